@@ -1,0 +1,53 @@
+"""Typed domain errors carrying the exact text the user sees.
+
+The API renders them as {"success": false, "message": "<Kind>: <text>"} with `status`;
+the UI shows the text (and `fields`, per-field texts, under the form's fields).
+"""
+from __future__ import annotations
+
+
+class DomainError(Exception):
+    kind = "Error"
+    status = 400
+
+    def __init__(self, message: str, fields: dict[str, str] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.fields = fields or {}
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class ValidationError(DomainError):
+    kind = "ValidationError"
+    status = 400
+
+
+class AuthenticationError(DomainError):
+    kind = "AuthenticationError"
+    status = 401
+
+
+class PermissionDenied(DomainError):
+    kind = "PermissionError"
+    status = 403
+
+
+class NotFound(DomainError):
+    kind = "NotFoundError"
+    status = 404
+
+
+class Conflict(DomainError):
+    kind = "ConflictError"
+    status = 409
+
+
+class TooManyRequests(DomainError):
+    kind = "TooManyRequestsError"
+    status = 429
+
+
+INVALID_FORM = "Please, fill all required fields with valid data"
+GENERIC = "Sorry, something went wrong..."

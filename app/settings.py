@@ -1,0 +1,55 @@
+"""The one place that reads the environment.
+
+Everything runs on the embedded defaults (SQLite under .data/, mail to the outbox table,
+in-process jobs); set DATABASE_URL, REDIS_URL or SMTP_URL to scale out.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="", extra="ignore", case_sensitive=False)
+
+    data_dir: Path = ROOT / ".data"
+    database_url: str = ""
+    redis_url: str = ""
+    smtp_url: str = ""  # smtp://user:pass@host:port ; empty -> outbox table
+    mail_from: str = "Wealth Advice <no-reply@wealth-advice.local>"
+    # Links in e-mails point here (the address users reach the app at).
+    public_url: str = "http://localhost:3000"
+
+    session_token_hours: int = 12
+    activation_token_hours: int = 24 * 7
+    recovery_token_minutes: int = 60
+    email_change_token_hours: int = 24
+    signin_max_failures: int = 5
+    signin_lockout_minutes: int = 15
+
+    @field_validator("data_dir")
+    @classmethod
+    def _absolute(cls, v: Path) -> Path:
+        return v if v.is_absolute() else ROOT / v
+
+    @property
+    def db_url(self) -> str:
+        if self.database_url:
+            url = self.database_url
+            # psycopg 3 is the driver we ship; accept the common spellings.
+            for prefix in ("postgres://", "postgresql://"):
+                if url.startswith(prefix):
+                    return "postgresql+psycopg://" + url[len(prefix):]
+            return url
+        return f"sqlite:///{self.data_dir / 'app.db'}"
+
+    @property
+    def files_dir(self) -> Path:
+        return self.data_dir / "files"
+
+
+settings = Settings()
