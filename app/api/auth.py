@@ -1,0 +1,80 @@
+"""Sign-in, sign-out, activation, recovery, reset and e-mail change."""
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Request
+from pydantic import BaseModel
+
+from app.api.deps import CurrentActor, client_ip, ok
+from app.services import auth, users
+
+router = APIRouter(tags=["auth"])
+
+
+class SigninBody(BaseModel):
+    email: Any = None
+    password: Any = None
+
+
+class PasswordBody(BaseModel):
+    token: str = ""
+    password: Any = None
+    rptPassword: Any = None
+
+
+class EmailBody(BaseModel):
+    email: Any = None
+
+
+class TokenBody(BaseModel):
+    token: str = ""
+
+
+@router.post("/signin")
+def signin(body: SigninBody, request: Request):
+    token, user = auth.signin(email=body.email, password=body.password, ip=client_ip(request))
+    return ok({"token": token, "user": users.public_user(user)})
+
+
+@router.post("/signout")
+def signout(actor: CurrentActor, x_token: Annotated[str | None, Header(alias="x-token")] = None):
+    auth.signout(token=x_token or "")
+    return ok(None)
+
+
+@router.get("/activation/{token}")
+def check_activation(token: str):
+    return ok(auth.check_activation_token(token=token))
+
+
+@router.post("/activation")
+def activate(body: PasswordBody):
+    auth.activate(token=body.token, password=body.password, rpt_password=body.rptPassword)
+    return ok(None)
+
+
+@router.post("/password-recovery")
+def password_recovery(body: EmailBody):
+    return ok(auth.request_recovery(email=body.email))
+
+
+@router.get("/password-recovery/{token}")
+def check_recovery(token: str):
+    return ok(auth.check_recovery_token(token=token))
+
+
+@router.post("/reset-password")
+def reset_password(body: PasswordBody):
+    auth.reset_password(token=body.token, password=body.password, rpt_password=body.rptPassword)
+    return ok(None)
+
+
+@router.get("/email-change/{token}")
+def check_email_change(token: str):
+    return ok(auth.check_email_change_token(token=token))
+
+
+@router.post("/email-change")
+def confirm_email_change(body: TokenBody):
+    return ok({"message": auth.confirm_email_change(token=body.token)})

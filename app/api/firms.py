@@ -1,0 +1,77 @@
+"""Firms: list, read, create, update, delete, logo uploads."""
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, File, Form, UploadFile
+from pydantic import BaseModel, ConfigDict
+
+from app.api.deps import CurrentActor, listing, ok, read_upload
+from app.services import firms
+
+router = APIRouter(tags=["firms"])
+
+
+class LicenseeBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    name: Any = None
+    abn: Any = None
+    afsl: Any = None
+    phone: Any = None
+    email: Any = None
+    website: Any = None
+    fsgLink: Any = None
+    privacyPolicyLink: Any = None
+
+
+class FirmBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    name: Any = None
+    abn: Any = None
+    car: Any = None
+    phone: Any = None
+    email: Any = None
+    website: Any = None
+    licensee: LicenseeBody | None = None
+    fee: Any = None
+    maxFee: Any = None
+    minFee: Any = None
+    ausiexCode: Any = None
+    isLogoRemoved: bool | None = None
+    isLicenseeLogoRemoved: bool | None = None
+    version: Any = None
+
+
+@router.get("/firms")
+def list_firms(actor: CurrentActor, limit: int | None = None, offset: int | None = None, sort: str = "name",
+               order: str = "asc", search: str | None = None):
+    rows, total = firms.list_firms(actor=actor, limit=limit, offset=offset, sort=sort, order=order, search=search)
+    return listing(rows, total)
+
+
+@router.get("/firms/{firm_id}")
+def get_firm(actor: CurrentActor, firm_id: str):
+    return ok(firms.get_firm(actor=actor, firm_id=firm_id))
+
+
+@router.post("/firms")
+def create_firm(actor: CurrentActor, body: FirmBody):
+    return ok(firms.create_firm(actor=actor, data=body.model_dump()))
+
+
+@router.put("/firms/{firm_id}")
+def update_firm(actor: CurrentActor, firm_id: str, body: FirmBody):
+    return ok(firms.update_firm(actor=actor, firm_id=firm_id, data=body.model_dump()))
+
+
+@router.delete("/firms/{firm_id}")
+def delete_firm(actor: CurrentActor, firm_id: str):
+    firms.delete_firm(actor=actor, firm_id=firm_id)
+    return ok({"message": firms.DELETED})
+
+
+@router.post("/firms-logo-upload/{firm_id}")
+async def upload_logo(actor: CurrentActor, firm_id: str, file: UploadFile = File(...), isLicenseeLogo: str | None = Form(None)):
+    content_type, data = await read_upload(file)
+    licensee = str(isLicenseeLogo or "").lower() in ("1", "true")
+    return ok(firms.upload_logo(actor=actor, firm_id=firm_id, content_type=content_type, data=data, licensee=licensee))

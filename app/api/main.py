@@ -1,0 +1,55 @@
+"""The REST API under /api, mounted into the Reflex app (one port). Thin: parse -> service -> envelope."""
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.api import auth, firms, system, users
+from app.domain.errors import GENERIC, DomainError
+
+log = logging.getLogger(__name__)
+
+
+def _failure(status: int, kind: str, message: str, fields: dict | None = None) -> JSONResponse:
+    body = {"success": False, "message": f"{kind}: {message}"}
+    if fields:
+        body["errors"] = fields
+    return JSONResponse(body, status_code=status)
+
+
+def create_api() -> FastAPI:
+    api = FastAPI(
+        title="Wealth Advice API",
+        version="1.0",
+        openapi_url="/api/openapi.json",
+        docs_url="/api/docs",
+        redoc_url=None,
+    )
+
+    # The one error handler: every failure leaves as {"success": false, "message": "<Kind>: <text>"}.
+    @api.exception_handler(DomainError)
+    async def _domain_error(_: Request, exc: DomainError):
+        return _failure(exc.status, exc.kind, exc.message, exc.fields)
+
+    @api.exception_handler(RequestValidationError)
+    async def _bad_request(_: Request, exc: RequestValidationError):
+        fields = {".".join(str(p) for p in e["loc"][1:]) or "body": e["msg"] for e in exc.errors()}
+        return _failure(400, "ValidationError", "Please, fill all required fields with valid data", fields)
+
+    @api.exception_handler(StarletteHTTPException)
+    async def _http_error(_: Request, exc: StarletteHTTPException):
+        kind = {404: "NotFoundError", 405: "MethodNotAllowed"}.get(exc.status_code, "Error")
+        return _failure(exc.status_code, kind, str(exc.detail))
+
+    @api.exception_handler(Exception)
+    async def _unexpected(_: Request, exc: Exception):
+        log.exception("unhandled error", exc_info=exc)
+        return _failure(500, "ServerError", GENERIC)
+
+    for module in (system, auth, users, firms):
+        api.include_router(module.router, prefix="/api")
+    return api

@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import FileResponse
+
+from app.api.deps import CurrentActor, listing, ok
+from app.services import files, mail
+
+router = APIRouter(tags=["system"])
+
+
+@router.get("/health")
+def health():
+    return ok({"status": "ok"})
+
+
+@router.get("/files/{key}", include_in_schema=False)
+def stored_file(key: str):
+    # Keys are random and unguessable, so images load in <img> tags without a header.
+    return FileResponse(files.path_of(key), media_type=files.content_type_of(key),
+                        headers={"Cache-Control": "private, max-age=86400", "X-Content-Type-Options": "nosniff"})
+
+
+@router.get("/outbox")
+def outbox(actor: CurrentActor, limit: int = 50, offset: int = 0):
+    rows, total = mail.list_outbox(actor=actor, limit=limit, offset=offset)
+    return listing([{"id": m.id, "to": m.to_address, "subject": m.subject, "body": m.body,
+                     "created_at": m.created_at.isoformat(), "sent_at": m.sent_at.isoformat() if m.sent_at else None,
+                     "error": m.error} for m in rows], total)

@@ -1,0 +1,173 @@
+"""Profile (/api/me) and users (/api/users), with photo, signature and default logo uploads."""
+from __future__ import annotations
+
+import json
+from datetime import date, datetime, time, timezone
+from typing import Annotated, Any
+
+from fastapi import APIRouter, File, Form, Query, Request, UploadFile
+from pydantic import BaseModel, ConfigDict
+
+from app.api.deps import CurrentActor, listing, ok, read_upload
+from app.domain.errors import ValidationError
+from app.domain.validators import DATE
+from app.services import users
+
+router = APIRouter(tags=["users"])
+
+
+class UserBody(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    first_name: Any = None
+    last_name: Any = None
+    preferred_name: Any = None
+    email: Any = None
+    phone: Any = None
+    role: Any = None
+    status: Any = None
+    firm_id: Any = None
+    adviser_id: Any = None
+    isPhotoRemoved: bool | None = None
+    isSignatureRemoved: bool | None = None
+    version: Any = None
+
+
+class ProfileBody(UserBody):
+    oldPassword: Any = None
+    password: Any = None
+    rptPassword: Any = None
+
+
+def _range(raw: str | None, field: str) -> tuple[datetime | None, datetime | None]:
+    """`{"from": "YYYY-MM-DD", "to": "YYYY-MM-DD"}` -> start of the first day, end of the last (UTC)."""
+    if not raw:
+        return None, None
+    try:
+        parsed = json.loads(raw)
+        bounds = []
+        for key, edge in (("from", time.min), ("to", time.max)):
+            value = parsed.get(key) if isinstance(parsed, dict) else None
+            if not value:
+                bounds.append(None)
+            elif len(value) == 10:
+                bounds.append(datetime.combine(date.fromisoformat(value), edge, tzinfo=timezone.utc))
+            else:
+                moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+                bounds.append(moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc))
+        return bounds[0], bounds[1]
+    except (ValueError, TypeError, AttributeError):
+        raise ValidationError(DATE, {field: DATE})
+
+
+def _sent(body: BaseModel) -> dict[str, Any]:
+    return body.model_dump(exclude_unset=True)
+
+
+# ---- profile -----------------------------------------------------------------------------------
+@router.get("/me")
+def get_me(actor: CurrentActor):
+    return ok(users.get_me(actor=actor))
+
+
+@router.put("/me")
+def update_me(actor: CurrentActor, body: ProfileBody):
+    return ok(users.update_me(actor=actor, data=_sent(body)))
+
+
+@router.post("/me-photo-upload")
+async def me_photo(actor: CurrentActor, file: UploadFile = File(...)):
+    content_type, data = await read_upload(file)
+    return ok(users.set_user_image(actor=actor, user_id=actor.id, kind="photo", content_type=content_type, data=data))
+
+
+@router.post("/me-signature-upload")
+async def me_signature(actor: CurrentActor, signature: UploadFile = File(...)):
+    content_type, data = await read_upload(signature)
+    return ok(users.set_user_image(actor=actor, user_id=actor.id, kind="signature", content_type=content_type, data=data))
+
+
+@router.post("/logo")
+async def default_logo(actor: CurrentActor, request: Request):
+    """The superuser's default logo: multipart `file`, or a JSON/form body with isLogoRemoved."""
+    content_type = request.headers.get("content-type", "")
+    if content_type.startswith("multipart/"):
+        form = await request.form()
+        upload = form.get("file")
+        if upload is not None and hasattr(upload, "read"):
+            ctype, data = await read_upload(upload)
+            return ok(users.set_user_image(actor=actor, user_id=actor.id, kind="logo", content_type=ctype, data=data))
+        removed = str(form.get("isLogoRemoved", "")).lower() in ("1", "true")
+    else:
+        payload = await request.json() if content_type.startswith("application/json") else {}
+        removed = bool(payload.get("isLogoRemoved")) if isinstance(payload, dict) else False
+    if removed:
+        return ok(users.remove_default_logo(actor=actor))
+    raise ValidationError("Please, select file. ", {"file": "Please, select file. "})
+
+
+# ---- users -------------------------------------------------------------------------------------
+@router.get("/users")
+def list_users(
+    actor: CurrentActor,
+    role: Annotated[list[str] | None, Query(alias="role[]")] = None,
+    status: Annotated[list[str] | None, Query(alias="status[]")] = None,
+    search: str | None = None,
+    firm_id: str | None = None,
+    model_id: str | None = None,
+    adviser_id: str | None = None,
+    limit: int | None = None,
+    offset: int | None = None,
+    sort: str = "name",
+    order: str = "asc",
+    created_at: str | None = None,
+    logined_at: str | None = None,
+    shortened: int = 0,
+    include_current_user: int = 1,
+):
+    created_from, created_to = _range(created_at, "created_at")
+    logined_from, logined_to = _range(logined_at, "logined_at")
+    rows, total = users.list_users(
+        actor=actor, roles=role, statuses=status, search=search, firm_id=firm_id, adviser_id=adviser_id,
+        created_from=created_from, created_to=created_to, logined_from=logined_from, logined_to=logined_to,
+        limit=limit, offset=offset, sort=sort, order=order, include_current_user=bool(include_current_user),
+        shortened=bool(shortened),
+    )
+    return listing(rows, total)
+
+
+@router.post("/users")
+def create_user(actor: CurrentActor, body: UserBody):
+    return ok(users.create_user(actor=actor, data=_sent(body)))
+
+
+@router.get("/users/{user_id}")
+def get_user(actor: CurrentActor, user_id: str):
+    return ok(users.get_user(actor=actor, user_id=user_id))
+
+
+@router.put("/users/{user_id}")
+def update_user(actor: CurrentActor, user_id: str, body: UserBody):
+    return ok(users.update_user(actor=actor, user_id=user_id, data=_sent(body)))
+
+
+@router.delete("/users/{user_id}")
+def delete_user(actor: CurrentActor, user_id: str):
+    users.delete_user(actor=actor, user_id=user_id)
+    return ok({"message": users.DELETED})
+
+
+@router.post("/users-photo-upload/{user_id}")
+async def user_photo(actor: CurrentActor, user_id: str, file: UploadFile = File(...)):
+    content_type, data = await read_upload(file)
+    return ok(users.set_user_image(actor=actor, user_id=user_id, kind="photo", content_type=content_type, data=data))
+
+
+@router.post("/users-signature/{user_id}")
+async def user_signature(actor: CurrentActor, user_id: str, signature: UploadFile = File(...)):
+    content_type, data = await read_upload(signature)
+    return ok(users.set_user_image(actor=actor, user_id=user_id, kind="signature", content_type=content_type, data=data))
+
+
+@router.get("/advisers-options")
+def adviser_options(actor: CurrentActor, firm_id: str | None = None):
+    return ok({"rows": users.adviser_options(actor=actor, firm_id=firm_id)})

@@ -1,0 +1,96 @@
+"""Command line: `python -m app.cli <command>`.
+
+  migrate                          upgrade the configured database to the newest schema
+  demo-data                        load the demo firms and users (once; later runs do nothing)
+  setup                            migrate + demo-data (what `scripts/run` does)
+  create-superuser EMAIL --password PASSWORD
+  worker                           run an RQ worker on REDIS_URL
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from app.settings import ROOT, settings
+
+
+def _alembic_config():
+    from alembic.config import Config
+
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.set_main_option("script_location", str(ROOT / "alembic"))
+    return cfg
+
+
+def migrate_database() -> None:
+    """Upgrade the configured database (settings / reset_engine) to head."""
+    from alembic import command
+
+    from app.db.engine import get_engine
+
+    with get_engine().begin() as connection:
+        cfg = _alembic_config()
+        cfg.attributes["connection"] = connection
+        command.upgrade(cfg, "head")
+
+
+def _cmd_migrate(_: argparse.Namespace) -> int:
+    migrate_database()
+    print("Database is up to date.")
+    return 0
+
+
+def _cmd_demo_data(_: argparse.Namespace) -> int:
+    from app.services import demo
+
+    loaded = demo.load_demo_data()
+    print("Demo data loaded." if loaded else "Demo data already present; nothing to do.")
+    return 0
+
+
+def _cmd_setup(args: argparse.Namespace) -> int:
+    _cmd_migrate(args)
+    return _cmd_demo_data(args)
+
+
+def _cmd_create_superuser(args: argparse.Namespace) -> int:
+    from app.domain.errors import DomainError
+    from app.services import users
+
+    try:
+        user = users.create_superuser(email=args.email, password=args.password, first_name=args.first_name, last_name=args.last_name)
+    except DomainError as exc:
+        print(f"Error: {exc.message}", *(f"  {k}: {v}" for k, v in exc.fields.items()), sep="\n", file=sys.stderr)
+        return 2
+    print(f"Superuser {user.email} created.")
+    return 0
+
+
+def _cmd_worker(args: argparse.Namespace) -> int:
+    from app.jobs import worker
+
+    return worker.run_worker(burst=args.burst)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m app.cli", description="Wealth Advice administration")
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("migrate", help="upgrade the database schema").set_defaults(func=_cmd_migrate)
+    sub.add_parser("demo-data", help="load demo data once").set_defaults(func=_cmd_demo_data)
+    sub.add_parser("setup", help="migrate and load demo data").set_defaults(func=_cmd_setup)
+    p = sub.add_parser("create-superuser", help="create a superuser account")
+    p.add_argument("email")
+    p.add_argument("--password", required=True)
+    p.add_argument("--first-name", default="System")
+    p.add_argument("--last-name", default="Administrator")
+    p.set_defaults(func=_cmd_create_superuser)
+    p = sub.add_parser("worker", help="run a background job worker (needs REDIS_URL)")
+    p.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    p.set_defaults(func=_cmd_worker)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,86 @@
+"""Firm form rules: the firm information, licensee and fee forms (spec 000 s3/s5, 002 s5)."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any, Mapping
+
+from app.domain import validators as v
+
+# API/form field -> column. Licensee fields arrive nested under "licensee".
+FIRM_FIELDS = {"name": "name", "abn": "abn", "car": "car", "phone": "phone", "email": "email", "website": "website"}
+LICENSEE_FIELDS = {
+    "name": "licensee_name",
+    "abn": "licensee_abn",
+    "afsl": "licensee_afsl",
+    "phone": "licensee_phone",
+    "email": "licensee_email",
+    "website": "licensee_website",
+    "fsgLink": "licensee_fsg_link",
+    "privacyPolicyLink": "licensee_privacy_policy_link",
+}
+FEE_FIELDS = {"fee": "fee", "maxFee": "max_fee", "minFee": "min_fee", "ausiexCode": "ausiex_code"}
+FIRM_SORTS = ("name", "created_at", "advisers", "clients")
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    text = str(value).strip()
+    return text or None
+
+
+def _decimal(errors: v.FieldErrors, field: str, value: Any) -> Decimal | None:
+    if v.is_empty(value):
+        return None  # an empty fee is stored as null
+    err = v.float_(value)
+    if err:
+        errors.check(field, err)
+        return None
+    return v.parse_decimal(value)
+
+
+def clean_firm(data: Mapping[str, Any]) -> tuple[dict[str, Any], v.FieldErrors]:
+    """Validate a firm payload; return column values and per-field errors (keys as the form names them;
+    licensee fields as 'licensee.<name>')."""
+    errors = v.FieldErrors()
+    values: dict[str, Any] = {}
+
+    for field, column in FIRM_FIELDS.items():
+        values[column] = _text(data.get(field))
+    errors.check("name", v.required(values["name"], "firm name"), v.max_length(values["name"], 200))
+    errors.check("abn", v.only_number(values["abn"]), v.exact_length(values["abn"], 11))
+    errors.check("car", v.only_number(values["car"]), v.max_length(values["car"], 40))
+    errors.check("phone", v.phone_with_brackets(values["phone"]), v.max_length(values["phone"], 40))
+    errors.check("email", v.email(values["email"]))
+    errors.check("website", v.website(values["website"]), v.max_length(values["website"], 300))
+
+    licensee = data.get("licensee") or {}
+    if not isinstance(licensee, Mapping):
+        licensee = {}
+    for field, column in LICENSEE_FIELDS.items():
+        values[column] = _text(licensee.get(field))
+    errors.check("licensee.abn", v.only_number(values["licensee_abn"]), v.exact_length(values["licensee_abn"], 11))
+    errors.check("licensee.afsl", v.only_number(values["licensee_afsl"]), v.max_length(values["licensee_afsl"], 40))
+    errors.check("licensee.phone", v.phone_with_brackets(values["licensee_phone"]))
+    errors.check("licensee.email", v.email(values["licensee_email"]))
+    for field in ("website", "fsgLink", "privacyPolicyLink"):
+        column = LICENSEE_FIELDS[field]
+        errors.check(f"licensee.{field}", v.website(values[column]), v.max_length(values[column], 300))
+    errors.check("licensee.name", v.max_length(values["licensee_name"], 200))
+
+    # Fees: brokerage percent with a dollar max and min; no max without a percent.
+    fee = _decimal(errors, "fee", data.get("fee"))
+    max_fee = _decimal(errors, "maxFee", data.get("maxFee"))
+    min_fee = _decimal(errors, "minFee", data.get("minFee"))
+    if fee is None and "fee" not in errors:
+        max_fee = None  # spec: if fee is empty while max fee is set, max is cleared
+    errors.check("fee", v.positive(fee), v.less_than(fee, 100))
+    errors.check("maxFee", v.positive(max_fee), v.two_decimals(data.get("maxFee")) if max_fee is not None else None)
+    errors.check("minFee", v.positive(min_fee), v.two_decimals(data.get("minFee")) if min_fee is not None else None)
+    min_err, max_err = v.min_max(min_fee, max_fee)
+    errors.check("minFee", min_err)
+    errors.check("maxFee", max_err)
+    values.update(fee=fee, max_fee=max_fee, min_fee=min_fee)
+    values["ausiex_code"] = _text(data.get("ausiexCode"))
+    errors.check("ausiexCode", v.broker_code(values["ausiex_code"]), v.max_length(values["ausiex_code"], 40))
+    return values, errors

@@ -1,0 +1,58 @@
+"""User and profile form rules (spec 002 s5)."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from app.domain import validators as v
+from app.domain.roles import Role, UserStatus
+
+USER_SORTS = ("name", "email", "role", "status", "firm", "created_at", "logined_at")
+PAGE_SIZES = (20, 50, 100)
+DEFAULT_PAGE_SIZE = 100
+
+
+def _text(value: Any) -> str | None:
+    if value is None:
+        return None
+    text = str(value).strip()
+    return text or None
+
+
+def clean_person(data: Mapping[str, Any]) -> tuple[dict[str, Any], v.FieldErrors]:
+    """Name, e-mail and phone: the fields a user form and the profile share."""
+    errors = v.FieldErrors()
+    values = {
+        "first_name": _text(data.get("first_name")),
+        "last_name": _text(data.get("last_name")),
+        "preferred_name": _text(data.get("preferred_name")),
+        "phone": _text(data.get("phone")),
+        "email": (_text(data.get("email")) or "").lower() or None,
+    }
+    errors.check("first_name", v.required(values["first_name"], "first name"), v.max_length(values["first_name"], 100))
+    errors.check("last_name", v.required(values["last_name"], "last name"), v.max_length(values["last_name"], 100))
+    errors.check("preferred_name", v.max_length(values["preferred_name"], 100))
+    errors.check("phone", v.phone_with_brackets(values["phone"]), v.max_length(values["phone"], 40))
+    errors.check("email", v.required(values["email"], "email"), v.email(values["email"]))
+    return values, errors
+
+
+def parse_role(value: Any) -> Role | None:
+    try:
+        return Role(str(value)) if value else None
+    except ValueError:
+        return None
+
+
+def parse_status(value: Any) -> UserStatus | None:
+    try:
+        return UserStatus(str(value).lower()) if value else None
+    except ValueError:
+        return None
+
+
+def clean_new_password(password: Any, repeat: Any) -> v.FieldErrors:
+    """A new password with its repetition (activation, reset, profile)."""
+    errors = v.FieldErrors()
+    errors.check("password", v.required(password, "password"), v.password(password))
+    errors.check("rptPassword", v.repeat_password(password, repeat))
+    return errors

@@ -1,0 +1,1 @@
+"""Background work: RQ on Redis when REDIS_URL is set, in-process threads otherwise."""

@@ -1,0 +1,21 @@
+"""`python -m app.cli worker`: an RQ worker for the product's queues."""
+from __future__ import annotations
+
+import sys
+
+from app.settings import settings
+
+QUEUES = ("default",)
+
+
+def run_worker(burst: bool = False) -> int:
+    if not settings.redis_url:
+        print("REDIS_URL is not set: background jobs run inside the app process; no worker is needed.", file=sys.stderr)
+        return 2
+    from redis import Redis
+    from rq import Queue, Worker
+
+    connection = Redis.from_url(settings.redis_url)
+    worker = Worker([Queue(name, connection=connection) for name in QUEUES], connection=connection)
+    worker.work(burst=burst, with_scheduler=True)
+    return 0

@@ -1,0 +1,181 @@
+"""Sign-in, sessions, activation, password recovery and reset, e-mail change."""
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from app.db.engine import session_scope
+from app.db.tables import Firm, SessionToken, SigninFailure, User
+from app.db.types import utcnow
+from app.domain import auth_rules as rules
+from app.domain import validators as v
+from app.domain.errors import AuthenticationError, TooManyRequests, ValidationError
+from app.domain.errors import INVALID_FORM
+from app.domain.permissions import Actor
+from app.domain.roles import Role, TokenPurpose, UserStatus
+from app.domain.users import clean_new_password
+from app.services import tokens
+from app.services.security import hash_password, new_token, token_digest, verify_password
+from app.settings import settings
+
+
+def actor_of(user: User) -> Actor:
+    return Actor(id=user.id, role=Role(user.role), firm_id=user.firm_id, email=user.email,
+                 first_name=user.first_name, last_name=user.last_name)
+
+
+def _may_sign_in(session: Session, user: User) -> bool:
+    if user.status != UserStatus.ACTIVE.value:
+        return False
+    if user.firm_id is not None:
+        firm = session.get(Firm, user.firm_id)
+        if firm is None or firm.deleted_at is not None:
+            return False
+    return True
+
+
+# ---- sign-in and sessions ---------------------------------------------------------------------
+def signin(*, email: Any, password: Any, ip: str | None = None) -> tuple[str, User]:
+    """Returns (session token, user). Failures are counted per e-mail and throttled."""
+    email = str(email or "").strip().lower()
+    password = str(password or "")
+    if v.is_empty(email) or v.email(email) or not password:
+        raise AuthenticationError(rules.SIGNIN_FAILED)
+    window_start = utcnow() - timedelta(minutes=settings.signin_lockout_minutes)
+    with session_scope() as s:
+        failures = s.exec(
+            select(func.count()).select_from(SigninFailure).where(SigninFailure.email == email, SigninFailure.created_at > window_start)
+        ).one()
+        if failures >= settings.signin_max_failures:
+            raise TooManyRequests(rules.SIGNIN_THROTTLED.format(minutes=settings.signin_lockout_minutes))
+        user = s.exec(select(User).where(User.email == email)).first()
+        if user is None or user.status == UserStatus.DELETED.value or not verify_password(user.password_hash, password):
+            s.add(SigninFailure(email=email, ip=ip))
+            s.commit()
+            raise AuthenticationError(rules.SIGNIN_FAILED)
+        if not _may_sign_in(s, user):
+            raise AuthenticationError(rules.ACCOUNT_DISABLED)
+        token = new_token()
+        now = utcnow()
+        s.add(SessionToken(token_hash=token_digest(token), user_id=user.id, expires_at=now + timedelta(hours=settings.session_token_hours)))
+        user.logined_at = now
+        s.add(user)
+        # a successful sign-in clears the failure count for this e-mail
+        for row in s.exec(select(SigninFailure).where(SigninFailure.email == email)):
+            s.delete(row)
+        s.flush()
+        s.refresh(user)
+        return token, user
+
+
+def signout(*, token: str) -> None:
+    with session_scope() as s:
+        row = s.exec(select(SessionToken).where(SessionToken.token_hash == token_digest(token or ""))).first()
+        if row is not None and row.revoked_at is None:
+            row.revoked_at = utcnow()
+            s.add(row)
+
+
+def revoke_sessions(session: Session, user_id: int) -> None:
+    now = utcnow()
+    for row in session.exec(select(SessionToken).where(SessionToken.user_id == user_id, SessionToken.revoked_at.is_(None))):
+        row.revoked_at = now
+        session.add(row)
+
+
+def authenticate(token: str | None) -> Actor:
+    """The actor behind a session token; AuthenticationError when missing, expired, revoked or disabled."""
+    if not token:
+        raise AuthenticationError(rules.SESSION_EXPIRED)
+    with session_scope() as s:
+        row = s.exec(
+            select(SessionToken, User).join(User, User.id == SessionToken.user_id).where(SessionToken.token_hash == token_digest(token))
+        ).first()
+        if row is None:
+            raise AuthenticationError(rules.SESSION_EXPIRED)
+        session_token, user = row
+        if session_token.revoked_at is not None or session_token.expires_at <= utcnow() or not _may_sign_in(s, user):
+            raise AuthenticationError(rules.SESSION_EXPIRED)
+        return actor_of(user)
+
+
+# ---- activation -------------------------------------------------------------------------------
+def check_activation_token(*, token: str) -> dict[str, str]:
+    with session_scope() as s:
+        row = tokens.find_valid(s, token, TokenPurpose.ACTIVATION, rules.ACTIVATION_LINK_INVALID)
+        user = s.get(User, row.user_id)
+        return {"email": user.email, "first_name": user.first_name}
+
+
+def activate(*, token: str, password: Any, rpt_password: Any) -> None:
+    errors = clean_new_password(password, rpt_password)
+    if not errors.ok:
+        raise ValidationError(INVALID_FORM, errors)
+    with session_scope() as s:
+        row = tokens.find_valid(s, token, TokenPurpose.ACTIVATION, rules.ACTIVATION_LINK_INVALID)
+        user = s.get(User, row.user_id)
+        user.password_hash = hash_password(str(password))
+        user.activated_at = user.activated_at or utcnow()
+        user.updated_at = utcnow()
+        s.add(user)
+        tokens.consume(s, row)
+
+
+# ---- recovery and reset -------------------------------------------------------------------------
+def request_recovery(*, email: Any) -> dict[str, Any]:
+    """Mails a reset link when the address belongs to an active account. The answer is the same
+    either way (no account discovery): the webmail link for the address's provider, if known."""
+    email = str(email or "").strip().lower()
+    error = v.required(email, "email") or v.email(email)
+    if error:
+        raise ValidationError(error, {"email": error})
+    with session_scope() as s:
+        user = s.exec(select(User).where(User.email == email)).first()
+        if user is not None and _may_sign_in(s, user):
+            tokens.send_recovery(s, user)
+    return {"webmail": rules.webmail_url(email)}
+
+
+def check_recovery_token(*, token: str) -> dict[str, str]:
+    with session_scope() as s:
+        row = tokens.find_valid(s, token, TokenPurpose.RECOVERY, rules.RECOVERY_LINK_INVALID)
+        return {"email": s.get(User, row.user_id).email}
+
+
+def reset_password(*, token: str, password: Any, rpt_password: Any) -> None:
+    errors = clean_new_password(password, rpt_password)
+    if not errors.ok:
+        raise ValidationError(INVALID_FORM, errors)
+    with session_scope() as s:
+        row = tokens.find_valid(s, token, TokenPurpose.RECOVERY, rules.RECOVERY_LINK_INVALID)
+        user = s.get(User, row.user_id)
+        user.password_hash = hash_password(str(password))
+        user.updated_at = utcnow()
+        s.add(user)
+        tokens.consume(s, row)
+        revoke_sessions(s, user.id)  # a reset signs every other session out
+
+
+# ---- e-mail change ------------------------------------------------------------------------------
+def check_email_change_token(*, token: str) -> dict[str, str]:
+    with session_scope() as s:
+        row = tokens.find_valid(s, token, TokenPurpose.EMAIL_CHANGE, rules.EMAIL_CHANGE_LINK_INVALID)
+        return {"email": row.new_email or ""}
+
+
+def confirm_email_change(*, token: str) -> str:
+    with session_scope() as s:
+        row = tokens.find_valid(s, token, TokenPurpose.EMAIL_CHANGE, rules.EMAIL_CHANGE_LINK_INVALID)
+        taken = s.exec(select(User).where(User.email == row.new_email, User.id != row.user_id)).first()
+        if taken is not None:
+            raise ValidationError(v.UNIQUE.format(label="Email"), {"email": v.UNIQUE.format(label="Email")})
+        user = s.get(User, row.user_id)
+        user.email = row.new_email
+        user.updated_at = utcnow()
+        user.version += 1
+        s.add(user)
+        tokens.consume(s, row)
+    return rules.EMAIL_CHANGED

@@ -1,0 +1,90 @@
+"""Demo data: a few firms with administrators, advisers and clients, all with known passwords
+(listed in the README). Loaded once; a second run finds the marker account and does nothing."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from sqlmodel import select
+
+from app.db.engine import session_scope
+from app.db.tables import Firm, User
+from app.db.types import utcnow
+from app.domain.roles import Role, UserStatus
+from app.services.security import hash_password
+
+DEMO_PASSWORD = "Demo1234"
+MARKER_EMAIL = "superuser@example.com"
+
+FIRMS = [
+    {
+        "key": "harbour",
+        "firm": dict(name="Harbour Wealth Partners", abn="53004085616", car="1234567", phone="0292501234",
+                     email="info@harbourwealth.com.au", website="https://harbourwealth.com.au",
+                     licensee_name="Harbour Licensee Services Pty Ltd", licensee_abn="12345678901", licensee_afsl="456789",
+                     licensee_phone="0292509999", licensee_email="compliance@harbourlicensee.com.au",
+                     licensee_website="https://harbourlicensee.com.au", licensee_fsg_link="https://harbourlicensee.com.au/fsg",
+                     licensee_privacy_policy_link="https://harbourlicensee.com.au/privacy",
+                     fee=Decimal("0.11"), max_fee=Decimal("250.00"), min_fee=Decimal("19.95"), ausiex_code="HWP001"),
+        "people": [
+            ("administrator", "Olivia", "Bennett", "admin@harbour.example.com"),
+            ("adviser", "James", "Nguyen", "adviser@harbour.example.com"),
+            ("adviser", "Charlotte", "Walsh", "charlotte.walsh@harbour.example.com"),
+            ("client", "Liam", "O'Connor", "client@harbour.example.com"),
+            ("client", "Amelia", "Fraser", "amelia.fraser@harbour.example.com"),
+            ("client", "Noah", "Papadopoulos", "noah.papadopoulos@harbour.example.com"),
+            ("client", "Isla", "McKenzie", "isla.mckenzie@harbour.example.com"),
+        ],
+    },
+    {
+        "key": "southerncross",
+        "firm": dict(name="Southern Cross Advisory", abn="98765432109", car="7654321", phone="0396001234",
+                     email="hello@southerncrossadvisory.com.au", website="https://southerncrossadvisory.com.au",
+                     licensee_name="Southern Cross Licensee Pty Ltd", licensee_afsl="987654",
+                     fee=Decimal("0.095"), max_fee=Decimal("300.00"), min_fee=Decimal("15.00"), ausiex_code="SCA204"),
+        "people": [
+            ("administrator", "Mia", "Thompson", "admin@southerncross.example.com"),
+            ("adviser", "William", "Chen", "adviser@southerncross.example.com"),
+            ("client", "Grace", "Kowalski", "client@southerncross.example.com"),
+            ("client", "Oliver", "Singh", "oliver.singh@southerncross.example.com"),
+            ("client", "Chloe", "Anderson", "chloe.anderson@southerncross.example.com"),
+        ],
+    },
+    {
+        "key": "outback",
+        "firm": dict(name="Outback Financial Planning", abn="11222333444", phone="0889001234",
+                     email="office@outbackfp.com.au", website="https://outbackfp.com.au"),
+        "people": [
+            ("administrator", "Jack", "Robinson", "admin@outback.example.com"),
+            ("adviser", "Sophie", "Taylor", "adviser@outback.example.com"),
+            ("client", "Harper", "Wilson", "client@outback.example.com"),
+        ],
+    },
+]
+
+
+def load_demo_data() -> bool:
+    with session_scope() as s:
+        if s.exec(select(User.id).where(User.email == MARKER_EMAIL)).first() is not None:
+            return False
+        password_hash = hash_password(DEMO_PASSWORD)
+        now = utcnow()
+
+        def person(role: str, first: str, last: str, email: str, firm_id: int | None, adviser_id: int | None = None) -> User:
+            user = User(email=email, first_name=first, last_name=last, role=role, status=UserStatus.ACTIVE.value,
+                        firm_id=firm_id, adviser_id=adviser_id, password_hash=password_hash, activated_at=now)
+            s.add(user)
+            s.flush()
+            return user
+
+        person(Role.SUPERUSER.value, "Sam", "Superuser", MARKER_EMAIL, None)
+        for spec in FIRMS:
+            firm = Firm(**spec["firm"])
+            s.add(firm)
+            s.flush()
+            advisers: list[User] = []
+            for i, (role, first, last, email) in enumerate(spec["people"]):
+                adviser_id = advisers[i % len(advisers)].id if role == Role.CLIENT.value and advisers else None
+                user = person(role, first, last, email, firm.id, adviser_id)
+                if role == Role.ADVISER.value:
+                    advisers.append(user)
+        return True

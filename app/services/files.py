@@ -1,0 +1,51 @@
+"""Stored files (logos, photos, signatures). Files live under DATA_DIR/files with random keys;
+the key is unguessable, so an <img> can load it from /api/files/{key} without a header."""
+from __future__ import annotations
+
+import re
+import secrets
+from pathlib import Path
+
+from app.domain import validators
+from app.domain.errors import NotFound, ValidationError
+from app.settings import settings
+
+_KEY = re.compile(r"^[a-f0-9]{32}\.(png|jpg|gif|webp|bmp)$")
+CONTENT_TYPES = {"png": "image/png", "jpg": "image/jpeg", "gif": "image/gif", "webp": "image/webp", "bmp": "image/bmp"}
+
+
+def check_image(content_type: str | None, data: bytes, field: str = "file") -> None:
+    """Refuse anything that is not a real image under the size limit, before anything is stored."""
+    error = validators.image_upload(content_type, data)
+    if error:
+        raise ValidationError(error, {field: error})
+
+
+def save_image(content_type: str | None, data: bytes, field: str = "file") -> str:
+    check_image(content_type, data, field)
+    key = f"{secrets.token_hex(16)}.{validators.image_extension(data)}"
+    settings.files_dir.mkdir(parents=True, exist_ok=True)
+    (settings.files_dir / key).write_bytes(data)
+    return key
+
+
+def path_of(key: str) -> Path:
+    if not _KEY.match(key or ""):
+        raise NotFound("File not found")
+    path = settings.files_dir / key
+    if not path.is_file():
+        raise NotFound("File not found")
+    return path
+
+
+def content_type_of(key: str) -> str:
+    return CONTENT_TYPES[key.rsplit(".", 1)[1]]
+
+
+def remove(key: str | None) -> None:
+    if key and _KEY.match(key):
+        (settings.files_dir / key).unlink(missing_ok=True)
+
+
+def url_of(key: str | None) -> str | None:
+    return f"/api/files/{key}" if key else None

@@ -1,0 +1,398 @@
+"""Users and the own profile: list, read, create (with activation mail), update, soft delete,
+photo and signature uploads, password and e-mail change."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Iterable, Mapping
+
+from sqlalchemy import func, or_
+from sqlalchemy.orm import aliased
+from sqlmodel import Session, col, select
+
+from app.db.engine import session_scope
+from app.db.tables import Firm, User
+from app.db.types import utcnow
+from app.domain import auth_rules
+from app.domain import validators as v
+from app.domain.errors import INVALID_FORM, Conflict, NotFound, PermissionDenied, ValidationError
+from app.domain.permissions import (
+    NOT_ALLOWED, Actor, can_delete_user, can_edit_user, can_list_users, can_view_user, creatable_roles,
+    in_firm, require, visible_roles,
+)
+from app.domain.roles import Role, UserStatus
+from app.domain.users import clean_new_password, clean_person, parse_role, parse_status
+from app.services import files, listing, tokens
+from app.services.security import hash_password, verify_password
+
+USER_NOT_FOUND = "User not found"
+USER_CHANGED = "This user was changed by someone else. Reload and apply your changes again."
+CREATED, UPDATED, DELETED, PROFILE_UPDATED = "User is created", "User is updated", "User is deleted", "Profile is updated"
+EMAIL_CHANGE_SENT = "We sent a confirmation link to {email}. Your e-mail changes when you open it."
+EMAIL_UNIQUE = v.UNIQUE.format(label="Email")
+
+
+def public_user(user: User, firm: Firm | None = None, adviser: User | None = None) -> dict[str, Any]:
+    return {
+        "id": user.id,
+        "email": user.email,
+        "first_name": user.first_name,
+        "last_name": user.last_name,
+        "preferred_name": user.preferred_name,
+        "name": f"{user.first_name} {user.last_name}",
+        "phone": user.phone,
+        "role": user.role,
+        "role_title": Role(user.role).title,
+        "status": user.status,
+        "status_title": UserStatus(user.status).title,
+        "firm_id": user.firm_id,
+        "firm": {"id": firm.id, "name": firm.name} if firm else None,
+        "adviser_id": user.adviser_id,
+        "adviser": {"id": adviser.id, "name": f"{adviser.first_name} {adviser.last_name}"} if adviser else None,
+        "photo_url": files.url_of(user.photo),
+        "signature_url": files.url_of(user.signature),
+        "default_logo_url": files.url_of(user.default_logo),
+        "activated": user.password_hash is not None,
+        "created_at": user.created_at.isoformat() if user.created_at else None,
+        "logined_at": user.logined_at.isoformat() if user.logined_at else None,
+        "version": user.version,
+    }
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _load(session: Session, actor: Actor, user_id: Any) -> User:
+    user = session.get(User, _int(user_id) or 0)
+    if user is None or not can_view_user(actor, Role(user.role), user.firm_id, user.id):
+        raise NotFound(USER_NOT_FOUND)
+    return user
+
+
+def _public(session: Session, user: User) -> dict[str, Any]:
+    firm = session.get(Firm, user.firm_id) if user.firm_id else None
+    adviser = session.get(User, user.adviser_id) if user.adviser_id else None
+    return public_user(user, firm, adviser)
+
+
+def _email_taken(session: Session, email: str, except_id: int | None = None) -> bool:
+    stmt = select(User.id).where(User.email == email)
+    if except_id is not None:
+        stmt = stmt.where(User.id != except_id)
+    return session.exec(stmt).first() is not None
+
+
+# ---- list -------------------------------------------------------------------------------------
+def list_users(
+    *, actor: Actor, roles: Iterable[Any] | None = None, statuses: Iterable[Any] | None = None, search: Any = None,
+    firm_id: Any = None, adviser_id: Any = None, created_from: datetime | None = None, created_to: datetime | None = None,
+    logined_from: datetime | None = None, logined_to: datetime | None = None, limit: Any = None, offset: Any = None,
+    sort: Any = "name", order: Any = "asc", include_current_user: bool = True, shortened: bool = False,
+) -> tuple[list[dict[str, Any]], int]:
+    require(can_list_users(actor))
+    limit_i, offset_i = listing.page(limit, offset)
+    allowed = visible_roles(actor)
+    wanted = {r for r in (parse_role(x) for x in (roles or [])) if r is not None} or set(allowed)
+    wanted &= allowed
+    wanted_status = {st for st in (parse_status(x) for x in (statuses or [])) if st is not None} or {UserStatus.ACTIVE, UserStatus.DISABLED}
+
+    where = [col(User.role).in_([r.value for r in wanted] or ["-"]), col(User.status).in_([st.value for st in wanted_status])]
+    if actor.is_superuser:
+        if _int(firm_id):
+            where.append(User.firm_id == _int(firm_id))
+    else:
+        where.append(User.firm_id == actor.firm_id)
+    if _int(adviser_id):
+        where.append(User.adviser_id == _int(adviser_id))
+    if not include_current_user:
+        where.append(User.id != actor.id)
+    if search and str(search).strip():
+        term = f"%{str(search).strip().lower()}%"
+        full_name = func.lower(User.first_name + " " + User.last_name)
+        where.append(or_(full_name.like(term), func.lower(User.email).like(term), func.lower(func.coalesce(User.preferred_name, "")).like(term)))
+    for column, lo, hi in ((User.created_at, created_from, created_to), (User.logined_at, logined_from, logined_to)):
+        if lo is not None:
+            where.append(column >= lo)
+        if hi is not None:
+            where.append(column <= hi)
+
+    adviser = aliased(User)
+    with session_scope() as s:
+        total = s.exec(select(func.count()).select_from(User).where(*where)).one()
+        columns = {
+            "name": (func.lower(User.first_name), func.lower(User.last_name), User.id),
+            "email": (User.email, User.id),
+            "role": (User.role, User.id),
+            "status": (User.status, User.id),
+            "firm": (func.lower(func.coalesce(Firm.name, "")), User.id),
+            "created_at": (User.created_at, User.id),
+            "logined_at": (User.logined_at, User.id),
+        }
+        stmt = (
+            select(User, Firm, adviser)
+            .join(Firm, Firm.id == User.firm_id, isouter=True)
+            .join(adviser, adviser.id == User.adviser_id, isouter=True)
+            .where(*where)
+            .order_by(*listing.order_by(sort, order, columns, "name"))
+            .offset(offset_i)
+            .limit(limit_i)
+        )
+        rows = s.exec(stmt).all()
+        if shortened:
+            return [{"id": u.id, "name": f"{u.first_name} {u.last_name}", "role": u.role, "firm_id": u.firm_id} for u, _, _ in rows], int(total)
+        return [public_user(u, f, a) for u, f, a in rows], int(total)
+
+
+# ---- one user ---------------------------------------------------------------------------------
+def get_user(*, actor: Actor, user_id: Any) -> dict[str, Any]:
+    with session_scope() as s:
+        return _public(s, _load(s, actor, user_id))
+
+
+def _clean_membership(session: Session, actor: Actor, data: Mapping[str, Any], errors: v.FieldErrors,
+                      current: User | None) -> tuple[Role | None, int | None, int | None]:
+    """Role, firm and adviser of a created or edited user, checked against what the actor may assign."""
+    role = parse_role(data.get("role")) if "role" in data or current is None else Role(current.role)
+    if role is None:
+        errors.check("role", v.required_select(None, "user type"))
+        role = None
+    elif role not in creatable_roles(actor) and not (current is not None and role.value == current.role and current.id == actor.id):
+        raise PermissionDenied(NOT_ALLOWED)
+
+    if actor.is_superuser:
+        firm_id = _int(data.get("firm_id")) if "firm_id" in data or current is None else current.firm_id
+        if role is Role.SUPERUSER:
+            firm_id = None
+        elif firm_id is None:
+            errors.check("firm_id", v.required_select(None, "firm"))
+        else:
+            firm = session.get(Firm, firm_id)
+            if firm is None or firm.deleted_at is not None:
+                errors.check("firm_id", v.required_select(None, "firm"))
+                firm_id = None
+    else:
+        firm_id = actor.firm_id  # never trust a firm sent by a client
+
+    adviser_id = _int(data.get("adviser_id")) if "adviser_id" in data else (current.adviser_id if current else None)
+    if role is not Role.CLIENT:
+        adviser_id = None
+    elif adviser_id is not None:
+        adviser = session.get(User, adviser_id)
+        if adviser is None or adviser.role != Role.ADVISER.value or adviser.firm_id != firm_id or adviser.status == UserStatus.DELETED.value:
+            errors.check("adviser_id", v.required_select(None, "adviser"))
+            adviser_id = None
+    elif role is Role.CLIENT and actor.role is Role.ADVISER and current is None:
+        adviser_id = actor.id  # an adviser's new client is theirs
+    return role, firm_id, adviser_id
+
+
+def create_user(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
+    if not creatable_roles(actor):
+        raise PermissionDenied(NOT_ALLOWED)
+    values, errors = clean_person(data)
+    with session_scope() as s:
+        role, firm_id, adviser_id = _clean_membership(s, actor, data, errors, None)
+        if values["email"] and "email" not in errors and _email_taken(s, values["email"]):
+            errors.check("email", EMAIL_UNIQUE)
+        if not errors.ok:
+            raise ValidationError(INVALID_FORM, errors)
+        status = parse_status(data.get("status")) or UserStatus.ACTIVE
+        if status is UserStatus.DELETED:
+            status = UserStatus.ACTIVE
+        user = User(**values, role=role.value, status=status.value, firm_id=firm_id, adviser_id=adviser_id)
+        s.add(user)
+        s.flush()
+        tokens.send_activation(s, user)
+        return _public(s, user)
+
+
+def update_user(*, actor: Actor, user_id: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+    removed: list[str] = []
+    with session_scope() as s:
+        user = _load(s, actor, user_id)
+        if (user.status == UserStatus.DELETED.value or not creatable_roles(actor)
+                or not can_edit_user(actor, Role(user.role), user.firm_id, user.id)):
+            raise PermissionDenied(NOT_ALLOWED)
+        expected = data.get("version")
+        if expected not in (None, "") and str(expected) != str(user.version):
+            raise Conflict(USER_CHANGED)
+        merged = {**public_user(user), **{k: data[k] for k in data}}
+        values, errors = clean_person(merged)
+        role, firm_id, adviser_id = _clean_membership(s, actor, data, errors, user)
+        if values["email"] and "email" not in errors and _email_taken(s, values["email"], user.id):
+            errors.check("email", EMAIL_UNIQUE)
+        status = parse_status(data.get("status")) if "status" in data else UserStatus(user.status)
+        if status is None or status is UserStatus.DELETED:
+            errors.check("status", v.required_select(None, "status"))
+        if user.id == actor.id and status is not UserStatus.ACTIVE:
+            errors.check("status", "You cannot disable your own account")
+        if not errors.ok:
+            raise ValidationError(INVALID_FORM, errors)
+        for column, value in values.items():
+            setattr(user, column, value)
+        user.role, user.firm_id, user.adviser_id, user.status = role.value, firm_id, adviser_id, status.value
+        removed += _apply_image_removals(user, data)
+        if status is not UserStatus.ACTIVE:
+            from app.services.auth import revoke_sessions
+
+            revoke_sessions(s, user.id)
+        user.updated_at = utcnow()
+        user.version += 1
+        s.add(user)
+        s.flush()
+        result = _public(s, user)
+    for key in removed:
+        files.remove(key)
+    return result
+
+
+def delete_user(*, actor: Actor, user_id: Any) -> None:
+    """Soft delete: the user becomes read-only, leaves the lists and is signed out."""
+    from app.services.auth import revoke_sessions
+
+    with session_scope() as s:
+        user = _load(s, actor, user_id)
+        if user.status == UserStatus.DELETED.value:
+            raise NotFound(USER_NOT_FOUND)
+        if not can_delete_user(actor, Role(user.role), user.firm_id, user.id):
+            raise PermissionDenied(NOT_ALLOWED)
+        user.status = UserStatus.DELETED.value
+        user.updated_at = utcnow()
+        user.version += 1
+        s.add(user)
+        revoke_sessions(s, user.id)
+
+
+def _apply_image_removals(user: User, data: Mapping[str, Any]) -> list[str]:
+    removed = []
+    if data.get("isPhotoRemoved") and user.photo:
+        removed.append(user.photo)
+        user.photo = None
+    if data.get("isSignatureRemoved") and user.signature:
+        removed.append(user.signature)
+        user.signature = None
+    return removed
+
+
+_IMAGE_COLUMNS = {"photo": "photo", "signature": "signature", "logo": "default_logo"}
+
+
+def set_user_image(*, actor: Actor, user_id: Any, kind: str, content_type: str | None, data: bytes) -> dict[str, Any]:
+    """Store a photo, signature or default logo; the file is checked before anything is written."""
+    column = _IMAGE_COLUMNS[kind]
+    with session_scope() as s:
+        user = _load(s, actor, user_id)
+        if user.status == UserStatus.DELETED.value or not can_edit_user(actor, Role(user.role), user.firm_id, user.id):
+            raise PermissionDenied(NOT_ALLOWED)
+        if kind == "logo" and not actor.is_superuser:
+            raise PermissionDenied(NOT_ALLOWED)  # spec: the default logo upload is for a superuser only
+    key = files.save_image(content_type, data, field="signature" if kind == "signature" else "file")
+    with session_scope() as s:
+        user = s.get(User, int(user_id))
+        old = getattr(user, column)
+        setattr(user, column, key)
+        user.updated_at = utcnow()
+        user.version += 1
+        s.add(user)
+        s.flush()
+        result = _public(s, user)
+    files.remove(old)
+    return result
+
+
+def remove_default_logo(*, actor: Actor) -> dict[str, Any]:
+    require(actor.is_superuser)
+    with session_scope() as s:
+        user = s.get(User, actor.id)
+        old, user.default_logo = user.default_logo, None
+        user.version += 1
+        s.add(user)
+        s.flush()
+        result = _public(s, user)
+    files.remove(old)
+    return result
+
+
+# ---- own profile ------------------------------------------------------------------------------
+def get_me(*, actor: Actor) -> dict[str, Any]:
+    with session_scope() as s:
+        user = s.get(User, actor.id)
+        if user is None:
+            raise NotFound(USER_NOT_FOUND)
+        return _public(s, user)
+
+
+def update_me(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Profile: names and phone change at once; a new e-mail waits for confirmation from that
+    address; a new password needs the old one. Clients may change only their password and photo."""
+    removed: list[str] = []
+    with session_scope() as s:
+        user = s.get(User, actor.id)
+        if user is None:
+            raise NotFound(USER_NOT_FOUND)
+        expected = data.get("version")
+        if expected not in (None, "") and str(expected) != str(user.version):
+            raise Conflict(USER_CHANGED)
+        editable = {} if actor.role is Role.CLIENT else {k: data[k] for k in ("first_name", "last_name", "preferred_name", "phone", "email") if k in data}
+        values, errors = clean_person({**public_user(user), **editable})
+        new_email = values["email"] if values["email"] != user.email else None
+        if new_email and "email" not in errors and _email_taken(s, new_email, user.id):
+            errors.check("email", EMAIL_UNIQUE)
+        wants_password = any(not v.is_empty(data.get(k)) for k in ("oldPassword", "password", "rptPassword"))
+        if wants_password:
+            errors.check("oldPassword", v.required(data.get("oldPassword"), "old password"))
+            errors.update({k: t for k, t in clean_new_password(data.get("password"), data.get("rptPassword")).items() if k not in errors})
+            if "oldPassword" not in errors and not verify_password(user.password_hash, str(data.get("oldPassword"))):
+                errors.check("oldPassword", auth_rules.WRONG_OLD_PASSWORD)
+        if not errors.ok:
+            raise ValidationError(INVALID_FORM, errors)
+        for column in ("first_name", "last_name", "preferred_name", "phone"):
+            setattr(user, column, values[column])
+        if wants_password:
+            user.password_hash = hash_password(str(data["password"]))
+        removed += _apply_image_removals(user, data)
+        user.updated_at = utcnow()
+        user.version += 1
+        s.add(user)
+        if new_email:
+            tokens.send_email_change(s, user, new_email)
+        s.flush()
+        result = _public(s, user)
+        result["message"] = EMAIL_CHANGE_SENT.format(email=new_email) if new_email else PROFILE_UPDATED
+    for key in removed:
+        files.remove(key)
+    return result
+
+
+# ---- administration ---------------------------------------------------------------------------
+def create_superuser(*, email: str, password: str, first_name: str = "System", last_name: str = "Administrator") -> User:
+    values, errors = clean_person({"email": email, "first_name": first_name, "last_name": last_name})
+    errors.check("password", v.password(password))
+    with session_scope() as s:
+        if values["email"] and _email_taken(s, values["email"]):
+            errors.check("email", EMAIL_UNIQUE)
+        if not errors.ok:
+            raise ValidationError(INVALID_FORM, errors)
+        user = User(**values, role=Role.SUPERUSER.value, status=UserStatus.ACTIVE.value,
+                    password_hash=hash_password(password), activated_at=utcnow())
+        s.add(user)
+        s.flush()
+        return user
+
+
+def adviser_options(*, actor: Actor, firm_id: Any = None) -> list[dict[str, Any]]:
+    """Advisers a client can be assigned to (the actor's firm, or a chosen firm for a superuser)."""
+    require(can_list_users(actor))
+    target_firm = _int(firm_id) if actor.is_superuser else actor.firm_id
+    if target_firm is None or not in_firm(actor, target_firm):
+        return []
+    with session_scope() as s:
+        rows = s.exec(
+            select(User.id, User.first_name, User.last_name)
+            .where(User.firm_id == target_firm, User.role == Role.ADVISER.value, User.status == UserStatus.ACTIVE.value)
+            .order_by(func.lower(User.first_name), func.lower(User.last_name))
+        ).all()
+        return [{"id": i, "name": f"{f} {l}"} for i, f, l in rows]

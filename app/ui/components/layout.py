@@ -1,0 +1,206 @@
+"""The frame every signed-in screen shares: sidebar menu by role, top bar with breadcrumbs and the
+user menu, then page title, toolbar and content."""
+from __future__ import annotations
+
+from typing import Iterable
+
+import reflex as rx
+
+from app.ui import routes
+from app.ui.states.base import AppState
+
+SIDEBAR_WIDTH = "232px"
+
+
+def _nav_item(label: str, icon: str, route: str, active_prefix: str) -> rx.Component:
+    active = rx.State.router.url.path.startswith(active_prefix)
+    return rx.link(
+        rx.hstack(rx.icon(icon, size=16), rx.text(label, size="2", weight="medium"), spacing="3", align="center"),
+        on_click=AppState.navigate(routes.url(route)),
+        href="#",
+        underline="none",
+        padding_x="12px",
+        padding_y="8px",
+        border_radius="6px",
+        width="100%",
+        color=rx.cond(active, rx.color("accent", 11), rx.color("gray", 11)),
+        background=rx.cond(active, rx.color("accent", 3), "transparent"),
+        _hover={"background": rx.color("gray", 3)},
+        id=f"nav-{route.replace('.', '-')}",
+    )
+
+
+def sidebar() -> rx.Component:
+    return rx.vstack(
+        rx.hstack(
+            rx.cond(
+                AppState.firm_logo != "",
+                rx.image(src=AppState.firm_logo, height="32px", max_width="160px", object_fit="contain"),
+                rx.hstack(rx.icon("landmark", size=22, color=rx.color("accent", 9)),
+                          rx.text("Wealth Advice", weight="bold", size="4"), align="center", spacing="2"),
+            ),
+            padding="16px",
+            height="60px",
+            align="center",
+        ),
+        rx.cond(AppState.firm_name != "", rx.text(AppState.firm_name, size="1", color=rx.color("gray", 10), padding_x="16px")),
+        rx.vstack(
+            rx.cond(
+                AppState.is_client,
+                rx.fragment(_nav_item("My profile", "user-round", "profile", "/profile")),
+                rx.fragment(
+                    _nav_item("Clients", "users", "clients.list", "/clients"),
+                    _nav_item("Advisers", "briefcase", "advisers.list", "/advisers"),
+                    rx.cond(~AppState.is_client & (AppState.user_role != "adviser"),
+                            _nav_item("Users", "user-cog", "users.list", "/users")),
+                    _nav_item("Firms", "building-2", "firms.list", "/firms"),
+                    rx.cond(AppState.is_superuser, _nav_item("Outbox", "mail", "outbox", "/outbox")),
+                ),
+            ),
+            spacing="1",
+            padding="8px",
+            width="100%",
+        ),
+        width=SIDEBAR_WIDTH,
+        min_width=SIDEBAR_WIDTH,
+        height="100vh",
+        position="sticky",
+        top="0",
+        border_right=f"1px solid {rx.color('gray', 5)}",
+        background=rx.color("gray", 1),
+        spacing="0",
+        display=["none", "none", "flex"],
+    )
+
+
+def mobile_menu() -> rx.Component:
+    return rx.box(
+        rx.menu.root(
+            rx.menu.trigger(rx.icon_button(rx.icon("menu"), variant="ghost", aria_label="Menu")),
+            rx.menu.content(
+                rx.cond(
+                    AppState.is_client,
+                    rx.menu.item("My profile", on_click=AppState.navigate(routes.url("profile"))),
+                    rx.fragment(
+                        rx.menu.item("Clients", on_click=AppState.navigate(routes.url("clients.list"))),
+                        rx.menu.item("Advisers", on_click=AppState.navigate(routes.url("advisers.list"))),
+                        rx.cond(AppState.user_role != "adviser",
+                                rx.menu.item("Users", on_click=AppState.navigate(routes.url("users.list")))),
+                        rx.menu.item("Firms", on_click=AppState.navigate(routes.url("firms.list"))),
+                    ),
+                ),
+            ),
+        ),
+        display=["block", "block", "none"],
+    )
+
+
+def breadcrumbs(crumbs: Iterable[tuple[str, str | None]]) -> rx.Component:
+    """crumbs: (title, path or None for the current page). Titles may be Vars."""
+    parts: list[rx.Component] = []
+    for i, (title, path) in enumerate(crumbs):
+        if i:
+            parts.append(rx.icon("chevron-right", size=14, color=rx.color("gray", 8)))
+        if path:
+            parts.append(rx.link(title, href="#", on_click=AppState.navigate(path), size="2", color=rx.color("gray", 11)))
+        else:
+            parts.append(rx.text(title, size="2", weight="medium", color=rx.color("gray", 12)))
+    return rx.hstack(*parts, spacing="2", align="center", id="breadcrumbs", overflow="hidden", white_space="nowrap")
+
+
+def user_menu() -> rx.Component:
+    return rx.menu.root(
+        rx.menu.trigger(
+            rx.button(
+                rx.avatar(src=AppState.user_photo, fallback=AppState.initials, size="2", radius="full"),
+                rx.vstack(
+                    rx.text(AppState.user_name, size="2", weight="medium"),
+                    rx.text(AppState.role_title, size="1", color=rx.color("gray", 10)),
+                    spacing="0", align="start", display=["none", "flex"],
+                ),
+                rx.icon("chevron-down", size=14),
+                variant="ghost", color_scheme="gray", id="user-menu", height="auto", padding="4px 8px",
+            )
+        ),
+        rx.menu.content(
+            rx.menu.item(rx.icon("user-round", size=14), "Profile", on_click=AppState.navigate(routes.url("profile"))),
+            rx.menu.separator(),
+            rx.menu.item(rx.icon("log-out", size=14), "Sign out", on_click=AppState.signout, id="signout"),
+        ),
+    )
+
+
+def leave_dialog(on_save: rx.EventHandler | None = None) -> rx.Component:
+    """Leaving a dirty form: Save, Don't Save or Cancel (spec 000/002)."""
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title("Unsaved changes"),
+            rx.alert_dialog.description("Do you want to save changes?"),
+            rx.hstack(
+                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=AppState.cancel_leave, id="leave-cancel"),
+                rx.button("Don't Save", variant="soft", color_scheme="red", on_click=AppState.discard_and_leave, id="leave-discard"),
+                rx.button("Save", on_click=on_save, id="leave-save") if on_save is not None else rx.fragment(),
+                justify="end", spacing="3", margin_top="16px",
+            ),
+            max_width="440px",
+        ),
+        open=AppState.leave_open,
+    )
+
+
+def page(title, *content: rx.Component, crumbs: Iterable[tuple[str, str | None]] = (), actions: rx.Component | None = None,
+         on_save_leave: rx.EventHandler | None = None) -> rx.Component:
+    """A signed-in screen: frame + title + toolbar + content."""
+    return rx.hstack(
+        sidebar(),
+        rx.box(
+            rx.hstack(
+                mobile_menu(),
+                breadcrumbs(crumbs),
+                rx.spacer(),
+                user_menu(),
+                height="60px", align="center", padding_x="24px", border_bottom=f"1px solid {rx.color('gray', 5)}",
+                background=rx.color("gray", 1), position="sticky", top="0", z_index="10", width="100%",
+            ),
+            rx.vstack(
+                rx.hstack(
+                    rx.heading(title, size="6", weight="bold", id="page-title"),
+                    rx.spacer(),
+                    actions if actions is not None else rx.fragment(),
+                    width="100%", align="center", wrap="wrap", spacing="3",
+                ),
+                *content,
+                padding=["16px", "16px", "24px"],
+                spacing="4",
+                width="100%",
+                max_width="1400px",
+            ),
+            leave_dialog(on_save_leave),
+            flex="1",
+            min_width="0",
+            background=rx.color("gray", 2),
+            min_height="100vh",
+        ),
+        spacing="0",
+        width="100%",
+        align="start",
+    )
+
+
+def card(*children: rx.Component, **props) -> rx.Component:
+    return rx.card(*children, width="100%", size="2", **props)
+
+
+def centered_card(*children: rx.Component) -> rx.Component:
+    """Public pages (login, activation, reset): one card centred on a calm background."""
+    return rx.center(
+        rx.vstack(
+            rx.hstack(rx.icon("landmark", size=28, color=rx.color("accent", 9)), rx.heading("Wealth Advice", size="6"),
+                      align="center", spacing="2"),
+            rx.card(rx.vstack(*children, spacing="4", width="100%"), width="100%", size="4"),
+            rx.text("Advice, portfolios and trades for Australian advisory practices.", size="1", color=rx.color("gray", 10)),
+            align="center", spacing="5", width="100%", max_width="420px", padding="16px",
+        ),
+        min_height="100vh",
+        background=f"linear-gradient(160deg, {rx.color('accent', 2)}, {rx.color('gray', 2)})",
+    )

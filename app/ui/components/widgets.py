@@ -1,0 +1,178 @@
+"""Shared widgets: form fields with their error text, sortable headers, pagination, load more,
+confirmation dialog, empty state, money / percent / date display."""
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+PAGE_SIZES = ["20", "50", "100"]
+
+
+# ---- forms ------------------------------------------------------------------------------------
+def field(label: str, control: rx.Component, error: Any = "", required: bool = False, hint: str = "") -> rx.Component:
+    """Label above, control, then the specification's error text (shown once the form was submitted)."""
+    return rx.vstack(
+        rx.text(label, rx.cond(required, rx.text.span(" *", color=rx.color("red", 10)), rx.fragment()),
+                size="2", weight="medium", as_="label"),
+        control,
+        rx.cond(error != "", rx.text(error, size="1", color=rx.color("red", 11), class_name="field-error"),
+                rx.text(hint, size="1", color=rx.color("gray", 10)) if hint else rx.fragment()),
+        spacing="1",
+        width="100%",
+        align="stretch",
+    )
+
+
+def text_input(name: str, value: Any, on_change: Any, error: Any = "", read_only: Any = False, **props) -> rx.Component:
+    return rx.input(
+        value=value,
+        on_change=on_change,
+        id=name,
+        name=name,
+        read_only=read_only,
+        color_scheme=rx.cond(error != "", "red", "gray"),
+        variant=rx.cond(read_only, "soft", "surface"),
+        width="100%",
+        **props,
+    )
+
+
+def form_grid(*children: rx.Component, columns: str = "2") -> rx.Component:
+    return rx.grid(*children, columns=rx.breakpoints(initial="1", sm=columns), spacing="4", width="100%")
+
+
+def section(title: str, *children: rx.Component, description: str = "") -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.vstack(rx.heading(title, size="3"),
+                      rx.text(description, size="1", color=rx.color("gray", 10)) if description else rx.fragment(),
+                      spacing="1"),
+            *children,
+            spacing="4",
+            width="100%",
+        ),
+        width="100%",
+        size="2",
+    )
+
+
+# ---- tables -----------------------------------------------------------------------------------
+def sort_header(label: str, key: str, sort: Any, order: Any, on_sort: Any, align: str = "left") -> rx.Component:
+    """A column header that sorts by `key` (click again to reverse) with a visible arrow."""
+    arrow = rx.cond(sort == key, rx.cond(order == "asc", rx.icon("arrow-up", size=12), rx.icon("arrow-down", size=12)),
+                    rx.icon("arrow-up-down", size=12, opacity="0.35"))
+    return rx.table.column_header_cell(
+        rx.hstack(rx.text(label), arrow, spacing="1", align="center", justify="end" if align == "right" else "start",
+                  cursor="pointer", on_click=on_sort(key), user_select="none"),
+        white_space="nowrap",
+    )
+
+
+def plain_header(label: str) -> rx.Component:
+    return rx.table.column_header_cell(label, white_space="nowrap")
+
+
+def table_card(header: rx.Component, body: rx.Component, footer: rx.Component | None = None) -> rx.Component:
+    """Sticky header, hairline rows, scrolls inside its card rather than the page."""
+    return rx.card(
+        rx.box(
+            rx.table.root(
+                rx.table.header(header, position="sticky", top="0", background=rx.color("gray", 2), z_index="1"),
+                body,
+                variant="ghost",
+                size="2",
+                width="100%",
+            ),
+            overflow_x="auto",
+            max_height="calc(100vh - 260px)",
+            overflow_y="auto",
+            width="100%",
+        ),
+        footer if footer is not None else rx.fragment(),
+        width="100%",
+        size="1",
+        padding="0",
+    )
+
+
+def empty_row(columns: int, text: str, action: rx.Component | None = None) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(
+            rx.vstack(rx.text(text, color=rx.color("gray", 10)), action if action is not None else rx.fragment(),
+                      align="center", spacing="3", padding_y="32px"),
+            col_span=columns,
+        )
+    )
+
+
+def skeleton_rows(columns: int, rows: int = 5) -> rx.Component:
+    return rx.foreach(
+        list(range(rows)),
+        lambda _: rx.table.row(*[rx.table.cell(rx.skeleton(rx.text("loading"), loading=True)) for _ in range(columns)]),
+    )
+
+
+def row_menu(*items: rx.Component, id: Any = None) -> rx.Component:
+    return rx.menu.root(
+        rx.menu.trigger(rx.icon_button(rx.icon("ellipsis", size=16), variant="ghost", color_scheme="gray", size="1",
+                                       aria_label="Actions", class_name="row-actions", id=id)),
+        rx.menu.content(*items),
+    )
+
+
+def page_size_select(value: Any, on_change: Any) -> rx.Component:
+    return rx.hstack(
+        rx.text("Rows per page", size="1", color=rx.color("gray", 10)),
+        rx.select(PAGE_SIZES, value=value, on_change=on_change, size="1", id="page-size"),
+        align="center", spacing="2",
+    )
+
+
+def pagination(page: Any, pages: Any, visible: Any, on_page: Any) -> rx.Component:
+    """Up to 6 page buttons around the current one, with previous and next (spec 002 s9)."""
+    return rx.hstack(
+        rx.icon_button(rx.icon("chevron-left", size=14), size="1", variant="soft", color_scheme="gray",
+                       disabled=page <= 1, on_click=on_page(page - 1), aria_label="Previous page"),
+        rx.foreach(visible, lambda p: rx.button(p, size="1", variant=rx.cond(p == page, "solid", "soft"),
+                                                color_scheme=rx.cond(p == page, "indigo", "gray"), on_click=on_page(p))),
+        rx.icon_button(rx.icon("chevron-right", size=14), size="1", variant="soft", color_scheme="gray",
+                       disabled=page >= pages, on_click=on_page(page + 1), aria_label="Next page"),
+        spacing="1", align="center", id="pagination",
+    )
+
+
+def visible_pages(page: int, pages: int, window: int = 6) -> list[int]:
+    """The page numbers to show: at most `window`, keeping the current page inside."""
+    pages = max(pages, 1)
+    start = max(1, min(page - window // 2, pages - window + 1))
+    return list(range(start, min(pages, start + window - 1) + 1))
+
+
+def list_footer(*children: rx.Component) -> rx.Component:
+    return rx.hstack(*children, justify="between", align="center", padding="12px 16px", wrap="wrap", spacing="3",
+                     border_top=f"1px solid {rx.color('gray', 4)}")
+
+
+# ---- dialogs ----------------------------------------------------------------------------------
+def confirm_dialog(open_: Any, message: Any, on_confirm: Any, on_cancel: Any, confirm_label: str = "Delete",
+                   title: str = "Please confirm", danger: bool = True) -> rx.Component:
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title(title),
+            rx.alert_dialog.description(message, id="confirm-message"),
+            rx.hstack(
+                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=on_cancel, id="confirm-cancel"),
+                rx.button(confirm_label, color_scheme="red" if danger else "indigo", on_click=on_confirm, id="confirm-ok"),
+                justify="end", spacing="3", margin_top="16px",
+            ),
+            max_width="440px",
+        ),
+        open=open_,
+    )
+
+
+# ---- display ----------------------------------------------------------------------------------
+def status_badge(title: Any, status: Any) -> rx.Component:
+    return rx.badge(title, color_scheme=rx.match(status, ("active", "green"), ("disabled", "amber"), ("deleted", "red"), "gray"),
+                    variant="soft")

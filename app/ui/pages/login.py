@@ -1,0 +1,71 @@
+import reflex as rx
+
+from app.ui.components.layout import centered_card
+from app.ui.states.login import LoginState
+
+
+def recovery_modal() -> rx.Component:
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title("Password recovery"),
+            rx.cond(
+                LoginState.recovery_sent,
+                rx.vstack(
+                    rx.callout("If this e-mail belongs to an account, we have sent it a link to reset the password.",
+                               icon="mail-check", color_scheme="green", id="recovery-sent"),
+                    rx.cond(LoginState.recovery_webmail != "",
+                            rx.link("Open your mailbox", href=LoginState.recovery_webmail, is_external=True, id="webmail-link")),
+                    rx.text("This window closes in ", LoginState.recovery_countdown, " s.", size="1", color=rx.color("gray", 10)),
+                    spacing="3",
+                ),
+                rx.form(
+                    rx.vstack(
+                        rx.text("Enter the e-mail you sign in with and we will send you a reset link.", size="2"),
+                        rx.input(value=LoginState.recovery_email, on_change=LoginState.set_recovery_email,
+                                 placeholder="name@example.com", id="recovery-email", type="email", width="100%",
+                                 color_scheme=rx.cond(LoginState.recovery_error != "", "red", "gray")),
+                        rx.cond(LoginState.recovery_error != "",
+                                rx.text(LoginState.recovery_error, size="1", color=rx.color("red", 11), id="recovery-error")),
+                        rx.hstack(
+                            rx.button("Cancel", type="button", variant="soft", color_scheme="gray", on_click=LoginState.close_recovery),
+                            rx.button("Send link", type="submit", id="recovery-submit"),
+                            justify="end", width="100%",
+                        ),
+                        spacing="3",
+                    ),
+                    on_submit=LoginState.request_recovery,
+                ),
+            ),
+            max_width="420px",
+        ),
+        open=LoginState.recovery_open,
+        on_open_change=lambda _: LoginState.close_recovery(),
+    )
+
+
+def login_page() -> rx.Component:
+    return centered_card(
+        rx.heading("Sign in", size="5"),
+        rx.form(
+            rx.vstack(
+                rx.vstack(rx.text("Email", size="2", weight="medium", as_="label"),
+                          rx.input(value=LoginState.email, on_change=LoginState.set_email, id="email", type="email",
+                                   placeholder="name@example.com", width="100%", size="3", auto_focus=True),
+                          spacing="1", width="100%"),
+                rx.vstack(rx.text("Password", size="2", weight="medium", as_="label"),
+                          rx.input(value=LoginState.password, on_change=LoginState.set_password, id="password",
+                                   type="password", width="100%", size="3"),
+                          spacing="1", width="100%"),
+                rx.cond(LoginState.error != "", rx.callout(LoginState.error, icon="circle-alert", color_scheme="red",
+                                                            size="1", id="login-error", width="100%")),
+                rx.button("Sign in", type="submit", id="signin", size="3", width="100%"),
+                rx.link("Forgot your password?", href="#", on_click=LoginState.open_recovery, size="2", id="forgot-password"),
+                spacing="4",
+                width="100%",
+                align="center",
+            ),
+            on_submit=LoginState.signin,
+            width="100%",
+        ),
+        recovery_modal(),
+    )

@@ -1,0 +1,18 @@
+"""Every page and its route (paths come from app.ui.routes)."""
+import reflex as rx
+
+from app.ui import routes
+from app.ui.pages import login
+from app.ui.states.base import AppState
+from app.ui.states.login import LoginState
+
+TITLE = "Wealth Advice"
+
+
+def _home() -> rx.Component:
+    return rx.center(rx.spinner(size="3"), min_height="100vh")
+
+
+def register_pages(app: rx.App) -> None:
+    app.add_page(login.login_page, route=routes.ROUTES["login"], title=f"Sign in | {TITLE}", on_load=LoginState.on_load)
+    app.add_page(_home, route=routes.ROUTES["home"], title=TITLE, on_load=AppState.go_home)

@@ -1,0 +1,70 @@
+"""Route names of the specification -> URL paths. Navigation code uses names, never literal paths."""
+from __future__ import annotations
+
+import re
+from urllib.parse import urlencode
+
+ROUTES: dict[str, str] = {
+    "home": "/",
+    "login": "/login",
+    "activation": "/activation/[token]",
+    "reset-password": "/reset-password/[token]",
+    "email-change": "/email-change/[token]",
+    "profile": "/profile",
+    "outbox": "/outbox",
+    "firms.list": "/firms",
+    "firms.new": "/firms/new",
+    "firms.view": "/firms/[id]",
+    "firms.edit": "/firms/[id]/edit",
+    "firms.clients": "/firms/[id]/clients",
+    "firms.advisers": "/firms/[id]/advisers",
+    "users.list": "/users",
+    "users.new": "/users/new",
+    "users.view": "/users/[id]",
+    "users.edit": "/users/[id]/edit",
+    "clients.list": "/clients",
+    "clients.new": "/clients/new",
+    "clients.view": "/clients/[id]",
+    "clients.edit": "/clients/[id]/edit",
+    "advisers.list": "/advisers",
+    "advisers.new": "/advisers/new",
+    "advisers.view": "/advisers/[id]",
+    "advisers.edit": "/advisers/[id]/edit",
+    "advisers.clients": "/advisers/[id]/clients",
+}
+
+PUBLIC = frozenset({"login", "activation", "reset-password", "email-change"})
+
+
+def url(name: str, query: dict | None = None, **params: object) -> str:
+    path = ROUTES[name]
+    for key, value in params.items():
+        path = path.replace(f"[{key}]", str(value))
+    if "[" in path:
+        raise ValueError(f"route {name} needs parameters: {path}")
+    return path + (f"?{urlencode(query)}" if query else "")
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    return re.compile("^" + re.sub(r"\\\[(\w+)\\\]", r"(?P<\1>[^/]+)", re.escape(template)) + "/?$")
+
+
+_PATTERNS = [(name, _pattern(path)) for name, path in ROUTES.items()]
+
+
+def match(path: str) -> tuple[str | None, dict[str, str]]:
+    """(route name, params) of a browser path; static routes win over dynamic ones."""
+    path = (path or "/").split("?", 1)[0]
+    found: list[tuple[str, dict[str, str]]] = []
+    for name, pattern in _PATTERNS:
+        m = pattern.match(path)
+        if m:
+            found.append((name, m.groupdict()))
+    if not found:
+        return None, {}
+    found.sort(key=lambda item: len(item[1]))
+    return found[0]
+
+
+def param(path: str, key: str = "id") -> str:
+    return match(path)[1].get(key, "")

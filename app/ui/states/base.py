@@ -1,0 +1,167 @@
+"""Shared screen behaviour: who is signed in, navigation with the unsaved-changes guard, errors
+and toasts. Screen states subclass AppState (one level) and call `self._actor()` in every handler:
+any client can call any handler, so identity is always resolved on the server from the token."""
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import reflex as rx
+
+from app.domain import auth_rules
+from app.domain.errors import AuthenticationError, DomainError, GENERIC
+from app.domain.permissions import Actor, home_route
+from app.domain.roles import Role
+from app.services import auth, firms, users
+from app.ui import routes
+
+
+def toast_success(text: str):
+    return rx.toast.success(text, position="top-right", duration=4000)
+
+
+def toast_error(text: str):
+    return rx.toast.error(text, position="top-right", duration=6000)
+
+
+def toast_warning(text: str):
+    return rx.toast.warning(text, position="top-right", duration=5000)
+
+
+class AppState(rx.State):
+    """Identity shown in the frame, plus the navigation guard. The token is the credential."""
+
+    token: str = rx.LocalStorage(name="x-token", sync=True)
+    target_path: str = rx.LocalStorage(name="target-path")
+    target_path_at: str = rx.LocalStorage(name="target-path-at")
+
+    user_id: int = 0
+    user_name: str = ""
+    user_email: str = ""
+    user_role: str = ""
+    user_photo: str = ""
+    firm_name: str = ""
+    firm_logo: str = ""
+
+    # unsaved-changes guard (Save, Don't Save, Cancel)
+    form_dirty: bool = False
+    leave_open: bool = False
+    leave_to: str = ""
+
+    # ---- identity -----------------------------------------------------------------------------
+    def _actor(self) -> Actor:
+        return auth.authenticate(self.token)
+
+    def _load_identity(self, actor: Actor) -> None:
+        me = users.get_me(actor=actor)
+        self.user_id = me["id"]
+        self.user_name = me["name"]
+        self.user_email = me["email"]
+        self.user_role = me["role"]
+        self.user_photo = me["photo_url"] or ""
+        self.firm_name = me["firm"]["name"] if me["firm"] else ""
+        self.firm_logo = ""
+        if actor.firm_id:
+            self.firm_logo = firms.get_firm(actor=actor, firm_id=actor.firm_id)["logo"] or ""
+
+    def _to_login(self):
+        """Remember where the user was going (20 minutes), then send them to sign in."""
+        self.target_path = self.router.url.path + (f"?{self.router.url.query}" if self.router.url.query else "")
+        self.target_path_at = str(int(time.time() * 1000))
+        self.token = ""
+        return rx.redirect(routes.url("login"))
+
+    @rx.event
+    def check_login(self):
+        """on_load of every signed-in page: load the frame's identity or go to login."""
+        self.form_dirty = False
+        self.leave_open = False
+        try:
+            actor = self._actor()
+            self._load_identity(actor)
+        except AuthenticationError:
+            return self._to_login()
+
+    def _fail(self, exc: Exception):
+        """One place that turns an error into what the user sees."""
+        if isinstance(exc, AuthenticationError):
+            return [toast_error(exc.message), self._to_login()]
+        if isinstance(exc, DomainError):
+            return toast_error(exc.message)
+        raise exc
+
+    # ---- navigation with the dirty-form guard ---------------------------------------------------
+    @rx.event
+    def navigate(self, path: str):
+        if self.form_dirty:
+            self.leave_to = path
+            self.leave_open = True
+            return None
+        return rx.redirect(path)
+
+    @rx.event
+    def discard_and_leave(self):
+        self.form_dirty = False
+        self.leave_open = False
+        return rx.redirect(self.leave_to or "/")
+
+    @rx.event
+    def cancel_leave(self):
+        self.leave_open = False
+        self.leave_to = ""
+
+    @rx.event
+    def signout(self):
+        try:
+            auth.signout(token=self.token)
+        finally:
+            self.token = ""
+            self.user_id = 0
+            self.form_dirty = False
+        return rx.redirect(routes.url("login"))
+
+    @rx.event
+    def go_home(self):
+        try:
+            actor = self._actor()
+        except AuthenticationError:
+            return self._to_login()
+        return rx.redirect(routes.url(home_route(actor.role)))
+
+    # ---- what the frame shows -------------------------------------------------------------------
+    @rx.var
+    def is_superuser(self) -> bool:
+        return self.user_role == Role.SUPERUSER.value
+
+    @rx.var
+    def is_client(self) -> bool:
+        return self.user_role == Role.CLIENT.value
+
+    @rx.var
+    def is_administrator(self) -> bool:
+        return self.user_role == Role.ADMINISTRATOR.value
+
+    @rx.var
+    def role_title(self) -> str:
+        try:
+            return Role(self.user_role).title
+        except ValueError:
+            return ""
+
+    @rx.var
+    def initials(self) -> str:
+        return "".join(part[:1] for part in self.user_name.split()[:2]).upper()
+
+
+def remembered_target(path: str, stamp: str, now_ms: int | None = None) -> str | None:
+    """The remembered path if it was stored less than 20 minutes ago (and is not an auth page)."""
+    if not path or not stamp:
+        return None
+    try:
+        age = (now_ms if now_ms is not None else int(time.time() * 1000)) - int(stamp)
+    except ValueError:
+        return None
+    name, _ = routes.match(path)
+    if name is None or name in routes.PUBLIC or age < 0 or age >= auth_rules.TARGET_PATH_LIFETIME_MS:
+        return None
+    return path
