@@ -53,7 +53,7 @@ class LoginState(AppState):
         self.error = ""
         try:
             token, user = auth.signin(email=self.email, password=self.password,
-                                      ip=self.router.headers.get("x-forwarded-for") or self.router.session.client_ip)
+                                      ip=self.router.session.client_ip or None)
         except DomainError as exc:
             self.error = exc.message
             self.password = ""
