@@ -90,7 +90,8 @@ def list_firms(*, actor: Actor, limit: Any = None, offset: Any = None, sort: Any
         if not actor.is_superuser:
             where.append(Firm.id == actor.firm_id)
         if search and str(search).strip():
-            where.append(func.lower(Firm.name).contains(str(search).strip().lower()))
+            # autoescape: '%' and '_' typed by the user are literal characters, not wildcards
+            where.append(func.lower(Firm.name).contains(str(search).strip().lower(), autoescape=True))
         total = s.exec(select(func.count()).select_from(Firm).where(*where)).one()
         advisers = select(func.count()).where(User.firm_id == Firm.id, User.role == Role.ADVISER.value,
                                               User.status != UserStatus.DELETED.value).scalar_subquery()
@@ -128,6 +129,7 @@ def create_firm(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
         firm = Firm(**values)
         s.add(firm)
         s.flush()
+        s.refresh(firm)  # answer with the stored values (money as NUMERIC gives them: "300.00", not "300")
         return public_firm(firm)
 
 
@@ -154,6 +156,7 @@ def update_firm(*, actor: Actor, firm_id: Any, data: Mapping[str, Any]) -> dict[
         firm.version += 1
         s.add(firm)
         s.flush()
+        s.refresh(firm)  # answer with the stored values, as a later GET would
         result = public_firm(firm, _counts(s, [firm.id]).get(firm.id))
     for key in removed:  # files go only once the row no longer points at them
         files.remove(key)

@@ -110,9 +110,11 @@ def list_users(
     if not include_current_user:
         where.append(User.id != actor.id)
     if search and str(search).strip():
-        term = f"%{str(search).strip().lower()}%"
+        term = str(search).strip().lower()
         full_name = func.lower(User.first_name + " " + User.last_name)
-        where.append(or_(full_name.like(term), func.lower(User.email).like(term), func.lower(func.coalesce(User.preferred_name, "")).like(term)))
+        # autoescape: '%' and '_' typed by the user are literal characters, not wildcards
+        where.append(or_(*(column.contains(term, autoescape=True) for column in (
+            full_name, func.lower(User.email), func.lower(func.coalesce(User.preferred_name, ""))))))
     for column, lo, hi in ((User.created_at, created_from, created_to), (User.logined_at, logined_from, logined_to)):
         if lo is not None:
             where.append(column >= lo)

@@ -596,3 +596,13 @@ def test_number_accepts_integers(n):
 def test_checks_never_raise(text):
     for check in OPTIONAL_CHECKS + [v.notification_receivers, v.is_empty]:
         check(text)
+
+
+def test_email_length_limit():
+    domain = ".".join(["b" * 63, "c" * 63, "d" * 57]) + ".com"
+    at_limit = "a" * 64 + "@" + domain
+    assert len(at_limit) == 254
+    assert v.email(at_limit) is None
+    over = "a" * 64 + "@" + "e" + domain
+    assert len(over) == 255
+    assert v.email(over) == "Please, enter a valid email. "

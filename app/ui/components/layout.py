@@ -101,7 +101,7 @@ def breadcrumbs(crumbs: Iterable[tuple[str, str | None]]) -> rx.Component:
     for i, (title, path) in enumerate(crumbs):
         if i:
             parts.append(rx.icon("chevron-right", size=14, color=rx.color("gray", 8)))
-        if path:
+        if isinstance(path, rx.Var) or path:  # a Var path (e.g. a record's view URL) is always a link
             parts.append(rx.link(title, href="#", on_click=AppState.navigate(path), size="2", color=rx.color("gray", 11)))
         else:
             parts.append(rx.text(title, size="2", weight="medium", color=rx.color("gray", 12)))

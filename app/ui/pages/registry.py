@@ -3,6 +3,8 @@ import reflex as rx
 
 from app.ui import routes
 from app.ui.pages import login
+from app.ui.pages import firms
+from app.ui.pages import account, outbox
 from app.ui.states.base import AppState
 from app.ui.states.login import LoginState
 
@@ -16,3 +18,6 @@ def _home() -> rx.Component:
 def register_pages(app: rx.App) -> None:
     app.add_page(login.login_page, route=routes.ROUTES["login"], title=f"Sign in | {TITLE}", on_load=LoginState.on_load)
     app.add_page(_home, route=routes.ROUTES["home"], title=TITLE, on_load=AppState.go_home)
+    firms.register(app)
+    account.register(app)
+    outbox.register(app)

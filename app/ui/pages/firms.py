@@ -1,0 +1,316 @@
+"""Firms screens: the firms list (firms.list) and the firm form (firms.new, firms.view, firms.edit)."""
+from __future__ import annotations
+
+import reflex as rx
+from reflex_base.constants import Dirs
+from reflex_base.utils.imports import ImportVar
+from reflex_base.vars import VarData
+from reflex_base.vars.base import Var
+
+from app.ui import routes
+from app.ui.components.layout import page
+from app.ui.components.widgets import (
+    confirm_dialog, empty_row, field, form_grid, list_footer, page_size_select, plain_header, row_menu, section,
+    skeleton_rows, sort_header, table_card, text_input,
+)
+from app.ui.states.base import AppState
+from app.ui.states.firms import REMOVE_LOGO_QUESTION, FirmFormState, FirmsListState
+
+TITLE = "Wealth Advice"
+LIST_COLUMNS = 7
+
+# Stored files are served by the API (/api/files/<key>) on the backend's origin: the same origin in
+# production (single port), port 8000 beside the dev server. Data URLs (previews) are used as they are.
+BACKEND_ORIGIN = Var(
+    _js_expr="getBackendURL(env.UPLOAD).origin",
+    _var_data=VarData(imports={f"$/{Dirs.STATE_PATH}": "getBackendURL", "$/env.json": ImportVar(tag="env", is_default=True)}),
+).to(str)
+
+
+def file_src(path) -> Var:
+    """The <img> source of an API file path ('' stays '')."""
+    return rx.cond(path != "", BACKEND_ORIGIN + path, "")
+
+
+# ---- list -----------------------------------------------------------------------------------------
+def _new_firm_button(id_: str = "new-firm") -> rx.Component:
+    return rx.cond(
+        AppState.is_superuser,
+        rx.button(rx.icon("plus", size=16), "New firm", id=id_, on_click=FirmsListState.new_firm),
+    )
+
+
+def _firm_row(row) -> rx.Component:
+    number = {"text_align": "right", "font_variant_numeric": "tabular-nums"}
+    return rx.table.row(
+        rx.table.cell(
+            rx.hstack(
+                rx.avatar(src=file_src(row["logo"]), fallback=row["initials"], size="2", radius="medium",
+                          variant="soft", color_scheme="gray"),
+                rx.text(row["name"], weight="medium", class_name="firm-name"),
+                align="center", spacing="3", min_width="200px",
+            ),
+        ),
+        rx.table.cell(row["advisers"], **number),
+        rx.table.cell(row["clients"], **number),
+        rx.table.cell(row["email"], white_space="nowrap"),
+        rx.table.cell(row["phone"], white_space="nowrap"),
+        rx.table.cell(rx.moment(row["created_at"], format="DD/MM/YYYY"), white_space="nowrap",
+                      font_variant_numeric="tabular-nums"),
+        rx.table.cell(
+            row_menu(
+                rx.menu.item("View Details", on_click=FirmsListState.open_firm("firms.view", row["id"])),
+                rx.cond(FirmsListState.can_edit_rows,
+                        rx.menu.item("Edit Details", on_click=FirmsListState.open_firm("firms.edit", row["id"]))),
+                rx.menu.item("View Advisers", on_click=FirmsListState.open_firm("firms.advisers", row["id"])),
+                rx.menu.item("View Clients", on_click=FirmsListState.open_firm("firms.clients", row["id"])),
+                rx.cond(
+                    AppState.is_superuser,
+                    rx.fragment(
+                        rx.menu.separator(),
+                        rx.menu.item("Delete", color="red", on_click=FirmsListState.ask_delete(row["id"])),
+                    ),
+                ),
+                id="firm-actions-" + row["id"].to_string(),
+            ),
+            on_click=rx.stop_propagation,
+            text_align="right",
+            width="48px",
+        ),
+        on_click=FirmsListState.open_firm("firms.view", row["id"]),
+        cursor="pointer",
+        _hover={"background": rx.color("gray", 3)},
+        align="center",
+        class_name="firm-row",
+    )
+
+
+def firms_list_page() -> rx.Component:
+    header = rx.table.row(
+        sort_header("Name", "name", FirmsListState.sort, FirmsListState.order, FirmsListState.set_sort),
+        sort_header("Advisers", "advisers", FirmsListState.sort, FirmsListState.order, FirmsListState.set_sort,
+                    align="right"),
+        sort_header("Clients", "clients", FirmsListState.sort, FirmsListState.order, FirmsListState.set_sort,
+                    align="right"),
+        plain_header("E-mail"),
+        plain_header("Phone"),
+        sort_header("Created", "created_at", FirmsListState.sort, FirmsListState.order, FirmsListState.set_sort),
+        plain_header(""),
+    )
+    body = rx.table.body(
+        rx.cond(
+            FirmsListState.loading & (FirmsListState.rows.length() == 0),
+            skeleton_rows(LIST_COLUMNS),
+            rx.cond(
+                FirmsListState.rows.length() == 0,
+                empty_row(
+                    LIST_COLUMNS,
+                    rx.cond(FirmsListState.search != "", "No firm matches your search.",
+                            "There are no firms yet: a new firm appears here once it is created."),
+                    _new_firm_button("new-firm-empty"),
+                ),
+                rx.foreach(FirmsListState.rows, _firm_row),
+            ),
+        ),
+        id="firms-table",
+    )
+    footer = list_footer(
+        rx.text(FirmsListState.showing, size="2", color=rx.color("gray", 11), id="firms-showing"),
+        rx.hstack(
+            rx.cond(
+                FirmsListState.has_more,
+                rx.button("Load more", variant="soft", size="2", id="load-more", loading=FirmsListState.loading_more,
+                          on_click=FirmsListState.load_more),
+            ),
+            page_size_select(FirmsListState.page_size, FirmsListState.set_page_size),
+            spacing="4", align="center", wrap="wrap",
+        ),
+    )
+    toolbar = rx.hstack(
+        rx.input(
+            rx.input.slot(rx.icon("search", size=16)),
+            placeholder="Search firms by name",
+            value=FirmsListState.search,
+            on_change=FirmsListState.set_search,
+            debounce_timeout=300,
+            id="firm-search",
+            width="100%",
+            max_width="360px",
+        ),
+        width="100%",
+        align="center",
+    )
+    return page(
+        "Firms",
+        toolbar,
+        table_card(header, body, footer),
+        confirm_dialog(FirmsListState.delete_open, FirmsListState.delete_message, FirmsListState.confirm_delete,
+                       FirmsListState.cancel_delete),
+        crumbs=[("Firms", None)],
+        actions=_new_firm_button(),
+    )
+
+
+# ---- form -----------------------------------------------------------------------------------------
+def _input(key: str, label: str, required: bool = False, placeholder: str = "", **props) -> rx.Component:
+    error = FirmFormState.errors[key]
+    return field(
+        label,
+        text_input(key.replace(".", "-"), FirmFormState.form[key], lambda value: FirmFormState.set_field(key, value),
+                   error=error, read_only=FirmFormState.read_only,
+                   placeholder=rx.cond(FirmFormState.read_only, "", placeholder), **props),
+        error,
+        required,
+    )
+
+
+def _logo_field(label: str, which: str, shown, preview, error, on_drop, on_reject) -> rx.Component:
+    upload_id = "logo-upload" if which == "logo" else "licensee-logo-upload"
+    image = rx.cond(
+        shown != "",
+        rx.image(src=rx.cond(preview != "", preview, file_src(shown)), alt=label, max_width="100%",
+                 max_height="72px", object_fit="contain", id=f"{upload_id}-preview"),
+        rx.vstack(rx.icon("image", size=22, color=rx.color("gray", 8)),
+                  rx.text("No logo", size="1", color=rx.color("gray", 10)), align="center", spacing="1"),
+    )
+    return field(
+        label,
+        rx.hstack(
+            rx.center(image, width="140px", min_width="140px", height="88px", padding="8px",
+                      border=f"1px solid {rx.color('gray', 5)}", border_radius="8px", background=rx.color("gray", 1)),
+            rx.cond(
+                FirmFormState.read_only,
+                rx.fragment(),
+                rx.vstack(
+                    rx.upload(
+                        rx.hstack(rx.icon("image-up", size=16, color=rx.color("accent", 10)),
+                                  rx.text("Drop an image here or click to choose", size="1"),
+                                  align="center", spacing="2"),
+                        id=upload_id,
+                        accept={"image/*": []},
+                        multiple=False,
+                        max_files=1,
+                        on_drop=on_drop(rx.upload_files(upload_id=upload_id)),
+                        on_drop_rejected=on_reject,
+                        border=f"1px dashed {rx.color('gray', 7)}",
+                        border_radius="8px",
+                        padding="10px 12px",
+                        cursor="pointer",
+                        width="100%",
+                        _hover={"background": rx.color("accent", 2)},
+                    ),
+                    rx.hstack(
+                        rx.text("PNG, JPG, GIF, WEBP or BMP, less than 2Mb", size="1", color=rx.color("gray", 10)),
+                        rx.cond(shown != "",
+                                rx.button("Remove", size="1", variant="ghost", color_scheme="red", type="button",
+                                          on_click=FirmFormState.ask_remove(which), id=f"{upload_id}-remove")),
+                        justify="between", width="100%", align="center", wrap="wrap",
+                    ),
+                    spacing="2", width="100%", min_width="0",
+                ),
+            ),
+            spacing="3", align="center", width="100%",
+        ),
+        error,
+    )
+
+
+def _firm_information() -> rx.Component:
+    return section(
+        "Firm information",
+        form_grid(
+            _input("name", "Firm name", required=True, placeholder="e.g. Harbour Wealth Partners"),
+            _input("website", "Website", placeholder="https://example.com.au"),
+            _input("abn", "ABN", placeholder="11 digits", input_mode="numeric"),
+            _input("car", "CAR", placeholder="Corporate authorised representative no.", input_mode="numeric"),
+            _input("phone", "Phone", placeholder="(02) 9000 0000", type="tel"),
+            _input("email", "Email", placeholder="office@example.com.au", type="email"),
+        ),
+        _logo_field("Logo", "logo", FirmFormState.logo_shown, FirmFormState.logo_preview, FirmFormState.logo_error,
+                    FirmFormState.drop_logo, FirmFormState.reject_logo),
+    )
+
+
+def _licensee() -> rx.Component:
+    return section(
+        "Licensee",
+        form_grid(
+            _input("licensee.name", "Licensee name"),
+            _input("licensee.website", "Website", placeholder="https://licensee.com.au"),
+            _input("licensee.abn", "ABN", placeholder="11 digits", input_mode="numeric"),
+            _input("licensee.afsl", "AFSL", placeholder="Licence number", input_mode="numeric"),
+            _input("licensee.phone", "Phone", type="tel"),
+            _input("licensee.email", "Email", type="email"),
+            _input("licensee.fsgLink", "FSG link", placeholder="https://"),
+            _input("licensee.privacyPolicyLink", "Privacy policy link", placeholder="https://"),
+        ),
+        _logo_field("Licensee logo", "licensee", FirmFormState.licensee_logo_shown, FirmFormState.licensee_logo_preview,
+                    FirmFormState.licensee_logo_error, FirmFormState.drop_licensee_logo,
+                    FirmFormState.reject_licensee_logo),
+        description="The AFSL holder the firm operates under.",
+    )
+
+
+def _fees() -> rx.Component:
+    return section(
+        "Fees",
+        form_grid(
+            _input("fee", "Brokerage (%)", placeholder="e.g. 0.11", input_mode="decimal"),
+            _input("ausiexCode", "Broker adviser code", placeholder="e.g. ABC123"),
+            _input("minFee", "Min fee ($)", placeholder="e.g. 19.95", input_mode="decimal"),
+            _input("maxFee", "Max fee ($)", placeholder="e.g. 150.00", input_mode="decimal"),
+        ),
+        description="Brokerage as a percent of the trade value, limited by the minimum and maximum fee in dollars.",
+    )
+
+
+def _form_skeleton() -> rx.Component:
+    return rx.vstack(
+        *[rx.card(rx.vstack(rx.skeleton(rx.box(height="18px", width="160px"), loading=True),
+                            rx.skeleton(rx.box(height="120px", width="100%"), loading=True), spacing="3"),
+                  width="100%") for _ in range(3)],
+        spacing="4", width="100%",
+    )
+
+
+def _form_actions() -> rx.Component:
+    return rx.cond(
+        FirmFormState.read_only,
+        rx.fragment(),
+        rx.hstack(
+            rx.button("Cancel", type="button", variant="soft", color_scheme="gray", on_click=FirmFormState.cancel,
+                      id="firm-cancel"),
+            rx.button(rx.icon("check", size=16), "Save", type="submit", id="firm-save", loading=FirmFormState.saving),
+            justify="end", spacing="3", width="100%",
+        ),
+    )
+
+
+def firm_form_page() -> rx.Component:
+    form = rx.form(
+        rx.vstack(_firm_information(), _licensee(), _fees(), _form_actions(), spacing="4", width="100%"),
+        on_submit=FirmFormState.save,
+        width="100%",
+        id="firm-form",
+    )
+    actions = rx.cond(
+        FirmFormState.read_only & FirmFormState.can_edit & ~FirmFormState.loading,
+        rx.button(rx.icon("pencil", size=16), "Edit", id="firm-edit", on_click=FirmFormState.edit),
+    )
+    return page(
+        FirmFormState.title,
+        rx.cond(FirmFormState.loading, _form_skeleton(), form),
+        confirm_dialog(FirmFormState.remove_open, REMOVE_LOGO_QUESTION, FirmFormState.confirm_remove,
+                       FirmFormState.cancel_remove),
+        crumbs=[("Firms", routes.url("firms.list")), (FirmFormState.crumb, None)],
+        actions=actions,
+        on_save_leave=FirmFormState.save_and_leave,
+    )
+
+
+def register(app: rx.App) -> None:
+    app.add_page(firms_list_page, route=routes.ROUTES["firms.list"], title=f"Firms | {TITLE}",
+                 on_load=[AppState.check_login, FirmsListState.on_load])
+    for name, title in (("firms.new", "New firm"), ("firms.view", "Firm"), ("firms.edit", "Edit firm")):
+        app.add_page(firm_form_page, route=routes.ROUTES[name], title=f"{title} | {TITLE}",
+                     on_load=[AppState.check_login, FirmFormState.on_load])

@@ -1,0 +1,132 @@
+"""Outbox (superuser): the e-mails the product sent, newest first; a click reads one."""
+from __future__ import annotations
+
+import reflex as rx
+
+from app.ui import routes
+from app.ui.components.layout import page
+from app.ui.components.widgets import (empty_row, list_footer, page_size_select, pagination, plain_header,
+                                       skeleton_rows, table_card)
+from app.ui.states.base import AppState
+from app.ui.states.outbox import OutboxState
+
+TITLE = "Wealth Advice"
+DATE_TIME = "DD/MM/YYYY HH:mm"
+
+
+def _status(status) -> rx.Component:
+    return rx.badge(
+        rx.match(status, ("delivered", "Delivered"), ("error", "Error"), "Pending"),
+        color_scheme=rx.match(status, ("delivered", "green"), ("error", "red"), "amber"),
+        variant="soft",
+    )
+
+
+def _row(row) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(rx.text(row["to"], size="2"), white_space="nowrap"),
+        rx.table.cell(rx.text(row["subject"], size="2", weight="medium")),
+        rx.table.cell(rx.moment(row["created_at"], format=DATE_TIME), white_space="nowrap"),
+        rx.table.cell(_status(row["status"])),
+        on_click=OutboxState.open_mail(row["id"]),
+        cursor="pointer",
+        _hover={"background": rx.color("gray", 3)},
+        class_name="outbox-row",
+    )
+
+
+def _mail_dialog() -> rx.Component:
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title(OutboxState.mail_subject, id="mail-subject"),
+            rx.grid(
+                rx.text("To", size="2", color=rx.color("gray", 10)),
+                rx.text(OutboxState.mail_to, size="2", id="mail-to"),
+                rx.text("Date", size="2", color=rx.color("gray", 10)),
+                rx.moment(OutboxState.mail_created_at, format=DATE_TIME),
+                rx.text("Status", size="2", color=rx.color("gray", 10)),
+                rx.box(_status(OutboxState.mail_status)),
+                columns="auto 1fr",
+                spacing_x="4",
+                spacing_y="2",
+                align_items="center",
+            ),
+            rx.cond(OutboxState.mail_error != "",
+                    rx.callout(OutboxState.mail_error, icon="circle-alert", color_scheme="red", size="1", margin_top="12px")),
+            rx.box(
+                rx.text(
+                    rx.foreach(
+                        OutboxState.mail_segments,
+                        lambda seg: rx.cond(
+                            seg["href"] != "",
+                            rx.link(seg["text"], href=seg["href"], is_external=True, class_name="mail-link",
+                                    word_break="break-all"),
+                            rx.text.span(seg["text"]),
+                        ),
+                    ),
+                    size="2",
+                    white_space="pre-wrap",
+                    overflow_wrap="anywhere",
+                ),
+                id="mail-body",
+                margin_top="16px",
+                padding="16px",
+                border_radius="8px",
+                background=rx.color("gray", 2),
+                border=f"1px solid {rx.color('gray', 4)}",
+                max_height="50vh",
+                overflow_y="auto",
+            ),
+            rx.hstack(
+                rx.dialog.close(rx.button("Close", variant="soft", color_scheme="gray", id="mail-close")),
+                justify="end",
+                margin_top="16px",
+            ),
+            max_width="640px",
+        ),
+        open=OutboxState.mail_open,
+        on_open_change=lambda _: OutboxState.close_mail(),
+    )
+
+
+def outbox_page() -> rx.Component:
+    return page(
+        "Outbox",
+        rx.cond(
+            ~OutboxState.smtp_configured,
+            rx.callout("No SMTP server is configured: e-mails are not delivered, they are kept here. "
+                       "Open one to read it and follow its links.",
+                       icon="info", color_scheme="blue", size="1", width="100%", id="outbox-embedded"),
+        ),
+        table_card(
+            rx.table.row(plain_header("To"), plain_header("Subject"), plain_header("Date"), plain_header("Status")),
+            rx.table.body(
+                rx.cond(
+                    OutboxState.loading,
+                    skeleton_rows(4),
+                    rx.cond(
+                        OutboxState.rows.length() > 0,
+                        rx.foreach(OutboxState.rows, _row),
+                        empty_row(4, "No e-mail has been sent yet. Activation, recovery and e-mail change messages will appear here."),
+                    ),
+                ),
+            ),
+            list_footer(
+                rx.text(OutboxState.total, " e-mails", size="1", color=rx.color("gray", 10), id="outbox-total"),
+                rx.hstack(
+                    page_size_select(OutboxState.page_size, OutboxState.set_page_size),
+                    pagination(OutboxState.page, OutboxState.pages, OutboxState.visible, OutboxState.set_page),
+                    spacing="4", align="center", wrap="wrap",
+                ),
+            ),
+        ),
+        _mail_dialog(),
+        crumbs=[("Outbox", None)],
+        actions=rx.button(rx.icon("refresh-cw", size=14), "Refresh", variant="soft", on_click=OutboxState.refresh,
+                          id="outbox-refresh"),
+    )
+
+
+def register(app: rx.App) -> None:
+    app.add_page(outbox_page, route=routes.ROUTES["outbox"], title=f"Outbox | {TITLE}",
+                 on_load=[AppState.check_login, OutboxState.on_load])

@@ -1,0 +1,267 @@
+"""Public account pages reached from e-mailed links: activation, password reset, e-mail change.
+
+The token comes from the page's own URL on the server (`self.router.url.path`), is checked on
+load, and is checked again by the service on submit: the browser only ever holds the token the
+e-mail gave it.
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import ClassVar
+
+import reflex as rx
+
+from app.domain import auth_rules
+from app.domain.errors import INVALID_FORM, AuthenticationError, DomainError, ValidationError
+from app.domain.permissions import home_route
+from app.domain.users import clean_new_password
+from app.services import auth
+from app.ui import routes
+from app.ui.states.base import AppState, toast_error, toast_success
+
+
+class _PasswordForm(rx.State, mixin=True):
+    """New password + repeat, the form-level message, then a 10-second countdown to sign in.
+
+    A concrete state sets `_route` (its route name) and implements `_check(token)` (raises a
+    DomainError when the link is no longer valid) and `_set_password(token, password, repeat)`.
+    """
+
+    checking: bool = True
+    email: str = ""
+    first_name: str = ""
+
+    password: str = ""
+    rpt_password: str = ""
+    password_error: str = ""
+    rpt_password_error: str = ""
+    form_error: str = ""
+    submitted: bool = False
+    busy: bool = False
+
+    done: bool = False
+    countdown: int = 0
+    signed_in: bool = False  # a user is signed in in this browser: no redirect after success
+
+    _run: int = 0  # one countdown at a time: a newer one (or leaving the page) stops the older
+
+    # ---- hooks -----------------------------------------------------------------------------
+    _route: ClassVar[str] = ""
+
+    def _check(self, token: str) -> dict[str, str]:  # pragma: no cover - implemented by subclasses
+        raise NotImplementedError
+
+    def _set_password(self, token: str, password: str, repeat: str) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _redirect_when_signed_in(self) -> bool:
+        return True
+
+    # ---- helpers ---------------------------------------------------------------------------
+    def _token(self) -> str:
+        return routes.param(self.router.url.path, "token")
+
+    def _reset(self) -> None:
+        self.checking = True
+        self.email = ""
+        self.first_name = ""
+        self.password = ""
+        self.rpt_password = ""
+        self.password_error = ""
+        self.rpt_password_error = ""
+        self.form_error = ""
+        self.submitted = False
+        self.busy = False
+        self.done = False
+        self.countdown = 0
+        self.signed_in = False
+        self._run += 1
+
+    def _validate(self) -> bool:
+        errors = clean_new_password(self.password, self.rpt_password)
+        self.password_error = errors.get("password", "")
+        self.rpt_password_error = errors.get("rptPassword", "")
+        if errors.ok:
+            self.form_error = ""
+        return errors.ok
+
+    def _is_signed_in(self) -> bool:
+        try:
+            auth.authenticate(self.token)
+        except AuthenticationError:
+            return False
+        return True
+
+    # ---- events ----------------------------------------------------------------------------
+    @rx.event
+    def on_load(self):
+        """Check the link first; a used or expired one goes back to sign in with the reason."""
+        self._reset()
+        try:
+            info = self._check(self._token())
+        except DomainError as exc:
+            self.checking = False
+            return [toast_error(exc.message), rx.redirect(routes.url("login"))]
+        self.email = info.get("email", "")
+        self.first_name = info.get("first_name", "")
+        self.checking = False
+        return None
+
+    @rx.event
+    def set_password(self, value: str):
+        self.password = value
+        if self.submitted:
+            self._validate()
+
+    @rx.event
+    def set_rpt_password(self, value: str):
+        self.rpt_password = value
+        if self.submitted:
+            self._validate()
+
+    @rx.event
+    def submit(self, _form: dict | None = None):
+        if self.done or self.busy:
+            return None
+        self.submitted = True
+        if not self._validate():
+            self.form_error = INVALID_FORM
+            return None
+        self.busy = True
+        try:
+            self._set_password(self._token(), self.password, self.rpt_password)
+        except ValidationError as exc:
+            # A failed set-password clears both password fields (spec 000 s5).
+            self.busy = False
+            self.password = ""
+            self.rpt_password = ""
+            self.submitted = False
+            self.password_error = exc.fields.get("password", "")
+            self.rpt_password_error = exc.fields.get("rptPassword", "")
+            if exc.fields:
+                self.form_error = exc.message
+                return None
+            # the link itself is no longer valid: toast, then sign in (spec 000 s8)
+            self.form_error = ""
+            return [toast_error(exc.message), rx.redirect(routes.url("login"))]
+        except DomainError as exc:
+            self.busy = False
+            self.password = ""
+            self.rpt_password = ""
+            self.submitted = False
+            return toast_error(exc.message)
+        self.busy = False
+        self.password = ""
+        self.rpt_password = ""
+        self.form_error = ""
+        self.done = True
+        self.signed_in = self._is_signed_in()
+        if self.signed_in and not self._redirect_when_signed_in():
+            return None
+        self.countdown = auth_rules.COUNTDOWN_SECONDS
+        self._run += 1
+        return type(self).tick(self._run)
+
+    @rx.event(background=True)
+    async def tick(self, run: int):
+        """Counts the 10 seconds down, then sends the user to sign in."""
+        while True:
+            await asyncio.sleep(1)
+            async with self:
+                if run != self._run or not self.done or routes.match(self.router.url.path)[0] != self._route:
+                    return
+                self.countdown -= 1
+                if self.countdown > 0:
+                    continue
+                self._run += 1
+                if self._is_signed_in() and not self._redirect_when_signed_in():
+                    self.signed_in = True
+                    return
+                break
+        yield rx.redirect(routes.url("login"))
+
+    @rx.event
+    def go_login(self):
+        self._run += 1
+        return rx.redirect(routes.url("login"))
+
+    @rx.event
+    def go_home(self):
+        self._run += 1
+        try:
+            actor = self._actor()
+        except AuthenticationError:
+            return rx.redirect(routes.url("login"))
+        return rx.redirect(routes.url(home_route(actor.role)))
+
+
+class ActivationState(_PasswordForm, AppState):
+    """/activation/[token]: the new user sets a password; then 10 s and sign in."""
+
+    _route: ClassVar[str] = "activation"
+
+    def _check(self, token: str) -> dict[str, str]:
+        return auth.check_activation_token(token=token)
+
+    def _set_password(self, token: str, password: str, repeat: str) -> None:
+        auth.activate(token=token, password=password, rpt_password=repeat)
+
+
+class ResetPasswordState(_PasswordForm, AppState):
+    """/reset-password/[token]: a new password from the recovery e-mail. After success the 10-second
+    countdown sends the user to sign in, unless someone is signed in in this browser (spec 000 s2)."""
+
+    _route: ClassVar[str] = "reset-password"
+
+    def _check(self, token: str) -> dict[str, str]:
+        return auth.check_recovery_token(token=token)
+
+    def _set_password(self, token: str, password: str, repeat: str) -> None:
+        auth.reset_password(token=token, password=password, rpt_password=repeat)
+
+    def _redirect_when_signed_in(self) -> bool:
+        return False
+
+
+class EmailChangeState(AppState):
+    """/email-change/[token]: validates the token, then confirms the new address."""
+
+    status: str = "checking"  # checking | changed | failed
+    message: str = ""
+    new_email: str = ""
+    signed_in: bool = False
+
+    _confirmed_token: str = ""  # a repeated load of the same link keeps the first answer
+
+    @rx.event
+    def on_load(self):
+        token = routes.param(self.router.url.path, "token")
+        try:
+            self._actor()
+            self.signed_in = True
+        except AuthenticationError:
+            self.signed_in = False
+        if token and token == self._confirmed_token and self.status == "changed":
+            return None
+        self.status = "checking"
+        self.message = ""
+        self.new_email = ""
+        try:
+            self.new_email = auth.check_email_change_token(token=token)["email"]
+            self.message = auth.confirm_email_change(token=token)
+        except DomainError as exc:
+            self.status = "failed"
+            self.message = exc.message
+            return toast_error(exc.message)
+        self._confirmed_token = token
+        self.status = "changed"
+        return toast_success(self.message)
+
+    @rx.event
+    def go_on(self):
+        """Sign in with the new address, or back home when already signed in."""
+        try:
+            actor = self._actor()
+        except AuthenticationError:
+            return rx.redirect(routes.url("login"))
+        return rx.redirect(routes.url(home_route(actor.role)))

@@ -1,0 +1,941 @@
+"""Users screens: one list serving every user context (users, clients, advisers, a firm's clients
+or advisers, an adviser's clients) and the user form in new / edit / view modes.
+
+The context always comes from the route the browser is on (`routes.match`), and every handler
+resolves the acting user from the token again; the services enforce every permission, the flags
+computed here only hide buttons."""
+from __future__ import annotations
+
+import base64
+import dataclasses
+import math
+from datetime import date, datetime, time, timedelta, timezone
+from typing import Any
+
+import reflex as rx
+
+from app.domain import validators as v
+from app.domain.errors import INVALID_FORM, AuthenticationError, DomainError, PermissionDenied, ValidationError
+from app.domain.permissions import (
+    NOT_ALLOWED, Actor, can_delete_user, can_edit_user, creatable_roles, home_route, visible_roles,
+)
+from app.domain.roles import Role, UserStatus
+from app.domain.users import DEFAULT_PAGE_SIZE, PAGE_SIZES, USER_SORTS, clean_person
+from app.services import files, firms, users
+from app.ui import routes
+from app.ui.components.widgets import visible_pages
+from app.ui.states.base import AppState, toast_error, toast_success
+
+# ---- contexts -----------------------------------------------------------------------------------
+# list route -> (kind of the form routes, fixed role or "")
+LIST_CONTEXTS: dict[str, tuple[str, str]] = {
+    "users.list": ("users", ""),
+    "clients.list": ("clients", Role.CLIENT.value),
+    "advisers.list": ("advisers", Role.ADVISER.value),
+    "firms.clients": ("clients", Role.CLIENT.value),
+    "firms.advisers": ("advisers", Role.ADVISER.value),
+    "advisers.clients": ("clients", Role.CLIENT.value),
+}
+KIND_TITLES = {"users": "Users", "clients": "Clients", "advisers": "Advisers"}
+KIND_ROLE = {"users": "", "clients": Role.CLIENT.value, "advisers": Role.ADVISER.value}
+NEW_TITLES = {"users": "New user", "clients": "New client", "advisers": "New adviser"}
+# the "New" menu of the full users list (spec: client, adviser or administrator)
+NEW_MENU = ((Role.CLIENT, "Client"), (Role.ADVISER, "Adviser"), (Role.ADMINISTRATOR, "Administrator"))
+
+CONFIRM_DELETE_USER = "Are you sure you want to delete user?"
+CONFIRM_DELETE_IMAGE = "Are you sure, you want to delete {kind}?"
+ACTIVATION_SENT = "An activation e-mail was sent to {email}."
+ALL = "all"
+NO_ADVISER = "none"
+FORM_FIELDS = ("first_name", "last_name", "preferred_name", "email", "phone", "role", "firm_id", "adviser_id",
+               "status", "photo", "signature")
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _initials(first: str | None, last: str | None) -> str:
+    return f"{(first or '')[:1]}{(last or '')[:1]}".upper()
+
+
+def _day_bound(value: str, offset_minutes: int, end: bool) -> datetime | None:
+    """A YYYY-MM-DD day in the browser's offset -> the UTC instant of its start (or end)."""
+    try:
+        day = date.fromisoformat(value)
+    except (TypeError, ValueError):
+        return None
+    return datetime.combine(day, time.max if end else time.min, tzinfo=timezone.utc) + timedelta(minutes=offset_minutes)
+
+
+def _events(*items: Any) -> list[Any]:
+    """Flatten handler results (an event, a list of events or None) into one list."""
+    out: list[Any] = []
+    for item in items:
+        if item is None:
+            continue
+        out.extend(item if isinstance(item, list) else [item])
+    return out
+
+
+def _safe_back(path: str | None) -> str:
+    """A back link only when it is one of our signed-in routes (never an outside URL)."""
+    if not path or not path.startswith("/") or path.startswith("//"):
+        return ""
+    name, _ = routes.match(path)
+    return path if name is not None and name not in routes.PUBLIC else ""
+
+
+@dataclasses.dataclass
+class UserRow:
+    id: int = 0
+    name: str = ""
+    initials: str = ""
+    email: str = ""
+    role: str = ""
+    role_title: str = ""
+    firm: str = ""
+    adviser: str = ""
+    status: str = ""
+    status_title: str = ""
+    created_at: str = ""
+    logined_at: str = ""
+    photo_url: str = ""
+    open_url: str = ""
+    view_url: str = ""
+    edit_url: str = ""
+    clients_url: str = ""
+    can_edit: bool = False
+    can_delete: bool = False
+
+
+@dataclasses.dataclass
+class Option:
+    value: str = ""
+    label: str = ""
+
+
+# ---- the list -------------------------------------------------------------------------------------
+class UsersState(AppState):
+    route_name: str = ""
+    kind: str = "users"
+    title: str = "Users"
+    firm_fixed: bool = False
+    context_name: str = ""  # the firm's or the adviser's name in the breadcrumbs
+    context_url: str = ""
+    parent_title: str = ""  # "Firms" / "Advisers"
+    parent_url: str = ""
+
+    rows: list[UserRow] = []
+    total: int = 0
+    page: int = 1
+    page_size: str = str(DEFAULT_PAGE_SIZE)
+    sort: str = "name"
+    order: str = "asc"
+    loading: bool = True
+
+    search: str = ""
+    status_filter: str = ALL
+    role_filter: str = ALL
+    firm_filter: str = ALL
+    created_from: str = ""
+    created_to: str = ""
+    logined_from: str = ""
+    logined_to: str = ""
+
+    status_options: list[Option] = []
+    role_options: list[Option] = []
+    firm_options: list[Option] = []
+    new_options: list[Option] = []  # the users list's "New" menu: label -> url
+    new_url: str = ""
+    new_label: str = ""
+
+    confirm_open: bool = False
+    confirm_name: str = ""
+    _delete_id: int = 0
+    _tz_offset: int = 0
+
+    # ---- context ------------------------------------------------------------------------------
+    def _context(self) -> tuple[str, str, str, dict[str, str]]:
+        """(route name, kind, fixed role, route params) of the page the browser is on."""
+        name, params = routes.match(self.router.url.path)
+        if name not in LIST_CONTEXTS:
+            name, params = "users.list", {}
+        kind, role = LIST_CONTEXTS[name]
+        return name, kind, role, params
+
+    def _filters(self, actor: Actor) -> dict[str, Any]:
+        name, _kind, fixed_role, params = self._context()
+        roles = [fixed_role] if fixed_role else ([self.role_filter] if self.role_filter != ALL else [])
+        statuses = [self.status_filter] if self.status_filter != ALL else []
+        if self.status_filter == UserStatus.DELETED.value and name != "users.list":
+            statuses = []
+        firm_id: int | None = None
+        if name in ("firms.clients", "firms.advisers"):
+            firm_id = _int(params.get("id"))
+        elif actor.is_superuser and self.firm_filter != ALL:
+            firm_id = _int(self.firm_filter)
+        adviser_id = _int(params.get("id")) if name == "advisers.clients" else None
+        size = _int(self.page_size) if _int(self.page_size) in PAGE_SIZES else DEFAULT_PAGE_SIZE
+        return dict(
+            roles=roles, statuses=statuses, search=self.search.strip() or None, firm_id=firm_id, adviser_id=adviser_id,
+            created_from=_day_bound(self.created_from, self._tz_offset, False),
+            created_to=_day_bound(self.created_to, self._tz_offset, True),
+            logined_from=_day_bound(self.logined_from, self._tz_offset, False),
+            logined_to=_day_bound(self.logined_to, self._tz_offset, True),
+            limit=size, offset=(max(self.page, 1) - 1) * size,
+            sort=self.sort if self.sort in USER_SORTS else "name", order="desc" if self.order == "desc" else "asc",
+        )
+
+    def _row(self, actor: Actor, user: dict[str, Any], kind: str) -> UserRow:
+        role = Role(user["role"])
+        deleted = user["status"] == UserStatus.DELETED.value
+        row_kind = {"client": "clients", "adviser": "advisers"}.get(user["role"], "users") if kind == "users" else kind
+        view_url = routes.url(f"{row_kind}.view", id=user["id"])
+        clients_url = routes.url("advisers.clients", id=user["id"]) if role is Role.ADVISER else ""
+        if role is Role.ADVISER:
+            open_url = clients_url
+        elif role is Role.CLIENT:
+            open_url = routes.url("clients.view", id=user["id"])
+        else:
+            open_url = view_url
+        return UserRow(
+            id=user["id"], name=user["name"], initials=_initials(user["first_name"], user["last_name"]),
+            email=user["email"], role=user["role"], role_title=user["role_title"],
+            firm=(user["firm"] or {}).get("name", ""), adviser=(user["adviser"] or {}).get("name", ""),
+            status=user["status"], status_title=user["status_title"],
+            created_at=user["created_at"] or "", logined_at=user["logined_at"] or "", photo_url=user["photo_url"] or "",
+            open_url=open_url, view_url=view_url, edit_url=routes.url(f"{row_kind}.edit", id=user["id"]),
+            clients_url=clients_url,
+            can_edit=not deleted and bool(creatable_roles(actor)) and can_edit_user(actor, role, user["firm_id"], user["id"]),
+            can_delete=not deleted and can_delete_user(actor, role, user["firm_id"], user["id"]),
+        )
+
+    def _load(self, actor: Actor) -> None:
+        _name, kind, _role, _params = self._context()
+        rows, total = users.list_users(actor=actor, **self._filters(actor))
+        self.total = total
+        if not rows and total and self.page > 1:  # the page emptied (deleted rows): step back
+            self.page = max(1, self.pages)
+            rows, total = users.list_users(actor=actor, **self._filters(actor))
+            self.total = total
+        self.rows = [self._row(actor, u, kind) for u in rows]
+        self.loading = False
+
+    def _setup_new(self, actor: Actor, name: str, kind: str, params: dict[str, str]) -> None:
+        allowed = creatable_roles(actor)
+        self.new_options = []
+        self.new_url = ""
+        self.new_label = ""
+        if kind == "users":
+            self.new_options = [Option(value=routes.url("users.new", query={"role": r.value}), label=label)
+                                for r, label in NEW_MENU if r in allowed]
+            return
+        if Role(KIND_ROLE[kind]) not in allowed:
+            return
+        query: dict[str, str] = {}
+        if name in ("firms.clients", "firms.advisers"):
+            query["firm_id"] = params.get("id", "")
+        if name == "advisers.clients":
+            query["adviser_id"] = params.get("id", "")
+        if query:
+            query["back"] = self.router.url.path
+        self.new_url = routes.url(f"{kind}.new", query=query or None)
+        self.new_label = "New client" if kind == "clients" else "New adviser"
+
+    @rx.event
+    def on_load(self):
+        self.loading = True
+        self.rows = []
+        self.confirm_open = False
+        self._delete_id = 0
+        name, kind, _role, params = self._context()
+        self.route_name, self.kind = name, kind
+        self.title = KIND_TITLES[kind]
+        self.search = ""
+        self.status_filter = ALL
+        self.role_filter = ALL
+        self.firm_filter = ALL
+        self.created_from = self.created_to = self.logined_from = self.logined_to = ""
+        self.page = 1
+        self.sort, self.order = "name", "asc"
+        self.firm_fixed = name in ("firms.clients", "firms.advisers")
+        self.context_name = self.context_url = self.parent_title = self.parent_url = ""
+        try:
+            actor = self._actor()
+        except AuthenticationError:
+            return None  # check_login already sent the browser to sign in
+        try:
+            if actor.role is Role.CLIENT:
+                return [toast_error(NOT_ALLOWED), rx.redirect(routes.url(home_route(actor.role)))]
+            if self.firm_fixed:
+                firm = firms.get_firm(actor=actor, firm_id=params.get("id"))
+                self.parent_title, self.parent_url = "Firms", routes.url("firms.list")
+                self.context_name, self.context_url = firm["name"], routes.url("firms.view", id=firm["id"])
+            elif name == "advisers.clients":
+                adviser = users.get_user(actor=actor, user_id=params.get("id"))
+                if adviser["role"] != Role.ADVISER.value:
+                    return [toast_error(users.USER_NOT_FOUND), rx.redirect(routes.url("advisers.list"))]
+                self.parent_title, self.parent_url = "Advisers", routes.url("advisers.list")
+                self.context_name, self.context_url = adviser["name"], routes.url("advisers.view", id=adviser["id"])
+            statuses = [UserStatus.ACTIVE, UserStatus.DISABLED] + ([UserStatus.DELETED] if name == "users.list" else [])
+            self.status_options = [Option(value=ALL, label="All statuses")] + [Option(value=s.value, label=s.title) for s in statuses]
+            shown = [r for r in (Role.CLIENT, Role.ADVISER, Role.ADMINISTRATOR, Role.SUPERUSER) if r in visible_roles(actor)]
+            self.role_options = [Option(value=ALL, label="All roles")] + [Option(value=r.value, label=r.title) for r in shown]
+            self.firm_options = []
+            if actor.is_superuser and not self.firm_fixed:
+                self.firm_options = [Option(value=ALL, label="All firms")] + [
+                    Option(value=str(f["id"]), label=f["name"]) for f in firms.firm_options(actor=actor)]
+            self._setup_new(actor, name, kind, params)
+            self._load(actor)
+        except DomainError as exc:
+            self.loading = False
+            back = routes.url("firms.list") if self.firm_fixed else routes.url("advisers.list") if name == "advisers.clients" else None
+            return _events(self._fail(exc), rx.redirect(back) if back else None)
+        return rx.call_script("new Date().getTimezoneOffset()", callback=UsersState.set_tz_offset)
+
+    @rx.event
+    def set_tz_offset(self, minutes: Any):
+        offset = _int(minutes)
+        if offset is not None and -24 * 60 < offset < 24 * 60:
+            self._tz_offset = offset
+
+    def _reload(self, first_page: bool = True):
+        if first_page:
+            self.page = 1
+        try:
+            self._load(self._actor())
+        except DomainError as exc:
+            self.loading = False
+            return self._fail(exc)
+
+    # ---- toolbar --------------------------------------------------------------------------------
+    @rx.event
+    def set_search(self, value: str):
+        self.search = str(value or "")[:200]
+        return self._reload()
+
+    @rx.event
+    def set_status_filter(self, value: str):
+        self.status_filter = value if value in {o.value for o in self.status_options} else ALL
+        return self._reload()
+
+    @rx.event
+    def set_role_filter(self, value: str):
+        self.role_filter = value if value in {o.value for o in self.role_options} else ALL
+        return self._reload()
+
+    @rx.event
+    def set_firm_filter(self, value: str):
+        self.firm_filter = value if value == ALL or _int(value) is not None else ALL
+        return self._reload()
+
+    def _date(self, value: Any) -> str:
+        text = str(value or "")
+        try:
+            return date.fromisoformat(text).isoformat()
+        except ValueError:
+            return ""
+
+    @rx.event
+    def set_created_from(self, value: str):
+        self.created_from = self._date(value)
+        return self._reload()
+
+    @rx.event
+    def set_created_to(self, value: str):
+        self.created_to = self._date(value)
+        return self._reload()
+
+    @rx.event
+    def set_logined_from(self, value: str):
+        self.logined_from = self._date(value)
+        return self._reload()
+
+    @rx.event
+    def set_logined_to(self, value: str):
+        self.logined_to = self._date(value)
+        return self._reload()
+
+    @rx.event
+    def clear_filters(self):
+        self.search = ""
+        self.status_filter = self.role_filter = self.firm_filter = ALL
+        self.created_from = self.created_to = self.logined_from = self.logined_to = ""
+        return self._reload()
+
+    @rx.event
+    def sort_by(self, key: str):
+        if key not in USER_SORTS:
+            return None
+        if self.sort == key:
+            self.order = "desc" if self.order == "asc" else "asc"
+        else:
+            self.sort, self.order = key, "asc"
+        return self._reload()
+
+    @rx.event
+    def set_page_size(self, value: str):
+        self.page_size = value if _int(value) in PAGE_SIZES else str(DEFAULT_PAGE_SIZE)
+        return self._reload()
+
+    @rx.event
+    def go_to_page(self, page: Any):
+        wanted = _int(page) or 1
+        self.page = min(max(1, wanted), self.pages)
+        return self._reload(first_page=False)
+
+    # ---- delete ---------------------------------------------------------------------------------
+    @rx.event
+    def ask_delete(self, user_id: Any, name: str = ""):
+        self._delete_id = _int(user_id) or 0
+        self.confirm_name = str(name)[:200]
+        self.confirm_open = bool(self._delete_id)
+
+    @rx.event
+    def cancel_delete(self):
+        self.confirm_open = False
+        self._delete_id = 0
+
+    @rx.event
+    def confirm_delete(self):
+        self.confirm_open = False
+        user_id, self._delete_id = self._delete_id, 0
+        try:
+            actor = self._actor()
+            users.delete_user(actor=actor, user_id=user_id)
+        except DomainError as exc:
+            return self._fail(exc)
+        return _events(toast_success(users.DELETED), self._reload(first_page=False))
+
+    # ---- what the screen shows ------------------------------------------------------------------
+    @rx.var
+    def pages(self) -> int:
+        size = _int(self.page_size) or DEFAULT_PAGE_SIZE
+        return max(1, math.ceil(self.total / size))
+
+    @rx.var
+    def visible(self) -> list[int]:
+        return visible_pages(self.page, self.pages)
+
+    @rx.var
+    def showing(self) -> str:
+        if not self.total:
+            return "Showing 0 of 0"
+        size = _int(self.page_size) or DEFAULT_PAGE_SIZE
+        first = (self.page - 1) * size + 1
+        last = min(self.total, self.page * size)
+        return f"Showing {first}\u2013{last} of {self.total}"
+
+    @rx.var
+    def show_firm(self) -> bool:
+        return self.user_role == Role.SUPERUSER.value and not self.firm_fixed
+
+    @rx.var
+    def has_filters(self) -> bool:
+        return bool(self.search or self.status_filter != ALL or self.role_filter != ALL or self.firm_filter != ALL
+                    or self.created_from or self.created_to or self.logined_from or self.logined_to)
+
+    @rx.var
+    def empty_text(self) -> str:
+        noun = {"users": "users", "clients": "clients", "advisers": "advisers"}.get(self.kind, "users")
+        if self.has_filters:
+            return f"No {noun} match these filters."
+        if self.context_name:
+            return f"{self.context_name} has no {noun} yet."
+        return f"There are no {noun} yet."
+
+
+# ---- the form -------------------------------------------------------------------------------------
+class UserFormState(AppState):
+    route_name: str = ""
+    kind: str = "users"
+    mode: str = "view"  # new | edit | view
+    loaded: bool = False
+    saving: bool = False
+
+    first_name: str = ""
+    last_name: str = ""
+    preferred_name: str = ""
+    email: str = ""
+    phone: str = ""
+    role: str = ""
+    firm_id: str = ""
+    adviser_id: str = NO_ADVISER
+    status: str = UserStatus.ACTIVE.value
+
+    display_name: str = ""
+    status_title: str = ""
+    firm_name: str = ""
+    adviser_name: str = ""
+    activated: bool = True
+    created_at: str = ""
+    logined_at: str = ""
+    photo_url: str = ""
+    signature_url: str = ""
+
+    role_options: list[Option] = []
+    firm_options: list[Option] = []
+    adviser_options: list[Option] = []
+    errors: dict[str, str] = {f: "" for f in FORM_FIELDS}
+    submitted: bool = False
+
+    can_edit: bool = False
+    can_delete: bool = False
+    back_url: str = ""
+
+    confirm_kind: str = ""  # "" | photo | signature | delete
+
+    _user_id: int = 0
+    _version: int = 0
+    _saved_photo: str = ""
+    _saved_signature: str = ""
+    _photo_data: bytes = b""
+    _photo_type: str = ""
+    _signature_data: bytes = b""
+    _signature_type: str = ""
+    _photo_removed: bool = False
+    _signature_removed: bool = False
+
+    # ---- context --------------------------------------------------------------------------------
+    def _route(self) -> tuple[str, str, str, dict[str, str]]:
+        """(route name, kind, mode, params) from the browser's path."""
+        name, params = routes.match(self.router.url.path)
+        kind, _, mode = (name or "users.view").partition(".")
+        if kind not in KIND_TITLES or mode not in ("new", "edit", "view"):
+            kind, mode = "users", "view"
+        return name or "", kind, mode, params
+
+    def _list_url(self) -> str:
+        return routes.url(f"{self.kind}.list")
+
+    def _reset(self) -> None:
+        self.loaded = False
+        self.saving = False
+        self.submitted = False
+        self.errors = {f: "" for f in FORM_FIELDS}
+        self.confirm_kind = ""
+        self.first_name = self.last_name = self.preferred_name = self.email = self.phone = ""
+        self.role = ""
+        self.firm_id = ""
+        self.adviser_id = NO_ADVISER
+        self.status = UserStatus.ACTIVE.value
+        self.display_name = self.status_title = self.firm_name = self.adviser_name = ""
+        self.created_at = self.logined_at = ""
+        self.activated = True
+        self.photo_url = self.signature_url = ""
+        self.role_options, self.firm_options, self.adviser_options = [], [], []
+        self.can_edit = self.can_delete = False
+        self._user_id = self._version = 0
+        self._saved_photo = self._saved_signature = ""
+        self._clear_staged()
+
+    def _clear_staged(self) -> None:
+        self._photo_data, self._photo_type = b"", ""
+        self._signature_data, self._signature_type = b"", ""
+        self._photo_removed = self._signature_removed = False
+
+    def _fixed_role(self) -> str:
+        return KIND_ROLE.get(self.kind, "")
+
+    def _load_options(self, actor: Actor) -> None:
+        allowed = creatable_roles(actor)
+        order = (Role.CLIENT, Role.ADVISER, Role.ADMINISTRATOR, Role.SUPERUSER)
+        self.role_options = [Option(value=r.value, label=r.title) for r in order if r in allowed]
+        if self.role and self.role not in {o.value for o in self.role_options}:
+            self.role_options.append(Option(value=self.role, label=Role(self.role).title))
+        if actor.is_superuser:
+            self.firm_options = [Option(value=str(f["id"]), label=f["name"]) for f in firms.firm_options(actor=actor)]
+        self._load_advisers(actor)
+
+    def _load_advisers(self, actor: Actor) -> None:
+        self.adviser_options = [Option(value=NO_ADVISER, label="No adviser")]
+        if self.role != Role.CLIENT.value:
+            return
+        firm = _int(self.firm_id) if actor.is_superuser else actor.firm_id
+        if firm is None:
+            return
+        self.adviser_options += [Option(value=str(a["id"]), label=a["name"])
+                                 for a in users.adviser_options(actor=actor, firm_id=firm)]
+        if self.adviser_id not in {o.value for o in self.adviser_options}:
+            if self.adviser_id != NO_ADVISER and self.adviser_name:  # keep a current (e.g. disabled) adviser visible
+                self.adviser_options.append(Option(value=self.adviser_id, label=self.adviser_name))
+            else:
+                self.adviser_id = NO_ADVISER
+
+    def _fill(self, actor: Actor, user: dict[str, Any]) -> None:
+        self._user_id, self._version = user["id"], user["version"]
+        self.first_name = user["first_name"] or ""
+        self.last_name = user["last_name"] or ""
+        self.preferred_name = user["preferred_name"] or ""
+        self.email = user["email"] or ""
+        self.phone = user["phone"] or ""
+        self.role = user["role"]
+        self.firm_id = str(user["firm_id"] or "")
+        self.firm_name = (user["firm"] or {}).get("name", "")
+        self.adviser_id = str(user["adviser_id"]) if user["adviser_id"] else NO_ADVISER
+        self.adviser_name = (user["adviser"] or {}).get("name", "")
+        self.status = user["status"]
+        self.status_title = user["status_title"]
+        self.display_name = user["name"]
+        self.activated = bool(user["activated"])
+        self.created_at = user["created_at"] or ""
+        self.logined_at = user["logined_at"] or ""
+        self._saved_photo = self.photo_url = user["photo_url"] or ""
+        self._saved_signature = self.signature_url = user["signature_url"] or ""
+        role = Role(user["role"])
+        deleted = user["status"] == UserStatus.DELETED.value
+        self.can_edit = not deleted and bool(creatable_roles(actor)) and can_edit_user(actor, role, user["firm_id"], user["id"])
+        self.can_delete = not deleted and can_delete_user(actor, role, user["firm_id"], user["id"])
+
+    @rx.event
+    def on_load(self):
+        self._reset()
+        name, kind, mode, params = self._route()
+        self.route_name, self.kind, self.mode = name, kind, mode
+        query = self.router.url.query_parameters
+        self.back_url = _safe_back(query.get("back"))
+        try:
+            actor = self._actor()
+        except AuthenticationError:
+            return None
+        try:
+            if actor.role is Role.CLIENT:
+                raise PermissionDenied(NOT_ALLOWED)
+            if mode == "new":
+                if not creatable_roles(actor):
+                    raise PermissionDenied(NOT_ALLOWED)
+                self.role = self._fixed_role() or (query.get("role", "") if query.get("role", "") in
+                                                   {r.value for r in creatable_roles(actor)} else "")
+                if actor.is_superuser:
+                    self.firm_id = str(_int(query.get("firm_id")) or "")
+                if self.role == Role.CLIENT.value:
+                    wanted = _int(query.get("adviser_id")) or (actor.id if actor.role is Role.ADVISER else None)
+                    self.adviser_id = str(wanted) if wanted else NO_ADVISER
+                self.can_edit = True
+                self._load_options(actor)
+            else:
+                self._fill(actor, users.get_user(actor=actor, user_id=params.get("id")))
+                if mode == "edit" and not self.can_edit:
+                    self.mode = "view"  # a deleted user (or one the actor may not edit) is read-only
+                self._load_options(actor)
+        except DomainError as exc:
+            return _events(self._fail(exc), rx.redirect(self._list_url()))
+        self.loaded = True
+        return None
+
+    # ---- validation -----------------------------------------------------------------------------
+    def _is_superuser_actor(self) -> bool:
+        return self.user_role == Role.SUPERUSER.value
+
+    def _validate(self) -> v.FieldErrors:
+        _values, errors = clean_person(self._person())
+        errors.check("role", v.required_select(self.role, "user type"))
+        if self._is_superuser_actor() and self.role != Role.SUPERUSER.value:
+            errors.check("firm_id", v.required_select(self.firm_id, "firm"))
+        return errors
+
+    def _show_errors(self, errors: dict[str, str]) -> None:
+        self.errors = {f: errors.get(f, "") for f in FORM_FIELDS}
+
+    def _changed(self) -> None:
+        if self.mode in ("new", "edit"):
+            self.form_dirty = True
+        if self.submitted:
+            kept = {k: t for k, t in self.errors.items() if k in ("photo", "signature") and t}
+            self._show_errors({**kept, **self._validate()})
+
+    def _person(self) -> dict[str, str]:
+        return {"first_name": self.first_name, "last_name": self.last_name, "preferred_name": self.preferred_name,
+                "email": self.email, "phone": self.phone}
+
+    # ---- setters ----------------------------------------------------------------------------------
+    def _editable(self) -> bool:
+        return self.mode in ("new", "edit") and self.can_edit
+
+    @rx.event
+    def set_first_name(self, value: str):
+        if self._editable():
+            self.first_name = str(value)[:200]
+            self._changed()
+
+    @rx.event
+    def set_last_name(self, value: str):
+        if self._editable():
+            self.last_name = str(value)[:200]
+            self._changed()
+
+    @rx.event
+    def set_preferred_name(self, value: str):
+        if self._editable():
+            self.preferred_name = str(value)[:200]
+            self._changed()
+
+    @rx.event
+    def set_email(self, value: str):
+        if self._editable():
+            self.email = str(value)[:320]
+            self._changed()
+
+    @rx.event
+    def set_phone(self, value: str):
+        if self._editable():
+            self.phone = str(value)[:60]
+            self._changed()
+
+    @rx.event
+    def set_role(self, value: str):
+        if not self._editable() or self._fixed_role() or value not in {o.value for o in self.role_options}:
+            return None
+        self.role = value
+        try:
+            self._load_advisers(self._actor())
+        except DomainError as exc:
+            return self._fail(exc)
+        self._changed()
+
+    @rx.event
+    def set_firm(self, value: str):
+        if not self._editable() or not self._is_superuser_actor() or value not in {o.value for o in self.firm_options}:
+            return None
+        self.firm_id = value
+        self.adviser_id = NO_ADVISER
+        self.adviser_name = ""
+        try:
+            self._load_advisers(self._actor())
+        except DomainError as exc:
+            return self._fail(exc)
+        self._changed()
+
+    @rx.event
+    def set_adviser(self, value: str):
+        if self._editable() and value in {o.value for o in self.adviser_options}:
+            self.adviser_id = value
+            self._changed()
+
+    @rx.event
+    def set_status(self, value: str):
+        if self._editable() and value in (UserStatus.ACTIVE.value, UserStatus.DISABLED.value):
+            self.status = value
+            self._changed()
+
+    # ---- photo and signature ----------------------------------------------------------------------
+    async def _stage(self, files_: list[rx.UploadFile], kind: str):
+        if not self._editable() or not files_:
+            return None
+        upload = files_[0]
+        data = await upload.read()
+        error = v.image_upload(upload.content_type, data)
+        self.errors = {**self.errors, kind: error or ""}
+        if error:
+            return toast_error(error)
+        mime = files.CONTENT_TYPES[v.image_extension(data)]
+        preview = f"data:{mime};base64,{base64.b64encode(data).decode()}"
+        if kind == "photo":
+            self._photo_data, self._photo_type, self.photo_url = data, mime, preview
+        else:
+            self._signature_data, self._signature_type, self.signature_url = data, mime, preview
+        self.form_dirty = True
+        return None
+
+    @rx.event
+    async def upload_photo(self, files_: list[rx.UploadFile]):
+        return await self._stage(files_, "photo")
+
+    @rx.event
+    async def upload_signature(self, files_: list[rx.UploadFile]):
+        return await self._stage(files_, "signature")
+
+    @rx.event
+    def ask_remove(self, kind: str):
+        if self._editable() and kind in ("photo", "signature"):
+            self.confirm_kind = kind
+
+    @rx.event
+    def ask_delete(self):
+        if self.can_delete:
+            self.confirm_kind = "delete"
+
+    @rx.event
+    def cancel_confirm(self):
+        self.confirm_kind = ""
+
+    @rx.event
+    def confirm(self):
+        kind, self.confirm_kind = self.confirm_kind, ""
+        if kind == "delete":
+            return self._delete()
+        if not self._editable():
+            return None
+        if kind == "photo":
+            self._photo_data, self._photo_type, self.photo_url = b"", "", ""
+            self._photo_removed = bool(self._saved_photo)
+        elif kind == "signature":
+            self._signature_data, self._signature_type, self.signature_url = b"", "", ""
+            self._signature_removed = bool(self._saved_signature)
+        else:
+            return None
+        self.errors = {**self.errors, kind: ""}
+        self.form_dirty = True
+        return None
+
+    def _delete(self):
+        try:
+            users.delete_user(actor=self._actor(), user_id=self._user_id)
+        except DomainError as exc:
+            return self._fail(exc)
+        self.form_dirty = False
+        return [toast_success(users.DELETED), rx.redirect(self._list_url())]
+
+    # ---- save -------------------------------------------------------------------------------------
+    def _save(self) -> tuple[bool, list[Any]]:
+        """(saved, events to return)."""
+        self.submitted = True
+        errors = self._validate()
+        self._show_errors(errors)
+        if not errors.ok:
+            return False, [toast_error(INVALID_FORM)]
+        try:
+            actor = self._actor()
+            data: dict[str, Any] = {**self._person(), "role": self.role}
+            if actor.is_superuser:
+                data["firm_id"] = _int(self.firm_id)
+            data["adviser_id"] = _int(self.adviser_id) if self.role == Role.CLIENT.value else None
+            if self.mode == "new":
+                data["status"] = UserStatus.ACTIVE.value
+                result = users.create_user(actor=actor, data=data)
+            elif self.mode == "edit" and self.can_edit:
+                data.update(status=self.status, version=self._version,
+                            isPhotoRemoved=self._photo_removed, isSignatureRemoved=self._signature_removed)
+                result = users.update_user(actor=actor, user_id=self._user_id, data=data)
+            else:
+                return False, []
+            for kind, payload, mime in (("photo", self._photo_data, self._photo_type),
+                                        ("signature", self._signature_data, self._signature_type)):
+                if payload:
+                    result = users.set_user_image(actor=actor, user_id=result["id"], kind=kind, content_type=mime, data=payload)
+        except ValidationError as exc:
+            self._show_errors({**self.errors, **{k: t for k, t in exc.fields.items() if k in FORM_FIELDS}})
+            return False, _events(self._fail(exc))
+        except DomainError as exc:
+            return False, _events(self._fail(exc))
+        created = self.mode == "new"
+        self._clear_staged()
+        self.form_dirty = False
+        self.submitted = False
+        self._user_id = result["id"]
+        if created:
+            toast = rx.toast.success(users.CREATED, description=ACTIVATION_SENT.format(email=result["email"]),
+                                     position="top-right", duration=6000)
+        else:
+            toast = toast_success(users.UPDATED)
+        return True, [toast]
+
+    @rx.event
+    def save(self, _form: dict | None = None):
+        if self.saving:
+            return None
+        self.saving = True
+        try:
+            created = self.mode == "new"
+            ok, events = self._save()
+        finally:
+            self.saving = False
+        if not ok:
+            return events
+        target = (self.back_url or self._list_url()) if created else routes.url(f"{self.kind}.view", id=self._user_id)
+        return events + [rx.redirect(target)]
+
+    @rx.event
+    def save_and_leave(self):
+        ok, events = self._save()
+        self.leave_open = False
+        if not ok:
+            return events
+        target, self.leave_to = self.leave_to or self._list_url(), ""
+        return events + [rx.redirect(target)]
+
+    @rx.event
+    def cancel(self):
+        target = self.back_url or (routes.url(f"{self.kind}.view", id=self._user_id) if self.mode == "edit" else self._list_url())
+        if self.form_dirty:
+            self.leave_to, self.leave_open = target, True
+            return None
+        return rx.redirect(target)
+
+    # ---- what the screen shows --------------------------------------------------------------------
+    @rx.var
+    def read_only(self) -> bool:
+        return self.mode == "view" or not self.can_edit
+
+    @rx.var
+    def page_title(self) -> str:
+        if self.mode == "new":
+            return NEW_TITLES.get(self.kind, "New user")
+        return self.display_name
+
+    @rx.var
+    def kind_title(self) -> str:
+        return KIND_TITLES.get(self.kind, "Users")
+
+    @rx.var
+    def kind_url(self) -> str:
+        return routes.url(f"{self.kind}.list") if self.kind in KIND_TITLES else routes.url("users.list")
+
+    @rx.var
+    def view_url(self) -> str:
+        return routes.url(f"{self.kind}.view", id=self._user_id) if self._user_id else ""
+
+    @rx.var
+    def edit_url(self) -> str:
+        return routes.url(f"{self.kind}.edit", id=self._user_id) if self._user_id else ""
+
+    @rx.var
+    def clients_url(self) -> str:
+        return routes.url("advisers.clients", id=self._user_id) if self._user_id and self.role == Role.ADVISER.value else ""
+
+    @rx.var
+    def role_title(self) -> str:
+        try:
+            return Role(self.role).title if self.role else ""
+        except ValueError:
+            return ""
+
+    @rx.var
+    def role_fixed(self) -> bool:
+        return self.kind in ("clients", "advisers")
+
+    @rx.var
+    def shows_firm(self) -> bool:
+        return self.user_role == Role.SUPERUSER.value and self.role != Role.SUPERUSER.value
+
+    @rx.var
+    def firm_required(self) -> bool:
+        return self.user_role == Role.SUPERUSER.value and self.role != Role.SUPERUSER.value
+
+    @rx.var
+    def shows_adviser(self) -> bool:
+        return self.role == Role.CLIENT.value
+
+    @rx.var
+    def is_deleted(self) -> bool:
+        return self.status == UserStatus.DELETED.value
+
+    @rx.var
+    def initials_of_user(self) -> str:
+        return _initials(self.first_name, self.last_name)
+
+    @rx.var
+    def confirm_open(self) -> bool:
+        return self.confirm_kind != ""
+
+    @rx.var
+    def confirm_text(self) -> str:
+        if self.confirm_kind == "delete":
+            return CONFIRM_DELETE_USER
+        if self.confirm_kind in ("photo", "signature"):
+            return CONFIRM_DELETE_IMAGE.format(kind=self.confirm_kind)
+        return ""

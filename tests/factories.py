@@ -1,0 +1,224 @@
+"""Quick test data: firms, users, actors and sessions written straight to the tables.
+
+Passwords: every user made here has the password PASSWORD unless told otherwise; its argon2 hash
+is computed once per test session (hashing costs ~50 ms), so making users is cheap. Sessions are
+inserted directly too (`session_token`), so tests that only need a signed-in user never hash or
+verify a password. Use the real sign-in only where sign-in itself is under test.
+"""
+from __future__ import annotations
+
+import io
+import itertools
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import lru_cache
+from typing import Any
+
+from sqlmodel import select
+
+from app.db.engine import session_scope
+from app.db.tables import ActionToken, Firm, OutboxMail, SessionToken, User
+from app.db.types import utcnow
+from app.domain.permissions import Actor
+from app.domain.roles import Role, UserStatus
+from app.services.security import hash_password, new_token, token_digest
+
+PASSWORD = "Secret123"
+_counter = itertools.count(1)
+
+
+@lru_cache(maxsize=None)
+def password_hash(password: str = PASSWORD) -> str:
+    """argon2 hash of `password`, computed once per test session."""
+    return hash_password(password)
+
+
+def _n() -> int:
+    return next(_counter)
+
+
+# ---- firms ----------------------------------------------------------------------------------------
+def make_firm(name: str | None = None, **fields: Any) -> Firm:
+    """A live firm; any Firm column can be given (e.g. deleted_at, fee, created_at)."""
+    with session_scope() as s:
+        firm = Firm(name=name or f"Firm {_n():04d}", **fields)
+        s.add(firm)
+        s.flush()
+        return firm
+
+
+def get_firm_row(firm_id: int) -> Firm | None:
+    with session_scope() as s:
+        return s.get(Firm, firm_id)
+
+
+def count_firms() -> int:
+    with session_scope() as s:
+        return len(s.exec(select(Firm.id)).all())
+
+
+# ---- users ----------------------------------------------------------------------------------------
+def make_user(
+    role: Role | str = Role.CLIENT,
+    firm: Firm | int | None = None,
+    *,
+    email: str | None = None,
+    first_name: str | None = None,
+    last_name: str = "Tester",
+    password: str | None = PASSWORD,
+    status: UserStatus | str = UserStatus.ACTIVE,
+    **fields: Any,
+) -> User:
+    """A user row. `password=None` leaves the account unactivated (no password yet)."""
+    role = Role(role)
+    firm_id = firm.id if isinstance(firm, Firm) else firm
+    n = _n()
+    with session_scope() as s:
+        user = User(
+            email=(email or f"{role.value}{n}@test.example.com").lower(),
+            first_name=first_name or f"{role.title}{n:04d}",
+            last_name=last_name,
+            role=role.value,
+            status=UserStatus(status).value,
+            firm_id=firm_id,
+            password_hash=password_hash(password) if password else None,
+            activated_at=utcnow() if password else None,
+            **fields,
+        )
+        s.add(user)
+        s.flush()
+        return user
+
+
+def get_user_row(user_id: int) -> User | None:
+    with session_scope() as s:
+        return s.get(User, user_id)
+
+
+def update_user_row(user_id: int, **fields: Any) -> User:
+    with session_scope() as s:
+        user = s.get(User, user_id)
+        for key, value in fields.items():
+            setattr(user, key, value)
+        s.add(user)
+        s.flush()
+        return user
+
+
+def actor(user: User) -> Actor:
+    return Actor(id=user.id, role=Role(user.role), firm_id=user.firm_id, email=user.email,
+                 first_name=user.first_name, last_name=user.last_name)
+
+
+# ---- sessions and tokens --------------------------------------------------------------------------
+def session_token(user: User, *, expires_in: timedelta = timedelta(hours=12)) -> str:
+    """A session token for `user`, inserted directly (no password check)."""
+    token = new_token()
+    with session_scope() as s:
+        s.add(SessionToken(token_hash=token_digest(token), user_id=user.id, expires_at=utcnow() + expires_in))
+    return token
+
+
+def headers(user: User) -> dict[str, str]:
+    return {"x-token": session_token(user)}
+
+
+def session_rows(user_id: int) -> list[SessionToken]:
+    with session_scope() as s:
+        return list(s.exec(select(SessionToken).where(SessionToken.user_id == user_id)).all())
+
+
+def expire_session(token: str) -> None:
+    with session_scope() as s:
+        row = s.exec(select(SessionToken).where(SessionToken.token_hash == token_digest(token))).one()
+        row.expires_at = utcnow() - timedelta(seconds=1)
+        s.add(row)
+
+
+def expire_action_token(token: str) -> None:
+    with session_scope() as s:
+        row = s.exec(select(ActionToken).where(ActionToken.token_hash == token_digest(token))).one()
+        row.expires_at = utcnow() - timedelta(seconds=1)
+        s.add(row)
+
+
+# ---- mail -----------------------------------------------------------------------------------------
+_TOKEN_IN_LINK = re.compile(r"/(activation|reset-password|email-change)/([A-Za-z0-9_-]+)")
+
+
+def outbox(to: str | None = None) -> list[OutboxMail]:
+    """Outbox rows (oldest first), optionally only those to one address."""
+    with session_scope() as s:
+        stmt = select(OutboxMail).order_by(OutboxMail.id)
+        if to is not None:
+            stmt = stmt.where(OutboxMail.to_address == to.lower())
+        return list(s.exec(stmt).all())
+
+
+def token_from(body: str, kind: str) -> str:
+    """The token of the /<kind>/<token> link in a mail body (kind: activation, reset-password, email-change)."""
+    found = [t for k, t in _TOKEN_IN_LINK.findall(body) if k == kind]
+    assert found, f"no /{kind}/ link in mail: {body!r}"
+    return found[-1]
+
+
+def last_token(to: str, kind: str) -> str:
+    mails = outbox(to)
+    assert mails, f"no mail to {to}"
+    return token_from(mails[-1].body, kind)
+
+
+# ---- a small world -------------------------------------------------------------------------------
+@dataclass
+class World:
+    """A superuser and two firms (A and B), each with an administrator, an adviser and a client."""
+
+    superuser: User
+    firm_a: Firm
+    admin_a: User
+    adviser_a: User
+    client_a: User
+    firm_b: Firm
+    admin_b: User
+    adviser_b: User
+    client_b: User
+
+
+def make_world() -> World:
+    superuser = make_user(Role.SUPERUSER, None)
+    firm_a, firm_b = make_firm("Alpha Advisory"), make_firm("Bravo Wealth")
+    people = {}
+    for key, firm in (("a", firm_a), ("b", firm_b)):
+        people[f"admin_{key}"] = make_user(Role.ADMINISTRATOR, firm)
+        people[f"adviser_{key}"] = make_user(Role.ADVISER, firm)
+        people[f"client_{key}"] = make_user(Role.CLIENT, firm, adviser_id=people[f"adviser_{key}"].id)
+    return World(superuser=superuser, firm_a=firm_a, firm_b=firm_b, **people)
+
+
+# ---- files ----------------------------------------------------------------------------------------
+def png_bytes(size: tuple[int, int] = (8, 8), color: tuple[int, int, int] = (30, 120, 200)) -> bytes:
+    """A real PNG image made with Pillow."""
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", size, color).save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def padded_png(total_bytes: int) -> bytes:
+    """A real PNG followed by padding up to exactly `total_bytes` (viewers ignore bytes after IEND)."""
+    data = png_bytes()
+    assert total_bytes >= len(data)
+    return data + b"\0" * (total_bytes - len(data))
+
+
+def stored_files(data_dir) -> list[str]:
+    folder = data_dir / "files"
+    return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
+
+
+def at(year: int, month: int, day: int, hour: int = 12) -> datetime:
+    from datetime import timezone
+
+    return datetime(year, month, day, hour, tzinfo=timezone.utc)
