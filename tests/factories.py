@@ -18,7 +18,7 @@ from typing import Any
 from sqlmodel import select
 
 from app.db.engine import session_scope
-from app.db.tables import ActionToken, Firm, OutboxMail, SessionToken, User
+from app.db.tables import ActionToken, Firm, OutboxMail, SessionToken, SigninFailure, User
 from app.db.types import utcnow
 from app.domain.permissions import Actor
 from app.domain.roles import Role, UserStatus
@@ -28,9 +28,13 @@ PASSWORD = "Secret123"
 _counter = itertools.count(1)
 
 
-@lru_cache(maxsize=None)
 def password_hash(password: str = PASSWORD) -> str:
     """argon2 hash of `password`, computed once per test session."""
+    return _cached_hash(password)
+
+
+@lru_cache(maxsize=None)
+def _cached_hash(password: str) -> str:
     return hash_password(password)
 
 
@@ -143,6 +147,18 @@ def expire_action_token(token: str) -> None:
         s.add(row)
 
 
+def add_signin_failures(email: str, count: int) -> None:
+    """Record `count` failed sign-ins for `email` now (cheaper than failing with a real password check)."""
+    with session_scope() as s:
+        for _ in range(count):
+            s.add(SigninFailure(email=email.lower(), ip="127.0.0.1"))
+
+
+def signin_failures(email: str) -> int:
+    with session_scope() as s:
+        return len(s.exec(select(SigninFailure.id).where(SigninFailure.email == email.lower())).all())
+
+
 # ---- mail -----------------------------------------------------------------------------------------
 _TOKEN_IN_LINK = re.compile(r"/(activation|reset-password|email-change)/([A-Za-z0-9_-]+)")
 
@@ -222,3 +238,30 @@ def at(year: int, month: int, day: int, hour: int = 12) -> datetime:
     from datetime import timezone
 
     return datetime(year, month, day, hour, tzinfo=timezone.utc)
+
+
+# ---- the REST API ----------------------------------------------------------------------------------
+def api_client():
+    """A TestClient on the REST API (server errors are raised in the test, not turned into 500s)."""
+    from fastapi.testclient import TestClient
+
+    from app.api.main import create_api
+
+    return TestClient(create_api())
+
+
+def ok_result(response, status: int = 200):
+    """The `result` of a success envelope, after checking status and shape."""
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert body["success"] is True and set(body) == {"success", "result"}, body
+    return body["result"]
+
+
+def failure(response, status: int) -> dict:
+    """The failure envelope, after checking its status and shape."""
+    assert response.status_code == status, response.text
+    body = response.json()
+    assert body["success"] is False and isinstance(body["message"], str), body
+    assert set(body) <= {"success", "message", "errors"}, body
+    return body

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Request
+from fastapi import APIRouter, Header, Query, Request
 from pydantic import BaseModel
 
 from app.api.deps import CurrentActor, client_ip, ok
@@ -34,12 +34,17 @@ class TokenBody(BaseModel):
 @router.post("/signin")
 def signin(body: SigninBody, request: Request):
     token, user = auth.signin(email=body.email, password=body.password, ip=client_ip(request))
-    return ok({"token": token, "user": users.public_user(user)})
+    return ok({"token": token, "user": users.get_me(actor=auth.actor_of(user))})
 
 
 @router.post("/signout")
-def signout(actor: CurrentActor, x_token: Annotated[str | None, Header(alias="x-token")] = None):
-    auth.signout(token=x_token or "")
+def signout(
+    actor: CurrentActor,
+    x_token: Annotated[str | None, Header(alias="x-token")] = None,
+    token: Annotated[str | None, Query(include_in_schema=False)] = None,
+):
+    # revoke the token the caller authenticated with (header, or the `token` query as in deps.current_actor)
+    auth.signout(token=x_token or token or "")
     return ok(None)
 
 

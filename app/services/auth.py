@@ -52,7 +52,9 @@ def signin(*, email: Any, password: Any, ip: str | None = None) -> tuple[str, Us
         if failures >= settings.signin_max_failures:
             raise TooManyRequests(rules.SIGNIN_THROTTLED.format(minutes=settings.signin_lockout_minutes))
         user = s.exec(select(User).where(User.email == email)).first()
-        if user is None or user.status == UserStatus.DELETED.value or not verify_password(user.password_hash, password):
+        # Always spend a password hash, so unknown and deleted accounts answer no faster (no discovery by timing).
+        password_ok = verify_password(user.password_hash if user is not None else None, password)
+        if user is None or user.status == UserStatus.DELETED.value or not password_ok:
             s.add(SigninFailure(email=email, ip=ip))
             s.commit()
             raise AuthenticationError(rules.SIGNIN_FAILED)

@@ -8,7 +8,7 @@ from sqlmodel import Session, select
 from app.db.tables import ActionToken, User
 from app.db.types import utcnow
 from app.domain.errors import ValidationError
-from app.domain.roles import TokenPurpose
+from app.domain.roles import TokenPurpose, UserStatus
 from app.services import mail
 from app.services.security import new_token, token_digest
 from app.settings import settings
@@ -39,6 +39,9 @@ def issue(session: Session, user: User, purpose: TokenPurpose, new_email: str | 
 def find_valid(session: Session, token: str, purpose: TokenPurpose, invalid_text: str) -> ActionToken:
     row = session.exec(select(ActionToken).where(ActionToken.token_hash == token_digest(token or ""))).first()
     if row is None or row.purpose != purpose.value or row.used_at is not None or row.expires_at <= utcnow():
+        raise ValidationError(invalid_text)
+    user = session.get(User, row.user_id)
+    if user is None or user.status == UserStatus.DELETED.value:  # a deleted user is read-only
         raise ValidationError(invalid_text)
     return row
 

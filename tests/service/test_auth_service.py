@@ -87,22 +87,20 @@ def test_signin_is_throttled_after_five_failures(db):
 
 
 def test_unknown_emails_are_throttled_too(db):
-    for _ in range(settings.signin_max_failures):
-        with pytest.raises(AuthenticationError):
-            auth.signin(email="ghost@example.com", password=WRONG)
+    with pytest.raises(AuthenticationError):
+        auth.signin(email="Ghost@example.com", password=WRONG)
+    assert f.signin_failures("ghost@example.com") == 1  # counted like any other address
+    f.add_signin_failures("ghost@example.com", settings.signin_max_failures - 1)
     with pytest.raises(TooManyRequests):
         auth.signin(email="ghost@example.com", password=WRONG)
 
 
 def test_successful_signin_clears_the_failure_count(db):
     f.make_user(Role.CLIENT, f.make_firm(), email="forgetful@example.com")
-    for _ in range(settings.signin_max_failures - 1):
-        with pytest.raises(AuthenticationError):
-            auth.signin(email="forgetful@example.com", password=WRONG)
+    f.add_signin_failures("forgetful@example.com", settings.signin_max_failures - 1)
     auth.signin(email="forgetful@example.com", password=f.PASSWORD)
-    for _ in range(settings.signin_max_failures - 1):
-        with pytest.raises(AuthenticationError):
-            auth.signin(email="forgetful@example.com", password=WRONG)
+    assert f.signin_failures("forgetful@example.com") == 0
+    f.add_signin_failures("forgetful@example.com", settings.signin_max_failures - 1)
     auth.signin(email="forgetful@example.com", password=f.PASSWORD)  # not locked
 
 
@@ -454,3 +452,55 @@ def test_action_tokens_are_stored_as_digests(db):
     assert row.token_hash == token_digest(token) and token not in row.token_hash
     assert row.purpose == TokenPurpose.ACTIVATION.value
     assert row.expires_at > utcnow() + timedelta(hours=settings.activation_token_hours - 1)
+
+
+def test_unknown_and_deleted_accounts_answer_as_slowly_as_known_ones(db):
+    """No account discovery by timing: every failed sign-in spends a password hash."""
+    firm = f.make_firm()
+    f.make_user(Role.CLIENT, firm, email="timing.known@example.com")
+    f.make_user(Role.CLIENT, firm, email="timing.deleted@example.com", status=UserStatus.DELETED)
+
+    def fastest(email: str) -> float:
+        times = []
+        for _ in range(3):  # below the throttle limit
+            start = time.perf_counter()
+            with pytest.raises(AuthenticationError):
+                auth.signin(email=email, password=WRONG)
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    known = fastest("timing.known@example.com")
+    # argon2 costs tens of milliseconds; skipping it answers many times faster
+    assert fastest("timing.unknown@example.com") > known * 0.4
+    assert fastest("timing.deleted@example.com") > known * 0.4
+
+
+def test_links_of_a_deleted_user_stop_working(db):
+    """A deleted user is read-only: no activation, password reset or e-mail change through old links."""
+    w = f.make_world()
+    created = users.create_user(actor=f.actor(w.admin_a), data={"first_name": "Short", "last_name": "Lived",
+                                                                 "email": "short.lived@example.com", "role": "client"})
+    activation = f.last_token("short.lived@example.com", "activation")
+    auth.request_recovery(email=w.client_b.email)
+    recovery = f.last_token(w.client_b.email, "reset-password")
+    users.update_me(actor=f.actor(w.adviser_a), data={"email": "adviser.moved@example.com"})
+    change = f.last_token("adviser.moved@example.com", "email-change")
+
+    users.delete_user(actor=f.actor(w.admin_a), user_id=created["id"])
+    users.delete_user(actor=f.actor(w.superuser), user_id=w.client_b.id)
+    users.delete_user(actor=f.actor(w.superuser), user_id=w.adviser_a.id)
+
+    with pytest.raises(ValidationError) as err:
+        auth.check_activation_token(token=activation)
+    assert err.value.message == rules.ACTIVATION_LINK_INVALID
+    with pytest.raises(ValidationError):
+        auth.activate(token=activation, password=NEW_PASSWORD, rpt_password=NEW_PASSWORD)
+    with pytest.raises(ValidationError) as err:
+        auth.reset_password(token=recovery, password=NEW_PASSWORD, rpt_password=NEW_PASSWORD)
+    assert err.value.message == rules.RECOVERY_LINK_INVALID
+    with pytest.raises(ValidationError) as err:
+        auth.confirm_email_change(token=change)
+    assert err.value.message == rules.EMAIL_CHANGE_LINK_INVALID
+    assert f.get_user_row(created["id"]).password_hash is None
+    assert f.get_user_row(w.client_b.id).password_hash == f.password_hash()
+    assert f.get_user_row(w.adviser_a.id).email == w.adviser_a.email
