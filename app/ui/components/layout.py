@@ -7,6 +7,7 @@ from typing import Iterable
 import reflex as rx
 
 from app.ui import routes
+from app.ui.components.widgets import file_src
 from app.ui.states.base import AppState
 
 SIDEBAR_WIDTH = "232px"
@@ -16,7 +17,7 @@ def _nav_item(label: str, icon: str, route: str, active_prefix: str) -> rx.Compo
     active = rx.State.router.url.path.startswith(active_prefix)
     return rx.link(
         rx.hstack(rx.icon(icon, size=16), rx.text(label, size="2", weight="medium"), spacing="3", align="center"),
-        on_click=AppState.navigate(routes.url(route)),
+        on_click=AppState.navigate(routes.url(route)).prevent_default,  # no router navigation: it would re-run on_load
         href="#",
         underline="none",
         padding_x="12px",
@@ -35,7 +36,7 @@ def sidebar() -> rx.Component:
         rx.hstack(
             rx.cond(
                 AppState.firm_logo != "",
-                rx.image(src=AppState.firm_logo, height="32px", max_width="160px", object_fit="contain"),
+                rx.image(src=file_src(AppState.firm_logo), height="32px", max_width="160px", object_fit="contain"),
                 rx.hstack(rx.icon("landmark", size=22, color=rx.color("accent", 9)),
                           rx.text("Wealth Advice", weight="bold", size="4"), align="center", spacing="2"),
             ),
@@ -87,6 +88,8 @@ def mobile_menu() -> rx.Component:
                         rx.cond(AppState.user_role != "adviser",
                                 rx.menu.item("Users", on_click=AppState.navigate(routes.url("users.list")))),
                         rx.menu.item("Firms", on_click=AppState.navigate(routes.url("firms.list"))),
+                        rx.cond(AppState.is_superuser,
+                                rx.menu.item("Outbox", on_click=AppState.navigate(routes.url("outbox")))),
                     ),
                 ),
             ),
@@ -102,7 +105,7 @@ def breadcrumbs(crumbs: Iterable[tuple[str, str | None]]) -> rx.Component:
         if i:
             parts.append(rx.icon("chevron-right", size=14, color=rx.color("gray", 8)))
         if isinstance(path, rx.Var) or path:  # a Var path (e.g. a record's view URL) is always a link
-            parts.append(rx.link(title, href="#", on_click=AppState.navigate(path), size="2", color=rx.color("gray", 11)))
+            parts.append(rx.link(title, href="#", on_click=AppState.navigate(path).prevent_default, size="2", color=rx.color("gray", 11)))
         else:
             parts.append(rx.text(title, size="2", weight="medium", color=rx.color("gray", 12)))
     return rx.hstack(*parts, spacing="2", align="center", id="breadcrumbs", overflow="hidden", white_space="nowrap")
@@ -112,7 +115,7 @@ def user_menu() -> rx.Component:
     return rx.menu.root(
         rx.menu.trigger(
             rx.button(
-                rx.avatar(src=AppState.user_photo, fallback=AppState.initials, size="2", radius="full"),
+                rx.avatar(src=file_src(AppState.user_photo), fallback=AppState.initials, size="2", radius="full"),
                 rx.vstack(
                     rx.text(AppState.user_name, size="2", weight="medium"),
                     rx.text(AppState.role_title, size="1", color=rx.color("gray", 10)),

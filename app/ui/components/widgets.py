@@ -5,8 +5,27 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex_base.vars import VarData
+from reflex_base.vars.base import Var
+from reflex_base.constants import Dirs
+from reflex_base.utils.imports import ImportVar
 
 PAGE_SIZES = ["20", "50", "100"]
+
+
+# ---- stored files ---------------------------------------------------------------------------
+# Stored files are served by the API (/api/files/<key>) on the backend's origin: the page's own
+# origin in production (single port), the backend port beside a dev server.
+BACKEND_ORIGIN = Var(
+    _js_expr="getBackendURL(env.UPLOAD).origin",
+    _var_data=VarData(imports={f"$/{Dirs.STATE_PATH}": "getBackendURL", "$/env.json": ImportVar(tag="env", is_default=True)}),
+).to(str)
+
+
+def file_src(path: Any) -> Var:
+    """The <img> source of an API file path; data URLs (staged previews) and '' stay as they are."""
+    path = Var.create(path).to(str)
+    return rx.cond(path.startswith("/"), BACKEND_ORIGIN + path, path)
 
 
 # ---- forms ------------------------------------------------------------------------------------

@@ -93,7 +93,7 @@ def reset_password_page() -> rx.Component:
                     rx.cond(
                         state.signed_in,
                         rx.vstack(
-                            rx.text("You are signed in in this browser, so you stay here.", size="2",
+                            rx.text("You are already signed in, so you stay on this page.", size="2",
                                     color=rx.color("gray", 11)),
                             rx.button("Go to home", on_click=state.go_home, size="3", width="100%", id="go-home"),
                             spacing="3", width="100%",

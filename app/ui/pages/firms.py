@@ -2,15 +2,11 @@
 from __future__ import annotations
 
 import reflex as rx
-from reflex_base.constants import Dirs
-from reflex_base.utils.imports import ImportVar
-from reflex_base.vars import VarData
-from reflex_base.vars.base import Var
 
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    confirm_dialog, empty_row, field, form_grid, list_footer, page_size_select, plain_header, row_menu, section,
+    confirm_dialog, file_src, empty_row, field, form_grid, list_footer, page_size_select, plain_header, row_menu, section,
     skeleton_rows, sort_header, table_card, text_input,
 )
 from app.ui.states.base import AppState
@@ -18,19 +14,6 @@ from app.ui.states.firms import REMOVE_LOGO_QUESTION, FirmFormState, FirmsListSt
 
 TITLE = "Wealth Advice"
 LIST_COLUMNS = 7
-
-# Stored files are served by the API (/api/files/<key>) on the backend's origin: the same origin in
-# production (single port), port 8000 beside the dev server. Data URLs (previews) are used as they are.
-BACKEND_ORIGIN = Var(
-    _js_expr="getBackendURL(env.UPLOAD).origin",
-    _var_data=VarData(imports={f"$/{Dirs.STATE_PATH}": "getBackendURL", "$/env.json": ImportVar(tag="env", is_default=True)}),
-).to(str)
-
-
-def file_src(path) -> Var:
-    """The <img> source of an API file path ('' stays '')."""
-    return rx.cond(path != "", BACKEND_ORIGIN + path, "")
-
 
 # ---- list -----------------------------------------------------------------------------------------
 def _new_firm_button(id_: str = "new-firm") -> rx.Component:
@@ -45,8 +28,14 @@ def _firm_row(row) -> rx.Component:
     return rx.table.row(
         rx.table.cell(
             rx.hstack(
-                rx.avatar(src=file_src(row["logo"]), fallback=row["initials"], size="2", radius="medium",
-                          variant="soft", color_scheme="gray"),
+                rx.center(
+                    rx.cond(row["logo"] != "",
+                            rx.image(src=file_src(row["logo"]), alt="", max_width="100%", max_height="100%",
+                                     object_fit="contain"),
+                            rx.text(row["initials"], size="1", weight="bold", color=rx.color("gray", 11))),
+                    width="40px", min_width="40px", height="32px", padding="2px", border_radius="6px",
+                    background=rx.color("gray", 3), overflow="hidden",
+                ),
                 rx.text(row["name"], weight="medium", class_name="firm-name"),
                 align="center", spacing="3", min_width="200px",
             ),
@@ -286,7 +275,7 @@ def _form_actions() -> rx.Component:
     )
 
 
-def firm_form_page() -> rx.Component:
+def _firm_form_page(crumbs: list) -> rx.Component:
     form = rx.form(
         rx.vstack(_firm_information(), _licensee(), _fees(), _form_actions(), spacing="4", width="100%"),
         on_submit=FirmFormState.save,
@@ -302,15 +291,28 @@ def firm_form_page() -> rx.Component:
         rx.cond(FirmFormState.loading, _form_skeleton(), form),
         confirm_dialog(FirmFormState.remove_open, REMOVE_LOGO_QUESTION, FirmFormState.confirm_remove,
                        FirmFormState.cancel_remove),
-        crumbs=[("Firms", routes.url("firms.list")), (FirmFormState.crumb, None)],
+        crumbs=[("Firms", routes.url("firms.list")), *crumbs],
         actions=actions,
         on_save_leave=FirmFormState.save_and_leave,
     )
 
 
+def firm_new_page() -> rx.Component:
+    return _firm_form_page([("New firm", None)])
+
+
+def firm_view_page() -> rx.Component:
+    return _firm_form_page([(FirmFormState.firm_name, None)])
+
+
+def firm_edit_page() -> rx.Component:
+    return _firm_form_page([(FirmFormState.firm_name, FirmFormState.view_url), ("Edit", None)])
+
+
 def register(app: rx.App) -> None:
     app.add_page(firms_list_page, route=routes.ROUTES["firms.list"], title=f"Firms | {TITLE}",
                  on_load=[AppState.check_login, FirmsListState.on_load])
-    for name, title in (("firms.new", "New firm"), ("firms.view", "Firm"), ("firms.edit", "Edit firm")):
-        app.add_page(firm_form_page, route=routes.ROUTES[name], title=f"{title} | {TITLE}",
+    for name, component, title in (("firms.new", firm_new_page, "New firm"), ("firms.view", firm_view_page, "Firm"),
+                                   ("firms.edit", firm_edit_page, "Edit firm")):
+        app.add_page(component, route=routes.ROUTES[name], title=f"{title} | {TITLE}",
                      on_load=[AppState.check_login, FirmFormState.on_load])

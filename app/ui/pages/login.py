@@ -22,7 +22,7 @@ def recovery_modal() -> rx.Component:
                     rx.vstack(
                         rx.text("Enter the e-mail you sign in with and we will send you a reset link.", size="2"),
                         rx.input(value=LoginState.recovery_email, on_change=LoginState.set_recovery_email,
-                                 placeholder="name@example.com", id="recovery-email", type="email", width="100%",
+                                 placeholder="name@example.com", id="recovery-email", name="recovery-email", type="email", width="100%",
                                  color_scheme=rx.cond(LoginState.recovery_error != "", "red", "gray")),
                         rx.cond(LoginState.recovery_error != "",
                                 rx.text(LoginState.recovery_error, size="1", color=rx.color("red", 11), id="recovery-error")),
@@ -49,12 +49,12 @@ def login_page() -> rx.Component:
         rx.form(
             rx.vstack(
                 rx.vstack(rx.text("Email", size="2", weight="medium", as_="label"),
-                          rx.input(value=LoginState.email, on_change=LoginState.set_email, id="email", type="email",
+                          rx.input(value=LoginState.email, on_change=LoginState.set_email, id="email", name="email", type="email",
                                    placeholder="name@example.com", width="100%", size="3", auto_focus=True),
                           spacing="1", width="100%"),
                 rx.vstack(rx.text("Password", size="2", weight="medium", as_="label"),
-                          rx.input(value=LoginState.password, on_change=LoginState.set_password, id="password",
-                                   type="password", width="100%", size="3"),
+                          rx.input(value=LoginState.password, on_change=LoginState.set_password, id="password", name="password",
+                                   type="password", auto_complete="current-password", width="100%", size="3"),
                           spacing="1", width="100%"),
                 rx.cond(LoginState.error != "", rx.callout(LoginState.error, icon="circle-alert", color_scheme="red",
                                                             size="1", id="login-error", width="100%")),

@@ -25,7 +25,7 @@ def _status(status) -> rx.Component:
 def _row(row) -> rx.Component:
     return rx.table.row(
         rx.table.cell(rx.text(row["to"], size="2"), white_space="nowrap"),
-        rx.table.cell(rx.text(row["subject"], size="2", weight="medium")),
+        rx.table.cell(rx.text(row["subject"], size="2", weight="medium"), white_space="nowrap"),
         rx.table.cell(rx.moment(row["created_at"], format=DATE_TIME), white_space="nowrap"),
         rx.table.cell(_status(row["status"])),
         on_click=OutboxState.open_mail(row["id"]),
@@ -41,9 +41,9 @@ def _mail_dialog() -> rx.Component:
             rx.dialog.title(OutboxState.mail_subject, id="mail-subject"),
             rx.grid(
                 rx.text("To", size="2", color=rx.color("gray", 10)),
-                rx.text(OutboxState.mail_to, size="2", id="mail-to"),
+                rx.text(OutboxState.mail_to, size="2", id="mail-to", overflow_wrap="anywhere", min_width="0"),
                 rx.text("Date", size="2", color=rx.color("gray", 10)),
-                rx.moment(OutboxState.mail_created_at, format=DATE_TIME),
+                rx.text(rx.moment(OutboxState.mail_created_at, format=DATE_TIME), size="2", id="mail-date"),
                 rx.text("Status", size="2", color=rx.color("gray", 10)),
                 rx.box(_status(OutboxState.mail_status)),
                 columns="auto 1fr",

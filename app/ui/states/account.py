@@ -7,6 +7,7 @@ e-mail gave it.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import ClassVar
 
 import reflex as rx
@@ -18,6 +19,9 @@ from app.domain.users import clean_new_password
 from app.services import auth
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
+
+
+_REPEAT_LOAD_SECONDS = 10
 
 
 class _PasswordForm(rx.State, mixin=True):
@@ -231,7 +235,10 @@ class EmailChangeState(AppState):
     new_email: str = ""
     signed_in: bool = False
 
-    _confirmed_token: str = ""  # a repeated load of the same link keeps the first answer
+    # React strict mode may load the page twice: a repeat load of the link this browser has just
+    # confirmed keeps the first answer instead of reporting the (now used) link as invalid.
+    _confirmed_token: str = ""
+    _confirmed_at: float = 0.0
 
     @rx.event
     def on_load(self):
@@ -241,7 +248,7 @@ class EmailChangeState(AppState):
             self.signed_in = True
         except AuthenticationError:
             self.signed_in = False
-        if token and token == self._confirmed_token and self.status == "changed":
+        if token and token == self._confirmed_token and time.monotonic() - self._confirmed_at < _REPEAT_LOAD_SECONDS:
             return None
         self.status = "checking"
         self.message = ""
@@ -254,6 +261,7 @@ class EmailChangeState(AppState):
             self.message = exc.message
             return toast_error(exc.message)
         self._confirmed_token = token
+        self._confirmed_at = time.monotonic()
         self.status = "changed"
         return toast_success(self.message)
 

@@ -10,7 +10,7 @@ import reflex as rx
 
 from app.domain import auth_rules
 from app.domain.errors import AuthenticationError, DomainError, GENERIC
-from app.domain.permissions import Actor, home_route
+from app.domain.permissions import NOT_ALLOWED, Actor, home_route
 from app.domain.roles import Role
 from app.services import auth, firms, users
 from app.ui import routes
@@ -81,6 +81,13 @@ class AppState(rx.State):
             self._load_identity(actor)
         except AuthenticationError:
             return self._to_login()
+
+    def _send_client_home(self, actor: Actor):
+        """Screens a client may not open: the client goes home with a toast (None for everyone else).
+        The services refuse clients anyway; this keeps them from a screen of errors."""
+        if actor.role is Role.CLIENT:
+            return [toast_error(NOT_ALLOWED), rx.redirect(routes.url(home_route(actor.role)))]
+        return None
 
     def _fail(self, exc: Exception):
         """One place that turns an error into what the user sees."""

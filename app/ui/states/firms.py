@@ -15,6 +15,7 @@ from app.domain import validators
 from app.domain.errors import AuthenticationError, DomainError, GENERIC, ValidationError
 from app.domain.firms import FIRM_SORTS, clean_firm
 from app.domain.permissions import NOT_ALLOWED, can_create_firm, can_edit_firm
+from app.domain.roles import Role
 from app.services import files, firms
 from app.services.listing import DEFAULT_PAGE_SIZE, PAGE_SIZES
 from app.ui import routes
@@ -104,10 +105,15 @@ class FirmsListState(AppState):
         self.loading = True
         yield
         try:
-            self._actor()
+            actor = self._actor()
         except AuthenticationError:
             self.loading = False
             return  # check_login, first in on_load, already sends the user to sign in
+        refused = self._send_client_home(actor)
+        if refused:
+            self.loading = False
+            yield refused
+            return
         yield self._reload()
 
     @rx.event
@@ -193,7 +199,8 @@ class FirmsListState(AppState):
         except DomainError as exc:
             return self._fail(exc)
         shown = max(len(self.rows) - 1, int(self.page_size))
-        return [toast_success(firms.DELETED), self._reload(shown)]
+        failed = self._reload(shown)
+        return [toast_success(firms.DELETED)] + ([failed] if failed is not None else [])
 
     # ---- what the screen shows --------------------------------------------------------------------
     @rx.var
@@ -211,7 +218,7 @@ class FirmsListState(AppState):
     @rx.var
     def can_edit_rows(self) -> bool:
         # administrators see only their own firm, which they may edit; advisers only read
-        return self.user_role in ("superuser", "administrator")
+        return self.user_role in (Role.SUPERUSER.value, Role.ADMINISTRATOR.value)
 
 
 # ---- the firm form ------------------------------------------------------------------------------
@@ -239,6 +246,7 @@ class FirmFormState(AppState):
     submitted: bool = False
     saving: bool = False
     firm_name: str = ""
+    view_url: str = ""  # display only (breadcrumb); handlers use _firm_id
     can_edit: bool = False
 
     logo_url: str = ""
@@ -252,6 +260,7 @@ class FirmFormState(AppState):
 
     _firm_id: int = 0
     _version: int = 0
+    _saved: bool = False  # a second click on Save after success must not create the firm twice
     _logo_removed: bool = False
     _licensee_logo_removed: bool = False
     _logo_pending: tuple[str, bytes] | None = None
@@ -265,6 +274,7 @@ class FirmFormState(AppState):
         self.submitted = False
         self.saving = False
         self.firm_name = ""
+        self.view_url = ""
         self.can_edit = False
         self.logo_url = self.logo_preview = self.logo_error = ""
         self.licensee_logo_url = self.licensee_logo_preview = self.licensee_logo_error = ""
@@ -272,6 +282,7 @@ class FirmFormState(AppState):
         self._remove_target = ""
         self._firm_id = 0
         self._version = 0
+        self._saved = False
         self._logo_removed = self._licensee_logo_removed = False
         self._logo_pending = self._licensee_logo_pending = None
 
@@ -282,6 +293,7 @@ class FirmFormState(AppState):
         self.form = form
         self.firm_name = firm["name"] or ""
         self._firm_id = int(firm["id"])
+        self.view_url = routes.url("firms.view", id=self._firm_id)
         self._version = int(firm["version"])
         self.logo_url = firm.get("logo") or ""
         self.licensee_logo_url = firm.get("licensee_logo") or ""
@@ -294,6 +306,10 @@ class FirmFormState(AppState):
         self.loading = True
         try:
             actor = self._actor()
+            refused = self._send_client_home(actor)
+            if refused:
+                self.loading = False
+                return refused
             if mode == "new":
                 if not can_create_firm(actor):
                     self.loading = False
@@ -341,7 +357,7 @@ class FirmFormState(AppState):
         self.errors = errors
 
     def _editable(self) -> bool:
-        return self.mode in ("new", "edit") and self.can_edit and not self.loading
+        return self.mode in ("new", "edit") and self.can_edit and not self.loading and not self._saved
 
     @rx.event
     def set_field(self, key: str, value: str):
@@ -397,11 +413,16 @@ class FirmFormState(AppState):
 
     @rx.event
     def reject_logo(self, _rejected: list[dict[str, Any]]):
+        """The browser refused the file (not an image)."""
+        if not self._editable():
+            return None
         self.logo_error = validators.IMAGE_FORMAT
         return toast_error(validators.IMAGE_FORMAT)
 
     @rx.event
     def reject_licensee_logo(self, _rejected: list[dict[str, Any]]):
+        if not self._editable():
+            return None
         self.licensee_logo_error = validators.IMAGE_FORMAT
         return toast_error(validators.IMAGE_FORMAT)
 
@@ -441,7 +462,7 @@ class FirmFormState(AppState):
             actor = self._actor()
         except AuthenticationError as exc:
             return self._fail(exc)
-        if self.mode not in ("new", "edit") or self.loading:
+        if not self._editable():
             return None
         self.submitted = True
         payload = self._payload()
@@ -458,6 +479,7 @@ class FirmFormState(AppState):
         except DomainError as exc:  # a Conflict (changed by someone else), NotFound, PermissionDenied
             return self._fail(exc)
         self._show_errors({})
+        self._saved = True
         firm_id = int(firm["id"])
         events: list[Any] = []
         for licensee, pending in ((False, self._logo_pending), (True, self._licensee_logo_pending)):
@@ -477,14 +499,25 @@ class FirmFormState(AppState):
 
     @rx.event
     def save(self, _form: dict | None = None):
-        return self._save(None)
+        self.saving = True
+        yield
+        try:
+            events = self._save(None)
+        finally:
+            self.saving = False
+        yield events
 
     @rx.event
     def save_and_leave(self):
         """The leave dialog's Save: save, then go where the user was going."""
         self.leave_open = False
-        target = self.leave_to
-        return self._save(target or None)
+        self.saving = True
+        yield
+        try:
+            events = self._save(self.leave_to or None)
+        finally:
+            self.saving = False
+        yield events
 
     @rx.event
     def edit(self):
@@ -511,11 +544,9 @@ class FirmFormState(AppState):
     def title(self) -> str:
         if self.mode == "new":
             return "New firm"
-        return self.firm_name or "Firm"
-
-    @rx.var
-    def crumb(self) -> str:
-        return {"new": "New firm", "edit": "Edit firm"}.get(self.mode, "Firm details")
+        if self.loading:
+            return ""
+        return self.firm_name if self.mode == "view" else f"Edit {self.firm_name}"
 
     @rx.var
     def logo_shown(self) -> str:

@@ -26,6 +26,7 @@ class LoginState(AppState):
     recovery_sent: bool = False
     recovery_webmail: str = ""
     recovery_countdown: int = 0
+    _recovery_run: int = 0  # one countdown at a time: a newer request stops the older loop
 
     @rx.event
     def set_email(self, value: str):
@@ -95,15 +96,16 @@ class LoginState(AppState):
         self.recovery_sent = True
         self.recovery_webmail = result["webmail"] or ""
         self.recovery_countdown = auth_rules.COUNTDOWN_SECONDS
-        return LoginState.recovery_tick
+        self._recovery_run += 1
+        return LoginState.recovery_tick(self._recovery_run)
 
     @rx.event(background=True)
-    async def recovery_tick(self):
+    async def recovery_tick(self, run: int):
         """The modal closes itself after 10 seconds."""
         while True:
             await asyncio.sleep(1)
             async with self:
-                if not self.recovery_open or not self.recovery_sent:
+                if run != self._recovery_run or not self.recovery_open or not self.recovery_sent:
                     return
                 self.recovery_countdown -= 1
                 if self.recovery_countdown <= 0:
