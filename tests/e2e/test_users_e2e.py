@@ -50,7 +50,8 @@ def test_admin_creates_finds_and_deletes_a_client(page, login, app_server):
     body = message.get_body(preferencelist=("plain",)) if message.is_multipart() else message
     assert "/activation/" in body.get_content()
 
-    # the client is in the clients list
+    # the client is in the clients list (wait for the list to load before searching it)
+    expect(page.locator(".user-row").first).to_be_visible(timeout=10_000)
     page.locator("#search").fill(last_name)
     expect(page.locator("#showing")).to_have_text("Showing 1\u20131 of 1", timeout=10_000)  # the search has run
     row = page.locator(".user-row", has_text=email)

@@ -3,6 +3,7 @@ import reflex as rx
 
 from app.ui import routes
 from app.ui.pages import login
+from app.ui.pages import users, profile
 from app.ui.pages import firms
 from app.ui.pages import account, outbox
 from app.ui.states.base import AppState
@@ -21,3 +22,5 @@ def register_pages(app: rx.App) -> None:
     firms.register(app)
     account.register(app)
     outbox.register(app)
+    users.register(app)
+    profile.register(app)

@@ -157,6 +157,7 @@ class UsersState(AppState):
     confirm_name: str = ""
     _delete_id: int = 0
     _tz_offset: int = 0
+    _adviser_firm_id: int = 0
 
     # ---- context ------------------------------------------------------------------------------
     def _context(self) -> tuple[str, str, str, dict[str, str]]:
@@ -241,6 +242,8 @@ class UsersState(AppState):
             query["firm_id"] = params.get("id", "")
         if name == "advisers.clients":
             query["adviser_id"] = params.get("id", "")
+            if self._adviser_firm_id:
+                query["firm_id"] = str(self._adviser_firm_id)
         if query:
             query["back"] = self.router.url.path
         self.new_url = routes.url(f"{kind}.new", query=query or None)
@@ -264,6 +267,7 @@ class UsersState(AppState):
         self.sort, self.order = "name", "asc"
         self.firm_fixed = name in ("firms.clients", "firms.advisers")
         self.context_name = self.context_url = self.parent_title = self.parent_url = ""
+        self._adviser_firm_id = 0
         try:
             actor = self._actor()
         except AuthenticationError:
@@ -281,12 +285,13 @@ class UsersState(AppState):
                     return [toast_error(users.USER_NOT_FOUND), rx.redirect(routes.url("advisers.list"))]
                 self.parent_title, self.parent_url = "Advisers", routes.url("advisers.list")
                 self.context_name, self.context_url = adviser["name"], routes.url("advisers.view", id=adviser["id"])
+                self._adviser_firm_id = adviser["firm_id"] or 0
             statuses = [UserStatus.ACTIVE, UserStatus.DISABLED] + ([UserStatus.DELETED] if name == "users.list" else [])
             self.status_options = [Option(value=ALL, label="All statuses")] + [Option(value=s.value, label=s.title) for s in statuses]
             shown = [r for r in (Role.CLIENT, Role.ADVISER, Role.ADMINISTRATOR, Role.SUPERUSER) if r in visible_roles(actor)]
             self.role_options = [Option(value=ALL, label="All roles")] + [Option(value=r.value, label=r.title) for r in shown]
             self.firm_options = []
-            if actor.is_superuser and not self.firm_fixed:
+            if actor.is_superuser and not self.firm_fixed and name != "advisers.clients":
                 self.firm_options = [Option(value=ALL, label="All firms")] + [
                     Option(value=str(f["id"]), label=f["name"]) for f in firms.firm_options(actor=actor)]
             self._setup_new(actor, name, kind, params)
@@ -432,7 +437,7 @@ class UsersState(AppState):
 
     @rx.var
     def show_firm(self) -> bool:
-        return self.user_role == Role.SUPERUSER.value and not self.firm_fixed
+        return self.user_role == Role.SUPERUSER.value and not self.firm_fixed and self.route_name != "advisers.clients"
 
     @rx.var
     def has_filters(self) -> bool:
@@ -618,7 +623,11 @@ class UserFormState(AppState):
                 self.can_edit = True
                 self._load_options(actor)
             else:
-                self._fill(actor, users.get_user(actor=actor, user_id=params.get("id")))
+                user = users.get_user(actor=actor, user_id=params.get("id"))
+                own_kind = {"client": "clients", "adviser": "advisers"}.get(user["role"], "users")
+                if kind != "users" and kind != own_kind:  # e.g. /advisers/5 for a client: show it where it belongs
+                    return rx.redirect(routes.url(f"{own_kind}.{mode}", id=user["id"]))
+                self._fill(actor, user)
                 if mode == "edit" and not self.can_edit:
                     self.mode = "view"  # a deleted user (or one the actor may not edit) is read-only
                 self._load_options(actor)

@@ -1,0 +1,132 @@
+"""Profile (/profile): own details, password change, photo, signature and the superuser's default logo."""
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from app.ui import routes
+from app.ui.components.layout import page
+from app.ui.components.widgets import confirm_dialog, field, form_grid, section, text_input
+from app.ui.pages.users import image_card
+from app.ui.states.base import AppState
+from app.ui.states.profile import ProfileState
+
+TITLE = "Wealth Advice"
+
+
+def _text_field(label: str, name: str, value: Any, on_change: Any, required: bool = False, read_only: Any = False,
+                hint: str = "", **props) -> rx.Component:
+    error = ProfileState.errors[name].to(str)
+    return field(label, text_input(name, value, on_change, error, read_only, **props), error, required, hint)
+
+
+def _details() -> rx.Component:
+    p = ProfileState
+    ro = p.details_read_only
+    return section(
+        "My details",
+        rx.cond(ro, rx.text("Your adviser keeps these details up to date. You can change your photo and your password.",
+                            size="2", color=rx.color("gray", 10))),
+        form_grid(
+            _text_field("First name", "first_name", p.first_name, p.set_first_name, required=True, read_only=ro),
+            _text_field("Last name", "last_name", p.last_name, p.set_last_name, required=True, read_only=ro),
+            _text_field("Preferred name", "preferred_name", p.preferred_name, p.set_preferred_name, read_only=ro),
+            _text_field("Phone", "phone", p.phone, p.set_phone, read_only=ro, type="tel"),
+            rx.vstack(
+                _text_field("Email", "email", p.email, p.set_email, required=True, read_only=ro, type="email"),
+                rx.cond(p.email_changing & (p.errors["email"].to(str) == ""),
+                        rx.text("We will send a confirmation link to the new address; your e-mail changes when you open it.",
+                                size="1", color=rx.color("gray", 10), id="email-change-hint")),
+                spacing="1", width="100%",
+            ),
+            rx.vstack(
+                rx.text("Role", size="2", weight="medium", as_="label"),
+                rx.input(value=rx.cond(p.profile_firm_name != "", p.profile_role_title + " \u00b7 " + p.profile_firm_name,
+                                       p.profile_role_title),
+                         read_only=True, variant="soft", width="100%", id="profile-role", name="profile-role"),
+                spacing="1", width="100%",
+            ),
+        ),
+        rx.cond(p.email_message != "",
+                rx.callout(p.email_message, icon="mail-check", color_scheme="blue", size="1", id="email-change-message")),
+    )
+
+
+def _password() -> rx.Component:
+    p = ProfileState
+    return section(
+        "Change password",
+        form_grid(
+            _text_field("Old password", "oldPassword", p.old_password, p.set_old_password, type="password",
+                        auto_complete="current-password"),
+            rx.box(display=["none", "block"]),
+            _text_field("New password", "password", p.new_password, p.set_new_password, type="password",
+                        auto_complete="new-password"),
+            _text_field("Repeat password", "rptPassword", p.rpt_password, p.set_rpt_password, type="password",
+                        auto_complete="new-password"),
+        ),
+        description="Leave these empty to keep your password. A new password needs at least 8 characters with an "
+                    "upper case letter, a lower case letter and a number.",
+    )
+
+
+def _images() -> rx.Component:
+    p = ProfileState
+    return rx.vstack(
+        image_card("Photo", "photo", p.photo_url, p.upload_photo, p.ask_remove("photo"), p.loaded,
+                   p.errors["photo"].to(str), round_=True, fallback=p.profile_initials),
+        rx.cond(~p.details_read_only,
+                image_card("Signature", "signature", p.signature_url, p.upload_signature, p.ask_remove("signature"), p.loaded,
+                           p.errors["signature"].to(str))),
+        rx.cond(AppState.is_superuser,
+                image_card("Default logo", "logo", p.logo_url, p.upload_logo, p.ask_remove("logo"), p.loaded,
+                           p.errors["logo"].to(str),
+                           description="Shown where a firm has no logo of its own.")),
+        spacing="4", width="100%",
+    )
+
+
+def profile_page() -> rx.Component:
+    p = ProfileState
+    skeleton = rx.grid(*[rx.skeleton(rx.box(height="180px"), loading=True) for _ in range(2)],
+                       columns=rx.breakpoints(initial="1", md="2"), spacing="4", width="100%")
+    return page(
+        "Profile",
+        rx.cond(
+            p.loaded,
+            rx.grid(
+                rx.box(
+                    rx.form(
+                        rx.vstack(
+                            _details(),
+                            _password(),
+                            rx.hstack(
+                                rx.cond(AppState.form_dirty,
+                                        rx.button("Discard changes", type="button", variant="soft", color_scheme="gray",
+                                                  on_click=p.discard, id="profile-discard")),
+                                rx.button("Save", type="submit", id="profile-save", loading=p.saving),
+                                justify="end", width="100%", spacing="3",
+                            ),
+                            spacing="4", width="100%",
+                        ),
+                        on_submit=p.save,
+                        width="100%",
+                    ),
+                    grid_column=rx.breakpoints(initial="auto", lg="span 2"),
+                ),
+                _images(),
+                columns=rx.breakpoints(initial="1", lg="3"),
+                spacing="4", width="100%", align="start",
+            ),
+            skeleton,
+        ),
+        confirm_dialog(p.confirm_open, p.confirm_text, p.confirm_remove, p.cancel_confirm),
+        crumbs=[("Profile", None)],
+        on_save_leave=p.save_and_leave,
+    )
+
+
+def register(app: rx.App) -> None:
+    app.add_page(profile_page, route=routes.ROUTES["profile"], title=f"Profile | {TITLE}",
+                 on_load=[AppState.check_login, ProfileState.on_load])
