@@ -14,10 +14,27 @@ def _unexpected_error(exception: Exception):
     return rx.toast.error(GENERIC, position="top-right")
 
 
+def _connection_overlay() -> rx.Component:
+    """When the browser loses the server, say so in the product's words (spec: 'Connection problem.')."""
+    from reflex_components_core.core.banner import connection_pulser, has_too_many_connection_errors
+
+    return rx.fragment(
+        connection_pulser(),
+        rx.cond(
+            has_too_many_connection_errors,
+            rx.callout("Connection problem.", icon="wifi-off", color_scheme="red", id="connection-problem",
+                       position="fixed", top="12px", left="50%", transform="translateX(-50%)", z_index="9999"),
+        ),
+    )
+
+
 app = rx.App(
     backend_exception_handler=_unexpected_error,
+    html_lang="en-AU",
+    toaster=rx.toast.provider(position="top-right", rich_colors=True, close_button=True),
     api_transformer=create_api(),
     stylesheets=["/styles.css"],
     head_components=[rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml")],
 )
+app.app_wraps[(5, "Overlay")] = lambda stateful: _connection_overlay() if stateful else None
 registry.register_pages(app)

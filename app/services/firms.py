@@ -114,6 +114,19 @@ def firm_options(*, actor: Actor) -> list[dict[str, Any]]:
         return [{"id": i, "name": n} for i, n in s.exec(stmt).all()]
 
 
+def brand_logo(*, actor: Actor) -> str | None:
+    """The logo at the top of the actor's frame: their firm's, else the superuser's default logo."""
+    with session_scope() as s:
+        firm = s.get(Firm, actor.firm_id) if actor.firm_id else None
+        if firm is not None and firm.logo:
+            return files.url_of(firm.logo)
+        default = s.exec(
+            select(User.default_logo).where(User.role == Role.SUPERUSER.value, User.default_logo.is_not(None),
+                                            User.status == UserStatus.ACTIVE.value).order_by(col(User.updated_at).desc())
+        ).first()
+        return files.url_of(default)
+
+
 def get_firm(*, actor: Actor, firm_id: Any) -> dict[str, Any]:
     with session_scope() as s:
         firm = _load(s, actor, firm_id)

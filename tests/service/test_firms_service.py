@@ -341,3 +341,22 @@ def test_validators_and_service_share_texts():
     assert v.MAX_LESS_THAN_MIN == "Max must not be less than Min"
     assert v.IMAGE_FORMAT == "Incorrect file format"
     assert v.IMAGE_SIZE == "Image size should be less than 2Mb"
+
+
+def test_brand_logo_is_the_firms_own_else_the_default_logo(db):
+    from app.db.engine import session_scope
+    from app.db.tables import Firm, User
+
+    world = f.make_world()
+    admin = f.actor(world.admin_a)
+    assert firms.brand_logo(actor=admin) is None
+    with session_scope() as s:
+        su = s.get(User, world.superuser.id)
+        su.default_logo = "a" * 32 + ".png"
+        s.add(su)
+    assert firms.brand_logo(actor=admin) == "/api/files/" + "a" * 32 + ".png"
+    with session_scope() as s:
+        firm = s.get(Firm, admin.firm_id)
+        firm.logo = "b" * 32 + ".png"
+        s.add(firm)
+    assert firms.brand_logo(actor=admin) == "/api/files/" + "b" * 32 + ".png"

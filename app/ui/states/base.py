@@ -60,9 +60,7 @@ class AppState(rx.State):
         self.user_role = me["role"]
         self.user_photo = me["photo_url"] or ""
         self.firm_name = me["firm"]["name"] if me["firm"] else ""
-        self.firm_logo = ""
-        if actor.firm_id:
-            self.firm_logo = firms.get_firm(actor=actor, firm_id=actor.firm_id)["logo"] or ""
+        self.firm_logo = firms.brand_logo(actor=actor) or ""
 
     def _to_login(self):
         """Remember where the user was going (20 minutes), then send them to sign in."""
@@ -100,6 +98,8 @@ class AppState(rx.State):
     # ---- navigation with the dirty-form guard ---------------------------------------------------
     @rx.event
     def navigate(self, path: str):
+        if not isinstance(path, str) or not path.startswith("/") or path.startswith("//"):
+            return None  # in-app paths only
         if self.form_dirty:
             self.leave_to = path
             self.leave_open = True
