@@ -1,14 +1,14 @@
 """SQLModel tables, grouped by aggregate. The schema only changes through Alembic migrations."""
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date as date_type, datetime
 from decimal import Decimal
 from typing import Optional
 
-from sqlalchemy import Column, String, Text, UniqueConstraint, Index
+from sqlalchemy import Column, Index, Numeric, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from app.db.types import money_field, percent_field, utc_field
+from app.db.types import money_field, percent_field, quantity_field, utc_field
 
 
 # ---- firms ------------------------------------------------------------------------------------
@@ -123,3 +123,226 @@ class OutboxMail(SQLModel, table=True):
     created_at: datetime = utc_field(default_now=True)
     sent_at: Optional[datetime] = utc_field()
     error: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))
+
+
+# ---- asset universe ---------------------------------------------------------------------------
+class AssetClass(SQLModel, table=True):
+    """Asset classes. `is_cash` marks the system cash class every model contains."""
+
+    __tablename__ = "asset_classes"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    title: str = Field(sa_column=Column(String(100), nullable=False))
+    is_cash: bool = Field(default=False, nullable=False)
+    firm_id: Optional[int] = Field(default=None, foreign_key="firms.id", index=True)  # None: every firm
+    idx: int = Field(default=0, nullable=False)
+    created_at: datetime = utc_field(default_now=True)
+
+
+class AssetType(SQLModel, table=True):
+    __tablename__ = "asset_types"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    title: str = Field(sa_column=Column(String(100), nullable=False))
+    firm_id: Optional[int] = Field(default=None, foreign_key="firms.id", index=True)  # None: every firm
+    created_at: datetime = utc_field(default_now=True)
+
+
+class IndustryGroup(SQLModel, table=True):
+    __tablename__ = "industry_groups"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    title: str = Field(sa_column=Column(String(100), nullable=False))
+    color: str = Field(default="#3e63dd", max_length=20)
+    idx: int = Field(default=0, nullable=False, index=True)
+    created_at: datetime = utc_field(default_now=True)
+    updated_at: datetime = utc_field(default_now=True)
+
+
+class Asset(SQLModel, table=True):
+    """A listed asset (ASX code) with its latest close and performance figures."""
+
+    __tablename__ = "assets"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    code: str = Field(sa_column=Column(String(20), nullable=False, unique=True))
+    name: str = Field(sa_column=Column(String(200), nullable=False))
+    class_id: int = Field(foreign_key="asset_classes.id", index=True)
+    type_id: Optional[int] = Field(default=None, foreign_key="asset_types.id", index=True)
+    industry_group_id: Optional[int] = Field(default=None, foreign_key="industry_groups.id", index=True)
+    firm_id: Optional[int] = Field(default=None, foreign_key="firms.id", index=True)  # None: the shared universe
+    last_close_price: Optional[Decimal] = quantity_field()
+    last_close_date: Optional[datetime] = utc_field()
+    dividend_yield: Optional[Decimal] = percent_field()
+    one_month_return: Optional[Decimal] = percent_field()
+    six_month_return: Optional[Decimal] = percent_field()
+    url: Optional[str] = Field(default=None, max_length=300)
+    created_at: datetime = utc_field(default_now=True)
+    updated_at: datetime = utc_field(default_now=True)
+
+
+class AssetPrice(SQLModel, table=True):
+    """Daily close history."""
+
+    __tablename__ = "asset_prices"
+    __table_args__ = (UniqueConstraint("asset_id", "price_date", name="uq_asset_prices_asset_date"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    asset_id: int = Field(foreign_key="assets.id", index=True)
+    price_date: date_type = Field(nullable=False)
+    close: Decimal = quantity_field(nullable=False)
+
+
+# ---- models -----------------------------------------------------------------------------------
+class Model(SQLModel, table=True):
+    """A model portfolio. The columns and the component tables below hold the current version;
+    every save also writes a ModelVersion row with the full snapshot (history)."""
+
+    __tablename__ = "models"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    firm_id: int = Field(foreign_key="firms.id", index=True)  # the owner firm
+    name: str = Field(sa_column=Column(String(200), nullable=False))
+    status: str = Field(default="draft", sa_column=Column(String(20), nullable=False))  # draft | active
+    allocation_method: str = Field(default="equal_amounts", sa_column=Column(String(20), nullable=False))
+    availability: str = Field(default="nobody", sa_column=Column(String(20), nullable=False))
+    analyst_recommendations: bool = Field(default=True, nullable=False)
+    class_allocation: bool = Field(default=True, nullable=False)
+    type_allocation: bool = Field(default=True, nullable=False)
+    industry_group_allocation: bool = Field(default=True, nullable=False)
+    analyst_recommendations_date: Optional[datetime] = utc_field()
+    version: int = Field(default=1, nullable=False)  # the current version number (and edit-conflict check)
+    created_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    updated_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    deleted_at: Optional[datetime] = utc_field()
+    created_at: datetime = utc_field(default_now=True)
+    updated_at: datetime = utc_field(default_now=True)
+
+
+class ModelVersion(SQLModel, table=True):
+    __tablename__ = "model_versions"
+    __table_args__ = (UniqueConstraint("model_id", "version", name="uq_model_versions_model_version"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    model_id: int = Field(foreign_key="models.id", index=True)
+    version: int = Field(nullable=False)
+    snapshot: str = Field(sa_column=Column(Text, nullable=False))  # JSON of the model as saved
+    moderator_id: Optional[int] = Field(default=None, foreign_key="users.id")
+    created_at: datetime = utc_field(default_now=True)
+
+
+class ModelSharedFirm(SQLModel, table=True):
+    __tablename__ = "model_shared_firms"
+
+    model_id: int = Field(foreign_key="models.id", primary_key=True)
+    firm_id: int = Field(foreign_key="firms.id", primary_key=True, index=True)
+
+
+class ModelClass(SQLModel, table=True):
+    __tablename__ = "model_classes"
+    __table_args__ = (UniqueConstraint("model_id", "class_id", name="uq_model_classes_model_class"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    model_id: int = Field(foreign_key="models.id", index=True)
+    class_id: int = Field(foreign_key="asset_classes.id")
+    allocation: Decimal = percent_field(nullable=False)
+    min: Optional[Decimal] = percent_field()
+    max: Optional[Decimal] = percent_field()
+    assets_limit: Optional[int] = Field(default=None)
+    priority: int = Field(default=0, nullable=False)
+
+
+class ModelAsset(SQLModel, table=True):
+    __tablename__ = "model_assets"
+    __table_args__ = (UniqueConstraint("model_id", "asset_id", name="uq_model_assets_model_asset"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    model_id: int = Field(foreign_key="models.id", index=True)
+    class_id: int = Field(foreign_key="asset_classes.id")
+    asset_id: int = Field(foreign_key="assets.id", index=True)
+    alt_asset_id: Optional[int] = Field(default=None, foreign_key="assets.id")
+    priority: int = Field(default=0, nullable=False)
+    percentage: Optional[Decimal] = percent_field()  # percentages method: share of the portfolio
+    included_at: datetime = utc_field(default_now=True)
+    inclusion_price: Optional[Decimal] = quantity_field()  # for the since-inclusion return
+
+
+class ModelType(SQLModel, table=True):
+    __tablename__ = "model_types"
+    __table_args__ = (UniqueConstraint("model_id", "type_id", name="uq_model_types_model_type"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    model_id: int = Field(foreign_key="models.id", index=True)
+    type_id: int = Field(foreign_key="asset_types.id")
+    allocation: Optional[Decimal] = percent_field()
+    min: Optional[Decimal] = percent_field()
+    max: Optional[Decimal] = percent_field()
+
+
+class ModelIndustryGroup(SQLModel, table=True):
+    __tablename__ = "model_industry_groups"
+    __table_args__ = (UniqueConstraint("model_id", "industry_group_id", name="uq_model_industry_groups_model_group"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    model_id: int = Field(foreign_key="models.id", index=True)
+    industry_group_id: int = Field(foreign_key="industry_groups.id")
+    allocation: Optional[Decimal] = percent_field()
+    min: Optional[Decimal] = percent_field()
+    max: Optional[Decimal] = percent_field()
+    priority: int = Field(default=0, nullable=False)
+
+
+class ModelEquivalent(SQLModel, table=True):
+    __tablename__ = "model_equivalents"
+    __table_args__ = (UniqueConstraint("model_id", "asset_id", "eq_asset_id", name="uq_model_equivalents"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    model_id: int = Field(foreign_key="models.id", index=True)
+    asset_id: int = Field(foreign_key="assets.id")
+    eq_asset_id: int = Field(foreign_key="assets.id")
+
+
+class ModelCommentary(SQLModel, table=True):
+    __tablename__ = "model_commentaries"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    model_id: int = Field(foreign_key="models.id", index=True)
+    type: str = Field(sa_column=Column(String(20), nullable=False))  # market | recommendation
+    description: str = Field(sa_column=Column(Text, nullable=False))
+    updated_at: datetime = utc_field(default_now=True)
+
+
+# ---- recommendations --------------------------------------------------------------------------
+class LongTermRecommendation(SQLModel, table=True):
+    __tablename__ = "long_term_recommendations"
+    __table_args__ = (UniqueConstraint("model_id", "asset_id", name="uq_long_terms_model_asset"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    model_id: int = Field(foreign_key="models.id", index=True)
+    asset_id: int = Field(foreign_key="assets.id")
+    action: str = Field(sa_column=Column(String(10), nullable=False))  # buy | sell | hold
+    comment: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))
+    created_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    updated_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    created_at: datetime = utc_field(default_now=True)
+    updated_at: datetime = utc_field(default_now=True)
+
+
+class ShortTermRecommendation(SQLModel, table=True):
+    """Analyst (short-term) recommendations. Deleting marks them deleted; at most one active per asset."""
+
+    __tablename__ = "short_term_recommendations"
+    __table_args__ = (Index("ix_short_terms_model_status", "model_id", "status"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    model_id: int = Field(foreign_key="models.id")
+    asset_id: int = Field(foreign_key="assets.id")
+    action: str = Field(sa_column=Column(String(10), nullable=False))  # ACC, BUY, HOLD, ... SL/TSP
+    comment: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))
+    price: Optional[Decimal] = quantity_field()  # limit price
+    yield_: Optional[Decimal] = Field(default=None, sa_column=Column("yield", Numeric(9, 4), nullable=True))
+    status: str = Field(default="active", sa_column=Column(String(10), nullable=False))  # active | deleted
+    created_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    updated_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    created_at: datetime = utc_field(default_now=True)
+    updated_at: datetime = utc_field(default_now=True)

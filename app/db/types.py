@@ -49,3 +49,8 @@ def utc_field(nullable: bool = True, default_now: bool = False, index: bool = Fa
 
 
 Money = Decimal
+
+
+def quantity_field(nullable: bool = True, **kw: Any) -> Any:
+    """Prices and quantities keep their own precision: NUMERIC(18,6)."""
+    return Field(default=None, sa_column=Column(Numeric(18, 6, asdecimal=True), nullable=nullable), **kw)
