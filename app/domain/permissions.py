@@ -126,6 +126,25 @@ def can_read_outbox(actor: Actor) -> bool:
     return actor.is_superuser
 
 
+# ---- asset universe, industry groups, models ---------------------------------------------------
+def is_staff(actor: Actor) -> bool:
+    return actor.role is not Role.CLIENT
+
+
+def can_manage_universe(actor: Actor) -> bool:
+    """The shared asset universe, prices and industry groups are kept by the superuser."""
+    return actor.is_superuser
+
+
+def can_create_model(actor: Actor) -> bool:
+    return is_staff(actor)
+
+
+def can_edit_model(actor: Actor, owner_firm_id: int) -> bool:
+    """Edit, share, delete, View Clients: superusers or users whose firm owns the model (spec 000 s6)."""
+    return actor.is_superuser or (is_staff(actor) and actor.firm_id == owner_firm_id)
+
+
 # ---- home destinations ----------------------------------------------------------------------
 # Route names (see app.ui.routes). Clients land on their own account, advisers and
 # administrators on their firm's clients, the superuser on the clients list.

@@ -31,6 +31,19 @@ ROUTES: dict[str, str] = {
     "advisers.view": "/advisers/[id]",
     "advisers.edit": "/advisers/[id]/edit",
     "advisers.clients": "/advisers/[id]/clients",
+    # model portfolios and what they hold
+    "models.view": "/models",
+    "models.createModel": "/models/new",
+    "models.details": "/models/[id]",
+    "models.changeModel": "/models/[id]/edit",
+    "models.history": "/models/[id]/history",
+    "models.version": "/models/[id]/history/[version]",
+    "models.long-terms": "/models/[id]/long-term-recommendations",
+    "models.short-terms": "/models/[id]/short-term-recommendations",
+    "bulk-upload.long-terms": "/models/bulk/long-term-recommendations",
+    "bulk-upload.short-terms": "/models/bulk/short-term-recommendations",
+    "industry-groups": "/industry-groups",
+    "assets.list": "/assets",
 }
 
 PUBLIC = frozenset({"login", "activation", "reset-password", "email-change"})
