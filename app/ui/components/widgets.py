@@ -76,6 +76,74 @@ def section(title: str, *children: rx.Component, description: str = "") -> rx.Co
     )
 
 
+# ---- images -------------------------------------------------------------------------------------
+IMAGE_HINT = "PNG, JPEG, GIF, WEBP or BMP, less than 2Mb."
+
+
+def image_picker(state: Any, slot: str, title: str, editable: Any, name: str = "", round_: bool = False,
+                 fallback: Any = "", placeholder: str = "") -> rx.Component:
+    """One image of a state that mixes in states.images.ImageStaging: the preview, Upload and Remove,
+    then the hint or the validator's error. `name` (the slot by default) prefixes the ids:
+    `{name}-upload` (the drop zone), `{name}-upload-button`, `{name}-preview`, `{name}-remove`,
+    `{name}-error`. Removal asks first: put `image_remove_dialog(state)` on the page once."""
+    name = name or slot
+    upload_id = f"{name}-upload"
+    url = state.image_urls[slot].to(str)
+    error = state.image_errors[slot].to(str)
+    if round_:
+        empty = rx.text(fallback, size="6", weight="bold", color=rx.color("gray", 10))
+    else:
+        empty = rx.vstack(rx.icon("image", size=28, color=rx.color("gray", 8)),
+                          rx.text(placeholder, size="1", color=rx.color("gray", 10)) if placeholder else rx.fragment(),
+                          align="center", spacing="1")
+    preview = rx.cond(
+        url,  # "" (nothing) and, before the first load, a missing slot both show the placeholder
+        rx.image(src=file_src(url), alt=title, width="100%", height="100%", object_fit="cover" if round_ else "contain",
+                 id=f"{name}-preview"),
+        rx.center(empty, width="100%", height="100%"),
+    )
+    return rx.vstack(
+        rx.hstack(
+            rx.box(preview, width="96px" if round_ else "160px", height="96px", min_width="96px",
+                   border_radius="50%" if round_ else "8px", overflow="hidden",
+                   border=f"1px solid {rx.color('gray', 5)}", background=rx.color("gray", 2)),
+            rx.cond(
+                editable,
+                rx.vstack(
+                    rx.upload(
+                        rx.button(rx.icon("upload", size=14), "Upload", variant="soft", type="button", size="2",
+                                  id=f"{upload_id}-button"),
+                        id=upload_id,
+                        accept={"image/*": []},
+                        multiple=False,
+                        max_files=1,
+                        on_drop=state.stage_image(slot, rx.upload_files(upload_id=upload_id)),
+                        on_drop_rejected=lambda rejected: state.reject_image(slot, rejected),
+                        border="none",
+                        padding="0",
+                    ),
+                    rx.cond(url, rx.button(rx.icon("trash-2", size=14), "Remove", variant="soft", color_scheme="red",
+                                           type="button", size="2", on_click=state.ask_remove_image(slot),
+                                           id=f"{name}-remove")),
+                    spacing="2",
+                ),
+            ),
+            spacing="4",
+            align="center",
+        ),
+        rx.cond(error, rx.text(error, size="1", color=rx.color("red", 11), class_name="field-error", id=f"{name}-error"),
+                rx.cond(editable, rx.text(IMAGE_HINT, size="1", color=rx.color("gray", 10)))),
+        spacing="3",
+        width="100%",
+    )
+
+
+def image_remove_dialog(state: Any) -> rx.Component:
+    """The "Are you sure, you want to delete ...?" question of an ImageStaging state."""
+    return confirm_dialog(state.image_remove_open, state.image_remove_question, state.confirm_remove_image,
+                          state.cancel_remove_image)
+
+
 # ---- tables -----------------------------------------------------------------------------------
 def sort_header(label: str, key: str, sort: Any, order: Any, on_sort: Any, align: str = "left") -> rx.Component:
     """A column header that sorts by `key` (click again to reverse) with a visible arrow."""

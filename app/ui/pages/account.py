@@ -42,77 +42,80 @@ def _password_form(state, button_label: str, button_id: str) -> rx.Component:
     )
 
 
-def _countdown(state) -> rx.Component:
-    return rx.text("Redirecting to sign in in ", state.countdown, " s", size="2", color=rx.color("gray", 11),
-                   id="countdown")
+def _sign_in_countdown(state) -> rx.Component:
+    """The seconds left before the page goes to sign in, and a button to go at once."""
+    return rx.fragment(
+        rx.text("Redirecting to sign in in ", state.countdown, " s", size="2", color=rx.color("gray", 11),
+                id="countdown"),
+        rx.button("Sign in now", on_click=state.go_login, size="3", width="100%", id="go-login"),
+    )
 
 
-def activation_page() -> rx.Component:
-    state = ActivationState
+def _password_link_page(state, title: str, checking: str, done: rx.Component, intro: rx.Component, button_label: str,
+                        button_id: str) -> rx.Component:
+    """A page reached from an e-mailed link that sets a password: the link is checked first, then the
+    form (after its introduction), then what happened."""
     return centered_card(
-        rx.heading("Activate your account", size="5"),
+        rx.heading(title, size="5"),
         rx.cond(
             state.checking,
-            _checking("Checking your activation link..."),
+            _checking(checking),
             rx.cond(
                 state.done,
-                rx.vstack(
-                    rx.callout("Your account is active. Sign in with your e-mail and the password you have just set.",
-                               icon="circle-check", color_scheme="green", width="100%", id="activation-done"),
-                    _countdown(state),
-                    rx.button("Sign in now", on_click=state.go_login, size="3", width="100%", id="go-login"),
-                    spacing="4", width="100%",
-                ),
-                rx.vstack(
-                    rx.text(
-                        rx.cond(state.first_name != "", "Welcome, " + state.first_name + ". ", "Welcome. "),
-                        "Choose the password you will sign in with as ",
-                        rx.text.strong(state.email), ".",
-                        size="2",
-                    ),
-                    _password_form(state, "Activate", "activate"),
-                    spacing="4", width="100%",
-                ),
+                done,
+                rx.vstack(intro, _password_form(state, button_label, button_id), spacing="4", width="100%"),
             ),
         ),
     )
 
 
+def activation_page() -> rx.Component:
+    state = ActivationState
+    return _password_link_page(
+        state,
+        "Activate your account",
+        "Checking your activation link...",
+        rx.vstack(
+            rx.callout("Your account is active. Sign in with your e-mail and the password you have just set.",
+                       icon="circle-check", color_scheme="green", width="100%", id="activation-done"),
+            _sign_in_countdown(state),
+            spacing="4", width="100%",
+        ),
+        rx.text(
+            rx.cond(state.first_name != "", "Welcome, " + state.first_name + ". ", "Welcome. "),
+            "Choose the password you will sign in with as ",
+            rx.text.strong(state.email), ".",
+            size="2",
+        ),
+        "Activate",
+        "activate",
+    )
+
+
 def reset_password_page() -> rx.Component:
     state = ResetPasswordState
-    return centered_card(
-        rx.heading("Choose a new password", size="5"),
-        rx.cond(
-            state.checking,
-            _checking("Checking your recovery link..."),
+    return _password_link_page(
+        state,
+        "Choose a new password",
+        "Checking your recovery link...",
+        rx.vstack(
+            rx.callout("Your password has been changed.", icon="circle-check", color_scheme="green",
+                       width="100%", id="reset-done"),
             rx.cond(
-                state.done,
+                state.signed_in,
                 rx.vstack(
-                    rx.callout("Your password has been changed.", icon="circle-check", color_scheme="green",
-                               width="100%", id="reset-done"),
-                    rx.cond(
-                        state.signed_in,
-                        rx.vstack(
-                            rx.text("You are already signed in, so you stay on this page.", size="2",
-                                    color=rx.color("gray", 11)),
-                            rx.button("Go to home", on_click=state.go_home, size="3", width="100%", id="go-home"),
-                            spacing="3", width="100%",
-                        ),
-                        rx.vstack(
-                            _countdown(state),
-                            rx.button("Sign in now", on_click=state.go_login, size="3", width="100%", id="go-login"),
-                            spacing="3", width="100%",
-                        ),
-                    ),
-                    spacing="4", width="100%",
+                    rx.text("You are already signed in, so you stay on this page.", size="2",
+                            color=rx.color("gray", 11)),
+                    rx.button("Go to home", on_click=state.go_home, size="3", width="100%", id="go-home"),
+                    spacing="3", width="100%",
                 ),
-                rx.vstack(
-                    rx.text("Set a new password for ", rx.text.strong(state.email), ".", size="2"),
-                    _password_form(state, "Reset password", "reset"),
-                    spacing="4", width="100%",
-                ),
+                rx.vstack(_sign_in_countdown(state), spacing="3", width="100%"),
             ),
+            spacing="4", width="100%",
         ),
+        rx.text("Set a new password for ", rx.text.strong(state.email), ".", size="2"),
+        "Reset password",
+        "reset",
     )
 
 

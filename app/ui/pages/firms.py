@@ -6,11 +6,11 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    confirm_dialog, file_src, empty_row, field, form_grid, list_footer, page_size_select, plain_header, row_menu, section,
-    skeleton_rows, sort_header, table_card, text_input,
+    confirm_dialog, empty_row, field, file_src, form_grid, image_picker, image_remove_dialog, list_footer,
+    page_size_select, plain_header, row_menu, section, skeleton_rows, sort_header, table_card, text_input,
 )
 from app.ui.states.base import AppState
-from app.ui.states.firms import REMOVE_LOGO_QUESTION, FirmFormState, FirmsListState
+from app.ui.states.firms import FirmFormState, FirmsListState
 
 TITLE = "Wealth Advice"
 LIST_COLUMNS = 7
@@ -76,14 +76,14 @@ def _firm_row(row) -> rx.Component:
 
 def firms_list_page() -> rx.Component:
     header = rx.table.row(
-        sort_header("Name", "name", FirmsListState.sort, FirmsListState.order, FirmsListState.set_sort),
-        sort_header("Advisers", "advisers", FirmsListState.sort, FirmsListState.order, FirmsListState.set_sort,
+        sort_header("Name", "name", FirmsListState.sort, FirmsListState.order, FirmsListState.toggle_sort),
+        sort_header("Advisers", "advisers", FirmsListState.sort, FirmsListState.order, FirmsListState.toggle_sort,
                     align="right"),
-        sort_header("Clients", "clients", FirmsListState.sort, FirmsListState.order, FirmsListState.set_sort,
+        sort_header("Clients", "clients", FirmsListState.sort, FirmsListState.order, FirmsListState.toggle_sort,
                     align="right"),
         plain_header("E-mail"),
         plain_header("Phone"),
-        sort_header("Created", "created_at", FirmsListState.sort, FirmsListState.order, FirmsListState.set_sort),
+        sort_header("Created", "created_at", FirmsListState.sort, FirmsListState.order, FirmsListState.toggle_sort),
         plain_header(""),
     )
     body = rx.table.body(
@@ -153,55 +153,9 @@ def _input(key: str, label: str, required: bool = False, placeholder: str = "", 
     )
 
 
-def _logo_field(label: str, which: str, shown, preview, error, on_drop, on_reject) -> rx.Component:
-    upload_id = "logo-upload" if which == "logo" else "licensee-logo-upload"
-    image = rx.cond(
-        shown != "",
-        rx.image(src=rx.cond(preview != "", preview, file_src(shown)), alt=label, max_width="100%",
-                 max_height="72px", object_fit="contain", id=f"{upload_id}-preview"),
-        rx.vstack(rx.icon("image", size=22, color=rx.color("gray", 8)),
-                  rx.text("No logo", size="1", color=rx.color("gray", 10)), align="center", spacing="1"),
-    )
-    return field(
-        label,
-        rx.hstack(
-            rx.center(image, width="140px", min_width="140px", height="88px", padding="8px",
-                      border=f"1px solid {rx.color('gray', 5)}", border_radius="8px", background=rx.color("gray", 1)),
-            rx.cond(
-                FirmFormState.read_only,
-                rx.fragment(),
-                rx.vstack(
-                    rx.upload(
-                        rx.hstack(rx.icon("image-up", size=16, color=rx.color("accent", 10)),
-                                  rx.text("Drop an image here or click to choose", size="1"),
-                                  align="center", spacing="2"),
-                        id=upload_id,
-                        accept={"image/*": []},
-                        multiple=False,
-                        max_files=1,
-                        on_drop=on_drop(rx.upload_files(upload_id=upload_id)),
-                        on_drop_rejected=on_reject,
-                        border=f"1px dashed {rx.color('gray', 7)}",
-                        border_radius="8px",
-                        padding="10px 12px",
-                        cursor="pointer",
-                        width="100%",
-                        _hover={"background": rx.color("accent", 2)},
-                    ),
-                    rx.hstack(
-                        rx.text("PNG, JPG, GIF, WEBP or BMP, less than 2Mb", size="1", color=rx.color("gray", 10)),
-                        rx.cond(shown != "",
-                                rx.button("Remove", size="1", variant="ghost", color_scheme="red", type="button",
-                                          on_click=FirmFormState.ask_remove(which), id=f"{upload_id}-remove")),
-                        justify="between", width="100%", align="center", wrap="wrap",
-                    ),
-                    spacing="2", width="100%", min_width="0",
-                ),
-            ),
-            spacing="3", align="center", width="100%",
-        ),
-        error,
-    )
+def _logo_field(label: str, slot: str, name: str) -> rx.Component:
+    return field(label, image_picker(FirmFormState, slot, label, ~FirmFormState.read_only, name=name,
+                                     placeholder="No logo"))
 
 
 def _firm_information() -> rx.Component:
@@ -215,8 +169,7 @@ def _firm_information() -> rx.Component:
             _input("phone", "Phone", placeholder="(02) 9000 0000", type="tel"),
             _input("email", "Email", placeholder="office@example.com.au", type="email"),
         ),
-        _logo_field("Logo", "logo", FirmFormState.logo_shown, FirmFormState.logo_preview, FirmFormState.logo_error,
-                    FirmFormState.drop_logo, FirmFormState.reject_logo),
+        _logo_field("Logo", "logo", "logo"),
     )
 
 
@@ -233,9 +186,7 @@ def _licensee() -> rx.Component:
             _input("licensee.fsgLink", "FSG link", placeholder="https://"),
             _input("licensee.privacyPolicyLink", "Privacy policy link", placeholder="https://"),
         ),
-        _logo_field("Licensee logo", "licensee", FirmFormState.licensee_logo_shown, FirmFormState.licensee_logo_preview,
-                    FirmFormState.licensee_logo_error, FirmFormState.drop_licensee_logo,
-                    FirmFormState.reject_licensee_logo),
+        _logo_field("Licensee logo", "licensee", "licensee-logo"),
         description="The AFSL holder the firm operates under.",
     )
 
@@ -289,8 +240,7 @@ def _firm_form_page(crumbs: list) -> rx.Component:
     return page(
         FirmFormState.title,
         rx.cond(FirmFormState.loading, _form_skeleton(), form),
-        confirm_dialog(FirmFormState.remove_open, REMOVE_LOGO_QUESTION, FirmFormState.confirm_remove,
-                       FirmFormState.cancel_remove),
+        image_remove_dialog(FirmFormState),
         crumbs=[("Firms", routes.url("firms.list")), *crumbs],
         actions=actions,
         on_save_leave=FirmFormState.save_and_leave,

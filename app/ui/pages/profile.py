@@ -7,8 +7,7 @@ import reflex as rx
 
 from app.ui import routes
 from app.ui.components.layout import page
-from app.ui.components.widgets import confirm_dialog, field, form_grid, section, text_input
-from app.ui.pages.users import image_card
+from app.ui.components.widgets import field, form_grid, image_picker, image_remove_dialog, section, text_input
 from app.ui.states.base import AppState
 from app.ui.states.profile import ProfileState
 
@@ -21,6 +20,12 @@ def _text_field(label: str, name: str, value: Any, on_change: Any, required: boo
     return field(label, text_input(name, value, on_change, error, read_only, **props), error, required, hint)
 
 
+def _person_field(label: str, key: str, required: bool = False, **props) -> rx.Component:
+    p = ProfileState
+    return _text_field(label, key, getattr(p, key), lambda value: p.set_person_field(key, value), required,
+                       read_only=p.details_read_only, **props)
+
+
 def _details() -> rx.Component:
     p = ProfileState
     ro = p.details_read_only
@@ -29,12 +34,12 @@ def _details() -> rx.Component:
         rx.cond(ro, rx.text("Your adviser keeps these details up to date. You can change your photo and your password.",
                             size="2", color=rx.color("gray", 10))),
         form_grid(
-            _text_field("First name", "first_name", p.first_name, p.set_first_name, required=True, read_only=ro),
-            _text_field("Last name", "last_name", p.last_name, p.set_last_name, required=True, read_only=ro),
-            _text_field("Preferred name", "preferred_name", p.preferred_name, p.set_preferred_name, read_only=ro),
-            _text_field("Phone", "phone", p.phone, p.set_phone, read_only=ro, type="tel"),
+            _person_field("First name", "first_name", required=True),
+            _person_field("Last name", "last_name", required=True),
+            _person_field("Preferred name", "preferred_name"),
+            _person_field("Phone", "phone", type="tel"),
             rx.vstack(
-                _text_field("Email", "email", p.email, p.set_email, required=True, read_only=ro, type="email"),
+                _person_field("Email", "email", required=True, type="email"),
                 rx.cond(p.email_changing & (p.errors["email"].to(str) == ""),
                         rx.text("We will send a confirmation link to the new address; your e-mail changes when you open it.",
                                 size="1", color=rx.color("gray", 10), id="email-change-hint")),
@@ -74,15 +79,12 @@ def _password() -> rx.Component:
 def _images() -> rx.Component:
     p = ProfileState
     return rx.vstack(
-        image_card("Photo", "photo", p.photo_url, p.upload_photo, p.ask_remove("photo"), p.loaded,
-                   p.errors["photo"].to(str), round_=True, fallback=p.profile_initials),
+        section("Photo", image_picker(p, "photo", "Photo", p.loaded, round_=True, fallback=p.profile_initials)),
         rx.cond(~p.details_read_only,
-                image_card("Signature", "signature", p.signature_url, p.upload_signature, p.ask_remove("signature"), p.loaded,
-                           p.errors["signature"].to(str))),
+                section("Signature", image_picker(p, "signature", "Signature", p.loaded))),
         rx.cond(AppState.is_superuser,
-                image_card("Default logo", "logo", p.logo_url, p.upload_logo, p.ask_remove("logo"), p.loaded,
-                           p.errors["logo"].to(str),
-                           description="Shown where a firm has no logo of its own.")),
+                section("Default logo", image_picker(p, "logo", "Default logo", p.loaded),
+                        description="Shown where a firm has no logo of its own.")),
         spacing="4", width="100%",
     )
 
@@ -121,7 +123,7 @@ def profile_page() -> rx.Component:
             ),
             skeleton,
         ),
-        confirm_dialog(p.confirm_open, p.confirm_text, p.confirm_remove, p.cancel_confirm),
+        image_remove_dialog(p),
         crumbs=[("Profile", None)],
         on_save_leave=p.save_and_leave,
     )

@@ -8,18 +8,19 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    file_src,
-    confirm_dialog, empty_row, field, form_grid, list_footer, page_size_select, pagination, plain_header, row_menu,
-    section, skeleton_rows, sort_header, status_badge, table_card, text_input,
+    confirm_dialog, empty_row, field, file_src, form_grid, image_picker, image_remove_dialog, list_footer,
+    page_size_select, pagination, plain_header, row_menu, section, skeleton_rows, sort_header, status_badge, table_card,
+    text_input,
 )
 from app.ui.states.base import AppState
-from app.ui.states.users import KIND_TITLES, LIST_CONTEXTS, NEW_TITLES, UserFormState, UserRow, UsersState
+from app.ui.states.users import (
+    CONFIRM_DELETE_USER, KIND_TITLES, LIST_CONTEXTS, NEW_TITLES, UserFormState, UserRow, UsersState,
+)
 
 TITLE = "Wealth Advice"
-IMAGE_HINT = "PNG, JPEG, GIF, WEBP or BMP, less than 2Mb."
 
 
-# ---- shared pieces (the profile uses them too) --------------------------------------------------
+# ---- shared pieces -------------------------------------------------------------------------------
 def option_select(value: Any, options: Any, on_change: Any, id: str, placeholder: str = "", error: Any = "",
                   disabled: Any = False, **props) -> rx.Component:
     """A select over a list of Option(value, label) state items."""
@@ -43,48 +44,6 @@ def date_input(value: Any, on_change: Any, id: str, label: str) -> rx.Component:
 def date_cell(value: Any, fmt: str) -> rx.Component:
     return rx.table.cell(rx.cond(value != "", rx.moment(value, format=fmt), rx.text("\u2014", color=rx.color("gray", 9))),
                          white_space="nowrap")
-
-
-def image_card(title: str, kind: str, url: Any, on_drop: Any, on_remove: Any, editable: Any, error: Any = "",
-               round_: bool = False, fallback: Any = "", description: str = "") -> rx.Component:
-    """A photo / signature / logo with its preview, upload and remove (checked by the service)."""
-    preview = rx.cond(
-        url != "",
-        rx.image(src=file_src(url), alt=title, width="100%", height="100%", object_fit="contain" if not round_ else "cover",
-                 id=f"{kind}-preview"),
-        rx.center(rx.text(fallback, size="6", weight="bold", color=rx.color("gray", 10)) if round_
-                  else rx.icon("image", size=28, color=rx.color("gray", 8)), width="100%", height="100%"),
-    )
-    return section(
-        title,
-        rx.hstack(
-            rx.box(preview, width="96px" if round_ else "160px", height="96px", min_width="96px",
-                   border_radius="50%" if round_ else "8px", overflow="hidden",
-                   border=f"1px solid {rx.color('gray', 5)}", background=rx.color("gray", 2)),
-            rx.cond(
-                editable,
-                rx.vstack(
-                    rx.upload(
-                        rx.button(rx.icon("upload", size=14), "Upload", variant="soft", type="button", size="2",
-                                  id=f"{kind}-upload-button"),
-                        id=f"{kind}-upload",
-                        multiple=False,
-                        on_drop=on_drop,
-                        border="none",
-                        padding="0",
-                    ),
-                    rx.cond(url != "", rx.button(rx.icon("trash-2", size=14), "Remove", variant="soft", color_scheme="red",
-                                                 type="button", size="2", on_click=on_remove, id=f"{kind}-remove")),
-                    spacing="2",
-                ),
-            ),
-            spacing="4",
-            align="center",
-        ),
-        rx.cond(error != "", rx.text(error, size="1", color=rx.color("red", 11), class_name="field-error", id=f"{kind}-error"),
-                rx.cond(editable, rx.text(IMAGE_HINT, size="1", color=rx.color("gray", 10)))),
-        description=description,
-    )
 
 
 # ---- the list -------------------------------------------------------------------------------------
@@ -135,7 +94,7 @@ def _row(row: UserRow, kind: str) -> rx.Component:
 
 
 def _header(kind: str) -> rx.Component:
-    s, o, on = UsersState.sort, UsersState.order, UsersState.sort_by
+    s, o, on = UsersState.sort, UsersState.order, UsersState.toggle_sort
     return rx.table.row(
         sort_header("Name", "name", s, o, on),
         sort_header("Email", "email", s, o, on),
@@ -149,16 +108,20 @@ def _header(kind: str) -> rx.Component:
     )
 
 
-def _date_range(label: str, lo: Any, on_lo: Any, hi: Any, on_hi: Any, id_: str) -> rx.Component:
-    """A from / to pair of date inputs (days in the browser's offset)."""
+def _date_range(label: str, id_: str) -> rx.Component:
+    """A from / to pair of date inputs (days in the browser's offset) over UsersState.{id_}_from / _to."""
+    def end(edge: str) -> rx.Component:
+        key = f"{id_}_{edge}"
+        return rx.box(date_input(getattr(UsersState, key), lambda value: UsersState.set_date_filter(key, value),
+                                 f"{id_}-{edge}", f"{label} {edge}"),
+                      flex="1", max_width=["none", "none", "150px"], min_width="0")
+
     return rx.flex(
         rx.text(label, size="1", color=rx.color("gray", 10), white_space="nowrap", min_width="56px"),
         rx.hstack(
-            rx.box(date_input(lo, on_lo, f"{id_}-from", f"{label} from"), flex="1", max_width=["none", "none", "150px"],
-                   min_width="0"),
+            end("from"),
             rx.text("\u2013", color=rx.color("gray", 9)),
-            rx.box(date_input(hi, on_hi, f"{id_}-to", f"{label} to"), flex="1", max_width=["none", "none", "150px"],
-                   min_width="0"),
+            end("to"),
             align="center", spacing="2", width="100%",
         ),
         direction=rx.breakpoints(initial="column", md="row"),
@@ -181,10 +144,8 @@ def _toolbar(route_name: str) -> rx.Component:
         rx.cond(UsersState.show_firm,
                 rx.box(option_select(UsersState.firm_filter, UsersState.firm_options, UsersState.set_firm_filter,
                                      id="firm-filter"), min_width="180px")),
-        _date_range("Created", UsersState.created_from, UsersState.set_created_from, UsersState.created_to,
-                    UsersState.set_created_to, "created"),
-        _date_range("Last login", UsersState.logined_from, UsersState.set_logined_from, UsersState.logined_to,
-                    UsersState.set_logined_to, "logined"),
+        _date_range("Created", "created"),
+        _date_range("Last login", "logined"),
         rx.cond(UsersState.has_filters,
                 rx.button(rx.icon("x", size=14), "Clear", variant="ghost", color_scheme="gray", on_click=UsersState.clear_filters,
                           id="clear-filters")),
@@ -246,17 +207,18 @@ def users_list_page(route_name: str) -> rx.Component:
                           spacing="4", align="center", wrap="wrap"),
             ),
         ),
-        confirm_dialog(UsersState.confirm_open, "Are you sure you want to delete user?", UsersState.confirm_delete,
-                       UsersState.cancel_delete),
+        confirm_dialog(UsersState.confirm_open, CONFIRM_DELETE_USER, UsersState.confirm_delete, UsersState.cancel_delete),
         crumbs=_list_crumbs(route_name),
         actions=_new_action(route_name),
     )
 
 
 # ---- the form -------------------------------------------------------------------------------------
-def _text_field(label: str, name: str, value: Any, on_change: Any, required: bool = False, **props) -> rx.Component:
-    error = UserFormState.errors[name].to(str)
-    return field(label, text_input(name, value, on_change, error, UserFormState.read_only, **props), error, required)
+def _person_field(label: str, name: str, required: bool = False, **props) -> rx.Component:
+    f = UserFormState
+    error = f.errors[name].to(str)
+    control = text_input(name, getattr(f, name), lambda value: f.set_person_field(name, value), error, f.read_only, **props)
+    return field(label, control, error, required)
 
 
 def _read_only(value: Any, id: str) -> rx.Component:
@@ -306,11 +268,11 @@ def _details_form() -> rx.Component:
             section(
                 "Details",
                 form_grid(
-                    _text_field("First name", "first_name", f.first_name, f.set_first_name, required=True),
-                    _text_field("Last name", "last_name", f.last_name, f.set_last_name, required=True),
-                    _text_field("Preferred name", "preferred_name", f.preferred_name, f.set_preferred_name),
-                    _text_field("Email", "email", f.email, f.set_email, required=True, type="email"),
-                    _text_field("Phone", "phone", f.phone, f.set_phone, type="tel"),
+                    _person_field("First name", "first_name", required=True),
+                    _person_field("Last name", "last_name", required=True),
+                    _person_field("Preferred name", "preferred_name"),
+                    _person_field("Email", "email", required=True, type="email"),
+                    _person_field("Phone", "phone", type="tel"),
                 ),
             ),
             section("Access", _membership()),
@@ -360,10 +322,8 @@ def _images() -> rx.Component:
     f = UserFormState
     editable = ~f.read_only
     return rx.vstack(
-        image_card("Photo", "photo", f.photo_url, f.upload_photo, f.ask_remove("photo"), editable,
-                   f.errors["photo"].to(str), round_=True, fallback=f.initials_of_user),
-        image_card("Signature", "signature", f.signature_url, f.upload_signature, f.ask_remove("signature"), editable,
-                   f.errors["signature"].to(str)),
+        section("Photo", image_picker(f, "photo", "Photo", editable, round_=True, fallback=f.initials_of_user)),
+        section("Signature", image_picker(f, "signature", "Signature", editable)),
         _info_card(),
         spacing="4", width="100%",
     )
@@ -411,7 +371,8 @@ def user_form_page(route_name: str) -> rx.Component:
             ),
             skeleton,
         ),
-        confirm_dialog(f.confirm_open, f.confirm_text, f.confirm, f.cancel_confirm),
+        confirm_dialog(f.delete_open, CONFIRM_DELETE_USER, f.confirm_delete, f.cancel_delete),
+        image_remove_dialog(f),
         crumbs=_form_crumbs(mode),
         actions=_form_actions(),
         on_save_leave=f.save_and_leave,

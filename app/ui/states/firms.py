@@ -5,26 +5,24 @@ Every handler resolves the signed-in user from the token and goes through app.se
 which checks permission and scopes by firm; ids of what is loaded stay in backend-only vars."""
 from __future__ import annotations
 
-import base64
 import logging
-from typing import Any, TypedDict
+from typing import Any, ClassVar, TypedDict
 
 import reflex as rx
 
-from app.domain import validators
-from app.domain.errors import AuthenticationError, DomainError, GENERIC, ValidationError
+from app.domain.errors import AuthenticationError, DomainError, GENERIC, PermissionDenied, ValidationError
 from app.domain.firms import FIRM_SORTS, clean_firm
-from app.domain.permissions import NOT_ALLOWED, can_create_firm, can_edit_firm
+from app.domain.permissions import NOT_ALLOWED, Actor, can_create_firm, can_edit_firm
 from app.domain.roles import Role
-from app.services import files, firms
-from app.services.listing import DEFAULT_PAGE_SIZE, PAGE_SIZES
+from app.services import firms
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
+from app.ui.states.images import ImageStaging
+from app.ui.states.lists import ListControls
 
 log = logging.getLogger("app.ui.firms")
 
 LOAD_ONE_FAILED = "Opps, something went wrong"
-REMOVE_LOGO_QUESTION = "Are you sure, you want to delete logo?"
 ROW_ROUTES = frozenset({"firms.view", "firms.edit", "firms.advisers", "firms.clients"})
 
 
@@ -55,17 +53,15 @@ def _row(firm: dict[str, Any]) -> FirmRow:
     )
 
 
-class FirmsListState(AppState):
+class FirmsListState(ListControls, AppState):
     """/firms: superusers see every firm; administrators and advisers their own (the service scopes)."""
+
+    SORT_KEYS: ClassVar[tuple[str, ...]] = FIRM_SORTS
 
     rows: list[FirmRow] = []
     total: int = 0
     loading: bool = True
     loading_more: bool = False
-    sort: str = "name"
-    order: str = "asc"
-    search: str = ""
-    page_size: str = str(DEFAULT_PAGE_SIZE)
 
     delete_open: bool = False
     delete_name: str = ""
@@ -90,7 +86,7 @@ class FirmsListState(AppState):
         """First page again (or as many rows as are shown, after a delete)."""
         self.loading = True
         try:
-            self.rows, self.total = self._fetch(0, limit or int(self.page_size))
+            self.rows, self.total = self._fetch(0, limit or self._limit())
         except Exception as exc:  # spec: failed firm lists toast the server message or the default
             self.rows, self.total = [], 0
             return self._load_failed(exc)
@@ -123,35 +119,13 @@ class FirmsListState(AppState):
         self.loading_more = True
         yield
         try:
-            more, self.total = self._fetch(len(self.rows), int(self.page_size))
+            more, self.total = self._fetch(len(self.rows), self._limit())
             known = {r["id"] for r in self.rows}
             self.rows = self.rows + [r for r in more if r["id"] not in known]
         except Exception as exc:
             yield self._load_failed(exc)
         finally:
             self.loading_more = False
-
-    @rx.event
-    def set_sort(self, key: str):
-        if key not in FIRM_SORTS:
-            return None
-        if self.sort == key:
-            self.order = "desc" if self.order == "asc" else "asc"
-        else:
-            self.sort, self.order = key, "asc"
-        return self._reload()
-
-    @rx.event
-    def set_search(self, value: str):
-        self.search = str(value or "")[:200]
-        return self._reload()
-
-    @rx.event
-    def set_page_size(self, value: str):
-        if value not in {str(size) for size in PAGE_SIZES}:
-            return None
-        self.page_size = value
-        return self._reload()
 
     # ---- navigation -----------------------------------------------------------------------------
     @rx.event
@@ -198,7 +172,7 @@ class FirmsListState(AppState):
             firms.delete_firm(actor=self._actor(), firm_id=firm_id)
         except DomainError as exc:
             return self._fail(exc)
-        shown = max(len(self.rows) - 1, int(self.page_size))
+        shown = max(len(self.rows) - 1, self._limit())
         failed = self._reload(shown)
         return [toast_success(firms.DELETED)] + ([failed] if failed is not None else [])
 
@@ -236,8 +210,10 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-class FirmFormState(AppState):
+class FirmFormState(ImageStaging, AppState):
     """firms.new, firms.view and firms.edit. `mode` is taken from the route on every load."""
+
+    IMAGE_SLOTS: ClassVar[dict[str, str]] = {"logo": "logo", "licensee": "logo"}  # the firm's and the licensee's
 
     mode: str = "new"
     loading: bool = True
@@ -249,22 +225,9 @@ class FirmFormState(AppState):
     view_url: str = ""  # display only (breadcrumb); handlers use _firm_id
     can_edit: bool = False
 
-    logo_url: str = ""
-    logo_preview: str = ""
-    logo_error: str = ""
-    licensee_logo_url: str = ""
-    licensee_logo_preview: str = ""
-    licensee_logo_error: str = ""
-    remove_open: bool = False
-    _remove_target: str = ""
-
     _firm_id: int = 0
     _version: int = 0
     _saved: bool = False  # a second click on Save after success must not create the firm twice
-    _logo_removed: bool = False
-    _licensee_logo_removed: bool = False
-    _logo_pending: tuple[str, bytes] | None = None
-    _licensee_logo_pending: tuple[str, bytes] | None = None
 
     # ---- loading --------------------------------------------------------------------------------
     def _reset(self, mode: str) -> None:
@@ -276,15 +239,10 @@ class FirmFormState(AppState):
         self.firm_name = ""
         self.view_url = ""
         self.can_edit = False
-        self.logo_url = self.logo_preview = self.logo_error = ""
-        self.licensee_logo_url = self.licensee_logo_preview = self.licensee_logo_error = ""
-        self.remove_open = False
-        self._remove_target = ""
+        self._load_images({})
         self._firm_id = 0
         self._version = 0
         self._saved = False
-        self._logo_removed = self._licensee_logo_removed = False
-        self._logo_pending = self._licensee_logo_pending = None
 
     def _fill(self, firm: dict[str, Any]) -> None:
         licensee = firm.get("licensee") or {}
@@ -295,8 +253,7 @@ class FirmFormState(AppState):
         self._firm_id = int(firm["id"])
         self.view_url = routes.url("firms.view", id=self._firm_id)
         self._version = int(firm["version"])
-        self.logo_url = firm.get("logo") or ""
-        self.licensee_logo_url = firm.get("licensee_logo") or ""
+        self._load_images({"logo": firm.get("logo"), "licensee": firm.get("licensee_logo")})
 
     @rx.event
     def on_load(self):
@@ -342,8 +299,8 @@ class FirmFormState(AppState):
         data: dict[str, Any] = {key: form.get(key, "") for key in FIRM_KEYS}
         data["licensee"] = {key: form.get(f"licensee.{key}", "") for key in LICENSEE_KEYS}
         data.update({key: form.get(key, "") for key in FEE_KEYS})
-        data["isLogoRemoved"] = self._logo_removed and self._logo_pending is None
-        data["isLicenseeLogoRemoved"] = self._licensee_logo_removed and self._licensee_logo_pending is None
+        data["isLogoRemoved"] = self._image_removed("logo")
+        data["isLicenseeLogoRemoved"] = self._image_removed("licensee")
         data["version"] = self._version or None
         return data
 
@@ -368,93 +325,13 @@ class FirmFormState(AppState):
         if self.submitted:
             self._validate()
 
-    # ---- logos ----------------------------------------------------------------------------------
-    async def _take_image(self, upload: list[rx.UploadFile], licensee: bool):
-        try:
-            actor = self._actor()
-        except AuthenticationError as exc:
-            return self._fail(exc)
-        if not self._editable() or not upload:
-            return None
+    # ---- logos (staged by ImageStaging, written on save) -----------------------------------------
+    def _image_editable(self, slot: str, actor: Actor) -> bool:
+        if not self._editable():
+            return False
         if self.mode == "edit" and not can_edit_firm(actor, self._firm_id):
-            return toast_error(NOT_ALLOWED)
-        file = upload[0]
-        # one byte past the limit is enough to know it is too big
-        data = await file.read(validators.MAX_IMAGE_BYTES + 1)
-        error = ""
-        try:
-            files.check_image(file.content_type, data)
-        except ValidationError as exc:
-            error = exc.message
-        if licensee:
-            self.licensee_logo_error = error
-        else:
-            self.logo_error = error
-        if error:
-            return toast_error(error)
-        mime = files.CONTENT_TYPES[validators.image_extension(data)]
-        preview = f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
-        if licensee:
-            self._licensee_logo_pending = (mime, data)
-            self.licensee_logo_preview = preview
-        else:
-            self._logo_pending = (mime, data)
-            self.logo_preview = preview
-        self.form_dirty = True
-        return None
-
-    @rx.event
-    async def drop_logo(self, upload: list[rx.UploadFile]):
-        return await self._take_image(upload, licensee=False)
-
-    @rx.event
-    async def drop_licensee_logo(self, upload: list[rx.UploadFile]):
-        return await self._take_image(upload, licensee=True)
-
-    @rx.event
-    def reject_logo(self, _rejected: list[dict[str, Any]]):
-        """The browser refused the file (not an image)."""
-        if not self._editable():
-            return None
-        self.logo_error = validators.IMAGE_FORMAT
-        return toast_error(validators.IMAGE_FORMAT)
-
-    @rx.event
-    def reject_licensee_logo(self, _rejected: list[dict[str, Any]]):
-        if not self._editable():
-            return None
-        self.licensee_logo_error = validators.IMAGE_FORMAT
-        return toast_error(validators.IMAGE_FORMAT)
-
-    @rx.event
-    def ask_remove(self, target: str):
-        if target not in ("logo", "licensee") or not self._editable():
-            return
-        self._remove_target = target
-        self.remove_open = True
-
-    @rx.event
-    def cancel_remove(self):
-        self.remove_open = False
-        self._remove_target = ""
-
-    @rx.event
-    def confirm_remove(self):
-        self.remove_open = False
-        target, self._remove_target = self._remove_target, ""
-        if not self._editable():
-            return
-        if target == "logo":
-            self._logo_pending = None
-            self._logo_removed = True
-            self.logo_preview = self.logo_url = self.logo_error = ""
-        elif target == "licensee":
-            self._licensee_logo_pending = None
-            self._licensee_logo_removed = True
-            self.licensee_logo_preview = self.licensee_logo_url = self.licensee_logo_error = ""
-        else:
-            return
-        self.form_dirty = True
+            raise PermissionDenied(NOT_ALLOWED)
+        return True
 
     # ---- saving ---------------------------------------------------------------------------------
     def _save(self, then: str | None):
@@ -482,15 +359,13 @@ class FirmFormState(AppState):
         self._saved = True
         firm_id = int(firm["id"])
         events: list[Any] = []
-        for licensee, pending in ((False, self._logo_pending), (True, self._licensee_logo_pending)):
-            if pending is None:
-                continue
+        for slot, content_type, data in self._staged_images():
             try:
-                firms.upload_logo(actor=actor, firm_id=firm_id, content_type=pending[0], data=pending[1],
-                                  licensee=licensee)
+                firms.upload_logo(actor=actor, firm_id=firm_id, content_type=content_type, data=data,
+                                  licensee=slot == "licensee")
             except DomainError as exc:
                 events.append(toast_error(exc.message))
-        self._logo_pending = self._licensee_logo_pending = None
+        self._forget_staged_images()
         self.form_dirty = False
         self.leave_open = False
         events.insert(0, toast_success(done))
@@ -547,11 +422,3 @@ class FirmFormState(AppState):
         if self.loading:
             return ""
         return self.firm_name if self.mode == "view" else f"Edit {self.firm_name}"
-
-    @rx.var
-    def logo_shown(self) -> str:
-        return self.logo_preview or self.logo_url
-
-    @rx.var
-    def licensee_logo_shown(self) -> str:
-        return self.licensee_logo_preview or self.licensee_logo_url

@@ -6,25 +6,27 @@ resolves the acting user from the token again; the services enforce every permis
 computed here only hide buttons."""
 from __future__ import annotations
 
-import base64
 import dataclasses
 import math
 from datetime import date, datetime, time, timedelta, timezone
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 
 from app.domain import validators as v
-from app.domain.errors import INVALID_FORM, AuthenticationError, DomainError, PermissionDenied, ValidationError
+from app.domain.errors import AuthenticationError, DomainError, PermissionDenied, ValidationError
 from app.domain.permissions import (
     NOT_ALLOWED, Actor, can_delete_user, can_edit_user, creatable_roles, home_route, visible_roles,
 )
 from app.domain.roles import Role, UserStatus
-from app.domain.users import DEFAULT_PAGE_SIZE, PAGE_SIZES, USER_SORTS, clean_person
-from app.services import files, firms, users
+from app.domain.users import DEFAULT_PAGE_SIZE, USER_SORTS, clean_person
+from app.services import firms, users
 from app.ui import routes
 from app.ui.components.widgets import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
+from app.ui.states.images import ImageStaging
+from app.ui.states.lists import ListControls
+from app.ui.states.person import PersonForm
 
 # ---- contexts -----------------------------------------------------------------------------------
 # list route -> (kind of the form routes, fixed role or "")
@@ -43,12 +45,12 @@ NEW_TITLES = {"users": "New user", "clients": "New client", "advisers": "New adv
 NEW_MENU = ((Role.CLIENT, "Client"), (Role.ADVISER, "Adviser"), (Role.ADMINISTRATOR, "Administrator"))
 
 CONFIRM_DELETE_USER = "Are you sure you want to delete user?"
-CONFIRM_DELETE_IMAGE = "Are you sure, you want to delete {kind}?"
 ACTIVATION_SENT = "An activation e-mail was sent to {email}."
 ALL = "all"
+DATE_FILTERS = ("created_from", "created_to", "logined_from", "logined_to")
 NO_ADVISER = "none"
 FORM_FIELDS = ("first_name", "last_name", "preferred_name", "email", "phone", "role", "firm_id", "adviser_id",
-               "status", "photo", "signature")
+               "status")
 
 
 def _int(value: Any) -> int | None:
@@ -119,7 +121,9 @@ class Option:
 
 
 # ---- the list -------------------------------------------------------------------------------------
-class UsersState(AppState):
+class UsersState(ListControls, AppState):
+    SORT_KEYS: ClassVar[tuple[str, ...]] = USER_SORTS
+
     route_name: str = ""
     kind: str = "users"
     title: str = "Users"
@@ -132,12 +136,8 @@ class UsersState(AppState):
     rows: list[UserRow] = []
     total: int = 0
     page: int = 1
-    page_size: str = str(DEFAULT_PAGE_SIZE)
-    sort: str = "name"
-    order: str = "asc"
     loading: bool = True
 
-    search: str = ""
     status_filter: str = ALL
     role_filter: str = ALL
     firm_filter: str = ALL
@@ -180,7 +180,7 @@ class UsersState(AppState):
         elif actor.is_superuser and self.firm_filter != ALL:
             firm_id = _int(self.firm_filter)
         adviser_id = _int(params.get("id")) if name == "advisers.clients" else None
-        size = _int(self.page_size) if _int(self.page_size) in PAGE_SIZES else DEFAULT_PAGE_SIZE
+        size = self._limit()
         return dict(
             roles=roles, statuses=statuses, search=self.search.strip() or None, firm_id=firm_id, adviser_id=adviser_id,
             created_from=_day_bound(self.created_from, self._tz_offset, False),
@@ -317,12 +317,7 @@ class UsersState(AppState):
             self.loading = False
             return self._fail(exc)
 
-    # ---- toolbar --------------------------------------------------------------------------------
-    @rx.event
-    def set_search(self, value: str):
-        self.search = str(value or "")[:200]
-        return self._reload()
-
+    # ---- toolbar (sort, search and page size: ListControls) ---------------------------------------
     @rx.event
     def set_status_filter(self, value: str):
         self.status_filter = value if value in {o.value for o in self.status_options} else ALL
@@ -346,23 +341,11 @@ class UsersState(AppState):
             return ""
 
     @rx.event
-    def set_created_from(self, value: str):
-        self.created_from = self._date(value)
-        return self._reload()
-
-    @rx.event
-    def set_created_to(self, value: str):
-        self.created_to = self._date(value)
-        return self._reload()
-
-    @rx.event
-    def set_logined_from(self, value: str):
-        self.logined_from = self._date(value)
-        return self._reload()
-
-    @rx.event
-    def set_logined_to(self, value: str):
-        self.logined_to = self._date(value)
+    def set_date_filter(self, key: str, value: str):
+        """One end of the created / last login ranges (a YYYY-MM-DD day, or "" for open)."""
+        if key not in DATE_FILTERS:
+            return None
+        setattr(self, key, self._date(value))
         return self._reload()
 
     @rx.event
@@ -370,21 +353,6 @@ class UsersState(AppState):
         self.search = ""
         self.status_filter = self.role_filter = self.firm_filter = ALL
         self.created_from = self.created_to = self.logined_from = self.logined_to = ""
-        return self._reload()
-
-    @rx.event
-    def sort_by(self, key: str):
-        if key not in USER_SORTS:
-            return None
-        if self.sort == key:
-            self.order = "desc" if self.order == "asc" else "asc"
-        else:
-            self.sort, self.order = key, "asc"
-        return self._reload()
-
-    @rx.event
-    def set_page_size(self, value: str):
-        self.page_size = value if _int(value) in PAGE_SIZES else str(DEFAULT_PAGE_SIZE)
         return self._reload()
 
     @rx.event
@@ -455,18 +423,15 @@ class UsersState(AppState):
 
 
 # ---- the form -------------------------------------------------------------------------------------
-class UserFormState(AppState):
+class UserFormState(PersonForm, ImageStaging, AppState):
+    IMAGE_SLOTS: ClassVar[dict[str, str]] = {"photo": "photo", "signature": "signature"}
+
     route_name: str = ""
     kind: str = "users"
     mode: str = "view"  # new | edit | view
     loaded: bool = False
     saving: bool = False
 
-    first_name: str = ""
-    last_name: str = ""
-    preferred_name: str = ""
-    email: str = ""
-    phone: str = ""
     role: str = ""
     firm_id: str = ""
     adviser_id: str = NO_ADVISER
@@ -479,31 +444,20 @@ class UserFormState(AppState):
     activated: bool = True
     created_at: str = ""
     logined_at: str = ""
-    photo_url: str = ""
-    signature_url: str = ""
 
     role_options: list[Option] = []
     firm_options: list[Option] = []
     adviser_options: list[Option] = []
     errors: dict[str, str] = {f: "" for f in FORM_FIELDS}
-    submitted: bool = False
 
     can_edit: bool = False
     can_delete: bool = False
     back_url: str = ""
 
-    confirm_kind: str = ""  # "" | photo | signature | delete
+    delete_open: bool = False
 
     _user_id: int = 0
     _version: int = 0
-    _saved_photo: str = ""
-    _saved_signature: str = ""
-    _photo_data: bytes = b""
-    _photo_type: str = ""
-    _signature_data: bytes = b""
-    _signature_type: str = ""
-    _photo_removed: bool = False
-    _signature_removed: bool = False
 
     # ---- context --------------------------------------------------------------------------------
     def _route(self) -> tuple[str, str, str, dict[str, str]]:
@@ -522,8 +476,8 @@ class UserFormState(AppState):
         self.saving = False
         self.submitted = False
         self.errors = {f: "" for f in FORM_FIELDS}
-        self.confirm_kind = ""
-        self.first_name = self.last_name = self.preferred_name = self.email = self.phone = ""
+        self.delete_open = False
+        self._fill_person({})
         self.role = ""
         self.firm_id = ""
         self.adviser_id = NO_ADVISER
@@ -531,17 +485,10 @@ class UserFormState(AppState):
         self.display_name = self.status_title = self.firm_name = self.adviser_name = ""
         self.created_at = self.logined_at = ""
         self.activated = True
-        self.photo_url = self.signature_url = ""
+        self._load_images({})
         self.role_options, self.firm_options, self.adviser_options = [], [], []
         self.can_edit = self.can_delete = False
         self._user_id = self._version = 0
-        self._saved_photo = self._saved_signature = ""
-        self._clear_staged()
-
-    def _clear_staged(self) -> None:
-        self._photo_data, self._photo_type = b"", ""
-        self._signature_data, self._signature_type = b"", ""
-        self._photo_removed = self._signature_removed = False
 
     def _fixed_role(self) -> str:
         return KIND_ROLE.get(self.kind, "")
@@ -573,11 +520,7 @@ class UserFormState(AppState):
 
     def _fill(self, actor: Actor, user: dict[str, Any]) -> None:
         self._user_id, self._version = user["id"], user["version"]
-        self.first_name = user["first_name"] or ""
-        self.last_name = user["last_name"] or ""
-        self.preferred_name = user["preferred_name"] or ""
-        self.email = user["email"] or ""
-        self.phone = user["phone"] or ""
+        self._fill_person(user)
         self.role = user["role"]
         self.firm_id = str(user["firm_id"] or "")
         self.firm_name = (user["firm"] or {}).get("name", "")
@@ -589,8 +532,7 @@ class UserFormState(AppState):
         self.activated = bool(user["activated"])
         self.created_at = user["created_at"] or ""
         self.logined_at = user["logined_at"] or ""
-        self._saved_photo = self.photo_url = user["photo_url"] or ""
-        self._saved_signature = self.signature_url = user["signature_url"] or ""
+        self._load_images({"photo": user["photo_url"], "signature": user["signature_url"]})
         role = Role(user["role"])
         deleted = user["status"] == UserStatus.DELETED.value
         self.can_edit = not deleted and bool(creatable_roles(actor)) and can_edit_user(actor, role, user["firm_id"], user["id"])
@@ -650,61 +592,28 @@ class UserFormState(AppState):
     def _show_errors(self, errors: dict[str, str]) -> None:
         self.errors = {f: errors.get(f, "") for f in FORM_FIELDS}
 
-    def _changed(self) -> None:
-        if self.mode in ("new", "edit"):
-            self.form_dirty = True
-        if self.submitted:
-            kept = {k: t for k, t in self.errors.items() if k in ("photo", "signature") and t}
-            self._show_errors({**kept, **self._validate()})
-
-    def _person(self) -> dict[str, str]:
-        return {"first_name": self.first_name, "last_name": self.last_name, "preferred_name": self.preferred_name,
-                "email": self.email, "phone": self.phone}
-
     # ---- setters ----------------------------------------------------------------------------------
     def _editable(self) -> bool:
         return self.mode in ("new", "edit") and self.can_edit
 
-    @rx.event
-    def set_first_name(self, value: str):
-        if self._editable():
-            self.first_name = str(value)[:200]
-            self._changed()
+    def _person_editable(self) -> bool:
+        return self._editable()
 
-    @rx.event
-    def set_last_name(self, value: str):
-        if self._editable():
-            self.last_name = str(value)[:200]
-            self._changed()
-
-    @rx.event
-    def set_preferred_name(self, value: str):
-        if self._editable():
-            self.preferred_name = str(value)[:200]
-            self._changed()
-
-    @rx.event
-    def set_email(self, value: str):
-        if self._editable():
-            self.email = str(value)[:320]
-            self._changed()
-
-    @rx.event
-    def set_phone(self, value: str):
-        if self._editable():
-            self.phone = str(value)[:60]
-            self._changed()
+    def _advisers_changed(self):
+        """The role or the firm changed: offer that firm's advisers."""
+        try:
+            self._load_advisers(self._actor())
+        except DomainError as exc:
+            return self._fail(exc)
+        self._changed()
+        return None
 
     @rx.event
     def set_role(self, value: str):
         if not self._editable() or self._fixed_role() or value not in {o.value for o in self.role_options}:
             return None
         self.role = value
-        try:
-            self._load_advisers(self._actor())
-        except DomainError as exc:
-            return self._fail(exc)
-        self._changed()
+        return self._advisers_changed()
 
     @rx.event
     def set_firm(self, value: str):
@@ -713,11 +622,7 @@ class UserFormState(AppState):
         self.firm_id = value
         self.adviser_id = NO_ADVISER
         self.adviser_name = ""
-        try:
-            self._load_advisers(self._actor())
-        except DomainError as exc:
-            return self._fail(exc)
-        self._changed()
+        return self._advisers_changed()
 
     @rx.event
     def set_adviser(self, value: str):
@@ -731,65 +636,26 @@ class UserFormState(AppState):
             self.status = value
             self._changed()
 
-    # ---- photo and signature ----------------------------------------------------------------------
-    async def _stage(self, files_: list[rx.UploadFile], kind: str):
-        if not self._editable() or not files_:
-            return None
-        upload = files_[0]
-        data = await upload.read()
-        error = v.image_upload(upload.content_type, data)
-        self.errors = {**self.errors, kind: error or ""}
-        if error:
-            return toast_error(error)
-        mime = files.CONTENT_TYPES[v.image_extension(data)]
-        preview = f"data:{mime};base64,{base64.b64encode(data).decode()}"
-        if kind == "photo":
-            self._photo_data, self._photo_type, self.photo_url = data, mime, preview
-        else:
-            self._signature_data, self._signature_type, self.signature_url = data, mime, preview
-        self.form_dirty = True
-        return None
+    # ---- photo and signature (staged by ImageStaging, written on save) -------------------------------
+    def _image_editable(self, slot: str, actor: Actor) -> bool:
+        return self._editable()
 
-    @rx.event
-    async def upload_photo(self, files_: list[rx.UploadFile]):
-        return await self._stage(files_, "photo")
-
-    @rx.event
-    async def upload_signature(self, files_: list[rx.UploadFile]):
-        return await self._stage(files_, "signature")
-
-    @rx.event
-    def ask_remove(self, kind: str):
-        if self._editable() and kind in ("photo", "signature"):
-            self.confirm_kind = kind
-
+    # ---- delete -----------------------------------------------------------------------------------
     @rx.event
     def ask_delete(self):
         if self.can_delete:
-            self.confirm_kind = "delete"
+            self.delete_open = True
 
     @rx.event
-    def cancel_confirm(self):
-        self.confirm_kind = ""
+    def cancel_delete(self):
+        self.delete_open = False
 
     @rx.event
-    def confirm(self):
-        kind, self.confirm_kind = self.confirm_kind, ""
-        if kind == "delete":
-            return self._delete()
-        if not self._editable():
+    def confirm_delete(self):
+        if not self.delete_open:
             return None
-        if kind == "photo":
-            self._photo_data, self._photo_type, self.photo_url = b"", "", ""
-            self._photo_removed = bool(self._saved_photo)
-        elif kind == "signature":
-            self._signature_data, self._signature_type, self.signature_url = b"", "", ""
-            self._signature_removed = bool(self._saved_signature)
-        else:
-            return None
-        self.errors = {**self.errors, kind: ""}
-        self.form_dirty = True
-        return None
+        self.delete_open = False
+        return self._delete()
 
     def _delete(self):
         try:
@@ -802,11 +668,9 @@ class UserFormState(AppState):
     # ---- save -------------------------------------------------------------------------------------
     def _save(self) -> tuple[bool, list[Any]]:
         """(saved, events to return)."""
-        self.submitted = True
-        errors = self._validate()
-        self._show_errors(errors)
-        if not errors.ok:
-            return False, [toast_error(INVALID_FORM)]
+        invalid = self._check_submitted()
+        if invalid:
+            return False, invalid
         try:
             actor = self._actor()
             data: dict[str, Any] = {**self._person(), "role": self.role}
@@ -818,21 +682,20 @@ class UserFormState(AppState):
                 result = users.create_user(actor=actor, data=data)
             elif self.mode == "edit" and self.can_edit:
                 data.update(status=self.status, version=self._version,
-                            isPhotoRemoved=self._photo_removed, isSignatureRemoved=self._signature_removed)
+                            isPhotoRemoved=self._image_removed("photo"), isSignatureRemoved=self._image_removed("signature"))
                 result = users.update_user(actor=actor, user_id=self._user_id, data=data)
             else:
                 return False, []
-            for kind, payload, mime in (("photo", self._photo_data, self._photo_type),
-                                        ("signature", self._signature_data, self._signature_type)):
-                if payload:
-                    result = users.set_user_image(actor=actor, user_id=result["id"], kind=kind, content_type=mime, data=payload)
+            for slot, mime, payload in self._staged_images():
+                result = users.set_user_image(actor=actor, user_id=result["id"], kind=slot, content_type=mime, data=payload)
         except ValidationError as exc:
             self._show_errors({**self.errors, **{k: t for k, t in exc.fields.items() if k in FORM_FIELDS}})
+            self._show_image_errors(exc.fields)
             return False, _events(self._fail(exc))
         except DomainError as exc:
             return False, _events(self._fail(exc))
         created = self.mode == "new"
-        self._clear_staged()
+        self._forget_staged_images()
         self.form_dirty = False
         self.submitted = False
         self._user_id = result["id"]
@@ -858,14 +721,8 @@ class UserFormState(AppState):
         target = (self.back_url or self._list_url()) if created else routes.url(f"{self.kind}.view", id=self._user_id)
         return events + [rx.redirect(target)]
 
-    @rx.event
-    def save_and_leave(self):
-        ok, events = self._save()
-        self.leave_open = False
-        if not ok:
-            return events
-        target, self.leave_to = self.leave_to or self._list_url(), ""
-        return events + [rx.redirect(target)]
+    def _leave_fallback(self) -> str:
+        return self._list_url()
 
     @rx.event
     def cancel(self):
@@ -937,14 +794,3 @@ class UserFormState(AppState):
     def initials_of_user(self) -> str:
         return _initials(self.first_name, self.last_name)
 
-    @rx.var
-    def confirm_open(self) -> bool:
-        return self.confirm_kind != ""
-
-    @rx.var
-    def confirm_text(self) -> str:
-        if self.confirm_kind == "delete":
-            return CONFIRM_DELETE_USER
-        if self.confirm_kind in ("photo", "signature"):
-            return CONFIRM_DELETE_IMAGE.format(kind=self.confirm_kind)
-        return ""
