@@ -9,6 +9,10 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.api import auth, firms, system, users
+from app.api import industry_groups
+from app.api import recommendations
+from app.api import models as models_api
+from app.api import assets as assets_api
 from app.domain.errors import GENERIC, DomainError
 
 log = logging.getLogger(__name__)
@@ -50,6 +54,6 @@ def create_api() -> FastAPI:
         log.exception("unhandled error", exc_info=exc)
         return _failure(500, "ServerError", GENERIC)
 
-    for module in (system, auth, users, firms):
+    for module in (system, auth, users, firms, industry_groups, recommendations, models_api, assets_api):
         api.include_router(module.router, prefix="/api")
     return api

@@ -1,17 +1,50 @@
-"""The asset universe: classes, types, listed assets, prices."""
+"""The asset universe: classes, types, listed assets, prices.
+
+Who may do what:
+- staff (everyone but clients) read the universe: the shared assets (firm_id None) plus their
+  own firm's; another firm's private asset is "not found". The superuser reads everything, or a
+  firm's view of it when naming the firm (`firm_id`).
+- only the superuser keeps the universe (`can_manage_universe`): classes, types, assets, prices.
+
+Prices: `import_prices` takes a CSV or Excel file (see app.domain.prices for the format). A
+malformed file writes nothing and says why; in a well-formed file the good lines are imported and
+each rejected line is reported (bad values, unknown codes), all in one transaction. Afterwards
+every touched asset's last close (price and date) and its one- and six-month returns are
+recomputed from the history in a few queries (`recompute_prices`), never one query per asset.
+"""
 from __future__ import annotations
 
-from typing import Iterable
+from collections import defaultdict
+from datetime import date
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
-from sqlalchemy import or_
+from sqlalchemy import case, func, insert, or_, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from app.db.tables import Asset, AssetClass
-from app.domain.errors import ValidationError
+from app.db.engine import session_scope
+from app.db.tables import (
+    Asset, AssetClass, AssetPrice, AssetType, Firm, IndustryGroup, LongTermRecommendation, ModelAsset, ModelClass,
+    ModelEquivalent, ModelType, ShortTermRecommendation,
+)
+from app.db.types import utcnow
+from app.domain import assets as rules
+from app.domain import prices as price_rules
+from app.domain.errors import INVALID_FORM, Conflict, NotFound, ValidationError
 from app.domain.models import NO_CASH_CLASS
-from app.domain.permissions import Actor
+from app.domain.permissions import Actor, can_manage_universe, is_staff, require
+from app.services import listing
+
+IMPORT_CONFLICT = "These prices were changed by another upload at the same time. Upload the file again."
+UPLOAD_COMPLETE = "The file upload is now complete"
+SEARCH_MAX = 50
+PICKER_LIMIT_MAX = 50
+HISTORY_DEFAULT = 180
+HISTORY_MAX = 2000
+_CHUNK = 500
 
 
+# ---- shared helpers (other services call these) ----------------------------------------------------
 def usable_clause(actor: Actor, firm_id: int | None = None):
     """Assets a firm may use: the shared universe plus the firm's own (a superuser may name the firm)."""
     firm = firm_id if actor.is_superuser else actor.firm_id
@@ -39,3 +72,574 @@ def cash_class(session: Session) -> AssetClass:
     if cash is None:
         raise ValidationError(NO_CASH_CLASS)
     return cash
+
+
+# ---- small parsers -------------------------------------------------------------------------------
+def _id(value: Any) -> int | None:
+    """A positive id from a query or body value; None for empty, '-2' (all firms) or junk."""
+    if isinstance(value, bool) or value is None:
+        return None
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        return None
+    return number if number > 0 else None
+
+
+def _scope_firm(actor: Actor, firm_id: Any) -> int | None:
+    """The firm whose view of the universe is wanted: the actor's own, or the one a superuser names."""
+    return _id(firm_id) if actor.is_superuser else actor.firm_id
+
+
+def _chunks(items: Sequence[Any], size: int = _CHUNK) -> Iterator[Sequence[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start:start + size]
+
+
+def _require_staff(actor: Actor) -> None:
+    require(is_staff(actor))
+
+
+def _require_manager(actor: Actor) -> None:
+    require(can_manage_universe(actor))
+
+
+def _owned_clause(column, firm: int | None):
+    """Shared rows plus one firm's (shared rows only without a firm)."""
+    return column.is_(None) if firm is None else or_(column.is_(None), column == firm)
+
+
+def _live_firm(session: Session, firm_id: int | None) -> Firm | None:
+    if firm_id is None:
+        return None
+    firm = session.get(Firm, firm_id)
+    return firm if firm is not None and firm.deleted_at is None else None
+
+
+# ---- classes and types ---------------------------------------------------------------------------
+def _class_row(row: AssetClass, count: int = 0) -> dict[str, Any]:
+    return {"id": row.id, "title": row.title, "is_cash": bool(row.is_cash), "firm_id": row.firm_id, "idx": row.idx,
+            "assets_count": int(count)}
+
+
+def _type_row(row: AssetType, count: int = 0) -> dict[str, Any]:
+    return {"id": row.id, "title": row.title, "firm_id": row.firm_id, "assets_count": int(count)}
+
+
+def _asset_counts(session: Session, column) -> dict[int, int]:
+    return {key: n for key, n in session.exec(select(column, func.count()).where(column.is_not(None)).group_by(column)).all()}
+
+
+def _classes(session: Session, firm: int | None) -> list[AssetClass]:
+    stmt = select(AssetClass).where(_owned_clause(AssetClass.firm_id, firm)).order_by(
+        case((AssetClass.is_cash.is_(True), 0), else_=1), AssetClass.idx, func.lower(AssetClass.title), AssetClass.id)
+    return list(session.exec(stmt).all())
+
+
+def _types(session: Session, firm: int | None) -> list[AssetType]:
+    stmt = select(AssetType).where(_owned_clause(AssetType.firm_id, firm)).order_by(func.lower(AssetType.title), AssetType.id)
+    return list(session.exec(stmt).all())
+
+
+def list_classes(*, actor: Actor, firm_id: Any = None) -> list[dict[str, Any]]:
+    """The shared classes plus the firm's own, the cash class first."""
+    _require_staff(actor)
+    with session_scope() as s:
+        counts = _asset_counts(s, Asset.class_id)
+        return [_class_row(c, counts.get(c.id, 0)) for c in _classes(s, _scope_firm(actor, firm_id))]
+
+
+def list_types(*, actor: Actor, firm_id: Any = None) -> list[dict[str, Any]]:
+    _require_staff(actor)
+    with session_scope() as s:
+        counts = _asset_counts(s, Asset.type_id)
+        return [_type_row(t, counts.get(t.id, 0)) for t in _types(s, _scope_firm(actor, firm_id))]
+
+
+def _check_title_unique(session: Session, table, title: str, firm: int | None, exclude: int | None = None) -> None:
+    stmt = select(table.id).where(func.lower(table.title) == title.lower(), _owned_clause(table.firm_id, firm))
+    if firm is None:  # a shared title must not clash with any firm's own either
+        stmt = select(table.id).where(func.lower(table.title) == title.lower())
+    if exclude is not None:
+        stmt = stmt.where(table.id != exclude)
+    if session.exec(stmt).first() is not None:
+        raise ValidationError(rules.TITLE_UNIQUE, {"title": rules.TITLE_UNIQUE})
+
+
+def _clean_title_or_raise(data: Mapping[str, Any]) -> str:
+    values, errors = rules.clean_title(data)
+    if not errors.ok:
+        raise ValidationError(INVALID_FORM, dict(errors))
+    return values["title"]
+
+
+def _body_firm(session: Session, data: Mapping[str, Any]) -> int | None:
+    raw = data.get("firm_id", data.get("firmId"))
+    firm_id = _id(raw)
+    if raw not in (None, "", 0, "0", "-2") and (firm_id is None or _live_firm(session, firm_id) is None):
+        raise ValidationError(INVALID_FORM, {"firm_id": "Firm not found"})
+    return firm_id
+
+
+def create_class(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
+    """A new (non-cash) class, shared or a firm's own (superuser). The cash class is the system's."""
+    _require_manager(actor)
+    title = _clean_title_or_raise(data)
+    with session_scope() as s:
+        firm = _body_firm(s, data)
+        _check_title_unique(s, AssetClass, title, firm)
+        last = s.exec(select(func.max(AssetClass.idx))).one() or 0
+        row = AssetClass(title=title, is_cash=False, firm_id=firm, idx=int(last) + 1)
+        s.add(row)
+        s.flush()
+        return {**_class_row(row), "message": rules.CLASS_CREATED}
+
+
+def _load_class(session: Session, class_id: Any) -> AssetClass:
+    row = session.get(AssetClass, _id(class_id)) if _id(class_id) else None
+    if row is None:
+        raise NotFound(rules.CLASS_NOT_FOUND)
+    return row
+
+
+def update_class(*, actor: Actor, class_id: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Rename a class (superuser). The cash class stays the cash class: its title keeps "Cash"."""
+    _require_manager(actor)
+    title = _clean_title_or_raise(data)
+    with session_scope() as s:
+        row = _load_class(s, class_id)
+        if row.is_cash and "cash" not in title.lower():
+            raise ValidationError(rules.CASH_CLASS_RENAME, {"title": rules.CASH_CLASS_RENAME})
+        _check_title_unique(s, AssetClass, title, row.firm_id, exclude=row.id)
+        row.title = title
+        s.add(row)
+        s.flush()
+        return {**_class_row(row, _asset_counts(s, Asset.class_id).get(row.id, 0)), "message": rules.CLASS_UPDATED}
+
+
+def delete_class(*, actor: Actor, class_id: Any) -> dict[str, Any]:
+    """Delete an unused class (superuser). Never the cash class; never one with assets or models."""
+    _require_manager(actor)
+    with session_scope() as s:
+        row = _load_class(s, class_id)
+        if row.is_cash:
+            raise ValidationError(rules.CASH_CLASS_DELETE)
+        if s.exec(select(Asset.id).where(Asset.class_id == row.id)).first() is not None:
+            raise ValidationError(rules.CLASS_HAS_ASSETS.format(title=row.title), {"title": rules.RELINK_HINT})
+        used = s.exec(select(ModelClass.id).where(ModelClass.class_id == row.id)).first() is not None or \
+            s.exec(select(ModelAsset.id).where(ModelAsset.class_id == row.id)).first() is not None
+        if used:
+            raise ValidationError(rules.CLASS_IN_MODELS.format(title=row.title))
+        s.delete(row)
+        return {"message": rules.CLASS_DELETED}
+
+
+def create_type(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
+    _require_manager(actor)
+    title = _clean_title_or_raise(data)
+    with session_scope() as s:
+        firm = _body_firm(s, data)
+        _check_title_unique(s, AssetType, title, firm)
+        row = AssetType(title=title, firm_id=firm)
+        s.add(row)
+        s.flush()
+        return {**_type_row(row), "message": rules.TYPE_CREATED}
+
+
+def _load_type(session: Session, type_id: Any) -> AssetType:
+    row = session.get(AssetType, _id(type_id)) if _id(type_id) else None
+    if row is None:
+        raise NotFound(rules.TYPE_NOT_FOUND)
+    return row
+
+
+def update_type(*, actor: Actor, type_id: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+    _require_manager(actor)
+    title = _clean_title_or_raise(data)
+    with session_scope() as s:
+        row = _load_type(s, type_id)
+        _check_title_unique(s, AssetType, title, row.firm_id, exclude=row.id)
+        row.title = title
+        s.add(row)
+        s.flush()
+        return {**_type_row(row, _asset_counts(s, Asset.type_id).get(row.id, 0)), "message": rules.TYPE_UPDATED}
+
+
+def delete_type(*, actor: Actor, type_id: Any) -> dict[str, Any]:
+    _require_manager(actor)
+    with session_scope() as s:
+        row = _load_type(s, type_id)
+        if s.exec(select(Asset.id).where(Asset.type_id == row.id)).first() is not None:
+            raise ValidationError(rules.TYPE_HAS_ASSETS.format(title=row.title), {"title": rules.RELINK_HINT})
+        if s.exec(select(ModelType.id).where(ModelType.type_id == row.id)).first() is not None:
+            raise ValidationError(rules.TYPE_IN_MODELS.format(title=row.title))
+        s.delete(row)
+        return {"message": rules.TYPE_DELETED}
+
+
+# ---- assets: reading -----------------------------------------------------------------------------
+def _asset_select():
+    return (
+        select(Asset, AssetClass.title, AssetType.title, IndustryGroup.title, IndustryGroup.color, Firm.name)
+        .join(AssetClass, AssetClass.id == Asset.class_id)
+        .outerjoin(AssetType, AssetType.id == Asset.type_id)
+        .outerjoin(IndustryGroup, IndustryGroup.id == Asset.industry_group_id)
+        .outerjoin(Firm, Firm.id == Asset.firm_id)
+    )
+
+
+def asset_row(asset: Asset, class_title: str | None, type_title: str | None, group_title: str | None,
+              group_color: str | None, firm_name: str | None) -> dict[str, Any]:
+    """The read shape of an asset (lists, details, lookups). Prices and percentages are strings."""
+    return {
+        "id": asset.id,
+        "code": asset.code,
+        "name": asset.name,
+        "class_id": asset.class_id,
+        "class_title": class_title,
+        "class": {"id": asset.class_id, "title": class_title},
+        "type": {"id": asset.type_id, "title": type_title} if asset.type_id else None,
+        "industry_group": ({"id": asset.industry_group_id, "title": group_title, "color": group_color}
+                           if asset.industry_group_id else None),
+        "firm": {"id": asset.firm_id, "name": firm_name} if asset.firm_id else None,
+        "last_close_price": price_rules.price_text(asset.last_close_price),
+        "last_close_date": asset.last_close_date.isoformat() if asset.last_close_date else None,
+        "dividend_yield": price_rules.percent_text(asset.dividend_yield),
+        "one_month_return": price_rules.percent_text(asset.one_month_return),
+        "six_month_return": price_rules.percent_text(asset.six_month_return),
+        "url": asset.url,
+    }
+
+
+def _nulls_last(column, descending: bool) -> list[Any]:
+    return [case((column.is_(None), 1), else_=0), column.desc() if descending else column.asc()]
+
+
+def _search_clause(text: str):
+    return or_(col(Asset.code).startswith(text.upper(), autoescape=True),
+               func.lower(Asset.name).contains(text.lower(), autoescape=True))
+
+
+def list_assets(*, actor: Actor, limit: Any = None, offset: Any = None, sort: Any = "code", order: Any = "asc",
+                search: Any = None, class_id: Any = None, type_id: Any = None, industry_group_id: Any = None,
+                firm_id: Any = None) -> tuple[list[dict[str, Any]], int]:
+    """One page of the universe the actor may use, with the total. Sorts: app.domain.assets.ASSET_SORTS
+    (empty values last in both directions); search: code prefix or name contains."""
+    _require_staff(actor)
+    limit_i, offset_i = listing.page(limit, offset)
+    where = [usable_clause(actor, _scope_firm(actor, firm_id))]
+    text = str(search or "").strip()[:SEARCH_MAX]
+    if text:
+        where.append(_search_clause(text))
+    for column, value in ((Asset.class_id, class_id), (Asset.type_id, type_id), (Asset.industry_group_id, industry_group_id)):
+        if _id(value) is not None:
+            where.append(column == _id(value))
+    key = sort if sort in rules.ASSET_SORTS else "code"
+    descending = str(order or "").lower() in ("desc", "descending", "-1")
+    plain = {"code": Asset.code, "name": func.lower(Asset.name), "class": func.lower(AssetClass.title)}
+    nullable = {"industry_group": func.lower(IndustryGroup.title), "last_close_price": Asset.last_close_price,
+                "last_close_date": Asset.last_close_date, "dividend_yield": Asset.dividend_yield,
+                "one_month_return": Asset.one_month_return, "six_month_return": Asset.six_month_return}
+    if key in plain:
+        ordering = [plain[key].desc() if descending else plain[key].asc()]
+    else:
+        ordering = _nulls_last(nullable[key], descending)
+    ordering.append(Asset.code.asc())
+    with session_scope() as s:
+        total = s.exec(
+            select(func.count()).select_from(Asset).join(AssetClass, AssetClass.id == Asset.class_id)
+            .outerjoin(IndustryGroup, IndustryGroup.id == Asset.industry_group_id).where(*where)
+        ).one()
+        rows = s.exec(_asset_select().where(*where).order_by(*ordering).offset(offset_i).limit(limit_i)).all()
+        return [asset_row(*row) for row in rows], int(total)
+
+
+def _load_asset_row(session: Session, actor: Actor, asset_id: Any) -> tuple:
+    wanted = _id(asset_id)
+    row = None
+    if wanted is not None:
+        row = session.exec(_asset_select().where(Asset.id == wanted, usable_clause(actor))).first()
+    if row is None:
+        raise NotFound(rules.ASSET_NOT_FOUND)
+    return row
+
+
+def get_asset(*, actor: Actor, asset_id: Any) -> dict[str, Any]:
+    _require_staff(actor)
+    with session_scope() as s:
+        row = _load_asset_row(s, actor, asset_id)
+        asset = row[0]
+        result = asset_row(*row)
+        result["prices_count"] = int(s.exec(select(func.count()).select_from(AssetPrice)
+                                             .where(AssetPrice.asset_id == asset.id)).one())
+        result["created_at"] = asset.created_at.isoformat()
+        result["updated_at"] = asset.updated_at.isoformat()
+        return result
+
+
+def _truthy(value: Any) -> bool:
+    return str(value or "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def get_asset_by_code(*, actor: Actor, code: Any, has_class: Any = None, firm_id: Any = None) -> dict[str, Any]:
+    """Lookup by code (uppercased) among the assets the firm may use: 404 'Asset {code} is not found'.
+    With `has_class`, the asset's class must also be one the firm may use (shared or its own)."""
+    _require_staff(actor)
+    wanted = normalise_code(code)[:rules.CODE_MAX + 1]
+    firm = _scope_firm(actor, firm_id)
+    with session_scope() as s:
+        stmt = _asset_select().where(Asset.code == wanted, usable_clause(actor, firm))
+        if _truthy(has_class) and not (actor.is_superuser and firm is None):
+            stmt = stmt.where(_owned_clause(AssetClass.firm_id, firm))
+        row = s.exec(stmt).first() if wanted else None
+        if row is None:
+            raise NotFound(rules.ASSET_CODE_NOT_FOUND.format(code=wanted))
+        return asset_row(*row)
+
+
+def search_assets(*, actor: Actor, query: Any, firm_id: Any = None, class_id: Any = None,
+                  limit: Any = 20) -> list[dict[str, Any]]:
+    """For pickers: code prefix or name contains, exact code first, then code prefixes, then names.
+    Firm scope: the shared universe plus that firm's assets; model scope: also `class_id`."""
+    _require_staff(actor)
+    text = str(query or "").strip()[:SEARCH_MAX]
+    try:
+        limit_i = max(1, min(int(limit), PICKER_LIMIT_MAX))
+    except (TypeError, ValueError):
+        limit_i = 20
+    where = [usable_clause(actor, _scope_firm(actor, firm_id))]
+    if _id(class_id) is not None:
+        where.append(Asset.class_id == _id(class_id))
+    ordering: list[Any] = []
+    if text:
+        where.append(_search_clause(text))
+        upper = text.upper()
+        ordering.append(case((Asset.code == upper, 0), (col(Asset.code).startswith(upper, autoescape=True), 1), else_=2))
+    ordering.append(Asset.code)
+    with session_scope() as s:
+        rows = s.exec(_asset_select().where(*where).order_by(*ordering).limit(limit_i)).all()
+        return [asset_row(*row) for row in rows]
+
+
+def price_history(*, actor: Actor, asset_id: Any, limit: Any = HISTORY_DEFAULT) -> tuple[list[dict[str, Any]], int]:
+    """The newest `limit` closes of an asset, oldest first (ready for a chart), and the count of all."""
+    _require_staff(actor)
+    try:
+        limit_i = max(1, min(int(limit), HISTORY_MAX))
+    except (TypeError, ValueError):
+        limit_i = HISTORY_DEFAULT
+    with session_scope() as s:
+        asset = _load_asset_row(s, actor, asset_id)[0]
+        total = s.exec(select(func.count()).select_from(AssetPrice).where(AssetPrice.asset_id == asset.id)).one()
+        rows = s.exec(select(AssetPrice.price_date, AssetPrice.close).where(AssetPrice.asset_id == asset.id)
+                      .order_by(col(AssetPrice.price_date).desc()).limit(limit_i)).all()
+        return [{"date": d.isoformat(), "close": price_rules.price_text(c)} for d, c in reversed(rows)], int(total)
+
+
+def filter_options(*, actor: Actor, firm_id: Any = None) -> dict[str, Any]:
+    """What the universe screen's filters and asset form offer, in one call: classes, types,
+    industry groups (by their order) and, for the superuser, the firms."""
+    _require_staff(actor)
+    firm = _scope_firm(actor, firm_id)
+    with session_scope() as s:
+        everything = actor.is_superuser and firm is None
+        classes = list(s.exec(select(AssetClass).order_by(case((AssetClass.is_cash.is_(True), 0), else_=1), AssetClass.idx,
+                                                          func.lower(AssetClass.title)))) if everything else _classes(s, firm)
+        types = list(s.exec(select(AssetType).order_by(func.lower(AssetType.title)))) if everything else _types(s, firm)
+        groups = s.exec(select(IndustryGroup).order_by(IndustryGroup.idx, func.lower(IndustryGroup.title))).all()
+        firms = []
+        if actor.is_superuser:
+            firms = [{"id": i, "name": n} for i, n in s.exec(select(Firm.id, Firm.name).where(Firm.deleted_at.is_(None))
+                                                             .order_by(func.lower(Firm.name))).all()]
+        return {
+            "classes": [_class_row(c) for c in classes],
+            "types": [_type_row(t) for t in types],
+            "industry_groups": [{"id": g.id, "title": g.title, "color": g.color} for g in groups],
+            "firms": firms,
+        }
+
+
+# ---- assets: writing (superuser) ------------------------------------------------------------------
+def _check_references(session: Session, values: dict[str, Any]) -> dict[str, str]:
+    """Field errors for references that do not exist or do not fit the asset's firm."""
+    errors: dict[str, str] = {}
+    firm = values.get("firm_id")
+    if firm is not None and _live_firm(session, firm) is None:
+        errors["firm_id"] = "Firm not found"
+    klass = session.get(AssetClass, values["class_id"]) if values.get("class_id") else None
+    if values.get("class_id") and (klass is None or klass.firm_id not in (None, firm)):
+        errors["class_id"] = rules.CLASS_NOT_FOUND
+    if values.get("type_id"):
+        kind = session.get(AssetType, values["type_id"])
+        if kind is None or kind.firm_id not in (None, firm):
+            errors["type_id"] = rules.TYPE_NOT_FOUND
+    if values.get("industry_group_id") and session.get(IndustryGroup, values["industry_group_id"]) is None:
+        errors["industry_group_id"] = "Industry group not found"
+    return errors
+
+
+def _clean_or_raise(session: Session, data: Mapping[str, Any], exclude: int | None = None) -> dict[str, Any]:
+    values, errors = rules.clean_asset(data)
+    if not errors.ok:
+        raise ValidationError(INVALID_FORM, dict(errors))
+    found = _check_references(session, values)
+    if found:
+        raise ValidationError(INVALID_FORM, found)
+    clash = select(Asset.id).where(Asset.code == values["code"])
+    if exclude is not None:
+        clash = clash.where(Asset.id != exclude)
+    if session.exec(clash).first() is not None:
+        raise ValidationError(rules.CODE_UNIQUE, {"code": rules.CODE_UNIQUE})
+    return values
+
+
+def _read_back(session: Session, asset_id: int) -> dict[str, Any]:
+    row = session.exec(_asset_select().where(Asset.id == asset_id)).first()
+    return asset_row(*row)
+
+
+def create_asset(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
+    """A new listed asset (superuser): code uppercased and unique ('Code should be unique.')."""
+    _require_manager(actor)
+    try:
+        with session_scope() as s:
+            values = _clean_or_raise(s, data)
+            asset = Asset(**values)
+            s.add(asset)
+            s.flush()
+            return {**_read_back(s, asset.id), "message": rules.ASSET_CREATED}
+    except IntegrityError:  # the same code saved at the same moment by someone else
+        raise ValidationError(rules.CODE_UNIQUE, {"code": rules.CODE_UNIQUE}) from None
+
+
+def update_asset(*, actor: Actor, asset_id: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+    _require_manager(actor)
+    try:
+        with session_scope() as s:
+            asset = s.get(Asset, _id(asset_id)) if _id(asset_id) else None
+            if asset is None:
+                raise NotFound(rules.ASSET_NOT_FOUND)
+            values = _clean_or_raise(s, data, exclude=asset.id)
+            for key, value in values.items():
+                setattr(asset, key, value)
+            asset.updated_at = utcnow()
+            s.add(asset)
+            s.flush()
+            return {**_read_back(s, asset.id), "message": rules.ASSET_UPDATED}
+    except IntegrityError:
+        raise ValidationError(rules.CODE_UNIQUE, {"code": rules.CODE_UNIQUE}) from None
+
+
+def asset_usage(session: Session, asset_id: int) -> bool:
+    """Is the asset held by any model or recommendation (other services may refuse changes then)."""
+    for stmt in (select(ModelAsset.id).where(or_(ModelAsset.asset_id == asset_id, ModelAsset.alt_asset_id == asset_id)),
+                 select(ModelEquivalent.id).where(or_(ModelEquivalent.asset_id == asset_id, ModelEquivalent.eq_asset_id == asset_id)),
+                 select(LongTermRecommendation.id).where(LongTermRecommendation.asset_id == asset_id),
+                 select(ShortTermRecommendation.id).where(ShortTermRecommendation.asset_id == asset_id)):
+        if session.exec(stmt).first() is not None:
+            return True
+    return False
+
+
+# ---- prices -----------------------------------------------------------------------------------------
+def _newest_closes(session: Session, asset_ids: Sequence[int], on_or_before: date | None = None) -> dict[int, tuple[date, Any]]:
+    """{asset id: (date, close)} of each asset's newest price (on or before a day) in one query."""
+    newest = select(AssetPrice.asset_id, func.max(AssetPrice.price_date).label("day")).where(col(AssetPrice.asset_id).in_(asset_ids))
+    if on_or_before is not None:
+        newest = newest.where(AssetPrice.price_date <= on_or_before)
+    sub = newest.group_by(AssetPrice.asset_id).subquery()
+    rows = session.exec(
+        select(AssetPrice.asset_id, AssetPrice.price_date, AssetPrice.close)
+        .join(sub, (AssetPrice.asset_id == sub.c.asset_id) & (AssetPrice.price_date == sub.c.day))
+    ).all()
+    return {aid: (day, close) for aid, day, close in rows}
+
+
+def recompute_prices(session: Session, asset_ids: Iterable[int]) -> int:
+    """Set each asset's last close price and date to its newest price, and its one- and six-month
+    returns (the close against the close on or before the same day 1 and 6 months earlier).
+    A few queries per 500 assets (one per distinct reference day), one bulk UPDATE. Returns the count."""
+    ids = sorted({int(i) for i in asset_ids})
+    now = utcnow()
+    updates: list[dict[str, Any]] = []
+    for chunk in _chunks(ids):
+        last = _newest_closes(session, chunk)
+        references: dict[int, dict[int, Any]] = {}
+        for months in (1, 6):
+            by_day: dict[date, list[int]] = defaultdict(list)
+            for aid, (day, _) in last.items():
+                by_day[price_rules.months_before(day, months)].append(aid)
+            found: dict[int, Any] = {}
+            for day, aids in by_day.items():
+                found.update({aid: close for aid, (_, close) in _newest_closes(session, aids, day).items()})
+            references[months] = found
+        for aid in chunk:
+            day, close = last.get(aid, (None, None))
+            updates.append({
+                "id": aid,
+                "last_close_price": close,
+                "last_close_date": price_rules.close_instant(day) if day else None,
+                "one_month_return": price_rules.period_return(close, references[1].get(aid)),
+                "six_month_return": price_rules.period_return(close, references[6].get(aid)),
+                "updated_at": now,
+            })
+    if updates:
+        session.execute(update(Asset), updates)
+    return len(updates)
+
+
+def import_prices(*, actor: Actor, filename: str | None, content_type: str | None, data: bytes) -> dict[str, Any]:
+    """Import a price file (superuser): {imported, updated, rejected: [{line, code, reason, message}], assets}.
+
+    The type is checked first ('Invalid file type!'), then the whole file; a malformed file raises
+    ValidationError and writes nothing. Lines with bad values or unknown codes are rejected and
+    named; the good lines of the file are written (new dates inserted, existing dates replaced) in
+    one transaction with the recomputed last closes and returns."""
+    _require_manager(actor)
+    parsed = price_rules.parse_price_file(filename, content_type, data)
+    rejected = list(parsed.rejected)
+    try:
+        with session_scope() as s:
+            known = find_by_codes(s, actor, {line.code for line in parsed.lines})
+            good = []
+            for line in parsed.lines:
+                asset = known.get(line.code)
+                if asset is None:
+                    rejected.append(price_rules.Rejection(line.line, line.code,
+                                                          price_rules.UNKNOWN_CODE.format(code=line.code)))
+                else:
+                    good.append((asset.id, line))
+            inserted = updated = 0
+            touched = sorted({aid for aid, _ in good})
+            if good:
+                first = min(line.price_date for _, line in good)
+                newest = max(line.price_date for _, line in good)
+                existing: dict[tuple[int, date], int] = {}
+                for chunk in _chunks(touched):
+                    for pid, aid, day in s.exec(select(AssetPrice.id, AssetPrice.asset_id, AssetPrice.price_date).where(
+                            col(AssetPrice.asset_id).in_(chunk), AssetPrice.price_date >= first,
+                            AssetPrice.price_date <= newest)).all():
+                        existing[(aid, day)] = pid
+                new_rows, changed = [], []
+                for aid, line in good:
+                    pid = existing.get((aid, line.price_date))
+                    if pid is None:
+                        new_rows.append({"asset_id": aid, "price_date": line.price_date, "close": line.close})
+                    else:
+                        changed.append({"id": pid, "close": line.close})
+                if new_rows:
+                    s.execute(insert(AssetPrice), new_rows)
+                if changed:
+                    s.execute(update(AssetPrice), changed)
+                inserted, updated = len(new_rows), len(changed)
+                recompute_prices(s, touched)
+    except IntegrityError:
+        raise Conflict(IMPORT_CONFLICT) from None
+    rejected.sort(key=lambda r: r.line)
+    return {
+        "imported": inserted,
+        "updated": updated,
+        "assets": len(touched),
+        "rejected": [r.as_dict() for r in rejected],
+        "message": UPLOAD_COMPLETE,
+    }

@@ -63,6 +63,12 @@ FIRMS = [
 
 
 def load_demo_data() -> bool:
+    from app.services.demo_industry_groups import load_demo_industry_groups
+
+    load_demo_industry_groups()  # its own marker: runs for new and existing demo databases
+    from app.services.demo_assets import load_demo_assets
+
+    load_demo_assets()  # its own marker too (the universe's last code): after the industry groups it links to
     with session_scope() as s:
         if s.exec(select(User.id).where(User.email == MARKER_EMAIL)).first() is not None:
             return False
@@ -88,3 +94,17 @@ def load_demo_data() -> bool:
                 if role == Role.ADVISER.value:
                     advisers.append(user)
         return True
+
+
+# Parts whose demo data needs the demo people (and the asset universe) run after the function above
+# has committed: the name load_demo_data now wraps it. Each part keeps its own marker, so it also runs
+# for an existing demo database.
+_load_demo_people = load_demo_data
+
+
+def load_demo_data() -> bool:  # noqa: F811 - deliberately wraps the loader above
+    loaded = _load_demo_people()
+    from app.services.demo_models import load_demo_models
+
+    load_demo_models()  # skips quietly while there are no assets
+    return loaded

@@ -3,9 +3,13 @@ import reflex as rx
 
 from app.ui import routes
 from app.ui.pages import login
+from app.ui.pages import industry_groups
 from app.ui.pages import users, profile
 from app.ui.pages import firms
 from app.ui.pages import account, outbox
+from app.ui.pages import models
+from app.ui.pages import recommendations
+from app.ui.pages import assets as assets_pages
 from app.ui.states.base import AppState
 from app.ui.states.login import LoginState
 
@@ -24,3 +28,7 @@ def register_pages(app: rx.App) -> None:
     outbox.register(app)
     users.register(app)
     profile.register(app)
+    models.register(app)
+    industry_groups.register(app)
+    recommendations.register(app)
+    assets_pages.register(app)

@@ -1,0 +1,126 @@
+"""The asset universe: classes, types, assets, lookups, picker search, price history and the price upload."""
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, File, UploadFile
+from pydantic import BaseModel, ConfigDict
+
+from app.api.deps import CurrentActor, listing, ok
+from app.domain import prices as price_rules
+from app.services import assets
+
+router = APIRouter(tags=["assets"])
+
+
+class TitleBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    title: Any = None
+    firmId: Any = None
+
+
+class AssetBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    code: Any = None
+    name: Any = None
+    class_id: Any = None
+    type_id: Any = None
+    industry_group_id: Any = None
+    firm_id: Any = None
+    dividend_yield: Any = None
+    url: Any = None
+
+
+# ---- classes and types ------------------------------------------------------------------------------
+@router.get("/asset-classes")
+def list_classes(actor: CurrentActor, firmId: str | None = None):
+    rows = assets.list_classes(actor=actor, firm_id=firmId)
+    return listing(rows, len(rows))
+
+
+@router.post("/asset-classes")
+def create_class(actor: CurrentActor, body: TitleBody):
+    return ok(assets.create_class(actor=actor, data=body.model_dump()))
+
+
+@router.put("/asset-classes/{class_id}")
+def update_class(actor: CurrentActor, class_id: str, body: TitleBody):
+    return ok(assets.update_class(actor=actor, class_id=class_id, data=body.model_dump()))
+
+
+@router.delete("/asset-classes/{class_id}")
+def delete_class(actor: CurrentActor, class_id: str):
+    return ok(assets.delete_class(actor=actor, class_id=class_id))
+
+
+@router.get("/asset-types")
+def list_types(actor: CurrentActor, firmId: str | None = None):
+    rows = assets.list_types(actor=actor, firm_id=firmId)
+    return listing(rows, len(rows))
+
+
+@router.post("/asset-types")
+def create_type(actor: CurrentActor, body: TitleBody):
+    return ok(assets.create_type(actor=actor, data=body.model_dump()))
+
+
+@router.put("/asset-types/{type_id}")
+def update_type(actor: CurrentActor, type_id: str, body: TitleBody):
+    return ok(assets.update_type(actor=actor, type_id=type_id, data=body.model_dump()))
+
+
+@router.delete("/asset-types/{type_id}")
+def delete_type(actor: CurrentActor, type_id: str):
+    return ok(assets.delete_type(actor=actor, type_id=type_id))
+
+
+# ---- assets ------------------------------------------------------------------------------------------
+@router.get("/assets")
+def list_assets(actor: CurrentActor, limit: str | None = None, offset: str | None = None, sort: str = "code",
+                order: str = "asc", search: str | None = None, classId: str | None = None, typeId: str | None = None,
+                industryGroupId: str | None = None, firmId: str | None = None):
+    rows, total = assets.list_assets(actor=actor, limit=limit, offset=offset, sort=sort, order=order, search=search,
+                                     class_id=classId, type_id=typeId, industry_group_id=industryGroupId, firm_id=firmId)
+    return listing(rows, total)
+
+
+@router.get("/assets-search")
+def search_assets(actor: CurrentActor, query: str | None = None, firmId: str | None = None, classId: str | None = None,
+                  limit: str | None = None):
+    rows = assets.search_assets(actor=actor, query=query, firm_id=firmId, class_id=classId, limit=limit or 20)
+    return listing(rows, len(rows))
+
+
+@router.get("/assets-by-code/{code}")
+def asset_by_code(actor: CurrentActor, code: str, has_class: str | None = None, firmId: str | None = None):
+    return ok(assets.get_asset_by_code(actor=actor, code=code, has_class=has_class, firm_id=firmId))
+
+
+@router.get("/assets/{asset_id}")
+def get_asset(actor: CurrentActor, asset_id: str):
+    return ok(assets.get_asset(actor=actor, asset_id=asset_id))
+
+
+@router.get("/assets/{asset_id}/prices")
+def price_history(actor: CurrentActor, asset_id: str, limit: str | None = None):
+    rows, total = assets.price_history(actor=actor, asset_id=asset_id, limit=limit or assets.HISTORY_DEFAULT)
+    return listing(rows, total)
+
+
+@router.post("/assets")
+def create_asset(actor: CurrentActor, body: AssetBody):
+    return ok(assets.create_asset(actor=actor, data=body.model_dump()))
+
+
+@router.put("/assets/{asset_id}")
+def update_asset(actor: CurrentActor, asset_id: str, body: AssetBody):
+    return ok(assets.update_asset(actor=actor, asset_id=asset_id, data=body.model_dump()))
+
+
+# ---- prices ------------------------------------------------------------------------------------------
+@router.post("/asset-prices-upload")
+async def upload_prices(actor: CurrentActor, file: UploadFile = File(...)):
+    """Multipart `file`: CSV or Excel (.xlsx) with the columns code, date, close. A malformed file
+    answers 400 with the reason and writes nothing; rejected lines come back in result.rejected."""
+    data = await file.read(price_rules.MAX_FILE_BYTES + 1)  # one byte past the limit tells it is too big
+    return ok(assets.import_prices(actor=actor, filename=file.filename, content_type=file.content_type, data=data))

@@ -1,0 +1,67 @@
+"""Industry groups (spec 002 s7: get, getMainList, create, update, delete, reorder).
+
+GET    /api/industry-groups            every group in order, with assets_count (result.rows, result.totals[0].count)
+GET    /api/industry-groups/main-list  [{id, title, color}] in order, for pickers
+GET    /api/industry-groups/{id}       one group
+POST   /api/industry-groups            {title, color?}
+PUT    /api/industry-groups/{id}       {title?, color?, idx?}
+DELETE /api/industry-groups/{id}       409 'The industry group {title} has linked assets.' (errors.helper) while assets link to it
+PUT    /api/industry-groups-reorder    [{id, idx}, ...] naming every group once; one transaction
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Body
+from pydantic import BaseModel, ConfigDict
+
+from app.api.deps import CurrentActor, listing, ok
+from app.services import industry_groups
+
+router = APIRouter(tags=["industry groups"])
+
+
+class IndustryGroupBody(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    title: Any = None
+    color: Any = None
+    idx: Any = None
+
+
+@router.get("/industry-groups")
+def list_industry_groups(actor: CurrentActor):
+    rows = industry_groups.list_industry_groups(actor=actor)
+    return listing(rows, len(rows))
+
+
+@router.get("/industry-groups/main-list")
+def main_list(actor: CurrentActor):
+    return ok(industry_groups.main_list(actor=actor))
+
+
+@router.get("/industry-groups/{group_id}")
+def get_industry_group(actor: CurrentActor, group_id: str):
+    return ok(industry_groups.get_industry_group(actor=actor, group_id=group_id))
+
+
+@router.post("/industry-groups")
+def create_industry_group(actor: CurrentActor, body: IndustryGroupBody):
+    data = body.model_dump(exclude={"idx"})
+    return ok(industry_groups.create_industry_group(actor=actor, data=data))
+
+
+@router.put("/industry-groups/{group_id}")
+def update_industry_group(actor: CurrentActor, group_id: str, body: IndustryGroupBody):
+    return ok(industry_groups.update_industry_group(actor=actor, group_id=group_id, data=body.model_dump()))
+
+
+@router.delete("/industry-groups/{group_id}")
+def delete_industry_group(actor: CurrentActor, group_id: str):
+    industry_groups.delete_industry_group(actor=actor, group_id=group_id)
+    return ok({"message": industry_groups.DELETED})
+
+
+@router.put("/industry-groups-reorder")
+def reorder_industry_groups(actor: CurrentActor, body: Any = Body(None)):
+    rows = industry_groups.reorder_industry_groups(actor=actor, items=body)
+    return ok({"message": industry_groups.REORDERED, "rows": rows})

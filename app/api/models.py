@@ -1,0 +1,89 @@
+"""Model portfolios (spec 000 s7; paths the spec does not show are in the same style).
+
+GET    /api/models                           query limit, offset, sort, order, search, link, firmId, tp_calculation,
+                                             tr_calculation, str_upload, recommendations_upload
+                                             -> result.rows and result.totals[0].count
+GET    /api/models/{id}                      the model (the form's read shape, with can_edit)
+POST   /api/models                           the model payload -> the saved model with `message`
+PUT    /api/models/{id}                      the model payload with `version` -> the saved model with `message`
+DELETE /api/models/{id}                      soft delete -> {message: 'Model is deleted'}
+GET    /api/models/{id}/history              query limit, offset, orderDirection -> {count, rows}, newest first
+GET    /api/models/{id}/versions/{version}   the model as saved in that version (is_version: true)
+GET    /api/models/{id}/details              the details screen: model and assets by class with returns
+GET    /api/models-form-options              query firmId -> classes, types, industry groups, firms
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Body, Query
+
+from app.api.deps import CurrentActor, listing, ok
+from app.services import models
+
+router = APIRouter(tags=["models"])
+
+
+@router.get("/models")
+def list_models(
+    actor: CurrentActor,
+    limit: str | None = None,
+    offset: str | None = None,
+    sort: str = "name",
+    order: str = "asc",
+    search: str | None = None,
+    link: str | None = None,
+    firm_id: str | None = Query(None, alias="firmId"),
+    tp_calculation: str | None = None,
+    tr_calculation: str | None = None,
+    str_upload: str | None = None,
+    recommendations_upload: str | None = None,
+):
+    rows, total = models.list_models(
+        actor=actor, limit=limit, offset=offset, sort=sort, order=order, search=search, firm_id=firm_id, link=link,
+        tp_calculation=tp_calculation, tr_calculation=tr_calculation, str_upload=str_upload,
+        recommendations_upload=recommendations_upload,
+    )
+    return listing(rows, total)
+
+
+@router.get("/models-form-options")
+def form_options(actor: CurrentActor, firm_id: str | None = Query(None, alias="firmId")):
+    return ok(models.model_form_options(actor=actor, firm_id=firm_id))
+
+
+@router.get("/models/{model_id}")
+def get_model(actor: CurrentActor, model_id: str):
+    return ok(models.get_model(actor=actor, model_id=model_id))
+
+
+@router.post("/models")
+def create_model(actor: CurrentActor, body: dict[str, Any] = Body(...)):
+    return ok(models.create_model(actor=actor, data=body))
+
+
+@router.put("/models/{model_id}")
+def update_model(actor: CurrentActor, model_id: str, body: dict[str, Any] = Body(...)):
+    return ok(models.update_model(actor=actor, model_id=model_id, data=body))
+
+
+@router.delete("/models/{model_id}")
+def delete_model(actor: CurrentActor, model_id: str):
+    return ok(models.delete_model(actor=actor, model_id=model_id))
+
+
+@router.get("/models/{model_id}/history")
+def model_history(actor: CurrentActor, model_id: str, limit: str | None = None, offset: str | None = None,
+                  order_direction: str = Query("desc", alias="orderDirection")):
+    rows, count = models.model_history(actor=actor, model_id=model_id, limit=limit, offset=offset, order=order_direction)
+    return ok({"count": count, "rows": rows})
+
+
+@router.get("/models/{model_id}/versions/{version}")
+def model_version(actor: CurrentActor, model_id: str, version: str):
+    return ok(models.get_model_version(actor=actor, model_id=model_id, version=version))
+
+
+@router.get("/models/{model_id}/details")
+def model_details(actor: CurrentActor, model_id: str):
+    return ok(models.model_details(actor=actor, model_id=model_id))

@@ -1,0 +1,71 @@
+"""CSV downloads of a model's long-term and short-term recommendations.
+
+The columns are those of the upload files (code, action, comment; short-term also price and yield),
+so a downloaded file can be edited and uploaded again; name and the time of the last change (in
+the browser's offset) are extra columns the upload ignores."""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from datetime import datetime, timedelta, timezone
+from typing import Any, Iterable, Mapping
+from urllib.parse import quote
+
+from app.domain.recommendations import Kind, formula_guard
+
+TITLES = {Kind.LONG_TERM: "Long Term Recommendations", Kind.SHORT_TERM: "Short Term Recommendations"}
+MAX_OFFSET_MINUTES = 14 * 60
+
+
+def client_offset(value: Any) -> int:
+    """The browser's `new Date().getTimezoneOffset()` (minutes, positive west of UTC: Sydney is -600)."""
+    try:
+        minutes = int(str(value).strip())
+    except (TypeError, ValueError):
+        return 0
+    return minutes if abs(minutes) <= MAX_OFFSET_MINUTES else 0
+
+
+def local_time(moment: datetime | None, offset_minutes: int) -> datetime | None:
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone(timedelta(minutes=-offset_minutes)))
+
+
+def _when(moment: datetime | None, offset_minutes: int) -> str:
+    local = local_time(moment, offset_minutes)
+    return local.strftime("%d/%m/%Y %H:%M") if local else ""
+
+
+def filename(kind: Kind, model_name: str, now: datetime, offset_minutes: int) -> str:
+    """'<model> - Long Term Recommendations - 31-12-2025.csv' (the date in the browser's offset)."""
+    safe = re.sub(r"[\\/:*?\"<>|\x00-\x1f]+", " ", model_name or "Model")
+    safe = re.sub(r"\s+", " ", safe).strip() or "Model"
+    day = local_time(now, offset_minutes).strftime("%d-%m-%Y")
+    return f"{safe[:120]} - {TITLES[kind]} - {day}.csv"
+
+
+def content_disposition(name: str) -> str:
+    """attachment with an ASCII fallback name and the exact UTF-8 name (RFC 6266)."""
+    ascii_name = name.encode("ascii", "replace").decode("ascii").replace("?", "_").replace('"', "'")
+    return f"attachment; filename=\"{ascii_name}\"; filename*=UTF-8''{quote(name, safe='')}"
+
+
+def build(kind: Kind, rows: Iterable[Mapping[str, Any]], offset_minutes: int) -> bytes:
+    """The CSV file (UTF-8 with a byte-order mark, so Excel reads the names right)."""
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    if kind is Kind.LONG_TERM:
+        writer.writerow(["code", "name", "action", "comment", "updated"])
+        for row in rows:
+            writer.writerow([row["code"], formula_guard(row["name"]), row["action"], formula_guard(row["comment"] or ""),
+                             _when(row["updated_at"], offset_minutes)])
+    else:
+        writer.writerow(["code", "name", "action", "comment", "price", "yield", "updated"])
+        for row in rows:
+            writer.writerow([row["code"], formula_guard(row["name"]), row["action"], formula_guard(row["comment"] or ""),
+                             row["price"] or "", row["yield"] or "", _when(row["updated_at"], offset_minutes)])
+    return ("\ufeff" + buffer.getvalue()).encode("utf-8")

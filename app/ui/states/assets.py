@@ -1,0 +1,608 @@
+"""The asset universe screen (assets.list): the table of listed assets with search, class and
+industry group filters, sorting and pages; a row opens the asset's details with its recent price
+history; the superuser also imports prices (CSV / Excel) and creates or edits assets.
+
+Every handler resolves the signed-in user from the token and goes through app.services.assets,
+which checks permission and scopes by firm. The id of the asset shown or edited stays in
+backend-only vars; anything else a browser sends is re-checked by the service."""
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any, ClassVar
+
+import reflex as rx
+
+from app.domain import prices as price_rules
+from app.domain.assets import ASSET_FORM_KEYS, ASSET_SORTS, clean_asset
+from app.domain.errors import GENERIC, INVALID_FORM, AuthenticationError, DomainError, ValidationError
+from app.services import assets
+from app.ui.components.widgets import visible_pages
+from app.ui.states.base import AppState, toast_error, toast_success
+from app.ui.states.lists import ListControls
+
+log = logging.getLogger("app.ui.assets")
+
+ALL = "all"
+NONE = "none"  # the "no type / no group / shared universe" choice of a select (Radix items cannot be "")
+UPLOAD_ID = "prices-upload"
+UPLOAD_FAILED = "The file upload was unsuccessful"
+UPLOAD_COMPLETE = "The file upload is now complete"
+HISTORY_DAYS = 180
+RECENT_ROWS = 10
+PICK_TARGET = "assets.find"  # the asset picker's target key for "Find asset"
+
+
+# ---- display helpers ---------------------------------------------------------------------------------
+def _decimal(value: Any) -> Decimal | None:
+    if value in (None, ""):
+        return None
+    try:
+        number = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return None
+    return number if number.is_finite() else None
+
+
+def price_display(value: Any) -> str:
+    """A close in dollars: 3 decimals below $2 (ASX steps of a tenth of a cent), else 2; 'N/A' when empty."""
+    number = _decimal(value)
+    if number is None:
+        return "N/A"
+    places = Decimal("0.001") if abs(number) < 2 else Decimal("0.01")
+    rounded = number.quantize(places, rounding=ROUND_HALF_UP)
+    return f"{'-' if rounded < 0 else ''}${abs(rounded):,}"
+
+
+def percent_display(value: Any) -> str:
+    """A percentage with one decimal ('12.5%'), 'N/A' when empty."""
+    number = _decimal(value)
+    if number is None:
+        return "N/A"
+    rounded = number.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    return f"{abs(rounded) if rounded == 0 else rounded}%"  # never "-0.0%"
+
+
+def sign_of(value: Any) -> str:
+    """'up', 'down' or '' (zero or empty): performance is green when positive, red when negative."""
+    number = _decimal(value)
+    if number is None:
+        return ""
+    number = number.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    return "" if number == 0 else ("up" if number > 0 else "down")
+
+
+def day_display(iso_day: str) -> str:
+    """A trading day (a calendar date, not an instant) as DD/MM/YYYY."""
+    try:
+        return date.fromisoformat(iso_day).strftime("%d/%m/%Y")
+    except (TypeError, ValueError):
+        return ""
+
+
+def _plain(value: Any) -> str:
+    """A stored decimal as the user would type it ('4.5000' -> '4.5'; empty -> '')."""
+    number = _decimal(value)
+    if number is None:
+        return ""
+    text = format(number, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+@dataclasses.dataclass
+class AssetRow:
+    id: int = 0
+    code: str = ""
+    name: str = ""
+    class_title: str = ""
+    type_title: str = ""
+    group_title: str = ""
+    group_color: str = ""
+    firm_name: str = ""
+    price: str = ""
+    close_date: str = ""  # the ISO instant of the close (shown with rx.moment in the browser's offset)
+    dividend_yield: str = ""
+    one_month: str = ""
+    one_month_sign: str = ""
+    six_month: str = ""
+    six_month_sign: str = ""
+    url: str = ""
+
+
+def asset_view(found: dict[str, Any]) -> AssetRow:
+    group = found.get("industry_group") or {}
+    kind = found.get("type") or {}
+    firm = found.get("firm") or {}
+    return AssetRow(
+        id=int(found["id"]),
+        code=found["code"],
+        name=found["name"],
+        class_title=(found.get("class") or {}).get("title") or "",
+        type_title=kind.get("title") or "",
+        group_title=group.get("title") or "",
+        group_color=group.get("color") or "",
+        firm_name=firm.get("name") or "",
+        price=price_display(found.get("last_close_price")),
+        close_date=found.get("last_close_date") or "",
+        dividend_yield=percent_display(found.get("dividend_yield")),
+        one_month=percent_display(found.get("one_month_return")),
+        one_month_sign=sign_of(found.get("one_month_return")),
+        six_month=percent_display(found.get("six_month_return")),
+        six_month_sign=sign_of(found.get("six_month_return")),
+        url=found.get("url") or "",
+    )
+
+
+@dataclasses.dataclass
+class Option:
+    value: str = ""
+    label: str = ""
+    color: str = ""
+
+
+@dataclasses.dataclass
+class RecentPrice:
+    day: str = ""
+    close: str = ""
+    change: str = ""
+    sign: str = ""
+
+
+@dataclasses.dataclass
+class Rejected:
+    line: int = 0
+    code: str = ""
+    reason: str = ""
+
+
+def _blank_form() -> dict[str, str]:
+    return {key: "" for key in ASSET_FORM_KEYS}
+
+
+def _form_data(form: dict[str, str]) -> dict[str, Any]:
+    """The form as the service reads it: the selects' NONE choice is "no value"."""
+    return {key: ("" if form.get(key, "") == NONE else form.get(key, "")) for key in ASSET_FORM_KEYS}
+
+
+class AssetsState(ListControls, AppState):
+    """/assets: staff see the shared universe and their firm's assets; the superuser sees and keeps all."""
+
+    SORT_KEYS: ClassVar[tuple[str, ...]] = ASSET_SORTS
+
+    sort: str = "code"
+    rows: list[AssetRow] = []
+    total: int = 0
+    page: int = 1
+    loading: bool = True
+    class_filter: str = ALL
+    group_filter: str = ALL
+    class_options: list[Option] = []
+    type_options: list[Option] = []
+    group_options: list[Option] = []
+    firm_options: list[Option] = []
+
+    # details
+    detail_open: bool = False
+    detail_loading: bool = False
+    detail: AssetRow = AssetRow()
+    detail_prices_count: int = 0
+    chart: list[dict[str, Any]] = []  # {"day": "DD/MM", "close": float}: floats for drawing only
+    recent: list[RecentPrice] = []
+    _detail_id: int = 0
+
+    # price import
+    import_open: bool = False
+    importing: bool = False
+    import_error: str = ""
+    import_done: bool = False
+    imported: int = 0
+    updated: int = 0
+    import_assets: int = 0
+    rejected: list[Rejected] = []
+
+    # the asset form
+    form_open: bool = False
+    form_mode: str = "new"
+    form: dict[str, str] = _blank_form()
+    errors: dict[str, str] = _blank_form()
+    submitted: bool = False
+    saving: bool = False
+    _edit_id: int = 0
+
+    # ---- loading ---------------------------------------------------------------------------------
+    def _load_failed(self, exc: Exception):
+        if isinstance(exc, AuthenticationError):
+            return self._fail(exc)
+        if isinstance(exc, DomainError):
+            return toast_error(exc.message or GENERIC)
+        log.exception("assets list failed", exc_info=exc)
+        return toast_error(GENERIC)
+
+    def _filter_id(self, value: str) -> int | None:
+        return None if value == ALL else _int(value)
+
+    def _reload(self, first_page: bool = True):
+        if first_page:
+            self.page = 1
+        self.loading = True
+        try:
+            actor = self._actor()
+            limit = self._limit()
+            found, self.total = assets.list_assets(
+                actor=actor, limit=limit, offset=(self.page - 1) * limit, sort=self.sort, order=self.order,
+                search=self.search, class_id=self._filter_id(self.class_filter),
+                industry_group_id=self._filter_id(self.group_filter))
+            self.rows = [asset_view(a) for a in found]
+        except Exception as exc:
+            self.rows, self.total = [], 0
+            return self._load_failed(exc)
+        finally:
+            self.loading = False
+        return None
+
+    def _load_options(self, actor) -> None:
+        opts = assets.filter_options(actor=actor)
+        self.class_options = [Option(value=str(c["id"]), label=c["title"]) for c in opts["classes"]]
+        self.type_options = [Option(value=str(t["id"]), label=t["title"]) for t in opts["types"]]
+        self.group_options = [Option(value=str(g["id"]), label=g["title"], color=g["color"] or "")
+                              for g in opts["industry_groups"]]
+        self.firm_options = [Option(value=str(x["id"]), label=x["name"]) for x in opts["firms"]]
+
+    @rx.event
+    def on_load(self):
+        self.detail_open = self.import_open = self.form_open = False
+        self.rows = []
+        self.loading = True
+        yield
+        try:
+            actor = self._actor()
+        except AuthenticationError:
+            self.loading = False
+            return  # check_login, first in on_load, already sends the user to sign in
+        refused = self._send_client_home(actor)
+        if refused:
+            self.loading = False
+            yield refused
+            return
+        try:
+            self._load_options(actor)
+        except Exception as exc:
+            self.loading = False
+            yield self._load_failed(exc)
+            return
+        yield self._reload()
+
+    # ---- filters and pages ------------------------------------------------------------------------
+    @rx.event
+    def set_class_filter(self, value: str):
+        self.class_filter = value if value == ALL or _int(value) is not None else ALL
+        return self._reload()
+
+    @rx.event
+    def set_group_filter(self, value: str):
+        self.group_filter = value if value == ALL or _int(value) is not None else ALL
+        return self._reload()
+
+    @rx.event
+    def clear_filters(self):
+        self.search = ""
+        self.class_filter = self.group_filter = ALL
+        return self._reload()
+
+    @rx.event
+    def go_to_page(self, page: Any):
+        self.page = min(max(1, _int(page) or 1), self.pages)
+        return self._reload(first_page=False)
+
+    # ---- details -------------------------------------------------------------------------------------
+    def _load_detail(self, asset_id: int):
+        actor = self._actor()
+        found = assets.get_asset(actor=actor, asset_id=asset_id)
+        history, count = assets.price_history(actor=actor, asset_id=asset_id, limit=HISTORY_DAYS)
+        self._detail_id = int(found["id"])
+        self.detail = asset_view(found)
+        self.detail_prices_count = count
+        # the chart draws floats; every figure shown as text comes from the Decimal strings
+        self.chart = [{"day": day_display(p["date"])[:5], "close": float(Decimal(p["close"]))} for p in history]
+        recent: list[RecentPrice] = []
+        newest_first = list(reversed(history))
+        for i, point in enumerate(newest_first[:RECENT_ROWS]):
+            before = newest_first[i + 1]["close"] if i + 1 < len(newest_first) else None
+            change = price_rules.period_return(Decimal(point["close"]), _decimal(before))
+            recent.append(RecentPrice(day=day_display(point["date"]), close=price_display(point["close"]),
+                                      change=percent_display(change) if change is not None else "",
+                                      sign=sign_of(change)))
+        self.recent = recent
+
+    @rx.event
+    def open_asset(self, asset_id: Any):
+        wanted = _int(asset_id)
+        if wanted is None:
+            return None
+        self.detail_open = True
+        self.detail_loading = True
+        yield
+        try:
+            self._load_detail(wanted)
+        except Exception as exc:
+            self.detail_open = False
+            yield self._load_failed(exc)
+        finally:
+            self.detail_loading = False
+
+    @rx.event
+    async def asset_picked(self, target: str):
+        """The asset picker's choice ("Find asset"): open that asset's details."""
+        from app.ui.components.asset_picker import AssetPickerState, take_pick
+
+        picker = await self.get_state(AssetPickerState)
+        asset = take_pick(picker, str(target or ""))
+        if asset is None or target != PICK_TARGET:
+            return
+        self.detail_open = True
+        self.detail_loading = True
+        yield
+        try:
+            self._load_detail(int(asset["id"]))
+        except Exception as exc:
+            self.detail_open = False
+            yield self._load_failed(exc)
+        finally:
+            self.detail_loading = False
+
+    @rx.event
+    def set_detail_open(self, value: bool):
+        self.detail_open = bool(value)
+        if not value:
+            self._detail_id = 0
+
+    # ---- price import (superuser) -------------------------------------------------------------------
+    def _reset_import(self) -> None:
+        self.importing = False
+        self.import_error = ""
+        self.import_done = False
+        self.imported = self.updated = self.import_assets = 0
+        self.rejected = []
+
+    @rx.event
+    def open_import(self):
+        if not self.is_superuser:
+            return None
+        self._reset_import()
+        self.import_open = True
+        return rx.clear_selected_files(UPLOAD_ID)
+
+    @rx.event
+    def set_import_open(self, value: bool):
+        if self.importing:
+            return None
+        self.import_open = bool(value)
+        return None
+
+    @rx.event
+    def close_import(self):
+        if self.importing:
+            return None
+        self.import_open = False
+        return rx.clear_selected_files(UPLOAD_ID)
+
+    @rx.event
+    def import_again(self):
+        self._reset_import()
+        return rx.clear_selected_files(UPLOAD_ID)
+
+    @rx.event
+    def no_file(self):
+        self.import_error = "Please, choose a CSV or Excel file first."
+
+    @rx.event
+    async def import_prices(self, files: list[rx.UploadFile]):
+        if self.importing:
+            return
+        self._reset_import()
+        if not files:
+            self.import_error = "Please, choose a CSV or Excel file first."
+            return
+        self.importing = True
+        yield
+        upload = files[0]
+        try:
+            actor = self._actor()
+            data = await upload.read(price_rules.MAX_FILE_BYTES + 1)
+            result = assets.import_prices(actor=actor, filename=upload.filename,
+                                          content_type=upload.content_type, data=data)
+        except AuthenticationError as exc:
+            self.importing = False
+            yield self._fail(exc)
+            return
+        except DomainError as exc:
+            self.importing = False
+            self.import_error = exc.message
+            yield [toast_error(UPLOAD_FAILED), rx.clear_selected_files(UPLOAD_ID)]
+            return
+        except Exception as exc:  # an unexpected failure must not leave the dialog spinning
+            log.exception("price import failed", exc_info=exc)
+            self.importing = False
+            self.import_error = GENERIC
+            yield toast_error(UPLOAD_FAILED)
+            return
+        self.importing = False
+        self.import_done = True
+        self.imported, self.updated, self.import_assets = result["imported"], result["updated"], result["assets"]
+        self.rejected = [Rejected(line=int(r["line"]), code=r["code"], reason=r["reason"]) for r in result["rejected"]]
+        events: list[Any] = [toast_success(UPLOAD_COMPLETE), rx.clear_selected_files(UPLOAD_ID)]
+        failed = self._reload(first_page=False)
+        if failed is not None:
+            events.append(failed)
+        yield events
+
+    # ---- the asset form (superuser) ------------------------------------------------------------------
+    def _open_form(self, mode: str, values: dict[str, str]) -> None:
+        self.form_mode = mode
+        self.form = {**_blank_form(), **values}
+        self.errors = _blank_form()
+        self.submitted = False
+        self.saving = False
+        self.form_open = True
+
+    @rx.event
+    def new_asset(self):
+        if not self.is_superuser:
+            return None
+        self._edit_id = 0
+        self._open_form("new", {"type_id": NONE, "industry_group_id": NONE, "firm_id": NONE})
+        return None
+
+    @rx.event
+    def edit_asset(self):
+        """Edit the asset shown in the details (its id is the backend's, never the browser's)."""
+        if not self.is_superuser or not self._detail_id:
+            return None
+        try:
+            found = assets.get_asset(actor=self._actor(), asset_id=self._detail_id)
+        except DomainError as exc:
+            return self._fail(exc)
+        self._edit_id = int(found["id"])
+        self._open_form("edit", {
+            "code": found["code"], "name": found["name"], "class_id": str(found["class_id"]),
+            "type_id": str((found.get("type") or {}).get("id") or NONE),
+            "industry_group_id": str((found.get("industry_group") or {}).get("id") or NONE),
+            "firm_id": str((found.get("firm") or {}).get("id") or NONE),
+            "dividend_yield": _plain(found.get("dividend_yield")),
+            "url": found.get("url") or "",
+        })
+        self.detail_open = False
+        return None
+
+    def _validate(self) -> bool:
+        _, errors = clean_asset(_form_data(self.form))
+        self.errors = {**_blank_form(), **errors}
+        return errors.ok
+
+    @rx.event
+    def set_field(self, key: str, value: Any):
+        if key not in ASSET_FORM_KEYS or not self.form_open:
+            return None
+        text = str(value if value is not None else "")[:400]
+        self.form = {**self.form, key: text.upper() if key == "code" else text}
+        self.form_dirty = True
+        if self.submitted:
+            self._validate()
+        return None
+
+    def _close_form(self) -> None:
+        self.form_open = False
+        self.form_dirty = False
+        self.saving = False
+        self._edit_id = 0
+
+    @rx.event
+    def set_form_open(self, value: bool):
+        if not value:
+            self._close_form()
+
+    @rx.event
+    def cancel_form(self):
+        self._close_form()
+
+    def _save(self) -> tuple[bool, Any]:
+        """(saved, events): validate, then create or update through the service."""
+        self.submitted = True
+        if not self._validate():
+            return False, toast_error(INVALID_FORM)
+        try:
+            actor = self._actor()
+            data = _form_data(self.form)
+            if self.form_mode == "edit" and self._edit_id:
+                result = assets.update_asset(actor=actor, asset_id=self._edit_id, data=data)
+            else:
+                result = assets.create_asset(actor=actor, data=data)
+        except ValidationError as exc:
+            self.errors = {**_blank_form(), **{k: v for k, v in exc.fields.items() if k in ASSET_FORM_KEYS}}
+            return False, toast_error(exc.message)
+        except DomainError as exc:
+            return False, self._fail(exc)
+        self.form_open = False
+        self.form_dirty = False
+        self._edit_id = 0
+        events: list[Any] = [toast_success(result["message"])]
+        failed = self._reload(first_page=False)
+        if failed is not None:
+            events.append(failed)
+        return True, events
+
+    @rx.event
+    def save_asset(self):
+        if self.saving:
+            return None
+        self.saving = True
+        try:
+            _, events = self._save()
+        finally:
+            self.saving = False
+        return events
+
+    @rx.event
+    def save_and_leave(self):
+        """The leave dialog's Save: save the open form, then go where the user was going."""
+        self.leave_open = False
+        saved, events = self._save()
+        if not saved:
+            return events
+        return [*events, rx.redirect(self.leave_to or "/")]
+
+    # ---- what the screen shows ------------------------------------------------------------------------
+    @rx.var
+    def pages(self) -> int:
+        return max(1, math.ceil(self.total / self._limit()))
+
+    @rx.var
+    def visible(self) -> list[int]:
+        return visible_pages(self.page, self.pages)
+
+    @rx.var
+    def showing(self) -> str:
+        if not self.total:
+            return "Showing 0 of 0"
+        size = self._limit()
+        first = (self.page - 1) * size + 1
+        return f"Showing {first}\u2013{min(self.total, self.page * size)} of {self.total}"
+
+    @rx.var
+    def has_filters(self) -> bool:
+        return bool(self.search or self.class_filter != ALL or self.group_filter != ALL)
+
+    @rx.var
+    def empty_text(self) -> str:
+        if self.has_filters:
+            return "No asset matches these filters."
+        return "The asset universe is empty: listed assets appear here once they are added."
+
+    @rx.var
+    def import_summary(self) -> str:
+        noun = "price" if self.imported == 1 else "prices"
+        return (f"{self.imported} new {noun} imported, {self.updated} updated, for {self.import_assets} "
+                f"asset{'' if self.import_assets == 1 else 's'}.")
+
+    @rx.var
+    def rejected_summary(self) -> str:
+        count = len(self.rejected)
+        return f"{count} line{'' if count == 1 else 's'} rejected" if count else ""
+
+    @rx.var
+    def form_title(self) -> str:
+        return "Edit asset" if self.form_mode == "edit" else "New asset"
+
+    @rx.var
+    def chart_domain_note(self) -> str:
+        return f"Last {len(self.chart)} closes" if self.chart else "No price history yet"

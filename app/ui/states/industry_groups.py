@@ -1,0 +1,319 @@
+"""The industry groups screen (route industry-groups): the list in idx order with colour, title and
+linked assets; the superuser adds, renames, recolours, reorders (drag or move up/down) and deletes.
+
+Every handler resolves the signed-in user from the token and goes through
+app.services.industry_groups, which checks permission; the id being edited or deleted stays in
+backend-only vars. The editor validates with the service's own rules (clean_industry_group)."""
+from __future__ import annotations
+
+import logging
+from typing import Any, TypedDict
+
+import reflex as rx
+
+from app.domain import industry_groups as rules
+from app.domain.errors import AuthenticationError, Conflict, DomainError, GENERIC, ValidationError
+from app.domain.permissions import can_manage_universe
+from app.services import industry_groups as service
+from app.ui.states.base import AppState, toast_error, toast_success
+
+log = logging.getLogger("app.ui.industry_groups")
+
+
+class GroupRow(TypedDict):
+    id: int
+    title: str
+    color: str
+    idx: int
+    assets_count: int
+
+
+def _row(group: dict[str, Any]) -> GroupRow:
+    return GroupRow(id=int(group["id"]), title=group["title"], color=group["color"], idx=int(group["idx"]),
+                    assets_count=int(group["assets_count"]))
+
+
+def _blocked_toast(message: str, helper: str):
+    """A refused delete: the message, and the helper text under it."""
+    return rx.toast.error(message, description=helper, position="top-right", duration=8000)
+
+
+def moved(ids: list[int], moving: int, target: int) -> list[int]:
+    """The order after dropping `moving` on `target`: it takes the target's place (the rows between shift)."""
+    if moving == target or moving not in ids or target not in ids:
+        return list(ids)
+    order = [i for i in ids if i != moving]
+    order.insert(ids.index(target), moving)
+    return order
+
+
+class IndustryGroupsState(AppState):
+    rows: list[GroupRow] = []
+    loading: bool = True
+    can_manage: bool = False
+
+    # the add / edit dialog
+    editor_open: bool = False
+    editor_mode: str = "new"  # new | edit
+    editor_title: str = ""
+    editor_color: str = rules.PALETTE[0]
+    editor_errors: dict[str, str] = {"title": "", "color": ""}
+    editor_submitted: bool = False
+    saving: bool = False
+    _editor_id: int = 0
+
+    # delete
+    delete_open: bool = False
+    delete_title: str = ""
+    _delete_id: int = 0
+
+    # drag and drop (display only; the drop handler re-checks everything)
+    drag_id: int = 0
+    over_id: int = 0
+    reordering: bool = False
+
+    # ---- loading --------------------------------------------------------------------------------
+    def _reload(self):
+        try:
+            self.rows = [_row(g) for g in service.list_industry_groups(actor=self._actor())]
+        except AuthenticationError as exc:
+            return self._fail(exc)
+        except DomainError as exc:
+            self.rows = []
+            return toast_error(exc.message or GENERIC)
+        except Exception as exc:  # a failed list load shows the default text and an empty list
+            log.exception("industry groups list failed", exc_info=exc)
+            self.rows = []
+            return toast_error(GENERIC)
+        return None
+
+    @rx.event
+    def on_load(self):
+        self.editor_open = self.delete_open = False
+        self.drag_id = self.over_id = 0
+        self.loading = True
+        try:
+            actor = self._actor()
+        except AuthenticationError:
+            self.loading = False
+            return None  # check_login, first in on_load, already sends the user to sign in
+        refused = self._send_client_home(actor)
+        if refused:
+            self.loading = False
+            return refused
+        self.can_manage = can_manage_universe(actor)
+        failed = self._reload()
+        self.loading = False
+        return failed
+
+    # ---- add / edit -----------------------------------------------------------------------------
+    def _other_titles(self) -> list[str]:
+        return [r["title"] for r in self.rows if r["id"] != self._editor_id]
+
+    def _validate(self) -> None:
+        _, found = rules.clean_industry_group({"title": self.editor_title, "color": self.editor_color},
+                                              other_titles=self._other_titles())
+        self.editor_errors = {"title": found.get("title", ""), "color": found.get("color", "")}
+
+    @rx.event
+    def new_group(self):
+        try:
+            actor = self._actor()
+        except AuthenticationError as exc:
+            return self._fail(exc)
+        if not can_manage_universe(actor):
+            return None
+        self._editor_id = 0
+        self.editor_mode = "new"
+        self.editor_title = ""
+        self.editor_color = rules.next_color(r["color"] for r in self.rows)
+        self.editor_errors = {"title": "", "color": ""}
+        self.editor_submitted = False
+        self.editor_open = True
+        return None
+
+    @rx.event
+    def edit_group(self, group_id: int):
+        try:
+            actor = self._actor()
+        except AuthenticationError as exc:
+            return self._fail(exc)
+        row = next((r for r in self.rows if r["id"] == _int(group_id)), None)
+        if row is None or not can_manage_universe(actor):
+            return None
+        self._editor_id = row["id"]
+        self.editor_mode = "edit"
+        self.editor_title = row["title"]
+        self.editor_color = row["color"]
+        self.editor_errors = {"title": "", "color": ""}
+        self.editor_submitted = False
+        self.editor_open = True
+        return None
+
+    @rx.event
+    def set_editor_title(self, value: str):
+        self.editor_title = str(value or "")[:200]
+        if self.editor_submitted:
+            self._validate()
+
+    @rx.event
+    def set_editor_color(self, value: str):
+        self.editor_color = str(value or "")[:20]
+        if self.editor_submitted:
+            self._validate()
+
+    @rx.event
+    def set_editor_open(self, open_: bool):
+        if not open_:
+            self.editor_open = False
+            self._editor_id = 0
+
+    @rx.event
+    def save_group(self, _form: dict | None = None):
+        if self.saving or not self.editor_open:
+            return None
+        try:
+            actor = self._actor()
+        except AuthenticationError as exc:
+            return self._fail(exc)
+        self.editor_submitted = True
+        self._validate()
+        if self.editor_errors["title"] or self.editor_errors["color"]:
+            return None
+        data = {"title": self.editor_title, "color": self.editor_color}
+        self.saving = True
+        try:
+            if self.editor_mode == "edit" and self._editor_id:
+                service.update_industry_group(actor=actor, group_id=self._editor_id, data=data)
+            else:
+                service.create_industry_group(actor=actor, data=data)
+        except ValidationError as exc:
+            self.editor_errors = {"title": exc.fields.get("title", ""), "color": exc.fields.get("color", "")}
+            return self._fail(exc)
+        except DomainError as exc:
+            return self._fail(exc)
+        finally:
+            self.saving = False
+        self.editor_open = False
+        self._editor_id = 0
+        failed = self._reload()
+        return [toast_success(service.SAVED)] + ([failed] if failed is not None else [])
+
+    # ---- delete ---------------------------------------------------------------------------------
+    @rx.event
+    def ask_delete(self, group_id: int):
+        row = next((r for r in self.rows if r["id"] == _int(group_id)), None)
+        if row is None or not self.can_manage:
+            return None
+        self._delete_id = row["id"]
+        self.delete_title = row["title"]
+        self.delete_open = True
+        return None
+
+    @rx.event
+    def cancel_delete(self):
+        self.delete_open = False
+        self._delete_id = 0
+
+    @rx.event
+    def confirm_delete(self):
+        self.delete_open = False
+        group_id, self._delete_id = self._delete_id, 0
+        if not group_id:
+            return None
+        try:
+            service.delete_industry_group(actor=self._actor(), group_id=group_id)
+        except Conflict as exc:
+            helper = exc.fields.get("helper", "")
+            failed = self._reload()
+            return [_blocked_toast(exc.message, helper) if helper else toast_error(exc.message)] + (
+                [failed] if failed is not None else [])
+        except DomainError as exc:
+            return self._fail(exc)
+        failed = self._reload()
+        return [toast_success(service.DELETED)] + ([failed] if failed is not None else [])
+
+    # ---- reorder --------------------------------------------------------------------------------
+    def _apply_order(self, ids: list[int]):
+        if ids == [r["id"] for r in self.rows]:
+            return None
+        try:
+            actor = self._actor()
+        except AuthenticationError as exc:
+            return self._fail(exc)
+        self.reordering = True
+        try:
+            rows = service.reorder_industry_groups(actor=actor, items=[{"id": gid, "idx": i} for i, gid in enumerate(ids)])
+        except Conflict as exc:  # someone else changed the list: show theirs
+            failed = self._reload()
+            return [toast_error(exc.message)] + ([failed] if failed is not None else [])
+        except DomainError as exc:
+            return self._fail(exc)
+        finally:
+            self.reordering = False
+        self.rows = [_row(g) for g in rows]
+        return toast_success(service.REORDERED)
+
+    @rx.event
+    def drag_start(self, group_id: int):
+        self.drag_id = _int(group_id) or 0
+        self.over_id = 0
+
+    @rx.event
+    def drag_enter(self, group_id: int):
+        if self.drag_id:
+            self.over_id = _int(group_id) or 0
+
+    @rx.event
+    def drag_end(self):
+        self.drag_id = self.over_id = 0
+
+    @rx.event
+    def drop_on(self, group_id: int):
+        moving, target = self.drag_id, _int(group_id) or 0
+        self.drag_id = self.over_id = 0
+        if not moving or not target or moving == target or not self.can_manage:
+            return None
+        ids = [r["id"] for r in self.rows]
+        return self._apply_order(moved(ids, moving, target))
+
+    @rx.event
+    def move(self, group_id: int, step: int):
+        """The keyboard-friendly way: one place up (-1) or down (+1)."""
+        ids = [r["id"] for r in self.rows]
+        gid, step = _int(group_id), _int(step)
+        if gid not in ids or step not in (-1, 1) or not self.can_manage:
+            return None
+        at = ids.index(gid)
+        to = at + step
+        if not 0 <= to < len(ids):
+            return None
+        return self._apply_order(moved(ids, gid, ids[to]))
+
+    # ---- what the screen shows --------------------------------------------------------------------
+    @rx.var
+    def delete_message(self) -> str:
+        return rules.confirm_delete_message(self.delete_title)
+
+    @rx.var
+    def editor_heading(self) -> str:
+        return "Edit industry group" if self.editor_mode == "edit" else "New industry group"
+
+    @rx.var
+    def last_id(self) -> int:
+        return self.rows[-1]["id"] if self.rows else 0
+
+    @rx.var
+    def first_id(self) -> int:
+        return self.rows[0]["id"] if self.rows else 0
+
+    @rx.var
+    def palette(self) -> list[str]:
+        return list(rules.PALETTE)
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
