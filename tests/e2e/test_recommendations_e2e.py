@@ -115,7 +115,6 @@ def test_long_and_short_term_recommendations(page: Page, login, app_server) -> N
     _, listed = _call(base, "GET", f"/api/long-terms?model_id={model['id']}", admin_token)
     assert [(r["asset"]["code"], r["action"]) for r in listed["result"]["rows"]] == [("BHP", "buy")]
 
-    print("HREF", page.locator("#rec-download").get_attribute("href"))
     with page.expect_download(timeout=TIMEOUT) as download:
         page.locator("#rec-download").click()
     assert download.value.suggested_filename.endswith(".csv")

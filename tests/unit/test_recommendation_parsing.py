@@ -2,7 +2,6 @@
 with hypothesis fuzzing: any bytes give lines and line errors or a FileProblem, never a crash."""
 from __future__ import annotations
 
-import io
 from decimal import Decimal
 
 import pytest

@@ -98,7 +98,9 @@ def models_list_page() -> rx.Component:
                                         "There are no models yet: a model appears here once it is created."),
                                 color=rx.color("gray", 10)),
                         _new_model_button("new-model-empty", "soft"),
-                        align="center", spacing="3", padding_y="32px"),
+                        align="center", spacing="3", padding_y="32px", text_align="center",
+                        # stays in view when the table scrolls sideways on a phone
+                        position="sticky", left="0", max_width="calc(100vw - 64px)"),
                     col_span=columns)),
                 rx.foreach(ModelsListState.rows, _model_row),
             ),
@@ -129,11 +131,13 @@ def models_list_page() -> rx.Component:
                 rx.box(option_select(ModelsListState.firm_filter, ModelsListState.firm_options,
                                      ModelsListState.set_firm_filter, id="firm-filter"),
                        min_width="200px")),
-        rx.spacer(),
-        rx.button(rx.icon("upload", size=14), "Upload long-term recommendations", variant="soft", size="2",
-                  id="upload-long-terms", on_click=ModelsListState.upload_long_terms),
-        rx.button(rx.icon("upload", size=14), "Upload short-term recommendations", variant="soft", size="2",
-                  id="upload-short-terms", on_click=ModelsListState.upload_short_terms),
+        rx.flex(
+            rx.button(rx.icon("upload", size=14), "Upload long-term recommendations", variant="soft", size="2",
+                      id="upload-long-terms", on_click=ModelsListState.upload_long_terms),
+            rx.button(rx.icon("upload", size=14), "Upload short-term recommendations", variant="soft", size="2",
+                      id="upload-short-terms", on_click=ModelsListState.upload_short_terms),
+            wrap="wrap", spacing="3", margin_left=["0", "0", "auto"],
+        ),
         wrap="wrap", spacing="3", align="center", width="100%",
     )
     return page(
@@ -192,7 +196,7 @@ def _asset_chip(code: Any, name: Any) -> rx.Component:
 
 
 def _pick_button(label: Any, target: Any, id_: Any, icon: str = "search") -> rx.Component:
-    return rx.button(rx.icon(icon, size=14), label, type="button", size="1", variant="soft",
+    return rx.button(rx.icon(icon, size=14), label, type="button", size="1", variant="soft", white_space="nowrap",
                      on_click=F.open_picker(target), id=id_)
 
 
@@ -222,9 +226,17 @@ def _method_field() -> rx.Component:
 
 
 def _switch(label: str, key: str, checked: Any, hint: str = "") -> rx.Component:
+    """A yes/no setting: a switch, or (read-only) a plain On / Off mark, since a disabled switch reads as off."""
+    sid = f"switch-{key.replace('_', '-')}"
+    shown = rx.cond(
+        F.read_only,
+        rx.badge(rx.cond(checked, rx.icon("check", size=12), rx.icon("minus", size=12)), rx.cond(checked, "On", "Off"),
+                 color_scheme=rx.cond(checked, "green", "gray"), variant="soft", id=sid,
+                 custom_attrs={"aria-checked": rx.cond(checked, "true", "false")}),
+        rx.switch(checked=checked, on_change=lambda value: F.set_switch(key, value), id=sid),
+    )
     return rx.hstack(
-        rx.switch(checked=checked, on_change=lambda value: F.set_switch(key, value), disabled=F.read_only,
-                  id=f"switch-{key.replace('_', '-')}"),
+        shown,
         rx.vstack(rx.text(label, size="2", weight="medium", as_="label", html_for=f"switch-{key.replace('_', '-')}"),
                   rx.text(hint, size="1", color=rx.color("gray", 10)) if hint else rx.fragment(),
                   spacing="0"),
@@ -676,11 +688,12 @@ def _form_actions() -> rx.Component:
 def _version_banner() -> rx.Component:
     return rx.cond(
         F.show_banner,
-        rx.callout(
-            rx.text("Version ", F.version_number.to_string(), " of ", F.model_title, ", saved ",
-                    rx.cond(F.version_at != "", rx.moment(F.version_at, format="DD/MM/YYYY"), ""),
-                    rx.cond(F.version_by != "", " by " + F.version_by, "")),
-            icon="history", color_scheme="blue", width="100%", id="version-banner",
+        rx.callout.root(
+            rx.callout.icon(rx.icon("history", size=16)),
+            rx.callout.text("Version ", F.version_number.to_string(), " of ", F.model_title, ", saved ",
+                            rx.cond(F.version_at != "", rx.moment(F.version_at, format="DD/MM/YYYY"), ""),
+                            rx.cond(F.version_by != "", " by " + F.version_by, "")),
+            color_scheme="blue", width="100%", id="version-banner",
         ),
     )
 
@@ -915,7 +928,7 @@ def _history_row(row: Any) -> rx.Component:
         rx.table.cell(rx.cond(row.who != "", row.who, "\u2014"), white_space="nowrap"),
         rx.table.cell(rx.hstack(rx.text("Version ", row.version.to_string()),
                                 rx.cond(row.current, rx.badge("Current", variant="soft", color_scheme="green", size="1")),
-                                spacing="2", align="center")),
+                                spacing="2", align="center"), white_space="nowrap"),
         rx.table.cell(rx.icon("chevron-right", size=14, color=rx.color("gray", 9)), text_align="right"),
         on_click=H.open_version(row.version),
         cursor="pointer",

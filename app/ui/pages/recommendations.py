@@ -10,6 +10,7 @@ from reflex_base.vars.base import Var
 from app.domain.models import SHORT_TERM_ACTIONS
 from app.domain.recommendations import UPLOAD_FAILED
 from app.ui import routes
+from app.ui.components.asset_picker import AssetPickerState, asset_picker
 from app.ui.components.layout import page
 from app.ui.components.widgets import BACKEND_ORIGIN, confirm_dialog, empty_row, plain_header, skeleton_rows, table_card
 from app.ui.states.base import AppState
@@ -151,10 +152,16 @@ def _asset_cell(row) -> rx.Component:
         rx.cond(
             editing_new,
             rx.vstack(
-                rx.input(value=row["e_code"], on_change=lambda value: S.set_edit(row["key"], "code", value),
-                         on_blur=lambda _value: S.lookup_code(row["key"]), placeholder="Asset code", id="rec-code-" + key,
-                         color_scheme=rx.cond(row["err_code"] != "", "red", "gray"), text_transform="uppercase",
-                         width="140px", max_length=20, auto_complete="off", auto_focus=True),
+                rx.hstack(
+                    rx.input(value=row["e_code"], on_change=lambda value: S.set_edit(row["key"], "code", value),
+                             on_blur=lambda _value: S.lookup_code(row["key"]), placeholder="Asset code", id="rec-code-" + key,
+                             color_scheme=rx.cond(row["err_code"] != "", "red", "gray"), text_transform="uppercase",
+                             width="120px", max_length=20, auto_complete="off", auto_focus=True),
+                    rx.icon_button(rx.icon("search", size=14), size="2", variant="soft", color_scheme="gray",
+                                   on_click=AssetPickerState.open_for(row["key"], S.firm_id, None, "Select asset"),
+                                   id="rec-pick-" + key, aria_label="Find an asset", title="Find an asset"),
+                    spacing="1", align="center",
+                ),
                 rx.cond(row["name"] != "", rx.text(row["name"], size="1", color=rx.color("gray", 11), class_name="rec-asset-name")),
                 _error(row["err_code"], "rec-code-error-" + key),
                 spacing="1",
@@ -280,8 +287,10 @@ def _download_button() -> rx.Component:
     label = [rx.icon("download", size=14), "Download CSV"]
     return rx.cond(
         S.saved_count > 0,
-        rx.button(rx.el.a(*label, href=href, id="rec-download", style={"display": "inline-flex", "gap": "8px",
-                                                                     "align_items": "center"}),
+        rx.button(rx.el.a(*label, href=href, id="rec-download", download="",
+                          # a document load, not the router's: the export answers with an attachment
+                          custom_attrs={"reloadDocument": True},
+                          style={"display": "inline-flex", "gap": "8px", "align_items": "center"}),
                   as_child=True, variant="soft"),
         rx.button(*label, variant="soft", on_click=S.nothing_to_download, id="rec-download-none"),
     )
@@ -340,6 +349,7 @@ def _recommendations_page() -> rx.Component:
         confirm_dialog(S.confirm_open, S.confirm_message, S.confirm, S.cancel_confirm, confirm_label="Delete"),
         _upload_dialog(S, UPLOAD_ID, "Upload " + S.title.to(str), columns_text),
         _failure_dialog(S),
+        asset_picker(on_pick=S.asset_picked, id_prefix="rec-asset-picker"),
         crumbs=[("Models", routes.url("models.view")), (S.model_name, S.details_url), (S.title, None)],
         actions=_toolbar(),
         on_save_leave=S.save_and_leave,

@@ -26,7 +26,6 @@ from app.domain.models import (
     HISTORY_PAGE_SIZES, MODEL_PAGE_SIZES, AllocationMethod, Availability, ModelStatus, derive_availability, switches_of,
 )
 from app.domain.permissions import can_edit_model
-from app.domain.roles import Role
 from app.domain.validators import parse_decimal
 from app.services import firms as firm_service
 from app.services import models as model_service
@@ -990,6 +989,7 @@ class ModelFormState(AppState):
         if not self._editable() or i is None or j is None or not 0 <= j < len(self.classes[i].assets):
             return
         self._replace_asset(i, j, alt_asset_id=0, alt_code="", alt_name="")
+        self._sync_percentages()
         self._changed()
 
     def _replace_asset(self, i: int, j: int, **changes: Any) -> None:
@@ -1069,20 +1069,24 @@ class ModelFormState(AppState):
 
     # ---- percentages ---------------------------------------------------------------------------------
     def _sync_percentages(self, saved: dict[int, tuple[str, int, str, str]] | None = None) -> None:
-        """One percentage line per asset in the classes, keeping what was typed for each asset."""
-        known = {p.asset_id: p for p in self.percentages}
+        """One percentage line per asset in the classes, keeping what was typed for each asset. The
+        alternative is the class asset's alternate (one value, shown on both tabs)."""
+        known = {p.asset_id: p.allocation for p in self.percentages}
         lines: list[PercentLine] = []
         for c in self.classes:
             for a in c.assets:
-                if a.asset_id in known:
-                    lines.append(dataclasses.replace(known[a.asset_id], class_id=c.class_id, class_title=c.title,
-                                                     code=a.code, name=a.name))
-                    continue
-                allocation, alt_id, alt_code, alt_name = (saved or {}).get(a.asset_id, ("", 0, "", ""))
+                allocation = known.get(a.asset_id, (saved or {}).get(a.asset_id, ("",))[0])
                 lines.append(PercentLine(asset_id=a.asset_id, class_id=c.class_id, class_title=c.title, code=a.code,
-                                         name=a.name, allocation=allocation, alternative=alt_id, alt_code=alt_code,
-                                         alt_name=alt_name))
+                                         name=a.name, allocation=allocation, alternative=a.alt_asset_id,
+                                         alt_code=a.alt_code, alt_name=a.alt_name))
         self.percentages = lines
+
+    def _class_asset_of(self, asset_id: int) -> tuple[int, int] | None:
+        for i, c in enumerate(self.classes):
+            for j, a in enumerate(c.assets):
+                if a.asset_id == asset_id:
+                    return i, j
+        return None
 
     @rx.event
     def set_percentage(self, index: Any, value: str):
@@ -1099,9 +1103,10 @@ class ModelFormState(AppState):
         i = _int(index)
         if not self._editable() or i is None or not 0 <= i < len(self.percentages):
             return
-        lines = list(self.percentages)
-        lines[i] = dataclasses.replace(lines[i], alternative=0, alt_code="", alt_name="")
-        self.percentages = lines
+        where = self._class_asset_of(self.percentages[i].asset_id)
+        if where is not None:
+            self._replace_asset(*where, alt_asset_id=0, alt_code="", alt_name="")
+        self._sync_percentages()
         self._changed()
 
     # ---- commentary and availability ----------------------------------------------------------------
@@ -1201,11 +1206,11 @@ class ModelFormState(AppState):
             lines[nums[0]] = dataclasses.replace(lines[nums[0]], **side)
             self.equivalents = lines
         elif kind == "pct":
-            lines = list(self.percentages)
-            if asset_id == lines[nums[0]].asset_id:
+            where = self._class_asset_of(self.percentages[nums[0]].asset_id)
+            if where is None or asset_id == self.percentages[nums[0]].asset_id:
                 return None
-            lines[nums[0]] = dataclasses.replace(lines[nums[0]], alternative=asset_id, alt_code=code, alt_name=name)
-            self.percentages = lines
+            self._replace_asset(*where, alt_asset_id=asset_id, alt_code=code, alt_name=name)
+        self._sync_percentages()
         self._changed()
         return None
 

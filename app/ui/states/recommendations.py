@@ -25,6 +25,7 @@ from app.services import assets as asset_service
 from app.services import firms as firm_service
 from app.services import recommendations as service
 from app.ui import routes
+from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.states.base import AppState, toast_error, toast_success
 
 log = logging.getLogger("app.ui.recommendations")
@@ -139,6 +140,7 @@ class ModelRecommendationsState(AppState):
     details_url: str = ""  # display only (breadcrumb); handlers use _model_id
     download_path: str = ""  # the export call of this model, without the token
     can_edit: bool = False
+    firm_id: int = 0  # the model's firm: the asset picker's scope (the service checks the asset again)
     rows: list[RecRow] = []
 
     # row delete, delete all, hold-without-comment question
@@ -170,6 +172,7 @@ class ModelRecommendationsState(AppState):
         self.details_url = ""
         self.download_path = ""
         self.can_edit = False
+        self.firm_id = 0
         self.rows = []
         self.confirm_open = False
         self.upload_open = False
@@ -216,6 +219,7 @@ class ModelRecommendationsState(AppState):
         model = page["model"]
         self._model_id = int(model["id"])
         self._firm_id = int(model["firm_id"])
+        self.firm_id = self._firm_id
         self.model_name = model["name"]
         self.can_edit = bool(model["can_edit"])
         self.details_url = routes.url("models.details", id=self._model_id)
@@ -359,6 +363,21 @@ class ModelRecommendationsState(AppState):
         else:
             row = RecRow(**{**row, "asset_id": found["id"], "code": found["code"], "name": found["name"],
                             "e_code": found["code"], "err_code": ""})
+        self._put(row)
+        return None
+
+    @rx.event
+    async def asset_picked(self, target: str):
+        """The asset picker's choice for a new row (target: the row's key)."""
+        picker = await self.get_state(AssetPickerState)
+        asset = take_pick(picker, target)
+        row = self._find(target)
+        if asset is None or row is None or not row["is_new"] or not row["editing"]:
+            return None
+        row = RecRow(**{**row, "asset_id": int(asset["id"]), "code": asset["code"], "name": asset["name"],
+                        "e_code": asset["code"], "err_code": ""})
+        if row["tried"]:
+            row = self._show_errors(row, self._errors_for(row))
         self._put(row)
         return None
 
