@@ -346,3 +346,238 @@ class ShortTermRecommendation(SQLModel, table=True):
     updated_by: Optional[int] = Field(default=None, foreign_key="users.id")
     created_at: datetime = utc_field(default_now=True)
     updated_at: datetime = utc_field(default_now=True)
+
+
+# ---- brokers and institutions (reference data, seeded by `app.cli setup`) -------------------------
+class Broker(SQLModel, table=True):
+    """A stockbroker a portfolio trades through (the portfolio list's broker filter)."""
+
+    __tablename__ = "brokers"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    name: str = Field(sa_column=Column(String(100), nullable=False, unique=True))
+    code: str = Field(sa_column=Column(String(20), nullable=False, unique=True))
+
+
+class Institution(SQLModel, table=True):
+    """A bank, building society or credit union offering cash accounts, term deposits or
+    at-call accounts. `product_types` is a comma-separated list of product type names."""
+
+    __tablename__ = "institutions"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    title: str = Field(sa_column=Column(String(200), nullable=False, unique=True))
+    provider_type: str = Field(sa_column=Column(String(40), nullable=False))  # Bank | Building Society | Credit Union
+    product_types: str = Field(sa_column=Column(String(200), nullable=False))
+
+
+# ---- client portfolios (investments) ----------------------------------------------------------
+class Portfolio(SQLModel, table=True):
+    """A client portfolio (an "investment" in the REST calls). `firm_id` is the owner firm (the
+    firm of its holders and adviser); `model_id` the model it follows, if linked."""
+
+    __tablename__ = "investments"
+    __table_args__ = (Index("ix_investments_firm_inactive", "firm_id", "inactive"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    firm_id: int = Field(foreign_key="firms.id", index=True)
+    name: str = Field(sa_column=Column(String(200), nullable=False))
+    type: str = Field(sa_column=Column(String(20), nullable=False))  # SMSF | SAVINGS | TRUST | COMPANY | SOLE_TRADER
+    trustee_name: Optional[str] = Field(default=None, max_length=200)
+    trustee_abn: Optional[str] = Field(default=None, max_length=20)
+    company_name: Optional[str] = Field(default=None, max_length=200)
+    company_abn: Optional[str] = Field(default=None, max_length=20)
+    soa_date: Optional[date_type] = Field(default=None)
+    model_id: Optional[int] = Field(default=None, foreign_key="models.id", index=True)
+    adviser_id: Optional[int] = Field(default=None, foreign_key="users.id", index=True)
+    inactive: bool = Field(default=True, nullable=False)
+    tax_treatment: str = Field(default="fifo", sa_column=Column(String(20), nullable=False, server_default="fifo"))
+    sell_look_back_period: int = Field(default=0, nullable=False)
+    # bank and broker
+    institution_id: Optional[int] = Field(default=None, foreign_key="institutions.id")
+    bank_bsb: Optional[str] = Field(default=None, max_length=10)
+    bank_account: Optional[str] = Field(default=None, max_length=20)
+    broker_id: Optional[int] = Field(default=None, foreign_key="brokers.id", index=True)
+    broker_account: Optional[str] = Field(default=None, max_length=40)
+    hin: Optional[str] = Field(default=None, max_length=20)
+    facility_id: Optional[str] = Field(default=None, max_length=40)
+    # adviser fees (record of advice)
+    fee_percent: Optional[Decimal] = percent_field()
+    fee_limit_min: Optional[Decimal] = money_field()
+    fee_limit_max: Optional[Decimal] = money_field()
+    # asset allocation limits (the percentages_* variants apply to percentages-method models)
+    min_asset_allocation: Optional[Decimal] = percent_field()
+    min_asset_allocation_value: Optional[Decimal] = money_field()
+    max_asset_allocation_value: Optional[Decimal] = money_field()
+    max_exposure: Optional[Decimal] = percent_field()
+    min_trade_amount: Optional[Decimal] = money_field()
+    min_cash_allocation: Optional[Decimal] = percent_field()
+    min_cash_allocation_value: Optional[Decimal] = money_field()
+    percentages_max_exposure: Optional[Decimal] = percent_field()
+    percentages_min_trade_amount: Optional[Decimal] = money_field()
+    percentages_min_cash_balance: Optional[Decimal] = percent_field()
+    percentages_min_cash_balance_value: Optional[Decimal] = money_field()
+    # switches: custom class / industry group allocation (rows below), calculation suspension
+    class_allocation: bool = Field(default=False, nullable=False)
+    industry_group_allocation: bool = Field(default=False, nullable=False)
+    suspend_rebalancing: bool = Field(default=False, nullable=False)
+    suspend_tr_calculation: bool = Field(default=False, nullable=False)
+    # approval settings (spec 001 s3/s9): a JSON object of the named switches and receivers
+    approval_settings: str = Field(sa_column=Column(Text, nullable=False))
+    version: int = Field(default=1, nullable=False)
+    created_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    updated_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    deleted_at: Optional[datetime] = utc_field()
+    created_at: datetime = utc_field(default_now=True)
+    updated_at: datetime = utc_field(default_now=True)
+
+
+class PortfolioUser(SQLModel, table=True):
+    """A holder of a portfolio (a client user); `is_owner` marks the owners."""
+
+    __tablename__ = "investment_users"
+
+    investment_id: int = Field(foreign_key="investments.id", primary_key=True)
+    user_id: int = Field(foreign_key="users.id", primary_key=True, index=True)
+    is_owner: bool = Field(default=True, nullable=False)
+
+
+class PortfolioClass(SQLModel, table=True):
+    """The portfolio's own class allocation (used when `Portfolio.class_allocation` is on)."""
+
+    __tablename__ = "investment_classes"
+    __table_args__ = (UniqueConstraint("investment_id", "class_id", name="uq_investment_classes"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    investment_id: int = Field(foreign_key="investments.id", index=True)
+    class_id: int = Field(foreign_key="asset_classes.id")
+    allocation: Decimal = percent_field(nullable=False)
+    min: Optional[Decimal] = percent_field()
+    max: Optional[Decimal] = percent_field()
+
+
+class PortfolioIndustryGroup(SQLModel, table=True):
+    """The portfolio's industry group caps (used when `Portfolio.industry_group_allocation` is on)."""
+
+    __tablename__ = "investment_industry_groups"
+    __table_args__ = (UniqueConstraint("investment_id", "industry_group_id", name="uq_investment_industry_groups"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    investment_id: int = Field(foreign_key="investments.id", index=True)
+    industry_group_id: int = Field(foreign_key="industry_groups.id")
+    allocation: Decimal = percent_field(nullable=False)
+
+
+class PortfolioException(SQLModel, table=True):
+    """An exception for one asset or custom holding: dont_hold | substitute | manual_trade_decision | lock."""
+
+    __tablename__ = "investment_exceptions"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    investment_id: int = Field(foreign_key="investments.id", index=True)
+    asset_id: Optional[int] = Field(default=None, foreign_key="assets.id")
+    custom_holding_id: Optional[int] = Field(default=None, foreign_key="custom_holdings.id")
+    action: str = Field(sa_column=Column(String(30), nullable=False))
+    substitute_asset_id: Optional[int] = Field(default=None, foreign_key="assets.id")
+
+
+class CustomHolding(SQLModel, table=True):
+    """A holding the product does not trade (property, unlisted fund ...): a name, a class and a value."""
+
+    __tablename__ = "custom_holdings"
+    __table_args__ = (UniqueConstraint("investment_id", "name", name="uq_custom_holdings_investment_name"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    investment_id: int = Field(foreign_key="investments.id", index=True)
+    name: str = Field(sa_column=Column(String(200), nullable=False))
+    class_id: int = Field(foreign_key="asset_classes.id")
+    fee: Optional[Decimal] = percent_field()
+    value: Decimal = money_field(nullable=False)
+    created_at: datetime = utc_field(default_now=True)
+    updated_at: datetime = utc_field(default_now=True)
+
+
+# ---- deposits and transactions ----------------------------------------------------------------
+class Deposit(SQLModel, table=True):
+    """A term deposit or an at-call account of a portfolio (spec 002 s3 Deposit)."""
+
+    __tablename__ = "deposits"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    investment_id: int = Field(foreign_key="investments.id", index=True)
+    product_type: str = Field(sa_column=Column(String(30), nullable=False))  # Term Deposits | At Call Account
+    institution_id: Optional[int] = Field(default=None, foreign_key="institutions.id")
+    provider_name: str = Field(sa_column=Column(String(200), nullable=False))
+    provider_type: Optional[str] = Field(default=None, max_length=40)
+    provider_id: Optional[str] = Field(default=None, max_length=40)
+    facility_id: Optional[str] = Field(default=None, max_length=40)
+    account_number: Optional[str] = Field(default=None, max_length=40)
+    deal_id: str = Field(sa_column=Column(String(40), nullable=False))
+    start_date: date_type = Field(nullable=False)
+    maturity_date: Optional[date_type] = Field(default=None)
+    maturity_term: Optional[int] = Field(default=None)  # months
+    rate: Optional[Decimal] = percent_field()
+    auto_matured: bool = Field(default=True, nullable=False)
+    deal_status: str = Field(sa_column=Column(String(60), nullable=False))
+    closed_at: Optional[datetime] = utc_field()
+    created_at: datetime = utc_field(default_now=True)
+    updated_at: datetime = utc_field(default_now=True)
+
+
+class AssetTransaction(SQLModel, table=True):
+    """A trade or corporate action on a listed asset, or a deposit movement (spec 002 s3/s4).
+    Every asset transaction posts its cash transaction (CashTransaction.linked_transaction_id)
+    in the same database transaction."""
+
+    __tablename__ = "asset_transactions"
+    __table_args__ = (Index("ix_asset_transactions_investment_asset", "investment_id", "asset_id"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    investment_id: int = Field(foreign_key="investments.id", index=True)
+    asset_id: Optional[int] = Field(default=None, foreign_key="assets.id")
+    deposit_id: Optional[int] = Field(default=None, foreign_key="deposits.id", index=True)
+    type: str = Field(sa_column=Column(String(30), nullable=False))
+    action: Optional[str] = Field(default=None, max_length=10)  # buy | sell
+    status: str = Field(sa_column=Column(String(30), nullable=False))
+    quantity: Optional[Decimal] = quantity_field()
+    price: Optional[Decimal] = quantity_field()
+    fee: Optional[Decimal] = money_field()
+    gst: Optional[Decimal] = money_field()
+    amount: Optional[Decimal] = money_field()
+    franking_credits: Optional[Decimal] = money_field()
+    ratio: Optional[str] = Field(default=None, max_length=20)
+    trade_at: datetime = utc_field(nullable=False)
+    ex_date: Optional[datetime] = utc_field()
+    settlement_at: Optional[datetime] = utc_field()
+    contract_note: Optional[str] = Field(default=None, max_length=80)
+    order_id: Optional[str] = Field(default=None, max_length=80)
+    limit_price: Optional[Decimal] = quantity_field()
+    om_status: Optional[str] = Field(default=None, max_length=30)  # order management: success | error | cancelled
+    payload: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))  # JSON
+    replaces_id: Optional[int] = Field(default=None, foreign_key="asset_transactions.id")  # error re-creation
+    created_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    updated_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    created_at: datetime = utc_field(default_now=True)
+    updated_at: datetime = utc_field(default_now=True)
+
+
+class CashTransaction(SQLModel, table=True):
+    """A movement of the portfolio's cash account. `price` is the signed amount's magnitude;
+    `action` increase | decrease gives its direction. Only executed ones count toward totals."""
+
+    __tablename__ = "cash_transactions"
+    __table_args__ = (Index("ix_cash_transactions_investment_trade_at", "investment_id", "trade_at"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    investment_id: int = Field(foreign_key="investments.id", index=True)
+    type: str = Field(sa_column=Column(String(30), nullable=False))  # opening_balance | cash | income | linked
+    action: str = Field(sa_column=Column(String(10), nullable=False))  # increase | decrease
+    status: str = Field(sa_column=Column(String(30), nullable=False))
+    price: Decimal = money_field(nullable=False)
+    trade_at: datetime = utc_field(nullable=False)
+    settlement_at: Optional[datetime] = utc_field()
+    linked_transaction_id: Optional[int] = Field(default=None, foreign_key="asset_transactions.id", index=True)
+    payload: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))  # JSON: description, ex_date, franking_credits
+    created_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    created_at: datetime = utc_field(default_now=True)
+    updated_at: datetime = utc_field(default_now=True)

@@ -44,6 +44,23 @@ ROUTES: dict[str, str] = {
     "bulk-upload.short-terms": "/models/bulk/short-term-recommendations",
     "industry-groups": "/industry-groups",
     "assets.list": "/assets",
+    # client portfolios (investments), their holdings and transactions
+    "portfolios.list": "/portfolios",
+    "portfolios.me": "/my-portfolios",
+    "clients.portfolios": "/clients/[id]/portfolios",
+    "advisers.portfolios": "/advisers/[id]/portfolios",
+    "firms.portfolios": "/firms/[id]/portfolios",
+    "models.portfolios": "/models/[id]/portfolios",
+    "clients.new-portfolio": "/clients/[id]/new-portfolio",
+    "advisers.new-portfolio": "/advisers/[id]/new-portfolio",
+    "portfolios.view": "/portfolios/[id]",
+    "portfolios.edit": "/portfolios/[id]/edit",
+    "portfolios.holdings": "/portfolios/[id]/holdings",
+    "portfolios.buy": "/portfolios/[id]/buy",
+    "portfolios.cash-transactions": "/portfolios/[id]/cash-transactions",
+    "portfolios.asset-transactions": "/portfolios/[id]/asset-transactions",
+    "portfolios.add-transaction": "/portfolios/[id]/add-transaction",
+    "clients.addTransaction": "/portfolios/[id]/add-deposit",
 }
 
 PUBLIC = frozenset({"login", "activation", "reset-password", "email-change"})

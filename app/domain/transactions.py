@@ -1,0 +1,170 @@
+"""The vocabulary of a portfolio's transactions (spec 002 s3/s4): statuses and their labels, asset
+transaction types, how each type moves units, the cash account and deposits, and the cash
+transaction classes. Pure: services, screens, the holdings derivation and the upload all read
+these tables, so each rule lives here once."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Status(str, Enum):
+    PENDING = "pending"                    # shown as Draft in the asset panel, Pending in the cash list
+    PENDING_APPROVAL = "pending_approval"
+    EXECUTED = "executed"
+    PROCESSING = "processing"              # shown as Placed
+    PROCESSING_ERROR = "processing_error"  # shown as Error
+
+
+# Totals (balance, cash in, cash out) and holdings count only executed transactions.
+UNCOUNTED_STATUSES = frozenset({Status.PENDING, Status.PENDING_APPROVAL, Status.PROCESSING, Status.PROCESSING_ERROR})
+COUNTED_STATUSES = frozenset({Status.EXECUTED})
+
+ASSET_PANEL_LABELS: dict[Status, str] = {
+    Status.PENDING: "Draft",
+    Status.PENDING_APPROVAL: "Pending approval",
+    Status.EXECUTED: "Executed",
+    Status.PROCESSING: "Placed",
+    Status.PROCESSING_ERROR: "Error",
+}
+CASH_LIST_LABELS: dict[Status, str] = {
+    Status.PENDING: "Pending",
+    Status.PENDING_APPROVAL: "Pending approval",
+    Status.EXECUTED: "Executed",
+    Status.PROCESSING: "Processing",
+    Status.PROCESSING_ERROR: "Processing error",
+}
+
+# The asset panel's status filters (spec 002 s2): pending, draft, executed, dividend, placed, error.
+PANEL_FILTERS = ("pending", "draft", "executed", "dividend", "placed", "error")
+
+
+class Kind(str, Enum):
+    """Asset transaction types."""
+
+    ASSET_BUY = "asset_buy"
+    PARCEL = "parcel"                          # a sell (its parcels are consumed by the tax treatment)
+    DIVIDEND = "dividend"
+    INTEREST = "interest"
+    CAPITAL_RETURN = "capital_return"
+    CAPITAL_RETURN_PARCEL = "capital_return_parcel"
+    RECONSTRUCTION = "reconstruction"
+    TD_BUY = "td_buy"
+    TD_INCOME = "td_income"
+    TD_SELL = "td_sell"
+    ACA_BUY = "aca_buy"
+    ACA_SELL = "aca_sell"
+    ACA_INCOME = "aca_income"
+    ACA_DEPOSIT = "aca_deposit"
+    CASH_INCREASE = "cash_increase"
+
+
+KIND_LABELS: dict[Kind, str] = {
+    Kind.ASSET_BUY: "Purchase",
+    Kind.PARCEL: "Sell",
+    Kind.DIVIDEND: "Dividend",
+    Kind.INTEREST: "Interest",
+    Kind.CAPITAL_RETURN: "Capital Return",
+    Kind.CAPITAL_RETURN_PARCEL: "Capital Return",
+    Kind.RECONSTRUCTION: "Reconstruction",
+    Kind.TD_BUY: "Term Deposit Buy",
+    Kind.TD_INCOME: "Term Deposit Income",
+    Kind.TD_SELL: "Term Deposit Sell",
+    Kind.ACA_BUY: "At Call Account Buy",
+    Kind.ACA_SELL: "At Call Account Sell",
+    Kind.ACA_INCOME: "Interest Accrual",
+    Kind.ACA_DEPOSIT: "At Call Deposit",
+    Kind.CASH_INCREASE: "Cash Increase",
+}
+
+# The add-transaction forms for listed assets (spec 002 s2), in menu order.
+ASSET_FORMS = (Kind.ASSET_BUY, Kind.PARCEL, Kind.DIVIDEND, Kind.INTEREST, Kind.CAPITAL_RETURN, Kind.RECONSTRUCTION)
+# Dividend, interest, capital return and reconstruction rows show no status (spec 002 s4).
+STATUSLESS_KINDS = frozenset({Kind.DIVIDEND, Kind.INTEREST, Kind.CAPITAL_RETURN, Kind.CAPITAL_RETURN_PARCEL,
+                              Kind.RECONSTRUCTION})
+DEPOSIT_KINDS = frozenset({Kind.TD_BUY, Kind.TD_INCOME, Kind.TD_SELL, Kind.ACA_BUY, Kind.ACA_SELL, Kind.ACA_INCOME,
+                           Kind.ACA_DEPOSIT})
+
+
+class Cash(str, Enum):
+    IN = "increase"
+    OUT = "decrease"
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class Effect:
+    """What an executed transaction of a kind does.
+
+    ledger: the app.domain.ledger trade kind it feeds for the asset's parcels (None: no unit change);
+    cash: the direction of the cash transaction it posts (NONE: posts none);
+    deposit: +1 adds its amount to the deposit's balance, -1 takes it out, 0 leaves it."""
+
+    ledger: str | None
+    cash: Cash
+    deposit: int = 0
+
+
+EFFECTS: dict[Kind, Effect] = {
+    Kind.ASSET_BUY: Effect("buy", Cash.OUT),
+    Kind.PARCEL: Effect("sell", Cash.IN),
+    Kind.DIVIDEND: Effect(None, Cash.IN),
+    Kind.INTEREST: Effect(None, Cash.IN),
+    Kind.CAPITAL_RETURN: Effect("capital_return", Cash.IN),
+    Kind.CAPITAL_RETURN_PARCEL: Effect("capital_return", Cash.IN),
+    Kind.RECONSTRUCTION: Effect("reconstruction", Cash.NONE),
+    Kind.TD_BUY: Effect(None, Cash.OUT, +1),
+    Kind.TD_INCOME: Effect(None, Cash.IN),
+    Kind.TD_SELL: Effect(None, Cash.IN, -1),
+    Kind.ACA_BUY: Effect(None, Cash.OUT, +1),
+    Kind.ACA_SELL: Effect(None, Cash.IN, -1),
+    Kind.ACA_INCOME: Effect(None, Cash.NONE, +1),   # interest accrues into the at-call account
+    Kind.ACA_DEPOSIT: Effect(None, Cash.OUT, +1),
+    Kind.CASH_INCREASE: Effect(None, Cash.IN),
+}
+
+
+class CashType(str, Enum):
+    """Cash transactions: an opening balance, a plain movement (withdrawal or credit), income,
+    or the cash side of an asset transaction (linked)."""
+
+    OPENING_BALANCE = "opening_balance"
+    CASH = "cash"
+    INCOME = "income"
+    LINKED = "linked"
+
+
+def cash_class(cash_type: str, action: str, linked_kind: str | None = None) -> str:
+    """The class shown in the cash list (spec 002 s4): Withdrawal or Credit without a linked
+    transaction, Buy or Sell with one; Income and Opening Balance; Interest, Dividend and Capital
+    Return from the linked asset transaction's type; Interest Income from a deposit's income."""
+    if cash_type == CashType.OPENING_BALANCE:
+        return "Opening Balance"
+    if cash_type == CashType.INCOME:
+        return "Income"
+    if linked_kind is None:
+        return "Credit" if action == Cash.IN else "Withdrawal"
+    kind = Kind(linked_kind)
+    if kind is Kind.DIVIDEND:
+        return "Dividend"
+    if kind is Kind.INTEREST:
+        return "Interest"
+    if kind in (Kind.CAPITAL_RETURN, Kind.CAPITAL_RETURN_PARCEL):
+        return "Capital Return"
+    if kind in (Kind.TD_INCOME, Kind.ACA_INCOME):
+        return "Interest Income"
+    return "Buy" if action == Cash.OUT else "Sell"
+
+
+def is_counted(status: str) -> bool:
+    return status == Status.EXECUTED
+
+
+# ---- deposits -----------------------------------------------------------------------------------
+TERM_DEPOSITS = "Term Deposits"
+AT_CALL_ACCOUNT = "At Call Account"
+CASH_ACCOUNT = "Cash Account"
+PRODUCT_TYPES = (TERM_DEPOSITS, AT_CALL_ACCOUNT)
+PROVIDER_TYPES = ("Bank", "Building Society", "Credit Union")
+DEAL_STATUSES = ("Pending – Rate to Confirm", "Pending – AMM to Process", "Pending – Bank to Process", "Live")
+AMM_TYPES = ("Redemption", "Interest Accrual", "Rate Change", "Placement", "Withdrawal")
