@@ -5,7 +5,10 @@ these tables, so each rule lives here once."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from enum import Enum
+
+from app.domain.ledger import to_cents
 
 
 class Status(str, Enum):
@@ -168,3 +171,28 @@ PRODUCT_TYPES = (TERM_DEPOSITS, AT_CALL_ACCOUNT)
 PROVIDER_TYPES = ("Bank", "Building Society", "Credit Union")
 DEAL_STATUSES = ("Pending – Rate to Confirm", "Pending – AMM to Process", "Pending – Bank to Process", "Live")
 AMM_TYPES = ("Redemption", "Interest Accrual", "Rate Change", "Placement", "Withdrawal")
+
+
+# ---- the cash side of an asset transaction -----------------------------------------------------
+def _dec(value) -> Decimal:
+    return Decimal(0) if value is None else Decimal(value)
+
+
+def cash_amount(kind: str, *, quantity=None, price=None, fee=None, gst=None, amount=None) -> Decimal:
+    """The cash an asset transaction moves (a magnitude, to the cent; the direction is
+    EFFECTS[kind].cash). Buys pay units x price plus brokerage and GST; sells receive units x price
+    less brokerage and GST; a capital return without an amount is units x price; every other kind
+    moves its amount."""
+    k = Kind(kind)
+    if k is Kind.ASSET_BUY:
+        return to_cents(_dec(quantity) * _dec(price) + _dec(fee) + _dec(gst))
+    if k is Kind.PARCEL:
+        return to_cents(_dec(quantity) * _dec(price) - _dec(fee) - _dec(gst))
+    if k in (Kind.CAPITAL_RETURN, Kind.CAPITAL_RETURN_PARCEL) and amount is None:
+        return to_cents(_dec(quantity) * _dec(price))
+    return to_cents(_dec(amount))
+
+
+def signed(action: str, amount: Decimal) -> Decimal:
+    """A cash transaction's amount with its sign: increases positive, decreases negative."""
+    return amount if action == Cash.IN else -amount

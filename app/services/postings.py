@@ -1,0 +1,214 @@
+"""Writing and reading a portfolio's book: the one place that posts an asset transaction with its
+cash transaction, and derives positions, the cash balance and deposit balances from executed rows.
+
+Internal to the services (no permission checks here): callers load the portfolio through
+app.services.portfolio_access first and pass their open session, so that an asset transaction and
+its cash transaction are written in the caller's single database transaction.
+
+Derivation (spec 002 s4, app.domain.transactions.EFFECTS): only executed transactions count.
+Listed asset units, parcels, cost base and realised gains come from app.domain.ledger under the
+portfolio's tax treatment (FIFO by default); each buy is a parcel.
+"""
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
+from typing import Any, Iterable
+
+from sqlalchemy import func, select as sa_select
+from sqlmodel import Session, col, select
+
+from app.db.tables import AssetTransaction, CashTransaction, Portfolio
+from app.db.types import utcnow
+from app.domain import ledger
+from app.domain.transactions import EFFECTS, Cash, CashType, Kind, Status, cash_amount
+
+ZERO = Decimal(0)
+
+
+def _treatment(portfolio: Portfolio) -> ledger.TaxTreatment:
+    try:
+        return ledger.TaxTreatment(portfolio.tax_treatment or "fifo")
+    except ValueError:
+        return ledger.TaxTreatment.FIFO
+
+
+# ---- writing ----------------------------------------------------------------------------------
+def record(s: Session, *, actor_id: int | None, portfolio: Portfolio, kind: str, status: str,
+           trade_at: datetime, asset_id: int | None = None, deposit_id: int | None = None,
+           quantity: Decimal | None = None, price: Decimal | None = None, fee: Decimal | None = None,
+           gst: Decimal | None = None, amount: Decimal | None = None,
+           franking_credits: Decimal | None = None, ratio: str | None = None,
+           settlement_at: datetime | None = None, ex_date: datetime | None = None,
+           contract_note: str | None = None, order_id: str | None = None,
+           limit_price: Decimal | None = None, payload: dict[str, Any] | None = None,
+           replaces_id: int | None = None, description: str | None = None,
+           ) -> tuple[AssetTransaction, CashTransaction | None]:
+    """Adds an asset transaction and, when its kind moves cash, the linked cash transaction with
+    the same status, in the caller's session (flushed, not committed). The caller validates the
+    input (units held, ratio, dates) before calling."""
+    k = Kind(kind)
+    action = {"asset_buy": "buy", "parcel": "sell"}.get(k.value)
+    if k in (Kind.TD_BUY, Kind.ACA_BUY, Kind.ACA_DEPOSIT):
+        action = "buy"
+    elif k in (Kind.TD_SELL, Kind.ACA_SELL):
+        action = "sell"
+    moved = cash_amount(k.value, quantity=quantity, price=price, fee=fee, gst=gst, amount=amount)
+    now = utcnow()
+    row = AssetTransaction(
+        investment_id=portfolio.id, asset_id=asset_id, deposit_id=deposit_id, type=k.value, action=action,
+        status=Status(status).value, quantity=quantity, price=price, fee=fee, gst=gst,
+        amount=moved if k not in (Kind.RECONSTRUCTION,) else amount, franking_credits=franking_credits,
+        ratio=ratio, trade_at=trade_at, ex_date=ex_date, settlement_at=settlement_at,
+        contract_note=contract_note, order_id=order_id, limit_price=limit_price,
+        payload=json.dumps(payload) if payload else None, replaces_id=replaces_id,
+        created_by=actor_id, updated_by=actor_id, created_at=now, updated_at=now,
+    )
+    s.add(row)
+    s.flush()
+    cash = None
+    direction = EFFECTS[k].cash
+    if direction is not Cash.NONE:
+        cash_payload: dict[str, Any] = {}
+        if description:
+            cash_payload["description"] = description
+        if ex_date is not None:
+            cash_payload["ex_date"] = ex_date.isoformat()
+        if franking_credits is not None:
+            cash_payload["franking_credits"] = str(franking_credits)
+        cash = CashTransaction(
+            investment_id=portfolio.id, type=CashType.LINKED.value, action=direction.value, status=row.status,
+            price=moved, trade_at=trade_at, settlement_at=settlement_at, linked_transaction_id=row.id,
+            payload=json.dumps(cash_payload) if cash_payload else None, created_by=actor_id,
+            created_at=now, updated_at=now,
+        )
+        s.add(cash)
+        s.flush()
+    return row, cash
+
+
+def sync_cash(s: Session, row: AssetTransaction) -> CashTransaction | None:
+    """After an asset transaction changed (figures, dates or status), brings its linked cash
+    transaction in line in the same session."""
+    cash = s.exec(select(CashTransaction).where(CashTransaction.linked_transaction_id == row.id)).first()
+    if cash is None:
+        return None
+    cash.price = cash_amount(row.type, quantity=row.quantity, price=row.price, fee=row.fee, gst=row.gst,
+                             amount=row.amount)
+    cash.status = row.status
+    cash.trade_at = row.trade_at
+    cash.settlement_at = row.settlement_at
+    cash.updated_at = utcnow()
+    s.add(cash)
+    return cash
+
+
+def remove(s: Session, row: AssetTransaction) -> None:
+    """Deletes an asset transaction and its linked cash transaction (same session)."""
+    for cash in s.exec(select(CashTransaction).where(CashTransaction.linked_transaction_id == row.id)).all():
+        s.delete(cash)
+    s.flush()
+    s.delete(row)
+    s.flush()
+
+
+# ---- reading ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Book:
+    """What a portfolio holds, derived from its executed transactions."""
+
+    positions: dict[int, ledger.Position]      # listed asset id -> position (units may be 0 after sells)
+    cash_balance: Decimal
+    deposit_balances: dict[int, Decimal]       # deposit id -> balance
+
+
+def _ledger_trade(row: AssetTransaction) -> ledger.Trade | None:
+    effect = EFFECTS[Kind(row.type)]
+    if effect.ledger is None or row.asset_id is None:
+        return None
+    return ledger.Trade(
+        kind=effect.ledger, trade_date=row.trade_at.date(), units=row.quantity or ZERO, price=row.price or ZERO,
+        fee=(row.fee or ZERO) + (row.gst or ZERO), ratio=row.ratio,
+        amount=row.amount if effect.ledger == "capital_return" else None,
+    )
+
+
+def executed_trades(s: Session, portfolio_ids: Iterable[int]) -> dict[int, dict[int, list[ledger.Trade]]]:
+    """portfolio id -> asset id -> its executed ledger trades in date then id order."""
+    ids = list(portfolio_ids)
+    out: dict[int, dict[int, list[ledger.Trade]]] = defaultdict(lambda: defaultdict(list))
+    if not ids:
+        return out
+    rows = s.exec(
+        select(AssetTransaction)
+        .where(col(AssetTransaction.investment_id).in_(ids), AssetTransaction.status == Status.EXECUTED.value,
+               AssetTransaction.asset_id.is_not(None))
+        .order_by(AssetTransaction.investment_id, AssetTransaction.trade_at, AssetTransaction.id)
+    ).all()
+    for row in rows:
+        trade = _ledger_trade(row)
+        if trade is not None:
+            out[row.investment_id][row.asset_id].append(trade)
+    return out
+
+
+def positions(s: Session, portfolio: Portfolio, *, asset_ids: Iterable[int] | None = None) -> dict[int, ledger.Position]:
+    """asset id -> the position its executed transactions leave (assets ever traded)."""
+    trades = executed_trades(s, [portfolio.id]).get(portfolio.id, {})
+    wanted = None if asset_ids is None else set(asset_ids)
+    treatment = _treatment(portfolio)
+    return {asset_id: ledger.apply(rows, treatment) for asset_id, rows in trades.items()
+            if wanted is None or asset_id in wanted}
+
+
+def position(s: Session, portfolio: Portfolio, asset_id: int) -> ledger.Position:
+    return positions(s, portfolio, asset_ids=[asset_id]).get(asset_id) or ledger.apply([])
+
+
+def cash_balances(s: Session, portfolio_ids: Iterable[int]) -> dict[int, Decimal]:
+    """portfolio id -> balance of its executed cash transactions (increases minus decreases)."""
+    ids = list(portfolio_ids)
+    out = {pid: ZERO for pid in ids}
+    if not ids:
+        return out
+    rows = s.execute(
+        sa_select(CashTransaction.investment_id, CashTransaction.action, func.sum(CashTransaction.price))
+        .where(col(CashTransaction.investment_id).in_(ids), CashTransaction.status == Status.EXECUTED.value)
+        .group_by(CashTransaction.investment_id, CashTransaction.action)
+    ).all()
+    for pid, action, total in rows:
+        total = Decimal(total or 0)
+        out[pid] = out[pid] + (total if action == Cash.IN.value else -total)
+    return out
+
+
+def cash_balance(s: Session, portfolio_id: int) -> Decimal:
+    return cash_balances(s, [portfolio_id])[portfolio_id]
+
+
+def deposit_balances(s: Session, portfolio_ids: Iterable[int]) -> dict[int, dict[int, Decimal]]:
+    """portfolio id -> deposit id -> balance (placements and accruals in, redemptions out)."""
+    ids = list(portfolio_ids)
+    out: dict[int, dict[int, Decimal]] = {pid: {} for pid in ids}
+    if not ids:
+        return out
+    rows = s.execute(
+        sa_select(AssetTransaction.investment_id, AssetTransaction.deposit_id, AssetTransaction.type,
+                  func.sum(AssetTransaction.amount))
+        .where(col(AssetTransaction.investment_id).in_(ids), AssetTransaction.deposit_id.is_not(None),
+               AssetTransaction.status == Status.EXECUTED.value)
+        .group_by(AssetTransaction.investment_id, AssetTransaction.deposit_id, AssetTransaction.type)
+    ).all()
+    for pid, deposit_id, kind, total in rows:
+        sign = EFFECTS[Kind(kind)].deposit
+        if sign:
+            balances = out[pid]
+            balances[deposit_id] = balances.get(deposit_id, ZERO) + sign * Decimal(total or 0)
+    return out
+
+
+def book(s: Session, portfolio: Portfolio) -> Book:
+    return Book(positions(s, portfolio), cash_balance(s, portfolio.id), deposit_balances(s, [portfolio.id])[portfolio.id])
