@@ -1,0 +1,92 @@
+"""Live progress events: Redis pub/sub when REDIS_URL is set, an in-process bus otherwise.
+
+A topic is a string such as "bulk-run:42" or "firm:3"; an event is a JSON-able dict, e.g.
+{"event": "investment calculated", "run_id": 42, "investment_id": 7, "done": 10, "failed": 0,
+"total": 120}. Subscribers get the events published after they subscribed; what matters for
+correctness is in the database (the bulk run row), the events only make screens move at once.
+"""
+from __future__ import annotations
+
+import json
+import queue as _queue
+import threading
+from typing import Any
+
+from app.settings import settings
+
+PREFIX = "wa:"
+
+_lock = threading.Lock()
+_local: dict[str, list[_queue.Queue]] = {}
+
+
+def publish(topic: str, event: dict[str, Any]) -> None:
+    if settings.redis_url:
+        from redis import Redis
+
+        client = Redis.from_url(settings.redis_url)
+        try:
+            client.publish(PREFIX + topic, json.dumps(event, default=str))
+        finally:
+            client.close()
+        return
+    with _lock:
+        subscribers = list(_local.get(topic, ()))
+    for q in subscribers:
+        q.put(event)
+
+
+class Subscription:
+    """Events of some topics; `get(timeout)` returns the next one or None. Close it when done."""
+
+    def __init__(self, *topics: str) -> None:
+        self.topics = topics
+        self._pubsub = None
+        self._queue: _queue.Queue | None = None
+        if settings.redis_url:
+            from redis import Redis
+
+            self._client = Redis.from_url(settings.redis_url)
+            self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            self._pubsub.subscribe(*(PREFIX + t for t in topics))
+        else:
+            self._queue = _queue.Queue()
+            with _lock:
+                for topic in topics:
+                    _local.setdefault(topic, []).append(self._queue)
+
+    def get(self, timeout: float = 1.0) -> dict[str, Any] | None:
+        if self._pubsub is not None:
+            message = self._pubsub.get_message(timeout=timeout)
+            if message is None or message.get("type") != "message":
+                return None
+            return json.loads(message["data"])
+        try:
+            return self._queue.get(timeout=timeout)
+        except _queue.Empty:
+            return None
+
+    def close(self) -> None:
+        if self._pubsub is not None:
+            self._pubsub.close()
+            self._client.close()
+            self._pubsub = None
+        elif self._queue is not None:
+            with _lock:
+                for topic in self.topics:
+                    subscribers = _local.get(topic, [])
+                    if self._queue in subscribers:
+                        subscribers.remove(self._queue)
+                    if not subscribers:
+                        _local.pop(topic, None)
+            self._queue = None
+
+    def __enter__(self) -> "Subscription":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def subscribe(*topics: str) -> Subscription:
+    return Subscription(*topics)
