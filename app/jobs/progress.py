@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import queue as _queue
 import threading
+import time
 from typing import Any
 
 from app.settings import settings
@@ -47,8 +48,16 @@ class Subscription:
             from redis import Redis
 
             self._client = Redis.from_url(settings.redis_url)
-            self._pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            self._pubsub = self._client.pubsub()
             self._pubsub.subscribe(*(PREFIX + t for t in topics))
+            # Wait for Redis to confirm every subscription, so no event published after this
+            # constructor returns can be missed.
+            confirmed = 0
+            deadline = time.monotonic() + 5
+            while confirmed < len(topics) and time.monotonic() < deadline:
+                message = self._pubsub.get_message(timeout=0.5)
+                if message is not None and message.get("type") == "subscribe":
+                    confirmed += 1
         else:
             self._queue = _queue.Queue()
             with _lock:
@@ -57,10 +66,13 @@ class Subscription:
 
     def get(self, timeout: float = 1.0) -> dict[str, Any] | None:
         if self._pubsub is not None:
-            message = self._pubsub.get_message(timeout=timeout)
-            if message is None or message.get("type") != "message":
-                return None
-            return json.loads(message["data"])
+            deadline = time.monotonic() + timeout
+            while True:
+                message = self._pubsub.get_message(timeout=max(0.0, deadline - time.monotonic()))
+                if message is not None and message.get("type") == "message":
+                    return json.loads(message["data"])
+                if time.monotonic() >= deadline:
+                    return None
         try:
             return self._queue.get(timeout=timeout)
         except _queue.Empty:
