@@ -581,3 +581,182 @@ class CashTransaction(SQLModel, table=True):
     created_by: Optional[int] = Field(default=None, foreign_key="users.id")
     created_at: datetime = utc_field(default_now=True)
     updated_at: datetime = utc_field(default_now=True)
+
+
+# ---- target portfolios, records of advice, trade instructions, bulk runs -------------------------
+class TargetPortfolio(SQLModel, table=True):
+    """One calculated (or edited) target portfolio of a portfolio. Every calculation and every save
+    is a new row (a version); nothing is overwritten. `result` is the engine's output as JSON (the
+    assets with their reasons, class and industry group allocations, cash after trades);
+    `row_version` detects concurrent edits."""
+
+    __tablename__ = "target_portfolios"
+    __table_args__ = (
+        UniqueConstraint("investment_id", "version", name="uq_target_portfolios_investment_version"),
+        UniqueConstraint("investment_id", "bulk_run_id", name="uq_target_portfolios_investment_run"),
+        Index("ix_target_portfolios_investment_status", "investment_id", "status"),
+    )
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    investment_id: int = Field(foreign_key="investments.id")
+    version: int = Field(nullable=False)
+    status: str = Field(sa_column=Column(String(20), nullable=False))  # draft | validated | active | declined | failed
+    not_enough_cash: bool = Field(default=False, nullable=False)
+    error_message: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))
+    value: Optional[Decimal] = money_field()
+    model_id: Optional[int] = Field(default=None, foreign_key="models.id")
+    model_version: Optional[int] = Field(default=None)
+    allocation_method: Optional[str] = Field(default=None, max_length=20)
+    result: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))  # JSON
+    bulk_run_id: Optional[int] = Field(default=None, foreign_key="bulk_runs.id")
+    created_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    validated_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    approved_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    declined_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    moderator_id: Optional[int] = Field(default=None, foreign_key="users.id")
+    created_at: datetime = utc_field(default_now=True)
+    validated_at: Optional[datetime] = utc_field()
+    approved_at: Optional[datetime] = utc_field()
+    declined_at: Optional[datetime] = utc_field()
+    updated_at: datetime = utc_field(default_now=True)
+    row_version: int = Field(default=1, nullable=False)
+
+
+class TargetPortfolioComment(SQLModel, table=True):
+    """Market and recommendation commentary of a target portfolio (its record of advice)."""
+
+    __tablename__ = "target_portfolio_comments"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    tp_id: int = Field(foreign_key="target_portfolios.id", index=True)
+    model_id: Optional[int] = Field(default=None, foreign_key="models.id")
+    type: str = Field(sa_column=Column(String(20), nullable=False))  # market | recommendation
+    description: str = Field(sa_column=Column(Text, nullable=False))
+    updated_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    updated_at: datetime = utc_field(default_now=True)
+
+
+class TradeInstruction(SQLModel, table=True):
+    """Trade recommendations generated for a portfolio from a target portfolio (a version each)."""
+
+    __tablename__ = "trade_instructions"
+    __table_args__ = (
+        UniqueConstraint("investment_id", "version", name="uq_trade_instructions_investment_version"),
+        UniqueConstraint("investment_id", "bulk_run_id", name="uq_trade_instructions_investment_run"),
+    )
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    investment_id: int = Field(foreign_key="investments.id", index=True)
+    target_portfolio_id: Optional[int] = Field(default=None, foreign_key="target_portfolios.id")
+    version: int = Field(nullable=False)
+    status: str = Field(sa_column=Column(String(30), nullable=False))
+    validated: bool = Field(default=False, nullable=False)
+    payload: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))  # JSON
+    error_message: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))
+    auto_approve_at: Optional[datetime] = utc_field(index=True)
+    bulk_run_id: Optional[int] = Field(default=None, foreign_key="bulk_runs.id")
+    created_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    validated_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    approved_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    declined_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    moderator_id: Optional[int] = Field(default=None, foreign_key="users.id")
+    created_at: datetime = utc_field(default_now=True)
+    validated_at: Optional[datetime] = utc_field()
+    approved_at: Optional[datetime] = utc_field()
+    declined_at: Optional[datetime] = utc_field()
+    updated_at: datetime = utc_field(default_now=True)
+    row_version: int = Field(default=1, nullable=False)
+
+
+class TradeTransaction(SQLModel, table=True):
+    """One recommended trade of a trade instruction."""
+
+    __tablename__ = "trade_transactions"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    trade_instruction_id: int = Field(foreign_key="trade_instructions.id", index=True)
+    asset_id: int = Field(foreign_key="assets.id")
+    asset_code: str = Field(sa_column=Column(String(20), nullable=False))
+    action: str = Field(sa_column=Column(String(10), nullable=False))  # increase | decrease
+    status: str = Field(sa_column=Column(String(30), nullable=False))
+    decision: Optional[str] = Field(default=None, max_length=10)  # approved | declined
+    user_action: Optional[str] = Field(default=None, max_length=40)
+    quantity: Decimal = quantity_field(nullable=False)
+    price: Decimal = quantity_field(nullable=False)
+    asset_price: Optional[Decimal] = quantity_field()
+    limit_price: Optional[Decimal] = quantity_field()
+    value: Decimal = money_field(nullable=False)
+    fee: Decimal = money_field(nullable=False)
+    cost_base: Optional[Decimal] = money_field()
+    amount: Decimal = money_field(nullable=False)
+    pending: Decimal = money_field(nullable=False)
+    initial_quantity: Optional[Decimal] = quantity_field()
+    initial_price: Optional[Decimal] = quantity_field()
+    current_units: Optional[Decimal] = quantity_field()
+    full_sell: bool = Field(default=False, nullable=False)
+    stop_loss: bool = Field(default=False, nullable=False)
+    urgent: bool = Field(default=False, nullable=False)
+    payload: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))  # JSON
+    approved_at: Optional[datetime] = utc_field()
+    declined_at: Optional[datetime] = utc_field()
+    updated_at: datetime = utc_field(default_now=True)
+
+
+class TradeNote(SQLModel, table=True):
+    """A "please note" item of a trade instruction (manual decision or a held asset's comment)."""
+
+    __tablename__ = "trade_notes"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    trade_instruction_id: int = Field(foreign_key="trade_instructions.id", index=True)
+    asset_id: Optional[int] = Field(default=None, foreign_key="assets.id")
+    source: str = Field(sa_column=Column(String(40), nullable=False))  # manual_trade_decision | hold_comment
+    state: str = Field(sa_column=Column(String(30), nullable=False))
+    decision: Optional[str] = Field(default=None, max_length=10)
+    payload: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))  # JSON
+    updated_at: datetime = utc_field(default_now=True)
+
+
+class TradeAction(SQLModel, table=True):
+    """The action history of a trade instruction (who did what, when)."""
+
+    __tablename__ = "trade_instruction_actions"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    trade_instruction_id: int = Field(foreign_key="trade_instructions.id", index=True)
+    actor_id: Optional[int] = Field(default=None, foreign_key="users.id")
+    action: str = Field(sa_column=Column(String(60), nullable=False))
+    detail: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))
+    created_at: datetime = utc_field(default_now=True)
+
+
+class BulkRun(SQLModel, table=True):
+    """A bulk calculation (target portfolios or trade recommendations) over many portfolios."""
+
+    __tablename__ = "bulk_runs"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    kind: str = Field(sa_column=Column(String(10), nullable=False))  # tp | tr
+    status: str = Field(sa_column=Column(String(20), nullable=False))  # queued | running | done
+    model_ids: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))  # JSON list
+    firm_id: Optional[int] = Field(default=None, foreign_key="firms.id")
+    total: int = Field(default=0, nullable=False)
+    done: int = Field(default=0, nullable=False)
+    failed: int = Field(default=0, nullable=False)
+    created_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    created_at: datetime = utc_field(default_now=True)
+    started_at: Optional[datetime] = utc_field()
+    finished_at: Optional[datetime] = utc_field()
+
+
+class BulkRunItem(SQLModel, table=True):
+    __tablename__ = "bulk_run_items"
+    __table_args__ = (UniqueConstraint("run_id", "investment_id", name="uq_bulk_run_items_run_investment"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    run_id: int = Field(foreign_key="bulk_runs.id", index=True)
+    investment_id: int = Field(foreign_key="investments.id")
+    status: str = Field(sa_column=Column(String(20), nullable=False))  # pending | done | failed
+    error: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))
+    result_id: Optional[int] = Field(default=None)
+    finished_at: Optional[datetime] = utc_field()
