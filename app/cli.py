@@ -43,7 +43,9 @@ def _cmd_migrate(_: argparse.Namespace) -> int:
 
 def _cmd_demo_data(_: argparse.Namespace) -> int:
     from app.services import demo
+    from app.services.reference_data import ensure_reference_data
 
+    ensure_reference_data()  # brokers and institutions (idempotent); `setup` runs this too
     loaded = demo.load_demo_data()
     print("Demo data loaded." if loaded else "Demo data already present; nothing to do.")
     return 0

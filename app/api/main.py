@@ -13,6 +13,11 @@ from app.api import industry_groups
 from app.api import recommendations
 from app.api import models as models_api
 from app.api import assets as assets_api
+from app.api import holdings as holdings_api
+from app.api import investments as investments_api
+from app.api import deposits as deposits_api
+from app.api import transactions as transactions_api
+from app.api import advice as advice_api
 from app.domain.errors import GENERIC, DomainError
 
 log = logging.getLogger(__name__)
@@ -54,6 +59,10 @@ def create_api() -> FastAPI:
         log.exception("unhandled error", exc_info=exc)
         return _failure(500, "ServerError", GENERIC)
 
-    for module in (system, auth, users, firms, industry_groups, recommendations, models_api, assets_api):
+    for module in (system, auth, users, firms, industry_groups, recommendations, models_api, assets_api, holdings_api,
+                   investments_api):
         api.include_router(module.router, prefix="/api")
+    api.include_router(deposits_api.router, prefix="/api")
+    api.include_router(transactions_api.router, prefix="/api")
+    api.include_router(advice_api.router, prefix="/api")
     return api

@@ -6,7 +6,8 @@ Rules taken from the spec:
   percent when the gain is positive (losses are never discounted);
 - the net is the total times ``(1 - hin percent)``;
 - the text is specific to account type 4 (superannuation) and type 7 (personal marginal rate),
-  and at a hin percent of 100 it says pensions are exempt;
+  and at a hin percent of 100 it says pensions are exempt (for any account type; a net loss is
+  then stated as a loss);
 - amounts are in Australian dollars;
 - client-type wording is portfolio holder(s), director(s) or trustee(s) depending on the
   investment type and owner count, and the placeholder ``<Client_Type>`` stands for unknown types.
@@ -176,12 +177,16 @@ def cgt_estimate_text(
         f"The {who} should seek tax advice before acting on it."
     )
 
-    if account_type == ACCOUNT_TYPE_SUPER and hin == HUNDRED:
+    if hin == HUNDRED:
+        # spec: at 100 percent the text says pensions are exempt (whatever the account type); a
+        # net loss is stated as a loss, never as a negative gain
+        whose = "the fund" if account_type == ACCOUNT_TYPE_SUPER else "the portfolio"
+        outcome = (f"a capital loss of {format_aud(-total)}" if total < ZERO
+                   else f"a capital gain of {format_aud(total)}")
         return (
-            f"The recommended trades are estimated to realise a capital gain of {format_aud(total)} "
-            "for the fund. As the fund's assets are entirely supporting pensions in the "
-            "retirement phase, earnings on those assets, including capital gains, are exempt, "
-            f"so no capital gains tax is payable. {basis}"
+            f"The recommended trades are estimated to realise {outcome} for {whose}. As {whose}'s assets "
+            "are entirely supporting pensions in the retirement phase, earnings on those assets, including "
+            f"capital gains, are exempt, so no capital gains tax is payable. {basis}"
         )
 
     if net < ZERO:

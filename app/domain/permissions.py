@@ -146,13 +146,13 @@ def can_edit_model(actor: Actor, owner_firm_id: int) -> bool:
 
 
 # ---- home destinations ----------------------------------------------------------------------
-# Route names (see app.ui.routes). Clients land on their own account, advisers and
-# administrators on their firm's clients, the superuser on the clients list.
+# Route names (see app.ui.routes). Spec 002 s2: clients land on their own portfolios, advisers and
+# administrators on the portfolios list, the superuser on the clients list.
 HOME_ROUTE: dict[Role, str] = {
     Role.SUPERUSER: "clients.list",
-    Role.ADMINISTRATOR: "clients.list",
-    Role.ADVISER: "clients.list",
-    Role.CLIENT: "profile",
+    Role.ADMINISTRATOR: "portfolios.list",
+    Role.ADVISER: "portfolios.list",
+    Role.CLIENT: "portfolios.me",
 }
 
 

@@ -21,20 +21,41 @@ _lock = threading.Lock()
 _local: dict[str, list[_queue.Queue]] = {}
 
 
-def publish(topic: str, event: dict[str, Any]) -> None:
-    if settings.redis_url:
+_clients: dict[str, Any] = {}
+
+
+def _redis():
+    """One Redis client per process (it pools its connections)."""
+    client = _clients.get(settings.redis_url)
+    if client is None:
         from redis import Redis
 
-        client = Redis.from_url(settings.redis_url)
-        try:
-            client.publish(PREFIX + topic, json.dumps(event, default=str))
-        finally:
-            client.close()
+        client = _clients[settings.redis_url] = Redis.from_url(settings.redis_url)
+    return client
+
+
+def publish(topic: str, event: dict[str, Any]) -> None:
+    publish_many([topic], [event])
+
+
+def publish_many(topics: list[str], events: list[dict[str, Any]]) -> None:
+    """Publishes every event on every topic (one round trip to Redis for all of them)."""
+    if not events:
         return
-    with _lock:
-        subscribers = list(_local.get(topic, ()))
-    for q in subscribers:
-        q.put(event)
+    if settings.redis_url:
+        pipe = _redis().pipeline(transaction=False)
+        for event in events:
+            data = json.dumps(event, default=str)
+            for topic in topics:
+                pipe.publish(PREFIX + topic, data)
+        pipe.execute()
+        return
+    for topic in topics:
+        with _lock:
+            subscribers = list(_local.get(topic, ()))
+        for q in subscribers:
+            for event in events:
+                q.put(event)
 
 
 class Subscription:

@@ -15,6 +15,8 @@ def run_worker(burst: bool = False) -> int:
     from redis import Redis
     from rq import Queue, Worker
 
+    import app.jobs.tasks  # noqa: F401  (loaded once here, so each job's forked process starts warm)
+
     connection = Redis.from_url(settings.redis_url)
     worker = Worker([Queue(name, connection=connection) for name in QUEUES], connection=connection)
     worker.work(burst=burst, with_scheduler=True)

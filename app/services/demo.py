@@ -107,4 +107,6 @@ def load_demo_data() -> bool:  # noqa: F811 - deliberately wraps the loader abov
     from app.services.demo_models import load_demo_models
 
     load_demo_models()  # skips quietly while there are no assets
+    from app.services.demo_portfolios import load_demo_portfolios
+    load_demo_portfolios()  # after the models they follow; its own marker (the portfolio names)
     return loaded

@@ -18,9 +18,15 @@ def visible_clause(actor: Actor):
     """WHERE clause of the models an actor can see: own firm's, shared with the firm, or open to all."""
     if actor.is_superuser:
         return Model.deleted_at.is_(None)
-    shared = exists().where(ModelSharedFirm.model_id == Model.id, ModelSharedFirm.firm_id == actor.firm_id)
+    return firm_clause(actor.firm_id)
+
+
+def firm_clause(firm_id: int | None):
+    """WHERE clause of the models a firm can see (and link its portfolios to, when active and
+    available): its own, those shared with it, and those open to all."""
+    shared = exists().where(ModelSharedFirm.model_id == Model.id, ModelSharedFirm.firm_id == firm_id)
     return (Model.deleted_at.is_(None)) & or_(
-        Model.firm_id == actor.firm_id,
+        Model.firm_id == firm_id,
         Model.availability == Availability.ALL.value,
         (Model.availability == Availability.WITH_PRACTICE.value) & shared,
     )

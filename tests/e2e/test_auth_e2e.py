@@ -144,7 +144,7 @@ def test_client_is_sent_home_from_administrator_screens(page, login, screen):
     page.goto(routes.url(screen))
     page.wait_for_url(lambda u: _path(u) == home, timeout=20_000)
     expect(page.get_by_text(NOT_ALLOWED).first).to_be_visible(timeout=10_000)
-    expect(page.locator("#page-title")).to_have_text("Profile", timeout=20_000)
+    expect(page.locator("#page-title")).to_have_text("Portfolio List", timeout=20_000)
     expect(page.locator(".firm-row")).to_have_count(0)
     expect(page.locator(".user-row")).to_have_count(0)
 

@@ -176,6 +176,21 @@ def test_text_super_fund_all_pension_exempt():
     assert "$125.00" in t  # the gross gain is still shown
 
 
+def test_text_all_pension_with_a_net_loss_states_a_loss():
+    # B alone: 25 / 100 * (100 - 140) = -10.00, never discounted; all in pension
+    t = text([B], account_type=4, hin="100")
+    assert "a capital loss of $10.00 for the fund" in t and "-$" not in t
+    assert "exempt" in t and "no capital gains tax is payable" in t
+
+
+def test_text_all_pension_whatever_the_account_type():
+    # spec 002 s9: at 100 percent the text says pensions are exempt
+    t = text(TRADES, account_type=7, hin="100", portfolio_type="SAVINGS")
+    assert "pensions" in t and "exempt" in t and "no capital gains tax is payable" in t
+    assert "a capital gain of $125.00 for the portfolio" in t
+    assert "marginal tax rate" not in t and "the fund" not in t
+
+
 def test_text_marginal_rate():
     t = text(TRADES, account_type=7, portfolio_type="SAVINGS", owners=1)
     assert "net capital gain of $125.00" in t

@@ -56,6 +56,7 @@ from app.domain.permissions import Actor
 from app.services import industry_groups as ig_service
 
 FIELDS = ("allocation", "min", "max", "priority")
+COLUMN_LABELS = {"allocation": "Allocation %", "min": "Min %", "max": "Max %", "priority": "Priority"}
 TEXT_MAX = 20
 ADD_LABEL = "Add industry group"
 PICKER_TITLE = "Add industry groups"
@@ -303,11 +304,12 @@ def industry_allocations_table(
     error_of: Callable[[Any, Any, str], Any] | None = None,
     prefix: str = "ig",
     empty_text: str = EMPTY_TEXT,
+    fields: tuple[str, ...] = FIELDS,
 ) -> rx.Component:
     """The allocations table. `rows`: a list var whose items have industry_group_id, title, color,
     allocation, min, max and priority. `on_change(row, index, key, value)` and `on_remove(row, index)`
     return the event to send; `error_of(row, index, key)` the text under a cell (default: the row's
-    `{key}_error`)."""
+    `{key}_error`). `fields`: the editable columns shown (a portfolio keeps only the allocation)."""
     error_of = error_of or (lambda row, i, key: row[f"{key}_error"].to(str))
 
     def cell(row: Any, i: Any, key: str, label: str) -> rx.Component:
@@ -323,10 +325,7 @@ def industry_allocations_table(
         return rx.table.row(
             rx.table.cell(rx.hstack(color_dot(row["color"].to(str)), rx.text(row["title"].to(str), weight="medium"),
                                     spacing="2", align="center", min_width="180px")),
-            cell(row, i, "allocation", "Allocation %"),
-            cell(row, i, "min", "Min %"),
-            cell(row, i, "max", "Max %"),
-            cell(row, i, "priority", "Priority"),
+            *[cell(row, i, key, COLUMN_LABELS[key]) for key in fields],
             rx.table.cell(
                 rx.cond(read_only, rx.fragment(),
                         rx.icon_button(rx.icon("trash-2", size=14), size="1", variant="ghost", color_scheme="red",
@@ -339,14 +338,14 @@ def industry_allocations_table(
 
     header = rx.table.row(
         rx.table.column_header_cell("Industry group"),
-        *[rx.table.column_header_cell(label, text_align="right", white_space="nowrap")
-          for label in ("Allocation %", "Min %", "Max %", "Priority")],
+        *[rx.table.column_header_cell(COLUMN_LABELS[key], text_align="right", white_space="nowrap")
+          for key in fields],
         rx.table.column_header_cell(""),
     )
     body = rx.table.body(
         rx.cond(
             rows.length() == 0,
-            rx.table.row(rx.table.cell(rx.text(empty_text, size="2", color=rx.color("gray", 10)), col_span=6,
+            rx.table.row(rx.table.cell(rx.text(empty_text, size="2", color=rx.color("gray", 10)), col_span=len(fields) + 2,
                                        padding_y="20px", text_align="center")),
             rx.foreach(rows, line),
         ),
@@ -432,8 +431,10 @@ def industry_totals_bar(label: Any, color: Any, width: Any, error: Any = "", pre
     )
 
 
-def industry_allocations(state: Any, read_only: Any = False, prefix: str = "ig") -> rx.Component:
-    """The whole editor for a state inheriting IndustryAllocationsMixin: add button, table, totals bar, picker."""
+def industry_allocations(state: Any, read_only: Any = False, prefix: str = "ig",
+                         fields: tuple[str, ...] = FIELDS) -> rx.Component:
+    """The whole editor for a state inheriting IndustryAllocationsMixin: add button, table, totals bar, picker.
+    `fields`: the editable columns (see industry_allocations_table)."""
     return rx.vstack(
         rx.hstack(
             rx.spacer(),
@@ -449,6 +450,7 @@ def industry_allocations(state: Any, read_only: Any = False, prefix: str = "ig")
             read_only=read_only,
             error_of=lambda row, i, key: rx.cond(state.ig_submitted, row[f"{key}_error"].to(str), ""),
             prefix=prefix,
+            fields=fields,
         ),
         industry_totals_bar(state.ig_total_label, state.ig_total_color, state.ig_bar_width, state.ig_total_error,
                             prefix=prefix),

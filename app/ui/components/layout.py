@@ -48,7 +48,8 @@ def sidebar() -> rx.Component:
         rx.vstack(
             rx.cond(
                 AppState.is_client,
-                rx.fragment(_nav_item("My profile", "user-round", "profile", "/profile")),
+                rx.fragment(_nav_item("My portfolios", "wallet", "portfolios.me", "/my-portfolios"),
+                            _nav_item("My profile", "user-round", "profile", "/profile")),
                 rx.fragment(
                     _nav_item("Clients", "users", "clients.list", "/clients"),
                     _nav_item("Advisers", "briefcase", "advisers.list", "/advisers"),
@@ -56,6 +57,7 @@ def sidebar() -> rx.Component:
                             _nav_item("Users", "user-cog", "users.list", "/users")),
                     _nav_item("Firms", "building-2", "firms.list", "/firms"),
                     _nav_item("Models", "chart-pie", "models.view", "/models"),
+                    _nav_item("Portfolios", "wallet", "portfolios.list", "/portfolios"),
                     _nav_item("Assets", "chart-candlestick", "assets.list", "/assets"),
                     _nav_item("Industry groups", "layers", "industry-groups", "/industry-groups"),
                     rx.cond(AppState.is_superuser, _nav_item("Outbox", "mail", "outbox", "/outbox")),
@@ -84,7 +86,10 @@ def mobile_menu() -> rx.Component:
             rx.menu.content(
                 rx.cond(
                     AppState.is_client,
-                    rx.menu.item("My profile", on_click=AppState.navigate(routes.url("profile"))),
+                    rx.fragment(
+                        rx.menu.item("My portfolios", on_click=AppState.navigate(routes.url("portfolios.me"))),
+                        rx.menu.item("My profile", on_click=AppState.navigate(routes.url("profile"))),
+                    ),
                     rx.fragment(
                         rx.menu.item("Clients", on_click=AppState.navigate(routes.url("clients.list"))),
                         rx.menu.item("Advisers", on_click=AppState.navigate(routes.url("advisers.list"))),
@@ -92,6 +97,7 @@ def mobile_menu() -> rx.Component:
                                 rx.menu.item("Users", on_click=AppState.navigate(routes.url("users.list")))),
                         rx.menu.item("Firms", on_click=AppState.navigate(routes.url("firms.list"))),
                         rx.menu.item("Models", on_click=AppState.navigate(routes.url("models.view"))),
+                        rx.menu.item("Portfolios", on_click=AppState.navigate(routes.url("portfolios.list"))),
                         rx.menu.item("Assets", on_click=AppState.navigate(routes.url("assets.list"))),
                         rx.menu.item("Industry groups", on_click=AppState.navigate(routes.url("industry-groups"))),
                         rx.cond(AppState.is_superuser,
@@ -105,11 +111,16 @@ def mobile_menu() -> rx.Component:
 
 
 def breadcrumbs(crumbs: Iterable[tuple[str, str | None]]) -> rx.Component:
-    """crumbs: (title, path or None for the current page). Titles may be Vars."""
+    """crumbs: (title, path or None for the current page). Titles may be Vars. A crumb may also be a
+    component of its own (e.g. a portfolio's owners, each a link)."""
     parts: list[rx.Component] = []
-    for i, (title, path) in enumerate(crumbs):
+    for i, crumb in enumerate(crumbs):
         if i:
             parts.append(rx.icon("chevron-right", size=14, color=rx.color("gray", 8)))
+        if isinstance(crumb, rx.Component):
+            parts.append(crumb)
+            continue
+        title, path = crumb
         if isinstance(path, rx.Var) or path:  # a Var path (e.g. a record's view URL) is always a link
             parts.append(rx.link(title, href="#", on_click=AppState.navigate(path).prevent_default, size="2", color=rx.color("gray", 11)))
         else:

@@ -208,10 +208,11 @@ def row_menu(*items: rx.Component, id: Any = None) -> rx.Component:
     )
 
 
-def page_size_select(value: Any, on_change: Any) -> rx.Component:
+def page_size_select(value: Any, on_change: Any, sizes: list[str] | None = None) -> rx.Component:
+    """The page-size choice; `sizes` other than the lists' 20/50/100 (e.g. holdings' 12/20/32)."""
     return rx.hstack(
         rx.text("Rows per page", size="1", color=rx.color("gray", 10)),
-        rx.select(PAGE_SIZES, value=value, on_change=on_change, size="1", id="page-size"),
+        rx.select(sizes or PAGE_SIZES, value=value, on_change=on_change, size="1", id="page-size"),
         align="center", spacing="2",
     )
 

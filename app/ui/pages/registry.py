@@ -10,6 +10,9 @@ from app.ui.pages import account, outbox
 from app.ui.pages import models
 from app.ui.pages import recommendations
 from app.ui.pages import assets as assets_pages
+from app.ui.pages import holdings as holdings_pages
+from app.ui.pages import deposits as deposits_pages
+from app.ui.pages import portfolios as portfolio_pages
 from app.ui.states.base import AppState
 from app.ui.states.login import LoginState
 
@@ -32,3 +35,6 @@ def register_pages(app: rx.App) -> None:
     industry_groups.register(app)
     recommendations.register(app)
     assets_pages.register(app)
+    holdings_pages.register(app)
+    deposits_pages.register(app)
+    portfolio_pages.register(app)

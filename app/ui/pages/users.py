@@ -63,6 +63,8 @@ def _row_actions(row: UserRow) -> rx.Component:
         rx.menu.item("View Details", on_click=AppState.navigate(row.view_url)),
         rx.cond(row.can_edit, rx.menu.item("Edit Details", on_click=AppState.navigate(row.edit_url))),
         rx.cond(row.clients_url != "", rx.menu.item("View Clients", on_click=AppState.navigate(row.clients_url))),
+        rx.cond(row.portfolios_url != "", rx.menu.item("View Portfolios", on_click=AppState.navigate(row.portfolios_url))),
+        rx.cond(row.add_portfolio_url != "", rx.menu.item("Add Portfolio", on_click=AppState.navigate(row.add_portfolio_url))),
         rx.cond(row.can_delete, rx.fragment(
             rx.menu.separator(),
             rx.menu.item("Delete", color="red", on_click=UsersState.ask_delete(row.id, row.name), class_name="row-delete"),

@@ -7,6 +7,7 @@ computed here only hide buttons."""
 from __future__ import annotations
 
 import dataclasses
+import json
 import math
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any, ClassVar
@@ -20,7 +21,7 @@ from app.domain.permissions import (
 )
 from app.domain.roles import Role, UserStatus
 from app.domain.users import DEFAULT_PAGE_SIZE, USER_SORTS, clean_person
-from app.services import firms, users
+from app.services import firms, portfolios, users
 from app.ui import routes
 from app.ui.components.widgets import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
@@ -110,6 +111,8 @@ class UserRow:
     view_url: str = ""
     edit_url: str = ""
     clients_url: str = ""
+    portfolios_url: str = ""  # View Portfolios (only when the user has portfolios)
+    add_portfolio_url: str = ""  # Add Portfolio (clients and advisers)
     can_edit: bool = False
     can_delete: bool = False
 
@@ -191,16 +194,23 @@ class UsersState(ListControls, AppState):
             sort=self.sort if self.sort in USER_SORTS else "name", order="desc" if self.order == "desc" else "asc",
         )
 
-    def _row(self, actor: Actor, user: dict[str, Any], kind: str) -> UserRow:
+    def _row(self, actor: Actor, user: dict[str, Any], kind: str, portfolio_count: int = 0) -> UserRow:
         role = Role(user["role"])
         deleted = user["status"] == UserStatus.DELETED.value
         row_kind = {"client": "clients", "adviser": "advisers"}.get(user["role"], "users") if kind == "users" else kind
         view_url = routes.url(f"{row_kind}.view", id=user["id"])
         clients_url = routes.url("advisers.clients", id=user["id"]) if role is Role.ADVISER else ""
+        portfolios_url = add_portfolio_url = ""
+        if role in (Role.CLIENT, Role.ADVISER):
+            prefix = "clients" if role is Role.CLIENT else "advisers"
+            portfolios_url = routes.url(f"{prefix}.portfolios", id=user["id"]) if portfolio_count else ""
+            add_portfolio_url = "" if deleted else routes.url(f"{prefix}.new-portfolio", id=user["id"], query={
+                "refererStateName": self.route_name or "users.list",
+                "refererStateParams": json.dumps(self._context()[3], separators=(",", ":"))})
         if role is Role.ADVISER:
             open_url = clients_url
         elif role is Role.CLIENT:
-            open_url = routes.url("clients.view", id=user["id"])
+            open_url = routes.url("clients.portfolios", id=user["id"])  # 002 s2: a client's row opens their portfolios
         else:
             open_url = view_url
         return UserRow(
@@ -210,7 +220,7 @@ class UsersState(ListControls, AppState):
             status=user["status"], status_title=user["status_title"],
             created_at=user["created_at"] or "", logined_at=user["logined_at"] or "", photo_url=user["photo_url"] or "",
             open_url=open_url, view_url=view_url, edit_url=routes.url(f"{row_kind}.edit", id=user["id"]),
-            clients_url=clients_url,
+            clients_url=clients_url, portfolios_url=portfolios_url, add_portfolio_url=add_portfolio_url,
             can_edit=not deleted and bool(creatable_roles(actor)) and can_edit_user(actor, role, user["firm_id"], user["id"]),
             can_delete=not deleted and can_delete_user(actor, role, user["firm_id"], user["id"]),
         )
@@ -223,7 +233,8 @@ class UsersState(ListControls, AppState):
             self.page = max(1, self.pages)
             rows, total = users.list_users(actor=actor, **self._filters(actor))
             self.total = total
-        self.rows = [self._row(actor, u, kind) for u in rows]
+        counts = portfolios.portfolio_counts(actor=actor, user_ids=[u["id"] for u in rows])
+        self.rows = [self._row(actor, u, kind, counts.get(u["id"], 0)) for u in rows]
         self.loading = False
 
     def _setup_new(self, actor: Actor, name: str, kind: str, params: dict[str, str]) -> None:

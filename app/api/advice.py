@@ -1,0 +1,172 @@
+"""Target portfolios, records of advice, trade instructions and bulk calculation (spec 001 s7,
+002 s7; paths the spec does not show are in the same style).
+
+POST /api/investments/{id}/target-portfolio                calculate a new version
+GET  /api/investments/{id}/target-portfolio               query version -> the one the actor is shown (or null)
+GET  /api/target-portfolios                               query investment_id, limit, offset, orderDirection -> versions
+GET  /api/target-portfolios/{id}                          one version
+PUT  /api/target-portfolios/{id}/validate                 body row_version
+PUT  /api/target-portfolios/{id}/rofa                     body action approve|decline, row_version (record of advice)
+GET  /api/target-portfolios/{id}/rofa                     the record of advice
+GET  /api/target-portfolios/{id}/rofa/export              the record of advice as PDF (token query allowed)
+PUT  /api/target-portfolios/{id}/comments                 body type, description, comment_id
+POST /api/investments-trigger-rebalance                   body investment_ids -> a bulk run of target portfolios
+POST /api/investments-generate-ti                         body investment_ids -> new trade recommendations
+POST /api/bulk-calculate                                  body kind tp|tr, model_ids -> a bulk run
+GET  /api/bulk-runs/{id}                                  the run's counts and per-portfolio errors
+POST /api/bulk-runs/{id}/resume                           start its pending items again
+GET  /api/investments/{id}/trade-instructions             query version -> the instruction (or null)
+GET  /api/trade-instructions                              query investment_id, limit, offset -> versions
+GET  /api/trade-instructions/{id}/history                 query offset -> 10 per page
+PUT  /api/trade-instructions/{id}/validate                body row_version
+PUT  /api/trade-instructions/{id}/decline-all             body row_version
+PUT  /api/trade-instructions/{id}/confirm                 body decisions {tx id: approved|declined}, notes, is_approve_all
+POST /api/trade-instructions/{id}/transactions            body code, action, quantity, price
+PUT  /api/trade-transactions/{id}                         body quantity, price
+DELETE /api/trade-transactions/{id}
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Body, Query
+from fastapi.responses import Response
+
+from app.api.deps import CurrentActor, listing, ok
+from app.services import bulk_runs, records_of_advice, target_portfolios as tps, trade_instructions as tis
+
+router = APIRouter(tags=["advice"])
+
+
+@router.post("/investments/{investment_id}/target-portfolio")
+def calculate_target(actor: CurrentActor, investment_id: str):
+    return ok(tps.calculate(actor=actor, investment_id=investment_id))
+
+
+@router.get("/investments/{investment_id}/target-portfolio")
+def current_target(actor: CurrentActor, investment_id: str, version: str | None = None):
+    return ok(tps.get_current(actor=actor, investment_id=investment_id, version=version))
+
+
+@router.get("/target-portfolios")
+def target_versions(actor: CurrentActor, investment_id: str, limit: str | None = None, offset: str | None = None,
+                    order_direction: str = Query("desc", alias="orderDirection")):
+    rows, total = tps.list_versions(actor=actor, investment_id=investment_id, limit=limit, offset=offset,
+                                    order=order_direction)
+    return listing(rows, total)
+
+
+@router.get("/target-portfolios/{tp_id}")
+def get_target(actor: CurrentActor, tp_id: str):
+    return ok(tps.get(actor=actor, tp_id=tp_id))
+
+
+@router.put("/target-portfolios/{tp_id}/validate")
+def validate_target(actor: CurrentActor, tp_id: str, body: dict[str, Any] = Body(default={})):
+    return ok(tps.validate(actor=actor, tp_id=tp_id, row_version=body.get("row_version")))
+
+
+@router.put("/target-portfolios/{tp_id}/rofa")
+def decide_record(actor: CurrentActor, tp_id: str, body: dict[str, Any] = Body(...)):
+    return ok(tps.decide(actor=actor, tp_id=tp_id, action=str(body.get("action") or ""),
+                         row_version=body.get("row_version")))
+
+
+@router.get("/target-portfolios/{tp_id}/rofa")
+def get_record(actor: CurrentActor, tp_id: str):
+    return ok(records_of_advice.record(actor=actor, tp_id=tp_id))
+
+
+@router.get("/target-portfolios/{tp_id}/rofa/export")
+def export_record(actor: CurrentActor, tp_id: str,
+                  offset: str | None = Query(None, alias="client-timezone-offset")):
+    from app.exports import rofa_pdf
+
+    name, data = rofa_pdf.build(actor=actor, tp_id=tp_id, tz_offset=offset)
+    return Response(data, media_type="application/pdf",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@router.put("/target-portfolios/{tp_id}/comments")
+def save_comment(actor: CurrentActor, tp_id: str, body: dict[str, Any] = Body(...)):
+    return ok(tps.save_comment(actor=actor, tp_id=tp_id, type=str(body.get("type") or ""),
+                               description=str(body.get("description") or ""), comment_id=body.get("comment_id")))
+
+
+@router.post("/investments-trigger-rebalance")
+def trigger_rebalance(actor: CurrentActor, body: dict[str, Any] = Body(...)):
+    return ok(bulk_runs.start_for_investments(actor=actor, kind="tp", investment_ids=body.get("investment_ids") or []))
+
+
+@router.post("/investments-generate-ti")
+def generate_ti(actor: CurrentActor, body: dict[str, Any] = Body(...)):
+    ids = body.get("investment_ids") or []
+    if body.get("model"):  # generateTI from models: ids are model ids, run in the background
+        return ok(bulk_runs.start_for_models(actor=actor, kind="tr", model_ids=ids))
+    return ok(tis.generate(actor=actor, investment_ids=ids if isinstance(ids, list) else [ids]))
+
+
+@router.post("/bulk-calculate")
+def bulk_calculate(actor: CurrentActor, body: dict[str, Any] = Body(...)):
+    return ok(bulk_runs.start_for_models(actor=actor, kind=str(body.get("kind") or ""),
+                                         model_ids=body.get("model_ids") or []))
+
+
+@router.get("/bulk-runs/{run_id}")
+def get_run(actor: CurrentActor, run_id: str):
+    return ok(bulk_runs.get(actor=actor, run_id=run_id))
+
+
+@router.post("/bulk-runs/{run_id}/resume")
+def resume_run(actor: CurrentActor, run_id: str):
+    run = bulk_runs.get(actor=actor, run_id=run_id)
+    return ok({"pending": bulk_runs.resume(actor=actor, run_id=run["id"])})
+
+
+@router.get("/investments/{investment_id}/trade-instructions")
+def current_instruction(actor: CurrentActor, investment_id: str, version: str | None = None):
+    return ok(tis.get(actor=actor, investment_id=investment_id, version=version))
+
+
+@router.get("/trade-instructions")
+def instruction_versions(actor: CurrentActor, investment_id: str, limit: str | None = None, offset: str | None = None):
+    rows, total = tis.list_versions(actor=actor, investment_id=investment_id, limit=limit, offset=offset)
+    return listing(rows, total)
+
+
+@router.get("/trade-instructions/{ti_id}/history")
+def instruction_history(actor: CurrentActor, ti_id: str, offset: str | None = None):
+    rows, total = tis.history(actor=actor, ti_id=ti_id, offset=offset)
+    return listing(rows, total)
+
+
+@router.put("/trade-instructions/{ti_id}/validate")
+def validate_instruction(actor: CurrentActor, ti_id: str, body: dict[str, Any] = Body(default={})):
+    return ok(tis.validate(actor=actor, ti_id=ti_id, row_version=body.get("row_version")))
+
+
+@router.put("/trade-instructions/{ti_id}/decline-all")
+def decline_all(actor: CurrentActor, ti_id: str, body: dict[str, Any] = Body(default={})):
+    return ok(tis.decline_all(actor=actor, ti_id=ti_id, row_version=body.get("row_version")))
+
+
+@router.put("/trade-instructions/{ti_id}/confirm")
+def confirm(actor: CurrentActor, ti_id: str, body: dict[str, Any] = Body(default={})):
+    return ok(tis.confirm(actor=actor, ti_id=ti_id, decisions=body.get("decisions"), notes=body.get("notes"),
+                          is_approve_all=bool(body.get("is_approve_all")), row_version=body.get("row_version")))
+
+
+@router.post("/trade-instructions/{ti_id}/transactions")
+def add_transaction(actor: CurrentActor, ti_id: str, body: dict[str, Any] = Body(...)):
+    return ok(tis.add_transaction(actor=actor, ti_id=ti_id, code=body.get("code"), action=body.get("action"),
+                                  quantity=body.get("quantity"), price=body.get("price")))
+
+
+@router.put("/trade-transactions/{tx_id}")
+def update_transaction(actor: CurrentActor, tx_id: str, body: dict[str, Any] = Body(...)):
+    return ok(tis.update_transaction(actor=actor, tx_id=tx_id, quantity=body.get("quantity"), price=body.get("price")))
+
+
+@router.delete("/trade-transactions/{tx_id}")
+def delete_transaction(actor: CurrentActor, tx_id: str):
+    return ok(tis.delete_transaction(actor=actor, tx_id=tx_id))

@@ -1,0 +1,95 @@
+"""Term deposits and at-call accounts (spec 002 s7 Deposit API; paths the spec does not show are in
+the same style). Money is a string with two decimals, dates YYYY-MM-DD, field names the spec's.
+
+GET  /api/deposits                        query where (JSON: investment_id, ProviderProductType, closed),
+                                          limit, offset -> result.rows and result.totals[0].count
+GET  /api/deposits/{id}                   the deposit with its transactions
+GET  /api/deposits/{id}/amm-transactions  the same for the AMM modal (amm_type, can_reprocess per row)
+POST /api/deposits                        Buy: investment_id, ProviderProductType, institution_id (or
+                                          ProviderName + ProviderType), ProviderID, FacilityID,
+                                          AccountNumber, DealID, StartDate, MaturityDate, MaturityTerm, Rate,
+                                          AutoMatured, CutOffTime, amount, description
+PUT  /api/deposits/{id}                   the buy form editing the deposit (dates, term, rate, AutoMatured,
+                                          DealStatus, amount); the identity fields are fixed
+POST /api/deposits/{id}/sell              Sell: StartDate (the day), amount, description
+POST /api/deposits/{id}/interest-accrual  Interest Accrual (at-call accounts): StartDate, amount
+POST /api/deposits/{id}/deposit           Deposit (at-call accounts): StartDate, amount
+POST /api/deposits/{id}/income            Interest Payment (term deposits): StartDate, amount
+PUT  /api/deposits/{id}/transactions/{transaction_id}  a deposit transaction's form in edit mode
+POST /api/deposits/{id}/reprocess         Reprocess AMM transaction: the body is the deposit's data
+                                          (optionally transaction_id) -> {title: 'Success',
+                                          message: 'Transaction was sended to reprocessing', ...}
+Writes answer {message: 'Transaction added' | 'Transaction updated', deposit, transaction}.
+The institutions picker's list is GET /api/institutions (portfolios router).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Body
+
+from app.api.deps import CurrentActor, listing, ok
+from app.services import deposits
+
+router = APIRouter(tags=["deposits"])
+
+
+def _body(body: Any) -> dict[str, Any]:
+    return body if isinstance(body, dict) else {}
+
+
+@router.get("/deposits")
+def list_deposits(actor: CurrentActor, where: str | None = None, limit: str | None = None, offset: str | None = None):
+    rows, total = deposits.list_deposits(actor=actor, where=where, limit=limit, offset=offset)
+    return listing(rows, total)
+
+
+@router.get("/deposits/{deposit_id}")
+def get_deposit(actor: CurrentActor, deposit_id: str):
+    return ok(deposits.get_deposit(actor=actor, deposit_id=deposit_id))
+
+
+@router.get("/deposits/{deposit_id}/amm-transactions")
+def amm_transactions(actor: CurrentActor, deposit_id: str):
+    return ok(deposits.amm_transactions(actor=actor, deposit_id=deposit_id))
+
+
+@router.post("/deposits")
+def buy(actor: CurrentActor, body: Any = Body(None)):
+    return ok(deposits.buy(actor=actor, data=_body(body)))
+
+
+@router.put("/deposits/{deposit_id}")
+def update_deposit(actor: CurrentActor, deposit_id: str, body: Any = Body(None)):
+    return ok(deposits.update_deposit(actor=actor, deposit_id=deposit_id, data=_body(body)))
+
+
+@router.post("/deposits/{deposit_id}/sell")
+def sell(actor: CurrentActor, deposit_id: str, body: Any = Body(None)):
+    return ok(deposits.sell(actor=actor, deposit_id=deposit_id, data=_body(body)))
+
+
+@router.post("/deposits/{deposit_id}/interest-accrual")
+def interest_accrual(actor: CurrentActor, deposit_id: str, body: Any = Body(None)):
+    return ok(deposits.interest_accrual(actor=actor, deposit_id=deposit_id, data=_body(body)))
+
+
+@router.post("/deposits/{deposit_id}/deposit")
+def at_call_deposit(actor: CurrentActor, deposit_id: str, body: Any = Body(None)):
+    return ok(deposits.at_call_deposit(actor=actor, deposit_id=deposit_id, data=_body(body)))
+
+
+@router.post("/deposits/{deposit_id}/income")
+def income(actor: CurrentActor, deposit_id: str, body: Any = Body(None)):
+    return ok(deposits.income(actor=actor, deposit_id=deposit_id, data=_body(body)))
+
+
+@router.put("/deposits/{deposit_id}/transactions/{transaction_id}")
+def update_transaction(actor: CurrentActor, deposit_id: str, transaction_id: str, body: Any = Body(None)):
+    return ok(deposits.update_transaction(actor=actor, deposit_id=deposit_id, transaction_id=transaction_id,
+                                          data=_body(body)))
+
+
+@router.post("/deposits/{deposit_id}/reprocess")
+def reprocess(actor: CurrentActor, deposit_id: str, body: Any = Body(None)):
+    return ok(deposits.reprocess(actor=actor, deposit_id=deposit_id, data=_body(body)))

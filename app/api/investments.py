@@ -1,0 +1,135 @@
+"""Client portfolios ("investments", spec 001 s7) and the reference data of their form.
+
+GET    /api/investments                 query limit, offset, sort, order, client_id, adviser_id, firm_id, model_id,
+                                        approved, tp_calculation, tp_bulk_calculation, ti_calculation,
+                                        ti_bulk_calculation, activityStatus (all | active | inactive; default
+                                        active), search, broker_id (-1 all brokers, -2 N/A)
+                                        -> result.rows and result.totals.count
+POST   /api/investments-by-models       the same query; body: the model ids ([1, 2] or {"model_ids": [1, 2]})
+GET    /api/investments/{id}            the portfolio (the form's read shape)
+POST   /api/investments                 the portfolio payload -> the saved portfolio with `message`
+PUT    /api/investments/{id}            the portfolio payload with `version` -> the saved portfolio with `message`
+DELETE /api/investments/{id}            soft delete -> {message: 'Portfolio is deleted'}
+POST   /api/investments-buy-model       {investment_id, model_id} -> {investment_id, model_id, modelName,
+                                        customAssetClassesChanged, message}
+PUT    /api/investments/{id}/unlinkModel  -> {investment_id, customAssetClassesChanged, message: 'Model unlinked'}
+GET    /api/investments/{id}/linkable-models  query search, limit, offset: the buy screen's models (path ours)
+GET    /api/investments-form-options    query firm_id: holders, advisers, classes, groups, brokers, banks (path ours)
+GET    /api/brokers                     -> result.rows
+GET    /api/institutions                query where (e.g. {"product_types": {"contains": "Cash Account"}}) -> result.rows
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Body, Depends, Query
+
+from app.api.deps import CurrentActor, ok
+from app.services import portfolios, reference_data
+
+router = APIRouter(tags=["investments"])
+
+
+def _page(rows: list[Any], total: int) -> dict[str, Any]:
+    return ok({"rows": rows, "totals": {"count": total}})
+
+
+def _list(actor, model_ids=None, **query):
+    rows, total = portfolios.list_portfolios(actor=actor, model_ids=model_ids, **query)
+    return _page(rows, total)
+
+
+def _query(
+    limit: str | None = None,
+    offset: str | None = None,
+    sort: str = "name",
+    order: str = "asc",
+    client_id: str | None = None,
+    adviser_id: str | None = None,
+    firm_id: str | None = None,
+    model_id: str | None = None,
+    approved: str | None = None,
+    tp_calculation: str | None = None,
+    tp_bulk_calculation: str | None = None,
+    ti_calculation: str | None = None,
+    ti_bulk_calculation: str | None = None,
+    activity_status: str | None = Query(None, alias="activityStatus"),
+    search: str | None = None,
+    broker_id: str | None = None,
+) -> dict[str, Any]:
+    return dict(limit=limit, offset=offset, sort=sort, order=order, client_id=client_id, adviser_id=adviser_id,
+                firm_id=firm_id, model_id=model_id, approved=approved, tp_calculation=tp_calculation,
+                tp_bulk_calculation=tp_bulk_calculation, ti_calculation=ti_calculation,
+                ti_bulk_calculation=ti_bulk_calculation, activity_status=activity_status, search=search,
+                broker_id=broker_id)
+
+
+Listing = Depends(_query)
+
+
+@router.get("/investments")
+def list_investments(actor: CurrentActor, query: dict = Listing):
+    return _list(actor, **query)
+
+
+@router.post("/investments-by-models")
+def list_investments_by_models(actor: CurrentActor, query: dict = Listing, body: Any = Body(None)):
+    ids = body
+    if isinstance(body, dict):
+        ids = body.get("model_ids", body.get("modelIds", body.get("ids", [])))
+    if not isinstance(ids, list):
+        ids = [ids] if ids is not None else []
+    return _list(actor, model_ids=ids, **query)
+
+
+@router.get("/investments-form-options")
+def form_options(actor: CurrentActor, firm_id: str | None = None):
+    return ok(portfolios.form_options(actor=actor, firm_id=firm_id))
+
+
+@router.post("/investments-buy-model")
+def buy_model(actor: CurrentActor, body: dict[str, Any] = Body(...)):
+    return ok(portfolios.link_model(actor=actor, portfolio_id=body.get("investment_id"), model_id=body.get("model_id")))
+
+
+@router.get("/investments/{investment_id}")
+def get_investment(actor: CurrentActor, investment_id: str):
+    return ok(portfolios.get_portfolio(actor=actor, portfolio_id=investment_id))
+
+
+@router.post("/investments")
+def create_investment(actor: CurrentActor, body: dict[str, Any] = Body(...)):
+    return ok(portfolios.create_portfolio(actor=actor, data=body))
+
+
+@router.put("/investments/{investment_id}")
+def update_investment(actor: CurrentActor, investment_id: str, body: dict[str, Any] = Body(...)):
+    return ok(portfolios.update_portfolio(actor=actor, portfolio_id=investment_id, data=body))
+
+
+@router.delete("/investments/{investment_id}")
+def delete_investment(actor: CurrentActor, investment_id: str):
+    return ok(portfolios.delete_portfolio(actor=actor, portfolio_id=investment_id))
+
+
+@router.put("/investments/{investment_id}/unlinkModel")
+def unlink_model(actor: CurrentActor, investment_id: str):
+    return ok(portfolios.unlink_model(actor=actor, portfolio_id=investment_id))
+
+
+@router.get("/investments/{investment_id}/linkable-models")
+def linkable_models(actor: CurrentActor, investment_id: str, search: str | None = None, limit: str | None = None,
+                    offset: str | None = None):
+    return ok(portfolios.linkable_models(actor=actor, portfolio_id=investment_id, search=search, limit=limit,
+                                         offset=offset))
+
+
+@router.get("/brokers")
+def list_brokers(actor: CurrentActor):
+    return ok({"rows": reference_data.list_brokers(actor=actor)})
+
+
+@router.get("/institutions")
+def list_institutions(actor: CurrentActor, where: str | None = None, product_type: str | None = None):
+    wanted = reference_data.product_type_of(where) if where else product_type
+    return ok({"rows": reference_data.list_institutions(actor=actor, product_type=wanted)})

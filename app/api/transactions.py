@@ -1,0 +1,145 @@
+"""Cash transactions, the opening balance, asset transactions and the transaction upload of a
+portfolio (spec 002 s7; paths the specification does not show are in the style of 001 s7).
+
+GET    /api/investments/{id}/cash-transactions               query page, offset, limit (or limit_per_page),
+                                                             order, reverse -> {rows, count, balance, cash_in, cash_out}
+POST   /api/cash-transactions                                {investment_id, type (withdrawal | credit | income),
+                                                             price, trade_at, settlement_at, status, description}
+GET    /api/cash-transactions/{id}                           one cash transaction
+PUT    /api/cash-transactions/{id}                           the same fields (left out: unchanged)
+DELETE /api/cash-transactions/{id}                           -> {notice} (+ message: a warning)
+GET    /api/investments/{id}/opening-balance                 -> {id, investment_id, price, trade_at} or null
+PUT    /api/investments/{id}/opening-balance                 {price, trade_at} -> ... changed, changed_fields, notice
+GET    /api/investments/{id}/asset-transactions              query page, offset, limit, order, reverse -> array of
+                                                             assets with totals; total_rows on the first row
+GET    /api/investments/{id}/asset-transactions/{asset_id}   query statuses[], types[], offset, limit -> array
+POST   /api/transactions                                     createTransaction: {investment_id, type, asset_id | code,
+                                                             ...the form's fields} (a cash form type adds cash)
+GET    /api/transactions/{id}                                one asset transaction
+PUT    /api/transactions/{id}                                the form's fields; confirm: true to save an errored
+                                                             transaction's edit as a new transaction
+DELETE /api/transactions/{id}                                -> {notice} (+ message: a warning)
+POST   /api/transactions/upload                              multipart: investment_id, file -> {notice, count, ...}
+GET    /api/transaction-form-options                         forms, statuses, panel filters, page sizes
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Body, Query, Request
+
+from app.api.deps import CurrentActor, ok
+from app.domain.errors import ValidationError
+from app.services import transaction_upload, transactions
+
+router = APIRouter(tags=["transactions"])
+
+SELECT_FILE = transaction_upload.SELECT_FILE
+
+
+def _limit(limit: str | None, limit_per_page: str | None) -> str | None:
+    return limit if limit not in (None, "") else limit_per_page
+
+
+# ---- cash transactions ---------------------------------------------------------------------------
+@router.get("/investments/{investment_id}/cash-transactions")
+def list_cash_transactions(actor: CurrentActor, investment_id: str, page: str | None = None, offset: str | None = None,
+                           limit: str | None = None, limit_per_page: str | None = None, order: str | None = None,
+                           reverse: str | None = None):
+    return ok(transactions.list_cash_transactions(actor=actor, investment_id=investment_id, page=page, offset=offset,
+                                                  limit=_limit(limit, limit_per_page), order=order, reverse=reverse))
+
+
+@router.post("/cash-transactions")
+def create_cash_transaction(actor: CurrentActor, body: dict[str, Any] = Body(...)):
+    return ok(transactions.create_cash_transaction(actor=actor, data=body))
+
+
+@router.get("/cash-transactions/{transaction_id}")
+def get_cash_transaction(actor: CurrentActor, transaction_id: str):
+    return ok(transactions.get_cash_transaction(actor=actor, transaction_id=transaction_id))
+
+
+@router.put("/cash-transactions/{transaction_id}")
+def update_cash_transaction(actor: CurrentActor, transaction_id: str, body: dict[str, Any] = Body(...)):
+    return ok(transactions.update_cash_transaction(actor=actor, transaction_id=transaction_id, data=body))
+
+
+@router.delete("/cash-transactions/{transaction_id}")
+def delete_cash_transaction(actor: CurrentActor, transaction_id: str):
+    return ok(transactions.delete_cash_transaction(actor=actor, transaction_id=transaction_id))
+
+
+# ---- opening balance -------------------------------------------------------------------------------
+@router.get("/investments/{investment_id}/opening-balance")
+def get_opening_balance(actor: CurrentActor, investment_id: str):
+    return ok(transactions.get_opening_balance(actor=actor, investment_id=investment_id))
+
+
+@router.put("/investments/{investment_id}/opening-balance")
+def set_opening_balance(actor: CurrentActor, investment_id: str, body: dict[str, Any] = Body(...)):
+    return ok(transactions.set_opening_balance(actor=actor, investment_id=investment_id, data=body))
+
+
+# ---- asset transactions ------------------------------------------------------------------------
+@router.get("/investments/{investment_id}/asset-transactions")
+def list_asset_transactions(actor: CurrentActor, investment_id: str, page: str | None = None,
+                            offset: str | None = None, limit: str | None = None, limit_per_page: str | None = None,
+                            order: str | None = None, reverse: str | None = None):
+    return ok(transactions.list_asset_positions(actor=actor, investment_id=investment_id, page=page, offset=offset,
+                                                limit=_limit(limit, limit_per_page), order=order, reverse=reverse))
+
+
+@router.get("/investments/{investment_id}/asset-transactions/{asset_id}")
+def list_transactions_of_asset(actor: CurrentActor, investment_id: str, asset_id: str,
+                               statuses: list[str] = Query(default=[], alias="statuses[]"),
+                               statuses_plain: list[str] = Query(default=[], alias="statuses", include_in_schema=False),
+                               types: list[str] = Query(default=[], alias="types[]"),
+                               types_plain: list[str] = Query(default=[], alias="types", include_in_schema=False),
+                               offset: str | None = None, limit: str | None = None):
+    return ok(transactions.list_transactions_of_asset(
+        actor=actor, investment_id=investment_id, asset_id=asset_id, statuses=[*statuses, *statuses_plain],
+        types=[*types, *types_plain], offset=offset, limit=limit))
+
+
+@router.get("/transaction-form-options")
+def transaction_form_options(actor: CurrentActor):
+    return ok(transactions.form_options())
+
+
+@router.post("/transactions/upload")
+async def upload_transactions(actor: CurrentActor, request: Request):
+    """multipart/form-data: investment_id, file (CSV or .xlsx)."""
+    if not request.headers.get("content-type", "").startswith("multipart/"):
+        raise ValidationError(SELECT_FILE, {"file": SELECT_FILE})
+    form = await request.form()
+    upload = form.get("file")
+    if upload is None or not hasattr(upload, "read"):
+        content_type, data = None, None
+    else:
+        content_type = upload.content_type or ""
+        data = await upload.read(transaction_upload.MAX_UPLOAD_BYTES + 1)  # one byte past the limit says too big
+    return ok(transaction_upload.upload_transactions(actor=actor, investment_id=form.get("investment_id"),
+                                                     content_type=content_type, data=data))
+
+
+@router.post("/transactions")
+def create_transaction(actor: CurrentActor, body: dict[str, Any] = Body(...)):
+    return ok(transactions.create_transaction(actor=actor, data=body))
+
+
+@router.get("/transactions/{transaction_id}")
+def get_transaction(actor: CurrentActor, transaction_id: str):
+    return ok(transactions.get_asset_transaction(actor=actor, transaction_id=transaction_id))
+
+
+@router.put("/transactions/{transaction_id}")
+def update_transaction(actor: CurrentActor, transaction_id: str, body: dict[str, Any] = Body(...)):
+    confirm = body.get("confirm") in (True, 1, "1", "true", "True")
+    return ok(transactions.update_asset_transaction(actor=actor, transaction_id=transaction_id, data=body,
+                                                    confirm=confirm))
+
+
+@router.delete("/transactions/{transaction_id}")
+def delete_transaction(actor: CurrentActor, transaction_id: str):
+    return ok(transactions.delete_asset_transaction(actor=actor, transaction_id=transaction_id))

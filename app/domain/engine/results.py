@@ -1,0 +1,255 @@
+"""What the engine answers: a target portfolio (design/engine.md "Output") and trade
+recommendations. Immutable values; `to_dict` gives JSON-ready data (Decimals as strings) and
+`from_dict` reads it back, so a stored target (target_portfolios.result) can feed
+`generate_trades` later."""
+from __future__ import annotations
+
+import typing
+from dataclasses import dataclass, fields, is_dataclass
+from decimal import Decimal
+from typing import Any
+
+ZERO = Decimal(0)
+
+
+@dataclass(frozen=True)
+class Reason:
+    """Why a number is what it is: a stable machine code (reasons.*) and the text shown."""
+
+    code: str
+    text: str
+
+
+@dataclass(frozen=True)
+class AssetTarget:
+    asset_id: int
+    code: str
+    class_id: int
+    industry_group_id: int | None
+    kind: str  # model | equivalent | substitute | alternate | unmodelled | replaced
+    model_asset_id: int | None  # the model asset whose place it takes
+    rank: int  # priority order in the whole portfolio (0 = highest)
+    action: str  # the recommendation's code as given ('FFL/SELL'); SELL for unmodelled holdings without one
+    base_action: str  # 'SELL'
+    recommendation_source: str  # short_term | long_term | default | none
+    comment: str | None
+    limit_price: Decimal | None
+    exception: str | None  # snapshot.EXCEPTION_ACTIONS
+    manual_trade_decision: bool
+    fixed: bool  # HOLD or Lock: target units = current units
+    price: Decimal | None  # last close
+    current_units: Decimal
+    target_units: Decimal
+    delta_units: Decimal
+    current_value: Decimal
+    target_value: Decimal
+    delta_value: Decimal
+    current_percent: Decimal
+    target_percent: Decimal
+    weight_percent: Decimal  # the value the allocation gave it (after caps), before whole units, min trade and cash
+    brokerage: Decimal  # of the trade at last close
+    full_sell: bool
+    stop_loss: bool
+    urgent: bool
+    reasons: tuple[Reason, ...]
+
+
+@dataclass(frozen=True)
+class HoldingTarget:
+    """A deposit or custom holding: never traded, counts toward its class."""
+
+    kind: str  # deposit | custom
+    id: int
+    name: str
+    class_id: int
+    value: Decimal
+    percent: Decimal
+    exception: str | None
+    reasons: tuple[Reason, ...]
+
+
+@dataclass(frozen=True)
+class AllocationTarget:
+    """A class or an industry group: its target (allocation), bounds and result, % of the portfolio."""
+
+    id: int | None
+    title: str
+    is_cash: bool
+    target_percent: Decimal | None
+    min: Decimal | None
+    max: Decimal | None
+    current_value: Decimal
+    current_percent: Decimal
+    result_value: Decimal
+    result_percent: Decimal
+    reasons: tuple[Reason, ...]
+
+
+@dataclass(frozen=True)
+class Target:
+    portfolio_id: int | None
+    model_id: int
+    model_version: int
+    allocation_method: str
+    value: Decimal  # V: listed assets at last close + cash + deposits + custom holdings
+    cash: Decimal  # before trades (pending trades counted)
+    cash_after: Decimal
+    min_cash: Decimal
+    min_trade_amount: Decimal
+    buys: Decimal  # value of the buys at last close
+    sells: Decimal
+    brokerage: Decimal
+    not_enough_cash: bool
+    assets: tuple[AssetTarget, ...]
+    holdings: tuple[HoldingTarget, ...]
+    classes: tuple[AllocationTarget, ...]
+    industry_groups: tuple[AllocationTarget, ...]
+    reasons: tuple[Reason, ...]
+
+    @property
+    def value_after(self) -> Decimal:
+        """The portfolio's value after the trades at unchanged prices (= value - brokerage)."""
+        return (sum((a.target_value for a in self.assets), ZERO) + sum((h.value for h in self.holdings), ZERO)
+                + self.cash_after)
+
+    def asset(self, asset_id: int) -> AssetTarget | None:
+        return next((a for a in self.assets if a.asset_id == asset_id), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Target":
+        return from_dict(cls, data)
+
+
+# ---- trade recommendations ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class TradeFigures:
+    """The money of one transaction (spec 002 s5)."""
+
+    value: Decimal  # units x price, to the cent
+    brokerage: Decimal
+    amount: Decimal  # buys: value + brokerage; sells: value
+    cost_base: Decimal  # buys: value + brokerage (the parcel's cost); sells: value - brokerage
+    pending: Decimal  # the amount, or 0 below the minimum trade amount
+
+
+@dataclass(frozen=True)
+class Transaction:
+    asset_id: int
+    code: str
+    class_id: int
+    industry_group_id: int | None
+    action: str  # increase | decrease
+    display_action: str  # BUY | SELL
+    units: Decimal
+    price: Decimal  # limit price if set, else last close
+    last_close_price: Decimal
+    limit_price: Decimal | None
+    value: Decimal
+    brokerage: Decimal
+    amount: Decimal
+    cost_base: Decimal
+    pending: Decimal
+    current_units: Decimal
+    target_units: Decimal
+    full_sell: bool
+    stop_loss: bool
+    urgent: bool
+    recommendation_action: str
+    comment: str | None
+    str_on_ti_generation: str
+    manual_trade_decision: bool = False
+
+
+@dataclass(frozen=True)
+class Note:
+    """A "please note" item: a Manual Trade Decision (with the trade the engine would make) or a
+    HOLD recommendation's comment."""
+
+    source: str  # manual_trade_decision | hold_comment
+    asset_id: int | None
+    custom_holding_id: int | None
+    code: str
+    text: str
+    action: str | None = None  # increase | decrease (manual decisions)
+    units: Decimal | None = None
+    price: Decimal | None = None
+    value: Decimal | None = None
+    recommendation_action: str | None = None
+    comment: str | None = None
+
+
+@dataclass(frozen=True)
+class Trades:
+    transactions: tuple[Transaction, ...]
+    notes: tuple[Note, ...]
+    buys: Decimal  # sum of the buys' amounts
+    sells: Decimal  # sum of the sells' cost bases (proceeds)
+    brokerage: Decimal
+    min_trade_amount: Decimal
+
+    def to_dict(self) -> dict[str, Any]:
+        return to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Trades":
+        return from_dict(cls, data)
+
+
+def build(cls: type, values: dict[str, Any]) -> Any:
+    """A frozen result made from its complete field values without the generated __init__ (which
+    sets each field through object.__setattr__): the engine makes hundreds of thousands in a bulk
+    run. Equal to cls(**values); `values` must name every field."""
+    obj = object.__new__(cls)
+    object.__setattr__(obj, "__dict__", values)
+    return obj
+
+
+# ---- JSON ----------------------------------------------------------------------------------------
+def _plain(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return format(value, "f")
+    if is_dataclass(value):
+        return to_dict(value)
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def to_dict(obj: Any) -> dict[str, Any]:
+    return {f.name: _plain(getattr(obj, f.name)) for f in fields(obj)}
+
+
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _hints(cls: type) -> dict[str, Any]:
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    return hints
+
+
+def _read(hint: Any, value: Any) -> Any:
+    if value is None:
+        return None
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin is tuple:
+        return tuple(_read(args[0], v) for v in value)
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        inner = [a for a in args if a is not type(None)]
+        return _read(inner[0], value)
+    if hint is Decimal:
+        return Decimal(str(value))
+    if isinstance(hint, type) and is_dataclass(hint):
+        return from_dict(hint, value)
+    return value
+
+
+def from_dict(cls: type, data: dict[str, Any]) -> Any:
+    hints = _hints(cls)
+    kwargs = {f.name: _read(hints[f.name], data[f.name]) for f in fields(cls) if f.name in data}
+    return cls(**kwargs)

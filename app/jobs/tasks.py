@@ -1,0 +1,16 @@
+"""Background tasks (plain functions RQ workers and the in-process runner call by dotted path).
+Each is idempotent: running it twice for the same input leaves the same result."""
+from __future__ import annotations
+
+from app.services import bulk_runs, trade_instructions
+
+
+def bulk_chunk(run_id: int, investment_ids: list[int]) -> dict[str, int]:
+    """Calculates one chunk of a bulk run (its still-pending items only)."""
+    timings = bulk_runs.run_chunk(run_id, investment_ids)
+    return {"done": timings.done, "failed": timings.failed}
+
+
+def sweep_auto_approvals() -> int:
+    """Approves trade recommendations whose auto-approval deadline has passed."""
+    return trade_instructions.sweep_auto_approvals()

@@ -1,0 +1,286 @@
+"""Bulk calculation of target portfolios (kind 'tp') or trade recommendations (kind 'tr') over
+many portfolios: a BulkRun row with one BulkRunItem per portfolio, executed in chunks by
+background jobs (RQ workers, or in-process threads on the embedded default).
+
+A chunk loads, calculates and persists its pending items in one database transaction: when a
+worker dies mid-chunk nothing of the chunk is kept, its items stay pending, and `resume` (or
+starting the chunk again) finishes the run without duplicate versions (a version row is also
+unique per portfolio and run). One failing portfolio is recorded on its item and never stops the
+others. Progress is published per portfolio ('investment calculated' for target portfolios,
+'trade-recommendation calculated' for trade recommendations) on the run's topic and its firm's.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from sqlalchemy import func, select as sa_select, update
+from sqlmodel import Session, col, select
+
+from app.db import bulk
+from app.db.engine import session_scope
+from app.db.tables import BulkRun, BulkRunItem, Model, Portfolio, TargetPortfolio, TradeInstruction, TradeNote, TradeTransaction
+from app.db.types import utcnow
+from app.domain import advice
+from app.domain.advice import TPStatus
+from app.domain.engine.errors import CalculationError
+from app.domain.errors import NotFound, PermissionDenied, ValidationError
+from app.domain.models import Availability
+from app.domain.permissions import NOT_ALLOWED, Actor, require
+from app.domain.recommendations import SELECT_MODEL
+from app.domain.roles import Role
+from app.jobs import progress, runner
+from app.services import target_portfolios, trade_instructions
+from app.services.model_access import visible_clause as model_visible
+from app.services.portfolio_access import as_id, visible_clause as portfolio_visible
+
+log = logging.getLogger(__name__)
+
+KINDS = ("tp", "tr")
+CHUNK_SIZE = 250
+EVENTS = {"tp": "investment calculated", "tr": "trade-recommendation calculated"}
+RUN_NOT_FOUND = "Bulk calculation not found"
+
+
+def topic(run_id: int) -> str:
+    return f"bulk-run:{run_id}"
+
+
+def firm_topic(firm_id: int | None) -> str:
+    return f"firm:{firm_id or 0}"
+
+
+# ---- starting -----------------------------------------------------------------------------------
+def _may_start(actor: Actor) -> None:
+    """Bulk calculation is for superusers and advisers (the roles that may calculate, 001 s6)."""
+    require(actor.role in (Role.SUPERUSER, Role.ADVISER), NOT_ALLOWED)
+
+
+def _calculable(s: Session, actor: Actor, where: list) -> list[int]:
+    """Ids of the portfolios matching `where` that the actor may calculate (001 s6): superusers
+    all; advisers those active, or inactive without an approved target portfolio."""
+    query = select(Portfolio.id).where(portfolio_visible(actor), *where)
+    if not actor.is_superuser:
+        approved = sa_select(TargetPortfolio.investment_id).where(TargetPortfolio.status == TPStatus.ACTIVE.value)
+        query = query.where((Portfolio.inactive.is_(False)) | (col(Portfolio.id).not_in(approved)))
+    return list(s.exec(query.order_by(Portfolio.id)).all())
+
+
+def _create(s: Session, actor: Actor, kind: str, ids: list[int], model_ids: list[int] | None) -> BulkRun:
+    now = utcnow()
+    run = BulkRun(kind=kind, status="queued", model_ids=json.dumps(model_ids) if model_ids else None,
+                  firm_id=actor.firm_id, total=len(ids), created_by=actor.id, created_at=now)
+    s.add(run)
+    s.flush()
+    bulk.copy_rows(s, BulkRunItem, [{"run_id": run.id, "investment_id": pid, "status": "pending"} for pid in ids],
+                   columns=("run_id", "investment_id", "status"))
+    if not ids:
+        run.status, run.finished_at = "done", now
+        s.add(run)
+    return run
+
+
+def _launch(run_id: int, ids: list[int], chunk_size: int = CHUNK_SIZE) -> None:
+    for start in range(0, len(ids), chunk_size):
+        runner.enqueue("app.jobs.tasks.bulk_chunk", run_id, ids[start:start + chunk_size])
+
+
+def start_for_models(*, actor: Actor, kind: str, model_ids: Any, chunk_size: int = CHUNK_SIZE) -> dict[str, Any]:
+    """bulk-calculate.calculateTP / calculateTR: every portfolio of the selected models."""
+    if kind not in KINDS:
+        raise ValidationError("Unknown calculation")
+    _may_start(actor)
+    raw = json.loads(model_ids) if isinstance(model_ids, str) and model_ids.strip().startswith("[") else model_ids
+    raw = raw if isinstance(raw, (list, tuple)) else [raw]
+    ids = sorted({i for i in (as_id(m) for m in raw) if i is not None})
+    if not ids:
+        raise ValidationError(SELECT_MODEL)
+    with session_scope() as s:
+        visible = set(s.exec(select(Model.id).where(col(Model.id).in_(ids), model_visible(actor))).all())
+        if visible != set(ids):
+            raise NotFound("Model not found")
+        portfolios = _calculable(s, actor, [col(Portfolio.model_id).in_(ids)])
+        run = _create(s, actor, kind, portfolios, ids)
+        run_id = run.id
+    _launch(run_id, portfolios, max(1, int(chunk_size)))
+    return get(actor=actor, run_id=run_id)
+
+
+def start_for_investments(*, actor: Actor, kind: str, investment_ids: Any, chunk_size: int = CHUNK_SIZE) -> dict[str, Any]:
+    """POST /api/investments-trigger-rebalance (tp) and bulk trade recommendations from a list of
+    portfolios (tr): at least one portfolio; each must be visible and calculable."""
+    if kind not in KINDS:
+        raise ValidationError("Unknown calculation")
+    _may_start(actor)
+    raw = investment_ids if isinstance(investment_ids, (list, tuple)) else [investment_ids]
+    ids = sorted({i for i in (as_id(x) for x in raw) if i is not None})
+    if not ids:
+        raise ValidationError(advice.SELECT_INVESTMENT)
+    with session_scope() as s:
+        allowed = _calculable(s, actor, [col(Portfolio.id).in_(ids)])
+        visible = set(s.exec(select(Portfolio.id).where(col(Portfolio.id).in_(ids), portfolio_visible(actor))).all())
+        if visible != set(ids):
+            raise NotFound("Portfolio not found")
+        if set(allowed) != set(ids):
+            raise PermissionDenied(NOT_ALLOWED)
+        run = _create(s, actor, kind, allowed, None)
+        run_id = run.id
+    _launch(run_id, allowed, max(1, int(chunk_size)))
+    return get(actor=actor, run_id=run_id)
+
+
+def resume(*, actor: Actor | None, run_id: int, chunk_size: int = CHUNK_SIZE) -> int:
+    """Starts the chunks of a run's pending items again (after a worker died); returns how many
+    items were pending. Safe to call at any time: finished items are never calculated again."""
+    with session_scope() as s:
+        run = s.get(BulkRun, run_id)
+        if run is None or (actor is not None and not _visible(actor, run)):
+            raise NotFound(RUN_NOT_FOUND)
+        pending = list(s.exec(select(BulkRunItem.investment_id).where(BulkRunItem.run_id == run_id,
+                                                                      BulkRunItem.status == "pending")
+                              .order_by(BulkRunItem.investment_id)).all())
+    _launch(run_id, pending, max(1, int(chunk_size)))
+    return len(pending)
+
+
+# ---- running a chunk ----------------------------------------------------------------------------
+@dataclass
+class ChunkTimings:
+    load_and_calculate: float = 0.0
+    persist: float = 0.0
+    done: int = 0
+    failed: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+
+_sqlite_writer = threading.Lock()
+
+
+def run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
+    """Calculates and stores the pending items of `investment_ids` in run `run_id` (one
+    transaction), then publishes their progress. On SQLite (one writer at a time) the chunks of
+    the in-process threads take turns."""
+    from app.db.engine import get_engine
+
+    if get_engine().dialect.name == "sqlite":
+        with _sqlite_writer:
+            return _run_chunk(run_id, investment_ids)
+    return _run_chunk(run_id, investment_ids)
+
+
+def _run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
+    timings = ChunkTimings()
+    with session_scope() as s:
+        run = s.exec(select(BulkRun).where(BulkRun.id == run_id)).first()
+        if run is None:
+            return timings
+        ids = list(s.exec(select(BulkRunItem.investment_id).where(
+            BulkRunItem.run_id == run_id, BulkRunItem.status == "pending",
+            col(BulkRunItem.investment_id).in_(list(investment_ids)))).all())
+        if not ids:
+            return timings
+        started = time.perf_counter()
+        now = utcnow()
+        if run.kind == "tp":
+            results = target_portfolios.compute_targets(s, ids)
+            versions = target_portfolios._next_versions(s, ids)
+        else:
+            trades = trade_instructions.compute_trades(s, ids)
+            versions = trade_instructions._next_versions(s, ids)
+        timings.load_and_calculate = time.perf_counter() - started
+        started = time.perf_counter()
+        portfolios = dict(s.execute(sa_select(Portfolio.id, Portfolio.model_id).where(col(Portfolio.id).in_(ids))).all())
+        outcomes: dict[int, tuple[str, str | None, int | None]] = {}
+        if run.kind == "tp":
+            rows = []
+            tp_ids = bulk.reserve_ids(s, TargetPortfolio, len(ids))
+            for new_id, pid in zip(tp_ids, ids):
+                result = results.get(pid) or CalculationError("missing", "The portfolio was deleted")
+                row = target_portfolios.target_row(pid, versions[pid], result, actor_id=run.created_by, run_id=run_id,
+                                                   now=now, model_id=portfolios.get(pid))
+                row["id"] = new_id
+                rows.append(row)
+                failed = isinstance(result, CalculationError)
+                outcomes[pid] = ("failed" if failed else "done", result.message if failed else None, new_id)
+            bulk.copy_rows(s, TargetPortfolio, rows)
+        else:
+            heads, children, notes = [], [], []
+            ti_ids = bulk.reserve_ids(s, TradeInstruction, len(ids))
+            for new_id, pid in zip(ti_ids, ids):
+                tp_id, result = trades.get(pid) or (None, CalculationError("missing", "The portfolio was deleted"))
+                head, txs, nts = trade_instructions.instruction_rows(pid, versions[pid], tp_id, result,
+                                                                     actor_id=run.created_by, run_id=run_id, now=now)
+                head["id"] = new_id
+                heads.append(head)
+                children += [{**t, "trade_instruction_id": new_id} for t in txs]
+                notes += [{**n, "trade_instruction_id": new_id} for n in nts]
+                failed = isinstance(result, CalculationError)
+                outcomes[pid] = ("failed" if failed else "done", result.message if failed else None, new_id)
+            bulk.copy_rows(s, TradeInstruction, heads)
+            if children:
+                bulk.copy_rows(s, TradeTransaction, children)
+            if notes:
+                bulk.copy_rows(s, TradeNote, notes)
+        counts = Counter(status for status, _, _ in outcomes.values())
+        for status in ("done", "failed"):
+            group = [pid for pid, (st, _, _) in outcomes.items() if st == status]
+            if not group:
+                continue
+            if status == "done":
+                s.execute(update(BulkRunItem).where(BulkRunItem.run_id == run_id, col(BulkRunItem.investment_id).in_(group))
+                          .values(status="done", finished_at=now))
+            else:
+                for pid in group:
+                    s.execute(update(BulkRunItem).where(BulkRunItem.run_id == run_id, BulkRunItem.investment_id == pid)
+                              .values(status="failed", error=outcomes[pid][1], finished_at=now))
+        s.execute(update(BulkRun).where(BulkRun.id == run_id).values(
+            done=BulkRun.done + counts["done"], failed=BulkRun.failed + counts["failed"], status="running",
+            started_at=func.coalesce(BulkRun.started_at, now)))
+        s.flush()
+        totals = s.execute(sa_select(BulkRun.done, BulkRun.failed, BulkRun.total).where(BulkRun.id == run_id)).one()
+        if totals.done + totals.failed >= totals.total:
+            s.execute(update(BulkRun).where(BulkRun.id == run_id).values(status="done", finished_at=now))
+        timings.persist = time.perf_counter() - started
+        timings.done, timings.failed = counts["done"], counts["failed"]
+        firm_id = run.firm_id
+        kind = run.kind
+        running_done, running_failed = totals.done - counts["done"], totals.failed - counts["failed"]
+        for pid in ids:
+            status, error, result_id = outcomes[pid]
+            running_done += status == "done"
+            running_failed += status == "failed"
+            timings.events.append({"event": EVENTS[kind], "run_id": run_id, "investment_id": pid, "status": status,
+                                   "error": error, "result_id": result_id, "done": running_done,
+                                   "failed": running_failed, "total": totals.total})
+    progress.publish_many([topic(run_id), firm_topic(firm_id)], timings.events)
+    return timings
+
+
+# ---- reading ------------------------------------------------------------------------------------
+def _visible(actor: Actor, run: BulkRun) -> bool:
+    return actor.is_superuser or run.created_by == actor.id or (run.firm_id is not None and run.firm_id == actor.firm_id
+                                                                 and actor.role is not Role.CLIENT)
+
+
+def get(*, actor: Actor, run_id: Any, errors_limit: int = 200) -> dict[str, Any]:
+    with session_scope() as s:
+        run = s.get(BulkRun, as_id(run_id) or 0)
+        if run is None or not _visible(actor, run):
+            raise NotFound(RUN_NOT_FOUND)
+        errors = s.execute(
+            sa_select(BulkRunItem.investment_id, Portfolio.name, BulkRunItem.error)
+            .join(Portfolio, Portfolio.id == BulkRunItem.investment_id)
+            .where(BulkRunItem.run_id == run.id, BulkRunItem.status == "failed")
+            .order_by(Portfolio.name, BulkRunItem.investment_id).limit(errors_limit)
+        ).all()
+        return {
+            "id": run.id, "kind": run.kind, "status": run.status, "total": run.total, "done": run.done,
+            "failed": run.failed, "model_ids": json.loads(run.model_ids) if run.model_ids else [],
+            "created_at": run.created_at.isoformat(), "finished_at": run.finished_at.isoformat() if run.finished_at else None,
+            "errors": [{"investment_id": pid, "investment_name": name, "message": error} for pid, name, error in errors],
+        }

@@ -1,0 +1,240 @@
+"""Demo client portfolios with a history of transactions, for every demo firm.
+
+Each firm gets 3 to 5 portfolios of different types: several held by its demo client
+(client@<firm>.example.com, one shared with a co-holder) and the others by the firm's other demo
+clients, each following one of the firm's demo models (or a model offered to all firms when the
+firm has none of its own), advised by the firm's demo adviser (adviser@<firm>.example.com).
+
+Every portfolio gets, through app.services.transactions (so the same rules apply as on screen): an
+opening balance, purchases of its model's assets at the closing prices of the seeded price
+history, a sell, dividends with franking credits, interest on cash, a capital return or a
+reconstruction, a withdrawal and, in one portfolio per firm, a draft purchase.
+
+Runs after the demo people, the asset universe (with its price history) and the demo models; it
+quietly does nothing when they are missing. Idempotent per portfolio, like the other demo loaders:
+a portfolio is made only when its firm has no portfolio of that name yet (a deleted one counts,
+so a portfolio a user deleted stays deleted).
+"""
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from datetime import date
+from decimal import ROUND_DOWN, Decimal
+from typing import Any
+
+from sqlmodel import col, select
+
+from app.db.engine import session_scope
+from app.db.tables import Asset, AssetPrice, Firm, Model, ModelAsset, Portfolio, PortfolioUser, User
+from app.db.types import utcnow
+from app.domain.errors import DomainError
+from app.domain.ledger import to_cents
+from app.domain.models import Availability, ModelStatus
+from app.domain.permissions import Actor
+from app.domain.roles import Role
+
+log = logging.getLogger(__name__)
+
+FIRM_KEYS = ("harbour", "southerncross", "outback")
+FRANKED_SHARE = Decimal(30) / Decimal(70)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One demo portfolio: its name (with {last} for the main holder's last name), type, holders
+    (e-mails; the first is the owner), which of the firm's models (by position) it follows, its
+    opening balance and what happens in it."""
+
+    name: str
+    type: str
+    holders: tuple[str, ...]
+    model: int
+    opening: Decimal
+    corporate_action: str  # capital_return | reconstruction
+    draft: bool = False
+    inactive: bool = False
+
+
+def _plans(key: str, clients: list[str]) -> list[Plan]:
+    main = f"client@{key}.example.com"
+    others = [c for c in clients if c != main]
+    plans = [
+        Plan("{last} Family Super Fund", "SMSF", (main,), 0, Decimal("250000"), "capital_return", draft=True),
+        Plan("{last} Savings", "SAVINGS", (main,), 1, Decimal("60000"), "reconstruction"),
+        Plan("{last} Family Trust", "TRUST", (main, *others[:1]), 0, Decimal("120000"), "capital_return"),
+    ]
+    types = (("COMPANY", "{last} Holdings Pty Ltd"), ("SOLE_TRADER", "{last} Trading"))
+    for i, email in enumerate(others[:2]):
+        kind, name = types[i % len(types)]
+        plans.append(Plan(name, kind, (email,), i + 1, Decimal(40000 + 25000 * i),
+                          "reconstruction" if i % 2 else "capital_return", inactive=i == 1))
+    return plans
+
+
+def _actor(user: User) -> Actor:
+    return Actor(id=user.id, role=Role(user.role), firm_id=user.firm_id, email=user.email,
+                 first_name=user.first_name, last_name=user.last_name)
+
+
+def _approval_settings() -> str:
+    from app.domain.portfolios import default_approval_settings
+
+    return json.dumps(default_approval_settings())
+
+
+def _models(firm_id: int) -> list[tuple[int, list[int]]]:
+    """(model id, its asset ids in priority order) of the firm's active models, else of the active
+    models offered to all firms."""
+    with session_scope() as s:
+        own = s.exec(select(Model).where(Model.firm_id == firm_id, Model.deleted_at.is_(None),
+                                         Model.status == ModelStatus.ACTIVE.value).order_by(Model.id)).all()
+        if not own:
+            own = s.exec(select(Model).where(Model.deleted_at.is_(None), Model.status == ModelStatus.ACTIVE.value,
+                                             Model.availability == Availability.ALL.value).order_by(Model.id)).all()
+        out = []
+        for model in own:
+            assets = s.exec(select(ModelAsset.asset_id).where(ModelAsset.model_id == model.id)
+                            .order_by(ModelAsset.priority, ModelAsset.id)).all()
+            if assets:
+                out.append((model.id, list(assets)))
+        return out
+
+
+def _history(asset_ids: list[int]) -> dict[int, list[tuple[date, Decimal]]]:
+    with session_scope() as s:
+        rows = s.exec(select(AssetPrice.asset_id, AssetPrice.price_date, AssetPrice.close)
+                      .where(col(AssetPrice.asset_id).in_(asset_ids)).order_by(AssetPrice.price_date)).all()
+    out: dict[int, list[tuple[date, Decimal]]] = {}
+    for asset_id, day, close in rows:
+        out.setdefault(asset_id, []).append((day, close))
+    return out
+
+
+def _create_portfolio(firm: Firm, plan: Plan, name: str, holders: list[User], adviser: User,
+                      model_id: int | None) -> int:
+    now = utcnow()
+    with session_scope() as s:
+        row = Portfolio(firm_id=firm.id, name=name, type=plan.type, adviser_id=adviser.id, model_id=model_id,
+                        inactive=plan.inactive, approval_settings=_approval_settings(), created_by=adviser.id,
+                        updated_by=adviser.id, created_at=now, updated_at=now)
+        if plan.type in ("SMSF", "TRUST"):
+            row.trustee_name = f"{holders[0].last_name} Nominees Pty Ltd"
+        if plan.type == "COMPANY":
+            row.company_name = name
+        s.add(row)
+        s.flush()
+        for i, holder in enumerate(holders):
+            s.add(PortfolioUser(investment_id=row.id, user_id=holder.id, is_owner=i == 0))
+        return row.id
+
+
+def _fill(actor: Actor, portfolio_id: int, plan: Plan, assets: list[Asset],
+          history: dict[int, list[tuple[date, Decimal]]]) -> None:
+    """The portfolio's transactions, dated on the price history's trading days."""
+    from app.services import transactions as tx
+
+    priced = [a for a in assets if len(history.get(a.id, ())) >= 60][:6]
+    if not priced:
+        return
+    days = [d for d, _ in history[priced[0].id]]
+    n = len(days)
+
+    def day_at(fraction: float) -> date:
+        return days[min(n - 1, int(n * fraction))]
+
+    def close(asset: Asset, day: date) -> Decimal:
+        found = [c for d, c in history[asset.id] if d <= day]
+        return found[-1] if found else history[asset.id][0][1]
+
+    def add(**data: Any) -> dict[str, Any]:
+        return tx.add_asset_transaction(actor=actor, data={"investment_id": portfolio_id, **data})
+
+    tx.set_opening_balance(actor=actor, investment_id=portfolio_id, data={"price": plan.opening, "trade_at": days[0]})
+    budget = plan.opening * Decimal("0.8") / len(priced)
+    held: dict[int, Decimal] = {}
+    for i, asset in enumerate(priced):
+        day = day_at(0.03 + 0.02 * i)
+        price = close(asset, day)
+        units = (budget / price).quantize(Decimal(1), rounding=ROUND_DOWN)
+        if units <= 0:
+            continue
+        fee = max(Decimal("19.95"), to_cents(units * price * Decimal("0.0011")))
+        add(type="purchase", asset_id=asset.id, trade_at=day, quantity=units, price=price, fee=fee,
+            settlement_at=days[min(n - 1, days.index(day) + 2)], contract_note=f"CN{portfolio_id:04d}{i:02d}",
+            description="Initial investment")
+        held[asset.id] = units
+    if not held:
+        return
+    first = next(a for a in priced if a.id in held)
+    sell_day = day_at(0.55)
+    sold = (held[first.id] / 3).quantize(Decimal(1), rounding=ROUND_DOWN)
+    if sold > 0:
+        price = close(first, sell_day)
+        add(type="sell", asset_id=first.id, trade_at=sell_day, quantity=sold, price=price,
+            fee=max(Decimal("19.95"), to_cents(sold * price * Decimal("0.0011"))), description="Rebalance")
+        held[first.id] -= sold
+    for asset in [a for a in priced if a.id in held][:3]:
+        pay_day = day_at(0.45)
+        yield_pct = asset.dividend_yield or Decimal("4")
+        amount = to_cents(held[asset.id] * close(asset, pay_day) * yield_pct / 100 / 2)  # a half-year dividend
+        if amount > 0:
+            franking = (amount * FRANKED_SHARE).quantize(Decimal("0.01"), rounding=ROUND_DOWN)
+            add(type="dividend", asset_id=asset.id, trade_at=pay_day, amount=amount, franking_credits=franking,
+                ex_date=day_at(0.40), description="Interim dividend")
+    last = [a for a in priced if a.id in held][-1]
+    if plan.corporate_action == "capital_return":
+        add(type="capital_return", asset_id=last.id, trade_at=day_at(0.65), price=Decimal("0.12"),
+            description="Capital return")
+    else:
+        add(type="reconstruction", asset_id=last.id, trade_at=day_at(0.65), ratio="2:1", description="Share split")
+    tx.create_cash_transaction(actor=actor, data={"investment_id": portfolio_id, "type": "income",
+                                                  "price": to_cents(plan.opening * Decimal("0.002")),
+                                                  "trade_at": day_at(0.5), "description": "Cash account interest"})
+    tx.create_cash_transaction(actor=actor, data={"investment_id": portfolio_id, "type": "withdrawal",
+                                                  "price": to_cents(plan.opening * Decimal("0.02")),
+                                                  "trade_at": day_at(0.75),
+                                                  "description": "Pension payment" if plan.type == "SMSF" else "Withdrawal"})
+    if plan.draft:
+        asset = priced[-1]
+        add(type="purchase", asset_id=asset.id, trade_at=days[-1], quantity=Decimal(10), price=close(asset, days[-1]),
+            status="pending", description="Top up")
+
+
+def load_demo_portfolios() -> int:
+    """Create the demo portfolios that do not exist yet; returns how many were made."""
+    made = 0
+    for key in FIRM_KEYS:
+        with session_scope() as s:
+            adviser = s.exec(select(User).where(User.email == f"adviser@{key}.example.com")).first()
+            if adviser is None or adviser.firm_id is None:
+                continue
+            firm = s.get(Firm, adviser.firm_id)
+            clients = list(s.exec(select(User).where(User.firm_id == firm.id, User.role == Role.CLIENT.value,
+                                                     User.email.like("%.example.com")).order_by(User.id)).all())
+            taken = {name.casefold() for name in s.exec(select(Portfolio.name).where(Portfolio.firm_id == firm.id)).all()}
+        by_email = {c.email: c for c in clients}
+        if f"client@{key}.example.com" not in by_email:
+            continue
+        models = _models(firm.id)
+        asset_ids = sorted({a for _, ids in models for a in ids})
+        if not asset_ids:
+            continue
+        with session_scope() as s:
+            assets = {a.id: a for a in s.exec(select(Asset).where(col(Asset.id).in_(asset_ids))).all()}
+        history = _history(asset_ids)
+        for plan in _plans(key, [c.email for c in clients]):
+            holders = [by_email[e] for e in plan.holders if e in by_email]
+            name = plan.name.format(last=holders[0].last_name)
+            if name.casefold() in taken:
+                continue
+            model_id, model_assets = models[plan.model % len(models)]
+            portfolio_id = _create_portfolio(firm, plan, name, holders, adviser, model_id)
+            taken.add(name.casefold())
+            try:
+                _fill(_actor(adviser), portfolio_id, plan, [assets[a] for a in model_assets if a in assets], history)
+            except DomainError as exc:  # a universe too small for one step: the rest is still made
+                log.warning("demo portfolio %s: %s", name, exc.message)
+            made += 1
+    return made

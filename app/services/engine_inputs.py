@@ -1,0 +1,246 @@
+"""Loading what the calculation engine needs, for one portfolio or thousands, in a fixed number of
+queries per chunk (never one query per portfolio). Internal to the services: no permission checks;
+callers pass portfolio ids they have already authorised (or a bulk run's items)."""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Iterable
+
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, col, select
+
+from app.db.tables import (
+    Asset, CustomHolding, Deposit, Firm, LongTermRecommendation, Portfolio, PortfolioClass, PortfolioException,
+    PortfolioIndustryGroup, ShortTermRecommendation, TradeInstruction, TradeTransaction,
+)
+from app.domain import ledger
+from app.domain.advice import TxStatus
+from app.domain.advice import NO_MODEL
+from app.domain.engine import snapshot as engine
+from app.domain.engine.errors import CalculationError
+from app.services import postings
+
+CHUNK = 2000  # ids per IN (...) list
+MODEL_DELETED = "The model {name} has been deleted"
+
+
+def chunks(ids: list[int], size: int = CHUNK) -> Iterable[list[int]]:
+    for start in range(0, len(ids), size):
+        yield ids[start:start + size]
+
+
+@dataclass
+class PortfolioInputs:
+    portfolio: Portfolio
+    classes: list[PortfolioClass] = field(default_factory=list)
+    industry_groups: list[PortfolioIndustryGroup] = field(default_factory=list)
+    exceptions: list[PortfolioException] = field(default_factory=list)
+    custom_holdings: list[CustomHolding] = field(default_factory=list)
+    positions: dict[int, ledger.Position] = field(default_factory=dict)  # asset id -> executed position
+    cash: Decimal = Decimal(0)
+    deposits: list[tuple[Deposit, Decimal]] = field(default_factory=list)  # open deposits with balances
+    pending: list[TradeTransaction] = field(default_factory=list)  # approved trades not yet executed
+    brokerage: tuple[Decimal | None, Decimal | None, Decimal | None] = (None, None, None)  # percent, min, max
+
+
+@dataclass(frozen=True)
+class AssetFacts:
+    id: int
+    code: str
+    name: str
+    class_id: int
+    industry_group_id: int | None
+    last_close_price: Decimal | None
+    dividend_yield: Decimal | None
+
+
+def _group(rows, key) -> dict[int, list]:
+    out: dict[int, list] = defaultdict(list)
+    for row in rows:
+        out[key(row)].append(row)
+    return out
+
+
+def load_portfolios(s: Session, portfolio_ids: Iterable[int]) -> dict[int, PortfolioInputs]:
+    """Everything of these portfolios the engine reads, keyed by portfolio id (deleted ones omitted)."""
+    ids = sorted(set(portfolio_ids))
+    out: dict[int, PortfolioInputs] = {}
+    for part in chunks(ids):
+        portfolios = s.exec(select(Portfolio).where(col(Portfolio.id).in_(part), Portfolio.deleted_at.is_(None))).all()
+        if not portfolios:
+            continue
+        live = [p.id for p in portfolios]
+        classes = _group(s.exec(select(PortfolioClass).where(col(PortfolioClass.investment_id).in_(live))
+                                .order_by(PortfolioClass.id)).all(), lambda r: r.investment_id)
+        groups = _group(s.exec(select(PortfolioIndustryGroup).where(col(PortfolioIndustryGroup.investment_id).in_(live))
+                               .order_by(PortfolioIndustryGroup.id)).all(), lambda r: r.investment_id)
+        exceptions = _group(s.exec(select(PortfolioException).where(col(PortfolioException.investment_id).in_(live))
+                                   .order_by(PortfolioException.id)).all(), lambda r: r.investment_id)
+        customs = _group(s.exec(select(CustomHolding).where(col(CustomHolding.investment_id).in_(live))
+                                .order_by(CustomHolding.id)).all(), lambda r: r.investment_id)
+        deposits = _group(s.exec(select(Deposit).where(col(Deposit.investment_id).in_(live), Deposit.closed_at.is_(None))
+                                 .order_by(Deposit.id)).all(), lambda r: r.investment_id)
+        trades = postings.executed_trades(s, live)
+        cash = postings.cash_balances(s, live)
+        deposit_balances = postings.deposit_balances(s, live)
+        pending = _group(s.exec(
+            select(TradeTransaction).join(TradeInstruction, TradeInstruction.id == TradeTransaction.trade_instruction_id)
+            .where(col(TradeInstruction.investment_id).in_(live), TradeTransaction.status == TxStatus.APPROVED.value)
+            .order_by(TradeTransaction.id)
+        ).all(), lambda r: r.trade_instruction_id)
+        ti_owner = dict(s.execute(sa_select(TradeInstruction.id, TradeInstruction.investment_id)
+                                  .where(col(TradeInstruction.id).in_(list(pending)))).all()) if pending else {}
+        firms = {f.id: f for f in s.exec(select(Firm).where(col(Firm.id).in_({p.firm_id for p in portfolios}))).all()}
+        for p in portfolios:
+            treatment = postings._treatment(p)
+            firm = firms.get(p.firm_id)
+            balances = deposit_balances.get(p.id, {})
+            out[p.id] = PortfolioInputs(
+                portfolio=p,
+                classes=classes.get(p.id, []),
+                industry_groups=groups.get(p.id, []),
+                exceptions=exceptions.get(p.id, []),
+                custom_holdings=customs.get(p.id, []),
+                positions={aid: ledger.apply(rows, treatment) for aid, rows in trades.get(p.id, {}).items()},
+                cash=cash.get(p.id, Decimal(0)),
+                deposits=[(d, balances.get(d.id, Decimal(0))) for d in deposits.get(p.id, [])],
+                brokerage=(firm.fee, firm.min_fee, firm.max_fee) if firm else (None, None, None),
+            )
+        for ti_id, rows in pending.items():
+            owner = ti_owner.get(ti_id)
+            if owner in out:
+                out[owner].pending.extend(rows)
+    return out
+
+
+def load_assets(s: Session, asset_ids: Iterable[int]) -> dict[int, AssetFacts]:
+    ids = sorted(set(asset_ids))
+    out: dict[int, AssetFacts] = {}
+    for part in chunks(ids):
+        for a in s.exec(select(Asset).where(col(Asset.id).in_(part))).all():
+            out[a.id] = AssetFacts(a.id, a.code, a.name, a.class_id, a.industry_group_id, a.last_close_price,
+                                   a.dividend_yield)
+    return out
+
+
+def load_recommendations(s: Session, model_ids: Iterable[int]) -> dict[int, dict[int, engine.Recommendation]]:
+    """model id -> asset id -> its active short-term recommendation and long-term one (the engine
+    decides which applies; assets with neither are absent and take BUY)."""
+    ids = sorted(set(model_ids))
+    short: dict[tuple[int, int], ShortTermRecommendation] = {}
+    long: dict[tuple[int, int], LongTermRecommendation] = {}
+    for part in chunks(ids):
+        for row in s.exec(select(LongTermRecommendation).where(col(LongTermRecommendation.model_id).in_(part))).all():
+            long[(row.model_id, row.asset_id)] = row
+        for row in s.exec(select(ShortTermRecommendation).where(col(ShortTermRecommendation.model_id).in_(part),
+                                                              ShortTermRecommendation.status == "active")
+                          .order_by(ShortTermRecommendation.id)).all():
+            short[(row.model_id, row.asset_id)] = row
+    out: dict[int, dict[int, engine.Recommendation]] = {m: {} for m in ids}
+    for key in sorted(set(short) | set(long)):
+        st, lt = short.get(key), long.get(key)
+        out[key[0]][key[1]] = engine.Recommendation(
+            asset_id=key[1], action=st.action if st else None, limit_price=st.price if st else None,
+            yield_=st.yield_ if st else None, comment=st.comment if st else None,
+            long_term=lt.action if lt else None, long_term_comment=lt.comment if lt else None,
+        )
+    return out
+
+
+def snapshot_of(inputs: PortfolioInputs, model, assets: dict[int, AssetFacts],
+                recommendations: dict[int, engine.Recommendation]) -> engine.Snapshot:
+    """The engine's snapshot of one portfolio against `model` (a ModelSpec). `assets` must hold the
+    facts of the portfolio's positions, its pending trades' assets, the model's assets with their
+    alternates, and the substitutes of its exceptions (see `assets_needed`)."""
+    p = inputs.portfolio
+    holdings = []
+    for asset_id in sorted(inputs.positions):
+        position = inputs.positions[asset_id]
+        if position.units <= 0:
+            continue
+        a = assets[asset_id]
+        holdings.append(engine.Holding(asset_id, a.code, a.class_id, a.industry_group_id, position.units,
+                                       a.last_close_price))
+    held = {h.asset_id for h in holdings}
+    quotes = [engine.AssetQuote(a.id, a.code, a.class_id, a.industry_group_id, a.last_close_price)
+              for aid, a in sorted(assets.items()) if aid not in held]
+    settings = engine.PortfolioSettings(
+        class_allocation=p.class_allocation,
+        classes=tuple(engine.ClassAllocation(c.class_id, c.allocation, c.min, c.max) for c in inputs.classes),
+        industry_group_allocation=p.industry_group_allocation,
+        industry_groups=tuple(engine.IndustryGroupCap(g.industry_group_id, g.allocation) for g in inputs.industry_groups),
+        min_asset_allocation=p.min_asset_allocation, min_asset_allocation_value=p.min_asset_allocation_value,
+        max_asset_allocation_value=p.max_asset_allocation_value, max_exposure=p.max_exposure,
+        min_trade_amount=p.min_trade_amount, min_cash_allocation=p.min_cash_allocation,
+        min_cash_allocation_value=p.min_cash_allocation_value, percentages_max_exposure=p.percentages_max_exposure,
+        percentages_min_trade_amount=p.percentages_min_trade_amount,
+        percentages_min_cash_balance=p.percentages_min_cash_balance,
+        percentages_min_cash_balance_value=p.percentages_min_cash_balance_value,
+        exceptions=tuple(engine.PortfolioException(e.action, e.asset_id, e.custom_holding_id, e.substitute_asset_id)
+                         for e in inputs.exceptions),
+    )
+    percent, minimum, maximum = inputs.brokerage
+    return engine.Snapshot(
+        model=model,
+        holdings=tuple(holdings),
+        cash=inputs.cash,
+        deposits=tuple(engine.DepositHolding(d.id, balance, None, d.provider_name) for d, balance in inputs.deposits
+                       if balance > 0),
+        custom_holdings=tuple(engine.CustomHolding(c.id, c.name, c.value, c.class_id) for c in inputs.custom_holdings),
+        pending_trades=tuple(engine.PendingTrade(t.asset_id, t.action, t.quantity, t.value, t.fee)
+                             for t in inputs.pending),
+        settings=settings,
+        brokerage=engine.Brokerage(percent, minimum, maximum),
+        recommendations=tuple(recommendations[k] for k in sorted(recommendations)),
+        quotes=tuple(quotes),
+        portfolio_id=p.id,
+    )
+
+
+def assets_needed(inputs: PortfolioInputs, model) -> set[int]:
+    ids = {aid for aid, pos in inputs.positions.items() if pos.units > 0}
+    ids |= {t.asset_id for t in inputs.pending}
+    ids |= {e.substitute_asset_id for e in inputs.exceptions if e.substitute_asset_id}
+    ids |= {e.asset_id for e in inputs.exceptions if e.asset_id}
+    if model is not None:
+        for _, spec in model.assets():
+            ids.add(spec.asset.id)
+            if spec.alternate is not None:
+                ids.add(spec.alternate.id)
+        for pair in model.equivalents:
+            ids |= {pair.asset_id, pair.eq_asset_id}
+    return ids
+
+
+def build_snapshots(s: Session, portfolio_ids: Iterable[int]) -> dict[int, engine.Snapshot | CalculationError]:
+    """Each portfolio's snapshot against its model (or why there can be none: no model, a deleted
+    model), loading every input in a fixed number of queries; each model is loaded once."""
+    from app.services.models import load_models_for_engine
+
+    ids = sorted(set(portfolio_ids))
+    inputs = load_portfolios(s, ids)
+    model_ids = {i.portfolio.model_id for i in inputs.values() if i.portfolio.model_id}
+    models = load_models_for_engine(s, model_ids)
+    recommendations = load_recommendations(s, model_ids)
+    needed: set[int] = set()
+    wanted: dict[int, set[int]] = {}
+    for pid, i in inputs.items():
+        wanted[pid] = assets_needed(i, models.get(i.portfolio.model_id))
+        needed |= wanted[pid]
+    assets = load_assets(s, needed)
+    out: dict[int, engine.Snapshot | CalculationError] = {}
+    for pid in ids:
+        i = inputs.get(pid)
+        if i is None:
+            continue
+        model = models.get(i.portfolio.model_id) if i.portfolio.model_id else None
+        if model is None:
+            out[pid] = CalculationError("no_model", NO_MODEL)
+        elif model.deleted:
+            out[pid] = CalculationError("no_model", MODEL_DELETED.format(name=model.name))
+        else:
+            out[pid] = snapshot_of(i, model, {a: assets[a] for a in wanted[pid] if a in assets},
+                                   recommendations.get(model.id, {}))
+    return out

@@ -1,0 +1,586 @@
+"""The holdings of one portfolio (spec 001 s2 'Portfolio holdings', s3 'Holdings result'): its cash
+account, listed shares, term deposits and at-call accounts, and custom holdings, grouped by asset
+class, with totals and the class allocation (actual against target).
+
+Read model only. Units, cost bases and balances come from app.services.postings.book() (executed
+transactions only); prices and performance from the asset universe:
+
+- a share's value is units x last close, to the cent; with no close yet it is carried at its cost
+  base (and its since-purchase return is N/A);
+- since purchase = value / cost base - 1 (a percentage; N/A with no cost base or no close);
+- six-month return and dividend yield are the asset's own figures;
+- a deposit's cost and value are its balance from postings (deposits are held at face value; its
+  name and code follow the deposit naming rules); deposits and the cash account sit in the cash class;
+- a custom holding counts at its value in its own class;
+- allocation = a line's (or class's) value / the portfolio's total value, as a percentage;
+- the target per class is the portfolio's own class allocation when Portfolio.class_allocation is
+  on, else the linked model's (when the model allocates by class), else none. A class's bar colour
+  follows app.domain.allocations.class_total_color on its actual-to-target position: success when
+  the actual (to one decimal) equals the target, warning below it, danger above it.
+
+Permissions: anyone who may see the portfolio (app.services.portfolio_access) may read its
+holdings; clients only the portfolios they hold."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import ROUND_HALF_UP, Decimal, localcontext
+from typing import Any, Iterable
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from app.db.engine import session_scope
+from app.db.tables import (
+    Asset, AssetClass, CustomHolding, Deposit, Institution, Model, ModelClass, Portfolio, PortfolioClass,
+    PortfolioUser, User,
+)
+from app.db.types import utcnow
+from app.domain import deposits as deposit_rules
+from app.domain.allocations import class_total_color
+from app.domain.errors import NotFound, ValidationError
+from app.domain.ledger import to_cents
+from app.domain.permissions import Actor, is_staff
+from app.domain.transactions import CASH_ACCOUNT
+from app.services import portfolio_access, postings
+from app.services.portfolio_access import load_portfolio
+
+PAGE_SIZES = (12, 20, 32)
+DEFAULT_PAGE_SIZE = 12
+CASH_CODE = "CASH"
+NO_CASH_CLASS_TITLE = "Cash"
+ZERO = Decimal(0)
+HUNDRED = Decimal(100)
+PERCENT_PLACES = Decimal("0.0001")
+ONE_DECIMAL = Decimal("0.1")
+EXPORT_FORMATS = ("xlsx", "pdf")
+
+
+# ---- the read model ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Owner:
+    id: int
+    name: str
+    is_owner: bool
+
+
+@dataclass(frozen=True)
+class Header:
+    id: int
+    name: str
+    type: str
+    firm_id: int
+    inactive: bool
+    model_id: int | None
+    model_name: str | None
+    model_firm_id: int | None
+    owners: tuple[Owner, ...]
+    class_allocation: bool
+
+
+@dataclass(frozen=True)
+class CashLine:
+    name: str
+    code: str
+    value: Decimal
+    class_id: int | None
+    class_title: str
+    allocation: Decimal | None
+
+
+@dataclass(frozen=True)
+class ShareLine:
+    asset_id: int
+    code: str
+    name: str
+    quantity: Decimal
+    price: Decimal | None
+    cost: Decimal
+    value: Decimal
+    url: str | None
+    pdf_url: str | None
+    six_months_return: Decimal | None
+    since_purchase: Decimal | None
+    dividend_yield: Decimal | None
+    class_id: int
+    class_title: str
+    allocation: Decimal | None
+
+
+@dataclass(frozen=True)
+class DepositLine:
+    id: int
+    code: str
+    name: str
+    product_type: str
+    provider_name: str
+    deal_id: str
+    rate: Decimal | None
+    start_date: date
+    maturity_date: date | None
+    deal_status: str
+    cost: Decimal
+    value: Decimal
+    class_id: int | None
+    class_title: str
+    allocation: Decimal | None
+
+
+@dataclass(frozen=True)
+class CustomLine:
+    id: int
+    name: str
+    class_id: int
+    class_title: str
+    class_type: str
+    fee: Decimal | None
+    value: Decimal
+    allocation: Decimal | None
+
+
+@dataclass(frozen=True)
+class ClassLine:
+    class_id: int
+    title: str
+    is_cash: bool
+    value: Decimal
+    cost: Decimal
+    actual: Decimal | None       # percent of the total value, 4 places (None when the total is 0)
+    target: Decimal | None       # percent, None when the portfolio has no target for the class
+    color: str | None            # success | warning | danger (None without a target)
+
+
+@dataclass(frozen=True)
+class Totals:
+    value: Decimal
+    cost: Decimal
+    cash: Decimal
+    shares_value: Decimal
+    shares_cost: Decimal
+    deposits: Decimal
+    custom_holdings: Decimal
+
+
+@dataclass(frozen=True)
+class Holdings:
+    portfolio: Header
+    cash_account: CashLine
+    shares: tuple[ShareLine, ...]
+    deposits: tuple[DepositLine, ...]
+    custom_holdings: tuple[CustomLine, ...]
+    classes: tuple[ClassLine, ...]
+    totals: Totals
+    target_source: str | None    # 'portfolio' | 'model' | None
+    target_total: Decimal | None
+    target_total_color: str | None
+    as_at: datetime = field(default_factory=utcnow)
+
+
+# ---- small helpers ----------------------------------------------------------------------------
+def percent_of(part: Decimal, whole: Decimal) -> Decimal | None:
+    """part / whole as a percentage to 4 places (half up); None when whole is 0."""
+    if not whole:
+        return None
+    with localcontext() as ctx:
+        ctx.prec = 40
+        return (Decimal(part) * HUNDRED / Decimal(whole)).quantize(PERCENT_PLACES, rounding=ROUND_HALF_UP)
+
+
+def since_purchase(value: Decimal, cost: Decimal) -> Decimal | None:
+    """value / cost base - 1, as a percentage to 4 places; None without a cost base."""
+    if not cost or cost <= 0:
+        return None
+    with localcontext() as ctx:
+        ctx.prec = 40
+        return ((Decimal(value) / Decimal(cost) - 1) * HUNDRED).quantize(PERCENT_PLACES, rounding=ROUND_HALF_UP)
+
+
+def bar_color(actual: Decimal | None, target: Decimal | None) -> str | None:
+    """The class bar's colour (class_total_color on the actual's position against the target)."""
+    if target is None:
+        return None
+    shown = (actual or ZERO).quantize(ONE_DECIMAL, rounding=ROUND_HALF_UP)
+    return class_total_color(HUNDRED + shown - Decimal(target))
+
+
+def person_name(user: User) -> str:
+    return f"{user.preferred_name or user.first_name} {user.last_name}".strip()
+
+
+def deposit_code(deposit: Deposit) -> str:
+    """TD or ACA followed by the deal id (spec 002 s3)."""
+    return deposit_rules.asset_code(deposit.product_type, deposit.deal_id)
+
+
+def deposit_name(deposit: Deposit) -> str:
+    """Provider + TD/ACA + term + maturity date + rate (an at-call account: provider + ACA + rate)."""
+    return deposit_rules.deposit_name(deposit.provider_name, deposit.product_type, deposit.maturity_term,
+                                      deposit.maturity_date, deposit.rate)
+
+
+def _class_type(row: AssetClass) -> str:
+    """'cash' for the system cash class, else 'asset'."""
+    return "cash" if row.is_cash else "asset"
+
+
+# ---- loading ----------------------------------------------------------------------------------
+def _header(s: Session, portfolio: Portfolio) -> Header:
+    model_name = model_firm_id = None
+    if portfolio.model_id is not None:
+        model = s.get(Model, portfolio.model_id)
+        if model is not None and model.deleted_at is None:
+            model_name, model_firm_id = model.name, model.firm_id
+    rows = s.exec(
+        select(PortfolioUser, User).join(User, User.id == PortfolioUser.user_id)
+        .where(PortfolioUser.investment_id == portfolio.id)
+        .order_by(col(PortfolioUser.is_owner).desc(), func.lower(User.last_name), func.lower(User.first_name), User.id)
+    ).all()
+    owners = tuple(Owner(id=u.id, name=person_name(u), is_owner=bool(pu.is_owner)) for pu, u in rows)
+    return Header(id=portfolio.id, name=portfolio.name, type=portfolio.type, firm_id=portfolio.firm_id,
+                  inactive=portfolio.inactive, model_id=portfolio.model_id if model_name is not None else None,
+                  model_name=model_name, model_firm_id=model_firm_id, owners=owners, class_allocation=bool(portfolio.class_allocation))
+
+
+def _targets(s: Session, portfolio: Portfolio) -> tuple[str | None, dict[int, Decimal]]:
+    if portfolio.class_allocation:
+        rows = s.exec(select(PortfolioClass).where(PortfolioClass.investment_id == portfolio.id)).all()
+        return "portfolio", {r.class_id: Decimal(r.allocation) for r in rows}
+    if portfolio.model_id is not None:
+        model = s.get(Model, portfolio.model_id)
+        if model is not None and model.deleted_at is None and model.class_allocation:
+            rows = s.exec(select(ModelClass).where(ModelClass.model_id == model.id)).all()
+            return "model", {r.class_id: Decimal(r.allocation) for r in rows}
+    return None, {}
+
+
+def _classes(s: Session, ids: Iterable[int]) -> dict[int, AssetClass]:
+    wanted = {i for i in ids if i is not None}
+    if not wanted:
+        return {}
+    return {c.id: c for c in s.exec(select(AssetClass).where(col(AssetClass.id).in_(wanted))).all()}
+
+
+def _cash_class(s: Session) -> AssetClass | None:
+    return s.exec(select(AssetClass).where(AssetClass.is_cash.is_(True)).order_by(AssetClass.id)).first()
+
+
+def compute(s: Session, portfolio: Portfolio) -> Holdings:
+    """The holdings of a portfolio already loaded (and permission-checked) by the caller."""
+    book = postings.book(s, portfolio)
+    header = _header(s, portfolio)
+    cash_class = _cash_class(s)
+    cash_class_id = cash_class.id if cash_class is not None else None
+    cash_title = cash_class.title if cash_class is not None else NO_CASH_CLASS_TITLE
+
+    # listed shares still held
+    held = {aid: pos for aid, pos in book.positions.items() if pos.units > 0}
+    assets = {a.id: a for a in s.exec(select(Asset).where(col(Asset.id).in_(list(held)))).all()} if held else {}
+
+    deposits = list(s.exec(select(Deposit).where(Deposit.investment_id == portfolio.id).order_by(Deposit.start_date, Deposit.id)).all())
+    customs = list(s.exec(select(CustomHolding).where(CustomHolding.investment_id == portfolio.id)
+                          .order_by(func.lower(CustomHolding.name), CustomHolding.id)).all())
+    target_source, targets = _targets(s, portfolio)
+    classes = _classes(s, [a.class_id for a in assets.values()] + [c.class_id for c in customs] + list(targets)
+                       + [cash_class_id])
+
+    share_rows: list[dict[str, Any]] = []
+    for asset_id, pos in held.items():
+        asset = assets.get(asset_id)
+        if asset is None:  # pragma: no cover - a transaction always names an existing asset
+            continue
+        price = Decimal(asset.last_close_price) if asset.last_close_price is not None else None
+        cost = to_cents(pos.cost_base)
+        value = to_cents(pos.units * price) if price is not None else cost
+        share_rows.append(dict(
+            asset_id=asset.id, code=asset.code, name=asset.name, quantity=pos.units, price=price, cost=cost, value=value,
+            url=asset.url, pdf_url=None, six_months_return=_dec(asset.six_month_return),
+            since_purchase=since_purchase(value, cost) if price is not None else None,
+            dividend_yield=_dec(asset.dividend_yield), class_id=asset.class_id,
+            class_title=classes[asset.class_id].title if asset.class_id in classes else "",
+        ))
+
+    deposit_rows: list[dict[str, Any]] = []
+    for d in deposits:
+        balance = to_cents(book.deposit_balances.get(d.id, ZERO))
+        if balance == 0:
+            continue  # nothing placed yet, or redeemed
+        deposit_rows.append(dict(
+            id=d.id, code=deposit_code(d), name=deposit_name(d), product_type=d.product_type,
+            provider_name=d.provider_name, deal_id=d.deal_id, rate=_dec(d.rate), start_date=d.start_date,
+            maturity_date=d.maturity_date, deal_status=d.deal_status, cost=balance, value=balance,
+            class_id=cash_class_id, class_title=cash_title,
+        ))
+
+    cash_value = to_cents(book.cash_balance)
+    shares_value = sum((r["value"] for r in share_rows), ZERO)
+    shares_cost = sum((r["cost"] for r in share_rows), ZERO)
+    deposits_value = sum((r["value"] for r in deposit_rows), ZERO)
+    customs_value = sum((to_cents(c.value) for c in customs), ZERO)
+    total = cash_value + shares_value + deposits_value + customs_value
+    total_cost = cash_value + shares_cost + deposits_value + customs_value
+
+    # per class
+    by_class: dict[int, list[Decimal]] = {}
+
+    def add(class_id: int | None, value: Decimal, cost: Decimal) -> None:
+        if class_id is None:
+            return
+        pair = by_class.setdefault(class_id, [ZERO, ZERO])
+        pair[0] += value
+        pair[1] += cost
+
+    add(cash_class_id, cash_value, cash_value)
+    for r in share_rows:
+        add(r["class_id"], r["value"], r["cost"])
+    for r in deposit_rows:
+        add(r["class_id"], r["value"], r["cost"])
+    for c in customs:
+        add(c.class_id, to_cents(c.value), to_cents(c.value))
+    for class_id in targets:
+        by_class.setdefault(class_id, [ZERO, ZERO])
+
+    def class_order(class_id: int) -> tuple:
+        c = classes.get(class_id)
+        return (0 if c is not None and c.is_cash else 1, c.idx if c else 0, (c.title if c else "").lower(), class_id)
+
+    class_lines = []
+    for class_id in sorted(by_class, key=class_order):
+        c = classes.get(class_id)
+        value, cost = by_class[class_id]
+        actual = percent_of(value, total)
+        target = targets.get(class_id) if target_source else None
+        if target is None and target_source:
+            target = ZERO  # a class the target leaves out is meant to hold nothing
+        class_lines.append(ClassLine(class_id=class_id, title=c.title if c else "", is_cash=bool(c and c.is_cash),
+                                     value=value, cost=cost, actual=actual, target=target,
+                                     color=bar_color(actual, target)))
+
+    shares_sorted = sorted(share_rows, key=lambda r: (class_order(r["class_id"]), r["code"]))
+    target_total = sum(targets.values(), ZERO) if target_source else None
+    return Holdings(
+        portfolio=header,
+        cash_account=CashLine(name=_cash_account_name(s, portfolio), code=CASH_CODE, value=cash_value,
+                              class_id=cash_class_id, class_title=cash_title, allocation=percent_of(cash_value, total)),
+        shares=tuple(ShareLine(**r, allocation=percent_of(r["value"], total)) for r in shares_sorted),
+        deposits=tuple(DepositLine(**r, allocation=percent_of(r["value"], total)) for r in deposit_rows),
+        custom_holdings=tuple(
+            CustomLine(id=c.id, name=c.name, class_id=c.class_id,
+                       class_title=classes[c.class_id].title if c.class_id in classes else "",
+                       class_type=_class_type(classes[c.class_id]) if c.class_id in classes else "asset",
+                       fee=_dec(c.fee), value=to_cents(c.value), allocation=percent_of(to_cents(c.value), total))
+            for c in sorted(customs, key=lambda c: (class_order(c.class_id), c.name.lower(), c.id))),
+        classes=tuple(class_lines),
+        totals=Totals(value=total, cost=total_cost, cash=cash_value, shares_value=shares_value, shares_cost=shares_cost,
+                      deposits=deposits_value, custom_holdings=customs_value),
+        target_source=target_source,
+        target_total=target_total,
+        target_total_color=class_total_color(target_total) if target_total is not None else None,
+    )
+
+
+def _cash_account_name(s: Session, portfolio: Portfolio) -> str:
+    """'Cash Account', after the bank's name when the portfolio names one."""
+    if portfolio.institution_id is not None:
+        bank = s.get(Institution, portfolio.institution_id)
+        if bank is not None:
+            return f"{bank.title} {CASH_ACCOUNT}"
+    return CASH_ACCOUNT
+
+
+def _dec(value: Any) -> Decimal | None:
+    return None if value is None else Decimal(value)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One row of a class section, whatever it holds (the exports and the screen list these)."""
+
+    kind: str                    # cash | share | deposit | custom
+    id: int | None
+    code: str
+    name: str
+    quantity: Decimal | None
+    cost: Decimal | None
+    value: Decimal
+    allocation: Decimal | None
+    six_months_return: Decimal | None = None
+    since_purchase: Decimal | None = None
+    dividend_yield: Decimal | None = None
+    fee: Decimal | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Section:
+    klass: ClassLine
+    lines: tuple[Line, ...]
+
+
+def sections(h: Holdings) -> list[Section]:
+    """The holdings grouped by asset class in class order: the cash class first with the cash
+    account and the deposits, then every class's shares and custom holdings."""
+    out: list[Section] = []
+    for klass in h.classes:
+        lines: list[Line] = []
+        if klass.class_id == h.cash_account.class_id:
+            c = h.cash_account
+            lines.append(Line("cash", None, c.code, c.name, None, c.value, c.value, c.allocation))
+            for d in h.deposits:
+                lines.append(Line("deposit", d.id, d.code, d.name, None, d.cost, d.value, d.allocation,
+                                  detail=d.product_type))
+        for sh in h.shares:
+            if sh.class_id == klass.class_id:
+                lines.append(Line("share", sh.asset_id, sh.code, sh.name, sh.quantity, sh.cost, sh.value, sh.allocation,
+                                  sh.six_months_return, sh.since_purchase, sh.dividend_yield))
+        for ch in h.custom_holdings:
+            if ch.class_id == klass.class_id:
+                lines.append(Line("custom", ch.id, "", ch.name, None, None, ch.value, ch.allocation, fee=ch.fee,
+                                  detail="Custom holding"))
+        if lines or klass.target:
+            out.append(Section(klass, tuple(lines)))
+    return out
+
+
+# ---- use cases ----------------------------------------------------------------------------------
+def load(*, actor: Actor, portfolio_id: Any) -> Holdings:
+    """The holdings read model of a portfolio the actor may see (404 otherwise)."""
+    with session_scope() as s:
+        portfolio = load_portfolio(s, actor, portfolio_id)
+        return compute(s, portfolio)
+
+
+def header(*, actor: Actor, portfolio_id: Any) -> Header:
+    """Only the head of a portfolio the actor may see (name, model, holders; 404 otherwise), for
+    the other screens about the portfolio (its transactions)."""
+    with session_scope() as s:
+        return _header(s, load_portfolio(s, actor, portfolio_id))
+
+
+def page_bounds(limit: Any, offset: Any) -> tuple[int, int]:
+    """(limit, offset) for the holdings lists: 12, 20 or 32 per page (12 otherwise)."""
+    try:
+        size = int(limit)
+    except (TypeError, ValueError):
+        size = DEFAULT_PAGE_SIZE
+    if size not in PAGE_SIZES:
+        size = DEFAULT_PAGE_SIZE
+    try:
+        start = max(0, int(offset))
+    except (TypeError, ValueError):
+        start = 0
+    return size, start
+
+
+def _check_firm(actor: Actor, holdings: Holdings, firm_id: Any) -> None:
+    """A superuser may name the firm context; another firm's portfolio is then not found.
+    Everyone else always works in their own firm (load_portfolio has checked it)."""
+    if not actor.is_superuser or firm_id in (None, "", "-1", "-2"):
+        return
+    wanted = portfolio_access.as_id(firm_id)
+    if wanted is not None and wanted != holdings.portfolio.firm_id:
+        raise NotFound(portfolio_access.PORTFOLIO_NOT_FOUND)
+
+
+def list_assets(*, actor: Actor, portfolio_id: Any, limit: Any = DEFAULT_PAGE_SIZE, offset: Any = 0,
+                firm_id: Any = None) -> tuple[list[dict[str, Any]], int]:
+    """GET /api/investments/{id}/assets: one page of the listed assets held, by class then code
+    (id, code, name, url, class, class_id, allocation, value, cost)."""
+    h = load(actor=actor, portfolio_id=portfolio_id)
+    _check_firm(actor, h, firm_id)
+    size, start = page_bounds(limit, offset)
+    rows = [asset_json(line) for line in h.shares[start:start + size]]
+    return rows, len(h.shares)
+
+
+def get_holdings(*, actor: Actor, portfolio_id: Any, limit: Any = None, offset: Any = 0) -> dict[str, Any]:
+    """GET /api/investments/{id}/holdings: the full holdings result (spec 001 s3), every share
+    unless a page (limit 12, 20 or 32, offset) is asked for."""
+    h = load(actor=actor, portfolio_id=portfolio_id)
+    result = holdings_json(h, can_edit=is_staff(actor))
+    if limit not in (None, ""):
+        size, start = page_bounds(limit, offset)
+        result["shares"] = result["shares"][start:start + size]
+    return result
+
+
+def export(*, actor: Actor, portfolio_id: Any, file_format: str, client_offset: Any = None) -> tuple[str, bytes, str]:
+    """(file name, bytes, media type) of the holdings as an Excel workbook or a PDF document;
+    dates in the browser's offset (client-timezone-offset, minutes as getTimezoneOffset gives)."""
+    from app.exports import holdings_pdf, holdings_xlsx
+    from app.exports.recommendations_csv import client_offset as parse_offset
+
+    if file_format not in EXPORT_FORMATS:
+        raise ValidationError("Unknown export format")
+    h = load(actor=actor, portfolio_id=portfolio_id)
+    offset = parse_offset(client_offset)
+    if file_format == "xlsx":
+        return holdings_xlsx.filename(h, offset), holdings_xlsx.build(h, offset), holdings_xlsx.MEDIA_TYPE
+    return holdings_pdf.filename(h, offset), holdings_pdf.build(h, offset), holdings_pdf.MEDIA_TYPE
+
+
+# ---- JSON shapes (spec 001 s3) ------------------------------------------------------------------
+def _s(value: Decimal | None) -> str | None:
+    return None if value is None else format(value, "f")
+
+
+def _quantity(value: Decimal) -> str:
+    text = format(Decimal(value).normalize(), "f")
+    return text
+
+
+def asset_json(line: ShareLine) -> dict[str, Any]:
+    return {"id": line.asset_id, "code": line.code, "name": line.name, "url": line.url, "class": line.class_title,
+            "class_id": line.class_id, "allocation": _s(line.allocation), "value": _s(line.value), "cost": _s(line.cost)}
+
+
+def share_json(line: ShareLine) -> dict[str, Any]:
+    return {
+        "id": line.asset_id, "asset_id": line.asset_id, "name": line.name, "code": line.code,
+        "quantity": _quantity(line.quantity), "price": _s(line.price), "cost": _s(line.cost), "value": _s(line.value),
+        "url": line.url, "pdf_url": line.pdf_url, "sixMonthsReturn": _s(line.six_months_return),
+        "sincePurchase": _s(line.since_purchase), "dividendYield": _s(line.dividend_yield),
+        "class": line.class_title, "class_id": line.class_id, "allocation": _s(line.allocation),
+    }
+
+
+def deposit_json(line: DepositLine) -> dict[str, Any]:
+    return {
+        "id": line.id, "code": line.code, "name": line.name, "ProviderProductType": line.product_type,
+        "ProviderName": line.provider_name, "DealID": line.deal_id, "Rate": _s(line.rate),
+        "StartDate": line.start_date.isoformat(), "MaturityDate": line.maturity_date.isoformat() if line.maturity_date else None,
+        "deal_status": line.deal_status, "costs": {"cost": _s(line.cost), "value": _s(line.value)},
+        "class": line.class_title, "class_id": line.class_id, "allocation": _s(line.allocation),
+    }
+
+
+def custom_json(line: CustomLine) -> dict[str, Any]:
+    return {"id": line.id, "name": line.name, "class_id": line.class_id, "classTitle": line.class_title,
+            "class_type": line.class_type, "fee": _s(line.fee), "value": _s(line.value), "allocation": _s(line.allocation)}
+
+
+def holdings_json(h: Holdings, *, can_edit: bool = False) -> dict[str, Any]:
+    p = h.portfolio
+    return {
+        "investment": {
+            "id": p.id, "name": p.name, "type": p.type, "firm_id": p.firm_id, "inactive": p.inactive,
+            "model_id": p.model_id, "model": {"id": p.model_id, "name": p.model_name} if p.model_id else None,
+            "Users": [{"id": o.id, "name": o.name, "is_owner": o.is_owner} for o in p.owners],
+            "owners": [o.id for o in p.owners if o.is_owner], "class_allocation": p.class_allocation,
+        },
+        "cash_account": {"name": h.cash_account.name, "code": h.cash_account.code, "value": _s(h.cash_account.value),
+                         "cost": _s(h.cash_account.value), "class": h.cash_account.class_title,
+                         "class_id": h.cash_account.class_id, "allocation": _s(h.cash_account.allocation)},
+        "shares": [share_json(line) for line in h.shares],
+        "shares_count": len(h.shares),
+        "deposits": [deposit_json(line) for line in h.deposits],
+        "custom_holdings": [custom_json(line) for line in h.custom_holdings],
+        "classes": [{"class_id": c.class_id, "title": c.title, "is_cash": c.is_cash, "value": _s(c.value),
+                     "cost": _s(c.cost), "allocation": _s(c.actual), "target": _s(c.target), "color": c.color}
+                    for c in h.classes],
+        "totals": {"value": _s(h.totals.value), "cost": _s(h.totals.cost), "cash": _s(h.totals.cash),
+                   "shares": _s(h.totals.shares_value), "shares_cost": _s(h.totals.shares_cost),
+                   "deposits": _s(h.totals.deposits), "custom_holdings": _s(h.totals.custom_holdings)},
+        "class_allocation": {"source": h.target_source, "total": _s(h.target_total), "color": h.target_total_color},
+        "can_edit": can_edit,
+        "as_at": h.as_at.isoformat(),
+    }

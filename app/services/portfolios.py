@@ -1,0 +1,724 @@
+"""Client portfolios (investments): list in every context, read, create, update (optimistic version
+check), soft delete, link and unlink a model, the form's options, the buy screen's models and the
+per-user portfolio counts of the users lists.
+
+Visibility and edit rights come from app.services.portfolio_access (another firm's portfolio is
+not found; clients see the portfolios they hold and change nothing). Rules and texts live in
+app.domain.portfolios. Every write is one transaction: the portfolio row and its holders, class
+allocation, industry group allocation and exceptions rows are replaced together.
+"""
+from __future__ import annotations
+
+import json
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any, Iterable, Mapping
+
+from sqlalchemy import delete, exists, func, insert, or_, select as sa_select, update
+from sqlalchemy.orm import aliased
+from sqlmodel import Session, col, select
+
+from app.db.engine import session_scope
+from app.db.tables import (
+    Asset, AssetClass, Broker, CustomHolding, Firm, IndustryGroup, Institution, Model, ModelAsset, Portfolio,
+    PortfolioClass, PortfolioException, PortfolioIndustryGroup, PortfolioUser, TargetPortfolio, TradeInstruction,
+    User,
+)
+from app.db.types import utcnow
+from app.domain import portfolios as rules
+from app.domain import validators as v
+from app.domain.advice import TIStatus, TPStatus
+from app.domain.errors import Conflict, NotFound, ValidationError
+from app.domain.ledger import to_cents
+from app.domain.model_rules import METHOD_TITLES, percent_text
+from app.domain.models import Availability, ModelStatus
+from app.domain.permissions import Actor, is_staff, require
+from app.domain.roles import Role, UserStatus
+from app.domain.transactions import CASH_ACCOUNT
+from app.services import assets as asset_service
+from app.services import listing
+from app.services.model_access import MODEL_NOT_FOUND, firm_clause
+from app.services.portfolio_access import load_portfolio, visible_clause
+
+HOLDER_OPTIONS_MAX = 2000
+APPROVED_TI = (TIStatus.APPROVED.value, TIStatus.PARTIALLY_APPROVED.value)
+
+
+# ---- small helpers ----------------------------------------------------------------------------------
+def _iso(value: datetime | date | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _money(value: Decimal | None) -> str | None:
+    return None if value is None else format(to_cents(value), "f")
+
+
+def _pct(value: Decimal | None) -> str | None:
+    return percent_text(value)
+
+
+def _person(user: User) -> dict[str, Any]:
+    return {"id": user.id, "first_name": user.first_name, "last_name": user.last_name,
+            "preferred_name": user.preferred_name, "name": f"{user.first_name} {user.last_name}",
+            "firm_id": user.firm_id}
+
+
+def _truthy(value: Any) -> bool:
+    return rules.as_bool(value)
+
+
+def _approval(text: str | None) -> dict[str, Any]:
+    """The stored approval settings completed with the defaults (keys added later read as defaults)."""
+    try:
+        stored = json.loads(text) if text else {}
+    except ValueError:
+        stored = {}
+    settings = rules.default_approval_settings()
+    if isinstance(stored, dict):
+        settings.update({k: stored[k] for k in rules.APPROVAL_KEYS if k in stored})
+    return settings
+
+
+def _holders(s: Session, ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """Holders of the portfolios (owners first, then by name)."""
+    out: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
+    if not ids:
+        return out
+    rows = s.execute(
+        sa_select(PortfolioUser.investment_id, PortfolioUser.is_owner, User)
+        .join(User, User.id == PortfolioUser.user_id)
+        .where(col(PortfolioUser.investment_id).in_(ids))
+        .order_by(PortfolioUser.is_owner.desc(), func.lower(User.first_name), func.lower(User.last_name), User.id)
+    ).all()
+    for pid, is_owner, user in rows:
+        out[pid].append({**_person(user), "is_owner": bool(is_owner)})
+    return out
+
+
+def _advice_facts(s: Session, ids: list[int]) -> dict[int, dict[str, Any]]:
+    """Per portfolio: approved target portfolios and trade instructions (counts), the latest target
+    portfolio (id, status, version) and the last approved one."""
+    facts: dict[int, dict[str, Any]] = {i: {"approved_target_portfolios": 0, "approved_trade_instructions": 0,
+                                            "latest_tp_data": None, "target_portfolio_id": None,
+                                            "last_approved_tp_id": None} for i in ids}
+    if not ids:
+        return facts
+    for pid, n, last in s.execute(
+        sa_select(TargetPortfolio.investment_id, func.count(), func.max(TargetPortfolio.id))
+        .where(col(TargetPortfolio.investment_id).in_(ids), TargetPortfolio.status == TPStatus.ACTIVE.value)
+        .group_by(TargetPortfolio.investment_id)
+    ).all():
+        facts[pid].update(approved_target_portfolios=int(n), last_approved_tp_id=last)
+    for pid, n in s.execute(
+        sa_select(TradeInstruction.investment_id, func.count())
+        .where(col(TradeInstruction.investment_id).in_(ids), col(TradeInstruction.status).in_(APPROVED_TI))
+        .group_by(TradeInstruction.investment_id)
+    ).all():
+        facts[pid]["approved_trade_instructions"] = int(n)
+    newest = sa_select(TargetPortfolio.investment_id, func.max(TargetPortfolio.version).label("v")) \
+        .where(col(TargetPortfolio.investment_id).in_(ids)).group_by(TargetPortfolio.investment_id).subquery()
+    for tp in s.execute(
+        sa_select(TargetPortfolio.investment_id, TargetPortfolio.id, TargetPortfolio.status, TargetPortfolio.version)
+        .join(newest, (newest.c.investment_id == TargetPortfolio.investment_id) & (newest.c.v == TargetPortfolio.version))
+    ).all():
+        facts[tp[0]].update(latest_tp_data={"id": tp[1], "status": tp[2], "version": tp[3]}, target_portfolio_id=tp[1])
+    return facts
+
+
+def _summary(p: Portfolio, *, firm: tuple[int, str] | None, model: Model | None, adviser: User | None,
+             broker: Broker | None, holders: list[dict[str, Any]], facts: dict[str, Any], actor: Actor) -> dict[str, Any]:
+    """The list row (and the head of the read shape)."""
+    return {
+        "id": p.id,
+        "name": p.name,
+        "type": p.type,
+        "type_title": rules.TYPE_TITLES.get(p.type, p.type),
+        "inactive": p.inactive,
+        "status_title": rules.ACTIVITY_TITLES[rules.ACTIVITY_INACTIVE if p.inactive else rules.ACTIVITY_ACTIVE],
+        "firm_id": p.firm_id,
+        "firm": {"id": firm[0], "name": firm[1]} if firm else {"id": p.firm_id, "name": None},
+        "model_id": p.model_id,
+        "model": None if model is None else {"id": model.id, "name": model.name, "firm_id": model.firm_id,
+                                             "allocation_method": model.allocation_method,
+                                             "analyst_recommendations": model.analyst_recommendations,
+                                             "deleted": model.deleted_at is not None},
+        "firm_ids": {"owner_firm_id": p.firm_id, "model_firm_id": model.firm_id if model is not None else None},
+        "Users": holders,
+        "owners": [h["id"] for h in holders if h["is_owner"]],
+        "adviser": p.adviser_id,
+        "adviser_name": f"{adviser.first_name} {adviser.last_name}" if adviser is not None else None,
+        "broker": p.broker_id,
+        "broker_id": p.broker_id,
+        "broker_name": broker.name if broker is not None else None,
+        "hin": p.hin,
+        "version": p.version,
+        "created_at": _iso(p.created_at),
+        "updated_at": _iso(p.updated_at),
+        "can_edit": is_staff(actor),
+        **facts,
+    }
+
+
+# ---- the list -----------------------------------------------------------------------------------------
+def _context_where(actor: Actor, *, client_id: Any, adviser_id: Any, firm_id: Any, model_id: Any,
+                   model_ids: Iterable[Any] | None, activity_status: Any, broker_id: Any, search: Any, approved: Any,
+                   tp_calculation: Any, ti_calculation: Any) -> list[Any]:
+    where = [visible_clause(actor)]
+    client = rules.as_id(client_id)
+    if client is not None:
+        where.append(exists().where(PortfolioUser.investment_id == Portfolio.id, PortfolioUser.user_id == client))
+    elif not v.is_empty(client_id):
+        where.append(Portfolio.id.is_(None))  # a junk id matches nothing
+    for raw, column in ((adviser_id, Portfolio.adviser_id), (firm_id, Portfolio.firm_id), (model_id, Portfolio.model_id)):
+        number = rules.as_id(raw)
+        if number is not None:
+            where.append(column == number)
+        elif not v.is_empty(raw) and str(raw).strip() not in ("-1", "-2"):
+            where.append(Portfolio.id.is_(None))
+    if model_ids is not None:
+        wanted = [i for i in (rules.as_id(x) for x in model_ids) if i is not None]
+        where.append(col(Portfolio.model_id).in_(wanted or [-1]))
+    # the activity filter is hidden from clients: they see every portfolio they hold unless they ask
+    if v.is_empty(activity_status) and actor.role is Role.CLIENT:
+        activity = rules.ACTIVITY_ALL
+    else:
+        activity = rules.activity_of(activity_status)
+    if activity == rules.ACTIVITY_ACTIVE:
+        where.append(Portfolio.inactive.is_(False))
+    elif activity == rules.ACTIVITY_INACTIVE:
+        where.append(Portfolio.inactive.is_(True))
+    broker = rules.broker_filter_of(broker_id)
+    if broker == rules.BROKER_NA:
+        where.append(Portfolio.broker_id.is_(None))
+    elif broker != rules.BROKER_ALL:
+        where.append(Portfolio.broker_id == broker)
+    text = str(search or "").strip().lower()[:200]
+    if text:
+        holder, named = aliased(User), aliased(Model)  # aliases: the page query joins User and Model itself
+        holder_name = func.lower(holder.first_name + " " + holder.last_name)
+        held_by = exists().where(PortfolioUser.investment_id == Portfolio.id, PortfolioUser.user_id == holder.id,
+                                 or_(holder_name.contains(text, autoescape=True),
+                                     func.lower(func.coalesce(holder.preferred_name, "")).contains(text, autoescape=True)))
+        model_named = exists().where(named.id == Portfolio.model_id, func.lower(named.name).contains(text, autoescape=True))
+        where.append(or_(func.lower(Portfolio.name).contains(text, autoescape=True), held_by, model_named,
+                         func.lower(func.coalesce(Portfolio.hin, "")).contains(text, autoescape=True)))
+    if _truthy(approved):
+        where.append(exists().where(TargetPortfolio.investment_id == Portfolio.id,
+                                    TargetPortfolio.status == TPStatus.ACTIVE.value))
+    if _truthy(tp_calculation):  # portfolios a target portfolio can be calculated for
+        where += [Portfolio.model_id.is_not(None), Portfolio.suspend_rebalancing.is_(False)]
+    if _truthy(ti_calculation):  # ... and trade recommendations: a target portfolio to trade to
+        where += [Portfolio.model_id.is_not(None), Portfolio.suspend_tr_calculation.is_(False),
+                  exists().where(TargetPortfolio.investment_id == Portfolio.id,
+                                 TargetPortfolio.status != TPStatus.FAILED.value)]
+    return where
+
+
+def list_portfolios(*, actor: Actor, limit: Any = None, offset: Any = None, sort: Any = rules.DEFAULT_SORT,
+                    order: Any = rules.DEFAULT_ORDER, search: Any = None, client_id: Any = None, adviser_id: Any = None,
+                    firm_id: Any = None, model_id: Any = None, model_ids: Iterable[Any] | None = None,
+                    activity_status: Any = None, broker_id: Any = None, approved: Any = None,
+                    tp_calculation: Any = None, tp_bulk_calculation: Any = None, ti_calculation: Any = None,
+                    ti_bulk_calculation: Any = None) -> tuple[list[dict[str, Any]], int]:
+    """A page of the portfolios the actor may see, in a client, adviser, firm or model context
+    (001 s3 "Portfolio list filter"), with the total count. Default: active ones by name."""
+    limit_i, offset_i = listing.page(limit, offset, default=rules.DEFAULT_PAGE_SIZE)
+    where = _context_where(
+        actor, client_id=client_id, adviser_id=adviser_id, firm_id=firm_id, model_id=model_id, model_ids=model_ids,
+        activity_status=activity_status, broker_id=broker_id, search=search, approved=approved,
+        tp_calculation=_truthy(tp_calculation) or _truthy(tp_bulk_calculation),
+        ti_calculation=_truthy(ti_calculation) or _truthy(ti_bulk_calculation),
+    )
+    adviser = aliased(User)
+    columns = {
+        "name": (func.lower(Portfolio.name), Portfolio.id),
+        "type": (Portfolio.type, func.lower(Portfolio.name), Portfolio.id),
+        "model": (func.lower(func.coalesce(Model.name, "")), func.lower(Portfolio.name), Portfolio.id),
+        "adviser": (func.lower(func.coalesce(adviser.first_name, "")), func.lower(func.coalesce(adviser.last_name, "")),
+                    Portfolio.id),
+        "broker": (func.lower(func.coalesce(Broker.name, "")), func.lower(Portfolio.name), Portfolio.id),
+        "inactive": (Portfolio.inactive, func.lower(Portfolio.name), Portfolio.id),
+        "created_at": (Portfolio.created_at, Portfolio.id),
+        "updated_at": (Portfolio.updated_at, Portfolio.id),
+    }
+    with session_scope() as s:
+        total = s.exec(select(func.count()).select_from(Portfolio).where(*where)).one()
+        page = s.execute(
+            sa_select(Portfolio, Model, adviser, Broker, Firm.name)
+            .outerjoin(Model, Model.id == Portfolio.model_id)
+            .outerjoin(adviser, adviser.id == Portfolio.adviser_id)
+            .outerjoin(Broker, Broker.id == Portfolio.broker_id)
+            .outerjoin(Firm, Firm.id == Portfolio.firm_id)
+            .where(*where)
+            .order_by(*listing.order_by(sort, order, columns, rules.DEFAULT_SORT))
+            .offset(offset_i).limit(limit_i)
+        ).all()
+        ids = [row[0].id for row in page]
+        holders = _holders(s, ids)
+        facts = _advice_facts(s, ids)
+        rows = [_summary(p, firm=(p.firm_id, firm_name), model=model, adviser=adv, broker=broker, holders=holders[p.id],
+                         facts=facts[p.id], actor=actor)
+                for p, model, adv, broker, firm_name in page]
+    return rows, int(total)
+
+
+def portfolio_counts(*, actor: Actor, user_ids: Iterable[Any]) -> dict[int, int]:
+    """How many (visible, not deleted) portfolios each user has: held ones for clients, advised
+    ones for advisers (the users lists' View Portfolios)."""
+    ids = sorted({i for i in (rules.as_id(x) for x in user_ids) if i is not None})
+    if not ids:
+        return {}
+    counts = {i: 0 for i in ids}
+    with session_scope() as s:
+        for uid, n in s.execute(
+            sa_select(PortfolioUser.user_id, func.count()).join(Portfolio, Portfolio.id == PortfolioUser.investment_id)
+            .where(col(PortfolioUser.user_id).in_(ids), visible_clause(actor)).group_by(PortfolioUser.user_id)
+        ).all():
+            counts[uid] += int(n)
+        for uid, n in s.execute(
+            sa_select(Portfolio.adviser_id, func.count()).where(col(Portfolio.adviser_id).in_(ids), visible_clause(actor))
+            .group_by(Portfolio.adviser_id)
+        ).all():
+            counts[uid] += int(n)
+    return counts
+
+
+# ---- the read shape -------------------------------------------------------------------------------------
+def _read_shape(s: Session, actor: Actor, p: Portfolio) -> dict[str, Any]:
+    model = s.get(Model, p.model_id) if p.model_id else None
+    adviser = s.get(User, p.adviser_id) if p.adviser_id else None
+    broker = s.get(Broker, p.broker_id) if p.broker_id else None
+    institution = s.get(Institution, p.institution_id) if p.institution_id else None
+    firm = s.get(Firm, p.firm_id)
+    shape = _summary(p, firm=(firm.id, firm.name) if firm else None, model=model, adviser=adviser, broker=broker,
+                     holders=_holders(s, [p.id])[p.id], facts=_advice_facts(s, [p.id])[p.id], actor=actor)
+
+    classes = s.execute(
+        sa_select(PortfolioClass, AssetClass.title, AssetClass.is_cash).join(AssetClass, AssetClass.id == PortfolioClass.class_id)
+        .where(PortfolioClass.investment_id == p.id).order_by(PortfolioClass.id)
+    ).all()
+    groups = s.execute(
+        sa_select(PortfolioIndustryGroup, IndustryGroup.title, IndustryGroup.color)
+        .join(IndustryGroup, IndustryGroup.id == PortfolioIndustryGroup.industry_group_id)
+        .where(PortfolioIndustryGroup.investment_id == p.id).order_by(PortfolioIndustryGroup.id)
+    ).all()
+    holdings = s.execute(
+        sa_select(CustomHolding.id, CustomHolding.name, CustomHolding.class_id, AssetClass.title)
+        .outerjoin(AssetClass, AssetClass.id == CustomHolding.class_id)
+        .where(CustomHolding.investment_id == p.id).order_by(func.lower(CustomHolding.name), CustomHolding.id)
+    ).all()
+    held = {hid: name for hid, name, _, _ in holdings}
+    asset, sub = aliased(Asset), aliased(Asset)
+    exceptions = s.execute(
+        sa_select(PortfolioException, asset.code, asset.name, sub.code, sub.name)
+        .outerjoin(asset, asset.id == PortfolioException.asset_id)
+        .outerjoin(sub, sub.id == PortfolioException.substitute_asset_id)
+        .where(PortfolioException.investment_id == p.id).order_by(PortfolioException.id)
+    ).all()
+
+    shape.update({
+        "trustee_name": p.trustee_name, "trustee_abn": p.trustee_abn,
+        "company_name": p.company_name, "company_abn": p.company_abn,
+        "soa_date": _iso(p.soa_date),
+        "tax_treatment": p.tax_treatment,
+        "tax_treatment_title": rules.TAX_TREATMENT_TITLES.get(p.tax_treatment, p.tax_treatment),
+        "sell_look_back_period": p.sell_look_back_period,
+        "institution_id": p.institution_id,
+        "institution": None if institution is None else {"id": institution.id, "title": institution.title},
+        "bank_bsb": p.bank_bsb, "bank_account": p.bank_account,
+        "broker_account": p.broker_account, "facility_id": p.facility_id,
+        "fee_percent": _pct(p.fee_percent), "fee_limit_min": _money(p.fee_limit_min), "fee_limit_max": _money(p.fee_limit_max),
+        **{f: _pct(getattr(p, f)) for f in rules.PERCENT_LIMITS},
+        **{f: _money(getattr(p, f)) for f in rules.MONEY_LIMITS},
+        "class_allocation": p.class_allocation,
+        "allocation_classes": [{"class_id": c.class_id, "title": title, "is_cash": bool(is_cash),
+                                "allocation": _pct(c.allocation), "min": _pct(c.min), "max": _pct(c.max)}
+                               for c, title, is_cash in classes],
+        "industry_group_allocation": p.industry_group_allocation,
+        "industry_groups_allocations": [{"industry_group_id": g.industry_group_id, "title": title, "color": color,
+                                         "allocation": _pct(g.allocation)} for g, title, color in groups],
+        "exceptions": [{
+            "id": e.id, "asset_id": e.asset_id,
+            "asset": None if e.asset_id is None else {"id": e.asset_id, "code": code, "name": name},
+            "custom_holding_id": e.custom_holding_id,
+            "custom_holding": None if e.custom_holding_id is None else {"id": e.custom_holding_id,
+                                                                       "name": held.get(e.custom_holding_id)},
+            "action": e.action, "action_title": rules.EXCEPTION_TITLES.get(e.action, e.action),
+            "substitute_asset_id": e.substitute_asset_id,
+            "substitution": None if e.substitute_asset_id is None else {"id": e.substitute_asset_id, "code": s_code,
+                                                                        "name": s_name},
+        } for e, code, name, s_code, s_name in exceptions],
+        "custom_holdings": [{"id": hid, "name": name, "class_id": cid, "classTitle": title}
+                            for hid, name, cid, title in holdings],
+        "suspend_rebalancing": p.suspend_rebalancing,
+        "suspend_tr_calculation": p.suspend_tr_calculation,
+        "approval_settings": _approval(p.approval_settings),
+        "can_edit_inactive": actor.is_superuser,
+        "can_link": is_staff(actor),
+    })
+    return shape
+
+
+def get_portfolio(*, actor: Actor, portfolio_id: Any) -> dict[str, Any]:
+    with session_scope() as s:
+        return _read_shape(s, actor, load_portfolio(s, actor, portfolio_id))
+
+
+# ---- writing ---------------------------------------------------------------------------------------------
+def _firm_of_new(s: Session, actor: Actor, data: Mapping[str, Any], values: dict[str, Any]) -> int | None:
+    """The owner firm of a new portfolio: the actor's; a superuser names it (firm_id), or it is the
+    firm of the first holder or of the adviser."""
+    if not actor.is_superuser:
+        return actor.firm_id
+    wanted = rules.as_id(data.get("firm_id"))
+    if wanted is None:
+        people = [uid for uid, _ in values["holders"]] + ([values["adviser_id"]] if values["adviser_id"] else [])
+        for uid in people:
+            user = s.get(User, uid)
+            if user is not None and user.firm_id is not None:
+                wanted = user.firm_id
+                break
+    if wanted is None:
+        return None
+    firm = s.get(Firm, wanted)
+    return firm.id if firm is not None and firm.deleted_at is None else None
+
+
+def _check_references(s: Session, actor: Actor, firm_id: int, values: dict[str, Any],
+                      portfolio_id: int | None, errors: v.FieldErrors, kept: set[int] = frozenset()) -> None:
+    """Every id of the payload must name something the portfolio's firm may use. `kept`: the
+    people the portfolio already has (they stay valid, e.g. after being disabled or deleted)."""
+    holder_ids = [uid for uid, _ in values["holders"] if uid not in kept]
+    if holder_ids:
+        ok = set(s.exec(select(User.id).where(
+            col(User.id).in_(holder_ids), User.firm_id == firm_id, User.role == Role.CLIENT.value,
+            User.status != UserStatus.DELETED.value)).all())
+        if any(uid not in ok for uid in holder_ids):
+            errors.check("users", rules.HOLDER_NOT_IN_FIRM)
+    if values["adviser_id"] is not None and values["adviser_id"] not in kept:
+        adviser = s.get(User, values["adviser_id"])
+        if adviser is None or adviser.firm_id != firm_id or adviser.role != Role.ADVISER.value \
+                or adviser.status == UserStatus.DELETED.value:
+            errors.check("adviser", rules.ADVISER_NOT_IN_FIRM)
+    if values["institution_id"] is not None and s.get(Institution, values["institution_id"]) is None:
+        errors.check("institution_id", v.REQUIRED_SELECT.format(label="bank"))
+    if values["broker_id"] is not None and s.get(Broker, values["broker_id"]) is None:
+        errors.check("broker", v.REQUIRED_SELECT.format(label="broker"))
+
+    class_ids = {c["class_id"] for c in values["classes"]}
+    usable_classes = set(s.exec(select(AssetClass.id).where(
+        col(AssetClass.id).in_(class_ids), or_(AssetClass.firm_id.is_(None), AssetClass.firm_id == firm_id)
+    )).all()) if class_ids else set()
+    for c in values["classes"]:
+        if c["class_id"] not in usable_classes:
+            errors.check(f"allocation_classes.{c['index']}.class_id", v.REQUIRED_SELECT.format(label="class"))
+    group_ids = {g["industry_group_id"] for g in values["industry_groups"]}
+    known_groups = set(s.exec(select(IndustryGroup.id).where(col(IndustryGroup.id).in_(group_ids))).all()) \
+        if group_ids else set()
+    for g in values["industry_groups"]:
+        if g["industry_group_id"] not in known_groups:
+            errors.check(f"industry_groups_allocations.{g['index']}.industry_group_id",
+                         v.REQUIRED_SELECT.format(label="industry group"))
+
+    wanted_assets = {e["asset_id"] for e in values["exceptions"] if e["asset_id"]} | \
+        {e["substitute_asset_id"] for e in values["exceptions"] if e["substitute_asset_id"]}
+    usable = set(s.exec(select(Asset.id).where(col(Asset.id).in_(wanted_assets),
+                                               asset_service.usable_clause(actor, firm_id))).all()) \
+        if wanted_assets else set()
+    holding_ids = {e["custom_holding_id"] for e in values["exceptions"] if e["custom_holding_id"]}
+    own_holdings = set(s.exec(select(CustomHolding.id).where(
+        col(CustomHolding.id).in_(holding_ids), CustomHolding.investment_id == (portfolio_id or -1))).all()) \
+        if holding_ids else set()
+    for e in values["exceptions"]:
+        prefix = f"exceptions.{e['index']}"
+        if e["asset_id"] is not None and e["asset_id"] not in usable:
+            errors.check(f"{prefix}.asset_id", v.REQUIRED_SELECT.format(label="asset"))
+        if e["custom_holding_id"] is not None and e["custom_holding_id"] not in own_holdings:
+            errors.check(f"{prefix}.asset_id", v.REQUIRED_SELECT.format(label="asset"))
+        if e["substitute_asset_id"] is not None and e["substitute_asset_id"] not in usable:
+            errors.check(f"{prefix}.substitute_asset_id", rules.SUBSTITUTE_REQUIRED)
+
+
+SCALARS = ("name", "type", "trustee_name", "trustee_abn", "company_name", "company_abn", "soa_date", "tax_treatment",
+           "sell_look_back_period", "institution_id", "bank_bsb", "bank_account", "broker_id", "broker_account", "hin",
+           "facility_id", *rules.FEE_FIELDS, *rules.LIMIT_FIELDS, *rules.SWITCH_FIELDS)
+
+
+def _apply(p: Portfolio, values: dict[str, Any], actor: Actor, now: datetime) -> None:
+    for key in SCALARS:
+        setattr(p, key, values[key])
+    p.approval_settings = json.dumps(values["approval_settings"], sort_keys=True)
+    p.updated_by = actor.id
+    p.updated_at = now
+
+
+def _write_rows(s: Session, p: Portfolio, values: dict[str, Any], *, new: bool) -> None:
+    """Replace the holders, class allocation, industry group allocation and exceptions rows."""
+    pid = p.id
+    if not new:
+        for table in (PortfolioClass, PortfolioIndustryGroup, PortfolioException):
+            s.execute(delete(table).where(table.investment_id == pid))
+        if values["holders_named"]:
+            s.execute(delete(PortfolioUser).where(PortfolioUser.investment_id == pid))
+    batches = [
+        (PortfolioClass, [{"investment_id": pid, "class_id": c["class_id"], "allocation": c["allocation"] or Decimal(0),
+                           "min": c["min"], "max": c["max"]} for c in values["classes"]]),
+        (PortfolioIndustryGroup, [{"investment_id": pid, "industry_group_id": g["industry_group_id"],
+                                   "allocation": g["allocation"]} for g in values["industry_groups"]]),
+        (PortfolioException, [{"investment_id": pid, "asset_id": e["asset_id"], "custom_holding_id": e["custom_holding_id"],
+                               "action": e["action"], "substitute_asset_id": e["substitute_asset_id"]}
+                              for e in values["exceptions"]]),
+    ]
+    if values["holders_named"] or new:
+        batches.append((PortfolioUser, [{"investment_id": pid, "user_id": uid, "is_owner": owner}
+                                        for uid, owner in values["holders"]]))
+    for table, rows in batches:
+        if rows:
+            s.execute(insert(table), rows)
+    s.flush()
+
+
+def _raise(errors: v.FieldErrors, message: str | None) -> None:
+    if errors:
+        raise ValidationError(message or rules.form_message(errors) or rules.INVALID_FORM, dict(errors))
+
+
+def create_portfolio(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
+    """A new portfolio (001 s2, s4): null fields are dropped so the defaults apply (inactive,
+    sell look-back 0, FIFO, the approval defaults); an adviser creating it is its adviser unless
+    another is named; only a superuser may create it active."""
+    require(is_staff(actor))
+    data = rules.creation_payload(data if isinstance(data, Mapping) else {})
+    values, errors, _message = rules.clean_portfolio(data)
+    if actor.role is Role.ADVISER and not values["adviser_named"]:
+        values["adviser_id"] = actor.id
+    with session_scope() as s:
+        firm_id = _firm_of_new(s, actor, data, values)
+        if firm_id is None:
+            errors.check("firm_id", rules.SELECT_FIRM)
+        else:
+            _check_references(s, actor, firm_id, values, None, errors)
+        _raise(errors, None)
+        now = utcnow()
+        p = Portfolio(firm_id=firm_id, name=values["name"], type=values["type"], adviser_id=values["adviser_id"],
+                      inactive=values["inactive"] if actor.is_superuser else True, version=1,
+                      approval_settings="{}", created_by=actor.id, created_at=now)
+        _apply(p, values, actor, now)
+        s.add(p)
+        s.flush()
+        _write_rows(s, p, values, new=True)
+        return {**_read_shape(s, actor, p), "message": rules.SAVED}
+
+
+def _as_payload(shape: Mapping[str, Any]) -> dict[str, Any]:
+    """The read shape as a form payload with the canonical keys (users, adviser, broker)."""
+    data = {k: shape.get(k) for k in SCALARS if k in shape and k != "broker_id"}
+    data.update(
+        users=[{"id": h["id"], "is_owner": h["is_owner"]} for h in shape.get("Users") or []],
+        adviser=shape.get("adviser"), broker=shape.get("broker"), inactive=shape.get("inactive"),
+        allocation_classes=shape.get("allocation_classes") or [],
+        industry_groups_allocations=shape.get("industry_groups_allocations") or [],
+        exceptions=shape.get("exceptions") or [],
+        approval_settings=shape.get("approval_settings") or {},
+    )
+    return data
+
+
+_ALIASES = {"users": ("users", "Users", "owners"), "adviser": ("adviser", "adviser_id"), "broker": ("broker", "broker_id")}
+
+
+def _merge(current: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
+    """An update changes what the payload names and keeps the rest."""
+    merged = dict(current)
+    for canonical, aliases in _ALIASES.items():
+        if any(a in data for a in aliases):
+            merged.pop(canonical, None)
+    merged.update(data)
+    if isinstance(data.get("approval_settings"), Mapping):
+        merged["approval_settings"] = {**(current.get("approval_settings") or {}), **data["approval_settings"]}
+    return merged
+
+
+def update_portfolio(*, actor: Actor, portfolio_id: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Save the form (PUT): the payload's `version` must be the current one (else ConflictError);
+    the inactive flag changes for superusers only; the firm and the linked model never change here."""
+    data = data if isinstance(data, Mapping) else {}
+    with session_scope() as s:
+        p = load_portfolio(s, actor, portfolio_id, for_edit=True, lock=True)
+        current = p.version
+        expected = data.get("version")
+        if not v.is_empty(expected) and str(expected).strip() != str(current):
+            raise Conflict(rules.PORTFOLIO_CHANGED)
+        current_shape = _read_shape(s, actor, p)
+        merged = _merge(_as_payload(current_shape), data)
+        values, errors, _message = rules.clean_portfolio(merged)
+        kept = {h["id"] for h in current_shape["Users"]} | ({p.adviser_id} if p.adviser_id else set())
+        _check_references(s, actor, p.firm_id, values, p.id, errors, kept=kept)
+        _raise(errors, None)
+        bumped = s.execute(
+            update(Portfolio).where(Portfolio.id == p.id, Portfolio.version == current).values(version=current + 1)
+            .execution_options(synchronize_session=False)
+        )
+        if bumped.rowcount != 1:
+            raise Conflict(rules.PORTFOLIO_CHANGED)
+        now = utcnow()
+        p.version = current + 1
+        _apply(p, values, actor, now)
+        p.adviser_id = values["adviser_id"]
+        if actor.is_superuser:
+            p.inactive = values["inactive"]
+        s.add(p)
+        s.flush()
+        _write_rows(s, p, values, new=False)
+        return {**_read_shape(s, actor, p), "message": rules.SAVED}
+
+
+def delete_portfolio(*, actor: Actor, portfolio_id: Any) -> dict[str, Any]:
+    """Soft delete (staff): the portfolio leaves every list and read (404 afterwards)."""
+    with session_scope() as s:
+        p = load_portfolio(s, actor, portfolio_id, for_edit=True, lock=True)
+        now = utcnow()
+        p.deleted_at = now
+        p.updated_at = now
+        p.updated_by = actor.id
+        p.version += 1
+        s.add(p)
+    return {"message": rules.DELETED}
+
+
+# ---- linking a model (the buy route) -------------------------------------------------------------------
+def _linkable_clause(firm_id: int):
+    return firm_clause(firm_id) & (Model.status == ModelStatus.ACTIVE.value) & \
+        (Model.availability != Availability.NOBODY.value)
+
+
+def _cash_custom_holdings(s: Session, portfolio_id: int) -> bool:
+    """Set the class of the portfolio's custom holdings to the cash class; True when any changed."""
+    cash = asset_service.cash_class(s)
+    changed = s.execute(
+        update(CustomHolding).where(CustomHolding.investment_id == portfolio_id, CustomHolding.class_id != cash.id)
+        .values(class_id=cash.id, updated_at=utcnow()).execution_options(synchronize_session=False)
+    )
+    return bool(changed.rowcount)
+
+
+def link_model(*, actor: Actor, portfolio_id: Any, model_id: Any) -> dict[str, Any]:
+    """POST /api/investments-buy-model: link the portfolio to a model its firm may use (active, not
+    'nobody'). Across firms (the new or the previous model of another firm) the custom holdings'
+    class becomes cash; customAssetClassesChanged tells whether any did. Clients cannot."""
+    with session_scope() as s:
+        p = load_portfolio(s, actor, portfolio_id, for_edit=True, lock=True)
+        mid = rules.as_id(model_id)
+        model = s.exec(select(Model).where(Model.id == (mid or -1), firm_clause(p.firm_id))).first()
+        if model is None:
+            raise NotFound(MODEL_NOT_FOUND)
+        if model.status != ModelStatus.ACTIVE.value or model.availability == Availability.NOBODY.value:
+            raise ValidationError(rules.MODEL_NOT_LINKABLE)
+        changed = False
+        if p.model_id != model.id:
+            previous = s.get(Model, p.model_id) if p.model_id else None
+            cross = rules.is_cross_firm(p.firm_id, model.firm_id) or \
+                rules.is_cross_firm(p.firm_id, previous.firm_id if previous is not None else None)
+            if cross:
+                changed = _cash_custom_holdings(s, p.id)
+            p.model_id = model.id
+            p.version += 1
+            p.updated_at = utcnow()
+            p.updated_by = actor.id
+            s.add(p)
+        return {"investment_id": p.id, "model_id": model.id, "modelName": model.name,
+                "customAssetClassesChanged": changed, "message": rules.MODEL_LINKED}
+
+
+def unlink_model(*, actor: Actor, portfolio_id: Any) -> dict[str, Any]:
+    """PUT /api/investments/{id}/unlinkModel: 'Model unlinked'. Unlinking a model of another firm
+    sets the custom holdings' class to cash."""
+    with session_scope() as s:
+        p = load_portfolio(s, actor, portfolio_id, for_edit=True, lock=True)
+        if p.model_id is None:
+            raise ValidationError(rules.NO_MODEL_LINKED)
+        previous = s.get(Model, p.model_id)
+        changed = False
+        if rules.is_cross_firm(p.firm_id, previous.firm_id if previous is not None else None):
+            changed = _cash_custom_holdings(s, p.id)
+        p.model_id = None
+        p.version += 1
+        p.updated_at = utcnow()
+        p.updated_by = actor.id
+        s.add(p)
+        return {"investment_id": p.id, "customAssetClassesChanged": changed, "message": rules.MODEL_UNLINKED}
+
+
+def linkable_models(*, actor: Actor, portfolio_id: Any, search: Any = None, limit: Any = None,
+                    offset: Any = None) -> dict[str, Any]:
+    """The buy screen: the portfolio (name, firm, linked model) and a page of the active models its
+    firm may link to, by name, each saying whether it belongs to another firm."""
+    limit_i, offset_i = listing.page(limit, offset, default=rules.DEFAULT_PAGE_SIZE)
+    with session_scope() as s:
+        p = load_portfolio(s, actor, portfolio_id, for_edit=True)
+        where = [_linkable_clause(p.firm_id)]
+        text = str(search or "").strip().lower()[:200]
+        if text:
+            where.append(func.lower(Model.name).contains(text, autoescape=True))
+        total = s.exec(select(func.count()).select_from(Model).where(*where)).one()
+        page = s.execute(
+            sa_select(Model, Firm.name).outerjoin(Firm, Firm.id == Model.firm_id).where(*where)
+            .order_by(func.lower(Model.name), Model.id).offset(offset_i).limit(limit_i)
+        ).all()
+        ids = [m.id for m, _ in page]
+        counts = dict(s.execute(sa_select(ModelAsset.model_id, func.count()).where(col(ModelAsset.model_id).in_(ids))
+                                .group_by(ModelAsset.model_id)).all()) if ids else {}
+        current = s.get(Model, p.model_id) if p.model_id else None
+        holdings = s.exec(select(func.count()).select_from(CustomHolding)
+                          .where(CustomHolding.investment_id == p.id)).one()
+        firm = s.get(Firm, p.firm_id)
+        return {
+            "portfolio": {"id": p.id, "name": p.name, "firm_id": p.firm_id, "firm_name": firm.name if firm else None,
+                          "model_id": p.model_id, "model_name": current.name if current is not None else None,
+                          "model_cross_firm": rules.is_cross_firm(p.firm_id, current.firm_id if current else None),
+                          "custom_holdings": int(holdings)},
+            "rows": [{"id": m.id, "name": m.name, "firm": {"id": m.firm_id, "name": firm_name},
+                      "allocation_method": m.allocation_method,
+                      "allocation_method_title": METHOD_TITLES.get(m.allocation_method, m.allocation_method),
+                      "assets_count": int(counts.get(m.id, 0)), "cross_firm": rules.is_cross_firm(p.firm_id, m.firm_id),
+                      "current": m.id == p.model_id} for m, firm_name in page],
+            "count": int(total),
+        }
+
+
+# ---- the form's options ------------------------------------------------------------------------------------
+def form_options(*, actor: Actor, firm_id: Any = None) -> dict[str, Any]:
+    """What the form offers for a portfolio of `firm_id` (the actor's own firm unless a superuser):
+    its clients (holders) and advisers, the asset classes it may use, industry groups, brokers and
+    the institutions with a cash account."""
+    require(is_staff(actor))
+    firm = rules.as_id(firm_id) if actor.is_superuser else actor.firm_id
+    live = (User.status != UserStatus.DELETED.value)
+    with session_scope() as s:
+        def people(role: Role) -> list[dict[str, Any]]:
+            if firm is None:
+                return []
+            rows = s.exec(select(User).where(User.firm_id == firm, User.role == role.value, live)
+                          .order_by(func.lower(User.first_name), func.lower(User.last_name), User.id)
+                          .limit(HOLDER_OPTIONS_MAX)).all()
+            return [{**_person(u), "status": u.status} for u in rows]
+
+        classes = s.exec(select(AssetClass).where(
+            or_(AssetClass.firm_id.is_(None), AssetClass.firm_id == firm) if firm is not None else AssetClass.firm_id.is_(None)
+        ).order_by(AssetClass.is_cash.desc(), AssetClass.idx, func.lower(AssetClass.title), AssetClass.id)).all()
+        groups = s.exec(select(IndustryGroup).order_by(IndustryGroup.idx, IndustryGroup.id)).all()
+        brokers = s.exec(select(Broker).order_by(func.lower(Broker.name), Broker.id)).all()
+        institutions = s.exec(select(Institution).order_by(func.lower(Institution.title), Institution.id)).all()
+        return {
+            "firm_id": firm,
+            "clients": people(Role.CLIENT),
+            "advisers": people(Role.ADVISER),
+            "classes": [{"id": c.id, "title": c.title, "is_cash": bool(c.is_cash)} for c in classes],
+            "industry_groups": [{"id": g.id, "title": g.title, "color": g.color} for g in groups],
+            "brokers": [{"id": b.id, "name": b.name, "code": b.code} for b in brokers],
+            "institutions": [{"id": i.id, "title": i.title, "provider_type": i.provider_type} for i in institutions
+                             if CASH_ACCOUNT.lower() in (p.strip().lower() for p in i.product_types.split(","))],
+            "types": [{"value": k, "label": t} for k, t in rules.TYPE_TITLES.items()],
+            "tax_treatments": [{"value": k, "label": t} for k, t in rules.TAX_TREATMENT_TITLES.items()],
+            "exception_actions": [{"value": k, "label": t} for k, t in rules.EXCEPTION_TITLES.items()],
+        }

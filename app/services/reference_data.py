@@ -1,0 +1,146 @@
+"""Reference data every firm shares: stockbrokers and deposit-taking institutions (banks, building
+societies, credit unions) with the products they offer.
+
+`ensure_reference_data()` adds the missing entries of the lists below (by name / title) and never
+changes or removes what is there, so `python -m app.cli setup` and `demo-data` may run it any number
+of times. The portfolio form's pickers read them through `list_brokers` / `list_institutions`
+(GET /api/brokers, GET /api/institutions)."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import func
+from sqlmodel import select
+
+from app.db.engine import session_scope
+from app.db.tables import Broker, Institution
+from app.domain.permissions import Actor
+from app.domain.transactions import AT_CALL_ACCOUNT, CASH_ACCOUNT, TERM_DEPOSITS
+
+_ALL = f"{CASH_ACCOUNT},{TERM_DEPOSITS},{AT_CALL_ACCOUNT}"
+_DEPOSITS = f"{TERM_DEPOSITS},{AT_CALL_ACCOUNT}"
+
+# (name, code): codes begin with three uppercase letters (spec 002 s5, broker code rule)
+BROKERS: tuple[tuple[str, str], ...] = (
+    ("CommSec", "COMSEC"),
+    ("Macquarie Online Trading", "MQGEQ"),
+    ("AUSIEX", "AUSIEX"),
+    ("Bell Direct", "BELLD"),
+    ("nabtrade", "NABTRD"),
+    ("Desktop Broker", "DTBRK"),
+    ("CMC Markets Invest", "CMCINV"),
+    ("Westpac Online Investing", "WBCOI"),
+    ("ANZ Share Investing", "ANZSI"),
+    ("SelfWealth", "SLFWLT"),
+    ("Morgans Financial", "MORGNS"),
+    ("Ord Minnett", "ORDMIN"),
+    ("Shaw and Partners", "SHWPTN"),
+    ("Bell Potter Securities", "BPSEC"),
+    ("Openmarkets", "OPNMKT"),
+)
+
+# (title, provider type, product types)
+INSTITUTIONS: tuple[tuple[str, str, str], ...] = (
+    ("Commonwealth Bank of Australia", "Bank", _ALL),
+    ("Westpac Banking Corporation", "Bank", _ALL),
+    ("Australia and New Zealand Banking Group", "Bank", _ALL),
+    ("National Australia Bank", "Bank", _ALL),
+    ("Macquarie Bank", "Bank", _ALL),
+    ("ING Bank (Australia)", "Bank", f"{CASH_ACCOUNT},{TERM_DEPOSITS}"),
+    ("Bendigo and Adelaide Bank", "Bank", _ALL),
+    ("Bank of Queensland", "Bank", _ALL),
+    ("Suncorp Bank", "Bank", _ALL),
+    ("St.George Bank", "Bank", _ALL),
+    ("AMP Bank", "Bank", _ALL),
+    ("Judo Bank", "Bank", TERM_DEPOSITS),
+    ("Rabobank Australia", "Bank", _DEPOSITS),
+    ("ubank", "Bank", f"{CASH_ACCOUNT},{TERM_DEPOSITS}"),
+    ("Heritage and People's Choice", "Bank", _ALL),
+    ("Newcastle Permanent Building Society", "Building Society", _ALL),
+    ("Maitland Mutual Building Society", "Building Society", _DEPOSITS),
+    ("Hume Building Society", "Building Society", _DEPOSITS),
+    ("Wide Bay Australia Building Society", "Building Society", _DEPOSITS),
+    ("Police Credit Union", "Credit Union", _ALL),
+    ("Community First Credit Union", "Credit Union", _ALL),
+    ("Summerland Credit Union", "Credit Union", _DEPOSITS),
+    ("Bankstown City Credit Union", "Credit Union", _DEPOSITS),
+    ("Queensland Country Credit Union", "Credit Union", _ALL),
+)
+
+
+def ensure_reference_data() -> int:
+    """Add the brokers and institutions that are missing; returns how many rows were added."""
+    added = 0
+    with session_scope() as s:
+        names = {n.lower() for n in s.exec(select(Broker.name)).all()}
+        codes = {c.upper() for c in s.exec(select(Broker.code)).all()}
+        for name, code in BROKERS:
+            if name.lower() in names or code in codes:
+                continue
+            s.add(Broker(name=name, code=code))
+            names.add(name.lower())
+            codes.add(code)
+            added += 1
+        titles = {t.lower() for t in s.exec(select(Institution.title)).all()}
+        for title, provider_type, products in INSTITUTIONS:
+            if title.lower() in titles:
+                continue
+            s.add(Institution(title=title, provider_type=provider_type, product_types=products))
+            titles.add(title.lower())
+            added += 1
+    return added
+
+
+def _broker_row(row: Broker) -> dict[str, Any]:
+    return {"id": row.id, "name": row.name, "code": row.code}
+
+
+def _institution_row(row: Institution) -> dict[str, Any]:
+    return {"id": row.id, "title": row.title, "provider_type": row.provider_type,
+            "product_types": [p.strip() for p in row.product_types.split(",") if p.strip()]}
+
+
+def list_brokers(*, actor: Actor) -> list[dict[str, Any]]:
+    """Every broker by name (the portfolio form's picker and the list's broker filter). Any
+    signed-in user may read them: they are public reference data."""
+    with session_scope() as s:
+        return [_broker_row(b) for b in s.exec(select(Broker).order_by(func.lower(Broker.name), Broker.id)).all()]
+
+
+def product_type_of(where: Any) -> str | None:
+    """The product type a `where` filter asks for: {"product_types": {"contains": "Cash Account"}},
+    {"product_types": "Cash Account"} or {"product_type": ...}, as a dict or its JSON text."""
+    if isinstance(where, str):
+        text = where.strip()
+        if not text:
+            return None
+        try:
+            where = json.loads(text)
+        except ValueError:
+            return text
+    if not isinstance(where, dict):
+        return None
+    value = where.get("product_types", where.get("product_type", where.get("ProviderProductType")))
+    if isinstance(value, dict):
+        for key in ("contains", "like", "eq", "inList", "in"):
+            if key in value:
+                value = value[key]
+                break
+        else:
+            value = None
+    if isinstance(value, list):
+        value = value[0] if value else None
+    text = str(value).strip().strip("%") if value is not None else ""
+    return text or None
+
+
+def list_institutions(*, actor: Actor, product_type: Any = None) -> list[dict[str, Any]]:
+    """Institutions by title, those offering `product_type` only when it is given."""
+    wanted = str(product_type or "").strip().lower()
+    with session_scope() as s:
+        rows = s.exec(select(Institution).order_by(func.lower(Institution.title), Institution.id)).all()
+        out = [_institution_row(r) for r in rows]
+    if wanted:
+        out = [r for r in out if any(p.lower() == wanted for p in r["product_types"])]
+    return out

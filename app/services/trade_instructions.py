@@ -1,0 +1,653 @@
+"""Trade instructions (trade recommendations) of a portfolio: generate from the right target
+portfolio, read by version, validate, decline all, approve or decline each item and confirm,
+edit or add a transaction, the action history, and the auto-approval sweep.
+
+Each generation is a new TradeInstruction row (a version) with its TradeTransaction and TradeNote
+rows, written in one database transaction; every step records who and when and an action
+history row.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime
+from decimal import Decimal
+from typing import Any, Iterable, Mapping
+
+from sqlalchemy import func, select as sa_select, update
+from sqlmodel import Session, col, select
+
+from app.db.engine import session_scope
+from app.db.tables import (
+    Asset, Model, Portfolio, ShortTermRecommendation, TargetPortfolio, TradeAction, TradeInstruction, TradeNote,
+    TradeTransaction, User,
+)
+from app.db.types import utcnow
+from app.domain import advice, validators
+from app.domain.advice import NoteState, PortfolioFacts, TIStatus, TPStatus, TxStatus
+from app.domain.engine import limits as engine_limits
+from app.domain.engine.errors import CalculationError
+from app.domain.engine.results import Target, Trades
+from app.domain.engine.snapshot import DECREASE, INCREASE, Brokerage
+from app.domain.engine.trades import generate_trades, str_on_generation, trade_figures
+from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
+from app.domain.permissions import NOT_ALLOWED, Actor, require
+from app.services import engine_inputs, listing, postings
+from app.services.portfolio_access import as_id, load_portfolio
+from app.services.records_of_advice import approval_settings
+from app.services.target_portfolios import portfolio_facts
+
+log = logging.getLogger(__name__)
+
+TI_NOT_FOUND = "Trade recommendations not found"
+TX_NOT_FOUND = "Transaction not found"
+INVALID_CODE = "Invalid code"
+CODE_IN_USE = "Asset {code} is already in these trade recommendations"
+PENDING_TX = (TxStatus.PENDING_APPROVAL.value, TxStatus.PENDING_TO_CANCEL.value, TxStatus.PENDING_COPY.value)
+LIVE_TX_EXCLUDED = (TxStatus.DELETED.value,)
+
+
+# ---- the source target portfolio ---------------------------------------------------------------
+def source_target(s: Session, p: Portfolio) -> TargetPortfolio | None:
+    """The last approved target portfolio when the portfolio requires approval, else the newest
+    one that calculated (not failed, not declined)."""
+    settings = approval_settings(p)
+    query = select(TargetPortfolio).where(TargetPortfolio.investment_id == p.id)
+    if settings.get("tp_approval_required", True):
+        query = query.where(TargetPortfolio.status == TPStatus.ACTIVE.value)
+    else:
+        query = query.where(col(TargetPortfolio.status).in_([TPStatus.DRAFT.value, TPStatus.VALIDATED.value,
+                                                             TPStatus.ACTIVE.value]),
+                            TargetPortfolio.result.is_not(None))
+    return s.exec(query.order_by(TargetPortfolio.version.desc())).first()
+
+
+def _requirements_error(s: Session, p: Portfolio) -> str | None:
+    if p.model_id is None:
+        return advice.NO_MODEL
+    model = s.get(Model, p.model_id)
+    if model is None or model.deleted_at is not None:
+        return advice.NO_MODEL
+    if model.analyst_recommendations:
+        has_short = s.execute(sa_select(func.count()).where(ShortTermRecommendation.model_id == model.id,
+                                                           ShortTermRecommendation.status == "active")).scalar_one()
+        if not has_short:
+            return advice.NO_RECOMMENDATIONS
+    return None
+
+
+def _history(s: Session, ti_id: int, actor_id: int | None, action: str, detail: str | None = None) -> None:
+    s.add(TradeAction(trade_instruction_id=ti_id, actor_id=actor_id, action=action, detail=detail, created_at=utcnow()))
+
+
+def _next_versions(s: Session, ids: list[int]) -> dict[int, int]:
+    rows = s.execute(sa_select(TradeInstruction.investment_id, func.max(TradeInstruction.version))
+                     .where(col(TradeInstruction.investment_id).in_(ids)).group_by(TradeInstruction.investment_id)).all()
+    latest = {pid: v or 0 for pid, v in rows}
+    return {pid: latest.get(pid, 0) + 1 for pid in ids}
+
+
+def compute_trades(s: Session, portfolio_ids: Iterable[int]) -> dict[int, tuple[int | None, Trades | CalculationError]]:
+    """portfolio id -> (source target portfolio id, the trades or why there are none)."""
+    ids = sorted(set(portfolio_ids))
+    portfolios = {p.id: p for p in s.exec(select(Portfolio).where(col(Portfolio.id).in_(ids))).all()} if ids else {}
+    sources: dict[int, TargetPortfolio | None] = {pid: source_target(s, p) for pid, p in portfolios.items()}
+    snapshots = engine_inputs.build_snapshots(s, [pid for pid in ids if sources.get(pid) is not None])
+    out: dict[int, tuple[int | None, Trades | CalculationError]] = {}
+    for pid in ids:
+        p = portfolios.get(pid)
+        if p is None:
+            continue
+        problem = _requirements_error(s, p)
+        source = sources.get(pid)
+        if problem is None and source is None:
+            problem = advice.NO_TARGET
+        if problem is not None:
+            out[pid] = (source.id if source else None, CalculationError("requirements", problem))
+            continue
+        snapshot = snapshots.get(pid)
+        if isinstance(snapshot, CalculationError):
+            out[pid] = (source.id, snapshot)
+            continue
+        try:
+            target = Target.from_dict(json.loads(source.result))
+            out[pid] = (source.id, generate_trades(snapshot, target))
+        except CalculationError as exc:
+            out[pid] = (source.id, exc)
+        except Exception as exc:
+            log.exception("trade recommendations of investment %s failed", pid)
+            out[pid] = (source.id, CalculationError("internal", f"The calculation failed: {exc.__class__.__name__}"))
+    return out
+
+
+def instruction_rows(pid: int, version: int, tp_id: int | None, trades: Trades | CalculationError, *,
+                     actor_id: int | None, run_id: int | None, now: datetime) -> tuple[dict, list[dict], list[dict]]:
+    """The rows (as dicts of columns) storing one generation: the instruction, its transactions
+    and its notes (the caller sets trade_instruction_id on the children)."""
+    head = dict(investment_id=pid, target_portfolio_id=tp_id, version=version, validated=False, bulk_run_id=run_id,
+                created_by=actor_id, moderator_id=actor_id, created_at=now, updated_at=now, row_version=1,
+                auto_approve_at=None)
+    if isinstance(trades, CalculationError):
+        return {**head, "status": TIStatus.FAILED.value, "error_message": trades.message, "payload": None}, [], []
+    head.update(status=TIStatus.PENDING_VALIDATION.value, error_message=None,
+                payload=json.dumps({"buys": str(trades.buys), "sells": str(trades.sells),
+                                    "brokerage": str(trades.brokerage),
+                                    "min_trade_amount": str(trades.min_trade_amount)}))
+    txs = [dict(
+        asset_id=t.asset_id, asset_code=t.code, action=t.action, status=TxStatus.DRAFT.value, decision=None,
+        user_action=None, quantity=t.units, price=t.price, asset_price=t.last_close_price, limit_price=t.limit_price,
+        value=t.value, fee=t.brokerage, cost_base=t.cost_base, amount=t.amount, pending=t.pending,
+        initial_quantity=t.units, initial_price=t.price, current_units=t.current_units, full_sell=t.full_sell,
+        stop_loss=t.stop_loss, urgent=t.urgent, updated_at=now,
+        payload=json.dumps({"limit_price": str(t.limit_price) if t.limit_price is not None else None,
+                            "recommendation_action": t.recommendation_action, "comment": t.comment,
+                            "manual_trade_decision": False, "target_units": str(t.target_units),
+                            "str_on_ti_generation": {"action": t.recommendation_action, "comment": t.comment,
+                                                     "text": t.str_on_ti_generation}}),
+    ) for t in trades.transactions]
+    notes = [dict(
+        asset_id=n.asset_id, source=n.source, state=NoteState.PENDING_VALIDATION.value, decision=None, updated_at=now,
+        payload=json.dumps({"code": n.code, "text": n.text, "action": n.action,
+                            "units": str(n.units) if n.units is not None else None,
+                            "price": str(n.price) if n.price is not None else None,
+                            "value": str(n.value) if n.value is not None else None,
+                            "recommendation_action": n.recommendation_action, "comment": n.comment,
+                            "custom_holding_id": n.custom_holding_id}),
+    ) for n in trades.notes]
+    return head, txs, notes
+
+
+def _store(s: Session, head: dict, txs: list[dict], notes: list[dict], actor_id: int | None) -> TradeInstruction:
+    ti = TradeInstruction(**head)
+    s.add(ti)
+    s.flush()
+    for row in txs:
+        s.add(TradeTransaction(trade_instruction_id=ti.id, **row))
+    for row in notes:
+        s.add(TradeNote(trade_instruction_id=ti.id, **row))
+    _history(s, ti.id, actor_id, "calculated" if ti.status != TIStatus.FAILED.value else "calculation failed",
+             ti.error_message)
+    s.flush()
+    return ti
+
+
+def generate(*, actor: Actor, investment_ids: Iterable[Any]) -> list[dict[str, Any]]:
+    """POST /api/investments-generate-ti: new trade recommendations for each portfolio (each in
+    its own transaction, so one failing portfolio never stops the others)."""
+    ids = [as_id(i) for i in investment_ids]
+    if not ids or any(i is None for i in ids):
+        raise ValidationError(advice.SELECT_INVESTMENT)
+    out = []
+    for pid in dict.fromkeys(ids):
+        with session_scope() as s:
+            p = load_portfolio(s, actor, pid, lock=True)
+            require(advice.can_calculate_tr(actor, portfolio_facts(s, actor, p)))
+            tp_id, trades = compute_trades(s, [p.id])[p.id]
+            head, txs, notes = instruction_rows(p.id, _next_versions(s, [p.id])[p.id], tp_id, trades,
+                                                actor_id=actor.id, run_id=None, now=utcnow())
+            ti = _store(s, head, txs, notes, actor.id)
+            out.append(_shape(s, actor, p, ti))
+    return out
+
+
+# ---- reading --------------------------------------------------------------------------------------
+def _names(s: Session, ids: Iterable[int | None]) -> dict[int, dict[str, str]]:
+    wanted = {i for i in ids if i}
+    if not wanted:
+        return {}
+    return {u.id: {"first_name": u.first_name, "last_name": u.last_name}
+            for u in s.exec(select(User).where(col(User.id).in_(wanted))).all()}
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _money(value: Decimal | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def tx_shape(t: TradeTransaction) -> dict[str, Any]:
+    payload = json.loads(t.payload) if t.payload else {}
+    return {
+        "id": t.id, "asset_id": t.asset_id, "asset_code": t.asset_code, "action": t.action,
+        "display_action": "BUY" if t.action == INCREASE else "SELL", "status": t.status,
+        "status_label": advice.TX_LABELS[TxStatus(t.status)], "decision": t.decision, "user_action": t.user_action,
+        "quantity": str(t.quantity), "price": str(t.price), "asset_price": _money(t.asset_price),
+        "limit_price": _money(t.limit_price), "value": str(t.value), "fee": str(t.fee),
+        "cost_base": _money(t.cost_base), "amount": str(t.amount), "pending": str(t.pending),
+        "initial_quantity": _money(t.initial_quantity), "initial_price": _money(t.initial_price),
+        "current_units": _money(t.current_units), "full_sell": t.full_sell, "stop_loss": t.stop_loss,
+        "urgent": t.urgent, "approved_at": _iso(t.approved_at), "declined_at": _iso(t.declined_at),
+        "payload": payload,
+    }
+
+
+def note_shape(n: TradeNote) -> dict[str, Any]:
+    return {"id": n.id, "asset_id": n.asset_id, "source": n.source, "state": n.state, "decision": n.decision,
+            "payload": json.loads(n.payload) if n.payload else {}}
+
+
+def _facts_and_flags(s: Session, actor: Actor, p: Portfolio, ti: TradeInstruction,
+                     txs: list[TradeTransaction], notes: list[TradeNote]) -> tuple[PortfolioFacts, dict[str, bool]]:
+    facts = portfolio_facts(s, actor, p)
+    newest = s.exec(select(TradeInstruction.id).where(TradeInstruction.investment_id == p.id)
+                    .order_by(TradeInstruction.version.desc())).first()
+    read_only = newest != ti.id
+    pending = any(t.status in PENDING_TX and t.decision is None for t in txs) or any(
+        n.state == NoteState.VALIDATED.value and n.decision is None for n in notes)
+    return facts, {
+        "read_only": read_only,
+        "edit": advice.can_edit_ti(actor, ti.status, read_only),
+        "validate": advice.can_edit_ti(actor, ti.status, read_only) and ti.status == TIStatus.PENDING_VALIDATION.value,
+        "approve": ti.status in (TIStatus.PENDING_APPROVAL.value,) and advice.can_approve_ti(actor, facts, pending, read_only),
+        "calculate": advice.can_calculate_tr(actor, facts),
+    }
+
+
+def _shape(s: Session, actor: Actor, p: Portfolio, ti: TradeInstruction) -> dict[str, Any]:
+    txs = list(s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id)
+                      .order_by(TradeTransaction.id)).all())
+    notes = list(s.exec(select(TradeNote).where(TradeNote.trade_instruction_id == ti.id).order_by(TradeNote.id)).all())
+    names = _names(s, [ti.created_by, ti.validated_by, ti.approved_by, ti.declined_by, ti.moderator_id])
+    _, flags = _facts_and_flags(s, actor, p, ti, txs, notes)
+    status = TIStatus(ti.status)
+    return {
+        **summary(ti, names),
+        "investment": {"id": p.id, "name": p.name, "inactive": p.inactive},
+        "transactions": [tx_shape(t) for t in txs if t.status != TxStatus.DELETED.value],
+        "tradeRecommendationNotes": [note_shape(n) for n in notes],
+        "actor_label": advice.TI_ACTOR_LABELS[status],
+        "permissions": flags,
+    }
+
+
+def summary(ti: TradeInstruction, names: Mapping[int, dict[str, str]]) -> dict[str, Any]:
+    return {
+        "id": ti.id, "investment_id": ti.investment_id, "target_portfolio_id": ti.target_portfolio_id,
+        "version": ti.version, "status": ti.status, "status_label": advice.TI_LABELS[TIStatus(ti.status)],
+        "validated": ti.validated, "error_message": ti.error_message, "row_version": ti.row_version,
+        "payload": json.loads(ti.payload) if ti.payload else None, "auto_approve_at": _iso(ti.auto_approve_at),
+        "created_at": _iso(ti.created_at), "validated_at": _iso(ti.validated_at), "approved_at": _iso(ti.approved_at),
+        "declined_at": _iso(ti.declined_at), "creator": names.get(ti.created_by),
+        "validator": names.get(ti.validated_by), "approver": names.get(ti.approved_by),
+        "decliner": names.get(ti.declined_by), "moderator": names.get(ti.moderator_id),
+    }
+
+
+def get(*, actor: Actor, investment_id: Any, version: Any = None) -> dict[str, Any] | None:
+    with session_scope() as s:
+        p = load_portfolio(s, actor, investment_id)
+        query = select(TradeInstruction).where(TradeInstruction.investment_id == p.id)
+        if version not in (None, ""):
+            query = query.where(TradeInstruction.version == (as_id(version) or 0))
+        ti = s.exec(query.order_by(TradeInstruction.version.desc())).first()
+        if ti is None:
+            if version not in (None, ""):
+                raise NotFound(TI_NOT_FOUND)
+            return None
+        return _shape(s, actor, p, ti)
+
+
+def list_versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset: Any = None) -> tuple[list[dict], int]:
+    limit_, offset_ = listing.page(limit, offset, default=advice.VERSION_PAGE_SIZES[0])
+    with session_scope() as s:
+        p = load_portfolio(s, actor, investment_id)
+        total = s.execute(sa_select(func.count()).where(TradeInstruction.investment_id == p.id)).scalar_one()
+        rows = s.exec(select(TradeInstruction).where(TradeInstruction.investment_id == p.id)
+                      .order_by(TradeInstruction.version.desc()).limit(limit_).offset(offset_)).all()
+        names = _names(s, [u for r in rows for u in (r.created_by, r.validated_by, r.approved_by, r.declined_by)])
+        return [summary(r, names) for r in rows], int(total)
+
+
+def history(*, actor: Actor, ti_id: Any, offset: Any = 0) -> tuple[list[dict[str, Any]], int]:
+    """The action history of a trade instruction, 10 per page, newest first."""
+    limit_, offset_ = listing.page(advice.HISTORY_PAGE_SIZE, offset, default=advice.HISTORY_PAGE_SIZE)
+    with session_scope() as s:
+        ti = _instruction(s, actor, ti_id)[1]
+        total = s.execute(sa_select(func.count()).where(TradeAction.trade_instruction_id == ti.id)).scalar_one()
+        rows = s.exec(select(TradeAction).where(TradeAction.trade_instruction_id == ti.id)
+                      .order_by(TradeAction.created_at.desc(), TradeAction.id.desc()).limit(limit_).offset(offset_)).all()
+        names = _names(s, [r.actor_id for r in rows])
+        return [{"id": r.id, "action": r.action, "detail": r.detail, "created_at": _iso(r.created_at),
+                 "actor": names.get(r.actor_id)} for r in rows], int(total)
+
+
+# ---- changes ------------------------------------------------------------------------------------
+def _instruction(s: Session, actor: Actor, ti_id: Any, *, lock: bool = False) -> tuple[Portfolio, TradeInstruction]:
+    ti = s.get(TradeInstruction, as_id(ti_id) or 0)
+    if ti is None:
+        raise NotFound(TI_NOT_FOUND)
+    p = load_portfolio(s, actor, ti.investment_id, lock=lock)
+    return p, ti
+
+
+def _bump(s: Session, ti: TradeInstruction, row_version: Any, **values: Any) -> None:
+    expected = ti.row_version if row_version in (None, "") else as_id(row_version)
+    done = s.execute(update(TradeInstruction).where(TradeInstruction.id == ti.id,
+                                                    TradeInstruction.row_version == expected)
+                     .values(row_version=(expected or 0) + 1, updated_at=utcnow(), **values)).rowcount
+    if done != 1:
+        raise Conflict(advice.EDITED_ELSEWHERE)
+    s.expire(ti)
+
+
+def _editable(s: Session, actor: Actor, p: Portfolio, ti: TradeInstruction) -> None:
+    txs = list(s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id)).all())
+    _, flags = _facts_and_flags(s, actor, p, ti, txs, [])
+    if not flags["edit"]:
+        raise PermissionDenied(advice.TI_NOT_EDITABLE)
+
+
+def validate(*, actor: Actor, ti_id: Any, row_version: Any = None) -> dict[str, Any]:
+    """Validates pending trade recommendations (001 s4): the items move by the approval
+    settings; an auto-approval deadline is set when one applies; clients are e-mailed when
+    approval is requested."""
+    with session_scope() as s:
+        p, ti = _instruction(s, actor, ti_id, lock=True)
+        _editable(s, actor, p, ti)
+        settings = approval_settings(p)
+        required = bool(settings.get("tr_approval_required", True))
+        auto = settings.get("tr_auto_approval") or advice.AUTO_APPROVAL_NEVER
+        now = utcnow()
+        decisions: list[str | None] = []
+        for t in s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id,
+                                                       TradeTransaction.status != TxStatus.DELETED.value)).all():
+            payload = json.loads(t.payload) if t.payload else {}
+            out = advice.validation_outcome(approval_required=required, auto_approval=auto,
+                                            manual=bool(payload.get("manual_trade_decision")), cancel=False,
+                                            is_note=False)
+            t.status, t.decision, t.updated_at = out.status, out.decision, now
+            if out.decision == "approved":
+                t.approved_at = now
+            decisions.append(out.decision)
+            s.add(t)
+        for n in s.exec(select(TradeNote).where(TradeNote.trade_instruction_id == ti.id)).all():
+            out = advice.validation_outcome(approval_required=required, auto_approval=auto, manual=False,
+                                            cancel=False, is_note=True)
+            n.state, n.decision, n.updated_at = out.status, out.decision, now
+            decisions.append(out.decision)
+            s.add(n)
+        status = advice.instruction_status(decisions) if decisions else TIStatus.APPROVED
+        values: dict[str, Any] = dict(status=status.value, validated=True, validated_by=actor.id, validated_at=now,
+                                      moderator_id=actor.id,
+                                      auto_approve_at=advice.auto_approve_deadline(auto, now)
+                                      if status is TIStatus.PENDING_APPROVAL else None)
+        if status is TIStatus.APPROVED:
+            values.update(approved_by=actor.id, approved_at=now)
+        _bump(s, ti, row_version, **values)
+        _history(s, ti.id, actor.id, "validated")
+        if status is TIStatus.PENDING_APPROVAL and settings.get("tr_approval_request", True):
+            _notify(s, p, ti, settings)
+        s.refresh(ti)
+        shape = _shape(s, actor, p, ti)
+        shape["message"] = advice.TRADES_VALIDATED
+        return shape
+
+
+def _notify(s: Session, p: Portfolio, ti: TradeInstruction, settings: dict[str, Any]) -> None:
+    from app.services import mail
+    from app.services.records_of_advice import _owners, _receivers
+    from app.settings import settings as app_settings
+
+    link = f"{app_settings.public_url.rstrip('/')}/portfolios/{p.id}/trade-instructions"
+    to = [u.email for u in _owners(s, p.id)] if settings.get("tr_approval_required", True) else []
+    if settings.get("client_send_tr_to_other_email"):
+        to += _receivers(settings.get("client_tr_other_email"))
+    for address in dict.fromkeys(to):
+        mail.queue(s, to=address, subject=f"Trade recommendations for {p.name}",
+                   body=f"Your adviser has validated trade recommendations for the portfolio {p.name}.\n\n"
+                        f"Please review and approve or decline them:\n{link}\n")
+
+
+def decline_all(*, actor: Actor, ti_id: Any, row_version: Any = None) -> dict[str, Any]:
+    """'Decline all': transactions not valid, notes declined, validated false."""
+    with session_scope() as s:
+        p, ti = _instruction(s, actor, ti_id, lock=True)
+        _editable(s, actor, p, ti)
+        now = utcnow()
+        for t in s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id,
+                                                       TradeTransaction.status != TxStatus.DELETED.value)).all():
+            out = advice.decline_all_outcome(False)
+            t.status, t.decision, t.declined_at, t.updated_at = out.status, out.decision, now, now
+            s.add(t)
+        for n in s.exec(select(TradeNote).where(TradeNote.trade_instruction_id == ti.id)).all():
+            out = advice.decline_all_outcome(True)
+            n.state, n.decision, n.updated_at = out.status, out.decision, now
+            s.add(n)
+        _bump(s, ti, row_version, status=TIStatus.NOT_VALIDATED.value, validated=False, declined_by=actor.id,
+              declined_at=now, moderator_id=actor.id, auto_approve_at=None)
+        _history(s, ti.id, actor.id, "declined all")
+        s.refresh(ti)
+        shape = _shape(s, actor, p, ti)
+        shape["message"] = advice.TRADES_DECLINED
+        return shape
+
+
+def _apply_decisions(s: Session, ti: TradeInstruction, decisions: Mapping[int, str], note_decisions: Mapping[int, str],
+                     now: datetime) -> None:
+    for t in s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id)).all():
+        decision = decisions.get(t.id)
+        if decision is None or t.status not in PENDING_TX or t.decision is not None:
+            continue
+        if t.status == TxStatus.PENDING_TO_CANCEL.value:
+            t.decision = decision
+        else:
+            t.status, t.decision = (TxStatus.APPROVED.value, "approved") if decision == "approved" else (
+                TxStatus.DECLINED.value, "declined")
+        if decision == "approved":
+            t.approved_at = now
+        else:
+            t.declined_at = now
+        t.updated_at = now
+        s.add(t)
+    for n in s.exec(select(TradeNote).where(TradeNote.trade_instruction_id == ti.id)).all():
+        decision = note_decisions.get(n.id)
+        if decision is None or n.state != NoteState.VALIDATED.value or n.decision is not None:
+            continue
+        n.state, n.decision, n.updated_at = decision, decision, now
+        s.add(n)
+
+
+def _item_decisions(s: Session, ti: TradeInstruction) -> list[str | None]:
+    out: list[str | None] = [t.decision for t in s.exec(select(TradeTransaction).where(
+        TradeTransaction.trade_instruction_id == ti.id, TradeTransaction.status != TxStatus.DELETED.value)).all()]
+    out += [n.decision for n in s.exec(select(TradeNote).where(TradeNote.trade_instruction_id == ti.id)).all()]
+    return out
+
+
+def _clean_decisions(raw: Any) -> dict[int, str]:
+    out: dict[int, str] = {}
+    items = raw.items() if isinstance(raw, Mapping) else ((r.get("id"), r.get("decision")) for r in (raw or [])
+                                                          if isinstance(r, Mapping))
+    for key, decision in items:
+        key = as_id(key)
+        if key is None:
+            continue
+        if decision not in ("approved", "declined"):
+            raise ValidationError(validators.DEFAULT)
+        out[key] = decision
+    return out
+
+
+def confirm(*, actor: Actor, ti_id: Any, decisions: Any = None, notes: Any = None, is_approve_all: bool = False,
+            row_version: Any = None) -> dict[str, Any]:
+    """PUT /api/reports/trade-recommendations-confirm for one instruction: each pending item gets
+    the approved or declined decision given (or all approved with is_approve_all)."""
+    with session_scope() as s:
+        p, ti = _instruction(s, actor, ti_id, lock=True)
+        txs = list(s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id)).all())
+        note_rows = list(s.exec(select(TradeNote).where(TradeNote.trade_instruction_id == ti.id)).all())
+        facts, flags = _facts_and_flags(s, actor, p, ti, txs, note_rows)
+        if not flags["approve"]:
+            raise PermissionDenied(advice.NOTHING_PENDING if ti.status == TIStatus.PENDING_APPROVAL.value else NOT_ALLOWED)
+        tx_decisions = _clean_decisions(decisions)
+        note_decisions = _clean_decisions(notes)
+        if is_approve_all:
+            tx_decisions = {t.id: "approved" for t in txs if t.status in PENDING_TX and t.decision is None}
+            note_decisions = {n.id: "approved" for n in note_rows if n.state == NoteState.VALIDATED.value and n.decision is None}
+        now = utcnow()
+        _apply_decisions(s, ti, tx_decisions, note_decisions, now)
+        s.flush()
+        status = advice.instruction_status(_item_decisions(s, ti))
+        values: dict[str, Any] = dict(status=status.value, moderator_id=actor.id)
+        if status in (TIStatus.APPROVED, TIStatus.PARTIALLY_APPROVED):
+            values.update(approved_by=actor.id, approved_at=now, auto_approve_at=None)
+        elif status is TIStatus.DECLINED:
+            values.update(declined_by=actor.id, declined_at=now, auto_approve_at=None)
+        _bump(s, ti, row_version, **values)
+        _history(s, ti.id, actor.id, "confirmed decisions",
+                 f"{sum(1 for d in tx_decisions.values() if d == 'approved')} approved, "
+                 f"{sum(1 for d in tx_decisions.values() if d == 'declined')} declined")
+        s.refresh(ti)
+        shape = _shape(s, actor, p, ti)
+        shape["message"] = advice.TRADES_CONFIRMED
+        return shape
+
+
+def _min_trade_and_brokerage(s: Session, p: Portfolio) -> tuple[Decimal, Brokerage]:
+    from app.db.tables import Firm
+
+    firm = s.get(Firm, p.firm_id)
+    method = "equal_amounts"
+    if p.model_id:
+        model = s.get(Model, p.model_id)
+        method = model.allocation_method if model else method
+    amount = p.percentages_min_trade_amount if method == "percentages" else p.min_trade_amount
+    return (amount or Decimal(0)), Brokerage(firm.fee if firm else None, firm.min_fee if firm else None,
+                                             firm.max_fee if firm else None)
+
+
+def _units_held(s: Session, p: Portfolio, asset_id: int) -> Decimal:
+    return postings.position(s, p, asset_id).units
+
+
+def update_transaction(*, actor: Actor, tx_id: Any, quantity: Any = None, price: Any = None) -> dict[str, Any]:
+    """Edits a transaction's units or price; value, brokerage, cost base and pending amount are
+    recomputed with the engine's trade_figures (002 s4/s5)."""
+    with session_scope() as s:
+        t = s.get(TradeTransaction, as_id(tx_id) or 0)
+        if t is None:
+            raise NotFound(TX_NOT_FOUND)
+        p, ti = _instruction(s, actor, t.trade_instruction_id, lock=True)
+        _editable(s, actor, p, ti)
+        new_quantity = t.quantity if quantity in (None, "") else _decimal(quantity, "quantity")
+        new_price = t.price if price in (None, "") else _decimal(price, "price")
+        if t.action == DECREASE and new_quantity > _units_held(s, p, t.asset_id):
+            raise ValidationError(advice.NOT_ENOUGH_ASSETS, fields={"quantity": advice.NOT_ENOUGH_ASSETS})
+        minimum, brokerage = _min_trade_and_brokerage(s, p)
+        figures = trade_figures(t.action, new_quantity, new_price, brokerage, minimum, exempt=t.full_sell or t.urgent)
+        action = advice.user_action_for(new_price != (t.initial_price or t.price),
+                                        new_quantity != (t.initial_quantity or t.quantity))
+        t.quantity, t.price = new_quantity, new_price
+        t.value, t.fee, t.amount, t.cost_base, t.pending = (figures.value, figures.brokerage, figures.amount,
+                                                            figures.cost_base, figures.pending)
+        if t.user_action != "added":
+            t.user_action = action
+        t.updated_at = utcnow()
+        s.add(t)
+        _history(s, ti.id, actor.id, "changed transaction", f"{t.asset_code}: {new_quantity} at {new_price}")
+        _bump(s, ti, None, moderator_id=actor.id)
+        return tx_shape(t)
+
+
+def _decimal(value: Any, name: str) -> Decimal:
+    try:
+        number = Decimal(str(value).strip())
+    except (ArithmeticError, ValueError):
+        raise ValidationError(validators.NUMBER, fields={name: validators.NUMBER}) from None
+    if not number.is_finite() or number <= 0:
+        raise ValidationError(validators.POSITIVE, fields={name: validators.POSITIVE})
+    return number
+
+
+def add_transaction(*, actor: Actor, ti_id: Any, code: Any, action: Any, quantity: Any, price: Any = None) -> dict[str, Any]:
+    """Adds a transaction to trade recommendations being validated: the code is uppercased and
+    must exist; it must not be in the instruction already ('Transaction already exists' when an
+    identical one is pending); a sell cannot exceed the units held ('Not enough assets to sell')."""
+    with session_scope() as s:
+        p, ti = _instruction(s, actor, ti_id, lock=True)
+        _editable(s, actor, p, ti)
+        side = {"increase": INCREASE, "buy": INCREASE, "decrease": DECREASE, "sell": DECREASE}.get(
+            str(action or "").lower())
+        if side is None:
+            raise ValidationError(validators.REQUIRED_SELECT.format(label="action"), fields={"action": "required"})
+        code_text = str(code or "").strip().upper()
+        asset = s.exec(select(Asset).where(Asset.code == code_text)).first() if code_text else None
+        if asset is None:
+            raise ValidationError(INVALID_CODE, fields={"code": INVALID_CODE})
+        units = _decimal(quantity, "quantity")
+        unit_price = asset.last_close_price if price in (None, "") else _decimal(price, "price")
+        if unit_price is None:
+            raise ValidationError(validators.REQUIRED.format(label="price"), fields={"price": "required"})
+        existing = s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id,
+                                                         TradeTransaction.asset_id == asset.id,
+                                                         TradeTransaction.status != TxStatus.DELETED.value)).all()
+        if any(e.action == side and e.quantity == units and e.price == unit_price for e in existing):
+            raise ValidationError(advice.TRANSACTION_EXISTS)
+        if existing:
+            raise ValidationError(CODE_IN_USE.format(code=asset.code), fields={"code": CODE_IN_USE.format(code=asset.code)})
+        held = _units_held(s, p, asset.id)
+        if side == DECREASE and units > held:
+            raise ValidationError(advice.NOT_ENOUGH_ASSETS, fields={"quantity": advice.NOT_ENOUGH_ASSETS})
+        minimum, brokerage = _min_trade_and_brokerage(s, p)
+        figures = trade_figures(side, units, unit_price, brokerage, minimum)
+        now = utcnow()
+        t = TradeTransaction(
+            trade_instruction_id=ti.id, asset_id=asset.id, asset_code=asset.code, action=side,
+            status=TxStatus.DRAFT.value, user_action="added", quantity=units, price=unit_price,
+            asset_price=asset.last_close_price, limit_price=None, value=figures.value, fee=figures.brokerage,
+            cost_base=figures.cost_base, amount=figures.amount, pending=figures.pending, initial_quantity=units,
+            initial_price=unit_price, current_units=held, full_sell=side == DECREASE and units == held, updated_at=now,
+            payload=json.dumps({"recommendation_action": "BUY" if side == INCREASE else "SELL", "comment": None,
+                                "manual_trade_decision": False,
+                                "str_on_ti_generation": {"action": None, "comment": None,
+                                                         "text": str_on_generation("BUY" if side == INCREASE else "SELL", None)}}),
+        )
+        s.add(t)
+        s.flush()
+        _history(s, ti.id, actor.id, "added transaction", f"{asset.code}: {units} at {unit_price}")
+        _bump(s, ti, None, moderator_id=actor.id)
+        return tx_shape(t)
+
+
+def delete_transaction(*, actor: Actor, tx_id: Any) -> dict[str, Any]:
+    with session_scope() as s:
+        t = s.get(TradeTransaction, as_id(tx_id) or 0)
+        if t is None:
+            raise NotFound(TX_NOT_FOUND)
+        p, ti = _instruction(s, actor, t.trade_instruction_id, lock=True)
+        _editable(s, actor, p, ti)
+        t.status, t.user_action, t.updated_at = TxStatus.DELETED.value, "deleted", utcnow()
+        s.add(t)
+        _history(s, ti.id, actor.id, "deleted transaction", t.asset_code)
+        _bump(s, ti, None, moderator_id=actor.id)
+        return tx_shape(t)
+
+
+# ---- the auto-approval sweep ----------------------------------------------------------------------
+def sweep_auto_approvals(now: datetime | None = None) -> int:
+    """Approves the pending items of instructions whose auto-approval deadline has passed. Idempotent:
+    an instruction leaves the sweep's reach once approved. Returns how many instructions moved."""
+    now = now or utcnow()
+    moved = 0
+    with session_scope() as s:
+        due = s.exec(select(TradeInstruction.id).where(TradeInstruction.auto_approve_at.is_not(None),
+                                                       TradeInstruction.auto_approve_at <= now,
+                                                       TradeInstruction.status == TIStatus.PENDING_APPROVAL.value)).all()
+    for ti_id in due:
+        with session_scope() as s:
+            ti = s.exec(select(TradeInstruction).where(TradeInstruction.id == ti_id).with_for_update()).first()
+            if ti is None or ti.status != TIStatus.PENDING_APPROVAL.value:
+                continue
+            txs = s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id)).all()
+            notes = s.exec(select(TradeNote).where(TradeNote.trade_instruction_id == ti.id)).all()
+            _apply_decisions(s, ti, {t.id: "approved" for t in txs if t.status in PENDING_TX and t.decision is None},
+                             {n.id: "approved" for n in notes if n.state == NoteState.VALIDATED.value and n.decision is None},
+                             now)
+            s.flush()
+            status = advice.instruction_status(_item_decisions(s, ti))
+            _bump(s, ti, None, status=status.value, approved_at=now, auto_approve_at=None)
+            _history(s, ti.id, None, "approved automatically")
+            moved += 1
+    return moved

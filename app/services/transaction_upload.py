@@ -1,0 +1,90 @@
+"""Transaction upload (spec 002 s7: POST /api/transactions/upload with investment_id and file).
+
+A CSV file or an .xlsx workbook (columns: app.domain.transaction_rules.parse_upload) adds asset
+and cash transactions to one portfolio: every line, or none. The whole file is read and checked
+first - each line's fields, its asset code (usable by the portfolio's firm) and, for sells, the
+units held at that point: the portfolio's executed history plus the earlier lines of the same file,
+in file order - and only a file without a single wrong line is written, in one database
+transaction with the portfolio row locked. Otherwise nothing is written and the failure says
+'Transactions are not uploaded due to line(s): 3, 7', with each line's reasons in the error's
+fields ({"3": "code: unknown asset code XYZ", ...}).
+
+Staff only (a client is refused before anything is read); another firm's portfolio is not found."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from app.db.engine import session_scope
+from app.db.tables import CashTransaction
+from app.db.types import utcnow
+from app.domain import transaction_rules as rules
+from app.domain.errors import ValidationError
+from app.domain.permissions import Actor, is_staff, require
+from app.domain.recommendations import FILE_TOO_LARGE, FileProblem, LineError
+from app.domain.transactions import Kind
+from app.services import assets as assets_service
+from app.services.portfolio_access import load_portfolio
+from app.services.transactions import add_asset_in_session, units_book
+
+SELECT_FILE = "Please, select file. "
+MAX_UPLOAD_BYTES = 5 * 1024 * 1024
+
+
+def upload_transactions(*, actor: Actor, investment_id: Any, content_type: str | None, data: bytes | None,
+                        ) -> dict[str, Any]:
+    """Add every transaction of the file to the portfolio, or none.
+
+    Checks, in order: staff; the portfolio (404 for another firm's); the file type ('Invalid file
+    type!'); a file is there; the file can be read (its header names date and type); every line.
+    Returns {notice: 'File uploaded', count: lines added, asset_transactions: n, cash_transactions: n}."""
+    require(is_staff(actor))  # clients are refused before anything is read
+    with session_scope() as s:
+        load_portfolio(s, actor, investment_id, for_edit=True)
+    type_error = rules.upload_type_error(content_type)
+    if type_error:
+        raise ValidationError(type_error, {"file": type_error})
+    if data is None:
+        raise ValidationError(SELECT_FILE, {"file": SELECT_FILE})
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise ValidationError(FILE_TOO_LARGE, {"file": FILE_TOO_LARGE})
+    try:
+        lines, errors = rules.parse_upload(data)
+    except FileProblem as problem:
+        raise ValidationError(str(problem), {"file": str(problem)}) from None
+
+    asset_count = cash_count = 0
+    with session_scope() as s:
+        portfolio = load_portfolio(s, actor, investment_id, for_edit=True, lock=True)
+        codes = {line.code for line in lines if line.code}
+        found = assets_service.find_by_codes(s, actor, codes, firm_id=portfolio.firm_id)
+        book = units_book(s, portfolio)
+        errors = list(errors)
+        now = utcnow()
+        for line in lines:  # file order: each sell sees the units of the lines before it
+            if line.kind is not None:
+                asset = found.get(line.code or "")
+                if asset is None:
+                    errors.append(LineError(line.line, "code: " + rules.UNKNOWN_ASSET.format(code=line.code)))
+                    continue
+                try:  # checked before anything of the line is written
+                    add_asset_in_session(s, actor, portfolio, dict(line.values), book, asset)
+                except ValidationError as exc:
+                    field = "quantity" if line.kind is Kind.PARCEL else ("ratio" if line.kind is Kind.RECONSTRUCTION else "type")
+                    errors.append(LineError(line.line, f"{field}: {exc.message.strip()}"))
+                    continue
+                asset_count += 1
+            else:
+                values = line.values
+                s.add(CashTransaction(
+                    investment_id=portfolio.id, type=values["cash_type"].value, action=values["action"].value,
+                    status=values["status"], price=values["price"], trade_at=values["trade_at"],
+                    settlement_at=values["settlement_at"],
+                    payload=json.dumps({"description": values["description"]}) if values["description"] else None,
+                    created_by=actor.id, created_at=now, updated_at=now,
+                ))
+                cash_count += 1
+        if errors:  # nothing is kept: leaving the session with an error rolls every line back
+            raise rules.upload_failure(errors)
+    return {"notice": rules.FILE_UPLOADED, "count": asset_count + cash_count, "asset_transactions": asset_count,
+            "cash_transactions": cash_count}

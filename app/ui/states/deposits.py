@@ -1,0 +1,718 @@
+"""Term deposits and at-call accounts of a portfolio: the deposits screen (route
+clients.addTransaction, /portfolios/[id]/add-deposit) and the deposit modals any screen can use.
+
+The modals (app.ui.components.deposit_modals.deposit_modals()):
+- the deposit transaction form: Buy, Sell, Interest Accrual and Deposit, toggled by the type
+  buttons under the enabling rules (spec 002 s4), plus Interest Payment for a term deposit; in
+  edit mode when a deposit or transaction is being edited; the institution picker lists the
+  institutions offering the chosen product type; once a deposit is chosen its provider identity
+  fields are shown disabled and the date may not be before its start (spec s5);
+- the read-only deposit modal (its details and transactions);
+- the term deposit AMM modal (read-only, Reprocess where allowed; spec s7/s8).
+
+Another screen puts `deposit_modals()` on its page and opens them with
+`DepositState.open_for(portfolio_id, form, deposit_id)` (form: buy | sell | interest_accrual |
+deposit | income), `DepositState.open_view(deposit_id)` or `DepositState.open_amm(deposit_id)`.
+After a save the modal closes and `saved` counts up (the deposits list here reloads itself).
+
+Every handler resolves the signed-in user from the token and calls app.services.deposits, which
+checks the permission again; ids being edited stay in backend-only vars; the form's rules are the
+domain's (app.domain.deposits), so the browser shows the same texts the server would give."""
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import reflex as rx
+
+from app.domain import deposits as rules
+from app.domain.errors import AuthenticationError, DomainError, ValidationError
+from app.domain.permissions import NOT_ALLOWED
+from app.domain.transactions import (
+    AT_CALL_ACCOUNT, EFFECTS, KIND_LABELS, PRODUCT_TYPES, PROVIDER_TYPES, TERM_DEPOSITS, Kind, Status,
+)
+from app.services import deposits as service
+from app.services import reference_data
+from app.ui import routes
+from app.ui.states.base import AppState, toast_success
+
+NONE = "none"  # a select's "nothing chosen" (Radix items cannot be "")
+FORM_KEYS = tuple(dict.fromkeys((*rules.BUY_KEYS, *rules.MOVE_KEYS, "DealStatus")))
+SORRY = "Sorry!"
+
+
+def _blank() -> dict[str, str]:
+    return {key: "" for key in FORM_KEYS}
+
+
+def _int(value: Any) -> int | None:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if number > 0 else None
+
+
+def _day(iso: str | None) -> str:
+    """YYYY-MM-DD -> DD/MM/YYYY ('' when empty)."""
+    try:
+        return rules.day_text(dt.date.fromisoformat(iso)) if iso else ""
+    except ValueError:
+        return ""
+
+
+def _plain(value: Any) -> str:
+    """A stored decimal as the user would type it ('4.5000' -> '4.5')."""
+    if value in (None, ""):
+        return ""
+    try:
+        text = format(Decimal(str(value)), "f")
+    except InvalidOperation:
+        return ""
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def sorry(message: str):
+    """The transaction areas' failure notice: 'Sorry!' with the server's message (spec 002 s8)."""
+    return rx.toast.error(SORRY, description=message, position="top-right", duration=6000)
+
+
+@dataclasses.dataclass
+class DepositRow:
+    id: int = 0
+    name: str = ""
+    code: str = ""
+    product: str = ""
+    is_at_call: bool = False
+    provider: str = ""
+    start: str = ""
+    maturity: str = ""
+    rate: str = ""
+    deal_status: str = ""
+    balance: str = ""
+    closed: bool = False
+
+
+@dataclasses.dataclass
+class TxRow:
+    id: int = 0
+    date: str = ""
+    type_label: str = ""
+    amm_type: str = ""
+    status: str = ""
+    status_label: str = ""
+    amount: str = ""
+    transaction_type: str = ""
+    description: str = ""
+    can_reprocess: bool = False
+    can_edit: bool = False
+
+
+@dataclasses.dataclass
+class Option:
+    value: str = ""
+    label: str = ""
+
+
+@dataclasses.dataclass
+class Detail:
+    label: str = ""
+    value: str = ""
+
+
+def _row(d: dict[str, Any]) -> DepositRow:
+    return DepositRow(
+        id=int(d["id"]), name=d["name"], code=d["code"], product=d["ProviderProductType"],
+        is_at_call=d["ProviderProductType"] == AT_CALL_ACCOUNT, provider=d["ProviderName"],
+        start=_day(d["StartDate"]), maturity=_day(d["MaturityDate"]), rate=rules.rate_text(d["Rate"]),
+        deal_status=d["DealStatus"], balance=rules.money_text(d["balance"]), closed=bool(d["closed"]),
+    )
+
+
+def _tx(t: dict[str, Any]) -> TxRow:
+    return TxRow(
+        id=int(t["id"]), date=_day(t["date"]), type_label=t["type_label"], amm_type=t["amm_type"], status=t["status"],
+        status_label=t["status_label"], amount=rules.money_text(t["amount"]), transaction_type=t["TransactionType"],
+        description=t.get("description") or "", can_reprocess=bool(t["can_reprocess"]), can_edit=bool(t["can_edit"]),
+    )
+
+
+def _details(d: dict[str, Any]) -> list[Detail]:
+    pairs = [
+        ("Product type", d["ProviderProductType"]), ("Code", d["code"]), ("Provider", d["ProviderName"]),
+        ("Provider type", d["ProviderType"] or ""), ("Provider ID", d["ProviderID"] or ""),
+        ("Facility ID", d["FacilityID"] or ""), ("Account number", d["AccountNumber"] or ""), ("Deal ID", d["DealID"]),
+        ("Start date", _day(d["StartDate"])), ("Maturity date", _day(d["MaturityDate"])),
+        ("Term", rules.term_text(d["MaturityTerm"])), ("Rate", rules.rate_text(d["Rate"])),
+        ("Auto matured", "Yes" if d["AutoMatured"] else "No"), ("Deal status", d["DealStatus"]),
+        ("Balance", rules.money_text(d["balance"])), ("Status", "Closed" if d["closed"] else "Open"),
+    ]
+    return [Detail(label=label, value=value or "—") for label, value in pairs]
+
+
+class DepositState(AppState):
+    # ---- the portfolio and its deposits ----------------------------------------------------------
+    portfolio_id: int = 0
+    portfolio_name: str = ""
+    can_edit: bool = False
+    loading: bool = True
+    rows: list[DepositRow] = []
+    cash_text: str = ""
+    enabled: dict[str, bool] = {f.value: False for f in rules.Form}
+    saved: int = 0
+    _deposits: dict[int, dict[str, Any]] = {}
+
+    # ---- the form modal ----------------------------------------------------------------------------
+    form_open: bool = False
+    form_type: str = rules.Form.BUY.value
+    form_mode: str = "new"  # new | edit
+    form: dict[str, str] = _blank()
+    errors: dict[str, str] = _blank()
+    submitted: bool = False
+    saving: bool = False
+    institutions: list[Option] = []
+    _institution_facts: dict[str, list[str]] = {}
+    deposit_options: list[Option] = []
+    balance_hint: str = ""
+    locked: bool = False
+    date_min: str = ""
+    _edit_deposit_id: int = 0
+    _edit_tx_id: int = 0
+
+    # ---- the read-only and AMM modals --------------------------------------------------------------
+    view_open: bool = False
+    view_title: str = ""
+    view_details: list[Detail] = []
+    view_rows: list[TxRow] = []
+    _view_deposit_id: int = 0
+    amm_open: bool = False
+    amm_title: str = ""
+    amm_deal_status: str = ""
+    amm_rows: list[TxRow] = []
+    reprocessing: bool = False
+    _amm_deposit_id: int = 0
+
+    # ---- loading -----------------------------------------------------------------------------------
+    def _load(self, portfolio_id: Any):
+        """Loads the portfolio's deposits (None, or the events of a failure)."""
+        try:
+            found = service.overview(actor=self._actor(), portfolio_id=portfolio_id)
+        except DomainError as exc:
+            self.rows = []
+            return self._fail(exc)
+        self.portfolio_id = int(found["portfolio"]["id"])
+        self.portfolio_name = found["portfolio"]["name"]
+        self.can_edit = bool(found["can_edit"])
+        self.enabled = {key: bool(value) for key, value in found["enabled"].items()}
+        self.cash_text = rules.money_text(found["cash_balance"])
+        self._deposits = {int(d["id"]): d for d in found["deposits"]}
+        self.rows = [_row(d) for d in found["deposits"]]
+        return None
+
+    @rx.event
+    def on_load(self):
+        self.form_open = self.view_open = self.amm_open = False
+        self.loading = True
+        try:
+            self._actor()
+        except AuthenticationError:
+            self.loading = False
+            return None  # check_login, first in on_load, already sends the user to sign in
+        failed = self._load(routes.param(self.router.url.path, "id"))
+        self.loading = False
+        if failed is not None:
+            return failed
+        query = self.router.url.query_parameters
+        form = rules.as_form(query.get("form", ""))
+        if form is not None:  # e.g. /portfolios/5/add-deposit?form=sell&deposit_id=9 opens that form
+            return self._open(form, _int(query.get("deposit_id")) or 0)
+        return None
+
+    # ---- opening the form ---------------------------------------------------------------------------
+    @rx.event
+    def open_for(self, portfolio_id: Any, form: str = "buy", deposit_id: Any = 0):
+        """For other screens: load the portfolio's deposits and open a form (a deposit chosen when given)."""
+        failed = self._load(portfolio_id)
+        if failed is not None:
+            return failed
+        chosen = rules.as_form(form) or rules.Form.BUY
+        return self._open(chosen, _int(deposit_id) or 0)
+
+    @rx.event
+    def open_form(self, form: str, deposit_id: Any = 0):
+        """The screen's buttons and row menus (the portfolio already loaded)."""
+        chosen = rules.as_form(form)
+        if chosen is None or not self.portfolio_id:
+            return None
+        failed = self._load(self.portfolio_id)  # fresh balances and enabling rules
+        if failed is not None:
+            return failed
+        return self._open(chosen, _int(deposit_id) or 0)
+
+    def _open(self, form: rules.Form, deposit_id: int):
+        if not self.can_edit:
+            return sorry(NOT_ALLOWED)
+        self.form_mode = "new"
+        self._edit_deposit_id = self._edit_tx_id = 0
+        self.form = _blank()
+        self.errors = _blank()
+        self.submitted = False
+        self.saving = False
+        self.view_open = self.amm_open = False
+        self._switch(form)
+        if deposit_id and form is not rules.Form.BUY and str(deposit_id) in {o.value for o in self.deposit_options}:
+            self._choose(deposit_id)
+        self.form_open = True
+        return None
+
+    def _enabled(self, form: rules.Form) -> bool:
+        return bool(self.enabled.get(form.value, False))
+
+    def _switch(self, form: rules.Form) -> None:
+        """Toggle the form (only to an enabled one), keeping what the forms share (date, amount)."""
+        if form is not rules.Form.BUY and not self._enabled(form):
+            form = rules.Form.BUY
+        keep = {"StartDate": self.form.get("StartDate", ""), "amount": self.form.get("amount", "")}
+        self.form_type = form.value
+        self.form = {**_blank(), **keep}
+        self.errors = _blank()
+        self.locked = False
+        self.date_min = ""
+        if form is rules.Form.BUY:
+            self.form = {**self.form, "ProviderProductType": TERM_DEPOSITS, "AutoMatured": "true"}
+            self._load_institutions(TERM_DEPOSITS)
+        self.balance_hint = ""
+        options = self._deposit_choices(form)
+        self.deposit_options = options
+        if len(options) == 1:
+            self._choose(int(options[0].value))
+
+    @rx.event
+    def set_form_type(self, form: str):
+        chosen = rules.as_form(form)
+        if chosen is None or self.form_mode != "new" or not self.form_open:
+            return None
+        if chosen is not rules.Form.BUY and not self._enabled(chosen):
+            return None
+        self._switch(chosen)
+        self.submitted = False
+        return None
+
+    # ---- the institution picker and the deposit choice --------------------------------------------------
+    def _load_institutions(self, product_type: str) -> None:
+        try:
+            found = reference_data.list_institutions(actor=self._actor(), product_type=product_type)
+        except DomainError:
+            found = []
+        self.institutions = [Option(value=str(i["id"]), label=i["title"]) for i in found]
+        self._institution_facts = {str(i["id"]): [i["title"], i["provider_type"]] for i in found}
+
+    def _deposit_choices(self, form: rules.Form) -> list[Option]:
+        out = []
+        for did, d in self._deposits.items():
+            product, is_open = d["ProviderProductType"], not d["closed"]
+            if form is rules.Form.SELL and is_open:
+                out.append(Option(value=str(did), label=f"{d['name']} ({d['code']})"))
+            elif form in (rules.Form.INTEREST_ACCRUAL, rules.Form.DEPOSIT) and is_open and product == AT_CALL_ACCOUNT:
+                out.append(Option(value=str(did), label=f"{d['name']} ({d['code']})"))
+            elif form is rules.Form.INCOME and product == TERM_DEPOSITS:
+                out.append(Option(value=str(did), label=f"{d['name']} ({d['code']})"))
+        return out
+
+    def _choose(self, deposit_id: int) -> None:
+        """A deposit chosen: its identity fields shown (disabled), dates not before its start."""
+        d = self._deposits.get(deposit_id)
+        if d is None:
+            return
+        self.form = {
+            **self.form, "deposit_id": str(deposit_id), "ProviderProductType": d["ProviderProductType"],
+            "institution_id": str(d["institution_id"] or ""), "ProviderName": d["ProviderName"],
+            "ProviderType": d["ProviderType"] or "", "ProviderID": d["ProviderID"] or "",
+            "FacilityID": d["FacilityID"] or "", "AccountNumber": d["AccountNumber"] or "", "DealID": d["DealID"],
+        }
+        self.locked = True
+        self.date_min = d["StartDate"] or ""
+        self.balance_hint = ("" if self.form_type == rules.Form.BUY.value else
+                             f"Balance {rules.money_text(d['balance'])}; not before {_day(d['StartDate'])}")
+        if self.submitted:
+            self._validate()
+
+    @rx.event
+    def choose_deposit(self, value: str):
+        if not self.form_open or self.form_mode != "new":
+            return None
+        did = _int(value)
+        allowed = {int(o.value) for o in self._deposit_choices(rules.Form(self.form_type))}
+        if did is None or did not in allowed:
+            return None
+        self._choose(did)
+        self.form_dirty = True
+        return None
+
+    @rx.event
+    def set_product_type(self, value: str):
+        if not self.form_open or self.locked or value not in PRODUCT_TYPES:
+            return None
+        self.form = {**self.form, "ProviderProductType": value}
+        self._load_institutions(value)
+        if self.form.get("institution_id") and self.form["institution_id"] not in self._institution_facts:
+            self.form = {**self.form, "institution_id": "", "ProviderName": "", "ProviderType": ""}
+        self.form_dirty = True
+        if self.submitted:
+            self._validate()
+        return None
+
+    @rx.event
+    def choose_institution(self, value: str):
+        if not self.form_open or self.locked:
+            return None
+        facts = self._institution_facts.get(str(value))
+        if facts is None:
+            return None
+        self.form = {**self.form, "institution_id": str(value), "ProviderName": facts[0], "ProviderType": facts[1]}
+        self.form_dirty = True
+        if self.submitted:
+            self._validate()
+        return None
+
+    @rx.event
+    def set_field(self, key: str, value: Any):
+        if key not in FORM_KEYS or not self.form_open:
+            return None
+        if self.locked and key in rules.IDENTITY_KEYS:
+            return None  # provider identity fields are fixed once a deposit is chosen (spec s5)
+        text = "" if value is None else str(value)[:500]
+        if key == "ProviderType" and text == NONE:
+            text = ""
+        self.form = {**self.form, key: text}
+        self.form_dirty = True
+        if self.submitted:
+            self._validate()
+        return None
+
+    @rx.event
+    def set_auto_matured(self, value: bool):
+        if not self.form_open:
+            return None
+        self.form = {**self.form, "AutoMatured": "true" if value else "false"}
+        self.form_dirty = True
+        return None
+
+    # ---- editing ---------------------------------------------------------------------------------------
+    def _fresh(self, deposit_id: int) -> dict[str, Any] | None:
+        """The deposit with its transactions, read again (and the actor's right to change it)."""
+        try:
+            d = service.get_deposit(actor=self._actor(), deposit_id=deposit_id)
+        except DomainError:
+            return None
+        self.can_edit = bool(d["can_edit"])
+        self.portfolio_id = int(d["investment_id"])
+        return d
+
+    @rx.event
+    def edit_deposit(self, deposit_id: Any):
+        """The buy form editing a deposit (its identity fields disabled)."""
+        did = _int(deposit_id)
+        if did is None:
+            return None
+        d = self._fresh(did)
+        if d is None:
+            return sorry(rules.DEPOSIT_NOT_FOUND)
+        if not self.can_edit:
+            return sorry(NOT_ALLOWED)
+        placement = next((t for t in d["transactions"] if t["form"] == rules.Form.BUY.value), None)
+        self._deposits[did] = d
+        self._open_edit(rules.Form.BUY, did, 0, {
+            "StartDate": d["StartDate"] or "", "MaturityDate": d["MaturityDate"] or "",
+            "MaturityTerm": str(d["MaturityTerm"] or ""), "Rate": _plain(d["Rate"]),
+            "AutoMatured": "true" if d["AutoMatured"] else "false", "DealStatus": d["DealStatus"],
+            "amount": _plain(placement["amount"]) if placement else "",
+            "CutOffTime": (placement or {}).get("payload", {}).get("CutOffTime", "") if placement else "",
+            "description": (placement or {}).get("description") or "",
+        })
+        return None
+
+    @rx.event
+    def edit_transaction(self, deposit_id: Any, transaction_id: Any):
+        """A deposit transaction's form in edit mode (the placement opens the deposit's buy form)."""
+        did, tid = _int(deposit_id), _int(transaction_id)
+        if did is None or tid is None:
+            return None
+        d = self._fresh(did)
+        t = next((t for t in (d or {}).get("transactions", []) if t["id"] == tid), None)
+        if d is None or t is None:
+            return sorry(rules.TRANSACTION_NOT_FOUND)
+        if not self.can_edit:
+            return sorry(NOT_ALLOWED)
+        if t["form"] == rules.Form.BUY.value:
+            return DepositState.edit_deposit(did)
+        if not t["can_edit"]:
+            return sorry(rules.NOT_EDITABLE.format(status=t["status_label"].lower()))
+        self._deposits[did] = d
+        self._open_edit(rules.Form(t["form"]), did, tid, {"StartDate": t["date"] or "", "amount": _plain(t["amount"]),
+                                                          "description": t.get("description") or ""})
+        return None
+
+    def _open_edit(self, form: rules.Form, deposit_id: int, tx_id: int, values: dict[str, str]) -> None:
+        self.view_open = self.amm_open = False
+        self.form_type = form.value
+        self.form_mode = "edit"
+        self._edit_deposit_id, self._edit_tx_id = deposit_id, tx_id
+        self.form = _blank()
+        self.errors = _blank()
+        self.submitted = False
+        self.saving = False
+        d = self._deposits[deposit_id]
+        self.deposit_options = [Option(value=str(deposit_id), label=f"{d['name']} ({d['code']})")]
+        self._choose(deposit_id)
+        self.form = {**self.form, **values}
+        self.form_open = True
+
+    # ---- validation and saving ------------------------------------------------------------------------
+    def _facts(self) -> rules.DepositFacts | None:
+        d = self._deposits.get(_int(self.form.get("deposit_id")) or 0)
+        if d is None:
+            return None
+        balance = Decimal(d["balance"] or "0")
+        if self.form_mode == "edit" and self._edit_tx_id:  # the balance without the transaction being edited
+            t = next((t for t in d.get("transactions", []) if t["id"] == self._edit_tx_id), None)
+            if t is not None and t["status"] == Status.EXECUTED.value:
+                balance -= EFFECTS[Kind(t["type"])].deposit * Decimal(t["amount"] or "0")
+        closed = bool(d["closed"]) and self.form_mode == "new" and self.form_type != rules.Form.INCOME.value
+        return rules.DepositFacts(product_type=d["ProviderProductType"], start_date=dt.date.fromisoformat(d["StartDate"]),
+                                  closed=closed, balance=balance)
+
+    def _validate(self) -> bool:
+        form = rules.Form(self.form_type)
+        if form is rules.Form.BUY:
+            if self.form_mode == "edit":
+                d = self._deposits.get(self._edit_deposit_id) or {}
+                _, errors = rules.clean_buy({**self.form, "institution_id": None},
+                                            edit_product_type=d.get("ProviderProductType"))
+            else:
+                facts = self._institution_facts.get(self.form.get("institution_id", ""))
+                institution = (facts[0], facts[1], [self.form.get("ProviderProductType", "")]) if facts else None
+                _, errors = rules.clean_buy(self.form, institution=institution)
+        else:
+            _, errors = rules.clean_move(form, self.form, self._facts())
+        self.errors = {**_blank(), **{k: v for k, v in errors.items() if k in FORM_KEYS}}
+        return errors.ok
+
+    def _data(self) -> dict[str, Any]:
+        data: dict[str, Any] = {key: value for key, value in self.form.items() if value != ""}
+        if self.portfolio_id:
+            data["investment_id"] = self.portfolio_id
+        data["AutoMatured"] = self.form.get("AutoMatured", "true") != "false"
+        return data
+
+    def _write(self) -> dict[str, Any]:
+        actor = self._actor()
+        data = self._data()
+        form = rules.Form(self.form_type)
+        if self.form_mode == "edit":
+            if self._edit_tx_id:
+                return service.update_transaction(actor=actor, deposit_id=self._edit_deposit_id,
+                                                  transaction_id=self._edit_tx_id, data=data)
+            return service.update_deposit(actor=actor, deposit_id=self._edit_deposit_id, data=data)
+        if form is rules.Form.BUY:
+            return service.buy(actor=actor, data=data)
+        deposit_id = _int(self.form.get("deposit_id")) or 0
+        call = {rules.Form.SELL: service.sell, rules.Form.INTEREST_ACCRUAL: service.interest_accrual,
+                rules.Form.DEPOSIT: service.at_call_deposit, rules.Form.INCOME: service.income}[form]
+        return call(actor=actor, deposit_id=deposit_id, data=data)
+
+    @rx.event
+    def save_form(self):
+        if self.saving or not self.form_open:
+            return None
+        self.submitted = True
+        if not self._validate():
+            found = {k: v for k, v in self.errors.items() if v}
+            return sorry(rules.failure_message(found))
+        self.saving = True
+        try:
+            result = self._write()
+        except ValidationError as exc:
+            self.errors = {**_blank(), **{k: v for k, v in exc.fields.items() if k in FORM_KEYS}}
+            return sorry(exc.message)
+        except AuthenticationError as exc:
+            return self._fail(exc)
+        except DomainError as exc:
+            return sorry(exc.message)
+        finally:
+            self.saving = False
+        self._close_form()
+        self.saved += 1
+        failed = self._load(self.portfolio_id)
+        return [toast_success(result["message"])] + ([failed] if failed is not None else [])
+
+    def _close_form(self) -> None:
+        self.form_open = False
+        self.form_dirty = False
+        self.saving = False
+        self._edit_deposit_id = self._edit_tx_id = 0
+
+    @rx.event
+    def set_form_open(self, value: bool):
+        if not value:
+            self._close_form()
+
+    @rx.event
+    def cancel_form(self):
+        self._close_form()
+
+    # ---- the read-only deposit modal -------------------------------------------------------------------
+    @rx.event
+    def open_view(self, deposit_id: Any):
+        did = _int(deposit_id)
+        if did is None:
+            return None
+        try:
+            d = service.get_deposit(actor=self._actor(), deposit_id=did)
+        except DomainError as exc:
+            return self._fail(exc) if isinstance(exc, AuthenticationError) else sorry(exc.message)
+        self.view_title = d["name"]
+        self.can_edit = bool(d["can_edit"])
+        self._view_deposit_id = int(d["id"])
+        self.view_details = _details(d)
+        self.view_rows = [_tx(t) for t in d["transactions"]]
+        self.form_open = self.amm_open = False
+        self.view_open = True
+        return None
+
+    @rx.event
+    def set_view_open(self, value: bool):
+        self.view_open = bool(value)
+
+    @rx.event
+    def edit_viewed(self, transaction_id: Any):
+        """Edit a transaction of the deposit shown in the read-only modal (its form in edit mode)."""
+        if not self._view_deposit_id:
+            return None
+        return DepositState.edit_transaction(self._view_deposit_id, transaction_id)
+
+    # ---- the AMM modal and reprocess --------------------------------------------------------------------
+    def _load_amm(self, deposit_id: int) -> Any:
+        try:
+            d = service.amm_transactions(actor=self._actor(), deposit_id=deposit_id)
+        except DomainError as exc:
+            return self._fail(exc) if isinstance(exc, AuthenticationError) else sorry(exc.message)
+        self._amm_deposit_id = int(d["id"])
+        self.amm_title = f"{d['name']} ({d['code']})"
+        self.amm_deal_status = d["DealStatus"]
+        self.amm_rows = [_tx(t) for t in d["transactions"]]
+        return None
+
+    @rx.event
+    def open_amm(self, deposit_id: Any):
+        did = _int(deposit_id)
+        if did is None:
+            return None
+        failed = self._load_amm(did)
+        if failed is not None:
+            return failed
+        self.form_open = self.view_open = False
+        self.amm_open = True
+        return None
+
+    @rx.event
+    def set_amm_open(self, value: bool):
+        if not value:
+            self.amm_open = False
+            self._amm_deposit_id = 0
+
+    @rx.event
+    def reprocess(self, transaction_id: Any):
+        if self.reprocessing or not self._amm_deposit_id:
+            return None
+        tid = _int(transaction_id)
+        if tid is None:
+            return None
+        self.reprocessing = True
+        try:
+            actor = self._actor()
+            d = service.amm_transactions(actor=actor, deposit_id=self._amm_deposit_id)
+            result = service.reprocess(actor=actor, deposit_id=self._amm_deposit_id,
+                                       data={**{k: v for k, v in d.items() if k != "transactions"}, "transaction_id": tid})
+        except AuthenticationError as exc:
+            return self._fail(exc)
+        except DomainError as exc:
+            return sorry(exc.message)
+        finally:
+            self.reprocessing = False
+        # spec 002 s4: reprocess success closes the modal and confirms
+        self.amm_open = False
+        self._amm_deposit_id = 0
+        self.saved += 1
+        events: list[Any] = [rx.toast.success(result["title"], description=result["message"], position="top-right",
+                                              duration=5000)]
+        if self.portfolio_id:
+            failed = self._load(self.portfolio_id)
+            if failed is not None:
+                events.append(failed)
+        return events
+
+    # ---- what the screen shows --------------------------------------------------------------------------
+    @rx.var
+    def is_buy(self) -> bool:
+        return self.form_type == rules.Form.BUY.value
+
+    @rx.var
+    def is_term(self) -> bool:
+        return self.form.get("ProviderProductType", "") == TERM_DEPOSITS
+
+    @rx.var
+    def is_edit(self) -> bool:
+        return self.form_mode == "edit"
+
+    @rx.var
+    def form_heading(self) -> str:
+        label = rules.FORM_LABELS[rules.Form(self.form_type)]
+        return f"Edit {label.lower()}" if self.form_mode == "edit" else "Term deposit transaction"
+
+    @rx.var
+    def kind_label(self) -> str:
+        """The asset transaction type the form writes (set by the product type or the chosen deposit)."""
+        form = rules.Form(self.form_type)
+        product = self.form.get("ProviderProductType", "")
+        if form in (rules.Form.BUY, rules.Form.SELL) and product not in PRODUCT_TYPES:
+            return ""
+        return KIND_LABELS[rules.form_kind(form, product or TERM_DEPOSITS)]
+
+    @rx.var
+    def transaction_type(self) -> str:
+        form = rules.Form(self.form_type)
+        return rules.transaction_type(rules.form_kind(form, self.form.get("ProviderProductType", "") or TERM_DEPOSITS))
+
+    @rx.var
+    def type_forms(self) -> list[Option]:
+        return [Option(value=f.value, label=rules.FORM_LABELS[f]) for f in rules.TYPE_FORMS]
+
+    @rx.var
+    def product_types(self) -> list[str]:
+        return list(PRODUCT_TYPES)
+
+    @rx.var
+    def provider_types(self) -> list[str]:
+        return list(PROVIDER_TYPES)
+
+    @rx.var
+    def deal_statuses(self) -> list[str]:
+        current = self.form.get("DealStatus", "")
+        if not current:
+            return []
+        return [current, *sorted(rules.DEAL_TRANSITIONS.get(current, frozenset()), key=rules.DEAL_STATUSES.index)]
+
+    @rx.var
+    def auto_matured(self) -> bool:
+        return self.form.get("AutoMatured", "true") != "false"
+
+    @rx.var
+    def holdings_url(self) -> str:
+        return routes.url("portfolios.holdings", id=self.portfolio_id) if self.portfolio_id else ""
+
+    @rx.var
+    def empty_text(self) -> str:
+        return "This portfolio has no term deposits or at-call accounts yet: the ones it buys appear here."

@@ -1,0 +1,562 @@
+"""portfolios.holdings: a portfolio's holdings grouped by asset class (spec 001 s2/s3), with the
+header cards (total value, cash, class allocation bars), one table paged 12/20/32, the actions menu
+(link / unlink model, transactions, add deposit, add custom holding, exports) and the custom
+holding modal (spec 002 s2/s4/s5/s6) in create, edit and view modes.
+
+Every handler resolves the acting user from the token again and calls the services, which check
+the permissions; the flags here only hide what a role may not use."""
+from __future__ import annotations
+
+import dataclasses
+import math
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Any
+
+import reflex as rx
+
+from app.domain.allocations import bar_width, percent_text
+from app.domain.cgt import format_aud
+from app.domain.errors import AuthenticationError, DomainError, ValidationError
+from app.domain.permissions import Actor, is_staff
+from app.domain.portfolios import (
+    CONFIRM_UNLINK, CONFIRM_UNLINK_CROSS_FIRM, CUSTOM_CLASSES_CHANGED, MODEL_UNLINKED, is_cross_firm,
+)
+from app.services import custom_holdings as ch_service
+from app.services import holdings as holdings_service
+from app.services import portfolios as portfolio_service
+from app.ui import routes
+from app.ui.components.widgets import visible_pages
+from app.ui.states.assets import percent_display, sign_of
+from app.ui.states.base import AppState, toast_error, toast_success
+from app.ui.states.portfolio_header import PortfolioHeader
+from app.ui.states.portfolios import referer_query
+
+PAGE_SIZES = [str(n) for n in holdings_service.PAGE_SIZES]
+DEFAULT_PAGE_SIZE = str(holdings_service.DEFAULT_PAGE_SIZE)
+LOAD_FAILED = "Opps, something went wrong"
+SAVE_CHANGES = "Do you want to save changes?"
+CONFIRM_DELETE_HOLDING = "Are you sure you want to delete the custom holding {name}?"
+MODAL_TITLES = {"create": "New custom holding", "edit": "Edit custom holding", "view": "Custom holding"}
+NA = "N/A"
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def money(value: Decimal | None) -> str:
+    return "" if value is None else format_aud(value)
+
+
+def units(value: Decimal | None) -> str:
+    """Listed units without decimals."""
+    return "" if value is None else f"{Decimal(value).quantize(Decimal(1), rounding=ROUND_HALF_UP):,}"
+
+
+def percent(value: Decimal | None) -> str:
+    return NA if value is None else percent_text(value)
+
+
+def _plain(value: Decimal | None) -> str:
+    """A stored number as a form shows it ('0.5', '1250.00' -> '1250')."""
+    if value is None:
+        return ""
+    text = format(Decimal(value), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+@dataclasses.dataclass
+class HoldingRow:
+    """A row of the holdings table: a class header (is_header) or one holding."""
+
+    key: str = ""
+    is_header: bool = False
+    kind: str = ""             # cash | share | deposit | custom
+    id: int = 0
+    code: str = ""
+    name: str = ""
+    detail: str = ""
+    url: str = ""
+    quantity: str = ""
+    cost: str = ""
+    value: str = ""
+    negative: bool = False
+    allocation: str = ""
+    six: str = ""
+    six_sign: str = ""
+    since: str = ""
+    since_sign: str = ""
+    dividend: str = ""
+    dividend_sign: str = ""
+    fee: str = ""
+    # class headers
+    class_title: str = ""
+    class_value: str = ""
+    class_actual: str = ""
+    class_target: str = ""
+
+
+@dataclasses.dataclass
+class ClassBar:
+    class_id: int = 0
+    title: str = ""
+    value: str = ""
+    actual: str = ""
+    target: str = ""
+    width: str = "0%"
+    color: str = ""            # success | warning | danger | '' (no target)
+
+
+@dataclasses.dataclass
+class ClassOption:
+    value: str = ""
+    label: str = ""
+
+
+def _line_row(line: holdings_service.Line, url: str | None = None) -> HoldingRow:
+    share = line.kind == "share"
+    return HoldingRow(
+        key=f"{line.kind}-{line.id or 0}", kind=line.kind, id=line.id or 0, code=line.code, name=line.name,
+        detail=line.detail, url=url or "", quantity=units(line.quantity), cost=money(line.cost), value=money(line.value),
+        negative=line.value < 0, allocation=percent(line.allocation),
+        six=percent_display(line.six_months_return) if share else "", six_sign=sign_of(line.six_months_return) if share else "",
+        since=percent_display(line.since_purchase) if share else "", since_sign=sign_of(line.since_purchase) if share else "",
+        dividend=percent_display(line.dividend_yield) if share else "",
+        dividend_sign=sign_of(line.dividend_yield) if share else "",
+        fee=(percent(line.fee) if line.fee is not None else NA) if line.kind == "custom" else "",
+    )
+
+
+def _header_row(section: holdings_service.Section) -> HoldingRow:
+    k = section.klass
+    return HoldingRow(key=f"class-{k.class_id}", is_header=True, class_title=k.title, class_value=money(k.value),
+                      class_actual=percent(k.actual), class_target=percent(k.target) if k.target is not None else "")
+
+
+class HoldingsState(PortfolioHeader, AppState):
+    loading: bool = True
+    can_edit: bool = False
+    total_value: str = ""
+    cash_value: str = ""
+    cash_negative: bool = False
+    shares_value: str = ""
+    other_value: str = ""
+    bars: list[ClassBar] = []
+    target_source: str = ""
+    target_total: str = ""
+    target_total_color: str = ""
+    target_total_width: str = "0%"
+
+    rows: list[HoldingRow] = []
+    line_count: int = 0
+    page: int = 1
+    pages: int = 1
+    visible: list[int] = [1]
+    page_size: str = DEFAULT_PAGE_SIZE
+
+    unlink_open: bool = False
+    unlink_question: str = ""
+
+    # the custom holding modal
+    modal_open: bool = False
+    modal_mode: str = "view"           # create | edit | view
+    ch_id: int = 0
+    ch_name: str = ""
+    ch_class_id: str = ""
+    ch_fee: str = ""
+    ch_value: str = ""
+    ch_errors: dict[str, str] = {}
+    ch_submitted: bool = False
+    ch_saving: bool = False
+    class_options: list[ClassOption] = []
+    close_prompt_open: bool = False
+    delete_open: bool = False
+    delete_question: str = ""
+
+    _lines: list[dict[str, Any]] = []
+    _original: dict[str, str] = {}
+    _delete_id: int = 0
+    _model_cross_firm: bool = False
+    _prompt_for: str = "close"
+
+    # ---- loading ----------------------------------------------------------------------------------
+    def _load(self, actor: Actor) -> None:
+        h = holdings_service.load(actor=actor, portfolio_id=self.portfolio_id)
+        p = h.portfolio
+        self._show_header(p, actor)
+        self._model_cross_firm = is_cross_firm(p.firm_id, p.model_firm_id)
+        self.can_edit = is_staff(actor)
+        t = h.totals
+        self.total_value = money(t.value)
+        self.cash_value = money(t.cash)
+        self.cash_negative = t.cash < 0
+        self.shares_value = money(t.shares_value)
+        self.other_value = money(t.deposits + t.custom_holdings)
+        self.bars = [ClassBar(class_id=c.class_id, title=c.title, value=money(c.value), actual=percent(c.actual),
+                              target=percent(c.target) if c.target is not None else "",
+                              width=bar_width(c.actual or Decimal(0)), color=c.color or "") for c in h.classes]
+        self.target_source = h.target_source or ""
+        if h.target_total is not None:
+            self.target_total = f"Total: {percent_text(h.target_total)}"
+            self.target_total_color = h.target_total_color or ""
+            self.target_total_width = bar_width(h.target_total)
+        else:
+            self.target_total = self.target_total_color = ""
+            self.target_total_width = "0%"
+        urls = {s.asset_id: s.url for s in h.shares}
+        lines: list[dict[str, Any]] = []
+        for section in holdings_service.sections(h):
+            header = dataclasses.asdict(_header_row(section))
+            if not section.lines:
+                lines.append({"header": header, "row": None})
+            for line in section.lines:
+                row = _line_row(line, urls.get(line.id) if line.kind == "share" else None)
+                lines.append({"header": header, "row": dataclasses.asdict(row)})
+        self._lines = lines
+        self.line_count = sum(1 for item in lines if item["row"] is not None)
+        self._show_page()
+        self.loading = False
+
+    def _show_page(self) -> None:
+        """The current page of holdings, each class's header above its first row on the page."""
+        size = self._size()
+        held = [item for item in self._lines if item["row"] is not None]
+        pages = max(1, math.ceil(len(held) / size))
+        self.page = min(max(self.page, 1), pages)
+        self.pages = pages
+        self.visible = visible_pages(self.page, pages)
+        start = (self.page - 1) * size
+        page_items = held[start:start + size]
+        if self.page == pages:  # classes with a target but nothing held close the last page
+            page_items += [item for item in self._lines if item["row"] is None]
+        rows: list[HoldingRow] = []
+        current = None
+        for item in page_items:
+            header = item["header"]
+            if header["key"] != current:
+                rows.append(HoldingRow(**header))
+                current = header["key"]
+            if item["row"] is not None:
+                rows.append(HoldingRow(**item["row"]))
+        self.rows = rows
+
+    def _size(self) -> int:
+        return int(self.page_size) if self.page_size in PAGE_SIZES else int(DEFAULT_PAGE_SIZE)
+
+    @rx.event
+    def on_load(self):
+        self.loading = True
+        self.rows, self.bars = [], []
+        self._clear_header()
+        self.page, self.page_size = 1, DEFAULT_PAGE_SIZE
+        self.modal_open = self.close_prompt_open = self.delete_open = self.unlink_open = False
+        self._lines = []
+        try:
+            actor = self._actor()
+        except AuthenticationError:
+            return None  # check_login sends the browser to sign in
+        self.portfolio_id = self._portfolio_param() or 0
+        try:
+            self._load(actor)
+        except DomainError as exc:
+            self.loading = False
+            return [toast_error(exc.message or LOAD_FAILED), rx.redirect(self._list_url(actor))]
+
+    def _reload(self):
+        try:
+            self._load(self._actor())
+        except DomainError as exc:
+            return self._fail(exc)
+        return None
+
+    # ---- paging -----------------------------------------------------------------------------------
+    @rx.event
+    def go_page(self, page: Any):
+        number = _int(page)
+        if number is None:
+            return
+        self.page = number
+        self._show_page()
+
+    @rx.event
+    def set_page_size(self, value: str):
+        if value not in PAGE_SIZES:
+            return
+        self.page_size = value
+        self.page = 1
+        self._show_page()
+
+    # ---- links --------------------------------------------------------------------------------------
+    @rx.var
+    def buy_url(self) -> str:
+        if not self.portfolio_id:
+            return ""
+        here = routes.url("portfolios.holdings", id=self.portfolio_id)
+        return routes.url("portfolios.buy", id=self.portfolio_id, query=referer_query(here))
+
+    @rx.var
+    def cash_url(self) -> str:
+        return routes.url("portfolios.cash-transactions", id=self.portfolio_id) if self.portfolio_id else ""
+
+    @rx.var
+    def assets_url(self) -> str:
+        return routes.url("portfolios.asset-transactions", id=self.portfolio_id) if self.portfolio_id else ""
+
+    @rx.var
+    def deposit_url(self) -> str:
+        return routes.url("clients.addTransaction", id=self.portfolio_id) if self.portfolio_id else ""
+
+    @rx.var
+    def excel_path(self) -> str:
+        return f"/api/investments/{self.portfolio_id}/holdings/export-excel"
+
+    @rx.var
+    def pdf_path(self) -> str:
+        return f"/api/investments/{self.portfolio_id}/holdings/export-pdf"
+
+    # ---- unlinking the model ------------------------------------------------------------------------
+    @rx.event
+    def ask_unlink(self):
+        if not self.model_name:
+            return
+        template = CONFIRM_UNLINK_CROSS_FIRM if self._model_cross_firm else CONFIRM_UNLINK
+        self.unlink_question = template.format(name=self.model_name)
+        self.unlink_open = True
+
+    @rx.event
+    def cancel_unlink(self):
+        self.unlink_open = False
+
+    @rx.event
+    def confirm_unlink(self):
+        self.unlink_open = False
+        try:
+            actor = self._actor()
+            result = portfolio_service.unlink_model(actor=actor, portfolio_id=self.portfolio_id)
+            self._load(actor)  # spec: after unlinking, the page reloads
+        except DomainError as exc:
+            return self._fail(exc)
+        events = [toast_success(result.get("message") or MODEL_UNLINKED)]
+        if result.get("customAssetClassesChanged"):
+            events.append(toast_success(CUSTOM_CLASSES_CHANGED))
+        return events
+
+    # ---- the custom holding modal ------------------------------------------------------------------
+    def _load_classes(self, actor: Actor) -> None:
+        options = ch_service.class_options(actor=actor, portfolio_id=self.portfolio_id)
+        self.class_options = [ClassOption(value=str(o["id"]), label=o["title"]) for o in options]
+
+    def _set_form(self, name: str, class_id: str, fee: str, value: str) -> None:
+        self.ch_name, self.ch_class_id, self.ch_fee, self.ch_value = name, class_id, fee, value
+        self._original = self._snapshot()
+        self.ch_errors = {}
+        self.ch_submitted = False
+        self.ch_saving = False
+        self.close_prompt_open = False
+
+    def _class_title(self, class_id: str) -> str:
+        return next((o.label for o in self.class_options if o.value == class_id), "")
+
+    def _snapshot(self) -> dict[str, str]:
+        """What the unsaved-changes check compares: class, class title, fee, value and name (spec 002 s4)."""
+        return {"class_id": self.ch_class_id, "class_title": self._class_title(self.ch_class_id),
+                "fee": self.ch_fee.strip(), "value": self.ch_value.strip(), "name": self.ch_name.strip()}
+
+    @rx.event
+    def open_create(self):
+        try:
+            actor = self._actor()
+            if not is_staff(actor):
+                return None
+            self._load_classes(actor)
+        except DomainError as exc:
+            return self._fail(exc)
+        self.ch_id = 0
+        self.modal_mode = "create"
+        self._set_form("", "", "", "")
+        self.modal_open = True
+
+    def _open_existing(self, holding_id: Any, mode: str):
+        try:
+            actor = self._actor()
+            found = ch_service.get(actor=actor, holding_id=holding_id)
+            self._load_classes(actor)
+        except DomainError as exc:
+            return self._fail(exc)
+        self.ch_id = int(found["id"])
+        self.modal_mode = mode if is_staff(actor) else "view"
+        self._set_form(found["name"], str(found["class_id"]), found["fee"] or "", _plain(Decimal(found["value"])))
+        self.modal_open = True
+        return None
+
+    @rx.event
+    def open_view(self, holding_id: Any):
+        return self._open_existing(holding_id, "view")
+
+    @rx.event
+    def open_edit(self, holding_id: Any):
+        return self._open_existing(holding_id, "edit")
+
+    @rx.event
+    def toggle_edit(self, editing: bool):
+        """The view / edit switch of an existing holding (staff only)."""
+        if self.modal_mode == "create" or not self.can_edit:
+            return
+        if not editing and self._dirty():
+            self._prompt_for = "view"  # leaving edit mode with changes: save or discard first
+            self.close_prompt_open = True
+            return
+        self.modal_mode = "edit" if editing else "view"
+
+    def _live_check(self) -> None:
+        """After the first save attempt, the field errors follow the typing (the uniqueness mark
+        comes from the server and is cleared by editing the name)."""
+        if not self.ch_submitted:
+            return
+        _values, errors = ch_service.clean(self._form_data())
+        kept = {k: v for k, v in self.ch_errors.items() if k == "name" and v == ch_service.NAME_UNIQUE}
+        self.ch_errors = {**dict(errors), **{k: v for k, v in kept.items() if k not in errors}}
+
+    def _form_data(self) -> dict[str, Any]:
+        return {"investment_id": self.portfolio_id, "name": self.ch_name, "class_id": self.ch_class_id,
+                "fee": self.ch_fee, "value": self.ch_value}
+
+    @rx.event
+    def set_ch_name(self, value: str):
+        self.ch_name = str(value or "")[: ch_service.NAME_MAX + 50]
+        self.ch_errors = {k: v for k, v in self.ch_errors.items() if k != "name"}  # editing the name clears its mark
+        self._live_check()
+
+    @rx.event
+    def set_ch_class(self, value: str):
+        self.ch_class_id = str(value or "")
+        self._live_check()
+
+    @rx.event
+    def set_ch_fee(self, value: str):
+        self.ch_fee = str(value or "")[:30]
+        self._live_check()
+
+    @rx.event
+    def set_ch_value(self, value: str):
+        self.ch_value = str(value or "")[:30]
+        self._live_check()
+
+    def _dirty(self) -> bool:
+        if self.modal_mode == "view" or not self.modal_open:
+            return False
+        return self._snapshot() != self._original
+
+    @rx.var
+    def name_error(self) -> str:
+        return self.ch_errors.get("name", "")
+
+    @rx.var
+    def class_error(self) -> str:
+        return self.ch_errors.get("class_id", "")
+
+    @rx.var
+    def value_error(self) -> str:
+        return self.ch_errors.get("value", "")
+
+    @rx.var
+    def fee_error(self) -> str:
+        return self.ch_errors.get("fee", "")
+
+    @rx.var
+    def modal_title(self) -> str:
+        return MODAL_TITLES.get(self.modal_mode, MODAL_TITLES["view"])
+
+    @rx.var
+    def ch_read_only(self) -> bool:
+        return self.modal_mode == "view"
+
+    @rx.var
+    def ch_class_title(self) -> str:
+        return next((o.label for o in self.class_options if o.value == self.ch_class_id), "")
+
+    @rx.event
+    def save_holding(self):
+        self.ch_submitted = True
+        self._live_check()
+        if self.modal_mode == "view":
+            return None
+        self.ch_saving = True
+        try:
+            actor = self._actor()
+            if self.modal_mode == "create":
+                result = ch_service.create(actor=actor, data=self._form_data())
+            else:
+                data = {k: v for k, v in self._form_data().items() if k != "investment_id"}
+                result = ch_service.update(actor=actor, holding_id=self.ch_id, data=data)
+        except ValidationError as exc:
+            self.ch_saving = False
+            self.close_prompt_open = False
+            self.ch_errors = dict(exc.fields)
+            return toast_error(exc.message)
+        except DomainError as exc:
+            self.ch_saving = False
+            return self._fail(exc)
+        self.ch_saving = False
+        self.modal_open = False
+        self.close_prompt_open = False
+        reloaded = self._reload()
+        return [toast_success(result["message"]), *([reloaded] if reloaded else [])]
+
+    @rx.event
+    def request_close(self):
+        """Closing the modal: with unsaved changes it asks to save or discard first."""
+        if self._dirty():
+            self._prompt_for = "close"
+            self.close_prompt_open = True
+            return
+        self.modal_open = False
+
+    @rx.event
+    def modal_open_change(self, is_open: bool):
+        if not is_open:
+            return HoldingsState.request_close
+
+    @rx.event
+    def discard_changes(self):
+        """Discard: back to view mode with the saved values (the switch), or close the modal."""
+        self.close_prompt_open = False
+        self.ch_errors = {}
+        self.ch_submitted = False
+        if self._prompt_for == "view" and self._original:
+            original = self._original
+            self.ch_name, self.ch_class_id = original["name"], original["class_id"]
+            self.ch_fee, self.ch_value = original["fee"], original["value"]
+            self.modal_mode = "view"
+            return
+        self.modal_open = False
+
+    @rx.event
+    def keep_editing(self):
+        self.close_prompt_open = False
+
+    # ---- deleting -------------------------------------------------------------------------------------
+    @rx.event
+    def ask_delete(self, holding_id: Any, name: str):
+        self._delete_id = _int(holding_id) or 0
+        self.delete_question = CONFIRM_DELETE_HOLDING.format(name=name)
+        self.delete_open = True
+
+    @rx.event
+    def cancel_delete(self):
+        self.delete_open = False
+        self._delete_id = 0
+
+    @rx.event
+    def confirm_delete(self):
+        self.delete_open = False
+        try:
+            result = ch_service.delete(actor=self._actor(), holding_id=self._delete_id)
+        except DomainError as exc:
+            return self._fail(exc)
+        self._delete_id = 0
+        reloaded = self._reload()
+        return [toast_success(result["message"]), *([reloaded] if reloaded else [])]

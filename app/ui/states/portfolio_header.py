@@ -1,0 +1,82 @@
+"""The head every screen about one portfolio shows (spec 002 s2): the portfolio's name with its
+model's name and the owners' names in the breadcrumbs; the owners link to the client's portfolios
+(clients.portfolios; a client goes to their own portfolios), the portfolio to its holdings.
+
+A screen state mixes this in (`class X(PortfolioHeader, AppState)`), reads the portfolio id from
+the path with `_portfolio_param()`, and shows a head loaded by a service with `_show_header()`:
+holdings.load(...).portfolio or holdings.header(...) give the same `Header`. The breadcrumbs are
+drawn by app.ui.components.portfolio_crumbs."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Iterable
+
+import reflex as rx
+
+from app.domain.permissions import Actor
+from app.domain.roles import Role
+from app.services.holdings import Header, Owner
+from app.ui import routes
+
+
+@dataclasses.dataclass
+class OwnerLink:
+    id: int = 0
+    name: str = ""
+    url: str = ""
+    separator: str = ""
+
+
+def owner_links(holders: Iterable[Owner], client: bool) -> list[OwnerLink]:
+    """The owners (all holders when none is marked owner), each linking to the client's portfolios."""
+    holders = list(holders)
+    owners = [o for o in holders if o.is_owner] or holders
+    return [OwnerLink(id=o.id, name=o.name, separator="," if i < len(owners) - 1 else "",
+                      url=routes.url("portfolios.me") if client else routes.url("clients.portfolios", id=o.id))
+            for i, o in enumerate(owners)]
+
+
+def _int(value: Any) -> int | None:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if number > 0 else None
+
+
+class PortfolioHeader(rx.State, mixin=True):
+    portfolio_id: int = 0
+    name: str = ""
+    inactive: bool = False
+    model_name: str = ""
+    owners: list[OwnerLink] = []
+    _portfolio_firm_id: int = 0
+
+    def _portfolio_param(self) -> int | None:
+        """The portfolio id of the browser's path (/portfolios/[id]/...)."""
+        return _int(routes.param(self.router.url.path, "id"))
+
+    def _list_url(self, actor: Actor) -> str:
+        return routes.url("portfolios.me" if actor.role is Role.CLIENT else "portfolios.list")
+
+    def _show_header(self, header: Header, actor: Actor) -> None:
+        self.portfolio_id = header.id
+        self.name = header.name
+        self.inactive = header.inactive
+        self.model_name = header.model_name or ""
+        self.owners = owner_links(header.owners, actor.role is Role.CLIENT)
+        self._portfolio_firm_id = header.firm_id
+
+    def _clear_header(self) -> None:
+        self.name = self.model_name = ""
+        self.inactive = False
+        self.owners = []
+        self._portfolio_firm_id = 0
+
+    @rx.var
+    def list_url(self) -> str:
+        return routes.url("portfolios.me" if self.user_role == Role.CLIENT.value else "portfolios.list")
+
+    @rx.var
+    def holdings_path(self) -> str:
+        return routes.url("portfolios.holdings", id=self.portfolio_id) if self.portfolio_id else ""

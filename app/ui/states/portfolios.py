@@ -1,0 +1,1280 @@
+"""Portfolio screens: the list in every context (portfolios.list, portfolios.me, clients.portfolios,
+advisers.portfolios, firms.portfolios, models.portfolios), the portfolio form (clients.new-portfolio,
+advisers.new-portfolio, portfolios.edit, portfolios.view) and the buy screen (portfolios.buy) that
+links a model.
+
+The context always comes from the route the browser is on; every handler resolves the acting user
+from the token and goes through app.services.portfolios, which checks permission and scopes by firm
+(the flags here only hide buttons). The ids of the records on screen stay in backend-only vars. The
+form keeps what the user types as text, sends the payload of POST/PUT /api/investments and, after
+the first save attempt, validates live with the service's own rules (app.domain.portfolios)."""
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import math
+from typing import Any, ClassVar
+
+import reflex as rx
+
+from app.domain import portfolios as rules
+from app.domain.allocations import allocation_total, bar_width, class_total_color, total_text
+from app.domain.errors import AuthenticationError, DomainError, GENERIC, ValidationError
+from app.domain.permissions import Actor, is_staff
+from app.domain.roles import Role
+from app.services import firms as firm_service
+from app.services import models as model_service
+from app.services import portfolios as portfolio_service
+from app.services import reference_data
+from app.services import users as user_service
+from app.ui import routes
+from app.ui.components.asset_picker import AssetPickerState, take_pick
+from app.ui.components.industry_allocations import IndustryAllocationsMixin
+from app.ui.components.widgets import visible_pages
+from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
+from app.ui.states.lists import ListControls
+
+log = logging.getLogger("app.ui.portfolios")
+
+LIST_TITLE = "Portfolio List"
+NEW_TITLE = "Portfolio Details - New"
+DETAILS_TITLE = "Portfolio Details"
+CRUMB = "Portfolios"
+# list route -> the context its id names
+LIST_CONTEXTS: dict[str, str] = {
+    "portfolios.list": "",
+    "portfolios.me": "me",
+    "clients.portfolios": "client",
+    "advisers.portfolios": "adviser",
+    "firms.portfolios": "firm",
+    "models.portfolios": "model",
+}
+FORM_ROUTES = ("clients.new-portfolio", "advisers.new-portfolio", "portfolios.edit", "portfolios.view")
+TEXT_MAX = 200
+NUMBER_MAX = 20
+NO_ADVISER = "none"
+NO_CHOICE = "none"
+FORM_TEXTS = ("name", "trustee_name", "trustee_abn", "company_name", "company_abn", "soa_date", "sell_look_back_period",
+              "bank_bsb", "bank_account", "broker_account", "hin", "facility_id", *rules.FEE_FIELDS)
+FORM_SELECTS = ("type", "tax_treatment", "institution_id", "broker_id", "adviser_id")
+FORM_SWITCHES = ("class_allocation", "industry_group_allocation", "suspend_rebalancing", "suspend_tr_calculation")
+
+
+# ---- small helpers --------------------------------------------------------------------------------
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def _events(*items: Any) -> list[Any]:
+    out: list[Any] = []
+    for item in items:
+        if item is None:
+            continue
+        out.extend(item if isinstance(item, list) else [item])
+    return out
+
+
+def _referer(query: dict[str, str]) -> str:
+    """The path of the refererStateName / refererStateParams query (a signed-in route only), or ''."""
+    name = str(query.get("refererStateName") or "")
+    if name not in routes.ROUTES or name in routes.PUBLIC:
+        return ""
+    try:
+        params = json.loads(query.get("refererStateParams") or "{}")
+        params = {str(k): _int(v) for k, v in params.items()} if isinstance(params, dict) else {}
+        if any(v is None or v <= 0 for v in params.values()):
+            return ""
+        return routes.url(name, **params)
+    except (ValueError, TypeError):
+        return ""
+
+
+def referer_query(path: str) -> dict[str, str]:
+    """refererStateName / refererStateParams of a signed-in path (where the next screen goes back to)."""
+    name, params = routes.match(path)
+    if name is None or name in routes.PUBLIC:
+        return {}
+    return {"refererStateName": name, "refererStateParams": json.dumps(params, separators=(",", ":"))}
+
+
+def _holders_text(users: list[dict[str, Any]]) -> str:
+    return ", ".join(f"{u.get('first_name', '')} {u.get('last_name', '')}".strip() for u in users or [])
+
+
+# ---- what the screens hold ------------------------------------------------------------------------
+@dataclasses.dataclass
+class Option:
+    value: str = ""
+    label: str = ""
+
+
+@dataclasses.dataclass
+class PortfolioRow:
+    id: int = 0
+    name: str = ""
+    type_title: str = ""
+    holders: str = ""
+    adviser: str = ""
+    model: str = ""
+    broker: str = ""
+    firm: str = ""
+    inactive: bool = False
+    status_title: str = ""
+    updated_at: str = ""
+    holdings_url: str = ""
+    edit_url: str = ""
+    buy_url: str = ""
+    has_model: bool = False
+
+
+@dataclasses.dataclass
+class HolderLine:
+    id: int = 0
+    name: str = ""
+    is_owner: bool = True
+
+
+@dataclasses.dataclass
+class ClassLine:
+    class_id: int = 0
+    title: str = ""
+    is_cash: bool = False
+    allocation: str = ""
+    min: str = ""
+    max: str = ""
+
+
+@dataclasses.dataclass
+class ExceptionLine:
+    asset_id: int = 0
+    custom_holding_id: int = 0
+    code: str = ""
+    label: str = ""
+    action: str = ""
+    substitute_id: int = 0
+    substitute_code: str = ""
+    substitute_name: str = ""
+
+
+@dataclasses.dataclass
+class ModelChoice:
+    id: int = 0
+    name: str = ""
+    firm: str = ""
+    method: str = ""
+    assets_count: int = 0
+    cross_firm: bool = False
+    current: bool = False
+
+
+# ---- the list -------------------------------------------------------------------------------------
+class PortfoliosListState(ListControls, AppState):
+    SORT_KEYS: ClassVar[tuple[str, ...]] = rules.SORTS
+
+    route_name: str = ""
+    context_kind: str = ""
+    context_name: str = ""
+    context_url: str = ""
+    parent_title: str = ""
+    parent_url: str = ""
+
+    rows: list[PortfolioRow] = []
+    total: int = 0
+    page: int = 1
+    loading: bool = True
+
+    activity: str = rules.DEFAULT_ACTIVITY
+    broker_filter: str = str(rules.BROKER_ALL)
+    broker_options: list[Option] = []
+    activity_options: list[Option] = [Option(value=k, label=t) for k, t in rules.ACTIVITY_TITLES.items()]
+    new_url: str = ""
+    staff: bool = False
+
+    delete_open: bool = False
+    unlink_open: bool = False
+    unlink_message: str = ""
+    _target_id: int = 0
+    _context_id: int = 0
+
+    def _context(self) -> tuple[str, str, dict[str, str]]:
+        name, params = routes.match(self.router.url.path)
+        if name not in LIST_CONTEXTS:
+            name, params = "portfolios.list", {}
+        return name, LIST_CONTEXTS[name], params
+
+    def _query(self, actor: Actor) -> dict[str, Any]:
+        size = self._limit()
+        query: dict[str, Any] = dict(
+            limit=size, offset=(max(self.page, 1) - 1) * size, sort=self.sort if self.sort in rules.SORTS else "name",
+            order="desc" if self.order == "desc" else "asc", search=self.search.strip() or None,
+            broker_id=self.broker_filter,
+            # the activity filter is hidden from clients: theirs are all they hold
+            activity_status=None if actor.role is Role.CLIENT else self.activity,
+        )
+        kind = self.context_kind
+        if kind == "me":
+            query["client_id"] = actor.id
+        elif kind in ("client", "adviser", "firm", "model"):
+            query[f"{kind}_id"] = self._context_id
+        return query
+
+    def _row(self, actor: Actor, p: dict[str, Any]) -> PortfolioRow:
+        back = referer_query(self.router.url.path)
+        model = p.get("model") or {}
+        return PortfolioRow(
+            id=p["id"], name=p["name"], type_title=p["type_title"], holders=_holders_text(p.get("Users") or []),
+            adviser=_text(p.get("adviser_name")), model=_text(model.get("name")), broker=_text(p.get("broker_name")),
+            firm=_text((p.get("firm") or {}).get("name")), inactive=bool(p["inactive"]), status_title=p["status_title"],
+            updated_at=_text(p.get("updated_at")),
+            holdings_url=routes.url("portfolios.holdings", id=p["id"]),
+            edit_url=routes.url("portfolios.edit", id=p["id"], query=back or None),
+            buy_url=routes.url("portfolios.buy", id=p["id"], query=back or None),
+            has_model=bool(model),
+        )
+
+    def _load(self, actor: Actor) -> None:
+        found, total = portfolio_service.list_portfolios(actor=actor, **self._query(actor))
+        if not found and total and self.page > 1:  # the page emptied (deleted rows): step back
+            self.total = total
+            self.page = max(1, self.pages)
+            found, total = portfolio_service.list_portfolios(actor=actor, **self._query(actor))
+        self.total = total
+        self.rows = [self._row(actor, p) for p in found]
+        self.loading = False
+
+    def _setup_context(self, actor: Actor, kind: str, params: dict[str, str]) -> None:
+        self._context_id = _int(params.get("id")) or 0
+        self.context_name = self.context_url = self.parent_title = self.parent_url = ""
+        if kind == "client":
+            user = user_service.get_user(actor=actor, user_id=self._context_id)
+            if user["role"] != Role.CLIENT.value:
+                raise DomainError(user_service.USER_NOT_FOUND)
+            self.parent_title, self.parent_url = "Clients", routes.url("clients.list")
+            self.context_name, self.context_url = user["name"], routes.url("clients.view", id=user["id"])
+        elif kind == "adviser":
+            user = user_service.get_user(actor=actor, user_id=self._context_id)
+            if user["role"] != Role.ADVISER.value:
+                raise DomainError(user_service.USER_NOT_FOUND)
+            self.parent_title, self.parent_url = "Advisers", routes.url("advisers.list")
+            self.context_name, self.context_url = user["name"], routes.url("advisers.view", id=user["id"])
+        elif kind == "firm":
+            firm = firm_service.get_firm(actor=actor, firm_id=self._context_id)
+            self.parent_title, self.parent_url = "Firms", routes.url("firms.list")
+            self.context_name, self.context_url = firm["name"], routes.url("firms.view", id=firm["id"])
+        elif kind == "model":
+            model = model_service.get_model(actor=actor, model_id=self._context_id)
+            self.parent_title, self.parent_url = "Models", routes.url("models.view")
+            self.context_name, self.context_url = model["name"], routes.url("models.details", id=model["id"])
+
+    @rx.event
+    def on_load(self):
+        self.loading = True
+        self.rows, self.total, self.page = [], 0, 1
+        self.delete_open = self.unlink_open = False
+        self._target_id = 0
+        self.search = ""
+        self.sort, self.order = rules.DEFAULT_SORT, rules.DEFAULT_ORDER
+        self.page_size = str(rules.DEFAULT_PAGE_SIZE)
+        self.activity = rules.DEFAULT_ACTIVITY
+        self.broker_filter = str(rules.BROKER_ALL)
+        name, kind, params = self._context()
+        self.route_name, self.context_kind = name, kind
+        try:
+            actor = self._actor()
+        except AuthenticationError:
+            return None  # check_login already sent the browser to sign in
+        self.staff = is_staff(actor)
+        # clients have one list, their own; staff have no "own portfolios"
+        if actor.role is Role.CLIENT and kind != "me":
+            return rx.redirect(routes.url("portfolios.me"))
+        if actor.role is not Role.CLIENT and kind == "me":
+            return rx.redirect(routes.url("portfolios.list"))
+        try:
+            self._setup_context(actor, kind, params)
+            self.broker_options = [Option(value=str(k), label=t) for k, t in rules.BROKER_FILTER_TITLES.items()] + [
+                Option(value=str(b["id"]), label=b["name"]) for b in reference_data.list_brokers(actor=actor)]
+            # 'Add New' for non-clients, only when a client is given
+            self.new_url = routes.url("clients.new-portfolio", id=self._context_id,
+                                      query=referer_query(self.router.url.path)) \
+                if self.staff and kind == "client" else ""
+            self._load(actor)
+        except DomainError as exc:
+            self.loading = False
+            back = {"client": "clients.list", "adviser": "advisers.list", "firm": "firms.list",
+                    "model": "models.view"}.get(kind)
+            return _events(self._fail(exc), rx.redirect(routes.url(back)) if back else None)
+        return None
+
+    def _reload(self, first_page: bool = True):
+        if first_page:
+            self.page = 1
+        try:
+            self._load(self._actor())
+        except DomainError as exc:
+            self.loading = False
+            self.rows, self.total = [], 0
+            return self._fail(exc)
+        except Exception as exc:  # spec 000 s8: the default text for failed portfolio lists
+            log.exception("portfolio list failed", exc_info=exc)
+            self.loading = False
+            return toast_error(GENERIC)
+        return None
+
+    # ---- toolbar ------------------------------------------------------------------------------------
+    @rx.event
+    def set_activity(self, value: str):
+        self.activity = rules.activity_of(value)
+        return self._reload()
+
+    @rx.event
+    def set_broker_filter(self, value: str):
+        self.broker_filter = str(rules.broker_filter_of(value))
+        return self._reload()
+
+    @rx.event
+    def set_page_size(self, value: str):
+        if _int(value) not in rules.PAGE_SIZES:
+            return None
+        self.page_size = str(value)
+        return self._reload()
+
+    @rx.event
+    def go_to_page(self, page: Any):
+        wanted = _int(page) or 1
+        self.page = min(max(1, wanted), self.pages)
+        return self._reload(first_page=False)
+
+    @rx.event
+    def clear_filters(self):
+        self.search = ""
+        self.activity = rules.DEFAULT_ACTIVITY
+        self.broker_filter = str(rules.BROKER_ALL)
+        return self._reload()
+
+    # ---- row actions -----------------------------------------------------------------------------------
+    def _row_of(self, portfolio_id: Any) -> PortfolioRow | None:
+        pid = _int(portfolio_id)
+        return next((r for r in self.rows if r.id == pid), None)
+
+    @rx.event
+    def ask_delete(self, portfolio_id: Any):
+        row = self._row_of(portfolio_id)
+        if row is None or not self.staff:
+            return
+        self._target_id = row.id
+        self.delete_open = True
+
+    @rx.event
+    def cancel_delete(self):
+        self.delete_open = False
+        self._target_id = 0
+
+    @rx.event
+    def confirm_delete(self):
+        self.delete_open = False
+        pid, self._target_id = self._target_id, 0
+        if not pid:
+            return None
+        try:
+            done = portfolio_service.delete_portfolio(actor=self._actor(), portfolio_id=pid)
+        except DomainError as exc:
+            return self._fail(exc)
+        return _events(toast_success(done["message"]), self._reload(first_page=False))
+
+    @rx.event
+    def ask_unlink(self, portfolio_id: Any):
+        row = self._row_of(portfolio_id)
+        if row is None or not self.staff or not row.has_model:
+            return
+        try:
+            shape = portfolio_service.get_portfolio(actor=self._actor(), portfolio_id=row.id)
+        except DomainError as exc:
+            return self._fail(exc)
+        model = shape.get("model") or {}
+        cross = rules.is_cross_firm(shape["firm_id"], model.get("firm_id"))
+        self.unlink_message = (rules.CONFIRM_UNLINK_CROSS_FIRM if cross else rules.CONFIRM_UNLINK).format(
+            name=_text(model.get("name")))
+        self._target_id = row.id
+        self.unlink_open = True
+        return None
+
+    @rx.event
+    def cancel_unlink(self):
+        self.unlink_open = False
+        self._target_id = 0
+
+    @rx.event
+    def confirm_unlink(self):
+        self.unlink_open = False
+        pid, self._target_id = self._target_id, 0
+        if not pid:
+            return None
+        try:
+            done = portfolio_service.unlink_model(actor=self._actor(), portfolio_id=pid)
+        except DomainError as exc:
+            return self._fail(exc)
+        extra = toast_warning(rules.CUSTOM_CLASSES_CHANGED) if done.get("customAssetClassesChanged") else None
+        return _events(toast_success(done["message"]), extra, self._reload(first_page=False))
+
+    # ---- what the screen shows ----------------------------------------------------------------------------
+    @rx.var
+    def pages(self) -> int:
+        size = _int(self.page_size) or rules.DEFAULT_PAGE_SIZE
+        return max(1, math.ceil(self.total / size))
+
+    @rx.var
+    def visible(self) -> list[int]:
+        return visible_pages(self.page, self.pages)
+
+    @rx.var
+    def showing(self) -> str:
+        if not self.total:
+            return "Showing 0 of 0"
+        size = _int(self.page_size) or rules.DEFAULT_PAGE_SIZE
+        first = (self.page - 1) * size + 1
+        return f"Showing {first}\u2013{min(self.total, self.page * size)} of {self.total}"
+
+    @rx.var
+    def filtered(self) -> bool:
+        return bool(self.search) or self.activity != rules.DEFAULT_ACTIVITY or self.broker_filter != str(rules.BROKER_ALL)
+
+    @rx.var
+    def empty_text(self) -> str:
+        if self.filtered:
+            return "No portfolio matches these filters."
+        if self.context_kind == "me":
+            return "You hold no portfolios yet."
+        if self.context_name:
+            return f"{self.context_name} has no portfolios yet."
+        return "There are no portfolios yet."
+
+    @rx.var
+    def show_firm(self) -> bool:
+        return self.user_role == Role.SUPERUSER.value and self.context_kind != "firm"
+
+
+# ---- the form -------------------------------------------------------------------------------------
+def _class_line(entry: dict[str, Any]) -> ClassLine:
+    return ClassLine(class_id=_int(entry.get("class_id")) or 0, title=_text(entry.get("title")),
+                     is_cash=bool(entry.get("is_cash")), allocation=_text(entry.get("allocation")),
+                     min=_text(entry.get("min")), max=_text(entry.get("max")))
+
+
+def _exception_line(entry: dict[str, Any]) -> ExceptionLine:
+    asset = entry.get("asset") or {}
+    holding = entry.get("custom_holding") or {}
+    sub = entry.get("substitution") or {}
+    return ExceptionLine(
+        asset_id=_int(entry.get("asset_id")) or 0, custom_holding_id=_int(entry.get("custom_holding_id")) or 0,
+        code=_text(asset.get("code")), label=_text(asset.get("name") or holding.get("name")),
+        action=_text(entry.get("action")), substitute_id=_int(entry.get("substitute_asset_id")) or 0,
+        substitute_code=_text(sub.get("code")), substitute_name=_text(sub.get("name")),
+    )
+
+
+class PortfolioFormState(IndustryAllocationsMixin, AppState):
+    """clients.new-portfolio, advisers.new-portfolio, portfolios.edit and portfolios.view."""
+
+    mode: str = "view"  # new | edit | view
+    loaded: bool = False
+    saving: bool = False
+    submitted: bool = False
+    errors: dict[str, str] = {}
+    message: str = ""
+
+    # identity and type-specific names
+    name: str = ""
+    type: str = ""
+    trustee_name: str = ""
+    trustee_abn: str = ""
+    company_name: str = ""
+    company_abn: str = ""
+    soa_date: str = ""
+    firm_label: str = ""
+    inactive: bool = True
+    # people
+    holders: list[HolderLine] = []
+    adviser_id: str = NO_ADVISER
+    # bank and broker
+    institution_id: str = NO_CHOICE
+    bank_bsb: str = ""
+    bank_account: str = ""
+    broker_id: str = NO_CHOICE
+    broker_account: str = ""
+    hin: str = ""
+    facility_id: str = ""
+    # fees, tax, limits
+    fee_percent: str = ""
+    fee_limit_min: str = ""
+    fee_limit_max: str = ""
+    tax_treatment: str = rules.DEFAULT_TAX_TREATMENT
+    sell_look_back_period: str = "0"
+    limits: dict[str, str] = {f: "" for f in rules.LIMIT_FIELDS}
+    # allocations and exceptions
+    class_allocation: bool = False
+    industry_group_allocation: bool = False
+    suspend_rebalancing: bool = False
+    suspend_tr_calculation: bool = False
+    classes: list[ClassLine] = []
+    exceptions: list[ExceptionLine] = []
+    # approval settings
+    approval: dict[str, bool] = {k: v for k, v in rules.default_approval_settings().items() if isinstance(v, bool)}
+    auto_approval: str = "never"
+    receivers: dict[str, str] = {k: "" for k in rules.APPROVAL_TEXTS}
+    # the linked model
+    model_name: str = ""
+    model_cross_firm: bool = False
+    unlink_open: bool = False
+    delete_open: bool = False
+
+    # choices
+    client_options: list[Option] = []
+    adviser_options: list[Option] = []
+    institution_options: list[Option] = []
+    broker_options: list[Option] = []
+    class_options: list[ClassLine] = []
+    holding_options: list[Option] = []
+    can_edit: bool = False
+    can_edit_inactive: bool = False
+    back_url: str = ""
+    view_url: str = ""
+    edit_url: str = ""
+    holdings_url: str = ""
+    buy_url: str = ""
+
+    _portfolio_id: int = 0
+    _version: int = 0
+    _firm_id: int = 0
+    _model_id: int = 0
+    _names: dict[int, str] = {}
+    _pick_target: str = ""
+
+    # ---- loading --------------------------------------------------------------------------------
+    def _reset(self, mode: str) -> None:
+        self.mode = mode
+        self.loaded = self.saving = self.submitted = False
+        self.errors, self.message = {}, ""
+        for key in ("name", "type", "trustee_name", "trustee_abn", "company_name", "company_abn", "soa_date",
+                    "firm_label", "bank_bsb", "bank_account", "broker_account", "hin", "facility_id", "fee_percent",
+                    "fee_limit_min", "fee_limit_max", "model_name", "back_url", "view_url", "edit_url",
+                    "holdings_url", "buy_url"):
+            setattr(self, key, "")
+        self.inactive = True
+        self.holders, self.classes, self.exceptions = [], [], []
+        self.adviser_id, self.institution_id, self.broker_id = NO_ADVISER, NO_CHOICE, NO_CHOICE
+        self.tax_treatment = rules.DEFAULT_TAX_TREATMENT
+        self.sell_look_back_period = "0"
+        self.limits = {f: "" for f in rules.LIMIT_FIELDS}
+        for key in FORM_SWITCHES:
+            setattr(self, key, False)
+        self._fill_approval(rules.default_approval_settings())
+        self.model_cross_firm = self.unlink_open = self.delete_open = False
+        self.client_options, self.adviser_options, self.institution_options = [], [], []
+        self.broker_options, self.class_options, self.holding_options = [], [], []
+        self.can_edit = self.can_edit_inactive = False
+        self._portfolio_id = self._version = self._firm_id = self._model_id = 0
+        self._names = {}
+        self._pick_target = ""
+        self._ig_fill([])
+
+    def _fill_approval(self, settings: dict[str, Any]) -> None:
+        self.approval = {k: bool(settings.get(k)) for k in rules.APPROVAL_FLAGS}
+        self.auto_approval = _text(settings.get(rules.AUTO_APPROVAL)) or "never"
+        self.receivers = {k: _text(settings.get(k)) for k in rules.APPROVAL_TEXTS}
+
+    def _load_options(self, actor: Actor) -> None:
+        options = portfolio_service.form_options(actor=actor, firm_id=self._firm_id)
+        self._names = {c["id"]: c["name"] for c in options["clients"]}
+        self.client_options = [Option(value=str(c["id"]), label=c["name"]) for c in options["clients"]]
+        self.adviser_options = [Option(value=NO_ADVISER, label="No adviser")] + [
+            Option(value=str(a["id"]), label=a["name"]) for a in options["advisers"]]
+        self.institution_options = [Option(value=NO_CHOICE, label="None")] + [
+            Option(value=str(i["id"]), label=i["title"]) for i in options["institutions"]]
+        self.broker_options = [Option(value=NO_CHOICE, label="None")] + [
+            Option(value=str(b["id"]), label=b["name"]) for b in options["brokers"]]
+        self.class_options = [ClassLine(class_id=c["id"], title=c["title"], is_cash=c["is_cash"]) for c in options["classes"]]
+        self._ig_load_options(actor)
+
+    def _keep_option(self, options: list[Option], value: str, label: str) -> list[Option]:
+        """A saved choice stays visible even when it is no longer offered (e.g. a disabled adviser)."""
+        if value and value not in {o.value for o in options} and label:
+            return options + [Option(value=value, label=label)]
+        return options
+
+    def _fill(self, p: dict[str, Any]) -> None:
+        self._portfolio_id, self._version, self._firm_id = int(p["id"]), int(p["version"]), int(p["firm_id"])
+        self._model_id = _int(p.get("model_id")) or 0
+        for key in ("name", "type", "trustee_name", "trustee_abn", "company_name", "company_abn", "bank_bsb",
+                    "bank_account", "broker_account", "hin", "facility_id", *rules.FEE_FIELDS):
+            setattr(self, key, _text(p.get(key)))
+        self.soa_date = _text(p.get("soa_date"))[:10]
+        self.sell_look_back_period = _text(p.get("sell_look_back_period"))
+        self.tax_treatment = _text(p.get("tax_treatment")) or rules.DEFAULT_TAX_TREATMENT
+        self.firm_label = _text((p.get("firm") or {}).get("name"))
+        self.inactive = bool(p.get("inactive"))
+        self.holders = [HolderLine(id=u["id"], name=f"{u['first_name']} {u['last_name']}", is_owner=bool(u["is_owner"]))
+                        for u in p.get("Users") or []]
+        self.adviser_id = str(p["adviser"]) if p.get("adviser") else NO_ADVISER
+        self.institution_id = str(p["institution_id"]) if p.get("institution_id") else NO_CHOICE
+        self.broker_id = str(p["broker"]) if p.get("broker") else NO_CHOICE
+        self.limits = {f: _text(p.get(f)) for f in rules.LIMIT_FIELDS}
+        for key in FORM_SWITCHES:
+            setattr(self, key, bool(p.get(key)))
+        self.classes = [_class_line(c) for c in p.get("allocation_classes") or []]
+        self.exceptions = [_exception_line(e) for e in p.get("exceptions") or []]
+        self.holding_options = [Option(value=str(h["id"]), label=h["name"]) for h in p.get("custom_holdings") or []]
+        self._fill_approval(p.get("approval_settings") or {})
+        model = p.get("model") or {}
+        self.model_name = _text(model.get("name"))
+        self.model_cross_firm = rules.is_cross_firm(self._firm_id, model.get("firm_id"))
+        self.can_edit = bool(p.get("can_edit"))
+        self.can_edit_inactive = bool(p.get("can_edit_inactive"))
+
+    def _urls(self) -> None:
+        pid = self._portfolio_id
+        back = referer_query(self.router.url.path)
+        self.view_url = routes.url("portfolios.view", id=pid)
+        self.edit_url = routes.url("portfolios.edit", id=pid, query=referer_query(routes.url("portfolios.view", id=pid)))
+        self.holdings_url = routes.url("portfolios.holdings", id=pid)
+        self.buy_url = routes.url("portfolios.buy", id=pid, query=back or None)
+
+    @rx.event
+    def on_load(self):
+        name, params = routes.match(self.router.url.path)
+        mode = {"clients.new-portfolio": "new", "advisers.new-portfolio": "new", "portfolios.edit": "edit"}.get(
+            name or "", "view")
+        self._reset(mode)
+        self.back_url = _referer(self.router.url.query_parameters)
+        try:
+            actor = self._actor()
+        except AuthenticationError:
+            return None
+        try:
+            if mode == "new":
+                if not is_staff(actor):
+                    return self._send_client_home(actor)
+                self._start_new(actor, name or "", _int(params.get("id")) or 0)
+            else:
+                portfolio = portfolio_service.get_portfolio(actor=actor, portfolio_id=params.get("id"))
+                if mode == "edit" and not portfolio.get("can_edit"):
+                    return rx.redirect(routes.url("portfolios.view", id=int(portfolio["id"])))  # clients only read
+                self._fill(portfolio)
+                self._urls()
+                self._ig_fill(portfolio.get("industry_groups_allocations") or [])
+                if self.can_edit:
+                    self._load_options(actor)
+                    self._ig_fill(portfolio.get("industry_groups_allocations") or [])
+                self.adviser_options = self._keep_option(self.adviser_options, self.adviser_id,
+                                                         _text(portfolio.get("adviser_name")))
+                self.institution_options = self._keep_option(
+                    self.institution_options, self.institution_id, _text((portfolio.get("institution") or {}).get("title")))
+                self.broker_options = self._keep_option(self.broker_options, self.broker_id,
+                                                        _text(portfolio.get("broker_name")))
+        except DomainError as exc:
+            # spec 001 s8: the server message (or the default) and back to the portfolio list
+            list_url = routes.url("portfolios.me" if actor.role is Role.CLIENT else "portfolios.list")
+            return [toast_error(exc.message or rules.LOAD_FAILED), rx.redirect(self.back_url or list_url)]
+        except Exception as exc:
+            log.exception("portfolio load failed", exc_info=exc)
+            return [toast_error(rules.LOAD_FAILED), rx.redirect(routes.url("portfolios.list"))]
+        self.loaded = True
+        return None
+
+    def _start_new(self, actor: Actor, route_name: str, person_id: int) -> None:
+        person = user_service.get_user(actor=actor, user_id=person_id)
+        wanted = Role.CLIENT.value if route_name == "clients.new-portfolio" else Role.ADVISER.value
+        if person["role"] != wanted or person["firm_id"] is None:
+            raise DomainError(user_service.USER_NOT_FOUND)
+        self._firm_id = int(person["firm_id"])
+        self.firm_label = _text((person.get("firm") or {}).get("name"))
+        self.can_edit = True
+        self.can_edit_inactive = actor.is_superuser
+        self._load_options(actor)
+        if wanted == Role.CLIENT.value:
+            self.holders = [HolderLine(id=person["id"], name=person["name"], is_owner=True)]
+            adviser = person.get("adviser_id")
+            if actor.role is Role.ADVISER:
+                adviser = actor.id  # an adviser creating the portfolio is its adviser (001 s2)
+            self.adviser_id = str(adviser) if adviser and str(adviser) in {o.value for o in self.adviser_options} \
+                else NO_ADVISER
+            if not self.back_url:
+                self.back_url = routes.url("clients.portfolios", id=person["id"])
+        else:
+            self.adviser_id = str(person["id"])
+            self.adviser_options = self._keep_option(self.adviser_options, self.adviser_id, person["name"])
+            if not self.back_url:
+                self.back_url = routes.url("advisers.portfolios", id=person["id"])
+
+    # ---- guards and live validation ---------------------------------------------------------------
+    def _editable(self) -> bool:
+        return self.mode in ("new", "edit") and self.can_edit and self.loaded
+
+    def _ig_editable(self) -> bool:
+        return self._editable()
+
+    def _ig_changed(self) -> None:
+        self._changed()
+
+    def _changed(self) -> None:
+        self.form_dirty = True
+        if self.submitted:
+            self._validate()
+
+    def _payload(self) -> dict[str, Any]:
+        """The body of POST / PUT /api/investments."""
+        def choice(value: str) -> int | None:
+            return _int(value) if value not in (NO_CHOICE, NO_ADVISER, "") else None
+
+        data: dict[str, Any] = {key: getattr(self, key).strip() for key in (
+            "name", "trustee_name", "trustee_abn", "company_name", "company_abn", "soa_date", "bank_bsb",
+            "bank_account", "broker_account", "hin", "facility_id", *rules.FEE_FIELDS)}
+        data.update(
+            type=self.type, tax_treatment=self.tax_treatment, sell_look_back_period=self.sell_look_back_period.strip(),
+            institution_id=choice(self.institution_id), broker=choice(self.broker_id), adviser=choice(self.adviser_id),
+            users=[{"id": h.id, "is_owner": h.is_owner} for h in self.holders],
+            **{f: self.limits.get(f, "").strip() for f in rules.LIMIT_FIELDS},
+            **{key: getattr(self, key) for key in FORM_SWITCHES},
+            allocation_classes=[{"class_id": c.class_id, "allocation": c.allocation.strip(), "min": c.min.strip(),
+                                 "max": c.max.strip()} for c in self.classes],
+            industry_groups_allocations=[{"industry_group_id": r["industry_group_id"], "allocation": r["allocation"]}
+                                         for r in self.ig_rows],
+            exceptions=[{"asset_id": e.asset_id or None, "custom_holding_id": e.custom_holding_id or None,
+                         "action": e.action, "substitute_asset_id": e.substitute_id or None} for e in self.exceptions],
+            approval_settings={**self.approval, rules.AUTO_APPROVAL: self.auto_approval, **self.receivers},
+        )
+        if self.can_edit_inactive:
+            data["inactive"] = self.inactive
+        if self.mode == "new":
+            data["firm_id"] = self._firm_id
+            data = rules.creation_payload({k: (None if v == "" else v) for k, v in data.items()})
+        else:
+            data["version"] = self._version
+        return data
+
+    def _show(self, errors: dict[str, str], message: str) -> None:
+        self.errors = dict(errors)
+        self.message = message
+        self.ig_total_error = errors.get("industry_groups_allocations", "")
+        by_group: dict[int, dict[str, str]] = {}
+        for i, row in enumerate(self.ig_rows):
+            text = errors.get(f"industry_groups_allocations.{i}.allocation")
+            if text:
+                by_group[row["industry_group_id"]] = {"allocation": text}
+        self.ig_submitted = True
+        self._ig_show_errors(by_group)
+
+    def _validate(self) -> None:
+        try:
+            _, errors, message = rules.clean_portfolio(self._payload())
+            self._show(dict(errors), message or "")
+        except Exception as exc:  # live feedback must never break typing
+            log.exception("live portfolio validation failed", exc_info=exc)
+
+    # ---- setters ---------------------------------------------------------------------------------------
+    @rx.event
+    def set_field(self, key: str, value: str):
+        if not self._editable() or key not in FORM_TEXTS:
+            return
+        limit = NUMBER_MAX if key in rules.FEE_FIELDS or key == "sell_look_back_period" else TEXT_MAX
+        setattr(self, key, str(value or "")[:limit])
+        self._changed()
+
+    @rx.event
+    def set_select(self, key: str, value: str):
+        if not self._editable() or key not in FORM_SELECTS:
+            return
+        allowed = {
+            "type": set(rules.TYPE_TITLES), "tax_treatment": set(rules.TAX_TREATMENTS),
+            "institution_id": {o.value for o in self.institution_options},
+            "broker_id": {o.value for o in self.broker_options},
+            "adviser_id": {o.value for o in self.adviser_options},
+        }[key]
+        if value in allowed:
+            setattr(self, key, value)
+            self._changed()
+
+    @rx.event
+    def set_limit(self, key: str, value: str):
+        if not self._editable() or key not in rules.LIMIT_FIELDS:
+            return
+        self.limits = {**self.limits, key: str(value or "")[:NUMBER_MAX]}
+        self._changed()
+
+    @rx.event
+    def set_switch(self, key: str, value: bool):
+        if not self._editable() or key not in FORM_SWITCHES:
+            return
+        setattr(self, key, bool(value))
+        self._changed()
+
+    @rx.event
+    def set_inactive(self, value: bool):
+        if not self._editable() or not self.can_edit_inactive:
+            return
+        self.inactive = bool(value)
+        self._changed()
+
+    # holders
+    @rx.event
+    def add_holder(self, user_id: str):
+        uid = _int(user_id)
+        if not self._editable() or uid is None or uid not in self._names or any(h.id == uid for h in self.holders):
+            return
+        self.holders = self.holders + [HolderLine(id=uid, name=self._names[uid], is_owner=True)]
+        self._changed()
+
+    @rx.event
+    def remove_holder(self, user_id: Any):
+        uid = _int(user_id)
+        if not self._editable():
+            return
+        self.holders = [h for h in self.holders if h.id != uid]
+        self._changed()
+
+    @rx.event
+    def set_owner(self, user_id: Any, value: bool):
+        uid = _int(user_id)
+        if not self._editable():
+            return
+        self.holders = [dataclasses.replace(h, is_owner=bool(value)) if h.id == uid else h for h in self.holders]
+        self._changed()
+
+    # class allocation
+    @rx.event
+    def add_class(self, class_id: str):
+        cid = _int(class_id)
+        option = next((c for c in self.class_options if c.class_id == cid), None)
+        if not self._editable() or option is None or any(c.class_id == cid for c in self.classes):
+            return
+        self.classes = self.classes + [dataclasses.replace(option)]
+        self._changed()
+
+    @rx.event
+    def remove_class(self, class_id: Any):
+        cid = _int(class_id)
+        if not self._editable():
+            return
+        self.classes = [c for c in self.classes if c.class_id != cid]
+        self._changed()
+
+    @rx.event
+    def set_class_field(self, class_id: Any, key: str, value: str):
+        cid = _int(class_id)
+        if not self._editable() or key not in ("allocation", "min", "max"):
+            return
+        self.classes = [dataclasses.replace(c, **{key: str(value or "")[:NUMBER_MAX]}) if c.class_id == cid else c
+                        for c in self.classes]
+        self._changed()
+
+    # exceptions
+    def _exception_at(self, index: Any) -> int | None:
+        i = _int(index)
+        return i if i is not None and 0 <= i < len(self.exceptions) else None
+
+    @rx.event
+    def add_holding_exception(self, holding_id: str):
+        hid = _int(holding_id)
+        option = next((o for o in self.holding_options if o.value == str(hid)), None)
+        if not self._editable() or option is None or any(e.custom_holding_id == hid for e in self.exceptions):
+            return
+        self.exceptions = self.exceptions + [ExceptionLine(custom_holding_id=hid, label=option.label,
+                                                           action=rules.ExceptionAction.LOCK.value)]
+        self._changed()
+
+    @rx.event
+    def remove_exception(self, index: Any):
+        i = self._exception_at(index)
+        if not self._editable() or i is None:
+            return
+        self.exceptions = [e for k, e in enumerate(self.exceptions) if k != i]
+        self._changed()
+
+    @rx.event
+    def set_exception_action(self, index: Any, action: str):
+        i = self._exception_at(index)
+        if not self._editable() or i is None or action not in rules.EXCEPTION_TITLES:
+            return
+        lines = list(self.exceptions)
+        keep = action == rules.ExceptionAction.SUBSTITUTE.value
+        lines[i] = dataclasses.replace(lines[i], action=action, **({} if keep else {
+            "substitute_id": 0, "substitute_code": "", "substitute_name": ""}))
+        self.exceptions = lines
+        self._changed()
+
+    @rx.event
+    def open_picker(self, target: str):
+        """The shared asset picker: "exception" (a new asset exception) or "substitute:i"."""
+        target = str(target or "")
+        if not self._editable():
+            return None
+        if target != "exception":
+            kind, _, index = target.partition(":")
+            if kind != "substitute" or self._exception_at(index) is None:
+                return None
+        self._pick_target = target
+        title = "Exception asset" if target == "exception" else "Substitution"
+        return AssetPickerState.open_for(target, self._firm_id, None, title)
+
+    @rx.event
+    async def asset_picked(self, target: str):
+        picker = await self.get_state(AssetPickerState)
+        asset = take_pick(picker, str(target or ""))
+        if asset is None or target != self._pick_target or not self._editable():
+            return None
+        self._pick_target = ""
+        if target == "exception":
+            if any(e.asset_id == asset["id"] for e in self.exceptions):
+                return toast_warning(f"{asset['code']} already has an exception.")
+            self.exceptions = self.exceptions + [ExceptionLine(asset_id=asset["id"], code=asset["code"],
+                                                               label=asset["name"],
+                                                               action=rules.ExceptionAction.DONT_HOLD.value)]
+        else:
+            i = self._exception_at(target.partition(":")[2])
+            if i is None:
+                return None
+            lines = list(self.exceptions)
+            lines[i] = dataclasses.replace(lines[i], substitute_id=asset["id"], substitute_code=asset["code"],
+                                           substitute_name=asset["name"])
+            self.exceptions = lines
+        self._changed()
+        return None
+
+    # approval settings (the switch rules apply live)
+    @rx.event
+    def set_approval(self, key: str, value: Any):
+        if not self._editable() or (key not in rules.APPROVAL_FLAGS and key != rules.AUTO_APPROVAL):
+            return
+        current = {**self.approval, rules.AUTO_APPROVAL: self.auto_approval, **self.receivers}
+        after = rules.apply_switch(current, key, value)
+        self.approval = {k: bool(after[k]) for k in rules.APPROVAL_FLAGS}
+        self.auto_approval = after[rules.AUTO_APPROVAL]
+        self._changed()
+
+    @rx.event
+    def set_receivers(self, key: str, value: str):
+        if not self._editable() or key not in rules.APPROVAL_TEXTS:
+            return
+        self.receivers = {**self.receivers, key: str(value or "")[:rules.RECEIVERS_MAX]}
+        self._changed()
+
+    # ---- saving -------------------------------------------------------------------------------------------
+    def _save(self, then: str | None):
+        try:
+            actor = self._actor()
+        except AuthenticationError as exc:
+            return False, self._fail(exc)
+        if not self._editable():
+            return False, None
+        self.submitted = True
+        self._validate()
+        if self.errors:
+            return False, toast_error(self.message or rules.INVALID_FORM)
+        try:
+            if self.mode == "new":
+                saved = portfolio_service.create_portfolio(actor=actor, data=self._payload())
+            else:
+                saved = portfolio_service.update_portfolio(actor=actor, portfolio_id=self._portfolio_id,
+                                                           data=self._payload())
+        except ValidationError as exc:
+            self._show(dict(exc.fields or {}), exc.message)
+            return False, self._fail(exc)
+        except DomainError as exc:  # Conflict (saved by someone else meanwhile), NotFound, PermissionDenied
+            self.message = exc.message
+            return False, self._fail(exc)
+        self.form_dirty = False
+        self.leave_open = False
+        self._portfolio_id = int(saved["id"])
+        # a new portfolio opens its details (it starts inactive: the default list filter would hide it)
+        target = then or (routes.url("portfolios.view", id=self._portfolio_id) if self.mode == "new" else "") \
+            or self.back_url or routes.url("portfolios.view", id=self._portfolio_id)
+        return True, [toast_success(rules.SAVED), rx.redirect(target)]
+
+    @rx.event
+    def save(self, _form: dict | None = None):
+        if self.saving:
+            return
+        self.saving = True
+        yield
+        try:
+            _, events = self._save(None)
+        finally:
+            self.saving = False
+        yield events
+
+    @rx.event
+    def save_and_leave(self):
+        """The leave dialog's Save: save, then go where the user was going."""
+        self.leave_open = False
+        self.saving = True
+        yield
+        try:
+            _, events = self._save(self.leave_to or None)
+        finally:
+            self.saving = False
+        yield events
+
+    @rx.event
+    def cancel(self):
+        target = self.back_url or (self.view_url if self.mode == "edit" else routes.url("portfolios.list"))
+        return AppState.navigate(target)
+
+    # ---- delete and unlink -----------------------------------------------------------------------------------
+    @rx.event
+    def ask_delete(self):
+        if self.can_edit and self._portfolio_id:
+            self.delete_open = True
+
+    @rx.event
+    def cancel_delete(self):
+        self.delete_open = False
+
+    @rx.event
+    def confirm_delete(self):
+        self.delete_open = False
+        try:
+            done = portfolio_service.delete_portfolio(actor=self._actor(), portfolio_id=self._portfolio_id)
+        except DomainError as exc:
+            return self._fail(exc)
+        self.form_dirty = False
+        return [toast_success(done["message"]), rx.redirect(self.back_url or routes.url("portfolios.list"))]
+
+    @rx.event
+    def ask_unlink(self):
+        if self.can_edit and self._model_id:
+            self.unlink_open = True
+
+    @rx.event
+    def cancel_unlink(self):
+        self.unlink_open = False
+
+    @rx.event
+    def confirm_unlink(self):
+        self.unlink_open = False
+        try:
+            done = portfolio_service.unlink_model(actor=self._actor(), portfolio_id=self._portfolio_id)
+        except DomainError as exc:
+            return self._fail(exc)
+        extra = toast_warning(rules.CUSTOM_CLASSES_CHANGED) if done.get("customAssetClassesChanged") else None
+        # spec 001 s4: after unlinking, the page reloads
+        self.form_dirty = False
+        return _events(toast_success(done["message"]), extra, PortfolioFormState.on_load)
+
+    # ---- what the screen shows ----------------------------------------------------------------------------
+    @rx.var
+    def read_only(self) -> bool:
+        return self.mode == "view" or not self.can_edit
+
+    @rx.var
+    def page_title(self) -> str:
+        return NEW_TITLE if self.mode == "new" else DETAILS_TITLE
+
+    @rx.var
+    def shows_trustee(self) -> bool:
+        return self.type in rules.TRUSTEE_TYPES
+
+    @rx.var
+    def shows_company(self) -> bool:
+        return self.type in rules.COMPANY_TYPES
+
+    @rx.var
+    def addable_clients(self) -> list[Option]:
+        held = {str(h.id) for h in self.holders}
+        return [o for o in self.client_options if o.value not in held]
+
+    @rx.var
+    def addable_classes(self) -> list[ClassLine]:
+        added = {c.class_id for c in self.classes}
+        return [c for c in self.class_options if c.class_id not in added]
+
+    @rx.var
+    def addable_holdings(self) -> list[Option]:
+        used = {str(e.custom_holding_id) for e in self.exceptions if e.custom_holding_id}
+        return [o for o in self.holding_options if o.value not in used]
+
+    @rx.var
+    def class_total_label(self) -> str:
+        return total_text(allocation_total(c.allocation for c in self.classes))
+
+    @rx.var
+    def class_total_color(self) -> str:
+        return class_total_color(allocation_total(c.allocation for c in self.classes))
+
+    @rx.var
+    def class_total_width(self) -> str:
+        return bar_width(allocation_total(c.allocation for c in self.classes))
+
+    @rx.var
+    def type_title(self) -> str:
+        return rules.TYPE_TITLES.get(self.type, "")
+
+    @rx.var
+    def unlink_message(self) -> str:
+        text = rules.CONFIRM_UNLINK_CROSS_FIRM if self.model_cross_firm else rules.CONFIRM_UNLINK
+        return text.format(name=self.model_name)
+
+    @rx.var
+    def holders_error(self) -> str:
+        return self.errors.get("users", "")
+
+    def _label(self, options: list[Option], value: str) -> str:
+        return next((o.label for o in options if o.value == value and value not in (NO_CHOICE, NO_ADVISER)), "")
+
+    @rx.var
+    def adviser_label(self) -> str:
+        return self._label(self.adviser_options, self.adviser_id) or "No adviser"
+
+    @rx.var
+    def institution_label(self) -> str:
+        return self._label(self.institution_options, self.institution_id) or "—"
+
+    @rx.var
+    def broker_label(self) -> str:
+        return self._label(self.broker_options, self.broker_id) or "—"
+
+    @rx.var
+    def soa_date_text(self) -> str:
+        """The statement of advice date as DD/MM/YYYY (or a dash)."""
+        parts = self.soa_date.split("-")
+        return f"{parts[2]}/{parts[1]}/{parts[0]}" if len(parts) == 3 else "\u2014"
+
+    @rx.var
+    def tax_treatment_title(self) -> str:
+        return rules.TAX_TREATMENT_TITLES.get(self.tax_treatment, "")
+
+    @rx.var
+    def auto_approval_title(self) -> str:
+        return dict(rules.AUTO_APPROVAL_OPTIONS).get(self.auto_approval, "")
+
+
+# ---- the buy screen: link a model -------------------------------------------------------------------
+class PortfolioBuyState(AppState):
+    """portfolios.buy: the active models the portfolio's firm may link, to link one (001 s2, s4)."""
+
+    loading: bool = True
+    loading_more: bool = False
+    portfolio_name: str = ""
+    current_model: str = ""
+    current_cross_firm: bool = False
+    custom_holdings: int = 0
+    search: str = ""
+    rows: list[ModelChoice] = []
+    total: int = 0
+    confirm_open: bool = False
+    confirm_message: str = ""
+    linking: bool = False
+    back_url: str = ""
+    holdings_url: str = ""
+    view_url: str = ""
+
+    _portfolio_id: int = 0
+    _model_id: int = 0
+
+    def _fetch(self, offset: int) -> None:
+        found = portfolio_service.linkable_models(actor=self._actor(), portfolio_id=self._portfolio_id,
+                                                  search=self.search or None, limit=rules.DEFAULT_PAGE_SIZE,
+                                                  offset=offset)
+        info = found["portfolio"]
+        self.portfolio_name = info["name"]
+        self.current_model = _text(info["model_name"])
+        self.current_cross_firm = bool(info["model_cross_firm"])
+        self.custom_holdings = int(info["custom_holdings"])
+        rows = [ModelChoice(id=m["id"], name=m["name"], firm=_text((m.get("firm") or {}).get("name")),
+                            method=m["allocation_method_title"], assets_count=m["assets_count"],
+                            cross_firm=m["cross_firm"], current=m["current"]) for m in found["rows"]]
+        known = {r.id for r in self.rows} if offset else set()
+        self.rows = (self.rows if offset else []) + [r for r in rows if r.id not in known]
+        self.total = int(found["count"])
+
+    @rx.event
+    def on_load(self):
+        self.loading, self.rows, self.total, self.search = True, [], 0, ""
+        self.confirm_open = self.linking = False
+        self._model_id = 0
+        _, params = routes.match(self.router.url.path)
+        self._portfolio_id = _int(params.get("id")) or 0
+        self.back_url = _referer(self.router.url.query_parameters)
+        self.holdings_url = routes.url("portfolios.holdings", id=self._portfolio_id or 0)
+        self.view_url = routes.url("portfolios.view", id=self._portfolio_id or 0)
+        try:
+            actor = self._actor()
+        except AuthenticationError:
+            return None
+        if not is_staff(actor):  # clients cannot link or unlink (001 s4)
+            return self._send_client_home(actor)
+        try:
+            self._fetch(0)
+        except DomainError as exc:
+            self.loading = False
+            return [toast_error(exc.message or rules.LOAD_FAILED), rx.redirect(self.back_url or routes.url("portfolios.list"))]
+        self.loading = False
+        return None
+
+    @rx.event
+    def set_search(self, value: str):
+        self.search = str(value or "")[:TEXT_MAX]
+        try:
+            self._fetch(0)
+        except DomainError as exc:
+            return self._fail(exc)
+
+    @rx.event
+    def load_more(self):
+        if self.loading_more or len(self.rows) >= self.total:
+            return None
+        self.loading_more = True
+        try:
+            self._fetch(len(self.rows))
+        except DomainError as exc:
+            return self._fail(exc)
+        finally:
+            self.loading_more = False
+        return None
+
+    @rx.event
+    def ask_link(self, model_id: Any):
+        mid = _int(model_id)
+        row = next((r for r in self.rows if r.id == mid), None)
+        if row is None or row.current:
+            return
+        self._model_id = row.id
+        cross = row.cross_firm or self.current_cross_firm
+        self.confirm_message = (rules.CONFIRM_LINK_CROSS_FIRM if cross else rules.CONFIRM_LINK).format(name=row.name)
+        self.confirm_open = True
+
+    @rx.event
+    def cancel_link(self):
+        self.confirm_open = False
+        self._model_id = 0
+
+    @rx.event
+    def confirm_link(self):
+        self.confirm_open = False
+        mid, self._model_id = self._model_id, 0
+        if not mid or self.linking:
+            return None
+        self.linking = True
+        try:
+            done = portfolio_service.link_model(actor=self._actor(), portfolio_id=self._portfolio_id, model_id=mid)
+        except DomainError as exc:
+            return self._fail(exc)
+        finally:
+            self.linking = False
+        extra = toast_warning(rules.CUSTOM_CLASSES_CHANGED) if done.get("customAssetClassesChanged") else None
+        return _events(toast_success(f"{rules.MODEL_LINKED}: {done['modelName']}"), extra,
+                       rx.redirect(self.back_url or self.holdings_url))
+
+    @rx.event
+    def cancel(self):
+        return AppState.navigate(self.back_url or self.holdings_url)
+
+    @rx.var
+    def has_more(self) -> bool:
+        return len(self.rows) < self.total

@@ -1,0 +1,74 @@
+"""Target portfolios, the record of advice, trade instructions and bulk runs over HTTP: the
+calls, the envelope, the texts, roles and tenancy."""
+from __future__ import annotations
+
+import io
+from types import SimpleNamespace
+
+import pytest
+from pypdf import PdfReader
+
+from app.jobs import runner
+from app.settings import settings
+from tests import factories as f
+from tests.factories_advice import make_book
+from tests.factories_portfolios import make_portfolio_world
+
+
+@pytest.fixture
+def client(db, monkeypatch):
+    monkeypatch.setattr(settings, "redis_url", "")
+    return f.api_client()
+
+
+def test_calculate_validate_approve_generate_validate_confirm(client):
+    book = make_book(1)
+    pid = book.portfolio_ids[0]
+    adviser, owner = f.headers(book.adviser), f.headers(book.client)
+    tp = f.ok_result(client.post(f"/api/investments/{pid}/target-portfolio", headers=adviser))
+    assert tp["status"] == "draft" and tp["result"]["assets"]
+    assert f.failure(client.post(f"/api/investments/{pid}/target-portfolio", headers=owner), 403)
+    assert f.ok_result(client.get(f"/api/investments/{pid}/target-portfolio", headers=owner)) is None
+    f.ok_result(client.put(f"/api/target-portfolios/{tp['id']}/validate", headers=adviser, json={"row_version": 1}))
+    stale = f.failure(client.put(f"/api/target-portfolios/{tp['id']}/validate", headers=adviser, json={"row_version": 1}), 409)
+    assert stale["message"].startswith("ConflictError: ")
+    rec = f.ok_result(client.get(f"/api/target-portfolios/{tp['id']}/rofa", headers=owner))
+    assert rec["can_decide"] and rec["confirm_approve"] == "Do you confirm your authorisation to proceed?"
+    pdf = client.get(f"/api/target-portfolios/{tp['id']}/rofa/export?token={f.session_token(book.client)}")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    assert "Record of Advice" in "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages)
+    approved = f.ok_result(client.put(f"/api/target-portfolios/{tp['id']}/rofa", headers=owner, json={"action": "approve"}))
+    assert approved["message"] == "Target Portfolio approved"
+    versions = client.get(f"/api/target-portfolios?investment_id={pid}", headers=owner).json()["result"]
+    assert versions["totals"][0]["count"] == 1
+
+    [ti] = f.ok_result(client.post("/api/investments-generate-ti", headers=adviser, json={"investment_ids": [pid]}))
+    assert ti["status"] == "pending_validation" and ti["transactions"]
+    validated = f.ok_result(client.put(f"/api/trade-instructions/{ti['id']}/validate", headers=adviser, json={}))
+    assert validated["message"] == "Trades validated"
+    done = f.ok_result(client.put(f"/api/trade-instructions/{ti['id']}/confirm", headers=owner,
+                                  json={"is_approve_all": True}))
+    assert done["status"] == "approved" and done["message"] == "Trades confirmed"
+    history = client.get(f"/api/trade-instructions/{ti['id']}/history", headers=adviser).json()["result"]
+    assert history["totals"][0]["count"] == 3
+
+
+def test_other_firms_get_not_found_and_bulk_runs(client):
+    w = make_portfolio_world()
+    book = make_book(2)
+    pid = book.portfolio_ids[0]
+    other = f.headers(w.other_adviser)
+    assert f.failure(client.post(f"/api/investments/{pid}/target-portfolio", headers=other), 404)
+    assert f.failure(client.get(f"/api/investments/{pid}/trade-instructions", headers=other), 404)
+    missing = f.failure(client.post("/api/investments-trigger-rebalance", headers=f.headers(book.adviser),
+                                    json={"investment_ids": []}), 400)
+    assert missing["message"] == "ValidationError: Select at least one investment"
+    run = f.ok_result(client.post("/api/investments-trigger-rebalance", headers=f.headers(book.adviser),
+                                  json={"investment_ids": book.portfolio_ids}))
+    runner.wait_in_process()
+    final = f.ok_result(client.get(f"/api/bulk-runs/{run['id']}", headers=f.headers(book.adviser)))
+    assert (final["total"], final["done"], final["status"]) == (2, 2, "done")
+    assert f.failure(client.get(f"/api/bulk-runs/{run['id']}", headers=other), 404)
+    models = f.failure(client.post("/api/bulk-calculate", headers=f.headers(book.adviser),
+                                   json={"kind": "tp", "model_ids": []}), 400)
+    assert models["message"] == "ValidationError: Select at least one model"
