@@ -61,6 +61,16 @@ ROUTES: dict[str, str] = {
     "portfolios.asset-transactions": "/portfolios/[id]/asset-transactions",
     "portfolios.add-transaction": "/portfolios/[id]/add-transaction",
     "clients.addTransaction": "/portfolios/[id]/add-deposit",
+    # target portfolios, records of advice, trade instructions, bulk calculation
+    "portfolios.target-portfolio": "/portfolios/[id]/target-portfolio",
+    "portfolios.target-portfolio-version": "/portfolios/[id]/target-portfolio/[version]",
+    "portfolios.target-portfolio-versions": "/portfolios/[id]/target-portfolio-versions",
+    "portfolios.rofa": "/portfolios/[id]/rofa/[rofa_id]",
+    "portfolios.trade-instructions": "/portfolios/[id]/trade-instructions",
+    "portfolios.trade-instructions-version": "/portfolios/[id]/trade-instructions/[version]",
+    "portfolios.trade-instructions-versions": "/portfolios/[id]/trade-instructions-versions",
+    "bulk-calculate.calculateTP": "/bulk-calculate/target-portfolios",
+    "bulk-calculate.calculateTR": "/bulk-calculate/trade-recommendations",
 }
 
 PUBLIC = frozenset({"login", "activation", "reset-password", "email-change"})
