@@ -4,7 +4,8 @@
   demo-data                        load the demo firms and users (once; later runs do nothing)
   setup                            migrate + demo-data (what `scripts/run` does)
   create-superuser EMAIL --password PASSWORD
-  worker                           run an RQ worker on REDIS_URL
+  worker [--burst]                 run an RQ worker on REDIS_URL
+  bench engine [--portfolios N]    bulk calculation benchmark on synthetic data (prints figures)
 """
 from __future__ import annotations
 
@@ -75,6 +76,13 @@ def _cmd_worker(args: argparse.Namespace) -> int:
     return worker.run_worker(burst=args.burst)
 
 
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from app.bench import bench_engine
+
+    return bench_engine(portfolios=args.portfolios, models=args.models, workers=args.workers,
+                        chunk_size=args.chunk_size, keep=args.keep)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m app.cli", description="Wealth Advice administration")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -90,6 +98,14 @@ def main(argv: list[str] | None = None) -> int:
     p = sub.add_parser("worker", help="run a background job worker (needs REDIS_URL)")
     p.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     p.set_defaults(func=_cmd_worker)
+    p = sub.add_parser("bench", help="benchmarks (print figures)")
+    p.add_argument("what", choices=["engine"], help="engine: bulk target portfolios and trade recommendations")
+    p.add_argument("--portfolios", type=int, default=10_000)
+    p.add_argument("--models", type=int, default=20)
+    p.add_argument("--workers", type=int, default=2, help="RQ worker processes to start (with REDIS_URL)")
+    p.add_argument("--chunk-size", type=int, default=250)
+    p.add_argument("--keep", action="store_true", help="leave the generated data in the database")
+    p.set_defaults(func=_cmd_bench)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import datetime as _dt
 import enum
 from dataclasses import dataclass
-from decimal import ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
+from decimal import ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_UP, Context, Decimal, localcontext
 from typing import Iterable
 
 from app.domain import validators
@@ -49,11 +49,14 @@ ZERO = Decimal(0)
 KINDS = ("buy", "sell", "reconstruction", "capital_return")
 
 
+_MONEY = Context(prec=60, rounding=ROUND_HALF_UP)
+
+
 def to_cents(value: Decimal | int) -> Decimal:
     """Money rounded half-up to the cent (the one helper used for every amount here)."""
-    with localcontext() as ctx:
-        ctx.prec = 60
-        return Decimal(value).quantize(CENT, rounding=ROUND_HALF_UP)
+    if not isinstance(value, Decimal):
+        value = Decimal(value)
+    return value.quantize(CENT, context=_MONEY)
 
 
 def _unit_cost(cost_base: Decimal, units: Decimal) -> Decimal:

@@ -5,10 +5,12 @@ from __future__ import annotations
 from app.services import bulk_runs, trade_instructions
 
 
-def bulk_chunk(run_id: int, investment_ids: list[int]) -> dict[str, int]:
-    """Calculates one chunk of a bulk run (its still-pending items only)."""
+def bulk_chunk(run_id: int, investment_ids: list[int]) -> dict[str, float]:
+    """Calculates one chunk of a bulk run (its still-pending items only); returns its counts and
+    where the time went (seconds)."""
     timings = bulk_runs.run_chunk(run_id, investment_ids)
-    return {"done": timings.done, "failed": timings.failed}
+    return {"done": timings.done, "failed": timings.failed, "load": timings.load, "calculate": timings.calculate,
+            "persist": timings.persist}
 
 
 def sweep_auto_approvals() -> int:

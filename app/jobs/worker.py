@@ -13,11 +13,13 @@ def run_worker(burst: bool = False) -> int:
         print("REDIS_URL is not set: background jobs run inside the app process; no worker is needed.", file=sys.stderr)
         return 2
     from redis import Redis
-    from rq import Queue, Worker
+    from rq import Queue, SimpleWorker
 
-    import app.jobs.tasks  # noqa: F401  (loaded once here, so each job's forked process starts warm)
+    import app.jobs.tasks  # noqa: F401  (loaded once, before the first job)
 
     connection = Redis.from_url(settings.redis_url)
-    worker = Worker([Queue(name, connection=connection) for name in QUEUES], connection=connection)
+    # SimpleWorker runs jobs in this process (no fork per job), so what a calculation caches (the
+    # models it read, the database connection pool) serves the next chunk too.
+    worker = SimpleWorker([Queue(name, connection=connection) for name in QUEUES], connection=connection)
     worker.work(burst=burst, with_scheduler=True)
     return 0

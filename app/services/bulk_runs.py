@@ -35,7 +35,7 @@ from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.domain.recommendations import SELECT_MODEL
 from app.domain.roles import Role
 from app.jobs import progress, runner
-from app.services import target_portfolios, trade_instructions
+from app.services import engine_inputs, target_portfolios, trade_instructions
 from app.services.model_access import visible_clause as model_visible
 from app.services.portfolio_access import as_id, visible_clause as portfolio_visible
 
@@ -151,7 +151,8 @@ def resume(*, actor: Actor | None, run_id: int, chunk_size: int = CHUNK_SIZE) ->
 # ---- running a chunk ----------------------------------------------------------------------------
 @dataclass
 class ChunkTimings:
-    load_and_calculate: float = 0.0
+    load: float = 0.0
+    calculate: float = 0.0
     persist: float = 0.0
     done: int = 0
     failed: int = 0
@@ -159,6 +160,17 @@ class ChunkTimings:
 
 
 _sqlite_writer = threading.Lock()
+# Where the time of this process's chunks went, per run (read by the benchmark in in-process mode).
+LAST_TIMINGS: dict[int, dict[str, float]] = {}
+_timings_lock = threading.Lock()
+
+
+def _account(run_id: int, timings: "ChunkTimings") -> None:
+    with _timings_lock:
+        total = LAST_TIMINGS.setdefault(run_id, {"load": 0.0, "calculate": 0.0, "persist": 0.0})
+        total["load"] += timings.load
+        total["calculate"] += timings.calculate
+        total["persist"] += timings.persist
 
 
 def run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
@@ -169,8 +181,11 @@ def run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
 
     if get_engine().dialect.name == "sqlite":
         with _sqlite_writer:
-            return _run_chunk(run_id, investment_ids)
-    return _run_chunk(run_id, investment_ids)
+            timings = _run_chunk(run_id, investment_ids)
+    else:
+        timings = _run_chunk(run_id, investment_ids)
+    _account(run_id, timings)
+    return timings
 
 
 def _run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
@@ -187,12 +202,18 @@ def _run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
         started = time.perf_counter()
         now = utcnow()
         if run.kind == "tp":
-            results = target_portfolios.compute_targets(s, ids)
+            snapshots = engine_inputs.build_snapshots(s, ids)
             versions = target_portfolios._next_versions(s, ids)
+            timings.load = time.perf_counter() - started
+            started = time.perf_counter()
+            results = target_portfolios.calculate_all(snapshots)
         else:
-            trades = trade_instructions.compute_trades(s, ids)
+            inputs = trade_instructions.load_trade_inputs(s, ids)
             versions = trade_instructions._next_versions(s, ids)
-        timings.load_and_calculate = time.perf_counter() - started
+            timings.load = time.perf_counter() - started
+            started = time.perf_counter()
+            trades = trade_instructions.generate_all(inputs)
+        timings.calculate = time.perf_counter() - started
         started = time.perf_counter()
         portfolios = dict(s.execute(sa_select(Portfolio.id, Portfolio.model_id).where(col(Portfolio.id).in_(ids))).all())
         outcomes: dict[int, tuple[str, str | None, int | None]] = {}

@@ -3,16 +3,18 @@ queries per chunk (never one query per portfolio). Internal to the services: no 
 callers pass portfolio ids they have already authorised (or a bulk run's items)."""
 from __future__ import annotations
 
+import threading
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Iterable
+from typing import Any, Iterable
 
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from app.db.tables import (
-    Asset, CustomHolding, Deposit, Firm, LongTermRecommendation, Portfolio, PortfolioClass, PortfolioException,
+    Asset, CustomHolding, Deposit, Firm, LongTermRecommendation, Model, Portfolio, PortfolioClass, PortfolioException,
     PortfolioIndustryGroup, ShortTermRecommendation, TradeInstruction, TradeTransaction,
 )
 from app.domain import ledger
@@ -149,6 +151,19 @@ def load_recommendations(s: Session, model_ids: Iterable[int]) -> dict[int, dict
     return out
 
 
+_quotes: dict[AssetFacts, engine.AssetQuote] = {}
+
+
+def quote_of(a: AssetFacts) -> engine.AssetQuote:
+    """The engine's (immutable, shareable) quote of an asset, made once per distinct facts."""
+    quote = _quotes.get(a)
+    if quote is None:
+        if len(_quotes) > 50_000:
+            _quotes.clear()
+        quote = _quotes[a] = engine.AssetQuote(a.id, a.code, a.class_id, a.industry_group_id, a.last_close_price)
+    return quote
+
+
 def snapshot_of(inputs: PortfolioInputs, model, assets: dict[int, AssetFacts],
                 recommendations: dict[int, engine.Recommendation]) -> engine.Snapshot:
     """The engine's snapshot of one portfolio against `model` (a ModelSpec). `assets` must hold the
@@ -164,8 +179,7 @@ def snapshot_of(inputs: PortfolioInputs, model, assets: dict[int, AssetFacts],
         holdings.append(engine.Holding(asset_id, a.code, a.class_id, a.industry_group_id, position.units,
                                        a.last_close_price))
     held = {h.asset_id for h in holdings}
-    quotes = [engine.AssetQuote(a.id, a.code, a.class_id, a.industry_group_id, a.last_close_price)
-              for aid, a in sorted(assets.items()) if aid not in held]
+    quotes = [quote_of(a) for aid, a in sorted(assets.items()) if aid not in held]
     settings = engine.PortfolioSettings(
         class_allocation=p.class_allocation,
         classes=tuple(engine.ClassAllocation(c.class_id, c.allocation, c.min, c.max) for c in inputs.classes),
@@ -217,12 +231,10 @@ def assets_needed(inputs: PortfolioInputs, model) -> set[int]:
 def build_snapshots(s: Session, portfolio_ids: Iterable[int]) -> dict[int, engine.Snapshot | CalculationError]:
     """Each portfolio's snapshot against its model (or why there can be none: no model, a deleted
     model), loading every input in a fixed number of queries; each model is loaded once."""
-    from app.services.models import load_models_for_engine
-
     ids = sorted(set(portfolio_ids))
     inputs = load_portfolios(s, ids)
     model_ids = {i.portfolio.model_id for i in inputs.values() if i.portfolio.model_id}
-    models = load_models_for_engine(s, model_ids)
+    models = cached_models(s, model_ids)
     recommendations = load_recommendations(s, model_ids)
     needed: set[int] = set()
     wanted: dict[int, set[int]] = {}
@@ -243,4 +255,40 @@ def build_snapshots(s: Session, portfolio_ids: Iterable[int]) -> dict[int, engin
         else:
             out[pid] = snapshot_of(i, model, {a: assets[a] for a in wanted[pid] if a in assets},
                                    recommendations.get(model.id, {}))
+    return out
+
+
+# ---- models, cached per process by (id, version, deleted) ----------------------------------------
+MODEL_CACHE_SECONDS = 300
+_model_cache: dict[int, tuple[tuple[int, bool], float, Any]] = {}
+_model_lock = threading.Lock()
+
+
+def cached_models(s: Session, model_ids: Iterable[int]) -> dict[int, Any]:
+    """The models as ModelSpec trees. A worker calculating chunk after chunk of the same models
+    loads each model once: a cached tree is reused while its version and deletion are unchanged
+    (checked with one small query) and for at most MODEL_CACHE_SECONDS."""
+    from app.services.models import load_models_for_engine
+
+    ids = sorted(set(model_ids))
+    if not ids:
+        return {}
+    keys = {mid: (version, deleted is not None) for mid, version, deleted in s.execute(
+        sa_select(Model.id, Model.version, Model.deleted_at).where(col(Model.id).in_(ids))).all()}
+    now = time.monotonic()
+    out: dict[int, Any] = {}
+    missing = []
+    with _model_lock:
+        for mid in ids:
+            hit = _model_cache.get(mid)
+            if hit is not None and hit[0] == keys.get(mid) and now - hit[1] < MODEL_CACHE_SECONDS:
+                out[mid] = hit[2]
+            else:
+                missing.append(mid)
+    if missing:
+        loaded = load_models_for_engine(s, missing)
+        with _model_lock:
+            for mid, spec in loaded.items():
+                _model_cache[mid] = ((spec.version, spec.deleted), now, spec)
+                out[mid] = spec
     return out

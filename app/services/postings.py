@@ -137,21 +137,28 @@ def _ledger_trade(row: AssetTransaction) -> ledger.Trade | None:
 
 
 def executed_trades(s: Session, portfolio_ids: Iterable[int]) -> dict[int, dict[int, list[ledger.Trade]]]:
-    """portfolio id -> asset id -> its executed ledger trades in date then id order."""
+    """portfolio id -> asset id -> its executed ledger trades in date then id order (plain
+    columns, no ORM objects: bulk calculation reads hundreds of thousands of these)."""
     ids = list(portfolio_ids)
     out: dict[int, dict[int, list[ledger.Trade]]] = defaultdict(lambda: defaultdict(list))
     if not ids:
         return out
-    rows = s.exec(
-        select(AssetTransaction)
-        .where(col(AssetTransaction.investment_id).in_(ids), AssetTransaction.status == Status.EXECUTED.value,
-               AssetTransaction.asset_id.is_not(None))
-        .order_by(AssetTransaction.investment_id, AssetTransaction.trade_at, AssetTransaction.id)
+    t = AssetTransaction
+    rows = s.execute(
+        sa_select(t.investment_id, t.asset_id, t.type, t.trade_at, t.quantity, t.price, t.fee, t.gst, t.ratio, t.amount)
+        .where(col(t.investment_id).in_(ids), t.status == Status.EXECUTED.value, t.asset_id.is_not(None))
+        .order_by(t.investment_id, t.trade_at, t.id)
     ).all()
-    for row in rows:
-        trade = _ledger_trade(row)
-        if trade is not None:
-            out[row.investment_id][row.asset_id].append(trade)
+    effects = {k.value: e.ledger for k, e in EFFECTS.items()}
+    for pid, asset_id, kind, trade_at, quantity, price, fee, gst, ratio, amount in rows:
+        kind_of = effects[kind]
+        if kind_of is None:
+            continue
+        out[pid][asset_id].append(ledger.Trade(
+            kind=kind_of, trade_date=trade_at.date(), units=quantity or ZERO, price=price or ZERO,
+            fee=(fee or ZERO) + (gst or ZERO) if gst else (fee or ZERO), ratio=ratio,
+            amount=amount if kind_of == "capital_return" else None,
+        ))
     return out
 
 

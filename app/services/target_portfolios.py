@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import logging
+
+import orjson
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -71,8 +73,13 @@ def _next_versions(s: Session, ids: list[int], table=TargetPortfolio) -> dict[in
 
 def compute_targets(s: Session, portfolio_ids: Iterable[int]) -> dict[int, Target | CalculationError]:
     """The engine's target for each portfolio (or the reason it cannot be calculated)."""
+    return calculate_all(engine_inputs.build_snapshots(s, portfolio_ids))
+
+
+def calculate_all(snapshots: dict[int, Any]) -> dict[int, Target | CalculationError]:
+    """Runs the engine on loaded snapshots (no database access)."""
     out: dict[int, Target | CalculationError] = {}
-    for pid, snapshot in engine_inputs.build_snapshots(s, portfolio_ids).items():
+    for pid, snapshot in snapshots.items():
         if isinstance(snapshot, CalculationError):
             out[pid] = snapshot
             continue
@@ -86,6 +93,18 @@ def compute_targets(s: Session, portfolio_ids: Iterable[int]) -> dict[int, Targe
     return out
 
 
+def _plain(value: Any) -> str:
+    if isinstance(value, Decimal):
+        return format(value, "f")
+    raise TypeError(type(value).__name__)
+
+
+def dumps(result: Any) -> str:
+    """An engine result as compact JSON, the same as json.dumps(result.to_dict()) (Decimals as
+    strings) but written by orjson: bulk runs store thousands of these."""
+    return orjson.dumps(result, default=_plain).decode()
+
+
 def target_row(pid: int, version: int, result: Target | CalculationError, *, actor_id: int | None,
                run_id: int | None, now: datetime, model_id: int | None) -> dict[str, Any]:
     """The row (as a dict of columns) that stores one calculation's outcome."""
@@ -97,7 +116,7 @@ def target_row(pid: int, version: int, result: Target | CalculationError, *, act
     return {**base, "status": TPStatus.DRAFT.value, "not_enough_cash": result.not_enough_cash, "error_message": None,
             "value": result.value, "model_version": result.model_version,
             "allocation_method": result.allocation_method,
-            "result": json.dumps(result.to_dict(), separators=(",", ":"))}
+            "result": dumps(result)}
 
 
 def calculate(*, actor: Actor, investment_id: Any) -> dict[str, Any]:

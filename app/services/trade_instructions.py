@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
 from typing import Any, Iterable, Mapping
@@ -51,29 +52,7 @@ LIVE_TX_EXCLUDED = (TxStatus.DELETED.value,)
 def source_target(s: Session, p: Portfolio) -> TargetPortfolio | None:
     """The last approved target portfolio when the portfolio requires approval, else the newest
     one that calculated (not failed, not declined)."""
-    settings = approval_settings(p)
-    query = select(TargetPortfolio).where(TargetPortfolio.investment_id == p.id)
-    if settings.get("tp_approval_required", True):
-        query = query.where(TargetPortfolio.status == TPStatus.ACTIVE.value)
-    else:
-        query = query.where(col(TargetPortfolio.status).in_([TPStatus.DRAFT.value, TPStatus.VALIDATED.value,
-                                                             TPStatus.ACTIVE.value]),
-                            TargetPortfolio.result.is_not(None))
-    return s.exec(query.order_by(TargetPortfolio.version.desc())).first()
-
-
-def _requirements_error(s: Session, p: Portfolio) -> str | None:
-    if p.model_id is None:
-        return advice.NO_MODEL
-    model = s.get(Model, p.model_id)
-    if model is None or model.deleted_at is not None:
-        return advice.NO_MODEL
-    if model.analyst_recommendations:
-        has_short = s.execute(sa_select(func.count()).where(ShortTermRecommendation.model_id == model.id,
-                                                           ShortTermRecommendation.status == "active")).scalar_one()
-        if not has_short:
-            return advice.NO_RECOMMENDATIONS
-    return None
+    return _sources(s, {p.id: p})[p.id]
 
 
 def _history(s: Session, ti_id: int, actor_id: int | None, action: str, detail: str | None = None) -> None:
@@ -87,37 +66,94 @@ def _next_versions(s: Session, ids: list[int]) -> dict[int, int]:
     return {pid: latest.get(pid, 0) + 1 for pid in ids}
 
 
-def compute_trades(s: Session, portfolio_ids: Iterable[int]) -> dict[int, tuple[int | None, Trades | CalculationError]]:
-    """portfolio id -> (source target portfolio id, the trades or why there are none)."""
+@dataclass
+class TradeInputs:
+    portfolios: dict[int, Portfolio]
+    sources: dict[int, TargetPortfolio | None]
+    problems: dict[int, str]
+    snapshots: dict[int, Any]
+
+
+def _sources(s: Session, portfolios: dict[int, Portfolio]) -> dict[int, TargetPortfolio | None]:
+    """Each portfolio's source target portfolio (see `source_target`), in two queries."""
+    if not portfolios:
+        return {}
+    needs_approval = {pid: bool(approval_settings(p).get("tp_approval_required", True)) for pid, p in portfolios.items()}
+    candidates = s.execute(
+        sa_select(TargetPortfolio.investment_id, TargetPortfolio.id, TargetPortfolio.status)
+        .where(col(TargetPortfolio.investment_id).in_(list(portfolios)),
+               col(TargetPortfolio.status).in_([TPStatus.DRAFT.value, TPStatus.VALIDATED.value, TPStatus.ACTIVE.value]),
+               TargetPortfolio.result.is_not(None))
+        .order_by(TargetPortfolio.investment_id, TargetPortfolio.version.desc())
+    ).all()
+    chosen: dict[int, int] = {}
+    for pid, tp_id, status in candidates:
+        if pid in chosen:
+            continue
+        if needs_approval[pid] and status != TPStatus.ACTIVE.value:
+            continue
+        chosen[pid] = tp_id
+    rows = {r.id: r for r in s.exec(select(TargetPortfolio).where(col(TargetPortfolio.id).in_(list(chosen.values()))))
+            .all()} if chosen else {}
+    return {pid: rows.get(chosen[pid]) if pid in chosen else None for pid in portfolios}
+
+
+def _problems(s: Session, portfolios: dict[int, Portfolio]) -> dict[int, str]:
+    """Why trade recommendations cannot be generated, per portfolio (a fixed number of queries)."""
+    model_ids = {p.model_id for p in portfolios.values() if p.model_id}
+    models = {m.id: m for m in s.exec(select(Model).where(col(Model.id).in_(list(model_ids)))).all()} if model_ids else {}
+    with_short = set(s.execute(sa_select(ShortTermRecommendation.model_id).where(
+        col(ShortTermRecommendation.model_id).in_(list(model_ids)), ShortTermRecommendation.status == "active")
+        .distinct()).scalars().all()) if model_ids else set()
+    out = {}
+    for pid, p in portfolios.items():
+        model = models.get(p.model_id) if p.model_id else None
+        if model is None or model.deleted_at is not None:
+            out[pid] = advice.NO_MODEL
+        elif model.analyst_recommendations and model.id not in with_short:
+            out[pid] = advice.NO_RECOMMENDATIONS
+    return out
+
+
+def load_trade_inputs(s: Session, portfolio_ids: Iterable[int]) -> TradeInputs:
+    """What generating trade recommendations reads, for many portfolios at once."""
     ids = sorted(set(portfolio_ids))
     portfolios = {p.id: p for p in s.exec(select(Portfolio).where(col(Portfolio.id).in_(ids))).all()} if ids else {}
-    sources: dict[int, TargetPortfolio | None] = {pid: source_target(s, p) for pid, p in portfolios.items()}
-    snapshots = engine_inputs.build_snapshots(s, [pid for pid in ids if sources.get(pid) is not None])
+    sources = _sources(s, portfolios)
+    problems = _problems(s, portfolios)
+    for pid in portfolios:
+        if pid not in problems and sources.get(pid) is None:
+            problems[pid] = advice.NO_TARGET
+    snapshots = engine_inputs.build_snapshots(s, [pid for pid in ids if pid in portfolios and pid not in problems])
+    return TradeInputs(portfolios, sources, problems, snapshots)
+
+
+def generate_all(inputs: TradeInputs) -> dict[int, tuple[int | None, Trades | CalculationError]]:
+    """portfolio id -> (source target portfolio id, the trades or why there are none); no I/O."""
     out: dict[int, tuple[int | None, Trades | CalculationError]] = {}
-    for pid in ids:
-        p = portfolios.get(pid)
-        if p is None:
+    for pid in sorted(inputs.portfolios):
+        source = inputs.sources.get(pid)
+        source_id = source.id if source else None
+        if pid in inputs.problems:
+            out[pid] = (source_id, CalculationError("requirements", inputs.problems[pid]))
             continue
-        problem = _requirements_error(s, p)
-        source = sources.get(pid)
-        if problem is None and source is None:
-            problem = advice.NO_TARGET
-        if problem is not None:
-            out[pid] = (source.id if source else None, CalculationError("requirements", problem))
-            continue
-        snapshot = snapshots.get(pid)
-        if isinstance(snapshot, CalculationError):
-            out[pid] = (source.id, snapshot)
+        snapshot = inputs.snapshots.get(pid)
+        if isinstance(snapshot, CalculationError) or snapshot is None:
+            out[pid] = (source_id, snapshot or CalculationError("missing", advice.NO_MODEL))
             continue
         try:
             target = Target.from_dict(json.loads(source.result))
-            out[pid] = (source.id, generate_trades(snapshot, target))
+            out[pid] = (source_id, generate_trades(snapshot, target))
         except CalculationError as exc:
-            out[pid] = (source.id, exc)
+            out[pid] = (source_id, exc)
         except Exception as exc:
             log.exception("trade recommendations of investment %s failed", pid)
-            out[pid] = (source.id, CalculationError("internal", f"The calculation failed: {exc.__class__.__name__}"))
+            out[pid] = (source_id, CalculationError("internal", f"The calculation failed: {exc.__class__.__name__}"))
     return out
+
+
+def compute_trades(s: Session, portfolio_ids: Iterable[int]) -> dict[int, tuple[int | None, Trades | CalculationError]]:
+    return generate_all(load_trade_inputs(s, portfolio_ids))
 
 
 def instruction_rows(pid: int, version: int, tp_id: int | None, trades: Trades | CalculationError, *,

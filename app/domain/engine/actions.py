@@ -97,7 +97,15 @@ def resolve(rec, use_short_term: bool = True, asset_code: str = "") -> Resolved:
     if rec is None:
         return DEFAULT_RESOLVED
     if use_short_term and rec.action:
-        return Resolved(parse_action(rec.action, asset_code), rec.limit_price, rec.comment or None, SOURCE_SHORT_TERM)
+        return _resolved(parse_action(rec.action, asset_code), rec.limit_price, rec.comment or None, SOURCE_SHORT_TERM)
     if rec.long_term:
-        return Resolved(parse_action(rec.long_term, asset_code), None, rec.long_term_comment or None, SOURCE_LONG_TERM)
+        return _resolved(parse_action(rec.long_term, asset_code), None, rec.long_term_comment or None, SOURCE_LONG_TERM)
     return DEFAULT_RESOLVED
+
+
+def _resolved(action: Action, limit_price: Decimal | None, comment: str | None, source: str) -> Resolved:
+    # the frozen dataclass without its field-by-field __init__ (see results.build): called per asset
+    obj = object.__new__(Resolved)
+    object.__setattr__(obj, "__dict__", {"action": action, "limit_price": limit_price, "comment": comment,
+                                         "source": source})
+    return obj

@@ -121,6 +121,7 @@ def _money(value: Decimal) -> str:
 
 
 _NO_CODES: frozenset[str] = frozenset()
+_PCT_TEXTS: dict[Decimal | None, str] = {}
 _REASONS: dict[tuple[str, str], Reason] = {}
 
 
@@ -199,7 +200,7 @@ class _Class:
     __slots__ = (
         "id", "title", "is_cash", "allocation", "effective", "min", "max", "limit", "rank", "in_model", "target",
         "fixed", "budget", "R", "lines", "flex", "lam", "capacity", "received", "reasons", "codes", "others",
-        "pct_total",
+        "pct_total", "weight_text",
     )
 
     def __init__(self, class_id, title, is_cash, allocation, min_, max_, limit, rank, in_model, pct_total=ZERO):
@@ -226,6 +227,7 @@ class _Class:
         self.reasons: list[Reason] = []
         self.codes: set[str] = set()
         self.pct_total = pct_total
+        self.weight_text: str | None = None
 
     def add(self, code: str, text: str) -> None:
         if code not in self.codes:
@@ -802,6 +804,12 @@ class _Calculation:
             self._allocate()
             self._scale_groups(members, bound_only=False)
         # reasons of the allocation
+        cap_texts = {
+            "industry_group": (R.CAPPED_INDUSTRY_GROUP, "capped by its industry group's cap"),
+            "max_value": (R.CAPPED_MAX_VALUE, "capped by the maximum asset allocation value of "
+                                              f"{_money(self.limits.max_asset_value or ZERO)}"),
+            "max_exposure": (R.CAPPED_MAX_EXPOSURE, f"capped by the maximum exposure of {_fmt(self.limits.max_exposure)}%"),
+        }
         for c in self.classes:
             if c.received > EPS:
                 c.add(R.RECEIVED_OVERFLOW, f"received {_money(c.received)} that capped assets of other classes "
@@ -809,14 +817,7 @@ class _Calculation:
             for line in c.flex:
                 self._weight_reason(line, c)
                 if line.hi != INF and line.f >= line.hi - EPS and _natural(line, c.lam) > line.hi + EPS:
-                    if line.cap_kind == "industry_group":
-                        line.add(R.CAPPED_INDUSTRY_GROUP, "capped by its industry group's cap")
-                    elif line.cap_kind == "max_value":
-                        line.add(R.CAPPED_MAX_VALUE, "capped by the maximum asset allocation value of "
-                                                     f"{_money(self.limits.max_asset_value)}")
-                    else:
-                        line.add(R.CAPPED_MAX_EXPOSURE, "capped by the maximum exposure of "
-                                                        f"{_fmt(self.limits.max_exposure)}%")
+                    line.add(*cap_texts[line.cap_kind])
                 if c.received > EPS:
                     line.add(R.OVERFLOW, "includes the excess of capped assets of other classes")
         if self.leftover > EPS:
@@ -848,10 +849,15 @@ class _Calculation:
     def _weight_reason(self, line: _Line, c: _Class) -> None:
         a = line.action
         if self.prep.percentages:
-            line.add(R.MODEL_WEIGHT, f"model percentage {_fmt(line.percentage)}% (an excluded asset's share is "
-                                     "spread pro rata in its class)")
+            text = _PCT_TEXTS.get(line.percentage)
+            if text is None:
+                text = _PCT_TEXTS[line.percentage] = (f"model percentage {_fmt(line.percentage)}% (an excluded "
+                                                      "asset's share is spread pro rata in its class)")
         else:
-            line.add(R.MODEL_WEIGHT, f"model weight: an equal share of {c.label}")
+            text = c.weight_text
+            if text is None:
+                text = c.weight_text = f"model weight: an equal share of {c.label}"
+        line.add(R.MODEL_WEIGHT, text)
         if a.base == A.SB:
             line.add(R.SPECULATIVE_BUY, f"recommendation {a.code}: half the weight of a BUY asset")
         lam = c.lam
@@ -887,6 +893,8 @@ class _Calculation:
         mta = self.mta
         if not mta or mta <= 0:
             return
+        below = f"the trade is below the minimum trade amount of {_money(mta)}: not traded"
+        raised = f"the sell a cap requires is raised to the minimum trade amount of {_money(mta)}"
         caps = self.group_caps
         group_total: dict[int, Decimal] = {}
         if caps:
@@ -903,7 +911,7 @@ class _Calculation:
                 continue
             if line.tgt > line.cur_units:
                 line.tgt = line.cur_units
-                line.add(R.BELOW_MIN_TRADE, f"the trade is below the minimum trade amount of {_money(mta)}: not traded")
+                line.add(R.BELOW_MIN_TRADE, below)
                 continue
             must = self.asset_cap is not None and line.cur_exact > self.asset_cap + EPS and line.role != FIXED
             gid = line.group_id
@@ -918,13 +926,12 @@ class _Calculation:
                 if gid in caps:
                     group_total[gid] -= (line.tgt - new) * line.price
                 line.tgt = new
-                line.add(R.RAISED_TO_MIN_TRADE, f"the sell a cap requires is raised to the minimum trade amount of "
-                                                f"{_money(mta)}")
+                line.add(R.RAISED_TO_MIN_TRADE, raised)
             else:
                 if gid in caps:
                     group_total[gid] += (line.cur_units - line.tgt) * line.price
                 line.tgt = line.cur_units
-                line.add(R.BELOW_MIN_TRADE, f"the trade is below the minimum trade amount of {_money(mta)}: not traded")
+                line.add(R.BELOW_MIN_TRADE, below)
 
     # 7. cash
     def _fee(self, line: _Line, units: Decimal) -> Decimal:
@@ -1029,40 +1036,57 @@ class _Calculation:
         group_current: dict[int | None, Decimal] = {}
         group_result: dict[int | None, Decimal] = {}
         residue: dict[int, Decimal] = {}
+        half_up = ROUND_HALF_UP
         for line in self.lines:
             tgt = line.tgt
             cur = line.cur_units
             cv = line.cur_value
-            tv = line.value_of(tgt)
-            dv = tv - cv
-            fee = self._fee(line, tgt)
-            if dv > 0:
-                buys += dv
-            else:
-                sells -= dv
-            fees += fee
+            class_id = line.class_id
+            gid = line.group_id
             role = line.role
             action = line.action
+            if tgt == cur:
+                tv, dv, fee, tp = cv, ZERO, ZERO, None
+            else:
+                tv = line.value_of(tgt)
+                dv = tv - cv
+                fee = self._fee(line, tgt)
+                if dv > 0:
+                    buys += dv
+                else:
+                    sells -= dv
+                fees += fee
+                tp = (tv * HUNDRED / V).quantize(PCT, rounding=half_up) if tv else PCT_ZERO
+                class_current[class_id] += cv
+                class_result[class_id] += tv
+                group_current[gid] = group_current.get(gid, ZERO) + cv
+                group_result[gid] = group_result.get(gid, ZERO) + tv
+            cp = (cv * HUNDRED / V).quantize(PCT, rounding=half_up) if cv else PCT_ZERO
+            if tp is None:
+                tp = cp
+                if cv:
+                    class_current[class_id] += cv
+                    class_result[class_id] += cv
+                    group_current[gid] = group_current.get(gid, ZERO) + cv
+                    group_result[gid] = group_result.get(gid, ZERO) + cv
             if role == FLEX:
                 weight = line.f
-                if weight > tgt * line.price + EPS:
-                    residue[line.class_id] = residue.get(line.class_id, ZERO) + weight - tgt * line.price
+                floored = tgt * line.price
+                if weight > floored + EPS:
+                    residue[class_id] = residue.get(class_id, ZERO) + weight - floored
+                wp = (weight * HUNDRED / V).quantize(PCT, rounding=half_up) if weight else PCT_ZERO
+            elif role == FIXED:
+                wp = cp
             else:
-                weight = line.cur_exact if role == FIXED else ZERO
-            class_current[line.class_id] += cv
-            class_result[line.class_id] += tv
-            gid = line.group_id
-            group_current[gid] = group_current.get(gid, ZERO) + cv
-            group_result[gid] = group_result.get(gid, ZERO) + tv
+                wp = PCT_ZERO
             assets.append(build(AssetTarget, {
-                "asset_id": line.asset_id, "code": line.code, "class_id": line.class_id, "industry_group_id": gid,
+                "asset_id": line.asset_id, "code": line.code, "class_id": class_id, "industry_group_id": gid,
                 "kind": line.kind, "model_asset_id": line.model_asset_id, "rank": line.rank, "action": action.code,
                 "base_action": action.base, "recommendation_source": line.source, "comment": line.comment,
                 "limit_price": line.limit_price, "exception": line.exception, "manual_trade_decision": line.manual,
                 "fixed": role == FIXED, "price": line.price, "current_units": cur, "target_units": tgt,
                 "delta_units": tgt - cur, "current_value": cv, "target_value": tv, "delta_value": dv,
-                "current_percent": _pct(cv, V) if cv else PCT_ZERO, "target_percent": _pct(tv, V) if tv else PCT_ZERO,
-                "weight_percent": _pct(weight, V) if weight else PCT_ZERO, "brokerage": fee,
+                "current_percent": cp, "target_percent": tp, "weight_percent": wp, "brokerage": fee,
                 "full_sell": tgt == 0 and line.held, "stop_loss": action.stop_loss and tgt < cur,
                 "urgent": action.urgent and tgt != cur, "reasons": tuple(line.reasons),
             }))
@@ -1136,12 +1160,11 @@ class _Calculation:
             reasons.append(Reason(R.ABOVE_MAX, f"above its maximum of {_fmt(c.max)}%: " + "; ".join(texts)))
             reasons.extend(Reason(code, _cause_text(code, who)) for code, who in sorted(causes.items())
                            if code not in c.codes)
-        target_percent = _pct(c.target, V)
-        return AllocationTarget(
-            id=c.id, title=c.title, is_cash=c.is_cash, target_percent=target_percent, min=c.min, max=c.max,
-            current_value=current, current_percent=_pct(current, V), result_value=result,
-            result_percent=_pct(result, V), reasons=tuple(reasons),
-        )
+        return build(AllocationTarget, {
+            "id": c.id, "title": c.title, "is_cash": c.is_cash, "target_percent": _pct(c.target, V), "min": c.min,
+            "max": c.max, "current_value": current, "current_percent": _pct(current, V), "result_value": result,
+            "result_percent": _pct(result, V), "reasons": tuple(reasons),
+        })
 
     def _group_results(self, current: dict, result: dict) -> tuple[AllocationTarget, ...]:
         V = self.V
@@ -1163,12 +1186,12 @@ class _Calculation:
                                       + ", ".join(fixed) + ")"))
             if cap is not None and gid in capped:
                 reasons.append(Reason(R.CAPPED_INDUSTRY_GROUP, f"its assets are scaled down to its cap of {_fmt(meta[4])}%"))
-            out.append(AllocationTarget(
-                id=gid, title="", is_cash=False, target_percent=meta[0] if meta else None,
-                min=meta[1] if meta else None, max=meta[2] if meta else None, current_value=cur,
-                current_percent=_pct(cur, V), result_value=res, result_percent=_pct(res, V),
-                reasons=tuple(reasons),
-            ))
+            out.append(build(AllocationTarget, {
+                "id": gid, "title": "", "is_cash": False, "target_percent": meta[0] if meta else None,
+                "min": meta[1] if meta else None, "max": meta[2] if meta else None, "current_value": cur,
+                "current_percent": _pct(cur, V) if cur else PCT_ZERO, "result_value": res,
+                "result_percent": _pct(res, V) if res else PCT_ZERO, "reasons": tuple(reasons),
+            }))
         return tuple(out)
 
 

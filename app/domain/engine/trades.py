@@ -23,7 +23,7 @@ from app.domain import validators
 from app.domain.engine import actions as A
 from app.domain.engine.limits import brokerage_fee, limits_for
 from app.domain.engine.prepared import prepare_model
-from app.domain.engine.results import Note, Target, TradeFigures, Trades, Transaction
+from app.domain.engine.results import Note, Target, TradeFigures, Trades, Transaction, build
 from app.domain.engine.snapshot import (
     DECREASE, DONT_HOLD, EXCEPTION_LABELS, INCREASE, MANUAL_TRADE_DECISION, Brokerage, Snapshot,
 )
@@ -83,7 +83,8 @@ def trade_figures(action: str, units, price, brokerage: Brokerage | tuple | None
         cost_base = value - fee
     minimum = Decimal(min_trade_amount) if min_trade_amount else ZERO
     pending = amount if exempt or amount >= minimum else ZERO
-    return TradeFigures(value=value, brokerage=fee, amount=amount, cost_base=cost_base, pending=pending)
+    return build(TradeFigures, {"value": value, "brokerage": fee, "amount": amount, "cost_base": cost_base,
+                                "pending": pending})
 
 
 def str_on_generation(action_code: str, comment: str | None) -> str:
@@ -152,15 +153,15 @@ def _generate(snapshot: Snapshot, target: Target) -> Trades:
                 comment=comment,
             ))
             continue
-        tx = Transaction(
-            asset_id=a.asset_id, code=a.code, class_id=a.class_id, industry_group_id=a.industry_group_id,
-            action=side, display_action=BUY_LABEL if side == INCREASE else SELL_LABEL, units=quantity, price=price,
-            last_close_price=last_close, limit_price=limit_price, value=figures.value, brokerage=figures.brokerage,
-            amount=figures.amount, cost_base=figures.cost_base, pending=figures.pending, current_units=current,
-            target_units=wanted, full_sell=full_sell, stop_loss=stop_loss, urgent=urgent,
-            recommendation_action=action.code, comment=comment,
-            str_on_ti_generation=str_on_generation(action.code, comment),
-        )
+        tx = build(Transaction, {
+            "asset_id": a.asset_id, "code": a.code, "class_id": a.class_id, "industry_group_id": a.industry_group_id,
+            "action": side, "display_action": BUY_LABEL if side == INCREASE else SELL_LABEL, "units": quantity,
+            "price": price, "last_close_price": last_close, "limit_price": limit_price, "value": figures.value,
+            "brokerage": figures.brokerage, "amount": figures.amount, "cost_base": figures.cost_base,
+            "pending": figures.pending, "current_units": current, "target_units": wanted, "full_sell": full_sell,
+            "stop_loss": stop_loss, "urgent": urgent, "recommendation_action": action.code, "comment": comment,
+            "str_on_ti_generation": str_on_generation(action.code, comment), "manual_trade_decision": False,
+        })
         (buys if side == INCREASE else sells).append(tx)
     custom_exceptions = {}
     for e in snapshot.settings.exceptions:

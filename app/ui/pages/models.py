@@ -136,6 +136,13 @@ def models_list_page() -> rx.Component:
                       id="upload-long-terms", on_click=ModelsListState.upload_long_terms),
             rx.button(rx.icon("upload", size=14), "Upload short-term recommendations", variant="soft", size="2",
                       id="upload-short-terms", on_click=ModelsListState.upload_short_terms),
+            # bulk calculation (superusers and advisers, spec 001 s6)
+            rx.cond((AppState.user_role == "superuser") | (AppState.user_role == "adviser"), rx.fragment(
+                rx.button(rx.icon("calculator", size=14), "Calculate Target Portfolios", variant="soft", size="2",
+                          id="bulk-calculate-tp", on_click=AppState.navigate(routes.url("bulk-calculate.calculateTP"))),
+                rx.button(rx.icon("calculator", size=14), "Calculate Trade Recommendations", variant="soft", size="2",
+                          id="bulk-calculate-tr", on_click=AppState.navigate(routes.url("bulk-calculate.calculateTR"))),
+            )),
             wrap="wrap", spacing="3", margin_left=["0", "0", "auto"],
         ),
         wrap="wrap", spacing="3", align="center", width="100%",

@@ -13,6 +13,9 @@ from app.ui.pages import assets as assets_pages
 from app.ui.pages import holdings as holdings_pages
 from app.ui.pages import deposits as deposits_pages
 from app.ui.pages import portfolios as portfolio_pages
+from app.ui.pages import transactions as transaction_pages
+from app.ui.pages import target_portfolio as tp_pages, rofa as rofa_pages
+from app.ui.pages import trade_instructions as ti_pages, bulk_calculate as bulk_calc_pages
 from app.ui.states.base import AppState
 from app.ui.states.login import LoginState
 
@@ -38,3 +41,8 @@ def register_pages(app: rx.App) -> None:
     holdings_pages.register(app)
     deposits_pages.register(app)
     portfolio_pages.register(app)
+    transaction_pages.register(app)
+    tp_pages.register(app)
+    rofa_pages.register(app)
+    ti_pages.register(app)
+    bulk_calc_pages.register(app)

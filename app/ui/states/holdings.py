@@ -21,6 +21,7 @@ from app.domain.permissions import Actor, is_staff
 from app.domain.portfolios import (
     CONFIRM_UNLINK, CONFIRM_UNLINK_CROSS_FIRM, CUSTOM_CLASSES_CHANGED, MODEL_UNLINKED, is_cross_firm,
 )
+from app.services import advice_display
 from app.services import custom_holdings as ch_service
 from app.services import holdings as holdings_service
 from app.services import portfolios as portfolio_service
@@ -139,6 +140,7 @@ def _header_row(section: holdings_service.Section) -> HoldingRow:
 class HoldingsState(PortfolioHeader, AppState):
     loading: bool = True
     can_edit: bool = False
+    can_calculate_tp: bool = False
     total_value: str = ""
     cash_value: str = ""
     cash_negative: bool = False
@@ -187,6 +189,7 @@ class HoldingsState(PortfolioHeader, AppState):
         h = holdings_service.load(actor=actor, portfolio_id=self.portfolio_id)
         p = h.portfolio
         self._show_header(p, actor)
+        self.can_calculate_tp = advice_display.tp_permissions(actor=actor, investment_id=p.id)["calculate"]
         self._model_cross_firm = is_cross_firm(p.firm_id, p.model_firm_id)
         self.can_edit = is_staff(actor)
         t = h.totals
@@ -306,8 +309,30 @@ class HoldingsState(PortfolioHeader, AppState):
         return routes.url("portfolios.asset-transactions", id=self.portfolio_id) if self.portfolio_id else ""
 
     @rx.var
+    def target_portfolio_url(self) -> str:
+        return routes.url("portfolios.target-portfolio", id=self.portfolio_id) if self.portfolio_id else ""
+
+    @rx.var
+    def calculate_tp_url(self) -> str:
+        """The target portfolio screen, which asks to confirm the calculation first."""
+        if not self.portfolio_id:
+            return ""
+        return routes.url("portfolios.target-portfolio", id=self.portfolio_id, query={"calculate": "1"})
+
+    @rx.var
     def deposit_url(self) -> str:
         return routes.url("clients.addTransaction", id=self.portfolio_id) if self.portfolio_id else ""
+
+    @rx.var
+    def trade_instructions_url(self) -> str:
+        return routes.url("portfolios.trade-instructions", id=self.portfolio_id) if self.portfolio_id else ""
+
+    @rx.var
+    def calculate_tr_url(self) -> str:
+        """The trade recommendations screen, opening its 'Calculate Trade Recommendations' confirmation."""
+        if not self.portfolio_id:
+            return ""
+        return routes.url("portfolios.trade-instructions", id=self.portfolio_id, query={"calculate": "1"})
 
     @rx.var
     def excel_path(self) -> str:

@@ -311,6 +311,10 @@ class PortfoliosListState(ListControls, AppState):
             back = {"client": "clients.list", "adviser": "advisers.list", "firm": "firms.list",
                     "model": "models.view"}.get(kind)
             return _events(self._fail(exc), rx.redirect(routes.url(back)) if back else None)
+        except Exception as exc:  # spec 000 s8: the default text for failed portfolio lists
+            log.exception("portfolio list failed", exc_info=exc)
+            self.loading = False
+            return toast_error(GENERIC)
         return None
 
     def _reload(self, first_page: bool = True):

@@ -1,0 +1,302 @@
+"""`python -m app.cli bench engine`: the bulk calculation end to end on synthetic data.
+
+Generates N portfolios (default 10,000, about 25 holdings each, funded by an opening balance and
+executed purchases) across M models (default 20, about 40 assets each) in the configured database,
+then runs a bulk calculation of target portfolios and one of trade recommendations exactly as the
+product does (BulkRun rows, chunks on RQ workers when REDIS_URL is set - `--workers` processes are
+started - or in-process threads otherwise). It prints portfolios per second, the time split into
+load / calculate / persist, peak memory, and how persisting compares with a plain COPY of the same
+rows. It prints figures; it asserts nothing.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import resource
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from decimal import Decimal
+from pathlib import Path
+
+from sqlalchemy import delete, func, select as sa_select, text
+from sqlmodel import select
+
+from app.db import bulk
+from app.db.engine import get_engine, session_scope
+from app.db.tables import (
+    Asset, AssetClass, AssetTransaction, BulkRun, CashTransaction, Firm, IndustryGroup, Model, ModelAsset, ModelClass,
+    ModelIndustryGroup, Portfolio, PortfolioUser, ShortTermRecommendation, TargetPortfolio, TradeAction,
+    TradeInstruction, TradeNote, TradeTransaction, User, BulkRunItem,
+)
+from app.db.types import utcnow
+from app.domain.permissions import Actor
+from app.domain.roles import Role
+from app.settings import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+ACTIONS = ("BUY", "BUY", "BUY", "ACC", "HOLD", "SB", "TAP", "SELL")
+
+
+@dataclass
+class Generated:
+    firm_id: int
+    adviser: Actor
+    model_ids: list[int]
+    portfolio_ids: list[int]
+    seconds: float
+
+
+def _say(text_: str) -> None:
+    print(text_, flush=True)
+
+
+def generate(portfolios: int, models: int, assets_per_model: int = 40, holdings: int = 25, seed: int = 7) -> Generated:
+    rng = random.Random(seed)
+    started = time.perf_counter()
+    now = utcnow()
+    stamp = now.strftime("%Y%m%d%H%M%S")
+    with session_scope() as s:
+        firm = Firm(name=f"Benchmark {stamp}", fee=Decimal("0.11"), min_fee=Decimal("19.95"), max_fee=Decimal("500"))
+        s.add(firm)
+        s.flush()
+        adviser = User(email=f"bench-{stamp}@bench.example.com", first_name="Bench", last_name="Adviser",
+                       role=Role.ADVISER.value, firm_id=firm.id)
+        client = User(email=f"bench-client-{stamp}@bench.example.com", first_name="Bench", last_name="Client",
+                      role=Role.CLIENT.value, firm_id=firm.id)
+        s.add(adviser)
+        s.add(client)
+        cash = s.exec(select(AssetClass).where(AssetClass.is_cash.is_(True))).first()
+        if cash is None:
+            cash = AssetClass(title="Cash", is_cash=True, idx=0)
+            s.add(cash)
+        classes = [AssetClass(title=f"Bench {stamp} class {k}", firm_id=firm.id, idx=k + 1) for k in range(4)]
+        groups = [IndustryGroup(title=f"Bench {stamp} group {g}", idx=1000 + g) for g in range(11)]
+        for row in classes + groups:
+            s.add(row)
+        s.flush()
+        universe = max(300, assets_per_model * 8)
+        asset_ids = bulk.reserve_ids(s, Asset, universe)
+        asset_rows = []
+        for n, aid in enumerate(asset_ids):
+            asset_rows.append(dict(id=aid, code=f"Z{stamp[-6:]}{n:04d}"[:20], name=f"Bench asset {n}",
+                                   class_id=classes[n % 4].id, industry_group_id=groups[n % 11].id, firm_id=firm.id,
+                                   last_close_price=Decimal(rng.randint(50, 30000)) / 100, created_at=now,
+                                   updated_at=now))
+        bulk.copy_rows(s, Asset, asset_rows)
+        prices = {r["id"]: r["last_close_price"] for r in asset_rows}
+        by_class = {c.id: [r["id"] for r in asset_rows if r["class_id"] == c.id] for c in classes}
+        model_ids = bulk.reserve_ids(s, Model, models)
+        bulk.copy_rows(s, Model, [dict(id=mid, firm_id=firm.id, name=f"Bench model {k}", status="active",
+                                       allocation_method="equal_amounts", availability="nobody",
+                                       analyst_recommendations=True, class_allocation=True, type_allocation=False,
+                                       industry_group_allocation=True, version=1, created_at=now, updated_at=now)
+                                  for k, mid in enumerate(model_ids)])
+        class_rows, asset_links, group_rows, recs = [], [], [], []
+        model_assets: dict[int, list[int]] = {}
+        allocations = [Decimal(40), Decimal(25), Decimal(20), Decimal(10)]
+        for mid in model_ids:
+            class_rows.append(dict(model_id=mid, class_id=cash.id, allocation=Decimal(5), min=Decimal(2),
+                                   max=Decimal(20), priority=0))
+            chosen: list[int] = []
+            for k, c in enumerate(classes):
+                class_rows.append(dict(model_id=mid, class_id=c.id, allocation=allocations[k], min=Decimal(0),
+                                       max=Decimal(60), assets_limit=assets_per_model // 4 - 2, priority=k + 1))
+                picks = rng.sample(by_class[c.id], assets_per_model // 4)
+                for p_, aid in enumerate(picks):
+                    asset_links.append(dict(model_id=mid, class_id=c.id, asset_id=aid, priority=p_ + 1,
+                                            included_at=now, inclusion_price=prices[aid]))
+                chosen += picks
+            model_assets[mid] = chosen
+            for g in groups:
+                group_rows.append(dict(model_id=mid, industry_group_id=g.id, allocation=Decimal(20), max=Decimal(25),
+                                       priority=g.idx))
+            for aid in rng.sample(chosen, 8):
+                recs.append(dict(model_id=mid, asset_id=aid, action=rng.choice(ACTIONS), status="active",
+                                 comment="Analyst view", created_at=now, updated_at=now))
+        bulk.copy_rows(s, ModelClass, class_rows)
+        bulk.copy_rows(s, ModelAsset, asset_links)
+        bulk.copy_rows(s, ModelIndustryGroup, group_rows)
+        bulk.copy_rows(s, ShortTermRecommendation, recs)
+        approval = json.dumps({"tp_approval_required": False, "tp_approval_request": False,
+                               "tr_approval_required": True, "tr_approval_request": False, "tr_auto_approval": "never"})
+        portfolio_ids = bulk.reserve_ids(s, Portfolio, portfolios)
+        rows, holders = [], []
+        for n, pid in enumerate(portfolio_ids):
+            rows.append(dict(id=pid, firm_id=firm.id, name=f"Bench {n:05d}", type="SAVINGS",
+                             model_id=model_ids[n % models], adviser_id=adviser.id, inactive=False,
+                             tax_treatment="fifo", sell_look_back_period=0, class_allocation=False,
+                             industry_group_allocation=False, suspend_rebalancing=False, suspend_tr_calculation=False,
+                             max_exposure=Decimal(12), min_trade_amount=Decimal(500), min_cash_allocation=Decimal(2),
+                             approval_settings=approval, version=1, created_at=now, updated_at=now))
+            holders.append(dict(investment_id=pid, user_id=client.id, is_owner=True))
+        bulk.copy_rows(s, Portfolio, rows)
+        bulk.copy_rows(s, PortfolioUser, holders)
+        trade_day = now - timedelta(days=30)
+        tx_ids = bulk.reserve_ids(s, AssetTransaction, portfolios * holdings)
+        asset_tx, cash_tx = [], []
+        next_tx = iter(tx_ids)
+        pool = list(prices)
+        for n, pid in enumerate(portfolio_ids):
+            own = model_assets[model_ids[n % models]]
+            picks = rng.sample(own, min(holdings - 5, len(own))) + rng.sample(pool, 5)  # some outside the model
+            spent = Decimal(0)
+            for aid in picks:
+                units = Decimal(rng.randint(10, 400))
+                amount = (units * prices[aid] + Decimal("19.95")).quantize(Decimal("0.01"))
+                spent += amount
+                tid = next(next_tx)
+                asset_tx.append(dict(id=tid, investment_id=pid, asset_id=aid, type="asset_buy", action="buy",
+                                     status="executed", quantity=units, price=prices[aid], fee=Decimal("19.95"),
+                                     amount=amount, trade_at=trade_day, created_at=now, updated_at=now))
+                cash_tx.append(dict(investment_id=pid, type="linked", action="decrease", status="executed",
+                                    price=amount, trade_at=trade_day, linked_transaction_id=tid, created_at=now,
+                                    updated_at=now))
+            cash_tx.append(dict(investment_id=pid, type="opening_balance", action="increase", status="executed",
+                                price=(spent * Decimal(rng.choice(("1.05", "1.2", "1.5")))).quantize(Decimal("0.01")),
+                                trade_at=trade_day - timedelta(days=1), created_at=now, updated_at=now))
+        bulk.copy_rows(s, AssetTransaction, asset_tx)
+        bulk.copy_rows(s, CashTransaction, cash_tx, columns=("investment_id", "type", "action", "status", "price",
+                                                             "trade_at", "linked_transaction_id", "created_at",
+                                                             "updated_at"))
+        actor = Actor(id=adviser.id, role=Role.ADVISER, firm_id=firm.id, email=adviser.email)
+        firm_id = firm.id
+    return Generated(firm_id, actor, model_ids, portfolio_ids, time.perf_counter() - started)
+
+
+def _workers(count: int) -> list[subprocess.Popen]:
+    env = dict(os.environ, DATABASE_URL=settings.database_url, REDIS_URL=settings.redis_url)
+    return [subprocess.Popen([sys.executable, "-m", "app.cli", "worker", "--burst"], cwd=ROOT, env=env)
+            for _ in range(count)]
+
+
+def _run(kind: str, g: Generated, workers: int, chunk_size: int) -> dict:
+    from app.jobs import runner
+    from app.services import bulk_runs
+
+    started = time.perf_counter()
+    run = bulk_runs.start_for_models(actor=g.adviser, kind=kind, model_ids=g.model_ids, chunk_size=chunk_size)
+    procs = _workers(workers) if runner.uses_redis() else []
+    while True:
+        with session_scope() as s:
+            current = s.get(BulkRun, run["id"])
+            finished = current.done + current.failed >= current.total
+        if finished:
+            break
+        if procs and all(p.poll() is not None for p in procs):
+            break
+        time.sleep(0.05)
+    wall = time.perf_counter() - started
+    for p in procs:
+        p.wait()
+    runner.wait_in_process()
+    final = bulk_runs.get(actor=g.adviser, run_id=run["id"])
+    split = {"load": 0.0, "calculate": 0.0, "persist": 0.0}
+    if runner.uses_redis():
+        from rq.registry import FinishedJobRegistry
+
+        queue = runner.queue()
+        for job_id in FinishedJobRegistry(queue=queue).get_job_ids():
+            job = queue.fetch_job(job_id)
+            result = job.return_value() if job else None
+            if isinstance(result, dict) and job.args and job.args[0] == run["id"]:
+                for key in split:
+                    split[key] += float(result.get(key, 0.0))
+    else:
+        split = dict(bulk_runs.LAST_TIMINGS.get(run["id"], split))
+    return {"run": final, "wall": wall, "split": split}
+
+
+def _copy_baseline(run_id: int) -> tuple[float, int]:
+    """Seconds to write the run's target portfolio rows again with a plain COPY (PostgreSQL) or
+    executemany (SQLite) into a scratch table of the same shape, and the row count."""
+    cols = ["investment_id", "version", "status", "not_enough_cash", "error_message", "value", "model_id",
+            "model_version", "allocation_method", "result", "bulk_run_id", "created_by", "moderator_id",
+            "created_at", "updated_at", "row_version"]
+    with session_scope() as s:
+        rows = [dict(zip(cols, r)) for r in s.execute(
+            sa_select(*[getattr(TargetPortfolio, c) for c in cols]).where(TargetPortfolio.bulk_run_id == run_id)).all()]
+    engine = get_engine()
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE IF EXISTS bench_copy"))
+        if engine.dialect.name == "postgresql":
+            conn.execute(text("CREATE TABLE bench_copy (LIKE target_portfolios INCLUDING DEFAULTS)"))
+        else:
+            conn.execute(text("CREATE TABLE bench_copy AS SELECT * FROM target_portfolios WHERE 0"))
+    from app.db.tables import SQLModel  # noqa: F401
+    from sqlalchemy import Table, MetaData
+
+    scratch = Table("bench_copy", MetaData(), autoload_with=engine)
+    started = time.perf_counter()
+    with session_scope() as s:
+        bulk.copy_rows(s, scratch, rows, columns=cols)
+    seconds = time.perf_counter() - started
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE bench_copy"))
+    return seconds, len(rows)
+
+
+def cleanup(firm_id: int) -> None:
+    with session_scope() as s:
+        pids = sa_select(Portfolio.id).where(Portfolio.firm_id == firm_id)
+        tis = sa_select(TradeInstruction.id).where(TradeInstruction.investment_id.in_(pids))
+        runs = sa_select(BulkRun.id).where(BulkRun.firm_id == firm_id)
+        for stmt in (
+            delete(TradeTransaction).where(TradeTransaction.trade_instruction_id.in_(tis)),
+            delete(TradeNote).where(TradeNote.trade_instruction_id.in_(tis)),
+            delete(TradeAction).where(TradeAction.trade_instruction_id.in_(tis)),
+            delete(TradeInstruction).where(TradeInstruction.investment_id.in_(pids)),
+            delete(TargetPortfolio).where(TargetPortfolio.investment_id.in_(pids)),
+            delete(BulkRunItem).where(BulkRunItem.run_id.in_(runs)),
+            delete(BulkRun).where(BulkRun.firm_id == firm_id),
+            delete(CashTransaction).where(CashTransaction.investment_id.in_(pids)),
+            delete(AssetTransaction).where(AssetTransaction.investment_id.in_(pids)),
+            delete(PortfolioUser).where(PortfolioUser.investment_id.in_(pids)),
+            delete(Portfolio).where(Portfolio.firm_id == firm_id),
+        ):
+            s.execute(stmt)
+        mids = sa_select(Model.id).where(Model.firm_id == firm_id)
+        for table in (ShortTermRecommendation, ModelIndustryGroup, ModelAsset, ModelClass):
+            s.execute(delete(table).where(table.model_id.in_(mids)))
+        s.execute(delete(Model).where(Model.firm_id == firm_id))
+        s.execute(delete(Asset).where(Asset.firm_id == firm_id))
+        s.execute(delete(AssetClass).where(AssetClass.firm_id == firm_id))
+        s.execute(delete(User).where(User.firm_id == firm_id))
+        s.execute(delete(Firm).where(Firm.id == firm_id))
+
+
+def bench_engine(portfolios: int = 10_000, models: int = 20, workers: int = 2, chunk_size: int = 250,
+                 keep: bool = False) -> int:
+    engine = get_engine()
+    backend = engine.dialect.name
+    mode = f"RQ on Redis with {workers} worker processes" if settings.redis_url else "in-process threads (no REDIS_URL)"
+    _say(f"Database: {backend}; jobs: {mode}")
+    _say(f"Generating {portfolios:,} portfolios (~25 holdings) across {models} models (~40 assets) ...")
+    g = generate(portfolios, models)
+    _say(f"  generated in {g.seconds:.1f} s")
+    try:
+        for kind, title in (("tp", "target portfolios"), ("tr", "trade recommendations")):
+            out = _run(kind, g, workers, chunk_size)
+            run, wall, split = out["run"], out["wall"], out["split"]
+            rate = run["total"] / wall if wall else 0.0
+            _say(f"\nBulk {title}: {run['done']:,} done, {run['failed']:,} failed of {run['total']:,} "
+                 f"in {wall:.2f} s wall -> {rate:,.0f} portfolios/s")
+            total = sum(split.values()) or 1.0
+            _say("  time in workers (summed over processes): " + ", ".join(
+                f"{k} {v:.2f} s ({100 * v / total:.0f}%)" for k, v in split.items()))
+            if kind == "tp":
+                copy_seconds, count = _copy_baseline(run["id"])
+                ratio = split["persist"] / copy_seconds if copy_seconds else float("nan")
+                _say(f"  plain COPY of the same {count:,} target portfolio rows: {copy_seconds:.2f} s; "
+                     f"persist / COPY = {ratio:.2f}x")
+        own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        _say(f"\nPeak memory: this process {own:,.0f} MB; largest worker {children:,.0f} MB")
+    finally:
+        if not keep:
+            cleanup(g.firm_id)
+            _say("Benchmark data removed (use --keep to leave it).")
+    return 0

@@ -1,0 +1,387 @@
+"""The transaction modals of a portfolio's cash and asset screens (spec 002 s2/s4/s5/s8):
+
+- asset_transaction_modal(S): large, static backdrop; adds a purchase, sell, dividend, interest,
+  capital return or reconstruction (the type switch changes the form), edits one, or shows it
+  read-only (with Edit where the user may); contract note fields for purchases and sells;
+- recreate_confirm(S): the question asked before an errored (or cancelled) transaction's edit is
+  saved as a new transaction;
+- delete_confirm(S): 'Are you sure you want to delete this transaction?';
+- upload_modal(S) and upload_failure_dialog(S): a CSV or .xlsx file of transactions, and the error
+  dialog naming the refused lines;
+- cash_transaction_modal(S), opening_balance_modal(S), cash_detail_modal(S): the cash screen's.
+
+`S` is a state of app.ui.states.transactions (TransactionForms mixed in; the cash modals need
+CashTransactionsState)."""
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from app.domain import transaction_rules as rules
+from app.ui.components.widgets import confirm_dialog, field, text_input
+from app.ui.states.transactions import (
+    ASSET_STATUS_OPTIONS, CASH_FORM_OPTIONS, CASH_STATUS_OPTIONS, FORM_OPTIONS, UPLOAD_FAILED, UPLOAD_ID, Detail,
+    Option,
+)
+
+STATIC = {"on_pointer_down_outside": rx.prevent_default, "on_interact_outside": rx.prevent_default,
+          "on_escape_key_down": rx.prevent_default}
+UPLOAD_ACCEPT = {"text/csv": [".csv"], "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": [".xlsx"]}
+UPLOAD_COLUMNS = ", ".join(rules.UPLOAD_COLUMNS)
+
+
+# ---- small parts --------------------------------------------------------------------------------
+def _select(value: Any, options: list[Option], on_change: Any, id_: str, error: Any = "", disabled: Any = False,
+            placeholder: str = "") -> rx.Component:
+    return rx.select.root(
+        rx.select.trigger(placeholder=placeholder, id=id_, width="100%",
+                          color=rx.cond(error != "", rx.color("red", 11), "inherit")),
+        rx.select.content(*[rx.select.item(o.label, value=o.value) for o in options]),
+        value=value, on_change=on_change, disabled=disabled, name=id_,
+    )
+
+
+def _date(value: Any, on_change: Any, id_: str, error: Any = "", read_only: Any = False) -> rx.Component:
+    return rx.input(type="date", value=value, on_change=on_change, id=id_, name=id_, read_only=read_only,
+                    color_scheme=rx.cond(error != "", "red", "gray"), variant=rx.cond(read_only, "soft", "surface"),
+                    width="100%", min_width="0")
+
+
+def _details(rows: Any, id_: str) -> rx.Component:
+    def item(d: Detail) -> rx.Component:
+        return rx.vstack(rx.text(d.label, size="1", color=rx.color("gray", 10)),
+                         rx.text(d.value, size="2", weight="medium", font_variant_numeric="tabular-nums"),
+                         spacing="0", min_width="0", class_name="detail-item")
+
+    return rx.grid(rx.foreach(rows, item), columns=rx.breakpoints(initial="2", sm="3"), spacing="3", width="100%",
+                   id=id_)
+
+
+def _footer(*buttons: rx.Component) -> rx.Component:
+    return rx.hstack(*buttons, justify="end", spacing="3", width="100%", margin_top="8px", wrap="wrap")
+
+
+# ---- the asset transaction modal ------------------------------------------------------------------
+def _af_input(S: Any, key: str, label: str, required: bool = False, hint: str = "", **props) -> rx.Component:
+    error = S.af_errors.get(key, "")
+    return field(label, text_input(f"af-{key.replace('_', '-')}", S.af[key], lambda value: S.set_af_field(key, value),
+                                   error=error, read_only=S.af_read_only, **props),
+                 error=error, required=required, hint=hint)
+
+
+def _af_money(S: Any, key: str, label: str, required: bool = False, hint: str = "") -> rx.Component:
+    return _af_input(S, key, label, required=required, hint=hint, input_mode="decimal", placeholder="0.00")
+
+
+def _af_date(S: Any, key: str, label: str, required: bool = False) -> rx.Component:
+    error = S.af_errors.get(key, "")
+    return field(label, _date(S.af[key], lambda value: S.set_af_field(key, value), f"af-{key.replace('_', '-')}",
+                              error, S.af_read_only), error=error, required=required)
+
+
+def _type_switch(S: Any) -> rx.Component:
+    """The add form's type: each type has its own form (spec 002 s2)."""
+    return rx.flex(
+        *[rx.button(o.label, size="1", type="button", on_click=S.set_af_form(o.value),
+                    variant=rx.cond(S.af_form == o.value, "solid", "soft"),
+                    color_scheme=rx.cond(S.af_form == o.value, "indigo", "gray"), id=f"af-type-{o.value}".replace("_", "-"))
+          for o in FORM_OPTIONS],
+        gap="2", wrap="wrap", id="af-type",
+    )
+
+
+def _asset_field(S: Any) -> rx.Component:
+    error = S.af_errors.get("code", "")
+    adding = S.af_mode == "add"
+    control = rx.hstack(
+        rx.input(value=S.af["code"], on_change=S.set_af_code, on_blur=S.lookup_code, id="af-code", name="af-code",
+                 read_only=~adding, placeholder="e.g. BHP", max_length=20,
+                 color_scheme=rx.cond(error != "", "red", "gray"), variant=rx.cond(adding, "surface", "soft"),
+                 width="120px", min_width="96px", text_transform="uppercase"),
+        rx.cond(adding, rx.button(rx.icon("search", size=14), "Find", variant="soft", type="button",
+                                  on_click=S.browse_assets, id="af-browse")),
+        rx.text(S.af_asset_name, size="2", color=rx.color("gray", 11), id="af-asset-name", overflow="hidden",
+                text_overflow="ellipsis", white_space="nowrap", min_width="0"),
+        spacing="2", align="center", width="100%",
+    )
+    return field("Asset", control, error=error, required=True)
+
+
+def _trade_fields(S: Any) -> rx.Component:
+    status_error = S.af_errors.get("status", "")
+    return rx.vstack(
+        rx.grid(
+            _af_input(S, "quantity", "Quantity", required=True, input_mode="decimal"),
+            _af_input(S, "price", "Price per unit ($)", required=True, input_mode="decimal"),
+            _af_money(S, "fee", "Brokerage ($)"),
+            _af_money(S, "gst", "GST ($)"),
+            columns=rx.breakpoints(initial="2", sm="4"), spacing="3", width="100%",
+        ),
+        rx.cond(S.af_value_hint != "", rx.text(S.af_value_hint, size="1", color=rx.color("gray", 11), id="af-value-hint")),
+        rx.grid(
+            _af_date(S, "settlement_at", "Settlement date"),
+            field("Status", _select(S.af["status"], ASSET_STATUS_OPTIONS, lambda v: S.set_af_field("status", v),
+                                    "af-status", status_error, S.af_read_only), status_error),
+            columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
+        ),
+        rx.box(
+            rx.text("Contract note", size="2", weight="bold"),
+            rx.grid(
+                _af_input(S, "contract_note", "Contract note number"),
+                _af_input(S, "order_id", "Order ID"),
+                _af_input(S, "limit_price", "Limit price ($)", input_mode="decimal"),
+                columns=rx.breakpoints(initial="1", sm="3"), spacing="3", width="100%", margin_top="8px",
+            ),
+            width="100%", padding="12px", border_radius="8px", background=rx.color("gray", 2),
+            border=f"1px solid {rx.color('gray', 4)}", id="af-contract-note",
+        ),
+        spacing="3", width="100%",
+    )
+
+
+def _form_fields(S: Any) -> rx.Component:
+    two = rx.breakpoints(initial="1", sm="2")
+    return rx.match(
+        S.af_form,
+        ("purchase", _trade_fields(S)),
+        ("sell", _trade_fields(S)),
+        ("dividend", rx.grid(
+            _af_money(S, "amount", "Amount ($)", required=True),
+            _af_money(S, "franking_credits", "Franking credits ($)"),
+            _af_date(S, "ex_date", "Ex date"),
+            columns=rx.breakpoints(initial="1", sm="3"), spacing="3", width="100%")),
+        ("interest", rx.grid(_af_money(S, "amount", "Amount ($)", required=True), columns=two, spacing="3",
+                             width="100%")),
+        ("capital_return", rx.grid(
+            _af_money(S, "amount", "Amount ($)", hint="Or a price per unit"),
+            _af_input(S, "price", "Price per unit ($)", input_mode="decimal",
+                      hint="Multiplied by the units held on the date"),
+            columns=two, spacing="3", width="100%")),
+        ("reconstruction", rx.grid(_af_input(S, "ratio", "Ratio (new:old)", required=True, placeholder="e.g. 2:1"),
+                                   columns=two, spacing="3", width="100%")),
+        rx.fragment(),
+    )
+
+
+def asset_transaction_modal(S: Any) -> rx.Component:
+    description_error = S.af_errors.get("description", "")
+    head = rx.hstack(
+        rx.dialog.title(S.af_title, margin="0", id="af-title"),
+        rx.cond((S.af_mode != "add") & (S.af_status_label != ""),
+                rx.badge(S.af_status_label, variant="soft", id="af-status-badge")),
+        rx.spacer(),
+        rx.cond((S.af_mode == "view") & S.af_can_edit,
+                rx.button(rx.icon("pencil", size=14), "Edit", size="1", variant="soft", on_click=S.switch_to_edit,
+                          id="af-edit")),
+        width="100%", align="center", spacing="3",
+    )
+    body = rx.vstack(
+        rx.cond(S.af_mode == "add", _type_switch(S)),
+        rx.cond(S.af_mode != "add", _details(S.af_summary, "af-summary")),
+        rx.grid(
+            _asset_field(S),
+            _af_date(S, "trade_at", "Trade date", required=True),
+            columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
+        ),
+        _form_fields(S),
+        field("Description", rx.text_area(value=S.af["description"], on_change=lambda v: S.set_af_field("description", v),
+                                          id="af-description", read_only=S.af_read_only, rows="2", width="100%",
+                                          color_scheme=rx.cond(description_error != "", "red", "gray")),
+              error=description_error),
+        _footer(
+            rx.button(rx.cond(S.af_read_only, "Close", "Cancel"), variant="soft", color_scheme="gray", type="button",
+                      on_click=S.close_asset_form, id="af-cancel"),
+            rx.cond(~S.af_read_only, rx.button("Save", type="button", on_click=S.save_asset_tx, loading=S.af_saving,
+                                               id="af-save")),
+        ),
+        spacing="3", width="100%",
+    )
+    return rx.dialog.root(
+        rx.dialog.content(head, rx.box(height="12px"), body, max_width="880px", width="96vw",
+                          id="asset-transaction-modal", **STATIC),
+        open=S.af_open,
+        on_open_change=S.set_af_open,
+    )
+
+
+def recreate_confirm(S: Any) -> rx.Component:
+    """A transaction in error (or cancelled in order management) is changed by a new transaction."""
+    return confirm_dialog(S.af_question_open, S.af_question, S.confirm_recreate, S.cancel_recreate,
+                          confirm_label="Create new transaction", danger=False)
+
+
+def delete_confirm(S: Any) -> rx.Component:
+    return confirm_dialog(S.delete_open, rules.DELETE_QUESTION, S.confirm_delete, S.cancel_delete)
+
+
+# ---- upload --------------------------------------------------------------------------------------
+def upload_modal(S: Any) -> rx.Component:
+    chosen = rx.selected_files(UPLOAD_ID)
+    zone = rx.upload(
+        rx.vstack(
+            rx.icon("file-spreadsheet", size=28, color=rx.color("gray", 9)),
+            rx.cond(chosen.length() > 0,
+                    rx.foreach(chosen, lambda name: rx.text(name, size="2", weight="medium", id="upload-file-name")),
+                    rx.text("Drop a CSV or Excel (.xlsx) file here, or click to choose one", size="2",
+                            color=rx.color("gray", 11), text_align="center")),
+            align="center", spacing="2", padding="20px",
+        ),
+        id=UPLOAD_ID, accept=UPLOAD_ACCEPT, multiple=False, max_files=1, padding="0",
+        border=f"1px dashed {rx.color('gray', 7)}", border_radius="8px", width="100%", cursor="pointer",
+        background=rx.color("gray", 2),
+    )
+    confirm = rx.cond(
+        chosen.length() > 0,
+        rx.button(rx.icon("upload", size=14), "Upload", id="upload-confirm", loading=S.uploading,
+                  on_click=S.upload(rx.upload_files(upload_id=UPLOAD_ID))),
+        rx.button(rx.icon("upload", size=14), "Upload", id="upload-confirm", on_click=S.no_file),
+    )
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title("Upload transactions"),
+            rx.vstack(
+                rx.text("Every line is added, or none: a file with a wrong line adds nothing.", size="2",
+                        color=rx.color("gray", 11)),
+                zone,
+                rx.text("Columns (header row): " + UPLOAD_COLUMNS + ". Date and type are required; types: purchase, "
+                        "sell, dividend, interest, capital return, reconstruction, withdrawal, credit, income.",
+                        size="1", color=rx.color("gray", 10)),
+                rx.cond(S.upload_error != "", rx.text(S.upload_error, size="1", color=rx.color("red", 11),
+                                                      class_name="field-error", id="upload-error")),
+                _footer(
+                    rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.close_upload, id="upload-cancel",
+                              disabled=S.uploading),
+                    confirm,
+                ),
+                spacing="3", width="100%",
+            ),
+            max_width="540px", id="upload-modal",
+        ),
+        open=S.upload_open,
+        on_open_change=S.set_upload_open,
+    )
+
+
+def upload_failure_dialog(S: Any) -> rx.Component:
+    """'The file upload was unsuccessful' with the server's message and each refused line's reasons."""
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title(UPLOAD_FAILED, id="upload-failure-title"),
+            rx.alert_dialog.description(S.failure_message, size="2", id="upload-failure-message"),
+            rx.box(
+                rx.foreach(S.failure_lines, lambda d: rx.hstack(
+                    rx.text(d.label, size="1", weight="bold", white_space="nowrap", min_width="56px"),
+                    rx.text(d.value, size="1", color=rx.color("gray", 11)),
+                    spacing="2", align="start", class_name="upload-failure-line")),
+                max_height="40vh", overflow_y="auto", margin_top="12px", width="100%",
+            ),
+            rx.hstack(rx.button("OK", on_click=S.close_failure, id="upload-failure-ok"), justify="end", margin_top="16px"),
+            max_width="560px",
+        ),
+        open=S.failure_open,
+    )
+
+
+# ---- the cash screen's modals ---------------------------------------------------------------------
+def _cm_input(S: Any, key: str, label: str, required: bool = False, **props) -> rx.Component:
+    error = S.cm_errors.get(key, "")
+    return field(label, text_input(f"cm-{key.replace('_', '-')}", S.cm[key], lambda v: S.set_cm_field(key, v),
+                                   error=error, **props), error=error, required=required)
+
+
+def _cm_date(S: Any, key: str, label: str, required: bool = False) -> rx.Component:
+    error = S.cm_errors.get(key, "")
+    return field(label, _date(S.cm[key], lambda v: S.set_cm_field(key, v), f"cm-{key.replace('_', '-')}", error),
+                 error=error, required=required)
+
+
+def cash_transaction_modal(S: Any) -> rx.Component:
+    """A withdrawal, credit or income (spec 002 s2)."""
+    type_error = S.cm_errors.get("type", "")
+    status_error = S.cm_errors.get("status", "")
+    description_error = S.cm_errors.get("description", "")
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title(S.cm_title, id="cm-title"),
+            rx.vstack(
+                rx.grid(
+                    field("Type", _select(S.cm["type"], CASH_FORM_OPTIONS, lambda v: S.set_cm_field("type", v), "cm-type",
+                                          type_error), type_error, required=True),
+                    _cm_input(S, "price", "Amount ($)", required=True, input_mode="decimal", placeholder="0.00"),
+                    _cm_date(S, "trade_at", "Date", required=True),
+                    _cm_date(S, "settlement_at", "Settlement date"),
+                    field("Status", _select(S.cm["status"], CASH_STATUS_OPTIONS, lambda v: S.set_cm_field("status", v),
+                                            "cm-status", status_error), status_error),
+                    columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
+                ),
+                field("Description", rx.text_area(value=S.cm["description"],
+                                                  on_change=lambda v: S.set_cm_field("description", v),
+                                                  id="cm-description", rows="2", width="100%",
+                                                  color_scheme=rx.cond(description_error != "", "red", "gray")),
+                      error=description_error),
+                rx.text("Only executed transactions count in the balance.", size="1", color=rx.color("gray", 10)),
+                _footer(
+                    rx.button("Cancel", variant="soft", color_scheme="gray", type="button", on_click=S.close_cash,
+                              id="cm-cancel"),
+                    rx.button("Save", type="button", on_click=S.save_cash, loading=S.cm_saving, id="cm-save"),
+                ),
+                spacing="3", width="100%",
+            ),
+            max_width="560px", id="cash-transaction-modal",
+        ),
+        open=S.cm_open,
+        on_open_change=S.set_cm_open,
+    )
+
+
+def opening_balance_modal(S: Any) -> rx.Component:
+    price_error = S.ob_errors.get("price", "")
+    date_error = S.ob_errors.get("trade_at", "")
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title("Opening balance", id="ob-title"),
+            rx.dialog.description("The cash the portfolio held when its records here begin.", size="2",
+                                  color=rx.color("gray", 10), margin_bottom="12px"),
+            rx.vstack(
+                rx.grid(
+                    field("Amount ($)", text_input("ob-price", S.ob_price, S.set_ob_price, error=price_error,
+                                                   input_mode="decimal", placeholder="0.00"),
+                          error=price_error, required=True),
+                    field("Date", _date(S.ob_date, S.set_ob_date, "ob-date", date_error), error=date_error,
+                          required=True),
+                    columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
+                ),
+                _footer(
+                    rx.button("Cancel", variant="soft", color_scheme="gray", type="button", on_click=S.close_opening,
+                              id="ob-cancel"),
+                    rx.button("Save", type="button", on_click=S.save_opening, loading=S.ob_saving, id="ob-save"),
+                ),
+                spacing="3", width="100%",
+            ),
+            max_width="480px", id="opening-balance-modal",
+        ),
+        open=S.ob_open,
+        on_open_change=S.set_ob_open,
+    )
+
+
+def cash_detail_modal(S: Any) -> rx.Component:
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title(S.detail_title, id="detail-title"),
+            rx.vstack(
+                _details(S.detail_rows, "detail-items"),
+                _footer(
+                    rx.cond(S.detail_linked_id > 0,
+                            rx.button(rx.icon("arrow-left-right", size=14), "View asset transaction", variant="soft",
+                                      on_click=S.view_linked, id="detail-linked")),
+                    rx.dialog.close(rx.button("Close", variant="soft", color_scheme="gray", id="detail-close")),
+                ),
+                spacing="4", width="100%",
+            ),
+            max_width="640px", id="cash-detail-modal",
+        ),
+        open=S.detail_open,
+        on_open_change=S.set_detail_open,
+    )

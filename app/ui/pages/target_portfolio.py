@@ -1,0 +1,534 @@
+"""portfolios.target-portfolio, portfolios.target-portfolio-version and
+portfolios.target-portfolio-versions (spec 001 s2/s4/s6/s9, 002 s4/s8/s9).
+
+The pieces that show a target portfolio (status, steps, figures, class tables with the reasons of
+every number, class bars, industry groups) take any state that mixes in TPDisplay, so the record of
+advice (app.ui.pages.rofa) shows the same."""
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from app.ui import routes
+from app.ui.components.layout import page
+from app.ui.components.portfolio_crumbs import portfolio_crumbs
+from app.ui.components.widgets import (
+    confirm_dialog, empty_row, list_footer, page_size_select, pagination, plain_header, skeleton_rows, table_card,
+)
+from app.ui.states.base import AppState
+from app.ui.states.target_portfolio import (
+    COMMENT_TITLES, EDIT_AVAILABLE, VERSION_PAGE_SIZES, GroupRow, Step, TargetPortfolioState, TPClass, TPLine,
+    TPVersionsState, VersionRow,
+)
+
+S = TargetPortfolioState
+V = TPVersionsState
+TITLE = "Wealth Advice"
+NUMBER = {"text_align": "right", "font_variant_numeric": "tabular-nums", "white_space": "nowrap"}
+DATE_TIME = "DD/MM/YYYY HH:mm"
+COLUMNS, COLUMNS_EDITABLE = 9, 11  # the target asset table's column span (002 s9)
+NO_TP_STAFF = "No target portfolio has been calculated for this portfolio yet."
+NO_TP_OTHERS = "There is no approved target portfolio for this portfolio yet."
+NOT_ENOUGH_CASH_TEXT = ("Not Enough Cash: the cash after trades stays below the minimum cash even with every buy cut, "
+                        "so this target portfolio cannot be validated.")
+
+
+def _when(flag: Any, component: rx.Component) -> rx.Component:
+    """`component` when `flag` (a Python bool or a Var) holds."""
+    if isinstance(flag, bool):
+        return component if flag else rx.fragment()
+    return rx.cond(flag, component)
+
+
+def _tone(sign: Any, up: str = "green", down: str = "red") -> Any:
+    return rx.match(sign, ("up", rx.color(up, 11)), ("down", rx.color(down, 11)), rx.color("gray", 12))
+
+
+# ---- the head: status, who and when ----------------------------------------------------------------
+def tp_status_badge(state: Any, id_: str = "tp-status") -> rx.Component:
+    return rx.badge(state.tp_status_label, color_scheme=state.tp_status_color, variant="soft", size="2", id=id_,
+                    custom_attrs={"data-status": state.tp_status})
+
+
+def _step(step: Step) -> rx.Component:
+    return rx.vstack(
+        rx.text(step.label, size="1", color=rx.color("gray", 10)),
+        rx.text(rx.cond(step.name != "", step.name, "\u2014"), size="2", weight="medium"),
+        rx.cond(step.at != "", rx.text(rx.moment(step.at, format=DATE_TIME), size="1", color=rx.color("gray", 11))),
+        spacing="0", class_name="tp-step", custom_attrs={"data-label": step.label},
+    )
+
+
+def tp_head(state: Any) -> rx.Component:
+    return rx.card(
+        rx.flex(
+            rx.vstack(
+                rx.text("Status", size="1", color=rx.color("gray", 10)),
+                tp_status_badge(state),
+                spacing="1",
+            ),
+            rx.vstack(
+                rx.text("Version", size="1", color=rx.color("gray", 10)),
+                rx.text(state.tp_version, size="2", weight="medium", id="tp-version"),
+                spacing="1",
+            ),
+            rx.vstack(
+                rx.text("Model", size="1", color=rx.color("gray", 10)),
+                rx.text(rx.cond(state.tp_model != "", state.tp_model, "\u2014"), size="2", weight="medium",
+                        id="tp-model"),
+                spacing="1",
+            ),
+            rx.foreach(state.steps, _step),
+            gap="24px", wrap="wrap", align="start", width="100%", id="tp-head",
+        ),
+        width="100%", size="2",
+    )
+
+
+def tp_alerts(state: Any) -> rx.Component:
+    """Calculation Error with its message, Not Enough Cash, and the result's own notes."""
+    return rx.fragment(
+        rx.cond(state.is_failed, rx.callout.root(
+            rx.callout.icon(rx.icon("triangle-alert")),
+            rx.vstack(rx.text("Calculation Error", weight="bold", size="3"),
+                      rx.text(state.error_message, size="3", id="tp-error"), spacing="1"),
+            color_scheme="red", size="3", width="100%", role="alert",
+        )),
+        rx.cond(state.not_enough_cash & ~state.is_failed, rx.callout(
+            NOT_ENOUGH_CASH_TEXT, icon="circle-alert", color_scheme="orange", size="2", width="100%", id="tp-not-enough-cash",
+        )),
+        rx.cond(state.notes.length() > 0, rx.callout.root(
+            rx.callout.icon(rx.icon("info")),
+            rx.vstack(rx.foreach(state.notes, lambda n: rx.text(n, size="2")), spacing="1"),
+            color_scheme="gray", size="1", width="100%", id="tp-notes",
+        )),
+    )
+
+
+# ---- summary figures -----------------------------------------------------------------------------
+def _figure(label: str, value: Any, id_: str, warn: Any = False) -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.text(label, size="1", color=rx.color("gray", 10), weight="medium"),
+            rx.text(value, size=rx.breakpoints(initial="3", sm="5"), weight="bold", id=id_,
+                    font_variant_numeric="tabular-nums",
+                    color=rx.cond(warn, rx.color("red", 11), rx.color("gray", 12))),
+            spacing="1",
+        ),
+        width="100%", size="1",
+    )
+
+
+def tp_figures(state: Any) -> rx.Component:
+    return rx.grid(
+        _figure("Portfolio value", state.value, "tp-value"),
+        _figure("Cash now", state.cash_now, "tp-cash"),
+        _figure("Cash after trades", state.cash_after, "tp-cash-after", state.cash_after_low),
+        _figure("Buys", state.buys, "tp-buys"),
+        _figure("Sells", state.sells, "tp-sells"),
+        _figure("Brokerage", state.brokerage, "tp-brokerage"),
+        _figure("Minimum cash", state.min_cash, "tp-min-cash"),
+        columns=rx.breakpoints(initial="2", sm="4", xl="7"), spacing="3", width="100%",
+    )
+
+
+# ---- class allocation: current vs target -----------------------------------------------------------
+def _fill(color: Any) -> Any:
+    return rx.match(color, ("success", rx.color("green", 9)), ("warning", rx.color("amber", 9)),
+                    ("danger", rx.color("red", 9)), rx.color("accent", 9))
+
+
+def _bar(width: Any, fill: Any, marker: Any = "") -> rx.Component:
+    return rx.box(
+        rx.box(width=width, height="100%", background=fill, border_radius="3px"),
+        rx.cond(marker != "", rx.box(position="absolute", left=marker, top="-2px", bottom="-2px", width="2px",
+                                     background=rx.color("gray", 12), title="Target")),
+        position="relative", width="100%", height="8px", background=rx.color("gray", 4), border_radius="3px",
+    )
+
+
+def _class_bar(c: TPClass) -> rx.Component:
+    return rx.vstack(
+        rx.hstack(
+            rx.text(c.title, size="2", weight="medium", overflow="hidden", text_overflow="ellipsis", white_space="nowrap"),
+            rx.spacer(),
+            rx.text(c.current, size="1", color=rx.color("gray", 10), font_variant_numeric="tabular-nums"),
+            rx.icon("arrow-right", size=12, color=rx.color("gray", 9)),
+            rx.text(c.result, size="2", weight="bold", font_variant_numeric="tabular-nums", class_name="bar-result",
+                    color=rx.match(c.color, ("success", rx.color("green", 11)), ("warning", rx.color("amber", 11)),
+                                   ("danger", rx.color("red", 11)), rx.color("gray", 12))),
+            width="100%", align="center", spacing="2",
+        ),
+        rx.hstack(rx.text("Now", size="1", color=rx.color("gray", 10), width="44px"), _bar(c.current_width, rx.color("gray", 8)),
+                  width="100%", align="center", spacing="2"),
+        rx.hstack(rx.text("Target", size="1", color=rx.color("gray", 10), width="44px"),
+                  _bar(c.result_width, _fill(c.color), c.target_left), width="100%", align="center", spacing="2"),
+        rx.text(rx.cond(c.target != "", "model " + c.target, ""), rx.cond(c.bounds != "", " · " + c.bounds, ""),
+                size="1", color=rx.color("gray", 10)),
+        spacing="1", width="100%", class_name="tp-class-bar", custom_attrs={"data-class": c.title},
+    )
+
+
+def tp_class_bars(state: Any) -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.text("Class allocation: now and after the trades", size="2", weight="bold"),
+            rx.grid(rx.foreach(state.classes, _class_bar), columns=rx.breakpoints(initial="1", sm="2", lg="3"),
+                    spacing="4", width="100%", id="tp-class-bars"),
+            spacing="3", width="100%",
+        ),
+        width="100%", size="2",
+    )
+
+
+# ---- the class tables -----------------------------------------------------------------------------
+def _num(content: Any, **props) -> rx.Component:
+    return rx.table.cell(content, **NUMBER, **props)
+
+
+def _flag(text: Any) -> rx.Component:
+    return rx.badge(text, variant="outline", color_scheme="gray", size="1", class_name="tp-flag")
+
+
+def _action(line: TPLine) -> rx.Component:
+    color = rx.match(line.action, ("BUY", "green"), ("ACC", "green"), ("SB", "green"), ("HOLD", "gray"),
+                     ("Not traded", "gray"), "red")
+    return rx.hstack(
+        rx.cond(line.action != "", rx.badge(line.action, color_scheme=color, variant="soft", size="1",
+                                            class_name="tp-action")),
+        rx.foreach(line.flags, _flag),
+        spacing="1", wrap="wrap", min_width="80px",
+    )
+
+
+def _code(line: TPLine) -> rx.Component:
+    name = rx.cond(line.url != "", rx.link(line.name, href=line.url, is_external=True, size="1"),
+                   rx.text(line.name, size="1", color=rx.color("gray", 10)))
+    return rx.table.cell(
+        rx.vstack(rx.text(line.code, weight="bold", size="2", font_family="var(--code-font-family)"),
+                  rx.cond(line.name != "", name), spacing="0"),
+        min_width="120px",
+    )
+
+
+def _reasons_row(line: TPLine, editable: Any) -> rx.Component:
+    span = rx.cond(editable, COLUMNS_EDITABLE, COLUMNS) if not isinstance(editable, bool) else (
+        COLUMNS_EDITABLE if editable else COLUMNS)
+    return rx.table.row(
+        rx.table.cell(
+            rx.hstack(
+                rx.icon("info", size=12, color=rx.color("gray", 9), flex_shrink="0", margin_top="3px"),
+                rx.flex(rx.foreach(line.reasons, lambda r: rx.badge(r, variant="soft", color_scheme="gray", size="1",
+                                                                    white_space="normal", class_name="tp-reason")),
+                        gap="4px", wrap="wrap"),
+                spacing="2", align="start",
+            ),
+            col_span=span, padding_top="0", border_bottom=f"1px solid {rx.color('gray', 4)}",
+        ),
+        class_name="tp-reasons", custom_attrs={"data-code": line.code},
+    )
+
+
+def _line(line: TPLine, editable: Any) -> rx.Component:
+    delta = rx.vstack(
+        rx.text(line.delta_units, size="2"),
+        rx.text(line.delta_value, size="1"),
+        spacing="0", align="end", color=_tone(line.delta_sign),
+    )
+    return rx.fragment(
+        rx.table.row(
+            _code(line),
+            rx.table.cell(_action(line)),
+            _when(editable, _num(line.price)),
+            _when(editable, _num(line.weight)),
+            _num(line.current_units),
+            _num(line.current_value),
+            _num(line.current_percent),
+            _num(rx.text(line.target_units, weight="medium")),
+            _num(rx.text(line.target_value, weight="medium")),
+            _num(rx.text(line.target_percent, weight="medium")),
+            _num(delta, class_name="tp-delta"),
+            class_name="tp-line", custom_attrs={"data-code": line.code, "data-kind": line.kind},
+            style={"& td": {"border_bottom": "none"}},
+        ),
+        rx.cond(line.reasons.length() > 0, _reasons_row(line, editable)),
+    )
+
+
+def _class_table(c: TPClass, editable: Any) -> rx.Component:
+    header = rx.table.row(
+        plain_header("Code"), plain_header("Action"),
+        _when(editable, rx.table.column_header_cell("Price", **NUMBER)),
+        _when(editable, rx.table.column_header_cell("Model weight", **NUMBER)),
+        *[rx.table.column_header_cell(label, **NUMBER) for label in
+          ("Current units", "Current value", "Current %", "Target units", "Target value", "Target %", "Change")],
+    )
+    head = rx.vstack(
+        rx.hstack(
+            rx.heading(c.title, size="3"),
+            rx.text(c.current + " \u2192 " + c.result, size="2", weight="medium", font_variant_numeric="tabular-nums",
+                    color=rx.match(c.color, ("success", rx.color("green", 11)), ("warning", rx.color("amber", 11)),
+                                   ("danger", rx.color("red", 11)), rx.color("gray", 12))),
+            rx.text(c.result_value, size="2", color=rx.color("gray", 11), font_variant_numeric="tabular-nums"),
+            rx.cond(c.target != "", rx.text("model " + c.target, size="1", color=rx.color("gray", 10))),
+            rx.cond(c.bounds != "", rx.text(c.bounds, size="1", color=rx.color("gray", 10))),
+            spacing="3", align="baseline", wrap="wrap",
+        ),
+        rx.cond(c.reasons.length() > 0, rx.flex(
+            rx.foreach(c.reasons, lambda r: rx.badge(r, variant="soft", color_scheme="amber", size="1", white_space="normal",
+                                                      class_name="tp-class-reason")),
+            gap="4px", wrap="wrap")),
+        spacing="2", padding="12px 16px", width="100%",
+    )
+    return rx.card(
+        head,
+        rx.box(
+            rx.table.root(
+                rx.table.header(header, background=rx.color("gray", 2)),
+                rx.table.body(rx.foreach(c.lines, lambda line: _line(line, editable))),
+                variant="ghost", size="1", width="100%",
+            ),
+            overflow_x="auto", width="100%",
+        ),
+        width="100%", size="1", padding="0", class_name="tp-class", custom_attrs={"data-class": c.title},
+    )
+
+
+def tp_class_tables(state: Any, editable: Any = False) -> rx.Component:
+    return rx.vstack(rx.foreach(state.classes, lambda c: _class_table(c, editable)), spacing="3", width="100%",
+                     id="tp-classes")
+
+
+# ---- industry groups -------------------------------------------------------------------------------
+def _group_row(g: GroupRow) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(rx.hstack(rx.box(width="10px", height="10px", border_radius="2px",
+                                       background=rx.cond(g.color != "", g.color, rx.color("gray", 8))),
+                                rx.text(g.title, size="2"), spacing="2", align="center"), white_space="nowrap"),
+        _num(g.cap),
+        _num(g.current),
+        _num(rx.text(g.result, weight="medium")),
+        _num(g.result_value),
+        rx.table.cell(rx.flex(rx.foreach(g.reasons, lambda r: rx.badge(r, variant="soft", color_scheme="amber", size="1",
+                                                                       white_space="normal")), gap="4px", wrap="wrap"),
+                      min_width="160px"),
+        class_name="tp-group", custom_attrs={"data-group": g.title},
+    )
+
+
+def tp_groups(state: Any) -> rx.Component:
+    return rx.cond(state.groups.length() > 0, rx.card(
+        rx.text("Industry groups", size="2", weight="bold", padding="12px 16px", as_="div"),
+        rx.box(
+            rx.table.root(
+                rx.table.header(rx.table.row(
+                    plain_header("Industry group"),
+                    *[rx.table.column_header_cell(label, **NUMBER) for label in ("Cap", "Current %", "Target %", "Target value")],
+                    plain_header("Reasons"),
+                ), background=rx.color("gray", 2)),
+                rx.table.body(rx.foreach(state.groups, _group_row)),
+                variant="ghost", size="1", width="100%",
+            ),
+            overflow_x="auto", width="100%",
+        ),
+        width="100%", size="1", padding="0", id="tp-groups",
+    ))
+
+
+# ---- the commentary --------------------------------------------------------------------------------
+def _feedback(text: Any, tone: Any, id_: str) -> rx.Component:
+    return rx.cond(text != "", rx.hstack(
+        rx.cond(tone == "updating", rx.spinner(size="1")),
+        rx.text(text, size="1", id=id_, custom_attrs={"data-tone": tone},
+                color=rx.match(tone, ("saved", rx.color("green", 11)), ("error", rx.color("red", 11)),
+                               rx.color("gray", 11))),
+        spacing="2", align="center",
+    ))
+
+
+def _comment(kind: str, value: Any, on_change: Any, feedback: Any, tone: Any) -> rx.Component:
+    return rx.vstack(
+        rx.hstack(
+            rx.text(COMMENT_TITLES[kind], size="2", weight="bold"),
+            rx.spacer(),
+            _feedback(feedback, tone, f"comment-{kind}-feedback"),
+            width="100%", align="center",
+        ),
+        rx.cond(
+            S.comments_editable,
+            rx.vstack(
+                rx.text_area(value=value, on_change=on_change, id=f"comment-{kind}", height="200px", width="100%",
+                             font_size="14px", resize="vertical"),
+                rx.button("Save", size="1", variant="soft", on_click=S.save_comment(kind), id=f"comment-{kind}-save",
+                          loading=tone == "updating"),
+                spacing="2", width="100%", align="end",
+            ),
+            rx.text(rx.cond(value != "", value, "No commentary."), size="2", white_space="pre-wrap",
+                    color=rx.cond(value != "", rx.color("gray", 12), rx.color("gray", 10)), id=f"comment-{kind}-text"),
+        ),
+        spacing="2", width="100%",
+    )
+
+
+def _commentary() -> rx.Component:
+    return rx.card(
+        rx.grid(
+            _comment("market", S.market, S.set_market, S.market_feedback, S.market_tone),
+            _comment("recommendation", S.recommendation, S.set_recommendation, S.recommendation_feedback,
+                     S.recommendation_tone),
+            columns=rx.breakpoints(initial="1", md="2"), spacing="4", width="100%",
+        ),
+        width="100%", size="2", id="tp-commentary",
+    )
+
+
+# ---- the page ---------------------------------------------------------------------------------------
+def _actions() -> rx.Component:
+    edit = (rx.cond(S.editable & (S.mode != "EDIT"),
+                    rx.button(rx.icon("pencil", size=14), "Edit", variant="soft", on_click=S.start_edit, id="tp-edit"))
+            if EDIT_AVAILABLE else rx.fragment())
+    return rx.hstack(
+        rx.cond(S.can_calculate, rx.button(rx.icon("calculator", size=14), "Calculate", on_click=S.ask_calculate,
+                                           loading=S.busy == "calculate", id="tp-calculate")),
+        edit,
+        rx.cond(S.can_validate, rx.button(rx.icon("check", size=14), "Validate", color_scheme="green",
+                                          on_click=S.ask_validate, loading=S.busy == "validate", id="tp-validate")),
+        rx.cond(S.can_open_rofa, rx.button(rx.icon("mail", size=14), "Record of advice", variant="soft",
+                                           on_click=AppState.navigate(S.rofa_url), id="tp-rofa",
+                                           title="Email: the record of advice the client approves")),
+        rx.button(rx.icon("history", size=14), "Versions", variant="soft", on_click=AppState.navigate(S.versions_url),
+                  id="tp-versions"),
+        rx.button("Cancel", variant="soft", color_scheme="gray", on_click=AppState.navigate(S.holdings_path),
+                  id="tp-cancel"),
+        spacing="2", wrap="wrap", justify="end",
+    )
+
+
+def _missing() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.icon("target", size=28, color=rx.color("gray", 8)),
+            rx.text(rx.cond(S.can_calculate | ~S.view_only, NO_TP_STAFF, NO_TP_OTHERS), color=rx.color("gray", 11),
+                    id="tp-missing"),
+            rx.cond(S.can_calculate, rx.button(rx.icon("calculator", size=14), "Calculate", on_click=S.ask_calculate,
+                                               loading=S.busy == "calculate", id="tp-calculate-empty")),
+            align="center", spacing="3", padding_y="40px",
+        ),
+        width="100%",
+    )
+
+
+def _loading() -> rx.Component:
+    return rx.vstack(
+        rx.grid(*[rx.skeleton(rx.box(height="64px"), loading=True) for _ in range(4)],
+                columns=rx.breakpoints(initial="2", sm="4"), spacing="3", width="100%"),
+        rx.skeleton(rx.box(height="240px", width="100%"), loading=True),
+        spacing="3", width="100%",
+    )
+
+
+def _content() -> rx.Component:
+    return rx.cond(
+        S.loading,
+        _loading(),
+        rx.cond(
+            S.missing,
+            _missing(),
+            rx.vstack(
+                tp_head(S),
+                tp_alerts(S),
+                rx.cond(S.has_result, rx.vstack(
+                    tp_figures(S),
+                    tp_class_bars(S),
+                    tp_class_tables(S, S.editable),
+                    tp_groups(S),
+                    spacing="4", width="100%",
+                )),
+                rx.cond(~S.is_failed, _commentary()),
+                spacing="4", width="100%",
+            ),
+        ),
+    )
+
+
+def target_portfolio_page() -> rx.Component:
+    title = rx.hstack(
+        rx.text("Target Portfolio"),
+        rx.cond(S.viewing_version > 0, rx.badge("Version " + S.viewing_version.to_string(), variant="soft", size="2",
+                                                id="tp-viewing-version")),
+        spacing="3", align="center", wrap="wrap",
+    )
+    return page(
+        title,
+        _content(),
+        confirm_dialog(S.confirm_open, S.confirm_text, S.confirm, S.cancel_confirm, confirm_label="Confirm",
+                       danger=False),
+        crumbs=portfolio_crumbs(S, ("Target Portfolio", None)),
+        actions=_actions(),
+    )
+
+
+# ---- versions -------------------------------------------------------------------------------------------
+def _dated(at: Any, by: Any) -> rx.Component:
+    return rx.table.cell(
+        rx.cond(at != "", rx.vstack(rx.text(rx.moment(at, format=DATE_TIME), size="2"),
+                                    rx.cond(by != "", rx.text(by, size="1", color=rx.color("gray", 10))), spacing="0"),
+                rx.text("\u2014", color=rx.color("gray", 9))),
+        white_space="nowrap",
+    )
+
+
+def _version_row(row: VersionRow) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(rx.text(row.version, weight="bold"), **NUMBER),
+        rx.table.cell(rx.badge(row.status_label, color_scheme=row.color, variant="soft"), white_space="nowrap"),
+        _dated(row.created_at, row.created_by),
+        _dated(row.validated_at, row.validated_by),
+        rx.table.cell(
+            rx.cond(row.decided != "", rx.vstack(
+                rx.text(row.decided + " " , rx.moment(row.decided_at, format=DATE_TIME), size="2"),
+                rx.text(row.decided_by, size="1", color=rx.color("gray", 10)), spacing="0"),
+                rx.text("\u2014", color=rx.color("gray", 9))),
+            white_space="nowrap",
+        ),
+        rx.table.cell(row.moderator, white_space="nowrap"),
+        on_click=AppState.navigate(row.url), cursor="pointer", _hover={"background": rx.color("gray", 3)},
+        class_name="version-row", custom_attrs={"data-version": row.version},
+    )
+
+
+def versions_page() -> rx.Component:
+    columns = 6
+    header = rx.table.row(
+        rx.table.column_header_cell("Version", **NUMBER), plain_header("Status"), plain_header("Created"),
+        plain_header("Validated"), plain_header("Approved / Declined"), plain_header("By"),
+    )
+    body = rx.table.body(
+        rx.cond(V.loading, skeleton_rows(columns),
+                rx.cond(V.rows.length() > 0, rx.foreach(V.rows, _version_row),
+                        empty_row(columns, "No target portfolio versions to show."))),
+        id="versions-body",
+    )
+    footer = list_footer(
+        rx.text(V.total.to_string() + " versions", size="1", color=rx.color("gray", 10), id="versions-count"),
+        rx.hstack(page_size_select(V.page_size, V.set_page_size, VERSION_PAGE_SIZES),
+                  pagination(V.page, V.pages, V.visible, V.go_page), spacing="4", align="center", wrap="wrap"),
+    )
+    return page(
+        "Target Portfolio Versions",
+        table_card(header, body, footer),
+        crumbs=portfolio_crumbs(V, ("Target Portfolio", V.current_url), ("Versions", None)),
+        actions=rx.button("Cancel", variant="soft", color_scheme="gray", on_click=AppState.navigate(V.current_url),
+                          id="versions-cancel"),
+    )
+
+
+def register(app: rx.App) -> None:
+    on_load = [AppState.check_login, TargetPortfolioState.on_load]
+    app.add_page(target_portfolio_page, route=routes.ROUTES["portfolios.target-portfolio"],
+                 title=f"Target Portfolio | {TITLE}", on_load=on_load)
+    app.add_page(target_portfolio_page, route=routes.ROUTES["portfolios.target-portfolio-version"],
+                 title=f"Target Portfolio | {TITLE}", on_load=on_load)
+    app.add_page(versions_page, route=routes.ROUTES["portfolios.target-portfolio-versions"],
+                 title=f"Target Portfolio Versions | {TITLE}", on_load=[AppState.check_login, TPVersionsState.on_load])

@@ -1,0 +1,503 @@
+"""portfolios.trade-instructions, portfolios.trade-instructions-version and
+portfolios.trade-instructions-versions: a portfolio's trade recommendations with their status,
+summary, transactions and "please note" items, editing, validation and approval, the history
+dialog, and the versions list (spec 001 s2-s9, 002 s2/s4/s8/s9)."""
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from app.ui import routes
+from app.ui.components.layout import page
+from app.ui.components.portfolio_crumbs import portfolio_crumbs
+from app.ui.components.widgets import (
+    empty_row, field, list_footer, page_size_select, pagination, plain_header, skeleton_rows, table_card, text_input,
+)
+from app.ui.states.base import AppState
+from app.ui.states.trade_instructions import (
+    ACTIONS, EMPTY, TITLE as SCREEN_TITLE, VERSION_PAGE_SIZES, HistoryRow, NoteRow, TradeInstructionsState,
+    TradeInstructionVersionsState, TxRow, VersionRow,
+)
+
+S = TradeInstructionsState
+V = TradeInstructionVersionsState
+TITLE = "Wealth Advice"
+NUMBER = {"text_align": "right", "font_variant_numeric": "tabular-nums", "white_space": "nowrap"}
+MUTED = {"size": "1", "color": rx.color("gray", 10)}
+
+
+def status_color(status: Any) -> Any:
+    return rx.match(status, ("approved", "green"), ("partially_approved", "teal"), ("pending_approval", "amber"),
+                    ("pending_validation", "blue"), ("failed", "red"), ("declined", "red"), ("not_validated", "red"),
+                    "gray")
+
+
+def _date(value: Any, fmt: str = "DD/MM/YYYY") -> rx.Component:
+    return rx.cond(value != "", rx.moment(value, format=fmt), rx.fragment())
+
+
+# ---- status and summary ------------------------------------------------------------------------------
+def _acted() -> rx.Component:
+    return rx.hstack(
+        rx.text(S.actor_label, size="2", color=rx.color("gray", 11)),
+        rx.cond(S.acted_by != "", rx.text(S.acted_by, size="2", weight="medium")),
+        rx.cond(S.acted_at != "", rx.hstack(rx.text("on", size="2", color=rx.color("gray", 11)),
+                                            rx.text(_date(S.acted_at), size="2", weight="medium"), spacing="1")),
+        spacing="1", align="baseline", wrap="wrap", id="ti-acted",
+    )
+
+
+def _status_card() -> rx.Component:
+    return rx.card(
+        rx.flex(
+            rx.vstack(
+                rx.hstack(
+                    rx.badge(S.status_label, color_scheme=status_color(S.status), size="2", variant="soft",
+                             id="ti-status", custom_attrs={"data-status": S.status}),
+                    rx.text("Version " + S.version.to_string(), size="2", color=rx.color("gray", 10), id="ti-version"),
+                    rx.cond(S.read_only & ~S.is_version_view,
+                            rx.badge("Read only", color_scheme="gray", variant="outline")),
+                    spacing="3", align="center", wrap="wrap",
+                ),
+                _acted(),
+                rx.cond(S.auto_approve_at != "", rx.hstack(
+                    rx.icon("clock", size=14, color=rx.color("gray", 10)),
+                    rx.text("Approved automatically on", **MUTED),
+                    rx.text(_date(S.auto_approve_at, "DD/MM/YYYY HH:mm"), **MUTED),
+                    spacing="1", align="center", id="ti-auto-approve",
+                )),
+                spacing="2",
+            ),
+            rx.spacer(),
+            _decision_bar(),
+            wrap="wrap", gap="12px", align="center", width="100%",
+        ),
+        width="100%", size="2",
+    )
+
+
+def _decision_bar() -> rx.Component:
+    """Validate / Decline all while the adviser reviews; Approve all / Confirm while the client decides."""
+    return rx.flex(
+        rx.cond(S.can_validate, rx.fragment(
+            rx.button(rx.icon("ban", size=14), "Decline all", variant="soft", color_scheme="red",
+                      on_click=S.ask_decline_all, id="ti-decline-all"),
+            rx.button(rx.icon("check-check", size=14), "Validate", on_click=S.ask_validate, id="ti-validate",
+                      loading=S.busy),
+        )),
+        rx.cond(S.show_decisions, rx.fragment(
+            rx.text(S.decided_count.to_string() + " of " + S.awaiting_count.to_string() + " decided", size="2",
+                    color=rx.color("gray", 11), id="ti-decided"),
+            rx.button(rx.icon("check-check", size=14), "Approve all", variant="soft", color_scheme="green",
+                      on_click=S.approve_all, id="ti-approve-all"),
+            rx.button("Confirm", on_click=S.ask_confirm, id="ti-confirm", disabled=S.decided_count == 0,
+                      loading=S.busy),
+        )),
+        gap="8px", wrap="wrap", align="center",
+    )
+
+
+def _figure(label: str, value: Any, id_: str) -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.text(label, size="1", color=rx.color("gray", 10), weight="medium"),
+            rx.skeleton(rx.text(value, size=rx.breakpoints(initial="4", sm="5"), weight="bold", id=id_,
+                                font_variant_numeric="tabular-nums"), loading=S.loading),
+            spacing="1",
+        ),
+        width="100%", size="2",
+    )
+
+
+def _summary() -> rx.Component:
+    return rx.grid(
+        _figure("Buys", S.buys, "ti-buys"),
+        _figure("Sells", S.sells, "ti-sells"),
+        _figure("Brokerage", S.brokerage, "ti-brokerage"),
+        _figure("Min trade amount", S.min_trade_amount, "ti-min-trade"),
+        columns=rx.breakpoints(initial="2", md="4"), spacing="3", width="100%",
+    )
+
+
+# ---- decisions ----------------------------------------------------------------------------------------
+def _choices(key: Any, awaiting: Any, choice: Any, label: Any, color: Any) -> rx.Component:
+    return rx.cond(
+        awaiting,
+        rx.hstack(
+            rx.button(rx.icon("check", size=14), "Approve", size="1", color_scheme="green",
+                      variant=rx.cond(choice == "approved", "solid", "soft"), on_click=S.choose(key, "approved"),
+                      class_name="choose-approve"),
+            rx.button(rx.icon("x", size=14), "Decline", size="1", color_scheme="red",
+                      variant=rx.cond(choice == "declined", "solid", "soft"), on_click=S.choose(key, "declined"),
+                      class_name="choose-decline"),
+            spacing="2", class_name="choices", custom_attrs={"data-choice": choice},
+        ),
+        rx.badge(label, color_scheme=color, variant="soft", class_name="item-status"),
+    )
+
+
+# ---- transactions -------------------------------------------------------------------------------------
+def _flags(row: TxRow) -> rx.Component:
+    return rx.hstack(
+        rx.cond(row.urgent, rx.badge("Urgent", color_scheme="amber", variant="soft", size="1", class_name="flag-urgent")),
+        rx.cond(row.stop_loss, rx.badge("Stop loss", color_scheme="red", variant="soft", size="1",
+                                        class_name="flag-stop-loss")),
+        rx.cond(row.full_sell, rx.badge("Full sell", color_scheme="gray", variant="soft", size="1",
+                                        class_name="flag-full-sell")),
+        spacing="1", wrap="wrap",
+    )
+
+
+def _tx_status_color(status: Any) -> Any:
+    return rx.match(status, ("approved", "green"), ("executed", "green"), ("declined", "red"), ("not_valid", "red"),
+                    ("not_canceled", "red"), "gray")
+
+
+def _edit_input(name: str, value: Any, on_change: Any, error: Any) -> rx.Component:
+    return rx.vstack(
+        rx.input(value=value, on_change=on_change, size="1", width="96px", input_mode="decimal", name=name,
+                 class_name=name, color_scheme=rx.cond(error != "", "red", "gray"), text_align="right"),
+        rx.cond(error != "", rx.text(error, size="1", color=rx.color("red", 11), class_name="field-error",
+                                     max_width="160px", white_space="normal")),
+        spacing="1", align="end",
+    )
+
+
+def _tx_actions(row: TxRow) -> rx.Component:
+    editing = S.editing_key == row.key
+    return rx.cond(
+        editing,
+        rx.hstack(
+            rx.icon_button(rx.icon("check", size=14), size="1", on_click=S.save_edit, aria_label="Save",
+                           class_name="tx-save"),
+            rx.icon_button(rx.icon("x", size=14), size="1", variant="soft", color_scheme="gray", on_click=S.cancel_edit,
+                           aria_label="Cancel", class_name="tx-cancel"),
+            spacing="1",
+        ),
+        rx.hstack(
+            rx.icon_button(rx.icon("pencil", size=14), size="1", variant="ghost", color_scheme="gray",
+                           on_click=S.start_edit(row.key), aria_label="Edit units and price", class_name="tx-edit"),
+            rx.icon_button(rx.icon("trash-2", size=14), size="1", variant="ghost", color_scheme="red",
+                           on_click=S.ask_delete(row.key), aria_label="Delete transaction", class_name="tx-delete"),
+            spacing="2",
+        ),
+    )
+
+
+def _tx_row(row: TxRow) -> rx.Component:
+    editing = S.editing_key == row.key
+    return rx.table.row(
+        rx.table.cell(rx.vstack(rx.text(row.code, weight="bold", size="2", class_name="tx-code"), _flags(row),
+                                spacing="1"), min_width="90px"),
+        rx.table.cell(rx.badge(row.action, color_scheme=rx.cond(row.action == "BUY", "green", "red"), variant="soft",
+                               class_name="tx-action")),
+        rx.cond(S.show_decisions, rx.table.cell(_choices(row.key, row.awaiting, row.choice, row.status_label,
+                                                         _tx_status_color(row.status)))),
+        rx.table.cell(rx.cond(editing, _edit_input("edit-units", S.edit_units, S.set_edit_units, S.edit_units_error),
+                              rx.text(row.units, class_name="tx-units")), **NUMBER),
+        rx.table.cell(rx.cond(editing, _edit_input("edit-price", S.edit_price, S.set_edit_price, S.edit_price_error),
+                              rx.text(row.price, class_name="tx-price")), **NUMBER),
+        rx.table.cell(rx.cond(row.limit_price != "", row.limit_price, "-"), **NUMBER),
+        rx.table.cell(rx.text(row.value, class_name="tx-value"), **NUMBER),
+        rx.table.cell(rx.text(row.brokerage, class_name="tx-brokerage"), **NUMBER),
+        rx.table.cell(rx.vstack(rx.text(row.amount, class_name="tx-amount"),
+                                rx.text(row.cost_base, **MUTED, class_name="tx-cost-base"), spacing="0", align="end"),
+                      **NUMBER),
+        rx.table.cell(rx.text(row.pending, class_name="tx-pending"), **NUMBER),
+        rx.table.cell(rx.vstack(
+            rx.badge(row.status_label, color_scheme=_tx_status_color(row.status), variant="soft", class_name="tx-status"),
+            rx.cond(row.user_action != "", rx.text(row.user_action, **MUTED, white_space="nowrap")),
+            spacing="1")),
+        rx.table.cell(rx.vstack(
+            rx.text(row.rec_action, size="2", weight="medium", class_name="tx-rec-action"),
+            rx.cond(row.rec_comment != "", rx.text(row.rec_comment, **MUTED, class_name="tx-rec-comment")),
+            spacing="0"), min_width="160px", max_width="280px"),
+        rx.cond(S.can_edit, rx.table.cell(_tx_actions(row), text_align="right")),
+        align="center", class_name="tx-row",
+        custom_attrs={"data-code": row.code, "data-key": row.key},
+    )
+
+
+def _transactions() -> rx.Component:
+    header = rx.table.row(
+        plain_header("Code"),
+        plain_header("Action"),
+        rx.cond(S.show_decisions, plain_header("Decision")),
+        rx.table.column_header_cell("Units", text_align="right"),
+        rx.table.column_header_cell("Price", text_align="right"),
+        rx.table.column_header_cell("Limit price", text_align="right", white_space="nowrap"),
+        rx.table.column_header_cell("Value", text_align="right"),
+        rx.table.column_header_cell("Brokerage", text_align="right"),
+        rx.table.column_header_cell("Amount / Cost base", text_align="right", white_space="nowrap"),
+        rx.table.column_header_cell("Pending", text_align="right"),
+        plain_header("Status"),
+        plain_header("Recommendation"),
+        rx.cond(S.can_edit, plain_header("")),
+    )
+    body = rx.table.body(
+        rx.cond(S.loading, skeleton_rows(10, 3),
+                rx.cond(S.transactions.length() == 0,
+                        empty_row(13, "There are no transactions in these trade recommendations."),
+                        rx.foreach(S.transactions, _tx_row))),
+        id="ti-transactions",
+    )
+    return rx.vstack(
+        rx.hstack(
+            rx.heading("Transactions", size="3"),
+            rx.spacer(),
+            rx.cond(S.can_edit, rx.button(rx.icon("plus", size=14), "Add transaction", size="2", variant="soft",
+                                          on_click=S.open_add, id="ti-add")),
+            width="100%", align="center",
+        ),
+        table_card(header, body),
+        spacing="2", width="100%",
+    )
+
+
+# ---- please note ---------------------------------------------------------------------------------------
+def _note(row: NoteRow) -> rx.Component:
+    return rx.flex(
+        rx.vstack(
+            rx.hstack(rx.cond(row.code != "", rx.badge(row.code, variant="outline", color_scheme="gray")),
+                      rx.text(row.text, size="2", class_name="note-text"), spacing="2", align="center", wrap="wrap"),
+            rx.cond(row.trade != "", rx.text(row.trade, **MUTED, font_variant_numeric="tabular-nums")),
+            rx.cond(row.comment != "", rx.text(row.comment, **MUTED)),
+            spacing="1", flex="1", min_width="0",
+        ),
+        rx.cond(S.show_decisions,
+                _choices(row.key, row.awaiting, row.choice, row.state_label,
+                         rx.match(row.state, ("approved", "green"), ("declined", "red"), "gray")),
+                rx.badge(row.state_label, variant="soft", class_name="note-state",
+                         color_scheme=rx.match(row.state, ("approved", "green"), ("declined", "red"), "gray"))),
+        gap="12px", wrap="wrap", align="center", width="100%", padding_y="8px",
+        border_bottom=f"1px solid {rx.color('gray', 4)}", class_name="note-row",
+        custom_attrs={"data-key": row.key},
+    )
+
+
+def _notes() -> rx.Component:
+    return rx.cond(
+        S.notes.length() > 0,
+        rx.card(
+            rx.vstack(
+                rx.hstack(rx.icon("info", size=16, color=rx.color("accent", 10)), rx.heading("Please note", size="3"),
+                          spacing="2", align="center"),
+                rx.vstack(rx.foreach(S.notes, _note), spacing="0", width="100%"),
+                spacing="2", width="100%",
+            ),
+            width="100%", size="2", id="ti-notes",
+        ),
+    )
+
+
+# ---- dialogs ----------------------------------------------------------------------------------------------
+def _ask_dialog() -> rx.Component:
+    label = rx.match(S.ask, ("calculate", "Calculate"), ("validate", "Validate"), ("decline_all", "Decline all"),
+                     ("confirm", "Confirm"), ("delete", "Delete"), "OK")
+    color = rx.match(S.ask, ("decline_all", "red"), ("delete", "red"), "indigo")
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title("Please confirm"),
+            rx.alert_dialog.description(S.ask_message, id="confirm-message"),
+            rx.hstack(
+                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.cancel_ask, id="confirm-cancel"),
+                rx.button(label, color_scheme=color, on_click=S.answer_yes, id="confirm-ok"),
+                justify="end", spacing="3", margin_top="16px",
+            ),
+            max_width="440px",
+        ),
+        open=S.ask != "",
+    )
+
+
+def _add_dialog() -> rx.Component:
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title("Add transaction"),
+            rx.dialog.description("A transaction added to these trade recommendations before they are validated.",
+                                  size="2", color=rx.color("gray", 10)),
+            rx.vstack(
+                field("Code", text_input("add-code", S.add_code, S.set_add_code, S.add_code_error, placeholder="e.g. BHP",
+                                         auto_complete="off"), S.add_code_error, required=True),
+                field("Action", rx.select.root(
+                    rx.select.trigger(id="add-action", width="100%"),
+                    rx.select.content(*[rx.select.item(label, value=value) for value, label in ACTIONS]),
+                    value=S.add_action, on_change=S.set_add_action,
+                ), required=True),
+                field("Units", text_input("add-units", S.add_units, S.set_add_units, S.add_units_error,
+                                          input_mode="decimal"), S.add_units_error, required=True),
+                field("Price", text_input("add-price", S.add_price, S.set_add_price, S.add_price_error,
+                                          input_mode="decimal"), S.add_price_error,
+                      hint="Leave empty for the last close price."),
+                rx.cond(S.add_error != "", rx.callout(S.add_error, icon="triangle-alert", color_scheme="red", size="1",
+                                                       id="add-error", width="100%")),
+                spacing="3", width="100%", margin_top="12px",
+            ),
+            rx.hstack(
+                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.close_add, id="add-cancel"),
+                rx.button("Add", on_click=S.save_add, loading=S.add_saving, id="add-save"),
+                justify="end", spacing="3", margin_top="16px",
+            ),
+            max_width="440px",
+        ),
+        open=S.add_open,
+        on_open_change=S.set_add_open,
+    )
+
+
+def _history_row(row: HistoryRow) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(_date(row.created_at, "DD/MM/YYYY HH:mm"), white_space="nowrap",
+                      font_variant_numeric="tabular-nums"),
+        rx.table.cell(rx.cond(row.who != "", row.who, "System"), white_space="nowrap"),
+        rx.table.cell(rx.text(row.action, weight="medium", size="2"), white_space="nowrap"),
+        rx.table.cell(rx.text(row.detail, size="2", color=rx.color("gray", 11))),
+        class_name="history-row",
+    )
+
+
+def _history_dialog() -> rx.Component:
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title("History"),
+            rx.box(
+                rx.table.root(
+                    rx.table.header(rx.table.row(plain_header("Date"), plain_header("User"), plain_header("Action"),
+                                                 plain_header("Detail"))),
+                    rx.table.body(rx.cond(S.history_rows.length() == 0,
+                                          empty_row(4, rx.cond(S.history_loading, "Loading...", "No history yet.")),
+                                          rx.foreach(S.history_rows, _history_row)), id="history-table"),
+                    size="1", variant="ghost", width="100%",
+                ),
+                overflow_x="auto", max_height="60vh", overflow_y="auto", width="100%",
+            ),
+            rx.hstack(
+                rx.text(S.history_total.to_string() + " actions", **MUTED),
+                rx.spacer(),
+                rx.cond(S.history_pages > 1, pagination(S.history_page, S.history_pages, S.history_visible, S.history_go)),
+                rx.button("Close", variant="soft", color_scheme="gray", on_click=S.set_history_open(False),
+                          id="history-close"),
+                spacing="3", align="center", margin_top="12px", wrap="wrap",
+            ),
+            max_width="760px",
+        ),
+        open=S.history_open,
+        on_open_change=S.set_history_open,
+    )
+
+
+# ---- the page -------------------------------------------------------------------------------------------
+def _actions() -> rx.Component:
+    return rx.flex(
+        rx.cond(S.exists, rx.button(rx.icon("history", size=14), "History", variant="soft", color_scheme="gray",
+                                    on_click=S.open_history, id="ti-history")),
+        rx.button(rx.icon("layers", size=14), "Versions", variant="soft", color_scheme="gray",
+                  on_click=AppState.navigate(S.versions_url), id="ti-versions"),
+        rx.cond(S.is_version_view, rx.button("Current", variant="soft", on_click=AppState.navigate(S.current_url),
+                                             id="ti-current")),
+        rx.cond(S.can_calculate, rx.button(rx.icon("calculator", size=14), "Calculate Trade Recommendations",
+                                           on_click=S.ask_calculate, id="ti-calculate")),
+        gap="8px", wrap="wrap",
+    )
+
+
+def _content() -> rx.Component:
+    return rx.cond(
+        S.loading,
+        rx.vstack(rx.skeleton(rx.box(height="72px", width="100%"), loading=True), _summary(), _transactions(),
+                  width="100%", spacing="4"),
+        rx.cond(
+            S.exists,
+            rx.vstack(
+                _status_card(),
+                rx.cond(S.error_message != "", rx.callout(S.error_message, icon="triangle-alert", color_scheme="red",
+                                                           id="ti-error", width="100%")),
+                _summary(),
+                _transactions(),
+                _notes(),
+                width="100%", spacing="4",
+            ),
+            rx.card(
+                rx.vstack(
+                    rx.icon("receipt-text", size=28, color=rx.color("gray", 8)),
+                    rx.text(EMPTY, color=rx.color("gray", 10), text_align="center"),
+                    rx.cond(S.can_calculate, rx.button(rx.icon("calculator", size=14), "Calculate Trade Recommendations",
+                                                       on_click=S.ask_calculate, id="ti-calculate-empty")),
+                    align="center", spacing="3", padding_y="32px",
+                ),
+                width="100%", id="ti-empty",
+            ),
+        ),
+    )
+
+
+def trade_instructions_page() -> rx.Component:
+    title = rx.hstack(
+        rx.text(S.page_title),
+        rx.cond(S.inactive, rx.badge("Inactive", color_scheme="amber", variant="soft", size="2")),
+        spacing="3", align="center", wrap="wrap",
+    )
+    return page(
+        title,
+        _content(),
+        _ask_dialog(),
+        _add_dialog(),
+        _history_dialog(),
+        crumbs=portfolio_crumbs(S, (S.page_title, None)),
+        actions=_actions(),
+        on_save_leave=S.save_and_leave,
+    )
+
+
+# ---- versions ---------------------------------------------------------------------------------------------
+def _version_row(row: VersionRow) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(rx.text("Version " + row.version.to_string(), weight="medium", class_name="version-number"),
+                      white_space="nowrap"),
+        rx.table.cell(rx.badge(row.status_label, color_scheme=status_color(row.status), variant="soft",
+                               class_name="version-status")),
+        rx.table.cell(_date(row.created_at, "DD/MM/YYYY HH:mm"), white_space="nowrap", font_variant_numeric="tabular-nums"),
+        rx.table.cell(row.creator, white_space="nowrap"),
+        rx.table.cell(rx.hstack(rx.text(row.acted_label, **MUTED), rx.text(row.acted_by, size="2"),
+                                rx.text(_date(row.acted_at), **MUTED), spacing="1", align="baseline"),
+                      white_space="nowrap"),
+        rx.table.cell(rx.text(row.error, size="1", color=rx.color("red", 11)), max_width="320px"),
+        on_click=AppState.navigate(row.url),
+        cursor="pointer",
+        _hover={"background": rx.color("gray", 3)},
+        class_name="version-row",
+    )
+
+
+def versions_page() -> rx.Component:
+    header = rx.table.row(plain_header("Version"), plain_header("Status"), plain_header("Created"),
+                          plain_header("Calculated by"), plain_header("Last step"), plain_header(""))
+    body = rx.table.body(
+        rx.cond(V.loading, skeleton_rows(6, 4),
+                rx.cond(V.rows.length() == 0, empty_row(6, "There are no trade recommendations for this portfolio yet."),
+                        rx.foreach(V.rows, _version_row))),
+        id="versions-table",
+    )
+    footer = list_footer(
+        rx.text(V.showing, size="2", color=rx.color("gray", 11), id="versions-showing"),
+        rx.hstack(pagination(V.page, V.pages, V.visible, V.go_page),
+                  page_size_select(V.page_size, V.set_page_size, VERSION_PAGE_SIZES), spacing="4", align="center",
+                  wrap="wrap"),
+    )
+    return page(
+        "Trade Recommendations Versions",
+        table_card(header, body, footer),
+        crumbs=portfolio_crumbs(V, (SCREEN_TITLE, V.current_url), ("Versions", None)),
+        actions=rx.button("Cancel", variant="soft", color_scheme="gray", on_click=AppState.navigate(V.current_url),
+                          id="versions-cancel"),
+    )
+
+
+def register(app: rx.App) -> None:
+    for name in ("portfolios.trade-instructions", "portfolios.trade-instructions-version"):
+        app.add_page(trade_instructions_page, route=routes.ROUTES[name], title=f"{SCREEN_TITLE} | {TITLE}",
+                     on_load=[AppState.check_login, TradeInstructionsState.on_load])
+    app.add_page(versions_page, route=routes.ROUTES["portfolios.trade-instructions-versions"],
+                 title=f"Trade Recommendations Versions | {TITLE}",
+                 on_load=[AppState.check_login, TradeInstructionVersionsState.on_load])

@@ -1,0 +1,208 @@
+"""portfolios.rofa: the record of advice of one target portfolio (spec 002 s2/s3/s4/s6/s8): tabs
+Overview, Fee, Recommendation and Authority with Next / Previous, the recommended portfolio with
+the reasons of every number, the fee, the commentary and the CGT estimate, and the client's
+authority: Approve or Decline, each confirmed first, then the record is reloaded.
+
+Clients open it from the link in their e-mail (often on a phone). Every handler resolves the
+acting user from the token; the service decides who may approve or decline."""
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import reflex as rx
+
+from app.domain import advice
+from app.domain.errors import AuthenticationError, DomainError, NotFound
+from app.domain.permissions import Actor
+from app.services import holdings as holdings_service
+from app.services import records_of_advice
+from app.services import target_portfolios
+from app.ui import routes
+from app.ui.states.base import AppState, toast_error, toast_success
+from app.ui.states.portfolio_header import PortfolioHeader
+from app.ui.states.target_portfolio import LOAD_FAILED, TPDisplay, load_names, money, person
+
+TABS = ["overview", "fee", "recommendation", "authority"]
+TAB_TITLES = {"overview": "Overview", "fee": "Fee", "recommendation": "Recommendation", "authority": "Authority"}
+RECORD_NOT_FOUND = "Record of advice not found"
+
+
+def _int(value: Any) -> int | None:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if number > 0 else None
+
+
+def fee_percent(value: Any) -> str:
+    if value in (None, ""):
+        return ""
+    number = Decimal(str(value)).normalize()
+    return f"{number:f}%"
+
+
+class RofaState(TPDisplay, PortfolioHeader, AppState):
+    loading: bool = True
+    tab: str = TABS[0]
+    practice: str = ""
+    licensee: str = ""
+    clients: str = ""
+    client_wording: str = ""
+    adviser: str = ""
+    record_date: str = ""           # ISO instant
+    fee_percent: str = ""
+    fee_min: str = ""
+    fee_max: str = ""
+    fee_amount: str = ""
+    market: str = ""
+    recommendation: str = ""
+    cgt_text: str = ""
+    can_decide: bool = False
+    pending: bool = False
+    approved: bool = False
+    declined: bool = False
+    decided_by: str = ""
+    decided_at: str = ""
+    confirm_open: bool = False
+    confirm_action: str = ""
+    confirm_text: str = ""
+    busy: bool = False
+    _confirm_texts: dict[str, str] = {}
+
+    def _rofa_param(self) -> int | None:
+        return _int(routes.param(self.router.url.path, "rofa_id"))
+
+    def _load(self, actor: Actor) -> None:
+        rec = records_of_advice.record(actor=actor, tp_id=self._rofa_param() or 0)
+        if self.portfolio_id and rec["investment_id"] != self.portfolio_id:
+            raise NotFound(RECORD_NOT_FOUND)
+        self._show_header(holdings_service.header(actor=actor, portfolio_id=rec["investment_id"]), actor)
+        self._show_tp(rec, load_names(actor, rec))
+        practice = rec.get("practice") or {}
+        self.practice = practice.get("name") or ""
+        licensee = " ".join(p for p in (practice.get("licensee_name") or "",
+                                         f"AFSL {practice['licensee_afsl']}" if practice.get("licensee_afsl") else "") if p)
+        self.licensee = licensee
+        self.clients = ", ".join(person(o) for o in rec.get("owners") or []) or "\u2014"
+        self.client_wording = rec.get("client_wording") or ""
+        self.adviser = person(rec.get("adviser")) or "\u2014"
+        self.record_date = rec.get("date") or ""
+        fee = rec.get("managmentFee") or {}
+        self.fee_percent = fee_percent(fee.get("percent"))
+        self.fee_min, self.fee_max, self.fee_amount = money(fee.get("min")), money(fee.get("max")), money(fee.get("amount"))
+        texts = {c["type"]: c.get("description") or "" for c in rec.get("commentaries") or []}
+        self.market, self.recommendation = texts.get("market", ""), texts.get("recommendation", "")
+        self.cgt_text = rec.get("cgt_estimate") or ""
+        statuses = rec.get("rofaStatuses") or {}
+        self.pending = bool(statuses.get("pending"))
+        self.approved = bool(statuses.get("approved"))
+        self.declined = bool(statuses.get("declined"))
+        if self.approved:
+            self.decided_by, self.decided_at = person(rec.get("approver")), rec.get("approved_at") or ""
+        elif self.declined:
+            self.decided_by, self.decided_at = person(rec.get("decliner")), rec.get("declined_at") or ""
+        else:
+            self.decided_by = self.decided_at = ""
+        self.can_decide = bool(rec.get("can_decide"))
+        self._confirm_texts = {"approve": rec.get("confirm_approve") or advice.CONFIRM_APPROVE_ROA,
+                               "decline": rec.get("confirm_decline") or advice.CONFIRM_DECLINE_ROA}
+        self.loading = False
+
+    @rx.event
+    def on_load(self):
+        self.loading = True
+        self.tab = TABS[0]
+        self.confirm_open = False
+        self.busy = False
+        self._clear_header()
+        self._clear_tp()
+        try:
+            actor = self._actor()
+        except AuthenticationError:
+            return None  # check_login sends the browser to sign in (and back here afterwards)
+        self.portfolio_id = self._portfolio_param() or 0
+        try:
+            self._load(actor)
+        except DomainError as exc:
+            self.loading = False
+            return [toast_error(exc.message or LOAD_FAILED), rx.redirect(self._list_url(actor))]
+        return None
+
+    # ---- tabs -------------------------------------------------------------------------------------
+    @rx.event
+    def set_tab(self, value: str):
+        if value in TABS:
+            self.tab = value
+
+    @rx.event
+    def next_tab(self):
+        index = TABS.index(self.tab) if self.tab in TABS else 0
+        self.tab = TABS[min(index + 1, len(TABS) - 1)]
+
+    @rx.event
+    def previous_tab(self):
+        index = TABS.index(self.tab) if self.tab in TABS else 0
+        self.tab = TABS[max(index - 1, 0)]
+
+    @rx.var
+    def is_first_tab(self) -> bool:
+        return self.tab == TABS[0]
+
+    @rx.var
+    def is_last_tab(self) -> bool:
+        return self.tab == TABS[-1]
+
+    # ---- links ------------------------------------------------------------------------------------
+    @rx.var
+    def pdf_path(self) -> str:
+        return f"/api/target-portfolios/{self.tp_id}/rofa/export" if self.tp_id else ""
+
+    @rx.var
+    def tp_url(self) -> str:
+        return routes.url("portfolios.target-portfolio", id=self.portfolio_id) if self.portfolio_id else ""
+
+    @rx.var
+    def can_approve(self) -> bool:
+        return self.can_decide and not self.approved
+
+    @rx.var
+    def can_decline(self) -> bool:
+        return self.can_decide and not self.declined
+
+    # ---- approve or decline ---------------------------------------------------------------------------
+    @rx.event
+    def ask(self, action: str):
+        if action not in ("approve", "decline") or not self.can_decide:
+            return
+        self.confirm_action = action
+        self.confirm_text = self._confirm_texts.get(action) or (
+            advice.CONFIRM_APPROVE_ROA if action == "approve" else advice.CONFIRM_DECLINE_ROA)
+        self.confirm_open = True
+
+    @rx.event
+    def cancel_confirm(self):
+        self.confirm_open = False
+        self.confirm_action = ""
+
+    @rx.event
+    def confirm(self):
+        action = self.confirm_action
+        self.confirm_open = False
+        self.confirm_action = ""
+        if action not in ("approve", "decline") or self.busy:
+            return
+        self.busy = True
+        yield
+        try:
+            actor = self._actor()
+            result = target_portfolios.decide(actor=actor, tp_id=self.tp_id, action=action,
+                                              row_version=self._row_version)
+            self._load(actor)  # afterwards the record is reloaded (002 s4)
+        except DomainError as exc:
+            self.busy = False
+            yield self._fail(exc)
+            return
+        self.busy = False
+        yield toast_success(result.get("message") or (advice.TP_APPROVED if action == "approve" else advice.TP_DECLINED))

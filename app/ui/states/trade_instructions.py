@@ -1,0 +1,845 @@
+"""portfolios.trade-instructions (and portfolios.trade-instructions-version): a portfolio's trade
+recommendations (spec 001 s2-s8, 002 s2/s4/s5/s9) - the status with who acted, the summary, the
+transactions with their figures and the recommendation they came from, the "please note" items,
+inline editing of units and price, adding and deleting transactions, Calculate, Validate, Decline
+all, per-item Approve / Decline with Approve all and Confirm (with a leave-page guard while
+decisions are unconfirmed), the action history dialog (10 per page); and
+portfolios.trade-instructions-versions: the versions, newest first, 12 / 20 / 32 a page.
+
+Every handler resolves the acting user from the token again and calls
+app.services.trade_instructions, which checks the permission and the firm; the `permissions` of
+the shape only decide what is shown. Ids of what is loaded stay in backend-only vars, and row keys
+sent by the browser are only looked up among the rows this state holds."""
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import Any
+
+import reflex as rx
+
+from app.domain import advice, transaction_rules, validators
+from app.domain.advice import NoteState, TIStatus
+from app.domain.cgt import format_aud
+from app.domain.errors import GENERIC, AuthenticationError, DomainError, ValidationError
+from app.domain.permissions import Actor
+from app.domain.roles import Role
+from app.services import advice_display
+from app.services import holdings as holdings_service
+from app.services import trade_instructions as ti_service
+from app.ui import routes
+from app.ui.components.widgets import visible_pages
+from app.ui.states.base import AppState, toast_error, toast_success
+from app.ui.states.portfolio_header import PortfolioHeader
+
+log = logging.getLogger("app.ui.trade_instructions")
+
+TITLE = "Trade Recommendations"
+LOAD_FAILED = "Opps, something went wrong"
+EMPTY = "There are no trade recommendations for this portfolio yet."
+VERSION_PAGE_SIZES = [str(n) for n in advice.VERSION_PAGE_SIZES]
+NOTE_LABELS = {NoteState.PENDING_VALIDATION.value: "To be reviewed", NoteState.VALIDATED.value: "To be reviewed",
+               NoteState.APPROVED.value: "Approved", NoteState.DECLINED.value: "Declined"}
+DECISIONS = ("approved", "declined")
+ACTIONS = [("buy", "BUY"), ("sell", "SELL")]
+# who acted, by status (002 s4): the user and the date of that step
+_WHO = {
+    TIStatus.PENDING_VALIDATION: ("creator", "created_at"),
+    TIStatus.FAILED: ("creator", "created_at"),
+    TIStatus.PENDING_APPROVAL: ("validator", "validated_at"),
+    TIStatus.NOT_VALIDATED: ("decliner", "declined_at"),
+    TIStatus.DECLINED: ("decliner", "declined_at"),
+    TIStatus.PARTIALLY_APPROVED: ("approver", "approved_at"),
+    TIStatus.APPROVED: ("approver", "approved_at"),
+}
+
+
+# ---- display helpers --------------------------------------------------------------------------
+def _dec(value: Any) -> Decimal | None:
+    if value in (None, ""):
+        return None
+    try:
+        number = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return None
+    return number if number.is_finite() else None
+
+
+def money(value: Any) -> str:
+    number = _dec(value)
+    return "" if number is None else format_aud(number)
+
+
+def price_text(value: Any) -> str:
+    """A unit price: at least two decimals, up to six when the price has them ('$1.2345')."""
+    number = _dec(value)
+    if number is None:
+        return ""
+    places = min(max(2, -number.normalize().as_tuple().exponent), 6)
+    return f"${number:,.{places}f}"
+
+
+def units_text(value: Any) -> str:
+    """Units of a listed asset: whole numbers without decimals, fractions as they are."""
+    number = _dec(value)
+    if number is None:
+        return ""
+    if number == number.to_integral_value():
+        return f"{number.quantize(Decimal(1), rounding=ROUND_HALF_UP):,}"
+    return f"{number.normalize():,f}"
+
+
+def plain(value: Any) -> str:
+    """A number as an input shows it ('12.500000' -> '12.5')."""
+    number = _dec(value)
+    if number is None:
+        return ""
+    text = format(number, "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def person(who: Any) -> str:
+    if not isinstance(who, dict):
+        return ""
+    return f"{who.get('first_name') or ''} {who.get('last_name') or ''}".strip()
+
+
+def _int(value: Any) -> int | None:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if number > 0 else None
+
+
+# ---- rows --------------------------------------------------------------------------------------
+@dataclasses.dataclass
+class TxRow:
+    key: str = ""                 # "t<id>"
+    id: int = 0
+    code: str = ""
+    action: str = ""              # BUY | SELL
+    units: str = ""
+    units_raw: str = ""
+    price: str = ""
+    price_raw: str = ""
+    limit_price: str = ""
+    value: str = ""
+    brokerage: str = ""
+    amount: str = ""
+    cost_base: str = ""
+    pending: str = ""
+    status: str = ""
+    status_label: str = ""
+    user_action: str = ""
+    rec_action: str = ""          # the recommendation at generation (str_on_ti_generation)
+    rec_comment: str = ""
+    urgent: bool = False
+    stop_loss: bool = False
+    full_sell: bool = False
+    awaiting: bool = False        # a decision is still to be made on it
+    choice: str = ""              # the decision chosen on this screen, not yet confirmed
+    decision: str = ""            # the confirmed decision
+
+
+@dataclasses.dataclass
+class NoteRow:
+    key: str = ""                 # "n<id>"
+    id: int = 0
+    code: str = ""
+    text: str = ""
+    trade: str = ""               # the trade a manual decision would make: "BUY 10 at $1.00 = $10.00"
+    comment: str = ""
+    state: str = ""
+    state_label: str = ""
+    awaiting: bool = False
+    choice: str = ""
+
+
+@dataclasses.dataclass
+class HistoryRow:
+    id: int = 0
+    created_at: str = ""
+    who: str = ""
+    action: str = ""
+    detail: str = ""
+
+
+@dataclasses.dataclass
+class VersionRow:
+    version: int = 0
+    status: str = ""
+    status_label: str = ""
+    created_at: str = ""
+    creator: str = ""
+    acted_label: str = ""
+    acted_by: str = ""
+    acted_at: str = ""
+    error: str = ""
+    url: str = ""
+
+
+def tx_row(t: dict[str, Any], approvable: bool) -> TxRow:
+    payload = t.get("payload") or {}
+    at_generation = payload.get("str_on_ti_generation") or {}
+    action = at_generation.get("action") or payload.get("recommendation_action") or ""
+    comment = at_generation.get("comment") or ""
+    awaiting = approvable and t["status"] in ti_service.PENDING_TX and not t.get("decision")
+    return TxRow(
+        key=f"t{t['id']}", id=int(t["id"]), code=t["asset_code"], action=t["display_action"],
+        units=units_text(t["quantity"]), units_raw=plain(t["quantity"]), price=price_text(t["price"]),
+        price_raw=plain(t["price"]), limit_price=price_text(t.get("limit_price")), value=money(t["value"]),
+        brokerage=money(t["fee"]), amount=money(t["amount"]), cost_base=money(t.get("cost_base")),
+        pending=money(t["pending"]), status=t["status"], status_label=t["status_label"],
+        user_action=t.get("user_action") or "", rec_action=action, rec_comment=comment,
+        urgent=bool(t.get("urgent")), stop_loss=bool(t.get("stop_loss")), full_sell=bool(t.get("full_sell")),
+        awaiting=awaiting, decision=t.get("decision") or "",
+    )
+
+
+def note_row(n: dict[str, Any], approvable: bool) -> NoteRow:
+    payload = n.get("payload") or {}
+    trade = ""
+    if payload.get("action") and payload.get("units") not in (None, ""):
+        side = "BUY" if payload["action"] == "increase" else "SELL"
+        trade = f"{side} {units_text(payload['units'])}"
+        if payload.get("price") not in (None, ""):
+            trade += f" at {price_text(payload['price'])}"
+        if payload.get("value") not in (None, ""):
+            trade += f" = {money(payload['value'])}"
+    state = n.get("state") or ""
+    awaiting = approvable and state == NoteState.VALIDATED.value and not n.get("decision")
+    return NoteRow(key=f"n{n['id']}", id=int(n["id"]), code=payload.get("code") or "", text=payload.get("text") or "",
+                   trade=trade, comment=payload.get("comment") or "", state=state,
+                   state_label=NOTE_LABELS.get(state, state), awaiting=awaiting)
+
+
+def who_acted(shape: dict[str, Any]) -> tuple[str, str]:
+    """(name, ISO date) of whoever took the instruction to its status."""
+    try:
+        person_key, date_key = _WHO[TIStatus(shape["status"])]
+    except (KeyError, ValueError):
+        return "", ""
+    return person(shape.get(person_key)), shape.get(date_key) or ""
+
+
+# ---- the screen ----------------------------------------------------------------------------------
+class TradeInstructionsState(PortfolioHeader, AppState):
+    loading: bool = True
+    exists: bool = False
+    version: int = 0
+    is_version_view: bool = False     # opened as portfolios.trade-instructions-version
+    status: str = ""
+    status_label: str = ""
+    actor_label: str = ""
+    acted_by: str = ""
+    acted_at: str = ""
+    auto_approve_at: str = ""
+    error_message: str = ""
+    buys: str = ""
+    sells: str = ""
+    brokerage: str = ""
+    min_trade_amount: str = ""
+    transactions: list[TxRow] = []
+    notes: list[NoteRow] = []
+
+    can_edit: bool = False
+    can_validate: bool = False
+    can_approve: bool = False
+    can_calculate: bool = False
+    read_only: bool = False
+
+    # inline edit of one transaction
+    editing_key: str = ""
+    edit_units: str = ""
+    edit_price: str = ""
+    edit_errors: dict[str, str] = {}
+
+    # the add-transaction dialog
+    add_open: bool = False
+    add_code: str = ""
+    add_action: str = "buy"
+    add_units: str = ""
+    add_price: str = ""
+    add_errors: dict[str, str] = {}
+    add_error: str = ""
+    add_saving: bool = False
+
+    # confirmations: calculate | validate | decline_all | confirm | delete
+    ask: str = ""
+    ask_message: str = ""
+    busy: bool = False
+
+    # history dialog
+    history_open: bool = False
+    history_rows: list[HistoryRow] = []
+    history_total: int = 0
+    history_page: int = 1
+    history_pages: int = 1
+    history_visible: list[int] = [1]
+    history_loading: bool = False
+
+    _ti_id: int = 0
+    _row_version: int = 0
+    _delete_id: int = 0
+    _approve_all: bool = False
+    _leave_after_confirm: bool = False
+
+    # ---- loading ----------------------------------------------------------------------------------
+    def _version_param(self) -> int | None:
+        name, params = routes.match(self.router.url.path)
+        return _int(params.get("version")) if name == "portfolios.trade-instructions-version" else None
+
+    def _show(self, shape: dict[str, Any] | None, actor: Actor) -> None:
+        self.editing_key = ""
+        self.edit_errors = {}
+        if shape is None:
+            self.exists = False
+            self._ti_id = self._row_version = 0
+            self.version = 0
+            self.status = self.status_label = self.actor_label = self.acted_by = self.acted_at = ""
+            self.auto_approve_at = self.error_message = ""
+            self.buys = self.sells = self.brokerage = self.min_trade_amount = ""
+            self.transactions, self.notes = [], []
+            self.can_edit = self.can_validate = self.can_approve = False
+            self.read_only = False
+            # nothing generated yet: the calculate rule is the target portfolio's (001 s6)
+            self.can_calculate = (not self.is_version_view and actor.role in (Role.SUPERUSER, Role.ADVISER)
+                                  and advice_display.tp_permissions(actor=actor, investment_id=self.portfolio_id)["calculate"])
+            self._set_dirty(False)
+            return
+        flags = shape.get("permissions") or {}
+        self.exists = True
+        self._ti_id = int(shape["id"])
+        self._row_version = int(shape.get("row_version") or 0)
+        self.version = int(shape.get("version") or 0)
+        self.status = shape["status"]
+        self.status_label = shape["status_label"]
+        self.actor_label = shape.get("actor_label") or ""
+        self.acted_by, self.acted_at = who_acted(shape)
+        self.auto_approve_at = shape.get("auto_approve_at") or ""
+        self.error_message = shape.get("error_message") or "" if shape["status"] == TIStatus.FAILED.value else ""
+        payload = shape.get("payload") or {}
+        self.buys = money(payload.get("buys"))
+        self.sells = money(payload.get("sells"))
+        self.brokerage = money(payload.get("brokerage"))
+        self.min_trade_amount = money(payload.get("min_trade_amount"))
+        self.read_only = bool(flags.get("read_only"))
+        self.can_edit = bool(flags.get("edit"))
+        self.can_validate = bool(flags.get("validate"))
+        self.can_approve = bool(flags.get("approve"))
+        self.can_calculate = bool(flags.get("calculate")) and not self.is_version_view
+        self.transactions = [tx_row(t, self.can_approve) for t in shape.get("transactions") or []]
+        self.notes = [note_row(n, self.can_approve) for n in shape.get("tradeRecommendationNotes") or []]
+        self._approve_all = False
+        self._set_dirty(False)
+
+    def _load(self, actor: Actor) -> None:
+        version = self._version_param() if self.is_version_view else None
+        shape = ti_service.get(actor=actor, investment_id=self.portfolio_id, version=version)
+        self._show(shape, actor)
+
+    @rx.event
+    def on_load(self):
+        self.loading = True
+        self._clear_header()
+        self.exists = False
+        self.transactions, self.notes = [], []
+        self.add_open = self.history_open = False
+        self.ask = ""
+        self.busy = False
+        self._leave_after_confirm = False
+        try:
+            actor = self._actor()
+        except AuthenticationError:
+            return None  # check_login sends the browser to sign in
+        self.portfolio_id = self._portfolio_param() or 0
+        self.is_version_view = self._version_param() is not None
+        try:
+            self._show_header(holdings_service.header(actor=actor, portfolio_id=self.portfolio_id), actor)
+            self._load(actor)
+        except DomainError as exc:
+            self.loading = False
+            return [toast_error(exc.message or LOAD_FAILED), rx.redirect(self._list_url(actor))]
+        self.loading = False
+        if self.router.url.query_parameters.get("calculate") in ("1", "true") and self.can_calculate:
+            self._ask("calculate")  # 'Calculate Trade Recommendations' of the holdings actions menu
+        return None
+
+    def _reload(self, actor: Actor | None = None):
+        try:
+            self._load(actor or self._actor())
+        except DomainError as exc:
+            return self._fail(exc)
+        return None
+
+    def _set_dirty(self, value: bool) -> None:
+        """Unconfirmed decisions hold the page: leaving asks first (the layout's leave dialog)."""
+        self.form_dirty = value
+        if not value:
+            self.leave_open = False
+
+    # ---- links ------------------------------------------------------------------------------------
+    @rx.var
+    def versions_url(self) -> str:
+        return routes.url("portfolios.trade-instructions-versions", id=self.portfolio_id) if self.portfolio_id else ""
+
+    @rx.var
+    def current_url(self) -> str:
+        return routes.url("portfolios.trade-instructions", id=self.portfolio_id) if self.portfolio_id else ""
+
+    def _decided(self) -> int:
+        return sum(1 for r in self.transactions if r.choice) + sum(1 for n in self.notes if n.choice)
+
+    @rx.var
+    def decided_count(self) -> int:
+        return sum(1 for r in self.transactions if r.choice) + sum(1 for n in self.notes if n.choice)
+
+    @rx.var
+    def awaiting_count(self) -> int:
+        return sum(1 for r in self.transactions if r.awaiting) + sum(1 for n in self.notes if n.awaiting)
+
+    @rx.var
+    def show_decisions(self) -> bool:
+        return self.can_approve and (any(r.awaiting for r in self.transactions) or any(n.awaiting for n in self.notes))
+
+    @rx.var
+    def page_title(self) -> str:
+        return f"{TITLE} - Version {self.version}" if self.is_version_view and self.version else TITLE
+
+    # ---- confirmations ----------------------------------------------------------------------------
+    def _ask(self, what: str) -> None:
+        self.ask = what
+        self.ask_message = {
+            "calculate": advice.CONFIRM_RECALCULATE_TR,
+            "validate": advice.CONFIRM_VALIDATE,
+            "decline_all": advice.CONFIRM_DECLINE_ALL,
+            "confirm": advice.CONFIRM_DECISIONS,
+            "delete": transaction_rules.DELETE_QUESTION,
+        }[what]
+
+    @rx.event
+    def ask_calculate(self):
+        if self.can_calculate:
+            self._ask("calculate")
+
+    @rx.event
+    def ask_validate(self):
+        if self.can_validate:
+            self._ask("validate")
+
+    @rx.event
+    def ask_decline_all(self):
+        if self.can_validate:
+            self._ask("decline_all")
+
+    @rx.event
+    def ask_confirm(self):
+        if not self.can_approve:
+            return None
+        if not self._decided():
+            return toast_error(NO_DECISION)
+        self._ask("confirm")
+        return None
+
+    @rx.event
+    def ask_delete(self, key: str):
+        row = next((r for r in self.transactions if r.key == key), None)
+        if row is None or not self.can_edit:
+            return
+        self._delete_id = row.id
+        self._ask("delete")
+
+    @rx.event
+    def cancel_ask(self):
+        self.ask = ""
+        self._delete_id = 0
+        self._leave_after_confirm = False
+
+    @rx.event
+    def answer_yes(self):
+        what, self.ask = self.ask, ""
+        handler = {"calculate": self._calculate, "validate": self._validate, "decline_all": self._decline_all,
+                   "confirm": self._confirm, "delete": self._delete}.get(what)
+        if handler is None or self.busy:
+            return
+        self.busy = True
+        yield
+        try:
+            events = handler()
+        finally:
+            self.busy = False
+        yield events
+
+    # ---- the actions ------------------------------------------------------------------------------
+    def _calculate(self):
+        try:
+            actor = self._actor()
+            [shape] = ti_service.generate(actor=actor, investment_ids=[self.portfolio_id])
+        except DomainError as exc:
+            return self._fail(exc)
+        if self.is_version_view:
+            return rx.redirect(routes.url("portfolios.trade-instructions", id=self.portfolio_id))
+        self._show(shape, actor)
+        if shape["status"] == TIStatus.FAILED.value:
+            return toast_error(shape.get("error_message") or GENERIC)
+        return None
+
+    def _validate(self):
+        try:
+            actor = self._actor()
+            shape = ti_service.validate(actor=actor, ti_id=self._ti_id, row_version=self._row_version)
+        except DomainError as exc:
+            return [self._fail(exc), self._reload()]
+        self._show(shape, actor)
+        return toast_success(shape.get("message") or advice.TRADES_VALIDATED)
+
+    def _decline_all(self):
+        try:
+            actor = self._actor()
+            shape = ti_service.decline_all(actor=actor, ti_id=self._ti_id, row_version=self._row_version)
+        except DomainError as exc:
+            return [self._fail(exc), self._reload()]
+        self._show(shape, actor)
+        return toast_success(shape.get("message") or advice.TRADES_DECLINED)
+
+    def _confirm(self):
+        decisions = {r.id: r.choice for r in self.transactions if r.awaiting and r.choice in DECISIONS}
+        note_decisions = {n.id: n.choice for n in self.notes if n.awaiting and n.choice in DECISIONS}
+        everything = all(r.choice == "approved" for r in self.transactions if r.awaiting) and all(
+            n.choice == "approved" for n in self.notes if n.awaiting)
+        leave, self._leave_after_confirm = self._leave_after_confirm, False
+        try:
+            actor = self._actor()
+            shape = ti_service.confirm(actor=actor, ti_id=self._ti_id, decisions=decisions, notes=note_decisions,
+                                       is_approve_all=self._approve_all and everything,
+                                       row_version=self._row_version)
+        except DomainError as exc:
+            return self._fail(exc)
+        self._show(shape, actor)
+        events = [toast_success(shape.get("message") or advice.TRADES_CONFIRMED)]
+        if leave and self.leave_to:
+            events.append(rx.redirect(self.leave_to))
+        return events
+
+    def _delete(self):
+        tx_id, self._delete_id = self._delete_id, 0
+        try:
+            actor = self._actor()
+            ti_service.delete_transaction(actor=actor, tx_id=tx_id)
+        except DomainError as exc:
+            return self._fail(exc)
+        reloaded = self._reload(actor)
+        return [toast_success(transaction_rules.TRANSACTION_REMOVED), *([reloaded] if reloaded else [])]
+
+    # ---- decisions --------------------------------------------------------------------------------
+    @rx.event
+    def choose(self, key: str, decision: str):
+        """Approve or Decline one item (clicking the chosen one again takes the choice back)."""
+        if not self.can_approve or decision not in DECISIONS:
+            return
+        self._approve_all = False
+        if str(key).startswith("t"):
+            self.transactions = [dataclasses.replace(r, choice="" if r.choice == decision else decision)
+                                 if r.key == key and r.awaiting else r for r in self.transactions]
+        else:
+            self.notes = [dataclasses.replace(n, choice="" if n.choice == decision else decision)
+                          if n.key == key and n.awaiting else n for n in self.notes]
+        self._set_dirty(self._decided() > 0)
+
+    @rx.event
+    def approve_all(self):
+        if not self.can_approve:
+            return
+        self.transactions = [dataclasses.replace(r, choice="approved") if r.awaiting else r for r in self.transactions]
+        self.notes = [dataclasses.replace(n, choice="approved") if n.awaiting else n for n in self.notes]
+        self._approve_all = True
+        self._set_dirty(self._decided() > 0)
+
+    @rx.event
+    def save_and_leave(self):
+        """Save of the leave dialog: confirm the decisions, then go where the user was going."""
+        self.leave_open = False
+        if not self.can_approve or not self._decided():
+            return AppState.discard_and_leave
+        self._leave_after_confirm = True
+        self._ask("confirm")
+        return None
+
+    # ---- inline edit --------------------------------------------------------------------------------
+    @rx.event
+    def start_edit(self, key: str):
+        row = next((r for r in self.transactions if r.key == key), None)
+        if row is None or not self.can_edit:
+            return
+        self.editing_key = row.key
+        self.edit_units = row.units_raw
+        self.edit_price = row.price_raw
+        self.edit_errors = {}
+
+    @rx.event
+    def cancel_edit(self):
+        self.editing_key = ""
+        self.edit_errors = {}
+
+    @rx.event
+    def set_edit_units(self, value: str):
+        self.edit_units = str(value or "")[:30]
+        self.edit_errors = {k: v for k, v in self.edit_errors.items() if k != "quantity"}
+
+    @rx.event
+    def set_edit_price(self, value: str):
+        self.edit_price = str(value or "")[:30]
+        self.edit_errors = {k: v for k, v in self.edit_errors.items() if k != "price"}
+
+    @rx.event
+    def save_edit(self):
+        row = next((r for r in self.transactions if r.key == self.editing_key), None)
+        if row is None or not self.can_edit:
+            return None
+        try:
+            actor = self._actor()
+            result = ti_service.update_transaction(actor=actor, tx_id=row.id, quantity=self.edit_units.strip(),
+                                                   price=self.edit_price.strip())
+        except ValidationError as exc:
+            self.edit_errors = dict(exc.fields) or {"quantity": exc.message}
+            return toast_error(exc.message)
+        except DomainError as exc:
+            return self._fail(exc)
+        # the row's figures from the result; then the instruction again (its version moved on)
+        fresh = tx_row(result, self.can_approve)
+        self.transactions = [fresh if r.key == row.key else r for r in self.transactions]
+        self.editing_key = ""
+        self.edit_errors = {}
+        reloaded = self._reload(actor)
+        return [toast_success(transaction_rules.TRANSACTION_UPDATED), *([reloaded] if reloaded else [])]
+
+    @rx.var
+    def edit_units_error(self) -> str:
+        return self.edit_errors.get("quantity", "")
+
+    @rx.var
+    def edit_price_error(self) -> str:
+        return self.edit_errors.get("price", "")
+
+    # ---- adding a transaction -------------------------------------------------------------------------
+    @rx.event
+    def open_add(self):
+        if not self.can_edit:
+            return
+        self.add_code, self.add_action, self.add_units, self.add_price = "", "buy", "", ""
+        self.add_errors = {}
+        self.add_error = ""
+        self.add_saving = False
+        self.add_open = True
+
+    @rx.event
+    def close_add(self):
+        self.add_open = False
+
+    @rx.event
+    def set_add_open(self, value: bool):
+        if not value and not self.add_saving:
+            self.add_open = False
+
+    @rx.event
+    def set_add_code(self, value: str):
+        self.add_code = str(value or "").upper()[:20]  # a new asset code is uppercased (002 s5)
+        self.add_errors = {k: v for k, v in self.add_errors.items() if k != "code"}
+        self.add_error = ""
+
+    @rx.event
+    def set_add_action(self, value: str):
+        if value in dict(ACTIONS):
+            self.add_action = value
+            self.add_errors = {k: v for k, v in self.add_errors.items() if k not in ("action", "quantity")}
+            self.add_error = ""
+
+    @rx.event
+    def set_add_units(self, value: str):
+        self.add_units = str(value or "")[:30]
+        self.add_errors = {k: v for k, v in self.add_errors.items() if k != "quantity"}
+        self.add_error = ""
+
+    @rx.event
+    def set_add_price(self, value: str):
+        self.add_price = str(value or "")[:30]
+        self.add_errors = {k: v for k, v in self.add_errors.items() if k != "price"}
+        self.add_error = ""
+
+    @rx.var
+    def add_code_error(self) -> str:
+        return self.add_errors.get("code", "")
+
+    @rx.var
+    def add_units_error(self) -> str:
+        return self.add_errors.get("quantity", "")
+
+    @rx.var
+    def add_price_error(self) -> str:
+        return self.add_errors.get("price", "")
+
+    @rx.event
+    def save_add(self):
+        if not self.can_edit or self.add_saving:
+            return None
+        errors = {}
+        if not self.add_code.strip():
+            errors["code"] = REQUIRED_CODE
+        if not self.add_units.strip():
+            errors["quantity"] = REQUIRED_UNITS
+        if errors:
+            self.add_errors = errors
+            return None
+        self.add_saving = True
+        try:
+            actor = self._actor()
+            ti_service.add_transaction(actor=actor, ti_id=self._ti_id, code=self.add_code, action=self.add_action,
+                                       quantity=self.add_units.strip(), price=self.add_price.strip() or None)
+        except ValidationError as exc:
+            self.add_saving = False
+            self.add_errors = {k: (exc.message if v in ("required", "") else v) for k, v in exc.fields.items()}
+            self.add_error = "" if exc.fields else exc.message
+            return toast_error(exc.message)
+        except DomainError as exc:
+            self.add_saving = False
+            return self._fail(exc)
+        self.add_saving = False
+        self.add_open = False
+        reloaded = self._reload(actor)
+        return [toast_success(transaction_rules.TRANSACTION_ADDED), *([reloaded] if reloaded else [])]
+
+    # ---- history --------------------------------------------------------------------------------------
+    def _load_history(self):
+        self.history_loading = True
+        try:
+            rows, total = ti_service.history(actor=self._actor(), ti_id=self._ti_id,
+                                             offset=(self.history_page - 1) * advice.HISTORY_PAGE_SIZE)
+        except DomainError as exc:
+            self.history_loading = False
+            return self._fail(exc)
+        self.history_total = int(total)
+        self.history_pages = max(1, math.ceil(self.history_total / advice.HISTORY_PAGE_SIZE))
+        self.history_visible = visible_pages(self.history_page, self.history_pages)
+        self.history_rows = [HistoryRow(id=int(r["id"]), created_at=r.get("created_at") or "", who=person(r.get("actor")),
+                                        action=r.get("action") or "", detail=r.get("detail") or "") for r in rows]
+        self.history_loading = False
+        return None
+
+    @rx.event
+    def open_history(self):
+        if not self._ti_id:
+            return None
+        self.history_page = 1
+        self.history_rows = []
+        self.history_open = True
+        return self._load_history()
+
+    @rx.event
+    def set_history_open(self, value: bool):
+        self.history_open = bool(value)
+
+    @rx.event
+    def history_go(self, page: Any):
+        number = _int(page)
+        if number is None or not self.history_open:
+            return None
+        self.history_page = min(number, self.history_pages)
+        return self._load_history()
+
+
+NO_DECISION = "Please, approve or decline at least one trade"  # ours: Confirm with nothing chosen
+REQUIRED_CODE = validators.REQUIRED.format(label="code")
+REQUIRED_UNITS = validators.REQUIRED.format(label="units")
+
+
+# ---- the versions -----------------------------------------------------------------------------------
+class TradeInstructionVersionsState(PortfolioHeader, AppState):
+    """portfolios.trade-instructions-versions: every version, newest first, 12 / 20 / 32 a page;
+    Cancel returns to portfolios.trade-instructions."""
+
+    loading: bool = True
+    rows: list[VersionRow] = []
+    total: int = 0
+    page: int = 1
+    pages: int = 1
+    visible: list[int] = [1]
+    page_size: str = VERSION_PAGE_SIZES[0]
+
+    def _size(self) -> int:
+        return int(self.page_size) if self.page_size in VERSION_PAGE_SIZES else int(VERSION_PAGE_SIZES[0])
+
+    def _load(self, actor: Actor) -> None:
+        rows, total = ti_service.list_versions(actor=actor, investment_id=self.portfolio_id, limit=self._size(),
+                                               offset=(self.page - 1) * self._size())
+        self.total = int(total)
+        self.pages = max(1, math.ceil(self.total / self._size()))
+        self.visible = visible_pages(self.page, self.pages)
+        out = []
+        for r in rows:
+            name, date = who_acted(r)
+            version = int(r.get("version") or 0)
+            out.append(VersionRow(
+                version=version, status=r["status"], status_label=r["status_label"], created_at=r.get("created_at") or "",
+                creator=person(r.get("creator")), acted_label=advice.TI_ACTOR_LABELS.get(TIStatus(r["status"]), ""),
+                acted_by=name, acted_at=date, error=r.get("error_message") or "",
+                url=routes.url("portfolios.trade-instructions-version", id=self.portfolio_id, version=version),
+            ))
+        self.rows = out
+
+    @rx.event
+    def on_load(self):
+        self.loading = True
+        self.rows, self.total, self.page = [], 0, 1
+        self.page_size = VERSION_PAGE_SIZES[0]
+        self._clear_header()
+        try:
+            actor = self._actor()
+        except AuthenticationError:
+            return None
+        self.portfolio_id = self._portfolio_param() or 0
+        try:
+            self._show_header(holdings_service.header(actor=actor, portfolio_id=self.portfolio_id), actor)
+            self._load(actor)
+        except DomainError as exc:
+            self.loading = False
+            return [toast_error(exc.message or LOAD_FAILED), rx.redirect(self._list_url(actor))]
+        self.loading = False
+        return None
+
+    def _refresh(self):
+        try:
+            self._load(self._actor())
+        except DomainError as exc:
+            return self._fail(exc)
+        return None
+
+    @rx.event
+    def set_page_size(self, value: str):
+        if value not in VERSION_PAGE_SIZES:
+            return None
+        self.page_size = value
+        self.page = 1
+        return self._refresh()
+
+    @rx.event
+    def go_page(self, page: Any):
+        number = _int(page)
+        if number is None:
+            return None
+        self.page = min(number, self.pages)
+        return self._refresh()
+
+    @rx.var
+    def current_url(self) -> str:
+        return routes.url("portfolios.trade-instructions", id=self.portfolio_id) if self.portfolio_id else ""
+
+    @rx.var
+    def showing(self) -> str:
+        if not self.total:
+            return ""
+        size = int(self.page_size) if self.page_size in VERSION_PAGE_SIZES else int(VERSION_PAGE_SIZES[0])
+        start = (self.page - 1) * size + 1
+        return f"{start}-{min(start + len(self.rows) - 1, self.total)} of {self.total}"

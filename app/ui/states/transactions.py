@@ -1,0 +1,1375 @@
+"""The transaction screens of a portfolio (spec 002 s2/s4-s9):
+
+- portfolios.cash-transactions: the cash list (12, 24 or 32 a page, newest first, sortable) with
+  the balance, cash in and cash out of the executed transactions; the cash transaction modal
+  (withdrawal, credit, income), the opening balance modal and the detail modal;
+- portfolios.asset-transactions: the asset panel (one row per listed asset with its totals;
+  sortable, paged, Load more appends the next page); a row expands to its transactions, filtered
+  by the panel's status filters (pending, draft, executed, dividend, placed, error), loaded once
+  per expansion; the header shows the totals over every asset and the cash balance;
+- portfolios.add-transaction: the asset screen with the add-transaction form open (purchase by
+  default; `?type=sell|dividend|interest|capital_return|reconstruction`, `?code=BHP`).
+
+Both screens share (TransactionForms): the asset transaction modal (large, static backdrop: the six
+add forms switching by type, editing, and a read-only view), the error-status re-creation
+confirmation, the delete confirmation and the transaction upload (CSV or .xlsx).
+
+Who sees what (spec 002 s6; the services check again on every call): cash editing for superuser,
+adviser and administrator; the asset panel's actions for superuser and adviser; clients read.
+Every handler resolves the signed-in user from the token; the ids being edited or deleted stay in
+backend-only vars. The forms are checked as the user types (after the first save attempt) with the
+domain's own rules (app.domain.transaction_rules), so the texts are the server's."""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import math
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+import reflex as rx
+
+from app.domain import transaction_rules as rules
+from app.domain.errors import AuthenticationError, Conflict, DomainError, NotFound, ValidationError
+from app.domain.permissions import Actor, is_staff
+from app.domain.roles import Role
+from app.domain.transactions import ASSET_PANEL_LABELS, CASH_LIST_LABELS, KIND_LABELS, Status, cash_amount
+from app.services import assets as assets_service
+from app.services import holdings as holdings_service
+from app.services import transaction_upload
+from app.services import transactions as service
+from app.ui import routes
+from app.ui.components.asset_picker import AssetPickerState, take_pick
+from app.ui.components.widgets import visible_pages
+from app.ui.states.assets import price_display, sign_of
+from app.ui.states.base import AppState
+from app.ui.states.holdings import money, units
+from app.ui.states.portfolio_header import PortfolioHeader
+
+PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
+DEFAULT_PAGE_SIZE = str(rules.DEFAULT_PAGE_SIZE)
+SUCCESS = "Success!"
+WARNING = "Warning!"
+SORRY = "Sorry!"
+UPLOAD_ID = "transactions-upload"
+UPLOAD_FAILED = "The file upload was unsuccessful"
+PICK_TARGET = "transactions.asset"
+DASH = "\u2014"
+
+ASSET_FORMS = list(rules.FORM_NAMES.values())  # purchase, sell, dividend, interest, capital_return, reconstruction
+DEFAULT_FORM = "purchase"
+# The fields each asset form shows (names as the services take them).
+FORM_FIELDS: dict[str, tuple[str, ...]] = {
+    "purchase": ("code", "trade_at", "quantity", "price", "fee", "gst", "settlement_at", "status", "contract_note",
+                 "order_id", "limit_price", "description"),
+    "sell": ("code", "trade_at", "quantity", "price", "fee", "gst", "settlement_at", "status", "contract_note",
+             "order_id", "limit_price", "description"),
+    "dividend": ("code", "trade_at", "amount", "franking_credits", "ex_date", "description"),
+    "interest": ("code", "trade_at", "amount", "description"),
+    "capital_return": ("code", "trade_at", "amount", "price", "description"),
+    "reconstruction": ("code", "trade_at", "ratio", "description"),
+}
+ASSET_KEYS = tuple(dict.fromkeys(k for keys in FORM_FIELDS.values() for k in keys))
+CASH_KEYS = ("type", "price", "trade_at", "settlement_at", "status", "description")
+CASH_FORMS = ("withdrawal", "credit", "income")
+DATE_KEYS = ("trade_at", "settlement_at", "ex_date")
+PANEL_FILTER_LABELS = {"pending": "Pending approval", "draft": "Draft", "executed": "Executed",
+                       "dividend": "Dividend", "placed": "Placed", "error": "Error"}
+CASH_SORTS = ("date", "type", "amount", "status")
+PANEL_SORTS = ("date", "code", "name", "quantity", "remaining_quantity", "price", "cost", "value",
+               "realised_gain_loss", "unrealised_gain_loss")
+
+
+# ---- feedback (spec 002 s8) -------------------------------------------------------------------
+def success_toast(text: str):
+    return rx.toast.success(SUCCESS, description=text, position="top-right", duration=4000)
+
+
+def warning_toast(text: str):
+    return rx.toast.warning(WARNING, description=text, position="top-right", duration=8000)
+
+
+def sorry_toast(text: str):
+    """Failures in the transaction areas: 'Sorry!' with the server's message."""
+    return rx.toast.error(SORRY, description=text or rules.DELETE_FAILED, position="top-right", duration=6000)
+
+
+def feedback(result: dict[str, Any]) -> list[Any]:
+    """A write's notice as 'Success!' and, when the result carries one, its message as 'Warning!'."""
+    events = [success_toast(result.get("notice") or "")]
+    if result.get("message"):
+        events.append(warning_toast(result["message"]))
+    return events
+
+
+# ---- display ------------------------------------------------------------------------------------
+def day_of(iso: str | None) -> str:
+    """A stored moment (ISO, UTC; transaction dates are calendar days at 00:00 UTC) as DD/MM/YYYY."""
+    if not iso:
+        return ""
+    try:
+        return datetime.fromisoformat(iso).strftime("%d/%m/%Y")
+    except ValueError:
+        return ""
+
+
+def input_day(iso: str | None) -> str:
+    """A stored moment as a date input's value (YYYY-MM-DD)."""
+    if not iso:
+        return ""
+    try:
+        return datetime.fromisoformat(iso).date().isoformat()
+    except ValueError:
+        return ""
+
+
+def _dec(text: Any) -> Decimal | None:
+    if text in (None, ""):
+        return None
+    try:
+        number = Decimal(str(text))
+    except (InvalidOperation, ValueError):
+        return None
+    return number if number.is_finite() else None
+
+
+def money_of(text: Any) -> str:
+    """Money as the services give it ('-250.00') shown as -$250.00; '' when empty."""
+    number = _dec(text)
+    return "" if number is None else money(number)
+
+
+def units_of(text: Any) -> str:
+    number = _dec(text)
+    return "" if number is None else units(number)
+
+
+def _int(value: Any) -> int | None:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if number > 0 else None
+
+
+def _status_color(status: str) -> str:
+    return {Status.EXECUTED.value: "green", Status.PENDING.value: "amber", Status.PENDING_APPROVAL.value: "blue",
+            Status.PROCESSING.value: "gray", Status.PROCESSING_ERROR.value: "red"}.get(status, "gray")
+
+
+def _blank(keys: tuple[str, ...]) -> dict[str, str]:
+    return {key: "" for key in keys}
+
+
+def _can_act(actor: Actor) -> bool:
+    """The asset panel's actions: superuser and adviser (spec 002 s6)."""
+    return actor.role in (Role.SUPERUSER, Role.ADVISER)
+
+
+@dataclasses.dataclass
+class Option:
+    value: str = ""
+    label: str = ""
+
+
+@dataclasses.dataclass
+class Detail:
+    label: str = ""
+    value: str = ""
+
+
+@dataclasses.dataclass
+class CashRow:
+    id: int = 0
+    date: str = ""
+    settlement: str = ""
+    klass: str = ""
+    asset: str = ""
+    description: str = ""
+    amount: str = ""
+    negative: bool = False
+    status: str = ""
+    status_label: str = ""
+    status_color: str = "gray"
+    counted: bool = True
+    is_opening: bool = False
+    form: str = ""
+    linked_id: int = 0          # its asset transaction (a listed asset's), 0 for none or a deposit's
+    is_deposit: bool = False
+    can_edit: bool = False
+    can_delete: bool = False
+
+
+@dataclasses.dataclass
+class TxRow:
+    id: int = 0
+    date: str = ""
+    type_label: str = ""
+    status: str = ""
+    status_label: str = ""
+    status_color: str = "gray"
+    quantity: str = ""
+    negative: bool = False
+    price: str = ""
+    amount: str = ""
+    fee: str = ""
+    description: str = ""
+    can_edit: bool = False
+    can_delete: bool = False
+
+
+@dataclasses.dataclass
+class PanelRow:
+    asset_id: int = 0
+    code: str = ""
+    name: str = ""
+    quantity: str = ""
+    remaining: str = ""
+    price: str = ""
+    cost: str = ""
+    value: str = ""
+    realised: str = ""
+    realised_sign: str = ""
+    unrealised: str = ""
+    unrealised_sign: str = ""
+    bought_price: str = ""
+    last_trade: str = ""
+    count: int = 0
+    pending_count: int = 0
+    expanded: bool = False
+    loaded: bool = False
+    transactions: list[TxRow] = dataclasses.field(default_factory=list)
+
+
+FORM_OPTIONS = [Option(value=name, label=KIND_LABELS[kind]) for kind, name in rules.FORM_NAMES.items()]
+ASSET_STATUS_OPTIONS = [Option(value=s.value, label=ASSET_PANEL_LABELS[s])
+                        for s in (Status.EXECUTED, Status.PENDING, Status.PENDING_APPROVAL, Status.PROCESSING,
+                                  Status.PROCESSING_ERROR)]
+CASH_STATUS_OPTIONS = [Option(value=s.value, label=CASH_LIST_LABELS[s])
+                       for s in (Status.EXECUTED, Status.PENDING, Status.PENDING_APPROVAL, Status.PROCESSING,
+                                 Status.PROCESSING_ERROR)]
+CASH_FORM_OPTIONS = [Option(value="withdrawal", label="Withdrawal"), Option(value="credit", label="Credit"),
+                     Option(value="income", label="Income")]
+FILTER_OPTIONS = [Option(value=name, label=PANEL_FILTER_LABELS[name]) for name in
+                  ("pending", "draft", "executed", "dividend", "placed", "error")]
+
+
+def tx_row(r: dict[str, Any], can_act: bool) -> TxRow:
+    """An asset transaction as an expanded panel row shows it."""
+    form = r.get("form")
+    if form in ("purchase", "sell"):
+        amount = money_of(r.get("value"))
+    elif form == "reconstruction":
+        amount = ""
+    else:
+        amount = money_of(r.get("amount"))
+    quantity = units_of(r.get("display_quantity")) if form != "reconstruction" else f"Ratio {r.get('ratio') or ''}"
+    status = r.get("status") or ""
+    return TxRow(
+        id=int(r["id"]), date=day_of(r.get("trade_at")), type_label=r.get("type_label") or "",
+        status=status, status_label=r.get("status_label") or "", status_color=_status_color(status),
+        quantity=quantity, negative=str(r.get("display_quantity") or "").startswith("-"),
+        price=price_display(r["price"]) if r.get("price") and form in ("purchase", "sell", "capital_return") else "",
+        amount=amount, fee=money_of(r.get("fee")) if form in ("purchase", "sell") else "",
+        description=r.get("description") or "",
+        can_edit=can_act and bool(r.get("can_edit")), can_delete=can_act and bool(r.get("can_delete")),
+    )
+
+
+def cash_row(r: dict[str, Any]) -> CashRow:
+    linked = r.get("linked_transaction") or {}
+    asset = linked.get("asset") or {}
+    deposit = linked.get("deposit") or {}
+    detail = asset.get("code") or ""
+    if deposit:
+        detail = " ".join(x for x in (deposit.get("provider_name"), deposit.get("deal_id")) if x)
+    amount = _dec(r.get("amount")) or Decimal(0)
+    status = r.get("status") or ""
+    return CashRow(
+        id=int(r["id"]), date=day_of(r.get("trade_at")), settlement=day_of(r.get("settlement_at")),
+        klass=r.get("class") or "", asset=detail, description=r.get("description") or "",
+        amount=money(amount), negative=amount < 0, status=status, status_label=r.get("status_label") or "",
+        status_color=_status_color(status), counted=bool(r.get("counted")),
+        is_opening=r.get("type") == "opening_balance", form=r.get("form") or "",
+        linked_id=int(linked["id"]) if linked and asset else 0, is_deposit=bool(deposit),
+        can_edit=bool(r.get("can_edit")), can_delete=bool(r.get("can_delete")),
+    )
+
+
+def panel_row(r: dict[str, Any]) -> PanelRow:
+    return PanelRow(
+        asset_id=int(r["asset_id"]), code=r.get("code") or "", name=r.get("name") or "",
+        quantity=units_of(r.get("quantity")), remaining=units_of(r.get("remaining_quantity")),
+        price=price_display(r.get("price")), cost=money_of(r.get("cost")),
+        value=money_of(r.get("value")) or "N/A",
+        realised=money_of(r.get("realised_gain_loss")) or "N/A", realised_sign=sign_of(r.get("realised_gain_loss")),
+        unrealised=money_of(r.get("unrealised_gain_loss")) or "N/A",
+        unrealised_sign=sign_of(r.get("unrealised_gain_loss")),
+        bought_price=price_display(r.get("bought_price")) if r.get("bought_price") else "N/A",
+        last_trade=day_of(r.get("last_trade_at")), count=int(r.get("transactions_count") or 0),
+        pending_count=int(r.get("pending_count") or 0),
+    )
+
+
+# ---- what both screens share --------------------------------------------------------------------
+class TransactionForms(rx.State, mixin=True):
+    """The asset transaction modal, the re-creation and delete confirmations and the upload.
+    The screen implements `_reload_screen(actor)` (reload what it shows after a write) and
+    `_may_act(actor)` (whether the actor may add, edit or delete asset transactions here)."""
+
+    # the asset transaction modal
+    af_open: bool = False
+    af_mode: str = "add"                  # add | edit | view
+    af_form: str = DEFAULT_FORM
+    af: dict[str, str] = _blank(ASSET_KEYS)
+    af_errors: dict[str, str] = {}
+    af_submitted: bool = False
+    af_saving: bool = False
+    af_asset_name: str = ""
+    af_status_label: str = ""
+    af_summary: list[Detail] = []
+    af_can_edit: bool = False
+    af_question_open: bool = False
+    af_question: str = ""
+    _af_id: int = 0
+    _af_asset_id: int = 0
+    _af_original: dict[str, str] = {}
+    _af_recreate: bool = False
+
+    # delete
+    delete_open: bool = False
+    _delete_id: int = 0
+    _delete_kind: str = ""
+
+    # upload
+    upload_open: bool = False
+    uploading: bool = False
+    upload_error: str = ""
+    failure_open: bool = False
+    failure_message: str = ""
+    failure_lines: list[Detail] = []
+
+    def _reload_screen(self, actor: Actor) -> None:  # pragma: no cover - each screen reloads its own
+        raise NotImplementedError
+
+    def _may_act(self, actor: Actor) -> bool:  # pragma: no cover
+        raise NotImplementedError
+
+    def _after_write(self, actor: Actor, events: list[Any]) -> list[Any]:
+        try:
+            self._reload_screen(actor)
+        except DomainError as exc:
+            events.append(sorry_toast(exc.message))
+        return events
+
+    def _failure(self, exc: DomainError):
+        if isinstance(exc, AuthenticationError):
+            return self._fail(exc)
+        return sorry_toast(exc.message)
+
+    # ---- the asset transaction modal: opening -----------------------------------------------------
+    def _reset_form(self) -> None:
+        self.af = _blank(ASSET_KEYS)
+        self.af_errors = {}
+        self.af_submitted = self.af_saving = False
+        self.af_asset_name = self.af_status_label = ""
+        self.af_summary = []
+        self.af_can_edit = False
+        self.af_question_open = False
+        self.af_question = ""
+        self._af_id = self._af_asset_id = 0
+        self._af_original = {}
+        self._af_recreate = False
+
+    def _open_add(self, actor: Actor, form: str = DEFAULT_FORM, code: str = ""):
+        if not self._may_act(actor):
+            return None
+        self._reset_form()
+        self.af_mode = "add"
+        self.af_form = rules.FORM_NAMES.get(rules.asset_kind(form), DEFAULT_FORM) if form else DEFAULT_FORM
+        self.af["trade_at"] = datetime.now().date().isoformat()
+        self.af["status"] = Status.EXECUTED.value
+        self.af_open = True
+        code = assets_service.normalise_code(code)[:20]
+        if code:
+            self.af["code"] = code
+            return self._lookup(actor)
+        return None
+
+    @rx.event
+    def open_add(self, form: str = DEFAULT_FORM, code: str = ""):
+        """The add-transaction form (purchase by default), optionally for an asset's code."""
+        try:
+            actor = self._actor()
+        except DomainError as exc:
+            return self._failure(exc)
+        return self._open_add(actor, str(form or DEFAULT_FORM), str(code or ""))
+
+    def _open_existing(self, transaction_id: Any, edit: bool):
+        try:
+            actor = self._actor()
+            r = service.get_asset_transaction(actor=actor, transaction_id=transaction_id)
+        except DomainError as exc:
+            return self._failure(exc)
+        if r.get("form") not in ASSET_FORMS:
+            return sorry_toast(rules.NOT_AN_ASSET_TRANSACTION)
+        self._reset_form()
+        self._af_id = int(r["id"])
+        self._af_asset_id = int(r["asset_id"] or 0)
+        self.af_form = r["form"]
+        values = {
+            "code": r.get("code") or "", "trade_at": input_day(r.get("trade_at")),
+            "settlement_at": input_day(r.get("settlement_at")), "ex_date": input_day(r.get("ex_date")),
+            "status": r.get("status") or "", "quantity": r.get("quantity") or "", "price": r.get("price") or "",
+            "fee": r.get("fee") or "", "gst": r.get("gst") or "", "amount": r.get("amount") or "",
+            "franking_credits": r.get("franking_credits") or "", "ratio": r.get("ratio") or "",
+            "contract_note": r.get("contract_note") or "", "order_id": r.get("order_id") or "",
+            "limit_price": r.get("limit_price") or "", "description": r.get("description") or "",
+        }
+        if r["form"] == "capital_return" and r.get("amount"):
+            values["price"] = ""  # a per-unit capital return is stored as its amount
+        self.af = values
+        self._af_original = dict(values)
+        self.af_asset_name = r.get("name") or ""
+        self.af_status_label = r.get("status_label") or ""
+        self.af_summary = self._summary(r)
+        self.af_can_edit = bool(r.get("can_edit")) and self._may_act(actor)
+        self._af_recreate = bool(r.get("edit_question"))
+        self.af_mode = "edit" if edit and self.af_can_edit else "view"
+        self.af_open = True
+        return None
+
+    def _summary(self, r: dict[str, Any]) -> list[Detail]:
+        pairs = [("Type", r.get("type_label") or ""), ("Status", r.get("status_label") or "")]
+        if r.get("form") in ("purchase", "sell"):
+            pairs += [("Value", money_of(r.get("value")))]
+            if r.get("form") == "purchase":
+                pairs += [("Cost", money_of(r.get("cost"))),
+                          ("Unit cost", price_display(r.get("unit_cost")) if r.get("unit_cost") else "")]
+        if r.get("amount") and r.get("form") not in ("purchase", "sell"):
+            pairs.append(("Amount", money_of(r.get("amount"))))
+        if r.get("om_status"):
+            pairs.append(("Order management", str(r["om_status"]).capitalize()))
+        return [Detail(label=k, value=v or DASH) for k, v in pairs if v or k in ("Type",)]
+
+    @rx.event
+    def open_asset_view(self, transaction_id: Any):
+        return self._open_existing(transaction_id, edit=False)
+
+    @rx.event
+    def open_asset_edit(self, transaction_id: Any):
+        return self._open_existing(transaction_id, edit=True)
+
+    @rx.event
+    def switch_to_edit(self):
+        if self.af_mode == "view" and self.af_can_edit and self._af_id:
+            self.af_mode = "edit"
+
+    @rx.event
+    def close_asset_form(self):
+        if self.af_saving:
+            return
+        self.af_open = False
+        self.af_question_open = False
+
+    @rx.event
+    def set_af_open(self, value: bool):
+        if not value:
+            return self.close_asset_form()
+
+    # ---- the asset transaction modal: fields ----------------------------------------------------
+    @rx.event
+    def set_af_form(self, form: str):
+        """The type switch of the add form (an existing transaction keeps its type)."""
+        if self.af_mode != "add" or form not in ASSET_FORMS:
+            return
+        self.af_form = form
+        self._live_check()
+
+    @rx.event
+    def set_af_field(self, key: str, value: str):
+        if key not in ASSET_KEYS or key == "code" or self.af_mode == "view":
+            return
+        limit = rules.DESCRIPTION_MAX + 20 if key == "description" else 40
+        self.af[key] = str(value or "")[:limit]
+        self._live_check()
+
+    @rx.event
+    def set_af_code(self, value: str):
+        """The asset code is uppercased; changing it forgets the chosen asset until it is looked up."""
+        if self.af_mode != "add":
+            return
+        code = str(value or "").upper()[:20]
+        if code != self.af.get("code"):
+            self._af_asset_id = 0
+            self.af_asset_name = ""
+            self.af_errors = {k: v for k, v in self.af_errors.items() if k not in ("code", "asset_id")}
+        self.af["code"] = code
+
+    def _lookup(self, actor: Actor):
+        code = assets_service.normalise_code(self.af.get("code"))
+        if not code:
+            return None
+        try:
+            found = assets_service.get_asset_by_code(actor=actor, code=code, firm_id=self._portfolio_firm_id or None)
+        except NotFound as exc:  # an unknown code marks the field and clears the asset (spec 002 s5)
+            self._af_asset_id = 0
+            self.af_asset_name = ""
+            self.af_errors = {**self.af_errors, "code": exc.message}
+            return None
+        except DomainError as exc:
+            return self._failure(exc)
+        self._af_asset_id = int(found["id"])
+        self.af["code"] = found["code"]
+        self.af_asset_name = found["name"] or ""
+        self.af_errors = {k: v for k, v in self.af_errors.items() if k not in ("code", "asset_id")}
+        return None
+
+    @rx.event
+    def lookup_code(self, _value: Any = None):
+        if self.af_mode != "add":
+            return None
+        try:
+            actor = self._actor()
+        except DomainError as exc:
+            return self._failure(exc)
+        return self._lookup(actor)
+
+    @rx.event
+    def browse_assets(self):
+        if self.af_mode != "add":
+            return None
+        return AssetPickerState.open_for(PICK_TARGET, self._portfolio_firm_id or None, None, "Select asset")
+
+    @rx.event
+    async def asset_picked(self, target: str):
+        picker = await self.get_state(AssetPickerState)
+        asset = take_pick(picker, target)
+        if asset is None or self.af_mode != "add":
+            return
+        self._af_asset_id = int(asset["id"])
+        self.af["code"] = asset["code"]
+        self.af_asset_name = asset["name"] or ""
+        self.af_errors = {k: v for k, v in self.af_errors.items() if k not in ("code", "asset_id")}
+        self._live_check()
+
+    # ---- the asset transaction modal: saving ------------------------------------------------------
+    def _form_values(self) -> dict[str, Any]:
+        """The shown form's fields (the asset as its id once known, else the code)."""
+        data: dict[str, Any] = {k: self.af.get(k, "") for k in FORM_FIELDS[self.af_form] if k != "code"}
+        if self._af_asset_id:
+            data["asset_id"] = self._af_asset_id
+        else:
+            data["code"] = self.af.get("code", "")
+        return data
+
+    def _check(self) -> dict[str, str]:
+        kind = rules.asset_kind(self.af_form)
+        _values, errors = rules.clean_asset_form(kind, self._form_values())
+        out = dict(errors)
+        if "asset_id" in out:
+            out["code"] = out.pop("asset_id")
+        if self.af_errors.get("code") and not self._af_asset_id and self.af.get("code"):
+            out.setdefault("code", self.af_errors["code"])  # an unknown code stays marked until changed
+        return out
+
+    def _live_check(self) -> None:
+        """After the first save attempt the marks follow the typing (spec 002 s5)."""
+        if self.af_submitted:
+            self.af_errors = self._check()
+
+    @rx.event
+    def save_asset_tx(self):
+        if self.af_mode == "view" or self.af_saving:
+            return None
+        self.af_submitted = True  # every invalid field is marked on a submit attempt
+        self.af_errors = self._check()
+        if self.af_errors:
+            return sorry_toast(rules.INVALID)
+        if self.af_mode == "edit" and self._af_recreate:
+            try:  # the row's own question (error, or cancelled in order management)
+                r = service.get_asset_transaction(actor=self._actor(), transaction_id=self._af_id)
+            except DomainError as exc:
+                return self._failure(exc)
+            if not r.get("edit_question"):  # no longer in error: an ordinary edit
+                self._af_recreate = False
+                return self._save(confirm=False)
+            self.af_question = r["edit_question"]
+            self.af_question_open = True
+            return None
+        return self._save(confirm=False)
+
+    @rx.event
+    def confirm_recreate(self):
+        self.af_question_open = False
+        return self._save(confirm=True)
+
+    @rx.event
+    def cancel_recreate(self):
+        self.af_question_open = False
+
+    def _save(self, confirm: bool):
+        try:
+            actor = self._actor()
+            if not self._may_act(actor):
+                return None
+            self.af_saving = True
+            if self.af_mode == "add":
+                data = {**self._form_values(), "investment_id": self.portfolio_id, "type": self.af_form}
+                result = service.add_asset_transaction(actor=actor, data=data)
+            else:
+                changed = {k: v for k, v in self._form_values().items()
+                           if k not in ("asset_id", "code") and v != self._af_original.get(k, "")}
+                if not changed and not confirm:  # an unchanged form closes without a call
+                    self.af_saving = False
+                    self.af_open = False
+                    return success_toast(rules.TRANSACTION_UPDATED)
+                result = service.update_asset_transaction(actor=actor, transaction_id=self._af_id, data=changed,
+                                                          confirm=confirm)
+        except Conflict as exc:  # it went into error meanwhile: ask, then save as a new transaction
+            self.af_saving = False
+            self._af_recreate = True
+            self.af_question = exc.message
+            self.af_question_open = True
+            return None
+        except ValidationError as exc:
+            self.af_saving = False
+            fields = dict(exc.fields)
+            if "asset_id" in fields:
+                fields["code"] = fields.pop("asset_id")
+            if exc.message == rules.NOT_ENOUGH_ASSETS:
+                fields["quantity"] = exc.message
+            self.af_errors = {**self._check(), **fields}
+            return sorry_toast(exc.message)
+        except DomainError as exc:
+            self.af_saving = False
+            return self._failure(exc)
+        self.af_saving = False
+        self.af_open = False
+        return self._after_write(actor, feedback(result))
+
+    # ---- delete -----------------------------------------------------------------------------------
+    @rx.event
+    def ask_delete_asset(self, transaction_id: Any):
+        self._delete_id = _int(transaction_id) or 0
+        self._delete_kind = "asset"
+        self.delete_open = bool(self._delete_id)
+
+    @rx.event
+    def ask_delete_cash(self, transaction_id: Any):
+        self._delete_id = _int(transaction_id) or 0
+        self._delete_kind = "cash"
+        self.delete_open = bool(self._delete_id)
+
+    @rx.event
+    def cancel_delete(self):
+        self.delete_open = False
+        self._delete_id = 0
+
+    @rx.event
+    def confirm_delete(self):
+        self.delete_open = False
+        tid, kind = self._delete_id, self._delete_kind
+        self._delete_id = 0
+        if not tid:
+            return None
+        try:
+            actor = self._actor()
+            if kind == "asset":
+                result = service.delete_asset_transaction(actor=actor, transaction_id=tid)
+            else:
+                result = service.delete_cash_transaction(actor=actor, transaction_id=tid)
+        except DomainError as exc:
+            return self._failure(exc)
+        self.af_open = False
+        return self._after_write(actor, feedback(result))
+
+    # ---- upload -----------------------------------------------------------------------------------
+    @rx.event
+    def open_upload(self):
+        self.upload_error = ""
+        self.upload_open = True
+        return rx.clear_selected_files(UPLOAD_ID)
+
+    @rx.event
+    def close_upload(self):
+        if self.uploading:
+            return None
+        self.upload_open = False
+        self.upload_error = ""
+        return rx.clear_selected_files(UPLOAD_ID)
+
+    @rx.event
+    def set_upload_open(self, value: bool):
+        if not value and not self.uploading:
+            self.upload_open = False
+            self.upload_error = ""
+
+    @rx.event
+    def no_file(self):
+        self.upload_error = transaction_upload.SELECT_FILE
+
+    @rx.event
+    def close_failure(self):
+        self.failure_open = False
+        self.failure_message = ""
+        self.failure_lines = []
+
+    @rx.event
+    async def upload(self, files: list[rx.UploadFile]):
+        try:
+            actor = self._actor()
+        except DomainError as exc:
+            yield self._failure(exc)
+            return
+        if not files:
+            self.upload_error = transaction_upload.SELECT_FILE
+            return
+        upload = files[0]
+        data = await upload.read(transaction_upload.MAX_UPLOAD_BYTES + 1)
+        content_type = upload.content_type or ""
+        self.uploading = True
+        self.upload_error = ""
+        yield
+        try:
+            result = await asyncio.to_thread(transaction_upload.upload_transactions, actor=actor,
+                                             investment_id=self.portfolio_id, content_type=content_type, data=data)
+        except AuthenticationError as exc:
+            self.uploading = False
+            yield self._fail(exc)
+            return
+        except ValidationError as exc:
+            self.uploading = False
+            if set(exc.fields) == {"file"}:  # the file itself: say so in the modal
+                self.upload_error = exc.message
+                return
+            self.upload_open = False
+            self.failure_message = exc.message
+            self.failure_lines = [Detail(label=f"Line {k}" if k.isdigit() else k, value=v)
+                                  for k, v in sorted(exc.fields.items(), key=lambda kv: (len(kv[0]), kv[0]))]
+            self.failure_open = True
+            yield rx.clear_selected_files(UPLOAD_ID)
+            return
+        except DomainError as exc:
+            self.uploading = False
+            yield self._failure(exc)
+            return
+        self.uploading = False
+        self.upload_open = False
+        yield self._after_write(actor, [rx.clear_selected_files(UPLOAD_ID), *feedback(result)])
+
+    # ---- what the modal shows -------------------------------------------------------------------------
+    @rx.var
+    def af_title(self) -> str:
+        if self.af_mode == "add":
+            return "Add transaction"
+        label = next((o.label for o in FORM_OPTIONS if o.value == self.af_form), "Transaction")
+        return f"{'Edit' if self.af_mode == 'edit' else 'View'} {label.lower()}"
+
+    @rx.var
+    def af_read_only(self) -> bool:
+        return self.af_mode == "view"
+
+    @rx.var
+    def af_fields(self) -> list[str]:
+        return list(FORM_FIELDS.get(self.af_form, ()))
+
+    @rx.var
+    def af_value_hint(self) -> str:
+        """Purchases and sells: quantity x price, and the cash it moves with brokerage and GST."""
+        if self.af_form not in ("purchase", "sell"):
+            return ""
+        quantity, price = _dec(self.af.get("quantity")), _dec(self.af.get("price"))
+        if quantity is None or price is None or quantity <= 0 or price <= 0:
+            return ""
+        kind = rules.asset_kind(self.af_form).value
+        try:
+            cash = cash_amount(kind, quantity=quantity, price=price, fee=_dec(self.af.get("fee")),
+                               gst=_dec(self.af.get("gst")))
+        except (InvalidOperation, ValueError):
+            return ""
+        word = "Cash out" if self.af_form == "purchase" else "Cash in"
+        return f"Value {money(quantity * price)} · {word} {money(cash)}"
+
+
+class _Paging(rx.State, mixin=True):
+    page: int = 1
+    pages: int = 1
+    visible: list[int] = [1]
+    page_size: str = DEFAULT_PAGE_SIZE
+    sort: str = "date"
+    order: str = "desc"
+
+    def _size(self) -> int:
+        return int(self.page_size) if self.page_size in PAGE_SIZES else int(DEFAULT_PAGE_SIZE)
+
+    def _set_pages(self, total: int) -> None:
+        self.pages = max(1, math.ceil(total / self._size()))
+        self.visible = visible_pages(min(self.page, self.pages), self.pages)
+
+
+# ---- portfolios.cash-transactions -------------------------------------------------------------------
+class CashTransactionsState(TransactionForms, _Paging, PortfolioHeader, AppState):
+    loading: bool = True
+    can_edit: bool = False
+    can_act: bool = False
+    rows: list[CashRow] = []
+    count: int = 0
+    balance: str = ""
+    balance_negative: bool = False
+    cash_in: str = ""
+    cash_out: str = ""
+
+    # the cash transaction modal
+    cm_open: bool = False
+    cm_mode: str = "add"                  # add | edit
+    cm: dict[str, str] = _blank(CASH_KEYS)
+    cm_errors: dict[str, str] = {}
+    cm_submitted: bool = False
+    cm_saving: bool = False
+    _cm_id: int = 0
+    _cm_original: dict[str, str] = {}
+
+    # the opening balance modal
+    ob_open: bool = False
+    ob_price: str = ""
+    ob_date: str = ""
+    ob_errors: dict[str, str] = {}
+    ob_submitted: bool = False
+    ob_saving: bool = False
+    _ob_original: dict[str, str] = {}
+
+    # the detail modal
+    detail_open: bool = False
+    detail_title: str = ""
+    detail_rows: list[Detail] = []
+    detail_linked_id: int = 0
+
+    def _may_act(self, actor: Actor) -> bool:
+        return _can_act(actor)
+
+    def _load(self, actor: Actor) -> None:
+        result = service.list_cash_transactions(actor=actor, investment_id=self.portfolio_id, page=self.page,
+                                                limit=self._size(), order=self.sort,
+                                                reverse=self.order == "desc")
+        while not result["rows"] and self.page > 1:  # an empty page after the first steps back
+            self.page -= 1
+            result = service.list_cash_transactions(actor=actor, investment_id=self.portfolio_id, page=self.page,
+                                                    limit=self._size(), order=self.sort,
+                                                    reverse=self.order == "desc")
+        self.rows = [cash_row(r) for r in result["rows"]]
+        self.count = int(result["count"])
+        balance = _dec(result["balance"]) or Decimal(0)
+        self.balance, self.balance_negative = money(balance), balance < 0
+        self.cash_in, self.cash_out = money_of(result["cash_in"]), money_of(result["cash_out"])
+        self._set_pages(self.count)
+        self.loading = False
+
+    def _reload_screen(self, actor: Actor) -> None:
+        self._load(actor)
+
+    @rx.event
+    def on_load(self):
+        self.loading = True
+        self.rows = []
+        self._clear_header()
+        self.page, self.page_size, self.sort, self.order = 1, DEFAULT_PAGE_SIZE, "date", "desc"
+        self.af_open = self.cm_open = self.ob_open = self.detail_open = self.delete_open = False
+        self.upload_open = self.failure_open = False
+        try:
+            actor = self._actor()
+        except AuthenticationError:
+            return None  # check_login sends the browser to sign in
+        self.portfolio_id = self._portfolio_param() or 0
+        self.can_edit = is_staff(actor)
+        self.can_act = _can_act(actor)
+        try:
+            self._show_header(holdings_service.header(actor=actor, portfolio_id=self.portfolio_id), actor)
+            self._load(actor)
+        except DomainError as exc:
+            self.loading = False
+            return [sorry_toast(exc.message), rx.redirect(self._list_url(actor))]
+        return None
+
+    def _refresh(self):
+        try:
+            self._load(self._actor())
+        except DomainError as exc:
+            return self._failure(exc)
+        return None
+
+    @rx.event
+    def go_page(self, page: Any):
+        number = _int(page)
+        if number is None or number > self.pages:
+            return None
+        self.page = number
+        return self._refresh()
+
+    @rx.event
+    def set_page_size(self, value: str):
+        if value not in PAGE_SIZES:
+            return None
+        self.page_size, self.page = value, 1
+        return self._refresh()
+
+    @rx.event
+    def toggle_sort(self, key: str):
+        if key not in CASH_SORTS:
+            return None
+        if self.sort == key:
+            self.order = "asc" if self.order == "desc" else "desc"
+        else:
+            self.sort, self.order = key, "desc" if key in ("date", "amount") else "asc"
+        self.page = 1
+        return self._refresh()
+
+    # ---- the cash transaction modal --------------------------------------------------------------
+    @rx.event
+    def open_cash(self, form: str = "credit"):
+        if not self.can_edit:
+            return
+        self.cm_mode = "add"
+        self._cm_id = 0
+        self.cm = {**_blank(CASH_KEYS), "type": form if form in CASH_FORMS else "credit",
+                   "trade_at": datetime.now().date().isoformat(), "status": Status.EXECUTED.value}
+        self._cm_original = {}
+        self.cm_errors, self.cm_submitted, self.cm_saving = {}, False, False
+        self.cm_open = True
+
+    @rx.event
+    def open_cash_edit(self, transaction_id: Any):
+        try:
+            r = service.get_cash_transaction(actor=self._actor(), transaction_id=transaction_id)
+        except DomainError as exc:
+            return self._failure(exc)
+        if not r.get("can_edit") or r.get("form") not in CASH_FORMS:
+            return sorry_toast(rules.EDIT_IN_ASSET_TRANSACTIONS if r.get("linked_transaction") else rules.INVALID)
+        self.cm_mode = "edit"
+        self._cm_id = int(r["id"])
+        self.cm = {"type": r["form"], "price": r.get("price") or "", "trade_at": input_day(r.get("trade_at")),
+                   "settlement_at": input_day(r.get("settlement_at")), "status": r.get("status") or "",
+                   "description": r.get("description") or ""}
+        self._cm_original = dict(self.cm)
+        self.cm_errors, self.cm_submitted, self.cm_saving = {}, False, False
+        self.cm_open = True
+        return None
+
+    @rx.event
+    def set_cm_field(self, key: str, value: str):
+        if key not in CASH_KEYS:
+            return
+        limit = rules.DESCRIPTION_MAX + 20 if key == "description" else 40
+        self.cm[key] = str(value or "")[:limit]
+        if self.cm_submitted:
+            self.cm_errors = dict(rules.clean_cash_form(self.cm)[1])
+
+    @rx.event
+    def close_cash(self):
+        if not self.cm_saving:
+            self.cm_open = False
+
+    @rx.event
+    def set_cm_open(self, value: bool):
+        if not value:
+            return CashTransactionsState.close_cash
+
+    @rx.event
+    def save_cash(self):
+        if self.cm_saving:
+            return None
+        self.cm_submitted = True
+        self.cm_errors = dict(rules.clean_cash_form(self.cm)[1])
+        if self.cm_errors:
+            return sorry_toast(rules.INVALID)
+        try:
+            actor = self._actor()
+            self.cm_saving = True
+            if self.cm_mode == "add":
+                result = service.create_cash_transaction(actor=actor, data={**self.cm, "investment_id": self.portfolio_id})
+            else:
+                changed = {k: v for k, v in self.cm.items() if v != self._cm_original.get(k, "")}
+                if not changed:
+                    self.cm_saving, self.cm_open = False, False
+                    return success_toast(rules.TRANSACTION_UPDATED)
+                result = service.update_cash_transaction(actor=actor, transaction_id=self._cm_id, data=changed)
+        except ValidationError as exc:
+            self.cm_saving = False
+            self.cm_errors = dict(exc.fields)
+            return sorry_toast(exc.message)
+        except DomainError as exc:
+            self.cm_saving = False
+            return self._failure(exc)
+        self.cm_saving, self.cm_open = False, False
+        # The list reloads after the modal closes (the spec reloads it for superusers and advisers
+        # only; an administrator who may save here sees the saved row too).
+        return self._after_write(actor, feedback(result))
+
+    # ---- the opening balance modal ---------------------------------------------------------------
+    @rx.event
+    def open_opening(self):
+        if not self.can_edit:
+            return None
+        try:
+            found = service.get_opening_balance(actor=self._actor(), investment_id=self.portfolio_id)
+        except DomainError as exc:
+            return self._failure(exc)
+        self.ob_price = _plain_money(found["price"]) if found else ""
+        self.ob_date = input_day(found["trade_at"]) if found else ""
+        self._ob_original = {"price": self.ob_price, "trade_at": self.ob_date} if found else {}
+        self.ob_errors, self.ob_submitted, self.ob_saving = {}, False, False
+        self.ob_open = True
+        return None
+
+    def _ob_check(self) -> None:
+        if self.ob_submitted:
+            self.ob_errors = dict(rules.clean_opening_balance({"price": self.ob_price, "trade_at": self.ob_date})[1])
+
+    @rx.event
+    def set_ob_price(self, value: str):
+        self.ob_price = str(value or "")[:30]
+        self._ob_check()
+
+    @rx.event
+    def set_ob_date(self, value: str):
+        self.ob_date = str(value or "")[:20]
+        self._ob_check()
+
+    @rx.event
+    def close_opening(self):
+        if not self.ob_saving:
+            self.ob_open = False
+
+    @rx.event
+    def set_ob_open(self, value: bool):
+        if not value:
+            return CashTransactionsState.close_opening
+
+    @rx.event
+    def save_opening(self):
+        if self.ob_saving:
+            return None
+        self.ob_submitted = True
+        self._ob_check()
+        if self.ob_errors:
+            return sorry_toast(rules.INVALID)
+        form = {"price": self.ob_price.strip(), "trade_at": self.ob_date}
+        if self._ob_original and _same_opening(self._ob_original, form):
+            self.ob_open = False  # an unchanged form closes with the success message, no call (spec 002 s5)
+            return success_toast(rules.OPENING_BALANCE_CHANGED)
+        try:
+            actor = self._actor()
+            self.ob_saving = True
+            result = service.set_opening_balance(actor=actor, investment_id=self.portfolio_id, data=form)
+        except ValidationError as exc:
+            self.ob_saving = False
+            self.ob_errors = dict(exc.fields)
+            return sorry_toast(exc.message)
+        except DomainError as exc:
+            self.ob_saving = False
+            return self._failure(exc)
+        self.ob_saving, self.ob_open = False, False
+        return self._after_write(actor, feedback(result))
+
+    # ---- the detail modal ---------------------------------------------------------------------------
+    @rx.event
+    def open_detail(self, transaction_id: Any):
+        try:
+            r = service.get_cash_transaction(actor=self._actor(), transaction_id=transaction_id)
+        except DomainError as exc:
+            return self._failure(exc)
+        linked = r.get("linked_transaction") or {}
+        payload = r.get("payload") or {}
+        pairs = [
+            ("Class", r.get("class") or ""), ("Amount", money_of(r.get("amount"))),
+            ("Date", day_of(r.get("trade_at"))), ("Settlement date", day_of(r.get("settlement_at"))),
+            ("Status", r.get("status_label") or ""),
+            ("In the totals", "Yes" if r.get("counted") else "No (not executed)"),
+        ]
+        if linked:
+            asset = linked.get("asset") or {}
+            deposit = linked.get("deposit") or {}
+            pairs.append(("Transaction", linked.get("type_label") or ""))
+            if asset:
+                pairs.append(("Asset", f"{asset.get('code')} {DASH} {asset.get('name')}"))
+            if deposit:
+                pairs.append(("Deposit", " ".join(str(x) for x in (deposit.get("product_type"),
+                                                                    deposit.get("provider_name"),
+                                                                    deposit.get("deal_id")) if x)))
+            if linked.get("quantity"):
+                pairs.append(("Quantity", units_of(linked.get("quantity"))))
+            if linked.get("price") and asset:
+                pairs.append(("Price", price_display(linked.get("price"))))
+            if linked.get("om_status"):
+                pairs.append(("Order management", str(linked["om_status"]).capitalize()))
+        if payload.get("ex_date"):
+            pairs.append(("Ex date", day_of(payload["ex_date"])))
+        if payload.get("franking_credits"):
+            pairs.append(("Franking credits", money_of(payload["franking_credits"])))
+        pairs.append(("Description", r.get("description") or ""))
+        self.detail_rows = [Detail(label=k, value=v or DASH) for k, v in pairs]
+        self.detail_title = r.get("class") or "Transaction"
+        asset_linked = bool(linked and linked.get("asset"))
+        self.detail_linked_id = int(linked["id"]) if asset_linked else 0
+        self.detail_open = True
+        return None
+
+    @rx.event
+    def set_detail_open(self, value: bool):
+        if not value:
+            self.detail_open = False
+
+    @rx.event
+    def view_linked(self):
+        """The detail's linked asset transaction, in the asset transaction modal (read-only)."""
+        linked = self.detail_linked_id
+        self.detail_open = False
+        if linked:
+            return CashTransactionsState.open_asset_view(linked)
+        return None
+
+    @rx.var
+    def count_text(self) -> str:
+        return f"{self.count} transaction" + ("" if self.count == 1 else "s")
+
+    @rx.var
+    def deposits_url(self) -> str:
+        return routes.url("clients.addTransaction", id=self.portfolio_id) if self.portfolio_id else ""
+
+    @rx.var
+    def assets_url(self) -> str:
+        return routes.url("portfolios.asset-transactions", id=self.portfolio_id) if self.portfolio_id else ""
+
+    @rx.var
+    def cm_title(self) -> str:
+        return "Add cash transaction" if self.cm_mode == "add" else "Edit cash transaction"
+
+
+def _plain_money(text: Any) -> str:
+    """'1250.00' -> '1250', '0.50' -> '0.5' (as the user would type it)."""
+    number = _dec(text)
+    if number is None:
+        return ""
+    plain = format(number, "f")
+    return plain.rstrip("0").rstrip(".") if "." in plain else plain
+
+
+def _same_opening(original: dict[str, str], form: dict[str, str]) -> bool:
+    return _dec(original.get("price")) == _dec(form.get("price")) and original.get("trade_at") == form.get("trade_at")
+
+
+# ---- portfolios.asset-transactions and portfolios.add-transaction ------------------------------------
+class AssetTransactionsState(TransactionForms, _Paging, PortfolioHeader, AppState):
+    loading: bool = True
+    can_act: bool = False
+    rows: list[PanelRow] = []
+    total_rows: int = 0
+    filters: list[str] = []
+    # the header's totals over every asset
+    total_value: str = ""
+    total_cost: str = ""
+    total_unrealised: str = ""
+    total_unrealised_sign: str = ""
+    total_realised: str = ""
+    total_realised_sign: str = ""
+    cash_balance: str = ""
+    cash_negative: bool = False
+    unpriced: int = 0
+    _first_page: int = 1
+
+    def _may_act(self, actor: Actor) -> bool:
+        return _can_act(actor)
+
+    def _fetch(self, actor: Actor, page: int) -> list[dict[str, Any]]:
+        return service.list_asset_positions(actor=actor, investment_id=self.portfolio_id, page=page,
+                                            limit=self._size(), order=self.sort, reverse=self.order == "desc")
+
+    def _totals(self, actor: Actor) -> None:
+        t = service.asset_totals(actor=actor, investment_id=self.portfolio_id)
+        self.total_value, self.total_cost = money_of(t["value"]), money_of(t["cost"])
+        self.total_unrealised, self.total_unrealised_sign = money_of(t["unrealised_gain_loss"]), sign_of(t["unrealised_gain_loss"])
+        self.total_realised, self.total_realised_sign = money_of(t["realised_gain_loss"]), sign_of(t["realised_gain_loss"])
+        cash = _dec(t["cash_balance"]) or Decimal(0)
+        self.cash_balance, self.cash_negative = money(cash), cash < 0
+        self.unpriced = int(t["unpriced"])
+        self.total_rows = int(t["assets"])
+
+    def _load_pages(self, actor: Actor, first: int, last: int) -> None:
+        """Pages first..last (Load more keeps several), the expanded assets' transactions again; an
+        empty page after the first steps back."""
+        expanded = {r.asset_id for r in self.rows if r.expanded}
+        found: list[dict[str, Any]] = []
+        for number in range(first, last + 1):
+            page_rows = self._fetch(actor, number)
+            if not page_rows:
+                last = number - 1
+                break
+            found += page_rows
+        while not found and first > 1:
+            first -= 1
+            last = first
+            found = self._fetch(actor, first)
+        self._first_page, self.page = first, max(first, last)
+        self.rows = [panel_row(r) for r in found]
+        if found:
+            self.total_rows = int(found[0].get("total_rows") or len(found))
+        self._set_pages(self.total_rows)
+        for index, row in enumerate(self.rows):
+            if row.asset_id in expanded:
+                self._expand(actor, index)
+        self.loading = False
+
+    def _reload_screen(self, actor: Actor) -> None:
+        self._totals(actor)
+        self._load_pages(actor, self._first_page, self.page)
+
+    def _transactions(self, actor: Actor, asset_id: int) -> list[TxRow]:
+        found = service.list_transactions_of_asset(actor=actor, investment_id=self.portfolio_id, asset_id=asset_id,
+                                                   statuses=list(self.filters))
+        can_act = _can_act(actor)
+        return [tx_row(r, can_act) for r in found]
+
+    def _expand(self, actor: Actor, index: int) -> None:
+        row = self.rows[index]
+        self.rows[index] = dataclasses.replace(row, transactions=self._transactions(actor, row.asset_id),
+                                               loaded=True, expanded=True)
+
+    @rx.event
+    def on_load(self):
+        self.loading = True
+        self.rows = []
+        self._clear_header()
+        self.page, self._first_page, self.page_size, self.sort, self.order = 1, 1, DEFAULT_PAGE_SIZE, "date", "desc"
+        self.filters = []
+        self.af_open = self.delete_open = self.upload_open = self.failure_open = False
+        try:
+            actor = self._actor()
+        except AuthenticationError:
+            return None
+        self.portfolio_id = self._portfolio_param() or 0
+        self.can_act = _can_act(actor)
+        try:
+            self._show_header(holdings_service.header(actor=actor, portfolio_id=self.portfolio_id), actor)
+            self._totals(actor)
+            self._load_pages(actor, 1, 1)
+        except DomainError as exc:
+            self.loading = False
+            return [sorry_toast(exc.message), rx.redirect(self._list_url(actor))]
+        if routes.match(self.router.url.path)[0] == "portfolios.add-transaction":
+            query = self.router.url.query_parameters
+            return self._open_add(actor, str(query.get("type") or DEFAULT_FORM), str(query.get("code") or ""))
+        return None
+
+    def _refresh(self, first: int, last: int):
+        try:
+            self._load_pages(self._actor(), first, last)
+        except DomainError as exc:
+            return self._failure(exc)
+        return None
+
+    @rx.event
+    def go_page(self, page: Any):
+        number = _int(page)
+        if number is None or number > self.pages:
+            return None
+        return self._refresh(number, number)
+
+    @rx.event
+    def load_more(self):
+        """The next page appended to the rows shown (spec 002 s4)."""
+        if self.page >= self.pages:
+            return None
+        try:
+            actor = self._actor()
+            more = self._fetch(actor, self.page + 1)
+        except DomainError as exc:
+            return self._failure(exc)
+        if not more:
+            return None
+        self.page += 1
+        self.rows = [*self.rows, *[panel_row(r) for r in more]]
+        self.total_rows = int(more[0].get("total_rows") or self.total_rows)
+        self._set_pages(self.total_rows)
+        return None
+
+    @rx.event
+    def set_page_size(self, value: str):
+        if value not in PAGE_SIZES:
+            return None
+        self.page_size = value
+        return self._refresh(1, 1)
+
+    @rx.event
+    def toggle_sort(self, key: str):
+        if key not in PANEL_SORTS:
+            return None
+        if self.sort == key:
+            self.order = "asc" if self.order == "desc" else "desc"
+        else:
+            self.sort, self.order = key, "asc" if key in ("code", "name") else "desc"
+        return self._refresh(1, 1)
+
+    @rx.event
+    def toggle_asset(self, asset_id: Any):
+        """Expanding loads the asset's transactions once; collapsing and expanding again only toggles."""
+        wanted = _int(asset_id)
+        index = next((i for i, r in enumerate(self.rows) if r.asset_id == wanted), None)
+        if index is None:
+            return None
+        row = self.rows[index]
+        if row.expanded or row.loaded:
+            self.rows[index] = dataclasses.replace(row, expanded=not row.expanded)
+            return None
+        try:
+            self._expand(self._actor(), index)
+        except DomainError as exc:
+            return self._failure(exc)
+        return None
+
+    @rx.event
+    def toggle_filter(self, name: str):
+        """The status filters of the expanded transactions: the expanded assets load again, the
+        collapsed ones load when next expanded."""
+        if name not in PANEL_FILTER_LABELS:
+            return None
+        self.filters = [f for f in self.filters if f != name] if name in self.filters else [*self.filters, name]
+        return self._refilter()
+
+    @rx.event
+    def clear_filters(self):
+        self.filters = []
+        return self._refilter()
+
+    def _refilter(self):
+        try:
+            actor = self._actor()
+            for index, row in enumerate(self.rows):
+                if row.expanded:
+                    self._expand(actor, index)
+                else:
+                    self.rows[index] = dataclasses.replace(row, loaded=False, transactions=[])
+        except DomainError as exc:
+            return self._failure(exc)
+        return None
+
+    @rx.event
+    def add_for_asset(self, code: str):
+        try:
+            actor = self._actor()
+        except DomainError as exc:
+            return self._failure(exc)
+        return self._open_add(actor, DEFAULT_FORM, str(code or ""))
+
+    @rx.var
+    def has_more(self) -> bool:
+        return self.page < self.pages
+
+    @rx.var
+    def shown_text(self) -> str:
+        shown = len(self.rows)
+        return f"{shown} of {self.total_rows} asset" + ("" if self.total_rows == 1 else "s")
+
+    @rx.var
+    def cash_url(self) -> str:
+        return routes.url("portfolios.cash-transactions", id=self.portfolio_id) if self.portfolio_id else ""
