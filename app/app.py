@@ -2,6 +2,7 @@
 import reflex as rx
 
 from app.api.main import create_api
+from app.jobs.sweeps import lifespan_sweeper
 from app.domain.errors import GENERIC
 from app.ui.pages import registry
 
@@ -38,3 +39,4 @@ app = rx.App(
 )
 app.app_wraps[(5, "Overlay")] = lambda stateful: _connection_overlay() if stateful else None
 registry.register_pages(app)
+app.register_lifespan_task(lifespan_sweeper)

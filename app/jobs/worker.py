@@ -21,5 +21,9 @@ def run_worker(burst: bool = False) -> int:
     # SimpleWorker runs jobs in this process (no fork per job), so what a calculation caches (the
     # models it read, the database connection pool) serves the next chunk too.
     worker = SimpleWorker([Queue(name, connection=connection) for name in QUEUES], connection=connection)
+    if not burst:
+        from app.jobs.sweeps import start_thread
+
+        start_thread()
     worker.work(burst=burst, with_scheduler=True)
     return 0
