@@ -196,10 +196,39 @@ def _fill(actor: Actor, portfolio_id: int, plan: Plan, assets: list[Asset],
                                                   "price": to_cents(plan.opening * Decimal("0.02")),
                                                   "trade_at": day_at(0.75),
                                                   "description": "Pension payment" if plan.type == "SMSF" else "Withdrawal"})
+    _deposits(actor, portfolio_id, plan, day_at(0.2), day_at(0.6))
     if plan.draft:
         asset = priced[-1]
         add(type="purchase", asset_id=asset.id, trade_at=days[-1], quantity=Decimal(10), price=close(asset, days[-1]),
             status="pending", description="Top up")
+
+
+def _deposits(actor: Actor, portfolio_id: int, plan: Plan, start: date, accrual_day: date) -> None:
+    """A six-month term deposit and, for larger portfolios, an at-call account with one month's
+    interest accrued, at the first demo institutions offering them."""
+    from app.services import deposits
+    from app.services.reference_data import list_institutions
+
+    def first(product: str) -> dict[str, Any] | None:
+        found = list_institutions(actor=actor, product_type=product)
+        return found[0] if found else None
+
+    term = first("Term Deposits")
+    if term is not None:
+        deposits.buy(actor=actor, data={
+            "investment_id": portfolio_id, "ProviderProductType": "Term Deposits", "institution_id": term["id"],
+            "StartDate": start.isoformat(), "MaturityTerm": "6", "Rate": "4.35",
+            "amount": str(to_cents(plan.opening * Decimal("0.05"))), "description": "Six-month term deposit"})
+    at_call = first("At Call Account")
+    if at_call is not None and plan.opening >= Decimal(200000):
+        made = deposits.buy(actor=actor, data={
+            "investment_id": portfolio_id, "ProviderProductType": "At Call Account", "institution_id": at_call["id"],
+            "StartDate": start.isoformat(), "Rate": "3.10",
+            "amount": str(to_cents(plan.opening * Decimal("0.03"))), "description": "At-call cash reserve"})
+        deposits.interest_accrual(actor=actor, deposit_id=made["deposit"]["id"], data={
+                "StartDate": accrual_day.isoformat(),
+                "amount": str(to_cents(plan.opening * Decimal("0.03") * Decimal("0.031") / 12)),
+                "description": "Monthly interest"})
 
 
 def load_demo_portfolios() -> int:
