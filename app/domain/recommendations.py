@@ -316,9 +316,16 @@ def _header(kind: Kind, row: list[str]) -> dict[str, int]:
     return positions
 
 
+def _needs_guard(text: str) -> bool:
+    """Text a spreadsheet would run as a formula, or text that would read as guarded already
+    (quotes followed by a formula character), which the export therefore quotes once more."""
+    rest = text.lstrip("'")
+    return rest[:1] in ("=", "+", "-", "@") and rest != ""
+
+
 def _strip_formula_guard(text: str) -> str:
     """Exports put a quote before text that a spreadsheet would run as a formula; take it off again."""
-    if len(text) > 1 and text[0] == "'" and text[1] in "=+-@":
+    if text[:1] == "'" and _needs_guard(text[1:]):
         return text[1:]
     return text
 
@@ -414,4 +421,4 @@ def describe_errors(errors: Iterable[LineError]) -> str:
 def formula_guard(text: Any) -> str:
     """Cell text a spreadsheet will not run as a formula (the parser takes the quote off again)."""
     text = "" if text is None else str(text)
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+    return "'" + text if _needs_guard(text) else text

@@ -214,3 +214,10 @@ def test_export_helpers():
     header = export.content_disposition("Café – model.csv")
     assert header.startswith('attachment; filename="Caf_ _ model.csv"; filename*=UTF-8\'\'Caf%C3%A9%20%E2%80%93%20model.csv')
     assert r.formula_guard("=SUM(A1)") == "'=SUM(A1)" and r.formula_guard("ok") == "ok" and r.formula_guard(None) == ""
+
+
+@pytest.mark.parametrize("text", ["'@", "@x", "'x", "x", "", "''=a", "=1", "'", "-5", "'+"])
+def test_formula_guard_round_trips(text):
+    from app.domain.recommendations import _strip_formula_guard, formula_guard
+
+    assert _strip_formula_guard(formula_guard(text)) == text
