@@ -5,17 +5,21 @@ added through the asset transaction modal shows up as the asset's row and takes 
 cash balance; a sell beyond the units held is refused with 'Not enough assets to sell' and the
 quantity is marked; the row expands to its transactions and the status filters narrow them; a CSV
 upload adds its lines, a file with a wrong line adds none and names the line; a transaction is
-deleted after the confirmation; a client sees the same screens read-only."""
+deleted after the confirmation; a client sees the same screens read-only. portfolios.add-transaction
+opens the form; an errored transaction is changed by a new one after the confirmation; the asset
+panel pages by 12, Load more appends the next page, and an emptied page steps back."""
 from __future__ import annotations
 
 import json
 import uuid
+from datetime import datetime, timedelta, timezone
 from decimal import Decimal
 
 from playwright.sync_api import Page, expect
 from sqlmodel import Session, create_engine, select
 
-from app.db.tables import AssetTransaction, CashTransaction, Firm, Portfolio, PortfolioUser, User
+from app.db.tables import Asset, AssetTransaction, CashTransaction, Firm, Portfolio, PortfolioUser, User
+from app.services import postings
 
 ADVISER = "adviser@harbour.example.com"
 CLIENT = "client@harbour.example.com"
@@ -159,7 +163,7 @@ def test_adviser_records_cash_and_asset_transactions(page: Page, login, app_serv
     modal = page.locator("#asset-transaction-modal")
     expect(modal).to_be_visible(timeout=TIMEOUT)
     expect(page.locator("#af-title")).to_have_text("Add transaction")
-    expect(page.locator("#af-contract-note")).to_be_visible()  # purchase by default, with its contract note
+    expect(page.locator("#af-contract-fields")).to_be_visible()  # purchase by default, with its contract note
     page.locator("#af-code").fill("bhp")
     page.locator("#af-code").blur()
     expect(page.locator("#af-asset-name")).to_contain_text("BHP", timeout=TIMEOUT)
@@ -278,7 +282,6 @@ def test_client_sees_the_transactions_read_only(page: Page, login, app_server) -
     engine = _engine(app_server.database_url)
     try:
         with Session(engine) as s:
-            from datetime import datetime, timezone
             day = datetime(2026, 1, 5, tzinfo=timezone.utc)
             s.add(CashTransaction(investment_id=pid, type="cash", action="increase", status="executed",
                                   price=Decimal("2500.00"), trade_at=day, created_at=day, updated_at=day))
@@ -300,3 +303,119 @@ def test_client_sees_the_transactions_read_only(page: Page, login, app_server) -
     expect(page.locator("#asset-body")).to_contain_text("No asset transactions yet", timeout=TIMEOUT)
     expect(page.locator("#asset-add")).to_have_count(0)
     expect(page.locator("#empty-add")).to_have_count(0)
+
+
+def test_an_errored_transaction_is_changed_by_a_new_one_after_confirmation(page: Page, login, app_server) -> None:
+    pid, _name = _portfolio(app_server.database_url)
+    login(page, ADVISER)
+    # portfolios.add-transaction opens the form on the asset screen, here for a sell of BHP
+    page.goto(f"/portfolios/{pid}/add-transaction?type=sell&code=BHP")
+    modal = page.locator("#asset-transaction-modal")
+    expect(modal).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator("#af-asset-name")).to_contain_text("BHP", timeout=TIMEOUT)
+    expect(page.locator("#af-type-sell")).to_have_attribute("data-accent-color", "indigo")
+    page.locator("#af-type-purchase").click()
+    page.locator("#af-save").click()  # every invalid field is marked on the attempt
+    expect(modal.locator(".field-error")).to_have_count(2, timeout=TIMEOUT)  # quantity and price
+    page.locator("#af-quantity").fill("10")
+    page.locator("#af-price").fill("40")
+    expect(modal.locator(".field-error")).to_have_count(0, timeout=TIMEOUT)
+    page.locator("#af-status").click()
+    page.get_by_role("option", name="Error", exact=True).click()
+    page.locator("#af-save").click()
+    _toast(page, "Transaction added")
+    bhp = page.locator(".asset-row[data-code='BHP']")
+    expect(bhp.locator(".asset-remaining")).to_have_text("0", timeout=TIMEOUT)  # not executed: holds nothing
+
+    bhp.locator(".asset-toggle").click()
+    panel = page.locator(".asset-transactions[data-code='BHP']")
+    expect(panel.locator(".tx-status")).to_have_text(["Error"], timeout=TIMEOUT)
+    page.locator("#filter-executed").click()
+    expect(panel.locator(".tx-empty")).to_be_visible(timeout=TIMEOUT)
+    page.locator("#filter-error").click()
+    expect(panel.locator(".tx-row")).to_have_count(1, timeout=TIMEOUT)
+    page.locator("#filter-all").click()
+
+    panel.locator(".tx-row .row-actions").click()
+    page.locator(".tx-edit").click()
+    expect(page.locator("#af-title")).to_have_text("Edit purchase", timeout=TIMEOUT)
+    page.locator("#af-price").fill("41")
+    page.locator("#af-save").click()
+    expect(page.locator("#confirm-message")).to_have_text(
+        "This transaction failed in order management. Do you want to create a new transaction with the updated data?",
+        timeout=TIMEOUT)
+    page.locator("#confirm-ok").click()
+    _toast(page, "Transaction created")
+    # the new transaction (a draft) replaces the errored one in the list
+    expect(panel.locator(".tx-status")).to_have_text(["Draft"], timeout=TIMEOUT)
+    expect(panel.locator(".tx-row")).to_contain_text(["$41.00"])
+    page.set_viewport_size({"width": 390, "height": 844})
+    panel.locator(".tx-type").click()
+    expect(page.locator("#af-title")).to_have_text("View purchase", timeout=TIMEOUT)
+    page.wait_for_timeout(300)
+    page.screenshot(path=f"{ARTIFACTS}/transactions-view-modal-phone.png", full_page=True)
+    page.locator("#af-cancel").click()
+    page.set_viewport_size({"width": 1440, "height": 900})
+    # drafts are not edited (delete and add again): Edit is not offered
+    panel.locator(".tx-row .row-actions").click()
+    expect(page.locator(".tx-view")).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator(".tx-edit")).to_have_count(0)
+    expect(page.locator(".tx-delete")).to_be_visible()
+
+
+def test_the_asset_panel_pages_loads_more_and_steps_back_from_an_empty_page(page: Page, login, app_server) -> None:
+    pid, _name = _portfolio(app_server.database_url)
+    engine = _engine(app_server.database_url)
+    try:
+        with Session(engine, expire_on_commit=False) as s:
+            adviser = s.exec(select(User).where(User.email == ADVISER)).one()
+            portfolio = s.get(Portfolio, pid)
+            assets = s.exec(select(Asset).where(Asset.firm_id.is_(None)).order_by(Asset.code).limit(13)).all()
+            assert len(assets) == 13
+            start = datetime(2026, 1, 1, tzinfo=timezone.utc)
+            for n, asset in enumerate(assets):  # the first asset's trade is the oldest: it comes last
+                postings.record(s, actor_id=adviser.id, portfolio=portfolio, kind="asset_buy", status="executed",
+                                trade_at=start + timedelta(days=n), asset_id=asset.id, quantity=Decimal(1),
+                                price=Decimal("1"))
+            oldest = assets[0].code
+            s.commit()
+    finally:
+        engine.dispose()
+
+    login(page, ADVISER)
+    page.goto(f"/portfolios/{pid}/asset-transactions")
+    rows = page.locator(".asset-row")
+    expect(rows).to_have_count(12, timeout=TIMEOUT)  # 12 a page by default, newest trade first
+    expect(page.locator("#asset-count")).to_have_text("12 of 13 assets")
+    page.locator("#load-more").click()  # the next page is appended
+    expect(rows).to_have_count(13, timeout=TIMEOUT)
+    expect(rows.last).to_have_attribute("data-code", oldest)
+    expect(page.locator("#load-more")).to_have_count(0)
+
+    # sorting by code, ascending then descending
+    page.get_by_text("Code", exact=True).click()
+    expect(rows).to_have_count(12, timeout=TIMEOUT)
+    expect(rows.first).to_have_attribute("data-code", oldest)
+    page.get_by_text("Code", exact=True).click()
+    expect(rows.last).not_to_have_attribute("data-code", oldest, timeout=TIMEOUT)
+    page.get_by_text("Last trade", exact=True).click()  # back to the newest trade first
+    expect(rows.first).not_to_have_attribute("data-code", oldest, timeout=TIMEOUT)
+
+    # page 2 holds the oldest asset only; deleting its one transaction empties the page: back to page 1
+    page.locator("#pagination").get_by_role("button", name="2").click()
+    expect(rows).to_have_count(1, timeout=TIMEOUT)
+    expect(rows.first).to_have_attribute("data-code", oldest)
+    rows.first.locator(".asset-toggle").click()
+    panel = page.locator(f".asset-transactions[data-code='{oldest}']")
+    panel.locator(".tx-row .row-actions").click()
+    page.locator(".tx-delete").click()
+    page.locator("#confirm-ok").click()
+    _toast(page, "Transaction has been removed")
+    expect(rows).to_have_count(12, timeout=TIMEOUT)
+    expect(page.locator("#asset-count")).to_have_text("12 of 12 assets")
+
+    # the cash screen's menu leads to the term deposits
+    page.goto(f"/portfolios/{pid}/cash-transactions")
+    page.locator("#cash-actions").click()
+    page.locator("#cash-to-deposits").click()
+    page.wait_for_url(f"**/portfolios/{pid}/add-deposit", timeout=TIMEOUT)

@@ -36,7 +36,8 @@ def _select(value: Any, options: list[Option], on_change: Any, id_: str, error: 
             placeholder: str = "") -> rx.Component:
     return rx.select.root(
         rx.select.trigger(placeholder=placeholder, id=id_, width="100%",
-                          color=rx.cond(error != "", rx.color("red", 11), "inherit")),
+                          color=rx.cond(error != "", rx.color("red", 11), "inherit"),
+                          variant=rx.cond(disabled, "soft", "surface")),
         rx.select.content(*[rx.select.item(o.label, value=o.value) for o in options]),
         value=value, on_change=on_change, disabled=disabled, name=id_,
     )
@@ -134,7 +135,7 @@ def _trade_fields(S: Any) -> rx.Component:
                 columns=rx.breakpoints(initial="1", sm="3"), spacing="3", width="100%", margin_top="8px",
             ),
             width="100%", padding="12px", border_radius="8px", background=rx.color("gray", 2),
-            border=f"1px solid {rx.color('gray', 4)}", id="af-contract-note",
+            border=f"1px solid {rx.color('gray', 4)}", id="af-contract-fields",
         ),
         spacing="3", width="100%",
     )
@@ -178,7 +179,7 @@ def asset_transaction_modal(S: Any) -> rx.Component:
     )
     body = rx.vstack(
         rx.cond(S.af_mode == "add", _type_switch(S)),
-        rx.cond(S.af_mode != "add", _details(S.af_summary, "af-summary")),
+        rx.cond((S.af_mode != "add") & (S.af_summary.length() > 0), _details(S.af_summary, "af-summary")),
         rx.grid(
             _asset_field(S),
             _af_date(S, "trade_at", "Trade date", required=True),

@@ -186,7 +186,8 @@ def _tab_content(value: str, body: rx.Component) -> rx.Component:
 def _tabs() -> rx.Component:
     return rx.tabs.root(
         rx.box(
-            rx.tabs.list(*[rx.tabs.trigger(TAB_TITLES[t], value=t, id=f"rofa-tab-{t}") for t in TABS], size="2"),
+            rx.tabs.list(*[rx.tabs.trigger(TAB_TITLES[t], value=t, id=f"rofa-tab-{t}") for t in TABS],
+                         size=rx.breakpoints(initial="1", sm="2")),
             overflow_x="auto", width="100%",
         ),
         _tab_content("overview", _overview()),

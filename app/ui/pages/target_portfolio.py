@@ -198,7 +198,7 @@ def _action(line: TPLine) -> rx.Component:
         rx.cond(line.action != "", rx.badge(line.action, color_scheme=color, variant="soft", size="1",
                                             class_name="tp-action")),
         rx.foreach(line.flags, _flag),
-        spacing="1", wrap="wrap", min_width="80px",
+        spacing="1", wrap="wrap",
     )
 
 
@@ -208,7 +208,7 @@ def _code(line: TPLine) -> rx.Component:
     return rx.table.cell(
         rx.vstack(rx.text(line.code, weight="bold", size="2", font_family="var(--code-font-family)"),
                   rx.cond(line.name != "", name), spacing="0"),
-        min_width="120px",
+        overflow="hidden",
     )
 
 
@@ -219,10 +219,10 @@ def _reasons_row(line: TPLine, editable: Any) -> rx.Component:
         rx.table.cell(
             rx.hstack(
                 rx.icon("info", size=12, color=rx.color("gray", 9), flex_shrink="0", margin_top="3px"),
-                rx.flex(rx.foreach(line.reasons, lambda r: rx.badge(r, variant="soft", color_scheme="gray", size="1",
-                                                                    white_space="normal", class_name="tp-reason")),
-                        gap="4px", wrap="wrap"),
+                _reason_badges(line.reasons, "tp-reason"),
                 spacing="2", align="start",
+                # on a phone the table scrolls sideways: the reasons stay in view and wrap there
+                position="sticky", left="8px", max_width="calc(100vw - 64px)",
             ),
             col_span=span, padding_top="0", border_bottom=f"1px solid {rx.color('gray', 4)}",
         ),
@@ -256,14 +256,61 @@ def _line(line: TPLine, editable: Any) -> rx.Component:
     )
 
 
+def _reason_badges(reasons: Any, class_name: str) -> rx.Component:
+    # Radix badges neither wrap nor shrink by default: long reasons would run out of the card
+    return rx.flex(rx.foreach(reasons, lambda r: rx.badge(r, variant="soft", color_scheme="gray", size="1",
+                                                          white_space="normal", text_align="left", flex_shrink="1",
+                                                          max_width="100%", class_name=class_name)),
+                   gap="4px", wrap="wrap", min_width="0")
+
+
+def _side(label: str, units_: Any, value: Any, share: Any, strong: bool = False) -> rx.Component:
+    return rx.hstack(
+        rx.text(label, size="1", color=rx.color("gray", 10), width="48px", flex_shrink="0"),
+        rx.text(rx.cond(units_ != "", units_ + " units · ", ""), value, rx.cond(share != "", " · " + share, ""),
+                size="2", weight="medium" if strong else "regular", font_variant_numeric="tabular-nums"),
+        spacing="2", align="baseline", width="100%",
+    )
+
+
+def _line_card(line: TPLine) -> rx.Component:
+    """One line on a phone: code, action and change, then now and target, then the reasons."""
+    return rx.vstack(
+        rx.hstack(
+            rx.vstack(
+                rx.hstack(rx.text(line.code, weight="bold", size="2", font_family="var(--code-font-family)"),
+                          _action(line), spacing="2", align="center", wrap="wrap"),
+                rx.cond(line.name != "", rx.text(line.name, size="1", color=rx.color("gray", 10))),
+                spacing="1", min_width="0",
+            ),
+            rx.spacer(),
+            rx.vstack(rx.text(line.delta_units, size="2"), rx.text(line.delta_value, size="1"), spacing="0",
+                      align="end", color=_tone(line.delta_sign), flex_shrink="0", white_space="nowrap"),
+            width="100%", align="start",
+        ),
+        _side("Now", line.current_units, line.current_value, line.current_percent),
+        _side("Target", line.target_units, line.target_value, line.target_percent, strong=True),
+        rx.cond(line.reasons.length() > 0, _reason_badges(line.reasons, "tp-card-reason")),
+        spacing="1", width="100%", padding="10px 16px", border_top=f"1px solid {rx.color('gray', 4)}",
+        class_name="tp-card-line", custom_attrs={"data-code": line.code, "data-kind": line.kind},
+    )
+
+
 def _class_table(c: TPClass, editable: Any) -> rx.Component:
+    def num_header(label: str) -> rx.Component:
+        return rx.table.column_header_cell(label, text_align="right", vertical_align="bottom")
+
+    # fixed layout: the columns of every class table line up
     header = rx.table.row(
-        plain_header("Code"), plain_header("Action"),
-        _when(editable, rx.table.column_header_cell("Price", **NUMBER)),
-        _when(editable, rx.table.column_header_cell("Model weight", **NUMBER)),
-        *[rx.table.column_header_cell(label, **NUMBER) for label in
+        rx.table.column_header_cell("Code", width="150px", vertical_align="bottom"),
+        rx.table.column_header_cell("Action", width="140px", vertical_align="bottom"),
+        _when(editable, num_header("Price")),
+        _when(editable, num_header("Model weight")),
+        *[num_header(label) for label in
           ("Current units", "Current value", "Current %", "Target units", "Target value", "Target %", "Change")],
     )
+    min_width = rx.cond(editable, "1060px", "880px") if not isinstance(editable, bool) else (
+        "1060px" if editable else "880px")
     head = rx.vstack(
         rx.hstack(
             rx.heading(c.title, size="3"),
@@ -277,7 +324,7 @@ def _class_table(c: TPClass, editable: Any) -> rx.Component:
         ),
         rx.cond(c.reasons.length() > 0, rx.flex(
             rx.foreach(c.reasons, lambda r: rx.badge(r, variant="soft", color_scheme="amber", size="1", white_space="normal",
-                                                      class_name="tp-class-reason")),
+                                                      flex_shrink="1", max_width="100%", class_name="tp-class-reason")),
             gap="4px", wrap="wrap")),
         spacing="2", padding="12px 16px", width="100%",
     )
@@ -287,10 +334,12 @@ def _class_table(c: TPClass, editable: Any) -> rx.Component:
             rx.table.root(
                 rx.table.header(header, background=rx.color("gray", 2)),
                 rx.table.body(rx.foreach(c.lines, lambda line: _line(line, editable))),
-                variant="ghost", size="1", width="100%",
+                variant="ghost", size="1", width="100%", min_width=min_width, style={"table_layout": "fixed"},
             ),
-            overflow_x="auto", width="100%",
+            overflow_x="auto", width="100%", display=rx.breakpoints(initial="none", sm="block"),
         ),
+        # a phone shows each line as a short block instead of a wide table
+        rx.box(rx.foreach(c.lines, _line_card), width="100%", display=rx.breakpoints(initial="block", sm="none")),
         width="100%", size="1", padding="0", class_name="tp-class", custom_attrs={"data-class": c.title},
     )
 
@@ -511,7 +560,7 @@ def versions_page() -> rx.Component:
         id="versions-body",
     )
     footer = list_footer(
-        rx.text(V.total.to_string() + " versions", size="1", color=rx.color("gray", 10), id="versions-count"),
+        rx.text(V.count_text, size="1", color=rx.color("gray", 10), id="versions-count"),
         rx.hstack(page_size_select(V.page_size, V.set_page_size, VERSION_PAGE_SIZES),
                   pagination(V.page, V.pages, V.visible, V.go_page), spacing="4", align="center", wrap="wrap"),
     )

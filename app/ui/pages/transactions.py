@@ -27,6 +27,7 @@ from app.ui.states.transactions import (
 
 TITLE = "Wealth Advice"
 NUMBER = {"text_align": "right", "font_variant_numeric": "tabular-nums", "white_space": "nowrap"}
+WIDE = ["none", "table-cell"]  # columns a phone leaves out (the table still scrolls inside its card)
 C = CashTransactionsState
 A = AssetTransactionsState
 
@@ -60,6 +61,10 @@ def _sort(state: Any, label: str, key: str, align: str = "left") -> rx.Component
 
 def _number_header(state: Any, label: str, key: str) -> rx.Component:
     return _sort(state, label, key, align="right")
+
+
+def _wide_header(label: str) -> rx.Component:
+    return rx.table.column_header_cell(label, white_space="nowrap", display=WIDE)
 
 
 def _upload_parts(state: Any) -> rx.Component:
@@ -142,12 +147,13 @@ def _cash_line(row: CashRow) -> rx.Component:
         rx.table.cell(row.date, white_space="nowrap", font_variant_numeric="tabular-nums"),
         rx.table.cell(rx.link(row.klass, href="#", on_click=C.open_detail(row.id).prevent_default, size="2",
                               weight="medium", class_name="cash-class"), white_space="nowrap"),
-        rx.table.cell(rx.cond(row.asset != "", rx.code(row.asset, variant="ghost"), rx.fragment()), white_space="nowrap"),
+        rx.table.cell(rx.cond(row.asset != "", rx.code(row.asset, variant="ghost"), rx.fragment()), white_space="nowrap",
+                      display=WIDE),
         rx.table.cell(rx.text(row.description, size="2", color=rx.color("gray", 11), overflow="hidden",
                               text_overflow="ellipsis", white_space="nowrap", max_width="280px"),
-                      min_width="120px"),
+                      min_width="120px", display=WIDE),
         rx.table.cell(_status(row.status_label, row.status_color)),
-        rx.table.cell(row.settlement, white_space="nowrap", font_variant_numeric="tabular-nums"),
+        rx.table.cell(row.settlement, white_space="nowrap", font_variant_numeric="tabular-nums", display=WIDE),
         rx.table.cell(rx.text(row.amount, weight="medium",
                               color=rx.cond(row.negative, rx.color("red", 11), rx.color("gray", 12)),
                               text_decoration=rx.cond(muted, "line-through", "none"),
@@ -163,8 +169,8 @@ def _cash_line(row: CashRow) -> rx.Component:
 def _cash_table() -> rx.Component:
     columns = 8
     header = rx.table.row(
-        _sort(C, "Date", "date"), _sort(C, "Class", "type"), plain_header("Asset"), plain_header("Description"),
-        _sort(C, "Status", "status"), plain_header("Settlement"), _number_header(C, "Amount", "amount"),
+        _sort(C, "Date", "date"), _sort(C, "Class", "type"), _wide_header("Asset"), _wide_header("Description"),
+        _sort(C, "Status", "status"), _wide_header("Settlement"), _number_header(C, "Amount", "amount"),
         plain_header(""),
     )
     empty_action = rx.cond(C.can_edit, rx.hstack(

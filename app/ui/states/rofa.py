@@ -165,7 +165,8 @@ class RofaState(TPDisplay, PortfolioHeader, AppState):
 
     @rx.var
     def can_approve(self) -> bool:
-        return self.can_decide and not self.approved
+        """Not once approved, nor before the adviser validated it ('Please, validate data first.')."""
+        return self.can_decide and not self.approved and self.tp_status != advice.TPStatus.DRAFT.value
 
     @rx.var
     def can_decline(self) -> bool:

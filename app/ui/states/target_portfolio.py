@@ -211,7 +211,7 @@ def _asset_line(a: dict[str, Any], names: dict[int, dict[str, Any]]) -> TPLine:
         flags.append("Manual Trade Decision")
     source = a.get("recommendation_source")
     if source in ("short_term", "long_term"):
-        flags.append("Short-term recommendation" if source == "short_term" else "Long-term recommendation")
+        flags.append("Short-term" if source == "short_term" else "Long-term")  # where the action comes from
     info = names.get(int(a["asset_id"])) if a.get("asset_id") is not None else None
     reasons = _reason_texts(a.get("reasons"))
     if a.get("comment"):
@@ -723,6 +723,10 @@ class TPVersionsState(PortfolioHeader, AppState):
         self.page_size = value
         self.page = 1
         return self._refetch()
+
+    @rx.var
+    def count_text(self) -> str:
+        return f"{self.total} version" + ("" if self.total == 1 else "s")
 
     @rx.var
     def current_url(self) -> str:

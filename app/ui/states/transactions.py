@@ -441,17 +441,21 @@ class TransactionForms(rx.State, mixin=True):
         return None
 
     def _summary(self, r: dict[str, Any]) -> list[Detail]:
-        pairs = [("Type", r.get("type_label") or ""), ("Status", r.get("status_label") or "")]
-        if r.get("form") in ("purchase", "sell"):
-            pairs += [("Value", money_of(r.get("value")))]
-            if r.get("form") == "purchase":
-                pairs += [("Cost", money_of(r.get("cost"))),
-                          ("Unit cost", price_display(r.get("unit_cost")) if r.get("unit_cost") else "")]
-        if r.get("amount") and r.get("form") not in ("purchase", "sell"):
-            pairs.append(("Amount", money_of(r.get("amount"))))
+        """What the form does not show: the cost base of a purchase, the proceeds of a sell, the
+        order management outcome, the transaction it replaced."""
+        pairs: list[tuple[str, str]] = []
+        if r.get("form") == "purchase":
+            pairs += [("Cost base", money_of(r.get("cost"))),
+                      ("Unit cost", price_display(r.get("unit_cost")) if r.get("unit_cost") else "")]
+        elif r.get("form") == "sell":
+            pairs.append(("Proceeds", money_of(r.get("amount"))))
+        elif r.get("form") == "capital_return" and r.get("quantity"):
+            pairs.append(("Units held on the date", units_of(r.get("quantity"))))
         if r.get("om_status"):
             pairs.append(("Order management", str(r["om_status"]).capitalize()))
-        return [Detail(label=k, value=v or DASH) for k, v in pairs if v or k in ("Type",)]
+        if r.get("replaces_id"):
+            pairs.append(("Replaces", f"Transaction {r['replaces_id']}"))
+        return [Detail(label=k, value=v) for k, v in pairs if v]
 
     @rx.event
     def open_asset_view(self, transaction_id: Any):
