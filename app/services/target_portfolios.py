@@ -22,7 +22,7 @@ from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import (
-    Model, Portfolio, PortfolioUser, TargetPortfolio, TargetPortfolioComment, TradeInstruction, User,
+    Model, ModelCommentary, Portfolio, PortfolioUser, TargetPortfolio, TargetPortfolioComment, TradeInstruction, User,
 )
 from app.db.types import utcnow
 from app.domain import advice
@@ -172,7 +172,7 @@ def _shape(s: Session, actor: Actor, p: Portfolio, row: TargetPortfolio) -> dict
         "investment": {"id": p.id, "name": p.name, "type": p.type, "inactive": p.inactive},
         "model": {"id": model.id, "name": model.name, "allocation_method": model.allocation_method} if model else None,
         "result": json.loads(row.result) if row.result else None,
-        "commentaries": [{"id": c.id, "type": c.type, "description": c.description} for c in comments],
+        "commentaries": _commentaries(s, row, comments),
         "permissions": {
             "calculate": advice.can_calculate_tp(actor, facts),
             "view_only": advice.tp_view_only(actor, facts),
@@ -180,6 +180,20 @@ def _shape(s: Session, actor: Actor, p: Portfolio, row: TargetPortfolio) -> dict
             "decide": advice.can_decide_roa(actor, facts),
         },
     }
+
+
+def _commentaries(s: Session, row: TargetPortfolio, own: list[TargetPortfolioComment]) -> list[dict[str, Any]]:
+    """The target portfolio's own commentary; a type it has none of starts from the model's
+    commentary of that type (id None until someone saves it for this target portfolio)."""
+    out = [{"id": c.id, "type": c.type, "description": c.description} for c in own]
+    have = {c.type for c in own}
+    if row.model_id and len(have) < len(advice.COMMENT_TYPES):
+        for c in s.exec(select(ModelCommentary).where(ModelCommentary.model_id == row.model_id)
+                        .order_by(ModelCommentary.id)).all():
+            if c.type not in have and c.type in advice.COMMENT_TYPES:
+                out.append({"id": None, "type": c.type, "description": c.description})
+                have.add(c.type)
+    return out
 
 
 def _visible_row(s: Session, actor: Actor, p: Portfolio, row: TargetPortfolio | None) -> TargetPortfolio:

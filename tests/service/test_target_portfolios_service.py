@@ -118,6 +118,7 @@ def test_versions_filtered_by_role(world):
 def test_commentary_rules(world):
     w, _, _ = world
     tp = tps.calculate(actor=actor(w.adviser), investment_id=w.portfolio.id)
+    assert {"id": None, "type": "market", "description": "Markets are steady."} in tp["commentaries"]  # the model's
     saved = tps.save_comment(actor=actor(w.adviser), tp_id=tp["id"], type="market", description="Calm markets.")
     again = tps.save_comment(actor=actor(w.adviser), tp_id=tp["id"], type="market", description="Calmer.")
     assert saved["id"] == again["id"]
