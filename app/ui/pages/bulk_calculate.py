@@ -29,7 +29,7 @@ def _row(model: BulkModelRow) -> rx.Component:
         cursor="pointer",
         _hover={"background": rx.color("gray", 3)},
         class_name="bulk-model-row",
-        custom_attrs={"data-selected": rx.cond(checked, "true", "false")},
+        custom_attrs={"data-selected": rx.cond(checked, "true", "false"), "data-id": model.id},
     )
 
 
@@ -137,7 +137,7 @@ def bulk_calculate_page() -> rx.Component:
     )
     return page(
         B.title,
-        rx.text("Every portfolio of the selected models is calculated.", size="2", color=rx.color("gray", 10)),
+        rx.text("Calculates every portfolio of the selected models that you may calculate.", size="2", color=rx.color("gray", 10)),
         toolbar,
         rx.cond(B.select_error != "", rx.text(B.select_error, size="2", color=rx.color("red", 11), id="select-error")),
         table_card(header, body),

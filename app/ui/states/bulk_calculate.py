@@ -40,6 +40,8 @@ KINDS = {"bulk-calculate.calculateTP": "tp", "bulk-calculate.calculateTR": "tr"}
 TITLES = {"tp": "Calculate Target Portfolios", "tr": "Calculate Trade Recommendations"}
 PROGRESS_TITLES = {"tp": "Calculating target portfolios", "tr": "Calculating trade recommendations"}
 POLL_SECONDS = 1.0
+FAILURE_READ_SECONDS = 0.25
+DRAIN_LIMIT = 5000
 ERRORS_SHOWN = 200
 
 
@@ -87,6 +89,29 @@ def parse_ids(raw: Any) -> list[int]:
         if number > 0 and number not in out:
             out.append(number)
     return out
+
+
+def _next_events(subscription: progress.Subscription, run_id: int) -> tuple[dict[str, Any] | None, bool]:
+    """Waits up to a second for events, then takes every event already waiting (a burst of
+    thousands moves the modal once): the newest event of the run (its counts are running totals)
+    and whether any of them was a failure."""
+    newest, failed = None, False
+    event = subscription.get(POLL_SECONDS)
+    taken = 0
+    while event is not None:
+        if event.get("run_id") == run_id:
+            newest = event if newest is None or _progressed(event, newest) else newest
+            failed = failed or event.get("status") == "failed"
+        taken += 1
+        if taken >= DRAIN_LIMIT:
+            break
+        event = subscription.get(0)
+    return newest, failed
+
+
+def _progressed(event: dict[str, Any], than: dict[str, Any]) -> bool:
+    return int(event.get("done") or 0) + int(event.get("failed") or 0) >= int(than.get("done") or 0) + int(
+        than.get("failed") or 0)
 
 
 class BulkCalculateState(AppState):
@@ -300,27 +325,38 @@ class BulkCalculateState(AppState):
             await asyncio.to_thread(subscription.close)
 
     async def _follow(self, actor: Actor, run_id: int, token: int, subscription: progress.Subscription) -> None:
+        async def read() -> dict[str, Any] | None:
+            try:
+                return await asyncio.to_thread(bulk_runs.get, actor=actor, run_id=run_id, errors_limit=ERRORS_SHOWN)
+            except DomainError:
+                return None
+
         last_poll = time.monotonic()
         while True:
-            event = await asyncio.to_thread(subscription.get, POLL_SECONDS)
+            event, failed_now = await asyncio.to_thread(_next_events, subscription, run_id)
             snapshot = None
-            if event is None or time.monotonic() - last_poll >= POLL_SECONDS:
+            # a failure is read from the run soon: the run names the portfolio and its message
+            since = time.monotonic() - last_poll
+            if event is None or since >= POLL_SECONDS or (failed_now and since >= FAILURE_READ_SECONDS):
                 last_poll = time.monotonic()
-                try:
-                    snapshot = await asyncio.to_thread(bulk_runs.get, actor=actor, run_id=run_id,
-                                                       errors_limit=ERRORS_SHOWN)
-                except DomainError:
-                    snapshot = None
+                snapshot = await read()
             async with self:
-                if token != self._watch or not self.progress_open:
+                left = routes.match(self.router.url.path)[0] not in KINDS  # the user went elsewhere
+                if token != self._watch or not self.progress_open or left:
                     self.running = False
                     return
-                if event is not None and event.get("run_id") == run_id:
+                if event is not None:
                     self._apply_event(event)
                 if snapshot is not None:
                     self._show_run(snapshot)
-                if not self.running:
-                    return
+                finished = not self.running
+            if finished:
+                if snapshot is None:  # the events said it is over: the stored run names every failure
+                    snapshot = await read()
+                    async with self:
+                        if token == self._watch and snapshot is not None:
+                            self._show_run(snapshot)
+                return
 
     def _show_run(self, run: dict[str, Any]) -> None:
         """The counts of the run as stored (never moving a count backwards)."""
@@ -329,19 +365,13 @@ class BulkCalculateState(AppState):
         self.failed = max(self.failed, int(run["failed"]))
         errors = [RunError(investment_id=int(e["investment_id"]), investment_name=e.get("investment_name") or "",
                            message=e.get("message") or "") for e in run.get("errors") or []]
-        if len(errors) >= len(self.errors):
-            self.errors = errors
+        self.errors = errors
         self.running = self.done + self.failed < self.total
 
     def _apply_event(self, event: dict[str, Any]) -> None:
         self.total = int(event.get("total") or self.total)
         self.done = max(self.done, int(event.get("done") or 0))
         self.failed = max(self.failed, int(event.get("failed") or 0))
-        if event.get("status") == "failed" and len(self.errors) < ERRORS_SHOWN:
-            pid = int(event.get("investment_id") or 0)
-            if all(e.investment_id != pid for e in self.errors):
-                self.errors = self.errors + [RunError(investment_id=pid, investment_name=f"Portfolio {pid}",
-                                                      message=event.get("error") or "")]
         self.running = self.done + self.failed < self.total
 
     @rx.event

@@ -191,7 +191,9 @@ def tx_row(t: dict[str, Any], approvable: bool) -> TxRow:
         key=f"t{t['id']}", id=int(t["id"]), code=t["asset_code"], action=t["display_action"],
         units=units_text(t["quantity"]), units_raw=plain(t["quantity"]), price=price_text(t["price"]),
         price_raw=plain(t["price"]), limit_price=price_text(t.get("limit_price")), value=money(t["value"]),
-        brokerage=money(t["fee"]), amount=money(t["amount"]), cost_base=money(t.get("cost_base")),
+        brokerage=money(t["fee"]), amount=money(t["amount"]),
+        # a buy's cost base is its amount; a sell's is its value less brokerage
+        cost_base=money(t.get("cost_base")) if t["display_action"] == "SELL" else "",
         pending=money(t["pending"]), status=t["status"], status_label=t["status_label"],
         user_action=t.get("user_action") or "", rec_action=action, rec_comment=comment,
         urgent=bool(t.get("urgent")), stop_loss=bool(t.get("stop_loss")), full_sell=bool(t.get("full_sell")),
