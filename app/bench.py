@@ -18,11 +18,11 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
 
-from sqlalchemy import delete, func, select as sa_select, text
+from sqlalchemy import delete, select as sa_select, text
 from sqlmodel import select
 
 from app.db import bulk
@@ -226,8 +226,7 @@ def _copy_baseline(run_id: int) -> tuple[float, int]:
             conn.execute(text("CREATE TABLE bench_copy (LIKE target_portfolios INCLUDING DEFAULTS)"))
         else:
             conn.execute(text("CREATE TABLE bench_copy AS SELECT * FROM target_portfolios WHERE 0"))
-    from app.db.tables import SQLModel  # noqa: F401
-    from sqlalchemy import Table, MetaData
+    from sqlalchemy import MetaData, Table
 
     scratch = Table("bench_copy", MetaData(), autoload_with=engine)
     started = time.perf_counter()

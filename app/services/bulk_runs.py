@@ -30,7 +30,6 @@ from app.domain import advice
 from app.domain.advice import TPStatus
 from app.domain.engine.errors import CalculationError
 from app.domain.errors import NotFound, PermissionDenied, ValidationError
-from app.domain.models import Availability
 from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.domain.recommendations import SELECT_MODEL
 from app.domain.roles import Role

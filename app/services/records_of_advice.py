@@ -8,10 +8,10 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
 from app.db.engine import session_scope
-from app.db.tables import Firm, Model, Portfolio, PortfolioUser, TargetPortfolio, User
+from app.db.tables import Firm, Portfolio, PortfolioUser, TargetPortfolio, User
 from app.domain import advice, cgt
 from app.domain import portfolios as portfolio_rules
 from app.domain.ledger import to_cents

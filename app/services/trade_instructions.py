@@ -26,7 +26,6 @@ from app.db.tables import (
 from app.db.types import utcnow
 from app.domain import advice, validators
 from app.domain.advice import NoteState, PortfolioFacts, TIStatus, TPStatus, TxStatus
-from app.domain.engine import limits as engine_limits
 from app.domain.engine.errors import CalculationError
 from app.domain.engine.results import Target, Trades
 from app.domain.engine.snapshot import DECREASE, INCREASE, Brokerage

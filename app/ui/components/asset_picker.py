@@ -47,6 +47,7 @@ import reflex as rx
 from app.domain.errors import AuthenticationError, DomainError
 from app.services import assets
 from app.ui.states.base import AppState, toast_error
+from app.ui.parse import positive_int as _int
 
 QUERY_MAX = 50
 RESULTS = 20
@@ -60,14 +61,6 @@ class PickerRow:
     class_id: int = 0
     class_title: str = ""
     price: str = ""
-
-
-def _int(value: Any) -> int | None:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return None
-    return number if number > 0 else None
 
 
 def _price(value: Any) -> str:

@@ -54,6 +54,7 @@ from app.domain import allocations as al
 from app.domain import validators as v
 from app.domain.permissions import Actor
 from app.services import industry_groups as ig_service
+from app.ui.parse import to_int as _int
 
 FIELDS = ("allocation", "min", "max", "priority")
 COLUMN_LABELS = {"allocation": "Allocation %", "min": "Min %", "max": "Max %", "priority": "Priority"}
@@ -92,13 +93,6 @@ def _text(value: Any) -> str:
         return format(value.normalize(), "f")  # Decimal('20.500') -> '20.5', Decimal('20.00') -> '20'
 
     return str(value)
-
-
-def _int(value: Any) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
 
 
 def blank_row(option: Mapping[str, Any], priority: int) -> IgRow:

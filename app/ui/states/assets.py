@@ -23,6 +23,7 @@ from app.services import assets
 from app.ui.components.widgets import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.lists import ListControls
+from app.ui.parse import to_int as _int
 
 log = logging.getLogger("app.ui.assets")
 
@@ -90,13 +91,6 @@ def _plain(value: Any) -> str:
         return ""
     text = format(number, "f")
     return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def _int(value: Any) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
 
 
 @dataclasses.dataclass

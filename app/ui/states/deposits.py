@@ -37,6 +37,7 @@ from app.services import deposits as service
 from app.services import reference_data
 from app.ui import routes
 from app.ui.states.base import AppState, toast_success
+from app.ui.parse import positive_int as _int
 
 NONE = "none"  # a select's "nothing chosen" (Radix items cannot be "")
 FORM_KEYS = tuple(dict.fromkeys((*rules.BUY_KEYS, *rules.MOVE_KEYS, "DealStatus")))
@@ -45,14 +46,6 @@ SORRY = "Sorry!"
 
 def _blank() -> dict[str, str]:
     return {key: "" for key in FORM_KEYS}
-
-
-def _int(value: Any) -> int | None:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return None
-    return number if number > 0 else None
 
 
 def _day(iso: str | None) -> str:

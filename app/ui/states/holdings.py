@@ -31,6 +31,7 @@ from app.ui.states.assets import percent_display, sign_of
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.states.portfolios import referer_query
+from app.ui.parse import to_int as _int
 
 PAGE_SIZES = [str(n) for n in holdings_service.PAGE_SIZES]
 DEFAULT_PAGE_SIZE = str(holdings_service.DEFAULT_PAGE_SIZE)
@@ -39,13 +40,6 @@ SAVE_CHANGES = "Do you want to save changes?"
 CONFIRM_DELETE_HOLDING = "Are you sure you want to delete the custom holding {name}?"
 MODAL_TITLES = {"create": "New custom holding", "edit": "Edit custom holding", "view": "Custom holding"}
 NA = "N/A"
-
-
-def _int(value: Any) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
 
 
 def money(value: Decimal | None) -> str:

@@ -16,6 +16,7 @@ from app.domain.errors import AuthenticationError, Conflict, DomainError, GENERI
 from app.domain.permissions import can_manage_universe
 from app.services import industry_groups as service
 from app.ui.states.base import AppState, toast_error, toast_success
+from app.ui.parse import to_int as _int
 
 log = logging.getLogger("app.ui.industry_groups")
 
@@ -310,10 +311,3 @@ class IndustryGroupsState(AppState):
     @rx.var
     def palette(self) -> list[str]:
         return list(rules.PALETTE)
-
-
-def _int(value: Any) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None

@@ -34,6 +34,7 @@ from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.components.widgets import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.states.lists import ListControls
+from app.ui.parse import to_int as _int
 
 log = logging.getLogger("app.ui.models")
 
@@ -83,13 +84,6 @@ LIST_ROUTES = frozenset({"models.details", "models.changeModel", "models.long-te
 
 
 # ---- small helpers --------------------------------------------------------------------------------
-def _int(value: Any) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
-
-
 def _text(value: Any) -> str:
     return "" if value is None else str(value)
 

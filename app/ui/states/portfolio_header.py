@@ -9,7 +9,7 @@ drawn by app.ui.components.portfolio_crumbs."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Iterable
+from typing import Iterable
 
 import reflex as rx
 
@@ -17,6 +17,7 @@ from app.domain.permissions import Actor
 from app.domain.roles import Role
 from app.services.holdings import Header, Owner
 from app.ui import routes
+from app.ui.parse import positive_int as _int
 
 
 @dataclasses.dataclass
@@ -34,14 +35,6 @@ def owner_links(holders: Iterable[Owner], client: bool) -> list[OwnerLink]:
     return [OwnerLink(id=o.id, name=o.name, separator="," if i < len(owners) - 1 else "",
                       url=routes.url("portfolios.me") if client else routes.url("clients.portfolios", id=o.id))
             for i, o in enumerate(owners)]
-
-
-def _int(value: Any) -> int | None:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return None
-    return number if number > 0 else None
 
 
 class PortfolioHeader(rx.State, mixin=True):

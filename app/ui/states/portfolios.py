@@ -34,6 +34,7 @@ from app.ui.components.industry_allocations import IndustryAllocationsMixin
 from app.ui.components.widgets import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.states.lists import ListControls
+from app.ui.parse import to_int as _int
 
 log = logging.getLogger("app.ui.portfolios")
 
@@ -62,13 +63,6 @@ FORM_SWITCHES = ("class_allocation", "industry_group_allocation", "suspend_rebal
 
 
 # ---- small helpers --------------------------------------------------------------------------------
-def _int(value: Any) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
-
-
 def _text(value: Any) -> str:
     return "" if value is None else str(value)
 

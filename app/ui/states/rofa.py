@@ -22,18 +22,11 @@ from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.states.target_portfolio import LOAD_FAILED, TPDisplay, load_names, money, person
+from app.ui.parse import positive_int as _int
 
 TABS = ["overview", "fee", "recommendation", "authority"]
 TAB_TITLES = {"overview": "Overview", "fee": "Fee", "recommendation": "Recommendation", "authority": "Authority"}
 RECORD_NOT_FOUND = "Record of advice not found"
-
-
-def _int(value: Any) -> int | None:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return None
-    return number if number > 0 else None
 
 
 def fee_percent(value: Any) -> str:

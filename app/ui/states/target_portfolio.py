@@ -30,6 +30,7 @@ from app.ui import routes
 from app.ui.components.widgets import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.portfolio_header import PortfolioHeader
+from app.ui.parse import positive_int as _int, person_name as person
 
 LOAD_FAILED = "Opps, something went wrong"
 # Edit mode (001 s4: mode EDIT, history of steps with undo) needs the service's edit functions;
@@ -93,20 +94,6 @@ def sign(value: Any) -> str:
         return ""
     cents = number.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
     return "" if cents == 0 else ("up" if cents > 0 else "down")
-
-
-def person(value: Any) -> str:
-    if not isinstance(value, dict):
-        return ""
-    return f"{value.get('first_name') or ''} {value.get('last_name') or ''}".strip()
-
-
-def _int(value: Any) -> int | None:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return None
-    return number if number > 0 else None
 
 
 def status_color(status: str, not_enough_cash: bool = False) -> str:

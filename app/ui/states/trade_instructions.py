@@ -33,6 +33,7 @@ from app.ui import routes
 from app.ui.components.widgets import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.portfolio_header import PortfolioHeader
+from app.ui.parse import positive_int as _int, person_name as person
 
 log = logging.getLogger("app.ui.trade_instructions")
 
@@ -98,20 +99,6 @@ def plain(value: Any) -> str:
         return ""
     text = format(number, "f")
     return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def person(who: Any) -> str:
-    if not isinstance(who, dict):
-        return ""
-    return f"{who.get('first_name') or ''} {who.get('last_name') or ''}".strip()
-
-
-def _int(value: Any) -> int | None:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return None
-    return number if number > 0 else None
 
 
 # ---- rows --------------------------------------------------------------------------------------

@@ -46,6 +46,7 @@ from app.ui.states.assets import price_display, sign_of
 from app.ui.states.base import AppState
 from app.ui.states.holdings import money, units
 from app.ui.states.portfolio_header import PortfolioHeader
+from app.ui.parse import positive_int as _int
 
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
 DEFAULT_PAGE_SIZE = str(rules.DEFAULT_PAGE_SIZE)
@@ -143,14 +144,6 @@ def money_of(text: Any) -> str:
 def units_of(text: Any) -> str:
     number = _dec(text)
     return "" if number is None else units(number)
-
-
-def _int(value: Any) -> int | None:
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return None
-    return number if number > 0 else None
 
 
 def _status_color(status: str) -> str:

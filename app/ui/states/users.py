@@ -28,6 +28,7 @@ from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
 from app.ui.states.lists import ListControls
 from app.ui.states.person import PersonForm
+from app.ui.parse import to_int as _int
 
 # ---- contexts -----------------------------------------------------------------------------------
 # list route -> (kind of the form routes, fixed role or "")
@@ -52,13 +53,6 @@ DATE_FILTERS = ("created_from", "created_to", "logined_from", "logined_to")
 NO_ADVISER = "none"
 FORM_FIELDS = ("first_name", "last_name", "preferred_name", "email", "phone", "role", "firm_id", "adviser_id",
                "status")
-
-
-def _int(value: Any) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
 
 
 def _initials(first: str | None, last: str | None) -> str:
