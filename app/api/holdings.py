@@ -5,6 +5,7 @@ GET    /api/investments/{id}/holdings               the holdings result: cash_ac
                                                     classes (actual vs target), totals (optional limit/offset page the shares)
 GET    /api/investments/{id}/holdings/export-excel  the holdings as .xlsx (token query allowed, client-timezone-offset)
 GET    /api/investments/{id}/holdings/export-pdf    the holdings as .pdf (same)
+GET    /api/investments-asset-ownership             query date -> who held which asset at the end of that day
 GET    /api/investments/{id}/custom-holdings        the portfolio's custom holdings
 GET    /api/investments/{id}/custom-holding-classes the classes a custom holding of the portfolio may take
 POST   /api/custom-holdings/validate                {investment_id | id, name, class_id, fee, value} -> {valid: true}
@@ -68,6 +69,13 @@ def export_excel(actor: CurrentActor, request: Request, investment_id: str):
 def export_pdf(actor: CurrentActor, request: Request, investment_id: str):
     return _file(*holdings.export(actor=actor, portfolio_id=investment_id, file_format="pdf",
                                   client_offset=request.query_params.get("client-timezone-offset")))
+
+
+@router.get("/investments-asset-ownership")
+def asset_ownership(actor: CurrentActor, date: str | None = None):
+    """Who held which listed asset at the end of `date` (YYYY-MM-DD; default today)."""
+    rows = holdings.asset_ownership(actor=actor, on=date)
+    return ok({"rows": rows, "totals": {"count": len(rows)}})
 
 
 @router.get("/investments/{investment_id}/custom-holdings")

@@ -584,3 +584,40 @@ def holdings_json(h: Holdings, *, can_edit: bool = False) -> dict[str, Any]:
         "can_edit": can_edit,
         "as_at": h.as_at.isoformat(),
     }
+
+
+# ---- asset ownership on a date (GET /api/investments-asset-ownership) ---------------------------
+def asset_ownership(*, actor: Actor, on: Any = None) -> list[dict[str, Any]]:
+    """Who held which listed asset at the end of a day (default today, UTC): one row per
+    portfolio and asset with units above zero, for the portfolios the actor can see, derived from
+    the transactions executed up to that day under each portfolio's tax treatment."""
+    from datetime import timedelta, timezone
+
+    from app.domain import ledger
+
+    if on in (None, ""):
+        day = utcnow().date()
+    else:
+        try:
+            day = on if isinstance(on, date) else date.fromisoformat(str(on)[:10])
+        except ValueError:
+            raise ValidationError("Please, enter a valid date format. ", fields={"date": "invalid"}) from None
+    until = datetime.combine(day + timedelta(days=1), datetime.min.time(), timezone.utc)
+    with session_scope() as s:
+        portfolios = {p.id: p for p in s.exec(select(Portfolio).where(portfolio_access.visible_clause(actor))
+                                              .order_by(Portfolio.name, Portfolio.id)).all()}
+        trades = postings.executed_trades(s, list(portfolios), until=until)
+        held: list[tuple[int, int, Decimal, Decimal]] = []
+        for pid, by_asset in trades.items():
+            treatment = postings._treatment(portfolios[pid])
+            for asset_id, rows in by_asset.items():
+                position = ledger.apply(rows, treatment)
+                if position.units > 0:
+                    held.append((pid, asset_id, position.units, position.cost_base))
+        assets = {a.id: a for a in s.exec(select(Asset).where(col(Asset.id).in_({a for _, a, _, _ in held}))).all()} \
+            if held else {}
+        out = [{"investment_id": pid, "investment_name": portfolios[pid].name, "asset_id": aid,
+                "code": assets[aid].code, "name": assets[aid].name, "quantity": format(units.normalize(), "f"),
+                "cost": str(cost)} for pid, aid, units, cost in held if aid in assets]
+        out.sort(key=lambda r: (r["investment_name"].lower(), r["investment_id"], r["code"]))
+        return out
