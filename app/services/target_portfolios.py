@@ -1,13 +1,15 @@
 """Target portfolios: calculate (one portfolio, or a chunk of a bulk run), read the current or
 last approved one by role, list versions, validate, approve or decline (the record of advice),
-and the commentary.
+edit (mode EDIT: `edit_step`, `save_edit`) and the commentary.
 
 Every calculation writes a new TargetPortfolio row (a version): draft, draft flagged Not Enough
 Cash, or failed (Calculation Error with the message). Nothing is overwritten; status changes
-record who and when, and `row_version` refuses a change made against a stale copy.
+record who and when, and `row_version` refuses a change made against a stale copy. A saved edit is
+a new draft version too.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 
@@ -18,22 +20,25 @@ from decimal import Decimal
 from typing import Any, Iterable
 
 from sqlalchemy import func, select as sa_select, update
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import (
-    Model, ModelCommentary, Portfolio, PortfolioUser, TargetPortfolio, TargetPortfolioComment, TradeInstruction, User,
+    Asset, Model, ModelCommentary, Portfolio, PortfolioUser, TargetPortfolio, TargetPortfolioComment, TradeInstruction, User,
 )
 from app.db.types import utcnow
 from app.domain import advice
 from app.domain.advice import PortfolioFacts, TPStatus
+from app.domain import validators
+from app.domain.assets import ASSET_CODE_NOT_FOUND, ASSET_NOT_FOUND
 from app.domain.engine.errors import CalculationError
 from app.domain.engine.results import Target
+from app.domain.engine.snapshot import AddedAsset, TargetOverride
 from app.domain.engine.target import calculate_target
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
 from app.domain.permissions import NOT_ALLOWED, Actor, require
-from app.domain.roles import Role
-from app.services import engine_inputs, listing
+from app.services import assets as asset_service, engine_inputs, listing
 from app.services.portfolio_access import as_id, load_portfolio
 
 log = logging.getLogger(__name__)
@@ -161,17 +166,23 @@ def summary(row: TargetPortfolio, names: dict[int, dict[str, str]]) -> dict[str,
     }
 
 
-def _shape(s: Session, actor: Actor, p: Portfolio, row: TargetPortfolio) -> dict[str, Any]:
+def _shape(s: Session, actor: Actor, p: Portfolio, row: TargetPortfolio,
+           result: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The target portfolio as the screens and the API show it; `result` replaces the stored one
+    (an edit step's recalculation)."""
     names = _names(s, [row.created_by, row.validated_by, row.approved_by, row.declined_by, row.moderator_id])
     facts = portfolio_facts(s, actor, p)
     comments = s.exec(select(TargetPortfolioComment).where(TargetPortfolioComment.tp_id == row.id)
                       .order_by(TargetPortfolioComment.id)).all()
     model = s.get(Model, row.model_id) if row.model_id else None
+    if result is None and row.result:
+        result = json.loads(row.result)
     return {
         **summary(row, names),
         "investment": {"id": p.id, "name": p.name, "type": p.type, "inactive": p.inactive},
         "model": {"id": model.id, "name": model.name, "allocation_method": model.allocation_method} if model else None,
-        "result": json.loads(row.result) if row.result else None,
+        "result": result,
+        "overrides": edits_of(result),
         "commentaries": _commentaries(s, row, comments),
         "permissions": {
             "calculate": advice.can_calculate_tp(actor, facts),
@@ -327,6 +338,179 @@ def decide(*, actor: Actor, tp_id: Any, action: str, row_version: Any = None) ->
         shape = _shape(s, actor, p, row)
         shape["message"] = advice.TP_APPROVED if action == "approve" else advice.TP_DECLINED
         return shape
+
+
+# ---- edit mode (spec 001 s4: mode EDIT, steps with undo; s5: the texts) ---------------------------
+MODE_EDIT = "EDIT"
+EDITABLE_STATUSES = (TPStatus.DRAFT.value, TPStatus.VALIDATED.value, TPStatus.DECLINED.value)
+# engine errors that mean the edits themselves are malformed: on saving, 'Please, validate data first.'
+_MALFORMED = ("override_units", "not_in_target", "already_in_target", "unknown_asset", "class_not_in_model")
+
+
+def edits_of(result: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The adviser's edits a (stored or recalculated) result carries, in the form `edit_step` and
+    `save_edit` take them, so that the next edit starts from them: added assets first
+    ({asset_id, code, class_id}), then the units set ({asset_id, code, target_units})."""
+    if not result:
+        return []
+    codes = {a["asset_id"]: a["code"] for a in result.get("assets") or []}
+    out: list[dict[str, Any]] = [{"asset_id": a["asset_id"], "code": codes.get(a["asset_id"]), "class_id": a["class_id"]}
+                                 for a in result.get("added") or []]
+    out += [{"asset_id": o["asset_id"], "code": codes.get(o["asset_id"]), "target_units": o["target_units"]}
+            for o in result.get("overrides") or []]
+    return out
+
+
+def edit_step(*, actor: Actor, tp_id: Any, row_version: Any, overrides: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """One step of editing a target portfolio (mode EDIT): recalculates its portfolio (today's
+    holdings, prices and recommendations) with the adviser's edits and returns the shape of `get`
+    with the recalculated `result`, `overrides` (the edits as understood) and mode 'EDIT'. Nothing
+    is stored: the service keeps no state between steps, the screen keeps the history of steps and
+    undoes one by sending the list without it; when a step fails (a ValidationError with the
+    specification's text, e.g. 'Assets limit is exceeded', 'Not enough cash to add asset'), the
+    screen undoes that step.
+
+    `overrides` is the whole list of edits, in the order made (a later one of an asset wins):
+    {asset_id | code, target_units} sets an asset's whole units (0 removes it: an asset whose
+    allocation reaches zero is offered for deletion); {code | asset_id, class_id?} (no
+    target_units) adds an asset to a class of the model (its own class when none). Codes are
+    uppercased; an unknown one gives 'Asset {code} is not found'. See app.domain.engine.target
+    "Edits" for how the rest is recalculated and which error applies when.
+
+    Who: as for calculating (advice.can_calculate_tp), and not view-only; only a draft, validated
+    or declined version that is the newest of its portfolio; `row_version` (when given) must be the
+    row's, else Conflict (someone changed it meanwhile)."""
+    with session_scope() as s:
+        p, row = _load_for_edit(s, actor, tp_id, row_version)
+        target = _recalculate(s, actor, p, overrides, saving=False)
+        shape = _shape(s, actor, p, row, result=json.loads(dumps(target)))
+        shape["mode"] = MODE_EDIT
+        return shape
+
+
+def save_edit(*, actor: Actor, tp_id: Any, row_version: Any, overrides: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """Saves an edited target portfolio as a NEW version (status draft, whatever the edited one's:
+    a declined one saved goes back to draft), calculated with the edits as `edit_step` does; the
+    edits are kept in its result (`result.overrides` / `result.added`, and `overrides` of the shape)
+    so that the next edit starts from them, and the edited version's commentary is copied. The
+    edited version itself is left as it was. Message 'Target Portfolio saved'.
+
+    Concurrent edits are detected, not overwritten: when the edited version is no longer the newest
+    of its portfolio (another save or calculation came first) or its `row_version` changed, Conflict
+    (advice.EDITED_ELSEWHERE). Malformed edits (units not a whole number, an unknown code, an asset
+    not in the target ...) give 'Please, validate data first.' with the problem in `fields`; edits
+    the portfolio cannot take give their own text, as in `edit_step`."""
+    with session_scope() as s:
+        p, row = _load_for_edit(s, actor, tp_id, row_version, lock=True)
+        target = _recalculate(s, actor, p, overrides, saving=True)
+        version = _next_versions(s, [p.id])[p.id]
+        new = TargetPortfolio(**target_row(p.id, version, target, actor_id=actor.id, run_id=None, now=utcnow(),
+                                           model_id=p.model_id))
+        s.add(new)
+        try:
+            s.flush()
+        except IntegrityError:  # another save took this version number first (no row lock on SQLite)
+            raise Conflict(advice.EDITED_ELSEWHERE) from None
+        for c in s.exec(select(TargetPortfolioComment).where(TargetPortfolioComment.tp_id == row.id)
+                        .order_by(TargetPortfolioComment.id)).all():
+            s.add(TargetPortfolioComment(tp_id=new.id, model_id=c.model_id, type=c.type, description=c.description,
+                                         updated_by=c.updated_by, updated_at=c.updated_at))
+        s.flush()
+        shape = _shape(s, actor, p, new)
+        shape["message"] = advice.TP_SAVED
+        return shape
+
+
+def _load_for_edit(s: Session, actor: Actor, tp_id: Any, row_version: Any,
+                   lock: bool = False) -> tuple[Portfolio, TargetPortfolio]:
+    row = s.get(TargetPortfolio, as_id(tp_id) or 0)
+    if row is None:
+        raise NotFound(TP_NOT_FOUND)
+    p = load_portfolio(s, actor, row.investment_id, lock=lock)
+    row = _visible_row(s, actor, p, row)
+    facts = portfolio_facts(s, actor, p)
+    if advice.tp_view_only(actor, facts) or not advice.can_calculate_tp(actor, facts):
+        raise PermissionDenied(NOT_ALLOWED)
+    if row.status not in EDITABLE_STATUSES or row.result is None:
+        raise ValidationError(advice.NOT_EDITABLE)
+    newest = s.execute(sa_select(func.max(TargetPortfolio.version))
+                       .where(TargetPortfolio.investment_id == p.id)).scalar_one()
+    if newest != row.version or (row_version not in (None, "") and as_id(row_version) != row.row_version):
+        raise Conflict(advice.EDITED_ELSEWHERE)
+    return p, row
+
+
+def _recalculate(s: Session, actor: Actor, p: Portfolio, items: Any, *, saving: bool) -> Target:
+    """The portfolio's target with the edits `items` (see edit_step)."""
+    try:
+        overrides, added, facts = _read_edits(s, actor, p, items)
+        snapshot = engine_inputs.build_snapshots(s, [p.id]).get(p.id)
+        if snapshot is None:
+            raise NotFound(TP_NOT_FOUND)
+        if isinstance(snapshot, CalculationError):
+            raise snapshot
+        known = {q.asset_id for q in snapshot.quotes} | {h.asset_id for h in snapshot.holdings}
+        quotes = tuple(engine_inputs.quote_of(f) for aid, f in sorted(facts.items()) if aid not in known)
+        return calculate_target(dataclasses.replace(snapshot, quotes=snapshot.quotes + quotes, overrides=overrides,
+                                                    added=added))
+    except ValidationError as exc:
+        malformed = not isinstance(exc, CalculationError) or exc.code in _MALFORMED
+        if saving and malformed:
+            raise ValidationError(advice.VALIDATE_FIRST, fields=exc.fields or {"overrides": exc.message}) from exc
+        raise
+
+
+def _read_edits(s: Session, actor: Actor, p: Portfolio,
+                items: Any) -> tuple[tuple[TargetOverride, ...], tuple[AddedAsset, ...], dict[int, Any]]:
+    """(units set, assets added, the facts of every asset named) from the screen's list of edits."""
+    if items is None:
+        items = []
+    if not isinstance(items, (list, tuple)):
+        raise ValidationError(validators.DEFAULT, fields={"overrides": validators.DEFAULT})
+    rows: list[tuple[int, int | None, str, Decimal | None, int | None]] = []  # (n, asset id, code, units, class id)
+    for n, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise ValidationError(validators.DEFAULT, fields={f"overrides.{n}": validators.DEFAULT})
+        asset_id = as_id(item.get("asset_id"))
+        code = asset_service.normalise_code(item.get("code"))
+        if asset_id is None and not code:
+            text = validators.REQUIRED.format(label="asset").strip()
+            raise ValidationError(text, fields={f"overrides.{n}.code": text})
+        units = item.get("target_units")
+        if units is not None and str(units).strip() != "":
+            try:
+                units = Decimal(str(units).strip())
+            except ArithmeticError:
+                units = None
+            if units is None or not units.is_finite():
+                raise ValidationError(validators.NUMBER.strip(), fields={f"overrides.{n}.target_units": validators.NUMBER})
+        elif "target_units" in item:  # an emptied units field
+            text = validators.REQUIRED.format(label="target units").strip()
+            raise ValidationError(text, fields={f"overrides.{n}.target_units": text})
+        else:
+            units = None
+        rows.append((n, asset_id, code, units, as_id(item.get("class_id"))))
+    by_code = asset_service.find_by_codes(s, actor, [code for _, aid, code, _, _ in rows if aid is None], p.firm_id)
+    ids = {aid for _, aid, _, _, _ in rows if aid is not None}
+    usable = set(s.exec(select(Asset.id).where(col(Asset.id).in_(ids), asset_service.usable_clause(actor, p.firm_id)))
+                 .all()) if ids else set()
+    facts = engine_inputs.load_assets(s, usable | {a.id for a in by_code.values()})
+    overrides: list[TargetOverride] = []
+    added: list[AddedAsset] = []
+    for n, asset_id, code, units, class_id in rows:
+        if asset_id is None:
+            asset = by_code.get(code)
+            if asset is None:
+                text = ASSET_CODE_NOT_FOUND.format(code=code)
+                raise ValidationError(text, fields={f"overrides.{n}.code": text})
+            asset_id = asset.id
+        elif asset_id not in facts:
+            raise ValidationError(ASSET_NOT_FOUND, fields={f"overrides.{n}.asset_id": ASSET_NOT_FOUND})
+        if units is not None:
+            overrides.append(TargetOverride(asset_id, units))
+        else:
+            added.append(AddedAsset(asset_id, class_id))
+    return tuple(overrides), tuple(added), facts
 
 
 # ---- commentary ---------------------------------------------------------------------------------

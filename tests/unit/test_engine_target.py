@@ -584,3 +584,15 @@ def test_brokerage_fee_is_clamped_and_rounded_half_up():
     assert E.brokerage_fee(D("20454.55"), E.Brokerage(D("0.11"))) == D("22.50")  # 22.500005 -> 22.50
     assert E.brokerage_fee(D("4.55"), E.Brokerage(D(10))) == D("0.46")  # 0.455 -> 0.46 (half up)
     assert E.brokerage_fee(D(0), b) == 0
+
+
+def test_every_recommendation_code_of_the_specification_is_understood():
+    from app.domain.models import LONG_TERM_ACTIONS, SHORT_TERM_ACTIONS
+    parsed = {code: E.parse_action(code) for code in SHORT_TERM_ACTIONS}
+    assert {c: (a.base, a.urgent, a.stop_loss) for c, a in parsed.items() if "/" in c} == {
+        "FFL/HOLD": ("HOLD", True, False), "FFL/SA": ("SA", True, False), "FFL/SELL": ("SELL", True, False),
+        "FFL/TAP": ("TAP", True, False), "FFL/TSP": ("TSP", True, False), "SL/SELL": ("SELL", False, True),
+        "SL/TAP": ("TAP", False, True), "SL/TSP": ("TSP", False, True)}
+    assert [E.parse_action(code).base for code in LONG_TERM_ACTIONS] == ["BUY", "SELL", "HOLD"]
+    with pytest.raises(E.CalculationError):
+        E.parse_action("SL/BUY")  # a stop loss applies to SELL, TAP and TSP only

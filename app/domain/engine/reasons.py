@@ -12,6 +12,12 @@ ALTERNATE = "alternate"  # bought instead of a model asset that cannot be bought
 NOT_IN_MODEL = "not_in_model"  # a holding the model does not contain: sold
 OVERFLOW = "overflow"  # received the excess of capped assets of other classes
 
+NOT_TRADED = "not_traded"  # a deposit or custom holding: never traded, counts toward its class
+
+# ---- the adviser's edits (mode EDIT) --------------------------------------------------------------
+EDITED = "edited"  # its target units were set by the adviser
+ADDED = "added"  # added to its class by the adviser
+
 # ---- recommendations ---------------------------------------------------------------------------
 RECOMMENDATION_SELL = "recommendation_sell"
 RECOMMENDATION_SA = "recommendation_sa"
@@ -65,8 +71,8 @@ SHORTFALL_CAUSES = frozenset({
     NOT_ENOUGH_CASH, NO_ASSETS, NO_PRICE, EXCLUDED, LOCKED, RECOMMENDATION_SELL, RECOMMENDATION_SA, RECOMMENDATION_HOLD, NEVER_BUY,
     TAKE_PROFIT, TAKE_SOME_PROFIT, ASSETS_LIMIT, MIN_ASSET_ALLOCATION, CAPPED_MAX_EXPOSURE, CAPPED_MAX_VALUE,
     CAPPED_INDUSTRY_GROUP, BELOW_MIN_TRADE, RAISED_TO_MIN_TRADE, CUT_FOR_CASH, SOLD_FOR_CASH, WHOLE_UNITS,
-    REPLACED, NOT_IN_MODEL,
+    REPLACED, NOT_IN_MODEL, EDITED,
 })
 # causes that may explain a class above its maximum
 EXCESS_CAUSES = frozenset({FIXED_HOLDINGS, BELOW_MIN_TRADE, KEPT_FOR_CASH, LEFTOVER_TO_CASH, WHOLE_UNITS, MIN_CASH,
-                           CUT_FOR_CASH, SOLD_FOR_CASH, ALLOCATION_CLAMPED})
+                           CUT_FOR_CASH, SOLD_FOR_CASH, ALLOCATION_CLAMPED, ACC_KEPT, TAKE_SOME_PROFIT, EDITED})

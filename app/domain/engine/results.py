@@ -1,13 +1,20 @@
 """What the engine answers: a target portfolio (design/engine.md "Output") and trade
 recommendations. Immutable values; `to_dict` gives JSON-ready data (Decimals as strings) and
 `from_dict` reads it back, so a stored target (target_portfolios.result) can feed
-`generate_trades` later."""
+`generate_trades` later.
+
+Reading is on the path of every bulk trade-recommendation run (each portfolio's stored target is
+reloaded), so `from_dict` does not interpret type hints per value: each result class gets a reader
+compiled once from its type hints (see `_compile`), equal in effect to the generic reading."""
 from __future__ import annotations
 
+import types
 import typing
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import MISSING, dataclass, fields, is_dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Callable
+
+from app.domain.engine.snapshot import AddedAsset, TargetOverride
 
 ZERO = Decimal(0)
 
@@ -18,6 +25,21 @@ class Reason:
 
     code: str
     text: str
+
+
+_REASONS: dict[tuple[str, str], Reason] = {}
+
+
+def intern_reason(code: str, text: str) -> Reason:
+    """One Reason object per distinct (code, text): most texts repeat across portfolios, so a bulk
+    run (and reading stored targets) makes each once."""
+    key = (code, text)
+    reason = _REASONS.get(key)
+    if reason is None:
+        if len(_REASONS) > 100_000:
+            _REASONS.clear()
+        reason = _REASONS[key] = Reason(code, text)
+    return reason
 
 
 @dataclass(frozen=True)
@@ -105,6 +127,9 @@ class Target:
     classes: tuple[AllocationTarget, ...]
     industry_groups: tuple[AllocationTarget, ...]
     reasons: tuple[Reason, ...]
+    # the adviser's edits the target honours (snapshot.overrides / added; empty for a calculation)
+    overrides: tuple[TargetOverride, ...] = ()
+    added: tuple[AddedAsset, ...] = ()
 
     @property
     def value_after(self) -> Decimal:
@@ -222,34 +247,68 @@ def to_dict(obj: Any) -> dict[str, Any]:
     return {f.name: _plain(getattr(obj, f.name)) for f in fields(obj)}
 
 
-_HINTS: dict[type, dict[str, Any]] = {}
-
-
-def _hints(cls: type) -> dict[str, Any]:
-    hints = _HINTS.get(cls)
-    if hints is None:
-        hints = _HINTS[cls] = typing.get_type_hints(cls)
-    return hints
-
-
-def _read(hint: Any, value: Any) -> Any:
-    if value is None:
-        return None
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if origin is tuple:
-        return tuple(_read(args[0], v) for v in value)
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
-        inner = [a for a in args if a is not type(None)]
-        return _read(inner[0], value)
-    if hint is Decimal:
-        return Decimal(str(value))
-    if isinstance(hint, type) and is_dataclass(hint):
-        return from_dict(hint, value)
-    return value
+_READERS: dict[type, Callable[[dict[str, Any]], Any]] = {}
 
 
 def from_dict(cls: type, data: dict[str, Any]) -> Any:
-    hints = _hints(cls)
-    kwargs = {f.name: _read(hints[f.name], data[f.name]) for f in fields(cls) if f.name in data}
-    return cls(**kwargs)
+    """The result of class `cls` from its `to_dict` data (JSON-decoded). A field missing from the
+    data takes its default (e.g. `Target.overrides` of results stored before edits existed)."""
+    return _reader(cls)(data)
+
+
+def _compile(cls: type) -> Callable[[dict[str, Any]], Any]:
+    """A function reading `cls` from a dict, written once from the type hints: Decimals from their
+    strings, nested results by their own readers, tuples from lists, Reasons interned; None stays
+    None; other values as they are. The object is made by `build` (no __init__)."""
+    hints = typing.get_type_hints(cls)
+    env: dict[str, Any] = {"build": build, "cls": cls, "Decimal": Decimal, "str": str, "tuple": tuple, "map": map,
+                           "intern_reason": intern_reason}
+    items = []
+    for n, f in enumerate(fields(cls)):
+        if f.default_factory is not MISSING:  # type: ignore[misc]
+            raise TypeError(f"{cls.__name__}.{f.name}: default factories are not supported")
+        if f.default is MISSING:
+            get = f"d[{f.name!r}]"
+        else:
+            env[f"default_{n}"] = f.default
+            get = f"d.get({f.name!r}, default_{n})"
+        items.append(f"{f.name!r}: {_expression(hints[f.name], get, env)}")
+    source = "def read(d):\n    return build(cls, {\n        " + ",\n        ".join(items) + "})\n"
+    exec(compile(source, f"<reader of {cls.__name__}>", "exec"), env)  # noqa: S102 - our own generated code
+    return env["read"]
+
+
+def _expression(hint: Any, get: str, env: dict[str, Any]) -> str:
+    """The Python expression reading one field's value `get` of type `hint`."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        inner = [a for a in typing.get_args(hint) if a is not type(None)]
+        hint, origin = inner[0], typing.get_origin(inner[0])
+    if origin is tuple:
+        item = typing.get_args(hint)[0]
+        if item is Reason:
+            convert = "tuple(intern_reason(r['code'], r['text']) for r in v)"
+        elif isinstance(item, type) and is_dataclass(item):
+            name = f"read_{item.__name__}"
+            env[name] = _reader(item)
+            convert = f"tuple(map({name}, v))"
+        elif item is Decimal:
+            convert = "tuple(Decimal(x if x.__class__ is str else str(x)) for x in v)"
+        else:
+            convert = "tuple(v)"
+    elif hint is Decimal:
+        convert = "Decimal(v) if v.__class__ is str else Decimal(str(v))"
+    elif isinstance(hint, type) and is_dataclass(hint):
+        name = f"read_{hint.__name__}"
+        env[name] = _reader(hint)
+        convert = f"{name}(v)"
+    else:
+        return get  # int, str, bool, Any: as stored
+    return f"(None if (v := {get}) is None else {convert})"
+
+
+def _reader(cls: type) -> Callable[[dict[str, Any]], Any]:
+    reader = _READERS.get(cls)
+    if reader is None:
+        reader = _READERS[cls] = _compile(cls)
+    return reader

@@ -11,7 +11,9 @@ Conventions:
 - `None` means "not set" for every optional limit;
 - a pending trade is an approved transaction not yet executed: it counts as done (its units move
   the holding, its value and brokerage move the cash);
-- a deposit whose `class_id` is None counts toward the model's cash class.
+- a deposit whose `class_id` is None counts toward the model's cash class;
+- `overrides` and `added` are the adviser's edits of a target portfolio (spec 001 s4, mode EDIT):
+  see app.domain.engine.target "Edits" for what they do.
 """
 from __future__ import annotations
 
@@ -174,6 +176,27 @@ class Recommendation:
 
 
 @dataclass(frozen=True)
+class TargetOverride:
+    """The adviser sets one asset's target units (whole, zero or more; 0 removes the asset: its
+    target is zero and a held one is sold in full). The asset must be in the target portfolio (a
+    model place, a holding, or an added asset)."""
+
+    asset_id: int
+    target_units: Decimal
+
+
+@dataclass(frozen=True)
+class AddedAsset:
+    """The adviser adds an asset the target portfolio does not place to a class of the model
+    (None: the asset's own class). It takes the class's last place and its share of the class like
+    a model asset (its recommendation and exceptions apply) unless a TargetOverride sets its units.
+    The snapshot must know the asset (a holding or a quote)."""
+
+    asset_id: int
+    class_id: int | None = None
+
+
+@dataclass(frozen=True)
 class Snapshot:
     """One portfolio against its model, as of one moment."""
 
@@ -188,3 +211,5 @@ class Snapshot:
     recommendations: tuple[Recommendation, ...] = ()
     quotes: tuple[AssetQuote, ...] = ()
     portfolio_id: int | None = None
+    overrides: tuple[TargetOverride, ...] = ()  # in the order made; a later one for the same asset wins
+    added: tuple[AddedAsset, ...] = ()  # in the order added

@@ -36,7 +36,10 @@ How the steps are carried out (the parts engine.md leaves to us are marked "ours
    none: what is left stays in cash). Industry groups over their cap scale their flexible
    members down; those become capped and the allocation is repeated until no group is over.
    Caps: the smaller of max exposure % x V and max asset allocation value; they do not move
-   fixed (Lock, HOLD) holdings.
+   fixed (Lock, HOLD) holdings, and they win over ACC's "never sell down". Industry group caps:
+   the portfolio's own when switched on, else the model's (max, else allocation) when its
+   industry group allocation is on. Listed assets of the cash class share what the cash class
+   target leaves above the cash floor (percentages: at most their percentages) (ours).
 5. Units: floor(target value / last close) for flexible assets; fixed keep their units.
 6. Minimum trade amount: a trade whose value at last close is below it is dropped (target =
    current), except FFL actions and full sells (any sell of the whole holding). A sell that a cap
@@ -49,8 +52,46 @@ How the steps are carried out (the parts engine.md leaves to us are marked "ours
    Not Enough Cash (if the cash is below zero, holdings are still sold pro rata to bring it to
    zero, and sells whose brokerage exceeds their value are cancelled).
 
+Each place's reasons say what shaped it (reasons.*); a class outside its min / max, or an
+industry group above its cap, carries the causes found (e.g. capped assets, no price, cut for
+cash, whole units).
+
 Money adds up to the cent: a trade's value at last close is the change of its position's value
 (each position valued to the cent), so V = V after the trades + brokerage exactly.
+
+Edits (spec 001 s4 "mode EDIT", s5 "Target portfolio"; all ours but the two quoted texts). The
+adviser's changes arrive in the snapshot and the whole calculation is run again around them, so
+every change recalculates the rest:
+- `AddedAsset(asset_id, class_id)`: the asset (known to the snapshot, not placed by the model nor
+  already in the target; a holding the model does not place may be added) takes a place in the
+  class (None: its own class; it must be a class of the model or of the portfolio's own class
+  allocation), after the model's places (rank ADDED_RANK + its position in `added`). It is
+  calculated like a model asset: its own recommendation and exceptions apply, its weight is an
+  equal share (percentages: the average percentage of the class's model assets), it is never
+  dropped by the minimum asset allocation (model assets not held are dropped instead). Reason
+  `added`; kind "added".
+- `TargetOverride(asset_id, target_units)`: the asset (any asset the target lists, or an added
+  one) is fixed at those whole units (a later override of the same asset wins); 0 removes it
+  (target zero: a held one is sold in full). Its value at last close counts toward its class and
+  industry group like a locked holding, so the rest of the class shares what is left (and, through
+  the usual overflow, other classes take what the class cannot); it wins over the recommendation,
+  exceptions (Lock, Don't hold ...), caps, the minimum trade amount and the cash rules. Reason
+  `edited` ('set by the adviser: N units'); `fixed` stays False (it trades to its units).
+- Edited assets (overridden or added) are never cut nor sold for cash by step 7: the other buys
+  are cut and the other flexible holdings sold first.
+Errors (CalculationError, code: text):
+- assets_limit: 'Assets limit is exceeded' - in a class with an assets limit, (a) an added asset
+  finds no place left after the fixed holdings (Lock, HOLD), the assets set to units > 0 and the
+  flexible model places in priority order; or (b) the fixed holdings and the assets set to units
+  > 0 number more than the limit and one of those set is added or not held (the edit opens a
+  position). Flexible model places beyond the limit are dropped as usual.
+- not_enough_cash_to_add: 'Not enough cash to add asset' - after step 7 the cash is below the cash
+  floor and an added asset's trade takes cash (a buy, or a sell whose brokerage exceeds its value).
+- not_enough_cash_to_set: 'Not enough cash to buy the target units set for {codes}' - the same
+  when no added asset but an overridden one takes cash.
+  (Without an edit that takes cash, a shortfall gives the usual Not Enough Cash flag.)
+- not_in_target, already_in_target, unknown_asset, class_not_in_model, override_units (units not
+  whole, negative or not a number), missing_price (units > 0 on an asset without a price).
 """
 from __future__ import annotations
 
@@ -64,9 +105,12 @@ from app.domain.engine import errors as E
 from app.domain.engine import reasons as R
 from app.domain.engine.limits import Limits, brokerage_fee, limits_for
 from app.domain.engine.prepared import PreparedModel, prepare_model
-from app.domain.engine.results import AllocationTarget, AssetTarget, HoldingTarget, Reason, Target, build
+from app.domain.engine.results import (
+    AllocationTarget, AssetTarget, HoldingTarget, Reason, Target, build, intern_reason,
+)
 from app.domain.engine.snapshot import (
     DECREASE, DONT_HOLD, EXCEPTION_ACTIONS, EXCEPTION_LABELS, INCREASE, LOCK, MANUAL_TRADE_DECISION, SUBSTITUTE, Snapshot,
+    TargetOverride,
 )
 from app.domain.ledger import to_cents
 
@@ -83,7 +127,9 @@ PCT_ZERO = ZERO.quantize(PCT)
 HALF_CENT = Decimal("0.005")
 
 FIXED, FLEX, OUT = "fixed", "flex", "zero"
+PINNED = "pinned"  # the adviser set its target units (snapshot.overrides)
 M_BUY, M_ACC, M_TAP, M_TSP = "BUY", "ACC", "TAP", "TSP"
+ADDED_RANK = 500_000  # added assets: after every model place, before the holdings the model does not place
 UNMODELLED_RANK = 1_000_000
 
 SELL_ACTION = A.Action(A.SELL, A.SELL)
@@ -122,18 +168,7 @@ def _money(value: Decimal) -> str:
 
 _NO_CODES: frozenset[str] = frozenset()
 _PCT_TEXTS: dict[Decimal | None, str] = {}
-_REASONS: dict[tuple[str, str], Reason] = {}
-
-
-def _reason(code: str, text: str) -> Reason:
-    """One Reason object per distinct (code, text): most texts repeat across portfolios."""
-    key = (code, text)
-    reason = _REASONS.get(key)
-    if reason is None:
-        if len(_REASONS) > 100_000:
-            _REASONS.clear()
-        reason = _REASONS[key] = Reason(code, text)
-    return reason
+_reason = intern_reason  # one Reason object per distinct (code, text)
 
 
 class _Line:
@@ -154,6 +189,9 @@ class _Line:
     cap_kind = None
     f = ZERO
     tgt = ZERO
+    pin = None  # the adviser's target units (role PINNED)
+    added = False  # an AddedAsset's place
+    edited = False  # pinned or added: never cut for cash nor sold for it
     reasons: tuple | list = ()
     codes: frozenset | set = _NO_CODES
     _tv_units = None
@@ -323,10 +361,10 @@ def _solve(flex: list[_Line], budget: Decimal) -> tuple[Decimal | None, Decimal,
                 lam = prev + (budget - gprev) * (p - prev) / (gp - gprev) if gp != gprev else p
                 break
             prev, gprev = p, gp
-        if lam is None:  # past the last breakpoint: the unbounded lines take the rest
-            slope = ZERO
+        if lam is None:  # past the last breakpoint: the unbounded lines take the rest (each is past
+            slope = ZERO  # its lower bound's breakpoint, whatever the last digit of that division)
             for a, b, lo, up in shapes:
-                if b > 0 and up == INF and a + b * prev >= lo:
+                if b > 0 and up == INF:
                     slope += b
             lam = prev + (budget - gprev) / slope
     total = ZERO
@@ -444,6 +482,7 @@ class _Calculation:
                     total += Decimal(row.allocation)
             if total != HUNDRED:
                 raise E.CalculationError("custom_total", E.CUSTOM_TOTAL)
+        self.custom_class_ids = set(rows)
         self.classes: list[_Class] = []
         self.class_by_id: dict[int, _Class] = {}
         for pc in prep.classes:
@@ -502,6 +541,7 @@ class _Calculation:
     # 2. places: equivalents, exceptions, actions
     def _places(self) -> None:
         prep, snap, info, units = self.prep, self.snap, self.info, self.units
+        self.pins = self._read_pins()
         exc_asset: dict[int, object] = {}
         self.exc_custom: dict[int, object] = {}
         for e in self.settings.exceptions:
@@ -557,6 +597,8 @@ class _Calculation:
                         replaced.add(R.REPLACED, f"replaced by the substitution asset {sub_code}, which has its own "
                                                  "place or cannot be used: its weight goes to the rest of its class")
                     replaced.role = OUT
+                    if m in self.pins:
+                        self._pin(replaced)
                     lines.append(replaced)
                 elif m_exc not in (DONT_HOLD, LOCK) and not held(m):
                     for e in prep.equivalents.get(m, ()):
@@ -587,6 +629,31 @@ class _Calculation:
                 self._set_recommendation(line, place, m)
                 self._assign(line, exc)
                 lines.append(line)
+        # assets the adviser added: the last places of their classes
+        for i, item in enumerate(snap.added):
+            aid = item.asset_id
+            if aid not in info:
+                raise E.CalculationError("unknown_asset", E.UNKNOWN_ASSET.format(asset_id=aid))
+            if aid in used:
+                raise E.CalculationError("already_in_target", E.ALREADY_IN_TARGET.format(code=info[aid][0]))
+            class_id = item.class_id if item.class_id is not None else info[aid][1]
+            cls = self.class_by_id.get(class_id)
+            if cls is None or not (cls.in_model or class_id in self.custom_class_ids):
+                raise E.CalculationError("class_not_in_model", E.CLASS_NOT_IN_MODEL.format(code=info[aid][0]))
+            used.add(aid)
+            line = self._line(aid, cls, ADDED_RANK + i, "added", None)
+            line.added = line.edited = True
+            line.add(R.ADDED, f"added to {cls.label} by the adviser")
+            if percentages:
+                pc = prep.class_by_id.get(class_id)
+                line.weight = line.percentage = (pc.percentage_total / len(pc.assets)
+                                                 if pc is not None and pc.assets else ONE)
+            exc = exc_of(aid)
+            line.exception = exc if exc != SUBSTITUTE else None
+            line.manual = exc == MANUAL_TRADE_DECISION
+            self._set_recommendation(line, aid, None)
+            self._assign(line, line.exception)
+            lines.append(line)
         # holdings no place takes: sold unless locked
         extra = [aid for aid in units if units[aid] > 0 and aid not in used]
         extra.sort(key=lambda aid: (self._class(info[aid][1]).rank, info[aid][0], aid))
@@ -597,7 +664,9 @@ class _Calculation:
             line.exception = exc if exc != SUBSTITUTE else None
             line.manual = exc == MANUAL_TRADE_DECISION
             self._set_recommendation(line, aid, None, unmodelled=True)
-            if exc == LOCK:
+            if aid in self.pins:
+                self._pin(line)
+            elif exc == LOCK:
                 line.role = FIXED
                 line.add(R.LOCKED, "locked: the current units are kept")
             else:
@@ -611,6 +680,44 @@ class _Calculation:
         self.lines = lines
         for line in lines:
             line.cls.lines.append(line)
+        if self.pins:
+            placed = {line.asset_id for line in lines}
+            for aid in self.pins:
+                if aid not in placed:
+                    code = info[aid][0] if aid in info else f"#{aid}"
+                    raise E.CalculationError("not_in_target", E.NOT_IN_TARGET.format(code=code))
+
+    def _read_pins(self) -> dict[int, Decimal]:
+        """asset id -> the target units the adviser set (a later override of an asset wins)."""
+        pins: dict[int, Decimal] = {}
+        for o in self.snap.overrides:
+            try:
+                units = Decimal(o.target_units)
+                whole = units.is_finite() and units >= 0 and units == units.to_integral_value()
+            except (ArithmeticError, TypeError, ValueError):
+                whole = False
+            if not whole:
+                row = self.info.get(o.asset_id)
+                raise E.CalculationError("override_units", E.OVERRIDE_UNITS.format(
+                    code=row[0] if row else f"#{o.asset_id}"))
+            pins[o.asset_id] = units.to_integral_value() + ZERO  # 100.000000 -> 100, -0 -> 0
+        return pins
+
+    def _pin(self, line: _Line) -> None:
+        """The adviser's units win over the recommendation, exceptions, caps, the minimum trade
+        amount and the cash rules (see "Edits" in the module text)."""
+        units = self.pins[line.asset_id]
+        if units > 0 and line.price is None:
+            raise E.CalculationError("missing_price", E.MISSING_PRICE.format(codes=line.code))
+        line.role = PINNED
+        line.pin = units
+        line.edited = True
+        if line.kind in ("unmodelled", "replaced") and units > 0:  # kept: its own recommendation, not SELL
+            resolved = A.resolve(self.recs.get(line.asset_id), self.use_short, line.code)
+            line.action, line.source = resolved.action, resolved.source
+            line.limit_price, line.comment = resolved.limit_price, resolved.comment
+        line.add(R.EDITED, f"set by the adviser: {_fmt(units)} units" if units else
+                 "set by the adviser to zero: removed")
 
     def _line(self, asset_id: int, cls: _Class, rank: int, kind: str, model_asset_id: int | None) -> _Line:
         code, _class_id, group_id, price = self.info[asset_id]
@@ -636,7 +743,10 @@ class _Calculation:
     def _assign(self, line: _Line, exc: str | None) -> None:
         a = line.action
         base = a.base
-        if exc == LOCK:
+        if line.asset_id in self.pins:
+            self._pin(line)
+            a = line.action
+        elif exc == LOCK:
             line.role = FIXED
             line.add(R.LOCKED, "locked: the current units are kept")
         elif exc == DONT_HOLD:
@@ -683,6 +793,8 @@ class _Calculation:
         for line in self.lines:
             if line.role == FIXED:
                 line.cls.fixed += line.cur_exact
+            elif line.role == PINNED and line.pin:
+                line.cls.fixed += line.pin * line.price
         # the cash floor: the minimum cash, raised so that the cash class reaches its min % (ours)
         cash = self.cash_class
         floor = self.min_cash
@@ -694,12 +806,18 @@ class _Calculation:
             cash.add(R.MIN_CASH, f"the cash target is the minimum cash of {_money(self.min_cash)}")
         for c in self.classes:
             if c.limit is not None:
-                slots = c.limit - sum(1 for line in c.lines if line.role == FIXED and line.held)
+                fixed = sum(1 for line in c.lines if line.role == FIXED and line.held)
+                pinned = [line for line in c.lines if line.role == PINNED and line.pin > 0]
+                if fixed + len(pinned) > c.limit and any(line.added or not line.held for line in pinned):
+                    raise E.CalculationError("assets_limit", E.ASSETS_LIMIT)
+                slots = c.limit - fixed - len(pinned)
                 for line in c.lines:
                     if line.role != FLEX:
                         continue
                     if slots > 0:
                         slots -= 1
+                    elif line.added:
+                        raise E.CalculationError("assets_limit", E.ASSETS_LIMIT)
                     else:
                         line.role = OUT
                         line.add(R.ASSETS_LIMIT, f"beyond the class's assets limit of {c.limit}")
@@ -713,7 +831,7 @@ class _Calculation:
                     unit = c.budget / weights if weights > 0 else ZERO
                     if all(unit * line.weight >= min_share for line in flex):
                         break
-                    candidates = [line for line in flex if not line.held]
+                    candidates = [line for line in flex if not line.held and not line.added]
                     if not candidates:
                         break
                     drop = candidates[-1]
@@ -830,7 +948,12 @@ class _Calculation:
         for gid in sorted(self.group_caps):
             cap = self.group_caps[gid]
             flex = [line for line in members.get(gid, ()) if line.role == FLEX]
-            fixed = sum((line.cur_exact for line in members.get(gid, ()) if line.role == FIXED), ZERO)
+            fixed = ZERO
+            for line in members.get(gid, ()):
+                if line.role == FIXED:
+                    fixed += line.cur_exact
+                elif line.role == PINNED and line.pin:
+                    fixed += line.pin * line.price
             taken = sum((line.f for line in flex), ZERO)
             if fixed + taken <= cap + EPS:
                 continue
@@ -848,7 +971,10 @@ class _Calculation:
 
     def _weight_reason(self, line: _Line, c: _Class) -> None:
         a = line.action
-        if self.prep.percentages:
+        if line.added:
+            text = (f"the average percentage of {c.label}: {_fmt(line.percentage.quantize(PCT))}%"
+                    if self.prep.percentages else f"an equal share of {c.label}")
+        elif self.prep.percentages:
             text = _PCT_TEXTS.get(line.percentage)
             if text is None:
                 text = _PCT_TEXTS[line.percentage] = (f"model percentage {_fmt(line.percentage)}% (an excluded "
@@ -861,8 +987,10 @@ class _Calculation:
         if a.base == A.SB:
             line.add(R.SPECULATIVE_BUY, f"recommendation {a.code}: half the weight of a BUY asset")
         lam = c.lam
-        if line.mode == M_ACC and lam is not None and line.cur_exact > line.weight * lam + EPS and line.f >= line.cur_exact - EPS:
-            line.add(R.ACC_KEPT, f"recommendation {a.code}: the overweight holding is not sold down")
+        if line.mode == M_ACC and lam is not None and line.cur_exact > line.weight * lam + EPS and \
+                line.f > line.weight * lam + EPS:  # kept above its weight: whole, or down to its cap only
+            line.add(R.ACC_KEPT, f"recommendation {a.code}: the overweight holding is not sold down"
+                     + ("" if line.f >= line.cur_exact - EPS else " below its cap"))
         elif line.mode == M_TAP:
             line.add(R.TAKE_PROFIT, f"recommendation {a.code}: never bought; only the part above the model weight is sold")
         elif line.mode == M_TSP:
@@ -874,6 +1002,8 @@ class _Calculation:
         for line in self.lines:
             if line.role == FIXED:
                 line.tgt = line.cur_units
+            elif line.role == PINNED:
+                line.tgt = line.pin
             elif line.role == OUT:
                 line.tgt = ZERO
             else:
@@ -902,7 +1032,7 @@ class _Calculation:
                 if line.group_id in caps and line.price is not None:
                     group_total[line.group_id] = group_total.get(line.group_id, ZERO) + line.tgt * line.price
         for line in self.lines:
-            if line.tgt == line.cur_units or line.action.urgent:
+            if line.tgt == line.cur_units or line.action.urgent or line.role == PINNED:
                 continue
             if line.tgt == 0 and line.held:  # a full sell
                 continue
@@ -958,7 +1088,7 @@ class _Calculation:
         floor = self.cash_floor
         mta = self.mta
         if cash < floor:
-            buys = [line for line in self.lines if line.tgt > line.cur_units]
+            buys = [line for line in self.lines if line.tgt > line.cur_units and not line.edited]
             buys.sort(key=lambda line: (line.action.urgent, -line.rank))
             for line in buys:
                 deficit = floor - cash
@@ -982,7 +1112,7 @@ class _Calculation:
                 line.add(R.CUT_FOR_CASH, "the buy is cut to keep the minimum cash" if new > line.cur_units
                          else "not bought: cut to keep the minimum cash")
         if cash < floor:
-            flex = [line for line in self.lines if line.role == FLEX and line.tgt > 0]
+            flex = [line for line in self.lines if line.role == FLEX and line.tgt > 0 and not line.edited]
             achievable = cash
             for line in flex:
                 achievable += self._effect(line, ZERO) - self._effect(line)
@@ -1013,10 +1143,17 @@ class _Calculation:
                 if cash >= 0:
                     break
                 effect = self._effect(line)
-                if line.tgt < line.cur_units and effect < 0:
+                if line.tgt < line.cur_units and effect < 0 and not line.edited:
                     line.tgt = line.cur_units
                     cash -= effect
                     line.add(R.KEPT_FOR_CASH, "not sold: its brokerage exceeds its value")
+        if cash < floor:  # the edits that cost cash cannot be paid: refused (see "Edits")
+            costly = [line for line in self.lines if line.edited and self._effect(line) < 0]
+            if any(line.added for line in costly):
+                raise E.CalculationError("not_enough_cash_to_add", E.NOT_ENOUGH_CASH_TO_ADD)
+            if costly:
+                raise E.CalculationError("not_enough_cash_to_set", E.NOT_ENOUGH_CASH_TO_SET.format(
+                    codes=", ".join(sorted({line.code for line in costly}))))
         self.cash_after = cash
         self.not_enough_cash = cash < floor
         if self.not_enough_cash:
@@ -1077,6 +1214,8 @@ class _Calculation:
                 wp = (weight * HUNDRED / V).quantize(PCT, rounding=half_up) if weight else PCT_ZERO
             elif role == FIXED:
                 wp = cp
+            elif role == PINNED:
+                wp = tp
             else:
                 wp = PCT_ZERO
             assets.append(build(AssetTarget, {
@@ -1094,12 +1233,12 @@ class _Calculation:
         for d, value in self.deposits:
             cid = d.class_id if d.class_id is not None else self.cash_class.id
             holdings.append(HoldingTarget("deposit", d.id, d.name, cid, value, _pct(value, V), None,
-                                          (Reason("not_traded", "a deposit: never traded, counts toward its class"),)))
+                                          (_reason(R.NOT_TRADED, "a deposit: never traded, counts toward its class"),)))
         for ch, value in self.customs:
             exc = self.exc_custom.get(ch.id)
-            reasons = [Reason("not_traded", "a custom holding: never traded, counts toward its class")]
+            reasons = [_reason(R.NOT_TRADED, "a custom holding: never traded, counts toward its class")]
             if exc is not None and exc.action in (DONT_HOLD, MANUAL_TRADE_DECISION):
-                reasons.append(Reason(R.MANUAL, f"{EXCEPTION_LABELS[exc.action]}: needs a manual decision"))
+                reasons.append(_reason(R.MANUAL, f"{EXCEPTION_LABELS[exc.action]}: needs a manual decision"))
             holdings.append(HoldingTarget("custom", ch.id, ch.name, ch.class_id, value, _pct(value, V),
                                           exc.action if exc is not None else None, tuple(reasons)))
         classes = tuple(self._class_result(c, class_current[c.id], class_result[c.id], residue.get(c.id, ZERO))
@@ -1111,6 +1250,7 @@ class _Calculation:
             min_cash=self.cash_floor, min_trade_amount=mta, buys=buys, sells=sells, brokerage=fees,
             not_enough_cash=self.not_enough_cash, assets=tuple(assets), holdings=tuple(holdings), classes=classes,
             industry_groups=groups, reasons=tuple(self.reasons),
+            overrides=tuple(TargetOverride(aid, units) for aid, units in self.pins.items()), added=self.snap.added,
         )
 
     def _class_result(self, c: _Class, current: Decimal, result: Decimal, residue: Decimal) -> AllocationTarget:
@@ -1150,7 +1290,7 @@ class _Calculation:
                         line.role == FLEX and line.f > line.tgt * line.price for line in other.lines) for other in self.classes):
                     causes.setdefault(R.WHOLE_UNITS, [])
                 for line in self.lines:
-                    for code in (R.BELOW_MIN_TRADE, R.CUT_FOR_CASH, R.SOLD_FOR_CASH, R.KEPT_FOR_CASH):
+                    for code in (R.BELOW_MIN_TRADE, R.CUT_FOR_CASH, R.SOLD_FOR_CASH, R.KEPT_FOR_CASH, R.EDITED):
                         if code in line.codes:
                             causes.setdefault(code, []).append(line.code)
                 for other in self.classes:
@@ -1182,8 +1322,10 @@ class _Calculation:
             cap = self.group_caps.get(gid)
             if cap is not None and res > cap + HALF_CENT:
                 fixed = [line.code for line in self.lines if line.group_id == gid and line.role == FIXED and line.held]
-                reasons.append(Reason(R.ABOVE_CAP, "above its cap: its locked and HOLD holdings alone exceed it ("
-                                      + ", ".join(fixed) + ")"))
+                edited = [line.code for line in self.lines if line.group_id == gid and line.role == PINNED and line.tgt]
+                kinds = "locked, HOLD and edited" if edited else "locked and HOLD"
+                reasons.append(Reason(R.ABOVE_CAP, f"above its cap: its {kinds} holdings alone exceed it ("
+                                      + ", ".join(fixed + edited) + ")"))
             if cap is not None and gid in capped:
                 reasons.append(Reason(R.CAPPED_INDUSTRY_GROUP, f"its assets are scaled down to its cap of {_fmt(meta[4])}%"))
             out.append(build(AllocationTarget, {
@@ -1205,7 +1347,7 @@ _CAUSE_TEXTS = {
     R.RECOMMENDATION_HOLD: "recommendation HOLD",
     R.NEVER_BUY: "the recommendation never buys a new position",
     R.TAKE_PROFIT: "recommendation TAP never buys",
-    R.TAKE_SOME_PROFIT: "recommendation TSP never buys",
+    R.TAKE_SOME_PROFIT: "recommendation TSP never buys and sells only half of the part above the model weight",
     R.ASSETS_LIMIT: "beyond the assets limit",
     R.MIN_ASSET_ALLOCATION: "below the minimum asset allocation",
     R.CAPPED_MAX_EXPOSURE: "capped by the maximum exposure",
@@ -1223,6 +1365,8 @@ _CAUSE_TEXTS = {
     R.LEFTOVER_TO_CASH: "what no class could take stays in cash",
     R.MIN_CASH: "the minimum cash",
     R.ALLOCATION_CLAMPED: "the allocation lies outside the class's min / max",
+    R.ACC_KEPT: "recommendation ACC does not sell an overweight holding down",
+    R.EDITED: "set by the adviser",
 }
 
 

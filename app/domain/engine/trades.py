@@ -14,6 +14,9 @@ one transaction, used here and whenever a user edits a transaction's units or pr
   transaction; HOLD recommendations with a comment on held assets; custom holdings with a Don't
   hold or Manual Trade Decision exception (the engine never trades them).
 - Order: sells first, then buys, each in the target's priority order.
+- The adviser's edits (target.py "Edits") are in the target already: an edited asset trades to
+  its target units like any other (a holding the model does not place, kept by the adviser, keeps
+  its own recommendation instead of SELL).
 """
 from __future__ import annotations
 
@@ -21,6 +24,7 @@ from decimal import Decimal, localcontext
 
 from app.domain import validators
 from app.domain.engine import actions as A
+from app.domain.engine import reasons as R
 from app.domain.engine.limits import brokerage_fee, limits_for
 from app.domain.engine.prepared import prepare_model
 from app.domain.engine.results import Note, Target, TradeFigures, Trades, Transaction, build
@@ -122,7 +126,8 @@ def _generate(snapshot: Snapshot, target: Target) -> Trades:
             rec = recs.get(a.model_asset_id)
         resolved = A.resolve(rec, use_short, a.code)
         action = resolved.action
-        if a.kind in ("unmodelled", "replaced") and action.base not in A.TARGET_ZERO:
+        if a.kind in ("unmodelled", "replaced") and action.base not in A.TARGET_ZERO and not (
+                a.target_units > 0 and any(r.code == R.EDITED for r in a.reasons)):  # kept by the adviser: its own
             action = SELL_ACTION
         if action.base == A.HOLD and resolved.comment and current > 0:
             notes.append(Note(source=NOTE_HOLD, asset_id=a.asset_id, custom_holding_id=None, code=a.code,
