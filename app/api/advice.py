@@ -10,6 +10,8 @@ PUT  /api/target-portfolios/{id}/rofa                     body action approve|de
 GET  /api/target-portfolios/{id}/rofa                     the record of advice
 GET  /api/target-portfolios/{id}/rofa/export              the record of advice as PDF (token query allowed)
 PUT  /api/target-portfolios/{id}/comments                 body type, description, comment_id
+POST /api/target-portfolios/{id}/recalculate              body row_version, overrides -> the edited result (not stored)
+PUT  /api/target-portfolios/{id}                          body row_version, overrides -> a new saved version
 POST /api/investments-trigger-rebalance                   body investment_ids -> a bulk run of target portfolios
 POST /api/investments-generate-ti                         body investment_ids -> new trade recommendations
 POST /api/bulk-calculate                                  body kind tp|tr, model_ids -> a bulk run
@@ -91,6 +93,20 @@ def export_record(actor: CurrentActor, tp_id: str,
 def save_comment(actor: CurrentActor, tp_id: str, body: dict[str, Any] = Body(...)):
     return ok(tps.save_comment(actor=actor, tp_id=tp_id, type=str(body.get("type") or ""),
                                description=str(body.get("description") or ""), comment_id=body.get("comment_id")))
+
+
+@router.post("/target-portfolios/{tp_id}/recalculate")
+def recalculate_target(actor: CurrentActor, tp_id: str, body: dict[str, Any] = Body(default={})):
+    """Edit mode: the target recalculated with the adviser's edits (units set, assets added)."""
+    return ok(tps.edit_step(actor=actor, tp_id=tp_id, row_version=body.get("row_version"),
+                            overrides=body.get("overrides") or []))
+
+
+@router.put("/target-portfolios/{tp_id}")
+def save_target(actor: CurrentActor, tp_id: str, body: dict[str, Any] = Body(default={})):
+    """Edit mode: save the edited target portfolio as a new version ('Target Portfolio saved')."""
+    return ok(tps.save_edit(actor=actor, tp_id=tp_id, row_version=body.get("row_version"),
+                            overrides=body.get("overrides") or []))
 
 
 @router.post("/investments-trigger-rebalance")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import logging
+
+import orjson
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -141,7 +143,7 @@ def generate_all(inputs: TradeInputs) -> dict[int, tuple[int | None, Trades | Ca
             out[pid] = (source_id, snapshot or CalculationError("missing", advice.NO_MODEL))
             continue
         try:
-            target = Target.from_dict(json.loads(source.result))
+            target = Target.from_dict(orjson.loads(source.result))
             out[pid] = (source_id, generate_trades(snapshot, target))
         except CalculationError as exc:
             out[pid] = (source_id, exc)

@@ -72,3 +72,25 @@ def test_other_firms_get_not_found_and_bulk_runs(client):
     models = f.failure(client.post("/api/bulk-calculate", headers=f.headers(book.adviser),
                                    json={"kind": "tp", "model_ids": []}), 400)
     assert models["message"] == "ValidationError: Select at least one model"
+
+
+def test_edit_mode_over_http(client):
+    book = make_book(1)
+    pid = book.portfolio_ids[0]
+    adviser = f.headers(book.adviser)
+    tp = f.ok_result(client.post(f"/api/investments/{pid}/target-portfolio", headers=adviser))
+    bhp = next(a for a in tp["result"]["assets"] if a["code"] == "BHP")
+    edited = f.ok_result(client.post(f"/api/target-portfolios/{tp['id']}/recalculate", headers=adviser,
+                                     json={"row_version": tp["row_version"],
+                                           "overrides": [{"asset_id": bhp["asset_id"], "target_units": 5}]}))
+    assert edited["mode"] == "EDIT"
+    assert next(a for a in edited["result"]["assets"] if a["code"] == "BHP")["target_units"] == "5"
+    saved = f.ok_result(client.put(f"/api/target-portfolios/{tp['id']}", headers=adviser,
+                                   json={"row_version": tp["row_version"],
+                                         "overrides": [{"asset_id": bhp["asset_id"], "target_units": 5}]}))
+    assert saved["message"] == "Target Portfolio saved" and saved["version"] == 2 and saved["status"] == "draft"
+    stale = f.failure(client.put(f"/api/target-portfolios/{tp['id']}", headers=adviser,
+                                 json={"row_version": tp["row_version"], "overrides": []}), 409)
+    assert stale["message"].startswith("ConflictError: ")
+    assert f.failure(client.post(f"/api/target-portfolios/{saved['id']}/recalculate", headers=f.headers(book.client),
+                                 json={"overrides": []}), 404)
