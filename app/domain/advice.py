@@ -30,6 +30,7 @@ CONFIRM_APPROVE_ROA = "Do you confirm your authorisation to proceed?"
 CONFIRM_DECLINE_ROA = "Do you confirm you want to decline authorisation to proceed?"
 CONFIRM_DECLINE_ALL = "Are you sure you want do decline all trades?"
 CONFIRM_DECISIONS = "Do you want to confirm your decisions?"
+CONFIRM_REMOVE_ASSET = "Are you sure you want to remove this asset?"  # 002 s8
 SELECT_INVESTMENT = "Select at least one investment"
 SELECT_INVESTMENT_TITLE = "Please!"
 # ours (the specification shows that these prompts exist, not their words)

@@ -38,9 +38,11 @@ def _ids(items: list[dict[str, Any]], key: str) -> set[int]:
     return {int(item[key]) for item in items if item.get(key) is not None}
 
 
-def labels(*, actor: Actor, tp_id: Any) -> dict[str, dict[int, dict[str, Any]]]:
+def labels(*, actor: Actor, tp_id: Any, result: dict[str, Any] | None = None) -> dict[str, dict[int, dict[str, Any]]]:
     """{"assets": {id: {name, url}}, "classes": {id: {title}}, "industry_groups": {id: {title, color}}}
-    for the ids a target portfolio's result names (empty when it has no result)."""
+    for the ids a target portfolio's result names (empty when it has no result). `result`: a result
+    the services recalculated for this target portfolio (target_portfolios.edit_step, which may add
+    assets) to name instead of the stored one; never one a browser sent."""
     with session_scope() as s:
         row = s.get(TargetPortfolio, as_id(tp_id) or 0)
         if row is None:
@@ -48,9 +50,10 @@ def labels(*, actor: Actor, tp_id: Any) -> dict[str, dict[int, dict[str, Any]]]:
         p = load_portfolio(s, actor, row.investment_id)
         row = target_portfolios._visible_row(s, actor, p, row)
         out: dict[str, dict[int, dict[str, Any]]] = {"assets": {}, "classes": {}, "industry_groups": {}}
-        if not row.result:
-            return out
-        result = json.loads(row.result)
+        if result is None:
+            if not row.result:
+                return out
+            result = json.loads(row.result)
         assets = result.get("assets") or []
         asset_ids = _ids(assets, "asset_id")
         class_ids = _ids(assets, "class_id") | _ids(result.get("holdings") or [], "class_id") | _ids(

@@ -58,3 +58,15 @@ def test_labels_follow_the_visibility_of_the_target_portfolio(book):
         advice_display.labels(actor=actor(book.adviser), tp_id=999999)
     tps.validate(actor=actor(book.adviser), tp_id=tp["id"])
     assert advice_display.labels(actor=actor(book.client), tp_id=tp["id"])["assets"]
+
+
+def test_labels_of_a_recalculated_result_name_the_added_assets(book):
+    pid = book.portfolio_ids[0]
+    tp = tps.calculate(actor=actor(book.adviser), investment_id=pid)
+    wes = book.universe.stocks[3]
+    assert wes.id not in advice_display.labels(actor=actor(book.adviser), tp_id=tp["id"])["assets"]
+    step = tps.edit_step(actor=actor(book.adviser), tp_id=tp["id"], row_version=tp["row_version"],
+                         overrides=[{"code": "WES"}])
+    names = advice_display.labels(actor=actor(book.adviser), tp_id=tp["id"], result=step["result"])
+    assert names["assets"][wes.id]["name"] == "Wesfarmers"
+    assert {a["asset_id"] for a in step["result"]["assets"]} == set(names["assets"])

@@ -3,7 +3,8 @@ portfolios.target-portfolio-versions (spec 001 s2/s4/s6/s9, 002 s4/s8/s9).
 
 The pieces that show a target portfolio (status, steps, figures, class tables with the reasons of
 every number, class bars, industry groups) take any state that mixes in TPDisplay, so the record of
-advice (app.ui.pages.rofa) shows the same."""
+advice (app.ui.pages.rofa) shows the same. The edit mode's controls (units fields, Remove, Add asset)
+appear only when `edit` is a Var of TargetPortfolioState (the target portfolio screen)."""
 from __future__ import annotations
 
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 import reflex as rx
 
 from app.ui import routes
+from app.ui.components.asset_picker import asset_picker
 from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
 from app.ui.components.widgets import (
@@ -18,8 +20,8 @@ from app.ui.components.widgets import (
 )
 from app.ui.states.base import AppState
 from app.ui.states.target_portfolio import (
-    COMMENT_TITLES, EDIT_AVAILABLE, VERSION_PAGE_SIZES, GroupRow, Step, TargetPortfolioState, TPClass, TPLine,
-    TPVersionsState, VersionRow,
+    CODE_MAX, COMMENT_TITLES, EDIT_AVAILABLE, UNITS_INVALID, VERSION_PAGE_SIZES, GroupRow, Step, TargetPortfolioState,
+    TPClass, TPLine, TPVersionsState, VersionRow,
 )
 
 S = TargetPortfolioState
@@ -191,14 +193,61 @@ def _flag(text: Any) -> rx.Component:
     return rx.badge(text, variant="outline", color_scheme="gray", size="1", class_name="tp-flag")
 
 
-def _action(line: TPLine) -> rx.Component:
+def _action(line: TPLine, edit: Any = False) -> rx.Component:
     color = rx.match(line.action, ("BUY", "green"), ("ACC", "green"), ("SB", "green"), ("HOLD", "gray"),
                      ("Not traded", "gray"), "red")
     return rx.hstack(
         rx.cond(line.action != "", rx.badge(line.action, color_scheme=color, variant="soft", size="1",
                                             class_name="tp-action")),
         rx.foreach(line.flags, _flag),
+        _when(edit, rx.cond(line.removable, _remove_button(line))),
         spacing="1", wrap="wrap",
+    )
+
+
+# ---- edit mode (TargetPortfolioState only) -----------------------------------------------------------
+def _remove_button(line: TPLine) -> rx.Component:
+    """An asset whose target reached zero is offered for deletion (001 s4); asks first (002 s8)."""
+    return rx.button(rx.icon("trash-2", size=12), "Remove", size="1", variant="soft", color_scheme="red",
+                     on_click=S.ask_remove(line.asset_id), disabled=S.recalculating, class_name="tp-remove",
+                     custom_attrs={"data-code": line.code})
+
+
+def _units_editor(line: TPLine, width: str = "100%") -> rx.Component:
+    """The target units of a listed asset: committed on blur or Enter (a step, recalculated)."""
+    return rx.form(
+        rx.el.input(type="hidden", name="asset_id", value=line.asset_id),
+        rx.input(
+            name="units", default_value=line.units_input, key=line.key + "-" + S.edit_rev.to_string(),
+            on_blur=lambda value: S.commit_units(line.asset_id, value), read_only=S.recalculating,
+            input_mode="numeric", auto_complete="off", size="1", width=width, text_align="right",
+            variant=rx.cond(line.invalid, "soft", "surface"), color_scheme=rx.cond(line.invalid, "red", "gray"),
+            title=rx.cond(line.invalid, UNITS_INVALID, "Target units: Enter or leave the field to recalculate"),
+            class_name="tp-units-input",
+            custom_attrs={"data-code": line.code, "data-invalid": rx.cond(line.invalid, "true", "false"),
+                          "aria-invalid": rx.cond(line.invalid, "true", "false"), "aria-label": "Target units " + line.code},
+            style={"& input": {"text_align": "right", "font_variant_numeric": "tabular-nums"}},
+        ),
+        on_submit=S.submit_units, reset_on_submit=False, width=width,
+    )
+
+
+def _add_asset(c: TPClass) -> rx.Component:
+    """Add asset of a class: a code (uppercased) or the asset picker."""
+    return rx.form(
+        rx.hstack(
+            rx.el.input(type="hidden", name="class_id", value=c.id),
+            rx.input(name="code", placeholder="Asset code", size="1", width="120px", max_length=CODE_MAX,
+                     auto_complete="off", class_name="tp-add-code", style={"& input": {"text_transform": "uppercase"}},
+                     custom_attrs={"aria-label": "Asset code to add to " + c.title}),
+            rx.button(rx.icon("plus", size=12), "Add asset", size="1", variant="soft", type="submit",
+                      disabled=S.recalculating, class_name="tp-add"),
+            rx.icon_button(rx.icon("search", size=12), size="1", variant="ghost", type="button",
+                           on_click=S.open_picker(c.id), disabled=S.recalculating, title="Find an asset",
+                           class_name="tp-add-find"),
+            spacing="2", align="center",
+        ),
+        on_submit=S.add_asset, reset_on_submit=True,
     )
 
 
@@ -230,7 +279,7 @@ def _reasons_row(line: TPLine, editable: Any) -> rx.Component:
     )
 
 
-def _line(line: TPLine, editable: Any) -> rx.Component:
+def _line(line: TPLine, editable: Any, edit: Any = False) -> rx.Component:
     delta = rx.vstack(
         rx.text(line.delta_units, size="2"),
         rx.text(line.delta_value, size="1"),
@@ -239,13 +288,13 @@ def _line(line: TPLine, editable: Any) -> rx.Component:
     return rx.fragment(
         rx.table.row(
             _code(line),
-            rx.table.cell(_action(line)),
+            rx.table.cell(_action(line, edit)),
             _when(editable, _num(line.price)),
             _when(editable, _num(line.weight)),
             _num(line.current_units),
             _num(line.current_value),
             _num(line.current_percent),
-            _num(rx.text(line.target_units, weight="medium")),
+            _num(_target_units(line, edit)),
             _num(rx.text(line.target_value, weight="medium")),
             _num(rx.text(line.target_percent, weight="medium")),
             _num(delta, class_name="tp-delta"),
@@ -254,6 +303,13 @@ def _line(line: TPLine, editable: Any) -> rx.Component:
         ),
         rx.cond(line.reasons.length() > 0, _reasons_row(line, editable)),
     )
+
+
+def _target_units(line: TPLine, edit: Any) -> rx.Component:
+    shown = rx.text(line.target_units, weight="medium", class_name="tp-target-units")
+    if isinstance(edit, bool) and not edit:
+        return shown
+    return rx.cond(edit & (line.kind == "asset"), _units_editor(line), shown)
 
 
 def _reason_badges(reasons: Any, class_name: str) -> rx.Component:
@@ -273,13 +329,18 @@ def _side(label: str, units_: Any, value: Any, share: Any, strong: bool = False)
     )
 
 
-def _line_card(line: TPLine) -> rx.Component:
+def _line_card(line: TPLine, edit: Any = False) -> rx.Component:
     """One line on a phone: code, action and change, then now and target, then the reasons."""
+    units = rx.fragment() if isinstance(edit, bool) and not edit else rx.cond(
+        edit & (line.kind == "asset"),
+        rx.hstack(rx.text("Units", size="1", color=rx.color("gray", 10), width="48px", flex_shrink="0"),
+                  _units_editor(line, "120px"), spacing="2", align="center"),
+    )
     return rx.vstack(
         rx.hstack(
             rx.vstack(
                 rx.hstack(rx.text(line.code, weight="bold", size="2", font_family="var(--code-font-family)"),
-                          _action(line), spacing="2", align="center", wrap="wrap"),
+                          _action(line, edit), spacing="2", align="center", wrap="wrap"),
                 rx.cond(line.name != "", rx.text(line.name, size="1", color=rx.color("gray", 10))),
                 spacing="1", min_width="0",
             ),
@@ -290,13 +351,14 @@ def _line_card(line: TPLine) -> rx.Component:
         ),
         _side("Now", line.current_units, line.current_value, line.current_percent),
         _side("Target", line.target_units, line.target_value, line.target_percent, strong=True),
+        units,
         rx.cond(line.reasons.length() > 0, _reason_badges(line.reasons, "tp-card-reason")),
         spacing="1", width="100%", padding="10px 16px", border_top=f"1px solid {rx.color('gray', 4)}",
         class_name="tp-card-line", custom_attrs={"data-code": line.code, "data-kind": line.kind},
     )
 
 
-def _class_table(c: TPClass, editable: Any) -> rx.Component:
+def _class_table(c: TPClass, editable: Any, edit: Any = False) -> rx.Component:
     def num_header(label: str) -> rx.Component:
         return rx.table.column_header_cell(label, text_align="right", vertical_align="bottom")
 
@@ -320,7 +382,8 @@ def _class_table(c: TPClass, editable: Any) -> rx.Component:
             rx.text(c.result_value, size="2", color=rx.color("gray", 11), font_variant_numeric="tabular-nums"),
             rx.cond(c.target != "", rx.text("model " + c.target, size="1", color=rx.color("gray", 10))),
             rx.cond(c.bounds != "", rx.text(c.bounds, size="1", color=rx.color("gray", 10))),
-            spacing="3", align="baseline", wrap="wrap",
+            _when(edit, rx.box(_add_asset(c), margin_left="auto")),
+            spacing="3", align="baseline", wrap="wrap", width="100%",
         ),
         rx.cond(c.reasons.length() > 0, rx.flex(
             rx.foreach(c.reasons, lambda r: rx.badge(r, variant="soft", color_scheme="amber", size="1", white_space="normal",
@@ -333,19 +396,21 @@ def _class_table(c: TPClass, editable: Any) -> rx.Component:
         rx.box(
             rx.table.root(
                 rx.table.header(header, background=rx.color("gray", 2)),
-                rx.table.body(rx.foreach(c.lines, lambda line: _line(line, editable))),
+                rx.table.body(rx.foreach(c.lines, lambda line: _line(line, editable, edit))),
                 variant="ghost", size="1", width="100%", min_width=min_width, style={"table_layout": "fixed"},
             ),
             overflow_x="auto", width="100%", display=rx.breakpoints(initial="none", sm="block"),
         ),
         # a phone shows each line as a short block instead of a wide table
-        rx.box(rx.foreach(c.lines, _line_card), width="100%", display=rx.breakpoints(initial="block", sm="none")),
+        rx.box(rx.foreach(c.lines, lambda line: _line_card(line, edit)), width="100%",
+               display=rx.breakpoints(initial="block", sm="none")),
         width="100%", size="1", padding="0", class_name="tp-class", custom_attrs={"data-class": c.title},
     )
 
 
-def tp_class_tables(state: Any, editable: Any = False) -> rx.Component:
-    return rx.vstack(rx.foreach(state.classes, lambda c: _class_table(c, editable)), spacing="3", width="100%",
+def tp_class_tables(state: Any, editable: Any = False, edit: Any = False) -> rx.Component:
+    """`edit`: a Var of TargetPortfolioState telling the edit mode (fields, Remove, Add asset)."""
+    return rx.vstack(rx.foreach(state.classes, lambda c: _class_table(c, editable, edit)), spacing="3", width="100%",
                      id="tp-classes")
 
 
@@ -434,10 +499,11 @@ def _commentary() -> rx.Component:
 
 # ---- the page ---------------------------------------------------------------------------------------
 def _actions() -> rx.Component:
-    edit = (rx.cond(S.editable & (S.mode != "EDIT"),
+    """The toolbar; in edit mode the edit bar holds Undo, Save and Cancel instead."""
+    edit = (rx.cond(S.can_edit,
                     rx.button(rx.icon("pencil", size=14), "Edit", variant="soft", on_click=S.start_edit, id="tp-edit"))
             if EDIT_AVAILABLE else rx.fragment())
-    return rx.hstack(
+    return rx.cond(S.editing, rx.fragment(), rx.hstack(
         rx.cond(S.can_calculate, rx.button(rx.icon("calculator", size=14), "Calculate", on_click=S.ask_calculate,
                                            loading=S.busy == "calculate", id="tp-calculate")),
         edit,
@@ -451,7 +517,46 @@ def _actions() -> rx.Component:
         rx.button("Cancel", variant="soft", color_scheme="gray", on_click=AppState.navigate(S.holdings_path),
                   id="tp-cancel"),
         spacing="2", wrap="wrap", justify="end",
-    )
+    ))
+
+
+def _edit_bar() -> rx.Component:
+    """Edit mode: what is going on (changes made, recalculating) and Undo, Save, Cancel; it ends the
+    page and stays in view at the bottom of the window while the tables scroll (the toasts show at
+    the top right, so they never cover its buttons)."""
+    return rx.cond(S.editing, rx.box(
+        rx.flex(
+            rx.hstack(
+                rx.icon("pencil", size=16, color=rx.color("accent", 11)),
+                rx.text("Editing", weight="bold", size="2"),
+                rx.text(S.edit_steps_text, size="2", color=rx.color("gray", 11), id="tp-edit-steps"),
+                rx.cond(S.recalculating, rx.hstack(
+                    rx.spinner(size="1"),
+                    rx.text("Recalculating...", size="2", color=rx.color("amber", 11), weight="medium"),
+                    spacing="2", align="center", id="tp-recalculating",
+                )),
+                rx.cond(S.invalid_count > 0, rx.text("Fix the units marked in red", size="2", color=rx.color("red", 11),
+                                                     id="tp-edit-invalid")),
+                spacing="2", align="center", wrap="wrap",
+            ),
+            rx.hstack(
+                rx.button(rx.icon("undo-2", size=14), "Undo", variant="soft", on_click=S.undo,
+                          disabled=(S.edit_steps == 0) | S.recalculating, id="tp-undo"),
+                rx.button(rx.icon("save", size=14), "Save", on_click=S.save_edit, loading=S.saving,
+                          disabled=~S.edit_changed & (S.invalid_count == 0) & ~S.recalculating, id="tp-save"),
+                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.cancel_edit, id="tp-edit-cancel"),
+                spacing="2",
+            ),
+            justify="between", align="center", gap="8px", wrap="wrap", width="100%",
+        ),
+        rx.text("Set the target units of an asset, add an asset to a class or remove one whose target reached zero: "
+                "each change recalculates the rest. Save stores a new version.",
+                size="1", color=rx.color("gray", 10), margin_top="4px", display=rx.breakpoints(initial="none", sm="block")),
+        position="sticky", bottom="12px", z_index="9", width="100%", padding="10px 16px", border_radius="8px",
+        background=rx.color("accent", 2), border=f"1px solid {rx.color('accent', 6)}",
+        box_shadow="0 4px 16px rgba(0,0,0,0.12)", id="tp-edit-bar",
+        custom_attrs={"data-recalculating": rx.cond(S.recalculating, "true", "false")},
+    ))
 
 
 def _missing() -> rx.Component:
@@ -490,11 +595,12 @@ def _content() -> rx.Component:
                 rx.cond(S.has_result, rx.vstack(
                     tp_figures(S),
                     tp_class_bars(S),
-                    tp_class_tables(S, S.editable),
+                    tp_class_tables(S, S.editable, S.editing),
                     tp_groups(S),
                     spacing="4", width="100%",
                 )),
                 rx.cond(~S.is_failed, _commentary()),
+                _edit_bar(),
                 spacing="4", width="100%",
             ),
         ),
@@ -506,6 +612,8 @@ def target_portfolio_page() -> rx.Component:
         rx.text("Target Portfolio"),
         rx.cond(S.viewing_version > 0, rx.badge("Version " + S.viewing_version.to_string(), variant="soft", size="2",
                                                 id="tp-viewing-version")),
+        rx.cond(S.editing, rx.badge(rx.icon("pencil", size=12), "Editing", color_scheme="amber", variant="soft", size="2",
+                                    id="tp-editing")),
         spacing="3", align="center", wrap="wrap",
     )
     return page(
@@ -513,8 +621,10 @@ def target_portfolio_page() -> rx.Component:
         _content(),
         confirm_dialog(S.confirm_open, S.confirm_text, S.confirm, S.cancel_confirm, confirm_label="Confirm",
                        danger=False),
+        asset_picker(on_pick=S.asset_picked, id_prefix="tp-asset-picker"),
         crumbs=portfolio_crumbs(S, ("Target Portfolio", None)),
         actions=_actions(),
+        on_save_leave=S.save_and_leave,
     )
 
 

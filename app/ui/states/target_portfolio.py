@@ -2,7 +2,14 @@
 s2/s4/s6/s9, 002 s4/s8/s9): a portfolio's target portfolio with its status, who acted and when,
 the summary figures, one table per asset class (every number with the engine's reasons), the
 class allocation current vs target, the industry groups, the commentary, and the actions
-Calculate, Validate, Record of advice, Versions and Cancel.
+Calculate, Edit, Validate, Record of advice, Versions and Cancel.
+
+Edit (mode EDIT, spec 001 s4/s5/s8): every change (target units set, an asset added or removed) is
+a step; the screen keeps the list of edits after each step (the history, undone one at a time) and
+sends the whole list to target_portfolios.edit_step, which recalculates the rest without storing
+anything. A step runs in a background event, so Save pressed meanwhile answers 'Recalculating in
+proccess. Please, wait'; a step that fails is dropped (the previous result stays). Save stores a new
+version through target_portfolios.save_edit.
 
 `TPDisplay` turns the target portfolio shape of app.services.target_portfolios into what the
 screens show; the record of advice (app.ui.states.rofa) shows the same. Every handler resolves the
@@ -11,31 +18,41 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import math
+import re
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any
 
 import reflex as rx
 
-from app.domain import advice
+from app.domain import advice, validators
 from app.domain.allocations import bar_width, percent_text
 from app.domain.cgt import format_aud
-from app.domain.errors import AuthenticationError, DomainError
+from app.domain.errors import GENERIC, AuthenticationError, DomainError
 from app.domain.permissions import Actor
 from app.domain.portfolios import EXCEPTION_TITLES
 from app.services import advice_display
 from app.services import holdings as holdings_service
 from app.services import target_portfolios
 from app.ui import routes
+from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.components.widgets import visible_pages
-from app.ui.states.base import AppState, toast_error, toast_success
+from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.parse import positive_int as _int, person_name as person
+
+log = logging.getLogger(__name__)
 
 LOAD_FAILED = "Opps, something went wrong"
 # Edit mode (001 s4: mode EDIT, history of steps with undo) needs the service's edit functions;
 # the Edit action is offered only once they exist.
 EDIT_AVAILABLE = hasattr(target_portfolios, "edit_step")
+MODE_EDIT = "EDIT"
+WHOLE_UNITS = re.compile(r"\d{1,12}")  # target units: a whole number, zero or more
+UNITS_INVALID = "Please, enter a whole number of units, zero or more."
+CODE_REQUIRED = validators.REQUIRED.format(label="an asset code").strip()
+CODE_MAX = 20
 VERSION_PAGE_SIZES = [str(n) for n in advice.VERSION_PAGE_SIZES]
 DEFAULT_VERSION_PAGE_SIZE = VERSION_PAGE_SIZES[0]
 FEEDBACK_SECONDS = 3  # the commentary's updating / saved / error line clears itself (002 s8)
@@ -128,6 +145,13 @@ class TPLine:
     delta_value: str = ""
     delta_sign: str = ""
     reasons: list[str] = dataclasses.field(default_factory=list)
+    # edit mode (listed assets only)
+    asset_id: int = 0
+    units_raw: str = ""         # target units as a plain whole number ('1200')
+    added: bool = False         # added by the adviser
+    units_input: str = ""       # what the units field shows: units_raw, or the invalid text typed
+    invalid: bool = False       # the units typed are not a whole number
+    removable: bool = False     # its target reached zero: offered for deletion (001 s4)
 
 
 @dataclasses.dataclass
@@ -199,8 +223,15 @@ def _asset_line(a: dict[str, Any], names: dict[int, dict[str, Any]]) -> TPLine:
     source = a.get("recommendation_source")
     if source in ("short_term", "long_term"):
         flags.append("Short-term" if source == "short_term" else "Long-term")  # where the action comes from
+    added = a.get("kind") == "added"
+    if added:
+        flags.append("Added")
+    if any(isinstance(r, dict) and r.get("code") == "edited" for r in a.get("reasons") or []):
+        flags.append("Set by adviser")
     info = names.get(int(a["asset_id"])) if a.get("asset_id") is not None else None
     reasons = _reason_texts(a.get("reasons"))
+    whole = _whole(a.get("target_units"))
+    raw = "" if whole is None else str(whole)
     if a.get("comment"):
         reasons.append(f"analyst comment: {a['comment']}")
     return TPLine(
@@ -212,7 +243,13 @@ def _asset_line(a: dict[str, Any], names: dict[int, dict[str, Any]]) -> TPLine:
         target_value=money(a.get("target_value")), target_percent=percent(a.get("target_percent")),
         delta_units=signed_units(a.get("delta_units")), delta_value=signed_money(a.get("delta_value")),
         delta_sign=sign(a.get("delta_value")), reasons=reasons,
+        asset_id=int(a.get("asset_id") or 0), units_raw=raw, added=added, units_input=raw,
     )
+
+
+def _whole(value: Any) -> int | None:
+    number = _dec(value)
+    return None if number is None else int(number.quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
 def _holding_line(h: dict[str, Any]) -> TPLine:
@@ -387,6 +424,13 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
     confirm_kind: str = ""
     confirm_text: str = ""
     mode: str = ""                 # EDIT while editing (001 s4)
+    latest_version: int = 0        # the portfolio's newest version (only that one may be edited)
+    edit_steps: int = 0            # steps made since Edit (Undo needs one)
+    edit_changed: bool = False     # the edits differ from those the version started with
+    recalculating: bool = False    # a step's recalculation is running
+    saving: bool = False
+    invalid_count: int = 0         # units fields holding something that is not a whole number
+    edit_rev: int = 0              # bumped to reset the units fields to what the result shows
 
     market: str = ""
     recommendation: str = ""
@@ -398,6 +442,19 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
     _comment_ids: dict[str, int] = {}
     _feedback_runs: dict[str, int] = {}
 
+    # edit mode: the shown result and its names, the edits of each step (history[0]: the edits the
+    # version carries), the history whose result is shown, the invalid units typed by asset id
+    _result: dict[str, Any] = {}
+    _names: dict[str, Any] = {}
+    _assets: dict[str, dict[str, Any]] = {}     # asset id -> {code, units, added} of the shown result
+    _stored_overrides: list[dict[str, Any]] = []
+    _history: list[list[dict[str, Any]]] = []
+    _shown: list[list[dict[str, Any]]] = []
+    _invalid: dict[str, str] = {}
+    _recalc_run: int = 0
+    _remove_id: int = 0
+    _leave_after_save: bool = False
+
     # ---- loading ----------------------------------------------------------------------------------
     def _load(self, actor: Actor) -> None:
         self._show_header(holdings_service.header(actor=actor, portfolio_id=self.portfolio_id), actor)
@@ -406,12 +463,22 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
         if shape is None:
             perms = advice_display.tp_permissions(actor=actor, investment_id=self.portfolio_id)
             self._clear_tp()
+            self._keep({}, {})
+            self._stored_overrides = []
+            self.latest_version = 0
             self.missing = True
             self.market = self.recommendation = ""
             self._comment_ids = {}
         else:
             perms = shape["permissions"]
-            self._show_tp(shape, load_names(actor, shape))
+            names = load_names(actor, shape)
+            self._show_tp(shape, names)
+            self._keep(shape.get("result") or {}, names)
+            self._stored_overrides = [dict(o) for o in shape.get("overrides") or [] if isinstance(o, dict)]
+            self.latest_version = self.tp_version
+            if self.viewing_version and perms.get("calculate"):
+                rows, _ = target_portfolios.list_versions(actor=actor, investment_id=self.portfolio_id, limit=1)
+                self.latest_version = max([int(r.get("version") or 0) for r in rows] + [self.tp_version])
             self.missing = False
             texts = {c["type"]: c for c in shape.get("commentaries") or []}
             self.market = (texts.get("market") or {}).get("description") or ""
@@ -427,7 +494,7 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
         self.loading = True
         self.missing = False
         self.busy = ""
-        self.mode = ""
+        self._reset_edit()
         self.confirm_open = False
         self.market_feedback = self.market_tone = self.recommendation_feedback = self.recommendation_tone = ""
         self._clear_header()
@@ -472,7 +539,23 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
 
     @rx.var
     def can_validate(self) -> bool:
-        return self.editable and not self.not_enough_cash
+        return self.editable and not self.not_enough_cash and self.mode != MODE_EDIT
+
+    @rx.var
+    def can_edit(self) -> bool:
+        """Edit is offered on a version that is editable and the newest of its portfolio."""
+        return (EDIT_AVAILABLE and self.editable and self.mode != MODE_EDIT
+                and self.tp_version >= self.latest_version)
+
+    @rx.var
+    def editing(self) -> bool:
+        return self.mode == MODE_EDIT
+
+    @rx.var
+    def edit_steps_text(self) -> str:
+        if not self.edit_steps:
+            return "No changes yet"
+        return f"{self.edit_steps} change" + ("" if self.edit_steps == 1 else "s")
 
     @rx.var
     def can_open_rofa(self) -> bool:
@@ -490,7 +573,7 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
 
     @rx.event
     def ask_calculate(self):
-        if self.can_calculate:
+        if self.can_calculate and self.mode != MODE_EDIT:
             self._ask("calculate")
 
     @rx.event
@@ -512,11 +595,13 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
             return TargetPortfolioState.calculate
         if kind == "validate":
             return TargetPortfolioState.validate
+        if kind == "remove":
+            return self._remove()
         return None
 
     @rx.event
     def calculate(self):
-        if self.busy:
+        if self.busy or self.mode == MODE_EDIT:
             return
         self.busy = "calculate"
         yield
@@ -544,7 +629,7 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
 
     @rx.event
     def validate(self):
-        if self.busy or not self.tp_id:
+        if self.busy or not self.tp_id or self.mode == MODE_EDIT:
             return
         self.busy = "validate"
         yield
@@ -559,11 +644,347 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
         self.busy = ""
         yield toast_success(f"Target Portfolio validated: {shape.get('status_label') or ''}")
 
-    # ---- edit mode (only once the service offers it) ----------------------------------------------------
+    # ---- edit mode (001 s4: mode EDIT, steps with undo, every change recalculates) -------------------
+    def _keep(self, result: dict[str, Any], names: dict[str, Any]) -> None:
+        """The shown result, for the edit mode's lines and checks."""
+        self._result = result
+        self._names = names
+        self._assets = {str(a["asset_id"]): {"code": str(a.get("code") or ""), "units": _whole(a.get("target_units")),
+                                             "added": a.get("kind") == "added"}
+                        for a in result.get("assets") or [] if a.get("asset_id") is not None}
+
+    def _current(self) -> list[dict[str, Any]]:
+        """The edits of the last step (what the next step builds on)."""
+        return [dict(e) for e in (self._history[-1] if self._history else self._stored_overrides)]
+
+    def _entry_asset(self, entry: dict[str, Any]) -> int | None:
+        aid = _int(entry.get("asset_id"))
+        if aid:
+            return aid
+        code = str(entry.get("code") or "").strip().upper()
+        return next((int(k) for k, v in self._assets.items() if v["code"] == code), None) if code else None
+
+    def _requested(self, asset_id: int) -> int | None:
+        """The units the edits set for an asset (the last setting wins), else the shown target units."""
+        units: int | None = None
+        for entry in self._current():
+            if "target_units" in entry and self._entry_asset(entry) == asset_id:
+                units = _whole(entry.get("target_units"))
+        if units is None:
+            units = (self._assets.get(str(asset_id)) or {}).get("units")
+        return units
+
+    def _pinned_zero(self) -> set[int]:
+        last: dict[int, int | None] = {}
+        for entry in self._current():
+            aid = self._entry_asset(entry)
+            if aid and "target_units" in entry:
+                last[aid] = _whole(entry.get("target_units"))
+        return {aid for aid, units in last.items() if units == 0}
+
+    def _render(self) -> None:
+        """The class tables of the shown result; in edit mode with the units typed and the Remove offers."""
+        classes = build_classes(self._result, self._names) if self._result else []
+        if self.mode == MODE_EDIT:
+            pinned_zero = self._pinned_zero()
+            for c in classes:
+                for line in c.lines:
+                    if line.kind != "asset" or not line.asset_id:
+                        continue
+                    typed = self._invalid.get(str(line.asset_id))
+                    line.invalid = typed is not None
+                    line.units_input = typed if typed is not None else line.units_raw
+                    line.removable = line.units_raw == "0" and (line.added or line.asset_id not in pinned_zero)
+        self.classes = classes
+        self.invalid_count = len(self._invalid) if self.mode == MODE_EDIT else 0
+
+    def _sync_edit(self) -> None:
+        self.edit_steps = max(0, len(self._history) - 1)
+        self.edit_changed = bool(self._history) and self._history[-1] != self._history[0]
+        # leaving the page (or Cancel) with steps or invalid units asks Save, Don't Save, Cancel
+        self.form_dirty = self.mode == MODE_EDIT and (self.edit_steps > 0 or bool(self._invalid))
+
+    def _reset_edit(self) -> None:
+        self.mode = ""
+        self._history, self._shown, self._invalid = [], [], {}
+        self.edit_steps = self.invalid_count = 0
+        self.edit_changed = self.recalculating = self.saving = self._leave_after_save = False
+        self._recalc_run += 1  # a recalculation still running is ignored
+        self._remove_id = 0
+        self.form_dirty = False
+
+    def _busy_editing(self):
+        """A step is refused while the previous one recalculates (001 s5)."""
+        self.edit_rev += 1  # the fields go back to what the result shows
+        return toast_warning(advice.RECALCULATING)
+
     @rx.event
     def start_edit(self):
-        if EDIT_AVAILABLE and self.editable:
-            self.mode = "EDIT"
+        if not (EDIT_AVAILABLE and self.can_edit and self.tp_id and self._result and not self.busy):
+            return
+        self._reset_edit()
+        self.mode = MODE_EDIT
+        # a version saved with edits carries them: the history starts from them
+        self._history = [[dict(e) for e in self._stored_overrides]]
+        self._shown = list(self._history)
+        self.edit_rev += 1
+        self._sync_edit()
+        self._render()
+
+    def _push(self, edits: list[dict[str, Any]]):
+        """A step: the edits after it join the history and the rest is recalculated."""
+        self._history = self._history + [edits]
+        return self._recalculate()
+
+    def _recalculate(self):
+        """Starts the recalculation of the last step (the lines change when its result comes)."""
+        self._sync_edit()
+        self._recalc_run += 1
+        self.recalculating = True
+        return TargetPortfolioState.recalculate(self._recalc_run)
+
+    @rx.event(background=True)
+    async def recalculate(self, run: int):
+        """Runs a step's recalculation (target_portfolios.edit_step) off the event queue, so that a
+        Save pressed meanwhile is answered; shows its result, or drops the failed step."""
+        failure = None
+        async with self:
+            if run != self._recalc_run or not self.recalculating or self.mode != MODE_EDIT:
+                return
+            edits = self._current()
+            tp_id, row_version = self.tp_id, self._row_version
+            try:
+                actor = self._actor()
+            except AuthenticationError as exc:
+                self._reset_edit()
+                failure = self._fail(exc)
+        if failure is not None:
+            yield failure
+            return
+        shape, names, error = None, None, None
+        try:
+            shape = await asyncio.to_thread(target_portfolios.edit_step, actor=actor, tp_id=tp_id,
+                                            row_version=row_version, overrides=edits)
+            names = await asyncio.to_thread(advice_display.labels, actor=actor, tp_id=tp_id, result=shape["result"])
+        except DomainError as exc:
+            error = exc.message or LOAD_FAILED
+        except Exception:  # never leave the screen recalculating forever
+            log.exception("target portfolio edit step failed (tp %s)", tp_id)
+            error = GENERIC
+        async with self:
+            if run != self._recalc_run or self.mode != MODE_EDIT:
+                return
+            self._step_done(shape, names, error)
+        if error is not None:
+            yield toast_error(error)
+
+    def _step_done(self, shape: dict[str, Any] | None, names: dict[str, Any] | None, error: str | None) -> None:
+        """A step's recalculation ended: its result is shown, or (001 s4: on any update failure the
+        last step is undone) the history goes back to the result shown, which stays."""
+        self.recalculating = False
+        self.edit_rev += 1
+        if error is not None or shape is None:
+            self._history = list(self._shown)
+            self._sync_edit()
+            self._render()
+        else:
+            self._shown = list(self._history)
+            self._show_edit(shape, names or {})
+
+    def _show_edit(self, shape: dict[str, Any], names: dict[str, Any]) -> None:
+        result = shape.get("result") or {}
+        self._show_tp(shape, names)
+        # the recalculated result's own flag (the stored version's until saved)
+        self.not_enough_cash = bool(result.get("not_enough_cash"))
+        if self.tp_status:
+            self.tp_status_label = advice.tp_label(self.tp_status, self.not_enough_cash)
+        self.tp_status_color = status_color(self.tp_status, self.not_enough_cash)
+        self._keep(result, names)
+        self._render()
+
+    def _commit(self, asset_id: Any, value: Any):
+        """A units field committed (blur or Enter): a step when it holds new whole units."""
+        if self.mode != MODE_EDIT:
+            return None
+        aid = _int(asset_id)
+        info = self._assets.get(str(aid)) if aid else None
+        if info is None:
+            return None
+        key = str(aid)
+        text = str(value if value is not None else "").strip()[:24]
+        plain = text.replace(",", "").replace(" ", "")
+        if not WHOLE_UNITS.fullmatch(plain):
+            self._invalid = {**self._invalid, key: text}
+            self._sync_edit()
+            self._render()
+            return None
+        units = int(plain)
+        if key in self._invalid:
+            self._invalid = {k: v for k, v in self._invalid.items() if k != key}
+            self._sync_edit()
+            self._render()
+        if units == self._requested(aid):
+            return None
+        if self.recalculating:
+            return self._busy_editing()
+        return self._push(self._current() + [{"asset_id": aid, "code": info["code"], "target_units": str(units)}])
+
+    @rx.event
+    def commit_units(self, asset_id: Any, value: Any):
+        return self._commit(asset_id, value)
+
+    @rx.event
+    def submit_units(self, form: dict[str, Any]):
+        """Enter in a units field (its form carries the asset id)."""
+        if not isinstance(form, dict):
+            return None
+        return self._commit(form.get("asset_id"), form.get("units"))
+
+    def _add(self, code: Any, class_id: Any, asset_id: Any = None):
+        if self.mode != MODE_EDIT:
+            return None
+        cid = _int(class_id)
+        if not cid or cid not in {int(c.get("id") or 0) for c in self._result.get("classes") or []}:
+            return None
+        code_text = str(code or "").strip().upper()[:CODE_MAX]
+        if not code_text:
+            return toast_error(CODE_REQUIRED)
+        if self.recalculating:
+            return self._busy_editing()
+        step: dict[str, Any] = {"code": code_text, "class_id": cid}
+        if _int(asset_id):
+            step = {"asset_id": _int(asset_id), **step}
+        return self._push(self._current() + [step])
+
+    @rx.event
+    def add_asset(self, form: dict[str, Any]):
+        """'Add asset' of a class: an asset code (uppercased) added to that class."""
+        if not isinstance(form, dict):
+            return None
+        return self._add(form.get("code"), form.get("class_id"))
+
+    @rx.event
+    def open_picker(self, class_id: Any):
+        """The asset picker for a class, in the portfolio's firm."""
+        cid = _int(class_id)
+        if self.mode != MODE_EDIT or not cid:
+            return None
+        if self.recalculating:
+            return self._busy_editing()
+        title = next((c.title for c in self.classes if c.id == cid), "")
+        return AssetPickerState.open_for(f"class:{cid}", self._portfolio_firm_id or None, cid,
+                                         f"Add asset to {title}" if title else "Add asset")
+
+    @rx.event
+    async def asset_picked(self, target: str):
+        picker = await self.get_state(AssetPickerState)
+        asset = take_pick(picker, target)
+        if asset is None or not str(target).startswith("class:"):
+            return None
+        return self._add(asset.get("code"), str(target)[len("class:"):], asset.get("id"))
+
+    @rx.event
+    def ask_remove(self, asset_id: Any):
+        """Remove of an asset whose target reached zero (001 s4) asks first (002 s8)."""
+        aid = _int(asset_id)
+        info = self._assets.get(str(aid)) if aid else None
+        if self.mode != MODE_EDIT or info is None or info["units"] != 0:
+            return None
+        if self.recalculating:
+            return self._busy_editing()
+        self._remove_id = aid
+        self.confirm_kind = "remove"
+        self.confirm_text = advice.CONFIRM_REMOVE_ASSET
+        self.confirm_open = True
+        return None
+
+    def _remove(self):
+        """An added asset leaves with its edits; any other is set to zero units."""
+        aid, self._remove_id = self._remove_id, 0
+        info = self._assets.get(str(aid)) if aid else None
+        if self.mode != MODE_EDIT or info is None:
+            return None
+        if self.recalculating:
+            return self._busy_editing()
+        self._invalid = {k: v for k, v in self._invalid.items() if k != str(aid)}
+        if info["added"]:
+            edits = [e for e in self._current() if self._entry_asset(e) != aid]
+        else:
+            edits = self._current() + [{"asset_id": aid, "code": info["code"], "target_units": "0"}]
+        return self._push(edits)
+
+    @rx.event
+    def undo(self):
+        if self.mode != MODE_EDIT or len(self._history) <= 1:
+            return None
+        if self.recalculating:
+            return self._busy_editing()
+        self._history = self._history[:-1]
+        return self._recalculate()
+
+    @rx.event
+    def save_edit(self):
+        """Save: a new version with the edits (001 s5/s8)."""
+        if self.mode != MODE_EDIT or self.saving:
+            return
+        leave = self._leave_after_save
+        self._leave_after_save = False
+        if self.recalculating:
+            yield toast_warning(advice.RECALCULATING)
+            return
+        if self._invalid:
+            yield toast_error(advice.VALIDATE_FIRST)
+            return
+        self.saving = True
+        yield
+        try:
+            actor = self._actor()
+            shape = target_portfolios.save_edit(actor=actor, tp_id=self.tp_id, row_version=self._row_version,
+                                                overrides=self._current())
+        except DomainError as exc:
+            self.saving = False
+            yield self._fail(exc)
+            return
+        self._reset_edit()
+        message = shape.get("message") or advice.TP_SAVED
+        if leave and self.leave_to:
+            yield [toast_success(message), rx.redirect(self.leave_to)]
+            return
+        if self.viewing_version:  # the saved version is the current one: show it at its own address
+            yield [toast_success(message), rx.redirect(routes.url("portfolios.target-portfolio", id=self.portfolio_id))]
+            return
+        try:
+            self._load(actor)
+        except DomainError as exc:
+            yield self._fail(exc)
+            return
+        yield toast_success(message)
+
+    @rx.event
+    def save_and_leave(self):
+        """Save of the unsaved-changes dialog: save the edits, then go where the user was going."""
+        self.leave_open = False
+        if self.mode != MODE_EDIT:
+            return AppState.discard_and_leave
+        self._leave_after_save = True
+        return TargetPortfolioState.save_edit
+
+    @rx.event
+    def cancel_edit(self):
+        """Cancel leaves the edit mode; with changes it asks first (Save, Don't Save, Cancel)."""
+        if self.mode != MODE_EDIT:
+            return None
+        if self.edit_steps or self._invalid:
+            # Don't Save reloads this page, which shows the version as stored
+            self.leave_to = self.router.url.path or routes.url("portfolios.target-portfolio", id=self.portfolio_id)
+            self.leave_open = True
+            return None
+        self._reset_edit()
+        try:
+            self._load(self._actor())
+        except DomainError as exc:
+            return self._fail(exc)
+        return None
 
     # ---- the commentary --------------------------------------------------------------------------------
     @rx.event
