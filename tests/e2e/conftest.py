@@ -200,8 +200,14 @@ def login() -> Callable[..., None]:
 
     def _login(page, email: str, password: str = DEMO_PASSWORD) -> None:
         page.goto("/login")
-        page.locator("#email").fill(email)
-        page.locator("#password").fill(password)
+        # The sign-in form may still be taking its state from the server (e.g. the previous
+        # user's e-mail after a sign-out) when we type: type again until the fields hold our text.
+        for _ in range(5):
+            page.locator("#email").fill(email)
+            page.locator("#password").fill(password)
+            page.wait_for_timeout(200)
+            if page.locator("#email").input_value() == email and page.locator("#password").input_value() == password:
+                break
         page.locator("#signin").click()
         page.wait_for_url(lambda u: not urlsplit(u).path.rstrip("/").endswith("/login"), timeout=30_000)
 

@@ -141,7 +141,14 @@ def test_administrator_creates_edits_and_links_a_portfolio(page: Page, login) ->
     page.locator("#ig-add").click()
     page.locator(".ig-option").filter(has_text="Materials").click()
     page.locator("#ig-picker-done").click()
-    page.locator(".ig-row").filter(has_text="Materials").locator("input").first.fill("40")
+    allocation = page.locator(".ig-row").filter(has_text="Materials").locator("input").first
+    expect(allocation).to_be_editable(timeout=TIMEOUT)
+    for _ in range(5):  # the row may re-render from the server just after it appears: type until it holds
+        allocation.fill("40")
+        page.wait_for_timeout(200)
+        if allocation.input_value() == "40":
+            break
+    expect(allocation).to_have_value("40")
     expect(page.locator("#ig-total")).to_have_text("Total: 40.0%", timeout=TIMEOUT)
     page.locator("#add-asset-exception").click()
     page.locator("#asset-picker-search").fill("BHP")
