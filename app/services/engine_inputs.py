@@ -18,8 +18,7 @@ from app.db.tables import (
     PortfolioIndustryGroup, ShortTermRecommendation, TradeInstruction, TradeTransaction,
 )
 from app.domain import ledger
-from app.domain.advice import TxStatus
-from app.domain.advice import NO_MODEL
+from app.domain.advice import NO_MODEL, TxStatus
 from app.domain.engine import snapshot as engine
 from app.domain.engine.errors import CalculationError
 from app.services import postings
@@ -96,7 +95,7 @@ def load_portfolios(s: Session, portfolio_ids: Iterable[int]) -> dict[int, Portf
                                   .where(col(TradeInstruction.id).in_(list(pending)))).all()) if pending else {}
         firms = {f.id: f for f in s.exec(select(Firm).where(col(Firm.id).in_({p.firm_id for p in portfolios}))).all()}
         for p in portfolios:
-            treatment = postings._treatment(p)
+            treatment = postings.tax_treatment(p)
             firm = firms.get(p.firm_id)
             balances = deposit_balances.get(p.id, {})
             out[p.id] = PortfolioInputs(

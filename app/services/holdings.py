@@ -609,7 +609,7 @@ def asset_ownership(*, actor: Actor, on: Any = None) -> list[dict[str, Any]]:
         trades = postings.executed_trades(s, list(portfolios), until=until)
         held: list[tuple[int, int, Decimal, Decimal]] = []
         for pid, by_asset in trades.items():
-            treatment = postings._treatment(portfolios[pid])
+            treatment = postings.tax_treatment(portfolios[pid])
             for asset_id, rows in by_asset.items():
                 position = ledger.apply(rows, treatment)
                 if position.units > 0:

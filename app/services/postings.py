@@ -29,7 +29,8 @@ from app.domain.transactions import EFFECTS, Cash, CashType, Kind, Status, cash_
 ZERO = Decimal(0)
 
 
-def _treatment(portfolio: Portfolio) -> ledger.TaxTreatment:
+def tax_treatment(portfolio: Portfolio) -> ledger.TaxTreatment:
+    """The portfolio's tax treatment (FIFO when unset or unknown)."""
     try:
         return ledger.TaxTreatment(portfolio.tax_treatment or "fifo")
     except ValueError:
@@ -169,7 +170,7 @@ def positions(s: Session, portfolio: Portfolio, *, asset_ids: Iterable[int] | No
     """asset id -> the position its executed transactions leave (assets ever traded)."""
     trades = executed_trades(s, [portfolio.id]).get(portfolio.id, {})
     wanted = None if asset_ids is None else set(asset_ids)
-    treatment = _treatment(portfolio)
+    treatment = tax_treatment(portfolio)
     return {asset_id: ledger.apply(rows, treatment) for asset_id, rows in trades.items()
             if wanted is None or asset_id in wanted}
 

@@ -255,17 +255,10 @@ def _require_staff(actor: Actor) -> None:
     require(is_staff(actor))
 
 
-def _treatment(portfolio: Portfolio) -> ledger.TaxTreatment:
-    try:
-        return ledger.TaxTreatment(portfolio.tax_treatment or "fifo")
-    except ValueError:
-        return ledger.TaxTreatment.FIFO
-
-
 def units_book(s: Session, portfolio: Portfolio) -> rules.UnitsBook:
     """The portfolio's executed ledger trades per asset, read through postings."""
     trades = postings.executed_trades(s, [portfolio.id]).get(portfolio.id, {})
-    return rules.UnitsBook({asset_id: list(rows) for asset_id, rows in trades.items()}, _treatment(portfolio))
+    return rules.UnitsBook({asset_id: list(rows) for asset_id, rows in trades.items()}, postings.tax_treatment(portfolio))
 
 
 def _verify_asset(s: Session, portfolio: Portfolio, asset_id: int | None) -> None:
