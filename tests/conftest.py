@@ -20,8 +20,16 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
+from hypothesis import HealthCheck, settings as hypothesis_settings
 
 from tests._harness import MailSink, ThrowawayDatabase
+
+# Property-based tests: CI selects the "ci" profile (HYPOTHESIS_PROFILE=ci in .ci/run), which is
+# derandomized (the same examples every run) and keeps no example database between runs; local
+# runs keep hypothesis' random exploration.
+hypothesis_settings.register_profile("ci", derandomize=True, database=None, print_blob=True,
+                                     suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL", "").strip()
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "").strip()

@@ -111,6 +111,16 @@ def short_terms(model_id: int, status: str | None = "active") -> list[tuple]:
         return [tuple(r) for r in s.exec(stmt).all()]
 
 
+def clear_recommendations(model_ids: Iterable[int]) -> None:
+    """Removes every long- and short-term recommendation of the models (a clean start)."""
+    from sqlalchemy import delete
+
+    ids = list(model_ids)
+    with session_scope() as s:
+        s.exec(delete(LongTermRecommendation).where(LongTermRecommendation.model_id.in_(ids)))
+        s.exec(delete(ShortTermRecommendation).where(ShortTermRecommendation.model_id.in_(ids)))
+
+
 def model_row(model_id: int) -> Model:
     with session_scope() as s:
         return s.get(Model, model_id)

@@ -71,6 +71,12 @@ ROUTES: dict[str, str] = {
     "portfolios.trade-instructions-versions": "/portfolios/[id]/trade-instructions-versions",
     "bulk-calculate.calculateTP": "/bulk-calculate/target-portfolios",
     "bulk-calculate.calculateTR": "/bulk-calculate/trade-recommendations",
+    # firm-wide reports
+    "reports.trade-recommendations": "/reports/trade-recommendations",
+    "reports.desktop-broker-trade-file": "/reports/desktop-broker-trade-file",
+    "reports.orders": "/reports/orders",
+    "reports.cash": "/reports/cash",
+    "reports.pending-target-portfolios": "/reports/pending-target-portfolios",
 }
 
 PUBLIC = frozenset({"login", "activation", "reset-password", "email-change"})

@@ -31,6 +31,11 @@ def _nav_item(label: str, icon: str, route: str, active_prefix: str) -> rx.Compo
     )
 
 
+def _nav_group(label: str) -> rx.Component:
+    return rx.text(label.upper(), size="1", weight="bold", color=rx.color("gray", 9), padding="12px 12px 2px",
+                   letter_spacing="0.04em")
+
+
 def sidebar() -> rx.Component:
     return rx.vstack(
         rx.hstack(
@@ -58,6 +63,16 @@ def sidebar() -> rx.Component:
                     _nav_item("Firms", "building-2", "firms.list", "/firms"),
                     _nav_item("Models", "chart-pie", "models.view", "/models"),
                     _nav_item("Portfolios", "wallet", "portfolios.list", "/portfolios"),
+                    _nav_group("Reports"),
+                    _nav_item("Trade recommendations", "arrow-left-right", "reports.trade-recommendations",
+                              "/reports/trade-recommendations"),
+                    _nav_item("Desktop broker file", "file-spreadsheet", "reports.desktop-broker-trade-file",
+                              "/reports/desktop-broker-trade-file"),
+                    _nav_item("Orders", "list-checks", "reports.orders", "/reports/orders"),
+                    _nav_item("Cash report", "banknote", "reports.cash", "/reports/cash"),
+                    _nav_item("Pending target portfolios", "hourglass", "reports.pending-target-portfolios",
+                              "/reports/pending-target-portfolios"),
+                    _nav_group("Setup"),
                     _nav_item("Assets", "chart-candlestick", "assets.list", "/assets"),
                     _nav_item("Industry groups", "layers", "industry-groups", "/industry-groups"),
                     rx.cond(AppState.is_superuser, _nav_item("Outbox", "mail", "outbox", "/outbox")),
@@ -70,6 +85,7 @@ def sidebar() -> rx.Component:
         width=SIDEBAR_WIDTH,
         min_width=SIDEBAR_WIDTH,
         height="100vh",
+        overflow_y="auto",
         position="sticky",
         top="0",
         border_right=f"1px solid {rx.color('gray', 5)}",
@@ -98,6 +114,16 @@ def mobile_menu() -> rx.Component:
                         rx.menu.item("Firms", on_click=AppState.navigate(routes.url("firms.list"))),
                         rx.menu.item("Models", on_click=AppState.navigate(routes.url("models.view"))),
                         rx.menu.item("Portfolios", on_click=AppState.navigate(routes.url("portfolios.list"))),
+                        rx.menu.separator(),
+                        rx.menu.item("Trade recommendations",
+                                     on_click=AppState.navigate(routes.url("reports.trade-recommendations"))),
+                        rx.menu.item("Desktop broker file",
+                                     on_click=AppState.navigate(routes.url("reports.desktop-broker-trade-file"))),
+                        rx.menu.item("Orders", on_click=AppState.navigate(routes.url("reports.orders"))),
+                        rx.menu.item("Cash report", on_click=AppState.navigate(routes.url("reports.cash"))),
+                        rx.menu.item("Pending target portfolios",
+                                     on_click=AppState.navigate(routes.url("reports.pending-target-portfolios"))),
+                        rx.menu.separator(),
                         rx.menu.item("Assets", on_click=AppState.navigate(routes.url("assets.list"))),
                         rx.menu.item("Industry groups", on_click=AppState.navigate(routes.url("industry-groups"))),
                         rx.cond(AppState.is_superuser,
