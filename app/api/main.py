@@ -18,6 +18,7 @@ from app.api import investments as investments_api
 from app.api import deposits as deposits_api
 from app.api import transactions as transactions_api
 from app.api import advice as advice_api
+from app.api import reports as reports_api
 from app.domain.errors import GENERIC, DomainError
 
 log = logging.getLogger(__name__)
@@ -65,4 +66,5 @@ def create_api() -> FastAPI:
     api.include_router(deposits_api.router, prefix="/api")
     api.include_router(transactions_api.router, prefix="/api")
     api.include_router(advice_api.router, prefix="/api")
+    api.include_router(reports_api.router, prefix="/api")
     return api

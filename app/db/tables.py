@@ -555,6 +555,9 @@ class AssetTransaction(SQLModel, table=True):
     om_status: Optional[str] = Field(default=None, max_length=30)  # order management: success | error | cancelled
     payload: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))  # JSON
     replaces_id: Optional[int] = Field(default=None, foreign_key="asset_transactions.id")  # error re-creation
+    # an order placed by a broker file export: the recommended trade it carries out, and its expiry
+    trade_transaction_id: Optional[int] = Field(default=None, foreign_key="trade_transactions.id", index=True)
+    expires_at: Optional[datetime] = utc_field()
     created_by: Optional[int] = Field(default=None, foreign_key="users.id")
     updated_by: Optional[int] = Field(default=None, foreign_key="users.id")
     created_at: datetime = utc_field(default_now=True)

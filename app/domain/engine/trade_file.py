@@ -220,3 +220,71 @@ def expiry_error(expiry: date | None, today: date) -> str | None:
 def expiry_end_of_day(expiry: date) -> datetime:
     """A report expiry date ends at the end of its day in UTC."""
     return datetime.combine(expiry, time(23, 59, 59, 999999), tzinfo=timezone.utc)
+
+
+# ---- the trade file report: row types, selection, the portfolio cash summary ---------------------
+NEW, AMEND, CANCEL, MAINTAIN = "New", "Amend", "Cancel", "Maintain"
+ROW_TYPES = (NEW, AMEND, CANCEL, MAINTAIN)
+STATUS_APPROVED, STATUS_PLACED = "Approved", "Placed"
+FILTER_NOT_FOUND = "Filter is not found!"
+CONFIRM_ADJUSTMENTS = "Are you sure you want to make these adjustments to all trade recommendations?"
+PAGE_SIZES = (20, 50, 100)
+DEFAULT_PAGE_SIZE = 100
+DEFAULT_SORT = "investment_name"
+ALL_FIRMS = -2  # the superuser's 'All Firms'
+
+
+def row_type(*, placed: bool, expired: bool, live_order_same_asset: bool) -> str:
+    """What a row asks of the broker (ours; the specification names the types, not the rule):
+    - New: an approved trade not yet sent;
+    - Amend: an approved trade not yet sent while an earlier order for the same asset and side is
+      still live at the broker (the broker's order grows by this one);
+    - Maintain: an order already placed and still live: nothing to send unless chosen;
+    - Cancel: a placed order whose expiry has passed without execution: to be cancelled."""
+    if placed:
+        return CANCEL if expired else MAINTAIN
+    return AMEND if live_order_same_asset else NEW
+
+
+def row_status(placed: bool) -> str:
+    return STATUS_PLACED if placed else STATUS_APPROVED
+
+
+def auto_selected(status: str, type_: str) -> bool:
+    """A row is selected on load when its status is Approved, or when it has no status and its
+    type is Maintain (001 s4)."""
+    return status == STATUS_APPROVED or (not status and type_ == MAINTAIN)
+
+
+@dataclass(frozen=True)
+class CashSummary:
+    """A portfolio's cash against its trades in the file (001 s3 'Portfolio cash summary')."""
+
+    sum_buys: Decimal       # sumAmountBuyForPortfolio
+    sum_sells: Decimal      # sumAmountSellForPortfolio
+    cash_assets: Decimal    # sumCashAssets
+    min_cash: Decimal       # minCashBalance
+    available_cash: Decimal  # availableCash
+
+    @property
+    def net_buys(self) -> Decimal:
+        return self.sum_buys - self.sum_sells
+
+
+@dataclass(frozen=True)
+class CashColours:
+    background: str | None  # red | yellow | None
+    text: str | None        # red | yellow | None
+
+
+def cash_colours(c: CashSummary) -> CashColours:
+    """The four colour tests of 001 s9:
+    - red background when net buys (buys minus sells) exceed available cash;
+    - yellow background when buys exceed available cash;
+    - red text when cash assets minus net buys fall below the minimum cash;
+    - yellow text when cash assets minus buys fall below it.
+    Red wins over yellow."""
+    background = "red" if c.net_buys > c.available_cash else ("yellow" if c.sum_buys > c.available_cash else None)
+    text = ("red" if c.cash_assets - c.net_buys < c.min_cash
+            else ("yellow" if c.cash_assets - c.sum_buys < c.min_cash else None))
+    return CashColours(background, text)

@@ -1,0 +1,148 @@
+"""Trade recommendations as Excel (mode 'standart' with every column, or 'simple') and PDF: the
+approval report of an adviser, or one portfolio's trade recommendations. Pure builders over the
+approval groups (objects with investment_name, status_label and items; see
+app.services.trade_approval_report.ApprovalGroup); no database.
+
+Excel cells are written as text or numbers, never formulas: text that starts with = + - @ stays text.
+"""
+from __future__ import annotations
+
+import io
+from datetime import datetime
+from decimal import Decimal
+from html import escape
+from typing import Any, Sequence
+
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, Font, PatternFill
+from xhtml2pdf import pisa
+
+from app.domain.cgt import format_aud
+from app.exports.broker_files import XLSX, put_text
+from app.exports.recommendations_csv import local_time
+
+PDF = "application/pdf"
+STANDARD, SIMPLE = "standart", "simple"  # the specification's spelling of the mode
+MODES = (STANDARD, SIMPLE)
+_FILL = PatternFill("solid", fgColor="1F3A5F")
+_GROUP_FILL = PatternFill("solid", fgColor="D5DEF0")
+
+STANDARD_COLUMNS = ("Portfolio", "Status", "Item", "Code", "Action", "Quantity", "Price", "Value", "Item status",
+                    "Decision", "Approved", "Declined", "Note")
+SIMPLE_COLUMNS = ("Portfolio", "Code", "Action", "Quantity", "Price", "Value", "Decision")
+
+
+def _day(moment: datetime | None, offset: int) -> str:
+    local = local_time(moment, offset)
+    return local.strftime("%d/%m/%Y %H:%M") if local else ""
+
+
+def _cells(mode: str, group: Any, item: Any, offset: int) -> list[Any]:
+    decision = (item.decision or "").capitalize() or ("Pending" if item.pending else "")
+    if mode == SIMPLE:
+        return [group.investment_name, item.asset_code, item.action, item.quantity, item.price, item.value, decision]
+    return [group.investment_name, group.status_label, "Transaction" if item.item_type == 1 else "Note",
+            item.asset_code, item.action, item.quantity, item.price, item.value, item.tr_status_label, decision,
+            _day(item.tr_approved_at, offset), _day(item.tr_declined_at, offset), item.text]
+
+
+def xlsx(groups: Sequence[Any], *, mode: str = STANDARD, offset: int = 0, title: str = "Trade Recommendations") -> bytes:
+    mode = mode if mode in MODES else STANDARD
+    columns = SIMPLE_COLUMNS if mode == SIMPLE else STANDARD_COLUMNS
+    wb = Workbook()
+    ws = wb.active
+    ws.title = title[:31]
+    for c, name in enumerate(columns, start=1):
+        cell = ws.cell(row=1, column=c)
+        put_text(cell, name)
+        cell.font = Font(bold=True, color="FFFFFF")
+        cell.fill = _FILL
+        cell.alignment = Alignment(horizontal="center")
+    r = 2
+    for group in groups:
+        for item in group.items:
+            for c, value in enumerate(_cells(mode, group, item, offset), start=1):
+                cell = ws.cell(row=r, column=c)
+                name = columns[c - 1]
+                if isinstance(value, Decimal):
+                    cell.value = value
+                    cell.number_format = {"Quantity": "#,##0", "Price": "$#,##0.000", "Value": "$#,##0.00"}[name]
+                elif value is None:
+                    cell.value = None
+                else:
+                    put_text(cell, str(value))
+            r += 1
+    widths = {"Portfolio": 30, "Note": 60, "Status": 18, "Item status": 16}
+    for c, name in enumerate(columns, start=1):
+        ws.column_dimensions[ws.cell(row=1, column=c).column_letter].width = widths.get(name, 14)
+    ws.freeze_panes = "A2"
+    out = io.BytesIO()
+    wb.save(out)
+    return out.getvalue()
+
+
+CSS = """
+@page { size: a4 landscape; margin: 1.3cm 1.2cm 1.4cm 1.2cm;
+        @frame footer { -pdf-frame-content: footer; bottom: 0.6cm; margin-left: 1.2cm; margin-right: 1.2cm; height: 0.6cm; } }
+body { font-family: Helvetica; font-size: 8.5pt; color: #1c2024; }
+h1 { font-size: 15pt; margin: 0 0 2pt 0; }
+.muted { color: #60646c; }
+table { width: 100%; border-collapse: collapse; }
+th { background-color: #e8ecf4; text-align: left; padding: 3pt 4pt; font-weight: bold; border-bottom: 0.5pt solid #b9bbc6; }
+td { padding: 2.5pt 4pt; border-bottom: 0.3pt solid #e0e1e6; }
+.num { text-align: right; }
+.group td { background-color: #d5def0; font-weight: bold; font-size: 9pt; }
+#footer { color: #8b8d98; font-size: 7pt; text-align: right; }
+"""
+
+
+def _money(value: Decimal | None, places: int = 2) -> str:
+    if value is None:
+        return ""
+    if places == 2:
+        return format_aud(value)
+    return f"${value:,.{places}f}"
+
+
+def _units(value: Decimal | None) -> str:
+    return "" if value is None else f"{value:,.0f}"
+
+
+def html(groups: Sequence[Any], *, offset: int = 0, title: str, subtitle: str, now: datetime) -> str:
+    rows: list[str] = []
+    for g in groups:
+        rows.append(f"<tr class=\"group\"><td colspan=\"7\">{escape(g.investment_name)} &middot; "
+                    f"{escape(g.status_label)}</td></tr>")
+        for item in g.items:
+            decision = (item.decision or "").capitalize() or ("Pending" if item.pending else "")
+            note = f"<br/><span class=\"muted\">{escape(item.text)}</span>" if item.text else ""
+            rows.append(
+                f"<tr><td>{escape(item.asset_code)}{note}</td><td>{escape(item.action)}</td>"
+                f"<td class=\"num\">{_units(item.quantity)}</td><td class=\"num\">{_money(item.price, 3)}</td>"
+                f"<td class=\"num\">{_money(item.value)}</td><td>{escape(item.tr_status_label)}</td>"
+                f"<td>{escape(decision)}</td></tr>")
+    if not rows:
+        rows.append("<tr><td colspan=\"7\" class=\"muted\">No trade recommendations.</td></tr>")
+    when = local_time(now, offset)
+    return (
+        f"<html><head><meta charset=\"utf-8\"/><style>{CSS}</style></head><body>"
+        f"<h1>{escape(title)}</h1><div class=\"muted\">{escape(subtitle)} &middot; {when.strftime('%d/%m/%Y %H:%M')}</div><br/>"
+        "<table repeat=\"1\"><thead><tr><th width=\"34%\">Code</th><th>Action</th><th class=\"num\">Quantity</th>"
+        "<th class=\"num\">Price</th><th class=\"num\">Value</th><th>Status</th><th>Decision</th></tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+        f"<div id=\"footer\">{escape(title)} &middot; page <pdf:pagenumber> of <pdf:pagecount></div>"
+        "</body></html>"
+    )
+
+
+def pdf(groups: Sequence[Any], *, offset: int = 0, title: str = "Trade Recommendations", subtitle: str = "",
+        now: datetime) -> bytes:
+    buffer = io.BytesIO()
+    result = pisa.CreatePDF(html(groups, offset=offset, title=title, subtitle=subtitle, now=now), dest=buffer,
+                            encoding="utf-8")
+    if result.err:  # pragma: no cover - our own markup always renders
+        raise RuntimeError(f"PDF rendering failed with {result.err} error(s)")
+    return buffer.getvalue()
+
+
+__all__ = ["MODES", "PDF", "SIMPLE", "STANDARD", "XLSX", "html", "pdf", "xlsx"]

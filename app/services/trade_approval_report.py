@@ -1,0 +1,403 @@
+"""The trade recommendations report's approval view (spec 001 s2-s9): an adviser's newest trade
+recommendations across their portfolios, item by item, to validate and to decide in bulk.
+
+- Whose: a superuser picks an active adviser; advisers load their own portfolios; administrators
+  their firm's portfolios (each instruction says whether the actor may act on it: the
+  permissible-instruction rules of 001 s6 - advisers on active portfolios or as holders, or where
+  nothing was calculated yet; administrators only as holders; the superuser always).
+- Status filters (001 s9): spv (Pending validation, default off), spa (Pending approval, default
+  off), sad (approved, partially approved or declined, default on).
+- Validate and confirm act on many instructions at once through the trade instructions service
+  (the same rules as the portfolio's own screen), each instruction in its own transaction.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+from typing import Any, Iterable, Mapping
+
+from sqlalchemy import func, select as sa_select
+from sqlmodel import Session, col, select
+
+from app.db.engine import session_scope
+from app.db.tables import Portfolio, PortfolioUser, TargetPortfolio, TradeInstruction, TradeNote, TradeTransaction, User
+from app.domain import advice
+from app.domain.advice import NoteState, PortfolioFacts, TIStatus, TPStatus, TxStatus
+from app.domain.errors import DomainError, NotFound, PermissionDenied, ValidationError
+from app.domain.permissions import NOT_ALLOWED, Actor
+from app.domain.roles import Role
+from app.services import trade_instructions as tis
+from app.services.portfolio_access import as_id
+
+ADVISER_NOT_FOUND = "Adviser not found"
+SELECT_ADVISER = "Select an adviser"
+STATUS_FILTERS: dict[str, tuple[str, ...]] = {
+    "spv": (TIStatus.PENDING_VALIDATION.value,),
+    "spa": (TIStatus.PENDING_APPROVAL.value,),
+    "sad": (TIStatus.APPROVED.value, TIStatus.PARTIALLY_APPROVED.value, TIStatus.DECLINED.value,
+            TIStatus.NOT_VALIDATED.value),
+}
+DEFAULT_STATUS_FILTERS = ("sad",)
+STATUS_FILTER_LABELS = {"spv": "Pending validation", "spa": "Pending approval", "sad": "Approved / Declined"}
+ORDERS = ("investment_name", "status", "created_at")
+
+
+@dataclass
+class ApprovalItem:
+    """One row of the approval report (001 s3 'Approval report row')."""
+
+    trade_inst_id: int
+    ti_status: str
+    ti_status_label: str
+    ti_count: int
+    inactive: bool
+    is_holder: bool
+    item_type: int            # 1 transaction, 2 note
+    tr_id: int | None
+    tr_status: str | None
+    tr_status_label: str
+    tr_declined_at: datetime | None
+    tr_approved_at: datetime | None
+    str_id: int | None        # the note's id
+    state: str | None
+    source: str | None
+    decision: str | None
+    investment_id: int
+    investment_name: str
+    asset_code: str
+    action: str               # BUY | SELL | NOTE
+    quantity: Decimal | None
+    price: Decimal | None
+    value: Decimal | None
+    text: str
+    pending: bool             # awaits a decision
+
+
+@dataclass
+class ApprovalGroup:
+    """A portfolio's newest trade recommendations with what the actor may do with them."""
+
+    trade_inst_id: int
+    investment_id: int
+    investment_name: str
+    status: str
+    status_label: str
+    row_version: int
+    created_at: datetime
+    inactive: bool
+    is_holder: bool
+    can_validate: bool
+    can_approve: bool
+    items: list[ApprovalItem] = field(default_factory=list)
+
+
+def parse_statuses(raw: Iterable[Any] | None) -> tuple[str, ...]:
+    chosen = tuple(dict.fromkeys(str(r).strip().lower() for r in (raw or []) if str(r).strip()))
+    if not chosen:
+        return DEFAULT_STATUS_FILTERS
+    unknown = [c for c in chosen if c not in STATUS_FILTERS]
+    if unknown:
+        from app.domain.engine.trade_file import FILTER_NOT_FOUND
+        raise ValidationError(FILTER_NOT_FOUND)
+    return chosen
+
+
+def _adviser_scope(s: Session, actor: Actor, adviser: Any):
+    """The WHERE clause of the portfolios the report reads."""
+    alive = Portfolio.deleted_at.is_(None)
+    if actor.role is Role.CLIENT:
+        raise PermissionDenied(NOT_ALLOWED)
+    if actor.is_superuser:
+        aid = as_id(adviser)
+        if aid is None:
+            return None
+        u = s.get(User, aid)
+        if u is None or u.role != Role.ADVISER.value or u.status != "active":
+            raise NotFound(ADVISER_NOT_FOUND)
+        return alive & (Portfolio.adviser_id == aid)
+    if actor.role is Role.ADVISER:
+        if adviser not in (None, "") and as_id(adviser) != actor.id:
+            raise NotFound(ADVISER_NOT_FOUND)
+        return alive & (Portfolio.adviser_id == actor.id)
+    # administrator: the firm's portfolios, or one of its advisers'
+    clause = alive & (Portfolio.firm_id == actor.firm_id)
+    aid = as_id(adviser)
+    if aid is not None:
+        u = s.get(User, aid)
+        if u is None or u.firm_id != actor.firm_id or u.role != Role.ADVISER.value:
+            raise NotFound(ADVISER_NOT_FOUND)
+        clause = clause & (Portfolio.adviser_id == aid)
+    return clause
+
+
+def permissible(actor: Actor, facts: PortfolioFacts, has_instructions: bool = True) -> bool:
+    """001 s6: advisers - active portfolios or holders, or none calculated yet; administrators -
+    holder portfolios only; the superuser - all."""
+    if actor.is_superuser:
+        return True
+    if actor.role is Role.ADVISER:
+        return (not facts.inactive) or facts.actor_is_holder or not has_instructions
+    if actor.role is Role.ADMINISTRATOR:
+        return facts.actor_is_holder
+    return False
+
+
+def _json(text: str | None) -> dict[str, Any]:
+    try:
+        return json.loads(text) if text else {}
+    except ValueError:
+        return {}
+
+
+def build(s: Session, actor: Actor, clause, statuses: tuple[str, ...], order: str = "investment_name") -> list[ApprovalGroup]:
+    wanted = [v for key in statuses for v in STATUS_FILTERS[key]]
+    newest = (sa_select(TradeInstruction.investment_id, func.max(TradeInstruction.version).label("v"))
+              .join(Portfolio, Portfolio.id == TradeInstruction.investment_id).where(clause)
+              .group_by(TradeInstruction.investment_id).subquery())
+    found = s.exec(select(TradeInstruction, Portfolio)
+                   .join(newest, (newest.c.investment_id == TradeInstruction.investment_id)
+                         & (newest.c.v == TradeInstruction.version))
+                   .join(Portfolio, Portfolio.id == TradeInstruction.investment_id)
+                   .where(col(TradeInstruction.status).in_(wanted))).all()
+    if not found:
+        return []
+    ti_ids = [ti.id for ti, _ in found]
+    pids = [p.id for _, p in found]
+    txs: dict[int, list[TradeTransaction]] = {}
+    for t in s.exec(select(TradeTransaction).where(col(TradeTransaction.trade_instruction_id).in_(ti_ids),
+                                                   TradeTransaction.status != TxStatus.DELETED.value)
+                    .order_by(TradeTransaction.id)).all():
+        txs.setdefault(t.trade_instruction_id, []).append(t)
+    notes: dict[int, list[TradeNote]] = {}
+    for n in s.exec(select(TradeNote).where(col(TradeNote.trade_instruction_id).in_(ti_ids)).order_by(TradeNote.id)).all():
+        notes.setdefault(n.trade_instruction_id, []).append(n)
+    links = {r.investment_id: r for r in s.exec(select(PortfolioUser).where(
+        col(PortfolioUser.investment_id).in_(pids), PortfolioUser.user_id == actor.id)).all()}
+    approved_tp = set(s.execute(sa_select(TargetPortfolio.investment_id).where(
+        col(TargetPortfolio.investment_id).in_(pids), TargetPortfolio.status == TPStatus.ACTIVE.value).distinct()).scalars())
+    approved_ti = set(s.execute(sa_select(TradeInstruction.investment_id).where(
+        col(TradeInstruction.investment_id).in_(pids),
+        col(TradeInstruction.status).in_([TIStatus.APPROVED.value, TIStatus.PARTIALLY_APPROVED.value])).distinct()).scalars())
+    groups: list[ApprovalGroup] = []
+    for ti, p in found:
+        link = links.get(p.id)
+        facts = PortfolioFacts(inactive=p.inactive, has_approved_tp=p.id in approved_tp,
+                               has_approved_ti=p.id in approved_ti, actor_is_owner=bool(link and link.is_owner),
+                               actor_is_holder=link is not None, has_model=p.model_id is not None)
+        allowed = permissible(actor, facts)
+        t_rows, n_rows = txs.get(ti.id, []), notes.get(ti.id, [])
+        pending = any(t.status in tis.PENDING_TX and t.decision is None for t in t_rows) or any(
+            n.state == NoteState.VALIDATED.value and n.decision is None for n in n_rows)
+        status = TIStatus(ti.status)
+        group = ApprovalGroup(
+            trade_inst_id=ti.id, investment_id=p.id, investment_name=p.name, status=ti.status,
+            status_label=advice.TI_LABELS[status], row_version=ti.row_version, created_at=ti.created_at,
+            inactive=p.inactive, is_holder=link is not None,
+            can_validate=allowed and advice.can_edit_ti(actor, ti.status),
+            can_approve=allowed and status is TIStatus.PENDING_APPROVAL and advice.can_approve_ti(actor, facts, pending))
+        count = len(t_rows) + len(n_rows)
+        for t in t_rows:
+            payload = _json(t.payload)
+            group.items.append(ApprovalItem(
+                trade_inst_id=ti.id, ti_status=ti.status, ti_status_label=group.status_label, ti_count=count,
+                inactive=p.inactive, is_holder=group.is_holder, item_type=1, tr_id=t.id, tr_status=t.status,
+                tr_status_label=advice.TX_LABELS[TxStatus(t.status)], tr_declined_at=t.declined_at,
+                tr_approved_at=t.approved_at, str_id=None, state=None, source=None, decision=t.decision,
+                investment_id=p.id, investment_name=p.name, asset_code=t.asset_code,
+                action="BUY" if t.action == "increase" else "SELL", quantity=t.quantity, price=t.price,
+                value=t.value, text=str((payload.get("str_on_ti_generation") or {}).get("text") or ""),
+                pending=t.status in tis.PENDING_TX and t.decision is None))
+        for n in n_rows:
+            payload = _json(n.payload)
+            group.items.append(ApprovalItem(
+                trade_inst_id=ti.id, ti_status=ti.status, ti_status_label=group.status_label, ti_count=count,
+                inactive=p.inactive, is_holder=group.is_holder, item_type=2, tr_id=None, tr_status=None,
+                tr_status_label=n.state.replace("_", " ").capitalize(), tr_declined_at=None, tr_approved_at=None,
+                str_id=n.id, state=n.state, source=n.source, decision=n.decision, investment_id=p.id,
+                investment_name=p.name, asset_code=str(payload.get("code") or ""), action="NOTE", quantity=None,
+                price=None, value=None, text=str(payload.get("text") or ""),
+                pending=n.state == NoteState.VALIDATED.value and n.decision is None))
+        groups.append(group)
+    key = {"status": lambda g: (g.status_label, g.investment_name.lower()),
+           "created_at": lambda g: (g.created_at, g.investment_name.lower())}.get(order, lambda g: g.investment_name.lower())
+    groups.sort(key=key, reverse=order == "created_at")
+    return groups
+
+
+def generate(*, actor: Actor, adviser: Any = None, order: Any = None, statuses: Iterable[Any] | None = None
+             ) -> list[ApprovalGroup]:
+    """GET /api/reports/trade-recommendations-generate."""
+    chosen = parse_statuses(statuses)
+    order_ = str(order or "investment_name")
+    if order_ not in ORDERS:
+        order_ = "investment_name"
+    with session_scope() as s:
+        clause = _adviser_scope(s, actor, adviser)
+        if clause is None:
+            return []
+        return build(s, actor, clause, chosen, order_)
+
+
+def _ids(raw: Any) -> list[int]:
+    out = []
+    for item in raw or []:
+        value = item.get("id") if isinstance(item, Mapping) else item
+        tid = as_id(value)
+        if tid is None:
+            raise NotFound(tis.TI_NOT_FOUND)
+        out.append(tid)
+    return list(dict.fromkeys(out))
+
+
+@dataclass
+class BulkOutcome:
+    message: str
+    done: list[int]
+    failed: dict[int, str]
+
+
+def validate(*, actor: Actor, trade_instructions: Any) -> BulkOutcome:
+    """PUT /api/reports/trade-recommendations-validate: validates each instruction (each in its
+    own transaction; one that cannot be validated is reported, the others go ahead)."""
+    ids = _ids(trade_instructions)
+    if not ids:
+        raise ValidationError(advice.SELECT_INVESTMENT)
+    done, failed = [], {}
+    for ti_id in ids:
+        try:
+            tis.validate(actor=actor, ti_id=ti_id)
+            done.append(ti_id)
+        except NotFound:
+            raise
+        except DomainError as exc:
+            failed[ti_id] = exc.message
+    if not done:
+        raise ValidationError(next(iter(failed.values())))
+    return BulkOutcome(advice.TRADES_VALIDATED, done, failed)
+
+
+def confirm(*, actor: Actor, trade_instructions: Any, notes: Any = None, is_approve_all: bool = False) -> BulkOutcome:
+    """PUT /api/reports/trade-recommendations-confirm: each instruction's decisions ({id,
+    transactions: [{id, decision}]}, notes [{id, decision}] for any instruction), or every pending
+    item approved with is_approve_all."""
+    items = list(trade_instructions or [])
+    ids = _ids(items)
+    if not ids:
+        raise ValidationError(advice.SELECT_INVESTMENT)
+    decisions: dict[int, Any] = {}
+    for item in items:
+        if isinstance(item, Mapping):
+            decisions[as_id(item.get("id"))] = item.get("transactions") or item.get("decisions") or []
+    note_decisions: dict[int, str] = {}
+    for n in notes or []:
+        if isinstance(n, Mapping) and as_id(n.get("id")) is not None:
+            note_decisions[as_id(n.get("id"))] = n.get("decision")
+    with session_scope() as s:
+        note_owner = dict(s.execute(sa_select(TradeNote.id, TradeNote.trade_instruction_id)
+                                    .where(col(TradeNote.id).in_(list(note_decisions)))).all()) if note_decisions else {}
+    done, failed = [], {}
+    for ti_id in ids:
+        mine = [{"id": nid, "decision": d} for nid, d in note_decisions.items() if note_owner.get(nid) == ti_id]
+        try:
+            tis.confirm(actor=actor, ti_id=ti_id, decisions=decisions.get(ti_id) or [], notes=mine,
+                        is_approve_all=bool(is_approve_all))
+            done.append(ti_id)
+        except NotFound:
+            raise
+        except DomainError as exc:
+            failed[ti_id] = exc.message
+    if not done:
+        raise ValidationError(next(iter(failed.values())))
+    return BulkOutcome(advice.TRADES_APPROVED if is_approve_all else advice.TRADES_CONFIRMED, done, failed)
+
+
+# ---- exports ----------------------------------------------------------------------------------------
+@dataclass
+class ReportFile:
+    name: str
+    data: bytes
+    media_type: str
+
+
+def _stamp(now: datetime, offset: int) -> str:
+    from app.exports.recommendations_csv import local_time
+
+    return local_time(now, offset).strftime("%d-%m-%Y")
+
+
+def export(*, actor: Actor, file_format: str, adviser: Any = None, order: Any = None,
+           statuses: Iterable[Any] | None = None, mode: Any = None, client_offset: Any = None) -> ReportFile:
+    """/api/reports/trade-instructions-export-excel (mode standart | simple) and -pdf: the approval
+    report as the screen shows it."""
+    from app.db.types import utcnow
+    from app.exports import trade_recommendations as out
+    from app.exports.recommendations_csv import client_offset as parse_offset
+
+    offset = parse_offset(client_offset)
+    groups = generate(actor=actor, adviser=adviser, order=order, statuses=statuses)
+    now = utcnow()
+    who = ""
+    with session_scope() as s:
+        aid = as_id(adviser) if actor.is_superuser or actor.role is Role.ADMINISTRATOR else actor.id
+        u = s.get(User, aid) if aid else None
+        who = f"{u.first_name} {u.last_name}" if u else "All advisers"
+    subtitle = f"Adviser: {who}"
+    if file_format == "pdf":
+        return ReportFile(f"Trade Recommendations - {who} - {_stamp(now, offset)}.pdf",
+                          out.pdf(groups, offset=offset, subtitle=subtitle, now=now), out.PDF)
+    return ReportFile(f"Trade Recommendations - {who} - {_stamp(now, offset)}.xlsx",
+                      out.xlsx(groups, mode=str(mode or out.STANDARD), offset=offset), out.XLSX)
+
+
+def portfolio_export(*, actor: Actor, investment_id: Any, file_format: str, version: Any = None,
+                     client_offset: Any = None) -> ReportFile:
+    """One portfolio's trade recommendations (the newest, or a version) as Excel or PDF, from the
+    trade instructions screen. Clients never receive recommendations still pending validation."""
+    from app.db.types import utcnow
+    from app.exports import trade_recommendations as out
+    from app.exports.recommendations_csv import client_offset as parse_offset
+    from app.services.portfolio_access import load_portfolio
+
+    offset = parse_offset(client_offset)
+    with session_scope() as s:
+        p = load_portfolio(s, actor, investment_id)
+        query = select(TradeInstruction).where(TradeInstruction.investment_id == p.id)
+        if version not in (None, ""):
+            query = query.where(TradeInstruction.version == (as_id(version) or 0))
+        ti = s.exec(query.order_by(TradeInstruction.version.desc())).first()
+        if ti is None or (actor.role is Role.CLIENT and ti.status in (TIStatus.PENDING_VALIDATION.value,
+                                                                         TIStatus.FAILED.value)):
+            raise NotFound(tis.TI_NOT_FOUND)
+        groups = [g for g in build(s, actor, Portfolio.id == p.id, tuple(STATUS_FILTERS), "investment_name")
+                  if g.trade_inst_id == ti.id]
+        if not groups:  # an older version: build() reads the newest; read this one alone
+            groups = _one(s, actor, p, ti)
+        name = p.name
+    now = utcnow()
+    stem = f"{name} - Trade Recommendations v{ti.version} - {_stamp(now, offset)}"
+    if file_format == "pdf":
+        return ReportFile(f"{stem}.pdf", out.pdf(groups, offset=offset, title=f"Trade Recommendations - {name}",
+                                                 subtitle=f"Version {ti.version}", now=now), out.PDF)
+    return ReportFile(f"{stem}.xlsx", out.xlsx(groups, offset=offset), out.XLSX)
+
+
+def _one(s: Session, actor: Actor, p: Portfolio, ti: TradeInstruction) -> list[ApprovalGroup]:
+    group = ApprovalGroup(trade_inst_id=ti.id, investment_id=p.id, investment_name=p.name, status=ti.status,
+                          status_label=advice.TI_LABELS[TIStatus(ti.status)], row_version=ti.row_version,
+                          created_at=ti.created_at, inactive=p.inactive, is_holder=False, can_validate=False,
+                          can_approve=False)
+    for t in s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id,
+                                                   TradeTransaction.status != TxStatus.DELETED.value)
+                    .order_by(TradeTransaction.id)).all():
+        payload = _json(t.payload)
+        group.items.append(ApprovalItem(
+            trade_inst_id=ti.id, ti_status=ti.status, ti_status_label=group.status_label, ti_count=0,
+            inactive=p.inactive, is_holder=False, item_type=1, tr_id=t.id, tr_status=t.status,
+            tr_status_label=advice.TX_LABELS[TxStatus(t.status)], tr_declined_at=t.declined_at,
+            tr_approved_at=t.approved_at, str_id=None, state=None, source=None, decision=t.decision,
+            investment_id=p.id, investment_name=p.name, asset_code=t.asset_code,
+            action="BUY" if t.action == "increase" else "SELL", quantity=t.quantity, price=t.price, value=t.value,
+            text=str((payload.get("str_on_ti_generation") or {}).get("text") or ""), pending=False))
+    return [group]

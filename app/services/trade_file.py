@@ -1,0 +1,469 @@
+"""The trade file report (spec 001 s2-s9 'Trade file' view) and the broker files it exports.
+
+Rows: every approved trade recommendation of the firm that is not executed yet, plus the orders
+already placed with the broker (status Placed) so that the report shows what is live. A row's
+type (New, Amend, Cancel, Maintain) and its auto-selection follow
+`app.domain.engine.trade_file`; its quantity follows the trade file rules (pending amount below the
+minimum trade becomes 0 and the row is hidden; market-order quantity from the amount and the last
+close; full sells and stop losses keep their quantity).
+
+Exporting a broker file places the exported trades: each becomes an asset transaction in status
+processing (shown as Placed) linked to its recommendation, with the order's quantity, price and
+expiry, in the same database transaction that builds the file. A trade already placed is not
+placed again: a second export without `downloadAll` has nothing new to send and says so; with
+`downloadAll` the live orders are written to the file again (and not duplicated in the book).
+
+Reads are a fixed number of queries for the whole firm, whatever its size.
+"""
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from decimal import Decimal
+from typing import Any, Iterable, Mapping
+
+from sqlalchemy import func, select as sa_select
+from sqlmodel import Session, col, select
+
+from app.db.engine import session_scope
+from app.db.tables import (
+    Asset, AssetClass, AssetTransaction, Broker, Firm, Model, Portfolio, TargetPortfolio, TradeInstruction,
+    TradeTransaction, User,
+)
+from app.db.types import utcnow
+from app.domain import orders as order_rules
+from app.domain.advice import TxStatus
+from app.domain.engine import trade_file as rules
+from app.domain.engine.limits import brokerage_fee, limits_for
+from app.domain.engine.snapshot import DECREASE, INCREASE, Brokerage, PortfolioSettings
+from app.domain.errors import NotFound, PermissionDenied, ValidationError
+from app.domain.ledger import to_cents
+from app.domain.permissions import NOT_ALLOWED, Actor
+from app.domain.roles import Role
+from app.domain.transactions import Kind, Status
+from app.services import postings
+from app.services.portfolio_access import as_id
+
+FIRM_NOT_FOUND = "Firm not found"
+ZERO = Decimal(0)
+
+
+# ---- who may see which firm -----------------------------------------------------------------------
+def report_firm(s: Session, actor: Actor, firm_id: Any) -> int | None:
+    """The firm a report reads: a superuser's choice (None for 'All Firms', -2 or -1 or empty), or
+    the actor's own firm. Clients may not use reports (403); another firm's id from anyone else is
+    not found (404)."""
+    if actor.role is Role.CLIENT:
+        raise PermissionDenied(NOT_ALLOWED)
+    text = "" if firm_id is None else str(firm_id).strip()
+    if actor.is_superuser:
+        if text in ("", str(rules.ALL_FIRMS), "-1"):
+            return None
+        fid = as_id(text)
+        firm = s.get(Firm, fid) if fid else None
+        if firm is None or firm.deleted_at is not None:
+            raise NotFound(FIRM_NOT_FOUND)
+        return firm.id
+    if text not in ("", str(rules.ALL_FIRMS), "-1") and as_id(text) != actor.firm_id:
+        raise NotFound(FIRM_NOT_FOUND)
+    return actor.firm_id
+
+
+# ---- rows -------------------------------------------------------------------------------------------
+@dataclass
+class TradeFileRow:
+    """A row of the trade file report (001 s3 'Trade file recommendation row') with what the
+    screen and the broker files need besides."""
+
+    recommendation_id: int
+    investment_id: int
+    investment_name: str
+    broker_id: int | None
+    broker_name: str
+    action: str                      # BUY | SELL
+    instruction: str                 # the recommendation's action code at generation (BUY, SELL, SL/SELL ...)
+    asset_code: str
+    asset_id: int
+    amount: Decimal
+    pending_amount: Decimal          # after the minimum trade rule
+    min_trade_amount: Decimal
+    brokerage: Decimal
+    limit_price: Decimal | None
+    last_close_price: Decimal | None
+    quantity: Decimal
+    limit_vs_price_percentage: Decimal | None
+    limit_vs_price_value: Decimal | None
+    type: str                        # New | Amend | Cancel | Maintain
+    status: str                      # Approved | Placed
+    transaction_type: str            # market | limit | stop_loss
+    asset_class_title: str
+    asset_type_id: int | None
+    adviser_id: int | None
+    adviser_name: str
+    firm_id: int
+    hin: str
+    broker_account: str
+    hidden: bool
+    selected: bool
+    # the facts the trade file rules need again when the user adjusts
+    raw_pending_amount: Decimal
+    recommended_quantity: Decimal
+    current_units: Decimal | None
+    full_sell: bool
+    stop_loss: bool
+    urgent: bool
+    placed_transaction_id: int | None = None
+    expiry: date | None = None
+
+    def file_row(self) -> rules.FileRow:
+        return rules.FileRow(action=INCREASE if self.action == "BUY" else DECREASE, amount=self.amount,
+                             pending_amount=self.raw_pending_amount, brokerage=self.brokerage,
+                             last_close_price=self.last_close_price, limit_price=self.limit_price,
+                             quantity=self.recommended_quantity, min_trade_amount=self.min_trade_amount,
+                             full_sell=self.full_sell, stop_loss=self.stop_loss, urgent=self.urgent,
+                             current_units=self.current_units)
+
+
+@dataclass
+class CashSummaryRow:
+    investment_id: int
+    investment_name: str
+    sumAmountBuyForPortfolio: Decimal
+    sumAmountSellForPortfolio: Decimal
+    sumCashAssets: Decimal
+    minCashBalance: Decimal
+    availableCash: Decimal
+    background: str | None = None
+    text: str | None = None
+
+
+@dataclass
+class TradeFile:
+    firm_id: int | None
+    rows: list[TradeFileRow] = field(default_factory=list)
+    cash: list[CashSummaryRow] = field(default_factory=list)
+
+
+def _person(u: User | None) -> str:
+    if u is None:
+        return ""
+    return f"{u.preferred_name or u.first_name} {u.last_name}".strip()
+
+
+def _payload(text: str | None) -> dict[str, Any]:
+    try:
+        return json.loads(text) if text else {}
+    except ValueError:
+        return {}
+
+
+def _limit_settings(p: Portfolio) -> PortfolioSettings:
+    return PortfolioSettings(
+        min_trade_amount=p.min_trade_amount, min_cash_allocation=p.min_cash_allocation,
+        min_cash_allocation_value=p.min_cash_allocation_value, max_exposure=p.max_exposure,
+        percentages_min_trade_amount=p.percentages_min_trade_amount,
+        percentages_min_cash_balance=p.percentages_min_cash_balance,
+        percentages_min_cash_balance_value=p.percentages_min_cash_balance_value,
+        percentages_max_exposure=p.percentages_max_exposure,
+    )
+
+
+def _scope(firm_id: int | None):
+    clause = Portfolio.deleted_at.is_(None)
+    if firm_id is not None:
+        clause = clause & (Portfolio.firm_id == firm_id)
+    return clause
+
+
+def build(s: Session, firm_id: int | None, *, today: date | None = None,
+          only_ids: Iterable[int] | None = None) -> TradeFile:
+    """The trade file of a firm (None: every firm), from the database, in a fixed number of queries."""
+    today = today or utcnow().date()
+    # approved, not executed recommendations of live portfolios, with their instruction and portfolio
+    stmt = (select(TradeTransaction, TradeInstruction.investment_id, TradeInstruction.payload,
+                   TradeInstruction.target_portfolio_id)
+            .join(TradeInstruction, TradeInstruction.id == TradeTransaction.trade_instruction_id)
+            .join(Portfolio, Portfolio.id == TradeInstruction.investment_id)
+            .where(_scope(firm_id), TradeTransaction.status == TxStatus.APPROVED.value))
+    if only_ids is not None:
+        stmt = stmt.where(col(TradeTransaction.id).in_(list(only_ids)))
+    found = s.exec(stmt.order_by(TradeTransaction.id)).all()
+    if not found:
+        return TradeFile(firm_id)
+    tx_ids = [t.id for t, *_ in found]
+    portfolio_ids = sorted({pid for _, pid, _, _ in found})
+    portfolios = {p.id: p for p in s.exec(select(Portfolio).where(col(Portfolio.id).in_(portfolio_ids))).all()}
+    asset_ids = {t.asset_id for t, *_ in found}
+    assets = {a.id: a for a in s.exec(select(Asset).where(col(Asset.id).in_(asset_ids))).all()}
+    classes = dict(s.execute(sa_select(AssetClass.id, AssetClass.title)
+                             .where(col(AssetClass.id).in_({a.class_id for a in assets.values()}))).all())
+    brokers = {b.id: b for b in s.exec(select(Broker)).all()}
+    advisers = {u.id: u for u in s.exec(select(User).where(
+        col(User.id).in_({p.adviser_id for p in portfolios.values() if p.adviser_id}))).all()}
+    models = dict(s.execute(sa_select(Model.id, Model.allocation_method)
+                            .where(col(Model.id).in_({p.model_id for p in portfolios.values() if p.model_id}))).all())
+    tp_values = dict(s.execute(sa_select(TargetPortfolio.id, TargetPortfolio.value).where(
+        col(TargetPortfolio.id).in_({tp for *_, tp in found if tp}))).all())
+    # live orders (placed, not executed): by recommendation, and by portfolio + asset + side
+    placed_rows = s.exec(select(AssetTransaction).where(
+        col(AssetTransaction.investment_id).in_(portfolio_ids), AssetTransaction.trade_transaction_id.is_not(None),
+        AssetTransaction.status == Status.PROCESSING.value)).all()
+    placed = {r.trade_transaction_id: r for r in placed_rows}
+    cash = postings.cash_balances(s, portfolio_ids)
+
+    out = TradeFile(firm_id)
+    live_by_asset: set[tuple[int, int, str]] = {(r.investment_id, r.asset_id, r.action or "") for r in placed_rows}
+    sums: dict[int, dict[str, Decimal]] = defaultdict(lambda: {"buy": ZERO, "sell": ZERO, "committed": ZERO})
+    min_cash: dict[int, Decimal] = {}
+    for t, pid, ti_payload, tp_id in found:
+        p = portfolios[pid]
+        asset = assets.get(t.asset_id)
+        facts = _payload(ti_payload)
+        payload = _payload(t.payload)
+        method = models.get(p.model_id, "equal_amounts") if p.model_id else "equal_amounts"
+        limits = limits_for(_limit_settings(p), method)
+        minimum = limits.min_trade_amount
+        if pid not in min_cash:
+            min_cash[pid] = limits.min_cash(tp_values.get(tp_id) or ZERO)
+        side = "BUY" if t.action == INCREASE else "SELL"
+        order = placed.get(t.id)
+        base = rules.FileRow(action=t.action, amount=t.amount, pending_amount=t.pending, brokerage=t.fee,
+                             last_close_price=asset.last_close_price if asset else None,
+                             limit_price=t.limit_price, quantity=t.quantity, min_trade_amount=minimum,
+                             full_sell=t.full_sell, stop_loss=t.stop_loss, urgent=t.urgent,
+                             current_units=t.current_units)
+        line = rules.file_line(base)
+        quantity = line.quantity
+        expiry = None
+        if order is not None:
+            quantity = order.quantity or quantity
+            expiry = order.expires_at.date() if order.expires_at else None
+        row_type = rules.row_type(placed=order is not None, expired=bool(expiry and expiry < today),
+                                  live_order_same_asset=order is None and (pid, t.asset_id, "buy" if side == "BUY" else "sell") in live_by_asset)
+        status = rules.row_status(order is not None)
+        broker = brokers.get(p.broker_id) if p.broker_id else None
+        row = TradeFileRow(
+            recommendation_id=t.id, investment_id=pid, investment_name=p.name, broker_id=p.broker_id,
+            broker_name=broker.name if broker else "", action=side,
+            instruction=str(payload.get("recommendation_action") or side), asset_code=t.asset_code,
+            asset_id=t.asset_id, amount=t.amount, pending_amount=line.pending_amount, min_trade_amount=minimum,
+            brokerage=t.fee, limit_price=t.limit_price, last_close_price=base.last_close_price, quantity=quantity,
+            limit_vs_price_percentage=line.limit_vs_price_percentage, limit_vs_price_value=line.limit_vs_price_value,
+            type=row_type, status=status, transaction_type=line.order_type,
+            asset_class_title=classes.get(asset.class_id, "") if asset else "",
+            asset_type_id=asset.type_id if asset else None, adviser_id=p.adviser_id,
+            adviser_name=_person(advisers.get(p.adviser_id)), firm_id=p.firm_id, hin=p.hin or "",
+            broker_account=p.broker_account or "", hidden=line.hidden and order is None,
+            selected=rules.auto_selected(status, row_type), raw_pending_amount=t.pending,
+            recommended_quantity=t.quantity, current_units=t.current_units, full_sell=t.full_sell,
+            stop_loss=t.stop_loss, urgent=t.urgent, placed_transaction_id=order.id if order else None, expiry=expiry,
+        )
+        out.rows.append(row)
+        if order is not None:
+            if side == "BUY":
+                sums[pid]["committed"] += order.amount or ZERO
+        elif not row.hidden:
+            sums[pid]["buy" if side == "BUY" else "sell"] += row.pending_amount
+    for pid in portfolio_ids:
+        p = portfolios[pid]
+        figures = sums[pid]
+        cash_assets = to_cents(cash.get(pid, ZERO))
+        summary = rules.CashSummary(sum_buys=figures["buy"], sum_sells=figures["sell"], cash_assets=cash_assets,
+                                    min_cash=min_cash.get(pid, ZERO),
+                                    available_cash=to_cents(cash_assets - figures["committed"]))
+        colours = rules.cash_colours(summary)
+        out.cash.append(CashSummaryRow(pid, p.name, summary.sum_buys, summary.sum_sells, summary.cash_assets,
+                                       summary.min_cash, summary.available_cash, colours.background, colours.text))
+    out.rows.sort(key=lambda r: (r.investment_name.lower(), r.asset_code, r.recommendation_id))
+    out.cash.sort(key=lambda c: c.investment_name.lower())
+    return out
+
+
+def generate(*, actor: Actor, firm_id: Any = None) -> TradeFile:
+    """GET /api/reports/trade-file-generate: the trade file of the actor's firm (a superuser's
+    chosen firm, or every firm)."""
+    with session_scope() as s:
+        fid = report_firm(s, actor, firm_id)
+        return build(s, fid)
+
+
+# ---- export: the broker files, and placing what they send --------------------------------------------
+@dataclass(frozen=True)
+class ExportLine:
+    """A row the user sends for export (001 s7 body: id, quantity, price, amount, expirationDate)."""
+
+    id: int
+    quantity: Decimal | None
+    price: Decimal | None
+    amount: Decimal | None
+    expiry: date | None
+
+
+def _decimal(value: Any, label: str) -> Decimal | None:
+    if value in (None, ""):
+        return None
+    try:
+        number = Decimal(str(value).strip())
+    except (ArithmeticError, ValueError):
+        raise ValidationError(f"Invalid {label}", {label: "invalid"}) from None
+    if not number.is_finite() or number < 0:
+        raise ValidationError(f"Invalid {label}", {label: "invalid"})
+    return number
+
+
+def parse_export_lines(raw: Any, *, today: date) -> list[ExportLine]:
+    """The body's transactions, checked: ids, numbers, and expiry dates not before today."""
+    out: list[ExportLine] = []
+    for item in raw or []:
+        if not isinstance(item, Mapping):
+            raise ValidationError(order_rules.TRADE_NOT_FOUND)
+        tid = as_id(item.get("id"))
+        if tid is None:
+            raise NotFound(order_rules.TRADE_NOT_FOUND)
+        expiry_text = item.get("expirationDate") or item.get("expiration_date")
+        expiry = None
+        if expiry_text not in (None, ""):
+            expiry = order_rules.parse_day(str(expiry_text)[:10]) if not isinstance(expiry_text, date) else expiry_text
+            if expiry is None:
+                raise ValidationError("Invalid expiry date", {"expirationDate": "invalid"})
+            if rules.expiry_error(expiry, today):
+                raise ValidationError(rules.EARLIER_THAN_TODAY, {"expirationDate": rules.EARLIER_THAN_TODAY})
+        quantity = _decimal(item.get("quantity"), "quantity")
+        if quantity is not None and quantity != quantity.to_integral_value():
+            raise ValidationError("Invalid quantity", {"quantity": "invalid"})
+        out.append(ExportLine(tid, quantity, _decimal(item.get("price"), "price"),
+                              _decimal(item.get("amount"), "amount"), expiry))
+    return out
+
+
+@dataclass
+class BrokerFile:
+    name: str
+    data: bytes
+    media_type: str
+    placed: int          # orders placed by this export
+    rows: int            # orders written to the file
+
+
+def _brokerage(firm: Firm | None) -> Brokerage:
+    return Brokerage(firm.fee if firm else None, firm.min_fee if firm else None, firm.max_fee if firm else None)
+
+
+def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = None, download_all: bool = False,
+           today: date | None = None) -> BrokerFile:
+    """Writes a broker file (`kind`: trade_file, desktop_broker or ausiex) of the chosen trade
+    recommendations, with the user's quantities, prices and expiry dates, and places the ones not
+    placed yet. Without download_all, rows already placed are left out; nothing left is refused
+    with a message rather than an empty file."""
+    from app.exports import broker_files
+
+    if kind not in order_rules.FILE_KINDS:
+        raise NotFound("Unknown broker file")
+    if actor.role not in (Role.SUPERUSER, Role.ADVISER, Role.ADMINISTRATOR):
+        raise PermissionDenied(NOT_ALLOWED)
+    now = utcnow()
+    today = today or now.date()
+    lines = parse_export_lines(transactions, today=today)
+    with session_scope() as s:
+        fid = report_firm(s, actor, firm_id)
+        wanted = {line.id: line for line in lines}
+        report = build(s, fid, today=today, only_ids=wanted.keys() if wanted and not download_all else None)
+        by_id = {r.recommendation_id: r for r in report.rows}
+        missing = [i for i in wanted if i not in by_id]
+        if missing:
+            raise NotFound(order_rules.TRADE_NOT_FOUND)
+        if wanted and not download_all:
+            chosen = [by_id[i] for i in wanted]
+        elif wanted:
+            chosen = [by_id[i] for i in wanted] + [r for r in report.rows if r.placed_transaction_id
+                                                    and r.recommendation_id not in wanted]
+        else:
+            chosen = [r for r in report.rows if not r.hidden and (r.selected or download_all)]
+        if not download_all:
+            chosen = [r for r in chosen if r.placed_transaction_id is None]
+        if not chosen:
+            raise ValidationError(order_rules.NOTHING_TO_EXPORT)
+
+        firms = {f.id: f for f in s.exec(select(Firm).where(col(Firm.id).in_({r.firm_id for r in chosen}))).all()}
+        portfolios = {p.id: p for p in s.exec(select(Portfolio).where(
+            col(Portfolio.id).in_({r.investment_id for r in chosen})).with_for_update()).all()}
+        orders: list[order_rules.Order] = []
+        placed = 0
+        for row in sorted(chosen, key=lambda r: (r.investment_name.lower(), r.asset_code, r.recommendation_id)):
+            line = wanted.get(row.recommendation_id)
+            firm = firms.get(row.firm_id)
+            if row.placed_transaction_id is not None:
+                existing = s.get(AssetTransaction, row.placed_transaction_id)
+                quantity, price, expiry = existing.quantity, existing.limit_price, row.expiry
+                reference = f"WA{existing.id}"
+            else:
+                quantity = line.quantity if line and line.quantity is not None else row.quantity
+                price = line.price if line and line.price is not None else (row.limit_price if row.limit_price is not None else None)
+                expiry = line.expiry if line else None
+                if quantity is None or quantity <= 0:
+                    raise ValidationError(f"The quantity of {row.asset_code} in {row.investment_name} must be positive",
+                                          {"quantity": "invalid"})
+                portfolio = portfolios[row.investment_id]
+                if row.action == "SELL":
+                    held = postings.position(s, portfolio, row.asset_id).units
+                    committed = s.execute(sa_select(func.coalesce(func.sum(AssetTransaction.quantity), 0)).where(
+                        AssetTransaction.investment_id == portfolio.id, AssetTransaction.asset_id == row.asset_id,
+                        AssetTransaction.type == Kind.PARCEL.value,
+                        col(AssetTransaction.status).in_([Status.PROCESSING.value, Status.PENDING.value]))).scalar_one()
+                    if quantity > held - Decimal(committed or 0):
+                        from app.domain.advice import NOT_ENOUGH_ASSETS
+                        raise ValidationError(NOT_ENOUGH_ASSETS, {"quantity": NOT_ENOUGH_ASSETS})
+                order_price = price if price is not None else (row.last_close_price or ZERO)
+                fee = brokerage_fee(to_cents(quantity * order_price), _brokerage(firm))
+                asset_tx, _ = postings.record(
+                    s, actor_id=actor.id, portfolio=portfolio,
+                    kind=Kind.ASSET_BUY.value if row.action == "BUY" else Kind.PARCEL.value,
+                    status=Status.PROCESSING.value, trade_at=now, asset_id=row.asset_id, quantity=quantity,
+                    price=order_price, fee=fee, limit_price=price,
+                    payload={"order_type": "limit" if price is not None else "market", "row_type": row.type,
+                             "file": kind, "instruction": row.instruction},
+                    description=f"{row.action} {quantity.normalize():f} {row.asset_code} placed with the broker",
+                )
+                asset_tx.trade_transaction_id = row.recommendation_id
+                asset_tx.expires_at = rules.expiry_end_of_day(expiry) if expiry else None
+                asset_tx.order_id = f"WA{asset_tx.id}"
+                s.add(asset_tx)
+                reference = asset_tx.order_id
+                placed += 1
+            orders.append(order_rules.Order(
+                reference=reference, portfolio_name=row.investment_name, hin=row.hin,
+                broker_account=row.broker_account, broker_name=row.broker_name, side=row.action,
+                code=row.asset_code, quantity=Decimal(quantity), order_type="LIMIT" if price is not None else "MARKET",
+                limit_price=price, expiry=expiry, row_type=row.type, adviser_name=row.adviser_name,
+                adviser_code=(firm.ausiex_code or "") if firm else ""))
+        s.flush()
+        firm_name = firms[fid].name if fid in firms else ("All Firms" if fid is None else s.get(Firm, fid).name)
+        name = order_rules.file_name(kind, firm_name, now)
+        data, media = broker_files.build(kind, orders)
+        return BrokerFile(name=name, data=data, media_type=media, placed=placed, rows=len(orders))
+
+
+def desktop_broker_file(*, actor: Actor, firm_id: Any = None) -> BrokerFile:
+    """GET /api/reports/desktop-broker-export-excel: the Desktop Broker trade file page's Excel:
+    the firm's live orders (placed, not executed) for portfolios with Desktop Broker, and the
+    approved trades not yet placed. Reading only: nothing is placed."""
+    from app.exports import broker_files
+
+    with session_scope() as s:
+        fid = report_firm(s, actor, firm_id)
+        report = build(s, fid)
+        rows = [r for r in report.rows if not r.hidden and r.broker_name == "Desktop Broker"]
+        firm_name = "All Firms" if fid is None else s.get(Firm, fid).name
+        orders = [order_rules.Order(
+            reference=f"WA{r.placed_transaction_id}" if r.placed_transaction_id else f"TR{r.recommendation_id}",
+            portfolio_name=r.investment_name, hin=r.hin, broker_account=r.broker_account,
+            broker_name=r.broker_name, side=r.action, code=r.asset_code, quantity=r.quantity,
+            order_type="LIMIT" if r.limit_price is not None else "MARKET", limit_price=r.limit_price, expiry=r.expiry,
+            row_type=r.type, adviser_name=r.adviser_name, adviser_code="") for r in rows]
+        data = broker_files.xlsx(order_rules.DESKTOP_BROKER, orders,
+                                 extra_header=("Portfolio", "Status"),
+                                 extra=[(r.investment_name, r.status) for r in rows])
+        name = order_rules.file_name(order_rules.DESKTOP_BROKER, firm_name, utcnow()).rsplit(".", 1)[0] + ".xlsx"
+        return BrokerFile(name=name, data=data, media_type=broker_files.XLSX, placed=0, rows=len(rows))

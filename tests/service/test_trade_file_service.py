@@ -1,0 +1,185 @@
+"""The trade file report, broker files, placing and executing orders: from approved trades to the
+broker and back, against a real database."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import date, timedelta
+from decimal import Decimal
+from types import SimpleNamespace
+
+import pytest
+from openpyxl import load_workbook
+from sqlmodel import col, select
+
+from app.db.engine import session_scope
+from app.db.tables import AssetTransaction, Firm, Portfolio, TradeTransaction
+from app.domain.errors import NotFound, PermissionDenied, ValidationError
+from app.services import holdings, orders, postings, target_portfolios as tps, trade_file, trade_instructions as tis
+from tests.factories import actor
+from tests.factories_models import make_model, make_universe
+from tests.factories_portfolios import cash, make_portfolio_world, post
+from tests.factories_recommendations import make_short_term
+
+
+def _set(model, row_id: int, **values) -> None:
+    with session_scope() as s:
+        row = s.get(model, row_id)
+        for k, v in values.items():
+            setattr(row, k, v)
+        s.add(row)
+
+
+@pytest.fixture
+def chain(db):
+    """A portfolio with approved trade recommendations (a buy of CBA and VAF with its cash)."""
+    w = make_portfolio_world()
+    u = make_universe()
+    model = make_model(actor(w.admin), u)
+    make_short_term(SimpleNamespace(id=model["id"]), u.stocks[1], "BUY")
+    _set(Portfolio, w.portfolio.id, model_id=model["id"], inactive=False, hin="X0001234567", broker_account="DB-778812")
+    _set(Firm, w.firm.id, ausiex_code="AX-HARB")
+    cash(w.portfolio, "100000.00")
+    post(w.portfolio, "asset_buy", asset_id=u.stocks[0].id, quantity=100, price="40.00", fee="10.00")
+    tp = tps.calculate(actor=actor(w.adviser), investment_id=w.portfolio.id)
+    tps.validate(actor=actor(w.adviser), tp_id=tp["id"])
+    tps.decide(actor=actor(w.client), tp_id=tp["id"], action="approve")
+    [ti] = tis.generate(actor=actor(w.adviser), investment_ids=[w.portfolio.id])
+    tis.validate(actor=actor(w.adviser), ti_id=ti["id"])
+    tis.confirm(actor=actor(w.client), ti_id=ti["id"], is_approve_all=True)
+    return SimpleNamespace(w=w, u=u, ti=ti)
+
+
+def test_trade_file_lists_approved_trades_with_the_file_rules(chain):
+    report = trade_file.generate(actor=actor(chain.w.adviser))
+    assert report.rows, "approved trades are in the file"
+    for row in report.rows:
+        assert row.type == "New" and row.status == "Approved" and row.selected
+        assert row.investment_name == "Smith Family" and row.hin == "X0001234567"
+        if row.action == "BUY" and row.transaction_type == "market" and not row.hidden:
+            # floor((amount - brokerage) / last close)
+            expected = ((row.pending_amount - row.brokerage) / row.last_close_price).to_integral_value(rounding="ROUND_FLOOR")
+            assert row.quantity == expected
+    [summary] = report.cash
+    assert summary.sumCashAssets == postings_balance(chain.w.portfolio.id)
+    assert summary.sumAmountBuyForPortfolio == sum((r.pending_amount for r in report.rows
+                                                    if r.action == "BUY" and not r.hidden), Decimal(0))
+
+
+def postings_balance(pid: int) -> Decimal:
+    with session_scope() as s:
+        return postings.cash_balance(s, pid)
+
+
+def test_tenancy_and_roles(chain):
+    w = chain.w
+    assert trade_file.generate(actor=actor(w.other_adviser)).rows == []
+    with pytest.raises(NotFound):
+        trade_file.generate(actor=actor(w.other_adviser), firm_id=w.firm.id)
+    with pytest.raises(PermissionDenied):
+        trade_file.generate(actor=actor(w.client))
+    assert trade_file.generate(actor=actor(w.superuser), firm_id="-2").rows
+    assert trade_file.generate(actor=actor(w.superuser), firm_id=w.other_firm.id).rows == []
+    row = trade_file.generate(actor=actor(w.adviser)).rows[0]
+    with pytest.raises(NotFound):
+        trade_file.export(actor=actor(w.other_adviser), kind="desktop_broker",
+                          transactions=[{"id": row.recommendation_id}])
+
+
+def test_export_places_once_and_execution_moves_holdings(chain):
+    w = chain.w
+    rows = [r for r in trade_file.generate(actor=actor(w.adviser)).rows if not r.hidden]
+    expiry = (date.today() + timedelta(days=3)).isoformat()
+    body = [{"id": r.recommendation_id, "quantity": str(r.quantity), "price": None, "amount": str(r.amount),
+             "expirationDate": expiry} for r in rows]
+    out = trade_file.export(actor=actor(w.adviser), kind="desktop_broker", transactions=body)
+    assert out.placed == len(rows) and out.name.endswith(".csv")
+    lines = list(csv.reader(io.StringIO(out.data.decode())))
+    assert lines[0] == ["Account Number", "Buy/Sell", "Security Code", "Quantity", "Order Type", "Limit Price",
+                        "Expiry Date", "Reference"]
+    assert {tuple(line[:4]) for line in lines[1:]} == {("DB-778812", "B" if r.action == "BUY" else "S", r.asset_code,
+                                                        f"{r.quantity.normalize():f}") for r in rows}
+    assert all(line[6] == (date.today() + timedelta(days=3)).strftime("%d/%m/%Y") for line in lines[1:])
+
+    # placed: shown as Maintain / Placed, not selected, and a second export has nothing new
+    again = trade_file.generate(actor=actor(w.adviser)).rows
+    assert {(r.type, r.status, r.selected) for r in again} == {("Maintain", "Placed", False)}
+    with pytest.raises(ValidationError) as err:
+        trade_file.export(actor=actor(w.adviser), kind="desktop_broker", transactions=body)
+    assert "no trades to export" in err.value.message
+    with session_scope() as s:
+        placed = len(s.exec(select(AssetTransaction).where(AssetTransaction.trade_transaction_id.is_not(None))).all())
+    assert placed == len(rows)
+    # downloadAll writes the live orders again without placing them twice
+    again_all = trade_file.export(actor=actor(w.adviser), kind="ausiex", transactions=[], download_all=True)
+    assert again_all.placed == 0 and again_all.rows == len(rows)
+    ausiex = list(csv.reader(io.StringIO(again_all.data.decode())))
+    assert ausiex[1][0] == "AX-HARB"
+
+    # the broker's execution file: a wrong line writes nothing and is named
+    live, total = orders.list_orders(actor=actor(w.adviser))
+    assert total == len(rows) and {o.status_label for o in live} == {"Placed"}
+    header = "code,side,quantity,price,brokerage,trade_date,settlement_date,account\n"
+    good = [f"{o.asset_code},{o.side},{o.quantity.normalize():f},{o.price:.3f},19.95,{date.today():%d/%m/%Y},"
+            f"{date.today() + timedelta(days=2):%d/%m/%Y},DB-778812" for o in live]
+    bad = good + [f"ZZZ,BUY,10,1.00,0,{date.today():%d/%m/%Y},,DB-778812"]
+    before = holdings_units(w)
+    with pytest.raises(ValidationError) as err:
+        orders.upload_confirmations(actor=actor(w.adviser), content_type="text/csv",
+                                    data=(header + "\n".join(bad)).encode())
+    assert f"line(s): {len(bad) + 1}" in err.value.message and "ZZZ" in err.value.message
+    assert holdings_units(w) == before
+    done = orders.upload_confirmations(actor=actor(w.adviser), content_type="text/csv",
+                                       data=(header + "\n".join(good)).encode())
+    assert done["count"] == len(rows)
+    after = holdings_units(w)
+    for o in live:
+        assert after.get(o.asset_code, 0) - before.get(o.asset_code, 0) == (o.quantity if o.side == "BUY" else -o.quantity)
+    with session_scope() as s:
+        assert {t.status for t in s.exec(select(TradeTransaction).where(
+            col(TradeTransaction.id).in_([r.recommendation_id for r in rows]))).all()} == {"executed"}
+    assert trade_file.generate(actor=actor(w.adviser)).rows == []  # nothing pending any more
+
+
+def holdings_units(w) -> dict[str, Decimal]:
+    h = holdings.load(actor=actor(w.adviser), portfolio_id=w.portfolio.id)
+    return {line.code: line.quantity for line in h.shares}
+
+
+def test_reject_returns_the_trade_to_the_file(chain):
+    w = chain.w
+    rows = [r for r in trade_file.generate(actor=actor(w.adviser)).rows if not r.hidden]
+    trade_file.export(actor=actor(w.adviser), kind="trade_file",
+                      transactions=[{"id": rows[0].recommendation_id, "quantity": str(rows[0].quantity)}])
+    [order], _ = orders.list_orders(actor=actor(w.adviser))
+    out = orders.reject(actor=actor(w.adviser), order_id=order.id, reason="Insufficient funds at broker")
+    assert out.status_label == "Error"
+    first = [r for r in trade_file.generate(actor=actor(w.adviser)).rows if r.recommendation_id == rows[0].recommendation_id]
+    assert first[0].type == "New" and first[0].status == "Approved"
+    with pytest.raises(ValidationError):
+        orders.execute(actor=actor(w.adviser), order_id=order.id, price="1.00")
+    with pytest.raises(NotFound):
+        orders.reject(actor=actor(w.other_adviser), order_id=order.id)
+
+
+def test_trade_file_excel_keeps_text_as_text(chain):
+    w = chain.w
+    _set(Portfolio, w.portfolio.id, name="=HYPERLINK(\"x\")")
+    rows = [r for r in trade_file.generate(actor=actor(w.adviser)).rows if not r.hidden]
+    out = trade_file.export(actor=actor(w.adviser), kind="trade_file",
+                            transactions=[{"id": r.recommendation_id} for r in rows])
+    ws = load_workbook(io.BytesIO(out.data)).active
+    assert [c.value for c in ws[1]][:6] == ["Portfolio", "HIN", "Broker Account", "Broker", "Side", "Code"]
+    assert ws.cell(row=2, column=1).value == "=HYPERLINK(\"x\")" and ws.cell(row=2, column=1).data_type == "s"
+
+
+def test_expiry_before_today_is_refused(chain):
+    w = chain.w
+    row = trade_file.generate(actor=actor(w.adviser)).rows[0]
+    with pytest.raises(ValidationError) as err:
+        trade_file.export(actor=actor(w.adviser), kind="trade_file",
+                          transactions=[{"id": row.recommendation_id, "expirationDate": (date.today() - timedelta(days=1)).isoformat()}])
+    assert err.value.message == "earlier_than_today"
+    with session_scope() as s:
+        assert s.exec(select(AssetTransaction).where(AssetTransaction.trade_transaction_id.is_not(None))).all() == []
