@@ -17,7 +17,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any, Iterable, Mapping
 
-from sqlalchemy import func, select as sa_select, update
+from sqlalchemy import func, select as sa_select, true, update
 from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
@@ -34,7 +34,8 @@ from app.domain.engine.snapshot import DECREASE, INCREASE, Brokerage
 from app.domain.engine.trades import generate_trades, str_on_generation, trade_figures
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
 from app.domain.permissions import NOT_ALLOWED, Actor, require
-from app.services import engine_inputs, listing, postings
+from app.domain.roles import Role
+from app.services import assets as assets_service, engine_inputs, listing, postings
 from app.services.portfolio_access import as_id, load_portfolio
 from app.services.records_of_advice import approval_settings
 from app.services.target_portfolios import portfolio_facts
@@ -47,6 +48,13 @@ INVALID_CODE = "Invalid code"
 CODE_IN_USE = "Asset {code} is already in these trade recommendations"
 PENDING_TX = (TxStatus.PENDING_APPROVAL.value, TxStatus.PENDING_TO_CANCEL.value, TxStatus.PENDING_COPY.value)
 LIVE_TX_EXCLUDED = (TxStatus.DELETED.value,)
+# Trade recommendations a client never sees: not validated yet (staff only), or not calculated.
+STAFF_ONLY_TI = (TIStatus.PENDING_VALIDATION.value, TIStatus.NOT_VALIDATED.value, TIStatus.FAILED.value)
+
+
+def _client_visible(actor: Actor):
+    """Extra WHERE clause on trade instructions for the actor (clients: validated ones only)."""
+    return col(TradeInstruction.status).not_in(STAFF_ONLY_TI) if actor.role is Role.CLIENT else true()
 
 
 # ---- the source target portfolio ---------------------------------------------------------------
@@ -315,7 +323,7 @@ def summary(ti: TradeInstruction, names: Mapping[int, dict[str, str]]) -> dict[s
 def get(*, actor: Actor, investment_id: Any, version: Any = None) -> dict[str, Any] | None:
     with session_scope() as s:
         p = load_portfolio(s, actor, investment_id)
-        query = select(TradeInstruction).where(TradeInstruction.investment_id == p.id)
+        query = select(TradeInstruction).where(TradeInstruction.investment_id == p.id, _client_visible(actor))
         if version not in (None, ""):
             query = query.where(TradeInstruction.version == (as_id(version) or 0))
         ti = s.exec(query.order_by(TradeInstruction.version.desc())).first()
@@ -330,8 +338,9 @@ def list_versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset
     limit_, offset_ = listing.page(limit, offset, default=advice.VERSION_PAGE_SIZES[0])
     with session_scope() as s:
         p = load_portfolio(s, actor, investment_id)
-        total = s.execute(sa_select(func.count()).where(TradeInstruction.investment_id == p.id)).scalar_one()
-        rows = s.exec(select(TradeInstruction).where(TradeInstruction.investment_id == p.id)
+        total = s.execute(sa_select(func.count()).where(TradeInstruction.investment_id == p.id,
+                                                        _client_visible(actor))).scalar_one()
+        rows = s.exec(select(TradeInstruction).where(TradeInstruction.investment_id == p.id, _client_visible(actor))
                       .order_by(TradeInstruction.version.desc()).limit(limit_).offset(offset_)).all()
         names = _names(s, [u for r in rows for u in (r.created_by, r.validated_by, r.approved_by, r.declined_by)])
         return [summary(r, names) for r in rows], int(total)
@@ -341,7 +350,7 @@ def history(*, actor: Actor, ti_id: Any, offset: Any = 0) -> tuple[list[dict[str
     """The action history of a trade instruction, 10 per page, newest first."""
     limit_, offset_ = listing.page(advice.HISTORY_PAGE_SIZE, offset, default=advice.HISTORY_PAGE_SIZE)
     with session_scope() as s:
-        ti = _instruction(s, actor, ti_id)[1]
+        ti = _instruction(s, actor, ti_id, reading=True)[1]
         total = s.execute(sa_select(func.count()).where(TradeAction.trade_instruction_id == ti.id)).scalar_one()
         rows = s.exec(select(TradeAction).where(TradeAction.trade_instruction_id == ti.id)
                       .order_by(TradeAction.created_at.desc(), TradeAction.id.desc()).limit(limit_).offset(offset_)).all()
@@ -351,9 +360,12 @@ def history(*, actor: Actor, ti_id: Any, offset: Any = 0) -> tuple[list[dict[str
 
 
 # ---- changes ------------------------------------------------------------------------------------
-def _instruction(s: Session, actor: Actor, ti_id: Any, *, lock: bool = False) -> tuple[Portfolio, TradeInstruction]:
+def _instruction(s: Session, actor: Actor, ti_id: Any, *, lock: bool = False,
+                 reading: bool = False) -> tuple[Portfolio, TradeInstruction]:
+    """The instruction and its portfolio if the actor may see them (404 otherwise); when reading,
+    a client does not see one still pending validation (changes are refused by the role rules)."""
     ti = s.get(TradeInstruction, as_id(ti_id) or 0)
-    if ti is None:
+    if ti is None or (reading and actor.role is Role.CLIENT and ti.status in STAFF_ONLY_TI):
         raise NotFound(TI_NOT_FOUND)
     p = load_portfolio(s, actor, ti.investment_id, lock=lock)
     return p, ti
@@ -610,7 +622,8 @@ def add_transaction(*, actor: Actor, ti_id: Any, code: Any, action: Any, quantit
         if side is None:
             raise ValidationError(validators.REQUIRED_SELECT.format(label="action"), fields={"action": "required"})
         code_text = str(code or "").strip().upper()
-        asset = s.exec(select(Asset).where(Asset.code == code_text)).first() if code_text else None
+        # only an asset the portfolio's firm may use (the shared universe or the firm's own)
+        asset = assets_service.find_by_codes(s, actor, [code_text], firm_id=p.firm_id).get(code_text) if code_text else None
         if asset is None:
             raise ValidationError(INVALID_CODE, fields={"code": INVALID_CODE})
         units = _decimal(quantity, "quantity")

@@ -150,3 +150,33 @@ def test_auto_approval_sweep(world):
     assert tis.sweep_auto_approvals(utcnow() + timedelta(days=3)) == 0
     after = tis.get(actor=actor(w.adviser), investment_id=w.portfolio.id)
     assert after["status"] == "approved" and {t["status"] for t in after["transactions"]} == {"approved"}
+
+
+def test_adding_a_trade_cannot_use_another_firms_private_asset(world):
+    from tests.factories_recommendations import make_asset
+
+    w, _, _ = world
+    make_asset("PRVX", "Other firm's private fund", firm=w.other_firm)
+    _approved_target(w)
+    [ti] = tis.generate(actor=actor(w.adviser), investment_ids=[w.portfolio.id])
+    with pytest.raises(ValidationError) as err:
+        tis.add_transaction(actor=actor(w.adviser), ti_id=ti["id"], code="prvx", action="buy", quantity="10",
+                            price="1.00")
+    assert err.value.message == "Invalid code"
+    own = make_asset("OWNX", "Our own fund", firm=w.firm)
+    added = tis.add_transaction(actor=actor(w.adviser), ti_id=ti["id"], code="ownx", action="buy", quantity="10",
+                                price="1.00")
+    assert added["asset_id"] == own.id
+
+
+def test_clients_do_not_see_trades_pending_validation(world):
+    w, _, _ = world
+    _approved_target(w)
+    [ti] = tis.generate(actor=actor(w.adviser), investment_ids=[w.portfolio.id])
+    assert tis.get(actor=actor(w.adviser), investment_id=w.portfolio.id)["id"] == ti["id"]
+    assert tis.get(actor=actor(w.client), investment_id=w.portfolio.id) is None
+    assert tis.list_versions(actor=actor(w.client), investment_id=w.portfolio.id) == ([], 0)
+    with pytest.raises(NotFound):
+        tis.history(actor=actor(w.client), ti_id=ti["id"])
+    tis.validate(actor=actor(w.adviser), ti_id=ti["id"])
+    assert tis.get(actor=actor(w.client), investment_id=w.portfolio.id)["id"] == ti["id"]
