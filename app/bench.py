@@ -244,6 +244,8 @@ def cleanup(firm_id: int) -> None:
         tis = sa_select(TradeInstruction.id).where(TradeInstruction.investment_id.in_(pids))
         runs = sa_select(BulkRun.id).where(BulkRun.firm_id == firm_id)
         for stmt in (
+            delete(CashTransaction).where(CashTransaction.investment_id.in_(pids)),
+            delete(AssetTransaction).where(AssetTransaction.investment_id.in_(pids)),  # orders refer to trades
             delete(TradeTransaction).where(TradeTransaction.trade_instruction_id.in_(tis)),
             delete(TradeNote).where(TradeNote.trade_instruction_id.in_(tis)),
             delete(TradeAction).where(TradeAction.trade_instruction_id.in_(tis)),
@@ -294,6 +296,105 @@ def bench_engine(portfolios: int = 10_000, models: int = 20, workers: int = 2, c
         own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         _say(f"\nPeak memory: this process {own:,.0f} MB; largest worker {children:,.0f} MB")
+    finally:
+        if not keep:
+            cleanup(g.firm_id)
+            _say("Benchmark data removed (use --keep to leave it).")
+    return 0
+
+
+# ---- python -m app.cli bench reports ------------------------------------------------------------------
+def _approved_trades(g: Generated, per_portfolio: int = 4, seed: int = 11) -> int:
+    """One approved trade instruction per portfolio with `per_portfolio` approved buys and sells of
+    assets it holds or its model holds, written with COPY (as a bulk run would leave them)."""
+    from app.domain.advice import TIStatus, TxStatus
+
+    rng = random.Random(seed)
+    now = utcnow()
+    with session_scope() as s:
+        held = {}
+        for pid, aid, qty, price in s.execute(sa_select(AssetTransaction.investment_id, AssetTransaction.asset_id,
+                                                        AssetTransaction.quantity, AssetTransaction.price)
+                                              .where(AssetTransaction.investment_id.in_(g.portfolio_ids))).all():
+            held.setdefault(pid, []).append((aid, qty, price))
+        codes = dict(s.execute(sa_select(Asset.id, Asset.code).where(Asset.firm_id == g.firm_id)).all())
+        ti_ids = bulk.reserve_ids(s, TradeInstruction, len(g.portfolio_ids))
+        heads, txs = [], []
+        payload = json.dumps({"buys": "0", "sells": "0", "brokerage": "0", "min_trade_amount": "500"})
+        for pid, tid in zip(g.portfolio_ids, ti_ids):
+            heads.append(dict(id=tid, investment_id=pid, version=1, status=TIStatus.APPROVED.value, validated=True,
+                              payload=payload, created_by=g.adviser.id, created_at=now, updated_at=now,
+                              approved_at=now, row_version=1))
+            for k, (aid, qty, price) in enumerate(rng.sample(held[pid], per_portfolio)):
+                sell = k % 2 == 1
+                units = Decimal(max(1, int(qty) // 3)) if sell else Decimal(rng.randint(20, 200))
+                value = (units * price).quantize(Decimal("0.01"))
+                fee = Decimal("19.95")
+                txs.append(dict(trade_instruction_id=tid, asset_id=aid, asset_code=codes[aid],
+                                action="decrease" if sell else "increase", status=TxStatus.APPROVED.value,
+                                decision="approved", quantity=units, price=price, asset_price=price, value=value,
+                                fee=fee, amount=value + fee if not sell else value - fee,
+                                pending=value + fee if not sell else value - fee, current_units=qty,
+                                full_sell=False, stop_loss=False, urgent=False, updated_at=now, approved_at=now,
+                                payload=json.dumps({"recommendation_action": "SELL" if sell else "BUY"})))
+        bulk.copy_rows(s, TradeInstruction, heads)
+        bulk.copy_rows(s, TradeTransaction, txs)
+    return len(txs)
+
+
+def _rss_mb() -> float:
+    """The process's resident memory now (Linux), in MB."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def bench_reports(portfolios: int = 10_000, keep: bool = False) -> int:
+    """The trade file of a firm of `portfolios` portfolios with approved trades: generate, its Excel
+    (the broker file export places every trade), the approval report, and a 200-row PDF."""
+    from app.services import trade_approval_report as approval, trade_file
+    from app.exports import trade_recommendations
+
+    _say(f"Database: {get_engine().dialect.name}")
+    _say(f"Generating {portfolios:,} portfolios with approved trade recommendations ...")
+    g = generate(portfolios, max(1, min(20, portfolios // 50)))
+    count = _approved_trades(g)
+    _say(f"  generated {count:,} approved trades in {g.seconds:.1f} s (+ trades)")
+    try:
+        def measure(title: str, fn):
+            before = _rss_mb()
+            started = time.perf_counter()
+            result = fn()
+            seconds = time.perf_counter() - started
+            _say(f"{title}: {seconds:.2f} s; process memory {before:,.0f} -> {_rss_mb():,.0f} MB "
+                 f"(peak so far {_peak_mb():,.0f} MB)")
+            return result, seconds
+
+        report, t1 = measure("Trade file generate", lambda: trade_file.generate(actor=g.adviser))
+        _say(f"  {len(report.rows):,} rows, {len(report.cash):,} portfolio cash summaries")
+        out, t2 = measure("Trade file Excel export (places every trade)",
+                          lambda: trade_file.export(actor=g.adviser, kind="trade_file", transactions=[]))
+        _say(f"  {out.rows:,} orders written, {out.placed:,} placed, {len(out.data) / 2**20:.1f} MB file")
+        _say(f"Trade file generate + Excel: {t1 + t2:.2f} s")
+        groups, _ = measure("Approval report (all statuses)",
+                            lambda: approval.generate(actor=g.adviser, statuses=["spv", "spa", "sad"]))
+        _say(f"  {len(groups):,} instructions, {sum(len(x.items) for x in groups):,} items")
+        rows_200, taken = [], 0
+        for group in groups:
+            if taken >= 200:
+                break
+            group.items = group.items[: 200 - taken]
+            taken += len(group.items)
+            rows_200.append(group)
+        pdf, _ = measure(f"PDF of {taken} rows", lambda: trade_recommendations.pdf(rows_200, now=utcnow()))
+        _say(f"  {len(pdf) / 1024:.0f} KB")
+        _say(f"\nPeak memory of this process: {_peak_mb():,.0f} MB")
     finally:
         if not keep:
             cleanup(g.firm_id)

@@ -6,6 +6,7 @@
   create-superuser EMAIL --password PASSWORD
   worker [--burst]                 run an RQ worker on REDIS_URL
   bench engine [--portfolios N]    bulk calculation benchmark on synthetic data (prints figures)
+  bench reports [--portfolios N]   trade file, broker file export, approval report and PDF benchmark
 """
 from __future__ import annotations
 
@@ -77,8 +78,10 @@ def _cmd_worker(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from app.bench import bench_engine
+    from app.bench import bench_engine, bench_reports
 
+    if args.what == "reports":
+        return bench_reports(portfolios=args.portfolios, keep=args.keep)
     return bench_engine(portfolios=args.portfolios, models=args.models, workers=args.workers,
                         chunk_size=args.chunk_size, keep=args.keep)
 
@@ -99,7 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     p.set_defaults(func=_cmd_worker)
     p = sub.add_parser("bench", help="benchmarks (print figures)")
-    p.add_argument("what", choices=["engine"], help="engine: bulk target portfolios and trade recommendations")
+    p.add_argument("what", choices=["engine", "reports"],
+                   help="engine: bulk target portfolios and trade recommendations; reports: trade file, its Excel, "
+                        "the approval report and a PDF")
     p.add_argument("--portfolios", type=int, default=10_000)
     p.add_argument("--models", type=int, default=20)
     p.add_argument("--workers", type=int, default=2, help="RQ worker processes to start (with REDIS_URL)")

@@ -91,6 +91,58 @@ def record(s: Session, *, actor_id: int | None, portfolio: Portfolio, kind: str,
     return row, cash
 
 
+@dataclass(frozen=True)
+class TradeEntry:
+    """One buy or sell for `record_trades` (the fields `record` takes for a listed asset trade)."""
+
+    portfolio_id: int
+    kind: str  # asset_buy | parcel
+    asset_id: int
+    quantity: Decimal
+    price: Decimal
+    fee: Decimal
+    limit_price: Decimal | None = None
+    payload: dict[str, Any] | None = None
+    description: str | None = None
+    trade_transaction_id: int | None = None
+    expires_at: datetime | None = None
+
+
+def record_trades(s: Session, *, actor_id: int | None, status: str, trade_at: datetime,
+                  entries: list[TradeEntry]) -> list[int]:
+    """Many listed asset trades at once, each with its linked cash transaction - the same rows
+    `record` writes, in the caller's transaction, with two bulk inserts instead of two flushes per
+    trade (a broker file places thousands of orders). Returns the asset transaction ids in order;
+    each order id is 'WA<id>'."""
+    from app.db import bulk
+
+    if not entries:
+        return []
+    Status(status)
+    ids = bulk.reserve_ids(s, AssetTransaction, len(entries))
+    now = utcnow()
+    asset_rows, cash_rows = [], []
+    for tid, e in zip(ids, entries):
+        k = Kind(e.kind)
+        if k not in (Kind.ASSET_BUY, Kind.PARCEL):
+            raise ValueError(f"record_trades takes buys and sells, not {k.value}")
+        moved = cash_amount(k.value, quantity=e.quantity, price=e.price, fee=e.fee)
+        asset_rows.append(dict(
+            id=tid, investment_id=e.portfolio_id, asset_id=e.asset_id, type=k.value,
+            action="buy" if k is Kind.ASSET_BUY else "sell", status=status, quantity=e.quantity, price=e.price,
+            fee=e.fee, amount=moved, trade_at=trade_at, order_id=f"WA{tid}", limit_price=e.limit_price,
+            payload=json.dumps(e.payload) if e.payload else None, trade_transaction_id=e.trade_transaction_id,
+            expires_at=e.expires_at, created_by=actor_id, updated_by=actor_id, created_at=now, updated_at=now))
+        cash_rows.append(dict(
+            investment_id=e.portfolio_id, type=CashType.LINKED.value, action=EFFECTS[k].cash.value, status=status,
+            price=moved, trade_at=trade_at, linked_transaction_id=tid,
+            payload=json.dumps({"description": e.description}) if e.description else None, created_by=actor_id,
+            created_at=now, updated_at=now))
+    bulk.copy_rows(s, AssetTransaction, asset_rows)
+    bulk.copy_rows(s, CashTransaction, cash_rows)
+    return ids
+
+
 def sync_cash(s: Session, row: AssetTransaction) -> CashTransaction | None:
     """After an asset transaction changed (figures, dates or status), brings its linked cash
     transaction in line in the same session."""

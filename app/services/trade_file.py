@@ -34,7 +34,7 @@ from app.db.tables import (
 )
 from app.db.types import utcnow
 from app.domain import orders as order_rules
-from app.domain.advice import TxStatus
+from app.domain.advice import NOT_ENOUGH_ASSETS, TxStatus
 from app.domain.engine import trade_file as rules
 from app.domain.engine.limits import brokerage_fee, limits_for
 from app.domain.engine.snapshot import DECREASE, INCREASE, Brokerage, PortfolioSettings
@@ -387,62 +387,89 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
             raise ValidationError(order_rules.NOTHING_TO_EXPORT)
 
         firms = {f.id: f for f in s.exec(select(Firm).where(col(Firm.id).in_({r.firm_id for r in chosen}))).all()}
-        portfolios = {p.id: p for p in s.exec(select(Portfolio).where(
-            col(Portfolio.id).in_({r.investment_id for r in chosen})).with_for_update()).all()}
-        orders: list[order_rules.Order] = []
-        placed = 0
-        for row in sorted(chosen, key=lambda r: (r.investment_name.lower(), r.asset_code, r.recommendation_id)):
-            line = wanted.get(row.recommendation_id)
-            firm = firms.get(row.firm_id)
+        portfolio_ids = sorted({r.investment_id for r in chosen})
+        portfolios = {p.id: p for p in s.exec(select(Portfolio).where(col(Portfolio.id).in_(portfolio_ids))
+                                              .order_by(Portfolio.id).with_for_update()).all()}
+        available = _sellable_units(s, portfolios, {(r.investment_id, r.asset_id) for r in chosen
+                                                    if r.action == "SELL" and r.placed_transaction_id is None})
+        existing = {t.id: t for t in s.exec(select(AssetTransaction).where(col(AssetTransaction.id).in_(
+            [r.placed_transaction_id for r in chosen if r.placed_transaction_id]))).all()}
+        ordered = sorted(chosen, key=lambda r: (r.investment_name.lower(), r.asset_code, r.recommendation_id))
+        entries: list[postings.TradeEntry] = []
+        drafts: list[tuple[TradeFileRow, Decimal, Decimal | None, date | None, str | None]] = []
+        for row in ordered:
             if row.placed_transaction_id is not None:
-                existing = s.get(AssetTransaction, row.placed_transaction_id)
-                quantity, price, expiry = existing.quantity, existing.limit_price, row.expiry
-                reference = f"WA{existing.id}"
-            else:
-                quantity = line.quantity if line and line.quantity is not None else row.quantity
-                price = line.price if line and line.price is not None else (row.limit_price if row.limit_price is not None else None)
-                expiry = line.expiry if line else None
-                if quantity is None or quantity <= 0:
-                    raise ValidationError(f"The quantity of {row.asset_code} in {row.investment_name} must be positive",
-                                          {"quantity": "invalid"})
-                portfolio = portfolios[row.investment_id]
-                if row.action == "SELL":
-                    held = postings.position(s, portfolio, row.asset_id).units
-                    committed = s.execute(sa_select(func.coalesce(func.sum(AssetTransaction.quantity), 0)).where(
-                        AssetTransaction.investment_id == portfolio.id, AssetTransaction.asset_id == row.asset_id,
-                        AssetTransaction.type == Kind.PARCEL.value,
-                        col(AssetTransaction.status).in_([Status.PROCESSING.value, Status.PENDING.value]))).scalar_one()
-                    if quantity > held - Decimal(committed or 0):
-                        from app.domain.advice import NOT_ENOUGH_ASSETS
-                        raise ValidationError(NOT_ENOUGH_ASSETS, {"quantity": NOT_ENOUGH_ASSETS})
-                order_price = price if price is not None else (row.last_close_price or ZERO)
-                fee = brokerage_fee(to_cents(quantity * order_price), _brokerage(firm))
-                asset_tx, _ = postings.record(
-                    s, actor_id=actor.id, portfolio=portfolio,
-                    kind=Kind.ASSET_BUY.value if row.action == "BUY" else Kind.PARCEL.value,
-                    status=Status.PROCESSING.value, trade_at=now, asset_id=row.asset_id, quantity=quantity,
-                    price=order_price, fee=fee, limit_price=price,
-                    payload={"order_type": "limit" if price is not None else "market", "row_type": row.type,
-                             "file": kind, "instruction": row.instruction},
-                    description=f"{row.action} {quantity.normalize():f} {row.asset_code} placed with the broker",
-                )
-                asset_tx.trade_transaction_id = row.recommendation_id
-                asset_tx.expires_at = rules.expiry_end_of_day(expiry) if expiry else None
-                asset_tx.order_id = f"WA{asset_tx.id}"
-                s.add(asset_tx)
-                reference = asset_tx.order_id
-                placed += 1
+                placed_row = existing[row.placed_transaction_id]
+                drafts.append((row, placed_row.quantity, placed_row.limit_price, row.expiry, placed_row.order_id))
+                continue
+            line = wanted.get(row.recommendation_id)
+            quantity = line.quantity if line and line.quantity is not None else row.quantity
+            price = line.price if line and line.price is not None else row.limit_price
+            expiry = line.expiry if line else None
+            if quantity is None or quantity <= 0:
+                raise ValidationError(f"The quantity of {row.asset_code} in {row.investment_name} must be positive",
+                                      {"quantity": "invalid"})
+            if row.action == "SELL":
+                key = (row.investment_id, row.asset_id)
+                if quantity > available.get(key, ZERO):
+                    raise ValidationError(NOT_ENOUGH_ASSETS, {"quantity": NOT_ENOUGH_ASSETS})
+                available[key] = available.get(key, ZERO) - quantity
+            order_price = price if price is not None else (row.last_close_price or ZERO)
+            entries.append(postings.TradeEntry(
+                portfolio_id=row.investment_id, kind=Kind.ASSET_BUY.value if row.action == "BUY" else Kind.PARCEL.value,
+                asset_id=row.asset_id, quantity=quantity, price=order_price,
+                fee=brokerage_fee(to_cents(quantity * order_price), _brokerage(firms.get(row.firm_id))),
+                limit_price=price,
+                payload={"order_type": "limit" if price is not None else "market", "row_type": row.type,
+                         "file": kind, "instruction": row.instruction},
+                description=f"{row.action} {quantity.normalize():f} {row.asset_code} placed with the broker",
+                trade_transaction_id=row.recommendation_id,
+                expires_at=rules.expiry_end_of_day(expiry) if expiry else None))
+            drafts.append((row, quantity, price, expiry, None))
+        new_ids = iter(postings.record_trades(s, actor_id=actor.id, status=Status.PROCESSING.value, trade_at=now,
+                                              entries=entries))
+        orders: list[order_rules.Order] = []
+        for row, quantity, price, expiry, reference in drafts:
+            if reference is None:
+                reference = f"WA{next(new_ids)}"
+            firm = firms.get(row.firm_id)
             orders.append(order_rules.Order(
                 reference=reference, portfolio_name=row.investment_name, hin=row.hin,
                 broker_account=row.broker_account, broker_name=row.broker_name, side=row.action,
                 code=row.asset_code, quantity=Decimal(quantity), order_type="LIMIT" if price is not None else "MARKET",
                 limit_price=price, expiry=expiry, row_type=row.type, adviser_name=row.adviser_name,
                 adviser_code=(firm.ausiex_code or "") if firm else ""))
+        placed = len(entries)
         s.flush()
         firm_name = firms[fid].name if fid in firms else ("All Firms" if fid is None else s.get(Firm, fid).name)
         name = order_rules.file_name(kind, firm_name, now)
         data, media = broker_files.build(kind, orders)
         return BrokerFile(name=name, data=data, media_type=media, placed=placed, rows=len(orders))
+
+
+def _sellable_units(s: Session, portfolios: Mapping[int, Portfolio],
+                    keys: set[tuple[int, int]]) -> dict[tuple[int, int], Decimal]:
+    """(portfolio, asset) -> units held (executed) less units already in live or draft sells, for
+    every key, in three queries."""
+    if not keys:
+        return {}
+    from app.domain import ledger
+
+    pids = sorted({pid for pid, _ in keys})
+    trades = postings.executed_trades(s, pids)
+    out: dict[tuple[int, int], Decimal] = {}
+    for pid, aid in keys:
+        rows = trades.get(pid, {}).get(aid, [])
+        out[(pid, aid)] = ledger.apply(rows, postings.tax_treatment(portfolios[pid])).units if rows else ZERO
+    committed = s.execute(sa_select(AssetTransaction.investment_id, AssetTransaction.asset_id,
+                                    func.sum(AssetTransaction.quantity))
+                          .where(col(AssetTransaction.investment_id).in_(pids), AssetTransaction.type == Kind.PARCEL.value,
+                                 col(AssetTransaction.status).in_([Status.PROCESSING.value, Status.PENDING.value]))
+                          .group_by(AssetTransaction.investment_id, AssetTransaction.asset_id)).all()
+    for pid, aid, units in committed:
+        if (pid, aid) in out:
+            out[(pid, aid)] -= Decimal(units or 0)
+    return out
 
 
 def desktop_broker_file(*, actor: Actor, firm_id: Any = None) -> BrokerFile:
