@@ -12,6 +12,8 @@ from decimal import Decimal
 from typing import Iterable, Sequence
 
 from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.utils import get_column_letter
 from openpyxl.styles import Alignment, Font, PatternFill
 
 from app.domain import orders as order_rules
@@ -30,33 +32,42 @@ def put_text(cell, value: str) -> None:
 
 def xlsx(kind: str, orders: Sequence[order_rules.Order], *, extra_header: Sequence[str] = (),
          extra: Sequence[Sequence[str]] = ()) -> bytes:
+    """A write-only workbook (streamed rows: a firm's file holds tens of thousands of orders)."""
     header = list(order_rules.COLUMNS[kind]) + list(extra_header)
-    wb = Workbook(write_only=False)
-    ws = wb.active
-    ws.title = order_rules.FILE_TITLES[kind][:31]
-    for c, title in enumerate(header, start=1):
-        cell = ws.cell(row=1, column=c)
+    wb = Workbook(write_only=True)
+    ws = wb.create_sheet(order_rules.FILE_TITLES[kind][:31])
+    widths = [len(h) + 2 for h in header]
+    rows = [order_rules.file_row(kind, o) + (list(extra[n]) if extra else []) for n, o in enumerate(orders)]
+    for values in rows[:200]:  # column widths from the first rows
+        for c, value in enumerate(values):
+            widths[c] = min(max(widths[c], len(str(value)) + 2), 48)
+    for c, width in enumerate(widths, start=1):
+        ws.column_dimensions[get_column_letter(c)].width = width
+    ws.freeze_panes = "A2"
+    head_cells = []
+    for title in header:
+        cell = WriteOnlyCell(ws)
         put_text(cell, title)
         cell.font = Font(bold=True, color="FFFFFF")
         cell.fill = _HEADER_FILL
         cell.alignment = Alignment(horizontal="center")
-    widths = [len(h) + 2 for h in header]
-    for r, order in enumerate(orders, start=2):
-        values = order_rules.file_row(kind, order) + (list(extra[r - 2]) if extra else [])
-        for c, value in enumerate(values, start=1):
-            cell = ws.cell(row=r, column=c)
-            if header[c - 1] in _NUMERIC and value != "":
+        head_cells.append(cell)
+    ws.append(head_cells)
+    numeric = [name in _NUMERIC for name in header]
+    for values in rows:
+        out = []
+        for c, value in enumerate(values):
+            cell = WriteOnlyCell(ws)
+            if numeric[c] and value != "":
                 cell.value = Decimal(value)
-                cell.number_format = "#,##0" if header[c - 1] == "Quantity" else "0.000"
+                cell.number_format = "#,##0" if header[c] == "Quantity" else "0.000"
             else:
                 put_text(cell, value)
-            widths[c - 1] = min(max(widths[c - 1], len(str(value)) + 2), 48)
-    for c, width in enumerate(widths, start=1):
-        ws.column_dimensions[ws.cell(row=1, column=c).column_letter].width = width
-    ws.freeze_panes = "A2"
-    out = io.BytesIO()
-    wb.save(out)
-    return out.getvalue()
+            out.append(cell)
+        ws.append(out)
+    buffer = io.BytesIO()
+    wb.save(buffer)
+    return buffer.getvalue()
 
 
 def csv_bytes(kind: str, orders: Iterable[order_rules.Order]) -> bytes:

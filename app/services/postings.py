@@ -189,11 +189,11 @@ def _ledger_trade(row: AssetTransaction) -> ledger.Trade | None:
     )
 
 
-def executed_trades(s: Session, portfolio_ids: Iterable[int], *,
-                    until: datetime | None = None) -> dict[int, dict[int, list[ledger.Trade]]]:
+def executed_trades(s: Session, portfolio_ids: Iterable[int], *, until: datetime | None = None,
+                    asset_ids: Iterable[int] | None = None) -> dict[int, dict[int, list[ledger.Trade]]]:
     """portfolio id -> asset id -> its executed ledger trades in date then id order (plain
     columns, no ORM objects: bulk calculation reads hundreds of thousands of these); with
-    `until`, only those traded before that moment."""
+    `until`, only those traded before that moment; with `asset_ids`, only those assets."""
     ids = list(portfolio_ids)
     out: dict[int, dict[int, list[ledger.Trade]]] = defaultdict(lambda: defaultdict(list))
     if not ids:
@@ -202,7 +202,8 @@ def executed_trades(s: Session, portfolio_ids: Iterable[int], *,
     rows = s.execute(
         sa_select(t.investment_id, t.asset_id, t.type, t.trade_at, t.quantity, t.price, t.fee, t.gst, t.ratio, t.amount)
         .where(col(t.investment_id).in_(ids), t.status == Status.EXECUTED.value, t.asset_id.is_not(None),
-               *([t.trade_at < until] if until is not None else []))
+               *([t.trade_at < until] if until is not None else []),
+               *([col(t.asset_id).in_(list(asset_ids))] if asset_ids is not None else []))
         .order_by(t.investment_id, t.trade_at, t.id)
     ).all()
     effects = {k.value: e.ledger for k, e in EFFECTS.items()}

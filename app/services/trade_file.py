@@ -72,7 +72,7 @@ def report_firm(s: Session, actor: Actor, firm_id: Any) -> int | None:
 
 
 # ---- rows -------------------------------------------------------------------------------------------
-@dataclass
+@dataclass(slots=True)
 class TradeFileRow:
     """A row of the trade file report (001 s3 'Trade file recommendation row') with what the
     screen and the broker files need besides."""
@@ -126,7 +126,7 @@ class TradeFileRow:
                              current_units=self.current_units)
 
 
-@dataclass
+@dataclass(slots=True)
 class CashSummaryRow:
     investment_id: int
     investment_name: str
@@ -182,17 +182,20 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
     """The trade file of a firm (None: every firm), from the database, in a fixed number of queries."""
     today = today or utcnow().date()
     # approved, not executed recommendations of live portfolios, with their instruction and portfolio
-    stmt = (select(TradeTransaction, TradeInstruction.investment_id, TradeInstruction.payload,
-                   TradeInstruction.target_portfolio_id)
+    tt = TradeTransaction  # plain columns, not ORM objects: a firm's file holds tens of thousands of rows
+    stmt = (sa_select(tt.id, tt.asset_id, tt.asset_code, tt.action, tt.amount, tt.pending, tt.fee, tt.limit_price,
+                      tt.quantity, tt.current_units, tt.full_sell, tt.stop_loss, tt.urgent, tt.payload,
+                      TradeInstruction.investment_id, TradeInstruction.payload.label("ti_payload"),
+                      TradeInstruction.target_portfolio_id)
             .join(TradeInstruction, TradeInstruction.id == TradeTransaction.trade_instruction_id)
             .join(Portfolio, Portfolio.id == TradeInstruction.investment_id)
             .where(_scope(firm_id), TradeTransaction.status == TxStatus.APPROVED.value))
     if only_ids is not None:
         stmt = stmt.where(col(TradeTransaction.id).in_(list(only_ids)))
-    found = s.exec(stmt.order_by(TradeTransaction.id)).all()
+    found = [(row, row.investment_id, row.ti_payload, row.target_portfolio_id)
+             for row in s.execute(stmt.order_by(TradeTransaction.id)).all()]
     if not found:
         return TradeFile(firm_id)
-    tx_ids = [t.id for t, *_ in found]
     portfolio_ids = sorted({pid for _, pid, _, _ in found})
     portfolios = {p.id: p for p in s.exec(select(Portfolio).where(col(Portfolio.id).in_(portfolio_ids))).all()}
     asset_ids = {t.asset_id for t, *_ in found}
@@ -456,7 +459,7 @@ def _sellable_units(s: Session, portfolios: Mapping[int, Portfolio],
     from app.domain import ledger
 
     pids = sorted({pid for pid, _ in keys})
-    trades = postings.executed_trades(s, pids)
+    trades = postings.executed_trades(s, pids, asset_ids={aid for _, aid in keys})
     out: dict[tuple[int, int], Decimal] = {}
     for pid, aid in keys:
         rows = trades.get(pid, {}).get(aid, [])
