@@ -22,6 +22,7 @@ XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CSV = "text/csv; charset=utf-8"
 _NUMERIC = {"Quantity", "Limit Price"}
 _HEADER_FILL = PatternFill("solid", fgColor="1F3A5F")
+_FORMULA_START = ("=", "+", "-", "@")
 
 
 def put_text(cell, value: str) -> None:
@@ -55,15 +56,16 @@ def xlsx(kind: str, orders: Sequence[order_rules.Order], *, extra_header: Sequen
     ws.append(head_cells)
     numeric = [name in _NUMERIC for name in header]
     for values in rows:
-        out = []
+        out: list = []
         for c, value in enumerate(values):
-            cell = WriteOnlyCell(ws)
             if numeric[c] and value != "":
-                cell.value = Decimal(value)
-                cell.number_format = "#,##0" if header[c] == "Quantity" else "0.000"
-            else:
+                out.append(float(value) if header[c] != "Quantity" else int(Decimal(value)))
+            elif value[:1] in _FORMULA_START:  # only such text needs a cell forced to text
+                cell = WriteOnlyCell(ws)
                 put_text(cell, value)
-            out.append(cell)
+                out.append(cell)
+            else:
+                out.append(value)
         ws.append(out)
     buffer = io.BytesIO()
     wb.save(buffer)
