@@ -19,6 +19,7 @@ from app.api import deposits as deposits_api
 from app.api import transactions as transactions_api
 from app.api import advice as advice_api
 from app.api import reports as reports_api
+from app.api import advice_reports as advice_reports_api
 from app.domain.errors import GENERIC, DomainError
 
 log = logging.getLogger(__name__)
@@ -67,4 +68,5 @@ def create_api() -> FastAPI:
     api.include_router(transactions_api.router, prefix="/api")
     api.include_router(advice_api.router, prefix="/api")
     api.include_router(reports_api.router, prefix="/api")
+    api.include_router(advice_reports_api.router, prefix="/api")
     return api

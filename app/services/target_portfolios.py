@@ -19,7 +19,7 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any, Iterable
 
-from sqlalchemy import func, select as sa_select, update
+from sqlalchemy import event as sa_event, func, select as sa_select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -38,6 +38,7 @@ from app.domain.engine.snapshot import AddedAsset, TargetOverride
 from app.domain.engine.target import calculate_target
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
 from app.domain.permissions import NOT_ALLOWED, Actor, require
+from app.jobs import progress
 from app.services import assets as asset_service, engine_inputs, listing
 from app.services.portfolio_access import as_id, load_portfolio
 
@@ -58,6 +59,27 @@ def portfolio_facts(s: Session, actor: Actor, p: Portfolio) -> PortfolioFacts:
     return PortfolioFacts(inactive=p.inactive, has_approved_tp=approved_tp > 0, has_approved_ti=approved_ti > 0,
                           actor_is_owner=bool(link and link.is_owner), actor_is_holder=link is not None,
                           has_model=p.model_id is not None)
+
+
+# ---- live updates ------------------------------------------------------------------------------
+TP_UPDATED = "target portfolio updated"
+
+
+def _announce(s: Session, p: Portfolio, row: TargetPortfolio) -> None:
+    """Once the change is committed: 'target portfolio updated' on the firm's progress topic (an
+    open pending target portfolios report of the firm reloads)."""
+    from app.services.bulk_runs import firm_topic
+
+    topic = firm_topic(p.firm_id)
+    event = {"event": TP_UPDATED, "firm_id": p.firm_id, "investment_id": p.id, "tp_id": row.id, "status": row.status}
+
+    def publish(_session: Session) -> None:
+        try:
+            progress.publish(topic, event)
+        except Exception:  # a screen that does not move at once is no reason to fail the change
+            log.warning("could not publish %s for investment %s", TP_UPDATED, p.id, exc_info=True)
+
+    sa_event.listen(s, "after_commit", publish, once=True)
 
 
 # ---- calculation --------------------------------------------------------------------------------
@@ -135,6 +157,7 @@ def calculate(*, actor: Actor, investment_id: Any) -> dict[str, Any]:
                                            model_id=p.model_id))
         s.add(row)
         s.flush()
+        _announce(s, p, row)
         return _shape(s, actor, p, row)
 
 
@@ -310,6 +333,7 @@ def validate(*, actor: Actor, tp_id: Any, row_version: Any = None) -> dict[str, 
         s.refresh(row)
         if row.status == TPStatus.VALIDATED.value:
             records_of_advice.notify_validated(s, p, row, settings)
+        _announce(s, p, row)
         return _shape(s, actor, p, row)
 
 
@@ -335,6 +359,7 @@ def decide(*, actor: Actor, tp_id: Any, action: str, row_version: Any = None) ->
         else:
             _bump(s, row, status=TPStatus.DECLINED.value, declined_by=actor.id, declined_at=now, moderator_id=actor.id)
         s.refresh(row)
+        _announce(s, p, row)
         shape = _shape(s, actor, p, row)
         shape["message"] = advice.TP_APPROVED if action == "approve" else advice.TP_DECLINED
         return shape
@@ -416,6 +441,7 @@ def save_edit(*, actor: Actor, tp_id: Any, row_version: Any, overrides: list[dic
             s.add(TargetPortfolioComment(tp_id=new.id, model_id=c.model_id, type=c.type, description=c.description,
                                          updated_by=c.updated_by, updated_at=c.updated_at))
         s.flush()
+        _announce(s, p, new)
         shape = _shape(s, actor, p, new)
         shape["message"] = advice.TP_SAVED
         return shape

@@ -1,0 +1,72 @@
+"""The cash report and the pending target portfolios report (spec 002 s7 'Reports').
+
+GET /api/target-portfolios-cash-report/generate     query order, sort, targetPortfolioStatus, firmId, fileType
+GET /api/target-portfolios-pending-report/generate  query order, sort, firmId, fileType, targetPortfolioStatus,
+                                                    notEnoughCash
+
+Without fileType: {"success": true, "result": {"rows": [...], "totalAmount": "...", "availableStatuses":
+[{"value", "label"}], "count", "totals", ...}}; `limit` and `offset` (optional) page the rows.
+With fileType=xlsx or pdf: the whole report as a file, named in Content-Disposition; download links
+carry the token as the `token` query parameter and `client-timezone-offset`.
+
+targetPortfolioStatus: draft, not_enough_cash, validated, active (or approved), declined, failed
+(pending report: draft, not_enough_cash, validated, failed), repeated or comma-separated; 'all'.
+firmId: a superuser's firm, or -1 for All firms; others always get their own firm.
+"""
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
+
+from app.api.deps import CurrentActor, ok
+from app.exports.recommendations_csv import content_disposition
+from app.services import advice_reports as reports
+
+router = APIRouter(tags=["reports"])
+
+_RESPONSES: dict[int | str, dict[str, Any]] = {200: {"description": "the report (JSON), or the file with fileType", "content": {
+    "application/json": {}, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {},
+    "application/pdf": {}}}}
+
+
+def _statuses(request: Request) -> list[str]:
+    q = request.query_params
+    return q.getlist("targetPortfolioStatus") + q.getlist("targetPortfolioStatus[]")
+
+
+def _answer(request: Request, actor, kind: str, file_type: Optional[str], **query: Any):
+    if file_type not in (None, ""):
+        result = reports.export(actor=actor, kind=kind, file_type=file_type,
+                                client_offset=request.query_params.get("client-timezone-offset"), **query)
+        return Response(content=result.data, media_type=result.media_type,
+                        headers={"Content-Disposition": content_disposition(result.name), "Cache-Control": "no-store"})
+    loader = reports.cash_report if kind == reports.CASH else reports.pending_report
+    return ok(reports.report_json(loader(actor=actor, **query)))
+
+
+@router.get("/target-portfolios-cash-report/generate", responses=_RESPONSES)
+def cash_report(actor: CurrentActor, request: Request, order: Optional[str] = None, sort: Optional[str] = None,
+                firm_id: Optional[str] = Query(None, alias="firmId"),
+                file_type: Optional[str] = Query(None, alias="fileType"),
+                target_portfolio_status: Optional[str] = Query(None, alias="targetPortfolioStatus"),
+                limit: Optional[str] = None, offset: Optional[str] = None):
+    query: dict[str, Any] = dict(firm_id=firm_id, status=_statuses(request), sort=sort, order=order)
+    if not file_type:
+        query.update(limit=limit, offset=offset)
+    return _answer(request, actor, reports.CASH, file_type, **query)
+
+
+@router.get("/target-portfolios-pending-report/generate", responses=_RESPONSES)
+def pending_report(actor: CurrentActor, request: Request, order: Optional[str] = None, sort: Optional[str] = None,
+                   firm_id: Optional[str] = Query(None, alias="firmId"),
+                   file_type: Optional[str] = Query(None, alias="fileType"),
+                   target_portfolio_status: Optional[str] = Query(None, alias="targetPortfolioStatus"),
+                   not_enough_cash: Optional[str] = Query(None, alias="notEnoughCash"),
+                   limit: Optional[str] = None, offset: Optional[str] = None):
+    query: dict[str, Any] = dict(firm_id=firm_id, status=_statuses(request), not_enough_cash=not_enough_cash,
+                                 sort=sort, order=order)
+    if not file_type:
+        query.update(limit=limit, offset=offset)
+    return _answer(request, actor, reports.PENDING, file_type, **query)

@@ -1,0 +1,504 @@
+"""The cash report (reports.cash) and the pending target portfolios report
+(reports.pending-target-portfolios), with their Excel and PDF exports (spec 002 s2/s7/s9).
+
+Cash report: one row per portfolio with its current target portfolio in the chosen status(es)
+(default Approved). For Approved that is the portfolio's last approved target portfolio (the one
+in force, even when a newer calculation waits for validation); for any other status it is the
+portfolio's newest target portfolio when it has that status (an older draft superseded by a newer
+calculation is no longer current). With several statuses chosen, the newest matching one. A row
+shows the portfolio, its owners, adviser and model, the target portfolio's status label and date
+(approved, validated or declined at; calculated at for drafts), the portfolio value the target was
+calculated on, the current cash (executed cash transactions), the cash after the target's trades
+and the minimum cash (both from the target's stored result), and the cash to invest: current cash
+less the minimum cash (positive: cash that can be invested; negative: cash to raise).
+totalAmount is the sum of the current cash; `totals` sums every money column.
+
+Pending target portfolios report: one row per portfolio whose newest target portfolio is pending -
+Validation Required (draft), Not Enough Cash (a draft so flagged), Approval Required (validated)
+or Calculation Error (with its message) - with the date it was calculated, who calculated it, the
+days it has been waiting, its value and status. `notEnoughCash=1` keeps only the Not Enough Cash
+ones. totalAmount is the sum of the values.
+
+Both: superusers see every firm ('-1', All firms) or the firm they choose; everyone else their own
+firm (another firm's id is not found, 404); clients may not use reports (403). Statuses a role does
+not see on the target portfolio screens stay out (administrators see only Approval Required,
+Approved and Declined ones: advice.visible_tp_statuses). availableStatuses lists the statuses
+present (before the status filter) for the screen's filter. Page sizes 20, 50, 100 (default 100):
+`limit` and `offset` page the rows; without `limit` the REST call answers every row, as the
+specification's loaders do. Default sorts: cash report portfolio_name ascending, pending report
+date descending.
+
+Reads are a fixed number of queries for the whole scope, whatever the number of portfolios: the
+figures inside the stored result are read by the database (JSON functions), never by loading
+each portfolio's result.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from decimal import Decimal, InvalidOperation
+from typing import Any, Iterable, Sequence
+
+from sqlalchemy import JSON, and_, case, cast, func, or_, select as sa_select
+from sqlmodel import Session, col
+
+from app.db.engine import session_scope
+from app.db.tables import Firm, Model, Portfolio, PortfolioUser, TargetPortfolio, User
+from app.db.types import utcnow
+from app.domain import advice
+from app.domain.advice import NOT_ENOUGH_CASH_LABEL, TP_LABELS, TPStatus
+from app.domain.errors import ValidationError
+from app.domain.ledger import to_cents
+from app.domain.permissions import Actor
+from app.services import listing, postings
+from app.services.portfolio_access import visible_clause
+from app.services.trade_file import report_firm
+
+CASH, PENDING = "cash", "pending"
+ALL_FIRMS = "-1"
+ZERO = Decimal(0)
+
+# ---- report statuses: the target portfolio statuses, a draft flagged Not Enough Cash on its own ---
+NOT_ENOUGH_CASH = "not_enough_cash"
+STATUS_ORDER = (TPStatus.DRAFT.value, NOT_ENOUGH_CASH, TPStatus.VALIDATED.value, TPStatus.ACTIVE.value,
+                TPStatus.DECLINED.value, TPStatus.FAILED.value)
+STATUS_LABELS = {**{s.value: label for s, label in TP_LABELS.items()}, NOT_ENOUGH_CASH: NOT_ENOUGH_CASH_LABEL}
+CASH_STATUSES = (TPStatus.DRAFT.value, NOT_ENOUGH_CASH, TPStatus.VALIDATED.value, TPStatus.ACTIVE.value,
+                 TPStatus.DECLINED.value)  # a Calculation Error has no figures
+PENDING_STATUSES = (TPStatus.DRAFT.value, NOT_ENOUGH_CASH, TPStatus.VALIDATED.value, TPStatus.FAILED.value)
+CASH_DEFAULT_STATUSES = (TPStatus.ACTIVE.value,)  # spec 002 s9: cash report default status approved
+_ALIASES = {"approved": TPStatus.ACTIVE.value, "calculation_error": TPStatus.FAILED.value,
+            "validation_required": TPStatus.DRAFT.value, "approval_required": TPStatus.VALIDATED.value,
+            "not_enough": NOT_ENOUGH_CASH}
+UNKNOWN_STATUS = "Unknown target portfolio status"
+UNKNOWN_FILE_TYPE = "Unknown file type"
+FILE_TYPES = ("xlsx", "pdf")
+
+CASH_SORTS = ("portfolio_name", "firm", "owners", "adviser", "model", "status", "date", "value", "cash",
+              "cash_after", "min_cash", "cash_to_invest")
+PENDING_SORTS = ("portfolio_name", "firm", "owners", "adviser", "model", "status", "date", "calculated_by",
+                 "days_waiting", "value")
+DEFAULT_SORTS = {CASH: ("portfolio_name", "asc"), PENDING: ("date", "desc")}
+TARGET_ROUTE = "portfolios.target-portfolio"
+
+
+def status_key(status: str, not_enough_cash: bool) -> str:
+    """The report status of a target portfolio: its status, or not_enough_cash for a flagged draft."""
+    return NOT_ENOUGH_CASH if status == TPStatus.DRAFT.value and not_enough_cash else status
+
+
+def status_label(key: str) -> str:
+    return STATUS_LABELS[key]
+
+
+# ---- rows -----------------------------------------------------------------------------------------
+@dataclass(slots=True)
+class CashRow:
+    investment_id: int
+    portfolio_name: str
+    firm_id: int
+    firm: str
+    owners: str
+    adviser: str
+    model: str
+    tp_id: int
+    version: int
+    status: str                 # report status key (see STATUS_ORDER)
+    status_label: str
+    date: datetime              # approved / validated / declined at; calculated at for drafts
+    value: Decimal | None       # the portfolio value the target was calculated on
+    cash: Decimal               # executed cash balance now
+    cash_after: Decimal | None  # after the target's trades (its stored result)
+    min_cash: Decimal | None
+    cash_to_invest: Decimal | None  # cash - min_cash: positive to invest, negative to raise
+
+
+@dataclass(slots=True)
+class PendingRow:
+    investment_id: int
+    portfolio_name: str
+    firm_id: int
+    firm: str
+    owners: str
+    adviser: str
+    model: str
+    tp_id: int
+    version: int
+    status: str
+    status_label: str
+    not_enough_cash: bool
+    error_message: str | None
+    date: datetime              # calculated at
+    calculated_by: str
+    days_waiting: int
+    value: Decimal | None
+
+
+@dataclass
+class Report:
+    kind: str
+    firm_id: int | None          # None: every firm the actor may see (a superuser's All firms)
+    firm_name: str
+    statuses: list[str]          # the status filter applied
+    not_enough_cash: bool
+    sort: str
+    order: str
+    rows: list[Any]              # the page asked for (every row without a limit)
+    count: int                   # rows in the whole report
+    total_amount: Decimal
+    totals: dict[str, Decimal]
+    available_statuses: list[dict[str, str]]
+    generated_at: datetime = field(default_factory=utcnow)
+
+
+@dataclass(frozen=True)
+class ReportFile:
+    name: str
+    data: bytes
+    media_type: str
+
+
+# ---- parsing the query ------------------------------------------------------------------------------
+def _flag(value: Any) -> bool:
+    return str(value or "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def parse_statuses(raw: Any, allowed: Sequence[str]) -> list[str] | None:
+    """The status filter: one value, a comma-separated list or a list of values (keys or labels,
+    'approved' for active); 'all': every status offered here; nothing: None (the report's default).
+    Unknown or not offered here: ValidationError."""
+    values = raw if isinstance(raw, (list, tuple, set)) else [raw]
+    chosen: list[str] = []
+    for value in values:
+        for part in str(value if value is not None else "").split(","):
+            text = part.strip().lower().replace(" ", "_").replace("-", "_")
+            if not text:
+                continue
+            if text == "all":
+                return list(allowed)
+            key = _ALIASES.get(text, text)
+            if key not in allowed:
+                raise ValidationError(UNKNOWN_STATUS, {"targetPortfolioStatus": UNKNOWN_STATUS})
+            if key not in chosen:
+                chosen.append(key)
+    return chosen or None
+
+
+def parse_sort(kind: str, sort: Any, order: Any) -> tuple[str, str]:
+    """(sort key, asc|desc) from the whitelist; `sort` and `order` are also taken the other way
+    round (order=portfolio_name&sort=asc)."""
+    keys = CASH_SORTS if kind == CASH else PENDING_SORTS
+    default_key, default_order = DEFAULT_SORTS[kind]
+    s, o = str(sort or "").strip(), str(order or "").strip()
+    if s.lower() in ("asc", "desc") and o in keys:
+        s, o = o, s
+    key = s if s in keys else default_key
+    direction = o.lower() if o.lower() in ("asc", "desc") else (default_order if key == default_key else "asc")
+    return key, direction
+
+
+# ---- reading ----------------------------------------------------------------------------------------
+def _scope(actor: Actor, firm_id: int | None):
+    clause = visible_clause(actor)
+    if firm_id is not None:
+        clause = clause & (Portfolio.firm_id == firm_id)
+    return clause
+
+
+def _json_text(s: Session, key: str):
+    """A text figure of the stored result, read by the database."""
+    if s.get_bind().dialect.name == "postgresql":
+        return func.json_extract_path_text(cast(TargetPortfolio.result, JSON), key)
+    return func.json_extract(TargetPortfolio.result, f"$.{key}")
+
+
+def _money(value: Any) -> Decimal | None:
+    if value is None or value == "":
+        return None
+    try:
+        number = Decimal(value) if isinstance(value, (Decimal, int)) else Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return None
+    return to_cents(number) if number.is_finite() else None
+
+
+def _person(first: str | None, last: str | None, preferred: str | None = None) -> str:
+    return f"{preferred or first or ''} {last or ''}".strip()
+
+
+def _owners(s: Session, portfolio_ids: list[int]) -> dict[int, str]:
+    """portfolio id -> its owners' names ('A Smith, B Smith'; every holder when none is an owner)."""
+    if not portfolio_ids:
+        return {}
+    rows = s.execute(sa_select(PortfolioUser.investment_id, PortfolioUser.is_owner, User.first_name, User.last_name,
+                               User.preferred_name)
+                     .join(User, User.id == PortfolioUser.user_id)
+                     .where(col(PortfolioUser.investment_id).in_(portfolio_ids))
+                     .order_by(PortfolioUser.investment_id, User.last_name, User.first_name, User.id)).all()
+    owners: dict[int, list[str]] = {}
+    holders: dict[int, list[str]] = {}
+    for pid, is_owner, first, last, preferred in rows:
+        name = _person(first, last, preferred)
+        holders.setdefault(pid, []).append(name)
+        if is_owner:
+            owners.setdefault(pid, []).append(name)
+    return {pid: ", ".join(owners.get(pid) or names) for pid, names in holders.items()}
+
+
+def _users(s: Session, ids: Iterable[int | None]) -> dict[int, str]:
+    wanted = {i for i in ids if i}
+    if not wanted:
+        return {}
+    return {uid: _person(first, last, preferred) for uid, first, last, preferred in s.execute(
+        sa_select(User.id, User.first_name, User.last_name, User.preferred_name).where(col(User.id).in_(wanted))).all()}
+
+
+def _firms(s: Session, ids: Iterable[int]) -> dict[int, str]:
+    wanted = set(ids)
+    if not wanted:
+        return {}
+    return dict(s.execute(sa_select(Firm.id, Firm.name).where(col(Firm.id).in_(wanted))).all())
+
+
+def _latest(scope, *, with_approved: bool):
+    """Per portfolio in scope: its newest target portfolio version (and its last approved one)."""
+    columns = [TargetPortfolio.investment_id.label("pid"), func.max(TargetPortfolio.version).label("newest")]
+    if with_approved:
+        columns.append(func.max(case((TargetPortfolio.status == TPStatus.ACTIVE.value, TargetPortfolio.version),
+                                     else_=None)).label("approved"))
+    return (sa_select(*columns).join(Portfolio, Portfolio.id == TargetPortfolio.investment_id).where(scope)
+            .group_by(TargetPortfolio.investment_id).subquery())
+
+
+def _visible_keys(actor: Actor, keys: Iterable[str]) -> set[str]:
+    """The report statuses this actor's role sees on the target portfolio screens."""
+    shown = advice.visible_tp_statuses(actor)
+    if shown is None:
+        return set(keys)
+    allowed = {s.value for s in shown}
+    return {k for k in keys if (TPStatus.DRAFT.value if k == NOT_ENOUGH_CASH else k) in allowed}
+
+
+def _available(keys: Iterable[str]) -> list[dict[str, str]]:
+    present = set(keys)
+    return [{"value": k, "label": STATUS_LABELS[k]} for k in STATUS_ORDER if k in present]
+
+
+def _sorted(rows: list[Any], key: str, order: str) -> list[Any]:
+    """Rows by `key` (text case-insensitively; empty values last either way), then by name and id."""
+    def value(row: Any) -> Any:
+        if key == "status":
+            return STATUS_ORDER.index(row.status)
+        v = getattr(row, key)
+        return v.lower() if isinstance(v, str) else v
+
+    rows = sorted(rows, key=lambda r: (r.portfolio_name.lower(), r.investment_id))
+    filled = [r for r in rows if value(r) not in (None, "")]
+    empty = [r for r in rows if value(r) in (None, "")]
+    filled.sort(key=value, reverse=order == "desc")
+    return filled + empty
+
+
+def _page(rows: list[Any], limit: Any, offset: Any) -> list[Any]:
+    if limit in (None, ""):
+        return rows
+    size, start = listing.page(limit, offset)
+    return rows[start:start + size]
+
+
+def _firm_label(s: Session, firm_id: int | None) -> str:
+    if firm_id is None:
+        return "All firms"
+    firm = s.get(Firm, firm_id)
+    return firm.name if firm else ""
+
+
+def _status_date(status: str, created: datetime, validated: datetime | None, approved: datetime | None,
+                 declined: datetime | None) -> datetime:
+    moment = {TPStatus.ACTIVE.value: approved, TPStatus.VALIDATED.value: validated,
+              TPStatus.DECLINED.value: declined}.get(status)
+    return moment or created
+
+
+def cash_report(*, actor: Actor, firm_id: Any = None, status: Any = None, sort: Any = None, order: Any = None,
+                limit: Any = None, offset: Any = None) -> Report:
+    """GET /api/target-portfolios-cash-report/generate (see the module's docstring)."""
+    wanted = parse_statuses(status, CASH_STATUSES) or list(CASH_DEFAULT_STATUSES)
+    key, direction = parse_sort(CASH, sort, order)
+    with session_scope() as s:
+        fid = report_firm(s, actor, firm_id)
+        scope = _scope(actor, fid)
+        latest = _latest(scope, with_approved=True)
+        tp = TargetPortfolio
+        found = s.execute(
+            sa_select(tp.id, tp.investment_id, tp.version, tp.status, tp.not_enough_cash, tp.value, tp.created_at,
+                      tp.validated_at, tp.approved_at, tp.declined_at, latest.c.newest, Portfolio.name,
+                      Portfolio.firm_id, Portfolio.adviser_id, Model.name.label("model_name"),
+                      _json_text(s, "cash_after").label("cash_after"), _json_text(s, "min_cash").label("min_cash"))
+            .join(latest, and_(latest.c.pid == tp.investment_id,
+                               or_(tp.version == latest.c.newest, tp.version == latest.c.approved)))
+            .join(Portfolio, Portfolio.id == tp.investment_id)
+            .outerjoin(Model, Model.id == func.coalesce(tp.model_id, Portfolio.model_id))
+        ).all()
+        visible = _visible_keys(actor, CASH_STATUSES)
+        present: set[str] = set()
+        chosen: dict[int, Any] = {}  # portfolio id -> the newest matching target portfolio
+        for r in found:
+            k = status_key(r.status, r.not_enough_cash)
+            current = k == TPStatus.ACTIVE.value or r.version == r.newest
+            if not current or k not in visible:
+                continue
+            present.add(k)
+            if k in wanted and (r.investment_id not in chosen or r.version > chosen[r.investment_id].version):
+                chosen[r.investment_id] = r
+        ids = sorted(chosen)
+        owners = _owners(s, ids)
+        advisers = _users(s, (r.adviser_id for r in chosen.values()))
+        firms = _firms(s, (r.firm_id for r in chosen.values()))
+        balances = postings.cash_balances(s, ids)
+        rows: list[CashRow] = []
+        for pid in ids:
+            r = chosen[pid]
+            k = status_key(r.status, r.not_enough_cash)
+            cash = to_cents(balances.get(pid, ZERO))
+            min_cash = _money(r.min_cash)
+            rows.append(CashRow(
+                investment_id=pid, portfolio_name=r.name, firm_id=r.firm_id, firm=firms.get(r.firm_id, ""),
+                owners=owners.get(pid, ""), adviser=advisers.get(r.adviser_id, ""), model=r.model_name or "",
+                tp_id=r.id, version=r.version, status=k, status_label=STATUS_LABELS[k],
+                date=_status_date(r.status, r.created_at, r.validated_at, r.approved_at, r.declined_at),
+                value=_money(r.value), cash=cash, cash_after=_money(r.cash_after), min_cash=min_cash,
+                cash_to_invest=None if min_cash is None else to_cents(cash - min_cash)))
+        firm_name = _firm_label(s, fid)
+    rows = _sorted(rows, key, direction)
+    totals = {name: to_cents(sum((getattr(r, name) or ZERO for r in rows), ZERO))
+              for name in ("value", "cash", "cash_after", "min_cash", "cash_to_invest")}
+    return Report(kind=CASH, firm_id=fid, firm_name=firm_name, statuses=list(wanted), not_enough_cash=False, sort=key,
+                  order=direction, rows=_page(rows, limit, offset), count=len(rows), total_amount=totals["cash"],
+                  totals=totals, available_statuses=_available(present))
+
+
+def pending_report(*, actor: Actor, firm_id: Any = None, status: Any = None, not_enough_cash: Any = None,
+                   sort: Any = None, order: Any = None, limit: Any = None, offset: Any = None,
+                   now: datetime | None = None) -> Report:
+    """GET /api/target-portfolios-pending-report/generate (see the module's docstring)."""
+    wanted = parse_statuses(status, PENDING_STATUSES)
+    only_nec = _flag(not_enough_cash)
+    key, direction = parse_sort(PENDING, sort, order)
+    now = now or utcnow()
+    with session_scope() as s:
+        fid = report_firm(s, actor, firm_id)
+        scope = _scope(actor, fid)
+        latest = _latest(scope, with_approved=False)
+        tp = TargetPortfolio
+        found = s.execute(
+            sa_select(tp.id, tp.investment_id, tp.version, tp.status, tp.not_enough_cash, tp.error_message, tp.value,
+                      tp.created_at, tp.created_by, Portfolio.name, Portfolio.firm_id, Portfolio.adviser_id,
+                      Model.name.label("model_name"))
+            .join(latest, and_(latest.c.pid == tp.investment_id, tp.version == latest.c.newest))
+            .join(Portfolio, Portfolio.id == tp.investment_id)
+            .outerjoin(Model, Model.id == func.coalesce(tp.model_id, Portfolio.model_id))
+            .where(col(tp.status).in_([TPStatus.DRAFT.value, TPStatus.VALIDATED.value, TPStatus.FAILED.value]))
+        ).all()
+        visible = _visible_keys(actor, PENDING_STATUSES)
+        present: set[str] = set()
+        chosen = []
+        for r in found:
+            k = status_key(r.status, r.not_enough_cash)
+            if k not in visible:
+                continue
+            present.add(k)
+            if _pending_match(k, wanted, only_nec):
+                chosen.append(r)
+        ids = sorted(r.investment_id for r in chosen)
+        owners = _owners(s, ids)
+        people = _users(s, [r.adviser_id for r in chosen] + [r.created_by for r in chosen])
+        firms = _firms(s, (r.firm_id for r in chosen))
+        rows = [PendingRow(
+            investment_id=r.investment_id, portfolio_name=r.name, firm_id=r.firm_id, firm=firms.get(r.firm_id, ""),
+            owners=owners.get(r.investment_id, ""), adviser=people.get(r.adviser_id, ""), model=r.model_name or "",
+            tp_id=r.id, version=r.version, status=status_key(r.status, r.not_enough_cash),
+            status_label=STATUS_LABELS[status_key(r.status, r.not_enough_cash)], not_enough_cash=bool(r.not_enough_cash),
+            error_message=r.error_message, date=r.created_at, calculated_by=people.get(r.created_by, ""),
+            days_waiting=days_between(r.created_at, now), value=_money(r.value)) for r in chosen]
+        firm_name = _firm_label(s, fid)
+    rows = _sorted(rows, key, direction)
+    total = to_cents(sum((r.value or ZERO for r in rows), ZERO))
+    return Report(kind=PENDING, firm_id=fid, firm_name=firm_name, statuses=list(wanted or []), not_enough_cash=only_nec,
+                  sort=key, order=direction, rows=_page(rows, limit, offset), count=len(rows), total_amount=total,
+                  totals={"value": total}, available_statuses=_available(present))
+
+
+def _pending_match(key: str, wanted: list[str] | None, only_nec: bool) -> bool:
+    """The status filter of the pending report; with notEnoughCash only Not Enough Cash rows
+    (a status filter then still applies: Validation Required counts, Not Enough Cash being a draft)."""
+    if only_nec:
+        return key == NOT_ENOUGH_CASH and (wanted is None or NOT_ENOUGH_CASH in wanted
+                                           or TPStatus.DRAFT.value in wanted)
+    return wanted is None or key in wanted
+
+
+def days_between(since: datetime, now: datetime) -> int:
+    """Whole days from `since` to `now` (0 on the day itself)."""
+    if since.tzinfo is None:
+        since = since.replace(tzinfo=timezone.utc)
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=timezone.utc)
+    return max(0, (now - since).days)
+
+
+# ---- JSON (REST) ------------------------------------------------------------------------------------
+def _text(value: Decimal | None) -> str | None:
+    return None if value is None else format(value, "f")
+
+
+def row_json(row: CashRow | PendingRow) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name in row.__slots__:
+        value = getattr(row, name)
+        if isinstance(value, Decimal):
+            value = _text(value)
+        elif isinstance(value, datetime):
+            value = value.isoformat()
+        out[name] = value
+    out["route"] = {"name": TARGET_ROUTE, "params": {"id": row.investment_id}}
+    return out
+
+
+def report_json(report: Report) -> dict[str, Any]:
+    """The loaders' result: rows, totalAmount and availableStatuses (and what the screens need besides)."""
+    return {
+        "rows": [row_json(r) for r in report.rows],
+        "totalAmount": _text(report.total_amount),
+        "availableStatuses": report.available_statuses,
+        "count": report.count,
+        "totals": {k: _text(v) for k, v in report.totals.items()},
+        "firmId": report.firm_id,
+        "targetPortfolioStatus": report.statuses,
+        "notEnoughCash": report.not_enough_cash,
+        "sort": report.sort,
+        "order": report.order,
+    }
+
+
+# ---- exports --------------------------------------------------------------------------------------
+def export(*, actor: Actor, kind: str, file_type: Any, client_offset: Any = None, **query: Any) -> ReportFile:
+    """The whole report (every row, in the chosen sort) as an Excel workbook or a PDF document,
+    dates in the browser's offset (client-timezone-offset)."""
+    from app.exports import advice_reports as out
+    from app.exports.recommendations_csv import client_offset as parse_offset
+
+    kind_ = CASH if kind == CASH else PENDING
+    fmt = str(file_type or "").strip().lower()
+    fmt = {"excel": "xlsx", "xls": "xlsx"}.get(fmt, fmt)
+    if fmt not in FILE_TYPES:
+        raise ValidationError(UNKNOWN_FILE_TYPE, {"fileType": UNKNOWN_FILE_TYPE})
+    query.pop("limit", None)
+    query.pop("offset", None)
+    report = (cash_report if kind_ == CASH else pending_report)(actor=actor, **query)
+    offset = parse_offset(client_offset)
+    name = out.filename(report, fmt, offset)
+    if fmt == "xlsx":
+        return ReportFile(name, out.xlsx(report, offset), out.XLSX)
+    return ReportFile(name, out.pdf(report, offset), out.PDF)
+
