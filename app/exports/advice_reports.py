@@ -96,16 +96,19 @@ def _label(key: str) -> str:
 
 
 def _statuses_text(report: Any) -> str:
-    text = ", ".join(_label(k) for k in report.statuses) or "All pending statuses"
+    if getattr(report, "every_status", False) or not report.statuses:
+        text = "All statuses" if report.kind == "cash" else "All pending statuses"
+    else:
+        text = ", ".join(_label(k) for k in report.statuses)
     if report.kind == "pending" and report.not_enough_cash:
         text += " (Not Enough Cash only)"
     return text
 
 
-def _meta(report: Any, offset: int) -> list[tuple[str, str]]:
+def _meta(report: Any, offset: int) -> list[tuple[str, str | int]]:
     when = local_time(report.generated_at, offset)
     return [("Firm", report.firm_name or "All firms"), ("Status", _statuses_text(report)),
-            ("Portfolios", str(report.count)), ("Date", when.strftime("%d/%m/%Y %H:%M"))]
+            ("Portfolios", report.count), ("Date", when.strftime("%d/%m/%Y %H:%M"))]
 
 
 # ---- Excel --------------------------------------------------------------------------------------------
@@ -141,7 +144,10 @@ def xlsx(report: Any, offset: int = 0) -> bytes:
     for label, value in _meta(report, offset):
         put_text(ws.cell(row=r, column=1), label)
         ws.cell(row=r, column=1).font = _BOLD
-        put_text(ws.cell(row=r, column=2), value)
+        if isinstance(value, int):
+            ws.cell(row=r, column=2, value=value).alignment = Alignment(horizontal="left")
+        else:
+            put_text(ws.cell(row=r, column=2), value)
         r += 1
     r += 1
     header_row = r
@@ -215,7 +221,7 @@ def html(report: Any, offset: int = 0) -> str:
         f'<td{num if c.kind != "text" else ""}>'
         f'{"Total" if n == 0 else html_money(Decimal(report.totals[c.attr])) if c.total and c.attr in report.totals else ""}'
         "</td>" for n, c in enumerate(cols))
-    meta = "".join(f'<tr><td class="label">{escape(label)}</td><td>{escape(value)}</td></tr>'
+    meta = "".join(f'<tr><td class="label">{escape(label)}</td><td>{escape(str(value))}</td></tr>'
                    for label, value in _meta(report, offset))
     when = local_time(report.generated_at, offset)
     title = TITLES[report.kind]

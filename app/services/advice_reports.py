@@ -148,6 +148,7 @@ class Report:
     total_amount: Decimal
     totals: dict[str, Decimal]
     available_statuses: list[dict[str, str]]
+    every_status: bool = False   # the filter holds every status the report offers
     generated_at: datetime = field(default_factory=utcnow)
 
 
@@ -375,7 +376,7 @@ def cash_report(*, actor: Actor, firm_id: Any = None, status: Any = None, sort: 
               for name in ("value", "cash", "cash_after", "min_cash", "cash_to_invest")}
     return Report(kind=CASH, firm_id=fid, firm_name=firm_name, statuses=list(wanted), not_enough_cash=False, sort=key,
                   order=direction, rows=_page(rows, limit, offset), count=len(rows), total_amount=totals["cash"],
-                  totals=totals, available_statuses=_available(present))
+                  totals=totals, available_statuses=_available(present), every_status=set(wanted) == set(CASH_STATUSES))
 
 
 def pending_report(*, actor: Actor, firm_id: Any = None, status: Any = None, not_enough_cash: Any = None,
@@ -426,7 +427,8 @@ def pending_report(*, actor: Actor, firm_id: Any = None, status: Any = None, not
     total = to_cents(sum((r.value or ZERO for r in rows), ZERO))
     return Report(kind=PENDING, firm_id=fid, firm_name=firm_name, statuses=list(wanted or []), not_enough_cash=only_nec,
                   sort=key, order=direction, rows=_page(rows, limit, offset), count=len(rows), total_amount=total,
-                  totals={"value": total}, available_statuses=_available(present))
+                  totals={"value": total}, available_statuses=_available(present),
+                  every_status=wanted is None or set(wanted) == set(PENDING_STATUSES))
 
 
 def _pending_match(key: str, wanted: list[str] | None, only_nec: bool) -> bool:

@@ -310,6 +310,14 @@ def test_cash_report_excel_and_pdf(firm):
     with pytest.raises(ValidationError):
         reports.export(actor=a, kind="cash", file_type="doc")
 
+    nothing = reports.export(actor=a, kind="cash", file_type="xlsx", status="declined")
+    rows = [[c.value for c in row] for row in load_workbook(io.BytesIO(nothing.data)).active.iter_rows()]
+    assert ["Status", "Declined"] == rows[2][:2] and ["Portfolios", 0] == rows[3][:2]
+    assert any(r[0] == "No portfolio has a target portfolio in the chosen status." for r in rows)
+    assert next(r for r in rows if r[0] == "Total")[8] == 0
+    every = reports.export(actor=a, kind="cash", file_type="pdf", status="all")
+    assert "Status All statuses" in _pdf_text(every.data)
+
 
 def test_pending_report_excel_with_every_firm(firm):
     file = reports.export(actor=actor(firm.w.superuser), kind="pending", file_type="xlsx", firm_id="-1",

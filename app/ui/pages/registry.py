@@ -16,6 +16,7 @@ from app.ui.pages import portfolios as portfolio_pages
 from app.ui.pages import transactions as transaction_pages
 from app.ui.pages import target_portfolio as tp_pages, rofa as rofa_pages
 from app.ui.pages import trade_instructions as ti_pages, bulk_calculate as bulk_calc_pages
+from app.ui.pages import advice_reports as advice_report_pages
 from app.ui.states.base import AppState
 from app.ui.states.login import LoginState
 
@@ -46,3 +47,4 @@ def register_pages(app: rx.App) -> None:
     rofa_pages.register(app)
     ti_pages.register(app)
     bulk_calc_pages.register(app)
+    advice_report_pages.register(app)

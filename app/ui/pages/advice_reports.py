@@ -1,0 +1,277 @@
+"""reports.cash and reports.pending-target-portfolios: the firm's cash against its target
+portfolios, and the target portfolios waiting for someone (spec 002 s2/s7/s9)."""
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from app.ui import routes
+from app.ui.components.layout import page
+from app.ui.components.widgets import (
+    BACKEND_ORIGIN, empty_row, list_footer, page_size_select, pagination, plain_header, skeleton_rows, sort_header,
+    table_card,
+)
+from app.ui.pages.recommendations import CLIENT_OFFSET
+from app.ui.pages.users import option_select
+from app.ui.states.advice_reports import HEARTBEAT_MS, CashReportState, PendingReportState
+from app.ui.states.base import AppState
+
+TITLE = "Wealth Advice"
+DATE = "DD/MM/YYYY"
+NUMBER = {"text_align": "right", "font_variant_numeric": "tabular-nums", "white_space": "nowrap"}
+STATUS_COLOURS = (("draft", "amber"), ("not_enough_cash", "orange"), ("validated", "blue"), ("active", "green"),
+                  ("declined", "gray"), ("failed", "red"))
+CASH_EMPTY = ("No portfolio has a target portfolio in this status yet: calculate, validate and approve target "
+              "portfolios from a portfolio or a bulk calculation, and their cash shows here.")
+PENDING_EMPTY = ("No target portfolio is waiting: calculated ones appear here until they are validated and "
+                 "approved.")
+
+
+# ---- pieces ---------------------------------------------------------------------------------------
+def _money(text: Any, negative: Any = False, **props) -> rx.Component:
+    return rx.table.cell(rx.text(text, color=rx.cond(negative, rx.color("red", 11), "inherit"), **props), **NUMBER)
+
+
+def _status(status: Any, label: Any) -> rx.Component:
+    return rx.badge(label, color_scheme=rx.match(status, *STATUS_COLOURS, "gray"), variant="soft",
+                    white_space="nowrap", class_name="tp-status")
+
+
+def _portfolio(row: Any, state: Any) -> rx.Component:
+    """The portfolio (a link to its target portfolio), its owners, and its firm when every firm shows."""
+    return rx.table.cell(
+        rx.vstack(
+            rx.link(row.name, href=row.url, weight="medium", class_name="report-portfolio", white_space="nowrap"),
+            rx.text(row.owners, size="1", color=rx.color("gray", 10), white_space="nowrap"),
+            rx.cond(state.show_firm_column,
+                    rx.hstack(rx.icon("building-2", size=11, color=rx.color("gray", 9)),
+                              rx.text(row.firm, size="1", color=rx.color("gray", 10), white_space="nowrap",
+                                      class_name="report-firm"),
+                              spacing="1", align="center")),
+            spacing="0", min_width="160px",
+        ),
+    )
+
+
+def _model(row: Any) -> rx.Component:
+    return rx.table.cell(
+        rx.vstack(
+            rx.text(row.model, white_space="nowrap"),
+            rx.text(row.adviser, size="1", color=rx.color("gray", 10), white_space="nowrap", class_name="report-adviser"),
+            spacing="0",
+        ),
+    )
+
+
+def _download(label: str, icon: str, path: Any, id_: str) -> rx.Component:
+    href = BACKEND_ORIGIN + path + "&token=" + AppState.token + "&client-timezone-offset=" + CLIENT_OFFSET
+    return rx.el.a(
+        rx.button(rx.icon(icon, size=14), label, variant="soft", size="2", as_="span"),
+        href=href, download="", id=id_, custom_attrs={"reloadDocument": True},
+        style={"text_decoration": "none"},
+    )
+
+
+def _toolbar(state: Any, total_label: str, *extra: rx.Component) -> rx.Component:
+    return rx.flex(
+        rx.cond(state.show_firm & (state.firm_options.length() > 0),
+                rx.box(option_select(state.firm_filter, state.firm_options, state.set_firm_filter, id="firm-filter"),
+                       min_width="200px")),
+        rx.box(option_select(state.status_filter, state.status_options, state.set_status_filter, id="status-filter"),
+               min_width="190px"),
+        *extra,
+        rx.spacer(),
+        rx.hstack(
+            rx.text(total_label, size="2", color=rx.color("gray", 10)),
+            rx.text(state.total_amount, size="4", weight="bold", id="report-total",
+                    color=rx.cond(state.total_negative, rx.color("red", 11), rx.color("gray", 12)),
+                    font_variant_numeric="tabular-nums"),
+            align="baseline", spacing="2",
+        ),
+        wrap="wrap", spacing="3", align="center", width="100%",
+    )
+
+
+def _body(state: Any, columns: Any, row: Any, empty: str, totals: rx.Component | None = None) -> rx.Component:
+    return rx.table.body(
+        rx.cond(
+            state.loading & (state.rows.length() == 0),
+            skeleton_rows(columns),
+            rx.cond(
+                state.rows.length() == 0,
+                empty_row(columns, rx.cond(state.error != "", state.error, empty)),
+                rx.fragment(rx.foreach(state.rows, row), totals if totals is not None else rx.fragment()),
+            ),
+        ),
+        id="report-table",
+    )
+
+
+def _footer(state: Any) -> rx.Component:
+    return list_footer(
+        rx.text(state.showing, size="2", color=rx.color("gray", 11), id="report-count"),
+        rx.hstack(
+            page_size_select(state.page_size, state.set_page_size),
+            pagination(state.page, state.pages, state.visible, state.set_page),
+            spacing="4", align="center", wrap="wrap",
+        ),
+    )
+
+
+def _actions(state: Any) -> rx.Component:
+    return rx.hstack(
+        _download("Excel", "file-spreadsheet", state.excel_path, "export-excel"),
+        _download("PDF", "file-text", state.pdf_path, "export-pdf"),
+        rx.icon_button(rx.icon("refresh-cw", size=14), variant="soft", color_scheme="gray", on_click=state.refresh,
+                       aria_label="Refresh", id="report-refresh"),
+        spacing="2", align="center",
+    )
+
+
+# ---- cash report ------------------------------------------------------------------------------------
+def _cash_row(row: Any) -> rx.Component:
+    S = CashReportState
+    return rx.table.row(
+        _portfolio(row, S),
+        _model(row),
+        rx.table.cell(_status(row.status, row.status_label)),
+        rx.table.cell(rx.moment(row.date, format=DATE), **NUMBER),
+        _money(row.value),
+        _money(row.cash, row.cash_negative, weight="medium"),
+        _money(row.cash_after, row.cash_after_negative),
+        _money(row.min_cash),
+        _money(row.cash_to_invest, row.cash_to_invest_negative, weight="medium"),
+        _hover={"background": rx.color("gray", 3)},
+        class_name="report-row",
+    )
+
+
+def _cash_totals() -> rx.Component:
+    S = CashReportState
+    strong = {"weight": "bold"}
+    return rx.table.row(
+        rx.table.cell(rx.text("Total", weight="bold")),
+        rx.table.cell(""), rx.table.cell(""), rx.table.cell(""),
+        _money(S.totals_value, **strong),
+        _money(S.total_amount, S.total_negative, **strong),
+        _money(S.totals_cash_after, **strong),
+        _money(S.totals_min_cash, **strong),
+        _money(S.totals_cash_to_invest, S.totals_cash_to_invest_negative, **strong),
+        background=rx.color("gray", 2),
+        id="report-totals",
+    )
+
+
+def cash_report_page() -> rx.Component:
+    S = CashReportState
+
+    def head(label: str, key: str, align: str = "left") -> rx.Component:
+        return sort_header(label, key, S.sort, S.order, S.toggle_sort, align=align)
+
+    header = rx.table.row(
+        head("Portfolio", "portfolio_name"),
+        head("Model", "model"),
+        head("Status", "status"),
+        head("Date", "date", "right"),
+        head("Value", "value", "right"),
+        head("Cash", "cash", "right"),
+        head("After trades", "cash_after", "right"),
+        head("Min. cash", "min_cash", "right"),
+        head("To invest", "cash_to_invest", "right"),
+    )
+    return page(
+        "Cash report",
+        _toolbar(S, "Total cash"),
+        table_card(header, _body(S, 9, _cash_row, CASH_EMPTY, _cash_totals()), _footer(S)),
+        rx.text("Cash is the executed cash balance today; cash after trades and the minimum cash come from the "
+                "target portfolio; to invest is the cash above the minimum cash (in red: the cash to raise).",
+                size="1", color=rx.color("gray", 10)),
+        crumbs=[("Reports", None), ("Cash report", None)],
+        actions=_actions(S),
+    )
+
+
+# ---- pending target portfolios ------------------------------------------------------------------------
+def _pending_row(row: Any) -> rx.Component:
+    S = PendingReportState
+    return rx.table.row(
+        _portfolio(row, S),
+        _model(row),
+        rx.table.cell(rx.vstack(
+            _status(row.status, row.status_label),
+            rx.cond(row.error_message != "",
+                    rx.text(row.error_message, size="1", color=rx.color("red", 11), max_width="260px",
+                            class_name="tp-error")),
+            spacing="1",
+        )),
+        rx.table.cell(rx.vstack(
+            rx.moment(row.date, format=DATE),
+            rx.text(row.calculated_by, size="1", color=rx.color("gray", 10), class_name="report-calculated-by"),
+            spacing="0", align="end",
+        ), **NUMBER),
+        rx.table.cell(row.days_waiting, **NUMBER),
+        _money(row.value),
+        rx.table.cell(
+            rx.icon_button(rx.icon("arrow-right", size=14), size="1", variant="ghost", color_scheme="gray",
+                           aria_label="Open the target portfolio", on_click=AppState.navigate(row.url),
+                           class_name="open-target"),
+            text_align="right", width="40px",
+        ),
+        _hover={"background": rx.color("gray", 3)},
+        class_name="report-row",
+    )
+
+
+def _pending_totals() -> rx.Component:
+    S = PendingReportState
+    return rx.table.row(
+        rx.table.cell(rx.text("Total", weight="bold")),
+        *[rx.table.cell("") for _ in range(4)],
+        _money(S.total_amount, S.total_negative, weight="bold"),
+        rx.table.cell(""),
+        background=rx.color("gray", 2),
+        id="report-totals",
+    )
+
+
+def pending_report_page() -> rx.Component:
+    S = PendingReportState
+
+    def head(label: str, key: str, align: str = "left") -> rx.Component:
+        return sort_header(label, key, S.sort, S.order, S.toggle_sort, align=align)
+
+    header = rx.table.row(
+        head("Portfolio", "portfolio_name"),
+        head("Model", "model"),
+        head("Status", "status"),
+        head("Calculated", "date", "right"),
+        head("Days waiting", "days_waiting", "right"),
+        head("Value", "value", "right"),
+        plain_header(""),
+    )
+    nec = rx.hstack(
+        rx.switch(checked=S.not_enough_cash, on_change=S.set_not_enough_cash, id="not-enough-cash"),
+        rx.text("Not Enough Cash only", size="2", as_="label", html_for="not-enough-cash"),
+        align="center", spacing="2",
+    )
+    live = rx.cond(S.live, rx.tooltip(rx.badge(rx.icon("radio", size=12), "Live", color_scheme="green", variant="soft",
+                                               id="report-live"),
+                                      content="Reloads by itself when a target portfolio of the firm changes"))
+    return page(
+        "Pending target portfolios",
+        _toolbar(S, "Total value", nec, live),
+        table_card(header, _body(S, 7, _pending_row, PENDING_EMPTY, _pending_totals()), _footer(S)),
+        # the heartbeat that keeps the live reloads going while the page is open
+        rx.moment(interval=HEARTBEAT_MS, format="x", on_change=S.heartbeat, display="none"),
+        crumbs=[("Reports", None), ("Pending target portfolios", None)],
+        actions=_actions(S),
+    )
+
+
+def register(app: rx.App) -> None:
+    app.add_page(cash_report_page, route=routes.ROUTES["reports.cash"], title=f"Cash report | {TITLE}",
+                 on_load=[AppState.check_login, CashReportState.on_load])
+    app.add_page(pending_report_page, route=routes.ROUTES["reports.pending-target-portfolios"],
+                 title=f"Pending target portfolios | {TITLE}",
+                 on_load=[AppState.check_login, PendingReportState.on_load])

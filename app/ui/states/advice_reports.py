@@ -1,0 +1,533 @@
+"""reports.cash and reports.pending-target-portfolios (spec 002 s2/s7/s8/s9): one state per screen
+over app.services.advice_reports, which checks who may see what.
+
+Toolbar: a superuser picks the firm ('All firms', -1, by default; a firm list that fails to load
+leaves the choice empty, silently), everyone chooses a status (the cash report starts on Approved),
+the pending report has a Not Enough Cash switch; Excel and PDF links download the whole report as
+sorted and filtered. The table is paged 20/50/100 (100 by default), sortable by every column. A
+load error empties the list and shows the message.
+
+Realtime (pending report): while the screen is open a background event follows the progress topic
+of the firm(s) shown; a 'target portfolio updated' event (or a bulk calculation's 'investment
+calculated') reloads the report, once per burst. The page's heartbeat (every 20 s) keeps the
+follower alive and restarts it when needed; without one for a minute (the tab was closed), or once
+the user is elsewhere, it stops."""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import time
+from decimal import Decimal
+from typing import Any, ClassVar
+from urllib.parse import urlencode
+
+import reflex as rx
+
+from app.domain.cgt import format_aud
+from app.domain.errors import GENERIC, AuthenticationError, DomainError
+from app.domain.permissions import Actor
+from app.jobs import progress
+from app.services import advice_reports as reports
+from app.services import bulk_runs
+from app.services import firms as firm_service
+from app.services import target_portfolios
+from app.ui import routes
+from app.ui.components.widgets import visible_pages
+from app.ui.states.base import AppState, toast_error
+from app.ui.states.lists import ListControls
+
+log = logging.getLogger("app.ui.advice_reports")
+
+ALL_FIRMS = reports.ALL_FIRMS
+ALL_STATUSES = "all"
+CASH_PATH = "/api/target-portfolios-cash-report/generate"
+PENDING_PATH = "/api/target-portfolios-pending-report/generate"
+PENDING_ROUTE = "reports.pending-target-portfolios"
+LIVE_EVENTS = (target_portfolios.TP_UPDATED, bulk_runs.EVENTS["tp"])
+HEARTBEAT_MS = 20_000
+STALE_SECONDS = 60.0       # no heartbeat for this long: the page is gone, stop following
+QUIET_SECONDS = 0.5        # gather a burst of events into one reload
+MIN_RELOAD_SECONDS = 2.0   # and never reload more often than this
+
+
+@dataclasses.dataclass
+class Option:
+    value: str = ""
+    label: str = ""
+
+
+@dataclasses.dataclass
+class CashReportRow:
+    id: int = 0
+    name: str = ""
+    url: str = ""
+    firm: str = ""
+    owners: str = ""
+    adviser: str = ""
+    model: str = ""
+    status: str = ""
+    status_label: str = ""
+    date: str = ""
+    value: str = ""
+    cash: str = ""
+    cash_negative: bool = False
+    cash_after: str = ""
+    cash_after_negative: bool = False
+    min_cash: str = ""
+    cash_to_invest: str = ""
+    cash_to_invest_negative: bool = False
+
+
+@dataclasses.dataclass
+class PendingReportRow:
+    id: int = 0
+    name: str = ""
+    url: str = ""
+    firm: str = ""
+    owners: str = ""
+    adviser: str = ""
+    model: str = ""
+    status: str = ""
+    status_label: str = ""
+    error_message: str = ""
+    date: str = ""
+    calculated_by: str = ""
+    days_waiting: int = 0
+    value: str = ""
+
+
+def _events(*items: Any) -> list[Any]:
+    """Handler results (None, one event or a list) as one list of events."""
+    out: list[Any] = []
+    for item in items:
+        if isinstance(item, (list, tuple)):
+            out.extend(i for i in item if i is not None)
+        elif item is not None:
+            out.append(item)
+    return out
+
+
+def _aud(value: Decimal | None) -> str:
+    return "" if value is None else format_aud(value)
+
+
+def _negative(value: Decimal | None) -> bool:
+    return value is not None and value < 0
+
+
+def _target_url(investment_id: int) -> str:
+    return routes.url("portfolios.target-portfolio", id=investment_id)
+
+
+def cash_row(r: reports.CashRow) -> CashReportRow:
+    return CashReportRow(
+        id=r.investment_id, name=r.portfolio_name, url=_target_url(r.investment_id), firm=r.firm, owners=r.owners,
+        adviser=r.adviser, model=r.model, status=r.status, status_label=r.status_label, date=r.date.isoformat(),
+        value=_aud(r.value), cash=_aud(r.cash), cash_negative=_negative(r.cash), cash_after=_aud(r.cash_after),
+        cash_after_negative=_negative(r.cash_after), min_cash=_aud(r.min_cash), cash_to_invest=_aud(r.cash_to_invest),
+        cash_to_invest_negative=_negative(r.cash_to_invest))
+
+
+def pending_row(r: reports.PendingRow) -> PendingReportRow:
+    return PendingReportRow(
+        id=r.investment_id, name=r.portfolio_name, url=_target_url(r.investment_id), firm=r.firm, owners=r.owners,
+        adviser=r.adviser, model=r.model, status=r.status, status_label=r.status_label,
+        error_message=r.error_message or "", date=r.date.isoformat(), calculated_by=r.calculated_by,
+        days_waiting=r.days_waiting, value=_aud(r.value))
+
+
+class ReportControls(rx.State, mixin=True):
+    """What both report screens share: firm and status filters, paging, totals, export links.
+    A screen sets KIND, STATUS_DEFAULT and SORT_KEYS and implements `_query` and `_show`."""
+
+    KIND: ClassVar[str] = reports.CASH
+    STATUS_DEFAULT: ClassVar[str] = ALL_STATUSES
+    EXPORT_PATH: ClassVar[str] = CASH_PATH
+
+    loading: bool = True
+    total: int = 0
+    page: int = 1
+    total_amount: str = "$0.00"
+    total_negative: bool = False
+    error: str = ""
+    show_firm: bool = False        # the superuser's firm filter
+    show_firm_column: bool = False  # every firm in the report
+    firm_filter: str = ALL_FIRMS
+    firm_options: list[Option] = []
+    status_filter: str = ALL_STATUSES
+    status_options: list[Option] = []
+
+    # ---- what a screen provides -------------------------------------------------------------------
+    def _query(self) -> dict[str, Any]:  # pragma: no cover - each report has its own
+        raise NotImplementedError
+
+    def _show(self, report: reports.Report) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _clear_rows(self) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def _loader(self):
+        return reports.cash_report if self.KIND == reports.CASH else reports.pending_report
+
+    # ---- loading ----------------------------------------------------------------------------------
+    def _reset(self, actor: Actor) -> None:
+        default_sort, default_order = reports.DEFAULT_SORTS[self.KIND]
+        self.sort, self.order = default_sort, default_order
+        self.page = 1
+        self.page_size = "100"
+        self.error = ""
+        self.total, self.total_amount, self.total_negative = 0, "$0.00", False
+        self.status_filter = self.STATUS_DEFAULT
+        self.status_options = []
+        self.firm_filter = ALL_FIRMS
+        self.show_firm = actor.is_superuser
+        self.firm_options = []
+        if actor.is_superuser:
+            try:
+                self.firm_options = [Option(value=ALL_FIRMS, label="All firms")] + [
+                    Option(value=str(f["id"]), label=f["name"]) for f in firm_service.firm_options(actor=actor)]
+            except DomainError:  # a firm list that fails to load leaves the filter empty (silent in reports)
+                self.firm_options = []
+
+    def _filters(self) -> dict[str, Any]:
+        return dict(firm_id=self.firm_filter if self.show_firm else None,
+                    status=None if self.status_filter == ALL_STATUSES and self.KIND == reports.PENDING
+                    else self.status_filter,
+                    sort=self.sort, order=self.order, **self._query())
+
+    def _load(self, actor: Actor):
+        """The current page; on an error the list is emptied and the message shown."""
+        size = self._limit()
+        try:
+            report = self._loader()(actor=actor, limit=size, offset=(self.page - 1) * size, **self._filters())
+        except DomainError as exc:
+            self._failed(exc.message)
+            return self._fail(exc)
+        except Exception:
+            log.exception("%s report failed", self.KIND)
+            self._failed(GENERIC)
+            return toast_error(GENERIC)
+        finally:
+            self.loading = False
+        if not report.rows and report.count and self.page > 1:
+            self.page = 1
+            return self._load(actor)
+        self._apply(report)
+        return None
+
+    def _failed(self, message: str) -> None:
+        self._clear_rows()
+        self.total, self.total_amount, self.total_negative = 0, "$0.00", False
+        self.error = message
+
+    def _apply(self, report: reports.Report) -> None:
+        self.error = ""
+        self.total = report.count
+        self.total_amount = format_aud(report.total_amount)
+        self.total_negative = report.total_amount < 0
+        self.show_firm_column = report.firm_id is None
+        options = [Option(value=s["value"], label=s["label"]) for s in report.available_statuses]
+        if self.status_filter != ALL_STATUSES and self.status_filter not in {o.value for o in options}:
+            options.append(Option(value=self.status_filter, label=reports.STATUS_LABELS.get(self.status_filter, "")))
+        self.status_options = [Option(value=ALL_STATUSES, label="All statuses")] + options
+        self._show(report)
+
+    def _reload(self):
+        self.page = 1
+        return self._refresh()
+
+    def _refresh(self):
+        try:
+            actor = self._actor()
+        except AuthenticationError as exc:
+            return self._fail(exc)
+        self.loading = True
+        return self._load(actor)
+
+    def _start(self):
+        """on_load: reset the screen for the signed-in user and load the first page."""
+        self._clear_rows()
+        self.loading = True
+        try:
+            actor = self._actor()
+        except AuthenticationError:
+            return None  # check_login, first in on_load, already sends the visitor to sign in
+        refused = self._send_client_home(actor)
+        if refused:
+            self.loading = False
+            return refused
+        self._reset(actor)
+        return self._load(actor)
+
+    # ---- toolbar ----------------------------------------------------------------------------------
+    @rx.event
+    def set_firm_filter(self, value: str):
+        if value not in {o.value for o in self.firm_options}:
+            return None
+        self.firm_filter = value
+        return self._reload()
+
+    @rx.event
+    def set_status_filter(self, value: str):
+        if value != ALL_STATUSES and value not in reports.STATUS_LABELS:
+            return None
+        self.status_filter = value
+        return self._reload()
+
+    @rx.event
+    def set_page(self, page: int):
+        try:
+            number = int(page)
+        except (TypeError, ValueError):
+            return None
+        self.page = max(1, min(number, self.pages))
+        return self._refresh()
+
+    @rx.event
+    def refresh(self):
+        return self._refresh()
+
+    # ---- what the page shows ----------------------------------------------------------------------
+    @rx.var
+    def pages(self) -> int:
+        size = int(self.page_size) if self.page_size.isdigit() and int(self.page_size) > 0 else 100
+        return max(1, -(-self.total // size))
+
+    @rx.var
+    def visible(self) -> list[int]:
+        return visible_pages(self.page, self.pages)
+
+    @rx.var
+    def showing(self) -> str:
+        return "1 portfolio" if self.total == 1 else f"{self.total} portfolios"
+
+    def _export(self, file_type: str) -> str:
+        """The download link without the token (the page adds it and the browser's offset)."""
+        query: dict[str, Any] = {"fileType": file_type, "sort": self.sort, "order": self.order}
+        if self.show_firm:
+            query["firmId"] = self.firm_filter
+        query.update({k: v for k, v in self._export_query().items() if v not in (None, "")})
+        return f"{self.EXPORT_PATH}?{urlencode(query)}"
+
+    def _export_query(self) -> dict[str, Any]:
+        return {"targetPortfolioStatus": self.status_filter}
+
+
+class CashReportState(ReportControls, ListControls, AppState):
+    """reports.cash: portfolios with their current target portfolio in the chosen status."""
+
+    KIND: ClassVar[str] = reports.CASH
+    STATUS_DEFAULT: ClassVar[str] = reports.CASH_DEFAULT_STATUSES[0]
+    EXPORT_PATH: ClassVar[str] = CASH_PATH
+    SORT_KEYS: ClassVar[tuple[str, ...]] = reports.CASH_SORTS
+
+    sort: str = "portfolio_name"
+    order: str = "asc"
+    page_size: str = "100"
+    status_filter: str = reports.CASH_DEFAULT_STATUSES[0]
+    rows: list[CashReportRow] = []
+    totals_value: str = ""
+    totals_cash_after: str = ""
+    totals_min_cash: str = ""
+    totals_cash_to_invest: str = ""
+    totals_cash_to_invest_negative: bool = False
+
+    def _query(self) -> dict[str, Any]:
+        return {}
+
+    def _clear_rows(self) -> None:
+        self.rows = []
+        self.totals_value = self.totals_cash_after = self.totals_min_cash = self.totals_cash_to_invest = ""
+        self.totals_cash_to_invest_negative = False
+
+    def _show(self, report: reports.Report) -> None:
+        self.rows = [cash_row(r) for r in report.rows]
+        t = report.totals
+        self.totals_value = format_aud(t["value"])
+        self.totals_cash_after = format_aud(t["cash_after"])
+        self.totals_min_cash = format_aud(t["min_cash"])
+        self.totals_cash_to_invest = format_aud(t["cash_to_invest"])
+        self.totals_cash_to_invest_negative = t["cash_to_invest"] < 0
+
+    @rx.event
+    def on_load(self):
+        return self._start()
+
+    @rx.var
+    def excel_path(self) -> str:
+        return self._export("xlsx")
+
+    @rx.var
+    def pdf_path(self) -> str:
+        return self._export("pdf")
+
+
+class PendingReportState(ReportControls, ListControls, AppState):
+    """reports.pending-target-portfolios: portfolios whose newest target portfolio waits for
+    validation or approval, has not enough cash, or failed; reloads live on target portfolio updates."""
+
+    KIND: ClassVar[str] = reports.PENDING
+    STATUS_DEFAULT: ClassVar[str] = ALL_STATUSES
+    EXPORT_PATH: ClassVar[str] = PENDING_PATH
+    SORT_KEYS: ClassVar[tuple[str, ...]] = reports.PENDING_SORTS
+
+    sort: str = "date"
+    order: str = "desc"
+    page_size: str = "100"
+    rows: list[PendingReportRow] = []
+    not_enough_cash: bool = False
+    live: bool = False
+
+    _watch: int = 0           # the current follower (a newer one, or a firm change, stops older ones)
+    _watching: bool = False
+    _seen: float = 0.0        # the page's last heartbeat (wall clock: shared by backend processes)
+
+    def _query(self) -> dict[str, Any]:
+        return {"not_enough_cash": "1" if self.not_enough_cash else None}
+
+    def _export_query(self) -> dict[str, Any]:
+        return {"targetPortfolioStatus": None if self.status_filter == ALL_STATUSES else self.status_filter,
+                "notEnoughCash": "1" if self.not_enough_cash else None}
+
+    def _clear_rows(self) -> None:
+        self.rows = []
+
+    def _show(self, report: reports.Report) -> None:
+        self.rows = [pending_row(r) for r in report.rows]
+
+    @rx.event
+    def on_load(self):
+        self.not_enough_cash = False
+        self._watch += 1  # a follower of the previous visit stops; a new one starts
+        self._watching = False
+        self.live = False
+        self._seen = time.time()
+        return _events(self._start(), PendingReportState.follow)
+
+    @rx.event
+    def set_not_enough_cash(self, value: bool):
+        self.not_enough_cash = bool(value)
+        return self._reload()
+
+    @rx.event
+    def set_firm_filter(self, value: str):
+        if value not in {o.value for o in self.firm_options}:
+            return None
+        self.firm_filter = value
+        self._watch += 1  # follow the topics of the firm now shown
+        self._watching = False
+        return _events(self._reload(), PendingReportState.follow)
+
+    @rx.var
+    def excel_path(self) -> str:
+        return self._export("xlsx")
+
+    @rx.var
+    def pdf_path(self) -> str:
+        return self._export("pdf")
+
+    # ---- live reloads ---------------------------------------------------------------------------------
+    @rx.event
+    def heartbeat(self, _tick: Any = None):
+        """From the page every 20 s (and on mount): keeps the follower alive, starts it when none runs."""
+        self._seen = time.time()
+        if self._watching:
+            return None
+        return PendingReportState.follow
+
+    def _topics(self, actor: Actor) -> list[str]:
+        """The progress topics of the firm(s) shown (firm 0: a superuser's bulk runs)."""
+        if not actor.is_superuser:
+            ids: list[int | None] = [actor.firm_id]
+        elif self.firm_filter != ALL_FIRMS:
+            ids = [int(self.firm_filter)]
+        else:
+            ids = [int(o.value) for o in self.firm_options if o.value != ALL_FIRMS]
+        return sorted({bulk_runs.firm_topic(i) for i in ids} | {bulk_runs.firm_topic(None)})
+
+    def _matches(self, event: dict[str, Any] | None) -> bool:
+        if not event or event.get("event") not in LIVE_EVENTS:
+            return False
+        firm = event.get("firm_id")
+        return firm is None or not self.show_firm or self.firm_filter == ALL_FIRMS or str(firm) == self.firm_filter
+
+    @rx.event(background=True)
+    async def follow(self):
+        """Follows the progress topics while the screen is open and reloads on a matching event."""
+        async with self:
+            if self._watching:
+                return
+            try:
+                actor = self._actor()
+            except DomainError:
+                return
+            self._watch += 1
+            token = self._watch
+            self._watching = True
+            self.live = True
+            self._seen = max(self._seen, time.time() - STALE_SECONDS / 2)
+            topics = self._topics(actor)
+        try:
+            subscription = await asyncio.to_thread(progress.subscribe, *topics)
+        except Exception:
+            log.warning("the pending report could not follow %s", topics, exc_info=True)
+            async with self:
+                if token == self._watch:
+                    self._watching = self.live = False
+            return
+        last_reload = 0.0
+        try:
+            while True:
+                event = await asyncio.to_thread(subscription.get, 1.0)
+                async with self:
+                    if not self._following(token):
+                        return
+                    wanted = self._matches(event)
+                if not wanted:
+                    continue
+                await asyncio.sleep(max(QUIET_SECONDS, MIN_RELOAD_SECONDS - (time.time() - last_reload)))
+                while await asyncio.to_thread(subscription.get, 0) is not None:
+                    pass  # the rest of the burst: one reload covers it
+                if not await self._live_reload(token):
+                    return
+                last_reload = time.time()
+        finally:
+            await asyncio.to_thread(subscription.close)
+            async with self:
+                if token == self._watch:
+                    self._watching = self.live = False
+
+    def _following(self, token: int) -> bool:
+        here = routes.match(self.router.url.path)[0] == PENDING_ROUTE
+        return token == self._watch and here and time.time() - self._seen < STALE_SECONDS
+
+    async def _live_reload(self, token: int) -> bool:
+        """Loads the page shown again off the event loop; False when the follower should stop."""
+        async with self:
+            if not self._following(token):
+                return False
+            try:
+                actor = self._actor()
+            except DomainError:
+                return False
+            size = self._limit()
+            query = dict(actor=actor, limit=size, offset=(self.page - 1) * size, **self._filters())
+        try:
+            report = await asyncio.to_thread(reports.pending_report, **query)
+        except DomainError as exc:
+            async with self:
+                if token == self._watch:
+                    self._failed(exc.message)
+            return True
+        except Exception:
+            log.exception("pending report reload failed")
+            return True
+        async with self:
+            if token != self._watch:
+                return False
+            if not report.rows and report.count and self.page > 1:
+                self.page = 1
+            self._apply(report)
+        return True
