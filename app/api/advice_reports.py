@@ -32,6 +32,7 @@ _RESPONSES: dict[int | str, dict[str, Any]] = {200: {"description": "the report 
 
 
 def _statuses(request: Request) -> list[str]:
+    """targetPortfolioStatus as given, repeated or not (the declared parameter documents it in OpenAPI)."""
     q = request.query_params
     return q.getlist("targetPortfolioStatus") + q.getlist("targetPortfolioStatus[]")
 

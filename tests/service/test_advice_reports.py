@@ -369,3 +369,13 @@ def test_calculated_and_approved_targets_feed_the_reports_and_announce_themselve
     pending = reports.pending_report(actor=adviser)
     assert [(r.investment_id, r.status) for r in pending.rows] == [(second, "draft")]
     assert pending.rows[0].calculated_by == f"{book.adviser.first_name} Tester"
+
+
+def test_the_event_travels_through_redis(db, redis_url):
+    """Scaled out (REDIS_URL): the pending report of another web process hears the change."""
+    book = make_book(1)
+    with progress.subscribe(firm_topic(book.firm.id)) as events:
+        tp = tps.calculate(actor=actor(book.adviser), investment_id=book.portfolio_ids[0])
+        event = events.get(5)
+    assert event is not None and (event["event"], event["tp_id"], event["firm_id"]) == (
+        tps.TP_UPDATED, tp["id"], book.firm.id)
