@@ -2,7 +2,9 @@
 
 GET    /api/investments/{id}/assets                 limit (12|20|32), offset, firm_id -> result.rows, result.totals[0].count
 GET    /api/investments/{id}/holdings               the holdings result: cash_account, shares, deposits, custom_holdings,
-                                                    classes (actual vs target), totals (optional limit/offset page the shares)
+                                                    classes (actual vs target), totals (optional limit/offset page the shares),
+                                                    pending_trades (approved trades not executed yet: id, asset_id, code,
+                                                    side BUY|SELL, units, status Approved|Placed, order_id)
 GET    /api/investments/{id}/holdings/export-excel  the holdings as .xlsx (token query allowed, client-timezone-offset)
 GET    /api/investments/{id}/holdings/export-pdf    the holdings as .pdf (same)
 GET    /api/investments-asset-ownership             query date -> who held which asset at the end of that day

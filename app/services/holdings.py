@@ -12,6 +12,10 @@ transactions only); prices and performance from the asset universe:
 - a deposit's cost and value are its balance from postings (deposits are held at face value; its
   name and code follow the deposit naming rules); deposits and the cash account sit in the cash class;
 - a custom holding counts at its value in its own class;
+- pending trades: the approved trade recommendations of the portfolio not executed yet (a buy or
+  sell of a listed asset, held or not), each 'Placed' while a broker order carries it out
+  (an asset transaction in processing for it, whose quantity it shows) and 'Approved' until then
+  (or again after the broker rejected the order); read in one query;
 - allocation = a line's (or class's) value / the portfolio's total value, as a percentage;
 - the target per class is the portfolio's own class allocation when Portfolio.class_allocation is
   on, else the linked model's (when the model allocates by class), else none. A class's bar colour
@@ -32,16 +36,17 @@ from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import (
-    Asset, AssetClass, CustomHolding, Deposit, Institution, Model, ModelClass, Portfolio, PortfolioClass,
-    PortfolioUser, User,
+    Asset, AssetClass, AssetTransaction, CustomHolding, Deposit, Institution, Model, ModelClass, Portfolio,
+    PortfolioClass, PortfolioUser, TradeInstruction, TradeTransaction, User,
 )
 from app.db.types import utcnow
 from app.domain import deposits as deposit_rules
+from app.domain.advice import TxStatus
 from app.domain.allocations import class_total_color
 from app.domain.errors import NotFound, ValidationError
 from app.domain.ledger import to_cents
 from app.domain.permissions import Actor, is_staff
-from app.domain.transactions import CASH_ACCOUNT
+from app.domain.transactions import CASH_ACCOUNT, Status
 from app.services import portfolio_access, postings
 from app.services.portfolio_access import load_portfolio
 
@@ -162,6 +167,22 @@ class Totals:
 
 
 @dataclass(frozen=True)
+class PendingTrade:
+    """An approved trade recommendation not executed yet."""
+
+    trade_id: int                # the trade recommendation (TradeTransaction)
+    asset_id: int
+    code: str
+    side: str                    # BUY | SELL
+    units: Decimal               # the placed order's quantity, else the recommended quantity
+    status: str                  # Approved | Placed
+    order_id: int | None         # the broker order (asset transaction) while placed
+
+
+PENDING_APPROVED, PENDING_PLACED = "Approved", "Placed"
+
+
+@dataclass(frozen=True)
 class Holdings:
     portfolio: Header
     cash_account: CashLine
@@ -174,6 +195,7 @@ class Holdings:
     target_total: Decimal | None
     target_total_color: str | None
     as_at: datetime = field(default_factory=utcnow)
+    pending_trades: tuple[PendingTrade, ...] = ()
 
 
 # ---- small helpers ----------------------------------------------------------------------------
@@ -375,7 +397,33 @@ def compute(s: Session, portfolio: Portfolio) -> Holdings:
         target_source=target_source,
         target_total=target_total,
         target_total_color=class_total_color(target_total) if target_total is not None else None,
+        pending_trades=pending_trades(s, portfolio.id),
     )
+
+
+def pending_trades(s: Session, portfolio_id: int) -> tuple[PendingTrade, ...]:
+    """The portfolio's approved, unexecuted trade recommendations with their live order, if any,
+    by code then buys first; one query whatever their number."""
+    order = AssetTransaction
+    rows = s.exec(
+        select(TradeTransaction.id, TradeTransaction.asset_id, TradeTransaction.asset_code, TradeTransaction.action,
+               TradeTransaction.quantity, order.id, order.quantity)
+        .join(TradeInstruction, TradeInstruction.id == TradeTransaction.trade_instruction_id)
+        .outerjoin(order, (order.trade_transaction_id == TradeTransaction.id)
+                   & (order.status == Status.PROCESSING.value))
+        .where(TradeInstruction.investment_id == portfolio_id, TradeTransaction.status == TxStatus.APPROVED.value)
+        .order_by(TradeTransaction.asset_code, TradeTransaction.id, order.id)
+    ).all()
+    out: dict[int, PendingTrade] = {}
+    for trade_id, asset_id, code, action, quantity, order_id, order_quantity in rows:
+        if trade_id in out:  # one live order per trade; should a second exist, the first tells
+            continue
+        placed = order_id is not None
+        out[trade_id] = PendingTrade(
+            trade_id=trade_id, asset_id=asset_id, code=code, side="BUY" if action == "increase" else "SELL",
+            units=Decimal(order_quantity if placed and order_quantity is not None else quantity or 0),
+            status=PENDING_PLACED if placed else PENDING_APPROVED, order_id=order_id)
+    return tuple(sorted(out.values(), key=lambda p: (p.code, p.side != "BUY", p.trade_id)))
 
 
 def _cash_account_name(s: Session, portfolio: Portfolio) -> str:
@@ -558,6 +606,11 @@ def custom_json(line: CustomLine) -> dict[str, Any]:
             "class_type": line.class_type, "fee": _s(line.fee), "value": _s(line.value), "allocation": _s(line.allocation)}
 
 
+def pending_json(line: PendingTrade) -> dict[str, Any]:
+    return {"id": line.trade_id, "asset_id": line.asset_id, "code": line.code, "side": line.side,
+            "units": _quantity(line.units), "status": line.status, "order_id": line.order_id}
+
+
 def holdings_json(h: Holdings, *, can_edit: bool = False) -> dict[str, Any]:
     p = h.portfolio
     return {
@@ -581,6 +634,7 @@ def holdings_json(h: Holdings, *, can_edit: bool = False) -> dict[str, Any]:
                    "shares": _s(h.totals.shares_value), "shares_cost": _s(h.totals.shares_cost),
                    "deposits": _s(h.totals.deposits), "custom_holdings": _s(h.totals.custom_holdings)},
         "class_allocation": {"source": h.target_source, "total": _s(h.target_total), "color": h.target_total_color},
+        "pending_trades": [pending_json(line) for line in h.pending_trades],
         "can_edit": can_edit,
         "as_at": h.as_at.isoformat(),
     }
