@@ -475,6 +475,22 @@ def _sellable_units(s: Session, portfolios: Mapping[int, Portfolio],
     return out
 
 
+DESKTOP_BROKER_NAME = "Desktop Broker"
+
+
+def _desktop_broker_rows(report: TradeFile) -> list[TradeFileRow]:
+    """The rows of portfolios with Desktop Broker: live orders and approved trades not placed yet."""
+    return [r for r in report.rows if not r.hidden and r.broker_name == DESKTOP_BROKER_NAME]
+
+
+def desktop_broker_orders(*, actor: Actor, firm_id: Any = None) -> tuple[int | None, list[TradeFileRow]]:
+    """The Desktop Broker trade file page: (the firm read, None for every firm; its rows), the
+    rows its Excel writes, by portfolio then code."""
+    with session_scope() as s:
+        fid = report_firm(s, actor, firm_id)
+        return fid, _desktop_broker_rows(build(s, fid))
+
+
 def desktop_broker_file(*, actor: Actor, firm_id: Any = None) -> BrokerFile:
     """GET /api/reports/desktop-broker-export-excel: the Desktop Broker trade file page's Excel:
     the firm's live orders (placed, not executed) for portfolios with Desktop Broker, and the
@@ -484,7 +500,7 @@ def desktop_broker_file(*, actor: Actor, firm_id: Any = None) -> BrokerFile:
     with session_scope() as s:
         fid = report_firm(s, actor, firm_id)
         report = build(s, fid)
-        rows = [r for r in report.rows if not r.hidden and r.broker_name == "Desktop Broker"]
+        rows = _desktop_broker_rows(report)
         firm_name = "All Firms" if fid is None else s.get(Firm, fid).name
         orders = [order_rules.Order(
             reference=f"WA{r.placed_transaction_id}" if r.placed_transaction_id else f"TR{r.recommendation_id}",

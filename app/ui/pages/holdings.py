@@ -18,7 +18,7 @@ from app.ui.pages.assets import performance
 from app.ui.pages.recommendations import CLIENT_OFFSET
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
-from app.ui.states.holdings import PAGE_SIZES, SAVE_CHANGES, ClassBar, HoldingRow, HoldingsState
+from app.ui.states.holdings import PAGE_SIZES, SAVE_CHANGES, ClassBar, HoldingRow, HoldingsState, PendingRow
 
 S = HoldingsState
 TITLE = "Wealth Advice"
@@ -269,6 +269,55 @@ def _table() -> rx.Component:
     return table_card(header, body, footer)
 
 
+# ---- pending trades ---------------------------------------------------------------------------------
+def _pending_line(row: PendingRow) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(rx.text(row.code, weight="medium", font_family="var(--code-font-family)", size="2"),
+                      white_space="nowrap"),
+        rx.table.cell(rx.text(row.side, size="2", weight="medium",
+                              color=rx.cond(row.side == "BUY", rx.color("green", 11), rx.color("red", 11))),
+                      class_name="pending-side"),
+        _num(row.units, class_name="pending-units"),
+        rx.table.cell(rx.badge(row.status, color_scheme=rx.cond(row.status == "Placed", "amber", "blue"),
+                               variant="soft", class_name="pending-status"), text_align="right"),
+        class_name="pending-row",
+        custom_attrs={"data-code": row.code, "data-status": row.status},
+    )
+
+
+def _pending() -> rx.Component:
+    """Approved trade recommendations not executed yet: 'Placed' once sent to the broker."""
+    return rx.cond(
+        S.pending.length() > 0,
+        rx.card(
+            rx.vstack(
+                rx.hstack(
+                    rx.icon("hourglass", size=16, color=rx.color("amber", 10)),
+                    rx.text("Pending trades", size="2", weight="bold"),
+                    rx.text("Approved trade recommendations not executed yet; Placed ones are with the broker. "
+                            "The holdings above move once a trade is executed.",
+                            size="1", color=rx.color("gray", 10)),
+                    spacing="2", align="center", wrap="wrap",
+                ),
+                rx.box(
+                    rx.table.root(
+                        rx.table.header(rx.table.row(
+                            plain_header("Code"), plain_header("Side"),
+                            rx.table.column_header_cell("Units", **NUMBER),
+                            rx.table.column_header_cell("Status", text_align="right"),
+                        )),
+                        rx.table.body(rx.foreach(S.pending, _pending_line)),
+                        variant="ghost", size="1", width="100%",
+                    ),
+                    overflow_x="auto", max_height="320px", overflow_y="auto", width="100%",
+                ),
+                spacing="2", width="100%",
+            ),
+            width="100%", size="2", id="pending-trades",
+        ),
+    )
+
+
 # ---- the custom holding modal -------------------------------------------------------------------
 def _ch_field(label: str, key: str, value: Any, on_change: Any, error: Any, required: bool = False, **props) -> rx.Component:
     return field(label, text_input(f"ch-{key}", value, on_change, error=error, read_only=S.ch_read_only, **props),
@@ -352,6 +401,7 @@ def holdings_page() -> rx.Component:
                                             id="no-model")),
         _header_cards(),
         _table(),
+        _pending(),
         _custom_modal(),
         _save_prompt(),
         confirm_dialog(S.delete_open, S.delete_question, S.confirm_delete, S.cancel_delete),

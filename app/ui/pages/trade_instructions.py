@@ -12,8 +12,10 @@ from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
 from app.ui.components.widgets import (
-    empty_row, field, list_footer, page_size_select, pagination, plain_header, skeleton_rows, table_card, text_input,
+    BACKEND_ORIGIN, empty_row, field, list_footer, page_size_select, pagination, plain_header, skeleton_rows,
+    table_card, text_input,
 )
+from app.ui.pages.recommendations import CLIENT_OFFSET
 from app.ui.states.base import AppState
 from app.ui.states.trade_instructions import (
     ACTIONS, EMPTY, TITLE as SCREEN_TITLE, VERSION_PAGE_SIZES, HistoryRow, NoteRow, TradeInstructionsState,
@@ -389,8 +391,18 @@ def _history_dialog() -> rx.Component:
 
 
 # ---- the page -------------------------------------------------------------------------------------------
+def _download(label: str, icon: str, path: Any, id_: str) -> rx.Component:
+    """A download link with the token and the browser's offset (a document load, not the router's)."""
+    href = BACKEND_ORIGIN + path + "&token=" + AppState.token + "&client-timezone-offset=" + CLIENT_OFFSET
+    return rx.el.a(rx.button(rx.icon(icon, size=14), label, variant="soft", color_scheme="gray", as_="span"),
+                   href=href, download="", id=id_, custom_attrs={"reloadDocument": True},
+                   style={"text_decoration": "none"})
+
+
 def _actions() -> rx.Component:
     return rx.flex(
+        rx.cond(S.exists, rx.fragment(_download("Excel", "file-spreadsheet", S.excel_path, "ti-export-excel"),
+                                      _download("PDF", "file-text", S.pdf_path, "ti-export-pdf"))),
         rx.cond(S.exists, rx.button(rx.icon("history", size=14), "History", variant="soft", color_scheme="gray",
                                     on_click=S.open_history, id="ti-history")),
         rx.button(rx.icon("layers", size=14), "Versions", variant="soft", color_scheme="gray",

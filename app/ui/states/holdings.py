@@ -106,6 +106,23 @@ class ClassBar:
 
 
 @dataclasses.dataclass
+class PendingRow:
+    """An approved trade not executed yet (the 'Pending trades' card under the table)."""
+
+    key: str = ""
+    code: str = ""
+    side: str = ""             # BUY | SELL
+    units: str = ""            # +120 (buy) or -40 (sell), whole units
+    status: str = ""           # Approved | Placed
+
+
+def pending_row(p: holdings_service.PendingTrade) -> PendingRow:
+    sign = "+" if p.side == "BUY" else "-"
+    return PendingRow(key=f"trade-{p.trade_id}", code=p.code, side=p.side, units=sign + units(p.units),
+                      status=p.status)
+
+
+@dataclasses.dataclass
 class ClassOption:
     value: str = ""
     label: str = ""
@@ -147,6 +164,7 @@ class HoldingsState(PortfolioHeader, AppState):
     target_total_width: str = "0%"
 
     rows: list[HoldingRow] = []
+    pending: list[PendingRow] = []
     line_count: int = 0
     page: int = 1
     pages: int = 1
@@ -203,6 +221,7 @@ class HoldingsState(PortfolioHeader, AppState):
         else:
             self.target_total = self.target_total_color = ""
             self.target_total_width = "0%"
+        self.pending = [pending_row(p) for p in h.pending_trades]
         urls = {s.asset_id: s.url for s in h.shares}
         lines: list[dict[str, Any]] = []
         for section in holdings_service.sections(h):
@@ -246,7 +265,7 @@ class HoldingsState(PortfolioHeader, AppState):
     @rx.event
     def on_load(self):
         self.loading = True
-        self.rows, self.bars = [], []
+        self.rows, self.bars, self.pending = [], [], []
         self._clear_header()
         self.page, self.page_size = 1, DEFAULT_PAGE_SIZE
         self.modal_open = self.close_prompt_open = self.delete_open = self.unlink_open = False

@@ -379,6 +379,15 @@ class TradeInstructionsState(PortfolioHeader, AppState):
     def current_url(self) -> str:
         return routes.url("portfolios.trade-instructions", id=self.portfolio_id) if self.portfolio_id else ""
 
+    @rx.var
+    def excel_path(self) -> str:
+        """This version's Excel export without the token (the page adds it and the browser's offset)."""
+        return f"/api/investments/{self.portfolio_id}/trade-instructions/export-excel?version={self.version}"
+
+    @rx.var
+    def pdf_path(self) -> str:
+        return f"/api/investments/{self.portfolio_id}/trade-instructions/export-pdf?version={self.version}"
+
     def _decided(self) -> int:
         return sum(1 for r in self.transactions if r.choice) + sum(1 for n in self.notes if n.choice)
 

@@ -1,0 +1,385 @@
+"""reports.desktop-broker-trade-file and reports.orders: the Desktop Broker trade file with its Excel
+link, and the broker orders with their status, execution, rejection and the broker's execution
+file (spec 001 s2/s7, 002 s4)."""
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from app.domain.orders import CONFIRMATION_COLUMNS
+from app.ui import routes
+from app.ui.components.layout import page
+from app.ui.components.widgets import (
+    BACKEND_ORIGIN, empty_row, field, list_footer, page_size_select, pagination, plain_header, skeleton_rows,
+    table_card, text_input,
+)
+from app.ui.pages.recommendations import CLIENT_OFFSET
+from app.ui.pages.users import option_select
+from app.ui.states.base import AppState
+from app.ui.states.orders import (
+    ORDER_STATUSES, PAGE_SIZES, UPLOAD_ID, BrokerRow, DesktopBrokerState, OrdersState, OrderView,
+)
+
+TITLE = "Wealth Advice"
+NUMBER = {"text_align": "right", "font_variant_numeric": "tabular-nums", "white_space": "nowrap"}
+MUTED = {"size": "1", "color": rx.color("gray", 10)}
+UPLOAD_ACCEPT = {"text/csv": [".csv"], "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": [".xlsx"]}
+BROKER_EMPTY = ("No Desktop Broker orders: approved trade recommendations of portfolios with Desktop Broker show "
+                "here, and stay until the broker has executed them.")
+STATIC = {"on_pointer_down_outside": rx.prevent_default, "on_interact_outside": rx.prevent_default}
+
+
+# ---- shared pieces ------------------------------------------------------------------------------------
+def _num(text: Any, **props) -> rx.Component:
+    return rx.table.cell(text, **NUMBER, **props)
+
+
+def _code(text: Any) -> rx.Component:
+    return rx.table.cell(rx.text(text, weight="medium", font_family="var(--code-font-family)", size="2"),
+                         white_space="nowrap")
+
+
+def _side(side: Any) -> rx.Component:
+    return rx.table.cell(
+        rx.text(side, size="2", weight="medium", color=rx.cond(side == "BUY", rx.color("green", 11), rx.color("red", 11))),
+        class_name="order-side")
+
+
+def _portfolio(name: Any, url: Any, account: Any) -> rx.Component:
+    return rx.table.cell(
+        rx.vstack(
+            rx.link(name, href="#", on_click=AppState.navigate(url).prevent_default, weight="medium",
+                    white_space="nowrap", class_name="order-portfolio"),
+            rx.text(account, **MUTED, white_space="nowrap", class_name="order-account"),
+            spacing="0", min_width="150px",
+        ),
+    )
+
+
+def _firm_select(state: Any) -> rx.Component:
+    return rx.cond(state.show_firm & (state.firm_options.length() > 0),
+                   rx.box(option_select(state.firm_filter, state.firm_options, state.set_firm_filter, id="firm-filter"),
+                          min_width="220px"))
+
+
+def _download(label: str, icon: str, path: Any, id_: str) -> rx.Component:
+    href = BACKEND_ORIGIN + path + "&token=" + AppState.token + "&client-timezone-offset=" + CLIENT_OFFSET
+    return rx.el.a(
+        rx.button(rx.icon(icon, size=14), label, variant="soft", size="2", as_="span"),
+        href=href, download="", id=id_, custom_attrs={"reloadDocument": True},
+        style={"text_decoration": "none"},
+    )
+
+
+def _refresh(state: Any) -> rx.Component:
+    return rx.icon_button(rx.icon("refresh-cw", size=14), variant="soft", color_scheme="gray", on_click=state.refresh,
+                          aria_label="Refresh", id="orders-refresh")
+
+
+# ---- reports.desktop-broker-trade-file -------------------------------------------------------------------
+def _broker_row(row: BrokerRow) -> rx.Component:
+    return rx.table.row(
+        _portfolio(row.portfolio, row.holdings_url, row.account),
+        _side(row.side),
+        _code(row.code),
+        _num(row.quantity, class_name="broker-quantity"),
+        rx.table.cell(row.order_type, white_space="nowrap"),
+        _num(row.limit_price),
+        _num(row.expiry),
+        rx.table.cell(rx.text(row.row_type, size="2"), white_space="nowrap"),
+        rx.table.cell(rx.badge(row.status, color_scheme=rx.cond(row.status == "Placed", "amber", "blue"), variant="soft",
+                               class_name="broker-status")),
+        class_name="broker-row",
+        custom_attrs={"data-code": row.code, "data-status": row.status},
+        _hover={"background": rx.color("gray", 3)},
+    )
+
+
+def desktop_broker_page() -> rx.Component:
+    S = DesktopBrokerState
+    header = rx.table.row(
+        plain_header("Portfolio / account"), plain_header("Buy/Sell"), plain_header("Code"),
+        rx.table.column_header_cell("Quantity", **NUMBER), plain_header("Order type"),
+        rx.table.column_header_cell("Limit price", **NUMBER), rx.table.column_header_cell("Expiry", **NUMBER),
+        plain_header("Type"), plain_header("Status"),
+    )
+    body = rx.table.body(
+        rx.cond(S.loading & (S.rows.length() == 0), skeleton_rows(9),
+                rx.cond(S.rows.length() == 0, empty_row(9, rx.cond(S.error != "", S.error, BROKER_EMPTY)),
+                        rx.foreach(S.rows, _broker_row))),
+        id="broker-table",
+    )
+    footer = list_footer(
+        rx.text(S.showing, size="2", color=rx.color("gray", 11), id="broker-count"),
+        rx.hstack(page_size_select(S.page_size, S.set_page_size, PAGE_SIZES),
+                  pagination(S.page, S.pages, S.visible, S.set_page), spacing="4", align="center", wrap="wrap"),
+    )
+    return page(
+        "Desktop Broker Trade File",
+        rx.flex(
+            _firm_select(S),
+            rx.text("The orders of portfolios with Desktop Broker: Placed ones are with the broker; Approved ones "
+                    "wait for a broker file from the trade recommendations report.", **MUTED),
+            wrap="wrap", spacing="3", align="center", width="100%",
+        ),
+        table_card(header, body, footer),
+        crumbs=[("Reports", None), ("Desktop Broker Trade File", None)],
+        actions=rx.hstack(_download("Excel", "file-spreadsheet", S.excel_path, "broker-excel"), _refresh(S),
+                          spacing="2", align="center"),
+    )
+
+
+# ---- reports.orders ---------------------------------------------------------------------------------------
+def _status(row: OrderView) -> rx.Component:
+    return rx.table.cell(
+        rx.vstack(
+            rx.badge(row.status_label, variant="soft", class_name="order-status",
+                     color_scheme=rx.match(row.status_label, ("Placed", "amber"), ("Executed", "green"),
+                                           ("Error", "red"), "gray")),
+            rx.cond(row.reason != "", rx.text(row.reason, size="1", color=rx.color("red", 11), max_width="220px",
+                                              class_name="order-reason")),
+            spacing="1",
+        ),
+    )
+
+
+def _order_menu(row: OrderView) -> rx.Component:
+    S = OrdersState
+    item = rx.menu.item
+    return rx.menu.root(
+        rx.menu.trigger(rx.icon_button(rx.icon("ellipsis", size=16), variant="ghost", color_scheme="gray", size="1",
+                                       aria_label="Actions", class_name="order-actions")),
+        rx.menu.content(
+            rx.cond(row.is_placed, rx.fragment(
+                item(rx.icon("circle-check", size=14), "Record execution", on_click=S.open_execute(row.id),
+                     class_name="order-execute"),
+                item(rx.icon("circle-x", size=14), "Reject", color="red", on_click=S.ask_reject(row.id),
+                     class_name="order-reject"),
+                rx.menu.separator(),
+            )),
+            item(rx.icon("wallet", size=14), "Holdings", on_click=AppState.navigate(row.holdings_url),
+                 class_name="order-holdings"),
+            item(rx.icon("arrow-left-right", size=14), "Asset transactions", on_click=AppState.navigate(row.assets_url),
+                 class_name="order-transactions"),
+            align="end",
+        ),
+    )
+
+
+def _order_cell(row: OrderView) -> rx.Component:
+    """Side and code, then the order type (with its limit) and the expiry."""
+    kind = rx.cond(row.limit_price != "", row.order_type + " " + row.limit_price, row.order_type)
+    return rx.table.cell(
+        rx.vstack(
+            rx.hstack(
+                rx.text(row.side, size="2", weight="medium", class_name="order-side",
+                        color=rx.cond(row.side == "BUY", rx.color("green", 11), rx.color("red", 11))),
+                rx.text(row.code, size="2", weight="bold", font_family="var(--code-font-family)",
+                        class_name="order-code"),
+                spacing="2", align="baseline",
+            ),
+            rx.text(rx.cond(row.expiry != "", kind + " · expires " + row.expiry, kind), **MUTED,
+                    class_name="order-type"),
+            spacing="0",
+        ),
+        white_space="nowrap",
+    )
+
+
+def _order_row(row: OrderView) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(rx.moment(row.placed_at, format="DD/MM/YYYY HH:mm"), white_space="nowrap",
+                      font_variant_numeric="tabular-nums", class_name="order-placed"),
+        _portfolio(row.portfolio, row.holdings_url, row.account),
+        _order_cell(row),
+        _num(row.quantity, class_name="order-quantity"),
+        _num(row.price, class_name="order-price"),
+        _num(rx.vstack(rx.text(row.amount, size="2", weight="medium"),
+                       rx.cond(row.fee != "", rx.text("brokerage " + row.fee, **MUTED)),
+                       spacing="0", align="end"), class_name="order-amount"),
+        _num(rx.vstack(rx.text(row.trade_date, size="2"),
+                       rx.cond(row.settlement_date != "", rx.text("settles " + row.settlement_date, **MUTED)),
+                       spacing="0", align="end"), class_name="order-trade-date"),
+        _status(row),
+        rx.table.cell(_order_menu(row), text_align="right"),
+        class_name="order-row",
+        custom_attrs={"data-code": row.code, "data-status": row.status_label, "data-id": row.id},
+        _hover={"background": rx.color("gray", 3)},
+    )
+
+
+def _orders_table() -> rx.Component:
+    S = OrdersState
+    header = rx.table.row(
+        plain_header("Placed"), plain_header("Portfolio / account"), plain_header("Order"),
+        *[rx.table.column_header_cell(label, **NUMBER) for label in ("Quantity", "Price", "Amount", "Trade date")],
+        plain_header("Status"), plain_header(""),
+    )
+    body = rx.table.body(
+        rx.cond(S.loading & (S.rows.length() == 0), skeleton_rows(9),
+                rx.cond(S.rows.length() == 0, empty_row(9, rx.cond(S.error != "", S.error, S.empty_text)),
+                        rx.foreach(S.rows, _order_row))),
+        id="orders-table",
+    )
+    footer = list_footer(
+        rx.text(S.showing, size="2", color=rx.color("gray", 11), id="orders-count"),
+        rx.hstack(page_size_select(S.page_size, S.set_page_size, PAGE_SIZES),
+                  pagination(S.page, S.pages, S.visible, S.set_page), spacing="4", align="center", wrap="wrap"),
+    )
+    return table_card(header, body, footer)
+
+
+def _date_input(value: Any, on_change: Any, id_: str, error: Any) -> rx.Component:
+    return rx.input(type="date", value=value, on_change=on_change, id=id_, name=id_,
+                    color_scheme=rx.cond(error != "", "red", "gray"), width="100%", min_width="0")
+
+
+def _execute_modal() -> rx.Component:
+    S = OrdersState
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title("Record execution"),
+            rx.dialog.description(S.ex_title, size="2", color=rx.color("gray", 11), id="execute-title"),
+            rx.vstack(
+                rx.grid(
+                    field("Quantity", rx.text(S.ex_quantity, size="3", weight="medium", id="ex-quantity",
+                                              font_variant_numeric="tabular-nums", padding_y="4px"),
+                          hint="The placed order's quantity"),
+                    field("Price ($)", text_input("ex-price", S.ex_price, S.set_ex_price, error=S.ex_price_error,
+                                                  input_mode="decimal"), S.ex_price_error, required=True),
+                    field("Brokerage ($)", text_input("ex-fee", S.ex_fee, S.set_ex_fee, error=S.ex_fee_error,
+                                                      input_mode="decimal"), S.ex_fee_error),
+                    field("Contract note", text_input("ex-contract-note", S.ex_contract_note, S.set_ex_contract_note)),
+                    field("Trade date", _date_input(S.ex_trade_date, S.set_ex_trade_date, "ex-trade-date",
+                                                    S.ex_trade_date_error), S.ex_trade_date_error, required=True),
+                    field("Settlement date", _date_input(S.ex_settlement_date, S.set_ex_settlement_date,
+                                                         "ex-settlement-date", S.ex_settlement_date_error),
+                          S.ex_settlement_date_error),
+                    columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
+                ),
+                rx.cond(S.ex_form_error != "", rx.text(S.ex_form_error, size="1", color=rx.color("red", 11),
+                                                       class_name="field-error", id="execute-error")),
+                rx.text("The holdings and the cash of the portfolio move with the execution.", **MUTED),
+                rx.hstack(
+                    rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.close_execute,
+                              id="execute-cancel", type="button"),
+                    rx.button(rx.icon("circle-check", size=14), "Record execution", on_click=S.save_execution,
+                              loading=S.ex_saving, id="execute-save", type="button"),
+                    justify="end", spacing="3", width="100%",
+                ),
+                spacing="3", width="100%", margin_top="12px",
+            ),
+            max_width="560px", id="execute-modal", **STATIC,
+        ),
+        open=S.ex_open,
+        on_open_change=S.set_ex_open,
+    )
+
+
+def _reject_dialog() -> rx.Component:
+    S = OrdersState
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title("Reject order"),
+            rx.alert_dialog.description(S.rj_question, size="2", id="reject-question"),
+            rx.box(field("Reason", text_input("reject-reason", S.rj_reason, S.set_rj_reason,
+                                              placeholder="Rejected by the broker")), margin_top="12px"),
+            rx.hstack(
+                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.cancel_reject, id="reject-cancel"),
+                rx.button("Reject order", color_scheme="red", on_click=S.confirm_reject, loading=S.rj_saving,
+                          id="reject-ok"),
+                justify="end", spacing="3", margin_top="16px",
+            ),
+            max_width="480px",
+        ),
+        open=S.rj_open,
+    )
+
+
+def _upload_modal() -> rx.Component:
+    S = OrdersState
+    chosen = rx.selected_files(UPLOAD_ID)
+    zone = rx.upload(
+        rx.vstack(
+            rx.icon("file-spreadsheet", size=28, color=rx.color("gray", 9)),
+            rx.cond(chosen.length() > 0,
+                    rx.foreach(chosen, lambda name: rx.text(name, size="2", weight="medium", id="upload-file-name")),
+                    rx.text("Drop a CSV or Excel (.xlsx) file here, or click to choose one", size="2",
+                            color=rx.color("gray", 11), text_align="center")),
+            align="center", spacing="2", padding="20px",
+        ),
+        id=UPLOAD_ID, accept=UPLOAD_ACCEPT, multiple=False, max_files=1, padding="0",
+        border=f"1px dashed {rx.color('gray', 7)}", border_radius="8px", width="100%", cursor="pointer",
+        background=rx.color("gray", 2),
+    )
+    confirm = rx.cond(
+        chosen.length() > 0,
+        rx.button(rx.icon("upload", size=14), "Upload", id="upload-confirm", loading=S.uploading,
+                  on_click=S.upload(rx.upload_files(upload_id=UPLOAD_ID))),
+        rx.button(rx.icon("upload", size=14), "Upload", id="upload-confirm", on_click=S.no_file),
+    )
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title("Upload execution file"),
+            rx.vstack(
+                rx.text("The broker's executed trades: every line executes its placed order (matched by account, "
+                        "code, side and quantity), or none is executed and the wrong lines are named.", size="2",
+                        color=rx.color("gray", 11)),
+                zone,
+                rx.text("Columns (header row): " + ", ".join(CONFIRMATION_COLUMNS) + "; optional reference. Side BUY "
+                        "or SELL (B or S); dates DD/MM/YYYY; account is the broker account or the HIN.", **MUTED),
+                rx.cond(S.upload_error != "", rx.callout(
+                    rx.vstack(
+                        rx.text(S.upload_error, size="2", id="upload-error"),
+                        rx.foreach(S.upload_lines, lambda d: rx.hstack(
+                            rx.text(d.label, size="1", weight="bold", white_space="nowrap", min_width="56px"),
+                            rx.text(d.value, size="1"),
+                            spacing="2", align="start", class_name="upload-line")),
+                        spacing="1", max_height="30vh", overflow_y="auto", width="100%",
+                    ),
+                    icon="triangle-alert", color_scheme="red", width="100%", id="upload-failure",
+                )),
+                rx.hstack(
+                    rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.close_upload,
+                              id="upload-cancel", disabled=S.uploading),
+                    confirm,
+                    justify="end", spacing="3", width="100%",
+                ),
+                spacing="3", width="100%",
+            ),
+            max_width="600px", id="upload-modal",
+        ),
+        open=S.up_open,
+        on_open_change=S.set_up_open,
+    )
+
+
+def orders_page() -> rx.Component:
+    S = OrdersState
+    statuses = rx.segmented_control.root(
+        *[rx.segmented_control.item(label, value=value, id=f"status-{value}") for value, label in ORDER_STATUSES],
+        value=S.status_filter, on_change=S.set_status_filter, id="status-filter",
+    )
+    return page(
+        "Orders",
+        rx.flex(_firm_select(S), statuses, wrap="wrap", spacing="3", align="center", width="100%"),
+        _orders_table(),
+        _execute_modal(),
+        _reject_dialog(),
+        _upload_modal(),
+        crumbs=[("Reports", None), ("Orders", None)],
+        actions=rx.hstack(
+            rx.button(rx.icon("upload", size=14), "Upload execution file", on_click=S.open_upload, id="orders-upload"),
+            _refresh(S),
+            spacing="2", align="center",
+        ),
+    )
+
+
+def register(app: rx.App) -> None:
+    app.add_page(desktop_broker_page, route=routes.ROUTES["reports.desktop-broker-trade-file"],
+                 title=f"Desktop Broker Trade File | {TITLE}",
+                 on_load=[AppState.check_login, DesktopBrokerState.on_load])
+    app.add_page(orders_page, route=routes.ROUTES["reports.orders"], title=f"Orders | {TITLE}",
+                 on_load=[AppState.check_login, OrdersState.on_load])
