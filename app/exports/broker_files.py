@@ -59,7 +59,7 @@ def xlsx(kind: str, orders: Sequence[order_rules.Order], *, extra_header: Sequen
         out: list = []
         for c, value in enumerate(values):
             if numeric[c] and value != "":
-                out.append(float(value) if header[c] != "Quantity" else int(Decimal(value)))
+                out.append(Decimal(value))
             elif value[:1] in _FORMULA_START:  # only such text needs a cell forced to text
                 cell = WriteOnlyCell(ws)
                 put_text(cell, value)

@@ -16,17 +16,18 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, timezone
 from decimal import Decimal
 from typing import Any
 
+from sqlalchemy import func, select as sa_select
 from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import Asset, AssetTransaction, Portfolio, TradeTransaction
 from app.db.types import utcnow
 from app.domain import orders as order_rules
-from app.domain.advice import TxStatus
+from app.domain.advice import NOT_ENOUGH_ASSETS, TxStatus
 from app.domain.errors import NotFound, PermissionDenied, ValidationError
 from app.domain.ledger import to_cents
 from app.domain.permissions import NOT_ALLOWED, Actor
@@ -90,8 +91,6 @@ def list_orders(*, actor: Actor, firm_id: Any = None, status: Any = "placed", li
                 offset: Any = None) -> tuple[list[OrderRow], int]:
     """The firm's broker orders in one status (placed by default; 'all' for every status)."""
     _require_staff(actor)
-    from sqlalchemy import func, select as sa_select
-
     limit_ = min(max(as_id(limit) or PAGE_SIZE, 1), 500)
     offset_ = max(int(offset) if str(offset or "").isdigit() else 0, 0)
     with session_scope() as s:
@@ -132,7 +131,6 @@ def _fill(s: Session, t: AssetTransaction, *, quantity: Decimal, price: Decimal,
         portfolio = s.get(Portfolio, t.investment_id)
         held = postings.position(s, portfolio, t.asset_id).units
         if quantity > held:
-            from app.domain.advice import NOT_ENOUGH_ASSETS
             raise ValidationError(NOT_ENOUGH_ASSETS, {"quantity": NOT_ENOUGH_ASSETS})
     t.quantity, t.price, t.fee = quantity, price, to_cents(fee)
     t.amount = cash_amount(t.type, quantity=quantity, price=price, fee=t.fee, gst=t.gst)
@@ -168,7 +166,7 @@ def _day(value: Any, label: str, *, required: bool) -> datetime | None:
     day = value if isinstance(value, date) else order_rules.parse_day(str(value)[:10])
     if day is None:
         raise ValidationError(f"Invalid {label}", {label: "invalid"})
-    return datetime(day.year, day.month, day.day, tzinfo=utcnow().tzinfo)
+    return datetime(day.year, day.month, day.day, tzinfo=timezone.utc)
 
 
 def execute(*, actor: Actor, order_id: Any, price: Any, fee: Any = None, quantity: Any = None,

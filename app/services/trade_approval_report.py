@@ -24,6 +24,7 @@ from sqlmodel import Session, col, select
 from app.db.engine import session_scope
 from app.db.tables import Portfolio, PortfolioUser, TargetPortfolio, TradeInstruction, TradeNote, TradeTransaction, User
 from app.domain import advice
+from app.domain.engine.trade_file import FILTER_NOT_FOUND
 from app.domain.advice import NoteState, PortfolioFacts, TIStatus, TPStatus, TxStatus
 from app.domain.errors import DomainError, NotFound, PermissionDenied, ValidationError
 from app.domain.permissions import NOT_ALLOWED, Actor
@@ -99,7 +100,6 @@ def parse_statuses(raw: Iterable[Any] | None) -> tuple[str, ...]:
         return DEFAULT_STATUS_FILTERS
     unknown = [c for c in chosen if c not in STATUS_FILTERS]
     if unknown:
-        from app.domain.engine.trade_file import FILTER_NOT_FOUND
         raise ValidationError(FILTER_NOT_FOUND)
     return chosen
 
@@ -151,6 +151,31 @@ def _json(text: str | None) -> dict[str, Any]:
         return {}
 
 
+def _tx_item(group: ApprovalGroup, p: Portfolio, t: TradeTransaction, count: int) -> ApprovalItem:
+    payload = _json(t.payload)
+    return ApprovalItem(
+        trade_inst_id=group.trade_inst_id, ti_status=group.status, ti_status_label=group.status_label,
+        ti_count=count, inactive=p.inactive, is_holder=group.is_holder, item_type=1, tr_id=t.id, tr_status=t.status,
+        tr_status_label=advice.TX_LABELS[TxStatus(t.status)], tr_declined_at=t.declined_at,
+        tr_approved_at=t.approved_at, str_id=None, state=None, source=None, decision=t.decision,
+        investment_id=p.id, investment_name=p.name, asset_code=t.asset_code,
+        action="BUY" if t.action == "increase" else "SELL", quantity=t.quantity, price=t.price, value=t.value,
+        text=str((payload.get("str_on_ti_generation") or {}).get("text") or ""),
+        pending=t.status in tis.PENDING_TX and t.decision is None)
+
+
+def _note_item(group: ApprovalGroup, p: Portfolio, n: TradeNote, count: int) -> ApprovalItem:
+    payload = _json(n.payload)
+    return ApprovalItem(
+        trade_inst_id=group.trade_inst_id, ti_status=group.status, ti_status_label=group.status_label,
+        ti_count=count, inactive=p.inactive, is_holder=group.is_holder, item_type=2, tr_id=None, tr_status=None,
+        tr_status_label=n.state.replace("_", " ").capitalize(), tr_declined_at=None, tr_approved_at=None,
+        str_id=n.id, state=n.state, source=n.source, decision=n.decision, investment_id=p.id,
+        investment_name=p.name, asset_code=str(payload.get("code") or ""), action="NOTE", quantity=None, price=None,
+        value=None, text=str(payload.get("text") or ""),
+        pending=n.state == NoteState.VALIDATED.value and n.decision is None)
+
+
 def build(s: Session, actor: Actor, clause, statuses: tuple[str, ...], order: str = "investment_name") -> list[ApprovalGroup]:
     wanted = [v for key in statuses for v in STATUS_FILTERS[key]]
     newest = (sa_select(TradeInstruction.investment_id, func.max(TradeInstruction.version).label("v"))
@@ -198,27 +223,8 @@ def build(s: Session, actor: Actor, clause, statuses: tuple[str, ...], order: st
             can_validate=allowed and advice.can_edit_ti(actor, ti.status),
             can_approve=allowed and status is TIStatus.PENDING_APPROVAL and advice.can_approve_ti(actor, facts, pending))
         count = len(t_rows) + len(n_rows)
-        for t in t_rows:
-            payload = _json(t.payload)
-            group.items.append(ApprovalItem(
-                trade_inst_id=ti.id, ti_status=ti.status, ti_status_label=group.status_label, ti_count=count,
-                inactive=p.inactive, is_holder=group.is_holder, item_type=1, tr_id=t.id, tr_status=t.status,
-                tr_status_label=advice.TX_LABELS[TxStatus(t.status)], tr_declined_at=t.declined_at,
-                tr_approved_at=t.approved_at, str_id=None, state=None, source=None, decision=t.decision,
-                investment_id=p.id, investment_name=p.name, asset_code=t.asset_code,
-                action="BUY" if t.action == "increase" else "SELL", quantity=t.quantity, price=t.price,
-                value=t.value, text=str((payload.get("str_on_ti_generation") or {}).get("text") or ""),
-                pending=t.status in tis.PENDING_TX and t.decision is None))
-        for n in n_rows:
-            payload = _json(n.payload)
-            group.items.append(ApprovalItem(
-                trade_inst_id=ti.id, ti_status=ti.status, ti_status_label=group.status_label, ti_count=count,
-                inactive=p.inactive, is_holder=group.is_holder, item_type=2, tr_id=None, tr_status=None,
-                tr_status_label=n.state.replace("_", " ").capitalize(), tr_declined_at=None, tr_approved_at=None,
-                str_id=n.id, state=n.state, source=n.source, decision=n.decision, investment_id=p.id,
-                investment_name=p.name, asset_code=str(payload.get("code") or ""), action="NOTE", quantity=None,
-                price=None, value=None, text=str(payload.get("text") or ""),
-                pending=n.state == NoteState.VALIDATED.value and n.decision is None))
+        group.items.extend(_tx_item(group, p, t, count) for t in t_rows)
+        group.items.extend(_note_item(group, p, n, count) for n in n_rows)
         groups.append(group)
     key = {"status": lambda g: (g.status_label, g.investment_name.lower()),
            "created_at": lambda g: (g.created_at, g.investment_name.lower())}.get(order, lambda g: g.investment_name.lower())
@@ -388,16 +394,8 @@ def _one(s: Session, actor: Actor, p: Portfolio, ti: TradeInstruction) -> list[A
                           status_label=advice.TI_LABELS[TIStatus(ti.status)], row_version=ti.row_version,
                           created_at=ti.created_at, inactive=p.inactive, is_holder=False, can_validate=False,
                           can_approve=False)
-    for t in s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id,
-                                                   TradeTransaction.status != TxStatus.DELETED.value)
-                    .order_by(TradeTransaction.id)).all():
-        payload = _json(t.payload)
-        group.items.append(ApprovalItem(
-            trade_inst_id=ti.id, ti_status=ti.status, ti_status_label=group.status_label, ti_count=0,
-            inactive=p.inactive, is_holder=False, item_type=1, tr_id=t.id, tr_status=t.status,
-            tr_status_label=advice.TX_LABELS[TxStatus(t.status)], tr_declined_at=t.declined_at,
-            tr_approved_at=t.approved_at, str_id=None, state=None, source=None, decision=t.decision,
-            investment_id=p.id, investment_name=p.name, asset_code=t.asset_code,
-            action="BUY" if t.action == "increase" else "SELL", quantity=t.quantity, price=t.price, value=t.value,
-            text=str((payload.get("str_on_ti_generation") or {}).get("text") or ""), pending=False))
+    rows = s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id,
+                                                 TradeTransaction.status != TxStatus.DELETED.value)
+                  .order_by(TradeTransaction.id)).all()
+    group.items.extend(_tx_item(group, p, t, len(rows)) for t in rows)
     return [group]

@@ -44,6 +44,7 @@ from app.domain.permissions import NOT_ALLOWED, Actor
 from app.domain.roles import Role
 from app.domain.transactions import Kind, Status
 from app.services import postings
+from app.services.holdings import person_name
 from app.services.portfolio_access import as_id
 
 FIRM_NOT_FOUND = "Firm not found"
@@ -146,12 +147,6 @@ class TradeFile:
     cash: list[CashSummaryRow] = field(default_factory=list)
 
 
-def _person(u: User | None) -> str:
-    if u is None:
-        return ""
-    return f"{u.preferred_name or u.first_name} {u.last_name}".strip()
-
-
 def _payload(text: str | None) -> dict[str, Any]:
     try:
         return json.loads(text) if text else {}
@@ -185,18 +180,17 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
     tt = TradeTransaction  # plain columns, not ORM objects: a firm's file holds tens of thousands of rows
     stmt = (sa_select(tt.id, tt.asset_id, tt.asset_code, tt.action, tt.amount, tt.pending, tt.fee, tt.limit_price,
                       tt.quantity, tt.current_units, tt.full_sell, tt.stop_loss, tt.urgent, tt.payload,
-                      TradeInstruction.investment_id, TradeInstruction.payload.label("ti_payload"),
-                      TradeInstruction.target_portfolio_id)
+                      TradeInstruction.investment_id, TradeInstruction.target_portfolio_id)
             .join(TradeInstruction, TradeInstruction.id == TradeTransaction.trade_instruction_id)
             .join(Portfolio, Portfolio.id == TradeInstruction.investment_id)
             .where(_scope(firm_id), TradeTransaction.status == TxStatus.APPROVED.value))
     if only_ids is not None:
         stmt = stmt.where(col(TradeTransaction.id).in_(list(only_ids)))
-    found = [(row, row.investment_id, row.ti_payload, row.target_portfolio_id)
+    found = [(row, row.investment_id, row.target_portfolio_id)
              for row in s.execute(stmt.order_by(TradeTransaction.id)).all()]
     if not found:
         return TradeFile(firm_id)
-    portfolio_ids = sorted({pid for _, pid, _, _ in found})
+    portfolio_ids = sorted({pid for _, pid, _ in found})
     portfolios = {p.id: p for p in s.exec(select(Portfolio).where(col(Portfolio.id).in_(portfolio_ids))).all()}
     asset_ids = {t.asset_id for t, *_ in found}
     assets = {a.id: a for a in s.exec(select(Asset).where(col(Asset.id).in_(asset_ids))).all()}
@@ -220,16 +214,17 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
     live_by_asset: set[tuple[int, int, str]] = {(r.investment_id, r.asset_id, r.action or "") for r in placed_rows}
     sums: dict[int, dict[str, Decimal]] = defaultdict(lambda: {"buy": ZERO, "sell": ZERO, "committed": ZERO})
     min_cash: dict[int, Decimal] = {}
-    for t, pid, ti_payload, tp_id in found:
+    min_trade: dict[int, Decimal] = {}
+    for t, pid, tp_id in found:
         p = portfolios[pid]
         asset = assets.get(t.asset_id)
-        facts = _payload(ti_payload)
         payload = _payload(t.payload)
-        method = models.get(p.model_id, "equal_amounts") if p.model_id else "equal_amounts"
-        limits = limits_for(_limit_settings(p), method)
-        minimum = limits.min_trade_amount
-        if pid not in min_cash:
+        if pid not in min_trade:  # the limits are the portfolio's: chosen once per portfolio
+            method = models.get(p.model_id, "equal_amounts") if p.model_id else "equal_amounts"
+            limits = limits_for(_limit_settings(p), method)
+            min_trade[pid] = limits.min_trade_amount
             min_cash[pid] = limits.min_cash(tp_values.get(tp_id) or ZERO)
+        minimum = min_trade[pid]
         side = "BUY" if t.action == INCREASE else "SELL"
         order = placed.get(t.id)
         base = rules.FileRow(action=t.action, amount=t.amount, pending_amount=t.pending, brokerage=t.fee,
@@ -257,7 +252,7 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
             type=row_type, status=status, transaction_type=line.order_type,
             asset_class_title=classes.get(asset.class_id, "") if asset else "",
             asset_type_id=asset.type_id if asset else None, adviser_id=p.adviser_id,
-            adviser_name=_person(advisers.get(p.adviser_id)), firm_id=p.firm_id, hin=p.hin or "",
+            adviser_name=person_name(advisers[p.adviser_id]) if p.adviser_id in advisers else "", firm_id=p.firm_id, hin=p.hin or "",
             broker_account=p.broker_account or "", hidden=line.hidden and order is None,
             selected=rules.auto_selected(status, row_type), raw_pending_amount=t.pending,
             recommended_quantity=t.quantity, current_units=t.current_units, full_sell=t.full_sell,
