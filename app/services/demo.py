@@ -109,4 +109,7 @@ def load_demo_data() -> bool:  # noqa: F811 - deliberately wraps the loader abov
     load_demo_models()  # skips quietly while there are no assets
     from app.services.demo_portfolios import load_demo_portfolios
     load_demo_portfolios()  # after the models they follow; its own marker (the portfolio names)
+    from app.services.demo_advice import load_demo_advice
+
+    load_demo_advice()  # recommendations and the advice chain, after the demo portfolios; its own markers
     return loaded

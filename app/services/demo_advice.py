@@ -1,0 +1,492 @@
+"""Demo advice: the whole advice chain on the demo data, so that every advice screen and report has
+rows on a fresh install. Everything goes through the services, as the demo people would do it on
+screen, so the same rules apply.
+
+1. Recommendations. Every demo model gets long-term recommendations (buy, sell, hold) and
+   short-term (analyst) recommendations whose action codes, across the demo models, are all the
+   codes of the specification (ACC, BUY, HOLD, SA, SB, SELL, TAP, TSP, FFL/HOLD, FFL/SA, FFL/SELL,
+   FFL/TAP, FFL/TSP, SL/SELL, SL/TAP, SL/TSP), uploaded as files by the model firm's administrator.
+   A model that has or ever had recommendations (short-term changes stamp
+   analyst_recommendations_date, which is never cleared) is left alone.
+2. The chain. Every demo firm gets seven active portfolios, one at each step of the chain (STEPS),
+   held by the firm's demo clients other than client@<firm> (whose portfolios stay as they are),
+   advised by adviser@<firm>, following one of the firm's models. The adviser creates the
+   portfolio, the superuser activates it, the adviser links the model, enters the opening balance
+   and imports the history (purchases, a sell, franked dividends, a capital return or a split,
+   interest, a withdrawal) as a transaction file, then calculates and validates the target
+   portfolio; the client approves the record of advice; the adviser calculates and validates the
+   trade recommendations; the client approves them; the adviser exports the Desktop Broker file
+   (the trades become orders in status Placed, good for a week from today) and records the
+   broker's execution (holdings and cash move). The firm's administrator enters the firm's AUSIEX
+   adviser code first when it has none.
+
+Runs after the demo people, the asset universe, the demo models and the demo portfolios; quietly
+does nothing when they are missing. Idempotent like the other demo loaders: a portfolio (and its
+chain) is made only when its firm has no portfolio of that name yet, a deleted one included. A step
+the services refuse (a universe too small for a model, say) is logged and the other portfolios are
+still made.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import logging
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+from typing import Any
+
+from sqlmodel import col, func, select
+
+from app.db.engine import session_scope
+from app.db.tables import (
+    Asset, Broker, Firm, LongTermRecommendation, Model, ModelAsset, ModelClass, Portfolio, ShortTermRecommendation, User,
+)
+from app.db.types import utcnow
+from app.domain.errors import DomainError
+from app.domain.models import ModelStatus
+from app.domain.permissions import Actor
+from app.domain.roles import Role
+
+log = logging.getLogger(__name__)
+
+FIRM_KEYS = ("harbour", "southerncross", "outback")
+SUPERUSER_EMAIL = "superuser@example.com"
+CENT = Decimal("0.01")
+
+# ---- 1. recommendations ------------------------------------------------------------------------------
+# Per demo model, by the position of its assets (classes by priority, then assets by priority):
+# (short-term action code, comment, limit price as a share of the last close or None). A model of
+# another name takes the DEFAULT cycle. Across the demo models every code of the specification is used.
+SHORT_TERMS: dict[str, list[tuple[str, str | None, str | None]]] = {
+    "Balanced Growth": [
+        ("TAP", "Take a profit above the model weight after the resources rally", None),
+        ("HOLD", "Fully valued after the result: hold, do not add", None),
+        ("BUY", "Buy below the limit: pulled back after guidance", "0.99"),
+        ("ACC", "Accumulate on weakness", None),
+        ("SB", "Speculative buy: half weight", None),
+        ("BUY", None, None),
+        ("FFL/TSP", "Take some profit now: the currency tailwind is fading", None),
+        ("BUY", None, None),
+        ("SL/SELL", "Stop loss: sell if it trades below the limit", "0.92"),
+        ("SA", "Sell all: replaced by a lower-fee fund", None),
+        ("FFL/HOLD", "Hold while the rate outlook settles", None),
+    ],
+    "Income Focus": [
+        ("BUY", "Reliable fully franked dividend", None),
+        ("TSP", "Take some profit: yield below the sector", None),
+        ("SL/TAP", "Stop loss on the part above the model weight", "0.93"),
+        ("FFL/SELL", "Sell now: dividend cut expected", None),
+        ("ACC", None, None),
+        ("HOLD", "Hold: currency hedge under review", None),
+    ],
+    "Conservative (work in progress)": [
+        ("SELL", "Too volatile for this model", None),
+        ("FFL/TAP", "Take a profit now on the part above the weight", None),
+        ("SL/TSP", "Stop loss on some of the profit", "0.94"),
+        ("FFL/SA", "Sell all now: replaced by a hedged fund", None),
+        ("BUY", None, None),
+    ],
+    "Australian Blue Chip": [
+        ("ACC", "Accumulate below NTA", None),
+        ("TAP", "Take a profit above the model weight", None),
+        ("BUY", None, "0.99"),
+        ("SA", "Sell all: exposure moved to the majors' peer", None),
+        ("HOLD", "Hold pending the regulator's review", None),
+        ("SL/SELL", "Stop loss: sell below the limit", "0.92"),
+    ],
+    "Growth Leaders": [
+        ("BUY", "Pipeline momentum", None),
+        ("SELL", "Sell: growth slowing", None),
+        ("TSP", "Take some profit", None),
+        ("FFL/TAP", "Take a profit now above the weight", None),
+        ("ACC", None, None),
+        ("SB", "Speculative buy ahead of the investor day", None),
+        ("BUY", None, None),
+        ("SB", None, None),
+        ("FFL/SA", "Sell all now: fund closing", None),
+        ("SL/TSP", "Stop loss on some of the profit", "0.93"),
+        ("BUY", None, None),
+    ],
+}
+DEFAULT_SHORT_TERMS = SHORT_TERMS["Balanced Growth"]
+LONG_TERM_HOLD = "Long-term hold: keep the position, no new money"
+LONG_TERM_SELL = "Long-term sell: exit over the next year"
+
+
+def _long_term(code: str) -> tuple[str, str | None]:
+    """The long-term view that goes with a short-term code: sell for the sells, hold for holds and
+    profit taking, buy otherwise."""
+    base = code.rpartition("/")[2]
+    if base in ("SELL", "SA"):
+        return "sell", LONG_TERM_SELL
+    if base in ("HOLD", "TAP", "TSP"):
+        return "hold", LONG_TERM_HOLD
+    return "buy", "Core holding"
+
+
+def _model_assets(model_id: int) -> list[Asset]:
+    """The model's assets, classes by priority then assets by priority."""
+    with session_scope() as s:
+        rows = s.exec(select(Asset).join(ModelAsset, ModelAsset.asset_id == Asset.id)
+                      .join(ModelClass, (ModelClass.model_id == ModelAsset.model_id)
+                            & (ModelClass.class_id == ModelAsset.class_id), isouter=True)
+                      .where(ModelAsset.model_id == model_id)
+                      .order_by(ModelClass.priority, ModelAsset.priority, ModelAsset.id)).all()
+    seen, out = set(), []
+    for asset in rows:
+        if asset.id not in seen:
+            seen.add(asset.id)
+            out.append(asset)
+    return out
+
+
+def _untouched_models() -> list[Model]:
+    """The demo firms' models (not deleted) that never had recommendations."""
+    with session_scope() as s:
+        firm_ids = s.exec(select(User.firm_id).where(
+            col(User.email).in_([f"admin@{key}.example.com" for key in FIRM_KEYS]))).all()
+        models = s.exec(select(Model).where(col(Model.firm_id).in_([f for f in firm_ids if f]),
+                                            Model.deleted_at.is_(None), Model.analyst_recommendations_date.is_(None))
+                        .order_by(Model.id)).all()
+        with_long = set(s.exec(select(LongTermRecommendation.model_id).distinct()).all())
+        with_short = set(s.exec(select(ShortTermRecommendation.model_id).distinct()).all())
+    return [m for m in models if m.id not in with_long and m.id not in with_short]
+
+
+def _csv(header: tuple[str, ...], rows: list[tuple[Any, ...]]) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows(["" if cell is None else cell for cell in row] for row in rows)
+    return out.getvalue().encode()
+
+
+def recommendation_files(model_name: str, assets: list[Asset]) -> tuple[bytes, bytes]:
+    """The long-term and the short-term recommendation files (CSV, the upload's columns) of a
+    model's assets, by the model's plan in SHORT_TERMS."""
+    plan = SHORT_TERMS.get(model_name, DEFAULT_SHORT_TERMS)
+    long_rows, short_rows = [], []
+    for i, asset in enumerate(assets):
+        code, comment, factor = plan[i % len(plan)]
+        long_rows.append((asset.code, *_long_term(code)))
+        price = None
+        if factor is not None and asset.last_close_price:
+            price = (asset.last_close_price * Decimal(factor)).quantize(CENT, rounding=ROUND_HALF_UP)
+        dividend = asset.dividend_yield if code in ("BUY", "ACC") and asset.dividend_yield is not None else None
+        short_rows.append((asset.code, code, comment, price, dividend.normalize() if dividend is not None else None))
+    return (_csv(("code", "action", "comment"), long_rows),
+            _csv(("code", "action", "comment", "price", "yield"), short_rows))
+
+
+def load_demo_recommendations() -> int:
+    """Long-term and short-term recommendations for the demo models that never had any, uploaded
+    as files by the model firm's administrator; returns how many models got them."""
+    from app.domain.recommendations import Kind
+    from app.services import recommendations
+
+    done = 0
+    for model in _untouched_models():
+        author = _person("admin@%.example.com", firm_id=model.firm_id)
+        assets = _model_assets(model.id)
+        if author is None or not assets:
+            continue
+        long_file, short_file = recommendation_files(model.name, assets)
+        try:
+            for kind, data in ((Kind.LONG_TERM, long_file), (Kind.SHORT_TERM, short_file)):
+                recommendations.upload(actor=_actor(author), kind=kind, model_ids=[model.id], content_type="text/csv",
+                                       data=data, upload_type="amend")
+        except DomainError as exc:
+            log.warning("demo recommendations of %s: %s", model.name, exc.message)
+            continue
+        done += 1
+    return done
+
+
+# ---- 2. the chain ------------------------------------------------------------------------------------
+DRAFT = "draft"                          # target portfolio calculated: Validation Required
+AWAITING_CLIENT = "awaiting_client"      # validated: the record of advice awaits the client
+TRADES_TO_VALIDATE = "trades_to_validate"  # approved; trade recommendations pending validation
+TRADES_TO_APPROVE = "trades_to_approve"  # trade recommendations pending the client's approval
+TRADES_APPROVED = "trades_approved"      # approved trades, ready for the trade file
+PLACED = "placed"                        # exported in the Desktop Broker file: orders Placed
+EXECUTED = "executed"                    # the broker's execution recorded: holdings and cash moved
+STEPS = (AWAITING_CLIENT, DRAFT, TRADES_TO_VALIDATE, TRADES_TO_APPROVE, TRADES_APPROVED, PLACED, EXECUTED)
+DESKTOP_BROKER = "Desktop Broker"
+ORDER_DAYS = 7  # placed orders are good for a week from the day they are placed
+AUSIEX_CODES = {"outback": "OFP310"}  # for a demo firm without its AUSIEX adviser code
+
+
+@dataclass(frozen=True)
+class ChainPlan:
+    """One demo portfolio of the chain: its name, type, the step it is taken to, its broker and
+    opening balance. Names sort after the firm's other demo portfolios."""
+
+    name: str
+    type: str
+    step: str
+    broker: str | None
+    opening: Decimal
+
+
+_MODELS = (0, 1, 0, 1, 0, 0, 1)  # which of the firm's models (by position) each step's portfolio follows
+_TYPES = ("SMSF", "TRUST", "COMPANY", "SAVINGS", "TRUST", "SMSF", "SOLE_TRADER")
+_BROKERS = ("CommSec", None, "nabtrade", "CommSec", DESKTOP_BROKER, DESKTOP_BROKER, DESKTOP_BROKER)
+_OPENINGS = ("320000", "180000", "240000", "150000", "210000", "275000", "130000")
+_NAMES = {
+    "harbour": ("Paddington Super Fund", "Rose Bay Family Trust", "Seaforth Investments Pty Ltd", "Tamarama Savings",
+                "Vaucluse Family Trust", "Watsons Bay Super Fund", "Woollahra Trading"),
+    "southerncross": ("Brighton Super Fund", "Camberwell Family Trust", "Elwood Investments Pty Ltd", "Hawthorn Savings",
+                      "Kew Family Trust", "Malvern Super Fund", "Toorak Trading"),
+    "outback": ("Fannie Bay Super Fund", "Larrakeyah Family Trust", "Nightcliff Investments Pty Ltd", "Parap Savings",
+                "Rapid Creek Family Trust", "Stuart Park Super Fund", "Tiwi Trading"),
+}
+
+
+def chain_plans(key: str) -> list[ChainPlan]:
+    """The seven chain portfolios of a demo firm, one per step, in STEPS order."""
+    return [ChainPlan(name, kind, step, broker, Decimal(opening))
+            for name, kind, step, broker, opening in zip(_NAMES[key], _TYPES, STEPS, _BROKERS, _OPENINGS)]
+
+
+class _Stop(Exception):
+    """A step that did not come out as the chain needs (e.g. a target portfolio short of cash)."""
+
+
+def _actor(user: User) -> Actor:
+    return Actor(id=user.id, role=Role(user.role), firm_id=user.firm_id, email=user.email,
+                 first_name=user.first_name, last_name=user.last_name)
+
+
+def _person(email_like: str, firm_id: int | None = None) -> User | None:
+    with session_scope() as s:
+        query = select(User).where(col(User.email).like(email_like))
+        if firm_id is not None:
+            query = query.where(User.firm_id == firm_id)
+        return s.exec(query.order_by(User.id)).first()
+
+
+def history_file(opening: Decimal, assets: list[Asset], history: dict[int, list[tuple[date, Decimal]]],
+                 corporate_action: str) -> tuple[date, bytes] | None:
+    """The day of the opening balance and a transaction file (CSV, the transaction upload's
+    columns) of a portfolio's history on the price history's trading days: purchases of up to six
+    of the model's assets with 80% of the opening balance, a sell of a third of the first one,
+    half-year dividends with franking credits, a capital return or a share split, interest on cash
+    and a withdrawal. None when the assets have no price history."""
+    priced = [a for a in assets if len(history.get(a.id, ())) >= 60][:6]
+    if not priced:
+        return None
+    days = [d for d, _ in history[priced[0].id]]
+    n = len(days)
+
+    def day_at(fraction: float) -> date:
+        return days[min(n - 1, int(n * fraction))]
+
+    def close(asset: Asset, day: date) -> Decimal:
+        found = [c for d, c in history[asset.id] if d <= day]
+        return found[-1] if found else history[asset.id][0][1]
+
+    def fee(value: Decimal) -> Decimal:
+        return max(Decimal("19.95"), (value * Decimal("0.0011")).quantize(CENT, rounding=ROUND_HALF_UP))
+
+    header = ("date", "type", "code", "quantity", "price", "fee", "amount", "franking_credits", "ratio",
+              "description")
+    rows: list[tuple[Any, ...]] = []
+    budget = opening * Decimal("0.8") / len(priced)
+    held: dict[int, Decimal] = {}
+    for i, asset in enumerate(priced):
+        day = day_at(0.03 + 0.02 * i)
+        price = close(asset, day)
+        units = (budget / price).quantize(Decimal(1), rounding=ROUND_DOWN)
+        if units > 0:
+            rows.append((day, "purchase", asset.code, units, price, fee(units * price), None, None, None,
+                         "Initial investment"))
+            held[asset.id] = units
+    if not held:
+        return None
+    owned = [a for a in priced if a.id in held]
+    first, last = owned[0], owned[-1]
+    sold = (held[first.id] / 3).quantize(Decimal(1), rounding=ROUND_DOWN)
+    if sold > 0:
+        price = close(first, day_at(0.55))
+        rows.append((day_at(0.55), "sell", first.code, sold, price, fee(sold * price), None, None, None, "Rebalance"))
+    for asset in owned[:3]:
+        amount = (held[asset.id] * close(asset, day_at(0.45)) * (asset.dividend_yield or Decimal(4)) / 200
+                  ).quantize(CENT, rounding=ROUND_HALF_UP)
+        if amount > 0:
+            franking = (amount * Decimal(30) / Decimal(70)).quantize(CENT, rounding=ROUND_DOWN)
+            rows.append((day_at(0.45), "dividend", asset.code, None, None, None, amount, franking, None,
+                         "Interim dividend"))
+    if corporate_action == "capital_return":
+        rows.append((day_at(0.65), "capital return", last.code, None, "0.12", None, None, None, None, "Capital return"))
+    else:
+        rows.append((day_at(0.65), "reconstruction", last.code, None, None, None, None, None, "2:1", "Share split"))
+    rows.append((day_at(0.5), "income", None, None, None, None, (opening * Decimal("0.002")).quantize(CENT), None, None,
+                 "Cash account interest"))
+    rows.append((day_at(0.75), "withdrawal", None, None, None, None, (opening * Decimal("0.02")).quantize(CENT), None,
+                 None, "Withdrawal"))
+    rows.sort(key=lambda r: r[0])
+    return days[0], _csv(header, [(r[0].isoformat(), *r[1:]) for r in rows])
+
+
+def _fund(adviser: Actor, pid: int, plan: ChainPlan, assets: list[Asset],
+          history: dict[int, list[tuple[date, Decimal]]], corporate_action: str) -> None:
+    """The opening balance, and the history imported as one transaction file."""
+    from app.services import transactions, transaction_upload
+
+    made = history_file(plan.opening, assets, history, corporate_action)
+    if made is None:
+        raise _Stop("no price history for the model's assets")
+    first_day, data = made
+    transactions.set_opening_balance(actor=adviser, investment_id=pid, data={"price": plan.opening, "trade_at": first_day})
+    transaction_upload.upload_transactions(actor=adviser, investment_id=pid, content_type="text/csv", data=data)
+
+
+def _create(adviser: User, superuser: User, plan: ChainPlan, holder: User, model_id: int, broker_id: int | None,
+            number: int) -> int:
+    """The portfolio, as the adviser enters it (the superuser activates it), linked to its model."""
+    from app.services import portfolios
+
+    data: dict[str, Any] = {"name": plan.name, "type": plan.type, "users": [{"id": holder.id, "is_owner": True}],
+                            "adviser": adviser.id, "fee_percent": "0.85", "fee_limit_min": "500.00",
+                            "fee_limit_max": "5000.00"}
+    if plan.type in ("SMSF", "TRUST"):
+        data["trustee_name"] = f"{holder.last_name} Nominees Pty Ltd"
+    if plan.type == "COMPANY":
+        data["company_name"] = plan.name
+    if broker_id is not None:
+        data.update(broker=broker_id, hin=f"X{4100000000 + number}", broker_account=f"{7300000 + number}")
+    created = portfolios.create_portfolio(actor=_actor(adviser), data=data)
+    portfolios.update_portfolio(actor=_actor(superuser), portfolio_id=created["id"],
+                                data={"inactive": False, "version": created["version"]})
+    portfolios.link_model(actor=_actor(adviser), portfolio_id=created["id"], model_id=model_id)
+    return created["id"]
+
+
+def _advance(pid: int, plan: ChainPlan, adviser: Actor, client: Actor, today: date) -> None:
+    """Takes a funded portfolio through the chain up to its plan's step."""
+    from app.services import orders, target_portfolios as tps, trade_file, trade_instructions as tis
+
+    tp = tps.calculate(actor=adviser, investment_id=pid)
+    if tp["status"] != "draft" or tp["not_enough_cash"]:
+        raise _Stop(f"target portfolio {tp['status_label']}: {tp.get('error_message') or ''}")
+    if plan.step == DRAFT:
+        return
+    tp = tps.validate(actor=adviser, tp_id=tp["id"], row_version=tp["row_version"])
+    if plan.step == AWAITING_CLIENT:
+        return
+    tps.decide(actor=client, tp_id=tp["id"], action="approve", row_version=tp["row_version"])
+    [ti] = tis.generate(actor=adviser, investment_ids=[pid])
+    if ti["status"] != "pending_validation" or not ti["transactions"]:
+        raise _Stop(f"trade recommendations {ti['status_label']}: {ti.get('error_message') or 'no trades'}")
+    if plan.step == TRADES_TO_VALIDATE:
+        return
+    ti = tis.validate(actor=adviser, ti_id=ti["id"], row_version=ti["row_version"])
+    if plan.step == TRADES_TO_APPROVE:
+        return
+    tis.confirm(actor=client, ti_id=ti["id"], is_approve_all=True, row_version=ti["row_version"])
+    if plan.step == TRADES_APPROVED:
+        return
+    rows = [r for r in trade_file.generate(actor=adviser).rows
+            if r.investment_id == pid and not r.hidden and r.placed_transaction_id is None and r.quantity > 0]
+    if not rows:
+        raise _Stop("no trades for the trade file")
+    expiry = (today + timedelta(days=ORDER_DAYS)).isoformat()
+    trade_file.export(actor=adviser, kind="desktop_broker", today=today, transactions=[
+        {"id": r.recommendation_id, "quantity": str(r.quantity), "expirationDate": expiry} for r in rows])
+    if plan.step == PLACED:
+        return
+    placed, _ = orders.list_orders(actor=adviser, status="placed", limit=500)
+    mine = sorted((o for o in placed if o.investment_id == pid), key=lambda o: (o.side != "SELL", o.id))
+    for order in mine:  # sells first: their proceeds pay for the buys; filled at the order's price
+        orders.execute(actor=adviser, order_id=order.id, price=str(order.price), trade_date=today.isoformat(),
+                       settlement_date=_settlement(today).isoformat(), contract_note=f"DB{order.id:08d}")
+
+
+def _settlement(day: date) -> date:
+    """T+2 in business days."""
+    out, left = day, 2
+    while left:
+        out += timedelta(days=1)
+        if out.weekday() < 5:
+            left -= 1
+    return out
+
+
+def _ausiex_code(key: str, firm_id: int) -> None:
+    """The firm's AUSIEX adviser code, entered by its administrator when it has none (the broker
+    files of placed orders carry it)."""
+    from app.services import firms
+
+    code = AUSIEX_CODES.get(key)
+    admin = _person(f"admin@{key}.example.com")
+    if code is None or admin is None:
+        return
+    current = firms.get_firm(actor=_actor(admin), firm_id=firm_id)
+    if current.get("ausiexCode"):
+        return
+    firms.update_firm(actor=_actor(admin), firm_id=firm_id, data={**current, "ausiexCode": code})
+
+
+def _firm_chain(key: str, superuser: User, today: date) -> int:
+    """The chain portfolios of one demo firm that do not exist yet; returns how many were made."""
+    from app.services.demo_portfolios import _history, _models  # the same models and closes as theirs
+
+    with session_scope() as s:
+        adviser = s.exec(select(User).where(User.email == f"adviser@{key}.example.com")).first()
+        if adviser is None or adviser.firm_id is None:
+            return 0
+        firm = s.get(Firm, adviser.firm_id)
+        main = f"client@{key}.example.com"
+        clients = list(s.exec(select(User).where(User.firm_id == firm.id, User.role == Role.CLIENT.value,
+                                                 col(User.email).like("%.example.com")).order_by(User.id)).all())
+        taken = {n.casefold() for n in s.exec(select(Portfolio.name).where(Portfolio.firm_id == firm.id)).all()}
+        brokers = {b.name: b.id for b in s.exec(select(Broker)).all()}
+    holders = [c for c in clients if c.email != main] or [c for c in clients if c.email == main]
+    plans = [p for p in chain_plans(key) if p.name.casefold() not in taken]
+    models = _models(firm.id)
+    if not plans or not holders or not models:
+        return 0
+    asset_ids = sorted({a for _, ids in models for a in ids})
+    with session_scope() as s:
+        assets = {a.id: a for a in s.exec(select(Asset).where(col(Asset.id).in_(asset_ids))).all()}
+    history = _history(asset_ids)
+    made = 0
+    for plan in plans:
+        n = STEPS.index(plan.step)
+        holder = holders[n % len(holders)]
+        model_id, model_assets = models[_MODELS[n] % len(models)]
+        broker_id = brokers.get(plan.broker) if plan.broker else None
+        try:
+            if plan.step in (PLACED, EXECUTED):
+                _ausiex_code(key, firm.id)
+            pid = _create(adviser, superuser, plan, holder, model_id, broker_id,
+                          number=FIRM_KEYS.index(key) * 100 + n)
+        except DomainError as exc:
+            log.warning("demo portfolio %s: %s", plan.name, exc.message)
+            continue
+        made += 1
+        try:
+            _fund(_actor(adviser), pid, plan, [assets[a] for a in model_assets if a in assets], history,
+                  "capital_return" if n % 2 else "reconstruction")
+            _advance(pid, plan, _actor(adviser), _actor(holder), today)
+        except (DomainError, _Stop) as exc:  # the portfolio stays at the step it reached
+            log.warning("demo advice for %s stopped: %s", plan.name, getattr(exc, "message", exc))
+    return made
+
+
+def load_demo_advice(today: date | None = None) -> int:
+    """The demo recommendations, then the chain portfolios of every demo firm that do not exist
+    yet; returns how many portfolios were made (0 when the demo data is missing or complete)."""
+    from app.services.reference_data import ensure_reference_data
+
+    superuser = _person(SUPERUSER_EMAIL)
+    if superuser is None:
+        return 0
+    with session_scope() as s:
+        if s.exec(select(func.count()).select_from(Model).where(Model.status == ModelStatus.ACTIVE.value)).one() == 0:
+            return 0
+    ensure_reference_data()  # the brokers the portfolios name (idempotent)
+    load_demo_recommendations()
+    today = today or utcnow().date()
+    return sum(_firm_chain(key, superuser, today) for key in FIRM_KEYS)
