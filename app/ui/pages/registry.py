@@ -18,6 +18,7 @@ from app.ui.pages import target_portfolio as tp_pages, rofa as rofa_pages
 from app.ui.pages import trade_instructions as ti_pages, bulk_calculate as bulk_calc_pages
 from app.ui.pages import advice_reports as advice_report_pages
 from app.ui.pages import orders as order_pages
+from app.ui.pages import trade_recommendations as trade_recommendation_pages
 from app.ui.states.base import AppState
 from app.ui.states.login import LoginState
 
@@ -50,3 +51,4 @@ def register_pages(app: rx.App) -> None:
     bulk_calc_pages.register(app)
     advice_report_pages.register(app)
     order_pages.register(app)
+    trade_recommendation_pages.register(app)

@@ -1,0 +1,943 @@
+"""reports.trade-recommendations (spec 001 s2-s9): the firm's trade recommendations report in two
+views.
+
+- Trade file: every approved trade recommendation not executed yet, and the orders already placed
+  (app.services.trade_file.generate). A superuser picks a firm ('All Firms', -2) and presses Load;
+  everyone else reads their own firm on page load. The rows are read once per load and filtered,
+  sorted (investment name ascending by default) and paged (20, 50, 100; 100 by default) here, from
+  memory. Rows are selected on load by the domain rule. The adjustments (which rows, price gap,
+  the last-close-vs-limit filter, rounding, pending amounts, expiry date) are validated and
+  computed by app.domain.engine.trade_file: invalid inputs show their texts and change nothing;
+  applying asks first, and 'Filter is not found!' when no row matches. The broker files (trade
+  file, Desktop Broker, AUSIEX) are built by the service with the rows' quantities, prices and
+  expiry dates, sent to the browser, and the report is read again so that the sent rows show as
+  Placed.
+- Approval: an adviser's newest trade recommendations by portfolio
+  (app.services.trade_approval_report): a superuser picks an active adviser, advisers and
+  administrators read their own; status filters spv / spa / sad (sad only by default); Validate
+  the chosen portfolios, Approve / Decline each pending item (or Approve all) and Confirm; Excel
+  (standart, simple) and PDF links. Unconfirmed decisions hold the page: leaving it in the app asks
+  first (the layout's leave dialog), and so does closing or reloading the tab (beforeunload).
+
+Every handler resolves the acting user from the token and calls the services, which check the role
+and the firm; what the flags here hide is a courtesy. Row keys and ids sent by the browser are only
+looked up among the rows this state holds."""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import math
+from datetime import date
+from decimal import Decimal
+from typing import Any, ClassVar, NamedTuple
+from urllib.parse import urlencode
+
+import reflex as rx
+
+from app.db.types import utcnow
+from app.domain import advice, orders as order_rules, validators
+from app.domain.engine import trade_file as rules
+from app.domain.errors import AuthenticationError, DomainError
+from app.domain.permissions import Actor
+from app.domain.roles import Role
+from app.services import firms as firm_service
+from app.services import trade_approval_report as approval_service
+from app.services import trade_file as trade_file_service
+from app.services import users as user_service
+from app.ui import routes
+from app.ui.components.widgets import visible_pages
+from app.ui.parse import positive_int
+from app.ui.states.assets import percent_display, price_display
+from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
+from app.ui.states.holdings import units
+from app.ui.states.lists import ListControls
+from app.ui.states.orders import FirmChoice, Option, _day, _events, _money
+
+PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
+FILE_VIEW, APPROVAL_VIEW = "file", "approval"
+SORT_KEYS = ("investment_name", "broker_name", "action", "asset_code", "amount", "pending_amount", "quantity",
+             "limit_price", "last_close_price", "limit_vs_price_percentage", "type", "status", "expiry")
+EXPIRY_ERROR = "The expiry date must be today or later"   # key earlier_than_today (001 s5)
+EXPORT_LABELS = {order_rules.TRADE_FILE: "Trade file", order_rules.DESKTOP_BROKER: "Desktop Broker",
+                 order_rules.AUSIEX: "AUSIEX"}
+NO_ROUNDING = "none"
+GAP_LABELS = {rules.GAP_PERCENTAGE: "Percentage", rules.GAP_VALUE: "Value"}
+APPROVAL_EXCEL = "/api/reports/trade-instructions-export-excel"
+APPROVAL_PDF = "/api/reports/trade-instructions-export-pdf"
+APPROVAL_ORDERS = (("investment_name", "Portfolio name"), ("status", "Status"), ("created_at", "Newest first"))
+DECISIONS = ("approved", "declined")
+PICK_ADVISER = "Select an adviser to see their trade recommendations."
+# The browser's own prompt when the tab is closed or reloaded with unconfirmed decisions. It reads
+# the page's marker element, so it asks only on this screen and only while decisions are pending.
+LEAVE_GUARD_JS = """
+if (!window.__tradeRecommendationsGuard) {
+  window.__tradeRecommendationsGuard = true;
+  window.addEventListener('beforeunload', function (event) {
+    var marker = document.getElementById('unconfirmed-decisions');
+    if (marker && marker.dataset.unconfirmed === 'true') { event.preventDefault(); event.returnValue = ''; }
+  });
+}
+"""
+
+
+# ---- what the trade file table shows ---------------------------------------------------------------
+@dataclasses.dataclass
+class FileRowView:
+    id: int = 0
+    portfolio: str = ""
+    holdings_url: str = ""
+    broker: str = ""
+    action: str = ""            # BUY | SELL
+    code: str = ""
+    amount: str = ""
+    pending_amount: str = ""
+    quantity: str = ""
+    limit_price: str = ""       # '' for a market order
+    last_close: str = ""
+    vs_percentage: str = ""
+    vs_value: str = ""
+    vs_negative: bool = False
+    row_type: str = ""          # New | Amend | Cancel | Maintain
+    status: str = ""            # Approved | Placed
+    expiry: str = ""            # DD/MM/YYYY
+    order_type: str = ""        # Market | Limit | Stop loss
+    selected: bool = False
+    adjusted: bool = False
+
+
+@dataclasses.dataclass
+class CashView:
+    """A portfolio's cash against the trades in the file (001 s3), with the colour tests of s9."""
+
+    portfolio: str = ""
+    buys: str = ""
+    sells: str = ""
+    cash_assets: str = ""
+    min_cash: str = ""
+    available: str = ""
+    background: str = ""        # red | yellow | ''
+    text: str = ""              # red | yellow | ''
+
+
+class Change(NamedTuple):
+    """What an applied adjustment made of a row (absent fields keep the service's values). A tuple,
+    so that the state keeps it as it is (no change tracking)."""
+
+    quantity: Decimal
+    price: Decimal | None       # the order's limit price after a price gap; None keeps the row's own
+    expiry: date | None
+    amount: Decimal
+
+
+def _effective(row: trade_file_service.TradeFileRow, change: Change | None) -> dict[str, Any]:
+    """The row's figures as the table shows and the export sends them."""
+    price = change.price if change and change.price is not None else row.limit_price
+    if change and change.price is not None:
+        vs_pct, vs_value = rules.limit_vs_price(price, row.last_close_price)
+    else:
+        vs_pct, vs_value = row.limit_vs_price_percentage, row.limit_vs_price_value
+    return {"quantity": change.quantity if change else row.quantity, "limit_price": price,
+            "expiry": (change.expiry if change and change.expiry else row.expiry),
+            "limit_vs_price_percentage": vs_pct, "limit_vs_price_value": vs_value}
+
+
+def file_row_view(row: trade_file_service.TradeFileRow, change: Change | None, selected: bool) -> FileRowView:
+    figures = _effective(row, change)
+    price, vs_value = figures["limit_price"], figures["limit_vs_price_value"]
+    order_type = ("Stop loss" if row.stop_loss else "Limit") if price is not None else "Market"
+    return FileRowView(
+        id=row.recommendation_id, portfolio=row.investment_name,
+        holdings_url=routes.url("portfolios.holdings", id=row.investment_id), broker=row.broker_name or "N/A",
+        action=row.action, code=row.asset_code, amount=_money(row.amount), pending_amount=_money(row.pending_amount),
+        quantity=units(figures["quantity"]), limit_price=price_display(price) if price is not None else "",
+        last_close=price_display(row.last_close_price),
+        vs_percentage=percent_display(figures["limit_vs_price_percentage"]) if vs_value is not None else "",
+        vs_value=price_display(vs_value) if vs_value is not None else "",
+        vs_negative=vs_value is not None and vs_value < 0, row_type=row.type, status=row.status,
+        expiry=_day(figures["expiry"]), order_type=order_type, selected=selected, adjusted=change is not None)
+
+
+def cash_view(c: trade_file_service.CashSummaryRow) -> CashView:
+    return CashView(portfolio=c.investment_name, buys=_money(c.sumAmountBuyForPortfolio),
+                    sells=_money(c.sumAmountSellForPortfolio), cash_assets=_money(c.sumCashAssets),
+                    min_cash=_money(c.minCashBalance), available=_money(c.availableCash),
+                    background=c.background or "", text=c.text or "")
+
+
+def _sort_value(row: trade_file_service.TradeFileRow, change: Change | None, key: str) -> tuple:
+    """A sort key that puts empty values last whatever the direction (reversed below)."""
+    figures = _effective(row, change)
+    value = figures[key] if key in figures else getattr(row, key)
+    if value is None:
+        return (1, "")
+    if isinstance(value, str):
+        return (0, value.lower())
+    return (0, value)
+
+
+def _matches(row: trade_file_service.TradeFileRow, term: str) -> bool:
+    return not term or any(term in text.lower() for text in (
+        row.investment_name, row.broker_name, row.action, row.asset_code, row.type, row.status,
+        row.adviser_name))
+
+
+def _decimal_or_none(text: str) -> Decimal | None:
+    return validators.parse_decimal(text.strip()) if text.strip() else None
+
+
+# ---- reports.trade-recommendations: the trade file view (and the page's view switch) ------------------
+class TradeFileState(FirmChoice, ListControls, AppState):
+    SORT_KEYS: ClassVar[tuple[str, ...]] = SORT_KEYS
+
+    view: str = FILE_VIEW
+    loading: bool = False
+    loaded: bool = False            # a superuser loads by hand; nothing is shown before
+    error: str = ""
+    rows: list[FileRowView] = []
+    cash: list[CashView] = []
+    sort: str = rules.DEFAULT_SORT
+    order: str = "asc"
+    page_size: str = str(rules.DEFAULT_PAGE_SIZE)
+    page: int = 1
+    filtered: int = 0               # rows matching the filter box
+    total: int = 0                  # rows in the file (shown ones)
+    placed_count: int = 0
+    selected_count: int = 0
+    all_selected: bool = False      # every row matching the filter is selected
+    download_all: bool = False
+    exporting: str = ""             # the kind of file being built
+
+    # adjustments (001 s5/s9)
+    adj_action: str = rules.BUY_AND_SELL
+    adj_gap_type: str = rules.GAP_PERCENTAGE
+    adj_gap_percentage: str = "0"
+    adj_gap_value: str = "0"
+    adj_filter_on: bool = False
+    adj_limit_percentage: str = ""
+    adj_limit_value: str = ""
+    adj_rounding: str = NO_ROUNDING
+    adj_multiple: str = str(rules.ROUNDING_MULTIPLES[0])
+    adj_use_pending: bool = True
+    adj_expiry: str = ""
+    adj_errors: dict[str, str] = {}
+    adj_confirm_open: bool = False
+    adjusted_count: int = 0
+    today: str = ""
+
+    _file: tuple = ()                       # the shown TradeFileRows of the last load
+    _changes: dict[int, Change] = {}        # recommendation id -> what the adjustments made of it
+    _selected: set[int] = set()
+    _cash: dict[int, trade_file_service.CashSummaryRow] = {}  # by portfolio
+
+    # ---- loading ------------------------------------------------------------------------------------
+    def _reset_adjustments(self) -> None:
+        self.adj_action, self.adj_gap_type = rules.BUY_AND_SELL, rules.GAP_PERCENTAGE
+        self.adj_gap_percentage = self.adj_gap_value = "0"
+        self.adj_filter_on, self.adj_limit_percentage, self.adj_limit_value = False, "", ""
+        self.adj_rounding, self.adj_multiple = NO_ROUNDING, str(rules.ROUNDING_MULTIPLES[0])
+        self.adj_use_pending, self.adj_expiry, self.adj_errors = True, "", {}
+        self.adj_confirm_open = False
+
+    def _load(self, actor: Actor):
+        """Reads the file again; selections and adjustments start over (placed rows changed)."""
+        self.loading = True
+        try:
+            report = trade_file_service.generate(actor=actor, firm_id=self._firm_id())
+        except DomainError as exc:
+            self._file, self._changes, self._selected = (), {}, set()
+            self.rows, self.cash, self.total, self.placed_count = [], [], 0, 0
+            self.error, self.loading, self.loaded = exc.message, False, True
+            self._show()
+            return self._fail(exc)
+        shown = tuple(r for r in report.rows if not r.hidden)
+        self._file = shown
+        self._changes = {}
+        self._selected = {r.recommendation_id for r in shown if r.selected}
+        self._cash = {c.investment_id: c for c in report.cash}
+        self.total = len(shown)
+        self.placed_count = sum(1 for r in shown if r.status == rules.STATUS_PLACED)
+        self.error, self.loading, self.loaded = "", False, True
+        self._show()
+        return None
+
+    def _visible(self) -> list[trade_file_service.TradeFileRow]:
+        """The rows matching the filter box, in the chosen order."""
+        term = self.search.strip().lower()
+        found = [r for r in self._file if _matches(r, term)]
+        key = self.sort if self.sort in SORT_KEYS else rules.DEFAULT_SORT
+        changes = self._changes
+        found.sort(key=lambda r: (r.investment_name.lower(), r.asset_code))
+        present = [r for r in found if _sort_value(r, changes.get(r.recommendation_id), key)[0] == 0]
+        empty = [r for r in found if _sort_value(r, changes.get(r.recommendation_id), key)[0] == 1]
+        present.sort(key=lambda r: _sort_value(r, changes.get(r.recommendation_id), key),
+                     reverse=self.order == "desc")
+        return present + empty
+
+    def _show(self) -> None:
+        """The current page of the filtered, sorted rows, and the cash of their portfolios."""
+        found = self._visible()
+        size = self._limit()
+        self.filtered = len(found)
+        self.page = min(max(self.page, 1), self.pages_for(len(found), size))
+        start = (self.page - 1) * size
+        shown = found[start:start + size]
+        selected, changes = self._selected, self._changes
+        self.rows = [file_row_view(r, changes.get(r.recommendation_id), r.recommendation_id in selected)
+                     for r in shown]
+        portfolios = list(dict.fromkeys(r.investment_id for r in shown))
+        self.cash = [cash_view(self._cash[pid]) for pid in portfolios if pid in self._cash]
+        self.selected_count = len(selected)
+        self.all_selected = bool(found) and all(r.recommendation_id in selected for r in found)
+        self.adjusted_count = len(changes)
+
+    @staticmethod
+    def pages_for(count: int, size: int) -> int:
+        return max(1, math.ceil(count / size))
+
+    def _reload(self):
+        """ListControls: the filter, sort or page size changed: first page again, from memory."""
+        self.page = 1
+        self._show()
+
+    def _with_actor(self):
+        try:
+            return self._actor(), None
+        except AuthenticationError as exc:
+            return None, self._fail(exc)
+
+    @rx.event
+    def on_load(self):
+        self.view = FILE_VIEW
+        self.rows, self.cash, self._file, self._changes, self._selected, self._cash = [], [], (), {}, set(), {}
+        self.total = self.filtered = self.placed_count = self.selected_count = self.adjusted_count = 0
+        self.all_selected, self.download_all, self.exporting = False, False, ""
+        self.search, self.sort, self.order, self.page = "", rules.DEFAULT_SORT, "asc", 1
+        self.page_size = str(rules.DEFAULT_PAGE_SIZE)
+        self.error, self.loaded, self.loading = "", False, False
+        self.today = utcnow().date().isoformat()
+        self._reset_adjustments()
+        try:
+            actor = self._actor()
+        except AuthenticationError:
+            return None  # check_login sends the browser to sign in
+        refused = self._send_client_home(actor)
+        if refused:
+            return refused
+        self._load_firms(actor)
+        if actor.is_superuser:
+            return None  # 001 s6: the superuser picks a firm and loads
+        return self._load(actor)
+
+    @rx.event
+    def set_view(self, value: str):
+        if value not in (FILE_VIEW, APPROVAL_VIEW):
+            return None
+        self.view = value
+        return TradeApprovalState.open if value == APPROVAL_VIEW else None
+
+    @rx.event
+    def set_firm_filter(self, value: str):
+        self._pick_firm(str(value or ""))
+
+    @rx.event
+    def load(self):
+        actor, failed = self._with_actor()
+        if failed:
+            return failed
+        self.page = 1
+        return self._load(actor)
+
+    # ---- table --------------------------------------------------------------------------------------
+    @rx.event
+    def set_page(self, page: Any):
+        number = positive_int(page)
+        if number is None:
+            return
+        self.page = number
+        self._show()
+
+    @rx.event
+    def toggle_row(self, row_id: Any):
+        rid = positive_int(row_id)
+        if rid is None or not any(r.recommendation_id == rid for r in self._file):
+            return
+        self._selected = self._selected ^ {rid}
+        self._show()
+
+    @rx.event
+    def toggle_all(self, _checked: Any = None):
+        """Selects every row matching the filter (all pages), or clears them when all are selected."""
+        ids = {r.recommendation_id for r in self._visible()}
+        self._selected = (self._selected - ids) if ids and ids <= self._selected else (self._selected | ids)
+        self._show()
+
+    @rx.event
+    def set_download_all(self, value: bool):
+        self.download_all = bool(value)
+
+    @rx.var
+    def pages(self) -> int:
+        size = int(self.page_size) if self.page_size in PAGE_SIZES else rules.DEFAULT_PAGE_SIZE
+        return self.pages_for(self.filtered, size)
+
+    @rx.var
+    def visible(self) -> list[int]:
+        return visible_pages(self.page, self.pages)
+
+    @rx.var
+    def showing(self) -> str:
+        trades = "1 trade" if self.total == 1 else f"{self.total} trades"
+        if self.filtered != self.total:
+            trades = f"{self.filtered} of {trades}"
+        return f"{trades}, {self.placed_count} placed, {self.selected_count} selected"
+
+    # ---- adjustments --------------------------------------------------------------------------------
+    def _clear(self, *keys: str) -> None:
+        if any(k in self.adj_errors for k in keys):
+            self.adj_errors = {k: v for k, v in self.adj_errors.items() if k not in keys}
+
+    @rx.event
+    def set_adj_action(self, value: str | list[str]):
+        if value in rules.ADJUSTMENT_ACTIONS:
+            self.adj_action = value
+
+    @rx.event
+    def set_adj_gap_type(self, value: str | list[str]):
+        if value in rules.GAP_TYPES:
+            self.adj_gap_type = value
+
+    @rx.event
+    def set_adj_gap(self, value: str):
+        text = str(value or "")[:20]
+        if self.adj_gap_type == rules.GAP_VALUE:
+            self.adj_gap_value = text
+            self._clear("price_gap_value")
+        else:
+            self.adj_gap_percentage = text
+            self._clear("price_gap_percentage")
+
+    @rx.event
+    def set_adj_filter_on(self, value: bool):
+        self.adj_filter_on = bool(value)
+        if not self.adj_filter_on:
+            self._clear("limit_vs_last_percentage", "limit_vs_last_value")
+
+    @rx.event
+    def set_adj_limit_percentage(self, value: str):
+        self.adj_limit_percentage = str(value or "")[:20]
+        self._clear("limit_vs_last_percentage")
+
+    @rx.event
+    def set_adj_limit_value(self, value: str):
+        self.adj_limit_value = str(value or "")[:20]
+        self._clear("limit_vs_last_value")
+
+    @rx.event
+    def set_adj_rounding(self, value: str):
+        if value == NO_ROUNDING or value in rules.ROUNDING_METHODS:
+            self.adj_rounding = value
+
+    @rx.event
+    def set_adj_multiple(self, value: str):
+        if value in {str(m) for m in rules.ROUNDING_MULTIPLES}:
+            self.adj_multiple = value
+
+    @rx.event
+    def set_adj_use_pending(self, value: bool):
+        self.adj_use_pending = bool(value)
+
+    @rx.event
+    def set_adj_expiry(self, value: str):
+        self.adj_expiry = str(value or "")[:10]
+        self._clear("expiry")
+
+    def _adjustment_errors(self) -> dict[str, str]:
+        errors = rules.adjustment_errors(
+            price_gap_percentage=self.adj_gap_percentage.strip(), price_gap_value=self.adj_gap_value.strip(),
+            limit_vs_last_percentage=self.adj_limit_percentage.strip(),
+            limit_vs_last_value=self.adj_limit_value.strip(), filter_on=self.adj_filter_on)
+        if self.adj_expiry:
+            expiry = validators.parse_date(self.adj_expiry)
+            if expiry is None:
+                errors["expiry"] = validators.DATE
+            elif rules.expiry_error(expiry, utcnow().date()):
+                errors["expiry"] = EXPIRY_ERROR
+        return errors
+
+    @rx.event
+    def ask_adjust(self):
+        """Apply: invalid inputs show their texts and change nothing; valid ones are asked about."""
+        self.adj_errors = self._adjustment_errors()
+        if self.adj_errors:
+            return None
+        self.adj_confirm_open = True
+        return None
+
+    @rx.event
+    def cancel_adjust(self):
+        self.adj_confirm_open = False
+
+    @rx.event
+    def adjust(self):
+        self.adj_confirm_open = False
+        errors = self._adjustment_errors()
+        if errors:
+            self.adj_errors = errors
+            return None
+        gap_type = self.adj_gap_type
+        gap = _decimal_or_none(self.adj_gap_value if gap_type == rules.GAP_VALUE else self.adj_gap_percentage)
+        adjustments = rules.Adjustments(
+            use_pending_amounts=self.adj_use_pending,
+            rounding_method=None if self.adj_rounding == NO_ROUNDING else self.adj_rounding,
+            rounding_multiple=None if self.adj_rounding == NO_ROUNDING else int(self.adj_multiple),
+            price_gap_type=gap_type if gap else None, price_gap=gap or Decimal(0), action=self.adj_action)
+        limit_pct = _decimal_or_none(self.adj_limit_percentage) if self.adj_filter_on else None
+        limit_value = _decimal_or_none(self.adj_limit_value) if self.adj_filter_on else None
+        expiry = validators.parse_date(self.adj_expiry) if self.adj_expiry else None
+        changes = dict(self._changes)
+        matched = 0
+        for row in self._file:
+            if row.placed_transaction_id is not None:
+                continue  # a placed order is the broker's now
+            file_row = row.file_row()
+            if not rules.applies_to(adjustments.action, file_row.action):
+                continue
+            if self.adj_filter_on and not rules.exceeds_gap(rules.file_line(file_row), limit_pct, limit_value):
+                continue
+            line = rules.file_line(file_row, adjustments)
+            matched += 1
+            changes[row.recommendation_id] = Change(
+                quantity=line.quantity, price=line.price if adjustments.price_gap_type else None, expiry=expiry,
+                amount=line.pending_amount if adjustments.use_pending_amounts else row.amount)
+        if not matched:
+            return toast_warning(rules.FILTER_NOT_FOUND)
+        self._changes = changes
+        self._show()
+        return toast_success(f"Adjusted {matched} trade recommendation{'s' if matched != 1 else ''}")
+
+    @rx.event
+    def reset_adjustments(self):
+        self._changes = {}
+        self._reset_adjustments()
+        self._show()
+
+    @rx.var
+    def adj_gap(self) -> str:
+        return self.adj_gap_value if self.adj_gap_type == rules.GAP_VALUE else self.adj_gap_percentage
+
+    @rx.var
+    def adj_gap_error(self) -> str:
+        return self.adj_errors.get("price_gap_value" if self.adj_gap_type == rules.GAP_VALUE
+                                   else "price_gap_percentage", "")
+
+    @rx.var
+    def adj_limit_percentage_error(self) -> str:
+        return self.adj_errors.get("limit_vs_last_percentage", "")
+
+    @rx.var
+    def adj_limit_value_error(self) -> str:
+        return self.adj_errors.get("limit_vs_last_value", "")
+
+    @rx.var
+    def adj_expiry_error(self) -> str:
+        return self.adj_errors.get("expiry", "")
+
+    # ---- export -------------------------------------------------------------------------------------
+    def _transactions(self) -> list[dict[str, Any]]:
+        out = []
+        for row in self._file:
+            if row.recommendation_id not in self._selected:
+                continue
+            change = self._changes.get(row.recommendation_id)
+            item: dict[str, Any] = {"id": row.recommendation_id}
+            if change is not None:
+                item.update(quantity=str(change.quantity), amount=str(change.amount))
+                if change.price is not None:
+                    item["price"] = str(change.price)
+                if change.expiry is not None:
+                    item["expirationDate"] = change.expiry.isoformat()
+            out.append(item)
+        return out
+
+    @rx.event
+    async def export(self, kind: str):
+        """Builds the broker file of the selected rows (with the already placed orders too when
+        'download all' is on), sends it to the browser, and reads the report again."""
+        if kind not in order_rules.FILE_KINDS or self.exporting:
+            return
+        actor, failed = self._with_actor()
+        if failed:
+            yield failed
+            return
+        transactions = self._transactions()
+        if not transactions:
+            yield toast_error(order_rules.NOTHING_TO_EXPORT)
+            return
+        self.exporting = kind
+        yield
+        try:
+            result = await asyncio.to_thread(trade_file_service.export, actor=actor, kind=kind,
+                                             firm_id=self._firm_id(), transactions=transactions,
+                                             download_all=self.download_all)
+        except DomainError as exc:
+            self.exporting = ""
+            yield _events(self._fail(exc))
+            return
+        self.exporting = ""
+        placed = f"{result.placed} order placed" if result.placed == 1 else f"{result.placed} orders placed"
+        yield _events(rx.download(data=result.data, filename=result.name, mime_type=result.media_type),
+                      toast_success(f"{order_rules.FILE_TITLES[kind]}: {placed}"), self._load(actor))
+
+
+# ---- reports.trade-recommendations: the approval view ------------------------------------------------------
+@dataclasses.dataclass
+class ApprovalLine:
+    """A line of the approval table: a portfolio's header (is_group) or one of its items."""
+
+    key: str = ""
+    is_group: bool = False
+    ti_id: int = 0
+    portfolio: str = ""
+    url: str = ""
+    status: str = ""            # the trade instruction's status (group) or the item's
+    status_label: str = ""
+    count: str = ""
+    can_validate: bool = False
+    checked: bool = False
+    item_id: int = 0            # the transaction's or the note's id
+    is_note: bool = False
+    action: str = ""            # BUY | SELL | NOTE
+    code: str = ""
+    quantity: str = ""
+    price: str = ""
+    value: str = ""
+    text: str = ""
+    awaiting: bool = False      # the actor may decide it now
+    choice: str = ""            # approved | declined, not confirmed yet
+
+
+def approval_lines(groups: list[approval_service.ApprovalGroup]) -> list[ApprovalLine]:
+    out: list[ApprovalLine] = []
+    for g in groups:
+        count = len(g.items)
+        out.append(ApprovalLine(
+            key=f"g{g.trade_inst_id}", is_group=True, ti_id=g.trade_inst_id, portfolio=g.investment_name,
+            url=routes.url("portfolios.trade-instructions", id=g.investment_id), status=g.status,
+            status_label=g.status_label, count="1 item" if count == 1 else f"{count} items",
+            can_validate=g.can_validate))
+        for item in g.items:
+            note = item.item_type == 2
+            out.append(ApprovalLine(
+                key=f"n{item.str_id}" if note else f"t{item.tr_id}", ti_id=g.trade_inst_id,
+                portfolio=g.investment_name, status=(item.state if note else item.tr_status) or "",
+                status_label=item.tr_status_label, item_id=(item.str_id if note else item.tr_id) or 0, is_note=note,
+                action=item.action, code=item.asset_code, quantity=units(item.quantity),
+                price=price_display(item.price) if item.price is not None else "", value=_money(item.value),
+                text=item.text, awaiting=g.can_approve and item.pending))
+    return out
+
+
+class TradeApprovalState(AppState):
+    opened: bool = False            # the view was opened since the page loaded
+    loading: bool = False
+    error: str = ""
+    show_adviser: bool = False      # the superuser's adviser choice
+    adviser: str = ""
+    adviser_options: list[Option] = []
+    spv: bool = False               # 001 s9 defaults: spv off, spa off, sad on
+    spa: bool = False
+    sad: bool = True
+    order: str = "investment_name"
+    lines: list[ApprovalLine] = []
+    groups: int = 0
+    busy: bool = False
+    ask: str = ""                   # validate | confirm
+    ask_message: str = ""
+
+    _approve_all: bool = False
+    _leave_after_confirm: bool = False
+
+    # ---- loading ------------------------------------------------------------------------------------
+    @rx.event
+    def on_load(self):
+        """Page load: nothing is read until the view is opened."""
+        self.opened, self.loading, self.busy, self.error = False, False, False, ""
+        self.lines, self.groups, self.adviser, self.adviser_options = [], 0, "", []
+        self.spv, self.spa, self.sad, self.order = False, False, True, "investment_name"
+        self.ask, self._approve_all, self._leave_after_confirm = "", False, False
+        return rx.call_script(LEAVE_GUARD_JS)
+
+    @rx.event
+    def open(self):
+        if self.opened:
+            return None
+        try:
+            actor = self._actor()
+        except AuthenticationError as exc:
+            return self._fail(exc)
+        refused = self._send_client_home(actor)
+        if refused:
+            return refused
+        self.opened = True
+        self.show_adviser = actor.is_superuser
+        if actor.is_superuser:
+            self._load_advisers(actor)
+            return None  # 001 s6: the superuser picks an active adviser
+        return self._load(actor)
+
+    def _load_advisers(self, actor: Actor) -> None:
+        """Active advisers by name (with their firm, as a superuser sees every firm)."""
+        try:
+            found, _ = user_service.list_users(actor=actor, roles=[Role.ADVISER.value], statuses=["active"],
+                                               sort="name", order="asc", limit=1000, shortened=True)
+            firms = {f["id"]: f["name"] for f in firm_service.firm_options(actor=actor)}
+        except DomainError:
+            self.adviser_options = []
+            return
+        self.adviser_options = [Option(value=str(u["id"]), label=f"{u['name']} ({firms[u['firm_id']]})"
+                                       if u.get("firm_id") in firms else u["name"]) for u in found]
+
+    def _statuses(self) -> list[str]:
+        return [key for key, on in (("spv", self.spv), ("spa", self.spa), ("sad", self.sad)) if on]
+
+    def _load(self, actor: Actor):
+        """Reads the report; the decisions not confirmed yet stay on the items that still await one."""
+        chosen = {line.key: line.choice for line in self.lines if line.choice}
+        statuses = self._statuses()
+        if not statuses or (self.show_adviser and not self.adviser):
+            self.lines, self.groups, self.error = [], 0, ""
+            self._set_dirty(False)
+            return None
+        self.loading = True
+        try:
+            groups = approval_service.generate(actor=actor, adviser=self.adviser or None, order=self.order,
+                                               statuses=statuses)
+        except DomainError as exc:
+            self.lines, self.groups, self.error, self.loading = [], 0, exc.message, False
+            self._set_dirty(False)
+            return self._fail(exc)
+        lines = approval_lines(groups)
+        checked = {line.ti_id for line in self.lines if line.is_group and line.checked}
+        for i, line in enumerate(lines):
+            if line.is_group and line.can_validate and line.ti_id in checked:
+                lines[i] = dataclasses.replace(line, checked=True)
+            elif line.awaiting and chosen.get(line.key) in DECISIONS:
+                lines[i] = dataclasses.replace(line, choice=chosen[line.key])
+        self.lines, self.groups, self.error, self.loading = lines, len(groups), "", False
+        self._set_dirty(self._decided() > 0)
+        return None
+
+    def _refresh(self):
+        try:
+            actor = self._actor()
+        except AuthenticationError as exc:
+            return self._fail(exc)
+        return self._load(actor)
+
+    def _set_dirty(self, value: bool) -> None:
+        """Unconfirmed decisions hold the page (the layout's leave dialog and beforeunload)."""
+        self.form_dirty = value
+        if not value:
+            self.leave_open = False
+
+    # ---- toolbar ------------------------------------------------------------------------------------
+    @rx.event
+    def set_adviser(self, value: str):
+        if not self.show_adviser or value not in {o.value for o in self.adviser_options}:
+            return None
+        self.adviser = value
+        return self._refresh()
+
+    @rx.event
+    def set_status(self, key: str, value: bool):
+        if key not in approval_service.STATUS_FILTERS:
+            return None
+        setattr(self, key, bool(value))
+        return self._refresh()
+
+    @rx.event
+    def set_order(self, value: str):
+        if value not in approval_service.ORDERS:
+            return None
+        self.order = value
+        return self._refresh()
+
+    @rx.event
+    def refresh(self):
+        return self._refresh()
+
+    # ---- choosing -----------------------------------------------------------------------------------
+    def _decided(self) -> int:
+        return sum(1 for line in self.lines if line.awaiting and line.choice in DECISIONS)
+
+    @rx.event
+    def toggle_group(self, key: str):
+        self.lines = [dataclasses.replace(line, checked=not line.checked)
+                      if line.key == key and line.is_group and line.can_validate else line for line in self.lines]
+
+    @rx.event
+    def toggle_all_groups(self, _checked: Any = None):
+        every = all(line.checked for line in self.lines if line.is_group and line.can_validate)
+        self.lines = [dataclasses.replace(line, checked=not every) if line.is_group and line.can_validate else line
+                      for line in self.lines]
+
+    @rx.event
+    def choose(self, key: str, decision: str):
+        """Approve or Decline one item (the chosen one again takes the choice back)."""
+        if decision not in DECISIONS:
+            return
+        self._approve_all = False
+        self.lines = [dataclasses.replace(line, choice="" if line.choice == decision else decision)
+                      if line.key == key and line.awaiting else line for line in self.lines]
+        self._set_dirty(self._decided() > 0)
+
+    @rx.event
+    def approve_all(self):
+        if not any(line.awaiting for line in self.lines):
+            return None
+        self.lines = [dataclasses.replace(line, choice="approved") if line.awaiting else line for line in self.lines]
+        self._approve_all = True
+        self._set_dirty(True)
+        return None
+
+    @rx.var
+    def decided_count(self) -> int:
+        return sum(1 for line in self.lines if line.awaiting and line.choice in DECISIONS)
+
+    @rx.var
+    def awaiting_count(self) -> int:
+        return sum(1 for line in self.lines if line.awaiting)
+
+    @rx.var
+    def validatable_count(self) -> int:
+        return sum(1 for line in self.lines if line.is_group and line.can_validate)
+
+    @rx.var
+    def checked_count(self) -> int:
+        return sum(1 for line in self.lines if line.is_group and line.checked)
+
+    @rx.var
+    def showing(self) -> str:
+        return "1 portfolio" if self.groups == 1 else f"{self.groups} portfolios"
+
+    @rx.var
+    def empty_text(self) -> str:
+        if self.show_adviser and not self.adviser:
+            return PICK_ADVISER
+        if not (self.spv or self.spa or self.sad):
+            return "Choose at least one status to see trade recommendations."
+        return "No trade recommendations in these statuses."
+
+    # ---- validate and confirm -----------------------------------------------------------------------
+    @rx.event
+    def ask_validate(self):
+        if not any(line.checked for line in self.lines if line.is_group):
+            return self._validate()  # the service names what is missing
+        self.ask, self.ask_message = "validate", advice.CONFIRM_VALIDATE
+        return None
+
+    @rx.event
+    def ask_confirm(self):
+        if not self._decided():
+            return None
+        self.ask, self.ask_message = "confirm", advice.CONFIRM_DECISIONS
+        return None
+
+    @rx.event
+    def cancel_ask(self):
+        self.ask = ""
+        self._leave_after_confirm = False
+
+    @rx.event
+    def answer(self):
+        what, self.ask = self.ask, ""
+        if what == "validate":
+            return self._validate()
+        if what == "confirm":
+            return self._confirm()
+        return None
+
+    def _outcome(self, outcome: approval_service.BulkOutcome) -> list[Any]:
+        events = [toast_success(outcome.message)]
+        events.extend(toast_error(message) for message in dict.fromkeys(outcome.failed.values()))
+        return events
+
+    def _validate(self):
+        ids = [line.ti_id for line in self.lines if line.is_group and line.checked]
+        try:
+            actor = self._actor()
+            self.busy = True
+            outcome = approval_service.validate(actor=actor, trade_instructions=ids)
+        except DomainError as exc:
+            self.busy = False
+            return _events(self._fail(exc), self._refresh())
+        self.busy = False
+        self.lines = [dataclasses.replace(line, checked=False) if line.is_group else line for line in self.lines]
+        return _events(self._outcome(outcome), self._load(actor))
+
+    def _confirm(self):
+        decided = [line for line in self.lines if line.awaiting and line.choice in DECISIONS]
+        everything = all(line.choice == "approved" for line in self.lines if line.awaiting)
+        by_ti: dict[int, list[dict[str, Any]]] = {}
+        notes: list[dict[str, Any]] = []
+        for line in decided:
+            by_ti.setdefault(line.ti_id, [])
+            if line.is_note:
+                notes.append({"id": line.item_id, "decision": line.choice})
+            else:
+                by_ti[line.ti_id].append({"id": line.item_id, "decision": line.choice})
+        leave, self._leave_after_confirm = self._leave_after_confirm, False
+        try:
+            actor = self._actor()
+            self.busy = True
+            outcome = approval_service.confirm(
+                actor=actor, trade_instructions=[{"id": ti, "transactions": txs} for ti, txs in by_ti.items()],
+                notes=notes, is_approve_all=self._approve_all and everything)
+        except DomainError as exc:
+            self.busy = False
+            return _events(self._fail(exc), self._refresh())
+        self.busy = False
+        self._approve_all = False
+        self.lines = [dataclasses.replace(line, choice="") for line in self.lines]
+        events = _events(self._outcome(outcome), self._load(actor))
+        if leave and self.leave_to:
+            self._set_dirty(False)
+            events.append(rx.redirect(self.leave_to))
+        return events
+
+    @rx.event
+    def save_and_leave(self):
+        """Save of the leave dialog: confirm the decisions first, then go where the user was going."""
+        self.leave_open = False
+        if not self._decided():
+            return AppState.discard_and_leave
+        self._leave_after_confirm = True
+        self.ask, self.ask_message = "confirm", advice.CONFIRM_DECISIONS
+        return None
+
+    # ---- exports ------------------------------------------------------------------------------------
+    @rx.var
+    def can_export(self) -> bool:
+        return self.opened and (self.spv or self.spa or self.sad) and (not self.show_adviser or self.adviser != "")
+
+    @rx.var
+    def excel_path(self) -> str:
+        return export_path(APPROVAL_EXCEL, self.adviser, self.order, self.spv, self.spa, self.sad, "standart")
+
+    @rx.var
+    def excel_simple_path(self) -> str:
+        return export_path(APPROVAL_EXCEL, self.adviser, self.order, self.spv, self.spa, self.sad, "simple")
+
+    @rx.var
+    def pdf_path(self) -> str:
+        return export_path(APPROVAL_PDF, self.adviser, self.order, self.spv, self.spa, self.sad)
+
+
+def export_path(path: str, adviser: str, order: str, spv: bool, spa: bool, sad: bool, mode: str = "") -> str:
+    """An approval report download link without the token (the page adds it and the browser's offset)."""
+    query: list[tuple[str, str]] = [("adviser", adviser)] if adviser else []
+    query.append(("order", order))
+    query.extend(("status[]", key) for key, on in (("spv", spv), ("spa", spa), ("sad", sad)) if on)
+    if mode:
+        query.append(("mode", mode))
+    return f"{path}?{urlencode(query)}"
