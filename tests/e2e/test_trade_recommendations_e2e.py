@@ -117,6 +117,18 @@ def test_adviser_adjusts_and_exports_the_desktop_broker_file(page: Page, login, 
     assert page.locator(".file-limit").all_inner_texts() == limits_before
     page.screenshot(path=f"{ARTIFACTS}/trade-file-adjustment-errors.png")
 
+    # a last-close-vs-limit filter no row passes: nothing changes
+    page.locator("#adj-gap").fill("0")
+    page.locator("#adj-expiry").fill("")
+    page.locator("#adj-filter-on").click()
+    page.locator("#adj-limit-percentage").fill("50")
+    page.locator("#adj-apply").click()
+    expect(page.locator("#confirm-message")).to_have_text(rules.CONFIRM_ADJUSTMENTS, timeout=TIMEOUT)
+    page.locator("#confirm-ok").click()
+    _toast(page, rules.FILTER_NOT_FOUND)
+    assert page.locator(".file-limit").all_inner_texts() == limits_before
+    page.locator("#adj-filter-on").click()
+
     # a valid one is asked about, then moves every order price by 2% (up for buys, down for sells)
     expiry = date.today() + timedelta(days=7)
     page.locator("#adj-gap").fill("2")
@@ -157,6 +169,9 @@ def test_adviser_adjusts_and_exports_the_desktop_broker_file(page: Page, login, 
     expect(page.locator(".file-type")).to_have_text(["Maintain"] * count)
     expect(page.locator("#file-count")).to_contain_text(f"{count} trades, {count} placed, 0 selected")
     page.screenshot(path=f"{ARTIFACTS}/trade-file-placed.png", full_page=True)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=f"{ARTIFACTS}/trade-file-phone.png", full_page=True)
+    page.set_viewport_size({"width": 1440, "height": 900})
 
     # nothing selected: the service's text instead of a file
     page.locator("#export-desktop-broker").click()

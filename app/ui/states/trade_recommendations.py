@@ -164,15 +164,11 @@ def cash_view(c: trade_file_service.CashSummaryRow) -> CashView:
                     background=c.background or "", text=c.text or "")
 
 
-def _sort_value(row: trade_file_service.TradeFileRow, change: Change | None, key: str) -> tuple:
-    """A sort key that puts empty values last whatever the direction (reversed below)."""
+def _sort_value(row: trade_file_service.TradeFileRow, change: Change | None, key: str) -> Any:
+    """The row's value in the sort column as the table shows it (None when empty)."""
     figures = _effective(row, change)
     value = figures[key] if key in figures else getattr(row, key)
-    if value is None:
-        return (1, "")
-    if isinstance(value, str):
-        return (0, value.lower())
-    return (0, value)
+    return value.lower() if isinstance(value, str) else value
 
 
 def _matches(row: trade_file_service.TradeFileRow, term: str) -> bool:
@@ -190,7 +186,7 @@ class TradeFileState(FirmChoice, ListControls, AppState):
     SORT_KEYS: ClassVar[tuple[str, ...]] = SORT_KEYS
 
     view: str = FILE_VIEW
-    loading: bool = False
+    loading: bool = True            # skeleton rows until the first load (a superuser's: until Load)
     loaded: bool = False            # a superuser loads by hand; nothing is shown before
     error: str = ""
     rows: list[FileRowView] = []
@@ -261,17 +257,17 @@ class TradeFileState(FirmChoice, ListControls, AppState):
         return None
 
     def _visible(self) -> list[trade_file_service.TradeFileRow]:
-        """The rows matching the filter box, in the chosen order."""
+        """The rows matching the filter box, in the chosen order (ties by portfolio and code; empty
+        values last whatever the direction)."""
         term = self.search.strip().lower()
-        found = [r for r in self._file if _matches(r, term)]
         key = self.sort if self.sort in SORT_KEYS else rules.DEFAULT_SORT
         changes = self._changes
-        found.sort(key=lambda r: (r.investment_name.lower(), r.asset_code))
-        present = [r for r in found if _sort_value(r, changes.get(r.recommendation_id), key)[0] == 0]
-        empty = [r for r in found if _sort_value(r, changes.get(r.recommendation_id), key)[0] == 1]
-        present.sort(key=lambda r: _sort_value(r, changes.get(r.recommendation_id), key),
-                     reverse=self.order == "desc")
-        return present + empty
+        found = sorted((r for r in self._file if _matches(r, term)),
+                       key=lambda r: (r.investment_name.lower(), r.asset_code))
+        keyed = [(_sort_value(r, changes.get(r.recommendation_id), key), r) for r in found]
+        present = sorted((pair for pair in keyed if pair[0] is not None), key=lambda pair: pair[0],
+                         reverse=self.order == "desc")
+        return [r for _, r in present] + [r for value, r in keyed if value is None]
 
     def _show(self) -> None:
         """The current page of the filtered, sorted rows, and the cash of their portfolios."""
@@ -313,7 +309,7 @@ class TradeFileState(FirmChoice, ListControls, AppState):
         self.all_selected, self.download_all, self.exporting = False, False, ""
         self.search, self.sort, self.order, self.page = "", rules.DEFAULT_SORT, "asc", 1
         self.page_size = str(rules.DEFAULT_PAGE_SIZE)
-        self.error, self.loaded, self.loading = "", False, False
+        self.error, self.loaded, self.loading = "", False, True
         self.today = utcnow().date().isoformat()
         self._reset_adjustments()
         try:
@@ -325,6 +321,7 @@ class TradeFileState(FirmChoice, ListControls, AppState):
             return refused
         self._load_firms(actor)
         if actor.is_superuser:
+            self.loading = False
             return None  # 001 s6: the superuser picks a firm and loads
         return self._load(actor)
 
@@ -343,9 +340,11 @@ class TradeFileState(FirmChoice, ListControls, AppState):
     def load(self):
         actor, failed = self._with_actor()
         if failed:
-            return failed
-        self.page = 1
-        return self._load(actor)
+            yield failed
+            return
+        self.page, self.loading, self.rows, self.cash = 1, True, [], []
+        yield
+        yield self._load(actor)
 
     # ---- table --------------------------------------------------------------------------------------
     @rx.event
