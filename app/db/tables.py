@@ -554,7 +554,7 @@ class AssetTransaction(SQLModel, table=True):
     limit_price: Optional[Decimal] = quantity_field()
     om_status: Optional[str] = Field(default=None, max_length=30)  # order management: success | error | cancelled
     payload: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))  # JSON
-    replaces_id: Optional[int] = Field(default=None, foreign_key="asset_transactions.id")  # error re-creation
+    replaces_id: Optional[int] = Field(default=None, foreign_key="asset_transactions.id", index=True)  # error re-creation
     # an order placed by a broker file export: the recommended trade it carries out, and its expiry
     trade_transaction_id: Optional[int] = Field(default=None, foreign_key="trade_transactions.id", index=True)
     expires_at: Optional[datetime] = utc_field()
@@ -611,7 +611,7 @@ class TargetPortfolio(SQLModel, table=True):
     model_version: Optional[int] = Field(default=None)
     allocation_method: Optional[str] = Field(default=None, max_length=20)
     result: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))  # JSON
-    bulk_run_id: Optional[int] = Field(default=None, foreign_key="bulk_runs.id")
+    bulk_run_id: Optional[int] = Field(default=None, foreign_key="bulk_runs.id", index=True)
     created_by: Optional[int] = Field(default=None, foreign_key="users.id")
     validated_by: Optional[int] = Field(default=None, foreign_key="users.id")
     approved_by: Optional[int] = Field(default=None, foreign_key="users.id")
@@ -650,14 +650,14 @@ class TradeInstruction(SQLModel, table=True):
 
     id: Optional[int] = Field(default=None, primary_key=True)
     investment_id: int = Field(foreign_key="investments.id", index=True)
-    target_portfolio_id: Optional[int] = Field(default=None, foreign_key="target_portfolios.id")
+    target_portfolio_id: Optional[int] = Field(default=None, foreign_key="target_portfolios.id", index=True)
     version: int = Field(nullable=False)
     status: str = Field(sa_column=Column(String(30), nullable=False))
     validated: bool = Field(default=False, nullable=False)
     payload: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))  # JSON
     error_message: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))
     auto_approve_at: Optional[datetime] = utc_field(index=True)
-    bulk_run_id: Optional[int] = Field(default=None, foreign_key="bulk_runs.id")
+    bulk_run_id: Optional[int] = Field(default=None, foreign_key="bulk_runs.id", index=True)
     created_by: Optional[int] = Field(default=None, foreign_key="users.id")
     validated_by: Optional[int] = Field(default=None, foreign_key="users.id")
     approved_by: Optional[int] = Field(default=None, foreign_key="users.id")
@@ -758,7 +758,7 @@ class BulkRunItem(SQLModel, table=True):
 
     id: Optional[int] = Field(default=None, primary_key=True)
     run_id: int = Field(foreign_key="bulk_runs.id", index=True)
-    investment_id: int = Field(foreign_key="investments.id")
+    investment_id: int = Field(foreign_key="investments.id", index=True)
     status: str = Field(sa_column=Column(String(20), nullable=False))  # pending | done | failed
     error: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))
     result_id: Optional[int] = Field(default=None)

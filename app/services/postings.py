@@ -18,7 +18,8 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any, Iterable
 
-from sqlalchemy import func, select as sa_select
+from sqlalchemy import Integer, func, literal, select as sa_select, tuple_
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlmodel import Session, col, select
 
 from app.db.tables import AssetTransaction, CashTransaction, Portfolio
@@ -189,23 +190,42 @@ def _ledger_trade(row: AssetTransaction) -> ledger.Trade | None:
     )
 
 
+PAIRS_PER_QUERY = 2_000  # (portfolio, asset) pairs per statement: within SQLite's bound-parameter limit
+
+
 def executed_trades(s: Session, portfolio_ids: Iterable[int], *, until: datetime | None = None,
-                    asset_ids: Iterable[int] | None = None) -> dict[int, dict[int, list[ledger.Trade]]]:
+                    pairs: Iterable[tuple[int, int]] | None = None) -> dict[int, dict[int, list[ledger.Trade]]]:
     """portfolio id -> asset id -> its executed ledger trades in date then id order (plain
     columns, no ORM objects: bulk calculation reads hundreds of thousands of these); with
-    `until`, only those traded before that moment; with `asset_ids`, only those assets."""
+    `until`, only those traded before that moment; with `pairs` ((portfolio id, asset id)), only
+    those holdings (then `portfolio_ids` is ignored)."""
     ids = list(portfolio_ids)
     out: dict[int, dict[int, list[ledger.Trade]]] = defaultdict(lambda: defaultdict(list))
-    if not ids:
-        return out
     t = AssetTransaction
-    rows = s.execute(
-        sa_select(t.investment_id, t.asset_id, t.type, t.trade_at, t.quantity, t.price, t.fee, t.gst, t.ratio, t.amount)
-        .where(col(t.investment_id).in_(ids), t.status == Status.EXECUTED.value, t.asset_id.is_not(None),
-               *([t.trade_at < until] if until is not None else []),
-               *([col(t.asset_id).in_(list(asset_ids))] if asset_ids is not None else []))
-        .order_by(t.investment_id, t.trade_at, t.id)
-    ).all()
+    columns = sa_select(t.investment_id, t.asset_id, t.type, t.trade_at, t.quantity, t.price, t.fee, t.gst,
+                        t.ratio, t.amount)
+    common = [t.status == Status.EXECUTED.value, t.asset_id.is_not(None),
+              *([t.trade_at < until] if until is not None else [])]
+    order = (t.investment_id, t.trade_at, t.id)
+    if pairs is not None:
+        wanted = sorted(set(pairs))
+        rows = []
+        if s.get_bind().dialect.name == "postgresql":
+            # one semi-join against two arrays: PostgreSQL plans a row-value IN list as an OR chain
+            keys = (sa_select(func.unnest(literal([p for p, _ in wanted], ARRAY(Integer))).label("pid"),
+                              func.unnest(literal([a for _, a in wanted], ARRAY(Integer))).label("aid"))
+                    .subquery())
+            rows = s.execute(columns.where(tuple_(t.investment_id, t.asset_id).in_(sa_select(keys.c.pid, keys.c.aid)),
+                                           *common).order_by(*order)).all() if wanted else []
+        else:
+            for start in range(0, len(wanted), PAIRS_PER_QUERY):
+                chunk = wanted[start:start + PAIRS_PER_QUERY]
+                rows.extend(s.execute(columns.where(tuple_(t.investment_id, t.asset_id).in_(chunk), *common)
+                                      .order_by(*order)).all())
+    elif ids:
+        rows = s.execute(columns.where(col(t.investment_id).in_(ids), *common).order_by(*order)).all()
+    else:
+        return out
     effects = {k.value: e.ledger for k, e in EFFECTS.items()}
     for pid, asset_id, kind, trade_at, quantity, price, fee, gst, ratio, amount in rows:
         kind_of = effects[kind]

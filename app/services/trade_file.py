@@ -22,7 +22,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from sqlalchemy import func, select as sa_select
 from sqlmodel import Session, col, select
@@ -393,7 +393,9 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
         existing = {t.id: t for t in s.exec(select(AssetTransaction).where(col(AssetTransaction.id).in_(
             [r.placed_transaction_id for r in chosen if r.placed_transaction_id]))).all()}
         ordered = sorted(chosen, key=lambda r: (r.investment_name.lower(), r.asset_code, r.recommendation_id))
-        entries: list[postings.TradeEntry] = []
+        del chosen, by_id, report
+        # every row checked before anything is placed; then placed and written a chunk at a time,
+        # so that a firm's file of tens of thousands of orders never holds them all twice
         drafts: list[tuple[TradeFileRow, Decimal, Decimal | None, date | None, str | None]] = []
         for row in ordered:
             if row.placed_transaction_id is not None:
@@ -412,37 +414,52 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
                 if quantity > available.get(key, ZERO):
                     raise ValidationError(NOT_ENOUGH_ASSETS, {"quantity": NOT_ENOUGH_ASSETS})
                 available[key] = available.get(key, ZERO) - quantity
-            order_price = price if price is not None else (row.last_close_price or ZERO)
-            entries.append(postings.TradeEntry(
-                portfolio_id=row.investment_id, kind=Kind.ASSET_BUY.value if row.action == "BUY" else Kind.PARCEL.value,
-                asset_id=row.asset_id, quantity=quantity, price=order_price,
-                fee=brokerage_fee(to_cents(quantity * order_price), _brokerage(firms.get(row.firm_id))),
-                limit_price=price,
-                payload={"order_type": "limit" if price is not None else "market", "row_type": row.type,
-                         "file": kind, "instruction": row.instruction},
-                description=f"{row.action} {quantity.normalize():f} {row.asset_code} placed with the broker",
-                trade_transaction_id=row.recommendation_id,
-                expires_at=rules.expiry_end_of_day(expiry) if expiry else None))
             drafts.append((row, quantity, price, expiry, None))
-        new_ids = iter(postings.record_trades(s, actor_id=actor.id, status=Status.PROCESSING.value, trade_at=now,
-                                              entries=entries))
-        orders: list[order_rules.Order] = []
-        for row, quantity, price, expiry, reference in drafts:
-            if reference is None:
-                reference = f"WA{next(new_ids)}"
-            firm = firms.get(row.firm_id)
-            orders.append(order_rules.Order(
-                reference=reference, portfolio_name=row.investment_name, hin=row.hin,
-                broker_account=row.broker_account, broker_name=row.broker_name, side=row.action,
-                code=row.asset_code, quantity=Decimal(quantity), order_type="LIMIT" if price is not None else "MARKET",
-                limit_price=price, expiry=expiry, row_type=row.type, adviser_name=row.adviser_name,
-                adviser_code=(firm.ausiex_code or "") if firm else ""))
-        placed = len(entries)
-        s.flush()
+        del ordered
+        placed = sum(1 for *_, reference in drafts if reference is None)
+
+        def orders() -> Iterator[order_rules.Order]:
+            for start in range(0, len(drafts), EXPORT_CHUNK):
+                chunk = drafts[start:start + EXPORT_CHUNK]
+                entries = [_placing(row, quantity, price, expiry, kind, firms)
+                           for row, quantity, price, expiry, reference in chunk if reference is None]
+                new_ids = iter(postings.record_trades(s, actor_id=actor.id, status=Status.PROCESSING.value,
+                                                      trade_at=now, entries=entries))
+                for row, quantity, price, expiry, reference in chunk:
+                    firm = firms.get(row.firm_id)
+                    yield order_rules.Order(
+                        reference=reference or f"WA{next(new_ids)}", portfolio_name=row.investment_name,
+                        hin=row.hin, broker_account=row.broker_account, broker_name=row.broker_name,
+                        side=row.action, code=row.asset_code, quantity=Decimal(quantity),
+                        order_type="LIMIT" if price is not None else "MARKET", limit_price=price, expiry=expiry,
+                        row_type=row.type, adviser_name=row.adviser_name,
+                        adviser_code=(firm.ausiex_code or "") if firm else "")
+
         firm_name = firms[fid].name if fid in firms else ("All Firms" if fid is None else s.get(Firm, fid).name)
         name = order_rules.file_name(kind, firm_name, now)
-        data, media = broker_files.build(kind, orders)
-        return BrokerFile(name=name, data=data, media_type=media, placed=placed, rows=len(orders))
+        data, media = broker_files.build(kind, orders())
+        s.flush()
+        return BrokerFile(name=name, data=data, media_type=media, placed=placed, rows=len(drafts))
+
+
+EXPORT_CHUNK = 5_000
+
+
+def _placing(row: TradeFileRow, quantity: Decimal, price: Decimal | None, expiry: date | None, kind: str,
+             firms: Mapping[int, Firm]) -> postings.TradeEntry:
+    """The order a broker file places for `row`: an asset transaction in processing (Placed)
+    linked to its recommendation, at the limit price or else the last close."""
+    order_price = price if price is not None else (row.last_close_price or ZERO)
+    return postings.TradeEntry(
+        portfolio_id=row.investment_id, kind=Kind.ASSET_BUY.value if row.action == "BUY" else Kind.PARCEL.value,
+        asset_id=row.asset_id, quantity=quantity, price=order_price,
+        fee=brokerage_fee(to_cents(quantity * order_price), _brokerage(firms.get(row.firm_id))),
+        limit_price=price,
+        payload={"order_type": "limit" if price is not None else "market", "row_type": row.type,
+                 "file": kind, "instruction": row.instruction},
+        description=f"{row.action} {quantity.normalize():f} {row.asset_code} placed with the broker",
+        trade_transaction_id=row.recommendation_id,
+        expires_at=rules.expiry_end_of_day(expiry) if expiry else None)
 
 
 def _sellable_units(s: Session, portfolios: Mapping[int, Portfolio],
@@ -454,7 +471,7 @@ def _sellable_units(s: Session, portfolios: Mapping[int, Portfolio],
     from app.domain import ledger
 
     pids = sorted({pid for pid, _ in keys})
-    trades = postings.executed_trades(s, pids, asset_ids={aid for _, aid in keys})
+    trades = postings.executed_trades(s, pids, pairs=keys)
     out: dict[tuple[int, int], Decimal] = {}
     for pid, aid in keys:
         rows = trades.get(pid, {}).get(aid, [])
