@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any, Iterable, Iterator, Mapping
@@ -154,7 +154,12 @@ def _payload(text: str | None) -> dict[str, Any]:
         return {}
 
 
-def _limit_settings(p: Portfolio) -> PortfolioSettings:
+_LIMIT_COLUMNS = ("min_trade_amount", "min_cash_allocation", "min_cash_allocation_value", "max_exposure",
+                  "percentages_min_trade_amount", "percentages_min_cash_balance",
+                  "percentages_min_cash_balance_value", "percentages_max_exposure")
+
+
+def _limit_settings(p: Any) -> PortfolioSettings:
     return PortfolioSettings(
         min_trade_amount=p.min_trade_amount, min_cash_allocation=p.min_cash_allocation,
         min_cash_allocation_value=p.min_cash_allocation_value, max_exposure=p.max_exposure,
@@ -191,9 +196,13 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
     if not found:
         return TradeFile(firm_id)
     portfolio_ids = sorted({pid for _, pid, _ in found})
-    portfolios = {p.id: p for p in s.exec(select(Portfolio).where(col(Portfolio.id).in_(portfolio_ids))).all()}
+    pf = Portfolio  # plain columns again: ORM objects cost a firm of 10,000 portfolios seconds
+    portfolios = {p.id: p for p in s.execute(sa_select(
+        pf.id, pf.name, pf.firm_id, pf.broker_id, pf.adviser_id, pf.model_id, pf.hin, pf.broker_account,
+        *(getattr(pf, name) for name in _LIMIT_COLUMNS)).where(col(pf.id).in_(portfolio_ids))).all()}
     asset_ids = {t.asset_id for t, *_ in found}
-    assets = {a.id: a for a in s.exec(select(Asset).where(col(Asset.id).in_(asset_ids))).all()}
+    assets = {a.id: a for a in s.execute(sa_select(Asset.id, Asset.last_close_price, Asset.class_id, Asset.type_id)
+                                         .where(col(Asset.id).in_(asset_ids))).all()}
     classes = dict(s.execute(sa_select(AssetClass.id, AssetClass.title)
                              .where(col(AssetClass.id).in_({a.class_id for a in assets.values()}))).all())
     brokers = {b.id: b for b in s.exec(select(Broker)).all()}
@@ -204,9 +213,11 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
     tp_values = dict(s.execute(sa_select(TargetPortfolio.id, TargetPortfolio.value).where(
         col(TargetPortfolio.id).in_({tp for *_, tp in found if tp}))).all())
     # live orders (placed, not executed): by recommendation, and by portfolio + asset + side
-    placed_rows = s.exec(select(AssetTransaction).where(
-        col(AssetTransaction.investment_id).in_(portfolio_ids), AssetTransaction.trade_transaction_id.is_not(None),
-        AssetTransaction.status == Status.PROCESSING.value)).all()
+    at = AssetTransaction
+    placed_rows = s.execute(sa_select(at.id, at.trade_transaction_id, at.investment_id, at.asset_id, at.action,
+                                      at.quantity, at.limit_price, at.amount, at.expires_at).where(
+        col(at.investment_id).in_(portfolio_ids), at.trade_transaction_id.is_not(None),
+        at.status == Status.PROCESSING.value)).all()
     placed = {r.trade_transaction_id: r for r in placed_rows}
     cash = postings.cash_balances(s, portfolio_ids)
 
@@ -218,7 +229,8 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
     for t, pid, tp_id in found:
         p = portfolios[pid]
         asset = assets.get(t.asset_id)
-        payload = _payload(t.payload)
+        # most payloads say nothing of the recommendation: parse only those that do
+        payload = _payload(t.payload) if t.payload and "recommendation_action" in t.payload else {}
         if pid not in min_trade:  # the limits are the portfolio's: chosen once per portfolio
             method = models.get(p.model_id, "equal_amounts") if p.model_id else "equal_amounts"
             limits = limits_for(_limit_settings(p), method)
@@ -232,6 +244,8 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
                              limit_price=t.limit_price, quantity=t.quantity, min_trade_amount=minimum,
                              full_sell=t.full_sell, stop_loss=t.stop_loss, urgent=t.urgent,
                              current_units=t.current_units)
+        if order is not None:  # a placed row shows the order as sent: its price, market or limit
+            base = replace(base, limit_price=order.limit_price)
         line = rules.file_line(base)
         quantity = line.quantity
         expiry = None
@@ -247,7 +261,7 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
             broker_name=broker.name if broker else "", action=side,
             instruction=str(payload.get("recommendation_action") or side), asset_code=t.asset_code,
             asset_id=t.asset_id, amount=t.amount, pending_amount=line.pending_amount, min_trade_amount=minimum,
-            brokerage=t.fee, limit_price=t.limit_price, last_close_price=base.last_close_price, quantity=quantity,
+            brokerage=t.fee, limit_price=base.limit_price, last_close_price=base.last_close_price, quantity=quantity,
             limit_vs_price_percentage=line.limit_vs_price_percentage, limit_vs_price_value=line.limit_vs_price_value,
             type=row_type, status=status, transaction_type=line.order_type,
             asset_class_title=classes.get(asset.class_id, "") if asset else "",

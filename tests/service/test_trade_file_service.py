@@ -183,3 +183,21 @@ def test_expiry_before_today_is_refused(chain):
     assert err.value.message == "earlier_than_today"
     with session_scope() as s:
         assert s.exec(select(AssetTransaction).where(AssetTransaction.trade_transaction_id.is_not(None))).all() == []
+
+
+def test_placed_row_shows_the_order_as_sent(chain):
+    """After an export with the user's limit price and expiry, the row shows that order (its
+    price, Limit, the gap to the last close), not the recommendation it came from."""
+    w = chain.w
+    row = next(r for r in trade_file.generate(actor=actor(w.adviser)).rows if not r.hidden)
+    assert row.limit_price is None and row.transaction_type == "market"
+    expiry = date.today() + timedelta(days=3)
+    price = (row.last_close_price * Decimal("1.02")).quantize(Decimal("0.001"))
+    trade_file.export(actor=actor(w.adviser), kind="trade_file",
+                      transactions=[{"id": row.recommendation_id, "price": str(price), "expirationDate": expiry.isoformat()}])
+    placed = next(r for r in trade_file.generate(actor=actor(w.adviser)).rows
+                  if r.recommendation_id == row.recommendation_id)
+    assert placed.status == "Placed" and placed.placed_transaction_id is not None
+    assert placed.limit_price == price and placed.transaction_type == "limit"
+    assert placed.limit_vs_price_percentage == Decimal("2.00")
+    assert placed.expiry == expiry
