@@ -48,27 +48,34 @@ def _row_xml(number: int, letters: Sequence[str], values: Sequence[Value]) -> st
 def with_rows(workbook: Workbook, rows: Iterable[Sequence[Value]], *, first_row: int, columns: int) -> bytes:
     """The saved `workbook` (one sheet, its rows above `first_row` written by openpyxl) with
     `rows` appended from `first_row` on: text as inline strings, int and Decimal as numbers,
-    None and '' as empty cells."""
+    None and '' as empty cells. The rows are consumed once and compressed as they come, a
+    thousand at a time, so memory stays flat however many there are."""
     if len(workbook.worksheets) != 1:
         raise ValueError("with_rows writes single-sheet workbooks")
     letters = [get_column_letter(c) for c in range(1, columns + 1)]
     template = io.BytesIO()
     workbook.save(template)
-    chunks: list[str] = []
-    last = first_row - 1
-    for last, values in enumerate(rows, start=first_row):
-        chunks.append(_row_xml(last, letters, values))
-    body = "".join(chunks).encode("utf-8")
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(template.getvalue())) as source, \
             zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
         for item in source.infolist():
             data = source.read(item.filename)
-            if item.filename == SHEET_PATH:
-                if b"<sheetData/>" in data:
-                    data = data.replace(b"<sheetData/>", b"<sheetData></sheetData>")
-                data = data.replace(b"</sheetData>", body + b"</sheetData>", 1)
-                extent = f"A1:{letters[-1]}{max(last, first_row - 1, 1)}".encode()
-                data = _DIMENSION.sub(b'<dimension ref="' + extent + b'"/>', data, count=1)
-            target.writestr(item, data)
+            if item.filename != SHEET_PATH:
+                target.writestr(item, data)
+                continue
+            # the row count is not known before the rows are read: the optional <dimension> goes
+            data = _DIMENSION.sub(b"", data.replace(b"<sheetData/>", b"<sheetData></sheetData>"), count=1)
+            head, tail = data.split(b"</sheetData>", 1)
+            entry = zipfile.ZipInfo(item.filename, date_time=item.date_time)
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            with target.open(entry, "w") as sheet:
+                sheet.write(head)
+                batch: list[str] = []
+                for number, values in enumerate(rows, start=first_row):
+                    batch.append(_row_xml(number, letters, values))
+                    if len(batch) == 1000:
+                        sheet.write("".join(batch).encode("utf-8"))
+                        batch = []
+                sheet.write("".join(batch).encode("utf-8"))
+                sheet.write(b"</sheetData>" + tail)
     return out.getvalue()

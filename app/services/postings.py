@@ -128,20 +128,23 @@ def record_trades(s: Session, *, actor_id: int | None, status: str, trade_at: da
         if k not in (Kind.ASSET_BUY, Kind.PARCEL):
             raise ValueError(f"record_trades takes buys and sells, not {k.value}")
         moved = cash_amount(k.value, quantity=e.quantity, price=e.price, fee=e.fee)
-        asset_rows.append(dict(
-            id=tid, investment_id=e.portfolio_id, asset_id=e.asset_id, type=k.value,
-            action="buy" if k is Kind.ASSET_BUY else "sell", status=status, quantity=e.quantity, price=e.price,
-            fee=e.fee, amount=moved, trade_at=trade_at, order_id=f"WA{tid}", limit_price=e.limit_price,
-            payload=json.dumps(e.payload) if e.payload else None, trade_transaction_id=e.trade_transaction_id,
-            expires_at=e.expires_at, created_by=actor_id, updated_by=actor_id, created_at=now, updated_at=now))
-        cash_rows.append(dict(
-            investment_id=e.portfolio_id, type=CashType.LINKED.value, action=EFFECTS[k].cash.value, status=status,
-            price=moved, trade_at=trade_at, linked_transaction_id=tid,
-            payload=json.dumps({"description": e.description}) if e.description else None, created_by=actor_id,
-            created_at=now, updated_at=now))
-    bulk.copy_rows(s, AssetTransaction, asset_rows)
-    bulk.copy_rows(s, CashTransaction, cash_rows)
+        asset_rows.append((
+            tid, e.portfolio_id, e.asset_id, k.value, "buy" if k is Kind.ASSET_BUY else "sell", status, e.quantity,
+            e.price, e.fee, moved, trade_at, f"WA{tid}", e.limit_price, json.dumps(e.payload) if e.payload else None,
+            e.trade_transaction_id, e.expires_at, actor_id, actor_id, now, now))
+        cash_rows.append((
+            e.portfolio_id, CashType.LINKED.value, EFFECTS[k].cash.value, status, moved, trade_at, tid,
+            json.dumps({"description": e.description}) if e.description else None, actor_id, now, now))
+    bulk.copy_rows(s, AssetTransaction, asset_rows, _TRADE_COLUMNS)
+    bulk.copy_rows(s, CashTransaction, cash_rows, _LINKED_CASH_COLUMNS)
     return ids
+
+
+_TRADE_COLUMNS = ("id", "investment_id", "asset_id", "type", "action", "status", "quantity", "price", "fee",
+                  "amount", "trade_at", "order_id", "limit_price", "payload", "trade_transaction_id",
+                  "expires_at", "created_by", "updated_by", "created_at", "updated_at")
+_LINKED_CASH_COLUMNS = ("investment_id", "type", "action", "status", "price", "trade_at", "linked_transaction_id",
+                        "payload", "created_by", "created_at", "updated_at")
 
 
 def sync_cash(s: Session, row: AssetTransaction) -> CashTransaction | None:
