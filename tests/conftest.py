@@ -72,6 +72,18 @@ def database_url(data_dir: Path) -> Iterator[str]:
         database.drop()
 
 
+def _forget_cached_models() -> None:
+    """The engine's per-process model caches (keyed by model id and version): once the tables are
+    emptied, the next test's models may get the same ids (SQLite reuses them), so a cached model
+    of this test must not answer for them."""
+    from app.domain.engine import clear_cache
+    from app.services import engine_inputs
+
+    with engine_inputs._model_lock:
+        engine_inputs._model_cache.clear()
+    clear_cache()
+
+
 def _empty_all_tables(engine) -> None:
     from sqlalchemy import text
     from sqlmodel import SQLModel
@@ -115,6 +127,7 @@ def db(database_url: str, data_dir: Path):
     engine = get_engine()
     yield engine
     _empty_all_tables(get_engine())
+    _forget_cached_models()
     files = data_dir / "files"
     if files.exists():
         shutil.rmtree(files, ignore_errors=True)
