@@ -177,6 +177,9 @@ def _scope(firm_id: int | None):
     return clause
 
 
+IDS_IN_QUERY = 1_000  # more chosen recommendations than this are filtered after reading the firm's
+
+
 def build(s: Session, firm_id: int | None, *, today: date | None = None,
           only_ids: Iterable[int] | None = None) -> TradeFile:
     """The trade file of a firm (None: every firm), from the database, in a fixed number of queries."""
@@ -189,10 +192,12 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
             .join(TradeInstruction, TradeInstruction.id == TradeTransaction.trade_instruction_id)
             .join(Portfolio, Portfolio.id == TradeInstruction.investment_id)
             .where(_scope(firm_id), TradeTransaction.status == TxStatus.APPROVED.value))
-    if only_ids is not None:
-        stmt = stmt.where(col(TradeTransaction.id).in_(list(only_ids)))
+    wanted = None if only_ids is None else set(only_ids)
+    if wanted is not None and len(wanted) <= IDS_IN_QUERY:
+        stmt = stmt.where(col(TradeTransaction.id).in_(sorted(wanted)))
+    # a firm's whole selection is filtered here rather than sent as tens of thousands of parameters
     found = [(row, row.investment_id, row.target_portfolio_id)
-             for row in s.execute(stmt.order_by(TradeTransaction.id)).all()]
+             for row in s.execute(stmt.order_by(TradeTransaction.id)).all() if wanted is None or row.id in wanted]
     if not found:
         return TradeFile(firm_id)
     portfolio_ids = sorted({pid for _, pid, _ in found})

@@ -201,3 +201,19 @@ def test_placed_row_shows_the_order_as_sent(chain):
     assert placed.limit_price == price and placed.transaction_type == "limit"
     assert placed.limit_vs_price_percentage == Decimal("2.00")
     assert placed.expiry == expiry
+
+
+@pytest.mark.parametrize("ids_in_query", [1_000, 0])
+def test_export_places_only_the_chosen_rows(chain, monkeypatch, ids_in_query):
+    """The chosen ids filter the firm's file in the query, or after reading it when a selection
+    is too long for one statement: either way only they are placed."""
+    monkeypatch.setattr(trade_file, "IDS_IN_QUERY", ids_in_query)
+    w = chain.w
+    rows = [r for r in trade_file.generate(actor=actor(w.adviser)).rows if not r.hidden]
+    assert len(rows) >= 2
+    out = trade_file.export(actor=actor(w.adviser), kind="trade_file", transactions=[{"id": rows[0].recommendation_id}])
+    assert (out.placed, out.rows) == (1, 1)
+    with session_scope() as s:
+        placed = s.exec(select(AssetTransaction.trade_transaction_id)
+                        .where(AssetTransaction.trade_transaction_id.is_not(None))).all()
+    assert placed == [rows[0].recommendation_id]
