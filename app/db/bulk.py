@@ -5,12 +5,25 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Sequence
 
-from sqlalchemy import Table, insert, text
+from sqlalchemy import Integer, Table, any_, insert, literal, text
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlmodel import Session
 
 
 def is_postgres(session: Session) -> bool:
     return session.get_bind().dialect.name == "postgresql"
+
+
+SHORT_ID_LIST = 100
+
+
+def among(session: Session, column: Any, ids: Iterable[int]) -> Any:
+    """`column IN ids`; on PostgreSQL, a long list goes as one array parameter (`= ANY`), which
+    the driver neither splits nor rewrites per id (a firm's 10,000 portfolios)."""
+    values = sorted(set(ids))
+    if len(values) > SHORT_ID_LIST and is_postgres(session):
+        return column == any_(literal(values, ARRAY(Integer)))
+    return column.in_(values)
 
 
 def _table(model: Any) -> Table:

@@ -22,6 +22,7 @@ from sqlalchemy import Integer, func, literal, select as sa_select, tuple_
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlmodel import Session, col, select
 
+from app.db import bulk
 from app.db.tables import AssetTransaction, CashTransaction, Portfolio
 from app.db.types import utcnow
 from app.domain import ledger
@@ -115,7 +116,6 @@ def record_trades(s: Session, *, actor_id: int | None, status: str, trade_at: da
     `record` writes, in the caller's transaction, with two bulk inserts instead of two flushes per
     trade (a broker file places thousands of orders). Returns the asset transaction ids in order;
     each order id is 'WA<id>'."""
-    from app.db import bulk
 
     if not entries:
         return []
@@ -226,7 +226,7 @@ def executed_trades(s: Session, portfolio_ids: Iterable[int], *, until: datetime
                 rows.extend(s.execute(columns.where(tuple_(t.investment_id, t.asset_id).in_(chunk), *common)
                                       .order_by(*order)).all())
     elif ids:
-        rows = s.execute(columns.where(col(t.investment_id).in_(ids), *common).order_by(*order)).all()
+        rows = s.execute(columns.where(bulk.among(s, t.investment_id, ids), *common).order_by(*order)).all()
     else:
         return out
     effects = {k.value: e.ledger for k, e in EFFECTS.items()}
@@ -263,7 +263,7 @@ def cash_balances(s: Session, portfolio_ids: Iterable[int]) -> dict[int, Decimal
         return out
     rows = s.execute(
         sa_select(CashTransaction.investment_id, CashTransaction.action, func.sum(CashTransaction.price))
-        .where(col(CashTransaction.investment_id).in_(ids), CashTransaction.status == Status.EXECUTED.value)
+        .where(bulk.among(s, CashTransaction.investment_id, ids), CashTransaction.status == Status.EXECUTED.value)
         .group_by(CashTransaction.investment_id, CashTransaction.action)
     ).all()
     for pid, action, total in rows:
@@ -285,7 +285,7 @@ def deposit_balances(s: Session, portfolio_ids: Iterable[int]) -> dict[int, dict
     rows = s.execute(
         sa_select(AssetTransaction.investment_id, AssetTransaction.deposit_id, AssetTransaction.type,
                   func.sum(AssetTransaction.amount))
-        .where(col(AssetTransaction.investment_id).in_(ids), AssetTransaction.deposit_id.is_not(None),
+        .where(bulk.among(s, AssetTransaction.investment_id, ids), AssetTransaction.deposit_id.is_not(None),
                AssetTransaction.status == Status.EXECUTED.value)
         .group_by(AssetTransaction.investment_id, AssetTransaction.deposit_id, AssetTransaction.type)
     ).all()

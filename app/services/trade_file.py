@@ -27,6 +27,7 @@ from typing import Any, Iterable, Iterator, Mapping
 from sqlalchemy import func, select as sa_select
 from sqlmodel import Session, col, select
 
+from app.db import bulk
 from app.db.engine import session_scope
 from app.db.tables import (
     Asset, AssetClass, AssetTransaction, Broker, Firm, Model, Portfolio, TargetPortfolio, TradeInstruction,
@@ -204,10 +205,10 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
     pf = Portfolio  # plain columns again: ORM objects cost a firm of 10,000 portfolios seconds
     portfolios = {p.id: p for p in s.execute(sa_select(
         pf.id, pf.name, pf.firm_id, pf.broker_id, pf.adviser_id, pf.model_id, pf.hin, pf.broker_account,
-        *(getattr(pf, name) for name in _LIMIT_COLUMNS)).where(col(pf.id).in_(portfolio_ids))).all()}
+        *(getattr(pf, name) for name in _LIMIT_COLUMNS)).where(bulk.among(s, pf.id, portfolio_ids))).all()}
     asset_ids = {t.asset_id for t, *_ in found}
     assets = {a.id: a for a in s.execute(sa_select(Asset.id, Asset.last_close_price, Asset.class_id, Asset.type_id)
-                                         .where(col(Asset.id).in_(asset_ids))).all()}
+                                         .where(bulk.among(s, Asset.id, asset_ids))).all()}
     classes = dict(s.execute(sa_select(AssetClass.id, AssetClass.title)
                              .where(col(AssetClass.id).in_({a.class_id for a in assets.values()}))).all())
     brokers = {b.id: b for b in s.exec(select(Broker)).all()}
@@ -216,12 +217,12 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
     models = dict(s.execute(sa_select(Model.id, Model.allocation_method)
                             .where(col(Model.id).in_({p.model_id for p in portfolios.values() if p.model_id}))).all())
     tp_values = dict(s.execute(sa_select(TargetPortfolio.id, TargetPortfolio.value).where(
-        col(TargetPortfolio.id).in_({tp for *_, tp in found if tp}))).all())
+        bulk.among(s, TargetPortfolio.id, {tp for *_, tp in found if tp}))).all())
     # live orders (placed, not executed): by recommendation, and by portfolio + asset + side
     at = AssetTransaction
     placed_rows = s.execute(sa_select(at.id, at.trade_transaction_id, at.investment_id, at.asset_id, at.action,
                                       at.quantity, at.limit_price, at.amount, at.expires_at).where(
-        col(at.investment_id).in_(portfolio_ids), at.trade_transaction_id.is_not(None),
+        bulk.among(s, at.investment_id, portfolio_ids), at.trade_transaction_id.is_not(None),
         at.status == Status.PROCESSING.value)).all()
     placed = {r.trade_transaction_id: r for r in placed_rows}
     cash = postings.cash_balances(s, portfolio_ids)
@@ -405,7 +406,7 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
 
         firms = {f.id: f for f in s.exec(select(Firm).where(col(Firm.id).in_({r.firm_id for r in chosen}))).all()}
         portfolio_ids = sorted({r.investment_id for r in chosen})
-        portfolios = {p.id: p for p in s.exec(select(Portfolio).where(col(Portfolio.id).in_(portfolio_ids))
+        portfolios = {p.id: p for p in s.exec(select(Portfolio).where(bulk.among(s, Portfolio.id, portfolio_ids))
                                               .order_by(Portfolio.id).with_for_update()).all()}
         available = _sellable_units(s, portfolios, {(r.investment_id, r.asset_id) for r in chosen
                                                     if r.action == "SELL" and r.placed_transaction_id is None})
@@ -497,7 +498,7 @@ def _sellable_units(s: Session, portfolios: Mapping[int, Portfolio],
         out[(pid, aid)] = ledger.apply(rows, postings.tax_treatment(portfolios[pid])).units if rows else ZERO
     committed = s.execute(sa_select(AssetTransaction.investment_id, AssetTransaction.asset_id,
                                     func.sum(AssetTransaction.quantity))
-                          .where(col(AssetTransaction.investment_id).in_(pids), AssetTransaction.type == Kind.PARCEL.value,
+                          .where(bulk.among(s, AssetTransaction.investment_id, pids), AssetTransaction.type == Kind.PARCEL.value,
                                  col(AssetTransaction.status).in_([Status.PROCESSING.value, Status.PENDING.value]))
                           .group_by(AssetTransaction.investment_id, AssetTransaction.asset_id)).all()
     for pid, aid, units in committed:

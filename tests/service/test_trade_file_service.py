@@ -217,3 +217,17 @@ def test_export_places_only_the_chosen_rows(chain, monkeypatch, ids_in_query):
         placed = s.exec(select(AssetTransaction.trade_transaction_id)
                         .where(AssetTransaction.trade_transaction_id.is_not(None))).all()
     assert placed == [rows[0].recommendation_id]
+
+
+def test_long_id_lists_read_the_same(chain, monkeypatch):
+    """Ids sent as one array parameter (PostgreSQL, long lists) read what an IN list reads."""
+    from app.db import bulk
+
+    w = chain.w
+    short = trade_file.generate(actor=actor(w.adviser))
+    monkeypatch.setattr(bulk, "SHORT_ID_LIST", 0)
+    long = trade_file.generate(actor=actor(w.adviser))
+    assert long.rows == short.rows and long.cash == short.cash and long.rows
+    out = trade_file.export(actor=actor(w.adviser), kind="trade_file",
+                            transactions=[{"id": r.recommendation_id} for r in long.rows if not r.hidden])
+    assert out.placed == len([r for r in long.rows if not r.hidden])
