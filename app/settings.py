@@ -24,7 +24,11 @@ class Settings(BaseSettings):
     # Links in e-mails point here (the address users reach the app at).
     public_url: str = "http://localhost:3000"
 
+    # A session ends at the first of: its absolute lifetime since sign-in, or this long without use.
     session_token_hours: int = 12
+    session_idle_minutes: int = 30
+    # A download link's ticket: one use, within this many seconds of the click that asked for it.
+    download_ticket_seconds: int = 60
     activation_token_hours: int = 24 * 7
     recovery_token_minutes: int = 60
     email_change_token_hours: int = 24

@@ -124,6 +124,13 @@ def session_token(user: User, *, expires_in: timedelta = timedelta(hours=12)) ->
     return token
 
 
+def ticket(token: str, path: str) -> str:
+    """A download link's single-use ticket for `path` (the query is ignored), asked for with a session token."""
+    from app.services import auth
+
+    return auth.issue_download_ticket(token=token, path=path)
+
+
 def headers(user: User) -> dict[str, str]:
     return {"x-token": session_token(user)}
 

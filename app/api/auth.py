@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel
 
 from app.api.deps import CurrentActor, client_ip, ok
@@ -38,13 +38,9 @@ def signin(body: SigninBody, request: Request):
 
 
 @router.post("/signout")
-def signout(
-    actor: CurrentActor,
-    x_token: Annotated[str | None, Header(alias="x-token")] = None,
-    token: Annotated[str | None, Query(include_in_schema=False)] = None,
-):
-    # revoke the token the caller authenticated with (header, or the `token` query as in deps.current_actor)
-    auth.signout(token=x_token or token or "")
+def signout(actor: CurrentActor, x_token: Annotated[str | None, Header(alias="x-token")] = None):
+    # revokes the session of the x-token header (a download ticket is no session to end)
+    auth.signout(token=x_token or "")
     return ok(None)
 
 

@@ -10,11 +10,15 @@ from app.services import auth
 
 
 def current_actor(
+    request: Request,
     x_token: Annotated[str | None, Header(alias="x-token")] = None,
     token: Annotated[str | None, Query(include_in_schema=False)] = None,
 ) -> Actor:
-    """The signed-in user from the `x-token` header (or the `token` query of download links)."""
-    return auth.authenticate(x_token or token)
+    """The signed-in user: the session token in the `x-token` header, or a download link's
+    single-use ticket in its `token` query (good only for the path it was issued for)."""
+    if x_token:
+        return auth.authenticate(x_token)
+    return auth.redeem_download_ticket(token, request.url.path)
 
 
 CurrentActor = Annotated[Actor, Depends(current_actor)]

@@ -20,6 +20,7 @@ from app.api import transactions as transactions_api
 from app.api import advice as advice_api
 from app.api import reports as reports_api
 from app.api import advice_reports as advice_reports_api
+from app.api.headers import SecurityHeaders
 from app.domain.errors import GENERIC, DomainError
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,7 @@ def create_api() -> FastAPI:
         docs_url="/api/docs",
         redoc_url=None,
     )
+    api.add_middleware(SecurityHeaders)
 
     # The one error handler: every failure leaves as {"success": false, "message": "<Kind>: <text>"}.
     @api.exception_handler(DomainError)

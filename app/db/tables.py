@@ -80,8 +80,24 @@ class SessionToken(SQLModel, table=True):
     token_hash: str = Field(sa_column=Column(String(64), nullable=False, unique=True))
     user_id: int = Field(foreign_key="users.id", index=True)
     created_at: datetime = utc_field(default_now=True)
-    expires_at: datetime = utc_field(nullable=False)
+    expires_at: datetime = utc_field(nullable=False)  # the absolute lifetime
     revoked_at: Optional[datetime] = utc_field()
+    last_seen_at: Optional[datetime] = utc_field()  # the idle lifetime counts from here
+
+
+class DownloadTicket(SQLModel, table=True):
+    """A download link's token: good for one path, once, for a couple of minutes, and only while
+    the session that asked for it lasts. Only the SHA-256 of the ticket is stored."""
+
+    __tablename__ = "download_tickets"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    token_hash: str = Field(sa_column=Column(String(64), nullable=False, unique=True))
+    session_token_id: int = Field(foreign_key="session_tokens.id", index=True)
+    path: str = Field(sa_column=Column(String(400), nullable=False))
+    created_at: datetime = utc_field(default_now=True)
+    expires_at: datetime = utc_field(nullable=False)
+    used_at: Optional[datetime] = utc_field()
 
 
 class ActionToken(SQLModel, table=True):

@@ -4,11 +4,11 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import func, update
 from sqlmodel import Session, select
 
 from app.db.engine import session_scope
-from app.db.tables import Firm, SessionToken, SigninFailure, User
+from app.db.tables import DownloadTicket, Firm, SessionToken, SigninFailure, User
 from app.db.types import utcnow
 from app.domain import auth_rules as rules
 from app.domain import validators as v
@@ -88,18 +88,76 @@ def revoke_sessions(session: Session, user_id: int) -> None:
         session.add(row)
 
 
-def authenticate(token: str | None) -> Actor:
-    """The actor behind a session token; AuthenticationError when missing, expired, revoked or disabled."""
+# A session's last use is written at most once a minute (not on every click); the idle lifetime
+# is measured in minutes, so this costs it nothing.
+LAST_SEEN_RESOLUTION = timedelta(seconds=60)
+
+
+def _live_session(s: Session, token: str | None) -> tuple[SessionToken, User]:
+    """The session row and user of a session token that is neither revoked, past its absolute or
+    idle lifetime, nor of a user who may no longer sign in (else SESSION_EXPIRED)."""
     if not token:
         raise AuthenticationError(rules.SESSION_EXPIRED)
+    row = s.exec(
+        select(SessionToken, User).join(User, User.id == SessionToken.user_id).where(SessionToken.token_hash == token_digest(token))
+    ).first()
+    if row is None:
+        raise AuthenticationError(rules.SESSION_EXPIRED)
+    session_token, user = row
+    now = utcnow()
+    seen = session_token.last_seen_at or session_token.created_at
+    if (session_token.revoked_at is not None or session_token.expires_at <= now
+            or seen + timedelta(minutes=settings.session_idle_minutes) <= now or not _may_sign_in(s, user)):
+        raise AuthenticationError(rules.SESSION_EXPIRED)
+    if now - seen >= LAST_SEEN_RESOLUTION:
+        s.execute(update(SessionToken).where(SessionToken.id == session_token.id).values(last_seen_at=now))
+    return session_token, user
+
+
+def authenticate(token: str | None) -> Actor:
+    """The actor behind a session token; AuthenticationError when missing, expired (absolute or
+    idle lifetime), revoked or disabled. Each use keeps the session alive."""
     with session_scope() as s:
-        row = s.exec(
-            select(SessionToken, User).join(User, User.id == SessionToken.user_id).where(SessionToken.token_hash == token_digest(token))
+        _, user = _live_session(s, token)
+        return actor_of(user)
+
+
+# ---- download links -----------------------------------------------------------------------------
+def issue_download_ticket(*, token: str | None, path: str) -> str:
+    """A ticket for one download of `path` (an /api path, without its query): the link carries it
+    as its `token`, so the session token itself never travels in a URL (browser history, proxy
+    and server logs). It works once, for DOWNLOAD_TICKET_SECONDS, while the session lasts."""
+    path = str(path or "").split("?", 1)[0]
+    if not path.startswith("/api/") or len(path) > 400:
+        raise ValidationError("Unknown download")
+    with session_scope() as s:
+        session_token, _ = _live_session(s, token)
+        ticket = new_token()
+        s.add(DownloadTicket(token_hash=token_digest(ticket), session_token_id=session_token.id, path=path,
+                             expires_at=utcnow() + timedelta(seconds=settings.download_ticket_seconds)))
+        return ticket
+
+
+def redeem_download_ticket(ticket: str | None, path: str) -> Actor:
+    """The actor of a download ticket for `path`, spending the ticket (a second use, another path,
+    an expired ticket or an ended session: SESSION_EXPIRED)."""
+    if not ticket:
+        raise AuthenticationError(rules.SESSION_EXPIRED)
+    with session_scope() as s:
+        now = utcnow()
+        spent = s.execute(
+            update(DownloadTicket)
+            .where(DownloadTicket.token_hash == token_digest(ticket), DownloadTicket.used_at.is_(None),
+                   DownloadTicket.expires_at > now, DownloadTicket.path == str(path or ""))
+            .values(used_at=now)
+            .returning(DownloadTicket.session_token_id)
         ).first()
-        if row is None:
+        if spent is None:
             raise AuthenticationError(rules.SESSION_EXPIRED)
-        session_token, user = row
-        if session_token.revoked_at is not None or session_token.expires_at <= utcnow() or not _may_sign_in(s, user):
+        session_token = s.get(SessionToken, spent[0])
+        user = s.get(User, session_token.user_id) if session_token is not None else None
+        if (session_token is None or user is None or session_token.revoked_at is not None
+                or session_token.expires_at <= now or not _may_sign_in(s, user)):
             raise AuthenticationError(rules.SESSION_EXPIRED)
         return actor_of(user)
 

@@ -34,7 +34,8 @@ def test_calculate_validate_approve_generate_validate_confirm(client):
     assert stale["message"].startswith("ConflictError: ")
     rec = f.ok_result(client.get(f"/api/target-portfolios/{tp['id']}/rofa", headers=owner))
     assert rec["can_decide"] and rec["confirm_approve"] == "Do you confirm your authorisation to proceed?"
-    pdf = client.get(f"/api/target-portfolios/{tp['id']}/rofa/export?token={f.session_token(book.client)}")
+    rofa_path = f"/api/target-portfolios/{tp['id']}/rofa/export"
+    pdf = client.get(f"{rofa_path}?token={f.ticket(f.session_token(book.client), rofa_path)}")
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
     assert "Record of Advice" in "".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf.content)).pages)
     approved = f.ok_result(client.put(f"/api/target-portfolios/{tp['id']}/rofa", headers=owner, json={"action": "approve"}))

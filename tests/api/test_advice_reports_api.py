@@ -89,7 +89,7 @@ def test_pending_report_json(client, book):
 
 def test_downloads_with_the_token_in_the_query(client, book):
     token = f.session_token(book.adviser)
-    response = client.get(f"{CASH}?fileType=xlsx&targetPortfolioStatus=all&token={token}&client-timezone-offset=-600")
+    response = client.get(f"{CASH}?fileType=xlsx&targetPortfolioStatus=all&token={f.ticket(token, CASH)}&client-timezone-offset=-600")
     assert response.status_code == 200, response.text
     assert response.headers["content-type"].startswith("application/vnd.openxmlformats")
     disposition = unquote(response.headers["content-disposition"])
@@ -100,14 +100,14 @@ def test_downloads_with_the_token_in_the_query(client, book):
     assert rows["Calc 001"][4] == "Validation Required" and rows["Calc 001"][7] == 50550
     assert rows["Total"][7] == 100140
 
-    response = client.get(f"{PENDING}?fileType=pdf&token={token}&client-timezone-offset=-600")
+    response = client.get(f"{PENDING}?fileType=pdf&token={f.ticket(token, PENDING)}&client-timezone-offset=-600")
     assert response.status_code == 200 and response.headers["content-type"] == "application/pdf"
     assert "Pending Target Portfolios" in unquote(response.headers["content-disposition"])
     text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(response.content)).pages).split())
     assert "Calc 001" in text and "Validation Required" in text and "Calc 000" not in text
 
     assert client.get(f"{CASH}?fileType=xlsx&token=nope").status_code == 401
-    assert f.failure(client.get(f"{CASH}?fileType=doc&token={token}"), 400)["message"] == \
+    assert f.failure(client.get(f"{CASH}?fileType=doc&token={f.ticket(token, CASH)}"), 400)["message"] == \
         "ValidationError: Unknown file type"
 
 

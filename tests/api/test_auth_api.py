@@ -67,11 +67,16 @@ def test_disabled_and_deleted_users_are_refused(client):
 
 
 # ---- tokens ----------------------------------------------------------------------------------------
-def test_token_by_header_and_by_query(client):
+def test_session_token_by_header_and_download_tickets_by_query(client):
     user = f.make_user(Role.ADVISER, f.make_firm())
     token = f.session_token(user)
     assert f.ok_result(client.get("/api/me", headers={"x-token": token}))["id"] == user.id
-    assert f.ok_result(client.get("/api/me", params={"token": token}))["id"] == user.id
+    # the session token itself is never taken from a URL; a link carries a ticket for its path, once
+    assert f.failure(client.get("/api/me", params={"token": token}), 401)["message"] == SESSION_EXPIRED
+    ticket = f.ticket(token, "/api/me")
+    assert f.failure(client.get("/api/firms", params={"token": ticket}), 401)["message"] == SESSION_EXPIRED
+    assert f.ok_result(client.get("/api/me", params={"token": ticket}))["id"] == user.id
+    assert f.failure(client.get("/api/me", params={"token": ticket}), 401)["message"] == SESSION_EXPIRED
     assert f.failure(client.get("/api/me"), 401)["message"] == SESSION_EXPIRED
     assert f.failure(client.get("/api/me", headers={"x-token": "forged"}), 401)["message"] == SESSION_EXPIRED
 
@@ -84,10 +89,12 @@ def test_signout_revokes_the_token(client):
     f.failure(client.post("/api/signout", headers={"x-token": token}), 401)
 
 
-def test_signout_with_the_query_token_revokes_it_too(client):
+def test_signout_needs_the_session_token_in_the_header(client):
     user = f.make_user(Role.ADVISER, f.make_firm())
     token = f.session_token(user)
-    f.ok_result(client.post("/api/signout", params={"token": token}))
+    f.failure(client.post("/api/signout", params={"token": token}), 401)
+    assert f.ok_result(client.get("/api/me", headers={"x-token": token}))["id"] == user.id
+    f.ok_result(client.post("/api/signout", headers={"x-token": token}))
     f.failure(client.get("/api/me", headers={"x-token": token}), 401)
 
 
@@ -263,3 +270,14 @@ def test_client_profile_names_are_ignored_and_users_api_is_closed(client):
     body = f.failure(client.put(f"/api/users/{user.id}", headers=h, json={"first_name": "Hacker"}), 403)
     assert body["message"] == "PermissionError: You are not allowed to perform this action"
     assert f.get_user_row(user.id).first_name == "Carla"
+
+
+# ---- security headers -------------------------------------------------------------------------------
+@pytest.mark.parametrize("path", ["/api/me", "/api/openapi.json", "/api/no-such-route"])
+def test_every_response_carries_the_security_headers(client, path):
+    response = client.get(path)
+    csp = response.headers["content-security-policy"]
+    assert "frame-ancestors 'none'" in csp and "default-src 'self'" in csp and "object-src 'none'" in csp
+    assert response.headers["x-frame-options"] == "DENY"
+    assert response.headers["x-content-type-options"] == "nosniff"
+    assert response.headers["referrer-policy"] == "same-origin"

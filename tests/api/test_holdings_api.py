@@ -85,8 +85,8 @@ def test_unauthenticated_and_bad_ids(client, w):
 
 def test_excel_export_with_token_query(client, w):
     token = f.session_token(w.client)
-    response = client.get(f"/api/investments/{w.portfolio.id}/holdings/export-excel"
-                          f"?token={token}&client-timezone-offset=-600")
+    path = f"/api/investments/{w.portfolio.id}/holdings/export-excel"
+    response = client.get(f"{path}?token={f.ticket(token, path)}&client-timezone-offset=-600")
     assert response.status_code == 200
     assert response.headers["content-type"] == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     disposition = response.headers["content-disposition"]

@@ -101,10 +101,10 @@ def test_upload_failures(client, w):
 def test_long_terms_export_link(client, w):
     token = f.session_token(w.world.adviser_a)
     url = f"/api/long-terms/{w.model_a.id}/export-csv"
-    body = f.failure(client.get(url, params={"token": token}), 400)
+    body = f.failure(client.get(url, params={"token": f.ticket(token, url)}), 400)
     assert body["message"] == "ValidationError: There are no recommendations to download"
     fr.make_long_term(w.model_a, w.bhp, "buy", "core")
-    response = client.get(url, params={"token": token, "client-timezone-offset": "-600"})
+    response = client.get(url, params={"token": f.ticket(token, url), "client-timezone-offset": "-600"})
     assert response.status_code == 200
     assert response.headers["content-type"].startswith("text/csv")
     disposition = response.headers["content-disposition"]
@@ -155,7 +155,8 @@ def test_short_terms_upload_and_export(client, w):
     result = f.ok_result(client.post("/api/recommendations-upload", headers=h, files=_files(data, XLSX, "recs.xlsx"),
                                      data={"model_ids[]": str(w.model_a.id), "upload_type": "replace"}))
     assert result["message"] == "The file upload is now complete"
-    response = client.get(f"/api/recommendations/{w.model_a.id}/export-csv", params={"token": f.session_token(w.world.admin_a)})
+    url = f"/api/recommendations/{w.model_a.id}/export-csv"
+    response = client.get(url, params={"token": f.ticket(f.session_token(w.world.admin_a), url)})
     assert response.status_code == 200 and "Short Term Recommendations" in response.headers["content-disposition"]
     rows = list(csv.reader(io.StringIO(response.content.decode("utf-8-sig"))))
     assert rows[1][:6] == ["BHP", "BHP Group Limited", "FFL/SELL", "urgent", "40.1", "3.5"]

@@ -59,13 +59,16 @@ def test_trade_file_export_and_execution_file(client):
     assert orders["totals"][0]["count"] == len(rows)
     # the approval report PDF and Excel (the token in the link)
     token = f.session_token(book.adviser)
-    pdf = client.get(f"/api/reports/trade-instructions-export-pdf?token={token}&status[]=sad")
+    pdf_path = "/api/reports/trade-instructions-export-pdf"
+    pdf = client.get(f"{pdf_path}?token={f.ticket(token, pdf_path)}&status[]=sad")
     assert pdf.status_code == 200 and "Trade Recommendations" in "".join(
         p.extract_text() for p in PdfReader(io.BytesIO(pdf.content)).pages)
-    xlsx = client.get(f"/api/reports/trade-instructions-export-excel?token={token}&status[]=sad&mode=simple")
+    xlsx_path = "/api/reports/trade-instructions-export-excel"
+    xlsx = client.get(f"{xlsx_path}?token={f.ticket(token, xlsx_path)}&status[]=sad&mode=simple")
     sheet = load_workbook(io.BytesIO(xlsx.content)).active
     assert [c.value for c in sheet[1]] == ["Portfolio", "Code", "Action", "Quantity", "Price", "Value", "Decision"]
-    one = client.get(f"/api/investments/{book.portfolio_ids[0]}/trade-instructions/export-excel?token={token}")
+    one_path = f"/api/investments/{book.portfolio_ids[0]}/trade-instructions/export-excel"
+    one = client.get(f"{one_path}?token={f.ticket(token, one_path)}")
     assert one.status_code == 200 and "Trade Recommendations" in one.headers["content-disposition"]
     # the execution file: a quantity that does not match writes nothing
     header = "code,side,quantity,price,brokerage,trade_date,settlement_date,account\n"

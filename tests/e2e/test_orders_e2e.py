@@ -165,12 +165,14 @@ def test_adviser_uploads_the_execution_file_and_the_holdings_move(page: Page, lo
     expect(excel).to_be_visible(timeout=TIMEOUT)
     expect(page.locator("#ti-export-pdf")).to_be_visible()
     page.screenshot(path=f"{ARTIFACTS}/orders-trade-instructions-exports.png")
-    for link, media in ((excel, "spreadsheetml"), (page.locator("#ti-export-pdf"), "application/pdf")):
-        href = link.get_attribute("href")
-        assert "version=1&token=" in href and "client-timezone-offset=" in href
-        answer = page.request.get(href)
-        assert answer.status == 200 and media in answer.headers["content-type"]
-        assert "Trade Recommendations v1" in answer.headers["content-disposition"]
+    for link, magic in ((excel, b"PK"), (page.locator("#ti-export-pdf"), b"%PDF")):
+        with page.expect_download(timeout=TIMEOUT) as download:
+            link.click()
+        assert "version=1&token=" in download.value.url and "client-timezone-offset=" in download.value.url
+        assert "Trade Recommendations v1" in download.value.suggested_filename
+        assert open(download.value.path(), "rb").read(len(magic)) == magic
+        # the link's ticket worked once
+        assert page.request.get(download.value.url).status == 401
 
     # the Desktop Broker trade file page lists the placed orders and links its Excel
     page.goto("/reports/desktop-broker-trade-file")
@@ -180,10 +182,10 @@ def test_adviser_uploads_the_execution_file_and_the_holdings_move(page: Page, lo
         expect(row.locator(".broker-status")).to_have_text("Placed")
         expect(row.locator(".broker-quantity")).to_have_text(_units(o.quantity))
         expect(row.locator(".order-account")).to_have_text(seed.account)
-    href = page.locator("#broker-excel").get_attribute("href")
-    assert "desktop-broker-export-excel?firmId=-2&token=" in href
-    answer = page.request.get(href)
-    assert answer.status == 200 and "spreadsheetml" in answer.headers["content-type"]
+    with page.expect_download(timeout=TIMEOUT) as download:
+        page.locator("#broker-excel").click()
+    assert "desktop-broker-export-excel?firmId=-2&token=" in download.value.url
+    assert open(download.value.path(), "rb").read(2) == b"PK"
     page.screenshot(path=f"{ARTIFACTS}/orders-desktop-broker.png", full_page=True)
 
     # Orders: every placed order, amber

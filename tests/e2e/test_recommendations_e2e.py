@@ -115,8 +115,7 @@ def test_long_and_short_term_recommendations(page: Page, login, app_server) -> N
     _, listed = _call(base, "GET", f"/api/long-terms?model_id={model['id']}", admin_token)
     assert [(r["asset"]["code"], r["action"]) for r in listed["result"]["rows"]] == [("BHP", "buy")]
 
-    # The link carries the session token once the page state has it; click only then.
-    expect(page.locator("#rec-download")).to_have_attribute("href", re.compile(r"/export-csv\?token=[^&]+&"), timeout=TIMEOUT)
+    expect(page.locator("#rec-download")).to_be_visible(timeout=TIMEOUT)
     with page.expect_download(timeout=TIMEOUT) as download:
         page.locator("#rec-download").click()
     assert download.value.suggested_filename.endswith(".csv")
@@ -142,8 +141,7 @@ def test_long_and_short_term_recommendations(page: Page, login, app_server) -> N
     expect(page.locator(".rec-row").filter(has_text=cba["name"])).to_contain_text("$160.00")
     assert _short_terms(base, admin_token, model["id"]) == [("BHP", "ACC"), ("CBA", "FFL/SELL")]
 
-    # The link carries the session token once the page state has it; click only then.
-    expect(page.locator("#rec-download")).to_have_attribute("href", re.compile(r"/export-csv\?token=[^&]+&"), timeout=TIMEOUT)
+    expect(page.locator("#rec-download")).to_be_visible(timeout=TIMEOUT)
     with page.expect_download(timeout=TIMEOUT) as download:
         page.locator("#rec-download").click()
     assert re.search(r"Short Term Recommendations - \d{2}-\d{2}-\d{4}\.csv$", download.value.suggested_filename)

@@ -174,11 +174,13 @@ def test_adviser_calculates_and_validates_then_the_client_approves(page: Page, b
         phone.screenshot(path=f"{ARTIFACTS}/rofa-phone-authority.png", full_page=True)
         _no_horizontal_scroll(phone)
 
-        # the PDF link carries the token and the browser's offset
-        href = phone.locator("#rofa-pdf").get_attribute("href")
-        assert re.search(r"/api/target-portfolios/\d+/rofa/export\?token=[^&]+&client-timezone-offset=-?\d+$", href), href
-        response = context.request.get(href)
-        assert response.status == 200 and response.body()[:4] == b"%PDF"
+        # the PDF is fetched with a single-use ticket and the browser's offset
+        with phone.expect_download(timeout=TIMEOUT) as download:
+            phone.locator("#rofa-pdf").click()
+        url = download.value.url
+        assert re.search(r"/api/target-portfolios/\d+/rofa/export\?token=[^&]+&client-timezone-offset=-?\d+$", url), url
+        assert open(download.value.path(), "rb").read(4) == b"%PDF"
+        assert context.request.get(url).status == 401
 
         # approve: the confirmation first, then the reloaded record and the message
         phone.locator("#rofa-approve").click()

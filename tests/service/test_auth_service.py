@@ -8,7 +8,7 @@ import pytest
 from sqlmodel import select
 
 from app.db.engine import session_scope
-from app.db.tables import ActionToken, SessionToken, SigninFailure, User
+from app.db.tables import ActionToken, DownloadTicket, SessionToken, SigninFailure, User
 from app.db.types import utcnow
 from app.domain import auth_rules as rules
 from app.domain import validators as v
@@ -504,3 +504,75 @@ def test_links_of_a_deleted_user_stop_working(db):
     assert f.get_user_row(created["id"]).password_hash is None
     assert f.get_user_row(w.client_b.id).password_hash == f.password_hash()
     assert f.get_user_row(w.adviser_a.id).email == w.adviser_a.email
+
+
+# ---- session lifetimes and download tickets -------------------------------------------------------
+def _age_session(token: str, *, last_seen: timedelta | None = None, created: timedelta | None = None) -> None:
+    """Moves a session's last use (and its creation) into the past."""
+    with session_scope() as s:
+        row = s.exec(select(SessionToken).where(SessionToken.token_hash == token_digest(token))).one()
+        if created is not None:
+            row.created_at = utcnow() - created
+        row.last_seen_at = utcnow() - last_seen if last_seen is not None else None
+        s.add(row)
+
+
+def test_a_session_ends_after_its_idle_lifetime(db):
+    user = f.make_user(Role.ADVISER, f.make_firm())
+    token = f.session_token(user)
+    idle = timedelta(minutes=settings.session_idle_minutes)
+    _age_session(token, last_seen=idle - timedelta(minutes=1))
+    assert auth.authenticate(token).id == user.id  # used just in time: alive, and the use is recorded
+    assert f.session_rows(user.id)[0].last_seen_at > utcnow() - timedelta(minutes=1)
+    _age_session(token, last_seen=idle + timedelta(seconds=1))
+    with pytest.raises(AuthenticationError) as refused:
+        auth.authenticate(token)
+    assert refused.value.message == rules.SESSION_EXPIRED
+    # never used since sign-in: the idle lifetime counts from the sign-in
+    fresh = f.session_token(user)
+    _age_session(fresh, created=idle + timedelta(seconds=1))
+    with pytest.raises(AuthenticationError):
+        auth.authenticate(fresh)
+
+
+def test_a_session_used_all_day_still_ends_at_its_absolute_lifetime(db):
+    user = f.make_user(Role.ADVISER, f.make_firm())
+    token = f.session_token(user, expires_in=timedelta(seconds=2))
+    assert auth.authenticate(token).id == user.id
+    _age_session(token, last_seen=timedelta(seconds=0))
+    f.expire_session(token)
+    with pytest.raises(AuthenticationError):
+        auth.authenticate(token)
+
+
+def test_a_download_ticket_works_once_for_its_path_while_the_session_lasts(db):
+    user = f.make_user(Role.ADVISER, f.make_firm())
+    token = f.session_token(user)
+    path = "/api/reports/cash-report-generate"
+    ticket = auth.issue_download_ticket(token=token, path=path + "?fileType=xlsx")
+    assert len(ticket) >= 32 and ticket != token
+    with pytest.raises(AuthenticationError):
+        auth.redeem_download_ticket(ticket, "/api/reports/pending-target-portfolios-generate")
+    assert auth.redeem_download_ticket(ticket, path).id == user.id
+    with pytest.raises(AuthenticationError):
+        auth.redeem_download_ticket(ticket, path)  # spent
+    # an expired ticket, and a ticket whose session ended, are refused
+    late = auth.issue_download_ticket(token=token, path=path)
+    with session_scope() as s:
+        row = s.exec(select(DownloadTicket).where(DownloadTicket.token_hash == token_digest(late))).one()
+        row.expires_at = utcnow() - timedelta(seconds=1)
+        s.add(row)
+    with pytest.raises(AuthenticationError):
+        auth.redeem_download_ticket(late, path)
+    orphan = auth.issue_download_ticket(token=token, path=path)
+    auth.signout(token=token)
+    with pytest.raises(AuthenticationError):
+        auth.redeem_download_ticket(orphan, path)
+    # only a live session may ask for one, and only for the API
+    with pytest.raises(AuthenticationError):
+        auth.issue_download_ticket(token=token, path=path)
+    with pytest.raises(ValidationError):
+        auth.issue_download_ticket(token=f.session_token(user), path="https://elsewhere.example.com/api/x")
+    # only the digest is stored
+    with session_scope() as s:
+        assert all(len(r.token_hash) == 64 and r.token_hash != ticket for r in s.exec(select(DownloadTicket)))

@@ -22,6 +22,22 @@ BACKEND_ORIGIN = Var(
 ).to(str)
 
 
+# The browser's offset from UTC in minutes, as JavaScript gives it (downloads send it to the API).
+CLIENT_OFFSET = Var(_js_expr="String(new Date().getTimezoneOffset())").to(str)
+
+
+def download_event(path: Any):
+    """on_click of a download: the API path (with its query) is fetched with a single-use ticket."""
+    from app.ui.states.base import AppState
+
+    return AppState.download(BACKEND_ORIGIN + Var.create(path).to(str), CLIENT_OFFSET)
+
+
+def download_button(label: str, icon: str, path: Any, id_: str, **props: Any) -> rx.Component:
+    """A download button (Excel, PDF, CSV exports)."""
+    return rx.button(rx.icon(icon, size=14), label, variant="soft", id=id_, on_click=download_event(path), **props)
+
+
 def file_src(path: Any) -> Var:
     """The <img> source of an API file path; data URLs (staged previews) and '' stay as they are."""
     path = Var.create(path).to(str)

@@ -9,10 +9,9 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    BACKEND_ORIGIN, empty_row, list_footer, page_size_select, pagination, plain_header, skeleton_rows, sort_header,
+    download_button, empty_row, list_footer, page_size_select, pagination, plain_header, skeleton_rows, sort_header,
     table_card,
 )
-from app.ui.pages.recommendations import CLIENT_OFFSET
 from app.ui.pages.users import option_select
 from app.ui.states.advice_reports import HEARTBEAT_MS, CashReportState, PendingReportState
 from app.ui.states.base import AppState
@@ -65,12 +64,7 @@ def _model(row: Any) -> rx.Component:
 
 
 def _download(label: str, icon: str, path: Any, id_: str) -> rx.Component:
-    href = BACKEND_ORIGIN + path + "&token=" + AppState.token + "&client-timezone-offset=" + CLIENT_OFFSET
-    return rx.el.a(
-        rx.button(rx.icon(icon, size=14), label, variant="soft", size="2", as_="span"),
-        href=href, download="", id=id_, custom_attrs={"reloadDocument": True},
-        style={"text_decoration": "none"},
-    )
+    return download_button(label, icon, path, id_, size="2")
 
 
 def _toolbar(state: Any, total_label: str, *extra: rx.Component) -> rx.Component:

@@ -11,11 +11,10 @@ from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
 from app.ui.components.widgets import (
-    BACKEND_ORIGIN, confirm_dialog, empty_row, field, list_footer, page_size_select, pagination, plain_header,
+    download_event, confirm_dialog, empty_row, field, list_footer, page_size_select, pagination, plain_header,
     skeleton_rows, table_card, text_input,
 )
 from app.ui.pages.assets import performance
-from app.ui.pages.recommendations import CLIENT_OFFSET
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
 from app.ui.states.holdings import PAGE_SIZES, SAVE_CHANGES, ClassBar, HoldingRow, HoldingsState, PendingRow
@@ -28,14 +27,7 @@ NUMBER = {"text_align": "right", "font_variant_numeric": "tabular-nums", "white_
 
 # ---- the actions menu -----------------------------------------------------------------------------
 def _download_item(label: str, icon: str, path: Any, id_: str) -> rx.Component:
-    href = BACKEND_ORIGIN + path + "?token=" + AppState.token + "&client-timezone-offset=" + CLIENT_OFFSET
-    return rx.menu.item(
-        rx.el.a(rx.icon(icon, size=14), label, href=href, download="", id=id_,
-                custom_attrs={"reloadDocument": True},
-                style={"display": "flex", "gap": "8px", "align_items": "center", "width": "100%",
-                       "color": "inherit", "text_decoration": "none"}),
-        as_child=True,
-    )
+    return rx.menu.item(rx.icon(icon, size=14), label, id=id_, on_click=download_event(path))
 
 
 def _actions_menu() -> rx.Component:

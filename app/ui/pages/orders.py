@@ -11,10 +11,9 @@ from app.domain.orders import CONFIRMATION_COLUMNS
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    BACKEND_ORIGIN, empty_row, field, list_footer, page_size_select, pagination, plain_header, skeleton_rows,
+    download_button, empty_row, field, list_footer, page_size_select, pagination, plain_header, skeleton_rows,
     table_card, text_input,
 )
-from app.ui.pages.recommendations import CLIENT_OFFSET
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
 from app.ui.states.orders import (
@@ -64,12 +63,7 @@ def _firm_select(state: Any) -> rx.Component:
 
 
 def _download(label: str, icon: str, path: Any, id_: str) -> rx.Component:
-    href = BACKEND_ORIGIN + path + "&token=" + AppState.token + "&client-timezone-offset=" + CLIENT_OFFSET
-    return rx.el.a(
-        rx.button(rx.icon(icon, size=14), label, variant="soft", size="2", as_="span"),
-        href=href, download="", id=id_, custom_attrs={"reloadDocument": True},
-        style={"text_decoration": "none"},
-    )
+    return download_button(label, icon, path, id_, size="2")
 
 
 def _refresh(state: Any) -> rx.Component:

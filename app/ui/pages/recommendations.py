@@ -5,14 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
-from reflex_base.vars.base import Var
 
 from app.domain.models import SHORT_TERM_ACTIONS
 from app.domain.recommendations import UPLOAD_FAILED
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, asset_picker
 from app.ui.components.layout import page
-from app.ui.components.widgets import BACKEND_ORIGIN, confirm_dialog, empty_row, plain_header, skeleton_rows, table_card
+from app.ui.components.widgets import confirm_dialog, download_button, empty_row, plain_header, skeleton_rows, table_card
 from app.ui.states.base import AppState
 from app.ui.states.recommendations import (
     BULK_UPLOAD_ID, LONG_TERM_OPTIONS, UPLOAD_ID, BulkUploadState, ModelRecommendationsState,
@@ -23,7 +22,6 @@ S = ModelRecommendationsState
 B = BulkUploadState
 SHORT_TERM_OPTIONS = [(code, code) for code in SHORT_TERM_ACTIONS]
 NUMBER = {"text_align": "right", "font_variant_numeric": "tabular-nums", "white_space": "nowrap"}
-CLIENT_OFFSET = Var(_js_expr="String(new Date().getTimezoneOffset())").to(str)
 
 
 # ---- shared pieces ----------------------------------------------------------------------------------
@@ -281,18 +279,13 @@ def _rec_row(row) -> rx.Component:
 
 
 def _download_button() -> rx.Component:
-    """A link to the export call with the token and the browser's offset (spec 000 s7); with no
+    """The export call with a download ticket and the browser's offset (spec 000 s7); with no
     recommendations it says so instead."""
-    href = BACKEND_ORIGIN + S.download_path + "?token=" + AppState.token + "&client-timezone-offset=" + CLIENT_OFFSET
-    label = [rx.icon("download", size=14), "Download CSV"]
     return rx.cond(
         S.saved_count > 0,
-        rx.button(rx.el.a(*label, href=href, id="rec-download", download="",
-                          # a document load, not the router's: the export answers with an attachment
-                          custom_attrs={"reloadDocument": True},
-                          style={"display": "inline-flex", "gap": "8px", "align_items": "center"}),
-                  as_child=True, variant="soft"),
-        rx.button(*label, variant="soft", on_click=S.nothing_to_download, id="rec-download-none"),
+        download_button("Download CSV", "download", S.download_path, "rec-download"),
+        rx.button(rx.icon("download", size=14), "Download CSV", variant="soft", on_click=S.nothing_to_download,
+                  id="rec-download-none"),
     )
 
 

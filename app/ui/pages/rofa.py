@@ -10,8 +10,7 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
-from app.ui.components.widgets import BACKEND_ORIGIN
-from app.ui.pages.recommendations import CLIENT_OFFSET
+from app.ui.components.widgets import download_button
 from app.ui.pages.target_portfolio import (
     DATE_TIME, tp_alerts, tp_class_bars, tp_class_tables, tp_figures, tp_groups, tp_status_badge,
 )
@@ -217,15 +216,7 @@ def _confirm() -> rx.Component:
 
 
 def _download() -> rx.Component:
-    href = BACKEND_ORIGIN + S.pdf_path + "?token=" + AppState.token + "&client-timezone-offset=" + CLIENT_OFFSET
-    return rx.button(
-        rx.el.a(rx.icon("file-down", size=14), "Download PDF", href=href, download="", id="rofa-pdf",
-                # a document load, not the router's: the export answers with an attachment
-                custom_attrs={"reloadDocument": True},
-                style={"display": "inline-flex", "gap": "8px", "align_items": "center", "color": "inherit",
-                       "text_decoration": "none"}),
-        as_child=True, variant="soft",
-    )
+    return download_button("Download PDF", "file-down", S.pdf_path, "rofa-pdf")
 
 
 def _actions() -> rx.Component:

@@ -12,10 +12,9 @@ from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
 from app.ui.components.widgets import (
-    BACKEND_ORIGIN, empty_row, field, list_footer, page_size_select, pagination, plain_header, skeleton_rows,
+    download_button, empty_row, field, list_footer, page_size_select, pagination, plain_header, skeleton_rows,
     table_card, text_input,
 )
-from app.ui.pages.recommendations import CLIENT_OFFSET
 from app.ui.states.base import AppState
 from app.ui.states.trade_instructions import (
     ACTIONS, EMPTY, TITLE as SCREEN_TITLE, VERSION_PAGE_SIZES, HistoryRow, NoteRow, TradeInstructionsState,
@@ -392,11 +391,7 @@ def _history_dialog() -> rx.Component:
 
 # ---- the page -------------------------------------------------------------------------------------------
 def _download(label: str, icon: str, path: Any, id_: str) -> rx.Component:
-    """A download link with the token and the browser's offset (a document load, not the router's)."""
-    href = BACKEND_ORIGIN + path + "&token=" + AppState.token + "&client-timezone-offset=" + CLIENT_OFFSET
-    return rx.el.a(rx.button(rx.icon(icon, size=14), label, variant="soft", color_scheme="gray", as_="span"),
-                   href=href, download="", id=id_, custom_attrs={"reloadDocument": True},
-                   style={"text_decoration": "none"})
+    return download_button(label, icon, path, id_, color_scheme="gray")
 
 
 def _actions() -> rx.Component:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import time
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import reflex as rx
+from reflex_base.vars.base import Var
 
 from app.domain import auth_rules
 from app.domain.errors import AuthenticationError, DomainError, GENERIC
@@ -126,6 +128,28 @@ class AppState(rx.State):
             self.user_id = 0
             self.form_dirty = False
         return rx.redirect(routes.url("login"))
+
+    @rx.event
+    def download(self, url: str, offset: str = ""):
+        """A download link was clicked: the file is fetched with a single-use ticket for its path
+        (never the session token, which must not travel in a URL) and the browser's UTC offset."""
+        try:
+            parts = urlsplit(str(url or ""))
+        except ValueError:
+            return None
+        page_host = urlsplit(f"//{self.router.headers.host}").hostname if self.router.headers.host else None
+        if (parts.scheme not in ("", "http", "https") or not parts.path.startswith("/api/")
+                or (parts.hostname and page_host and parts.hostname != page_host)):
+            return None  # only this app's API
+        try:
+            ticket = auth.issue_download_ticket(token=self.token, path=parts.path)
+        except DomainError as exc:
+            return self._fail(exc)
+        query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+                 if k not in ("token", "client-timezone-offset")]
+        query += [("token", ticket), ("client-timezone-offset", str(offset if str(offset).lstrip("-").isdigit() else 0))]
+        return rx.download(url=Var.create(urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(query), ""))),
+                           filename="")
 
     @rx.event
     def go_home(self):
