@@ -7,6 +7,10 @@ from app.domain.errors import GENERIC
 from app.ui.pages import registry
 
 
+TOAST_OFFSET = {"top": "72px", "right": "24px"}  # the top bar is 60px high
+TOAST_OFFSET_PHONE = {"top": "68px", "right": "12px", "left": "12px"}
+
+
 def _unexpected_error(exception: Exception):
     # Anything a handler did not turn into a message itself: log it, show the generic text.
     import logging
@@ -32,7 +36,11 @@ def _connection_overlay() -> rx.Component:
 app = rx.App(
     backend_exception_handler=_unexpected_error,
     html_lang="en-AU",
-    toaster=rx.toast.provider(position="top-right", rich_colors=True, close_button=True),
+    # toasts top-right (ui.md) but below the top bar, so they never cover the user menu (nor, at the
+    # bottom, the target portfolio's edit bar)
+    toaster=rx.toast.provider(position="top-right", rich_colors=True, close_button=True,
+                              offset=rx.Var.create(TOAST_OFFSET).to(str),
+                              custom_attrs={"mobileOffset": rx.Var.create(TOAST_OFFSET_PHONE)}),
     api_transformer=create_api(),
     stylesheets=["/styles.css"],
     head_components=[rx.el.link(rel="icon", href="/favicon.svg", type="image/svg+xml")],

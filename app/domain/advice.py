@@ -40,6 +40,7 @@ CONFIRM_VALIDATE = "Are you sure you want to validate? The client will be e-mail
 NO_MODEL = "The portfolio is not linked to a model"
 NO_TARGET = "There is no target portfolio to generate trade recommendations from"
 NO_RECOMMENDATIONS = "The model has no analyst recommendations"
+ANALYST_RECOMMENDATIONS_OFF = "The model's analyst recommendations are switched off"
 EDITED_ELSEWHERE = "The target portfolio was changed by someone else meanwhile: reload it and make your change again"
 NOT_EDITABLE = "This target portfolio cannot be changed"
 TI_NOT_EDITABLE = "These trade recommendations cannot be changed"

@@ -19,6 +19,9 @@ screen, so the same rules apply.
    (the trades become orders in status Placed, good for a week from today) and records the
    broker's execution (holdings and cash move). The firm's administrator enters the firm's AUSIEX
    adviser code first when it has none.
+3. The main demo client's record of advice. client@<firm> finds a record of advice awaiting approval
+   on first sign-in: the adviser calculates and validates the target portfolio of one of the
+   client's own portfolios (once: only while none of them has a target portfolio).
 
 Runs after the demo people, the asset universe, the demo models and the demo portfolios; quietly
 does nothing when they are missing. Idempotent like the other demo loaders: a portfolio (and its
@@ -489,4 +492,42 @@ def load_demo_advice(today: date | None = None) -> int:
     ensure_reference_data()  # the brokers the portfolios name (idempotent)
     load_demo_recommendations()
     today = today or utcnow().date()
-    return sum(_firm_chain(key, superuser, today) for key in FIRM_KEYS)
+    made = sum(_firm_chain(key, superuser, today) for key in FIRM_KEYS)
+    for key in FIRM_KEYS:
+        _main_client_record(key)
+    return made
+
+
+def _main_client_record(key: str) -> bool:
+    """A record of advice awaiting client@<firm> on first sign-in: the firm's adviser calculates and
+    validates the target portfolio of one of the client's own active portfolios. Only while none of
+    the client's portfolios has a target portfolio (so it is done once, and a record the client has
+    decided stays decided)."""
+    from app.db.tables import PortfolioUser, TargetPortfolio
+    from app.services import target_portfolios as tps
+
+    with session_scope() as s:
+        client = s.exec(select(User).where(User.email == f"client@{key}.example.com")).first()
+        adviser = s.exec(select(User).where(User.email == f"adviser@{key}.example.com")).first()
+        if client is None or adviser is None:
+            return False
+        owned = list(s.exec(select(Portfolio).join(PortfolioUser, PortfolioUser.investment_id == Portfolio.id)
+                            .where(PortfolioUser.user_id == client.id, PortfolioUser.is_owner.is_(True),
+                                   Portfolio.deleted_at.is_(None)).order_by(Portfolio.id)).all())
+        if not owned or s.exec(select(TargetPortfolio.id).where(
+                col(TargetPortfolio.investment_id).in_([p.id for p in owned]))).first() is not None:
+            return False
+        # a savings portfolio first (the plainest record of advice), then the others
+        candidates = [p.id for p in sorted(owned, key=lambda p: (p.type != "SAVINGS", p.id))
+                      if not p.inactive and p.model_id is not None and p.adviser_id == adviser.id]
+    for pid in candidates:
+        try:
+            tp = tps.calculate(actor=_actor(adviser), investment_id=pid)
+            if tp["status"] != "draft" or tp["not_enough_cash"]:
+                log.warning("demo record of advice for client@%s: target portfolio %s", key, tp["status_label"])
+                continue
+            tps.validate(actor=_actor(adviser), tp_id=tp["id"], row_version=tp["row_version"])
+            return True
+        except DomainError as exc:
+            log.warning("demo record of advice for client@%s: %s", key, exc.message)
+    return False

@@ -5,19 +5,22 @@ app.services.target_portfolios.decide."""
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 from decimal import Decimal
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlalchemy import func, select as sa_select
+from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import Firm, Portfolio, PortfolioUser, TargetPortfolio, User
 from app.domain import advice, cgt
 from app.domain import portfolios as portfolio_rules
+from app.db.types import utcnow
 from app.domain.ledger import to_cents
 from app.domain.permissions import Actor
 from app.services import mail, postings
-from app.services.portfolio_access import as_id, load_portfolio
+from app.services.portfolio_access import as_id, load_portfolio, visible_clause
 from app.settings import settings as app_settings
 
 ZERO = Decimal(0)
@@ -159,3 +162,102 @@ def record(*, actor: Actor, tp_id: Any) -> dict[str, Any]:
             "confirm_approve": advice.CONFIRM_APPROVE_ROA,
             "confirm_decline": advice.CONFIRM_DECLINE_ROA,
         }
+
+
+# ---- what awaits the client ------------------------------------------------------------------------
+def _waiting(sent: datetime | None, now: datetime) -> int:
+    if sent is None:
+        return 0
+    if sent.tzinfo is None:
+        sent = sent.replace(tzinfo=timezone.utc)
+    return max((now - sent).days, 0)
+
+
+def awaiting_decision(*, actor: Actor, now: datetime | None = None) -> dict[str, list[dict[str, Any]]]:
+    """What awaits the signed-in client's decision, on the portfolios the client owns (a holder who
+    is not an owner does not decide; other firms' portfolios are never read), oldest first:
+
+    - `records`: each portfolio's record of advice awaiting approval (its newest validated target
+      portfolio, still 'Approval Required'): tp_id, investment_id, portfolio, version, sent_at (when
+      it was validated), waiting_days;
+    - `trades`: each portfolio's newest trade recommendations pending approval with items still
+      undecided: ti_id, investment_id, portfolio, version, sent_at, waiting_days, items.
+
+    Clients only (PermissionDenied otherwise): staff decide from the reports."""
+    from app.db.tables import TradeInstruction, TradeNote, TradeTransaction
+    from app.domain.advice import NoteState, TIStatus, TPStatus, TxStatus
+    from app.domain.errors import PermissionDenied
+    from app.domain.permissions import NOT_ALLOWED
+    from app.domain.roles import Role
+
+    if actor.role is not Role.CLIENT:
+        raise PermissionDenied(NOT_ALLOWED)
+    now = now or utcnow()
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=timezone.utc)
+    with session_scope() as s:
+        owned = {pid: name for pid, name in s.execute(
+            sa_select(Portfolio.id, Portfolio.name)
+            .where(visible_clause(actor), col(Portfolio.id).in_(
+                sa_select(PortfolioUser.investment_id).where(PortfolioUser.user_id == actor.id,
+                                                             PortfolioUser.is_owner.is_(True))))).all()}
+        if not owned:
+            return {"records": [], "trades": []}
+        ids = list(owned)
+        # each portfolio's newest validated target portfolio, when it still awaits approval
+        records = []
+        seen: set[int] = set()
+        for tp in s.exec(select(TargetPortfolio).where(col(TargetPortfolio.investment_id).in_(ids),
+                                                       TargetPortfolio.validated_at.is_not(None))
+                         .order_by(TargetPortfolio.investment_id, TargetPortfolio.version.desc())).all():
+            if tp.investment_id in seen:
+                continue
+            seen.add(tp.investment_id)
+            if tp.status == TPStatus.VALIDATED.value:
+                records.append({"tp_id": tp.id, "investment_id": tp.investment_id, "portfolio": owned[tp.investment_id],
+                                "version": tp.version, "sent_at": tp.validated_at.isoformat(),
+                                "waiting_days": _waiting(tp.validated_at, now)})
+        # each portfolio's newest trade recommendations, when pending approval with undecided items
+        newest: dict[int, TradeInstruction] = {}
+        for ti in s.exec(select(TradeInstruction).where(col(TradeInstruction.investment_id).in_(ids))
+                         .order_by(TradeInstruction.investment_id, TradeInstruction.version.desc())).all():
+            newest.setdefault(ti.investment_id, ti)
+        waiting = {ti.id: ti for ti in newest.values() if ti.status == TIStatus.PENDING_APPROVAL.value}
+        counts: dict[int, int] = dict.fromkeys(waiting, 0)
+        if waiting:
+            open_tx = (TxStatus.PENDING_APPROVAL.value, TxStatus.PENDING_TO_CANCEL.value, TxStatus.PENDING_COPY.value)
+            for ti_id, n in s.execute(
+                    sa_select(TradeTransaction.trade_instruction_id, func.count())
+                    .where(col(TradeTransaction.trade_instruction_id).in_(list(waiting)),
+                           col(TradeTransaction.status).in_(open_tx), TradeTransaction.decision.is_(None))
+                    .group_by(TradeTransaction.trade_instruction_id)).all():
+                counts[ti_id] += int(n)
+            for ti_id, n in s.execute(
+                    sa_select(TradeNote.trade_instruction_id, func.count())
+                    .where(col(TradeNote.trade_instruction_id).in_(list(waiting)),
+                           TradeNote.state == NoteState.VALIDATED.value, TradeNote.decision.is_(None))
+                    .group_by(TradeNote.trade_instruction_id)).all():
+                counts[ti_id] += int(n)
+        trades = [{"ti_id": ti.id, "investment_id": ti.investment_id, "portfolio": owned[ti.investment_id],
+                   "version": ti.version, "sent_at": (ti.validated_at or ti.created_at).isoformat(),
+                   "waiting_days": _waiting(ti.validated_at or ti.created_at, now), "items": counts[ti.id]}
+                  for ti in waiting.values() if counts[ti.id] > 0]
+    records.sort(key=lambda r: (r["sent_at"], r["portfolio"]))
+    trades.sort(key=lambda r: (r["sent_at"], r["portfolio"]))
+    return {"records": records, "trades": trades}
+
+
+def pending_record(*, actor: Actor, investment_id: Any) -> dict[str, Any] | None:
+    """The portfolio's record of advice awaiting the client's approval (its newest validated target
+    portfolio, while still 'Approval Required'), for anyone who may see the portfolio (404
+    otherwise): tp_id, version, sent_at; None when there is none."""
+    from app.domain.advice import TPStatus
+
+    with session_scope() as s:
+        p = load_portfolio(s, actor, investment_id)
+        tp = s.exec(select(TargetPortfolio).where(TargetPortfolio.investment_id == p.id,
+                                                  TargetPortfolio.validated_at.is_not(None))
+                    .order_by(TargetPortfolio.version.desc())).first()
+        if tp is None or tp.status != TPStatus.VALIDATED.value:
+            return None
+        return {"tp_id": tp.id, "investment_id": p.id, "version": tp.version, "sent_at": tp.validated_at.isoformat()}

@@ -369,12 +369,13 @@ def portfolio_export(*, actor: Actor, investment_id: Any, file_format: str, vers
     offset = parse_offset(client_offset)
     with session_scope() as s:
         p = load_portfolio(s, actor, investment_id)
-        query = select(TradeInstruction).where(TradeInstruction.investment_id == p.id)
+        # the same visibility as the trade instructions screen: a client's newest is the newest
+        # validated one; recommendations pending validation (or never validated) are staff only
+        query = select(TradeInstruction).where(TradeInstruction.investment_id == p.id, tis._client_visible(actor))
         if version not in (None, ""):
             query = query.where(TradeInstruction.version == (as_id(version) or 0))
         ti = s.exec(query.order_by(TradeInstruction.version.desc())).first()
-        if ti is None or (actor.role is Role.CLIENT and ti.status in (TIStatus.PENDING_VALIDATION.value,
-                                                                         TIStatus.FAILED.value)):
+        if ti is None:
             raise NotFound(tis.TI_NOT_FOUND)
         groups = [g for g in build(s, actor, Portfolio.id == p.id, tuple(STATUS_FILTERS), "investment_name")
                   if g.trade_inst_id == ti.id]

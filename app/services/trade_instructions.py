@@ -119,9 +119,33 @@ def _problems(s: Session, portfolios: dict[int, Portfolio]) -> dict[int, str]:
         model = models.get(p.model_id) if p.model_id else None
         if model is None or model.deleted_at is not None:
             out[pid] = advice.NO_MODEL
-        elif model.analyst_recommendations and model.id not in with_short:
+        elif not model.analyst_recommendations:  # 001 s6: a model with analyst recommendations
+            out[pid] = advice.ANALYST_RECOMMENDATIONS_OFF
+        elif model.id not in with_short:
             out[pid] = advice.NO_RECOMMENDATIONS
     return out
+
+
+def calculation_check(s: Session, actor: Actor, p: Portfolio, facts: PortfolioFacts | None = None) -> dict[str, Any]:
+    """Whether the actor may calculate trade recommendations of the portfolio (001 s6): `offered`
+    when the role rule of Calculate Target Portfolio holds; `allowed` when, besides, the portfolio
+    follows a model with analyst recommendations switched on and short-term recommendations, and
+    has a target portfolio to trade towards; `reason` says why not ('' when allowed)."""
+    facts = facts or portfolio_facts(s, actor, p)
+    if not advice.can_calculate_tr(actor, facts):
+        return {"offered": False, "allowed": False, "reason": NOT_ALLOWED}
+    reason = _problems(s, {p.id: p}).get(p.id)
+    if reason is None and _sources(s, {p.id: p})[p.id] is None:
+        reason = advice.NO_TARGET
+    return {"offered": True, "allowed": reason is None, "reason": reason or ""}
+
+
+def can_calculate(*, actor: Actor, investment_id: Any) -> dict[str, Any]:
+    """calculation_check of a portfolio the actor may see (404 otherwise), for the screens that
+    offer 'Calculate Trade Recommendations'."""
+    with session_scope() as s:
+        p = load_portfolio(s, actor, investment_id)
+        return calculation_check(s, actor, p)
 
 
 def load_trade_inputs(s: Session, portfolio_ids: Iterable[int]) -> TradeInputs:
@@ -226,7 +250,10 @@ def generate(*, actor: Actor, investment_ids: Iterable[Any]) -> list[dict[str, A
     for pid in dict.fromkeys(ids):
         with session_scope() as s:
             p = load_portfolio(s, actor, pid, lock=True)
-            require(advice.can_calculate_tr(actor, portfolio_facts(s, actor, p)))
+            check = calculation_check(s, actor, p)
+            require(check["offered"])
+            if not check["allowed"]:  # refused before calculating: nothing is stored
+                raise ValidationError(check["reason"] if len(ids) == 1 else f"{p.name}: {check['reason']}")
             tp_id, trades = compute_trades(s, [p.id])[p.id]
             head, txs, notes = instruction_rows(p.id, _next_versions(s, [p.id])[p.id], tp_id, trades,
                                                 actor_id=actor.id, run_id=None, now=utcnow())
@@ -286,8 +313,14 @@ def _facts_and_flags(s: Session, actor: Actor, p: Portfolio, ti: TradeInstructio
         "edit": advice.can_edit_ti(actor, ti.status, read_only),
         "validate": advice.can_edit_ti(actor, ti.status, read_only) and ti.status == TIStatus.PENDING_VALIDATION.value,
         "approve": ti.status in (TIStatus.PENDING_APPROVAL.value,) and advice.can_approve_ti(actor, facts, pending, read_only),
-        "calculate": advice.can_calculate_tr(actor, facts),
+        **_calculate_flags(s, actor, p, facts),
     }
+
+
+def _calculate_flags(s: Session, actor: Actor, p: Portfolio, facts: PortfolioFacts) -> dict[str, Any]:
+    check = calculation_check(s, actor, p, facts)
+    return {"calculate_offered": check["offered"], "calculate": check["allowed"],
+            "calculate_reason": check["reason"] if check["offered"] else ""}
 
 
 def _shape(s: Session, actor: Actor, p: Portfolio, ti: TradeInstruction) -> dict[str, Any]:

@@ -25,6 +25,9 @@ from app.db.engine import reset_engine, session_scope
 from app.db.tables import Asset, AssetClass, AssetType, IndustryGroup, Portfolio
 from app.domain import advice, transaction_rules
 from app.domain.cgt import format_aud
+from app.domain.engine.errors import CalculationError
+from app.domain.errors import ValidationError
+from app.db.types import utcnow
 from app.services import target_portfolios as tps
 from app.services import trade_instructions as tis
 from app.settings import settings
@@ -107,8 +110,12 @@ def test_adviser_generates_and_validates_then_the_client_approves_all(page: Page
         pid = book.portfolio_ids[0]
         set_approval(pid, tp_approval_required=False, tp_approval_request=False)
         adviser, client = actor(book.adviser), actor(book.client)
-        [failed] = tis.generate(actor=adviser, investment_ids=[pid])  # no target portfolio yet
-        assert failed["status"] == "failed" and failed["error_message"] == advice.NO_TARGET
+        with pytest.raises(ValidationError) as refused:  # no target portfolio yet: refused (001 s6)
+            tis.generate(actor=adviser, investment_ids=[pid])
+        assert refused.value.message == advice.NO_TARGET
+        with session_scope() as s:  # a bulk calculation records the failure as a version
+            tis._store(s, *tis.instruction_rows(pid, 1, None, CalculationError("requirements", advice.NO_TARGET),
+                                                actor_id=adviser.id, run_id=None, now=utcnow()), adviser.id)
         tps.calculate(actor=adviser, investment_id=pid)
 
         # the adviser calculates from the holdings actions menu, confirming first

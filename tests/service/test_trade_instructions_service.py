@@ -49,11 +49,13 @@ def _approved_target(w) -> dict:
 def test_generation_needs_an_approved_target_when_approval_is_required(world):
     w, _, _ = world
     tps.calculate(actor=actor(w.adviser), investment_id=w.portfolio.id)  # a draft only
-    [ti] = tis.generate(actor=actor(w.adviser), investment_ids=[w.portfolio.id])
-    assert ti["status"] == "failed" and ti["error_message"] == "There is no target portfolio to generate trade recommendations from"
+    # refused before calculating (001 s6: Calculate Trade Recommendations requires a target portfolio)
+    with pytest.raises(ValidationError) as err:
+        tis.generate(actor=actor(w.adviser), investment_ids=[w.portfolio.id])
+    assert err.value.message == "There is no target portfolio to generate trade recommendations from"
     tp = _approved_target(w)
     [ti] = tis.generate(actor=actor(w.adviser), investment_ids=[w.portfolio.id])
-    assert ti["status"] == "pending_validation" and ti["version"] == 2 and ti["target_portfolio_id"] == tp["id"]
+    assert ti["status"] == "pending_validation" and ti["version"] == 1 and ti["target_portfolio_id"] == tp["id"]
     assert ti["transactions"], "the target buys CBA and VAF with the cash"
     for t in ti["transactions"]:
         assert Decimal(t["value"]) == (Decimal(t["quantity"]) * Decimal(t["price"])).quantize(Decimal("0.01"))

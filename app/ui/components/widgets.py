@@ -60,8 +60,12 @@ def field(label: str, control: rx.Component, error: Any = "", required: bool = F
 
 
 def text_input(name: str, value: Any, on_change: Any, error: Any = "", read_only: Any = False, **props) -> rx.Component:
+    """A text field bound to the state; with `value` None the browser keeps the text (passwords:
+    what is typed goes to the server, but the state never sends it back)."""
+    if value is not None:
+        props["value"] = value
+    props = email_props(props)
     return rx.input(
-        value=value,
         on_change=on_change,
         id=name,
         name=name,
@@ -71,6 +75,16 @@ def text_input(name: str, value: Any, on_change: Any, error: Any = "", read_only
         width="100%",
         **props,
     )
+
+
+def email_props(props: dict[str, Any]) -> dict[str, Any]:
+    """An e-mail field is a text field with the e-mail keyboard: the browser's own validation bubble
+    never shows, so the specification's text ('Please, enter a valid email. ') under the field is
+    the only message."""
+    if props.get("type") != "email":
+        return props
+    return {**props, "type": "text", "input_mode": "email", "auto_complete": props.get("auto_complete", "email"),
+            "auto_capitalize": "none", "spell_check": False}
 
 
 def form_grid(*children: rx.Component, columns: str = "2") -> rx.Component:
@@ -177,20 +191,24 @@ def plain_header(label: str) -> rx.Component:
 
 
 def table_card(header: rx.Component, body: rx.Component, footer: rx.Component | None = None) -> rx.Component:
-    """Sticky header, hairline rows, scrolls inside its card rather than the page."""
+    """Sticky header, hairline rows, scrolls inside its card rather than the page. A table wider
+    than its card scrolls sideways inside it with its first column (what the row is) and its row
+    menu ("...") kept in view (the `wa-table` rules of assets/styles.css)."""
     return rx.card(
         rx.box(
             rx.table.root(
-                rx.table.header(header, position="sticky", top="0", background=rx.color("gray", 2), z_index="1"),
+                rx.table.header(header, position="sticky", top="0", background=rx.color("gray", 2), z_index="2"),
                 body,
                 variant="ghost",
                 size="2",
                 width="100%",
+                class_name="wa-table",
             ),
             overflow_x="auto",
             max_height="calc(100vh - 260px)",
             overflow_y="auto",
             width="100%",
+            class_name="wa-table-scroll",
         ),
         footer if footer is not None else rx.fragment(),
         width="100%",

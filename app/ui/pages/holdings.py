@@ -57,9 +57,22 @@ def _actions_menu() -> rx.Component:
             rx.menu.separator(),
             item(rx.icon("receipt-text", size=14), "Trade Recommendations", on_click=AppState.navigate(S.trade_instructions_url),
                  id="action-trade-recommendations"),
-            rx.cond(S.can_calculate_tp,  # the same rule for trade recommendations (001 s6)
-                    item(rx.icon("calculator", size=14), "Calculate Trade Recommendations",
-                         on_click=AppState.navigate(S.calculate_tr_url), id="action-calculate-tr")),
+            # 001 s6: the target portfolio's rule, and a model with analyst and short-term
+            # recommendations and a target portfolio; offered disabled with the reason otherwise
+            rx.cond(S.calculate_tr_offered, rx.cond(
+                S.can_calculate_tr,
+                item(rx.icon("calculator", size=14), "Calculate Trade Recommendations",
+                     on_click=AppState.navigate(S.calculate_tr_url), id="action-calculate-tr"),
+                rx.tooltip(
+                    item(rx.icon("calculator", size=14),
+                         rx.vstack(rx.text("Calculate Trade Recommendations"),
+                                   rx.text(S.calculate_tr_reason, size="1", color=rx.color("gray", 10),
+                                           id="action-calculate-tr-reason", white_space="normal"),
+                                   spacing="0", max_width="260px"),
+                         disabled=True, id="action-calculate-tr", height="auto", padding_y="4px"),
+                    content=S.calculate_tr_reason,
+                ),
+            )),
             rx.menu.separator(),
             _download_item("Export to Excel", "file-spreadsheet", S.excel_path, "action-excel"),
             _download_item("Export to PDF", "file-text", S.pdf_path, "action-pdf"),

@@ -1,6 +1,7 @@
 import reflex as rx
 
 from app.ui.components.layout import centered_card
+from app.ui.components.widgets import email_props
 from app.ui.states.login import LoginState
 
 
@@ -22,7 +23,8 @@ def recovery_modal() -> rx.Component:
                     rx.vstack(
                         rx.text("Enter the e-mail you sign in with and we will send you a reset link.", size="2"),
                         rx.input(value=LoginState.recovery_email, on_change=LoginState.set_recovery_email,
-                                 placeholder="name@example.com", id="recovery-email", name="recovery-email", type="email", width="100%",
+                                 placeholder="name@example.com", id="recovery-email", name="recovery-email", width="100%",
+                                 **email_props({"type": "email"}),
                                  color_scheme=rx.cond(LoginState.recovery_error != "", "red", "gray")),
                         rx.cond(LoginState.recovery_error != "",
                                 rx.text(LoginState.recovery_error, size="1", color=rx.color("red", 11), id="recovery-error")),
@@ -49,7 +51,8 @@ def login_page() -> rx.Component:
         rx.form(
             rx.vstack(
                 rx.vstack(rx.text("Email", size="2", weight="medium", as_="label"),
-                          rx.input(value=LoginState.email, on_change=LoginState.set_email, id="email", name="email", type="email",
+                          rx.input(value=LoginState.email, on_change=LoginState.set_email, id="email", name="email",
+                                   **email_props({"type": "email", "auto_complete": "username"}),
                                    placeholder="name@example.com", width="100%", size="3", auto_focus=True),
                           spacing="1", width="100%"),
                 rx.vstack(rx.text("Password", size="2", weight="medium", as_="label"),

@@ -18,7 +18,7 @@ from app.ui.components.widgets import (
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
 from app.ui.states.portfolios import (
-    CRUMB, LIST_CONTEXTS, LIST_TITLE, PortfolioBuyState, PortfolioFormState, PortfolioRow, PortfoliosListState,
+    CRUMB, LIST_CONTEXTS, LIST_TITLE, AwaitingRow, PortfolioBuyState, PortfolioFormState, PortfolioRow, PortfoliosListState,
 )
 
 TITLE = "Wealth Advice"
@@ -116,6 +116,65 @@ def _add_new(variant: str = "solid", id_: str = "portfolio-new") -> rx.Component
                                               on_click=AppState.navigate(L.new_url)))
 
 
+# ---- client home: what awaits the client's decision ------------------------------------------------
+AWAITING_TITLE = "Awaiting your decision"
+NOTHING_AWAITING = "Nothing awaits your decision: your adviser will let you know when there is."
+
+
+def _awaiting_row(row: AwaitingRow) -> rx.Component:
+    icon = rx.cond(row.kind == "record", rx.icon("file-check", size=18), rx.icon("arrow-left-right", size=18))
+    return rx.link(
+        rx.flex(
+            rx.center(icon, width="36px", height="36px", border_radius="8px", flex_shrink="0",
+                      background=rx.color("accent", 3), color=rx.color("accent", 11)),
+            rx.vstack(
+                rx.text(row.portfolio, weight="bold", size="2", class_name="awaiting-portfolio"),
+                rx.text(row.what, size="2", color=rx.color("gray", 11), class_name="awaiting-what"),
+                spacing="0", min_width="0", flex="1",
+            ),
+            rx.vstack(
+                rx.text("Sent ", rx.moment(row.sent_at, format="DD/MM/YYYY"), size="1", color=rx.color("gray", 11),
+                        white_space="nowrap", class_name="awaiting-sent"),
+                rx.text("Waiting ", row.waiting, size="1", weight="medium", white_space="nowrap",
+                        color=rx.color("amber", 11), class_name="awaiting-waiting"),
+                spacing="0", align="end",
+            ),
+            rx.icon("chevron-right", size=16, color=rx.color("gray", 9), flex_shrink="0"),
+            gap="12px", align="center", width="100%", padding="10px 16px",
+            border_top=f"1px solid {rx.color('gray', 4)}", _hover={"background": rx.color("gray", 3)},
+        ),
+        href=row.url, underline="none", color="inherit", width="100%", display="block",
+        class_name="awaiting-item", id="awaiting-" + row.key,
+        custom_attrs={"data-kind": row.kind, "data-portfolio": row.portfolio},
+    )
+
+
+def _awaiting_panel() -> rx.Component:
+    """Client home: every record of advice and every set of trades awaiting the client, each one
+    click from the screen where the client decides."""
+    return rx.card(
+        rx.hstack(
+            rx.icon("bell", size=16, color=rx.color("accent", 11)),
+            rx.text(AWAITING_TITLE, size="3", weight="bold"),
+            rx.cond(L.awaiting.length() > 0,
+                    rx.badge(L.awaiting.length(), color_scheme="amber", variant="solid", radius="full",
+                             id="awaiting-count")),
+            spacing="2", align="center", padding="12px 16px",
+        ),
+        rx.cond(
+            L.awaiting_loading,
+            rx.box(rx.skeleton(rx.box(height="40px", width="100%"), loading=True), padding="0 16px 12px"),
+            rx.cond(
+                L.awaiting.length() > 0,
+                rx.box(rx.foreach(L.awaiting, _awaiting_row), width="100%"),
+                rx.text(NOTHING_AWAITING, size="2", color=rx.color("gray", 11), padding="0 16px 14px", as_="div",
+                        id="awaiting-none"),
+            ),
+        ),
+        width="100%", size="1", padding="0", id="awaiting-panel",
+    )
+
+
 def _list_crumbs(route_name: str) -> list[Any]:
     if LIST_CONTEXTS[route_name] in ("client", "adviser", "firm", "model"):
         return [(L.parent_title, L.parent_url), (L.context_name, L.context_url), (CRUMB, None)]
@@ -145,6 +204,7 @@ def portfolios_list_page(route_name: str) -> rx.Component:
         title = rx.cond(L.context_name != "", L.context_name + " \u00b7 " + LIST_TITLE, LIST_TITLE)
     return page(
         title,
+        _awaiting_panel() if LIST_CONTEXTS[route_name] == "me" else rx.fragment(),
         _toolbar(),
         table_card(_header(), body, footer),
         confirm_dialog(L.delete_open, rules.CONFIRM_DELETE, L.confirm_delete, L.cancel_delete),

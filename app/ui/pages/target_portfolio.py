@@ -141,12 +141,14 @@ def _fill(color: Any) -> Any:
                     ("danger", rx.color("red", 9)), rx.color("accent", 9))
 
 
-def _bar(width: Any, fill: Any, marker: Any = "") -> rx.Component:
+def _bar(width: Any, fill: Any, marker: Any = "", tip: Any = "", marker_tip: Any = "Target") -> rx.Component:
+    """`tip`: the bar's tooltip, the figure as a percentage ('Target 14.0%')."""
     return rx.box(
         rx.box(width=width, height="100%", background=fill, border_radius="3px"),
         rx.cond(marker != "", rx.box(position="absolute", left=marker, top="-2px", bottom="-2px", width="2px",
-                                     background=rx.color("gray", 12), title="Target")),
+                                     background=rx.color("gray", 12), title=marker_tip, class_name="bar-marker")),
         position="relative", width="100%", height="8px", background=rx.color("gray", 4), border_radius="3px",
+        title=tip, class_name="tp-bar",
     )
 
 
@@ -162,10 +164,14 @@ def _class_bar(c: TPClass) -> rx.Component:
                                    ("danger", rx.color("red", 11)), rx.color("gray", 12))),
             width="100%", align="center", spacing="2",
         ),
-        rx.hstack(rx.text("Now", size="1", color=rx.color("gray", 10), width="44px"), _bar(c.current_width, rx.color("gray", 8)),
+        rx.hstack(rx.text("Now", size="1", color=rx.color("gray", 10), width="44px"),
+                  _bar(c.current_width, rx.color("gray", 8), tip=c.title + " now: " + c.current + " (" + c.current_value + ")"),
                   width="100%", align="center", spacing="2"),
         rx.hstack(rx.text("Target", size="1", color=rx.color("gray", 10), width="44px"),
-                  _bar(c.result_width, _fill(c.color), c.target_left), width="100%", align="center", spacing="2"),
+                  _bar(c.result_width, _fill(c.color), c.target_left,
+                       tip=c.title + " after the trades: " + c.result + " (" + c.result_value + ")",
+                       marker_tip="Model allocation: " + c.target),
+                  width="100%", align="center", spacing="2"),
         rx.text(rx.cond(c.target != "", "model " + c.target, ""), rx.cond(c.bounds != "", " · " + c.bounds, ""),
                 size="1", color=rx.color("gray", 10)),
         spacing="1", width="100%", class_name="tp-class-bar", custom_attrs={"data-class": c.title},
@@ -194,11 +200,24 @@ def _flag(text: Any) -> rx.Component:
 
 
 def _action(line: TPLine, edit: Any = False) -> rx.Component:
-    color = rx.match(line.action, ("BUY", "green"), ("ACC", "green"), ("SB", "green"), ("HOLD", "gray"),
-                     ("Not traded", "gray"), "red")
+    """The trade the line makes (BUY / SELL / No trade, from its change in units) and, labelled
+    apart, the model's recommendation: a BUY recommendation capped below the holding is a SELL."""
+    trade_color = rx.match(line.trade, ("BUY", "green"), ("SELL", "red"), "gray")
+    rec_color = rx.match(line.action, ("BUY", "green"), ("ACC", "green"), ("SB", "green"), ("HOLD", "gray"),
+                         ("Not traded", "gray"), "red")
+    trade = rx.cond(line.trade != "", rx.badge(rx.cond(line.trade == "NONE", "No trade", line.trade),
+                                               color_scheme=trade_color, variant="solid", size="1",
+                                               class_name="tp-trade", custom_attrs={"data-side": line.trade},
+                                               title="The trade this line makes"))
+    recommendation = rx.cond(
+        (line.action != "") & (line.action != "Not traded"),
+        rx.badge(rx.text.span("Model ", color=rx.color("gray", 10), font_weight="normal"), line.action,
+                 color_scheme=rec_color, variant="outline", size="1", class_name="tp-action",
+                 title="The model's recommendation"),
+    )
     return rx.hstack(
-        rx.cond(line.action != "", rx.badge(line.action, color_scheme=color, variant="soft", size="1",
-                                            class_name="tp-action")),
+        trade,
+        recommendation,
         rx.foreach(line.flags, _flag),
         _when(edit, rx.cond(line.removable, _remove_button(line))),
         spacing="1", wrap="wrap",
@@ -365,14 +384,14 @@ def _class_table(c: TPClass, editable: Any, edit: Any = False) -> rx.Component:
     # fixed layout: the columns of every class table line up
     header = rx.table.row(
         rx.table.column_header_cell("Code", width="150px", vertical_align="bottom"),
-        rx.table.column_header_cell("Action", width="140px", vertical_align="bottom"),
+        rx.table.column_header_cell("Trade · model", width="170px", vertical_align="bottom"),
         _when(editable, num_header("Price")),
         _when(editable, num_header("Model weight")),
         *[num_header(label) for label in
           ("Current units", "Current value", "Current %", "Target units", "Target value", "Target %", "Change")],
     )
-    min_width = rx.cond(editable, "1060px", "880px") if not isinstance(editable, bool) else (
-        "1060px" if editable else "880px")
+    min_width = rx.cond(editable, "1090px", "910px") if not isinstance(editable, bool) else (
+        "1090px" if editable else "910px")
     head = rx.vstack(
         rx.hstack(
             rx.heading(c.title, size="3"),
@@ -582,14 +601,33 @@ def _loading() -> rx.Component:
     )
 
 
+def _pending_rofa() -> rx.Component:
+    """A record of advice awaiting the client's approval: one click to it (clients decide there)."""
+    text = rx.cond(AppState.is_client, "A record of advice awaits your decision",
+                   "A record of advice awaits the client's approval")
+    return rx.cond(S.pending_rofa_url != "", rx.callout.root(
+        rx.callout.icon(rx.icon("file-check")),
+        rx.flex(
+            rx.text(text, " (version ", S.pending_rofa_version.to_string(), ", sent ",
+                    rx.moment(S.pending_rofa_sent, format="DD/MM/YYYY"), ").", size="2"),
+            rx.link(rx.button(rx.cond(AppState.is_client, "Review and decide", "Open the record of advice"),
+                              rx.icon("arrow-right", size=14), size="1", variant="solid"),
+                    href=S.pending_rofa_url, id="tp-pending-rofa-link"),
+            gap="12px", align="center", justify="between", wrap="wrap", width="100%",
+        ),
+        color_scheme="amber", size="1", width="100%", id="tp-pending-rofa",
+    ))
+
+
 def _content() -> rx.Component:
     return rx.cond(
         S.loading,
         _loading(),
         rx.cond(
             S.missing,
-            _missing(),
+            rx.vstack(_pending_rofa(), _missing(), spacing="4", width="100%"),
             rx.vstack(
+                _pending_rofa(),
                 tp_head(S),
                 tp_alerts(S),
                 rx.cond(S.has_result, rx.vstack(

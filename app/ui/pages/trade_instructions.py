@@ -404,10 +404,26 @@ def _actions() -> rx.Component:
                   on_click=AppState.navigate(S.versions_url), id="ti-versions"),
         rx.cond(S.is_version_view, rx.button("Current", variant="soft", on_click=AppState.navigate(S.current_url),
                                              id="ti-current")),
-        rx.cond(S.can_calculate, rx.button(rx.icon("calculator", size=14), "Calculate Trade Recommendations",
-                                           on_click=S.ask_calculate, id="ti-calculate")),
+        _calculate_button("ti-calculate"),
         gap="8px", wrap="wrap",
     )
+
+
+def _calculate_button(id_: str) -> rx.Component:
+    """'Calculate Trade Recommendations' where the role rule offers it (001 s6); disabled, with the
+    reason in its tooltip and beside it, while the model's recommendations or a target portfolio
+    are missing."""
+    button = rx.button(rx.icon("calculator", size=14), "Calculate Trade Recommendations", on_click=S.ask_calculate,
+                       disabled=~S.can_calculate, id=id_)
+    return rx.cond(S.calculate_offered, rx.cond(
+        S.can_calculate,
+        button,
+        rx.hstack(
+            rx.tooltip(rx.box(button, tab_index=0), content=S.calculate_reason),
+            rx.text(S.calculate_reason, size="1", color=rx.color("gray", 11), id=id_ + "-reason"),
+            spacing="2", align="center", wrap="wrap",
+        ),
+    ))
 
 
 def _content() -> rx.Component:
@@ -430,8 +446,7 @@ def _content() -> rx.Component:
                 rx.vstack(
                     rx.icon("receipt-text", size=28, color=rx.color("gray", 8)),
                     rx.text(EMPTY, color=rx.color("gray", 10), text_align="center"),
-                    rx.cond(S.can_calculate, rx.button(rx.icon("calculator", size=14), "Calculate Trade Recommendations",
-                                                       on_click=S.ask_calculate, id="ti-calculate-empty")),
+                    _calculate_button("ti-calculate-empty"),
                     align="center", spacing="3", padding_y="32px",
                 ),
                 width="100%", id="ti-empty",

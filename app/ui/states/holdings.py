@@ -25,6 +25,7 @@ from app.services import advice_display
 from app.services import custom_holdings as ch_service
 from app.services import holdings as holdings_service
 from app.services import portfolios as portfolio_service
+from app.services import trade_instructions as ti_service
 from app.ui import routes
 from app.ui.components.widgets import visible_pages
 from app.ui.states.assets import percent_display, sign_of
@@ -152,6 +153,9 @@ class HoldingsState(PortfolioHeader, AppState):
     loading: bool = True
     can_edit: bool = False
     can_calculate_tp: bool = False
+    can_calculate_tr: bool = False       # 'Calculate Trade Recommendations' allowed (001 s6)
+    calculate_tr_offered: bool = False   # offered (the role rule); disabled with the reason when not allowed
+    calculate_tr_reason: str = ""
     total_value: str = ""
     cash_value: str = ""
     cash_negative: bool = False
@@ -202,6 +206,9 @@ class HoldingsState(PortfolioHeader, AppState):
         p = h.portfolio
         self._show_header(p, actor)
         self.can_calculate_tp = advice_display.tp_permissions(actor=actor, investment_id=p.id)["calculate"]
+        check = ti_service.can_calculate(actor=actor, investment_id=p.id)
+        self.calculate_tr_offered, self.can_calculate_tr = bool(check["offered"]), bool(check["allowed"])
+        self.calculate_tr_reason = str(check["reason"] or "") if check["offered"] else ""
         self._model_cross_firm = is_cross_firm(p.firm_id, p.model_firm_id)
         self.can_edit = is_staff(actor)
         t = h.totals

@@ -26,7 +26,7 @@ from app.domain.roles import Role
 from app.services import firms as firm_service
 from app.services import models as model_service
 from app.services import portfolios as portfolio_service
-from app.services import reference_data
+from app.services import records_of_advice, reference_data
 from app.services import users as user_service
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
@@ -169,6 +169,38 @@ class ModelChoice:
     current: bool = False
 
 
+@dataclasses.dataclass
+class AwaitingRow:
+    """One thing awaiting the client's decision (client home): a record of advice or trades."""
+
+    key: str = ""
+    kind: str = ""             # record | trades
+    portfolio: str = ""
+    what: str = ""             # 'Record of advice v2' / 'Trade recommendations v1 · 3 items'
+    sent_at: str = ""          # ISO instant, shown in the browser's offset
+    waiting: str = ""          # 'today', '1 day', '5 days'
+    url: str = ""
+
+
+def waiting_text(days: int) -> str:
+    return "today" if days <= 0 else "1 day" if days == 1 else f"{days} days"
+
+
+def awaiting_rows(found: dict[str, list[dict[str, Any]]]) -> list[AwaitingRow]:
+    rows = [AwaitingRow(key=f"record-{r['tp_id']}", kind="record", portfolio=r["portfolio"],
+                        what=f"Record of advice (version {r['version']})", sent_at=r["sent_at"] or "",
+                        waiting=waiting_text(int(r["waiting_days"])),
+                        url=routes.url("portfolios.rofa", id=r["investment_id"], rofa_id=r["tp_id"]))
+            for r in found.get("records") or []]
+    rows += [AwaitingRow(key=f"trades-{t['ti_id']}", kind="trades", portfolio=t["portfolio"],
+                         what=f"Trade recommendations (version {t['version']}): "
+                              f"{t['items']} {'trade' if t['items'] == 1 else 'trades'} to decide",
+                         sent_at=t["sent_at"] or "", waiting=waiting_text(int(t["waiting_days"])),
+                         url=routes.url("portfolios.trade-instructions", id=t["investment_id"]))
+             for t in found.get("trades") or []]
+    return rows
+
+
 # ---- the list -------------------------------------------------------------------------------------
 class PortfoliosListState(ListControls, AppState):
     SORT_KEYS: ClassVar[tuple[str, ...]] = rules.SORTS
@@ -197,6 +229,10 @@ class PortfoliosListState(ListControls, AppState):
     unlink_message: str = ""
     _target_id: int = 0
     _context_id: int = 0
+
+    # client home (portfolios.me): what awaits the client's decision
+    awaiting: list[AwaitingRow] = []
+    awaiting_loading: bool = True
 
     def _context(self) -> tuple[str, str, dict[str, str]]:
         name, params = routes.match(self.router.url.path)
@@ -244,6 +280,10 @@ class PortfoliosListState(ListControls, AppState):
         self.rows = [self._row(actor, p) for p in found]
         self.loading = False
 
+    def _load_awaiting(self, actor: Actor) -> None:
+        self.awaiting = awaiting_rows(records_of_advice.awaiting_decision(actor=actor))
+        self.awaiting_loading = False
+
     def _setup_context(self, actor: Actor, kind: str, params: dict[str, str]) -> None:
         self._context_id = _int(params.get("id")) or 0
         self.context_name = self.context_url = self.parent_title = self.parent_url = ""
@@ -272,6 +312,7 @@ class PortfoliosListState(ListControls, AppState):
     def on_load(self):
         self.loading = True
         self.rows, self.total, self.page = [], 0, 1
+        self.awaiting, self.awaiting_loading = [], True
         self.delete_open = self.unlink_open = False
         self._target_id = 0
         self.search = ""
@@ -299,6 +340,8 @@ class PortfoliosListState(ListControls, AppState):
             self.new_url = routes.url("clients.new-portfolio", id=self._context_id,
                                       query=referer_query(self.router.url.path)) \
                 if self.staff and kind == "client" else ""
+            if kind == "me":
+                self._load_awaiting(actor)
             self._load(actor)
         except DomainError as exc:
             self.loading = False

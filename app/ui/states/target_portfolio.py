@@ -35,6 +35,7 @@ from app.domain.portfolios import EXCEPTION_TITLES
 from app.services import advice_display
 from app.services import holdings as holdings_service
 from app.services import target_portfolios
+from app.services import records_of_advice
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.components.widgets import visible_pages
@@ -131,7 +132,8 @@ class TPLine:
     code: str = ""
     name: str = ""
     url: str = ""
-    action: str = ""
+    action: str = ""           # the model's recommendation ('BUY', 'FFL/SELL'), or 'Not traded'
+    trade: str = ""            # the resulting trade side: BUY | SELL | NONE ('' for the cash line)
     flags: list[str] = dataclasses.field(default_factory=list)
     price: str = ""
     weight: str = ""
@@ -198,6 +200,15 @@ def _reason_texts(items: Any) -> list[str]:
     return [str(r.get("text") or "") for r in (items or []) if isinstance(r, dict) and r.get("text")]
 
 
+def trade_side(delta_units: Any) -> str:
+    """The side of the trade a line makes: BUY when its units grow, SELL when they shrink, NONE
+    otherwise (whatever the model recommends: a BUY capped below the holding is sold)."""
+    number = _dec(delta_units)
+    if number is None or number == 0:
+        return "NONE"
+    return "BUY" if number > 0 else "SELL"
+
+
 def _class_color(result: Decimal | None, low: Decimal | None, high: Decimal | None) -> str:
     if result is None or (low is None and high is None):
         return ""
@@ -237,7 +248,7 @@ def _asset_line(a: dict[str, Any], names: dict[int, dict[str, Any]]) -> TPLine:
     return TPLine(
         key=f"asset-{a.get('asset_id')}", kind="asset", code=str(a.get("code") or ""),
         name=(info or {}).get("name", ""), url=(info or {}).get("url", ""), action=str(a.get("action") or ""),
-        flags=flags, price=money(a.get("limit_price") or a.get("price")), weight=percent(a.get("weight_percent")),
+        trade=trade_side(a.get("delta_units")), flags=flags, price=money(a.get("limit_price") or a.get("price")), weight=percent(a.get("weight_percent")),
         current_units=units(a.get("current_units")), current_value=money(a.get("current_value")),
         current_percent=percent(a.get("current_percent")), target_units=units(a.get("target_units")),
         target_value=money(a.get("target_value")), target_percent=percent(a.get("target_percent")),
@@ -260,7 +271,7 @@ def _holding_line(h: dict[str, Any]) -> TPLine:
     flags = [EXCEPTION_TITLES.get(h["exception"], str(h["exception"]))] if h.get("exception") else []
     return TPLine(
         key=f"{kind}-{h.get('id')}", kind=kind, code="Deposit" if kind == "deposit" else "Custom",
-        name=str(h.get("name") or ""), action="Not traded", flags=flags, current_value=value, current_percent=share,
+        name=str(h.get("name") or ""), action="Not traded", trade="NONE", flags=flags, current_value=value, current_percent=share,
         target_value=value, target_percent=share, delta_value="$0.00", reasons=_reason_texts(h.get("reasons")),
     )
 
@@ -319,8 +330,36 @@ def build_classes(result: dict[str, Any], names: dict[str, dict[int, dict[str, A
     return out
 
 
+GROUP_SHOWN_ASSETS = 4
+
+
+def group_reasons(g: dict[str, Any], assets: list[dict[str, Any]]) -> list[str]:
+    """Why an industry group ends where it does. The engine only gives reasons when a cap binds
+    (above its cap, assets scaled down to it); every other group is explained from the result
+    itself: where it stands against its cap (or that it has none) and the assets that make it."""
+    out = _reason_texts(g.get("reasons"))
+    codes = {r.get("code") for r in g.get("reasons") or [] if isinstance(r, dict)}
+    cap, res = _dec(g.get("max")), _dec(g.get("result_percent")) or ZERO
+    if cap is None:
+        out.append("no cap: the sum of its assets' targets")
+    elif not codes & {"above_cap", "capped_industry_group"}:
+        out.append(f"within its cap of {percent(cap)}" if res <= cap + Decimal("0.005") else f"above its cap of {percent(cap)}")
+    members = sorted((a for a in assets if a.get("industry_group_id") is not None
+                      and int(a["industry_group_id"]) == int(g.get("id") or 0)
+                      and ((_dec(a.get("target_percent")) or ZERO) > 0 or (_dec(a.get("current_percent")) or ZERO) > 0)),
+                     key=lambda a: (-(_dec(a.get("target_percent")) or ZERO), str(a.get("code") or "")))
+    if not members:
+        out.append("none of its assets is held or targeted")
+    else:
+        shown = ", ".join(f"{a.get('code')} {percent(a.get('target_percent'))}" for a in members[:GROUP_SHOWN_ASSETS])
+        more = len(members) - GROUP_SHOWN_ASSETS
+        out.append(f"its assets' targets: {shown}" + (f" and {more} more" if more > 0 else ""))
+    return out
+
+
 def build_groups(result: dict[str, Any], names: dict[str, dict[int, dict[str, Any]]]) -> list[GroupRow]:
     titles = names.get("industry_groups", {})
+    assets = result.get("assets") or []
     out = []
     for g in result.get("industry_groups") or []:
         gid = int(g.get("id") or 0)
@@ -329,7 +368,7 @@ def build_groups(result: dict[str, Any], names: dict[str, dict[int, dict[str, An
         out.append(GroupRow(id=gid, title=g.get("title") or info.get("title") or f"Group {gid}",
                             color=info.get("color", ""), cap=percent(cap) if cap is not None else "",
                             current=percent(g.get("current_percent")), result=percent(g.get("result_percent")),
-                            result_value=money(g.get("result_value")), reasons=_reason_texts(g.get("reasons"))))
+                            result_value=money(g.get("result_value")), reasons=group_reasons(g, assets)))
     return out
 
 
@@ -415,6 +454,9 @@ def load_names(actor: Actor, shape: dict[str, Any]) -> dict[str, dict[int, dict[
 class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
     loading: bool = True
     missing: bool = False          # nothing calculated (or approved, for others) yet
+    pending_rofa_url: str = ""     # the record of advice awaiting the client's approval ('' when none)
+    pending_rofa_version: int = 0
+    pending_rofa_sent: str = ""    # ISO instant it was sent (validated)
     viewing_version: int = 0       # the version of the URL (0: the current one)
     can_calculate: bool = False
     view_only: bool = True
@@ -458,6 +500,11 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
     # ---- loading ----------------------------------------------------------------------------------
     def _load(self, actor: Actor) -> None:
         self._show_header(holdings_service.header(actor=actor, portfolio_id=self.portfolio_id), actor)
+        pending = records_of_advice.pending_record(actor=actor, investment_id=self.portfolio_id)
+        self.pending_rofa_url = routes.url("portfolios.rofa", id=self.portfolio_id, rofa_id=pending["tp_id"]) \
+            if pending else ""
+        self.pending_rofa_version = int(pending["version"]) if pending else 0
+        self.pending_rofa_sent = pending["sent_at"] if pending else ""
         shape = target_portfolios.get_current(actor=actor, investment_id=self.portfolio_id,
                                               version=self.viewing_version or None)
         if shape is None:

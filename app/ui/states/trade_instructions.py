@@ -25,8 +25,6 @@ from app.domain.advice import NoteState, TIStatus
 from app.domain.cgt import format_aud
 from app.domain.errors import GENERIC, AuthenticationError, DomainError, ValidationError
 from app.domain.permissions import Actor
-from app.domain.roles import Role
-from app.services import advice_display
 from app.services import holdings as holdings_service
 from app.services import trade_instructions as ti_service
 from app.ui import routes
@@ -237,7 +235,9 @@ class TradeInstructionsState(PortfolioHeader, AppState):
     can_edit: bool = False
     can_validate: bool = False
     can_approve: bool = False
-    can_calculate: bool = False
+    can_calculate: bool = False      # 'Calculate Trade Recommendations' allowed (001 s6)
+    calculate_offered: bool = False  # offered: the role rule holds (disabled with the reason when not allowed)
+    calculate_reason: str = ""       # why it is disabled
     read_only: bool = False
 
     # inline edit of one transaction
@@ -294,9 +294,12 @@ class TradeInstructionsState(PortfolioHeader, AppState):
             self.transactions, self.notes = [], []
             self.can_edit = self.can_validate = self.can_approve = False
             self.read_only = False
-            # nothing generated yet: the calculate rule is the target portfolio's (001 s6)
-            self.can_calculate = (not self.is_version_view and actor.role in (Role.SUPERUSER, Role.ADVISER)
-                                  and advice_display.tp_permissions(actor=actor, investment_id=self.portfolio_id)["calculate"])
+            # nothing generated yet: the rule of 001 s6 (the target portfolio's, plus the model's
+            # recommendations and a target portfolio), with the reason when it is not allowed
+            check = ti_service.can_calculate(actor=actor, investment_id=self.portfolio_id)
+            self.calculate_offered = bool(check["offered"]) and not self.is_version_view
+            self.can_calculate = bool(check["allowed"]) and self.calculate_offered
+            self.calculate_reason = str(check["reason"] or "") if self.calculate_offered else ""
             self._set_dirty(False)
             return
         flags = shape.get("permissions") or {}
@@ -319,7 +322,9 @@ class TradeInstructionsState(PortfolioHeader, AppState):
         self.can_edit = bool(flags.get("edit"))
         self.can_validate = bool(flags.get("validate"))
         self.can_approve = bool(flags.get("approve"))
-        self.can_calculate = bool(flags.get("calculate")) and not self.is_version_view
+        self.calculate_offered = bool(flags.get("calculate_offered")) and not self.is_version_view
+        self.can_calculate = bool(flags.get("calculate")) and self.calculate_offered
+        self.calculate_reason = str(flags.get("calculate_reason") or "") if self.calculate_offered else ""
         self.transactions = [tx_row(t, self.can_approve) for t in shape.get("transactions") or []]
         self.notes = [note_row(n, self.can_approve) for n in shape.get("tradeRecommendationNotes") or []]
         self._approve_all = False
