@@ -16,19 +16,20 @@ def _checking(text: str) -> rx.Component:
                      align="center", spacing="3", padding_y="16px", id="checking-link")
 
 
-def _password_input(name: str, value, on_change, error) -> rx.Component:
-    return rx.input(value=value, on_change=on_change, id=name, name=name, type="password", size="3", width="100%",
+def _password_input(name: str, on_change, error) -> rx.Component:
+    # not bound to a state value: the password is never sent back to the browser
+    return rx.input(on_change=on_change, id=name, name=name, type="password", size="3", width="100%",
                     auto_complete="new-password", color_scheme=rx.cond(error != "", "red", "gray"))
 
 
 def _password_form(state, button_label: str, button_id: str) -> rx.Component:
     return rx.form(
         rx.vstack(
-            field("Password", _password_input("password", state.password, state.set_password, state.password_error),
+            field("Password", _password_input("password", state.set_password, state.password_error),
                   state.password_error, required=True,
                   hint="At least 8 characters, with an upper case letter, a lower case letter and a number."),
             field("Repeat password",
-                  _password_input("rptPassword", state.rpt_password, state.set_rpt_password, state.rpt_password_error),
+                  _password_input("rptPassword", state.set_rpt_password, state.rpt_password_error),
                   state.rpt_password_error, required=True),
             rx.cond(state.form_error != "",
                     rx.callout(state.form_error, icon="circle-alert", color_scheme="red", size="1", width="100%",

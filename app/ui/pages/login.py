@@ -56,7 +56,7 @@ def login_page() -> rx.Component:
                                    placeholder="name@example.com", width="100%", size="3", auto_focus=True),
                           spacing="1", width="100%"),
                 rx.vstack(rx.text("Password", size="2", weight="medium", as_="label"),
-                          rx.input(value=LoginState.password, on_change=LoginState.set_password, id="password", name="password",
+                          rx.input(on_change=LoginState.set_password, id="password", name="password",
                                    type="password", auto_complete="current-password", width="100%", size="3"),
                           spacing="1", width="100%"),
                 rx.cond(LoginState.error != "", rx.callout(LoginState.error, icon="circle-alert", color_scheme="red",

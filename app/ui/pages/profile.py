@@ -63,12 +63,12 @@ def _password() -> rx.Component:
     return section(
         "Change password",
         form_grid(
-            _text_field("Old password", "oldPassword", p.old_password, p.set_old_password, type="password",
+            _text_field("Old password", "oldPassword", None, p.set_old_password, type="password",
                         auto_complete="current-password"),
             rx.box(display=["none", "block"]),
-            _text_field("New password", "password", p.new_password, p.set_new_password, type="password",
+            _text_field("New password", "password", None, p.set_new_password, type="password",
                         auto_complete="new-password"),
-            _text_field("Repeat password", "rptPassword", p.rpt_password, p.set_rpt_password, type="password",
+            _text_field("Repeat password", "rptPassword", None, p.set_rpt_password, type="password",
                         auto_complete="new-password"),
         ),
         description="Leave these empty to keep your password. A new password needs at least 8 characters with an "

@@ -24,6 +24,10 @@ from app.ui.states.base import AppState, toast_error, toast_success
 _REPEAT_LOAD_SECONDS = 10
 
 
+# A failed set-password empties both fields in the browser (the server keeps no copy to send back).
+_CLEAR_PASSWORDS = [rx.set_value("password", ""), rx.set_value("rptPassword", "")]
+
+
 class _PasswordForm(rx.State, mixin=True):
     """New password + repeat, the form-level message, then a 10-second countdown to sign in.
 
@@ -35,8 +39,9 @@ class _PasswordForm(rx.State, mixin=True):
     email: str = ""
     first_name: str = ""
 
-    password: str = ""
-    rpt_password: str = ""
+    # backend variables: what is typed is never sent back to the browser
+    _password: str = ""
+    _rpt_password: str = ""
     password_error: str = ""
     rpt_password_error: str = ""
     form_error: str = ""
@@ -69,8 +74,8 @@ class _PasswordForm(rx.State, mixin=True):
         self.checking = True
         self.email = ""
         self.first_name = ""
-        self.password = ""
-        self.rpt_password = ""
+        self._password = ""
+        self._rpt_password = ""
         self.password_error = ""
         self.rpt_password_error = ""
         self.form_error = ""
@@ -82,7 +87,7 @@ class _PasswordForm(rx.State, mixin=True):
         self._run += 1
 
     def _validate(self) -> bool:
-        errors = clean_new_password(self.password, self.rpt_password)
+        errors = clean_new_password(self._password, self._rpt_password)
         self.password_error = errors.get("password", "")
         self.rpt_password_error = errors.get("rptPassword", "")
         if errors.ok:
@@ -113,13 +118,13 @@ class _PasswordForm(rx.State, mixin=True):
 
     @rx.event
     def set_password(self, value: str):
-        self.password = value
+        self._password = str(value)[:200]
         if self.submitted:
             self._validate()
 
     @rx.event
     def set_rpt_password(self, value: str):
-        self.rpt_password = value
+        self._rpt_password = str(value)[:200]
         if self.submitted:
             self._validate()
 
@@ -133,30 +138,30 @@ class _PasswordForm(rx.State, mixin=True):
             return None
         self.busy = True
         try:
-            self._set_password(self._token(), self.password, self.rpt_password)
+            self._set_password(self._token(), self._password, self._rpt_password)
         except ValidationError as exc:
             # A failed set-password clears both password fields (spec 000 s5).
             self.busy = False
-            self.password = ""
-            self.rpt_password = ""
+            self._password = ""
+            self._rpt_password = ""
             self.submitted = False
             self.password_error = exc.fields.get("password", "")
             self.rpt_password_error = exc.fields.get("rptPassword", "")
             if exc.fields:
                 self.form_error = exc.message
-                return None
+                return _CLEAR_PASSWORDS
             # the link itself is no longer valid: toast, then sign in (spec 000 s8)
             self.form_error = ""
             return [toast_error(exc.message), rx.redirect(routes.url("login"))]
         except DomainError as exc:
             self.busy = False
-            self.password = ""
-            self.rpt_password = ""
+            self._password = ""
+            self._rpt_password = ""
             self.submitted = False
-            return toast_error(exc.message)
+            return [toast_error(exc.message), *_CLEAR_PASSWORDS]
         self.busy = False
-        self.password = ""
-        self.rpt_password = ""
+        self._password = ""
+        self._rpt_password = ""
         self.form_error = ""
         self.done = True
         self.signed_in = self._is_signed_in()

@@ -16,7 +16,7 @@ from app.ui.states.base import AppState, remembered_target
 
 class LoginState(AppState):
     email: str = ""
-    password: str = ""
+    _password: str = ""  # a backend variable: the password is never sent back to the browser
     error: str = ""
     busy: bool = False
 
@@ -34,13 +34,13 @@ class LoginState(AppState):
 
     @rx.event
     def set_password(self, value: str):
-        self.password = value
+        self._password = str(value)[:200]
 
     @rx.event
     def on_load(self):
         """A valid session skips the form."""
         self.error = ""
-        self.password = ""
+        self._password = ""
         if self.token:
             try:
                 actor = auth.authenticate(self.token)
@@ -53,14 +53,14 @@ class LoginState(AppState):
     def signin(self, _form: dict | None = None):
         self.error = ""
         try:
-            token, user = auth.signin(email=self.email, password=self.password,
+            token, user = auth.signin(email=self.email, password=self._password,
                                       ip=self.router.session.client_ip or None)
         except DomainError as exc:
             self.error = exc.message
-            self.password = ""
-            return None
+            self._password = ""
+            return rx.set_value("password", "")
         self.token = token
-        self.password = ""
+        self._password = ""
         target = remembered_target(self.target_path, self.target_path_at)
         self.target_path = ""
         self.target_path_at = ""

@@ -18,6 +18,8 @@ from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
 from app.ui.states.person import PersonForm
 
+# The password fields are emptied in the browser once saved or reset (the server keeps no copy to send back).
+_CLEAR_PASSWORDS = [rx.set_value(name, "") for name in ("oldPassword", "password", "rptPassword")]
 PROFILE_FIELDS = ("first_name", "last_name", "preferred_name", "email", "phone", "oldPassword", "password", "rptPassword")
 
 
@@ -31,9 +33,10 @@ class ProfileState(PersonForm, ImageStaging, AppState):
     role: str = ""
     profile_role_title: str = ""
     profile_firm_name: str = ""
-    old_password: str = ""
-    new_password: str = ""
-    rpt_password: str = ""
+    # backend variables: what is typed is never sent back to the browser
+    _old_password: str = ""
+    _new_password: str = ""
+    _rpt_password: str = ""
 
     email_message: str = ""  # the pending e-mail change the service reported
 
@@ -50,7 +53,7 @@ class ProfileState(PersonForm, ImageStaging, AppState):
         self.profile_role_title = me["role_title"]
         self.profile_firm_name = (me["firm"] or {}).get("name", "")
         self._load_images({"photo": me["photo_url"], "signature": me["signature_url"], "logo": me["default_logo_url"]})
-        self.old_password = self.new_password = self.rpt_password = ""
+        self._old_password = self._new_password = self._rpt_password = ""
 
     @rx.event
     def on_load(self):
@@ -76,15 +79,15 @@ class ProfileState(PersonForm, ImageStaging, AppState):
         return self.role == Role.CLIENT.value
 
     def _wants_password(self) -> bool:
-        return any(not v.is_empty(x) for x in (self.old_password, self.new_password, self.rpt_password))
+        return any(not v.is_empty(x) for x in (self._old_password, self._new_password, self._rpt_password))
 
     def _validate(self) -> v.FieldErrors:
         errors = v.FieldErrors()
         if not self._is_client():
             _values, errors = clean_person(self._person())
         if self._wants_password():
-            errors.check("oldPassword", v.required(self.old_password, "old password"))
-            errors.update({k: t for k, t in clean_new_password(self.new_password, self.rpt_password).items() if k not in errors})
+            errors.check("oldPassword", v.required(self._old_password, "old password"))
+            errors.update({k: t for k, t in clean_new_password(self._new_password, self._rpt_password).items() if k not in errors})
         return errors
 
     def _show_errors(self, errors: dict[str, str]) -> None:
@@ -97,19 +100,19 @@ class ProfileState(PersonForm, ImageStaging, AppState):
     @rx.event
     def set_old_password(self, value: str):
         if self.loaded:
-            self.old_password = str(value)[:200]
+            self._old_password = str(value)[:200]
             self._changed()
 
     @rx.event
     def set_new_password(self, value: str):
         if self.loaded:
-            self.new_password = str(value)[:200]
+            self._new_password = str(value)[:200]
             self._changed()
 
     @rx.event
     def set_rpt_password(self, value: str):
         if self.loaded:
-            self.rpt_password = str(value)[:200]
+            self._rpt_password = str(value)[:200]
             self._changed()
 
     # ---- images (staged by ImageStaging, written on save) ---------------------------------------
@@ -135,7 +138,7 @@ class ProfileState(PersonForm, ImageStaging, AppState):
             if actor.role is not Role.CLIENT:
                 data.update(self._person())
             if self._wants_password():
-                data.update(oldPassword=self.old_password, password=self.new_password, rptPassword=self.rpt_password)
+                data.update(oldPassword=self._old_password, password=self._new_password, rptPassword=self._rpt_password)
             result = users.update_me(actor=actor, data=data)
             message = result.get("message", users.PROFILE_UPDATED)
             if self._image_removed("logo") and actor.is_superuser:
@@ -156,8 +159,9 @@ class ProfileState(PersonForm, ImageStaging, AppState):
         self._show_errors({})
         if message != users.PROFILE_UPDATED:
             self.email_message = message
-            return True, [rx.toast.success(users.PROFILE_UPDATED, description=message, position="top-right", duration=8000)]
-        return True, [toast_success(users.PROFILE_UPDATED)]
+            return True, [rx.toast.success(users.PROFILE_UPDATED, description=message, position="top-right", duration=8000),
+                          *_CLEAR_PASSWORDS]
+        return True, [toast_success(users.PROFILE_UPDATED), *_CLEAR_PASSWORDS]
 
     @rx.event
     def save(self, _form: dict | None = None):
@@ -183,7 +187,7 @@ class ProfileState(PersonForm, ImageStaging, AppState):
         self.form_dirty = False
         self.submitted = False
         self._show_errors({})
-        return None
+        return _CLEAR_PASSWORDS
 
     # ---- what the screen shows ------------------------------------------------------------------
     @rx.var
