@@ -34,6 +34,11 @@ class Settings(BaseSettings):
     email_change_token_hours: int = 24
     signin_max_failures: int = 5
     signin_lockout_minutes: int = 15
+    # Bulk calculation: portfolios per background job.
+    bulk_chunk_size: int = 250
+    # Test-only: a pause (milliseconds) before each bulk calculation chunk, so an end-to-end test can
+    # watch the progress move. Always 0 outside tests.
+    bulk_test_delay_ms: int = 0
 
     @field_validator("data_dir")
     @classmethod
