@@ -29,6 +29,21 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
 )
 
+class RequestOrigin:
+    """ASGI middleware: the caller's address for the audit trail of this request."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope.get("type") == "http":
+            from app.services import audit
+
+            client = scope.get("client")
+            audit.set_origin(client[0] if client else None)
+        await self.app(scope, receive, send)
+
+
 class SecurityHeaders:
     """ASGI middleware: adds SECURITY_HEADERS to each HTTP response that does not set them itself
     (websocket traffic passes untouched). Added to the API app, it also covers the pages and the

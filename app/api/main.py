@@ -20,7 +20,7 @@ from app.api import transactions as transactions_api
 from app.api import advice as advice_api
 from app.api import reports as reports_api
 from app.api import advice_reports as advice_reports_api
-from app.api.headers import SecurityHeaders
+from app.api.headers import RequestOrigin, SecurityHeaders
 from app.domain.errors import GENERIC, DomainError
 
 log = logging.getLogger(__name__)
@@ -42,6 +42,7 @@ def create_api() -> FastAPI:
         redoc_url=None,
     )
     api.add_middleware(SecurityHeaders)
+    api.add_middleware(RequestOrigin)
 
     # The one error handler: every failure leaves as {"success": false, "message": "<Kind>: <text>"}.
     @api.exception_handler(DomainError)

@@ -779,3 +779,25 @@ class BulkRunItem(SQLModel, table=True):
     error: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))
     result_id: Optional[int] = Field(default=None)
     finished_at: Optional[datetime] = utc_field()
+
+
+# ---- audit trail -------------------------------------------------------------------------------
+class AuditEvent(SQLModel, table=True):
+    """Who did what, when, to which object, from which address: before and after of the fields that
+    changed. Written in the same transaction as the change; the app never updates or deletes it."""
+
+    __tablename__ = "audit_events"
+    __table_args__ = (Index("ix_audit_events_object", "object_type", "object_id"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    at: datetime = utc_field(default_now=True, index=True)
+    actor_id: Optional[int] = Field(default=None, index=True)  # no foreign key: the record outlives everything
+    actor_email: Optional[str] = Field(default=None, max_length=254)
+    firm_id: Optional[int] = Field(default=None, index=True)  # the firm the object belongs to (administrators' scope)
+    action: str = Field(sa_column=Column(String(60), nullable=False, index=True))
+    object_type: str = Field(sa_column=Column(String(40), nullable=False))
+    object_id: Optional[int] = Field(default=None)
+    object_label: Optional[str] = Field(default=None, max_length=300)
+    before: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))  # JSON
+    after: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))  # JSON
+    ip: Optional[str] = Field(default=None, max_length=64)

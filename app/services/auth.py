@@ -17,7 +17,7 @@ from app.domain.errors import INVALID_FORM
 from app.domain.permissions import Actor
 from app.domain.roles import Role, TokenPurpose, UserStatus
 from app.domain.users import clean_new_password
-from app.services import tokens
+from app.services import audit, tokens
 from app.services.security import hash_password, new_token, token_digest, verify_password
 from app.settings import settings
 
@@ -56,15 +56,21 @@ def signin(*, email: Any, password: Any, ip: str | None = None) -> tuple[str, Us
         password_ok = verify_password(user.password_hash if user is not None else None, password)
         if user is None or user.status == UserStatus.DELETED.value or not password_ok:
             s.add(SigninFailure(email=email, ip=ip))
+            audit.record(s, None, "signin.failed", "session", user.id if user is not None else None, actor_email=email,
+                         firm_id=user.firm_id if user is not None else None, label=email)
             s.commit()
             raise AuthenticationError(rules.SIGNIN_FAILED)
         if not _may_sign_in(s, user):
+            audit.record(s, None, "signin.failed", "session", user.id, actor_email=email, firm_id=user.firm_id,
+                         label=email, after={"reason": "account disabled"})
+            s.commit()
             raise AuthenticationError(rules.ACCOUNT_DISABLED)
         token = new_token()
         now = utcnow()
         s.add(SessionToken(token_hash=token_digest(token), user_id=user.id, expires_at=now + timedelta(hours=settings.session_token_hours)))
         user.logined_at = now
         s.add(user)
+        audit.record(s, actor_of(user), "signin", "session", user.id, firm_id=user.firm_id, label=email)
         # a successful sign-in clears the failure count for this e-mail
         for row in s.exec(select(SigninFailure).where(SigninFailure.email == email)):
             s.delete(row)
@@ -79,6 +85,9 @@ def signout(*, token: str) -> None:
         if row is not None and row.revoked_at is None:
             row.revoked_at = utcnow()
             s.add(row)
+            user = s.get(User, row.user_id)
+            if user is not None:
+                audit.record(s, actor_of(user), "signout", "session", user.id, firm_id=user.firm_id, label=user.email)
 
 
 def revoke_sessions(session: Session, user_id: int) -> None:
@@ -181,6 +190,8 @@ def activate(*, token: str, password: Any, rpt_password: Any) -> None:
         user.activated_at = user.activated_at or utcnow()
         user.updated_at = utcnow()
         s.add(user)
+        audit.record(s, actor_of(user), "password.changed", "user", user.id, firm_id=user.firm_id,
+                     label=user.email, after={"by": "activation link"})
         tokens.consume(s, row)
 
 
@@ -215,6 +226,8 @@ def reset_password(*, token: str, password: Any, rpt_password: Any) -> None:
         user.password_hash = hash_password(str(password))
         user.updated_at = utcnow()
         s.add(user)
+        audit.record(s, actor_of(user), "password.changed", "user", user.id, firm_id=user.firm_id,
+                     label=user.email, after={"by": "recovery link"})
         tokens.consume(s, row)
         revoke_sessions(s, user.id)  # a reset signs every other session out
 
@@ -233,6 +246,8 @@ def confirm_email_change(*, token: str) -> str:
         if taken is not None:
             raise ValidationError(v.UNIQUE.format(label="Email"), {"email": v.UNIQUE.format(label="Email")})
         user = s.get(User, row.user_id)
+        audit.record(s, actor_of(user), "email.changed", "user", user.id, firm_id=user.firm_id, label=row.new_email,
+                     before={"email": user.email}, after={"email": row.new_email})
         user.email = row.new_email
         user.updated_at = utcnow()
         user.version += 1

@@ -15,7 +15,7 @@ from app.domain.permissions import (
     Actor, can_create_firm, can_delete_firm, can_edit_firm, can_list_firms, can_view_firm, require,
 )
 from app.domain.roles import Role, UserStatus
-from app.services import files, listing
+from app.services import audit, files, listing
 
 FIRM_NOT_FOUND = "Firm not found"
 FIRM_CHANGED = "This firm was changed by someone else. Reload it and apply your changes again."
@@ -141,7 +141,7 @@ def create_firm(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
     with session_scope() as s:
         firm = Firm(**values)
         s.add(firm)
-        s.flush()
+        audit.created(s, actor, "firm.created", "firm", firm)
         s.refresh(firm)  # answer with the stored values (money as NUMERIC gives them: "300.00", not "300")
         return public_firm(firm)
 
@@ -157,6 +157,7 @@ def update_firm(*, actor: Actor, firm_id: Any, data: Mapping[str, Any]) -> dict[
         if expected not in (None, "") and str(expected) != str(firm.version):
             raise Conflict(FIRM_CHANGED)
         removed = []
+        before = audit.snapshot(firm)
         if data.get("isLogoRemoved") and firm.logo:
             removed.append(firm.logo)
             firm.logo = None
@@ -170,6 +171,7 @@ def update_firm(*, actor: Actor, firm_id: Any, data: Mapping[str, Any]) -> dict[
         s.add(firm)
         s.flush()
         s.refresh(firm)  # answer with the stored values, as a later GET would
+        audit.changed(s, actor, "firm.updated", "firm", firm, before)
         result = public_firm(firm, _counts(s, [firm.id]).get(firm.id))
     for key in removed:  # files go only once the row no longer points at them
         files.remove(key)
@@ -183,9 +185,11 @@ def delete_firm(*, actor: Actor, firm_id: Any) -> None:
 
     with session_scope() as s:
         firm = _load(s, actor, firm_id)
+        before = audit.snapshot(firm)
         firm.deleted_at = utcnow()
         firm.version += 1
         s.add(firm)
+        audit.changed(s, actor, "firm.deleted", "firm", firm, before)
         for user_id in s.exec(select(User.id).where(User.firm_id == firm.id)).all():
             revoke_sessions(s, user_id)
 

@@ -34,7 +34,7 @@ from app.domain.models import HISTORY_PAGE_SIZES, AllocationMethod, Availability
 from app.domain.permissions import Actor, can_create_model, can_edit_model, is_staff, require
 from app.domain.prices import percent_text as return_text, price_text, since_inclusion_return
 from app.services import assets as asset_service
-from app.services import listing
+from app.services import audit, listing
 from app.services.model_access import load_model, visible_clause
 
 pct = rules.percent_text
@@ -330,6 +330,7 @@ def create_model(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
         s.add(model)
         s.flush()
         shape = _write(s, actor, model, values, class_assets, now, new=True)
+        audit.created(s, actor, "model.created", "model", model)
         return {**_with_actor(shape, actor, model.firm_id), "message": rules.CREATED[ModelStatus(model.status)]}
 
 
@@ -349,11 +350,13 @@ def update_model(*, actor: Actor, model_id: Any, data: Mapping[str, Any]) -> dic
         if bumped.rowcount != 1:  # another save committed since we read the model
             raise Conflict(rules.MODEL_CHANGED)
         now = utcnow()
+        before = audit.snapshot(model)
         model.version = current + 1
         _apply(model, values, actor, now)
         s.add(model)
         s.flush()
         shape = _write(s, actor, model, values, class_assets, now, new=False)
+        audit.changed(s, actor, "model.updated", "model", model, {**before, "_version": current})
         return {**_with_actor(shape, actor, model.firm_id), "message": rules.SAVED[ModelStatus(model.status)]}
 
 
@@ -361,11 +364,13 @@ def delete_model(*, actor: Actor, model_id: Any) -> dict[str, Any]:
     """Soft delete: the model leaves every list and read (404 afterwards); its history stays."""
     with session_scope() as s:
         model = load_model(s, actor, model_id, for_edit=True)
+        before = audit.snapshot(model)
         now = utcnow()
         model.deleted_at = now
         model.updated_at = now
         model.updated_by = actor.id
         s.add(model)
+        audit.changed(s, actor, "model.deleted", "model", model, before)
     return {"message": rules.DELETED}
 
 

@@ -36,7 +36,7 @@ from app.domain.permissions import Actor, is_staff, require
 from app.domain.roles import Role, UserStatus
 from app.domain.transactions import CASH_ACCOUNT
 from app.services import assets as asset_service
-from app.services import listing
+from app.services import audit, listing
 from app.services.model_access import MODEL_NOT_FOUND, firm_clause
 from app.services.portfolio_access import load_portfolio, visible_clause
 
@@ -507,7 +507,10 @@ def create_portfolio(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]
         s.add(p)
         s.flush()
         _write_rows(s, p, values, new=True)
-        return {**_read_shape(s, actor, p), "message": rules.SAVED}
+        shape = _read_shape(s, actor, p)
+        audit.record(s, actor, "portfolio.created", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
+                     after=_as_payload(shape))
+        return {**shape, "message": rules.SAVED}
 
 
 def _as_payload(shape: Mapping[str, Any]) -> dict[str, Any]:
@@ -570,7 +573,13 @@ def update_portfolio(*, actor: Actor, portfolio_id: Any, data: Mapping[str, Any]
         s.add(p)
         s.flush()
         _write_rows(s, p, values, new=False)
-        return {**_read_shape(s, actor, p), "message": rules.SAVED}
+        shape = _read_shape(s, actor, p)
+        # the form's fields, its owners, exceptions and approval settings: what changed
+        old, new = audit.diff(_as_payload(current_shape), _as_payload(shape))
+        if old or new:
+            audit.record(s, actor, "portfolio.updated", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
+                         before=old, after=new)
+        return {**shape, "message": rules.SAVED}
 
 
 def delete_portfolio(*, actor: Actor, portfolio_id: Any) -> dict[str, Any]:
@@ -583,6 +592,8 @@ def delete_portfolio(*, actor: Actor, portfolio_id: Any) -> dict[str, Any]:
         p.updated_by = actor.id
         p.version += 1
         s.add(p)
+        audit.record(s, actor, "portfolio.deleted", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
+                     after={"deleted_at": now})
     return {"message": rules.DELETED}
 
 
@@ -621,6 +632,9 @@ def link_model(*, actor: Actor, portfolio_id: Any, model_id: Any) -> dict[str, A
                 rules.is_cross_firm(p.firm_id, previous.firm_id if previous is not None else None)
             if cross:
                 changed = _cash_custom_holdings(s, p.id)
+            audit.record(s, actor, "portfolio.model_linked", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
+                         before={"model_id": p.model_id}, after={"model_id": model.id, "model": model.name,
+                                                                 "custom_holdings_to_cash": changed})
             p.model_id = model.id
             p.version += 1
             p.updated_at = utcnow()
@@ -641,6 +655,9 @@ def unlink_model(*, actor: Actor, portfolio_id: Any) -> dict[str, Any]:
         changed = False
         if rules.is_cross_firm(p.firm_id, previous.firm_id if previous is not None else None):
             changed = _cash_custom_holdings(s, p.id)
+        audit.record(s, actor, "portfolio.model_unlinked", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
+                     before={"model_id": p.model_id, "model": previous.name if previous is not None else None},
+                     after={"model_id": None, "custom_holdings_to_cash": changed})
         p.model_id = None
         p.version += 1
         p.updated_at = utcnow()

@@ -44,7 +44,7 @@ from app.domain.ledger import to_cents
 from app.domain.permissions import NOT_ALLOWED, Actor
 from app.domain.roles import Role
 from app.domain.transactions import Kind, Status
-from app.services import postings
+from app.services import audit, postings
 from app.services.holdings import person_name
 from app.services.portfolio_access import as_id
 
@@ -458,6 +458,8 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
         firm_name = firms[fid].name if fid in firms else ("All Firms" if fid is None else s.get(Firm, fid).name)
         name = order_rules.file_name(kind, firm_name, now)
         data, media = broker_files.build(kind, orders())
+        audit.record(s, actor, "broker_file.exported", "broker_file", None, label=name, firm_id=fid,
+                     after={"kind": kind, "rows": len(drafts), "placed": placed, "download_all": bool(download_all)})
         s.flush()
         return BrokerFile(name=name, data=data, media_type=media, placed=placed, rows=len(drafts))
 

@@ -21,7 +21,7 @@ from app.domain.permissions import (
 )
 from app.domain.roles import Role, UserStatus
 from app.domain.users import clean_new_password, clean_person, parse_role, parse_status
-from app.services import files, listing, tokens
+from app.services import audit, files, listing, tokens
 from app.services.security import hash_password, verify_password
 
 USER_NOT_FOUND = "User not found"
@@ -206,7 +206,7 @@ def create_user(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
             status = UserStatus.ACTIVE
         user = User(**values, role=role.value, status=status.value, firm_id=firm_id, adviser_id=adviser_id)
         s.add(user)
-        s.flush()
+        audit.created(s, actor, "user.created", "user", user)
         tokens.send_activation(s, user)
         return _public(s, user)
 
@@ -233,6 +233,7 @@ def update_user(*, actor: Actor, user_id: Any, data: Mapping[str, Any]) -> dict[
             errors.check("status", "You cannot disable your own account")
         if not errors.ok:
             raise ValidationError(INVALID_FORM, errors)
+        before = audit.snapshot(user)
         for column, value in values.items():
             setattr(user, column, value)
         user.role, user.firm_id, user.adviser_id, user.status = role.value, firm_id, adviser_id, status.value
@@ -245,6 +246,7 @@ def update_user(*, actor: Actor, user_id: Any, data: Mapping[str, Any]) -> dict[
         user.version += 1
         s.add(user)
         s.flush()
+        audit.changed(s, actor, "user.updated", "user", user, before)
         result = _public(s, user)
     for key in removed:
         files.remove(key)
@@ -261,10 +263,12 @@ def delete_user(*, actor: Actor, user_id: Any) -> None:
             raise NotFound(USER_NOT_FOUND)
         if not can_delete_user(actor, Role(user.role), user.firm_id, user.id):
             raise PermissionDenied(NOT_ALLOWED)
+        before = audit.snapshot(user)
         user.status = UserStatus.DELETED.value
         user.updated_at = utcnow()
         user.version += 1
         s.add(user)
+        audit.changed(s, actor, "user.deleted", "user", user, before)
         revoke_sessions(s, user.id)
 
 
@@ -351,10 +355,13 @@ def update_me(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
                 errors.check("oldPassword", auth_rules.WRONG_OLD_PASSWORD)
         if not errors.ok:
             raise ValidationError(INVALID_FORM, errors)
+        before = audit.snapshot(user)
         for column in ("first_name", "last_name", "preferred_name", "phone"):
             setattr(user, column, values[column])
         if wants_password:
             user.password_hash = hash_password(str(data["password"]))
+            audit.record(s, actor, "password.changed", "user", user.id, firm_id=user.firm_id, label=user.email,
+                         after={"by": "profile"})
         removed += _apply_image_removals(user, data)
         user.updated_at = utcnow()
         user.version += 1
@@ -362,6 +369,9 @@ def update_me(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
         if new_email:
             tokens.send_email_change(s, user, new_email)
         s.flush()
+        if any(before.get(k) != getattr(user, k) for k in ("first_name", "last_name", "preferred_name", "phone", "photo",
+                                                              "signature")):
+            audit.changed(s, actor, "user.updated", "user", user, before)
         result = _public(s, user)
         result["message"] = EMAIL_CHANGE_SENT.format(email=new_email) if new_email else PROFILE_UPDATED
     for key in removed:

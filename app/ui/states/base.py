@@ -14,7 +14,7 @@ from app.domain import auth_rules
 from app.domain.errors import AuthenticationError, DomainError, GENERIC
 from app.domain.permissions import NOT_ALLOWED, Actor, home_route
 from app.domain.roles import Role
-from app.services import auth, firms, users
+from app.services import audit, auth, firms, users
 from app.ui import routes
 
 
@@ -52,6 +52,7 @@ class AppState(rx.State):
 
     # ---- identity -----------------------------------------------------------------------------
     def _actor(self) -> Actor:
+        audit.set_origin(self.router.session.client_ip or None)  # the address the audit trail records
         return auth.authenticate(self.token)
 
     def _load_identity(self, actor: Actor) -> None:
@@ -121,6 +122,7 @@ class AppState(rx.State):
 
     @rx.event
     def signout(self):
+        audit.set_origin(self.router.session.client_ip or None)
         try:
             auth.signout(token=self.token)
         finally:

@@ -9,7 +9,7 @@ from app.domain import auth_rules
 from app.domain.errors import DomainError, ValidationError
 from app.domain.permissions import home_route
 from app.domain.roles import Role
-from app.services import auth
+from app.services import audit, auth
 from app.ui import routes
 from app.ui.states.base import AppState, remembered_target
 
@@ -52,6 +52,7 @@ class LoginState(AppState):
     @rx.event
     def signin(self, _form: dict | None = None):
         self.error = ""
+        audit.set_origin(self.router.session.client_ip or None)
         try:
             token, user = auth.signin(email=self.email, password=self._password,
                                       ip=self.router.session.client_ip or None)
