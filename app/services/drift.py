@@ -1,0 +1,352 @@
+"""The adviser's and administrator's home: drift of every portfolio from its model, and the work
+queues of the advice chain.
+
+Drift (`report`): for the portfolios the actor may see (portfolio_access.visible_clause: a firm's
+staff their firm's, the superuser every firm or the one chosen; another firm's id is not found)
+that follow a model, each portfolio's value, its classes against the class allocation and min /
+max band, and its assets against their model weights (app.domain.drift), with the same inputs the
+engine reads: executed holdings at last close, the cash balance, open deposits, custom holdings,
+the model (engine_inputs.cached_models) and the portfolio's own class allocation. Portfolios with
+a class outside its band come first, the largest breach first. The whole firm is read in a fixed
+number of queries whatever its size (holdings are summed by the database; only holdings touched by
+a reconstruction are replayed through the ledger).
+
+Queues (`queues`): counts with their oldest age, each from the report the screen links to:
+target portfolios to validate, Not Enough Cash and Calculation Error versions and records of advice
+awaiting the client (the pending target portfolios report), trade recommendations to validate or
+to approve (the trade recommendations approval view), and approved trades not yet sent to the
+broker (the trade file).
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+from typing import Any, Iterable
+
+from sqlalchemy import case, func, select as sa_select
+from sqlmodel import Session
+
+from app.db import bulk
+from app.db.engine import session_scope
+from app.db.tables import (
+    AssetClass, AssetTransaction, CustomHolding, Deposit, Firm, Portfolio, PortfolioClass, TargetPortfolio,
+)
+from app.db.types import utcnow
+from app.domain import drift as rules
+from app.domain import ledger
+from app.domain.advice import TIStatus, TPStatus
+from app.domain.engine.prepared import prepare_model
+from app.domain.errors import ValidationError
+from app.domain.permissions import NOT_ALLOWED, Actor, require
+from app.domain.roles import Role
+from app.domain.transactions import Kind, Status
+from app.services import advice_reports, engine_inputs, listing, postings, trade_approval_report, trade_file
+from app.services.portfolio_access import as_id, visible_clause
+
+ZERO = Decimal(0)
+SORTS = ("breach", "name", "client", "adviser", "model", "value", "out_of_band")
+DEFAULT_SORT = ("breach", "desc")
+BAD_BREACH = "Enter the minimum breach as a number of percentage points"
+
+
+@dataclass(slots=True)
+class PortfolioDrift:
+    investment_id: int
+    name: str
+    firm_id: int
+    client_name: str
+    adviser_id: int | None
+    adviser_name: str
+    model_id: int
+    model_name: str
+    value: Decimal
+    largest_breach: Decimal          # percentage points outside a band (0: every class inside)
+    out_of_band: int                 # classes outside their band
+    classes: list[rules.ClassDrift] = field(default_factory=list)
+    assets: list[rules.AssetDrift] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Option:
+    id: int
+    name: str
+
+
+@dataclass
+class DriftReport:
+    firm_id: int | None              # None: every firm (superuser)
+    rows: list[PortfolioDrift]       # filtered and sorted (every row; page with `page_of`)
+    count: int
+    breached: int                    # rows with a class outside its band
+    total_value: Decimal
+    histogram: list[tuple[str, int]]             # largest breach bucket -> portfolios
+    value_by_model: list[tuple[str, Decimal]]    # model name -> value of its portfolios (largest first)
+    models: list[Option]             # filter choices (every model of the scope, before filters)
+    advisers: list[Option]
+
+
+def _may_read(actor: Actor) -> None:
+    require(actor.role is not Role.CLIENT, NOT_ALLOWED)
+
+
+def _min_breach(raw: Any) -> Decimal | None:
+    text = "" if raw is None else str(raw).strip()
+    if not text:
+        return None
+    try:
+        value = Decimal(text)
+    except ArithmeticError:
+        raise ValidationError(BAD_BREACH) from None
+    if not value.is_finite() or value < 0:
+        raise ValidationError(BAD_BREACH)
+    return value
+
+
+def _scope(actor: Actor, firm_id: int | None):
+    clause = visible_clause(actor) & Portfolio.model_id.is_not(None)
+    if firm_id is not None:
+        clause = clause & (Portfolio.firm_id == firm_id)
+    return clause
+
+
+def _units(s: Session, scope) -> dict[int, dict[int, Decimal]]:
+    """portfolio id -> asset id -> units held, from executed transactions: buys less sells summed
+    by the database; the few holdings a reconstruction touched replayed through the ledger (its
+    per-parcel rounding is the ledger's), as engine_inputs does for every holding."""
+    t = AssetTransaction
+    signed = case((t.type == Kind.ASSET_BUY.value, t.quantity), (t.type == Kind.PARCEL.value, -t.quantity), else_=0)
+    rebuilt = func.max(case((t.type == Kind.RECONSTRUCTION.value, 1), else_=0))
+    rows = s.execute(sa_select(t.investment_id, t.asset_id, func.sum(signed), rebuilt)
+                     .where(t.status == Status.EXECUTED.value, t.asset_id.is_not(None),
+                            t.investment_id.in_(sa_select(Portfolio.id).where(scope)))
+                     .group_by(t.investment_id, t.asset_id)).all()
+    out: dict[int, dict[int, Decimal]] = defaultdict(dict)
+    replay: list[tuple[int, int]] = []
+    for pid, aid, units, touched in rows:
+        if touched:
+            replay.append((pid, aid))
+        elif units and units > 0:
+            out[pid][aid] = Decimal(units)
+    if replay:
+        treatments = {pid: postings.tax_treatment(p) for pid, p in (
+            (p.id, p) for p in s.execute(sa_select(Portfolio).where(
+                bulk.among(s, Portfolio.id, {pid for pid, _ in replay}))).scalars())}
+        for pid, assets in postings.executed_trades(s, [], pairs=replay).items():
+            for aid, trades in assets.items():
+                units = ledger.apply(trades, treatments.get(pid, ledger.TaxTreatment.FIFO)).units
+                if units > 0:
+                    out[pid][aid] = units
+    return out
+
+
+def _sort(rows: list[PortfolioDrift], key: str, order: str) -> list[PortfolioDrift]:
+    rows = sorted(rows, key=lambda r: (r.name.lower(), r.investment_id))
+    getters = {
+        "breach": lambda r: (r.largest_breach, r.out_of_band), "name": lambda r: r.name.lower(),
+        "client": lambda r: r.client_name.lower(), "adviser": lambda r: r.adviser_name.lower(),
+        "model": lambda r: r.model_name.lower(), "value": lambda r: r.value, "out_of_band": lambda r: r.out_of_band,
+    }
+    rows.sort(key=getters[key], reverse=order == "desc")
+    return rows
+
+
+def report(*, actor: Actor, firm_id: Any = None, model_id: Any = None, adviser_id: Any = None,
+           min_breach: Any = None, investment_ids: Iterable[Any] | None = None, sort: Any = None,
+           order: Any = None, with_assets: bool = True) -> DriftReport:
+    """The drift of the actor's portfolios (see the module text). Filters: a superuser's firm
+    (None or -1: every firm), a model, an adviser, a minimum breach in percentage points (only
+    portfolios breached by at least that much), chosen portfolio ids. Default order: largest
+    breach first, then by name."""
+    _may_read(actor)
+    threshold = _min_breach(min_breach)
+    key = str(sort) if sort in SORTS else DEFAULT_SORT[0]
+    direction = str(order).lower() if str(order).lower() in ("asc", "desc") else (
+        DEFAULT_SORT[1] if key == DEFAULT_SORT[0] else "asc")
+    with session_scope() as s:
+        fid = trade_file.report_firm(s, actor, firm_id)
+        scope = _scope(actor, fid)
+        options_rows = s.execute(sa_select(Portfolio.model_id, Portfolio.adviser_id).where(scope).distinct()).all()
+        mid, aid = as_id(model_id), as_id(adviser_id)
+        if mid is not None:
+            scope = scope & (Portfolio.model_id == mid)
+        if aid is not None:
+            scope = scope & (Portfolio.adviser_id == aid)
+        if investment_ids is not None:
+            wanted = sorted({i for i in (as_id(x) for x in investment_ids) if i is not None})
+            scope = scope & bulk.among(s, Portfolio.id, wanted)
+        portfolios = s.execute(sa_select(Portfolio.id, Portfolio.name, Portfolio.firm_id, Portfolio.model_id,
+                                         Portfolio.adviser_id, Portfolio.class_allocation)
+                               .where(scope).order_by(Portfolio.id)).all()
+        ids = [p.id for p in portfolios]
+        model_ids = {p.model_id for p in portfolios} | {m for m, _ in options_rows if m}
+        specs = engine_inputs.cached_models(s, model_ids)
+        model_names = {m: spec.name for m, spec in specs.items()}
+        people = advice_reports._users(s, {a for _, a in options_rows if a})
+        models = sorted((Option(m, model_names.get(m, "")) for m in {m for m, _ in options_rows if m}),
+                        key=lambda o: (o.name.lower(), o.id))
+        advisers = sorted((Option(a, people.get(a, "")) for a in {a for _, a in options_rows if a}),
+                          key=lambda o: (o.name.lower(), o.id))
+        if not ids:
+            return DriftReport(fid, [], 0, 0, ZERO, _histogram([]), [], models, advisers)
+        units = _units(s, scope)
+        cash = postings.cash_balances(s, ids)
+        open_deposits = set(s.execute(sa_select(Deposit.id).where(
+            Deposit.investment_id.in_(sa_select(Portfolio.id).where(scope)), Deposit.closed_at.is_(None))).scalars())
+        deposits = postings.deposit_balances(s, ids) if open_deposits else {}
+        customs: dict[int, list[tuple[int, Decimal]]] = defaultdict(list)
+        for pid, class_id, value in s.execute(sa_select(CustomHolding.investment_id, CustomHolding.class_id,
+                                                        CustomHolding.value)
+                                              .where(CustomHolding.investment_id.in_(sa_select(Portfolio.id).where(scope)))):
+            customs[pid].append((class_id, Decimal(value or 0)))
+        own: dict[int, list[rules.OwnClass]] = defaultdict(list)
+        for pid, class_id, allocation, low, high in s.execute(
+                sa_select(PortfolioClass.investment_id, PortfolioClass.class_id, PortfolioClass.allocation,
+                          PortfolioClass.min, PortfolioClass.max)
+                .where(PortfolioClass.investment_id.in_(sa_select(Portfolio.id).where(
+                    scope & Portfolio.class_allocation.is_(True))))
+                .order_by(PortfolioClass.id)):
+            own[pid].append(rules.OwnClass(class_id, Decimal(allocation), low, high))
+        asset_ids = {a for held in units.values() for a in held}
+        for spec in specs.values():
+            asset_ids |= {a.asset.id for _, a in spec.assets()}
+        assets = engine_inputs.load_assets(s, asset_ids)
+        titles = dict(s.execute(sa_select(AssetClass.id, AssetClass.title)).all())
+        owners = advice_reports._owners(s, ids)
+        people.update(advice_reports._users(s, {p.adviser_id for p in portfolios if p.adviser_id} - set(people)))
+    prepared = {m: prepare_model(spec) for m, spec in specs.items() if not spec.deleted}
+    shared = {m: rules.targets(p) for m, p in prepared.items()}
+    names = {a.id: (a.code, a.name) for a in assets.values()}
+    rows: list[PortfolioDrift] = []
+    for p in portfolios:
+        model = prepared.get(p.model_id)
+        if model is None:
+            continue  # a deleted model: nothing to measure against
+        t = rules.targets(model, own[p.id]) if p.class_allocation else shared[p.model_id]
+        holdings = []
+        for asset_id, n in units.get(p.id, {}).items():
+            a = assets.get(asset_id)
+            if a is not None:
+                holdings.append(rules.Holding(asset_id, a.code, a.name, a.class_id, n, a.last_close_price))
+        balances = deposits.get(p.id, {})
+        f = rules.figures(t, holdings, cash=cash.get(p.id, ZERO),
+                          deposits=[v for d, v in balances.items() if d in open_deposits],
+                          customs=customs.get(p.id, ()), class_titles=titles, model_assets=names)
+        if threshold is not None and (f.largest_breach <= 0 or f.largest_breach < threshold):
+            continue
+        rows.append(PortfolioDrift(p.id, p.name, p.firm_id, owners.get(p.id, ""), p.adviser_id,
+                                   people.get(p.adviser_id, ""), p.model_id, model_names.get(p.model_id, ""), f.value,
+                                   f.largest_breach, f.out_of_band, f.classes, f.assets if with_assets else []))
+    rows = _sort(rows, key, direction)
+    by_model: dict[str, Decimal] = defaultdict(lambda: ZERO)
+    for r in rows:
+        by_model[r.model_name] += r.value
+    return DriftReport(
+        firm_id=fid, rows=rows, count=len(rows), breached=sum(1 for r in rows if r.largest_breach > 0),
+        total_value=sum((r.value for r in rows), ZERO), histogram=_histogram(rows),
+        value_by_model=sorted(by_model.items(), key=lambda kv: (-kv[1], kv[0])), models=models, advisers=advisers)
+
+
+def _histogram(rows: list[PortfolioDrift]) -> list[tuple[str, int]]:
+    counts = dict.fromkeys((label for label, _, _ in rules.BREACH_BUCKETS), 0)
+    for r in rows:
+        counts[rules.bucket(r.largest_breach)] += 1
+    return list(counts.items())
+
+
+def page_of(rows: list[PortfolioDrift], limit: Any, offset: Any) -> list[PortfolioDrift]:
+    size, start = listing.page(limit, offset)
+    return rows[start:start + size]
+
+
+def portfolio(*, actor: Actor, investment_id: Any) -> PortfolioDrift | None:
+    """One portfolio's drift with its classes and assets (None: not visible, or no model)."""
+    pid = as_id(investment_id)
+    if pid is None:
+        return None
+    found = report(actor=actor, investment_ids=[pid]).rows
+    return found[0] if found else None
+
+
+# ---- queues -----------------------------------------------------------------------------------------
+@dataclass(slots=True)
+class WaitingRecord:
+    investment_id: int
+    portfolio_name: str
+    tp_id: int
+    version: int
+    sent_at: datetime | None
+    days: int
+
+
+@dataclass
+class Queues:
+    firm_id: int | None
+    to_validate: int = 0                 # target portfolios Validation Required
+    to_validate_oldest_days: int = 0
+    not_enough_cash: int = 0
+    calculation_error: int = 0
+    awaiting_client: int = 0             # records of advice awaiting the client (Approval Required)
+    awaiting_client_oldest_days: int = 0
+    awaiting: list[WaitingRecord] = field(default_factory=list)   # oldest first
+    trades_to_validate: int = 0          # newest trade recommendations pending validation
+    trades_to_approve: int = 0           # ... pending approval
+    trades_to_export: int = 0            # approved trades not yet placed with the broker (trade file rows)
+    trades_to_export_portfolios: int = 0
+
+
+def queues(*, actor: Actor, firm_id: Any = None, now: datetime | None = None) -> Queues:
+    """The work queues of the actor's firm (a superuser's chosen firm, or every firm)."""
+    _may_read(actor)
+    now = now or utcnow()
+    with session_scope() as s:
+        fid = trade_file.report_firm(s, actor, firm_id)
+    out = Queues(firm_id=fid)
+    pending = advice_reports.pending_report(actor=actor, firm_id=fid if fid is not None else None, now=now)
+    validated: list[advice_reports.PendingRow] = []
+    for r in pending.rows:
+        if r.status == TPStatus.DRAFT.value:
+            out.to_validate += 1
+            out.to_validate_oldest_days = max(out.to_validate_oldest_days, r.days_waiting)
+        elif r.status == advice_reports.NOT_ENOUGH_CASH:
+            out.not_enough_cash += 1
+        elif r.status == TPStatus.FAILED.value:
+            out.calculation_error += 1
+        elif r.status == TPStatus.VALIDATED.value:
+            validated.append(r)
+    if validated:
+        # a record of advice waits from when it was validated (sent to the client)
+        with session_scope() as s:
+            sent = dict(s.execute(sa_select(TargetPortfolio.id, TargetPortfolio.validated_at).where(
+                bulk.among(s, TargetPortfolio.id, [r.tp_id for r in validated]))).all())
+        for r in validated:
+            at = sent.get(r.tp_id) or r.date
+            out.awaiting.append(WaitingRecord(r.investment_id, r.portfolio_name, r.tp_id, r.version, at,
+                                              advice_reports.days_between(at, now)))
+        out.awaiting.sort(key=lambda w: (-w.days, w.portfolio_name.lower()))
+        out.awaiting_client = len(out.awaiting)
+        out.awaiting_client_oldest_days = out.awaiting[0].days
+    statuses = ("spv", "spa")
+    if actor.is_superuser:
+        with session_scope() as s:
+            clause = visible_clause(actor) & (Portfolio.firm_id == fid if fid is not None else Portfolio.id.is_not(None))
+            groups = trade_approval_report.build(s, actor, clause, statuses)
+    else:
+        groups = trade_approval_report.generate(actor=actor, statuses=list(statuses))
+    out.trades_to_validate = sum(1 for g in groups if g.status == TIStatus.PENDING_VALIDATION.value)
+    out.trades_to_approve = sum(1 for g in groups if g.status == TIStatus.PENDING_APPROVAL.value)
+    tf = trade_file.generate(actor=actor, firm_id=fid)
+    waiting = [r for r in tf.rows if r.placed_transaction_id is None and not r.hidden]
+    out.trades_to_export = len(waiting)
+    out.trades_to_export_portfolios = len({r.investment_id for r in waiting})
+    return out
+
+
+def firm_options(*, actor: Actor) -> list[Option]:
+    """The firms a superuser may choose on the dashboard (empty for everyone else)."""
+    if not actor.is_superuser:
+        return []
+    with session_scope() as s:
+        return [Option(fid, name) for fid, name in s.execute(
+            sa_select(Firm.id, Firm.name).where(Firm.deleted_at.is_(None)).order_by(func.lower(Firm.name), Firm.id))]
