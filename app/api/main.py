@@ -20,6 +20,7 @@ from app.api import transactions as transactions_api
 from app.api import advice as advice_api
 from app.api import reports as reports_api
 from app.api import advice_reports as advice_reports_api
+from app.api import audit as audit_api
 from app.api.headers import RequestOrigin, SecurityHeaders
 from app.domain.errors import GENERIC, DomainError
 
@@ -72,4 +73,5 @@ def create_api() -> FastAPI:
     api.include_router(advice_api.router, prefix="/api")
     api.include_router(reports_api.router, prefix="/api")
     api.include_router(advice_reports_api.router, prefix="/api")
+    api.include_router(audit_api.router, prefix="/api")
     return api
