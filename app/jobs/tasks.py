@@ -2,12 +2,18 @@
 Each is idempotent: running it twice for the same input leaves the same result."""
 from __future__ import annotations
 
+import time
+
 from app.services import bulk_runs, trade_instructions
+from app.settings import settings
 
 
 def bulk_chunk(run_id: int, investment_ids: list[int]) -> dict[str, float]:
     """Calculates one chunk of a bulk run (its still-pending items only); returns its counts and
-    where the time went (seconds)."""
+    where the time went (seconds). BULK_TEST_DELAY_MS (test-only, 0 otherwise) pauses first, so an
+    end-to-end test can watch the progress move."""
+    if settings.bulk_test_delay_ms > 0:
+        time.sleep(settings.bulk_test_delay_ms / 1000)
     timings = bulk_runs.run_chunk(run_id, investment_ids)
     return {"done": timings.done, "failed": timings.failed, "load": timings.load, "calculate": timings.calculate,
             "persist": timings.persist}

@@ -16,6 +16,7 @@ import logging
 import threading
 import time
 from collections import Counter
+from datetime import timedelta
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -24,12 +25,14 @@ from sqlmodel import Session, col, select
 
 from app.db import bulk
 from app.db.engine import session_scope
-from app.db.tables import BulkRun, BulkRunItem, Model, Portfolio, TargetPortfolio, TradeInstruction, TradeNote, TradeTransaction
+from app.db.tables import (
+    BulkRun, BulkRunItem, Model, Portfolio, TargetPortfolio, TradeAction, TradeInstruction, TradeNote, TradeTransaction,
+)
 from app.db.types import utcnow
 from app.domain import advice
 from app.domain.advice import TPStatus
 from app.domain.engine.errors import CalculationError
-from app.domain.errors import NotFound, PermissionDenied, ValidationError
+from app.domain.errors import NotFound, ValidationError
 from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.domain.recommendations import SELECT_MODEL
 from app.domain.roles import Role
@@ -37,11 +40,16 @@ from app.jobs import progress, runner
 from app.services import engine_inputs, target_portfolios, trade_instructions
 from app.services.model_access import visible_clause as model_visible
 from app.services.portfolio_access import as_id, visible_clause as portfolio_visible
+from app.settings import settings
 
 log = logging.getLogger(__name__)
 
 KINDS = ("tp", "tr")
-CHUNK_SIZE = 250
+ACTIVE = ("queued", "running")
+RECENT_LIMIT = 50
+# A run still queued or running after this long is taken as abandoned (its worker died and nobody
+# resumed it): the screens stop offering to follow it.
+ACTIVE_HOURS = 24
 EVENTS = {"tp": "investment calculated", "tr": "trade-recommendation calculated"}
 RUN_NOT_FOUND = "Bulk calculation not found"
 
@@ -70,49 +78,80 @@ def _calculable(s: Session, actor: Actor, where: list) -> list[int]:
     return list(s.exec(query.order_by(Portfolio.id)).all())
 
 
-def _create(s: Session, actor: Actor, kind: str, ids: list[int], model_ids: list[int] | None) -> BulkRun:
+def _create(s: Session, actor: Actor, kind: str, ids: list[int], model_ids: list[int] | None,
+            refused: dict[int, str] | None = None) -> BulkRun:
+    """The run with a pending item per portfolio of `ids`, and a failed item (with its reason) per
+    portfolio of `refused`."""
     now = utcnow()
+    refused = refused or {}
     run = BulkRun(kind=kind, status="queued", model_ids=json.dumps(model_ids) if model_ids else None,
-                  firm_id=actor.firm_id, total=len(ids), created_by=actor.id, created_at=now)
+                  firm_id=actor.firm_id, total=len(ids) + len(refused), failed=len(refused), created_by=actor.id,
+                  created_at=now)
     s.add(run)
     s.flush()
-    bulk.copy_rows(s, BulkRunItem, [{"run_id": run.id, "investment_id": pid, "status": "pending"} for pid in ids],
-                   columns=("run_id", "investment_id", "status"))
+    bulk.copy_rows(s, BulkRunItem, [(run.id, pid, "pending", None, None) for pid in ids]
+                   + [(run.id, pid, "failed", reason, now) for pid, reason in sorted(refused.items())],
+                   columns=("run_id", "investment_id", "status", "error", "finished_at"))
     if not ids:
         run.status, run.finished_at = "done", now
         s.add(run)
     return run
 
 
-def _launch(run_id: int, ids: list[int], chunk_size: int = CHUNK_SIZE) -> None:
-    for start in range(0, len(ids), chunk_size):
-        runner.enqueue("app.jobs.tasks.bulk_chunk", run_id, ids[start:start + chunk_size])
-
-
-def start_for_models(*, actor: Actor, kind: str, model_ids: Any, chunk_size: int = CHUNK_SIZE) -> dict[str, Any]:
-    """bulk-calculate.calculateTP / calculateTR: every portfolio of the selected models."""
-    if kind not in KINDS:
-        raise ValidationError("Unknown calculation")
-    _may_start(actor)
+def _model_ids(model_ids: Any) -> list[int]:
     raw = json.loads(model_ids) if isinstance(model_ids, str) and model_ids.strip().startswith("[") else model_ids
     raw = raw if isinstance(raw, (list, tuple)) else [raw]
     ids = sorted({i for i in (as_id(m) for m in raw) if i is not None})
     if not ids:
         raise ValidationError(SELECT_MODEL)
+    return ids
+
+
+def _models_portfolios(s: Session, actor: Actor, ids: list[int]) -> list[int]:
+    visible = set(s.exec(select(Model.id).where(col(Model.id).in_(ids), model_visible(actor))).all())
+    if visible != set(ids):
+        raise NotFound("Model not found")
+    return _calculable(s, actor, [col(Portfolio.model_id).in_(ids)])
+
+
+def count_for_models(*, actor: Actor, model_ids: Any) -> dict[str, int]:
+    """How many portfolios a bulk calculation of the selected models would calculate (what the
+    confirmation before starting names): {"portfolios": n, "models": m}."""
+    _may_start(actor)
+    ids = _model_ids(model_ids)
     with session_scope() as s:
-        visible = set(s.exec(select(Model.id).where(col(Model.id).in_(ids), model_visible(actor))).all())
-        if visible != set(ids):
-            raise NotFound("Model not found")
-        portfolios = _calculable(s, actor, [col(Portfolio.model_id).in_(ids)])
+        return {"portfolios": len(_models_portfolios(s, actor, ids)), "models": len(ids)}
+
+
+def _chunk(size: int | None) -> int:
+    return max(1, int(size or settings.bulk_chunk_size))
+
+
+def _launch(run_id: int, ids: list[int], chunk_size: int | None = None) -> None:
+    chunk_size = _chunk(chunk_size)
+    for start in range(0, len(ids), chunk_size):
+        runner.enqueue("app.jobs.tasks.bulk_chunk", run_id, ids[start:start + chunk_size])
+
+
+def start_for_models(*, actor: Actor, kind: str, model_ids: Any, chunk_size: int | None = None) -> dict[str, Any]:
+    """bulk-calculate.calculateTP / calculateTR: every portfolio of the selected models."""
+    if kind not in KINDS:
+        raise ValidationError("Unknown calculation")
+    _may_start(actor)
+    ids = _model_ids(model_ids)
+    with session_scope() as s:
+        portfolios = _models_portfolios(s, actor, ids)
         run = _create(s, actor, kind, portfolios, ids)
         run_id = run.id
-    _launch(run_id, portfolios, max(1, int(chunk_size)))
+    _launch(run_id, portfolios, _chunk(chunk_size))
     return get(actor=actor, run_id=run_id)
 
 
-def start_for_investments(*, actor: Actor, kind: str, investment_ids: Any, chunk_size: int = CHUNK_SIZE) -> dict[str, Any]:
+def start_for_investments(*, actor: Actor, kind: str, investment_ids: Any, chunk_size: int | None = None) -> dict[str, Any]:
     """POST /api/investments-trigger-rebalance (tp) and bulk trade recommendations from a list of
-    portfolios (tr): at least one portfolio; each must be visible and calculable."""
+    portfolios (tr): at least one portfolio, each visible to the actor (NotFound for the whole
+    request otherwise). A portfolio the actor may see but not calculate (001 s6) is recorded in the
+    run as a failed item with the reason; the others are calculated."""
     if kind not in KINDS:
         raise ValidationError("Unknown calculation")
     _may_start(actor)
@@ -125,15 +164,14 @@ def start_for_investments(*, actor: Actor, kind: str, investment_ids: Any, chunk
         visible = set(s.exec(select(Portfolio.id).where(col(Portfolio.id).in_(ids), portfolio_visible(actor))).all())
         if visible != set(ids):
             raise NotFound("Portfolio not found")
-        if set(allowed) != set(ids):
-            raise PermissionDenied(NOT_ALLOWED)
-        run = _create(s, actor, kind, allowed, None)
+        refused = {pid: NOT_ALLOWED for pid in ids if pid not in set(allowed)}
+        run = _create(s, actor, kind, allowed, None, refused)
         run_id = run.id
-    _launch(run_id, allowed, max(1, int(chunk_size)))
+    _launch(run_id, allowed, _chunk(chunk_size))
     return get(actor=actor, run_id=run_id)
 
 
-def resume(*, actor: Actor | None, run_id: int, chunk_size: int = CHUNK_SIZE) -> int:
+def resume(*, actor: Actor | None, run_id: int, chunk_size: int | None = None) -> int:
     """Starts the chunks of a run's pending items again (after a worker died); returns how many
     items were pending. Safe to call at any time: finished items are never calculated again."""
     with session_scope() as s:
@@ -143,7 +181,7 @@ def resume(*, actor: Actor | None, run_id: int, chunk_size: int = CHUNK_SIZE) ->
         pending = list(s.exec(select(BulkRunItem.investment_id).where(BulkRunItem.run_id == run_id,
                                                                       BulkRunItem.status == "pending")
                               .order_by(BulkRunItem.investment_id)).all())
-    _launch(run_id, pending, max(1, int(chunk_size)))
+    _launch(run_id, pending, _chunk(chunk_size))
     return len(pending)
 
 
@@ -229,7 +267,7 @@ def _run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
                 outcomes[pid] = ("failed" if failed else "done", result.message if failed else None, new_id)
             bulk.copy_rows(s, TargetPortfolio, rows)
         else:
-            heads, children, notes = [], [], []
+            heads, children, notes, actions = [], [], [], []
             ti_ids = bulk.reserve_ids(s, TradeInstruction, len(ids))
             for new_id, pid in zip(ti_ids, ids):
                 tp_id, result = trades.get(pid) or (None, CalculationError("missing", "The portfolio was deleted"))
@@ -241,11 +279,16 @@ def _run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
                 notes += [{**n, "trade_instruction_id": new_id} for n in nts]
                 failed = isinstance(result, CalculationError)
                 outcomes[pid] = ("failed" if failed else "done", result.message if failed else None, new_id)
+                # the action history entry trade_instructions._store writes for one at a time
+                actions.append((new_id, run.created_by, "calculation failed" if failed else "calculated",
+                                result.message if failed else None, now))
             bulk.copy_rows(s, TradeInstruction, heads)
             if children:
                 bulk.copy_rows(s, TradeTransaction, children)
             if notes:
                 bulk.copy_rows(s, TradeNote, notes)
+            bulk.copy_rows(s, TradeAction, actions,
+                           columns=("trade_instruction_id", "actor_id", "action", "detail", "created_at"))
         counts = Counter(status for status, _, _ in outcomes.values())
         for status in ("done", "failed"):
             group = [pid for pid, (st, _, _) in outcomes.items() if st == status]
@@ -287,7 +330,9 @@ def _visible(actor: Actor, run: BulkRun) -> bool:
                                                                  and actor.role is not Role.CLIENT)
 
 
-def get(*, actor: Actor, run_id: Any, errors_limit: int = 200) -> dict[str, Any]:
+def get(*, actor: Actor, run_id: Any, errors_limit: int = 200, recent_limit: int = RECENT_LIMIT) -> dict[str, Any]:
+    """A run the actor may see: its counts, its failures (portfolio name and message, by name) and
+    under `recent` the portfolios finished most recently (newest first, at most `recent_limit`)."""
     with session_scope() as s:
         run = s.get(BulkRun, as_id(run_id) or 0)
         if run is None or not _visible(actor, run):
@@ -296,11 +341,33 @@ def get(*, actor: Actor, run_id: Any, errors_limit: int = 200) -> dict[str, Any]
             sa_select(BulkRunItem.investment_id, Portfolio.name, BulkRunItem.error)
             .join(Portfolio, Portfolio.id == BulkRunItem.investment_id)
             .where(BulkRunItem.run_id == run.id, BulkRunItem.status == "failed")
-            .order_by(Portfolio.name, BulkRunItem.investment_id).limit(errors_limit)
+            .order_by(Portfolio.name, BulkRunItem.investment_id).limit(max(0, int(errors_limit)))
         ).all()
+        recent = s.execute(
+            sa_select(BulkRunItem.investment_id, Portfolio.name, BulkRunItem.status, BulkRunItem.error,
+                      BulkRunItem.finished_at)
+            .join(Portfolio, Portfolio.id == BulkRunItem.investment_id)
+            .where(BulkRunItem.run_id == run.id, col(BulkRunItem.status).in_(("done", "failed")))
+            .order_by(col(BulkRunItem.finished_at).desc(), col(BulkRunItem.id).desc())
+            .limit(max(0, int(recent_limit)))
+        ).all() if recent_limit else []
         return {
             "id": run.id, "kind": run.kind, "status": run.status, "total": run.total, "done": run.done,
             "failed": run.failed, "model_ids": json.loads(run.model_ids) if run.model_ids else [],
             "created_at": run.created_at.isoformat(), "finished_at": run.finished_at.isoformat() if run.finished_at else None,
             "errors": [{"investment_id": pid, "investment_name": name, "message": error} for pid, name, error in errors],
+            "recent": [{"investment_id": pid, "investment_name": name, "status": status, "message": error,
+                        "finished_at": at.isoformat() if at else None} for pid, name, status, error, at in recent],
         }
+
+
+def active_run(*, actor: Actor) -> int | None:
+    """The newest run the actor started that is still queued or running (started within the last
+    ACTIVE_HOURS), or None: a screen opened again follows it."""
+    if actor.role not in (Role.SUPERUSER, Role.ADVISER):
+        return None
+    since = utcnow() - timedelta(hours=ACTIVE_HOURS)
+    with session_scope() as s:
+        return s.execute(sa_select(BulkRun.id).where(BulkRun.created_by == actor.id, col(BulkRun.status).in_(ACTIVE),
+                                                     BulkRun.created_at >= since)
+                         .order_by(col(BulkRun.id).desc()).limit(1)).scalar_one_or_none()

@@ -1,7 +1,8 @@
 """Bulk calculation end to end, on tests.factories_advice.make_book(12) (written into the app's
 database on the demo universe, see test_trade_instructions_e2e.seed_book): the adviser opens
 bulk-calculate.calculateTP from the models list with nothing selected ('Please! Select at least one
-model'), then with the model preselected by the URL's id, presses Calculate and watches the progress
+model'), then with the model preselected by the URL's id, presses Calculate, confirms ('Calculate
+target portfolios for 12 portfolios of 1 model?') and watches the progress
 modal count up to 12/12 (the e2e server has no Redis: the jobs run in the app's own threads and the
 progress comes through the in-process bus); the run is in the database. Then
 bulk-calculate.calculateTR with a JSON array of ids: the portfolios' target portfolios still need
@@ -56,6 +57,9 @@ def test_adviser_bulk_calculates_target_portfolios_and_sees_trade_recommendation
         expect(page.locator("#bulk-selected")).to_contain_text("1 of")
         page.screenshot(path=f"{ARTIFACTS}/bulk-calculate-desktop.png", full_page=True)
         page.locator("#bulk-calculate").click()
+        expect(page.locator("#bulk-confirm-message")).to_have_text(
+            f"Calculate target portfolios for {COUNT} portfolios of 1 model?", timeout=TIMEOUT)
+        page.locator("#bulk-confirm-calculate").click()
         expect(page.locator("#bulk-progress-title")).to_have_text("Calculating target portfolios", timeout=TIMEOUT)
         expect(page.locator("#bulk-progress-count")).to_have_text(f"{COUNT}/{COUNT}", timeout=60_000)
         expect(page.locator("#bulk-done")).to_have_text(str(COUNT))
@@ -80,6 +84,9 @@ def test_adviser_bulk_calculates_target_portfolios_and_sees_trade_recommendation
         page.set_viewport_size({"width": 390, "height": 844})
         page.screenshot(path=f"{ARTIFACTS}/bulk-calculate-phone.png", full_page=True)
         page.locator("#bulk-calculate").click()
+        expect(page.locator("#bulk-confirm-message")).to_have_text(
+            f"Calculate trade recommendations for {COUNT} portfolios of 1 model?", timeout=TIMEOUT)
+        page.locator("#bulk-confirm-calculate").click()
         expect(page.locator("#bulk-progress-title")).to_have_text("Calculating trade recommendations", timeout=TIMEOUT)
         expect(page.locator("#bulk-progress-count")).to_have_text(f"{COUNT}/{COUNT}", timeout=60_000)
         expect(page.locator("#bulk-failed")).to_have_text(str(COUNT))

@@ -1,14 +1,15 @@
 """bulk-calculate.calculateTP and bulk-calculate.calculateTR: choose a firm (superuser), select
-models, Calculate, and follow the progress modal (spec 000 s2/s5/s8, 002 s2/s5/s8)."""
+models, Calculate, confirm, and follow the shared progress modal (spec 000 s2/s5/s8, 002 s2/s5/s8)."""
 from __future__ import annotations
 
 import reflex as rx
 
 from app.ui import routes
+from app.ui.components.bulk_progress import bulk_progress_modal
 from app.ui.components.layout import page
 from app.ui.components.widgets import empty_row, plain_header, skeleton_rows, table_card
 from app.ui.states.base import AppState
-from app.ui.states.bulk_calculate import TITLES, BulkCalculateState, BulkModelRow, RunError
+from app.ui.states.bulk_calculate import TITLES, BulkCalculateState, BulkModelRow
 
 B = BulkCalculateState
 TITLE = "Wealth Advice"
@@ -33,67 +34,20 @@ def _row(model: BulkModelRow) -> rx.Component:
     )
 
 
-def _count(label: str, value, id_: str, color: str = "gray") -> rx.Component:
-    return rx.vstack(
-        rx.text(label, size="1", color=rx.color("gray", 10), weight="medium"),
-        rx.text(value.to_string(), size="5", weight="bold", font_variant_numeric="tabular-nums", id=id_,
-                color=rx.color(color, 11)),
-        spacing="0", align="center", flex="1",
-    )
-
-
-def _error(row: RunError) -> rx.Component:
-    return rx.hstack(
-        rx.icon("circle-x", size=16, color=rx.color("red", 10), flex_shrink="0"),
-        rx.vstack(rx.text(row.investment_name, size="2", weight="medium", class_name="bulk-error-name"),
-                  rx.text(row.message, size="1", color=rx.color("gray", 11), class_name="bulk-error-message"),
-                  spacing="0"),
-        spacing="2", align="start", class_name="bulk-error",
-    )
-
-
-def _progress_modal() -> rx.Component:
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(B.progress_title, id="bulk-progress-title"),
-            rx.vstack(
-                rx.hstack(
-                    rx.text(B.finished.to_string() + "/" + B.total.to_string(), size="6", weight="bold",
-                            font_variant_numeric="tabular-nums", id="bulk-progress-count"),
-                    rx.spacer(),
-                    rx.cond(B.running,
-                            rx.hstack(rx.spinner(size="2"), rx.text("Calculating...", size="2"), spacing="2",
-                                      align="center"),
-                            rx.hstack(rx.icon("circle-check", size=16, color=rx.color("green", 10)),
-                                      rx.text("Finished", size="2", weight="medium"), spacing="2", align="center",
-                                      id="bulk-finished")),
-                    width="100%", align="center",
-                ),
-                rx.progress(value=B.percent, max=100, width="100%", id="bulk-progress-bar",
-                            color_scheme=rx.cond(B.failed > 0, "amber", "green")),
-                rx.hstack(
-                    _count("Done", B.done, "bulk-done", "green"),
-                    _count("Failed", B.failed, "bulk-failed", "red"),
-                    _count("Total", B.total, "bulk-total"),
-                    width="100%", spacing="3",
-                ),
-                rx.cond((B.total == 0) & ~B.running,
-                        rx.text("The selected models have no portfolios you may calculate.", size="2",
-                                color=rx.color("gray", 11), id="bulk-nothing")),
-                rx.cond(B.errors.length() > 0, rx.vstack(
-                    rx.text("Errors", size="2", weight="bold"),
-                    rx.box(rx.vstack(rx.foreach(B.errors, _error), spacing="3"), max_height="40vh", overflow_y="auto",
-                           width="100%", id="bulk-errors"),
-                    spacing="2", width="100%",
-                )),
-                spacing="4", width="100%", margin_top="8px",
+def _confirm() -> rx.Component:
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title(B.title),
+            rx.alert_dialog.description(B.confirm_text, id="bulk-confirm-message"),
+            rx.hstack(
+                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=B.cancel_calculate,
+                          id="bulk-confirm-cancel"),
+                rx.button("Calculate", on_click=B.confirm_calculate, id="bulk-confirm-calculate"),
+                justify="end", spacing="3", margin_top="16px",
             ),
-            rx.hstack(rx.button("Close", on_click=B.close_progress, id="bulk-progress-close", variant="soft"),
-                      justify="end", margin_top="16px"),
-            max_width="520px",
+            max_width="440px",
         ),
-        open=B.progress_open,
-        on_open_change=B.set_progress_open,
+        open=B.confirm_open,
     )
 
 
@@ -141,7 +95,8 @@ def bulk_calculate_page() -> rx.Component:
         toolbar,
         rx.cond(B.select_error != "", rx.text(B.select_error, size="2", color=rx.color("red", 11), id="select-error")),
         table_card(header, body),
-        _progress_modal(),
+        _confirm(),
+        bulk_progress_modal(),
         crumbs=[("Models", routes.url("models.view")), (B.title, None)],
     )
 

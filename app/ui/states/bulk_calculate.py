@@ -1,22 +1,20 @@
 """bulk-calculate.calculateTP and bulk-calculate.calculateTR: the bulk model selection (spec 000
 s2/s5/s6, 002 s2/s5/s9) - a superuser filters by firm ('All Firms', -2, by default), everyone else
-sees their own firm's models; select all or none; Calculate starts a bulk run over every portfolio
-of the selected models ('Please! Select at least one model' when none is) and opens the progress
-modal: done, failed and total move live, and each failed portfolio is listed with its message.
+sees their own firm's models; select all or none; Calculate asks first, naming how many portfolios
+of how many models ('Please! Select at least one model' when none is), then starts a bulk run over
+every portfolio of the selected models and opens the shared progress modal
+(app.ui.states.bulk_progress) on it.
 
-The route's `id` query parameter preselects models: one model id or a JSON array of ids.
-
-Progress: a background event subscribes to the firm's progress topic before the run starts (so no
-event of the run can be missed), keeps the events of this run, and also reads the run from the
-database every second, so a lost event never freezes the modal; it stops when done + failed
-reaches the total, or when the modal is closed."""
+The route's `id` query parameter preselects models: one model id or a JSON array of ids. Its `run`
+query parameter opens the progress modal on that run; without it, a run of the user's own still
+going is followed again (after a reload).
+"""
 from __future__ import annotations
 
 import asyncio
 import dataclasses
 import json
 import logging
-import time
 from typing import Any
 
 import reflex as rx
@@ -25,24 +23,21 @@ from app.domain import recommendations as rules
 from app.domain.errors import GENERIC, AuthenticationError, DomainError
 from app.domain.permissions import Actor
 from app.domain.roles import Role
-from app.jobs import progress
 from app.services import bulk_runs
 from app.services import firms as firm_service
 from app.services import listing
 from app.services import models as model_service
 from app.ui import routes
+from app.services.portfolio_access import as_id
 from app.ui.states.base import AppState, toast_error
+from app.ui.states.bulk_progress import BulkProgressState
 
 log = logging.getLogger("app.ui.bulk_calculate")
 
 ALL_FIRMS = "-2"
 KINDS = {"bulk-calculate.calculateTP": "tp", "bulk-calculate.calculateTR": "tr"}
 TITLES = {"tp": "Calculate Target Portfolios", "tr": "Calculate Trade Recommendations"}
-PROGRESS_TITLES = {"tp": "Calculating target portfolios", "tr": "Calculating trade recommendations"}
-POLL_SECONDS = 1.0
-FAILURE_READ_SECONDS = 0.25
-DRAIN_LIMIT = 5000
-ERRORS_SHOWN = 200
+WHAT = {"tp": "target portfolios", "tr": "trade recommendations"}
 
 
 @dataclasses.dataclass
@@ -59,13 +54,6 @@ class BulkModelRow:
 class FirmChoice:
     value: str = ""
     label: str = ""
-
-
-@dataclasses.dataclass
-class RunError:
-    investment_id: int = 0
-    investment_name: str = ""
-    message: str = ""
 
 
 def parse_ids(raw: Any) -> list[int]:
@@ -91,27 +79,10 @@ def parse_ids(raw: Any) -> list[int]:
     return out
 
 
-def _next_events(subscription: progress.Subscription, run_id: int) -> tuple[dict[str, Any] | None, bool]:
-    """Waits up to a second for events, then takes every event already waiting (a burst of
-    thousands moves the modal once): the newest event of the run (its counts are running totals)
-    and whether any of them was a failure."""
-    newest, failed = None, False
-    event = subscription.get(POLL_SECONDS)
-    taken = 0
-    while event is not None:
-        if event.get("run_id") == run_id:
-            newest = event if newest is None or _progressed(event, newest) else newest
-            failed = failed or event.get("status") == "failed"
-        taken += 1
-        if taken >= DRAIN_LIMIT:
-            break
-        event = subscription.get(0)
-    return newest, failed
-
-
-def _progressed(event: dict[str, Any], than: dict[str, Any]) -> bool:
-    return int(event.get("done") or 0) + int(event.get("failed") or 0) >= int(than.get("done") or 0) + int(
-        than.get("failed") or 0)
+def confirm_question(kind: str, portfolios: int, models: int) -> str:
+    """'Calculate target portfolios for 12 portfolios of 1 model?'"""
+    return (f"Calculate {WHAT.get(kind, WHAT['tp'])} for {portfolios} portfolio{'' if portfolios == 1 else 's'} "
+            f"of {models} model{'' if models == 1 else 's'}?")
 
 
 class BulkCalculateState(AppState):
@@ -125,17 +96,11 @@ class BulkCalculateState(AppState):
     select_error: str = ""
     starting: bool = False
 
-    # the progress modal
-    progress_open: bool = False
-    running: bool = False
-    total: int = 0
-    done: int = 0
-    failed: int = 0
-    errors: list[RunError] = []
+    # the confirmation before starting
+    confirm_open: bool = False
+    confirm_text: str = ""
 
-    _run_id: int = 0
-    _watch: int = 0          # the watcher of the current run (a newer run or a close stops older ones)
-    _chosen: list[int] = []
+    _chosen: list[int] = []  # the models confirmed for the run
     _wanted: list[int] = []  # preselected by the URL
 
     # ---- loading ----------------------------------------------------------------------------------
@@ -147,8 +112,8 @@ class BulkCalculateState(AppState):
         self.firms, self.models, self.selected = [], [], []
         self.firm_filter = ALL_FIRMS
         self.select_error = ""
-        self.progress_open = self.running = self.starting = False
-        self._watch += 1
+        self.starting = self.confirm_open = False
+        self._chosen = []
         self._wanted = parse_ids(self.router.url.query_parameters.get("id"))
         try:
             actor = self._actor()
@@ -166,7 +131,10 @@ class BulkCalculateState(AppState):
         finally:
             self.loading = False
         self.selected = [m.id for m in self.models if m.id in self._wanted]
-        return failed
+        run_id = as_id(self.router.url.query_parameters.get("run"))
+        follow = BulkProgressState.attach(run_id) if run_id else BulkProgressState.reattach
+        shown = failed if isinstance(failed, list) else [failed] if failed else []
+        return [*shown, follow]
 
     def _load_models(self, actor: Actor):
         flag = {"tp_calculation": "1"} if self.kind == "tp" else {"tr_calculation": "1"}
@@ -243,48 +211,49 @@ class BulkCalculateState(AppState):
     def title(self) -> str:
         return TITLES.get(self.kind, TITLES["tp"])
 
-    @rx.var
-    def progress_title(self) -> str:
-        return PROGRESS_TITLES.get(self.kind, PROGRESS_TITLES["tp"])
-
-    @rx.var
-    def finished(self) -> int:
-        return self.done + self.failed
-
-    @rx.var
-    def percent(self) -> int:
-        if not self.total:
-            return 100 if not self.running else 0
-        return min(100, round(100 * (self.done + self.failed) / self.total))
-
     # ---- calculating --------------------------------------------------------------------------------
     @rx.event
     def calculate(self):
+        """Calculate: asks first, naming how many portfolios of how many models will be calculated."""
         known = {m.id for m in self.models}
         chosen = [i for i in self.selected if i in known]
         if not chosen:
             self.select_error = rules.SELECT_MODEL
             return toast_error(rules.SELECT_MODEL_TOAST)
-        if self.starting or self.running:
+        if self.starting:
             return None
         self.select_error = ""
+        try:
+            counts = bulk_runs.count_for_models(actor=self._actor(), model_ids=chosen)
+        except DomainError as exc:
+            return self._fail(exc)
         self._chosen = chosen
+        self.confirm_text = confirm_question(self.kind, counts["portfolios"], counts["models"])
+        self.confirm_open = True
+        return None
+
+    @rx.event
+    def cancel_calculate(self):
+        self.confirm_open = False
+        self._chosen = []
+
+    @rx.event
+    def confirm_calculate(self):
+        if not self.confirm_open or not self._chosen or self.starting:
+            return None
+        self.confirm_open = False
         self.starting = True
-        self.total = self.done = self.failed = 0
-        self.errors = []
-        self._watch += 1
         return BulkCalculateState.run_calculation
 
     @rx.event(background=True)
     async def run_calculation(self):
-        """Starts the bulk run for the chosen models and follows its progress."""
+        """Starts the bulk run of the confirmed models and opens the progress modal on it."""
         failure = None
+        actor = None
         async with self:
-            token = self._watch
             chosen = list(self._chosen)
             self._chosen = []
             kind = self.kind
-            actor = None
             try:
                 actor = self._actor()
             except DomainError as exc:
@@ -295,97 +264,22 @@ class BulkCalculateState(AppState):
             yield failure
         if actor is None or not chosen:
             return
-        # subscribed before the run starts: every event of the run reaches this subscription
-        subscription = await asyncio.to_thread(progress.subscribe, bulk_runs.firm_topic(actor.firm_id))
         try:
-            try:
-                run = await asyncio.to_thread(bulk_runs.start_for_models, actor=actor, kind=kind, model_ids=chosen)
-            except DomainError as exc:
-                async with self:
-                    self.starting = False
-                yield toast_error(exc.message)
-                return
-            except Exception:
-                log.exception("bulk calculation could not start")
-                async with self:
-                    self.starting = False
-                yield toast_error(GENERIC)
-                return
+            run = await asyncio.to_thread(bulk_runs.start_for_models, actor=actor, kind=kind, model_ids=chosen)
+        except DomainError as exc:
             async with self:
-                if token != self._watch:
-                    return
-                self._run_id = int(run["id"])
                 self.starting = False
-                self.progress_open = True
-                self._show_run(run)
-                if not self.running:
-                    return
-            await self._follow(actor, int(run["id"]), token, subscription)
-        finally:
-            await asyncio.to_thread(subscription.close)
-
-    async def _follow(self, actor: Actor, run_id: int, token: int, subscription: progress.Subscription) -> None:
-        async def read() -> dict[str, Any] | None:
-            try:
-                return await asyncio.to_thread(bulk_runs.get, actor=actor, run_id=run_id, errors_limit=ERRORS_SHOWN)
-            except DomainError:
-                return None
-
-        last_poll = time.monotonic()
-        while True:
-            event, failed_now = await asyncio.to_thread(_next_events, subscription, run_id)
-            snapshot = None
-            # a failure is read from the run soon: the run names the portfolio and its message
-            since = time.monotonic() - last_poll
-            if event is None or since >= POLL_SECONDS or (failed_now and since >= FAILURE_READ_SECONDS):
-                last_poll = time.monotonic()
-                snapshot = await read()
+            yield toast_error(exc.message)
+            return
+        except Exception:
+            log.exception("bulk calculation could not start")
             async with self:
-                left = routes.match(self.router.url.path)[0] not in KINDS  # the user went elsewhere
-                if token != self._watch or not self.progress_open or left:
-                    self.running = False
-                    return
-                if event is not None:
-                    self._apply_event(event)
-                if snapshot is not None:
-                    self._show_run(snapshot)
-                finished = not self.running
-            if finished:
-                if snapshot is None:  # the events said it is over: the stored run names every failure
-                    snapshot = await read()
-                    async with self:
-                        if token == self._watch and snapshot is not None:
-                            self._show_run(snapshot)
-                return
-
-    def _show_run(self, run: dict[str, Any]) -> None:
-        """The counts of the run as stored (never moving a count backwards)."""
-        self.total = int(run["total"])
-        self.done = max(self.done, int(run["done"]))
-        self.failed = max(self.failed, int(run["failed"]))
-        errors = [RunError(investment_id=int(e["investment_id"]), investment_name=e.get("investment_name") or "",
-                           message=e.get("message") or "") for e in run.get("errors") or []]
-        self.errors = errors
-        self.running = self.done + self.failed < self.total
-
-    def _apply_event(self, event: dict[str, Any]) -> None:
-        self.total = int(event.get("total") or self.total)
-        self.done = max(self.done, int(event.get("done") or 0))
-        self.failed = max(self.failed, int(event.get("failed") or 0))
-        self.running = self.done + self.failed < self.total
-
-    @rx.event
-    def close_progress(self):
-        """Close: the run goes on in the background; the modal stops following it."""
-        self.progress_open = False
-        self.running = False
-        self._watch += 1
-
-    @rx.event
-    def set_progress_open(self, value: bool):
-        if not value:
-            return BulkCalculateState.close_progress
-        return None
+                self.starting = False
+            yield toast_error(GENERIC)
+            return
+        async with self:
+            self.starting = False
+        yield BulkProgressState.attach(int(run["id"]))
 
     @rx.var
     def can_calculate(self) -> bool:
