@@ -70,9 +70,39 @@ def test_other_firms_get_not_found_and_bulk_runs(client):
     final = f.ok_result(client.get(f"/api/bulk-runs/{run['id']}", headers=f.headers(book.adviser)))
     assert (final["total"], final["done"], final["status"]) == (2, 2, "done")
     assert f.failure(client.get(f"/api/bulk-runs/{run['id']}", headers=other), 404)
+    assert [r["investment_name"] for r in final["recent"]] and {r["status"] for r in final["recent"]} == {"done"}
+    # a portfolio of another firm in the list: nothing starts
+    foreign = f.failure(client.post("/api/investments-trigger-rebalance", headers=f.headers(book.adviser),
+                                    json={"investment_ids": book.portfolio_ids + [w.portfolio.id]}), 404)
+    assert foreign["message"] == "NotFoundError: Portfolio not found"
+    # one the adviser may not calculate (inactive with an approved target portfolio, 001 s6): it fails
+    # in the run with the reason, the other is calculated
+    _approve_and_deactivate(pid)
+    run = f.ok_result(client.post("/api/investments-trigger-rebalance", headers=f.headers(book.adviser),
+                                  json={"investment_ids": book.portfolio_ids}))
+    runner.wait_in_process()
+    final = f.ok_result(client.get(f"/api/bulk-runs/{run['id']}", headers=f.headers(book.adviser)))
+    assert (final["total"], final["done"], final["failed"], final["status"]) == (2, 1, 1, "done")
+    assert final["errors"] == [{"investment_id": pid, "investment_name": "Calc 000",
+                                "message": "You are not allowed to perform this action"}]
     models = f.failure(client.post("/api/bulk-calculate", headers=f.headers(book.adviser),
                                    json={"kind": "tp", "model_ids": []}), 400)
     assert models["message"] == "ValidationError: Select at least one model"
+
+
+def _approve_and_deactivate(portfolio_id: int) -> None:
+    from sqlmodel import select
+
+    from app.db.engine import session_scope
+    from app.db.tables import Portfolio, TargetPortfolio
+
+    with session_scope() as s:
+        for tp in s.exec(select(TargetPortfolio).where(TargetPortfolio.investment_id == portfolio_id)).all():
+            tp.status = "active"
+            s.add(tp)
+        p = s.get(Portfolio, portfolio_id)
+        p.inactive = True
+        s.add(p)
 
 
 def test_edit_mode_over_http(client):

@@ -106,3 +106,154 @@ def test_who_may_start_and_see_runs(db):
     runner.wait_in_process()
     with pytest.raises(NotFound):
         bulk_runs.get(actor=actor(stranger), run_id=run["id"])
+
+
+# ---- refusals, the action history, what the progress modal reads ------------------------------------
+def _approve_targets_and_deactivate(portfolio_id: int) -> None:
+    """The portfolio is inactive and has an approved target portfolio: an adviser may not calculate it."""
+    from app.db.tables import Portfolio
+
+    with session_scope() as s:
+        for tp in s.exec(select(TargetPortfolio).where(TargetPortfolio.investment_id == portfolio_id)).scalars():
+            tp.status = "active"
+            s.add(tp)
+        p = s.get(Portfolio, portfolio_id)
+        p.inactive = True
+        s.add(p)
+
+
+def _no_approval_needed(portfolio_ids) -> None:
+    import json
+    from app.db.tables import Portfolio
+
+    with session_scope() as s:
+        for pid in portfolio_ids:
+            p = s.get(Portfolio, pid)
+            p.approval_settings = json.dumps({"tp_approval_required": False, "tp_approval_request": False})
+            s.add(p)
+
+
+def test_portfolios_that_may_not_be_calculated_fail_with_the_reason_and_the_rest_run(db):
+    from app.domain.permissions import NOT_ALLOWED
+
+    book = make_book(4)
+    bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids)
+    runner.wait_in_process()
+    refused = book.portfolio_ids[2]
+    _approve_targets_and_deactivate(refused)
+
+    run = bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids,
+                                          chunk_size=2)
+    assert (run["total"], run["failed"]) == (4, 1)  # recorded at once, before any chunk ran
+    runner.wait_in_process()
+    final = bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])
+    assert (final["status"], final["done"], final["failed"], final["total"]) == ("done", 3, 1, 4)
+    assert final["errors"] == [{"investment_id": refused, "investment_name": "Calc 002", "message": NOT_ALLOWED}]
+    assert sorted(_versions(run["id"])) == sorted(set(book.portfolio_ids) - {refused})  # nothing written for it
+
+    # every portfolio refused: the run is over at once
+    only = bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tr", investment_ids=[refused])
+    assert (only["status"], only["done"], only["failed"], only["total"]) == ("done", 0, 1, 1)
+    # a superuser may calculate it
+    superuser = make_user(Role.SUPERUSER, None)
+    run = bulk_runs.start_for_investments(actor=actor(superuser), kind="tp", investment_ids=[refused])
+    runner.wait_in_process()
+    assert bulk_runs.get(actor=actor(superuser), run_id=run["id"])["done"] == 1
+    # a portfolio the actor may not see still refuses the whole request
+    from tests.factories import make_firm
+    from tests.factories_portfolios import make_portfolio
+
+    other = make_portfolio(make_firm("Other Firm"), name="Elsewhere")
+    with pytest.raises(NotFound):
+        bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp",
+                                        investment_ids=book.portfolio_ids + [other.id])
+
+
+def test_bulk_trade_recommendations_get_the_calculated_history_entry_of_one_at_a_time(db):
+    from app.db.tables import TradeAction
+    from app.services import trade_instructions
+
+    book = make_book(4)
+    _no_approval_needed(book.portfolio_ids)
+    bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids)
+    runner.wait_in_process()
+    unlink_model(book.portfolio_ids[3])  # fails: no model
+    single = trade_instructions.generate(actor=actor(book.adviser), investment_ids=[book.portfolio_ids[0]])[0]
+
+    run = bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tr", investment_ids=book.portfolio_ids,
+                                          chunk_size=2)
+    runner.wait_in_process()
+    final = bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])
+    assert (final["done"], final["failed"]) == (3, 1)
+    with session_scope() as s:
+        made = {t.investment_id: t for t in s.exec(select(TradeInstruction).where(
+            TradeInstruction.bulk_run_id == run["id"])).scalars()}
+        actions = {a.trade_instruction_id: a for a in s.exec(select(TradeAction).where(
+            TradeAction.trade_instruction_id.in_([t.id for t in made.values()] + [single["id"]]))).scalars()}
+        assert len(actions) == 5  # one entry per instruction, the single one included
+        one = actions[single["id"]]
+        for pid in book.portfolio_ids[:3]:
+            entry = actions[made[pid].id]
+            assert (entry.action, entry.actor_id, entry.detail) == (one.action, one.actor_id, one.detail) \
+                == ("calculated", book.adviser.id, None)
+            assert entry.created_at == made[pid].created_at
+        failed = actions[made[book.portfolio_ids[3]].id]
+        assert (failed.action, failed.actor_id) == ("calculation failed", book.adviser.id)
+        assert failed.detail == made[book.portfolio_ids[3]].error_message and failed.detail
+    # the instruction's history reads it as it reads one calculated on its own
+    rows, total = trade_instructions.history(actor=actor(book.adviser), ti_id=made[book.portfolio_ids[1]].id)
+    single_rows, _ = trade_instructions.history(actor=actor(book.adviser), ti_id=single["id"])
+    assert total == 1 and rows[0].keys() == single_rows[0].keys()
+    assert {k: v for k, v in rows[0].items() if k not in ("id", "created_at")} == \
+        {k: v for k, v in single_rows[0].items() if k not in ("id", "created_at")}
+
+
+def test_a_run_lists_the_portfolios_finished_most_recently_with_their_names(db):
+    from app.domain.permissions import NOT_ALLOWED
+
+    book = make_book(5)
+    bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids)
+    runner.wait_in_process()
+    _approve_targets_and_deactivate(book.portfolio_ids[4])
+    unlink_model(book.portfolio_ids[1])
+    run = bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids,
+                                          chunk_size=1)
+    runner.wait_in_process()
+    final = bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])
+    recent = final["recent"]
+    names = {pid: f"Calc {n:03d}" for n, pid in enumerate(book.portfolio_ids)}
+    assert sorted(r["investment_id"] for r in recent) == sorted(book.portfolio_ids)
+    assert all(r["investment_name"] == names[r["investment_id"]] for r in recent)
+    assert [r["finished_at"] for r in recent] == sorted((r["finished_at"] for r in recent), reverse=True)
+    by_id = {r["investment_id"]: r for r in recent}
+    assert (by_id[book.portfolio_ids[4]]["status"], by_id[book.portfolio_ids[4]]["message"]) == ("failed", NOT_ALLOWED)
+    assert (by_id[book.portfolio_ids[1]]["status"], by_id[book.portfolio_ids[1]]["message"]) == (
+        "failed", "The portfolio is not linked to a model")
+    assert by_id[book.portfolio_ids[0]]["status"] == "done" and by_id[book.portfolio_ids[0]]["message"] is None
+    # bounded: the newest ones only
+    three = bulk_runs.get(actor=actor(book.adviser), run_id=run["id"], recent_limit=3)["recent"]
+    assert three == recent[:3]
+
+
+def test_confirmation_count_and_the_users_run_still_going(db):
+    book = make_book(3)
+    unlink_model(book.portfolio_ids[0])  # not of the model any more
+    assert bulk_runs.count_for_models(actor=actor(book.adviser), model_ids=[book.model["id"]]) == {
+        "portfolios": 2, "models": 1}
+    with pytest.raises(ValidationError):
+        bulk_runs.count_for_models(actor=actor(book.adviser), model_ids=[])
+    with pytest.raises(PermissionDenied):
+        bulk_runs.count_for_models(actor=actor(book.client), model_ids=[book.model["id"]])
+    with pytest.raises(NotFound):
+        bulk_runs.count_for_models(actor=actor(make_user(Role.ADVISER, None)), model_ids=[book.model["id"]])
+
+    assert bulk_runs.active_run(actor=actor(book.adviser)) is None
+    with session_scope() as s:  # a run created and not yet taken by a worker
+        queued = bulk_runs._create(s, actor(book.adviser), "tp", book.portfolio_ids[1:], [book.model["id"]]).id
+    assert bulk_runs.active_run(actor=actor(book.adviser)) == queued
+    assert bulk_runs.active_run(actor=actor(book.admin)) is None  # someone else's run
+    assert bulk_runs.active_run(actor=actor(book.client)) is None
+    bulk_runs.run_chunk(queued, book.portfolio_ids[1:2])
+    assert bulk_runs.active_run(actor=actor(book.adviser)) == queued  # running
+    bulk_runs.run_chunk(queued, book.portfolio_ids[2:])
+    assert bulk_runs.active_run(actor=actor(book.adviser)) is None  # done
