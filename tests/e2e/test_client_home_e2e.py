@@ -33,7 +33,7 @@ def _sign_out(page: Page) -> None:
 
 def test_client_approves_the_pending_record_of_advice_from_home(page: Page, login) -> None:
     login(page, CLIENT)
-    expect(page).to_have_url(re.compile(r"/my-portfolios$"), timeout=TIMEOUT)
+    expect(page).to_have_url(re.compile(r"/my-portfolios/?$"), timeout=TIMEOUT)
     panel = page.locator("#awaiting-panel")
     expect(panel).to_contain_text("Awaiting your decision", timeout=TIMEOUT)
     records = page.locator(".awaiting-item[data-kind='record']")
@@ -49,17 +49,17 @@ def test_client_approves_the_pending_record_of_advice_from_home(page: Page, logi
 
     # the target portfolio screen of that portfolio links to the record of advice too
     href = record.get_attribute("href")
-    pid = re.search(r"/portfolios/(\d+)/rofa/(\d+)$", href).group(1)
+    pid = re.search(r"/portfolios/(\d+)/rofa/(\d+)/?$", href).group(1)
     page.goto(f"/portfolios/{pid}/target-portfolio")
     expect(page.locator("#tp-pending-rofa")).to_contain_text("A record of advice awaits your decision",
                                                              timeout=TIMEOUT)
     expect(page.locator("#tp-pending-rofa-link")).to_have_attribute("href", href)
     page.go_back()
-    expect(page).to_have_url(re.compile(r"/my-portfolios$"), timeout=TIMEOUT)
+    expect(page).to_have_url(re.compile(r"/my-portfolios/?$"), timeout=TIMEOUT)
 
     # one click opens it; the client approves it on the Authority tab
     page.locator(".awaiting-item[data-kind='record']").first.click(timeout=TIMEOUT)
-    expect(page).to_have_url(re.compile(r"/portfolios/\d+/rofa/\d+$"), timeout=TIMEOUT)
+    expect(page).to_have_url(re.compile(r"/portfolios/\d+/rofa/\d+/?$"), timeout=TIMEOUT)
     expect(page.locator("#rofa-status")).to_have_text("Approval Required", timeout=TIMEOUT)
     page.locator("#rofa-tab-authority").click()
     page.locator("#rofa-approve").click(timeout=TIMEOUT)
@@ -133,4 +133,4 @@ def test_row_menu_in_view_and_not_found_page_in_the_frame(page: Page, login) -> 
     expect(page.locator("#user-menu")).to_be_visible()
     _shot(page, "not-found-desktop")
     page.locator("#not-found-home").click()
-    expect(page).to_have_url(re.compile(r"/portfolios$"), timeout=TIMEOUT)
+    expect(page).to_have_url(re.compile(r"/portfolios/?$"), timeout=TIMEOUT)

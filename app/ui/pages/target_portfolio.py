@@ -417,8 +417,10 @@ def _class_table(c: TPClass, editable: Any, edit: Any = False) -> rx.Component:
                 rx.table.header(header, background=rx.color("gray", 2)),
                 rx.table.body(rx.foreach(c.lines, lambda line: _line(line, editable, edit))),
                 variant="ghost", size="1", width="100%", min_width=min_width, style={"table_layout": "fixed"},
+                class_name="wa-table",  # the code column stays in view while the table scrolls sideways
             ),
             overflow_x="auto", width="100%", display=rx.breakpoints(initial="none", sm="block"),
+            class_name="wa-table-scroll",
         ),
         # a phone shows each line as a short block instead of a wide table
         rx.box(rx.foreach(c.lines, lambda line: _line_card(line, edit)), width="100%",
@@ -461,9 +463,9 @@ def tp_groups(state: Any) -> rx.Component:
                     plain_header("Reasons"),
                 ), background=rx.color("gray", 2)),
                 rx.table.body(rx.foreach(state.groups, _group_row)),
-                variant="ghost", size="1", width="100%",
+                variant="ghost", size="1", width="100%", class_name="wa-table",
             ),
-            overflow_x="auto", width="100%",
+            overflow_x="auto", width="100%", class_name="wa-table-scroll",
         ),
         width="100%", size="1", padding="0", id="tp-groups",
     ))
