@@ -415,3 +415,56 @@ def bench_reports(portfolios: int = 10_000, keep: bool = False) -> int:
             cleanup(g.firm_id)
             _say("Benchmark data removed (use --keep to leave it).")
     return 0
+
+
+# ---- python -m app.cli bench drift --------------------------------------------------------------------
+def _generate_plain(portfolios: int) -> Generated:
+    return generate(portfolios, max(1, min(20, portfolios // 50)))
+
+
+def bench_drift(portfolios: int = 10_000, keep: bool = False) -> int:
+    """The dashboard of a firm of `portfolios` portfolios: drift of every portfolio from its model
+    (classes and assets), then the work queues."""
+    from app.services import drift
+
+    _say(f"Database: {get_engine().dialect.name}")
+    _say(f"Generating {portfolios:,} portfolios (~25 holdings) ...")
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(1) as pool:  # the peak below is the dashboard's own
+        g = pool.apply(_generate_plain, (portfolios,))
+    _say(f"  generated in {g.seconds:.1f} s")
+    if get_engine().dialect.name == "postgresql":
+        with get_engine().connect() as conn:  # fresh COPY'd tables: the statistics autovacuum would take
+            conn.execute(text("ANALYZE"))
+    _say(f"Process memory before the dashboard: {_rss_mb():,.0f} MB")
+    try:
+        for attempt in ("first (model cache cold)", "second"):
+            before = _rss_mb()
+            started = time.perf_counter()
+            report = drift.report(actor=g.adviser, with_assets=False)
+            seconds = time.perf_counter() - started
+            _say(f"Drift list (the dashboard), {attempt}: {seconds:.2f} s for {report.count:,} portfolios "
+                 f"({report.breached:,} outside a band, {sum(len(r.classes) for r in report.rows):,} class rows); "
+                 f"process memory {before:,.0f} -> {_rss_mb():,.0f} MB")
+            del report
+        before = _rss_mb()
+        started = time.perf_counter()
+        report = drift.report(actor=g.adviser)
+        _say(f"Drift with every asset row: {time.perf_counter() - started:.2f} s "
+             f"({sum(len(r.assets) for r in report.rows):,} asset rows); "
+             f"process memory {before:,.0f} -> {_rss_mb():,.0f} MB")
+        del report
+        started = time.perf_counter()
+        one = drift.portfolio(actor=g.adviser, investment_id=g.portfolio_ids[0])
+        _say(f"One portfolio's detail: {time.perf_counter() - started:.3f} s ({len(one.assets) if one else 0} asset rows)")
+        started = time.perf_counter()
+        q = drift.queues(actor=g.adviser)
+        _say(f"Queues: {time.perf_counter() - started:.2f} s (to validate {q.to_validate}, "
+             f"trades to export {q.trades_to_export})")
+        _say(f"\nPeak memory of this process: {_peak_mb():,.0f} MB")
+    finally:
+        if not keep:
+            cleanup(g.firm_id)
+            _say("Benchmark data removed (use --keep to leave it).")
+    return 0

@@ -7,6 +7,7 @@
   worker [--burst]                 run an RQ worker on REDIS_URL
   bench engine [--portfolios N]    bulk calculation benchmark on synthetic data (prints figures)
   bench reports [--portfolios N]   trade file, broker file export, approval report and PDF benchmark
+  bench drift [--portfolios N]     the dashboard's drift of every portfolio and its work queues
 """
 from __future__ import annotations
 
@@ -78,8 +79,10 @@ def _cmd_worker(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from app.bench import bench_engine, bench_reports
+    from app.bench import bench_drift, bench_engine, bench_reports
 
+    if args.what == "drift":
+        return bench_drift(portfolios=args.portfolios, keep=args.keep)
     if args.what == "reports":
         return bench_reports(portfolios=args.portfolios, keep=args.keep)
     return bench_engine(portfolios=args.portfolios, models=args.models, workers=args.workers,
@@ -102,9 +105,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     p.set_defaults(func=_cmd_worker)
     p = sub.add_parser("bench", help="benchmarks (print figures)")
-    p.add_argument("what", choices=["engine", "reports"],
+    p.add_argument("what", choices=["engine", "reports", "drift"],
                    help="engine: bulk target portfolios and trade recommendations; reports: trade file, its Excel, "
-                        "the approval report and a PDF")
+                        "the approval report and a PDF; drift: the dashboard's drift and work queues")
     p.add_argument("--portfolios", type=int, default=10_000)
     p.add_argument("--models", type=int, default=20)
     p.add_argument("--workers", type=int, default=2, help="RQ worker processes to start (with REDIS_URL)")

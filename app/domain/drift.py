@@ -133,7 +133,7 @@ def targets(model: PreparedModel, own: Iterable[OwnClass] | None = None) -> Targ
 
 
 # ---- the portfolio side -----------------------------------------------------------------------------
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Holding:
     asset_id: int
     code: str
@@ -181,58 +181,88 @@ class Figures:
     assets: list[AssetDrift] = field(default_factory=list)
 
 
-def figures(t: Targets, holdings: Iterable[Holding], *, cash: Decimal, deposits: Iterable[Decimal] = (),
-            customs: Iterable[tuple[int, Decimal]] = (), class_titles: Mapping[int, str] | None = None,
-            model_assets: Mapping[int, tuple[str, str]] | None = None) -> Figures:
-    """The drift of one portfolio. `deposits` are open deposit balances (they count toward the
-    cash class, as in the engine), `customs` (class id, value) custom holdings; `model_assets` gives
-    the code and name of model assets the portfolio does not hold (to list them at 0 %)."""
+def holding_value(h: Holding) -> Decimal:
+    """A listed holding at its last close, to the cent (0 without a price)."""
+    price = h.price
+    return to_cents(h.units * price) if price is not None and price > 0 else ZERO
+
+
+def class_figures(t: Targets, listed_by_class: Mapping[int, Decimal], *, cash: Decimal,
+                  deposits: Iterable[Decimal] = (), customs: Iterable[tuple[int, Decimal]] = (),
+                  class_titles: Mapping[int, str] | None = None) -> Figures:
+    """The class side of `figures` from the listed holdings' value per class (each holding at its
+    last close to the cent, summed by class)."""
     titles = class_titles or {}
-    held = [h for h in holdings if h.units > 0]
-    values = {h.asset_id: to_cents(h.units * h.price) if h.price is not None and h.price > 0 else ZERO for h in held}
-    by_class: dict[int, Decimal] = {}
-    for h in held:
-        by_class[h.class_id] = by_class.get(h.class_id, ZERO) + values[h.asset_id]
+    by_class = dict(listed_by_class)
+    total = sum(by_class.values(), ZERO)
     cash_class = t.cash_class_id
     cash_total = to_cents(cash) + sum((to_cents(d) for d in deposits if d > 0), ZERO)
+    total += cash_total
     if cash_class is not None:
         by_class[cash_class] = by_class.get(cash_class, ZERO) + cash_total
-    customs = list(customs)
     for class_id, value in customs:
-        by_class[class_id] = by_class.get(class_id, ZERO) + to_cents(value)
-    total = sum(values.values(), ZERO) + cash_total + sum((to_cents(v) for _, v in customs), ZERO)
+        value = to_cents(value)
+        total += value
+        by_class[class_id] = by_class.get(class_id, ZERO) + value
 
-    out = Figures(value=total, largest_breach=ZERO.quantize(PCT), out_of_band=0)
+    nil = ZERO.quantize(PCT)
+    out = Figures(value=total, largest_breach=nil, out_of_band=0)
     known = set()
     for c in t.classes:
         known.add(c.class_id)
         value = by_class.get(c.class_id, ZERO)
         current = pct(value, total)
-        size, side = breach(current, c.min, c.max) if total > 0 else (ZERO.quantize(PCT), INSIDE)
+        size, side = breach(current, c.min, c.max) if total > 0 else (nil, INSIDE)
         out.classes.append(ClassDrift(c.class_id, c.title or titles.get(c.class_id, ""), c.is_cash, True, value,
                                       current, c.allocation, c.min, c.max, size, side))
+        if size > 0:
+            out.out_of_band += 1
+            if size > out.largest_breach:
+                out.largest_breach = size
     for class_id in sorted(set(by_class) - known):
         value = by_class[class_id]
         if value == 0:
             continue
         out.classes.append(ClassDrift(class_id, titles.get(class_id, ""), class_id == cash_class, False, value,
-                                      pct(value, total), ZERO, None, None, ZERO.quantize(PCT), INSIDE))
-    for c in out.classes:
-        if c.breach > 0:
-            out.out_of_band += 1
-            out.largest_breach = max(out.largest_breach, c.breach)
+                                      pct(value, total), ZERO, None, None, nil, INSIDE))
+    return out
 
-    for h in sorted(held, key=lambda x: x.code):
-        weight = t.weights.get(h.asset_id, ZERO) if h.asset_id in t.weights else ZERO
-        current = pct(values[h.asset_id], total)
-        out.assets.append(AssetDrift(h.asset_id, h.code, h.name, h.class_id, h.units, values[h.asset_id], current,
-                                     weight, None if weight is None else current - weight, h.asset_id in t.weights))
-    held_ids = {h.asset_id for h in held}
-    for asset_id, weight in t.weights.items():
+
+def figures(t: Targets, holdings: Iterable[Holding], *, cash: Decimal, deposits: Iterable[Decimal] = (),
+            customs: Iterable[tuple[int, Decimal]] = (), class_titles: Mapping[int, str] | None = None,
+            model_assets: Mapping[int, tuple[str, str]] | None = None, with_assets: bool = True) -> Figures:
+    """The drift of one portfolio. `deposits` are open deposit balances (they count toward the
+    cash class, as in the engine), `customs` (class id, value) custom holdings; `model_assets` gives
+    the code and name of model assets the portfolio does not hold (to list them at 0 %). Without
+    `with_assets` only the classes are measured (a firm's list needs no asset rows)."""
+    by_class: dict[int, Decimal] = {}
+    valued: list[tuple[Holding, Decimal]] = []
+    for h in holdings:
+        if h.units <= 0:
+            continue
+        value = holding_value(h)
+        by_class[h.class_id] = by_class.get(h.class_id, ZERO) + value
+        if with_assets:
+            valued.append((h, value))
+    out = class_figures(t, by_class, cash=cash, deposits=deposits, customs=customs, class_titles=class_titles)
+    total = out.value
+    if not with_assets:
+        return out
+
+    nil = ZERO.quantize(PCT)
+    weights = t.weights
+    held_ids = set()
+    for h, value in sorted(valued, key=lambda hv: hv[0].code):
+        held_ids.add(h.asset_id)
+        in_model = h.asset_id in weights
+        weight = weights[h.asset_id] if in_model else ZERO
+        current = pct(value, total)
+        out.assets.append(AssetDrift(h.asset_id, h.code, h.name, h.class_id, h.units, value, current, weight,
+                                     None if weight is None else current - weight, in_model))
+    for asset_id, weight in weights.items():
         if asset_id in held_ids:
             continue
         code, name = (model_assets or {}).get(asset_id, ("", ""))
-        zero = ZERO.quantize(PCT)
-        out.assets.append(AssetDrift(asset_id, code, name, t.asset_class.get(asset_id, 0), ZERO, ZERO, zero, weight,
-                                     None if weight is None else zero - weight, True))
+        out.assets.append(AssetDrift(asset_id, code, name, t.asset_class.get(asset_id, 0), ZERO, ZERO, nil, weight,
+                                     None if weight is None else nil - weight, True))
     return out

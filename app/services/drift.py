@@ -31,7 +31,7 @@ from sqlmodel import Session
 from app.db import bulk
 from app.db.engine import session_scope
 from app.db.tables import (
-    AssetClass, AssetTransaction, CustomHolding, Deposit, Firm, Portfolio, PortfolioClass, TargetPortfolio,
+    Asset, AssetClass, AssetTransaction, CustomHolding, Deposit, Firm, Portfolio, PortfolioClass, TargetPortfolio,
 )
 from app.db.types import utcnow
 from app.domain import drift as rules
@@ -111,24 +111,56 @@ def _scope(actor: Actor, firm_id: int | None):
     return clause
 
 
-def _units(s: Session, scope) -> dict[int, dict[int, Decimal]]:
-    """portfolio id -> asset id -> units held, from executed transactions: buys less sells summed
-    by the database; the few holdings a reconstruction touched replayed through the ledger (its
-    per-parcel rounding is the ledger's), as engine_inputs does for every holding."""
+def _positions(scope):
+    """Per (portfolio, asset) of the scope: units bought less units sold (executed), and whether a
+    reconstruction touched the holding (then the ledger decides its units)."""
     t = AssetTransaction
     signed = case((t.type == Kind.ASSET_BUY.value, t.quantity), (t.type == Kind.PARCEL.value, -t.quantity), else_=0)
     rebuilt = func.max(case((t.type == Kind.RECONSTRUCTION.value, 1), else_=0))
-    rows = s.execute(sa_select(t.investment_id, t.asset_id, func.sum(signed), rebuilt)
-                     .where(t.status == Status.EXECUTED.value, t.asset_id.is_not(None),
-                            t.investment_id.in_(sa_select(Portfolio.id).where(scope)))
-                     .group_by(t.investment_id, t.asset_id)).all()
+    return (sa_select(t.investment_id.label("pid"), t.asset_id.label("aid"), func.sum(signed).label("units"),
+                      rebuilt.label("touched"))
+            .where(t.status == Status.EXECUTED.value, t.asset_id.is_not(None),
+                   t.investment_id.in_(sa_select(Portfolio.id).where(scope)))
+            .group_by(t.investment_id, t.asset_id))
+
+
+def _listed_by_class(s: Session, scope) -> tuple[dict[int, dict[int, Decimal]], dict[int, dict[int, Decimal]]]:
+    """PostgreSQL, for the list (no asset rows): portfolio id -> class id -> value of its listed
+    holdings, each at its last close rounded to the cent (half-up: units and prices are positive)
+    and summed by the database; plus the units of the holdings a reconstruction touched, which the
+    ledger values in Python."""
+    held = _positions(scope).subquery()
+    value = func.round(held.c.units * Asset.last_close_price, 2)
+    rows = s.connection().execute(
+        sa_select(held.c.pid, Asset.class_id, func.sum(value))
+        .join(Asset, Asset.id == held.c.aid)
+        .where(held.c.touched == 0, held.c.units > 0, Asset.last_close_price > 0)
+        .group_by(held.c.pid, Asset.class_id)).all()
+    out: dict[int, dict[int, Decimal]] = defaultdict(dict)
+    for pid, class_id, total in rows:
+        out[pid][class_id] = Decimal(total)
+    return out, _units(s, scope, touched_only=True)
+
+
+def _units(s: Session, scope, *, touched_only: bool = False) -> dict[int, dict[int, Decimal]]:
+    """portfolio id -> asset id -> units held, from executed transactions: buys less sells summed
+    by the database; the few holdings a reconstruction touched replayed through the ledger (its
+    per-parcel rounding is the ledger's), as engine_inputs does for every holding. With
+    `touched_only`, only those few."""
     out: dict[int, dict[int, Decimal]] = defaultdict(dict)
     replay: list[tuple[int, int]] = []
-    for pid, aid, units, touched in rows:
-        if touched:
-            replay.append((pid, aid))
-        elif units and units > 0:
-            out[pid][aid] = Decimal(units)
+    if touched_only:
+        t = AssetTransaction
+        replay = [tuple(r) for r in s.connection().execute(
+            sa_select(t.investment_id, t.asset_id).where(
+                t.type == Kind.RECONSTRUCTION.value, t.status == Status.EXECUTED.value, t.asset_id.is_not(None),
+                t.investment_id.in_(sa_select(Portfolio.id).where(scope))).distinct()).all()]
+    else:
+        for pid, aid, units, touched in s.connection().execute(_positions(scope)).all():
+            if touched:
+                replay.append((pid, aid))
+            elif units and units > 0:
+                out[pid][aid] = Decimal(units)
     if replay:
         treatments = {pid: postings.tax_treatment(p) for pid, p in (
             (p.id, p) for p in s.execute(sa_select(Portfolio).where(
@@ -190,7 +222,8 @@ def report(*, actor: Actor, firm_id: Any = None, model_id: Any = None, adviser_i
                           key=lambda o: (o.name.lower(), o.id))
         if not ids:
             return DriftReport(fid, [], 0, 0, ZERO, _histogram([]), [], models, advisers)
-        units = _units(s, scope)
+        by_sql = not with_assets and s.get_bind().dialect.name == "postgresql"
+        listed, units = _listed_by_class(s, scope) if by_sql else ({}, _units(s, scope))
         cash = postings.cash_balances(s, ids)
         open_deposits = set(s.execute(sa_select(Deposit.id).where(
             Deposit.investment_id.in_(sa_select(Portfolio.id).where(scope)), Deposit.closed_at.is_(None))).scalars())
@@ -209,8 +242,9 @@ def report(*, actor: Actor, firm_id: Any = None, model_id: Any = None, adviser_i
                 .order_by(PortfolioClass.id)):
             own[pid].append(rules.OwnClass(class_id, Decimal(allocation), low, high))
         asset_ids = {a for held in units.values() for a in held}
-        for spec in specs.values():
-            asset_ids |= {a.asset.id for _, a in spec.assets()}
+        if with_assets:
+            for spec in specs.values():
+                asset_ids |= {a.asset.id for _, a in spec.assets()}
         assets = engine_inputs.load_assets(s, asset_ids)
         titles = dict(s.execute(sa_select(AssetClass.id, AssetClass.title)).all())
         owners = advice_reports._owners(s, ids)
@@ -219,6 +253,7 @@ def report(*, actor: Actor, firm_id: Any = None, model_id: Any = None, adviser_i
     shared = {m: rules.targets(p) for m, p in prepared.items()}
     names = {a.id: (a.code, a.name) for a in assets.values()}
     rows: list[PortfolioDrift] = []
+    Holding = rules.Holding
     for p in portfolios:
         model = prepared.get(p.model_id)
         if model is None:
@@ -228,16 +263,25 @@ def report(*, actor: Actor, firm_id: Any = None, model_id: Any = None, adviser_i
         for asset_id, n in units.get(p.id, {}).items():
             a = assets.get(asset_id)
             if a is not None:
-                holdings.append(rules.Holding(asset_id, a.code, a.name, a.class_id, n, a.last_close_price))
-        balances = deposits.get(p.id, {})
-        f = rules.figures(t, holdings, cash=cash.get(p.id, ZERO),
-                          deposits=[v for d, v in balances.items() if d in open_deposits],
-                          customs=customs.get(p.id, ()), class_titles=titles, model_assets=names)
+                holdings.append(Holding(asset_id, a.code, a.name, a.class_id, n, a.last_close_price))
+        balances = deposits.get(p.id)
+        own_deposits = [v for d, v in balances.items() if d in open_deposits] if balances else ()
+        if by_sql:
+            by_class = dict(listed.get(p.id, {}))
+            for h in holdings:  # the holdings a reconstruction touched
+                value = rules.holding_value(h)
+                by_class[h.class_id] = by_class.get(h.class_id, ZERO) + value
+            f = rules.class_figures(t, by_class, cash=cash.get(p.id, ZERO), deposits=own_deposits,
+                                    customs=customs.get(p.id, ()), class_titles=titles)
+        else:
+            f = rules.figures(t, holdings, cash=cash.get(p.id, ZERO), deposits=own_deposits,
+                              customs=customs.get(p.id, ()), class_titles=titles, model_assets=names,
+                              with_assets=with_assets)
         if threshold is not None and (f.largest_breach <= 0 or f.largest_breach < threshold):
             continue
         rows.append(PortfolioDrift(p.id, p.name, p.firm_id, owners.get(p.id, ""), p.adviser_id,
                                    people.get(p.adviser_id, ""), p.model_id, model_names.get(p.model_id, ""), f.value,
-                                   f.largest_breach, f.out_of_band, f.classes, f.assets if with_assets else []))
+                                   f.largest_breach, f.out_of_band, f.classes, f.assets))
     rows = _sort(rows, key, direction)
     by_model: dict[str, Decimal] = defaultdict(lambda: ZERO)
     for r in rows:

@@ -249,3 +249,15 @@ def test_queue_counts(world):
     assert (firm_b.to_validate, firm_b.trades_to_validate, firm_b.awaiting_client, firm_b.trades_to_export) == (1, 1, 0, 0)
     other = drift.queues(actor=actor(w.other_adviser), now=NOW)
     assert (other.to_validate, other.trades_to_validate, other.not_enough_cash) == (1, 1, 0)
+
+
+def test_the_list_without_asset_rows_has_the_same_figures(world):
+    post(world.smith, "reconstruction", asset_id=world.u.stocks[0].id, ratio="2:1", day="2026-01-06")
+    a = actor(world.w.adviser)
+    full, slim = drift.report(actor=a), drift.report(actor=a, with_assets=False)
+    assert [r.name for r in slim.rows] == [r.name for r in full.rows]
+    for f, s in zip(full.rows, slim.rows):
+        assert s.assets == []
+        assert (s.value, s.largest_breach, s.out_of_band) == (f.value, f.largest_breach, f.out_of_band)
+        assert [(c.class_id, c.value, c.current, c.breach) for c in s.classes] == [
+            (c.class_id, c.value, c.current, c.breach) for c in f.classes]
