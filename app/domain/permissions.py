@@ -146,12 +146,12 @@ def can_edit_model(actor: Actor, owner_firm_id: int) -> bool:
 
 
 # ---- home destinations ----------------------------------------------------------------------
-# Route names (see app.ui.routes). Spec 002 s2: clients land on their own portfolios, advisers and
-# administrators on the portfolios list, the superuser on the clients list.
+# Route names (see app.ui.routes). Spec 002 s2: clients land on their own portfolios, the superuser
+# on the clients list; advisers and administrators on their dashboard (work queues and drift).
 HOME_ROUTE: dict[Role, str] = {
     Role.SUPERUSER: "clients.list",
-    Role.ADMINISTRATOR: "portfolios.list",
-    Role.ADVISER: "portfolios.list",
+    Role.ADMINISTRATOR: "dashboard",
+    Role.ADVISER: "dashboard",
     Role.CLIENT: "portfolios.me",
 }
 

@@ -11,6 +11,7 @@ ROUTES: dict[str, str] = {
     "reset-password": "/reset-password/[token]",
     "email-change": "/email-change/[token]",
     "profile": "/profile",
+    "dashboard": "/dashboard",
     "outbox": "/outbox",
     "firms.list": "/firms",
     "firms.new": "/firms/new",

@@ -133,4 +133,4 @@ def test_row_menu_in_view_and_not_found_page_in_the_frame(page: Page, login) -> 
     expect(page.locator("#user-menu")).to_be_visible()
     _shot(page, "not-found-desktop")
     page.locator("#not-found-home").click()
-    expect(page).to_have_url(re.compile(r"/portfolios/?$"), timeout=TIMEOUT)
+    expect(page).to_have_url(re.compile(r"/dashboard/?$"), timeout=TIMEOUT)

@@ -42,7 +42,8 @@ def _choose(page: Page, trigger: str, option: str) -> None:
 def test_administrator_creates_edits_and_links_a_portfolio(page: Page, login) -> None:
     name = f"O'Connor Family Trust {uuid.uuid4().hex[:5]}"
     login(page, ADMIN)
-    page.wait_for_url(re.compile(r".*/portfolios$"), timeout=TIMEOUT)  # the administrator's home
+    page.wait_for_url(re.compile(r".*/dashboard$"), timeout=TIMEOUT)  # the administrator's home
+    page.goto("/portfolios")
     expect(page.locator("#page-title")).to_have_text("Portfolio List", timeout=TIMEOUT)
     expect(page.locator("#breadcrumbs")).to_have_text("Portfolios")
     expect(page.locator("#portfolio-new")).to_have_count(0)  # 'Add New' only with a client

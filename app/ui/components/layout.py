@@ -56,6 +56,7 @@ def sidebar() -> rx.Component:
                 rx.fragment(_nav_item("My portfolios", "wallet", "portfolios.me", "/my-portfolios"),
                             _nav_item("My profile", "user-round", "profile", "/profile")),
                 rx.fragment(
+                    _nav_item("Dashboard", "layout-dashboard", "dashboard", "/dashboard"),
                     _nav_item("Clients", "users", "clients.list", "/clients"),
                     _nav_item("Advisers", "briefcase", "advisers.list", "/advisers"),
                     rx.cond(~AppState.is_client & (AppState.user_role != "adviser"),
@@ -107,6 +108,7 @@ def mobile_menu() -> rx.Component:
                         rx.menu.item("My profile", on_click=AppState.navigate(routes.url("profile"))),
                     ),
                     rx.fragment(
+                        rx.menu.item("Dashboard", on_click=AppState.navigate(routes.url("dashboard"))),
                         rx.menu.item("Clients", on_click=AppState.navigate(routes.url("clients.list"))),
                         rx.menu.item("Advisers", on_click=AppState.navigate(routes.url("advisers.list"))),
                         rx.cond(AppState.user_role != "adviser",
@@ -169,6 +171,9 @@ def user_menu() -> rx.Component:
             )
         ),
         rx.menu.content(
+            rx.cond(~AppState.is_client,
+                    rx.menu.item(rx.icon("layout-dashboard", size=14), "Dashboard",
+                                 on_click=AppState.navigate(routes.url("dashboard")), id="user-menu-dashboard")),
             rx.menu.item(rx.icon("user-round", size=14), "Profile", on_click=AppState.navigate(routes.url("profile"))),
             rx.menu.separator(),
             rx.menu.item(rx.icon("log-out", size=14), "Sign out", on_click=AppState.signout, id="signout"),

@@ -20,6 +20,7 @@ from app.ui.pages import advice_reports as advice_report_pages
 from app.ui.pages import orders as order_pages
 from app.ui.pages import trade_recommendations as trade_recommendation_pages
 from app.ui.pages import not_found
+from app.ui.pages import dashboard as dashboard_page
 from app.ui.states.base import AppState
 from app.ui.states.login import LoginState
 
@@ -53,4 +54,5 @@ def register_pages(app: rx.App) -> None:
     advice_report_pages.register(app)
     order_pages.register(app)
     trade_recommendation_pages.register(app)
+    dashboard_page.register(app)
     not_found.register(app)

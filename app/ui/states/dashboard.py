@@ -1,0 +1,493 @@
+"""dashboard: the adviser's and administrator's home - the work queues of the advice chain, the
+drift of every portfolio from its model (breached first), a histogram of the breaches, and
+Calculate target portfolios for the chosen portfolios or one row.
+
+The state holds one page of rows. The drift of the whole scope is computed by the service; a
+short per-process cache keyed by the user and the filters lets paging not compute it again
+(loading the page or Refresh always computes it afresh)."""
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import threading
+import time
+from decimal import Decimal
+from typing import Any
+
+import reflex as rx
+
+from app.domain.advice import SELECT_INVESTMENT
+from app.domain.cgt import format_aud
+from app.domain.errors import GENERIC, AuthenticationError, DomainError
+from app.domain.permissions import Actor
+from app.domain.roles import Role
+from app.services import bulk_runs, drift
+from app.services.listing import PAGE_SIZES
+from app.services.portfolio_access import as_id
+from app.ui import routes
+from app.ui.components.widgets import visible_pages
+from app.ui.states.base import AppState, toast_error
+from app.ui.states.bulk_progress import BulkProgressState
+
+log = logging.getLogger("app.ui.dashboard")
+
+ALL = "-1"
+DEFAULT_PAGE_SIZE = "20"
+CACHE_SECONDS = 30
+BREACH_MAX = 20
+
+
+@dataclasses.dataclass
+class Choice:
+    value: str = ""
+    label: str = ""
+
+
+@dataclasses.dataclass
+class DriftRow:
+    id: int = 0
+    name: str = ""
+    client: str = ""
+    adviser: str = ""
+    model: str = ""
+    firm: str = ""
+    value: str = ""
+    breach: str = ""
+    breached: bool = False
+    severe: bool = False
+    out_of_band: int = 0
+    url: str = ""
+    holdings_url: str = ""
+
+
+@dataclasses.dataclass
+class ClassRow:
+    title: str = ""
+    value: str = ""
+    current: str = ""
+    target: str = ""
+    band: str = ""
+    breach: str = ""
+    side: str = "inside"
+    in_model: bool = True
+
+
+@dataclasses.dataclass
+class AssetRow:
+    code: str = ""
+    name: str = ""
+    value: str = ""
+    current: str = ""
+    weight: str = ""
+    difference: str = ""
+    over: bool = False
+    under: bool = False
+
+
+@dataclasses.dataclass
+class QueueCard:
+    key: str = ""
+    title: str = ""
+    count: int = 0
+    detail: str = ""
+    url: str = ""
+    tone: str = "gray"
+    icon: str = "inbox"
+
+
+@dataclasses.dataclass
+class WaitingItem:
+    name: str = ""
+    days: str = ""
+    url: str = ""
+
+
+def _pct(value: Decimal | None) -> str:
+    return "" if value is None else f"{value:.1f}%"
+
+
+def _pp(value: Decimal) -> str:
+    return f"{value:.1f} pp" if value > 0 else "In band"
+
+
+def _days(n: int) -> str:
+    return f"{n} day" + ("" if n == 1 else "s")
+
+
+def _band(low: Decimal | None, high: Decimal | None) -> str:
+    if low is None and high is None:
+        return "-"
+    return f"{_pct(low) if low is not None else '0.0%'} - {_pct(high) if high is not None else '100.0%'}"
+
+
+_cache: dict[tuple, tuple[float, drift.DriftReport]] = {}
+_cache_lock = threading.Lock()
+
+
+def _cached_report(actor: Actor, fresh: bool, **query: Any) -> drift.DriftReport:
+    key = (actor.id, actor.role.value, actor.firm_id, tuple(sorted((k, str(v)) for k, v in query.items())))
+    now = time.monotonic()
+    with _cache_lock:
+        for k in [k for k, (at, _) in _cache.items() if now - at > CACHE_SECONDS]:
+            _cache.pop(k, None)
+        hit = None if fresh else _cache.get(key)
+    if hit is not None:
+        return hit[1]
+    report = drift.report(actor=actor, with_assets=False, **query)
+    with _cache_lock:
+        if len(_cache) > 200:
+            _cache.clear()
+        _cache[key] = (now, report)
+    return report
+
+
+def _forget(actor_id: int) -> None:
+    with _cache_lock:
+        for k in [k for k in _cache if k[0] == actor_id]:
+            _cache.pop(k, None)
+
+
+class DashboardState(AppState):
+    loading: bool = True
+    queues_loading: bool = True
+    error: str = ""
+    can_calculate: bool = False
+    show_firm: bool = False
+
+    firm_options: list[Choice] = []
+    firm_filter: str = ALL
+    model_options: list[Choice] = []
+    model_filter: str = ALL
+    adviser_options: list[Choice] = []
+    adviser_filter: str = ALL
+    min_breach: str = ""
+    min_breach_error: str = ""
+
+    sort: str = "breach"
+    order: str = "desc"
+    page: int = 1
+    page_size: str = DEFAULT_PAGE_SIZE
+
+    rows: list[DriftRow] = []
+    total: int = 0
+    breached: int = 0
+    total_value: str = ""
+    histogram: list[dict[str, Any]] = []
+    selected: list[int] = []
+
+    cards: list[QueueCard] = []
+    waiting: list[WaitingItem] = []
+
+    detail_id: int = 0
+    detail_name: str = ""
+    detail_classes: list[ClassRow] = []
+    detail_assets: list[AssetRow] = []
+
+    starting: bool = False
+
+    # ---- loading ----------------------------------------------------------------------------------
+    @rx.event
+    def on_load(self):
+        self.loading = self.queues_loading = True
+        self.error = ""
+        self.rows, self.selected, self.cards, self.waiting = [], [], [], []
+        self.detail_id, self.detail_classes, self.detail_assets = 0, [], []
+        self.page = 1
+        self.starting = False
+        try:
+            actor = self._actor()
+        except AuthenticationError:
+            return None
+        refused = self._send_client_home(actor)
+        if refused:
+            return refused
+        self.can_calculate = actor.role in (Role.SUPERUSER, Role.ADVISER)
+        self.show_firm = actor.is_superuser
+        if actor.is_superuser:
+            self.firm_options = [Choice(ALL, "All firms")] + [
+                Choice(str(o.id), o.name) for o in drift.firm_options(actor=actor)]
+        return [DashboardState.load_queues, DashboardState.load_drift(True)]
+
+    def _query(self) -> dict[str, Any]:
+        return {"firm_id": self.firm_filter if self.show_firm else None,
+                "model_id": None if self.model_filter == ALL else self.model_filter,
+                "adviser_id": None if self.adviser_filter == ALL else self.adviser_filter,
+                "min_breach": self.min_breach or None, "sort": self.sort, "order": self.order}
+
+    def _limit(self) -> int:
+        size = int(self.page_size) if self.page_size.isdigit() else 0
+        return size if size in PAGE_SIZES else int(DEFAULT_PAGE_SIZE)
+
+    @rx.event
+    def load_drift(self, fresh: bool = False):
+        try:
+            actor = self._actor()
+            report = _cached_report(actor, bool(fresh), **self._query())
+        except DomainError as exc:
+            self.loading = False
+            self.rows = []
+            return self._fail(exc)
+        self.loading = False
+        self.total, self.breached = report.count, report.breached
+        self.total_value = format_aud(report.total_value)
+        self.histogram = [{"bucket": label, "portfolios": n} for label, n in report.histogram]
+        self.model_options = [Choice(ALL, "All models")] + [Choice(str(o.id), o.name) for o in report.models]
+        self.adviser_options = [Choice(ALL, "All advisers")] + [Choice(str(o.id), o.name) for o in report.advisers]
+        pages = max(1, -(-report.count // self._limit()))
+        self.page = max(1, min(self.page, pages))
+        shown = drift.page_of(report.rows, self._limit(), (self.page - 1) * self._limit())
+        firms = {o.value: o.label for o in self.firm_options}
+        self.rows = [DriftRow(
+            id=r.investment_id, name=r.name, client=r.client_name, adviser=r.adviser_name, model=r.model_name,
+            firm=firms.get(str(r.firm_id), "") if self.show_firm else "", value=format_aud(r.value),
+            breach=_pp(r.largest_breach), breached=r.largest_breach > 0, severe=r.largest_breach >= 5,
+            out_of_band=r.out_of_band, url=routes.url("portfolios.target-portfolio", id=r.investment_id),
+            holdings_url=routes.url("portfolios.holdings", id=r.investment_id)) for r in shown]
+        return None
+
+    @rx.event
+    def load_queues(self):
+        try:
+            actor = self._actor()
+            q = drift.queues(actor=actor, firm_id=self.firm_filter if self.show_firm else None)
+        except DomainError as exc:
+            self.queues_loading = False
+            return self._fail(exc)
+        pending = routes.url("reports.pending-target-portfolios")
+        trades = routes.url("reports.trade-recommendations")
+        oldest = lambda n, d: f"oldest {_days(d)}" if n else "nothing waiting"  # noqa: E731
+        self.cards = [
+            QueueCard("tp-validate", "Target portfolios to validate", q.to_validate,
+                      oldest(q.to_validate, q.to_validate_oldest_days), pending, "amber", "clipboard-check"),
+            QueueCard("roa-client", "Records of advice awaiting the client", q.awaiting_client,
+                      oldest(q.awaiting_client, q.awaiting_client_oldest_days), pending, "blue", "mail-check"),
+            QueueCard("tr-validate", "Trade recommendations to validate", q.trades_to_validate,
+                      "pending validation", trades, "amber", "list-checks"),
+            QueueCard("tr-approve", "Trade recommendations to approve", q.trades_to_approve,
+                      "pending approval", trades, "blue", "user-check"),
+            QueueCard("tr-export", "Approved trades not yet exported", q.trades_to_export,
+                      f"{q.trades_to_export_portfolios} portfolio" + ("" if q.trades_to_export_portfolios == 1 else "s"),
+                      trades, "green", "file-output"),
+            QueueCard("nec", "Not Enough Cash", q.not_enough_cash, "target portfolio versions", pending, "orange",
+                      "banknote"),
+            QueueCard("error", "Calculation Error", q.calculation_error, "target portfolio versions", pending, "red",
+                      "triangle-alert"),
+        ]
+        self.waiting = [WaitingItem(w.portfolio_name, _days(w.days),
+                                    routes.url("portfolios.target-portfolio", id=w.investment_id))
+                        for w in q.awaiting[:5]]
+        self.queues_loading = False
+        return None
+
+    def _reload(self, fresh: bool = False):
+        self.page = 1
+        self.selected = []
+        self.loading = True
+        return DashboardState.load_drift(fresh)
+
+    @rx.event
+    def refresh(self):
+        self.loading = self.queues_loading = True
+        return [DashboardState.load_queues, DashboardState.load_drift(True)]
+
+    # ---- filters, sorting, paging ------------------------------------------------------------------
+    @rx.event
+    def set_firm_filter(self, value: str):
+        if value not in {o.value for o in self.firm_options}:
+            return None
+        self.firm_filter = value
+        self.model_filter = self.adviser_filter = ALL
+        self.queues_loading = True
+        return [self._reload(), DashboardState.load_queues]
+
+    @rx.event
+    def set_model_filter(self, value: str):
+        if value not in {o.value for o in self.model_options}:
+            return None
+        self.model_filter = value
+        return self._reload()
+
+    @rx.event
+    def set_adviser_filter(self, value: str):
+        if value not in {o.value for o in self.adviser_options}:
+            return None
+        self.adviser_filter = value
+        return self._reload()
+
+    @rx.event
+    def set_min_breach(self, value: str):
+        text = str(value or "").strip()[:BREACH_MAX]
+        try:
+            ok = text == "" or (Decimal(text).is_finite() and Decimal(text) >= 0)
+        except ArithmeticError:
+            ok = False
+        if not ok:
+            self.min_breach_error = drift.BAD_BREACH
+            return None
+        self.min_breach_error = ""
+        if text == self.min_breach:
+            return None
+        self.min_breach = text
+        return self._reload()
+
+    @rx.event
+    def toggle_sort(self, key: str):
+        if key not in drift.SORTS:
+            return None
+        if self.sort == key:
+            self.order = "desc" if self.order == "asc" else "asc"
+        else:
+            self.sort, self.order = key, "desc" if key in ("breach", "value", "out_of_band") else "asc"
+        return self._reload()
+
+    @rx.event
+    def set_page(self, page: int):
+        try:
+            number = int(page)
+        except (TypeError, ValueError):
+            return None
+        self.page = max(1, min(number, self.pages))
+        self.loading = True
+        return DashboardState.load_drift(False)
+
+    @rx.event
+    def set_page_size(self, value: str):
+        if value not in {str(size) for size in PAGE_SIZES}:
+            return None
+        self.page_size = value
+        return self._reload()
+
+    # ---- selection and detail -----------------------------------------------------------------------
+    @rx.event
+    def toggle_selected(self, investment_id: int):
+        try:
+            pid = int(investment_id)
+        except (TypeError, ValueError):
+            return None
+        if pid in self.selected:
+            self.selected = [i for i in self.selected if i != pid]
+        elif pid in {r.id for r in self.rows}:
+            self.selected = self.selected + [pid]
+
+    @rx.event
+    def toggle_page_selected(self):
+        ids = [r.id for r in self.rows]
+        if ids and all(i in self.selected for i in ids):
+            self.selected = [i for i in self.selected if i not in ids]
+        else:
+            self.selected = self.selected + [i for i in ids if i not in self.selected]
+
+    @rx.event
+    def clear_selection(self):
+        self.selected = []
+
+    @rx.event
+    def show_detail(self, investment_id: int):
+        try:
+            actor = self._actor()
+            pid = int(investment_id)
+        except (TypeError, ValueError):
+            return None
+        except DomainError as exc:
+            return self._fail(exc)
+        if pid == self.detail_id:
+            self.detail_id = 0
+            return None
+        try:
+            d = drift.portfolio(actor=actor, investment_id=pid)
+        except DomainError as exc:
+            return self._fail(exc)
+        if d is None:
+            self.detail_id = 0
+            return None
+        self.detail_id, self.detail_name = d.investment_id, d.name
+        self.detail_classes = [ClassRow(c.title, format_aud(c.value), _pct(c.current), _pct(c.target),
+                                        _band(c.min, c.max), _pp(c.breach) if c.breach > 0 else "", c.side, c.in_model)
+                               for c in d.classes]
+        self.detail_assets = [AssetRow(a.code, a.name, format_aud(a.value), _pct(a.current), _pct(a.weight),
+                                       "" if a.difference is None else f"{a.difference:+.1f} pp",
+                                       a.difference is not None and a.difference > 0,
+                                       a.difference is not None and a.difference < 0)
+                              for a in sorted(d.assets, key=lambda a: (-(abs(a.difference or 0)), a.code))]
+        return None
+
+    @rx.event
+    def close_detail(self):
+        self.detail_id = 0
+
+    # ---- calculation --------------------------------------------------------------------------------
+    @rx.event(background=True)
+    async def calculate_selected(self):
+        async with self:
+            ids = list(self.selected)
+        async for event in self._calculate(ids):
+            yield event
+
+    @rx.event(background=True)
+    async def calculate_one(self, investment_id: int):
+        pid = as_id(investment_id) if not isinstance(investment_id, bool) else None
+        async for event in self._calculate([pid] if pid else []):
+            yield event
+
+    async def _calculate(self, ids: list[int]):
+        """Starts a bulk calculation of the target portfolios of `ids` (the service checks each is
+        visible and calculable) and opens the shared progress modal on it."""
+        actor: Actor | None = None
+        async with self:
+            if self.starting:
+                return
+            try:
+                actor = self._actor()
+            except DomainError as exc:
+                failure = self._fail(exc)
+            else:
+                failure = None if ids else toast_error(SELECT_INVESTMENT)
+                self.starting = failure is None
+        if failure is not None:
+            yield failure
+            return
+        try:
+            run = await asyncio.to_thread(bulk_runs.start_for_investments, actor=actor, kind="tp", investment_ids=ids)
+        except DomainError as exc:
+            async with self:
+                self.starting = False
+            yield toast_error(exc.message)
+            return
+        except Exception:
+            log.exception("dashboard calculation could not start")
+            async with self:
+                self.starting = False
+            yield toast_error(GENERIC)
+            return
+        async with self:
+            self.starting = False
+            self.selected = []
+        _forget(actor.id)
+        yield BulkProgressState.attach(int(run["id"]))
+
+    # ---- what the page shows ------------------------------------------------------------------------
+    @rx.var
+    def pages(self) -> int:
+        size = int(self.page_size) if self.page_size.isdigit() and int(self.page_size) > 0 else 20
+        return max(1, -(-self.total // size))
+
+    @rx.var
+    def visible(self) -> list[int]:
+        return visible_pages(self.page, self.pages)
+
+    @rx.var
+    def showing(self) -> str:
+        if self.total == 0:
+            return "No portfolios"
+        size = int(self.page_size) if self.page_size.isdigit() and int(self.page_size) > 0 else 20
+        first = (self.page - 1) * size + 1
+        return f"{first}-{min(self.total, first + size - 1)} of {self.total}"
+
+    @rx.var
+    def page_all_selected(self) -> bool:
+        return bool(self.rows) and all(r.id in self.selected for r in self.rows)
+
+    @rx.var
+    def selected_count(self) -> int:
+        return len(self.selected)
