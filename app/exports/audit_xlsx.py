@@ -17,8 +17,10 @@ WIDTHS = (18, 34, 28, 40, 80, 16)
 
 
 def _value(value: Any) -> str:
-    if value is None:
+    if value is None or value == "":
         return "empty"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, (dict, list)):
         return json.dumps(value, sort_keys=True)
     return str(value)

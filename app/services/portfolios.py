@@ -509,7 +509,7 @@ def create_portfolio(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]
         _write_rows(s, p, values, new=True)
         shape = _read_shape(s, actor, p)
         audit.record(s, actor, "portfolio.created", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
-                     after=_as_payload(shape))
+                     after={k: v for k, v in _as_payload(shape).items() if v not in (None, "", [], {})})
         return {**shape, "message": rules.SAVED}
 
 

@@ -57,6 +57,7 @@ ROUTES: dict[str, str] = {
     "portfolios.view": "/portfolios/[id]",
     "portfolios.edit": "/portfolios/[id]/edit",
     "portfolios.holdings": "/portfolios/[id]/holdings",
+    "portfolios.history": "/portfolios/[id]/history",
     "portfolios.buy": "/portfolios/[id]/buy",
     "portfolios.cash-transactions": "/portfolios/[id]/cash-transactions",
     "portfolios.asset-transactions": "/portfolios/[id]/asset-transactions",
@@ -78,6 +79,8 @@ ROUTES: dict[str, str] = {
     "reports.orders": "/reports/orders",
     "reports.cash": "/reports/cash",
     "reports.pending-target-portfolios": "/reports/pending-target-portfolios",
+    # who did what
+    "audit": "/audit",
 }
 
 PUBLIC = frozenset({"login", "activation", "reset-password", "email-change"})

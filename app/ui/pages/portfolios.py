@@ -40,6 +40,7 @@ def _muted(text: Any) -> rx.Component:
 def _row_actions(row: PortfolioRow) -> rx.Component:
     return row_menu(
         rx.menu.item("View Holdings", on_click=AppState.navigate(row.holdings_url)),
+        rx.menu.item("History", on_click=AppState.navigate(row.history_url), class_name="row-history"),
         rx.cond(L.staff, rx.fragment(
             rx.menu.item("Edit Details", on_click=AppState.navigate(row.edit_url)),
             rx.menu.item(rx.cond(row.has_model, "Change Model", "Link Model"), on_click=AppState.navigate(row.buy_url)),

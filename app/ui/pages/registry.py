@@ -19,6 +19,7 @@ from app.ui.pages import trade_instructions as ti_pages, bulk_calculate as bulk_
 from app.ui.pages import advice_reports as advice_report_pages
 from app.ui.pages import orders as order_pages
 from app.ui.pages import trade_recommendations as trade_recommendation_pages
+from app.ui.pages import audit as audit_pages
 from app.ui.pages import not_found
 from app.ui.pages import dashboard as dashboard_page
 from app.ui.states.base import AppState
@@ -55,4 +56,5 @@ def register_pages(app: rx.App) -> None:
     order_pages.register(app)
     trade_recommendation_pages.register(app)
     dashboard_page.register(app)
+    audit_pages.register(app)
     not_found.register(app)

@@ -126,6 +126,7 @@ class PortfolioRow:
     holdings_url: str = ""
     edit_url: str = ""
     buy_url: str = ""
+    history_url: str = ""
     has_model: bool = False
 
 
@@ -265,6 +266,7 @@ class PortfoliosListState(ListControls, AppState):
             firm=_text((p.get("firm") or {}).get("name")), inactive=bool(p["inactive"]), status_title=p["status_title"],
             updated_at=_text(p.get("updated_at")),
             holdings_url=routes.url("portfolios.holdings", id=p["id"]),
+            history_url=routes.url("portfolios.history", id=p["id"]),
             edit_url=routes.url("portfolios.edit", id=p["id"], query=back or None),
             buy_url=routes.url("portfolios.buy", id=p["id"], query=back or None),
             has_model=bool(model),
