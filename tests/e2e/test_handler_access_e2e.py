@@ -90,6 +90,32 @@ class Other:
     markers: set[str]
     secrets: set[str]
     own_markers: set[str] = field(default_factory=set)  # the signed-in firm's names: seen on its own pages
+    own_ids: dict[str, int] = field(default_factory=dict)
+
+
+def _firm_ids(c, firm: int) -> dict[str, int]:
+    """One object of each kind the firm owns."""
+
+    def first(sql: str) -> int:
+        value = c.execute(text(sql), {"f": firm}).scalar()
+        assert value is not None, sql
+        return int(value)
+
+    portfolio = "SELECT id FROM investments WHERE firm_id = :f"
+    return {
+        "firm": firm,
+        "user": first("SELECT min(id) FROM users WHERE firm_id = :f AND role = 'client'"),
+        "adviser": first("SELECT min(id) FROM users WHERE firm_id = :f AND role = 'adviser'"),
+        "portfolio": first(f"SELECT min(id) FROM ({portfolio}) p"),
+        "model": first("SELECT min(id) FROM models WHERE firm_id = :f"),
+        "target": first(f"SELECT min(id) FROM target_portfolios WHERE investment_id IN ({portfolio})"),
+        "instruction": first(f"SELECT min(id) FROM trade_instructions WHERE investment_id IN ({portfolio})"),
+        "trade": first(f"SELECT min(t.id) FROM trade_transactions t JOIN trade_instructions i "
+                       f"ON i.id = t.trade_instruction_id WHERE i.investment_id IN ({portfolio})"),
+        "cash": first(f"SELECT min(id) FROM cash_transactions WHERE investment_id IN ({portfolio})"),
+        "order": first(f"SELECT min(id) FROM asset_transactions WHERE investment_id IN ({portfolio})"),
+        "deposit": first(f"SELECT min(id) FROM deposits WHERE investment_id IN ({portfolio})"),
+    }
 
 
 def _other_firm(database_url: str) -> Other:
@@ -98,26 +124,7 @@ def _other_firm(database_url: str) -> Other:
         firm = c.execute(text("SELECT DISTINCT firm_id FROM users WHERE email LIKE :d"), {"d": f"%@{OTHER_DOMAIN}"}).scalar_one()
         home = c.execute(text("SELECT DISTINCT firm_id FROM users WHERE email LIKE :d"), {"d": f"%@{HOME}.example.com"}).scalar_one()
 
-        def first(sql: str) -> int:
-            value = c.execute(text(sql), {"f": firm}).scalar()
-            assert value is not None, sql
-            return int(value)
-
-        portfolio = "SELECT id FROM investments WHERE firm_id = :f"
-        ids = {
-            "firm": firm,
-            "user": first("SELECT min(id) FROM users WHERE firm_id = :f AND role = 'client'"),
-            "adviser": first("SELECT min(id) FROM users WHERE firm_id = :f AND role = 'adviser'"),
-            "portfolio": first(f"SELECT min(id) FROM ({portfolio}) p"),
-            "model": first("SELECT min(id) FROM models WHERE firm_id = :f"),
-            "target": first(f"SELECT min(id) FROM target_portfolios WHERE investment_id IN ({portfolio})"),
-            "instruction": first(f"SELECT min(id) FROM trade_instructions WHERE investment_id IN ({portfolio})"),
-            "trade": first(f"SELECT min(t.id) FROM trade_transactions t JOIN trade_instructions i "
-                           f"ON i.id = t.trade_instruction_id WHERE i.investment_id IN ({portfolio})"),
-            "cash": first(f"SELECT min(id) FROM cash_transactions WHERE investment_id IN ({portfolio})"),
-            "order": first(f"SELECT min(id) FROM asset_transactions WHERE investment_id IN ({portfolio})"),
-            "deposit": first(f"SELECT min(id) FROM deposits WHERE investment_id IN ({portfolio})"),
-        }
+        ids, own_ids = _firm_ids(c, firm), _firm_ids(c, home)
         mine = {r[0] for r in c.execute(text("SELECT name FROM investments WHERE firm_id = :h"), {"h": home})}
         markers = {r[0] for r in c.execute(text("SELECT name FROM investments WHERE firm_id = :f"), {"f": firm})} - mine
         markers |= {r[0] for r in c.execute(text("SELECT email FROM users WHERE firm_id = :f"), {"f": firm})}
@@ -126,7 +133,7 @@ def _other_firm(database_url: str) -> Other:
         secrets |= {r[0] for r in c.execute(text("SELECT token_hash FROM action_tokens"))}
     engine.dispose()
     return Other(ids=ids, markers={m for m in markers if m and len(m) >= 6}, secrets=secrets,
-                 own_markers={m for m in mine if m and len(m) >= 6})
+                 own_markers={m for m in mine if m and len(m) >= 6}, own_ids=own_ids)
 
 
 KINDS = (  # a parameter or state variable name -> the kind of the other firm's object it names
@@ -251,8 +258,8 @@ class _Pages:
             self.routes.setdefault(handler.state_full_name, []).append(route)
 
 
-def _paths(other: Other) -> dict[str, str]:
-    """Each state's page path with the other firm's ids in it ('/' when it serves no page)."""
+def _paths(ids: dict[str, int]) -> dict[str, str]:
+    """Each state's page path with these ids in it."""
     from app.ui.pages import registry
 
     pages = _Pages()
@@ -263,7 +270,7 @@ def _paths(other: Other) -> dict[str, str]:
     for state, routes in pages.routes.items():
         route = next((r for r in routes if "[" in r), routes[0])
         kind = next((k for prefix, k in kinds if route.startswith(prefix)), "portfolio")
-        out[state] = (route.replace("[id]", str(other.ids[kind])).replace("[rofa_id]", str(other.ids["target"]))
+        out[state] = (route.replace("[id]", str(ids[kind])).replace("[rofa_id]", str(ids["target"]))
                       .replace("[version]", "1").replace("[token]", "not-a-token"))
     return out
 
@@ -319,13 +326,22 @@ def test_every_event_handler_refuses_another_firms_ids(browser, app_server, emai
                     break
                 assert time.monotonic() < deadline, "the landing page showed none of the firm's portfolio names"
                 page.wait_for_timeout(100)
-        paths = _paths(other)
         sock.intercept = True
         problems: list[str] = []
         serial = 0
         by_state: dict[type, list[Handler]] = {}
         for h in handlers:
             by_state.setdefault(h.state, []).append(h)
+        # every screen opened on the firm's own objects: no password hash or token digest in its state
+        own_paths = _paths(other.own_ids)
+        for state, group in by_state.items():
+            for h in group:
+                if h.name == "on_load" and state.get_full_name() in own_paths:
+                    serial += 1
+                    answers = "\n".join(_call(page, sock, h.wire, {}, own_paths[state.get_full_name()], serial))
+                    if any(secret in answers for secret in other.secrets):
+                        problems.append(f"{h.key} at {own_paths[state.get_full_name()]} sent a password hash or token digest")
+        paths = _paths(other.ids)
         before = _snapshot(engine)
         for state, group in by_state.items():
             path = paths.get(state.get_full_name(), "/")
