@@ -242,6 +242,14 @@ EXPOSED: dict[str, tuple[tuple[str, ...], str]] = {
                                      "the model form offers every other live firm by name to share a model with"),
 }
 
+# Firm-wide reads where firm B's own people see the marker (so its absence for firm A means something).
+MARKER_CONTROL = {
+    "GET /api/users", "GET /api/advisers-options", "GET /api/models", "GET /api/asset-classes", "GET /api/asset-types",
+    "GET /api/assets", "GET /api/investments", "GET /api/deposits", "GET /api/audit-events",
+    "GET /api/audit-events/export-excel", "GET /api/orders",
+    "GET /api/target-portfolios-cash-report/generate", "GET /api/investments-asset-ownership",
+}
+
 # GET "object" routes whose positive control (firm B's people or the superuser read them) is not
 # expected to answer 2xx, with the reason.
 NO_CONTROL: dict[str, str] = {}
@@ -296,6 +304,7 @@ def test_every_route_is_in_the_matrix_or_allowlisted():
     assert not stale, f"matrix or allowlist entries for routes the app no longer has: {stale}"
     assert all(reason.strip() for reason in ALLOWLIST.values())
     assert set(ALLOW_400) <= set(ROUTES) and set(NO_CONTROL) <= set(ROUTES) and set(EXPOSED) <= set(ROUTES)
+    assert MARKER_CONTROL <= {k for k, kind in ROUTES.items() if kind == FIRMWIDE}
 
 
 # ---- the world ----------------------------------------------------------------------------------
@@ -425,6 +434,8 @@ def _query_ids(w) -> dict[str, Any]:
         "firm_id": b.firm.id, "firmId": b.firm.id, "model_id": b.model["id"], "investment_id": b.portfolio.id,
         "adviser_id": b.adviser.id, "adviser": b.adviser.id, "client_id": b.client.id, "classId": b.asset_class.id,
         "typeId": b.asset_type.id, "object_id": b.portfolio.id,
+        # searches for firm B's names: a firm-wide answer must still show nothing of firm B
+        "search": "Zephyr", "query": "ZEPH", "who": "zephyr",
     }
 
 
@@ -586,13 +597,13 @@ def _query_params(dependant) -> list[Any]:
     return out
 
 
-def build_request(case: RouteCase, w) -> Request:
+def build_request(case: RouteCase, w, *, hostile: bool = True) -> Request:
     route = case.route
     path_params = {p.name for p in route.dependant.path_params}
     url = case.path
     for name in path_params:
         url = url.replace("{" + name + "}", str(_path_value(w, case.path, name)))
-    qids = _query_ids(w)
+    qids = _query_ids(w) if hostile else {}
     params = {}
     for q in _query_params(route.dependant):
         alias = getattr(q, "alias", None) or q.name
@@ -661,6 +672,22 @@ def _changed(before, after) -> list[str]:
 
 
 # ---- the matrix ---------------------------------------------------------------------------------
+def _text(response) -> str:
+    """What an answer shows: a workbook's cells and a PDF's text, else the body."""
+    kind = response.headers.get("content-type", "")
+    if response.status_code < 300 and "spreadsheetml" in kind:
+        from openpyxl import load_workbook
+
+        book = load_workbook(io.BytesIO(response.content), read_only=True)
+        return "\n".join(str(cell) for sheet in book.worksheets for row in sheet.iter_rows(values_only=True)
+                         for cell in row if cell is not None)
+    if response.status_code < 300 and "pdf" in kind:
+        from pypdf import PdfReader
+
+        return "\n".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(response.content)).pages)
+    return response.text
+
+
 def _visible_text(key: str, text: str) -> str:
     for allowed in EXPOSED.get(key, ((), ""))[0]:
         text = text.replace(allowed, "")
@@ -681,6 +708,28 @@ def _describe(response) -> str:
     return f"{response.status_code} {response.text[:300]!r}"
 
 
+def _judge(where: str, key: str, kind: str, response, problems: list[str]) -> None:
+    status = response.status_code
+    if status >= 500:
+        problems.append(f"{where}: server error {_describe(response)}")
+        return
+    if MARKER in _visible_text(key, _text(response)).lower():
+        problems.append(f"{where}: firm B's data in the answer: {_describe(response)}")
+    if 200 <= status < 300:
+        if kind == OBJECT:
+            problems.append(f"{where}: acted on firm B's object, got {_describe(response)}")
+        return
+    if status == 400:
+        if kind == OBJECT and key not in ALLOW_400:
+            problems.append(f"{where}: 400 on an object route not in ALLOW_400: {_describe(response)}")
+    elif status not in (403, 404):
+        problems.append(f"{where}: expected 403/404, got {_describe(response)}")
+    if response.headers.get("content-type", "").startswith("application/json"):
+        body = response.json()
+        if body.get("success") is not False or not isinstance(body.get("message"), str):
+            problems.append(f"{where}: not a failure envelope: {_describe(response)}")
+
+
 @pytest.mark.parametrize("case", MATRIX_ROUTES, ids=[r.key for r in MATRIX_ROUTES])
 def test_route(case: RouteCase, world, client):
     assert case.key in ROUTES, (f"{case.key} is neither in the access matrix (ROUTES in this file) nor in "
@@ -696,31 +745,26 @@ def test_route(case: RouteCase, world, client):
     statuses.append(f"anon={unauth.status_code}")
     if unauth.status_code != 401:
         problems.append(f"unauthenticated: expected 401, got {_describe(unauth)}")
-    for role in ROLES:
-        response = send(client, req, world.tokens[role])
-        status = response.status_code
-        statuses.append(f"{role[:5]}={status}")
-        where = f"firm A {role}"
-        if status >= 500:
-            problems.append(f"{where}: server error {_describe(response)}")
-        elif 200 <= status < 300:
-            if kind == OBJECT:
-                problems.append(f"{where}: acted on firm B's object, got {_describe(response)}")
-            elif MARKER in _visible_text(case.key, response.text).lower():
-                problems.append(f"{where}: firm B's data in the answer: {_describe(response)}")
-        elif status == 400:
-            if kind == OBJECT and case.key not in ALLOW_400:
-                problems.append(f"{where}: 400 on an object route not in ALLOW_400: {_describe(response)}")
-        elif status not in (403, 404):
-            problems.append(f"{where}: expected 403/404, got {_describe(response)}")
-        if status < 500 and status != 200 and response.headers.get("content-type", "").startswith("application/json"):
-            body = response.json()
-            if body.get("success") is not False or not isinstance(body.get("message"), str):
-                problems.append(f"{where}: not a failure envelope: {_describe(response)}")
+    calls = [("", req)]
+    if kind == FIRMWIDE:  # the plain call too: no ids, no search
+        calls.append((" (plain)", build_request(case, world, hostile=False)))
+    for label, request in calls:
+        for role in ROLES:
+            response = send(client, request, world.tokens[role])
+            statuses.append(f"{role[:5]}{label.strip()[1:-1][:1]}={response.status_code}")
+            _judge(f"firm A {role}{label}", case.key, kind, response, problems)
     after = snapshot()
     changed = _changed(before, after)
     if changed:
         problems.append(f"the database changed: {changed}")
+
+    # positive control for the marker: firm B's people do see their data on these firm-wide reads
+    if kind == FIRMWIDE and case.key in MARKER_CONTROL:
+        plain = build_request(case, world, hostile=False)
+        seen = [send(client, plain, world.tokens[who]) for who in ("b_administrator", "b_adviser")]
+        if not any(MARKER in _text(r).lower() for r in seen):
+            problems.append(f"marker control: firm B's own people do not see firm B's data "
+                            f"({[_describe(r) for r in seen]})")
 
     # positive control: the ids are real (someone of firm B, or the superuser, reads the object)
     if case.method == "GET" and kind == OBJECT and case.key not in NO_CONTROL:
