@@ -60,6 +60,8 @@ ACTIONS: dict[str, str] = {
     "trade_instruction.validated": "Trade recommendations validated",
     "trade_instruction.declined": "Trade recommendations declined",
     "trade_instruction.decided": "Trade decisions confirmed",
+    "trade_instruction.edited": "Trade recommendations edited",
+    "trade_instruction.auto_approved": "Trades approved automatically",
     "broker_file.exported": "Broker file exported",
     "bulk_run.started": "Bulk calculation started",
 }
@@ -111,12 +113,16 @@ def _firm_of(row: Any) -> int | None:
 
 def record(s: Session, actor: Actor | None, action: str, object_type: str, object_id: int | None = None, *,
            label: str | None = None, firm_id: int | None = None, before: Mapping[str, Any] | None = None,
-           after: Mapping[str, Any] | None = None, actor_email: str | None = None) -> None:
-    """Adds one event to the caller's transaction."""
+           after: Mapping[str, Any] | None = None, actor_email: str | None = None, actor_id: int | None = None) -> None:
+    """Adds one event to the caller's transaction. Without an Actor, `actor_id` names the user (or
+    nobody: a sweep, a failed sign-in with `actor_email`)."""
     if action not in ACTIONS:
         raise ValueError(f"{UNKNOWN_ACTION}: {action}")
+    if actor is None and actor_id is not None and actor_email is None:
+        user = s.get(User, actor_id)
+        actor_email = user.email if user is not None else None
     s.add(AuditEvent(
-        actor_id=actor.id if actor is not None else None,
+        actor_id=actor.id if actor is not None else actor_id,
         actor_email=(actor.email if actor is not None else actor_email) or None,
         firm_id=firm_id, action=action, object_type=object_type, object_id=object_id,
         object_label=(label or "")[:300] or None,

@@ -39,7 +39,7 @@ from app.domain.engine.target import calculate_target
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
 from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.jobs import progress
-from app.services import assets as asset_service, engine_inputs, listing
+from app.services import assets as asset_service, audit, engine_inputs, listing
 from app.services.portfolio_access import as_id, load_portfolio
 
 log = logging.getLogger(__name__)
@@ -63,6 +63,15 @@ def portfolio_facts(s: Session, actor: Actor, p: Portfolio) -> PortfolioFacts:
 
 # ---- live updates ------------------------------------------------------------------------------
 TP_UPDATED = "target portfolio updated"
+
+
+def _audit(s: Session, actor: Actor, action: str, p: Portfolio, row: TargetPortfolio) -> None:
+    """A target portfolio's (or its record of advice's) change, on the portfolio's audit trail."""
+    s.flush()
+    s.refresh(row)
+    audit.record(s, actor, action, "portfolio", p.id, label=p.name, firm_id=p.firm_id,
+                 after={"target_portfolio": row.version, "status": row.status,
+                        **({"not_enough_cash": True} if row.not_enough_cash else {})})
 
 
 def _announce(s: Session, p: Portfolio, row: TargetPortfolio) -> None:
@@ -157,6 +166,7 @@ def calculate(*, actor: Actor, investment_id: Any) -> dict[str, Any]:
                                            model_id=p.model_id))
         s.add(row)
         s.flush()
+        _audit(s, actor, "target_portfolio.calculated", p, row)
         _announce(s, p, row)
         return _shape(s, actor, p, row)
 
@@ -333,6 +343,7 @@ def validate(*, actor: Actor, tp_id: Any, row_version: Any = None) -> dict[str, 
         s.refresh(row)
         if row.status == TPStatus.VALIDATED.value:
             records_of_advice.notify_validated(s, p, row, settings)
+        _audit(s, actor, "target_portfolio.validated", p, row)
         _announce(s, p, row)
         return _shape(s, actor, p, row)
 
@@ -359,6 +370,7 @@ def decide(*, actor: Actor, tp_id: Any, action: str, row_version: Any = None) ->
         else:
             _bump(s, row, status=TPStatus.DECLINED.value, declined_by=actor.id, declined_at=now, moderator_id=actor.id)
         s.refresh(row)
+        _audit(s, actor, "record_of_advice.approved" if action == "approve" else "record_of_advice.declined", p, row)
         _announce(s, p, row)
         shape = _shape(s, actor, p, row)
         shape["message"] = advice.TP_APPROVED if action == "approve" else advice.TP_DECLINED
@@ -441,6 +453,7 @@ def save_edit(*, actor: Actor, tp_id: Any, row_version: Any, overrides: list[dic
             s.add(TargetPortfolioComment(tp_id=new.id, model_id=c.model_id, type=c.type, description=c.description,
                                          updated_by=c.updated_by, updated_at=c.updated_at))
         s.flush()
+        _audit(s, actor, "target_portfolio.saved", p, new)
         _announce(s, p, new)
         shape = _shape(s, actor, p, new)
         shape["message"] = advice.TP_SAVED

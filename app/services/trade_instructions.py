@@ -35,7 +35,7 @@ from app.domain.engine.trades import generate_trades, str_on_generation, trade_f
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
 from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.domain.roles import Role
-from app.services import assets as assets_service, engine_inputs, listing, postings
+from app.services import assets as assets_service, audit, engine_inputs, listing, postings
 from app.services.portfolio_access import as_id, load_portfolio
 from app.services.records_of_advice import approval_settings
 from app.services.target_portfolios import portfolio_facts
@@ -64,8 +64,24 @@ def source_target(s: Session, p: Portfolio) -> TargetPortfolio | None:
     return _sources(s, {p.id: p})[p.id]
 
 
+# the trade recommendations' own history entries -> the audit trail's actions
+_AUDITED = {"calculated": "trade_instruction.calculated", "calculation failed": "trade_instruction.calculated",
+            "validated": "trade_instruction.validated", "declined all": "trade_instruction.declined",
+            "confirmed decisions": "trade_instruction.decided", "changed transaction": "trade_instruction.edited",
+            "added transaction": "trade_instruction.edited", "deleted transaction": "trade_instruction.edited",
+            "approved automatically": "trade_instruction.auto_approved"}
+
+
 def _history(s: Session, ti_id: int, actor_id: int | None, action: str, detail: str | None = None) -> None:
+    """An entry of the trade recommendations' history, and the same on the portfolio's audit trail."""
     s.add(TradeAction(trade_instruction_id=ti_id, actor_id=actor_id, action=action, detail=detail, created_at=utcnow()))
+    ti = s.get(TradeInstruction, ti_id)
+    p = s.get(Portfolio, ti.investment_id) if ti is not None else None
+    if p is not None:
+        audit.record(s, None, _AUDITED.get(action, "trade_instruction.edited"), "portfolio", p.id, actor_id=actor_id,
+                     label=p.name, firm_id=p.firm_id,
+                     after={"trade_recommendations": ti.version, "status": ti.status, "what": action,
+                            **({"detail": detail} if detail else {})})
 
 
 def _next_versions(s: Session, ids: list[int]) -> dict[int, int]:
