@@ -21,6 +21,7 @@ from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import AuditEvent, Firm, Portfolio, User
+from app.db.types import utcnow
 from app.domain.errors import NotFound, PermissionDenied, ValidationError
 from app.domain.permissions import NOT_ALLOWED, Actor
 from app.domain.roles import Role
@@ -130,6 +131,23 @@ def record(s: Session, actor: Actor | None, action: str, object_type: str, objec
         after=json.dumps(_plain(after), sort_keys=True) if after else None,
         ip=_origin.get(),
     ))
+
+
+def record_many(s: Session, actor_id: int | None, action: str, object_type: str,
+                events: Iterable[tuple[int, str | None, int | None, Mapping[str, Any]]]) -> None:
+    """Many events of one action by one user (a bulk calculation's portfolios), in one bulk insert:
+    each (object id, label, firm id, after)."""
+    from app.db import bulk
+
+    if action not in ACTIONS:
+        raise ValueError(f"{UNKNOWN_ACTION}: {action}")
+    user = s.get(User, actor_id) if actor_id is not None else None
+    email, ip, now = (user.email if user is not None else None), _origin.get(), utcnow()
+    rows = [(now, actor_id, email, firm_id, action, object_type, object_id, (label or "")[:300] or None,
+             json.dumps(_plain(after), sort_keys=True), ip) for object_id, label, firm_id, after in events]
+    if rows:
+        bulk.copy_rows(s, AuditEvent, rows, columns=("at", "actor_id", "actor_email", "firm_id", "action", "object_type",
+                                                     "object_id", "object_label", "after", "ip"))
 
 
 def created(s: Session, actor: Actor | None, action: str, object_type: str, row: Any) -> None:

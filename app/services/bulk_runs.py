@@ -37,7 +37,7 @@ from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.domain.recommendations import SELECT_MODEL
 from app.domain.roles import Role
 from app.jobs import progress, runner
-from app.services import engine_inputs, target_portfolios, trade_instructions
+from app.services import audit, engine_inputs, target_portfolios, trade_instructions
 from app.services.model_access import visible_clause as model_visible
 from app.services.portfolio_access import as_id, visible_clause as portfolio_visible
 from app.settings import settings
@@ -89,6 +89,10 @@ def _create(s: Session, actor: Actor, kind: str, ids: list[int], model_ids: list
                   created_at=now)
     s.add(run)
     s.flush()
+    audit.record(s, actor, "bulk_run.started", "bulk_run", run.id, firm_id=actor.firm_id,
+                 label=f"{'Target portfolios' if kind == 'tp' else 'Trade recommendations'} of {len(ids) + len(refused)} portfolios",
+                 after={"kind": kind, "portfolios": len(ids), "refused": len(refused),
+                        **({"models": model_ids} if model_ids else {})})
     bulk.copy_rows(s, BulkRunItem, [(run.id, pid, "pending", None, None) for pid in ids]
                    + [(run.id, pid, "failed", reason, now) for pid, reason in sorted(refused.items())],
                    columns=("run_id", "investment_id", "status", "error", "finished_at"))
@@ -252,7 +256,10 @@ def _run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
             trades = trade_instructions.generate_all(inputs)
         timings.calculate = time.perf_counter() - started
         started = time.perf_counter()
-        portfolios = dict(s.execute(sa_select(Portfolio.id, Portfolio.model_id).where(col(Portfolio.id).in_(ids))).all())
+        facts = {pid: (model_id, name, firm_id) for pid, model_id, name, firm_id in s.execute(
+            sa_select(Portfolio.id, Portfolio.model_id, Portfolio.name, Portfolio.firm_id)
+            .where(col(Portfolio.id).in_(ids))).all()}
+        portfolios = {pid: f[0] for pid, f in facts.items()}
         outcomes: dict[int, tuple[str, str | None, int | None]] = {}
         if run.kind == "tp":
             rows = []
@@ -289,6 +296,13 @@ def _run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
                 bulk.copy_rows(s, TradeNote, notes)
             bulk.copy_rows(s, TradeAction, actions,
                            columns=("trade_instruction_id", "actor_id", "action", "detail", "created_at"))
+        # each portfolio's new version on its audit trail, as when calculated one at a time
+        key = "target_portfolio" if run.kind == "tp" else "trade_recommendations"
+        audit.record_many(s, run.created_by, "target_portfolio.calculated" if run.kind == "tp"
+                          else "trade_instruction.calculated", "portfolio",
+                          [(pid, facts.get(pid, (None, None, None))[1], facts.get(pid, (None, None, None))[2],
+                            {key: versions[pid], "bulk_run": run_id,
+                             **({"error": outcomes[pid][1]} if outcomes[pid][0] == "failed" else {})}) for pid in ids])
         counts = Counter(status for status, _, _ in outcomes.values())
         for status in ("done", "failed"):
             group = [pid for pid, (st, _, _) in outcomes.items() if st == status]

@@ -123,3 +123,23 @@ def test_filters(w):
         audit.list_events(actor=superuser, action="nonsense")
     with pytest.raises(ValidationError):
         audit.list_events(actor=superuser, date_from="not a date")
+
+
+
+def test_a_bulk_run_and_each_of_its_portfolios_are_recorded(db):
+    from app.jobs import runner
+    from app.services import bulk_runs
+    from tests.factories_advice import make_book, unlink_model
+
+    book = make_book(3)
+    unlink_model(book.portfolio_ids[1])
+    run = bulk_runs.start_for_investments(actor=f.actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids)
+    runner.wait_in_process()
+    [started] = _events(action="bulk_run.started")
+    assert started.object_id == run["id"] and started.actor_id == book.adviser.id
+    calculated = {e.object_id: e for e in _events(action="target_portfolio.calculated")}
+    assert set(calculated) == set(book.portfolio_ids)
+    assert all(e.actor_email == book.adviser.email and e.firm_id == book.firm.id for e in calculated.values())
+    assert '"error": "The portfolio is not linked to a model"' in calculated[book.portfolio_ids[1]].after
+    history, total = audit.portfolio_history(actor=f.actor(book.adviser), investment_id=book.portfolio_ids[0])
+    assert total == 1 and history[0]["after"]["bulk_run"] == run["id"]
