@@ -64,6 +64,9 @@ ACTIONS: dict[str, str] = {
     "trade_instruction.edited": "Trade recommendations edited",
     "trade_instruction.auto_approved": "Trades approved automatically",
     "broker_file.exported": "Broker file exported",
+    "order.executed": "Order executed",
+    "order.rejected": "Order rejected",
+    "broker_confirmations.uploaded": "Execution file uploaded",
     "bulk_run.started": "Bulk calculation started",
 }
 OBJECT_TYPES: dict[str, str] = {

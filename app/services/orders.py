@@ -34,7 +34,7 @@ from app.domain.permissions import NOT_ALLOWED, Actor
 from app.domain.recommendations import FILE_TOO_LARGE, FileProblem, LineError, file_type_error
 from app.domain.roles import Role
 from app.domain.transactions import ASSET_PANEL_LABELS, Kind, Status, cash_amount
-from app.services import postings
+from app.services import audit, postings
 from app.services.portfolio_access import as_id, visible_clause
 from app.services.trade_file import report_firm
 
@@ -188,6 +188,9 @@ def execute(*, actor: Actor, order_id: Any, price: Any, fee: Any = None, quantit
               trade_at=trade_at, settlement_at=settlement_at,
               contract_note=str(contract_note).strip() if contract_note else None, actor_id=actor.id)
         code = s.get(Asset, t.asset_id).code
+        audit.record(s, actor, "order.executed", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
+                     after={"order": t.order_id or t.id, "side": t.action, "code": code, "quantity": units,
+                            "price": t.price})
         return _row(t, p, code)
 
 
@@ -204,6 +207,9 @@ def reject(*, actor: Actor, order_id: Any, reason: Any = None) -> OrderRow:
         postings.sync_cash(s, t)
         s.flush()
         code = s.get(Asset, t.asset_id).code
+        audit.record(s, actor, "order.rejected", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
+                     after={"order": t.order_id or t.id, "side": t.action, "code": code, "quantity": t.quantity,
+                            "reason": payload["rejection"]})
         return _row(t, p, code)
 
 
@@ -259,4 +265,6 @@ def upload_confirmations(*, actor: Actor, content_type: str | None, data: bytes 
         for c, t in matches:
             _fill(s, t, quantity=c.quantity, price=c.price, fee=c.brokerage, trade_at=c.trade_at,
                   settlement_at=c.settlement_at, contract_note=c.reference or None, actor_id=actor.id)
+        audit.record(s, actor, "broker_confirmations.uploaded", "broker_file", None, firm_id=fid,
+                     label=f"{len(matches)} orders executed", after={"orders": len(matches)})
         return {"notice": order_rules.CONFIRMATIONS_UPLOADED, "count": len(matches)}

@@ -79,6 +79,14 @@ def test_trade_file_export_and_execution_file(client):
     assert "line(s): 2" in failure["message"]
     assert f.ok_result(client.get("/api/orders", headers=adviser))["totals"][0]["count"] == len(rows)
     assert ti_id
+    # one order filled, one refused by the broker: both on their portfolio's audit trail, with the export
+    second = orders["rows"][1]
+    f.ok_result(client.put(f"/api/orders/{first['id']}/execute", headers=adviser, json={"price": "10.50"}))
+    f.ok_result(client.put(f"/api/orders/{second['id']}/reject", headers=adviser, json={"reason": "No liquidity"}))
+    trail = f.ok_result(client.get("/api/audit-events", headers=f.headers(book.admin)))["rows"]
+    actions = [r["action"] for r in trail]
+    assert actions[:2] == ["order.rejected", "order.executed"] and "broker_file.exported" in actions
+    assert trail[0]["after"]["reason"] == "No liquidity" and trail[1]["after"]["price"] == "10.50"
 
 
 def test_reports_refuse_clients_and_other_firms(client):
