@@ -780,3 +780,168 @@ def test_route(case: RouteCase, world, client):
     _report(f"{case.key:<70} {kind:<8} {' '.join(statuses)}")
 
     assert not problems, f"{case.key}:\n  " + "\n  ".join(problems)
+
+
+# ---- firm A's own objects with firm B's ids in the body ---------------------------------------------
+# The path names something firm A may change; the body slips in a firm-B id. Each must be refused
+# (400 for the field, 403 or 404) and write nothing.
+def _cross_cases(w) -> dict[str, tuple[str, str, str, Any]]:
+    from tests.factories_models import payload
+
+    a, b, u = w.a, w.b, w.u
+    model_with_b_asset = {**payload(u, name="Alpha Model"), "version": 1}
+    model_with_b_asset["allocation_classes"][0]["assets"].append(
+        {"asset_id": b.asset.id, "alt_asset_id": None, "priority": 3})
+    return {
+        "portfolio's adviser of firm B": ("adviser", "PUT", f"/api/investments/{a.portfolio.id}",
+                                          {"adviser_id": b.adviser.id}),
+        "portfolio's holder of firm B": ("adviser", "PUT", f"/api/investments/{a.portfolio.id}",
+                                         {"users": [{"id": a.client.id, "is_owner": True},
+                                                    {"id": b.client.id, "is_owner": False}]}),
+        "portfolio's exception on firm B's asset": ("adviser", "PUT", f"/api/investments/{a.portfolio.id}",
+                                                    {"exceptions": [{"asset_id": b.asset.id, "type": "exclude"}]}),
+        "new portfolio of firm A with firm B's client": (
+            "administrator", "POST", "/api/investments",
+            {"name": "Alpha Second", "type": "SAVINGS", "adviser_id": a.adviser.id,
+             "users": [{"id": b.client.id, "is_owner": True}]}),
+        "link firm B's private model": ("adviser", "POST", "/api/investments-buy-model",
+                                        {"investment_id": a.portfolio.id, "model_id": b.model["id"]}),
+        "custom holding in firm B's class": ("adviser", "POST", "/api/custom-holdings",
+                                             {"investment_id": a.portfolio.id, "name": "Alpha Extra",
+                                              "class_id": b.asset_class.id, "value": "100.00"}),
+        "custom holding moved to firm B's class": ("adviser", "PUT", f"/api/custom-holdings/{a.holding.id}",
+                                                   {"investment_id": a.portfolio.id, "name": "Alpha Holding",
+                                                    "class_id": b.asset_class.id, "value": "1000.00"}),
+        "custom holding moved to firm B's portfolio": ("adviser", "PUT", f"/api/custom-holdings/{a.holding.id}",
+                                                       {"investment_id": b.portfolio.id, "name": "Alpha Holding",
+                                                        "class_id": a.asset_class.id, "value": "1000.00"}),
+        "trade of firm B's private asset": ("adviser", "POST", "/api/transactions",
+                                            {"investment_id": a.portfolio.id, "type": "asset_buy",
+                                             "asset_id": b.asset.id, "quantity": "1", "price": "5.00", "fee": "0",
+                                             "status": "executed", "trade_at": "2026-01-06"}),
+        "trade moved to firm B's portfolio": ("adviser", "PUT", f"/api/transactions/{a.asset_tx.id}",
+                                              {"investment_id": b.portfolio.id, "type": "asset_buy",
+                                               "asset_id": u.stocks[0].id, "quantity": "100", "price": "40.00",
+                                               "fee": "10.00", "trade_at": "2026-01-05"}),
+        "cash moved to firm B's portfolio": ("adviser", "PUT", f"/api/cash-transactions/{a.cash_tx.id}",
+                                             {"investment_id": b.portfolio.id, "type": "cash", "action": "increase",
+                                              "price": "80000.00", "trade_at": "2026-01-02"}),
+        "deposit transaction of firm B under firm A's deposit": (
+            "adviser", "PUT", f"/api/deposits/{a.deposit.id}/transactions/{b.asset_tx.id}",
+            {"investment_id": a.portfolio.id, "amount": "10.00", "date": "2026-02-01"}),
+        "long-term on firm B's private asset": ("administrator", "POST", "/api/long-terms",
+                                                {"model_id": a.model["id"], "asset_id": b.asset.id, "action": "buy"}),
+        "firm B's long-term edited under firm A's model": (
+            "administrator", "PUT", f"/api/long-terms/{b.long_term.id}",
+            {"model_id": a.model["id"], "asset_id": u.stocks[2].id, "action": "sell"}),
+        "short-term on firm B's private asset": ("administrator", "POST", "/api/recommendations",
+                                                 {"model_id": a.model["id"], "asset_id": b.asset.id,
+                                                  "action": "BUY"}),
+        "model allocation to firm B's private asset": ("administrator", "PUT", f"/api/models/{a.model['id']}",
+                                                       model_with_b_asset),
+        "client moved to firm B's adviser": ("administrator", "PUT", f"/api/users/{a.client.id}",
+                                             {"role": "client", "first_name": "Alpha Client", "last_name": "Tester",
+                                              "email": a.client.email, "adviser_id": b.adviser.id}),
+        "client moved to firm B": ("administrator", "PUT", f"/api/users/{a.client.id}",
+                                   {"role": "client", "first_name": "Alpha Client", "last_name": "Tester",
+                                    "email": a.client.email, "firm_id": b.firm.id, "adviser_id": b.adviser.id}),
+        "trade of firm B's private asset added to advice": (
+            "adviser", "POST", f"/api/trade-instructions/{a.ti_id}/transactions",
+            {"code": b.asset.code, "action": "BUY", "quantity": "1", "price": "5.00"}),
+        "validate firm A's and firm B's trades": ("adviser", "PUT", "/api/reports/trade-recommendations-validate",
+                                                  {"trade_instructions": [a.ti_id, b.ti_id]}),
+        "confirm firm A's and firm B's trades": ("client", "PUT", "/api/reports/trade-recommendations-confirm",
+                                                 {"trade_instructions": [a.ti_id, b.ti_id], "is_approve_all": True}),
+        "rebalance firm A's and firm B's portfolios": ("adviser", "POST", "/api/investments-trigger-rebalance",
+                                                       {"investment_ids": [a.portfolio.id, b.portfolio.id]}),
+        "trades for firm A's and firm B's portfolios": ("adviser", "POST", "/api/investments-generate-ti",
+                                                        {"investment_ids": [a.portfolio.id, b.portfolio.id]}),
+        "bulk calculation of firm A's and firm B's models": (
+            "administrator", "POST", "/api/bulk-calculate",
+            {"kind": "tp", "model_ids": [a.model["id"], b.model["id"]]}),
+        "firm B's recommendations marked deleted": ("administrator", "PUT", "/api/recommendations-mark-as-deleted",
+                                                    {"ids": [b.short_term.id]}),
+    }
+
+
+
+# Moves: the body names firm B's portfolio for firm A's row. Ignoring that field (the row stays in
+# its portfolio) is as good as refusing: the row's portfolio is checked after the call.
+MOVES = {
+    "custom holding moved to firm B's portfolio": "custom_holdings",
+    "trade moved to firm B's portfolio": "asset_transactions",
+    "cash moved to firm B's portfolio": "cash_transactions",
+}
+# Lists of firm A's and firm B's ids: each portfolio is handled in its own transaction (one failing
+# never stops the others), so firm A's part may be done before firm B's id is refused with 404;
+# nothing of firm B may change.
+MIXED = {
+    "validate firm A's and firm B's trades", "confirm firm A's and firm B's trades",
+    "rebalance firm A's and firm B's portfolios", "trades for firm A's and firm B's portfolios",
+    "bulk calculation of firm A's and firm B's models",
+}
+
+
+def firm_b_snapshot(w) -> dict[str, tuple[int, str]]:
+    """Like snapshot(), only the rows of firm B (its firm, users, models, portfolio and advice)."""
+    import app.db  # noqa: F401
+    from app.db import get_engine
+
+    b = w.b
+    owners = {"firm_id": [b.firm.id], "investment_id": [b.portfolio.id], "model_id": [b.model["id"]],
+              "trade_instruction_id": [b.ti_id], "user_id": [b.admin.id, b.adviser.id, b.client.id]}
+    out = {}
+    with get_engine().connect() as conn:
+        for table in SQLModel.metadata.sorted_tables:
+            if table.name in IGNORED_TABLES:
+                continue
+            clauses = [table.c[name].in_(ids) for name, ids in owners.items() if name in table.c]
+            if table.name == "firms":
+                clauses.append(table.c.id == b.firm.id)
+            if not clauses:
+                continue
+            from sqlalchemy import or_
+
+            columns = [c for c in table.columns if (table.name, c.name) not in IGNORED_COLUMNS]
+            rows = conn.execute(sa_select(*columns).where(or_(*clauses)).order_by(*table.primary_key.columns)).all()
+            out[table.name] = (len(rows), hashlib.sha256(repr([tuple(r) for r in rows]).encode()).hexdigest())
+    return out
+
+
+def _portfolio_of(table: str, row_id: int) -> int:
+    from app.db import get_engine
+
+    t = SQLModel.metadata.tables[table]
+    with get_engine().connect() as conn:
+        return conn.execute(sa_select(t.c.investment_id).where(t.c.id == row_id)).scalar_one()
+
+
+def test_firm_b_ids_in_bodies_of_firm_a_objects(world, client):
+    problems: list[str] = []
+    rows = {"custom_holdings": world.a.holding.id, "asset_transactions": world.a.asset_tx.id,
+            "cash_transactions": world.a.cash_tx.id}
+    covered = {t for t, (count, _) in firm_b_snapshot(world).items() if count}
+    assert {"firms", "users", "models", "investments", "trade_instructions", "trade_transactions",
+            "target_portfolios", "custom_holdings", "asset_transactions", "cash_transactions"} <= covered, covered
+    for name, (role, method, url, body) in _cross_cases(world).items():
+        before, before_b = snapshot(), firm_b_snapshot(world)
+        response = send(client, Request(method, url, {}, json=body), world.tokens[role])
+        where = f"{name} ({role}: {method} {url})"
+        status = response.status_code
+        if MARKER in response.text.lower():
+            problems.append(f"{where}: firm B's data in the answer: {_describe(response)}")
+        if name in MOVES and 200 <= status < 300:
+            table = MOVES[name]
+            if _portfolio_of(table, rows[table]) != world.a.portfolio.id:
+                problems.append(f"{where}: firm A's row moved to another portfolio: {_describe(response)}")
+        elif status not in (400, 403, 404):
+            problems.append(f"{where}: expected 400/403/404, got {_describe(response)}")
+        changed = _changed(before_b, firm_b_snapshot(world))
+        if changed:
+            problems.append(f"{where}: firm B's rows changed: {changed}")
+        if name not in MOVES and name not in MIXED:
+            changed = _changed(before, snapshot())
+            if changed:
+                problems.append(f"{where}: the database changed: {changed}")
+        _report(f"cross: {name:<60} {role[:5]}={status} {response.text[:160]}")
+    assert not problems, "\n  ".join(["firm B's ids accepted in firm A's requests:", *problems])
