@@ -19,7 +19,8 @@ from app.ui.states.dashboard import DashboardState as S
 
 TITLE = "Wealth Advice"
 NUMBER = {"text_align": "right", "font_variant_numeric": "tabular-nums", "white_space": "nowrap"}
-EMPTY = ("No portfolio follows a model yet: link portfolios to a model and their drift from it shows here.")
+EMPTY = "No portfolio follows a model yet: link portfolios to a model and their drift from it shows here."
+EMPTY_FILTERED = "No portfolio matches these filters."
 CALCULATE = "Calculate target portfolios"
 
 
@@ -161,15 +162,23 @@ def _row(row: Any) -> rx.Component:
         rx.table.cell(_breach(row), **NUMBER),
         rx.table.cell(rx.text(row.out_of_band), **NUMBER),
         rx.table.cell(
-            row_menu(
+            rx.hstack(
+                rx.cond(S.can_calculate,
+                        rx.tooltip(rx.icon_button(rx.icon("calculator", size=14), size="1", variant="ghost",
+                                                  on_click=S.calculate_one(row.id), class_name="drift-calc-one",
+                                                  aria_label="Calculate target portfolio", disabled=S.starting),
+                                   content="Calculate target portfolio")),
+                row_menu(
                 rx.menu.item("Class detail", on_click=S.show_detail(row.id)),
                 rx.cond(S.can_calculate,
                         rx.menu.item("Calculate target portfolio", on_click=S.calculate_one(row.id),
                                      class_name="drift-calculate")),
                 rx.menu.item("Target portfolio", on_click=AppState.navigate(row.url)),
                 rx.menu.item("Holdings", on_click=AppState.navigate(row.holdings_url)),
+                ),
+                spacing="3", align="center", justify="end",
             ),
-            width="48px",
+            width="72px",
         ),
         _hover={"background": rx.color("gray", 3)},
         class_name="drift-row",
@@ -195,7 +204,7 @@ def _table() -> rx.Component:
     )
     body = rx.table.body(
         rx.cond(S.loading & (S.rows.length() == 0), skeleton_rows(7),
-                rx.cond(S.rows.length() == 0, empty_row(8, rx.cond(S.error != "", S.error, EMPTY)),
+                rx.cond(S.rows.length() == 0, empty_row(8, rx.cond(S.filtered, EMPTY_FILTERED, EMPTY)),
                         rx.foreach(S.rows, _row))),
         id="drift-table",
     )

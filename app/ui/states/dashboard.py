@@ -256,7 +256,7 @@ class DashboardState(AppState):
             return self._fail(exc)
         pending = routes.url("reports.pending-target-portfolios")
         trades = routes.url("reports.trade-recommendations")
-        oldest = lambda n, d: f"oldest {_days(d)}" if n else "nothing waiting"  # noqa: E731
+        oldest = lambda n, d: ("oldest today" if d == 0 else f"oldest {_days(d)}") if n else "nothing waiting"  # noqa: E731
         self.cards = [
             QueueCard("tp-validate", "Target portfolios to validate", q.to_validate,
                       oldest(q.to_validate, q.to_validate_oldest_days), pending, "amber", "clipboard-check"),
@@ -487,6 +487,10 @@ class DashboardState(AppState):
     @rx.var
     def page_all_selected(self) -> bool:
         return bool(self.rows) and all(r.id in self.selected for r in self.rows)
+
+    @rx.var
+    def filtered(self) -> bool:
+        return self.model_filter != ALL or self.adviser_filter != ALL or self.min_breach != ""
 
     @rx.var
     def selected_count(self) -> int:
