@@ -11,23 +11,28 @@ approved target portfolio, a trade instruction with its transactions, a placed o
 run; plus a superuser. Every firm-B object carries the marker "Zephyr" in its name or e-mail.
 
 For each route: path parameters are firm B's ids, query parameters naming an id (firm_id, model_id,
-investment_id, adviser ...) too, and a body (the route's pydantic model with ids pointing at firm B,
-or the body written in BODIES). The route is called unauthenticated and as firm A's
-administrator, adviser and client:
+investment_id, adviser ...) too, searches look for firm B's names, and a body is sent (written per
+route in _bodies(), else the route's pydantic model or a generic body, with ids pointing at firm B;
+multipart routes get a real image or a small CSV). The route is called unauthenticated and as firm
+A's administrator, adviser and client:
   - unauthenticated: 401;
-  - firm A roles: never 500; on an "object" route (it names a firm-B object) 403 or 404, never 2xx
-    (400 only where ALLOW_400 says why); on a "firmwide" route (lists, reports, options, the
-    caller's own things, shared reference data) any 2xx answer must not contain the marker;
-  - the database is unchanged by the four calls (every table: row count and a hash of its rows;
+  - firm A roles: never 500, never the marker in the answer (JSON, or a workbook's cells, or a PDF's
+    text; EXPOSED lists what is shown by design); on an "object" route (it names a firm-B object)
+    403 or 404, never 2xx (400 only where ALLOW_400 says why); a "firmwide" route (lists,
+    reports, options, the caller's own things, shared reference data) is called plainly too;
+  - the database is unchanged by all these calls (every table: row count and a hash of its rows;
     session_tokens.last_seen_at, download_tickets and signin_failures ignored).
-A positive control then reads each GET "object" route as firm B's people (or the superuser): one
-of them gets a 2xx, so the ids the matrix sends are real.
+Positive controls: each GET "object" route answers 2xx to firm B's people or the superuser (the ids
+sent are real), and the firm-wide reads in MARKER_CONTROL show the marker to firm B's people.
+
+test_firm_b_ids_in_bodies_of_firm_a_objects: firm A's own objects with firm B's ids slipped into
+the body (a holder, an adviser, a private asset or class, a private model, mixed id lists).
+ACCESS_MATRIX_REPORT=<file> writes every status to that file for review.
 """
 from __future__ import annotations
 
 import hashlib
 import io
-import json
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -308,7 +313,7 @@ def test_every_route_is_in_the_matrix_or_allowlisted():
 
 
 # ---- the world ----------------------------------------------------------------------------------
-def _build_firm(label: str, u, cls_factory) -> SimpleNamespace:
+def _build_firm(label: str, u) -> SimpleNamespace:
     from sqlmodel import select
 
     from app.db.engine import session_scope
@@ -377,8 +382,8 @@ def world(database_url, data_dir):
     settings.redis_url = ""  # jobs run in-process: a bulk run started by mistake shows in the snapshot
     try:
         u = make_universe()
-        a = _build_firm("Alpha", u, None)
-        b = _build_firm("Zephyr Secret", u, None)
+        a = _build_firm("Alpha", u)
+        b = _build_firm("Zephyr Secret", u)
         superuser = f.make_user("superuser", None, email="root@platform.example.com", first_name="Platform")
         tokens = {
             "administrator": f.session_token(a.admin), "adviser": f.session_token(a.adviser),
