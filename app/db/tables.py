@@ -766,6 +766,7 @@ class BulkRun(SQLModel, table=True):
     created_at: datetime = utc_field(default_now=True)
     started_at: Optional[datetime] = utc_field()
     finished_at: Optional[datetime] = utc_field()
+    resumed_at: Optional[datetime] = utc_field()  # pending work last queued again (see bulk_runs.resume_stalled)
 
 
 class BulkRunItem(SQLModel, table=True):

@@ -1,5 +1,6 @@
 """Time-based rules applied by a periodic, idempotent sweep: trade recommendations whose
-auto-approval deadline (next day 10 AM, or 1 to 10 days after validation) has passed are approved.
+auto-approval deadline (next day 10 AM, or 1 to 10 days after validation) has passed are approved,
+and bulk runs that stopped moving (a worker died, Redis lost its queue) are queued again.
 
 The sweep runs every SWEEP_SECONDS beside the work: in each RQ worker (`python -m app.cli worker`)
 and, on the embedded default (no REDIS_URL), inside the web process. Running it twice, or in
@@ -16,8 +17,12 @@ SWEEP_SECONDS = 60
 
 
 def sweep_once() -> int:
-    from app.services import trade_instructions
+    from app.services import bulk_runs, trade_instructions
 
+    try:
+        bulk_runs.resume_stalled()
+    except Exception:  # retried at the next tick
+        log.exception("resuming stalled bulk runs failed")
     try:
         return trade_instructions.sweep_auto_approvals()
     except Exception:  # a failed sweep is retried at the next tick

@@ -185,8 +185,38 @@ def resume(*, actor: Actor | None, run_id: int, chunk_size: int | None = None) -
         pending = list(s.exec(select(BulkRunItem.investment_id).where(BulkRunItem.run_id == run_id,
                                                                       BulkRunItem.status == "pending")
                               .order_by(BulkRunItem.investment_id)).all())
+        run.resumed_at = utcnow()
+        s.add(run)
     _launch(run_id, pending, _chunk(chunk_size))
     return len(pending)
+
+
+# The progress modal says a run is waiting for a worker when nothing finished for this long.
+WAITING_AFTER = timedelta(seconds=20)
+# A run none of whose portfolios finished for this long (and not queued again meanwhile) has lost its
+# work: a worker died mid-chunk, or Redis restarted and its queue forgot the jobs.
+STALL_AFTER = timedelta(minutes=2)
+
+
+def resume_stalled(*, stall_after: timedelta = STALL_AFTER, now: Any = None) -> list[int]:
+    """Queues again the pending portfolios of every run that stopped moving; returns their ids.
+    Called by the periodic sweep (workers, or the web process on the embedded default), so a run
+    finishes by itself once a worker and Redis are back. Safe to repeat and to run in several
+    processes: finished portfolios are never calculated again and a version is unique per run."""
+    now = now or utcnow()
+    with session_scope() as s:
+        live = s.exec(select(BulkRun).where(col(BulkRun.status).in_(("queued", "running")))).all()
+        moved = dict(s.execute(sa_select(BulkRunItem.run_id, func.max(BulkRunItem.finished_at))
+                               .where(col(BulkRunItem.run_id).in_([r.id for r in live]))
+                               .group_by(BulkRunItem.run_id)).all()) if live else {}
+        stalled = [r.id for r in live
+                   if now - max(t for t in (moved.get(r.id), r.resumed_at, r.started_at, r.created_at) if t) >= stall_after]
+    resumed = []
+    for run_id in stalled:
+        if resume(actor=None, run_id=run_id):
+            resumed.append(run_id)
+            log.warning("bulk run %s had stalled: its pending portfolios were queued again", run_id)
+    return resumed
 
 
 # ---- running a chunk ----------------------------------------------------------------------------
@@ -365,8 +395,12 @@ def get(*, actor: Actor, run_id: Any, errors_limit: int = 200, recent_limit: int
             .order_by(col(BulkRunItem.finished_at).desc(), col(BulkRunItem.id).desc())
             .limit(max(0, int(recent_limit)))
         ).all() if recent_limit else []
+        last = s.execute(sa_select(func.max(BulkRunItem.finished_at)).where(BulkRunItem.run_id == run.id)).scalar()
+        moved = max(t for t in (last, run.resumed_at, run.started_at, run.created_at) if t)
         return {
             "id": run.id, "kind": run.kind, "status": run.status, "total": run.total, "done": run.done,
+            # no portfolio finished for a while: the work waits for a worker (or is being resumed)
+            "waiting": run.status in ("queued", "running") and utcnow() - moved >= WAITING_AFTER,
             "failed": run.failed, "model_ids": json.loads(run.model_ids) if run.model_ids else [],
             "created_at": run.created_at.isoformat(), "finished_at": run.finished_at.isoformat() if run.finished_at else None,
             "errors": [{"investment_id": pid, "investment_name": name, "message": error} for pid, name, error in errors],

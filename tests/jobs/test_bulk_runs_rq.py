@@ -60,3 +60,36 @@ def test_killed_worker_then_resume_completes_without_duplicates(db, database_url
                                        .group_by(TargetPortfolio.investment_id)).all())
     assert per_portfolio == {pid: 1 for pid in book.portfolio_ids}
     assert bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])["status"] == "done"
+
+
+def test_a_run_whose_queue_redis_lost_finishes_after_the_sweep(db, database_url, redis_url):
+    """Redis restarted without persistence: the run's queued chunks are gone. Nothing is lost in
+    the database, and the sweep that resumes stalled runs finishes it once a worker is back."""
+    import redis
+    from datetime import timedelta
+
+    book = make_book(6)
+    run = bulk_runs.start_for_models(actor=actor(book.adviser), kind="tp", model_ids=[book.model["id"]], chunk_size=2)
+    redis.Redis.from_url(redis_url).flushdb()  # the restart
+    idle = _worker(database_url, redis_url, burst=True)
+    assert idle.wait(timeout=60) == 0, idle.stderr.read().decode()[-2000:]
+    assert _counts(run["id"]) == (0, 0, 6)
+    waiting = bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])
+    assert waiting["status"] == "queued" and waiting["waiting"] is False  # not yet: it was queued a moment ago
+    with session_scope() as s:  # as if queued a minute ago: the progress modal says it waits for a worker
+        s.get(BulkRun, run["id"]).created_at -= timedelta(minutes=1)
+    assert bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])["waiting"] is True
+
+    # not stalled yet: nothing is queued twice while the run may still be moving
+    assert bulk_runs.resume_stalled() == []
+    assert bulk_runs.resume_stalled(stall_after=timedelta(0)) == [run["id"]]
+    finisher = _worker(database_url, redis_url, burst=True)
+    assert finisher.wait(timeout=120) == 0, finisher.stderr.read().decode()[-2000:]
+    assert _counts(run["id"]) == (6, 0, 6)
+    with session_scope() as s:
+        per_portfolio = dict(s.execute(select(TargetPortfolio.investment_id, func.count())
+                                       .where(TargetPortfolio.bulk_run_id == run["id"])
+                                       .group_by(TargetPortfolio.investment_id)).all())
+    assert per_portfolio == {pid: 1 for pid in book.portfolio_ids}
+    assert bulk_runs.resume_stalled(stall_after=timedelta(0)) == []  # done: nothing left to resume
+    assert bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])["waiting"] is False

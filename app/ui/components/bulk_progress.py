@@ -77,6 +77,10 @@ def bulk_progress_modal() -> rx.Component:
                     _count("Total", P.total, "bulk-total"),
                     width="100%", spacing="3",
                 ),
+                rx.cond(P.waiting,
+                        rx.callout("Waiting for a worker: nothing has finished for a while. The calculation goes on "
+                                   "by itself as soon as one is free; nothing done so far is lost.",
+                                   icon="hourglass", color_scheme="amber", size="1", width="100%", id="bulk-waiting")),
                 rx.cond((P.total == 0) & ~P.running,
                         rx.text("There were no portfolios you may calculate.", size="2", color=rx.color("gray", 11),
                                 id="bulk-nothing")),

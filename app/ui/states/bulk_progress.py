@@ -82,6 +82,7 @@ class BulkProgressState(AppState):
     kind: str = "tp"
     run_id: int = 0
     running: bool = False
+    waiting: bool = False  # nothing finished for a while: the run waits for a worker
     total: int = 0
     done: int = 0
     failed: int = 0
@@ -182,6 +183,7 @@ class BulkProgressState(AppState):
         self.recent = _items(run.get("recent"))
         self.errors = _items([{**e, "status": "failed"} for e in run.get("errors") or []])
         self.running = run.get("status") != "done" and self.done + self.failed < self.total
+        self.waiting = self.running and bool(run.get("waiting"))
 
     def _apply_event(self, event: dict[str, Any]) -> None:
         self.total = int(event.get("total") or self.total)
