@@ -5,28 +5,26 @@ ids and forbidden actions, and change nothing."""
 from __future__ import annotations
 
 # "METHOD /api/path" -> why anyone (or any signed-in user) may call it
-_TOKEN_LINK = "a link mailed to the user: the single-use token in it is the check (no session yet)"
-_DOCS = "the API's own description, public by design"
 REST: dict[str, str] = {
     "GET /api/health": "liveness probe: answers {status: ok} and reads nothing",
     "GET /api/files/{key}": ("stored images (logos, photos) for <img> tags: the key is random and unguessable, "
                              "given out only inside answers the caller may read"),
     "POST /api/signin": "the public sign-in: takes only the e-mail and password typed",
     "POST /api/signout": "ends the caller's own session and nothing else",
-    "GET /api/activation/{token}": _TOKEN_LINK,
-    "POST /api/activation": _TOKEN_LINK,
+    "GET /api/activation/{token}": "a link mailed to the user: the single-use token in it is the check (no session yet)",
+    "POST /api/activation": "a link mailed to the user: the single-use token in it is the check (no session yet)",
     "POST /api/password-recovery": ("public recovery request: mails a link to the address's owner and answers the "
                                     "same whoever asks"),
-    "GET /api/password-recovery/{token}": _TOKEN_LINK,
-    "POST /api/reset-password": _TOKEN_LINK,
-    "GET /api/email-change/{token}": _TOKEN_LINK,
-    "POST /api/email-change": _TOKEN_LINK,
+    "GET /api/password-recovery/{token}": "a link mailed to the user: the single-use token in it is the check (no session yet)",
+    "POST /api/reset-password": "a link mailed to the user: the single-use token in it is the check (no session yet)",
+    "GET /api/email-change/{token}": "a link mailed to the user: the single-use token in it is the check (no session yet)",
+    "POST /api/email-change": "a link mailed to the user: the single-use token in it is the check (no session yet)",
     "PUT /api/me": "changes only the signed-in user's own profile (no id is taken from the request)",
     "POST /api/me-photo-upload": "changes only the signed-in user's own photo (no id is taken from the request)",
     "POST /api/me-signature-upload": "changes only the signed-in user's own signature (no id is taken from the request)",
-    "GET /api/openapi.json": _DOCS,
-    "GET /api/docs": _DOCS,
-    "GET /docs/oauth2-redirect": _DOCS,
+    "GET /api/openapi.json": "the API's own description, public by design",
+    "GET /api/docs": "the API's own description, public by design",
+    "GET /docs/oauth2-redirect": "the API's own description, public by design",
 }
 
 # "StateClass.handler" -> why it needs no check
