@@ -15,8 +15,12 @@ def _unexpected_error(exception: Exception):
     # Anything a handler did not turn into a message itself: log it, show the generic text.
     import logging
 
+    from app.domain.errors import DomainError
+
+    if isinstance(exception, DomainError):  # e.g. the database out of reach: its own words
+        return rx.toast.error(exception.message)
     logging.getLogger("app.ui").exception("unhandled UI error", exc_info=exception)
-    return rx.toast.error(GENERIC, position="top-right")
+    return rx.toast.error(GENERIC)
 
 
 def _connection_overlay() -> rx.Component:

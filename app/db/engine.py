@@ -5,8 +5,10 @@ from typing import Iterator
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, create_engine
 
+from app.domain.errors import DATABASE_UNAVAILABLE, ServiceUnavailable
 from app.settings import settings
 
 _engine: Engine | None = None
@@ -46,15 +48,38 @@ def reset_engine(url: str | None = None) -> Engine:
     return _engine
 
 
+# PostgreSQL error classes that mean the server is out of reach (not a bad statement): connection
+# exceptions, and the server shutting down or not accepting connections yet.
+_UNREACHABLE_STATES = ("08", "57P01", "57P02", "57P03")
+
+
+def database_unreachable(exc: BaseException) -> bool:
+    """The error is PostgreSQL being out of reach (restarting, network gone), not the work's own fault."""
+    if not isinstance(exc, DBAPIError):
+        return False
+    orig = exc.orig
+    if not type(orig).__module__.startswith("psycopg"):
+        return False  # SQLite's OperationalError ('database is locked') is no outage
+    state = getattr(orig, "sqlstate", None)
+    return exc.connection_invalidated or state is None or state.startswith(_UNREACHABLE_STATES)
+
+
 @contextmanager
 def session_scope() -> Iterator[Session]:
-    """One unit of work: commits on success, rolls back everything on any error."""
+    """One unit of work: commits on success, rolls back everything on any error. When the database
+    is out of reach the work is refused with ServiceUnavailable (the user's text: nothing saved, try
+    again); the pool checks connections before use, so the next unit of work after the outage runs."""
     session = Session(get_engine(), expire_on_commit=False)
     try:
         yield session
         session.commit()
-    except BaseException:
-        session.rollback()
+    except BaseException as exc:
+        try:
+            session.rollback()
+        except DBAPIError:
+            pass  # the connection is gone: nothing to roll back
+        if isinstance(exc, DBAPIError) and database_unreachable(exc):
+            raise ServiceUnavailable(DATABASE_UNAVAILABLE) from exc
         raise
     finally:
         session.close()

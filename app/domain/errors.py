@@ -44,6 +44,11 @@ class Conflict(DomainError):
     status = 409
 
 
+class ServiceUnavailable(DomainError):
+    kind = "ServiceUnavailable"
+    status = 503
+
+
 class TooManyRequests(DomainError):
     kind = "TooManyRequestsError"
     status = 429
@@ -51,3 +56,4 @@ class TooManyRequests(DomainError):
 
 INVALID_FORM = "Please, fill all required fields with valid data"
 GENERIC = "Sorry, something went wrong..."
+DATABASE_UNAVAILABLE = "The database is not answering. Nothing was saved; please try again in a moment."
