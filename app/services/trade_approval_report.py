@@ -30,7 +30,7 @@ from app.domain.errors import DomainError, NotFound, PermissionDenied, Validatio
 from app.domain.permissions import NOT_ALLOWED, Actor
 from app.domain.roles import Role
 from app.services import trade_instructions as tis
-from app.services.portfolio_access import as_id
+from app.services.portfolio_access import as_id, visible_clause
 
 ADVISER_NOT_FOUND = "Adviser not found"
 SELECT_ADVISER = "Select an adviser"
@@ -264,12 +264,23 @@ class BulkOutcome:
     failed: dict[int, str]
 
 
+def _require_visible(actor: Actor, ids: list[int]) -> None:
+    """Every instruction named must be one the actor may see, before any is touched: a request
+    naming another firm's is refused whole (404), not half done."""
+    with session_scope() as s:
+        seen = set(s.exec(select(TradeInstruction.id).join(Portfolio, Portfolio.id == TradeInstruction.investment_id)
+                          .where(col(TradeInstruction.id).in_(ids), visible_clause(actor))).all())
+    if seen != set(ids):
+        raise NotFound(tis.TI_NOT_FOUND)
+
+
 def validate(*, actor: Actor, trade_instructions: Any) -> BulkOutcome:
     """PUT /api/reports/trade-recommendations-validate: validates each instruction (each in its
     own transaction; one that cannot be validated is reported, the others go ahead)."""
     ids = _ids(trade_instructions)
     if not ids:
         raise ValidationError(advice.SELECT_INVESTMENT)
+    _require_visible(actor, ids)
     done, failed = [], {}
     for ti_id in ids:
         try:
@@ -292,6 +303,7 @@ def confirm(*, actor: Actor, trade_instructions: Any, notes: Any = None, is_appr
     ids = _ids(items)
     if not ids:
         raise ValidationError(advice.SELECT_INVESTMENT)
+    _require_visible(actor, ids)
     decisions: dict[int, Any] = {}
     for item in items:
         if isinstance(item, Mapping):

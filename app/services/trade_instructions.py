@@ -36,7 +36,7 @@ from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationEr
 from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.domain.roles import Role
 from app.services import assets as assets_service, audit, engine_inputs, listing, postings
-from app.services.portfolio_access import as_id, load_portfolio
+from app.services.portfolio_access import PORTFOLIO_NOT_FOUND, as_id, load_portfolio, visible_clause
 from app.services.records_of_advice import approval_settings
 from app.services.target_portfolios import portfolio_facts
 
@@ -262,6 +262,9 @@ def generate(*, actor: Actor, investment_ids: Iterable[Any]) -> list[dict[str, A
     ids = [as_id(i) for i in investment_ids]
     if not ids or any(i is None for i in ids):
         raise ValidationError(advice.SELECT_INVESTMENT)
+    with session_scope() as s:  # another firm's portfolio refuses the whole request, before any is calculated
+        if set(s.exec(select(Portfolio.id).where(col(Portfolio.id).in_(ids), visible_clause(actor))).all()) != set(ids):
+            raise NotFound(PORTFOLIO_NOT_FOUND)
     out = []
     for pid in dict.fromkeys(ids):
         with session_scope() as s:

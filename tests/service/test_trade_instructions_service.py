@@ -182,3 +182,21 @@ def test_clients_do_not_see_trades_pending_validation(world):
         tis.history(actor=actor(w.client), ti_id=ti["id"])
     tis.validate(actor=actor(w.adviser), ti_id=ti["id"])
     assert tis.get(actor=actor(w.client), investment_id=w.portfolio.id)["id"] == ti["id"]
+
+
+
+def test_a_request_naming_another_firms_portfolio_is_refused_whole(world):
+    """Generating for the firm's portfolio and another firm's calculates neither (not the own one first)."""
+    from sqlalchemy import func
+    from sqlmodel import select
+
+    from app.db.tables import TradeInstruction
+
+    w, _, _ = world
+    _approved_target(w)
+    with pytest.raises(NotFound) as refused:
+        tis.generate(actor=actor(w.adviser), investment_ids=[w.portfolio.id, w.other_portfolio.id])
+    assert refused.value.message == "Portfolio not found"
+    with session_scope() as s:
+        assert s.exec(select(func.count()).select_from(TradeInstruction)).one() == 0
+    assert len(tis.generate(actor=actor(w.adviser), investment_ids=[w.portfolio.id])) == 1
