@@ -8,6 +8,8 @@
   bench engine [--portfolios N]    bulk calculation benchmark on synthetic data (prints figures)
   bench reports [--portfolios N]   trade file, broker file export, approval report and PDF benchmark
   bench drift [--portfolios N]     the dashboard's drift of every portfolio and its work queues
+  bench load [--url U] [--advisers N] [--rps R] [--seconds S]
+                                   the running app under simulated advisers (websocket) and REST clients
 """
 from __future__ import annotations
 
@@ -81,6 +83,11 @@ def _cmd_worker(args: argparse.Namespace) -> int:
 def _cmd_bench(args: argparse.Namespace) -> int:
     from app.bench import bench_drift, bench_engine, bench_reports
 
+    if args.what == "load":
+        from app.bench_load import bench_load
+
+        return bench_load(url=args.url, advisers=args.advisers, rps=args.rps, seconds=args.seconds)
+
     if args.what == "drift":
         return bench_drift(portfolios=args.portfolios, keep=args.keep)
     if args.what == "reports":
@@ -105,14 +112,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     p.set_defaults(func=_cmd_worker)
     p = sub.add_parser("bench", help="benchmarks (print figures)")
-    p.add_argument("what", choices=["engine", "reports", "drift"],
+    p.add_argument("what", choices=["engine", "reports", "drift", "load"],
                    help="engine: bulk target portfolios and trade recommendations; reports: trade file, its Excel, "
-                        "the approval report and a PDF; drift: the dashboard's drift and work queues")
+                        "the approval report and a PDF; drift: the dashboard's drift and work queues; "
+                        "load: the running app under simulated advisers and REST clients")
     p.add_argument("--portfolios", type=int, default=10_000)
     p.add_argument("--models", type=int, default=20)
     p.add_argument("--workers", type=int, default=2, help="RQ worker processes to start (with REDIS_URL)")
     p.add_argument("--chunk-size", type=int, default=250)
     p.add_argument("--keep", action="store_true", help="leave the generated data in the database")
+    p.add_argument("--url", default="http://127.0.0.1:3000", help="load: the running app")
+    p.add_argument("--advisers", type=int, default=50, help="load: simulated advisers on the websocket")
+    p.add_argument("--rps", type=float, default=20, help="load: REST requests per second")
+    p.add_argument("--seconds", type=float, default=60, help="load: how long")
     p.set_defaults(func=_cmd_bench)
     args = parser.parse_args(argv)
     return args.func(args)
