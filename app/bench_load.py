@@ -42,6 +42,7 @@ class Socket:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, ws: WSConnection):
         self.reader, self.writer, self.ws = reader, writer, ws
         self.frames: asyncio.Queue[str] = asyncio.Queue()
+        self.accepted = asyncio.Event()
         self._partial: list[str] = []
         self._pump = asyncio.create_task(self._read())
 
@@ -52,19 +53,13 @@ class Socket:
         ws = WSConnection(ConnectionType.CLIENT)
         writer.write(ws.send(Request(host=parts.netloc, target=f"/_event/?EIO=4&transport=websocket&token={token}")))
         await writer.drain()
-        while True:
-            data = await reader.read(65536)
-            if not data:
-                raise ConnectionError("the app closed the websocket while opening it")
-            ws.receive_data(data)
-            if any(isinstance(e, AcceptConnection) for e in ws.events()):
-                break
         sock = cls(reader, writer, ws)
-        opened = await sock.next_frame(10)  # engine.io open: 0{...}
+        await asyncio.wait_for(sock.accepted.wait(), 30)
+        opened = await sock.next_frame(30)  # engine.io open: 0{...}
         if not opened.startswith("0"):
             raise ConnectionError(f"unexpected opening frame {opened[:80]}")
         await sock.send("40/_event,")
-        connected = await sock.next_frame(10)
+        connected = await sock.next_frame(30)
         if not connected.startswith("40/_event"):
             raise ConnectionError(f"socket.io connect refused: {connected[:120]}")
         return sock
@@ -77,7 +72,9 @@ class Socket:
                     return
                 self.ws.receive_data(data)
                 for event in self.ws.events():
-                    if isinstance(event, TextMessage):
+                    if isinstance(event, AcceptConnection):
+                        self.accepted.set()
+                    elif isinstance(event, TextMessage):
                         self._partial.append(event.data)
                         if event.message_finished:
                             text = "".join(self._partial)
