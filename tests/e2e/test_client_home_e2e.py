@@ -46,6 +46,12 @@ def test_client_approves_the_pending_record_of_advice_from_home(page: Page, logi
     expect(record.locator(".awaiting-waiting")).to_have_text("Waiting today")
     expect(page.locator(".portfolio-row").first).to_be_visible(timeout=TIMEOUT)
     _shot(page, "client-desktop")
+    page.set_viewport_size({"width": 390, "height": 844})  # clients approve advice on phones
+    expect(record).to_be_visible()
+    _shot(page, "client-phone")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the page scrolls sideways: {width}px"
+    page.set_viewport_size({"width": 1440, "height": 900})
 
     # the target portfolio screen of that portfolio links to the record of advice too
     href = record.get_attribute("href")
@@ -126,6 +132,23 @@ def test_row_menu_in_view_and_not_found_page_in_the_frame(page: Page, login) -> 
         expect(groups.nth(i).locator(".rt-Badge").first).to_be_visible()
     expect(page.locator(".tp-bar").first).to_have_attribute("title", re.compile(r"\d+\.\d%"))
     _shot(page, "target-portfolio-desktop", full=True)
+
+    # Calculate Trade Recommendations without an approved target portfolio: disabled, saying why
+    page.goto("/portfolios")
+    page.locator("#portfolio-search").fill("Rose Bay")
+    row = page.locator(".portfolio-row").filter(has_text="Rose Bay")
+    expect(row).to_have_count(1, timeout=TIMEOUT)
+    pid = row.get_attribute("id").rsplit("-", 1)[1]
+    page.goto(f"/portfolios/{pid}/trade-instructions")
+    expect(page.locator("#ti-calculate-empty")).to_be_disabled(timeout=TIMEOUT)
+    expect(page.locator("#ti-calculate-empty-reason")).to_have_text(
+        "There is no target portfolio to generate trade recommendations from")
+    _shot(page, "trade-recommendations-disabled")
+    page.goto(f"/portfolios/{pid}/holdings")
+    page.locator("#holdings-actions").click(timeout=TIMEOUT)
+    expect(page.locator("#action-calculate-tr")).to_have_attribute("data-disabled", "")
+    expect(page.locator("#action-calculate-tr-reason")).to_contain_text("no target portfolio")
+    page.keyboard.press("Escape")
 
     # an unknown address: the not-found page, inside the frame (sidebar, top bar with the user menu)
     page.goto("/no-such-screen/at-all")
