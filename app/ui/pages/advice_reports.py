@@ -63,10 +63,6 @@ def _model(row: Any) -> rx.Component:
     )
 
 
-def _download(label: str, icon: str, path: Any, id_: str) -> rx.Component:
-    return download_button(label, icon, path, id_, size="2")
-
-
 def _toolbar(state: Any, total_label: str, *extra: rx.Component) -> rx.Component:
     return rx.flex(
         rx.cond(state.show_firm & (state.firm_options.length() > 0),
@@ -115,8 +111,8 @@ def _footer(state: Any) -> rx.Component:
 
 def _actions(state: Any) -> rx.Component:
     return rx.hstack(
-        _download("Excel", "file-spreadsheet", state.excel_path, "export-excel"),
-        _download("PDF", "file-text", state.pdf_path, "export-pdf"),
+        download_button("Excel", "file-spreadsheet", state.excel_path, "export-excel", size="2"),
+        download_button("PDF", "file-text", state.pdf_path, "export-pdf", size="2"),
         rx.icon_button(rx.icon("refresh-cw", size=14), variant="soft", color_scheme="gray", on_click=state.refresh,
                        aria_label="Refresh", id="report-refresh"),
         spacing="2", align="center",

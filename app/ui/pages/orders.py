@@ -62,10 +62,6 @@ def _firm_select(state: Any) -> rx.Component:
                           min_width="220px"))
 
 
-def _download(label: str, icon: str, path: Any, id_: str) -> rx.Component:
-    return download_button(label, icon, path, id_, size="2")
-
-
 def _refresh(state: Any) -> rx.Component:
     return rx.icon_button(rx.icon("refresh-cw", size=14), variant="soft", color_scheme="gray", on_click=state.refresh,
                           aria_label="Refresh", id="orders-refresh")
@@ -119,7 +115,7 @@ def desktop_broker_page() -> rx.Component:
         ),
         table_card(header, body, footer),
         crumbs=[("Reports", None), ("Desktop Broker Trade File", None)],
-        actions=rx.hstack(_download("Excel", "file-spreadsheet", S.excel_path, "broker-excel"), _refresh(S),
+        actions=rx.hstack(download_button("Excel", "file-spreadsheet", S.excel_path, "broker-excel", size="2"), _refresh(S),
                           spacing="2", align="center"),
     )
 

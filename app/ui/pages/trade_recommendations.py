@@ -13,10 +13,9 @@ from app.services.trade_approval_report import STATUS_FILTER_LABELS
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    confirm_dialog, empty_row, list_footer, page_size_select, pagination, plain_header, skeleton_rows, sort_header,
+    confirm_dialog, download_button, empty_row, list_footer, page_size_select, pagination, plain_header, skeleton_rows, sort_header,
     table_card,
 )
-from app.ui.pages.orders import _download
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
 from app.ui.states.trade_recommendations import (
@@ -454,9 +453,9 @@ def _approval_actions() -> rx.Component:
                       loading=A.busy),
         )),
         rx.cond(A.can_export, rx.fragment(
-            _download("Excel", "file-spreadsheet", A.excel_path, "approval-excel"),
-            _download("Excel (simple)", "file-spreadsheet", A.excel_simple_path, "approval-excel-simple"),
-            _download("PDF", "file-text", A.pdf_path, "approval-pdf"),
+            download_button("Excel", "file-spreadsheet", A.excel_path, "approval-excel", size="2"),
+            download_button("Excel (simple)", "file-spreadsheet", A.excel_simple_path, "approval-excel-simple", size="2"),
+            download_button("PDF", "file-text", A.pdf_path, "approval-pdf", size="2"),
         )),
         rx.icon_button(rx.icon("refresh-cw", size=14), variant="soft", color_scheme="gray", on_click=A.refresh,
                        aria_label="Reload", id="approval-refresh"),
