@@ -29,15 +29,80 @@ DELETE /api/trade-transactions/{id}
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, Optional, Union
 
-from fastapi import APIRouter, Body, Query
+from fastapi import APIRouter, Query
 from fastapi.responses import Response
+from pydantic import Field
 
 from app.api.deps import CurrentActor, listing, ok
+from app.api.schemas import Amount, Body, Flag, Id
 from app.services import bulk_runs, records_of_advice, target_portfolios as tps, trade_instructions as tis
 
 router = APIRouter(tags=["advice"])
+
+
+# ---- request bodies ---------------------------------------------------------------------------------
+class RowVersionBody(Body):
+    row_version: Optional[Id] = Field(None, description="the row_version read; a newer one answers 409")
+
+
+class DecisionBody(RowVersionBody):
+    action: str = Field("", description="approve or decline")
+
+
+class CommentBody(Body):
+    type: str = Field("", description="the commentary's type")
+    description: str = ""
+    comment_id: Optional[Id] = None
+
+
+class Override(Body):
+    """{asset_id | code, target_units} sets an asset's units (0 removes it); without target_units
+    the asset is added (to class_id, or its own class)."""
+    asset_id: Optional[Id] = None
+    code: Optional[str] = None
+    target_units: Optional[Amount] = None
+    class_id: Optional[Id] = None
+
+
+class EditBody(RowVersionBody):
+    overrides: list[Override] = Field(default_factory=list, description="every edit so far, in the order made")
+
+
+class InvestmentIdsBody(Body):
+    investment_ids: Union[list[Id], Id] = Field(default_factory=list)
+    model: Optional[Flag] = Field(None, description="generateTI from models: investment_ids are model ids, "
+                                                    "calculated in the background (a bulk run)")
+
+
+class BulkBody(Body):
+    kind: str = Field("", description="tp (target portfolios) or tr (trade recommendations)")
+    model_ids: Union[list[Id], Id] = Field(default_factory=list)
+
+
+class ConfirmBody(RowVersionBody):
+    decisions: Optional[Union[dict[str, str], list[dict[str, Any]]]] = Field(
+        None, description="{transaction id: approved | declined} (or [{id, decision}])")
+    notes: Optional[Union[dict[str, str], list[dict[str, Any]]]] = Field(
+        None, description="{note id: approved | declined} (or [{id, decision}])")
+    is_approve_all: Flag = False
+
+
+class TransactionBody(Body):
+    code: Optional[str] = None
+    action: Optional[str] = Field(None, description="buy (increase) or sell (decrease)")
+    quantity: Optional[Amount] = None
+    price: Optional[Amount] = None
+
+
+class TransactionEditBody(Body):
+    quantity: Optional[Amount] = None
+    price: Optional[Amount] = None
+
+
+def _overrides(body: EditBody) -> list[dict[str, Any]]:
+    return [o.model_dump(exclude_unset=True) for o in body.overrides]
 
 
 @router.post("/investments/{investment_id}/target-portfolio")
@@ -64,14 +129,13 @@ def get_target(actor: CurrentActor, tp_id: str):
 
 
 @router.put("/target-portfolios/{tp_id}/validate")
-def validate_target(actor: CurrentActor, tp_id: str, body: dict[str, Any] = Body(default={})):
-    return ok(tps.validate(actor=actor, tp_id=tp_id, row_version=body.get("row_version")))
+def validate_target(actor: CurrentActor, tp_id: str, body: Optional[RowVersionBody] = None):
+    return ok(tps.validate(actor=actor, tp_id=tp_id, row_version=(body or RowVersionBody()).row_version))
 
 
 @router.put("/target-portfolios/{tp_id}/rofa")
-def decide_record(actor: CurrentActor, tp_id: str, body: dict[str, Any] = Body(...)):
-    return ok(tps.decide(actor=actor, tp_id=tp_id, action=str(body.get("action") or ""),
-                         row_version=body.get("row_version")))
+def decide_record(actor: CurrentActor, tp_id: str, body: DecisionBody):
+    return ok(tps.decide(actor=actor, tp_id=tp_id, action=body.action or "", row_version=body.row_version))
 
 
 @router.get("/target-portfolios/{tp_id}/rofa")
@@ -90,42 +154,41 @@ def export_record(actor: CurrentActor, tp_id: str,
 
 
 @router.put("/target-portfolios/{tp_id}/comments")
-def save_comment(actor: CurrentActor, tp_id: str, body: dict[str, Any] = Body(...)):
-    return ok(tps.save_comment(actor=actor, tp_id=tp_id, type=str(body.get("type") or ""),
-                               description=str(body.get("description") or ""), comment_id=body.get("comment_id")))
+def save_comment(actor: CurrentActor, tp_id: str, body: CommentBody):
+    return ok(tps.save_comment(actor=actor, tp_id=tp_id, type=body.type or "", description=body.description or "",
+                               comment_id=body.comment_id))
 
 
 @router.post("/target-portfolios/{tp_id}/recalculate")
-def recalculate_target(actor: CurrentActor, tp_id: str, body: dict[str, Any] = Body(default={})):
+def recalculate_target(actor: CurrentActor, tp_id: str, body: Optional[EditBody] = None):
     """Edit mode: the target recalculated with the adviser's edits (units set, assets added)."""
-    return ok(tps.edit_step(actor=actor, tp_id=tp_id, row_version=body.get("row_version"),
-                            overrides=body.get("overrides") or []))
+    body = body or EditBody()
+    return ok(tps.edit_step(actor=actor, tp_id=tp_id, row_version=body.row_version, overrides=_overrides(body)))
 
 
 @router.put("/target-portfolios/{tp_id}")
-def save_target(actor: CurrentActor, tp_id: str, body: dict[str, Any] = Body(default={})):
+def save_target(actor: CurrentActor, tp_id: str, body: Optional[EditBody] = None):
     """Edit mode: save the edited target portfolio as a new version ('Target Portfolio saved')."""
-    return ok(tps.save_edit(actor=actor, tp_id=tp_id, row_version=body.get("row_version"),
-                            overrides=body.get("overrides") or []))
+    body = body or EditBody()
+    return ok(tps.save_edit(actor=actor, tp_id=tp_id, row_version=body.row_version, overrides=_overrides(body)))
 
 
 @router.post("/investments-trigger-rebalance")
-def trigger_rebalance(actor: CurrentActor, body: dict[str, Any] = Body(...)):
-    return ok(bulk_runs.start_for_investments(actor=actor, kind="tp", investment_ids=body.get("investment_ids") or []))
+def trigger_rebalance(actor: CurrentActor, body: InvestmentIdsBody):
+    return ok(bulk_runs.start_for_investments(actor=actor, kind="tp", investment_ids=body.investment_ids or []))
 
 
 @router.post("/investments-generate-ti")
-def generate_ti(actor: CurrentActor, body: dict[str, Any] = Body(...)):
-    ids = body.get("investment_ids") or []
-    if body.get("model"):  # generateTI from models: ids are model ids, run in the background
+def generate_ti(actor: CurrentActor, body: InvestmentIdsBody):
+    ids = body.investment_ids or []
+    if body.model:  # generateTI from models: ids are model ids, run in the background
         return ok(bulk_runs.start_for_models(actor=actor, kind="tr", model_ids=ids))
     return ok(tis.generate(actor=actor, investment_ids=ids if isinstance(ids, list) else [ids]))
 
 
 @router.post("/bulk-calculate")
-def bulk_calculate(actor: CurrentActor, body: dict[str, Any] = Body(...)):
-    return ok(bulk_runs.start_for_models(actor=actor, kind=str(body.get("kind") or ""),
-                                         model_ids=body.get("model_ids") or []))
+def bulk_calculate(actor: CurrentActor, body: BulkBody):
+    return ok(bulk_runs.start_for_models(actor=actor, kind=body.kind or "", model_ids=body.model_ids or []))
 
 
 @router.get("/bulk-runs/{run_id}")
@@ -157,30 +220,31 @@ def instruction_history(actor: CurrentActor, ti_id: str, offset: str | None = No
 
 
 @router.put("/trade-instructions/{ti_id}/validate")
-def validate_instruction(actor: CurrentActor, ti_id: str, body: dict[str, Any] = Body(default={})):
-    return ok(tis.validate(actor=actor, ti_id=ti_id, row_version=body.get("row_version")))
+def validate_instruction(actor: CurrentActor, ti_id: str, body: Optional[RowVersionBody] = None):
+    return ok(tis.validate(actor=actor, ti_id=ti_id, row_version=(body or RowVersionBody()).row_version))
 
 
 @router.put("/trade-instructions/{ti_id}/decline-all")
-def decline_all(actor: CurrentActor, ti_id: str, body: dict[str, Any] = Body(default={})):
-    return ok(tis.decline_all(actor=actor, ti_id=ti_id, row_version=body.get("row_version")))
+def decline_all(actor: CurrentActor, ti_id: str, body: Optional[RowVersionBody] = None):
+    return ok(tis.decline_all(actor=actor, ti_id=ti_id, row_version=(body or RowVersionBody()).row_version))
 
 
 @router.put("/trade-instructions/{ti_id}/confirm")
-def confirm(actor: CurrentActor, ti_id: str, body: dict[str, Any] = Body(default={})):
-    return ok(tis.confirm(actor=actor, ti_id=ti_id, decisions=body.get("decisions"), notes=body.get("notes"),
-                          is_approve_all=bool(body.get("is_approve_all")), row_version=body.get("row_version")))
+def confirm(actor: CurrentActor, ti_id: str, body: Optional[ConfirmBody] = None):
+    body = body or ConfirmBody()
+    return ok(tis.confirm(actor=actor, ti_id=ti_id, decisions=body.decisions, notes=body.notes,
+                          is_approve_all=bool(body.is_approve_all), row_version=body.row_version))
 
 
 @router.post("/trade-instructions/{ti_id}/transactions")
-def add_transaction(actor: CurrentActor, ti_id: str, body: dict[str, Any] = Body(...)):
-    return ok(tis.add_transaction(actor=actor, ti_id=ti_id, code=body.get("code"), action=body.get("action"),
-                                  quantity=body.get("quantity"), price=body.get("price")))
+def add_transaction(actor: CurrentActor, ti_id: str, body: TransactionBody):
+    return ok(tis.add_transaction(actor=actor, ti_id=ti_id, code=body.code, action=body.action,
+                                  quantity=body.quantity, price=body.price))
 
 
 @router.put("/trade-transactions/{tx_id}")
-def update_transaction(actor: CurrentActor, tx_id: str, body: dict[str, Any] = Body(...)):
-    return ok(tis.update_transaction(actor=actor, tx_id=tx_id, quantity=body.get("quantity"), price=body.get("price")))
+def update_transaction(actor: CurrentActor, tx_id: str, body: TransactionEditBody):
+    return ok(tis.update_transaction(actor=actor, tx_id=tx_id, quantity=body.quantity, price=body.price))
 
 
 @router.delete("/trade-transactions/{tx_id}")

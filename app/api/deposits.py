@@ -24,18 +24,54 @@ The institutions picker's list is GET /api/institutions (portfolios router).
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Optional, Union
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter
+from pydantic import Field
 
 from app.api.deps import CurrentActor, listing, ok
+from app.api.schemas import Amount, Body, Flag, Id, Lenient, sent
 from app.services import deposits
 
 router = APIRouter(tags=["deposits"])
 
+Text = Union[str, int]  # an identity field may be typed as a number; the service reads its text
 
-def _body(body: Any) -> dict[str, Any]:
-    return body if isinstance(body, dict) else {}
+
+class MoveBody(Body):
+    """Sell, Interest Accrual, Deposit and Interest Payment (and a transaction's form in edit mode)."""
+    investment_id: Optional[Id] = Field(None, description="when given, must be the deposit's portfolio")
+    deposit_id: Optional[Id] = Field(None, description="when given, must be the deposit of the path")
+    StartDate: Optional[str] = Field(None, description="the day, YYYY-MM-DD")
+    amount: Optional[Amount] = Field(None, description="two decimals")
+    description: Optional[str] = None
+
+
+class DepositBody(MoveBody):
+    """The buy form (and the same form editing a deposit, whose identity fields are fixed)."""
+    ProviderProductType: Optional[str] = Field(None, description="Term Deposits or Cash Account")
+    institution_id: Optional[Id] = Field(None, description="the institution picked (or ProviderName + ProviderType)")
+    ProviderName: Optional[Text] = None
+    ProviderType: Optional[Text] = None
+    ProviderID: Optional[Text] = None
+    FacilityID: Optional[Text] = None
+    AccountNumber: Optional[Text] = None
+    DealID: Optional[Text] = None
+    MaturityDate: Optional[str] = Field(None, description="YYYY-MM-DD")
+    MaturityTerm: Optional[Union[int, str]] = None
+    Rate: Optional[Amount] = Field(None, description="percent a year")
+    AutoMatured: Optional[Flag] = None
+    CutOffTime: Optional[str] = Field(None, description="HH:MM")
+    DealStatus: Optional[str] = None
+
+
+class TransactionEditBody(DepositBody):
+    TransactionType: Optional[str] = None
+
+
+class ReprocessBody(DepositBody):
+    id: Optional[Id] = Field(None, description="when given, must be the deposit of the path")
+    transaction_id: Optional[Id] = Field(None, description="the AMM transaction to reprocess (default: the last)")
 
 
 @router.get("/deposits")
@@ -55,41 +91,41 @@ def amm_transactions(actor: CurrentActor, deposit_id: str):
 
 
 @router.post("/deposits")
-def buy(actor: CurrentActor, body: Any = Body(None)):
-    return ok(deposits.buy(actor=actor, data=_body(body)))
+def buy(actor: CurrentActor, body: Lenient(DepositBody) = None):
+    return ok(deposits.buy(actor=actor, data=sent(body)))
 
 
 @router.put("/deposits/{deposit_id}")
-def update_deposit(actor: CurrentActor, deposit_id: str, body: Any = Body(None)):
-    return ok(deposits.update_deposit(actor=actor, deposit_id=deposit_id, data=_body(body)))
+def update_deposit(actor: CurrentActor, deposit_id: str, body: Lenient(DepositBody) = None):
+    return ok(deposits.update_deposit(actor=actor, deposit_id=deposit_id, data=sent(body)))
 
 
 @router.post("/deposits/{deposit_id}/sell")
-def sell(actor: CurrentActor, deposit_id: str, body: Any = Body(None)):
-    return ok(deposits.sell(actor=actor, deposit_id=deposit_id, data=_body(body)))
+def sell(actor: CurrentActor, deposit_id: str, body: Lenient(MoveBody) = None):
+    return ok(deposits.sell(actor=actor, deposit_id=deposit_id, data=sent(body)))
 
 
 @router.post("/deposits/{deposit_id}/interest-accrual")
-def interest_accrual(actor: CurrentActor, deposit_id: str, body: Any = Body(None)):
-    return ok(deposits.interest_accrual(actor=actor, deposit_id=deposit_id, data=_body(body)))
+def interest_accrual(actor: CurrentActor, deposit_id: str, body: Lenient(MoveBody) = None):
+    return ok(deposits.interest_accrual(actor=actor, deposit_id=deposit_id, data=sent(body)))
 
 
 @router.post("/deposits/{deposit_id}/deposit")
-def at_call_deposit(actor: CurrentActor, deposit_id: str, body: Any = Body(None)):
-    return ok(deposits.at_call_deposit(actor=actor, deposit_id=deposit_id, data=_body(body)))
+def at_call_deposit(actor: CurrentActor, deposit_id: str, body: Lenient(MoveBody) = None):
+    return ok(deposits.at_call_deposit(actor=actor, deposit_id=deposit_id, data=sent(body)))
 
 
 @router.post("/deposits/{deposit_id}/income")
-def income(actor: CurrentActor, deposit_id: str, body: Any = Body(None)):
-    return ok(deposits.income(actor=actor, deposit_id=deposit_id, data=_body(body)))
+def income(actor: CurrentActor, deposit_id: str, body: Lenient(MoveBody) = None):
+    return ok(deposits.income(actor=actor, deposit_id=deposit_id, data=sent(body)))
 
 
 @router.put("/deposits/{deposit_id}/transactions/{transaction_id}")
-def update_transaction(actor: CurrentActor, deposit_id: str, transaction_id: str, body: Any = Body(None)):
+def update_transaction(actor: CurrentActor, deposit_id: str, transaction_id: str, body: Lenient(TransactionEditBody) = None):
     return ok(deposits.update_transaction(actor=actor, deposit_id=deposit_id, transaction_id=transaction_id,
-                                          data=_body(body)))
+                                          data=sent(body)))
 
 
 @router.post("/deposits/{deposit_id}/reprocess")
-def reprocess(actor: CurrentActor, deposit_id: str, body: Any = Body(None)):
-    return ok(deposits.reprocess(actor=actor, deposit_id=deposit_id, data=_body(body)))
+def reprocess(actor: CurrentActor, deposit_id: str, body: Lenient(ReprocessBody) = None):
+    return ok(deposits.reprocess(actor=actor, deposit_id=deposit_id, data=sent(body)))

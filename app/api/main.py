@@ -22,6 +22,7 @@ from app.api import reports as reports_api
 from app.api import advice_reports as advice_reports_api
 from app.api import audit as audit_api
 from app.api.headers import RequestOrigin, SecurityHeaders
+from app.api.schemas import ERROR_STATUSES, ErrorEnvelope
 from app.domain.errors import GENERIC, DomainError
 
 log = logging.getLogger(__name__)
@@ -74,4 +75,34 @@ def create_api() -> FastAPI:
     api.include_router(reports_api.router, prefix="/api")
     api.include_router(advice_reports_api.router, prefix="/api")
     api.include_router(audit_api.router, prefix="/api")
+    _document_failures(api)
     return api
+
+
+def _document_failures(api: FastAPI) -> None:
+    """Every operation documents the failure envelope under the statuses the API answers with.
+    FastAPI's default 422 is replaced: a request that fails validation answers 400 (above)."""
+    from fastapi.openapi.utils import get_openapi
+
+    def openapi() -> dict:
+        if api.openapi_schema:
+            return api.openapi_schema
+        schema = get_openapi(title=api.title, version=api.version, routes=api.routes,
+                             description="Every answer is an envelope: {\"success\": true, \"result\": ...} or "
+                                         "{\"success\": false, \"message\": \"<ErrorKind>: <text>\"}. "
+                                         "Sign in with POST /api/signin and send the token in the x-token header.")
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        components["ErrorEnvelope"] = ErrorEnvelope.model_json_schema(ref_template="#/components/schemas/{model}")
+        for name in ("HTTPValidationError", "ValidationError"):
+            components.pop(name, None)
+        failure = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorEnvelope"}}}}
+        for item in schema.get("paths", {}).values():
+            for operation in item.values():
+                responses = operation.setdefault("responses", {})
+                responses.pop("422", None)
+                for status, text in ERROR_STATUSES.items():
+                    responses.setdefault(status, {"description": text, **failure})
+        api.openapi_schema = schema
+        return schema
+
+    api.openapi = openapi  # type: ignore[method-assign]
