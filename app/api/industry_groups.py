@@ -10,10 +10,10 @@ PUT    /api/industry-groups-reorder    [{id, idx}, ...] naming every group once;
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Optional, Union
 
 from fastapi import APIRouter, Body
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from app.api.deps import CurrentActor, listing, ok
 from app.services import industry_groups
@@ -26,6 +26,25 @@ class IndustryGroupBody(BaseModel):
     title: Any = None
     color: Any = None
     idx: Any = None
+
+
+class OrderItem(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    id: Optional[Union[int, float, str]] = None
+    idx: Optional[Union[int, float, str]] = Field(None, description="the group's new position")
+
+
+def _list_or_none(value: Any) -> Any:
+    """Not a list: the service answers with its own text (send every group once)."""
+    return value if isinstance(value, list) else None
+
+
+def _object_or_none(value: Any) -> Any:
+    return value if isinstance(value, dict) else None
+
+
+OrderList = Annotated[Optional[list[Annotated[Optional[OrderItem], BeforeValidator(_object_or_none)]]],
+                      BeforeValidator(_list_or_none), Body(description="[{id, idx}, ...] naming every group once")]
 
 
 @router.get("/industry-groups")
@@ -62,6 +81,8 @@ def delete_industry_group(actor: CurrentActor, group_id: str):
 
 
 @router.put("/industry-groups-reorder")
-def reorder_industry_groups(actor: CurrentActor, body: Any = Body(None)):
-    rows = industry_groups.reorder_industry_groups(actor=actor, items=body)
+def reorder_industry_groups(actor: CurrentActor,
+                            body: OrderList = None):
+    items = [item.model_dump() if item is not None else None for item in body] if body is not None else None
+    rows = industry_groups.reorder_industry_groups(actor=actor, items=items)
     return ok({"message": industry_groups.REORDERED, "rows": rows})

@@ -20,14 +20,62 @@ GET    /api/institutions                query where (e.g. {"product_types": {"co
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional, Union
 
-from fastapi import APIRouter, Body, Depends, Query
+from fastapi import APIRouter, Body as BodyParam, Depends, Query
+from pydantic import ConfigDict, Field
 
 from app.api.deps import CurrentActor, ok
+from app.api.schemas import Amount, Body, Flag, Id, sent
 from app.services import portfolios, reference_data
 
 router = APIRouter(tags=["investments"])
+
+
+class PortfolioBody(Body):
+    """The portfolio form (spec 001 s7). Its nested rows (holders, classes, exceptions,
+    substitutions, approval settings) are checked by the service with the specification's texts."""
+    # extra="allow": an edit merges what was sent over the saved portfolio, so every key of the
+    # form goes to the service unchanged (app.domain.portfolios.clean_portfolio knows them all).
+    model_config = ConfigDict(extra="allow")
+    name: Optional[str] = None
+    type: Optional[str] = Field(None, description="the portfolio type (e.g. SAVINGS)")
+    version: Optional[Id] = Field(None, description="the version read (editing); a newer one answers 409")
+    firm_id: Optional[Id] = None
+    adviser_id: Optional[Id] = None
+    broker_id: Optional[Id] = None
+    institution_id: Optional[Id] = None
+    inactive: Optional[Flag] = None
+    hin: Optional[str] = None
+    bank_account: Optional[str] = None
+    bank_bsb: Optional[str] = None
+    company_name: Optional[str] = None
+    company_abn: Optional[str] = None
+    trustee_name: Optional[str] = None
+    trustee_abn: Optional[str] = None
+    tax_treatment: Optional[str] = None
+    soa_date: Optional[str] = Field(None, description="YYYY-MM-DD")
+    fee_percent: Optional[Amount] = None
+    fee_limit_min: Optional[Amount] = None
+    fee_limit_max: Optional[Amount] = None
+    sell_look_back_period: Optional[Union[int, str]] = None
+    holders: Optional[list[Any]] = Field(None, description="the clients holding it (ids or {id, is_owner})")
+    approval_settings: Optional[dict[str, Any]] = None
+    allocation_classes: Optional[list[dict[str, Any]]] = None
+    industry_groups_allocations: Optional[list[dict[str, Any]]] = None
+    exceptions: Optional[list[dict[str, Any]]] = None
+    substitution: Optional[list[dict[str, Any]]] = None
+
+
+class BuyModelBody(Body):
+    investment_id: Optional[Id] = None
+    model_id: Optional[Id] = None
+
+
+class ModelIdsBody(Body):
+    model_ids: Optional[Union[list[Id], Id]] = None
+    modelIds: Optional[Union[list[Id], Id]] = None
+    ids: Optional[Union[list[Id], Id]] = None
 
 
 def _page(rows: list[Any], total: int) -> dict[str, Any]:
@@ -73,10 +121,14 @@ def list_investments(actor: CurrentActor, query: dict = Listing):
 
 
 @router.post("/investments-by-models")
-def list_investments_by_models(actor: CurrentActor, query: dict = Listing, body: Any = Body(None)):
-    ids = body
-    if isinstance(body, dict):
-        ids = body.get("model_ids", body.get("modelIds", body.get("ids", [])))
+def list_investments_by_models(
+    actor: CurrentActor, query: dict = Listing,
+    body: Optional[Union[list[Id], ModelIdsBody, Id]] = BodyParam(None, description="[1, 2] or {\"model_ids\": [1, 2]}"),
+):
+    ids: Any = body
+    if isinstance(body, ModelIdsBody):
+        data = sent(body)
+        ids = data.get("model_ids", data.get("modelIds", data.get("ids", [])))
     if not isinstance(ids, list):
         ids = [ids] if ids is not None else []
     return _list(actor, model_ids=ids, **query)
@@ -88,8 +140,8 @@ def form_options(actor: CurrentActor, firm_id: str | None = None):
 
 
 @router.post("/investments-buy-model")
-def buy_model(actor: CurrentActor, body: dict[str, Any] = Body(...)):
-    return ok(portfolios.link_model(actor=actor, portfolio_id=body.get("investment_id"), model_id=body.get("model_id")))
+def buy_model(actor: CurrentActor, body: BuyModelBody):
+    return ok(portfolios.link_model(actor=actor, portfolio_id=body.investment_id, model_id=body.model_id))
 
 
 @router.get("/investments/{investment_id}")
@@ -98,13 +150,13 @@ def get_investment(actor: CurrentActor, investment_id: str):
 
 
 @router.post("/investments")
-def create_investment(actor: CurrentActor, body: dict[str, Any] = Body(...)):
-    return ok(portfolios.create_portfolio(actor=actor, data=body))
+def create_investment(actor: CurrentActor, body: PortfolioBody):
+    return ok(portfolios.create_portfolio(actor=actor, data=sent(body)))
 
 
 @router.put("/investments/{investment_id}")
-def update_investment(actor: CurrentActor, investment_id: str, body: dict[str, Any] = Body(...)):
-    return ok(portfolios.update_portfolio(actor=actor, portfolio_id=investment_id, data=body))
+def update_investment(actor: CurrentActor, investment_id: str, body: PortfolioBody):
+    return ok(portfolios.update_portfolio(actor=actor, portfolio_id=investment_id, data=sent(body)))
 
 
 @router.delete("/investments/{investment_id}")

@@ -14,14 +14,44 @@ GET    /api/models-form-options              query firmId -> classes, types, ind
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
-from fastapi import APIRouter, Body, Query
+from fastapi import APIRouter, Query
+from pydantic import ConfigDict, Field
 
 from app.api.deps import CurrentActor, listing, ok
+from app.api.schemas import Body, Flag, Id, sent
 from app.services import models
 
 router = APIRouter(tags=["models"])
+
+
+class ModelBody(Body):
+    """The model form. Its nested rows are checked one by one by the service, with the
+    specification's texts per row and field, so they are passed through as sent."""
+    # extra="allow": the form's further keys go to the service unchanged; the service's form
+    # reader (app.domain.model_rules.clean_model) is the one place that knows every key.
+    model_config = ConfigDict(extra="allow")
+    name: Optional[str] = None
+    status: Optional[str] = Field(None, description="draft, active or inactive")
+    allocation_method: Optional[str] = Field(None, description="equal_amounts or percentages")
+    ownerId: Optional[Id] = Field(None, description="the owner firm (a superuser creating a model)")
+    version: Optional[Id] = Field(None, description="the version read (editing); a newer one answers 409")
+    investment: Optional[Flag] = None
+    all: Optional[Flag] = Field(None, description="linked to all firms")
+    firms: Optional[list[Any]] = Field(None, description="the firm ids (or picked options {id}) it is linked to")
+    analyst_recommendations: Optional[Flag] = None
+    class_allocation: Optional[Flag] = None
+    type_allocation: Optional[Flag] = None
+    industry_group_allocation: Optional[Flag] = None
+    allocation_classes: Optional[list[dict[str, Any]]] = Field(
+        None, description="{class_id, allocation, min, max, assets_limit, priority, assets: [{asset_id, alt_asset_id, priority}]}")
+    allocation_types: Optional[list[dict[str, Any]]] = Field(None, description="{type_id, allocation, min, max}")
+    industry_groups_allocations: Optional[list[dict[str, Any]]] = Field(
+        None, description="{industry_group_id, allocation, min, max, priority}")
+    equivalents: Optional[list[dict[str, Any]]] = Field(None, description="{asset_id, eq_asset_id}")
+    assets_percentages_allocations: Optional[list[dict[str, Any]]] = None
+    commentaries: Optional[list[dict[str, Any]]] = Field(None, description="{type, description}")
 
 
 @router.get("/models")
@@ -58,13 +88,13 @@ def get_model(actor: CurrentActor, model_id: str):
 
 
 @router.post("/models")
-def create_model(actor: CurrentActor, body: dict[str, Any] = Body(...)):
-    return ok(models.create_model(actor=actor, data=body))
+def create_model(actor: CurrentActor, body: ModelBody):
+    return ok(models.create_model(actor=actor, data=sent(body)))
 
 
 @router.put("/models/{model_id}")
-def update_model(actor: CurrentActor, model_id: str, body: dict[str, Any] = Body(...)):
-    return ok(models.update_model(actor=actor, model_id=model_id, data=body))
+def update_model(actor: CurrentActor, model_id: str, body: ModelBody):
+    return ok(models.update_model(actor=actor, model_id=model_id, data=sent(body)))
 
 
 @router.delete("/models/{model_id}")

@@ -24,17 +24,57 @@ GET    /api/transaction-form-options                         forms, statuses, pa
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Optional
 
-from fastapi import APIRouter, Body, Query, Request
+from fastapi import APIRouter, Query, Request
+from pydantic import ConfigDict, Field
 
 from app.api.deps import CurrentActor, ok
+from app.api.schemas import Amount, Body, Flag, Id, sent
 from app.domain.errors import ValidationError
 from app.services import transaction_upload, transactions
 
 router = APIRouter(tags=["transactions"])
 
 SELECT_FILE = transaction_upload.SELECT_FILE
+
+
+class CashTransactionBody(Body):
+    """A withdrawal, credit or income (on an edit, fields left out keep their value)."""
+    investment_id: Optional[Id] = None
+    type: Optional[str] = Field(None, description="withdrawal, credit or income")
+    action: Optional[str] = None
+    price: Optional[Amount] = Field(None, description="the amount (or `amount`)")
+    amount: Optional[Amount] = None
+    trade_at: Optional[str] = Field(None, description="YYYY-MM-DD")
+    settlement_at: Optional[str] = Field(None, description="YYYY-MM-DD")
+    status: Optional[str] = Field(None, description="executed by default")
+    description: Optional[str] = None
+
+
+class OpeningBalanceBody(Body):
+    price: Optional[Amount] = None
+    trade_at: Optional[str] = Field(None, description="YYYY-MM-DD")
+
+
+class TransactionBody(CashTransactionBody):
+    """createTransaction / an asset transaction's form: a cash form type (withdrawal, credit,
+    income) adds a cash transaction, any other type an asset transaction of asset_id or code."""
+    # extra="allow": each transaction type has its own form (spec 002 s7); the service's form
+    # reader (app.domain.transactions) checks the fields of the type given, so they pass unchanged.
+    model_config = ConfigDict(extra="allow")
+    asset_id: Optional[Id] = None
+    code: Optional[str] = None
+    ex_date: Optional[str] = Field(None, description="YYYY-MM-DD")
+    quantity: Optional[Amount] = None
+    fee: Optional[Amount] = None
+    gst: Optional[Amount] = None
+    franking_credits: Optional[Amount] = None
+    ratio: Optional[Amount] = None
+    limit_price: Optional[Amount] = None
+    contract_note: Optional[str] = None
+    order_id: Optional[str] = None
+    confirm: Optional[Flag] = Field(None, description="editing an errored transaction: save the edit as a new one")
 
 
 def _limit(limit: str | None, limit_per_page: str | None) -> str | None:
@@ -51,8 +91,8 @@ def list_cash_transactions(actor: CurrentActor, investment_id: str, page: str | 
 
 
 @router.post("/cash-transactions")
-def create_cash_transaction(actor: CurrentActor, body: dict[str, Any] = Body(...)):
-    return ok(transactions.create_cash_transaction(actor=actor, data=body))
+def create_cash_transaction(actor: CurrentActor, body: CashTransactionBody):
+    return ok(transactions.create_cash_transaction(actor=actor, data=sent(body)))
 
 
 @router.get("/cash-transactions/{transaction_id}")
@@ -61,8 +101,8 @@ def get_cash_transaction(actor: CurrentActor, transaction_id: str):
 
 
 @router.put("/cash-transactions/{transaction_id}")
-def update_cash_transaction(actor: CurrentActor, transaction_id: str, body: dict[str, Any] = Body(...)):
-    return ok(transactions.update_cash_transaction(actor=actor, transaction_id=transaction_id, data=body))
+def update_cash_transaction(actor: CurrentActor, transaction_id: str, body: CashTransactionBody):
+    return ok(transactions.update_cash_transaction(actor=actor, transaction_id=transaction_id, data=sent(body)))
 
 
 @router.delete("/cash-transactions/{transaction_id}")
@@ -77,8 +117,8 @@ def get_opening_balance(actor: CurrentActor, investment_id: str):
 
 
 @router.put("/investments/{investment_id}/opening-balance")
-def set_opening_balance(actor: CurrentActor, investment_id: str, body: dict[str, Any] = Body(...)):
-    return ok(transactions.set_opening_balance(actor=actor, investment_id=investment_id, data=body))
+def set_opening_balance(actor: CurrentActor, investment_id: str, body: OpeningBalanceBody):
+    return ok(transactions.set_opening_balance(actor=actor, investment_id=investment_id, data=sent(body)))
 
 
 # ---- asset transactions ------------------------------------------------------------------------
@@ -124,8 +164,8 @@ async def upload_transactions(actor: CurrentActor, request: Request):
 
 
 @router.post("/transactions")
-def create_transaction(actor: CurrentActor, body: dict[str, Any] = Body(...)):
-    return ok(transactions.create_transaction(actor=actor, data=body))
+def create_transaction(actor: CurrentActor, body: TransactionBody):
+    return ok(transactions.create_transaction(actor=actor, data=sent(body)))
 
 
 @router.get("/transactions/{transaction_id}")
@@ -134,9 +174,10 @@ def get_transaction(actor: CurrentActor, transaction_id: str):
 
 
 @router.put("/transactions/{transaction_id}")
-def update_transaction(actor: CurrentActor, transaction_id: str, body: dict[str, Any] = Body(...)):
-    confirm = body.get("confirm") in (True, 1, "1", "true", "True")
-    return ok(transactions.update_asset_transaction(actor=actor, transaction_id=transaction_id, data=body,
+def update_transaction(actor: CurrentActor, transaction_id: str, body: TransactionBody):
+    data = sent(body)
+    confirm = data.get("confirm") in (True, 1, "1", "true", "True")
+    return ok(transactions.update_asset_transaction(actor=actor, transaction_id=transaction_id, data=data,
                                                     confirm=confirm))
 
 
