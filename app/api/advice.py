@@ -36,8 +36,10 @@ from fastapi.responses import Response
 from pydantic import Field
 
 from app.api.deps import CurrentActor, listing, ok
-from app.api.schemas import Amount, Body, Flag, Id
 from app.services import bulk_runs, records_of_advice, target_portfolios as tps, trade_instructions as tis
+
+from app.api.payloads import TargetPortfolioOut, TradeInstructionOut
+from app.api.schemas import Amount, Body, Envelope, Flag, Id, Page
 
 router = APIRouter(tags=["advice"])
 
@@ -105,17 +107,17 @@ def _overrides(body: EditBody) -> list[dict[str, Any]]:
     return [o.model_dump(exclude_unset=True) for o in body.overrides]
 
 
-@router.post("/investments/{investment_id}/target-portfolio")
+@router.post("/investments/{investment_id}/target-portfolio", response_model_exclude_unset=True, response_model=Envelope[TargetPortfolioOut])
 def calculate_target(actor: CurrentActor, investment_id: str):
     return ok(tps.calculate(actor=actor, investment_id=investment_id))
 
 
-@router.get("/investments/{investment_id}/target-portfolio")
+@router.get("/investments/{investment_id}/target-portfolio", response_model_exclude_unset=True, response_model=Envelope[Optional[TargetPortfolioOut]])
 def current_target(actor: CurrentActor, investment_id: str, version: str | None = None):
     return ok(tps.get_current(actor=actor, investment_id=investment_id, version=version))
 
 
-@router.get("/target-portfolios")
+@router.get("/target-portfolios", response_model_exclude_unset=True, response_model=Envelope[Page[TargetPortfolioOut]])
 def target_versions(actor: CurrentActor, investment_id: str, limit: str | None = None, offset: str | None = None,
                     order_direction: str = Query("desc", alias="orderDirection")):
     rows, total = tps.list_versions(actor=actor, investment_id=investment_id, limit=limit, offset=offset,
@@ -123,17 +125,17 @@ def target_versions(actor: CurrentActor, investment_id: str, limit: str | None =
     return listing(rows, total)
 
 
-@router.get("/target-portfolios/{tp_id}")
+@router.get("/target-portfolios/{tp_id}", response_model_exclude_unset=True, response_model=Envelope[TargetPortfolioOut])
 def get_target(actor: CurrentActor, tp_id: str):
     return ok(tps.get(actor=actor, tp_id=tp_id))
 
 
-@router.put("/target-portfolios/{tp_id}/validate")
+@router.put("/target-portfolios/{tp_id}/validate", response_model_exclude_unset=True, response_model=Envelope[TargetPortfolioOut])
 def validate_target(actor: CurrentActor, tp_id: str, body: Optional[RowVersionBody] = None):
     return ok(tps.validate(actor=actor, tp_id=tp_id, row_version=(body or RowVersionBody()).row_version))
 
 
-@router.put("/target-portfolios/{tp_id}/rofa")
+@router.put("/target-portfolios/{tp_id}/rofa", response_model_exclude_unset=True, response_model=Envelope[TargetPortfolioOut])
 def decide_record(actor: CurrentActor, tp_id: str, body: DecisionBody):
     return ok(tps.decide(actor=actor, tp_id=tp_id, action=body.action or "", row_version=body.row_version))
 
@@ -202,12 +204,12 @@ def resume_run(actor: CurrentActor, run_id: str):
     return ok({"pending": bulk_runs.resume(actor=actor, run_id=run["id"])})
 
 
-@router.get("/investments/{investment_id}/trade-instructions")
+@router.get("/investments/{investment_id}/trade-instructions", response_model_exclude_unset=True, response_model=Envelope[Optional[TradeInstructionOut]])
 def current_instruction(actor: CurrentActor, investment_id: str, version: str | None = None):
     return ok(tis.get(actor=actor, investment_id=investment_id, version=version))
 
 
-@router.get("/trade-instructions")
+@router.get("/trade-instructions", response_model_exclude_unset=True, response_model=Envelope[Page[TradeInstructionOut]])
 def instruction_versions(actor: CurrentActor, investment_id: str, limit: str | None = None, offset: str | None = None):
     rows, total = tis.list_versions(actor=actor, investment_id=investment_id, limit=limit, offset=offset)
     return listing(rows, total)
@@ -219,17 +221,17 @@ def instruction_history(actor: CurrentActor, ti_id: str, offset: str | None = No
     return listing(rows, total)
 
 
-@router.put("/trade-instructions/{ti_id}/validate")
+@router.put("/trade-instructions/{ti_id}/validate", response_model_exclude_unset=True, response_model=Envelope[TradeInstructionOut])
 def validate_instruction(actor: CurrentActor, ti_id: str, body: Optional[RowVersionBody] = None):
     return ok(tis.validate(actor=actor, ti_id=ti_id, row_version=(body or RowVersionBody()).row_version))
 
 
-@router.put("/trade-instructions/{ti_id}/decline-all")
+@router.put("/trade-instructions/{ti_id}/decline-all", response_model_exclude_unset=True, response_model=Envelope[TradeInstructionOut])
 def decline_all(actor: CurrentActor, ti_id: str, body: Optional[RowVersionBody] = None):
     return ok(tis.decline_all(actor=actor, ti_id=ti_id, row_version=(body or RowVersionBody()).row_version))
 
 
-@router.put("/trade-instructions/{ti_id}/confirm")
+@router.put("/trade-instructions/{ti_id}/confirm", response_model_exclude_unset=True, response_model=Envelope[TradeInstructionOut])
 def confirm(actor: CurrentActor, ti_id: str, body: Optional[ConfirmBody] = None):
     body = body or ConfirmBody()
     return ok(tis.confirm(actor=actor, ti_id=ti_id, decisions=body.decisions, notes=body.notes,

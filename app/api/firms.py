@@ -9,6 +9,9 @@ from pydantic import BaseModel, ConfigDict
 from app.api.deps import CurrentActor, listing, ok, read_upload
 from app.services import firms
 
+from app.api.payloads import FirmOut
+from app.api.schemas import Envelope, Message, Page
+
 router = APIRouter(tags=["firms"])
 
 
@@ -42,29 +45,29 @@ class FirmBody(BaseModel):
     version: Any = None
 
 
-@router.get("/firms")
+@router.get("/firms", response_model_exclude_unset=True, response_model=Envelope[Page[FirmOut]])
 def list_firms(actor: CurrentActor, limit: int | None = None, offset: int | None = None, sort: str = "name",
                order: str = "asc", search: str | None = None):
     rows, total = firms.list_firms(actor=actor, limit=limit, offset=offset, sort=sort, order=order, search=search)
     return listing(rows, total)
 
 
-@router.get("/firms/{firm_id}")
+@router.get("/firms/{firm_id}", response_model_exclude_unset=True, response_model=Envelope[FirmOut])
 def get_firm(actor: CurrentActor, firm_id: str):
     return ok(firms.get_firm(actor=actor, firm_id=firm_id))
 
 
-@router.post("/firms")
+@router.post("/firms", response_model_exclude_unset=True, response_model=Envelope[FirmOut])
 def create_firm(actor: CurrentActor, body: FirmBody):
     return ok(firms.create_firm(actor=actor, data=body.model_dump()))
 
 
-@router.put("/firms/{firm_id}")
+@router.put("/firms/{firm_id}", response_model_exclude_unset=True, response_model=Envelope[FirmOut])
 def update_firm(actor: CurrentActor, firm_id: str, body: FirmBody):
     return ok(firms.update_firm(actor=actor, firm_id=firm_id, data=body.model_dump()))
 
 
-@router.delete("/firms/{firm_id}")
+@router.delete("/firms/{firm_id}", response_model_exclude_unset=True, response_model=Envelope[Message])
 def delete_firm(actor: CurrentActor, firm_id: str):
     firms.delete_firm(actor=actor, firm_id=firm_id)
     return ok({"message": firms.DELETED})

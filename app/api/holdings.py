@@ -30,6 +30,9 @@ from app.api.deps import CurrentActor, listing, ok
 from app.exports.recommendations_csv import content_disposition
 from app.services import custom_holdings, holdings
 
+from app.api.payloads import HoldingsOut
+from app.api.schemas import Envelope
+
 router = APIRouter(tags=["holdings"])
 
 
@@ -56,7 +59,7 @@ def list_assets(actor: CurrentActor, investment_id: str, limit: str | None = Non
     return listing(rows, total)
 
 
-@router.get("/investments/{investment_id}/holdings")
+@router.get("/investments/{investment_id}/holdings", response_model_exclude_unset=True, response_model=Envelope[HoldingsOut])
 def get_holdings(actor: CurrentActor, investment_id: str, limit: str | None = None, offset: str | None = None):
     return ok(holdings.get_holdings(actor=actor, portfolio_id=investment_id, limit=limit, offset=offset))
 

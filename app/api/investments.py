@@ -26,8 +26,10 @@ from fastapi import APIRouter, Body as BodyParam, Depends, Query
 from pydantic import ConfigDict, Field
 
 from app.api.deps import CurrentActor, ok
-from app.api.schemas import Amount, Body, Flag, Id, sent
+from app.api.schemas import Amount, Body, CountTotals, Envelope, Flag, Id, sent
 from app.services import portfolios, reference_data
+
+from app.api.payloads import PortfolioOut
 
 router = APIRouter(tags=["investments"])
 
@@ -115,12 +117,12 @@ def _query(
 Listing = Depends(_query)
 
 
-@router.get("/investments")
+@router.get("/investments", response_model_exclude_unset=True, response_model=Envelope[CountTotals[PortfolioOut]])
 def list_investments(actor: CurrentActor, query: dict = Listing):
     return _list(actor, **query)
 
 
-@router.post("/investments-by-models")
+@router.post("/investments-by-models", response_model_exclude_unset=True, response_model=Envelope[CountTotals[PortfolioOut]])
 def list_investments_by_models(
     actor: CurrentActor, query: dict = Listing,
     body: Optional[Union[list[Id], ModelIdsBody, Id]] = BodyParam(None, description="[1, 2] or {\"model_ids\": [1, 2]}"),
@@ -144,17 +146,17 @@ def buy_model(actor: CurrentActor, body: BuyModelBody):
     return ok(portfolios.link_model(actor=actor, portfolio_id=body.investment_id, model_id=body.model_id))
 
 
-@router.get("/investments/{investment_id}")
+@router.get("/investments/{investment_id}", response_model_exclude_unset=True, response_model=Envelope[PortfolioOut])
 def get_investment(actor: CurrentActor, investment_id: str):
     return ok(portfolios.get_portfolio(actor=actor, portfolio_id=investment_id))
 
 
-@router.post("/investments")
+@router.post("/investments", response_model_exclude_unset=True, response_model=Envelope[PortfolioOut])
 def create_investment(actor: CurrentActor, body: PortfolioBody):
     return ok(portfolios.create_portfolio(actor=actor, data=sent(body)))
 
 
-@router.put("/investments/{investment_id}")
+@router.put("/investments/{investment_id}", response_model_exclude_unset=True, response_model=Envelope[PortfolioOut])
 def update_investment(actor: CurrentActor, investment_id: str, body: PortfolioBody):
     return ok(portfolios.update_portfolio(actor=actor, portfolio_id=investment_id, data=sent(body)))
 

@@ -20,8 +20,10 @@ from fastapi import APIRouter, Query
 from pydantic import ConfigDict, Field
 
 from app.api.deps import CurrentActor, listing, ok
-from app.api.schemas import Body, Flag, Id, sent
+from app.api.schemas import Body, Envelope, Flag, Id, Page, sent
 from app.services import models
+
+from app.api.payloads import ModelOut
 
 router = APIRouter(tags=["models"])
 
@@ -54,7 +56,7 @@ class ModelBody(Body):
     commentaries: Optional[list[dict[str, Any]]] = Field(None, description="{type, description}")
 
 
-@router.get("/models")
+@router.get("/models", response_model_exclude_unset=True, response_model=Envelope[Page[ModelOut]])
 def list_models(
     actor: CurrentActor,
     limit: str | None = None,
@@ -82,17 +84,17 @@ def form_options(actor: CurrentActor, firm_id: str | None = Query(None, alias="f
     return ok(models.model_form_options(actor=actor, firm_id=firm_id))
 
 
-@router.get("/models/{model_id}")
+@router.get("/models/{model_id}", response_model_exclude_unset=True, response_model=Envelope[ModelOut])
 def get_model(actor: CurrentActor, model_id: str):
     return ok(models.get_model(actor=actor, model_id=model_id))
 
 
-@router.post("/models")
+@router.post("/models", response_model_exclude_unset=True, response_model=Envelope[ModelOut])
 def create_model(actor: CurrentActor, body: ModelBody):
     return ok(models.create_model(actor=actor, data=sent(body)))
 
 
-@router.put("/models/{model_id}")
+@router.put("/models/{model_id}", response_model_exclude_unset=True, response_model=Envelope[ModelOut])
 def update_model(actor: CurrentActor, model_id: str, body: ModelBody):
     return ok(models.update_model(actor=actor, model_id=model_id, data=sent(body)))
 

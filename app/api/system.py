@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse
 
 from app.api.deps import CurrentActor, listing, ok
@@ -22,7 +22,7 @@ def stored_file(key: str):
 
 
 @router.get("/outbox")
-def outbox(actor: CurrentActor, limit: int = 50, offset: int = 0):
+def outbox(actor: CurrentActor, limit: int = Query(50, ge=1, le=1000), offset: int = Query(0, ge=0, le=2**31 - 1)):
     rows, total = mail.list_outbox(actor=actor, limit=limit, offset=offset)
     return listing([{"id": m.id, "to": m.to_address, "subject": m.subject, "body": m.body,
                      "created_at": m.created_at.isoformat(), "sent_at": m.sent_at.isoformat() if m.sent_at else None,

@@ -13,6 +13,9 @@ from app.domain.errors import ValidationError
 from app.domain.validators import DATE
 from app.services import users
 
+from app.api.payloads import UserOut
+from app.api.schemas import Envelope, Message, Page
+
 router = APIRouter(tags=["users"])
 
 
@@ -64,12 +67,12 @@ def _sent(body: BaseModel) -> dict[str, Any]:
 
 
 # ---- profile -----------------------------------------------------------------------------------
-@router.get("/me")
+@router.get("/me", response_model_exclude_unset=True, response_model=Envelope[UserOut])
 def get_me(actor: CurrentActor):
     return ok(users.get_me(actor=actor))
 
 
-@router.put("/me")
+@router.put("/me", response_model_exclude_unset=True, response_model=Envelope[UserOut])
 def update_me(actor: CurrentActor, body: ProfileBody):
     return ok(users.update_me(actor=actor, data=_sent(body)))
 
@@ -106,7 +109,7 @@ async def default_logo(actor: CurrentActor, request: Request):
 
 
 # ---- users -------------------------------------------------------------------------------------
-@router.get("/users")
+@router.get("/users", response_model_exclude_unset=True, response_model=Envelope[Page[UserOut]])
 def list_users(
     actor: CurrentActor,
     role: Annotated[list[str] | None, Query(alias="role[]")] = None,
@@ -135,22 +138,22 @@ def list_users(
     return listing(rows, total)
 
 
-@router.post("/users")
+@router.post("/users", response_model_exclude_unset=True, response_model=Envelope[UserOut])
 def create_user(actor: CurrentActor, body: UserBody):
     return ok(users.create_user(actor=actor, data=_sent(body)))
 
 
-@router.get("/users/{user_id}")
+@router.get("/users/{user_id}", response_model_exclude_unset=True, response_model=Envelope[UserOut])
 def get_user(actor: CurrentActor, user_id: str):
     return ok(users.get_user(actor=actor, user_id=user_id))
 
 
-@router.put("/users/{user_id}")
+@router.put("/users/{user_id}", response_model_exclude_unset=True, response_model=Envelope[UserOut])
 def update_user(actor: CurrentActor, user_id: str, body: UserBody):
     return ok(users.update_user(actor=actor, user_id=user_id, data=_sent(body)))
 
 
-@router.delete("/users/{user_id}")
+@router.delete("/users/{user_id}", response_model_exclude_unset=True, response_model=Envelope[Message])
 def delete_user(actor: CurrentActor, user_id: str):
     users.delete_user(actor=actor, user_id=user_id)
     return ok({"message": users.DELETED})

@@ -34,7 +34,7 @@ def as_id(value: Any) -> int | None:
         number = int(value)
     except (TypeError, ValueError):
         return None
-    return number if number > 0 else None
+    return number if 0 < number < 2**31 else None  # ids are 32-bit: a bigger number names nothing
 
 
 def load_portfolio(session: Session, actor: Actor, portfolio_id: Any, *, for_edit: bool = False,
