@@ -16,7 +16,7 @@ from app.db.tables import Asset, AssetClass, IndustryGroup, TargetPortfolio
 from app.domain import advice
 from app.domain.errors import NotFound
 from app.domain.permissions import Actor
-from app.services import target_portfolios
+from app.services import advice_queries
 from app.services.portfolio_access import as_id, load_portfolio
 
 
@@ -25,7 +25,7 @@ def tp_permissions(*, actor: Actor, investment_id: Any) -> dict[str, bool]:
     `permissions`), whether or not it has a target portfolio."""
     with session_scope() as s:
         p = load_portfolio(s, actor, investment_id)
-        facts = target_portfolios.portfolio_facts(s, actor, p)
+        facts = advice_queries.portfolio_facts(s, actor, p)
         return {
             "calculate": advice.can_calculate_tp(actor, facts),
             "view_only": advice.tp_view_only(actor, facts),
@@ -46,9 +46,9 @@ def labels(*, actor: Actor, tp_id: Any, result: dict[str, Any] | None = None) ->
     with session_scope() as s:
         row = s.get(TargetPortfolio, as_id(tp_id) or 0)
         if row is None:
-            raise NotFound(target_portfolios.TP_NOT_FOUND)
+            raise NotFound(advice_queries.TP_NOT_FOUND)
         p = load_portfolio(s, actor, row.investment_id)
-        row = target_portfolios._visible_row(s, actor, p, row)
+        row = advice_queries.visible_tp_row(s, actor, p, row)
         out: dict[str, dict[int, dict[str, Any]]] = {"assets": {}, "classes": {}, "industry_groups": {}}
         if result is None:
             if not row.result:

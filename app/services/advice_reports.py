@@ -43,7 +43,7 @@ from sqlalchemy import JSON, and_, case, cast, func, or_, select as sa_select
 from sqlmodel import Session, col
 
 from app.db.engine import session_scope
-from app.db.tables import Firm, Model, Portfolio, PortfolioUser, TargetPortfolio, User
+from app.db.tables import Firm, Model, Portfolio, TargetPortfolio
 from app.db.types import utcnow
 from app.domain import advice
 from app.domain.advice import NOT_ENOUGH_CASH_LABEL, TP_LABELS, TPStatus
@@ -51,6 +51,7 @@ from app.domain.errors import ValidationError
 from app.domain.ledger import to_cents
 from app.domain.permissions import Actor
 from app.services import listing, postings
+from app.services.advice_queries import owner_names, user_names
 from app.services.portfolio_access import visible_clause
 from app.services.trade_file import report_firm
 
@@ -223,37 +224,6 @@ def _money(value: Any) -> Decimal | None:
     return to_cents(number) if number.is_finite() else None
 
 
-def _person(first: str | None, last: str | None, preferred: str | None = None) -> str:
-    return f"{preferred or first or ''} {last or ''}".strip()
-
-
-def _owners(s: Session, portfolio_ids: list[int]) -> dict[int, str]:
-    """portfolio id -> its owners' names ('A Smith, B Smith'; every holder when none is an owner)."""
-    if not portfolio_ids:
-        return {}
-    rows = s.execute(sa_select(PortfolioUser.investment_id, PortfolioUser.is_owner, User.first_name, User.last_name,
-                               User.preferred_name)
-                     .join(User, User.id == PortfolioUser.user_id)
-                     .where(col(PortfolioUser.investment_id).in_(portfolio_ids))
-                     .order_by(PortfolioUser.investment_id, User.last_name, User.first_name, User.id)).all()
-    owners: dict[int, list[str]] = {}
-    holders: dict[int, list[str]] = {}
-    for pid, is_owner, first, last, preferred in rows:
-        name = _person(first, last, preferred)
-        holders.setdefault(pid, []).append(name)
-        if is_owner:
-            owners.setdefault(pid, []).append(name)
-    return {pid: ", ".join(owners.get(pid) or names) for pid, names in holders.items()}
-
-
-def _users(s: Session, ids: Iterable[int | None]) -> dict[int, str]:
-    wanted = {i for i in ids if i}
-    if not wanted:
-        return {}
-    return {uid: _person(first, last, preferred) for uid, first, last, preferred in s.execute(
-        sa_select(User.id, User.first_name, User.last_name, User.preferred_name).where(col(User.id).in_(wanted))).all()}
-
-
 def _firms(s: Session, ids: Iterable[int]) -> dict[int, str]:
     wanted = set(ids)
     if not wanted:
@@ -353,8 +323,8 @@ def cash_report(*, actor: Actor, firm_id: Any = None, status: Any = None, sort: 
             if k in wanted and (r.investment_id not in chosen or r.version > chosen[r.investment_id].version):
                 chosen[r.investment_id] = r
         ids = sorted(chosen)
-        owners = _owners(s, ids)
-        advisers = _users(s, (r.adviser_id for r in chosen.values()))
+        owners = owner_names(s, ids)
+        advisers = user_names(s, (r.adviser_id for r in chosen.values()))
         firms = _firms(s, (r.firm_id for r in chosen.values()))
         balances = postings.cash_balances(s, ids)
         rows: list[CashRow] = []
@@ -412,8 +382,8 @@ def pending_report(*, actor: Actor, firm_id: Any = None, status: Any = None, not
             if _pending_match(k, wanted, only_nec):
                 chosen.append(r)
         ids = sorted(r.investment_id for r in chosen)
-        owners = _owners(s, ids)
-        people = _users(s, [r.adviser_id for r in chosen] + [r.created_by for r in chosen])
+        owners = owner_names(s, ids)
+        people = user_names(s, [r.adviser_id for r in chosen] + [r.created_by for r in chosen])
         firms = _firms(s, (r.firm_id for r in chosen))
         rows = [PendingRow(
             investment_id=r.investment_id, portfolio_name=r.name, firm_id=r.firm_id, firm=firms.get(r.firm_id, ""),

@@ -38,6 +38,7 @@ from app.domain.recommendations import SELECT_MODEL
 from app.domain.roles import Role
 from app.jobs import progress, runner
 from app.services import audit, engine_inputs, target_portfolios, trade_instructions
+from app.services.advice_queries import firm_topic, next_versions
 from app.services.model_access import visible_clause as model_visible
 from app.services.portfolio_access import as_id, visible_clause as portfolio_visible
 from app.settings import settings
@@ -56,10 +57,6 @@ RUN_NOT_FOUND = "Bulk calculation not found"
 
 def topic(run_id: int) -> str:
     return f"bulk-run:{run_id}"
-
-
-def firm_topic(firm_id: int | None) -> str:
-    return f"firm:{firm_id or 0}"
 
 
 # ---- starting -----------------------------------------------------------------------------------
@@ -274,13 +271,13 @@ def _run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
         now = utcnow()
         if run.kind == "tp":
             snapshots = engine_inputs.build_snapshots(s, ids)
-            versions = target_portfolios._next_versions(s, ids)
+            versions = next_versions(s, ids, TargetPortfolio)
             timings.load = time.perf_counter() - started
             started = time.perf_counter()
             results = target_portfolios.calculate_all(snapshots)
         else:
             inputs = trade_instructions.load_trade_inputs(s, ids)
-            versions = trade_instructions._next_versions(s, ids)
+            versions = next_versions(s, ids, TradeInstruction)
             timings.load = time.perf_counter() - started
             started = time.perf_counter()
             trades = trade_instructions.generate_all(inputs)

@@ -433,7 +433,7 @@ def _ausiex_code(key: str, firm_id: int) -> None:
 
 def _firm_chain(key: str, superuser: User, today: date) -> int:
     """The chain portfolios of one demo firm that do not exist yet; returns how many were made."""
-    from app.services.demo_portfolios import _history, _models  # the same models and closes as theirs
+    from app.services.demo_portfolios import firm_models, price_history  # the same models and closes as theirs
 
     with session_scope() as s:
         adviser = s.exec(select(User).where(User.email == f"adviser@{key}.example.com")).first()
@@ -447,13 +447,13 @@ def _firm_chain(key: str, superuser: User, today: date) -> int:
         brokers = {b.name: b.id for b in s.exec(select(Broker)).all()}
     holders = [c for c in clients if c.email != main] or [c for c in clients if c.email == main]
     plans = [p for p in chain_plans(key) if p.name.casefold() not in taken]
-    models = _models(firm.id)
+    models = firm_models(firm.id)
     if not plans or not holders or not models:
         return 0
     asset_ids = sorted({a for _, ids in models for a in ids})
     with session_scope() as s:
         assets = {a.id: a for a in s.exec(select(Asset).where(col(Asset.id).in_(asset_ids))).all()}
-    history = _history(asset_ids)
+    history = price_history(asset_ids)
     made = 0
     for plan in plans:
         n = STEPS.index(plan.step)

@@ -84,7 +84,7 @@ def _approval_settings() -> str:
     return json.dumps(default_approval_settings())
 
 
-def _models(firm_id: int) -> list[tuple[int, list[int]]]:
+def firm_models(firm_id: int) -> list[tuple[int, list[int]]]:
     """(model id, its asset ids in priority order) of the firm's active models, else of the active
     models offered to all firms."""
     with session_scope() as s:
@@ -102,7 +102,7 @@ def _models(firm_id: int) -> list[tuple[int, list[int]]]:
         return out
 
 
-def _history(asset_ids: list[int]) -> dict[int, list[tuple[date, Decimal]]]:
+def price_history(asset_ids: list[int]) -> dict[int, list[tuple[date, Decimal]]]:
     with session_scope() as s:
         rows = s.exec(select(AssetPrice.asset_id, AssetPrice.price_date, AssetPrice.close)
                       .where(col(AssetPrice.asset_id).in_(asset_ids)).order_by(AssetPrice.price_date)).all()
@@ -246,13 +246,13 @@ def load_demo_portfolios() -> int:
         by_email = {c.email: c for c in clients}
         if f"client@{key}.example.com" not in by_email:
             continue
-        models = _models(firm.id)
+        models = firm_models(firm.id)
         asset_ids = sorted({a for _, ids in models for a in ids})
         if not asset_ids:
             continue
         with session_scope() as s:
             assets = {a.id: a for a in s.exec(select(Asset).where(col(Asset.id).in_(asset_ids))).all()}
-        history = _history(asset_ids)
+        history = price_history(asset_ids)
         for plan in _plans(key, [c.email for c in clients]):
             holders = [by_email[e] for e in plan.holders if e in by_email]
             name = plan.name.format(last=holders[0].last_name)

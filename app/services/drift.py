@@ -42,7 +42,7 @@ from app.domain.errors import ValidationError
 from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.domain.roles import Role
 from app.domain.transactions import Kind, Status
-from app.services import advice_reports, engine_inputs, listing, postings, trade_approval_report, trade_file
+from app.services import advice_queries, advice_reports, engine_inputs, listing, postings, trade_approval_report, trade_file
 from app.services.portfolio_access import as_id, visible_clause
 
 ZERO = Decimal(0)
@@ -215,7 +215,7 @@ def report(*, actor: Actor, firm_id: Any = None, model_id: Any = None, adviser_i
         model_ids = {p.model_id for p in portfolios} | {m for m, _ in options_rows if m}
         specs = engine_inputs.cached_models(s, model_ids)
         model_names = {m: spec.name for m, spec in specs.items()}
-        people = advice_reports._users(s, {a for _, a in options_rows if a})
+        people = advice_queries.user_names(s, {a for _, a in options_rows if a})
         models = sorted((Option(m, model_names.get(m, "")) for m in {m for m, _ in options_rows if m}),
                         key=lambda o: (o.name.lower(), o.id))
         advisers = sorted((Option(a, people.get(a, "")) for a in {a for _, a in options_rows if a}),
@@ -247,8 +247,8 @@ def report(*, actor: Actor, firm_id: Any = None, model_id: Any = None, adviser_i
                 asset_ids |= {a.asset.id for _, a in spec.assets()}
         assets = engine_inputs.load_assets(s, asset_ids)
         titles = dict(s.execute(sa_select(AssetClass.id, AssetClass.title)).all())
-        owners = advice_reports._owners(s, ids)
-        people.update(advice_reports._users(s, {p.adviser_id for p in portfolios if p.adviser_id} - set(people)))
+        owners = advice_queries.owner_names(s, ids)
+        people.update(advice_queries.user_names(s, {p.adviser_id for p in portfolios if p.adviser_id} - set(people)))
     prepared = {m: prepare_model(spec) for m, spec in specs.items() if not spec.deleted}
     shared = {m: rules.targets(p) for m, p in prepared.items()}
     names = {a.id: (a.code, a.name) for a in assets.values()}

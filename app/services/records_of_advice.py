@@ -4,7 +4,6 @@ e-mails sent when one is validated, and its PDF. Approving or declining it is
 app.services.target_portfolios.decide."""
 from __future__ import annotations
 
-import json
 from datetime import datetime, timezone
 from decimal import Decimal
 from typing import Any
@@ -15,11 +14,14 @@ from sqlmodel import Session, col, select
 from app.db.engine import session_scope
 from app.db.tables import Firm, Portfolio, PortfolioUser, TargetPortfolio, User
 from app.domain import advice, cgt
-from app.domain import portfolios as portfolio_rules
 from app.db.types import utcnow
 from app.domain.ledger import to_cents
 from app.domain.permissions import Actor
+from app.domain.errors import NotFound
 from app.services import mail, postings
+from app.services.advice_queries import (
+    TP_NOT_FOUND, portfolio_facts, portfolio_owners, receivers, tp_shape, visible_tp_row,
+)
 from app.services.portfolio_access import as_id, load_portfolio, visible_clause
 from app.settings import settings as app_settings
 
@@ -27,28 +29,6 @@ ZERO = Decimal(0)
 # CGT discount by portfolio type: individuals and trusts 50%, super funds 33⅓%, companies none.
 CGT_DISCOUNT = {"SAVINGS": Decimal(50), "SOLE_TRADER": Decimal(50), "TRUST": Decimal(50),
                 "SMSF": Decimal("33.33"), "COMPANY": ZERO}
-
-
-def approval_settings(p: Portfolio) -> dict[str, Any]:
-    """The portfolio's approval settings completed with the creation defaults."""
-    try:
-        stored = json.loads(p.approval_settings) if p.approval_settings else {}
-    except ValueError:
-        stored = {}
-    out = portfolio_rules.default_approval_settings()
-    if isinstance(stored, dict):
-        out.update({k: stored[k] for k in portfolio_rules.APPROVAL_KEYS if k in stored})
-    return out
-
-
-def _receivers(text: Any) -> list[str]:
-    return [part.strip() for part in str(text or "").split(",") if part.strip()]
-
-
-def _owners(s: Session, portfolio_id: int) -> list[User]:
-    return list(s.exec(select(User).join(PortfolioUser, PortfolioUser.user_id == User.id)
-                       .where(PortfolioUser.investment_id == portfolio_id, PortfolioUser.is_owner.is_(True))
-                       .order_by(User.first_name, User.last_name, User.id)).all())
 
 
 def record_url(p: Portfolio, tp: TargetPortfolio) -> str:
@@ -66,9 +46,9 @@ def notify_validated(s: Session, p: Portfolio, tp: TargetPortfolio, settings: di
     sent = 0
     to: list[str] = []
     if settings.get("tp_approval_required") and settings.get("tp_approval_request"):
-        to += [u.email for u in _owners(s, p.id)]
+        to += [u.email for u in portfolio_owners(s, p.id)]
     if settings.get("client_send_tp_to_other_email"):
-        to += _receivers(settings.get("client_tp_other_email"))
+        to += receivers(settings.get("client_tp_other_email"))
     for address in dict.fromkeys(to):
         mail.queue(s, to=address, subject=subject, body=body_client)
         sent += 1
@@ -78,7 +58,7 @@ def notify_validated(s: Session, p: Portfolio, tp: TargetPortfolio, settings: di
         if adviser is not None:
             adviser_to.append(adviser.email)
     if settings.get("adviser_send_tp_to_other_email"):
-        adviser_to += _receivers(settings.get("adviser_tp_other_email"))
+        adviser_to += receivers(settings.get("adviser_tp_other_email"))
     for address in dict.fromkeys(adviser_to):
         mail.queue(s, to=address, subject=f"Target portfolio validated: {p.name}",
                    body=f"The target portfolio version {tp.version} of {p.name} was validated and awaits the "
@@ -107,23 +87,19 @@ def _sold_assets(s: Session, p: Portfolio, result: dict[str, Any]) -> list[cgt.S
 
 def record(*, actor: Actor, tp_id: Any) -> dict[str, Any]:
     """The record of advice of a target portfolio (the approval screen and its PDF)."""
-    from app.services import target_portfolios
-
     with session_scope() as s:
         tp = s.get(TargetPortfolio, as_id(tp_id) or 0)
         if tp is None:
-            from app.domain.errors import NotFound
-
-            raise NotFound(target_portfolios.TP_NOT_FOUND)
+            raise NotFound(TP_NOT_FOUND)
         p = load_portfolio(s, actor, tp.investment_id)
-        shape = target_portfolios._shape(s, actor, p, target_portfolios._visible_row(s, actor, p, tp))
+        shape = tp_shape(s, actor, p, visible_tp_row(s, actor, p, tp))
         firm = s.get(Firm, p.firm_id)
-        owners = _owners(s, p.id)
+        owners = portfolio_owners(s, p.id)
         adviser = s.get(User, p.adviser_id) if p.adviser_id else None
         last_validated = s.exec(select(TargetPortfolio.id).where(TargetPortfolio.investment_id == p.id,
                                                                  TargetPortfolio.validated_at.is_not(None))
                                 .order_by(TargetPortfolio.version.desc())).first()
-        facts = target_portfolios.portfolio_facts(s, actor, p)
+        facts = portfolio_facts(s, actor, p)
         result = shape.get("result") or {}
         sold = _sold_assets(s, p, result) if result else []
         account_type = cgt.ACCOUNT_TYPE_SUPER if p.type == "SMSF" else cgt.ACCOUNT_TYPE_MARGINAL

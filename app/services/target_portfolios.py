@@ -24,9 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
-from app.db.tables import (
-    Asset, Model, ModelCommentary, Portfolio, PortfolioUser, TargetPortfolio, TargetPortfolioComment, TradeInstruction, User,
-)
+from app.db.tables import Asset, Portfolio, TargetPortfolio, TargetPortfolioComment
 from app.db.types import utcnow
 from app.domain import advice
 from app.domain.advice import PortfolioFacts, TPStatus
@@ -39,26 +37,14 @@ from app.domain.engine.target import calculate_target
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
 from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.jobs import progress
-from app.services import assets as asset_service, audit, engine_inputs, listing
+from app.services import assets as asset_service, audit, engine_inputs, listing, records_of_advice
+from app.services.advice_queries import (
+    TP_NOT_FOUND, approval_settings, firm_topic, next_versions, portfolio_facts, tp_shape, tp_summary, user_name_parts,
+    visible_tp_row,
+)
 from app.services.portfolio_access import as_id, load_portfolio
 
 log = logging.getLogger(__name__)
-
-TP_NOT_FOUND = "Target portfolio not found"
-APPROVED_TI = ("approved", "partially_approved")
-
-
-# ---- facts about a portfolio for the role rules -----------------------------------------------
-def portfolio_facts(s: Session, actor: Actor, p: Portfolio) -> PortfolioFacts:
-    approved_tp = s.execute(sa_select(func.count()).where(TargetPortfolio.investment_id == p.id,
-                                                         TargetPortfolio.status == TPStatus.ACTIVE.value)).scalar_one()
-    approved_ti = s.execute(sa_select(func.count()).where(TradeInstruction.investment_id == p.id,
-                                                         col(TradeInstruction.status).in_(APPROVED_TI))).scalar_one()
-    link = s.exec(select(PortfolioUser).where(PortfolioUser.investment_id == p.id,
-                                              PortfolioUser.user_id == actor.id)).first()
-    return PortfolioFacts(inactive=p.inactive, has_approved_tp=approved_tp > 0, has_approved_ti=approved_ti > 0,
-                          actor_is_owner=bool(link and link.is_owner), actor_is_holder=link is not None,
-                          has_model=p.model_id is not None)
 
 
 # ---- live updates ------------------------------------------------------------------------------
@@ -77,8 +63,6 @@ def _audit(s: Session, actor: Actor, action: str, p: Portfolio, row: TargetPortf
 def _announce(s: Session, p: Portfolio, row: TargetPortfolio) -> None:
     """Once the change is committed: 'target portfolio updated' on the firm's progress topic (an
     open pending target portfolios report of the firm reloads)."""
-    from app.services.bulk_runs import firm_topic
-
     topic = firm_topic(p.firm_id)
     event = {"event": TP_UPDATED, "firm_id": p.firm_id, "investment_id": p.id, "tp_id": row.id, "status": row.status}
 
@@ -98,13 +82,6 @@ class Outcome:
     ok: bool
     tp_id: int | None
     error: str | None = None
-
-
-def _next_versions(s: Session, ids: list[int], table=TargetPortfolio) -> dict[int, int]:
-    rows = s.execute(sa_select(table.investment_id, func.max(table.version))
-                     .where(col(table.investment_id).in_(ids)).group_by(table.investment_id)).all()
-    latest = {pid: v or 0 for pid, v in rows}
-    return {pid: latest.get(pid, 0) + 1 for pid in ids}
 
 
 def compute_targets(s: Session, portfolio_ids: Iterable[int]) -> dict[int, Target | CalculationError]:
@@ -161,93 +138,17 @@ def calculate(*, actor: Actor, investment_id: Any) -> dict[str, Any]:
         p = load_portfolio(s, actor, investment_id, lock=True)
         require(advice.can_calculate_tp(actor, portfolio_facts(s, actor, p)))
         result = compute_targets(s, [p.id])[p.id]
-        version = _next_versions(s, [p.id])[p.id]
+        version = next_versions(s, [p.id])[p.id]
         row = TargetPortfolio(**target_row(p.id, version, result, actor_id=actor.id, run_id=None, now=utcnow(),
                                            model_id=p.model_id))
         s.add(row)
         s.flush()
         _audit(s, actor, "target_portfolio.calculated", p, row)
         _announce(s, p, row)
-        return _shape(s, actor, p, row)
+        return tp_shape(s, actor, p, row)
 
 
 # ---- reading ------------------------------------------------------------------------------------
-def _names(s: Session, ids: Iterable[int | None]) -> dict[int, dict[str, str]]:
-    wanted = {i for i in ids if i}
-    if not wanted:
-        return {}
-    return {u.id: {"first_name": u.first_name, "last_name": u.last_name}
-            for u in s.exec(select(User).where(col(User.id).in_(wanted))).all()}
-
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value else None
-
-
-def summary(row: TargetPortfolio, names: dict[int, dict[str, str]]) -> dict[str, Any]:
-    return {
-        "id": row.id, "investment_id": row.investment_id, "version": row.version, "status": row.status,
-        "status_label": advice.tp_label(row.status, row.not_enough_cash), "not_enough_cash": row.not_enough_cash,
-        "error_message": row.error_message, "target_portfolio_value": str(row.value) if row.value is not None else None,
-        "model_id": row.model_id, "model_version": row.model_version, "allocation_method": row.allocation_method,
-        "row_version": row.row_version,
-        "created_at": _iso(row.created_at), "validated_at": _iso(row.validated_at),
-        "approved_at": _iso(row.approved_at), "declined_at": _iso(row.declined_at),
-        "creator": names.get(row.created_by), "validator": names.get(row.validated_by),
-        "approver": names.get(row.approved_by), "decliner": names.get(row.declined_by),
-        "moderator": names.get(row.moderator_id),
-    }
-
-
-def _shape(s: Session, actor: Actor, p: Portfolio, row: TargetPortfolio,
-           result: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The target portfolio as the screens and the API show it; `result` replaces the stored one
-    (an edit step's recalculation)."""
-    names = _names(s, [row.created_by, row.validated_by, row.approved_by, row.declined_by, row.moderator_id])
-    facts = portfolio_facts(s, actor, p)
-    comments = s.exec(select(TargetPortfolioComment).where(TargetPortfolioComment.tp_id == row.id)
-                      .order_by(TargetPortfolioComment.id)).all()
-    model = s.get(Model, row.model_id) if row.model_id else None
-    if result is None and row.result:
-        result = json.loads(row.result)
-    return {
-        **summary(row, names),
-        "investment": {"id": p.id, "name": p.name, "type": p.type, "inactive": p.inactive},
-        "model": {"id": model.id, "name": model.name, "allocation_method": model.allocation_method} if model else None,
-        "result": result,
-        "overrides": edits_of(result),
-        "commentaries": _commentaries(s, row, comments),
-        "permissions": {
-            "calculate": advice.can_calculate_tp(actor, facts),
-            "view_only": advice.tp_view_only(actor, facts),
-            "edit_commentary": advice.can_edit_commentary(actor, facts),
-            "decide": advice.can_decide_roa(actor, facts),
-        },
-    }
-
-
-def _commentaries(s: Session, row: TargetPortfolio, own: list[TargetPortfolioComment]) -> list[dict[str, Any]]:
-    """The target portfolio's own commentary; a type it has none of starts from the model's
-    commentary of that type (id None until someone saves it for this target portfolio)."""
-    out = [{"id": c.id, "type": c.type, "description": c.description} for c in own]
-    have = {c.type for c in own}
-    if row.model_id and len(have) < len(advice.COMMENT_TYPES):
-        for c in s.exec(select(ModelCommentary).where(ModelCommentary.model_id == row.model_id)
-                        .order_by(ModelCommentary.id)).all():
-            if c.type not in have and c.type in advice.COMMENT_TYPES:
-                out.append({"id": None, "type": c.type, "description": c.description})
-                have.add(c.type)
-    return out
-
-
-def _visible_row(s: Session, actor: Actor, p: Portfolio, row: TargetPortfolio | None) -> TargetPortfolio:
-    if row is None or row.investment_id != p.id:
-        raise NotFound(TP_NOT_FOUND)
-    statuses = advice.visible_tp_statuses(actor)
-    if statuses is not None and TPStatus(row.status) not in statuses:
-        raise NotFound(TP_NOT_FOUND)
-    return row
-
 
 def current_row(s: Session, actor: Actor, p: Portfolio) -> TargetPortfolio | None:
     """The target portfolio the actor is shown: the newest for superusers and advisers (unless an
@@ -266,9 +167,9 @@ def get_current(*, actor: Actor, investment_id: Any, version: Any = None) -> dic
             number = as_id(version)
             row = s.exec(select(TargetPortfolio).where(TargetPortfolio.investment_id == p.id,
                                                        TargetPortfolio.version == number)).first() if number else None
-            return _shape(s, actor, p, _visible_row(s, actor, p, row))
+            return tp_shape(s, actor, p, visible_tp_row(s, actor, p, row))
         row = current_row(s, actor, p)
-        return None if row is None else _shape(s, actor, p, row)
+        return None if row is None else tp_shape(s, actor, p, row)
 
 
 def get(*, actor: Actor, tp_id: Any) -> dict[str, Any]:
@@ -277,7 +178,7 @@ def get(*, actor: Actor, tp_id: Any) -> dict[str, Any]:
         if row is None:
             raise NotFound(TP_NOT_FOUND)
         p = load_portfolio(s, actor, row.investment_id)
-        return _shape(s, actor, p, _visible_row(s, actor, p, row))
+        return tp_shape(s, actor, p, visible_tp_row(s, actor, p, row))
 
 
 def list_versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset: Any = None,
@@ -295,9 +196,9 @@ def list_versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset
         direction = TargetPortfolio.created_at.asc() if str(order).lower() == "asc" else TargetPortfolio.created_at.desc()
         rows = s.exec(select(TargetPortfolio).where(*where).order_by(direction, TargetPortfolio.version.desc())
                       .limit(limit_).offset(offset_)).all()
-        names = _names(s, [u for r in rows for u in (r.created_by, r.validated_by, r.approved_by, r.declined_by,
+        names = user_name_parts(s, [u for r in rows for u in (r.created_by, r.validated_by, r.approved_by, r.declined_by,
                                                      r.moderator_id)])
-        return [summary(r, names) for r in rows], int(total)
+        return [tp_summary(r, names) for r in rows], int(total)
 
 
 # ---- status changes -------------------------------------------------------------------------------
@@ -306,7 +207,7 @@ def _load_for_change(s: Session, actor: Actor, tp_id: Any, row_version: Any) -> 
     if row is None:
         raise NotFound(TP_NOT_FOUND)
     p = load_portfolio(s, actor, row.investment_id, lock=True)
-    row = _visible_row(s, actor, p, row)
+    row = visible_tp_row(s, actor, p, row)
     if row_version not in (None, "") and as_id(row_version) != row.row_version:
         raise Conflict(advice.EDITED_ELSEWHERE)
     return p, row, portfolio_facts(s, actor, p)
@@ -325,8 +226,6 @@ def _bump(s: Session, row: TargetPortfolio, **values: Any) -> None:
 def validate(*, actor: Actor, tp_id: Any, row_version: Any = None) -> dict[str, Any]:
     """Draft -> validated (Approval Required); the client owners are e-mailed when approval is
     required and requested. When the portfolio does not require approval it becomes active."""
-    from app.services import records_of_advice
-
     with session_scope() as s:
         p, row, facts = _load_for_change(s, actor, tp_id, row_version)
         if advice.tp_view_only(actor, facts) or not advice.can_calculate_tp(actor, facts):
@@ -334,7 +233,7 @@ def validate(*, actor: Actor, tp_id: Any, row_version: Any = None) -> dict[str, 
         if row.status != TPStatus.DRAFT.value or row.not_enough_cash or row.result is None:
             raise ValidationError(advice.NOT_EDITABLE)
         now = utcnow()
-        settings = records_of_advice.approval_settings(p)
+        settings = approval_settings(p)
         values: dict[str, Any] = dict(status=TPStatus.VALIDATED.value, validated_by=actor.id, validated_at=now,
                                       moderator_id=actor.id)
         if not settings.get("tp_approval_required", True):
@@ -345,7 +244,7 @@ def validate(*, actor: Actor, tp_id: Any, row_version: Any = None) -> dict[str, 
             records_of_advice.notify_validated(s, p, row, settings)
         _audit(s, actor, "target_portfolio.validated", p, row)
         _announce(s, p, row)
-        return _shape(s, actor, p, row)
+        return tp_shape(s, actor, p, row)
 
 
 def decide(*, actor: Actor, tp_id: Any, action: str, row_version: Any = None) -> dict[str, Any]:
@@ -372,7 +271,7 @@ def decide(*, actor: Actor, tp_id: Any, action: str, row_version: Any = None) ->
         s.refresh(row)
         _audit(s, actor, "record_of_advice.approved" if action == "approve" else "record_of_advice.declined", p, row)
         _announce(s, p, row)
-        shape = _shape(s, actor, p, row)
+        shape = tp_shape(s, actor, p, row)
         shape["message"] = advice.TP_APPROVED if action == "approve" else advice.TP_DECLINED
         return shape
 
@@ -382,20 +281,6 @@ MODE_EDIT = "EDIT"
 EDITABLE_STATUSES = (TPStatus.DRAFT.value, TPStatus.VALIDATED.value, TPStatus.DECLINED.value)
 # engine errors that mean the edits themselves are malformed: on saving, 'Please, validate data first.'
 _MALFORMED = ("override_units", "not_in_target", "already_in_target", "unknown_asset", "class_not_in_model")
-
-
-def edits_of(result: dict[str, Any] | None) -> list[dict[str, Any]]:
-    """The adviser's edits a (stored or recalculated) result carries, in the form `edit_step` and
-    `save_edit` take them, so that the next edit starts from them: added assets first
-    ({asset_id, code, class_id}), then the units set ({asset_id, code, target_units})."""
-    if not result:
-        return []
-    codes = {a["asset_id"]: a["code"] for a in result.get("assets") or []}
-    out: list[dict[str, Any]] = [{"asset_id": a["asset_id"], "code": codes.get(a["asset_id"]), "class_id": a["class_id"]}
-                                 for a in result.get("added") or []]
-    out += [{"asset_id": o["asset_id"], "code": codes.get(o["asset_id"]), "target_units": o["target_units"]}
-            for o in result.get("overrides") or []]
-    return out
 
 
 def edit_step(*, actor: Actor, tp_id: Any, row_version: Any, overrides: list[dict[str, Any]] | None) -> dict[str, Any]:
@@ -420,7 +305,7 @@ def edit_step(*, actor: Actor, tp_id: Any, row_version: Any, overrides: list[dic
     with session_scope() as s:
         p, row = _load_for_edit(s, actor, tp_id, row_version)
         target = _recalculate(s, actor, p, overrides, saving=False)
-        shape = _shape(s, actor, p, row, result=json.loads(dumps(target)))
+        shape = tp_shape(s, actor, p, row, result=json.loads(dumps(target)))
         shape["mode"] = MODE_EDIT
         return shape
 
@@ -440,7 +325,7 @@ def save_edit(*, actor: Actor, tp_id: Any, row_version: Any, overrides: list[dic
     with session_scope() as s:
         p, row = _load_for_edit(s, actor, tp_id, row_version, lock=True)
         target = _recalculate(s, actor, p, overrides, saving=True)
-        version = _next_versions(s, [p.id])[p.id]
+        version = next_versions(s, [p.id])[p.id]
         new = TargetPortfolio(**target_row(p.id, version, target, actor_id=actor.id, run_id=None, now=utcnow(),
                                            model_id=p.model_id))
         s.add(new)
@@ -455,7 +340,7 @@ def save_edit(*, actor: Actor, tp_id: Any, row_version: Any, overrides: list[dic
         s.flush()
         _audit(s, actor, "target_portfolio.saved", p, new)
         _announce(s, p, new)
-        shape = _shape(s, actor, p, new)
+        shape = tp_shape(s, actor, p, new)
         shape["message"] = advice.TP_SAVED
         return shape
 
@@ -466,7 +351,7 @@ def _load_for_edit(s: Session, actor: Actor, tp_id: Any, row_version: Any,
     if row is None:
         raise NotFound(TP_NOT_FOUND)
     p = load_portfolio(s, actor, row.investment_id, lock=lock)
-    row = _visible_row(s, actor, p, row)
+    row = visible_tp_row(s, actor, p, row)
     facts = portfolio_facts(s, actor, p)
     if advice.tp_view_only(actor, facts) or not advice.can_calculate_tp(actor, facts):
         raise PermissionDenied(NOT_ALLOWED)
@@ -561,7 +446,7 @@ def save_comment(*, actor: Actor, tp_id: Any, type: str, description: str, comme
         if row is None:
             raise NotFound(TP_NOT_FOUND)
         p = load_portfolio(s, actor, row.investment_id)
-        _visible_row(s, actor, p, row)
+        visible_tp_row(s, actor, p, row)
         if not advice.can_edit_commentary(actor, portfolio_facts(s, actor, p)) or row.status not in (
                 TPStatus.DRAFT.value, TPStatus.VALIDATED.value):
             raise PermissionDenied(NOT_ALLOWED)

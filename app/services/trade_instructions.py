@@ -17,13 +17,13 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any, Iterable, Mapping
 
-from sqlalchemy import func, select as sa_select, true, update
+from sqlalchemy import func, select as sa_select, update
 from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import (
     Asset, Model, Portfolio, ShortTermRecommendation, TargetPortfolio, TradeAction, TradeInstruction, TradeNote,
-    TradeTransaction, User,
+    TradeTransaction,
 )
 from app.db.types import utcnow
 from app.domain import advice, validators
@@ -36,9 +36,11 @@ from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationEr
 from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.domain.roles import Role
 from app.services import assets as assets_service, audit, engine_inputs, listing, postings
+from app.services.advice_queries import (
+    STAFF_ONLY_TI, approval_settings, client_visible_instructions, iso, next_versions, portfolio_facts,
+    portfolio_owners, receivers, user_name_parts,
+)
 from app.services.portfolio_access import PORTFOLIO_NOT_FOUND, as_id, load_portfolio, visible_clause
-from app.services.records_of_advice import approval_settings
-from app.services.target_portfolios import portfolio_facts
 
 log = logging.getLogger(__name__)
 
@@ -48,13 +50,6 @@ INVALID_CODE = "Invalid code"
 CODE_IN_USE = "Asset {code} is already in these trade recommendations"
 PENDING_TX = (TxStatus.PENDING_APPROVAL.value, TxStatus.PENDING_TO_CANCEL.value, TxStatus.PENDING_COPY.value)
 LIVE_TX_EXCLUDED = (TxStatus.DELETED.value,)
-# Trade recommendations a client never sees: not validated yet (staff only), or not calculated.
-STAFF_ONLY_TI = (TIStatus.PENDING_VALIDATION.value, TIStatus.NOT_VALIDATED.value, TIStatus.FAILED.value)
-
-
-def _client_visible(actor: Actor):
-    """Extra WHERE clause on trade instructions for the actor (clients: validated ones only)."""
-    return col(TradeInstruction.status).not_in(STAFF_ONLY_TI) if actor.role is Role.CLIENT else true()
 
 
 # ---- the source target portfolio ---------------------------------------------------------------
@@ -82,13 +77,6 @@ def _history(s: Session, ti_id: int, actor_id: int | None, action: str, detail: 
                      label=p.name, firm_id=p.firm_id,
                      after={"trade_recommendations": ti.version, "status": ti.status, "what": action,
                             **({"detail": detail} if detail else {})})
-
-
-def _next_versions(s: Session, ids: list[int]) -> dict[int, int]:
-    rows = s.execute(sa_select(TradeInstruction.investment_id, func.max(TradeInstruction.version))
-                     .where(col(TradeInstruction.investment_id).in_(ids)).group_by(TradeInstruction.investment_id)).all()
-    latest = {pid: v or 0 for pid, v in rows}
-    return {pid: latest.get(pid, 0) + 1 for pid in ids}
 
 
 @dataclass
@@ -274,7 +262,7 @@ def generate(*, actor: Actor, investment_ids: Iterable[Any]) -> list[dict[str, A
             if not check["allowed"]:  # refused before calculating: nothing is stored
                 raise ValidationError(check["reason"] if len(ids) == 1 else f"{p.name}: {check['reason']}")
             tp_id, trades = compute_trades(s, [p.id])[p.id]
-            head, txs, notes = instruction_rows(p.id, _next_versions(s, [p.id])[p.id], tp_id, trades,
+            head, txs, notes = instruction_rows(p.id, next_versions(s, [p.id], TradeInstruction)[p.id], tp_id, trades,
                                                 actor_id=actor.id, run_id=None, now=utcnow())
             ti = _store(s, head, txs, notes, actor.id)
             out.append(_shape(s, actor, p, ti))
@@ -282,17 +270,6 @@ def generate(*, actor: Actor, investment_ids: Iterable[Any]) -> list[dict[str, A
 
 
 # ---- reading --------------------------------------------------------------------------------------
-def _names(s: Session, ids: Iterable[int | None]) -> dict[int, dict[str, str]]:
-    wanted = {i for i in ids if i}
-    if not wanted:
-        return {}
-    return {u.id: {"first_name": u.first_name, "last_name": u.last_name}
-            for u in s.exec(select(User).where(col(User.id).in_(wanted))).all()}
-
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value else None
-
 
 def _money(value: Decimal | None) -> str | None:
     return None if value is None else str(value)
@@ -309,7 +286,7 @@ def tx_shape(t: TradeTransaction) -> dict[str, Any]:
         "cost_base": _money(t.cost_base), "amount": str(t.amount), "pending": str(t.pending),
         "initial_quantity": _money(t.initial_quantity), "initial_price": _money(t.initial_price),
         "current_units": _money(t.current_units), "full_sell": t.full_sell, "stop_loss": t.stop_loss,
-        "urgent": t.urgent, "approved_at": _iso(t.approved_at), "declined_at": _iso(t.declined_at),
+        "urgent": t.urgent, "approved_at": iso(t.approved_at), "declined_at": iso(t.declined_at),
         "payload": payload,
     }
 
@@ -346,7 +323,7 @@ def _shape(s: Session, actor: Actor, p: Portfolio, ti: TradeInstruction) -> dict
     txs = list(s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id)
                       .order_by(TradeTransaction.id)).all())
     notes = list(s.exec(select(TradeNote).where(TradeNote.trade_instruction_id == ti.id).order_by(TradeNote.id)).all())
-    names = _names(s, [ti.created_by, ti.validated_by, ti.approved_by, ti.declined_by, ti.moderator_id])
+    names = user_name_parts(s, [ti.created_by, ti.validated_by, ti.approved_by, ti.declined_by, ti.moderator_id])
     _, flags = _facts_and_flags(s, actor, p, ti, txs, notes)
     status = TIStatus(ti.status)
     return {
@@ -364,9 +341,9 @@ def summary(ti: TradeInstruction, names: Mapping[int, dict[str, str]]) -> dict[s
         "id": ti.id, "investment_id": ti.investment_id, "target_portfolio_id": ti.target_portfolio_id,
         "version": ti.version, "status": ti.status, "status_label": advice.TI_LABELS[TIStatus(ti.status)],
         "validated": ti.validated, "error_message": ti.error_message, "row_version": ti.row_version,
-        "payload": json.loads(ti.payload) if ti.payload else None, "auto_approve_at": _iso(ti.auto_approve_at),
-        "created_at": _iso(ti.created_at), "validated_at": _iso(ti.validated_at), "approved_at": _iso(ti.approved_at),
-        "declined_at": _iso(ti.declined_at), "creator": names.get(ti.created_by),
+        "payload": json.loads(ti.payload) if ti.payload else None, "auto_approve_at": iso(ti.auto_approve_at),
+        "created_at": iso(ti.created_at), "validated_at": iso(ti.validated_at), "approved_at": iso(ti.approved_at),
+        "declined_at": iso(ti.declined_at), "creator": names.get(ti.created_by),
         "validator": names.get(ti.validated_by), "approver": names.get(ti.approved_by),
         "decliner": names.get(ti.declined_by), "moderator": names.get(ti.moderator_id),
     }
@@ -375,7 +352,7 @@ def summary(ti: TradeInstruction, names: Mapping[int, dict[str, str]]) -> dict[s
 def get(*, actor: Actor, investment_id: Any, version: Any = None) -> dict[str, Any] | None:
     with session_scope() as s:
         p = load_portfolio(s, actor, investment_id)
-        query = select(TradeInstruction).where(TradeInstruction.investment_id == p.id, _client_visible(actor))
+        query = select(TradeInstruction).where(TradeInstruction.investment_id == p.id, client_visible_instructions(actor))
         if version not in (None, ""):
             query = query.where(TradeInstruction.version == (as_id(version) or 0))
         ti = s.exec(query.order_by(TradeInstruction.version.desc())).first()
@@ -391,10 +368,10 @@ def list_versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset
     with session_scope() as s:
         p = load_portfolio(s, actor, investment_id)
         total = s.execute(sa_select(func.count()).where(TradeInstruction.investment_id == p.id,
-                                                        _client_visible(actor))).scalar_one()
-        rows = s.exec(select(TradeInstruction).where(TradeInstruction.investment_id == p.id, _client_visible(actor))
+                                                        client_visible_instructions(actor))).scalar_one()
+        rows = s.exec(select(TradeInstruction).where(TradeInstruction.investment_id == p.id, client_visible_instructions(actor))
                       .order_by(TradeInstruction.version.desc()).limit(limit_).offset(offset_)).all()
-        names = _names(s, [u for r in rows for u in (r.created_by, r.validated_by, r.approved_by, r.declined_by)])
+        names = user_name_parts(s, [u for r in rows for u in (r.created_by, r.validated_by, r.approved_by, r.declined_by)])
         return [summary(r, names) for r in rows], int(total)
 
 
@@ -406,8 +383,8 @@ def history(*, actor: Actor, ti_id: Any, offset: Any = 0) -> tuple[list[dict[str
         total = s.execute(sa_select(func.count()).where(TradeAction.trade_instruction_id == ti.id)).scalar_one()
         rows = s.exec(select(TradeAction).where(TradeAction.trade_instruction_id == ti.id)
                       .order_by(TradeAction.created_at.desc(), TradeAction.id.desc()).limit(limit_).offset(offset_)).all()
-        names = _names(s, [r.actor_id for r in rows])
-        return [{"id": r.id, "action": r.action, "detail": r.detail, "created_at": _iso(r.created_at),
+        names = user_name_parts(s, [r.actor_id for r in rows])
+        return [{"id": r.id, "action": r.action, "detail": r.detail, "created_at": iso(r.created_at),
                  "actor": names.get(r.actor_id)} for r in rows], int(total)
 
 
@@ -488,13 +465,12 @@ def validate(*, actor: Actor, ti_id: Any, row_version: Any = None) -> dict[str, 
 
 def _notify(s: Session, p: Portfolio, ti: TradeInstruction, settings: dict[str, Any]) -> None:
     from app.services import mail
-    from app.services.records_of_advice import _owners, _receivers
     from app.settings import settings as app_settings
 
     link = f"{app_settings.public_url.rstrip('/')}/portfolios/{p.id}/trade-instructions"
-    to = [u.email for u in _owners(s, p.id)] if settings.get("tr_approval_required", True) else []
+    to = [u.email for u in portfolio_owners(s, p.id)] if settings.get("tr_approval_required", True) else []
     if settings.get("client_send_tr_to_other_email"):
-        to += _receivers(settings.get("client_tr_other_email"))
+        to += receivers(settings.get("client_tr_other_email"))
     for address in dict.fromkeys(to):
         mail.queue(s, to=address, subject=f"Trade recommendations for {p.name}",
                    body=f"Your adviser has validated trade recommendations for the portfolio {p.name}.\n\n"
