@@ -145,7 +145,8 @@ def get_record(actor: CurrentActor, tp_id: str):
     return ok(records_of_advice.record(actor=actor, tp_id=tp_id))
 
 
-@router.get("/target-portfolios/{tp_id}/rofa/export")
+@router.get("/target-portfolios/{tp_id}/rofa/export", response_class=Response,
+            responses={200: {"description": "the record of advice as PDF", "content": {"application/pdf": {}}}})
 def export_record(actor: CurrentActor, tp_id: str,
                   offset: str | None = Query(None, alias="client-timezone-offset")):
     from app.exports import rofa_pdf

@@ -64,13 +64,15 @@ def get_holdings(actor: CurrentActor, investment_id: str, limit: str | None = No
     return ok(holdings.get_holdings(actor=actor, portfolio_id=investment_id, limit=limit, offset=offset))
 
 
-@router.get("/investments/{investment_id}/holdings/export-excel")
+@router.get("/investments/{investment_id}/holdings/export-excel", response_class=Response, responses={200: {
+    "description": "the holdings workbook", "content": {"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {}}}})
 def export_excel(actor: CurrentActor, request: Request, investment_id: str):
     return _file(*holdings.export(actor=actor, portfolio_id=investment_id, file_format="xlsx",
                                   client_offset=request.query_params.get("client-timezone-offset")))
 
 
-@router.get("/investments/{investment_id}/holdings/export-pdf")
+@router.get("/investments/{investment_id}/holdings/export-pdf", response_class=Response,
+            responses={200: {"description": "the holdings as PDF", "content": {"application/pdf": {}}}})
 def export_pdf(actor: CurrentActor, request: Request, investment_id: str):
     return _file(*holdings.export(actor=actor, portfolio_id=investment_id, file_format="pdf",
                                   client_offset=request.query_params.get("client-timezone-offset")))

@@ -15,6 +15,8 @@ from app.exports.recommendations_csv import content_disposition
 from app.services import recommendations
 
 router = APIRouter(tags=["recommendations"])
+_CSV_RESPONSES: dict[int | str, dict[str, Any]] = {200: {"description": "the recommendations as CSV",
+                                                          "content": {"text/csv": {}}}}
 
 
 class LongTermBody(BaseModel):
@@ -95,7 +97,7 @@ async def upload_long_terms(actor: CurrentActor, request: Request):
     return ok(recommendations.upload_long_terms(actor=actor, **form))
 
 
-@router.get("/long-terms/{model_id}/export-csv")
+@router.get("/long-terms/{model_id}/export-csv", response_class=Response, responses=_CSV_RESPONSES)
 def export_long_terms(actor: CurrentActor, request: Request, model_id: str):
     name, data = recommendations.export_csv(actor=actor, model_id=model_id, kind=rules.Kind.LONG_TERM,
                                             client_offset=request.query_params.get("client-timezone-offset"))
@@ -148,7 +150,7 @@ async def upload_short_terms(actor: CurrentActor, request: Request):
     return ok(recommendations.upload_short_terms(actor=actor, **form))
 
 
-@router.get("/recommendations/{model_id}/export-csv")
+@router.get("/recommendations/{model_id}/export-csv", response_class=Response, responses=_CSV_RESPONSES)
 def export_short_terms(actor: CurrentActor, request: Request, model_id: str):
     name, data = recommendations.export_csv(actor=actor, model_id=model_id, kind=rules.Kind.SHORT_TERM,
                                             client_offset=request.query_params.get("client-timezone-offset"))
