@@ -15,9 +15,9 @@ from xhtml2pdf import pisa
 
 from app.domain.allocations import percent_text
 from app.domain.cgt import format_aud
+from app.domain.holdings import Holdings, Line, sections
 from app.exports.holdings_xlsx import safe_name
 from app.exports.recommendations_csv import local_time
-from app.services.holdings import Holdings, Line, sections
 
 MEDIA_TYPE = "application/pdf"
 NA = "N/A"

@@ -26,9 +26,8 @@ Permissions: anyone who may see the portfolio (app.services.portfolio_access) ma
 holdings; clients only the portfolios they hold."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import date, datetime
-from decimal import ROUND_HALF_UP, Decimal, localcontext
+from decimal import Decimal
 from typing import Any, Iterable
 
 from sqlalchemy import func
@@ -44,6 +43,10 @@ from app.domain import deposits as deposit_rules
 from app.domain.advice import TxStatus
 from app.domain.allocations import class_total_color
 from app.domain.errors import NotFound, ValidationError
+from app.domain.holdings import (  # the read model, built here (Line, Section, sections: for its readers)
+    PENDING_APPROVED, PENDING_PLACED, ZERO, CashLine, ClassLine, CustomLine, DepositLine, Header, Holdings, Line, Owner,
+    PendingTrade, Section, ShareLine, Totals, bar_color, percent_of, sections, since_purchase,
+)
 from app.domain.ledger import to_cents
 from app.domain.permissions import Actor, is_staff
 from app.domain.transactions import CASH_ACCOUNT, Status
@@ -54,177 +57,10 @@ PAGE_SIZES = (12, 20, 32)
 DEFAULT_PAGE_SIZE = 12
 CASH_CODE = "CASH"
 NO_CASH_CLASS_TITLE = "Cash"
-ZERO = Decimal(0)
-HUNDRED = Decimal(100)
-PERCENT_PLACES = Decimal("0.0001")
-ONE_DECIMAL = Decimal("0.1")
 EXPORT_FORMATS = ("xlsx", "pdf")
 
 
-# ---- the read model ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Owner:
-    id: int
-    name: str
-    is_owner: bool
-
-
-@dataclass(frozen=True)
-class Header:
-    id: int
-    name: str
-    type: str
-    firm_id: int
-    inactive: bool
-    model_id: int | None
-    model_name: str | None
-    model_firm_id: int | None
-    owners: tuple[Owner, ...]
-    class_allocation: bool
-
-
-@dataclass(frozen=True)
-class CashLine:
-    name: str
-    code: str
-    value: Decimal
-    class_id: int | None
-    class_title: str
-    allocation: Decimal | None
-
-
-@dataclass(frozen=True)
-class ShareLine:
-    asset_id: int
-    code: str
-    name: str
-    quantity: Decimal
-    price: Decimal | None
-    cost: Decimal
-    value: Decimal
-    url: str | None
-    pdf_url: str | None
-    six_months_return: Decimal | None
-    since_purchase: Decimal | None
-    dividend_yield: Decimal | None
-    class_id: int
-    class_title: str
-    allocation: Decimal | None
-
-
-@dataclass(frozen=True)
-class DepositLine:
-    id: int
-    code: str
-    name: str
-    product_type: str
-    provider_name: str
-    deal_id: str
-    rate: Decimal | None
-    start_date: date
-    maturity_date: date | None
-    deal_status: str
-    cost: Decimal
-    value: Decimal
-    class_id: int | None
-    class_title: str
-    allocation: Decimal | None
-
-
-@dataclass(frozen=True)
-class CustomLine:
-    id: int
-    name: str
-    class_id: int
-    class_title: str
-    class_type: str
-    fee: Decimal | None
-    value: Decimal
-    allocation: Decimal | None
-
-
-@dataclass(frozen=True)
-class ClassLine:
-    class_id: int
-    title: str
-    is_cash: bool
-    value: Decimal
-    cost: Decimal
-    actual: Decimal | None       # percent of the total value, 4 places (None when the total is 0)
-    target: Decimal | None       # percent, None when the portfolio has no target for the class
-    color: str | None            # success | warning | danger (None without a target)
-
-
-@dataclass(frozen=True)
-class Totals:
-    value: Decimal
-    cost: Decimal
-    cash: Decimal
-    shares_value: Decimal
-    shares_cost: Decimal
-    deposits: Decimal
-    custom_holdings: Decimal
-
-
-@dataclass(frozen=True)
-class PendingTrade:
-    """An approved trade recommendation not executed yet."""
-
-    trade_id: int                # the trade recommendation (TradeTransaction)
-    asset_id: int
-    code: str
-    side: str                    # BUY | SELL
-    units: Decimal               # the placed order's quantity, else the recommended quantity
-    status: str                  # Approved | Placed
-    order_id: int | None         # the broker order (asset transaction) while placed
-
-
-PENDING_APPROVED, PENDING_PLACED = "Approved", "Placed"
-
-
-@dataclass(frozen=True)
-class Holdings:
-    portfolio: Header
-    cash_account: CashLine
-    shares: tuple[ShareLine, ...]
-    deposits: tuple[DepositLine, ...]
-    custom_holdings: tuple[CustomLine, ...]
-    classes: tuple[ClassLine, ...]
-    totals: Totals
-    target_source: str | None    # 'portfolio' | 'model' | None
-    target_total: Decimal | None
-    target_total_color: str | None
-    as_at: datetime = field(default_factory=utcnow)
-    pending_trades: tuple[PendingTrade, ...] = ()
-
-
 # ---- small helpers ----------------------------------------------------------------------------
-def percent_of(part: Decimal, whole: Decimal) -> Decimal | None:
-    """part / whole as a percentage to 4 places (half up); None when whole is 0."""
-    if not whole:
-        return None
-    with localcontext() as ctx:
-        ctx.prec = 40
-        return (Decimal(part) * HUNDRED / Decimal(whole)).quantize(PERCENT_PLACES, rounding=ROUND_HALF_UP)
-
-
-def since_purchase(value: Decimal, cost: Decimal) -> Decimal | None:
-    """value / cost base - 1, as a percentage to 4 places; None without a cost base."""
-    if not cost or cost <= 0:
-        return None
-    with localcontext() as ctx:
-        ctx.prec = 40
-        return ((Decimal(value) / Decimal(cost) - 1) * HUNDRED).quantize(PERCENT_PLACES, rounding=ROUND_HALF_UP)
-
-
-def bar_color(actual: Decimal | None, target: Decimal | None) -> str | None:
-    """The class bar's colour (class_total_color on the actual's position against the target)."""
-    if target is None:
-        return None
-    shown = (actual or ZERO).quantize(ONE_DECIMAL, rounding=ROUND_HALF_UP)
-    return class_total_color(HUNDRED + shown - Decimal(target))
-
-
 def person_name(user: User) -> str:
     return f"{user.preferred_name or user.first_name} {user.last_name}".strip()
 
@@ -426,6 +262,10 @@ def pending_trades(s: Session, portfolio_id: int) -> tuple[PendingTrade, ...]:
     return tuple(sorted(out.values(), key=lambda p: (p.code, p.side != "BUY", p.trade_id)))
 
 
+def _dec(value: Any) -> Decimal | None:
+    return None if value is None else Decimal(value)
+
+
 def _cash_account_name(s: Session, portfolio: Portfolio) -> str:
     """'Cash Account', after the bank's name when the portfolio names one."""
     if portfolio.institution_id is not None:
@@ -433,60 +273,6 @@ def _cash_account_name(s: Session, portfolio: Portfolio) -> str:
         if bank is not None:
             return f"{bank.title} {CASH_ACCOUNT}"
     return CASH_ACCOUNT
-
-
-def _dec(value: Any) -> Decimal | None:
-    return None if value is None else Decimal(value)
-
-
-@dataclass(frozen=True)
-class Line:
-    """One row of a class section, whatever it holds (the exports and the screen list these)."""
-
-    kind: str                    # cash | share | deposit | custom
-    id: int | None
-    code: str
-    name: str
-    quantity: Decimal | None
-    cost: Decimal | None
-    value: Decimal
-    allocation: Decimal | None
-    six_months_return: Decimal | None = None
-    since_purchase: Decimal | None = None
-    dividend_yield: Decimal | None = None
-    fee: Decimal | None = None
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class Section:
-    klass: ClassLine
-    lines: tuple[Line, ...]
-
-
-def sections(h: Holdings) -> list[Section]:
-    """The holdings grouped by asset class in class order: the cash class first with the cash
-    account and the deposits, then every class's shares and custom holdings."""
-    out: list[Section] = []
-    for klass in h.classes:
-        lines: list[Line] = []
-        if klass.class_id == h.cash_account.class_id:
-            c = h.cash_account
-            lines.append(Line("cash", None, c.code, c.name, None, c.value, c.value, c.allocation))
-            for d in h.deposits:
-                lines.append(Line("deposit", d.id, d.code, d.name, None, d.cost, d.value, d.allocation,
-                                  detail=d.product_type))
-        for sh in h.shares:
-            if sh.class_id == klass.class_id:
-                lines.append(Line("share", sh.asset_id, sh.code, sh.name, sh.quantity, sh.cost, sh.value, sh.allocation,
-                                  sh.six_months_return, sh.since_purchase, sh.dividend_yield))
-        for ch in h.custom_holdings:
-            if ch.class_id == klass.class_id:
-                lines.append(Line("custom", ch.id, "", ch.name, None, None, ch.value, ch.allocation, fee=ch.fee,
-                                  detail="Custom holding"))
-        if lines or klass.target:
-            out.append(Section(klass, tuple(lines)))
-    return out
 
 
 # ---- use cases ----------------------------------------------------------------------------------

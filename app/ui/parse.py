@@ -1,6 +1,7 @@
 """Reading what a browser sends to event handlers (any handler can be called with any argument)."""
 from __future__ import annotations
 
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 
@@ -16,6 +17,17 @@ def positive_int(value: Any) -> int | None:
     """A positive integer (an id, a page number), or None."""
     number = to_int(value)
     return number if number is not None and number > 0 else None
+
+
+def decimal_or_none(value: Any) -> Decimal | None:
+    """A finite Decimal, or None when the value is empty or not a number."""
+    if value in (None, ""):
+        return None
+    try:
+        number = Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return None
+    return number if number.is_finite() else None
 
 
 def person_name(value: Any) -> str:

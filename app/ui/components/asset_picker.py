@@ -46,6 +46,7 @@ import reflex as rx
 
 from app.domain.errors import AuthenticationError, DomainError
 from app.services import assets
+from app.ui.display import price_display
 from app.ui.states.base import AppState, toast_error
 from app.ui.parse import positive_int as _int
 
@@ -61,12 +62,6 @@ class PickerRow:
     class_id: int = 0
     class_title: str = ""
     price: str = ""
-
-
-def _price(value: Any) -> str:
-    from app.ui.states.assets import price_display
-
-    return price_display(value)
 
 
 class AssetPickerState(AppState):
@@ -95,7 +90,7 @@ class AssetPickerState(AppState):
                                       "class_id": int(a["class_id"]), "class_title": a["class_title"] or "",
                                       "last_close_price": a["last_close_price"]} for a in found}
         self.results = [PickerRow(id=a["id"], code=a["code"], name=a["name"], class_id=a["class_id"],
-                                  class_title=a["class_title"], price=_price(a["last_close_price"]))
+                                  class_title=a["class_title"], price=price_display(a["last_close_price"]))
                         for a in self._found.values()]
         return None
 

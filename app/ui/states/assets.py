@@ -11,7 +11,7 @@ import dataclasses
 import logging
 import math
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, ClassVar
 
 import reflex as rx
@@ -23,7 +23,8 @@ from app.services import assets
 from app.ui.components.widgets import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.lists import ListControls
-from app.ui.parse import to_int as _int
+from app.ui.display import price_display  # noqa: F401  (the screens' price text, read from here too)
+from app.ui.parse import decimal_or_none as _decimal, to_int as _int
 
 log = logging.getLogger("app.ui.assets")
 
@@ -38,26 +39,6 @@ PICK_TARGET = "assets.find"  # the asset picker's target key for "Find asset"
 
 
 # ---- display helpers ---------------------------------------------------------------------------------
-def _decimal(value: Any) -> Decimal | None:
-    if value in (None, ""):
-        return None
-    try:
-        number = Decimal(str(value))
-    except (InvalidOperation, ValueError):
-        return None
-    return number if number.is_finite() else None
-
-
-def price_display(value: Any) -> str:
-    """A close in dollars: 3 decimals below $2 (ASX steps of a tenth of a cent), else 2; 'N/A' when empty."""
-    number = _decimal(value)
-    if number is None:
-        return "N/A"
-    places = Decimal("0.001") if abs(number) < 2 else Decimal("0.01")
-    rounded = number.quantize(places, rounding=ROUND_HALF_UP)
-    return f"{'-' if rounded < 0 else ''}${abs(rounded):,}"
-
-
 def percent_display(value: Any) -> str:
     """A percentage with one decimal ('12.5%'), 'N/A' when empty."""
     number = _decimal(value)
