@@ -23,7 +23,7 @@ from app.api import advice_reports as advice_reports_api
 from app.api import audit as audit_api
 from app.api.headers import RequestOrigin, SecurityHeaders
 from app.api.schemas import ERROR_STATUSES, ErrorEnvelope
-from app.domain.errors import GENERIC, DomainError
+from app.domain.errors import GENERIC, INVALID_FORM, DomainError
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +35,23 @@ def _failure(status: int, kind: str, message: str, fields: dict | None = None) -
     return JSONResponse(body, status_code=status)
 
 
+class RefuseNul:
+    """A NUL character in the path or the query names nothing and cannot be stored or searched for
+    (PostgreSQL text refuses it): such a request answers 400 before it reaches a router."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and ("\x00" in scope.get("path", "")
+                                        or b"%00" in scope.get("query_string", b"")
+                                        or b"\x00" in scope.get("query_string", b"")):
+            response = _failure(400, "ValidationError", INVALID_FORM)
+            await response(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
 def create_api() -> FastAPI:
     api = FastAPI(
         title="Wealth Advice API",
@@ -43,6 +60,7 @@ def create_api() -> FastAPI:
         docs_url="/api/docs",
         redoc_url=None,
     )
+    api.add_middleware(RefuseNul)  # innermost: its 400 still gets the security headers
     api.add_middleware(SecurityHeaders)
     api.add_middleware(RequestOrigin)
 
@@ -54,7 +72,7 @@ def create_api() -> FastAPI:
     @api.exception_handler(RequestValidationError)
     async def _bad_request(_: Request, exc: RequestValidationError):
         fields = {".".join(str(p) for p in e["loc"][1:]) or "body": e["msg"] for e in exc.errors()}
-        return _failure(400, "ValidationError", "Please, fill all required fields with valid data", fields)
+        return _failure(400, "ValidationError", INVALID_FORM, fields)
 
     @api.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, exc: StarletteHTTPException):
