@@ -8,10 +8,12 @@ message), the body conforms to the documented response schema, and the status co
 operation documents (the error envelope is documented for every operation by create_api()).
 
 Deterministic: a fixed seed, derandomized generation and a bounded number of examples per
-operation. Writes (POST / PUT / DELETE) start every example, and every role within it, from a
-freshly built world; reads share the world of their test. Path ids are fuzzed on some examples
-and point at the world's real records on the others, so both the 404 paths and the real handlers
-are exercised.
+operation (CONTRACT_EXAMPLES, default 8; raise it locally to dig deeper). The world is built once
+for the module; a write (POST / PUT / DELETE), for every example and every role, starts from a
+freshly built world whenever an earlier write succeeded (a refused write saves nothing: each
+write is one transaction), and background work is awaited after each write. Path ids are fuzzed
+on some examples and point at the world's real records on the others, so both the 404 paths and
+the real handlers are exercised. EXCLUDED lists the operations left out, each with its reason.
 """
 from __future__ import annotations
 
