@@ -9,6 +9,7 @@ from datetime import date, datetime, time, timedelta, timezone
 from enum import Enum
 from zoneinfo import ZoneInfo
 
+from app.domain.ledger import NOT_ENOUGH_ASSETS  # noqa: F401  (the advice screens' text too)
 from app.domain.permissions import Actor
 from app.domain.roles import Role
 
@@ -20,7 +21,6 @@ VALIDATE_FIRST = "Please, validate data first."
 RECALCULATING = "Recalculating in proccess. Please, wait"
 ASSETS_LIMIT = "Assets limit is exceeded"
 NOT_ENOUGH_CASH_TO_ADD = "Not enough cash to add asset"
-NOT_ENOUGH_ASSETS = "Not enough assets to sell"
 TRANSACTION_EXISTS = "Transaction already exists"
 TRADES_VALIDATED = "Trades validated"
 TRADES_CONFIRMED = "Trades confirmed"

@@ -6,24 +6,16 @@ the theme's semantic colours; `BAR_COLOR_SCHEMES` maps them to Radix colour sche
 """
 from __future__ import annotations
 
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterable, Literal
 
 from app.domain import validators as v
+from app.domain.money import as_decimal as _as_decimal, percent_1dp_label
 
 BarColor = Literal["success", "warning", "danger"]
 HUNDRED = Decimal(100)
 BAR_COLOR_SCHEMES: dict[str, str] = {"success": "green", "warning": "amber", "danger": "red"}
 PERCENT_FIELDS = ("allocation", "min", "max")
-
-
-def _as_decimal(total: Any) -> Decimal:
-    if isinstance(total, Decimal):
-        return total
-    try:
-        return Decimal(str(total))
-    except (InvalidOperation, ValueError):
-        raise ValueError(f"not a number: {total!r}") from None
 
 
 def class_total_color(total: Decimal) -> BarColor:
@@ -53,14 +45,9 @@ def allocation_total(values: Iterable[Any]) -> Decimal:
     return total
 
 
-def percent_text(value: Decimal) -> str:
-    """One decimal, half up, with a percent sign: Decimal('85') -> '85.0%'."""
-    return f"{_as_decimal(value).quantize(Decimal('0.1'), rounding=ROUND_HALF_UP)}%"
-
-
 def total_text(total: Decimal) -> str:
     """The totals bar caption: 'Total: 85.0%'."""
-    return f"Total: {percent_text(total)}"
+    return f"Total: {percent_1dp_label(total)}"
 
 
 def bar_width(total: Decimal) -> str:

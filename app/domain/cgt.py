@@ -20,15 +20,21 @@ exact sentences of the paragraph (Australian English) are ours, not the spec's.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
+from decimal import Decimal, InvalidOperation, localcontext
 from typing import Iterable
 
-CENT = Decimal("0.01")
+from app.domain.money import CENT, to_cents
+
+round_cents = to_cents  # the estimate's cent rounding is the one of app.domain.money
 HUNDRED = Decimal(100)
 ZERO = Decimal(0)
 
 ACCOUNT_TYPE_SUPER = 4
 ACCOUNT_TYPE_MARGINAL = 7
+
+# CGT discount by portfolio type: individuals and trusts 50%, super funds 33⅓%, companies none.
+CGT_DISCOUNT = {"SAVINGS": Decimal(50), "SOLE_TRADER": Decimal(50), "TRUST": Decimal(50),
+                "SMSF": Decimal("33.33"), "COMPANY": ZERO}
 
 CLIENT_TYPE_PLACEHOLDER = "<Client_Type>"
 
@@ -76,11 +82,15 @@ def _percent(x: object, name: str) -> Decimal:
     return d
 
 
-def round_cents(amount: Decimal) -> Decimal:
-    """The single rounding helper: to the cent, half-up (away from zero on .5)."""
-    with localcontext() as ctx:
-        ctx.prec = 50
-        return amount.quantize(CENT, rounding=ROUND_HALF_UP)
+def discount_percent_for(portfolio_type: str | None) -> Decimal:
+    """The CGT discount (percent) of a portfolio type; none for a type not in the table."""
+    return CGT_DISCOUNT.get(portfolio_type, ZERO)
+
+
+def account_type_for(portfolio_type: str | None) -> int:
+    """The estimate's account type: superannuation for a self-managed super fund, else the
+    personal marginal rate."""
+    return ACCOUNT_TYPE_SUPER if portfolio_type == "SMSF" else ACCOUNT_TYPE_MARGINAL
 
 
 def asset_gain(asset: SoldAsset, discount_percent: Decimal) -> Decimal:
@@ -101,7 +111,7 @@ def asset_gain(asset: SoldAsset, discount_percent: Decimal) -> Decimal:
             gain = numerator * (HUNDRED - discount) / (value * HUNDRED)
         else:
             gain = numerator / value
-    return round_cents(gain)
+    return to_cents(gain)
 
 
 def estimate_gain(sold: Iterable[SoldAsset], discount_percent: Decimal) -> Decimal:
@@ -118,7 +128,7 @@ def net_gain(total: Decimal, hin_percent: Decimal) -> Decimal:
     total = _dec(total, "total")
     with localcontext() as ctx:
         ctx.prec = 50
-        return round_cents(total * (1 - hin / HUNDRED))
+        return to_cents(total * (1 - hin / HUNDRED))
 
 
 def _normalise_type(portfolio_type: str | None) -> str | None:
@@ -141,7 +151,7 @@ def client_type_wording(portfolio_type: str | None, owner_count: int) -> str:
 
 def format_aud(amount: Decimal) -> str:
     """$1,234.56, or -$1,234.56 for a negative amount (never -$0.00)."""
-    q = round_cents(_dec(amount, "amount"))
+    q = to_cents(_dec(amount, "amount"))
     sign = "-" if q < ZERO else ""
     return f"{sign}${abs(q):,.2f}"
 

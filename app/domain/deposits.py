@@ -53,7 +53,7 @@ from typing import Any, Iterable, Mapping
 from app.domain import validators as v
 from app.domain.cgt import format_aud
 from app.domain.errors import INVALID_FORM
-from app.domain.ledger import to_cents
+from app.domain.money import to_cents
 from app.domain.model_rules import as_bool, as_id
 from app.domain.prices import close_instant, months_before
 from app.domain.transactions import (

@@ -23,7 +23,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Iterable, Mapping
 
 from app.domain.engine.prepared import PreparedModel
-from app.domain.ledger import to_cents
+from app.domain.money import to_cents
 
 ZERO = Decimal(0)
 HUNDRED = Decimal(100)

@@ -7,7 +7,7 @@ Rules (issue / spec 002 sections 3-5):
 
 - trades are processed in date order; trades of the same date keep their given order;
 - a buy adds a parcel whose cost base is ``units * price + fee`` rounded half-up to the cent
-  (`to_cents`, the one money-rounding helper here);
+  (`money.to_cents`, the one money-rounding helper);
 - a sell consumes parcels in the treatment's order (FIFO oldest first, LIFO newest first,
   HIGHEST_COST dearest unit cost first - the minimum-tax choice; ties oldest first). Its proceeds
   ``units * price - fee`` (to the cent) are apportioned to the consumed parcels pro rata by units,
@@ -34,29 +34,19 @@ from __future__ import annotations
 import datetime as _dt
 import enum
 from dataclasses import dataclass
-from decimal import ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_UP, Context, Decimal, localcontext
+from decimal import ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
 from typing import Iterable
 
 from app.domain import validators
 from app.domain.errors import ValidationError
+from app.domain.money import to_cents
 
 NOT_ENOUGH_ASSETS = "Not enough assets to sell"
 
-CENT = Decimal("0.01")
 UNIT_COST_PLACES = Decimal("0.000001")
 ZERO = Decimal(0)
 
 KINDS = ("buy", "sell", "reconstruction", "capital_return")
-
-
-_MONEY = Context(prec=60, rounding=ROUND_HALF_UP)
-
-
-def to_cents(value: Decimal | int) -> Decimal:
-    """Money rounded half-up to the cent (the one helper used for every amount here)."""
-    if not isinstance(value, Decimal):
-        value = Decimal(value)
-    return value.quantize(CENT, context=_MONEY)
 
 
 def _unit_cost(cost_base: Decimal, units: Decimal) -> Decimal:

@@ -25,6 +25,7 @@ from typing import Any, Mapping
 
 from app.domain import validators as v
 from app.domain.allocations import check_allocation_row
+from app.domain.money import percent_trimmed_text as percent_text  # noqa: F401  (the form's text of a percentage)
 from app.domain.models import COMMENTARY_TYPES, AllocationMethod, Availability, ModelStatus, derive_availability
 
 # ---- texts (spec 000 s4, s5, s8) ------------------------------------------------------------------
@@ -381,14 +382,3 @@ def unavailable_message(refs: list[str]) -> str:
     if len(refs) == 1:
         return ASSET_NOT_AVAILABLE.format(ref=refs[0])
     return ASSETS_NOT_AVAILABLE.format(refs=", ".join(refs))
-
-
-def percent_text(value: Decimal | None) -> str | None:
-    """A stored percentage as the form shows it: '40', '12.5', '0' (no exponent, no trailing zeros)."""
-    if value is None:
-        return None
-    value = Decimal(value)
-    if value == 0:
-        return "0"
-    text = format(value.quantize(PLACES, rounding=ROUND_HALF_UP), "f")
-    return text.rstrip("0").rstrip(".") if "." in text else text

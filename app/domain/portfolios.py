@@ -13,6 +13,7 @@
 """
 from __future__ import annotations
 
+import json
 from decimal import ROUND_HALF_UP, Decimal
 from enum import Enum
 from typing import Any, Mapping
@@ -20,7 +21,8 @@ from typing import Any, Mapping
 from app.domain import validators as v
 from app.domain.advice import AUTO_APPROVAL_CHOICES, AUTO_APPROVAL_LABELS, AUTO_APPROVAL_NEVER
 from app.domain.allocations import HUNDRED, allocation_total, check_allocation_row
-from app.domain.ledger import TaxTreatment, to_cents
+from app.domain.ledger import TaxTreatment
+from app.domain.money import to_cents
 
 
 # ---- vocabulary ----------------------------------------------------------------------------------
@@ -146,6 +148,22 @@ TEXT_FIELDS = {  # field: max length
 SWITCH_FIELDS = ("class_allocation", "industry_group_allocation", "suspend_rebalancing", "suspend_tr_calculation")
 PERCENT_PLACES = Decimal("0.0001")
 
+
+def management_fee(value: Decimal, percent: Decimal | None, minimum: Decimal | None,
+                   maximum: Decimal | None) -> Decimal | None:
+    """The adviser's fee on a portfolio value: percent of the value to the cent, raised to the
+    minimum then lowered to the maximum (a maximum below the minimum wins); None without a percent
+    or a value."""
+    if percent is None or not value:
+        return None
+    fee = to_cents(value * percent / 100)
+    if minimum is not None:
+        fee = max(fee, minimum)
+    if maximum is not None:
+        fee = min(fee, maximum)
+    return fee
+
+
 # ---- approval settings (001 s3, s9; 002 s4, s5) ----------------------------------------------------
 APPROVAL_FLAGS = (
     "tp_validation_required", "tp_approval_required", "tp_approval_request", "tp_approval_request_pdf",
@@ -207,6 +225,19 @@ APPROVAL_LABELS: dict[str, str] = {
     "adviser_other_email_attach_tr_pdf": "Attach the trade recommendations PDF for other e-mails",
 }
 AUTO_APPROVAL_OPTIONS = tuple((choice, AUTO_APPROVAL_LABELS[choice]) for choice in AUTO_APPROVAL_CHOICES)
+
+
+def approval_settings_of(stored_text: str | None) -> dict[str, Any]:
+    """A portfolio's stored approval settings (JSON text) completed with the creation defaults
+    (keys added later read as defaults; unreadable text reads as none stored)."""
+    try:
+        stored = json.loads(stored_text) if stored_text else {}
+    except ValueError:
+        stored = {}
+    settings = default_approval_settings()
+    if isinstance(stored, dict):
+        settings.update({k: stored[k] for k in APPROVAL_KEYS if k in stored})
+    return settings
 
 
 def default_approval_settings() -> dict[str, Any]:

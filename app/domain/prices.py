@@ -396,10 +396,3 @@ def price_text(value: Decimal | None) -> str | None:
     whole, _, fraction = text.partition(".")
     fraction = fraction.rstrip("0")
     return f"{whole}.{fraction.ljust(2, '0')}"
-
-
-def percent_text(value: Decimal | None) -> str | None:
-    """A stored percentage (4 places) as text, or None."""
-    if value is None:
-        return None
-    return format(Decimal(value).quantize(RETURN_PLACES, rounding=ROUND_HALF_UP), "f")

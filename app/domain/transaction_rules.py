@@ -35,6 +35,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from app.domain import ledger
 from app.domain import validators as v
 from app.domain.errors import INVALID_FORM, ValidationError
+from app.domain.ledger import NOT_ENOUGH_ASSETS  # noqa: F401  (the transaction screens' text too)
 from app.domain.recommendations import FileProblem, LineError, file_type_error, read_rows
 from app.domain.transactions import (
     ASSET_PANEL_LABELS, EFFECTS, STATUSLESS_KINDS, Cash, CashType, Kind, Status,
@@ -48,7 +49,6 @@ TRANSACTION_REMOVED = "Transaction has been removed"
 OPENING_BALANCE_CHANGED = "Opening balance has been changed"
 FILE_UPLOADED = "File uploaded"
 NOT_UPLOADED = "Transactions are not uploaded due to line(s): {lines}"
-NOT_ENOUGH_ASSETS = ledger.NOT_ENOUGH_ASSETS  # 'Not enough assets to sell'
 INVALID_FILE_TYPE = "Invalid file type!"
 DELETE_QUESTION = "Are you sure you want to delete this transaction?"
 DELETE_FAILED = "Opps, something went wrong"

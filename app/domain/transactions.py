@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
 
-from app.domain.ledger import to_cents
+from app.domain.money import to_cents
 
 
 class Status(str, Enum):

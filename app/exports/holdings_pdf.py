@@ -13,9 +13,9 @@ from html import escape
 
 from xhtml2pdf import pisa
 
-from app.domain.allocations import percent_text
 from app.domain.cgt import format_aud
 from app.domain.holdings import Holdings, Line, sections
+from app.domain.money import percent_1dp_label
 from app.exports.holdings_xlsx import safe_name
 from app.exports.recommendations_csv import local_time
 
@@ -55,7 +55,7 @@ def money(value: Decimal | None) -> str:
 
 
 def percent(value: Decimal | None) -> str:
-    return NA if value is None else escape(percent_text(value))
+    return NA if value is None else escape(percent_1dp_label(value))
 
 
 def performance(value: Decimal | None) -> str:
@@ -64,7 +64,7 @@ def performance(value: Decimal | None) -> str:
         return f'<span style="color: {GREY}">{NA}</span>'
     shown = Decimal(value).quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
     color = GREEN if shown > 0 else RED if shown < 0 else GREY
-    return f'<span style="color: {color}">{escape(percent_text(value))}</span>'
+    return f'<span style="color: {color}">{escape(percent_1dp_label(value))}</span>'
 
 
 def units(value: Decimal | None) -> str:

@@ -12,12 +12,11 @@ from typing import Any
 from sqlmodel import col, select
 
 from app.db.engine import session_scope
-from app.db.tables import Asset, AssetClass, IndustryGroup, TargetPortfolio
+from app.db.tables import Asset, AssetClass, IndustryGroup
 from app.domain import advice
-from app.domain.errors import NotFound
 from app.domain.permissions import Actor
 from app.services import advice_queries
-from app.services.portfolio_access import as_id, load_portfolio
+from app.services.portfolio_access import load_portfolio
 
 
 def tp_permissions(*, actor: Actor, investment_id: Any) -> dict[str, bool]:
@@ -44,11 +43,7 @@ def labels(*, actor: Actor, tp_id: Any, result: dict[str, Any] | None = None) ->
     the services recalculated for this target portfolio (target_portfolios.edit_step, which may add
     assets) to name instead of the stored one; never one a browser sent."""
     with session_scope() as s:
-        row = s.get(TargetPortfolio, as_id(tp_id) or 0)
-        if row is None:
-            raise NotFound(advice_queries.TP_NOT_FOUND)
-        p = load_portfolio(s, actor, row.investment_id)
-        row = advice_queries.visible_tp_row(s, actor, p, row)
+        p, row = advice_queries.load_tp(s, actor, tp_id)
         out: dict[str, dict[int, dict[str, Any]]] = {"assets": {}, "classes": {}, "industry_groups": {}}
         if result is None:
             if not row.result:

@@ -21,6 +21,7 @@ from app.domain.advice import PortfolioFacts, TIStatus, TPStatus
 from app.domain.errors import NotFound
 from app.domain.permissions import Actor
 from app.domain.roles import Role
+from app.services.portfolio_access import as_id, load_portfolio
 
 TP_NOT_FOUND = "Target portfolio not found"
 APPROVED_TI = ("approved", "partially_approved")
@@ -103,14 +104,7 @@ def receivers(text: Any) -> list[str]:
 # ---- approval settings ---------------------------------------------------------------------------
 def approval_settings(p: Portfolio) -> dict[str, Any]:
     """The portfolio's approval settings completed with the creation defaults."""
-    try:
-        stored = json.loads(p.approval_settings) if p.approval_settings else {}
-    except ValueError:
-        stored = {}
-    out = portfolio_rules.default_approval_settings()
-    if isinstance(stored, dict):
-        out.update({k: stored[k] for k in portfolio_rules.APPROVAL_KEYS if k in stored})
-    return out
+    return portfolio_rules.approval_settings_of(p.approval_settings)
 
 
 # ---- the target portfolio as the screens show it -------------------------------------------------
@@ -183,6 +177,24 @@ def visible_tp_row(s: Session, actor: Actor, p: Portfolio, row: TargetPortfolio 
     return row
 
 
+def last_validated_tp_id(s: Session, portfolio_id: int) -> int | None:
+    """The id of the portfolio's newest validated target portfolio (whatever its status now): the
+    only record of advice that may still be decided once validated."""
+    return s.exec(select(TargetPortfolio.id).where(TargetPortfolio.investment_id == portfolio_id,
+                                                   TargetPortfolio.validated_at.is_not(None))
+                  .order_by(TargetPortfolio.version.desc())).first()
+
+
+def load_tp(s: Session, actor: Actor, tp_id: Any, *, lock: bool = False) -> tuple[Portfolio, TargetPortfolio]:
+    """A target portfolio by id with its portfolio (locked when asked), when the actor may see
+    both; NotFound otherwise."""
+    row = s.get(TargetPortfolio, as_id(tp_id) or 0)
+    if row is None:
+        raise NotFound(TP_NOT_FOUND)
+    p = load_portfolio(s, actor, row.investment_id, lock=lock)
+    return p, visible_tp_row(s, actor, p, row)
+
+
 def edits_of(result: dict[str, Any] | None) -> list[dict[str, Any]]:
     """The adviser's edits a (stored or recalculated) result carries, in the form `edit_step` and
     `save_edit` take them, so that the next edit starts from them: added assets first
@@ -201,6 +213,15 @@ def edits_of(result: dict[str, Any] | None) -> list[dict[str, Any]]:
 def client_visible_instructions(actor: Actor):
     """Extra WHERE clause on trade instructions for the actor (clients: validated ones only)."""
     return col(TradeInstruction.status).not_in(STAFF_ONLY_TI) if actor.role is Role.CLIENT else true()
+
+
+def shown_instruction(s: Session, actor: Actor, p: Portfolio, version: Any = None) -> TradeInstruction | None:
+    """The portfolio's trade recommendations the actor is shown: the version asked for, else the
+    newest (a client's newest is the newest validated one); None when there is none."""
+    query = select(TradeInstruction).where(TradeInstruction.investment_id == p.id, client_visible_instructions(actor))
+    if version not in (None, ""):
+        query = query.where(TradeInstruction.version == (as_id(version) or 0))
+    return s.exec(query.order_by(TradeInstruction.version.desc())).first()
 
 
 # ---- live updates --------------------------------------------------------------------------------

@@ -48,7 +48,7 @@ from app.db.types import utcnow
 from app.domain import advice
 from app.domain.advice import NOT_ENOUGH_CASH_LABEL, TP_LABELS, TPStatus
 from app.domain.errors import ValidationError
-from app.domain.ledger import to_cents
+from app.domain.money import to_cents
 from app.domain.permissions import Actor
 from app.services import listing, postings
 from app.services.advice_queries import owner_names, user_names

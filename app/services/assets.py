@@ -32,8 +32,10 @@ from app.domain import assets as rules
 from app.domain import prices as price_rules
 from app.domain.errors import INVALID_FORM, Conflict, NotFound, ValidationError
 from app.domain.models import NO_CASH_CLASS
+from app.domain.money import percent_4dp_text
 from app.domain.permissions import Actor, can_manage_universe, is_staff, require
 from app.services import listing
+from app.services.firm_scope import own_or_shared
 
 IMPORT_CONFLICT = "These prices were changed by another upload at the same time. Upload the file again."
 UPLOAD_COMPLETE = "The file upload is now complete"
@@ -50,7 +52,7 @@ def usable_clause(actor: Actor, firm_id: int | None = None):
     firm = firm_id if actor.is_superuser else actor.firm_id
     if actor.is_superuser and firm is None:
         return Asset.id.is_not(None)
-    return or_(Asset.firm_id.is_(None), Asset.firm_id == firm)
+    return own_or_shared(Asset.firm_id, firm)
 
 
 def normalise_code(code: object) -> str:
@@ -104,11 +106,6 @@ def _require_manager(actor: Actor) -> None:
     require(can_manage_universe(actor))
 
 
-def _owned_clause(column, firm: int | None):
-    """Shared rows plus one firm's (shared rows only without a firm)."""
-    return column.is_(None) if firm is None else or_(column.is_(None), column == firm)
-
-
 def _live_firm(session: Session, firm_id: int | None) -> Firm | None:
     if firm_id is None:
         return None
@@ -131,13 +128,13 @@ def _asset_counts(session: Session, column) -> dict[int, int]:
 
 
 def _classes(session: Session, firm: int | None) -> list[AssetClass]:
-    stmt = select(AssetClass).where(_owned_clause(AssetClass.firm_id, firm)).order_by(
+    stmt = select(AssetClass).where(own_or_shared(AssetClass.firm_id, firm)).order_by(
         case((AssetClass.is_cash.is_(True), 0), else_=1), AssetClass.idx, func.lower(AssetClass.title), AssetClass.id)
     return list(session.exec(stmt).all())
 
 
 def _types(session: Session, firm: int | None) -> list[AssetType]:
-    stmt = select(AssetType).where(_owned_clause(AssetType.firm_id, firm)).order_by(func.lower(AssetType.title), AssetType.id)
+    stmt = select(AssetType).where(own_or_shared(AssetType.firm_id, firm)).order_by(func.lower(AssetType.title), AssetType.id)
     return list(session.exec(stmt).all())
 
 
@@ -157,7 +154,7 @@ def list_types(*, actor: Actor, firm_id: Any = None) -> list[dict[str, Any]]:
 
 
 def _check_title_unique(session: Session, table, title: str, firm: int | None, exclude: int | None = None) -> None:
-    stmt = select(table.id).where(func.lower(table.title) == title.lower(), _owned_clause(table.firm_id, firm))
+    stmt = select(table.id).where(func.lower(table.title) == title.lower(), own_or_shared(table.firm_id, firm))
     if firm is None:  # a shared title must not clash with any firm's own either
         stmt = select(table.id).where(func.lower(table.title) == title.lower())
     if exclude is not None:
@@ -304,9 +301,9 @@ def asset_row(asset: Asset, class_title: str | None, type_title: str | None, gro
         "firm": {"id": asset.firm_id, "name": firm_name} if asset.firm_id else None,
         "last_close_price": price_rules.price_text(asset.last_close_price),
         "last_close_date": asset.last_close_date.isoformat() if asset.last_close_date else None,
-        "dividend_yield": price_rules.percent_text(asset.dividend_yield),
-        "one_month_return": price_rules.percent_text(asset.one_month_return),
-        "six_month_return": price_rules.percent_text(asset.six_month_return),
+        "dividend_yield": percent_4dp_text(asset.dividend_yield),
+        "one_month_return": percent_4dp_text(asset.one_month_return),
+        "six_month_return": percent_4dp_text(asset.six_month_return),
         "url": asset.url,
     }
 
@@ -390,7 +387,7 @@ def get_asset_by_code(*, actor: Actor, code: Any, has_class: Any = None, firm_id
     with session_scope() as s:
         stmt = _asset_select().where(Asset.code == wanted, usable_clause(actor, firm))
         if _truthy(has_class) and not (actor.is_superuser and firm is None):
-            stmt = stmt.where(_owned_clause(AssetClass.firm_id, firm))
+            stmt = stmt.where(own_or_shared(AssetClass.firm_id, firm))
         row = s.exec(stmt).first() if wanted else None
         if row is None:
             raise NotFound(rules.ASSET_CODE_NOT_FOUND.format(code=wanted))

@@ -14,7 +14,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any, Mapping
 
-from sqlalchemy import func, or_
+from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -23,8 +23,9 @@ from app.db.tables import AssetClass, CustomHolding, Portfolio, PortfolioExcepti
 from app.db.types import utcnow
 from app.domain import validators as v
 from app.domain.errors import INVALID_FORM, NotFound, ValidationError
-from app.domain.ledger import to_cents
+from app.domain.money import to_cents
 from app.domain.permissions import Actor
+from app.services.firm_scope import own_or_shared
 from app.services.portfolio_access import as_id, load_portfolio
 
 NOT_FOUND = "Custom holding not found"
@@ -72,7 +73,7 @@ def _usable_class(s: Session, portfolio: Portfolio, class_id: int | None) -> Ass
     if class_id is None:
         return None
     return s.exec(select(AssetClass).where(
-        AssetClass.id == class_id, or_(AssetClass.firm_id.is_(None), AssetClass.firm_id == portfolio.firm_id))).first()
+        AssetClass.id == class_id, own_or_shared(AssetClass.firm_id, portfolio.firm_id))).first()
 
 
 def _name_taken(s: Session, portfolio_id: int, name: str, exclude_id: int | None) -> bool:
@@ -197,6 +198,6 @@ def class_options(*, actor: Actor, portfolio_id: Any) -> list[dict[str, Any]]:
     """The classes a custom holding of the portfolio may take (cash first, then by order and title)."""
     with session_scope() as s:
         portfolio = load_portfolio(s, actor, portfolio_id)
-        rows = s.exec(select(AssetClass).where(or_(AssetClass.firm_id.is_(None), AssetClass.firm_id == portfolio.firm_id))
+        rows = s.exec(select(AssetClass).where(own_or_shared(AssetClass.firm_id, portfolio.firm_id))
                       .order_by(col(AssetClass.is_cash).desc(), AssetClass.idx, func.lower(AssetClass.title), AssetClass.id)).all()
         return [{"id": c.id, "title": c.title, "is_cash": bool(c.is_cash)} for c in rows]

@@ -30,7 +30,7 @@ from app.db.engine import session_scope
 from app.db.tables import Asset, AssetPrice, Firm, Model, ModelAsset, Portfolio, PortfolioUser, User
 from app.db.types import utcnow
 from app.domain.errors import DomainError
-from app.domain.ledger import to_cents
+from app.domain.money import to_cents
 from app.domain.models import Availability, ModelStatus
 from app.domain.permissions import Actor
 from app.domain.roles import Role

@@ -24,7 +24,7 @@ from app.db.types import utcnow
 from app.domain import deposits as rules
 from app.domain import validators as v
 from app.domain.errors import NotFound, ValidationError
-from app.domain.ledger import to_cents
+from app.domain.money import to_cents
 from app.domain.model_rules import as_bool
 from app.domain.permissions import Actor, is_staff
 from app.domain.transactions import (

@@ -47,7 +47,7 @@ from app.domain.holdings import (  # the read model, built here (Line, Section, 
     PENDING_APPROVED, PENDING_PLACED, ZERO, CashLine, ClassLine, CustomLine, DepositLine, Header, Holdings, Line, Owner,
     PendingTrade, Section, ShareLine, Totals, bar_color, percent_of, sections, since_purchase,
 )
-from app.domain.ledger import to_cents
+from app.domain.money import to_cents
 from app.domain.permissions import Actor, is_staff
 from app.domain.transactions import CASH_ACCOUNT, Status
 from app.services import portfolio_access, postings

@@ -32,12 +32,14 @@ from app.domain.model_spec import (
 )
 from app.domain.models import HISTORY_PAGE_SIZES, AllocationMethod, Availability, ModelStatus, switches_of
 from app.domain.permissions import Actor, can_create_model, can_edit_model, is_staff, require
-from app.domain.prices import percent_text as return_text, price_text, since_inclusion_return
+from app.domain.money import percent_4dp_text, percent_trimmed_text
+from app.domain.prices import price_text, since_inclusion_return
 from app.services import assets as asset_service
 from app.services import audit, listing
+from app.services.firm_scope import own_or_shared, usable_ids
 from app.services.model_access import load_model, visible_clause
 
-pct = rules.percent_text
+pct = percent_trimmed_text
 ENGINE_CHUNK = 2000  # ids per IN (...) list when loading models for the engine
 ALL_FIRMS = "-2"     # the firm filter's "All Firms" value (spec 002 s9)
 
@@ -176,9 +178,7 @@ def _check_references(s: Session, actor: Actor, owner_firm_id: int, values: dict
     unavailable: list[str] = []
 
     class_ids = {c["class_id"] for c in values["classes"]}
-    known_classes = set(s.exec(select(AssetClass.id).where(
-        col(AssetClass.id).in_(class_ids), or_(AssetClass.firm_id.is_(None), AssetClass.firm_id == owner_firm_id),
-    )).all()) if class_ids else set()
+    known_classes = usable_ids(s, AssetClass, class_ids, owner_firm_id)
     for c in values["classes"]:
         if c["class_id"] not in known_classes:
             errors.check(f"allocation_classes.{c['index']}.class_id", v.REQUIRED_SELECT.format(label="class"))
@@ -217,9 +217,7 @@ def _check_references(s: Session, actor: Actor, owner_firm_id: int, values: dict
                 refuse(f"equivalents.{e['index']}", e[side], None)
 
     type_ids = {t["type_id"] for t in values["types"]}
-    known_types = set(s.exec(select(AssetType.id).where(
-        col(AssetType.id).in_(type_ids), or_(AssetType.firm_id.is_(None), AssetType.firm_id == owner_firm_id),
-    )).all()) if type_ids else set()
+    known_types = usable_ids(s, AssetType, type_ids, owner_firm_id)
     for t in values["types"]:
         if t["type_id"] not in known_types:
             errors.check(f"allocation_types.{t['index']}.type_id", v.REQUIRED_SELECT.format(label="type"))
@@ -477,8 +475,8 @@ def _asset_facts(asset: Asset, group: IndustryGroup | None) -> dict[str, Any]:
     return {
         "asset_id": asset.id, "code": asset.code, "name": asset.name, "url": asset.url,
         "price": price_text(asset.last_close_price), "last_close_date": _iso(asset.last_close_date),
-        "one_month_return": return_text(asset.one_month_return),
-        "dividend_yield": return_text(asset.dividend_yield),
+        "one_month_return": percent_4dp_text(asset.one_month_return),
+        "dividend_yield": percent_4dp_text(asset.dividend_yield),
         "industry_group": None if group is None else {"id": group.id, "title": group.title, "color": group.color},
     }
 
@@ -507,7 +505,7 @@ def model_details(*, actor: Actor, model_id: Any) -> dict[str, Any]:
     for ma, asset, group in rows:
         facts = _asset_facts(asset, group)
         facts.update(
-            since_inclusion_return=return_text(since_inclusion_return(asset.last_close_price, ma.inclusion_price)),
+            since_inclusion_return=percent_4dp_text(since_inclusion_return(asset.last_close_price, ma.inclusion_price)),
             included_at=_iso(ma.included_at), inclusion_price=price_text(ma.inclusion_price),
             priority=ma.priority, percentage=pct(ma.percentage), alt_asset=None,
         )
@@ -529,13 +527,10 @@ def model_form_options(*, actor: Actor, firm_id: Any = None) -> dict[str, Any]:
     require(can_create_model(actor))
     firm = rules.as_id(firm_id) if actor.is_superuser else actor.firm_id
 
-    def scoped(table):
-        return or_(table.firm_id.is_(None), table.firm_id == firm) if firm is not None else table.firm_id.is_(None)
-
     with session_scope() as s:
-        classes = s.exec(select(AssetClass).where(scoped(AssetClass))
+        classes = s.exec(select(AssetClass).where(own_or_shared(AssetClass.firm_id, firm))
                          .order_by(AssetClass.idx, func.lower(AssetClass.title), AssetClass.id)).all()
-        types = s.exec(select(AssetType).where(scoped(AssetType)).order_by(func.lower(AssetType.title), AssetType.id)).all()
+        types = s.exec(select(AssetType).where(own_or_shared(AssetType.firm_id, firm)).order_by(func.lower(AssetType.title), AssetType.id)).all()
         groups = s.exec(select(IndustryGroup).order_by(IndustryGroup.idx, func.lower(IndustryGroup.title), IndustryGroup.id)).all()
         firm_stmt = sa_select(Firm.id, Firm.name).where(Firm.deleted_at.is_(None)).order_by(func.lower(Firm.name), Firm.id)
         if not actor.is_superuser:

@@ -27,9 +27,10 @@ from app.db.engine import session_scope
 from app.db.tables import Asset, AssetTransaction, Portfolio, TradeTransaction
 from app.db.types import utcnow
 from app.domain import orders as order_rules
-from app.domain.advice import NOT_ENOUGH_ASSETS, TxStatus
+from app.domain.advice import TxStatus
 from app.domain.errors import NotFound, PermissionDenied, ValidationError
-from app.domain.ledger import to_cents
+from app.domain.ledger import NOT_ENOUGH_ASSETS
+from app.domain.money import to_cents
 from app.domain.permissions import NOT_ALLOWED, Actor
 from app.domain.recommendations import FILE_TOO_LARGE, FileProblem, LineError, file_type_error
 from app.domain.roles import Role

@@ -29,14 +29,15 @@ from app.domain import portfolios as rules
 from app.domain import validators as v
 from app.domain.advice import TIStatus, TPStatus
 from app.domain.errors import Conflict, NotFound, ValidationError
-from app.domain.ledger import to_cents
-from app.domain.model_rules import METHOD_TITLES, percent_text
+from app.domain.money import percent_trimmed_text, to_cents
+from app.domain.model_rules import METHOD_TITLES
 from app.domain.models import Availability, ModelStatus
 from app.domain.permissions import Actor, is_staff, require
 from app.domain.roles import Role, UserStatus
 from app.domain.transactions import CASH_ACCOUNT
 from app.services import assets as asset_service
 from app.services import audit, listing
+from app.services.firm_scope import own_or_shared, usable_ids
 from app.services.model_access import MODEL_NOT_FOUND, firm_clause
 from app.services.portfolio_access import load_portfolio, visible_clause
 
@@ -54,7 +55,7 @@ def _money(value: Decimal | None) -> str | None:
 
 
 def _pct(value: Decimal | None) -> str | None:
-    return percent_text(value)
+    return percent_trimmed_text(value)
 
 
 def _person(user: User) -> dict[str, Any]:
@@ -69,14 +70,7 @@ def _truthy(value: Any) -> bool:
 
 def _approval(text: str | None) -> dict[str, Any]:
     """The stored approval settings completed with the defaults (keys added later read as defaults)."""
-    try:
-        stored = json.loads(text) if text else {}
-    except ValueError:
-        stored = {}
-    settings = rules.default_approval_settings()
-    if isinstance(stored, dict):
-        settings.update({k: stored[k] for k in rules.APPROVAL_KEYS if k in stored})
-    return settings
+    return rules.approval_settings_of(text)
 
 
 def _holders(s: Session, ids: list[int]) -> dict[int, list[dict[str, Any]]]:
@@ -406,9 +400,7 @@ def _check_references(s: Session, actor: Actor, firm_id: int, values: dict[str, 
         errors.check("broker", v.REQUIRED_SELECT.format(label="broker"))
 
     class_ids = {c["class_id"] for c in values["classes"]}
-    usable_classes = set(s.exec(select(AssetClass.id).where(
-        col(AssetClass.id).in_(class_ids), or_(AssetClass.firm_id.is_(None), AssetClass.firm_id == firm_id)
-    )).all()) if class_ids else set()
+    usable_classes = usable_ids(s, AssetClass, class_ids, firm_id)
     for c in values["classes"]:
         if c["class_id"] not in usable_classes:
             errors.check(f"allocation_classes.{c['index']}.class_id", v.REQUIRED_SELECT.format(label="class"))
@@ -721,7 +713,7 @@ def form_options(*, actor: Actor, firm_id: Any = None) -> dict[str, Any]:
             return [{**_person(u), "status": u.status} for u in rows]
 
         classes = s.exec(select(AssetClass).where(
-            or_(AssetClass.firm_id.is_(None), AssetClass.firm_id == firm) if firm is not None else AssetClass.firm_id.is_(None)
+            own_or_shared(AssetClass.firm_id, firm)
         ).order_by(AssetClass.is_cash.desc(), AssetClass.idx, func.lower(AssetClass.title), AssetClass.id)).all()
         groups = s.exec(select(IndustryGroup).order_by(IndustryGroup.idx, IndustryGroup.id)).all()
         brokers = s.exec(select(Broker).order_by(func.lower(Broker.name), Broker.id)).all()

@@ -14,21 +14,18 @@ from sqlmodel import Session, col, select
 from app.db.engine import session_scope
 from app.db.tables import Firm, Portfolio, PortfolioUser, TargetPortfolio, User
 from app.domain import advice, cgt
+from app.domain import portfolios as portfolio_rules
 from app.db.types import utcnow
-from app.domain.ledger import to_cents
+from app.domain.money import to_cents
 from app.domain.permissions import Actor
-from app.domain.errors import NotFound
 from app.services import mail, postings
 from app.services.advice_queries import (
-    TP_NOT_FOUND, portfolio_facts, portfolio_owners, receivers, tp_shape, visible_tp_row,
+    last_validated_tp_id, load_tp, portfolio_facts, portfolio_owners, receivers, tp_shape,
 )
-from app.services.portfolio_access import as_id, load_portfolio, visible_clause
+from app.services.portfolio_access import load_portfolio, visible_clause
 from app.settings import settings as app_settings
 
 ZERO = Decimal(0)
-# CGT discount by portfolio type: individuals and trusts 50%, super funds 33⅓%, companies none.
-CGT_DISCOUNT = {"SAVINGS": Decimal(50), "SOLE_TRADER": Decimal(50), "TRUST": Decimal(50),
-                "SMSF": Decimal("33.33"), "COMPANY": ZERO}
 
 
 def record_url(p: Portfolio, tp: TargetPortfolio) -> str:
@@ -88,31 +85,20 @@ def _sold_assets(s: Session, p: Portfolio, result: dict[str, Any]) -> list[cgt.S
 def record(*, actor: Actor, tp_id: Any) -> dict[str, Any]:
     """The record of advice of a target portfolio (the approval screen and its PDF)."""
     with session_scope() as s:
-        tp = s.get(TargetPortfolio, as_id(tp_id) or 0)
-        if tp is None:
-            raise NotFound(TP_NOT_FOUND)
-        p = load_portfolio(s, actor, tp.investment_id)
-        shape = tp_shape(s, actor, p, visible_tp_row(s, actor, p, tp))
+        p, tp = load_tp(s, actor, tp_id)
+        shape = tp_shape(s, actor, p, tp)
         firm = s.get(Firm, p.firm_id)
         owners = portfolio_owners(s, p.id)
         adviser = s.get(User, p.adviser_id) if p.adviser_id else None
-        last_validated = s.exec(select(TargetPortfolio.id).where(TargetPortfolio.investment_id == p.id,
-                                                                 TargetPortfolio.validated_at.is_not(None))
-                                .order_by(TargetPortfolio.version.desc())).first()
+        last_validated = last_validated_tp_id(s, p.id)
         facts = portfolio_facts(s, actor, p)
         result = shape.get("result") or {}
         sold = _sold_assets(s, p, result) if result else []
-        account_type = cgt.ACCOUNT_TYPE_SUPER if p.type == "SMSF" else cgt.ACCOUNT_TYPE_MARGINAL
-        cgt_text = cgt.cgt_estimate_text(sold, discount_percent=CGT_DISCOUNT.get(p.type, ZERO), hin_percent=ZERO,
-                                         account_type=account_type, portfolio_type=p.type, owner_count=len(owners))
+        cgt_text = cgt.cgt_estimate_text(sold, discount_percent=cgt.discount_percent_for(p.type), hin_percent=ZERO,
+                                         account_type=cgt.account_type_for(p.type), portfolio_type=p.type,
+                                         owner_count=len(owners))
         value = Decimal(result["value"]) if result else ZERO
-        fee = None
-        if p.fee_percent is not None and value:
-            fee = to_cents(value * p.fee_percent / 100)
-            if p.fee_limit_min is not None:
-                fee = max(fee, p.fee_limit_min)
-            if p.fee_limit_max is not None:
-                fee = min(fee, p.fee_limit_max)
+        fee = portfolio_rules.management_fee(value, p.fee_percent, p.fee_limit_min, p.fee_limit_max)
         decidable = advice.roa_decidable(tp.status, last_validated == tp.id) and tp.status != "failed"
         return {
             **shape,

@@ -39,8 +39,8 @@ from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.jobs import progress
 from app.services import assets as asset_service, audit, engine_inputs, listing, records_of_advice
 from app.services.advice_queries import (
-    TP_NOT_FOUND, approval_settings, firm_topic, next_versions, portfolio_facts, tp_shape, tp_summary, user_name_parts,
-    visible_tp_row,
+    TP_NOT_FOUND, approval_settings, firm_topic, last_validated_tp_id, load_tp, next_versions, portfolio_facts,
+    tp_shape, tp_summary, user_name_parts, visible_tp_row,
 )
 from app.services.portfolio_access import as_id, load_portfolio
 
@@ -174,11 +174,8 @@ def get_current(*, actor: Actor, investment_id: Any, version: Any = None) -> dic
 
 def get(*, actor: Actor, tp_id: Any) -> dict[str, Any]:
     with session_scope() as s:
-        row = s.get(TargetPortfolio, as_id(tp_id) or 0)
-        if row is None:
-            raise NotFound(TP_NOT_FOUND)
-        p = load_portfolio(s, actor, row.investment_id)
-        return tp_shape(s, actor, p, visible_tp_row(s, actor, p, row))
+        p, row = load_tp(s, actor, tp_id)
+        return tp_shape(s, actor, p, row)
 
 
 def list_versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset: Any = None,
@@ -203,11 +200,7 @@ def list_versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset
 
 # ---- status changes -------------------------------------------------------------------------------
 def _load_for_change(s: Session, actor: Actor, tp_id: Any, row_version: Any) -> tuple[Portfolio, TargetPortfolio, PortfolioFacts]:
-    row = s.get(TargetPortfolio, as_id(tp_id) or 0)
-    if row is None:
-        raise NotFound(TP_NOT_FOUND)
-    p = load_portfolio(s, actor, row.investment_id, lock=True)
-    row = visible_tp_row(s, actor, p, row)
+    p, row = load_tp(s, actor, tp_id, lock=True)
     if row_version not in (None, "") and as_id(row_version) != row.row_version:
         raise Conflict(advice.EDITED_ELSEWHERE)
     return p, row, portfolio_facts(s, actor, p)
@@ -256,9 +249,7 @@ def decide(*, actor: Actor, tp_id: Any, action: str, row_version: Any = None) ->
         p, row, facts = _load_for_change(s, actor, tp_id, row_version)
         if not advice.can_decide_roa(actor, facts):
             raise PermissionDenied(NOT_ALLOWED)
-        last_validated = s.exec(select(TargetPortfolio.id).where(TargetPortfolio.investment_id == p.id,
-                                                                 TargetPortfolio.validated_at.is_not(None))
-                                .order_by(TargetPortfolio.version.desc())).first()
+        last_validated = last_validated_tp_id(s, p.id)
         if row.status == TPStatus.FAILED.value or not advice.roa_decidable(row.status, last_validated == row.id):
             raise ValidationError(advice.NOT_EDITABLE)
         if row.status == TPStatus.DRAFT.value and action == "approve":
@@ -347,11 +338,7 @@ def save_edit(*, actor: Actor, tp_id: Any, row_version: Any, overrides: list[dic
 
 def _load_for_edit(s: Session, actor: Actor, tp_id: Any, row_version: Any,
                    lock: bool = False) -> tuple[Portfolio, TargetPortfolio]:
-    row = s.get(TargetPortfolio, as_id(tp_id) or 0)
-    if row is None:
-        raise NotFound(TP_NOT_FOUND)
-    p = load_portfolio(s, actor, row.investment_id, lock=lock)
-    row = visible_tp_row(s, actor, p, row)
+    p, row = load_tp(s, actor, tp_id, lock=lock)
     facts = portfolio_facts(s, actor, p)
     if advice.tp_view_only(actor, facts) or not advice.can_calculate_tp(actor, facts):
         raise PermissionDenied(NOT_ALLOWED)
@@ -442,11 +429,7 @@ def save_comment(*, actor: Actor, tp_id: Any, type: str, description: str, comme
     if type not in advice.COMMENT_TYPES:
         raise ValidationError("Unknown commentary type")
     with session_scope() as s:
-        row = s.get(TargetPortfolio, as_id(tp_id) or 0)
-        if row is None:
-            raise NotFound(TP_NOT_FOUND)
-        p = load_portfolio(s, actor, row.investment_id)
-        visible_tp_row(s, actor, p, row)
+        p, row = load_tp(s, actor, tp_id)
         if not advice.can_edit_commentary(actor, portfolio_facts(s, actor, p)) or row.status not in (
                 TPStatus.DRAFT.value, TPStatus.VALIDATED.value):
             raise PermissionDenied(NOT_ALLOWED)

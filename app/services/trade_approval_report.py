@@ -30,7 +30,7 @@ from app.domain.errors import DomainError, NotFound, PermissionDenied, Validatio
 from app.domain.permissions import NOT_ALLOWED, Actor
 from app.domain.roles import Role
 from app.services import trade_instructions as tis
-from app.services.advice_queries import client_visible_instructions
+from app.services.advice_queries import shown_instruction
 from app.services.portfolio_access import as_id, visible_clause
 
 ADVISER_NOT_FOUND = "Adviser not found"
@@ -382,12 +382,8 @@ def portfolio_export(*, actor: Actor, investment_id: Any, file_format: str, vers
     offset = parse_offset(client_offset)
     with session_scope() as s:
         p = load_portfolio(s, actor, investment_id)
-        # the same visibility as the trade instructions screen: a client's newest is the newest
-        # validated one; recommendations pending validation (or never validated) are staff only
-        query = select(TradeInstruction).where(TradeInstruction.investment_id == p.id, client_visible_instructions(actor))
-        if version not in (None, ""):
-            query = query.where(TradeInstruction.version == (as_id(version) or 0))
-        ti = s.exec(query.order_by(TradeInstruction.version.desc())).first()
+        # the same visibility as the trade instructions screen
+        ti = shown_instruction(s, actor, p, version)
         if ti is None:
             raise NotFound(tis.TI_NOT_FOUND)
         groups = [g for g in build(s, actor, Portfolio.id == p.id, tuple(STATUS_FILTERS), "investment_name")

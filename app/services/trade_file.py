@@ -35,12 +35,13 @@ from app.db.tables import (
 )
 from app.db.types import utcnow
 from app.domain import orders as order_rules
-from app.domain.advice import NOT_ENOUGH_ASSETS, TxStatus
+from app.domain.advice import TxStatus
 from app.domain.engine import trade_file as rules
 from app.domain.engine.limits import brokerage_fee, limits_for
 from app.domain.engine.snapshot import DECREASE, INCREASE, Brokerage, PortfolioSettings
 from app.domain.errors import NotFound, PermissionDenied, ValidationError
-from app.domain.ledger import to_cents
+from app.domain.ledger import NOT_ENOUGH_ASSETS
+from app.domain.money import to_cents
 from app.domain.permissions import NOT_ALLOWED, Actor
 from app.domain.roles import Role
 from app.domain.transactions import Kind, Status

@@ -29,16 +29,19 @@ from app.db.types import utcnow
 from app.domain import advice, validators
 from app.domain.advice import NoteState, PortfolioFacts, TIStatus, TPStatus, TxStatus
 from app.domain.engine.errors import CalculationError
+from app.domain.engine.limits import min_trade_amount_for
 from app.domain.engine.results import Target, Trades
 from app.domain.engine.snapshot import DECREASE, INCREASE, Brokerage
 from app.domain.engine.trades import generate_trades, str_on_generation, trade_figures
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
+from app.domain.ledger import NOT_ENOUGH_ASSETS
+from app.domain.model_spec import EQUAL_AMOUNTS
 from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.domain.roles import Role
 from app.services import assets as assets_service, audit, engine_inputs, listing, postings
 from app.services.advice_queries import (
     STAFF_ONLY_TI, approval_settings, client_visible_instructions, iso, next_versions, portfolio_facts,
-    portfolio_owners, receivers, user_name_parts,
+    portfolio_owners, receivers, shown_instruction, user_name_parts,
 )
 from app.services.portfolio_access import PORTFOLIO_NOT_FOUND, as_id, load_portfolio, visible_clause
 
@@ -352,10 +355,7 @@ def summary(ti: TradeInstruction, names: Mapping[int, dict[str, str]]) -> dict[s
 def get(*, actor: Actor, investment_id: Any, version: Any = None) -> dict[str, Any] | None:
     with session_scope() as s:
         p = load_portfolio(s, actor, investment_id)
-        query = select(TradeInstruction).where(TradeInstruction.investment_id == p.id, client_visible_instructions(actor))
-        if version not in (None, ""):
-            query = query.where(TradeInstruction.version == (as_id(version) or 0))
-        ti = s.exec(query.order_by(TradeInstruction.version.desc())).first()
+        ti = shown_instruction(s, actor, p, version)
         if ti is None:
             if version not in (None, ""):
                 raise NotFound(TI_NOT_FOUND)
@@ -586,13 +586,13 @@ def _min_trade_and_brokerage(s: Session, p: Portfolio) -> tuple[Decimal, Brokera
     from app.db.tables import Firm
 
     firm = s.get(Firm, p.firm_id)
-    method = "equal_amounts"
+    method = EQUAL_AMOUNTS
     if p.model_id:
         model = s.get(Model, p.model_id)
         method = model.allocation_method if model else method
-    amount = p.percentages_min_trade_amount if method == "percentages" else p.min_trade_amount
-    return (amount or Decimal(0)), Brokerage(firm.fee if firm else None, firm.min_fee if firm else None,
-                                             firm.max_fee if firm else None)
+    amount = min_trade_amount_for(p.min_trade_amount, p.percentages_min_trade_amount, method)
+    return amount, Brokerage(firm.fee if firm else None, firm.min_fee if firm else None,
+                             firm.max_fee if firm else None)
 
 
 def _units_held(s: Session, p: Portfolio, asset_id: int) -> Decimal:
@@ -611,7 +611,7 @@ def update_transaction(*, actor: Actor, tx_id: Any, quantity: Any = None, price:
         new_quantity = t.quantity if quantity in (None, "") else _decimal(quantity, "quantity")
         new_price = t.price if price in (None, "") else _decimal(price, "price")
         if t.action == DECREASE and new_quantity > _units_held(s, p, t.asset_id):
-            raise ValidationError(advice.NOT_ENOUGH_ASSETS, fields={"quantity": advice.NOT_ENOUGH_ASSETS})
+            raise ValidationError(NOT_ENOUGH_ASSETS, fields={"quantity": NOT_ENOUGH_ASSETS})
         minimum, brokerage = _min_trade_and_brokerage(s, p)
         figures = trade_figures(t.action, new_quantity, new_price, brokerage, minimum, exempt=t.full_sell or t.urgent)
         action = advice.user_action_for(new_price != (t.initial_price or t.price),
@@ -667,7 +667,7 @@ def add_transaction(*, actor: Actor, ti_id: Any, code: Any, action: Any, quantit
             raise ValidationError(CODE_IN_USE.format(code=asset.code), fields={"code": CODE_IN_USE.format(code=asset.code)})
         held = _units_held(s, p, asset.id)
         if side == DECREASE and units > held:
-            raise ValidationError(advice.NOT_ENOUGH_ASSETS, fields={"quantity": advice.NOT_ENOUGH_ASSETS})
+            raise ValidationError(NOT_ENOUGH_ASSETS, fields={"quantity": NOT_ENOUGH_ASSETS})
         minimum, brokerage = _min_trade_and_brokerage(s, p)
         figures = trade_figures(side, units, unit_price, brokerage, minimum)
         now = utcnow()

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from app.domain.engine.snapshot import Brokerage, PortfolioSettings
-from app.domain.ledger import to_cents
+from app.domain.money import to_cents
 from app.domain.model_spec import PERCENTAGES
 
 ZERO = Decimal(0)
@@ -53,11 +53,18 @@ class Limits:
         return cap, kind
 
 
+def min_trade_amount_for(plain: Decimal | None, percentages: Decimal | None, allocation_method: str) -> Decimal:
+    """The minimum trade amount that applies under `allocation_method`: the percentages one for a
+    percentages model, else the plain one; 0 when not set."""
+    return (percentages if allocation_method == PERCENTAGES else plain) or ZERO
+
+
 def limits_for(settings: PortfolioSettings, allocation_method: str) -> Limits:
     """The limits that apply to a portfolio whose model uses `allocation_method`."""
+    minimum = min_trade_amount_for(settings.min_trade_amount, settings.percentages_min_trade_amount, allocation_method)
     if allocation_method == PERCENTAGES:
         return Limits(
-            min_trade_amount=settings.percentages_min_trade_amount or ZERO,
+            min_trade_amount=minimum,
             min_cash_percent=settings.percentages_min_cash_balance,
             min_cash_value=settings.percentages_min_cash_balance_value,
             max_exposure=settings.percentages_max_exposure,
@@ -66,7 +73,7 @@ def limits_for(settings: PortfolioSettings, allocation_method: str) -> Limits:
             min_asset_value=None,
         )
     return Limits(
-        min_trade_amount=settings.min_trade_amount or ZERO,
+        min_trade_amount=minimum,
         min_cash_percent=settings.min_cash_allocation,
         min_cash_value=settings.min_cash_allocation_value,
         max_exposure=settings.max_exposure,

@@ -5,7 +5,7 @@ snapshot can be shared between threads and the same snapshot always gives the sa
 The model is the `ModelSpec` tree of app.domain.model_spec, used as it is.
 
 Conventions:
-- money is in dollars (cents are kept as given and rounded half-up by `ledger.to_cents` where
+- money is in dollars (cents are kept as given and rounded half-up by `money.to_cents` where
   the engine needs it); percentages are 0..100 (10 means 10%); units and prices keep their own
   precision (6 decimals);
 - `None` means "not set" for every optional limit;

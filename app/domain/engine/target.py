@@ -112,7 +112,7 @@ from app.domain.engine.snapshot import (
     DECREASE, DONT_HOLD, EXCEPTION_ACTIONS, EXCEPTION_LABELS, INCREASE, LOCK, MANUAL_TRADE_DECISION, SUBSTITUTE, Snapshot,
     TargetOverride,
 )
-from app.domain.ledger import to_cents
+from app.domain.money import to_cents
 
 CTX = Context(prec=28, rounding=ROUND_HALF_EVEN, traps=[InvalidOperation, DivisionByZero, Overflow])
 ZERO = Decimal(0)

@@ -33,7 +33,7 @@ from app.domain.engine.snapshot import (
 )
 from app.domain.engine.target import CTX, SELL_ACTION, gather_positions
 from app.domain.errors import ValidationError
-from app.domain.ledger import to_cents
+from app.domain.money import to_cents
 
 ZERO = Decimal(0)
 BUY_LABEL = "BUY"

@@ -14,7 +14,8 @@ from typing import Any
 
 import reflex as rx
 
-from app.domain.allocations import bar_width, percent_text
+from app.domain.allocations import bar_width
+from app.domain.money import percent_1dp_label
 from app.domain.cgt import format_aud
 from app.domain.errors import AuthenticationError, DomainError, ValidationError
 from app.domain.permissions import Actor, is_staff
@@ -53,7 +54,7 @@ def units(value: Decimal | None) -> str:
 
 
 def percent(value: Decimal | None) -> str:
-    return NA if value is None else percent_text(value)
+    return NA if value is None else percent_1dp_label(value)
 
 
 def _plain(value: Decimal | None) -> str:
@@ -222,7 +223,7 @@ class HoldingsState(PortfolioHeader, AppState):
                               width=bar_width(c.actual or Decimal(0)), color=c.color or "") for c in h.classes]
         self.target_source = h.target_source or ""
         if h.target_total is not None:
-            self.target_total = f"Total: {percent_text(h.target_total)}"
+            self.target_total = f"Total: {percent_1dp_label(h.target_total)}"
             self.target_total_color = h.target_total_color or ""
             self.target_total_width = bar_width(h.target_total)
         else:

@@ -27,7 +27,8 @@ from typing import Any
 import reflex as rx
 
 from app.domain import advice, validators
-from app.domain.allocations import bar_width, percent_text
+from app.domain.allocations import bar_width
+from app.domain.money import percent_1dp_label
 from app.domain.cgt import format_aud
 from app.domain.errors import GENERIC, AuthenticationError, DomainError
 from app.domain.permissions import Actor
@@ -102,7 +103,7 @@ def signed_units(value: Any) -> str:
 
 def percent(value: Any) -> str:
     number = _dec(value)
-    return "" if number is None else percent_text(number)
+    return "" if number is None else percent_1dp_label(number)
 
 
 def sign(value: Any) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import reflex as rx
@@ -31,7 +31,7 @@ from app.ui import routes
 from app.ui.components.widgets import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.portfolio_header import PortfolioHeader
-from app.ui.parse import positive_int as _int, person_name as person
+from app.ui.parse import decimal_or_none as _dec, positive_int as _int, person_name as person
 
 log = logging.getLogger("app.ui.trade_instructions")
 
@@ -56,16 +56,6 @@ _WHO = {
 
 
 # ---- display helpers --------------------------------------------------------------------------
-def _dec(value: Any) -> Decimal | None:
-    if value in (None, ""):
-        return None
-    try:
-        number = Decimal(str(value))
-    except (InvalidOperation, ValueError):
-        return None
-    return number if number.is_finite() else None
-
-
 def money(value: Any) -> str:
     number = _dec(value)
     return "" if number is None else format_aud(number)

@@ -46,7 +46,7 @@ from app.ui.states.assets import price_display, sign_of
 from app.ui.states.base import AppState
 from app.ui.states.holdings import money, units
 from app.ui.states.portfolio_header import PortfolioHeader
-from app.ui.parse import positive_int as _int
+from app.ui.parse import decimal_or_none as _dec, positive_int as _int
 
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
 DEFAULT_PAGE_SIZE = str(rules.DEFAULT_PAGE_SIZE)
@@ -123,16 +123,6 @@ def input_day(iso: str | None) -> str:
         return datetime.fromisoformat(iso).date().isoformat()
     except ValueError:
         return ""
-
-
-def _dec(text: Any) -> Decimal | None:
-    if text in (None, ""):
-        return None
-    try:
-        number = Decimal(str(text))
-    except (InvalidOperation, ValueError):
-        return None
-    return number if number.is_finite() else None
 
 
 def money_of(text: Any) -> str:

@@ -1,0 +1,57 @@
+"""Money and percentages: the one place each rounding rule is written.
+
+- money is Decimal rounded half-up to the cent (`to_cents`);
+- a stored percentage (NUMERIC(9,4)) is shown three ways, each helper named for what it gives:
+  `percent_4dp_text` '12.3400' (the API's figures), `percent_1dp_label` '85.0%' (bars and totals),
+  `percent_trimmed_text` '12.5' (a form's field: no exponent, no trailing zeros)."""
+from __future__ import annotations
+
+from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
+from typing import Any
+
+CENT = Decimal("0.01")
+PERCENT_PLACES = Decimal("0.0001")  # percentages are stored as NUMERIC(9,4)
+ONE_DECIMAL = Decimal("0.1")
+
+_MONEY = Context(prec=60, rounding=ROUND_HALF_UP)
+
+
+def to_cents(value: Decimal | int) -> Decimal:
+    """Money rounded half-up to the cent (away from zero on .5): the one helper for every amount."""
+    if not isinstance(value, Decimal):
+        value = Decimal(value)
+    return value.quantize(CENT, context=_MONEY)
+
+
+def as_decimal(value: Any) -> Decimal:
+    """A Decimal of a number or of its text; ValueError when it is not one."""
+    if isinstance(value, Decimal):
+        return value
+    try:
+        return Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        raise ValueError(f"not a number: {value!r}") from None
+
+
+def percent_4dp_text(value: Decimal | None) -> str | None:
+    """A stored percentage to 4 places, half up, as plain text ('12.3400'), or None."""
+    if value is None:
+        return None
+    return format(Decimal(value).quantize(PERCENT_PLACES, rounding=ROUND_HALF_UP), "f")
+
+
+def percent_1dp_label(value: Decimal) -> str:
+    """One decimal, half up, with a percent sign: Decimal('85') -> '85.0%'."""
+    return f"{as_decimal(value).quantize(ONE_DECIMAL, rounding=ROUND_HALF_UP)}%"
+
+
+def percent_trimmed_text(value: Decimal | None) -> str | None:
+    """A stored percentage as a form shows it: '40', '12.5', '0' (4 places at most, half up, no
+    exponent, no trailing zeros), or None."""
+    if value is None:
+        return None
+    value = Decimal(value)
+    if value == 0:
+        return "0"
+    text = format(value.quantize(PERCENT_PLACES, rounding=ROUND_HALF_UP), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
