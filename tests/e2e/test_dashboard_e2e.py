@@ -7,7 +7,7 @@ target portfolio version exists. Screenshots of the demo adviser's dashboard at 
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import datetime
 from decimal import ROUND_FLOOR, Decimal
 
 from playwright.sync_api import Page, expect
@@ -62,46 +62,55 @@ def test_adviser_lands_on_the_dashboard_a_price_change_breaches_and_one_click_ca
         expect(row).to_have_count(1, timeout=TIMEOUT)
         expect(row.locator(".drift-breach")).to_have_text("In band")
 
-        # a new last close of BHP, three times the old one, on its newest close date
+        # a new last close of BHP, three times the old one, on its newest close date (the demo
+        # universe is shared by the whole session: the close is put back at the end)
         price, day = _price(bhp.id)
         with session_scope() as s:
             superuser = s.exec(select(User).where(User.role == "superuser")).first()
-        csv = f"code,date,close\n{bhp.code},{day.date().isoformat()},{price * 3}\n".encode()
-        outcome = asset_service.import_prices(actor=actor(superuser), filename="closes.csv", content_type="text/csv",
-                                              data=csv)
-        assert not outcome["rejected"], outcome
-        page.locator("#dashboard-refresh").click()
-        expect(row.locator(".drift-breach")).to_have_text(re.compile(r"^\d+\.\d pp$"), timeout=TIMEOUT)
-        # breached portfolios come first
-        expect(page.locator(".drift-row").first).to_contain_text(NAME)
 
-        # its classes: equities above the band
-        row.locator(".drift-portfolio").click()
-        expect(page.locator("#detail-title")).to_have_text(NAME, timeout=TIMEOUT)
-        equities = page.locator(".detail-class").filter(has_text="Australian Equities")
-        expect(equities).to_contain_text("50.0% - 70.0%")
-        expect(equities).to_contain_text(re.compile(r"\d+\.\d pp"))
-        page.locator("#detail-close").click()
-        expect(page.locator("#detail-title")).to_have_count(0, timeout=TIMEOUT)
+        def close(value: Decimal) -> None:
+            csv = f"code,date,close\n{bhp.code},{day.date().isoformat()},{value}\n".encode()
+            outcome = asset_service.import_prices(actor=actor(superuser), filename="closes.csv",
+                                                  content_type="text/csv", data=csv)
+            assert not outcome["rejected"], outcome
 
-        # one click calculates its target portfolio, with live progress
-        with session_scope() as s:
-            before = len(s.exec(select(TargetPortfolio).where(TargetPortfolio.investment_id == p.id)).all())
-        row.locator(".drift-calc-one").click()
-        expect(page.locator("#bulk-progress-title")).to_have_text("Calculating target portfolios", timeout=TIMEOUT)
-        expect(page.locator("#bulk-finished")).to_be_visible(timeout=60_000)
-        expect(page.locator("#bulk-progress-count")).to_have_text("1/1")
-        expect(page.locator("#bulk-done")).to_contain_text("1")
-        with session_scope() as s:
-            versions = s.exec(select(TargetPortfolio).where(TargetPortfolio.investment_id == p.id)).all()
-        assert len(versions) == before + 1
-        assert versions[-1].status in ("draft", "validated", "active")
-        page.screenshot(path=f"{ARTIFACTS}/dashboard-calculated.png")
-        page.locator("#bulk-progress-close").click()
+        close(price * 3)
+        try:
+            page.locator("#dashboard-refresh").click()
+            expect(row.locator(".drift-breach")).to_have_text(re.compile(r"^\d+\.\d pp$"), timeout=TIMEOUT)
+            # breached portfolios come first
+            expect(page.locator(".drift-row").first).to_contain_text(NAME)
 
-        # the queue now counts it (a draft to validate)
-        page.locator("#dashboard-refresh").click()
-        expect(page.locator("#queue-tp-validate .queue-count")).to_have_text("1", timeout=TIMEOUT)
+            # its classes: equities above the band
+            row.locator(".drift-portfolio").click()
+            expect(page.locator("#detail-title")).to_have_text(NAME, timeout=TIMEOUT)
+            equities = page.locator(".detail-class").filter(has_text="Australian Equities")
+            expect(equities).to_contain_text("50.0% - 70.0%")
+            expect(equities).to_contain_text(re.compile(r"\d+\.\d pp"))
+            page.locator("#detail-close").click()
+            expect(page.locator("#detail-title")).to_have_count(0, timeout=TIMEOUT)
+
+            # one click calculates its target portfolio, with live progress
+            with session_scope() as s:
+                before = len(s.exec(select(TargetPortfolio).where(TargetPortfolio.investment_id == p.id)).all())
+            row.locator(".drift-calc-one").click()
+            expect(page.locator("#bulk-progress-title")).to_have_text("Calculating target portfolios", timeout=TIMEOUT)
+            expect(page.locator("#bulk-finished")).to_be_visible(timeout=60_000)
+            expect(page.locator("#bulk-progress-count")).to_have_text("1/1")
+            expect(page.locator("#bulk-done")).to_contain_text("1")
+            with session_scope() as s:
+                versions = s.exec(select(TargetPortfolio).where(TargetPortfolio.investment_id == p.id)).all()
+            assert len(versions) == before + 1
+            assert versions[-1].status in ("draft", "validated", "active")
+            page.screenshot(path=f"{ARTIFACTS}/dashboard-calculated.png")
+            page.locator("#bulk-progress-close").click()
+
+            # the queue now counts it (a draft to validate)
+            page.locator("#dashboard-refresh").click()
+            expect(page.locator("#queue-tp-validate .queue-count")).to_have_text("1", timeout=TIMEOUT)
+        finally:
+            close(price)
+            assert _price(bhp.id)[0] == price
 
 
 def test_demo_adviser_dashboard_shows_breaches(page: Page, login) -> None:
