@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
+from collections.abc import Mapping
 from typing import Any
+
+FORM_DATA_ENTRIES_KEY = "__reflex_form_data__"  # the wire key of a form's [name, value] entries
 
 
 def to_int(value: Any) -> int | None:
@@ -35,3 +38,16 @@ def person_name(value: Any) -> str:
     if not isinstance(value, dict):
         return ""
     return f"{value.get('first_name') or ''} {value.get('last_name') or ''}".strip()
+
+
+def form_text(form: Any, name: str, limit: int = 200) -> str | None:
+    """A text field of a submitted form (None when the form did not send it). Password fields are
+    read from the submission itself: the page's state never holds them, and a field typed before
+    the page's own load event had run is still what the user submitted."""
+    if not isinstance(form, Mapping):
+        return None
+    if FORM_DATA_ENTRIES_KEY in form and isinstance(form[FORM_DATA_ENTRIES_KEY], list):
+        form = {str(pair[0]): pair[1] for pair in form[FORM_DATA_ENTRIES_KEY]
+                if isinstance(pair, (list, tuple)) and len(pair) == 2}
+    value = form.get(name)
+    return value[:limit] if isinstance(value, str) else None

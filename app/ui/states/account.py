@@ -18,6 +18,7 @@ from app.domain.permissions import home_route
 from app.domain.users import clean_new_password
 from app.services import auth
 from app.ui import routes
+from app.ui.parse import form_text
 from app.ui.states.base import AppState, toast_error, toast_success
 
 
@@ -132,6 +133,10 @@ class _PasswordForm(rx.State, mixin=True):
     def submit(self, _form: dict | None = None):
         if self.done or self.busy:
             return None
+        for name, attr in (("password", "_password"), ("rptPassword", "_rpt_password")):
+            submitted = form_text(_form, name)
+            if submitted is not None:
+                setattr(self, attr, submitted)
         self.submitted = True
         if not self._validate():
             self.form_error = INVALID_FORM

@@ -11,6 +11,7 @@ from app.domain.permissions import home_route
 from app.domain.roles import Role
 from app.services import audit, auth
 from app.ui import routes
+from app.ui.parse import form_text
 from app.ui.states.base import AppState, remembered_target
 
 
@@ -52,6 +53,9 @@ class LoginState(AppState):
     @rx.event
     def signin(self, _form: dict | None = None):
         self.error = ""
+        submitted = form_text(_form, "password")
+        if submitted is not None:
+            self._password = submitted
         audit.set_origin(self.router.session.client_ip or None)
         try:
             token, user = auth.signin(email=self.email, password=self._password,

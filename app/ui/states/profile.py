@@ -14,6 +14,7 @@ from app.domain.roles import Role
 from app.domain.users import clean_new_password, clean_person
 from app.services import users
 from app.ui import routes
+from app.ui.parse import form_text
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
 from app.ui.states.person import PersonForm
@@ -167,6 +168,11 @@ class ProfileState(PersonForm, ImageStaging, AppState):
     def save(self, _form: dict | None = None):
         if self.saving or not self.loaded:
             return None
+        for name, attr in (("oldPassword", "_old_password"), ("password", "_new_password"),
+                           ("rptPassword", "_rpt_password")):
+            submitted = form_text(_form, name)
+            if submitted is not None:
+                setattr(self, attr, submitted)
         self.saving = True
         try:
             _ok, events = self._save()
