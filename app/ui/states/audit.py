@@ -140,26 +140,24 @@ class AuditState(AppState):
         self.who = str(value or "")[:200]
         return self._refilter()
 
+    def _choose(self, attr: str, value: str, choices: list[Choice]):
+        """A select filter: only one of its offered values is taken."""
+        if value not in {c.value for c in choices}:
+            return None
+        setattr(self, attr, value)
+        return self._refilter()
+
     @rx.event
     def set_action(self, value: str):
-        if value in {c.value for c in self.actions}:
-            self.action = value
-            return self._refilter()
-        return None
+        return self._choose("action", value, self.actions)
 
     @rx.event
     def set_object_type(self, value: str):
-        if value in {c.value for c in self.object_types}:
-            self.object_type = value
-            return self._refilter()
-        return None
+        return self._choose("object_type", value, self.object_types)
 
     @rx.event
     def set_firm(self, value: str):
-        if value in {c.value for c in self.firms}:
-            self.firm = value
-            return self._refilter()
-        return None
+        return self._choose("firm", value, self.firms)
 
     @rx.event
     def set_date_from(self, value: str):
