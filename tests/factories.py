@@ -248,13 +248,14 @@ def at(year: int, month: int, day: int, hour: int = 12) -> datetime:
 
 
 # ---- the REST API ----------------------------------------------------------------------------------
-def api_client():
-    """A TestClient on the REST API (server errors are raised in the test, not turned into 500s)."""
+def api_client(*, raise_server_exceptions: bool = True):
+    """A TestClient on the REST API (by default server errors are raised in the test, not turned
+    into 500s). Tests under tests/api take the `client` fixture (tests/api/conftest.py)."""
     from fastapi.testclient import TestClient
 
     from app.api.main import create_api
 
-    return TestClient(create_api())
+    return TestClient(create_api(), raise_server_exceptions=raise_server_exceptions)
 
 
 def ok_result(response, status: int = 200):

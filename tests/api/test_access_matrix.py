@@ -400,11 +400,8 @@ def world(database_url, data_dir):
         conftest._forget_cached_models()
 
 
-@pytest.fixture(scope="module")
-def client(world):
-    from fastapi.testclient import TestClient
-
-    return TestClient(create_api(), raise_server_exceptions=False)
+# The tests share the module's world (not the per-test database) and read server errors as 500s.
+API_CLIENT = {"per_test_db": False, "raise_server_exceptions": False}
 
 
 # ---- filling a request with firm B's ids ------------------------------------------------------------

@@ -15,10 +15,9 @@ from tests.factories_advice import make_book
 from tests.factories_portfolios import make_portfolio_world
 
 
-@pytest.fixture
-def client(db, monkeypatch):
+@pytest.fixture(autouse=True)
+def _jobs_in_process(monkeypatch):
     monkeypatch.setattr(settings, "redis_url", "")
-    return f.api_client()
 
 
 def test_calculate_validate_approve_generate_validate_confirm(client):

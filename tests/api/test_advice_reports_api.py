@@ -22,10 +22,9 @@ CASH = "/api/target-portfolios-cash-report/generate"
 PENDING = "/api/target-portfolios-pending-report/generate"
 
 
-@pytest.fixture
-def client(db, monkeypatch):
+@pytest.fixture(autouse=True)
+def _jobs_in_process(monkeypatch):
     monkeypatch.setattr(settings, "redis_url", "")
-    return f.api_client()
 
 
 @pytest.fixture

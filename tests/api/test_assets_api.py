@@ -11,11 +11,6 @@ from tests import factories_assets as fa
 
 
 @pytest.fixture
-def client(db):
-    return f.api_client()
-
-
-@pytest.fixture
 def world(db):
     return f.make_world()
 

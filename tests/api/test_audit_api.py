@@ -11,11 +11,6 @@ from tests import factories_portfolios as fp
 
 
 @pytest.fixture
-def client(db):
-    return f.api_client()
-
-
-@pytest.fixture
 def w(db):
     return fp.make_portfolio_world()
 

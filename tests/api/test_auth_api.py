@@ -13,11 +13,6 @@ SESSION_EXPIRED = "AuthenticationError: Your session has expired. Please sign in
 NEW_PASSWORD = "Brand9New"
 
 
-@pytest.fixture
-def client(db):
-    return f.api_client()
-
-
 # ---- sign-in ---------------------------------------------------------------------------------------
 def test_signin_success_envelope(client):
     user = f.make_user(Role.ADMINISTRATOR, f.make_firm("Signin Firm"), email="admin@signin.example.com")

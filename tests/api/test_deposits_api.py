@@ -15,11 +15,6 @@ NOT_ALLOWED = "PermissionError: You are not allowed to perform this action"
 
 
 @pytest.fixture
-def client(db):
-    return f.api_client()
-
-
-@pytest.fixture
 def w(db):
     return make_portfolio_world()
 

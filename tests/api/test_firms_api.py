@@ -28,11 +28,6 @@ FIRM = {
 
 
 @pytest.fixture
-def client(db):
-    return f.api_client()
-
-
-@pytest.fixture
 def world(db):
     return f.make_world()
 

@@ -20,11 +20,6 @@ INVALID = "ValidationError: Please, fill all required fields with valid data"
 
 
 @pytest.fixture
-def client(db):
-    return f.api_client()
-
-
-@pytest.fixture
 def w(db):
     world = make_portfolio_world()
     make_cash_class()

@@ -11,11 +11,6 @@ NOT_ALLOWED = "PermissionError: You are not allowed to perform this action"
 
 
 @pytest.fixture
-def client(db):
-    return f.api_client()
-
-
-@pytest.fixture
 def world(db):
     return f.make_world()
 

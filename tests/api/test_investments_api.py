@@ -17,11 +17,6 @@ NOT_ALLOWED = "PermissionError: You are not allowed to perform this action"
 
 
 @pytest.fixture
-def client(db):
-    return f.api_client()
-
-
-@pytest.fixture
 def w(db):
     return fp.make_portfolio_world()
 

@@ -12,11 +12,6 @@ NOT_FOUND = "NotFoundError: Model not found"
 
 
 @pytest.fixture
-def client(db):
-    return f.api_client()
-
-
-@pytest.fixture
 def world(db):
     return f.make_world()
 

@@ -13,11 +13,6 @@ from tests.factories_recommendations import LT_HEADER, ST_HEADER, XLSX
 
 
 @pytest.fixture
-def client(db):
-    return f.api_client()
-
-
-@pytest.fixture
 def w(db):
     return fr.make_rec_world()
 

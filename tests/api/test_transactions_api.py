@@ -16,11 +16,6 @@ TX_NOT_FOUND = "NotFoundError: Transaction not found"
 
 
 @pytest.fixture
-def client(db):
-    return f.api_client()
-
-
-@pytest.fixture
 def w(db):
     return make_portfolio_world()
 

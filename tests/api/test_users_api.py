@@ -15,11 +15,6 @@ NEW = {"first_name": "Nina", "last_name": "North", "email": "nina@example.com"}
 
 
 @pytest.fixture
-def client(db):
-    return f.api_client()
-
-
-@pytest.fixture
 def world(db):
     return f.make_world()
 
