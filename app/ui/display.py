@@ -1,17 +1,172 @@
-"""Figures as the screens show them, shared by states and components."""
+"""The one module of display formatters: figures and dates as the screens show them.
+
+Every function takes what a service gives (a Decimal, a number, its text, a date, an ISO string or
+None) and returns text; an empty or unreadable value gives `empty` ('' unless the caller names the
+spec's 'N/A'). Each name says what it produces:
+
+- money: `money` '-$1,234.50' (cents, never '-$0.00'), `signed_money` '+$12.00';
+- prices: `price_2_to_6dp` '$1.2345' (trade screens), `price_up_to_4dp` '$12.3456' (model detail),
+  `close_price` '$0.125' / '$12.35' (an ASX close: 3 decimals below $2);
+- units: `whole_units` '1,250', `signed_whole_units` '+1,250', `units_or_fraction` '12.5';
+- percentages: `percent_1dp` '12.5%' (never '-0.0%'), `percentage_points` '3.2 pp';
+- numbers as a form's input holds them: `input_number` '12.5' (no exponent, no trailing zeros);
+- dates: `day` 'DD/MM/YYYY', `input_day` 'YYYY-MM-DD';
+- direction for colouring: `sign_of` 'up' / 'down' / ''."""
 from __future__ import annotations
 
+import datetime as dt
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from app.domain.cgt import format_aud
 from app.ui.parse import decimal_or_none
 
+NA = "N/A"
+_ONE = Decimal(1)
+_TENTH = Decimal("0.1")
 
-def price_display(value: Any) -> str:
-    """A close in dollars: 3 decimals below $2 (ASX steps of a tenth of a cent), else 2; 'N/A' when empty."""
+
+def text(value: Any) -> str:
+    """A value as plain text: '' for None."""
+    return "" if value is None else str(value)
+
+
+# ---- money and prices ---------------------------------------------------------------------------
+def money(value: Any, empty: str = "") -> str:
+    """Dollars and cents, half up: '$1,234.50', '-$250.00' (never '-$0.00')."""
+    number = decimal_or_none(value)
+    return empty if number is None else format_aud(number)
+
+
+def signed_money(value: Any, empty: str = "") -> str:
+    """Money with a '+' on a gain: '+$12.00', '-$3.10', '$0.00'."""
     number = decimal_or_none(value)
     if number is None:
-        return "N/A"
+        return empty
+    shown = format_aud(number)
+    return f"+{shown}" if number > 0 and shown != "$0.00" else shown
+
+
+def price_2_to_6dp(value: Any, empty: str = "") -> str:
+    """A unit price with at least two decimals and up to six when the price has them: '$1.2345'."""
+    number = decimal_or_none(value)
+    if number is None:
+        return empty
+    places = min(max(2, -number.normalize().as_tuple().exponent), 6)
+    return f"${number:,.{places}f}"
+
+
+def price_up_to_4dp(value: Any, empty: str = NA) -> str:
+    """A price with two decimals, more (up to four, half up) when it has them: '$12.3456'."""
+    number = decimal_or_none(value)
+    if number is None:
+        return empty
+    places = Decimal("0.01")
+    exponent = number.normalize().as_tuple().exponent
+    if isinstance(exponent, int) and exponent < -2:
+        places = _ONE.scaleb(max(exponent, -4))
+    rounded = number.quantize(places, rounding=ROUND_HALF_UP)
+    return f"{'-' if rounded < 0 else ''}${abs(rounded):,}"
+
+
+def close_price(value: Any, empty: str = NA) -> str:
+    """A close in dollars: 3 decimals below $2 (ASX steps of a tenth of a cent), else 2."""
+    number = decimal_or_none(value)
+    if number is None:
+        return empty
     places = Decimal("0.001") if abs(number) < 2 else Decimal("0.01")
     rounded = number.quantize(places, rounding=ROUND_HALF_UP)
     return f"{'-' if rounded < 0 else ''}${abs(rounded):,}"
+
+
+# ---- units ----------------------------------------------------------------------------------------
+def whole_units(value: Any, empty: str = "") -> str:
+    """Listed units without decimals, half up: '1,250'."""
+    number = decimal_or_none(value)
+    return empty if number is None else f"{number.quantize(_ONE, rounding=ROUND_HALF_UP):,}"
+
+
+def signed_whole_units(value: Any, empty: str = "") -> str:
+    """Whole units with a '+' on a buy: '+1,250', '-300', '0'."""
+    number = decimal_or_none(value)
+    if number is None:
+        return empty
+    whole = number.quantize(_ONE, rounding=ROUND_HALF_UP)
+    return f"+{whole:,}" if whole > 0 else f"{whole:,}"
+
+
+def units_or_fraction(value: Any, empty: str = "") -> str:
+    """Units as held: whole numbers without decimals ('1,250'), fractions as they are ('12.5')."""
+    number = decimal_or_none(value)
+    if number is None:
+        return empty
+    if number == number.to_integral_value():
+        return f"{number.quantize(_ONE, rounding=ROUND_HALF_UP):,}"
+    return f"{number.normalize():,f}"
+
+
+# ---- percentages ------------------------------------------------------------------------------------
+def percent_1dp(value: Any, empty: str = "") -> str:
+    """A percentage to one decimal, half up: '12.5%' (never '-0.0%')."""
+    number = decimal_or_none(value)
+    if number is None:
+        return empty
+    rounded = number.quantize(_TENTH, rounding=ROUND_HALF_UP)
+    return f"{abs(rounded) if rounded == 0 else rounded}%"
+
+
+def percentage_points(value: Any, empty: str = "") -> str:
+    """A difference of percentages to one decimal: '3.2 pp'."""
+    number = decimal_or_none(value)
+    return empty if number is None else f"{number.quantize(_TENTH, rounding=ROUND_HALF_UP)} pp"
+
+
+# ---- what a form's input holds ---------------------------------------------------------------------
+def input_number(value: Any) -> str:
+    """A stored number as a user would type it: '4.5000' -> '4.5', '1250.00' -> '1250', '' when empty
+    (a value that is not a number is given back as it is, for the form to show)."""
+    if value is None or value == "":
+        return ""
+    number = decimal_or_none(value)
+    if number is None:
+        return str(value)
+    shown = format(number, "f")
+    shown = shown.rstrip("0").rstrip(".") if "." in shown else shown
+    return "0" if shown == "-0" else shown
+
+
+# ---- dates ------------------------------------------------------------------------------------------
+def _as_date(value: Any) -> dt.date | None:
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if not value:
+        return None
+    try:
+        return dt.datetime.fromisoformat(str(value)).date()
+    except ValueError:
+        return None
+
+
+def day(value: Any) -> str:
+    """A calendar day (a date, a datetime or its ISO text) as DD/MM/YYYY; '' when empty."""
+    found = _as_date(value)
+    return "" if found is None else found.strftime("%d/%m/%Y")
+
+
+def input_day(value: Any) -> str:
+    """A calendar day as a date input's value: YYYY-MM-DD; '' when empty."""
+    found = _as_date(value)
+    return "" if found is None else found.isoformat()
+
+
+# ---- direction ----------------------------------------------------------------------------------------
+def sign_of(value: Any, places: str = "0.1") -> str:
+    """'up', 'down' or '' (zero at the shown precision, or empty): for green and red figures."""
+    number = decimal_or_none(value)
+    if number is None:
+        return ""
+    shown = number.quantize(Decimal(places), rounding=ROUND_HALF_UP)
+    return "" if shown == 0 else ("up" if shown > 0 else "down")
+

@@ -30,7 +30,7 @@ from app.db.tables import Broker, Portfolio
 from app.domain import advice, orders as order_rules
 from app.domain.engine import trade_file as rules
 from app.services import target_portfolios as tps, trade_file, trade_instructions as tis
-from app.ui.states.assets import price_display
+from app.ui.display import close_price
 from app.ui.states.trade_recommendations import EXPIRY_ERROR
 from tests.e2e.test_orders_e2e import _demo_universe, app_database
 from tests.factories import PASSWORD, actor
@@ -140,7 +140,7 @@ def test_adviser_adjusts_and_exports_the_desktop_broker_file(page: Page, login, 
     _toast(page, f"Adjusted {count} trade recommendations")
     for r in data.rows:
         row = page.locator(f".file-row[data-id='{r.recommendation_id}']")
-        expect(row.locator(".file-limit")).to_have_text(price_display(_gapped(r, Decimal(2))), timeout=TIMEOUT)
+        expect(row.locator(".file-limit")).to_have_text(close_price(_gapped(r, Decimal(2))), timeout=TIMEOUT)
         expect(row.locator(".file-expiry")).to_have_text(expiry.strftime("%d/%m/%Y"))
     assert page.locator(".file-limit").all_inner_texts() != limits_before
     page.screenshot(path=f"{ARTIFACTS}/trade-file-adjusted.png", full_page=True)

@@ -46,7 +46,7 @@ import reflex as rx
 
 from app.domain.errors import AuthenticationError, DomainError
 from app.services import assets
-from app.ui.display import price_display
+from app.ui.display import close_price
 from app.ui.states.base import AppState, toast_error
 from app.ui.parse import positive_int as _int
 
@@ -90,7 +90,7 @@ class AssetPickerState(AppState):
                                       "class_id": int(a["class_id"]), "class_title": a["class_title"] or "",
                                       "last_close_price": a["last_close_price"]} for a in found}
         self.results = [PickerRow(id=a["id"], code=a["code"], name=a["name"], class_id=a["class_id"],
-                                  class_title=a["class_title"], price=price_display(a["last_close_price"]))
+                                  class_title=a["class_title"], price=close_price(a["last_close_price"]))
                         for a in self._found.values()]
         return None
 

@@ -264,13 +264,6 @@ def pagination(page: Any, pages: Any, visible: Any, on_page: Any) -> rx.Componen
     )
 
 
-def visible_pages(page: int, pages: int, window: int = 6) -> list[int]:
-    """The page numbers to show: at most `window`, keeping the current page inside."""
-    pages = max(pages, 1)
-    start = max(1, min(page - window // 2, pages - window + 1))
-    return list(range(start, min(pages, start + window - 1) + 1))
-
-
 def list_footer(*children: rx.Component) -> rx.Component:
     return rx.hstack(*children, justify="between", align="center", padding="12px 16px", wrap="wrap", spacing="3",
                      border_top=f"1px solid {rx.color('gray', 4)}")
@@ -292,6 +285,13 @@ def confirm_dialog(open_: Any, message: Any, on_confirm: Any, on_cancel: Any, co
         ),
         open=open_,
     )
+
+
+def confirm_dialog_of(state: Any, confirm_label: str = "Delete", title: str = "Please confirm",
+                      danger: bool = True) -> rx.Component:
+    """The confirmation dialog of a screen state that mixes in app.ui.states.screen.Confirm."""
+    return confirm_dialog(state.confirm_open, state.confirm_message, state.confirm, state.cancel_confirm,
+                          confirm_label=confirm_label, title=title, danger=danger)
 
 
 # ---- display ----------------------------------------------------------------------------------

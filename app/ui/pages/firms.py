@@ -6,7 +6,7 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    confirm_dialog, empty_row, field, file_src, form_grid, image_picker, image_remove_dialog, list_footer,
+    confirm_dialog_of, empty_row, field, file_src, form_grid, image_picker, image_remove_dialog, list_footer,
     page_size_select, plain_header, row_menu, section, skeleton_rows, sort_header, table_card, text_input,
 )
 from app.ui.states.base import AppState
@@ -133,8 +133,7 @@ def firms_list_page() -> rx.Component:
         "Firms",
         toolbar,
         table_card(header, body, footer),
-        confirm_dialog(FirmsListState.delete_open, FirmsListState.delete_message, FirmsListState.confirm_delete,
-                       FirmsListState.cancel_delete),
+        confirm_dialog_of(FirmsListState),
         crumbs=[("Firms", None)],
         actions=_new_firm_button(),
     )

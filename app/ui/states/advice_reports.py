@@ -33,7 +33,7 @@ from app.services import bulk_runs
 from app.services import firms as firm_service
 from app.services import target_portfolios
 from app.ui import routes
-from app.ui.components.widgets import visible_pages
+from app.ui.states.lists import visible_pages
 from app.ui.states.base import AppState, toast_error
 from app.ui.states.lists import ListControls
 

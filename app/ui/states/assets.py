@@ -20,10 +20,10 @@ from app.domain import prices as price_rules
 from app.domain.assets import ASSET_FORM_KEYS, ASSET_SORTS, clean_asset
 from app.domain.errors import GENERIC, INVALID_FORM, AuthenticationError, DomainError, ValidationError
 from app.services import assets
-from app.ui.components.widgets import visible_pages
+from app.ui.states.lists import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.lists import ListControls
-from app.ui.display import price_display  # noqa: F401  (the screens' price text, read from here too)
+from app.ui.display import close_price
 from app.ui.parse import decimal_or_none as _decimal, to_int as _int
 
 log = logging.getLogger("app.ui.assets")
@@ -107,7 +107,7 @@ def asset_view(found: dict[str, Any]) -> AssetRow:
         group_title=group.get("title") or "",
         group_color=group.get("color") or "",
         firm_name=firm.get("name") or "",
-        price=price_display(found.get("last_close_price")),
+        price=close_price(found.get("last_close_price")),
         close_date=found.get("last_close_date") or "",
         dividend_yield=percent_display(found.get("dividend_yield")),
         one_month=percent_display(found.get("one_month_return")),
@@ -294,7 +294,7 @@ class AssetsState(ListControls, AppState):
         for i, point in enumerate(newest_first[:RECENT_ROWS]):
             before = newest_first[i + 1]["close"] if i + 1 < len(newest_first) else None
             change = price_rules.period_return(Decimal(point["close"]), _decimal(before))
-            recent.append(RecentPrice(day=day_display(point["date"]), close=price_display(point["close"]),
+            recent.append(RecentPrice(day=day_display(point["date"]), close=close_price(point["close"]),
                                       change=percent_display(change) if change is not None else "",
                                       sign=sign_of(change)))
         self.recent = recent

@@ -17,7 +17,7 @@ from app.exports.audit_xlsx import changes_text
 from app.services import audit, firms as firm_service, portfolios as portfolio_service
 from app.services.listing import DEFAULT_PAGE_SIZE, PAGE_SIZES
 from app.ui import routes
-from app.ui.components.widgets import visible_pages
+from app.ui.states.lists import visible_pages
 from app.ui.states.base import AppState, toast_error
 
 ALL = "all"

@@ -24,9 +24,9 @@ from app.domain.permissions import Actor
 from app.domain.roles import Role
 from app.services import bulk_runs, drift
 from app.services.listing import PAGE_SIZES
-from app.services.portfolio_access import as_id
+from app.services.tenancy import as_id
 from app.ui import routes
-from app.ui.components.widgets import visible_pages
+from app.ui.states.lists import visible_pages
 from app.ui.states.base import AppState, toast_error
 from app.ui.states.bulk_progress import BulkProgressState
 

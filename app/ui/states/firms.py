@@ -10,7 +10,7 @@ from typing import Any, ClassVar, TypedDict
 
 import reflex as rx
 
-from app.domain.errors import AuthenticationError, DomainError, GENERIC, PermissionDenied, ValidationError
+from app.domain.errors import AuthenticationError, DomainError, PermissionDenied, ValidationError
 from app.domain.firms import FIRM_SORTS, clean_firm
 from app.domain.permissions import NOT_ALLOWED, Actor, can_create_firm, can_edit_firm
 from app.domain.roles import Role
@@ -18,7 +18,9 @@ from app.services import firms
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
-from app.ui.states.lists import ListControls
+from app.ui.parse import to_int
+from app.ui.states.lists import LoadMore
+from app.ui.states.screen import Confirm, events, screen_load
 
 log = logging.getLogger("app.ui.firms")
 
@@ -53,88 +55,30 @@ def _row(firm: dict[str, Any]) -> FirmRow:
     )
 
 
-class FirmsListState(ListControls, AppState):
+class FirmsListState(Confirm, LoadMore, AppState):
     """/firms: superusers see every firm; administrators and advisers their own (the service scopes)."""
 
     SORT_KEYS: ClassVar[tuple[str, ...]] = FIRM_SORTS
 
     rows: list[FirmRow] = []
-    total: int = 0
-    loading: bool = True
-    loading_more: bool = False
 
-    delete_open: bool = False
-    delete_name: str = ""
-    _delete_id: int = 0
-
-    # ---- loading --------------------------------------------------------------------------------
-    def _fetch(self, offset: int, limit: int) -> tuple[list[FirmRow], int]:
-        actor = self._actor()
+    def _fetch(self, actor: Actor, offset: int, limit: int) -> tuple[list[FirmRow], int]:
         found, total = firms.list_firms(actor=actor, limit=limit, offset=offset, sort=self.sort, order=self.order,
                                         search=self.search)
         return [_row(f) for f in found], total
 
-    def _load_failed(self, exc: Exception):
-        if isinstance(exc, AuthenticationError):
-            return self._fail(exc)
-        if isinstance(exc, DomainError):
-            return toast_error(exc.message or GENERIC)
-        log.exception("firms list failed", exc_info=exc)
-        return toast_error(GENERIC)
-
-    def _reload(self, limit: int | None = None):
-        """First page again (or as many rows as are shown, after a delete)."""
-        self.loading = True
-        try:
-            self.rows, self.total = self._fetch(0, limit or self._limit())
-        except Exception as exc:  # spec: failed firm lists toast the server message or the default
-            self.rows, self.total = [], 0
-            return self._load_failed(exc)
-        finally:
-            self.loading = False
-        return None
-
     @rx.event
-    def on_load(self):
-        self.delete_open = False
+    @screen_load(clients=False)
+    def on_load(self, actor: Actor):
+        self.confirm_open = False
         self.rows = []
-        self.loading = True
-        yield
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            self.loading = False
-            return  # check_login, first in on_load, already sends the user to sign in
-        refused = self._send_client_home(actor)
-        if refused:
-            self.loading = False
-            yield refused
-            return
-        yield self._reload()
-
-    @rx.event
-    def load_more(self):
-        if self.loading_more or len(self.rows) >= self.total:
-            return None
-        self.loading_more = True
-        yield
-        try:
-            more, self.total = self._fetch(len(self.rows), self._limit())
-            known = {r["id"] for r in self.rows}
-            self.rows = self.rows + [r for r in more if r["id"] not in known]
-        except Exception as exc:
-            yield self._load_failed(exc)
-        finally:
-            self.loading_more = False
+        return self._reload()
 
     # ---- navigation -----------------------------------------------------------------------------
     @rx.event
     def open_firm(self, route_name: str, firm_id: int):
-        if route_name not in ROW_ROUTES:
-            return None
-        try:
-            firm_id = int(firm_id)
-        except (TypeError, ValueError):
+        firm_id = to_int(firm_id)
+        if route_name not in ROW_ROUTES or firm_id is None:
             return None
         return AppState.navigate(routes.url(route_name, id=firm_id))
 
@@ -145,50 +89,15 @@ class FirmsListState(ListControls, AppState):
     # ---- delete ---------------------------------------------------------------------------------
     @rx.event
     def ask_delete(self, firm_id: int):
-        try:
-            firm_id = int(firm_id)
-        except (TypeError, ValueError):
-            return None
-        row = next((r for r in self.rows if r["id"] == firm_id), None)
-        if row is None:
-            return None
-        self._delete_id = firm_id
-        self.delete_name = row["name"]
-        self.delete_open = True
-        return None
+        row = next((r for r in self.rows if r["id"] == to_int(firm_id)), None)
+        if row is not None:
+            self._ask("delete", f"Are you sure you want to delete firm {row['name']}?", row["id"])
 
-    @rx.event
-    def cancel_delete(self):
-        self.delete_open = False
-        self._delete_id = 0
-
-    @rx.event
-    def confirm_delete(self):
-        self.delete_open = False
-        firm_id, self._delete_id = self._delete_id, 0
-        if not firm_id:
-            return None
-        try:
-            firms.delete_firm(actor=self._actor(), firm_id=firm_id)
-        except DomainError as exc:
-            return self._fail(exc)
-        shown = max(len(self.rows) - 1, self._limit())
-        failed = self._reload(shown)
-        return [toast_success(firms.DELETED)] + ([failed] if failed is not None else [])
+    def _confirmed(self, action: str, firm_id: int):
+        firms.delete_firm(actor=self._actor(), firm_id=firm_id)
+        return events(toast_success(firms.DELETED), self._reload_after_delete())
 
     # ---- what the screen shows --------------------------------------------------------------------
-    @rx.var
-    def has_more(self) -> bool:
-        return len(self.rows) < self.total
-
-    @rx.var
-    def showing(self) -> str:
-        return f"Showing {len(self.rows)} of {self.total}"
-
-    @rx.var
-    def delete_message(self) -> str:
-        return f"Are you sure you want to delete firm {self.delete_name}?"
-
     @rx.var
     def can_edit_rows(self) -> bool:
         # administrators see only their own firm, which they may edit; advisers only read

@@ -1,53 +1,169 @@
-"""List mechanics shared by the list screens: sort column and direction, search text, page size.
+"""Paging and sorting, written once for every list and table screen.
 
-A screen state mixes this in (`class X(ListControls, AppState)`), names the sortable columns in
-SORT_KEYS and implements `_reload()` (load the first page again; it returns the events to send)."""
+`Paged`: the page number, the page size (one of PAGE_SIZES), the total, the page buttons shown, and
+the handlers to change page or page size. A page out of range is clamped to the nearest page.
+`ListControls` adds the sort column and direction (SORT_KEYS; DESCENDING_FIRST names the columns that
+sort newest or largest first) and the search text. Either one calls the screen's `_reload()` (load
+the page again; it returns the events to send) after a change. `LoadMore` is a ListControls list
+that grows by a page at a time instead of turning pages."""
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar
 
 import reflex as rx
 
+from app.domain.errors import AuthenticationError, DomainError, GENERIC
+from app.domain.permissions import Actor
 from app.services.listing import DEFAULT_PAGE_SIZE, PAGE_SIZES
+from app.ui.parse import to_int
+from app.ui.states.base import toast_error
 
 SEARCH_MAX = 200
+PAGE_WINDOW = 6  # page buttons shown at once
 
 
-class ListControls(rx.State, mixin=True):
-    SORT_KEYS: ClassVar[tuple[str, ...]] = ()
+def visible_pages(page: int, pages: int, window: int = PAGE_WINDOW) -> list[int]:
+    """The page numbers to show as buttons: a window of `window` pages around `page`."""
+    pages = max(1, pages)
+    start = max(1, min(page - window // 2, pages - window + 1))
+    return list(range(start, min(pages, start + window - 1) + 1))
 
-    sort: str = "name"
-    order: str = "asc"
-    search: str = ""
+
+class Paged(rx.State, mixin=True):
+    PAGE_SIZES: ClassVar[tuple[int, ...]] = PAGE_SIZES
+    DEFAULT_SIZE: ClassVar[int] = DEFAULT_PAGE_SIZE
+
+    page: int = 1
     page_size: str = str(DEFAULT_PAGE_SIZE)
+    total: int = 0
 
     def _reload(self) -> Any:  # pragma: no cover - each list loads its own rows
         raise NotImplementedError
 
     def _limit(self) -> int:
-        """The page size as a number (the default unless it is one of the offered sizes)."""
-        size = int(self.page_size) if self.page_size.isdigit() else 0
-        return size if size in PAGE_SIZES else DEFAULT_PAGE_SIZE
+        """The page size as a number (the screen's default unless it is one of the offered sizes)."""
+        size = to_int(self.page_size) or 0
+        return size if size in self.PAGE_SIZES else self.DEFAULT_SIZE
+
+    def _offset(self) -> int:
+        return (self.page - 1) * self._limit()
+
+    def _page_count(self) -> int:
+        return max(1, math.ceil(self.total / self._limit()))
+
+    def _clamp_page(self) -> None:
+        """After a reload: a page past the end (rows removed, a narrower filter) becomes the last."""
+        self.page = min(max(1, self.page), self._page_count())
+
+    @rx.event
+    def go_page(self, page: Any):
+        number = to_int(page)
+        if number is None:
+            return None
+        self.page = min(max(1, number), self._page_count())
+        return self._reload()
+
+    @rx.event
+    def set_page_size(self, value: str):
+        if to_int(value) not in self.PAGE_SIZES:
+            return None
+        self.page_size, self.page = str(value), 1
+        return self._reload()
+
+    @rx.var
+    def pages(self) -> int:
+        return self._page_count()
+
+    @rx.var
+    def visible(self) -> list[int]:
+        return visible_pages(self.page, self._page_count())
+
+
+class ListControls(Paged, mixin=True):
+    SORT_KEYS: ClassVar[tuple[str, ...]] = ()
+    DESCENDING_FIRST: ClassVar[tuple[str, ...]] = ()
+
+    sort: str = "name"
+    order: str = "asc"
+    search: str = ""
 
     @rx.event
     def toggle_sort(self, key: str):
-        """Sort by `key`; the same key again reverses the direction."""
+        """Sort by `key`; the same key again reverses the direction. Back to the first page."""
         if key not in self.SORT_KEYS:
             return None
         if self.sort == key:
             self.order = "desc" if self.order == "asc" else "asc"
         else:
-            self.sort, self.order = key, "asc"
+            self.sort, self.order = key, "desc" if key in self.DESCENDING_FIRST else "asc"
+        self.page = 1
         return self._reload()
 
     @rx.event
     def set_search(self, value: str):
         self.search = str(value or "")[:SEARCH_MAX]
+        self.page = 1
         return self._reload()
 
+
+def _row_id(row: Any) -> Any:
+    return row["id"] if isinstance(row, dict) else getattr(row, "id", None)
+
+
+class LoadMore(ListControls, mixin=True):
+    """A list that shows its first page and adds the next on "Load more" (firms, models, portfolios).
+    The screen declares `rows` and implements `_fetch(actor, offset, limit) -> (rows, total)`; a failed
+    load shows the service's message or LIST_FAILED (spec 000 s8)."""
+
+    LIST_FAILED: ClassVar[str] = GENERIC
+
+    loading: bool = True
+    loading_more: bool = False
+
+    def _fetch(self, actor: Actor, offset: int, limit: int) -> tuple[list[Any], int]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _list_failed(self, exc: Exception) -> Any:
+        if isinstance(exc, DomainError) and not isinstance(exc, AuthenticationError):
+            return toast_error(exc.message or self.LIST_FAILED)
+        return self._fail(exc)
+
+    def _reload(self, limit: int | None = None) -> Any:
+        """The first page again (or as many rows as were shown, after a delete)."""
+        self.loading = True
+        try:
+            self.rows, self.total = self._fetch(self._actor(), 0, limit or self._limit())
+        except (AuthenticationError, DomainError) as exc:
+            self.rows, self.total = [], 0
+            return self._list_failed(exc)
+        finally:
+            self.loading = False
+        return None
+
+    def _reload_after_delete(self) -> Any:
+        """One row fewer, the rest as they were shown."""
+        return self._reload(max(len(self.rows) - 1, self._limit()))
+
     @rx.event
-    def set_page_size(self, value: str):
-        if value not in {str(size) for size in PAGE_SIZES}:
+    def load_more(self):
+        if self.loading_more or len(self.rows) >= self.total:
             return None
-        self.page_size = value
-        return self._reload()
+        self.loading_more = True
+        yield
+        try:
+            more, self.total = self._fetch(self._actor(), len(self.rows), self._limit())
+            known = {_row_id(r) for r in self.rows}
+            self.rows = self.rows + [r for r in more if _row_id(r) not in known]
+        except (AuthenticationError, DomainError) as exc:
+            yield self._list_failed(exc)
+        finally:
+            self.loading_more = False
+
+    @rx.var
+    def has_more(self) -> bool:
+        return len(self.rows) < self.total
+
+    @rx.var
+    def showing(self) -> str:
+        return f"Showing {len(self.rows)} of {self.total}"

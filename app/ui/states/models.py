@@ -31,7 +31,7 @@ from app.services import firms as firm_service
 from app.services import models as model_service
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
-from app.ui.components.widgets import visible_pages
+from app.ui.states.lists import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.states.lists import ListControls
 from app.ui.parse import to_int as _int

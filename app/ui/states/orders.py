@@ -35,9 +35,9 @@ from app.services import firms as firm_service
 from app.services import orders as order_service
 from app.services import trade_file as trade_file_service
 from app.ui import routes
-from app.ui.components.widgets import visible_pages
+from app.ui.states.lists import visible_pages
 from app.ui.parse import positive_int
-from app.ui.states.assets import price_display
+from app.ui.display import close_price
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.holdings import units
 
@@ -149,7 +149,7 @@ def broker_row(r: trade_file_service.TradeFileRow) -> BrokerRow:
         key=f"tr-{r.recommendation_id}", portfolio=r.investment_name,
         holdings_url=routes.url("portfolios.holdings", id=r.investment_id), account=r.broker_account or r.hin,
         side=r.action, code=r.asset_code, quantity=units(r.quantity), order_type="Limit" if limit else "Market",
-        limit_price=price_display(r.limit_price) if limit else "", expiry=_day(r.expiry), row_type=r.type,
+        limit_price=close_price(r.limit_price) if limit else "", expiry=_day(r.expiry), row_type=r.type,
         status=r.status)
 
 
@@ -160,8 +160,8 @@ def order_view(o: order_service.OrderRow) -> OrderView:
         id=o.id, portfolio=o.investment_name, holdings_url=routes.url("portfolios.holdings", id=o.investment_id),
         assets_url=routes.url("portfolios.asset-transactions", id=o.investment_id), account=o.account, side=o.side,
         code=o.asset_code, quantity=units(o.quantity), order_type=o.order_type.title(),
-        limit_price=price_display(o.limit_price) if o.limit_price is not None else "",
-        price=price_display(o.price) if o.price is not None else "", fee=_money(o.fee), amount=_money(o.amount),
+        limit_price=close_price(o.limit_price) if o.limit_price is not None else "",
+        price=close_price(o.price) if o.price is not None else "", fee=_money(o.fee), amount=_money(o.amount),
         placed_at=o.placed_at.isoformat(), expiry=_day(o.expires_at),
         trade_date=_day(o.trade_at) if executed else "", settlement_date=_day(o.settlement_at) if executed else "",
         status=o.status, status_label=o.status_label, reason=o.reason or "", is_placed=placed,

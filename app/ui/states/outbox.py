@@ -10,7 +10,7 @@ from app.domain.permissions import NOT_ALLOWED, can_read_outbox, home_route
 from app.services import mail
 from app.settings import settings
 from app.ui import routes
-from app.ui.components.widgets import visible_pages
+from app.ui.states.lists import visible_pages
 from app.ui.states.base import AppState, toast_error
 
 PAGE_SIZES = (20, 50, 100)

@@ -39,7 +39,7 @@ from app.services import target_portfolios
 from app.services import records_of_advice
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
-from app.ui.components.widgets import visible_pages
+from app.ui.states.lists import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.parse import positive_int as _int, person_name as person

@@ -28,7 +28,7 @@ from app.domain.permissions import Actor
 from app.services import holdings as holdings_service
 from app.services import trade_instructions as ti_service
 from app.ui import routes
-from app.ui.components.widgets import visible_pages
+from app.ui.states.lists import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.parse import decimal_or_none as _dec, positive_int as _int, person_name as person

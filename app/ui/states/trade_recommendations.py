@@ -45,9 +45,10 @@ from app.services import trade_approval_report as approval_service
 from app.services import trade_file as trade_file_service
 from app.services import users as user_service
 from app.ui import routes
-from app.ui.components.widgets import visible_pages
+from app.ui.states.lists import visible_pages
 from app.ui.parse import positive_int
-from app.ui.states.assets import percent_display, price_display
+from app.ui.display import close_price
+from app.ui.states.assets import percent_display
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.states.holdings import units
 from app.ui.states.lists import ListControls
@@ -149,10 +150,10 @@ def file_row_view(row: trade_file_service.TradeFileRow, change: Change | None, s
         id=row.recommendation_id, portfolio=row.investment_name,
         holdings_url=routes.url("portfolios.holdings", id=row.investment_id), broker=row.broker_name or "N/A",
         action=row.action, code=row.asset_code, amount=_money(row.amount), pending_amount=_money(row.pending_amount),
-        quantity=units(figures["quantity"]), limit_price=price_display(price) if price is not None else "",
-        last_close=price_display(row.last_close_price),
+        quantity=units(figures["quantity"]), limit_price=close_price(price) if price is not None else "",
+        last_close=close_price(row.last_close_price),
         vs_percentage=percent_display(figures["limit_vs_price_percentage"]) if vs_value is not None else "",
-        vs_value=price_display(vs_value) if vs_value is not None else "",
+        vs_value=close_price(vs_value) if vs_value is not None else "",
         vs_negative=vs_value is not None and vs_value < 0, row_type=row.type, status=row.status,
         expiry=_day(figures["expiry"]), order_type=order_type, selected=selected, adjusted=change is not None)
 
@@ -631,7 +632,7 @@ def approval_lines(groups: list[approval_service.ApprovalGroup]) -> list[Approva
                 portfolio=g.investment_name, status=(item.state if note else item.tr_status) or "",
                 status_label=item.tr_status_label, item_id=(item.str_id if note else item.tr_id) or 0, is_note=note,
                 action=item.action, code=item.asset_code, quantity=units(item.quantity),
-                price=price_display(item.price) if item.price is not None else "", value=_money(item.value),
+                price=close_price(item.price) if item.price is not None else "", value=_money(item.value),
                 text=item.text, awaiting=g.can_approve and item.pending))
     return out
 

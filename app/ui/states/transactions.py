@@ -41,8 +41,9 @@ from app.services import transaction_upload
 from app.services import transactions as service
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
-from app.ui.components.widgets import visible_pages
-from app.ui.states.assets import price_display, sign_of
+from app.ui.states.lists import visible_pages
+from app.ui.display import close_price
+from app.ui.states.assets import sign_of
 from app.ui.states.base import AppState
 from app.ui.states.holdings import money, units
 from app.ui.states.portfolio_header import PortfolioHeader
@@ -253,7 +254,7 @@ def tx_row(r: dict[str, Any], can_act: bool) -> TxRow:
         id=int(r["id"]), date=day_of(r.get("trade_at")), type_label=r.get("type_label") or "",
         status=status, status_label=r.get("status_label") or "", status_color=_status_color(status),
         quantity=quantity, negative=str(r.get("display_quantity") or "").startswith("-"),
-        price=price_display(r["price"]) if r.get("price") and form in ("purchase", "sell", "capital_return") else "",
+        price=close_price(r["price"]) if r.get("price") and form in ("purchase", "sell", "capital_return") else "",
         amount=amount, fee=money_of(r.get("fee")) if form in ("purchase", "sell") else "",
         description=r.get("description") or "",
         can_edit=can_act and bool(r.get("can_edit")), can_delete=can_act and bool(r.get("can_delete")),
@@ -284,12 +285,12 @@ def panel_row(r: dict[str, Any]) -> PanelRow:
     return PanelRow(
         asset_id=int(r["asset_id"]), code=r.get("code") or "", name=r.get("name") or "",
         quantity=units_of(r.get("quantity")), remaining=units_of(r.get("remaining_quantity")),
-        price=price_display(r.get("price")), cost=money_of(r.get("cost")),
+        price=close_price(r.get("price")), cost=money_of(r.get("cost")),
         value=money_of(r.get("value")) or "N/A",
         realised=money_of(r.get("realised_gain_loss")) or "N/A", realised_sign=sign_of(r.get("realised_gain_loss")),
         unrealised=money_of(r.get("unrealised_gain_loss")) or "N/A",
         unrealised_sign=sign_of(r.get("unrealised_gain_loss")),
-        bought_price=price_display(r.get("bought_price")) if r.get("bought_price") else "N/A",
+        bought_price=close_price(r.get("bought_price")) if r.get("bought_price") else "N/A",
         last_trade=day_of(r.get("last_trade_at")), count=int(r.get("transactions_count") or 0),
         pending_count=int(r.get("pending_count") or 0),
     )
@@ -429,7 +430,7 @@ class TransactionForms(rx.State, mixin=True):
         pairs: list[tuple[str, str]] = []
         if r.get("form") == "purchase":
             pairs += [("Cost base", money_of(r.get("cost"))),
-                      ("Unit cost", price_display(r.get("unit_cost")) if r.get("unit_cost") else "")]
+                      ("Unit cost", close_price(r.get("unit_cost")) if r.get("unit_cost") else "")]
         elif r.get("form") == "sell":
             pairs.append(("Proceeds", money_of(r.get("amount"))))
         elif r.get("form") == "capital_return" and r.get("quantity"):
@@ -1087,7 +1088,7 @@ class CashTransactionsState(TransactionForms, _Paging, PortfolioHeader, AppState
             if linked.get("quantity"):
                 pairs.append(("Quantity", units_of(linked.get("quantity"))))
             if linked.get("price") and asset:
-                pairs.append(("Price", price_display(linked.get("price"))))
+                pairs.append(("Price", close_price(linked.get("price"))))
             if linked.get("om_status"):
                 pairs.append(("Order management", str(linked["om_status"]).capitalize()))
         if payload.get("ex_date"):

@@ -23,7 +23,7 @@ from app.domain.roles import Role, UserStatus
 from app.domain.users import DEFAULT_PAGE_SIZE, USER_SORTS, clean_person
 from app.services import firms, portfolios, users
 from app.ui import routes
-from app.ui.components.widgets import visible_pages
+from app.ui.states.lists import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
 from app.ui.states.lists import ListControls

@@ -1,0 +1,288 @@
+"""The screen toolkit: the mechanics every screen state shares, written once.
+
+- `guarded`: the error funnel. A handler body raises the services' errors; the decorator turns an
+  AuthenticationError into the sign-in redirect and a DomainError into the error toast (with
+  AppState._fail), for plain, generator and async handlers alike.
+- `screen_load`: the on_load preamble. Resolves the actor (check_login, first in every page's
+  on_load, sends a signed-out user to sign in), sends a client home from a staff-only screen, runs
+  the screen's `load(self, actor)`, and on failure shows the message (or the screen's default) and,
+  where the screen names one, goes back to its list.
+- `Confirm`: one confirmation dialog per screen; what is confirmed (action and id) is held on the
+  server, so a browser cannot confirm something it was never asked about.
+- `UploadDialog`: the upload modal's open / close / error / busy mechanics.
+- `FormDialog`: a modal form of text fields with per-field errors.
+
+Paging and sorting live in app.ui.states.lists (Paged, ListControls); formatters in app.ui.display.
+A mixin's hooks (`_reload`, `_confirmed`) are implemented by the screen."""
+from __future__ import annotations
+
+import functools
+import inspect
+from typing import Any, Callable, ClassVar
+
+import reflex as rx
+
+from app.domain.errors import AuthenticationError, DomainError, GENERIC
+from app.domain.permissions import Actor
+from app.domain.roles import Role
+from app.ui.states.base import toast_error
+
+
+def events(*items: Any) -> list[Any]:
+    """Events to send, flattening lists and dropping None: `return events(toast, self._reload())`."""
+    out: list[Any] = []
+    for item in items:
+        if item is None:
+            continue
+        if isinstance(item, (list, tuple)):
+            out.extend(events(*item))
+        else:
+            out.append(item)
+    return out
+
+
+# ---- the error funnel -------------------------------------------------------------------------------
+def guarded(handler: Callable) -> Callable:
+    """Turn the services' errors raised by `handler` into what the user sees (AppState._fail)."""
+    if inspect.isasyncgenfunction(handler):
+        @functools.wraps(handler)
+        async def async_gen_wrapper(self, *args, **kwargs):
+            try:
+                async for item in handler(self, *args, **kwargs):
+                    yield item
+            except (AuthenticationError, DomainError) as exc:
+                yield self._fail(exc)
+        return async_gen_wrapper
+    if inspect.iscoroutinefunction(handler):
+        @functools.wraps(handler)
+        async def async_wrapper(self, *args, **kwargs):
+            try:
+                return await handler(self, *args, **kwargs)
+            except (AuthenticationError, DomainError) as exc:
+                return self._fail(exc)
+        return async_wrapper
+    if inspect.isgeneratorfunction(handler):
+        @functools.wraps(handler)
+        def gen_wrapper(self, *args, **kwargs):
+            try:
+                return (yield from handler(self, *args, **kwargs))
+            except (AuthenticationError, DomainError) as exc:
+                yield self._fail(exc)
+        return gen_wrapper
+
+    @functools.wraps(handler)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return handler(self, *args, **kwargs)
+        except (AuthenticationError, DomainError) as exc:
+            return self._fail(exc)
+    return wrapper
+
+
+# ---- the on_load preamble -------------------------------------------------------------------------
+def screen_load(*, clients: bool = True, failed: str = GENERIC,
+                back: Callable[[Any, Actor], str] | None = None) -> Callable:
+    """Decorate `def load(self, actor)` into the screen's `on_load` handler.
+
+    clients: whether a client may open the screen (if not, they go home with the refusal);
+    failed: the toast when the load fails with no message of its own;
+    back: where to go when the load fails (the list of a one-object screen), from (self, actor)."""
+    def decorate(load: Callable) -> Callable:
+        def _failure(self, actor: Actor, exc: Exception):
+            if isinstance(exc, AuthenticationError):
+                return self._fail(exc)
+            if not isinstance(exc, DomainError):
+                raise exc
+            shown = toast_error(exc.message or failed)
+            return [shown, rx.redirect(back(self, actor))] if back is not None else shown
+
+        def _actor_or_refusal(self):
+            try:
+                actor = self._actor()
+            except AuthenticationError:
+                return None, None  # check_login, first in on_load, sends the user to sign in
+            if not clients and actor.role is Role.CLIENT:
+                return None, self._send_client_home(actor)
+            return actor, None
+
+        if inspect.isgeneratorfunction(load):
+            def on_load(self):
+                actor, refusal = _actor_or_refusal(self)
+                if actor is None:
+                    yield refusal
+                    return
+                try:
+                    result = yield from load(self, actor)
+                except (AuthenticationError, DomainError) as exc:
+                    yield _failure(self, actor, exc)
+                    return
+                if result is not None:
+                    yield result
+        else:
+            def on_load(self):
+                actor, refusal = _actor_or_refusal(self)
+                if actor is None:
+                    return refusal
+                try:
+                    return load(self, actor)
+                except (AuthenticationError, DomainError) as exc:
+                    return _failure(self, actor, exc)
+
+        on_load.__doc__ = load.__doc__
+        on_load.__module__ = load.__module__
+        on_load.__qualname__ = load.__qualname__.rsplit(".", 1)[0] + ".on_load"
+        return on_load
+    return decorate
+
+
+# ---- a confirmation dialog ------------------------------------------------------------------------
+class Confirm(rx.State, mixin=True):
+    """`self._ask(action, message, target_id)` opens the dialog; Confirm calls
+    `self._confirmed(action, target_id)` (the screen's hook), Cancel forgets the question."""
+
+    confirm_open: bool = False
+    confirm_message: str = ""
+    _confirm_action: str = ""
+    _confirm_id: int = 0
+
+    def _ask(self, action: str, message: str, target_id: int = 0) -> None:
+        self._confirm_action, self._confirm_id = action, target_id
+        self.confirm_message = message
+        self.confirm_open = True
+
+    def _confirmed(self, action: str, target_id: int) -> Any:  # pragma: no cover - each screen acts
+        raise NotImplementedError
+
+    @rx.event
+    def cancel_confirm(self):
+        self.confirm_open = False
+        self._confirm_action, self._confirm_id = "", 0
+
+    @rx.event
+    def set_confirm_open(self, value: bool):
+        """Escape or a click outside closes the dialog (it never confirms)."""
+        if not value:
+            self.confirm_open = False
+            self._confirm_action, self._confirm_id = "", 0
+
+    @rx.event
+    def confirm(self):
+        action, target_id = self._confirm_action, self._confirm_id
+        self.confirm_open = False
+        self._confirm_action, self._confirm_id = "", 0
+        if not action:
+            return None
+        try:
+            return self._confirmed(action, target_id)
+        except (AuthenticationError, DomainError) as exc:
+            return self._fail(exc)
+
+
+# ---- an upload modal --------------------------------------------------------------------------------
+class UploadDialog(rx.State, mixin=True):
+    """The upload modal: open, close (never while uploading), the file's error, busy. The screen
+    names its upload component's id (UPLOAD_ID) and the text for no file chosen (SELECT_FILE),
+    and writes its own `upload` handler, using `_start_upload` / `_upload_done`."""
+
+    UPLOAD_ID: ClassVar[str] = "upload"
+    SELECT_FILE: ClassVar[str] = "Please select a file"
+
+    upload_open: bool = False
+    upload_error: str = ""
+    uploading: bool = False
+
+    def _reset_upload(self) -> None:
+        self.upload_open = False
+        self.upload_error = ""
+        self.uploading = False
+
+    def _start_upload(self) -> None:
+        self.uploading = True
+        self.upload_error = ""
+
+    def _upload_done(self, error: str = "") -> Any:
+        """The upload finished: an error stays in the open modal, success closes it."""
+        self.uploading = False
+        self.upload_error = error
+        if error:
+            return None
+        self.upload_open = False
+        return rx.clear_selected_files(self.UPLOAD_ID)
+
+    @rx.event
+    def open_upload(self):
+        self.upload_error = ""
+        self.upload_open = True
+        return rx.clear_selected_files(self.UPLOAD_ID)
+
+    @rx.event
+    def close_upload(self):
+        if self.uploading:
+            return None
+        self.upload_open = False
+        self.upload_error = ""
+        return rx.clear_selected_files(self.UPLOAD_ID)
+
+    @rx.event
+    def set_upload_open(self, value: bool):
+        """Escape or a click outside closes the modal (never while uploading)."""
+        if not value and not self.uploading:
+            self.upload_open = False
+            self.upload_error = ""
+
+    @rx.event
+    def no_file(self):
+        self.upload_error = self.SELECT_FILE
+
+
+# ---- a modal form -----------------------------------------------------------------------------------
+class FormDialog(rx.State, mixin=True):
+    """A modal form of text fields: `_open_form(values)`, `set_form_field`, per-field errors from the
+    service's ValidationError (`_form_failed`). FORM_FIELDS names the fields a browser may set."""
+
+    FORM_FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    form_open: bool = False
+    form: dict[str, str] = {}
+    form_errors: dict[str, str] = {}
+    saving: bool = False
+
+    def _open_form(self, values: dict[str, Any] | None = None) -> None:
+        given = values or {}
+        self.form = {key: "" if given.get(key) is None else str(given.get(key)) for key in self.FORM_FIELDS}
+        self.form_errors = {}
+        self.saving = False
+        self.form_open = True
+
+    def _close_form(self) -> None:
+        self.form_open = False
+        self.form_errors = {}
+        self.saving = False
+
+    def _form_failed(self, exc: DomainError) -> Any:
+        """Field errors stay beside their fields; anything else is a toast."""
+        self.saving = False
+        fields = getattr(exc, "fields", None) or {}
+        shown = {key: message for key, message in fields.items() if key in self.FORM_FIELDS}
+        self.form_errors = shown
+        if shown and len(shown) == len(fields):
+            return None
+        return self._fail(exc)
+
+    @rx.event
+    def set_form_field(self, key: str, value: str):
+        if key not in self.FORM_FIELDS:
+            return
+        self.form = {**self.form, key: str(value or "")[:500]}
+        if key in self.form_errors:
+            self.form_errors = {k: v for k, v in self.form_errors.items() if k != key}
+
+    @rx.event
+    def close_form(self):
+        if not self.saving:
+            self._close_form()
+
+    @rx.event
+    def set_form_open(self, value: bool):
+        if not value and not self.saving:
+            self._close_form()
