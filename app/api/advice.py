@@ -38,8 +38,12 @@ from pydantic import Field
 from app.api.deps import CurrentActor, listing, ok
 from app.services import bulk_runs, records_of_advice, target_portfolios as tps, trade_instructions as tis
 
-from app.api.payloads import TargetPortfolioOut, TradeInstructionOut
+from app.api.payloads import (
+    BulkRunOut, CommentOut, InstructionEventOut, ResumedOut, TargetPortfolioOut, TradeInstructionOut,
+    TradeTransactionOut,
+)
 from app.api.schemas import Amount, Body, Envelope, Flag, Id, Page
+
 
 router = APIRouter(tags=["advice"])
 
@@ -140,7 +144,7 @@ def decide_record(actor: CurrentActor, tp_id: str, body: DecisionBody):
     return ok(tps.decide(actor=actor, tp_id=tp_id, action=body.action or "", row_version=body.row_version))
 
 
-@router.get("/target-portfolios/{tp_id}/rofa")
+@router.get("/target-portfolios/{tp_id}/rofa", response_model_exclude_unset=True, response_model=Envelope[TargetPortfolioOut])
 def get_record(actor: CurrentActor, tp_id: str):
     return ok(records_of_advice.record(actor=actor, tp_id=tp_id))
 
@@ -156,32 +160,32 @@ def export_record(actor: CurrentActor, tp_id: str,
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
-@router.put("/target-portfolios/{tp_id}/comments")
+@router.put("/target-portfolios/{tp_id}/comments", response_model_exclude_unset=True, response_model=Envelope[CommentOut])
 def save_comment(actor: CurrentActor, tp_id: str, body: CommentBody):
     return ok(tps.save_comment(actor=actor, tp_id=tp_id, type=body.type or "", description=body.description or "",
                                comment_id=body.comment_id))
 
 
-@router.post("/target-portfolios/{tp_id}/recalculate")
+@router.post("/target-portfolios/{tp_id}/recalculate", response_model_exclude_unset=True, response_model=Envelope[TargetPortfolioOut])
 def recalculate_target(actor: CurrentActor, tp_id: str, body: Optional[EditBody] = None):
     """Edit mode: the target recalculated with the adviser's edits (units set, assets added)."""
     body = body or EditBody()
     return ok(tps.edit_step(actor=actor, tp_id=tp_id, row_version=body.row_version, overrides=_overrides(body)))
 
 
-@router.put("/target-portfolios/{tp_id}")
+@router.put("/target-portfolios/{tp_id}", response_model_exclude_unset=True, response_model=Envelope[TargetPortfolioOut])
 def save_target(actor: CurrentActor, tp_id: str, body: Optional[EditBody] = None):
     """Edit mode: save the edited target portfolio as a new version ('Target Portfolio saved')."""
     body = body or EditBody()
     return ok(tps.save_edit(actor=actor, tp_id=tp_id, row_version=body.row_version, overrides=_overrides(body)))
 
 
-@router.post("/investments-trigger-rebalance")
+@router.post("/investments-trigger-rebalance", response_model_exclude_unset=True, response_model=Envelope[BulkRunOut])
 def trigger_rebalance(actor: CurrentActor, body: InvestmentIdsBody):
     return ok(bulk_runs.start_for_investments(actor=actor, kind="tp", investment_ids=body.investment_ids or []))
 
 
-@router.post("/investments-generate-ti")
+@router.post("/investments-generate-ti", response_model_exclude_unset=True, response_model=Envelope[Union[list[TradeInstructionOut], BulkRunOut]])
 def generate_ti(actor: CurrentActor, body: InvestmentIdsBody):
     ids = body.investment_ids or []
     if body.model:  # generateTI from models: ids are model ids, run in the background
@@ -189,17 +193,17 @@ def generate_ti(actor: CurrentActor, body: InvestmentIdsBody):
     return ok(tis.generate(actor=actor, investment_ids=ids if isinstance(ids, list) else [ids]))
 
 
-@router.post("/bulk-calculate")
+@router.post("/bulk-calculate", response_model_exclude_unset=True, response_model=Envelope[BulkRunOut])
 def bulk_calculate(actor: CurrentActor, body: BulkBody):
     return ok(bulk_runs.start_for_models(actor=actor, kind=body.kind or "", model_ids=body.model_ids or []))
 
 
-@router.get("/bulk-runs/{run_id}")
+@router.get("/bulk-runs/{run_id}", response_model_exclude_unset=True, response_model=Envelope[BulkRunOut])
 def get_run(actor: CurrentActor, run_id: str):
     return ok(bulk_runs.get(actor=actor, run_id=run_id))
 
 
-@router.post("/bulk-runs/{run_id}/resume")
+@router.post("/bulk-runs/{run_id}/resume", response_model_exclude_unset=True, response_model=Envelope[ResumedOut])
 def resume_run(actor: CurrentActor, run_id: str):
     run = bulk_runs.get(actor=actor, run_id=run_id)
     return ok({"pending": bulk_runs.resume(actor=actor, run_id=run["id"])})
@@ -216,7 +220,7 @@ def instruction_versions(actor: CurrentActor, investment_id: str, limit: str | N
     return listing(rows, total)
 
 
-@router.get("/trade-instructions/{ti_id}/history")
+@router.get("/trade-instructions/{ti_id}/history", response_model_exclude_unset=True, response_model=Envelope[Page[InstructionEventOut]])
 def instruction_history(actor: CurrentActor, ti_id: str, offset: str | None = None):
     rows, total = tis.history(actor=actor, ti_id=ti_id, offset=offset)
     return listing(rows, total)
@@ -239,17 +243,17 @@ def confirm(actor: CurrentActor, ti_id: str, body: Optional[ConfirmBody] = None)
                           is_approve_all=bool(body.is_approve_all), row_version=body.row_version))
 
 
-@router.post("/trade-instructions/{ti_id}/transactions")
+@router.post("/trade-instructions/{ti_id}/transactions", response_model_exclude_unset=True, response_model=Envelope[TradeTransactionOut])
 def add_transaction(actor: CurrentActor, ti_id: str, body: TransactionBody):
     return ok(tis.add_transaction(actor=actor, ti_id=ti_id, code=body.code, action=body.action,
                                   quantity=body.quantity, price=body.price))
 
 
-@router.put("/trade-transactions/{tx_id}")
+@router.put("/trade-transactions/{tx_id}", response_model_exclude_unset=True, response_model=Envelope[TradeTransactionOut])
 def update_transaction(actor: CurrentActor, tx_id: str, body: TransactionEditBody):
     return ok(tis.update_transaction(actor=actor, tx_id=tx_id, quantity=body.quantity, price=body.price))
 
 
-@router.delete("/trade-transactions/{tx_id}")
+@router.delete("/trade-transactions/{tx_id}", response_model_exclude_unset=True, response_model=Envelope[TradeTransactionOut])
 def delete_transaction(actor: CurrentActor, tx_id: str):
     return ok(tis.delete_transaction(actor=actor, tx_id=tx_id))

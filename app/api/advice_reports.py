@@ -24,6 +24,9 @@ from app.api.deps import CurrentActor, ok
 from app.exports.recommendations_csv import content_disposition
 from app.services import advice_reports as reports
 
+from app.api.payloads import ReportOut
+from app.api.schemas import Envelope
+
 router = APIRouter(tags=["reports"])
 
 _RESPONSES: dict[int | str, dict[str, Any]] = {200: {"description": "the report (JSON), or the file with fileType", "content": {
@@ -47,7 +50,7 @@ def _answer(request: Request, actor, kind: str, file_type: Optional[str], **quer
     return ok(reports.report_json(loader(actor=actor, **query)))
 
 
-@router.get("/target-portfolios-cash-report/generate", responses=_RESPONSES)
+@router.get("/target-portfolios-cash-report/generate", response_model_exclude_unset=True, response_model=Envelope[ReportOut], responses=_RESPONSES)
 def cash_report(actor: CurrentActor, request: Request, order: Optional[str] = None, sort: Optional[str] = None,
                 firm_id: Optional[str] = Query(None, alias="firmId"),
                 file_type: Optional[str] = Query(None, alias="fileType"),
@@ -59,7 +62,7 @@ def cash_report(actor: CurrentActor, request: Request, order: Optional[str] = No
     return _answer(request, actor, reports.CASH, file_type, **query)
 
 
-@router.get("/target-portfolios-pending-report/generate", responses=_RESPONSES)
+@router.get("/target-portfolios-pending-report/generate", response_model_exclude_unset=True, response_model=Envelope[ReportOut], responses=_RESPONSES)
 def pending_report(actor: CurrentActor, request: Request, order: Optional[str] = None, sort: Optional[str] = None,
                    firm_id: Optional[str] = Query(None, alias="firmId"),
                    file_type: Optional[str] = Query(None, alias="fileType"),

@@ -10,6 +10,9 @@ from app.api.deps import CurrentActor, listing, ok
 from app.domain import prices as price_rules
 from app.services import assets
 
+from app.api.payloads import AssetClassOut, AssetOut, AssetTypeOut, PriceOut, PriceUploadOut
+from app.api.schemas import Envelope, Message, Page
+
 router = APIRouter(tags=["assets"])
 
 
@@ -32,50 +35,50 @@ class AssetBody(BaseModel):
 
 
 # ---- classes and types ------------------------------------------------------------------------------
-@router.get("/asset-classes")
+@router.get("/asset-classes", response_model_exclude_unset=True, response_model=Envelope[Page[AssetClassOut]])
 def list_classes(actor: CurrentActor, firmId: str | None = None):
     rows = assets.list_classes(actor=actor, firm_id=firmId)
     return listing(rows, len(rows))
 
 
-@router.post("/asset-classes")
+@router.post("/asset-classes", response_model_exclude_unset=True, response_model=Envelope[AssetClassOut])
 def create_class(actor: CurrentActor, body: TitleBody):
     return ok(assets.create_class(actor=actor, data=body.model_dump()))
 
 
-@router.put("/asset-classes/{class_id}")
+@router.put("/asset-classes/{class_id}", response_model_exclude_unset=True, response_model=Envelope[AssetClassOut])
 def update_class(actor: CurrentActor, class_id: str, body: TitleBody):
     return ok(assets.update_class(actor=actor, class_id=class_id, data=body.model_dump()))
 
 
-@router.delete("/asset-classes/{class_id}")
+@router.delete("/asset-classes/{class_id}", response_model_exclude_unset=True, response_model=Envelope[Message])
 def delete_class(actor: CurrentActor, class_id: str):
     return ok(assets.delete_class(actor=actor, class_id=class_id))
 
 
-@router.get("/asset-types")
+@router.get("/asset-types", response_model_exclude_unset=True, response_model=Envelope[Page[AssetTypeOut]])
 def list_types(actor: CurrentActor, firmId: str | None = None):
     rows = assets.list_types(actor=actor, firm_id=firmId)
     return listing(rows, len(rows))
 
 
-@router.post("/asset-types")
+@router.post("/asset-types", response_model_exclude_unset=True, response_model=Envelope[AssetTypeOut])
 def create_type(actor: CurrentActor, body: TitleBody):
     return ok(assets.create_type(actor=actor, data=body.model_dump()))
 
 
-@router.put("/asset-types/{type_id}")
+@router.put("/asset-types/{type_id}", response_model_exclude_unset=True, response_model=Envelope[AssetTypeOut])
 def update_type(actor: CurrentActor, type_id: str, body: TitleBody):
     return ok(assets.update_type(actor=actor, type_id=type_id, data=body.model_dump()))
 
 
-@router.delete("/asset-types/{type_id}")
+@router.delete("/asset-types/{type_id}", response_model_exclude_unset=True, response_model=Envelope[Message])
 def delete_type(actor: CurrentActor, type_id: str):
     return ok(assets.delete_type(actor=actor, type_id=type_id))
 
 
 # ---- assets ------------------------------------------------------------------------------------------
-@router.get("/assets")
+@router.get("/assets", response_model_exclude_unset=True, response_model=Envelope[Page[AssetOut]])
 def list_assets(actor: CurrentActor, limit: str | None = None, offset: str | None = None, sort: str = "code",
                 order: str = "asc", search: str | None = None, classId: str | None = None, typeId: str | None = None,
                 industryGroupId: str | None = None, firmId: str | None = None):
@@ -84,41 +87,41 @@ def list_assets(actor: CurrentActor, limit: str | None = None, offset: str | Non
     return listing(rows, total)
 
 
-@router.get("/assets-search")
+@router.get("/assets-search", response_model_exclude_unset=True, response_model=Envelope[Page[AssetOut]])
 def search_assets(actor: CurrentActor, query: str | None = None, firmId: str | None = None, classId: str | None = None,
                   limit: str | None = None):
     rows = assets.search_assets(actor=actor, query=query, firm_id=firmId, class_id=classId, limit=limit or 20)
     return listing(rows, len(rows))
 
 
-@router.get("/assets-by-code/{code}")
+@router.get("/assets-by-code/{code}", response_model_exclude_unset=True, response_model=Envelope[AssetOut])
 def asset_by_code(actor: CurrentActor, code: str, has_class: str | None = None, firmId: str | None = None):
     return ok(assets.get_asset_by_code(actor=actor, code=code, has_class=has_class, firm_id=firmId))
 
 
-@router.get("/assets/{asset_id}")
+@router.get("/assets/{asset_id}", response_model_exclude_unset=True, response_model=Envelope[AssetOut])
 def get_asset(actor: CurrentActor, asset_id: str):
     return ok(assets.get_asset(actor=actor, asset_id=asset_id))
 
 
-@router.get("/assets/{asset_id}/prices")
+@router.get("/assets/{asset_id}/prices", response_model_exclude_unset=True, response_model=Envelope[Page[PriceOut]])
 def price_history(actor: CurrentActor, asset_id: str, limit: str | None = None):
     rows, total = assets.price_history(actor=actor, asset_id=asset_id, limit=limit or assets.HISTORY_DEFAULT)
     return listing(rows, total)
 
 
-@router.post("/assets")
+@router.post("/assets", response_model_exclude_unset=True, response_model=Envelope[AssetOut])
 def create_asset(actor: CurrentActor, body: AssetBody):
     return ok(assets.create_asset(actor=actor, data=body.model_dump()))
 
 
-@router.put("/assets/{asset_id}")
+@router.put("/assets/{asset_id}", response_model_exclude_unset=True, response_model=Envelope[AssetOut])
 def update_asset(actor: CurrentActor, asset_id: str, body: AssetBody):
     return ok(assets.update_asset(actor=actor, asset_id=asset_id, data=body.model_dump()))
 
 
 # ---- prices ------------------------------------------------------------------------------------------
-@router.post("/asset-prices-upload")
+@router.post("/asset-prices-upload", response_model_exclude_unset=True, response_model=Envelope[PriceUploadOut])
 async def upload_prices(actor: CurrentActor, file: UploadFile = File(...)):
     """Multipart `file`: CSV or Excel (.xlsx) with the columns code, date, close. A malformed file
     answers 400 with the reason and writes nothing; rejected lines come back in result.rejected."""

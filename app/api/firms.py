@@ -12,6 +12,7 @@ from app.services import firms
 from app.api.payloads import FirmOut
 from app.api.schemas import Envelope, Message, Page
 
+
 router = APIRouter(tags=["firms"])
 
 
@@ -73,7 +74,7 @@ def delete_firm(actor: CurrentActor, firm_id: str):
     return ok({"message": firms.DELETED})
 
 
-@router.post("/firms-logo-upload/{firm_id}")
+@router.post("/firms-logo-upload/{firm_id}", response_model_exclude_unset=True, response_model=Envelope[FirmOut])
 async def upload_logo(actor: CurrentActor, firm_id: str, file: UploadFile = File(...), isLicenseeLogo: str | None = Form(None)):
     content_type, data = await read_upload(file)
     licensee = str(isLicenseeLogo or "").lower() in ("1", "true")

@@ -30,8 +30,11 @@ from app.api.deps import CurrentActor, listing, ok
 from app.exports.recommendations_csv import content_disposition
 from app.services import custom_holdings, holdings
 
-from app.api.payloads import HoldingsOut
-from app.api.schemas import Envelope
+from app.api.payloads import (
+    AssetClassOption, CustomHoldingOut, DeletedOut, HoldingsOut, OwnershipOut, PortfolioAssetOut, Valid,
+)
+from app.api.schemas import CountTotals, Envelope, Page
+
 
 router = APIRouter(tags=["holdings"])
 
@@ -51,7 +54,7 @@ def _file(name: str, data: bytes, media_type: str) -> Response:
                     headers={"Content-Disposition": content_disposition(name), "Cache-Control": "no-store"})
 
 
-@router.get("/investments/{investment_id}/assets")
+@router.get("/investments/{investment_id}/assets", response_model_exclude_unset=True, response_model=Envelope[Page[PortfolioAssetOut]])
 def list_assets(actor: CurrentActor, investment_id: str, limit: str | None = None, offset: str | None = None,
                 firm_id: str | None = None):
     rows, total = holdings.list_assets(actor=actor, portfolio_id=investment_id, limit=limit, offset=offset,
@@ -78,45 +81,45 @@ def export_pdf(actor: CurrentActor, request: Request, investment_id: str):
                                   client_offset=request.query_params.get("client-timezone-offset")))
 
 
-@router.get("/investments-asset-ownership")
+@router.get("/investments-asset-ownership", response_model_exclude_unset=True, response_model=Envelope[CountTotals[OwnershipOut]])
 def asset_ownership(actor: CurrentActor, date: str | None = None):
     """Who held which listed asset at the end of `date` (YYYY-MM-DD; default today)."""
     rows = holdings.asset_ownership(actor=actor, on=date)
     return ok({"rows": rows, "totals": {"count": len(rows)}})
 
 
-@router.get("/investments/{investment_id}/custom-holdings")
+@router.get("/investments/{investment_id}/custom-holdings", response_model_exclude_unset=True, response_model=Envelope[Page[CustomHoldingOut]])
 def list_custom_holdings(actor: CurrentActor, investment_id: str):
     rows = custom_holdings.list_for_portfolio(actor=actor, portfolio_id=investment_id)
     return listing(rows, len(rows))
 
 
-@router.get("/investments/{investment_id}/custom-holding-classes")
+@router.get("/investments/{investment_id}/custom-holding-classes", response_model_exclude_unset=True, response_model=Envelope[list[AssetClassOption]])
 def custom_holding_classes(actor: CurrentActor, investment_id: str):
     return ok(custom_holdings.class_options(actor=actor, portfolio_id=investment_id))
 
 
-@router.post("/custom-holdings/validate")
+@router.post("/custom-holdings/validate", response_model_exclude_unset=True, response_model=Envelope[Valid])
 def validate_custom_holding(actor: CurrentActor, body: CustomHoldingBody):
     return ok(custom_holdings.validate(actor=actor, data=body.model_dump()))
 
 
-@router.post("/custom-holdings")
+@router.post("/custom-holdings", response_model_exclude_unset=True, response_model=Envelope[CustomHoldingOut])
 def create_custom_holding(actor: CurrentActor, body: CustomHoldingBody):
     return ok(custom_holdings.create(actor=actor, data=body.model_dump(exclude={"id"})))
 
 
-@router.get("/custom-holdings/{holding_id}")
+@router.get("/custom-holdings/{holding_id}", response_model_exclude_unset=True, response_model=Envelope[CustomHoldingOut])
 def get_custom_holding(actor: CurrentActor, holding_id: str):
     return ok(custom_holdings.get(actor=actor, holding_id=holding_id))
 
 
-@router.put("/custom-holdings/{holding_id}")
+@router.put("/custom-holdings/{holding_id}", response_model_exclude_unset=True, response_model=Envelope[CustomHoldingOut])
 def update_custom_holding(actor: CurrentActor, holding_id: str, body: CustomHoldingBody):
     return ok(custom_holdings.update(actor=actor, holding_id=holding_id,
                                      data=body.model_dump(exclude_unset=True, exclude={"id", "investment_id"})))
 
 
-@router.delete("/custom-holdings/{holding_id}")
+@router.delete("/custom-holdings/{holding_id}", response_model_exclude_unset=True, response_model=Envelope[DeletedOut])
 def delete_custom_holding(actor: CurrentActor, holding_id: str):
     return ok(custom_holdings.delete(actor=actor, holding_id=holding_id))

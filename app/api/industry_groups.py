@@ -18,6 +18,9 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from app.api.deps import CurrentActor, listing, ok
 from app.services import industry_groups
 
+from app.api.payloads import IndustryGroupOption, IndustryGroupOut, ReorderOut
+from app.api.schemas import Envelope, Message, Page
+
 router = APIRouter(tags=["industry groups"])
 
 
@@ -47,40 +50,40 @@ OrderList = Annotated[Optional[list[Annotated[Optional[OrderItem], BeforeValidat
                       BeforeValidator(_list_or_none), Body(description="[{id, idx}, ...] naming every group once")]
 
 
-@router.get("/industry-groups")
+@router.get("/industry-groups", response_model_exclude_unset=True, response_model=Envelope[Page[IndustryGroupOut]])
 def list_industry_groups(actor: CurrentActor):
     rows = industry_groups.list_industry_groups(actor=actor)
     return listing(rows, len(rows))
 
 
-@router.get("/industry-groups/main-list")
+@router.get("/industry-groups/main-list", response_model_exclude_unset=True, response_model=Envelope[list[IndustryGroupOption]])
 def main_list(actor: CurrentActor):
     return ok(industry_groups.main_list(actor=actor))
 
 
-@router.get("/industry-groups/{group_id}")
+@router.get("/industry-groups/{group_id}", response_model_exclude_unset=True, response_model=Envelope[IndustryGroupOut])
 def get_industry_group(actor: CurrentActor, group_id: str):
     return ok(industry_groups.get_industry_group(actor=actor, group_id=group_id))
 
 
-@router.post("/industry-groups")
+@router.post("/industry-groups", response_model_exclude_unset=True, response_model=Envelope[IndustryGroupOut])
 def create_industry_group(actor: CurrentActor, body: IndustryGroupBody):
     data = body.model_dump(exclude={"idx"})
     return ok(industry_groups.create_industry_group(actor=actor, data=data))
 
 
-@router.put("/industry-groups/{group_id}")
+@router.put("/industry-groups/{group_id}", response_model_exclude_unset=True, response_model=Envelope[IndustryGroupOut])
 def update_industry_group(actor: CurrentActor, group_id: str, body: IndustryGroupBody):
     return ok(industry_groups.update_industry_group(actor=actor, group_id=group_id, data=body.model_dump()))
 
 
-@router.delete("/industry-groups/{group_id}")
+@router.delete("/industry-groups/{group_id}", response_model_exclude_unset=True, response_model=Envelope[Message])
 def delete_industry_group(actor: CurrentActor, group_id: str):
     industry_groups.delete_industry_group(actor=actor, group_id=group_id)
     return ok({"message": industry_groups.DELETED})
 
 
-@router.put("/industry-groups-reorder")
+@router.put("/industry-groups-reorder", response_model_exclude_unset=True, response_model=Envelope[ReorderOut])
 def reorder_industry_groups(actor: CurrentActor,
                             body: OrderList = None):
     items = [item.model_dump() if item is not None else None for item in body] if body is not None else None

@@ -26,10 +26,13 @@ from fastapi import APIRouter, Body as BodyParam, Depends, Query
 from pydantic import ConfigDict, Field
 
 from app.api.deps import CurrentActor, ok
-from app.api.schemas import Amount, Body, CountTotals, Envelope, Flag, Id, sent
+from app.api.schemas import Amount, Body, CountTotals, Envelope, Flag, Id, Message, Rows, sent
 from app.services import portfolios, reference_data
 
-from app.api.payloads import PortfolioOut
+from app.api.payloads import (
+    BrokerOut, InstitutionOut, LinkableModelsOut, ModelLinkOut, PortfolioFormOptionsOut, PortfolioOut,
+)
+
 
 router = APIRouter(tags=["investments"])
 
@@ -136,12 +139,12 @@ def list_investments_by_models(
     return _list(actor, model_ids=ids, **query)
 
 
-@router.get("/investments-form-options")
+@router.get("/investments-form-options", response_model_exclude_unset=True, response_model=Envelope[PortfolioFormOptionsOut])
 def form_options(actor: CurrentActor, firm_id: str | None = None):
     return ok(portfolios.form_options(actor=actor, firm_id=firm_id))
 
 
-@router.post("/investments-buy-model")
+@router.post("/investments-buy-model", response_model_exclude_unset=True, response_model=Envelope[ModelLinkOut])
 def buy_model(actor: CurrentActor, body: BuyModelBody):
     return ok(portfolios.link_model(actor=actor, portfolio_id=body.investment_id, model_id=body.model_id))
 
@@ -161,29 +164,29 @@ def update_investment(actor: CurrentActor, investment_id: str, body: PortfolioBo
     return ok(portfolios.update_portfolio(actor=actor, portfolio_id=investment_id, data=sent(body)))
 
 
-@router.delete("/investments/{investment_id}")
+@router.delete("/investments/{investment_id}", response_model_exclude_unset=True, response_model=Envelope[Message])
 def delete_investment(actor: CurrentActor, investment_id: str):
     return ok(portfolios.delete_portfolio(actor=actor, portfolio_id=investment_id))
 
 
-@router.put("/investments/{investment_id}/unlinkModel")
+@router.put("/investments/{investment_id}/unlinkModel", response_model_exclude_unset=True, response_model=Envelope[ModelLinkOut])
 def unlink_model(actor: CurrentActor, investment_id: str):
     return ok(portfolios.unlink_model(actor=actor, portfolio_id=investment_id))
 
 
-@router.get("/investments/{investment_id}/linkable-models")
+@router.get("/investments/{investment_id}/linkable-models", response_model_exclude_unset=True, response_model=Envelope[LinkableModelsOut])
 def linkable_models(actor: CurrentActor, investment_id: str, search: str | None = None, limit: str | None = None,
                     offset: str | None = None):
     return ok(portfolios.linkable_models(actor=actor, portfolio_id=investment_id, search=search, limit=limit,
                                          offset=offset))
 
 
-@router.get("/brokers")
+@router.get("/brokers", response_model_exclude_unset=True, response_model=Envelope[Rows[BrokerOut]])
 def list_brokers(actor: CurrentActor):
     return ok({"rows": reference_data.list_brokers(actor=actor)})
 
 
-@router.get("/institutions")
+@router.get("/institutions", response_model_exclude_unset=True, response_model=Envelope[Rows[InstitutionOut]])
 def list_institutions(actor: CurrentActor, where: str | None = None, product_type: str | None = None):
     wanted = reference_data.product_type_of(where) if where else product_type
     return ok({"rows": reference_data.list_institutions(actor=actor, product_type=wanted)})

@@ -20,10 +20,11 @@ from fastapi import APIRouter, Query
 from pydantic import ConfigDict, Field
 
 from app.api.deps import CurrentActor, listing, ok
-from app.api.schemas import Body, Envelope, Flag, Id, Page, sent
+from app.api.schemas import Body, Envelope, Flag, Id, Message, Page, sent
 from app.services import models
 
-from app.api.payloads import ModelOut
+from app.api.payloads import ModelDetailsOut, ModelFormOptionsOut, ModelFormOut, ModelHistoryOut, ModelOut
+
 
 router = APIRouter(tags=["models"])
 
@@ -79,7 +80,7 @@ def list_models(
     return listing(rows, total)
 
 
-@router.get("/models-form-options")
+@router.get("/models-form-options", response_model_exclude_unset=True, response_model=Envelope[ModelFormOptionsOut])
 def form_options(actor: CurrentActor, firm_id: str | None = Query(None, alias="firmId")):
     return ok(models.model_form_options(actor=actor, firm_id=firm_id))
 
@@ -99,23 +100,23 @@ def update_model(actor: CurrentActor, model_id: str, body: ModelBody):
     return ok(models.update_model(actor=actor, model_id=model_id, data=sent(body)))
 
 
-@router.delete("/models/{model_id}")
+@router.delete("/models/{model_id}", response_model_exclude_unset=True, response_model=Envelope[Message])
 def delete_model(actor: CurrentActor, model_id: str):
     return ok(models.delete_model(actor=actor, model_id=model_id))
 
 
-@router.get("/models/{model_id}/history")
+@router.get("/models/{model_id}/history", response_model_exclude_unset=True, response_model=Envelope[ModelHistoryOut])
 def model_history(actor: CurrentActor, model_id: str, limit: str | None = None, offset: str | None = None,
                   order_direction: str = Query("desc", alias="orderDirection")):
     rows, count = models.model_history(actor=actor, model_id=model_id, limit=limit, offset=offset, order=order_direction)
     return ok({"count": count, "rows": rows})
 
 
-@router.get("/models/{model_id}/versions/{version}")
+@router.get("/models/{model_id}/versions/{version}", response_model_exclude_unset=True, response_model=Envelope[ModelFormOut])
 def model_version(actor: CurrentActor, model_id: str, version: str):
     return ok(models.get_model_version(actor=actor, model_id=model_id, version=version))
 
 
-@router.get("/models/{model_id}/details")
+@router.get("/models/{model_id}/details", response_model_exclude_unset=True, response_model=Envelope[ModelDetailsOut])
 def model_details(actor: CurrentActor, model_id: str):
     return ok(models.model_details(actor=actor, model_id=model_id))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from app.api.schemas import Open
 
@@ -191,3 +191,619 @@ class TradeInstructionOut(Open):
     approver: Optional[Person] = None
     decliner: Optional[Person] = None
     moderator: Optional[Person] = None
+
+
+# ---- small shared shapes ----------------------------------------------------------------------------
+class Option(Open):
+    value: str
+    label: str
+
+
+class Titled(Open):
+    id: int
+    title: str
+
+
+class AssetRef(Open):
+    id: int
+    code: str
+    name: Optional[str] = None
+
+
+class Notice(Open):
+    notice: str = Field(description="the toast shown after the change")
+    message: Optional[str] = Field(None, description="a warning, where there is one")
+
+
+class MessageCount(Open):
+    message: str
+    count: int
+
+
+class Valid(Open):
+    valid: bool
+
+
+# ---- system and sign-in ------------------------------------------------------------------------------
+class HealthOut(Open):
+    status: str
+
+
+class MailOut(Open):
+    id: int
+    to: str
+    subject: str
+    body: str
+    created_at: str
+    sent_at: Optional[str] = None
+    error: Optional[str] = None
+
+
+class SigninOut(Open):
+    token: str = Field(description="send it as the x-token header")
+    user: UserOut
+
+
+class TokenOwnerOut(Open):
+    """Whose link it is: the e-mail (and on activation the first name)."""
+    email: str
+    first_name: Optional[str] = None
+
+
+class RecoveryOut(Open):
+    webmail: Optional[str] = Field(None, description="the address of the user's web mail, where known")
+
+
+# ---- industry groups ----------------------------------------------------------------------------------
+class IndustryGroupOption(Titled):
+    color: Optional[str] = None
+
+
+class IndustryGroupOut(IndustryGroupOption):
+    idx: Optional[int] = Field(None, description="the position in the order")
+    assets_count: Optional[int] = None
+
+
+class ReorderOut(Open):
+    message: str
+    rows: list[IndustryGroupOut]
+
+
+# ---- recommendations ------------------------------------------------------------------------------------
+class LongTermOut(Open):
+    id: int
+    model_id: int
+    asset_id: int
+    asset: Optional[AssetRef] = None
+    action: str
+    comment: Optional[str] = None
+    is_new: Optional[bool] = None
+    created_at: Optional[str] = None
+    updated_at: Optional[str] = None
+    message: Optional[str] = Field(None, description="on a write: the toast")
+
+
+class ShortTermOut(Open):
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    id: int
+    model_id: int
+    asset_id: int
+    code: Optional[str] = None
+    name: Optional[str] = None
+    action: str
+    price: Optional[str] = None
+    yield_: Optional[str] = Field(None, alias="yield")
+    comment: Optional[str] = None
+    status: Optional[str] = None
+    is_new: Optional[bool] = None
+    model_asset: Optional[bool] = Field(None, description="the asset is in the model")
+    deleted: Optional[bool] = None
+    created_at: Optional[str] = None
+    updated_at: Optional[str] = None
+    message: Optional[str] = Field(None, description="on a write: the toast")
+
+
+class UploadModelResult(Open):
+    model_id: int
+    name: Optional[str] = None
+    success: bool
+    message: Optional[str] = None
+
+
+class RecommendationUploadOut(Open):
+    message: str
+    failed: int = Field(description="how many models the file could not be loaded into")
+    rows: list[UploadModelResult]
+
+
+# ---- models -------------------------------------------------------------------------------------------------
+class AssetClassOption(Titled):
+    is_cash: Optional[bool] = None
+
+
+class ModelFormOptionsOut(Open):
+    classes: list[AssetClassOption]
+    types: list[Titled]
+    industry_groups: list[IndustryGroupOption]
+    firms: list[Named]
+
+
+class ModelHistoryRow(Open):
+    model_id: int
+    version_id: int
+    created_at: Optional[str] = None
+    moderator: Optional[Person] = None
+
+
+class ModelHistoryOut(Open):
+    count: int
+    rows: list[ModelHistoryRow]
+
+
+class ModelFormOut(Open):
+    """A model as its form reads it (a saved version has is_version and current_version)."""
+    id: int
+    name: str
+    status: str
+    allocation_method: str
+    version: Optional[int] = None
+    version_id: Optional[int] = None
+    is_version: Optional[bool] = None
+    current_version: Optional[int] = None
+    allocation_classes: list[dict[str, Any]] = Field(default_factory=list)
+    allocation_types: list[dict[str, Any]] = Field(default_factory=list)
+    industry_groups_allocations: list[dict[str, Any]] = Field(default_factory=list)
+    equivalents: list[dict[str, Any]] = Field(default_factory=list)
+    commentaries: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class ModelDetailsOut(Open):
+    model: ModelFormOut
+    classes: list[dict[str, Any]] = Field(description="the model's assets by class, with their returns")
+
+
+# ---- asset universe ---------------------------------------------------------------------------------------
+class AssetClassOut(AssetClassOption):
+    firm_id: Optional[int] = None
+    idx: Optional[int] = None
+    assets_count: Optional[int] = None
+    message: Optional[str] = Field(None, description="on a write: the toast")
+
+
+class AssetTypeOut(Titled):
+    firm_id: Optional[int] = None
+    assets_count: Optional[int] = None
+    message: Optional[str] = Field(None, description="on a write: the toast")
+
+
+class AssetOut(Open):
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    id: int
+    code: str
+    name: str
+    class_id: Optional[int] = None
+    class_title: Optional[str] = None
+    class_: Optional[Titled] = Field(None, alias="class")
+    type: Optional[Titled] = None
+    industry_group: Optional[IndustryGroupOption] = None
+    firm: Optional[Named] = None
+    last_close_price: Optional[str] = None
+    last_close_date: Optional[str] = None
+    dividend_yield: Optional[str] = None
+    one_month_return: Optional[str] = None
+    six_month_return: Optional[str] = None
+    url: Optional[str] = None
+    prices_count: Optional[int] = None
+    created_at: Optional[str] = None
+    updated_at: Optional[str] = None
+    message: Optional[str] = Field(None, description="on a write: the toast")
+
+
+class PriceOut(Open):
+    date: str
+    close: str
+
+
+class RejectedLine(Open):
+    line: int
+    code: Optional[str] = None
+    reason: Optional[str] = None
+    message: Optional[str] = None
+
+
+class PriceUploadOut(Open):
+    imported: int
+    updated: int
+    assets: int
+    rejected: list[RejectedLine]
+    message: Optional[str] = None
+
+
+# ---- holdings and custom holdings ----------------------------------------------------------------------
+class PortfolioAssetOut(Open):
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    id: int
+    code: str
+    name: Optional[str] = None
+    url: Optional[str] = None
+    class_: Optional[str] = Field(None, alias="class", description="the class's title")
+    class_id: Optional[int] = None
+    allocation: Optional[str] = None
+    value: Optional[str] = None
+    cost: Optional[str] = None
+
+
+class OwnershipOut(Open):
+    investment_id: int
+    investment_name: Optional[str] = None
+    asset_id: int
+    code: Optional[str] = None
+    name: Optional[str] = None
+    quantity: str
+    cost: Optional[str] = None
+
+
+class CustomHoldingOut(Open):
+    id: int
+    investment_id: int
+    name: str
+    class_id: Optional[int] = None
+    classTitle: Optional[str] = None
+    class_type: Optional[str] = None
+    fee: Optional[str] = None
+    value: Optional[str] = None
+    message: Optional[str] = Field(None, description="on a write: the toast")
+
+
+class DeletedOut(Open):
+    id: int
+    message: str
+
+
+# ---- portfolios: options and model links -----------------------------------------------------------------
+class PersonOption(Open):
+    id: int
+    first_name: Optional[str] = None
+    last_name: Optional[str] = None
+    preferred_name: Optional[str] = None
+    name: Optional[str] = None
+    firm_id: Optional[int] = None
+    status: Optional[str] = None
+
+
+class BrokerOut(Named):
+    code: Optional[str] = None
+
+
+class InstitutionOut(Titled):
+    provider_type: Optional[str] = None
+    product_types: Optional[list[str]] = None
+
+
+class PortfolioFormOptionsOut(Open):
+    firm_id: Optional[int] = None
+    clients: list[PersonOption]
+    advisers: list[PersonOption]
+    classes: list[AssetClassOption]
+    industry_groups: list[IndustryGroupOption]
+    brokers: list[BrokerOut]
+    institutions: list[InstitutionOut]
+    types: list[Option]
+    tax_treatments: list[Option]
+    exception_actions: list[Option]
+
+
+class ModelLinkOut(Open):
+    investment_id: int
+    model_id: Optional[int] = None
+    modelName: Optional[str] = None
+    customAssetClassesChanged: Optional[bool] = None
+    message: str
+
+
+class LinkableModelOut(Named):
+    firm: Optional[Named] = None
+    allocation_method: Optional[str] = None
+    allocation_method_title: Optional[str] = None
+    assets_count: Optional[int] = None
+    cross_firm: Optional[bool] = None
+    current: Optional[bool] = None
+
+
+class LinkableModelsOut(Open):
+    portfolio: dict[str, Any] = Field(description="id, name, firm_id, firm_name, model_id, model_name, model_cross_firm, "
+                                                  "custom_holdings")
+    rows: list[LinkableModelOut]
+    count: int
+
+
+# ---- term deposits and at-call accounts -----------------------------------------------------------------
+class DepositOut(Open):
+    id: int
+    investment_id: int
+    ProviderProductType: str = Field(description="Term Deposits or Cash Account")
+    ProviderName: Optional[str] = None
+    ProviderType: Optional[str] = None
+    ProviderID: Optional[str] = None
+    FacilityID: Optional[str] = None
+    AccountNumber: Optional[str] = None
+    DealID: Optional[str] = None
+    StartDate: Optional[str] = None
+    MaturityDate: Optional[str] = None
+    MaturityTerm: Optional[int] = None
+    Rate: Optional[str] = None
+    AutoMatured: Optional[bool] = None
+    DealStatus: Optional[str] = None
+    TransactionType: Optional[str] = None
+    institution_id: Optional[int] = None
+    institution: Optional[Titled] = None
+    name: Optional[str] = None
+    short_name: Optional[str] = None
+    code: Optional[str] = None
+    balance: Optional[str] = None
+    closed: Optional[bool] = None
+    closed_at: Optional[str] = None
+    created_at: Optional[str] = None
+
+
+class DepositTransactionOut(Open):
+    id: int
+    deposit_id: int
+    investment_id: int
+    type: str
+    type_label: Optional[str] = None
+    form: Optional[str] = None
+    action: Optional[str] = None
+    status: str
+    status_label: Optional[str] = None
+    amount: str
+    trade_at: Optional[str] = None
+    date: Optional[str] = None
+    amm_type: Optional[str] = None
+    TransactionType: Optional[str] = None
+    description: Optional[str] = None
+    payload: Optional[dict[str, Any]] = None
+    om_status: Optional[str] = None
+    can_reprocess: Optional[bool] = None
+    can_edit: Optional[bool] = None
+
+
+class DepositDetailOut(DepositOut):
+    transactions: list[DepositTransactionOut]
+    can_edit: Optional[bool] = None
+
+
+class DepositWriteOut(Open):
+    message: str = Field(description="'Transaction added' or 'Transaction updated'")
+    deposit: DepositOut
+    transaction: Optional[DepositTransactionOut] = None
+
+
+class ReprocessOut(Open):
+    title: str
+    message: str
+    deposit: DepositOut
+    transactions: list[DepositTransactionOut]
+
+
+# ---- cash and asset transactions -----------------------------------------------------------------------------
+class CashTransactionOut(Open):
+    model_config = ConfigDict(extra="allow", populate_by_name=True)
+    id: int
+    investment_id: int
+    type: str
+    form: Optional[str] = None
+    class_: Optional[str] = Field(None, alias="class")
+    action: Optional[str] = None
+    price: Optional[str] = None
+    amount: Optional[str] = None
+    trade_at: Optional[str] = None
+    settlement_at: Optional[str] = None
+    status: str
+    status_label: Optional[str] = None
+    counted: Optional[bool] = None
+    description: Optional[str] = None
+    payload: Optional[dict[str, Any]] = None
+    linked_transaction_id: Optional[int] = None
+    linked_transaction: Optional[dict[str, Any]] = Field(None, description="the asset or deposit transaction it belongs to")
+    can_edit: Optional[bool] = None
+    can_delete: Optional[bool] = None
+    notice: Optional[str] = Field(None, description="on a write: the toast")
+
+
+class CashTransactionsOut(Open):
+    rows: list[CashTransactionOut]
+    count: int
+    balance: str
+    cash_in: str
+    cash_out: str
+    limit: Optional[int] = None
+    offset: Optional[int] = None
+
+
+class OpeningBalanceOut(Open):
+    id: int
+    investment_id: int
+    price: str
+    trade_at: str
+    changed: Optional[bool] = None
+    changed_fields: Optional[list[str]] = None
+    notice: Optional[str] = None
+
+
+class AssetPositionOut(Open):
+    asset_id: int
+    code: str
+    name: Optional[str] = None
+    quantity: Optional[str] = None
+    remaining_quantity: Optional[str] = None
+    price: Optional[str] = None
+    price_date: Optional[str] = None
+    cost: Optional[str] = None
+    value: Optional[str] = None
+    realised_gain_loss: Optional[str] = None
+    unrealised_gain_loss: Optional[str] = None
+    total_bought_value: Optional[str] = None
+    total_sold_value: Optional[str] = None
+    bought_price: Optional[str] = None
+    transactions_count: Optional[int] = None
+    pending_count: Optional[int] = None
+    last_trade_at: Optional[str] = None
+    total_rows: Optional[int] = Field(None, description="on the first row: the number of rows of every page")
+
+
+class AssetTransactionOut(Open):
+    """An asset transaction (createTransaction with a cash form type answers the cash transaction)."""
+    id: int
+    investment_id: int
+    type: str
+    type_label: Optional[str] = None
+    form: Optional[str] = None
+    status: str
+    status_label: Optional[str] = None
+    action: Optional[str] = None
+    asset_id: Optional[int] = None
+    code: Optional[str] = None
+    name: Optional[str] = None
+    deposit_id: Optional[int] = None
+    quantity: Optional[str] = None
+    display_quantity: Optional[str] = None
+    price: Optional[str] = None
+    unit_price: Optional[str] = None
+    unit_cost: Optional[str] = None
+    cost: Optional[str] = None
+    value: Optional[str] = None
+    fee: Optional[str] = None
+    gst: Optional[str] = None
+    amount: Optional[str] = None
+    franking_credits: Optional[str] = None
+    ratio: Optional[str] = None
+    trade_at: Optional[str] = None
+    ex_date: Optional[str] = None
+    settlement_at: Optional[str] = None
+    contract_note: Optional[str] = None
+    order_id: Optional[str] = None
+    limit_price: Optional[str] = None
+    om_status: Optional[str] = None
+    replaces_id: Optional[int] = None
+    replaced_id: Optional[int] = None
+    linked_transaction_id: Optional[int] = None
+    description: Optional[str] = None
+    payload: Optional[dict[str, Any]] = None
+    can_edit: Optional[bool] = None
+    can_delete: Optional[bool] = None
+    edit_question: Optional[str] = None
+    total_rows: Optional[int] = None
+    notice: Optional[str] = Field(None, description="on a write: the toast")
+    message: Optional[str] = None
+
+
+class AssetFormOption(Option):
+    kind: Optional[str] = None
+
+
+class TransactionFormOptionsOut(Open):
+    asset_forms: list[AssetFormOption]
+    cash_forms: list[Option]
+    statuses: list[Option]
+    panel_filters: list[str]
+    page_sizes: list[int]
+    default_page_size: int
+
+
+class TransactionUploadOut(Open):
+    notice: str
+    count: int
+    asset_transactions: Optional[int] = None
+    cash_transactions: Optional[int] = None
+
+
+# ---- advice: records of advice, comments, bulk runs, trade transactions -----------------------------------
+class CommentOut(Open):
+    id: int
+    type: str
+    description: str
+    new_comment_id: Optional[int] = None
+
+
+class BulkRunItemOut(Open):
+    investment_id: int
+    investment_name: Optional[str] = None
+    status: Optional[str] = None
+    message: Optional[str] = None
+    finished_at: Optional[str] = None
+
+
+class BulkRunOut(Open):
+    id: int
+    kind: str = Field(description="tp (target portfolios) or tr (trade recommendations)")
+    status: str
+    total: int
+    done: int
+    failed: int
+    waiting: Optional[bool] = Field(None, description="no portfolio finished for a while: the work waits for a worker")
+    model_ids: list[int] = Field(default_factory=list)
+    created_at: Optional[str] = None
+    finished_at: Optional[str] = None
+    errors: list[BulkRunItemOut] = Field(default_factory=list)
+    recent: list[BulkRunItemOut] = Field(default_factory=list)
+
+
+class ResumedOut(Open):
+    pending: int = Field(description="how many portfolios were started again")
+
+
+class InstructionEventOut(Open):
+    id: int
+    action: str
+    detail: Optional[str] = None
+    created_at: Optional[str] = None
+    actor: Optional[Person] = None
+
+
+class TradeTransactionOut(Open):
+    id: int
+    asset_id: Optional[int] = None
+    asset_code: Optional[str] = None
+    action: str
+    display_action: Optional[str] = None
+    status: Optional[str] = None
+    status_label: Optional[str] = None
+    decision: Optional[str] = None
+    quantity: Optional[str] = None
+    price: Optional[str] = None
+    limit_price: Optional[str] = None
+    value: Optional[str] = None
+    fee: Optional[str] = None
+    amount: Optional[str] = None
+
+
+# ---- cash and pending target portfolio reports ----------------------------------------------------------------
+class ReportRowOut(Open):
+    investment_id: int
+    portfolio_name: str
+    firm_id: Optional[int] = None
+    firm: Optional[str] = None
+    owners: Optional[str] = None
+    adviser: Optional[str] = None
+    model: Optional[str] = None
+    tp_id: Optional[int] = None
+    version: Optional[int] = None
+    status: Optional[str] = None
+    status_label: Optional[str] = None
+    date: Optional[str] = None
+    value: Optional[str] = None
+    route: Optional[dict[str, Any]] = Field(None, description="{name, params}: the screen a row opens")
+
+
+class ReportOut(Open):
+    rows: list[ReportRowOut]
+    totalAmount: str
+    availableStatuses: list[Option]
+    count: int
+    totals: dict[str, str] = Field(description="the sums of the money columns")
+    firmId: Optional[int] = None
+    targetPortfolioStatus: list[str] = Field(default_factory=list)
+    notEnoughCash: Optional[bool] = None
+    sort: Optional[str] = None
+    order: Optional[str] = None

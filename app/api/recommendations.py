@@ -14,6 +14,9 @@ from app.domain.errors import ValidationError
 from app.exports.recommendations_csv import content_disposition
 from app.services import recommendations
 
+from app.api.payloads import LongTermOut, MessageCount, RecommendationUploadOut, ShortTermOut
+from app.api.schemas import Envelope, Message, Page
+
 router = APIRouter(tags=["recommendations"])
 _CSV_RESPONSES: dict[int | str, dict[str, Any]] = {200: {"description": "the recommendations as CSV",
                                                           "content": {"text/csv": {}}}}
@@ -63,35 +66,35 @@ async def _upload_form(request: Request, type_keys: tuple[str, ...]) -> dict[str
 
 
 # ---- long-term ----------------------------------------------------------------------------------
-@router.get("/long-terms")
+@router.get("/long-terms", response_model_exclude_unset=True, response_model=Envelope[Page[LongTermOut]])
 def list_long_terms(actor: CurrentActor, model_id: str | None = None):
     rows, total = recommendations.list_long_terms(actor=actor, model_id=model_id)
     return listing(rows, total)
 
 
-@router.post("/long-terms")
+@router.post("/long-terms", response_model_exclude_unset=True, response_model=Envelope[LongTermOut])
 def create_long_term(actor: CurrentActor, body: LongTermBody):
     return ok(recommendations.create_long_term(actor=actor, data=_sent(body)))
 
 
-@router.put("/long-terms/{rec_id}")
+@router.put("/long-terms/{rec_id}", response_model_exclude_unset=True, response_model=Envelope[LongTermOut])
 def update_long_term(actor: CurrentActor, rec_id: str, body: LongTermBody):
     return ok(recommendations.update_long_term(actor=actor, rec_id=rec_id, data=_sent(body)))
 
 
-@router.delete("/long-terms/{rec_id}")
+@router.delete("/long-terms/{rec_id}", response_model_exclude_unset=True, response_model=Envelope[Message])
 def delete_long_term(actor: CurrentActor, rec_id: str):
     recommendations.delete_long_term(actor=actor, rec_id=rec_id)
     return ok({"message": rules.LONG_TERM_DELETED})
 
 
-@router.delete("/long-terms-all")
+@router.delete("/long-terms-all", response_model_exclude_unset=True, response_model=Envelope[MessageCount])
 def delete_all_long_terms(actor: CurrentActor, model_id: str | None = None):
     count = recommendations.delete_all_long_terms(actor=actor, model_id=model_id)
     return ok({"message": rules.LONG_TERMS_ALL_DELETED, "count": count})
 
 
-@router.post("/long-terms-upload")
+@router.post("/long-terms-upload", response_model_exclude_unset=True, response_model=Envelope[RecommendationUploadOut])
 async def upload_long_terms(actor: CurrentActor, request: Request):
     form = await _upload_form(request, ("uploadType", "upload_type"))
     return ok(recommendations.upload_long_terms(actor=actor, **form))
@@ -105,13 +108,13 @@ def export_long_terms(actor: CurrentActor, request: Request, model_id: str):
 
 
 # ---- short-term ---------------------------------------------------------------------------------
-@router.get("/recommendations")
+@router.get("/recommendations", response_model_exclude_unset=True, response_model=Envelope[Page[ShortTermOut]])
 def list_short_terms(actor: CurrentActor, model_id: str | None = None):
     rows, total = recommendations.list_short_terms(actor=actor, model_id=model_id)
     return listing(rows, total)
 
 
-@router.put("/recommendations-mark-as-deleted")
+@router.put("/recommendations-mark-as-deleted", response_model_exclude_unset=True, response_model=Envelope[MessageCount])
 async def mark_short_terms_deleted(actor: CurrentActor, request: Request):
     """id[] as query parameters, or a JSON body {"id": [...]} (also "id[]" or "ids")."""
     ids: list[Any] = [*request.query_params.getlist("id[]"), *request.query_params.getlist("id")]
@@ -134,17 +137,17 @@ async def mark_short_terms_deleted(actor: CurrentActor, request: Request):
     return ok({"message": message, "count": count})
 
 
-@router.post("/recommendations")
+@router.post("/recommendations", response_model_exclude_unset=True, response_model=Envelope[ShortTermOut])
 def create_short_term(actor: CurrentActor, body: ShortTermBody):
     return ok(recommendations.create_short_term(actor=actor, data=body.data()))
 
 
-@router.put("/recommendations/{rec_id}")
+@router.put("/recommendations/{rec_id}", response_model_exclude_unset=True, response_model=Envelope[ShortTermOut])
 def update_short_term(actor: CurrentActor, rec_id: str, body: ShortTermBody):
     return ok(recommendations.update_short_term(actor=actor, rec_id=rec_id, data=body.data()))
 
 
-@router.post("/recommendations-upload")
+@router.post("/recommendations-upload", response_model_exclude_unset=True, response_model=Envelope[RecommendationUploadOut])
 async def upload_short_terms(actor: CurrentActor, request: Request):
     form = await _upload_form(request, ("upload_type", "uploadType"))
     return ok(recommendations.upload_short_terms(actor=actor, **form))

@@ -6,10 +6,13 @@ from fastapi.responses import FileResponse
 from app.api.deps import CurrentActor, listing, ok
 from app.services import files, mail
 
+from app.api.payloads import HealthOut, MailOut
+from app.api.schemas import Envelope, Page
+
 router = APIRouter(tags=["system"])
 
 
-@router.get("/health")
+@router.get("/health", response_model_exclude_unset=True, response_model=Envelope[HealthOut])
 def health():
     return ok({"status": "ok"})
 
@@ -21,7 +24,7 @@ def stored_file(key: str):
                         headers={"Cache-Control": "private, max-age=86400", "X-Content-Type-Options": "nosniff"})
 
 
-@router.get("/outbox")
+@router.get("/outbox", response_model_exclude_unset=True, response_model=Envelope[Page[MailOut]])
 def outbox(actor: CurrentActor, limit: int = Query(50, ge=1, le=1000), offset: int = Query(0, ge=0, le=2**31 - 1)):
     rows, total = mail.list_outbox(actor=actor, limit=limit, offset=offset)
     return listing([{"id": m.id, "to": m.to_address, "subject": m.subject, "body": m.body,

@@ -30,9 +30,14 @@ from fastapi import APIRouter, Query, Request
 from pydantic import ConfigDict, Field
 
 from app.api.deps import CurrentActor, ok
-from app.api.schemas import Amount, Body, Flag, Id, sent
+from app.api.schemas import Amount, Body, Envelope, Flag, Id, sent
 from app.domain.errors import ValidationError
 from app.services import transaction_upload, transactions
+
+from app.api.payloads import (
+    AssetPositionOut, AssetTransactionOut, CashTransactionOut, CashTransactionsOut, Notice, OpeningBalanceOut,
+    TransactionFormOptionsOut, TransactionUploadOut,
+)
 
 router = APIRouter(tags=["transactions"])
 
@@ -82,7 +87,7 @@ def _limit(limit: str | None, limit_per_page: str | None) -> str | None:
 
 
 # ---- cash transactions ---------------------------------------------------------------------------
-@router.get("/investments/{investment_id}/cash-transactions")
+@router.get("/investments/{investment_id}/cash-transactions", response_model_exclude_unset=True, response_model=Envelope[CashTransactionsOut])
 def list_cash_transactions(actor: CurrentActor, investment_id: str, page: str | None = None, offset: str | None = None,
                            limit: str | None = None, limit_per_page: str | None = None, order: str | None = None,
                            reverse: str | None = None):
@@ -90,39 +95,39 @@ def list_cash_transactions(actor: CurrentActor, investment_id: str, page: str | 
                                                   limit=_limit(limit, limit_per_page), order=order, reverse=reverse))
 
 
-@router.post("/cash-transactions")
+@router.post("/cash-transactions", response_model_exclude_unset=True, response_model=Envelope[CashTransactionOut])
 def create_cash_transaction(actor: CurrentActor, body: CashTransactionBody):
     return ok(transactions.create_cash_transaction(actor=actor, data=sent(body)))
 
 
-@router.get("/cash-transactions/{transaction_id}")
+@router.get("/cash-transactions/{transaction_id}", response_model_exclude_unset=True, response_model=Envelope[CashTransactionOut])
 def get_cash_transaction(actor: CurrentActor, transaction_id: str):
     return ok(transactions.get_cash_transaction(actor=actor, transaction_id=transaction_id))
 
 
-@router.put("/cash-transactions/{transaction_id}")
+@router.put("/cash-transactions/{transaction_id}", response_model_exclude_unset=True, response_model=Envelope[CashTransactionOut])
 def update_cash_transaction(actor: CurrentActor, transaction_id: str, body: CashTransactionBody):
     return ok(transactions.update_cash_transaction(actor=actor, transaction_id=transaction_id, data=sent(body)))
 
 
-@router.delete("/cash-transactions/{transaction_id}")
+@router.delete("/cash-transactions/{transaction_id}", response_model_exclude_unset=True, response_model=Envelope[Notice])
 def delete_cash_transaction(actor: CurrentActor, transaction_id: str):
     return ok(transactions.delete_cash_transaction(actor=actor, transaction_id=transaction_id))
 
 
 # ---- opening balance -------------------------------------------------------------------------------
-@router.get("/investments/{investment_id}/opening-balance")
+@router.get("/investments/{investment_id}/opening-balance", response_model_exclude_unset=True, response_model=Envelope[Optional[OpeningBalanceOut]])
 def get_opening_balance(actor: CurrentActor, investment_id: str):
     return ok(transactions.get_opening_balance(actor=actor, investment_id=investment_id))
 
 
-@router.put("/investments/{investment_id}/opening-balance")
+@router.put("/investments/{investment_id}/opening-balance", response_model_exclude_unset=True, response_model=Envelope[OpeningBalanceOut])
 def set_opening_balance(actor: CurrentActor, investment_id: str, body: OpeningBalanceBody):
     return ok(transactions.set_opening_balance(actor=actor, investment_id=investment_id, data=sent(body)))
 
 
 # ---- asset transactions ------------------------------------------------------------------------
-@router.get("/investments/{investment_id}/asset-transactions")
+@router.get("/investments/{investment_id}/asset-transactions", response_model_exclude_unset=True, response_model=Envelope[list[AssetPositionOut]])
 def list_asset_transactions(actor: CurrentActor, investment_id: str, page: str | None = None,
                             offset: str | None = None, limit: str | None = None, limit_per_page: str | None = None,
                             order: str | None = None, reverse: str | None = None):
@@ -130,7 +135,7 @@ def list_asset_transactions(actor: CurrentActor, investment_id: str, page: str |
                                                 limit=_limit(limit, limit_per_page), order=order, reverse=reverse))
 
 
-@router.get("/investments/{investment_id}/asset-transactions/{asset_id}")
+@router.get("/investments/{investment_id}/asset-transactions/{asset_id}", response_model_exclude_unset=True, response_model=Envelope[list[AssetTransactionOut]])
 def list_transactions_of_asset(actor: CurrentActor, investment_id: str, asset_id: str,
                                statuses: list[str] = Query(default=[], alias="statuses[]"),
                                statuses_plain: list[str] = Query(default=[], alias="statuses", include_in_schema=False),
@@ -142,12 +147,12 @@ def list_transactions_of_asset(actor: CurrentActor, investment_id: str, asset_id
         types=[*types, *types_plain], offset=offset, limit=limit))
 
 
-@router.get("/transaction-form-options")
+@router.get("/transaction-form-options", response_model_exclude_unset=True, response_model=Envelope[TransactionFormOptionsOut])
 def transaction_form_options(actor: CurrentActor):
     return ok(transactions.form_options())
 
 
-@router.post("/transactions/upload")
+@router.post("/transactions/upload", response_model_exclude_unset=True, response_model=Envelope[TransactionUploadOut])
 async def upload_transactions(actor: CurrentActor, request: Request):
     """multipart/form-data: investment_id, file (CSV or .xlsx)."""
     if not request.headers.get("content-type", "").startswith("multipart/"):
@@ -163,17 +168,17 @@ async def upload_transactions(actor: CurrentActor, request: Request):
                                                      content_type=content_type, data=data))
 
 
-@router.post("/transactions")
+@router.post("/transactions", response_model_exclude_unset=True, response_model=Envelope[AssetTransactionOut])
 def create_transaction(actor: CurrentActor, body: TransactionBody):
     return ok(transactions.create_transaction(actor=actor, data=sent(body)))
 
 
-@router.get("/transactions/{transaction_id}")
+@router.get("/transactions/{transaction_id}", response_model_exclude_unset=True, response_model=Envelope[AssetTransactionOut])
 def get_transaction(actor: CurrentActor, transaction_id: str):
     return ok(transactions.get_asset_transaction(actor=actor, transaction_id=transaction_id))
 
 
-@router.put("/transactions/{transaction_id}")
+@router.put("/transactions/{transaction_id}", response_model_exclude_unset=True, response_model=Envelope[AssetTransactionOut])
 def update_transaction(actor: CurrentActor, transaction_id: str, body: TransactionBody):
     data = sent(body)
     confirm = data.get("confirm") in (True, 1, "1", "true", "True")
@@ -181,6 +186,6 @@ def update_transaction(actor: CurrentActor, transaction_id: str, body: Transacti
                                                     confirm=confirm))
 
 
-@router.delete("/transactions/{transaction_id}")
+@router.delete("/transactions/{transaction_id}", response_model_exclude_unset=True, response_model=Envelope[Notice])
 def delete_transaction(actor: CurrentActor, transaction_id: str):
     return ok(transactions.delete_asset_transaction(actor=actor, transaction_id=transaction_id))

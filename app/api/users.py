@@ -13,8 +13,9 @@ from app.domain.errors import ValidationError
 from app.domain.validators import DATE
 from app.services import users
 
-from app.api.payloads import UserOut
-from app.api.schemas import Envelope, Message, Page
+from app.api.payloads import Named, UserOut
+from app.api.schemas import Envelope, Message, Page, Rows
+
 
 router = APIRouter(tags=["users"])
 
@@ -77,19 +78,19 @@ def update_me(actor: CurrentActor, body: ProfileBody):
     return ok(users.update_me(actor=actor, data=_sent(body)))
 
 
-@router.post("/me-photo-upload")
+@router.post("/me-photo-upload", response_model_exclude_unset=True, response_model=Envelope[UserOut])
 async def me_photo(actor: CurrentActor, file: UploadFile = File(...)):
     content_type, data = await read_upload(file)
     return ok(users.set_user_image(actor=actor, user_id=actor.id, kind="photo", content_type=content_type, data=data))
 
 
-@router.post("/me-signature-upload")
+@router.post("/me-signature-upload", response_model_exclude_unset=True, response_model=Envelope[UserOut])
 async def me_signature(actor: CurrentActor, signature: UploadFile = File(...)):
     content_type, data = await read_upload(signature)
     return ok(users.set_user_image(actor=actor, user_id=actor.id, kind="signature", content_type=content_type, data=data))
 
 
-@router.post("/logo")
+@router.post("/logo", response_model_exclude_unset=True, response_model=Envelope[UserOut])
 async def default_logo(actor: CurrentActor, request: Request):
     """The superuser's default logo: multipart `file`, or a JSON/form body with isLogoRemoved."""
     content_type = request.headers.get("content-type", "")
@@ -159,18 +160,18 @@ def delete_user(actor: CurrentActor, user_id: str):
     return ok({"message": users.DELETED})
 
 
-@router.post("/users-photo-upload/{user_id}")
+@router.post("/users-photo-upload/{user_id}", response_model_exclude_unset=True, response_model=Envelope[UserOut])
 async def user_photo(actor: CurrentActor, user_id: str, file: UploadFile = File(...)):
     content_type, data = await read_upload(file)
     return ok(users.set_user_image(actor=actor, user_id=user_id, kind="photo", content_type=content_type, data=data))
 
 
-@router.post("/users-signature/{user_id}")
+@router.post("/users-signature/{user_id}", response_model_exclude_unset=True, response_model=Envelope[UserOut])
 async def user_signature(actor: CurrentActor, user_id: str, signature: UploadFile = File(...)):
     content_type, data = await read_upload(signature)
     return ok(users.set_user_image(actor=actor, user_id=user_id, kind="signature", content_type=content_type, data=data))
 
 
-@router.get("/advisers-options")
+@router.get("/advisers-options", response_model_exclude_unset=True, response_model=Envelope[Rows[Named]])
 def adviser_options(actor: CurrentActor, firm_id: str | None = None):
     return ok({"rows": users.adviser_options(actor=actor, firm_id=firm_id)})
