@@ -79,6 +79,14 @@ class Paged(rx.State, mixin=True):
     def visible(self) -> list[int]:
         return visible_pages(self.page, self._page_count())
 
+    @rx.var
+    def showing(self) -> str:
+        """'Showing 21–40 of 95' (a screen with its own wording overrides it)."""
+        if not self.total:
+            return "Showing 0 of 0"
+        first = (self.page - 1) * self._limit() + 1
+        return f"Showing {first}\u2013{min(self.total, self.page * self._limit())} of {self.total}"
+
 
 class ListControls(Paged, mixin=True):
     SORT_KEYS: ClassVar[tuple[str, ...]] = ()
