@@ -16,7 +16,7 @@ from app.db.tables import Asset, AssetClass, IndustryGroup
 from app.domain import advice
 from app.domain.permissions import Actor
 from app.services import advice_queries
-from app.services.portfolio_access import load_portfolio
+from app.services.tenancy import load_portfolio
 
 
 def tp_permissions(*, actor: Actor, investment_id: Any) -> dict[str, bool]:

@@ -21,7 +21,7 @@ from app.domain.advice import PortfolioFacts, TIStatus, TPStatus
 from app.domain.errors import NotFound
 from app.domain.permissions import Actor
 from app.domain.roles import Role
-from app.services.portfolio_access import as_id, load_portfolio
+from app.services.tenancy import as_id, load_portfolio
 
 TP_NOT_FOUND = "Target portfolio not found"
 APPROVED_TI = ("approved", "partially_approved")

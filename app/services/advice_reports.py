@@ -52,7 +52,7 @@ from app.domain.money import to_cents
 from app.domain.permissions import Actor
 from app.services import listing, postings
 from app.services.advice_queries import owner_names, user_names
-from app.services.portfolio_access import visible_clause
+from app.services.tenancy import readable_portfolios
 from app.services.trade_file import report_firm
 
 CASH, PENDING = "cash", "pending"
@@ -200,13 +200,6 @@ def parse_sort(kind: str, sort: Any, order: Any) -> tuple[str, str]:
 
 
 # ---- reading ----------------------------------------------------------------------------------------
-def _scope(actor: Actor, firm_id: int | None):
-    clause = visible_clause(actor)
-    if firm_id is not None:
-        clause = clause & (Portfolio.firm_id == firm_id)
-    return clause
-
-
 def _json_text(s: Session, key: str):
     """A text figure of the stored result, read by the database."""
     if s.get_bind().dialect.name == "postgresql":
@@ -298,7 +291,7 @@ def cash_report(*, actor: Actor, firm_id: Any = None, status: Any = None, sort: 
     key, direction = parse_sort(CASH, sort, order)
     with session_scope() as s:
         fid = report_firm(s, actor, firm_id)
-        scope = _scope(actor, fid)
+        scope = readable_portfolios(actor, fid)
         latest = _latest(scope, with_approved=True)
         tp = TargetPortfolio
         found = s.execute(
@@ -359,7 +352,7 @@ def pending_report(*, actor: Actor, firm_id: Any = None, status: Any = None, not
     now = now or utcnow()
     with session_scope() as s:
         fid = report_firm(s, actor, firm_id)
-        scope = _scope(actor, fid)
+        scope = readable_portfolios(actor, fid)
         latest = _latest(scope, with_approved=False)
         tp = TargetPortfolio
         found = s.execute(

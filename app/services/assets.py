@@ -35,7 +35,10 @@ from app.domain.models import NO_CASH_CLASS
 from app.domain.money import percent_4dp_text
 from app.domain.permissions import Actor, can_manage_universe, is_staff, require
 from app.services import listing
-from app.services.firm_scope import own_or_shared
+from app.services.tenancy import (
+    asset_by_code, asset_classes_of, asset_types_of, find_assets_by_codes, normalise_code, readable_asset_classes,
+    readable_asset_types, readable_assets, titled,
+)
 
 IMPORT_CONFLICT = "These prices were changed by another upload at the same time. Upload the file again."
 UPLOAD_COMPLETE = "The file upload is now complete"
@@ -47,26 +50,10 @@ _CHUNK = 500
 
 
 # ---- shared helpers (other services call these) ----------------------------------------------------
-def usable_clause(actor: Actor, firm_id: int | None = None):
-    """Assets a firm may use: the shared universe plus the firm's own (a superuser may name the firm)."""
-    firm = firm_id if actor.is_superuser else actor.firm_id
-    if actor.is_superuser and firm is None:
-        return Asset.id.is_not(None)
-    return own_or_shared(Asset.firm_id, firm)
-
-
-def normalise_code(code: object) -> str:
-    """Asset codes are looked up uppercased (spec 002 s5)."""
-    return str(code or "").strip().upper()
-
-
 def find_by_codes(session: Session, actor: Actor, codes: Iterable[object], firm_id: int | None = None) -> dict[str, Asset]:
-    """Usable assets by code (uppercased) in one query; unknown codes are simply absent."""
-    wanted = {normalise_code(c) for c in codes if normalise_code(c)}
-    if not wanted:
-        return {}
-    rows = session.exec(select(Asset).where(col(Asset.code).in_(wanted), usable_clause(actor, firm_id))).all()
-    return {a.code: a for a in rows}
+    """Usable assets by code (uppercased) in one query; unknown codes are simply absent
+    (app.services.tenancy.find_assets_by_codes: the screens' entry to it)."""
+    return find_assets_by_codes(session, actor, codes, firm_id)
 
 
 def cash_class(session: Session) -> AssetClass:
@@ -128,13 +115,13 @@ def _asset_counts(session: Session, column) -> dict[int, int]:
 
 
 def _classes(session: Session, firm: int | None) -> list[AssetClass]:
-    stmt = select(AssetClass).where(own_or_shared(AssetClass.firm_id, firm)).order_by(
+    stmt = select(AssetClass).where(asset_classes_of(firm)).order_by(
         case((AssetClass.is_cash.is_(True), 0), else_=1), AssetClass.idx, func.lower(AssetClass.title), AssetClass.id)
     return list(session.exec(stmt).all())
 
 
 def _types(session: Session, firm: int | None) -> list[AssetType]:
-    stmt = select(AssetType).where(own_or_shared(AssetType.firm_id, firm)).order_by(func.lower(AssetType.title), AssetType.id)
+    stmt = select(AssetType).where(asset_types_of(firm)).order_by(func.lower(AssetType.title), AssetType.id)
     return list(session.exec(stmt).all())
 
 
@@ -154,9 +141,7 @@ def list_types(*, actor: Actor, firm_id: Any = None) -> list[dict[str, Any]]:
 
 
 def _check_title_unique(session: Session, table, title: str, firm: int | None, exclude: int | None = None) -> None:
-    stmt = select(table.id).where(func.lower(table.title) == title.lower(), own_or_shared(table.firm_id, firm))
-    if firm is None:  # a shared title must not clash with any firm's own either
-        stmt = select(table.id).where(func.lower(table.title) == title.lower())
+    stmt = select(table.id).where(titled(table, title, firm))  # a shared title clashes with any firm's own too
     if exclude is not None:
         stmt = stmt.where(table.id != exclude)
     if session.exec(stmt).first() is not None:
@@ -324,7 +309,7 @@ def list_assets(*, actor: Actor, limit: Any = None, offset: Any = None, sort: An
     (empty values last in both directions); search: code prefix or name contains."""
     _require_staff(actor)
     limit_i, offset_i = listing.page(limit, offset)
-    where = [usable_clause(actor, _scope_firm(actor, firm_id))]
+    where = [readable_assets(actor, _scope_firm(actor, firm_id))]
     text = str(search or "").strip()[:SEARCH_MAX]
     if text:
         where.append(_search_clause(text))
@@ -355,7 +340,7 @@ def _load_asset_row(session: Session, actor: Actor, asset_id: Any) -> tuple:
     wanted = _id(asset_id)
     row = None
     if wanted is not None:
-        row = session.exec(_asset_select().where(Asset.id == wanted, usable_clause(actor))).first()
+        row = session.exec(_asset_select().where(Asset.id == wanted, readable_assets(actor))).first()
     if row is None:
         raise NotFound(rules.ASSET_NOT_FOUND)
     return row
@@ -385,9 +370,7 @@ def get_asset_by_code(*, actor: Actor, code: Any, has_class: Any = None, firm_id
     wanted = normalise_code(code)[:rules.CODE_MAX + 1]
     firm = _scope_firm(actor, firm_id)
     with session_scope() as s:
-        stmt = _asset_select().where(Asset.code == wanted, usable_clause(actor, firm))
-        if _truthy(has_class) and not (actor.is_superuser and firm is None):
-            stmt = stmt.where(own_or_shared(AssetClass.firm_id, firm))
+        stmt = _asset_select().where(asset_by_code(actor, wanted, firm, with_usable_class=_truthy(has_class)))
         row = s.exec(stmt).first() if wanted else None
         if row is None:
             raise NotFound(rules.ASSET_CODE_NOT_FOUND.format(code=wanted))
@@ -404,7 +387,7 @@ def search_assets(*, actor: Actor, query: Any, firm_id: Any = None, class_id: An
         limit_i = max(1, min(int(limit), PICKER_LIMIT_MAX))
     except (TypeError, ValueError):
         limit_i = 20
-    where = [usable_clause(actor, _scope_firm(actor, firm_id))]
+    where = [readable_assets(actor, _scope_firm(actor, firm_id))]
     if _id(class_id) is not None:
         where.append(Asset.class_id == _id(class_id))
     ordering: list[Any] = []
@@ -439,10 +422,11 @@ def filter_options(*, actor: Actor, firm_id: Any = None) -> dict[str, Any]:
     _require_staff(actor)
     firm = _scope_firm(actor, firm_id)
     with session_scope() as s:
-        everything = actor.is_superuser and firm is None
-        classes = list(s.exec(select(AssetClass).order_by(case((AssetClass.is_cash.is_(True), 0), else_=1), AssetClass.idx,
-                                                          func.lower(AssetClass.title)))) if everything else _classes(s, firm)
-        types = list(s.exec(select(AssetType).order_by(func.lower(AssetType.title)))) if everything else _types(s, firm)
+        # the superuser naming no firm: every class and type (the shared ones and each firm's own)
+        classes = s.exec(select(AssetClass).where(readable_asset_classes(actor, firm)).order_by(
+            case((AssetClass.is_cash.is_(True), 0), else_=1), AssetClass.idx, func.lower(AssetClass.title), AssetClass.id)).all()
+        types = s.exec(select(AssetType).where(readable_asset_types(actor, firm))
+                       .order_by(func.lower(AssetType.title), AssetType.id)).all()
         groups = s.exec(select(IndustryGroup).order_by(IndustryGroup.idx, func.lower(IndustryGroup.title))).all()
         firms = []
         if actor.is_superuser:
@@ -597,7 +581,7 @@ def import_prices(*, actor: Actor, filename: str | None, content_type: str | Non
     rejected = list(parsed.rejected)
     try:
         with session_scope() as s:
-            known = find_by_codes(s, actor, {line.code for line in parsed.lines})
+            known = find_assets_by_codes(s, actor, {line.code for line in parsed.lines})
             good = []
             for line in parsed.lines:
                 asset = known.get(line.code)

@@ -22,11 +22,10 @@ from sqlmodel import Session, col, select
 from app.db.engine import session_scope
 from app.db.tables import AuditEvent, Firm, Portfolio, User
 from app.db.types import utcnow
-from app.domain.errors import NotFound, PermissionDenied, ValidationError
-from app.domain.permissions import NOT_ALLOWED, Actor
-from app.domain.roles import Role
+from app.domain.errors import NotFound, ValidationError
+from app.domain.permissions import Actor
 from app.services import listing
-from app.services.portfolio_access import as_id, visible_clause as portfolio_visible
+from app.services.tenancy import as_id, readable_audit_events, readable_portfolios
 
 # Never in a before/after: secrets, and bookkeeping that changes with every write.
 HIDDEN_FIELDS = frozenset({"password_hash", "token_hash", "updated_at", "version", "created_at"})
@@ -195,12 +194,7 @@ def _day(value: Any) -> date | None:
 
 def _scope(actor: Actor, firm_id: Any):
     """Superusers: every event (or one firm's); administrators: their firm's."""
-    if actor.is_superuser:
-        firm = as_id(firm_id)
-        return AuditEvent.firm_id == firm if firm is not None else AuditEvent.id.is_not(None)
-    if actor.role is Role.ADMINISTRATOR and actor.firm_id is not None:
-        return AuditEvent.firm_id == actor.firm_id
-    raise PermissionDenied(NOT_ALLOWED)
+    return readable_audit_events(actor, as_id(firm_id))
 
 
 def _filters(actor: Actor, who: Any = None, action: Any = None, object_type: Any = None, object_id: Any = None,
@@ -249,7 +243,7 @@ def portfolio_history(*, actor: Actor, investment_id: Any, limit: Any = None, of
     target portfolios, records of advice and trade recommendations (recorded against the portfolio)."""
     pid = as_id(investment_id)
     with session_scope() as s:
-        if pid is None or s.exec(select(Portfolio.id).where(Portfolio.id == pid, portfolio_visible(actor))).first() is None:
+        if pid is None or s.exec(select(Portfolio.id).where(Portfolio.id == pid, readable_portfolios(actor))).first() is None:
             raise NotFound("Portfolio not found")
         where = [AuditEvent.object_type == "portfolio", AuditEvent.object_id == pid]
         size, start = listing.page(limit, offset)

@@ -39,8 +39,7 @@ from app.domain.roles import Role
 from app.jobs import progress, runner
 from app.services import audit, engine_inputs, target_portfolios, trade_instructions
 from app.services.advice_queries import firm_topic, next_versions
-from app.services.model_access import visible_clause as model_visible
-from app.services.portfolio_access import as_id, visible_clause as portfolio_visible
+from app.services.tenancy import as_id, can_read_bulk_run, readable_models, readable_portfolios
 from app.settings import settings
 
 log = logging.getLogger(__name__)
@@ -68,7 +67,7 @@ def _may_start(actor: Actor) -> None:
 def _calculable(s: Session, actor: Actor, where: list) -> list[int]:
     """Ids of the portfolios matching `where` that the actor may calculate (001 s6): superusers
     all; advisers those active, or inactive without an approved target portfolio."""
-    query = select(Portfolio.id).where(portfolio_visible(actor), *where)
+    query = select(Portfolio.id).where(readable_portfolios(actor), *where)
     if not actor.is_superuser:
         approved = sa_select(TargetPortfolio.investment_id).where(TargetPortfolio.status == TPStatus.ACTIVE.value)
         query = query.where((Portfolio.inactive.is_(False)) | (col(Portfolio.id).not_in(approved)))
@@ -109,7 +108,7 @@ def _model_ids(model_ids: Any) -> list[int]:
 
 
 def _models_portfolios(s: Session, actor: Actor, ids: list[int]) -> list[int]:
-    visible = set(s.exec(select(Model.id).where(col(Model.id).in_(ids), model_visible(actor))).all())
+    visible = set(s.exec(select(Model.id).where(col(Model.id).in_(ids), readable_models(actor))).all())
     if visible != set(ids):
         raise NotFound("Model not found")
     return _calculable(s, actor, [col(Portfolio.model_id).in_(ids)])
@@ -162,7 +161,7 @@ def start_for_investments(*, actor: Actor, kind: str, investment_ids: Any, chunk
         raise ValidationError(advice.SELECT_INVESTMENT)
     with session_scope() as s:
         allowed = _calculable(s, actor, [col(Portfolio.id).in_(ids)])
-        visible = set(s.exec(select(Portfolio.id).where(col(Portfolio.id).in_(ids), portfolio_visible(actor))).all())
+        visible = set(s.exec(select(Portfolio.id).where(col(Portfolio.id).in_(ids), readable_portfolios(actor))).all())
         if visible != set(ids):
             raise NotFound("Portfolio not found")
         refused = {pid: NOT_ALLOWED for pid in ids if pid not in set(allowed)}
@@ -177,7 +176,7 @@ def resume(*, actor: Actor | None, run_id: int, chunk_size: int | None = None) -
     items were pending. Safe to call at any time: finished items are never calculated again."""
     with session_scope() as s:
         run = s.get(BulkRun, run_id)
-        if run is None or (actor is not None and not _visible(actor, run)):
+        if run is None or (actor is not None and not can_read_bulk_run(actor, run)):
             raise NotFound(RUN_NOT_FOUND)
         pending = list(s.exec(select(BulkRunItem.investment_id).where(BulkRunItem.run_id == run_id,
                                                                       BulkRunItem.status == "pending")
@@ -366,17 +365,12 @@ def _run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
 
 
 # ---- reading ------------------------------------------------------------------------------------
-def _visible(actor: Actor, run: BulkRun) -> bool:
-    return actor.is_superuser or run.created_by == actor.id or (run.firm_id is not None and run.firm_id == actor.firm_id
-                                                                 and actor.role is not Role.CLIENT)
-
-
 def get(*, actor: Actor, run_id: Any, errors_limit: int = 200, recent_limit: int = RECENT_LIMIT) -> dict[str, Any]:
     """A run the actor may see: its counts, its failures (portfolio name and message, by name) and
     under `recent` the portfolios finished most recently (newest first, at most `recent_limit`)."""
     with session_scope() as s:
         run = s.get(BulkRun, as_id(run_id) or 0)
-        if run is None or not _visible(actor, run):
+        if run is None or not can_read_bulk_run(actor, run):
             raise NotFound(RUN_NOT_FOUND)
         errors = s.execute(
             sa_select(BulkRunItem.investment_id, Portfolio.name, BulkRunItem.error)

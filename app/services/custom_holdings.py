@@ -25,8 +25,7 @@ from app.domain import validators as v
 from app.domain.errors import INVALID_FORM, NotFound, ValidationError
 from app.domain.money import to_cents
 from app.domain.permissions import Actor
-from app.services.firm_scope import own_or_shared
-from app.services.portfolio_access import as_id, load_portfolio
+from app.services.tenancy import as_id, asset_classes_of, load_portfolio
 
 NOT_FOUND = "Custom holding not found"
 CREATED = "Custom holding is created"
@@ -73,7 +72,7 @@ def _usable_class(s: Session, portfolio: Portfolio, class_id: int | None) -> Ass
     if class_id is None:
         return None
     return s.exec(select(AssetClass).where(
-        AssetClass.id == class_id, own_or_shared(AssetClass.firm_id, portfolio.firm_id))).first()
+        AssetClass.id == class_id, asset_classes_of(portfolio.firm_id))).first()
 
 
 def _name_taken(s: Session, portfolio_id: int, name: str, exclude_id: int | None) -> bool:
@@ -198,6 +197,6 @@ def class_options(*, actor: Actor, portfolio_id: Any) -> list[dict[str, Any]]:
     """The classes a custom holding of the portfolio may take (cash first, then by order and title)."""
     with session_scope() as s:
         portfolio = load_portfolio(s, actor, portfolio_id)
-        rows = s.exec(select(AssetClass).where(own_or_shared(AssetClass.firm_id, portfolio.firm_id))
+        rows = s.exec(select(AssetClass).where(asset_classes_of(portfolio.firm_id))
                       .order_by(col(AssetClass.is_cash).desc(), AssetClass.idx, func.lower(AssetClass.title), AssetClass.id)).all()
         return [{"id": c.id, "title": c.title, "is_cash": bool(c.is_cash)} for c in rows]

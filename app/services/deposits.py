@@ -2,7 +2,7 @@
 transactions, buy, sell, interest accrual, at-call deposit, term deposit interest, editing, the AMM
 view and reprocess. (The institutions picker reads app.services.reference_data.list_institutions.)
 
-Permissions (app.services.portfolio_access): a deposit is visible to whoever sees its portfolio
+Permissions (app.services.tenancy): a deposit is visible to whoever sees its portfolio
 (staff of the firm, its holders, the superuser) and not found for anyone else; every change is for
 staff. Each write is one database transaction that takes the portfolio's row lock first, so two
 redemptions of one deposit queue up rather than both passing the balance check; a refused write
@@ -31,7 +31,7 @@ from app.domain.transactions import (
     ASSET_PANEL_LABELS, EFFECTS, KIND_LABELS, Kind, Status,
 )
 from app.services import listing, postings
-from app.services.portfolio_access import as_id, load_portfolio, visible_clause
+from app.services.tenancy import as_id, load_portfolio, readable_portfolios
 
 ZERO = Decimal(0)
 
@@ -207,7 +207,7 @@ def list_deposits(*, actor: Actor, where: Any = None, limit: Any = None, offset:
             portfolio = load_portfolio(s, actor, filters.get("investment_id"))
             statement = statement.where(Deposit.investment_id == portfolio.id)
         else:
-            statement = statement.join(Portfolio, Portfolio.id == Deposit.investment_id).where(visible_clause(actor))
+            statement = statement.join(Portfolio, Portfolio.id == Deposit.investment_id).where(readable_portfolios(actor))
         product = filters.get("ProviderProductType")
         if not v.is_empty(product):
             products = product if isinstance(product, list) else [product]

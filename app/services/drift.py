@@ -1,7 +1,7 @@
 """The adviser's and administrator's home: drift of every portfolio from its model, and the work
 queues of the advice chain.
 
-Drift (`report`): for the portfolios the actor may see (portfolio_access.visible_clause: a firm's
+Drift (`report`): for the portfolios the actor may see (tenancy.readable_portfolios: a firm's
 staff their firm's, the superuser every firm or the one chosen; another firm's id is not found)
 that follow a model, each portfolio's value, its classes against the class allocation and min /
 max band, and its assets against their model weights (app.domain.drift), with the same inputs the
@@ -43,7 +43,7 @@ from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.domain.roles import Role
 from app.domain.transactions import Kind, Status
 from app.services import advice_queries, advice_reports, engine_inputs, listing, postings, trade_approval_report, trade_file
-from app.services.portfolio_access import as_id, visible_clause
+from app.services.tenancy import as_id, readable_portfolios
 
 ZERO = Decimal(0)
 SORTS = ("breach", "name", "client", "adviser", "model", "value", "out_of_band")
@@ -105,10 +105,7 @@ def _min_breach(raw: Any) -> Decimal | None:
 
 
 def _scope(actor: Actor, firm_id: int | None):
-    clause = visible_clause(actor) & Portfolio.model_id.is_not(None)
-    if firm_id is not None:
-        clause = clause & (Portfolio.firm_id == firm_id)
-    return clause
+    return readable_portfolios(actor, firm_id) & Portfolio.model_id.is_not(None)
 
 
 def _positions(scope):
@@ -374,7 +371,7 @@ def queues(*, actor: Actor, firm_id: Any = None, now: datetime | None = None) ->
     statuses = ("spv", "spa")
     if actor.is_superuser:
         with session_scope() as s:
-            clause = visible_clause(actor) & (Portfolio.firm_id == fid if fid is not None else Portfolio.id.is_not(None))
+            clause = readable_portfolios(actor, fid)
             groups = trade_approval_report.build(s, actor, clause, statuses)
     else:
         groups = trade_approval_report.generate(actor=actor, statuses=list(statuses))

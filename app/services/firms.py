@@ -9,15 +9,15 @@ from sqlmodel import Session, col, select
 from app.db.engine import session_scope
 from app.db.tables import Firm, User
 from app.db.types import utcnow
-from app.domain.errors import INVALID_FORM, Conflict, NotFound, ValidationError
+from app.domain.errors import INVALID_FORM, Conflict, ValidationError
 from app.domain.firms import clean_firm
 from app.domain.permissions import (
-    Actor, can_create_firm, can_delete_firm, can_edit_firm, can_list_firms, can_view_firm, require,
+    Actor, can_create_firm, can_delete_firm, can_edit_firm, can_list_firms, require,
 )
 from app.domain.roles import Role, UserStatus
 from app.services import audit, files, listing
+from app.services.tenancy import load_firm, people_of_firm, readable_firms
 
-FIRM_NOT_FOUND = "Firm not found"
 FIRM_CHANGED = "This firm was changed by someone else. Reload it and apply your changes again."
 CREATED, UPDATED, DELETED = "Firm is created", "Firm is updated", "Firm is deleted"
 
@@ -55,18 +55,6 @@ def public_firm(firm: Firm, counts: Mapping[str, int] | None = None) -> dict[str
     }
 
 
-def _load(session: Session, actor: Actor, firm_id: Any) -> Firm:
-    try:
-        firm_id = int(firm_id)
-    except (TypeError, ValueError):
-        raise NotFound(FIRM_NOT_FOUND)
-    firm = session.get(Firm, firm_id)
-    # other firms' records are "not found", never "forbidden": their existence is not disclosed
-    if firm is None or firm.deleted_at is not None or not can_view_firm(actor, firm.id):
-        raise NotFound(FIRM_NOT_FOUND)
-    return firm
-
-
 def _counts(session: Session, firm_ids: list[int]) -> dict[int, dict[str, int]]:
     if not firm_ids:
         return {}
@@ -86,16 +74,14 @@ def list_firms(*, actor: Actor, limit: Any = None, offset: Any = None, sort: Any
     require(can_list_firms(actor))
     limit_i, offset_i = listing.page(limit, offset)
     with session_scope() as s:
-        where = [Firm.deleted_at.is_(None)]
-        if not actor.is_superuser:
-            where.append(Firm.id == actor.firm_id)
+        where = [readable_firms(actor)]
         if search and str(search).strip():
             # autoescape: '%' and '_' typed by the user are literal characters, not wildcards
             where.append(func.lower(Firm.name).contains(str(search).strip().lower(), autoescape=True))
         total = s.exec(select(func.count()).select_from(Firm).where(*where)).one()
-        advisers = select(func.count()).where(User.firm_id == Firm.id, User.role == Role.ADVISER.value,
+        advisers = select(func.count()).where(people_of_firm(Firm.id), User.role == Role.ADVISER.value,
                                               User.status != UserStatus.DELETED.value).scalar_subquery()
-        clients = select(func.count()).where(User.firm_id == Firm.id, User.role == Role.CLIENT.value,
+        clients = select(func.count()).where(people_of_firm(Firm.id), User.role == Role.CLIENT.value,
                                              User.status != UserStatus.DELETED.value).scalar_subquery()
         columns = {"name": (func.lower(Firm.name), Firm.id), "created_at": (Firm.created_at, Firm.id),
                    "advisers": (advisers, Firm.id), "clients": (clients, Firm.id)}
@@ -108,9 +94,7 @@ def list_firms(*, actor: Actor, limit: Any = None, offset: Any = None, sort: Any
 def firm_options(*, actor: Actor) -> list[dict[str, Any]]:
     """id and name of every firm the actor may pick (the superuser's firm selectors)."""
     with session_scope() as s:
-        stmt = select(Firm.id, Firm.name).where(Firm.deleted_at.is_(None)).order_by(func.lower(Firm.name))
-        if not actor.is_superuser:
-            stmt = stmt.where(Firm.id == actor.firm_id)
+        stmt = select(Firm.id, Firm.name).where(readable_firms(actor)).order_by(func.lower(Firm.name))
         return [{"id": i, "name": n} for i, n in s.exec(stmt).all()]
 
 
@@ -129,7 +113,7 @@ def brand_logo(*, actor: Actor) -> str | None:
 
 def get_firm(*, actor: Actor, firm_id: Any) -> dict[str, Any]:
     with session_scope() as s:
-        firm = _load(s, actor, firm_id)
+        firm = load_firm(s, actor, firm_id)
         return public_firm(firm, _counts(s, [firm.id]).get(firm.id))
 
 
@@ -149,7 +133,7 @@ def create_firm(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
 def update_firm(*, actor: Actor, firm_id: Any, data: Mapping[str, Any]) -> dict[str, Any]:
     values, errors = clean_firm(data)
     with session_scope() as s:
-        firm = _load(s, actor, firm_id)
+        firm = load_firm(s, actor, firm_id)
         require(can_edit_firm(actor, firm.id))
         if not errors.ok:
             raise ValidationError(INVALID_FORM, errors)
@@ -184,23 +168,23 @@ def delete_firm(*, actor: Actor, firm_id: Any) -> None:
     from app.services.auth import revoke_sessions
 
     with session_scope() as s:
-        firm = _load(s, actor, firm_id)
+        firm = load_firm(s, actor, firm_id)
         before = audit.snapshot(firm)
         firm.deleted_at = utcnow()
         firm.version += 1
         s.add(firm)
         audit.changed(s, actor, "firm.deleted", "firm", firm, before)
-        for user_id in s.exec(select(User.id).where(User.firm_id == firm.id)).all():
+        for user_id in s.exec(select(User.id).where(people_of_firm(firm.id))).all():
             revoke_sessions(s, user_id)
 
 
 def upload_logo(*, actor: Actor, firm_id: Any, content_type: str | None, data: bytes, licensee: bool = False) -> dict[str, Any]:
     with session_scope() as s:
-        firm = _load(s, actor, firm_id)
+        firm = load_firm(s, actor, firm_id)
         require(can_edit_firm(actor, firm.id))
     key = files.save_image(content_type, data)  # refuses non-images and oversize before storing
     with session_scope() as s:
-        firm = _load(s, actor, firm_id)
+        firm = load_firm(s, actor, firm_id)
         old = firm.licensee_logo if licensee else firm.logo
         if licensee:
             firm.licensee_logo = key

@@ -22,7 +22,7 @@ transactions only); prices and performance from the asset universe:
   follows app.domain.allocations.class_total_color on its actual-to-target position: success when
   the actual (to one decimal) equals the target, warning below it, danger above it.
 
-Permissions: anyone who may see the portfolio (app.services.portfolio_access) may read its
+Permissions: anyone who may see the portfolio (app.services.tenancy) may read its
 holdings; clients only the portfolios they hold."""
 from __future__ import annotations
 
@@ -50,8 +50,8 @@ from app.domain.holdings import (  # the read model, built here (Line, Section, 
 from app.domain.money import to_cents
 from app.domain.permissions import Actor, is_staff
 from app.domain.transactions import CASH_ACCOUNT, Status
-from app.services import portfolio_access, postings
-from app.services.portfolio_access import load_portfolio
+from app.services import postings, tenancy
+from app.services.tenancy import load_portfolio
 
 PAGE_SIZES = (12, 20, 32)
 DEFAULT_PAGE_SIZE = 12
@@ -310,9 +310,9 @@ def _check_firm(actor: Actor, holdings: Holdings, firm_id: Any) -> None:
     Everyone else always works in their own firm (load_portfolio has checked it)."""
     if not actor.is_superuser or firm_id in (None, "", "-1", "-2"):
         return
-    wanted = portfolio_access.as_id(firm_id)
+    wanted = tenancy.as_id(firm_id)
     if wanted is not None and wanted != holdings.portfolio.firm_id:
-        raise NotFound(portfolio_access.PORTFOLIO_NOT_FOUND)
+        raise NotFound(tenancy.PORTFOLIO_NOT_FOUND)
 
 
 def list_assets(*, actor: Actor, portfolio_id: Any, limit: Any = DEFAULT_PAGE_SIZE, offset: Any = 0,
@@ -444,7 +444,7 @@ def asset_ownership(*, actor: Actor, on: Any = None) -> list[dict[str, Any]]:
             raise ValidationError("Please, enter a valid date format. ", fields={"date": "invalid"}) from None
     until = datetime.combine(day + timedelta(days=1), datetime.min.time(), timezone.utc)
     with session_scope() as s:
-        portfolios = {p.id: p for p in s.exec(select(Portfolio).where(portfolio_access.visible_clause(actor))
+        portfolios = {p.id: p for p in s.exec(select(Portfolio).where(tenancy.readable_portfolios(actor))
                                               .order_by(Portfolio.name, Portfolio.id)).all()}
         trades = postings.executed_trades(s, list(portfolios), until=until)
         held: list[tuple[int, int, Decimal, Decimal]] = []

@@ -22,7 +22,7 @@ from app.domain import industry_groups as rules
 from app.domain import validators as v
 from app.domain.errors import INVALID_FORM, Conflict, NotFound, ValidationError
 from app.domain.permissions import Actor, can_manage_universe, is_staff, require
-from app.services.assets import usable_clause
+from app.services.tenancy import readable_assets
 
 # texts (re-exported for the API, the screens and the tests)
 SAVED, DELETED, REORDERED = rules.SAVED, rules.DELETED, rules.REORDERED
@@ -69,7 +69,7 @@ def _asset_counts(session: Session, actor: Actor, group_ids: list[int]) -> dict[
         return {}
     rows = session.exec(
         select(Asset.industry_group_id, func.count(Asset.id))
-        .where(col(Asset.industry_group_id).in_(group_ids), usable_clause(actor))
+        .where(col(Asset.industry_group_id).in_(group_ids), readable_assets(actor))
         .group_by(Asset.industry_group_id)
     ).all()
     return {gid: int(n) for gid, n in rows}

@@ -5,7 +5,7 @@ Writes are one transaction each: the Model row, its component rows replaced (del
 and a ModelVersion row holding the JSON snapshot of the read shape (who and when). `Model.version`
 is the current version number; an update names the version it edited and is refused with
 ConflictError when the model moved on meanwhile (checked again atomically by the UPDATE).
-Tenancy and edit rights: app.services.model_access (404 for invisible models, 403 for edits by
+Tenancy and edit rights: app.services.tenancy (404 for invisible models, 403 for edits by
 a firm that does not own the model).
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ import json
 from datetime import datetime
 from typing import Any, Iterable, Mapping
 
-from sqlalchemy import delete, func, insert, or_, select as sa_select, update
+from sqlalchemy import delete, func, insert, select as sa_select, update
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
@@ -36,8 +36,10 @@ from app.domain.money import percent_4dp_text, percent_trimmed_text
 from app.domain.prices import price_text, since_inclusion_return
 from app.services import assets as asset_service
 from app.services import audit, listing
-from app.services.firm_scope import own_or_shared, usable_ids
-from app.services.model_access import load_model, visible_clause
+from app.services.tenancy import (
+    asset_classes_of, asset_types_of, editable_models, firms_of_model, firms_to_own_or_share, load_model, readable_assets,
+    readable_models, usable_ids,
+)
 
 pct = percent_trimmed_text
 ENGINE_CHUNK = 2000  # ids per IN (...) list when loading models for the engine
@@ -59,10 +61,6 @@ def _brief(asset_id: int | None, code: str | None, name: str | None) -> dict[str
     return None if asset_id is None else {"id": asset_id, "code": code, "name": name}
 
 
-def _editable_clause(actor: Actor):
-    return Model.id.is_not(None) if actor.is_superuser else Model.firm_id == actor.firm_id
-
-
 # ---- the read shape ------------------------------------------------------------------------------
 def _read_shape(s: Session, model: Model) -> dict[str, Any]:
     """The model as the form shows it (and as each version's snapshot keeps it), in 7 queries."""
@@ -70,7 +68,7 @@ def _read_shape(s: Session, model: Model) -> dict[str, Any]:
     shared_ids = sa_select(ModelSharedFirm.firm_id).where(ModelSharedFirm.model_id == mid)
     firms = s.execute(
         sa_select(Firm.id, Firm.name, Firm.deleted_at)
-        .where(or_(Firm.id == model.firm_id, Firm.id.in_(shared_ids))).order_by(func.lower(Firm.name), Firm.id)
+        .where(firms_of_model(model)).order_by(func.lower(Firm.name), Firm.id)
     ).all()
     shared_set = set(s.execute(shared_ids).scalars().all()) if len(firms) > 1 else set()
     owner = next(({"id": i, "name": n} for i, n, _ in firms if i == model.firm_id), {"id": model.firm_id, "name": None})
@@ -192,7 +190,7 @@ def _check_references(s: Session, actor: Actor, owner_firm_id: int, values: dict
     for e in values["equivalents"]:
         wanted.update((e["asset_id"], e["eq_asset_id"]))
     usable = {a.id: a for a in s.exec(select(Asset).where(
-        col(Asset.id).in_(wanted), asset_service.usable_clause(actor, owner_firm_id)))} if wanted else {}
+        col(Asset.id).in_(wanted), readable_assets(actor, owner_firm_id)))} if wanted else {}
 
     def refuse(field: str, asset_id: int, asset: Asset | None) -> None:
         ref = asset.code if asset is not None else str(asset_id)
@@ -391,20 +389,21 @@ def list_models(*, actor: Actor, limit: Any = None, offset: Any = None, sort: An
     on that the actor may edit; recommendations_upload: models the actor may edit."""
     require(is_staff(actor))
     limit_i, offset_i = listing.page(limit, offset)
-    where = [visible_clause(actor)]
+    owner = None  # the superuser's owner-firm filter (a junk id matches nothing)
+    if actor.is_superuser and str(firm_id or "").strip() not in ("", ALL_FIRMS):
+        owner = rules.as_id(firm_id) or -1
+    where = [readable_models(actor, owner)]
     text = str(search or "").strip()
     if text:
         where.append(func.lower(Model.name).contains(text.lower(), autoescape=True))
-    if actor.is_superuser and str(firm_id or "").strip() not in ("", ALL_FIRMS):
-        where.append(Model.firm_id == (rules.as_id(firm_id) or -1))
     if _truthy(link):
         where += [Model.status == ModelStatus.ACTIVE.value, Model.availability != Availability.NOBODY.value]
     if _truthy(tp_calculation) or _truthy(tr_calculation):
         where.append(Model.status == ModelStatus.ACTIVE.value)
     if _truthy(str_upload):
-        where += [Model.analyst_recommendations.is_(True), _editable_clause(actor)]
+        where += [Model.analyst_recommendations.is_(True), editable_models(actor)]
     if _truthy(recommendations_upload):
-        where.append(_editable_clause(actor))
+        where.append(editable_models(actor))
 
     columns = {
         "name": (func.lower(Model.name), Model.id),
@@ -528,13 +527,11 @@ def model_form_options(*, actor: Actor, firm_id: Any = None) -> dict[str, Any]:
     firm = rules.as_id(firm_id) if actor.is_superuser else actor.firm_id
 
     with session_scope() as s:
-        classes = s.exec(select(AssetClass).where(own_or_shared(AssetClass.firm_id, firm))
+        classes = s.exec(select(AssetClass).where(asset_classes_of(firm))
                          .order_by(AssetClass.idx, func.lower(AssetClass.title), AssetClass.id)).all()
-        types = s.exec(select(AssetType).where(own_or_shared(AssetType.firm_id, firm)).order_by(func.lower(AssetType.title), AssetType.id)).all()
+        types = s.exec(select(AssetType).where(asset_types_of(firm)).order_by(func.lower(AssetType.title), AssetType.id)).all()
         groups = s.exec(select(IndustryGroup).order_by(IndustryGroup.idx, func.lower(IndustryGroup.title), IndustryGroup.id)).all()
-        firm_stmt = sa_select(Firm.id, Firm.name).where(Firm.deleted_at.is_(None)).order_by(func.lower(Firm.name), Firm.id)
-        if not actor.is_superuser:
-            firm_stmt = firm_stmt.where(Firm.id != actor.firm_id)
+        firm_stmt = sa_select(Firm.id, Firm.name).where(firms_to_own_or_share(actor)).order_by(func.lower(Firm.name), Firm.id)
         firms = s.execute(firm_stmt).all()
     return {
         "classes": [{"id": c.id, "title": c.title, "is_cash": c.is_cash} for c in classes],

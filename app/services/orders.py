@@ -36,7 +36,7 @@ from app.domain.recommendations import FILE_TOO_LARGE, FileProblem, LineError, f
 from app.domain.roles import Role
 from app.domain.transactions import ASSET_PANEL_LABELS, Kind, Status, cash_amount
 from app.services import audit, postings
-from app.services.portfolio_access import as_id, visible_clause
+from app.services.tenancy import as_id, readable_portfolios
 from app.services.trade_file import report_firm
 
 ORDER_NOT_FOUND = "Order not found"
@@ -96,9 +96,7 @@ def list_orders(*, actor: Actor, firm_id: Any = None, status: Any = "placed", li
     offset_ = max(int(offset) if str(offset or "").isdigit() else 0, 0)
     with session_scope() as s:
         fid = report_firm(s, actor, firm_id)
-        clause = [AssetTransaction.trade_transaction_id.is_not(None), visible_clause(actor)]
-        if fid is not None:
-            clause.append(Portfolio.firm_id == fid)
+        clause = [AssetTransaction.trade_transaction_id.is_not(None), readable_portfolios(actor, fid)]
         wanted = STATUS_FILTERS.get(str(status or "placed"))
         if wanted:
             clause.append(AssetTransaction.status == wanted)
@@ -117,7 +115,7 @@ def _placed(s: Session, actor: Actor, order_id: Any) -> tuple[AssetTransaction, 
     oid = as_id(order_id)
     found = s.exec(select(AssetTransaction, Portfolio).join(Portfolio, Portfolio.id == AssetTransaction.investment_id)
                    .where(AssetTransaction.id == (oid or 0), AssetTransaction.trade_transaction_id.is_not(None),
-                          visible_clause(actor)).with_for_update()).first()
+                          readable_portfolios(actor)).with_for_update()).first()
     if found is None:
         raise NotFound(ORDER_NOT_FOUND)
     t, p = found
@@ -232,9 +230,7 @@ def upload_confirmations(*, actor: Actor, content_type: str | None, data: bytes 
     with session_scope() as s:
         fid = report_firm(s, actor, firm_id)
         clause = [AssetTransaction.trade_transaction_id.is_not(None), AssetTransaction.status == Status.PROCESSING.value,
-                  visible_clause(actor)]
-        if fid is not None:
-            clause.append(Portfolio.firm_id == fid)
+                  readable_portfolios(actor, fid)]
         live = s.exec(select(AssetTransaction, Portfolio, Asset.code)
                       .join(Portfolio, Portfolio.id == AssetTransaction.investment_id)
                       .join(Asset, Asset.id == AssetTransaction.asset_id).where(*clause)

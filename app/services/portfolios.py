@@ -2,7 +2,7 @@
 check), soft delete, link and unlink a model, the form's options, the buy screen's models and the
 per-user portfolio counts of the users lists.
 
-Visibility and edit rights come from app.services.portfolio_access (another firm's portfolio is
+Visibility and edit rights come from app.services.tenancy (another firm's portfolio is
 not found; clients see the portfolios they hold and change nothing). Rules and texts live in
 app.domain.portfolios. Every write is one transaction: the portfolio row and its holders, class
 allocation, industry group allocation and exceptions rows are replaced together.
@@ -37,9 +37,10 @@ from app.domain.roles import Role, UserStatus
 from app.domain.transactions import CASH_ACCOUNT
 from app.services import assets as asset_service
 from app.services import audit, listing
-from app.services.firm_scope import own_or_shared, usable_ids
-from app.services.model_access import MODEL_NOT_FOUND, firm_clause
-from app.services.portfolio_access import load_portfolio, visible_clause
+from app.services.tenancy import (
+    MODEL_NOT_FOUND, asset_classes_of, load_portfolio, models_usable_by, people_of_firm, readable_assets,
+    readable_portfolios, usable_ids,
+)
 
 HOLDER_OPTIONS_MAX = 2000
 APPROVED_TI = (TIStatus.APPROVED.value, TIStatus.PARTIALLY_APPROVED.value)
@@ -157,16 +158,17 @@ def _summary(p: Portfolio, *, firm: tuple[int, str] | None, model: Model | None,
 def _context_where(actor: Actor, *, client_id: Any, adviser_id: Any, firm_id: Any, model_id: Any,
                    model_ids: Iterable[Any] | None, activity_status: Any, broker_id: Any, search: Any, approved: Any,
                    tp_calculation: Any, ti_calculation: Any) -> list[Any]:
-    where = [visible_clause(actor)]
+    where = [readable_portfolios(actor, rules.as_id(firm_id))]
     client = rules.as_id(client_id)
     if client is not None:
         where.append(exists().where(PortfolioUser.investment_id == Portfolio.id, PortfolioUser.user_id == client))
     elif not v.is_empty(client_id):
         where.append(Portfolio.id.is_(None))  # a junk id matches nothing
-    for raw, column in ((adviser_id, Portfolio.adviser_id), (firm_id, Portfolio.firm_id), (model_id, Portfolio.model_id)):
+    for raw, column in ((adviser_id, Portfolio.adviser_id), (firm_id, None), (model_id, Portfolio.model_id)):
         number = rules.as_id(raw)
         if number is not None:
-            where.append(column == number)
+            if column is not None:  # the firm's filter is the readable clause's (above)
+                where.append(column == number)
         elif not v.is_empty(raw) and str(raw).strip() not in ("-1", "-2"):
             where.append(Portfolio.id.is_(None))
     if model_ids is not None:
@@ -266,11 +268,11 @@ def portfolio_counts(*, actor: Actor, user_ids: Iterable[Any]) -> dict[int, int]
     with session_scope() as s:
         for uid, n in s.execute(
             sa_select(PortfolioUser.user_id, func.count()).join(Portfolio, Portfolio.id == PortfolioUser.investment_id)
-            .where(col(PortfolioUser.user_id).in_(ids), visible_clause(actor)).group_by(PortfolioUser.user_id)
+            .where(col(PortfolioUser.user_id).in_(ids), readable_portfolios(actor)).group_by(PortfolioUser.user_id)
         ).all():
             counts[uid] += int(n)
         for uid, n in s.execute(
-            sa_select(Portfolio.adviser_id, func.count()).where(col(Portfolio.adviser_id).in_(ids), visible_clause(actor))
+            sa_select(Portfolio.adviser_id, func.count()).where(col(Portfolio.adviser_id).in_(ids), readable_portfolios(actor))
             .group_by(Portfolio.adviser_id)
         ).all():
             counts[uid] += int(n)
@@ -385,7 +387,7 @@ def _check_references(s: Session, actor: Actor, firm_id: int, values: dict[str, 
     holder_ids = [uid for uid, _ in values["holders"] if uid not in kept]
     if holder_ids:
         ok = set(s.exec(select(User.id).where(
-            col(User.id).in_(holder_ids), User.firm_id == firm_id, User.role == Role.CLIENT.value,
+            col(User.id).in_(holder_ids), people_of_firm(firm_id), User.role == Role.CLIENT.value,
             User.status != UserStatus.DELETED.value)).all())
         if any(uid not in ok for uid in holder_ids):
             errors.check("users", rules.HOLDER_NOT_IN_FIRM)
@@ -415,7 +417,7 @@ def _check_references(s: Session, actor: Actor, firm_id: int, values: dict[str, 
     wanted_assets = {e["asset_id"] for e in values["exceptions"] if e["asset_id"]} | \
         {e["substitute_asset_id"] for e in values["exceptions"] if e["substitute_asset_id"]}
     usable = set(s.exec(select(Asset.id).where(col(Asset.id).in_(wanted_assets),
-                                               asset_service.usable_clause(actor, firm_id))).all()) \
+                                               readable_assets(actor, firm_id))).all()) \
         if wanted_assets else set()
     holding_ids = {e["custom_holding_id"] for e in values["exceptions"] if e["custom_holding_id"]}
     own_holdings = set(s.exec(select(CustomHolding.id).where(
@@ -591,7 +593,7 @@ def delete_portfolio(*, actor: Actor, portfolio_id: Any) -> dict[str, Any]:
 
 # ---- linking a model (the buy route) -------------------------------------------------------------------
 def _linkable_clause(firm_id: int):
-    return firm_clause(firm_id) & (Model.status == ModelStatus.ACTIVE.value) & \
+    return models_usable_by(firm_id) & (Model.status == ModelStatus.ACTIVE.value) & \
         (Model.availability != Availability.NOBODY.value)
 
 
@@ -612,7 +614,7 @@ def link_model(*, actor: Actor, portfolio_id: Any, model_id: Any) -> dict[str, A
     with session_scope() as s:
         p = load_portfolio(s, actor, portfolio_id, for_edit=True, lock=True)
         mid = rules.as_id(model_id)
-        model = s.exec(select(Model).where(Model.id == (mid or -1), firm_clause(p.firm_id))).first()
+        model = s.exec(select(Model).where(Model.id == (mid or -1), models_usable_by(p.firm_id))).first()
         if model is None:
             raise NotFound(MODEL_NOT_FOUND)
         if model.status != ModelStatus.ACTIVE.value or model.availability == Availability.NOBODY.value:
@@ -707,13 +709,13 @@ def form_options(*, actor: Actor, firm_id: Any = None) -> dict[str, Any]:
         def people(role: Role) -> list[dict[str, Any]]:
             if firm is None:
                 return []
-            rows = s.exec(select(User).where(User.firm_id == firm, User.role == role.value, live)
+            rows = s.exec(select(User).where(people_of_firm(firm), User.role == role.value, live)
                           .order_by(func.lower(User.first_name), func.lower(User.last_name), User.id)
                           .limit(HOLDER_OPTIONS_MAX)).all()
             return [{**_person(u), "status": u.status} for u in rows]
 
         classes = s.exec(select(AssetClass).where(
-            own_or_shared(AssetClass.firm_id, firm)
+            asset_classes_of(firm)
         ).order_by(AssetClass.is_cash.desc(), AssetClass.idx, func.lower(AssetClass.title), AssetClass.id)).all()
         groups = s.exec(select(IndustryGroup).order_by(IndustryGroup.idx, IndustryGroup.id)).all()
         brokers = s.exec(select(Broker).order_by(func.lower(Broker.name), Broker.id)).all()

@@ -2,7 +2,7 @@
 cash transaction, and derives positions, the cash balance and deposit balances from executed rows.
 
 Internal to the services (no permission checks here): callers load the portfolio through
-app.services.portfolio_access first and pass their open session, so that an asset transaction and
+app.services.tenancy first and pass their open session, so that an asset transaction and
 its cash transaction are written in the caller's single database transaction.
 
 Derivation (spec 002 s4, app.domain.transactions.EFFECTS): only executed transactions count.

@@ -1,7 +1,7 @@
 """Long-term and short-term (analyst) recommendations of a model: list, add, change, delete, delete
 all, CSV/Excel upload to one or many models (amend or replace) and CSV download.
 
-Reading needs a model the actor can see (model_access.load_model); every write needs the right to
+Reading needs a model the actor can see (tenancy.load_model); every write needs the right to
 edit it (for_edit=True): clients are refused, other firms' models are not found. Writes lock the
 model row, so two people adding the same asset at once cannot both succeed. Short-term
 recommendations are never removed: they are marked deleted, and every change stamps the model's
@@ -26,8 +26,7 @@ from app.domain.models import UPLOAD_TYPES
 from app.domain.permissions import Actor, can_edit_model, is_staff, require
 from app.domain.recommendations import Kind, LineError, UploadLine
 from app.exports import recommendations_csv
-from app.services import assets as assets_service
-from app.services import listing, model_access
+from app.services import listing, tenancy
 
 ACTIVE, DELETED = "active", "deleted"
 REPLACE = UPLOAD_TYPES[1]
@@ -89,7 +88,7 @@ def _model_summary(actor: Actor, model: Model) -> dict[str, Any]:
 # ---- helpers -------------------------------------------------------------------------------------
 def _model_for_write(s: Session, actor: Actor, model_id: Any) -> Model:
     """The model if the actor may change it, locked until the transaction ends (PostgreSQL)."""
-    model = model_access.load_model(s, actor, model_id, for_edit=True)
+    model = tenancy.load_model(s, actor, model_id, for_edit=True)
     s.exec(select(Model.id).where(Model.id == model.id).with_for_update()).first()
     return model
 
@@ -106,7 +105,7 @@ def _usable_asset(s: Session, actor: Actor, model: Model, asset_id: Any) -> Asse
     number = _int(asset_id)
     if number is None:
         return None
-    return s.exec(select(Asset).where(Asset.id == number, assets_service.usable_clause(actor, model.firm_id))).first()
+    return s.exec(select(Asset).where(Asset.id == number, tenancy.readable_assets(actor, model.firm_id))).first()
 
 
 def _refuse(errors: Mapping[str, str]) -> None:
@@ -134,7 +133,7 @@ def recommendations_page(*, actor: Actor, model_id: Any, kind: Kind | str) -> di
     """The model (id, name, can_edit ...) and its recommendations of one kind, in one call."""
     kind = Kind(kind)
     with session_scope() as s:
-        model = model_access.load_model(s, actor, model_id)
+        model = tenancy.load_model(s, actor, model_id)
         rows = _long_terms(s, model) if kind is Kind.LONG_TERM else _short_terms(s, model)
         return {"model": _model_summary(actor, model), "rows": rows}
 
@@ -150,7 +149,7 @@ def _long_terms(s: Session, model: Model) -> list[dict[str, Any]]:
 
 def list_long_terms(*, actor: Actor, model_id: Any) -> tuple[list[dict[str, Any]], int]:
     with session_scope() as s:
-        model = model_access.load_model(s, actor, model_id)
+        model = tenancy.load_model(s, actor, model_id)
         rows = _long_terms(s, model)
         return rows, len(rows)
 
@@ -244,7 +243,7 @@ def _short_terms(s: Session, model: Model) -> list[dict[str, Any]]:
 
 def list_short_terms(*, actor: Actor, model_id: Any) -> tuple[list[dict[str, Any]], int]:
     with session_scope() as s:
-        model = model_access.load_model(s, actor, model_id)
+        model = tenancy.load_model(s, actor, model_id)
         rows = _short_terms(s, model)
         return rows, len(rows)
 
@@ -376,7 +375,7 @@ def export_csv(*, actor: Actor, model_id: Any, kind: Kind | str, client_offset: 
     kind = Kind(kind)
     offset = recommendations_csv.client_offset(client_offset)
     with session_scope() as s:
-        model = model_access.load_model(s, actor, model_id)
+        model = tenancy.load_model(s, actor, model_id)
         if kind is Kind.LONG_TERM:
             found = s.exec(
                 select(LongTermRecommendation, Asset).join(Asset, Asset.id == LongTermRecommendation.asset_id)
@@ -404,7 +403,7 @@ def _plan(s: Session, actor: Actor, kind: Kind, model: Model, lines: Sequence[Up
           upload_type: str) -> tuple[Plan, list[LineError]]:
     """What the file does to one model, without writing: ('clear',), ('create', asset, line),
     ('update', rec, line), ('remove', rec); and the lines that cannot be applied to this model."""
-    found = assets_service.find_by_codes(s, actor, [line.code for line in lines], firm_id=model.firm_id)
+    found = tenancy.find_assets_by_codes(s, actor, [line.code for line in lines], firm_id=model.firm_id)
     errors = [rules.unknown_code_error(line.line, line.code) for line in lines if line.code not in found]
     plan: Plan = []
     existing: dict[int, Any] = {}
@@ -492,7 +491,7 @@ def _model_ids(model_ids: Any) -> list[int]:
             if part.strip():
                 number = _int(part)
                 if number is None:
-                    raise NotFound(model_access.MODEL_NOT_FOUND)
+                    raise NotFound(tenancy.MODEL_NOT_FOUND)
                 numbers.append(number)
     return list(dict.fromkeys(numbers))
 
@@ -521,7 +520,7 @@ def upload(*, actor: Actor, kind: Kind | str, model_ids: Any, content_type: str 
     if data is None:
         raise ValidationError(rules.SELECT_FILE, {"file": rules.SELECT_FILE})
     with session_scope() as s:  # who may: every model, before the file is even read
-        models = [model_access.load_model(s, actor, number, for_edit=True) for number in ids]
+        models = [tenancy.load_model(s, actor, number, for_edit=True) for number in ids]
     try:
         lines, errors = rules.parse_upload(kind, data)
     except rules.FileProblem as problem:

@@ -22,7 +22,7 @@ from app.services import mail, postings
 from app.services.advice_queries import (
     last_validated_tp_id, load_tp, portfolio_facts, portfolio_owners, receivers, tp_shape,
 )
-from app.services.portfolio_access import load_portfolio, visible_clause
+from app.services.tenancy import load_portfolio, readable_portfolios
 from app.settings import settings as app_settings
 
 ZERO = Decimal(0)
@@ -160,7 +160,7 @@ def awaiting_decision(*, actor: Actor, now: datetime | None = None) -> dict[str,
     with session_scope() as s:
         owned = {pid: name for pid, name in s.execute(
             sa_select(Portfolio.id, Portfolio.name)
-            .where(visible_clause(actor), col(Portfolio.id).in_(
+            .where(readable_portfolios(actor), col(Portfolio.id).in_(
                 sa_select(PortfolioUser.investment_id).where(PortfolioUser.user_id == actor.id,
                                                              PortfolioUser.is_owner.is_(True))))).all()}
         if not owned:

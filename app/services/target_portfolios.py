@@ -37,12 +37,12 @@ from app.domain.engine.target import calculate_target
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
 from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.jobs import progress
-from app.services import assets as asset_service, audit, engine_inputs, listing, records_of_advice
+from app.services import audit, engine_inputs, listing, records_of_advice
 from app.services.advice_queries import (
     TP_NOT_FOUND, approval_settings, firm_topic, last_validated_tp_id, load_tp, next_versions, portfolio_facts,
     tp_shape, tp_summary, user_name_parts, visible_tp_row,
 )
-from app.services.portfolio_access import as_id, load_portfolio
+from app.services.tenancy import as_id, find_assets_by_codes, load_portfolio, normalise_code, readable_assets
 
 log = logging.getLogger(__name__)
 
@@ -383,7 +383,7 @@ def _read_edits(s: Session, actor: Actor, p: Portfolio,
         if not isinstance(item, dict):
             raise ValidationError(validators.DEFAULT, fields={f"overrides.{n}": validators.DEFAULT})
         asset_id = as_id(item.get("asset_id"))
-        code = asset_service.normalise_code(item.get("code"))
+        code = normalise_code(item.get("code"))
         if asset_id is None and not code:
             text = validators.REQUIRED.format(label="asset").strip()
             raise ValidationError(text, fields={f"overrides.{n}.code": text})
@@ -401,9 +401,9 @@ def _read_edits(s: Session, actor: Actor, p: Portfolio,
         else:
             units = None
         rows.append((n, asset_id, code, units, as_id(item.get("class_id"))))
-    by_code = asset_service.find_by_codes(s, actor, [code for _, aid, code, _, _ in rows if aid is None], p.firm_id)
+    by_code = find_assets_by_codes(s, actor, [code for _, aid, code, _, _ in rows if aid is None], p.firm_id)
     ids = {aid for _, aid, _, _, _ in rows if aid is not None}
-    usable = set(s.exec(select(Asset.id).where(col(Asset.id).in_(ids), asset_service.usable_clause(actor, p.firm_id)))
+    usable = set(s.exec(select(Asset.id).where(col(Asset.id).in_(ids), readable_assets(actor, p.firm_id)))
                  .all()) if ids else set()
     facts = engine_inputs.load_assets(s, usable | {a.id for a in by_code.values()})
     overrides: list[TargetOverride] = []

@@ -31,7 +31,7 @@ from app.domain.permissions import NOT_ALLOWED, Actor
 from app.domain.roles import Role
 from app.services import trade_instructions as tis
 from app.services.advice_queries import shown_instruction
-from app.services.portfolio_access import as_id, visible_clause
+from app.services.tenancy import as_id, load_portfolio, readable_portfolios
 
 ADVISER_NOT_FOUND = "Adviser not found"
 SELECT_ADVISER = "Select an adviser"
@@ -123,7 +123,7 @@ def _adviser_scope(s: Session, actor: Actor, adviser: Any):
             raise NotFound(ADVISER_NOT_FOUND)
         return alive & (Portfolio.adviser_id == actor.id)
     # administrator: the firm's portfolios, or one of its advisers'
-    clause = alive & (Portfolio.firm_id == actor.firm_id)
+    clause = readable_portfolios(actor)  # an administrator's: the live portfolios of the firm
     aid = as_id(adviser)
     if aid is not None:
         u = s.get(User, aid)
@@ -270,7 +270,7 @@ def _require_visible(actor: Actor, ids: list[int]) -> None:
     naming another firm's is refused whole (404), not half done."""
     with session_scope() as s:
         seen = set(s.exec(select(TradeInstruction.id).join(Portfolio, Portfolio.id == TradeInstruction.investment_id)
-                          .where(col(TradeInstruction.id).in_(ids), visible_clause(actor))).all())
+                          .where(col(TradeInstruction.id).in_(ids), readable_portfolios(actor))).all())
     if seen != set(ids):
         raise NotFound(tis.TI_NOT_FOUND)
 
@@ -377,7 +377,6 @@ def portfolio_export(*, actor: Actor, investment_id: Any, file_format: str, vers
     from app.db.types import utcnow
     from app.exports import trade_recommendations as out
     from app.exports.recommendations_csv import client_offset as parse_offset
-    from app.services.portfolio_access import load_portfolio
 
     offset = parse_offset(client_offset)
     with session_scope() as s:

@@ -47,9 +47,8 @@ from app.domain.roles import Role
 from app.domain.transactions import Kind, Status
 from app.services import audit, postings
 from app.services.holdings import person_name
-from app.services.portfolio_access import as_id
+from app.services.tenancy import FIRM_NOT_FOUND, as_id, live_portfolios_of
 
-FIRM_NOT_FOUND = "Firm not found"
 ZERO = Decimal(0)
 
 
@@ -172,13 +171,6 @@ def _limit_settings(p: Any) -> PortfolioSettings:
     )
 
 
-def _scope(firm_id: int | None):
-    clause = Portfolio.deleted_at.is_(None)
-    if firm_id is not None:
-        clause = clause & (Portfolio.firm_id == firm_id)
-    return clause
-
-
 IDS_IN_QUERY = 1_000  # more chosen recommendations than this are filtered after reading the firm's
 
 
@@ -193,7 +185,7 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
                       TradeInstruction.investment_id, TradeInstruction.target_portfolio_id)
             .join(TradeInstruction, TradeInstruction.id == TradeTransaction.trade_instruction_id)
             .join(Portfolio, Portfolio.id == TradeInstruction.investment_id)
-            .where(_scope(firm_id), TradeTransaction.status == TxStatus.APPROVED.value))
+            .where(live_portfolios_of(firm_id), TradeTransaction.status == TxStatus.APPROVED.value))
     wanted = None if only_ids is None else set(only_ids)
     if wanted is not None and len(wanted) <= IDS_IN_QUERY:
         stmt = stmt.where(col(TradeTransaction.id).in_(sorted(wanted)))

@@ -38,12 +38,14 @@ from app.domain.ledger import NOT_ENOUGH_ASSETS
 from app.domain.model_spec import EQUAL_AMOUNTS
 from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.domain.roles import Role
-from app.services import assets as assets_service, audit, engine_inputs, listing, postings
+from app.services import audit, engine_inputs, listing, postings
 from app.services.advice_queries import (
     STAFF_ONLY_TI, approval_settings, client_visible_instructions, iso, next_versions, portfolio_facts,
     portfolio_owners, receivers, shown_instruction, user_name_parts,
 )
-from app.services.portfolio_access import PORTFOLIO_NOT_FOUND, as_id, load_portfolio, visible_clause
+from app.services.tenancy import (
+    PORTFOLIO_NOT_FOUND, as_id, find_assets_by_codes, load_portfolio, readable_portfolios,
+)
 
 log = logging.getLogger(__name__)
 
@@ -254,7 +256,7 @@ def generate(*, actor: Actor, investment_ids: Iterable[Any]) -> list[dict[str, A
     if not ids or any(i is None for i in ids):
         raise ValidationError(advice.SELECT_INVESTMENT)
     with session_scope() as s:  # another firm's portfolio refuses the whole request, before any is calculated
-        if set(s.exec(select(Portfolio.id).where(col(Portfolio.id).in_(ids), visible_clause(actor))).all()) != set(ids):
+        if set(s.exec(select(Portfolio.id).where(col(Portfolio.id).in_(ids), readable_portfolios(actor))).all()) != set(ids):
             raise NotFound(PORTFOLIO_NOT_FOUND)
     out = []
     for pid in dict.fromkeys(ids):
@@ -651,7 +653,7 @@ def add_transaction(*, actor: Actor, ti_id: Any, code: Any, action: Any, quantit
             raise ValidationError(validators.REQUIRED_SELECT.format(label="action"), fields={"action": "required"})
         code_text = str(code or "").strip().upper()
         # only an asset the portfolio's firm may use (the shared universe or the firm's own)
-        asset = assets_service.find_by_codes(s, actor, [code_text], firm_id=p.firm_id).get(code_text) if code_text else None
+        asset = find_assets_by_codes(s, actor, [code_text], firm_id=p.firm_id).get(code_text) if code_text else None
         if asset is None:
             raise ValidationError(INVALID_CODE, fields={"code": INVALID_CODE})
         units = _decimal(quantity, "quantity")

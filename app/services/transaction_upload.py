@@ -23,8 +23,7 @@ from app.domain.errors import ValidationError
 from app.domain.permissions import Actor, is_staff, require
 from app.domain.recommendations import FILE_TOO_LARGE, FileProblem, LineError
 from app.domain.transactions import Kind
-from app.services import assets as assets_service
-from app.services.portfolio_access import load_portfolio
+from app.services.tenancy import find_assets_by_codes, load_portfolio
 from app.services.transactions import add_asset_in_session, units_book
 
 SELECT_FILE = "Please, select file. "
@@ -57,7 +56,7 @@ def upload_transactions(*, actor: Actor, investment_id: Any, content_type: str |
     with session_scope() as s:
         portfolio = load_portfolio(s, actor, investment_id, for_edit=True, lock=True)
         codes = {line.code for line in lines if line.code}
-        found = assets_service.find_by_codes(s, actor, codes, firm_id=portfolio.firm_id)
+        found = find_assets_by_codes(s, actor, codes, firm_id=portfolio.firm_id)
         book = units_book(s, portfolio)
         errors = list(errors)
         now = utcnow()

@@ -1,6 +1,6 @@
 """Cash transactions, the opening balance and asset transactions of a portfolio (spec 002 s2-s9).
 
-Who may do what (app.services.portfolio_access decides what a portfolio is to the actor):
+Who may do what (app.services.tenancy decides what a portfolio is to the actor):
 - reading: staff of the portfolio's firm (superusers: every firm) and the clients who hold it;
   another firm's portfolio or transaction is not found (404);
 - writing: staff only (superuser, administrator, adviser of the firm); a client is refused (403)
@@ -69,9 +69,8 @@ from app.domain.permissions import Actor, is_staff, require
 from app.domain.transactions import (
     CASH_LIST_LABELS, KIND_LABELS, Cash, CashType, Kind, Status, cash_amount, cash_class, is_counted, signed,
 )
-from app.services import assets as assets_service
 from app.services import postings
-from app.services.portfolio_access import load_portfolio
+from app.services.tenancy import find_assets_by_codes, load_portfolio, readable_assets
 
 ZERO = Decimal(0)
 # Trade instruction transactions still waiting for a decision or an order (app.domain.advice.TxStatus).
@@ -273,9 +272,9 @@ def _resolve_asset(s: Session, actor: Actor, portfolio: Portfolio, asset_id: int
     asset = None
     if asset_id is not None:
         asset = s.exec(select(Asset).where(Asset.id == asset_id,
-                                           assets_service.usable_clause(actor, portfolio.firm_id))).first()
+                                           readable_assets(actor, portfolio.firm_id))).first()
     elif code:
-        asset = assets_service.find_by_codes(s, actor, [code], firm_id=portfolio.firm_id).get(code)
+        asset = find_assets_by_codes(s, actor, [code], firm_id=portfolio.firm_id).get(code)
     if asset is None:
         field = "asset_id" if asset_id is not None else "code"
         text = rules.UNKNOWN_ASSET.format(code=code) if code and asset_id is None else v.REQUIRED_SELECT.format(label="asset")

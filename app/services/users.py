@@ -16,15 +16,15 @@ from app.domain import auth_rules
 from app.domain import validators as v
 from app.domain.errors import INVALID_FORM, Conflict, NotFound, PermissionDenied, ValidationError
 from app.domain.permissions import (
-    NOT_ALLOWED, Actor, can_delete_user, can_edit_user, can_list_users, can_view_user, creatable_roles,
+    NOT_ALLOWED, Actor, can_delete_user, can_edit_user, can_list_users, creatable_roles,
     in_firm, require, visible_roles,
 )
 from app.domain.roles import Role, UserStatus
 from app.domain.users import clean_new_password, clean_person, parse_role, parse_status
 from app.services import audit, files, listing, tokens
 from app.services.security import hash_password, verify_password
+from app.services.tenancy import USER_NOT_FOUND, load_user, people_of_firm, readable_users
 
-USER_NOT_FOUND = "User not found"
 USER_CHANGED = "This user was changed by someone else. Reload and apply your changes again."
 CREATED, UPDATED, DELETED, PROFILE_UPDATED = "User is created", "User is updated", "User is deleted", "Profile is updated"
 EMAIL_CHANGE_SENT = "We sent a confirmation link to {email}. Your e-mail changes when you open it."
@@ -65,13 +65,6 @@ def _int(value: Any) -> int | None:
         return None
 
 
-def _load(session: Session, actor: Actor, user_id: Any) -> User:
-    user = session.get(User, _int(user_id) or 0)
-    if user is None or not can_view_user(actor, Role(user.role), user.firm_id, user.id):
-        raise NotFound(USER_NOT_FOUND)
-    return user
-
-
 def _public(session: Session, user: User) -> dict[str, Any]:
     firm = session.get(Firm, user.firm_id) if user.firm_id else None
     adviser = session.get(User, user.adviser_id) if user.adviser_id else None
@@ -100,11 +93,7 @@ def list_users(
     wanted_status = {st for st in (parse_status(x) for x in (statuses or [])) if st is not None} or {UserStatus.ACTIVE, UserStatus.DISABLED}
 
     where = [col(User.role).in_([r.value for r in wanted] or ["-"]), col(User.status).in_([st.value for st in wanted_status])]
-    if actor.is_superuser:
-        if _int(firm_id):
-            where.append(User.firm_id == _int(firm_id))
-    else:
-        where.append(User.firm_id == actor.firm_id)
+    where.append(readable_users(actor, _int(firm_id)))
     if _int(adviser_id):
         where.append(User.adviser_id == _int(adviser_id))
     if not include_current_user:
@@ -151,7 +140,7 @@ def list_users(
 # ---- one user ---------------------------------------------------------------------------------
 def get_user(*, actor: Actor, user_id: Any) -> dict[str, Any]:
     with session_scope() as s:
-        return _public(s, _load(s, actor, user_id))
+        return _public(s, load_user(s, actor, user_id))
 
 
 def _clean_membership(session: Session, actor: Actor, data: Mapping[str, Any], errors: v.FieldErrors,
@@ -214,7 +203,7 @@ def create_user(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
 def update_user(*, actor: Actor, user_id: Any, data: Mapping[str, Any]) -> dict[str, Any]:
     removed: list[str] = []
     with session_scope() as s:
-        user = _load(s, actor, user_id)
+        user = load_user(s, actor, user_id)
         if (user.status == UserStatus.DELETED.value or not creatable_roles(actor)
                 or not can_edit_user(actor, Role(user.role), user.firm_id, user.id)):
             raise PermissionDenied(NOT_ALLOWED)
@@ -258,7 +247,7 @@ def delete_user(*, actor: Actor, user_id: Any) -> None:
     from app.services.auth import revoke_sessions
 
     with session_scope() as s:
-        user = _load(s, actor, user_id)
+        user = load_user(s, actor, user_id)
         if user.status == UserStatus.DELETED.value:
             raise NotFound(USER_NOT_FOUND)
         if not can_delete_user(actor, Role(user.role), user.firm_id, user.id):
@@ -290,7 +279,7 @@ def set_user_image(*, actor: Actor, user_id: Any, kind: str, content_type: str |
     """Store a photo, signature or default logo; the file is checked before anything is written."""
     column = _IMAGE_COLUMNS[kind]
     with session_scope() as s:
-        user = _load(s, actor, user_id)
+        user = load_user(s, actor, user_id)
         if user.status == UserStatus.DELETED.value or not can_edit_user(actor, Role(user.role), user.firm_id, user.id):
             raise PermissionDenied(NOT_ALLOWED)
         if kind == "logo" and not actor.is_superuser:
@@ -404,7 +393,7 @@ def adviser_options(*, actor: Actor, firm_id: Any = None) -> list[dict[str, Any]
     with session_scope() as s:
         rows = s.exec(
             select(User.id, User.first_name, User.last_name)
-            .where(User.firm_id == target_firm, User.role == Role.ADVISER.value, User.status == UserStatus.ACTIVE.value)
+            .where(people_of_firm(target_firm), User.role == Role.ADVISER.value, User.status == UserStatus.ACTIVE.value)
             .order_by(func.lower(User.first_name), func.lower(User.last_name))
         ).all()
         return [{"id": i, "name": f"{f} {l}"} for i, f, l in rows]

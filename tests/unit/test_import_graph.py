@@ -90,7 +90,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_graph_sees_function_level_imports():
     graph = import_graph()
-    assert "app.services.portfolio_access" in graph["app.services.holdings"]
+    assert "app.services.tenancy" in graph["app.services.holdings"]
     assert graph["app.cli"], "app.cli imports the commands it runs inside functions"
 
 

@@ -28,7 +28,7 @@ from app.services import firms as firm_service
 from app.services import listing
 from app.services import models as model_service
 from app.ui import routes
-from app.services.portfolio_access import as_id
+from app.services.tenancy import as_id
 from app.ui.states.base import AppState, toast_error
 from app.ui.states.bulk_progress import BulkProgressState
 

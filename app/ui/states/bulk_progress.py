@@ -30,7 +30,7 @@ from app.domain.errors import GENERIC, DomainError
 from app.domain.permissions import Actor
 from app.jobs import progress
 from app.services import bulk_runs
-from app.services.portfolio_access import as_id
+from app.services.tenancy import as_id
 from app.ui.states.base import AppState, toast_error
 
 log = logging.getLogger("app.ui.bulk_progress")
