@@ -86,15 +86,19 @@ def screen_load(*, clients: bool = True, failed: str = GENERIC,
 
     clients: whether a client may open the screen (if not, they go home with the refusal);
     failed: the toast when the load fails with no message of its own;
-    back: where to go when the load fails (the list of a one-object screen), from (self, actor)."""
+    back: where to go when the load fails (the list of a one-object screen), from (self, actor); ''
+          stays on the screen."""
     def decorate(load: Callable) -> Callable:
         def _failure(self, actor: Actor, exc: Exception):
             if isinstance(exc, AuthenticationError):
                 return self._fail(exc)
             if not isinstance(exc, DomainError):
                 raise exc
+            if "loading" in self.base_vars:
+                self.loading = False  # the skeleton gives way to the empty screen
             shown = toast_error(exc.message or failed)
-            return [shown, rx.redirect(back(self, actor))] if back is not None else shown
+            target = back(self, actor) if back is not None else ""
+            return [shown, rx.redirect(target)] if target else shown
 
         def _actor_or_refusal(self):
             try:
@@ -142,12 +146,13 @@ class Confirm(rx.State, mixin=True):
 
     confirm_open: bool = False
     confirm_message: str = ""
+    confirm_label: str = "Delete"  # the confirming button
     _confirm_action: str = ""
     _confirm_id: int = 0
 
-    def _ask(self, action: str, message: str, target_id: int = 0) -> None:
+    def _ask(self, action: str, message: str, target_id: int = 0, label: str = "Delete") -> None:
         self._confirm_action, self._confirm_id = action, target_id
-        self.confirm_message = message
+        self.confirm_message, self.confirm_label = message, label
         self.confirm_open = True
 
     def _confirmed(self, action: str, target_id: int) -> Any:  # pragma: no cover - each screen acts
