@@ -160,7 +160,7 @@ def test_remove_an_asset_whose_target_reached_zero(screen):
     assert _lines(s)["WES"].units_raw == "0" and _lines(s)["WES"].removable
 
     _call(s, "ask_remove", wes.asset_id)
-    assert s.confirm_open and s.confirm_text == advice.CONFIRM_REMOVE_ASSET == "Are you sure you want to remove this asset?"
+    assert s.confirm_open and s.confirm_message == advice.CONFIRM_REMOVE_ASSET == "Are you sure you want to remove this asset?"
     _call(s, "confirm")
     assert s.edit_steps == 3 and s._current() == []  # an added asset leaves with its edits
     _recalculated(s)

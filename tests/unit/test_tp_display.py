@@ -3,9 +3,8 @@ class tables with assets, deposits, custom holdings and the cash account, signed
 class colour against min / max, titles from the labels, who acted, and the versions rows."""
 from __future__ import annotations
 
-from app.ui.states.target_portfolio import (
-    build_classes, build_groups, build_steps, signed_money, signed_units, status_color, version_row,
-)
+from app.ui.display import signed_money, signed_whole_units as signed_units
+from app.ui.states.target_portfolio import build_classes, build_groups, build_steps, status_color, version_row
 
 RESULT = {
     "value": "10000.00", "cash": "6000.00", "cash_after": "1000.00", "min_cash": "500.00", "buys": "5200.00",

@@ -16,11 +16,12 @@ from app.ui.components.asset_picker import asset_picker
 from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
 from app.ui.components.widgets import (
-    confirm_dialog, empty_row, list_footer, page_size_select, pagination, plain_header, skeleton_rows, table_card,
+    confirm_dialog_of, empty_row, list_footer, page_size_select, pagination, plain_header, skeleton_rows, table_card,
 )
+from app.ui.states.advice_versions import VERSION_PAGE_SIZES
 from app.ui.states.base import AppState
 from app.ui.states.target_portfolio import (
-    CODE_MAX, COMMENT_TITLES, EDIT_AVAILABLE, UNITS_INVALID, VERSION_PAGE_SIZES, GroupRow, Step, TargetPortfolioState,
+    CODE_MAX, COMMENT_TITLES, EDIT_AVAILABLE, UNITS_INVALID, GroupRow, Step, TargetPortfolioState,
     TPClass, TPLine, TPVersionsState, VersionRow,
 )
 
@@ -659,8 +660,7 @@ def target_portfolio_page() -> rx.Component:
     return page(
         title,
         _content(),
-        confirm_dialog(S.confirm_open, S.confirm_text, S.confirm, S.cancel_confirm, confirm_label="Confirm",
-                       danger=False),
+        confirm_dialog_of(S, confirm_label="Confirm", danger=False),
         asset_picker(on_pick=S.asset_picked, id_prefix="tp-asset-picker"),
         crumbs=portfolio_crumbs(S, ("Target Portfolio", None)),
         actions=_actions(),

@@ -19,34 +19,30 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import math
 import re
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import reflex as rx
 
 from app.domain import advice, validators
 from app.domain.allocations import bar_width
-from app.domain.money import percent_1dp_label
-from app.domain.cgt import format_aud
 from app.domain.errors import GENERIC, AuthenticationError, DomainError
 from app.domain.permissions import Actor
 from app.domain.portfolios import EXCEPTION_TITLES
 from app.services import advice_display
-from app.services import holdings as holdings_service
 from app.services import target_portfolios
 from app.services import records_of_advice
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
-from app.ui.states.lists import visible_pages
+from app.ui.display import money, percent_1dp as percent, sign_of, signed_money, signed_whole_units, whole_units
+from app.ui.states.advice_versions import LOAD_FAILED, AdviceScreen, AdviceVersions, load_failed
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
-from app.ui.states.portfolio_header import PortfolioHeader
-from app.ui.parse import positive_int as _int, person_name as person
+from app.ui.states.screen import Confirm, guarded
+from app.ui.parse import decimal_or_none as _dec, positive_int as _int, person_name as person
 
 log = logging.getLogger(__name__)
 
-LOAD_FAILED = "Opps, something went wrong"
 # Edit mode (001 s4: mode EDIT, history of steps with undo) needs the service's edit functions;
 # the Edit action is offered only once they exist.
 EDIT_AVAILABLE = hasattr(target_portfolios, "edit_step")
@@ -55,64 +51,13 @@ WHOLE_UNITS = re.compile(r"\d{1,12}")  # target units: a whole number, zero or m
 UNITS_INVALID = "Please, enter a whole number of units, zero or more."
 CODE_REQUIRED = validators.REQUIRED.format(label="an asset code").strip()
 CODE_MAX = 20
-VERSION_PAGE_SIZES = [str(n) for n in advice.VERSION_PAGE_SIZES]
-DEFAULT_VERSION_PAGE_SIZE = VERSION_PAGE_SIZES[0]
 FEEDBACK_SECONDS = 3  # the commentary's updating / saved / error line clears itself (002 s8)
 COMMENT_UPDATING = "Updating..."
 COMMENT_SAVED = "Commentary saved"
 COMMENT_TITLES = {"market": "Market commentary", "recommendation": "Recommendation"}
+CONFIRM_TEXTS = {"calculate": advice.CONFIRM_RECALCULATE_TP, "validate": advice.CONFIRM_VALIDATE,
+                 "remove": advice.CONFIRM_REMOVE_ASSET}
 ZERO = Decimal(0)
-
-
-# ---- formatting ---------------------------------------------------------------------------------
-def _dec(value: Any) -> Decimal | None:
-    if value is None or value == "":
-        return None
-    try:
-        return Decimal(str(value))
-    except (InvalidOperation, ValueError):
-        return None
-
-
-def money(value: Any) -> str:
-    number = _dec(value)
-    return "" if number is None else format_aud(number)
-
-
-def signed_money(value: Any) -> str:
-    number = _dec(value)
-    if number is None:
-        return ""
-    text = format_aud(number)
-    return f"+{text}" if number > 0 and text != "$0.00" else text
-
-
-def units(value: Any) -> str:
-    """Listed units without decimals."""
-    number = _dec(value)
-    return "" if number is None else f"{number.quantize(Decimal(1), rounding=ROUND_HALF_UP):,}"
-
-
-def signed_units(value: Any) -> str:
-    number = _dec(value)
-    if number is None:
-        return ""
-    whole = number.quantize(Decimal(1), rounding=ROUND_HALF_UP)
-    return f"+{whole:,}" if whole > 0 else f"{whole:,}"
-
-
-def percent(value: Any) -> str:
-    number = _dec(value)
-    return "" if number is None else percent_1dp_label(number)
-
-
-def sign(value: Any) -> str:
-    """'up', 'down' or '' for a change."""
-    number = _dec(value)
-    if number is None:
-        return ""
-    cents = number.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    return "" if cents == 0 else ("up" if cents > 0 else "down")
 
 
 def status_color(status: str, not_enough_cash: bool = False) -> str:
@@ -250,11 +195,11 @@ def _asset_line(a: dict[str, Any], names: dict[int, dict[str, Any]]) -> TPLine:
         key=f"asset-{a.get('asset_id')}", kind="asset", code=str(a.get("code") or ""),
         name=(info or {}).get("name", ""), url=(info or {}).get("url", ""), action=str(a.get("action") or ""),
         trade=trade_side(a.get("delta_units")), flags=flags, price=money(a.get("limit_price") or a.get("price")), weight=percent(a.get("weight_percent")),
-        current_units=units(a.get("current_units")), current_value=money(a.get("current_value")),
-        current_percent=percent(a.get("current_percent")), target_units=units(a.get("target_units")),
+        current_units=whole_units(a.get("current_units")), current_value=money(a.get("current_value")),
+        current_percent=percent(a.get("current_percent")), target_units=whole_units(a.get("target_units")),
         target_value=money(a.get("target_value")), target_percent=percent(a.get("target_percent")),
-        delta_units=signed_units(a.get("delta_units")), delta_value=signed_money(a.get("delta_value")),
-        delta_sign=sign(a.get("delta_value")), reasons=reasons,
+        delta_units=signed_whole_units(a.get("delta_units")), delta_value=signed_money(a.get("delta_value")),
+        delta_sign=sign_of(a.get("delta_value"), "0.01"), reasons=reasons,
         asset_id=int(a.get("asset_id") or 0), units_raw=raw, added=added, units_input=raw,
     )
 
@@ -291,7 +236,7 @@ def _cash_line(result: dict[str, Any], value: Decimal | None) -> TPLine:
         key="cash", kind="cash", code="Cash", name="Cash account", action="",
         current_value=money(cash), current_percent=share(cash), target_value=money(after), target_percent=share(after),
         delta_value=signed_money(after - cash) if cash is not None and after is not None else "",
-        delta_sign=sign(after - cash) if cash is not None and after is not None else "", reasons=reasons,
+        delta_sign=sign_of(after - cash, "0.01") if cash is not None and after is not None else "", reasons=reasons,
     )
 
 
@@ -452,7 +397,9 @@ def load_names(actor: Actor, shape: dict[str, Any]) -> dict[str, dict[int, dict[
 
 
 # ---- portfolios.target-portfolio --------------------------------------------------------------------
-class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
+class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
+    SCREEN = "portfolios.target-portfolio"
+
     loading: bool = True
     missing: bool = False          # nothing calculated (or approved, for others) yet
     pending_rofa_url: str = ""     # the record of advice awaiting the client's approval ('' when none)
@@ -463,9 +410,6 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
     view_only: bool = True
     can_edit_comment: bool = False
     busy: str = ""                 # calculate | validate while a call runs
-    confirm_open: bool = False
-    confirm_kind: str = ""
-    confirm_text: str = ""
     mode: str = ""                 # EDIT while editing (001 s4)
     latest_version: int = 0        # the portfolio's newest version (only that one may be edited)
     edit_steps: int = 0            # steps made since Edit (Undo needs one)
@@ -495,12 +439,11 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
     _shown: list[list[dict[str, Any]]] = []
     _invalid: dict[str, str] = {}
     _recalc_run: int = 0
-    _remove_id: int = 0
     _leave_after_save: bool = False
 
     # ---- loading ----------------------------------------------------------------------------------
     def _load(self, actor: Actor) -> None:
-        self._show_header(holdings_service.header(actor=actor, portfolio_id=self.portfolio_id), actor)
+        self._load_header(actor)
         pending = records_of_advice.pending_record(actor=actor, investment_id=self.portfolio_id)
         self.pending_rofa_url = routes.url("portfolios.rofa", id=self.portfolio_id, rofa_id=pending["tp_id"]) \
             if pending else ""
@@ -535,10 +478,10 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
         self.can_calculate = bool(perms.get("calculate"))
         self.view_only = bool(perms.get("view_only"))
         self.can_edit_comment = bool(perms.get("edit_commentary"))
-        self.loading = False
 
     @rx.event
-    def on_load(self):
+    @load_failed()
+    def on_load(self, actor: Actor):
         self.loading = True
         self.missing = False
         self.busy = ""
@@ -547,31 +490,17 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
         self.market_feedback = self.market_tone = self.recommendation_feedback = self.recommendation_tone = ""
         self._clear_header()
         self._clear_tp()
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None  # check_login sends the browser to sign in
         self.portfolio_id = self._portfolio_param() or 0
         self.viewing_version = _int(routes.param(self.router.url.path, "version")) or 0
         try:
             self._load(actor)
-        except DomainError as exc:
+        finally:
             self.loading = False
-            return [toast_error(exc.message or LOAD_FAILED), rx.redirect(self._list_url(actor))]
         # the holdings menu's 'Calculate Target Portfolio' arrives with ?calculate=1
         if self.router.url.query_parameters.get("calculate") == "1" and self.can_calculate and not self.viewing_version:
-            self._ask("calculate")
-        return None
+            self._ask_to("calculate")
 
     # ---- links --------------------------------------------------------------------------------------
-    @rx.var
-    def current_url(self) -> str:
-        return routes.url("portfolios.target-portfolio", id=self.portfolio_id) if self.portfolio_id else ""
-
-    @rx.var
-    def versions_url(self) -> str:
-        return routes.url("portfolios.target-portfolio-versions", id=self.portfolio_id) if self.portfolio_id else ""
-
     @rx.var
     def rofa_url(self) -> str:
         if not self.portfolio_id or not self.tp_id:
@@ -614,40 +543,26 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
         return self.can_edit_comment and self.tp_status in (advice.TPStatus.DRAFT.value, advice.TPStatus.VALIDATED.value)
 
     # ---- calculate and validate ------------------------------------------------------------------
-    def _ask(self, kind: str) -> None:
-        self.confirm_kind = kind
-        self.confirm_text = advice.CONFIRM_RECALCULATE_TP if kind == "calculate" else advice.CONFIRM_VALIDATE
-        self.confirm_open = True
+    def _ask_to(self, action: str, target_id: int = 0) -> None:
+        self._ask(action, CONFIRM_TEXTS[action], target_id)
 
     @rx.event
     def ask_calculate(self):
         if self.can_calculate and self.mode != MODE_EDIT:
-            self._ask("calculate")
+            self._ask_to("calculate")
 
     @rx.event
     def ask_validate(self):
         if self.can_validate:
-            self._ask("validate")
+            self._ask_to("validate")
+
+    def _confirmed(self, action: str, target_id: int):
+        if action == "remove":
+            return self._remove(target_id)
+        return TargetPortfolioState.calculate if action == "calculate" else TargetPortfolioState.validate
 
     @rx.event
-    def cancel_confirm(self):
-        self.confirm_open = False
-        self.confirm_kind = ""
-
-    @rx.event
-    def confirm(self):
-        kind = self.confirm_kind
-        self.confirm_open = False
-        self.confirm_kind = ""
-        if kind == "calculate":
-            return TargetPortfolioState.calculate
-        if kind == "validate":
-            return TargetPortfolioState.validate
-        if kind == "remove":
-            return self._remove()
-        return None
-
-    @rx.event
+    @guarded
     def calculate(self):
         if self.busy or self.mode == MODE_EDIT:
             return
@@ -656,19 +571,12 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
         try:
             actor = self._actor()
             shape = target_portfolios.calculate(actor=actor, investment_id=self.portfolio_id)
-        except DomainError as exc:
+        finally:
             self.busy = ""
-            yield self._fail(exc)
-            return
-        self.busy = ""
         if self.viewing_version:  # the new version is the current one: show it at its own address
-            yield rx.redirect(routes.url("portfolios.target-portfolio", id=self.portfolio_id))
+            yield rx.redirect(routes.url(self.SCREEN, id=self.portfolio_id))
             return
-        try:
-            self._load(actor)
-        except DomainError as exc:
-            yield self._fail(exc)
-            return
+        self._load(actor)
         label = shape.get("status_label") or ""
         if shape.get("status") == advice.TPStatus.FAILED.value:
             yield toast_error(f"{label}: {shape.get('error_message') or ''}".strip(": "))
@@ -676,6 +584,7 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
             yield toast_success(f"Target Portfolio version {shape.get('version')} calculated: {label}")
 
     @rx.event
+    @guarded
     def validate(self):
         if self.busy or not self.tp_id or self.mode == MODE_EDIT:
             return
@@ -685,11 +594,8 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
             actor = self._actor()
             shape = target_portfolios.validate(actor=actor, tp_id=self.tp_id, row_version=self._row_version)
             self._load(actor)
-        except DomainError as exc:
+        finally:
             self.busy = ""
-            yield self._fail(exc)
-            return
-        self.busy = ""
         yield toast_success(f"Target Portfolio validated: {shape.get('status_label') or ''}")
 
     # ---- edit mode (001 s4: mode EDIT, steps with undo, every change recalculates) -------------------
@@ -758,7 +664,8 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
         self.edit_steps = self.invalid_count = 0
         self.edit_changed = self.recalculating = self.saving = self._leave_after_save = False
         self._recalc_run += 1  # a recalculation still running is ignored
-        self._remove_id = 0
+        if self._confirm_action == "remove":  # a Remove asked about goes with the edits
+            self._confirm_action, self._confirm_id = "", 0
         self.form_dirty = False
 
     def _busy_editing(self):
@@ -940,15 +847,11 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
             return None
         if self.recalculating:
             return self._busy_editing()
-        self._remove_id = aid
-        self.confirm_kind = "remove"
-        self.confirm_text = advice.CONFIRM_REMOVE_ASSET
-        self.confirm_open = True
+        self._ask_to("remove", aid)
         return None
 
-    def _remove(self):
+    def _remove(self, aid: int):
         """An added asset leaves with its edits; any other is set to zero units."""
-        aid, self._remove_id = self._remove_id, 0
         info = self._assets.get(str(aid)) if aid else None
         if self.mode != MODE_EDIT or info is None:
             return None
@@ -971,6 +874,7 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
         return self._recalculate()
 
     @rx.event
+    @guarded
     def save_edit(self):
         """Save: a new version with the edits (001 s5/s8)."""
         if self.mode != MODE_EDIT or self.saving:
@@ -989,23 +893,17 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
             actor = self._actor()
             shape = target_portfolios.save_edit(actor=actor, tp_id=self.tp_id, row_version=self._row_version,
                                                 overrides=self._current())
-        except DomainError as exc:
+        finally:
             self.saving = False
-            yield self._fail(exc)
-            return
         self._reset_edit()
         message = shape.get("message") or advice.TP_SAVED
         if leave and self.leave_to:
             yield [toast_success(message), rx.redirect(self.leave_to)]
             return
         if self.viewing_version:  # the saved version is the current one: show it at its own address
-            yield [toast_success(message), rx.redirect(routes.url("portfolios.target-portfolio", id=self.portfolio_id))]
+            yield [toast_success(message), rx.redirect(routes.url(self.SCREEN, id=self.portfolio_id))]
             return
-        try:
-            self._load(actor)
-        except DomainError as exc:
-            yield self._fail(exc)
-            return
+        self._load(actor)
         yield toast_success(message)
 
     @rx.event
@@ -1018,21 +916,18 @@ class TargetPortfolioState(TPDisplay, PortfolioHeader, AppState):
         return TargetPortfolioState.save_edit
 
     @rx.event
+    @guarded
     def cancel_edit(self):
         """Cancel leaves the edit mode; with changes it asks first (Save, Don't Save, Cancel)."""
         if self.mode != MODE_EDIT:
             return None
         if self.edit_steps or self._invalid:
             # Don't Save reloads this page, which shows the version as stored
-            self.leave_to = self.router.url.path or routes.url("portfolios.target-portfolio", id=self.portfolio_id)
+            self.leave_to = self.router.url.path or routes.url(self.SCREEN, id=self.portfolio_id)
             self.leave_open = True
             return None
         self._reset_edit()
-        try:
-            self._load(self._actor())
-        except DomainError as exc:
-            return self._fail(exc)
-        return None
+        self._load(self._actor())
 
     # ---- the commentary --------------------------------------------------------------------------------
     @rx.event
@@ -1112,80 +1007,19 @@ def version_row(portfolio_id: int, r: dict[str, Any]) -> VersionRow:
     )
 
 
-class TPVersionsState(PortfolioHeader, AppState):
-    loading: bool = True
+class TPVersionsState(AdviceVersions, AppState):
+    """portfolios.target-portfolio-versions; Cancel goes to the current target portfolio (superuser,
+    adviser) or the last approved one (others) - the service decides which one it shows."""
+
+    SCREEN = "portfolios.target-portfolio"
+
     rows: list[VersionRow] = []
-    total: int = 0
-    page: int = 1
-    pages: int = 1
-    visible: list[int] = [1]
-    page_size: str = DEFAULT_VERSION_PAGE_SIZE
 
-    def _size(self) -> int:
-        return int(self.page_size) if self.page_size in VERSION_PAGE_SIZES else int(DEFAULT_VERSION_PAGE_SIZE)
-
-    def _fetch(self, actor: Actor) -> None:
-        size = self._size()
-        rows, total = target_portfolios.list_versions(actor=actor, investment_id=self.portfolio_id, limit=size,
-                                                      offset=(self.page - 1) * size, order="desc")
-        if not rows and total and self.page > 1:  # the page went away: step back to the last one
-            self.page = max(1, math.ceil(total / size))
-            rows, total = target_portfolios.list_versions(actor=actor, investment_id=self.portfolio_id, limit=size,
-                                                          offset=(self.page - 1) * size, order="desc")
-        self.rows = [version_row(self.portfolio_id, r) for r in rows]
-        self.total = total
-        self.pages = max(1, math.ceil(total / size))
-        self.visible = visible_pages(self.page, self.pages)
-        self.loading = False
-
-    @rx.event
-    def on_load(self):
-        self.loading = True
-        self.rows = []
-        self.page, self.page_size = 1, DEFAULT_VERSION_PAGE_SIZE
-        self._clear_header()
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None
-        self.portfolio_id = self._portfolio_param() or 0
-        try:
-            self._show_header(holdings_service.header(actor=actor, portfolio_id=self.portfolio_id), actor)
-            self._fetch(actor)
-        except DomainError as exc:
-            self.loading = False
-            return [toast_error(exc.message or LOAD_FAILED), rx.redirect(self._list_url(actor))]
-        return None
-
-    def _refetch(self):
-        try:
-            self._fetch(self._actor())
-        except DomainError as exc:
-            return self._fail(exc)
-        return None
-
-    @rx.event
-    def go_page(self, page: Any):
-        number = _int(page)
-        if number is None or number > self.pages:
-            return None
-        self.page = number
-        return self._refetch()
-
-    @rx.event
-    def set_page_size(self, value: str):
-        if value not in VERSION_PAGE_SIZES:
-            return None
-        self.page_size = value
-        self.page = 1
-        return self._refetch()
+    def _versions(self, actor: Actor, limit: int, offset: int) -> tuple[list[VersionRow], int]:
+        rows, total = target_portfolios.list_versions(actor=actor, investment_id=self.portfolio_id, limit=limit,
+                                                      offset=offset, order="desc")
+        return [version_row(self.portfolio_id, r) for r in rows], total
 
     @rx.var
     def count_text(self) -> str:
         return f"{self.total} version" + ("" if self.total == 1 else "s")
-
-    @rx.var
-    def current_url(self) -> str:
-        """Cancel: the current target portfolio (superuser, adviser) or the last approved one
-        (others) - the service decides which one portfolios.target-portfolio shows."""
-        return routes.url("portfolios.target-portfolio", id=self.portfolio_id) if self.portfolio_id else ""
