@@ -15,9 +15,10 @@ from app.ui.components.widgets import (
     download_button, empty_row, field, list_footer, page_size_select, pagination, plain_header, skeleton_rows,
     table_card, text_input,
 )
+from app.ui.states.advice_versions import VERSION_PAGE_SIZES
 from app.ui.states.base import AppState
 from app.ui.states.trade_instructions import (
-    ACTIONS, EMPTY, TITLE as SCREEN_TITLE, VERSION_PAGE_SIZES, HistoryRow, NoteRow, TradeInstructionsState,
+    ACTIONS, EMPTY, TITLE as SCREEN_TITLE, HistoryRow, NoteRow, TradeInstructionsState,
     TradeInstructionVersionsState, TxRow, VersionRow,
 )
 

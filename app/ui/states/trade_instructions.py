@@ -15,34 +15,38 @@ from __future__ import annotations
 import dataclasses
 import logging
 import math
-from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import reflex as rx
 
 from app.domain import advice, transaction_rules, validators
 from app.domain.advice import NoteState, TIStatus
-from app.domain.cgt import format_aud
-from app.domain.errors import GENERIC, AuthenticationError, DomainError, ValidationError
+from app.domain.errors import GENERIC, DomainError, ValidationError
 from app.domain.permissions import Actor
-from app.services import holdings as holdings_service
 from app.services import trade_instructions as ti_service
 from app.ui import routes
+from app.ui.display import input_number, money, price_2_to_6dp, units_or_fraction
+from app.ui.states.advice_versions import AdviceScreen, AdviceVersions, load_failed
 from app.ui.states.lists import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
-from app.ui.states.portfolio_header import PortfolioHeader
-from app.ui.parse import decimal_or_none as _dec, positive_int as _int, person_name as person
+from app.ui.states.screen import events, guarded
+from app.ui.parse import positive_int as _int, person_name as person
 
 log = logging.getLogger("app.ui.trade_instructions")
 
 TITLE = "Trade Recommendations"
-LOAD_FAILED = "Opps, something went wrong"
 EMPTY = "There are no trade recommendations for this portfolio yet."
-VERSION_PAGE_SIZES = [str(n) for n in advice.VERSION_PAGE_SIZES]
 NOTE_LABELS = {NoteState.PENDING_VALIDATION.value: "To be reviewed", NoteState.VALIDATED.value: "To be reviewed",
                NoteState.APPROVED.value: "Approved", NoteState.DECLINED.value: "Declined"}
 DECISIONS = ("approved", "declined")
 ACTIONS = [("buy", "BUY"), ("sell", "SELL")]
+QUESTIONS = {
+    "calculate": advice.CONFIRM_RECALCULATE_TR,
+    "validate": advice.CONFIRM_VALIDATE,
+    "decline_all": advice.CONFIRM_DECLINE_ALL,
+    "confirm": advice.CONFIRM_DECISIONS,
+    "delete": transaction_rules.DELETE_QUESTION,
+}
 # who acted, by status (002 s4): the user and the date of that step
 _WHO = {
     TIStatus.PENDING_VALIDATION: ("creator", "created_at"),
@@ -53,40 +57,6 @@ _WHO = {
     TIStatus.PARTIALLY_APPROVED: ("approver", "approved_at"),
     TIStatus.APPROVED: ("approver", "approved_at"),
 }
-
-
-# ---- display helpers --------------------------------------------------------------------------
-def money(value: Any) -> str:
-    number = _dec(value)
-    return "" if number is None else format_aud(number)
-
-
-def price_text(value: Any) -> str:
-    """A unit price: at least two decimals, up to six when the price has them ('$1.2345')."""
-    number = _dec(value)
-    if number is None:
-        return ""
-    places = min(max(2, -number.normalize().as_tuple().exponent), 6)
-    return f"${number:,.{places}f}"
-
-
-def units_text(value: Any) -> str:
-    """Units of a listed asset: whole numbers without decimals, fractions as they are."""
-    number = _dec(value)
-    if number is None:
-        return ""
-    if number == number.to_integral_value():
-        return f"{number.quantize(Decimal(1), rounding=ROUND_HALF_UP):,}"
-    return f"{number.normalize():,f}"
-
-
-def plain(value: Any) -> str:
-    """A number as an input shows it ('12.500000' -> '12.5')."""
-    number = _dec(value)
-    if number is None:
-        return ""
-    text = format(number, "f")
-    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 # ---- rows --------------------------------------------------------------------------------------
@@ -164,8 +134,8 @@ def tx_row(t: dict[str, Any], approvable: bool) -> TxRow:
     awaiting = approvable and t["status"] in ti_service.PENDING_TX and not t.get("decision")
     return TxRow(
         key=f"t{t['id']}", id=int(t["id"]), code=t["asset_code"], action=t["display_action"],
-        units=units_text(t["quantity"]), units_raw=plain(t["quantity"]), price=price_text(t["price"]),
-        price_raw=plain(t["price"]), limit_price=price_text(t.get("limit_price")), value=money(t["value"]),
+        units=units_or_fraction(t["quantity"]), units_raw=input_number(t["quantity"]), price=price_2_to_6dp(t["price"]),
+        price_raw=input_number(t["price"]), limit_price=price_2_to_6dp(t.get("limit_price")), value=money(t["value"]),
         brokerage=money(t["fee"]), amount=money(t["amount"]),
         # a buy's cost base is its amount; a sell's is its value less brokerage
         cost_base=money(t.get("cost_base")) if t["display_action"] == "SELL" else "",
@@ -181,9 +151,9 @@ def note_row(n: dict[str, Any], approvable: bool) -> NoteRow:
     trade = ""
     if payload.get("action") and payload.get("units") not in (None, ""):
         side = "BUY" if payload["action"] == "increase" else "SELL"
-        trade = f"{side} {units_text(payload['units'])}"
+        trade = f"{side} {units_or_fraction(payload['units'])}"
         if payload.get("price") not in (None, ""):
-            trade += f" at {price_text(payload['price'])}"
+            trade += f" at {price_2_to_6dp(payload['price'])}"
         if payload.get("value") not in (None, ""):
             trade += f" = {money(payload['value'])}"
     state = n.get("state") or ""
@@ -191,6 +161,17 @@ def note_row(n: dict[str, Any], approvable: bool) -> NoteRow:
     return NoteRow(key=f"n{n['id']}", id=int(n["id"]), code=payload.get("code") or "", text=payload.get("text") or "",
                    trade=trade, comment=payload.get("comment") or "", state=state,
                    state_label=NOTE_LABELS.get(state, state), awaiting=awaiting)
+
+
+def version_row(portfolio_id: int, r: dict[str, Any]) -> VersionRow:
+    name, date = who_acted(r)
+    version = int(r.get("version") or 0)
+    return VersionRow(
+        version=version, status=r["status"], status_label=r["status_label"], created_at=r.get("created_at") or "",
+        creator=person(r.get("creator")), acted_label=advice.TI_ACTOR_LABELS.get(TIStatus(r["status"]), ""),
+        acted_by=name, acted_at=date, error=r.get("error_message") or "",
+        url=routes.url("portfolios.trade-instructions-version", id=portfolio_id, version=version),
+    )
 
 
 def who_acted(shape: dict[str, Any]) -> tuple[str, str]:
@@ -203,7 +184,9 @@ def who_acted(shape: dict[str, Any]) -> tuple[str, str]:
 
 
 # ---- the screen ----------------------------------------------------------------------------------
-class TradeInstructionsState(PortfolioHeader, AppState):
+class TradeInstructionsState(AdviceScreen, AppState):
+    SCREEN = "portfolios.trade-instructions"
+
     loading: bool = True
     exists: bool = False
     version: int = 0
@@ -326,7 +309,8 @@ class TradeInstructionsState(PortfolioHeader, AppState):
         self._show(shape, actor)
 
     @rx.event
-    def on_load(self):
+    @load_failed()
+    def on_load(self, actor: Actor):
         self.loading = True
         self._clear_header()
         self.exists = False
@@ -335,29 +319,18 @@ class TradeInstructionsState(PortfolioHeader, AppState):
         self.ask = ""
         self.busy = False
         self._leave_after_confirm = False
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None  # check_login sends the browser to sign in
-        self.portfolio_id = self._portfolio_param() or 0
         self.is_version_view = self._version_param() is not None
         try:
-            self._show_header(holdings_service.header(actor=actor, portfolio_id=self.portfolio_id), actor)
+            self._open_portfolio(actor)
             self._load(actor)
-        except DomainError as exc:
+        finally:
             self.loading = False
-            return [toast_error(exc.message or LOAD_FAILED), rx.redirect(self._list_url(actor))]
-        self.loading = False
         if self.router.url.query_parameters.get("calculate") in ("1", "true") and self.can_calculate:
             self._ask("calculate")  # 'Calculate Trade Recommendations' of the holdings actions menu
-        return None
 
+    @guarded
     def _reload(self, actor: Actor | None = None):
-        try:
-            self._load(actor or self._actor())
-        except DomainError as exc:
-            return self._fail(exc)
-        return None
+        self._load(actor or self._actor())
 
     def _set_dirty(self, value: bool) -> None:
         """Unconfirmed decisions hold the page: leaving asks first (the layout's leave dialog)."""
@@ -366,14 +339,6 @@ class TradeInstructionsState(PortfolioHeader, AppState):
             self.leave_open = False
 
     # ---- links ------------------------------------------------------------------------------------
-    @rx.var
-    def versions_url(self) -> str:
-        return routes.url("portfolios.trade-instructions-versions", id=self.portfolio_id) if self.portfolio_id else ""
-
-    @rx.var
-    def current_url(self) -> str:
-        return routes.url("portfolios.trade-instructions", id=self.portfolio_id) if self.portfolio_id else ""
-
     @rx.var
     def excel_path(self) -> str:
         """This version's Excel export without the token (the page adds it and the browser's offset)."""
@@ -404,14 +369,9 @@ class TradeInstructionsState(PortfolioHeader, AppState):
 
     # ---- confirmations ----------------------------------------------------------------------------
     def _ask(self, what: str) -> None:
+        """The dialog names the action on its button and shows it busy while it runs (the page)."""
         self.ask = what
-        self.ask_message = {
-            "calculate": advice.CONFIRM_RECALCULATE_TR,
-            "validate": advice.CONFIRM_VALIDATE,
-            "decline_all": advice.CONFIRM_DECLINE_ALL,
-            "confirm": advice.CONFIRM_DECISIONS,
-            "delete": transaction_rules.DELETE_QUESTION,
-        }[what]
+        self.ask_message = QUESTIONS[what]
 
     @rx.event
     def ask_calculate(self):
@@ -461,71 +421,59 @@ class TradeInstructionsState(PortfolioHeader, AppState):
         self.busy = True
         yield
         try:
-            events = handler()
+            answer = handler()
         finally:
             self.busy = False
-        yield events
+        yield answer
 
     # ---- the actions ------------------------------------------------------------------------------
+    @guarded
     def _calculate(self):
-        try:
-            actor = self._actor()
-            [shape] = ti_service.generate(actor=actor, investment_ids=[self.portfolio_id])
-        except DomainError as exc:
-            return self._fail(exc)
+        actor = self._actor()
+        [shape] = ti_service.generate(actor=actor, investment_ids=[self.portfolio_id])
         if self.is_version_view:
-            return rx.redirect(routes.url("portfolios.trade-instructions", id=self.portfolio_id))
+            return rx.redirect(routes.url(self.SCREEN, id=self.portfolio_id))
         self._show(shape, actor)
         if shape["status"] == TIStatus.FAILED.value:
             return toast_error(shape.get("error_message") or GENERIC)
         return None
 
-    def _validate(self):
+    def _decide_all(self, decide: Any, done: str):
+        """Validate or Decline all; when refused, the instruction is shown again as it now stands."""
         try:
             actor = self._actor()
-            shape = ti_service.validate(actor=actor, ti_id=self._ti_id, row_version=self._row_version)
+            shape = decide(actor=actor, ti_id=self._ti_id, row_version=self._row_version)
         except DomainError as exc:
-            return [self._fail(exc), self._reload()]
+            return events(self._fail(exc), self._reload())
         self._show(shape, actor)
-        return toast_success(shape.get("message") or advice.TRADES_VALIDATED)
+        return toast_success(shape.get("message") or done)
+
+    def _validate(self):
+        return self._decide_all(ti_service.validate, advice.TRADES_VALIDATED)
 
     def _decline_all(self):
-        try:
-            actor = self._actor()
-            shape = ti_service.decline_all(actor=actor, ti_id=self._ti_id, row_version=self._row_version)
-        except DomainError as exc:
-            return [self._fail(exc), self._reload()]
-        self._show(shape, actor)
-        return toast_success(shape.get("message") or advice.TRADES_DECLINED)
+        return self._decide_all(ti_service.decline_all, advice.TRADES_DECLINED)
 
+    @guarded
     def _confirm(self):
         decisions = {r.id: r.choice for r in self.transactions if r.awaiting and r.choice in DECISIONS}
         note_decisions = {n.id: n.choice for n in self.notes if n.awaiting and n.choice in DECISIONS}
         everything = all(r.choice == "approved" for r in self.transactions if r.awaiting) and all(
             n.choice == "approved" for n in self.notes if n.awaiting)
         leave, self._leave_after_confirm = self._leave_after_confirm, False
-        try:
-            actor = self._actor()
-            shape = ti_service.confirm(actor=actor, ti_id=self._ti_id, decisions=decisions, notes=note_decisions,
-                                       is_approve_all=self._approve_all and everything,
-                                       row_version=self._row_version)
-        except DomainError as exc:
-            return self._fail(exc)
+        actor = self._actor()
+        shape = ti_service.confirm(actor=actor, ti_id=self._ti_id, decisions=decisions, notes=note_decisions,
+                                   is_approve_all=self._approve_all and everything, row_version=self._row_version)
         self._show(shape, actor)
-        events = [toast_success(shape.get("message") or advice.TRADES_CONFIRMED)]
-        if leave and self.leave_to:
-            events.append(rx.redirect(self.leave_to))
-        return events
+        return events(toast_success(shape.get("message") or advice.TRADES_CONFIRMED),
+                      rx.redirect(self.leave_to) if leave and self.leave_to else None)
 
+    @guarded
     def _delete(self):
         tx_id, self._delete_id = self._delete_id, 0
-        try:
-            actor = self._actor()
-            ti_service.delete_transaction(actor=actor, tx_id=tx_id)
-        except DomainError as exc:
-            return self._fail(exc)
-        reloaded = self._reload(actor)
-        return [toast_success(transaction_rules.TRANSACTION_REMOVED), *([reloaded] if reloaded else [])]
+        actor = self._actor()
+        ti_service.delete_transaction(actor=actor, tx_id=tx_id)
+        return events(toast_success(transaction_rules.TRANSACTION_REMOVED), self._reload(actor))
 
     # ---- decisions --------------------------------------------------------------------------------
     @rx.event
@@ -588,26 +536,24 @@ class TradeInstructionsState(PortfolioHeader, AppState):
         self.edit_errors = {k: v for k, v in self.edit_errors.items() if k != "price"}
 
     @rx.event
+    @guarded
     def save_edit(self):
         row = next((r for r in self.transactions if r.key == self.editing_key), None)
         if row is None or not self.can_edit:
             return None
+        actor = self._actor()
         try:
-            actor = self._actor()
             result = ti_service.update_transaction(actor=actor, tx_id=row.id, quantity=self.edit_units.strip(),
                                                    price=self.edit_price.strip())
         except ValidationError as exc:
             self.edit_errors = dict(exc.fields) or {"quantity": exc.message}
             return toast_error(exc.message)
-        except DomainError as exc:
-            return self._fail(exc)
         # the row's figures from the result; then the instruction again (its version moved on)
         fresh = tx_row(result, self.can_approve)
         self.transactions = [fresh if r.key == row.key else r for r in self.transactions]
         self.editing_key = ""
         self.edit_errors = {}
-        reloaded = self._reload(actor)
-        return [toast_success(transaction_rules.TRANSACTION_UPDATED), *([reloaded] if reloaded else [])]
+        return events(toast_success(transaction_rules.TRANSACTION_UPDATED), self._reload(actor))
 
     @rx.var
     def edit_units_error(self) -> str:
@@ -675,6 +621,7 @@ class TradeInstructionsState(PortfolioHeader, AppState):
         return self.add_errors.get("price", "")
 
     @rx.event
+    @guarded
     def save_add(self):
         if not self.can_edit or self.add_saving:
             return None
@@ -692,34 +639,28 @@ class TradeInstructionsState(PortfolioHeader, AppState):
             ti_service.add_transaction(actor=actor, ti_id=self._ti_id, code=self.add_code, action=self.add_action,
                                        quantity=self.add_units.strip(), price=self.add_price.strip() or None)
         except ValidationError as exc:
-            self.add_saving = False
             self.add_errors = {k: (exc.message if v in ("required", "") else v) for k, v in exc.fields.items()}
             self.add_error = "" if exc.fields else exc.message
             return toast_error(exc.message)
-        except DomainError as exc:
+        finally:
             self.add_saving = False
-            return self._fail(exc)
-        self.add_saving = False
         self.add_open = False
-        reloaded = self._reload(actor)
-        return [toast_success(transaction_rules.TRANSACTION_ADDED), *([reloaded] if reloaded else [])]
+        return events(toast_success(transaction_rules.TRANSACTION_ADDED), self._reload(actor))
 
     # ---- history --------------------------------------------------------------------------------------
+    @guarded
     def _load_history(self):
         self.history_loading = True
         try:
             rows, total = ti_service.history(actor=self._actor(), ti_id=self._ti_id,
                                              offset=(self.history_page - 1) * advice.HISTORY_PAGE_SIZE)
-        except DomainError as exc:
+        finally:
             self.history_loading = False
-            return self._fail(exc)
         self.history_total = int(total)
         self.history_pages = max(1, math.ceil(self.history_total / advice.HISTORY_PAGE_SIZE))
         self.history_visible = visible_pages(self.history_page, self.history_pages)
         self.history_rows = [HistoryRow(id=int(r["id"]), created_at=r.get("created_at") or "", who=person(r.get("actor")),
                                         action=r.get("action") or "", detail=r.get("detail") or "") for r in rows]
-        self.history_loading = False
-        return None
 
     @rx.event
     def open_history(self):
@@ -749,90 +690,21 @@ REQUIRED_UNITS = validators.REQUIRED.format(label="units")
 
 
 # ---- the versions -----------------------------------------------------------------------------------
-class TradeInstructionVersionsState(PortfolioHeader, AppState):
+class TradeInstructionVersionsState(AdviceVersions, AppState):
     """portfolios.trade-instructions-versions: every version, newest first, 12 / 20 / 32 a page;
     Cancel returns to portfolios.trade-instructions."""
 
-    loading: bool = True
+    SCREEN = "portfolios.trade-instructions"
+
     rows: list[VersionRow] = []
-    total: int = 0
-    page: int = 1
-    pages: int = 1
-    visible: list[int] = [1]
-    page_size: str = VERSION_PAGE_SIZES[0]
 
-    def _size(self) -> int:
-        return int(self.page_size) if self.page_size in VERSION_PAGE_SIZES else int(VERSION_PAGE_SIZES[0])
-
-    def _load(self, actor: Actor) -> None:
-        rows, total = ti_service.list_versions(actor=actor, investment_id=self.portfolio_id, limit=self._size(),
-                                               offset=(self.page - 1) * self._size())
-        self.total = int(total)
-        self.pages = max(1, math.ceil(self.total / self._size()))
-        self.visible = visible_pages(self.page, self.pages)
-        out = []
-        for r in rows:
-            name, date = who_acted(r)
-            version = int(r.get("version") or 0)
-            out.append(VersionRow(
-                version=version, status=r["status"], status_label=r["status_label"], created_at=r.get("created_at") or "",
-                creator=person(r.get("creator")), acted_label=advice.TI_ACTOR_LABELS.get(TIStatus(r["status"]), ""),
-                acted_by=name, acted_at=date, error=r.get("error_message") or "",
-                url=routes.url("portfolios.trade-instructions-version", id=self.portfolio_id, version=version),
-            ))
-        self.rows = out
-
-    @rx.event
-    def on_load(self):
-        self.loading = True
-        self.rows, self.total, self.page = [], 0, 1
-        self.page_size = VERSION_PAGE_SIZES[0]
-        self._clear_header()
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None
-        self.portfolio_id = self._portfolio_param() or 0
-        try:
-            self._show_header(holdings_service.header(actor=actor, portfolio_id=self.portfolio_id), actor)
-            self._load(actor)
-        except DomainError as exc:
-            self.loading = False
-            return [toast_error(exc.message or LOAD_FAILED), rx.redirect(self._list_url(actor))]
-        self.loading = False
-        return None
-
-    def _refresh(self):
-        try:
-            self._load(self._actor())
-        except DomainError as exc:
-            return self._fail(exc)
-        return None
-
-    @rx.event
-    def set_page_size(self, value: str):
-        if value not in VERSION_PAGE_SIZES:
-            return None
-        self.page_size = value
-        self.page = 1
-        return self._refresh()
-
-    @rx.event
-    def go_page(self, page: Any):
-        number = _int(page)
-        if number is None:
-            return None
-        self.page = min(number, self.pages)
-        return self._refresh()
-
-    @rx.var
-    def current_url(self) -> str:
-        return routes.url("portfolios.trade-instructions", id=self.portfolio_id) if self.portfolio_id else ""
+    def _versions(self, actor: Actor, limit: int, offset: int) -> tuple[list[VersionRow], int]:
+        rows, total = ti_service.list_versions(actor=actor, investment_id=self.portfolio_id, limit=limit, offset=offset)
+        return [version_row(self.portfolio_id, r) for r in rows], int(total)
 
     @rx.var
     def showing(self) -> str:
         if not self.total:
             return ""
-        size = int(self.page_size) if self.page_size in VERSION_PAGE_SIZES else int(VERSION_PAGE_SIZES[0])
-        start = (self.page - 1) * size + 1
+        start = self._offset() + 1
         return f"{start}-{min(start + len(self.rows) - 1, self.total)} of {self.total}"
