@@ -202,7 +202,7 @@ def _confirm() -> rx.Component:
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
             rx.alert_dialog.title(rx.cond(approve, "Approve", "Decline")),
-            rx.alert_dialog.description(S.confirm_text, id="confirm-message"),
+            rx.alert_dialog.description(S.confirm_message, id="confirm-message"),
             rx.hstack(
                 rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.cancel_confirm, id="confirm-cancel"),
                 rx.button(rx.cond(approve, "Approve", "Decline"), color_scheme=rx.cond(approve, "green", "red"),
@@ -222,8 +222,8 @@ def _download() -> rx.Component:
 def _actions() -> rx.Component:
     return rx.hstack(
         rx.cond(S.tp_id > 0, _download()),
-        rx.cond(~AppState.is_client & (S.tp_url != ""),
-                rx.button("Target Portfolio", variant="soft", color_scheme="gray", on_click=AppState.navigate(S.tp_url),
+        rx.cond(~AppState.is_client & (S.current_url != ""),
+                rx.button("Target Portfolio", variant="soft", color_scheme="gray", on_click=AppState.navigate(S.current_url),
                           id="rofa-back")),
         spacing="2", wrap="wrap",
     )

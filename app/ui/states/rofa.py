@@ -7,36 +7,39 @@ Clients open it from the link in their e-mail (often on a phone). Every handler 
 acting user from the token; the service decides who may approve or decline."""
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 import reflex as rx
 
 from app.domain import advice
-from app.domain.errors import AuthenticationError, DomainError, NotFound
+from app.domain.errors import NotFound
 from app.domain.permissions import Actor
-from app.services import holdings as holdings_service
 from app.services import records_of_advice
 from app.services import target_portfolios
 from app.ui import routes
-from app.ui.states.base import AppState, toast_error, toast_success
-from app.ui.states.portfolio_header import PortfolioHeader
-from app.ui.states.target_portfolio import LOAD_FAILED, TPDisplay, load_names, money, person
-from app.ui.parse import positive_int as _int
+from app.ui.display import input_number, money
+from app.ui.states.advice_versions import AdviceScreen, load_failed
+from app.ui.states.base import AppState, toast_success
+from app.ui.states.screen import Confirm, guarded
+from app.ui.states.target_portfolio import TPDisplay, load_names
+from app.ui.parse import positive_int as _int, person_name as person
 
 TABS = ["overview", "fee", "recommendation", "authority"]
 TAB_TITLES = {"overview": "Overview", "fee": "Fee", "recommendation": "Recommendation", "authority": "Authority"}
 RECORD_NOT_FOUND = "Record of advice not found"
+QUESTIONS = {"approve": advice.CONFIRM_APPROVE_ROA, "decline": advice.CONFIRM_DECLINE_ROA}
+DONE = {"approve": advice.TP_APPROVED, "decline": advice.TP_DECLINED}
 
 
 def fee_percent(value: Any) -> str:
-    if value in (None, ""):
-        return ""
-    number = Decimal(str(value)).normalize()
-    return f"{number:f}%"
+    """The management fee's percentage as it was set: '1.1%', '100%'."""
+    shown = input_number(value)
+    return f"{shown}%" if shown else ""
 
 
-class RofaState(TPDisplay, PortfolioHeader, AppState):
+class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
+    SCREEN = "portfolios.target-portfolio"  # its address: the target portfolio the record belongs to
+
     loading: bool = True
     tab: str = TABS[0]
     practice: str = ""
@@ -58,9 +61,7 @@ class RofaState(TPDisplay, PortfolioHeader, AppState):
     declined: bool = False
     decided_by: str = ""
     decided_at: str = ""
-    confirm_open: bool = False
-    confirm_action: str = ""
-    confirm_text: str = ""
+    confirm_action: str = ""        # approve | decline: the dialog's title and button
     busy: bool = False
     _confirm_texts: dict[str, str] = {}
 
@@ -71,7 +72,7 @@ class RofaState(TPDisplay, PortfolioHeader, AppState):
         rec = records_of_advice.record(actor=actor, tp_id=self._rofa_param() or 0)
         if self.portfolio_id and rec["investment_id"] != self.portfolio_id:
             raise NotFound(RECORD_NOT_FOUND)
-        self._show_header(holdings_service.header(actor=actor, portfolio_id=rec["investment_id"]), actor)
+        self._load_header(actor, rec["investment_id"])
         self._show_tp(rec, load_names(actor, rec))
         practice = rec.get("practice") or {}
         self.practice = practice.get("name") or ""
@@ -99,29 +100,23 @@ class RofaState(TPDisplay, PortfolioHeader, AppState):
         else:
             self.decided_by = self.decided_at = ""
         self.can_decide = bool(rec.get("can_decide"))
-        self._confirm_texts = {"approve": rec.get("confirm_approve") or advice.CONFIRM_APPROVE_ROA,
-                               "decline": rec.get("confirm_decline") or advice.CONFIRM_DECLINE_ROA}
-        self.loading = False
+        self._confirm_texts = {"approve": rec.get("confirm_approve") or QUESTIONS["approve"],
+                               "decline": rec.get("confirm_decline") or QUESTIONS["decline"]}
 
     @rx.event
-    def on_load(self):
+    @load_failed()  # check_login sends a signed-out browser to sign in (and back here afterwards)
+    def on_load(self, actor: Actor):
         self.loading = True
         self.tab = TABS[0]
         self.confirm_open = False
         self.busy = False
         self._clear_header()
         self._clear_tp()
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None  # check_login sends the browser to sign in (and back here afterwards)
         self.portfolio_id = self._portfolio_param() or 0
         try:
             self._load(actor)
-        except DomainError as exc:
+        finally:
             self.loading = False
-            return [toast_error(exc.message or LOAD_FAILED), rx.redirect(self._list_url(actor))]
-        return None
 
     # ---- tabs -------------------------------------------------------------------------------------
     @rx.event
@@ -153,10 +148,6 @@ class RofaState(TPDisplay, PortfolioHeader, AppState):
         return f"/api/target-portfolios/{self.tp_id}/rofa/export" if self.tp_id else ""
 
     @rx.var
-    def tp_url(self) -> str:
-        return routes.url("portfolios.target-portfolio", id=self.portfolio_id) if self.portfolio_id else ""
-
-    @rx.var
     def can_approve(self) -> bool:
         """Not once approved, nor before the adviser validated it ('Please, validate data first.')."""
         return self.can_decide and not self.approved and self.tp_status != advice.TPStatus.DRAFT.value
@@ -168,24 +159,18 @@ class RofaState(TPDisplay, PortfolioHeader, AppState):
     # ---- approve or decline ---------------------------------------------------------------------------
     @rx.event
     def ask(self, action: str):
-        if action not in ("approve", "decline") or not self.can_decide:
+        if action not in QUESTIONS or not self.can_decide:
             return
         self.confirm_action = action
-        self.confirm_text = self._confirm_texts.get(action) or (
-            advice.CONFIRM_APPROVE_ROA if action == "approve" else advice.CONFIRM_DECLINE_ROA)
-        self.confirm_open = True
+        self._ask(action, self._confirm_texts.get(action) or QUESTIONS[action])
+
+    def _confirmed(self, action: str, _: int):
+        return RofaState.decide(action)
 
     @rx.event
-    def cancel_confirm(self):
-        self.confirm_open = False
-        self.confirm_action = ""
-
-    @rx.event
-    def confirm(self):
-        action = self.confirm_action
-        self.confirm_open = False
-        self.confirm_action = ""
-        if action not in ("approve", "decline") or self.busy:
+    @guarded
+    def decide(self, action: str):
+        if action not in QUESTIONS or self.busy:
             return
         self.busy = True
         yield
@@ -194,9 +179,6 @@ class RofaState(TPDisplay, PortfolioHeader, AppState):
             result = target_portfolios.decide(actor=actor, tp_id=self.tp_id, action=action,
                                               row_version=self._row_version)
             self._load(actor)  # afterwards the record is reloaded (002 s4)
-        except DomainError as exc:
+        finally:
             self.busy = False
-            yield self._fail(exc)
-            return
-        self.busy = False
-        yield toast_success(result.get("message") or (advice.TP_APPROVED if action == "approve" else advice.TP_DECLINED))
+        yield toast_success(result.get("message") or DONE[action])
