@@ -38,11 +38,11 @@ def _confirm() -> rx.Component:
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
             rx.alert_dialog.title(B.title),
-            rx.alert_dialog.description(B.confirm_text, id="bulk-confirm-message"),
+            rx.alert_dialog.description(B.confirm_message, id="bulk-confirm-message"),
             rx.hstack(
-                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=B.cancel_calculate,
+                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=B.cancel_confirm,
                           id="bulk-confirm-cancel"),
-                rx.button("Calculate", on_click=B.confirm_calculate, id="bulk-confirm-calculate"),
+                rx.button("Calculate", on_click=B.confirm, id="bulk-confirm-calculate"),
                 justify="end", spacing="3", margin_top="16px",
             ),
             max_width="440px",

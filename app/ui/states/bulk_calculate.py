@@ -20,7 +20,7 @@ from typing import Any
 import reflex as rx
 
 from app.domain import recommendations as rules
-from app.domain.errors import GENERIC, AuthenticationError, DomainError
+from app.domain.errors import GENERIC, DomainError
 from app.domain.permissions import Actor
 from app.domain.roles import Role
 from app.services import bulk_runs
@@ -29,8 +29,10 @@ from app.services import listing
 from app.services import models as model_service
 from app.ui import routes
 from app.services.tenancy import as_id
+from app.ui.parse import to_int
 from app.ui.states.base import AppState, toast_error
 from app.ui.states.bulk_progress import BulkProgressState
+from app.ui.states.screen import Confirm, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.bulk_calculate")
 
@@ -85,7 +87,7 @@ def confirm_question(kind: str, portfolios: int, models: int) -> str:
             f"of {models} model{'' if models == 1 else 's'}?")
 
 
-class BulkCalculateState(AppState):
+class BulkCalculateState(Confirm, AppState):
     kind: str = "tp"
     loading: bool = True
     is_superuser_view: bool = False
@@ -96,16 +98,13 @@ class BulkCalculateState(AppState):
     select_error: str = ""
     starting: bool = False
 
-    # the confirmation before starting
-    confirm_open: bool = False
-    confirm_text: str = ""
-
     _chosen: list[int] = []  # the models confirmed for the run
     _wanted: list[int] = []  # preselected by the URL
 
     # ---- loading ----------------------------------------------------------------------------------
     @rx.event
-    def on_load(self):
+    @screen_load(clients=False)
+    def on_load(self, actor: Actor):
         name, _ = routes.match(self.router.url.path)
         self.kind = KINDS.get(name or "", "tp")
         self.loading = True
@@ -115,13 +114,6 @@ class BulkCalculateState(AppState):
         self.starting = self.confirm_open = False
         self._chosen = []
         self._wanted = parse_ids(self.router.url.query_parameters.get("id"))
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None
-        refused = self._send_client_home(actor)
-        if refused:
-            return refused
         self.is_superuser_view = actor.is_superuser
         try:
             if actor.is_superuser:
@@ -132,62 +124,50 @@ class BulkCalculateState(AppState):
             self.loading = False
         self.selected = [m.id for m in self.models if m.id in self._wanted]
         run_id = as_id(self.router.url.query_parameters.get("run"))
-        follow = BulkProgressState.attach(run_id) if run_id else BulkProgressState.reattach
-        shown = failed if isinstance(failed, list) else [failed] if failed else []
-        return [*shown, follow]
+        return events(failed, BulkProgressState.attach(run_id) if run_id else BulkProgressState.reattach)
 
+    @guarded
     def _load_models(self, actor: Actor):
         flag = {"tp_calculation": "1"} if self.kind == "tp" else {"tr_calculation": "1"}
         rows: list[dict[str, Any]] = []
-        try:
-            while True:
-                page, total = model_service.list_models(actor=actor, limit=listing.MAX_LIMIT, offset=len(rows),
-                                                        sort="name", order="asc",
-                                                        firm_id=self.firm_filter if actor.is_superuser else None,
-                                                        **flag)
-                rows.extend(page)
-                if not page or len(rows) >= total:
-                    break
-        except DomainError as exc:
-            self.models = []
-            return self._fail(exc)
+        self.models = []
+        while True:
+            page, total = model_service.list_models(actor=actor, limit=listing.MAX_LIMIT, offset=len(rows),
+                                                    sort="name", order="asc",
+                                                    firm_id=self.firm_filter if actor.is_superuser else None, **flag)
+            rows.extend(page)
+            if not page or len(rows) >= total:
+                break
         self.models = [BulkModelRow(id=int(m["id"]), name=m["name"], firm=(m.get("firm") or {}).get("name") or "",
                                     method=m.get("allocation_method_title") or "", status=m["status"],
                                     status_title=m.get("status_title") or m["status"]) for m in rows]
         known = {m.id for m in self.models}
         self.selected = [i for i in self.selected if i in known]
-        return None
 
     @rx.event
+    @guarded
     def set_firm_filter(self, value: str):
         if value not in {f.value for f in self.firms}:
             return None
         self.firm_filter = value
-        try:
-            actor = self._actor()
-        except DomainError as exc:
-            return self._fail(exc)
-        return self._load_models(actor)
+        return self._load_models(self._actor())
 
     # ---- selection ----------------------------------------------------------------------------------
+    def _select(self, ids: list[int]) -> None:
+        self.selected = ids
+        if ids:
+            self.select_error = ""
+
     @rx.event
     def toggle(self, model_id: Any, checked: bool):
-        try:
-            model_id = int(model_id)
-        except (TypeError, ValueError):
-            return
-        if model_id not in {m.id for m in self.models}:
-            return
-        rest = [i for i in self.selected if i != model_id]
-        self.selected = rest + [model_id] if checked else rest
-        if self.selected:
-            self.select_error = ""
+        model_id = to_int(model_id)
+        if model_id in {m.id for m in self.models}:
+            rest = [i for i in self.selected if i != model_id]
+            self._select(rest + [model_id] if checked else rest)
 
     @rx.event
     def select_all(self):
-        self.selected = [m.id for m in self.models]
-        if self.selected:
-            self.select_error = ""
+        self._select([m.id for m in self.models])
 
     @rx.event
     def select_none(self):
@@ -195,9 +175,7 @@ class BulkCalculateState(AppState):
 
     @rx.event
     def set_all(self, checked: bool):
-        self.selected = [m.id for m in self.models] if checked else []
-        if self.selected:
-            self.select_error = ""
+        self._select([m.id for m in self.models] if checked else [])
 
     @rx.var
     def all_selected(self) -> bool:
@@ -213,6 +191,7 @@ class BulkCalculateState(AppState):
 
     # ---- calculating --------------------------------------------------------------------------------
     @rx.event
+    @guarded
     def calculate(self):
         """Calculate: asks first, naming how many portfolios of how many models will be calculated."""
         known = {m.id for m in self.models}
@@ -223,25 +202,14 @@ class BulkCalculateState(AppState):
         if self.starting:
             return None
         self.select_error = ""
-        try:
-            counts = bulk_runs.count_for_models(actor=self._actor(), model_ids=chosen)
-        except DomainError as exc:
-            return self._fail(exc)
+        counts = bulk_runs.count_for_models(actor=self._actor(), model_ids=chosen)
         self._chosen = chosen
-        self.confirm_text = confirm_question(self.kind, counts["portfolios"], counts["models"])
-        self.confirm_open = True
+        self._ask("calculate", confirm_question(self.kind, counts["portfolios"], counts["models"]))
         return None
 
-    @rx.event
-    def cancel_calculate(self):
-        self.confirm_open = False
-        self._chosen = []
-
-    @rx.event
-    def confirm_calculate(self):
-        if not self.confirm_open or not self._chosen or self.starting:
+    def _confirmed(self, action: str, _: int):
+        if not self._chosen or self.starting:
             return None
-        self.confirm_open = False
         self.starting = True
         return BulkCalculateState.run_calculation
 
@@ -251,9 +219,7 @@ class BulkCalculateState(AppState):
         failure = None
         actor = None
         async with self:
-            chosen = list(self._chosen)
-            self._chosen = []
-            kind = self.kind
+            chosen, self._chosen, kind = list(self._chosen), [], self.kind
             try:
                 actor = self._actor()
             except DomainError as exc:
@@ -264,22 +230,17 @@ class BulkCalculateState(AppState):
             yield failure
         if actor is None or not chosen:
             return
+        error = None
         try:
             run = await asyncio.to_thread(bulk_runs.start_for_models, actor=actor, kind=kind, model_ids=chosen)
         except DomainError as exc:
-            async with self:
-                self.starting = False
-            yield toast_error(exc.message)
-            return
+            error = exc.message
         except Exception:
             log.exception("bulk calculation could not start")
-            async with self:
-                self.starting = False
-            yield toast_error(GENERIC)
-            return
+            error = GENERIC
         async with self:
             self.starting = False
-        yield BulkProgressState.attach(int(run["id"]))
+        yield toast_error(error) if error is not None else BulkProgressState.attach(int(run["id"]))
 
     @rx.var
     def can_calculate(self) -> bool:
