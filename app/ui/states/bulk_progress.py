@@ -198,16 +198,10 @@ class BulkProgressState(AppState):
         self._watch += 1
         self.open = False
         try:
-            actor = self._actor()
+            run_id = bulk_runs.active_run(actor=self._actor())
         except DomainError:
-            return None  # the page's own on_load sends the user to sign in
-        try:
-            run_id = bulk_runs.active_run(actor=actor)
-        except DomainError:
-            return None
-        if run_id is None:
-            return None
-        return BulkProgressState.attach(run_id)
+            return None  # signed out: the page's own on_load sends the user to sign in
+        return None if run_id is None else BulkProgressState.attach(run_id)
 
     # ---- closing -----------------------------------------------------------------------------------
     @rx.event
