@@ -314,6 +314,13 @@ def _ask_dialog() -> rx.Component:
     )
 
 
+def _add_field(label: str, key: str, id_: str, required: bool = True, hint: str = "", **props: Any) -> rx.Component:
+    """A text field of the add dialog (a key of S.form), with its error under it."""
+    error = S.form_errors.get(key, "")
+    control = text_input(id_, S.form[key], lambda value: S.set_form_field(key, value), error, **props)
+    return field(label, control, error, required=required, hint=hint)
+
+
 def _add_dialog() -> rx.Component:
     return rx.dialog.root(
         rx.dialog.content(
@@ -321,31 +328,28 @@ def _add_dialog() -> rx.Component:
             rx.dialog.description("A transaction added to these trade recommendations before they are validated.",
                                   size="2", color=rx.color("gray", 10)),
             rx.vstack(
-                field("Code", text_input("add-code", S.add_code, S.set_add_code, S.add_code_error, placeholder="e.g. BHP",
-                                         auto_complete="off"), S.add_code_error, required=True),
+                _add_field("Code", "code", "add-code", placeholder="e.g. BHP", auto_complete="off"),
                 field("Action", rx.select.root(
                     rx.select.trigger(id="add-action", width="100%"),
                     rx.select.content(*[rx.select.item(label, value=value) for value, label in ACTIONS]),
-                    value=S.add_action, on_change=S.set_add_action,
+                    value=S.form["action"], on_change=lambda value: S.set_form_field("action", value),
                 ), required=True),
-                field("Units", text_input("add-units", S.add_units, S.set_add_units, S.add_units_error,
-                                          input_mode="decimal"), S.add_units_error, required=True),
-                field("Price", text_input("add-price", S.add_price, S.set_add_price, S.add_price_error,
-                                          input_mode="decimal"), S.add_price_error,
-                      hint="Leave empty for the last close price."),
+                _add_field("Units", "quantity", "add-units", input_mode="decimal"),
+                _add_field("Price", "price", "add-price", required=False, hint="Leave empty for the last close price.",
+                           input_mode="decimal"),
                 rx.cond(S.add_error != "", rx.callout(S.add_error, icon="triangle-alert", color_scheme="red", size="1",
                                                        id="add-error", width="100%")),
                 spacing="3", width="100%", margin_top="12px",
             ),
             rx.hstack(
-                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.close_add, id="add-cancel"),
-                rx.button("Add", on_click=S.save_add, loading=S.add_saving, id="add-save"),
+                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.close_form, id="add-cancel"),
+                rx.button("Add", on_click=S.save_add, loading=S.saving, id="add-save"),
                 justify="end", spacing="3", margin_top="16px",
             ),
             max_width="440px", id="add-dialog",
         ),
-        open=S.add_open,
-        on_open_change=S.set_add_open,
+        open=S.form_open,
+        on_open_change=S.set_form_open,
     )
 
 

@@ -29,7 +29,7 @@ from app.ui.display import input_number, money, price_2_to_6dp, units_or_fractio
 from app.ui.states.advice_versions import AdviceScreen, AdviceVersions, load_failed
 from app.ui.states.lists import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
-from app.ui.states.screen import events, guarded
+from app.ui.states.screen import FormDialog, events, guarded
 from app.ui.parse import positive_int as _int, person_name as person
 
 log = logging.getLogger("app.ui.trade_instructions")
@@ -184,8 +184,9 @@ def who_acted(shape: dict[str, Any]) -> tuple[str, str]:
 
 
 # ---- the screen ----------------------------------------------------------------------------------
-class TradeInstructionsState(AdviceScreen, AppState):
+class TradeInstructionsState(FormDialog, AdviceScreen, AppState):
     SCREEN = "portfolios.trade-instructions"
+    FORM_FIELDS = ("code", "action", "quantity", "price")  # the add dialog's
 
     loading: bool = True
     exists: bool = False
@@ -219,15 +220,8 @@ class TradeInstructionsState(AdviceScreen, AppState):
     edit_price: str = ""
     edit_errors: dict[str, str] = {}
 
-    # the add-transaction dialog
-    add_open: bool = False
-    add_code: str = ""
-    add_action: str = "buy"
-    add_units: str = ""
-    add_price: str = ""
-    add_errors: dict[str, str] = {}
+    # the add-transaction dialog (FormDialog): its message when the refusal names no field
     add_error: str = ""
-    add_saving: bool = False
 
     # confirmations: calculate | validate | decline_all | confirm | delete
     ask: str = ""
@@ -257,40 +251,29 @@ class TradeInstructionsState(AdviceScreen, AppState):
     def _show(self, shape: dict[str, Any] | None, actor: Actor) -> None:
         self.editing_key = ""
         self.edit_errors = {}
-        if shape is None:
-            self.exists = False
-            self._ti_id = self._row_version = 0
-            self.version = 0
-            self.status = self.status_label = self.actor_label = self.acted_by = self.acted_at = ""
-            self.auto_approve_at = self.error_message = ""
-            self.buys = self.sells = self.brokerage = self.min_trade_amount = ""
-            self.transactions, self.notes = [], []
-            self.can_edit = self.can_validate = self.can_approve = False
-            self.read_only = False
+        self._approve_all = False
+        self._set_dirty(False)
+        shape = shape or {}
+        self.exists = bool(shape)
+        flags = shape.get("permissions") or {}
+        if not shape:
             # nothing generated yet: the rule of 001 s6 (the target portfolio's, plus the model's
             # recommendations and a target portfolio), with the reason when it is not allowed
             check = ti_service.can_calculate(actor=actor, investment_id=self.portfolio_id)
-            self.calculate_offered = bool(check["offered"]) and not self.is_version_view
-            self.can_calculate = bool(check["allowed"]) and self.calculate_offered
-            self.calculate_reason = str(check["reason"] or "") if self.calculate_offered else ""
-            self._set_dirty(False)
-            return
-        flags = shape.get("permissions") or {}
-        self.exists = True
-        self._ti_id = int(shape["id"])
+            flags = {"calculate_offered": check["offered"], "calculate": check["allowed"],
+                     "calculate_reason": check["reason"]}
+        self._ti_id = int(shape.get("id") or 0)
         self._row_version = int(shape.get("row_version") or 0)
         self.version = int(shape.get("version") or 0)
-        self.status = shape["status"]
-        self.status_label = shape["status_label"]
+        self.status = shape.get("status") or ""
+        self.status_label = shape.get("status_label") or ""
         self.actor_label = shape.get("actor_label") or ""
         self.acted_by, self.acted_at = who_acted(shape)
         self.auto_approve_at = shape.get("auto_approve_at") or ""
-        self.error_message = shape.get("error_message") or "" if shape["status"] == TIStatus.FAILED.value else ""
+        self.error_message = (shape.get("error_message") or "") if self.status == TIStatus.FAILED.value else ""
         payload = shape.get("payload") or {}
-        self.buys = money(payload.get("buys"))
-        self.sells = money(payload.get("sells"))
-        self.brokerage = money(payload.get("brokerage"))
-        self.min_trade_amount = money(payload.get("min_trade_amount"))
+        self.buys, self.sells = money(payload.get("buys")), money(payload.get("sells"))
+        self.brokerage, self.min_trade_amount = money(payload.get("brokerage")), money(payload.get("min_trade_amount"))
         self.read_only = bool(flags.get("read_only"))
         self.can_edit = bool(flags.get("edit"))
         self.can_validate = bool(flags.get("validate"))
@@ -300,8 +283,6 @@ class TradeInstructionsState(AdviceScreen, AppState):
         self.calculate_reason = str(flags.get("calculate_reason") or "") if self.calculate_offered else ""
         self.transactions = [tx_row(t, self.can_approve) for t in shape.get("transactions") or []]
         self.notes = [note_row(n, self.can_approve) for n in shape.get("tradeRecommendationNotes") or []]
-        self._approve_all = False
-        self._set_dirty(False)
 
     def _load(self, actor: Actor) -> None:
         version = self._version_param() if self.is_version_view else None
@@ -315,7 +296,7 @@ class TradeInstructionsState(AdviceScreen, AppState):
         self._clear_header()
         self.exists = False
         self.transactions, self.notes = [], []
-        self.add_open = self.history_open = False
+        self.form_open = self.history_open = False
         self.ask = ""
         self.busy = False
         self._leave_after_confirm = False
@@ -563,88 +544,48 @@ class TradeInstructionsState(AdviceScreen, AppState):
     def edit_price_error(self) -> str:
         return self.edit_errors.get("price", "")
 
-    # ---- adding a transaction -------------------------------------------------------------------------
+    # ---- adding a transaction (a modal form) ----------------------------------------------------------
     @rx.event
     def open_add(self):
-        if not self.can_edit:
-            return
-        self.add_code, self.add_action, self.add_units, self.add_price = "", "buy", "", ""
-        self.add_errors = {}
-        self.add_error = ""
-        self.add_saving = False
-        self.add_open = True
-
-    @rx.event
-    def close_add(self):
-        self.add_open = False
-
-    @rx.event
-    def set_add_open(self, value: bool):
-        if not value and not self.add_saving:
-            self.add_open = False
-
-    @rx.event
-    def set_add_code(self, value: str):
-        self.add_code = str(value or "").upper()[:20]  # a new asset code is uppercased (002 s5)
-        self.add_errors = {k: v for k, v in self.add_errors.items() if k != "code"}
-        self.add_error = ""
-
-    @rx.event
-    def set_add_action(self, value: str):
-        if value in dict(ACTIONS):
-            self.add_action = value
-            self.add_errors = {k: v for k, v in self.add_errors.items() if k not in ("action", "quantity")}
+        if self.can_edit:
+            self._open_form({"action": "buy"})
             self.add_error = ""
 
     @rx.event
-    def set_add_units(self, value: str):
-        self.add_units = str(value or "")[:30]
-        self.add_errors = {k: v for k, v in self.add_errors.items() if k != "quantity"}
+    def set_form_field(self, key: str, value: str):
+        """A field of the add dialog: the code uppercased (002 s5), the action BUY or SELL. A change
+        clears its field's error (the action's, the units' too) and the dialog's message."""
+        text = str(value or "")
+        if key not in self.FORM_FIELDS or (key == "action" and text not in dict(ACTIONS)):
+            return
+        self.form = {**self.form, key: text.upper()[:20] if key == "code" else text[:30]}
+        cleared = ("action", "quantity") if key == "action" else (key,)
+        self.form_errors = {k: v for k, v in self.form_errors.items() if k not in cleared}
         self.add_error = ""
-
-    @rx.event
-    def set_add_price(self, value: str):
-        self.add_price = str(value or "")[:30]
-        self.add_errors = {k: v for k, v in self.add_errors.items() if k != "price"}
-        self.add_error = ""
-
-    @rx.var
-    def add_code_error(self) -> str:
-        return self.add_errors.get("code", "")
-
-    @rx.var
-    def add_units_error(self) -> str:
-        return self.add_errors.get("quantity", "")
-
-    @rx.var
-    def add_price_error(self) -> str:
-        return self.add_errors.get("price", "")
 
     @rx.event
     @guarded
     def save_add(self):
-        if not self.can_edit or self.add_saving:
+        if not self.can_edit or self.saving:
             return None
-        errors = {}
-        if not self.add_code.strip():
-            errors["code"] = REQUIRED_CODE
-        if not self.add_units.strip():
-            errors["quantity"] = REQUIRED_UNITS
+        form = {key: str(self.form.get(key) or "") for key in self.FORM_FIELDS}
+        errors = {key: text for key, text in (("code", REQUIRED_CODE), ("quantity", REQUIRED_UNITS))
+                  if not form[key].strip()}
         if errors:
-            self.add_errors = errors
+            self.form_errors = errors
             return None
-        self.add_saving = True
+        self.saving = True
         try:
             actor = self._actor()
-            ti_service.add_transaction(actor=actor, ti_id=self._ti_id, code=self.add_code, action=self.add_action,
-                                       quantity=self.add_units.strip(), price=self.add_price.strip() or None)
+            ti_service.add_transaction(actor=actor, ti_id=self._ti_id, code=form["code"], action=form["action"] or "buy",
+                                       quantity=form["quantity"].strip(), price=form["price"].strip() or None)
         except ValidationError as exc:
-            self.add_errors = {k: (exc.message if v in ("required", "") else v) for k, v in exc.fields.items()}
+            self.form_errors = {k: (exc.message if v in ("required", "") else v) for k, v in exc.fields.items()}
             self.add_error = "" if exc.fields else exc.message
             return toast_error(exc.message)
         finally:
-            self.add_saving = False
-        self.add_open = False
+            self.saving = False
+        self._close_form()
         return events(toast_success(transaction_rules.TRANSACTION_ADDED), self._reload(actor))
 
     # ---- history --------------------------------------------------------------------------------------
