@@ -58,6 +58,9 @@ COMMENT_TITLES = {"market": "Market commentary", "recommendation": "Recommendati
 CONFIRM_TEXTS = {"calculate": advice.CONFIRM_RECALCULATE_TP, "validate": advice.CONFIRM_VALIDATE,
                  "remove": advice.CONFIRM_REMOVE_ASSET}
 ZERO = Decimal(0)
+ASSET_FLAGS = (("full_sell", "Full sell"), ("stop_loss", "Stop loss"), ("urgent", "Urgent"),
+               ("manual_trade_decision", "Manual Trade Decision"))
+SOURCES = {"short_term": "Short-term", "long_term": "Long-term"}
 
 
 def status_color(status: str, not_enough_cash: bool = False) -> str:
@@ -166,20 +169,10 @@ def _class_color(result: Decimal | None, low: Decimal | None, high: Decimal | No
 
 
 def _asset_line(a: dict[str, Any], names: dict[int, dict[str, Any]]) -> TPLine:
-    flags: list[str] = []
-    if a.get("exception"):
-        flags.append(EXCEPTION_TITLES.get(a["exception"], str(a["exception"])))
-    if a.get("full_sell"):
-        flags.append("Full sell")
-    if a.get("stop_loss"):
-        flags.append("Stop loss")
-    if a.get("urgent"):
-        flags.append("Urgent")
-    if a.get("manual_trade_decision") and "Manual Trade Decision" not in flags:
-        flags.append("Manual Trade Decision")
-    source = a.get("recommendation_source")
-    if source in ("short_term", "long_term"):
-        flags.append("Short-term" if source == "short_term" else "Long-term")  # where the action comes from
+    flags = [EXCEPTION_TITLES.get(a["exception"], str(a["exception"]))] if a.get("exception") else []
+    flags += [title for key, title in ASSET_FLAGS if a.get(key) and title not in flags]
+    if a.get("recommendation_source") in SOURCES:  # where the action comes from
+        flags.append(SOURCES[a["recommendation_source"]])
     added = a.get("kind") == "added"
     if added:
         flags.append("Added")
@@ -354,7 +347,8 @@ class TPDisplay(rx.State, mixin=True):
     _row_version: int = 0
 
     def _show_tp(self, shape: dict[str, Any], names: dict[str, dict[int, dict[str, Any]]]) -> None:
-        self.tp_id = int(shape["id"])
+        """The target portfolio of `shape` (none: an empty shape)."""
+        self.tp_id = int(shape.get("id") or 0)
         self.tp_version = int(shape.get("version") or 0)
         self.tp_status = shape.get("status") or ""
         self.not_enough_cash = bool(shape.get("not_enough_cash"))
@@ -363,29 +357,19 @@ class TPDisplay(rx.State, mixin=True):
         self.error_message = shape.get("error_message") or ""
         self.tp_model = (shape.get("model") or {}).get("name") or ""
         self._row_version = int(shape.get("row_version") or 0)
-        self.steps = build_steps(shape)
+        self.steps = build_steps(shape) if shape else []
         result = shape.get("result") or {}
         self.has_result = bool(result)
-        self.value = money(result.get("value"))
-        self.cash_now = money(result.get("cash"))
-        self.cash_after = money(result.get("cash_after"))
+        self.value, self.cash_now, self.cash_after, self.buys, self.sells, self.brokerage, self.min_cash = (
+            money(result.get(key)) for key in ("value", "cash", "cash_after", "buys", "sells", "brokerage", "min_cash"))
         after, floor = _dec(result.get("cash_after")), _dec(result.get("min_cash"))
         self.cash_after_low = after is not None and (after < 0 or (floor is not None and after < floor))
-        self.buys = money(result.get("buys"))
-        self.sells = money(result.get("sells"))
-        self.brokerage = money(result.get("brokerage"))
-        self.min_cash = money(result.get("min_cash"))
         self.classes = build_classes(result, names) if result else []
         self.groups = build_groups(result, names) if result else []
         self.notes = _reason_texts(result.get("reasons"))
 
     def _clear_tp(self) -> None:
-        self.tp_id = self.tp_version = self._row_version = 0
-        self.tp_status = self.tp_status_label = self.error_message = self.tp_model = ""
-        self.tp_status_color = "gray"
-        self.not_enough_cash = self.has_result = self.cash_after_low = False
-        self.steps, self.classes, self.groups, self.notes = [], [], [], []
-        self.value = self.cash_now = self.cash_after = self.buys = self.sells = self.brokerage = self.min_cash = ""
+        self._show_tp({}, {})
 
     @rx.var
     def is_failed(self) -> bool:
@@ -451,30 +435,22 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         self.pending_rofa_sent = pending["sent_at"] if pending else ""
         shape = target_portfolios.get_current(actor=actor, investment_id=self.portfolio_id,
                                               version=self.viewing_version or None)
-        if shape is None:
-            perms = advice_display.tp_permissions(actor=actor, investment_id=self.portfolio_id)
-            self._clear_tp()
-            self._keep({}, {})
-            self._stored_overrides = []
-            self.latest_version = 0
-            self.missing = True
-            self.market = self.recommendation = ""
-            self._comment_ids = {}
-        else:
-            perms = shape["permissions"]
-            names = load_names(actor, shape)
-            self._show_tp(shape, names)
-            self._keep(shape.get("result") or {}, names)
-            self._stored_overrides = [dict(o) for o in shape.get("overrides") or [] if isinstance(o, dict)]
-            self.latest_version = self.tp_version
-            if self.viewing_version and perms.get("calculate"):
-                rows, _ = target_portfolios.list_versions(actor=actor, investment_id=self.portfolio_id, limit=1)
-                self.latest_version = max([int(r.get("version") or 0) for r in rows] + [self.tp_version])
-            self.missing = False
-            texts = {c["type"]: c for c in shape.get("commentaries") or []}
-            self.market = (texts.get("market") or {}).get("description") or ""
-            self.recommendation = (texts.get("recommendation") or {}).get("description") or ""
-            self._comment_ids = {k: int(v["id"]) for k, v in texts.items() if v.get("id")}
+        self.missing = shape is None  # nothing calculated (or approved, for others) yet
+        shape = shape or {}
+        perms = shape["permissions"] if shape else advice_display.tp_permissions(actor=actor,
+                                                                                 investment_id=self.portfolio_id)
+        names = load_names(actor, shape)
+        self._show_tp(shape, names)
+        self._keep(shape.get("result") or {}, names)
+        self._stored_overrides = [dict(o) for o in shape.get("overrides") or [] if isinstance(o, dict)]
+        self.latest_version = self.tp_version
+        if shape and self.viewing_version and perms.get("calculate"):
+            rows, _ = target_portfolios.list_versions(actor=actor, investment_id=self.portfolio_id, limit=1)
+            self.latest_version = max([int(r.get("version") or 0) for r in rows] + [self.tp_version])
+        texts = {c["type"]: c for c in shape.get("commentaries") or []}
+        self.market = (texts.get("market") or {}).get("description") or ""
+        self.recommendation = (texts.get("recommendation") or {}).get("description") or ""
+        self._comment_ids = {k: int(v["id"]) for k, v in texts.items() if v.get("id")}
         self.can_calculate = bool(perms.get("calculate"))
         self.view_only = bool(perms.get("view_only"))
         self.can_edit_comment = bool(perms.get("edit_commentary"))
