@@ -76,9 +76,8 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
         self._show_tp(rec, load_names(actor, rec))
         practice = rec.get("practice") or {}
         self.practice = practice.get("name") or ""
-        licensee = " ".join(p for p in (practice.get("licensee_name") or "",
-                                         f"AFSL {practice['licensee_afsl']}" if practice.get("licensee_afsl") else "") if p)
-        self.licensee = licensee
+        self.licensee = " ".join(p for p in (practice.get("licensee_name") or "",
+                                              f"AFSL {practice['licensee_afsl']}" if practice.get("licensee_afsl") else "") if p)
         self.clients = ", ".join(person(o) for o in rec.get("owners") or []) or "\u2014"
         self.client_wording = rec.get("client_wording") or ""
         self.adviser = person(rec.get("adviser")) or "\u2014"
