@@ -594,23 +594,22 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         code = str(entry.get("code") or "").strip().upper()
         return next((int(k) for k, v in self._assets.items() if v["code"] == code), None) if code else None
 
-    def _requested(self, asset_id: int) -> int | None:
-        """The units the edits set for an asset (the last setting wins), else the shown target units."""
-        units: int | None = None
-        for entry in self._current():
-            if "target_units" in entry and self._entry_asset(entry) == asset_id:
-                units = _whole(entry.get("target_units"))
-        if units is None:
-            units = (self._assets.get(str(asset_id)) or {}).get("units")
-        return units
-
-    def _pinned_zero(self) -> set[int]:
+    def _units_set(self) -> dict[int, int | None]:
+        """The units the edits set, by asset (the last setting wins)."""
         last: dict[int, int | None] = {}
         for entry in self._current():
             aid = self._entry_asset(entry)
             if aid and "target_units" in entry:
                 last[aid] = _whole(entry.get("target_units"))
-        return {aid for aid, units in last.items() if units == 0}
+        return last
+
+    def _requested(self, asset_id: int) -> int | None:
+        """The units the edits set for an asset, else the shown target units."""
+        units = self._units_set().get(asset_id)
+        return (self._assets.get(str(asset_id)) or {}).get("units") if units is None else units
+
+    def _pinned_zero(self) -> set[int]:
+        return {aid for aid, units in self._units_set().items() if units == 0}
 
     def _render(self) -> None:
         """The class tables of the shown result; in edit mode with the units typed and the Remove offers."""
