@@ -11,7 +11,7 @@ from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
 from app.ui.components.widgets import (
-    download_event, confirm_dialog, empty_row, field, list_footer, page_size_select, pagination, plain_header,
+    download_event, confirm_dialog_of, empty_row, field, list_footer, page_size_select, pagination, plain_header,
     skeleton_rows, table_card, text_input,
 )
 from app.ui.pages.assets import performance
@@ -265,7 +265,7 @@ def _table() -> rx.Component:
         id="holdings-body",
     )
     footer = list_footer(
-        rx.text(S.line_count.to_string() + " holdings", size="1", color=rx.color("gray", 10), id="holdings-count"),
+        rx.text(S.total.to_string() + " holdings", size="1", color=rx.color("gray", 10), id="holdings-count"),
         rx.hstack(page_size_select(S.page_size, S.set_page_size, PAGE_SIZES),
                   pagination(S.page, S.pages, S.visible, S.go_page), spacing="4", align="center", wrap="wrap"),
     )
@@ -407,8 +407,7 @@ def holdings_page() -> rx.Component:
         _pending(),
         _custom_modal(),
         _save_prompt(),
-        confirm_dialog(S.delete_open, S.delete_question, S.confirm_delete, S.cancel_delete),
-        confirm_dialog(S.unlink_open, S.unlink_question, S.confirm_unlink, S.cancel_unlink, confirm_label="Unlink"),
+        confirm_dialog_of(S, confirm_label=S.confirm_label),
         crumbs=portfolio_crumbs(S),
         actions=_actions_menu(),
     )

@@ -8,61 +8,41 @@ the permissions; the flags here only hide what a role may not use."""
 from __future__ import annotations
 
 import dataclasses
-import math
-from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from decimal import Decimal
+from typing import Any, ClassVar
 
 import reflex as rx
 
 from app.domain.allocations import bar_width
-from app.domain.money import percent_1dp_label
-from app.domain.cgt import format_aud
-from app.domain.errors import AuthenticationError, DomainError, ValidationError
 from app.domain.permissions import Actor, is_staff
 from app.domain.portfolios import (
     CONFIRM_UNLINK, CONFIRM_UNLINK_CROSS_FIRM, CUSTOM_CLASSES_CHANGED, MODEL_UNLINKED, is_cross_firm,
 )
+from app.domain.errors import ValidationError
 from app.services import advice_display
 from app.services import custom_holdings as ch_service
 from app.services import holdings as holdings_service
 from app.services import portfolios as portfolio_service
 from app.services import trade_instructions as ti_service
 from app.ui import routes
-from app.ui.states.lists import visible_pages
-from app.ui.states.assets import percent_display, sign_of
+from app.ui.display import NA, input_number, money, percent_1dp, sign_of, whole_units
 from app.ui.states.base import AppState, toast_error, toast_success
+from app.ui.states.lists import Paged
 from app.ui.states.portfolio_header import PortfolioHeader
+from app.ui.parse import to_int
 from app.ui.states.portfolios import referer_query
-from app.ui.parse import to_int as _int
+from app.ui.states.screen import Confirm, events, guarded, screen_load
 
 PAGE_SIZES = [str(n) for n in holdings_service.PAGE_SIZES]
-DEFAULT_PAGE_SIZE = str(holdings_service.DEFAULT_PAGE_SIZE)
 LOAD_FAILED = "Opps, something went wrong"
 SAVE_CHANGES = "Do you want to save changes?"
 CONFIRM_DELETE_HOLDING = "Are you sure you want to delete the custom holding {name}?"
 MODAL_TITLES = {"create": "New custom holding", "edit": "Edit custom holding", "view": "Custom holding"}
-NA = "N/A"
-
-
-def money(value: Decimal | None) -> str:
-    return "" if value is None else format_aud(value)
-
-
-def units(value: Decimal | None) -> str:
-    """Listed units without decimals."""
-    return "" if value is None else f"{Decimal(value).quantize(Decimal(1), rounding=ROUND_HALF_UP):,}"
+units = whole_units  # the orders and trade recommendation screens import it from here
 
 
 def percent(value: Decimal | None) -> str:
-    return NA if value is None else percent_1dp_label(value)
-
-
-def _plain(value: Decimal | None) -> str:
-    """A stored number as a form shows it ('0.5', '1250.00' -> '1250')."""
-    if value is None:
-        return ""
-    text = format(Decimal(value), "f")
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    return percent_1dp(value, NA)
 
 
 @dataclasses.dataclass
@@ -136,11 +116,11 @@ def _line_row(line: holdings_service.Line, url: str | None = None) -> HoldingRow
         key=f"{line.kind}-{line.id or 0}", kind=line.kind, id=line.id or 0, code=line.code, name=line.name,
         detail=line.detail, url=url or "", quantity=units(line.quantity), cost=money(line.cost), value=money(line.value),
         negative=line.value < 0, allocation=percent(line.allocation),
-        six=percent_display(line.six_months_return) if share else "", six_sign=sign_of(line.six_months_return) if share else "",
-        since=percent_display(line.since_purchase) if share else "", since_sign=sign_of(line.since_purchase) if share else "",
-        dividend=percent_display(line.dividend_yield) if share else "",
+        six=percent(line.six_months_return) if share else "", six_sign=sign_of(line.six_months_return) if share else "",
+        since=percent(line.since_purchase) if share else "", since_sign=sign_of(line.since_purchase) if share else "",
+        dividend=percent(line.dividend_yield) if share else "",
         dividend_sign=sign_of(line.dividend_yield) if share else "",
-        fee=(percent(line.fee) if line.fee is not None else NA) if line.kind == "custom" else "",
+        fee=percent(line.fee) if line.kind == "custom" else "",
     )
 
 
@@ -150,7 +130,10 @@ def _header_row(section: holdings_service.Section) -> HoldingRow:
                       class_actual=percent(k.actual), class_target=percent(k.target) if k.target is not None else "")
 
 
-class HoldingsState(PortfolioHeader, AppState):
+class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
+    PAGE_SIZES: ClassVar[tuple[int, ...]] = holdings_service.PAGE_SIZES
+    DEFAULT_SIZE: ClassVar[int] = holdings_service.DEFAULT_PAGE_SIZE
+
     loading: bool = True
     can_edit: bool = False
     can_calculate_tp: bool = False
@@ -170,14 +153,7 @@ class HoldingsState(PortfolioHeader, AppState):
 
     rows: list[HoldingRow] = []
     pending: list[PendingRow] = []
-    line_count: int = 0
-    page: int = 1
-    pages: int = 1
-    visible: list[int] = [1]
-    page_size: str = DEFAULT_PAGE_SIZE
-
-    unlink_open: bool = False
-    unlink_question: str = ""
+    confirm_label: str = "Delete"      # the confirmation's button: Delete (a custom holding) or Unlink
 
     # the custom holding modal
     modal_open: bool = False
@@ -192,12 +168,9 @@ class HoldingsState(PortfolioHeader, AppState):
     ch_saving: bool = False
     class_options: list[ClassOption] = []
     close_prompt_open: bool = False
-    delete_open: bool = False
-    delete_question: str = ""
 
     _lines: list[dict[str, Any]] = []
     _original: dict[str, str] = {}
-    _delete_id: int = 0
     _model_cross_firm: bool = False
     _prompt_for: str = "close"
 
@@ -223,7 +196,7 @@ class HoldingsState(PortfolioHeader, AppState):
                               width=bar_width(c.actual or Decimal(0)), color=c.color or "") for c in h.classes]
         self.target_source = h.target_source or ""
         if h.target_total is not None:
-            self.target_total = f"Total: {percent_1dp_label(h.target_total)}"
+            self.target_total = f"Total: {percent(h.target_total)}"
             self.target_total_color = h.target_total_color or ""
             self.target_total_width = bar_width(h.target_total)
         else:
@@ -240,21 +213,16 @@ class HoldingsState(PortfolioHeader, AppState):
                 row = _line_row(line, urls.get(line.id) if line.kind == "share" else None)
                 lines.append({"header": header, "row": dataclasses.asdict(row)})
         self._lines = lines
-        self.line_count = sum(1 for item in lines if item["row"] is not None)
-        self._show_page()
+        self.total = sum(1 for item in lines if item["row"] is not None)
+        self._reload()
         self.loading = False
 
-    def _show_page(self) -> None:
+    def _reload(self) -> None:
         """The current page of holdings, each class's header above its first row on the page."""
-        size = self._size()
+        self._clamp_page()
         held = [item for item in self._lines if item["row"] is not None]
-        pages = max(1, math.ceil(len(held) / size))
-        self.page = min(max(self.page, 1), pages)
-        self.pages = pages
-        self.visible = visible_pages(self.page, pages)
-        start = (self.page - 1) * size
-        page_items = held[start:start + size]
-        if self.page == pages:  # classes with a target but nothing held close the last page
+        page_items = held[self._offset():self._offset() + self._limit()]
+        if self.page == self._page_count():  # classes with a target but nothing held close the last page
             page_items += [item for item in self._lines if item["row"] is None]
         rows: list[HoldingRow] = []
         current = None
@@ -267,51 +235,17 @@ class HoldingsState(PortfolioHeader, AppState):
                 rows.append(HoldingRow(**item["row"]))
         self.rows = rows
 
-    def _size(self) -> int:
-        return int(self.page_size) if self.page_size in PAGE_SIZES else int(DEFAULT_PAGE_SIZE)
-
     @rx.event
-    def on_load(self):
+    @screen_load(failed=LOAD_FAILED, back=PortfolioHeader._list_url)
+    def on_load(self, actor: Actor):
         self.loading = True
         self.rows, self.bars, self.pending = [], [], []
         self._clear_header()
-        self.page, self.page_size = 1, DEFAULT_PAGE_SIZE
-        self.modal_open = self.close_prompt_open = self.delete_open = self.unlink_open = False
+        self.page, self.page_size = 1, str(self.DEFAULT_SIZE)
+        self.modal_open = self.close_prompt_open = self.confirm_open = False
         self._lines = []
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None  # check_login sends the browser to sign in
         self.portfolio_id = self._portfolio_param() or 0
-        try:
-            self._load(actor)
-        except DomainError as exc:
-            self.loading = False
-            return [toast_error(exc.message or LOAD_FAILED), rx.redirect(self._list_url(actor))]
-
-    def _reload(self):
-        try:
-            self._load(self._actor())
-        except DomainError as exc:
-            return self._fail(exc)
-        return None
-
-    # ---- paging -----------------------------------------------------------------------------------
-    @rx.event
-    def go_page(self, page: Any):
-        number = _int(page)
-        if number is None:
-            return
-        self.page = number
-        self._show_page()
-
-    @rx.event
-    def set_page_size(self, value: str):
-        if value not in PAGE_SIZES:
-            return
-        self.page_size = value
-        self.page = 1
-        self._show_page()
+        self._load(actor)
 
     # ---- links --------------------------------------------------------------------------------------
     @rx.var
@@ -363,32 +297,33 @@ class HoldingsState(PortfolioHeader, AppState):
     def pdf_path(self) -> str:
         return f"/api/investments/{self.portfolio_id}/holdings/export-pdf"
 
-    # ---- unlinking the model ------------------------------------------------------------------------
+    # ---- unlinking the model and deleting a custom holding --------------------------------------------
     @rx.event
     def ask_unlink(self):
         if not self.model_name:
             return
         template = CONFIRM_UNLINK_CROSS_FIRM if self._model_cross_firm else CONFIRM_UNLINK
-        self.unlink_question = template.format(name=self.model_name)
-        self.unlink_open = True
+        self.confirm_label = "Unlink"
+        self._ask("unlink", template.format(name=self.model_name))
 
     @rx.event
-    def cancel_unlink(self):
-        self.unlink_open = False
+    def ask_delete(self, holding_id: Any, name: str):
+        self.confirm_label = "Delete"
+        self._ask("delete", CONFIRM_DELETE_HOLDING.format(name=name), to_int(holding_id) or 0)
 
-    @rx.event
-    def confirm_unlink(self):
-        self.unlink_open = False
-        try:
-            actor = self._actor()
-            result = portfolio_service.unlink_model(actor=actor, portfolio_id=self.portfolio_id)
-            self._load(actor)  # spec: after unlinking, the page reloads
-        except DomainError as exc:
-            return self._fail(exc)
-        events = [toast_success(result.get("message") or MODEL_UNLINKED)]
-        if result.get("customAssetClassesChanged"):
-            events.append(toast_success(CUSTOM_CLASSES_CHANGED))
-        return events
+    def _confirmed(self, action: str, target_id: int):
+        actor = self._actor()
+        if action == "delete":
+            result = ch_service.delete(actor=actor, holding_id=target_id)
+            return events(toast_success(result["message"]), self._refresh())
+        result = portfolio_service.unlink_model(actor=actor, portfolio_id=self.portfolio_id)
+        self._load(actor)  # spec: after unlinking, the page reloads
+        return events(toast_success(result.get("message") or MODEL_UNLINKED),
+                      toast_success(CUSTOM_CLASSES_CHANGED) if result.get("customAssetClassesChanged") else None)
+
+    @guarded
+    def _refresh(self):
+        self._load(self._actor())
 
     # ---- the custom holding modal ------------------------------------------------------------------
     def _load_classes(self, actor: Actor) -> None:
@@ -412,31 +347,26 @@ class HoldingsState(PortfolioHeader, AppState):
                 "fee": self.ch_fee.strip(), "value": self.ch_value.strip(), "name": self.ch_name.strip()}
 
     @rx.event
+    @guarded
     def open_create(self):
-        try:
-            actor = self._actor()
-            if not is_staff(actor):
-                return None
-            self._load_classes(actor)
-        except DomainError as exc:
-            return self._fail(exc)
+        actor = self._actor()
+        if not is_staff(actor):
+            return
+        self._load_classes(actor)
         self.ch_id = 0
         self.modal_mode = "create"
         self._set_form("", "", "", "")
         self.modal_open = True
 
+    @guarded
     def _open_existing(self, holding_id: Any, mode: str):
-        try:
-            actor = self._actor()
-            found = ch_service.get(actor=actor, holding_id=holding_id)
-            self._load_classes(actor)
-        except DomainError as exc:
-            return self._fail(exc)
+        actor = self._actor()
+        found = ch_service.get(actor=actor, holding_id=holding_id)
+        self._load_classes(actor)
         self.ch_id = int(found["id"])
         self.modal_mode = mode if is_staff(actor) else "view"
-        self._set_form(found["name"], str(found["class_id"]), found["fee"] or "", _plain(Decimal(found["value"])))
+        self._set_form(found["name"], str(found["class_id"]), found["fee"] or "", input_number(found["value"]))
         self.modal_open = True
-        return None
 
     @rx.event
     def open_view(self, holding_id: Any):
@@ -525,6 +455,7 @@ class HoldingsState(PortfolioHeader, AppState):
         return next((o.label for o in self.class_options if o.value == self.ch_class_id), "")
 
     @rx.event
+    @guarded
     def save_holding(self):
         self.ch_submitted = True
         self._live_check()
@@ -532,25 +463,22 @@ class HoldingsState(PortfolioHeader, AppState):
             return None
         self.ch_saving = True
         try:
-            actor = self._actor()
-            if self.modal_mode == "create":
-                result = ch_service.create(actor=actor, data=self._form_data())
-            else:
-                data = {k: v for k, v in self._form_data().items() if k != "investment_id"}
-                result = ch_service.update(actor=actor, holding_id=self.ch_id, data=data)
+            result = self._write(self._actor())
         except ValidationError as exc:
-            self.ch_saving = False
             self.close_prompt_open = False
             self.ch_errors = dict(exc.fields)
             return toast_error(exc.message)
-        except DomainError as exc:
+        finally:
             self.ch_saving = False
-            return self._fail(exc)
-        self.ch_saving = False
         self.modal_open = False
         self.close_prompt_open = False
-        reloaded = self._reload()
-        return [toast_success(result["message"]), *([reloaded] if reloaded else [])]
+        return events(toast_success(result["message"]), self._refresh())
+
+    def _write(self, actor: Actor) -> dict[str, Any]:
+        if self.modal_mode == "create":
+            return ch_service.create(actor=actor, data=self._form_data())
+        data = {k: v for k, v in self._form_data().items() if k != "investment_id"}
+        return ch_service.update(actor=actor, holding_id=self.ch_id, data=data)
 
     @rx.event
     def request_close(self):
@@ -583,26 +511,3 @@ class HoldingsState(PortfolioHeader, AppState):
     @rx.event
     def keep_editing(self):
         self.close_prompt_open = False
-
-    # ---- deleting -------------------------------------------------------------------------------------
-    @rx.event
-    def ask_delete(self, holding_id: Any, name: str):
-        self._delete_id = _int(holding_id) or 0
-        self.delete_question = CONFIRM_DELETE_HOLDING.format(name=name)
-        self.delete_open = True
-
-    @rx.event
-    def cancel_delete(self):
-        self.delete_open = False
-        self._delete_id = 0
-
-    @rx.event
-    def confirm_delete(self):
-        self.delete_open = False
-        try:
-            result = ch_service.delete(actor=self._actor(), holding_id=self._delete_id)
-        except DomainError as exc:
-            return self._fail(exc)
-        self._delete_id = 0
-        reloaded = self._reload()
-        return [toast_success(result["message"]), *([reloaded] if reloaded else [])]
