@@ -29,7 +29,7 @@ from app.services import listing
 from app.services import models as model_service
 from app.ui import routes
 from app.services.tenancy import as_id
-from app.ui.parse import to_int
+from app.ui.parse import positive_int, to_int
 from app.ui.states.base import AppState, toast_error
 from app.ui.states.bulk_progress import BulkProgressState
 from app.ui.states.screen import Confirm, events, guarded, screen_load
@@ -70,13 +70,8 @@ def parse_ids(raw: Any) -> list[int]:
     values = value if isinstance(value, list) else [value]
     out: list[int] = []
     for v in values:
-        if isinstance(v, bool):
-            continue
-        try:
-            number = int(v)
-        except (TypeError, ValueError):
-            continue
-        if number > 0 and number not in out:
+        number = None if isinstance(v, bool) else positive_int(v)
+        if number and number not in out:
             out.append(number)
     return out
 
