@@ -156,7 +156,9 @@ def _tx_status_color(status: Any) -> Any:
                     ("not_canceled", "red"), "gray")
 
 
-def _edit_input(name: str, value: Any, on_change: Any, error: Any) -> rx.Component:
+def _edit_input(name: str, value: Any, on_change: Any, field_name: str) -> rx.Component:
+    """An inline field of the transaction being edited, with the service's error for `field_name` under it."""
+    error = S.edit_errors.get(field_name, "")
     return rx.vstack(
         rx.input(value=value, on_change=on_change, size="1", width="96px", input_mode="decimal", name=name,
                  class_name=name, color_scheme=rx.cond(error != "", "red", "gray"), text_align="right"),
@@ -196,9 +198,9 @@ def _tx_row(row: TxRow) -> rx.Component:
                                class_name="tx-action")),
         rx.cond(S.show_decisions, rx.table.cell(_choices(row.key, row.awaiting, row.choice, row.status_label,
                                                          _tx_status_color(row.status)))),
-        rx.table.cell(rx.cond(editing, _edit_input("edit-units", S.edit_units, S.set_edit_units, S.edit_units_error),
+        rx.table.cell(rx.cond(editing, _edit_input("edit-units", S.edit_units, S.set_edit_units, "quantity"),
                               rx.text(row.units, class_name="tx-units")), **NUMBER),
-        rx.table.cell(rx.cond(editing, _edit_input("edit-price", S.edit_price, S.set_edit_price, S.edit_price_error),
+        rx.table.cell(rx.cond(editing, _edit_input("edit-price", S.edit_price, S.set_edit_price, "price"),
                               rx.text(row.price, class_name="tx-price")), **NUMBER),
         rx.table.cell(rx.cond(row.limit_price != "", row.limit_price, "-"), **NUMBER),
         rx.table.cell(rx.text(row.value, class_name="tx-value"), **NUMBER),

@@ -13,7 +13,6 @@ sent by the browser are only looked up among the rows this state holds."""
 from __future__ import annotations
 
 import dataclasses
-import logging
 import math
 from typing import Any
 
@@ -31,8 +30,6 @@ from app.ui.states.lists import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.screen import FormDialog, events, guarded
 from app.ui.parse import positive_int as _int, person_name as person
-
-log = logging.getLogger("app.ui.trade_instructions")
 
 TITLE = "Trade Recommendations"
 EMPTY = "There are no trade recommendations for this portfolio yet."
@@ -86,7 +83,6 @@ class TxRow:
     full_sell: bool = False
     awaiting: bool = False        # a decision is still to be made on it
     choice: str = ""              # the decision chosen on this screen, not yet confirmed
-    decision: str = ""            # the confirmed decision
 
 
 @dataclasses.dataclass
@@ -142,7 +138,7 @@ def tx_row(t: dict[str, Any], approvable: bool) -> TxRow:
         pending=money(t["pending"]), status=t["status"], status_label=t["status_label"],
         user_action=t.get("user_action") or "", rec_action=action, rec_comment=comment,
         urgent=bool(t.get("urgent")), stop_loss=bool(t.get("stop_loss")), full_sell=bool(t.get("full_sell")),
-        awaiting=awaiting, decision=t.get("decision") or "",
+        awaiting=awaiting,
     )
 
 
@@ -535,14 +531,6 @@ class TradeInstructionsState(FormDialog, AdviceScreen, AppState):
         self.editing_key = ""
         self.edit_errors = {}
         return events(toast_success(transaction_rules.TRANSACTION_UPDATED), self._reload(actor))
-
-    @rx.var
-    def edit_units_error(self) -> str:
-        return self.edit_errors.get("quantity", "")
-
-    @rx.var
-    def edit_price_error(self) -> str:
-        return self.edit_errors.get("price", "")
 
     # ---- adding a transaction (a modal form) ----------------------------------------------------------
     @rx.event
