@@ -12,6 +12,7 @@ from app.domain import advice
 from app.domain.permissions import Actor
 from app.services import holdings as holdings_service
 from app.ui import routes
+from app.ui.parse import positive_int
 from app.ui.states.lists import Paged
 from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.states.screen import guarded, screen_load
@@ -39,6 +40,10 @@ class AdviceScreen(PortfolioHeader, mixin=True):
         """The portfolio of the path, with its head."""
         self.portfolio_id = self._portfolio_param() or 0
         self._load_header(actor)
+
+    def _version_param(self) -> int | None:
+        """The version of the path (/portfolios/[id]/.../[version]); None at the current one's address."""
+        return positive_int(routes.param(self.router.url.path, "version"))
 
     def _load_header(self, actor: Actor, portfolio_id: int | None = None) -> None:
         self._show_header(holdings_service.header(actor=actor, portfolio_id=portfolio_id or self.portfolio_id), actor)

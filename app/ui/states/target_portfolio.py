@@ -467,7 +467,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         self._clear_header()
         self._clear_tp()
         self.portfolio_id = self._portfolio_param() or 0
-        self.viewing_version = _int(routes.param(self.router.url.path, "version")) or 0
+        self.viewing_version = self._version_param() or 0
         try:
             self._load(actor)
         finally:

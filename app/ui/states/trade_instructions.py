@@ -240,10 +240,6 @@ class TradeInstructionsState(FormDialog, AdviceScreen, AppState):
     _leave_after_confirm: bool = False
 
     # ---- loading ----------------------------------------------------------------------------------
-    def _version_param(self) -> int | None:
-        name, params = routes.match(self.router.url.path)
-        return _int(params.get("version")) if name == "portfolios.trade-instructions-version" else None
-
     def _show(self, shape: dict[str, Any] | None, actor: Actor) -> None:
         self.editing_key = ""
         self.edit_errors = {}
@@ -330,7 +326,7 @@ class TradeInstructionsState(FormDialog, AdviceScreen, AppState):
 
     @rx.var
     def decided_count(self) -> int:
-        return sum(1 for r in self.transactions if r.choice) + sum(1 for n in self.notes if n.choice)
+        return self._decided()
 
     @rx.var
     def awaiting_count(self) -> int:
