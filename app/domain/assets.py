@@ -11,6 +11,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Mapping
 
 from app.domain import validators as v
+from app.domain.parsing import as_id
 
 CODE_MAX = 20
 NAME_MAX = 200
@@ -49,17 +50,6 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value).strip()
 
 
-def _id(value: Any) -> int | None:
-    """A positive id from a form or JSON value; None when empty or not an id."""
-    if isinstance(value, bool) or value in (None, ""):
-        return None
-    try:
-        number = int(str(value).strip())
-    except (TypeError, ValueError):
-        return None
-    return number if number > 0 else None
-
-
 def normalise_code(code: Any) -> str:
     return _text(code).upper()
 
@@ -74,13 +64,13 @@ def clean_asset(data: Mapping[str, Any]) -> tuple[dict[str, Any], v.FieldErrors]
                  None if not code or _CODE.match(code) else v.DEFAULT)
     errors.check("name", v.required(name, "name"), v.max_length(name, NAME_MAX))
     class_raw = data.get("class_id")
-    class_id = _id(class_raw)
+    class_id = as_id(class_raw)
     errors.check("class_id", v.required_select(class_raw if class_raw not in (0, "0") else None, "class"),
                  None if class_id else v.DEFAULT)
     values: dict[str, Any] = {"code": code, "name": name, "class_id": class_id}
     for key in ("type_id", "industry_group_id", "firm_id"):
         raw = data.get(key)
-        values[key] = _id(raw)
+        values[key] = as_id(raw)
         if not v.is_empty(raw) and raw not in (0, "0") and values[key] is None:
             errors.check(key, v.DEFAULT)
     yield_raw = _text(data.get("dividend_yield"))

@@ -54,7 +54,7 @@ from app.domain import validators as v
 from app.domain.cgt import format_aud
 from app.domain.errors import INVALID_FORM
 from app.domain.money import to_cents
-from app.domain.model_rules import as_bool, as_id
+from app.domain.parsing import as_bool, as_id
 from app.domain.prices import close_instant, months_before
 from app.domain.transactions import (
     AMM_TYPES, AT_CALL_ACCOUNT, DEAL_STATUSES, PRODUCT_TYPES, PROVIDER_TYPES, TERM_DEPOSITS, Kind, Status,

@@ -27,6 +27,7 @@ from app.domain import validators as v
 from app.domain.allocations import check_allocation_row
 from app.domain.money import percent_trimmed_text as percent_text  # noqa: F401  (the form's text of a percentage)
 from app.domain.models import COMMENTARY_TYPES, AllocationMethod, Availability, ModelStatus, derive_availability
+from app.domain.parsing import as_bool, as_id
 
 # ---- texts (spec 000 s4, s5, s8) ------------------------------------------------------------------
 INVALID_FORM = "Please, fill all required fields with valid data."
@@ -64,32 +65,6 @@ COMMENTARY_MAX = 20_000
 
 
 # ---- small parsers ------------------------------------------------------------------------------
-def as_bool(value: Any, default: bool = False) -> bool:
-    """JSON booleans, and the strings/numbers a form or query string sends ('1', 'true', 'on')."""
-    if value is None or value == "":
-        return default
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, (int, float)):
-        return value != 0
-    return str(value).strip().lower() in ("1", "true", "yes", "on")
-
-
-def as_id(value: Any) -> int | None:
-    """A positive integer id, or None (empty, not a whole number, not positive)."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, int):
-        return value if value > 0 else None
-    if isinstance(value, Mapping):  # a picked option {id, ...}
-        return as_id(value.get("id"))
-    text = str(value).strip()
-    if not text.isascii() or not text.isdigit():
-        return None
-    number = int(text)
-    return number if 0 < number < 2**31 else None
-
-
 def _int(value: Any) -> int | None:
     """A whole number (may be 0 or negative), or None when empty or not a whole number."""
     if isinstance(value, bool) or value is None:

@@ -23,6 +23,7 @@ from app.domain.advice import AUTO_APPROVAL_CHOICES, AUTO_APPROVAL_LABELS, AUTO_
 from app.domain.allocations import HUNDRED, allocation_total, check_allocation_row
 from app.domain.ledger import TaxTreatment
 from app.domain.money import to_cents
+from app.domain.parsing import as_bool, as_id
 
 
 # ---- vocabulary ----------------------------------------------------------------------------------
@@ -326,32 +327,6 @@ def clean_approval(raw: Any) -> tuple[dict[str, Any], dict[str, str]]:
 
 
 # ---- small parsers ---------------------------------------------------------------------------------
-def as_bool(value: Any, default: bool = False) -> bool:
-    """JSON booleans, and the strings/numbers a form or query string sends ('1', 'true', 'on')."""
-    if value is None or value == "":
-        return default
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, (int, float)):
-        return value != 0
-    return str(value).strip().lower() in ("1", "true", "yes", "on")
-
-
-def as_id(value: Any) -> int | None:
-    """A positive integer id (also of a picked option {id, ...}), or None."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, int):
-        return value if 0 < value < 2**31 else None
-    if isinstance(value, Mapping):
-        return as_id(value.get("id"))
-    text = str(value).strip()
-    if not text.isascii() or not text.isdigit():
-        return None
-    number = int(text)
-    return number if 0 < number < 2**31 else None
-
-
 def activity_of(value: Any) -> str:
     text = str(value or "").strip().lower()
     return text if text in ACTIVITY_STATUSES else DEFAULT_ACTIVITY

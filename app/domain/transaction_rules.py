@@ -35,6 +35,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from app.domain import ledger
 from app.domain import validators as v
 from app.domain.errors import INVALID_FORM, ValidationError
+from app.domain.parsing import as_id
 from app.domain.ledger import NOT_ENOUGH_ASSETS  # noqa: F401  (the transaction screens' text too)
 from app.domain.recommendations import FileProblem, LineError, file_type_error, read_rows
 from app.domain.transactions import (
@@ -158,16 +159,6 @@ def cash_form_name(cash_type: str, action: str) -> str | None:
         if ctype.value == cash_type and direction.value == action:
             return name
     return None
-
-
-def as_id(value: Any) -> int | None:
-    if isinstance(value, bool) or value is None:
-        return None
-    try:
-        number = int(str(value).strip())
-    except (TypeError, ValueError):
-        return None
-    return number if 0 < number < 2 ** 63 else None
 
 
 def _text(value: Any) -> str:

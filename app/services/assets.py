@@ -34,6 +34,7 @@ from app.domain.errors import INVALID_FORM, Conflict, NotFound, ValidationError
 from app.domain.models import NO_CASH_CLASS
 from app.domain.money import percent_4dp_text
 from app.domain.permissions import Actor, can_manage_universe, is_staff, require
+from app.domain.parsing import as_id
 from app.services import listing
 from app.services.tenancy import (
     asset_by_code, asset_classes_of, asset_types_of, find_assets_by_codes, normalise_code, readable_asset_classes,
@@ -64,20 +65,9 @@ def cash_class(session: Session) -> AssetClass:
 
 
 # ---- small parsers -------------------------------------------------------------------------------
-def _id(value: Any) -> int | None:
-    """A positive id from a query or body value; None for empty, '-2' (all firms) or junk."""
-    if isinstance(value, bool) or value is None:
-        return None
-    try:
-        number = int(str(value).strip())
-    except (TypeError, ValueError):
-        return None
-    return number if number > 0 else None
-
-
 def _scope_firm(actor: Actor, firm_id: Any) -> int | None:
     """The firm whose view of the universe is wanted: the actor's own, or the one a superuser names."""
-    return _id(firm_id) if actor.is_superuser else actor.firm_id
+    return as_id(firm_id) if actor.is_superuser else actor.firm_id
 
 
 def _chunks(items: Sequence[Any], size: int = _CHUNK) -> Iterator[Sequence[Any]]:
@@ -157,7 +147,7 @@ def _clean_title_or_raise(data: Mapping[str, Any]) -> str:
 
 def _body_firm(session: Session, data: Mapping[str, Any]) -> int | None:
     raw = data.get("firm_id", data.get("firmId"))
-    firm_id = _id(raw)
+    firm_id = as_id(raw)
     if raw not in (None, "", 0, "0", "-2") and (firm_id is None or _live_firm(session, firm_id) is None):
         raise ValidationError(INVALID_FORM, {"firm_id": "Firm not found"})
     return firm_id
@@ -178,7 +168,7 @@ def create_class(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _load_class(session: Session, class_id: Any) -> AssetClass:
-    row = session.get(AssetClass, _id(class_id)) if _id(class_id) else None
+    row = session.get(AssetClass, as_id(class_id)) if as_id(class_id) else None
     if row is None:
         raise NotFound(rules.CLASS_NOT_FOUND)
     return row
@@ -229,7 +219,7 @@ def create_type(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _load_type(session: Session, type_id: Any) -> AssetType:
-    row = session.get(AssetType, _id(type_id)) if _id(type_id) else None
+    row = session.get(AssetType, as_id(type_id)) if as_id(type_id) else None
     if row is None:
         raise NotFound(rules.TYPE_NOT_FOUND)
     return row
@@ -314,8 +304,8 @@ def list_assets(*, actor: Actor, limit: Any = None, offset: Any = None, sort: An
     if text:
         where.append(_search_clause(text))
     for column, value in ((Asset.class_id, class_id), (Asset.type_id, type_id), (Asset.industry_group_id, industry_group_id)):
-        if _id(value) is not None:
-            where.append(column == _id(value))
+        if as_id(value) is not None:
+            where.append(column == as_id(value))
     key = sort if sort in rules.ASSET_SORTS else "code"
     descending = str(order or "").lower() in ("desc", "descending", "-1")
     plain = {"code": Asset.code, "name": func.lower(Asset.name), "class": func.lower(AssetClass.title)}
@@ -337,7 +327,7 @@ def list_assets(*, actor: Actor, limit: Any = None, offset: Any = None, sort: An
 
 
 def _load_asset_row(session: Session, actor: Actor, asset_id: Any) -> tuple:
-    wanted = _id(asset_id)
+    wanted = as_id(asset_id)
     row = None
     if wanted is not None:
         row = session.exec(_asset_select().where(Asset.id == wanted, readable_assets(actor))).first()
@@ -388,8 +378,8 @@ def search_assets(*, actor: Actor, query: Any, firm_id: Any = None, class_id: An
     except (TypeError, ValueError):
         limit_i = 20
     where = [readable_assets(actor, _scope_firm(actor, firm_id))]
-    if _id(class_id) is not None:
-        where.append(Asset.class_id == _id(class_id))
+    if as_id(class_id) is not None:
+        where.append(Asset.class_id == as_id(class_id))
     ordering: list[Any] = []
     if text:
         where.append(_search_clause(text))
@@ -497,7 +487,7 @@ def update_asset(*, actor: Actor, asset_id: Any, data: Mapping[str, Any]) -> dic
     _require_manager(actor)
     try:
         with session_scope() as s:
-            asset = s.get(Asset, _id(asset_id)) if _id(asset_id) else None
+            asset = s.get(Asset, as_id(asset_id)) if as_id(asset_id) else None
             if asset is None:
                 raise NotFound(rules.ASSET_NOT_FOUND)
             values = _clean_or_raise(s, data, exclude=asset.id)

@@ -25,7 +25,7 @@ from app.domain import deposits as rules
 from app.domain import validators as v
 from app.domain.errors import NotFound, ValidationError
 from app.domain.money import to_cents
-from app.domain.model_rules import as_bool
+from app.domain.parsing import as_bool
 from app.domain.permissions import Actor, is_staff
 from app.domain.transactions import (
     ASSET_PANEL_LABELS, EFFECTS, KIND_LABELS, Kind, Status,

@@ -25,6 +25,7 @@ from app.domain.errors import INVALID_FORM, DomainError, NotFound, ValidationErr
 from app.domain.models import UPLOAD_TYPES
 from app.domain.permissions import Actor, can_edit_model, is_staff, require
 from app.domain.recommendations import Kind, LineError, UploadLine
+from app.domain.parsing import as_id
 from app.exports import recommendations_csv
 from app.services import listing, tenancy
 
@@ -93,16 +94,8 @@ def _model_for_write(s: Session, actor: Actor, model_id: Any) -> Model:
     return model
 
 
-def _int(value: Any) -> int | None:
-    try:
-        number = int(str(value).strip())
-    except (TypeError, ValueError):
-        return None
-    return number if 0 < number < 2**63 else None
-
-
 def _usable_asset(s: Session, actor: Actor, model: Model, asset_id: Any) -> Asset | None:
-    number = _int(asset_id)
+    number = as_id(asset_id)
     if number is None:
         return None
     return s.exec(select(Asset).where(Asset.id == number, tenancy.readable_assets(actor, model.firm_id))).first()
@@ -156,7 +149,7 @@ def list_long_terms(*, actor: Actor, model_id: Any) -> tuple[list[dict[str, Any]
 
 def _load_long_term(s: Session, actor: Actor, rec_id: Any) -> tuple[LongTermRecommendation, Model]:
     _require_staff(actor)
-    number = _int(rec_id)
+    number = as_id(rec_id)
     rec = s.get(LongTermRecommendation, number) if number else None
     if rec is None:
         raise NotFound(rules.RECOMMENDATION_NOT_FOUND)
@@ -250,7 +243,7 @@ def list_short_terms(*, actor: Actor, model_id: Any) -> tuple[list[dict[str, Any
 
 def _load_short_term(s: Session, actor: Actor, rec_id: Any) -> tuple[ShortTermRecommendation, Model]:
     _require_staff(actor)
-    number = _int(rec_id)
+    number = as_id(rec_id)
     rec = s.get(ShortTermRecommendation, number) if number else None
     if rec is None or rec.status != ACTIVE:
         raise NotFound(rules.RECOMMENDATION_NOT_FOUND)
@@ -328,7 +321,7 @@ def mark_short_terms_deleted(*, actor: Actor, ids: Iterable[Any]) -> int:
     """PUT /api/recommendations-mark-as-deleted: every listed active recommendation is marked deleted
     (all or none: one that is not found or not editable refuses the whole call)."""
     _require_staff(actor)
-    numbers = list(dict.fromkeys(n for n in (_int(i) for i in ids or []) if n is not None))
+    numbers = list(dict.fromkeys(n for n in (as_id(i) for i in ids or []) if n is not None))
     if not numbers:
         raise ValidationError(rules.NOTHING_TO_REMOVE)
     with session_scope() as s:
@@ -489,7 +482,7 @@ def _model_ids(model_ids: Any) -> list[int]:
     for item in model_ids:
         for part in str(item).replace("[", "").replace("]", "").split(","):
             if part.strip():
-                number = _int(part)
+                number = as_id(part)
                 if number is None:
                     raise NotFound(tenancy.MODEL_NOT_FOUND)
                 numbers.append(number)

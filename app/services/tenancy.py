@@ -34,6 +34,7 @@ from app.domain.errors import NotFound, PermissionDenied
 from app.domain.models import Availability
 from app.domain.permissions import NOT_ALLOWED, Actor, can_edit_model, can_view_firm, can_view_user, is_staff
 from app.domain.roles import Role
+from app.domain.parsing import as_id
 
 FIRM_NOT_FOUND = "Firm not found"
 USER_NOT_FOUND = "User not found"
@@ -42,15 +43,6 @@ MODEL_NOT_FOUND = "Model not found"
 
 
 # ---- ids -------------------------------------------------------------------------------------------
-def as_id(value: Any) -> int | None:
-    """A positive 32-bit id from a path, query or body value; None for anything else."""
-    try:
-        number = int(value)
-    except (TypeError, ValueError):
-        return None
-    return number if 0 < number < 2**31 else None  # ids are 32-bit: a bigger number names nothing
-
-
 def normalise_code(code: object) -> str:
     """Asset codes are looked up uppercased (spec 002 s5)."""
     return str(code or "").strip().upper()
