@@ -115,7 +115,7 @@ def outbox_page() -> rx.Component:
                 rx.text(OutboxState.total, " e-mails", size="1", color=rx.color("gray", 10), id="outbox-total"),
                 rx.hstack(
                     page_size_select(OutboxState.page_size, OutboxState.set_page_size),
-                    pagination(OutboxState.page, OutboxState.pages, OutboxState.visible, OutboxState.set_page),
+                    pagination(OutboxState.page, OutboxState.pages, OutboxState.visible, OutboxState.go_page),
                     spacing="4", align="center", wrap="wrap",
                 ),
             ),

@@ -12,7 +12,7 @@ from app.ui.components.asset_picker import asset_picker
 from app.ui.components.industry_allocations import industry_allocations, industry_totals_bar
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    confirm_dialog, empty_row, field, form_grid, list_footer, page_size_select, pagination, plain_header, row_menu,
+    confirm_dialog_of, empty_row, field, form_grid, list_footer, page_size_select, pagination, plain_header, row_menu,
     section, skeleton_rows, sort_header, table_card, text_input,
 )
 from app.ui.pages.users import option_select
@@ -197,7 +197,7 @@ def portfolios_list_page(route_name: str) -> rx.Component:
     footer = list_footer(
         rx.text(L.showing, size="2", color=rx.color("gray", 11), id="portfolios-showing"),
         rx.hstack(page_size_select(L.page_size, L.set_page_size),
-                  pagination(L.page, L.pages, L.visible, L.go_to_page),
+                  pagination(L.page, L.pages, L.visible, L.go_page),
                   spacing="4", align="center", wrap="wrap"),
     )
     title: Any = LIST_TITLE
@@ -208,8 +208,7 @@ def portfolios_list_page(route_name: str) -> rx.Component:
         _awaiting_panel() if LIST_CONTEXTS[route_name] == "me" else rx.fragment(),
         _toolbar(),
         table_card(_header(), body, footer),
-        confirm_dialog(L.delete_open, rules.CONFIRM_DELETE, L.confirm_delete, L.cancel_delete),
-        confirm_dialog(L.unlink_open, L.unlink_message, L.confirm_unlink, L.cancel_unlink, confirm_label="Unlink"),
+        confirm_dialog_of(L),
         crumbs=_list_crumbs(route_name),
         actions=_add_new(),
     )
@@ -767,8 +766,7 @@ def portfolio_form_page(route_name: str) -> rx.Component:
         rx.cond(F.loaded, F.page_title, ""),
         rx.cond(F.loaded, body, _skeleton()),
         asset_picker(on_pick=F.asset_picked),
-        confirm_dialog(F.delete_open, rules.CONFIRM_DELETE, F.confirm_delete, F.cancel_delete),
-        confirm_dialog(F.unlink_open, F.unlink_message, F.confirm_unlink, F.cancel_unlink, confirm_label="Unlink"),
+        confirm_dialog_of(F),
         crumbs=crumbs,
         actions=_header_actions(),
         on_save_leave=F.save_and_leave,
@@ -828,8 +826,7 @@ def portfolio_buy_page() -> rx.Component:
                  debounce_timeout=300, placeholder="Search models by name", id="model-choice-search",
                  width=["100%", "100%", "300px"]),
         table_card(header, body, footer),
-        confirm_dialog(B.confirm_open, B.confirm_message, B.confirm_link, B.cancel_link, confirm_label="Link",
-                       danger=False),
+        confirm_dialog_of(B, danger=False),
         crumbs=[(CRUMB, routes.url("portfolios.list")), (B.portfolio_name, B.view_url), ("Link a model", None)],
         actions=rx.button("Cancel", variant="soft", color_scheme="gray", on_click=B.cancel, id="buy-cancel"),
     )

@@ -8,13 +8,13 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    confirm_dialog, empty_row, field, file_src, form_grid, image_picker, image_remove_dialog, list_footer,
+    confirm_dialog_of, empty_row, field, file_src, form_grid, image_picker, image_remove_dialog, list_footer,
     page_size_select, pagination, plain_header, row_menu, section, skeleton_rows, sort_header, status_badge, table_card,
     text_input,
 )
 from app.ui.states.base import AppState
 from app.ui.states.users import (
-    CONFIRM_DELETE_USER, KIND_TITLES, LIST_CONTEXTS, NEW_TITLES, UserFormState, UserRow, UsersState,
+    KIND_TITLES, LIST_CONTEXTS, NEW_TITLES, UserFormState, UserRow, UsersState,
 )
 
 TITLE = "Wealth Advice"
@@ -205,11 +205,11 @@ def users_list_page(route_name: str) -> rx.Component:
             list_footer(
                 rx.text(UsersState.showing, size="2", color=rx.color("gray", 11), id="showing"),
                 rx.hstack(page_size_select(UsersState.page_size, UsersState.set_page_size),
-                          pagination(UsersState.page, UsersState.pages, UsersState.visible, UsersState.go_to_page),
+                          pagination(UsersState.page, UsersState.pages, UsersState.visible, UsersState.go_page),
                           spacing="4", align="center", wrap="wrap"),
             ),
         ),
-        confirm_dialog(UsersState.confirm_open, CONFIRM_DELETE_USER, UsersState.confirm_delete, UsersState.cancel_delete),
+        confirm_dialog_of(UsersState),
         crumbs=_list_crumbs(route_name),
         actions=_new_action(route_name),
     )
@@ -373,7 +373,7 @@ def user_form_page(route_name: str) -> rx.Component:
             ),
             skeleton,
         ),
-        confirm_dialog(f.delete_open, CONFIRM_DELETE_USER, f.confirm_delete, f.cancel_delete),
+        confirm_dialog_of(f),
         image_remove_dialog(f),
         crumbs=_form_crumbs(mode),
         actions=_form_actions(),

@@ -20,7 +20,7 @@ from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
 from app.ui.parse import to_int
 from app.ui.states.lists import LoadMore
-from app.ui.states.screen import Confirm, events, screen_load
+from app.ui.states.screen import Confirm, SavingForm, Viewer, events, screen_load
 
 log = logging.getLogger("app.ui.firms")
 
@@ -55,7 +55,7 @@ def _row(firm: dict[str, Any]) -> FirmRow:
     )
 
 
-class FirmsListState(Confirm, LoadMore, AppState):
+class FirmsListState(Viewer, Confirm, LoadMore, AppState):
     """/firms: superusers see every firm; administrators and advisers their own (the service scopes)."""
 
     SORT_KEYS: ClassVar[tuple[str, ...]] = FIRM_SORTS
@@ -101,7 +101,7 @@ class FirmsListState(Confirm, LoadMore, AppState):
     @rx.var
     def can_edit_rows(self) -> bool:
         # administrators see only their own firm, which they may edit; advisers only read
-        return self.user_role in (Role.SUPERUSER.value, Role.ADMINISTRATOR.value)
+        return self.viewer_role in (Role.SUPERUSER.value, Role.ADMINISTRATOR.value)
 
 
 # ---- the firm form ------------------------------------------------------------------------------
@@ -119,7 +119,7 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-class FirmFormState(ImageStaging, AppState):
+class FirmFormState(SavingForm, ImageStaging, AppState):
     """firms.new, firms.view and firms.edit. `mode` is taken from the route on every load."""
 
     IMAGE_SLOTS: ClassVar[dict[str, str]] = {"logo": "logo", "licensee": "logo"}  # the firm's and the licensee's
@@ -129,7 +129,6 @@ class FirmFormState(ImageStaging, AppState):
     form: dict[str, str] = _blank()
     errors: dict[str, str] = _blank()
     submitted: bool = False
-    saving: bool = False
     firm_name: str = ""
     view_url: str = ""  # display only (breadcrumb); handlers use _firm_id
     can_edit: bool = False
@@ -165,35 +164,19 @@ class FirmFormState(ImageStaging, AppState):
         self._load_images({"logo": firm.get("logo"), "licensee": firm.get("licensee_logo")})
 
     @rx.event
-    def on_load(self):
+    @screen_load(clients=False, failed=LOAD_ONE_FAILED, back=lambda self, actor: routes.url("firms.list"))
+    def on_load(self, actor: Actor):
         name, params = routes.match(self.router.url.path)
         mode = {"firms.new": "new", "firms.view": "view", "firms.edit": "edit"}.get(name or "", "view")
         self._reset(mode)
         self.loading = True
-        try:
-            actor = self._actor()
-            refused = self._send_client_home(actor)
-            if refused:
-                self.loading = False
-                return refused
-            if mode == "new":
-                if not can_create_firm(actor):
-                    self.loading = False
-                    return [toast_error(NOT_ALLOWED), rx.redirect(routes.url("firms.list"))]
-                self.can_edit = True
-                self.loading = False
-                return None
-            firm = firms.get_firm(actor=actor, firm_id=params.get("id"))
-        except AuthenticationError:
-            return None  # check_login, first in on_load, already sends the user to sign in
-        except DomainError as exc:
+        if mode == "new":
+            if not can_create_firm(actor):
+                raise PermissionDenied(NOT_ALLOWED)
+            self.can_edit = True
             self.loading = False
-            return [toast_error(exc.message or LOAD_ONE_FAILED), rx.redirect(routes.url("firms.list"))]
-        except Exception as exc:  # spec: a failed load of one firm shows the default and goes to the list
-            log.exception("firm load failed", exc_info=exc)
-            self.loading = False
-            return [toast_error(LOAD_ONE_FAILED), rx.redirect(routes.url("firms.list"))]
-        self._fill(firm)
+            return None
+        self._fill(firms.get_firm(actor=actor, firm_id=params.get("id")))
         self.can_edit = can_edit_firm(actor, self._firm_id)
         self.loading = False
         if mode == "edit" and not self.can_edit:
@@ -280,28 +263,6 @@ class FirmFormState(ImageStaging, AppState):
         events.insert(0, toast_success(done))
         events.append(rx.redirect(then or routes.url("firms.view", id=firm_id)))
         return events
-
-    @rx.event
-    def save(self, _form: dict | None = None):
-        self.saving = True
-        yield
-        try:
-            events = self._save(None)
-        finally:
-            self.saving = False
-        yield events
-
-    @rx.event
-    def save_and_leave(self):
-        """The leave dialog's Save: save, then go where the user was going."""
-        self.leave_open = False
-        self.saving = True
-        yield
-        try:
-            events = self._save(self.leave_to or None)
-        finally:
-            self.saving = False
-        yield events
 
     @rx.event
     def edit(self):

@@ -5,16 +5,18 @@ import re
 
 import reflex as rx
 
-from app.domain.errors import AuthenticationError, DomainError, PermissionDenied
-from app.domain.permissions import NOT_ALLOWED, can_read_outbox, home_route
+from typing import ClassVar
+
+from app.domain.errors import PermissionDenied
+from app.domain.permissions import NOT_ALLOWED, Actor, can_read_outbox, home_route
 from app.services import mail
 from app.settings import settings
 from app.ui import routes
-from app.ui.states.lists import visible_pages
-from app.ui.states.base import AppState, toast_error
+from app.ui.parse import to_int
+from app.ui.states.base import AppState
+from app.ui.states.lists import Paged
+from app.ui.states.screen import guarded, screen_load
 
-PAGE_SIZES = (20, 50, 100)
-DEFAULT_PAGE_SIZE = 50
 _URL = re.compile(r"https?://[^\s<>\"']+")
 _TRAILING = ".,;:!?)]}"
 
@@ -44,11 +46,12 @@ def body_segments(body: str) -> list[dict[str, str]]:
     return out
 
 
-class OutboxState(AppState):
+class OutboxState(Paged, AppState):
+    PAGE_SIZES: ClassVar[tuple[int, ...]] = (20, 50, 100)
+    DEFAULT_SIZE: ClassVar[int] = 50
+
     rows: list[dict[str, str]] = []
-    total: int = 0
-    page: int = 1
-    page_size: str = str(DEFAULT_PAGE_SIZE)
+    page_size: str = "50"
     loading: bool = True
     smtp_configured: bool = False
 
@@ -60,80 +63,40 @@ class OutboxState(AppState):
     mail_error: str = ""
     mail_segments: list[dict[str, str]] = []
 
-    @rx.var
-    def pages(self) -> int:
-        size = int(self.page_size) if self.page_size.isdigit() else DEFAULT_PAGE_SIZE
-        return max(1, -(-self.total // size))
-
-    @rx.var
-    def visible(self) -> list[int]:
-        return visible_pages(self.page, self.pages)
-
-    def _load(self, loading_page: bool = False):
-        try:
-            actor = self._actor()
-        except AuthenticationError as exc:
-            # on page load AppState.check_login (first in on_load) already sent the visitor to sign in
-            return None if loading_page else self._fail(exc)
+    def _load(self, actor: Actor) -> None:
         if not can_read_outbox(actor):
-            return [toast_error(NOT_ALLOWED), rx.redirect(routes.url(home_route(actor.role)))]
-        size = int(self.page_size) if self.page_size.isdigit() and int(self.page_size) in PAGE_SIZES else DEFAULT_PAGE_SIZE
-        try:
-            rows, total = mail.list_outbox(actor=actor, limit=size, offset=(self.page - 1) * size)
-        except PermissionDenied:
-            return [toast_error(NOT_ALLOWED), rx.redirect(routes.url(home_route(actor.role)))]
-        except DomainError as exc:
-            self.loading = False
-            return self._fail(exc)
-        self.total = total
-        if rows == [] and total and self.page > 1:
+            raise PermissionDenied(NOT_ALLOWED)
+        rows, self.total = mail.list_outbox(actor=actor, limit=self._limit(), offset=self._offset())
+        if rows == [] and self.total and self.page > 1:
             self.page = 1
-            return self._load()
-        self.rows = [
-            {
-                "id": str(row.id),
-                "to": row.to_address,
-                "subject": row.subject,
-                "created_at": row.created_at.isoformat(),
-                "status": status_of(row),
-            }
-            for row in rows
-        ]
+            rows, self.total = mail.list_outbox(actor=actor, limit=self._limit(), offset=self._offset())
+        self.rows = [{"id": str(row.id), "to": row.to_address, "subject": row.subject,
+                      "created_at": row.created_at.isoformat(), "status": status_of(row)} for row in rows]
         self.loading = False
-        return None
 
     @rx.event
-    def on_load(self):
+    @screen_load(back=lambda self, actor: routes.url(home_route(actor.role)))
+    def on_load(self, actor: Actor):
         self.loading = True
         self.page = 1
         self.mail_open = False
         self.smtp_configured = bool(settings.smtp_url)
-        return self._load(loading_page=True)
+        self._load(actor)
+
+    @guarded
+    def _reload(self):
+        self._load(self._actor())
 
     @rx.event
     def refresh(self):
-        return self._load()
+        return self._reload()
 
     @rx.event
-    def set_page(self, page: int):
-        self.page = max(1, min(int(page), self.pages))
-        return self._load()
-
-    @rx.event
-    def set_page_size(self, value: str):
-        self.page_size = value if value.isdigit() and int(value) in PAGE_SIZES else str(DEFAULT_PAGE_SIZE)
-        self.page = 1
-        return self._load()
-
-    @rx.event
+    @guarded
     def open_mail(self, mail_id: str):
-        try:
-            actor = self._actor()
-            row = mail.get_outbox_mail(actor=actor, mail_id=int(mail_id))
-        except (TypeError, ValueError):
+        if to_int(mail_id) is None:
             return None
-        except DomainError as exc:
-            return self._fail(exc)
+        row = mail.get_outbox_mail(actor=self._actor(), mail_id=to_int(mail_id))
         self.mail_to = row.to_address
         self.mail_subject = row.subject
         self.mail_created_at = row.created_at.isoformat()

@@ -13,14 +13,13 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-import math
 from typing import Any, ClassVar
 
 import reflex as rx
 
 from app.domain import portfolios as rules
 from app.domain.allocations import allocation_total, bar_width, class_total_color, total_text
-from app.domain.errors import AuthenticationError, DomainError, GENERIC, ValidationError
+from app.domain.errors import AuthenticationError, DomainError, ValidationError
 from app.domain.permissions import Actor, is_staff
 from app.domain.roles import Role
 from app.services import firms as firm_service
@@ -31,9 +30,9 @@ from app.services import users as user_service
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.components.industry_allocations import IndustryAllocationsMixin
-from app.ui.states.lists import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.states.lists import ListControls
+from app.ui.states.screen import Confirm, SavingForm, Viewer, events, guarded, screen_load
 from app.ui.parse import to_int as _int
 
 log = logging.getLogger("app.ui.portfolios")
@@ -67,15 +66,6 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def _events(*items: Any) -> list[Any]:
-    out: list[Any] = []
-    for item in items:
-        if item is None:
-            continue
-        out.extend(item if isinstance(item, list) else [item])
-    return out
-
-
 def _referer(query: dict[str, str]) -> str:
     """The path of the refererStateName / refererStateParams query (a signed-in route only), or ''."""
     name = str(query.get("refererStateName") or "")
@@ -97,6 +87,13 @@ def referer_query(path: str) -> dict[str, str]:
     if name is None or name in routes.PUBLIC:
         return {}
     return {"refererStateName": name, "refererStateParams": json.dumps(params, separators=(",", ":"))}
+
+
+def unlink_question(portfolio: dict[str, Any]) -> str:
+    """The unlink confirmation: the model's name, and a warning when it belongs to another firm."""
+    model = portfolio.get("model") or {}
+    cross = rules.is_cross_firm(portfolio["firm_id"], model.get("firm_id"))
+    return (rules.CONFIRM_UNLINK_CROSS_FIRM if cross else rules.CONFIRM_UNLINK).format(name=_text(model.get("name")))
 
 
 def _holders_text(users: list[dict[str, Any]]) -> str:
@@ -203,8 +200,10 @@ def awaiting_rows(found: dict[str, list[dict[str, Any]]]) -> list[AwaitingRow]:
 
 
 # ---- the list -------------------------------------------------------------------------------------
-class PortfoliosListState(ListControls, AppState):
+class PortfoliosListState(Viewer, Confirm, ListControls, AppState):
     SORT_KEYS: ClassVar[tuple[str, ...]] = rules.SORTS
+    PAGE_SIZES: ClassVar[tuple[int, ...]] = rules.PAGE_SIZES
+    DEFAULT_SIZE: ClassVar[int] = rules.DEFAULT_PAGE_SIZE
 
     route_name: str = ""
     context_kind: str = ""
@@ -214,8 +213,6 @@ class PortfoliosListState(ListControls, AppState):
     parent_url: str = ""
 
     rows: list[PortfolioRow] = []
-    total: int = 0
-    page: int = 1
     loading: bool = True
 
     activity: str = rules.DEFAULT_ACTIVITY
@@ -225,10 +222,6 @@ class PortfoliosListState(ListControls, AppState):
     new_url: str = ""
     staff: bool = False
 
-    delete_open: bool = False
-    unlink_open: bool = False
-    unlink_message: str = ""
-    _target_id: int = 0
     _context_id: int = 0
 
     # client home (portfolios.me): what awaits the client's decision
@@ -242,9 +235,8 @@ class PortfoliosListState(ListControls, AppState):
         return name, LIST_CONTEXTS[name], params
 
     def _query(self, actor: Actor) -> dict[str, Any]:
-        size = self._limit()
         query: dict[str, Any] = dict(
-            limit=size, offset=(max(self.page, 1) - 1) * size, sort=self.sort if self.sort in rules.SORTS else "name",
+            limit=self._limit(), offset=self._offset(), sort=self.sort if self.sort in rules.SORTS else "name",
             order="desc" if self.order == "desc" else "asc", search=self.search.strip() or None,
             broker_id=self.broker_filter,
             # the activity filter is hidden from clients: theirs are all they hold
@@ -273,14 +265,12 @@ class PortfoliosListState(ListControls, AppState):
         )
 
     def _load(self, actor: Actor) -> None:
-        found, total = portfolio_service.list_portfolios(actor=actor, **self._query(actor))
-        if not found and total and self.page > 1:  # the page emptied (deleted rows): step back
-            self.total = total
-            self.page = max(1, self.pages)
-            found, total = portfolio_service.list_portfolios(actor=actor, **self._query(actor))
-        self.total = total
+        self.loading = False  # a failed load leaves the rows it had
+        found, self.total = portfolio_service.list_portfolios(actor=actor, **self._query(actor))
+        if not found and self.total and self.page > 1:  # the page emptied (deleted rows): step back
+            self._clamp_page()
+            found, self.total = portfolio_service.list_portfolios(actor=actor, **self._query(actor))
         self.rows = [self._row(actor, p) for p in found]
-        self.loading = False
 
     def _load_awaiting(self, actor: Actor) -> None:
         self.awaiting = awaiting_rows(records_of_advice.awaiting_decision(actor=actor))
@@ -310,13 +300,19 @@ class PortfoliosListState(ListControls, AppState):
             self.parent_title, self.parent_url = "Models", routes.url("models.view")
             self.context_name, self.context_url = model["name"], routes.url("models.details", id=model["id"])
 
+    def _back(self, actor: Actor) -> str:
+        """Where a failed load of a client's, adviser's, firm's or model's portfolios goes."""
+        back = {"client": "clients.list", "adviser": "advisers.list", "firm": "firms.list",
+                "model": "models.view"}.get(self.context_kind)
+        return routes.url(back) if back else ""
+
     @rx.event
-    def on_load(self):
+    @screen_load(back=_back)
+    def on_load(self, actor: Actor):
         self.loading = True
         self.rows, self.total, self.page = [], 0, 1
         self.awaiting, self.awaiting_loading = [], True
-        self.delete_open = self.unlink_open = False
-        self._target_id = 0
+        self.confirm_open = False
         self.search = ""
         self.sort, self.order = rules.DEFAULT_SORT, rules.DEFAULT_ORDER
         self.page_size = str(rules.DEFAULT_PAGE_SIZE)
@@ -324,83 +320,49 @@ class PortfoliosListState(ListControls, AppState):
         self.broker_filter = str(rules.BROKER_ALL)
         name, kind, params = self._context()
         self.route_name, self.context_kind = name, kind
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None  # check_login already sent the browser to sign in
         self.staff = is_staff(actor)
         # clients have one list, their own; staff have no "own portfolios"
         if actor.role is Role.CLIENT and kind != "me":
             return rx.redirect(routes.url("portfolios.me"))
         if actor.role is not Role.CLIENT and kind == "me":
             return rx.redirect(routes.url("portfolios.list"))
-        try:
-            self._setup_context(actor, kind, params)
-            self.broker_options = [Option(value=str(k), label=t) for k, t in rules.BROKER_FILTER_TITLES.items()] + [
-                Option(value=str(b["id"]), label=b["name"]) for b in reference_data.list_brokers(actor=actor)]
-            # 'Add New' for non-clients, only when a client is given
-            self.new_url = routes.url("clients.new-portfolio", id=self._context_id,
-                                      query=referer_query(self.router.url.path)) \
-                if self.staff and kind == "client" else ""
-            if kind == "me":
-                self._load_awaiting(actor)
-            self._load(actor)
-        except DomainError as exc:
-            self.loading = False
-            back = {"client": "clients.list", "adviser": "advisers.list", "firm": "firms.list",
-                    "model": "models.view"}.get(kind)
-            return _events(self._fail(exc), rx.redirect(routes.url(back)) if back else None)
-        except Exception as exc:  # spec 000 s8: the default text for failed portfolio lists
-            log.exception("portfolio list failed", exc_info=exc)
-            self.loading = False
-            return toast_error(GENERIC)
+        self._setup_context(actor, kind, params)
+        self.broker_options = [Option(value=str(k), label=t) for k, t in rules.BROKER_FILTER_TITLES.items()] + [
+            Option(value=str(b["id"]), label=b["name"]) for b in reference_data.list_brokers(actor=actor)]
+        # 'Add New' for non-clients, only when a client is given
+        self.new_url = routes.url("clients.new-portfolio", id=self._context_id,
+                                  query=referer_query(self.router.url.path)) \
+            if self.staff and kind == "client" else ""
+        if kind == "me":
+            self._load_awaiting(actor)
+        self._load(actor)
         return None
 
-    def _reload(self, first_page: bool = True):
-        if first_page:
-            self.page = 1
-        try:
-            self._load(self._actor())
-        except DomainError as exc:
-            self.loading = False
-            self.rows, self.total = [], 0
-            return self._fail(exc)
-        except Exception as exc:  # spec 000 s8: the default text for failed portfolio lists
-            log.exception("portfolio list failed", exc_info=exc)
-            self.loading = False
-            return toast_error(GENERIC)
-        return None
+    @guarded
+    def _reload(self):
+        self._load(self._actor())
+
+    def _refilter(self):
+        self.page = 1
+        return self._reload()
 
     # ---- toolbar ------------------------------------------------------------------------------------
     @rx.event
     def set_activity(self, value: str):
         self.activity = rules.activity_of(value)
-        return self._reload()
+        return self._refilter()
 
     @rx.event
     def set_broker_filter(self, value: str):
         self.broker_filter = str(rules.broker_filter_of(value))
-        return self._reload()
-
-    @rx.event
-    def set_page_size(self, value: str):
-        if _int(value) not in rules.PAGE_SIZES:
-            return None
-        self.page_size = str(value)
-        return self._reload()
-
-    @rx.event
-    def go_to_page(self, page: Any):
-        wanted = _int(page) or 1
-        self.page = min(max(1, wanted), self.pages)
-        return self._reload(first_page=False)
+        return self._refilter()
 
     @rx.event
     def clear_filters(self):
         self.search = ""
         self.activity = rules.DEFAULT_ACTIVITY
         self.broker_filter = str(rules.BROKER_ALL)
-        return self._reload()
+        return self._refilter()
 
     # ---- row actions -----------------------------------------------------------------------------------
     def _row_of(self, portfolio_id: Any) -> PortfolioRow | None:
@@ -410,81 +372,28 @@ class PortfoliosListState(ListControls, AppState):
     @rx.event
     def ask_delete(self, portfolio_id: Any):
         row = self._row_of(portfolio_id)
-        if row is None or not self.staff:
-            return
-        self._target_id = row.id
-        self.delete_open = True
+        if row is not None and self.staff:
+            self._ask("delete", rules.CONFIRM_DELETE, row.id)
 
     @rx.event
-    def cancel_delete(self):
-        self.delete_open = False
-        self._target_id = 0
-
-    @rx.event
-    def confirm_delete(self):
-        self.delete_open = False
-        pid, self._target_id = self._target_id, 0
-        if not pid:
-            return None
-        try:
-            done = portfolio_service.delete_portfolio(actor=self._actor(), portfolio_id=pid)
-        except DomainError as exc:
-            return self._fail(exc)
-        return _events(toast_success(done["message"]), self._reload(first_page=False))
-
-    @rx.event
+    @guarded
     def ask_unlink(self, portfolio_id: Any):
         row = self._row_of(portfolio_id)
         if row is None or not self.staff or not row.has_model:
             return
-        try:
-            shape = portfolio_service.get_portfolio(actor=self._actor(), portfolio_id=row.id)
-        except DomainError as exc:
-            return self._fail(exc)
-        model = shape.get("model") or {}
-        cross = rules.is_cross_firm(shape["firm_id"], model.get("firm_id"))
-        self.unlink_message = (rules.CONFIRM_UNLINK_CROSS_FIRM if cross else rules.CONFIRM_UNLINK).format(
-            name=_text(model.get("name")))
-        self._target_id = row.id
-        self.unlink_open = True
-        return None
+        self._ask("unlink", unlink_question(portfolio_service.get_portfolio(actor=self._actor(), portfolio_id=row.id)),
+                  row.id, label="Unlink")
 
-    @rx.event
-    def cancel_unlink(self):
-        self.unlink_open = False
-        self._target_id = 0
-
-    @rx.event
-    def confirm_unlink(self):
-        self.unlink_open = False
-        pid, self._target_id = self._target_id, 0
-        if not pid:
-            return None
-        try:
-            done = portfolio_service.unlink_model(actor=self._actor(), portfolio_id=pid)
-        except DomainError as exc:
-            return self._fail(exc)
+    def _confirmed(self, action: str, portfolio_id: int):
+        actor = self._actor()
+        if action == "delete":
+            done = portfolio_service.delete_portfolio(actor=actor, portfolio_id=portfolio_id)
+            return events(toast_success(done["message"]), self._reload())
+        done = portfolio_service.unlink_model(actor=actor, portfolio_id=portfolio_id)
         extra = toast_warning(rules.CUSTOM_CLASSES_CHANGED) if done.get("customAssetClassesChanged") else None
-        return _events(toast_success(done["message"]), extra, self._reload(first_page=False))
+        return events(toast_success(done["message"]), extra, self._reload())
 
     # ---- what the screen shows ----------------------------------------------------------------------------
-    @rx.var
-    def pages(self) -> int:
-        size = _int(self.page_size) or rules.DEFAULT_PAGE_SIZE
-        return max(1, math.ceil(self.total / size))
-
-    @rx.var
-    def visible(self) -> list[int]:
-        return visible_pages(self.page, self.pages)
-
-    @rx.var
-    def showing(self) -> str:
-        if not self.total:
-            return "Showing 0 of 0"
-        size = _int(self.page_size) or rules.DEFAULT_PAGE_SIZE
-        first = (self.page - 1) * size + 1
-        return f"Showing {first}\u2013{min(self.total, self.page * size)} of {self.total}"
-
     @rx.var
     def filtered(self) -> bool:
         return bool(self.search) or self.activity != rules.DEFAULT_ACTIVITY or self.broker_filter != str(rules.BROKER_ALL)
@@ -501,7 +410,7 @@ class PortfoliosListState(ListControls, AppState):
 
     @rx.var
     def show_firm(self) -> bool:
-        return self.user_role == Role.SUPERUSER.value and self.context_kind != "firm"
+        return self.viewer_is_superuser and self.context_kind != "firm"
 
 
 # ---- the form -------------------------------------------------------------------------------------
@@ -523,12 +432,11 @@ def _exception_line(entry: dict[str, Any]) -> ExceptionLine:
     )
 
 
-class PortfolioFormState(IndustryAllocationsMixin, AppState):
+class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState):
     """clients.new-portfolio, advisers.new-portfolio, portfolios.edit and portfolios.view."""
 
     mode: str = "view"  # new | edit | view
     loaded: bool = False
-    saving: bool = False
     submitted: bool = False
     errors: dict[str, str] = {}
     message: str = ""
@@ -575,8 +483,6 @@ class PortfolioFormState(IndustryAllocationsMixin, AppState):
     # the linked model
     model_name: str = ""
     model_cross_firm: bool = False
-    unlink_open: bool = False
-    delete_open: bool = False
 
     # choices
     client_options: list[Option] = []
@@ -619,7 +525,7 @@ class PortfolioFormState(IndustryAllocationsMixin, AppState):
         for key in FORM_SWITCHES:
             setattr(self, key, False)
         self._fill_approval(rules.default_approval_settings())
-        self.model_cross_firm = self.unlink_open = self.delete_open = False
+        self.model_cross_firm = self.confirm_open = False
         self.client_options, self.adviser_options, self.institution_options = [], [], []
         self.broker_options, self.class_options, self.holding_options = [], [], []
         self.can_edit = self.can_edit_inactive = False
@@ -689,45 +595,38 @@ class PortfolioFormState(IndustryAllocationsMixin, AppState):
         self.holdings_url = routes.url("portfolios.holdings", id=pid)
         self.buy_url = routes.url("portfolios.buy", id=pid, query=back or None)
 
+    def _back(self, actor: Actor) -> str:
+        """spec 001 s8: a failed load shows the server message (or the default) and goes back to the list."""
+        return self.back_url or routes.url("portfolios.me" if actor.role is Role.CLIENT else "portfolios.list")
+
     @rx.event
-    def on_load(self):
+    @screen_load(failed=rules.LOAD_FAILED, back=_back)
+    def on_load(self, actor: Actor):
         name, params = routes.match(self.router.url.path)
         mode = {"clients.new-portfolio": "new", "advisers.new-portfolio": "new", "portfolios.edit": "edit"}.get(
             name or "", "view")
         self._reset(mode)
         self.back_url = _referer(self.router.url.query_parameters)
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None
-        try:
-            if mode == "new":
-                if not is_staff(actor):
-                    return self._send_client_home(actor)
-                self._start_new(actor, name or "", _int(params.get("id")) or 0)
-            else:
-                portfolio = portfolio_service.get_portfolio(actor=actor, portfolio_id=params.get("id"))
-                if mode == "edit" and not portfolio.get("can_edit"):
-                    return rx.redirect(routes.url("portfolios.view", id=int(portfolio["id"])))  # clients only read
-                self._fill(portfolio)
-                self._urls()
+        if mode == "new":
+            if not is_staff(actor):
+                return self._send_client_home(actor)
+            self._start_new(actor, name or "", _int(params.get("id")) or 0)
+        else:
+            portfolio = portfolio_service.get_portfolio(actor=actor, portfolio_id=params.get("id"))
+            if mode == "edit" and not portfolio.get("can_edit"):
+                return rx.redirect(routes.url("portfolios.view", id=int(portfolio["id"])))  # clients only read
+            self._fill(portfolio)
+            self._urls()
+            self._ig_fill(portfolio.get("industry_groups_allocations") or [])
+            if self.can_edit:
+                self._load_options(actor)
                 self._ig_fill(portfolio.get("industry_groups_allocations") or [])
-                if self.can_edit:
-                    self._load_options(actor)
-                    self._ig_fill(portfolio.get("industry_groups_allocations") or [])
-                self.adviser_options = self._keep_option(self.adviser_options, self.adviser_id,
-                                                         _text(portfolio.get("adviser_name")))
-                self.institution_options = self._keep_option(
-                    self.institution_options, self.institution_id, _text((portfolio.get("institution") or {}).get("title")))
-                self.broker_options = self._keep_option(self.broker_options, self.broker_id,
-                                                        _text(portfolio.get("broker_name")))
-        except DomainError as exc:
-            # spec 001 s8: the server message (or the default) and back to the portfolio list
-            list_url = routes.url("portfolios.me" if actor.role is Role.CLIENT else "portfolios.list")
-            return [toast_error(exc.message or rules.LOAD_FAILED), rx.redirect(self.back_url or list_url)]
-        except Exception as exc:
-            log.exception("portfolio load failed", exc_info=exc)
-            return [toast_error(rules.LOAD_FAILED), rx.redirect(routes.url("portfolios.list"))]
+            self.adviser_options = self._keep_option(self.adviser_options, self.adviser_id,
+                                                     _text(portfolio.get("adviser_name")))
+            self.institution_options = self._keep_option(
+                self.institution_options, self.institution_id, _text((portfolio.get("institution") or {}).get("title")))
+            self.broker_options = self._keep_option(self.broker_options, self.broker_id,
+                                                    _text(portfolio.get("broker_name")))
         self.loaded = True
         return None
 
@@ -1013,13 +912,13 @@ class PortfolioFormState(IndustryAllocationsMixin, AppState):
         try:
             actor = self._actor()
         except AuthenticationError as exc:
-            return False, self._fail(exc)
+            return self._fail(exc)
         if not self._editable():
-            return False, None
+            return None
         self.submitted = True
         self._validate()
         if self.errors:
-            return False, toast_error(self.message or rules.INVALID_FORM)
+            return toast_error(self.message or rules.INVALID_FORM)
         try:
             if self.mode == "new":
                 saved = portfolio_service.create_portfolio(actor=actor, data=self._payload())
@@ -1028,41 +927,17 @@ class PortfolioFormState(IndustryAllocationsMixin, AppState):
                                                            data=self._payload())
         except ValidationError as exc:
             self._show(dict(exc.fields or {}), exc.message)
-            return False, self._fail(exc)
+            return self._fail(exc)
         except DomainError as exc:  # Conflict (saved by someone else meanwhile), NotFound, PermissionDenied
             self.message = exc.message
-            return False, self._fail(exc)
+            return self._fail(exc)
         self.form_dirty = False
         self.leave_open = False
         self._portfolio_id = int(saved["id"])
         # a new portfolio opens its details (it starts inactive: the default list filter would hide it)
         target = then or (routes.url("portfolios.view", id=self._portfolio_id) if self.mode == "new" else "") \
             or self.back_url or routes.url("portfolios.view", id=self._portfolio_id)
-        return True, [toast_success(rules.SAVED), rx.redirect(target)]
-
-    @rx.event
-    def save(self, _form: dict | None = None):
-        if self.saving:
-            return
-        self.saving = True
-        yield
-        try:
-            _, events = self._save(None)
-        finally:
-            self.saving = False
-        yield events
-
-    @rx.event
-    def save_and_leave(self):
-        """The leave dialog's Save: save, then go where the user was going."""
-        self.leave_open = False
-        self.saving = True
-        yield
-        try:
-            _, events = self._save(self.leave_to or None)
-        finally:
-            self.saving = False
-        yield events
+        return [toast_success(rules.SAVED), rx.redirect(target)]
 
     @rx.event
     def cancel(self):
@@ -1073,42 +948,24 @@ class PortfolioFormState(IndustryAllocationsMixin, AppState):
     @rx.event
     def ask_delete(self):
         if self.can_edit and self._portfolio_id:
-            self.delete_open = True
-
-    @rx.event
-    def cancel_delete(self):
-        self.delete_open = False
-
-    @rx.event
-    def confirm_delete(self):
-        self.delete_open = False
-        try:
-            done = portfolio_service.delete_portfolio(actor=self._actor(), portfolio_id=self._portfolio_id)
-        except DomainError as exc:
-            return self._fail(exc)
-        self.form_dirty = False
-        return [toast_success(done["message"]), rx.redirect(self.back_url or routes.url("portfolios.list"))]
+            self._ask("delete", rules.CONFIRM_DELETE, self._portfolio_id)
 
     @rx.event
     def ask_unlink(self):
         if self.can_edit and self._model_id:
-            self.unlink_open = True
+            text = rules.CONFIRM_UNLINK_CROSS_FIRM if self.model_cross_firm else rules.CONFIRM_UNLINK
+            self._ask("unlink", text.format(name=self.model_name), self._portfolio_id, label="Unlink")
 
-    @rx.event
-    def cancel_unlink(self):
-        self.unlink_open = False
-
-    @rx.event
-    def confirm_unlink(self):
-        self.unlink_open = False
-        try:
-            done = portfolio_service.unlink_model(actor=self._actor(), portfolio_id=self._portfolio_id)
-        except DomainError as exc:
-            return self._fail(exc)
+    def _confirmed(self, action: str, portfolio_id: int):
+        actor = self._actor()
+        self.form_dirty = False
+        if action == "delete":
+            done = portfolio_service.delete_portfolio(actor=actor, portfolio_id=portfolio_id)
+            return [toast_success(done["message"]), rx.redirect(self.back_url or routes.url("portfolios.list"))]
+        done = portfolio_service.unlink_model(actor=actor, portfolio_id=portfolio_id)
         extra = toast_warning(rules.CUSTOM_CLASSES_CHANGED) if done.get("customAssetClassesChanged") else None
         # spec 001 s4: after unlinking, the page reloads
-        self.form_dirty = False
-        return _events(toast_success(done["message"]), extra, PortfolioFormState.on_load)
+        return events(toast_success(done["message"]), extra, PortfolioFormState.on_load)
 
     # ---- what the screen shows ----------------------------------------------------------------------------
     @rx.var
@@ -1159,11 +1016,6 @@ class PortfolioFormState(IndustryAllocationsMixin, AppState):
         return rules.TYPE_TITLES.get(self.type, "")
 
     @rx.var
-    def unlink_message(self) -> str:
-        text = rules.CONFIRM_UNLINK_CROSS_FIRM if self.model_cross_firm else rules.CONFIRM_UNLINK
-        return text.format(name=self.model_name)
-
-    @rx.var
     def holders_error(self) -> str:
         return self.errors.get("users", "")
 
@@ -1198,7 +1050,7 @@ class PortfolioFormState(IndustryAllocationsMixin, AppState):
 
 
 # ---- the buy screen: link a model -------------------------------------------------------------------
-class PortfolioBuyState(AppState):
+class PortfolioBuyState(Confirm, AppState):
     """portfolios.buy: the active models the portfolio's firm may link, to link one (001 s2, s4)."""
 
     loading: bool = True
@@ -1210,15 +1062,12 @@ class PortfolioBuyState(AppState):
     search: str = ""
     rows: list[ModelChoice] = []
     total: int = 0
-    confirm_open: bool = False
-    confirm_message: str = ""
     linking: bool = False
     back_url: str = ""
     holdings_url: str = ""
     view_url: str = ""
 
     _portfolio_id: int = 0
-    _model_id: int = 0
 
     def _fetch(self, offset: int) -> None:
         found = portfolio_service.linkable_models(actor=self._actor(), portfolio_id=self._portfolio_id,
@@ -1236,83 +1085,60 @@ class PortfolioBuyState(AppState):
         self.rows = (self.rows if offset else []) + [r for r in rows if r.id not in known]
         self.total = int(found["count"])
 
+    def _back(self, actor: Actor) -> str:
+        return self.back_url or routes.url("portfolios.list")
+
     @rx.event
-    def on_load(self):
+    @screen_load(clients=False, failed=rules.LOAD_FAILED, back=_back)
+    def on_load(self, actor: Actor):
+        """Clients cannot link or unlink (001 s4)."""
         self.loading, self.rows, self.total, self.search = True, [], 0, ""
         self.confirm_open = self.linking = False
-        self._model_id = 0
         _, params = routes.match(self.router.url.path)
         self._portfolio_id = _int(params.get("id")) or 0
         self.back_url = _referer(self.router.url.query_parameters)
         self.holdings_url = routes.url("portfolios.holdings", id=self._portfolio_id or 0)
         self.view_url = routes.url("portfolios.view", id=self._portfolio_id or 0)
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None
-        if not is_staff(actor):  # clients cannot link or unlink (001 s4)
-            return self._send_client_home(actor)
-        try:
-            self._fetch(0)
-        except DomainError as exc:
-            self.loading = False
-            return [toast_error(exc.message or rules.LOAD_FAILED), rx.redirect(self.back_url or routes.url("portfolios.list"))]
+        self._fetch(0)
         self.loading = False
-        return None
 
     @rx.event
+    @guarded
     def set_search(self, value: str):
         self.search = str(value or "")[:TEXT_MAX]
-        try:
-            self._fetch(0)
-        except DomainError as exc:
-            return self._fail(exc)
+        self._fetch(0)
 
     @rx.event
+    @guarded
     def load_more(self):
         if self.loading_more or len(self.rows) >= self.total:
-            return None
+            return
         self.loading_more = True
         try:
             self._fetch(len(self.rows))
-        except DomainError as exc:
-            return self._fail(exc)
         finally:
             self.loading_more = False
-        return None
 
     @rx.event
     def ask_link(self, model_id: Any):
-        mid = _int(model_id)
-        row = next((r for r in self.rows if r.id == mid), None)
+        row = next((r for r in self.rows if r.id == _int(model_id)), None)
         if row is None or row.current:
             return
-        self._model_id = row.id
         cross = row.cross_firm or self.current_cross_firm
-        self.confirm_message = (rules.CONFIRM_LINK_CROSS_FIRM if cross else rules.CONFIRM_LINK).format(name=row.name)
-        self.confirm_open = True
+        self._ask("link", (rules.CONFIRM_LINK_CROSS_FIRM if cross else rules.CONFIRM_LINK).format(name=row.name),
+                  row.id, label="Link")
 
-    @rx.event
-    def cancel_link(self):
-        self.confirm_open = False
-        self._model_id = 0
-
-    @rx.event
-    def confirm_link(self):
-        self.confirm_open = False
-        mid, self._model_id = self._model_id, 0
-        if not mid or self.linking:
+    def _confirmed(self, action: str, model_id: int):
+        if self.linking:
             return None
         self.linking = True
         try:
-            done = portfolio_service.link_model(actor=self._actor(), portfolio_id=self._portfolio_id, model_id=mid)
-        except DomainError as exc:
-            return self._fail(exc)
+            done = portfolio_service.link_model(actor=self._actor(), portfolio_id=self._portfolio_id, model_id=model_id)
         finally:
             self.linking = False
         extra = toast_warning(rules.CUSTOM_CLASSES_CHANGED) if done.get("customAssetClassesChanged") else None
-        return _events(toast_success(f"{rules.MODEL_LINKED}: {done['modelName']}"), extra,
-                       rx.redirect(self.back_url or self.holdings_url))
+        return events(toast_success(f"{rules.MODEL_LINKED}: {done['modelName']}"), extra,
+                      rx.redirect(self.back_url or self.holdings_url))
 
     @rx.event
     def cancel(self):

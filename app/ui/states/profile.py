@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 import reflex as rx
 
 from app.domain import validators as v
-from app.domain.errors import AuthenticationError, DomainError, ValidationError
+from app.domain.errors import DomainError, ValidationError
 from app.domain.permissions import Actor, home_route
 from app.domain.roles import Role
 from app.domain.users import clean_new_password, clean_person
@@ -18,6 +18,7 @@ from app.ui.parse import form_text
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
 from app.ui.states.person import PersonForm
+from app.ui.states.screen import guarded, screen_load
 
 # The password fields are emptied in the browser once saved or reset (the server keeps no copy to send back).
 _CLEAR_PASSWORDS = [rx.set_value(name, "") for name in ("oldPassword", "password", "rptPassword")]
@@ -57,23 +58,16 @@ class ProfileState(PersonForm, ImageStaging, AppState):
         self._old_password = self._new_password = self._rpt_password = ""
 
     @rx.event
-    def on_load(self):
+    @screen_load(back=lambda self, actor: routes.url(home_route(actor.role)))
+    def on_load(self, actor: Actor):
         self.loaded = False
         self.saving = False
         self.submitted = False
         self.image_confirm = ""
         self.email_message = ""
         self.errors = {f: "" for f in PROFILE_FIELDS}
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None
-        try:
-            self._fill(users.get_me(actor=actor))
-        except DomainError as exc:
-            return [toast_error(exc.message), rx.redirect(routes.url(home_route(actor.role)))]
+        self._fill(users.get_me(actor=actor))
         self.loaded = True
-        return None
 
     # ---- validation -----------------------------------------------------------------------------
     def _is_client(self) -> bool:
@@ -184,12 +178,10 @@ class ProfileState(PersonForm, ImageStaging, AppState):
         return routes.url("profile")
 
     @rx.event
+    @guarded
     def discard(self):
         """Reset the form to what is saved."""
-        try:
-            self._fill(users.get_me(actor=self._actor()))
-        except DomainError as exc:
-            return self._fail(exc)
+        self._fill(users.get_me(actor=self._actor()))
         self.form_dirty = False
         self.submitted = False
         self._show_errors({})

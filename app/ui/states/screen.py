@@ -3,6 +3,7 @@
 - `guarded`: the error funnel. A handler body raises the services' errors; the decorator turns an
   AuthenticationError into the sign-in redirect and a DomainError into the error toast (with
   AppState._fail), for plain, generator and async handlers alike.
+- `Viewer`: the signed-in user's role as a screen's own var (see why in its docstring).
 - `screen_load`: the on_load preamble. Resolves the actor (check_login, first in every page's
   on_load, sends a signed-out user to sign in), sends a client home from a staff-only screen, runs
   the screen's `load(self, actor)`, and on failure shows the message (or the screen's default) and,
@@ -11,6 +12,7 @@
   server, so a browser cannot confirm something it was never asked about.
 - `UploadDialog`: the upload modal's open / close / error / busy mechanics.
 - `FormDialog`: a modal form of text fields with per-field errors.
+- `SavingForm`: a form page's Save and the unsaved-changes dialog's Save.
 
 Paging and sorting live in app.ui.states.lists (Paged, ListControls); formatters in app.ui.display.
 A mixin's hooks (`_reload`, `_confirmed`) are implemented by the screen."""
@@ -79,6 +81,22 @@ def guarded(handler: Callable) -> Callable:
     return wrapper
 
 
+# ---- who is looking --------------------------------------------------------------------------------
+class Viewer(rx.State, mixin=True):
+    """The signed-in user's role as the screen's own var, kept current by `screen_load`.
+
+    A screen's computed vars that depend on the role read `viewer_role`, never the frame's
+    `user_role`: a computed var of a screen that depends on a var of AppState makes every event of
+    every screen load, recompute and store that screen's state too (with Redis, one fetch and one
+    write of each such screen per click)."""
+
+    viewer_role: str = ""
+
+    @rx.var
+    def viewer_is_superuser(self) -> bool:
+        return self.viewer_role == Role.SUPERUSER.value
+
+
 # ---- the on_load preamble -------------------------------------------------------------------------
 def screen_load(*, clients: bool = True, failed: str = GENERIC,
                 back: Callable[[Any, Actor], str] | None = None) -> Callable:
@@ -107,6 +125,8 @@ def screen_load(*, clients: bool = True, failed: str = GENERIC,
                 return None, None  # check_login, first in on_load, sends the user to sign in
             if not clients and actor.role is Role.CLIENT:
                 return None, self._send_client_home(actor)
+            if "viewer_role" in self.base_vars:
+                self.viewer_role = actor.role.value
             return actor, None
 
         if inspect.isgeneratorfunction(load):
@@ -291,3 +311,35 @@ class FormDialog(rx.State, mixin=True):
     def set_form_open(self, value: bool):
         if not value and not self.saving:
             self._close_form()
+
+
+# ---- a form's saving ------------------------------------------------------------------------------
+class SavingForm(rx.State, mixin=True):
+    """A form's Save and the unsaved-changes dialog's Save: the screen's `_save(then)` returns the
+    events to send (`then`: where to go once saved; None lets the screen decide). A second click
+    while saving is ignored."""
+
+    saving: bool = False
+
+    def _save(self, then: str | None) -> Any:  # pragma: no cover - each form saves its own
+        raise NotImplementedError
+
+    def _saving(self, then: str | None):
+        if self.saving:
+            return
+        self.saving = True
+        yield
+        try:
+            shown = self._save(then)
+        finally:
+            self.saving = False
+        yield shown
+
+    @rx.event
+    def save(self, _form: dict | None = None):
+        yield from self._saving(None)
+
+    @rx.event
+    def save_and_leave(self):
+        self.leave_open = False
+        yield from self._saving(self.leave_to or None)

@@ -8,25 +8,24 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import math
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any, ClassVar
 
 import reflex as rx
 
 from app.domain import validators as v
-from app.domain.errors import AuthenticationError, DomainError, PermissionDenied, ValidationError
+from app.domain.errors import DomainError, PermissionDenied, ValidationError
 from app.domain.permissions import (
-    NOT_ALLOWED, Actor, can_delete_user, can_edit_user, creatable_roles, home_route, visible_roles,
+    NOT_ALLOWED, Actor, can_delete_user, can_edit_user, creatable_roles, visible_roles,
 )
 from app.domain.roles import Role, UserStatus
-from app.domain.users import DEFAULT_PAGE_SIZE, USER_SORTS, clean_person
+from app.domain.users import USER_SORTS, clean_person
 from app.services import firms, portfolios, users
 from app.ui import routes
-from app.ui.states.lists import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
 from app.ui.states.lists import ListControls
+from app.ui.states.screen import Confirm, Viewer, events, guarded, screen_load
 from app.ui.states.person import PersonForm
 from app.ui.parse import to_int as _int
 
@@ -66,16 +65,6 @@ def _day_bound(value: str, offset_minutes: int, end: bool) -> datetime | None:
     except (TypeError, ValueError):
         return None
     return datetime.combine(day, time.max if end else time.min, tzinfo=timezone.utc) + timedelta(minutes=offset_minutes)
-
-
-def _events(*items: Any) -> list[Any]:
-    """Flatten handler results (an event, a list of events or None) into one list."""
-    out: list[Any] = []
-    for item in items:
-        if item is None:
-            continue
-        out.extend(item if isinstance(item, list) else [item])
-    return out
 
 
 def _safe_back(path: str | None) -> str:
@@ -118,7 +107,7 @@ class Option:
 
 
 # ---- the list -------------------------------------------------------------------------------------
-class UsersState(ListControls, AppState):
+class UsersState(Viewer, Confirm, ListControls, AppState):
     SORT_KEYS: ClassVar[tuple[str, ...]] = USER_SORTS
 
     route_name: str = ""
@@ -131,8 +120,6 @@ class UsersState(ListControls, AppState):
     parent_url: str = ""
 
     rows: list[UserRow] = []
-    total: int = 0
-    page: int = 1
     loading: bool = True
 
     status_filter: str = ALL
@@ -150,9 +137,6 @@ class UsersState(ListControls, AppState):
     new_url: str = ""
     new_label: str = ""
 
-    confirm_open: bool = False
-    confirm_name: str = ""
-    _delete_id: int = 0
     _tz_offset: int = 0
     _adviser_firm_id: int = 0
 
@@ -177,14 +161,13 @@ class UsersState(ListControls, AppState):
         elif actor.is_superuser and self.firm_filter != ALL:
             firm_id = _int(self.firm_filter)
         adviser_id = _int(params.get("id")) if name == "advisers.clients" else None
-        size = self._limit()
         return dict(
             roles=roles, statuses=statuses, search=self.search.strip() or None, firm_id=firm_id, adviser_id=adviser_id,
             created_from=_day_bound(self.created_from, self._tz_offset, False),
             created_to=_day_bound(self.created_to, self._tz_offset, True),
             logined_from=_day_bound(self.logined_from, self._tz_offset, False),
             logined_to=_day_bound(self.logined_to, self._tz_offset, True),
-            limit=size, offset=(max(self.page, 1) - 1) * size,
+            limit=self._limit(), offset=self._offset(),
             sort=self.sort if self.sort in USER_SORTS else "name", order="desc" if self.order == "desc" else "asc",
         )
 
@@ -221,15 +204,13 @@ class UsersState(ListControls, AppState):
 
     def _load(self, actor: Actor) -> None:
         _name, kind, _role, _params = self._context()
-        rows, total = users.list_users(actor=actor, **self._filters(actor))
-        self.total = total
-        if not rows and total and self.page > 1:  # the page emptied (deleted rows): step back
-            self.page = max(1, self.pages)
-            rows, total = users.list_users(actor=actor, **self._filters(actor))
-            self.total = total
+        self.loading = False  # a failed load leaves the rows it had
+        rows, self.total = users.list_users(actor=actor, **self._filters(actor))
+        if not rows and self.total and self.page > 1:  # the page emptied (deleted rows): step back
+            self._clamp_page()
+            rows, self.total = users.list_users(actor=actor, **self._filters(actor))
         counts = portfolios.portfolio_counts(actor=actor, user_ids=[u["id"] for u in rows])
         self.rows = [self._row(actor, u, kind, counts.get(u["id"], 0)) for u in rows]
-        self.loading = False
 
     def _setup_new(self, actor: Actor, name: str, kind: str, params: dict[str, str]) -> None:
         allowed = creatable_roles(actor)
@@ -254,57 +235,51 @@ class UsersState(ListControls, AppState):
         self.new_url = routes.url(f"{kind}.new", query=query or None)
         self.new_label = "New client" if kind == "clients" else "New adviser"
 
+    def _back(self, actor: Actor) -> str:
+        """Where a failed load of a firm's or an adviser's list goes: that list's parent."""
+        name = self._context()[0]
+        if name in ("firms.clients", "firms.advisers"):
+            return routes.url("firms.list")
+        return routes.url("advisers.list") if name == "advisers.clients" else ""
+
     @rx.event
-    def on_load(self):
+    @screen_load(clients=False, back=_back)
+    def on_load(self, actor: Actor):
         self.loading = True
         self.rows = []
         self.confirm_open = False
-        self._delete_id = 0
         name, kind, _role, params = self._context()
         self.route_name, self.kind = name, kind
         self.title = KIND_TITLES[kind]
         self.search = ""
-        self.status_filter = ALL
-        self.role_filter = ALL
-        self.firm_filter = ALL
+        self.status_filter = self.role_filter = self.firm_filter = ALL
         self.created_from = self.created_to = self.logined_from = self.logined_to = ""
         self.page = 1
         self.sort, self.order = "name", "asc"
         self.firm_fixed = name in ("firms.clients", "firms.advisers")
         self.context_name = self.context_url = self.parent_title = self.parent_url = ""
         self._adviser_firm_id = 0
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None  # check_login already sent the browser to sign in
-        try:
-            if actor.role is Role.CLIENT:
-                return [toast_error(NOT_ALLOWED), rx.redirect(routes.url(home_route(actor.role)))]
-            if self.firm_fixed:
-                firm = firms.get_firm(actor=actor, firm_id=params.get("id"))
-                self.parent_title, self.parent_url = "Firms", routes.url("firms.list")
-                self.context_name, self.context_url = firm["name"], routes.url("firms.view", id=firm["id"])
-            elif name == "advisers.clients":
-                adviser = users.get_user(actor=actor, user_id=params.get("id"))
-                if adviser["role"] != Role.ADVISER.value:
-                    return [toast_error(users.USER_NOT_FOUND), rx.redirect(routes.url("advisers.list"))]
-                self.parent_title, self.parent_url = "Advisers", routes.url("advisers.list")
-                self.context_name, self.context_url = adviser["name"], routes.url("advisers.view", id=adviser["id"])
-                self._adviser_firm_id = adviser["firm_id"] or 0
-            statuses = [UserStatus.ACTIVE, UserStatus.DISABLED] + ([UserStatus.DELETED] if name == "users.list" else [])
-            self.status_options = [Option(value=ALL, label="All statuses")] + [Option(value=s.value, label=s.title) for s in statuses]
-            shown = [r for r in (Role.CLIENT, Role.ADVISER, Role.ADMINISTRATOR, Role.SUPERUSER) if r in visible_roles(actor)]
-            self.role_options = [Option(value=ALL, label="All roles")] + [Option(value=r.value, label=r.title) for r in shown]
-            self.firm_options = []
-            if actor.is_superuser and not self.firm_fixed and name != "advisers.clients":
-                self.firm_options = [Option(value=ALL, label="All firms")] + [
-                    Option(value=str(f["id"]), label=f["name"]) for f in firms.firm_options(actor=actor)]
-            self._setup_new(actor, name, kind, params)
-            self._load(actor)
-        except DomainError as exc:
-            self.loading = False
-            back = routes.url("firms.list") if self.firm_fixed else routes.url("advisers.list") if name == "advisers.clients" else None
-            return _events(self._fail(exc), rx.redirect(back) if back else None)
+        if self.firm_fixed:
+            firm = firms.get_firm(actor=actor, firm_id=params.get("id"))
+            self.parent_title, self.parent_url = "Firms", routes.url("firms.list")
+            self.context_name, self.context_url = firm["name"], routes.url("firms.view", id=firm["id"])
+        elif name == "advisers.clients":
+            adviser = users.get_user(actor=actor, user_id=params.get("id"))
+            if adviser["role"] != Role.ADVISER.value:
+                return [toast_error(users.USER_NOT_FOUND), rx.redirect(routes.url("advisers.list"))]
+            self.parent_title, self.parent_url = "Advisers", routes.url("advisers.list")
+            self.context_name, self.context_url = adviser["name"], routes.url("advisers.view", id=adviser["id"])
+            self._adviser_firm_id = adviser["firm_id"] or 0
+        statuses = [UserStatus.ACTIVE, UserStatus.DISABLED] + ([UserStatus.DELETED] if name == "users.list" else [])
+        self.status_options = [Option(value=ALL, label="All statuses")] + [Option(value=s.value, label=s.title) for s in statuses]
+        shown = [r for r in (Role.CLIENT, Role.ADVISER, Role.ADMINISTRATOR, Role.SUPERUSER) if r in visible_roles(actor)]
+        self.role_options = [Option(value=ALL, label="All roles")] + [Option(value=r.value, label=r.title) for r in shown]
+        self.firm_options = []
+        if actor.is_superuser and not self.firm_fixed and name != "advisers.clients":
+            self.firm_options = [Option(value=ALL, label="All firms")] + [
+                Option(value=str(f["id"]), label=f["name"]) for f in firms.firm_options(actor=actor)]
+        self._setup_new(actor, name, kind, params)
+        self._load(actor)
         return rx.call_script("new Date().getTimezoneOffset()", callback=UsersState.set_tz_offset)
 
     @rx.event
@@ -313,30 +288,29 @@ class UsersState(ListControls, AppState):
         if offset is not None and -24 * 60 < offset < 24 * 60:
             self._tz_offset = offset
 
-    def _reload(self, first_page: bool = True):
-        if first_page:
-            self.page = 1
-        try:
-            self._load(self._actor())
-        except DomainError as exc:
-            self.loading = False
-            return self._fail(exc)
+    @guarded
+    def _reload(self):
+        self._load(self._actor())
+
+    def _refilter(self):
+        self.page = 1
+        return self._reload()
 
     # ---- toolbar (sort, search and page size: ListControls) ---------------------------------------
     @rx.event
     def set_status_filter(self, value: str):
         self.status_filter = value if value in {o.value for o in self.status_options} else ALL
-        return self._reload()
+        return self._refilter()
 
     @rx.event
     def set_role_filter(self, value: str):
         self.role_filter = value if value in {o.value for o in self.role_options} else ALL
-        return self._reload()
+        return self._refilter()
 
     @rx.event
     def set_firm_filter(self, value: str):
         self.firm_filter = value if value == ALL or _int(value) is not None else ALL
-        return self._reload()
+        return self._refilter()
 
     def _date(self, value: Any) -> str:
         text = str(value or "")
@@ -351,66 +325,29 @@ class UsersState(ListControls, AppState):
         if key not in DATE_FILTERS:
             return None
         setattr(self, key, self._date(value))
-        return self._reload()
+        return self._refilter()
 
     @rx.event
     def clear_filters(self):
         self.search = ""
         self.status_filter = self.role_filter = self.firm_filter = ALL
         self.created_from = self.created_to = self.logined_from = self.logined_to = ""
-        return self._reload()
-
-    @rx.event
-    def go_to_page(self, page: Any):
-        wanted = _int(page) or 1
-        self.page = min(max(1, wanted), self.pages)
-        return self._reload(first_page=False)
+        return self._refilter()
 
     # ---- delete ---------------------------------------------------------------------------------
     @rx.event
     def ask_delete(self, user_id: Any, name: str = ""):
-        self._delete_id = _int(user_id) or 0
-        self.confirm_name = str(name)[:200]
-        self.confirm_open = bool(self._delete_id)
+        if _int(user_id):
+            self._ask("delete", CONFIRM_DELETE_USER, _int(user_id))
 
-    @rx.event
-    def cancel_delete(self):
-        self.confirm_open = False
-        self._delete_id = 0
-
-    @rx.event
-    def confirm_delete(self):
-        self.confirm_open = False
-        user_id, self._delete_id = self._delete_id, 0
-        try:
-            actor = self._actor()
-            users.delete_user(actor=actor, user_id=user_id)
-        except DomainError as exc:
-            return self._fail(exc)
-        return _events(toast_success(users.DELETED), self._reload(first_page=False))
+    def _confirmed(self, action: str, user_id: int):
+        users.delete_user(actor=self._actor(), user_id=user_id)
+        return events(toast_success(users.DELETED), self._reload())
 
     # ---- what the screen shows ------------------------------------------------------------------
     @rx.var
-    def pages(self) -> int:
-        size = _int(self.page_size) or DEFAULT_PAGE_SIZE
-        return max(1, math.ceil(self.total / size))
-
-    @rx.var
-    def visible(self) -> list[int]:
-        return visible_pages(self.page, self.pages)
-
-    @rx.var
-    def showing(self) -> str:
-        if not self.total:
-            return "Showing 0 of 0"
-        size = _int(self.page_size) or DEFAULT_PAGE_SIZE
-        first = (self.page - 1) * size + 1
-        last = min(self.total, self.page * size)
-        return f"Showing {first}\u2013{last} of {self.total}"
-
-    @rx.var
     def show_firm(self) -> bool:
-        return self.user_role == Role.SUPERUSER.value and not self.firm_fixed and self.route_name != "advisers.clients"
+        return self.viewer_is_superuser and not self.firm_fixed and self.route_name != "advisers.clients"
 
     @rx.var
     def has_filters(self) -> bool:
@@ -428,7 +365,7 @@ class UsersState(ListControls, AppState):
 
 
 # ---- the form -------------------------------------------------------------------------------------
-class UserFormState(PersonForm, ImageStaging, AppState):
+class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
     IMAGE_SLOTS: ClassVar[dict[str, str]] = {"photo": "photo", "signature": "signature"}
 
     route_name: str = ""
@@ -459,8 +396,6 @@ class UserFormState(PersonForm, ImageStaging, AppState):
     can_delete: bool = False
     back_url: str = ""
 
-    delete_open: bool = False
-
     _user_id: int = 0
     _version: int = 0
 
@@ -481,7 +416,7 @@ class UserFormState(PersonForm, ImageStaging, AppState):
         self.saving = False
         self.submitted = False
         self.errors = {f: "" for f in FORM_FIELDS}
-        self.delete_open = False
+        self.confirm_open = False
         self._fill_person({})
         self.role = ""
         self.firm_id = ""
@@ -544,42 +479,33 @@ class UserFormState(PersonForm, ImageStaging, AppState):
         self.can_delete = not deleted and can_delete_user(actor, role, user["firm_id"], user["id"])
 
     @rx.event
-    def on_load(self):
+    @screen_load(clients=False, back=lambda self, actor: self._list_url())
+    def on_load(self, actor: Actor):
         self._reset()
         name, kind, mode, params = self._route()
         self.route_name, self.kind, self.mode = name, kind, mode
         query = self.router.url.query_parameters
         self.back_url = _safe_back(query.get("back"))
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None
-        try:
-            if actor.role is Role.CLIENT:
+        if mode == "new":
+            if not creatable_roles(actor):
                 raise PermissionDenied(NOT_ALLOWED)
-            if mode == "new":
-                if not creatable_roles(actor):
-                    raise PermissionDenied(NOT_ALLOWED)
-                self.role = self._fixed_role() or (query.get("role", "") if query.get("role", "") in
-                                                   {r.value for r in creatable_roles(actor)} else "")
-                if actor.is_superuser:
-                    self.firm_id = str(_int(query.get("firm_id")) or "")
-                if self.role == Role.CLIENT.value:
-                    wanted = _int(query.get("adviser_id")) or (actor.id if actor.role is Role.ADVISER else None)
-                    self.adviser_id = str(wanted) if wanted else NO_ADVISER
-                self.can_edit = True
-                self._load_options(actor)
-            else:
-                user = users.get_user(actor=actor, user_id=params.get("id"))
-                own_kind = {"client": "clients", "adviser": "advisers"}.get(user["role"], "users")
-                if kind != "users" and kind != own_kind:  # e.g. /advisers/5 for a client: show it where it belongs
-                    return rx.redirect(routes.url(f"{own_kind}.{mode}", id=user["id"]))
-                self._fill(actor, user)
-                if mode == "edit" and not self.can_edit:
-                    self.mode = "view"  # a deleted user (or one the actor may not edit) is read-only
-                self._load_options(actor)
-        except DomainError as exc:
-            return _events(self._fail(exc), rx.redirect(self._list_url()))
+            self.role = self._fixed_role() or (query.get("role", "") if query.get("role", "") in
+                                               {r.value for r in creatable_roles(actor)} else "")
+            if actor.is_superuser:
+                self.firm_id = str(_int(query.get("firm_id")) or "")
+            if self.role == Role.CLIENT.value:
+                wanted = _int(query.get("adviser_id")) or (actor.id if actor.role is Role.ADVISER else None)
+                self.adviser_id = str(wanted) if wanted else NO_ADVISER
+            self.can_edit = True
+        else:
+            user = users.get_user(actor=actor, user_id=params.get("id"))
+            own_kind = {"client": "clients", "adviser": "advisers"}.get(user["role"], "users")
+            if kind != "users" and kind != own_kind:  # e.g. /advisers/5 for a client: show it where it belongs
+                return rx.redirect(routes.url(f"{own_kind}.{mode}", id=user["id"]))
+            self._fill(actor, user)
+            if mode == "edit" and not self.can_edit:
+                self.mode = "view"  # a deleted user (or one the actor may not edit) is read-only
+        self._load_options(actor)
         self.loaded = True
         return None
 
@@ -604,14 +530,11 @@ class UserFormState(PersonForm, ImageStaging, AppState):
     def _person_editable(self) -> bool:
         return self._editable()
 
+    @guarded
     def _advisers_changed(self):
         """The role or the firm changed: offer that firm's advisers."""
-        try:
-            self._load_advisers(self._actor())
-        except DomainError as exc:
-            return self._fail(exc)
+        self._load_advisers(self._actor())
         self._changed()
-        return None
 
     @rx.event
     def set_role(self, value: str):
@@ -649,24 +572,10 @@ class UserFormState(PersonForm, ImageStaging, AppState):
     @rx.event
     def ask_delete(self):
         if self.can_delete:
-            self.delete_open = True
+            self._ask("delete", CONFIRM_DELETE_USER, self._user_id)
 
-    @rx.event
-    def cancel_delete(self):
-        self.delete_open = False
-
-    @rx.event
-    def confirm_delete(self):
-        if not self.delete_open:
-            return None
-        self.delete_open = False
-        return self._delete()
-
-    def _delete(self):
-        try:
-            users.delete_user(actor=self._actor(), user_id=self._user_id)
-        except DomainError as exc:
-            return self._fail(exc)
+    def _confirmed(self, action: str, user_id: int):
+        users.delete_user(actor=self._actor(), user_id=user_id)
         self.form_dirty = False
         return [toast_success(users.DELETED), rx.redirect(self._list_url())]
 
@@ -696,9 +605,9 @@ class UserFormState(PersonForm, ImageStaging, AppState):
         except ValidationError as exc:
             self._show_errors({**self.errors, **{k: t for k, t in exc.fields.items() if k in FORM_FIELDS}})
             self._show_image_errors(exc.fields)
-            return False, _events(self._fail(exc))
+            return False, events(self._fail(exc))
         except DomainError as exc:
-            return False, _events(self._fail(exc))
+            return False, events(self._fail(exc))
         created = self.mode == "new"
         self._forget_staged_images()
         self.form_dirty = False
@@ -781,11 +690,11 @@ class UserFormState(PersonForm, ImageStaging, AppState):
 
     @rx.var
     def shows_firm(self) -> bool:
-        return self.user_role == Role.SUPERUSER.value and self.role != Role.SUPERUSER.value
+        return self.viewer_is_superuser and self.role != Role.SUPERUSER.value
 
     @rx.var
     def firm_required(self) -> bool:
-        return self.user_role == Role.SUPERUSER.value and self.role != Role.SUPERUSER.value
+        return self.viewer_is_superuser and self.role != Role.SUPERUSER.value
 
     @rx.var
     def shows_adviser(self) -> bool:
