@@ -9,7 +9,7 @@ from reflex_components_radix.themes.components.table import TableRow
 
 from app.ui import routes
 from app.ui.components.layout import page
-from app.ui.components.widgets import confirm_dialog, empty_row, field, plain_header, row_menu, skeleton_rows, table_card
+from app.ui.components.widgets import confirm_dialog_of, empty_row, field, plain_header, row_menu, skeleton_rows, table_card
 from app.ui.states.base import AppState
 from app.ui.states.industry_groups import IndustryGroupsState as S
 
@@ -167,7 +167,7 @@ def industry_groups_page() -> rx.Component:
         hint,
         rx.box(table_card(header, body), width="100%", max_width="760px"),
         _editor_dialog(),
-        confirm_dialog(S.delete_open, S.delete_message, S.confirm_delete, S.cancel_delete),
+        confirm_dialog_of(S),
         crumbs=[("Industry groups", None)],
         actions=_add_button(),
     )

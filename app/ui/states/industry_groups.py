@@ -6,19 +6,19 @@ app.services.industry_groups, which checks permission; the id being edited or de
 backend-only vars. The editor validates with the service's own rules (clean_industry_group)."""
 from __future__ import annotations
 
-import logging
 from typing import Any, TypedDict
 
 import reflex as rx
 
 from app.domain import industry_groups as rules
-from app.domain.errors import AuthenticationError, Conflict, DomainError, GENERIC, ValidationError
-from app.domain.permissions import can_manage_universe
+from app.domain.errors import Conflict, DomainError, GENERIC, ValidationError
+from app.domain.permissions import Actor, can_manage_universe
 from app.services import industry_groups as service
-from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.parse import to_int as _int
+from app.ui.states.base import AppState, toast_error, toast_success
+from app.ui.states.screen import Confirm, events, guarded, screen_load
 
-log = logging.getLogger("app.ui.industry_groups")
+NO_ERRORS = {"title": "", "color": ""}
 
 
 class GroupRow(TypedDict):
@@ -30,8 +30,7 @@ class GroupRow(TypedDict):
 
 
 def _row(group: dict[str, Any]) -> GroupRow:
-    return GroupRow(id=int(group["id"]), title=group["title"], color=group["color"], idx=int(group["idx"]),
-                    assets_count=int(group["assets_count"]))
+    return GroupRow(**{key: group[key] for key in GroupRow.__annotations__})
 
 
 def _blocked_toast(message: str, helper: str):
@@ -48,7 +47,7 @@ def moved(ids: list[int], moving: int, target: int) -> list[int]:
     return order
 
 
-class IndustryGroupsState(AppState):
+class IndustryGroupsState(Confirm, AppState):
     rows: list[GroupRow] = []
     loading: bool = True
     can_manage: bool = False
@@ -58,15 +57,10 @@ class IndustryGroupsState(AppState):
     editor_mode: str = "new"  # new | edit
     editor_title: str = ""
     editor_color: str = rules.PALETTE[0]
-    editor_errors: dict[str, str] = {"title": "", "color": ""}
+    editor_errors: dict[str, str] = NO_ERRORS
     editor_submitted: bool = False
     saving: bool = False
     _editor_id: int = 0
-
-    # delete
-    delete_open: bool = False
-    delete_title: str = ""
-    _delete_id: int = 0
 
     # drag and drop (display only; the drop handler re-checks everything)
     drag_id: int = 0
@@ -75,81 +69,53 @@ class IndustryGroupsState(AppState):
 
     # ---- loading --------------------------------------------------------------------------------
     def _reload(self):
+        """The list again; a failed load shows the message and an empty list."""
         try:
             self.rows = [_row(g) for g in service.list_industry_groups(actor=self._actor())]
-        except AuthenticationError as exc:
-            return self._fail(exc)
         except DomainError as exc:
             self.rows = []
-            return toast_error(exc.message or GENERIC)
-        except Exception as exc:  # a failed list load shows the default text and an empty list
-            log.exception("industry groups list failed", exc_info=exc)
-            self.rows = []
-            return toast_error(GENERIC)
+            return self._fail(exc) if exc.message else toast_error(GENERIC)
         return None
 
     @rx.event
-    def on_load(self):
-        self.editor_open = self.delete_open = False
+    @screen_load(clients=False)
+    def on_load(self, actor: Actor):
+        self.editor_open = self.confirm_open = False
         self.drag_id = self.over_id = 0
-        self.loading = True
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            self.loading = False
-            return None  # check_login, first in on_load, already sends the user to sign in
-        refused = self._send_client_home(actor)
-        if refused:
-            self.loading = False
-            return refused
         self.can_manage = can_manage_universe(actor)
+        self.loading = True
         failed = self._reload()
         self.loading = False
         return failed
 
     # ---- add / edit -----------------------------------------------------------------------------
-    def _other_titles(self) -> list[str]:
-        return [r["title"] for r in self.rows if r["id"] != self._editor_id]
-
     def _validate(self) -> None:
+        others = [r["title"] for r in self.rows if r["id"] != self._editor_id]
         _, found = rules.clean_industry_group({"title": self.editor_title, "color": self.editor_color},
-                                              other_titles=self._other_titles())
-        self.editor_errors = {"title": found.get("title", ""), "color": found.get("color", "")}
+                                              other_titles=others)
+        self.editor_errors = {key: found.get(key, "") for key in NO_ERRORS}
+
+    def _open_editor(self, group_id: int, title: str, color: str) -> None:
+        self._editor_id = group_id
+        self.editor_mode = "edit" if group_id else "new"
+        self.editor_title, self.editor_color = title, color
+        self.editor_errors = NO_ERRORS
+        self.editor_submitted = False
+        self.editor_open = True
 
     @rx.event
+    @guarded
     def new_group(self):
-        try:
-            actor = self._actor()
-        except AuthenticationError as exc:
-            return self._fail(exc)
-        if not can_manage_universe(actor):
-            return None
-        self._editor_id = 0
-        self.editor_mode = "new"
-        self.editor_title = ""
-        self.editor_color = rules.next_color(r["color"] for r in self.rows)
-        self.editor_errors = {"title": "", "color": ""}
-        self.editor_submitted = False
-        self.editor_open = True
-        return None
+        if can_manage_universe(self._actor()):
+            self._open_editor(0, "", rules.next_color(r["color"] for r in self.rows))
 
     @rx.event
+    @guarded
     def edit_group(self, group_id: int):
-        try:
-            actor = self._actor()
-        except AuthenticationError as exc:
-            return self._fail(exc)
+        actor = self._actor()
         row = next((r for r in self.rows if r["id"] == _int(group_id)), None)
-        if row is None or not can_manage_universe(actor):
-            return None
-        self._editor_id = row["id"]
-        self.editor_mode = "edit"
-        self.editor_title = row["title"]
-        self.editor_color = row["color"]
-        self.editor_errors = {"title": "", "color": ""}
-        self.editor_submitted = False
-        self.editor_open = True
-        return None
+        if row is not None and can_manage_universe(actor):
+            self._open_editor(row["id"], row["title"], row["color"])
 
     @rx.event
     def set_editor_title(self, value: str):
@@ -170,13 +136,11 @@ class IndustryGroupsState(AppState):
             self._editor_id = 0
 
     @rx.event
+    @guarded
     def save_group(self, _form: dict | None = None):
         if self.saving or not self.editor_open:
             return None
-        try:
-            actor = self._actor()
-        except AuthenticationError as exc:
-            return self._fail(exc)
+        actor = self._actor()
         self.editor_submitted = True
         self._validate()
         if self.editor_errors["title"] or self.editor_errors["color"]:
@@ -189,67 +153,40 @@ class IndustryGroupsState(AppState):
             else:
                 service.create_industry_group(actor=actor, data=data)
         except ValidationError as exc:
-            self.editor_errors = {"title": exc.fields.get("title", ""), "color": exc.fields.get("color", "")}
-            return self._fail(exc)
-        except DomainError as exc:
-            return self._fail(exc)
+            self.editor_errors = {key: exc.fields.get(key, "") for key in NO_ERRORS}
+            raise
         finally:
             self.saving = False
         self.editor_open = False
         self._editor_id = 0
-        failed = self._reload()
-        return [toast_success(service.SAVED)] + ([failed] if failed is not None else [])
+        return events(toast_success(service.SAVED), self._reload())
 
     # ---- delete ---------------------------------------------------------------------------------
     @rx.event
     def ask_delete(self, group_id: int):
         row = next((r for r in self.rows if r["id"] == _int(group_id)), None)
-        if row is None or not self.can_manage:
-            return None
-        self._delete_id = row["id"]
-        self.delete_title = row["title"]
-        self.delete_open = True
-        return None
+        if row is not None and self.can_manage:
+            self._ask("delete", rules.confirm_delete_message(row["title"]), row["id"])
 
-    @rx.event
-    def cancel_delete(self):
-        self.delete_open = False
-        self._delete_id = 0
-
-    @rx.event
-    def confirm_delete(self):
-        self.delete_open = False
-        group_id, self._delete_id = self._delete_id, 0
-        if not group_id:
-            return None
+    def _confirmed(self, action: str, group_id: int):
         try:
             service.delete_industry_group(actor=self._actor(), group_id=group_id)
         except Conflict as exc:
             helper = exc.fields.get("helper", "")
-            failed = self._reload()
-            return [_blocked_toast(exc.message, helper) if helper else toast_error(exc.message)] + (
-                [failed] if failed is not None else [])
-        except DomainError as exc:
-            return self._fail(exc)
-        failed = self._reload()
-        return [toast_success(service.DELETED)] + ([failed] if failed is not None else [])
+            return events(_blocked_toast(exc.message, helper) if helper else toast_error(exc.message), self._reload())
+        return events(toast_success(service.DELETED), self._reload())
 
     # ---- reorder --------------------------------------------------------------------------------
+    @guarded
     def _apply_order(self, ids: list[int]):
         if ids == [r["id"] for r in self.rows]:
             return None
-        try:
-            actor = self._actor()
-        except AuthenticationError as exc:
-            return self._fail(exc)
+        actor = self._actor()
         self.reordering = True
         try:
             rows = service.reorder_industry_groups(actor=actor, items=[{"id": gid, "idx": i} for i, gid in enumerate(ids)])
         except Conflict as exc:  # someone else changed the list: show theirs
-            failed = self._reload()
-            return [toast_error(exc.message)] + ([failed] if failed is not None else [])
-        except DomainError as exc:
-            return self._fail(exc)
+            return events(toast_error(exc.message), self._reload())
         finally:
             self.reordering = False
         self.rows = [_row(g) for g in rows]
@@ -275,8 +212,7 @@ class IndustryGroupsState(AppState):
         self.drag_id = self.over_id = 0
         if not moving or not target or moving == target or not self.can_manage:
             return None
-        ids = [r["id"] for r in self.rows]
-        return self._apply_order(moved(ids, moving, target))
+        return self._apply_order(moved([r["id"] for r in self.rows], moving, target))
 
     @rx.event
     def move(self, group_id: int, step: int):
@@ -285,17 +221,12 @@ class IndustryGroupsState(AppState):
         gid, step = _int(group_id), _int(step)
         if gid not in ids or step not in (-1, 1) or not self.can_manage:
             return None
-        at = ids.index(gid)
-        to = at + step
+        to = ids.index(gid) + step
         if not 0 <= to < len(ids):
             return None
         return self._apply_order(moved(ids, gid, ids[to]))
 
     # ---- what the screen shows --------------------------------------------------------------------
-    @rx.var
-    def delete_message(self) -> str:
-        return rules.confirm_delete_message(self.delete_title)
-
     @rx.var
     def editor_heading(self) -> str:
         return "Edit industry group" if self.editor_mode == "edit" else "New industry group"
