@@ -124,7 +124,7 @@ def _actions() -> rx.Component:
     return rx.cond(
         AppState.is_superuser,
         rx.hstack(
-            rx.button(rx.icon("upload", size=16), "Import prices", variant="soft", on_click=AssetsState.open_import,
+            rx.button(rx.icon("upload", size=16), "Import prices", variant="soft", on_click=AssetsState.open_upload,
                       id="import-prices"),
             rx.button(rx.icon("plus", size=16), "New asset", on_click=AssetsState.new_asset, id="new-asset"),
             spacing="2", wrap="wrap",
@@ -251,7 +251,7 @@ def _import_dialog() -> rx.Component:
     )
     start = rx.cond(
         chosen.length() > 0,
-        rx.button(rx.icon("upload", size=14), "Import", id="import-confirm", loading=s.importing,
+        rx.button(rx.icon("upload", size=14), "Import", id="import-confirm", loading=s.uploading,
                   on_click=s.import_prices(rx.upload_files(upload_id=UPLOAD_ID))),
         rx.button(rx.icon("upload", size=14), "Import", id="import-confirm", on_click=s.no_file),
     )
@@ -260,14 +260,14 @@ def _import_dialog() -> rx.Component:
                 "cannot be read are listed afterwards; a file that cannot be read at all changes nothing.",
                 size="2", color=rx.color("gray", 11)),
         zone,
-        rx.cond(s.import_error != "", rx.callout.root(
+        rx.cond(s.upload_error != "", rx.callout.root(
             rx.callout.icon(rx.icon("triangle-alert", size=16)),
             rx.vstack(rx.text(UPLOAD_FAILED, weight="bold", size="2"),
-                      rx.text(s.import_error, id="import-error", size="2"), spacing="1"),
+                      rx.text(s.upload_error, id="import-error", size="2"), spacing="1"),
             color_scheme="red", size="1", width="100%")),
         rx.hstack(
-            rx.button("Cancel", variant="soft", color_scheme="gray", on_click=s.close_import, id="import-cancel",
-                      disabled=s.importing),
+            rx.button("Cancel", variant="soft", color_scheme="gray", on_click=s.close_upload, id="import-cancel",
+                      disabled=s.uploading),
             start,
             justify="end", spacing="3", width="100%",
         ),
@@ -298,7 +298,7 @@ def _import_dialog() -> rx.Component:
         ),
         rx.hstack(
             rx.button("Import another file", variant="soft", on_click=s.import_again, id="import-again"),
-            rx.button("Done", on_click=s.close_import, id="import-done"),
+            rx.button("Done", on_click=s.close_upload, id="import-done"),
             justify="end", spacing="3", width="100%",
         ),
         spacing="3", width="100%",
@@ -310,8 +310,8 @@ def _import_dialog() -> rx.Component:
             max_width="600px",
             id="import-dialog",
         ),
-        open=s.import_open,
-        on_open_change=s.set_import_open,
+        open=s.upload_open,
+        on_open_change=s.set_upload_open,
     )
 
 
@@ -385,7 +385,7 @@ def assets_page() -> rx.Component:
     )
     footer = list_footer(
         rx.text(s.showing, size="2", color=rx.color("gray", 11), id="showing"),
-        rx.hstack(page_size_select(s.page_size, s.set_page_size), pagination(s.page, s.pages, s.visible, s.go_to_page),
+        rx.hstack(page_size_select(s.page_size, s.set_page_size), pagination(s.page, s.pages, s.visible, s.go_page),
                   spacing="4", align="center", wrap="wrap"),
     )
     return page(

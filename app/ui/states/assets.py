@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import math
-from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Any, ClassVar
 
 import reflex as rx
@@ -19,12 +17,13 @@ import reflex as rx
 from app.domain import prices as price_rules
 from app.domain.assets import ASSET_FORM_KEYS, ASSET_SORTS, clean_asset
 from app.domain.errors import GENERIC, INVALID_FORM, AuthenticationError, DomainError, ValidationError
+from app.domain.permissions import Actor
 from app.services import assets
-from app.ui.states.lists import visible_pages
+from app.ui.display import NA, close_price, day, input_number, percent_1dp, sign_of
+from app.ui.parse import decimal_or_none as _decimal, to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.lists import ListControls
-from app.ui.display import close_price
-from app.ui.parse import decimal_or_none as _decimal, to_int as _int
+from app.ui.states.screen import UploadDialog, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.assets")
 
@@ -38,40 +37,9 @@ RECENT_ROWS = 10
 PICK_TARGET = "assets.find"  # the asset picker's target key for "Find asset"
 
 
-# ---- display helpers ---------------------------------------------------------------------------------
-def percent_display(value: Any) -> str:
+def percent_display(value: Any) -> str:  # other screens show percentages the way this one does
     """A percentage with one decimal ('12.5%'), 'N/A' when empty."""
-    number = _decimal(value)
-    if number is None:
-        return "N/A"
-    rounded = number.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
-    return f"{abs(rounded) if rounded == 0 else rounded}%"  # never "-0.0%"
-
-
-def sign_of(value: Any) -> str:
-    """'up', 'down' or '' (zero or empty): performance is green when positive, red when negative."""
-    number = _decimal(value)
-    if number is None:
-        return ""
-    number = number.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
-    return "" if number == 0 else ("up" if number > 0 else "down")
-
-
-def day_display(iso_day: str) -> str:
-    """A trading day (a calendar date, not an instant) as DD/MM/YYYY."""
-    try:
-        return date.fromisoformat(iso_day).strftime("%d/%m/%Y")
-    except (TypeError, ValueError):
-        return ""
-
-
-def _plain(value: Any) -> str:
-    """A stored decimal as the user would type it ('4.5000' -> '4.5'; empty -> '')."""
-    number = _decimal(value)
-    if number is None:
-        return ""
-    text = format(number, "f")
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    return percent_1dp(value, NA)
 
 
 @dataclasses.dataclass
@@ -95,26 +63,15 @@ class AssetRow:
 
 
 def asset_view(found: dict[str, Any]) -> AssetRow:
-    group = found.get("industry_group") or {}
-    kind = found.get("type") or {}
-    firm = found.get("firm") or {}
+    group, kind, firm = (found[key] or {} for key in ("industry_group", "type", "firm"))
     return AssetRow(
-        id=int(found["id"]),
-        code=found["code"],
-        name=found["name"],
-        class_title=(found.get("class") or {}).get("title") or "",
-        type_title=kind.get("title") or "",
-        group_title=group.get("title") or "",
-        group_color=group.get("color") or "",
-        firm_name=firm.get("name") or "",
-        price=close_price(found.get("last_close_price")),
-        close_date=found.get("last_close_date") or "",
-        dividend_yield=percent_display(found.get("dividend_yield")),
-        one_month=percent_display(found.get("one_month_return")),
-        one_month_sign=sign_of(found.get("one_month_return")),
-        six_month=percent_display(found.get("six_month_return")),
-        six_month_sign=sign_of(found.get("six_month_return")),
-        url=found.get("url") or "",
+        id=found["id"], code=found["code"], name=found["name"], class_title=found["class_title"] or "",
+        type_title=kind.get("title") or "", group_title=group.get("title") or "", group_color=group.get("color") or "",
+        firm_name=firm.get("name") or "", price=close_price(found["last_close_price"]),
+        close_date=found["last_close_date"] or "", dividend_yield=percent_display(found["dividend_yield"]),
+        one_month=percent_display(found["one_month_return"]), one_month_sign=sign_of(found["one_month_return"]),
+        six_month=percent_display(found["six_month_return"]), six_month_sign=sign_of(found["six_month_return"]),
+        url=found["url"] or "",
     )
 
 
@@ -149,15 +106,19 @@ def _form_data(form: dict[str, str]) -> dict[str, Any]:
     return {key: ("" if form.get(key, "") == NONE else form.get(key, "")) for key in ASSET_FORM_KEYS}
 
 
-class AssetsState(ListControls, AppState):
+def _options(found: list[dict[str, Any]], label: str = "title") -> list[Option]:
+    return [Option(value=str(o["id"]), label=o[label], color=o.get("color") or "") for o in found]
+
+
+class AssetsState(UploadDialog, ListControls, AppState):
     """/assets: staff see the shared universe and their firm's assets; the superuser sees and keeps all."""
 
     SORT_KEYS: ClassVar[tuple[str, ...]] = ASSET_SORTS
+    UPLOAD_ID: ClassVar[str] = UPLOAD_ID
+    SELECT_FILE: ClassVar[str] = "Please, choose a CSV or Excel file first."
 
     sort: str = "code"
     rows: list[AssetRow] = []
-    total: int = 0
-    page: int = 1
     loading: bool = True
     class_filter: str = ALL
     group_filter: str = ALL
@@ -175,10 +136,7 @@ class AssetsState(ListControls, AppState):
     recent: list[RecentPrice] = []
     _detail_id: int = 0
 
-    # price import
-    import_open: bool = False
-    importing: bool = False
-    import_error: str = ""
+    # price import (the upload modal's open / busy / error come from UploadDialog)
     import_done: bool = False
     imported: int = 0
     updated: int = 0
@@ -195,125 +153,94 @@ class AssetsState(ListControls, AppState):
     _edit_id: int = 0
 
     # ---- loading ---------------------------------------------------------------------------------
-    def _load_failed(self, exc: Exception):
-        if isinstance(exc, AuthenticationError):
-            return self._fail(exc)
-        if isinstance(exc, DomainError):
-            return toast_error(exc.message or GENERIC)
-        log.exception("assets list failed", exc_info=exc)
-        return toast_error(GENERIC)
+    def _failed(self, exc: DomainError):
+        """A failed read: the service's message, or the default text."""
+        return self._fail(exc) if exc.message else toast_error(GENERIC)
 
-    def _filter_id(self, value: str) -> int | None:
-        return None if value == ALL else _int(value)
-
-    def _reload(self, first_page: bool = True):
-        if first_page:
-            self.page = 1
+    def _reload(self):
         self.loading = True
         try:
-            actor = self._actor()
-            limit = self._limit()
             found, self.total = assets.list_assets(
-                actor=actor, limit=limit, offset=(self.page - 1) * limit, sort=self.sort, order=self.order,
-                search=self.search, class_id=self._filter_id(self.class_filter),
-                industry_group_id=self._filter_id(self.group_filter))
+                actor=self._actor(), limit=self._limit(), offset=self._offset(), sort=self.sort, order=self.order,
+                search=self.search, class_id=None if self.class_filter == ALL else _int(self.class_filter),
+                industry_group_id=None if self.group_filter == ALL else _int(self.group_filter))
             self.rows = [asset_view(a) for a in found]
-        except Exception as exc:
+        except DomainError as exc:
             self.rows, self.total = [], 0
-            return self._load_failed(exc)
+            return self._failed(exc)
         finally:
             self.loading = False
         return None
 
-    def _load_options(self, actor) -> None:
-        opts = assets.filter_options(actor=actor)
-        self.class_options = [Option(value=str(c["id"]), label=c["title"]) for c in opts["classes"]]
-        self.type_options = [Option(value=str(t["id"]), label=t["title"]) for t in opts["types"]]
-        self.group_options = [Option(value=str(g["id"]), label=g["title"], color=g["color"] or "")
-                              for g in opts["industry_groups"]]
-        self.firm_options = [Option(value=str(x["id"]), label=x["name"]) for x in opts["firms"]]
-
     @rx.event
-    def on_load(self):
-        self.detail_open = self.import_open = self.form_open = False
+    @screen_load(clients=False)
+    def on_load(self, actor: Actor):
+        self.detail_open = self.upload_open = self.form_open = False
         self.rows = []
         self.loading = True
         yield
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            self.loading = False
-            return  # check_login, first in on_load, already sends the user to sign in
-        refused = self._send_client_home(actor)
-        if refused:
-            self.loading = False
-            yield refused
-            return
-        try:
-            self._load_options(actor)
-        except Exception as exc:
-            self.loading = False
-            yield self._load_failed(exc)
-            return
-        yield self._reload()
+        self.loading = False
+        opts = assets.filter_options(actor=actor)
+        self.class_options, self.type_options = _options(opts["classes"]), _options(opts["types"])
+        self.group_options, self.firm_options = _options(opts["industry_groups"]), _options(opts["firms"], "name")
+        return self._reload()
 
-    # ---- filters and pages ------------------------------------------------------------------------
+    # ---- filters ----------------------------------------------------------------------------------
     @rx.event
     def set_class_filter(self, value: str):
         self.class_filter = value if value == ALL or _int(value) is not None else ALL
+        self.page = 1
         return self._reload()
 
     @rx.event
     def set_group_filter(self, value: str):
         self.group_filter = value if value == ALL or _int(value) is not None else ALL
+        self.page = 1
         return self._reload()
 
     @rx.event
     def clear_filters(self):
         self.search = ""
         self.class_filter = self.group_filter = ALL
+        self.page = 1
         return self._reload()
-
-    @rx.event
-    def go_to_page(self, page: Any):
-        self.page = min(max(1, _int(page) or 1), self.pages)
-        return self._reload(first_page=False)
 
     # ---- details -------------------------------------------------------------------------------------
     def _load_detail(self, asset_id: int):
         actor = self._actor()
         found = assets.get_asset(actor=actor, asset_id=asset_id)
         history, count = assets.price_history(actor=actor, asset_id=asset_id, limit=HISTORY_DAYS)
-        self._detail_id = int(found["id"])
+        self._detail_id = found["id"]
         self.detail = asset_view(found)
         self.detail_prices_count = count
         # the chart draws floats; every figure shown as text comes from the Decimal strings
-        self.chart = [{"day": day_display(p["date"])[:5], "close": float(Decimal(p["close"]))} for p in history]
-        recent: list[RecentPrice] = []
+        self.chart = [{"day": day(p["date"])[:5], "close": float(Decimal(p["close"]))} for p in history]
         newest_first = list(reversed(history))
+        recent: list[RecentPrice] = []
         for i, point in enumerate(newest_first[:RECENT_ROWS]):
             before = newest_first[i + 1]["close"] if i + 1 < len(newest_first) else None
             change = price_rules.period_return(Decimal(point["close"]), _decimal(before))
-            recent.append(RecentPrice(day=day_display(point["date"]), close=close_price(point["close"]),
-                                      change=percent_display(change) if change is not None else "",
-                                      sign=sign_of(change)))
+            recent.append(RecentPrice(day=day(point["date"]), close=close_price(point["close"]),
+                                      change=percent_1dp(change), sign=sign_of(change)))
         self.recent = recent
 
-    @rx.event
-    def open_asset(self, asset_id: Any):
-        wanted = _int(asset_id)
-        if wanted is None:
-            return None
+    def _show_detail(self, asset_id: int):
         self.detail_open = True
         self.detail_loading = True
         yield
         try:
-            self._load_detail(wanted)
-        except Exception as exc:
+            self._load_detail(asset_id)
+        except DomainError as exc:
             self.detail_open = False
-            yield self._load_failed(exc)
+            yield self._failed(exc)
         finally:
             self.detail_loading = False
+
+    @rx.event
+    def open_asset(self, asset_id: Any):
+        wanted = _int(asset_id)
+        if wanted is not None:
+            yield from self._show_detail(wanted)
 
     @rx.event
     async def asset_picked(self, target: str):
@@ -322,18 +249,9 @@ class AssetsState(ListControls, AppState):
 
         picker = await self.get_state(AssetPickerState)
         asset = take_pick(picker, str(target or ""))
-        if asset is None or target != PICK_TARGET:
-            return
-        self.detail_open = True
-        self.detail_loading = True
-        yield
-        try:
-            self._load_detail(int(asset["id"]))
-        except Exception as exc:
-            self.detail_open = False
-            yield self._load_failed(exc)
-        finally:
-            self.detail_loading = False
+        if asset is not None and target == PICK_TARGET:
+            for update in self._show_detail(int(asset["id"])):
+                yield update
 
     @rx.event
     def set_detail_open(self, value: bool):
@@ -343,32 +261,18 @@ class AssetsState(ListControls, AppState):
 
     # ---- price import (superuser) -------------------------------------------------------------------
     def _reset_import(self) -> None:
-        self.importing = False
-        self.import_error = ""
+        self.uploading = False
+        self.upload_error = ""
         self.import_done = False
         self.imported = self.updated = self.import_assets = 0
         self.rejected = []
 
     @rx.event
-    def open_import(self):
+    def open_upload(self):
         if not self.is_superuser:
             return None
         self._reset_import()
-        self.import_open = True
-        return rx.clear_selected_files(UPLOAD_ID)
-
-    @rx.event
-    def set_import_open(self, value: bool):
-        if self.importing:
-            return None
-        self.import_open = bool(value)
-        return None
-
-    @rx.event
-    def close_import(self):
-        if self.importing:
-            return None
-        self.import_open = False
+        self.upload_open = True
         return rx.clear_selected_files(UPLOAD_ID)
 
     @rx.event
@@ -377,18 +281,14 @@ class AssetsState(ListControls, AppState):
         return rx.clear_selected_files(UPLOAD_ID)
 
     @rx.event
-    def no_file(self):
-        self.import_error = "Please, choose a CSV or Excel file first."
-
-    @rx.event
     async def import_prices(self, files: list[rx.UploadFile]):
-        if self.importing:
+        if self.uploading:
             return
         self._reset_import()
         if not files:
-            self.import_error = "Please, choose a CSV or Excel file first."
+            self.upload_error = self.SELECT_FILE
             return
-        self.importing = True
+        self._start_upload()
         yield
         upload = files[0]
         try:
@@ -397,29 +297,25 @@ class AssetsState(ListControls, AppState):
             result = assets.import_prices(actor=actor, filename=upload.filename,
                                           content_type=upload.content_type, data=data)
         except AuthenticationError as exc:
-            self.importing = False
+            self.uploading = False
             yield self._fail(exc)
             return
         except DomainError as exc:
-            self.importing = False
-            self.import_error = exc.message
+            self.uploading = False
+            self.upload_error = exc.message
             yield [toast_error(UPLOAD_FAILED), rx.clear_selected_files(UPLOAD_ID)]
             return
         except Exception as exc:  # an unexpected failure must not leave the dialog spinning
             log.exception("price import failed", exc_info=exc)
-            self.importing = False
-            self.import_error = GENERIC
+            self.uploading = False
+            self.upload_error = GENERIC
             yield toast_error(UPLOAD_FAILED)
             return
-        self.importing = False
+        self.uploading = False
         self.import_done = True
         self.imported, self.updated, self.import_assets = result["imported"], result["updated"], result["assets"]
-        self.rejected = [Rejected(line=int(r["line"]), code=r["code"], reason=r["reason"]) for r in result["rejected"]]
-        events: list[Any] = [toast_success(UPLOAD_COMPLETE), rx.clear_selected_files(UPLOAD_ID)]
-        failed = self._reload(first_page=False)
-        if failed is not None:
-            events.append(failed)
-        yield events
+        self.rejected = [Rejected(line=r["line"], code=r["code"], reason=r["reason"]) for r in result["rejected"]]
+        yield events(toast_success(UPLOAD_COMPLETE), rx.clear_selected_files(UPLOAD_ID), self._reload())
 
     # ---- the asset form (superuser) ------------------------------------------------------------------
     def _open_form(self, mode: str, values: dict[str, str]) -> None:
@@ -432,29 +328,22 @@ class AssetsState(ListControls, AppState):
 
     @rx.event
     def new_asset(self):
-        if not self.is_superuser:
-            return None
-        self._edit_id = 0
-        self._open_form("new", {"type_id": NONE, "industry_group_id": NONE, "firm_id": NONE})
-        return None
+        if self.is_superuser:
+            self._edit_id = 0
+            self._open_form("new", {"type_id": NONE, "industry_group_id": NONE, "firm_id": NONE})
 
     @rx.event
+    @guarded
     def edit_asset(self):
         """Edit the asset shown in the details (its id is the backend's, never the browser's)."""
         if not self.is_superuser or not self._detail_id:
             return None
-        try:
-            found = assets.get_asset(actor=self._actor(), asset_id=self._detail_id)
-        except DomainError as exc:
-            return self._fail(exc)
-        self._edit_id = int(found["id"])
+        found = assets.get_asset(actor=self._actor(), asset_id=self._detail_id)
+        self._edit_id = found["id"]
         self._open_form("edit", {
             "code": found["code"], "name": found["name"], "class_id": str(found["class_id"]),
-            "type_id": str((found.get("type") or {}).get("id") or NONE),
-            "industry_group_id": str((found.get("industry_group") or {}).get("id") or NONE),
-            "firm_id": str((found.get("firm") or {}).get("id") or NONE),
-            "dividend_yield": _plain(found.get("dividend_yield")),
-            "url": found.get("url") or "",
+            **{f"{key}_id": str((found[key] or {}).get("id") or NONE) for key in ("type", "industry_group", "firm")},
+            "dividend_yield": input_number(found["dividend_yield"]), "url": found["url"] or "",
         })
         self.detail_open = False
         return None
@@ -507,14 +396,8 @@ class AssetsState(ListControls, AppState):
             return False, toast_error(exc.message)
         except DomainError as exc:
             return False, self._fail(exc)
-        self.form_open = False
-        self.form_dirty = False
-        self._edit_id = 0
-        events: list[Any] = [toast_success(result["message"])]
-        failed = self._reload(first_page=False)
-        if failed is not None:
-            events.append(failed)
-        return True, events
+        self._close_form()
+        return True, events(toast_success(result["message"]), self._reload())
 
     @rx.event
     def save_asset(self):
@@ -522,37 +405,18 @@ class AssetsState(ListControls, AppState):
             return None
         self.saving = True
         try:
-            _, events = self._save()
+            return self._save()[1]
         finally:
             self.saving = False
-        return events
 
     @rx.event
     def save_and_leave(self):
         """The leave dialog's Save: save the open form, then go where the user was going."""
         self.leave_open = False
-        saved, events = self._save()
-        if not saved:
-            return events
-        return [*events, rx.redirect(self.leave_to or "/")]
+        saved, shown = self._save()
+        return events(shown, rx.redirect(self.leave_to or "/")) if saved else shown
 
     # ---- what the screen shows ------------------------------------------------------------------------
-    @rx.var
-    def pages(self) -> int:
-        return max(1, math.ceil(self.total / self._limit()))
-
-    @rx.var
-    def visible(self) -> list[int]:
-        return visible_pages(self.page, self.pages)
-
-    @rx.var
-    def showing(self) -> str:
-        if not self.total:
-            return "Showing 0 of 0"
-        size = self._limit()
-        first = (self.page - 1) * size + 1
-        return f"Showing {first}\u2013{min(self.total, self.page * size)} of {self.total}"
-
     @rx.var
     def has_filters(self) -> bool:
         return bool(self.search or self.class_filter != ALL or self.group_filter != ALL)
