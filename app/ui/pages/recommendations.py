@@ -11,7 +11,7 @@ from app.domain.recommendations import UPLOAD_FAILED
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, asset_picker
 from app.ui.components.layout import page
-from app.ui.components.widgets import confirm_dialog, download_button, empty_row, plain_header, skeleton_rows, table_card
+from app.ui.components.widgets import confirm_dialog_of, download_button, empty_row, plain_header, skeleton_rows, table_card
 from app.ui.states.base import AppState
 from app.ui.states.recommendations import (
     BULK_UPLOAD_ID, LONG_TERM_OPTIONS, UPLOAD_ID, BulkUploadState, ModelRecommendationsState,
@@ -339,7 +339,7 @@ def _recommendations_page() -> rx.Component:
     return page(
         S.title,
         table_card(header, body, footer),
-        confirm_dialog(S.confirm_open, S.confirm_message, S.confirm, S.cancel_confirm, confirm_label="Delete"),
+        confirm_dialog_of(S),
         _upload_dialog(S, UPLOAD_ID, "Upload " + S.title.to(str), columns_text),
         _failure_dialog(S),
         asset_picker(on_pick=S.asset_picked, id_prefix="rec-asset-picker"),

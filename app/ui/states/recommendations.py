@@ -10,15 +10,14 @@ sent by the browser are only looked up among the rows this state holds."""
 from __future__ import annotations
 
 import asyncio
-import logging
-from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, TypedDict
+from typing import Any, ClassVar, TypedDict
 
 import reflex as rx
 
 from app.domain import recommendations as rules
 from app.domain import validators as v
 from app.domain.errors import GENERIC, INVALID_FORM, AuthenticationError, DomainError, ValidationError
+from app.domain.permissions import Actor
 from app.domain.recommendations import Kind
 from app.domain.roles import Role
 from app.services import assets as asset_service
@@ -26,9 +25,10 @@ from app.services import firms as firm_service
 from app.services import recommendations as service
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
+from app.ui.display import percent_1dp, price_2_to_6dp, text as _text
+from app.ui.parse import to_int
 from app.ui.states.base import AppState, toast_error, toast_success
-
-log = logging.getLogger("app.ui.recommendations")
+from app.ui.states.screen import Confirm, UploadDialog, guarded, screen_load
 
 PAGE_ROUTES = {"models.long-terms": Kind.LONG_TERM, "models.short-terms": Kind.SHORT_TERM}
 BULK_ROUTES = {"bulk-upload.long-terms": Kind.LONG_TERM, "bulk-upload.short-terms": Kind.SHORT_TERM}
@@ -40,6 +40,7 @@ CODE_MAX = 20
 TEXT_MAX = 40
 EDIT_FIELDS = ("code", "action", "comment", "price", "yield")
 LONG_TERM_OPTIONS = [("buy", "Buy"), ("sell", "Sell"), ("hold", "Hold")]
+NO_ERRORS = {"err_code": "", "err_action": "", "err_comment": "", "err_price": "", "err_yield": ""}
 
 
 class RecRow(TypedDict):
@@ -90,49 +91,76 @@ class FirmOption(TypedDict):
     name: str
 
 
-def _text(value: Any) -> str:
-    return "" if value is None else str(value)
+def _with(row: RecRow, **changes: Any) -> RecRow:
+    return RecRow(**{**row, **changes})
 
 
-def money_text(value: Any) -> str:
-    """'$1,234.50' from '1234.5': at least two decimals, more when the price has them; '' when empty."""
-    if value in (None, ""):
-        return ""
-    number = Decimal(str(value))
-    places = min(max(2, -number.normalize().as_tuple().exponent), 6)
-    return f"${number:,.{places}f}"
-
-
-def percent_text(value: Any) -> str:
-    """'4.5%' (one decimal, rounded half-up); '' when empty."""
-    if value in (None, ""):
-        return ""
-    return f"{Decimal(str(value)).quantize(Decimal('0.1'), rounding=ROUND_HALF_UP)}%"
+def _at_rest(row: RecRow, editing: bool = False) -> RecRow:
+    """The row's inputs holding its saved values, no errors shown (editing it, or not)."""
+    return _with(row, editing=editing, tried=False, e_code=row["code"], e_action=row["action"], e_comment=row["comment"],
+                 e_price=row["price"], e_yield=row["yld"], **NO_ERRORS)
 
 
 def _row(kind: Kind, rec: dict[str, Any]) -> RecRow:
-    if kind is Kind.LONG_TERM:
-        code, name, price, yld, in_model = rec["asset"]["code"], rec["asset"]["name"], "", "", False
-    else:
-        code, name, price, yld, in_model = rec["code"], rec["name"], _text(rec["price"]), _text(rec["yield"]), bool(rec["model_asset"])
-    return RecRow(key=f"r{rec['id']}", id=int(rec["id"]), asset_id=int(rec["asset_id"]), code=code, name=name,
-                  action=rec["action"], comment=_text(rec["comment"]), price=price, yld=yld,
-                  price_text=money_text(price), yield_text=percent_text(yld), in_model=in_model,
-                  is_new=False, editing=False, tried=False, e_code=code, e_action=rec["action"],
-                  e_comment=_text(rec["comment"]), e_price=price, e_yield=yld, err_code="", err_action="",
-                  err_comment="", err_price="", err_yield="")
+    long_term = kind is Kind.LONG_TERM
+    named = rec["asset"] if long_term else rec
+    price, yld = ("", "") if long_term else (_text(rec["price"]), _text(rec["yield"]))
+    return _at_rest(RecRow(key=f"r{rec['id']}", id=rec["id"], asset_id=rec["asset_id"], code=named["code"],
+                           name=named["name"], action=rec["action"], comment=_text(rec["comment"]), price=price, yld=yld,
+                           price_text=price_2_to_6dp(price), yield_text=percent_1dp(yld),
+                           in_model=not long_term and bool(rec["model_asset"]), is_new=False))
 
 
 def _new_row(kind: Kind, key: str) -> RecRow:
     action = "buy" if kind is Kind.LONG_TERM else "BUY"  # a new row starts as buy (spec 000 s4)
-    return RecRow(key=key, id=0, asset_id=0, code="", name="", action=action, comment="", price="", yld="",
-                  price_text="", yield_text="",
-                  in_model=False, is_new=True, editing=True, tried=False, e_code="", e_action=action, e_comment="",
-                  e_price="", e_yield="", err_code="", err_action="", err_comment="", err_price="", err_yield="")
+    return _at_rest(RecRow(key=key, id=0, asset_id=0, code="", name="", action=action, comment="", price="", yld="",
+                           price_text="", yield_text="", in_model=False, is_new=True), editing=True)
 
 
-class ModelRecommendationsState(AppState):
+class RecommendationUpload(UploadDialog, mixin=True):
+    """The upload modal of both screens: amend or replace, and the failure dialog of a refused file."""
+
+    SELECT_FILE: ClassVar[str] = rules.SELECT_FILE
+
+    upload_type: str = "amend"
+    failure_open: bool = False
+    failure_message: str = ""
+
+    def _open_upload(self):
+        self.upload_type = "amend"
+        self.upload_error = ""
+        self.upload_open = True
+        return rx.clear_selected_files(self.UPLOAD_ID)
+
+    @rx.event
+    def set_upload_type(self, value: str):
+        self.upload_type = value if value in ("amend", "replace") else "amend"
+
+    @rx.event
+    def close_failure(self):
+        self.failure_open = False
+        self.failure_message = ""
+
+    async def _send(self, actor: Actor, kind: Kind, model_ids: list[int], content_type: str, data: bytes):
+        """The service's result, or None when the file was refused (the failure dialog says why)."""
+        try:
+            return await asyncio.to_thread(service.upload, actor=actor, kind=kind, model_ids=model_ids,
+                                           content_type=content_type, data=data, upload_type=self.upload_type)
+        except AuthenticationError:
+            raise
+        except DomainError as exc:
+            self.upload_open = False
+            self.failure_message = exc.message
+            self.failure_open = True
+            return None
+        finally:
+            self.uploading = False
+
+
+class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
     """models.long-terms and models.short-terms: the kind comes from the route on every load."""
+
+    UPLOAD_ID: ClassVar[str] = UPLOAD_ID
 
     kind: str = Kind.LONG_TERM.value
     loading: bool = True
@@ -143,46 +171,13 @@ class ModelRecommendationsState(AppState):
     firm_id: int = 0  # the model's firm: the asset picker's scope (the service checks the asset again)
     rows: list[RecRow] = []
 
-    # row delete, delete all, hold-without-comment question
-    confirm_open: bool = False
-    confirm_message: str = ""
-    confirm_label: str = "Delete"
-
-    # upload
-    upload_open: bool = False
-    upload_type: str = "amend"
-    upload_error: str = ""
-    uploading: bool = False
-    failure_open: bool = False
-    failure_message: str = ""
-
     _model_id: int = 0
     _firm_id: int = 0
-    _confirm: tuple = ()  # ("delete", key) | ("delete_all",) | ("hold", key)
     _new_keys: int = 0
 
     # ---- loading --------------------------------------------------------------------------------
     def _kind(self) -> Kind:
         return Kind(self.kind)
-
-    def _reset(self, kind: Kind) -> None:
-        self.kind = kind.value
-        self.loading = True
-        self.model_name = ""
-        self.details_url = ""
-        self.download_path = ""
-        self.can_edit = False
-        self.firm_id = 0
-        self.rows = []
-        self.confirm_open = False
-        self.upload_open = False
-        self.upload_type = "amend"
-        self.upload_error = ""
-        self.uploading = False
-        self.failure_open = False
-        self._model_id = 0
-        self._firm_id = 0
-        self._confirm = ()
 
     def _load_failed(self, kind: Kind, message: str, model_id: Any):
         """Long-term: the message; short-term: 'Sorry' and the message (spec 001 s2). Then the details."""
@@ -195,30 +190,22 @@ class ModelRecommendationsState(AppState):
         return [toast, rx.redirect(target)]
 
     @rx.event
-    def on_load(self):
+    @screen_load(clients=False)
+    def on_load(self, actor: Actor):
         name, params = routes.match(self.router.url.path)
         kind = PAGE_ROUTES.get(name or "", Kind.LONG_TERM)
-        self._reset(kind)
+        self.reset()
+        self.kind = kind.value
         model_id = params.get("id", "")
         try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None  # check_login, first in on_load, sends the user to sign in
-        refused = self._send_client_home(actor)
-        if refused:
-            return refused
-        try:
             page = service.recommendations_page(actor=actor, model_id=model_id, kind=kind)
+        except AuthenticationError:
+            raise
         except DomainError as exc:
             self.loading = False
             return self._load_failed(kind, exc.message, model_id)
-        except Exception as exc:  # noqa: BLE001 - the screen must never stay blank
-            log.exception("recommendations load failed", exc_info=exc)
-            self.loading = False
-            return self._load_failed(kind, "", model_id)
         model = page["model"]
-        self._model_id = int(model["id"])
-        self._firm_id = int(model["firm_id"])
+        self._model_id, self._firm_id = model["id"], model["firm_id"]
         self.firm_id = self._firm_id
         self.model_name = model["name"]
         self.can_edit = bool(model["can_edit"])
@@ -229,13 +216,12 @@ class ModelRecommendationsState(AppState):
         self.loading = False
         return None
 
-    def _reload(self, actor) -> None:
+    def _reload(self, actor: Actor) -> None:
         """The saved rows again, keeping rows that are still being edited (new ones first)."""
         page = service.recommendations_page(actor=actor, model_id=self._model_id, kind=self._kind())
         self.can_edit = bool(page["model"]["can_edit"])
         editing = {r["key"]: r for r in self.rows if r["editing"]}
-        fresh = [_row(self._kind(), r) for r in page["rows"]]
-        fresh = [editing.get(r["key"], r) for r in fresh]
+        fresh = [editing.get(f"r{r['id']}") or _row(self._kind(), r) for r in page["rows"]]
         self.rows = [r for r in editing.values() if r["is_new"]] + fresh
         self._sync_dirty()
 
@@ -245,6 +231,7 @@ class ModelRecommendationsState(AppState):
 
     def _put(self, row: RecRow) -> None:
         self.rows = [row if r["key"] == row["key"] else r for r in self.rows]
+        self._sync_dirty()
 
     def _drop(self, key: str) -> None:
         self.rows = [r for r in self.rows if r["key"] != key]
@@ -253,7 +240,7 @@ class ModelRecommendationsState(AppState):
     def _sync_dirty(self) -> None:
         self.form_dirty = any(r["editing"] for r in self.rows)
 
-    def _writer(self):
+    def _writer(self) -> Actor | None:
         """The actor when this screen may change things, else None (the service checks again)."""
         actor = self._actor()
         return actor if self.can_edit and self._model_id else None
@@ -272,53 +259,36 @@ class ModelRecommendationsState(AppState):
         return errors
 
     def _show_errors(self, row: RecRow, errors: dict[str, str]) -> RecRow:
-        return RecRow(**{**row, "err_code": errors.get("code", errors.get("asset_id", "")),
-                         "err_action": errors.get("action", ""), "err_comment": errors.get("comment", ""),
-                         "err_price": errors.get("price", ""), "err_yield": errors.get("yield", "")})
+        return _with(row, err_code=errors.get("code", errors.get("asset_id", "")), err_action=errors.get("action", ""),
+                     err_comment=errors.get("comment", ""), err_price=errors.get("price", ""),
+                     err_yield=errors.get("yield", ""))
 
     # ---- rows: add, edit, cancel ---------------------------------------------------------------------
     @rx.event
+    @guarded
     def add_row(self):
-        try:
-            if self._writer() is None:
-                return None
-        except DomainError as exc:
-            return self._fail(exc)
-        self._new_keys += 1
-        self.rows = [_new_row(self._kind(), f"n{self._new_keys}")] + self.rows
-        self._sync_dirty()
-        return None
+        if self._writer() is not None:
+            self._new_keys += 1
+            self.rows = [_new_row(self._kind(), f"n{self._new_keys}")] + self.rows
+            self._sync_dirty()
 
     @rx.event
+    @guarded
     def edit_row(self, key: str):
-        try:
-            if self._writer() is None:
-                return None
-        except DomainError as exc:
-            return self._fail(exc)
+        if self._writer() is None:
+            return
         row = self._find(key)
-        if row is None or row["editing"]:
-            return None
-        self._put(RecRow(**{**row, "editing": True, "tried": False, "e_action": row["action"], "e_comment": row["comment"],
-                            "e_price": row["price"], "e_yield": row["yld"], "err_code": "", "err_action": "",
-                            "err_comment": "", "err_price": "", "err_yield": ""}))
-        self._sync_dirty()
-        return None
+        if row is not None and not row["editing"]:
+            self._put(_at_rest(row, editing=True))
 
     @rx.event
     def cancel_row(self, key: str):
         """A new row goes; an existing one shows its saved action and comment again (spec 000 s4)."""
         row = self._find(key)
-        if row is None:
-            return None
-        if row["is_new"]:
+        if row is not None and row["is_new"]:
             self._drop(key)
-            return None
-        self._put(_row(self._kind(), {"id": row["id"], "asset_id": row["asset_id"], "asset": {"code": row["code"], "name": row["name"]},
-                                      "code": row["code"], "name": row["name"], "action": row["action"], "comment": row["comment"],
-                                      "price": row["price"] or None, "yield": row["yld"] or None, "model_asset": row["in_model"]}))
-        self._sync_dirty()
-        return None
+        elif row is not None:
+            self._put(_at_rest(row))
 
     @rx.event
     def set_edit(self, key: str, field: str, value: Any):
@@ -330,39 +300,36 @@ class ModelRecommendationsState(AppState):
             if not row["is_new"]:
                 return None
             text = asset_service.normalise_code(text)[:CODE_MAX]
-            row = RecRow(**{**row, "e_code": text, "asset_id": 0, "name": ""})  # a changed code clears the asset
+            row = _with(row, e_code=text, asset_id=0, name="")  # a changed code clears the asset
         elif field == "comment":
-            row = RecRow(**{**row, "e_comment": text[: rules.COMMENT_MAX + 1]})
+            row = _with(row, e_comment=text[: rules.COMMENT_MAX + 1])
         else:
-            row = RecRow(**{**row, f"e_{field}": text[:TEXT_MAX] if field != "action" else text})
+            row = _with(row, **{f"e_{field}": text[:TEXT_MAX] if field != "action" else text})
         if row["tried"]:
             row = self._show_errors(row, self._errors_for(row))
         self._put(row)
         return None
 
     @rx.event
+    @guarded
     def lookup_code(self, key: str):
         """The typed code, uppercased, looked up among the assets the model's firm may use; an
         unknown code is marked invalid and the asset cleared (spec 002 s5)."""
         row = self._find(key)
         if row is None or not row["is_new"] or not row["editing"]:
             return None
-        try:
-            actor = self._writer()
-            if actor is None:
-                return None
-            code = row["e_code"]
-            found = _find_asset(actor, code, self._firm_id)
-        except DomainError as exc:
-            return self._fail(exc)
-        row = self._find(key) or row
+        actor = self._writer()
+        if actor is None:
+            return None
+        code = row["e_code"]
+        found = _find_asset(actor, code, self._firm_id)
         if not code:
-            row = RecRow(**{**row, "asset_id": 0, "name": "", "err_code": v.REQUIRED_SELECT.format(label="asset") if row["tried"] else ""})
+            row = _with(row, asset_id=0, name="", err_code=v.REQUIRED_SELECT.format(label="asset") if row["tried"] else "")
         elif found is None:
-            row = RecRow(**{**row, "asset_id": 0, "name": "", "err_code": rules.UNKNOWN_ASSET.format(code=code)})
+            row = _with(row, asset_id=0, name="", err_code=rules.UNKNOWN_ASSET.format(code=code))
         else:
-            row = RecRow(**{**row, "asset_id": found["id"], "code": found["code"], "name": found["name"],
-                            "e_code": found["code"], "err_code": ""})
+            row = _with(row, asset_id=found["id"], code=found["code"], name=found["name"], e_code=found["code"],
+                        err_code="")
         self._put(row)
         return None
 
@@ -374,22 +341,22 @@ class ModelRecommendationsState(AppState):
         row = self._find(target)
         if asset is None or row is None or not row["is_new"] or not row["editing"]:
             return None
-        row = RecRow(**{**row, "asset_id": int(asset["id"]), "code": asset["code"], "name": asset["name"],
-                        "e_code": asset["code"], "err_code": ""})
+        row = _with(row, asset_id=int(asset["id"]), code=asset["code"], name=asset["name"], e_code=asset["code"],
+                    err_code="")
         if row["tried"]:
             row = self._show_errors(row, self._errors_for(row))
         self._put(row)
         return None
 
     # ---- saving ---------------------------------------------------------------------------------
-    def _save(self, actor, row: RecRow) -> tuple[bool, list]:
+    def _save(self, actor: Actor, row: RecRow) -> tuple[bool, list]:
         """(saved, events) for one editing row."""
         kind = self._kind()
-        row = RecRow(**{**row, "tried": True})
+        row = _with(row, tried=True)
         if row["is_new"] and not row["asset_id"] and row["e_code"]:
             found = _find_asset(actor, row["e_code"], self._firm_id)
             if found is not None:
-                row = RecRow(**{**row, "asset_id": found["id"], "code": found["code"], "name": found["name"], "e_code": found["code"]})
+                row = _with(row, asset_id=found["id"], code=found["code"], name=found["name"], e_code=found["code"])
         errors = self._errors_for(row)
         if row["is_new"] and not errors:
             duplicate = next((r for r in self.rows if not r["is_new"] and r["asset_id"] == row["asset_id"]), None)
@@ -404,10 +371,7 @@ class ModelRecommendationsState(AppState):
             data.update(price=row["e_price"], **{"yield": row["e_yield"]})
         if not row["is_new"] and rules.is_hold_without_comment(kind, row["e_action"], row["e_comment"]) and kind is Kind.LONG_TERM:
             # an existing long-term hold without a comment: ask whether to delete it (spec 000 s4)
-            self._confirm = ("hold", row["key"])
-            self.confirm_message = rules.HOLD_DELETE_QUESTION.format(code=row["code"])
-            self.confirm_label = "Delete"
-            self.confirm_open = True
+            self._ask("hold", rules.HOLD_DELETE_QUESTION.format(code=row["code"]), row["id"])
             return False, []
         try:
             if row["is_new"]:
@@ -424,62 +388,49 @@ class ModelRecommendationsState(AppState):
             return False, [self._fail(exc)]
         if saved.get("deleted"):  # a short-term update to hold without a comment deletes it (spec 001 s4)
             self._drop(row["key"])
+        elif row["is_new"]:
+            others = [r for r in self.rows if r["key"] != row["key"]]
+            self.rows = [r for r in others if r["is_new"]] + sorted(
+                [r for r in others if not r["is_new"]] + [_row(kind, saved)], key=lambda r: (r["code"], r["id"]))
         else:
-            fresh = _row(kind, saved)
-            if row["is_new"]:
-                self.rows = [r for r in self.rows if r["key"] != row["key"]]
-                self.rows = [r for r in self.rows if r["is_new"]] + sorted(
-                    [r for r in self.rows if not r["is_new"]] + [fresh], key=lambda r: (r["code"], r["id"]))
-            else:
-                self._put(fresh)
+            self._put(_row(kind, saved))
         self._sync_dirty()
         return True, [toast_success(saved["message"])]
 
     @rx.event
+    @guarded
     def save_row(self, key: str):
         row = self._find(key)
         if row is None or not row["editing"]:
             return None
-        try:
-            actor = self._writer()
-            if actor is None:
-                return None
-        except DomainError as exc:
-            return self._fail(exc)
-        return self._save(actor, row)[1]
+        actor = self._writer()
+        return None if actor is None else self._save(actor, row)[1]
 
     @rx.event
+    @guarded
     def save_and_leave(self):
         """The leave dialog's Save: every row being edited is saved; then go where the user was going."""
         self.leave_open = False
-        try:
-            actor = self._writer()
-        except DomainError as exc:
-            return self._fail(exc)
-        events: list = []
+        actor = self._writer()
+        shown: list = []
         ok = actor is not None
         for row in [r for r in self.rows if r["editing"]]:
             if actor is None:
                 break
             saved, more = self._save(actor, row)
-            events.extend(more)
+            shown.extend(more)
             ok = ok and saved
         if ok and not self.confirm_open:
             self.form_dirty = False
-            events.append(rx.redirect(self.leave_to or "/"))
-        return events
+            shown.append(rx.redirect(self.leave_to or "/"))
+        return shown
 
     # ---- delete, delete all -----------------------------------------------------------------------
     @rx.event
     def ask_delete(self, key: str):
         row = self._find(key)
-        if row is None or row["is_new"] or not self.can_edit:
-            return None
-        self._confirm = ("delete", key)
-        self.confirm_message = f"Are you sure you want to delete the recommendation for {row['code']}?"
-        self.confirm_label = "Delete"
-        self.confirm_open = True
-        return None
+        if row is not None and not row["is_new"] and self.can_edit:
+            self._ask("delete", f"Are you sure you want to delete the recommendation for {row['code']}?", row["id"])
 
     @rx.event
     def ask_delete_all(self):
@@ -487,59 +438,40 @@ class ModelRecommendationsState(AppState):
             return None
         if not any(not r["is_new"] for r in self.rows):
             return toast_error(rules.NOTHING_TO_REMOVE)
-        self._confirm = ("delete_all",)
         what = "long term recommendations" if self._kind() is Kind.LONG_TERM else "short term recommendations"
-        self.confirm_message = f"Are you sure you want to delete all {what} of {self.model_name}?"
-        self.confirm_label = "Delete all"
-        self.confirm_open = True
+        self._ask("delete_all", f"Are you sure you want to delete all {what} of {self.model_name}?")
         return None
 
-    @rx.event
-    def cancel_confirm(self):
-        self.confirm_open = False
-        self._confirm = ()
-
-    @rx.event
-    def confirm(self):
-        self.confirm_open = False
-        step, self._confirm = self._confirm, ()
-        if not step:
-            return None
+    def _confirmed(self, action: str, rec_id: int):
+        """Delete all, or one saved row (asked from its menu, or a long-term hold saved without a comment)."""
         kind = self._kind()
-        try:
-            actor = self._writer()
-            if actor is None:
-                return None
-        except DomainError as exc:
-            return self._fail(exc)
-        row = self._find(step[1]) if len(step) > 1 else None
-        if step[0] in ("delete", "hold") and (row is None or row["is_new"]):
+        actor = self._writer()
+        if actor is None:
+            return None
+        row = self._find(f"r{rec_id}")
+        if action != "delete_all" and row is None:
             return None
         try:
-            if step[0] == "delete_all":
+            if action == "delete_all":
                 if kind is Kind.LONG_TERM:
                     service.delete_all_long_terms(actor=actor, model_id=self._model_id)
-                    done = rules.LONG_TERMS_ALL_DELETED
                 else:
                     service.delete_all_short_terms(actor=actor, model_id=self._model_id)
-                    done = rules.SHORT_TERMS_ALL_DELETED
                 self.rows = [r for r in self.rows if r["is_new"]]
                 self._sync_dirty()
-                return toast_success(done)
+                return toast_success(rules.LONG_TERMS_ALL_DELETED if kind is Kind.LONG_TERM
+                                     else rules.SHORT_TERMS_ALL_DELETED)
             if kind is Kind.LONG_TERM:
                 service.delete_long_term(actor=actor, rec_id=row["id"])
-                done = rules.LONG_TERM_DELETED
             else:
                 service.mark_short_terms_deleted(actor=actor, ids=[row["id"]])
-                done = rules.SHORT_TERM_DELETED
-        except AuthenticationError as exc:
-            return self._fail(exc)
+        except AuthenticationError:
+            raise
         except DomainError as exc:
-            if kind is Kind.LONG_TERM:  # spec 000 s8: a failed delete says so
-                return toast_error(rules.LONG_TERMS_NOT_DELETED)
-            return toast_error(exc.message)
+            # spec 000 s8: a failed long-term delete says so
+            return toast_error(rules.LONG_TERMS_NOT_DELETED if kind is Kind.LONG_TERM else exc.message)
         self._drop(row["key"])
-        return toast_success(done)
+        return toast_success(rules.LONG_TERM_DELETED if kind is Kind.LONG_TERM else rules.SHORT_TERM_DELETED)
 
     # ---- download -----------------------------------------------------------------------------
     @rx.event
@@ -549,71 +481,23 @@ class ModelRecommendationsState(AppState):
     # ---- upload ---------------------------------------------------------------------------------
     @rx.event
     def open_upload(self):
-        if not self.can_edit:
-            return None
-        self.upload_type = "amend"
-        self.upload_error = ""
-        self.upload_open = True
-        return rx.clear_selected_files(UPLOAD_ID)
+        return self._open_upload() if self.can_edit else None
 
     @rx.event
-    def close_upload(self):
-        self.upload_open = False
-        self.upload_error = ""
-        return rx.clear_selected_files(UPLOAD_ID)
-
-    @rx.event
-    def set_upload_type(self, value: str):
-        self.upload_type = value if value in ("amend", "replace") else "amend"
-
-    @rx.event
-    def set_upload_open(self, value: bool):
-        """Escape or a click outside closes the upload modal (never while uploading)."""
-        if not value and not self.uploading:
-            self.upload_open = False
-            self.upload_error = ""
-
-    @rx.event
-    def no_file(self):
-        self.upload_error = rules.SELECT_FILE
-
-    @rx.event
-    def close_failure(self):
-        self.failure_open = False
-        self.failure_message = ""
-
-    @rx.event
+    @guarded
     async def upload(self, files: list[rx.UploadFile]):
-        try:
-            actor = self._writer()
-            if actor is None:
-                return
-        except DomainError as exc:
-            yield self._fail(exc)
+        actor = self._writer()
+        if actor is None:
             return
         if not files:
-            self.upload_error = rules.SELECT_FILE
+            self.upload_error = self.SELECT_FILE
             return
-        upload = files[0]
-        data = await upload.read(rules.MAX_UPLOAD_BYTES + 1)
-        content_type = upload.content_type or ""
-        self.uploading = True
+        data = await files[0].read(rules.MAX_UPLOAD_BYTES + 1)
+        self._start_upload()
         yield
-        try:
-            await asyncio.to_thread(service.upload, actor=actor, kind=self._kind(), model_ids=[self._model_id],
-                                    content_type=content_type, data=data, upload_type=self.upload_type)
-        except AuthenticationError as exc:
-            self.uploading = False
-            yield self._fail(exc)
-            return
-        except DomainError as exc:
-            self.uploading = False
-            self.upload_open = False
-            self.failure_message = exc.message
-            self.failure_open = True
+        if await self._send(actor, self._kind(), [self._model_id], files[0].content_type or "", data) is None:
             yield rx.clear_selected_files(UPLOAD_ID)
             return
-        self.uploading = False
         self.upload_open = False
         try:
             self._reload(actor)
@@ -649,7 +533,7 @@ def _headline(errors: dict[str, str]) -> str:
     return INVALID_FORM
 
 
-def _find_asset(actor, code: str, firm_id: int) -> dict[str, Any] | None:
+def _find_asset(actor: Actor, code: str, firm_id: int) -> dict[str, Any] | None:
     """The usable asset with this code for the model's firm, or None."""
     from app.db.engine import session_scope
 
@@ -662,9 +546,11 @@ def _find_asset(actor, code: str, firm_id: int) -> dict[str, Any] | None:
 
 
 # ---- bulk upload --------------------------------------------------------------------------------
-class BulkUploadState(AppState):
+class BulkUploadState(RecommendationUpload, AppState):
     """bulk-upload.long-terms and bulk-upload.short-terms: choose a firm (superuser), select models,
     upload one file to all of them, see each model's outcome."""
+
+    UPLOAD_ID: ClassVar[str] = BULK_UPLOAD_ID
 
     kind: str = Kind.LONG_TERM.value
     loading: bool = True
@@ -674,39 +560,16 @@ class BulkUploadState(AppState):
     selected: list[int] = []
     select_error: str = ""
 
-    upload_open: bool = False
-    upload_type: str = "amend"
-    upload_error: str = ""
-    uploading: bool = False
-
     results_open: bool = False
     results_title: str = ""
     results: list[UploadResult] = []
 
-    failure_open: bool = False
-    failure_message: str = ""
-
     @rx.event
-    def on_load(self):
+    @screen_load(clients=False)
+    def on_load(self, actor: Actor):
         name, _ = routes.match(self.router.url.path)
+        self.reset()
         self.kind = BULK_ROUTES.get(name or "", Kind.LONG_TERM).value
-        self.loading = True
-        self.firms = []
-        self.firm_filter = ALL_FIRMS
-        self.models = []
-        self.selected = []
-        self.select_error = ""
-        self.upload_open = False
-        self.results_open = False
-        self.failure_open = False
-        self.uploading = False
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None
-        refused = self._send_client_home(actor)
-        if refused:
-            return refused
         try:
             if actor.is_superuser:
                 self.firms = [FirmOption(id=ALL_FIRMS, name="All Firms")] + [
@@ -715,7 +578,7 @@ class BulkUploadState(AppState):
         finally:
             self.loading = False
 
-    def _load_models(self, actor):
+    def _load_models(self, actor: Actor):
         try:
             found = service.upload_candidates(actor=actor, kind=Kind(self.kind),
                                               firm_id=self.firm_filter if actor.is_superuser else None)
@@ -728,22 +591,16 @@ class BulkUploadState(AppState):
         return None
 
     @rx.event
+    @guarded
     def set_firm_filter(self, value: str):
-        if value not in {f["id"] for f in self.firms}:
-            return None
-        self.firm_filter = value
-        try:
-            actor = self._actor()
-        except DomainError as exc:
-            return self._fail(exc)
-        return self._load_models(actor)
+        if value in {f["id"] for f in self.firms}:
+            self.firm_filter = value
+            return self._load_models(self._actor())
+        return None
 
     @rx.event
     def toggle(self, model_id: int, checked: bool):
-        try:
-            model_id = int(model_id)
-        except (TypeError, ValueError):
-            return
+        model_id = to_int(model_id)
         if model_id not in {m["id"] for m in self.models}:
             return
         rest = [i for i in self.selected if i != model_id]
@@ -763,89 +620,42 @@ class BulkUploadState(AppState):
 
     @rx.event
     def set_all(self, checked: bool):
-        if checked:
-            self.selected = [m["id"] for m in self.models]
+        self.selected = [m["id"] for m in self.models] if checked else []
+        if self.selected:
             self.select_error = ""
-        else:
-            self.selected = []
+
+    def _no_models(self):
+        self.select_error = rules.SELECT_MODEL
+        return toast_error(rules.SELECT_MODEL_TOAST)
 
     @rx.event
     def open_upload(self):
-        if not self.selected:
-            self.select_error = rules.SELECT_MODEL
-            return toast_error(rules.SELECT_MODEL_TOAST)
-        self.upload_type = "amend"
-        self.upload_error = ""
-        self.upload_open = True
-        return rx.clear_selected_files(BULK_UPLOAD_ID)
-
-    @rx.event
-    def close_upload(self):
-        self.upload_open = False
-        self.upload_error = ""
-        return rx.clear_selected_files(BULK_UPLOAD_ID)
-
-    @rx.event
-    def set_upload_type(self, value: str):
-        self.upload_type = value if value in ("amend", "replace") else "amend"
-
-    @rx.event
-    def set_upload_open(self, value: bool):
-        """Escape or a click outside closes the upload modal (never while uploading)."""
-        if not value and not self.uploading:
-            self.upload_open = False
-            self.upload_error = ""
-
-    @rx.event
-    def no_file(self):
-        self.upload_error = rules.SELECT_FILE
+        return self._open_upload() if self.selected else self._no_models()
 
     @rx.event
     def close_results(self):
         self.results_open = False
 
     @rx.event
-    def close_failure(self):
-        self.failure_open = False
-        self.failure_message = ""
-
-    @rx.event
+    @guarded
     async def upload(self, files: list[rx.UploadFile]):
-        try:
-            actor = self._actor()
-        except DomainError as exc:
-            yield self._fail(exc)
-            return
+        actor = self._actor()
         known = {m["id"] for m in self.models}
         chosen = [i for i in self.selected if i in known]
         if not chosen:
             self.upload_open = False
-            self.select_error = rules.SELECT_MODEL
-            yield toast_error(rules.SELECT_MODEL_TOAST)
+            yield self._no_models()
             return
         if not files:
-            self.upload_error = rules.SELECT_FILE
+            self.upload_error = self.SELECT_FILE
             return
-        upload = files[0]
-        data = await upload.read(rules.MAX_UPLOAD_BYTES + 1)
-        content_type = upload.content_type or ""
-        self.uploading = True
+        data = await files[0].read(rules.MAX_UPLOAD_BYTES + 1)
+        self._start_upload()
         yield
-        try:
-            result = await asyncio.to_thread(service.upload, actor=actor, kind=Kind(self.kind), model_ids=chosen,
-                                             content_type=content_type, data=data, upload_type=self.upload_type)
-        except AuthenticationError as exc:
-            self.uploading = False
-            yield self._fail(exc)
-            return
-        except DomainError as exc:
-            self.uploading = False
-            self.upload_open = False
-            self.failure_message = exc.message
-            self.failure_open = True
+        result = await self._send(actor, Kind(self.kind), chosen, files[0].content_type or "", data)
+        if result is None:
             yield rx.clear_selected_files(BULK_UPLOAD_ID)
             return
-        self.uploading = False
         self.upload_open = False
         self.results = [UploadResult(model_id=r["model_id"], name=r["name"], success=r["success"], message=r["message"])
                         for r in result["rows"]]
