@@ -14,13 +14,13 @@ from app.ui.components.industry_allocations import (
 )
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    confirm_dialog, empty_row, field, form_grid, list_footer, page_size_select, pagination, plain_header, row_menu,
+    confirm_dialog_of, empty_row, field, form_grid, list_footer, page_size_select, pagination, plain_header, row_menu,
     section, skeleton_rows, sort_header, table_card, text_input,
 )
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
 from app.ui.states.models import (
-    CONFIRM_FIRM_CHANGE, ModelDetailsState, ModelFormState, ModelHistoryState, ModelRow, ModelsListState,
+    ModelDetailsState, ModelFormState, ModelHistoryState, ModelRow, ModelsListState,
 )
 
 TITLE = "Wealth Advice"
@@ -151,8 +151,7 @@ def models_list_page() -> rx.Component:
         "Models",
         toolbar,
         table_card(header, body, footer),
-        confirm_dialog(ModelsListState.delete_open, ModelsListState.delete_message, ModelsListState.confirm_delete,
-                       ModelsListState.cancel_delete),
+        confirm_dialog_of(ModelsListState),
         crumbs=[("Models", None)],
         actions=_new_model_button(),
     )
@@ -751,8 +750,7 @@ def model_form_page(route_name: str) -> rx.Component:
     return page(
         F.title,
         rx.cond(F.loading, _form_skeleton(), body),
-        confirm_dialog(F.firm_confirm_open, CONFIRM_FIRM_CHANGE, F.confirm_firm_change, F.cancel_firm_change,
-                       confirm_label="Change firm"),
+        confirm_dialog_of(F, confirm_label="Change firm"),
         asset_picker(on_pick=F.asset_picked),
         crumbs=crumbs,
         actions=_form_header_actions(),
@@ -959,7 +957,7 @@ def model_history_page() -> rx.Component:
                       rx.select(H.history_page_sizes, value=H.page_size, on_change=H.set_page_size, size="1",
                                 id="history-page-size"),
                       align="center", spacing="2"),
-            pagination(H.page, H.pages, H.visible, H.go_to_page),
+            pagination(H.page, H.pages, H.visible, H.go_page),
             spacing="4", align="center", wrap="wrap",
         ),
     )

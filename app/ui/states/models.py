@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import math
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, ClassVar
 
 import reflex as rx
@@ -21,20 +19,20 @@ from app.domain import model_rules
 from app.domain.allocations import (
     allocation_total, bar_width, class_total_color, industry_total_color, total_text,
 )
-from app.domain.errors import AuthenticationError, DomainError, GENERIC, ValidationError
+from app.domain.errors import DomainError, ValidationError
 from app.domain.models import (
     HISTORY_PAGE_SIZES, MODEL_PAGE_SIZES, AllocationMethod, Availability, ModelStatus, derive_availability, switches_of,
 )
-from app.domain.permissions import can_edit_model
-from app.domain.validators import parse_decimal
+from app.domain.permissions import Actor, can_edit_model
 from app.services import firms as firm_service
 from app.services import models as model_service
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
-from app.ui.states.lists import visible_pages
+from app.ui.display import NA, input_number as _num_text, percent_1dp, price_up_to_4dp, sign_of, text as _text
+from app.ui.parse import decimal_or_none, person_name, to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
-from app.ui.states.lists import ListControls
-from app.ui.parse import to_int as _int
+from app.ui.states.lists import LoadMore, Paged
+from app.ui.states.screen import Confirm, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.models")
 
@@ -60,8 +58,8 @@ AVAILABILITY_TEXTS = {
     Availability.ONLY_SUPERUSER.value: "Only superuser: available for investment, shared with no other firm.",
     Availability.ALL.value: "All: every firm may link portfolios to this model.",
 }
-METHOD_TITLES = {AllocationMethod.EQUAL_AMOUNTS.value: "Equal Amounts", AllocationMethod.PERCENTAGES.value: "Percentages"}
-STATUS_TITLES = {ModelStatus.DRAFT.value: "Draft", ModelStatus.ACTIVE.value: "Active"}
+METHOD_TITLES = model_rules.METHOD_TITLES
+STATUS_TITLES = model_rules.STATUS_TITLES
 
 # the form's tabs and the payload keys whose errors they show
 TABS = ("classes", "types", "groups", "equivalents", "percentages", "commentary", "availability")
@@ -84,22 +82,6 @@ LIST_ROUTES = frozenset({"models.details", "models.changeModel", "models.long-te
 
 
 # ---- small helpers --------------------------------------------------------------------------------
-def _text(value: Any) -> str:
-    return "" if value is None else str(value)
-
-
-def _num_text(value: Any) -> str:
-    """A saved Decimal (or its string) as the form shows it: no trailing zeros ("40", "12.5")."""
-    if value is None or value == "":
-        return ""
-    try:
-        number = Decimal(str(value))
-    except InvalidOperation:
-        return str(value)
-    text = format(number.normalize(), "f")
-    return text if text != "-0" else "0"
-
-
 def _num_or_none(text: str) -> str | None:
     text = (text or "").strip()
     return text or None
@@ -114,71 +96,28 @@ def _int_or_text(text: str) -> int | str | None:
     return number if number is not None else text
 
 
-def _events(*items: Any) -> list[Any]:
-    out: list[Any] = []
-    for item in items:
-        if item is None:
-            continue
-        out.extend(item if isinstance(item, list) else [item])
-    return out
-
-
-def _decimal(value: Any) -> Decimal | None:
-    try:
-        return parse_decimal(value)
-    except ValueError:
-        return None
-
-
-def percent_text(value: Any) -> str:
-    """12.345 -> '12.3%'; empty -> 'N/A' (one decimal, half up)."""
-    number = _decimal(value)
-    if number is None:
-        return "N/A"
-    return f"{number.quantize(Decimal('0.1'), rounding=ROUND_HALF_UP)}%"
-
-
-def sign_of(value: Any) -> str:
-    """'up' / 'down' / '' for colouring performance figures."""
-    number = _decimal(value)
-    if number is None or number == 0:
-        return ""
-    return "up" if number > 0 else "down"
-
-
-def money_text(value: Any) -> str:
-    """A price in dollars: two decimals, more (up to four) when the price has them; 'N/A' when empty."""
-    number = _decimal(value)
-    if number is None:
-        return "N/A"
-    places = Decimal("0.01")
-    exponent = number.normalize().as_tuple().exponent
-    if isinstance(exponent, int) and exponent < -2:
-        places = Decimal(1).scaleb(max(exponent, -4))
-    rounded = number.quantize(places, rounding=ROUND_HALF_UP)
-    sign = "-" if rounded < 0 else ""
-    return f"{sign}${abs(rounded):,}"
-
-
 def _has_prefix(errors: dict[str, str], prefixes: tuple[str, ...]) -> bool:
     return any(key == p or key.startswith(p + ".") for key in errors for p in prefixes)
 
 
-def _total(values: list[str]) -> Decimal:
-    return allocation_total(values)
-
-
-def _classes_total(classes: list["ClassLine"], percentages: list["PercentLine"], method: str) -> Decimal:
+def _classes_total(classes: list["ClassLine"], percentages: list["PercentLine"], method: str):
     """What the class-allocation bar shows: the class allocations; for the percentages method the
     asset percentages plus the cash class's own allocation (as app.domain.model_rules adds them)."""
     if method == AllocationMethod.PERCENTAGES.value:
         cash = [c.allocation for c in classes if c.is_cash]
-        return _total([p.allocation for p in percentages] + cash)
-    return _total([c.allocation for c in classes])
+        return allocation_total([p.allocation for p in percentages] + cash)
+    return allocation_total([c.allocation for c in classes])
 
 
-def _total_text(total: Decimal) -> str:
-    return f"{total.quantize(Decimal('0.1'), rounding=ROUND_HALF_UP)}%"
+def _commentaries(model: dict[str, Any]) -> tuple[str, str]:
+    """(market, recommendation): the model's two commentaries."""
+    found = {c.get("type"): _text(c.get("description")) for c in model.get("commentaries") or []}
+    return found.get("market", ""), found.get("recommendation", "")
+
+
+def _back_to_list(_state: Any, _actor: Actor) -> str:
+    """Spec 000 s8: a failed load of one model shows the message (or the default) and goes to the list."""
+    return routes.url("models.view")
 
 
 # ---- what the screens hold ------------------------------------------------------------------------
@@ -345,135 +284,61 @@ def _owner_id(model: dict[str, Any]) -> int:
     return _int(model.get("ownerId") or model.get("firm_id")) or 0
 
 
-def _load_failed(state: AppState, exc: Exception, back: str):
-    """Spec 000 s8: a failed load of one model shows the message (or the default) and goes to the list."""
-    if isinstance(exc, AuthenticationError):
-        return None  # check_login, first in on_load, already sends the user to sign in
-    if isinstance(exc, DomainError):
-        return [toast_error(exc.message or LOAD_ONE_FAILED), rx.redirect(back)]
-    log.exception("model load failed", exc_info=exc)
-    return [toast_error(LOAD_ONE_FAILED), rx.redirect(back)]
+def _version_of(model: dict[str, Any]) -> int:
+    return _int(model.get("version_id") or model.get("version")) or 0
 
 
 # ---- the list -------------------------------------------------------------------------------------
 def _row(model: dict[str, Any]) -> ModelRow:
-    status = _text(model.get("status"))
-    method = _text(model.get("allocation_method"))
-    firm = model.get("firm") or {}
     return ModelRow(
-        id=int(model["id"]),
-        name=_text(model.get("name")),
-        status=status,
-        status_title=_text(model.get("status_title")) or STATUS_TITLES.get(status, status),
-        method_title=_text(model.get("allocation_method_title")) or METHOD_TITLES.get(method, method),
-        firm_name=_text(firm.get("name")) if isinstance(firm, dict) else _owner_name(model),
-        availability_title=_availability_title(model.get("availability")),
-        assets_count=int(model.get("assets_count") or 0),
-        updated_at=_text(model.get("updated_at")),
-        can_edit=bool(model.get("can_edit")),
+        id=model["id"], name=model["name"], status=model["status"], status_title=model["status_title"],
+        method_title=model["allocation_method_title"], firm_name=_text(model["firm"]["name"]),
+        availability_title=_availability_title(model["availability"]), assets_count=model["assets_count"],
+        updated_at=_text(model["updated_at"]), can_edit=model["can_edit"],
     )
 
 
-class ModelsListState(ListControls, AppState):
+class ModelsListState(Confirm, LoadMore, AppState):
     """/models: the models the actor may see (the service scopes by firm, shares and availability)."""
 
     SORT_KEYS: ClassVar[tuple[str, ...]] = ("name", "status", "firm", "updated_at", "created_at")
+    PAGE_SIZES: ClassVar[tuple[int, ...]] = tuple(MODEL_PAGE_SIZES)
+    DEFAULT_SIZE: ClassVar[int] = MODEL_PAGE_SIZES[-1]
 
     rows: list[ModelRow] = []
-    total: int = 0
-    loading: bool = True
-    loading_more: bool = False
     firm_filter: str = ALL_FIRMS
     firm_options: list[Option] = []
 
-    delete_open: bool = False
-    delete_name: str = ""
-    _delete_id: int = 0
-
-    def _limit(self) -> int:
-        size = _int(self.page_size) or 0
-        return size if size in MODEL_PAGE_SIZES else MODEL_PAGE_SIZES[-1]
-
-    def _fetch(self, offset: int, limit: int) -> tuple[list[ModelRow], int]:
-        actor = self._actor()
+    def _fetch(self, actor: Actor, offset: int, limit: int) -> tuple[list[ModelRow], int]:
         firm_id = self.firm_filter if actor.is_superuser and self.firm_filter != ALL_FIRMS else None
         found, total = model_service.list_models(actor=actor, limit=limit, offset=offset, sort=self.sort,
                                                  order=self.order, search=self.search or None, firm_id=firm_id)
-        return [_row(m) for m in found], int(total)
-
-    def _list_failed(self, exc: Exception):
-        if isinstance(exc, AuthenticationError):
-            return self._fail(exc)
-        if isinstance(exc, DomainError):
-            return toast_error(exc.message or GENERIC)
-        log.exception("models list failed", exc_info=exc)
-        return toast_error(GENERIC)  # spec 000 s8: the default for failed model lists
-
-    def _reload(self, limit: int | None = None):
-        self.loading = True
-        try:
-            self.rows, self.total = self._fetch(0, limit or self._limit())
-        except Exception as exc:
-            self.rows, self.total = [], 0
-            return self._list_failed(exc)
-        finally:
-            self.loading = False
-        return None
+        return [_row(m) for m in found], total
 
     @rx.event
-    def on_load(self):
-        self.delete_open = False
+    @screen_load(clients=False)
+    def on_load(self, actor: Actor):
+        self.confirm_open = False
         self.rows = []
         self.loading = True
         yield
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            self.loading = False
-            return
-        refused = self._send_client_home(actor)
-        if refused:
-            self.loading = False
-            yield refused
-            return
         self.firm_options = []
+        failed = None
         if actor.is_superuser:
             try:
                 self.firm_options = [Option(value=ALL_FIRMS, label="All firms")] + [
                     Option(value=str(f["id"]), label=_text(f["name"])) for f in firm_service.firm_options(actor=actor)]
             except DomainError as exc:
-                yield self._fail(exc)
+                failed = self._fail(exc)
         else:
             self.firm_filter = ALL_FIRMS
-        yield self._reload()
+        return events(failed, self._reload())
 
     @rx.event
     def set_firm_filter(self, value: str):
         value = str(value or ALL_FIRMS)
         self.firm_filter = value if value == ALL_FIRMS or _int(value) is not None else ALL_FIRMS
         return self._reload()
-
-    @rx.event
-    def set_page_size(self, value: str):
-        if _int(value) not in MODEL_PAGE_SIZES:
-            return None
-        self.page_size = str(value)
-        return self._reload()
-
-    @rx.event
-    def load_more(self):
-        if self.loading_more or len(self.rows) >= self.total:
-            return None
-        self.loading_more = True
-        yield
-        try:
-            more, self.total = self._fetch(len(self.rows), self._limit())
-            known = {r.id for r in self.rows}
-            self.rows = self.rows + [r for r in more if r.id not in known]
-        except Exception as exc:
-            yield self._list_failed(exc)
-        finally:
-            self.loading_more = False
 
     # ---- navigation -----------------------------------------------------------------------------
     @rx.event
@@ -498,80 +363,45 @@ class ModelsListState(ListControls, AppState):
     # ---- delete ---------------------------------------------------------------------------------
     @rx.event
     def ask_delete(self, model_id: Any):
-        model_id = _int(model_id)
-        row = next((r for r in self.rows if r.id == model_id), None)
-        if row is None or not row.can_edit:
-            return None
-        self._delete_id = row.id
-        self.delete_name = row.name
-        self.delete_open = True
-        return None
+        row = next((r for r in self.rows if r.id == _int(model_id)), None)
+        if row is not None and row.can_edit:
+            self._ask("delete", f"Are you sure you want to delete model {row.name}?", row.id)
 
-    @rx.event
-    def cancel_delete(self):
-        self.delete_open = False
-        self._delete_id = 0
-
-    @rx.event
-    def confirm_delete(self):
-        self.delete_open = False
-        model_id, self._delete_id = self._delete_id, 0
-        if not model_id:
-            return None
-        try:
-            model_service.delete_model(actor=self._actor(), model_id=model_id)
-        except DomainError as exc:
-            return self._fail(exc)
-        shown = max(len(self.rows) - 1, self._limit())
-        return _events(toast_success(MODEL_DELETED), self._reload(shown))
+    def _confirmed(self, action: str, model_id: int):
+        model_service.delete_model(actor=self._actor(), model_id=model_id)
+        return events(toast_success(MODEL_DELETED), self._reload_after_delete())
 
     # ---- what the screen shows --------------------------------------------------------------------
-    @rx.var
-    def has_more(self) -> bool:
-        return len(self.rows) < self.total
-
-    @rx.var
-    def showing(self) -> str:
-        return f"Showing {len(self.rows)} of {self.total}"
-
-    @rx.var
-    def delete_message(self) -> str:
-        return f"Are you sure you want to delete model {self.delete_name}?"
-
     @rx.var
     def filtered(self) -> bool:
         return self.search != "" or self.firm_filter != ALL_FIRMS
 
 
 # ---- the form ---------------------------------------------------------------------------------------
+def _priority(entry: dict[str, Any], index: int) -> str:
+    return _text(entry["priority"] if entry.get("priority") is not None else index + 1)
+
+
 def _asset_line(entry: dict[str, Any], index: int) -> AssetLine:
     alt = entry.get("alt_asset") or {}
-    return AssetLine(
-        asset_id=_int(entry.get("asset_id")) or 0,
-        code=_text(entry.get("code")),
-        name=_text(entry.get("name")),
-        alt_asset_id=_int(entry.get("alt_asset_id") or (alt.get("id") if alt else None)) or 0,
-        alt_code=_text(alt.get("code")) if alt else "",
-        alt_name=_text(alt.get("name")) if alt else "",
-        priority=_text(entry.get("priority") if entry.get("priority") is not None else index + 1),
-    )
+    return AssetLine(asset_id=_int(entry.get("asset_id")) or 0, code=_text(entry.get("code")), name=_text(entry.get("name")),
+                     alt_asset_id=_int(entry.get("alt_asset_id") or alt.get("id")) or 0, alt_code=_text(alt.get("code")),
+                     alt_name=_text(alt.get("name")), priority=_priority(entry, index))
+
+
+def _ranges(entry: dict[str, Any]) -> dict[str, str]:
+    """allocation, min and max of a saved line as the form shows them."""
+    return {key: _num_text(entry.get(key)) for key in RANGE_FIELDS}
 
 
 def _class_line(entry: dict[str, Any], index: int) -> ClassLine:
-    return ClassLine(
-        class_id=_int(entry.get("class_id")) or 0,
-        title=_text(entry.get("title")),
-        is_cash=bool(entry.get("is_cash")),
-        allocation=_num_text(entry.get("allocation")),
-        min=_num_text(entry.get("min")),
-        max=_num_text(entry.get("max")),
-        assets_limit=_text(entry.get("assets_limit")),
-        priority=_text(entry.get("priority") if entry.get("priority") is not None else index + 1),
-        assets=[_asset_line(a, j) for j, a in enumerate(entry.get("assets") or [])],
-    )
+    return ClassLine(class_id=_int(entry.get("class_id")) or 0, title=_text(entry.get("title")),
+                     is_cash=bool(entry.get("is_cash")), assets_limit=_text(entry.get("assets_limit")),
+                     priority=_priority(entry, index), assets=[_asset_line(a, j) for j, a in enumerate(entry.get("assets") or [])],
+                     **_ranges(entry))
 
 
-class ModelFormState(AppState):
+class ModelFormState(Confirm, AppState):
     """models.createModel, models.changeModel (preview with ?preview=1) and models.version."""
 
     mode: str = "new"  # new | edit | preview | version
@@ -613,7 +443,6 @@ class ModelFormState(AppState):
     message: str = ""
     submitted: bool = False
     saving: bool = False
-    firm_confirm_open: bool = False
 
     details_url: str = ""  # display only (breadcrumbs); handlers use _model_id
     history_url: str = ""
@@ -632,53 +461,20 @@ class ModelFormState(AppState):
     _owner_id: int = 0
     _saved: bool = False
     _last_status: str = ModelStatus.ACTIVE.value
-    _pending_firm: str = ""
     _pick_target: str = ""
     _owner_required: bool = False
 
     # ---- loading --------------------------------------------------------------------------------
-    def _reset(self, mode: str) -> None:
-        self.mode = mode
-        self.loading = True
-        self.tab = "classes"
-        self.model_title = ""
-        self.status = ModelStatus.DRAFT.value
-        self.name = ""
-        self.firm_id = ""
-        self.owner_name = ""
-        self.method = AllocationMethod.EQUAL_AMOUNTS.value
-        # spec 000 s4: analyst recommendations and the three allocations start switched on
-        self.analyst_recommendations = self.class_allocation = True
-        self.type_allocation = self.industry_group_allocation = True
-        self.investment = self.all_firms = self.share_firms = False
-        self.shared_firm_ids = []
-        self.classes, self.types, self.groups, self.equivalents, self.percentages = [], [], [], [], []
-        self.market = self.recommendation = ""
-        self.firm_options, self.class_options, self.group_options = [], [], []
-        self.can_edit = self.can_choose_firm = False
-        self.errors, self.message = {}, ""
-        self.submitted = self.saving = self.firm_confirm_open = False
-        self.version_number, self.version_at, self.version_by = 0, "", ""
-        self.group_picker_open = False
-        self.group_search = ""
-        self.details_url = self.history_url = ""
-        self._model_id = self._version = self._owner_id = 0
-        self._saved = False
-        self._last_status = ModelStatus.ACTIVE.value
-        self._pending_firm = self._pick_target = ""
-        self._owner_required = False
-
-    def _load_options(self, actor, firm_id: int | None) -> None:
+    def _load_options(self, actor: Actor, firm_id: int | None) -> None:
         options = model_service.model_form_options(actor=actor, firm_id=firm_id)
-        self.class_options = [ClassOption(id=int(c["id"]), title=_text(c["title"]), is_cash=bool(c.get("is_cash")))
-                              for c in options.get("classes") or []]
-        self.group_options = [GroupOption(id=int(g["id"]), title=_text(g["title"]), color=_text(g.get("color")))
-                              for g in options.get("industry_groups") or []]
-        self.firm_options = [Option(value=str(f["id"]), label=_text(f["name"])) for f in options.get("firms") or []]
+        self.class_options = [ClassOption(id=c["id"], title=c["title"], is_cash=bool(c["is_cash"])) for c in options["classes"]]
+        self.group_options = [GroupOption(id=g["id"], title=g["title"], color=_text(g["color"]))
+                              for g in options["industry_groups"]]
+        self.firm_options = [Option(value=str(f["id"]), label=_text(f["name"])) for f in options["firms"]]
         known = {t.type_id: t for t in self.types}
-        offered = [int(t["id"]) for t in options.get("types") or []]
-        self.types = [known.get(int(t["id"])) or TypeLine(type_id=int(t["id"]), title=_text(t["title"]))
-                      for t in options.get("types") or []] + [t for t in self.types if t.type_id not in offered]
+        offered = [t["id"] for t in options["types"]]
+        self.types = [known.get(t["id"]) or TypeLine(type_id=t["id"], title=t["title"]) for t in options["types"]] + [
+            t for t in self.types if t.type_id not in offered]
 
     def _cash_line(self) -> ClassLine | None:
         cash = next((c for c in self.class_options if c.is_cash), None)
@@ -695,14 +491,14 @@ class ModelFormState(AppState):
             self.classes = [cash] + self.classes
 
     def _fill(self, model: dict[str, Any]) -> None:
+        """The form from a model (or a saved version's snapshot, which may be of an older shape)."""
         self._model_id = int(model["id"])
         self.details_url = routes.url("models.details", id=self._model_id)
         self.history_url = routes.url("models.history", id=self._model_id)
-        self._version = _int(model.get("version_id") or model.get("version")) or 0
+        self._version = _version_of(model)
         self._owner_id = _owner_id(model)
-        self.model_title = _text(model.get("name"))
+        self.model_title = self.name = _text(model.get("name"))
         self.status = _text(model.get("status")) or ModelStatus.DRAFT.value
-        self.name = _text(model.get("name"))
         self.firm_id = str(self._owner_id) if self._owner_id else ""
         self.owner_name = _owner_name(model)
         self.method = _text(model.get("allocation_method")) or AllocationMethod.EQUAL_AMOUNTS.value
@@ -717,41 +513,32 @@ class ModelFormState(AppState):
         self.shared_firm_ids = [str(f["id"]) for f in shared if isinstance(f, dict) and f.get("id") is not None]
         self.share_firms = bool(self.shared_firm_ids)
         self.classes = [_class_line(c, i) for i, c in enumerate(model.get("allocation_classes") or [])]
-        self.types = [TypeLine(type_id=_int(t.get("type_id")) or 0, title=_text(t.get("title")),
-                               allocation=_num_text(t.get("allocation")), min=_num_text(t.get("min")),
-                               max=_num_text(t.get("max")))
+        self.types = [TypeLine(type_id=_int(t.get("type_id")) or 0, title=_text(t.get("title")), **_ranges(t))
                       for t in model.get("allocation_types") or []]
         self.groups = [GroupLine(industry_group_id=_int(g.get("industry_group_id")) or 0, title=_text(g.get("title")),
-                                 color=_text(g.get("color")), allocation=_num_text(g.get("allocation")),
-                                 min=_num_text(g.get("min")), max=_num_text(g.get("max")),
-                                 priority=_text(g.get("priority")))
+                                 color=_text(g.get("color")), priority=_text(g.get("priority")), **_ranges(g))
                        for g in model.get("industry_groups_allocations") or []]
         by_id = self._asset_names()
+
+        def named(asset_id: int, asset: dict[str, Any] | None) -> tuple[str, str]:
+            """code and name of an asset: as the model gives them, else as its classes have them."""
+            code, name = by_id.get(asset_id, ("", ""))
+            return _text((asset or {}).get("code")) or code, _text((asset or {}).get("name")) or name
+
         self.equivalents = []
         for e in model.get("equivalents") or []:
-            asset, eq = e.get("asset") or {}, e.get("eq_asset") or e.get("eq") or {}
             a_id, q_id = _int(e.get("asset_id")) or 0, _int(e.get("eq_asset_id")) or 0
-            self.equivalents.append(EquivalentLine(
-                asset_id=a_id, code=_text(asset.get("code")) or by_id.get(a_id, ("", ""))[0],
-                name=_text(asset.get("name")) or by_id.get(a_id, ("", ""))[1],
-                eq_asset_id=q_id, eq_code=_text(eq.get("code")) or by_id.get(q_id, ("", ""))[0],
-                eq_name=_text(eq.get("name")) or by_id.get(q_id, ("", ""))[1]))
+            (code, name), (eq_code, eq_name) = named(a_id, e.get("asset")), named(q_id, e.get("eq_asset") or e.get("eq"))
+            self.equivalents.append(EquivalentLine(asset_id=a_id, code=code, name=name, eq_asset_id=q_id, eq_code=eq_code,
+                                                   eq_name=eq_name))
         saved_pct = {}
         for p in model.get("assets_percentages_allocations") or []:
-            alt = p.get("alternative_asset") or p.get("alt_asset") or {}
             alt_id = _int(p.get("alternative")) or 0
             saved_pct[_int(p.get("asset_id")) or 0] = (
-                _num_text(p.get("allocation")), alt_id,
-                _text(alt.get("code")) or by_id.get(alt_id, ("", ""))[0],
-                _text(alt.get("name")) or by_id.get(alt_id, ("", ""))[1])
+                _num_text(p.get("allocation")), alt_id, *named(alt_id, p.get("alternative_asset") or p.get("alt_asset")))
         self.percentages = []
         self._sync_percentages(saved_pct)
-        self.market = self.recommendation = ""
-        for c in model.get("commentaries") or []:
-            if c.get("type") == "market":
-                self.market = _text(c.get("description"))
-            elif c.get("type") == "recommendation":
-                self.recommendation = _text(c.get("description"))
+        self.market, self.recommendation = _commentaries(model)
 
     def _asset_names(self) -> dict[int, tuple[str, str]]:
         """code and name of every asset (and alternate) in the classes, by id."""
@@ -764,61 +551,48 @@ class ModelFormState(AppState):
         return found
 
     @rx.event
-    def on_load(self):
+    @screen_load(clients=False, failed=LOAD_ONE_FAILED, back=_back_to_list)
+    def on_load(self, actor: Actor):
         name, params = routes.match(self.router.url.path)
         preview = self.router.url.query_parameters.get("preview", "") in ("1", "true")
         mode = {"models.createModel": "new", "models.version": "version"}.get(name or "", "preview" if preview else "edit")
-        self._reset(mode)
-        list_url = routes.url("models.view")
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None
-        refused = self._send_client_home(actor)
-        if refused:
-            self.loading = False
-            return refused
+        self.reset()  # every field to its default: spec 000 s4 starts a model with the four switches on
+        self.mode = mode
         self.can_choose_firm = actor.is_superuser
         try:
-            if mode == "new":
-                self.can_edit = True
-                self._owner_required = actor.is_superuser
-                if not actor.is_superuser:
-                    self.firm_id = str(actor.firm_id or "")
-                    self._owner_id = actor.firm_id or 0
-                    self.owner_name = self.firm_name
-                self._load_options(actor, _int(self.firm_id))
-                self._ensure_cash()
-                self.loading = False
-                return None
-            if mode == "version":
-                model = model_service.get_model_version(actor=actor, model_id=params.get("id"),
-                                                        version=params.get("version"))
-                self._fill(model)
-                self._load_options(actor, _owner_id(model) or None)
-                self._fill_version(actor, model, params.get("version"))
-                self.can_edit = False
-                self.loading = False
-                return None
+            return self._open(actor, mode, params)
+        finally:
+            self.loading = False
+
+    def _open(self, actor: Actor, mode: str, params: dict[str, str]):
+        if mode == "new":
+            self.can_edit = True
+            self._owner_required = actor.is_superuser
+            if not actor.is_superuser:
+                self.firm_id = str(actor.firm_id or "")
+                self._owner_id = actor.firm_id or 0
+                self.owner_name = self.firm_name
+            self._load_options(actor, _int(self.firm_id))
+            self._ensure_cash()
+            return None
+        if mode == "version":
+            model = model_service.get_model_version(actor=actor, model_id=params.get("id"), version=params.get("version"))
+        else:
             model = model_service.get_model(actor=actor, model_id=params.get("id"))
-            self.can_edit = bool(model.get("can_edit")) and can_edit_model(actor, _owner_id(model))
+            self.can_edit = bool(model["can_edit"]) and can_edit_model(actor, _owner_id(model))
             if not self.can_edit:
                 # spec 000 s6: the form sends a user whose firm does not own the model to the details
-                self.loading = False
-                return rx.redirect(routes.url("models.details", id=int(model["id"])))
-            self._fill(model)
-            self._load_options(actor, _owner_id(model) or None)
-        except Exception as exc:
-            self.loading = False
-            return _load_failed(self, exc, list_url)
-        self.loading = False
+                return rx.redirect(routes.url("models.details", id=model["id"]))
+        self._fill(model)
+        self._load_options(actor, _owner_id(model) or None)
+        if mode == "version":
+            self._fill_version(actor, model, params.get("version"))
         return None
 
-    def _fill_version(self, actor, model: dict[str, Any], version: Any) -> None:
+    def _fill_version(self, actor: Actor, model: dict[str, Any], version: Any) -> None:
         self.version_number = _int(model.get("version_id") or version) or 0
         self.version_at = _text(model.get("version_created_at") or model.get("saved_at") or model.get("updated_at"))
-        who = model.get("moderator") or {}
-        self.version_by = f"{_text(who.get('first_name'))} {_text(who.get('last_name'))}".strip() if who else ""
+        self.version_by = person_name(model.get("moderator"))
         if self.version_by and self.version_at:
             return
         # the history row of this version names who saved it and when: versions are numbered from 1
@@ -826,18 +600,17 @@ class ModelFormState(AppState):
         current = _int(model.get("current_version")) or self.version_number
         guess = max(0, current - self.version_number)
         rows, count = model_service.model_history(actor=actor, model_id=self._model_id, limit=1, offset=guess)
-        row = next((r for r in rows if _int(r.get("version_id")) == self.version_number), None)
+        row = next((r for r in rows if r["version_id"] == self.version_number), None)
         offset = 0
-        while row is None and offset < int(count or 0):
+        while row is None and offset < count:
             rows, count = model_service.model_history(actor=actor, model_id=self._model_id, limit=100, offset=offset)
-            row = next((r for r in rows if _int(r.get("version_id")) == self.version_number), None)
+            row = next((r for r in rows if r["version_id"] == self.version_number), None)
             offset += 100
             if not rows:
                 break
         if row is not None:
-            who = row.get("moderator") or {}
-            self.version_by = f"{_text(who.get('first_name'))} {_text(who.get('last_name'))}".strip()
-            self.version_at = _text(row.get("created_at")) or self.version_at
+            self.version_by = person_name(row["moderator"])
+            self.version_at = _text(row["created_at"]) or self.version_at
 
     # ---- guards ---------------------------------------------------------------------------------
     def _editable(self) -> bool:
@@ -886,35 +659,22 @@ class ModelFormState(AppState):
         if _int(value) is None or value == self.firm_id:
             return None
         if any((not c.is_cash) or c.assets for c in self.classes):
-            self._pending_firm = value
-            self.firm_confirm_open = True
+            self._ask("firm", CONFIRM_FIRM_CHANGE, int(value))
             return None
         return self._apply_firm(value)
 
-    @rx.event
-    def confirm_firm_change(self):
-        self.firm_confirm_open = False
-        value, self._pending_firm = self._pending_firm, ""
-        if not value or not self._editable():
-            return None
-        return self._apply_firm(value)
+    def _confirmed(self, action: str, firm_id: int):
+        return self._apply_firm(str(firm_id)) if self._editable() else None
 
-    @rx.event
-    def cancel_firm_change(self):
-        self.firm_confirm_open = False
-        self._pending_firm = ""
-
+    @guarded
     def _apply_firm(self, value: str):
-        try:
-            actor = self._actor()
-            if not actor.is_superuser:
-                return None
-            self.firm_id = value
-            self._owner_id = int(value)
-            self.owner_name = next((o.label for o in self.firm_options if o.value == value), "")
-            self._load_options(actor, int(value))
-        except DomainError as exc:
-            return self._fail(exc)
+        actor = self._actor()
+        if not actor.is_superuser:
+            return None
+        self.firm_id = value
+        self._owner_id = int(value)
+        self.owner_name = next((o.label for o in self.firm_options if o.value == value), "")
+        self._load_options(actor, int(value))
         self.classes = []
         self._ensure_cash()
         self.percentages = []
@@ -922,17 +682,40 @@ class ModelFormState(AppState):
         self._changed()
         return None
 
-    # ---- classes ----------------------------------------------------------------------------------
-    def _class_at(self, index: Any) -> int | None:
+    # ---- rows of the form -----------------------------------------------------------------------------
+    def _at(self, index: Any, lines: list[Any]) -> int | None:
+        """The index of one of `lines` to change: None when the form is read-only or there is no such row."""
         i = _int(index)
-        return i if i is not None and 0 <= i < len(self.classes) else None
+        return i if self._editable() and i is not None and 0 <= i < len(lines) else None
 
+    def _replace(self, name: str, i: int, **changes: Any) -> None:
+        """Row i of the list var `name`, changed (a new list, so the change is sent)."""
+        lines = list(getattr(self, name))
+        lines[i] = dataclasses.replace(lines[i], **changes)
+        setattr(self, name, lines)
+
+    def _set_field(self, name: str, index: Any, key: str, value: str, keys: tuple[str, ...]) -> None:
+        i = self._at(index, getattr(self, name))
+        if i is not None and key in keys:
+            self._replace(name, i, **{key: str(value or "")[:TEXT_MAX]})
+            self._changed()
+
+    def _class_asset(self, index: Any, asset_index: Any) -> tuple[int, int] | None:
+        i = self._at(index, self.classes)
+        j = None if i is None else _int(asset_index)
+        return None if j is None or not 0 <= j < len(self.classes[i].assets) else (i, j)
+
+    def _replace_asset(self, i: int, j: int, **changes: Any) -> None:
+        assets = list(self.classes[i].assets)
+        assets[j] = dataclasses.replace(assets[j], **changes)
+        self._replace("classes", i, assets=assets)
+
+    # ---- classes ----------------------------------------------------------------------------------
     @rx.event
     def add_class(self, class_id: str):
         if not self._editable() or (self.can_choose_firm and not self.firm_id):
             return
-        class_id_i = _int(class_id)
-        option = next((c for c in self.class_options if c.id == class_id_i), None)
+        option = next((c for c in self.class_options if c.id == _int(class_id)), None)
         if option is None or any(c.class_id == option.id for c in self.classes):
             return
         self.classes = self.classes + [ClassLine(class_id=option.id, title=option.title, is_cash=option.is_cash,
@@ -941,8 +724,8 @@ class ModelFormState(AppState):
 
     @rx.event
     def remove_class(self, index: Any):
-        i = self._class_at(index)
-        if not self._editable() or i is None or self.classes[i].is_cash:
+        i = self._at(index, self.classes)
+        if i is None or self.classes[i].is_cash:
             return
         self.classes = [c for k, c in enumerate(self.classes) if k != i]
         self._sync_percentages()
@@ -950,66 +733,43 @@ class ModelFormState(AppState):
 
     @rx.event
     def set_class_field(self, index: Any, key: str, value: str):
-        i = self._class_at(index)
-        if not self._editable() or i is None or key not in CLASS_FIELDS:
-            return
-        lines = list(self.classes)
-        lines[i] = dataclasses.replace(lines[i], **{key: str(value or "")[:TEXT_MAX]})
-        self.classes = lines
-        self._changed()
+        self._set_field("classes", index, key, value, CLASS_FIELDS)
 
     @rx.event
     def set_asset_priority(self, index: Any, asset_index: Any, value: str):
-        i, j = self._class_at(index), _int(asset_index)
-        if not self._editable() or i is None or j is None or not 0 <= j < len(self.classes[i].assets):
-            return
-        self._replace_asset(i, j, priority=str(value or "")[:TEXT_MAX])
-        self._changed()
+        where = self._class_asset(index, asset_index)
+        if where is not None:
+            self._replace_asset(*where, priority=str(value or "")[:TEXT_MAX])
+            self._changed()
 
     @rx.event
     def remove_asset(self, index: Any, asset_index: Any):
-        i, j = self._class_at(index), _int(asset_index)
-        if not self._editable() or i is None or j is None or not 0 <= j < len(self.classes[i].assets):
+        where = self._class_asset(index, asset_index)
+        if where is None:
             return
-        lines = list(self.classes)
-        lines[i] = dataclasses.replace(lines[i], assets=[a for k, a in enumerate(lines[i].assets) if k != j])
-        self.classes = lines
+        i, j = where
+        self._replace("classes", i, assets=[a for k, a in enumerate(self.classes[i].assets) if k != j])
         self._sync_percentages()
         self._changed()
 
     @rx.event
     def clear_alternate(self, index: Any, asset_index: Any):
-        i, j = self._class_at(index), _int(asset_index)
-        if not self._editable() or i is None or j is None or not 0 <= j < len(self.classes[i].assets):
-            return
-        self._replace_asset(i, j, alt_asset_id=0, alt_code="", alt_name="")
-        self._sync_percentages()
-        self._changed()
-
-    def _replace_asset(self, i: int, j: int, **changes: Any) -> None:
-        lines = list(self.classes)
-        assets = list(lines[i].assets)
-        assets[j] = dataclasses.replace(assets[j], **changes)
-        lines[i] = dataclasses.replace(lines[i], assets=assets)
-        self.classes = lines
+        where = self._class_asset(index, asset_index)
+        if where is not None:
+            self._replace_asset(*where, alt_asset_id=0, alt_code="", alt_name="")
+            self._sync_percentages()
+            self._changed()
 
     # ---- types and industry groups ----------------------------------------------------------------
     @rx.event
     def set_type_field(self, index: Any, key: str, value: str):
-        i = _int(index)
-        if not self._editable() or i is None or not 0 <= i < len(self.types) or key not in RANGE_FIELDS:
-            return
-        lines = list(self.types)
-        lines[i] = dataclasses.replace(lines[i], **{key: str(value or "")[:TEXT_MAX]})
-        self.types = lines
-        self._changed()
+        self._set_field("types", index, key, value, RANGE_FIELDS)
 
     @rx.event
     def add_group(self, group_id: Any):
         if not self._editable():
             return
-        gid = _int(group_id)
-        option = next((g for g in self.group_options if g.id == gid), None)
+        option = next((g for g in self.group_options if g.id == _int(group_id)), None)
         if option is None or any(g.industry_group_id == option.id for g in self.groups):
             return
         self.groups = self.groups + [GroupLine(industry_group_id=option.id, title=option.title, color=option.color,
@@ -1029,73 +789,52 @@ class ModelFormState(AppState):
 
     @rx.event
     def remove_group(self, index: Any):
-        i = _int(index)
-        if not self._editable() or i is None or not 0 <= i < len(self.groups):
-            return
-        self.groups = [g for k, g in enumerate(self.groups) if k != i]
-        self._changed()
+        i = self._at(index, self.groups)
+        if i is not None:
+            self.groups = [g for k, g in enumerate(self.groups) if k != i]
+            self._changed()
 
     @rx.event
     def set_group_field(self, index: Any, key: str, value: str):
-        i = _int(index)
-        if not self._editable() or i is None or not 0 <= i < len(self.groups) or key not in GROUP_FIELDS:
-            return
-        lines = list(self.groups)
-        lines[i] = dataclasses.replace(lines[i], **{key: str(value or "")[:TEXT_MAX]})
-        self.groups = lines
-        self._changed()
+        self._set_field("groups", index, key, value, GROUP_FIELDS)
 
     # ---- equivalents --------------------------------------------------------------------------------
     @rx.event
     def add_equivalent(self):
-        if not self._editable():
-            return
-        self.equivalents = self.equivalents + [EquivalentLine()]
-        self._changed()
+        if self._editable():
+            self.equivalents = self.equivalents + [EquivalentLine()]
+            self._changed()
 
     @rx.event
     def remove_equivalent(self, index: Any):
-        i = _int(index)
-        if not self._editable() or i is None or not 0 <= i < len(self.equivalents):
-            return
-        self.equivalents = [e for k, e in enumerate(self.equivalents) if k != i]
-        self._changed()
+        i = self._at(index, self.equivalents)
+        if i is not None:
+            self.equivalents = [e for k, e in enumerate(self.equivalents) if k != i]
+            self._changed()
 
     # ---- percentages ---------------------------------------------------------------------------------
     def _sync_percentages(self, saved: dict[int, tuple[str, int, str, str]] | None = None) -> None:
         """One percentage line per asset in the classes, keeping what was typed for each asset. The
         alternative is the class asset's alternate (one value, shown on both tabs)."""
         known = {p.asset_id: p.allocation for p in self.percentages}
-        lines: list[PercentLine] = []
-        for c in self.classes:
-            for a in c.assets:
-                allocation = known.get(a.asset_id, (saved or {}).get(a.asset_id, ("",))[0])
-                lines.append(PercentLine(asset_id=a.asset_id, class_id=c.class_id, class_title=c.title, code=a.code,
-                                         name=a.name, allocation=allocation, alternative=a.alt_asset_id,
-                                         alt_code=a.alt_code, alt_name=a.alt_name))
-        self.percentages = lines
+        self.percentages = [
+            PercentLine(asset_id=a.asset_id, class_id=c.class_id, class_title=c.title, code=a.code, name=a.name,
+                        allocation=known.get(a.asset_id, (saved or {}).get(a.asset_id, ("",))[0]),
+                        alternative=a.alt_asset_id, alt_code=a.alt_code, alt_name=a.alt_name)
+            for c in self.classes for a in c.assets]
 
     def _class_asset_of(self, asset_id: int) -> tuple[int, int] | None:
-        for i, c in enumerate(self.classes):
-            for j, a in enumerate(c.assets):
-                if a.asset_id == asset_id:
-                    return i, j
-        return None
+        return next(((i, j) for i, c in enumerate(self.classes) for j, a in enumerate(c.assets) if a.asset_id == asset_id),
+                    None)
 
     @rx.event
     def set_percentage(self, index: Any, value: str):
-        i = _int(index)
-        if not self._editable() or i is None or not 0 <= i < len(self.percentages):
-            return
-        lines = list(self.percentages)
-        lines[i] = dataclasses.replace(lines[i], allocation=str(value or "")[:TEXT_MAX])
-        self.percentages = lines
-        self._changed()
+        self._set_field("percentages", index, "allocation", value, ("allocation",))
 
     @rx.event
     def clear_percent_alternative(self, index: Any):
-        i = _int(index)
-        if not self._editable() or i is None or not 0 <= i < len(self.percentages):
+        i = self._at(index, self.percentages)
+        if i is None:
             return
         where = self._class_asset_of(self.percentages[i].asset_id)
         if where is not None:
@@ -1183,22 +922,16 @@ class ModelFormState(AppState):
         if kind == "class":
             if asset_id in in_model:
                 return toast_warning(ASSET_ALREADY_ADDED.format(code=code))
-            lines = list(self.classes)
-            line = lines[nums[0]]
-            lines[nums[0]] = dataclasses.replace(line, assets=line.assets + [
-                AssetLine(asset_id=asset_id, code=code, name=name, priority=str(len(line.assets) + 1))])
-            self.classes = lines
-            self._sync_percentages()
+            assets = self.classes[nums[0]].assets
+            self._replace("classes", nums[0], assets=assets + [
+                AssetLine(asset_id=asset_id, code=code, name=name, priority=str(len(assets) + 1))])
         elif kind == "alt":
             if asset_id == self.classes[nums[0]].assets[nums[1]].asset_id:
                 return None
             self._replace_asset(nums[0], nums[1], alt_asset_id=asset_id, alt_code=code, alt_name=name)
         elif kind in ("eq", "eqq"):
-            lines = list(self.equivalents)
-            side = ({"asset_id": asset_id, "code": code, "name": name} if kind == "eq"
-                    else {"eq_asset_id": asset_id, "eq_code": code, "eq_name": name})
-            lines[nums[0]] = dataclasses.replace(lines[nums[0]], **side)
-            self.equivalents = lines
+            side = "" if kind == "eq" else "eq_"
+            self._replace("equivalents", nums[0], **{f"{side}asset_id": asset_id, f"{side}code": code, f"{side}name": name})
         elif kind == "pct":
             where = self._class_asset_of(self.percentages[nums[0]].asset_id)
             if where is None or asset_id == self.percentages[nums[0]].asset_id:
@@ -1313,11 +1046,9 @@ class ModelFormState(AppState):
             log.exception("live model validation failed", exc_info=exc)
 
     # ---- saving ---------------------------------------------------------------------------------------
+    @guarded
     def _save(self, status: str, then: str | None):
-        try:
-            actor = self._actor()
-        except AuthenticationError as exc:
-            return self._fail(exc)
+        actor = self._actor()
         if not self._editable() or status not in STATUS_TITLES:
             return None
         self.submitted = True
@@ -1363,28 +1094,23 @@ class ModelFormState(AppState):
 
     @rx.event
     def save(self, status: str):
-        if self.saving:
-            return
-        self.saving = True
-        yield
-        try:
-            events = self._save(str(status), None)
-        finally:
-            self.saving = False
-        yield events
+        if not self.saving:
+            yield from self._saving(str(status), None)
 
     @rx.event
     def save_and_leave(self):
         """The leave dialog's Save: save as the status the model has now (draft for a new one), then go."""
         self.leave_open = False
+        yield from self._saving(self.status if self.mode == "edit" else ModelStatus.DRAFT.value, self.leave_to or None)
+
+    def _saving(self, status: str, then: str | None):
         self.saving = True
         yield
         try:
-            status = self.status if self.mode == "edit" else ModelStatus.DRAFT.value
-            events = self._save(status, self.leave_to or None)
+            shown = self._save(status, then)
         finally:
             self.saving = False
-        yield events
+        yield shown
 
     # ---- navigation ------------------------------------------------------------------------------------
     @rx.event
@@ -1485,16 +1211,16 @@ class ModelFormState(AppState):
 
     @rx.var
     def groups_total(self) -> str:
-        return total_text(_total([g.allocation for g in self.groups]))
+        return total_text(allocation_total([g.allocation for g in self.groups]))
 
     @rx.var
     def groups_total_width(self) -> str:
-        return bar_width(_total([g.allocation for g in self.groups]))
+        return bar_width(allocation_total([g.allocation for g in self.groups]))
 
     @rx.var
     def groups_total_color(self) -> str:
         """Industry groups (spec 002 s4): danger above 100, else success."""
-        return industry_total_color(_total([g.allocation for g in self.groups]))
+        return industry_total_color(allocation_total([g.allocation for g in self.groups]))
 
     @rx.var
     def availability(self) -> str:
@@ -1516,35 +1242,17 @@ class ModelFormState(AppState):
 
 # ---- details --------------------------------------------------------------------------------------------
 def _detail_asset(entry: dict[str, Any]) -> DetailAsset:
-    alt = entry.get("alt_asset") or None
-    group = entry.get("industry_group") or {}
-    out = DetailAsset(
-        asset_id=_int(entry.get("asset_id") or entry.get("id")) or 0,
-        code=_text(entry.get("code")),
-        name=_text(entry.get("name")),
-        url=_text(entry.get("url")),
-        price=money_text(entry.get("price")),
-        one_month=percent_text(entry.get("one_month_return")),
-        one_month_sign=sign_of(entry.get("one_month_return")),
-        since_inclusion=percent_text(entry.get("since_inclusion_return")),
-        since_inclusion_sign=sign_of(entry.get("since_inclusion_return")),
-        dividend_yield=percent_text(entry.get("dividend_yield")),
-        dividend_yield_sign=sign_of(entry.get("dividend_yield")),
-        group_title=_text(group.get("title")) if isinstance(group, dict) else "",
-        group_color=_text(group.get("color")) if isinstance(group, dict) else "",
-    )
-    if isinstance(alt, dict) and alt:
-        out.has_alt = True
-        out.alt_code = _text(alt.get("code"))
-        out.alt_name = _text(alt.get("name"))
-        out.alt_price = money_text(alt.get("price"))
-        out.alt_one_month = percent_text(alt.get("one_month_return"))
-        out.alt_one_month_sign = sign_of(alt.get("one_month_return"))
-        out.alt_since_inclusion = percent_text(alt.get("since_inclusion_return"))
-        out.alt_since_inclusion_sign = sign_of(alt.get("since_inclusion_return"))
-        out.alt_dividend_yield = percent_text(alt.get("dividend_yield"))
-        out.alt_dividend_yield_sign = sign_of(alt.get("dividend_yield"))
-    return out
+    def facts(asset: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+        shown = {"code": asset["code"], "name": asset["name"], "price": price_up_to_4dp(asset["price"])}
+        for key, name in (("one_month_return", "one_month"), ("since_inclusion_return", "since_inclusion"),
+                          ("dividend_yield", "dividend_yield")):
+            shown.update({name: percent_1dp(asset[key], NA), f"{name}_sign": sign_of(asset[key])})
+        return {prefix + key: value for key, value in shown.items()}
+
+    group, alt = entry["industry_group"] or {}, entry["alt_asset"]
+    return DetailAsset(asset_id=entry["asset_id"], url=_text(entry["url"]), group_title=group.get("title") or "",
+                       group_color=group.get("color") or "", has_alt=bool(alt), **facts(entry),
+                       **(facts(alt, "alt_") if alt else {}))
 
 
 class ModelDetailsState(AppState):
@@ -1570,58 +1278,29 @@ class ModelDetailsState(AppState):
     _model_id: int = 0
 
     @rx.event
-    def on_load(self):
-        self.loading = True
-        self.classes, self.chart = [], []
-        self.name = self.market = self.recommendation = ""
-        self.show_alternates = False
-        self._model_id = 0
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None
-        refused = self._send_client_home(actor)
-        if refused:
-            self.loading = False
-            return refused
+    @screen_load(clients=False, failed=LOAD_ONE_FAILED, back=_back_to_list)
+    def on_load(self, actor: Actor):
+        self.reset()
         try:
             found = model_service.model_details(actor=actor, model_id=routes.param(self.router.url.path, "id"))
-        except Exception as exc:
+        finally:
             self.loading = False
-            return _load_failed(self, exc, routes.url("models.view"))
-        model = found.get("model") or {}
-        self._model_id = int(model["id"])
-        self.name = _text(model.get("name"))
-        self.status = _text(model.get("status"))
-        self.status_title = _text(model.get("status_title")) or STATUS_TITLES.get(self.status, self.status)
-        method = _text(model.get("allocation_method"))
-        self.method_title = METHOD_TITLES.get(method, method)
+        model = found["model"]
+        self._model_id = model["id"]
+        self.name, self.status, self.status_title = model["name"], model["status"], model["status_title"]
+        self.method_title = model["allocation_method_title"]
         self.owner_name = _owner_name(model)
-        self.availability_title = _availability_title(model.get("availability"))
-        self.analyst_recommendations = bool(model.get("analyst_recommendations"))
-        self.can_edit = bool(model.get("can_edit")) and can_edit_model(actor, _owner_id(model))
-        self.version = _int(model.get("version_id") or model.get("version")) or 0
-        self.updated_at = _text(model.get("updated_at"))
-        self.classes = [
-            DetailClass(class_id=_int(c.get("class_id")) or 0, title=_text(c.get("title")),
-                        allocation=percent_text(c.get("allocation")),
-                        assets=[_detail_asset(a) for a in c.get("assets") or []])
-            for c in found.get("classes") or []
-        ]
-        chart = []
-        for c in found.get("classes") or []:
-            value = _decimal(c.get("allocation"))
-            # Recharts plots numbers: the float is for drawing only, the label shows the exact text
-            chart.append({"title": _text(c.get("title")), "allocation": float(value or 0),
-                          "label": percent_text(c.get("allocation"))})
-        self.chart = chart
-        for c in model.get("commentaries") or []:
-            if c.get("type") == "market":
-                self.market = _text(c.get("description"))
-            elif c.get("type") == "recommendation":
-                self.recommendation = _text(c.get("description"))
-        self.loading = False
-        return None
+        self.availability_title = _availability_title(model["availability"])
+        self.analyst_recommendations = bool(model["analyst_recommendations"])
+        self.can_edit = bool(model["can_edit"]) and can_edit_model(actor, _owner_id(model))
+        self.version = _version_of(model)
+        self.updated_at = _text(model["updated_at"])
+        self.classes = [DetailClass(class_id=c["class_id"], title=c["title"], allocation=percent_1dp(c["allocation"], NA),
+                                    assets=[_detail_asset(a) for a in c["assets"]]) for c in found["classes"]]
+        # Recharts plots numbers: the float is for drawing only, the label shows the exact text
+        self.chart = [{"title": c["title"], "allocation": float(decimal_or_none(c["allocation"]) or 0),
+                       "label": percent_1dp(c["allocation"], NA)} for c in found["classes"]]
+        self.market, self.recommendation = _commentaries(model)
 
     @rx.event
     def set_show_alternates(self, value: bool):
@@ -1645,86 +1324,52 @@ class ModelDetailsState(AppState):
 
 
 # ---- history ----------------------------------------------------------------------------------------------
-class ModelHistoryState(AppState):
+class ModelHistoryState(Paged, AppState):
     """models.history: every saved version, newest first, 12 / 20 / 32 a page."""
+
+    PAGE_SIZES: ClassVar[tuple[int, ...]] = tuple(HISTORY_PAGE_SIZES)
+    DEFAULT_SIZE: ClassVar[int] = HISTORY_PAGE_SIZES[0]
 
     loading: bool = True
     name: str = ""
     rows: list[HistoryRow] = []
-    count: int = 0
-    page: int = 1
     page_size: str = str(HISTORY_PAGE_SIZES[0])
 
     details_url: str = ""
     _model_id: int = 0
     _current: int = 0
 
-    def _size(self) -> int:
-        size = _int(self.page_size) or 0
-        return size if size in HISTORY_PAGE_SIZES else HISTORY_PAGE_SIZES[0]
-
-    def _load(self):
+    def _reload(self):
+        if not self._model_id:
+            return None
         try:
-            actor = self._actor()
-            rows, count = model_service.model_history(actor=actor, model_id=self._model_id, limit=self._size(),
-                                                      offset=(self.page - 1) * self._size())
-        except Exception as exc:
+            rows, self.total = model_service.model_history(actor=self._actor(), model_id=self._model_id,
+                                                           limit=self._limit(), offset=self._offset())
+        except DomainError as exc:
+            return self._fail(exc)
+        finally:
             self.loading = False
-            if isinstance(exc, DomainError):
-                return self._fail(exc)
-            log.exception("model history failed", exc_info=exc)
-            return toast_error(GENERIC)
-        self.count = int(count or 0)
-        out = []
-        for r in rows:
-            who = r.get("moderator") or {}
-            version = _int(r.get("version_id")) or 0
-            out.append(HistoryRow(version=version, created_at=_text(r.get("created_at")),
-                                  who=f"{_text(who.get('first_name'))} {_text(who.get('last_name'))}".strip(),
-                                  current=version == self._current))
-        self.rows = out
-        self.loading = False
+        self.rows = [HistoryRow(version=r["version_id"], created_at=_text(r["created_at"]), who=person_name(r["moderator"]),
+                                current=r["version_id"] == self._current) for r in rows]
         return None
 
     @rx.event
-    def on_load(self):
+    @screen_load(clients=False, failed=LOAD_ONE_FAILED, back=_back_to_list)
+    def on_load(self, actor: Actor):
         self.loading = True
-        self.rows, self.count, self.page, self.name = [], 0, 1, ""
+        self.rows, self.total, self.page, self.name = [], 0, 1, ""
         self.details_url = ""
         self._model_id = self._current = 0
         try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None
-        refused = self._send_client_home(actor)
-        if refused:
-            self.loading = False
-            return refused
-        try:
             model = model_service.get_model(actor=actor, model_id=routes.param(self.router.url.path, "id"))
-        except Exception as exc:
+        except DomainError:
             self.loading = False
-            return _load_failed(self, exc, routes.url("models.view"))
-        self._model_id = int(model["id"])
+            raise
+        self._model_id = model["id"]
         self.details_url = routes.url("models.details", id=self._model_id)
-        self._current = _int(model.get("version_id") or model.get("version")) or 0
-        self.name = _text(model.get("name"))
-        return self._load()
-
-    @rx.event
-    def set_page_size(self, value: str):
-        if _int(value) not in HISTORY_PAGE_SIZES or not self._model_id:
-            return None
-        self.page_size = str(value)
-        self.page = 1
-        return self._load()
-
-    @rx.event
-    def go_to_page(self, page: Any):
-        if not self._model_id:
-            return None
-        self.page = min(max(1, _int(page) or 1), self.pages)
-        return self._load()
+        self._current = _version_of(model)
+        self.name = model["name"]
+        return self._reload()
 
     @rx.event
     def open_version(self, version: Any):
@@ -1734,22 +1379,11 @@ class ModelHistoryState(AppState):
         return AppState.navigate(routes.url("models.version", id=self._model_id, version=version))
 
     @rx.var
-    def pages(self) -> int:
-        size = _int(self.page_size) or 0
-        return max(1, math.ceil(self.count / (size if size in HISTORY_PAGE_SIZES else HISTORY_PAGE_SIZES[0])))
-
-    @rx.var
-    def visible(self) -> list[int]:
-        return visible_pages(self.page, self.pages)
-
-    @rx.var
     def showing(self) -> str:
-        if not self.count:
+        if not self.total:
             return "No versions"
-        size = _int(self.page_size) or 0
-        size = size if size in HISTORY_PAGE_SIZES else HISTORY_PAGE_SIZES[0]
-        first = (self.page - 1) * size + 1
-        return f"Showing {first}-{min(first + len(self.rows) - 1, self.count)} of {self.count}"
+        first = (self.page - 1) * self._limit() + 1
+        return f"Showing {first}-{min(first + len(self.rows) - 1, self.total)} of {self.total}"
 
     @rx.var
     def history_page_sizes(self) -> list[str]:
