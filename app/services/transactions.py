@@ -282,28 +282,12 @@ def _resolve_asset(s: Session, actor: Actor, portfolio: Portfolio, asset_id: int
     return asset
 
 
-def _load_asset_row(s: Session, actor: Actor, transaction_id: Any, *, write: bool = False,
-                    lock: bool = False) -> tuple[AssetTransaction, Portfolio]:
+def _load_row(s: Session, actor: Actor, table, transaction_id: Any, *, write: bool = False, lock: bool = False):
+    """A transaction (of `table`: asset or cash) and its portfolio, 404 when the actor may not see it.
+    With `lock`, the portfolio is locked and the transaction read again under the lock (someone may
+    have changed or removed it meanwhile)."""
     tid = rules.as_id(transaction_id)
-    row = s.get(AssetTransaction, tid) if tid is not None else None
-    if row is None:
-        raise NotFound(rules.TRANSACTION_NOT_FOUND)
-    try:
-        portfolio = load_portfolio(s, actor, row.investment_id, for_edit=write, lock=lock)
-    except NotFound:
-        raise NotFound(rules.TRANSACTION_NOT_FOUND) from None
-    if lock:  # read again under the lock: someone may have changed or removed it meanwhile
-        row = s.exec(select(AssetTransaction).where(AssetTransaction.id == tid)
-                     .execution_options(populate_existing=True)).first()
-        if row is None:
-            raise NotFound(rules.TRANSACTION_NOT_FOUND)
-    return row, portfolio
-
-
-def _load_cash_row(s: Session, actor: Actor, transaction_id: Any, *, write: bool = False,
-                   lock: bool = False) -> tuple[CashTransaction, Portfolio]:
-    tid = rules.as_id(transaction_id)
-    row = s.get(CashTransaction, tid) if tid is not None else None
+    row = s.get(table, tid) if tid is not None else None
     if row is None:
         raise NotFound(rules.TRANSACTION_NOT_FOUND)
     try:
@@ -311,11 +295,20 @@ def _load_cash_row(s: Session, actor: Actor, transaction_id: Any, *, write: bool
     except NotFound:
         raise NotFound(rules.TRANSACTION_NOT_FOUND) from None
     if lock:
-        row = s.exec(select(CashTransaction).where(CashTransaction.id == tid)
-                     .execution_options(populate_existing=True)).first()
+        row = s.exec(select(table).where(table.id == tid).execution_options(populate_existing=True)).first()
         if row is None:
             raise NotFound(rules.TRANSACTION_NOT_FOUND)
     return row, portfolio
+
+
+def _load_asset_row(s: Session, actor: Actor, transaction_id: Any, *, write: bool = False,
+                    lock: bool = False) -> tuple[AssetTransaction, Portfolio]:
+    return _load_row(s, actor, AssetTransaction, transaction_id, write=write, lock=lock)
+
+
+def _load_cash_row(s: Session, actor: Actor, transaction_id: Any, *, write: bool = False,
+                   lock: bool = False) -> tuple[CashTransaction, Portfolio]:
+    return _load_row(s, actor, CashTransaction, transaction_id, write=write, lock=lock)
 
 
 def _cash_of(s: Session, asset_row_ids: Iterable[int]) -> dict[int, CashTransaction]:
