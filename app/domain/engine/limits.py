@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
 from app.domain.engine.snapshot import Brokerage, PortfolioSettings
 from app.domain.money import to_cents
@@ -16,6 +17,17 @@ from app.domain.model_spec import PERCENTAGES
 
 ZERO = Decimal(0)
 HUNDRED = Decimal(100)
+
+
+class AssetCap(NamedTuple):
+    """The most one asset may hold, in dollars, and which limit binds ('max_exposure' or
+    'max_value'); both None when neither is set."""
+
+    value: Decimal | None
+    kind: str | None
+
+
+NO_CAP = AssetCap(None, None)
 
 
 @dataclass(frozen=True)
@@ -41,16 +53,15 @@ class Limits:
             out = max(out, self.min_asset_value)
         return out
 
-    def asset_cap(self, portfolio_value: Decimal) -> tuple[Decimal | None, str | None]:
-        """The most one asset may hold, in dollars, and which limit binds ('max_exposure' or
-        'max_value'); (None, None) when neither is set."""
+    def asset_cap(self, portfolio_value: Decimal) -> AssetCap:
+        """The most one asset may hold (AssetCap; NO_CAP when neither limit is set)."""
         cap: Decimal | None = None
         kind: str | None = None
         if self.max_exposure is not None:
             cap, kind = self.max_exposure * portfolio_value / HUNDRED, "max_exposure"
         if self.max_asset_value is not None and (cap is None or self.max_asset_value < cap):
             cap, kind = self.max_asset_value, "max_value"
-        return cap, kind
+        return AssetCap(cap, kind) if kind is not None else NO_CAP
 
 
 def min_trade_amount_for(plain: Decimal | None, percentages: Decimal | None, allocation_method: str) -> Decimal:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
 from app.domain.engine import errors as E
 from app.domain.model_spec import ClassSpec, ModelAssetSpec, ModelSpec
@@ -14,6 +15,15 @@ from app.domain.model_spec import ClassSpec, ModelAssetSpec, ModelSpec
 ZERO = Decimal(0)
 HUNDRED = Decimal(100)
 CACHE_SIZE = 512
+
+
+class AssetInfo(NamedTuple):
+    """What the calculation knows of a listed asset (from the model, a quote or a holding)."""
+
+    code: str
+    class_id: int | None
+    group_id: int | None
+    price: Decimal | None  # last close; None when unknown or not positive (cannot be valued or bought)
 
 
 @dataclass(frozen=True)
@@ -52,7 +62,7 @@ class PreparedModel:
     percentages: bool
     problems: tuple[tuple[str, str], ...]  # (code, message): inconsistencies found
     total_allocation: Decimal
-    info: dict[int, tuple]  # asset id -> (code, class id, industry group id, last close or None): model assets, alternates
+    info: dict[int, AssetInfo]  # asset id -> what is known of it: model assets, alternates
 
     def check(self, custom_classes: bool) -> None:
         """Raise the first problem that matters: the class total does not when the portfolio uses
@@ -118,16 +128,16 @@ def _build(spec: ModelSpec) -> PreparedModel:
             seen = equivalents.setdefault(a, [])
             if b not in seen:
                 seen.append(b)
-    info: dict[int, tuple] = {}
+    info: dict[int, AssetInfo] = {}
     for cls in classes:
         for pa in cls.assets:
             ref = pa.spec.asset
-            info[ref.id] = (ref.code, ref.class_id, ref.industry_group_id, _usable(ref.last_close_price))
+            info[ref.id] = AssetInfo(ref.code, ref.class_id, ref.industry_group_id, _usable(ref.last_close_price))
     for cls in classes:
         for pa in cls.assets:
             alt = pa.spec.alternate
             if alt is not None and alt.id not in info:
-                info[alt.id] = (alt.code, alt.class_id, alt.industry_group_id, _usable(alt.last_close_price))
+                info[alt.id] = AssetInfo(alt.code, alt.class_id, alt.industry_group_id, _usable(alt.last_close_price))
     return PreparedModel(
         spec=spec, info=info, classes=tuple(classes), class_by_id={c.class_id: c for c in classes},
         cash_class_id=cash.class_id if cash else None, asset_ids=frozenset(asset_ids),

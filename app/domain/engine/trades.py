@@ -26,12 +26,13 @@ from app.domain import validators
 from app.domain.engine import actions as A
 from app.domain.engine import reasons as R
 from app.domain.engine.limits import brokerage_fee, limits_for
+from app.domain.engine.positions import gather_positions
 from app.domain.engine.prepared import prepare_model
 from app.domain.engine.results import Note, Target, TradeFigures, Trades, Transaction, build
 from app.domain.engine.snapshot import (
     DECREASE, DONT_HOLD, EXCEPTION_LABELS, INCREASE, MANUAL_TRADE_DECISION, Brokerage, Snapshot,
 )
-from app.domain.engine.target import CTX, SELL_ACTION, gather_positions
+from app.domain.engine.working import CTX, SELL_ACTION
 from app.domain.errors import ValidationError
 from app.domain.money import to_cents
 
@@ -104,7 +105,8 @@ def generate_trades(snapshot: Snapshot, target: Target) -> Trades:
 
 def _generate(snapshot: Snapshot, target: Target) -> Trades:
     prep = prepare_model(snapshot.model)
-    info, units, _cash = gather_positions(snapshot, prep)
+    gathered = gather_positions(snapshot, prep)
+    info, units = gathered.info, gathered.units
     limits = limits_for(snapshot.settings, snapshot.model.allocation_method)
     mta = limits.min_trade_amount
     brokerage = snapshot.brokerage
@@ -136,7 +138,8 @@ def _generate(snapshot: Snapshot, target: Target) -> Trades:
         delta = wanted - current
         if delta == 0:
             continue
-        last_close = info[a.asset_id][3] if a.asset_id in info and info[a.asset_id][3] is not None else a.price
+        known = info.get(a.asset_id)
+        last_close = known.price if known is not None and known.price is not None else a.price
         if last_close is None:
             continue  # nothing can be traded without a price (the target never buys such an asset)
         limit_price = resolved.limit_price

@@ -1,0 +1,115 @@
+"""Step 0 of the target calculation (target.py): the positions and the portfolio value V.
+
+Holdings plus pending (approved, not executed) trades; cash moved by their value and brokerage.
+A held asset without a last close price, or a pending sell of more than is held, makes the
+calculation fail (CalculationError). V = listed assets at last close (each to the cent) + cash +
+deposits + custom holdings. `gather_positions` is shared with the trade generation (trades.py).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any, NamedTuple
+
+from app.domain.engine import errors as E
+from app.domain.engine.prepared import AssetInfo, PreparedModel
+from app.domain.engine.snapshot import DECREASE, INCREASE, Snapshot
+from app.domain.engine.working import ZERO
+from app.domain.money import to_cents
+
+
+class Gathered(NamedTuple):
+    """What is held once the pending trades are counted as done."""
+
+    info: dict[int, AssetInfo]  # every asset known to the snapshot
+    units: dict[int, Decimal]  # asset id -> units held after pending trades
+    cash: Decimal  # the cash after pending trades
+
+
+class Valued(NamedTuple):
+    """A deposit or custom holding (never traded) and its value to the cent."""
+
+    holding: Any  # snapshot.DepositHolding | snapshot.CustomHolding
+    value: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class Positions:
+    """Step 0's answer."""
+
+    info: dict[int, AssetInfo]
+    units: dict[int, Decimal]  # listed assets held after pending trades (0 or more)
+    values: dict[int, Decimal]  # asset id -> the value held at last close, to the cent (held assets)
+    cash: Decimal
+    deposits: tuple[Valued, ...]
+    customs: tuple[Valued, ...]
+    value: Decimal  # V
+
+
+def gather_positions(snap: Snapshot, prep: PreparedModel) -> Gathered:
+    """The assets known to the snapshot, the units held and the cash, after pending trades. A
+    holding's data wins over a quote's, a quote's over the model's copy; a missing or non-positive
+    price never hides a known one."""
+    info: dict[int, AssetInfo] = dict(prep.info)
+    new = tuple.__new__  # AssetInfo(...) without its Python-level __new__: one per quote and holding
+
+    def merge(asset_id, code, class_id, group_id, price):
+        if price is not None and price <= 0:  # no usable price: cannot be valued or bought
+            price = None
+        if price is None:
+            row = info.get(asset_id)
+            if row is not None:
+                price = row.price
+        info[asset_id] = new(AssetInfo, (code, class_id, group_id, price))
+
+    for q in snap.quotes:
+        merge(q.asset_id, q.code, q.class_id, q.industry_group_id, q.last_close_price)
+    units: dict[int, Decimal] = {}
+    for h in snap.holdings:
+        merge(h.asset_id, h.code, h.class_id, h.industry_group_id, h.last_close_price)
+        units[h.asset_id] = units.get(h.asset_id, ZERO) + Decimal(h.units)
+    cash = to_cents(Decimal(snap.cash))
+    for t in snap.pending_trades:
+        value, fee = to_cents(Decimal(t.value)), to_cents(Decimal(t.brokerage))
+        if t.action == INCREASE:
+            units[t.asset_id] = units.get(t.asset_id, ZERO) + Decimal(t.units)
+            cash -= value + fee
+        elif t.action == DECREASE:
+            units[t.asset_id] = units.get(t.asset_id, ZERO) - Decimal(t.units)
+            cash += value - fee
+        else:
+            raise ValueError(f"unknown pending trade action {t.action!r}")
+    return Gathered(info, units, cash)
+
+
+def positions(snap: Snapshot, prep: PreparedModel) -> Positions:
+    """Step 0: the positions after pending trades and V (CalculationError: oversold,
+    missing_price, no_value)."""
+    info, units, cash = gather_positions(snap, prep)
+    missing: list[str] = []
+    for asset_id in sorted(units):
+        n = units[asset_id]
+        code = info[asset_id].code if asset_id in info else f"#{asset_id}"
+        if n < 0:
+            raise E.CalculationError("oversold", E.OVERSOLD.format(code=code))
+        if n > 0 and (asset_id not in info or info[asset_id].price is None):
+            missing.append(code)
+    if missing:
+        missing.sort()
+        text = (E.MISSING_PRICE.format(codes=missing[0]) if len(missing) == 1
+                else E.MISSING_PRICES.format(codes=", ".join(missing)))
+        raise E.CalculationError("missing_price", text)
+    listed = ZERO
+    values: dict[int, Decimal] = {}
+    for asset_id in sorted(units):
+        n = units[asset_id]
+        if n > 0:
+            value = values[asset_id] = to_cents(n * info[asset_id].price)
+            listed += value
+    deposits = tuple(Valued(d, to_cents(Decimal(d.value))) for d in snap.deposits)
+    customs = tuple(Valued(c, to_cents(Decimal(c.value))) for c in snap.custom_holdings)
+    value = listed + cash + sum((v.value for v in deposits), ZERO) + sum((v.value for v in customs), ZERO)
+    if value <= 0:
+        raise E.CalculationError("no_value", E.NO_VALUE)
+    return Positions(info=info, units=units, values=values, cash=cash, deposits=deposits, customs=customs,
+                     value=value)

@@ -1,0 +1,194 @@
+"""What the steps of the target calculation share (target.py): the arithmetic context and
+constants, the texts of amounts, and the two working rows the steps fill in.
+
+A `Line` is one asset of the calculation and a `ClassState` one asset class. They are the only
+mutable things of a calculation: the steps pass them along inside their named records (classes.py
+`Classes`, places.py `Places`) and each step writes its own fields:
+
+| step (module)                      | Line                                   | ClassState                          |
+|------------------------------------|----------------------------------------|-------------------------------------|
+| 1 class targets (classes.py)       |                                        | effective, target, fixed, others    |
+| 2 places (places.py)               | all but f, tgt, hi, cap_kind           | lines                               |
+| 2 eligibility (eligibility.py)     | role, reasons (assets limit, minimum)  | fixed, target (cash), budget, flex  |
+| 3-4 allocation (allocation.py)     | f, hi, cap_kind, reasons               | allotted, lam, capacity, received   |
+| 5 units (units.py)                 | tgt                                    |                                     |
+| 6 minimum trade (min_trade.py)     | tgt, reasons                           |                                     |
+| 7 cash (cash.py)                   | tgt, reasons                           |                                     |
+
+Everything else a step finds is handed on in a frozen record (slots) or a NamedTuple where it is
+made per asset on the hot path.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Context, Decimal, DivisionByZero, InvalidOperation, Overflow
+
+from app.domain.engine import actions as A
+from app.domain.engine.limits import Limits
+from app.domain.engine.prepared import PreparedModel
+from app.domain.engine.results import Reason, intern_reason
+from app.domain.engine.snapshot import PortfolioSettings, Snapshot
+from app.domain.model_spec import ModelSpec
+from app.domain.money import to_cents
+
+CTX = Context(prec=28, rounding=ROUND_HALF_EVEN, traps=[InvalidOperation, DivisionByZero, Overflow])
+ZERO = Decimal(0)
+ONE = Decimal(1)
+HALF = Decimal("0.5")
+HUNDRED = Decimal(100)
+INF = Decimal("Infinity")
+EPS = Decimal("1e-9")  # tolerance of the allocation arithmetic (values in dollars)
+TINY = Decimal("1e-18")  # guards floor() against the last digit of an exact division
+PCT = Decimal("0.0001")  # percentages are stored with 4 decimals
+PCT_ZERO = ZERO.quantize(PCT)
+HALF_CENT = Decimal("0.005")
+
+# a line's role
+FIXED, FLEX, OUT = "fixed", "flex", "zero"
+PINNED = "pinned"  # the adviser set its target units (snapshot.overrides)
+# how a flexible line follows the level of its class (allocation.py)
+M_BUY, M_ACC, M_TAP, M_TSP = "BUY", "ACC", "TAP", "TSP"
+ADDED_RANK = 500_000  # added assets: after every model place, before the holdings the model does not place
+UNMODELLED_RANK = 1_000_000
+
+SELL_ACTION = A.Action(A.SELL, A.SELL)
+
+_NO_CODES: frozenset[str] = frozenset()
+reason = intern_reason  # one Reason object per distinct (code, text)
+
+
+def pct(value: Decimal, total: Decimal) -> Decimal:
+    """value as a % of total, 4 decimals half-up, inside the engine's context."""
+    return (value * HUNDRED / total).quantize(PCT, rounding=ROUND_HALF_UP)
+
+
+def fmt(value: Decimal | None) -> str:
+    if value is None:
+        return ""
+    return format(value.normalize(), "f")
+
+
+def money(value: Decimal) -> str:
+    return f"${to_cents(value):,.2f}"
+
+
+@dataclass(frozen=True, slots=True)
+class Inputs:
+    """What every step reads of the snapshot: the model prepared, the limits of its method."""
+
+    snapshot: Snapshot
+    model: ModelSpec
+    prep: PreparedModel
+    settings: PortfolioSettings
+    limits: Limits
+    mta: Decimal  # the minimum trade amount (0 when not set)
+    custom: bool  # the portfolio's own class allocation applies
+    percentages: bool  # the model uses the percentages method
+
+
+class Line:
+    """One asset of the calculation (mutable while the steps run; see the module text). Class
+    attributes are the defaults, so a line costs only what differs from them."""
+
+    weight = ONE
+    percentage = None
+    action = A.DEFAULT_ACTION
+    source = A.SOURCE_DEFAULT
+    limit_price = None
+    comment = None
+    exception = None
+    manual = False
+    role = OUT
+    mode = M_BUY
+    hi = INF
+    cap_kind = None
+    f = ZERO  # the value the allocation gives it (steps 3-4)
+    tgt = ZERO  # its target units (steps 5-7)
+    pin = None  # the adviser's target units (role PINNED)
+    added = False  # an AddedAsset's place
+    edited = False  # pinned or added: never cut for cash nor sold for it
+    reasons: tuple | list = ()
+    codes: frozenset | set = _NO_CODES
+    _tv_units = None
+    _tv = ZERO
+    _fee_units = None
+    _fee = ZERO
+
+    def __init__(self, asset_id, code, cls, group_id, price, cur_units, cur_value, kind, model_asset_id, rank):
+        self.asset_id = asset_id
+        self.code = code
+        self.cls = cls
+        self.class_id = cls.id
+        self.group_id = group_id
+        self.price = price
+        self.cur_units = cur_units
+        self.held = cur_units > 0
+        self.cur_exact = cur_units * price if self.held else ZERO
+        self.cur_value = cur_value
+        self.kind = kind
+        self.model_asset_id = model_asset_id
+        self.rank = rank
+
+    def add(self, code: str, text: str) -> None:
+        codes = self.codes
+        if codes is _NO_CODES:
+            self.codes = {code}
+            self.reasons = [reason(code, text)]
+        elif code not in codes:
+            codes.add(code)
+            self.reasons.append(reason(code, text))
+
+    def value_of(self, units: Decimal) -> Decimal:
+        """The position's value at `units`, to the cent (remembered for the last units asked)."""
+        if units == self.cur_units:
+            return self.cur_value
+        if units == self._tv_units:
+            return self._tv
+        value = to_cents(units * self.price) if units else ZERO
+        self._tv_units, self._tv = units, value
+        return value
+
+
+class ClassState:
+    """One asset class of the calculation (mutable while the steps run; see the module text)."""
+
+    __slots__ = (
+        "id", "title", "is_cash", "allocation", "effective", "min", "max", "limit", "rank", "in_model", "target",
+        "fixed", "budget", "allotted", "lines", "flex", "lam", "capacity", "received", "reasons", "codes", "others",
+        "pct_total", "weight_text",
+    )
+
+    def __init__(self, class_id, title, is_cash, allocation, min_, max_, limit, rank, in_model, pct_total=ZERO):
+        self.id = class_id
+        self.title = title
+        self.is_cash = is_cash
+        self.allocation = allocation
+        self.effective = allocation
+        self.min = min_
+        self.max = max_
+        self.limit = limit
+        self.rank = rank
+        self.in_model = in_model
+        self.target = ZERO
+        self.fixed = ZERO  # fixed listed assets + deposits + custom holdings (exact)
+        self.others = ZERO  # deposits + custom holdings (cents)
+        self.budget = ZERO  # what its flexible assets share (step 2)
+        self.allotted = ZERO  # the budget plus what it took of other classes' excess (steps 3-4)
+        self.lines: list[Line] = []
+        self.flex: list[Line] = []
+        self.lam: Decimal | None = ZERO
+        self.capacity = ZERO
+        self.received = ZERO
+        self.reasons: list[Reason] = []
+        self.codes: set[str] = set()
+        self.pct_total = pct_total
+        self.weight_text: str | None = None
+
+    def add(self, code: str, text: str) -> None:
+        if code not in self.codes:
+            self.codes.add(code)
+            self.reasons.append(reason(code, text))
+
+    @property
+    def label(self) -> str:
+        return self.title or f"class {self.id}"
