@@ -34,7 +34,7 @@ each portfolio's result.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
 from decimal import Decimal, InvalidOperation
 from typing import Any, Iterable, Sequence
@@ -94,7 +94,9 @@ def status_label(key: str) -> str:
 
 # ---- rows -----------------------------------------------------------------------------------------
 @dataclass(slots=True)
-class CashRow:
+class ReportRow:
+    """What both reports show of a portfolio and its target portfolio."""
+
     investment_id: int
     portfolio_name: str
     firm_id: int
@@ -106,6 +108,10 @@ class CashRow:
     version: int
     status: str                 # report status key (see STATUS_ORDER)
     status_label: str
+
+
+@dataclass(slots=True)
+class CashRow(ReportRow):
     date: datetime              # approved / validated / declined at; calculated at for drafts
     value: Decimal | None       # the portfolio value the target was calculated on
     cash: Decimal               # executed cash balance now
@@ -115,18 +121,7 @@ class CashRow:
 
 
 @dataclass(slots=True)
-class PendingRow:
-    investment_id: int
-    portfolio_name: str
-    firm_id: int
-    firm: str
-    owners: str
-    adviser: str
-    model: str
-    tp_id: int
-    version: int
-    status: str
-    status_label: str
+class PendingRow(ReportRow):
     not_enough_cash: bool
     error_message: str | None
     date: datetime              # calculated at
@@ -419,8 +414,8 @@ def _text(value: Decimal | None) -> str | None:
 
 def row_json(row: CashRow | PendingRow) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for name in row.__slots__:
-        value = getattr(row, name)
+    for column in fields(row):
+        name, value = column.name, getattr(row, column.name)
         if isinstance(value, Decimal):
             value = _text(value)
         elif isinstance(value, datetime):
