@@ -88,7 +88,7 @@ def audit_page() -> rx.Component:
             list_footer(
                 rx.text(s.total, " events", size="1", color=rx.color("gray", 10), id="audit-total"),
                 rx.hstack(page_size_select(s.page_size, s.set_page_size),
-                          pagination(s.page, s.pages, s.visible, s.set_page), spacing="4", align="center", wrap="wrap"),
+                          pagination(s.page, s.pages, s.visible, s.go_page), spacing="4", align="center", wrap="wrap"),
             ),
         ),
         crumbs=[("Audit trail", None)],
@@ -112,7 +112,7 @@ def portfolio_history_page() -> rx.Component:
             ),
             list_footer(
                 rx.text(h.total, " events", size="1", color=rx.color("gray", 10), id="history-total"),
-                pagination(h.page, h.pages, h.visible, h.set_page),
+                pagination(h.page, h.pages, h.visible, h.go_page),
             ),
         ),
         crumbs=[("Portfolios", routes.url("portfolios.list")), (h.portfolio_name, h.holdings_url), ("History", None)],

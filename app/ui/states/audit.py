@@ -5,20 +5,21 @@ dates; the Excel export takes the same filters."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlencode
 
 import reflex as rx
 
-from app.domain.errors import AuthenticationError, DomainError, PermissionDenied
-from app.domain.permissions import NOT_ALLOWED, home_route
+from app.domain.errors import DomainError, PermissionDenied
+from app.domain.permissions import NOT_ALLOWED, Actor, home_route
 from app.domain.roles import Role
 from app.exports.audit_xlsx import changes_text
 from app.services import audit, firms as firm_service, portfolios as portfolio_service
-from app.services.listing import DEFAULT_PAGE_SIZE, PAGE_SIZES
+from app.services.listing import DEFAULT_PAGE_SIZE
 from app.ui import routes
-from app.ui.states.lists import visible_pages
 from app.ui.states.base import AppState, toast_error
+from app.ui.states.lists import Paged
+from app.ui.states.screen import screen_load
 
 ALL = "all"
 
@@ -49,12 +50,36 @@ def audit_row(e: dict[str, Any]) -> AuditRow:
                     changes=changes_text(e.get("before") or {}, e.get("after") or {}), ip=e.get("ip") or "")
 
 
-class AuditState(AppState):
+def _choices(first: str, options: list[dict[str, Any]], value: str = "value", label: str = "label") -> list[Choice]:
+    return [Choice(ALL, first)] + [Choice(str(o[value]), o[label]) for o in options]
+
+
+class AuditList(Paged, mixin=True):
+    """A page of audit events, newest first: the screen reads them in `_read(actor)`. A refusal sends
+    the user home when REFUSED_HOME (the firm's trail), else shows its message."""
+
+    REFUSED_HOME: ClassVar[bool] = False
+
     rows: list[AuditRow] = []
-    total: int = 0
-    page: int = 1
-    page_size: str = str(DEFAULT_PAGE_SIZE)
     loading: bool = True
+
+    def _read(self, actor: Actor) -> tuple[list[dict[str, Any]], int]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _reload(self):
+        try:
+            rows, total = self._read(self._actor())
+        except DomainError as exc:
+            if self.REFUSED_HOME and isinstance(exc, PermissionDenied):
+                return [toast_error(NOT_ALLOWED), rx.redirect(routes.url("home"))]
+            self.loading = False
+            return self._fail(exc)
+        self.rows, self.total, self.loading = [audit_row(e) for e in rows], total, False
+        return None
+
+
+class AuditState(AuditList, AppState):
+    REFUSED_HOME: ClassVar[bool] = True
 
     # filters
     who: str = ""
@@ -69,20 +94,8 @@ class AuditState(AppState):
     is_superuser_view: bool = False
 
     @rx.var
-    def pages(self) -> int:
-        return max(1, -(-self.total // self._size()))
-
-    @rx.var
-    def visible(self) -> list[int]:
-        return visible_pages(self.page, self.pages)
-
-    @rx.var
     def export_path(self) -> str:
         return "/api/audit-events/export-excel?" + urlencode(self._filters_query())
-
-    def _size(self) -> int:
-        size = int(self.page_size) if self.page_size.isdigit() else 0
-        return size if size in PAGE_SIZES else DEFAULT_PAGE_SIZE
 
     def _filters(self) -> dict[str, Any]:
         return {"who": self.who, "action": "" if self.action == ALL else self.action,
@@ -93,47 +106,31 @@ class AuditState(AppState):
     def _filters_query(self) -> dict[str, str]:
         return {k: str(v) for k, v in self._filters().items() if v not in (None, "")}
 
-    def _load(self):
-        try:
-            actor = self._actor()
-            rows, total = audit.list_events(actor=actor, limit=self._size(), offset=(self.page - 1) * self._size(),
-                                            **self._filters())
-        except PermissionDenied:
-            return [toast_error(NOT_ALLOWED), rx.redirect(routes.url("home"))]
-        except DomainError as exc:
-            self.loading = False
-            return self._fail(exc)
-        if not rows and total and self.page > 1:
-            self.page = 1
-            return self._load()
-        self.rows, self.total, self.loading = [audit_row(e) for e in rows], total, False
-        return None
+    def _clear(self) -> None:
+        self.who, self.action, self.object_type, self.date_from, self.date_to, self.firm = "", ALL, ALL, "", "", ALL
+
+    def _read(self, actor: Actor) -> tuple[list[dict[str, Any]], int]:
+        return audit.list_events(actor=actor, limit=self._limit(), offset=self._offset(), **self._filters())
 
     @rx.event
-    def on_load(self):
+    @screen_load()
+    def on_load(self, actor: Actor):
         self.loading = True
         self.page, self.rows, self.total = 1, [], 0
-        self.who, self.action, self.object_type, self.date_from, self.date_to, self.firm = "", ALL, ALL, "", "", ALL
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None  # AppState.check_login already sent the visitor to sign in
+        self._clear()
         if actor.role not in (Role.SUPERUSER, Role.ADMINISTRATOR):
             return [toast_error(NOT_ALLOWED), rx.redirect(routes.url(home_route(actor.role)))]
-        try:
-            options = audit.filter_options(actor=actor)
-            self.is_superuser_view = actor.is_superuser
-            self.firms = [Choice(ALL, "All firms")] + (
-                [Choice(str(o["id"]), o["name"]) for o in firm_service.firm_options(actor=actor)] if actor.is_superuser else [])
-        except DomainError as exc:
-            return self._fail(exc)
-        self.actions = [Choice(ALL, "All actions")] + [Choice(o["value"], o["label"]) for o in options["actions"]]
-        self.object_types = [Choice(ALL, "All objects")] + [Choice(o["value"], o["label"]) for o in options["object_types"]]
-        return self._load()
+        options = audit.filter_options(actor=actor)
+        self.is_superuser_view = actor.is_superuser
+        self.firms = _choices("All firms", firm_service.firm_options(actor=actor) if actor.is_superuser else [],
+                              "id", "name")
+        self.actions = _choices("All actions", options["actions"])
+        self.object_types = _choices("All objects", options["object_types"])
+        return self._reload()
 
     def _refilter(self):
         self.page = 1
-        return self._load()
+        return self._reload()
 
     @rx.event
     def set_who(self, value: str):
@@ -171,76 +168,29 @@ class AuditState(AppState):
 
     @rx.event
     def clear_filters(self):
-        self.who, self.action, self.object_type, self.date_from, self.date_to, self.firm = "", ALL, ALL, "", "", ALL
+        self._clear()
         return self._refilter()
 
-    @rx.event
-    def set_page(self, page: int):
-        try:
-            self.page = max(1, min(int(page), self.pages))
-        except (TypeError, ValueError):
-            return None
-        return self._load()
 
-    @rx.event
-    def set_page_size(self, value: str):
-        if value in {str(size) for size in PAGE_SIZES}:
-            self.page_size, self.page = value, 1
-            return self._load()
-        return None
+class PortfolioHistoryState(AuditList, AppState):
+    PAGE_SIZES: ClassVar[tuple[int, ...]] = (DEFAULT_PAGE_SIZE,)
 
-
-class PortfolioHistoryState(AppState):
     portfolio_id: int = 0
     portfolio_name: str = ""
-    rows: list[AuditRow] = []
-    total: int = 0
-    page: int = 1
-    loading: bool = True
-
-    @rx.var
-    def pages(self) -> int:
-        return max(1, -(-self.total // DEFAULT_PAGE_SIZE))
-
-    @rx.var
-    def visible(self) -> list[int]:
-        return visible_pages(self.page, self.pages)
 
     @rx.var
     def holdings_url(self) -> str:
         return routes.url("portfolios.holdings", id=self.portfolio_id) if self.portfolio_id else routes.url("home")
 
-    def _load(self):
-        try:
-            actor = self._actor()
-            rows, total = audit.portfolio_history(actor=actor, investment_id=self.portfolio_id,
-                                                  limit=DEFAULT_PAGE_SIZE, offset=(self.page - 1) * DEFAULT_PAGE_SIZE)
-        except DomainError as exc:
-            self.loading = False
-            return self._fail(exc)
-        self.rows, self.total, self.loading = [audit_row(e) for e in rows], total, False
-        return None
+    def _read(self, actor: Actor) -> tuple[list[dict[str, Any]], int]:
+        return audit.portfolio_history(actor=actor, investment_id=self.portfolio_id, limit=self._limit(),
+                                       offset=self._offset())
 
     @rx.event
-    def on_load(self):
+    @screen_load(back=lambda self, actor: routes.url(home_route(actor.role)))
+    def on_load(self, actor: Actor):
         self.loading, self.page, self.rows, self.total, self.portfolio_name = True, 1, [], 0, ""
         raw = routes.param(self.router.url.path)
         self.portfolio_id = int(raw) if raw.isdigit() else 0
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None
-        try:
-            self.portfolio_name = portfolio_service.get_portfolio(actor=actor, portfolio_id=self.portfolio_id)["name"]
-        except DomainError as exc:
-            self.loading = False
-            return [toast_error(exc.message), rx.redirect(routes.url(home_route(actor.role)))]
-        return self._load()
-
-    @rx.event
-    def set_page(self, page: int):
-        try:
-            self.page = max(1, min(int(page), self.pages))
-        except (TypeError, ValueError):
-            return None
-        return self._load()
+        self.portfolio_name = portfolio_service.get_portfolio(actor=actor, portfolio_id=self.portfolio_id)["name"]
+        return self._reload()
