@@ -13,7 +13,7 @@ from app.services.trade_approval_report import STATUS_FILTER_LABELS
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    confirm_dialog, download_button, empty_row, list_footer, page_size_select, pagination, plain_header, skeleton_rows, sort_header,
+    confirm_dialog_of, download_button, empty_row, list_footer, page_size_select, pagination, plain_header, skeleton_rows, sort_header,
     table_card,
 )
 from app.ui.pages.users import option_select
@@ -167,7 +167,7 @@ def _adjustments() -> rx.Component:
                 rx.button("Reset", variant="soft", color_scheme="gray", on_click=F.reset_adjustments,
                           id="adj-reset", size="2"),
                 rx.button(rx.icon("sliders-horizontal", size=14), "Apply adjustments", on_click=F.ask_adjust,
-                          id="adj-apply", size="2", disabled=F.total == 0),
+                          id="adj-apply", size="2", disabled=F.file_total == 0),
                 justify="end", spacing="2", width="100%",
             ),
             spacing="3", width="100%",
@@ -246,7 +246,7 @@ def _file_table() -> rx.Component:
     footer = list_footer(
         rx.text(F.showing, size="2", color=rx.color("gray", 11)),
         rx.hstack(page_size_select(F.page_size, F.set_page_size, PAGE_SIZES),
-                  pagination(F.page, F.pages, F.visible, F.set_page), spacing="4", align="center", wrap="wrap"),
+                  pagination(F.page, F.pages, F.visible, F.go_page), spacing="4", align="center", wrap="wrap"),
     )
     return table_card(header, body, footer)
 
@@ -302,7 +302,7 @@ def _cash_card() -> rx.Component:
 def _file_actions() -> rx.Component:
     def export(kind: str, icon: str) -> rx.Component:
         return rx.button(rx.icon(icon, size=14), EXPORT_LABELS[kind], on_click=F.export(kind), variant="soft",
-                         loading=F.exporting == kind, disabled=(F.exporting != "") | (F.total == 0),
+                         loading=F.exporting == kind, disabled=(F.exporting != "") | (F.file_total == 0),
                          id=f"export-{kind.replace('_', '-')}")
 
     return rx.hstack(
@@ -324,8 +324,7 @@ def _file_view() -> rx.Component:
         _adjustments(),
         _file_table(),
         _cash_card(),
-        confirm_dialog(F.adj_confirm_open, rules.CONFIRM_ADJUSTMENTS, F.adjust, F.cancel_adjust,
-                       confirm_label="Apply", danger=False),
+        confirm_dialog_of(F, danger=False),
         spacing="4", width="100%",
     )
 
@@ -470,17 +469,17 @@ def _approval_view() -> rx.Component:
         rx.alert_dialog.root(
             rx.alert_dialog.content(
                 rx.alert_dialog.title("Please confirm"),
-                rx.alert_dialog.description(A.ask_message, id="approval-question"),
+                rx.alert_dialog.description(A.confirm_message, id="approval-question"),
                 rx.hstack(
-                    rx.button("Cancel", variant="soft", color_scheme="gray", on_click=A.cancel_ask,
+                    rx.button("Cancel", variant="soft", color_scheme="gray", on_click=A.cancel_confirm,
                               id="approval-ask-cancel"),
-                    rx.button(rx.cond(A.ask == "validate", "Validate", "Confirm"), on_click=A.answer,
+                    rx.button(A.confirm_label, on_click=A.confirm,
                               id="approval-ask-ok"),
                     justify="end", spacing="3", margin_top="16px",
                 ),
                 max_width="440px",
             ),
-            open=A.ask != "",
+            open=A.confirm_open,
         ),
         spacing="4", width="100%",
     )

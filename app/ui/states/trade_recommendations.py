@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import math
 from datetime import date
 from decimal import Decimal
 from typing import Any, ClassVar, NamedTuple
@@ -37,7 +36,7 @@ import reflex as rx
 from app.db.types import utcnow
 from app.domain import advice, orders as order_rules, validators
 from app.domain.engine import trade_file as rules
-from app.domain.errors import AuthenticationError, DomainError
+from app.domain.errors import DomainError
 from app.domain.permissions import Actor
 from app.domain.roles import Role
 from app.services import firms as firm_service
@@ -45,14 +44,12 @@ from app.services import trade_approval_report as approval_service
 from app.services import trade_file as trade_file_service
 from app.services import users as user_service
 from app.ui import routes
-from app.ui.states.lists import visible_pages
+from app.ui.display import NA, close_price, day, money, percent_1dp, whole_units
 from app.ui.parse import positive_int
-from app.ui.display import close_price
-from app.ui.states.assets import percent_display
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
-from app.ui.states.holdings import units
 from app.ui.states.lists import ListControls
-from app.ui.states.orders import FirmChoice, Option, _day, _events, _money
+from app.ui.states.orders import FirmChoice, Option
+from app.ui.states.screen import Confirm, events, guarded, screen_load
 
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
 FILE_VIEW, APPROVAL_VIEW = "file", "approval"
@@ -149,19 +146,19 @@ def file_row_view(row: trade_file_service.TradeFileRow, change: Change | None, s
     return FileRowView(
         id=row.recommendation_id, portfolio=row.investment_name,
         holdings_url=routes.url("portfolios.holdings", id=row.investment_id), broker=row.broker_name or "N/A",
-        action=row.action, code=row.asset_code, amount=_money(row.amount), pending_amount=_money(row.pending_amount),
-        quantity=units(figures["quantity"]), limit_price=close_price(price) if price is not None else "",
+        action=row.action, code=row.asset_code, amount=money(row.amount), pending_amount=money(row.pending_amount),
+        quantity=whole_units(figures["quantity"]), limit_price=close_price(price, ""),
         last_close=close_price(row.last_close_price),
-        vs_percentage=percent_display(figures["limit_vs_price_percentage"]) if vs_value is not None else "",
-        vs_value=close_price(vs_value) if vs_value is not None else "",
-        vs_negative=vs_value is not None and vs_value < 0, row_type=row.type, status=row.status,
-        expiry=_day(figures["expiry"]), order_type=order_type, selected=selected, adjusted=change is not None)
+        vs_percentage=percent_1dp(figures["limit_vs_price_percentage"], NA) if vs_value is not None else "",
+        vs_value=close_price(vs_value, ""), vs_negative=vs_value is not None and vs_value < 0, row_type=row.type,
+        status=row.status, expiry=day(figures["expiry"]), order_type=order_type, selected=selected,
+        adjusted=change is not None)
 
 
 def cash_view(c: trade_file_service.CashSummaryRow) -> CashView:
-    return CashView(portfolio=c.investment_name, buys=_money(c.sumAmountBuyForPortfolio),
-                    sells=_money(c.sumAmountSellForPortfolio), cash_assets=_money(c.sumCashAssets),
-                    min_cash=_money(c.minCashBalance), available=_money(c.availableCash),
+    return CashView(portfolio=c.investment_name, buys=money(c.sumAmountBuyForPortfolio),
+                    sells=money(c.sumAmountSellForPortfolio), cash_assets=money(c.sumCashAssets),
+                    min_cash=money(c.minCashBalance), available=money(c.availableCash),
                     background=c.background or "", text=c.text or "")
 
 
@@ -183,8 +180,12 @@ def _decimal_or_none(text: str) -> Decimal | None:
 
 
 # ---- reports.trade-recommendations: the trade file view (and the page's view switch) ------------------
-class TradeFileState(FirmChoice, ListControls, AppState):
+class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
+    """Paged from memory: `total` counts the rows matching the filter box, `file_total` the file's."""
+
     SORT_KEYS: ClassVar[tuple[str, ...]] = SORT_KEYS
+    PAGE_SIZES: ClassVar[tuple[int, ...]] = rules.PAGE_SIZES
+    DEFAULT_SIZE: ClassVar[int] = rules.DEFAULT_PAGE_SIZE
 
     view: str = FILE_VIEW
     loading: bool = True            # skeleton rows until the first load (a superuser's: until Load)
@@ -193,11 +194,7 @@ class TradeFileState(FirmChoice, ListControls, AppState):
     rows: list[FileRowView] = []
     cash: list[CashView] = []
     sort: str = rules.DEFAULT_SORT
-    order: str = "asc"
-    page_size: str = str(rules.DEFAULT_PAGE_SIZE)
-    page: int = 1
-    filtered: int = 0               # rows matching the filter box
-    total: int = 0                  # rows in the file (shown ones)
+    file_total: int = 0             # rows in the file (shown ones)
     placed_count: int = 0
     selected_count: int = 0
     all_selected: bool = False      # every row matching the filter is selected
@@ -217,7 +214,6 @@ class TradeFileState(FirmChoice, ListControls, AppState):
     adj_use_pending: bool = True
     adj_expiry: str = ""
     adj_errors: dict[str, str] = {}
-    adj_confirm_open: bool = False
     adjusted_count: int = 0
     today: str = ""
 
@@ -233,25 +229,25 @@ class TradeFileState(FirmChoice, ListControls, AppState):
         self.adj_filter_on, self.adj_limit_percentage, self.adj_limit_value = False, "", ""
         self.adj_rounding, self.adj_multiple = NO_ROUNDING, str(rules.ROUNDING_MULTIPLES[0])
         self.adj_use_pending, self.adj_expiry, self.adj_errors = True, "", {}
-        self.adj_confirm_open = False
+        self.confirm_open = False
 
     def _load(self, actor: Actor):
         """Reads the file again; selections and adjustments start over (placed rows changed)."""
         self.loading = True
+        self._changes = {}
         try:
             report = trade_file_service.generate(actor=actor, firm_id=self._firm_id())
         except DomainError as exc:
-            self._file, self._changes, self._selected = (), {}, set()
-            self.rows, self.cash, self.total, self.placed_count = [], [], 0, 0
+            self._file, self._selected = (), set()
+            self.file_total, self.placed_count = 0, 0
             self.error, self.loading, self.loaded = exc.message, False, True
             self._show()
             return self._fail(exc)
         shown = tuple(r for r in report.rows if not r.hidden)
         self._file = shown
-        self._changes = {}
         self._selected = {r.recommendation_id for r in shown if r.selected}
         self._cash = {c.investment_id: c for c in report.cash}
-        self.total = len(shown)
+        self.file_total = len(shown)
         self.placed_count = sum(1 for r in shown if r.status == rules.STATUS_PLACED)
         self.error, self.loading, self.loaded = "", False, True
         self._show()
@@ -273,11 +269,9 @@ class TradeFileState(FirmChoice, ListControls, AppState):
     def _show(self) -> None:
         """The current page of the filtered, sorted rows, and the cash of their portfolios."""
         found = self._visible()
-        size = self._limit()
-        self.filtered = len(found)
-        self.page = min(max(self.page, 1), self.pages_for(len(found), size))
-        start = (self.page - 1) * size
-        shown = found[start:start + size]
+        self.total = len(found)
+        self._clamp_page()
+        shown = found[self._offset():self._offset() + self._limit()]
         selected, changes = self._selected, self._changes
         self.rows = [file_row_view(r, changes.get(r.recommendation_id), r.recommendation_id in selected)
                      for r in shown]
@@ -287,40 +281,25 @@ class TradeFileState(FirmChoice, ListControls, AppState):
         self.all_selected = bool(found) and all(r.recommendation_id in selected for r in found)
         self.adjusted_count = len(changes)
 
-    @staticmethod
-    def pages_for(count: int, size: int) -> int:
-        return max(1, math.ceil(count / size))
-
     def _reload(self):
-        """ListControls: the filter, sort or page size changed: first page again, from memory."""
-        self.page = 1
+        """Paged and ListControls: the page, filter, sort or page size changed: shown from memory."""
         self._show()
 
-    def _with_actor(self):
-        try:
-            return self._actor(), None
-        except AuthenticationError as exc:
-            return None, self._fail(exc)
-
     @rx.event
-    def on_load(self):
+    @screen_load(clients=False)
+    def on_load(self, actor: Actor):
         self.view = FILE_VIEW
-        self.rows, self.cash, self._file, self._changes, self._selected, self._cash = [], [], (), {}, set(), {}
-        self.total = self.filtered = self.placed_count = self.selected_count = self.adjusted_count = 0
-        self.all_selected, self.download_all, self.exporting = False, False, ""
+        self._file, self._selected, self._cash = (), set(), {}
+        self.download_all, self.exporting = False, ""
         self.search, self.sort, self.order, self.page = "", rules.DEFAULT_SORT, "asc", 1
         self.page_size = str(rules.DEFAULT_PAGE_SIZE)
         self.error, self.loaded, self.loading = "", False, True
         self.today = utcnow().date().isoformat()
         self._reset_adjustments()
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None  # check_login sends the browser to sign in
-        refused = self._send_client_home(actor)
-        if refused:
-            return refused
         self._load_firms(actor)
+        self.file_total = self.placed_count = 0
+        self._changes = {}
+        self._show()
         if actor.is_superuser:
             self.loading = False
             return None  # 001 s6: the superuser picks a firm and loads
@@ -338,24 +317,14 @@ class TradeFileState(FirmChoice, ListControls, AppState):
         self._pick_firm(str(value or ""))
 
     @rx.event
+    @guarded
     def load(self):
-        actor, failed = self._with_actor()
-        if failed:
-            yield failed
-            return
+        actor = self._actor()
         self.page, self.loading, self.rows, self.cash = 1, True, [], []
         yield
         yield self._load(actor)
 
     # ---- table --------------------------------------------------------------------------------------
-    @rx.event
-    def set_page(self, page: Any):
-        number = positive_int(page)
-        if number is None:
-            return
-        self.page = number
-        self._show()
-
     @rx.event
     def toggle_row(self, row_id: Any):
         rid = positive_int(row_id)
@@ -376,25 +345,20 @@ class TradeFileState(FirmChoice, ListControls, AppState):
         self.download_all = bool(value)
 
     @rx.var
-    def pages(self) -> int:
-        size = int(self.page_size) if self.page_size in PAGE_SIZES else rules.DEFAULT_PAGE_SIZE
-        return self.pages_for(self.filtered, size)
-
-    @rx.var
-    def visible(self) -> list[int]:
-        return visible_pages(self.page, self.pages)
-
-    @rx.var
     def showing(self) -> str:
-        trades = "1 trade" if self.total == 1 else f"{self.total} trades"
-        if self.filtered != self.total:
-            trades = f"{self.filtered} of {trades}"
+        trades = "1 trade" if self.file_total == 1 else f"{self.file_total} trades"
+        if self.total != self.file_total:
+            trades = f"{self.total} of {trades}"
         return f"{trades}, {self.placed_count} placed, {self.selected_count} selected"
 
     # ---- adjustments --------------------------------------------------------------------------------
     def _clear(self, *keys: str) -> None:
         if any(k in self.adj_errors for k in keys):
             self.adj_errors = {k: v for k, v in self.adj_errors.items() if k not in keys}
+
+    def _set_text(self, attr: str, value: str, error_key: str, cap: int = 20) -> None:
+        setattr(self, attr, str(value or "")[:cap])
+        self._clear(error_key)
 
     @rx.event
     def set_adj_action(self, value: str | list[str]):
@@ -408,13 +372,10 @@ class TradeFileState(FirmChoice, ListControls, AppState):
 
     @rx.event
     def set_adj_gap(self, value: str):
-        text = str(value or "")[:20]
         if self.adj_gap_type == rules.GAP_VALUE:
-            self.adj_gap_value = text
-            self._clear("price_gap_value")
+            self._set_text("adj_gap_value", value, "price_gap_value")
         else:
-            self.adj_gap_percentage = text
-            self._clear("price_gap_percentage")
+            self._set_text("adj_gap_percentage", value, "price_gap_percentage")
 
     @rx.event
     def set_adj_filter_on(self, value: bool):
@@ -424,13 +385,11 @@ class TradeFileState(FirmChoice, ListControls, AppState):
 
     @rx.event
     def set_adj_limit_percentage(self, value: str):
-        self.adj_limit_percentage = str(value or "")[:20]
-        self._clear("limit_vs_last_percentage")
+        self._set_text("adj_limit_percentage", value, "limit_vs_last_percentage")
 
     @rx.event
     def set_adj_limit_value(self, value: str):
-        self.adj_limit_value = str(value or "")[:20]
-        self._clear("limit_vs_last_value")
+        self._set_text("adj_limit_value", value, "limit_vs_last_value")
 
     @rx.event
     def set_adj_rounding(self, value: str):
@@ -448,8 +407,7 @@ class TradeFileState(FirmChoice, ListControls, AppState):
 
     @rx.event
     def set_adj_expiry(self, value: str):
-        self.adj_expiry = str(value or "")[:10]
-        self._clear("expiry")
+        self._set_text("adj_expiry", value, "expiry", 10)
 
     def _adjustment_errors(self) -> dict[str, str]:
         errors = rules.adjustment_errors(
@@ -468,18 +426,10 @@ class TradeFileState(FirmChoice, ListControls, AppState):
     def ask_adjust(self):
         """Apply: invalid inputs show their texts and change nothing; valid ones are asked about."""
         self.adj_errors = self._adjustment_errors()
-        if self.adj_errors:
-            return None
-        self.adj_confirm_open = True
-        return None
+        if not self.adj_errors:
+            self._ask("adjust", rules.CONFIRM_ADJUSTMENTS, label="Apply")
 
-    @rx.event
-    def cancel_adjust(self):
-        self.adj_confirm_open = False
-
-    @rx.event
-    def adjust(self):
-        self.adj_confirm_open = False
+    def _confirmed(self, action: str, _target: int):
         errors = self._adjustment_errors()
         if errors:
             self.adj_errors = errors
@@ -565,9 +515,10 @@ class TradeFileState(FirmChoice, ListControls, AppState):
         'download all' is on), sends it to the browser, and reads the report again."""
         if kind not in order_rules.FILE_KINDS or self.exporting:
             return
-        actor, failed = self._with_actor()
-        if failed:
-            yield failed
+        try:
+            actor = self._actor()
+        except DomainError as exc:
+            yield self._fail(exc)
             return
         transactions = self._transactions()
         if not transactions:
@@ -581,12 +532,12 @@ class TradeFileState(FirmChoice, ListControls, AppState):
                                              download_all=self.download_all)
         except DomainError as exc:
             self.exporting = ""
-            yield _events(self._fail(exc))
+            yield self._fail(exc)
             return
         self.exporting = ""
         placed = f"{result.placed} order placed" if result.placed == 1 else f"{result.placed} orders placed"
-        yield _events(rx.download(data=result.data, filename=result.name, mime_type=result.media_type),
-                      toast_success(f"{order_rules.FILE_TITLES[kind]}: {placed}"), self._load(actor))
+        yield events(rx.download(data=result.data, filename=result.name, mime_type=result.media_type),
+                     toast_success(f"{order_rules.FILE_TITLES[kind]}: {placed}"), self._load(actor))
 
 
 # ---- reports.trade-recommendations: the approval view ------------------------------------------------------
@@ -631,13 +582,13 @@ def approval_lines(groups: list[approval_service.ApprovalGroup]) -> list[Approva
                 key=f"n{item.str_id}" if note else f"t{item.tr_id}", ti_id=g.trade_inst_id,
                 portfolio=g.investment_name, status=(item.state if note else item.tr_status) or "",
                 status_label=item.tr_status_label, item_id=(item.str_id if note else item.tr_id) or 0, is_note=note,
-                action=item.action, code=item.asset_code, quantity=units(item.quantity),
-                price=close_price(item.price) if item.price is not None else "", value=_money(item.value),
+                action=item.action, code=item.asset_code, quantity=whole_units(item.quantity),
+                price=close_price(item.price, ""), value=money(item.value),
                 text=item.text, awaiting=g.can_approve and item.pending))
     return out
 
 
-class TradeApprovalState(AppState):
+class TradeApprovalState(Confirm, AppState):
     opened: bool = False            # the view was opened since the page loaded
     loading: bool = False
     error: str = ""
@@ -651,11 +602,8 @@ class TradeApprovalState(AppState):
     lines: list[ApprovalLine] = []
     groups: int = 0
     busy: bool = False
-    ask: str = ""                   # validate | confirm
-    ask_message: str = ""
 
     _approve_all: bool = False
-    _leave_after_confirm: bool = False
 
     # ---- loading ------------------------------------------------------------------------------------
     @rx.event
@@ -664,17 +612,15 @@ class TradeApprovalState(AppState):
         self.opened, self.loading, self.busy, self.error = False, False, False, ""
         self.lines, self.groups, self.adviser, self.adviser_options = [], 0, "", []
         self.spv, self.spa, self.sad, self.order = False, False, True, "investment_name"
-        self.ask, self._approve_all, self._leave_after_confirm = "", False, False
+        self.confirm_open, self._confirm_action, self._approve_all = False, "", False
         return rx.call_script(LEAVE_GUARD_JS)
 
     @rx.event
+    @guarded
     def open(self):
         if self.opened:
             return None
-        try:
-            actor = self._actor()
-        except AuthenticationError as exc:
-            return self._fail(exc)
+        actor = self._actor()
         refused = self._send_client_home(actor)
         if refused:
             return refused
@@ -727,12 +673,9 @@ class TradeApprovalState(AppState):
         self._set_dirty(self._decided() > 0)
         return None
 
+    @guarded
     def _refresh(self):
-        try:
-            actor = self._actor()
-        except AuthenticationError as exc:
-            return self._fail(exc)
-        return self._load(actor)
+        return self._load(self._actor())
 
     def _set_dirty(self, value: bool) -> None:
         """Unconfirmed decisions hold the page (the layout's leave dialog and beforeunload)."""
@@ -833,34 +776,20 @@ class TradeApprovalState(AppState):
     def ask_validate(self):
         if not any(line.checked for line in self.lines if line.is_group):
             return self._validate()  # the service names what is missing
-        self.ask, self.ask_message = "validate", advice.CONFIRM_VALIDATE
+        self._ask("validate", advice.CONFIRM_VALIDATE, label="Validate")
         return None
 
     @rx.event
     def ask_confirm(self):
-        if not self._decided():
-            return None
-        self.ask, self.ask_message = "confirm", advice.CONFIRM_DECISIONS
-        return None
+        if self._decided():
+            self._ask("confirm", advice.CONFIRM_DECISIONS, label="Confirm")
 
-    @rx.event
-    def cancel_ask(self):
-        self.ask = ""
-        self._leave_after_confirm = False
-
-    @rx.event
-    def answer(self):
-        what, self.ask = self.ask, ""
-        if what == "validate":
-            return self._validate()
-        if what == "confirm":
-            return self._confirm()
-        return None
+    def _confirmed(self, action: str, _target: int):
+        """validate, confirm, or leave (confirm, then go where the leave dialog was going)."""
+        return self._validate() if action == "validate" else self._confirm(leave=action == "leave")
 
     def _outcome(self, outcome: approval_service.BulkOutcome) -> list[Any]:
-        events = [toast_success(outcome.message)]
-        events.extend(toast_error(message) for message in dict.fromkeys(outcome.failed.values()))
-        return events
+        return [toast_success(outcome.message)] + [toast_error(m) for m in dict.fromkeys(outcome.failed.values())]
 
     def _validate(self):
         ids = [line.ti_id for line in self.lines if line.is_group and line.checked]
@@ -870,12 +799,12 @@ class TradeApprovalState(AppState):
             outcome = approval_service.validate(actor=actor, trade_instructions=ids)
         except DomainError as exc:
             self.busy = False
-            return _events(self._fail(exc), self._refresh())
+            return events(self._fail(exc), self._refresh())
         self.busy = False
         self.lines = [dataclasses.replace(line, checked=False) if line.is_group else line for line in self.lines]
-        return _events(self._outcome(outcome), self._load(actor))
+        return events(self._outcome(outcome), self._load(actor))
 
-    def _confirm(self):
+    def _confirm(self, leave: bool = False):
         decided = [line for line in self.lines if line.awaiting and line.choice in DECISIONS]
         everything = all(line.choice == "approved" for line in self.lines if line.awaiting)
         by_ti: dict[int, list[dict[str, Any]]] = {}
@@ -886,7 +815,6 @@ class TradeApprovalState(AppState):
                 notes.append({"id": line.item_id, "decision": line.choice})
             else:
                 by_ti[line.ti_id].append({"id": line.item_id, "decision": line.choice})
-        leave, self._leave_after_confirm = self._leave_after_confirm, False
         try:
             actor = self._actor()
             self.busy = True
@@ -895,15 +823,15 @@ class TradeApprovalState(AppState):
                 notes=notes, is_approve_all=self._approve_all and everything)
         except DomainError as exc:
             self.busy = False
-            return _events(self._fail(exc), self._refresh())
+            return events(self._fail(exc), self._refresh())
         self.busy = False
         self._approve_all = False
         self.lines = [dataclasses.replace(line, choice="") for line in self.lines]
-        events = _events(self._outcome(outcome), self._load(actor))
+        done = events(self._outcome(outcome), self._load(actor))
         if leave and self.leave_to:
             self._set_dirty(False)
-            events.append(rx.redirect(self.leave_to))
-        return events
+            done.append(rx.redirect(self.leave_to))
+        return done
 
     @rx.event
     def save_and_leave(self):
@@ -911,8 +839,7 @@ class TradeApprovalState(AppState):
         self.leave_open = False
         if not self._decided():
             return AppState.discard_and_leave
-        self._leave_after_confirm = True
-        self.ask, self.ask_message = "confirm", advice.CONFIRM_DECISIONS
+        self._ask("leave", advice.CONFIRM_DECISIONS, label="Confirm")
         return None
 
     # ---- exports ------------------------------------------------------------------------------------
