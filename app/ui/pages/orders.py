@@ -67,6 +67,24 @@ def _refresh(state: Any) -> rx.Component:
                           aria_label="Refresh", id="orders-refresh")
 
 
+def _report_table(state: Any, header: rx.Component, row: Any, empty: Any, name: str) -> rx.Component:
+    """Either report's table: skeleton while loading, the failure or the empty text, one page of rows, and
+    the count, page size and pages under it (ids `{name}-table`, `{name}-count`)."""
+    body = rx.table.body(
+        rx.cond(state.loading & (state.rows.length() == 0), skeleton_rows(9),
+                rx.cond(state.rows.length() == 0, empty_row(9, rx.cond(state.error != "", state.error, empty)),
+                        rx.foreach(state.rows, row))),
+        id=f"{name}-table",
+    )
+    footer = list_footer(
+        rx.text(state.showing, size="2", color=rx.color("gray", 11), id=f"{name}-count"),
+        rx.hstack(page_size_select(state.page_size, state.set_page_size, PAGE_SIZES),
+                  pagination(state.page, state.pages, state.visible, state.go_page), spacing="4", align="center",
+                  wrap="wrap"),
+    )
+    return table_card(header, body, footer)
+
+
 # ---- reports.desktop-broker-trade-file -------------------------------------------------------------------
 def _broker_row(row: BrokerRow) -> rx.Component:
     return rx.table.row(
@@ -94,17 +112,6 @@ def desktop_broker_page() -> rx.Component:
         rx.table.column_header_cell("Limit price", **NUMBER), rx.table.column_header_cell("Expiry", **NUMBER),
         plain_header("Type"), plain_header("Status"),
     )
-    body = rx.table.body(
-        rx.cond(S.loading & (S.rows.length() == 0), skeleton_rows(9),
-                rx.cond(S.rows.length() == 0, empty_row(9, rx.cond(S.error != "", S.error, BROKER_EMPTY)),
-                        rx.foreach(S.rows, _broker_row))),
-        id="broker-table",
-    )
-    footer = list_footer(
-        rx.text(S.showing, size="2", color=rx.color("gray", 11), id="broker-count"),
-        rx.hstack(page_size_select(S.page_size, S.set_page_size, PAGE_SIZES),
-                  pagination(S.page, S.pages, S.visible, S.set_page), spacing="4", align="center", wrap="wrap"),
-    )
     return page(
         "Desktop Broker Trade File",
         rx.flex(
@@ -113,7 +120,7 @@ def desktop_broker_page() -> rx.Component:
                     "wait for a broker file from the trade recommendations report.", **MUTED),
             wrap="wrap", spacing="3", align="center", width="100%",
         ),
-        table_card(header, body, footer),
+        _report_table(S, header, _broker_row, BROKER_EMPTY, "broker"),
         crumbs=[("Reports", None), ("Desktop Broker Trade File", None)],
         actions=rx.hstack(download_button("Excel", "file-spreadsheet", S.excel_path, "broker-excel", size="2"), _refresh(S),
                           spacing="2", align="center"),
@@ -206,23 +213,20 @@ def _orders_table() -> rx.Component:
         *[rx.table.column_header_cell(label, **NUMBER) for label in ("Quantity", "Price", "Amount", "Trade date")],
         plain_header("Status"), plain_header(""),
     )
-    body = rx.table.body(
-        rx.cond(S.loading & (S.rows.length() == 0), skeleton_rows(9),
-                rx.cond(S.rows.length() == 0, empty_row(9, rx.cond(S.error != "", S.error, S.empty_text)),
-                        rx.foreach(S.rows, _order_row))),
-        id="orders-table",
-    )
-    footer = list_footer(
-        rx.text(S.showing, size="2", color=rx.color("gray", 11), id="orders-count"),
-        rx.hstack(page_size_select(S.page_size, S.set_page_size, PAGE_SIZES),
-                  pagination(S.page, S.pages, S.visible, S.set_page), spacing="4", align="center", wrap="wrap"),
-    )
-    return table_card(header, body, footer)
+    return _report_table(S, header, _order_row, S.empty_text, "orders")
 
 
-def _date_input(value: Any, on_change: Any, id_: str, error: Any) -> rx.Component:
-    return rx.input(type="date", value=value, on_change=on_change, id=id_, name=id_,
-                    color_scheme=rx.cond(error != "", "red", "gray"), width="100%", min_width="0")
+def _form_field(label: str, key: str, id_: str, required: bool = False, **props: Any) -> rx.Component:
+    """A field of the execution form (dates as date inputs), with its error under it."""
+    S = OrdersState
+    error = S.form_errors.get(key, "")
+    on_change = lambda value: S.set_form_field(key, value)  # noqa: E731
+    if key.endswith("_date"):
+        control = rx.input(type="date", value=S.form[key], on_change=on_change, id=id_, name=id_,
+                           color_scheme=rx.cond(error != "", "red", "gray"), width="100%", min_width="0")
+    else:
+        control = text_input(id_, S.form[key], on_change, error=error, **props)
+    return field(label, control, "" if key == "contract_note" else error, required=required)
 
 
 def _execute_modal() -> rx.Component:
@@ -236,34 +240,29 @@ def _execute_modal() -> rx.Component:
                     field("Quantity", rx.text(S.ex_quantity, size="3", weight="medium", id="ex-quantity",
                                               font_variant_numeric="tabular-nums", padding_y="4px"),
                           hint="The placed order's quantity"),
-                    field("Price ($)", text_input("ex-price", S.ex_price, S.set_ex_price, error=S.ex_price_error,
-                                                  input_mode="decimal"), S.ex_price_error, required=True),
-                    field("Brokerage ($)", text_input("ex-fee", S.ex_fee, S.set_ex_fee, error=S.ex_fee_error,
-                                                      input_mode="decimal"), S.ex_fee_error),
-                    field("Contract note", text_input("ex-contract-note", S.ex_contract_note, S.set_ex_contract_note)),
-                    field("Trade date", _date_input(S.ex_trade_date, S.set_ex_trade_date, "ex-trade-date",
-                                                    S.ex_trade_date_error), S.ex_trade_date_error, required=True),
-                    field("Settlement date", _date_input(S.ex_settlement_date, S.set_ex_settlement_date,
-                                                         "ex-settlement-date", S.ex_settlement_date_error),
-                          S.ex_settlement_date_error),
+                    _form_field("Price ($)", "price", "ex-price", required=True, input_mode="decimal", max_length=30),
+                    _form_field("Brokerage ($)", "fee", "ex-fee", input_mode="decimal", max_length=30),
+                    _form_field("Contract note", "contract_note", "ex-contract-note", max_length=80),
+                    _form_field("Trade date", "trade_date", "ex-trade-date", required=True),
+                    _form_field("Settlement date", "settlement_date", "ex-settlement-date"),
                     columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
                 ),
-                rx.cond(S.ex_form_error != "", rx.text(S.ex_form_error, size="1", color=rx.color("red", 11),
+                rx.cond(S.form_error != "", rx.text(S.form_error, size="1", color=rx.color("red", 11),
                                                        class_name="field-error", id="execute-error")),
                 rx.text("The holdings and the cash of the portfolio move with the execution.", **MUTED),
                 rx.hstack(
-                    rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.close_execute,
+                    rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.close_form,
                               id="execute-cancel", type="button"),
                     rx.button(rx.icon("circle-check", size=14), "Record execution", on_click=S.save_execution,
-                              loading=S.ex_saving, id="execute-save", type="button"),
+                              loading=S.saving, id="execute-save", type="button"),
                     justify="end", spacing="3", width="100%",
                 ),
                 spacing="3", width="100%", margin_top="12px",
             ),
             max_width="560px", id="execute-modal", **STATIC,
         ),
-        open=S.ex_open,
-        on_open_change=S.set_ex_open,
+        open=S.form_open,
+        on_open_change=S.set_form_open,
     )
 
 
@@ -340,8 +339,8 @@ def _upload_modal() -> rx.Component:
             ),
             max_width="600px", id="upload-modal",
         ),
-        open=S.up_open,
-        on_open_change=S.set_up_open,
+        open=S.upload_open,
+        on_open_change=S.set_upload_open,
     )
 
 

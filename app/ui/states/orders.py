@@ -18,16 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import math
-from datetime import date, datetime
-from decimal import Decimal
-from typing import Any
+from datetime import date
+from typing import Any, ClassVar
 from urllib.parse import urlencode
 
 import reflex as rx
 
 from app.domain import orders as order_rules
-from app.domain.cgt import format_aud
 from app.domain.engine import trade_file as file_rules
 from app.domain.errors import AuthenticationError, DomainError, ValidationError
 from app.domain.permissions import Actor
@@ -35,17 +32,15 @@ from app.services import firms as firm_service
 from app.services import orders as order_service
 from app.services import trade_file as trade_file_service
 from app.ui import routes
-from app.ui.states.lists import visible_pages
+from app.ui.display import close_price, day, input_number, money, whole_units
 from app.ui.parse import positive_int
-from app.ui.display import close_price
 from app.ui.states.base import AppState, toast_error, toast_success
-from app.ui.states.holdings import units
+from app.ui.states.lists import Paged
+from app.ui.states.screen import FormDialog, UploadDialog, events, screen_load
 
 ALL_FIRMS = str(file_rules.ALL_FIRMS)
 EXCEL_PATH = "/api/reports/desktop-broker-export-excel"
 PAGE_SIZES = ["20", "50", "100"]
-DEFAULT_PAGE_SIZE = "20"
-BROKER_PAGE_SIZE = "50"
 UPLOAD_ID = "execution-file"
 SELECT_FILE = "Please, select file. "
 REJECT_QUESTION = "Reject the order {side} {quantity} {code} of {portfolio}? The trade goes back to the trade file."
@@ -115,57 +110,26 @@ class OrderView:
     fee_input: str = ""
 
 
-def _events(*items: Any) -> list[Any]:
-    """Handler results (None, one event or a list) as one list of events."""
-    out: list[Any] = []
-    for item in items:
-        if isinstance(item, (list, tuple)):
-            out.extend(i for i in item if i is not None)
-        elif item is not None:
-            out.append(item)
-    return out
-
-
-def _day(value: date | datetime | None) -> str:
-    if value is None:
-        return ""
-    return value.strftime("%d/%m/%Y")
-
-
-def _plain(value: Decimal | None) -> str:
-    if value is None:
-        return ""
-    text = format(Decimal(value), "f")
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def _money(value: Decimal | None) -> str:
-    return "" if value is None else format_aud(value)
-
-
 def broker_row(r: trade_file_service.TradeFileRow) -> BrokerRow:
     limit = r.limit_price is not None
     return BrokerRow(
         key=f"tr-{r.recommendation_id}", portfolio=r.investment_name,
         holdings_url=routes.url("portfolios.holdings", id=r.investment_id), account=r.broker_account or r.hin,
-        side=r.action, code=r.asset_code, quantity=units(r.quantity), order_type="Limit" if limit else "Market",
-        limit_price=close_price(r.limit_price) if limit else "", expiry=_day(r.expiry), row_type=r.type,
-        status=r.status)
+        side=r.action, code=r.asset_code, quantity=whole_units(r.quantity), order_type="Limit" if limit else "Market",
+        limit_price=close_price(r.limit_price, ""), expiry=day(r.expiry), row_type=r.type, status=r.status)
 
 
 def order_view(o: order_service.OrderRow) -> OrderView:
-    placed = o.status_label == "Placed"
     executed = o.status_label == "Executed"
     return OrderView(
         id=o.id, portfolio=o.investment_name, holdings_url=routes.url("portfolios.holdings", id=o.investment_id),
         assets_url=routes.url("portfolios.asset-transactions", id=o.investment_id), account=o.account, side=o.side,
-        code=o.asset_code, quantity=units(o.quantity), order_type=o.order_type.title(),
-        limit_price=close_price(o.limit_price) if o.limit_price is not None else "",
-        price=close_price(o.price) if o.price is not None else "", fee=_money(o.fee), amount=_money(o.amount),
-        placed_at=o.placed_at.isoformat(), expiry=_day(o.expires_at),
-        trade_date=_day(o.trade_at) if executed else "", settlement_date=_day(o.settlement_at) if executed else "",
-        status=o.status, status_label=o.status_label, reason=o.reason or "", is_placed=placed,
-        price_input=_plain(o.price), fee_input=_plain(o.fee))
+        code=o.asset_code, quantity=whole_units(o.quantity), order_type=o.order_type.title(),
+        limit_price=close_price(o.limit_price, ""), price=close_price(o.price, ""), fee=money(o.fee),
+        amount=money(o.amount), placed_at=o.placed_at.isoformat(), expiry=day(o.expires_at),
+        trade_date=day(o.trade_at) if executed else "", settlement_date=day(o.settlement_at) if executed else "",
+        status=o.status, status_label=o.status_label, reason=o.reason or "", is_placed=o.status_label == "Placed",
+        price_input=input_number(o.price), fee_input=input_number(o.fee))
 
 
 class FirmChoice(rx.State, mixin=True):
@@ -180,11 +144,12 @@ class FirmChoice(rx.State, mixin=True):
         self.show_firm = actor.is_superuser
         self.firm_options = []
         if actor.is_superuser:
+            self.firm_options = [Option(value=ALL_FIRMS, label="All Firms")]
             try:
-                self.firm_options = [Option(value=ALL_FIRMS, label="All Firms")] + [
-                    Option(value=str(f["id"]), label=f["name"]) for f in firm_service.firm_options(actor=actor)]
+                self.firm_options += [Option(value=str(f["id"]), label=f["name"])
+                                      for f in firm_service.firm_options(actor=actor)]
             except DomainError:
-                self.firm_options = [Option(value=ALL_FIRMS, label="All Firms")]
+                pass
 
     def _firm_id(self) -> str:
         return self.firm_filter if self.show_firm else ALL_FIRMS
@@ -196,65 +161,43 @@ class FirmChoice(rx.State, mixin=True):
         return True
 
 
-# ---- reports.desktop-broker-trade-file ---------------------------------------------------------------
-class DesktopBrokerState(FirmChoice, AppState):
+class FirmReport(FirmChoice, Paged, mixin=True):
+    """What both screens share: the firm select, one page of rows, the failure shown in the table, and
+    Refresh. A screen loads its rows in `_fetch(actor)`."""
+
+    PAGE_SIZES: ClassVar[tuple[int, ...]] = (20, 50, 100)
+    DEFAULT_SIZE: ClassVar[int] = 20
+
+    page_size: str = "20"
     loading: bool = True
     error: str = ""
-    rows: list[BrokerRow] = []
-    total: int = 0
-    placed_count: int = 0
-    page: int = 1
-    pages: int = 1
-    visible: list[int] = [1]
-    page_size: str = BROKER_PAGE_SIZE
 
-    _all: list[dict[str, Any]] = []
+    def _fetch(self, actor: Actor) -> None:  # pragma: no cover - each screen loads its rows
+        raise NotImplementedError
 
-    def _load(self, actor: Actor):
+    def _clear(self) -> None:
+        self.rows, self.total = [], 0
+
+    def _load(self, actor: Actor | None = None):
+        self.loading = True
         try:
-            _fid, found = trade_file_service.desktop_broker_orders(actor=actor, firm_id=self._firm_id())
-        except DomainError as exc:
-            self._all, self.rows, self.total, self.placed_count = [], [], 0, 0
-            self.error = exc.message
-            self.loading = False
-            return self._fail(exc)
-        self.error = ""
-        self._all = [dataclasses.asdict(broker_row(r)) for r in found]
-        self.total = len(found)
-        self.placed_count = sum(1 for r in found if r.status == "Placed")
-        self._show_page()
-        self.loading = False
-        return None
-
-    def _show_page(self) -> None:
-        size = int(self.page_size) if self.page_size in PAGE_SIZES else int(BROKER_PAGE_SIZE)
-        self.pages = max(1, math.ceil(len(self._all) / size))
-        self.page = min(max(self.page, 1), self.pages)
-        self.visible = visible_pages(self.page, self.pages)
-        start = (self.page - 1) * size
-        self.rows = [BrokerRow(**r) for r in self._all[start:start + size]]
-
-    def _refresh(self):
-        try:
-            actor = self._actor()
+            self._fetch(actor or self._actor())
         except AuthenticationError as exc:
             return self._fail(exc)
-        self.loading = True
-        return self._load(actor)
-
-    @rx.event
-    def on_load(self):
-        self.loading = True
-        self.rows, self._all, self.total, self.placed_count, self.error = [], [], 0, 0, ""
-        self.page, self.page_size = 1, BROKER_PAGE_SIZE
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None  # check_login sends the browser to sign in
-        refused = self._send_client_home(actor)
-        if refused:
+        except DomainError as exc:
+            self._clear()
+            self.error = exc.message
+            return self._fail(exc)
+        finally:
             self.loading = False
-            return refused
+        self.error = ""
+        return None
+
+    def _start(self, actor: Actor):
+        """The on_load: the firms (for a superuser) and the first page."""
+        self.loading = True
+        self._clear()
+        self.error, self.page, self.page_size = "", 1, str(self.DEFAULT_SIZE)
         self._load_firms(actor)
         return self._load(actor)
 
@@ -263,27 +206,44 @@ class DesktopBrokerState(FirmChoice, AppState):
         if not self._pick_firm(str(value or "")):
             return None
         self.page = 1
-        return self._refresh()
+        return self._load()
 
     @rx.event
     def refresh(self):
-        return self._refresh()
+        return self._load()
+
+
+# ---- reports.desktop-broker-trade-file ---------------------------------------------------------------
+class DesktopBrokerState(FirmReport, AppState):
+    """Paged here from the rows read once per load."""
+
+    DEFAULT_SIZE: ClassVar[int] = 50
+
+    rows: list[BrokerRow] = []
+    placed_count: int = 0
+    page_size: str = "50"
+
+    _all: list[dict[str, Any]] = []
+
+    def _clear(self) -> None:
+        self._all, self.rows, self.total, self.placed_count = [], [], 0, 0
+
+    def _fetch(self, actor: Actor) -> None:
+        _fid, found = trade_file_service.desktop_broker_orders(actor=actor, firm_id=self._firm_id())
+        self._all = [dataclasses.asdict(broker_row(r)) for r in found]
+        self.total = len(found)
+        self.placed_count = sum(1 for r in found if r.status == "Placed")
+        self._reload()
+
+    def _reload(self) -> None:
+        """The page of the rows read."""
+        self._clamp_page()
+        self.rows = [BrokerRow(**r) for r in self._all[self._offset():self._offset() + self._limit()]]
 
     @rx.event
-    def set_page(self, page: Any):
-        number = positive_int(page)
-        if number is None:
-            return
-        self.page = number
-        self._show_page()
-
-    @rx.event
-    def set_page_size(self, value: str):
-        if value not in PAGE_SIZES:
-            return
-        self.page_size = value
-        self.page = 1
-        self._show_page()
+    @screen_load(clients=False)
+    def on_load(self, actor: Actor):
+        return self._start(actor)
 
     @rx.var
     def excel_path(self) -> str:
@@ -297,27 +257,20 @@ class DesktopBrokerState(FirmChoice, AppState):
 
 
 # ---- reports.orders ---------------------------------------------------------------------------------------
-class OrdersState(FirmChoice, AppState):
-    loading: bool = True
-    error: str = ""
+class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
+    """The execution form is the FormDialog (price, fee, dates, contract note; the quantity is shown)."""
+
+    UPLOAD_ID: ClassVar[str] = UPLOAD_ID
+    SELECT_FILE: ClassVar[str] = SELECT_FILE
+    FORM_FIELDS: ClassVar[tuple[str, ...]] = ("price", "fee", "trade_date", "settlement_date", "contract_note")
+
     status_filter: str = "placed"
     rows: list[OrderView] = []
-    total: int = 0
-    page: int = 1
-    page_size: str = DEFAULT_PAGE_SIZE
 
     # record execution
-    ex_open: bool = False
     ex_id: int = 0
     ex_title: str = ""
     ex_quantity: str = ""
-    ex_price: str = ""
-    ex_fee: str = ""
-    ex_trade_date: str = ""
-    ex_settlement_date: str = ""
-    ex_contract_note: str = ""
-    ex_errors: dict[str, str] = {}
-    ex_saving: bool = False
 
     # reject
     rj_open: bool = False
@@ -326,107 +279,39 @@ class OrdersState(FirmChoice, AppState):
     rj_reason: str = ""
     rj_saving: bool = False
 
-    # the execution file
-    up_open: bool = False
-    uploading: bool = False
-    upload_error: str = ""
+    # the execution file's wrong lines
     upload_lines: list[Detail] = []
 
     # ---- loading ------------------------------------------------------------------------------------
-    def _size(self) -> int:
-        return int(self.page_size) if self.page_size in PAGE_SIZES else int(DEFAULT_PAGE_SIZE)
-
-    def _load(self, actor: Actor):
-        size = self._size()
-        try:
-            found, total = order_service.list_orders(actor=actor, firm_id=self._firm_id(), status=self.status_filter,
-                                                     limit=size, offset=(self.page - 1) * size)
-            if not found and total and self.page > 1:  # the page emptied (orders moved on): the last one
-                self.page = max(1, math.ceil(total / size))
-                found, total = order_service.list_orders(actor=actor, firm_id=self._firm_id(),
-                                                         status=self.status_filter, limit=size,
-                                                         offset=(self.page - 1) * size)
-        except DomainError as exc:
-            self.rows, self.total = [], 0
-            self.error = exc.message
-            self.loading = False
-            return self._fail(exc)
-        self.error = ""
+    def _fetch(self, actor: Actor) -> None:
+        def page():
+            return order_service.list_orders(actor=actor, firm_id=self._firm_id(), status=self.status_filter,
+                                             limit=self._limit(), offset=self._offset())
+        found, self.total = page()
+        if not found and self.total and self.page > 1:  # the page emptied (orders moved on): the last one
+            self._clamp_page()
+            found, self.total = page()
         self.rows = [order_view(o) for o in found]
-        self.total = total
-        self.loading = False
-        return None
 
-    def _refresh(self, actor: Actor | None = None):
-        try:
-            actor = actor or self._actor()
-        except AuthenticationError as exc:
-            return self._fail(exc)
-        self.loading = True
-        return self._load(actor)
+    def _reload(self):
+        return self._load()
 
     @rx.event
-    def on_load(self):
-        self.loading = True
-        self.rows, self.total, self.error = [], 0, ""
-        self.page, self.page_size, self.status_filter = 1, DEFAULT_PAGE_SIZE, "placed"
-        self.ex_open = self.rj_open = self.up_open = False
-        self.uploading = self.ex_saving = self.rj_saving = False
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None  # check_login sends the browser to sign in
-        refused = self._send_client_home(actor)
-        if refused:
-            self.loading = False
-            return refused
-        self._load_firms(actor)
-        return self._load(actor)
+    @screen_load(clients=False)
+    def on_load(self, actor: Actor):
+        self.status_filter = "placed"
+        self.rj_open = self.rj_saving = False
+        self._close_form()
+        self._reset_upload()
+        return self._start(actor)
 
-    # ---- toolbar and paging --------------------------------------------------------------------------
-    @rx.event
-    def set_firm_filter(self, value: str):
-        if not self._pick_firm(str(value or "")):
-            return None
-        self.page = 1
-        return self._refresh()
-
+    # ---- toolbar -------------------------------------------------------------------------------------
     @rx.event
     def set_status_filter(self, value: str | list[str]):
         if not isinstance(value, str) or value not in STATUS_VALUES:
             return None
-        self.status_filter = value
-        self.page = 1
-        return self._refresh()
-
-    @rx.event
-    def set_page(self, page: Any):
-        number = positive_int(page)
-        if number is None:
-            return None
-        self.page = min(number, self.pages)
-        return self._refresh()
-
-    @rx.event
-    def set_page_size(self, value: str):
-        if value not in PAGE_SIZES:
-            return None
-        self.page_size = value
-        self.page = 1
-        return self._refresh()
-
-    @rx.event
-    def refresh(self):
-        return self._refresh()
-
-    @rx.var
-    def pages(self) -> int:
-        size = int(self.page_size) if self.page_size in PAGE_SIZES else int(DEFAULT_PAGE_SIZE)
-        return max(1, -(-self.total // size))
-
-    @rx.var
-    def visible(self) -> list[int]:
-        return visible_pages(self.page, self.pages)
+        self.status_filter, self.page = value, 1
+        return self._load()
 
     @rx.var
     def showing(self) -> str:
@@ -442,121 +327,58 @@ class OrdersState(FirmChoice, AppState):
         }.get(self.status_filter, "No broker orders yet: export a broker file from the trade recommendations "
                                   "report to place them.")
 
-    def _row(self, order_id: int) -> OrderView | None:
-        return next((r for r in self.rows if r.id == order_id), None)
+    def _placed_row(self, order_id: Any) -> OrderView | None:
+        row = next((r for r in self.rows if r.id == (positive_int(order_id) or 0)), None)
+        return row if row is not None and row.is_placed else None
 
     # ---- record execution ------------------------------------------------------------------------------
     @rx.event
     def open_execute(self, order_id: Any):
-        row = self._row(positive_int(order_id) or 0)
-        if row is None or not row.is_placed:
+        row = self._placed_row(order_id)
+        if row is None:
             return None
-        self.ex_id = row.id
+        self.ex_id, self.ex_quantity = row.id, row.quantity
         self.ex_title = f"{row.side} {row.quantity} {row.code} - {row.portfolio}"
-        self.ex_quantity = row.quantity
-        self.ex_price = row.price_input
-        self.ex_fee = row.fee_input
-        self.ex_trade_date = date.today().isoformat()
-        self.ex_settlement_date = ""
-        self.ex_contract_note = ""
-        self.ex_errors = {}
-        self.ex_saving = False
-        self.ex_open = True
+        self._open_form({"price": row.price_input, "fee": row.fee_input, "trade_date": date.today().isoformat()})
         return None
 
     @rx.event
-    def close_execute(self):
-        if self.ex_saving:
-            return
-        self.ex_open = False
-
-    @rx.event
-    def set_ex_open(self, value: bool):
-        if not value and not self.ex_saving:
-            self.ex_open = False
-
-    def _clear_error(self, key: str) -> None:
-        if key in self.ex_errors:
-            self.ex_errors = {k: v for k, v in self.ex_errors.items() if k != key}
-
-    @rx.event
-    def set_ex_price(self, value: str):
-        self.ex_price = str(value or "")[:30]
-        self._clear_error("price")
-
-    @rx.event
-    def set_ex_fee(self, value: str):
-        self.ex_fee = str(value or "")[:30]
-        self._clear_error("fee")
-
-    @rx.event
-    def set_ex_trade_date(self, value: str):
-        self.ex_trade_date = str(value or "")[:10]
-        self._clear_error("trade_date")
-
-    @rx.event
-    def set_ex_settlement_date(self, value: str):
-        self.ex_settlement_date = str(value or "")[:10]
-        self._clear_error("settlement_date")
-
-    @rx.event
-    def set_ex_contract_note(self, value: str):
-        self.ex_contract_note = str(value or "")[:80]
-
-    @rx.event
     def save_execution(self):
+        form = {key: self.form.get(key, "").strip() for key in self.FORM_FIELDS}
         errors: dict[str, str] = {}
-        if not self.ex_price.strip():
+        if not form["price"]:
             errors["price"] = "Please, enter the price"
-        if not self.ex_trade_date:
+        if not form["trade_date"]:
             errors["trade_date"] = "Please, enter the trade date"
         if errors:
-            self.ex_errors = errors
+            self.form_errors = errors
             return None
         try:
             actor = self._actor()
-            self.ex_saving = True
-            order_service.execute(actor=actor, order_id=self.ex_id, price=self.ex_price.strip(),
-                                  fee=self.ex_fee.strip() or None, trade_date=self.ex_trade_date,
-                                  settlement_date=self.ex_settlement_date or None,
-                                  contract_note=self.ex_contract_note.strip() or None)
+            self.saving = True
+            order_service.execute(actor=actor, order_id=self.ex_id, price=form["price"], fee=form["fee"] or None,
+                                  trade_date=form["trade_date"], settlement_date=form["settlement_date"] or None,
+                                  contract_note=form["contract_note"] or None)
         except ValidationError as exc:
-            self.ex_saving = False
-            self.ex_errors = {_FORM_FIELDS.get(k, "form"): exc.message for k in (exc.fields or {"form": ""})}
+            self.saving = False
+            self.form_errors = {_FORM_FIELDS.get(k, "form"): exc.message for k in (exc.fields or {"form": ""})}
             return toast_error(exc.message)
         except DomainError as exc:
-            self.ex_saving = False
-            self.ex_open = False
-            return _events(self._fail(exc), self._refresh())
-        self.ex_saving = False
-        self.ex_open = False
-        return _events(toast_success(order_rules.EXECUTED), self._refresh(actor))
+            self._close_form()
+            return events(self._fail(exc), self._load())
+        self._close_form()
+        return events(toast_success(order_rules.EXECUTED), self._load(actor))
 
     @rx.var
-    def ex_price_error(self) -> str:
-        return self.ex_errors.get("price", "")
-
-    @rx.var
-    def ex_fee_error(self) -> str:
-        return self.ex_errors.get("fee", "")
-
-    @rx.var
-    def ex_trade_date_error(self) -> str:
-        return self.ex_errors.get("trade_date", "")
-
-    @rx.var
-    def ex_settlement_date_error(self) -> str:
-        return self.ex_errors.get("settlement_date", "")
-
-    @rx.var
-    def ex_form_error(self) -> str:
-        return self.ex_errors.get("quantity", "") or self.ex_errors.get("form", "")
+    def form_error(self) -> str:
+        """What is wrong with the execution as a whole (the quantity, or no field named)."""
+        return self.form_errors.get("quantity", "") or self.form_errors.get("form", "")
 
     # ---- reject ----------------------------------------------------------------------------------------
     @rx.event
     def ask_reject(self, order_id: Any):
-        row = self._row(positive_int(order_id) or 0)
-        if row is None or not row.is_placed:
+        row = self._placed_row(order_id)
+        if row is None:
             return None
         self.rj_id = row.id
         self.rj_question = REJECT_QUESTION.format(side=row.side, quantity=row.quantity, code=row.code,
@@ -582,39 +404,15 @@ class OrdersState(FirmChoice, AppState):
             self.rj_saving = True
             order_service.reject(actor=actor, order_id=self.rj_id, reason=self.rj_reason.strip() or None)
         except DomainError as exc:
-            self.rj_saving = False
-            self.rj_open = False
-            return _events(self._fail(exc), self._refresh())
-        self.rj_saving = False
-        self.rj_open = False
-        return _events(toast_success(order_rules.REJECTED), self._refresh(actor))
+            self.rj_saving = self.rj_open = False
+            return events(self._fail(exc), self._load())
+        self.rj_saving = self.rj_open = False
+        return events(toast_success(order_rules.REJECTED), self._load(actor))
 
     # ---- the execution file ----------------------------------------------------------------------------
     @rx.event
-    def open_upload(self):
-        self.upload_error = ""
-        self.upload_lines = []
-        self.up_open = True
-        return rx.clear_selected_files(UPLOAD_ID)
-
-    @rx.event
-    def close_upload(self):
-        if self.uploading:
-            return None
-        self.up_open = False
-        self.upload_error = ""
-        self.upload_lines = []
-        return rx.clear_selected_files(UPLOAD_ID)
-
-    @rx.event
-    def set_up_open(self, value: bool):
-        if not value and not self.uploading:
-            self.up_open = False
-
-    @rx.event
     def no_file(self):
-        self.upload_error = SELECT_FILE
-        self.upload_lines = []
+        self.upload_error, self.upload_lines = SELECT_FILE, []
 
     @rx.event
     async def upload(self, files: list[rx.UploadFile]):
@@ -630,28 +428,23 @@ class OrdersState(FirmChoice, AppState):
         data = await chosen.read(order_service.MAX_UPLOAD_BYTES + 1)
         content_type = chosen.content_type or ""
         firm_id = self._firm_id()
-        self.uploading = True
-        self.upload_error = ""
+        self._start_upload()
         self.upload_lines = []
         yield
         try:
             result = await asyncio.to_thread(order_service.upload_confirmations, actor=actor,
                                              content_type=content_type, data=data, firm_id=firm_id)
         except ValidationError as exc:
-            self.uploading = False
-            self.upload_error = exc.message
+            self._upload_done(exc.message)
             self.upload_lines = [Detail(label=f"Line {k}", value=v) for k, v in
                                  sorted(exc.fields.items(), key=lambda kv: (len(kv[0]), kv[0])) if k.isdigit()]
             return
         except DomainError as exc:
-            self.uploading = False
-            self.up_open = False
-            yield _events(self._fail(exc))
+            self._reset_upload()
+            yield self._fail(exc)
             return
-        self.uploading = False
-        self.up_open = False
         count = int(result.get("count") or 0)
         done = f"{count} order executed" if count == 1 else f"{count} orders executed"
-        yield _events(rx.clear_selected_files(UPLOAD_ID),
-                      toast_success(f"{result.get('notice') or order_rules.CONFIRMATIONS_UPLOADED}: {done}"),
-                      self._refresh(actor))
+        yield events(self._upload_done(),
+                     toast_success(f"{result.get('notice') or order_rules.CONFIRMATIONS_UPLOADED}: {done}"),
+                     self._load(actor))
