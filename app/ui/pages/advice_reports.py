@@ -83,7 +83,7 @@ def _toolbar(state: Any, total_label: str, *extra: rx.Component) -> rx.Component
     )
 
 
-def _body(state: Any, columns: Any, row: Any, empty: str, totals: rx.Component | None = None) -> rx.Component:
+def _body(state: Any, columns: int, row: Any, empty: str, totals: rx.Component) -> rx.Component:
     return rx.table.body(
         rx.cond(
             state.loading & (state.rows.length() == 0),
@@ -91,22 +91,28 @@ def _body(state: Any, columns: Any, row: Any, empty: str, totals: rx.Component |
             rx.cond(
                 state.rows.length() == 0,
                 empty_row(columns, rx.cond(state.error != "", state.error, empty)),
-                rx.fragment(rx.foreach(state.rows, row), totals if totals is not None else rx.fragment()),
+                rx.fragment(rx.foreach(state.rows, row), totals),
             ),
         ),
         id="report-table",
     )
 
 
-def _footer(state: Any) -> rx.Component:
-    return list_footer(
+def _table(state: Any, columns: list[tuple[str, str, str]], row: Any, empty: str, totals: rx.Component) -> rx.Component:
+    """Either report's table: sortable headers (label, key, alignment; no key: a plain header), the rows
+    with their totals, and the count, page size and pages under it."""
+    header = rx.table.row(*[
+        sort_header(label, key, state.sort, state.order, state.toggle_sort, align=align) if key
+        else plain_header(label) for label, key, align in columns])
+    footer = list_footer(
         rx.text(state.showing, size="2", color=rx.color("gray", 11), id="report-count"),
         rx.hstack(
             page_size_select(state.page_size, state.set_page_size),
-            pagination(state.page, state.pages, state.visible, state.set_page),
+            pagination(state.page, state.pages, state.visible, state.go_page),
             spacing="4", align="center", wrap="wrap",
         ),
     )
+    return table_card(header, _body(state, len(columns), row, empty, totals), footer)
 
 
 def _actions(state: Any) -> rx.Component:
@@ -155,25 +161,14 @@ def _cash_totals() -> rx.Component:
 
 def cash_report_page() -> rx.Component:
     S = CashReportState
-
-    def head(label: str, key: str, align: str = "left") -> rx.Component:
-        return sort_header(label, key, S.sort, S.order, S.toggle_sort, align=align)
-
-    header = rx.table.row(
-        head("Portfolio", "portfolio_name"),
-        head("Model", "model"),
-        head("Status", "status"),
-        head("Date", "date", "right"),
-        head("Value", "value", "right"),
-        head("Cash", "cash", "right"),
-        head("After trades", "cash_after", "right"),
-        head("Min. cash", "min_cash", "right"),
-        head("To invest", "cash_to_invest", "right"),
-    )
+    columns = [("Portfolio", "portfolio_name", "left"), ("Model", "model", "left"), ("Status", "status", "left"),
+               ("Date", "date", "right"), ("Value", "value", "right"), ("Cash", "cash", "right"),
+               ("After trades", "cash_after", "right"), ("Min. cash", "min_cash", "right"),
+               ("To invest", "cash_to_invest", "right")]
     return page(
         "Cash report",
         _toolbar(S, "Total cash"),
-        table_card(header, _body(S, 9, _cash_row, CASH_EMPTY, _cash_totals()), _footer(S)),
+        _table(S, columns, _cash_row, CASH_EMPTY, _cash_totals()),
         rx.text("Cash is the executed cash balance today; cash after trades and the minimum cash come from the "
                 "target portfolio; to invest is the cash above the minimum cash (in red: the cash to raise).",
                 size="1", color=rx.color("gray", 10)),
@@ -227,19 +222,9 @@ def _pending_totals() -> rx.Component:
 
 def pending_report_page() -> rx.Component:
     S = PendingReportState
-
-    def head(label: str, key: str, align: str = "left") -> rx.Component:
-        return sort_header(label, key, S.sort, S.order, S.toggle_sort, align=align)
-
-    header = rx.table.row(
-        head("Portfolio", "portfolio_name"),
-        head("Model", "model"),
-        head("Status", "status"),
-        head("Calculated", "date", "right"),
-        head("Days waiting", "days_waiting", "right"),
-        head("Value", "value", "right"),
-        plain_header(""),
-    )
+    columns = [("Portfolio", "portfolio_name", "left"), ("Model", "model", "left"), ("Status", "status", "left"),
+               ("Calculated", "date", "right"), ("Days waiting", "days_waiting", "right"),
+               ("Value", "value", "right"), ("", "", "left")]
     nec = rx.hstack(
         rx.switch(checked=S.not_enough_cash, on_change=S.set_not_enough_cash, id="not-enough-cash"),
         rx.text("Not Enough Cash only", size="2", as_="label", html_for="not-enough-cash"),
@@ -251,7 +236,7 @@ def pending_report_page() -> rx.Component:
     return page(
         "Pending target portfolios",
         _toolbar(S, "Total value", nec, live),
-        table_card(header, _body(S, 7, _pending_row, PENDING_EMPTY, _pending_totals()), _footer(S)),
+        _table(S, columns, _pending_row, PENDING_EMPTY, _pending_totals()),
         # the heartbeat that keeps the live reloads going while the page is open
         rx.moment(interval=HEARTBEAT_MS, format="x", on_change=S.heartbeat, display="none"),
         crumbs=[("Reports", None), ("Pending target portfolios", None)],

@@ -24,8 +24,7 @@ from urllib.parse import urlencode
 
 import reflex as rx
 
-from app.domain.cgt import format_aud
-from app.domain.errors import GENERIC, AuthenticationError, DomainError
+from app.domain.errors import GENERIC, DomainError
 from app.domain.permissions import Actor
 from app.jobs import progress
 from app.services import advice_reports as reports
@@ -33,9 +32,10 @@ from app.services import bulk_runs
 from app.services import firms as firm_service
 from app.services import target_portfolios
 from app.ui import routes
-from app.ui.states.lists import visible_pages
+from app.ui.display import money
 from app.ui.states.base import AppState, toast_error
 from app.ui.states.lists import ListControls
+from app.ui.states.screen import events, guarded, screen_load
 
 log = logging.getLogger("app.ui.advice_reports")
 
@@ -58,7 +58,9 @@ class Option:
 
 
 @dataclasses.dataclass
-class CashReportRow:
+class ReportRow:
+    """What a row of either report shows of its portfolio and target portfolio."""
+
     id: int = 0
     name: str = ""
     url: str = ""
@@ -70,6 +72,10 @@ class CashReportRow:
     status_label: str = ""
     date: str = ""
     value: str = ""
+
+
+@dataclasses.dataclass
+class CashReportRow(ReportRow):
     cash: str = ""
     cash_negative: bool = False
     cash_after: str = ""
@@ -80,74 +86,45 @@ class CashReportRow:
 
 
 @dataclasses.dataclass
-class PendingReportRow:
-    id: int = 0
-    name: str = ""
-    url: str = ""
-    firm: str = ""
-    owners: str = ""
-    adviser: str = ""
-    model: str = ""
-    status: str = ""
-    status_label: str = ""
+class PendingReportRow(ReportRow):
     error_message: str = ""
-    date: str = ""
     calculated_by: str = ""
     days_waiting: int = 0
-    value: str = ""
-
-
-def _events(*items: Any) -> list[Any]:
-    """Handler results (None, one event or a list) as one list of events."""
-    out: list[Any] = []
-    for item in items:
-        if isinstance(item, (list, tuple)):
-            out.extend(i for i in item if i is not None)
-        elif item is not None:
-            out.append(item)
-    return out
-
-
-def _aud(value: Decimal | None) -> str:
-    return "" if value is None else format_aud(value)
 
 
 def _negative(value: Decimal | None) -> bool:
     return value is not None and value < 0
 
 
-def _target_url(investment_id: int) -> str:
-    return routes.url("portfolios.target-portfolio", id=investment_id)
+def _report_row(r: reports.CashRow | reports.PendingRow) -> dict[str, Any]:
+    return dict(id=r.investment_id, name=r.portfolio_name,
+                url=routes.url("portfolios.target-portfolio", id=r.investment_id), firm=r.firm, owners=r.owners,
+                adviser=r.adviser, model=r.model, status=r.status, status_label=r.status_label,
+                date=r.date.isoformat(), value=money(r.value))
 
 
 def cash_row(r: reports.CashRow) -> CashReportRow:
     return CashReportRow(
-        id=r.investment_id, name=r.portfolio_name, url=_target_url(r.investment_id), firm=r.firm, owners=r.owners,
-        adviser=r.adviser, model=r.model, status=r.status, status_label=r.status_label, date=r.date.isoformat(),
-        value=_aud(r.value), cash=_aud(r.cash), cash_negative=_negative(r.cash), cash_after=_aud(r.cash_after),
-        cash_after_negative=_negative(r.cash_after), min_cash=_aud(r.min_cash), cash_to_invest=_aud(r.cash_to_invest),
-        cash_to_invest_negative=_negative(r.cash_to_invest))
+        **_report_row(r), cash=money(r.cash), cash_negative=_negative(r.cash), cash_after=money(r.cash_after),
+        cash_after_negative=_negative(r.cash_after), min_cash=money(r.min_cash),
+        cash_to_invest=money(r.cash_to_invest), cash_to_invest_negative=_negative(r.cash_to_invest))
 
 
 def pending_row(r: reports.PendingRow) -> PendingReportRow:
-    return PendingReportRow(
-        id=r.investment_id, name=r.portfolio_name, url=_target_url(r.investment_id), firm=r.firm, owners=r.owners,
-        adviser=r.adviser, model=r.model, status=r.status, status_label=r.status_label,
-        error_message=r.error_message or "", date=r.date.isoformat(), calculated_by=r.calculated_by,
-        days_waiting=r.days_waiting, value=_aud(r.value))
+    return PendingReportRow(**_report_row(r), error_message=r.error_message or "", calculated_by=r.calculated_by,
+                            days_waiting=r.days_waiting)
 
 
-class ReportControls(rx.State, mixin=True):
-    """What both report screens share: firm and status filters, paging, totals, export links.
-    A screen sets KIND, STATUS_DEFAULT and SORT_KEYS and implements `_query` and `_show`."""
+class ReportControls(ListControls, mixin=True):
+    """What both report screens share: firm and status filters, paging and sorting, totals, export
+    links. A screen sets KIND, STATUS_DEFAULT, EXPORT_PATH and SORT_KEYS and implements `_query`,
+    `_show` and `_clear_rows`."""
 
     KIND: ClassVar[str] = reports.CASH
     STATUS_DEFAULT: ClassVar[str] = ALL_STATUSES
     EXPORT_PATH: ClassVar[str] = CASH_PATH
 
     loading: bool = True
-    total: int = 0
-    page: int = 1
     total_amount: str = "$0.00"
     total_negative: bool = False
     error: str = ""
@@ -176,7 +153,7 @@ class ReportControls(rx.State, mixin=True):
         default_sort, default_order = reports.DEFAULT_SORTS[self.KIND]
         self.sort, self.order = default_sort, default_order
         self.page = 1
-        self.page_size = "100"
+        self.page_size = str(self.DEFAULT_SIZE)
         self.error = ""
         self.total, self.total_amount, self.total_negative = 0, "$0.00", False
         self.status_filter = self.STATUS_DEFAULT
@@ -199,9 +176,8 @@ class ReportControls(rx.State, mixin=True):
 
     def _load(self, actor: Actor):
         """The current page; on an error the list is emptied and the message shown."""
-        size = self._limit()
         try:
-            report = self._loader()(actor=actor, limit=size, offset=(self.page - 1) * size, **self._filters())
+            report = self._loader()(actor=actor, limit=self._limit(), offset=self._offset(), **self._filters())
         except DomainError as exc:
             self._failed(exc.message)
             return self._fail(exc)
@@ -225,7 +201,7 @@ class ReportControls(rx.State, mixin=True):
     def _apply(self, report: reports.Report) -> None:
         self.error = ""
         self.total = report.count
-        self.total_amount = format_aud(report.total_amount)
+        self.total_amount = money(report.total_amount)
         self.total_negative = report.total_amount < 0
         self.show_firm_column = report.firm_id is None
         options = [Option(value=s["value"], label=s["label"]) for s in report.available_statuses]
@@ -234,30 +210,21 @@ class ReportControls(rx.State, mixin=True):
         self.status_options = [Option(value=ALL_STATUSES, label="All statuses")] + options
         self._show(report)
 
+    @guarded
     def _reload(self):
-        self.page = 1
-        return self._refresh()
-
-    def _refresh(self):
-        try:
-            actor = self._actor()
-        except AuthenticationError as exc:
-            return self._fail(exc)
+        """The page shown, read again."""
+        actor = self._actor()
         self.loading = True
         return self._load(actor)
 
-    def _start(self):
+    def _refilter(self):
+        self.page = 1
+        return self._reload()
+
+    def _start(self, actor: Actor):
         """on_load: reset the screen for the signed-in user and load the first page."""
         self._clear_rows()
         self.loading = True
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None  # check_login, first in on_load, already sends the visitor to sign in
-        refused = self._send_client_home(actor)
-        if refused:
-            self.loading = False
-            return refused
         self._reset(actor)
         return self._load(actor)
 
@@ -267,38 +234,20 @@ class ReportControls(rx.State, mixin=True):
         if value not in {o.value for o in self.firm_options}:
             return None
         self.firm_filter = value
-        return self._reload()
+        return self._refilter()
 
     @rx.event
     def set_status_filter(self, value: str):
         if value != ALL_STATUSES and value not in reports.STATUS_LABELS:
             return None
         self.status_filter = value
-        return self._reload()
-
-    @rx.event
-    def set_page(self, page: int):
-        try:
-            number = int(page)
-        except (TypeError, ValueError):
-            return None
-        self.page = max(1, min(number, self.pages))
-        return self._refresh()
+        return self._refilter()
 
     @rx.event
     def refresh(self):
-        return self._refresh()
+        return self._reload()
 
     # ---- what the page shows ----------------------------------------------------------------------
-    @rx.var
-    def pages(self) -> int:
-        size = int(self.page_size) if self.page_size.isdigit() and int(self.page_size) > 0 else 100
-        return max(1, -(-self.total // size))
-
-    @rx.var
-    def visible(self) -> list[int]:
-        return visible_pages(self.page, self.pages)
-
     @rx.var
     def showing(self) -> str:
         return "1 portfolio" if self.total == 1 else f"{self.total} portfolios"
@@ -314,8 +263,16 @@ class ReportControls(rx.State, mixin=True):
     def _export_query(self) -> dict[str, Any]:
         return {"targetPortfolioStatus": self.status_filter}
 
+    @rx.var
+    def excel_path(self) -> str:
+        return self._export("xlsx")
 
-class CashReportState(ReportControls, ListControls, AppState):
+    @rx.var
+    def pdf_path(self) -> str:
+        return self._export("pdf")
+
+
+class CashReportState(ReportControls, AppState):
     """reports.cash: portfolios with their current target portfolio in the chosen status."""
 
     KIND: ClassVar[str] = reports.CASH
@@ -324,8 +281,6 @@ class CashReportState(ReportControls, ListControls, AppState):
     SORT_KEYS: ClassVar[tuple[str, ...]] = reports.CASH_SORTS
 
     sort: str = "portfolio_name"
-    order: str = "asc"
-    page_size: str = "100"
     status_filter: str = reports.CASH_DEFAULT_STATUSES[0]
     rows: list[CashReportRow] = []
     totals_value: str = ""
@@ -345,26 +300,19 @@ class CashReportState(ReportControls, ListControls, AppState):
     def _show(self, report: reports.Report) -> None:
         self.rows = [cash_row(r) for r in report.rows]
         t = report.totals
-        self.totals_value = format_aud(t["value"])
-        self.totals_cash_after = format_aud(t["cash_after"])
-        self.totals_min_cash = format_aud(t["min_cash"])
-        self.totals_cash_to_invest = format_aud(t["cash_to_invest"])
+        self.totals_value = money(t["value"])
+        self.totals_cash_after = money(t["cash_after"])
+        self.totals_min_cash = money(t["min_cash"])
+        self.totals_cash_to_invest = money(t["cash_to_invest"])
         self.totals_cash_to_invest_negative = t["cash_to_invest"] < 0
 
     @rx.event
-    def on_load(self):
-        return self._start()
-
-    @rx.var
-    def excel_path(self) -> str:
-        return self._export("xlsx")
-
-    @rx.var
-    def pdf_path(self) -> str:
-        return self._export("pdf")
+    @screen_load(clients=False)
+    def on_load(self, actor: Actor):
+        return self._start(actor)
 
 
-class PendingReportState(ReportControls, ListControls, AppState):
+class PendingReportState(ReportControls, AppState):
     """reports.pending-target-portfolios: portfolios whose newest target portfolio waits for
     validation or approval, has not enough cash, or failed; reloads live on target portfolio updates."""
 
@@ -375,7 +323,6 @@ class PendingReportState(ReportControls, ListControls, AppState):
 
     sort: str = "date"
     order: str = "desc"
-    page_size: str = "100"
     rows: list[PendingReportRow] = []
     not_enough_cash: bool = False
     live: bool = False
@@ -398,18 +345,19 @@ class PendingReportState(ReportControls, ListControls, AppState):
         self.rows = [pending_row(r) for r in report.rows]
 
     @rx.event
-    def on_load(self):
+    @screen_load(clients=False)
+    def on_load(self, actor: Actor):
         self.not_enough_cash = False
         self._watch += 1  # a follower of the previous visit stops; a new one starts
         self._watching = False
         self.live = False
         self._seen = time.time()
-        return _events(self._start(), PendingReportState.follow)
+        return events(self._start(actor), PendingReportState.follow)
 
     @rx.event
     def set_not_enough_cash(self, value: bool):
         self.not_enough_cash = bool(value)
-        return self._reload()
+        return self._refilter()
 
     @rx.event
     def set_firm_filter(self, value: str):
@@ -418,15 +366,7 @@ class PendingReportState(ReportControls, ListControls, AppState):
         self.firm_filter = value
         self._watch += 1  # follow the topics of the firm now shown
         self._watching = False
-        return _events(self._reload(), PendingReportState.follow)
-
-    @rx.var
-    def excel_path(self) -> str:
-        return self._export("xlsx")
-
-    @rx.var
-    def pdf_path(self) -> str:
-        return self._export("pdf")
+        return events(self._refilter(), PendingReportState.follow)
 
     # ---- live reloads ---------------------------------------------------------------------------------
     @rx.event
@@ -512,8 +452,7 @@ class PendingReportState(ReportControls, ListControls, AppState):
                 actor = self._actor()
             except DomainError:
                 return False
-            size = self._limit()
-            query = dict(actor=actor, limit=size, offset=(self.page - 1) * size, **self._filters())
+            query = dict(actor=actor, limit=self._limit(), offset=self._offset(), **self._filters())
         try:
             report = await asyncio.to_thread(reports.pending_report, **query)
         except DomainError as exc:
