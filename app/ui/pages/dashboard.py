@@ -211,7 +211,7 @@ def _table() -> rx.Component:
     footer = list_footer(
         rx.text(S.showing, size="2", color=rx.color("gray", 11), id="drift-count"),
         rx.hstack(page_size_select(S.page_size, S.set_page_size),
-                  pagination(S.page, S.pages, S.visible, S.set_page), spacing="4", align="center", wrap="wrap"),
+                  pagination(S.page, S.pages, S.visible, S.go_page), spacing="4", align="center", wrap="wrap"),
     )
     return table_card(header, body, footer)
 

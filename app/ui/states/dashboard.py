@@ -13,27 +13,27 @@ import logging
 import threading
 import time
 from decimal import Decimal
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 
 from app.domain.advice import SELECT_INVESTMENT
-from app.domain.cgt import format_aud
-from app.domain.errors import GENERIC, AuthenticationError, DomainError
+from app.domain.errors import GENERIC, DomainError
 from app.domain.permissions import Actor
 from app.domain.roles import Role
 from app.services import bulk_runs, drift
-from app.services.listing import PAGE_SIZES
 from app.services.tenancy import as_id
 from app.ui import routes
-from app.ui.states.lists import visible_pages
+from app.ui.display import money, percent_1dp, percentage_points
+from app.ui.parse import to_int
 from app.ui.states.base import AppState, toast_error
 from app.ui.states.bulk_progress import BulkProgressState
+from app.ui.states.lists import Paged
+from app.ui.states.screen import guarded, screen_load
 
 log = logging.getLogger("app.ui.dashboard")
 
 ALL = "-1"
-DEFAULT_PAGE_SIZE = "20"
 CACHE_SECONDS = 30
 BREACH_MAX = 20
 
@@ -103,12 +103,8 @@ class WaitingItem:
     url: str = ""
 
 
-def _pct(value: Decimal | None) -> str:
-    return "" if value is None else f"{value:.1f}%"
-
-
 def _pp(value: Decimal) -> str:
-    return f"{value:.1f} pp" if value > 0 else "In band"
+    return percentage_points(value) if value > 0 else "In band"
 
 
 def _days(n: int) -> str:
@@ -118,7 +114,7 @@ def _days(n: int) -> str:
 def _band(low: Decimal | None, high: Decimal | None) -> str:
     if low is None and high is None:
         return "-"
-    return f"{_pct(low) if low is not None else '0.0%'} - {_pct(high) if high is not None else '100.0%'}"
+    return f"{percent_1dp(low, '0.0%')} - {percent_1dp(high, '100.0%')}"
 
 
 _cache: dict[tuple, tuple[float, drift.DriftReport]] = {}
@@ -148,7 +144,11 @@ def _forget(actor_id: int) -> None:
             _cache.pop(k, None)
 
 
-class DashboardState(AppState):
+class DashboardState(Paged, AppState):
+    """Paged on the server; the sort here (a new sort, page size or filter starts the selection over)."""
+
+    DEFAULT_SIZE: ClassVar[int] = 20
+
     loading: bool = True
     queues_loading: bool = True
     error: str = ""
@@ -166,11 +166,9 @@ class DashboardState(AppState):
 
     sort: str = "breach"
     order: str = "desc"
-    page: int = 1
-    page_size: str = DEFAULT_PAGE_SIZE
+    page_size: str = "20"
 
     rows: list[DriftRow] = []
-    total: int = 0
     breached: int = 0
     total_value: str = ""
     histogram: list[dict[str, Any]] = []
@@ -188,20 +186,14 @@ class DashboardState(AppState):
 
     # ---- loading ----------------------------------------------------------------------------------
     @rx.event
-    def on_load(self):
+    @screen_load(clients=False)
+    def on_load(self, actor: Actor):
         self.loading = self.queues_loading = True
         self.error = ""
         self.rows, self.selected, self.cards, self.waiting = [], [], [], []
         self.detail_id, self.detail_classes, self.detail_assets = 0, [], []
         self.page = 1
         self.starting = False
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None
-        refused = self._send_client_home(actor)
-        if refused:
-            return refused
         self.can_calculate = actor.role in (Role.SUPERUSER, Role.ADVISER)
         self.show_firm = actor.is_superuser
         if actor.is_superuser:
@@ -215,10 +207,6 @@ class DashboardState(AppState):
                 "adviser_id": None if self.adviser_filter == ALL else self.adviser_filter,
                 "min_breach": self.min_breach or None, "sort": self.sort, "order": self.order}
 
-    def _limit(self) -> int:
-        size = int(self.page_size) if self.page_size.isdigit() else 0
-        return size if size in PAGE_SIZES else int(DEFAULT_PAGE_SIZE)
-
     @rx.event
     def load_drift(self, fresh: bool = False):
         try:
@@ -230,17 +218,16 @@ class DashboardState(AppState):
             return self._fail(exc)
         self.loading = False
         self.total, self.breached = report.count, report.breached
-        self.total_value = format_aud(report.total_value)
+        self.total_value = money(report.total_value)
         self.histogram = [{"bucket": label, "portfolios": n} for label, n in report.histogram]
         self.model_options = [Choice(ALL, "All models")] + [Choice(str(o.id), o.name) for o in report.models]
         self.adviser_options = [Choice(ALL, "All advisers")] + [Choice(str(o.id), o.name) for o in report.advisers]
-        pages = max(1, -(-report.count // self._limit()))
-        self.page = max(1, min(self.page, pages))
-        shown = drift.page_of(report.rows, self._limit(), (self.page - 1) * self._limit())
+        self._clamp_page()
+        shown = drift.page_of(report.rows, self._limit(), self._offset())
         firms = {o.value: o.label for o in self.firm_options}
         self.rows = [DriftRow(
             id=r.investment_id, name=r.name, client=r.client_name, adviser=r.adviser_name, model=r.model_name,
-            firm=firms.get(str(r.firm_id), "") if self.show_firm else "", value=format_aud(r.value),
+            firm=firms.get(str(r.firm_id), "") if self.show_firm else "", value=money(r.value),
             breach=_pp(r.largest_breach), breached=r.largest_breach > 0, severe=r.largest_breach >= 5,
             out_of_band=r.out_of_band, url=routes.url("portfolios.target-portfolio", id=r.investment_id),
             holdings_url=routes.url("portfolios.holdings", id=r.investment_id)) for r in shown]
@@ -280,11 +267,15 @@ class DashboardState(AppState):
         self.queues_loading = False
         return None
 
-    def _reload(self, fresh: bool = False):
+    def _reload(self):
+        """Paged: the page shown (the drift of the scope comes from the cache)."""
+        self.loading = True
+        return DashboardState.load_drift(False)
+
+    def _refilter(self):
         self.page = 1
         self.selected = []
-        self.loading = True
-        return DashboardState.load_drift(fresh)
+        return self._reload()
 
     @rx.event
     def refresh(self):
@@ -299,21 +290,21 @@ class DashboardState(AppState):
         self.firm_filter = value
         self.model_filter = self.adviser_filter = ALL
         self.queues_loading = True
-        return [self._reload(), DashboardState.load_queues]
+        return [self._refilter(), DashboardState.load_queues]
 
     @rx.event
     def set_model_filter(self, value: str):
         if value not in {o.value for o in self.model_options}:
             return None
         self.model_filter = value
-        return self._reload()
+        return self._refilter()
 
     @rx.event
     def set_adviser_filter(self, value: str):
         if value not in {o.value for o in self.adviser_options}:
             return None
         self.adviser_filter = value
-        return self._reload()
+        return self._refilter()
 
     @rx.event
     def set_min_breach(self, value: str):
@@ -329,7 +320,7 @@ class DashboardState(AppState):
         if text == self.min_breach:
             return None
         self.min_breach = text
-        return self._reload()
+        return self._refilter()
 
     @rx.event
     def toggle_sort(self, key: str):
@@ -339,32 +330,21 @@ class DashboardState(AppState):
             self.order = "desc" if self.order == "asc" else "asc"
         else:
             self.sort, self.order = key, "desc" if key in ("breach", "value", "out_of_band") else "asc"
-        return self._reload()
-
-    @rx.event
-    def set_page(self, page: int):
-        try:
-            number = int(page)
-        except (TypeError, ValueError):
-            return None
-        self.page = max(1, min(number, self.pages))
-        self.loading = True
-        return DashboardState.load_drift(False)
+        return self._refilter()
 
     @rx.event
     def set_page_size(self, value: str):
-        if value not in {str(size) for size in PAGE_SIZES}:
+        if to_int(value) not in self.PAGE_SIZES:
             return None
-        self.page_size = value
-        return self._reload()
+        self.page_size = str(value)
+        return self._refilter()
 
     # ---- selection and detail -----------------------------------------------------------------------
     @rx.event
     def toggle_selected(self, investment_id: int):
-        try:
-            pid = int(investment_id)
-        except (TypeError, ValueError):
-            return None
+        pid = to_int(investment_id)
+        if pid is None:
+            return
         if pid in self.selected:
             self.selected = [i for i in self.selected if i != pid]
         elif pid in {r.id for r in self.rows}:
@@ -383,29 +363,24 @@ class DashboardState(AppState):
         self.selected = []
 
     @rx.event
+    @guarded
     def show_detail(self, investment_id: int):
-        try:
-            actor = self._actor()
-            pid = int(investment_id)
-        except (TypeError, ValueError):
+        actor = self._actor()
+        pid = to_int(investment_id)
+        if pid is None:
             return None
-        except DomainError as exc:
-            return self._fail(exc)
         if pid == self.detail_id:
             self.detail_id = 0
             return None
-        try:
-            d = drift.portfolio(actor=actor, investment_id=pid)
-        except DomainError as exc:
-            return self._fail(exc)
+        d = drift.portfolio(actor=actor, investment_id=pid)
         if d is None:
             self.detail_id = 0
             return None
         self.detail_id, self.detail_name = d.investment_id, d.name
-        self.detail_classes = [ClassRow(c.title, format_aud(c.value), _pct(c.current), _pct(c.target),
+        self.detail_classes = [ClassRow(c.title, money(c.value), percent_1dp(c.current), percent_1dp(c.target),
                                         _band(c.min, c.max), _pp(c.breach) if c.breach > 0 else "", c.side, c.in_model)
                                for c in d.classes]
-        self.detail_assets = [AssetRow(a.code, a.name, format_aud(a.value), _pct(a.current), _pct(a.weight),
+        self.detail_assets = [AssetRow(a.code, a.name, money(a.value), percent_1dp(a.current), percent_1dp(a.weight),
                                        "" if a.difference is None else f"{a.difference:+.1f} pp",
                                        a.difference is not None and a.difference > 0,
                                        a.difference is not None and a.difference < 0)
@@ -468,21 +443,11 @@ class DashboardState(AppState):
 
     # ---- what the page shows ------------------------------------------------------------------------
     @rx.var
-    def pages(self) -> int:
-        size = int(self.page_size) if self.page_size.isdigit() and int(self.page_size) > 0 else 20
-        return max(1, -(-self.total // size))
-
-    @rx.var
-    def visible(self) -> list[int]:
-        return visible_pages(self.page, self.pages)
-
-    @rx.var
     def showing(self) -> str:
         if self.total == 0:
             return "No portfolios"
-        size = int(self.page_size) if self.page_size.isdigit() and int(self.page_size) > 0 else 20
-        first = (self.page - 1) * size + 1
-        return f"{first}-{min(self.total, first + size - 1)} of {self.total}"
+        first = self._offset() + 1
+        return f"{first}-{min(self.total, first + self._limit() - 1)} of {self.total}"
 
     @rx.var
     def page_all_selected(self) -> bool:
