@@ -147,17 +147,23 @@ def list_long_terms(*, actor: Actor, model_id: Any) -> tuple[list[dict[str, Any]
         return rows, len(rows)
 
 
-def _load_long_term(s: Session, actor: Actor, rec_id: Any) -> tuple[LongTermRecommendation, Model]:
+def _load_recommendation(s: Session, actor: Actor, table, rec_id: Any):
+    """A long- or short-term recommendation (`table`) and its model, for a change by a staff member
+    who may edit the model; 404 otherwise (and for a short-term one no longer active)."""
     _require_staff(actor)
     number = as_id(rec_id)
-    rec = s.get(LongTermRecommendation, number) if number else None
-    if rec is None:
+    rec = s.get(table, number) if number else None
+    if rec is None or getattr(rec, "status", ACTIVE) != ACTIVE:
         raise NotFound(rules.RECOMMENDATION_NOT_FOUND)
     try:
         model = _model_for_write(s, actor, rec.model_id)
     except NotFound:
         raise NotFound(rules.RECOMMENDATION_NOT_FOUND) from None
     return rec, model
+
+
+def _load_long_term(s: Session, actor: Actor, rec_id: Any) -> tuple[LongTermRecommendation, Model]:
+    return _load_recommendation(s, actor, LongTermRecommendation, rec_id)
 
 
 def create_long_term(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -242,16 +248,7 @@ def list_short_terms(*, actor: Actor, model_id: Any) -> tuple[list[dict[str, Any
 
 
 def _load_short_term(s: Session, actor: Actor, rec_id: Any) -> tuple[ShortTermRecommendation, Model]:
-    _require_staff(actor)
-    number = as_id(rec_id)
-    rec = s.get(ShortTermRecommendation, number) if number else None
-    if rec is None or rec.status != ACTIVE:
-        raise NotFound(rules.RECOMMENDATION_NOT_FOUND)
-    try:
-        model = _model_for_write(s, actor, rec.model_id)
-    except NotFound:
-        raise NotFound(rules.RECOMMENDATION_NOT_FOUND) from None
-    return rec, model
+    return _load_recommendation(s, actor, ShortTermRecommendation, rec_id)
 
 
 def _in_model(s: Session, model: Model, asset_id: int) -> bool:
