@@ -22,7 +22,7 @@ from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import (
-    Asset, Model, Portfolio, ShortTermRecommendation, TargetPortfolio, TradeAction, TradeInstruction, TradeNote,
+    Model, Portfolio, ShortTermRecommendation, TargetPortfolio, TradeAction, TradeInstruction, TradeNote,
     TradeTransaction,
 )
 from app.db.types import utcnow
@@ -601,15 +601,21 @@ def _units_held(s: Session, p: Portfolio, asset_id: int) -> Decimal:
     return postings.position(s, p, asset_id).units
 
 
+def _editable_transaction(s: Session, actor: Actor, tx_id: Any) -> tuple[TradeTransaction, Portfolio, TradeInstruction]:
+    """A trade of an instruction the actor may edit now, with its portfolio and instruction (locked)."""
+    t = s.get(TradeTransaction, as_id(tx_id) or 0)
+    if t is None:
+        raise NotFound(TX_NOT_FOUND)
+    p, ti = _instruction(s, actor, t.trade_instruction_id, lock=True)
+    _editable(s, actor, p, ti)
+    return t, p, ti
+
+
 def update_transaction(*, actor: Actor, tx_id: Any, quantity: Any = None, price: Any = None) -> dict[str, Any]:
     """Edits a transaction's units or price; value, brokerage, cost base and pending amount are
     recomputed with the engine's trade_figures (002 s4/s5)."""
     with session_scope() as s:
-        t = s.get(TradeTransaction, as_id(tx_id) or 0)
-        if t is None:
-            raise NotFound(TX_NOT_FOUND)
-        p, ti = _instruction(s, actor, t.trade_instruction_id, lock=True)
-        _editable(s, actor, p, ti)
+        t, p, ti = _editable_transaction(s, actor, tx_id)
         new_quantity = t.quantity if quantity in (None, "") else _decimal(quantity, "quantity")
         new_price = t.price if price in (None, "") else _decimal(price, "price")
         if t.action == DECREASE and new_quantity > _units_held(s, p, t.asset_id):
@@ -693,11 +699,7 @@ def add_transaction(*, actor: Actor, ti_id: Any, code: Any, action: Any, quantit
 
 def delete_transaction(*, actor: Actor, tx_id: Any) -> dict[str, Any]:
     with session_scope() as s:
-        t = s.get(TradeTransaction, as_id(tx_id) or 0)
-        if t is None:
-            raise NotFound(TX_NOT_FOUND)
-        p, ti = _instruction(s, actor, t.trade_instruction_id, lock=True)
-        _editable(s, actor, p, ti)
+        t, p, ti = _editable_transaction(s, actor, tx_id)
         t.status, t.user_action, t.updated_at = TxStatus.DELETED.value, "deleted", utcnow()
         s.add(t)
         _history(s, ti.id, actor.id, "deleted transaction", t.asset_code)
