@@ -1,0 +1,152 @@
+"""Trade instructions (trade recommendations) and their trades: statuses and labels, the user actions
+the history records, the validation outcomes of 001 s4 and the role rules of 002 s4/s6."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from app.domain.advice.target_portfolios import PortfolioFacts
+from app.domain.permissions import Actor
+from app.domain.roles import Role
+
+class TIStatus(str, Enum):
+    PENDING_VALIDATION = "pending_validation"
+    PENDING_APPROVAL = "pending_approval"
+    NOT_VALIDATED = "not_validated"
+    PARTIALLY_APPROVED = "partially_approved"
+    DECLINED = "declined"
+    APPROVED = "approved"
+    FAILED = "failed"
+
+
+TI_LABELS = {
+    TIStatus.PENDING_VALIDATION: "Pending validation",
+    TIStatus.PENDING_APPROVAL: "Pending approval",
+    TIStatus.NOT_VALIDATED: "Not validated",
+    TIStatus.PARTIALLY_APPROVED: "Partially approved",
+    TIStatus.DECLINED: "Declined",
+    TIStatus.APPROVED: "Approved",
+    TIStatus.FAILED: "Calculation Error",
+}
+# Who acted, by status (002 s4).
+TI_ACTOR_LABELS = {
+    TIStatus.PENDING_VALIDATION: "Calculated by",
+    TIStatus.DECLINED: "Declined by",
+    TIStatus.NOT_VALIDATED: "Declined by",
+    TIStatus.PENDING_APPROVAL: "Validated by",
+    TIStatus.PARTIALLY_APPROVED: "Approved by",
+    TIStatus.APPROVED: "Approved by",
+    TIStatus.FAILED: "Calculated by",
+}
+
+
+class TxStatus(str, Enum):
+    DRAFT = "draft"
+    PENDING_APPROVAL = "pending_approval"
+    PENDING_COPY = "pending_copy"
+    PENDING_TO_CANCEL = "pending_to_cancel"
+    APPROVED = "approved"
+    DECLINED = "declined"
+    DELETED = "deleted"
+    EXECUTED = "executed"
+    NOT_VALID = "not_valid"
+    NOT_CANCELED = "not_canceled"
+
+
+TX_LABELS = {
+    TxStatus.DRAFT: "To be reviewed",
+    TxStatus.PENDING_APPROVAL: "To be reviewed",
+    TxStatus.PENDING_COPY: "To be reviewed",
+    TxStatus.PENDING_TO_CANCEL: "To be reviewed",
+    TxStatus.APPROVED: "Approved",
+    TxStatus.DECLINED: "Declined",
+    TxStatus.DELETED: "Deleted",
+    TxStatus.EXECUTED: "Executed",
+    TxStatus.NOT_VALID: "Declined",
+    TxStatus.NOT_CANCELED: "Declined",
+}
+
+
+class NoteState(str, Enum):
+    PENDING_VALIDATION = "pending_validation"
+    VALIDATED = "validated"
+    APPROVED = "approved"
+    DECLINED = "declined"
+
+
+USER_ACTIONS = ("added", "deleted", "changed price", "changed quantity", "changed price and quantity")
+HISTORY_PAGE_SIZE = 10
+
+
+def user_action_for(price_changed: bool, quantity_changed: bool) -> str | None:
+    if price_changed and quantity_changed:
+        return "changed price and quantity"
+    if price_changed:
+        return "changed price"
+    if quantity_changed:
+        return "changed quantity"
+    return None
+
+
+@dataclass(frozen=True)
+class ItemOutcome:
+    status: str
+    decision: str | None = None
+
+
+def validation_outcome(*, approval_required: bool, auto_approval: str, manual: bool, cancel: bool,
+                       is_note: bool) -> ItemOutcome:
+    """What validating trade recommendations does to one item (001 s4):
+    - approval required, or auto-approval not 'never': transactions -> pending approval, notes -> validated;
+    - otherwise non-manual transactions -> approved, cancelled ones -> pending-to-cancel approved,
+      manual ones -> pending approval, notes -> approved."""
+    if approval_required or auto_approval != "never":
+        return ItemOutcome(NoteState.VALIDATED.value) if is_note else ItemOutcome(TxStatus.PENDING_APPROVAL.value)
+    if is_note:
+        return ItemOutcome(NoteState.APPROVED.value, "approved")
+    if manual:
+        return ItemOutcome(TxStatus.PENDING_APPROVAL.value)
+    if cancel:
+        return ItemOutcome(TxStatus.PENDING_TO_CANCEL.value, "approved")
+    return ItemOutcome(TxStatus.APPROVED.value, "approved")
+
+
+def decline_all_outcome(is_note: bool) -> ItemOutcome:
+    """'Decline all': transactions not valid, notes declined (and the instruction not validated)."""
+    return ItemOutcome(NoteState.DECLINED.value, "declined") if is_note else ItemOutcome(TxStatus.NOT_VALID.value, "declined")
+
+
+def instruction_status(decisions: list[str | None]) -> TIStatus:
+    """The instruction's status from its items' decisions once every pending one is decided."""
+    decided = [d for d in decisions if d is not None]
+    if not decisions or any(d is None for d in decisions):
+        return TIStatus.PENDING_APPROVAL
+    if all(d == "approved" for d in decided):
+        return TIStatus.APPROVED
+    if all(d == "declined" for d in decided):
+        return TIStatus.DECLINED
+    return TIStatus.PARTIALLY_APPROVED
+
+
+def can_edit_ti(actor: Actor, status: str, read_only: bool = False) -> bool:
+    """Editing is blocked for clients, administrators, read-only mode and statuses beyond validation."""
+    if actor.role in (Role.CLIENT, Role.ADMINISTRATOR) or read_only:
+        return False
+    return TIStatus(status) is TIStatus.PENDING_VALIDATION
+
+
+def can_approve_ti(actor: Actor, facts: PortfolioFacts, has_pending: bool, read_only: bool = False) -> bool:
+    """Blocked when nothing is pending, for an adviser on an inactive portfolio with approved
+    instructions who is not an owner, and for an administrator who is not an owner; possible for a
+    superuser, a client owner or an adviser, only when not read-only."""
+    if not has_pending or read_only:
+        return False
+    if actor.is_superuser:
+        return True
+    if actor.role is Role.CLIENT:
+        return facts.actor_is_owner
+    if actor.role is Role.ADVISER:
+        return facts.actor_is_owner or not (facts.inactive and facts.has_approved_ti)
+    if actor.role is Role.ADMINISTRATOR:
+        return facts.actor_is_owner
+    return False
