@@ -19,7 +19,7 @@ from typing import Any, Callable
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
-from xhtml2pdf import pisa
+from app.exports.pdf import render
 
 from app.domain.advice import NOT_ENOUGH_CASH_LABEL, tp_label
 from app.exports.broker_files import XLSX, put_text
@@ -237,11 +237,7 @@ def html(report: Any, offset: int = 0) -> str:
 
 
 def pdf(report: Any, offset: int = 0) -> bytes:
-    buffer = io.BytesIO()
-    result = pisa.CreatePDF(html(report, offset), dest=buffer, encoding="utf-8")
-    if result.err:  # pragma: no cover - our own markup always renders
-        raise RuntimeError(f"PDF rendering failed with {result.err} error(s)")
-    return buffer.getvalue()
+    return render(html(report, offset))
 
 
 __all__ = ["CASH_COLUMNS", "PDF", "PENDING_COLUMNS", "XLSX", "columns", "filename", "html", "pdf", "xlsx"]

@@ -6,12 +6,11 @@ in red with a minus sign), percentages with one decimal, performance green when 
 when negative, N/A when empty, listed units without decimals."""
 from __future__ import annotations
 
-import io
 from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 from html import escape
 
-from xhtml2pdf import pisa
+from app.exports.pdf import BASE_CSS, page_css, render
 
 from app.domain.cgt import format_aud
 from app.domain.holdings import Holdings, Line, sections
@@ -23,21 +22,11 @@ MEDIA_TYPE = "application/pdf"
 NA = "N/A"
 GREEN, RED, GREY = "#18794e", "#ce2c31", "#60646c"
 
-CSS = """
-@page { size: a4 landscape; margin: 1.4cm 1.2cm 1.4cm 1.2cm;
-        @frame footer { -pdf-frame-content: footer; bottom: 0.6cm; margin-left: 1.2cm; margin-right: 1.2cm; height: 0.6cm; } }
-body { font-family: Helvetica; font-size: 8.5pt; color: #1c2024; }
-h1 { font-size: 16pt; margin: 0 0 4pt 0; }
-h2 { font-size: 11pt; margin: 12pt 0 4pt 0; }
-table { width: 100%; border-collapse: collapse; }
-th { background-color: #e8ecf4; text-align: left; padding: 3pt 4pt; font-weight: bold; border-bottom: 0.5pt solid #b9bbc6; }
-td { padding: 2.5pt 4pt; border-bottom: 0.3pt solid #e0e1e6; }
-.num { text-align: right; }
+CSS = page_css(landscape=True, vertical="1.4cm", horizontal="1.2cm") + BASE_CSS + """
 .meta td { border: none; padding: 1pt 4pt 1pt 0; }
 .label { color: #60646c; width: 70pt; }
 .class { background-color: #d5def0; font-weight: bold; font-size: 9.5pt; }
 .muted { color: #60646c; }
-#footer { color: #8b8d98; font-size: 7pt; text-align: right; }
 """
 
 
@@ -129,8 +118,4 @@ def html(h: Holdings, offset_minutes: int) -> str:
 
 
 def build(h: Holdings, offset_minutes: int) -> bytes:
-    buffer = io.BytesIO()
-    result = pisa.CreatePDF(html(h, offset_minutes), dest=buffer, encoding="utf-8")
-    if result.err:  # pragma: no cover - our own markup always renders
-        raise RuntimeError(f"PDF rendering failed with {result.err} error(s)")
-    return buffer.getvalue()
+    return render(html(h, offset_minutes))

@@ -5,13 +5,12 @@ the authority with its status. Built from app.services.records_of_advice.record,
 the screen show the same figures."""
 from __future__ import annotations
 
-import io
 from datetime import datetime
 from decimal import Decimal
 from html import escape
 from typing import Any
 
-from xhtml2pdf import pisa
+from app.exports.pdf import BASE_CSS, page_css, render
 
 from app.domain.permissions import Actor
 from app.exports.holdings_pdf import money, percent, units
@@ -19,21 +18,12 @@ from app.exports.holdings_xlsx import safe_name
 from app.exports.recommendations_csv import client_offset, local_time
 from app.services import records_of_advice
 
-CSS = """
-@page { size: a4 portrait; margin: 1.6cm 1.4cm 1.6cm 1.4cm;
-        @frame footer { -pdf-frame-content: footer; bottom: 0.6cm; margin-left: 1.4cm; margin-right: 1.4cm; height: 0.6cm; } }
-body { font-family: Helvetica; font-size: 8.5pt; color: #1c2024; }
-h1 { font-size: 16pt; margin: 0 0 4pt 0; }
-h2 { font-size: 11pt; margin: 12pt 0 4pt 0; }
-table { width: 100%; border-collapse: collapse; }
-th { background-color: #e8ecf4; text-align: left; padding: 3pt 4pt; font-weight: bold; border-bottom: 0.5pt solid #b9bbc6; }
+CSS = page_css(landscape=False, vertical="1.6cm", horizontal="1.4cm") + BASE_CSS + """
 td { padding: 2.5pt 4pt; border-bottom: 0.3pt solid #e0e1e6; vertical-align: top; }
-.num { text-align: right; }
 .meta td { border: none; padding: 1pt 4pt 1pt 0; }
 .label { color: #60646c; width: 90pt; }
 .muted { color: #60646c; font-size: 7.5pt; }
 .box { border: 0.5pt solid #b9bbc6; padding: 6pt; }
-#footer { color: #8b8d98; font-size: 7pt; text-align: right; }
 """
 
 
@@ -114,9 +104,5 @@ def build(*, actor: Actor, tp_id: Any, tz_offset: Any = None) -> tuple[str, byte
     """(file name, PDF bytes) of the record of advice of target portfolio `tp_id`."""
     rec = records_of_advice.record(actor=actor, tp_id=tp_id)
     offset = client_offset(tz_offset)
-    buffer = io.BytesIO()
-    result = pisa.CreatePDF(html(rec, offset), dest=buffer, encoding="utf-8")
-    if result.err:  # pragma: no cover - our own markup always renders
-        raise RuntimeError(f"PDF rendering failed with {result.err} error(s)")
     name = f"{safe_name(rec['investment']['name'])} - Record of Advice v{rec['version']}.pdf"
-    return name, buffer.getvalue()
+    return name, render(html(rec, offset))

@@ -15,7 +15,7 @@ from typing import Any, Sequence
 
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
-from xhtml2pdf import pisa
+from app.exports.pdf import BASE_CSS, page_css, render
 
 from app.domain.cgt import format_aud
 from app.exports.broker_files import XLSX, put_text
@@ -81,18 +81,10 @@ def xlsx(groups: Sequence[Any], *, mode: str = STANDARD, offset: int = 0, title:
     return out.getvalue()
 
 
-CSS = """
-@page { size: a4 landscape; margin: 1.3cm 1.2cm 1.4cm 1.2cm;
-        @frame footer { -pdf-frame-content: footer; bottom: 0.6cm; margin-left: 1.2cm; margin-right: 1.2cm; height: 0.6cm; } }
-body { font-family: Helvetica; font-size: 8.5pt; color: #1c2024; }
+CSS = page_css(landscape=True, vertical="1.3cm", horizontal="1.2cm", bottom="1.4cm") + BASE_CSS + """
 h1 { font-size: 15pt; margin: 0 0 2pt 0; }
 .muted { color: #60646c; }
-table { width: 100%; border-collapse: collapse; }
-th { background-color: #e8ecf4; text-align: left; padding: 3pt 4pt; font-weight: bold; border-bottom: 0.5pt solid #b9bbc6; }
-td { padding: 2.5pt 4pt; border-bottom: 0.3pt solid #e0e1e6; }
-.num { text-align: right; }
 .group td { background-color: #d5def0; font-weight: bold; font-size: 9pt; }
-#footer { color: #8b8d98; font-size: 7pt; text-align: right; }
 """
 
 
@@ -137,12 +129,7 @@ def html(groups: Sequence[Any], *, offset: int = 0, title: str, subtitle: str, n
 
 def pdf(groups: Sequence[Any], *, offset: int = 0, title: str = "Trade Recommendations", subtitle: str = "",
         now: datetime) -> bytes:
-    buffer = io.BytesIO()
-    result = pisa.CreatePDF(html(groups, offset=offset, title=title, subtitle=subtitle, now=now), dest=buffer,
-                            encoding="utf-8")
-    if result.err:  # pragma: no cover - our own markup always renders
-        raise RuntimeError(f"PDF rendering failed with {result.err} error(s)")
-    return buffer.getvalue()
+    return render(html(groups, offset=offset, title=title, subtitle=subtitle, now=now))
 
 
 __all__ = ["MODES", "PDF", "SIMPLE", "STANDARD", "XLSX", "html", "pdf", "xlsx"]
