@@ -32,7 +32,7 @@ from app.services.tenancy import as_id
 from app.ui.parse import positive_int, to_int
 from app.ui.states.base import AppState, toast_error
 from app.ui.states.bulk_progress import BulkProgressState
-from app.ui.states.screen import Confirm, events, guarded, screen_load
+from app.ui.states.screen import Confirm, Viewer, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.bulk_calculate")
 
@@ -82,7 +82,7 @@ def confirm_question(kind: str, portfolios: int, models: int) -> str:
             f"of {models} model{'' if models == 1 else 's'}?")
 
 
-class BulkCalculateState(Confirm, AppState):
+class BulkCalculateState(Viewer, Confirm, AppState):
     kind: str = "tp"
     loading: bool = True
     is_superuser_view: bool = False
@@ -239,4 +239,4 @@ class BulkCalculateState(Confirm, AppState):
 
     @rx.var
     def can_calculate(self) -> bool:
-        return self.user_role in (Role.SUPERUSER.value, Role.ADVISER.value)
+        return self.viewer_role in (Role.SUPERUSER.value, Role.ADVISER.value)
