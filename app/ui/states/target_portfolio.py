@@ -61,14 +61,14 @@ ZERO = Decimal(0)
 ASSET_FLAGS = (("full_sell", "Full sell"), ("stop_loss", "Stop loss"), ("urgent", "Urgent"),
                ("manual_trade_decision", "Manual Trade Decision"))
 SOURCES = {"short_term": "Short-term", "long_term": "Long-term"}
+STATUS_COLORS = {"draft": "amber", "validated": "blue", "active": "green", "declined": "red", "failed": "red"}
 
 
 def status_color(status: str, not_enough_cash: bool = False) -> str:
     """The badge colour of a target portfolio status."""
     if status == advice.TPStatus.DRAFT.value and not_enough_cash:
         return "orange"
-    return {"draft": "amber", "validated": "blue", "active": "green", "declined": "red", "failed": "red"}.get(status,
-                                                                                                           "gray")
+    return STATUS_COLORS.get(status, "gray")
 
 
 # ---- what the screens show ------------------------------------------------------------------------
@@ -613,6 +613,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
 
     def _render(self) -> None:
         """The class tables of the shown result; in edit mode with the units typed and the Remove offers."""
+        self._sync_edit()
         classes = build_classes(self._result, self._names) if self._result else []
         if self.mode == MODE_EDIT:
             pinned_zero = self._pinned_zero()
@@ -658,7 +659,6 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         self._history = [[dict(e) for e in self._stored_overrides]]
         self._shown = list(self._history)
         self.edit_rev += 1
-        self._sync_edit()
         self._render()
 
     def _push(self, edits: list[dict[str, Any]]):
@@ -715,7 +715,6 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         self.edit_rev += 1
         if error is not None or shape is None:
             self._history = list(self._shown)
-            self._sync_edit()
             self._render()
         else:
             self._shown = list(self._history)
@@ -745,13 +744,11 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         plain = text.replace(",", "").replace(" ", "")
         if not WHOLE_UNITS.fullmatch(plain):
             self._invalid = {**self._invalid, key: text}
-            self._sync_edit()
             self._render()
             return None
         units = int(plain)
         if key in self._invalid:
             self._invalid = {k: v for k, v in self._invalid.items() if k != key}
-            self._sync_edit()
             self._render()
         if units == self._requested(aid):
             return None
