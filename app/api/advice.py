@@ -29,7 +29,7 @@ DELETE /api/trade-transactions/{id}
 """
 from __future__ import annotations
 
-from typing import Any, Literal, Optional, Union
+from typing import Any, Optional, Union
 
 from fastapi import APIRouter, Query
 from fastapi.responses import Response

@@ -1,8 +1,6 @@
 """The asset universe: classes, types, assets, lookups, picker search, price history and the price upload."""
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, File, UploadFile
 from pydantic import BaseModel, ConfigDict
 
@@ -11,27 +9,27 @@ from app.domain import prices as price_rules
 from app.services import assets
 
 from app.api.payloads import AssetClassOut, AssetOut, AssetTypeOut, PriceOut, PriceUploadOut
-from app.api.schemas import Envelope, Message, Page
+from app.api.schemas import Envelope, Message, Page, SentAmount, SentId, SentText
 
 router = APIRouter(tags=["assets"])
 
 
 class TitleBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    title: Any = None
-    firmId: Any = None
+    title: SentText = None
+    firmId: SentId = None
 
 
 class AssetBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    code: Any = None
-    name: Any = None
-    class_id: Any = None
-    type_id: Any = None
-    industry_group_id: Any = None
-    firm_id: Any = None
-    dividend_yield: Any = None
-    url: Any = None
+    code: SentText = None
+    name: SentText = None
+    class_id: SentId = None
+    type_id: SentId = None
+    industry_group_id: SentId = None
+    firm_id: SentId = None
+    dividend_yield: SentAmount = None
+    url: SentText = None
 
 
 # ---- classes and types ------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Sign-in, sign-out, activation, recovery, reset and e-mail change."""
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel
@@ -10,24 +10,24 @@ from app.api.deps import CurrentActor, client_ip, ok
 from app.services import auth, users
 
 from app.api.payloads import RecoveryOut, SigninOut, TokenOwnerOut
-from app.api.schemas import Envelope, Message
+from app.api.schemas import Envelope, Message, SentText
 
 router = APIRouter(tags=["auth"])
 
 
 class SigninBody(BaseModel):
-    email: Any = None
-    password: Any = None
+    email: SentText = None
+    password: SentText = None
 
 
 class PasswordBody(BaseModel):
     token: str = ""
-    password: Any = None
-    rptPassword: Any = None
+    password: SentText = None
+    rptPassword: SentText = None
 
 
 class EmailBody(BaseModel):
-    email: Any = None
+    email: SentText = None
 
 
 class TokenBody(BaseModel):

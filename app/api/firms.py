@@ -1,8 +1,6 @@
 """Firms: list, read, create, update, delete, logo uploads."""
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, File, Form, UploadFile
 from pydantic import BaseModel, ConfigDict
 
@@ -10,7 +8,7 @@ from app.api.deps import CurrentActor, listing, ok, read_upload
 from app.services import firms
 
 from app.api.payloads import FirmOut
-from app.api.schemas import Envelope, Message, Page
+from app.api.schemas import Envelope, Message, Page, SentAmount, SentId, SentText
 
 
 router = APIRouter(tags=["firms"])
@@ -18,32 +16,32 @@ router = APIRouter(tags=["firms"])
 
 class LicenseeBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    name: Any = None
-    abn: Any = None
-    afsl: Any = None
-    phone: Any = None
-    email: Any = None
-    website: Any = None
-    fsgLink: Any = None
-    privacyPolicyLink: Any = None
+    name: SentText = None
+    abn: SentText = None
+    afsl: SentText = None
+    phone: SentText = None
+    email: SentText = None
+    website: SentText = None
+    fsgLink: SentText = None
+    privacyPolicyLink: SentText = None
 
 
 class FirmBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    name: Any = None
-    abn: Any = None
-    car: Any = None
-    phone: Any = None
-    email: Any = None
-    website: Any = None
+    name: SentText = None
+    abn: SentText = None
+    car: SentText = None
+    phone: SentText = None
+    email: SentText = None
+    website: SentText = None
     licensee: LicenseeBody | None = None
-    fee: Any = None
-    maxFee: Any = None
-    minFee: Any = None
-    ausiexCode: Any = None
+    fee: SentAmount = None
+    maxFee: SentAmount = None
+    minFee: SentAmount = None
+    ausiexCode: SentText = None
     isLogoRemoved: bool | None = None
     isLicenseeLogoRemoved: bool | None = None
-    version: Any = None
+    version: SentId = None
 
 
 @router.get("/firms", response_model_exclude_unset=True, response_model=Envelope[Page[FirmOut]])

@@ -20,8 +20,6 @@ A uniqueness failure answers 400 'ValidationError: Name should be unique.' with 
 """
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict
@@ -33,7 +31,7 @@ from app.services import custom_holdings, holdings
 from app.api.payloads import (
     AssetClassOption, CustomHoldingOut, DeletedOut, HoldingsOut, OwnershipOut, PortfolioAssetOut, Valid,
 )
-from app.api.schemas import CountTotals, Envelope, Page
+from app.api.schemas import CountTotals, Envelope, Page, SentAmount, SentId, SentText
 
 
 router = APIRouter(tags=["holdings"])
@@ -41,12 +39,12 @@ router = APIRouter(tags=["holdings"])
 
 class CustomHoldingBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    id: Any = None
-    investment_id: Any = None
-    name: Any = None
-    class_id: Any = None
-    fee: Any = None
-    value: Any = None
+    id: SentId = None
+    investment_id: SentId = None
+    name: SentText = None
+    class_id: SentId = None
+    fee: SentAmount = None
+    value: SentAmount = None
 
 
 def _file(name: str, data: bytes, media_type: str) -> Response:

@@ -19,16 +19,16 @@ from app.api.deps import CurrentActor, listing, ok
 from app.services import industry_groups
 
 from app.api.payloads import IndustryGroupOption, IndustryGroupOut, ReorderOut
-from app.api.schemas import Envelope, Message, Page
+from app.api.schemas import Envelope, Message, Page, Sent, SentText
 
 router = APIRouter(tags=["industry groups"])
 
 
 class IndustryGroupBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    title: Any = None
-    color: Any = None
-    idx: Any = None
+    title: SentText = None
+    color: SentText = None
+    idx: Sent(Union[int, float, str]) = None
 
 
 class OrderItem(BaseModel):

@@ -2,7 +2,7 @@
 update, delete, delete all / mark as deleted, multipart upload to one or many models, CSV export."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional, Union
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -15,7 +15,7 @@ from app.exports.recommendations_csv import content_disposition
 from app.services import recommendations
 
 from app.api.payloads import LongTermOut, MessageCount, RecommendationUploadOut, ShortTermOut
-from app.api.schemas import Envelope, Message, Page
+from app.api.schemas import Envelope, Id, Message, Page, SentAmount, SentId, SentText, read_by_hand
 
 router = APIRouter(tags=["recommendations"])
 _CSV_RESPONSES: dict[int | str, dict[str, Any]] = {200: {"description": "the recommendations as CSV",
@@ -24,19 +24,41 @@ _CSV_RESPONSES: dict[int | str, dict[str, Any]] = {200: {"description": "the rec
 
 class LongTermBody(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    model_id: Any = None
-    asset_id: Any = None
-    action: Any = None
-    comment: Any = None
+    model_id: SentId = None
+    asset_id: SentId = None
+    action: SentText = None
+    comment: SentText = None
 
 
 class ShortTermBody(LongTermBody):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
-    price: Any = None
-    yield_: Any = Field(default=None, alias="yield")  # "yield" is a Python keyword
+    price: SentAmount = None
+    yield_: SentAmount = Field(default=None, alias="yield")  # "yield" is a Python keyword
 
     def data(self) -> dict[str, Any]:
         return self.model_dump(exclude_unset=True, by_alias=True)
+
+
+class _UploadForm(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+    model_ids: list[Id] = Field(alias="model_ids[]", description="the models to load the file into (repeated)")
+    file: bytes = Field(description=f"CSV or .xlsx, at most {rules.MAX_UPLOAD_BYTES // (1024 * 1024)} MB")
+
+
+class LongTermUploadForm(_UploadForm):
+    """multipart/form-data of POST /api/long-terms-upload."""
+    uploadType: Optional[str] = Field(None, description="amend (default) or replace")
+
+
+class ShortTermUploadForm(_UploadForm):
+    """multipart/form-data of POST /api/recommendations-upload."""
+    upload_type: Optional[str] = Field(None, description="amend (default) or replace")
+
+
+class MarkDeletedBody(BaseModel):
+    """The short-term recommendations to mark as deleted (or as the query's id[])."""
+    id: Optional[Union[list[Id], Id]] = None
+    ids: Optional[list[Id]] = None
 
 
 def _sent(body: BaseModel) -> dict[str, Any]:
@@ -94,7 +116,7 @@ def delete_all_long_terms(actor: CurrentActor, model_id: str | None = None):
     return ok({"message": rules.LONG_TERMS_ALL_DELETED, "count": count})
 
 
-@router.post("/long-terms-upload", response_model_exclude_unset=True, response_model=Envelope[RecommendationUploadOut])
+@router.post("/long-terms-upload", openapi_extra=read_by_hand(("multipart/form-data", LongTermUploadForm)), response_model_exclude_unset=True, response_model=Envelope[RecommendationUploadOut])
 async def upload_long_terms(actor: CurrentActor, request: Request):
     form = await _upload_form(request, ("uploadType", "upload_type"))
     return ok(recommendations.upload_long_terms(actor=actor, **form))
@@ -114,7 +136,7 @@ def list_short_terms(actor: CurrentActor, model_id: str | None = None):
     return listing(rows, total)
 
 
-@router.put("/recommendations-mark-as-deleted", response_model_exclude_unset=True, response_model=Envelope[MessageCount])
+@router.put("/recommendations-mark-as-deleted", openapi_extra=read_by_hand(("application/json", MarkDeletedBody), required=False), response_model_exclude_unset=True, response_model=Envelope[MessageCount])
 async def mark_short_terms_deleted(actor: CurrentActor, request: Request):
     """id[] as query parameters, or a JSON body {"id": [...]} (also "id[]" or "ids")."""
     ids: list[Any] = [*request.query_params.getlist("id[]"), *request.query_params.getlist("id")]
@@ -147,7 +169,7 @@ def update_short_term(actor: CurrentActor, rec_id: str, body: ShortTermBody):
     return ok(recommendations.update_short_term(actor=actor, rec_id=rec_id, data=body.data()))
 
 
-@router.post("/recommendations-upload", response_model_exclude_unset=True, response_model=Envelope[RecommendationUploadOut])
+@router.post("/recommendations-upload", openapi_extra=read_by_hand(("multipart/form-data", ShortTermUploadForm)), response_model_exclude_unset=True, response_model=Envelope[RecommendationUploadOut])
 async def upload_short_terms(actor: CurrentActor, request: Request):
     form = await _upload_form(request, ("upload_type", "uploadType"))
     return ok(recommendations.upload_short_terms(actor=actor, **form))

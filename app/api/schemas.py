@@ -23,6 +23,23 @@ Amount = Union[Decimal, str]
 Flag = Union[bool, int, str]
 
 
+def Sent(documented: Any) -> Any:  # noqa: N802 - used as a type
+    """A field documented as `documented` (or null) but handed to the service exactly as sent: for
+    the older forms whose services answer a wrong JSON type with the specification's own per-field
+    text (a title of [1] is 'Please, enter title. ', a number as a title is its text), which a
+    stricter parse here would replace with the generic 'invalid form'."""
+    from typing import Annotated
+
+    from pydantic import TypeAdapter, WithJsonSchema
+
+    return Annotated[Any, WithJsonSchema(TypeAdapter(Optional[documented]).json_schema())]
+
+
+SentText = Sent(str)
+SentId = Sent(Id)
+SentAmount = Sent(Amount)
+
+
 class Envelope(BaseModel, Generic[T]):
     success: bool = True
     result: T
@@ -98,3 +115,11 @@ ERROR_STATUSES = {
     "429": "Too many attempts (TooManyRequestsError)",
     "503": "The database is not answering (ServiceUnavailable)",
 }
+
+
+def read_by_hand(*media: tuple[str, type[BaseModel]], required: bool = True) -> dict[str, Any]:
+    """openapi_extra of an operation that reads its body itself (a multipart form whose missing
+    file answers the specification's text, or JSON read leniently): documents the body it reads,
+    one model per media type, so /api/openapi.json still describes what an integrator sends."""
+    return {"requestBody": {"required": required, "content": {
+        name: {"schema": model.model_json_schema(ref_template="#/components/schemas/{model}")} for name, model in media}}}

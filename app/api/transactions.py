@@ -30,7 +30,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import ConfigDict, Field
 
 from app.api.deps import CurrentActor, ok
-from app.api.schemas import Amount, Body, Envelope, Flag, Id, sent
+from app.api.schemas import Amount, Body, Envelope, Flag, Id, read_by_hand, sent
 from app.domain.errors import ValidationError
 from app.services import transaction_upload, transactions
 
@@ -80,6 +80,14 @@ class TransactionBody(CashTransactionBody):
     contract_note: Optional[str] = None
     order_id: Optional[str] = None
     confirm: Optional[Flag] = Field(None, description="editing an errored transaction: save the edit as a new one")
+
+
+class TransactionUploadForm(Body):
+    """multipart/form-data of POST /api/transactions/upload."""
+    investment_id: Id = Field(description="the portfolio")
+    file: bytes = Field(description="CSV or .xlsx: the columns date, type, code, quantity, price, fee, gst, amount, "
+                                    "franking_credits, ratio, description, status (date and type required); at most "
+                                    f"{transaction_upload.MAX_UPLOAD_BYTES // (1024 * 1024)} MB")
 
 
 def _limit(limit: str | None, limit_per_page: str | None) -> str | None:
@@ -152,7 +160,7 @@ def transaction_form_options(actor: CurrentActor):
     return ok(transactions.form_options())
 
 
-@router.post("/transactions/upload", response_model_exclude_unset=True, response_model=Envelope[TransactionUploadOut])
+@router.post("/transactions/upload", openapi_extra=read_by_hand(("multipart/form-data", TransactionUploadForm)), response_model_exclude_unset=True, response_model=Envelope[TransactionUploadOut])
 async def upload_transactions(actor: CurrentActor, request: Request):
     """multipart/form-data: investment_id, file (CSV or .xlsx)."""
     if not request.headers.get("content-type", "").startswith("multipart/"):

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import json
 from datetime import date, datetime, time, timezone
-from typing import Annotated, Any
+from typing import Annotated, Any, Optional
 
-from fastapi import APIRouter, File, Form, Query, Request, UploadFile
-from pydantic import BaseModel, ConfigDict
+from fastapi import APIRouter, File, Query, Request, UploadFile
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.deps import CurrentActor, listing, ok, read_upload
 from app.domain.errors import ValidationError
@@ -14,7 +14,7 @@ from app.domain.validators import DATE
 from app.services import users
 
 from app.api.payloads import Named, UserOut
-from app.api.schemas import Envelope, Message, Page, Rows
+from app.api.schemas import Envelope, Message, Page, Rows, SentId, SentText, read_by_hand
 
 
 router = APIRouter(tags=["users"])
@@ -22,24 +22,34 @@ router = APIRouter(tags=["users"])
 
 class UserBody(BaseModel):
     model_config = ConfigDict(extra="allow")
-    first_name: Any = None
-    last_name: Any = None
-    preferred_name: Any = None
-    email: Any = None
-    phone: Any = None
-    role: Any = None
-    status: Any = None
-    firm_id: Any = None
-    adviser_id: Any = None
+    first_name: SentText = None
+    last_name: SentText = None
+    preferred_name: SentText = None
+    email: SentText = None
+    phone: SentText = None
+    role: SentText = None
+    status: SentText = None
+    firm_id: SentId = None
+    adviser_id: SentId = None
     isPhotoRemoved: bool | None = None
     isSignatureRemoved: bool | None = None
-    version: Any = None
+    version: SentId = None
 
 
 class ProfileBody(UserBody):
-    oldPassword: Any = None
-    password: Any = None
-    rptPassword: Any = None
+    oldPassword: SentText = None
+    password: SentText = None
+    rptPassword: SentText = None
+
+
+class LogoForm(BaseModel):
+    """multipart/form-data of POST /api/logo: the logo, or isLogoRemoved to remove it."""
+    file: Optional[bytes] = Field(None, description="PNG, JPEG, GIF, WEBP or BMP, under 2,048,000 bytes")
+    isLogoRemoved: Optional[str] = Field(None, description="1 or true: remove the default logo")
+
+
+class LogoRemovedBody(BaseModel):
+    isLogoRemoved: Optional[bool] = None
 
 
 def _range(raw: str | None, field: str) -> tuple[datetime | None, datetime | None]:
@@ -90,7 +100,7 @@ async def me_signature(actor: CurrentActor, signature: UploadFile = File(...)):
     return ok(users.set_user_image(actor=actor, user_id=actor.id, kind="signature", content_type=content_type, data=data))
 
 
-@router.post("/logo", response_model_exclude_unset=True, response_model=Envelope[UserOut])
+@router.post("/logo", openapi_extra=read_by_hand(("multipart/form-data", LogoForm), ("application/json", LogoRemovedBody)), response_model_exclude_unset=True, response_model=Envelope[UserOut])
 async def default_logo(actor: CurrentActor, request: Request):
     """The superuser's default logo: multipart `file`, or a JSON/form body with isLogoRemoved."""
     content_type = request.headers.get("content-type", "")
