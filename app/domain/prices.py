@@ -27,10 +27,12 @@ import csv
 import datetime as dt
 import io
 import re
+from contextlib import closing
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Iterable, Iterator
 
+from app.domain import workbooks
 from app.domain.errors import ValidationError
 
 # ---- texts ---------------------------------------------------------------------------------------
@@ -40,6 +42,7 @@ TOO_BIG = "The file is too big: the limit is {mb} MB."
 TOO_MANY_LINES = "The file has too many lines: the limit is {n}."
 UNREADABLE_EXCEL = "The file could not be read as an Excel workbook (.xlsx)."
 LEGACY_EXCEL = "Excel 97-2003 workbooks (.xls) cannot be read: save the file as .xlsx or CSV."
+WORKBOOK_TOO_BIG = "The workbook is too big once unpacked: the limit is {mb} MB."
 UNREADABLE_CSV = "The file could not be read as CSV: {why}."
 NOT_TEXT = "The file is neither CSV text nor an Excel workbook."
 MISSING_COLUMNS = "The file has no {columns}: the first line must name the columns code, date and close."
@@ -210,28 +213,15 @@ def _csv_rows(data: bytes) -> Iterator[list[Any]]:
 
 
 def _xlsx_rows(data: bytes) -> Iterator[list[Any]]:
+    """The first sheet's rows, read through app.domain.workbooks (zip bombs and sheets of millions
+    of rows are refused before openpyxl parses them)."""
     try:
-        import openpyxl
-
-        workbook = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception:  # openpyxl raises many kinds (BadZipFile, KeyError, XML errors ...) for broken files
-        raise _malformed(UNREADABLE_EXCEL) from None
-    try:
-        sheet = workbook.worksheets[0] if workbook.worksheets else None
-        if sheet is None:
-            raise _malformed(UNREADABLE_EXCEL)
-        try:
-            for row in sheet.iter_rows(values_only=True):
-                yield list(row)
-        except ValidationError:
-            raise
-        except Exception:
-            raise _malformed(UNREADABLE_EXCEL) from None
-    finally:
-        try:
-            workbook.close()
-        except Exception:  # pragma: no cover - closing a read-only workbook does not fail in practice
-            pass
+        with closing(workbooks.sheet_rows(data, max_rows=MAX_LINES)) as rows:
+            yield from rows
+    except workbooks.WorkbookProblem as problem:
+        raise _malformed({workbooks.TOO_LARGE: WORKBOOK_TOO_BIG.format(mb=workbooks.MAX_UNPACKED_BYTES // 2**20),
+                          workbooks.TOO_MANY_ROWS: TOO_MANY_LINES.format(n=MAX_LINES)}.get(problem.kind, UNREADABLE_EXCEL)
+                         ) from None
 
 
 def _rows(filename: str | None, data: bytes) -> Iterator[list[Any]]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -15,6 +16,7 @@ from enum import Enum
 from typing import Any, Iterable, Mapping
 
 from app.domain import validators as v
+from app.domain import workbooks
 from app.domain.models import LONG_TERM_ACTIONS, SHORT_TERM_ACTIONS, UPLOAD_TYPES
 
 # ---- texts (spec 000 s4/s5/s8, 001 s4/s5/s8, 002 s5) -------------------------------------------
@@ -48,6 +50,7 @@ SELECT_FILE = "Please, select file. "
 FILE_TOO_LARGE = "The file is too large: the limit is 5 MB"
 FILE_UNREADABLE = "The file could not be read: upload a CSV file or an Excel workbook (.xlsx)"
 LEGACY_EXCEL = "Excel 97-2003 workbooks (.xls) cannot be read: save the file as .xlsx or CSV"
+WORKBOOK_TOO_LARGE = "The workbook is too large once unpacked: the limit is {mb} MB"
 FILE_EMPTY = "The file has no recommendations"
 TOO_MANY_LINES = "The file has more than {n} lines"
 MISSING_COLUMNS = "The header row must name the columns {columns} (missing: {missing})"
@@ -229,24 +232,22 @@ def _cell_text(value: Any) -> str:
 
 
 def _xlsx_rows(data: bytes) -> list[list[str]]:
+    """The first sheet's rows, read through app.domain.workbooks (zip bombs and sheets of millions
+    of rows are refused before openpyxl parses them)."""
+    rows: list[list[str]] = []
     try:
-        from openpyxl import load_workbook
-
-        workbook = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-        try:
-            sheet = workbook.worksheets[0]
-            rows: list[list[str]] = []
-            for values in sheet.iter_rows(max_col=30, values_only=True):
+        with closing(workbooks.sheet_rows(data, max_rows=MAX_LINES, max_col=30)) as sheet:
+            for values in sheet:
                 rows.append([_cell_text(c) for c in values])
                 if len(rows) > MAX_LINES + 1:
                     break
-            return rows
-        finally:
-            workbook.close()
-    except FileProblem:
-        raise
-    except Exception:  # any damaged or foreign zip: openpyxl raises many kinds
+    except workbooks.WorkbookProblem as problem:
+        raise FileProblem({workbooks.TOO_LARGE: WORKBOOK_TOO_LARGE.format(mb=workbooks.MAX_UNPACKED_BYTES // 2**20),
+                           workbooks.TOO_MANY_ROWS: TOO_MANY_LINES.format(n=MAX_LINES)}.get(problem.kind, FILE_UNREADABLE)
+                          ) from None
+    except Exception:  # a cell openpyxl cannot give
         raise FileProblem(FILE_UNREADABLE) from None
+    return rows
 
 
 def _decode(data: bytes) -> str:

@@ -463,14 +463,48 @@ def _sniff_image(data: Any) -> str | None:
     return None
 
 
+# Decoded, a picture holds at most this many pixels (5000 x 4800): a small file that claims more
+# is a decompression bomb (a 2 MB PNG can unpack to gigabytes), refused before it is decoded.
+MAX_IMAGE_PIXELS = 24_000_000
+_PIL_FORMATS = {"png": "PNG", "jpg": "JPEG", "gif": "GIF", "webp": "WEBP", "bmp": "BMP"}
+
+
+def _decode_problem(kind: str, data: bytes) -> str | None:
+    """IMAGE_FORMAT unless Pillow reads the whole picture as the format its magic number names
+    (a signature followed by garbage, or a truncated file, is no image); IMAGE_SIZE when it holds
+    more than MAX_IMAGE_PIXELS."""
+    import io
+    import warnings
+
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(bytes(data)), formats=[_PIL_FORMATS[kind]]) as image:
+                width, height = image.size
+                if width < 1 or height < 1:
+                    return IMAGE_FORMAT
+                if width * height > MAX_IMAGE_PIXELS:
+                    return IMAGE_SIZE
+                image.load()  # every byte of the first frame: a truncated or corrupt file fails here
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        return IMAGE_SIZE
+    except Exception:  # Pillow raises many kinds (UnidentifiedImageError, OSError, SyntaxError ...) for bad files
+        return IMAGE_FORMAT
+    return None
+
+
 def image_upload(content_type: str | None, data: bytes) -> str | None:
-    """IMAGE_FORMAT unless the bytes are a PNG, JPEG, GIF, WEBP or BMP (never SVG: it can carry
-    script); IMAGE_SIZE when not smaller than MAX_IMAGE_BYTES. The declared content type is ignored."""
-    if _sniff_image(data) is None:
+    """IMAGE_FORMAT unless the bytes are a PNG, JPEG, GIF, WEBP or BMP that decodes (never SVG: it
+    can carry script); IMAGE_SIZE when not smaller than MAX_IMAGE_BYTES, or when the picture holds
+    more than MAX_IMAGE_PIXELS. The declared content type is ignored: the content decides."""
+    kind = _sniff_image(data)
+    if kind is None:
         return IMAGE_FORMAT
     if len(data) >= MAX_IMAGE_BYTES:
         return IMAGE_SIZE
-    return None
+    return _decode_problem(kind, data)
 
 
 def image_extension(data: bytes) -> str:

@@ -493,12 +493,23 @@ def test_lengths(check, value, n, expected):
 
 
 # --- Images --------------------------------------------------------------------------------------
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 40
-JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 40
-GIF = b"GIF89a" + b"\x00" * 40
-GIF87 = b"GIF87a" + b"\x00" * 40
-WEBP = b"RIFF\x24\x00\x00\x00WEBPVP8 " + b"\x00" * 40
-BMP = b"BM" + b"\x00" * 12 + (40).to_bytes(4, "little") + b"\x00" * 40
+def _image(fmt: str) -> bytes:
+    """A real picture in the format (made with Pillow): the content must decode, not only start right."""
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (6, 4), (30, 120, 200)).save(buffer, format=fmt)
+    return buffer.getvalue()
+
+
+PNG, JPEG, GIF, WEBP, BMP = (_image(fmt) for fmt in ("PNG", "JPEG", "GIF", "WEBP", "BMP"))
+GIF87 = b"GIF87a" + GIF[6:]
+# the magic numbers alone, followed by nothing an image reader can decode
+FAKE = [b"\x89PNG\r\n\x1a\n" + b"\x00" * 40, b"\xff\xd8\xff\xe0" + b"\x00" * 40, b"GIF89a" + b"\x00" * 40,
+        b"RIFF\x24\x00\x00\x00WEBPVP8 " + b"\x00" * 40, b"BM" + b"\x00" * 12 + (40).to_bytes(4, "little") + b"\x00" * 40,
+        PNG[: len(PNG) // 2], JPEG[: len(JPEG) // 2]]
 SVG = b'<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'
 
 
@@ -517,13 +528,30 @@ def test_image_accepted_whatever_the_declared_type(data, ext):
 @pytest.mark.parametrize(
     "data",
     [SVG, b"", b"hello world", b"%PDF-1.7\n", b"RIFF\x00\x00\x00\x00WAVEfmt ", b"BMx", b"BM" + b"\x00" * 30,
-     b"\x89PNG", b"GIF88a" + b"\x00" * 10, None],
+     b"\x89PNG", b"GIF88a" + b"\x00" * 10, None, *FAKE],
 )
 def test_image_refused(data):
     assert v.image_upload("image/png", data) == "Incorrect file format"
     assert v.image_upload("image/svg+xml", data) == "Incorrect file format"
-    with pytest.raises(ValueError):
-        v.image_extension(data)
+    if data not in FAKE:
+        with pytest.raises(ValueError):
+            v.image_extension(data)
+
+
+def test_a_picture_claiming_too_many_pixels_is_refused_before_it_is_decoded():
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    def claiming(width: int, height: int) -> bytes:
+        header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+        return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"")) + chunk(b"IEND", b"")
+
+    assert v.image_upload("image/png", claiming(60_000, 60_000)) == "Image size should be less than 2Mb"
+    assert v.image_upload("image/png", claiming(5000, 4801)) == "Image size should be less than 2Mb"
+    assert v.image_upload("image/png", claiming(5000, 4800)) == "Incorrect file format"  # allowed size, no pixels
 
 
 def test_image_size_limit():
