@@ -298,21 +298,22 @@ def _notes() -> rx.Component:
 
 # ---- dialogs ----------------------------------------------------------------------------------------------
 def _ask_dialog() -> rx.Component:
-    label = rx.match(S.ask, ("calculate", "Calculate"), ("validate", "Validate"), ("decline_all", "Decline all"),
-                     ("confirm", "Confirm"), ("delete", "Delete"), "OK")
-    color = rx.match(S.ask, ("decline_all", "red"), ("delete", "red"), "indigo")
+    label = rx.match(S.confirm_action, ("calculate", "Calculate"), ("validate", "Validate"),
+                     ("decline_all", "Decline all"), ("confirm", "Confirm"), ("confirm_leave", "Confirm"),
+                     ("delete", "Delete"), "OK")
+    color = rx.match(S.confirm_action, ("decline_all", "red"), ("delete", "red"), "indigo")
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
             rx.alert_dialog.title("Please confirm"),
-            rx.alert_dialog.description(S.ask_message, id="confirm-message"),
+            rx.alert_dialog.description(S.confirm_message, id="confirm-message"),
             rx.hstack(
-                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.cancel_ask, id="confirm-cancel"),
-                rx.button(label, color_scheme=color, on_click=S.answer_yes, id="confirm-ok"),
+                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.cancel_confirm, id="confirm-cancel"),
+                rx.button(label, color_scheme=color, on_click=S.confirm, id="confirm-ok"),
                 justify="end", spacing="3", margin_top="16px",
             ),
             max_width="440px",
         ),
-        open=S.ask != "",
+        open=S.confirm_open,
     )
 
 

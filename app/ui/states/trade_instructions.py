@@ -28,7 +28,7 @@ from app.ui.display import input_number, money, price_2_to_6dp, units_or_fractio
 from app.ui.states.advice_versions import AdviceScreen, AdviceVersions, load_failed
 from app.ui.states.lists import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
-from app.ui.states.screen import FormDialog, events, guarded
+from app.ui.states.screen import Confirm, FormDialog, events, guarded
 from app.ui.parse import positive_int as _int, person_name as person
 
 TITLE = "Trade Recommendations"
@@ -42,6 +42,7 @@ QUESTIONS = {
     "validate": advice.CONFIRM_VALIDATE,
     "decline_all": advice.CONFIRM_DECLINE_ALL,
     "confirm": advice.CONFIRM_DECISIONS,
+    "confirm_leave": advice.CONFIRM_DECISIONS,  # Save of the leave dialog: confirm, then leave
     "delete": transaction_rules.DELETE_QUESTION,
 }
 # who acted, by status (002 s4): the user and the date of that step
@@ -180,7 +181,7 @@ def who_acted(shape: dict[str, Any]) -> tuple[str, str]:
 
 
 # ---- the screen ----------------------------------------------------------------------------------
-class TradeInstructionsState(FormDialog, AdviceScreen, AppState):
+class TradeInstructionsState(Confirm, FormDialog, AdviceScreen, AppState):
     SCREEN = "portfolios.trade-instructions"
     FORM_FIELDS = ("code", "action", "quantity", "price")  # the add dialog's
 
@@ -219,9 +220,8 @@ class TradeInstructionsState(FormDialog, AdviceScreen, AppState):
     # the add-transaction dialog (FormDialog): its message when the refusal names no field
     add_error: str = ""
 
-    # confirmations: calculate | validate | decline_all | confirm | delete
-    ask: str = ""
-    ask_message: str = ""
+    # what the confirm dialog asks (Confirm): its action names the dialog's button; busy while it runs
+    confirm_action: str = ""
     busy: bool = False
 
     # history dialog
@@ -235,9 +235,8 @@ class TradeInstructionsState(FormDialog, AdviceScreen, AppState):
 
     _ti_id: int = 0
     _row_version: int = 0
-    _delete_id: int = 0
     _approve_all: bool = False
-    _leave_after_confirm: bool = False
+    _answer: dict[str, Any] = {}  # what the dialog confirmed ({action, id}), run by `answer`
 
     # ---- loading ----------------------------------------------------------------------------------
     def _show(self, shape: dict[str, Any] | None, actor: Actor) -> None:
@@ -289,9 +288,8 @@ class TradeInstructionsState(FormDialog, AdviceScreen, AppState):
         self.exists = False
         self.transactions, self.notes = [], []
         self.form_open = self.history_open = False
-        self.ask = ""
-        self.busy = False
-        self._leave_after_confirm = False
+        self.confirm_open = self.busy = False
+        self._answer = {}
         self.is_version_view = self._version_param() is not None
         try:
             self._open_portfolio(actor)
@@ -299,7 +297,7 @@ class TradeInstructionsState(FormDialog, AdviceScreen, AppState):
         finally:
             self.loading = False
         if self.router.url.query_parameters.get("calculate") in ("1", "true") and self.can_calculate:
-            self._ask("calculate")  # 'Calculate Trade Recommendations' of the holdings actions menu
+            self._ask_to("calculate")  # 'Calculate Trade Recommendations' of the holdings actions menu
 
     @guarded
     def _reload(self, actor: Actor | None = None):
@@ -341,25 +339,24 @@ class TradeInstructionsState(FormDialog, AdviceScreen, AppState):
         return f"{TITLE} - Version {self.version}" if self.is_version_view and self.version else TITLE
 
     # ---- confirmations ----------------------------------------------------------------------------
-    def _ask(self, what: str) -> None:
-        """The dialog names the action on its button and shows it busy while it runs (the page)."""
-        self.ask = what
-        self.ask_message = QUESTIONS[what]
+    def _ask_to(self, action: str, target_id: int = 0) -> None:
+        self.confirm_action = action
+        self._ask(action, QUESTIONS[action], target_id)
 
     @rx.event
     def ask_calculate(self):
         if self.can_calculate:
-            self._ask("calculate")
+            self._ask_to("calculate")
 
     @rx.event
     def ask_validate(self):
         if self.can_validate:
-            self._ask("validate")
+            self._ask_to("validate")
 
     @rx.event
     def ask_decline_all(self):
         if self.can_validate:
-            self._ask("decline_all")
+            self._ask_to("decline_all")
 
     @rx.event
     def ask_confirm(self):
@@ -367,37 +364,39 @@ class TradeInstructionsState(FormDialog, AdviceScreen, AppState):
             return None
         if not self._decided():
             return toast_error(NO_DECISION)
-        self._ask("confirm")
+        self._ask_to("confirm")
         return None
 
     @rx.event
     def ask_delete(self, key: str):
         row = next((r for r in self.transactions if r.key == key), None)
-        if row is None or not self.can_edit:
-            return
-        self._delete_id = row.id
-        self._ask("delete")
+        if row is not None and self.can_edit:
+            self._ask_to("delete", row.id)
+
+    def _confirmed(self, action: str, target_id: int):
+        self._answer = {"action": action, "id": target_id}
+        return TradeInstructionsState.answer
 
     @rx.event
-    def cancel_ask(self):
-        self.ask = ""
-        self._delete_id = 0
-        self._leave_after_confirm = False
-
-    @rx.event
-    def answer_yes(self):
-        what, self.ask = self.ask, ""
-        handler = {"calculate": self._calculate, "validate": self._validate, "decline_all": self._decline_all,
-                   "confirm": self._confirm, "delete": self._delete}.get(what)
-        if handler is None or self.busy:
+    def answer(self):
+        """Runs what the dialog confirmed (nothing, unless it was asked and confirmed), busy meanwhile."""
+        answer, self._answer = self._answer, {}
+        if not answer or self.busy:
             return
         self.busy = True
         yield
         try:
-            answer = handler()
+            action = answer["action"]
+            if action == "delete":
+                result = self._delete(answer["id"])
+            elif action in ("confirm", "confirm_leave"):
+                result = self._confirm(leave=action == "confirm_leave")
+            else:
+                result = {"calculate": self._calculate, "validate": self._validate,
+                          "decline_all": self._decline_all}[action]()
         finally:
             self.busy = False
-        yield answer
+        yield result
 
     # ---- the actions ------------------------------------------------------------------------------
     @guarded
@@ -428,12 +427,11 @@ class TradeInstructionsState(FormDialog, AdviceScreen, AppState):
         return self._decide_all(ti_service.decline_all, advice.TRADES_DECLINED)
 
     @guarded
-    def _confirm(self):
+    def _confirm(self, leave: bool = False):
         decisions = {r.id: r.choice for r in self.transactions if r.awaiting and r.choice in DECISIONS}
         note_decisions = {n.id: n.choice for n in self.notes if n.awaiting and n.choice in DECISIONS}
         everything = all(r.choice == "approved" for r in self.transactions if r.awaiting) and all(
             n.choice == "approved" for n in self.notes if n.awaiting)
-        leave, self._leave_after_confirm = self._leave_after_confirm, False
         actor = self._actor()
         shape = ti_service.confirm(actor=actor, ti_id=self._ti_id, decisions=decisions, notes=note_decisions,
                                    is_approve_all=self._approve_all and everything, row_version=self._row_version)
@@ -442,8 +440,7 @@ class TradeInstructionsState(FormDialog, AdviceScreen, AppState):
                       rx.redirect(self.leave_to) if leave and self.leave_to else None)
 
     @guarded
-    def _delete(self):
-        tx_id, self._delete_id = self._delete_id, 0
+    def _delete(self, tx_id: int):
         actor = self._actor()
         ti_service.delete_transaction(actor=actor, tx_id=tx_id)
         return events(toast_success(transaction_rules.TRANSACTION_REMOVED), self._reload(actor))
@@ -478,8 +475,7 @@ class TradeInstructionsState(FormDialog, AdviceScreen, AppState):
         self.leave_open = False
         if not self.can_approve or not self._decided():
             return AppState.discard_and_leave
-        self._leave_after_confirm = True
-        self._ask("confirm")
+        self._ask_to("confirm_leave")
         return None
 
     # ---- inline edit --------------------------------------------------------------------------------
