@@ -66,10 +66,14 @@ class PortfolioHeader(rx.State, mixin=True):
         self.owners = []
         self._portfolio_firm_id = 0
 
+    def _portfolio_url(self, route_name: str, query: dict[str, str] | None = None) -> str:
+        """A screen of this portfolio ('' until the portfolio is known)."""
+        return routes.url(route_name, id=self.portfolio_id, query=query) if self.portfolio_id else ""
+
     @rx.var
     def list_url(self) -> str:
         return routes.url("portfolios.me" if self.user_role == Role.CLIENT.value else "portfolios.list")
 
     @rx.var
     def holdings_path(self) -> str:
-        return routes.url("portfolios.holdings", id=self.portfolio_id) if self.portfolio_id else ""
+        return self._portfolio_url("portfolios.holdings")
