@@ -322,7 +322,8 @@ def _pending() -> rx.Component:
 
 
 # ---- the custom holding modal -------------------------------------------------------------------
-def _ch_field(label: str, key: str, value: Any, on_change: Any, error: Any, required: bool = False, **props) -> rx.Component:
+def _ch_field(label: str, key: str, value: Any, on_change: Any, required: bool = False, **props) -> rx.Component:
+    error = S.ch_errors.get(key, "")
     return field(label, text_input(f"ch-{key}", value, on_change, error=error, read_only=S.ch_read_only, **props),
                  error=error, required=required)
 
@@ -332,7 +333,7 @@ def _custom_modal() -> rx.Component:
         S.ch_read_only,
         text_input("ch-class-view", S.ch_class_title, lambda _: S.set_ch_class(S.ch_class_id), read_only=True),
         option_select(S.ch_class_id, S.class_options, S.set_ch_class, id="ch-class", placeholder="Choose a class",
-                      error=S.class_error),
+                      error=S.ch_errors.get("class_id", "")),
     )
     return rx.dialog.root(
         rx.dialog.content(
@@ -349,12 +350,12 @@ def _custom_modal() -> rx.Component:
             rx.dialog.description("A holding the product does not trade, valued by hand.", size="1",
                                   color=rx.color("gray", 10), margin_bottom="12px"),
             rx.vstack(
-                _ch_field("Name", "name", S.ch_name, S.set_ch_name, S.name_error, required=True),
-                field("Class", class_control, S.class_error, required=True),
+                _ch_field("Name", "name", S.ch_name, S.set_ch_name, required=True),
+                field("Class", class_control, S.ch_errors.get("class_id", ""), required=True),
                 rx.grid(
-                    _ch_field("Value ($)", "value", S.ch_value, S.set_ch_value, S.value_error, required=True,
+                    _ch_field("Value ($)", "value", S.ch_value, S.set_ch_value, required=True,
                               input_mode="decimal"),
-                    _ch_field("Fee (%)", "fee", S.ch_fee, S.set_ch_fee, S.fee_error, input_mode="decimal"),
+                    _ch_field("Fee (%)", "fee", S.ch_fee, S.set_ch_fee, input_mode="decimal"),
                     columns="2", spacing="3", width="100%",
                 ),
                 rx.hstack(

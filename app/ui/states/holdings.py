@@ -24,7 +24,6 @@ from app.services import custom_holdings as ch_service
 from app.services import holdings as holdings_service
 from app.services import portfolios as portfolio_service
 from app.services import trade_instructions as ti_service
-from app.ui import routes
 from app.ui.display import NA, input_number, money, percent_1dp, sign_of, whole_units
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.lists import Paged
@@ -250,44 +249,37 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
     # ---- links --------------------------------------------------------------------------------------
     @rx.var
     def buy_url(self) -> str:
-        if not self.portfolio_id:
-            return ""
-        here = routes.url("portfolios.holdings", id=self.portfolio_id)
-        return routes.url("portfolios.buy", id=self.portfolio_id, query=referer_query(here))
+        return self._portfolio_url("portfolios.buy", referer_query(self._portfolio_url("portfolios.holdings")))
 
     @rx.var
     def cash_url(self) -> str:
-        return routes.url("portfolios.cash-transactions", id=self.portfolio_id) if self.portfolio_id else ""
+        return self._portfolio_url("portfolios.cash-transactions")
 
     @rx.var
     def assets_url(self) -> str:
-        return routes.url("portfolios.asset-transactions", id=self.portfolio_id) if self.portfolio_id else ""
+        return self._portfolio_url("portfolios.asset-transactions")
 
     @rx.var
     def target_portfolio_url(self) -> str:
-        return routes.url("portfolios.target-portfolio", id=self.portfolio_id) if self.portfolio_id else ""
+        return self._portfolio_url("portfolios.target-portfolio")
 
     @rx.var
     def calculate_tp_url(self) -> str:
         """The target portfolio screen, which asks to confirm the calculation first."""
-        if not self.portfolio_id:
-            return ""
-        return routes.url("portfolios.target-portfolio", id=self.portfolio_id, query={"calculate": "1"})
+        return self._portfolio_url("portfolios.target-portfolio", {"calculate": "1"})
 
     @rx.var
     def deposit_url(self) -> str:
-        return routes.url("clients.addTransaction", id=self.portfolio_id) if self.portfolio_id else ""
+        return self._portfolio_url("clients.addTransaction")
 
     @rx.var
     def trade_instructions_url(self) -> str:
-        return routes.url("portfolios.trade-instructions", id=self.portfolio_id) if self.portfolio_id else ""
+        return self._portfolio_url("portfolios.trade-instructions")
 
     @rx.var
     def calculate_tr_url(self) -> str:
         """The trade recommendations screen, opening its 'Calculate Trade Recommendations' confirmation."""
-        if not self.portfolio_id:
-            return ""
-        return routes.url("portfolios.trade-instructions", id=self.portfolio_id, query={"calculate": "1"})
+        return self._portfolio_url("portfolios.trade-instructions", {"calculate": "1"})
 
     @rx.var
     def excel_path(self) -> str:
@@ -427,22 +419,6 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
         return self._snapshot() != self._original
 
     @rx.var
-    def name_error(self) -> str:
-        return self.ch_errors.get("name", "")
-
-    @rx.var
-    def class_error(self) -> str:
-        return self.ch_errors.get("class_id", "")
-
-    @rx.var
-    def value_error(self) -> str:
-        return self.ch_errors.get("value", "")
-
-    @rx.var
-    def fee_error(self) -> str:
-        return self.ch_errors.get("fee", "")
-
-    @rx.var
     def modal_title(self) -> str:
         return MODAL_TITLES.get(self.modal_mode, MODAL_TITLES["view"])
 
@@ -452,7 +428,7 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
 
     @rx.var
     def ch_class_title(self) -> str:
-        return next((o.label for o in self.class_options if o.value == self.ch_class_id), "")
+        return self._class_title(self.ch_class_id)
 
     @rx.event
     @guarded
