@@ -19,7 +19,7 @@ from typing import Any
 import reflex as rx
 
 from app.domain import transaction_rules as rules
-from app.ui.components.widgets import confirm_dialog, field, text_input
+from app.ui.components.widgets import confirm_dialog, confirm_dialog_of, field, text_input
 from app.ui.states.transactions import (
     ASSET_STATUS_OPTIONS, CASH_FORM_OPTIONS, CASH_STATUS_OPTIONS, FORM_OPTIONS, UPLOAD_FAILED, UPLOAD_ID, Detail,
     Option,
@@ -213,7 +213,7 @@ def recreate_confirm(S: Any) -> rx.Component:
 
 
 def delete_confirm(S: Any) -> rx.Component:
-    return confirm_dialog(S.delete_open, rules.DELETE_QUESTION, S.confirm_delete, S.cancel_delete)
+    return confirm_dialog_of(S)
 
 
 # ---- upload --------------------------------------------------------------------------------------
@@ -286,53 +286,53 @@ def upload_failure_dialog(S: Any) -> rx.Component:
 
 # ---- the cash screen's modals ---------------------------------------------------------------------
 def _cm_input(S: Any, key: str, label: str, required: bool = False, **props) -> rx.Component:
-    error = S.cm_errors.get(key, "")
-    return field(label, text_input(f"cm-{key.replace('_', '-')}", S.cm[key], lambda v: S.set_cm_field(key, v),
+    error = S.form_errors.get(key, "")
+    return field(label, text_input(f"cm-{key.replace('_', '-')}", S.form[key], lambda v: S.set_form_field(key, v),
                                    error=error, **props), error=error, required=required)
 
 
 def _cm_date(S: Any, key: str, label: str, required: bool = False) -> rx.Component:
-    error = S.cm_errors.get(key, "")
-    return field(label, _date(S.cm[key], lambda v: S.set_cm_field(key, v), f"cm-{key.replace('_', '-')}", error),
+    error = S.form_errors.get(key, "")
+    return field(label, _date(S.form[key], lambda v: S.set_form_field(key, v), f"cm-{key.replace('_', '-')}", error),
                  error=error, required=required)
 
 
 def cash_transaction_modal(S: Any) -> rx.Component:
     """A withdrawal, credit or income (spec 002 s2)."""
-    type_error = S.cm_errors.get("type", "")
-    status_error = S.cm_errors.get("status", "")
-    description_error = S.cm_errors.get("description", "")
+    type_error = S.form_errors.get("type", "")
+    status_error = S.form_errors.get("status", "")
+    description_error = S.form_errors.get("description", "")
     return rx.dialog.root(
         rx.dialog.content(
             rx.dialog.title(S.cm_title, id="cm-title"),
             rx.vstack(
                 rx.grid(
-                    field("Type", _select(S.cm["type"], CASH_FORM_OPTIONS, lambda v: S.set_cm_field("type", v), "cm-type",
+                    field("Type", _select(S.form["type"], CASH_FORM_OPTIONS, lambda v: S.set_form_field("type", v), "cm-type",
                                           type_error), type_error, required=True),
                     _cm_input(S, "price", "Amount ($)", required=True, input_mode="decimal", placeholder="0.00"),
                     _cm_date(S, "trade_at", "Date", required=True),
                     _cm_date(S, "settlement_at", "Settlement date"),
-                    field("Status", _select(S.cm["status"], CASH_STATUS_OPTIONS, lambda v: S.set_cm_field("status", v),
+                    field("Status", _select(S.form["status"], CASH_STATUS_OPTIONS, lambda v: S.set_form_field("status", v),
                                             "cm-status", status_error), status_error),
                     columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
                 ),
-                field("Description", rx.text_area(value=S.cm["description"],
-                                                  on_change=lambda v: S.set_cm_field("description", v),
+                field("Description", rx.text_area(value=S.form["description"],
+                                                  on_change=lambda v: S.set_form_field("description", v),
                                                   id="cm-description", rows="2", width="100%",
                                                   color_scheme=rx.cond(description_error != "", "red", "gray")),
                       error=description_error),
                 rx.text("Only executed transactions count in the balance.", size="1", color=rx.color("gray", 10)),
                 _footer(
-                    rx.button("Cancel", variant="soft", color_scheme="gray", type="button", on_click=S.close_cash,
+                    rx.button("Cancel", variant="soft", color_scheme="gray", type="button", on_click=S.close_form,
                               id="cm-cancel"),
-                    rx.button("Save", type="button", on_click=S.save_cash, loading=S.cm_saving, id="cm-save"),
+                    rx.button("Save", type="button", on_click=S.save_cash, loading=S.saving, id="cm-save"),
                 ),
                 spacing="3", width="100%",
             ),
             max_width="560px", id="cash-transaction-modal",
         ),
-        open=S.cm_open,
-        on_open_change=S.set_cm_open,
+        open=S.form_open,
+        on_open_change=S.set_form_open,
     )
 
 

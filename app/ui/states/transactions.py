@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import math
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 
@@ -41,16 +40,14 @@ from app.services import transaction_upload
 from app.services import transactions as service
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
-from app.ui.states.lists import visible_pages
-from app.ui.display import close_price
-from app.ui.states.assets import sign_of
+from app.ui.display import NA, close_price, day, input_day, input_number, money, sign_of, whole_units
 from app.ui.states.base import AppState
-from app.ui.states.holdings import money, units
+from app.ui.states.lists import ListControls
 from app.ui.states.portfolio_header import PortfolioHeader
+from app.ui.states.screen import Confirm, FormDialog, UploadDialog, guarded, screen_load
 from app.ui.parse import decimal_or_none as _dec, positive_int as _int
 
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
-DEFAULT_PAGE_SIZE = str(rules.DEFAULT_PAGE_SIZE)
 SUCCESS = "Success!"
 WARNING = "Warning!"
 SORRY = "Sorry!"
@@ -99,44 +96,13 @@ def sorry_toast(text: str):
 
 def feedback(result: dict[str, Any]) -> list[Any]:
     """A write's notice as 'Success!' and, when the result carries one, its message as 'Warning!'."""
-    events = [success_toast(result.get("notice") or "")]
+    shown = [success_toast(result.get("notice") or "")]
     if result.get("message"):
-        events.append(warning_toast(result["message"]))
-    return events
+        shown.append(warning_toast(result["message"]))
+    return shown
 
 
 # ---- display ------------------------------------------------------------------------------------
-def day_of(iso: str | None) -> str:
-    """A stored moment (ISO, UTC; transaction dates are calendar days at 00:00 UTC) as DD/MM/YYYY."""
-    if not iso:
-        return ""
-    try:
-        return datetime.fromisoformat(iso).strftime("%d/%m/%Y")
-    except ValueError:
-        return ""
-
-
-def input_day(iso: str | None) -> str:
-    """A stored moment as a date input's value (YYYY-MM-DD)."""
-    if not iso:
-        return ""
-    try:
-        return datetime.fromisoformat(iso).date().isoformat()
-    except ValueError:
-        return ""
-
-
-def money_of(text: Any) -> str:
-    """Money as the services give it ('-250.00') shown as -$250.00; '' when empty."""
-    number = _dec(text)
-    return "" if number is None else money(number)
-
-
-def units_of(text: Any) -> str:
-    number = _dec(text)
-    return "" if number is None else units(number)
-
-
 def _status_color(status: str) -> str:
     return {Status.EXECUTED.value: "green", Status.PENDING.value: "amber", Status.PENDING_APPROVAL.value: "blue",
             Status.PROCESSING.value: "gray", Status.PROCESSING_ERROR.value: "red"}.get(status, "gray")
@@ -226,81 +192,76 @@ class PanelRow:
     transactions: list[TxRow] = dataclasses.field(default_factory=list)
 
 
+_STATUSES = (Status.EXECUTED, Status.PENDING, Status.PENDING_APPROVAL, Status.PROCESSING, Status.PROCESSING_ERROR)
 FORM_OPTIONS = [Option(value=name, label=KIND_LABELS[kind]) for kind, name in rules.FORM_NAMES.items()]
-ASSET_STATUS_OPTIONS = [Option(value=s.value, label=ASSET_PANEL_LABELS[s])
-                        for s in (Status.EXECUTED, Status.PENDING, Status.PENDING_APPROVAL, Status.PROCESSING,
-                                  Status.PROCESSING_ERROR)]
-CASH_STATUS_OPTIONS = [Option(value=s.value, label=CASH_LIST_LABELS[s])
-                       for s in (Status.EXECUTED, Status.PENDING, Status.PENDING_APPROVAL, Status.PROCESSING,
-                                 Status.PROCESSING_ERROR)]
+ASSET_STATUS_OPTIONS = [Option(value=s.value, label=ASSET_PANEL_LABELS[s]) for s in _STATUSES]
+CASH_STATUS_OPTIONS = [Option(value=s.value, label=CASH_LIST_LABELS[s]) for s in _STATUSES]
 CASH_FORM_OPTIONS = [Option(value="withdrawal", label="Withdrawal"), Option(value="credit", label="Credit"),
                      Option(value="income", label="Income")]
 FILTER_OPTIONS = [Option(value=name, label=PANEL_FILTER_LABELS[name]) for name in
                   ("pending", "draft", "executed", "dividend", "placed", "error")]
 
 
+def _inputs(r: dict[str, Any], keys: tuple[str, ...]) -> dict[str, str]:
+    """A transaction as the service gives it, as a form's inputs: dates YYYY-MM-DD, the rest as text."""
+    return {key: input_day(r[key]) if key in DATE_KEYS else r[key] or "" for key in keys}
+
+
 def tx_row(r: dict[str, Any], can_act: bool) -> TxRow:
     """An asset transaction as an expanded panel row shows it."""
-    form = r.get("form")
-    if form in ("purchase", "sell"):
-        amount = money_of(r.get("value"))
-    elif form == "reconstruction":
-        amount = ""
-    else:
-        amount = money_of(r.get("amount"))
-    quantity = units_of(r.get("display_quantity")) if form != "reconstruction" else f"Ratio {r.get('ratio') or ''}"
-    status = r.get("status") or ""
+    form, trade = r["form"], r["form"] in ("purchase", "sell")
+    reconstruction = form == "reconstruction"
     return TxRow(
-        id=int(r["id"]), date=day_of(r.get("trade_at")), type_label=r.get("type_label") or "",
-        status=status, status_label=r.get("status_label") or "", status_color=_status_color(status),
-        quantity=quantity, negative=str(r.get("display_quantity") or "").startswith("-"),
-        price=close_price(r["price"]) if r.get("price") and form in ("purchase", "sell", "capital_return") else "",
-        amount=amount, fee=money_of(r.get("fee")) if form in ("purchase", "sell") else "",
-        description=r.get("description") or "",
-        can_edit=can_act and bool(r.get("can_edit")), can_delete=can_act and bool(r.get("can_delete")),
+        id=r["id"], date=day(r["trade_at"]), type_label=r["type_label"], status=r["status"],
+        status_label=r["status_label"], status_color=_status_color(r["status"]),
+        quantity=f"Ratio {r['ratio'] or ''}" if reconstruction else whole_units(r["display_quantity"]),
+        negative=str(r["display_quantity"] or "").startswith("-"),
+        price=close_price(r["price"]) if r["price"] and (trade or form == "capital_return") else "",
+        amount="" if reconstruction else money(r["value"] if trade else r["amount"]),
+        fee=money(r["fee"]) if trade else "", description=r["description"] or "",
+        can_edit=can_act and r["can_edit"], can_delete=can_act and r["can_delete"],
     )
 
 
 def cash_row(r: dict[str, Any]) -> CashRow:
-    linked = r.get("linked_transaction") or {}
-    asset = linked.get("asset") or {}
-    deposit = linked.get("deposit") or {}
-    detail = asset.get("code") or ""
-    if deposit:
-        detail = " ".join(x for x in (deposit.get("provider_name"), deposit.get("deal_id")) if x)
-    amount = _dec(r.get("amount")) or Decimal(0)
-    status = r.get("status") or ""
+    linked = r["linked_transaction"] or {}
+    asset, deposit = linked.get("asset") or {}, linked.get("deposit") or {}
+    detail = " ".join(x for x in (deposit["provider_name"], deposit["deal_id"]) if x) if deposit else asset.get("code") or ""
+    amount = _dec(r["amount"]) or Decimal(0)
     return CashRow(
-        id=int(r["id"]), date=day_of(r.get("trade_at")), settlement=day_of(r.get("settlement_at")),
-        klass=r.get("class") or "", asset=detail, description=r.get("description") or "",
-        amount=money(amount), negative=amount < 0, status=status, status_label=r.get("status_label") or "",
-        status_color=_status_color(status), counted=bool(r.get("counted")),
-        is_opening=r.get("type") == "opening_balance", form=r.get("form") or "",
-        linked_id=int(linked["id"]) if linked and asset else 0, is_deposit=bool(deposit),
-        can_edit=bool(r.get("can_edit")), can_delete=bool(r.get("can_delete")),
+        id=r["id"], date=day(r["trade_at"]), settlement=day(r["settlement_at"]), klass=r["class"], asset=detail,
+        description=r["description"] or "", amount=money(amount), negative=amount < 0, status=r["status"],
+        status_label=r["status_label"], status_color=_status_color(r["status"]), counted=r["counted"],
+        is_opening=r["type"] == "opening_balance", form=r["form"] or "", linked_id=linked["id"] if asset else 0,
+        is_deposit=bool(deposit), can_edit=r["can_edit"], can_delete=r["can_delete"],
     )
 
 
 def panel_row(r: dict[str, Any]) -> PanelRow:
     return PanelRow(
-        asset_id=int(r["asset_id"]), code=r.get("code") or "", name=r.get("name") or "",
-        quantity=units_of(r.get("quantity")), remaining=units_of(r.get("remaining_quantity")),
-        price=close_price(r.get("price")), cost=money_of(r.get("cost")),
-        value=money_of(r.get("value")) or "N/A",
-        realised=money_of(r.get("realised_gain_loss")) or "N/A", realised_sign=sign_of(r.get("realised_gain_loss")),
-        unrealised=money_of(r.get("unrealised_gain_loss")) or "N/A",
-        unrealised_sign=sign_of(r.get("unrealised_gain_loss")),
-        bought_price=close_price(r.get("bought_price")) if r.get("bought_price") else "N/A",
-        last_trade=day_of(r.get("last_trade_at")), count=int(r.get("transactions_count") or 0),
-        pending_count=int(r.get("pending_count") or 0),
+        asset_id=r["asset_id"], code=r["code"] or "", name=r["name"] or "", quantity=whole_units(r["quantity"]),
+        remaining=whole_units(r["remaining_quantity"]), price=close_price(r["price"]), cost=money(r["cost"]),
+        value=money(r["value"], NA), realised=money(r["realised_gain_loss"], NA),
+        realised_sign=sign_of(r["realised_gain_loss"]), unrealised=money(r["unrealised_gain_loss"], NA),
+        unrealised_sign=sign_of(r["unrealised_gain_loss"]),
+        bought_price=close_price(r["bought_price"]) if r["bought_price"] else NA,
+        last_trade=day(r["last_trade_at"]), count=r["transactions_count"], pending_count=r["pending_count"],
     )
 
 
 # ---- what both screens share --------------------------------------------------------------------
-class TransactionForms(rx.State, mixin=True):
-    """The asset transaction modal, the re-creation and delete confirmations and the upload.
-    The screen implements `_reload_screen(actor)` (reload what it shows after a write) and
-    `_may_act(actor)` (whether the actor may add, edit or delete asset transactions here)."""
+class TransactionForms(Confirm, UploadDialog, ListControls, mixin=True):
+    """The asset transaction modal, the re-creation and delete confirmations, the upload and the
+    paging of both screens. The screen implements `_reload_screen(actor)` (reload what it shows after
+    a write). Failures here are 'Sorry!' with the server's message (spec 002 s8)."""
+
+    UPLOAD_ID: ClassVar[str] = UPLOAD_ID
+    SELECT_FILE: ClassVar[str] = transaction_upload.SELECT_FILE
+    PAGE_SIZES: ClassVar[tuple[int, ...]] = rules.PAGE_SIZES
+    DEFAULT_SIZE: ClassVar[int] = rules.DEFAULT_PAGE_SIZE
+
+    loading: bool = True
+    can_act: bool = False
 
     # the asset transaction modal
     af_open: bool = False
@@ -321,15 +282,7 @@ class TransactionForms(rx.State, mixin=True):
     _af_original: dict[str, str] = {}
     _af_recreate: bool = False
 
-    # delete
-    delete_open: bool = False
-    _delete_id: int = 0
-    _delete_kind: str = ""
-
-    # upload
-    upload_open: bool = False
-    uploading: bool = False
-    upload_error: str = ""
+    # the upload's refused lines
     failure_open: bool = False
     failure_message: str = ""
     failure_lines: list[Detail] = []
@@ -337,20 +290,35 @@ class TransactionForms(rx.State, mixin=True):
     def _reload_screen(self, actor: Actor) -> None:  # pragma: no cover - each screen reloads its own
         raise NotImplementedError
 
-    def _may_act(self, actor: Actor) -> bool:  # pragma: no cover
-        raise NotImplementedError
-
-    def _after_write(self, actor: Actor, events: list[Any]) -> list[Any]:
+    def _after_write(self, actor: Actor, shown: list[Any]) -> list[Any]:
         try:
             self._reload_screen(actor)
         except DomainError as exc:
-            events.append(sorry_toast(exc.message))
-        return events
+            shown.append(sorry_toast(exc.message))
+        return shown
 
-    def _failure(self, exc: DomainError):
-        if isinstance(exc, AuthenticationError):
-            return self._fail(exc)
-        return sorry_toast(exc.message)
+    def _fail(self, exc: Exception):
+        if isinstance(exc, DomainError) and not isinstance(exc, AuthenticationError):
+            return sorry_toast(exc.message)
+        return AppState._fail(self, exc)
+
+    def _open_screen(self, actor: Actor) -> Any:
+        """on_load after the screen's own resets: the portfolio's head and the screen's rows; a failure
+        says so and goes back to the portfolios."""
+        self.page, self.page_size, self.sort, self.order = 1, str(self.DEFAULT_SIZE), "date", "desc"
+        self.af_open = self.confirm_open = self.upload_open = self.failure_open = False
+        self.portfolio_id = self._portfolio_param() or 0
+        self.can_act = _can_act(actor)
+        try:
+            self._show_header(holdings_service.header(actor=actor, portfolio_id=self.portfolio_id), actor)
+            self._reload_screen(actor)
+        except DomainError as exc:
+            self.loading = False
+            return [sorry_toast(exc.message), rx.redirect(self._list_url(actor))]
+        return None
+
+    def _may_act(self, actor: Actor) -> bool:
+        return _can_act(actor)
 
     # ---- the asset transaction modal: opening -----------------------------------------------------
     def _reset_form(self) -> None:
@@ -382,44 +350,31 @@ class TransactionForms(rx.State, mixin=True):
         return None
 
     @rx.event
+    @guarded
     def open_add(self, form: str = DEFAULT_FORM, code: str = ""):
         """The add-transaction form (purchase by default), optionally for an asset's code."""
-        try:
-            actor = self._actor()
-        except DomainError as exc:
-            return self._failure(exc)
-        return self._open_add(actor, str(form or DEFAULT_FORM), str(code or ""))
+        return self._open_add(self._actor(), str(form or DEFAULT_FORM), str(code or ""))
 
+    @guarded
     def _open_existing(self, transaction_id: Any, edit: bool):
-        try:
-            actor = self._actor()
-            r = service.get_asset_transaction(actor=actor, transaction_id=transaction_id)
-        except DomainError as exc:
-            return self._failure(exc)
+        actor = self._actor()
+        r = service.get_asset_transaction(actor=actor, transaction_id=transaction_id)
         if r.get("form") not in ASSET_FORMS:
             return sorry_toast(rules.NOT_AN_ASSET_TRANSACTION)
         self._reset_form()
-        self._af_id = int(r["id"])
-        self._af_asset_id = int(r["asset_id"] or 0)
+        self._af_id = r["id"]
+        self._af_asset_id = r["asset_id"] or 0
         self.af_form = r["form"]
-        values = {
-            "code": r.get("code") or "", "trade_at": input_day(r.get("trade_at")),
-            "settlement_at": input_day(r.get("settlement_at")), "ex_date": input_day(r.get("ex_date")),
-            "status": r.get("status") or "", "quantity": r.get("quantity") or "", "price": r.get("price") or "",
-            "fee": r.get("fee") or "", "gst": r.get("gst") or "", "amount": r.get("amount") or "",
-            "franking_credits": r.get("franking_credits") or "", "ratio": r.get("ratio") or "",
-            "contract_note": r.get("contract_note") or "", "order_id": r.get("order_id") or "",
-            "limit_price": r.get("limit_price") or "", "description": r.get("description") or "",
-        }
-        if r["form"] == "capital_return" and r.get("amount"):
+        values = _inputs(r, ASSET_KEYS)
+        if r["form"] == "capital_return" and r["amount"]:
             values["price"] = ""  # a per-unit capital return is stored as its amount
         self.af = values
         self._af_original = dict(values)
-        self.af_asset_name = r.get("name") or ""
-        self.af_status_label = r.get("status_label") or ""
+        self.af_asset_name = r["name"] or ""
+        self.af_status_label = r["status_label"]
         self.af_summary = self._summary(r)
-        self.af_can_edit = bool(r.get("can_edit")) and self._may_act(actor)
-        self._af_recreate = bool(r.get("edit_question"))
+        self.af_can_edit = r["can_edit"] and self._may_act(actor)
+        self._af_recreate = bool(r["edit_question"])
         self.af_mode = "edit" if edit and self.af_can_edit else "view"
         self.af_open = True
         return None
@@ -429,12 +384,12 @@ class TransactionForms(rx.State, mixin=True):
         order management outcome, the transaction it replaced."""
         pairs: list[tuple[str, str]] = []
         if r.get("form") == "purchase":
-            pairs += [("Cost base", money_of(r.get("cost"))),
+            pairs += [("Cost base", money(r.get("cost"))),
                       ("Unit cost", close_price(r.get("unit_cost")) if r.get("unit_cost") else "")]
         elif r.get("form") == "sell":
-            pairs.append(("Proceeds", money_of(r.get("amount"))))
+            pairs.append(("Proceeds", money(r.get("amount"))))
         elif r.get("form") == "capital_return" and r.get("quantity"):
-            pairs.append(("Units held on the date", units_of(r.get("quantity"))))
+            pairs.append(("Units held on the date", whole_units(r.get("quantity"))))
         if r.get("om_status"):
             pairs.append(("Order management", str(r["om_status"]).capitalize()))
         if r.get("replaces_id"):
@@ -495,6 +450,7 @@ class TransactionForms(rx.State, mixin=True):
             self.af_errors = {k: v for k, v in self.af_errors.items() if k not in ("code", "asset_id")}
         self.af["code"] = code
 
+    @guarded
     def _lookup(self, actor: Actor):
         code = assets_service.normalise_code(self.af.get("code"))
         if not code:
@@ -506,8 +462,6 @@ class TransactionForms(rx.State, mixin=True):
             self.af_asset_name = ""
             self.af_errors = {**self.af_errors, "code": exc.message}
             return None
-        except DomainError as exc:
-            return self._failure(exc)
         self._af_asset_id = int(found["id"])
         self.af["code"] = found["code"]
         self.af_asset_name = found["name"] or ""
@@ -515,14 +469,11 @@ class TransactionForms(rx.State, mixin=True):
         return None
 
     @rx.event
+    @guarded
     def lookup_code(self, _value: Any = None):
         if self.af_mode != "add":
             return None
-        try:
-            actor = self._actor()
-        except DomainError as exc:
-            return self._failure(exc)
-        return self._lookup(actor)
+        return self._lookup(self._actor())
 
     @rx.event
     def browse_assets(self):
@@ -568,6 +519,7 @@ class TransactionForms(rx.State, mixin=True):
             self.af_errors = self._check()
 
     @rx.event
+    @guarded
     def save_asset_tx(self):
         if self.af_mode == "view" or self.af_saving:
             return None
@@ -576,10 +528,8 @@ class TransactionForms(rx.State, mixin=True):
         if self.af_errors:
             return sorry_toast(rules.INVALID)
         if self.af_mode == "edit" and self._af_recreate:
-            try:  # the row's own question (error, or cancelled in order management)
-                r = service.get_asset_transaction(actor=self._actor(), transaction_id=self._af_id)
-            except DomainError as exc:
-                return self._failure(exc)
+            # the row's own question (error, or cancelled in order management)
+            r = service.get_asset_transaction(actor=self._actor(), transaction_id=self._af_id)
             if not r.get("edit_question"):  # no longer in error: an ordinary edit
                 self._af_recreate = False
                 return self._save(confirm=False)
@@ -597,6 +547,7 @@ class TransactionForms(rx.State, mixin=True):
     def cancel_recreate(self):
         self.af_question_open = False
 
+    @guarded
     def _save(self, confirm: bool):
         try:
             actor = self._actor()
@@ -610,94 +561,47 @@ class TransactionForms(rx.State, mixin=True):
                 changed = {k: v for k, v in self._form_values().items()
                            if k not in ("asset_id", "code") and v != self._af_original.get(k, "")}
                 if not changed and not confirm:  # an unchanged form closes without a call
-                    self.af_saving = False
                     self.af_open = False
                     return success_toast(rules.TRANSACTION_UPDATED)
                 result = service.update_asset_transaction(actor=actor, transaction_id=self._af_id, data=changed,
                                                           confirm=confirm)
         except Conflict as exc:  # it went into error meanwhile: ask, then save as a new transaction
-            self.af_saving = False
             self._af_recreate = True
             self.af_question = exc.message
             self.af_question_open = True
             return None
         except ValidationError as exc:
-            self.af_saving = False
             fields = dict(exc.fields)
             if "asset_id" in fields:
                 fields["code"] = fields.pop("asset_id")
             if exc.message == rules.NOT_ENOUGH_ASSETS:
                 fields["quantity"] = exc.message
             self.af_errors = {**self._check(), **fields}
-            return sorry_toast(exc.message)
-        except DomainError as exc:
+            raise
+        finally:
             self.af_saving = False
-            return self._failure(exc)
-        self.af_saving = False
         self.af_open = False
         return self._after_write(actor, feedback(result))
 
     # ---- delete -----------------------------------------------------------------------------------
     @rx.event
     def ask_delete_asset(self, transaction_id: Any):
-        self._delete_id = _int(transaction_id) or 0
-        self._delete_kind = "asset"
-        self.delete_open = bool(self._delete_id)
+        self._ask("asset", rules.DELETE_QUESTION, _int(transaction_id) or 0)
 
     @rx.event
     def ask_delete_cash(self, transaction_id: Any):
-        self._delete_id = _int(transaction_id) or 0
-        self._delete_kind = "cash"
-        self.delete_open = bool(self._delete_id)
+        self._ask("cash", rules.DELETE_QUESTION, _int(transaction_id) or 0)
 
-    @rx.event
-    def cancel_delete(self):
-        self.delete_open = False
-        self._delete_id = 0
-
-    @rx.event
-    def confirm_delete(self):
-        self.delete_open = False
-        tid, kind = self._delete_id, self._delete_kind
-        self._delete_id = 0
-        if not tid:
+    def _confirmed(self, action: str, transaction_id: int):
+        if not transaction_id:
             return None
-        try:
-            actor = self._actor()
-            if kind == "asset":
-                result = service.delete_asset_transaction(actor=actor, transaction_id=tid)
-            else:
-                result = service.delete_cash_transaction(actor=actor, transaction_id=tid)
-        except DomainError as exc:
-            return self._failure(exc)
+        actor = self._actor()
+        delete = service.delete_asset_transaction if action == "asset" else service.delete_cash_transaction
+        result = delete(actor=actor, transaction_id=transaction_id)
         self.af_open = False
         return self._after_write(actor, feedback(result))
 
     # ---- upload -----------------------------------------------------------------------------------
-    @rx.event
-    def open_upload(self):
-        self.upload_error = ""
-        self.upload_open = True
-        return rx.clear_selected_files(UPLOAD_ID)
-
-    @rx.event
-    def close_upload(self):
-        if self.uploading:
-            return None
-        self.upload_open = False
-        self.upload_error = ""
-        return rx.clear_selected_files(UPLOAD_ID)
-
-    @rx.event
-    def set_upload_open(self, value: bool):
-        if not value and not self.uploading:
-            self.upload_open = False
-            self.upload_error = ""
-
-    @rx.event
-    def no_file(self):
-        self.upload_error = transaction_upload.SELECT_FILE
-
     @rx.event
     def close_failure(self):
         self.failure_open = False
@@ -705,47 +609,32 @@ class TransactionForms(rx.State, mixin=True):
         self.failure_lines = []
 
     @rx.event
+    @guarded
     async def upload(self, files: list[rx.UploadFile]):
-        try:
-            actor = self._actor()
-        except DomainError as exc:
-            yield self._failure(exc)
-            return
+        actor = self._actor()
         if not files:
-            self.upload_error = transaction_upload.SELECT_FILE
+            self.upload_error = self.SELECT_FILE
             return
-        upload = files[0]
-        data = await upload.read(transaction_upload.MAX_UPLOAD_BYTES + 1)
-        content_type = upload.content_type or ""
-        self.uploading = True
-        self.upload_error = ""
+        data = await files[0].read(transaction_upload.MAX_UPLOAD_BYTES + 1)
+        content_type = files[0].content_type or ""
+        self._start_upload()
         yield
         try:
             result = await asyncio.to_thread(transaction_upload.upload_transactions, actor=actor,
                                              investment_id=self.portfolio_id, content_type=content_type, data=data)
-        except AuthenticationError as exc:
-            self.uploading = False
-            yield self._fail(exc)
-            return
         except ValidationError as exc:
-            self.uploading = False
             if set(exc.fields) == {"file"}:  # the file itself: say so in the modal
-                self.upload_error = exc.message
+                self._upload_done(exc.message)
                 return
-            self.upload_open = False
             self.failure_message = exc.message
             self.failure_lines = [Detail(label=f"Line {k}" if k.isdigit() else k, value=v)
                                   for k, v in sorted(exc.fields.items(), key=lambda kv: (len(kv[0]), kv[0]))]
             self.failure_open = True
-            yield rx.clear_selected_files(UPLOAD_ID)
+            yield self._upload_done()
             return
-        except DomainError as exc:
+        finally:
             self.uploading = False
-            yield self._failure(exc)
-            return
-        self.uploading = False
-        self.upload_open = False
-        yield self._after_write(actor, [rx.clear_selected_files(UPLOAD_ID), *feedback(result)])
+        yield self._after_write(actor, [self._upload_done(), *feedback(result)])
 
     # ---- what the modal shows -------------------------------------------------------------------------
     @rx.var
@@ -781,41 +670,22 @@ class TransactionForms(rx.State, mixin=True):
         return f"Value {money(quantity * price)} · {word} {money(cash)}"
 
 
-class _Paging(rx.State, mixin=True):
-    page: int = 1
-    pages: int = 1
-    visible: list[int] = [1]
-    page_size: str = DEFAULT_PAGE_SIZE
-    sort: str = "date"
-    order: str = "desc"
-
-    def _size(self) -> int:
-        return int(self.page_size) if self.page_size in PAGE_SIZES else int(DEFAULT_PAGE_SIZE)
-
-    def _set_pages(self, total: int) -> None:
-        self.pages = max(1, math.ceil(total / self._size()))
-        self.visible = visible_pages(min(self.page, self.pages), self.pages)
-
-
 # ---- portfolios.cash-transactions -------------------------------------------------------------------
-class CashTransactionsState(TransactionForms, _Paging, PortfolioHeader, AppState):
-    loading: bool = True
+class CashTransactionsState(FormDialog, TransactionForms, PortfolioHeader, AppState):
+    FORM_FIELDS: ClassVar[tuple[str, ...]] = CASH_KEYS
+    SORT_KEYS: ClassVar[tuple[str, ...]] = CASH_SORTS
+    DESCENDING_FIRST: ClassVar[tuple[str, ...]] = ("date", "amount")
+
     can_edit: bool = False
-    can_act: bool = False
     rows: list[CashRow] = []
-    count: int = 0
     balance: str = ""
     balance_negative: bool = False
     cash_in: str = ""
     cash_out: str = ""
 
-    # the cash transaction modal
-    cm_open: bool = False
+    # the cash transaction modal (form, form_errors, saving, form_open)
     cm_mode: str = "add"                  # add | edit
-    cm: dict[str, str] = _blank(CASH_KEYS)
-    cm_errors: dict[str, str] = {}
     cm_submitted: bool = False
-    cm_saving: bool = False
     _cm_id: int = 0
     _cm_original: dict[str, str] = {}
 
@@ -834,176 +704,104 @@ class CashTransactionsState(TransactionForms, _Paging, PortfolioHeader, AppState
     detail_rows: list[Detail] = []
     detail_linked_id: int = 0
 
-    def _may_act(self, actor: Actor) -> bool:
-        return _can_act(actor)
-
-    def _load(self, actor: Actor) -> None:
-        result = service.list_cash_transactions(actor=actor, investment_id=self.portfolio_id, page=self.page,
-                                                limit=self._size(), order=self.sort,
-                                                reverse=self.order == "desc")
+    def _reload_screen(self, actor: Actor) -> None:
+        def fetch():
+            return service.list_cash_transactions(actor=actor, investment_id=self.portfolio_id, page=self.page,
+                                                  limit=self._limit(), order=self.sort, reverse=self.order == "desc")
+        result = fetch()
         while not result["rows"] and self.page > 1:  # an empty page after the first steps back
             self.page -= 1
-            result = service.list_cash_transactions(actor=actor, investment_id=self.portfolio_id, page=self.page,
-                                                    limit=self._size(), order=self.sort,
-                                                    reverse=self.order == "desc")
+            result = fetch()
         self.rows = [cash_row(r) for r in result["rows"]]
-        self.count = int(result["count"])
+        self.total = int(result["count"])
         balance = _dec(result["balance"]) or Decimal(0)
         self.balance, self.balance_negative = money(balance), balance < 0
-        self.cash_in, self.cash_out = money_of(result["cash_in"]), money_of(result["cash_out"])
-        self._set_pages(self.count)
+        self.cash_in, self.cash_out = money(result["cash_in"]), money(result["cash_out"])
         self.loading = False
 
-    def _reload_screen(self, actor: Actor) -> None:
-        self._load(actor)
+    @guarded
+    def _reload(self):
+        self._reload_screen(self._actor())
 
     @rx.event
-    def on_load(self):
+    @screen_load()
+    def on_load(self, actor: Actor):
         self.loading = True
         self.rows = []
         self._clear_header()
-        self.page, self.page_size, self.sort, self.order = 1, DEFAULT_PAGE_SIZE, "date", "desc"
-        self.af_open = self.cm_open = self.ob_open = self.detail_open = self.delete_open = False
-        self.upload_open = self.failure_open = False
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None  # check_login sends the browser to sign in
-        self.portfolio_id = self._portfolio_param() or 0
+        self.form_open = self.ob_open = self.detail_open = False
+        self.form = _blank(CASH_KEYS)
         self.can_edit = is_staff(actor)
-        self.can_act = _can_act(actor)
-        try:
-            self._show_header(holdings_service.header(actor=actor, portfolio_id=self.portfolio_id), actor)
-            self._load(actor)
-        except DomainError as exc:
-            self.loading = False
-            return [sorry_toast(exc.message), rx.redirect(self._list_url(actor))]
-        return None
+        return self._open_screen(actor)
 
-    def _refresh(self):
-        try:
-            self._load(self._actor())
-        except DomainError as exc:
-            return self._failure(exc)
-        return None
+    # ---- the cash transaction modal (the form dialog) ------------------------------------------------
+    def _open_cash(self, mode: str, values: dict[str, Any], transaction_id: int = 0) -> None:
+        self.cm_mode, self._cm_id, self.cm_submitted = mode, transaction_id, False
+        self._open_form(values)
+        self._cm_original = dict(self.form) if transaction_id else {}
 
-    @rx.event
-    def go_page(self, page: Any):
-        number = _int(page)
-        if number is None or number > self.pages:
-            return None
-        self.page = number
-        return self._refresh()
-
-    @rx.event
-    def set_page_size(self, value: str):
-        if value not in PAGE_SIZES:
-            return None
-        self.page_size, self.page = value, 1
-        return self._refresh()
-
-    @rx.event
-    def toggle_sort(self, key: str):
-        if key not in CASH_SORTS:
-            return None
-        if self.sort == key:
-            self.order = "asc" if self.order == "desc" else "desc"
-        else:
-            self.sort, self.order = key, "desc" if key in ("date", "amount") else "asc"
-        self.page = 1
-        return self._refresh()
-
-    # ---- the cash transaction modal --------------------------------------------------------------
     @rx.event
     def open_cash(self, form: str = "credit"):
-        if not self.can_edit:
-            return
-        self.cm_mode = "add"
-        self._cm_id = 0
-        self.cm = {**_blank(CASH_KEYS), "type": form if form in CASH_FORMS else "credit",
-                   "trade_at": datetime.now().date().isoformat(), "status": Status.EXECUTED.value}
-        self._cm_original = {}
-        self.cm_errors, self.cm_submitted, self.cm_saving = {}, False, False
-        self.cm_open = True
+        if self.can_edit:
+            self._open_cash("add", {"type": form if form in CASH_FORMS else "credit",
+                                    "trade_at": datetime.now().date().isoformat(), "status": Status.EXECUTED.value})
 
     @rx.event
+    @guarded
     def open_cash_edit(self, transaction_id: Any):
-        try:
-            r = service.get_cash_transaction(actor=self._actor(), transaction_id=transaction_id)
-        except DomainError as exc:
-            return self._failure(exc)
-        if not r.get("can_edit") or r.get("form") not in CASH_FORMS:
-            return sorry_toast(rules.EDIT_IN_ASSET_TRANSACTIONS if r.get("linked_transaction") else rules.INVALID)
-        self.cm_mode = "edit"
-        self._cm_id = int(r["id"])
-        self.cm = {"type": r["form"], "price": r.get("price") or "", "trade_at": input_day(r.get("trade_at")),
-                   "settlement_at": input_day(r.get("settlement_at")), "status": r.get("status") or "",
-                   "description": r.get("description") or ""}
-        self._cm_original = dict(self.cm)
-        self.cm_errors, self.cm_submitted, self.cm_saving = {}, False, False
-        self.cm_open = True
+        r = service.get_cash_transaction(actor=self._actor(), transaction_id=transaction_id)
+        if not r["can_edit"] or r["form"] not in CASH_FORMS:
+            return sorry_toast(rules.EDIT_IN_ASSET_TRANSACTIONS if r["linked_transaction"] else rules.INVALID)
+        self._open_cash("edit", {"type": r["form"], **_inputs(r, CASH_KEYS[1:])}, r["id"])
         return None
 
     @rx.event
-    def set_cm_field(self, key: str, value: str):
+    def set_form_field(self, key: str, value: str):
         if key not in CASH_KEYS:
             return
         limit = rules.DESCRIPTION_MAX + 20 if key == "description" else 40
-        self.cm[key] = str(value or "")[:limit]
+        self.form = {**self.form, key: str(value or "")[:limit]}
         if self.cm_submitted:
-            self.cm_errors = dict(rules.clean_cash_form(self.cm)[1])
+            self.form_errors = dict(rules.clean_cash_form(self.form)[1])
 
     @rx.event
-    def close_cash(self):
-        if not self.cm_saving:
-            self.cm_open = False
-
-    @rx.event
-    def set_cm_open(self, value: bool):
-        if not value:
-            return CashTransactionsState.close_cash
-
-    @rx.event
+    @guarded
     def save_cash(self):
-        if self.cm_saving:
+        if self.saving:
             return None
         self.cm_submitted = True
-        self.cm_errors = dict(rules.clean_cash_form(self.cm)[1])
-        if self.cm_errors:
+        self.form_errors = dict(rules.clean_cash_form(self.form)[1])
+        if self.form_errors:
             return sorry_toast(rules.INVALID)
         try:
             actor = self._actor()
-            self.cm_saving = True
+            self.saving = True
             if self.cm_mode == "add":
-                result = service.create_cash_transaction(actor=actor, data={**self.cm, "investment_id": self.portfolio_id})
+                result = service.create_cash_transaction(actor=actor, data={**self.form, "investment_id": self.portfolio_id})
             else:
-                changed = {k: v for k, v in self.cm.items() if v != self._cm_original.get(k, "")}
+                changed = {k: v for k, v in self.form.items() if v != self._cm_original.get(k, "")}
                 if not changed:
-                    self.cm_saving, self.cm_open = False, False
+                    self.form_open = False
                     return success_toast(rules.TRANSACTION_UPDATED)
                 result = service.update_cash_transaction(actor=actor, transaction_id=self._cm_id, data=changed)
         except ValidationError as exc:
-            self.cm_saving = False
-            self.cm_errors = dict(exc.fields)
-            return sorry_toast(exc.message)
-        except DomainError as exc:
-            self.cm_saving = False
-            return self._failure(exc)
-        self.cm_saving, self.cm_open = False, False
+            self.form_errors = dict(exc.fields)
+            raise
+        finally:
+            self.saving = False
+        self.form_open = False
         # The list reloads after the modal closes (the spec reloads it for superusers and advisers
         # only; an administrator who may save here sees the saved row too).
         return self._after_write(actor, feedback(result))
 
     # ---- the opening balance modal ---------------------------------------------------------------
     @rx.event
+    @guarded
     def open_opening(self):
         if not self.can_edit:
             return None
-        try:
-            found = service.get_opening_balance(actor=self._actor(), investment_id=self.portfolio_id)
-        except DomainError as exc:
-            return self._failure(exc)
-        self.ob_price = _plain_money(found["price"]) if found else ""
+        found = service.get_opening_balance(actor=self._actor(), investment_id=self.portfolio_id)
+        self.ob_price = input_number(found["price"]) if found else ""
         self.ob_date = input_day(found["trade_at"]) if found else ""
         self._ob_original = {"price": self.ob_price, "trade_at": self.ob_date} if found else {}
         self.ob_errors, self.ob_submitted, self.ob_saving = {}, False, False
@@ -1035,6 +833,7 @@ class CashTransactionsState(TransactionForms, _Paging, PortfolioHeader, AppState
             return CashTransactionsState.close_opening
 
     @rx.event
+    @guarded
     def save_opening(self):
         if self.ob_saving:
             return None
@@ -1051,57 +850,47 @@ class CashTransactionsState(TransactionForms, _Paging, PortfolioHeader, AppState
             self.ob_saving = True
             result = service.set_opening_balance(actor=actor, investment_id=self.portfolio_id, data=form)
         except ValidationError as exc:
-            self.ob_saving = False
             self.ob_errors = dict(exc.fields)
-            return sorry_toast(exc.message)
-        except DomainError as exc:
+            raise
+        finally:
             self.ob_saving = False
-            return self._failure(exc)
-        self.ob_saving, self.ob_open = False, False
+        self.ob_open = False
         return self._after_write(actor, feedback(result))
 
     # ---- the detail modal ---------------------------------------------------------------------------
     @rx.event
+    @guarded
     def open_detail(self, transaction_id: Any):
-        try:
-            r = service.get_cash_transaction(actor=self._actor(), transaction_id=transaction_id)
-        except DomainError as exc:
-            return self._failure(exc)
-        linked = r.get("linked_transaction") or {}
-        payload = r.get("payload") or {}
+        r = service.get_cash_transaction(actor=self._actor(), transaction_id=transaction_id)
+        linked, payload = r["linked_transaction"] or {}, r["payload"]
+        asset, deposit = linked.get("asset") or {}, linked.get("deposit") or {}
         pairs = [
-            ("Class", r.get("class") or ""), ("Amount", money_of(r.get("amount"))),
-            ("Date", day_of(r.get("trade_at"))), ("Settlement date", day_of(r.get("settlement_at"))),
-            ("Status", r.get("status_label") or ""),
-            ("In the totals", "Yes" if r.get("counted") else "No (not executed)"),
+            ("Class", r["class"]), ("Amount", money(r["amount"])), ("Date", day(r["trade_at"])),
+            ("Settlement date", day(r["settlement_at"])), ("Status", r["status_label"]),
+            ("In the totals", "Yes" if r["counted"] else "No (not executed)"),
         ]
         if linked:
-            asset = linked.get("asset") or {}
-            deposit = linked.get("deposit") or {}
-            pairs.append(("Transaction", linked.get("type_label") or ""))
+            pairs.append(("Transaction", linked["type_label"]))
             if asset:
-                pairs.append(("Asset", f"{asset.get('code')} {DASH} {asset.get('name')}"))
+                pairs.append(("Asset", f"{asset['code']} {DASH} {asset['name']}"))
             if deposit:
-                pairs.append(("Deposit", " ".join(str(x) for x in (deposit.get("product_type"),
-                                                                    deposit.get("provider_name"),
-                                                                    deposit.get("deal_id")) if x)))
-            if linked.get("quantity"):
-                pairs.append(("Quantity", units_of(linked.get("quantity"))))
-            if linked.get("price") and asset:
-                pairs.append(("Price", close_price(linked.get("price"))))
-            if linked.get("om_status"):
+                pairs.append(("Deposit", " ".join(str(deposit[k]) for k in ("product_type", "provider_name", "deal_id")
+                                                  if deposit[k])))
+            if linked["quantity"]:
+                pairs.append(("Quantity", whole_units(linked["quantity"])))
+            if linked["price"] and asset:
+                pairs.append(("Price", close_price(linked["price"])))
+            if linked["om_status"]:
                 pairs.append(("Order management", str(linked["om_status"]).capitalize()))
-        if payload.get("ex_date"):
-            pairs.append(("Ex date", day_of(payload["ex_date"])))
-        if payload.get("franking_credits"):
-            pairs.append(("Franking credits", money_of(payload["franking_credits"])))
-        pairs.append(("Description", r.get("description") or ""))
+        if payload["ex_date"]:
+            pairs.append(("Ex date", day(payload["ex_date"])))
+        if payload["franking_credits"]:
+            pairs.append(("Franking credits", money(payload["franking_credits"])))
+        pairs.append(("Description", r["description"] or ""))
         self.detail_rows = [Detail(label=k, value=v or DASH) for k, v in pairs]
-        self.detail_title = r.get("class") or "Transaction"
-        asset_linked = bool(linked and linked.get("asset"))
-        self.detail_linked_id = int(linked["id"]) if asset_linked else 0
+        self.detail_title = r["class"] or "Transaction"
+        self.detail_linked_id = linked["id"] if asset else 0
         self.detail_open = True
-        return None
 
     @rx.event
     def set_detail_open(self, value: bool):
@@ -1119,28 +908,19 @@ class CashTransactionsState(TransactionForms, _Paging, PortfolioHeader, AppState
 
     @rx.var
     def count_text(self) -> str:
-        return f"{self.count} transaction" + ("" if self.count == 1 else "s")
+        return f"{self.total} transaction" + ("" if self.total == 1 else "s")
 
     @rx.var
     def deposits_url(self) -> str:
-        return routes.url("clients.addTransaction", id=self.portfolio_id) if self.portfolio_id else ""
+        return self._portfolio_url("clients.addTransaction")
 
     @rx.var
     def assets_url(self) -> str:
-        return routes.url("portfolios.asset-transactions", id=self.portfolio_id) if self.portfolio_id else ""
+        return self._portfolio_url("portfolios.asset-transactions")
 
     @rx.var
     def cm_title(self) -> str:
         return "Add cash transaction" if self.cm_mode == "add" else "Edit cash transaction"
-
-
-def _plain_money(text: Any) -> str:
-    """'1250.00' -> '1250', '0.50' -> '0.5' (as the user would type it)."""
-    number = _dec(text)
-    if number is None:
-        return ""
-    plain = format(number, "f")
-    return plain.rstrip("0").rstrip(".") if "." in plain else plain
 
 
 def _same_opening(original: dict[str, str], form: dict[str, str]) -> bool:
@@ -1148,11 +928,11 @@ def _same_opening(original: dict[str, str], form: dict[str, str]) -> bool:
 
 
 # ---- portfolios.asset-transactions and portfolios.add-transaction ------------------------------------
-class AssetTransactionsState(TransactionForms, _Paging, PortfolioHeader, AppState):
-    loading: bool = True
-    can_act: bool = False
+class AssetTransactionsState(TransactionForms, PortfolioHeader, AppState):
+    SORT_KEYS: ClassVar[tuple[str, ...]] = PANEL_SORTS
+    DESCENDING_FIRST: ClassVar[tuple[str, ...]] = tuple(k for k in PANEL_SORTS if k not in ("code", "name"))
+
     rows: list[PanelRow] = []
-    total_rows: int = 0
     filters: list[str] = []
     # the header's totals over every asset
     total_value: str = ""
@@ -1166,22 +946,19 @@ class AssetTransactionsState(TransactionForms, _Paging, PortfolioHeader, AppStat
     unpriced: int = 0
     _first_page: int = 1
 
-    def _may_act(self, actor: Actor) -> bool:
-        return _can_act(actor)
-
     def _fetch(self, actor: Actor, page: int) -> list[dict[str, Any]]:
         return service.list_asset_positions(actor=actor, investment_id=self.portfolio_id, page=page,
-                                            limit=self._size(), order=self.sort, reverse=self.order == "desc")
+                                            limit=self._limit(), order=self.sort, reverse=self.order == "desc")
 
     def _totals(self, actor: Actor) -> None:
         t = service.asset_totals(actor=actor, investment_id=self.portfolio_id)
-        self.total_value, self.total_cost = money_of(t["value"]), money_of(t["cost"])
-        self.total_unrealised, self.total_unrealised_sign = money_of(t["unrealised_gain_loss"]), sign_of(t["unrealised_gain_loss"])
-        self.total_realised, self.total_realised_sign = money_of(t["realised_gain_loss"]), sign_of(t["realised_gain_loss"])
+        self.total_value, self.total_cost = money(t["value"]), money(t["cost"])
+        self.total_unrealised, self.total_unrealised_sign = money(t["unrealised_gain_loss"]), sign_of(t["unrealised_gain_loss"])
+        self.total_realised, self.total_realised_sign = money(t["realised_gain_loss"]), sign_of(t["realised_gain_loss"])
         cash = _dec(t["cash_balance"]) or Decimal(0)
         self.cash_balance, self.cash_negative = money(cash), cash < 0
         self.unpriced = int(t["unpriced"])
-        self.total_rows = int(t["assets"])
+        self.total = int(t["assets"])
 
     def _load_pages(self, actor: Actor, first: int, last: int) -> None:
         """Pages first..last (Load more keeps several), the expanded assets' transactions again; an
@@ -1201,8 +978,7 @@ class AssetTransactionsState(TransactionForms, _Paging, PortfolioHeader, AppStat
         self._first_page, self.page = first, max(first, last)
         self.rows = [panel_row(r) for r in found]
         if found:
-            self.total_rows = int(found[0].get("total_rows") or len(found))
-        self._set_pages(self.total_rows)
+            self.total = int(found[0].get("total_rows") or len(found))
         for index, row in enumerate(self.rows):
             if row.asset_id in expanded:
                 self._expand(actor, index)
@@ -1211,6 +987,11 @@ class AssetTransactionsState(TransactionForms, _Paging, PortfolioHeader, AppStat
     def _reload_screen(self, actor: Actor) -> None:
         self._totals(actor)
         self._load_pages(actor, self._first_page, self.page)
+
+    @guarded
+    def _reload(self):
+        """The page chosen (a page button, the page size, the sort) on its own."""
+        self._load_pages(self._actor(), self.page, self.page)
 
     def _transactions(self, actor: Actor, asset_id: int) -> list[TxRow]:
         found = service.list_transactions_of_asset(actor=actor, investment_id=self.portfolio_id, asset_id=asset_id,
@@ -1224,81 +1005,34 @@ class AssetTransactionsState(TransactionForms, _Paging, PortfolioHeader, AppStat
                                                loaded=True, expanded=True)
 
     @rx.event
-    def on_load(self):
+    @screen_load()
+    def on_load(self, actor: Actor):
         self.loading = True
         self.rows = []
         self._clear_header()
-        self.page, self._first_page, self.page_size, self.sort, self.order = 1, 1, DEFAULT_PAGE_SIZE, "date", "desc"
+        self._first_page = 1
         self.filters = []
-        self.af_open = self.delete_open = self.upload_open = self.failure_open = False
-        try:
-            actor = self._actor()
-        except AuthenticationError:
-            return None
-        self.portfolio_id = self._portfolio_param() or 0
-        self.can_act = _can_act(actor)
-        try:
-            self._show_header(holdings_service.header(actor=actor, portfolio_id=self.portfolio_id), actor)
-            self._totals(actor)
-            self._load_pages(actor, 1, 1)
-        except DomainError as exc:
-            self.loading = False
-            return [sorry_toast(exc.message), rx.redirect(self._list_url(actor))]
-        if routes.match(self.router.url.path)[0] == "portfolios.add-transaction":
+        failed = self._open_screen(actor)
+        if failed is None and routes.match(self.router.url.path)[0] == "portfolios.add-transaction":
             query = self.router.url.query_parameters
             return self._open_add(actor, str(query.get("type") or DEFAULT_FORM), str(query.get("code") or ""))
-        return None
-
-    def _refresh(self, first: int, last: int):
-        try:
-            self._load_pages(self._actor(), first, last)
-        except DomainError as exc:
-            return self._failure(exc)
-        return None
+        return failed
 
     @rx.event
-    def go_page(self, page: Any):
-        number = _int(page)
-        if number is None or number > self.pages:
-            return None
-        return self._refresh(number, number)
-
-    @rx.event
+    @guarded
     def load_more(self):
         """The next page appended to the rows shown (spec 002 s4)."""
-        if self.page >= self.pages:
-            return None
-        try:
-            actor = self._actor()
-            more = self._fetch(actor, self.page + 1)
-        except DomainError as exc:
-            return self._failure(exc)
+        if self.page >= self._page_count():
+            return
+        more = self._fetch(self._actor(), self.page + 1)
         if not more:
-            return None
+            return
         self.page += 1
         self.rows = [*self.rows, *[panel_row(r) for r in more]]
-        self.total_rows = int(more[0].get("total_rows") or self.total_rows)
-        self._set_pages(self.total_rows)
-        return None
+        self.total = int(more[0].get("total_rows") or self.total)
 
     @rx.event
-    def set_page_size(self, value: str):
-        if value not in PAGE_SIZES:
-            return None
-        self.page_size = value
-        return self._refresh(1, 1)
-
-    @rx.event
-    def toggle_sort(self, key: str):
-        if key not in PANEL_SORTS:
-            return None
-        if self.sort == key:
-            self.order = "asc" if self.order == "desc" else "desc"
-        else:
-            self.sort, self.order = key, "asc" if key in ("code", "name") else "desc"
-        return self._refresh(1, 1)
-
-    @rx.event
+    @guarded
     def toggle_asset(self, asset_id: Any):
         """Expanding loads the asset's transactions once; collapsing and expanding again only toggles."""
         wanted = _int(asset_id)
@@ -1309,10 +1043,7 @@ class AssetTransactionsState(TransactionForms, _Paging, PortfolioHeader, AppStat
         if row.expanded or row.loaded:
             self.rows[index] = dataclasses.replace(row, expanded=not row.expanded)
             return None
-        try:
-            self._expand(self._actor(), index)
-        except DomainError as exc:
-            return self._failure(exc)
+        self._expand(self._actor(), index)
         return None
 
     @rx.event
@@ -1329,25 +1060,19 @@ class AssetTransactionsState(TransactionForms, _Paging, PortfolioHeader, AppStat
         self.filters = []
         return self._refilter()
 
+    @guarded
     def _refilter(self):
-        try:
-            actor = self._actor()
-            for index, row in enumerate(self.rows):
-                if row.expanded:
-                    self._expand(actor, index)
-                else:
-                    self.rows[index] = dataclasses.replace(row, loaded=False, transactions=[])
-        except DomainError as exc:
-            return self._failure(exc)
-        return None
+        actor = self._actor()
+        for index, row in enumerate(self.rows):
+            if row.expanded:
+                self._expand(actor, index)
+            else:
+                self.rows[index] = dataclasses.replace(row, loaded=False, transactions=[])
 
     @rx.event
+    @guarded
     def add_for_asset(self, code: str):
-        try:
-            actor = self._actor()
-        except DomainError as exc:
-            return self._failure(exc)
-        return self._open_add(actor, DEFAULT_FORM, str(code or ""))
+        return self._open_add(self._actor(), DEFAULT_FORM, str(code or ""))
 
     @rx.var
     def has_more(self) -> bool:
@@ -1355,9 +1080,8 @@ class AssetTransactionsState(TransactionForms, _Paging, PortfolioHeader, AppStat
 
     @rx.var
     def shown_text(self) -> str:
-        shown = len(self.rows)
-        return f"{shown} of {self.total_rows} asset" + ("" if self.total_rows == 1 else "s")
+        return f"{len(self.rows)} of {self.total} asset" + ("" if self.total == 1 else "s")
 
     @rx.var
     def cash_url(self) -> str:
-        return routes.url("portfolios.cash-transactions", id=self.portfolio_id) if self.portfolio_id else ""
+        return self._portfolio_url("portfolios.cash-transactions")
