@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any
 
 import reflex as rx
@@ -36,7 +36,9 @@ from app.domain.transactions import (
 from app.services import deposits as service
 from app.services import reference_data
 from app.ui import routes
+from app.ui.display import day, input_number
 from app.ui.states.base import AppState, toast_success
+from app.ui.states.screen import events, guarded, screen_load
 from app.ui.parse import positive_int as _int
 
 NONE = "none"  # a select's "nothing chosen" (Radix items cannot be "")
@@ -46,25 +48,6 @@ SORRY = "Sorry!"
 
 def _blank() -> dict[str, str]:
     return {key: "" for key in FORM_KEYS}
-
-
-def _day(iso: str | None) -> str:
-    """YYYY-MM-DD -> DD/MM/YYYY ('' when empty)."""
-    try:
-        return rules.day_text(dt.date.fromisoformat(iso)) if iso else ""
-    except ValueError:
-        return ""
-
-
-def _plain(value: Any) -> str:
-    """A stored decimal as the user would type it ('4.5000' -> '4.5')."""
-    if value in (None, ""):
-        return ""
-    try:
-        text = format(Decimal(str(value)), "f")
-    except InvalidOperation:
-        return ""
-    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def sorry(message: str):
@@ -115,18 +98,22 @@ class Detail:
     value: str = ""
 
 
+def _option(deposit_id: int, d: dict[str, Any]) -> Option:
+    return Option(value=str(deposit_id), label=f"{d['name']} ({d['code']})")
+
+
 def _row(d: dict[str, Any]) -> DepositRow:
     return DepositRow(
         id=int(d["id"]), name=d["name"], code=d["code"], product=d["ProviderProductType"],
         is_at_call=d["ProviderProductType"] == AT_CALL_ACCOUNT, provider=d["ProviderName"],
-        start=_day(d["StartDate"]), maturity=_day(d["MaturityDate"]), rate=rules.rate_text(d["Rate"]),
+        start=day(d["StartDate"]), maturity=day(d["MaturityDate"]), rate=rules.rate_text(d["Rate"]),
         deal_status=d["DealStatus"], balance=rules.money_text(d["balance"]), closed=bool(d["closed"]),
     )
 
 
 def _tx(t: dict[str, Any]) -> TxRow:
     return TxRow(
-        id=int(t["id"]), date=_day(t["date"]), type_label=t["type_label"], amm_type=t["amm_type"], status=t["status"],
+        id=int(t["id"]), date=day(t["date"]), type_label=t["type_label"], amm_type=t["amm_type"], status=t["status"],
         status_label=t["status_label"], amount=rules.money_text(t["amount"]), transaction_type=t["TransactionType"],
         description=t.get("description") or "", can_reprocess=bool(t["can_reprocess"]), can_edit=bool(t["can_edit"]),
     )
@@ -137,7 +124,7 @@ def _details(d: dict[str, Any]) -> list[Detail]:
         ("Product type", d["ProviderProductType"]), ("Code", d["code"]), ("Provider", d["ProviderName"]),
         ("Provider type", d["ProviderType"] or ""), ("Provider ID", d["ProviderID"] or ""),
         ("Facility ID", d["FacilityID"] or ""), ("Account number", d["AccountNumber"] or ""), ("Deal ID", d["DealID"]),
-        ("Start date", _day(d["StartDate"])), ("Maturity date", _day(d["MaturityDate"])),
+        ("Start date", day(d["StartDate"])), ("Maturity date", day(d["MaturityDate"])),
         ("Term", rules.term_text(d["MaturityTerm"])), ("Rate", rules.rate_text(d["Rate"])),
         ("Auto matured", "Yes" if d["AutoMatured"] else "No"), ("Deal status", d["DealStatus"]),
         ("Balance", rules.money_text(d["balance"])), ("Status", "Closed" if d["closed"] else "Open"),
@@ -187,14 +174,20 @@ class DepositState(AppState):
     reprocessing: bool = False
     _amm_deposit_id: int = 0
 
+    def _fail(self, exc: Exception):
+        """The transaction areas' failures: 'Sorry!' with the server's message (spec 002 s8)."""
+        if isinstance(exc, DomainError) and not isinstance(exc, AuthenticationError):
+            return sorry(exc.message)
+        return super()._fail(exc)
+
     # ---- loading -----------------------------------------------------------------------------------
     def _load(self, portfolio_id: Any):
-        """Loads the portfolio's deposits (None, or the events of a failure)."""
+        """Loads the portfolio's deposits (None, or the error toast of a failure)."""
         try:
             found = service.overview(actor=self._actor(), portfolio_id=portfolio_id)
         except DomainError as exc:
             self.rows = []
-            return self._fail(exc)
+            return AppState._fail(self, exc)
         self.portfolio_id = int(found["portfolio"]["id"])
         self.portfolio_name = found["portfolio"]["name"]
         self.can_edit = bool(found["can_edit"])
@@ -205,33 +198,23 @@ class DepositState(AppState):
         return None
 
     @rx.event
-    def on_load(self):
+    @screen_load()
+    def on_load(self, actor: Any):
         self.form_open = self.view_open = self.amm_open = False
         self.loading = True
-        try:
-            self._actor()
-        except AuthenticationError:
-            self.loading = False
-            return None  # check_login, first in on_load, already sends the user to sign in
         failed = self._load(routes.param(self.router.url.path, "id"))
         self.loading = False
-        if failed is not None:
-            return failed
         query = self.router.url.query_parameters
         form = rules.as_form(query.get("form", ""))
-        if form is not None:  # e.g. /portfolios/5/add-deposit?form=sell&deposit_id=9 opens that form
-            return self._open(form, _int(query.get("deposit_id")) or 0)
-        return None
+        if failed is not None or form is None:
+            return failed
+        return self._open(form, _int(query.get("deposit_id")) or 0)  # e.g. ?form=sell&deposit_id=9 opens that form
 
     # ---- opening the form ---------------------------------------------------------------------------
     @rx.event
     def open_for(self, portfolio_id: Any, form: str = "buy", deposit_id: Any = 0):
         """For other screens: load the portfolio's deposits and open a form (a deposit chosen when given)."""
-        failed = self._load(portfolio_id)
-        if failed is not None:
-            return failed
-        chosen = rules.as_form(form) or rules.Form.BUY
-        return self._open(chosen, _int(deposit_id) or 0)
+        return self._load(portfolio_id) or self._open(rules.as_form(form) or rules.Form.BUY, _int(deposit_id) or 0)
 
     @rx.event
     def open_form(self, form: str, deposit_id: Any = 0):
@@ -239,21 +222,20 @@ class DepositState(AppState):
         chosen = rules.as_form(form)
         if chosen is None or not self.portfolio_id:
             return None
-        failed = self._load(self.portfolio_id)  # fresh balances and enabling rules
-        if failed is not None:
-            return failed
-        return self._open(chosen, _int(deposit_id) or 0)
+        return self._load(self.portfolio_id) or self._open(chosen, _int(deposit_id) or 0)  # fresh balances and rules
+
+    def _reset_form(self, mode: str, deposit_id: int = 0, tx_id: int = 0) -> None:
+        self.form_mode = mode
+        self._edit_deposit_id, self._edit_tx_id = deposit_id, tx_id
+        self.form = _blank()
+        self.errors = _blank()
+        self.submitted = self.saving = False
+        self.view_open = self.amm_open = False
 
     def _open(self, form: rules.Form, deposit_id: int):
         if not self.can_edit:
             return sorry(NOT_ALLOWED)
-        self.form_mode = "new"
-        self._edit_deposit_id = self._edit_tx_id = 0
-        self.form = _blank()
-        self.errors = _blank()
-        self.submitted = False
-        self.saving = False
-        self.view_open = self.amm_open = False
+        self._reset_form("new")
         self._switch(form)
         if deposit_id and form is not rules.Form.BUY and str(deposit_id) in {o.value for o in self.deposit_options}:
             self._choose(deposit_id)
@@ -303,16 +285,12 @@ class DepositState(AppState):
         self._institution_facts = {str(i["id"]): [i["title"], i["provider_type"]] for i in found}
 
     def _deposit_choices(self, form: rules.Form) -> list[Option]:
-        out = []
-        for did, d in self._deposits.items():
+        def fits(d: dict[str, Any]) -> bool:
             product, is_open = d["ProviderProductType"], not d["closed"]
-            if form is rules.Form.SELL and is_open:
-                out.append(Option(value=str(did), label=f"{d['name']} ({d['code']})"))
-            elif form in (rules.Form.INTEREST_ACCRUAL, rules.Form.DEPOSIT) and is_open and product == AT_CALL_ACCOUNT:
-                out.append(Option(value=str(did), label=f"{d['name']} ({d['code']})"))
-            elif form is rules.Form.INCOME and product == TERM_DEPOSITS:
-                out.append(Option(value=str(did), label=f"{d['name']} ({d['code']})"))
-        return out
+            if form in (rules.Form.INTEREST_ACCRUAL, rules.Form.DEPOSIT):
+                return is_open and product == AT_CALL_ACCOUNT
+            return is_open if form is rules.Form.SELL else form is rules.Form.INCOME and product == TERM_DEPOSITS
+        return [_option(did, d) for did, d in self._deposits.items() if fits(d)]
 
     def _choose(self, deposit_id: int) -> None:
         """A deposit chosen: its identity fields shown (disabled), dates not before its start."""
@@ -328,7 +306,7 @@ class DepositState(AppState):
         self.locked = True
         self.date_min = d["StartDate"] or ""
         self.balance_hint = ("" if self.form_type == rules.Form.BUY.value else
-                             f"Balance {rules.money_text(d['balance'])}; not before {_day(d['StartDate'])}")
+                             f"Balance {rules.money_text(d['balance'])}; not before {day(d['StartDate'])}")
         if self.submitted:
             self._validate()
 
@@ -348,14 +326,10 @@ class DepositState(AppState):
     def set_product_type(self, value: str):
         if not self.form_open or self.locked or value not in PRODUCT_TYPES:
             return None
-        self.form = {**self.form, "ProviderProductType": value}
         self._load_institutions(value)
-        if self.form.get("institution_id") and self.form["institution_id"] not in self._institution_facts:
-            self.form = {**self.form, "institution_id": "", "ProviderName": "", "ProviderType": ""}
-        self.form_dirty = True
-        if self.submitted:
-            self._validate()
-        return None
+        kept = self.form.get("institution_id", "") in ("", *self._institution_facts)
+        return self._edited({"ProviderProductType": value,
+                             **({} if kept else {"institution_id": "", "ProviderName": "", "ProviderType": ""})})
 
     @rx.event
     def choose_institution(self, value: str):
@@ -364,11 +338,14 @@ class DepositState(AppState):
         facts = self._institution_facts.get(str(value))
         if facts is None:
             return None
-        self.form = {**self.form, "institution_id": str(value), "ProviderName": facts[0], "ProviderType": facts[1]}
+        return self._edited({"institution_id": str(value), "ProviderName": facts[0], "ProviderType": facts[1]})
+
+    def _edited(self, values: dict[str, str]) -> None:
+        """Typed or chosen: the form is dirty, and after the first save attempt checked again."""
+        self.form = {**self.form, **values}
         self.form_dirty = True
         if self.submitted:
             self._validate()
-        return None
 
     @rx.event
     def set_field(self, key: str, value: Any):
@@ -377,13 +354,7 @@ class DepositState(AppState):
         if self.locked and key in rules.IDENTITY_KEYS:
             return None  # provider identity fields are fixed once a deposit is chosen (spec s5)
         text = "" if value is None else str(value)[:500]
-        if key == "ProviderType" and text == NONE:
-            text = ""
-        self.form = {**self.form, key: text}
-        self.form_dirty = True
-        if self.submitted:
-            self._validate()
-        return None
+        return self._edited({key: "" if key == "ProviderType" and text == NONE else text})
 
     @rx.event
     def set_auto_matured(self, value: bool):
@@ -419,9 +390,9 @@ class DepositState(AppState):
         self._deposits[did] = d
         self._open_edit(rules.Form.BUY, did, 0, {
             "StartDate": d["StartDate"] or "", "MaturityDate": d["MaturityDate"] or "",
-            "MaturityTerm": str(d["MaturityTerm"] or ""), "Rate": _plain(d["Rate"]),
+            "MaturityTerm": str(d["MaturityTerm"] or ""), "Rate": input_number(d["Rate"]),
             "AutoMatured": "true" if d["AutoMatured"] else "false", "DealStatus": d["DealStatus"],
-            "amount": _plain(placement["amount"]) if placement else "",
+            "amount": input_number(placement["amount"]) if placement else "",
             "CutOffTime": (placement or {}).get("payload", {}).get("CutOffTime", "") if placement else "",
             "description": (placement or {}).get("description") or "",
         })
@@ -444,21 +415,14 @@ class DepositState(AppState):
         if not t["can_edit"]:
             return sorry(rules.NOT_EDITABLE.format(status=t["status_label"].lower()))
         self._deposits[did] = d
-        self._open_edit(rules.Form(t["form"]), did, tid, {"StartDate": t["date"] or "", "amount": _plain(t["amount"]),
+        self._open_edit(rules.Form(t["form"]), did, tid, {"StartDate": t["date"] or "", "amount": input_number(t["amount"]),
                                                           "description": t.get("description") or ""})
         return None
 
     def _open_edit(self, form: rules.Form, deposit_id: int, tx_id: int, values: dict[str, str]) -> None:
-        self.view_open = self.amm_open = False
+        self._reset_form("edit", deposit_id, tx_id)
         self.form_type = form.value
-        self.form_mode = "edit"
-        self._edit_deposit_id, self._edit_tx_id = deposit_id, tx_id
-        self.form = _blank()
-        self.errors = _blank()
-        self.submitted = False
-        self.saving = False
-        d = self._deposits[deposit_id]
-        self.deposit_options = [Option(value=str(deposit_id), label=f"{d['name']} ({d['code']})")]
+        self.deposit_options = [_option(deposit_id, self._deposits[deposit_id])]
         self._choose(deposit_id)
         self.form = {**self.form, **values}
         self.form_open = True
@@ -517,6 +481,7 @@ class DepositState(AppState):
         return call(actor=actor, deposit_id=deposit_id, data=data)
 
     @rx.event
+    @guarded
     def save_form(self):
         if self.saving or not self.form_open:
             return None
@@ -530,16 +495,11 @@ class DepositState(AppState):
         except ValidationError as exc:
             self.errors = {**_blank(), **{k: v for k, v in exc.fields.items() if k in FORM_KEYS}}
             return sorry(exc.message)
-        except AuthenticationError as exc:
-            return self._fail(exc)
-        except DomainError as exc:
-            return sorry(exc.message)
         finally:
             self.saving = False
         self._close_form()
         self.saved += 1
-        failed = self._load(self.portfolio_id)
-        return [toast_success(result["message"])] + ([failed] if failed is not None else [])
+        return events(toast_success(result["message"]), self._load(self.portfolio_id))
 
     def _close_form(self) -> None:
         self.form_open = False
@@ -558,14 +518,12 @@ class DepositState(AppState):
 
     # ---- the read-only deposit modal -------------------------------------------------------------------
     @rx.event
+    @guarded
     def open_view(self, deposit_id: Any):
         did = _int(deposit_id)
         if did is None:
             return None
-        try:
-            d = service.get_deposit(actor=self._actor(), deposit_id=did)
-        except DomainError as exc:
-            return self._fail(exc) if isinstance(exc, AuthenticationError) else sorry(exc.message)
+        d = service.get_deposit(actor=self._actor(), deposit_id=did)
         self.view_title = d["name"]
         self.can_edit = bool(d["can_edit"])
         self._view_deposit_id = int(d["id"])
@@ -587,25 +545,17 @@ class DepositState(AppState):
         return DepositState.edit_transaction(self._view_deposit_id, transaction_id)
 
     # ---- the AMM modal and reprocess --------------------------------------------------------------------
-    def _load_amm(self, deposit_id: int) -> Any:
-        try:
-            d = service.amm_transactions(actor=self._actor(), deposit_id=deposit_id)
-        except DomainError as exc:
-            return self._fail(exc) if isinstance(exc, AuthenticationError) else sorry(exc.message)
-        self._amm_deposit_id = int(d["id"])
-        self.amm_title = f"{d['name']} ({d['code']})"
-        self.amm_deal_status = d["DealStatus"]
-        self.amm_rows = [_tx(t) for t in d["transactions"]]
-        return None
-
     @rx.event
+    @guarded
     def open_amm(self, deposit_id: Any):
         did = _int(deposit_id)
         if did is None:
             return None
-        failed = self._load_amm(did)
-        if failed is not None:
-            return failed
+        d = service.amm_transactions(actor=self._actor(), deposit_id=did)
+        self._amm_deposit_id = int(d["id"])
+        self.amm_title = f"{d['name']} ({d['code']})"
+        self.amm_deal_status = d["DealStatus"]
+        self.amm_rows = [_tx(t) for t in d["transactions"]]
         self.form_open = self.view_open = False
         self.amm_open = True
         return None
@@ -617,6 +567,7 @@ class DepositState(AppState):
             self._amm_deposit_id = 0
 
     @rx.event
+    @guarded
     def reprocess(self, transaction_id: Any):
         if self.reprocessing or not self._amm_deposit_id:
             return None
@@ -629,23 +580,14 @@ class DepositState(AppState):
             d = service.amm_transactions(actor=actor, deposit_id=self._amm_deposit_id)
             result = service.reprocess(actor=actor, deposit_id=self._amm_deposit_id,
                                        data={**{k: v for k, v in d.items() if k != "transactions"}, "transaction_id": tid})
-        except AuthenticationError as exc:
-            return self._fail(exc)
-        except DomainError as exc:
-            return sorry(exc.message)
         finally:
             self.reprocessing = False
         # spec 002 s4: reprocess success closes the modal and confirms
         self.amm_open = False
         self._amm_deposit_id = 0
         self.saved += 1
-        events: list[Any] = [rx.toast.success(result["title"], description=result["message"], position="top-right",
-                                              duration=5000)]
-        if self.portfolio_id:
-            failed = self._load(self.portfolio_id)
-            if failed is not None:
-                events.append(failed)
-        return events
+        return events(rx.toast.success(result["title"], description=result["message"], position="top-right", duration=5000),
+                      self._load(self.portfolio_id) if self.portfolio_id else None)
 
     # ---- what the screen shows --------------------------------------------------------------------------
     @rx.var
