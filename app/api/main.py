@@ -52,6 +52,47 @@ class RefuseNul:
         await self.app(scope, receive, send)
 
 
+# The largest body a call may send: the largest upload (an asset price file, 10 MB) and its form.
+MAX_BODY_BYTES = 11 * 1024 * 1024
+BODY_TOO_LARGE = "The request is too large: the limit is 11 MB"
+
+
+class BodyTooLarge(Exception):
+    """The body streamed past MAX_BODY_BYTES."""
+
+
+class LimitBody:
+    """A body over MAX_BODY_BYTES answers 400 before a byte of it is read when its Content-Length
+    says so, or as soon as the bytes streamed reach the limit: an upload far over its route's own
+    limit is never parsed or spooled to disk. (Each upload route still refuses a file just over its
+    own, smaller limit with its own text.)"""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length", b"")
+        if declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+            response = _failure(400, "ValidationError", BODY_TOO_LARGE, {"file": BODY_TOO_LARGE})
+            await response(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited():
+            nonlocal seen
+            message = await receive()
+            if message.get("type") == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > MAX_BODY_BYTES:
+                    raise BodyTooLarge()
+            return message
+
+        await self.app(scope, limited, send)
+
+
 def create_api() -> FastAPI:
     api = FastAPI(
         title="Wealth Advice API",
@@ -60,7 +101,8 @@ def create_api() -> FastAPI:
         docs_url="/api/docs",
         redoc_url=None,
     )
-    api.add_middleware(RefuseNul)  # innermost: its 400 still gets the security headers
+    api.add_middleware(LimitBody)  # innermost: its 400 still gets the security headers
+    api.add_middleware(RefuseNul)
     api.add_middleware(SecurityHeaders)
     api.add_middleware(RequestOrigin)
 
@@ -74,8 +116,14 @@ def create_api() -> FastAPI:
         fields = {".".join(str(p) for p in e["loc"][1:]) or "body": e["msg"] for e in exc.errors()}
         return _failure(400, "ValidationError", INVALID_FORM, fields)
 
+    @api.exception_handler(BodyTooLarge)
+    async def _body_too_large(_: Request, exc: BodyTooLarge):
+        return _failure(400, "ValidationError", BODY_TOO_LARGE, {"file": BODY_TOO_LARGE})
+
     @api.exception_handler(StarletteHTTPException)
     async def _http_error(_: Request, exc: StarletteHTTPException):
+        if isinstance(exc.__cause__, BodyTooLarge):  # FastAPI reports a body it failed to read as a 400
+            return _failure(400, "ValidationError", BODY_TOO_LARGE, {"file": BODY_TOO_LARGE})
         kind = {404: "NotFoundError", 405: "MethodNotAllowed"}.get(exc.status_code, "Error")
         return _failure(exc.status_code, kind, str(exc.detail))
 

@@ -381,17 +381,28 @@ def _files_of(data_dir) -> list[str]:
 _POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="upload-fuzz")
 
 
-def send(http, world: World, route: Route, upload: tuple[str, bytes, str] | None):
-    """The upload as the route's permitted user, bounded in time; (response, seconds, changed tables)."""
+def send(http, world: World, route: Route, upload: tuple[str, bytes, str] | None, *, streamed: bool = False):
+    """The upload as the route's permitted user, bounded in time; (response, seconds, changed tables).
+    streamed: the multipart body is sent as a stream (chunked, no Content-Length)."""
     state = world.clean()
     files = {route.field: upload} if upload is not None else None
     form = route.form(state["ids"])
     if upload is None:
         form = {**form, route.field: "not a file"}  # a text field where the file belongs
+    headers = {"x-token": state["tokens"][route.role]}
+    if streamed:
+        import httpx
+
+        encoded = httpx.Request("POST", "http://testserver/", data=form, files=files)
+        body = encoded.read()
+        headers["content-type"] = encoded.headers["content-type"]
+        call = lambda: http.post(route.url(state["ids"]), content=(body[i:i + 65536] for i in  # noqa: E731
+                                                                    range(0, len(body), 65536)), headers=headers)
+    else:
+        call = lambda: http.post(route.url(state["ids"]), data=form, files=files, headers=headers)  # noqa: E731
     before, files_before = snapshot(), _files_of(world.data_dir)
     started = time.monotonic()
-    future = _POOL.submit(http.post, route.url(state["ids"]), data=form, files=files,
-                          headers={"x-token": state["tokens"][route.role]})
+    future = _POOL.submit(call)
     try:
         response = future.result(timeout=REQUEST_SECONDS)
     except FutureTimeout:
@@ -473,6 +484,18 @@ def test_a_real_image_at_the_limit_is_taken(http, world, route: Route):
         response, _, changed = send(http, world, route, upload)
         assert response.status_code == 200, response.text[:500]
         assert "stored files" in changed
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["declared length", "streamed"])
+@pytest.mark.parametrize("route", ROUTES, ids=lambda r: r.name)
+def test_a_body_over_the_request_limit_is_refused_unread(http, world, route: Route, streamed: bool):
+    """Past app.api.main.MAX_BODY_BYTES (above every route's own limit) the body is not parsed:
+    refused from its Content-Length, or as soon as the streamed bytes pass the limit."""
+    from app.api.main import BODY_TOO_LARGE, MAX_BODY_BYTES
+
+    upload = ("big.csv", _sized(route.header or "x", route.good_line or "y", MAX_BODY_BYTES + 1), CSV)
+    response, seconds, changed = send(http, world, route, upload, streamed=streamed)
+    assert_refused(route, "over the request limit", response, seconds, changed, BODY_TOO_LARGE)
 
 
 def test_executions_with_no_placed_order_are_refused_line_by_line(http, world):
