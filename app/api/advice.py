@@ -153,9 +153,7 @@ def get_record(actor: CurrentActor, tp_id: str):
             responses={200: {"description": "the record of advice as PDF", "content": {"application/pdf": {}}}})
 def export_record(actor: CurrentActor, tp_id: str,
                   offset: str | None = Query(None, alias="client-timezone-offset")):
-    from app.exports import rofa_pdf
-
-    name, data = rofa_pdf.build(actor=actor, tp_id=tp_id, tz_offset=offset)
+    name, data = records_of_advice.export_pdf(actor=actor, tp_id=tp_id, client_offset=offset)
     return Response(data, media_type="application/pdf",
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 

@@ -16,7 +16,8 @@ from pydantic import BaseModel
 from app.api.deps import CurrentActor, ok
 from app.db.types import utcnow
 from app.exports import audit_xlsx
-from app.exports.recommendations_csv import client_offset, content_disposition
+from app.domain.timezones import client_offset
+from app.exports.recommendations_csv import content_disposition
 from app.services import audit
 
 router = APIRouter(tags=["audit"])

@@ -25,7 +25,7 @@ from app.domain.advice import NOT_ENOUGH_CASH_LABEL, tp_label
 from app.exports.broker_files import XLSX, put_text
 from app.exports.holdings_pdf import CSS as HOLDINGS_CSS, money as html_money
 from app.exports.holdings_xlsx import MONEY, safe_name
-from app.exports.recommendations_csv import local_time
+from app.domain.timezones import local_time
 
 PDF = "application/pdf"
 DATE = "DD/MM/YYYY"

@@ -9,7 +9,7 @@ from typing import Any, Iterable, Mapping
 from openpyxl import Workbook
 from openpyxl.styles import Font, PatternFill
 
-from app.exports.recommendations_csv import local_time
+from app.domain.timezones import local_time
 from app.exports.xlsx_stream import with_rows
 
 HEADER = ("When", "Who", "Action", "Object", "Changes", "From")

@@ -16,7 +16,7 @@ from app.domain.cgt import format_aud
 from app.domain.holdings import Holdings, Line, sections
 from app.domain.money import percent_1dp_label
 from app.exports.holdings_xlsx import safe_name
-from app.exports.recommendations_csv import local_time
+from app.domain.timezones import local_time
 
 MEDIA_TYPE = "application/pdf"
 NA = "N/A"

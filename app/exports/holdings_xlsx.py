@@ -17,7 +17,7 @@ from openpyxl.utils import get_column_letter
 
 from app.domain.cgt import format_aud
 from app.domain.holdings import Holdings, Line, sections
-from app.exports.recommendations_csv import local_time
+from app.domain.timezones import local_time
 
 MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 MONEY = '"$"#,##0.00;[Red]-"$"#,##0.00'

@@ -8,31 +8,14 @@ from __future__ import annotations
 import csv
 import io
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import datetime
 from typing import Any, Iterable, Mapping
 from urllib.parse import quote
 
 from app.domain.recommendations import Kind, formula_guard
+from app.domain.timezones import local_time
 
 TITLES = {Kind.LONG_TERM: "Long Term Recommendations", Kind.SHORT_TERM: "Short Term Recommendations"}
-MAX_OFFSET_MINUTES = 14 * 60
-
-
-def client_offset(value: Any) -> int:
-    """The browser's `new Date().getTimezoneOffset()` (minutes, positive west of UTC: Sydney is -600)."""
-    try:
-        minutes = int(str(value).strip())
-    except (TypeError, ValueError):
-        return 0
-    return minutes if abs(minutes) <= MAX_OFFSET_MINUTES else 0
-
-
-def local_time(moment: datetime | None, offset_minutes: int) -> datetime | None:
-    if moment is None:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return moment.astimezone(timezone(timedelta(minutes=-offset_minutes)))
 
 
 def _when(moment: datetime | None, offset_minutes: int) -> str:

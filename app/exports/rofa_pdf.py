@@ -12,11 +12,9 @@ from typing import Any
 
 from app.exports.pdf import BASE_CSS, page_css, render
 
-from app.domain.permissions import Actor
 from app.exports.holdings_pdf import money, percent, units
 from app.exports.holdings_xlsx import safe_name
-from app.exports.recommendations_csv import client_offset, local_time
-from app.services import records_of_advice
+from app.domain.timezones import local_time
 
 CSS = page_css(landscape=False, vertical="1.6cm", horizontal="1.4cm") + BASE_CSS + """
 td { padding: 2.5pt 4pt; border-bottom: 0.3pt solid #e0e1e6; vertical-align: top; }
@@ -100,9 +98,8 @@ def html(rec: dict[str, Any], offset: int) -> str:
     )
 
 
-def build(*, actor: Actor, tp_id: Any, tz_offset: Any = None) -> tuple[str, bytes]:
-    """(file name, PDF bytes) of the record of advice of target portfolio `tp_id`."""
-    rec = records_of_advice.record(actor=actor, tp_id=tp_id)
-    offset = client_offset(tz_offset)
+def build(rec: dict[str, Any], offset: int) -> tuple[str, bytes]:
+    """(file name, PDF bytes) of a record of advice (as app.services.records_of_advice.record gives it),
+    times in the browser's offset."""
     name = f"{safe_name(rec['investment']['name'])} - Record of Advice v{rec['version']}.pdf"
     return name, render(html(rec, offset))

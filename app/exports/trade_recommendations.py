@@ -19,7 +19,7 @@ from app.exports.pdf import BASE_CSS, page_css, render
 
 from app.domain.cgt import format_aud
 from app.exports.broker_files import XLSX, put_text
-from app.exports.recommendations_csv import local_time
+from app.domain.timezones import local_time
 
 PDF = "application/pdf"
 STANDARD, SIMPLE = "standart", "simple"  # the specification's spelling of the mode

@@ -446,7 +446,7 @@ def export(*, actor: Actor, kind: str, file_type: Any, client_offset: Any = None
     """The whole report (every row, in the chosen sort) as an Excel workbook or a PDF document,
     dates in the browser's offset (client-timezone-offset)."""
     from app.exports import advice_reports as out
-    from app.exports.recommendations_csv import client_offset as parse_offset
+    from app.domain.timezones import client_offset as parse_offset
 
     kind_ = CASH if kind == CASH else PENDING
     fmt = str(file_type or "").strip().lower()

@@ -341,7 +341,7 @@ def export(*, actor: Actor, portfolio_id: Any, file_format: str, client_offset: 
     """(file name, bytes, media type) of the holdings as an Excel workbook or a PDF document;
     dates in the browser's offset (client-timezone-offset, minutes as getTimezoneOffset gives)."""
     from app.exports import holdings_pdf, holdings_xlsx
-    from app.exports.recommendations_csv import client_offset as parse_offset
+    from app.domain.timezones import client_offset as parse_offset
 
     if file_format not in EXPORT_FORMATS:
         raise ValidationError("Unknown export format")

@@ -126,6 +126,15 @@ def record(*, actor: Actor, tp_id: Any) -> dict[str, Any]:
         }
 
 
+def export_pdf(*, actor: Actor, tp_id: Any, client_offset: Any = None) -> tuple[str, bytes]:
+    """(file name, PDF bytes) of the record of advice of target portfolio `tp_id`, times in the
+    browser's offset (client-timezone-offset)."""
+    from app.domain.timezones import client_offset as parse_offset
+    from app.exports import rofa_pdf
+
+    return rofa_pdf.build(record(actor=actor, tp_id=tp_id), parse_offset(client_offset))
+
+
 # ---- what awaits the client ------------------------------------------------------------------------
 def _waiting(sent: datetime | None, now: datetime) -> int:
     if sent is None:

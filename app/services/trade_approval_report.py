@@ -341,7 +341,7 @@ class ReportFile:
 
 
 def _stamp(now: datetime, offset: int) -> str:
-    from app.exports.recommendations_csv import local_time
+    from app.domain.timezones import local_time
 
     return local_time(now, offset).strftime("%d-%m-%Y")
 
@@ -352,7 +352,7 @@ def export(*, actor: Actor, file_format: str, adviser: Any = None, order: Any = 
     report as the screen shows it."""
     from app.db.types import utcnow
     from app.exports import trade_recommendations as out
-    from app.exports.recommendations_csv import client_offset as parse_offset
+    from app.domain.timezones import client_offset as parse_offset
 
     offset = parse_offset(client_offset)
     groups = generate(actor=actor, adviser=adviser, order=order, statuses=statuses)
@@ -376,7 +376,7 @@ def portfolio_export(*, actor: Actor, investment_id: Any, file_format: str, vers
     trade instructions screen. Clients never receive recommendations still pending validation."""
     from app.db.types import utcnow
     from app.exports import trade_recommendations as out
-    from app.exports.recommendations_csv import client_offset as parse_offset
+    from app.domain.timezones import client_offset as parse_offset
 
     offset = parse_offset(client_offset)
     with session_scope() as s:

@@ -99,3 +99,23 @@ def test_no_import_cycle_among_app_modules():
     found = cycles(graph)
     described = ["; ".join(f"{a} -> {b}" for a in c for b in sorted(graph[a]) if b in c) for c in found]
     assert not found, "import cycles:\n" + "\n".join(described)
+
+
+def test_exports_are_builders_that_read_no_service():
+    """Exports build files from read models; the services call them, never the other way round."""
+    import ast
+    import pathlib
+
+    def imported(path: pathlib.Path) -> set[str]:
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                found.add(node.module)
+            elif isinstance(node, ast.Import):
+                found.update(alias.name for alias in node.names)
+        return found
+
+    root = pathlib.Path(__file__).resolve().parents[2] / "app" / "exports"
+    reaching = sorted(f"{path.name} imports {name}" for path in root.glob("*.py") for name in imported(path)
+                      if name.startswith(("app.services", "app.db", "app.api", "app.ui")))
+    assert reaching == []

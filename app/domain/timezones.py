@@ -1,0 +1,27 @@
+"""Time zones, in one place. Instants are stored in UTC; a screen or a file shows them in the
+browser's offset (`new Date().getTimezoneOffset()`: minutes, positive west of UTC, Sydney -600),
+which downloads carry as `client-timezone-offset`."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+MAX_OFFSET_MINUTES = 14 * 60  # the widest offset in use (UTC+14)
+
+
+def client_offset(value: Any) -> int:
+    """The browser's offset in minutes from what a request carries; 0 (UTC) when it is not one."""
+    try:
+        minutes = int(str(value).strip())
+    except (TypeError, ValueError):
+        return 0
+    return minutes if abs(minutes) <= MAX_OFFSET_MINUTES else 0
+
+
+def local_time(moment: datetime | None, offset_minutes: int) -> datetime | None:
+    """A stored instant (naive ones are UTC) in the browser's offset."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone(timedelta(minutes=-offset_minutes)))
