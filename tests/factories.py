@@ -1,5 +1,18 @@
 """Quick test data: firms, users, actors and sessions written straight to the tables.
 
+The factories are one module set, one builder per kind of object (no other module or test builds
+these rows itself):
+  tests.factories             firms, users, actors, sessions and tokens, mail, any row's update,
+                              times (`at`), upload files (csv_bytes, xlsx_bytes, png_bytes), the API client
+  tests.factories_assets      the cash class, classes, types, industry groups, assets, prices
+  tests.factories_models      models (through the service, or bare rows) and their payloads
+  tests.factories_portfolios  portfolios, brokers, institutions, transactions, custom holdings, deposits
+  tests.factories_advice      books of funded portfolios, target portfolios, trade instructions, trades
+  tests.factories_recommendations  long-term and short-term recommendations
+  tests.factories_industry_groups  reading industry groups and their allocations back
+Each module also has its small "world" (make_world, make_asset_world, make_universe,
+make_portfolio_world, make_rec_world, make_book) built with those builders.
+
 Passwords: every user made here has the password PASSWORD unless told otherwise; its argon2 hash
 is computed once per test session (hashing costs ~50 ms), so making users is cheap. Sessions are
 inserted directly too (`session_token`), so tests that only need a signed-in user never hash or
@@ -11,9 +24,9 @@ import io
 import itertools
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 from functools import lru_cache
-from typing import Any
+from typing import Any, Iterable, Sequence
 
 from sqlmodel import select
 
@@ -100,19 +113,37 @@ def get_user_row(user_id: int) -> User | None:
         return s.get(User, user_id)
 
 
-def update_user_row(user_id: int, **fields: Any) -> User:
+def user_by_email(email: str) -> User:
+    """The stored user with this address (e.g. one the demo data made)."""
     with session_scope() as s:
-        user = s.get(User, user_id)
+        return s.exec(select(User).where(User.email == email.lower())).one()
+
+
+def update_user_row(user_id: int, **fields: Any) -> User:
+    return update_row(User, user_id, **fields)
+
+
+# ---- any row ---------------------------------------------------------------------------------------
+def update_row(table: type, row_id: int, **fields: Any) -> Any:
+    """Sets columns of one stored row (any table) straight in the database; gives the row."""
+    with session_scope() as s:
+        row = s.get(table, row_id)
         for key, value in fields.items():
-            setattr(user, key, value)
-        s.add(user)
+            setattr(row, key, value)
+        s.add(row)
         s.flush()
-        return user
+        return row
 
 
-def actor(user: User) -> Actor:
-    return Actor(id=user.id, role=Role(user.role), firm_id=user.firm_id, email=user.email,
-                 first_name=user.first_name, last_name=user.last_name)
+def actor(who: User | Role | str, *, firm_id: int | None = 1, user_id: int = 100) -> Actor:
+    """The acting user of a service call: a stored user row's, or (no database needed) a user of the
+    role `who` with id `user_id` in the firm `firm_id` (a superuser has none)."""
+    if isinstance(who, (Role, str)):
+        role = Role(who)
+        return Actor(id=user_id, role=role, firm_id=None if role is Role.SUPERUSER else firm_id,
+                     email=f"{role.value}@example.com", first_name="Ann", last_name="Example")
+    return Actor(id=who.id, role=Role(who.role), firm_id=who.firm_id, email=who.email,
+                 first_name=who.first_name, last_name=who.last_name)
 
 
 # ---- sessions and tokens --------------------------------------------------------------------------
@@ -236,15 +267,56 @@ def padded_png(total_bytes: int) -> bytes:
     return data + b"\0" * (total_bytes - len(data))
 
 
+CSV = "text/csv"
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def csv_bytes(rows: Iterable[Sequence[Any]], header: Sequence[str] | None = None, *, encoding: str = "utf-8",
+              line_end: str = "\r\n") -> bytes:
+    """A CSV upload written by the csv module: the header row (if any), then the rows (None is an
+    empty cell; cells are quoted only where they must be)."""
+    import csv
+
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator=line_end)
+    if header:
+        writer.writerow(header)
+    for row in rows:
+        writer.writerow(["" if c is None else c for c in row])
+    return buffer.getvalue().encode(encoding)
+
+
+def xlsx_bytes(rows: Iterable[Sequence[Any]], header: Sequence[str] | None = None, *, sheet: str | None = None) -> bytes:
+    """A real .xlsx workbook (openpyxl): the header row (if any), then the rows; cells keep their
+    Python types (dates, numbers, text)."""
+    from openpyxl import Workbook
+
+    workbook = Workbook()
+    worksheet = workbook.active
+    if sheet:
+        worksheet.title = sheet
+    if header:
+        worksheet.append(list(header))
+    for row in rows:
+        worksheet.append(list(row))
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    return buffer.getvalue()
+
+
 def stored_files(data_dir) -> list[str]:
     folder = data_dir / "files"
     return sorted(p.name for p in folder.iterdir()) if folder.exists() else []
 
 
-def at(year: int, month: int, day: int, hour: int = 12) -> datetime:
-    from datetime import timezone
-
-    return datetime(year, month, day, hour, tzinfo=timezone.utc)
+def at(day: int | str | date, month: int | None = None, dom: int | None = None, hour: int = 12) -> datetime:
+    """A UTC time on a day, at noon unless `hour` is given: at(2024, 3, 1), at(2024, 3, 1, 0),
+    at("2026-03-01", hour=9) or at(date(2026, 3, 1), hour=0)."""
+    if isinstance(day, str):
+        day = date.fromisoformat(day)
+    elif not isinstance(day, date):
+        day = date(day, month, dom)
+    return datetime(day.year, day.month, day.day, hour, tzinfo=timezone.utc)
 
 
 # ---- the REST API ----------------------------------------------------------------------------------

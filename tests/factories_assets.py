@@ -1,11 +1,13 @@
 """Test data for the asset universe: classes, types, industry groups, assets and prices written
-straight to the tables, and price files (CSV and real Excel workbooks made with openpyxl).
+straight to the tables, and the header of price files (made with tests.factories.csv_bytes / xlsx_bytes).
 
 The `db` fixture empties every table after each test, the migration's cash class included:
-call `make_cash_class()` (or `make_universe()`) in tests that need it."""
+call `make_cash_class()` (or `make_asset_world()`) in tests that need it.
+
+These are the only builders of classes, types, industry groups and assets: the other factory
+modules and the tests use them."""
 from __future__ import annotations
 
-import io
 import itertools
 from dataclasses import dataclass
 from datetime import date, timedelta
@@ -16,56 +18,82 @@ from sqlmodel import select
 
 from app.db.engine import session_scope
 from app.db.tables import Asset, AssetClass, AssetPrice, AssetType, Firm, IndustryGroup
+from app.db.types import utcnow
 
 _counter = itertools.count(1)
 
 
-def make_cash_class(title: str = "Cash") -> AssetClass:
+def _pk(value: Any) -> Any:
+    return value.id if hasattr(value, "id") else value
+
+
+def make_cash_class(title: str = "Cash", *, idx: int = 0) -> AssetClass:
+    """The system cash class: the existing one, else a new one."""
     with session_scope() as s:
         found = s.exec(select(AssetClass).where(AssetClass.is_cash.is_(True))).first()
         if found is not None:
             return found
-        row = AssetClass(title=title, is_cash=True, idx=0)
+        row = AssetClass(title=title, is_cash=True, idx=idx)
         s.add(row)
         s.flush()
         return row
 
 
-def make_class(title: str | None = None, firm: Firm | int | None = None, **fields: Any) -> AssetClass:
-    firm_id = firm.id if isinstance(firm, Firm) else firm
+def make_class(title: str | None = None, firm: Firm | int | None = None, *, idx: int | None = None,
+               **fields: Any) -> AssetClass:
+    """A non-cash asset class (shared unless `firm` is given; the cash class is `make_cash_class`);
+    `idx` defaults to after every class made here."""
     with session_scope() as s:
-        row = AssetClass(title=title or f"Class {next(_counter):04d}", firm_id=firm_id, idx=next(_counter), **fields)
+        row = AssetClass(title=title or f"Class {next(_counter):04d}", firm_id=_pk(firm),
+                         idx=next(_counter) if idx is None else idx, **fields)
         s.add(row)
         s.flush()
         return row
 
 
 def make_type(title: str | None = None, firm: Firm | int | None = None) -> AssetType:
-    firm_id = firm.id if isinstance(firm, Firm) else firm
     with session_scope() as s:
-        row = AssetType(title=title or f"Type {next(_counter):04d}", firm_id=firm_id)
+        row = AssetType(title=title or f"Type {next(_counter):04d}", firm_id=_pk(firm))
         s.add(row)
         s.flush()
         return row
 
 
-def make_group(title: str | None = None, color: str = "#3e63dd") -> IndustryGroup:
+def make_group(title: str | None = None, color: str = "#3e63dd", idx: int | None = None) -> IndustryGroup:
+    """An industry group; `idx` defaults to the end of the stored order (the number of groups)."""
     with session_scope() as s:
-        row = IndustryGroup(title=title or f"Group {next(_counter):04d}", color=color, idx=next(_counter))
+        if idx is None:
+            idx = len(s.exec(select(IndustryGroup.id)).all())
+        row = IndustryGroup(title=title or f"Group {next(_counter):04d}", color=color, idx=idx)
         s.add(row)
         s.flush()
         return row
+
+
+def make_groups(*titles: str) -> list[IndustryGroup]:
+    """One group per title, in that order."""
+    return [make_group(title) for title in titles]
+
+
+_DECIMAL_FIELDS = ("last_close_price", "dividend_yield", "one_month_return", "six_month_return")
 
 
 def make_asset(code: str | None = None, asset_class: AssetClass | int | None = None, *, name: str | None = None,
                firm: Firm | int | None = None, asset_type: AssetType | int | None = None,
-               group: IndustryGroup | int | None = None, **fields: Any) -> Asset:
-    """A listed asset; the class defaults to a fresh shared class."""
+               group: IndustryGroup | int | None = None, price: str | Decimal | None = None,
+               **fields: Any) -> Asset:
+    """A listed asset (shared unless `firm` is given). The class defaults to a fresh class; the name
+    to '<code> Limited'. `price` is a last close taken today (last_close_price and last_close_date);
+    any other Asset column can be given (numbers as text or Decimal)."""
     if asset_class is None:
         asset_class = make_class()
-    def _pk(value):
-        return value.id if hasattr(value, "id") else value
     code = code or f"T{next(_counter):04d}"
+    if price is not None:
+        fields["last_close_price"] = price
+        fields.setdefault("last_close_date", utcnow())
+    for key in _DECIMAL_FIELDS:
+        if isinstance(fields.get(key), (str, int)):
+            fields[key] = Decimal(str(fields[key]))
     with session_scope() as s:
         row = Asset(code=code, name=name or f"{code} Limited", class_id=_pk(asset_class), firm_id=_pk(firm),
                     type_id=_pk(asset_type), industry_group_id=_pk(group), **fields)
@@ -109,7 +137,7 @@ def asset_row(asset_id: int) -> Asset:
 
 
 @dataclass
-class Universe:
+class AssetWorld:
     cash: AssetClass
     equities: AssetClass
     share: AssetType
@@ -121,7 +149,7 @@ class Universe:
     vas: Asset
 
 
-def make_universe() -> Universe:
+def make_asset_world() -> AssetWorld:
     """Cash and Australian Equities classes, Share and ETF types, two industry groups and BHP, CBA, VAS."""
     cash = make_cash_class()
     equities = make_class("Australian Equities")
@@ -131,29 +159,8 @@ def make_universe() -> Universe:
                      dividend_yield=Decimal("5.1000"))
     cba = make_asset("CBA", equities, name="Commonwealth Bank of Australia", asset_type=share, group=financials)
     vas = make_asset("VAS", equities, name="Vanguard Australian Shares Index ETF", asset_type=etf)
-    return Universe(cash, equities, share, etf, materials, financials, bhp, cba, vas)
+    return AssetWorld(cash, equities, share, etf, materials, financials, bhp, cba, vas)
 
 
 # ---- price files ------------------------------------------------------------------------------------
-def csv_file(rows: Iterable[Iterable[Any]], header: Iterable[str] = ("code", "date", "close")) -> bytes:
-    lines = [",".join(str(c) for c in header)] + [",".join("" if c is None else str(c) for c in row) for row in rows]
-    return ("\n".join(lines) + "\n").encode("utf-8")
-
-
-def xlsx_file(rows: Iterable[Iterable[Any]], header: Iterable[str] = ("code", "date", "close")) -> bytes:
-    """A real .xlsx workbook (openpyxl): date cells may be `date` objects, closes numbers or text."""
-    from openpyxl import Workbook
-
-    workbook = Workbook()
-    sheet = workbook.active
-    sheet.title = "Prices"
-    sheet.append(list(header))
-    for row in rows:
-        sheet.append(list(row))
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    return buffer.getvalue()
-
-
-CSV = "text/csv"
-XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+PRICE_HEADER = ("code", "date", "close")

@@ -1,67 +1,26 @@
-"""Test data for model portfolios: a small asset universe, valid model payloads, models made
-through the service, and a SQL statement counter."""
+"""Test data for model portfolios: a small asset universe (built with tests.factories_assets),
+valid model payloads, models (through the service or as bare rows), and a SQL statement counter."""
 from __future__ import annotations
 
 import itertools
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from sqlalchemy import event
 from sqlmodel import select
 
 from app.db.engine import get_engine, session_scope
-from app.db.tables import Asset, AssetClass, AssetType, Firm, IndustryGroup, Model, ModelAsset, ModelVersion
+from app.db.tables import (
+    Asset, AssetClass, AssetType, Firm, IndustryGroup, Model, ModelAsset, ModelClass, ModelIndustryGroup,
+    ModelSharedFirm, ModelVersion,
+)
 from app.db.types import utcnow
 from app.domain.permissions import Actor
+from tests.factories_assets import _pk, make_asset, make_cash_class, make_class, make_group, make_type
 
 _codes = itertools.count(1)
-
-
-def make_class(title: str, *, is_cash: bool = False, firm: Firm | int | None = None, idx: int = 0) -> AssetClass:
-    firm_id = firm.id if isinstance(firm, Firm) else firm
-    with session_scope() as s:
-        row = AssetClass(title=title, is_cash=is_cash, firm_id=firm_id, idx=idx)
-        s.add(row)
-        s.flush()
-        return row
-
-
-def make_type(title: str, *, firm: Firm | int | None = None) -> AssetType:
-    firm_id = firm.id if isinstance(firm, Firm) else firm
-    with session_scope() as s:
-        row = AssetType(title=title, firm_id=firm_id)
-        s.add(row)
-        s.flush()
-        return row
-
-
-def make_group(title: str, color: str = "#3e63dd", idx: int = 0) -> IndustryGroup:
-    with session_scope() as s:
-        row = IndustryGroup(title=title, color=color, idx=idx)
-        s.add(row)
-        s.flush()
-        return row
-
-
-def make_asset(asset_class: AssetClass | int, code: str | None = None, *, name: str | None = None,
-               price: str | None = "10.00", firm: Firm | int | None = None, type_: AssetType | None = None,
-               group: IndustryGroup | None = None, one_month_return: str | None = None,
-               dividend_yield: str | None = None, url: str | None = None) -> Asset:
-    class_id = asset_class.id if isinstance(asset_class, AssetClass) else asset_class
-    firm_id = firm.id if isinstance(firm, Firm) else firm
-    code = code or f"T{next(_codes):04d}"
-    with session_scope() as s:
-        row = Asset(code=code, name=name or f"{code} Limited", class_id=class_id, firm_id=firm_id,
-                    type_id=type_.id if type_ else None, industry_group_id=group.id if group else None,
-                    last_close_price=Decimal(price) if price is not None else None,
-                    last_close_date=utcnow() if price is not None else None,
-                    one_month_return=Decimal(one_month_return) if one_month_return is not None else None,
-                    dividend_yield=Decimal(dividend_yield) if dividend_yield is not None else None, url=url)
-        s.add(row)
-        s.flush()
-        return row
 
 
 def set_price(asset_id: int, price: str) -> None:
@@ -69,11 +28,6 @@ def set_price(asset_id: int, price: str) -> None:
         row = s.get(Asset, asset_id)
         row.last_close_price = Decimal(price)
         s.add(row)
-
-
-def existing_cash_class() -> AssetClass | None:
-    with session_scope() as s:
-        return s.exec(select(AssetClass).where(AssetClass.is_cash.is_(True))).first()
 
 
 @dataclass
@@ -92,9 +46,10 @@ class Universe:
 def make_universe(*, with_cash: bool = True) -> Universe:
     """Cash, Australian Equities and Fixed Income classes; two types; two industry groups;
     six equities (BHP, CBA, CSL, WES, NAB, RIO) and two bond funds (VAF, IAF)."""
-    cash = existing_cash_class()  # the migration seeds one; the db fixture empties it after the first test
+    with session_scope() as s:  # the migration seeds a cash class; the db fixture empties it after the first test
+        cash = s.exec(select(AssetClass).where(AssetClass.is_cash.is_(True))).first()
     if cash is None and with_cash:
-        cash = make_class("Cash", is_cash=True, idx=9)
+        cash = make_cash_class(idx=9)
     elif cash is not None and not with_cash:
         with session_scope() as s:
             s.delete(s.get(AssetClass, cash.id))
@@ -104,18 +59,18 @@ def make_universe(*, with_cash: bool = True) -> Universe:
     etf, share = make_type("ETF"), make_type("Share")
     banks, miners = make_group("Banks", "#1f77b4", 1), make_group("Materials", "#ff7f0e", 2)
     stocks = [
-        make_asset(equities, "BHP", name="BHP Group", price="45.00", type_=share, group=miners,
+        make_asset("BHP", equities, name="BHP Group", price="45.00", asset_type=share, group=miners,
                    one_month_return="2.5000", dividend_yield="5.1000", url="https://www.bhp.com"),
-        make_asset(equities, "CBA", name="Commonwealth Bank", price="120.00", type_=share, group=banks,
+        make_asset("CBA", equities, name="Commonwealth Bank", price="120.00", asset_type=share, group=banks,
                    one_month_return="-1.2500", dividend_yield="3.9000"),
-        make_asset(equities, "CSL", name="CSL Limited", price="290.00", type_=share),
-        make_asset(equities, "WES", name="Wesfarmers", price="60.00", type_=share),
-        make_asset(equities, "NAB", name="National Australia Bank", price="33.00", type_=share, group=banks),
-        make_asset(equities, "RIO", name="Rio Tinto", price="118.00", type_=share, group=miners),
+        make_asset("CSL", equities, name="CSL Limited", price="290.00", asset_type=share),
+        make_asset("WES", equities, name="Wesfarmers", price="60.00", asset_type=share),
+        make_asset("NAB", equities, name="National Australia Bank", price="33.00", asset_type=share, group=banks),
+        make_asset("RIO", equities, name="Rio Tinto", price="118.00", asset_type=share, group=miners),
     ]
     fixed = [
-        make_asset(bonds, "VAF", name="Vanguard Australian Fixed Interest", price="46.00", type_=etf),
-        make_asset(bonds, "IAF", name="iShares Core Composite Bond", price="101.00", type_=etf),
+        make_asset("VAF", bonds, name="Vanguard Australian Fixed Interest", price="46.00", asset_type=etf),
+        make_asset("IAF", bonds, name="iShares Core Composite Bond", price="101.00", asset_type=etf),
     ]
     return Universe(cash=cash, equities=equities, bonds=bonds, etf=etf, share=share, banks=banks, miners=miners,
                     stocks=stocks, fixed=fixed)
@@ -170,10 +125,43 @@ def percentages_payload(u: Universe, **overrides: Any) -> dict[str, Any]:
     return data
 
 
-def make_model(actor: Actor, u: Universe, **overrides: Any) -> dict[str, Any]:
-    from app.services import models
+def make_model(owner: Actor | Firm | int, u: Universe | None = None, **options: Any) -> dict[str, Any] | Model:
+    """A model portfolio, the one factory for models.
 
-    return models.create_model(actor=actor, data=payload(u, **overrides))
+    With a universe `u`: the complete valid model of `payload(u, **options)` made through the
+    models service by the acting user `owner` (an Actor); gives the service's answer (a dict).
+
+    Without: a bare model row of the firm `owner` written straight to the tables (a Model), with
+    the options name, status ('active'), availability ('nobody'), analyst_recommendations,
+    deleted (a deleted_at now), assets (ModelAsset rows in each asset's class), shared (firms it
+    is shared with), classes ({class_id: allocation} ModelClass rows), industry_groups
+    ({group_id: allocation} ModelIndustryGroup rows) and any other Model column."""
+    if u is not None:
+        from app.services import models
+
+        return models.create_model(actor=owner, data=payload(u, **options))
+    return _bare_model(owner, **options)
+
+
+def _bare_model(firm: Firm | int, *, name: str | None = None, status: str = "active", availability: str = "nobody",
+               deleted: bool = False, assets: Sequence[Asset] = (), shared: Sequence[Firm | int] = (),
+               classes: dict[int, str] | None = None, industry_groups: dict[int, str] | None = None,
+               **fields: Any) -> Model:
+    with session_scope() as s:
+        model = Model(firm_id=_pk(firm), name=name or f"Model {next(_codes):04d}", status=status,
+                      availability=availability, deleted_at=utcnow() if deleted else None, **fields)
+        s.add(model)
+        s.flush()
+        for asset in assets:
+            s.add(ModelAsset(model_id=model.id, class_id=asset.class_id, asset_id=asset.id))
+        for other in shared:
+            s.add(ModelSharedFirm(model_id=model.id, firm_id=_pk(other)))
+        for class_id, allocation in (classes or {}).items():
+            s.add(ModelClass(model_id=model.id, class_id=class_id, allocation=Decimal(allocation)))
+        for group_id, allocation in (industry_groups or {}).items():
+            s.add(ModelIndustryGroup(model_id=model.id, industry_group_id=group_id, allocation=Decimal(allocation)))
+        s.flush()
+        return model
 
 
 def model_row(model_id: int) -> Model | None:

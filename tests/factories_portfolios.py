@@ -5,22 +5,20 @@ from __future__ import annotations
 import itertools
 import json
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from decimal import Decimal
 from typing import Any
 
-from sqlmodel import select
-
 from app.db.engine import session_scope
 from app.db.tables import (
-    Asset, AssetTransaction, Broker, CashTransaction, CustomHolding, Deposit, Firm, Institution, Portfolio,
+    AssetTransaction, Broker, CashTransaction, CustomHolding, Deposit, Firm, Institution, Portfolio,
     PortfolioUser, User,
 )
 from app.db.types import utcnow
 from app.domain.roles import Role
 from app.services import postings
-from tests.factories import make_firm, make_user
-from tests.factories_assets import make_asset, make_cash_class, make_class
+from tests.factories import at, make_firm, make_user
+from tests.factories_assets import _pk, make_cash_class, make_class
 
 _counter = itertools.count(1)
 
@@ -32,8 +30,9 @@ DEFAULT_APPROVAL = {
 }
 
 
-def _pk(value: Any) -> Any:
-    return value.id if hasattr(value, "id") else value
+# The columns of a transactions upload file, in order.
+TRANSACTION_HEADER = ("date", "type", "code", "quantity", "price", "fee", "amount", "franking_credits", "ratio",
+                      "description")
 
 
 def make_portfolio(firm: Firm | int, *, holders: list[User | int] = (), owners: list[User | int] | None = None,
@@ -78,12 +77,6 @@ def make_institution(title: str | None = None, *, provider_type: str = "Bank",
         return row
 
 
-def at(day: date | str, hour: int = 0) -> datetime:
-    d = date.fromisoformat(day) if isinstance(day, str) else day
-    from datetime import timezone
-    return datetime(d.year, d.month, d.day, hour, tzinfo=timezone.utc)
-
-
 def post(portfolio: Portfolio | int, kind: str, *, status: str = "executed", day: str | date = "2026-01-05",
          **fields: Any) -> AssetTransaction:
     """An asset transaction with its linked cash transaction, through the one posting function."""
@@ -92,7 +85,7 @@ def post(portfolio: Portfolio | int, kind: str, *, status: str = "executed", day
         for key in ("quantity", "price", "fee", "gst", "amount", "franking_credits", "limit_price"):
             if key in fields and fields[key] is not None:
                 fields[key] = Decimal(str(fields[key]))
-        row, _ = postings.record(s, actor_id=None, portfolio=p, kind=kind, status=status, trade_at=at(day), **fields)
+        row, _ = postings.record(s, actor_id=None, portfolio=p, kind=kind, status=status, trade_at=at(day, hour=0), **fields)
         return row
 
 
@@ -102,7 +95,7 @@ def cash(portfolio: Portfolio | int, amount: str, *, action: str = "increase", t
     now = utcnow()
     with session_scope() as s:
         row = CashTransaction(investment_id=_pk(portfolio), type=type, action=action, status=status,
-                              price=Decimal(amount), trade_at=at(day), created_at=now, updated_at=now)
+                              price=Decimal(amount), trade_at=at(day, hour=0), created_at=now, updated_at=now)
         s.add(row)
         s.flush()
         return row

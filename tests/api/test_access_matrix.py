@@ -321,7 +321,8 @@ def _build_firm(label: str, u) -> SimpleNamespace:
     from app.domain.roles import Role
     from app.services import target_portfolios, trade_instructions
     from tests import factories as f
-    from tests.factories_models import make_asset, make_class, make_model, make_type
+    from tests.factories_assets import make_asset, make_class, make_type
+    from tests.factories_models import make_model
     from tests.factories_portfolios import cash, make_custom_holding, make_deposit, make_portfolio, post
     from tests.factories_recommendations import make_long_term, make_short_term
 
@@ -334,9 +335,9 @@ def _build_firm(label: str, u) -> SimpleNamespace:
                             first_name=f"{label} Adviser")
     x.client = f.make_user(Role.CLIENT, x.firm, email=f"{slug}.client@{slug}.example.com",
                            first_name=f"{label} Client", adviser_id=x.adviser.id)
-    x.asset_class = make_class(f"{label} Class", firm=x.firm)
+    x.asset_class = make_class(f"{label} Class", firm=x.firm, idx=0)
     x.asset_type = make_type(f"{label} Type", firm=x.firm)
-    x.asset = make_asset(x.asset_class, f"{slug[:4].upper()}X", name=f"{label} Fund", firm=x.firm, price="5.00")
+    x.asset = make_asset(f"{slug[:4].upper()}X", x.asset_class, name=f"{label} Fund", firm=x.firm, price="5.00")
     x.model = make_model(f.actor(x.admin), u, name=f"{label} Model")
     model_ref = SimpleNamespace(id=x.model["id"])
     x.long_term = make_long_term(model_ref, u.stocks[2], "buy", comment=f"{label} long view")

@@ -17,7 +17,7 @@ def world(db):
 
 @pytest.fixture
 def uni(db):
-    return fa.make_universe()
+    return fa.make_asset_world()
 
 
 def test_every_call_needs_a_signed_in_user(client, uni):
@@ -132,8 +132,8 @@ def _upload(client, user, data, filename="prices.csv", content_type="text/csv"):
 
 
 def test_upload_csv_with_a_rejected_line(client, world, uni):
-    data = fa.csv_file([("BHP", "27/06/2024", "44"), ("bhp", "2024-06-28", "45.10"), ("XYZ", "28/06/2024", "1"),
-                        ("CBA", "28/06/2024", "abc")])
+    data = f.csv_bytes([("BHP", "27/06/2024", "44"), ("bhp", "2024-06-28", "45.10"), ("XYZ", "28/06/2024", "1"),
+                        ("CBA", "28/06/2024", "abc")], fa.PRICE_HEADER)
     result = f.ok_result(_upload(client, world.superuser, data))
     assert (result["imported"], result["updated"], result["assets"]) == (2, 0, 1)
     assert [r["message"] for r in result["rejected"]] == ["Line 4: unknown asset code XYZ",
@@ -144,14 +144,14 @@ def test_upload_csv_with_a_rejected_line(client, world, uni):
 
 
 def test_upload_excel(client, world, uni):
-    data = fa.xlsx_file([("CBA", date(2024, 6, 28), 121.5)])
-    result = f.ok_result(_upload(client, world.superuser, data, "prices.xlsx", fa.XLSX))
+    data = f.xlsx_bytes([("CBA", date(2024, 6, 28), 121.5)], fa.PRICE_HEADER, sheet="Prices")
+    result = f.ok_result(_upload(client, world.superuser, data, "prices.xlsx", f.XLSX))
     assert result["imported"] == 1 and result["rejected"] == []
     assert fa.asset_row(uni.cba.id).last_close_price == Decimal("121.500000")
 
 
 def test_upload_refusals_write_nothing(client, world, uni):
-    good = fa.csv_file([("BHP", "28/06/2024", "45")])
+    good = f.csv_bytes([("BHP", "28/06/2024", "45")], fa.PRICE_HEADER)
     body = f.failure(_upload(client, world.superuser, good, "p.png", "image/png"), 400)
     assert body["message"] == "ValidationError: Invalid file type!"
     body = f.failure(_upload(client, world.superuser, b"code,close\nBHP,45\n"), 400)

@@ -102,7 +102,7 @@ def test_expired_token_is_refused(client):
 
 
 # ---- activation ------------------------------------------------------------------------------------
-def _create_user(client, email="fresh@example.com"):
+def _invite_through_the_api(client, email="fresh@example.com"):
     w = f.make_world()
     f.ok_result(client.post("/api/users", headers=f.headers(w.admin_a),
                             json={"first_name": "Fresh", "last_name": "User", "email": email, "role": "client"}))
@@ -110,7 +110,7 @@ def _create_user(client, email="fresh@example.com"):
 
 
 def test_activation_flow(client):
-    _create_user(client)
+    _invite_through_the_api(client)
     (mail,) = f.outbox("fresh@example.com")
     token = f.token_from(mail.body, "activation")
     assert f.ok_result(client.get(f"/api/activation/{token}")) == {"email": "fresh@example.com", "first_name": "Fresh"}
@@ -132,7 +132,7 @@ def test_activation_flow(client):
 
 
 def test_expired_activation_token(client):
-    _create_user(client)
+    _invite_through_the_api(client)
     token = f.last_token("fresh@example.com", "activation")
     f.expire_action_token(token)
     assert f.failure(client.get(f"/api/activation/{token}"), 400)["message"] == \
@@ -140,7 +140,7 @@ def test_expired_activation_token(client):
 
 
 def test_activation_mail_delivered_by_smtp(client, smtp_sink):
-    _create_user(client, "smtp.fresh@example.com")
+    _invite_through_the_api(client, "smtp.fresh@example.com")
     msg = smtp_sink.wait_for("smtp.fresh@example.com")
     (link,) = smtp_sink.links(msg)
     assert link.startswith(settings.public_url.rstrip("/") + "/activation/")

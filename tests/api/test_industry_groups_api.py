@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests import factories as f
+from tests import factories_assets as fa
 from tests import factories_industry_groups as g
 
 NOT_ALLOWED = "PermissionError: You are not allowed to perform this action"
@@ -46,8 +47,8 @@ def test_superuser_crud_and_reorder(client, world):
 
 
 def test_staff_read_and_clients_are_refused(client, world):
-    energy = g.make_group("Energy")
-    g.make_asset(energy, "WDS")
+    energy = fa.make_group("Energy")
+    fa.make_asset("WDS", group=energy)
     for user in (world.admin_a, world.adviser_b):
         h = f.headers(user)
         rows = f.ok_result(client.get("/api/industry-groups", headers=h))["rows"]
@@ -63,7 +64,7 @@ def test_staff_read_and_clients_are_refused(client, world):
 
 @pytest.mark.parametrize("who", ["admin_a", "adviser_a", "client_a"])
 def test_only_the_superuser_writes(client, world, who):
-    energy, materials = g.make_groups("Energy", "Materials")
+    energy, materials = fa.make_groups("Energy", "Materials")
     h = f.headers(getattr(world, who))
     before = g.state()
     responses = [
@@ -79,7 +80,7 @@ def test_only_the_superuser_writes(client, world, who):
 
 def test_validation_texts(client, world):
     h = f.headers(world.superuser)
-    energy = g.make_group("Energy")
+    energy = fa.make_group("Energy")
     body = f.failure(client.post("/api/industry-groups", headers=h, json={"title": ""}), 400)
     assert body == {"success": False, "message": "ValidationError: Please, enter title. ",
                     "errors": {"title": "Please, enter title. "}}
@@ -87,7 +88,7 @@ def test_validation_texts(client, world):
     assert body["message"] == "ValidationError: Title should be unique." and body["errors"] == {"title": "Title should be unique."}
     body = f.failure(client.post("/api/industry-groups", headers=h, json={"title": "Gold", "color": "gold"}), 400)
     assert body["errors"] == {"color": "Please, choose a valid color (#rrggbb). "}
-    other = g.make_group("Materials")
+    other = fa.make_group("Materials")
     body = f.failure(client.put(f"/api/industry-groups/{other.id}", headers=h, json={"title": "energy "}), 400)
     assert body["message"] == "ValidationError: Title should be unique."
     # odd bodies are answered, never a server error
@@ -108,8 +109,8 @@ def test_validation_texts(client, world):
 
 def test_delete_blocked_with_linked_assets_names_the_group_and_the_helper(client, world):
     h = f.headers(world.superuser)
-    energy = g.make_group("Energy")
-    g.make_asset(energy, "WDS")
+    energy = fa.make_group("Energy")
+    fa.make_asset("WDS", group=energy)
     body = f.failure(client.delete(f"/api/industry-groups/{energy.id}", headers=h), 409)
     assert body == {"success": False, "message": "ConflictError: The industry group Energy has linked assets.",
                     "errors": {"helper": "Please, relink them to other industry groups first."}}
@@ -129,7 +130,7 @@ def test_delete_blocked_with_linked_assets_names_the_group_and_the_helper(client
 )
 def test_reorder_refusals(client, world, payload, status, message):
     h = f.headers(world.superuser)
-    energy, materials = g.make_groups("Energy", "Materials")
+    energy, materials = fa.make_groups("Energy", "Materials")
     if payload == "ONE":
         payload = [{"id": materials.id, "idx": 0}]
     before = g.state()

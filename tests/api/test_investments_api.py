@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.db.engine import session_scope
-from app.db.tables import Model, ModelSharedFirm
 from app.services import reference_data
 from tests import factories as f
 from tests import factories_assets as fa
+from tests import factories_models as fm
 from tests import factories_portfolios as fp
 
 NOT_FOUND = "NotFoundError: Portfolio not found"
@@ -19,16 +18,6 @@ NOT_ALLOWED = "PermissionError: You are not allowed to perform this action"
 @pytest.fixture
 def w(db):
     return fp.make_portfolio_world()
-
-
-def _model(firm, name, availability="with_practice", shared=()):
-    with session_scope() as s:
-        row = Model(firm_id=firm.id, name=name, status="active", availability=availability)
-        s.add(row)
-        s.flush()
-        for other in shared:
-            s.add(ModelSharedFirm(model_id=row.id, firm_id=other.id))
-        return row
 
 
 def test_crud_round_trip(client, w):
@@ -58,7 +47,7 @@ def test_crud_round_trip(client, w):
 
 def test_list_shape_filters_and_by_models(client, w):
     broker = fp.make_broker("Bell Direct Test")
-    model = _model(w.firm, "Growth")
+    model = fm.make_model(w.firm, name="Growth", availability="with_practice")
     fp.make_portfolio(w.firm, holders=[w.client], name="Apple", broker_id=broker.id, model=model)
     fp.make_portfolio(w.firm, holders=[w.client], name="Zed", inactive=True)
     h = f.headers(w.admin)
@@ -111,7 +100,7 @@ def test_permissions_per_role_and_firm(client, w, who, read, write):
     else:
         assert f.failure(response, 404)["message"] == NOT_FOUND
 
-    model = _model(w.firm, "Harbour Model")
+    model = fm.make_model(w.firm, name="Harbour Model", availability="with_practice")
     calls = [
         lambda: client.put(f"/api/investments/{pid}", headers=h, json={"name": "Changed"}),
         lambda: client.post("/api/investments-buy-model", headers=h, json={"investment_id": pid, "model_id": model.id}),
@@ -146,8 +135,8 @@ def test_buy_model_and_unlink(client, w):
     fa.make_cash_class()
     h = f.headers(w.adviser)
     pid = w.portfolio.id
-    foreign = _model(w.other_firm, "Shared Income", shared=[w.firm])
-    hidden = _model(w.other_firm, "Hidden", availability="only_superuser")
+    foreign = fm.make_model(w.other_firm, name="Shared Income", availability="with_practice", shared=[w.firm])
+    hidden = fm.make_model(w.other_firm, name="Hidden", availability="only_superuser")
     holding = fp.make_custom_holding(pid, "Unit Trust")
     models = f.ok_result(client.get(f"/api/investments/{pid}/linkable-models", headers=h))
     assert [(m["name"], m["cross_firm"]) for m in models["rows"]] == [("Shared Income", True)] and models["count"] == 1

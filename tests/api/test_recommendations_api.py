@@ -9,7 +9,8 @@ import pytest
 
 from tests import factories as f
 from tests import factories_recommendations as fr
-from tests.factories_recommendations import LT_HEADER, ST_HEADER, XLSX
+from tests.factories import XLSX
+from tests.factories_recommendations import LT_HEADER, ST_HEADER
 
 
 @pytest.fixture
@@ -60,14 +61,14 @@ def test_long_terms_delete_all(client, w):
 
 def test_long_terms_upload_multipart(client, w):
     h = f.headers(w.world.admin_a)
-    data = fr.csv_bytes([("BHP", "buy", "core"), ("CSL", "sell", "")], LT_HEADER)
+    data = f.csv_bytes([("BHP", "buy", "core"), ("CSL", "sell", "")], LT_HEADER)
     result = f.ok_result(client.post("/api/long-terms-upload", headers=h, files=_files(data),
                                      data={"model_ids[]": [str(w.model_a.id), str(w.model_a2.id)], "uploadType": "amend"}))
     assert result["message"] == "The file upload is now complete for all models"
     assert [(r["model_id"], r["success"]) for r in result["rows"]] == [(w.model_a.id, True), (w.model_a2.id, True)]
     assert fr.long_terms(w.model_a2.id) == [("BHP", "buy", "core"), ("CSL", "sell", None)]
 
-    result = f.ok_result(client.post("/api/long-terms-upload", headers=h, files=_files(fr.csv_bytes([("CBA", "buy", "")]),
+    result = f.ok_result(client.post("/api/long-terms-upload", headers=h, files=_files(f.csv_bytes([("CBA", "buy", "")], LT_HEADER),
                                                                                        "application/vnd.ms-excel"),
                                      data={"model_ids[]": str(w.model_a.id), "uploadType": "replace"}))
     assert result["message"] == "The file upload is now complete"
@@ -80,11 +81,11 @@ def test_upload_failures(client, w):
     body = f.failure(client.post("/api/long-terms-upload", headers=h, files=_files(b"GIF89a", "image/gif", "x.gif"),
                                  data={"model_ids[]": str(w.model_a.id)}), 400)
     assert body["message"] == "ValidationError: Invalid file type!"
-    data = fr.csv_bytes([("BHP", "buy", ""), ("XYZ", "buy", ""), ("CBA", "FOO", "")])
+    data = f.csv_bytes([("BHP", "buy", ""), ("XYZ", "buy", ""), ("CBA", "FOO", "")], LT_HEADER)
     body = f.failure(client.post("/api/long-terms-upload", headers=h, files=_files(data),
                                  data={"model_ids[]": str(w.model_a.id)}), 400)
     assert body["message"] == "ValidationError: Line 3: unknown asset code XYZ; Line 4: invalid action FOO"
-    body = f.failure(client.post("/api/long-terms-upload", headers=h, files=_files(fr.csv_bytes([("BHP", "buy", "")]))), 400)
+    body = f.failure(client.post("/api/long-terms-upload", headers=h, files=_files(f.csv_bytes([("BHP", "buy", "")], LT_HEADER))), 400)
     assert body["message"] == "ValidationError: Select at least one model"
     body = f.failure(client.post("/api/recommendations-upload", headers=h, data={"model_ids[]": str(w.model_a.id)}), 400)
     assert body["message"] == "ValidationError: Please, select file. "
@@ -146,7 +147,7 @@ def test_mark_as_deleted(client, w):
 
 def test_short_terms_upload_and_export(client, w):
     h = f.headers(w.world.admin_a)
-    data = fr.xlsx_bytes([("BHP", "FFL/SELL", "urgent", 40.1, 3.5)], ST_HEADER)
+    data = f.xlsx_bytes([("BHP", "FFL/SELL", "urgent", 40.1, 3.5)], ST_HEADER)
     result = f.ok_result(client.post("/api/recommendations-upload", headers=h, files=_files(data, XLSX, "recs.xlsx"),
                                      data={"model_ids[]": str(w.model_a.id), "upload_type": "replace"}))
     assert result["message"] == "The file upload is now complete"
@@ -169,7 +170,7 @@ def test_clients_get_403_and_other_firms_404(client, w):
         ("post", "/api/recommendations", {"json": {"model_id": w.model_a.id, "asset_id": w.bhp.id, "action": "BUY"}}),
         ("delete", "/api/long-terms-all", {"params": {"model_id": w.model_a.id}}),
         ("get", f"/api/long-terms/{w.model_a.id}/export-csv", {}),
-        ("post", "/api/long-terms-upload", {"files": _files(fr.csv_bytes([("BHP", "buy", "")])),
+        ("post", "/api/long-terms-upload", {"files": _files(f.csv_bytes([("BHP", "buy", "")], LT_HEADER)),
                                             "data": {"model_ids[]": str(w.model_a.id)}}),
     ]:
         body = f.failure(getattr(client, method)(url, headers=hc, **kwargs), 403)
@@ -184,7 +185,7 @@ def test_clients_get_403_and_other_firms_404(client, w):
     f.failure(client.put(f"/api/recommendations/{st_b.id}", headers=ha, json={"action": "SELL"}), 404)
     f.failure(client.put("/api/recommendations-mark-as-deleted", headers=ha, json={"id": [st_b.id]}), 404)
     f.failure(client.get(f"/api/recommendations/{w.model_b.id}/export-csv", headers=ha), 404)
-    f.failure(client.post("/api/recommendations-upload", headers=ha, files=_files(fr.csv_bytes([("BHP", "BUY")], ("code", "action"))),
+    f.failure(client.post("/api/recommendations-upload", headers=ha, files=_files(f.csv_bytes([("BHP", "BUY")], ("code", "action"))),
                           data={"model_ids[]": str(w.model_b.id)}), 404)
     # a model shared with everyone: read yes, write no
     assert f.ok_result(client.get("/api/long-terms", headers=ha, params={"model_id": w.shared_all.id}))["rows"] == []

@@ -42,7 +42,7 @@ def book(app_server, monkeypatch) -> Iterator[Book]:
     make_asset, make_class, make_group = (factories_models.make_asset, factories_models.make_class,
                                           factories_models.make_group)
     monkeypatch.setattr(factories_models, "make_asset",
-                        lambda cls, code=None, **kw: make_asset(cls, f"{code}{tag}" if code else None, **kw))
+                        lambda code=None, *args, **kw: make_asset(f"{code}{tag}" if code else None, *args, **kw))
     monkeypatch.setattr(factories_models, "make_class", lambda title, **kw: make_class(f"{title} {tag}", **kw))
     monkeypatch.setattr(factories_models, "make_group", lambda title, *a, **kw: make_group(f"{title} {tag}", *a, **kw))
     previous = settings.database_url

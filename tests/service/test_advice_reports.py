@@ -8,7 +8,6 @@ checked by hand; one test runs the real calculation, validation and approval."""
 from __future__ import annotations
 
 import io
-import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from decimal import Decimal
@@ -18,43 +17,26 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from app.db.engine import session_scope
-from app.db.tables import Portfolio, TargetPortfolio
+from app.db.tables import Portfolio
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
 from app.jobs import progress
 from app.services import advice_reports as reports
 from app.services import target_portfolios as tps
 from app.services.bulk_runs import firm_topic
-from tests.factories import actor
-from tests.factories_advice import make_book
+from tests.factories import actor, at
+from tests.factories_advice import make_book, make_target_portfolio
 from tests.factories_models import count_queries
 from tests.factories_portfolios import cash, make_portfolio, make_portfolio_world
 
 NOW = datetime(2026, 3, 10, 12, 0, tzinfo=timezone.utc)
 
 
-def _at(day: str, hour: int = 9) -> datetime:
-    y, m, d = (int(x) for x in day.split("-"))
-    return datetime(y, m, d, hour, tzinfo=timezone.utc)
-
-
 def _tp(portfolio, version: int, status: str, *, value: str | None, cash_after: str | None = None,
-        min_cash: str | None = None, day: str = "2026-03-01", not_enough_cash: bool = False,
-        error: str | None = None, by=None, approved: str | None = None, validated: str | None = None) -> int:
-    """A target portfolio row as a calculation stores it (the result JSON holds the cash figures)."""
-    result = None
-    if status != "failed":
-        result = json.dumps({"value": value, "cash": cash_after, "cash_after": cash_after, "min_cash": min_cash,
-                             "assets": [], "holdings": [], "classes": []})
-    with session_scope() as s:
-        row = TargetPortfolio(investment_id=portfolio.id, version=version, status=status,
-                              not_enough_cash=not_enough_cash, error_message=error,
-                              value=Decimal(value) if value is not None else None, result=result,
-                              created_by=by.id if by else None, created_at=_at(day), updated_at=_at(day),
-                              validated_at=_at(validated) if validated else None,
-                              approved_at=_at(approved) if approved else None)
-        s.add(row)
-        s.flush()
-        return row.id
+        min_cash: str | None = None, **fields) -> int:
+    """A target portfolio row whose result JSON holds these cash figures."""
+    result = {"value": value, "cash": cash_after, "cash_after": cash_after, "min_cash": min_cash,
+              "assets": [], "holdings": [], "classes": []}
+    return make_target_portfolio(portfolio, version, status, value=value, result=result, **fields).id
 
 
 @dataclass
@@ -130,7 +112,7 @@ def test_cash_report_default_is_approved_with_figures_to_the_cent(firm):
     assert _names(report) == ["=Echo Holdings", "Alpha Fund"]  # portfolio_name ascending
     echo, alpha = report.rows
     assert (alpha.status, alpha.status_label, alpha.version) == ("active", "Approved", 1)  # v1, not the newer draft
-    assert alpha.date == _at("2026-02-03")
+    assert alpha.date == at("2026-02-03", hour=9)
     assert alpha.value == Decimal("20000.00")
     assert alpha.cash == Decimal("8765.44")                # 10,000.00 - 1,234.56 (the pending 500 not counted)
     assert alpha.cash_after == Decimal("1500.25")
@@ -155,7 +137,7 @@ def test_cash_report_status_filters(firm):
     assert _names(validated) == ["beta Trust"]
     row = validated.rows[0]
     assert (row.cash, row.min_cash, row.cash_to_invest) == (Decimal("300.00"), Decimal("500.00"), Decimal("-200.00"))
-    assert row.date == _at("2026-02-21") and validated.total_amount == Decimal("300.00")
+    assert row.date == at("2026-02-21", hour=9) and validated.total_amount == Decimal("300.00")
 
     nec = reports.cash_report(actor=a, status="Not Enough Cash")
     assert _names(nec) == ["Charlie Super"] and nec.rows[0].cash_after == Decimal("-50.00")
@@ -165,7 +147,7 @@ def test_cash_report_status_filters(firm):
     both = reports.cash_report(actor=a, status=["approved", "draft"])
     assert [(r.portfolio_name, r.status, r.version) for r in both.rows] == [
         ("=Echo Holdings", "active", 1), ("Alpha Fund", "draft", 2)]
-    assert both.rows[1].cash_after == Decimal("900.00") and both.rows[1].date == _at("2026-03-01")
+    assert both.rows[1].cash_after == Decimal("900.00") and both.rows[1].date == at("2026-03-01", hour=9)
 
     everything = reports.cash_report(actor=a, status="all")
     assert len(everything.rows) == 4 and "Delta Co" not in _names(everything)  # a Calculation Error has no figures
@@ -222,7 +204,7 @@ def test_pending_report_rows_newest_first(firm):
         ("beta Trust", "Approval Required", 18), ("Delta Co", "Calculation Error", 59)]
     charlie, alpha, beta, delta = report.rows
     assert charlie.calculated_by == f"{w.superuser.first_name} Tester" and charlie.owners == f"{w.stranger.first_name} Tester"
-    assert alpha.date == _at("2026-03-01") and alpha.value == Decimal("20100.00") and alpha.tp_id
+    assert alpha.date == at("2026-03-01", hour=9) and alpha.value == Decimal("20100.00") and alpha.tp_id
     assert delta.error_message == "The portfolio is not linked to a model" and delta.value is None
     assert report.total_amount == Decimal("77100.00")  # 7,000 + 20,100 + 50,000 (no value for the error)
     assert [s["value"] for s in report.available_statuses] == ["draft", "not_enough_cash", "validated", "failed"]

@@ -23,7 +23,7 @@ def world(db):
 
 @pytest.fixture
 def uni(db):
-    return fa.make_universe()
+    return fa.make_asset_world()
 
 
 def su(world):
@@ -363,19 +363,19 @@ def test_filter_options(world, uni):
 
 
 # ---- price imports --------------------------------------------------------------------------------
-def _import(world, data, content_type=fa.CSV, filename="prices.csv"):
+def _import(world, data, content_type=f.CSV, filename="prices.csv"):
     return assets.import_prices(actor=su(world), filename=filename, content_type=content_type, data=data)
 
 
 def test_import_csv_sets_last_close_and_returns(world, uni):
     fa.add_prices(uni.bhp, [(date(2023, 12, 27), "36.80"), (date(2023, 12, 29), "39.00"), (date(2024, 5, 27), "40.00"),
                             (date(2024, 5, 29), "41.00")])
-    data = fa.csv_file([
+    data = f.csv_bytes([
         ("bhp", "28/06/2024", "46.00"),
         ("CBA", "2024-06-27", "120.5"),
         ("CBA", "2024-06-28", "121.75"),
         ("CBA", "2024-05-28", "110"),
-    ])
+    ], fa.PRICE_HEADER)
     result = _import(world, data)
     assert result == {"imported": 4, "updated": 0, "assets": 2, "rejected": [], "message": "The file upload is now complete"}
 
@@ -392,7 +392,7 @@ def test_import_csv_sets_last_close_and_returns(world, uni):
     assert fa.asset_row(uni.vas.id).last_close_price is None  # untouched
 
     # a later upload replaces a day and adds one: the newest close moves on
-    result = _import(world, fa.csv_file([("BHP", "28/06/2024", "45.00"), ("BHP", "01/07/2024", "47.00")]))
+    result = _import(world, f.csv_bytes([("BHP", "28/06/2024", "45.00"), ("BHP", "01/07/2024", "47.00")], fa.PRICE_HEADER))
     assert (result["imported"], result["updated"]) == (1, 1)
     assert fa.prices_of(uni.bhp)[date(2024, 6, 28)] == Decimal("45.000000")
     bhp = fa.asset_row(uni.bhp.id)
@@ -402,8 +402,8 @@ def test_import_csv_sets_last_close_and_returns(world, uni):
 
 
 def test_import_excel_workbook(world, uni):
-    data = fa.xlsx_file([("BHP", date(2024, 6, 27), 45.5), ("bhp", "28/06/2024", "45.25"), ("VAS", date(2024, 6, 28), 97)])
-    result = _import(world, data, fa.XLSX, "prices.xlsx")
+    data = f.xlsx_bytes([("BHP", date(2024, 6, 27), 45.5), ("bhp", "28/06/2024", "45.25"), ("VAS", date(2024, 6, 28), 97)], fa.PRICE_HEADER, sheet="Prices")
+    result = _import(world, data, f.XLSX, "prices.xlsx")
     assert (result["imported"], result["updated"], result["rejected"]) == (3, 0, [])
     assert fa.prices_of(uni.bhp) == {date(2024, 6, 27): Decimal("45.500000"), date(2024, 6, 28): Decimal("45.250000")}
     assert fa.asset_row(uni.vas.id).last_close_price == Decimal("97.000000")
@@ -411,13 +411,13 @@ def test_import_excel_workbook(world, uni):
 
 def test_rejected_lines_are_named_and_good_lines_imported(world, uni):
     private = fa.make_asset("BPRIV", uni.equities, firm=world.firm_b)
-    data = fa.csv_file([
+    data = f.csv_bytes([
         ("BHP", "28/06/2024", "45.12"),  # 2
         ("XYZ", "28/06/2024", "1.00"),   # 3
         ("CBA", "28/06/2024", "-5"),     # 4
         ("CBA", "31/13/2024", "5"),      # 5
         ("BPRIV", "28/06/2024", "2"),    # 6: the superuser keeps every firm's prices
-    ])
+    ], fa.PRICE_HEADER)
     result = _import(world, data)
     assert (result["imported"], result["updated"], result["assets"]) == (2, 0, 2)
     assert [(r["line"], r["code"], r["reason"]) for r in result["rejected"]] == [
@@ -431,18 +431,18 @@ def test_rejected_lines_are_named_and_good_lines_imported(world, uni):
 
 
 def test_all_lines_rejected_writes_nothing_but_reports(world, uni):
-    result = _import(world, fa.csv_file([("NOPE", "28/06/2024", "1"), ("BHP", "x", "1")]))
+    result = _import(world, f.csv_bytes([("NOPE", "28/06/2024", "1"), ("BHP", "x", "1")], fa.PRICE_HEADER))
     assert (result["imported"], result["updated"], len(result["rejected"])) == (0, 0, 2)
     assert fa.count_prices() == 0
 
 
 @pytest.mark.parametrize("data, content_type, text", [
-    (fa.csv_file([("BHP", "28/06/2024", "1")]), "image/png", "Invalid file type!"),
-    (fa.csv_file([("BHP", "28/06/2024", "1")]), "application/pdf", "Invalid file type!"),
-    (b"code,date\nBHP,28/06/2024\n", fa.CSV,
+    (f.csv_bytes([("BHP", "28/06/2024", "1")], fa.PRICE_HEADER), "image/png", "Invalid file type!"),
+    (f.csv_bytes([("BHP", "28/06/2024", "1")], fa.PRICE_HEADER), "application/pdf", "Invalid file type!"),
+    (b"code,date\nBHP,28/06/2024\n", f.CSV,
      "The file has no close column: the first line must name the columns code, date and close."),
-    (b"", fa.CSV, "The file is empty."),
-    (b"PK\x03\x04garbage", fa.XLSX, "The file could not be read as an Excel workbook (.xlsx)."),
+    (b"", f.CSV, "The file is empty."),
+    (b"PK\x03\x04garbage", f.XLSX, "The file could not be read as an Excel workbook (.xlsx)."),
 ])
 def test_malformed_or_wrong_type_file_writes_nothing(world, uni, data, content_type, text):
     fa.add_prices(uni.bhp, [(date(2024, 6, 27), "45")])
@@ -456,8 +456,8 @@ def test_malformed_or_wrong_type_file_writes_nothing(world, uni, data, content_t
 def test_only_the_superuser_imports_prices(world, uni):
     for user in (world.admin_a, world.adviser_a, world.client_a):
         with pytest.raises(PermissionDenied):
-            assets.import_prices(actor=f.actor(user), filename="p.csv", content_type=fa.CSV,
-                                 data=fa.csv_file([("BHP", "28/06/2024", "45")]))
+            assets.import_prices(actor=f.actor(user), filename="p.csv", content_type=f.CSV,
+                                 data=f.csv_bytes([("BHP", "28/06/2024", "45")], fa.PRICE_HEADER))
     assert fa.count_prices() == 0
 
 

@@ -6,7 +6,7 @@ import pytest
 from sqlmodel import select
 
 from app.db.engine import session_scope
-from app.db.tables import AuditEvent
+from app.db.tables import AuditEvent, Portfolio
 from app.domain.errors import AuthenticationError, NotFound, PermissionDenied, ValidationError
 from app.domain.roles import Role
 from app.services import audit, auth, firms, portfolios, users
@@ -129,10 +129,10 @@ def test_filters(w):
 def test_a_bulk_run_and_each_of_its_portfolios_are_recorded(db):
     from app.jobs import runner
     from app.services import bulk_runs
-    from tests.factories_advice import make_book, unlink_model
+    from tests.factories_advice import make_book
 
     book = make_book(3)
-    unlink_model(book.portfolio_ids[1])
+    f.update_row(Portfolio, book.portfolio_ids[1], model_id=None)
     run = bulk_runs.start_for_investments(actor=f.actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids)
     runner.wait_in_process()
     [started] = _events(action="bulk_run.started")

@@ -6,13 +6,13 @@ import pytest
 from sqlalchemy import func, select
 
 from app.db.engine import session_scope
-from app.db.tables import BulkRunItem, TargetPortfolio, TradeInstruction
+from app.db.tables import BulkRunItem, Portfolio, TargetPortfolio, TradeInstruction
 from app.domain.errors import NotFound, PermissionDenied, ValidationError
 from app.jobs import progress, runner
 from app.services import bulk_runs
 from app.settings import settings
-from tests.factories import actor, make_user
-from tests.factories_advice import make_book, unlink_model
+from tests.factories import actor, make_user, update_row
+from tests.factories_advice import make_book
 from app.domain.roles import Role
 
 
@@ -29,7 +29,7 @@ def _versions(run_id: int) -> dict[int, int]:
 
 def test_bulk_target_portfolios_for_a_model_with_one_failure(db):
     book = make_book(6)
-    unlink_model(book.portfolio_ids[2])  # not linked any more: outside the model's run
+    update_row(Portfolio, book.portfolio_ids[2], model_id=None)  # not linked any more: outside the model's run
     with progress.subscribe(bulk_runs.firm_topic(book.firm.id)) as sub:
         run = bulk_runs.start_for_models(actor=actor(book.adviser), kind="tp", model_ids=f"[{book.model['id']}]",
                                          chunk_size=2)
@@ -47,7 +47,7 @@ def test_bulk_target_portfolios_for_a_model_with_one_failure(db):
 
 def test_failures_are_listed_and_never_stop_the_rest(db):
     book = make_book(4)
-    unlink_model(book.portfolio_ids[1])
+    update_row(Portfolio, book.portfolio_ids[1], model_id=None)
     run = bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids)
     runner.wait_in_process()
     final = bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])
@@ -177,7 +177,7 @@ def test_bulk_trade_recommendations_get_the_calculated_history_entry_of_one_at_a
     _no_approval_needed(book.portfolio_ids)
     bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids)
     runner.wait_in_process()
-    unlink_model(book.portfolio_ids[3])  # fails: no model
+    update_row(Portfolio, book.portfolio_ids[3], model_id=None)  # fails: no model
     single = trade_instructions.generate(actor=actor(book.adviser), investment_ids=[book.portfolio_ids[0]])[0]
 
     run = bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tr", investment_ids=book.portfolio_ids,
@@ -215,7 +215,7 @@ def test_a_run_lists_the_portfolios_finished_most_recently_with_their_names(db):
     bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids)
     runner.wait_in_process()
     _approve_targets_and_deactivate(book.portfolio_ids[4])
-    unlink_model(book.portfolio_ids[1])
+    update_row(Portfolio, book.portfolio_ids[1], model_id=None)
     run = bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids,
                                           chunk_size=1)
     runner.wait_in_process()
@@ -237,7 +237,7 @@ def test_a_run_lists_the_portfolios_finished_most_recently_with_their_names(db):
 
 def test_confirmation_count_and_the_users_run_still_going(db):
     book = make_book(3)
-    unlink_model(book.portfolio_ids[0])  # not of the model any more
+    update_row(Portfolio, book.portfolio_ids[0], model_id=None)  # not of the model any more
     assert bulk_runs.count_for_models(actor=actor(book.adviser), model_ids=[book.model["id"]]) == {
         "portfolios": 2, "models": 1}
     with pytest.raises(ValidationError):

@@ -15,18 +15,10 @@ from app.db.types import utcnow
 from app.domain import advice
 from app.domain.errors import NotFound, PermissionDenied, ValidationError
 from app.services import records_of_advice, target_portfolios as tps, trade_approval_report, trade_instructions as tis
-from tests.factories import actor
+from tests.factories import actor, update_row
 from tests.factories_models import make_model, make_universe
 from tests.factories_portfolios import cash, make_portfolio, make_portfolio_world, post
 from tests.factories_recommendations import make_short_term
-
-
-def _set(table, row_id: int, **values) -> None:
-    with session_scope() as s:
-        row = s.get(table, row_id)
-        for k, v in values.items():
-            setattr(row, k, v)
-        s.add(row)
 
 
 @pytest.fixture
@@ -35,7 +27,7 @@ def world(db):
     u = make_universe()
     model = make_model(actor(w.admin), u)
     make_short_term(SimpleNamespace(id=model["id"]), u.stocks[1], "BUY")
-    _set(Portfolio, w.portfolio.id, model_id=model["id"], inactive=False)
+    update_row(Portfolio, w.portfolio.id, model_id=model["id"], inactive=False)
     cash(w.portfolio, "100000.00")
     post(w.portfolio, "asset_buy", asset_id=u.stocks[0].id, quantity=100, price="40.00", fee="10.00")
     return SimpleNamespace(w=w, u=u, model=model)
@@ -100,10 +92,10 @@ def test_awaiting_skips_superseded_records_and_deleted_portfolios(world):
     cash(older, "20000.00")
     tp = tps.calculate(actor=actor(w.adviser), investment_id=older.id)
     tp = tps.validate(actor=actor(w.adviser), tp_id=tp["id"])
-    _set(TargetPortfolio, tp["id"], validated_at=utcnow() - timedelta(days=9))
+    update_row(TargetPortfolio, tp["id"], validated_at=utcnow() - timedelta(days=9))
     rows = records_of_advice.awaiting_decision(actor=actor(w.client))["records"]
     assert [(r["portfolio"], r["waiting_days"]) for r in rows] == [("Older Savings", 9), ("Smith Family", 0)]
-    _set(Portfolio, older.id, deleted_at=utcnow())
+    update_row(Portfolio, older.id, deleted_at=utcnow())
     assert [r["portfolio"] for r in records_of_advice.awaiting_decision(actor=actor(w.client))["records"]] == [
         "Smith Family"]
 
@@ -126,12 +118,12 @@ def test_calculate_trade_recommendations_needs_model_recommendations_and_a_targe
     assert tis.can_calculate(actor=adviser, investment_id=w.portfolio.id) == {"offered": True, "allowed": True,
                                                                               "reason": ""}
     # the model's analyst recommendations switched off
-    _set(Model, model_id, analyst_recommendations=False)
+    update_row(Model, model_id, analyst_recommendations=False)
     assert tis.can_calculate(actor=adviser, investment_id=w.portfolio.id)["reason"] == advice.ANALYST_RECOMMENDATIONS_OFF
     with pytest.raises(ValidationError, match="switched off"):
         tis.generate(actor=adviser, investment_ids=[w.portfolio.id])
     # switched on, but no short-term recommendations
-    _set(Model, model_id, analyst_recommendations=True)
+    update_row(Model, model_id, analyst_recommendations=True)
     with session_scope() as s:
         for r in s.query(ShortTermRecommendation).filter(ShortTermRecommendation.model_id == model_id).all():
             r.status = "deleted"
@@ -141,7 +133,7 @@ def test_calculate_trade_recommendations_needs_model_recommendations_and_a_targe
         tis.generate(actor=adviser, investment_ids=[w.portfolio.id])
     assert err.value.message == advice.NO_RECOMMENDATIONS
     # no model
-    _set(Portfolio, w.portfolio.id, model_id=None)
+    update_row(Portfolio, w.portfolio.id, model_id=None)
     assert tis.can_calculate(actor=adviser, investment_id=w.portfolio.id)["reason"] == advice.NO_MODEL
 
 
@@ -155,7 +147,7 @@ def test_calculate_trade_recommendations_follows_the_target_portfolio_role_rule(
         with pytest.raises(PermissionDenied):
             tis.generate(actor=actor(who), investment_ids=[w.portfolio.id])
     # an adviser on an inactive portfolio with an approved target portfolio: not offered
-    _set(Portfolio, w.portfolio.id, inactive=True)
+    update_row(Portfolio, w.portfolio.id, inactive=True)
     assert tis.can_calculate(actor=actor(w.adviser), investment_id=w.portfolio.id)["offered"] is False
     with pytest.raises(PermissionDenied):
         tis.generate(actor=actor(w.adviser), investment_ids=[w.portfolio.id])

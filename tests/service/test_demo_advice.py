@@ -29,11 +29,6 @@ TABLES = (Portfolio, TargetPortfolio, TradeInstruction, TradeTransaction, AssetT
           LongTermRecommendation, ShortTermRecommendation)
 
 
-def _user(email: str) -> User:
-    with session_scope() as s:
-        return s.exec(select(User).where(User.email == email)).one()
-
-
 def _counts() -> dict[str, int]:
     with session_scope() as s:
         return {t.__name__: s.exec(select(func.count()).select_from(t)).one() for t in TABLES}
@@ -63,7 +58,7 @@ def test_demo_data_runs_the_whole_advice_chain_once(db):
 
     # each firm: one active portfolio per step, each at its step
     for key in FIRM_KEYS:
-        adviser = f.actor(_user(f"adviser@{key}.example.com"))
+        adviser = f.actor(f.user_by_email(f"adviser@{key}.example.com"))
         for step in STEPS:
             p = _portfolio(key, step)
             assert not p.inactive and p.model_id is not None and p.adviser_id == adviser.id, (key, step)
@@ -93,11 +88,11 @@ def test_demo_data_runs_the_whole_advice_chain_once(db):
 
     # the chain's portfolios are held by the firm's other clients: the main demo client keeps three
     with session_scope() as s:
-        main = _user("client@harbour.example.com")
+        main = f.user_by_email("client@harbour.example.com")
         assert len(s.exec(select(PortfolioUser).where(PortfolioUser.user_id == main.id)).all()) == 3
 
     # the executed orders moved the holdings: every bought asset is held at least by the executed units
-    adviser = f.actor(_user(ADVISER))
+    adviser = f.actor(f.user_by_email(ADVISER))
     executed = _portfolio("harbour", EXECUTED)
     done, _ = orders.list_orders(actor=adviser, status="executed")
     mine = [o for o in done if o.investment_id == executed.id]
@@ -137,11 +132,11 @@ def test_demo_data_runs_the_whole_advice_chain_once(db):
     assert next(g for g in waiting if g.status == "pending_validation").can_validate
 
     # the clients have something to decide: the record of advice, and the trades
-    client = f.actor(_user(next(u for u in _holders("harbour", AWAITING_CLIENT))))
+    client = f.actor(f.user_by_email(next(u for u in _holders("harbour", AWAITING_CLIENT))))
     tp_id = tps.get_current(actor=adviser, investment_id=_portfolio("harbour", AWAITING_CLIENT).id)["id"]
     record = records_of_advice.record(actor=client, tp_id=tp_id)
     assert record["status"] == "validated" and record["can_decide"]
-    client = f.actor(_user(next(u for u in _holders("harbour", TRADES_TO_APPROVE))))
+    client = f.actor(f.user_by_email(next(u for u in _holders("harbour", TRADES_TO_APPROVE))))
     trades = tis.get(actor=client, investment_id=_portfolio("harbour", TRADES_TO_APPROVE).id)
     assert trades["status"] == "pending_approval" and trades["permissions"]["approve"]
 

@@ -7,18 +7,13 @@ from collections import Counter
 from sqlmodel import col, select
 
 from app.db.engine import session_scope
-from app.db.tables import AssetTransaction, CashTransaction, Portfolio, PortfolioUser, User
+from app.db.tables import AssetTransaction, CashTransaction, Portfolio, PortfolioUser
 from app.services import transactions as tx
 from app.services.demo_advice import FIRM_KEYS, chain_plans
 from app.services.demo_portfolios import load_demo_portfolios
 from tests import factories as f
 
 CHAIN_NAMES = {p.name for key in FIRM_KEYS for p in chain_plans(key)}
-
-
-def _user(email: str) -> User:
-    with session_scope() as s:
-        return s.exec(select(User).where(User.email == email)).one()
 
 
 def test_demo_portfolios_load_once_with_their_history(db):
@@ -49,7 +44,7 @@ def test_demo_portfolios_load_once_with_their_history(db):
     with session_scope() as s:
         assert len(s.exec(select(Portfolio)).all()) == len(every)
 
-    client = _user("client@harbour.example.com")
+    client = f.user_by_email("client@harbour.example.com")
     with session_scope() as s:
         held = s.exec(select(PortfolioUser).where(PortfolioUser.user_id == client.id)).all()
     assert len(held) == 3

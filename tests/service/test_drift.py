@@ -13,10 +13,10 @@ from decimal import Decimal
 import pytest
 
 from app.db.engine import session_scope
-from app.db.tables import TargetPortfolio, TradeInstruction, TradeTransaction
 from app.domain.errors import NotFound, PermissionDenied, ValidationError
 from app.services import drift
-from tests.factories import actor
+from tests.factories import actor, at
+from tests.factories_advice import make_target_portfolio, make_trade, make_trade_instruction
 from tests.factories_models import count_queries, make_model, make_universe, set_price
 from tests.factories_portfolios import cash, make_custom_holding, make_portfolio, make_portfolio_world, post
 
@@ -194,42 +194,22 @@ def test_a_reconstruction_is_replayed_through_the_ledger(world):
 
 
 # ---- queues -------------------------------------------------------------------------------------------
-def _at(day: str) -> datetime:
-    return datetime.fromisoformat(day).replace(hour=9, tzinfo=timezone.utc)
-
-
-def _tp(portfolio, version, status, *, day, validated=None, nec=False):
-    with session_scope() as s:
-        s.add(TargetPortfolio(investment_id=portfolio.id, version=version, status=status, not_enough_cash=nec,
-                              value=D("1000.00"), created_at=_at(day), updated_at=_at(day),
-                              validated_at=_at(validated) if validated else None,
-                              error_message="boom" if status == "failed" else None,
-                              result=None if status == "failed" else json.dumps({"value": "1000.00"})))
-
-
 def _ti(portfolio, status, *, approved_trades=0, asset=None):
-    now = _at("2026-03-01")
-    with session_scope() as s:
-        ti = TradeInstruction(investment_id=portfolio.id, version=1, status=status, created_at=now, updated_at=now,
-                              payload=json.dumps({}))
-        s.add(ti)
-        s.flush()
-        for _ in range(approved_trades):
-            s.add(TradeTransaction(trade_instruction_id=ti.id, asset_id=asset.id, asset_code=asset.code,
-                                   action="increase", status="approved", decision="approved", quantity=D(10),
-                                   price=D("45.00"), asset_price=D("45.00"), value=D("450.00"), fee=D("10.00"),
-                                   amount=D("460.00"), pending=D("460.00"), current_units=D(0), full_sell=False,
-                                   stop_loss=False, urgent=False, updated_at=now, approved_at=now))
+    now = at("2026-03-01", hour=9)
+    ti = make_trade_instruction(portfolio, status, created_at=now, updated_at=now, payload=json.dumps({}))
+    for _ in range(approved_trades):
+        make_trade(ti, asset, "increase", "10", price="45.00", fee="10.00", amount="460.00", decision="approved",
+                   asset_price=D("45.00"), current_units=D(0), updated_at=now, approved_at=now)
 
 
 def test_queue_counts(world):
     w = world.w
-    _tp(world.smith, 1, "draft", day="2026-03-01")
-    _tp(world.balanced, 1, "validated", day="2026-02-01", validated="2026-02-28")
-    _tp(world.prop, 1, "draft", day="2026-03-05", nec=True)
+    make_target_portfolio(world.smith, 1, "draft", day="2026-03-01")
+    make_target_portfolio(world.balanced, 1, "validated", day="2026-02-01", validated="2026-02-28")
+    make_target_portfolio(world.prop, 1, "draft", day="2026-03-05", not_enough_cash=True)
     extra = make_portfolio(w.firm, holders=[w.client], adviser=w.adviser, model=world.model["id"], name="Zed")
-    _tp(extra, 1, "failed", day="2026-03-02")
-    _tp(w.other_portfolio, 1, "draft", day="2026-03-01")  # firm B
+    make_target_portfolio(extra, 1, "failed", day="2026-03-02", error="boom")
+    make_target_portfolio(w.other_portfolio, 1, "draft", day="2026-03-01")  # firm B
     _ti(world.smith, "pending_validation")
     _ti(world.balanced, "pending_approval")
     _ti(world.prop, "approved", approved_trades=2, asset=world.u.stocks[0])

@@ -13,44 +13,22 @@ from types import SimpleNamespace
 import pytest
 
 from app.db.engine import session_scope
-from app.db.tables import AssetTransaction, Firm, Portfolio, TradeInstruction, TradeTransaction
+from app.db.tables import AssetTransaction, Firm, Portfolio, TradeTransaction
 from app.domain.errors import NotFound
 from app.services import holdings, orders, target_portfolios as tps, trade_file, trade_instructions as tis
-from tests.factories import actor
+from tests.factories import actor, update_row
+from tests.factories_advice import make_trade, make_trade_instruction
 from tests.factories_assets import make_asset, make_class
 from tests.factories_models import count_queries, make_model, make_universe
 from tests.factories_portfolios import cash, make_portfolio_world, post
 from tests.factories_recommendations import make_short_term
 
 
-def _instruction(portfolio_id: int, version: int = 1) -> int:
-    with session_scope() as s:
-        ti = TradeInstruction(investment_id=portfolio_id, version=version, status="approved", validated=True)
-        s.add(ti)
-        s.flush()
-        return ti.id
-
-
-def _trade(ti_id: int, asset, action: str, quantity: str, status: str = "approved") -> int:
-    q = D(quantity)
-    price = D(asset.last_close_price)
-    with session_scope() as s:
-        row = TradeTransaction(trade_instruction_id=ti_id, asset_id=asset.id, asset_code=asset.code, action=action,
-                               status=status, quantity=q, price=price, value=q * price, fee=D("19.95"),
-                               amount=q * price, pending=q * price)
-        s.add(row)
-        s.flush()
-        return row.id
-
-
 def _order(portfolio, asset, trade_id: int, quantity: str, status: str = "processing") -> int:
     kind = "asset_buy" if _action(trade_id) == "increase" else "parcel"
     row = post(portfolio, kind, status=status, asset_id=asset.id, quantity=quantity, price=asset.last_close_price,
                fee="19.95")
-    with session_scope() as s:
-        placed = s.get(AssetTransaction, row.id)
-        placed.trade_transaction_id = trade_id
-        s.add(placed)
+    update_row(AssetTransaction, row.id, trade_transaction_id=trade_id)
     return row.id
 
 
@@ -75,22 +53,22 @@ def book(db):
           ("RIO", "118.00"), ("TLS", "4.00"))}
     cash(w.portfolio, "100000.00")
     post(w.portfolio, "asset_buy", asset_id=a["BHP"].id, quantity=100, price="30.00", fee="10.00")
-    ti = _instruction(w.portfolio.id)
+    ti = make_trade_instruction(w.portfolio.id, validated=True).id
     ids = SimpleNamespace(
-        cba=_trade(ti, a["CBA"], "increase", "120"),
-        bhp=_trade(ti, a["BHP"], "decrease", "40"),
-        wes=_trade(ti, a["WES"], "increase", "50"),
-        csl=_trade(ti, a["CSL"], "increase", "10"),
-        nab=_trade(ti, a["NAB"], "increase", "30", status="executed"),
-        rio=_trade(ti, a["RIO"], "increase", "5", status="declined"),
-        tls=_trade(ti, a["TLS"], "increase", "500", status="pending_approval"),
+        cba=make_trade(ti, a["CBA"], "increase", "120").id,
+        bhp=make_trade(ti, a["BHP"], "decrease", "40").id,
+        wes=make_trade(ti, a["WES"], "increase", "50").id,
+        csl=make_trade(ti, a["CSL"], "increase", "10").id,
+        nab=make_trade(ti, a["NAB"], "increase", "30", status="executed").id,
+        rio=make_trade(ti, a["RIO"], "increase", "5", status="declined").id,
+        tls=make_trade(ti, a["TLS"], "increase", "500", status="pending_approval").id,
     )
     ids.bhp_order = _order(w.portfolio, a["BHP"], ids.bhp, "40")
     ids.wes_order = _order(w.portfolio, a["WES"], ids.wes, "45")
     _order(w.portfolio, a["CSL"], ids.csl, "10", status="processing_error")
     _order(w.portfolio, a["NAB"], ids.nab, "30", status="executed")
-    other_ti = _instruction(w.other_portfolio.id)
-    _trade(other_ti, a["CBA"], "increase", "7")
+    other_ti = make_trade_instruction(w.other_portfolio.id, validated=True).id
+    make_trade(other_ti, a["CBA"], "increase", "7")
     return SimpleNamespace(w=w, a=a, ti=ti, ids=ids)
 
 
@@ -140,7 +118,7 @@ def test_pending_trades_take_a_bounded_number_of_queries(book):
 
     before = queries()
     for n in range(12):  # twelve more approved trades, half of them placed
-        trade_id = _trade(book.ti, book.a["TLS"], "increase", str(100 + n))
+        trade_id = make_trade(book.ti, book.a["TLS"], "increase", str(100 + n)).id
         if n % 2:
             _order(book.w.portfolio, book.a["TLS"], trade_id, str(100 + n))
     assert queries() == before
@@ -149,22 +127,14 @@ def test_pending_trades_take_a_bounded_number_of_queries(book):
     assert sum(1 for p in h.pending_trades if p.code == "TLS" and p.status == "Placed") == 6
 
 
-def _set(model, row_id: int, **values) -> None:
-    with session_scope() as s:
-        row = s.get(model, row_id)
-        for k, v in values.items():
-            setattr(row, k, v)
-        s.add(row)
-
-
 def test_pending_trades_follow_the_orders_from_approval_to_execution(db):
     """Approved -> Placed (a Desktop Broker file) -> gone once the execution file is uploaded."""
     w = make_portfolio_world()
     u = make_universe()
     model = make_model(actor(w.admin), u)
     make_short_term(SimpleNamespace(id=model["id"]), u.stocks[1], "BUY")
-    _set(Portfolio, w.portfolio.id, model_id=model["id"], inactive=False, broker_account="DB-778812")
-    _set(Firm, w.firm.id, ausiex_code="AX-HARB")
+    update_row(Portfolio, w.portfolio.id, model_id=model["id"], inactive=False, broker_account="DB-778812")
+    update_row(Firm, w.firm.id, ausiex_code="AX-HARB")
     cash(w.portfolio, "100000.00")
     post(w.portfolio, "asset_buy", asset_id=u.stocks[0].id, quantity=100, price="40.00", fee="10.00")
     tp = tps.calculate(actor=actor(w.adviser), investment_id=w.portfolio.id)

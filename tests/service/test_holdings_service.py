@@ -11,33 +11,15 @@ from openpyxl import load_workbook
 from pypdf import PdfReader
 
 from app.db.engine import session_scope
-from app.db.tables import Model, ModelClass, Portfolio, PortfolioClass
+from app.db.tables import Portfolio, PortfolioClass
 from app.domain.errors import NotFound
 from app.services import holdings
-from tests.factories import actor
+from tests.factories import actor, update_row
 from tests.factories_assets import make_asset, make_cash_class, make_class
+from tests.factories_models import make_model
 from tests.factories_portfolios import (
     cash, make_custom_holding, make_deposit, make_institution, make_portfolio_world, post,
 )
-
-
-def _model(firm_id: int, targets: dict[int, str], name: str = "Balanced", class_allocation: bool = True) -> Model:
-    with session_scope() as s:
-        model = Model(firm_id=firm_id, name=name, status="active", class_allocation=class_allocation)
-        s.add(model)
-        s.flush()
-        for class_id, allocation in targets.items():
-            s.add(ModelClass(model_id=model.id, class_id=class_id, allocation=D(allocation)))
-        s.flush()
-        return model
-
-
-def _link(portfolio_id: int, **fields) -> None:
-    with session_scope() as s:
-        p = s.get(Portfolio, portfolio_id)
-        for k, v in fields.items():
-            setattr(p, k, v)
-        s.add(p)
 
 
 @pytest.fixture
@@ -74,10 +56,8 @@ CBA_COST, CBA_VALUE = D("1019.95"), D("1200.00")
 DEPOSIT = D("2000.00")
 HOUSE = D("250000.00")
 TOTAL = CASH + BHP_VALUE + CBA_VALUE + DEPOSIT + HOUSE  # 261903.05
-
-
-def pct(part: D, whole: D) -> D:
-    return (part * 100 / whole).quantize(D("0.0001"))
+# allocations (% of the total, 4 places): BHP 1353.00 / 261903.05 = 0.5166; the house 250000.00 / 261903.05 = 95.4552;
+# cash and deposits 9350.05 / 261903.05 = 3.5700; shares 2553.00 / 261903.05 = 0.9748
 
 
 def test_figures_to_the_cent(book):
@@ -96,7 +76,7 @@ def test_figures_to_the_cent(book):
     assert bhp.since_purchase == D("12.1891") and cba.since_purchase == D("17.6528")
     assert bhp.six_months_return == D("12.3456") and bhp.dividend_yield == D("5.1") and cba.dividend_yield is None
     assert cba.six_months_return == D("-3.2")
-    assert bhp.allocation == pct(BHP_VALUE, TOTAL) and bhp.url == "https://example.com/bhp"
+    assert bhp.allocation == D("0.5166") and bhp.url == "https://example.com/bhp"
     assert bhp.class_title == "Australian Equities" and cba.class_id == book["equities"].id
 
     (deposit,) = h.deposits
@@ -106,12 +86,12 @@ def test_figures_to_the_cent(book):
     (house,) = h.custom_holdings
     assert (house.name, house.value, house.fee, house.class_title, house.class_type) == \
         ("Beach House", HOUSE, D("0.5"), "Property", "asset")
-    assert house.allocation == pct(HOUSE, TOTAL)
+    assert house.allocation == D("95.4552")
 
     # grouped by class: cash first (cash account + deposit), then the others by their order
     titles = [(c.title, c.value) for c in h.classes]
     assert titles == [("Cash", CASH + DEPOSIT), ("Australian Equities", BHP_VALUE + CBA_VALUE), ("Property", HOUSE)]
-    assert [c.actual for c in h.classes] == [pct(CASH + DEPOSIT, TOTAL), pct(BHP_VALUE + CBA_VALUE, TOTAL), pct(HOUSE, TOTAL)]
+    assert [c.actual for c in h.classes] == [D("3.5700"), D("0.9748"), D("95.4552")]
     assert all(c.target is None and c.color is None for c in h.classes) and h.target_source is None
 
     sections = holdings.sections(h)
@@ -138,8 +118,8 @@ def test_model_targets_and_bar_colours(book):
     w = book["w"]
     cash_id, eq_id, prop_id = book["cash_class"].id, book["equities"].id, book["property"].id
     # the actual shares, to one decimal: cash 3.6%, equities 1.0%, property 95.5%
-    model = _model(w.firm.id, {cash_id: "3.6", eq_id: "5", prop_id: "91.4"})
-    _link(w.portfolio.id, model_id=model.id)
+    model = make_model(w.firm.id, name="Balanced", classes={cash_id: "3.6", eq_id: "5", prop_id: "91.4"})
+    update_row(Portfolio, w.portfolio.id, model_id=model.id)
     h = holdings.load(actor=actor(w.admin), portfolio_id=w.portfolio.id)
     assert h.portfolio.model_name == "Balanced" and h.target_source == "model"
     by_title = {c.title: c for c in h.classes}
@@ -153,8 +133,8 @@ def test_model_targets_and_bar_colours(book):
 def test_portfolio_own_allocation_wins_and_missing_classes_show(book):
     w = book["w"]
     other = make_class("International Equities")
-    model = _model(w.firm.id, {book["cash_class"].id: "100"})
-    _link(w.portfolio.id, model_id=model.id, class_allocation=True)
+    model = make_model(w.firm.id, name="Balanced", classes={book["cash_class"].id: "100"})
+    update_row(Portfolio, w.portfolio.id, model_id=model.id, class_allocation=True)
     with session_scope() as s:
         s.add(PortfolioClass(investment_id=w.portfolio.id, class_id=book["property"].id, allocation=D("60")))
         s.add(PortfolioClass(investment_id=w.portfolio.id, class_id=other.id, allocation=D("30")))
@@ -170,8 +150,8 @@ def test_portfolio_own_allocation_wins_and_missing_classes_show(book):
 
 def test_model_without_class_allocation_gives_no_target(book):
     w = book["w"]
-    model = _model(w.firm.id, {book["cash_class"].id: "100"}, class_allocation=False)
-    _link(w.portfolio.id, model_id=model.id)
+    model = make_model(w.firm.id, name="Balanced", classes={book["cash_class"].id: "100"}, class_allocation=False)
+    update_row(Portfolio, w.portfolio.id, model_id=model.id)
     h = holdings.load(actor=actor(w.adviser), portfolio_id=w.portfolio.id)
     assert h.target_source is None and h.portfolio.model_name == "Balanced"
 
@@ -220,7 +200,7 @@ def test_empty_portfolio(db):
 def test_cash_account_named_after_the_bank(db):
     w = make_portfolio_world()
     bank = make_institution("Harbour Credit Union")
-    _link(w.portfolio.id, institution_id=bank.id)
+    update_row(Portfolio, w.portfolio.id, institution_id=bank.id)
     h = holdings.load(actor=actor(w.adviser), portfolio_id=w.portfolio.id)
     assert h.cash_account.name == "Harbour Credit Union Cash Account"
 
@@ -244,9 +224,9 @@ def test_tenancy(book):
 
 def test_excel_export_contents(book):
     w = book["w"]
-    model = _model(w.firm.id, {book["cash_class"].id: "10", book["equities"].id: "20", book["property"].id: "70"},
-                   name="Harbour Growth")
-    _link(w.portfolio.id, model_id=model.id)
+    model = make_model(w.firm.id, name="Harbour Growth",
+                       classes={book["cash_class"].id: "10", book["equities"].id: "20", book["property"].id: "70"})
+    update_row(Portfolio, w.portfolio.id, model_id=model.id)
     name, data, media = holdings.export(actor=actor(w.adviser), portfolio_id=w.portfolio.id, file_format="xlsx",
                                         client_offset="-600")
     assert name.startswith("Smith Family - Holdings - ") and name.endswith(".xlsx")

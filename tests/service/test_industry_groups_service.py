@@ -11,7 +11,9 @@ from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationEr
 from app.domain.permissions import NOT_ALLOWED
 from app.services import industry_groups as ig
 from tests import factories as f
+from tests import factories_assets as fa
 from tests import factories_industry_groups as g
+from tests import factories_models as fm
 
 
 @pytest.fixture
@@ -26,11 +28,11 @@ def su(world):
 
 # ---- reading ---------------------------------------------------------------------------------------
 def test_staff_read_groups_in_order_with_linked_asset_counts(world, su):
-    energy, materials, financials = g.make_group("Energy", idx=2), g.make_group("Materials", idx=0), g.make_group("Financials", idx=1)
-    g.make_asset(energy, "WDS")
-    g.make_asset(energy, "STO")
-    g.make_asset(materials, "BHP")
-    g.make_asset(energy, "PRIV", firm_id=world.firm_b.id)  # firm B's own asset
+    energy, materials, financials = fa.make_group("Energy", idx=2), fa.make_group("Materials", idx=0), fa.make_group("Financials", idx=1)
+    fa.make_asset("WDS", group=energy)
+    fa.make_asset("STO", group=energy)
+    fa.make_asset("BHP", group=materials)
+    fa.make_asset("PRIV", group=energy, firm=world.firm_b.id)  # firm B's own asset
 
     rows = ig.list_industry_groups(actor=su)
     assert [(r["title"], r["idx"], r["assets_count"]) for r in rows] == [
@@ -52,7 +54,7 @@ def test_staff_read_groups_in_order_with_linked_asset_counts(world, su):
 
 
 def test_clients_may_not_read_industry_groups(world):
-    group = g.make_group("Energy")
+    group = fa.make_group("Energy")
     client = f.actor(world.client_a)
     for call in (lambda: ig.list_industry_groups(actor=client), lambda: ig.main_list(actor=client),
                  lambda: ig.get_industry_group(actor=client, group_id=group.id)):
@@ -75,7 +77,7 @@ def test_unknown_groups_are_not_found(su, group_id):
 # ---- only the superuser changes them -----------------------------------------------------------------
 @pytest.mark.parametrize("who", ["admin_a", "adviser_a", "client_a"])
 def test_only_the_superuser_changes_industry_groups(world, who):
-    energy, materials = g.make_groups("Energy", "Materials")
+    energy, materials = fa.make_groups("Energy", "Materials")
     actor = f.actor(getattr(world, who))
     before = g.state()
     calls = [
@@ -119,7 +121,7 @@ def test_create_appends_trims_and_gives_an_unused_palette_colour(su):
     ],
 )
 def test_create_refuses_invalid_input_and_writes_nothing(su, data, field, text):
-    g.make_group("Energy")
+    fa.make_group("Energy")
     before = g.state()
     with pytest.raises(ValidationError) as err:
         ig.create_industry_group(actor=su, data=data)
@@ -130,7 +132,7 @@ def test_create_refuses_invalid_input_and_writes_nothing(su, data, field, text):
 
 @pytest.mark.parametrize("title", ["Energy", "energy", "  ENERGY ", "EnErGy"])
 def test_titles_are_unique_whatever_the_case(su, title):
-    g.make_group("Energy")
+    fa.make_group("Energy")
     with pytest.raises(ValidationError) as err:
         ig.create_industry_group(actor=su, data={"title": title})
     assert err.value.message == "Title should be unique."
@@ -144,7 +146,7 @@ def test_max_length_title_is_accepted(su):
 
 # ---- update ------------------------------------------------------------------------------------------
 def test_rename_recolour_and_move(su):
-    energy, materials, financials, utilities = g.make_groups("Energy", "Materials", "Financials", "Utilities")
+    energy, materials, financials, utilities = fa.make_groups("Energy", "Materials", "Financials", "Utilities")
     renamed = ig.update_industry_group(actor=su, group_id=energy.id, data={"title": "Energy & Resources"})
     assert renamed["title"] == "Energy & Resources" and renamed["color"] == "#3e63dd" and renamed["idx"] == 0
 
@@ -179,7 +181,7 @@ def test_rename_recolour_and_move(su):
     ],
 )
 def test_update_refuses_invalid_input_and_writes_nothing(su, data, field, text):
-    energy, _ = g.make_groups("Energy", "Materials")
+    energy, _ = fa.make_groups("Energy", "Materials")
     before = g.state()
     with pytest.raises(ValidationError) as err:
         ig.update_industry_group(actor=su, group_id=energy.id, data=data)
@@ -189,8 +191,8 @@ def test_update_refuses_invalid_input_and_writes_nothing(su, data, field, text):
 
 # ---- delete ------------------------------------------------------------------------------------------
 def test_delete_is_blocked_while_assets_are_linked(world, su):
-    energy, materials = g.make_groups("Energy", "Materials")
-    asset = g.make_asset(energy, "WDS", firm_id=world.firm_a.id)  # a firm's own asset blocks as well
+    energy, materials = fa.make_groups("Energy", "Materials")
+    asset = fa.make_asset("WDS", group=energy, firm=world.firm_a.id)  # a firm's own asset blocks as well
     before = g.state()
     with pytest.raises(Conflict) as err:
         ig.delete_industry_group(actor=su, group_id=energy.id)
@@ -212,9 +214,9 @@ def test_delete_is_blocked_while_assets_are_linked(world, su):
 
 
 def test_delete_renumbers_and_drops_model_allocations_to_the_group(world, su):
-    energy, materials, utilities = g.make_groups("Energy", "Materials", "Utilities")
-    g.make_model_allocation(world.firm_a.id, materials)
-    g.make_model_allocation(world.firm_a.id, utilities)
+    energy, materials, utilities = fa.make_groups("Energy", "Materials", "Utilities")
+    fm.make_model(world.firm_a.id, industry_groups={materials.id: "20"})
+    fm.make_model(world.firm_a.id, industry_groups={utilities.id: "20"})
     ig.delete_industry_group(actor=su, group_id=materials.id)
     assert g.order() == ["Energy", "Utilities"]
     assert [r.idx for r in g.group_rows()] == [0, 1]
@@ -226,8 +228,8 @@ def test_delete_renumbers_and_drops_model_allocations_to_the_group(world, su):
 
 # ---- reorder -----------------------------------------------------------------------------------------
 def test_reorder_applies_the_whole_order(su):
-    a, b, c = g.make_groups("Energy", "Materials", "Financials")
-    g.make_asset(c, "CBA")
+    a, b, c = fa.make_groups("Energy", "Materials", "Financials")
+    fa.make_asset("CBA", group=c)
     rows = ig.reorder_industry_groups(actor=su, items=[{"id": c.id, "idx": 0}, {"id": a.id, "idx": 1}, {"id": b.id, "idx": 2}])
     assert [(r["title"], r["idx"], r["assets_count"]) for r in rows] == [("Financials", 0, 1), ("Energy", 1, 0), ("Materials", 2, 0)]
     assert g.order() == ["Financials", "Energy", "Materials"]
@@ -256,7 +258,7 @@ def test_reorder_applies_the_whole_order(su):
     ],
 )
 def test_reorder_refuses_malformed_lists_and_writes_nothing(su, make_items):
-    a, b, c = g.make_groups("Energy", "Materials", "Financials")
+    a, b, c = fa.make_groups("Energy", "Materials", "Financials")
     before = g.state()
     with pytest.raises(ValidationError) as err:
         ig.reorder_industry_groups(actor=su, items=make_items(a, b, c))
@@ -273,7 +275,7 @@ def test_reorder_refuses_malformed_lists_and_writes_nothing(su, make_items):
     ],
 )
 def test_reorder_refuses_a_list_that_is_not_the_current_set(su, make_items):
-    a, b, c = g.make_groups("Energy", "Materials", "Financials")
+    a, b, c = fa.make_groups("Energy", "Materials", "Financials")
     before = g.state()
     with pytest.raises(Conflict) as err:
         ig.reorder_industry_groups(actor=su, items=make_items(a, b, c))
@@ -283,7 +285,7 @@ def test_reorder_refuses_a_list_that_is_not_the_current_set(su, make_items):
 
 def test_reorder_is_one_transaction(su, monkeypatch):
     """A failure after the positions were written leaves every position as it was."""
-    a, b, c = g.make_groups("Energy", "Materials", "Financials")
+    a, b, c = fa.make_groups("Energy", "Materials", "Financials")
     before = g.state()
 
     def broken(*args, **kwargs):
@@ -297,7 +299,7 @@ def test_reorder_is_one_transaction(su, monkeypatch):
 
 # ---- concurrent writers ----------------------------------------------------------------------------
 def test_two_superusers_creating_the_same_title_make_one_group(world, su):
-    g.make_group("Energy")
+    fa.make_group("Energy")
     barrier = threading.Barrier(4)
     outcomes: list[str] = []
 
@@ -321,7 +323,7 @@ def test_two_superusers_creating_the_same_title_make_one_group(world, su):
 
 # ---- lookups for loaders -------------------------------------------------------------------------------
 def test_ids_by_title_ignores_case_and_unknown_titles(db):
-    energy, materials = g.make_groups("Energy", "Materials")
+    energy, materials = fa.make_groups("Energy", "Materials")
     from app.db.engine import session_scope
 
     with session_scope() as s:
@@ -333,7 +335,7 @@ def test_ids_by_title_ignores_case_and_unknown_titles(db):
 def test_demo_groups_load_once_in_order_with_distinct_colours(su):
     from app.services.demo_industry_groups import DEMO_GROUPS, load_demo_industry_groups
 
-    g.make_group("energy", color="#000000")  # an existing group with a demo title is kept, not doubled
+    fa.make_group("energy", color="#000000")  # an existing group with a demo title is kept, not doubled
     ids = load_demo_industry_groups()
     titles = [t for t, _ in DEMO_GROUPS]
     assert list(ids) == titles

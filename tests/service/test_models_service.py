@@ -15,6 +15,7 @@ from app.domain.model_spec import ModelSpec
 from app.domain.roles import Role
 from app.services import models
 from tests import factories as f
+from tests import factories_assets as fa
 from tests import factories_models as fm
 
 INVALID = "Please, fill all required fields with valid data."
@@ -181,8 +182,8 @@ def test_validation_texts(world, u):
 
 def test_assets_must_be_usable_by_the_owner_firm_and_in_their_class(world, u):
     admin = f.actor(world.admin_a)
-    private_b = fm.make_asset(u.equities, "BPRIV", firm=world.firm_b)
-    private_a = fm.make_asset(u.equities, "APRIV", firm=world.firm_a)
+    private_b = fa.make_asset("BPRIV", u.equities, firm=world.firm_b, price="10.00")
+    private_a = fa.make_asset("APRIV", u.equities, firm=world.firm_a, price="10.00")
     data = fm.payload(u)
     data["allocation_classes"][0]["assets"].append({"asset_id": private_b.id})
     _refused(admin, data, f"Asset {private_b.id} is not available",
@@ -214,7 +215,7 @@ def test_assets_must_be_usable_by_the_owner_firm_and_in_their_class(world, u):
 
 def test_unknown_classes_types_and_groups(world, u):
     admin = f.actor(world.admin_a)
-    other_firms_class = fm.make_class("B only", firm=world.firm_b)
+    other_firms_class = fa.make_class("B only", firm=world.firm_b, idx=0)
     data = fm.payload(u, allocation_types=[{"type_id": 99999}], industry_groups_allocations=[{"industry_group_id": 99999}])
     data["allocation_classes"][0]["class_id"] = other_firms_class.id
     data["allocation_classes"][0]["assets"] = []
@@ -469,8 +470,8 @@ def test_details_per_class_with_returns(world, u):
 
 
 def test_form_options(world, u):
-    own = fm.make_class("A's own class", firm=world.firm_a)
-    fm.make_class("B's own class", firm=world.firm_b)
+    own = fa.make_class("A's own class", firm=world.firm_a, idx=0)
+    fa.make_class("B's own class", firm=world.firm_b, idx=0)
     options = models.model_form_options(actor=f.actor(world.adviser_a))
     titles = [c["title"] for c in options["classes"]]
     assert "A's own class" in titles and "B's own class" not in titles and "Cash" in titles
@@ -552,7 +553,7 @@ def test_demo_models_wait_for_assets_then_load_once(db):
     demo.load_demo_data()
     assert _count(Model) == 5
 
-    harbour_admin = f.actor(_user("admin@harbour.example.com"))
+    harbour_admin = f.actor(f.user_by_email("admin@harbour.example.com"))
     rows, total = models.list_models(actor=harbour_admin)
     assert [r["name"] for r in rows] == ["Balanced Growth", "Conservative (work in progress)", "Income Focus"]
     balanced = rows[0]
@@ -560,7 +561,7 @@ def test_demo_models_wait_for_assets_then_load_once(db):
     history, _ = models.model_history(actor=harbour_admin, model_id=balanced["id"])
     assert [(h["version_id"], h["moderator"]["first_name"]) for h in history] == [(2, "Olivia"), (1, "James")]
     assert models.get_model(actor=harbour_admin, model_id=rows[2]["id"])["allocation_method"] == "percentages"
-    southern = f.actor(_user("admin@southerncross.example.com"))
+    southern = f.actor(f.user_by_email("admin@southerncross.example.com"))
     assert sorted(r["name"] for r in models.list_models(actor=southern)[0]) == [
         "Australian Blue Chip", "Balanced Growth", "Growth Leaders", "Income Focus"]
     details = models.model_details(actor=southern, model_id=balanced["id"])
@@ -571,10 +572,3 @@ def test_demo_models_wait_for_assets_then_load_once(db):
         row.deleted_at = utcnow()
         s.add(row)
     assert load_demo_models() == 0
-
-
-def _user(email):
-    from app.db.tables import User
-
-    with session_scope() as s:
-        return s.exec(select(User).where(User.email == email)).one()

@@ -11,7 +11,7 @@ from sqlmodel import select
 
 from app.db.engine import session_scope
 from app.db.tables import (
-    Broker, CustomHolding, Institution, Model, ModelSharedFirm, Portfolio, PortfolioClass, PortfolioException,
+    Broker, CustomHolding, Institution, Portfolio, PortfolioClass, PortfolioException,
     PortfolioIndustryGroup, PortfolioUser,
 )
 from app.domain import portfolios as rules
@@ -21,6 +21,7 @@ from app.services import portfolios as svc
 from app.services import reference_data
 from tests import factories as f
 from tests import factories_assets as fa
+from tests import factories_models as fm
 from tests import factories_portfolios as fp
 
 
@@ -32,15 +33,6 @@ def w(db):
 def a(user):
     return f.actor(user)
 
-
-def _model(firm, name="Growth", *, status="active", availability="with_practice", shared=()):
-    with session_scope() as s:
-        row = Model(firm_id=firm.id if hasattr(firm, "id") else firm, name=name, status=status, availability=availability)
-        s.add(row)
-        s.flush()
-        for other in shared:
-            s.add(ModelSharedFirm(model_id=row.id, firm_id=other.id))
-        return row
 
 
 def _rows(table, pid):
@@ -241,7 +233,7 @@ def _names(rows):
 
 def test_list_contexts_and_filters(w):
     broker = fp.make_broker("CommSec Test")
-    model = _model(w.firm)
+    model = fm.make_model(w.firm, name="Growth", availability="with_practice")
     fp.make_portfolio(w.firm, holders=[w.stranger], name="Archive", inactive=True)
     fp.make_portfolio(w.firm, holders=[w.client], name="Apple Trust", broker_id=broker.id, model=model, adviser=w.adviser)
     admin = a(w.admin)
@@ -303,7 +295,7 @@ def test_portfolio_counts(w):
 # ---- linking models -------------------------------------------------------------------------------------
 def test_link_and_unlink_a_model_of_the_firm(w):
     pid = w.portfolio.id
-    own = _model(w.firm, "Harbour Growth", availability="only_superuser")
+    own = fm.make_model(w.firm, name="Harbour Growth", availability="only_superuser")
     holding = fp.make_custom_holding(pid, "Art", asset_class=fa.make_class("Collectibles"))
     linked = svc.link_model(actor=a(w.adviser), portfolio_id=pid, model_id=own.id)
     assert linked == {"investment_id": pid, "model_id": own.id, "modelName": "Harbour Growth",
@@ -322,7 +314,7 @@ def test_link_and_unlink_a_model_of_the_firm(w):
 def test_cross_firm_link_and_unlink_set_custom_holdings_to_cash(w):
     cash = fa.make_cash_class()
     pid = w.portfolio.id
-    shared = _model(w.other_firm, "Shared Income", availability="with_practice", shared=[w.firm])
+    shared = fm.make_model(w.other_firm, name="Shared Income", availability="with_practice", shared=[w.firm])
     holding = fp.make_custom_holding(pid, "Farm", asset_class=fa.make_class("Property"))
     linked = svc.link_model(actor=a(w.admin), portfolio_id=pid, model_id=shared.id)
     assert linked["customAssetClassesChanged"] is True
@@ -339,10 +331,10 @@ def test_cross_firm_link_and_unlink_set_custom_holdings_to_cash(w):
 
 def test_only_models_the_firm_may_use_are_linked(w):
     pid = w.portfolio.id
-    private = _model(w.other_firm, "Private", availability="only_superuser")
-    everyone = _model(w.other_firm, "Open", availability="all")
-    draft = _model(w.firm, "Draft", status="draft")
-    nobody = _model(w.firm, "Nobody", availability="nobody")
+    private = fm.make_model(w.other_firm, name="Private", availability="only_superuser")
+    everyone = fm.make_model(w.other_firm, name="Open", availability="all")
+    draft = fm.make_model(w.firm, name="Draft", status="draft", availability="with_practice")
+    nobody = fm.make_model(w.firm, name="Nobody", availability="nobody")
     with pytest.raises(NotFound):
         svc.link_model(actor=a(w.admin), portfolio_id=pid, model_id=private.id)
     with pytest.raises(NotFound):  # the superuser too: the portfolio's firm decides
@@ -362,7 +354,7 @@ def test_only_models_the_firm_may_use_are_linked(w):
     found = svc.linkable_models(actor=a(w.admin), portfolio_id=pid)
     assert [(r["name"], r["cross_firm"], r["current"]) for r in found["rows"]] == [("Open", True, True)]
     assert found["portfolio"]["model_name"] == "Open" and found["portfolio"]["model_cross_firm"] is True
-    own = _model(w.firm, "Balanced")
+    own = fm.make_model(w.firm, name="Balanced", availability="with_practice")
     assert [r["name"] for r in svc.linkable_models(actor=a(w.admin), portfolio_id=pid, search="bal")["rows"]] == ["Balanced"]
     assert own.id
     with pytest.raises(PermissionDenied):
@@ -372,7 +364,7 @@ def test_only_models_the_firm_may_use_are_linked(w):
 def test_linking_bumps_the_version_so_an_open_form_conflicts(w):
     pid = w.portfolio.id
     before = svc.get_portfolio(actor=a(w.admin), portfolio_id=pid)
-    svc.link_model(actor=a(w.admin), portfolio_id=pid, model_id=_model(w.firm).id)
+    svc.link_model(actor=a(w.admin), portfolio_id=pid, model_id=fm.make_model(w.firm, name="Growth", availability="with_practice").id)
     with pytest.raises(Conflict):
         svc.update_portfolio(actor=a(w.admin), portfolio_id=pid, data=before)
 

@@ -15,8 +15,11 @@ from app.domain import validators as v
 from app.domain.errors import INVALID_FORM, NotFound, PermissionDenied, ValidationError
 from app.services import recommendations as recs
 from tests import factories as f
+from tests import factories_assets as fa
+from tests import factories_models as fm
 from tests import factories_recommendations as fr
-from tests.factories_recommendations import CSV, LT_HEADER, ST_HEADER, XLSX
+from tests.factories import CSV, XLSX
+from tests.factories_recommendations import LT_HEADER, ST_HEADER
 
 
 @pytest.fixture
@@ -24,13 +27,9 @@ def w(db):
     return fr.make_rec_world()
 
 
-def _actor(user):
-    return f.actor(user)
-
-
 # ---- long-term: add, change, delete --------------------------------------------------------------
 def test_long_term_add_list_update_delete(w):
-    admin = _actor(w.world.admin_a)
+    admin = f.actor(w.world.admin_a)
     created = recs.create_long_term(actor=admin, data={"model_id": w.model_a.id, "asset_id": w.bhp.id, "action": "buy",
                                                        "comment": "  core holding  "})
     assert created["message"] == rules.LONG_TERM_ADDED
@@ -52,7 +51,7 @@ def test_long_term_add_list_update_delete(w):
 
 
 def test_new_long_term_hold_needs_a_comment(w):
-    admin = _actor(w.world.admin_a)
+    admin = f.actor(w.world.admin_a)
     with pytest.raises(ValidationError) as err:
         recs.create_long_term(actor=admin, data={"model_id": w.model_a.id, "asset_id": w.bhp.id, "action": "hold", "comment": "  "})
     assert err.value.message == "Please fill out the comment"
@@ -67,7 +66,7 @@ def test_existing_long_term_saved_as_hold_without_comment_is_refused(w):
     """The screen asks whether to delete it; the service never keeps a hold without a comment."""
     rec = fr.make_long_term(w.model_a, w.bhp, "buy", "was a buy")
     with pytest.raises(ValidationError) as err:
-        recs.update_long_term(actor=_actor(w.world.admin_a), rec_id=rec.id, data={"action": "hold", "comment": ""})
+        recs.update_long_term(actor=f.actor(w.world.admin_a), rec_id=rec.id, data={"action": "hold", "comment": ""})
     assert err.value.message == rules.COMMENT_REQUIRED
     assert fr.long_terms(w.model_a.id) == [("BHP", "buy", "was a buy")]
 
@@ -75,15 +74,15 @@ def test_existing_long_term_saved_as_hold_without_comment_is_refused(w):
 def test_long_term_same_asset_twice(w):
     fr.make_long_term(w.model_a, w.bhp)
     with pytest.raises(ValidationError) as err:
-        recs.create_long_term(actor=_actor(w.world.adviser_a),
+        recs.create_long_term(actor=f.actor(w.world.adviser_a),
                               data={"model_id": w.model_a.id, "asset_id": w.bhp.id, "action": "sell"})
     assert err.value.message == "Asset BHP already exists in Long Term Recommendations"
     # another model may hold the same asset
-    recs.create_long_term(actor=_actor(w.world.adviser_a), data={"model_id": w.model_a2.id, "asset_id": w.bhp.id, "action": "sell"})
+    recs.create_long_term(actor=f.actor(w.world.adviser_a), data={"model_id": w.model_a2.id, "asset_id": w.bhp.id, "action": "sell"})
 
 
 def test_long_term_bad_fields(w):
-    admin = _actor(w.world.admin_a)
+    admin = f.actor(w.world.admin_a)
     with pytest.raises(ValidationError) as err:
         recs.create_long_term(actor=admin, data={"model_id": w.model_a.id, "asset_id": w.own_b.id, "action": "maybe",
                                                  "comment": "x" * 2001})
@@ -96,7 +95,7 @@ def test_long_term_bad_fields(w):
 
 
 def test_delete_all_long_terms(w):
-    admin = _actor(w.world.admin_a)
+    admin = f.actor(w.world.admin_a)
     with pytest.raises(ValidationError) as err:
         recs.delete_all_long_terms(actor=admin, model_id=w.model_a.id)
     assert err.value.message == "There are no recommendations to remove"
@@ -109,7 +108,7 @@ def test_delete_all_long_terms(w):
 
 # ---- permissions ---------------------------------------------------------------------------------
 def test_clients_are_refused_everything(w):
-    client = _actor(w.world.client_a)
+    client = f.actor(w.world.client_a)
     rec = fr.make_long_term(w.model_a, w.bhp)
     st_rec = fr.make_short_term(w.model_a, w.bhp)
     calls = [
@@ -125,7 +124,7 @@ def test_clients_are_refused_everything(w):
         lambda: recs.export_csv(actor=client, model_id=w.model_a.id, kind="long_term"),
         lambda: recs.upload_candidates(actor=client, kind="long_term"),
         lambda: recs.upload(actor=client, kind="long_term", model_ids=[w.model_a.id], content_type=CSV,
-                            data=fr.csv_bytes([("CBA", "buy", "")])),
+                            data=f.csv_bytes([("CBA", "buy", "")], LT_HEADER)),
     ]
     for call in calls:
         with pytest.raises(PermissionDenied):
@@ -134,7 +133,7 @@ def test_clients_are_refused_everything(w):
 
 
 def test_other_firms_models_are_not_found(w):
-    admin_a = _actor(w.world.admin_a)
+    admin_a = f.actor(w.world.admin_a)
     lt_b = fr.make_long_term(w.model_b, w.bhp)
     st_b = fr.make_short_term(w.model_b, w.bhp)
     with pytest.raises(NotFound) as err:
@@ -153,13 +152,13 @@ def test_other_firms_models_are_not_found(w):
         recs.export_csv(actor=admin_a, model_id=w.model_b.id, kind="short_term")
     with pytest.raises(NotFound):
         recs.upload(actor=admin_a, kind="short_term", model_ids=[w.model_a.id, w.model_b.id], content_type=CSV,
-                    data=fr.csv_bytes([("CBA", "BUY", "", "", "")], ST_HEADER))
+                    data=f.csv_bytes([("CBA", "BUY", "", "", "")], ST_HEADER))
     assert fr.long_terms(w.model_b.id) == [("BHP", "buy", None)]
     assert fr.short_terms(w.model_a.id) == []
 
 
 def test_a_shared_model_is_read_only_for_other_firms(w):
-    admin_a = _actor(w.world.admin_a)
+    admin_a = f.actor(w.world.admin_a)
     rec = fr.make_long_term(w.shared_all, w.bhp, "buy")
     assert recs.list_long_terms(actor=admin_a, model_id=w.shared_all.id)[1] == 1
     page = recs.recommendations_page(actor=admin_a, model_id=w.shared_all.id, kind="long_term")
@@ -172,38 +171,38 @@ def test_a_shared_model_is_read_only_for_other_firms(w):
     with pytest.raises(PermissionDenied):
         recs.delete_all_long_terms(actor=admin_a, model_id=w.shared_all.id)
     # the owner firm and the superuser may
-    owner = recs.recommendations_page(actor=_actor(w.world.adviser_b), model_id=w.shared_all.id, kind="long_term")
+    owner = recs.recommendations_page(actor=f.actor(w.world.adviser_b), model_id=w.shared_all.id, kind="long_term")
     assert owner["model"]["can_edit"] is True
-    recs.update_long_term(actor=_actor(w.world.superuser), rec_id=rec.id, data={"action": "sell"})
+    recs.update_long_term(actor=f.actor(w.world.superuser), rec_id=rec.id, data={"action": "sell"})
     assert fr.long_terms(w.shared_all.id) == [("BHP", "sell", None)]
 
 
 def test_deleted_models_are_not_found(w):
-    gone = fr.make_model(w.world.firm_a, "Gone", deleted=True)
+    gone = fm.make_model(w.world.firm_a, name="Gone", deleted=True)
     with pytest.raises(NotFound):
-        recs.list_long_terms(actor=_actor(w.world.admin_a), model_id=gone.id)
+        recs.list_long_terms(actor=f.actor(w.world.admin_a), model_id=gone.id)
     with pytest.raises(NotFound):
-        recs.list_short_terms(actor=_actor(w.world.superuser), model_id=gone.id)
+        recs.list_short_terms(actor=f.actor(w.world.superuser), model_id=gone.id)
 
 
 def test_firm_own_assets_only_for_that_firm(w):
     with pytest.raises(ValidationError) as err:
-        recs.create_short_term(actor=_actor(w.world.admin_a), data={"model_id": w.model_a.id, "asset_id": w.own_b.id, "action": "BUY"})
+        recs.create_short_term(actor=f.actor(w.world.admin_a), data={"model_id": w.model_a.id, "asset_id": w.own_b.id, "action": "BUY"})
     assert err.value.fields == {"asset_id": "Please, select asset. "}
-    made = recs.create_short_term(actor=_actor(w.world.admin_b), data={"model_id": w.model_b.id, "asset_id": w.own_b.id, "action": "BUY"})
+    made = recs.create_short_term(actor=f.actor(w.world.admin_b), data={"model_id": w.model_b.id, "asset_id": w.own_b.id, "action": "BUY"})
     assert made["code"] == "BOWN"
 
 
 # ---- short-term ------------------------------------------------------------------------------------
 def test_short_term_add_is_active_and_stamps_the_model(w):
-    admin = _actor(w.world.admin_a)
-    assert fr.model_row(w.model_a.id).analyst_recommendations_date is None
+    admin = f.actor(w.world.admin_a)
+    assert fm.model_row(w.model_a.id).analyst_recommendations_date is None
     made = recs.create_short_term(actor=admin, data={"model_id": w.model_a.id, "asset_id": w.bhp.id, "action": "ffl/sell",
                                                      "comment": "", "price": "45.125", "yield": "4.5"})
     assert made["message"] == "Recommendation was added"
     assert (made["action"], made["status"], made["price"], made["yield"], made["comment"]) == ("FFL/SELL", "active", "45.125", "4.5", None)
     assert (made["code"], made["name"], made["model_asset"], made["is_new"]) == ("BHP", "BHP Group Limited", True, False)
-    stamped = fr.model_row(w.model_a.id).analyst_recommendations_date
+    stamped = fm.model_row(w.model_a.id).analyst_recommendations_date
     assert stamped is not None
     other = recs.create_short_term(actor=admin, data={"model_id": w.model_a.id, "asset_id": w.cba.id, "action": "ACC"})
     assert other["model_asset"] is False and other["price"] is None
@@ -225,23 +224,23 @@ def test_short_term_add_is_active_and_stamps_the_model(w):
 ])
 def test_short_term_price_and_yield_must_be_valid(w, field, value, text):
     with pytest.raises(ValidationError) as err:
-        recs.create_short_term(actor=_actor(w.world.admin_a),
+        recs.create_short_term(actor=f.actor(w.world.admin_a),
                                data={"model_id": w.model_a.id, "asset_id": w.bhp.id, "action": "BUY", field: value})
     assert err.value.fields == {field: text}
     assert fr.short_terms(w.model_a.id, status=None) == []
 
 
 def test_short_term_zero_yield_and_all_action_codes(w):
-    admin = _actor(w.world.admin_a)
+    admin = f.actor(w.world.admin_a)
     for code in rules.SHORT_TERM_ACTIONS:
-        asset = fr.make_asset(f"T{code.replace('/', '')}"[:12])
+        asset = fa.make_asset(f"T{code.replace('/', '')}"[:12], fa.make_cash_class(), price="10.00")
         made = recs.create_short_term(actor=admin, data={"model_id": w.model_a.id, "asset_id": asset.id, "action": code.lower(),
                                                          "comment": "why", "yield": "0"})
         assert made["action"] == code and made["yield"] == "0"
 
 
 def test_short_term_new_hold_needs_a_comment_and_duplicates(w):
-    admin = _actor(w.world.admin_a)
+    admin = f.actor(w.world.admin_a)
     with pytest.raises(ValidationError) as err:
         recs.create_short_term(actor=admin, data={"model_id": w.model_a.id, "asset_id": w.bhp.id, "action": "HOLD"})
     assert err.value.message == "Please fill out the comment"
@@ -256,7 +255,7 @@ def test_short_term_new_hold_needs_a_comment_and_duplicates(w):
 
 
 def test_short_term_update_and_hold_without_comment_deletes(w):
-    admin = _actor(w.world.admin_a)
+    admin = f.actor(w.world.admin_a)
     rec = fr.make_short_term(w.model_a, w.bhp, "BUY", "buy it", price="10", yield_="3")
     updated = recs.update_short_term(actor=admin, rec_id=rec.id, data={"action": "tap", "price": "11.5"})
     assert (updated["action"], updated["price"], updated["yield"], updated["comment"]) == ("TAP", "11.5", "3", "buy it")
@@ -274,7 +273,7 @@ def test_short_term_update_and_hold_without_comment_deletes(w):
 
 
 def test_mark_as_deleted_and_delete_all(w):
-    admin = _actor(w.world.admin_a)
+    admin = f.actor(w.world.admin_a)
     a = fr.make_short_term(w.model_a, w.bhp)
     b = fr.make_short_term(w.model_a, w.cba)
     foreign = fr.make_short_term(w.model_b, w.cba)
@@ -297,8 +296,8 @@ def test_mark_as_deleted_and_delete_all(w):
 # ---- uploads -----------------------------------------------------------------------------------
 def _upload(w, kind, rows, *, user=None, models=None, header=None, upload_type=None, content_type=CSV, data=None):
     header = header or (LT_HEADER if kind == "long_term" else ST_HEADER)
-    return recs.upload(actor=_actor(user or w.world.admin_a), kind=kind, model_ids=[w.model_a.id] if models is None else models,
-                       content_type=content_type, data=data if data is not None else fr.csv_bytes(rows, header),
+    return recs.upload(actor=f.actor(user or w.world.admin_a), kind=kind, model_ids=[w.model_a.id] if models is None else models,
+                       content_type=content_type, data=data if data is not None else f.csv_bytes(rows, header),
                        upload_type=upload_type)
 
 
@@ -346,9 +345,9 @@ def test_short_term_upload_amend_and_replace(w):
     assert fr.short_terms(w.model_a.id) == [("BHP", "ACC", "more", Decimal("12.5"), Decimal("4.5"), "active"),
                                             ("CSL", "SL/TSP", None, Decimal("300"), None, "active")]
     assert fr.short_terms(w.model_a.id, status="deleted") == [("CBA", "SELL", "sell", None, Decimal("2"), "deleted")]
-    bhp = [r for r in recs.list_short_terms(actor=_actor(w.world.admin_a), model_id=w.model_a.id)[0] if r["code"] == "BHP"][0]
+    bhp = [r for r in recs.list_short_terms(actor=f.actor(w.world.admin_a), model_id=w.model_a.id)[0] if r["code"] == "BHP"][0]
     assert bhp["id"] == old.id  # amend updates the active one in place
-    assert fr.model_row(w.model_a.id).analyst_recommendations_date is not None
+    assert fm.model_row(w.model_a.id).analyst_recommendations_date is not None
 
     _upload(w, "short_term", [("CBA", "BUY", "", "", "")], upload_type="REPLACE")
     assert fr.short_terms(w.model_a.id) == [("CBA", "BUY", None, None, None, "active")]
@@ -379,7 +378,7 @@ def test_accepted_types(w, content_type):
 
 
 def test_xlsx_upload(w):
-    data = fr.xlsx_bytes([("BHP", "BUY", "from excel", 12.5, 4), ("cba", "SELL", None, None, None)], ST_HEADER)
+    data = f.xlsx_bytes([("BHP", "BUY", "from excel", 12.5, 4), ("cba", "SELL", None, None, None)], ST_HEADER)
     _upload(w, "short_term", [], content_type=XLSX, data=data)
     assert fr.short_terms(w.model_a.id) == [("BHP", "BUY", "from excel", Decimal("12.5"), Decimal("4"), "active"),
                                             ("CBA", "SELL", None, None, None, "active")]
@@ -446,7 +445,7 @@ def test_bulk_upload_one_transaction_per_model(w, monkeypatch):
         {"model_id": w.model_a2.id, "name": "Alpha Income", "success": False, "message": "disk full"},
     ]
     assert len(fr.short_terms(w.model_a.id)) == 2 and fr.short_terms(w.model_a2.id, status=None) == []
-    assert fr.model_row(w.model_a2.id).analyst_recommendations_date is None
+    assert fm.model_row(w.model_a2.id).analyst_recommendations_date is None
     # one model alone: the failure is the answer
     with pytest.raises(ValidationError):
         _upload(w, "short_term", [("CSL", "BUY", "", "", "")], models=[w.model_a2.id])
@@ -460,14 +459,14 @@ def test_upload_to_a_shared_model_needs_edit_rights(w):
 
 # ---- bulk selection ----------------------------------------------------------------------------
 def test_upload_candidates(w):
-    no_str = fr.make_model(w.world.firm_a, "Alpha No Analyst", analyst_recommendations=False)
-    fr.make_model(w.world.firm_a, "Alpha Deleted", deleted=True)
-    admin_a = _actor(w.world.admin_a)
+    no_str = fm.make_model(w.world.firm_a, name="Alpha No Analyst", analyst_recommendations=False)
+    fm.make_model(w.world.firm_a, name="Alpha Deleted", deleted=True)
+    admin_a = f.actor(w.world.admin_a)
     names = [m["name"] for m in recs.upload_candidates(actor=admin_a, kind="long_term")]
     assert names == ["Alpha Growth", "Alpha Income", "Alpha No Analyst"]  # not firm B's open model: cannot edit it
     names = [m["name"] for m in recs.upload_candidates(actor=admin_a, kind="short_term", firm_id=w.world.firm_b.id)]
     assert names == ["Alpha Growth", "Alpha Income"]  # the firm filter is the superuser's only
-    su = _actor(w.world.superuser)
+    su = f.actor(w.world.superuser)
     everything = recs.upload_candidates(actor=su, kind="long_term", firm_id="-2")
     assert [m["name"] for m in everything] == ["Alpha Growth", "Alpha Income", "Alpha No Analyst", "Bravo Balanced", "Bravo Open"]
     assert everything[0]["firm"] == {"id": w.world.firm_a.id, "name": "Alpha Advisory"}
@@ -483,7 +482,7 @@ def _csv_rows(data: bytes) -> list[list[str]]:
 
 
 def test_export_long_terms(w):
-    admin = _actor(w.world.admin_a)
+    admin = f.actor(w.world.admin_a)
     with pytest.raises(ValidationError) as err:
         recs.export_csv(actor=admin, model_id=w.model_a.id, kind="long_term")
     assert err.value.message == "There are no recommendations to download"
@@ -503,7 +502,7 @@ def test_export_short_terms_round_trips_through_upload(w):
     fr.make_short_term(w.model_a, w.cba, "HOLD", "keep")
     fr.make_short_term(w.model_a, w.csl, "BUY", status="deleted")
     before = fr.short_terms(w.model_a.id)
-    name, data = recs.export_csv(actor=_actor(w.world.adviser_a), model_id=w.model_a.id, kind="short_term")
+    name, data = recs.export_csv(actor=f.actor(w.world.adviser_a), model_id=w.model_a.id, kind="short_term")
     assert "Short Term Recommendations" in name
     rows = _csv_rows(data)
     assert rows[0] == ["code", "name", "action", "comment", "price", "yield", "updated"]
@@ -528,10 +527,10 @@ def test_fuzzed_uploads_are_all_or_nothing(w, kind, mode, lines):
     header = LT_HEADER if kind == "long_term" else ST_HEADER
     fr.clear_recommendations([w.model_a.id, w.model_a2.id])  # every example starts from the same state
     rows = [row[: len(header)] for row in lines]
-    data = fr.csv_bytes(rows, header)
+    data = f.csv_bytes(rows, header)
     before = fr.snapshot()
     try:
-        result = recs.upload(actor=_actor(w.world.admin_a), kind=kind, model_ids=[w.model_a.id, w.model_a2.id],
+        result = recs.upload(actor=f.actor(w.world.admin_a), kind=kind, model_ids=[w.model_a.id, w.model_a2.id],
                              content_type=CSV, data=data, upload_type=mode)
     except ValidationError as exc:
         assert exc.message

@@ -17,18 +17,10 @@ from app.db.engine import session_scope
 from app.db.tables import Portfolio
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
 from app.services import models, target_portfolios as tps, trade_instructions as tis
-from tests.factories import actor
+from tests.factories import actor, update_row
 from tests.factories_models import make_model, make_universe, payload
 from tests.factories_portfolios import cash, make_portfolio_world, post
 from tests.factories_recommendations import make_short_term
-
-
-def _link(portfolio_id: int, model_id: int) -> None:
-    with session_scope() as s:
-        p = s.get(Portfolio, portfolio_id)
-        p.model_id = model_id
-        p.inactive = False
-        s.add(p)
 
 
 @pytest.fixture
@@ -36,7 +28,7 @@ def world(db):
     w = make_portfolio_world()
     u = make_universe()
     model = make_model(actor(w.admin), u)
-    _link(w.portfolio.id, model["id"])
+    update_row(Portfolio, w.portfolio.id, model_id=model["id"], inactive=False)
     cash(w.portfolio, "100000.00")
     post(w.portfolio, "asset_buy", asset_id=u.stocks[0].id, quantity=100, price="40.00", fee="10.00")
     tp = tps.calculate(actor=actor(w.adviser), investment_id=w.portfolio.id)
@@ -126,7 +118,7 @@ def test_adding_when_the_class_is_at_its_assets_limit(world):
     data = payload(x.u, name="Two Equities")
     data["allocation_classes"][0]["assets_limit"] = 2
     limited = models.create_model(actor=actor(x.w.admin), data=data)
-    _link(x.w.portfolio.id, limited["id"])
+    update_row(Portfolio, x.w.portfolio.id, model_id=limited["id"], inactive=False)
     tp = tps.calculate(actor=actor(x.w.adviser), investment_id=x.w.portfolio.id)
     error = fails(step, x, [{"code": "WES"}], None, tp)
     assert error.message == "Assets limit is exceeded"

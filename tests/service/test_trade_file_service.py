@@ -16,19 +16,11 @@ from sqlmodel import col, select
 from app.db.engine import session_scope
 from app.db.tables import AssetTransaction, Firm, Portfolio, TradeTransaction
 from app.domain.errors import NotFound, PermissionDenied, ValidationError
-from app.services import holdings, orders, postings, target_portfolios as tps, trade_file, trade_instructions as tis
-from tests.factories import actor
+from app.services import holdings, orders, target_portfolios as tps, trade_file, trade_instructions as tis
+from tests.factories import actor, update_row
 from tests.factories_models import make_model, make_universe
 from tests.factories_portfolios import cash, make_portfolio_world, post
 from tests.factories_recommendations import make_short_term
-
-
-def _set(model, row_id: int, **values) -> None:
-    with session_scope() as s:
-        row = s.get(model, row_id)
-        for k, v in values.items():
-            setattr(row, k, v)
-        s.add(row)
 
 
 @pytest.fixture
@@ -38,8 +30,8 @@ def chain(db):
     u = make_universe()
     model = make_model(actor(w.admin), u)
     make_short_term(SimpleNamespace(id=model["id"]), u.stocks[1], "BUY")
-    _set(Portfolio, w.portfolio.id, model_id=model["id"], inactive=False, hin="X0001234567", broker_account="DB-778812")
-    _set(Firm, w.firm.id, ausiex_code="AX-HARB")
+    update_row(Portfolio, w.portfolio.id, model_id=model["id"], inactive=False, hin="X0001234567", broker_account="DB-778812")
+    update_row(Firm, w.firm.id, ausiex_code="AX-HARB")
     cash(w.portfolio, "100000.00")
     post(w.portfolio, "asset_buy", asset_id=u.stocks[0].id, quantity=100, price="40.00", fee="10.00")
     tp = tps.calculate(actor=actor(w.adviser), investment_id=w.portfolio.id)
@@ -57,19 +49,18 @@ def test_trade_file_lists_approved_trades_with_the_file_rules(chain):
     for row in report.rows:
         assert row.type == "New" and row.status == "Approved" and row.selected
         assert row.investment_name == "Smith Family" and row.hin == "X0001234567"
-        if row.action == "BUY" and row.transaction_type == "market" and not row.hidden:
-            # floor((amount - brokerage) / last close)
-            expected = ((row.pending_amount - row.brokerage) / row.last_close_price).to_integral_value(rounding="ROUND_FLOOR")
-            assert row.quantity == expected
+    # market buys: units = floor((amount - brokerage) / last close)
+    #   BHP 25,605.00 / 45.00 = 569; CBA 30,120.00 / 120.00 = 251; VAF 35,144.00 / 46.00 = 764
+    assert sorted((r.asset_code, r.pending_amount, r.brokerage, r.last_close_price, r.quantity) for r in report.rows
+                  if r.action == "BUY" and r.transaction_type == "market" and not r.hidden) == [
+        ("BHP", Decimal("25605.00"), Decimal("0.00"), Decimal("45"), Decimal("569")),
+        ("CBA", Decimal("30120.00"), Decimal("0.00"), Decimal("120"), Decimal("251")),
+        ("VAF", Decimal("35144.00"), Decimal("0.00"), Decimal("46"), Decimal("764")),
+    ]
     [summary] = report.cash
-    assert summary.sumCashAssets == postings_balance(chain.w.portfolio.id)
-    assert summary.sumAmountBuyForPortfolio == sum((r.pending_amount for r in report.rows
-                                                    if r.action == "BUY" and not r.hidden), Decimal(0))
-
-
-def postings_balance(pid: int) -> Decimal:
-    with session_scope() as s:
-        return postings.cash_balance(s, pid)
+    # cash: 100,000.00 - (100 x 40.00 + 10.00) = 95,990.00; buys: 25,605.00 + 30,120.00 + 35,144.00 = 90,869.00
+    assert summary.sumCashAssets == Decimal("95990.00")
+    assert summary.sumAmountBuyForPortfolio == Decimal("90869.00")
 
 
 def test_tenancy_and_roles(chain):
@@ -165,7 +156,7 @@ def test_reject_returns_the_trade_to_the_file(chain):
 
 def test_trade_file_excel_keeps_text_as_text(chain):
     w = chain.w
-    _set(Portfolio, w.portfolio.id, name="=HYPERLINK(\"x\")")
+    update_row(Portfolio, w.portfolio.id, name="=HYPERLINK(\"x\")")
     rows = [r for r in trade_file.generate(actor=actor(w.adviser)).rows if not r.hidden]
     out = trade_file.export(actor=actor(w.adviser), kind="trade_file",
                             transactions=[{"id": r.recommendation_id} for r in rows])

@@ -14,18 +14,10 @@ from app.db.tables import Portfolio
 from app.db.types import utcnow
 from app.domain.errors import NotFound, PermissionDenied, ValidationError
 from app.services import target_portfolios as tps, trade_instructions as tis
-from tests.factories import actor
+from tests.factories import actor, update_row
 from tests.factories_models import make_model, make_universe
 from tests.factories_portfolios import cash, make_portfolio_world, post
 from tests.factories_recommendations import make_short_term
-
-
-def _set(portfolio_id: int, **values) -> None:
-    with session_scope() as s:
-        p = s.get(Portfolio, portfolio_id)
-        for k, v in values.items():
-            setattr(p, k, v)
-        s.add(p)
 
 
 @pytest.fixture
@@ -34,7 +26,7 @@ def world(db):
     u = make_universe()
     model = make_model(actor(w.admin), u)
     make_short_term(SimpleNamespace(id=model["id"]), u.stocks[1], "BUY")
-    _set(w.portfolio.id, model_id=model["id"], inactive=False)
+    update_row(Portfolio, w.portfolio.id, model_id=model["id"], inactive=False)
     cash(w.portfolio, "100000.00")
     post(w.portfolio, "asset_buy", asset_id=u.stocks[0].id, quantity=100, price="40.00", fee="10.00")
     return w, u, model
@@ -57,8 +49,14 @@ def test_generation_needs_an_approved_target_when_approval_is_required(world):
     [ti] = tis.generate(actor=actor(w.adviser), investment_ids=[w.portfolio.id])
     assert ti["status"] == "pending_validation" and ti["version"] == 1 and ti["target_portfolio_id"] == tp["id"]
     assert ti["transactions"], "the target buys CBA and VAF with the cash"
+    # value = units x price: 569 x 45.00 = 25,605.00; 251 x 120.00 = 30,120.00; 764 x 46.00 = 35,144.00
+    assert sorted((t["asset_code"], Decimal(t["quantity"]), Decimal(t["price"]), Decimal(t["value"]))
+                  for t in ti["transactions"]) == [
+        ("BHP", Decimal("569"), Decimal("45.00"), Decimal("25605.00")),
+        ("CBA", Decimal("251"), Decimal("120.00"), Decimal("30120.00")),
+        ("VAF", Decimal("764"), Decimal("46.00"), Decimal("35144.00")),
+    ]
     for t in ti["transactions"]:
-        assert Decimal(t["value"]) == (Decimal(t["quantity"]) * Decimal(t["price"])).quantize(Decimal("0.01"))
         assert t["payload"]["str_on_ti_generation"]["text"]
     assert ti["actor_label"] == "Calculated by"
 
@@ -96,7 +94,7 @@ def test_validate_then_client_confirms_decisions(world):
 def test_without_approval_required_validation_approves(world):
     w, _, _ = world
     _approved_target(w)
-    _set(w.portfolio.id, approval_settings=json.dumps({"tr_approval_required": False, "tr_approval_request": False,
+    update_row(Portfolio, w.portfolio.id, approval_settings=json.dumps({"tr_approval_required": False, "tr_approval_request": False,
                                                        "tr_auto_approval": "never"}))
     [ti] = tis.generate(actor=actor(w.adviser), investment_ids=[w.portfolio.id])
     validated = tis.validate(actor=actor(w.adviser), ti_id=ti["id"])
@@ -142,7 +140,7 @@ def test_edit_and_add_transactions(world):
 def test_auto_approval_sweep(world):
     w, _, _ = world
     _approved_target(w)
-    _set(w.portfolio.id, approval_settings=json.dumps({"tr_approval_required": True, "tr_approval_request": True,
+    update_row(Portfolio, w.portfolio.id, approval_settings=json.dumps({"tr_approval_required": True, "tr_approval_request": True,
                                                        "tr_auto_approval": "2_days"}))
     [ti] = tis.generate(actor=actor(w.adviser), investment_ids=[w.portfolio.id])
     validated = tis.validate(actor=actor(w.adviser), ti_id=ti["id"])
@@ -155,17 +153,17 @@ def test_auto_approval_sweep(world):
 
 
 def test_adding_a_trade_cannot_use_another_firms_private_asset(world):
-    from tests.factories_recommendations import make_asset
+    from tests.factories_assets import make_asset, make_cash_class
 
     w, _, _ = world
-    make_asset("PRVX", "Other firm's private fund", firm=w.other_firm)
+    make_asset("PRVX", make_cash_class(), name="Other firm's private fund", firm=w.other_firm, price="10.00")
     _approved_target(w)
     [ti] = tis.generate(actor=actor(w.adviser), investment_ids=[w.portfolio.id])
     with pytest.raises(ValidationError) as err:
         tis.add_transaction(actor=actor(w.adviser), ti_id=ti["id"], code="prvx", action="buy", quantity="10",
                             price="1.00")
     assert err.value.message == "Invalid code"
-    own = make_asset("OWNX", "Our own fund", firm=w.firm)
+    own = make_asset("OWNX", make_cash_class(), name="Our own fund", firm=w.firm, price="10.00")
     added = tis.add_transaction(actor=actor(w.adviser), ti_id=ti["id"], code="ownx", action="buy", quantity="10",
                                 price="1.00")
     assert added["asset_id"] == own.id

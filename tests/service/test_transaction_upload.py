@@ -2,7 +2,6 @@
 all lines or none, the line numbers of the failure, sells checked in file order."""
 from __future__ import annotations
 
-import io
 from datetime import date, datetime
 from decimal import Decimal as D
 
@@ -15,34 +14,9 @@ from app.domain.errors import NotFound, PermissionDenied, ValidationError
 from app.services import postings
 from app.services.transaction_upload import upload_transactions
 from tests import factories as f
+from tests.factories import CSV, XLSX, csv_bytes, xlsx_bytes
 from tests.factories_assets import make_asset
-from tests.factories_portfolios import make_portfolio_world, post
-
-CSV = "text/csv"
-XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-HEADER = ("date", "type", "code", "quantity", "price", "fee", "amount", "franking_credits", "ratio", "description")
-
-
-def csv_bytes(rows, header=HEADER) -> bytes:
-    def cell(c):
-        text = "" if c is None else str(c)
-        return f'"{text}"' if "," in text else text
-
-    return ("\n".join([",".join(header)] + [",".join(cell(c) for c in row) for row in rows]) + "\n").encode()
-
-
-def xlsx_bytes(rows, header=HEADER) -> bytes:
-    from openpyxl import Workbook
-
-    book = Workbook()
-    sheet = book.active
-    sheet.append(list(header))
-    for row in rows:
-        sheet.append(list(row))
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
-
+from tests.factories_portfolios import TRANSACTION_HEADER as HEADER, make_portfolio_world, post
 
 @pytest.fixture
 def w(db):
@@ -93,7 +67,7 @@ GOOD = [
 @pytest.mark.parametrize("maker, content_type", [(csv_bytes, CSV), (xlsx_bytes, XLSX)])
 def test_a_good_file_adds_every_line(w, assets, maker, content_type):
     bhp, cba = assets
-    result = upload(w, maker(GOOD), content_type)
+    result = upload(w, maker(GOOD, HEADER), content_type)
     assert result == {"notice": "File uploaded", "count": 10, "asset_transactions": 7, "cash_transactions": 3}
     assert counts(w.portfolio.id) == (7, 9)  # the reconstruction moves no cash
     b = book(w.portfolio.id)
@@ -104,7 +78,7 @@ def test_a_good_file_adds_every_line(w, assets, maker, content_type):
 
 def test_an_xlsx_with_date_cells(w, assets):
     data = xlsx_bytes([(datetime(2026, 1, 5), "purchase", "BHP", 10, 30.5, None, None, None, None, None),
-                       (date(2026, 1, 6), "sell", "BHP", 10, 31, None, None, None, None, None)])
+                       (date(2026, 1, 6), "sell", "BHP", 10, 31, None, None, None, None, None)], HEADER)
     assert upload(w, data, XLSX)["count"] == 2
     with session_scope() as s:
         days = sorted(r.trade_at.date() for r in s.exec(select(AssetTransaction)).all())
@@ -116,7 +90,7 @@ def test_one_bad_line_writes_nothing_and_names_every_bad_line(w, assets):
     rows[1] = ("05/01/2026", "purchase", "XYZ", "100", "30", "", "", "", "", "")         # line 3: unknown code
     rows[5] = ("11/03/2026", "interest", "CBA", "", "", "", "-1", "", "", "")            # line 7: negative amount
     rows[8] = ("14/03/2026", "transfer", "", "", "", "", "500", "", "", "")              # line 10: unknown type
-    error = refused(lambda: upload(w, csv_bytes(rows)))
+    error = refused(lambda: upload(w, csv_bytes(rows, HEADER)))
     # line 5 sells BHP, which line 3 would have bought: it is refused too
     assert error.message == "Transactions are not uploaded due to line(s): 3, 5, 7, 10"
     assert error.fields == {"3": "code: unknown asset code XYZ", "5": "quantity: Not enough assets to sell",
@@ -135,12 +109,12 @@ def test_sells_are_checked_in_file_order_with_what_is_held(w, assets):
         ("03/01/2026", "sell", "BHP", "1", "31", "", "", "", "", ""),    # line 6: dated before line 2's sell
         ("09/01/2026", "sell", "BHP", "1", "31", "", "", "", "", "", ),  # line 7
     ]
-    error = refused(lambda: upload(w, csv_bytes(rows)))
+    error = refused(lambda: upload(w, csv_bytes(rows, HEADER)))
     assert error.message == "Transactions are not uploaded due to line(s): 3, 6, 7"
     assert set(error.fields.values()) == {"quantity: Not enough assets to sell"}
     assert counts(w.portfolio.id) == (1, 1)
     good = [rows[0], rows[2], rows[3]]
-    assert upload(w, csv_bytes(good))["count"] == 3
+    assert upload(w, csv_bytes(good, HEADER))["count"] == 3
     assert book(w.portfolio.id).positions[bhp.id].units == 0
 
 
@@ -175,7 +149,7 @@ def test_file_problems(w, content_type, data, message):
 
 
 def test_permissions(w, assets):
-    data = csv_bytes(GOOD[:1])
+    data = csv_bytes(GOOD[:1], HEADER)
     with pytest.raises(PermissionDenied):
         upload(w, data, user=w.client)  # a holder reads, never writes
     for outsider in (w.other_adviser,):
@@ -185,7 +159,7 @@ def test_permissions(w, assets):
         upload_transactions(actor=f.actor(w.adviser), investment_id="nope", content_type=CSV, data=data)
     # another firm's private asset is an unknown code here
     make_asset("OWN", firm=w.other_firm)
-    error = refused(lambda: upload(w, csv_bytes([("05/01/2026", "buy", "OWN", "1", "1", "", "", "", "", "")])))
+    error = refused(lambda: upload(w, csv_bytes([("05/01/2026", "buy", "OWN", "1", "1", "", "", "", "", "")], HEADER)))
     assert error.fields == {"2": "code: unknown asset code OWN"}
     assert upload(w, data, user=w.superuser)["count"] == 1
     assert upload(w, data, user=w.admin)["count"] == 1

@@ -7,15 +7,11 @@ from datetime import datetime, timezone
 import pytest
 
 from app.domain import advice as a
-from app.domain.permissions import Actor
 from app.domain.roles import Role
+from tests.factories import actor
 
 
-def actor(role: Role) -> Actor:
-    return Actor(id=1, role=role, firm_id=None if role is Role.SUPERUSER else 7, email="x@example.com")
-
-
-SU, ADMIN, ADV, CLIENT = (actor(r) for r in (Role.SUPERUSER, Role.ADMINISTRATOR, Role.ADVISER, Role.CLIENT))
+SU, ADMIN, ADV, CLIENT = (actor(r, firm_id=7, user_id=1) for r in (Role.SUPERUSER, Role.ADMINISTRATOR, Role.ADVISER, Role.CLIENT))
 ACTIVE = a.PortfolioFacts(inactive=False)
 INACTIVE_FRESH = a.PortfolioFacts(inactive=True, has_approved_tp=False)
 INACTIVE_APPROVED = a.PortfolioFacts(inactive=True, has_approved_tp=True, has_approved_ti=True)

@@ -7,14 +7,10 @@ from app.domain import permissions as p
 from app.domain.errors import PermissionDenied
 from app.domain.permissions import Actor
 from app.domain.roles import Role
+from tests.factories import actor
 
 SU, ADMIN, ADVISER, CLIENT = Role.SUPERUSER, Role.ADMINISTRATOR, Role.ADVISER, Role.CLIENT
 OWN, OTHER = 1, 2
-
-
-def actor(role: Role, firm_id: int | None = OWN, user_id: int = 100) -> Actor:
-    return Actor(id=user_id, role=role, firm_id=None if role is SU else firm_id, email=f"{role.value}@example.com",
-                 first_name="Ann", last_name="Example")
 
 
 def test_actor_basics():

@@ -9,7 +9,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from app.domain import prices as p
 from app.domain.errors import ValidationError
-from tests.factories_assets import CSV, XLSX, csv_file, xlsx_file
+from tests.factories import CSV, XLSX, csv_bytes, xlsx_bytes
+from tests.factories_assets import PRICE_HEADER
 
 TODAY = dt.date(2024, 7, 1)
 
@@ -25,13 +26,13 @@ def parse(data: bytes, content_type: str | None = CSV, filename: str = "prices.c
 ])
 def test_accepted_types(content_type):
     assert p.accepted_content_type(content_type)
-    assert parse(csv_file([("BHP", "28/06/2024", "45.12")]), content_type).lines
+    assert parse(csv_bytes([("BHP", "28/06/2024", "45.12")], PRICE_HEADER), content_type).lines
 
 
 @pytest.mark.parametrize("content_type", ["image/png", "application/pdf", "text/plain", "application/json", "text/html"])
 def test_other_types_are_refused_before_reading(content_type):
     with pytest.raises(ValidationError) as err:
-        parse(csv_file([("BHP", "28/06/2024", "45.12")]), content_type)
+        parse(csv_bytes([("BHP", "28/06/2024", "45.12")], PRICE_HEADER), content_type)
     assert err.value.message == "Invalid file type!"
     assert err.value.fields == {"file": "Invalid file type!"}
 
@@ -56,12 +57,12 @@ def test_utf8_bom_crlf_blank_lines_and_semicolons():
 
 
 def test_excel_workbook_with_date_cells_numbers_and_text():
-    data = xlsx_file([
+    data = xlsx_bytes([
         ("BHP", dt.datetime(2024, 6, 28), 45.12),
         ("cba", "27/06/2024", "127.5"),
         (360, dt.date(2024, 6, 26), 12),  # Life360's code is a number in Excel
         ("WES", "2024-06-25", -3),
-    ])
+    ], PRICE_HEADER, sheet="Prices")
     parsed = parse(data, XLSX, "prices.xlsx")
     assert [(x.line, x.code, x.price_date, x.close) for x in parsed.lines] == [
         (2, "BHP", dt.date(2024, 6, 28), Decimal("45.120000")),
@@ -73,7 +74,7 @@ def test_excel_workbook_with_date_cells_numbers_and_text():
 
 # ---- rejected lines ---------------------------------------------------------------------------------
 def test_bad_lines_are_named_with_their_reasons():
-    data = csv_file([
+    data = csv_bytes([
         ("BHP", "28/06/2024", "45.12"),         # 2 ok
         ("", "28/06/2024", "1"),                # 3
         ("CBA", "31/02/2024", "1"),             # 4
@@ -88,7 +89,7 @@ def test_bad_lines_are_named_with_their_reasons():
         ("CBA", "28/06/1899", "1"),             # 13
         ("CBA", "28/06/2024", "1e3"),           # 14
         ("CBA", "28/06/2024", "1000000000000"),  # 15 too big for the column
-    ])
+    ], PRICE_HEADER)
     parsed = parse(data)
     assert [x.line for x in parsed.lines] == [2]
     assert [r.message for r in parsed.rejected] == [
@@ -138,21 +139,21 @@ def test_malformed_files_raise_with_the_reason(data, text):
 
 def test_csv_named_xlsx_is_malformed():
     with pytest.raises(ValidationError) as err:
-        parse(csv_file([("BHP", "28/06/2024", "1")]), XLSX, "prices.xlsx")
+        parse(csv_bytes([("BHP", "28/06/2024", "1")], PRICE_HEADER), XLSX, "prices.xlsx")
     assert err.value.message == "The file could not be read as an Excel workbook (.xlsx)."
 
 
 def test_too_big_file(monkeypatch):
     monkeypatch.setattr(p, "MAX_FILE_BYTES", 100)
     with pytest.raises(ValidationError) as err:
-        parse(csv_file([("BHP", "28/06/2024", "1")] * 10))
+        parse(csv_bytes([("BHP", "28/06/2024", "1")] * 10, PRICE_HEADER))
     assert err.value.message == "The file is too big: the limit is 0 MB."
 
 
 def test_too_many_lines(monkeypatch):
     monkeypatch.setattr(p, "MAX_LINES", 3)
     with pytest.raises(ValidationError) as err:
-        parse(csv_file([("BHP", f"0{d}/06/2024", "1") for d in range(1, 6)]))
+        parse(csv_bytes([("BHP", f"0{d}/06/2024", "1") for d in range(1, 6)], PRICE_HEADER))
     assert err.value.message == "The file has too many lines: the limit is 3."
 
 
@@ -205,7 +206,7 @@ def test_fuzz_csv_like_text(rows, header):
 def test_fuzz_excel_cells(rows):
     # openpyxl refuses control characters in text cells when writing: that is not what is tested here
     clean = [tuple("".join(ch for ch in c if ch.isprintable()) if isinstance(c, str) else c for c in row) for row in rows]
-    data = xlsx_file(clean)
+    data = xlsx_bytes(clean, PRICE_HEADER, sheet="Prices")
     try:
         parsed = parse(data, XLSX, "p.xlsx")
     except ValidationError as exc:

@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 from app.domain import recommendations as r
 from app.domain.recommendations import FileProblem, Kind, LineError, UploadLine
 from app.exports import recommendations_csv as export
+from tests import factories as f
 from tests import factories_recommendations as fr
 
 
@@ -93,7 +94,7 @@ def test_parse_columns_in_any_order_semicolons_and_missing_optional_columns():
 
 
 def test_parse_names_every_bad_line():
-    data = fr.csv_bytes([("BHP", "BUY", "", "1", "2"), ("", "BUY", "", "", ""), ("CBA", "BUYY", "", "x", ""),
+    data = f.csv_bytes([("BHP", "BUY", "", "1", "2"), ("", "BUY", "", "", ""), ("CBA", "BUYY", "", "x", ""),
                          ("bhp", "SELL", "", "", ""), ("CSL", "", "", "", "200000"), ("T" * 21, "BUY", "", "", "")],
                         fr.ST_HEADER)
     lines, errors = r.parse_upload(Kind.SHORT_TERM, data)
@@ -110,7 +111,7 @@ def test_parse_names_every_bad_line():
 
 
 def test_parse_xlsx():
-    data = fr.xlsx_bytes([("bhp", "Buy", "from excel", 12.5, 4), (None, None, None), ("CBA", "SELL", None, 0.1, None)],
+    data = f.xlsx_bytes([("bhp", "Buy", "from excel", 12.5, 4), (None, None, None), ("CBA", "SELL", None, 0.1, None)],
                          fr.ST_HEADER)
     lines, errors = r.parse_upload(Kind.SHORT_TERM, data)
     assert errors == []
@@ -166,7 +167,7 @@ _cell = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=1
 @given(kind=st.sampled_from(list(Kind)), rows=st.lists(st.lists(_cell, max_size=6), max_size=8),
        header=st.permutations(["code", "action", "comment", "price", "yield", "other"]))
 def test_fuzz_text_tables(kind, rows, header):
-    data = fr.csv_bytes(rows, header)
+    data = f.csv_bytes(rows, header)
     try:
         lines, errors = r.parse_upload(kind, data)
     except FileProblem as problem:

@@ -2,7 +2,6 @@
 texts, the delete and edit rules, the asset panel's filters, the units check and the upload file."""
 from __future__ import annotations
 
-import io
 from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal as D
 
@@ -14,32 +13,11 @@ from app.domain import transaction_rules as r
 from app.domain.errors import ValidationError
 from app.domain.recommendations import FileProblem, LineError
 from app.domain.transactions import Cash, CashType, Kind, Status
+from tests.factories import csv_bytes, xlsx_bytes
+from tests.factories_portfolios import TRANSACTION_HEADER
 
 UTC = timezone.utc
 DAY = datetime(2026, 1, 5, tzinfo=UTC)
-
-
-def csv_bytes(rows, header=("date", "type", "code", "quantity", "price", "fee", "amount", "franking_credits",
-                            "ratio", "description")) -> bytes:
-    def cell(c):
-        text = "" if c is None else str(c)
-        return f'"{text}"' if "," in text else text
-
-    lines = [",".join(header)] + [",".join(cell(c) for c in row) for row in rows]
-    return ("\n".join(lines) + "\n").encode()
-
-
-def xlsx_bytes(rows, header) -> bytes:
-    from openpyxl import Workbook
-
-    book = Workbook()
-    sheet = book.active
-    sheet.append(list(header))
-    for row in rows:
-        sheet.append(list(row))
-    buffer = io.BytesIO()
-    book.save(buffer)
-    return buffer.getvalue()
 
 
 # ---- texts ----------------------------------------------------------------------------------------
@@ -322,7 +300,7 @@ def test_parse_upload_csv():
         ("12/03/2026", "reconstruction", "BHP", "", "", "", "", "", "1:2", ""),
         ("13/03/2026", "Withdrawal", "", "", "", "", "500", "", "", "rent"),
         ("14/03/2026", "capital return", "BHP", "", "0.5", "", "", "", "", ""),
-    ])
+    ], TRANSACTION_HEADER)
     lines, errors = r.parse_upload(data)
     assert errors == []
     assert [(l.line, l.form, l.kind, l.code) for l in lines] == [
@@ -344,7 +322,7 @@ def test_parse_upload_reports_every_wrong_line():
         ("05/01/2026", "reconstruction", "BHP", "", "", "", "", "", "2-1", ""),
         ("05/01/2026", "credit", "", "", "", "", "", "", "", ""),
         ("05/01/2026", "", "BHP", "", "", "", "", "", "", ""),
-    ])
+    ], TRANSACTION_HEADER)
     lines, errors = r.parse_upload(data)
     assert [l.line for l in lines] == [2]
     assert [(e.line, e.text) for e in errors] == [
@@ -425,7 +403,7 @@ _cell = st.one_of(st.sampled_from(["", "BHP", "buy", "sell", "dividend", "credit
 @given(rows=st.lists(st.lists(_cell, min_size=4, max_size=10), max_size=8))
 def test_fuzz_text_tables(rows):
     data = csv_bytes([[c.replace(",", "").replace("\n", "").replace("\r", "").replace('"', "") for c in row]
-                      for row in rows])
+                      for row in rows], TRANSACTION_HEADER)
     try:
         lines, errors = r.parse_upload(data)
     except FileProblem:
