@@ -51,8 +51,9 @@ def test_cash_report_json(client, book):
     assert row["investment_id"] == p0 and row["portfolio_name"] == "Calc 000" and row["tp_id"] == approved["id"]
     assert (row["status"], row["status_label"]) == ("active", "Approved")
     assert row["cash"] == "49590.00" and result["totalAmount"] == "49590.00"
-    assert row["cash_after"] == format(Decimal(approved["result"]["cash_after"]).quantize(Decimal("0.01")), "f")
-    assert Decimal(row["cash_to_invest"]) == Decimal("49590.00") - Decimal(row["min_cash"])
+    # the approved target's cash after its trades; cash to invest = cash - minimum cash = 49,590.00 - 0.00
+    assert row["cash_after"] == "2575.00" and Decimal(approved["result"]["cash_after"]) == Decimal("2575.00")
+    assert (row["min_cash"], row["cash_to_invest"]) == ("0.00", "49590.00")
     assert all(isinstance(row[k], str) for k in ("value", "cash", "cash_after", "min_cash", "cash_to_invest"))
     assert row["route"] == {"name": "portfolios.target-portfolio", "params": {"id": p0}}
     assert row["owners"] == f"{book.client.first_name} Tester" and row["adviser"] == f"{book.adviser.first_name} Tester"
