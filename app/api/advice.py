@@ -42,7 +42,7 @@ from app.api.payloads import (
     BulkRunOut, CommentOut, InstructionEventOut, ResumedOut, TargetPortfolioOut, TradeInstructionOut,
     TradeTransactionOut,
 )
-from app.api.schemas import Amount, Body, Envelope, Flag, Id, Page
+from app.api.schemas import Amount, Body, Envelope, Flag, Id, Page, Row, Sent
 
 
 router = APIRouter(tags=["advice"])
@@ -87,10 +87,18 @@ class BulkBody(Body):
     model_ids: Union[list[Id], Id] = Field(default_factory=list)
 
 
+class Decision(Row):
+    id: Id
+    decision: str = Field(description="approved or declined")
+
+
+_DECISIONS = Optional[Union[dict[str, str], list[dict[str, Any]]]]
+
+
 class ConfirmBody(RowVersionBody):
-    decisions: Optional[Union[dict[str, str], list[dict[str, Any]]]] = Field(
+    decisions: Sent(Union[dict[str, str], list[Decision]], _DECISIONS) = Field(
         None, description="{transaction id: approved | declined} (or [{id, decision}])")
-    notes: Optional[Union[dict[str, str], list[dict[str, Any]]]] = Field(
+    notes: Sent(Union[dict[str, str], list[Decision]], _DECISIONS) = Field(
         None, description="{note id: approved | declined} (or [{id, decision}])")
     is_approve_all: Flag = False
 

@@ -26,7 +26,7 @@ from fastapi import APIRouter, Body as BodyParam, Depends, Query
 from pydantic import ConfigDict, Field
 
 from app.api.deps import CurrentActor, ok
-from app.api.schemas import Amount, Body, CountTotals, Envelope, Flag, Id, Message, Rows, sent
+from app.api.schemas import Amount, Body, CountTotals, Envelope, Flag, Id, Message, Row, Rows, RowsOf, Sent, sent
 from app.services import portfolios, reference_data
 
 from app.api.payloads import (
@@ -35,6 +35,30 @@ from app.api.payloads import (
 
 
 router = APIRouter(tags=["investments"])
+
+
+class Holder(Row):
+    id: Id = Field(description="the client")
+    is_owner: Optional[Flag] = Field(None, description="true by default")
+
+
+class PortfolioClassRow(Row):
+    class_id: Id
+    allocation: Optional[Amount] = Field(None, description="percent")
+    min: Optional[Amount] = None
+    max: Optional[Amount] = None
+
+
+class PortfolioGroupRow(Row):
+    industry_group_id: Id
+    allocation: Optional[Amount] = Field(None, description="percent")
+
+
+class ExceptionRow(Row):
+    asset_id: Optional[Id] = Field(None, description="the asset (or custom_holding_id)")
+    custom_holding_id: Optional[Id] = None
+    action: Optional[str] = Field(None, description="the exception's action (Substitute names substitute_asset_id)")
+    substitute_asset_id: Optional[Id] = None
 
 
 class PortfolioBody(Body):
@@ -64,11 +88,13 @@ class PortfolioBody(Body):
     fee_limit_min: Optional[Amount] = None
     fee_limit_max: Optional[Amount] = None
     sell_look_back_period: Optional[Union[int, str]] = None
-    holders: Optional[list[Any]] = Field(None, description="the clients holding it (ids or {id, is_owner})")
-    approval_settings: Optional[dict[str, Any]] = None
-    allocation_classes: Optional[list[dict[str, Any]]] = None
-    industry_groups_allocations: Optional[list[dict[str, Any]]] = None
-    exceptions: Optional[list[dict[str, Any]]] = None
+    holders: Sent(list[Union[Id, Holder]], Optional[list[Any]]) = Field(
+        None, description="the clients holding it (ids or {id, is_owner})")
+    approval_settings: Optional[dict[str, Any]] = Field(None, description="the approval settings form (keys as the "
+                                                                          "portfolio's approval_settings)")
+    allocation_classes: RowsOf(PortfolioClassRow) = None
+    industry_groups_allocations: RowsOf(PortfolioGroupRow) = None
+    exceptions: RowsOf(ExceptionRow) = None
     substitution: Optional[list[dict[str, Any]]] = None
 
 

@@ -14,19 +14,70 @@ GET    /api/models-form-options              query firmId -> classes, types, ind
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from fastapi import APIRouter, Query
 from pydantic import ConfigDict, Field
 
 from app.api.deps import CurrentActor, listing, ok
-from app.api.schemas import Body, Envelope, Flag, Id, Message, Page, sent
+from app.api.schemas import Amount, Body, Envelope, Flag, Id, Message, Page, Row, RowsOf, Sent, sent
 from app.services import models
 
 from app.api.payloads import ModelDetailsOut, ModelFormOptionsOut, ModelFormOut, ModelHistoryOut, ModelOut
 
 
 router = APIRouter(tags=["models"])
+
+
+class ModelClassAsset(Row):
+    asset_id: Id
+    alt_asset_id: Optional[Id] = Field(None, description="the alternative asset")
+    priority: Optional[int] = None
+
+
+class ModelClassRow(Row):
+    class_id: Id
+    allocation: Optional[Amount] = Field(None, description="percent")
+    min: Optional[Amount] = None
+    max: Optional[Amount] = None
+    assets_limit: Optional[int] = None
+    priority: Optional[int] = None
+    assets: Optional[list[ModelClassAsset]] = None
+
+
+class ModelTypeRow(Row):
+    type_id: Id
+    allocation: Optional[Amount] = None
+    min: Optional[Amount] = None
+    max: Optional[Amount] = None
+
+
+class ModelGroupRow(Row):
+    industry_group_id: Id
+    allocation: Optional[Amount] = None
+    min: Optional[Amount] = None
+    max: Optional[Amount] = None
+    priority: Optional[int] = None
+
+
+class EquivalentRow(Row):
+    asset_id: Id
+    eq_asset_id: Id
+
+
+class PercentageRow(Row):
+    asset_id: Id
+    allocation: Optional[Amount] = Field(None, description="percent of the model")
+    alternative: Optional[Id] = None
+
+
+class CommentaryRow(Row):
+    type: str
+    description: Optional[str] = None
+
+
+class FirmPick(Row):
+    id: Id
 
 
 class ModelBody(Body):
@@ -42,19 +93,17 @@ class ModelBody(Body):
     version: Optional[Id] = Field(None, description="the version read (editing); a newer one answers 409")
     investment: Optional[Flag] = None
     all: Optional[Flag] = Field(None, description="linked to all firms")
-    firms: Optional[list[Any]] = Field(None, description="the firm ids (or picked options {id}) it is linked to")
+    firms: Sent(list[Union[Id, FirmPick]], Optional[list[Any]]) = Field(None, description="the firm ids (or picked options {id}) it is linked to")
     analyst_recommendations: Optional[Flag] = None
     class_allocation: Optional[Flag] = None
     type_allocation: Optional[Flag] = None
     industry_group_allocation: Optional[Flag] = None
-    allocation_classes: Optional[list[dict[str, Any]]] = Field(
-        None, description="{class_id, allocation, min, max, assets_limit, priority, assets: [{asset_id, alt_asset_id, priority}]}")
-    allocation_types: Optional[list[dict[str, Any]]] = Field(None, description="{type_id, allocation, min, max}")
-    industry_groups_allocations: Optional[list[dict[str, Any]]] = Field(
-        None, description="{industry_group_id, allocation, min, max, priority}")
-    equivalents: Optional[list[dict[str, Any]]] = Field(None, description="{asset_id, eq_asset_id}")
-    assets_percentages_allocations: Optional[list[dict[str, Any]]] = None
-    commentaries: Optional[list[dict[str, Any]]] = Field(None, description="{type, description}")
+    allocation_classes: RowsOf(ModelClassRow) = None
+    allocation_types: RowsOf(ModelTypeRow) = None
+    industry_groups_allocations: RowsOf(ModelGroupRow) = None
+    equivalents: RowsOf(EquivalentRow) = None
+    assets_percentages_allocations: RowsOf(PercentageRow) = None
+    commentaries: RowsOf(CommentaryRow) = None
 
 
 @router.get("/models", response_model_exclude_unset=True, response_model=Envelope[Page[ModelOut]])

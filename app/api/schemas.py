@@ -23,16 +23,51 @@ Amount = Union[Decimal, str]
 Flag = Union[bool, int, str]
 
 
-def Sent(documented: Any) -> Any:  # noqa: N802 - used as a type
-    """A field documented as `documented` (or null) but handed to the service exactly as sent: for
-    the older forms whose services answer a wrong JSON type with the specification's own per-field
-    text (a title of [1] is 'Please, enter title. ', a number as a title is its text), which a
-    stricter parse here would replace with the generic 'invalid form'."""
+def _inlined(schema: dict[str, Any]) -> dict[str, Any]:
+    """A model's JSON schema with its $defs written in place (it is embedded in other schemas)."""
+    defs = schema.pop("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            if ref.startswith("#/$defs/"):
+                return walk(dict(defs[ref.rsplit("/", 1)[1]]))
+            return {k: walk(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return walk(schema)
+
+
+def Sent(documented: Any, runtime: Any = Any) -> Any:  # noqa: N802 - used as a type
+    """A field documented as `documented` (or null) but handed to the service as sent (checked
+    here only as `runtime`): for the older forms whose services answer a wrong JSON type with the
+    specification's own per-field text (a title of [1] is 'Please, enter title. ', a number as a
+    title is its text), which a stricter parse here would replace with the generic 'invalid form'."""
     from typing import Annotated
 
     from pydantic import TypeAdapter, WithJsonSchema
 
-    return Annotated[Any, WithJsonSchema(TypeAdapter(Optional[documented]).json_schema())]
+    return Annotated[runtime, WithJsonSchema(_inlined(TypeAdapter(Optional[documented]).json_schema()))]
+
+
+def RowsOf(row: type[BaseModel]) -> Any:  # noqa: N802 - used as a type
+    """A form's list of rows: read here as a list of objects and handed to the service, which
+    checks each row with the specification's per-row texts ('allocation_classes.0.max', ...);
+    documented with the row's fields."""
+    from typing import Annotated
+
+    from pydantic import WithJsonSchema
+
+    items = _inlined(row.model_json_schema())
+    return Annotated[Optional[list[dict[str, Any]]],
+                     WithJsonSchema({"anyOf": [{"type": "array", "items": items}, {"type": "null"}]})]
+
+
+class Row(BaseModel):
+    """A row of a form's list (documentation: the service reads the row)."""
+    model_config = ConfigDict(extra="allow")
 
 
 SentText = Sent(str)
