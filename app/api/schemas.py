@@ -56,13 +56,7 @@ def RowsOf(row: type[BaseModel]) -> Any:  # noqa: N802 - used as a type
     """A form's list of rows: read here as a list of objects and handed to the service, which
     checks each row with the specification's per-row texts ('allocation_classes.0.max', ...);
     documented with the row's fields."""
-    from typing import Annotated
-
-    from pydantic import WithJsonSchema
-
-    items = _inlined(row.model_json_schema())
-    return Annotated[Optional[list[dict[str, Any]]],
-                     WithJsonSchema({"anyOf": [{"type": "array", "items": items}, {"type": "null"}]})]
+    return Sent(list[row], Optional[list[dict[str, Any]]])
 
 
 class Row(BaseModel):
@@ -157,4 +151,4 @@ def read_by_hand(*media: tuple[str, type[BaseModel]], required: bool = True) -> 
     file answers the specification's text, or JSON read leniently): documents the body it reads,
     one model per media type, so /api/openapi.json still describes what an integrator sends."""
     return {"requestBody": {"required": required, "content": {
-        name: {"schema": model.model_json_schema(ref_template="#/components/schemas/{model}")} for name, model in media}}}
+        name: {"schema": _inlined(model.model_json_schema())} for name, model in media}}}
