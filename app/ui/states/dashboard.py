@@ -28,7 +28,7 @@ from app.ui.display import money, percent_1dp, percentage_points
 from app.ui.parse import to_int
 from app.ui.states.base import AppState, toast_error
 from app.ui.states.bulk_progress import BulkProgressState
-from app.ui.states.lists import Paged
+from app.ui.states.lists import ListControls
 from app.ui.states.screen import guarded, screen_load
 
 log = logging.getLogger("app.ui.dashboard")
@@ -144,9 +144,9 @@ def _forget(actor_id: int) -> None:
             _cache.pop(k, None)
 
 
-class DashboardState(Paged, AppState):
-    """Paged on the server; the sort here (a new sort, page size or filter starts the selection over)."""
-
+class DashboardState(ListControls, AppState):
+    SORT_KEYS: ClassVar[tuple[str, ...]] = drift.SORTS
+    DESCENDING_FIRST: ClassVar[tuple[str, ...]] = ("breach", "value", "out_of_band")
     DEFAULT_SIZE: ClassVar[int] = 20
 
     loading: bool = True
@@ -183,6 +183,7 @@ class DashboardState(Paged, AppState):
     detail_assets: list[AssetRow] = []
 
     starting: bool = False
+    _shown_as: tuple = ()           # the sort and page size of the rows shown (the selection is theirs)
 
     # ---- loading ----------------------------------------------------------------------------------
     @rx.event
@@ -194,6 +195,7 @@ class DashboardState(Paged, AppState):
         self.detail_id, self.detail_classes, self.detail_assets = 0, [], []
         self.page = 1
         self.starting = False
+        self._shown_as = (self.sort, self.order, self.page_size)
         self.can_calculate = actor.role in (Role.SUPERUSER, Role.ADVISER)
         self.show_firm = actor.is_superuser
         if actor.is_superuser:
@@ -268,7 +270,11 @@ class DashboardState(Paged, AppState):
         return None
 
     def _reload(self):
-        """Paged: the page shown (the drift of the scope comes from the cache)."""
+        """ListControls: the page shown (the drift of the scope comes from the cache). Another page keeps
+        the selection; a new sort or page size starts it over."""
+        shown_as = (self.sort, self.order, self.page_size)
+        if shown_as != self._shown_as:
+            self.selected, self._shown_as = [], shown_as
         self.loading = True
         return DashboardState.load_drift(False)
 
@@ -320,23 +326,6 @@ class DashboardState(Paged, AppState):
         if text == self.min_breach:
             return None
         self.min_breach = text
-        return self._refilter()
-
-    @rx.event
-    def toggle_sort(self, key: str):
-        if key not in drift.SORTS:
-            return None
-        if self.sort == key:
-            self.order = "desc" if self.order == "asc" else "asc"
-        else:
-            self.sort, self.order = key, "desc" if key in ("breach", "value", "out_of_band") else "asc"
-        return self._refilter()
-
-    @rx.event
-    def set_page_size(self, value: str):
-        if to_int(value) not in self.PAGE_SIZES:
-            return None
-        self.page_size = str(value)
         return self._refilter()
 
     # ---- selection and detail -----------------------------------------------------------------------

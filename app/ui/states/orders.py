@@ -36,7 +36,7 @@ from app.ui.display import close_price, day, input_number, money, whole_units
 from app.ui.parse import positive_int
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.lists import Paged
-from app.ui.states.screen import FormDialog, UploadDialog, events, screen_load
+from app.ui.states.screen import FormDialog, UploadDialog, events, guarded, screen_load
 
 ALL_FIRMS = str(file_rules.ALL_FIRMS)
 EXCEL_PATH = "/api/reports/desktop-broker-export-excel"
@@ -415,12 +415,9 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
         self.upload_error, self.upload_lines = SELECT_FILE, []
 
     @rx.event
+    @guarded
     async def upload(self, files: list[rx.UploadFile]):
-        try:
-            actor = self._actor()
-        except DomainError as exc:
-            yield self._fail(exc)
-            return
+        actor = self._actor()
         if not files:
             self.upload_error = SELECT_FILE
             return
@@ -439,10 +436,9 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
             self.upload_lines = [Detail(label=f"Line {k}", value=v) for k, v in
                                  sorted(exc.fields.items(), key=lambda kv: (len(kv[0]), kv[0])) if k.isdigit()]
             return
-        except DomainError as exc:
+        except DomainError:
             self._reset_upload()
-            yield self._fail(exc)
-            return
+            raise
         count = int(result.get("count") or 0)
         done = f"{count} order executed" if count == 1 else f"{count} orders executed"
         yield events(self._upload_done(),

@@ -510,16 +510,13 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         return out
 
     @rx.event
+    @guarded
     async def export(self, kind: str):
         """Builds the broker file of the selected rows (with the already placed orders too when
         'download all' is on), sends it to the browser, and reads the report again."""
         if kind not in order_rules.FILE_KINDS or self.exporting:
             return
-        try:
-            actor = self._actor()
-        except DomainError as exc:
-            yield self._fail(exc)
-            return
+        actor = self._actor()
         transactions = self._transactions()
         if not transactions:
             yield toast_error(order_rules.NOTHING_TO_EXPORT)
@@ -530,10 +527,9 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
             result = await asyncio.to_thread(trade_file_service.export, actor=actor, kind=kind,
                                              firm_id=self._firm_id(), transactions=transactions,
                                              download_all=self.download_all)
-        except DomainError as exc:
+        except DomainError:
             self.exporting = ""
-            yield self._fail(exc)
-            return
+            raise
         self.exporting = ""
         placed = f"{result.placed} order placed" if result.placed == 1 else f"{result.placed} orders placed"
         yield events(rx.download(data=result.data, filename=result.name, mime_type=result.media_type),
