@@ -36,6 +36,7 @@ from app.ui.display import money
 from app.ui.states.base import AppState, toast_error
 from app.ui.states.lists import ListControls
 from app.ui.states.screen import events, guarded, screen_load
+from app.ui.states.rows import Option
 
 log = logging.getLogger("app.ui.advice_reports")
 
@@ -49,12 +50,6 @@ HEARTBEAT_MS = 20_000
 STALE_SECONDS = 60.0       # no heartbeat for this long: the page is gone, stop following
 QUIET_SECONDS = 0.5        # gather a burst of events into one reload
 MIN_RELOAD_SECONDS = 2.0   # and never reload more often than this
-
-
-@dataclasses.dataclass
-class Option:
-    value: str = ""
-    label: str = ""
 
 
 @dataclasses.dataclass

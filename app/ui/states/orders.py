@@ -37,6 +37,7 @@ from app.ui.parse import positive_int
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.lists import Paged
 from app.ui.states.screen import FormDialog, UploadDialog, events, guarded, screen_load
+from app.ui.states.rows import Detail, Option
 
 ALL_FIRMS = str(file_rules.ALL_FIRMS)
 EXCEL_PATH = "/api/reports/desktop-broker-export-excel"
@@ -49,18 +50,6 @@ STATUS_VALUES = {value for value, _ in ORDER_STATUSES}
 _FORM_FIELDS = {"price": "price", "brokerage": "fee", "fee": "fee", "trade date": "trade_date",
                 "trade_date": "trade_date", "settlement date": "settlement_date",
                 "settlement_date": "settlement_date", "quantity": "quantity"}
-
-
-@dataclasses.dataclass
-class Option:
-    value: str = ""
-    label: str = ""
-
-
-@dataclasses.dataclass
-class Detail:
-    label: str = ""
-    value: str = ""
 
 
 @dataclasses.dataclass

@@ -34,6 +34,7 @@ from app.ui.states.base import AppState, toast_error, toast_success, toast_warni
 from app.ui.states.lists import ListControls
 from app.ui.states.screen import Confirm, SavingForm, Viewer, events, guarded, screen_load
 from app.ui.parse import to_int as _int
+from app.ui.states.rows import Option
 
 log = logging.getLogger("app.ui.portfolios")
 
@@ -101,12 +102,6 @@ def _holders_text(users: list[dict[str, Any]]) -> str:
 
 
 # ---- what the screens hold ------------------------------------------------------------------------
-@dataclasses.dataclass
-class Option:
-    value: str = ""
-    label: str = ""
-
-
 @dataclasses.dataclass
 class PortfolioRow:
     id: int = 0

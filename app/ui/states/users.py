@@ -28,6 +28,7 @@ from app.ui.states.lists import ListControls
 from app.ui.states.screen import Confirm, Viewer, events, guarded, screen_load
 from app.ui.states.person import PersonForm
 from app.ui.parse import to_int as _int
+from app.ui.states.rows import Option
 
 # ---- contexts -----------------------------------------------------------------------------------
 # list route -> (kind of the form routes, fixed role or "")
@@ -98,12 +99,6 @@ class UserRow:
     add_portfolio_url: str = ""  # Add Portfolio (clients and advisers)
     can_edit: bool = False
     can_delete: bool = False
-
-
-@dataclasses.dataclass
-class Option:
-    value: str = ""
-    label: str = ""
 
 
 # ---- the list -------------------------------------------------------------------------------------
