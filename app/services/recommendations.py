@@ -26,6 +26,7 @@ from app.domain.models import UPLOAD_TYPES
 from app.domain.permissions import Actor, can_edit_model, is_staff, require
 from app.domain.recommendations import Kind, LineError, UploadLine
 from app.domain.parsing import as_id
+from app.domain.timezones import client_offset as browser_offset
 from app.exports import recommendations_csv
 from app.services import listing, tenancy
 
@@ -363,7 +364,7 @@ def export_csv(*, actor: Actor, model_id: Any, kind: Kind | str, client_offset: 
     """(file name, CSV bytes) of the model's recommendations; 'There are no recommendations to
     download' when there is none. Times and the file's date are in the browser's offset."""
     kind = Kind(kind)
-    offset = recommendations_csv.client_offset(client_offset)
+    offset = browser_offset(client_offset)
     with session_scope() as s:
         model = tenancy.load_model(s, actor, model_id)
         if kind is Kind.LONG_TERM:
