@@ -117,9 +117,11 @@ def _allocate(classes: list[ClassState], V: Decimal) -> Decimal:
     for c in classes:
         c.allotted = c.budget
         c.received = ZERO
-        c.lam, c.capacity, x = solve(c.flex, c.budget)
+        solution = solve(c.flex, c.budget)
+        c.lam = solution.lam
+        c.capacity = solution.capacity
         if not c.is_cash:  # what the cash class's listed assets cannot take is its own cash
-            excess += x
+            excess += solution.excess
     for d in classes:
         if excess <= EPS:
             break
@@ -132,7 +134,9 @@ def _allocate(classes: list[ClassState], V: Decimal) -> Decimal:
             continue
         give = min(excess, room)
         d.allotted = max(d.allotted, taken) + give
-        d.lam, d.capacity, _ = solve(d.flex, d.allotted)
+        solution = solve(d.flex, d.allotted)
+        d.lam = solution.lam
+        d.capacity = solution.capacity
         absorbed = sum((line.f for line in d.flex), ZERO) - taken
         d.received += absorbed
         excess -= absorbed

@@ -16,7 +16,7 @@ from app.domain.engine import errors as E
 from app.domain.engine import reasons as R
 from app.domain.engine.classes import Classes
 from app.domain.engine.positions import Positions
-from app.domain.engine.prepared import AssetInfo
+from app.domain.engine.prepared import AssetInfo, KnownAsset
 from app.domain.engine.snapshot import DONT_HOLD, EXCEPTION_ACTIONS, LOCK, MANUAL_TRADE_DECISION, SUBSTITUTE
 from app.domain.engine.working import (
     ADDED_RANK, FIXED, FLEX, HALF, M_ACC, M_BUY, M_TAP, M_TSP, ONE, OUT, PINNED, SELL_ACTION, UNMODELLED_RANK, ZERO,
@@ -66,16 +66,16 @@ def place_assets(inputs: Inputs, pos: Positions, classes: Classes) -> Places:
     lines: list[Line] = []
 
     def new_line(asset_id: int, cls: ClassState, rank: int, kind: str, model_asset_id: int | None) -> Line:
-        code, _class_id, group_id, price = info[asset_id]
-        return Line(asset_id, code, cls, group_id, price, units.get(asset_id, ZERO), pos.values.get(asset_id, ZERO),
-                    kind, model_asset_id, rank)
+        row = info[asset_id]
+        return Line(asset_id, row.code, cls, row.industry_group_id, row.last_close_price, units.get(asset_id, ZERO),
+                    pos.values.get(asset_id, ZERO), kind, model_asset_id, rank)
 
     def held(asset_id):
         return units.get(asset_id, ZERO) > 0
 
     def price(asset_id):
         row = info.get(asset_id)
-        return row.price if row else None
+        return row.last_close_price if row else None
 
     def exc_of(asset_id):
         e = exc_asset.get(asset_id)
@@ -200,7 +200,7 @@ def place_assets(inputs: Inputs, pos: Positions, classes: Classes) -> Places:
     return Places(lines=lines, pins=pins, exc_custom=exc_custom)
 
 
-def _read_pins(overrides, info: dict[int, AssetInfo]) -> dict[int, Decimal]:
+def _read_pins(overrides, info: dict[int, KnownAsset]) -> dict[int, Decimal]:
     """asset id -> the target units the adviser set (a later override of an asset wins)."""
     pins: dict[int, Decimal] = {}
     for o in overrides:

@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import Any, NamedTuple
 
 from app.domain.engine import errors as E
-from app.domain.engine.prepared import AssetInfo, PreparedModel
+from app.domain.engine.prepared import AssetInfo, KnownAsset, PreparedModel
 from app.domain.engine.snapshot import DECREASE, INCREASE, Snapshot
 from app.domain.engine.working import ZERO
 from app.domain.money import to_cents
@@ -21,7 +21,7 @@ from app.domain.money import to_cents
 class Gathered(NamedTuple):
     """What is held once the pending trades are counted as done."""
 
-    info: dict[int, AssetInfo]  # every asset known to the snapshot
+    info: dict[int, KnownAsset]  # every asset known to the snapshot
     units: dict[int, Decimal]  # asset id -> units held after pending trades
     cash: Decimal  # the cash after pending trades
 
@@ -37,7 +37,7 @@ class Valued(NamedTuple):
 class Positions:
     """Step 0's answer."""
 
-    info: dict[int, AssetInfo]
+    info: dict[int, KnownAsset]
     units: dict[int, Decimal]  # listed assets held after pending trades (0 or more)
     values: dict[int, Decimal]  # asset id -> the value held at last close, to the cent (held assets)
     cash: Decimal
@@ -50,23 +50,23 @@ def gather_positions(snap: Snapshot, prep: PreparedModel) -> Gathered:
     """The assets known to the snapshot, the units held and the cash, after pending trades. A
     holding's data wins over a quote's, a quote's over the model's copy; a missing or non-positive
     price never hides a known one."""
-    info: dict[int, AssetInfo] = dict(prep.info)
-    new = tuple.__new__  # AssetInfo(...) without its Python-level __new__: one per quote and holding
+    info: dict[int, KnownAsset] = dict(prep.info)
 
-    def merge(asset_id, code, class_id, group_id, price):
-        if price is not None and price <= 0:  # no usable price: cannot be valued or bought
-            price = None
-        if price is None:
-            row = info.get(asset_id)
-            if row is not None:
-                price = row.price
-        info[asset_id] = new(AssetInfo, (code, class_id, group_id, price))
+    def merge(source):
+        price = source.last_close_price
+        if price is not None and price > 0:
+            info[source.asset_id] = source
+            return
+        # no usable price: cannot be valued or bought, unless another source knows it
+        row = info.get(source.asset_id)
+        info[source.asset_id] = AssetInfo(source.code, source.class_id, source.industry_group_id,
+                                          row.last_close_price if row is not None else None)
 
     for q in snap.quotes:
-        merge(q.asset_id, q.code, q.class_id, q.industry_group_id, q.last_close_price)
+        merge(q)
     units: dict[int, Decimal] = {}
     for h in snap.holdings:
-        merge(h.asset_id, h.code, h.class_id, h.industry_group_id, h.last_close_price)
+        merge(h)
         units[h.asset_id] = units.get(h.asset_id, ZERO) + Decimal(h.units)
     cash = to_cents(Decimal(snap.cash))
     for t in snap.pending_trades:
@@ -89,11 +89,10 @@ def positions(snap: Snapshot, prep: PreparedModel) -> Positions:
     missing: list[str] = []
     for asset_id in sorted(units):
         n = units[asset_id]
-        code = info[asset_id].code if asset_id in info else f"#{asset_id}"
         if n < 0:
-            raise E.CalculationError("oversold", E.OVERSOLD.format(code=code))
-        if n > 0 and (asset_id not in info or info[asset_id].price is None):
-            missing.append(code)
+            raise E.CalculationError("oversold", E.OVERSOLD.format(code=_code(info, asset_id)))
+        if n > 0 and (asset_id not in info or info[asset_id].last_close_price is None):
+            missing.append(_code(info, asset_id))
     if missing:
         missing.sort()
         text = (E.MISSING_PRICE.format(codes=missing[0]) if len(missing) == 1
@@ -104,7 +103,7 @@ def positions(snap: Snapshot, prep: PreparedModel) -> Positions:
     for asset_id in sorted(units):
         n = units[asset_id]
         if n > 0:
-            value = values[asset_id] = to_cents(n * info[asset_id].price)
+            value = values[asset_id] = to_cents(n * info[asset_id].last_close_price)
             listed += value
     deposits = tuple(Valued(d, to_cents(Decimal(d.value))) for d in snap.deposits)
     customs = tuple(Valued(c, to_cents(Decimal(c.value))) for c in snap.custom_holdings)
@@ -113,3 +112,8 @@ def positions(snap: Snapshot, prep: PreparedModel) -> Positions:
         raise E.CalculationError("no_value", E.NO_VALUE)
     return Positions(info=info, units=units, values=values, cash=cash, deposits=deposits, customs=customs,
                      value=value)
+
+
+def _code(info: dict[int, KnownAsset], asset_id: int) -> str:
+    row = info.get(asset_id)
+    return row.code if row is not None else f"#{asset_id}"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import NamedTuple
+from typing import Protocol
 
 from app.domain.engine import errors as E
 from app.domain.model_spec import ClassSpec, ModelAssetSpec, ModelSpec
@@ -17,13 +17,32 @@ HUNDRED = Decimal(100)
 CACHE_SIZE = 512
 
 
-class AssetInfo(NamedTuple):
-    """What the calculation knows of a listed asset (from the model, a quote or a holding)."""
+class KnownAsset(Protocol):
+    """What the calculation knows of a listed asset: a model's AssetRef, a snapshot's AssetQuote
+    or Holding as it is (no copy per asset), or an AssetInfo where a price had to be filled in."""
 
     code: str
     class_id: int | None
-    group_id: int | None
-    price: Decimal | None  # last close; None when unknown or not positive (cannot be valued or bought)
+    industry_group_id: int | None
+    last_close_price: Decimal | None  # positive, or None when unknown (cannot be valued or bought)
+
+
+@dataclass(frozen=True, slots=True)
+class AssetInfo:
+    """A KnownAsset whose price is not its source's (not positive: None, or another source's)."""
+
+    code: str
+    class_id: int | None
+    industry_group_id: int | None
+    last_close_price: Decimal | None
+
+
+def known_asset(source) -> KnownAsset:
+    """`source` itself when its price is usable (positive or None), else a copy without it."""
+    price = source.last_close_price
+    if price is None or price > 0:
+        return source
+    return AssetInfo(source.code, source.class_id, source.industry_group_id, None)
 
 
 @dataclass(frozen=True)
@@ -62,7 +81,7 @@ class PreparedModel:
     percentages: bool
     problems: tuple[tuple[str, str], ...]  # (code, message): inconsistencies found
     total_allocation: Decimal
-    info: dict[int, AssetInfo]  # asset id -> what is known of it: model assets, alternates
+    info: dict[int, KnownAsset]  # asset id -> what is known of it: model assets, alternates
 
     def check(self, custom_classes: bool) -> None:
         """Raise the first problem that matters: the class total does not when the portfolio uses
@@ -71,11 +90,6 @@ class PreparedModel:
             if code == "model_total" and custom_classes:
                 continue
             raise E.CalculationError(code, message)
-
-
-def _usable(price: Decimal | None) -> Decimal | None:
-    """A price that can value or buy an asset: positive (else None)."""
-    return price if price is not None and price > 0 else None
 
 
 def _fmt(value: Decimal) -> str:
@@ -128,16 +142,16 @@ def _build(spec: ModelSpec) -> PreparedModel:
             seen = equivalents.setdefault(a, [])
             if b not in seen:
                 seen.append(b)
-    info: dict[int, AssetInfo] = {}
+    info: dict[int, KnownAsset] = {}
     for cls in classes:
         for pa in cls.assets:
             ref = pa.spec.asset
-            info[ref.id] = AssetInfo(ref.code, ref.class_id, ref.industry_group_id, _usable(ref.last_close_price))
+            info[ref.id] = known_asset(ref)
     for cls in classes:
         for pa in cls.assets:
             alt = pa.spec.alternate
             if alt is not None and alt.id not in info:
-                info[alt.id] = AssetInfo(alt.code, alt.class_id, alt.industry_group_id, _usable(alt.last_close_price))
+                info[alt.id] = known_asset(alt)
     return PreparedModel(
         spec=spec, info=info, classes=tuple(classes), class_by_id={c.class_id: c for c in classes},
         cash_class_id=cash.class_id if cash else None, asset_ids=frozenset(asset_ids),

@@ -139,7 +139,7 @@ def _generate(snapshot: Snapshot, target: Target) -> Trades:
         if delta == 0:
             continue
         known = info.get(a.asset_id)
-        last_close = known.price if known is not None and known.price is not None else a.price
+        last_close = known.last_close_price if known is not None and known.last_close_price is not None else a.price
         if last_close is None:
             continue  # nothing can be traded without a price (the target never buys such an asset)
         limit_price = resolved.limit_price

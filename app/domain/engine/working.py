@@ -10,7 +10,7 @@ mutable things of a calculation: the steps pass them along inside their named re
 | 1 class targets (classes.py)       |                                        | effective, target, fixed, others    |
 | 2 places (places.py)               | all but f, tgt, hi, cap_kind           | lines                               |
 | 2 eligibility (eligibility.py)     | role, reasons (assets limit, minimum)  | fixed, target (cash), budget, flex  |
-| 3-4 allocation (allocation.py)     | f, hi, cap_kind, reasons               | allotted, lam, capacity, received   |
+| 3-4 allocation (allocation.py)     | f, hi, cap_kind, shape, reasons        | allotted, lam, capacity, received   |
 | 5 units (units.py)                 | tgt                                    |                                     |
 | 6 minimum trade (min_trade.py)     | tgt, reasons                           |                                     |
 | 7 cash (cash.py)                   | tgt, reasons                           |                                     |
@@ -102,7 +102,10 @@ class Line:
     mode = M_BUY
     hi = INF
     cap_kind = None
-    f = ZERO  # the value the allocation gives it (steps 3-4)
+    # steps 3-4: its target as a function of the class's level lambda (waterfill.set_shape):
+    # min(upper, max(lower, base + slope x lambda)), and the value the allocation gives it
+    base = slope = lower = upper = ZERO
+    f = ZERO
     tgt = ZERO  # its target units (steps 5-7)
     pin = None  # the adviser's target units (role PINNED)
     added = False  # an AddedAsset's place
