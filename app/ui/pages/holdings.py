@@ -408,7 +408,7 @@ def holdings_page() -> rx.Component:
         _pending(),
         _custom_modal(),
         _save_prompt(),
-        confirm_dialog_of(S, confirm_label=S.confirm_label),
+        confirm_dialog_of(S),
         crumbs=portfolio_crumbs(S),
         actions=_actions_menu(),
     )

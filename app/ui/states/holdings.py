@@ -152,7 +152,6 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
 
     rows: list[HoldingRow] = []
     pending: list[PendingRow] = []
-    confirm_label: str = "Delete"      # the confirmation's button: Delete (a custom holding) or Unlink
 
     # the custom holding modal
     modal_open: bool = False
@@ -295,12 +294,10 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
         if not self.model_name:
             return
         template = CONFIRM_UNLINK_CROSS_FIRM if self._model_cross_firm else CONFIRM_UNLINK
-        self.confirm_label = "Unlink"
-        self._ask("unlink", template.format(name=self.model_name))
+        self._ask("unlink", template.format(name=self.model_name), label="Unlink")
 
     @rx.event
     def ask_delete(self, holding_id: Any, name: str):
-        self.confirm_label = "Delete"
         self._ask("delete", CONFIRM_DELETE_HOLDING.format(name=name), to_int(holding_id) or 0)
 
     def _confirmed(self, action: str, target_id: int):
