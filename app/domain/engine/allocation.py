@@ -11,7 +11,6 @@ industry group allocation is on.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import NamedTuple
 
@@ -36,8 +35,7 @@ class GroupMeta(NamedTuple):
     cap: Decimal | None  # %
 
 
-@dataclass(frozen=True, slots=True)
-class Allocation:
+class Allocation(NamedTuple):
     """Steps 3-4's answer (each flexible line's value is its `f`)."""
 
     groups: dict[int, GroupMeta]  # industry group id -> its allocation (the portfolio's or the model's)

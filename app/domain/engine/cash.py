@@ -10,8 +10,8 @@ sold for cash: when they cost cash that is not there, the calculation is refused
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import ROUND_CEILING, Decimal
+from typing import NamedTuple
 
 from app.domain.engine import errors as E
 from app.domain.engine import reasons as R
@@ -24,8 +24,7 @@ from app.domain.engine.snapshot import Brokerage
 from app.domain.engine.working import FLEX, ONE, ZERO, Inputs, Line, money
 
 
-@dataclass(frozen=True, slots=True)
-class CashAfter:
+class CashAfter(NamedTuple):
     """Step 7's answer (the lines' final target units are their `tgt`)."""
 
     cash: Decimal  # the cash after trades

@@ -8,8 +8,8 @@ cash floor in eligibility.py.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
 from app.domain.engine import errors as E
 from app.domain.engine import reasons as R
@@ -17,8 +17,7 @@ from app.domain.engine.positions import Positions
 from app.domain.engine.working import HUNDRED, ZERO, ClassState, Inputs, fmt
 
 
-@dataclass(frozen=True, slots=True)
-class Classes:
+class Classes(NamedTuple):
     """Step 1's answer: the classes in the order they were met (the model's, then the portfolio's
     own, then any a holding needs: `get` adds those)."""
 

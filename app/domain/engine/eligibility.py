@@ -14,8 +14,8 @@ what each class's flexible assets share.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
+from typing import NamedTuple
 
 from app.domain.engine import errors as E
 from app.domain.engine import reasons as R
@@ -27,8 +27,7 @@ from app.domain.engine.working import FIXED, FLEX, HUNDRED, OUT, PINNED, ZERO, C
 from app.domain.money import to_cents
 
 
-@dataclass(frozen=True, slots=True)
-class Eligibility:
+class Eligibility(NamedTuple):
     """Step 2's second answer (the flexible places are in each class's `flex`)."""
 
     cash_floor: Decimal  # the cash step 7 keeps

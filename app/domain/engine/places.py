@@ -8,8 +8,9 @@ allocation are eligibility.py.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
+
+from typing import NamedTuple
 
 from app.domain.engine import actions as A
 from app.domain.engine import errors as E
@@ -24,8 +25,7 @@ from app.domain.engine.working import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Places:
+class Places(NamedTuple):
     """Step 2's answer: the lines in priority order (each also in its class's `lines`)."""
 
     lines: list[Line]
@@ -33,8 +33,7 @@ class Places:
     exc_custom: dict[int, object]  # custom holding id -> its exception
 
 
-@dataclass(frozen=True, slots=True)
-class _Recommendations:
+class _Recommendations(NamedTuple):
     """What a place's recommendation is read from."""
 
     by_asset: dict[int, object]  # asset id -> its first recommendation

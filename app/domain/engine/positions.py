@@ -7,7 +7,6 @@ deposits + custom holdings. `gather_positions` is shared with the trade generati
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, NamedTuple
 
@@ -33,8 +32,7 @@ class Valued(NamedTuple):
     value: Decimal
 
 
-@dataclass(frozen=True, slots=True)
-class Positions:
+class Positions(NamedTuple):
     """Step 0's answer."""
 
     info: dict[int, KnownAsset]
