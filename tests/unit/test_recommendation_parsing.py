@@ -208,8 +208,10 @@ def test_fuzz_export_then_parse_round_trip(rows):
 def test_export_helpers():
     from datetime import datetime, timezone
 
+    from app.domain.timezones import client_offset
+
     now = datetime(2025, 6, 30, 15, 30, tzinfo=timezone.utc)
-    assert export.client_offset("-600") == -600 and export.client_offset("x") == 0 and export.client_offset("9999") == 0
+    assert client_offset("-600") == -600 and client_offset("x") == 0 and client_offset("9999") == 0
     assert export.filename(Kind.LONG_TERM, 'Growth/Income "A"', now, -600) == "Growth Income A - Long Term Recommendations - 01-07-2025.csv"
     assert export.filename(Kind.SHORT_TERM, "M", now, 0).endswith("Short Term Recommendations - 30-06-2025.csv")
     header = export.content_disposition("Café – model.csv")
