@@ -155,16 +155,12 @@ def test_custom_holding_write_permissions(client, w, role, status):
             assert response.json()["message"] == NOT_ALLOWED
 
 
-def test_asset_ownership_on_a_date(db):
-    from tests.factories_assets import make_asset
-    from tests.factories_portfolios import make_portfolio_world, post
-
+def test_asset_ownership_on_a_date(client):
     w = make_portfolio_world()
     bhp = make_asset("BHP")
     post(w.portfolio, "asset_buy", asset_id=bhp.id, quantity=100, price="40", day="2026-01-05")
     post(w.portfolio, "parcel", asset_id=bhp.id, quantity=30, price="45", day="2026-02-05")
     post(w.other_portfolio, "asset_buy", asset_id=bhp.id, quantity=7, price="40", day="2026-01-05")
-    client = f.api_client()
     rows = client.get("/api/investments-asset-ownership?date=2026-01-31", headers=f.headers(w.adviser)).json()["result"]["rows"]
     assert [(r["investment_name"], r["code"], r["quantity"]) for r in rows] == [("Smith Family", "BHP", "100")]
     rows = client.get("/api/investments-asset-ownership?date=2026-02-05", headers=f.headers(w.adviser)).json()["result"]["rows"]
