@@ -271,7 +271,8 @@ def list_footer(*children: rx.Component) -> rx.Component:
 
 # ---- dialogs ----------------------------------------------------------------------------------
 def confirm_dialog(open_: Any, message: Any, on_confirm: Any, on_cancel: Any, confirm_label: str = "Delete",
-                   title: str = "Please confirm", danger: bool = True) -> rx.Component:
+                   title: str = "Please confirm", danger: bool = True, on_open_change: Any = None) -> rx.Component:
+    extra = {"on_open_change": on_open_change} if on_open_change is not None else {}
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
             rx.alert_dialog.title(title),
@@ -284,6 +285,7 @@ def confirm_dialog(open_: Any, message: Any, on_confirm: Any, on_cancel: Any, co
             max_width="440px",
         ),
         open=open_,
+        **extra,
     )
 
 
@@ -293,7 +295,7 @@ def confirm_dialog_of(state: Any, title: str = "Please confirm", danger: bool = 
     question and, unless given here, its button's label are the state's)."""
     return confirm_dialog(state.confirm_open, state.confirm_message, state.confirm, state.cancel_confirm,
                           confirm_label=state.confirm_label if confirm_label is None else confirm_label,
-                          title=title, danger=danger)
+                          title=title, danger=danger, on_open_change=state.set_confirm_open)
 
 
 # ---- display ----------------------------------------------------------------------------------

@@ -348,10 +348,6 @@ class DashboardState(ListControls, AppState):
             self.selected = self.selected + [i for i in ids if i not in self.selected]
 
     @rx.event
-    def clear_selection(self):
-        self.selected = []
-
-    @rx.event
     @guarded
     def show_detail(self, investment_id: int):
         actor = self._actor()

@@ -276,10 +276,6 @@ class FirmFormState(SavingForm, ImageStaging, AppState):
             return AppState.navigate(routes.url("firms.view", id=self._firm_id))
         return AppState.navigate(routes.url("firms.list"))
 
-    @rx.event
-    def go_list(self):
-        return AppState.navigate(routes.url("firms.list"))
-
     # ---- what the screen shows --------------------------------------------------------------------
     @rx.var
     def read_only(self) -> bool:
