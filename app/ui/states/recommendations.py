@@ -141,11 +141,13 @@ class RecommendationUpload(UploadDialog, mixin=True):
         self.failure_open = False
         self.failure_message = ""
 
-    async def _send(self, actor: Actor, kind: Kind, model_ids: list[int], content_type: str, data: bytes):
+    async def _send(self, actor: Actor, kind: Kind, model_ids: list[int], upload: rx.UploadFile):
         """The service's result, or None when the file was refused (the failure dialog says why)."""
         try:
+            data = await upload.read(rules.MAX_UPLOAD_BYTES + 1)
             return await asyncio.to_thread(service.upload, actor=actor, kind=kind, model_ids=model_ids,
-                                           content_type=content_type, data=data, upload_type=self.upload_type)
+                                           content_type=upload.content_type or "", data=data,
+                                           upload_type=self.upload_type)
         except AuthenticationError:
             raise
         except DomainError as exc:
@@ -492,10 +494,9 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         if not files:
             self.upload_error = self.SELECT_FILE
             return
-        data = await files[0].read(rules.MAX_UPLOAD_BYTES + 1)
         self._start_upload()
         yield
-        if await self._send(actor, self._kind(), [self._model_id], files[0].content_type or "", data) is None:
+        if await self._send(actor, self._kind(), [self._model_id], files[0]) is None:
             yield rx.clear_selected_files(UPLOAD_ID)
             return
         self.upload_open = False
@@ -649,10 +650,9 @@ class BulkUploadState(RecommendationUpload, AppState):
         if not files:
             self.upload_error = self.SELECT_FILE
             return
-        data = await files[0].read(rules.MAX_UPLOAD_BYTES + 1)
         self._start_upload()
         yield
-        result = await self._send(actor, Kind(self.kind), chosen, files[0].content_type or "", data)
+        result = await self._send(actor, Kind(self.kind), chosen, files[0])
         if result is None:
             yield rx.clear_selected_files(BULK_UPLOAD_ID)
             return
