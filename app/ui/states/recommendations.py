@@ -19,7 +19,6 @@ from app.domain import validators as v
 from app.domain.errors import GENERIC, INVALID_FORM, AuthenticationError, DomainError, ValidationError
 from app.domain.permissions import Actor
 from app.domain.recommendations import Kind
-from app.domain.roles import Role
 from app.services import assets as asset_service
 from app.services import firms as firm_service
 from app.services import recommendations as service
@@ -28,7 +27,7 @@ from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.display import percent_1dp, price_2_to_6dp, text as _text
 from app.ui.parse import to_int
 from app.ui.states.base import AppState, toast_error, toast_success
-from app.ui.states.screen import Confirm, UploadDialog, guarded, screen_load
+from app.ui.states.screen import Confirm, UploadDialog, Viewer, guarded, screen_load
 
 PAGE_ROUTES = {"models.long-terms": Kind.LONG_TERM, "models.short-terms": Kind.SHORT_TERM}
 BULK_ROUTES = {"bulk-upload.long-terms": Kind.LONG_TERM, "bulk-upload.short-terms": Kind.SHORT_TERM}
@@ -547,7 +546,7 @@ def _find_asset(actor: Actor, code: str, firm_id: int) -> dict[str, Any] | None:
 
 
 # ---- bulk upload --------------------------------------------------------------------------------
-class BulkUploadState(RecommendationUpload, AppState):
+class BulkUploadState(Viewer, RecommendationUpload, AppState):
     """bulk-upload.long-terms and bulk-upload.short-terms: choose a firm (superuser), select models,
     upload one file to all of them, see each model's outcome."""
 
@@ -679,4 +678,4 @@ class BulkUploadState(RecommendationUpload, AppState):
 
     @rx.var
     def is_superuser_view(self) -> bool:
-        return self.user_role == Role.SUPERUSER.value
+        return self.viewer_is_superuser
