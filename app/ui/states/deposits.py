@@ -38,6 +38,7 @@ from app.services import reference_data
 from app.ui import routes
 from app.ui.display import day, input_number
 from app.ui.states.base import AppState, toast_success
+from app.ui.states.rows import Detail, Option
 from app.ui.states.screen import events, guarded, screen_load
 from app.ui.parse import positive_int as _int
 
@@ -84,18 +85,6 @@ class TxRow:
     description: str = ""
     can_reprocess: bool = False
     can_edit: bool = False
-
-
-@dataclasses.dataclass
-class Option:
-    value: str = ""
-    label: str = ""
-
-
-@dataclasses.dataclass
-class Detail:
-    label: str = ""
-    value: str = ""
 
 
 def _option(deposit_id: int, d: dict[str, Any]) -> Option:

@@ -44,6 +44,7 @@ from app.ui.display import NA, close_price, day, input_day, input_number, money,
 from app.ui.states.base import AppState
 from app.ui.states.lists import ListControls
 from app.ui.states.portfolio_header import PortfolioHeader
+from app.ui.states.rows import Detail, Option
 from app.ui.states.screen import Confirm, FormDialog, UploadDialog, guarded, screen_load
 from app.ui.parse import decimal_or_none as _dec, positive_int as _int
 
@@ -115,18 +116,6 @@ def _blank(keys: tuple[str, ...]) -> dict[str, str]:
 def _can_act(actor: Actor) -> bool:
     """The asset panel's actions: superuser and adviser (spec 002 s6)."""
     return actor.role in (Role.SUPERUSER, Role.ADVISER)
-
-
-@dataclasses.dataclass
-class Option:
-    value: str = ""
-    label: str = ""
-
-
-@dataclasses.dataclass
-class Detail:
-    label: str = ""
-    value: str = ""
 
 
 @dataclasses.dataclass
