@@ -18,6 +18,7 @@ from app.domain.roles import Role
 from app.services.holdings import Header, Owner
 from app.ui import routes
 from app.ui.parse import positive_int as _int
+from app.ui.states.screen import Viewer
 
 
 @dataclasses.dataclass
@@ -37,7 +38,9 @@ def owner_links(holders: Iterable[Owner], client: bool) -> list[OwnerLink]:
             for i, o in enumerate(owners)]
 
 
-class PortfolioHeader(rx.State, mixin=True):
+class PortfolioHeader(Viewer, mixin=True):
+    """The head; the viewer's role is this screen's own (Viewer), so its links depend on no frame var."""
+
     portfolio_id: int = 0
     name: str = ""
     inactive: bool = False
@@ -59,6 +62,7 @@ class PortfolioHeader(rx.State, mixin=True):
         self.model_name = header.model_name or ""
         self.owners = owner_links(header.owners, actor.role is Role.CLIENT)
         self._portfolio_firm_id = header.firm_id
+        self.viewer_role = actor.role.value
 
     def _clear_header(self) -> None:
         self.name = self.model_name = ""
@@ -72,7 +76,7 @@ class PortfolioHeader(rx.State, mixin=True):
 
     @rx.var
     def list_url(self) -> str:
-        return routes.url("portfolios.me" if self.user_role == Role.CLIENT.value else "portfolios.list")
+        return routes.url("portfolios.me" if self.viewer_role == Role.CLIENT.value else "portfolios.list")
 
     @rx.var
     def holdings_path(self) -> str:
