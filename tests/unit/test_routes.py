@@ -1,7 +1,7 @@
 import pytest
 
 from app.ui import routes
-from app.ui.states.lists import visible_pages
+from app.ui.toolkit.lists import visible_pages
 
 
 @pytest.mark.parametrize(

@@ -291,7 +291,7 @@ def confirm_dialog(open_: Any, message: Any, on_confirm: Any, on_cancel: Any, co
 
 def confirm_dialog_of(state: Any, title: str = "Please confirm", danger: bool = True,
                       confirm_label: Any = None) -> rx.Component:
-    """The confirmation dialog of a screen state that mixes in app.ui.states.screen.Confirm (its
+    """The confirmation dialog of a screen state that mixes in app.ui.toolkit.screen.Confirm (its
     question and, unless given here, its button's label are the state's)."""
     return confirm_dialog(state.confirm_open, state.confirm_message, state.confirm, state.cancel_confirm,
                           confirm_label=state.confirm_label if confirm_label is None else confirm_label,

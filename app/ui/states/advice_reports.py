@@ -34,9 +34,9 @@ from app.services import target_portfolios
 from app.ui import routes
 from app.ui.display import money
 from app.ui.states.base import AppState, toast_error
-from app.ui.states.lists import ListControls
-from app.ui.states.screen import events, guarded, screen_load
-from app.ui.states.rows import Option
+from app.ui.toolkit.lists import ListControls
+from app.ui.toolkit.screen import events, guarded, screen_load
+from app.ui.toolkit.rows import Option
 
 log = logging.getLogger("app.ui.advice_reports")
 

@@ -13,9 +13,9 @@ from app.domain.permissions import Actor
 from app.services import holdings as holdings_service
 from app.ui import routes
 from app.ui.parse import positive_int
-from app.ui.states.lists import Paged
+from app.ui.toolkit.lists import Paged
 from app.ui.states.portfolio_header import PortfolioHeader
-from app.ui.states.screen import guarded, screen_load
+from app.ui.toolkit.screen import guarded, screen_load
 
 LOAD_FAILED = "Opps, something went wrong"
 VERSION_PAGE_SIZES = [str(n) for n in advice.VERSION_PAGE_SIZES]

@@ -22,8 +22,8 @@ from app.services import assets
 from app.ui.display import NA, close_price, day, input_number, percent_1dp, sign_of
 from app.ui.parse import decimal_or_none as _decimal, to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success
-from app.ui.states.lists import ListControls
-from app.ui.states.screen import UploadDialog, events, guarded, screen_load
+from app.ui.toolkit.lists import ListControls
+from app.ui.toolkit.screen import UploadDialog, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.assets")
 

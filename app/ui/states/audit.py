@@ -18,8 +18,8 @@ from app.services import audit, firms as firm_service, portfolios as portfolio_s
 from app.services.listing import DEFAULT_PAGE_SIZE
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error
-from app.ui.states.lists import Paged
-from app.ui.states.screen import screen_load
+from app.ui.toolkit.lists import Paged
+from app.ui.toolkit.screen import screen_load
 
 ALL = "all"
 

@@ -32,7 +32,7 @@ from app.services.tenancy import as_id
 from app.ui.parse import positive_int, to_int
 from app.ui.states.base import AppState, toast_error
 from app.ui.states.bulk_progress import BulkProgressState
-from app.ui.states.screen import Confirm, Viewer, events, guarded, screen_load
+from app.ui.toolkit.screen import Confirm, Viewer, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.bulk_calculate")
 

@@ -28,8 +28,8 @@ from app.ui.display import money, percent_1dp, percentage_points
 from app.ui.parse import to_int
 from app.ui.states.base import AppState, toast_error
 from app.ui.states.bulk_progress import BulkProgressState
-from app.ui.states.lists import ListControls
-from app.ui.states.screen import guarded, screen_load
+from app.ui.toolkit.lists import ListControls
+from app.ui.toolkit.screen import guarded, screen_load
 
 log = logging.getLogger("app.ui.dashboard")
 

@@ -38,8 +38,8 @@ from app.services import reference_data
 from app.ui import routes
 from app.ui.display import day, input_number
 from app.ui.states.base import AppState, toast_success
-from app.ui.states.rows import Detail, Option
-from app.ui.states.screen import events, guarded, screen_load
+from app.ui.toolkit.rows import Detail, Option
+from app.ui.toolkit.screen import events, guarded, screen_load
 from app.ui.parse import positive_int as _int
 
 NONE = "none"  # a select's "nothing chosen" (Radix items cannot be "")

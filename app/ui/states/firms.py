@@ -19,8 +19,8 @@ from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
 from app.ui.parse import to_int
-from app.ui.states.lists import LoadMore
-from app.ui.states.screen import Confirm, SavingForm, Viewer, events, screen_load
+from app.ui.toolkit.lists import LoadMore
+from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, screen_load
 
 log = logging.getLogger("app.ui.firms")
 

@@ -26,11 +26,11 @@ from app.services import portfolios as portfolio_service
 from app.services import trade_instructions as ti_service
 from app.ui.display import NA, input_number, money, percent_1dp, sign_of, whole_units
 from app.ui.states.base import AppState, toast_error, toast_success
-from app.ui.states.lists import Paged
+from app.ui.toolkit.lists import Paged
 from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.parse import to_int
 from app.ui.states.portfolios import referer_query
-from app.ui.states.screen import Confirm, events, guarded, screen_load
+from app.ui.toolkit.screen import Confirm, events, guarded, screen_load
 
 PAGE_SIZES = [str(n) for n in holdings_service.PAGE_SIZES]
 LOAD_FAILED = "Opps, something went wrong"

@@ -16,7 +16,7 @@ from app.domain.permissions import Actor, can_manage_universe
 from app.services import industry_groups as service
 from app.ui.parse import to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success
-from app.ui.states.screen import Confirm, events, guarded, screen_load
+from app.ui.toolkit.screen import Confirm, events, guarded, screen_load
 
 NO_ERRORS = {"title": "", "color": ""}
 

@@ -31,8 +31,8 @@ from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.display import NA, input_number as _num_text, percent_1dp, price_up_to_4dp, sign_of, text as _text
 from app.ui.parse import decimal_or_none, person_name, to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
-from app.ui.states.lists import LoadMore, Paged
-from app.ui.states.screen import Confirm, events, guarded, screen_load
+from app.ui.toolkit.lists import LoadMore, Paged
+from app.ui.toolkit.screen import Confirm, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.models")
 

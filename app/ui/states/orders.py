@@ -35,9 +35,9 @@ from app.ui import routes
 from app.ui.display import close_price, day, input_number, money, whole_units
 from app.ui.parse import positive_int
 from app.ui.states.base import AppState, toast_error, toast_success
-from app.ui.states.lists import Paged
-from app.ui.states.screen import FormDialog, UploadDialog, events, guarded, screen_load
-from app.ui.states.rows import Detail, Option
+from app.ui.toolkit.lists import Paged
+from app.ui.toolkit.screen import FormDialog, UploadDialog, events, guarded, screen_load
+from app.ui.toolkit.rows import Detail, Option
 
 ALL_FIRMS = str(file_rules.ALL_FIRMS)
 EXCEL_PATH = "/api/reports/desktop-broker-export-excel"

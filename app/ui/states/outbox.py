@@ -14,8 +14,8 @@ from app.settings import settings
 from app.ui import routes
 from app.ui.parse import to_int
 from app.ui.states.base import AppState
-from app.ui.states.lists import Paged
-from app.ui.states.screen import guarded, screen_load
+from app.ui.toolkit.lists import Paged
+from app.ui.toolkit.screen import guarded, screen_load
 
 _URL = re.compile(r"https?://[^\s<>\"']+")
 _TRAILING = ".,;:!?)]}"

@@ -18,7 +18,7 @@ from app.domain.roles import Role
 from app.services.holdings import Header, Owner
 from app.ui import routes
 from app.ui.parse import positive_int as _int
-from app.ui.states.screen import Viewer
+from app.ui.toolkit.screen import Viewer
 
 
 @dataclasses.dataclass

@@ -31,10 +31,10 @@ from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.components.industry_allocations import IndustryAllocationsMixin
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
-from app.ui.states.lists import ListControls
-from app.ui.states.screen import Confirm, SavingForm, Viewer, events, guarded, screen_load
+from app.ui.toolkit.lists import ListControls
+from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, guarded, screen_load
 from app.ui.parse import to_int as _int
-from app.ui.states.rows import Option
+from app.ui.toolkit.rows import Option
 
 log = logging.getLogger("app.ui.portfolios")
 

@@ -18,7 +18,7 @@ from app.ui.parse import form_text
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
 from app.ui.states.person import PersonForm
-from app.ui.states.screen import guarded, screen_load
+from app.ui.toolkit.screen import guarded, screen_load
 
 # The password fields are emptied in the browser once saved or reset (the server keeps no copy to send back).
 _CLEAR_PASSWORDS = [rx.set_value(name, "") for name in ("oldPassword", "password", "rptPassword")]

@@ -27,7 +27,7 @@ from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.display import percent_1dp, price_2_to_6dp, text as _text
 from app.ui.parse import to_int
 from app.ui.states.base import AppState, toast_error, toast_success
-from app.ui.states.screen import Confirm, UploadDialog, Viewer, guarded, screen_load
+from app.ui.toolkit.screen import Confirm, UploadDialog, Viewer, guarded, screen_load
 
 PAGE_ROUTES = {"models.long-terms": Kind.LONG_TERM, "models.short-terms": Kind.SHORT_TERM}
 BULK_ROUTES = {"bulk-upload.long-terms": Kind.LONG_TERM, "bulk-upload.short-terms": Kind.SHORT_TERM}

@@ -20,7 +20,7 @@ from app.ui import routes
 from app.ui.display import input_number, money
 from app.ui.states.advice_versions import AdviceScreen, load_failed
 from app.ui.states.base import AppState, toast_success
-from app.ui.states.screen import Confirm, guarded
+from app.ui.toolkit.screen import Confirm, guarded
 from app.ui.states.target_portfolio import TPDisplay, load_names
 from app.ui.parse import positive_int as _int, person_name as person
 

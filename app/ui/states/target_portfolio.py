@@ -38,7 +38,7 @@ from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.display import money, percent_1dp as percent, sign_of, signed_money, signed_whole_units, whole_units
 from app.ui.states.advice_versions import LOAD_FAILED, AdviceScreen, AdviceVersions, load_failed
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
-from app.ui.states.screen import Confirm, guarded
+from app.ui.toolkit.screen import Confirm, guarded
 from app.ui.parse import decimal_or_none as _dec, positive_int as _int, person_name as person
 
 log = logging.getLogger(__name__)

@@ -26,9 +26,9 @@ from app.services import trade_instructions as ti_service
 from app.ui import routes
 from app.ui.display import input_number, money, price_2_to_6dp, units_or_fraction
 from app.ui.states.advice_versions import AdviceScreen, AdviceVersions, load_failed
-from app.ui.states.lists import visible_pages
+from app.ui.toolkit.lists import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
-from app.ui.states.screen import Confirm, FormDialog, events, guarded
+from app.ui.toolkit.screen import Confirm, FormDialog, events, guarded
 from app.ui.parse import positive_int as _int, person_name as person
 
 TITLE = "Trade Recommendations"

@@ -47,9 +47,9 @@ from app.ui import routes
 from app.ui.display import NA, close_price, day, money, percent_1dp, whole_units
 from app.ui.parse import positive_int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
-from app.ui.states.lists import ListControls
+from app.ui.toolkit.lists import ListControls
 from app.ui.states.orders import FirmChoice, Option
-from app.ui.states.screen import Confirm, events, guarded, screen_load
+from app.ui.toolkit.screen import Confirm, events, guarded, screen_load
 
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
 FILE_VIEW, APPROVAL_VIEW = "file", "approval"

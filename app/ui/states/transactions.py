@@ -42,10 +42,10 @@ from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.display import NA, close_price, day, input_day, input_number, money, sign_of, whole_units
 from app.ui.states.base import AppState
-from app.ui.states.lists import ListControls
+from app.ui.toolkit.lists import ListControls
 from app.ui.states.portfolio_header import PortfolioHeader
-from app.ui.states.rows import Detail, Option
-from app.ui.states.screen import Confirm, FormDialog, UploadDialog, guarded, screen_load
+from app.ui.toolkit.rows import Detail, Option
+from app.ui.toolkit.screen import Confirm, FormDialog, UploadDialog, guarded, screen_load
 from app.ui.parse import decimal_or_none as _dec, positive_int as _int
 
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]

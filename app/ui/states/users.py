@@ -24,11 +24,11 @@ from app.services import firms, portfolios, users
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
-from app.ui.states.lists import ListControls
-from app.ui.states.screen import Confirm, Viewer, events, guarded, screen_load
+from app.ui.toolkit.lists import ListControls
+from app.ui.toolkit.screen import Confirm, Viewer, events, guarded, screen_load
 from app.ui.states.person import PersonForm
 from app.ui.parse import to_int as _int
-from app.ui.states.rows import Option
+from app.ui.toolkit.rows import Option
 
 # ---- contexts -----------------------------------------------------------------------------------
 # list route -> (kind of the form routes, fixed role or "")

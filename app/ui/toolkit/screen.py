@@ -14,7 +14,7 @@
 - `FormDialog`: a modal form of text fields with per-field errors.
 - `SavingForm`: a form page's Save and the unsaved-changes dialog's Save.
 
-Paging and sorting live in app.ui.states.lists (Paged, ListControls); formatters in app.ui.display.
+Paging and sorting live in app.ui.toolkit.lists (Paged, ListControls); formatters in app.ui.display.
 A mixin's hooks (`_reload`, `_confirmed`) are implemented by the screen."""
 from __future__ import annotations
 
