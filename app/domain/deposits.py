@@ -53,7 +53,7 @@ from typing import Any, Iterable, Mapping
 from app.domain import validators as v
 from app.domain.cgt import format_aud
 from app.domain.errors import INVALID_FORM
-from app.domain.money import to_cents
+from app.domain.money import MONEY_LIMIT, to_cents
 from app.domain.parsing import as_bool, as_id
 from app.domain.prices import close_instant, months_before
 from app.domain.transactions import (
@@ -95,7 +95,7 @@ PROVIDER_NAME_MAX = 200
 DESCRIPTION_MAX = 500
 MAX_TERM_MONTHS = 120
 MAX_RATE = Decimal(100)
-MAX_AMOUNT = Decimal("1000000000000")  # NUMERIC(14,2)
+MAX_AMOUNT = MONEY_LIMIT
 RATE_PLACES = Decimal("0.0001")
 _IDENTITY = re.compile(r"^[A-Za-z0-9._/-]+$")
 _TIME = re.compile(r"^([01]?[0-9]|2[0-3]):([0-5][0-9])$")

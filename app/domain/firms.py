@@ -5,6 +5,7 @@ from decimal import Decimal
 from typing import Any, Mapping
 
 from app.domain import validators as v
+from app.domain.money import MONEY_LIMIT
 
 # API/form field -> column. Licensee fields arrive nested under "licensee".
 FIRM_FIELDS = {"name": "name", "abn": "abn", "car": "car", "phone": "phone", "email": "email", "website": "website"}
@@ -75,8 +76,10 @@ def clean_firm(data: Mapping[str, Any]) -> tuple[dict[str, Any], v.FieldErrors]:
     if fee is None and "fee" not in errors:
         max_fee = None  # spec: if fee is empty while max fee is set, max is cleared
     errors.check("fee", v.positive(fee), v.less_than(fee, 100))
-    errors.check("maxFee", v.positive(max_fee), v.two_decimals(data.get("maxFee")) if max_fee is not None else None)
-    errors.check("minFee", v.positive(min_fee), v.two_decimals(data.get("minFee")) if min_fee is not None else None)
+    errors.check("maxFee", v.positive(max_fee), v.two_decimals(data.get("maxFee")) if max_fee is not None else None,
+                 v.less_than(max_fee, MONEY_LIMIT))
+    errors.check("minFee", v.positive(min_fee), v.two_decimals(data.get("minFee")) if min_fee is not None else None,
+                 v.less_than(min_fee, MONEY_LIMIT))
     min_err, max_err = v.min_max(min_fee, max_fee)
     errors.check("minFee", min_err)
     errors.check("maxFee", max_err)

@@ -10,6 +10,7 @@ from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
 from typing import Any
 
 CENT = Decimal("0.01")
+MONEY_LIMIT = Decimal("1000000000000")  # amounts are stored as NUMERIC(14,2): below a trillion dollars
 PERCENT_PLACES = Decimal("0.0001")  # percentages are stored as NUMERIC(9,4)
 ONE_DECIMAL = Decimal("0.1")
 

@@ -22,7 +22,7 @@ from app.domain import validators as v
 from app.domain.advice import AUTO_APPROVAL_CHOICES, AUTO_APPROVAL_LABELS, AUTO_APPROVAL_NEVER
 from app.domain.allocations import HUNDRED, allocation_total, check_allocation_row
 from app.domain.ledger import TaxTreatment
-from app.domain.money import to_cents
+from app.domain.money import MONEY_LIMIT, to_cents
 from app.domain.parsing import as_bool, as_id
 
 
@@ -362,7 +362,7 @@ def _percent(errors: v.FieldErrors, field: str, value: Any) -> Decimal | None:
 
 def _money(errors: v.FieldErrors, field: str, value: Any) -> Decimal | None:
     """Dollars >= 0 with at most 2 decimals, or None when empty."""
-    error = v.float_(value) or v.positive(value) or v.two_decimals(value) or v.less_than(value, 10**12)
+    error = v.float_(value) or v.positive(value) or v.two_decimals(value) or v.less_than(value, MONEY_LIMIT)
     if error:
         errors.check(field, error)
         return None

@@ -34,6 +34,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from app.domain import ledger
 from app.domain import validators as v
+from app.domain.money import MONEY_LIMIT
 from app.domain.errors import INVALID_FORM, ValidationError
 from app.domain.parsing import as_id
 from app.domain.ledger import NOT_ENOUGH_ASSETS  # noqa: F401  (the transaction screens' text too)
@@ -85,7 +86,6 @@ MISSING_COLUMNS = "The header row must name the columns {columns} (missing: {mis
 # ---- constants -----------------------------------------------------------------------------------
 PAGE_SIZES = (12, 24, 32)          # transactions lists and holdings modals (spec 002 s9)
 DEFAULT_PAGE_SIZE = 12
-MONEY_LIMIT = Decimal(10) ** 12    # NUMERIC(14, 2)
 QUANTITY_LIMIT = Decimal(10) ** 12  # NUMERIC(18, 6)
 TEXT_MAX = 80                       # contract note, order id
 DESCRIPTION_MAX = 500

@@ -87,6 +87,9 @@ def test_list_shape_paging_sort_and_search(client, world):
         ({"maxFee": "10", "minFee": "20"}, {"maxFee": "Max must not be less than Min", "minFee": "Min must be less than Max"}),
         ({"ausiexCode": "hwp001"}, {"ausiexCode": "Broker code must begin with three uppercase letters."}),
         ({"fee": "1.5.0"}, {"fee": "Please, enter a valid number. "}),
+        # a fee in dollars must fit its column (NUMERIC(14,2)): refused, not a database error
+        ({"minFee": 1000000000000.0, "maxFee": ""}, {"minFee": "Value has to be less than 1000000000000."}),
+        ({"maxFee": "1000000000000"}, {"maxFee": "Value has to be less than 1000000000000."}),
     ],
 )
 def test_invalid_create_writes_nothing(client, world, change, errors):
