@@ -8,16 +8,15 @@
   bench engine [--portfolios N]    bulk calculation benchmark on synthetic data (prints figures)
   bench reports [--portfolios N]   trade file, broker file export, approval report and PDF benchmark
   bench drift [--portfolios N]     the dashboard's drift of every portfolio and its work queues
-  bench load [--url U] [--advisers N] [--rps R] [--seconds S]
+  bench load [--url U] [--advisers N] [--rps R] [--seconds S] [--warmup W]
                                    the running app under simulated advisers (websocket) and REST clients
 """
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from app.settings import ROOT, settings
+from app.settings import ROOT
 
 
 def _alembic_config():
@@ -86,7 +85,8 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "load":
         from app.bench_load import bench_load
 
-        return bench_load(url=args.url, advisers=args.advisers, rps=args.rps, seconds=args.seconds)
+        return bench_load(url=args.url, advisers=args.advisers, rps=args.rps, seconds=args.seconds,
+                          warmup=args.warmup)
 
     if args.what == "drift":
         return bench_drift(portfolios=args.portfolios, keep=args.keep)
@@ -125,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--advisers", type=int, default=50, help="load: simulated advisers on the websocket")
     p.add_argument("--rps", type=float, default=20, help="load: REST requests per second")
     p.add_argument("--seconds", type=float, default=60, help="load: how long")
+    p.add_argument("--warmup", type=float, default=15, help="load: seconds of the same load before timing starts")
     p.set_defaults(func=_cmd_bench)
     args = parser.parse_args(argv)
     return args.func(args)
