@@ -35,14 +35,14 @@ from fastapi import APIRouter, Query
 from fastapi.responses import Response
 from pydantic import Field
 
-from app.api.deps import CurrentActor, listing, ok
+from app.api.deps import CurrentActor, answers, listing, ok
 from app.services import bulk_runs, records_of_advice, target_portfolios as tps, trade_instructions as tis
 
 from app.api.payloads import (
     BulkRunOut, CommentOut, InstructionEventOut, ResumedOut, TargetPortfolioOut, TradeInstructionOut,
     TradeTransactionOut,
 )
-from app.api.schemas import Amount, Body, Envelope, Flag, Id, Page, Row, Sent
+from app.api.schemas import Amount, Body, Flag, Id, Page, Row, Sent
 
 
 router = APIRouter(tags=["advice"])
@@ -115,44 +115,51 @@ class TransactionEditBody(Body):
     price: Optional[Amount] = None
 
 
-def _overrides(body: EditBody) -> list[dict[str, Any]]:
-    return [o.model_dump(exclude_unset=True) for o in body.overrides]
+def _row_version(body: Optional[RowVersionBody]) -> Optional[Id]:
+    """The row_version a write was sent with (none: the body may be left out)."""
+    return body.row_version if body is not None else None
 
 
-@router.post("/investments/{investment_id}/target-portfolio", response_model_exclude_unset=True, response_model=Envelope[TargetPortfolioOut])
+def _edit(step, actor, tp_id: str, body: Optional[EditBody]) -> dict[str, Any]:
+    """Edit mode's recalculation or save: the adviser's edits so far, in the order made."""
+    body = body or EditBody()
+    return ok(step(actor=actor, tp_id=tp_id, row_version=body.row_version,
+                   overrides=[o.model_dump(exclude_unset=True) for o in body.overrides]))
+
+
+@router.post("/investments/{investment_id}/target-portfolio", **answers(TargetPortfolioOut))
 def calculate_target(actor: CurrentActor, investment_id: str):
     return ok(tps.calculate(actor=actor, investment_id=investment_id))
 
 
-@router.get("/investments/{investment_id}/target-portfolio", response_model_exclude_unset=True, response_model=Envelope[Optional[TargetPortfolioOut]])
+@router.get("/investments/{investment_id}/target-portfolio", **answers(Optional[TargetPortfolioOut]))
 def current_target(actor: CurrentActor, investment_id: str, version: str | None = None):
     return ok(tps.get_current(actor=actor, investment_id=investment_id, version=version))
 
 
-@router.get("/target-portfolios", response_model_exclude_unset=True, response_model=Envelope[Page[TargetPortfolioOut]])
+@router.get("/target-portfolios", **answers(Page[TargetPortfolioOut]))
 def target_versions(actor: CurrentActor, investment_id: str, limit: str | None = None, offset: str | None = None,
                     order_direction: str = Query("desc", alias="orderDirection")):
-    rows, total = tps.list_versions(actor=actor, investment_id=investment_id, limit=limit, offset=offset,
-                                    order=order_direction)
-    return listing(rows, total)
+    return listing(*tps.list_versions(actor=actor, investment_id=investment_id, limit=limit, offset=offset,
+                                      order=order_direction))
 
 
-@router.get("/target-portfolios/{tp_id}", response_model_exclude_unset=True, response_model=Envelope[TargetPortfolioOut])
+@router.get("/target-portfolios/{tp_id}", **answers(TargetPortfolioOut))
 def get_target(actor: CurrentActor, tp_id: str):
     return ok(tps.get(actor=actor, tp_id=tp_id))
 
 
-@router.put("/target-portfolios/{tp_id}/validate", response_model_exclude_unset=True, response_model=Envelope[TargetPortfolioOut])
+@router.put("/target-portfolios/{tp_id}/validate", **answers(TargetPortfolioOut))
 def validate_target(actor: CurrentActor, tp_id: str, body: Optional[RowVersionBody] = None):
-    return ok(tps.validate(actor=actor, tp_id=tp_id, row_version=(body or RowVersionBody()).row_version))
+    return ok(tps.validate(actor=actor, tp_id=tp_id, row_version=_row_version(body)))
 
 
-@router.put("/target-portfolios/{tp_id}/rofa", response_model_exclude_unset=True, response_model=Envelope[TargetPortfolioOut])
+@router.put("/target-portfolios/{tp_id}/rofa", **answers(TargetPortfolioOut))
 def decide_record(actor: CurrentActor, tp_id: str, body: DecisionBody):
     return ok(tps.decide(actor=actor, tp_id=tp_id, action=body.action or "", row_version=body.row_version))
 
 
-@router.get("/target-portfolios/{tp_id}/rofa", response_model_exclude_unset=True, response_model=Envelope[TargetPortfolioOut])
+@router.get("/target-portfolios/{tp_id}/rofa", **answers(TargetPortfolioOut))
 def get_record(actor: CurrentActor, tp_id: str):
     return ok(records_of_advice.record(actor=actor, tp_id=tp_id))
 
@@ -166,32 +173,30 @@ def export_record(actor: CurrentActor, tp_id: str,
                     headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
 
-@router.put("/target-portfolios/{tp_id}/comments", response_model_exclude_unset=True, response_model=Envelope[CommentOut])
+@router.put("/target-portfolios/{tp_id}/comments", **answers(CommentOut))
 def save_comment(actor: CurrentActor, tp_id: str, body: CommentBody):
     return ok(tps.save_comment(actor=actor, tp_id=tp_id, type=body.type or "", description=body.description or "",
                                comment_id=body.comment_id))
 
 
-@router.post("/target-portfolios/{tp_id}/recalculate", response_model_exclude_unset=True, response_model=Envelope[TargetPortfolioOut])
+@router.post("/target-portfolios/{tp_id}/recalculate", **answers(TargetPortfolioOut))
 def recalculate_target(actor: CurrentActor, tp_id: str, body: Optional[EditBody] = None):
     """Edit mode: the target recalculated with the adviser's edits (units set, assets added)."""
-    body = body or EditBody()
-    return ok(tps.edit_step(actor=actor, tp_id=tp_id, row_version=body.row_version, overrides=_overrides(body)))
+    return _edit(tps.edit_step, actor, tp_id, body)
 
 
-@router.put("/target-portfolios/{tp_id}", response_model_exclude_unset=True, response_model=Envelope[TargetPortfolioOut])
+@router.put("/target-portfolios/{tp_id}", **answers(TargetPortfolioOut))
 def save_target(actor: CurrentActor, tp_id: str, body: Optional[EditBody] = None):
     """Edit mode: save the edited target portfolio as a new version ('Target Portfolio saved')."""
-    body = body or EditBody()
-    return ok(tps.save_edit(actor=actor, tp_id=tp_id, row_version=body.row_version, overrides=_overrides(body)))
+    return _edit(tps.save_edit, actor, tp_id, body)
 
 
-@router.post("/investments-trigger-rebalance", response_model_exclude_unset=True, response_model=Envelope[BulkRunOut])
+@router.post("/investments-trigger-rebalance", **answers(BulkRunOut))
 def trigger_rebalance(actor: CurrentActor, body: InvestmentIdsBody):
     return ok(bulk_runs.start_for_investments(actor=actor, kind="tp", investment_ids=body.investment_ids or []))
 
 
-@router.post("/investments-generate-ti", response_model_exclude_unset=True, response_model=Envelope[Union[list[TradeInstructionOut], BulkRunOut]])
+@router.post("/investments-generate-ti", **answers(Union[list[TradeInstructionOut], BulkRunOut]))
 def generate_ti(actor: CurrentActor, body: InvestmentIdsBody):
     ids = body.investment_ids or []
     if body.model:  # generateTI from models: ids are model ids, run in the background
@@ -199,67 +204,65 @@ def generate_ti(actor: CurrentActor, body: InvestmentIdsBody):
     return ok(tis.generate(actor=actor, investment_ids=ids if isinstance(ids, list) else [ids]))
 
 
-@router.post("/bulk-calculate", response_model_exclude_unset=True, response_model=Envelope[BulkRunOut])
+@router.post("/bulk-calculate", **answers(BulkRunOut))
 def bulk_calculate(actor: CurrentActor, body: BulkBody):
     return ok(bulk_runs.start_for_models(actor=actor, kind=body.kind or "", model_ids=body.model_ids or []))
 
 
-@router.get("/bulk-runs/{run_id}", response_model_exclude_unset=True, response_model=Envelope[BulkRunOut])
+@router.get("/bulk-runs/{run_id}", **answers(BulkRunOut))
 def get_run(actor: CurrentActor, run_id: str):
     return ok(bulk_runs.get(actor=actor, run_id=run_id))
 
 
-@router.post("/bulk-runs/{run_id}/resume", response_model_exclude_unset=True, response_model=Envelope[ResumedOut])
+@router.post("/bulk-runs/{run_id}/resume", **answers(ResumedOut))
 def resume_run(actor: CurrentActor, run_id: str):
     run = bulk_runs.get(actor=actor, run_id=run_id)
     return ok({"pending": bulk_runs.resume(actor=actor, run_id=run["id"])})
 
 
-@router.get("/investments/{investment_id}/trade-instructions", response_model_exclude_unset=True, response_model=Envelope[Optional[TradeInstructionOut]])
+@router.get("/investments/{investment_id}/trade-instructions", **answers(Optional[TradeInstructionOut]))
 def current_instruction(actor: CurrentActor, investment_id: str, version: str | None = None):
     return ok(tis.get(actor=actor, investment_id=investment_id, version=version))
 
 
-@router.get("/trade-instructions", response_model_exclude_unset=True, response_model=Envelope[Page[TradeInstructionOut]])
+@router.get("/trade-instructions", **answers(Page[TradeInstructionOut]))
 def instruction_versions(actor: CurrentActor, investment_id: str, limit: str | None = None, offset: str | None = None):
-    rows, total = tis.list_versions(actor=actor, investment_id=investment_id, limit=limit, offset=offset)
-    return listing(rows, total)
+    return listing(*tis.list_versions(actor=actor, investment_id=investment_id, limit=limit, offset=offset))
 
 
-@router.get("/trade-instructions/{ti_id}/history", response_model_exclude_unset=True, response_model=Envelope[Page[InstructionEventOut]])
+@router.get("/trade-instructions/{ti_id}/history", **answers(Page[InstructionEventOut]))
 def instruction_history(actor: CurrentActor, ti_id: str, offset: str | None = None):
-    rows, total = tis.history(actor=actor, ti_id=ti_id, offset=offset)
-    return listing(rows, total)
+    return listing(*tis.history(actor=actor, ti_id=ti_id, offset=offset))
 
 
-@router.put("/trade-instructions/{ti_id}/validate", response_model_exclude_unset=True, response_model=Envelope[TradeInstructionOut])
+@router.put("/trade-instructions/{ti_id}/validate", **answers(TradeInstructionOut))
 def validate_instruction(actor: CurrentActor, ti_id: str, body: Optional[RowVersionBody] = None):
-    return ok(tis.validate(actor=actor, ti_id=ti_id, row_version=(body or RowVersionBody()).row_version))
+    return ok(tis.validate(actor=actor, ti_id=ti_id, row_version=_row_version(body)))
 
 
-@router.put("/trade-instructions/{ti_id}/decline-all", response_model_exclude_unset=True, response_model=Envelope[TradeInstructionOut])
+@router.put("/trade-instructions/{ti_id}/decline-all", **answers(TradeInstructionOut))
 def decline_all(actor: CurrentActor, ti_id: str, body: Optional[RowVersionBody] = None):
-    return ok(tis.decline_all(actor=actor, ti_id=ti_id, row_version=(body or RowVersionBody()).row_version))
+    return ok(tis.decline_all(actor=actor, ti_id=ti_id, row_version=_row_version(body)))
 
 
-@router.put("/trade-instructions/{ti_id}/confirm", response_model_exclude_unset=True, response_model=Envelope[TradeInstructionOut])
+@router.put("/trade-instructions/{ti_id}/confirm", **answers(TradeInstructionOut))
 def confirm(actor: CurrentActor, ti_id: str, body: Optional[ConfirmBody] = None):
     body = body or ConfirmBody()
     return ok(tis.confirm(actor=actor, ti_id=ti_id, decisions=body.decisions, notes=body.notes,
                           is_approve_all=bool(body.is_approve_all), row_version=body.row_version))
 
 
-@router.post("/trade-instructions/{ti_id}/transactions", response_model_exclude_unset=True, response_model=Envelope[TradeTransactionOut])
+@router.post("/trade-instructions/{ti_id}/transactions", **answers(TradeTransactionOut))
 def add_transaction(actor: CurrentActor, ti_id: str, body: TransactionBody):
     return ok(tis.add_transaction(actor=actor, ti_id=ti_id, code=body.code, action=body.action,
                                   quantity=body.quantity, price=body.price))
 
 
-@router.put("/trade-transactions/{tx_id}", response_model_exclude_unset=True, response_model=Envelope[TradeTransactionOut])
+@router.put("/trade-transactions/{tx_id}", **answers(TradeTransactionOut))
 def update_transaction(actor: CurrentActor, tx_id: str, body: TransactionEditBody):
     return ok(tis.update_transaction(actor=actor, tx_id=tx_id, quantity=body.quantity, price=body.price))
 
 
-@router.delete("/trade-transactions/{tx_id}", response_model_exclude_unset=True, response_model=Envelope[TradeTransactionOut])
+@router.delete("/trade-transactions/{tx_id}", **answers(TradeTransactionOut))
 def delete_transaction(actor: CurrentActor, tx_id: str):
     return ok(tis.delete_transaction(actor=actor, tx_id=tx_id))

@@ -18,14 +18,11 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import Response
 
-from app.api.deps import CurrentActor, ok
-from app.exports.recommendations_csv import content_disposition
+from app.api.deps import ClientOffset, CurrentActor, answers, download, ok
 from app.services import advice_reports as reports
 
 from app.api.payloads import ReportOut
-from app.api.schemas import Envelope
 
 router = APIRouter(tags=["reports"])
 
@@ -40,18 +37,17 @@ def _statuses(request: Request) -> list[str]:
     return q.getlist("targetPortfolioStatus") + q.getlist("targetPortfolioStatus[]")
 
 
-def _answer(request: Request, actor, kind: str, file_type: Optional[str], **query: Any):
+def _answer(actor, kind: str, file_type: Optional[str], client_offset: Optional[str], **query: Any):
     if file_type not in (None, ""):
-        result = reports.export(actor=actor, kind=kind, file_type=file_type,
-                                client_offset=request.query_params.get("client-timezone-offset"), **query)
-        return Response(content=result.data, media_type=result.media_type,
-                        headers={"Content-Disposition": content_disposition(result.name), "Cache-Control": "no-store"})
+        result = reports.export(actor=actor, kind=kind, file_type=file_type, client_offset=client_offset, **query)
+        return download(result.name, result.data, result.media_type)
     loader = reports.cash_report if kind == reports.CASH else reports.pending_report
     return ok(reports.report_json(loader(actor=actor, **query)))
 
 
-@router.get("/target-portfolios-cash-report/generate", response_model_exclude_unset=True, response_model=Envelope[ReportOut], responses=_RESPONSES)
-def cash_report(actor: CurrentActor, request: Request, order: Optional[str] = None, sort: Optional[str] = None,
+@router.get("/target-portfolios-cash-report/generate", **answers(ReportOut), responses=_RESPONSES)
+def cash_report(actor: CurrentActor, request: Request, client_offset: ClientOffset = None,
+                order: Optional[str] = None, sort: Optional[str] = None,
                 firm_id: Optional[str] = Query(None, alias="firmId"),
                 file_type: Optional[str] = Query(None, alias="fileType"),
                 target_portfolio_status: Optional[str] = Query(None, alias="targetPortfolioStatus"),
@@ -59,11 +55,12 @@ def cash_report(actor: CurrentActor, request: Request, order: Optional[str] = No
     query: dict[str, Any] = dict(firm_id=firm_id, status=_statuses(request), sort=sort, order=order)
     if not file_type:
         query.update(limit=limit, offset=offset)
-    return _answer(request, actor, reports.CASH, file_type, **query)
+    return _answer(actor, reports.CASH, file_type, client_offset, **query)
 
 
-@router.get("/target-portfolios-pending-report/generate", response_model_exclude_unset=True, response_model=Envelope[ReportOut], responses=_RESPONSES)
-def pending_report(actor: CurrentActor, request: Request, order: Optional[str] = None, sort: Optional[str] = None,
+@router.get("/target-portfolios-pending-report/generate", **answers(ReportOut), responses=_RESPONSES)
+def pending_report(actor: CurrentActor, request: Request, client_offset: ClientOffset = None,
+                   order: Optional[str] = None, sort: Optional[str] = None,
                    firm_id: Optional[str] = Query(None, alias="firmId"),
                    file_type: Optional[str] = Query(None, alias="fileType"),
                    target_portfolio_status: Optional[str] = Query(None, alias="targetPortfolioStatus"),
@@ -73,4 +70,4 @@ def pending_report(actor: CurrentActor, request: Request, order: Optional[str] =
                                  sort=sort, order=order)
     if not file_type:
         query.update(limit=limit, offset=offset)
-    return _answer(request, actor, reports.PENDING, file_type, **query)
+    return _answer(actor, reports.PENDING, file_type, client_offset, **query)

@@ -1,16 +1,16 @@
 """Sign-in, sign-out, activation, recovery, reset and e-mail change."""
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Callable
 
 from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel
 
-from app.api.deps import CurrentActor, client_ip, ok
+from app.api.deps import CurrentActor, answers, client_ip, ok, ok_message
 from app.services import auth, users
 
 from app.api.payloads import RecoveryOut, SigninOut, TokenOwnerOut
-from app.api.schemas import Envelope, Message, SentText
+from app.api.schemas import Message, SentText
 
 router = APIRouter(tags=["auth"])
 
@@ -20,8 +20,11 @@ class SigninBody(BaseModel):
     password: SentText = None
 
 
-class PasswordBody(BaseModel):
+class TokenBody(BaseModel):
     token: str = ""
+
+
+class PasswordBody(TokenBody):
     password: SentText = None
     rptPassword: SentText = None
 
@@ -30,55 +33,55 @@ class EmailBody(BaseModel):
     email: SentText = None
 
 
-class TokenBody(BaseModel):
-    token: str = ""
+def _set_password(set_password: Callable[..., None], body: PasswordBody) -> dict:
+    """Activation and reset: the link's token and the new password twice."""
+    set_password(token=body.token, password=body.password, rpt_password=body.rptPassword)
+    return ok(None)
 
 
-@router.post("/signin", response_model_exclude_unset=True, response_model=Envelope[SigninOut])
+@router.post("/signin", **answers(SigninOut))
 def signin(body: SigninBody, request: Request):
     token, user = auth.signin(email=body.email, password=body.password, ip=client_ip(request))
     return ok({"token": token, "user": users.get_me(actor=auth.actor_of(user))})
 
 
-@router.post("/signout", response_model_exclude_unset=True, response_model=Envelope[None])
+@router.post("/signout", **answers(None))
 def signout(actor: CurrentActor, x_token: Annotated[str | None, Header(alias="x-token")] = None):
     # revokes the session of the x-token header (a download ticket is no session to end)
     auth.signout(token=x_token or "")
     return ok(None)
 
 
-@router.get("/activation/{token}", response_model_exclude_unset=True, response_model=Envelope[TokenOwnerOut])
+@router.get("/activation/{token}", **answers(TokenOwnerOut))
 def check_activation(token: str):
     return ok(auth.check_activation_token(token=token))
 
 
-@router.post("/activation", response_model_exclude_unset=True, response_model=Envelope[None])
+@router.post("/activation", **answers(None))
 def activate(body: PasswordBody):
-    auth.activate(token=body.token, password=body.password, rpt_password=body.rptPassword)
-    return ok(None)
+    return _set_password(auth.activate, body)
 
 
-@router.post("/password-recovery", response_model_exclude_unset=True, response_model=Envelope[RecoveryOut])
+@router.post("/password-recovery", **answers(RecoveryOut))
 def password_recovery(body: EmailBody):
     return ok(auth.request_recovery(email=body.email))
 
 
-@router.get("/password-recovery/{token}", response_model_exclude_unset=True, response_model=Envelope[TokenOwnerOut])
+@router.get("/password-recovery/{token}", **answers(TokenOwnerOut))
 def check_recovery(token: str):
     return ok(auth.check_recovery_token(token=token))
 
 
-@router.post("/reset-password", response_model_exclude_unset=True, response_model=Envelope[None])
+@router.post("/reset-password", **answers(None))
 def reset_password(body: PasswordBody):
-    auth.reset_password(token=body.token, password=body.password, rpt_password=body.rptPassword)
-    return ok(None)
+    return _set_password(auth.reset_password, body)
 
 
-@router.get("/email-change/{token}", response_model_exclude_unset=True, response_model=Envelope[TokenOwnerOut])
+@router.get("/email-change/{token}", **answers(TokenOwnerOut))
 def check_email_change(token: str):
     return ok(auth.check_email_change_token(token=token))
 
 
-@router.post("/email-change", response_model_exclude_unset=True, response_model=Envelope[Message])
+@router.post("/email-change", **answers(Message))
 def confirm_email_change(body: TokenBody):
-    return ok({"message": auth.confirm_email_change(token=body.token)})
+    return ok_message(auth.confirm_email_change(token=body.token))

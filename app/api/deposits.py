@@ -29,8 +29,8 @@ from typing import Optional, Union
 from fastapi import APIRouter
 from pydantic import Field
 
-from app.api.deps import CurrentActor, listing, ok
-from app.api.schemas import Amount, Body, Envelope, Flag, Id, Lenient, Page, sent
+from app.api.deps import CurrentActor, answers, listing, ok
+from app.api.schemas import Amount, Body, Flag, Id, Lenient, Page, sent
 from app.services import deposits
 
 from app.api.payloads import DepositDetailOut, DepositOut, DepositWriteOut, ReprocessOut
@@ -76,58 +76,53 @@ class ReprocessBody(DepositBody):
     transaction_id: Optional[Id] = Field(None, description="the AMM transaction to reprocess (default: the last)")
 
 
-@router.get("/deposits", response_model_exclude_unset=True, response_model=Envelope[Page[DepositOut]])
+@router.get("/deposits", **answers(Page[DepositOut]))
 def list_deposits(actor: CurrentActor, where: str | None = None, limit: str | None = None, offset: str | None = None):
-    rows, total = deposits.list_deposits(actor=actor, where=where, limit=limit, offset=offset)
-    return listing(rows, total)
+    return listing(*deposits.list_deposits(actor=actor, where=where, limit=limit, offset=offset))
 
 
-@router.get("/deposits/{deposit_id}", response_model_exclude_unset=True, response_model=Envelope[DepositDetailOut])
+@router.get("/deposits/{deposit_id}", **answers(DepositDetailOut))
 def get_deposit(actor: CurrentActor, deposit_id: str):
     return ok(deposits.get_deposit(actor=actor, deposit_id=deposit_id))
 
 
-@router.get("/deposits/{deposit_id}/amm-transactions", response_model_exclude_unset=True, response_model=Envelope[DepositDetailOut])
+@router.get("/deposits/{deposit_id}/amm-transactions", **answers(DepositDetailOut))
 def amm_transactions(actor: CurrentActor, deposit_id: str):
     return ok(deposits.amm_transactions(actor=actor, deposit_id=deposit_id))
 
 
-@router.post("/deposits", response_model_exclude_unset=True, response_model=Envelope[DepositWriteOut])
+@router.post("/deposits", **answers(DepositWriteOut))
 def buy(actor: CurrentActor, body: Lenient(DepositBody) = None):
     return ok(deposits.buy(actor=actor, data=sent(body)))
 
 
-@router.put("/deposits/{deposit_id}", response_model_exclude_unset=True, response_model=Envelope[DepositWriteOut])
+@router.put("/deposits/{deposit_id}", **answers(DepositWriteOut))
 def update_deposit(actor: CurrentActor, deposit_id: str, body: Lenient(DepositBody) = None):
     return ok(deposits.update_deposit(actor=actor, deposit_id=deposit_id, data=sent(body)))
 
 
-@router.post("/deposits/{deposit_id}/sell", response_model_exclude_unset=True, response_model=Envelope[DepositWriteOut])
-def sell(actor: CurrentActor, deposit_id: str, body: Lenient(MoveBody) = None):
-    return ok(deposits.sell(actor=actor, deposit_id=deposit_id, data=sent(body)))
+def _move_route(move: str):
+    """POST /api/deposits/{id}/<path>: the move's form (MoveBody) to the service's function `move`."""
+    def route(actor: CurrentActor, deposit_id: str, body: Lenient(MoveBody) = None):
+        return ok(getattr(deposits, move)(actor=actor, deposit_id=deposit_id, data=sent(body)))
+    return route
 
 
-@router.post("/deposits/{deposit_id}/interest-accrual", response_model_exclude_unset=True, response_model=Envelope[DepositWriteOut])
-def interest_accrual(actor: CurrentActor, deposit_id: str, body: Lenient(MoveBody) = None):
-    return ok(deposits.interest_accrual(actor=actor, deposit_id=deposit_id, data=sent(body)))
+# Sell, Interest Accrual, Deposit (at-call accounts) and Interest Payment (term deposits): the same
+# form on a deposit; each route is named as its service function (its operation id and summary).
+for _path, _move in (("sell", "sell"), ("interest-accrual", "interest_accrual"), ("deposit", "at_call_deposit"),
+                     ("income", "income")):
+    router.add_api_route(f"/deposits/{{deposit_id}}/{_path}", _move_route(_move), methods=["POST"], name=_move,
+                         **answers(DepositWriteOut))
 
 
-@router.post("/deposits/{deposit_id}/deposit", response_model_exclude_unset=True, response_model=Envelope[DepositWriteOut])
-def at_call_deposit(actor: CurrentActor, deposit_id: str, body: Lenient(MoveBody) = None):
-    return ok(deposits.at_call_deposit(actor=actor, deposit_id=deposit_id, data=sent(body)))
-
-
-@router.post("/deposits/{deposit_id}/income", response_model_exclude_unset=True, response_model=Envelope[DepositWriteOut])
-def income(actor: CurrentActor, deposit_id: str, body: Lenient(MoveBody) = None):
-    return ok(deposits.income(actor=actor, deposit_id=deposit_id, data=sent(body)))
-
-
-@router.put("/deposits/{deposit_id}/transactions/{transaction_id}", response_model_exclude_unset=True, response_model=Envelope[DepositWriteOut])
-def update_transaction(actor: CurrentActor, deposit_id: str, transaction_id: str, body: Lenient(TransactionEditBody) = None):
+@router.put("/deposits/{deposit_id}/transactions/{transaction_id}", **answers(DepositWriteOut))
+def update_transaction(actor: CurrentActor, deposit_id: str, transaction_id: str,
+                       body: Lenient(TransactionEditBody) = None):
     return ok(deposits.update_transaction(actor=actor, deposit_id=deposit_id, transaction_id=transaction_id,
                                           data=sent(body)))
 
 
-@router.post("/deposits/{deposit_id}/reprocess", response_model_exclude_unset=True, response_model=Envelope[ReprocessOut])
+@router.post("/deposits/{deposit_id}/reprocess", **answers(ReprocessOut))
 def reprocess(actor: CurrentActor, deposit_id: str, body: Lenient(ReprocessBody) = None):
     return ok(deposits.reprocess(actor=actor, deposit_id=deposit_id, data=sent(body)))

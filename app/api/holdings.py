@@ -20,25 +20,22 @@ A uniqueness failure answers 400 'ValidationError: Name should be unique.' with 
 """
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict
 
-from app.api.deps import CurrentActor, listing, ok
-from app.exports.recommendations_csv import content_disposition
+from app.api.deps import ClientOffset, CurrentActor, answers, download, listing, ok, portfolio_listing
 from app.services import custom_holdings, holdings
 
 from app.api.payloads import (
     AssetClassOption, CustomHoldingOut, DeletedOut, HoldingsOut, OwnershipOut, PortfolioAssetOut, Valid,
 )
-from app.api.schemas import CountTotals, Envelope, Page, SentAmount, SentId, SentText
+from app.api.schemas import Body, CountTotals, Page, SentAmount, SentId, SentText
 
 
 router = APIRouter(tags=["holdings"])
 
 
-class CustomHoldingBody(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+class CustomHoldingBody(Body):
     id: SentId = None
     investment_id: SentId = None
     name: SentText = None
@@ -47,77 +44,69 @@ class CustomHoldingBody(BaseModel):
     value: SentAmount = None
 
 
-def _file(name: str, data: bytes, media_type: str) -> Response:
-    return Response(content=data, media_type=media_type,
-                    headers={"Content-Disposition": content_disposition(name), "Cache-Control": "no-store"})
-
-
-@router.get("/investments/{investment_id}/assets", response_model_exclude_unset=True, response_model=Envelope[Page[PortfolioAssetOut]])
+@router.get("/investments/{investment_id}/assets", **answers(Page[PortfolioAssetOut]))
 def list_assets(actor: CurrentActor, investment_id: str, limit: str | None = None, offset: str | None = None,
                 firm_id: str | None = None):
-    rows, total = holdings.list_assets(actor=actor, portfolio_id=investment_id, limit=limit, offset=offset,
-                                       firm_id=firm_id)
-    return listing(rows, total)
+    return listing(*holdings.list_assets(actor=actor, portfolio_id=investment_id, limit=limit, offset=offset,
+                                         firm_id=firm_id))
 
 
-@router.get("/investments/{investment_id}/holdings", response_model_exclude_unset=True, response_model=Envelope[HoldingsOut])
+@router.get("/investments/{investment_id}/holdings", **answers(HoldingsOut))
 def get_holdings(actor: CurrentActor, investment_id: str, limit: str | None = None, offset: str | None = None):
     return ok(holdings.get_holdings(actor=actor, portfolio_id=investment_id, limit=limit, offset=offset))
 
 
 @router.get("/investments/{investment_id}/holdings/export-excel", response_class=Response, responses={200: {
     "description": "the holdings workbook", "content": {"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {}}}})
-def export_excel(actor: CurrentActor, request: Request, investment_id: str):
-    return _file(*holdings.export(actor=actor, portfolio_id=investment_id, file_format="xlsx",
-                                  client_offset=request.query_params.get("client-timezone-offset")))
+def export_excel(actor: CurrentActor, investment_id: str, client_offset: ClientOffset = None):
+    return download(*holdings.export(actor=actor, portfolio_id=investment_id, file_format="xlsx",
+                                     client_offset=client_offset))
 
 
 @router.get("/investments/{investment_id}/holdings/export-pdf", response_class=Response,
             responses={200: {"description": "the holdings as PDF", "content": {"application/pdf": {}}}})
-def export_pdf(actor: CurrentActor, request: Request, investment_id: str):
-    return _file(*holdings.export(actor=actor, portfolio_id=investment_id, file_format="pdf",
-                                  client_offset=request.query_params.get("client-timezone-offset")))
+def export_pdf(actor: CurrentActor, investment_id: str, client_offset: ClientOffset = None):
+    return download(*holdings.export(actor=actor, portfolio_id=investment_id, file_format="pdf",
+                                     client_offset=client_offset))
 
 
-@router.get("/investments-asset-ownership", response_model_exclude_unset=True, response_model=Envelope[CountTotals[OwnershipOut]])
+@router.get("/investments-asset-ownership", **answers(CountTotals[OwnershipOut]))
 def asset_ownership(actor: CurrentActor, date: str | None = None):
     """Who held which listed asset at the end of `date` (YYYY-MM-DD; default today)."""
-    rows = holdings.asset_ownership(actor=actor, on=date)
-    return ok({"rows": rows, "totals": {"count": len(rows)}})
+    return portfolio_listing(holdings.asset_ownership(actor=actor, on=date))
 
 
-@router.get("/investments/{investment_id}/custom-holdings", response_model_exclude_unset=True, response_model=Envelope[Page[CustomHoldingOut]])
+@router.get("/investments/{investment_id}/custom-holdings", **answers(Page[CustomHoldingOut]))
 def list_custom_holdings(actor: CurrentActor, investment_id: str):
-    rows = custom_holdings.list_for_portfolio(actor=actor, portfolio_id=investment_id)
-    return listing(rows, len(rows))
+    return listing(custom_holdings.list_for_portfolio(actor=actor, portfolio_id=investment_id))
 
 
-@router.get("/investments/{investment_id}/custom-holding-classes", response_model_exclude_unset=True, response_model=Envelope[list[AssetClassOption]])
+@router.get("/investments/{investment_id}/custom-holding-classes", **answers(list[AssetClassOption]))
 def custom_holding_classes(actor: CurrentActor, investment_id: str):
     return ok(custom_holdings.class_options(actor=actor, portfolio_id=investment_id))
 
 
-@router.post("/custom-holdings/validate", response_model_exclude_unset=True, response_model=Envelope[Valid])
+@router.post("/custom-holdings/validate", **answers(Valid))
 def validate_custom_holding(actor: CurrentActor, body: CustomHoldingBody):
     return ok(custom_holdings.validate(actor=actor, data=body.model_dump()))
 
 
-@router.post("/custom-holdings", response_model_exclude_unset=True, response_model=Envelope[CustomHoldingOut])
+@router.post("/custom-holdings", **answers(CustomHoldingOut))
 def create_custom_holding(actor: CurrentActor, body: CustomHoldingBody):
     return ok(custom_holdings.create(actor=actor, data=body.model_dump(exclude={"id"})))
 
 
-@router.get("/custom-holdings/{holding_id}", response_model_exclude_unset=True, response_model=Envelope[CustomHoldingOut])
+@router.get("/custom-holdings/{holding_id}", **answers(CustomHoldingOut))
 def get_custom_holding(actor: CurrentActor, holding_id: str):
     return ok(custom_holdings.get(actor=actor, holding_id=holding_id))
 
 
-@router.put("/custom-holdings/{holding_id}", response_model_exclude_unset=True, response_model=Envelope[CustomHoldingOut])
+@router.put("/custom-holdings/{holding_id}", **answers(CustomHoldingOut))
 def update_custom_holding(actor: CurrentActor, holding_id: str, body: CustomHoldingBody):
     return ok(custom_holdings.update(actor=actor, holding_id=holding_id,
                                      data=body.model_dump(exclude_unset=True, exclude={"id", "investment_id"})))
 
 
-@router.delete("/custom-holdings/{holding_id}", response_model_exclude_unset=True, response_model=Envelope[DeletedOut])
+@router.delete("/custom-holdings/{holding_id}", **answers(DeletedOut))
 def delete_custom_holding(actor: CurrentActor, holding_id: str):
     return ok(custom_holdings.delete(actor=actor, holding_id=holding_id))

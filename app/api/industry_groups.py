@@ -12,27 +12,25 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Optional, Union
 
-from fastapi import APIRouter, Body
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from fastapi import APIRouter, Body as BodyParam
+from pydantic import BeforeValidator, Field
 
-from app.api.deps import CurrentActor, listing, ok
+from app.api.deps import CurrentActor, answers, listing, ok, ok_message
 from app.services import industry_groups
 
 from app.api.payloads import IndustryGroupOption, IndustryGroupOut, ReorderOut
-from app.api.schemas import Envelope, Message, Page, Sent, SentText
+from app.api.schemas import Body, Lenient, Message, Page, Sent, SentText
 
 router = APIRouter(tags=["industry groups"])
 
 
-class IndustryGroupBody(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+class IndustryGroupBody(Body):
     title: SentText = None
     color: SentText = None
     idx: Sent(Union[int, float, str]) = None
 
 
-class OrderItem(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+class OrderItem(Body):
     id: Optional[Union[int, float, str]] = None
     idx: Optional[Union[int, float, str]] = Field(None, description="the group's new position")
 
@@ -42,50 +40,44 @@ def _list_or_none(value: Any) -> Any:
     return value if isinstance(value, list) else None
 
 
-def _object_or_none(value: Any) -> Any:
-    return value if isinstance(value, dict) else None
+OrderList = Annotated[Optional[list[Lenient(OrderItem)]], BeforeValidator(_list_or_none),
+                      BodyParam(description="[{id, idx}, ...] naming every group once")]
 
 
-OrderList = Annotated[Optional[list[Annotated[Optional[OrderItem], BeforeValidator(_object_or_none)]]],
-                      BeforeValidator(_list_or_none), Body(description="[{id, idx}, ...] naming every group once")]
-
-
-@router.get("/industry-groups", response_model_exclude_unset=True, response_model=Envelope[Page[IndustryGroupOut]])
+@router.get("/industry-groups", **answers(Page[IndustryGroupOut]))
 def list_industry_groups(actor: CurrentActor):
-    rows = industry_groups.list_industry_groups(actor=actor)
-    return listing(rows, len(rows))
+    return listing(industry_groups.list_industry_groups(actor=actor))
 
 
-@router.get("/industry-groups/main-list", response_model_exclude_unset=True, response_model=Envelope[list[IndustryGroupOption]])
+@router.get("/industry-groups/main-list", **answers(list[IndustryGroupOption]))
 def main_list(actor: CurrentActor):
     return ok(industry_groups.main_list(actor=actor))
 
 
-@router.get("/industry-groups/{group_id}", response_model_exclude_unset=True, response_model=Envelope[IndustryGroupOut])
+@router.get("/industry-groups/{group_id}", **answers(IndustryGroupOut))
 def get_industry_group(actor: CurrentActor, group_id: str):
     return ok(industry_groups.get_industry_group(actor=actor, group_id=group_id))
 
 
-@router.post("/industry-groups", response_model_exclude_unset=True, response_model=Envelope[IndustryGroupOut])
+@router.post("/industry-groups", **answers(IndustryGroupOut))
 def create_industry_group(actor: CurrentActor, body: IndustryGroupBody):
     data = body.model_dump(exclude={"idx"})
     return ok(industry_groups.create_industry_group(actor=actor, data=data))
 
 
-@router.put("/industry-groups/{group_id}", response_model_exclude_unset=True, response_model=Envelope[IndustryGroupOut])
+@router.put("/industry-groups/{group_id}", **answers(IndustryGroupOut))
 def update_industry_group(actor: CurrentActor, group_id: str, body: IndustryGroupBody):
     return ok(industry_groups.update_industry_group(actor=actor, group_id=group_id, data=body.model_dump()))
 
 
-@router.delete("/industry-groups/{group_id}", response_model_exclude_unset=True, response_model=Envelope[Message])
+@router.delete("/industry-groups/{group_id}", **answers(Message))
 def delete_industry_group(actor: CurrentActor, group_id: str):
     industry_groups.delete_industry_group(actor=actor, group_id=group_id)
-    return ok({"message": industry_groups.DELETED})
+    return ok_message(industry_groups.DELETED)
 
 
-@router.put("/industry-groups-reorder", response_model_exclude_unset=True, response_model=Envelope[ReorderOut])
+@router.put("/industry-groups-reorder", **answers(ReorderOut))
 def reorder_industry_groups(actor: CurrentActor,
                             body: OrderList = None):
     items = [item.model_dump() if item is not None else None for item in body] if body is not None else None
-    rows = industry_groups.reorder_industry_groups(actor=actor, items=items)
-    return ok({"message": industry_groups.REORDERED, "rows": rows})
+    return ok_message(industry_groups.REORDERED, rows=industry_groups.reorder_industry_groups(actor=actor, items=items))

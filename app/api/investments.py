@@ -25,8 +25,8 @@ from typing import Any, Optional, Union
 from fastapi import APIRouter, Body as BodyParam, Depends, Query
 from pydantic import ConfigDict, Field
 
-from app.api.deps import CurrentActor, ok
-from app.api.schemas import Amount, Body, CountTotals, Envelope, Flag, Id, Message, Row, Rows, RowsOf, Sent, sent
+from app.api.deps import CurrentActor, answers, ok, portfolio_listing
+from app.api.schemas import Allocation, Amount, Body, CountTotals, Flag, Id, Message, Row, Rows, RowsOf, Sent, sent
 from app.services import portfolios, reference_data
 
 from app.api.payloads import (
@@ -42,11 +42,8 @@ class Holder(Row):
     is_owner: Optional[Flag] = Field(None, description="true by default")
 
 
-class PortfolioClassRow(Row):
+class PortfolioClassRow(Allocation):
     class_id: Id
-    allocation: Optional[Amount] = Field(None, description="percent")
-    min: Optional[Amount] = None
-    max: Optional[Amount] = None
 
 
 class PortfolioGroupRow(Row):
@@ -109,13 +106,8 @@ class ModelIdsBody(Body):
     ids: Optional[Union[list[Id], Id]] = None
 
 
-def _page(rows: list[Any], total: int) -> dict[str, Any]:
-    return ok({"rows": rows, "totals": {"count": total}})
-
-
 def _list(actor, model_ids=None, **query):
-    rows, total = portfolios.list_portfolios(actor=actor, model_ids=model_ids, **query)
-    return _page(rows, total)
+    return portfolio_listing(*portfolios.list_portfolios(actor=actor, model_ids=model_ids, **query))
 
 
 def _query(
@@ -146,12 +138,12 @@ def _query(
 Listing = Depends(_query)
 
 
-@router.get("/investments", response_model_exclude_unset=True, response_model=Envelope[CountTotals[PortfolioOut]])
+@router.get("/investments", **answers(CountTotals[PortfolioOut]))
 def list_investments(actor: CurrentActor, query: dict = Listing):
     return _list(actor, **query)
 
 
-@router.post("/investments-by-models", response_model_exclude_unset=True, response_model=Envelope[CountTotals[PortfolioOut]])
+@router.post("/investments-by-models", **answers(CountTotals[PortfolioOut]))
 def list_investments_by_models(
     actor: CurrentActor, query: dict = Listing,
     body: Optional[Union[list[Id], ModelIdsBody, Id]] = BodyParam(None, description="[1, 2] or {\"model_ids\": [1, 2]}"),
@@ -165,54 +157,54 @@ def list_investments_by_models(
     return _list(actor, model_ids=ids, **query)
 
 
-@router.get("/investments-form-options", response_model_exclude_unset=True, response_model=Envelope[PortfolioFormOptionsOut])
+@router.get("/investments-form-options", **answers(PortfolioFormOptionsOut))
 def form_options(actor: CurrentActor, firm_id: str | None = None):
     return ok(portfolios.form_options(actor=actor, firm_id=firm_id))
 
 
-@router.post("/investments-buy-model", response_model_exclude_unset=True, response_model=Envelope[ModelLinkOut])
+@router.post("/investments-buy-model", **answers(ModelLinkOut))
 def buy_model(actor: CurrentActor, body: BuyModelBody):
     return ok(portfolios.link_model(actor=actor, portfolio_id=body.investment_id, model_id=body.model_id))
 
 
-@router.get("/investments/{investment_id}", response_model_exclude_unset=True, response_model=Envelope[PortfolioOut])
+@router.get("/investments/{investment_id}", **answers(PortfolioOut))
 def get_investment(actor: CurrentActor, investment_id: str):
     return ok(portfolios.get_portfolio(actor=actor, portfolio_id=investment_id))
 
 
-@router.post("/investments", response_model_exclude_unset=True, response_model=Envelope[PortfolioOut])
+@router.post("/investments", **answers(PortfolioOut))
 def create_investment(actor: CurrentActor, body: PortfolioBody):
     return ok(portfolios.create_portfolio(actor=actor, data=sent(body)))
 
 
-@router.put("/investments/{investment_id}", response_model_exclude_unset=True, response_model=Envelope[PortfolioOut])
+@router.put("/investments/{investment_id}", **answers(PortfolioOut))
 def update_investment(actor: CurrentActor, investment_id: str, body: PortfolioBody):
     return ok(portfolios.update_portfolio(actor=actor, portfolio_id=investment_id, data=sent(body)))
 
 
-@router.delete("/investments/{investment_id}", response_model_exclude_unset=True, response_model=Envelope[Message])
+@router.delete("/investments/{investment_id}", **answers(Message))
 def delete_investment(actor: CurrentActor, investment_id: str):
     return ok(portfolios.delete_portfolio(actor=actor, portfolio_id=investment_id))
 
 
-@router.put("/investments/{investment_id}/unlinkModel", response_model_exclude_unset=True, response_model=Envelope[ModelLinkOut])
+@router.put("/investments/{investment_id}/unlinkModel", **answers(ModelLinkOut))
 def unlink_model(actor: CurrentActor, investment_id: str):
     return ok(portfolios.unlink_model(actor=actor, portfolio_id=investment_id))
 
 
-@router.get("/investments/{investment_id}/linkable-models", response_model_exclude_unset=True, response_model=Envelope[LinkableModelsOut])
+@router.get("/investments/{investment_id}/linkable-models", **answers(LinkableModelsOut))
 def linkable_models(actor: CurrentActor, investment_id: str, search: str | None = None, limit: str | None = None,
                     offset: str | None = None):
     return ok(portfolios.linkable_models(actor=actor, portfolio_id=investment_id, search=search, limit=limit,
                                          offset=offset))
 
 
-@router.get("/brokers", response_model_exclude_unset=True, response_model=Envelope[Rows[BrokerOut]])
+@router.get("/brokers", **answers(Rows[BrokerOut]))
 def list_brokers(actor: CurrentActor):
     return ok({"rows": reference_data.list_brokers(actor=actor)})
 
 
-@router.get("/institutions", response_model_exclude_unset=True, response_model=Envelope[Rows[InstitutionOut]])
+@router.get("/institutions", **answers(Rows[InstitutionOut]))
 def list_institutions(actor: CurrentActor, where: str | None = None, product_type: str | None = None):
     wanted = reference_data.product_type_of(where) if where else product_type
     return ok({"rows": reference_data.list_institutions(actor=actor, product_type=wanted)})

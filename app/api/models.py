@@ -19,8 +19,8 @@ from typing import Any, Optional, Union
 from fastapi import APIRouter, Query
 from pydantic import ConfigDict, Field
 
-from app.api.deps import CurrentActor, listing, ok
-from app.api.schemas import Amount, Body, Envelope, Flag, Id, Message, Page, Row, RowsOf, Sent, sent
+from app.api.deps import CurrentActor, answers, listing, ok
+from app.api.schemas import Allocation, Amount, Body, Flag, Id, Message, Page, Row, RowsOf, Sent, sent
 from app.services import models
 
 from app.api.payloads import ModelDetailsOut, ModelFormOptionsOut, ModelFormOut, ModelHistoryOut, ModelOut
@@ -35,28 +35,19 @@ class ModelClassAsset(Row):
     priority: Optional[int] = None
 
 
-class ModelClassRow(Row):
+class ModelClassRow(Allocation):
     class_id: Id
-    allocation: Optional[Amount] = Field(None, description="percent")
-    min: Optional[Amount] = None
-    max: Optional[Amount] = None
     assets_limit: Optional[int] = None
     priority: Optional[int] = None
     assets: Optional[list[ModelClassAsset]] = None
 
 
-class ModelTypeRow(Row):
+class ModelTypeRow(Allocation):
     type_id: Id
-    allocation: Optional[Amount] = None
-    min: Optional[Amount] = None
-    max: Optional[Amount] = None
 
 
-class ModelGroupRow(Row):
+class ModelGroupRow(Allocation):
     industry_group_id: Id
-    allocation: Optional[Amount] = None
-    min: Optional[Amount] = None
-    max: Optional[Amount] = None
     priority: Optional[int] = None
 
 
@@ -106,7 +97,7 @@ class ModelBody(Body):
     commentaries: RowsOf(CommentaryRow) = None
 
 
-@router.get("/models", response_model_exclude_unset=True, response_model=Envelope[Page[ModelOut]])
+@router.get("/models", **answers(Page[ModelOut]))
 def list_models(
     actor: CurrentActor,
     limit: str | None = None,
@@ -121,51 +112,50 @@ def list_models(
     str_upload: str | None = None,
     recommendations_upload: str | None = None,
 ):
-    rows, total = models.list_models(
+    return listing(*models.list_models(
         actor=actor, limit=limit, offset=offset, sort=sort, order=order, search=search, firm_id=firm_id, link=link,
         tp_calculation=tp_calculation, tr_calculation=tr_calculation, str_upload=str_upload,
         recommendations_upload=recommendations_upload,
-    )
-    return listing(rows, total)
+    ))
 
 
-@router.get("/models-form-options", response_model_exclude_unset=True, response_model=Envelope[ModelFormOptionsOut])
+@router.get("/models-form-options", **answers(ModelFormOptionsOut))
 def form_options(actor: CurrentActor, firm_id: str | None = Query(None, alias="firmId")):
     return ok(models.model_form_options(actor=actor, firm_id=firm_id))
 
 
-@router.get("/models/{model_id}", response_model_exclude_unset=True, response_model=Envelope[ModelOut])
+@router.get("/models/{model_id}", **answers(ModelOut))
 def get_model(actor: CurrentActor, model_id: str):
     return ok(models.get_model(actor=actor, model_id=model_id))
 
 
-@router.post("/models", response_model_exclude_unset=True, response_model=Envelope[ModelOut])
+@router.post("/models", **answers(ModelOut))
 def create_model(actor: CurrentActor, body: ModelBody):
     return ok(models.create_model(actor=actor, data=sent(body)))
 
 
-@router.put("/models/{model_id}", response_model_exclude_unset=True, response_model=Envelope[ModelOut])
+@router.put("/models/{model_id}", **answers(ModelOut))
 def update_model(actor: CurrentActor, model_id: str, body: ModelBody):
     return ok(models.update_model(actor=actor, model_id=model_id, data=sent(body)))
 
 
-@router.delete("/models/{model_id}", response_model_exclude_unset=True, response_model=Envelope[Message])
+@router.delete("/models/{model_id}", **answers(Message))
 def delete_model(actor: CurrentActor, model_id: str):
     return ok(models.delete_model(actor=actor, model_id=model_id))
 
 
-@router.get("/models/{model_id}/history", response_model_exclude_unset=True, response_model=Envelope[ModelHistoryOut])
+@router.get("/models/{model_id}/history", **answers(ModelHistoryOut))
 def model_history(actor: CurrentActor, model_id: str, limit: str | None = None, offset: str | None = None,
                   order_direction: str = Query("desc", alias="orderDirection")):
     rows, count = models.model_history(actor=actor, model_id=model_id, limit=limit, offset=offset, order=order_direction)
     return ok({"count": count, "rows": rows})
 
 
-@router.get("/models/{model_id}/versions/{version}", response_model_exclude_unset=True, response_model=Envelope[ModelFormOut])
+@router.get("/models/{model_id}/versions/{version}", **answers(ModelFormOut))
 def model_version(actor: CurrentActor, model_id: str, version: str):
     return ok(models.get_model_version(actor=actor, model_id=model_id, version=version))
 
 
-@router.get("/models/{model_id}/details", response_model_exclude_unset=True, response_model=Envelope[ModelDetailsOut])
+@router.get("/models/{model_id}/details", **answers(ModelDetailsOut))
 def model_details(actor: CurrentActor, model_id: str):
     return ok(models.model_details(actor=actor, model_id=model_id))

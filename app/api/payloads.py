@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from pydantic import ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.schemas import Open
+from app.api.schemas import Counted, Message, Open
+
+TOAST = "on a write: the toast"
 
 
 class Named(Open):
@@ -23,10 +25,13 @@ class Person(Open):
     last_name: Optional[str] = None
 
 
+class Written(Open):
+    """An object as a read answers it; a write answers it with its toast in `message`."""
+    message: Optional[str] = Field(None, description=TOAST)
+
+
 # ---- firms -------------------------------------------------------------------------------------------
-class FirmOut(Open):
-    id: int
-    name: str
+class FirmOut(Named):
     abn: Optional[str] = None
     car: Optional[str] = None
     phone: Optional[str] = None
@@ -47,20 +52,22 @@ class FirmOut(Open):
 
 
 # ---- users -------------------------------------------------------------------------------------------
-class UserOut(Open):
-    """A user (with shortened=1 a list gives only id, name, role and firm_id)."""
+class PersonOption(Person):
+    """A person as a picker lists them (a portfolio form's clients and advisers)."""
     id: int
-    email: Optional[str] = None
-    first_name: Optional[str] = None
-    last_name: Optional[str] = None
     preferred_name: Optional[str] = None
     name: Optional[str] = None
+    firm_id: Optional[int] = None
+    status: Optional[str] = None
+
+
+class UserOut(PersonOption):
+    """A user (with shortened=1 a list gives only id, name, role and firm_id)."""
+    email: Optional[str] = None
     phone: Optional[str] = None
     role: str = Field(description="superuser, administrator, adviser or client")
     role_title: Optional[str] = None
-    status: Optional[str] = None
     status_title: Optional[str] = None
-    firm_id: Optional[int] = None
     firm: Optional[Named] = None
     adviser_id: Optional[int] = None
     adviser: Optional[Named] = None
@@ -74,9 +81,7 @@ class UserOut(Open):
 
 
 # ---- models ------------------------------------------------------------------------------------------
-class ModelOut(Open):
-    id: int
-    name: str
+class ModelOut(Named):
     status: str = Field(description="draft, active or inactive")
     status_title: Optional[str] = None
     allocation_method: str = Field(description="equal_amounts or percentages")
@@ -91,9 +96,7 @@ class ModelOut(Open):
 
 
 # ---- portfolios --------------------------------------------------------------------------------------
-class PortfolioOut(Open):
-    id: int
-    name: str
+class PortfolioOut(Named):
     type: Optional[str] = None
     type_title: Optional[str] = None
     inactive: bool
@@ -146,51 +149,41 @@ class HoldingsOut(Open):
 
 
 # ---- target portfolios and trade instructions ----------------------------------------------------------
-class TargetPortfolioOut(Open):
+class AdviceVersion(Open):
+    """A version of a portfolio's advice (a target portfolio or its trade recommendations): its
+    status, and who made, validated, approved or declined it and when."""
     id: int
     investment_id: int
     version: int
-    status: str = Field(description="draft, not_enough_cash, validated, active, declined or failed")
+    status: str
     status_label: Optional[str] = None
-    not_enough_cash: Optional[bool] = None
     error_message: Optional[str] = None
+    row_version: int
+    created_at: Optional[str] = None
+    validated_at: Optional[str] = None
+    approved_at: Optional[str] = None
+    declined_at: Optional[str] = None
+    creator: Optional[Person] = None
+    validator: Optional[Person] = None
+    approver: Optional[Person] = None
+    decliner: Optional[Person] = None
+    moderator: Optional[Person] = None
+
+
+class TargetPortfolioOut(AdviceVersion):
+    status: str = Field(description="draft, not_enough_cash, validated, active, declined or failed")
+    not_enough_cash: Optional[bool] = None
     target_portfolio_value: Optional[str] = None
     model_id: Optional[int] = None
     model_version: Optional[int] = None
     allocation_method: Optional[str] = None
-    row_version: int
-    created_at: Optional[str] = None
-    validated_at: Optional[str] = None
-    approved_at: Optional[str] = None
-    declined_at: Optional[str] = None
-    creator: Optional[Person] = None
-    validator: Optional[Person] = None
-    approver: Optional[Person] = None
-    decliner: Optional[Person] = None
-    moderator: Optional[Person] = None
 
 
-class TradeInstructionOut(Open):
-    id: int
-    investment_id: int
+class TradeInstructionOut(AdviceVersion):
     target_portfolio_id: Optional[int] = None
-    version: int
-    status: str
-    status_label: Optional[str] = None
     validated: Optional[bool] = None
-    error_message: Optional[str] = None
-    row_version: int
     payload: Optional[dict[str, Any]] = Field(None, description="buys, sells, brokerage, min_trade_amount")
     auto_approve_at: Optional[str] = None
-    created_at: Optional[str] = None
-    validated_at: Optional[str] = None
-    approved_at: Optional[str] = None
-    declined_at: Optional[str] = None
-    creator: Optional[Person] = None
-    validator: Optional[Person] = None
-    approver: Optional[Person] = None
-    decliner: Optional[Person] = None
-    moderator: Optional[Person] = None
 
 
 # ---- small shared shapes ----------------------------------------------------------------------------
@@ -215,8 +208,7 @@ class Notice(Open):
     message: Optional[str] = Field(None, description="a warning, where there is one")
 
 
-class MessageCount(Open):
-    message: str
+class MessageCount(Message):
     count: int
 
 
@@ -264,13 +256,12 @@ class IndustryGroupOut(IndustryGroupOption):
     assets_count: Optional[int] = None
 
 
-class ReorderOut(Open):
-    message: str
+class ReorderOut(Message):
     rows: list[IndustryGroupOut]
 
 
 # ---- recommendations ------------------------------------------------------------------------------------
-class LongTermOut(Open):
+class LongTermOut(Written):
     id: int
     model_id: int
     asset_id: int
@@ -280,10 +271,9 @@ class LongTermOut(Open):
     is_new: Optional[bool] = None
     created_at: Optional[str] = None
     updated_at: Optional[str] = None
-    message: Optional[str] = Field(None, description="on a write: the toast")
 
 
-class ShortTermOut(Open):
+class ShortTermOut(Written):
     model_config = ConfigDict(extra="allow", populate_by_name=True)
     id: int
     model_id: int
@@ -300,7 +290,6 @@ class ShortTermOut(Open):
     deleted: Optional[bool] = None
     created_at: Optional[str] = None
     updated_at: Optional[str] = None
-    message: Optional[str] = Field(None, description="on a write: the toast")
 
 
 class UploadModelResult(Open):
@@ -310,8 +299,7 @@ class UploadModelResult(Open):
     message: Optional[str] = None
 
 
-class RecommendationUploadOut(Open):
-    message: str
+class RecommendationUploadOut(Message):
     failed: int = Field(description="how many models the file could not be loaded into")
     rows: list[UploadModelResult]
 
@@ -335,9 +323,8 @@ class ModelHistoryRow(Open):
     moderator: Optional[Person] = None
 
 
-class ModelHistoryOut(Open):
-    count: int
-    rows: list[ModelHistoryRow]
+class ModelHistoryOut(Counted[ModelHistoryRow]):
+    """A page of a model's saved versions and how many there are."""
 
 
 class ModelFormOut(Open):
@@ -363,23 +350,19 @@ class ModelDetailsOut(Open):
 
 
 # ---- asset universe ---------------------------------------------------------------------------------------
-class AssetClassOut(AssetClassOption):
+class AssetClassOut(AssetClassOption, Written):
     firm_id: Optional[int] = None
     idx: Optional[int] = None
     assets_count: Optional[int] = None
-    message: Optional[str] = Field(None, description="on a write: the toast")
 
 
-class AssetTypeOut(Titled):
+class AssetTypeOut(Titled, Written):
     firm_id: Optional[int] = None
     assets_count: Optional[int] = None
-    message: Optional[str] = Field(None, description="on a write: the toast")
 
 
-class AssetOut(Open):
+class AssetOut(AssetRef, Written):
     model_config = ConfigDict(extra="allow", populate_by_name=True)
-    id: int
-    code: str
     name: str
     class_id: Optional[int] = None
     class_title: Optional[str] = None
@@ -396,7 +379,6 @@ class AssetOut(Open):
     prices_count: Optional[int] = None
     created_at: Optional[str] = None
     updated_at: Optional[str] = None
-    message: Optional[str] = Field(None, description="on a write: the toast")
 
 
 class PriceOut(Open):
@@ -420,11 +402,8 @@ class PriceUploadOut(Open):
 
 
 # ---- holdings and custom holdings ----------------------------------------------------------------------
-class PortfolioAssetOut(Open):
+class PortfolioAssetOut(AssetRef):
     model_config = ConfigDict(extra="allow", populate_by_name=True)
-    id: int
-    code: str
-    name: Optional[str] = None
     url: Optional[str] = None
     class_: Optional[str] = Field(None, alias="class", description="the class's title")
     class_id: Optional[int] = None
@@ -443,7 +422,7 @@ class OwnershipOut(Open):
     cost: Optional[str] = None
 
 
-class CustomHoldingOut(Open):
+class CustomHoldingOut(Written):
     id: int
     investment_id: int
     name: str
@@ -452,25 +431,13 @@ class CustomHoldingOut(Open):
     class_type: Optional[str] = None
     fee: Optional[str] = None
     value: Optional[str] = None
-    message: Optional[str] = Field(None, description="on a write: the toast")
 
 
-class DeletedOut(Open):
+class DeletedOut(Message):
     id: int
-    message: str
 
 
 # ---- portfolios: options and model links -----------------------------------------------------------------
-class PersonOption(Open):
-    id: int
-    first_name: Optional[str] = None
-    last_name: Optional[str] = None
-    preferred_name: Optional[str] = None
-    name: Optional[str] = None
-    firm_id: Optional[int] = None
-    status: Optional[str] = None
-
-
 class BrokerOut(Named):
     code: Optional[str] = None
 
@@ -493,12 +460,11 @@ class PortfolioFormOptionsOut(Open):
     exception_actions: list[Option]
 
 
-class ModelLinkOut(Open):
+class ModelLinkOut(Message):
     investment_id: int
     model_id: Optional[int] = None
     modelName: Optional[str] = None
     customAssetClassesChanged: Optional[bool] = None
-    message: str
 
 
 class LinkableModelOut(Named):
@@ -510,11 +476,26 @@ class LinkableModelOut(Named):
     current: Optional[bool] = None
 
 
-class LinkableModelsOut(Open):
+class LinkableModelsOut(Counted[LinkableModelOut]):
     portfolio: dict[str, Any] = Field(description="id, name, firm_id, firm_name, model_id, model_name, model_cross_firm, "
                                                   "custom_holdings")
-    rows: list[LinkableModelOut]
-    count: int
+
+
+# ---- a portfolio's transactions: cash, asset and deposit -----------------------------------------------------
+class TransactionOut(Open):
+    """What every transaction of a portfolio has, whatever it moves."""
+    id: int
+    investment_id: int
+    type: str
+    form: Optional[str] = None
+    action: Optional[str] = None
+    status: str
+    status_label: Optional[str] = None
+    amount: Optional[str] = None
+    trade_at: Optional[str] = None
+    description: Optional[str] = None
+    payload: Optional[dict[str, Any]] = None
+    can_edit: Optional[bool] = None
 
 
 # ---- term deposits and at-call accounts -----------------------------------------------------------------
@@ -546,26 +527,15 @@ class DepositOut(Open):
     created_at: Optional[str] = None
 
 
-class DepositTransactionOut(Open):
-    id: int
+class DepositTransactionOut(TransactionOut):
     deposit_id: int
-    investment_id: int
-    type: str
     type_label: Optional[str] = None
-    form: Optional[str] = None
-    action: Optional[str] = None
-    status: str
-    status_label: Optional[str] = None
     amount: str
-    trade_at: Optional[str] = None
     date: Optional[str] = None
     amm_type: Optional[str] = None
     TransactionType: Optional[str] = None
-    description: Optional[str] = None
-    payload: Optional[dict[str, Any]] = None
     om_status: Optional[str] = None
     can_reprocess: Optional[bool] = None
-    can_edit: Optional[bool] = None
 
 
 class DepositDetailOut(DepositOut):
@@ -573,47 +543,32 @@ class DepositDetailOut(DepositOut):
     can_edit: Optional[bool] = None
 
 
-class DepositWriteOut(Open):
+class DepositWriteOut(Message):
     message: str = Field(description="'Transaction added' or 'Transaction updated'")
     deposit: DepositOut
     transaction: Optional[DepositTransactionOut] = None
 
 
-class ReprocessOut(Open):
+class ReprocessOut(Message):
     title: str
-    message: str
     deposit: DepositOut
     transactions: list[DepositTransactionOut]
 
 
 # ---- cash and asset transactions -----------------------------------------------------------------------------
-class CashTransactionOut(Open):
+class CashTransactionOut(TransactionOut):
     model_config = ConfigDict(extra="allow", populate_by_name=True)
-    id: int
-    investment_id: int
-    type: str
-    form: Optional[str] = None
     class_: Optional[str] = Field(None, alias="class")
-    action: Optional[str] = None
     price: Optional[str] = None
-    amount: Optional[str] = None
-    trade_at: Optional[str] = None
     settlement_at: Optional[str] = None
-    status: str
-    status_label: Optional[str] = None
     counted: Optional[bool] = None
-    description: Optional[str] = None
-    payload: Optional[dict[str, Any]] = None
     linked_transaction_id: Optional[int] = None
     linked_transaction: Optional[dict[str, Any]] = Field(None, description="the asset or deposit transaction it belongs to")
-    can_edit: Optional[bool] = None
     can_delete: Optional[bool] = None
-    notice: Optional[str] = Field(None, description="on a write: the toast")
+    notice: Optional[str] = Field(None, description=TOAST)
 
 
-class CashTransactionsOut(Open):
-    rows: list[CashTransactionOut]
-    count: int
+class CashTransactionsOut(Counted[CashTransactionOut]):
     balance: str
     cash_in: str
     cash_out: str
@@ -652,16 +607,9 @@ class AssetPositionOut(Open):
     total_rows: Optional[int] = Field(None, description="on the first row: the number of rows of every page")
 
 
-class AssetTransactionOut(Open):
+class AssetTransactionOut(TransactionOut):
     """An asset transaction (createTransaction with a cash form type answers the cash transaction)."""
-    id: int
-    investment_id: int
-    type: str
     type_label: Optional[str] = None
-    form: Optional[str] = None
-    status: str
-    status_label: Optional[str] = None
-    action: Optional[str] = None
     asset_id: Optional[int] = None
     code: Optional[str] = None
     name: Optional[str] = None
@@ -675,10 +623,8 @@ class AssetTransactionOut(Open):
     value: Optional[str] = None
     fee: Optional[str] = None
     gst: Optional[str] = None
-    amount: Optional[str] = None
     franking_credits: Optional[str] = None
     ratio: Optional[str] = None
-    trade_at: Optional[str] = None
     ex_date: Optional[str] = None
     settlement_at: Optional[str] = None
     contract_note: Optional[str] = None
@@ -688,13 +634,10 @@ class AssetTransactionOut(Open):
     replaces_id: Optional[int] = None
     replaced_id: Optional[int] = None
     linked_transaction_id: Optional[int] = None
-    description: Optional[str] = None
-    payload: Optional[dict[str, Any]] = None
-    can_edit: Optional[bool] = None
     can_delete: Optional[bool] = None
     edit_question: Optional[str] = None
     total_rows: Optional[int] = None
-    notice: Optional[str] = Field(None, description="on a write: the toast")
+    notice: Optional[str] = Field(None, description=TOAST)
     message: Optional[str] = None
 
 
@@ -711,9 +654,13 @@ class TransactionFormOptionsOut(Open):
     default_page_size: int
 
 
-class TransactionUploadOut(Open):
+class UploadOut(Open):
+    """A file of lines loaded all or none: the toast and how many were loaded."""
     notice: str
     count: int
+
+
+class TransactionUploadOut(UploadOut):
     asset_transactions: Optional[int] = None
     cash_transactions: Optional[int] = None
 
@@ -796,14 +743,30 @@ class ReportRowOut(Open):
     route: Optional[dict[str, Any]] = Field(None, description="{name, params}: the screen a row opens")
 
 
-class ReportOut(Open):
-    rows: list[ReportRowOut]
+class ReportOut(Counted[ReportRowOut]):
     totalAmount: str
     availableStatuses: list[Option]
-    count: int
     totals: dict[str, str] = Field(description="the sums of the money columns")
     firmId: Optional[int] = None
     targetPortfolioStatus: list[str] = Field(default_factory=list)
     notEnoughCash: Optional[bool] = None
     sort: Optional[str] = None
     order: Optional[str] = None
+
+
+# ---- audit trail -------------------------------------------------------------------------------------------
+class AuditEventOut(BaseModel):
+    id: int
+    at: str
+    actor_id: Optional[int] = None
+    actor_email: Optional[str] = None
+    firm_id: Optional[int] = None
+    action: str
+    action_title: str
+    object_type: str
+    object_type_title: str
+    object_id: Optional[int] = None
+    object_label: Optional[str] = None
+    before: dict[str, Any]
+    after: dict[str, Any]
+    ip: Optional[str] = None

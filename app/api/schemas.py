@@ -8,10 +8,11 @@ than listed allow extra keys (extra="allow"), so declaring the schema never drop
 """
 from __future__ import annotations
 
+import dataclasses
 from decimal import Decimal
-from typing import Any, Generic, Optional, TypeVar, Union
+from typing import Any, Generic, Optional, TypeVar, Union, get_type_hints
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model
 
 T = TypeVar("T")
 
@@ -64,6 +65,13 @@ class Row(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
+class Allocation(Row):
+    """A row of a form's allocation to a class, type or industry group: its share and its band."""
+    allocation: Optional[Amount] = Field(None, description="percent")
+    min: Optional[Amount] = None
+    max: Optional[Amount] = None
+
+
 SentText = Sent(str)
 SentId = Sent(Id)
 SentAmount = Sent(Amount)
@@ -93,6 +101,34 @@ class Rows(BaseModel, Generic[T]):
     rows: list[T]
 
 
+class Open(BaseModel):
+    """A payload whose listed fields are guaranteed; the service may add more."""
+    model_config = ConfigDict(extra="allow")
+
+
+class Counted(Open, Generic[T]):
+    """A list answered with its count beside it ({rows, count}); a screen's list adds its own keys."""
+    rows: list[T]
+    count: int
+
+
+def payload_of(name: str, source: type, *, descriptions: dict[str, str] | None = None,
+               types: dict[str, Any] | None = None) -> type[BaseModel]:
+    """The response model `name` of a service's dataclass: its fields in its order, each required
+    (null where the dataclass allows None), so that the service's dataclass is the one place that
+    lists them. `descriptions` documents fields; `types` replaces a field's type (a nested
+    dataclass by its own payload)."""
+    hints, descriptions, types = get_type_hints(source), descriptions or {}, types or {}
+    fields: dict[str, Any] = {}
+    for item in dataclasses.fields(source):
+        described = Field(description=descriptions[item.name]) if item.name in descriptions else ...
+        fields[item.name] = (types.get(item.name, hints[item.name]), described)
+    unknown = (set(descriptions) | set(types)) - set(fields)
+    if unknown:
+        raise TypeError(f"{source.__name__} has no field {sorted(unknown)}")
+    return create_model(name, **fields)
+
+
 class Body(BaseModel):
     """A request body: unknown keys are ignored."""
     model_config = ConfigDict(extra="ignore")
@@ -117,11 +153,6 @@ def Lenient(model: type[BaseModel]) -> Any:  # noqa: N802 - used as a type
 def sent(body: Optional[BaseModel]) -> dict[str, Any]:
     """The keys the client sent (by their wire names); {} for no body."""
     return body.model_dump(exclude_unset=True, by_alias=True) if body is not None else {}
-
-
-class Open(BaseModel):
-    """A payload whose listed fields are guaranteed; the service may add more."""
-    model_config = ConfigDict(extra="allow")
 
 
 class Message(Open):

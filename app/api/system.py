@@ -3,16 +3,16 @@ from __future__ import annotations
 from fastapi import APIRouter, Query
 from fastapi.responses import FileResponse
 
-from app.api.deps import CurrentActor, listing, ok
+from app.api.deps import CurrentActor, answers, listing, ok
 from app.services import files, mail
 
 from app.api.payloads import HealthOut, MailOut
-from app.api.schemas import Envelope, Page
+from app.api.schemas import Page
 
 router = APIRouter(tags=["system"])
 
 
-@router.get("/health", response_model_exclude_unset=True, response_model=Envelope[HealthOut])
+@router.get("/health", **answers(HealthOut))
 def health():
     return ok({"status": "ok"})
 
@@ -24,7 +24,7 @@ def stored_file(key: str):
                         headers={"Cache-Control": "private, max-age=86400", "X-Content-Type-Options": "nosniff"})
 
 
-@router.get("/outbox", response_model_exclude_unset=True, response_model=Envelope[Page[MailOut]])
+@router.get("/outbox", **answers(Page[MailOut]))
 def outbox(actor: CurrentActor, limit: int = Query(50, ge=1, le=1000), offset: int = Query(0, ge=0, le=2**31 - 1)):
     rows, total = mail.list_outbox(actor=actor, limit=limit, offset=offset)
     return listing([{"id": m.id, "to": m.to_address, "subject": m.subject, "body": m.body,

@@ -24,14 +24,13 @@ GET    /api/transaction-form-options                         forms, statuses, pa
 """
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from pydantic import ConfigDict, Field
 
-from app.api.deps import CurrentActor, ok
-from app.api.schemas import Amount, Body, Envelope, Flag, Id, read_by_hand, sent
-from app.domain.errors import ValidationError
+from app.api.deps import CurrentActor, answers, form_with_file, ok
+from app.api.schemas import Amount, Body, Flag, Id, read_by_hand, sent
 from app.services import transaction_upload, transactions
 
 from app.api.payloads import (
@@ -40,8 +39,6 @@ from app.api.payloads import (
 )
 
 router = APIRouter(tags=["transactions"])
-
-SELECT_FILE = transaction_upload.SELECT_FILE
 
 
 class CashTransactionBody(Body):
@@ -90,60 +87,60 @@ class TransactionUploadForm(Body):
                                     f"{transaction_upload.MAX_UPLOAD_BYTES // (1024 * 1024)} MB")
 
 
-def _limit(limit: str | None, limit_per_page: str | None) -> str | None:
-    return limit if limit not in (None, "") else limit_per_page
+def _paging(page: str | None = None, offset: str | None = None, limit: str | None = None,
+            limit_per_page: str | None = None, order: str | None = None, reverse: str | None = None) -> dict[str, Any]:
+    """The query of a portfolio's transaction panels: a page (limit, or limit_per_page), its order."""
+    return dict(page=page, offset=offset, limit=limit if limit not in (None, "") else limit_per_page, order=order,
+                reverse=reverse)
+
+
+Paging = Depends(_paging)
 
 
 # ---- cash transactions ---------------------------------------------------------------------------
-@router.get("/investments/{investment_id}/cash-transactions", response_model_exclude_unset=True, response_model=Envelope[CashTransactionsOut])
-def list_cash_transactions(actor: CurrentActor, investment_id: str, page: str | None = None, offset: str | None = None,
-                           limit: str | None = None, limit_per_page: str | None = None, order: str | None = None,
-                           reverse: str | None = None):
-    return ok(transactions.list_cash_transactions(actor=actor, investment_id=investment_id, page=page, offset=offset,
-                                                  limit=_limit(limit, limit_per_page), order=order, reverse=reverse))
+@router.get("/investments/{investment_id}/cash-transactions", **answers(CashTransactionsOut))
+def list_cash_transactions(actor: CurrentActor, investment_id: str, paging: dict = Paging):
+    return ok(transactions.list_cash_transactions(actor=actor, investment_id=investment_id, **paging))
 
 
-@router.post("/cash-transactions", response_model_exclude_unset=True, response_model=Envelope[CashTransactionOut])
+@router.post("/cash-transactions", **answers(CashTransactionOut))
 def create_cash_transaction(actor: CurrentActor, body: CashTransactionBody):
     return ok(transactions.create_cash_transaction(actor=actor, data=sent(body)))
 
 
-@router.get("/cash-transactions/{transaction_id}", response_model_exclude_unset=True, response_model=Envelope[CashTransactionOut])
+@router.get("/cash-transactions/{transaction_id}", **answers(CashTransactionOut))
 def get_cash_transaction(actor: CurrentActor, transaction_id: str):
     return ok(transactions.get_cash_transaction(actor=actor, transaction_id=transaction_id))
 
 
-@router.put("/cash-transactions/{transaction_id}", response_model_exclude_unset=True, response_model=Envelope[CashTransactionOut])
+@router.put("/cash-transactions/{transaction_id}", **answers(CashTransactionOut))
 def update_cash_transaction(actor: CurrentActor, transaction_id: str, body: CashTransactionBody):
     return ok(transactions.update_cash_transaction(actor=actor, transaction_id=transaction_id, data=sent(body)))
 
 
-@router.delete("/cash-transactions/{transaction_id}", response_model_exclude_unset=True, response_model=Envelope[Notice])
+@router.delete("/cash-transactions/{transaction_id}", **answers(Notice))
 def delete_cash_transaction(actor: CurrentActor, transaction_id: str):
     return ok(transactions.delete_cash_transaction(actor=actor, transaction_id=transaction_id))
 
 
 # ---- opening balance -------------------------------------------------------------------------------
-@router.get("/investments/{investment_id}/opening-balance", response_model_exclude_unset=True, response_model=Envelope[Optional[OpeningBalanceOut]])
+@router.get("/investments/{investment_id}/opening-balance", **answers(Optional[OpeningBalanceOut]))
 def get_opening_balance(actor: CurrentActor, investment_id: str):
     return ok(transactions.get_opening_balance(actor=actor, investment_id=investment_id))
 
 
-@router.put("/investments/{investment_id}/opening-balance", response_model_exclude_unset=True, response_model=Envelope[OpeningBalanceOut])
+@router.put("/investments/{investment_id}/opening-balance", **answers(OpeningBalanceOut))
 def set_opening_balance(actor: CurrentActor, investment_id: str, body: OpeningBalanceBody):
     return ok(transactions.set_opening_balance(actor=actor, investment_id=investment_id, data=sent(body)))
 
 
 # ---- asset transactions ------------------------------------------------------------------------
-@router.get("/investments/{investment_id}/asset-transactions", response_model_exclude_unset=True, response_model=Envelope[list[AssetPositionOut]])
-def list_asset_transactions(actor: CurrentActor, investment_id: str, page: str | None = None,
-                            offset: str | None = None, limit: str | None = None, limit_per_page: str | None = None,
-                            order: str | None = None, reverse: str | None = None):
-    return ok(transactions.list_asset_positions(actor=actor, investment_id=investment_id, page=page, offset=offset,
-                                                limit=_limit(limit, limit_per_page), order=order, reverse=reverse))
+@router.get("/investments/{investment_id}/asset-transactions", **answers(list[AssetPositionOut]))
+def list_asset_transactions(actor: CurrentActor, investment_id: str, paging: dict = Paging):
+    return ok(transactions.list_asset_positions(actor=actor, investment_id=investment_id, **paging))
 
 
-@router.get("/investments/{investment_id}/asset-transactions/{asset_id}", response_model_exclude_unset=True, response_model=Envelope[list[AssetTransactionOut]])
+@router.get("/investments/{investment_id}/asset-transactions/{asset_id}", **answers(list[AssetTransactionOut]))
 def list_transactions_of_asset(actor: CurrentActor, investment_id: str, asset_id: str,
                                statuses: list[str] = Query(default=[], alias="statuses[]"),
                                statuses_plain: list[str] = Query(default=[], alias="statuses", include_in_schema=False),
@@ -155,38 +152,31 @@ def list_transactions_of_asset(actor: CurrentActor, investment_id: str, asset_id
         types=[*types, *types_plain], offset=offset, limit=limit))
 
 
-@router.get("/transaction-form-options", response_model_exclude_unset=True, response_model=Envelope[TransactionFormOptionsOut])
+@router.get("/transaction-form-options", **answers(TransactionFormOptionsOut))
 def transaction_form_options(actor: CurrentActor):
     return ok(transactions.form_options())
 
 
-@router.post("/transactions/upload", openapi_extra=read_by_hand(("multipart/form-data", TransactionUploadForm)), response_model_exclude_unset=True, response_model=Envelope[TransactionUploadOut])
+@router.post("/transactions/upload", openapi_extra=read_by_hand(("multipart/form-data", TransactionUploadForm)), **answers(TransactionUploadOut))
 async def upload_transactions(actor: CurrentActor, request: Request):
     """multipart/form-data: investment_id, file (CSV or .xlsx)."""
-    if not request.headers.get("content-type", "").startswith("multipart/"):
-        raise ValidationError(SELECT_FILE, {"file": SELECT_FILE})
-    form = await request.form()
-    upload = form.get("file")
-    if upload is None or not hasattr(upload, "read"):
-        content_type, data = None, None
-    else:
-        content_type = upload.content_type or ""
-        data = await upload.read(transaction_upload.MAX_UPLOAD_BYTES + 1)  # one byte past the limit says too big
+    form, content_type, data = await form_with_file(request, limit=transaction_upload.MAX_UPLOAD_BYTES,
+                                                    select_file=transaction_upload.SELECT_FILE)
     return ok(transaction_upload.upload_transactions(actor=actor, investment_id=form.get("investment_id"),
                                                      content_type=content_type, data=data))
 
 
-@router.post("/transactions", response_model_exclude_unset=True, response_model=Envelope[AssetTransactionOut])
+@router.post("/transactions", **answers(AssetTransactionOut))
 def create_transaction(actor: CurrentActor, body: TransactionBody):
     return ok(transactions.create_transaction(actor=actor, data=sent(body)))
 
 
-@router.get("/transactions/{transaction_id}", response_model_exclude_unset=True, response_model=Envelope[AssetTransactionOut])
+@router.get("/transactions/{transaction_id}", **answers(AssetTransactionOut))
 def get_transaction(actor: CurrentActor, transaction_id: str):
     return ok(transactions.get_asset_transaction(actor=actor, transaction_id=transaction_id))
 
 
-@router.put("/transactions/{transaction_id}", response_model_exclude_unset=True, response_model=Envelope[AssetTransactionOut])
+@router.put("/transactions/{transaction_id}", **answers(AssetTransactionOut))
 def update_transaction(actor: CurrentActor, transaction_id: str, body: TransactionBody):
     data = sent(body)
     confirm = data.get("confirm") in (True, 1, "1", "true", "True")
@@ -194,6 +184,6 @@ def update_transaction(actor: CurrentActor, transaction_id: str, body: Transacti
                                                     confirm=confirm))
 
 
-@router.delete("/transactions/{transaction_id}", response_model_exclude_unset=True, response_model=Envelope[Notice])
+@router.delete("/transactions/{transaction_id}", **answers(Notice))
 def delete_transaction(actor: CurrentActor, transaction_id: str):
     return ok(transactions.delete_asset_transaction(actor=actor, transaction_id=transaction_id))

@@ -8,13 +8,14 @@ from typing import Annotated, Any, Optional
 from fastapi import APIRouter, File, Query, Request, UploadFile
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.deps import CurrentActor, listing, ok, read_upload
+from app.api.deps import CurrentActor, answers, listing, ok, ok_message, read_upload
 from app.domain.errors import ValidationError
+from app.domain.permissions import Actor
 from app.domain.validators import DATE
 from app.services import users
 
 from app.api.payloads import Named, UserOut
-from app.api.schemas import Envelope, Message, Page, Rows, SentId, SentText, read_by_hand
+from app.api.schemas import Message, Page, Rows, SentId, SentText, read_by_hand, sent
 
 
 router = APIRouter(tags=["users"])
@@ -73,34 +74,34 @@ def _range(raw: str | None, field: str) -> tuple[datetime | None, datetime | Non
         raise ValidationError(DATE, {field: DATE})
 
 
-def _sent(body: BaseModel) -> dict[str, Any]:
-    return body.model_dump(exclude_unset=True)
+async def _set_image(actor: Actor, user_id: Any, kind: str, upload: UploadFile) -> dict[str, Any]:
+    """A user's photo, signature or (the superuser's own) default logo from an uploaded file."""
+    content_type, data = await read_upload(upload)
+    return ok(users.set_user_image(actor=actor, user_id=user_id, kind=kind, content_type=content_type, data=data))
 
 
 # ---- profile -----------------------------------------------------------------------------------
-@router.get("/me", response_model_exclude_unset=True, response_model=Envelope[UserOut])
+@router.get("/me", **answers(UserOut))
 def get_me(actor: CurrentActor):
     return ok(users.get_me(actor=actor))
 
 
-@router.put("/me", response_model_exclude_unset=True, response_model=Envelope[UserOut])
+@router.put("/me", **answers(UserOut))
 def update_me(actor: CurrentActor, body: ProfileBody):
-    return ok(users.update_me(actor=actor, data=_sent(body)))
+    return ok(users.update_me(actor=actor, data=sent(body)))
 
 
-@router.post("/me-photo-upload", response_model_exclude_unset=True, response_model=Envelope[UserOut])
+@router.post("/me-photo-upload", **answers(UserOut))
 async def me_photo(actor: CurrentActor, file: UploadFile = File(...)):
-    content_type, data = await read_upload(file)
-    return ok(users.set_user_image(actor=actor, user_id=actor.id, kind="photo", content_type=content_type, data=data))
+    return await _set_image(actor, actor.id, "photo", file)
 
 
-@router.post("/me-signature-upload", response_model_exclude_unset=True, response_model=Envelope[UserOut])
+@router.post("/me-signature-upload", **answers(UserOut))
 async def me_signature(actor: CurrentActor, signature: UploadFile = File(...)):
-    content_type, data = await read_upload(signature)
-    return ok(users.set_user_image(actor=actor, user_id=actor.id, kind="signature", content_type=content_type, data=data))
+    return await _set_image(actor, actor.id, "signature", signature)
 
 
-@router.post("/logo", openapi_extra=read_by_hand(("multipart/form-data", LogoForm), ("application/json", LogoRemovedBody)), response_model_exclude_unset=True, response_model=Envelope[UserOut])
+@router.post("/logo", openapi_extra=read_by_hand(("multipart/form-data", LogoForm), ("application/json", LogoRemovedBody)), **answers(UserOut))
 async def default_logo(actor: CurrentActor, request: Request):
     """The superuser's default logo: multipart `file`, or a JSON/form body with isLogoRemoved."""
     content_type = request.headers.get("content-type", "")
@@ -108,8 +109,7 @@ async def default_logo(actor: CurrentActor, request: Request):
         form = await request.form()
         upload = form.get("file")
         if upload is not None and hasattr(upload, "read"):
-            ctype, data = await read_upload(upload)
-            return ok(users.set_user_image(actor=actor, user_id=actor.id, kind="logo", content_type=ctype, data=data))
+            return await _set_image(actor, actor.id, "logo", upload)
         removed = str(form.get("isLogoRemoved", "")).lower() in ("1", "true")
     else:
         payload = await request.json() if content_type.startswith("application/json") else {}
@@ -120,7 +120,7 @@ async def default_logo(actor: CurrentActor, request: Request):
 
 
 # ---- users -------------------------------------------------------------------------------------
-@router.get("/users", response_model_exclude_unset=True, response_model=Envelope[Page[UserOut]])
+@router.get("/users", **answers(Page[UserOut]))
 def list_users(
     actor: CurrentActor,
     role: Annotated[list[str] | None, Query(alias="role[]")] = None,
@@ -140,48 +140,45 @@ def list_users(
 ):
     created_from, created_to = _range(created_at, "created_at")
     logined_from, logined_to = _range(logined_at, "logined_at")
-    rows, total = users.list_users(
+    return listing(*users.list_users(
         actor=actor, roles=role, statuses=status, search=search, firm_id=firm_id, adviser_id=adviser_id,
         created_from=created_from, created_to=created_to, logined_from=logined_from, logined_to=logined_to,
         limit=limit, offset=offset, sort=sort, order=order, include_current_user=bool(include_current_user),
         shortened=bool(shortened),
-    )
-    return listing(rows, total)
+    ))
 
 
-@router.post("/users", response_model_exclude_unset=True, response_model=Envelope[UserOut])
+@router.post("/users", **answers(UserOut))
 def create_user(actor: CurrentActor, body: UserBody):
-    return ok(users.create_user(actor=actor, data=_sent(body)))
+    return ok(users.create_user(actor=actor, data=sent(body)))
 
 
-@router.get("/users/{user_id}", response_model_exclude_unset=True, response_model=Envelope[UserOut])
+@router.get("/users/{user_id}", **answers(UserOut))
 def get_user(actor: CurrentActor, user_id: str):
     return ok(users.get_user(actor=actor, user_id=user_id))
 
 
-@router.put("/users/{user_id}", response_model_exclude_unset=True, response_model=Envelope[UserOut])
+@router.put("/users/{user_id}", **answers(UserOut))
 def update_user(actor: CurrentActor, user_id: str, body: UserBody):
-    return ok(users.update_user(actor=actor, user_id=user_id, data=_sent(body)))
+    return ok(users.update_user(actor=actor, user_id=user_id, data=sent(body)))
 
 
-@router.delete("/users/{user_id}", response_model_exclude_unset=True, response_model=Envelope[Message])
+@router.delete("/users/{user_id}", **answers(Message))
 def delete_user(actor: CurrentActor, user_id: str):
     users.delete_user(actor=actor, user_id=user_id)
-    return ok({"message": users.DELETED})
+    return ok_message(users.DELETED)
 
 
-@router.post("/users-photo-upload/{user_id}", response_model_exclude_unset=True, response_model=Envelope[UserOut])
+@router.post("/users-photo-upload/{user_id}", **answers(UserOut))
 async def user_photo(actor: CurrentActor, user_id: str, file: UploadFile = File(...)):
-    content_type, data = await read_upload(file)
-    return ok(users.set_user_image(actor=actor, user_id=user_id, kind="photo", content_type=content_type, data=data))
+    return await _set_image(actor, user_id, "photo", file)
 
 
-@router.post("/users-signature/{user_id}", response_model_exclude_unset=True, response_model=Envelope[UserOut])
+@router.post("/users-signature/{user_id}", **answers(UserOut))
 async def user_signature(actor: CurrentActor, user_id: str, signature: UploadFile = File(...)):
-    content_type, data = await read_upload(signature)
-    return ok(users.set_user_image(actor=actor, user_id=user_id, kind="signature", content_type=content_type, data=data))
+    return await _set_image(actor, user_id, "signature", signature)
 
 
-@router.get("/advisers-options", response_model_exclude_unset=True, response_model=Envelope[Rows[Named]])
+@router.get("/advisers-options", **answers(Rows[Named]))
 def adviser_options(actor: CurrentActor, firm_id: str | None = None):
     return ok({"rows": users.adviser_options(actor=actor, firm_id=firm_id)})
