@@ -19,6 +19,7 @@ from app.services.listing import DEFAULT_PAGE_SIZE
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error
 from app.ui.toolkit.lists import Paged
+from app.ui.toolkit.rows import Option
 from app.ui.toolkit.screen import screen_load
 
 ALL = "all"
@@ -36,12 +37,6 @@ class AuditRow:
     ip: str = ""
 
 
-@dataclasses.dataclass
-class Choice:
-    value: str = ""
-    label: str = ""
-
-
 def audit_row(e: dict[str, Any]) -> AuditRow:
     label = e.get("object_label") or ""
     return AuditRow(id=int(e["id"]), at=e["at"], who=e.get("actor_email") or "", action=e["action"],
@@ -50,8 +45,8 @@ def audit_row(e: dict[str, Any]) -> AuditRow:
                     changes=changes_text(e.get("before") or {}, e.get("after") or {}), ip=e.get("ip") or "")
 
 
-def _choices(first: str, options: list[dict[str, Any]], value: str = "value", label: str = "label") -> list[Choice]:
-    return [Choice(ALL, first)] + [Choice(str(o[value]), o[label]) for o in options]
+def _choices(first: str, options: list[dict[str, Any]], value: str = "value", label: str = "label") -> list[Option]:
+    return [Option(ALL, first)] + [Option(str(o[value]), o[label]) for o in options]
 
 
 class AuditList(Paged, mixin=True):
@@ -88,9 +83,9 @@ class AuditState(AuditList, AppState):
     date_from: str = ""
     date_to: str = ""
     firm: str = ALL
-    actions: list[Choice] = []
-    object_types: list[Choice] = []
-    firms: list[Choice] = []
+    actions: list[Option] = []
+    object_types: list[Option] = []
+    firms: list[Option] = []
     is_superuser_view: bool = False
 
     @rx.var
@@ -137,7 +132,7 @@ class AuditState(AuditList, AppState):
         self.who = str(value or "")[:200]
         return self._refilter()
 
-    def _choose(self, attr: str, value: str, choices: list[Choice]):
+    def _choose(self, attr: str, value: str, choices: list[Option]):
         """A select filter: only one of its offered values is taken."""
         if value not in {c.value for c in choices}:
             return None

@@ -4,14 +4,13 @@ any client can call any handler, so identity is always resolved on the server fr
 from __future__ import annotations
 
 import time
-from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import reflex as rx
 from reflex_base.vars.base import Var
 
 from app.domain import auth_rules
-from app.domain.errors import AuthenticationError, DomainError, GENERIC
+from app.domain.errors import AuthenticationError, DomainError
 from app.domain.permissions import NOT_ALLOWED, Actor, home_route
 from app.domain.roles import Role
 from app.services import audit, auth, firms, users

@@ -29,6 +29,7 @@ from app.ui.parse import to_int
 from app.ui.states.base import AppState, toast_error
 from app.ui.states.bulk_progress import BulkProgressState
 from app.ui.toolkit.lists import ListControls
+from app.ui.toolkit.rows import Option
 from app.ui.toolkit.screen import guarded, screen_load
 
 log = logging.getLogger("app.ui.dashboard")
@@ -36,12 +37,6 @@ log = logging.getLogger("app.ui.dashboard")
 ALL = "-1"
 CACHE_SECONDS = 30
 BREACH_MAX = 20
-
-
-@dataclasses.dataclass
-class Choice:
-    value: str = ""
-    label: str = ""
 
 
 @dataclasses.dataclass
@@ -155,11 +150,11 @@ class DashboardState(ListControls, AppState):
     can_calculate: bool = False
     show_firm: bool = False
 
-    firm_options: list[Choice] = []
+    firm_options: list[Option] = []
     firm_filter: str = ALL
-    model_options: list[Choice] = []
+    model_options: list[Option] = []
     model_filter: str = ALL
-    adviser_options: list[Choice] = []
+    adviser_options: list[Option] = []
     adviser_filter: str = ALL
     min_breach: str = ""
     min_breach_error: str = ""
@@ -199,8 +194,8 @@ class DashboardState(ListControls, AppState):
         self.can_calculate = actor.role in (Role.SUPERUSER, Role.ADVISER)
         self.show_firm = actor.is_superuser
         if actor.is_superuser:
-            self.firm_options = [Choice(ALL, "All firms")] + [
-                Choice(str(o.id), o.name) for o in drift.firm_options(actor=actor)]
+            self.firm_options = [Option(ALL, "All firms")] + [
+                Option(str(o.id), o.name) for o in drift.firm_options(actor=actor)]
         return [DashboardState.load_queues, DashboardState.load_drift(True)]
 
     def _query(self) -> dict[str, Any]:
@@ -222,8 +217,8 @@ class DashboardState(ListControls, AppState):
         self.total, self.breached = report.count, report.breached
         self.total_value = money(report.total_value)
         self.histogram = [{"bucket": label, "portfolios": n} for label, n in report.histogram]
-        self.model_options = [Choice(ALL, "All models")] + [Choice(str(o.id), o.name) for o in report.models]
-        self.adviser_options = [Choice(ALL, "All advisers")] + [Choice(str(o.id), o.name) for o in report.advisers]
+        self.model_options = [Option(ALL, "All models")] + [Option(str(o.id), o.name) for o in report.models]
+        self.adviser_options = [Option(ALL, "All advisers")] + [Option(str(o.id), o.name) for o in report.advisers]
         self._clamp_page()
         shown = drift.page_of(report.rows, self._limit(), self._offset())
         firms = {o.value: o.label for o in self.firm_options}

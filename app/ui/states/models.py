@@ -32,6 +32,7 @@ from app.ui.display import NA, input_number as _num_text, percent_1dp, price_up_
 from app.ui.parse import decimal_or_none, person_name, to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import LoadMore, Paged
+from app.ui.toolkit.rows import ClassBand, Option
 from app.ui.toolkit.screen import Confirm, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.models")
@@ -122,12 +123,6 @@ def _back_to_list(_state: Any, _actor: Actor) -> str:
 
 # ---- what the screens hold ------------------------------------------------------------------------
 @dataclasses.dataclass
-class Option:
-    value: str = ""
-    label: str = ""
-
-
-@dataclasses.dataclass
 class ModelRow:
     id: int = 0
     name: str = ""
@@ -153,13 +148,7 @@ class AssetLine:
 
 
 @dataclasses.dataclass
-class ClassLine:
-    class_id: int = 0
-    title: str = ""
-    is_cash: bool = False
-    allocation: str = ""
-    min: str = ""
-    max: str = ""
+class ClassLine(ClassBand):
     assets_limit: str = ""
     priority: str = ""
     assets: list[AssetLine] = dataclasses.field(default_factory=list)

@@ -34,7 +34,7 @@ from app.ui.states.base import AppState, toast_error, toast_success, toast_warni
 from app.ui.toolkit.lists import ListControls
 from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, guarded, screen_load
 from app.ui.parse import to_int as _int
-from app.ui.toolkit.rows import Option
+from app.ui.toolkit.rows import ClassBand, Option
 
 log = logging.getLogger("app.ui.portfolios")
 
@@ -127,16 +127,6 @@ class HolderLine:
     id: int = 0
     name: str = ""
     is_owner: bool = True
-
-
-@dataclasses.dataclass
-class ClassLine:
-    class_id: int = 0
-    title: str = ""
-    is_cash: bool = False
-    allocation: str = ""
-    min: str = ""
-    max: str = ""
 
 
 @dataclasses.dataclass
@@ -409,8 +399,8 @@ class PortfoliosListState(Viewer, Confirm, ListControls, AppState):
 
 
 # ---- the form -------------------------------------------------------------------------------------
-def _class_line(entry: dict[str, Any]) -> ClassLine:
-    return ClassLine(class_id=_int(entry.get("class_id")) or 0, title=_text(entry.get("title")),
+def _class_line(entry: dict[str, Any]) -> ClassBand:
+    return ClassBand(class_id=_int(entry.get("class_id")) or 0, title=_text(entry.get("title")),
                      is_cash=bool(entry.get("is_cash")), allocation=_text(entry.get("allocation")),
                      min=_text(entry.get("min")), max=_text(entry.get("max")))
 
@@ -469,7 +459,7 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
     industry_group_allocation: bool = False
     suspend_rebalancing: bool = False
     suspend_tr_calculation: bool = False
-    classes: list[ClassLine] = []
+    classes: list[ClassBand] = []
     exceptions: list[ExceptionLine] = []
     # approval settings
     approval: dict[str, bool] = {k: v for k, v in rules.default_approval_settings().items() if isinstance(v, bool)}
@@ -484,7 +474,7 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
     adviser_options: list[Option] = []
     institution_options: list[Option] = []
     broker_options: list[Option] = []
-    class_options: list[ClassLine] = []
+    class_options: list[ClassBand] = []
     holding_options: list[Option] = []
     can_edit: bool = False
     can_edit_inactive: bool = False
@@ -544,7 +534,7 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
             Option(value=str(i["id"]), label=i["title"]) for i in options["institutions"]]
         self.broker_options = [Option(value=NO_CHOICE, label="None")] + [
             Option(value=str(b["id"]), label=b["name"]) for b in options["brokers"]]
-        self.class_options = [ClassLine(class_id=c["id"], title=c["title"], is_cash=c["is_cash"]) for c in options["classes"]]
+        self.class_options = [ClassBand(class_id=c["id"], title=c["title"], is_cash=c["is_cash"]) for c in options["classes"]]
         self._ig_load_options(actor)
 
     def _keep_option(self, options: list[Option], value: str, label: str) -> list[Option]:
@@ -985,7 +975,7 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
         return [o for o in self.client_options if o.value not in held]
 
     @rx.var
-    def addable_classes(self) -> list[ClassLine]:
+    def addable_classes(self) -> list[ClassBand]:
         added = {c.class_id for c in self.classes}
         return [c for c in self.class_options if c.class_id not in added]
 

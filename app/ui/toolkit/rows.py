@@ -13,6 +13,18 @@ class Option:
 
 
 @dataclasses.dataclass
+class ClassBand:
+    """An asset class with its target allocation and band, as a model or portfolio form edits them."""
+
+    class_id: int = 0
+    title: str = ""
+    is_cash: bool = False
+    allocation: str = ""
+    min: str = ""
+    max: str = ""
+
+
+@dataclasses.dataclass
 class Detail:
     """One line of a details list: a label and its value as shown."""
 
