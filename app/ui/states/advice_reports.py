@@ -212,10 +212,6 @@ class ReportControls(ListControls, mixin=True):
         self.loading = True
         return self._load(actor)
 
-    def _refilter(self):
-        self.page = 1
-        return self._reload()
-
     def _start(self, actor: Actor):
         """on_load: reset the screen for the signed-in user and load the first page."""
         self._clear_rows()
@@ -229,14 +225,14 @@ class ReportControls(ListControls, mixin=True):
         if value not in {o.value for o in self.firm_options}:
             return None
         self.firm_filter = value
-        return self._refilter()
+        return self._reload_first_page()
 
     @rx.event
     def set_status_filter(self, value: str):
         if value != ALL_STATUSES and value not in reports.STATUS_LABELS:
             return None
         self.status_filter = value
-        return self._refilter()
+        return self._reload_first_page()
 
     @rx.event
     def refresh(self):
@@ -352,7 +348,7 @@ class PendingReportState(ReportControls, AppState):
     @rx.event
     def set_not_enough_cash(self, value: bool):
         self.not_enough_cash = bool(value)
-        return self._refilter()
+        return self._reload_first_page()
 
     @rx.event
     def set_firm_filter(self, value: str):
@@ -361,7 +357,7 @@ class PendingReportState(ReportControls, AppState):
         self.firm_filter = value
         self._watch += 1  # follow the topics of the firm now shown
         self._watching = False
-        return events(self._refilter(), PendingReportState.follow)
+        return events(self._reload_first_page(), PendingReportState.follow)
 
     # ---- live reloads ---------------------------------------------------------------------------------
     @rx.event

@@ -189,21 +189,18 @@ class AssetsState(UploadDialog, ListControls, AppState):
     @rx.event
     def set_class_filter(self, value: str):
         self.class_filter = value if value == ALL or _int(value) is not None else ALL
-        self.page = 1
-        return self._reload()
+        return self._reload_first_page()
 
     @rx.event
     def set_group_filter(self, value: str):
         self.group_filter = value if value == ALL or _int(value) is not None else ALL
-        self.page = 1
-        return self._reload()
+        return self._reload_first_page()
 
     @rx.event
     def clear_filters(self):
         self.search = ""
         self.class_filter = self.group_filter = ALL
-        self.page = 1
-        return self._reload()
+        return self._reload_first_page()
 
     # ---- details -------------------------------------------------------------------------------------
     def _load_detail(self, asset_id: int):

@@ -123,21 +123,17 @@ class AuditState(AuditList, AppState):
         self.object_types = _choices("All objects", options["object_types"])
         return self._reload()
 
-    def _refilter(self):
-        self.page = 1
-        return self._reload()
-
     @rx.event
     def set_who(self, value: str):
         self.who = str(value or "")[:200]
-        return self._refilter()
+        return self._reload_first_page()
 
     def _choose(self, attr: str, value: str, choices: list[Option]):
         """A select filter: only one of its offered values is taken."""
         if value not in {c.value for c in choices}:
             return None
         setattr(self, attr, value)
-        return self._refilter()
+        return self._reload_first_page()
 
     @rx.event
     def set_action(self, value: str):
@@ -154,17 +150,17 @@ class AuditState(AuditList, AppState):
     @rx.event
     def set_date_from(self, value: str):
         self.date_from = str(value or "")[:10]
-        return self._refilter()
+        return self._reload_first_page()
 
     @rx.event
     def set_date_to(self, value: str):
         self.date_to = str(value or "")[:10]
-        return self._refilter()
+        return self._reload_first_page()
 
     @rx.event
     def clear_filters(self):
         self._clear()
-        return self._refilter()
+        return self._reload_first_page()
 
 
 class PortfolioHistoryState(AuditList, AppState):

@@ -274,9 +274,8 @@ class DashboardState(ListControls, AppState):
         return DashboardState.load_drift(False)
 
     def _refilter(self):
-        self.page = 1
         self.selected = []
-        return self._reload()
+        return self._reload_first_page()
 
     @rx.event
     def refresh(self):

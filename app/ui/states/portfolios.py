@@ -327,27 +327,23 @@ class PortfoliosListState(Viewer, Confirm, ListControls, AppState):
     def _reload(self):
         self._load(self._actor())
 
-    def _refilter(self):
-        self.page = 1
-        return self._reload()
-
     # ---- toolbar ------------------------------------------------------------------------------------
     @rx.event
     def set_activity(self, value: str):
         self.activity = rules.activity_of(value)
-        return self._refilter()
+        return self._reload_first_page()
 
     @rx.event
     def set_broker_filter(self, value: str):
         self.broker_filter = str(rules.broker_filter_of(value))
-        return self._refilter()
+        return self._reload_first_page()
 
     @rx.event
     def clear_filters(self):
         self.search = ""
         self.activity = rules.DEFAULT_ACTIVITY
         self.broker_filter = str(rules.BROKER_ALL)
-        return self._refilter()
+        return self._reload_first_page()
 
     # ---- row actions -----------------------------------------------------------------------------------
     def _row_of(self, portfolio_id: Any) -> PortfolioRow | None:

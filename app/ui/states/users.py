@@ -287,25 +287,21 @@ class UsersState(Viewer, Confirm, ListControls, AppState):
     def _reload(self):
         self._load(self._actor())
 
-    def _refilter(self):
-        self.page = 1
-        return self._reload()
-
     # ---- toolbar (sort, search and page size: ListControls) ---------------------------------------
     @rx.event
     def set_status_filter(self, value: str):
         self.status_filter = value if value in {o.value for o in self.status_options} else ALL
-        return self._refilter()
+        return self._reload_first_page()
 
     @rx.event
     def set_role_filter(self, value: str):
         self.role_filter = value if value in {o.value for o in self.role_options} else ALL
-        return self._refilter()
+        return self._reload_first_page()
 
     @rx.event
     def set_firm_filter(self, value: str):
         self.firm_filter = value if value == ALL or _int(value) is not None else ALL
-        return self._refilter()
+        return self._reload_first_page()
 
     def _date(self, value: Any) -> str:
         text = str(value or "")
@@ -320,14 +316,14 @@ class UsersState(Viewer, Confirm, ListControls, AppState):
         if key not in DATE_FILTERS:
             return None
         setattr(self, key, self._date(value))
-        return self._refilter()
+        return self._reload_first_page()
 
     @rx.event
     def clear_filters(self):
         self.search = ""
         self.status_filter = self.role_filter = self.firm_filter = ALL
         self.created_from = self.created_to = self.logined_from = self.logined_to = ""
-        return self._refilter()
+        return self._reload_first_page()
 
     # ---- delete ---------------------------------------------------------------------------------
     @rx.event

@@ -52,6 +52,11 @@ class Paged(rx.State, mixin=True):
     def _page_count(self) -> int:
         return max(1, math.ceil(self.total / self._limit()))
 
+    def _reload_first_page(self) -> Any:
+        """A filter, the sort or the page size changed: back to the first page, loaded again."""
+        self.page = 1
+        return self._reload()
+
     def _clamp_page(self) -> None:
         """After a reload: a page past the end (rows removed, a narrower filter) becomes the last."""
         self.page = min(max(1, self.page), self._page_count())
@@ -68,8 +73,8 @@ class Paged(rx.State, mixin=True):
     def set_page_size(self, value: str):
         if to_int(value) not in self.PAGE_SIZES:
             return None
-        self.page_size, self.page = str(value), 1
-        return self._reload()
+        self.page_size = str(value)
+        return self._reload_first_page()
 
     @rx.var
     def pages(self) -> int:
@@ -105,14 +110,12 @@ class ListControls(Paged, mixin=True):
             self.order = "desc" if self.order == "asc" else "asc"
         else:
             self.sort, self.order = key, "desc" if key in self.DESCENDING_FIRST else "asc"
-        self.page = 1
-        return self._reload()
+        return self._reload_first_page()
 
     @rx.event
     def set_search(self, value: str):
         self.search = str(value or "")[:SEARCH_MAX]
-        self.page = 1
-        return self._reload()
+        return self._reload_first_page()
 
 
 def _row_id(row: Any) -> Any:
