@@ -10,7 +10,7 @@ from typing import Any, ClassVar, TypedDict
 
 import reflex as rx
 
-from app.domain.errors import AuthenticationError, DomainError, PermissionDenied, ValidationError
+from app.domain.errors import DomainError, PermissionDenied, ValidationError
 from app.domain.firms import FIRM_SORTS, clean_firm
 from app.domain.permissions import NOT_ALLOWED, Actor, can_create_firm, can_edit_firm
 from app.domain.roles import Role
@@ -128,7 +128,6 @@ class FirmFormState(SavingForm, ImageStaging, AppState):
     loading: bool = True
     form: dict[str, str] = _blank()
     errors: dict[str, str] = _blank()
-    submitted: bool = False
     firm_name: str = ""
     view_url: str = ""  # display only (breadcrumb); handlers use _firm_id
     can_edit: bool = False
@@ -226,14 +225,7 @@ class FirmFormState(SavingForm, ImageStaging, AppState):
         return True
 
     # ---- saving ---------------------------------------------------------------------------------
-    def _save(self, then: str | None):
-        try:
-            actor = self._actor()
-        except AuthenticationError as exc:
-            return self._fail(exc)
-        if not self._editable():
-            return None
-        self.submitted = True
+    def _save(self, actor: Actor, then: str | None):
         payload = self._payload()
         try:
             if self.mode == "new":

@@ -19,7 +19,7 @@ import reflex as rx
 
 from app.domain import portfolios as rules
 from app.domain.allocations import allocation_total, bar_width, class_total_color, total_text
-from app.domain.errors import AuthenticationError, DomainError, ValidationError
+from app.domain.errors import DomainError, ValidationError
 from app.domain.permissions import Actor, is_staff
 from app.domain.roles import Role
 from app.services import firms as firm_service
@@ -418,7 +418,6 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
 
     mode: str = "view"  # new | edit | view
     loaded: bool = False
-    submitted: bool = False
     errors: dict[str, str] = {}
     message: str = ""
 
@@ -889,14 +888,7 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
         self._changed()
 
     # ---- saving -------------------------------------------------------------------------------------------
-    def _save(self, then: str | None):
-        try:
-            actor = self._actor()
-        except AuthenticationError as exc:
-            return self._fail(exc)
-        if not self._editable():
-            return None
-        self.submitted = True
+    def _save(self, actor: Actor, then: str | None):
         self._validate()
         if self.errors:
             return toast_error(self.message or rules.INVALID_FORM)

@@ -315,13 +315,18 @@ class FormDialog(rx.State, mixin=True):
 
 # ---- a form's saving ------------------------------------------------------------------------------
 class SavingForm(rx.State, mixin=True):
-    """A form's Save and the unsaved-changes dialog's Save: the screen's `_save(then)` returns the
-    events to send (`then`: where to go once saved; None lets the screen decide). A second click
-    while saving is ignored."""
+    """A form's Save and the unsaved-changes dialog's Save. Once the acting user is known and the
+    screen's `_editable()` allows it, the form counts as submitted (its fields are checked from then
+    on) and the screen's `_save(actor, then)` returns the events to send (`then`: where to go once
+    saved; None lets the screen decide). A second click while saving is ignored."""
 
     saving: bool = False
+    submitted: bool = False
 
-    def _save(self, then: str | None) -> Any:  # pragma: no cover - each form saves its own
+    def _editable(self) -> bool:  # pragma: no cover - each form says when it may change
+        raise NotImplementedError
+
+    def _save(self, actor: Actor, then: str | None) -> Any:  # pragma: no cover - each form saves its own
         raise NotImplementedError
 
     def _saving(self, then: str | None):
@@ -330,7 +335,13 @@ class SavingForm(rx.State, mixin=True):
         self.saving = True
         yield
         try:
-            shown = self._save(then)
+            actor = self._actor()
+            if not self._editable():
+                return
+            self.submitted = True
+            shown = self._save(actor, then)
+        except AuthenticationError as exc:
+            shown = self._fail(exc)
         finally:
             self.saving = False
         yield shown
