@@ -282,10 +282,8 @@ class AssetsState(UploadDialog, ListControls, AppState):
         if self.uploading:
             return
         self._reset_import()
-        if not files:
-            self.upload_error = self.SELECT_FILE
+        if not self._start_upload(files):
             return
-        self._start_upload()
         yield
         upload = files[0]
         try:

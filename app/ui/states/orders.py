@@ -407,15 +407,12 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
     @guarded
     async def upload(self, files: list[rx.UploadFile]):
         actor = self._actor()
-        if not files:
-            self.upload_error = SELECT_FILE
+        if not self._start_upload(files):
             return
-        chosen = files[0]
-        data = await chosen.read(order_service.MAX_UPLOAD_BYTES + 1)
-        content_type = chosen.content_type or ""
-        firm_id = self._firm_id()
-        self._start_upload()
         self.upload_lines = []
+        data = await files[0].read(order_service.MAX_UPLOAD_BYTES + 1)
+        content_type = files[0].content_type or ""
+        firm_id = self._firm_id()
         yield
         try:
             result = await asyncio.to_thread(order_service.upload_confirmations, actor=actor,

@@ -490,10 +490,8 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         actor = self._writer()
         if actor is None:
             return
-        if not files:
-            self.upload_error = self.SELECT_FILE
+        if not self._start_upload(files):
             return
-        self._start_upload()
         yield
         if await self._send(actor, self._kind(), [self._model_id], files[0]) is None:
             yield rx.clear_selected_files(UPLOAD_ID)
@@ -646,10 +644,8 @@ class BulkUploadState(Viewer, RecommendationUpload, AppState):
             self.upload_open = False
             yield self._no_models()
             return
-        if not files:
-            self.upload_error = self.SELECT_FILE
+        if not self._start_upload(files):
             return
-        self._start_upload()
         yield
         result = await self._send(actor, Kind(self.kind), chosen, files[0])
         if result is None:

@@ -601,12 +601,10 @@ class TransactionForms(Confirm, UploadDialog, ListControls, mixin=True):
     @guarded
     async def upload(self, files: list[rx.UploadFile]):
         actor = self._actor()
-        if not files:
-            self.upload_error = self.SELECT_FILE
+        if not self._start_upload(files):
             return
         data = await files[0].read(transaction_upload.MAX_UPLOAD_BYTES + 1)
         content_type = files[0].content_type or ""
-        self._start_upload()
         yield
         try:
             result = await asyncio.to_thread(transaction_upload.upload_transactions, actor=actor,

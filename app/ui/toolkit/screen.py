@@ -207,7 +207,8 @@ class Confirm(rx.State, mixin=True):
 class UploadDialog(rx.State, mixin=True):
     """The upload modal: open, close (never while uploading), the file's error, busy. The screen
     names its upload component's id (UPLOAD_ID) and the text for no file chosen (SELECT_FILE),
-    and writes its own `upload` handler, using `_start_upload` / `_upload_done`."""
+    and writes its own `upload` handler: `if not self._start_upload(files): return`, then
+    `_upload_done` when the service has answered."""
 
     UPLOAD_ID: ClassVar[str] = "upload"
     SELECT_FILE: ClassVar[str] = "Please select a file"
@@ -221,9 +222,14 @@ class UploadDialog(rx.State, mixin=True):
         self.upload_error = ""
         self.uploading = False
 
-    def _start_upload(self) -> None:
+    def _start_upload(self, files: list[Any]) -> bool:
+        """Busy with the file chosen; False (and SELECT_FILE in the modal) when none was."""
+        if not files:
+            self.upload_error = self.SELECT_FILE
+            return False
         self.uploading = True
         self.upload_error = ""
+        return True
 
     def _upload_done(self, error: str = "") -> Any:
         """The upload finished: an error stays in the open modal, success closes it."""
