@@ -33,7 +33,7 @@ from app.ui.parse import decimal_or_none, person_name, to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import LoadMore, Paged
 from app.ui.toolkit.rows import ClassBand, Option
-from app.ui.toolkit.screen import Confirm, events, guarded, screen_load
+from app.ui.toolkit.screen import Confirm, SavingForm, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.models")
 
@@ -390,7 +390,7 @@ def _class_line(entry: dict[str, Any], index: int) -> ClassLine:
                      **_ranges(entry))
 
 
-class ModelFormState(Confirm, AppState):
+class ModelFormState(Confirm, SavingForm, AppState):
     """models.createModel, models.changeModel (preview with ?preview=1) and models.version."""
 
     mode: str = "new"  # new | edit | preview | version
@@ -430,8 +430,6 @@ class ModelFormState(Confirm, AppState):
     # feedback
     errors: dict[str, str] = {}
     message: str = ""
-    submitted: bool = False
-    saving: bool = False
 
     details_url: str = ""  # display only (breadcrumbs); handlers use _model_id
     history_url: str = ""
@@ -1036,12 +1034,8 @@ class ModelFormState(Confirm, AppState):
 
     # ---- saving ---------------------------------------------------------------------------------------
     @guarded
-    def _save(self, status: str, then: str | None):
-        actor = self._actor()
-        if not self._editable() or status not in STATUS_TITLES:
-            return None
-        self.submitted = True
-        self._last_status = status
+    def _save(self, actor: Actor, then: str | None):
+        status = self._last_status
         sharing = self._sharing_error()
         if sharing:
             self.errors, self.message = {**self.errors, **sharing}, SELECT_SHARING_FIRM
@@ -1083,23 +1077,19 @@ class ModelFormState(Confirm, AppState):
 
     @rx.event
     def save(self, status: str):
-        if not self.saving:
-            yield from self._saving(str(status), None)
+        """Save as `status` (draft or active): the rules checked from then on are that status's."""
+        if status in STATUS_TITLES and not self.saving and self._editable():
+            self._last_status = status
+            yield from self._saving(None)
 
     @rx.event
     def save_and_leave(self):
         """The leave dialog's Save: save as the status the model has now (draft for a new one), then go."""
         self.leave_open = False
-        yield from self._saving(self.status if self.mode == "edit" else ModelStatus.DRAFT.value, self.leave_to or None)
-
-    def _saving(self, status: str, then: str | None):
-        self.saving = True
-        yield
-        try:
-            shown = self._save(status, then)
-        finally:
-            self.saving = False
-        yield shown
+        status = self.status if self.mode == "edit" else ModelStatus.DRAFT.value
+        if status in STATUS_TITLES:
+            self._last_status = status
+            yield from self._saving(self.leave_to or None)
 
     # ---- navigation ------------------------------------------------------------------------------------
     @rx.event
