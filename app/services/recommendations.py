@@ -112,6 +112,26 @@ def _refuse(errors: Mapping[str, str]) -> None:
     raise ValidationError(INVALID_FORM, dict(errors))
 
 
+def _clean_form(kind: Kind, data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The recommendation's cleaned values and per-field errors; a hold also needs a comment."""
+    values, errors = rules.clean_recommendation(kind, data)
+    if "action" not in errors and rules.is_hold_without_comment(kind, values["action"], values["comment"]):
+        errors["comment"] = rules.COMMENT_REQUIRED
+    return values, errors
+
+
+def _new_recommendation_target(s: Session, actor: Actor, data: Mapping[str, Any],
+                               errors: dict[str, str]) -> tuple[Model, Asset]:
+    """The model (writable by the actor) and the asset a new recommendation is for; refuses the
+    form, with `errors` and an unusable asset, if anything is wrong."""
+    model = _model_for_write(s, actor, data.get("model_id"))
+    asset = _usable_asset(s, actor, model, data.get("asset_id"))
+    if asset is None:
+        errors["asset_id"] = v.REQUIRED_SELECT.format(label="asset")
+    _refuse(errors)
+    return model, asset
+
+
 def _stamp_short_terms(model: Model, s: Session) -> None:
     model.analyst_recommendations_date = utcnow()
     s.add(model)
@@ -170,15 +190,9 @@ def _load_long_term(s: Session, actor: Actor, rec_id: Any) -> tuple[LongTermReco
 def create_long_term(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
     """data: asset_id, model_id, action (buy | sell | hold), comment. A new hold needs a comment."""
     _require_staff(actor)
-    values, errors = rules.clean_recommendation(Kind.LONG_TERM, data)
-    if "action" not in errors and rules.is_hold_without_comment(Kind.LONG_TERM, values["action"], values["comment"]):
-        errors["comment"] = rules.COMMENT_REQUIRED
+    values, errors = _clean_form(Kind.LONG_TERM, data)
     with session_scope() as s:
-        model = _model_for_write(s, actor, data.get("model_id"))
-        asset = _usable_asset(s, actor, model, data.get("asset_id"))
-        if asset is None:
-            errors["asset_id"] = v.REQUIRED_SELECT.format(label="asset")
-        _refuse(errors)
+        model, asset = _new_recommendation_target(s, actor, data, errors)
         taken = s.exec(select(LongTermRecommendation.id).where(LongTermRecommendation.model_id == model.id,
                                                                LongTermRecommendation.asset_id == asset.id)).first()
         duplicate = rules.LONG_TERM_DUPLICATE.format(code=asset.code)
@@ -200,9 +214,7 @@ def update_long_term(*, actor: Actor, rec_id: Any, data: Mapping[str, Any]) -> d
     with session_scope() as s:
         rec, model = _load_long_term(s, actor, rec_id)
         merged = {"action": data.get("action", rec.action), "comment": data.get("comment", rec.comment)}
-        values, errors = rules.clean_recommendation(Kind.LONG_TERM, merged)
-        if "action" not in errors and rules.is_hold_without_comment(Kind.LONG_TERM, values["action"], values["comment"]):
-            errors["comment"] = rules.COMMENT_REQUIRED
+        values, errors = _clean_form(Kind.LONG_TERM, merged)
         _refuse(errors)
         rec.action, rec.comment = values["action"], values["comment"]
         rec.updated_by, rec.updated_at = actor.id, utcnow()
@@ -260,15 +272,9 @@ def create_short_term(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any
     """data: model_id, asset_id, action (a code of SHORT_TERM_ACTIONS), comment, price, yield.
     Created active; a new hold needs a comment; one active recommendation per asset."""
     _require_staff(actor)
-    values, errors = rules.clean_recommendation(Kind.SHORT_TERM, data)
-    if "action" not in errors and rules.is_hold_without_comment(Kind.SHORT_TERM, values["action"], values["comment"]):
-        errors["comment"] = rules.COMMENT_REQUIRED
+    values, errors = _clean_form(Kind.SHORT_TERM, data)
     with session_scope() as s:
-        model = _model_for_write(s, actor, data.get("model_id"))
-        asset = _usable_asset(s, actor, model, data.get("asset_id"))
-        if asset is None:
-            errors["asset_id"] = v.REQUIRED_SELECT.format(label="asset")
-        _refuse(errors)
+        model, asset = _new_recommendation_target(s, actor, data, errors)
         taken = s.exec(select(ShortTermRecommendation.id).where(
             ShortTermRecommendation.model_id == model.id, ShortTermRecommendation.asset_id == asset.id,
             ShortTermRecommendation.status == ACTIVE)).first()
