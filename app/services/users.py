@@ -285,24 +285,23 @@ def set_user_image(*, actor: Actor, user_id: Any, kind: str, content_type: str |
         if kind == "logo" and not actor.is_superuser:
             raise PermissionDenied(NOT_ALLOWED)  # spec: the default logo upload is for a superuser only
     key = files.save_image(content_type, data, field="signature" if kind == "signature" else "file")
-    with session_scope() as s:
-        user = s.get(User, int(user_id))
-        old = getattr(user, column)
-        setattr(user, column, key)
-        user.updated_at = utcnow()
-        user.version += 1
-        s.add(user)
-        s.flush()
-        result = _public(s, user)
-    files.remove(old)
-    return result
+    return _replace_image(int(user_id), column, key, touch=True)
 
 
 def remove_default_logo(*, actor: Actor) -> dict[str, Any]:
     require(actor.is_superuser)
+    return _replace_image(actor.id, "default_logo", None, touch=False)
+
+
+def _replace_image(user_id: int, column: str, key: str | None, *, touch: bool) -> dict[str, Any]:
+    """Point the user's image `column` at `key` (None clears it) and delete the file it replaces,
+    once the change is saved. `touch` also moves updated_at (removing the default logo does not)."""
     with session_scope() as s:
-        user = s.get(User, actor.id)
-        old, user.default_logo = user.default_logo, None
+        user = s.get(User, user_id)
+        old = getattr(user, column)
+        setattr(user, column, key)
+        if touch:
+            user.updated_at = utcnow()
         user.version += 1
         s.add(user)
         s.flush()
