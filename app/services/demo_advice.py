@@ -50,6 +50,7 @@ from app.domain.errors import DomainError
 from app.domain.models import ModelStatus
 from app.domain.permissions import Actor
 from app.domain.roles import Role
+from app.services.demo_portfolios import TradingDays
 
 log = logging.getLogger(__name__)
 
@@ -276,18 +277,10 @@ def history_file(opening: Decimal, assets: list[Asset], history: dict[int, list[
     of the model's assets with 80% of the opening balance, a sell of a third of the first one,
     half-year dividends with franking credits, a capital return or a share split, interest on cash
     and a withdrawal. None when the assets have no price history."""
-    priced = [a for a in assets if len(history.get(a.id, ())) >= 60][:6]
-    if not priced:
+    calendar = TradingDays.of(assets, history)
+    if calendar is None:
         return None
-    days = [d for d, _ in history[priced[0].id]]
-    n = len(days)
-
-    def day_at(fraction: float) -> date:
-        return days[min(n - 1, int(n * fraction))]
-
-    def close(asset: Asset, day: date) -> Decimal:
-        found = [c for d, c in history[asset.id] if d <= day]
-        return found[-1] if found else history[asset.id][0][1]
+    priced, days, day_at, close = calendar.priced, calendar.days, calendar.day_at, calendar.close
 
     def fee(value: Decimal) -> Decimal:
         return max(Decimal("19.95"), (value * Decimal("0.0011")).quantize(CENT, rounding=ROUND_HALF_UP))

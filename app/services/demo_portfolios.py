@@ -112,6 +112,33 @@ def price_history(asset_ids: list[int]) -> dict[int, list[tuple[date, Decimal]]]
     return out
 
 
+@dataclass(frozen=True)
+class TradingDays:
+    """The demo history's calendar: up to six of the assets with at least 60 closes, the trading
+    days of the first of them, and each asset's close on a day."""
+
+    priced: list[Asset]
+    days: list[date]
+    history: dict[int, list[tuple[date, Decimal]]]
+
+    @classmethod
+    def of(cls, assets: list[Asset], history: dict[int, list[tuple[date, Decimal]]]) -> TradingDays | None:
+        """None when the assets have no price history."""
+        priced = [a for a in assets if len(history.get(a.id, ())) >= 60][:6]
+        if not priced:
+            return None
+        return cls(priced, [d for d, _ in history[priced[0].id]], history)
+
+    def day_at(self, fraction: float) -> date:
+        """The trading day that far through the history (0.5: half way)."""
+        return self.days[min(len(self.days) - 1, int(len(self.days) * fraction))]
+
+    def close(self, asset: Asset, day: date) -> Decimal:
+        """The asset's last close on or before `day` (its first close before its history starts)."""
+        found = [c for d, c in self.history[asset.id] if d <= day]
+        return found[-1] if found else self.history[asset.id][0][1]
+
+
 def _create_portfolio(firm: Firm, plan: Plan, name: str, holders: list[User], adviser: User,
                       model_id: int | None) -> int:
     now = utcnow()
@@ -135,18 +162,11 @@ def _fill(actor: Actor, portfolio_id: int, plan: Plan, assets: list[Asset],
     """The portfolio's transactions, dated on the price history's trading days."""
     from app.services import transactions as tx
 
-    priced = [a for a in assets if len(history.get(a.id, ())) >= 60][:6]
-    if not priced:
+    calendar = TradingDays.of(assets, history)
+    if calendar is None:
         return
-    days = [d for d, _ in history[priced[0].id]]
+    priced, days, day_at, close = calendar.priced, calendar.days, calendar.day_at, calendar.close
     n = len(days)
-
-    def day_at(fraction: float) -> date:
-        return days[min(n - 1, int(n * fraction))]
-
-    def close(asset: Asset, day: date) -> Decimal:
-        found = [c for d, c in history[asset.id] if d <= day]
-        return found[-1] if found else history[asset.id][0][1]
 
     def add(**data: Any) -> dict[str, Any]:
         return tx.add_asset_transaction(actor=actor, data={"investment_id": portfolio_id, **data})
