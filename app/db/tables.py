@@ -8,7 +8,7 @@ from typing import Optional
 from sqlalchemy import Column, Index, Numeric, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-from app.db.types import money_field, percent_field, quantity_field, utc_field
+from app.db.types import money_field, percent_field, quantity_field, shared_utc_field, utc_field
 
 
 # ---- firms ------------------------------------------------------------------------------------
@@ -603,7 +603,24 @@ class CashTransaction(SQLModel, table=True):
 
 
 # ---- target portfolios, records of advice, trade instructions, bulk runs -------------------------
-class TargetPortfolio(SQLModel, table=True):
+class DecisionTrail(SQLModel):
+    """Who created, validated, approved, declined and moderated a version of advice, and when;
+    `row_version` detects concurrent edits. Shared by target portfolios and trade instructions."""
+
+    created_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    validated_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    approved_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    declined_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    moderator_id: Optional[int] = Field(default=None, foreign_key="users.id")
+    created_at: datetime = shared_utc_field(default_now=True)
+    validated_at: Optional[datetime] = shared_utc_field()
+    approved_at: Optional[datetime] = shared_utc_field()
+    declined_at: Optional[datetime] = shared_utc_field()
+    updated_at: datetime = shared_utc_field(default_now=True)
+    row_version: int = Field(default=1, nullable=False)
+
+
+class TargetPortfolio(DecisionTrail, table=True):
     """One calculated (or edited) target portfolio of a portfolio. Every calculation and every save
     is a new row (a version); nothing is overwritten. `result` is the engine's output as JSON (the
     assets with their reasons, class and industry group allocations, cash after trades);
@@ -628,17 +645,6 @@ class TargetPortfolio(SQLModel, table=True):
     allocation_method: Optional[str] = Field(default=None, max_length=20)
     result: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))  # JSON
     bulk_run_id: Optional[int] = Field(default=None, foreign_key="bulk_runs.id", index=True)
-    created_by: Optional[int] = Field(default=None, foreign_key="users.id")
-    validated_by: Optional[int] = Field(default=None, foreign_key="users.id")
-    approved_by: Optional[int] = Field(default=None, foreign_key="users.id")
-    declined_by: Optional[int] = Field(default=None, foreign_key="users.id")
-    moderator_id: Optional[int] = Field(default=None, foreign_key="users.id")
-    created_at: datetime = utc_field(default_now=True)
-    validated_at: Optional[datetime] = utc_field()
-    approved_at: Optional[datetime] = utc_field()
-    declined_at: Optional[datetime] = utc_field()
-    updated_at: datetime = utc_field(default_now=True)
-    row_version: int = Field(default=1, nullable=False)
 
 
 class TargetPortfolioComment(SQLModel, table=True):
@@ -655,7 +661,7 @@ class TargetPortfolioComment(SQLModel, table=True):
     updated_at: datetime = utc_field(default_now=True)
 
 
-class TradeInstruction(SQLModel, table=True):
+class TradeInstruction(DecisionTrail, table=True):
     """Trade recommendations generated for a portfolio from a target portfolio (a version each)."""
 
     __tablename__ = "trade_instructions"
@@ -674,17 +680,6 @@ class TradeInstruction(SQLModel, table=True):
     error_message: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))
     auto_approve_at: Optional[datetime] = utc_field(index=True)
     bulk_run_id: Optional[int] = Field(default=None, foreign_key="bulk_runs.id", index=True)
-    created_by: Optional[int] = Field(default=None, foreign_key="users.id")
-    validated_by: Optional[int] = Field(default=None, foreign_key="users.id")
-    approved_by: Optional[int] = Field(default=None, foreign_key="users.id")
-    declined_by: Optional[int] = Field(default=None, foreign_key="users.id")
-    moderator_id: Optional[int] = Field(default=None, foreign_key="users.id")
-    created_at: datetime = utc_field(default_now=True)
-    validated_at: Optional[datetime] = utc_field()
-    approved_at: Optional[datetime] = utc_field()
-    declined_at: Optional[datetime] = utc_field()
-    updated_at: datetime = utc_field(default_now=True)
-    row_version: int = Field(default=1, nullable=False)
 
 
 class TradeTransaction(SQLModel, table=True):

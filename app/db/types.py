@@ -48,6 +48,16 @@ def utc_field(nullable: bool = True, default_now: bool = False, index: bool = Fa
     return Field(default=None, sa_column=Column(UTCDateTime(), nullable=nullable, index=index))
 
 
+def shared_utc_field(nullable: bool = True, default_now: bool = False) -> Any:
+    """`utc_field` for a mixin that several tables share: SQLModel builds each table its own
+    column from the type (a ready-made Column can belong to one table only). As with `utc_field`,
+    the value comes from the model, not from a column default."""
+    no_column_default = {"default": None}
+    if default_now:
+        return Field(default_factory=utcnow, sa_type=UTCDateTime, nullable=False, sa_column_kwargs=no_column_default)
+    return Field(default=None, sa_type=UTCDateTime, nullable=nullable, sa_column_kwargs=no_column_default)
+
+
 Money = Decimal
 
 
