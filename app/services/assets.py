@@ -153,25 +153,44 @@ def _body_firm(session: Session, data: Mapping[str, Any]) -> int | None:
     return firm_id
 
 
+def _add_titled(session: Session, table, data: Mapping[str, Any], title: str, **columns: Any):
+    """A new class or type: shared or the firm's own (the body's firm), its title unique there."""
+    firm = _body_firm(session, data)
+    _check_title_unique(session, table, title, firm)
+    row = table(title=title, firm_id=firm, **columns)
+    session.add(row)
+    session.flush()
+    return row
+
+
+def _load_titled(session: Session, table, row_id: Any, not_found: str):
+    """A class or type by id; 404 with `not_found` when there is none."""
+    row = session.get(table, as_id(row_id)) if as_id(row_id) else None
+    if row is None:
+        raise NotFound(not_found)
+    return row
+
+
+def _retitle(session: Session, row, title: str) -> None:
+    """Rename a class or type; the new title must be unique where the row belongs."""
+    _check_title_unique(session, type(row), title, row.firm_id, exclude=row.id)
+    row.title = title
+    session.add(row)
+    session.flush()
+
+
 def create_class(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
     """A new (non-cash) class, shared or a firm's own (superuser). The cash class is the system's."""
     _require_manager(actor)
     title = _clean_title_or_raise(data)
     with session_scope() as s:
-        firm = _body_firm(s, data)
-        _check_title_unique(s, AssetClass, title, firm)
         last = s.exec(select(func.max(AssetClass.idx))).one() or 0
-        row = AssetClass(title=title, is_cash=False, firm_id=firm, idx=int(last) + 1)
-        s.add(row)
-        s.flush()
+        row = _add_titled(s, AssetClass, data, title, is_cash=False, idx=int(last) + 1)
         return {**_class_row(row), "message": rules.CLASS_CREATED}
 
 
 def _load_class(session: Session, class_id: Any) -> AssetClass:
-    row = session.get(AssetClass, as_id(class_id)) if as_id(class_id) else None
-    if row is None:
-        raise NotFound(rules.CLASS_NOT_FOUND)
-    return row
+    return _load_titled(session, AssetClass, class_id, rules.CLASS_NOT_FOUND)
 
 
 def update_class(*, actor: Actor, class_id: Any, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -182,10 +201,7 @@ def update_class(*, actor: Actor, class_id: Any, data: Mapping[str, Any]) -> dic
         row = _load_class(s, class_id)
         if row.is_cash and "cash" not in title.lower():
             raise ValidationError(rules.CASH_CLASS_RENAME, {"title": rules.CASH_CLASS_RENAME})
-        _check_title_unique(s, AssetClass, title, row.firm_id, exclude=row.id)
-        row.title = title
-        s.add(row)
-        s.flush()
+        _retitle(s, row, title)
         return {**_class_row(row, _asset_counts(s, Asset.class_id).get(row.id, 0)), "message": rules.CLASS_UPDATED}
 
 
@@ -210,19 +226,12 @@ def create_type(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
     _require_manager(actor)
     title = _clean_title_or_raise(data)
     with session_scope() as s:
-        firm = _body_firm(s, data)
-        _check_title_unique(s, AssetType, title, firm)
-        row = AssetType(title=title, firm_id=firm)
-        s.add(row)
-        s.flush()
+        row = _add_titled(s, AssetType, data, title)
         return {**_type_row(row), "message": rules.TYPE_CREATED}
 
 
 def _load_type(session: Session, type_id: Any) -> AssetType:
-    row = session.get(AssetType, as_id(type_id)) if as_id(type_id) else None
-    if row is None:
-        raise NotFound(rules.TYPE_NOT_FOUND)
-    return row
+    return _load_titled(session, AssetType, type_id, rules.TYPE_NOT_FOUND)
 
 
 def update_type(*, actor: Actor, type_id: Any, data: Mapping[str, Any]) -> dict[str, Any]:
@@ -230,10 +239,7 @@ def update_type(*, actor: Actor, type_id: Any, data: Mapping[str, Any]) -> dict[
     title = _clean_title_or_raise(data)
     with session_scope() as s:
         row = _load_type(s, type_id)
-        _check_title_unique(s, AssetType, title, row.firm_id, exclude=row.id)
-        row.title = title
-        s.add(row)
-        s.flush()
+        _retitle(s, row, title)
         return {**_type_row(row, _asset_counts(s, Asset.type_id).get(row.id, 0)), "message": rules.TYPE_UPDATED}
 
 
