@@ -127,6 +127,22 @@ def _priority(errors: v.FieldErrors, field: str, value: Any, default: int) -> in
     return number
 
 
+def _chosen_id(errors: v.FieldErrors, prefix: str, row: Mapping[str, Any], field: str, label: str,
+               active: bool, earlier: list[dict[str, Any]]) -> int | None:
+    """The id an allocation row chose (`field`, or `id`); None when the row is to be skipped:
+    nothing chosen (an error for an active model, or for something sent that is not an id) or the
+    same choice as an `earlier` row."""
+    chosen = as_id(row.get(field, row.get("id")))
+    if chosen is None:
+        if active or not v.is_empty(row.get(field, row.get("id"))):
+            errors.check(f"{prefix}.{field}", v.REQUIRED_SELECT.format(label=label))
+        return None
+    if any(e[field] == chosen for e in earlier):
+        errors.check(f"{prefix}.{field}", ALREADY_SELECTED)
+        return None
+    return chosen
+
+
 # ---- the payload --------------------------------------------------------------------------------
 def clean_model(data: Mapping[str, Any], *, cash_class_id: int | None = None,
                 owner_required: bool = False) -> tuple[dict[str, Any], v.FieldErrors, str | None]:
@@ -175,7 +191,6 @@ def clean_model(data: Mapping[str, Any], *, cash_class_id: int | None = None,
     class_of_asset: dict[int, int] = {}
     for ci, row in enumerate(_rows(data, "allocation_classes")):
         prefix = f"allocation_classes.{ci}"
-        class_id = as_id(row.get("class_id", row.get("id")))
         numbers = _allocation_fields(errors, prefix, row)
         limit_raw = row.get("assets_limit")
         errors.check(f"{prefix}.assets_limit", v.number(limit_raw),
@@ -183,12 +198,8 @@ def clean_model(data: Mapping[str, Any], *, cash_class_id: int | None = None,
                      None if v.number(limit_raw) else v.less_than(limit_raw, ASSETS_LIMIT_MAX))
         assets_limit = None if v.is_empty(limit_raw) or f"{prefix}.assets_limit" in errors else int(str(limit_raw).strip())
         priority = _priority(errors, f"{prefix}.priority", row.get("priority"), ci + 1)
+        class_id = _chosen_id(errors, prefix, row, "class_id", "class", active, classes)
         if class_id is None:
-            if active or not v.is_empty(row.get("class_id", row.get("id"))):
-                errors.check(f"{prefix}.class_id", v.REQUIRED_SELECT.format(label="class"))
-            continue
-        if any(c["class_id"] == class_id for c in classes):
-            errors.check(f"{prefix}.class_id", ALREADY_SELECTED)
             continue
         assets: list[dict[str, Any]] = []
         for ai, asset_row in enumerate(_rows(row, "assets")):
@@ -267,14 +278,9 @@ def clean_model(data: Mapping[str, Any], *, cash_class_id: int | None = None,
     types: list[dict[str, Any]] = []
     for ti, row in enumerate(_rows(data, "allocation_types")):
         prefix = f"allocation_types.{ti}"
-        type_id = as_id(row.get("type_id", row.get("id")))
         numbers = _allocation_fields(errors, prefix, row)
+        type_id = _chosen_id(errors, prefix, row, "type_id", "type", active, types)
         if type_id is None:
-            if active or not v.is_empty(row.get("type_id", row.get("id"))):
-                errors.check(f"{prefix}.type_id", v.REQUIRED_SELECT.format(label="type"))
-            continue
-        if any(t["type_id"] == type_id for t in types):
-            errors.check(f"{prefix}.type_id", ALREADY_SELECTED)
             continue
         types.append({"type_id": type_id, **numbers, "index": ti})
     values["types"] = types
@@ -282,15 +288,10 @@ def clean_model(data: Mapping[str, Any], *, cash_class_id: int | None = None,
     groups: list[dict[str, Any]] = []
     for gi, row in enumerate(_rows(data, "industry_groups_allocations")):
         prefix = f"industry_groups_allocations.{gi}"
-        group_id = as_id(row.get("industry_group_id", row.get("id")))
         numbers = _allocation_fields(errors, prefix, row)
         priority = _priority(errors, f"{prefix}.priority", row.get("priority"), gi + 1)
+        group_id = _chosen_id(errors, prefix, row, "industry_group_id", "industry group", active, groups)
         if group_id is None:
-            if active or not v.is_empty(row.get("industry_group_id", row.get("id"))):
-                errors.check(f"{prefix}.industry_group_id", v.REQUIRED_SELECT.format(label="industry group"))
-            continue
-        if any(g["industry_group_id"] == group_id for g in groups):
-            errors.check(f"{prefix}.industry_group_id", ALREADY_SELECTED)
             continue
         groups.append({"industry_group_id": group_id, **numbers, "priority": priority, "index": gi})
     values["industry_groups"] = groups
