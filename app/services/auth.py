@@ -179,20 +179,33 @@ def check_activation_token(*, token: str) -> dict[str, str]:
         return {"email": user.email, "first_name": user.first_name}
 
 
-def activate(*, token: str, password: Any, rpt_password: Any) -> None:
+def _require_new_password(password: Any, rpt_password: Any) -> None:
     errors = clean_new_password(password, rpt_password)
     if not errors.ok:
         raise ValidationError(INVALID_FORM, errors)
+
+
+def _set_password_by_link(s: Session, token: str, purpose: TokenPurpose, invalid_link: str, password: Any,
+                          by: str) -> User:
+    """Set the password of the user a valid e-mailed link (`token`) was sent to, record it and use
+    the link up; the link's user."""
+    row = tokens.find_valid(s, token, purpose, invalid_link)
+    user = s.get(User, row.user_id)
+    user.password_hash = hash_password(str(password))
+    user.updated_at = utcnow()
+    s.add(user)
+    audit.record(s, actor_of(user), "password.changed", "user", user.id, firm_id=user.firm_id,
+                 label=user.email, after={"by": by})
+    tokens.consume(s, row)
+    return user
+
+
+def activate(*, token: str, password: Any, rpt_password: Any) -> None:
+    _require_new_password(password, rpt_password)
     with session_scope() as s:
-        row = tokens.find_valid(s, token, TokenPurpose.ACTIVATION, rules.ACTIVATION_LINK_INVALID)
-        user = s.get(User, row.user_id)
-        user.password_hash = hash_password(str(password))
+        user = _set_password_by_link(s, token, TokenPurpose.ACTIVATION, rules.ACTIVATION_LINK_INVALID, password,
+                                     by="activation link")
         user.activated_at = user.activated_at or utcnow()
-        user.updated_at = utcnow()
-        s.add(user)
-        audit.record(s, actor_of(user), "password.changed", "user", user.id, firm_id=user.firm_id,
-                     label=user.email, after={"by": "activation link"})
-        tokens.consume(s, row)
 
 
 # ---- recovery and reset -------------------------------------------------------------------------
@@ -217,18 +230,10 @@ def check_recovery_token(*, token: str) -> dict[str, str]:
 
 
 def reset_password(*, token: str, password: Any, rpt_password: Any) -> None:
-    errors = clean_new_password(password, rpt_password)
-    if not errors.ok:
-        raise ValidationError(INVALID_FORM, errors)
+    _require_new_password(password, rpt_password)
     with session_scope() as s:
-        row = tokens.find_valid(s, token, TokenPurpose.RECOVERY, rules.RECOVERY_LINK_INVALID)
-        user = s.get(User, row.user_id)
-        user.password_hash = hash_password(str(password))
-        user.updated_at = utcnow()
-        s.add(user)
-        audit.record(s, actor_of(user), "password.changed", "user", user.id, firm_id=user.firm_id,
-                     label=user.email, after={"by": "recovery link"})
-        tokens.consume(s, row)
+        user = _set_password_by_link(s, token, TokenPurpose.RECOVERY, rules.RECOVERY_LINK_INVALID, password,
+                                     by="recovery link")
         revoke_sessions(s, user.id)  # a reset signs every other session out
 
 
