@@ -17,6 +17,8 @@ import random
 import zlib
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
+from itertools import count
+from typing import Any, Callable
 
 from sqlalchemy import insert
 from sqlmodel import Session, col, select
@@ -478,12 +480,22 @@ def _asset_url(code: str, kind: str) -> str:
     return f"https://www.asx.com.au/markets/{section}/{code.lower()}"
 
 
+def _id_by_title(s: Session, existing: dict[str, Any], title: str, new_row: Callable[[], Any]) -> int:
+    """The id of the row titled `title` in `existing` (by case-folded title), else of `new_row()`, added."""
+    found = existing.get(title.casefold())
+    if found is None:
+        found = new_row()
+        s.add(found)
+        s.flush()
+    return found.id
+
+
 def _classes(s: Session) -> dict[str, int]:
     rows = list(s.exec(select(AssetClass).where(AssetClass.firm_id.is_(None))).all())
     cash = next((c for c in rows if c.is_cash), None)
     by_title = {c.title.strip().casefold(): c for c in rows if not c.is_cash}
     result: dict[str, int] = {}
-    next_idx = max((c.idx for c in rows), default=0) + 1
+    next_idx = count(max((c.idx for c in rows), default=0) + 1)  # taken by new classes only
     for key, title in CLASSES.items():
         if key == "CASH":
             if cash is None:
@@ -492,13 +504,7 @@ def _classes(s: Session) -> dict[str, int]:
                 s.flush()
             result[key] = cash.id
             continue
-        found = by_title.get(title.casefold())
-        if found is None:
-            found = AssetClass(title=title, is_cash=False, idx=next_idx)
-            next_idx += 1
-            s.add(found)
-            s.flush()
-        result[key] = found.id
+        result[key] = _id_by_title(s, by_title, title, lambda: AssetClass(title=title, is_cash=False, idx=next(next_idx)))
     return result
 
 
@@ -506,31 +512,20 @@ def _types(s: Session) -> dict[str, int]:
     by_title = {t.title.strip().casefold(): t for t in s.exec(select(AssetType).where(AssetType.firm_id.is_(None))).all()}
     result: dict[str, int] = {}
     for key, title in TYPES.items():
-        found = by_title.get(title.casefold())
-        if found is None:
-            found = AssetType(title=title)
-            s.add(found)
-            s.flush()
-        result[key] = found.id
+        result[key] = _id_by_title(s, by_title, title, lambda: AssetType(title=title))
     return result
 
 
 def _groups(s: Session, known: dict[str, int]) -> dict[str, int]:
     """Group ids by key: the industry-group demo's ids, else got or created by title."""
     existing = {g.title.strip().casefold(): g for g in s.exec(select(IndustryGroup)).all()}
-    next_idx = max((g.idx for g in existing.values()), default=-1) + 1
+    next_idx = count(max((g.idx for g in existing.values()), default=-1) + 1)  # taken by new groups only
     result: dict[str, int] = {}
     for key, (title, color) in GROUPS.items():
         if title in known:
             result[key] = known[title]
             continue
-        found = existing.get(title.casefold())
-        if found is None:
-            found = IndustryGroup(title=title, color=color, idx=next_idx)
-            next_idx += 1
-            s.add(found)
-            s.flush()
-        result[key] = found.id
+        result[key] = _id_by_title(s, existing, title, lambda: IndustryGroup(title=title, color=color, idx=next(next_idx)))
     return result
 
 
