@@ -22,10 +22,10 @@ from app.db.engine import session_scope
 from app.db.tables import AssetClass, CustomHolding, Portfolio, PortfolioException
 from app.db.types import utcnow
 from app.domain import validators as v
-from app.domain.errors import INVALID_FORM, NotFound, ValidationError
+from app.domain.errors import INVALID_FORM, ValidationError
 from app.domain.money import to_cents
 from app.domain.permissions import Actor
-from app.services.tenancy import as_id, asset_classes_of, load_portfolio
+from app.services.tenancy import as_id, asset_classes_of, load_portfolio, load_portfolio_row
 
 NOT_FOUND = "Custom holding not found"
 CREATED = "Custom holding is created"
@@ -95,15 +95,7 @@ def _check(s: Session, portfolio: Portfolio, data: Mapping[str, Any], exclude_id
 
 
 def _load_holding(s: Session, actor: Actor, holding_id: Any, *, for_edit: bool) -> tuple[CustomHolding, Portfolio]:
-    hid = as_id(holding_id)
-    row = s.get(CustomHolding, hid) if hid is not None else None
-    if row is None:
-        raise NotFound(NOT_FOUND)
-    try:
-        portfolio = load_portfolio(s, actor, row.investment_id, for_edit=for_edit, lock=for_edit)
-    except NotFound:
-        raise NotFound(NOT_FOUND) from None
-    return row, portfolio
+    return load_portfolio_row(s, actor, CustomHolding, holding_id, NOT_FOUND, for_edit=for_edit, lock=for_edit)
 
 
 def public(row: CustomHolding, klass: AssetClass | None) -> dict[str, Any]:

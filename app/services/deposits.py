@@ -31,7 +31,7 @@ from app.domain.transactions import (
     ASSET_PANEL_LABELS, EFFECTS, KIND_LABELS, Kind, Status,
 )
 from app.services import listing, postings
-from app.services.tenancy import as_id, load_portfolio, readable_portfolios
+from app.services.tenancy import as_id, load_portfolio, load_portfolio_row, readable_portfolios
 
 ZERO = Decimal(0)
 
@@ -120,14 +120,8 @@ def _load(s: Session, actor: Actor, deposit_id: Any, *, for_edit: bool = False,
           lock: bool = False) -> tuple[Deposit, Portfolio]:
     """The deposit and its portfolio if the actor may see it (NotFound otherwise); for_edit refuses
     clients (403); lock takes the portfolio's row lock before the deposit is (re)read."""
-    did = as_id(deposit_id)
-    dep = s.get(Deposit, did) if did is not None else None
-    if dep is None:
-        raise NotFound(rules.DEPOSIT_NOT_FOUND)
-    try:
-        portfolio = load_portfolio(s, actor, dep.investment_id, for_edit=for_edit, lock=lock)
-    except NotFound:
-        raise NotFound(rules.DEPOSIT_NOT_FOUND) from None
+    dep, portfolio = load_portfolio_row(s, actor, Deposit, deposit_id, rules.DEPOSIT_NOT_FOUND,
+                                        for_edit=for_edit, lock=lock)
     if lock:
         s.refresh(dep)
     return dep, portfolio

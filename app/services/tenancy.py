@@ -159,6 +159,22 @@ def load_portfolio(session: Session, actor: Actor, portfolio_id: Any, *, for_edi
     return portfolio
 
 
+def load_portfolio_row(session: Session, actor: Actor, table, row_id: Any, not_found: str, *,
+                       for_edit: bool = False, lock: bool = False):
+    """A row of a portfolio's own `table` (a deposit, a transaction, a custom holding) and its
+    portfolio, loaded as load_portfolio does; 404 with `not_found` when there is no such row or the
+    actor may not see its portfolio."""
+    number = as_id(row_id)
+    row = session.get(table, number) if number is not None else None
+    if row is None:
+        raise NotFound(not_found)
+    try:
+        portfolio = load_portfolio(session, actor, row.investment_id, for_edit=for_edit, lock=lock)
+    except NotFound:
+        raise NotFound(not_found) from None
+    return row, portfolio
+
+
 def is_holder(session: Session, portfolio_id: int, user_id: int) -> bool:
     return session.exec(select(PortfolioUser).where(PortfolioUser.investment_id == portfolio_id,
                                                     PortfolioUser.user_id == user_id)).first() is not None

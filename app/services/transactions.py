@@ -70,7 +70,7 @@ from app.domain.transactions import (
     CASH_LIST_LABELS, KIND_LABELS, Cash, CashType, Kind, Status, cash_amount, cash_class, is_counted, signed,
 )
 from app.services import postings
-from app.services.tenancy import find_assets_by_codes, load_portfolio, readable_assets
+from app.services.tenancy import find_assets_by_codes, load_portfolio, load_portfolio_row, readable_assets
 
 ZERO = Decimal(0)
 # Trade instruction transactions still waiting for a decision or an order (app.domain.advice.TxStatus).
@@ -286,16 +286,10 @@ def _load_row(s: Session, actor: Actor, table, transaction_id: Any, *, write: bo
     """A transaction (of `table`: asset or cash) and its portfolio, 404 when the actor may not see it.
     With `lock`, the portfolio is locked and the transaction read again under the lock (someone may
     have changed or removed it meanwhile)."""
-    tid = rules.as_id(transaction_id)
-    row = s.get(table, tid) if tid is not None else None
-    if row is None:
-        raise NotFound(rules.TRANSACTION_NOT_FOUND)
-    try:
-        portfolio = load_portfolio(s, actor, row.investment_id, for_edit=write, lock=lock)
-    except NotFound:
-        raise NotFound(rules.TRANSACTION_NOT_FOUND) from None
+    row, portfolio = load_portfolio_row(s, actor, table, transaction_id, rules.TRANSACTION_NOT_FOUND,
+                                        for_edit=write, lock=lock)
     if lock:
-        row = s.exec(select(table).where(table.id == tid).execution_options(populate_existing=True)).first()
+        row = s.exec(select(table).where(table.id == row.id).execution_options(populate_existing=True)).first()
         if row is None:
             raise NotFound(rules.TRANSACTION_NOT_FOUND)
     return row, portfolio
