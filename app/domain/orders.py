@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from decimal import Decimal, InvalidOperation
 
-from app.domain.recommendations import FileProblem, LineError, read_rows
+from app.domain.recommendations import FileProblem, LineError, named_lines, read_rows, reasons_by_line
 
 TRADE_FILE, DESKTOP_BROKER, AUSIEX = "trade_file", "desktop_broker", "ausiex"
 FILE_KINDS = (TRADE_FILE, DESKTOP_BROKER, AUSIEX)
@@ -232,14 +232,8 @@ def parse_confirmations(data: bytes) -> tuple[list[Confirmation], list[LineError
 
 def not_uploaded(errors: list[LineError]) -> tuple[str, dict[str, str]]:
     """The failure text naming each wrong line, and each line's reasons."""
-    by_line: dict[int, list[str]] = {}
-    for e in errors:
-        by_line.setdefault(e.line, [])
-        if e.text not in by_line[e.line]:
-            by_line[e.line].append(e.text)
+    by_line = reasons_by_line(errors)
     numbers = sorted(by_line)
-    named = ", ".join(str(n) for n in numbers[:MAX_NAMED_LINES])
-    if len(numbers) > MAX_NAMED_LINES:
-        named += f" and {len(numbers) - MAX_NAMED_LINES} more"
+    named = named_lines(numbers, MAX_NAMED_LINES)
     detail = "; ".join(f"line {n}: {', '.join(by_line[n])}" for n in numbers[:MAX_NAMED_LINES])
     return CONFIRMATIONS_NOT_UPLOADED.format(lines=named) + f" ({detail})", {str(n): "; ".join(by_line[n]) for n in numbers}

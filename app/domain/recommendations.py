@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 from enum import Enum
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from app.domain import validators as v
 from app.domain import workbooks
@@ -135,12 +135,9 @@ def parse_amount(value: Any, *, places: int, limit: Decimal, allow_zero: bool, s
         if symbol:
             text = text.removeprefix(symbol).removesuffix(symbol).strip()
         value = text
-    try:
-        number = v.parse_decimal(value)
-    except ValueError:
-        return None, v.NUMBER
-    if number is None:
-        return None, v.NUMBER
+    number, error = v.given_number(value)
+    if error:
+        return None, error
     if number < 0 or (number == 0 and not allow_zero):
         return None, v.POSITIVE
     number = v._round(number, places)  # noqa: SLF001 - the shared half-up rounding
@@ -207,6 +204,24 @@ class LineError:
 
     def __str__(self) -> str:
         return f"Line {self.line}: {self.text}"
+
+
+def reasons_by_line(errors: Iterable[LineError]) -> dict[int, list[str]]:
+    """Each wrong line's reasons, each once, in the order they were found."""
+    by_line: dict[int, list[str]] = {}
+    for error in errors:
+        reasons = by_line.setdefault(error.line, [])
+        if error.text not in reasons:
+            reasons.append(error.text)
+    return by_line
+
+
+def named_lines(numbers: Sequence[int], most: int) -> str:
+    """'3, 7, 12': the first `most` line numbers, then how many more ('... and 4 more')."""
+    named = ", ".join(str(n) for n in numbers[:most])
+    if len(numbers) > most:
+        named += f" and {len(numbers) - most} more"
+    return named
 
 
 def file_type_error(content_type: Any) -> str | None:

@@ -38,7 +38,7 @@ from app.domain.money import MONEY_LIMIT
 from app.domain.errors import INVALID_FORM, ValidationError
 from app.domain.parsing import as_id
 from app.domain.ledger import NOT_ENOUGH_ASSETS  # noqa: F401  (the transaction screens' text too)
-from app.domain.recommendations import FileProblem, LineError, file_type_error, read_rows
+from app.domain.recommendations import FileProblem, LineError, file_type_error, named_lines, read_rows, reasons_by_line
 from app.domain.transactions import (
     ASSET_PANEL_LABELS, EFFECTS, STATUSLESS_KINDS, Cash, CashType, Kind, Status,
 )
@@ -172,12 +172,9 @@ def parse_amount(value: Any, *, label: str, required: bool = False, places: int 
         return None, (v.REQUIRED.format(label=label) if required else None)
     if isinstance(value, str):
         value = value.strip()
-    try:
-        number = v.parse_decimal(value)
-    except ValueError:
-        return None, v.NUMBER
-    if number is None:
-        return None, v.NUMBER
+    number, error = v.given_number(value)
+    if error:
+        return None, error
     if number < 0:
         return None, v.POSITIVE
     if number == 0 and not allow_zero:
@@ -668,15 +665,9 @@ def parse_upload(data: bytes) -> tuple[list[UploadLine], list[LineError]]:
 def upload_failure(errors: Sequence[LineError]) -> ValidationError:
     """'Transactions are not uploaded due to line(s): 3, 7', with each line's reasons in `fields`
     (key: the line number as text)."""
-    by_line: dict[int, list[str]] = {}
-    for error in errors:
-        by_line.setdefault(error.line, [])
-        if error.text not in by_line[error.line]:
-            by_line[error.line].append(error.text)
+    by_line = reasons_by_line(errors)
     numbers = sorted(by_line)
-    named = ", ".join(str(n) for n in numbers[:MAX_NAMED_LINES])
-    if len(numbers) > MAX_NAMED_LINES:
-        named += f" and {len(numbers) - MAX_NAMED_LINES} more"
+    named = named_lines(numbers, MAX_NAMED_LINES)
     return ValidationError(NOT_UPLOADED.format(lines=named), {str(n): "; ".join(by_line[n]) for n in numbers})
 
 

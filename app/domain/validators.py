@@ -167,6 +167,13 @@ def _number_or_error(value: Any) -> tuple[Decimal | None, str | None]:
         return None, NUMBER
 
 
+def given_number(value: Any) -> tuple[Decimal | None, str | None]:
+    """A number that must be there: (the number, None), or (None, NUMBER) when the value is not a
+    number or nothing is left of it (a string of spaces)."""
+    number, _ = _number_or_error(value)
+    return (None, NUMBER) if number is None else (number, None)
+
+
 def parse_date(value: Any) -> _dt.date | None:
     """A date from a date object, 'DD/MM/YYYY' or ISO 'YYYY-MM-DD'; None when empty or invalid."""
     if isinstance(value, _dt.date):
