@@ -9,7 +9,6 @@ written as text, never formulas: a name that starts with = + - @ stays text in E
 """
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
@@ -24,7 +23,7 @@ from app.exports.pdf import render
 from app.domain.advice import NOT_ENOUGH_CASH_LABEL, tp_label
 from app.exports.broker_files import XLSX, put_text
 from app.exports.holdings_pdf import CSS as HOLDINGS_CSS, money as html_money
-from app.exports.holdings_xlsx import MONEY, safe_name
+from app.exports.holdings_xlsx import MONEY, landscape_bytes, safe_name
 from app.domain.timezones import local_time
 
 PDF = "application/pdf"
@@ -180,12 +179,7 @@ def xlsx(report: Any, offset: int = 0) -> bytes:
     for c, column in enumerate(cols, start=1):
         ws.column_dimensions[get_column_letter(c)].width = column.width
     ws.freeze_panes = ws.cell(row=header_row + 1, column=2)
-    ws.sheet_view.showGridLines = False
-    ws.page_setup.orientation = "landscape"
-    ws.page_setup.fitToWidth = 1
-    buffer = io.BytesIO()
-    wb.save(buffer)
-    return buffer.getvalue()
+    return landscape_bytes(wb, ws)
 
 
 # ---- PDF ----------------------------------------------------------------------------------------------

@@ -83,6 +83,17 @@ def _line(ws, row: int, line: Line) -> None:
         _put(ws, row, 10, _fraction(line.fee) if line.fee is not None else NA, PERCENT)
 
 
+def landscape_bytes(wb: Workbook, ws) -> bytes:
+    """The workbook as .xlsx bytes, its sheet `ws` without grid lines and printed landscape, one
+    page wide."""
+    ws.sheet_view.showGridLines = False
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.fitToWidth = 1
+    buffer = io.BytesIO()
+    wb.save(buffer)
+    return buffer.getvalue()
+
+
 def build(h: Holdings, offset_minutes: int) -> bytes:
     wb = Workbook()
     ws = wb.active
@@ -147,10 +158,5 @@ def build(h: Holdings, offset_minutes: int) -> bytes:
 
     for i, width in enumerate(WIDTHS, start=1):
         ws.column_dimensions[get_column_letter(i)].width = width
-    ws.sheet_view.showGridLines = False
-    ws.page_setup.orientation = "landscape"
-    ws.page_setup.fitToWidth = 1
-    buffer = io.BytesIO()
-    wb.save(buffer)
-    return buffer.getvalue()
+    return landscape_bytes(wb, ws)
 
