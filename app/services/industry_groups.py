@@ -128,6 +128,19 @@ def ids_by_title(session: Session, titles: Iterable[str]) -> dict[str, int]:
     return found
 
 
+def flag_unknown(session: Session, errors: v.FieldErrors, rows: Iterable[Mapping[str, Any]]) -> None:
+    """A model's or portfolio's industry group allocation rows (industry_group_id, index): an
+    error on each row whose group does not exist."""
+    rows = list(rows)
+    group_ids = {g["industry_group_id"] for g in rows}
+    known = set(session.exec(select(IndustryGroup.id).where(col(IndustryGroup.id).in_(group_ids))).all()) \
+        if group_ids else set()
+    for g in rows:
+        if g["industry_group_id"] not in known:
+            errors.check(f"industry_groups_allocations.{g['index']}.industry_group_id",
+                         v.REQUIRED_SELECT.format(label="industry group"))
+
+
 # ---- writes (superuser) -------------------------------------------------------------------------
 def create_industry_group(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
     """A new group at the end of the list; without a colour it gets the first unused palette colour."""

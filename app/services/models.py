@@ -35,7 +35,7 @@ from app.domain.permissions import Actor, can_create_model, can_edit_model, is_s
 from app.domain.money import percent_4dp_text, percent_trimmed_text
 from app.domain.prices import price_text, since_inclusion_return
 from app.services import assets as asset_service
-from app.services import audit, listing
+from app.services import audit, industry_groups, listing
 from app.services.tenancy import (
     asset_classes_of, asset_types_of, editable_models, firms_of_model, firms_to_own_or_share, load_model, readable_assets,
     readable_models, usable_ids,
@@ -220,12 +220,7 @@ def _check_references(s: Session, actor: Actor, owner_firm_id: int, values: dict
         if t["type_id"] not in known_types:
             errors.check(f"allocation_types.{t['index']}.type_id", v.REQUIRED_SELECT.format(label="type"))
 
-    group_ids = {g["industry_group_id"] for g in values["industry_groups"]}
-    known_groups = set(s.exec(select(IndustryGroup.id).where(col(IndustryGroup.id).in_(group_ids))).all()) if group_ids else set()
-    for g in values["industry_groups"]:
-        if g["industry_group_id"] not in known_groups:
-            errors.check(f"industry_groups_allocations.{g['index']}.industry_group_id",
-                         v.REQUIRED_SELECT.format(label="industry group"))
+    industry_groups.flag_unknown(s, errors, values["industry_groups"])
 
     if values["firms"]:
         live = set(s.exec(select(Firm.id).where(col(Firm.id).in_(values["firms"]), Firm.deleted_at.is_(None))).all())

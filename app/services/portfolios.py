@@ -36,7 +36,7 @@ from app.domain.permissions import Actor, is_staff, require
 from app.domain.roles import Role, UserStatus
 from app.domain.transactions import CASH_ACCOUNT
 from app.services import assets as asset_service
-from app.services import audit, listing
+from app.services import audit, industry_groups, listing
 from app.services.tenancy import (
     MODEL_NOT_FOUND, asset_classes_of, load_portfolio, models_usable_by, people_of_firm, readable_assets,
     readable_portfolios, usable_ids,
@@ -406,13 +406,7 @@ def _check_references(s: Session, actor: Actor, firm_id: int, values: dict[str, 
     for c in values["classes"]:
         if c["class_id"] not in usable_classes:
             errors.check(f"allocation_classes.{c['index']}.class_id", v.REQUIRED_SELECT.format(label="class"))
-    group_ids = {g["industry_group_id"] for g in values["industry_groups"]}
-    known_groups = set(s.exec(select(IndustryGroup.id).where(col(IndustryGroup.id).in_(group_ids))).all()) \
-        if group_ids else set()
-    for g in values["industry_groups"]:
-        if g["industry_group_id"] not in known_groups:
-            errors.check(f"industry_groups_allocations.{g['index']}.industry_group_id",
-                         v.REQUIRED_SELECT.format(label="industry group"))
+    industry_groups.flag_unknown(s, errors, values["industry_groups"])
 
     wanted_assets = {e["asset_id"] for e in values["exceptions"] if e["asset_id"]} | \
         {e["substitute_asset_id"] for e in values["exceptions"] if e["substitute_asset_id"]}
