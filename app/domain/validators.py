@@ -111,6 +111,13 @@ def _text(value: Any) -> str:
     return str(value)
 
 
+def _matching(value: Any, pattern: re.Pattern[str], message: str) -> str | None:
+    """None when the value is empty (optional) or its text matches `pattern`; `message` otherwise."""
+    if is_empty(value):
+        return None
+    return None if pattern.match(_text(value)) else message
+
+
 def _decimal_places(d: Decimal) -> int:
     """Significant decimal places of a finite Decimal (trailing zeros do not count)."""
     sign, digits, exponent = d.as_tuple()
@@ -242,30 +249,22 @@ def email(value: Any) -> str | None:
 
 def website(value: Any) -> str | None:
     """Optional http(s):// scheme, a dotted domain with a TLD, optional port, path and query."""
-    if is_empty(value):
-        return None
-    return None if _WEBSITE.match(_text(value)) else WEBSITE
+    return _matching(value, _WEBSITE, WEBSITE)
 
 
 def phone(value: Any) -> str | None:
     """Digits only."""
-    if is_empty(value):
-        return None
-    return None if _DIGITS.match(_text(value)) else DEFAULT
+    return _matching(value, _DIGITS, DEFAULT)
 
 
 def phone_with_brackets(value: Any) -> str | None:
     """Digits, spaces and parentheses, with at least one digit."""
-    if is_empty(value):
-        return None
-    return None if _PHONE_BRACKETS.match(_text(value)) else DEFAULT
+    return _matching(value, _PHONE_BRACKETS, DEFAULT)
 
 
 def street_number(value: Any) -> str | None:
     """Letters, digits, spaces, commas, apostrophes and hyphens, with at least one letter or digit."""
-    if is_empty(value):
-        return None
-    return None if _STREET_NUMBER.match(_text(value)) else STREET_NUMBER
+    return _matching(value, _STREET_NUMBER, STREET_NUMBER)
 
 
 def street_type(value: Any) -> str | None:
@@ -291,9 +290,7 @@ def date(value: Any) -> str | None:
 
 def word(value: Any) -> str | None:
     """Latin letters and digits only."""
-    if is_empty(value):
-        return None
-    return None if _WORD.match(_text(value)) else DEFAULT
+    return _matching(value, _WORD, DEFAULT)
 
 
 def name(value: Any) -> str | None:
@@ -303,9 +300,7 @@ def name(value: Any) -> str | None:
 
 def name_chars(value: Any) -> str | None:
     """Latin letters, digits, spaces and dashes only."""
-    if is_empty(value):
-        return None
-    return None if _NAME_CHARS.match(_text(value)) else NAME
+    return _matching(value, _NAME_CHARS, NAME)
 
 
 def ratio(value: Any) -> str | None:
@@ -320,9 +315,7 @@ def ratio(value: Any) -> str | None:
 
 def broker_code(value: Any) -> str | None:
     """Must begin with three uppercase ASCII letters."""
-    if is_empty(value):
-        return None
-    return None if _BROKER_CODE.match(_text(value)) else BROKER_CODE
+    return _matching(value, _BROKER_CODE, BROKER_CODE)
 
 
 def notification_receivers(value: Any) -> str | None:
