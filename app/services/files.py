@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import secrets
 from pathlib import Path
+from typing import Any, Mapping
 
 from app.domain import validators
 from app.domain.errors import NotFound, ValidationError
@@ -19,6 +20,18 @@ def check_image(content_type: str | None, data: bytes, field: str = "file") -> N
     error = validators.image_upload(content_type, data)
     if error:
         raise ValidationError(error, {field: error})
+
+
+def unlink_flagged(row: Any, data: Mapping[str, Any], flags: Mapping[str, str]) -> list[str]:
+    """Clear each image column of `row` whose removal flag (`flags`: flag -> column) the form set;
+    the keys of the files no longer pointed at, to remove once the change is saved."""
+    removed = []
+    for flag, column in flags.items():
+        key = getattr(row, column)
+        if data.get(flag) and key:
+            removed.append(key)
+            setattr(row, column, None)
+    return removed
 
 
 def save_image(content_type: str | None, data: bytes, field: str = "file") -> str:

@@ -140,14 +140,8 @@ def update_firm(*, actor: Actor, firm_id: Any, data: Mapping[str, Any]) -> dict[
         expected = data.get("version")
         if expected not in (None, "") and str(expected) != str(firm.version):
             raise Conflict(FIRM_CHANGED)
-        removed = []
         before = audit.snapshot(firm)
-        if data.get("isLogoRemoved") and firm.logo:
-            removed.append(firm.logo)
-            firm.logo = None
-        if data.get("isLicenseeLogoRemoved") and firm.licensee_logo:
-            removed.append(firm.licensee_logo)
-            firm.licensee_logo = None
+        removed = files.unlink_flagged(firm, data, {"isLogoRemoved": "logo", "isLicenseeLogoRemoved": "licensee_logo"})
         for column, value in values.items():
             setattr(firm, column, value)
         firm.updated_at = utcnow()

@@ -262,14 +262,7 @@ def delete_user(*, actor: Actor, user_id: Any) -> None:
 
 
 def _apply_image_removals(user: User, data: Mapping[str, Any]) -> list[str]:
-    removed = []
-    if data.get("isPhotoRemoved") and user.photo:
-        removed.append(user.photo)
-        user.photo = None
-    if data.get("isSignatureRemoved") and user.signature:
-        removed.append(user.signature)
-        user.signature = None
-    return removed
+    return files.unlink_flagged(user, data, {"isPhotoRemoved": "photo", "isSignatureRemoved": "signature"})
 
 
 _IMAGE_COLUMNS = {"photo": "photo", "signature": "signature", "logo": "default_logo"}
