@@ -13,6 +13,7 @@ postings.deposit_balances (executed rows only). The rules themselves are app.dom
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from decimal import Decimal
 from typing import Any, Iterable, Mapping
 
@@ -425,16 +426,23 @@ def _update_deposit(s: Session, actor: Actor, dep: Deposit, data: Mapping[str, A
         _set(payload, "CutOffTime", form.cut_off_time)
         _set(payload, "comment", form.description)
         buy_row.amount, buy_row.trade_at = form.amount, rules.trade_instant(form.start_date)
-        buy_row.payload = json.dumps(payload)
-        buy_row.updated_by, buy_row.updated_at = actor.id, utcnow()
-        s.add(buy_row)
-        s.flush()
-        postings.sync_cash(s, buy_row)
+        _save_and_post(s, actor, buy_row, payload)
     s.flush()
     _refresh_closed(s, dep)
     if buy_row is None:
         return {"message": rules.UPDATED, "deposit": deposit_shape(dep, balance=_balance(s, dep)), "transaction": None}
     return _result(s, dep, buy_row, rules.UPDATED)
+
+
+def _save_and_post(s: Session, actor: Actor, row: AssetTransaction, payload: dict[str, Any],
+                   now: datetime | None = None) -> None:
+    """Save a changed deposit transaction (with its `payload`, by `actor`) and bring its cash
+    posting in line with it."""
+    row.payload = json.dumps(payload)
+    row.updated_by, row.updated_at = actor.id, now or utcnow()
+    s.add(row)
+    s.flush()
+    postings.sync_cash(s, row)
 
 
 def _set(payload: dict[str, Any], key: str, value: Any) -> None:
@@ -470,11 +478,8 @@ def update_transaction(*, actor: Actor, deposit_id: Any, transaction_id: Any, da
         payload = _payload(row)
         payload["TransactionType"] = rules.transaction_type(kind)
         _set(payload, "comment", form.description)
-        row.amount, row.trade_at, row.payload = form.amount, rules.trade_instant(form.day), json.dumps(payload)
-        row.updated_by, row.updated_at = actor.id, utcnow()
-        s.add(row)
-        s.flush()
-        postings.sync_cash(s, row)
+        row.amount, row.trade_at = form.amount, rules.trade_instant(form.day)
+        _save_and_post(s, actor, row, payload)
         s.flush()
         _refresh_closed(s, dep)
         return _result(s, dep, row, rules.UPDATED)
@@ -504,11 +509,8 @@ def reprocess(*, actor: Actor, deposit_id: Any, data: Mapping[str, Any] | None =
         for row in chosen:
             payload = _payload(row)
             payload["reprocessed"] = {"at": now.isoformat(), "by": actor.id, "from": row.status}
-            row.status, row.om_status, row.payload = Status.PROCESSING.value, None, json.dumps(payload)
-            row.updated_by, row.updated_at = actor.id, now
-            s.add(row)
-            s.flush()
-            postings.sync_cash(s, row)
+            row.status, row.om_status = Status.PROCESSING.value, None
+            _save_and_post(s, actor, row, payload, now)
         dep.deal_status = rules.deal_status_after_reprocess(dep.deal_status)
         dep.updated_at = now
         s.add(dep)
