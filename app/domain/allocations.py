@@ -75,3 +75,12 @@ def _not_above_100(value: Any) -> str | None:
     except ValueError:
         return None
     return v.LESS_THAN.format(n=100) if number is not None and number > HUNDRED else None
+
+
+def flag_unknown_choices(errors: v.FieldErrors, rows: Iterable[dict[str, Any]], list_name: str, key: str,
+                         label: str, known: set[int]) -> None:
+    """A "select a <label>" error on each allocation row (of the form's `list_name`) whose chosen
+    `key` id is not among the `known` ones (gone, or not the firm's to use)."""
+    for row in rows:
+        if row[key] not in known:
+            errors.check(f"{list_name}.{row['index']}.{key}", v.REQUIRED_SELECT.format(label=label))

@@ -20,6 +20,7 @@ from app.db.tables import Asset, IndustryGroup, ModelIndustryGroup
 from app.db.types import utcnow
 from app.domain import industry_groups as rules
 from app.domain import validators as v
+from app.domain.allocations import flag_unknown_choices
 from app.domain.errors import INVALID_FORM, Conflict, NotFound, ValidationError
 from app.domain.permissions import Actor, can_manage_universe, is_staff, require
 from app.services.tenancy import readable_assets
@@ -135,10 +136,7 @@ def flag_unknown(session: Session, errors: v.FieldErrors, rows: Iterable[Mapping
     group_ids = {g["industry_group_id"] for g in rows}
     known = set(session.exec(select(IndustryGroup.id).where(col(IndustryGroup.id).in_(group_ids))).all()) \
         if group_ids else set()
-    for g in rows:
-        if g["industry_group_id"] not in known:
-            errors.check(f"industry_groups_allocations.{g['index']}.industry_group_id",
-                         v.REQUIRED_SELECT.format(label="industry group"))
+    flag_unknown_choices(errors, rows, "industry_groups_allocations", "industry_group_id", "industry group", known)
 
 
 # ---- writes (superuser) -------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from app.db.tables import (
 from app.db.types import utcnow
 from app.domain import model_rules as rules
 from app.domain import validators as v
+from app.domain.allocations import flag_unknown_choices
 from app.domain.errors import Conflict, NotFound, ValidationError
 from app.domain.model_spec import (
     AssetRef, ClassSpec, EquivalentSpec, IndustryGroupSpec, ModelAssetSpec, ModelSpec, TypeSpec,
@@ -175,11 +176,8 @@ def _check_references(s: Session, actor: Actor, owner_firm_id: int, values: dict
     errors = v.FieldErrors()
     unavailable: list[str] = []
 
-    class_ids = {c["class_id"] for c in values["classes"]}
-    known_classes = usable_ids(s, AssetClass, class_ids, owner_firm_id)
-    for c in values["classes"]:
-        if c["class_id"] not in known_classes:
-            errors.check(f"allocation_classes.{c['index']}.class_id", v.REQUIRED_SELECT.format(label="class"))
+    known_classes = usable_ids(s, AssetClass, {c["class_id"] for c in values["classes"]}, owner_firm_id)
+    flag_unknown_choices(errors, values["classes"], "allocation_classes", "class_id", "class", known_classes)
 
     wanted: set[int] = set()
     for c in values["classes"]:
@@ -214,11 +212,8 @@ def _check_references(s: Session, actor: Actor, owner_firm_id: int, values: dict
             if e[side] not in usable:
                 refuse(f"equivalents.{e['index']}", e[side], None)
 
-    type_ids = {t["type_id"] for t in values["types"]}
-    known_types = usable_ids(s, AssetType, type_ids, owner_firm_id)
-    for t in values["types"]:
-        if t["type_id"] not in known_types:
-            errors.check(f"allocation_types.{t['index']}.type_id", v.REQUIRED_SELECT.format(label="type"))
+    known_types = usable_ids(s, AssetType, {t["type_id"] for t in values["types"]}, owner_firm_id)
+    flag_unknown_choices(errors, values["types"], "allocation_types", "type_id", "type", known_types)
 
     industry_groups.flag_unknown(s, errors, values["industry_groups"])
 

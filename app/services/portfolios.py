@@ -28,6 +28,7 @@ from app.db.types import utcnow
 from app.domain import portfolios as rules
 from app.domain import validators as v
 from app.domain.advice import TIStatus, TPStatus
+from app.domain.allocations import flag_unknown_choices
 from app.domain.errors import Conflict, NotFound, ValidationError
 from app.domain.money import percent_trimmed_text, to_cents
 from app.domain.model_rules import METHOD_TITLES
@@ -401,11 +402,8 @@ def _check_references(s: Session, actor: Actor, firm_id: int, values: dict[str, 
     if values["broker_id"] is not None and s.get(Broker, values["broker_id"]) is None:
         errors.check("broker", v.REQUIRED_SELECT.format(label="broker"))
 
-    class_ids = {c["class_id"] for c in values["classes"]}
-    usable_classes = usable_ids(s, AssetClass, class_ids, firm_id)
-    for c in values["classes"]:
-        if c["class_id"] not in usable_classes:
-            errors.check(f"allocation_classes.{c['index']}.class_id", v.REQUIRED_SELECT.format(label="class"))
+    usable_classes = usable_ids(s, AssetClass, {c["class_id"] for c in values["classes"]}, firm_id)
+    flag_unknown_choices(errors, values["classes"], "allocation_classes", "class_id", "class", usable_classes)
     industry_groups.flag_unknown(s, errors, values["industry_groups"])
 
     wanted_assets = {e["asset_id"] for e in values["exceptions"] if e["asset_id"]} | \
