@@ -233,10 +233,16 @@ def own_or_shared(column, firm_id: int | None):
 def readable_assets(actor: Actor, firm_id: int | None = None):
     """Assets a firm may use: the shared universe plus the firm's own. The superuser reads every
     asset, or a named firm's view of the universe."""
+    return _readable_own_or_shared(Asset, actor, firm_id)
+
+
+def _readable_own_or_shared(table, actor: Actor, firm_id: int | None):
+    """WHERE clause of the rows of `table` (shared, or a firm's own) the actor may read: the shared
+    ones plus its firm's; for the superuser every row, or the view of the firm it names."""
     firm = _firm_in_view(actor, firm_id)
     if actor.is_superuser and firm is None:
-        return Asset.id.is_not(None)
-    return own_or_shared(Asset.firm_id, firm)
+        return table.id.is_not(None)
+    return own_or_shared(table.firm_id, firm)
 
 
 def asset_classes_of(firm_id: int | None):
@@ -252,19 +258,13 @@ def asset_types_of(firm_id: int | None):
 def readable_asset_classes(actor: Actor, firm_id: int | None = None):
     """Asset classes the actor may read: shared plus its firm's; the superuser every class, or a
     named firm's view."""
-    firm = _firm_in_view(actor, firm_id)
-    if actor.is_superuser and firm is None:
-        return AssetClass.id.is_not(None)
-    return asset_classes_of(firm)
+    return _readable_own_or_shared(AssetClass, actor, firm_id)
 
 
 def readable_asset_types(actor: Actor, firm_id: int | None = None):
     """Asset types the actor may read: shared plus its firm's; the superuser every type, or a
     named firm's view."""
-    firm = _firm_in_view(actor, firm_id)
-    if actor.is_superuser and firm is None:
-        return AssetType.id.is_not(None)
-    return asset_types_of(firm)
+    return _readable_own_or_shared(AssetType, actor, firm_id)
 
 
 def readable_industry_groups(actor: Actor):
