@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from decimal import Decimal, InvalidOperation
 
-from app.domain.recommendations import FileProblem, LineError, named_lines, read_rows, reasons_by_line
+from app.domain.recommendations import (
+    FileProblem, LineError, header_positions, named_lines, read_rows, reasons_by_line,
+)
 
 TRADE_FILE, DESKTOP_BROKER, AUSIEX = "trade_file", "desktop_broker", "ausiex"
 FILE_KINDS = (TRADE_FILE, DESKTOP_BROKER, AUSIEX)
@@ -133,17 +135,8 @@ class Confirmation:
     reference: str
 
 
-def _key(cell: str) -> str:
-    return re.sub(r"[\s_]+", " ", str(cell or "").replace("\ufeff", "").strip().lower())
-
-
 def _header(row: list[str]) -> dict[str, int]:
-    positions: dict[str, int] = {}
-    for index, cell in enumerate(row):
-        key = _key(cell)
-        for column, aliases in _ALIASES.items():
-            if column not in positions and key in {_key(a) for a in aliases}:
-                positions[column] = index
+    positions = header_positions(row, _ALIASES.keys(), _ALIASES)
     missing = [c for c in REQUIRED if c not in positions]
     if missing:
         raise FileProblem("The file needs the columns " + ", ".join(CONFIRMATION_COLUMNS)

@@ -315,17 +315,27 @@ _HEADER_ALIASES = {
 }
 
 
-def _header_key(cell: str) -> str:
-    return re.sub(r"[\s_]+", " ", cell.replace("\ufeff", "").strip().lower())
+def _header_key(cell: Any) -> str:
+    """A header cell as compared: lower case, trimmed, runs of spaces and underscores as one space,
+    no byte-order mark."""
+    return re.sub(r"[\s_]+", " ", str(cell or "").replace("\ufeff", "").strip().lower())
 
 
-def _header(kind: Kind, row: list[str]) -> dict[str, int]:
+def header_positions(row: list[str], columns: Iterable[str], aliases: Mapping[str, Iterable[str]]) -> dict[str, int]:
+    """Where each of `columns` stands in an upload file's header row: the first cell that names the
+    column by one of its `aliases` (compared as _header_key reads them). Absent columns are left out."""
+    keys = {column: {_header_key(a) for a in aliases[column]} for column in columns}
     positions: dict[str, int] = {}
     for index, cell in enumerate(row):
         key = _header_key(cell)
-        for column in kind.columns:
-            if column not in positions and key in _HEADER_ALIASES[column]:
+        for column, names in keys.items():
+            if column not in positions and key in names:
                 positions[column] = index
+    return positions
+
+
+def _header(kind: Kind, row: list[str]) -> dict[str, int]:
+    positions = header_positions(row, kind.columns, _HEADER_ALIASES)
     missing = [c for c in ("code", "action") if c not in positions]
     if missing:
         raise FileProblem(MISSING_COLUMNS.format(columns=", ".join(kind.columns), missing=", ".join(missing)))

@@ -38,7 +38,9 @@ from app.domain.money import MONEY_LIMIT
 from app.domain.errors import INVALID_FORM, ValidationError
 from app.domain.parsing import as_id
 from app.domain.ledger import NOT_ENOUGH_ASSETS  # noqa: F401  (the transaction screens' text too)
-from app.domain.recommendations import FileProblem, LineError, file_type_error, named_lines, read_rows, reasons_by_line
+from app.domain.recommendations import (
+    FileProblem, LineError, file_type_error, header_positions, named_lines, read_rows, reasons_by_line,
+)
 from app.domain.transactions import (
     ASSET_PANEL_LABELS, EFFECTS, STATUSLESS_KINDS, Cash, CashType, Kind, Status,
 )
@@ -571,17 +573,8 @@ class UploadLine:
     values: dict[str, Any]
 
 
-def _header_key(cell: Any) -> str:
-    return re.sub(r"[\s_]+", " ", str(cell or "").replace("\ufeff", "").strip().lower())
-
-
 def _upload_header(row: list[str]) -> dict[str, int]:
-    positions: dict[str, int] = {}
-    for index, cell in enumerate(row):
-        key = _header_key(cell)
-        for column in UPLOAD_COLUMNS:
-            if column not in positions and key in _UPLOAD_ALIASES[column]:
-                positions[column] = index
+    positions = header_positions(row, UPLOAD_COLUMNS, _UPLOAD_ALIASES)
     missing = [c for c in REQUIRED_UPLOAD_COLUMNS if c not in positions]
     if missing:
         raise FileProblem(MISSING_COLUMNS.format(columns=", ".join(UPLOAD_COLUMNS), missing=", ".join(missing)))
