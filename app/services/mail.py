@@ -7,6 +7,7 @@ import logging
 import smtplib
 from email.message import EmailMessage
 from urllib.parse import unquote, urlparse
+from typing import Iterable
 
 from sqlalchemy import event
 from sqlmodel import Session, col, select
@@ -32,6 +33,15 @@ def queue(session: Session, *, to: str, subject: str, body: str) -> OutboxMail:
             event.listen(session, "after_commit", _deliver_after_commit, once=True)
         pending.append(mail.id)
     return mail
+
+
+def queue_each(session: Session, addresses: Iterable[str], *, subject: str, body: str) -> int:
+    """One e-mail to each of the addresses, once per address however often it is named; how many
+    were queued."""
+    unique = list(dict.fromkeys(addresses))
+    for address in unique:
+        queue(session, to=address, subject=subject, body=body)
+    return len(unique)
 
 
 def _deliver_after_commit(session: Session) -> None:

@@ -46,9 +46,7 @@ def notify_validated(s: Session, p: Portfolio, tp: TargetPortfolio, settings: di
         to += [u.email for u in portfolio_owners(s, p.id)]
     if settings.get("client_send_tp_to_other_email"):
         to += receivers(settings.get("client_tp_other_email"))
-    for address in dict.fromkeys(to):
-        mail.queue(s, to=address, subject=subject, body=body_client)
-        sent += 1
+    sent += mail.queue_each(s, to, subject=subject, body=body_client)
     adviser_to: list[str] = []
     if settings.get("tp_approval_notification_adviser") and p.adviser_id:
         adviser = s.get(User, p.adviser_id)
@@ -56,11 +54,9 @@ def notify_validated(s: Session, p: Portfolio, tp: TargetPortfolio, settings: di
             adviser_to.append(adviser.email)
     if settings.get("adviser_send_tp_to_other_email"):
         adviser_to += receivers(settings.get("adviser_tp_other_email"))
-    for address in dict.fromkeys(adviser_to):
-        mail.queue(s, to=address, subject=f"Target portfolio validated: {p.name}",
-                   body=f"The target portfolio version {tp.version} of {p.name} was validated and awaits the "
-                        f"client's approval:\n{link}\n")
-        sent += 1
+    sent += mail.queue_each(s, adviser_to, subject=f"Target portfolio validated: {p.name}",
+                            body=f"The target portfolio version {tp.version} of {p.name} was validated and awaits "
+                                 f"the client's approval:\n{link}\n")
     return sent
 
 

@@ -473,10 +473,9 @@ def _notify(s: Session, p: Portfolio, ti: TradeInstruction, settings: dict[str, 
     to = [u.email for u in portfolio_owners(s, p.id)] if settings.get("tr_approval_required", True) else []
     if settings.get("client_send_tr_to_other_email"):
         to += receivers(settings.get("client_tr_other_email"))
-    for address in dict.fromkeys(to):
-        mail.queue(s, to=address, subject=f"Trade recommendations for {p.name}",
-                   body=f"Your adviser has validated trade recommendations for the portfolio {p.name}.\n\n"
-                        f"Please review and approve or decline them:\n{link}\n")
+    mail.queue_each(s, to, subject=f"Trade recommendations for {p.name}",
+                    body=f"Your adviser has validated trade recommendations for the portfolio {p.name}.\n\n"
+                         f"Please review and approve or decline them:\n{link}\n")
 
 
 def decline_all(*, actor: Actor, ti_id: Any, row_version: Any = None) -> dict[str, Any]:
