@@ -21,7 +21,7 @@ from decimal import Decimal
 from typing import Any
 
 from sqlalchemy import func, select as sa_select
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
 from app.db.engine import session_scope
 from app.db.tables import Asset, AssetTransaction, Portfolio, TradeTransaction
@@ -34,7 +34,7 @@ from app.domain.money import to_cents
 from app.domain.permissions import NOT_ALLOWED, Actor
 from app.domain.recommendations import FILE_TOO_LARGE, FileProblem, LineError, file_type_error
 from app.domain.roles import Role
-from app.domain.transactions import ASSET_PANEL_LABELS, Kind, Status, cash_amount
+from app.domain.transactions import ASSET_PANEL_LABELS, Status, cash_amount
 from app.services import audit, postings
 from app.services.tenancy import as_id, readable_portfolios
 from app.services.trade_file import report_firm

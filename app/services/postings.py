@@ -20,7 +20,7 @@ from typing import Any, Iterable
 
 from sqlalchemy import Integer, func, literal, select as sa_select, tuple_
 from sqlalchemy.dialects.postgresql import ARRAY
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
 from app.db import bulk
 from app.db.tables import AssetTransaction, CashTransaction, Portfolio

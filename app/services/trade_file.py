@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
-from datetime import date, datetime
+from datetime import date
 from decimal import Decimal
 from typing import Any, Iterable, Iterator, Mapping
 
