@@ -46,6 +46,7 @@ import reflex as rx
 
 from app.domain.errors import AuthenticationError, DomainError
 from app.services import assets
+from app.ui.components.widgets import cancel_button
 from app.ui.display import close_price
 from app.ui.states.base import AppState, toast_error
 from app.ui.parse import positive_int as _int
@@ -200,7 +201,7 @@ def asset_picker(on_pick: Any, id_prefix: str = "asset-picker") -> rx.Component:
                 ),
                 rx.text("Click an asset to choose it.", size="1", color=rx.color("gray", 10)),
                 rx.hstack(
-                    rx.dialog.close(rx.button("Cancel", variant="soft", color_scheme="gray", id=f"{id_prefix}-cancel")),
+                    rx.dialog.close(cancel_button(id=f"{id_prefix}-cancel")),
                     justify="end", width="100%",
                 ),
                 spacing="3", width="100%",

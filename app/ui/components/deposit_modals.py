@@ -8,7 +8,7 @@ from typing import Any
 
 import reflex as rx
 
-from app.ui.components.widgets import field, form_grid, plain_header, text_input
+from app.ui.components.widgets import cancel_button, close_button, field, form_grid, plain_header, text_input
 from app.ui.states.deposits import DepositState as S
 
 STATIC = {"on_pointer_down_outside": rx.prevent_default, "on_interact_outside": rx.prevent_default}
@@ -164,8 +164,7 @@ def deposit_form_dialog() -> rx.Component:
                 rx.cond(S.is_buy, _buy_fields(), _move_fields()),
                 _input("description", "Description"),
                 rx.hstack(
-                    rx.button("Cancel", type="button", variant="soft", color_scheme="gray", on_click=S.cancel_form,
-                              id="deposit-cancel"),
+                    cancel_button(type="button", on_click=S.cancel_form, id="deposit-cancel"),
                     rx.button(rx.icon("check", size=16), "Save", type="button", loading=S.saving, on_click=S.save_form,
                               id="deposit-save"),
                     justify="end", spacing="3", width="100%",
@@ -242,7 +241,7 @@ def deposit_view_dialog() -> rx.Component:
                 details,
                 rx.heading("Transactions", size="3"),
                 _tx_table(S.view_rows, amm=False),
-                rx.hstack(rx.dialog.close(rx.button("Close", variant="soft", color_scheme="gray", id="deposit-view-close")),
+                rx.hstack(close_button(id="deposit-view-close"),
                           justify="end", width="100%"),
                 spacing="4", width="100%",
             ),
@@ -265,7 +264,7 @@ def deposit_amm_dialog() -> rx.Component:
                 rx.hstack(rx.text("Deal status", size="2", color=rx.color("gray", 10)),
                           rx.badge(S.amm_deal_status, variant="soft", id="amm-deal-status"), spacing="2", align="center"),
                 _tx_table(S.amm_rows, amm=True),
-                rx.hstack(rx.dialog.close(rx.button("Close", variant="soft", color_scheme="gray", id="deposit-amm-close")),
+                rx.hstack(close_button(id="deposit-amm-close"),
                           justify="end", width="100%"),
                 spacing="4", width="100%",
             ),

@@ -54,6 +54,7 @@ from app.domain import allocations as al
 from app.domain import validators as v
 from app.domain.permissions import Actor
 from app.services import industry_groups as ig_service
+from app.ui.components.widgets import field_error
 from app.ui.parse import to_int as _int
 
 FIELDS = ("allocation", "min", "max", "priority")
@@ -283,8 +284,7 @@ def _cell_input(value: Any, on_change: Any, error: Any, read_only: Any, id_: Any
         rx.input(value=value, on_change=on_change, read_only=read_only, id=id_, aria_label=label, input_mode="decimal",
                  size="1", width=width, text_align="right",
                  color_scheme=rx.cond(error != "", "red", "gray"), variant=rx.cond(read_only, "soft", "surface")),
-        rx.cond(error != "", rx.text(error, size="1", color=rx.color("red", 11), class_name="field-error",
-                                     max_width="160px")),
+        field_error(error, max_width="160px"),
         spacing="1", align="end",
     )
 
@@ -419,8 +419,7 @@ def industry_totals_bar(label: Any, color: Any, width: Any, error: Any = "", pre
             width="100%", height="8px", background=rx.color("gray", 4), border_radius="4px", overflow="hidden",
             role="progressbar", aria_label="Industry group allocation total",
         ),
-        rx.cond(error != "", rx.text(error, size="1", color=rx.color("red", 11), class_name="field-error",
-                                     id=f"{prefix}-total-error")),
+        field_error(error, f"{prefix}-total-error"),
         spacing="2", width="100%",
     )
 

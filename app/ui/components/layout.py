@@ -7,7 +7,7 @@ from typing import Iterable
 import reflex as rx
 
 from app.ui import routes
-from app.ui.components.widgets import file_src
+from app.ui.components.widgets import cancel_button, file_src
 from app.ui.states.base import AppState
 
 SIDEBAR_WIDTH = "232px"
@@ -192,7 +192,7 @@ def leave_dialog(on_save: rx.EventHandler | None = None) -> rx.Component:
             rx.alert_dialog.title("Unsaved changes"),
             rx.alert_dialog.description("Do you want to save changes?"),
             rx.hstack(
-                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=AppState.cancel_leave, id="leave-cancel"),
+                cancel_button(on_click=AppState.cancel_leave, id="leave-cancel"),
                 rx.button("Don't Save", variant="soft", color_scheme="red", on_click=AppState.discard_and_leave, id="leave-discard"),
                 rx.button("Save", on_click=on_save, id="leave-save") if on_save is not None else rx.fragment(),
                 justify="end", spacing="3", margin_top="16px",

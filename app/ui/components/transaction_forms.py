@@ -19,7 +19,10 @@ from typing import Any
 import reflex as rx
 
 from app.domain import transaction_rules as rules
-from app.ui.components.widgets import confirm_dialog, confirm_dialog_of, field, text_input
+from app.ui.components.widgets import (
+    SPREADSHEET_ACCEPT, cancel_button, close_button, confirm_dialog, confirm_dialog_of, field, field_error,
+    file_drop_zone, text_input, upload_button,
+)
 from app.ui.states.transactions import (
     ASSET_STATUS_OPTIONS, CASH_FORM_OPTIONS, CASH_STATUS_OPTIONS, FORM_OPTIONS, UPLOAD_FAILED, UPLOAD_ID, Detail,
     Option,
@@ -27,7 +30,6 @@ from app.ui.states.transactions import (
 
 STATIC = {"on_pointer_down_outside": rx.prevent_default, "on_interact_outside": rx.prevent_default,
           "on_escape_key_down": rx.prevent_default}
-UPLOAD_ACCEPT = {"text/csv": [".csv"], "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": [".xlsx"]}
 UPLOAD_COLUMNS = ", ".join(rules.UPLOAD_COLUMNS)
 
 
@@ -218,26 +220,9 @@ def delete_confirm(S: Any) -> rx.Component:
 
 # ---- upload --------------------------------------------------------------------------------------
 def upload_modal(S: Any) -> rx.Component:
-    chosen = rx.selected_files(UPLOAD_ID)
-    zone = rx.upload(
-        rx.vstack(
-            rx.icon("file-spreadsheet", size=28, color=rx.color("gray", 9)),
-            rx.cond(chosen.length() > 0,
-                    rx.foreach(chosen, lambda name: rx.text(name, size="2", weight="medium", id="upload-file-name")),
-                    rx.text("Drop a CSV or Excel (.xlsx) file here, or click to choose one", size="2",
-                            color=rx.color("gray", 11), text_align="center")),
-            align="center", spacing="2", padding="20px",
-        ),
-        id=UPLOAD_ID, accept=UPLOAD_ACCEPT, multiple=False, max_files=1, padding="0",
-        border=f"1px dashed {rx.color('gray', 7)}", border_radius="8px", width="100%", cursor="pointer",
-        background=rx.color("gray", 2),
-    )
-    confirm = rx.cond(
-        chosen.length() > 0,
-        rx.button(rx.icon("upload", size=14), "Upload", id="upload-confirm", loading=S.uploading,
-                  on_click=S.upload(rx.upload_files(upload_id=UPLOAD_ID))),
-        rx.button(rx.icon("upload", size=14), "Upload", id="upload-confirm", on_click=S.no_file),
-    )
+    zone = file_drop_zone(UPLOAD_ID, "Drop a CSV or Excel (.xlsx) file here, or click to choose one",
+                          accept=SPREADSHEET_ACCEPT)
+    confirm = upload_button("Upload", UPLOAD_ID, S.upload, S.no_file, S.uploading)
     return rx.dialog.root(
         rx.dialog.content(
             rx.dialog.title("Upload transactions"),
@@ -248,11 +233,9 @@ def upload_modal(S: Any) -> rx.Component:
                 rx.text("Columns (header row): " + UPLOAD_COLUMNS + ". Date and type are required; types: purchase, "
                         "sell, dividend, interest, capital return, reconstruction, withdrawal, credit, income.",
                         size="1", color=rx.color("gray", 10)),
-                rx.cond(S.upload_error != "", rx.text(S.upload_error, size="1", color=rx.color("red", 11),
-                                                      class_name="field-error", id="upload-error")),
+                field_error(S.upload_error, "upload-error"),
                 _footer(
-                    rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.close_upload, id="upload-cancel",
-                              disabled=S.uploading),
+                    cancel_button(on_click=S.close_upload, id="upload-cancel", disabled=S.uploading),
                     confirm,
                 ),
                 spacing="3", width="100%",
@@ -323,8 +306,7 @@ def cash_transaction_modal(S: Any) -> rx.Component:
                       error=description_error),
                 rx.text("Only executed transactions count in the balance.", size="1", color=rx.color("gray", 10)),
                 _footer(
-                    rx.button("Cancel", variant="soft", color_scheme="gray", type="button", on_click=S.close_form,
-                              id="cm-cancel"),
+                    cancel_button(type="button", on_click=S.close_form, id="cm-cancel"),
                     rx.button("Save", type="button", on_click=S.save_cash, loading=S.saving, id="cm-save"),
                 ),
                 spacing="3", width="100%",
@@ -354,8 +336,7 @@ def opening_balance_modal(S: Any) -> rx.Component:
                     columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
                 ),
                 _footer(
-                    rx.button("Cancel", variant="soft", color_scheme="gray", type="button", on_click=S.close_opening,
-                              id="ob-cancel"),
+                    cancel_button(type="button", on_click=S.close_opening, id="ob-cancel"),
                     rx.button("Save", type="button", on_click=S.save_opening, loading=S.ob_saving, id="ob-save"),
                 ),
                 spacing="3", width="100%",
@@ -377,7 +358,7 @@ def cash_detail_modal(S: Any) -> rx.Component:
                     rx.cond(S.detail_linked_id > 0,
                             rx.button(rx.icon("arrow-left-right", size=14), "View asset transaction", variant="soft",
                                       on_click=S.view_linked, id="detail-linked")),
-                    rx.dialog.close(rx.button("Close", variant="soft", color_scheme="gray", id="detail-close")),
+                    close_button(id="detail-close"),
                 ),
                 spacing="4", width="100%",
             ),

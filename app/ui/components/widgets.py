@@ -45,6 +45,12 @@ def file_src(path: Any) -> Var:
 
 
 # ---- forms ------------------------------------------------------------------------------------
+def field_error(error: Any, id_: Any = None, **props: Any) -> rx.Component:
+    """The specification's error text under a field; nothing while `error` is ''."""
+    return rx.cond(error != "", rx.text(error, size="1", color=rx.color("red", 11), class_name="field-error", id=id_,
+                                        **props))
+
+
 def field(label: str, control: rx.Component, error: Any = "", required: bool = False, hint: str = "") -> rx.Component:
     """Label above, control, then the specification's error text (shown once the form was submitted)."""
     return rx.vstack(
@@ -87,8 +93,25 @@ def email_props(props: dict[str, Any]) -> dict[str, Any]:
             "auto_capitalize": "none", "spell_check": False}
 
 
+def search_input(placeholder: str, value: Any, on_change: Any, id_: str, icon_size: int = 14,
+                 debounce_timeout: int = 300, **props: Any) -> rx.Component:
+    """A toolbar's search field: the magnifier, then what is typed (sent after a short pause)."""
+    return rx.input(rx.input.slot(rx.icon("search", size=icon_size)), placeholder=placeholder, value=value,
+                    on_change=on_change, debounce_timeout=debounce_timeout, id=id_, **props)
+
+
 def form_grid(*children: rx.Component, columns: str = "2") -> rx.Component:
     return rx.grid(*children, columns=rx.breakpoints(initial="1", sm=columns), spacing="4", width="100%")
+
+
+def form_skeleton(sections: int = 3, height: str = "120px") -> rx.Component:
+    """A form's section cards (a title and `height` of fields each) while it loads."""
+    return rx.vstack(
+        *[rx.card(rx.vstack(rx.skeleton(rx.box(height="18px", width="160px"), loading=True),
+                            rx.skeleton(rx.box(height=height, width="100%"), loading=True), spacing="3"),
+                  width="100%") for _ in range(sections)],
+        spacing="4", width="100%",
+    )
 
 
 def section(title: str, *children: rx.Component, description: str = "") -> rx.Component:
@@ -103,6 +126,45 @@ def section(title: str, *children: rx.Component, description: str = "") -> rx.Co
         ),
         width="100%",
         size="2",
+    )
+
+
+# ---- file uploads ---------------------------------------------------------------------------------
+SPREADSHEET_ACCEPT = {"text/csv": [".csv"],
+                      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": [".xlsx"]}
+
+
+def file_drop_zone(upload_id: str, prompt: str, note: Any = None, file_name_id: str = "upload-file-name",
+                   **props: Any) -> rx.Component:
+    """A dashed zone taking one file (dropped or chosen): the chosen file's name, else `prompt`; then
+    `note` (e.g. the columns expected). `props` go to rx.upload (accept, padding ...)."""
+    chosen = rx.selected_files(upload_id)
+    props.setdefault("padding", "0")
+    return rx.upload(
+        rx.vstack(
+            rx.icon("file-spreadsheet", size=28, color=rx.color("gray", 9)),
+            rx.cond(chosen.length() > 0,
+                    rx.foreach(chosen, lambda name: rx.text(name, size="2", weight="medium", id=file_name_id)),
+                    rx.text(prompt, size="2", color=rx.color("gray", 11), text_align="center")),
+            rx.text(note, size="1", color=rx.color("gray", 10)) if note is not None else rx.fragment(),
+            align="center", spacing="2", padding="20px",
+        ),
+        id=upload_id, multiple=False, max_files=1,
+        border=f"1px dashed {rx.color('gray', 7)}", border_radius="8px", width="100%", cursor="pointer",
+        background=rx.color("gray", 2),
+        **props,
+    )
+
+
+def upload_button(label: str, upload_id: str, on_upload: Any, on_no_file: Any, loading: Any,
+                  id_: str = "upload-confirm") -> rx.Component:
+    """Sends the file of `upload_id` to `on_upload`; with no file chosen it calls `on_no_file` (which
+    says a file is needed)."""
+    return rx.cond(
+        rx.selected_files(upload_id).length() > 0,
+        rx.button(rx.icon("upload", size=14), label, id=id_, loading=loading,
+                  on_click=on_upload(rx.upload_files(upload_id=upload_id))),
+        rx.button(rx.icon("upload", size=14), label, id=id_, on_click=on_no_file),
     )
 
 
@@ -217,6 +279,11 @@ def table_card(header: rx.Component, body: rx.Component, footer: rx.Component | 
     )
 
 
+def clickable_row(*cells: rx.Component, on_click: Any, **props: Any) -> rx.Component:
+    """A list row that opens what it shows when clicked, highlighted under the pointer."""
+    return rx.table.row(*cells, on_click=on_click, cursor="pointer", _hover={"background": rx.color("gray", 3)}, **props)
+
+
 def empty_row(columns: int, text: str, action: rx.Component | None = None) -> rx.Component:
     return rx.table.row(
         rx.table.cell(
@@ -264,12 +331,57 @@ def pagination(page: Any, pages: Any, visible: Any, on_page: Any) -> rx.Componen
     )
 
 
+def table_rows(rows: Any, row: Any, columns: Any, loading: Any, empty: rx.Component, skeleton: int = 5,
+               **props: Any) -> rx.Component:
+    """A list table's body: skeleton rows while `loading`, `empty` (an empty_row) when there are no
+    rows, else `row(item)` for each of `rows`."""
+    return rx.table.body(
+        rx.cond(loading, skeleton_rows(columns, skeleton), rx.cond(rows.length() == 0, empty, rx.foreach(rows, row))),
+        **props,
+    )
+
+
 def list_footer(*children: rx.Component) -> rx.Component:
     return rx.hstack(*children, justify="between", align="center", padding="12px 16px", wrap="wrap", spacing="3",
                      border_top=f"1px solid {rx.color('gray', 4)}")
 
 
+def list_count(*text: Any, id_: Any = None) -> rx.Component:
+    """The "Showing 1-20 of 45" text at the start of a list's footer."""
+    return rx.text(*text, size="2", color=rx.color("gray", 11), id=id_)
+
+
+def page_controls(state: Any, sizes: list[str] | None = None) -> rx.Component:
+    """The page-size choice and the page buttons of a paged list's state (page_size, page, pages,
+    visible, set_page_size, go_page)."""
+    return rx.hstack(page_size_select(state.page_size, state.set_page_size, sizes),
+                     pagination(state.page, state.pages, state.visible, state.go_page),
+                     spacing="4", align="center", wrap="wrap")
+
+
+def load_more_button(state: Any) -> rx.Component:
+    """The "Load more" button, while a list's state has more rows (has_more, loading_more, load_more)."""
+    return rx.cond(state.has_more, rx.button("Load more", variant="soft", size="2", id="load-more",
+                                             loading=state.loading_more, on_click=state.load_more))
+
+
+def load_more_controls(state: Any) -> rx.Component:
+    """The "Load more" button and the page-size choice of a list that grows instead of paging."""
+    return rx.hstack(load_more_button(state), page_size_select(state.page_size, state.set_page_size),
+                     spacing="4", align="center", wrap="wrap")
+
+
 # ---- dialogs ----------------------------------------------------------------------------------
+def cancel_button(**props: Any) -> rx.Component:
+    """The grey "Cancel" beside a dialog's or a form's main button (`props`: on_click, id ...)."""
+    return rx.button("Cancel", variant="soft", color_scheme="gray", **props)
+
+
+def close_button(**props: Any) -> rx.Component:
+    """The grey "Close" that closes the dialog it stands in."""
+    return rx.dialog.close(rx.button("Close", variant="soft", color_scheme="gray", **props))
+
+
 def confirm_dialog(open_: Any, message: Any, on_confirm: Any, on_cancel: Any, confirm_label: str = "Delete",
                    title: str = "Please confirm", danger: bool = True, on_open_change: Any = None) -> rx.Component:
     extra = {"on_open_change": on_open_change} if on_open_change is not None else {}
@@ -278,7 +390,7 @@ def confirm_dialog(open_: Any, message: Any, on_confirm: Any, on_cancel: Any, co
             rx.alert_dialog.title(title),
             rx.alert_dialog.description(message, id="confirm-message"),
             rx.hstack(
-                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=on_cancel, id="confirm-cancel"),
+                cancel_button(on_click=on_cancel, id="confirm-cancel"),
                 rx.button(confirm_label, color_scheme="red" if danger else "indigo", on_click=on_confirm, id="confirm-ok"),
                 justify="end", spacing="3", margin_top="16px",
             ),

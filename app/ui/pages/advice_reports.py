@@ -9,7 +9,7 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    download_button, empty_row, list_footer, page_size_select, pagination, plain_header, skeleton_rows, sort_header,
+    download_button, empty_row, list_count, list_footer, page_controls, plain_header, skeleton_rows, sort_header,
     table_card,
 )
 from app.ui.pages.users import option_select
@@ -104,14 +104,7 @@ def _table(state: Any, columns: list[tuple[str, str, str]], row: Any, empty: str
     header = rx.table.row(*[
         sort_header(label, key, state.sort, state.order, state.toggle_sort, align=align) if key
         else plain_header(label) for label, key, align in columns])
-    footer = list_footer(
-        rx.text(state.showing, size="2", color=rx.color("gray", 11), id="report-count"),
-        rx.hstack(
-            page_size_select(state.page_size, state.set_page_size),
-            pagination(state.page, state.pages, state.visible, state.go_page),
-            spacing="4", align="center", wrap="wrap",
-        ),
-    )
+    footer = list_footer(list_count(state.showing, id_="report-count"), page_controls(state))
     return table_card(header, _body(state, len(columns), row, empty, totals), footer)
 
 

@@ -9,8 +9,8 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    empty_row, field, list_footer, page_size_select, pagination, plain_header, skeleton_rows, sort_header, table_card,
-    text_input,
+    SPREADSHEET_ACCEPT, cancel_button, clickable_row, close_button, empty_row, field, file_drop_zone, list_count,
+    list_footer, page_controls, plain_header, sort_header, table_card, table_rows, text_input, upload_button,
 )
 from app.ui.components.asset_picker import AssetPickerState, asset_picker
 from app.ui.states.assets import ALL, NONE, PICK_TARGET, UPLOAD_FAILED, UPLOAD_ID, AssetRow, AssetsState
@@ -58,7 +58,7 @@ def _select(value: Any, options: Any, on_change: Any, id_: str, all_label: str, 
 
 # ---- the table ----------------------------------------------------------------------------------------
 def _row(row: AssetRow) -> rx.Component:
-    return rx.table.row(
+    return clickable_row(
         rx.table.cell(rx.text(row.code, weight="bold", class_name="asset-code"), white_space="nowrap"),
         rx.table.cell(
             rx.vstack(
@@ -75,8 +75,6 @@ def _row(row: AssetRow) -> rx.Component:
         rx.table.cell(performance(row.one_month, row.one_month_sign), **NUMBER),
         rx.table.cell(performance(row.six_month, row.six_month_sign), **NUMBER),
         on_click=AssetsState.open_asset(row.id),
-        cursor="pointer",
-        _hover={"background": rx.color("gray", 3)},
         align="center",
         class_name="asset-row",
         custom_attrs={"data-code": row.code},
@@ -204,7 +202,7 @@ def _detail_dialog() -> rx.Component:
             rx.spacer(),
             rx.cond(AppState.is_superuser, rx.button(rx.icon("pencil", size=14), "Edit", variant="soft",
                                                      on_click=s.edit_asset, id="edit-asset")),
-            rx.dialog.close(rx.button("Close", variant="soft", color_scheme="gray", id="detail-close")),
+            close_button(id="detail-close"),
             width="100%", align="center", spacing="3",
         ),
         spacing="4", width="100%",
@@ -226,35 +224,13 @@ def _detail_dialog() -> rx.Component:
 # ---- the price import -----------------------------------------------------------------------------
 def _import_dialog() -> rx.Component:
     s = AssetsState
-    chosen = rx.selected_files(UPLOAD_ID)
-    zone = rx.upload(
-        rx.vstack(
-            rx.icon("file-spreadsheet", size=28, color=rx.color("gray", 9)),
-            rx.cond(
-                chosen.length() > 0,
-                rx.foreach(chosen, lambda name: rx.text(name, size="2", weight="medium", id="import-file-name")),
-                rx.text("Drop a CSV or Excel file here, or click to choose one", size="2", color=rx.color("gray", 11)),
-            ),
-            rx.text("Columns: code, date (DD/MM/YYYY or YYYY-MM-DD), close", size="1", color=rx.color("gray", 10)),
-            align="center", spacing="2", padding="20px",
-        ),
-        id=UPLOAD_ID,
-        multiple=False,
-        max_files=1,
-        accept={"text/csv": [".csv"], "application/vnd.ms-excel": [".xls"],
-                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": [".xlsx"]},
-        border=f"1px dashed {rx.color('gray', 7)}",
-        border_radius="8px",
-        width="100%",
-        cursor="pointer",
-        background=rx.color("gray", 2),
+    zone = file_drop_zone(
+        UPLOAD_ID, "Drop a CSV or Excel file here, or click to choose one",
+        note="Columns: code, date (DD/MM/YYYY or YYYY-MM-DD), close", file_name_id="import-file-name",
+        accept={**SPREADSHEET_ACCEPT, "application/vnd.ms-excel": [".xls"]},
+        padding="5em",  # rx.upload's own padding: the price import's zone is the larger one
     )
-    start = rx.cond(
-        chosen.length() > 0,
-        rx.button(rx.icon("upload", size=14), "Import", id="import-confirm", loading=s.uploading,
-                  on_click=s.import_prices(rx.upload_files(upload_id=UPLOAD_ID))),
-        rx.button(rx.icon("upload", size=14), "Import", id="import-confirm", on_click=s.no_file),
-    )
+    start = upload_button("Import", UPLOAD_ID, s.import_prices, s.no_file, s.uploading, id_="import-confirm")
     choose = rx.vstack(
         rx.text("Each line's close is saved for its asset and day (a day already there is replaced). Lines that "
                 "cannot be read are listed afterwards; a file that cannot be read at all changes nothing.",
@@ -266,8 +242,7 @@ def _import_dialog() -> rx.Component:
                       rx.text(s.upload_error, id="import-error", size="2"), spacing="1"),
             color_scheme="red", size="1", width="100%")),
         rx.hstack(
-            rx.button("Cancel", variant="soft", color_scheme="gray", on_click=s.close_upload, id="import-cancel",
-                      disabled=s.uploading),
+            cancel_button(on_click=s.close_upload, id="import-cancel", disabled=s.uploading),
             start,
             justify="end", spacing="3", width="100%",
         ),
@@ -354,7 +329,7 @@ def _form_dialog() -> rx.Component:
                     columns=rx.breakpoints(initial="1", sm="2"), spacing="4", width="100%",
                 ),
                 rx.hstack(
-                    rx.button("Cancel", variant="soft", color_scheme="gray", on_click=s.cancel_form, id="asset-cancel"),
+                    cancel_button(on_click=s.cancel_form, id="asset-cancel"),
                     rx.button("Save", on_click=s.save_asset, loading=s.saving, id="asset-save"),
                     justify="end", spacing="3", width="100%",
                 ),
@@ -371,23 +346,11 @@ def _form_dialog() -> rx.Component:
 # ---- the page ------------------------------------------------------------------------------------------
 def assets_page() -> rx.Component:
     s = AssetsState
-    body = rx.table.body(
-        rx.cond(
-            s.loading & (s.rows.length() == 0),
-            skeleton_rows(COLUMNS),
-            rx.cond(s.rows.length() > 0, rx.foreach(s.rows, _row),
-                    empty_row(COLUMNS, s.empty_text,
-                              rx.cond(AppState.is_superuser & ~s.has_filters,
-                                      rx.button(rx.icon("plus", size=16), "New asset", variant="soft",
-                                                on_click=s.new_asset)))),
-        ),
-        id="assets-table",
-    )
-    footer = list_footer(
-        rx.text(s.showing, size="2", color=rx.color("gray", 11), id="showing"),
-        rx.hstack(page_size_select(s.page_size, s.set_page_size), pagination(s.page, s.pages, s.visible, s.go_page),
-                  spacing="4", align="center", wrap="wrap"),
-    )
+    new_asset = rx.cond(AppState.is_superuser & ~s.has_filters,
+                        rx.button(rx.icon("plus", size=16), "New asset", variant="soft", on_click=s.new_asset))
+    body = table_rows(s.rows, _row, COLUMNS, loading=s.loading & (s.rows.length() == 0),
+                      empty=empty_row(COLUMNS, s.empty_text, new_asset), id="assets-table")
+    footer = list_footer(list_count(s.showing, id_="showing"), page_controls(s))
     return page(
         "Assets",
         _toolbar(),

@@ -9,7 +9,7 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    download_button, empty_row, list_footer, page_size_select, pagination, plain_header, skeleton_rows, table_card,
+    download_button, empty_row, list_footer, page_controls, pagination, plain_header, table_card, table_rows,
 )
 from app.ui.pages.users import date_input, option_select
 from app.ui.states.audit import AuditRow, AuditState, PortfolioHistoryState
@@ -80,15 +80,11 @@ def audit_page() -> rx.Component:
         table_card(
             rx.table.row(plain_header("When"), plain_header("Who"), plain_header("Action"), plain_header("Object"),
                          plain_header("Changes"), plain_header("From")),
-            rx.table.body(
-                rx.cond(s.loading, skeleton_rows(COLUMNS),
-                        rx.cond(s.rows.length() > 0, rx.foreach(s.rows, _row),
-                                empty_row(COLUMNS, "Nothing recorded matches these filters."))),
-            ),
+            table_rows(s.rows, _row, COLUMNS, loading=s.loading,
+                       empty=empty_row(COLUMNS, "Nothing recorded matches these filters.")),
             list_footer(
                 rx.text(s.total, " events", size="1", color=rx.color("gray", 10), id="audit-total"),
-                rx.hstack(page_size_select(s.page_size, s.set_page_size),
-                          pagination(s.page, s.pages, s.visible, s.go_page), spacing="4", align="center", wrap="wrap"),
+                page_controls(s),
             ),
         ),
         crumbs=[("Audit trail", None)],
@@ -105,11 +101,8 @@ def portfolio_history_page() -> rx.Component:
         table_card(
             rx.table.row(plain_header("When"), plain_header("Who"), plain_header("Action"), plain_header("Changes"),
                          plain_header("From")),
-            rx.table.body(
-                rx.cond(h.loading, skeleton_rows(COLUMNS - 1),
-                        rx.cond(h.rows.length() > 0, rx.foreach(h.rows, _history_row),
-                                empty_row(COLUMNS - 1, "No change has been recorded for this portfolio yet."))),
-            ),
+            table_rows(h.rows, _history_row, COLUMNS - 1, loading=h.loading,
+                       empty=empty_row(COLUMNS - 1, "No change has been recorded for this portfolio yet.")),
             list_footer(
                 rx.text(h.total, " events", size="1", color=rx.color("gray", 10), id="history-total"),
                 pagination(h.page, h.pages, h.visible, h.go_page),

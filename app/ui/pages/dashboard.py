@@ -10,7 +10,7 @@ from app.ui import routes
 from app.ui.components.bulk_progress import bulk_progress_modal
 from app.ui.components.layout import card, page
 from app.ui.components.widgets import (
-    empty_row, list_footer, page_size_select, pagination, plain_header, row_menu, skeleton_rows, sort_header, table_card,
+    empty_row, list_count, list_footer, page_controls, plain_header, row_menu, sort_header, table_card, table_rows,
 )
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
@@ -202,17 +202,9 @@ def _table() -> rx.Component:
         head("Classes out", "out_of_band", "right"),
         plain_header(""),
     )
-    body = rx.table.body(
-        rx.cond(S.loading & (S.rows.length() == 0), skeleton_rows(7),
-                rx.cond(S.rows.length() == 0, empty_row(8, rx.cond(S.filtered, EMPTY_FILTERED, EMPTY)),
-                        rx.foreach(S.rows, _row))),
-        id="drift-table",
-    )
-    footer = list_footer(
-        rx.text(S.showing, size="2", color=rx.color("gray", 11), id="drift-count"),
-        rx.hstack(page_size_select(S.page_size, S.set_page_size),
-                  pagination(S.page, S.pages, S.visible, S.go_page), spacing="4", align="center", wrap="wrap"),
-    )
+    body = table_rows(S.rows, _row, 7, loading=S.loading & (S.rows.length() == 0),
+                      empty=empty_row(8, rx.cond(S.filtered, EMPTY_FILTERED, EMPTY)), id="drift-table")
+    footer = list_footer(list_count(S.showing, id_="drift-count"), page_controls(S))
     return table_card(header, body, footer)
 
 

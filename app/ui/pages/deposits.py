@@ -10,7 +10,7 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.deposit_modals import deposit_modals
 from app.ui.components.layout import page
-from app.ui.components.widgets import empty_row, plain_header, row_menu, skeleton_rows, table_card
+from app.ui.components.widgets import empty_row, plain_header, row_menu, table_card, table_rows
 from app.ui.states.base import AppState
 from app.ui.states.deposits import DepositState as S
 
@@ -88,19 +88,10 @@ def deposits_page() -> rx.Component:
         plain_header("Maturity"), rx.table.column_header_cell("Rate", text_align="right"), plain_header("Deal status"),
         rx.table.column_header_cell("Balance", text_align="right"), plain_header(""),
     )
-    body = rx.table.body(
-        rx.cond(
-            S.loading & (S.rows.length() == 0),
-            skeleton_rows(COLUMNS),
-            rx.cond(
-                S.rows.length() == 0,
-                empty_row(COLUMNS, S.empty_text, rx.cond(S.can_edit, rx.button(
-                    rx.icon("plus", size=16), "Buy", variant="soft", on_click=S.open_form("buy"), id="deposit-open-buy-empty"))),
-                rx.foreach(S.rows, _row),
-            ),
-        ),
-        id="deposits-table",
-    )
+    buy = rx.cond(S.can_edit, rx.button(rx.icon("plus", size=16), "Buy", variant="soft", on_click=S.open_form("buy"),
+                                         id="deposit-open-buy-empty"))
+    body = table_rows(S.rows, _row, COLUMNS, loading=S.loading & (S.rows.length() == 0),
+                      empty=empty_row(COLUMNS, S.empty_text, buy), id="deposits-table")
     summary = rx.hstack(
         rx.text("Cash account balance", size="2", color=rx.color("gray", 10)),
         rx.text(S.cash_text, size="2", weight="medium", font_variant_numeric="tabular-nums", id="deposit-cash"),

@@ -6,8 +6,9 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    confirm_dialog_of, empty_row, field, file_src, form_grid, image_picker, image_remove_dialog, list_footer,
-    page_size_select, plain_header, row_menu, section, skeleton_rows, sort_header, table_card, text_input,
+    cancel_button, clickable_row, confirm_dialog_of, empty_row, field, file_src, form_grid, form_skeleton, image_picker,
+    image_remove_dialog, list_count, list_footer, load_more_controls, plain_header, row_menu, search_input, section,
+    sort_header, table_card, table_rows, text_input,
 )
 from app.ui.states.base import AppState
 from app.ui.states.firms import FirmFormState, FirmsListState
@@ -25,7 +26,7 @@ def _new_firm_button(id_: str = "new-firm") -> rx.Component:
 
 def _firm_row(row) -> rx.Component:
     number = {"text_align": "right", "font_variant_numeric": "tabular-nums"}
-    return rx.table.row(
+    return clickable_row(
         rx.table.cell(
             rx.hstack(
                 rx.center(
@@ -67,8 +68,6 @@ def _firm_row(row) -> rx.Component:
             width="48px",
         ),
         on_click=FirmsListState.open_firm("firms.view", row["id"]),
-        cursor="pointer",
-        _hover={"background": rx.color("gray", 3)},
         align="center",
         class_name="firm-row",
     )
@@ -86,46 +85,21 @@ def firms_list_page() -> rx.Component:
         sort_header("Created", "created_at", FirmsListState.sort, FirmsListState.order, FirmsListState.toggle_sort),
         plain_header(""),
     )
-    body = rx.table.body(
-        rx.cond(
-            FirmsListState.loading & (FirmsListState.rows.length() == 0),
-            skeleton_rows(LIST_COLUMNS),
-            rx.cond(
-                FirmsListState.rows.length() == 0,
-                empty_row(
-                    LIST_COLUMNS,
-                    rx.cond(FirmsListState.search != "", "No firm matches your search.",
-                            "There are no firms yet: a new firm appears here once it is created."),
-                    _new_firm_button("new-firm-empty"),
-                ),
-                rx.foreach(FirmsListState.rows, _firm_row),
-            ),
+    body = table_rows(
+        FirmsListState.rows, _firm_row, LIST_COLUMNS,
+        loading=FirmsListState.loading & (FirmsListState.rows.length() == 0),
+        empty=empty_row(
+            LIST_COLUMNS,
+            rx.cond(FirmsListState.search != "", "No firm matches your search.",
+                    "There are no firms yet: a new firm appears here once it is created."),
+            _new_firm_button("new-firm-empty"),
         ),
         id="firms-table",
     )
-    footer = list_footer(
-        rx.text(FirmsListState.showing, size="2", color=rx.color("gray", 11), id="firms-showing"),
-        rx.hstack(
-            rx.cond(
-                FirmsListState.has_more,
-                rx.button("Load more", variant="soft", size="2", id="load-more", loading=FirmsListState.loading_more,
-                          on_click=FirmsListState.load_more),
-            ),
-            page_size_select(FirmsListState.page_size, FirmsListState.set_page_size),
-            spacing="4", align="center", wrap="wrap",
-        ),
-    )
+    footer = list_footer(list_count(FirmsListState.showing, id_="firms-showing"), load_more_controls(FirmsListState))
     toolbar = rx.hstack(
-        rx.input(
-            rx.input.slot(rx.icon("search", size=16)),
-            placeholder="Search firms by name",
-            value=FirmsListState.search,
-            on_change=FirmsListState.set_search,
-            debounce_timeout=300,
-            id="firm-search",
-            width="100%",
-            max_width="360px",
-        ),
+        search_input("Search firms by name", FirmsListState.search, FirmsListState.set_search, "firm-search",
+                     icon_size=16, width="100%", max_width="360px"),
         width="100%",
         align="center",
     )
@@ -203,22 +177,12 @@ def _fees() -> rx.Component:
     )
 
 
-def _form_skeleton() -> rx.Component:
-    return rx.vstack(
-        *[rx.card(rx.vstack(rx.skeleton(rx.box(height="18px", width="160px"), loading=True),
-                            rx.skeleton(rx.box(height="120px", width="100%"), loading=True), spacing="3"),
-                  width="100%") for _ in range(3)],
-        spacing="4", width="100%",
-    )
-
-
 def _form_actions() -> rx.Component:
     return rx.cond(
         FirmFormState.read_only,
         rx.fragment(),
         rx.hstack(
-            rx.button("Cancel", type="button", variant="soft", color_scheme="gray", on_click=FirmFormState.cancel,
-                      id="firm-cancel"),
+            cancel_button(type="button", on_click=FirmFormState.cancel, id="firm-cancel"),
             rx.button(rx.icon("check", size=16), "Save", type="submit", id="firm-save", loading=FirmFormState.saving),
             justify="end", spacing="3", width="100%",
         ),
@@ -238,7 +202,7 @@ def _firm_form_page(crumbs: list) -> rx.Component:
     )
     return page(
         FirmFormState.title,
-        rx.cond(FirmFormState.loading, _form_skeleton(), form),
+        rx.cond(FirmFormState.loading, form_skeleton(), form),
         image_remove_dialog(FirmFormState),
         crumbs=[("Firms", routes.url("firms.list")), *crumbs],
         actions=actions,

@@ -11,8 +11,8 @@ from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
 from app.ui.components.widgets import (
-    download_event, confirm_dialog_of, empty_row, field, list_footer, page_size_select, pagination, plain_header,
-    skeleton_rows, table_card, text_input,
+    cancel_button, confirm_dialog_of, download_event, empty_row, field, list_footer, page_controls, plain_header,
+    table_card, table_rows, text_input,
 )
 from app.ui.pages.assets import performance
 from app.ui.pages.users import option_select
@@ -252,22 +252,14 @@ def _table() -> rx.Component:
           ("Quantity", "Cost", "Value", "Allocation", "6 Month Return", "Since Purchase", "Dividend Yield", "Fee")],
         plain_header(""),
     )
-    body = rx.table.body(
-        rx.cond(
-            S.loading,
-            skeleton_rows(COLUMNS),
-            rx.cond(S.rows.length() > 0,
-                    rx.foreach(S.rows, lambda row: rx.cond(row.is_header, _class_header(row), _line(row))),
-                    empty_row(COLUMNS, "This portfolio holds nothing yet.",
-                              rx.cond(S.can_edit, rx.button(rx.icon("plus", size=14), "Add custom holding", variant="soft",
-                                                            on_click=S.open_create, id="empty-add-custom")))),
-        ),
-        id="holdings-body",
-    )
+    add_custom = rx.cond(S.can_edit, rx.button(rx.icon("plus", size=14), "Add custom holding", variant="soft",
+                                               on_click=S.open_create, id="empty-add-custom"))
+    body = table_rows(S.rows, lambda row: rx.cond(row.is_header, _class_header(row), _line(row)), COLUMNS,
+                      loading=S.loading, empty=empty_row(COLUMNS, "This portfolio holds nothing yet.", add_custom),
+                      id="holdings-body")
     footer = list_footer(
         rx.text(S.total.to_string() + " holdings", size="1", color=rx.color("gray", 10), id="holdings-count"),
-        rx.hstack(page_size_select(S.page_size, S.set_page_size, PAGE_SIZES),
-                  pagination(S.page, S.pages, S.visible, S.go_page), spacing="4", align="center", wrap="wrap"),
+        page_controls(S, PAGE_SIZES),
     )
     return table_card(header, body, footer)
 
@@ -359,8 +351,7 @@ def _custom_modal() -> rx.Component:
                     columns="2", spacing="3", width="100%",
                 ),
                 rx.hstack(
-                    rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.request_close, id="ch-cancel",
-                              type="button"),
+                    cancel_button(on_click=S.request_close, id="ch-cancel", type="button"),
                     rx.cond(~S.ch_read_only,
                             rx.button("Save", on_click=S.save_holding, loading=S.ch_saving, id="ch-save", type="button")),
                     justify="end", spacing="3", width="100%", margin_top="8px",

@@ -9,7 +9,9 @@ from reflex_components_radix.themes.components.table import TableRow
 
 from app.ui import routes
 from app.ui.components.layout import page
-from app.ui.components.widgets import confirm_dialog_of, empty_row, field, plain_header, row_menu, skeleton_rows, table_card
+from app.ui.components.widgets import (
+    cancel_button, confirm_dialog_of, empty_row, field, plain_header, row_menu, table_card, table_rows,
+)
 from app.ui.states.base import AppState
 from app.ui.states.industry_groups import IndustryGroupsState as S
 
@@ -115,8 +117,7 @@ def _editor_dialog() -> rx.Component:
                           S.editor_errors["title"], required=True),
                     field("Colour", color_picker, S.editor_errors["color"]),
                     rx.hstack(
-                        rx.dialog.close(rx.button("Cancel", type="button", variant="soft", color_scheme="gray",
-                                                  id="ig-cancel")),
+                        rx.dialog.close(cancel_button(type="button", id="ig-cancel")),
                         rx.button(rx.icon("check", size=16), "Save", type="submit", id="ig-save", loading=S.saving),
                         justify="end", spacing="3", width="100%",
                     ),
@@ -141,17 +142,10 @@ def industry_groups_page() -> rx.Component:
         rx.table.column_header_cell("Linked assets", text_align="right"),
         plain_header(""),
     )
-    body = rx.table.body(
-        rx.cond(
-            S.loading & (S.rows.length() == 0),
-            skeleton_rows(COLUMNS),
-            rx.cond(
-                S.rows.length() == 0,
-                empty_row(COLUMNS, "There are no industry groups yet: the groups that assets belong to appear here.",
-                          _add_button("ig-new-empty")),
-                rx.foreach(S.rows, _group_row),
-            ),
-        ),
+    body = table_rows(
+        S.rows, _group_row, COLUMNS, loading=S.loading & (S.rows.length() == 0),
+        empty=empty_row(COLUMNS, "There are no industry groups yet: the groups that assets belong to appear here.",
+                        _add_button("ig-new-empty")),
         id="ig-table",
     )
     hint = rx.cond(

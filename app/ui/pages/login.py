@@ -1,7 +1,7 @@
 import reflex as rx
 
 from app.ui.components.layout import centered_card
-from app.ui.components.widgets import email_props
+from app.ui.components.widgets import cancel_button, email_props
 from app.ui.states.login import LoginState
 
 
@@ -29,7 +29,7 @@ def recovery_modal() -> rx.Component:
                         rx.cond(LoginState.recovery_error != "",
                                 rx.text(LoginState.recovery_error, size="1", color=rx.color("red", 11), id="recovery-error")),
                         rx.hstack(
-                            rx.button("Cancel", type="button", variant="soft", color_scheme="gray", on_click=LoginState.close_recovery),
+                            cancel_button(type="button", on_click=LoginState.close_recovery),
                             rx.button("Send link", type="submit", id="recovery-submit"),
                             justify="end", width="100%",
                         ),

@@ -14,8 +14,9 @@ from app.ui.components.industry_allocations import (
 )
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    confirm_dialog_of, empty_row, field, form_grid, list_footer, page_size_select, pagination, plain_header, row_menu,
-    section, skeleton_rows, sort_header, table_card, text_input,
+    cancel_button, clickable_row, confirm_dialog_of, empty_row, field, field_error, form_grid, form_skeleton,
+    list_count, list_footer, load_more_controls, pagination, plain_header, row_menu, search_input, section, sort_header,
+    table_card, table_rows, text_input,
 )
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
@@ -54,7 +55,7 @@ def _row_actions(row: ModelRow) -> rx.Component:
 
 
 def _model_row(row: ModelRow) -> rx.Component:
-    return rx.table.row(
+    return clickable_row(
         rx.table.cell(rx.text(row.name, weight="medium", class_name="model-name"), min_width="180px"),
         rx.table.cell(_status_badge(row.status_title, row.status)),
         rx.table.cell(row.method_title, white_space="nowrap"),
@@ -65,8 +66,6 @@ def _model_row(row: ModelRow) -> rx.Component:
                       white_space="nowrap", font_variant_numeric="tabular-nums"),
         rx.table.cell(_row_actions(row), on_click=rx.stop_propagation, text_align="right", width="48px"),
         on_click=ModelsListState.open_model("models.details", row.id),
-        cursor="pointer",
-        _hover={"background": rx.color("gray", 3)},
         align="center",
         class_name="model-row",
         id="model-row-" + row.id.to_string(),
@@ -86,47 +85,23 @@ def models_list_page() -> rx.Component:
         sort_header("Updated", "updated_at", s, o, on),
         plain_header(""),
     )
-    body = rx.table.body(
-        rx.cond(
-            ModelsListState.loading & (ModelsListState.rows.length() == 0),
-            skeleton_rows(7),
-            rx.cond(
-                ModelsListState.rows.length() == 0,
-                rx.table.row(rx.table.cell(
-                    rx.vstack(
-                        rx.text(rx.cond(ModelsListState.filtered, "No model matches your search.",
-                                        "There are no models yet: a model appears here once it is created."),
-                                color=rx.color("gray", 10)),
-                        _new_model_button("new-model-empty", "soft"),
-                        align="center", spacing="3", padding_y="32px", text_align="center",
-                        # stays in view when the table scrolls sideways on a phone
-                        position="sticky", left="0", max_width="calc(100vw - 64px)"),
-                    col_span=columns)),
-                rx.foreach(ModelsListState.rows, _model_row),
-            ),
-        ),
-        id="models-table",
-    )
-    footer = list_footer(
-        rx.text(ModelsListState.showing, size="2", color=rx.color("gray", 11), id="models-showing"),
-        rx.hstack(
-            rx.cond(ModelsListState.has_more,
-                    rx.button("Load more", variant="soft", size="2", id="load-more", loading=ModelsListState.loading_more,
-                              on_click=ModelsListState.load_more)),
-            page_size_select(ModelsListState.page_size, ModelsListState.set_page_size),
-            spacing="4", align="center", wrap="wrap",
-        ),
-    )
+    empty = rx.table.row(rx.table.cell(
+        rx.vstack(
+            rx.text(rx.cond(ModelsListState.filtered, "No model matches your search.",
+                            "There are no models yet: a model appears here once it is created."),
+                    color=rx.color("gray", 10)),
+            _new_model_button("new-model-empty", "soft"),
+            align="center", spacing="3", padding_y="32px", text_align="center",
+            # stays in view when the table scrolls sideways on a phone
+            position="sticky", left="0", max_width="calc(100vw - 64px)"),
+        col_span=columns))
+    body = table_rows(ModelsListState.rows, _model_row, 7,
+                      loading=ModelsListState.loading & (ModelsListState.rows.length() == 0), empty=empty,
+                      id="models-table")
+    footer = list_footer(list_count(ModelsListState.showing, id_="models-showing"), load_more_controls(ModelsListState))
     toolbar = rx.flex(
-        rx.input(
-            rx.input.slot(rx.icon("search", size=16)),
-            placeholder="Search models by name",
-            value=ModelsListState.search,
-            on_change=ModelsListState.set_search,
-            debounce_timeout=300,
-            id="model-search",
-            width=["100%", "100%", "300px"],
-        ),
+        search_input("Search models by name", ModelsListState.search, ModelsListState.set_search, "model-search",
+                     icon_size=16, width=["100%", "100%", "300px"]),
         rx.cond(AppState.is_superuser,
                 rx.box(option_select(ModelsListState.firm_filter, ModelsListState.firm_options,
                                      ModelsListState.set_firm_filter, id="firm-filter"),
@@ -163,8 +138,7 @@ def _err(key: Any) -> Any:
 
 
 def _field_error(key: Any, id_: Any = None) -> rx.Component:
-    error = _err(key)
-    return rx.cond(error != "", rx.text(error, size="1", color=rx.color("red", 11), class_name="field-error", id=id_))
+    return field_error(_err(key), id_)
 
 
 def _number(id_: Any, value: Any, on_change: Any, error: Any, placeholder: str = "", width: str = "100%",
@@ -174,11 +148,23 @@ def _number(id_: Any, value: Any, on_change: Any, error: Any, placeholder: str =
     return rx.box(control, width=width, min_width=width if width != "100%" else "0")
 
 
+def _tab_table(rows: Any, row: Any, headers: list[str], empty: str) -> rx.Component:
+    """A form tab's table of the model's lines (types, equivalents, percentages), or `empty` without any."""
+    return rx.cond(
+        rows.length() > 0,
+        rx.box(rx.table.root(
+            rx.table.header(rx.table.row(*[plain_header(label) for label in headers])),
+            rx.table.body(rx.foreach(rows, row)),
+            variant="ghost", size="1", width="100%"), overflow_x="auto", width="100%"),
+        rx.text(empty, size="2", color=rx.color("gray", 10)),
+    )
+
+
 def _small_field(label: str, control: rx.Component, error: Any) -> rx.Component:
     return rx.vstack(
         rx.text(label, size="1", weight="medium", color=rx.color("gray", 11)),
         control,
-        rx.cond(error != "", rx.text(error, size="1", color=rx.color("red", 11), class_name="field-error")),
+        field_error(error),
         spacing="1", width="100%", align="stretch",
     )
 
@@ -414,7 +400,7 @@ def _type_row(line: Any, i: Any) -> rx.Component:
         return rx.table.cell(rx.vstack(
             _number("type-" + i.to_string() + "-" + key, getattr(line, key), lambda v: F.set_type_field(i, key, v),
                     error, width="96px"),
-            rx.cond(error != "", rx.text(error, size="1", color=rx.color("red", 11), class_name="field-error")),
+            field_error(error),
             spacing="1"))
 
     return rx.table.row(rx.table.cell(rx.text(line.title, weight="medium")), cell("allocation"), cell("min"), cell("max"),
@@ -427,15 +413,7 @@ def _types_tab() -> rx.Component:
             rx.text("Target allocation per asset type (empty: no target).", size="1", color=rx.color("gray", 10)),
             rx.cond(~F.type_allocation,
                     rx.text("Type allocation is switched off for this model.", size="1", color=rx.color("gray", 10))),
-            rx.cond(
-                F.types.length() > 0,
-                rx.box(rx.table.root(
-                    rx.table.header(rx.table.row(plain_header("Type"), plain_header("Allocation %"), plain_header("Min %"),
-                                                 plain_header("Max %"))),
-                    rx.table.body(rx.foreach(F.types, _type_row)),
-                    variant="ghost", size="1", width="100%"), overflow_x="auto", width="100%"),
-                rx.text("There are no asset types yet.", size="2", color=rx.color("gray", 10)),
-            ),
+            _tab_table(F.types, _type_row, ["Type", "Allocation %", "Min %", "Max %"], "There are no asset types yet."),
             spacing="3", width="100%",
         ),
         width="100%",
@@ -526,15 +504,7 @@ def _equivalents_tab() -> rx.Component:
                                                 type="button", on_click=F.add_equivalent, id="add-equivalent")),
                 width="100%", align="center", wrap="wrap",
             ),
-            rx.cond(
-                F.equivalents.length() > 0,
-                rx.box(rx.table.root(
-                    rx.table.header(rx.table.row(plain_header("Asset"), plain_header(""), plain_header("Equivalent"),
-                                                 plain_header(""), plain_header(""))),
-                    rx.table.body(rx.foreach(F.equivalents, _equivalent_row)),
-                    variant="ghost", size="1", width="100%"), overflow_x="auto", width="100%"),
-                rx.text("No equivalents.", size="2", color=rx.color("gray", 10)),
-            ),
+            _tab_table(F.equivalents, _equivalent_row, ["Asset", "", "Equivalent", "", ""], "No equivalents."),
             spacing="3", width="100%",
         ),
         width="100%",
@@ -560,7 +530,7 @@ def _percent_row(line: Any, k: Any) -> rx.Component:
         rx.table.cell(_asset_chip(line.code, line.name)),
         rx.table.cell(rx.vstack(
             _number("percent-" + k.to_string(), line.allocation, lambda v: F.set_percentage(k, v), error, "0", "96px"),
-            rx.cond(error != "", rx.text(error, size="1", color=rx.color("red", 11), class_name="field-error")),
+            field_error(error),
             spacing="1")),
         rx.table.cell(alt),
         align="center", class_name="model-percentage",
@@ -571,16 +541,8 @@ def _percentages_tab() -> rx.Component:
     return rx.card(
         rx.vstack(
             _totals_bar("Asset allocation (with the cash class)", "percent", "assets_percentages_allocations"),
-            rx.cond(
-                F.percentages.length() > 0,
-                rx.box(rx.table.root(
-                    rx.table.header(rx.table.row(plain_header("Class"), plain_header("Asset"), plain_header("Allocation %"),
-                                                 plain_header("Alternative"))),
-                    rx.table.body(rx.foreach(F.percentages, _percent_row)),
-                    variant="ghost", size="1", width="100%"), overflow_x="auto", width="100%"),
-                rx.text("Add assets to the classes first: each asset gets its share of the portfolio here.", size="2",
-                        color=rx.color("gray", 10)),
-            ),
+            _tab_table(F.percentages, _percent_row, ["Class", "Asset", "Allocation %", "Alternative"],
+                       "Add assets to the classes first: each asset gets its share of the portfolio here."),
             spacing="3", width="100%",
         ),
         width="100%",
@@ -615,8 +577,7 @@ def _availability_tab() -> rx.Component:
                 rx.select.content(rx.foreach(F.share_options, lambda o: rx.select.item(o.label, value=o.value))),
                 value="", on_change=F.add_shared_firm, disabled=F.share_options.length() == 0,
             ), max_width="320px", width="100%")),
-        rx.cond(firms_error != "", rx.text(firms_error, size="1", color=rx.color("red", 11), class_name="field-error",
-                                           id="shared-firms-error")),
+        field_error(firms_error, "shared-firms-error"),
         spacing="2", width="100%",
     )
     return rx.card(
@@ -680,7 +641,7 @@ def _form_actions() -> rx.Component:
         F.read_only,
         rx.fragment(),
         rx.flex(
-            rx.button("Cancel", type="button", variant="soft", color_scheme="gray", on_click=F.cancel, id="model-cancel"),
+            cancel_button(type="button", on_click=F.cancel, id="model-cancel"),
             rx.spacer(),
             rx.button(rx.icon("file-pen", size=16), "Save as draft", type="button", variant="soft",
                       on_click=F.save("draft"), loading=F.saving, id="model-save-draft"),
@@ -701,15 +662,6 @@ def _version_banner() -> rx.Component:
                             rx.cond(F.version_by != "", " by " + F.version_by, "")),
             color_scheme="blue", width="100%", id="version-banner",
         ),
-    )
-
-
-def _form_skeleton() -> rx.Component:
-    return rx.vstack(
-        *[rx.card(rx.vstack(rx.skeleton(rx.box(height="18px", width="160px"), loading=True),
-                            rx.skeleton(rx.box(height="120px", width="100%"), loading=True), spacing="3"),
-                  width="100%") for _ in range(3)],
-        spacing="4", width="100%",
     )
 
 
@@ -749,7 +701,7 @@ def model_form_page(route_name: str) -> rx.Component:
     )
     return page(
         F.title,
-        rx.cond(F.loading, _form_skeleton(), body),
+        rx.cond(F.loading, form_skeleton(), body),
         confirm_dialog_of(F, confirm_label="Change firm"),
         asset_picker(on_pick=F.asset_picked),
         crumbs=crumbs,
@@ -916,7 +868,7 @@ def model_details_page() -> rx.Component:
     )
     return page(
         D.name,
-        rx.cond(D.loading, _form_skeleton(), body),
+        rx.cond(D.loading, form_skeleton(), body),
         crumbs=[("Models", routes.url("models.view")), (D.name, None)],
         actions=_details_actions(),
     )
@@ -927,7 +879,7 @@ H = ModelHistoryState
 
 
 def _history_row(row: Any) -> rx.Component:
-    return rx.table.row(
+    return clickable_row(
         rx.table.cell(rx.moment(row.created_at, format="DD/MM/YYYY HH:mm"), white_space="nowrap",
                       font_variant_numeric="tabular-nums"),
         rx.table.cell(rx.cond(row.who != "", row.who, "\u2014"), white_space="nowrap"),
@@ -936,8 +888,6 @@ def _history_row(row: Any) -> rx.Component:
                                 spacing="2", align="center"), white_space="nowrap"),
         rx.table.cell(rx.icon("chevron-right", size=14, color=rx.color("gray", 9)), text_align="right"),
         on_click=H.open_version(row.version),
-        cursor="pointer",
-        _hover={"background": rx.color("gray", 3)},
         align="center",
         class_name="history-row",
     )
@@ -945,13 +895,10 @@ def _history_row(row: Any) -> rx.Component:
 
 def model_history_page() -> rx.Component:
     header = rx.table.row(plain_header("Date"), plain_header("Changed by"), plain_header("Version"), plain_header(""))
-    body = rx.table.body(
-        rx.cond(H.loading, skeleton_rows(4),
-                rx.cond(H.rows.length() == 0, empty_row(4, "No versions yet."), rx.foreach(H.rows, _history_row))),
-        id="history-table",
-    )
+    body = table_rows(H.rows, _history_row, 4, loading=H.loading, empty=empty_row(4, "No versions yet."),
+                      id="history-table")
     footer = list_footer(
-        rx.text(H.showing, size="2", color=rx.color("gray", 11), id="history-showing"),
+        list_count(H.showing, id_="history-showing"),
         rx.hstack(
             rx.hstack(rx.text("Rows per page", size="1", color=rx.color("gray", 10)),
                       rx.select(H.history_page_sizes, value=H.page_size, on_change=H.set_page_size, size="1",

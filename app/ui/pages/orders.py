@@ -11,8 +11,8 @@ from app.domain.orders import CONFIRMATION_COLUMNS
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    download_button, empty_row, field, list_footer, page_size_select, pagination, plain_header, skeleton_rows,
-    table_card, text_input,
+    SPREADSHEET_ACCEPT, cancel_button, download_button, empty_row, field, field_error, file_drop_zone, list_count,
+    list_footer, page_controls, plain_header, table_card, table_rows, text_input, upload_button,
 )
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
@@ -23,7 +23,6 @@ from app.ui.states.orders import (
 TITLE = "Wealth Advice"
 NUMBER = {"text_align": "right", "font_variant_numeric": "tabular-nums", "white_space": "nowrap"}
 MUTED = {"size": "1", "color": rx.color("gray", 10)}
-UPLOAD_ACCEPT = {"text/csv": [".csv"], "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": [".xlsx"]}
 BROKER_EMPTY = ("No Desktop Broker orders: approved trade recommendations of portfolios with Desktop Broker show "
                 "here, and stay until the broker has executed them.")
 STATIC = {"on_pointer_down_outside": rx.prevent_default, "on_interact_outside": rx.prevent_default}
@@ -70,18 +69,9 @@ def _refresh(state: Any) -> rx.Component:
 def _report_table(state: Any, header: rx.Component, row: Any, empty: Any, name: str) -> rx.Component:
     """Either report's table: skeleton while loading, the failure or the empty text, one page of rows, and
     the count, page size and pages under it (ids `{name}-table`, `{name}-count`)."""
-    body = rx.table.body(
-        rx.cond(state.loading & (state.rows.length() == 0), skeleton_rows(9),
-                rx.cond(state.rows.length() == 0, empty_row(9, rx.cond(state.error != "", state.error, empty)),
-                        rx.foreach(state.rows, row))),
-        id=f"{name}-table",
-    )
-    footer = list_footer(
-        rx.text(state.showing, size="2", color=rx.color("gray", 11), id=f"{name}-count"),
-        rx.hstack(page_size_select(state.page_size, state.set_page_size, PAGE_SIZES),
-                  pagination(state.page, state.pages, state.visible, state.go_page), spacing="4", align="center",
-                  wrap="wrap"),
-    )
+    body = table_rows(state.rows, row, 9, loading=state.loading & (state.rows.length() == 0),
+                      empty=empty_row(9, rx.cond(state.error != "", state.error, empty)), id=f"{name}-table")
+    footer = list_footer(list_count(state.showing, id_=f"{name}-count"), page_controls(state, PAGE_SIZES))
     return table_card(header, body, footer)
 
 
@@ -247,12 +237,10 @@ def _execute_modal() -> rx.Component:
                     _form_field("Settlement date", "settlement_date", "ex-settlement-date"),
                     columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
                 ),
-                rx.cond(S.form_error != "", rx.text(S.form_error, size="1", color=rx.color("red", 11),
-                                                       class_name="field-error", id="execute-error")),
+                field_error(S.form_error, "execute-error"),
                 rx.text("The holdings and the cash of the portfolio move with the execution.", **MUTED),
                 rx.hstack(
-                    rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.close_form,
-                              id="execute-cancel", type="button"),
+                    cancel_button(on_click=S.close_form, id="execute-cancel", type="button"),
                     rx.button(rx.icon("circle-check", size=14), "Record execution", on_click=S.save_execution,
                               loading=S.saving, id="execute-save", type="button"),
                     justify="end", spacing="3", width="100%",
@@ -275,7 +263,7 @@ def _reject_dialog() -> rx.Component:
             rx.box(field("Reason", text_input("reject-reason", S.rj_reason, S.set_rj_reason,
                                               placeholder="Rejected by the broker")), margin_top="12px"),
             rx.hstack(
-                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.cancel_reject, id="reject-cancel"),
+                cancel_button(on_click=S.cancel_reject, id="reject-cancel"),
                 rx.button("Reject order", color_scheme="red", on_click=S.confirm_reject, loading=S.rj_saving,
                           id="reject-ok"),
                 justify="end", spacing="3", margin_top="16px",
@@ -288,26 +276,9 @@ def _reject_dialog() -> rx.Component:
 
 def _upload_modal() -> rx.Component:
     S = OrdersState
-    chosen = rx.selected_files(UPLOAD_ID)
-    zone = rx.upload(
-        rx.vstack(
-            rx.icon("file-spreadsheet", size=28, color=rx.color("gray", 9)),
-            rx.cond(chosen.length() > 0,
-                    rx.foreach(chosen, lambda name: rx.text(name, size="2", weight="medium", id="upload-file-name")),
-                    rx.text("Drop a CSV or Excel (.xlsx) file here, or click to choose one", size="2",
-                            color=rx.color("gray", 11), text_align="center")),
-            align="center", spacing="2", padding="20px",
-        ),
-        id=UPLOAD_ID, accept=UPLOAD_ACCEPT, multiple=False, max_files=1, padding="0",
-        border=f"1px dashed {rx.color('gray', 7)}", border_radius="8px", width="100%", cursor="pointer",
-        background=rx.color("gray", 2),
-    )
-    confirm = rx.cond(
-        chosen.length() > 0,
-        rx.button(rx.icon("upload", size=14), "Upload", id="upload-confirm", loading=S.uploading,
-                  on_click=S.upload(rx.upload_files(upload_id=UPLOAD_ID))),
-        rx.button(rx.icon("upload", size=14), "Upload", id="upload-confirm", on_click=S.no_file),
-    )
+    zone = file_drop_zone(UPLOAD_ID, "Drop a CSV or Excel (.xlsx) file here, or click to choose one",
+                          accept=SPREADSHEET_ACCEPT)
+    confirm = upload_button("Upload", UPLOAD_ID, S.upload, S.no_file, S.uploading)
     return rx.dialog.root(
         rx.dialog.content(
             rx.dialog.title("Upload execution file"),
@@ -330,8 +301,7 @@ def _upload_modal() -> rx.Component:
                     icon="triangle-alert", color_scheme="red", width="100%", id="upload-failure",
                 )),
                 rx.hstack(
-                    rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.close_upload,
-                              id="upload-cancel", disabled=S.uploading),
+                    cancel_button(on_click=S.close_upload, id="upload-cancel", disabled=S.uploading),
                     confirm,
                     justify="end", spacing="3", width="100%",
                 ),

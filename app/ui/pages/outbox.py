@@ -5,8 +5,9 @@ import reflex as rx
 
 from app.ui import routes
 from app.ui.components.layout import page
-from app.ui.components.widgets import (empty_row, list_footer, page_size_select, pagination, plain_header,
-                                       skeleton_rows, table_card)
+from app.ui.components.widgets import (
+    clickable_row, close_button, empty_row, list_footer, page_controls, plain_header, table_card, table_rows,
+)
 from app.ui.states.base import AppState
 from app.ui.states.outbox import OutboxState
 
@@ -23,14 +24,12 @@ def _status(status) -> rx.Component:
 
 
 def _row(row) -> rx.Component:
-    return rx.table.row(
+    return clickable_row(
         rx.table.cell(rx.text(row["to"], size="2"), white_space="nowrap"),
         rx.table.cell(rx.text(row["subject"], size="2", weight="medium"), white_space="nowrap"),
         rx.table.cell(rx.moment(row["created_at"], format=DATE_TIME), white_space="nowrap"),
         rx.table.cell(_status(row["status"])),
         on_click=OutboxState.open_mail(row["id"]),
-        cursor="pointer",
-        _hover={"background": rx.color("gray", 3)},
         class_name="outbox-row",
     )
 
@@ -78,7 +77,7 @@ def _mail_dialog() -> rx.Component:
                 overflow_y="auto",
             ),
             rx.hstack(
-                rx.dialog.close(rx.button("Close", variant="soft", color_scheme="gray", id="mail-close")),
+                close_button(id="mail-close"),
                 justify="end",
                 margin_top="16px",
             ),
@@ -100,24 +99,13 @@ def outbox_page() -> rx.Component:
         ),
         table_card(
             rx.table.row(plain_header("To"), plain_header("Subject"), plain_header("Date"), plain_header("Status")),
-            rx.table.body(
-                rx.cond(
-                    OutboxState.loading,
-                    skeleton_rows(4),
-                    rx.cond(
-                        OutboxState.rows.length() > 0,
-                        rx.foreach(OutboxState.rows, _row),
-                        empty_row(4, "No e-mail has been sent yet. Activation, recovery and e-mail change messages will appear here."),
-                    ),
-                ),
+            table_rows(
+                OutboxState.rows, _row, 4, loading=OutboxState.loading,
+                empty=empty_row(4, "No e-mail has been sent yet. Activation, recovery and e-mail change messages will appear here."),
             ),
             list_footer(
                 rx.text(OutboxState.total, " e-mails", size="1", color=rx.color("gray", 10), id="outbox-total"),
-                rx.hstack(
-                    page_size_select(OutboxState.page_size, OutboxState.set_page_size),
-                    pagination(OutboxState.page, OutboxState.pages, OutboxState.visible, OutboxState.go_page),
-                    spacing="4", align="center", wrap="wrap",
-                ),
+                page_controls(OutboxState),
             ),
         ),
         _mail_dialog(),

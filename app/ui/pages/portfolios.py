@@ -12,8 +12,9 @@ from app.ui.components.asset_picker import asset_picker
 from app.ui.components.industry_allocations import industry_allocations, industry_totals_bar
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    confirm_dialog_of, empty_row, field, form_grid, list_footer, page_size_select, pagination, plain_header, row_menu,
-    section, skeleton_rows, sort_header, table_card, text_input,
+    cancel_button, clickable_row, confirm_dialog_of, empty_row, field, field_error, form_grid, form_skeleton,
+    list_count, list_footer, load_more_button, page_controls, plain_header, row_menu, search_input, section,
+    sort_header, table_card, table_rows, text_input,
 )
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
@@ -57,7 +58,7 @@ def _row(row: PortfolioRow) -> rx.Component:
         return rx.text(text, title=text, max_width=width, overflow="hidden", text_overflow="ellipsis",
                        white_space="nowrap", size="2")
 
-    return rx.table.row(
+    return clickable_row(
         rx.table.cell(rx.text(row.name, weight="medium", class_name="portfolio-name"), min_width="160px"),
         rx.table.cell(row.type_title, white_space="nowrap"),
         rx.table.cell(clipped(row.holders, "220px")),
@@ -69,8 +70,6 @@ def _row(row: PortfolioRow) -> rx.Component:
         rx.table.cell(_status_badge(row.status_title, row.inactive)),
         rx.table.cell(_row_actions(row), on_click=rx.stop_propagation, text_align="right", width="48px"),
         on_click=AppState.navigate(row.holdings_url),
-        cursor="pointer",
-        _hover={"background": rx.color("gray", 3)},
         align="center",
         class_name="portfolio-row",
         id="portfolio-row-" + row.id.to_string(),
@@ -94,12 +93,8 @@ def _header() -> rx.Component:
 
 def _toolbar() -> rx.Component:
     return rx.flex(
-        rx.input(
-            rx.input.slot(rx.icon("search", size=14)),
-            value=L.search, on_change=L.set_search, debounce_timeout=350,
-            placeholder="Search by portfolio, holder or model", id="portfolio-search", name="search",
-            width=["100%", "100%", "300px"],
-        ),
+        search_input("Search by portfolio, holder or model", L.search, L.set_search, "portfolio-search",
+                     debounce_timeout=350, name="search", width=["100%", "100%", "300px"]),
         # the activity filter is hidden from clients (001 s6)
         rx.cond(~AppState.is_client,
                 rx.box(option_select(L.activity, L.activity_options, L.set_activity, id="activity-filter"),
@@ -184,22 +179,10 @@ def _list_crumbs(route_name: str) -> list[Any]:
 
 def portfolios_list_page(route_name: str) -> rx.Component:
     columns = rx.cond(L.show_firm, 9, 8)
-    body = rx.table.body(
-        rx.cond(
-            L.loading,
-            skeleton_rows(8),
-            rx.cond(L.rows.length() > 0,
-                    rx.foreach(L.rows, _row),
-                    empty_row(columns, L.empty_text, _add_new("soft", "portfolio-new-empty"))),
-        ),
-        id="portfolios-table",
-    )
-    footer = list_footer(
-        rx.text(L.showing, size="2", color=rx.color("gray", 11), id="portfolios-showing"),
-        rx.hstack(page_size_select(L.page_size, L.set_page_size),
-                  pagination(L.page, L.pages, L.visible, L.go_page),
-                  spacing="4", align="center", wrap="wrap"),
-    )
+    body = table_rows(L.rows, _row, 8, loading=L.loading,
+                      empty=empty_row(columns, L.empty_text, _add_new("soft", "portfolio-new-empty")),
+                      id="portfolios-table")
+    footer = list_footer(list_count(L.showing, id_="portfolios-showing"), page_controls(L))
     title: Any = LIST_TITLE
     if LIST_CONTEXTS[route_name] in ("client", "adviser", "firm", "model"):
         title = rx.cond(L.context_name != "", L.context_name + " \u00b7 " + LIST_TITLE, LIST_TITLE)
@@ -220,8 +203,7 @@ def _err(key: Any) -> Any:
 
 
 def _error_text(key: Any, id_: Any = None) -> rx.Component:
-    error = _err(key)
-    return rx.cond(error != "", rx.text(error, size="1", color=rx.color("red", 11), class_name="field-error", id=id_))
+    return field_error(_err(key), id_)
 
 
 def _text_field(label: str, key: str, required: bool = False, hint: str = "", **props) -> rx.Component:
@@ -361,8 +343,7 @@ def _people() -> rx.Component:
                         color=rx.color("gray", 10), id="holders"),
             ),
             add,
-            rx.cond(F.holders_error != "", rx.text(F.holders_error, size="1", color=rx.color("red", 11),
-                                                   class_name="field-error")),
+            field_error(F.holders_error),
             spacing="2", width="100%",
         ),
         form_grid(_select("Adviser", "adviser_id", F.adviser_options, F.adviser_label)),
@@ -703,7 +684,7 @@ def _form_actions() -> rx.Component:
         F.read_only,
         rx.fragment(),
         rx.flex(
-            rx.button("Cancel", type="button", variant="soft", color_scheme="gray", on_click=F.cancel, id="portfolio-cancel"),
+            cancel_button(type="button", on_click=F.cancel, id="portfolio-cancel"),
             rx.spacer(),
             rx.button(rx.icon("check", size=16), rx.cond(F.mode == "new", "Create", "Save"), type="button",
                       on_click=F.save, loading=F.saving, id="portfolio-save"),
@@ -725,15 +706,6 @@ def _header_actions() -> rx.Component:
                                           on_click=F.ask_delete, id="portfolio-delete")),
             spacing="2", wrap="wrap",
         ),
-    )
-
-
-def _skeleton() -> rx.Component:
-    return rx.vstack(
-        *[rx.card(rx.vstack(rx.skeleton(rx.box(height="18px", width="160px"), loading=True),
-                            rx.skeleton(rx.box(height="96px", width="100%"), loading=True), spacing="3"),
-                  width="100%") for _ in range(3)],
-        spacing="4", width="100%",
     )
 
 
@@ -764,7 +736,7 @@ def portfolio_form_page(route_name: str) -> rx.Component:
         crumbs.append((name_crumb, None))
     return page(
         rx.cond(F.loaded, F.page_title, ""),
-        rx.cond(F.loaded, body, _skeleton()),
+        rx.cond(F.loaded, body, form_skeleton(height="96px")),
         asset_picker(on_pick=F.asset_picked),
         confirm_dialog_of(F),
         crumbs=crumbs,
@@ -798,18 +770,11 @@ def _choice_row(row: Any) -> rx.Component:
 def portfolio_buy_page() -> rx.Component:
     header = rx.table.row(plain_header("Model"), plain_header("Firm"), plain_header("Method"),
                           rx.table.column_header_cell("Assets", text_align="right"), plain_header(""))
-    body = rx.table.body(
-        rx.cond(B.loading, skeleton_rows(5),
-                rx.cond(B.rows.length() > 0, rx.foreach(B.rows, _choice_row),
-                        empty_row(5, "There is no active model this portfolio's firm may link to."))),
-        id="model-choices",
-    )
-    footer = list_footer(
-        rx.text("Showing ", B.rows.length().to_string(), " of ", B.total.to_string(), size="2",
-                color=rx.color("gray", 11)),
-        rx.cond(B.has_more, rx.button("Load more", variant="soft", size="2", on_click=B.load_more,
-                                      loading=B.loading_more, id="load-more")),
-    )
+    body = table_rows(B.rows, _choice_row, 5, loading=B.loading,
+                      empty=empty_row(5, "There is no active model this portfolio's firm may link to."),
+                      id="model-choices")
+    footer = list_footer(list_count("Showing ", B.rows.length().to_string(), " of ", B.total.to_string()),
+                         load_more_button(B))
     current = rx.callout.root(
         rx.callout.icon(rx.icon("info", size=16)),
         rx.callout.text(
@@ -822,13 +787,12 @@ def portfolio_buy_page() -> rx.Component:
     return page(
         rx.cond(B.portfolio_name != "", "Link a model \u00b7 " + B.portfolio_name, "Link a model"),
         current,
-        rx.input(rx.input.slot(rx.icon("search", size=14)), value=B.search, on_change=B.set_search,
-                 debounce_timeout=300, placeholder="Search models by name", id="model-choice-search",
-                 width=["100%", "100%", "300px"]),
+        search_input("Search models by name", B.search, B.set_search, "model-choice-search",
+                     width=["100%", "100%", "300px"]),
         table_card(header, body, footer),
         confirm_dialog_of(B, danger=False),
         crumbs=[(CRUMB, routes.url("portfolios.list")), (B.portfolio_name, B.view_url), ("Link a model", None)],
-        actions=rx.button("Cancel", variant="soft", color_scheme="gray", on_click=B.cancel, id="buy-cancel"),
+        actions=cancel_button(on_click=B.cancel, id="buy-cancel"),
     )
 
 

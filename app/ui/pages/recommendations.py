@@ -11,7 +11,11 @@ from app.domain.recommendations import UPLOAD_FAILED
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, asset_picker
 from app.ui.components.layout import page
-from app.ui.components.widgets import confirm_dialog_of, download_button, empty_row, plain_header, skeleton_rows, table_card
+from app.ui.components.model_selection import model_selection_header, model_selection_row, model_selection_toolbar
+from app.ui.components.widgets import (
+    cancel_button, confirm_dialog_of, download_button, empty_row, field_error, file_drop_zone, plain_header, table_card,
+    table_rows, upload_button,
+)
 from app.ui.states.base import AppState
 from app.ui.states.recommendations import (
     BULK_UPLOAD_ID, LONG_TERM_OPTIONS, UPLOAD_ID, BulkUploadState, ModelRecommendationsState,
@@ -25,9 +29,6 @@ NUMBER = {"text_align": "right", "font_variant_numeric": "tabular-nums", "white_
 
 
 # ---- shared pieces ----------------------------------------------------------------------------------
-def _error(text: Any, id_: Any = None) -> rx.Component:
-    return rx.cond(text != "", rx.text(text, size="1", color=rx.color("red", 11), class_name="field-error", id=id_))
-
 
 def _select(options: list[tuple[str, str]], value: Any, on_change: Any, id_: Any, error: Any) -> rx.Component:
     return rx.select.root(
@@ -72,34 +73,8 @@ def _upload_type_choice(state: Any) -> rx.Component:
 
 def _upload_dialog(state: Any, upload_id: str, title: Any, description: Any) -> rx.Component:
     """The upload modal (spec 002 s2): amend or replace, the file, confirm and cancel."""
-    chosen = rx.selected_files(upload_id)
-    zone = rx.upload(
-        rx.vstack(
-            rx.icon("file-spreadsheet", size=28, color=rx.color("gray", 9)),
-            rx.cond(
-                chosen.length() > 0,
-                rx.foreach(chosen, lambda name: rx.text(name, size="2", weight="medium", id="upload-file-name")),
-                rx.text("Drop a CSV or Excel file here, or click to choose one", size="2", color=rx.color("gray", 11)),
-            ),
-            rx.text("Columns: " + description, size="1", color=rx.color("gray", 10)),
-            align="center", spacing="2", padding="20px",
-        ),
-        id=upload_id,
-        multiple=False,
-        max_files=1,
-        padding="0",
-        border=f"1px dashed {rx.color('gray', 7)}",
-        border_radius="8px",
-        width="100%",
-        cursor="pointer",
-        background=rx.color("gray", 2),
-    )
-    confirm = rx.cond(
-        chosen.length() > 0,
-        rx.button(rx.icon("upload", size=14), "Confirm", id="upload-confirm", loading=state.uploading,
-                  on_click=state.upload(rx.upload_files(upload_id=upload_id))),
-        rx.button(rx.icon("upload", size=14), "Confirm", id="upload-confirm", on_click=state.no_file),
-    )
+    zone = file_drop_zone(upload_id, "Drop a CSV or Excel file here, or click to choose one", note="Columns: " + description)
+    confirm = upload_button("Confirm", upload_id, state.upload, state.no_file, state.uploading)
     return rx.dialog.root(
         rx.dialog.content(
             rx.dialog.title(title),
@@ -108,11 +83,10 @@ def _upload_dialog(state: Any, upload_id: str, title: Any, description: Any) -> 
                 _upload_type_choice(state),
                 rx.text("File", size="2", weight="medium", margin_top="8px"),
                 zone,
-                _error(state.upload_error, "upload-error"),
+                field_error(state.upload_error, "upload-error"),
                 rx.cond(state.uploading, rx.hstack(rx.spinner(size="1"), rx.text("Uploading...", size="1"), spacing="2")),
                 rx.hstack(
-                    rx.button("Cancel", variant="soft", color_scheme="gray", on_click=state.close_upload, id="upload-cancel",
-                              disabled=state.uploading),
+                    cancel_button(on_click=state.close_upload, id="upload-cancel", disabled=state.uploading),
                     confirm,
                     justify="end", spacing="3", width="100%", margin_top="8px",
                 ),
@@ -161,7 +135,7 @@ def _asset_cell(row) -> rx.Component:
                     spacing="1", align="center",
                 ),
                 rx.cond(row["name"] != "", rx.text(row["name"], size="1", color=rx.color("gray", 11), class_name="rec-asset-name")),
-                _error(row["err_code"], "rec-code-error-" + key),
+                field_error(row["err_code"], "rec-code-error-" + key),
                 spacing="1",
             ),
             rx.vstack(
@@ -186,7 +160,7 @@ def _action_cell(row) -> rx.Component:
                 rx.cond(S.is_short,
                         _select(SHORT_TERM_OPTIONS, row["e_action"], on_change, "rec-action-" + key, row["err_action"]),
                         _select(LONG_TERM_OPTIONS, row["e_action"], on_change, "rec-action-" + key, row["err_action"])),
-                _error(row["err_action"]),
+                field_error(row["err_action"]),
                 spacing="1", width="130px",
             ),
             rx.badge(rx.cond(S.is_short, row["action"], row["action"].to(str).upper()), color_scheme=_action_color(row["action"]),
@@ -204,7 +178,7 @@ def _comment_cell(row) -> rx.Component:
                 rx.input(value=row["e_comment"], on_change=lambda value: S.set_edit(row["key"], "comment", value),
                          placeholder="Comment", id="rec-comment-" + key, width="100%", min_width="200px",
                          color_scheme=rx.cond(row["err_comment"] != "", "red", "gray")),
-                _error(row["err_comment"], "rec-comment-error-" + key),
+                field_error(row["err_comment"], "rec-comment-error-" + key),
                 spacing="1", width="100%",
             ),
             rx.text(row["comment"], size="2", class_name="rec-comment", white_space="pre-wrap"),
@@ -224,7 +198,7 @@ def _number_cell(row, field: str, shown: str, placeholder: str) -> rx.Component:
                 rx.input(value=row[f"e_{field}"], on_change=lambda value: S.set_edit(row["key"], field, value),
                          placeholder=placeholder, id=f"rec-{field}-" + key, input_mode="decimal", text_align="right",
                          width="110px", color_scheme=rx.cond(error != "", "red", "gray")),
-                _error(error, f"rec-{field}-error-" + key),
+                field_error(error, f"rec-{field}-error-" + key),
                 spacing="1", align="end",
             ),
             rx.text(row[shown], size="2"),
@@ -315,20 +289,10 @@ def _recommendations_page() -> rx.Component:
         plain_header(""),
     )
     columns = rx.cond(S.is_short, 6, 4)
-    body = rx.table.body(
-        rx.cond(
-            S.loading,
-            skeleton_rows(4),
-            rx.cond(
-                S.rows.length() == 0,
-                empty_row(columns, rx.cond(S.can_edit, "There are no recommendations for this model yet: add one or upload a file.",
-                                           "There are no recommendations for this model."),
-                          rx.cond(S.can_edit, rx.button(rx.icon("plus", size=16), "Add", on_click=S.add_row, id="rec-add-empty"))),
-                rx.foreach(S.rows, _rec_row),
-            ),
-        ),
-        id="rec-table",
-    )
+    empty = empty_row(columns, rx.cond(S.can_edit, "There are no recommendations for this model yet: add one or upload a file.",
+                                       "There are no recommendations for this model."),
+                      rx.cond(S.can_edit, rx.button(rx.icon("plus", size=16), "Add", on_click=S.add_row, id="rec-add-empty")))
+    body = table_rows(S.rows, _rec_row, 4, loading=S.loading, empty=empty, id="rec-table")
     footer = rx.hstack(
         rx.text(S.count_text, size="2", color=rx.color("gray", 11), id="rec-count"),
         rx.cond(~S.can_edit & ~S.loading, rx.text("Read only: your firm does not own this model.", size="1",
@@ -351,20 +315,8 @@ def _recommendations_page() -> rx.Component:
 
 # ---- bulk upload ------------------------------------------------------------------------------------
 def _bulk_row(model) -> rx.Component:
-    checked = B.selected.contains(model["id"])
-    return rx.table.row(
-        rx.table.cell(rx.checkbox(checked=checked, on_change=lambda value: B.toggle(model["id"], value),
-                                  id="bulk-model-" + model["id"].to_string(), aria_label=model["name"]),
-                      on_click=rx.stop_propagation, width="40px"),
-        rx.table.cell(rx.text(model["name"], weight="medium", class_name="bulk-model-name")),
-        rx.cond(B.is_superuser_view, rx.table.cell(model["firm"], white_space="nowrap")),
-        rx.table.cell(rx.badge(model["status"].to(str).capitalize(), color_scheme=rx.cond(model["status"] == "active", "green", "gray"),
-                               variant="soft")),
-        on_click=B.toggle(model["id"], ~checked),
-        cursor="pointer",
-        _hover={"background": rx.color("gray", 3)},
-        class_name="bulk-model-row",
-    )
+    return model_selection_row(B, model["id"], model["name"], model["firm"], model["status"].to(str).capitalize(),
+                               model["status"])
 
 
 def _results_dialog() -> rx.Component:
@@ -389,50 +341,18 @@ def _results_dialog() -> rx.Component:
 
 
 def _bulk_page() -> rx.Component:
-    firm_filter = rx.cond(
-        B.is_superuser_view,
-        rx.box(
-            rx.select.root(
-                rx.select.trigger(id="bulk-firm-filter", width="100%"),
-                rx.select.content(rx.foreach(B.firms, lambda o: rx.select.item(o["name"], value=o["id"]))),
-                value=B.firm_filter,
-                on_change=B.set_firm_filter,
-            ),
-            min_width="220px",
-        ),
-    )
-    toolbar = rx.flex(
-        firm_filter,
-        rx.button("Select all", variant="soft", size="2", on_click=B.select_all, id="bulk-select-all"),
-        rx.button("Select none", variant="soft", color_scheme="gray", size="2", on_click=B.select_none, id="bulk-select-none"),
-        rx.text(B.selected_text, size="2", color=rx.color("gray", 11), id="bulk-selected"),
-        rx.spacer(),
+    toolbar = model_selection_toolbar(
+        B, lambda o: rx.select.item(o["name"], value=o["id"]),
         rx.button(rx.icon("upload", size=14), "Upload", on_click=B.open_upload, id="bulk-upload"),
-        wrap="wrap", spacing="3", align="center", width="100%",
     )
-    header = rx.table.row(
-        rx.table.column_header_cell(rx.checkbox(checked=B.all_selected,
-                                                on_change=B.set_all,
-                                                id="bulk-check-all", aria_label="Select all"), width="40px"),
-        plain_header("Model"),
-        rx.cond(B.is_superuser_view, plain_header("Firm")),
-        plain_header("Status"),
-    )
-    body = rx.table.body(
-        rx.cond(
-            B.loading,
-            skeleton_rows(3),
-            rx.cond(B.models.length() == 0,
-                    empty_row(4, "There are no models you may upload recommendations to."),
-                    rx.foreach(B.models, _bulk_row)),
-        ),
-        id="bulk-table",
-    )
+    header = model_selection_header(B, plain_header("Status"))
+    body = table_rows(B.models, _bulk_row, 3, loading=B.loading,
+                      empty=empty_row(4, "There are no models you may upload recommendations to."), id="bulk-table")
     columns_text = rx.cond(B.kind == "short_term", "code, action, comment, price, yield", "code, action, comment")
     return page(
         B.title,
         toolbar,
-        _error(B.select_error, "select-error"),
+        field_error(B.select_error, "select-error"),
         table_card(header, body),
         _upload_dialog(B, BULK_UPLOAD_ID, B.title, columns_text),
         _results_dialog(),

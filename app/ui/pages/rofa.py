@@ -10,7 +10,7 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
-from app.ui.components.widgets import download_button
+from app.ui.components.widgets import cancel_button, download_button
 from app.ui.pages.target_portfolio import (
     DATE_TIME, tp_alerts, tp_class_bars, tp_class_tables, tp_figures, tp_groups, tp_status_badge,
 )
@@ -204,7 +204,7 @@ def _confirm() -> rx.Component:
             rx.alert_dialog.title(rx.cond(approve, "Approve", "Decline")),
             rx.alert_dialog.description(S.confirm_message, id="confirm-message"),
             rx.hstack(
-                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.cancel_confirm, id="confirm-cancel"),
+                cancel_button(on_click=S.cancel_confirm, id="confirm-cancel"),
                 rx.button(rx.cond(approve, "Approve", "Decline"), color_scheme=rx.cond(approve, "green", "red"),
                           on_click=S.confirm, id="confirm-ok"),
                 justify="end", spacing="3", margin_top="16px",

@@ -16,7 +16,8 @@ from app.ui.components.asset_picker import asset_picker
 from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
 from app.ui.components.widgets import (
-    confirm_dialog_of, empty_row, list_footer, page_size_select, pagination, plain_header, skeleton_rows, table_card,
+    cancel_button, clickable_row, confirm_dialog_of, empty_row, list_footer, page_controls, plain_header, table_card,
+    table_rows,
 )
 from app.ui.states.advice_versions import VERSION_PAGE_SIZES
 from app.ui.states.base import AppState
@@ -536,8 +537,7 @@ def _actions() -> rx.Component:
                                            title="Email: the record of advice the client approves")),
         rx.button(rx.icon("history", size=14), "Versions", variant="soft", on_click=AppState.navigate(S.versions_url),
                   id="tp-versions"),
-        rx.button("Cancel", variant="soft", color_scheme="gray", on_click=AppState.navigate(S.holdings_path),
-                  id="tp-cancel"),
+        cancel_button(on_click=AppState.navigate(S.holdings_path), id="tp-cancel"),
         spacing="2", wrap="wrap", justify="end",
     ))
 
@@ -566,7 +566,7 @@ def _edit_bar() -> rx.Component:
                           disabled=(S.edit_steps == 0) | S.recalculating, id="tp-undo"),
                 rx.button(rx.icon("save", size=14), "Save", on_click=S.save_edit, loading=S.saving,
                           disabled=~S.edit_changed & (S.invalid_count == 0) & ~S.recalculating, id="tp-save"),
-                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.cancel_edit, id="tp-edit-cancel"),
+                cancel_button(on_click=S.cancel_edit, id="tp-edit-cancel"),
                 spacing="2",
             ),
             justify="between", align="center", gap="8px", wrap="wrap", width="100%",
@@ -679,7 +679,7 @@ def _dated(at: Any, by: Any) -> rx.Component:
 
 
 def _version_row(row: VersionRow) -> rx.Component:
-    return rx.table.row(
+    return clickable_row(
         rx.table.cell(rx.text(row.version, weight="bold"), **NUMBER),
         rx.table.cell(rx.badge(row.status_label, color_scheme=row.color, variant="soft"), white_space="nowrap"),
         _dated(row.created_at, row.created_by),
@@ -692,7 +692,7 @@ def _version_row(row: VersionRow) -> rx.Component:
             white_space="nowrap",
         ),
         rx.table.cell(row.moderator, white_space="nowrap"),
-        on_click=AppState.navigate(row.url), cursor="pointer", _hover={"background": rx.color("gray", 3)},
+        on_click=AppState.navigate(row.url),
         class_name="version-row", custom_attrs={"data-version": row.version},
     )
 
@@ -703,23 +703,15 @@ def versions_page() -> rx.Component:
         rx.table.column_header_cell("Version", **NUMBER), plain_header("Status"), plain_header("Created"),
         plain_header("Validated"), plain_header("Approved / Declined"), plain_header("By"),
     )
-    body = rx.table.body(
-        rx.cond(V.loading, skeleton_rows(columns),
-                rx.cond(V.rows.length() > 0, rx.foreach(V.rows, _version_row),
-                        empty_row(columns, "No target portfolio versions to show."))),
-        id="versions-body",
-    )
-    footer = list_footer(
-        rx.text(V.count_text, size="1", color=rx.color("gray", 10), id="versions-count"),
-        rx.hstack(page_size_select(V.page_size, V.set_page_size, VERSION_PAGE_SIZES),
-                  pagination(V.page, V.pages, V.visible, V.go_page), spacing="4", align="center", wrap="wrap"),
-    )
+    body = table_rows(V.rows, _version_row, columns, loading=V.loading,
+                      empty=empty_row(columns, "No target portfolio versions to show."), id="versions-body")
+    footer = list_footer(rx.text(V.count_text, size="1", color=rx.color("gray", 10), id="versions-count"),
+                         page_controls(V, VERSION_PAGE_SIZES))
     return page(
         "Target Portfolio Versions",
         table_card(header, body, footer),
         crumbs=portfolio_crumbs(V, ("Target Portfolio", V.current_url), ("Versions", None)),
-        actions=rx.button("Cancel", variant="soft", color_scheme="gray", on_click=AppState.navigate(V.current_url),
-                          id="versions-cancel"),
+        actions=cancel_button(on_click=AppState.navigate(V.current_url), id="versions-cancel"),
     )
 
 

@@ -12,8 +12,8 @@ from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
 from app.ui.components.widgets import (
-    download_button, empty_row, field, list_footer, page_size_select, pagination, plain_header, skeleton_rows,
-    table_card, text_input,
+    cancel_button, clickable_row, download_button, empty_row, field, field_error, list_count, list_footer,
+    page_size_select, pagination, plain_header, table_card, table_rows, text_input,
 )
 from app.ui.states.advice_versions import VERSION_PAGE_SIZES
 from app.ui.states.base import AppState
@@ -162,8 +162,7 @@ def _edit_input(name: str, value: Any, on_change: Any, field_name: str) -> rx.Co
     return rx.vstack(
         rx.input(value=value, on_change=on_change, size="1", width="96px", input_mode="decimal", name=name,
                  class_name=name, color_scheme=rx.cond(error != "", "red", "gray"), text_align="right"),
-        rx.cond(error != "", rx.text(error, size="1", color=rx.color("red", 11), class_name="field-error",
-                                     max_width="160px", white_space="normal")),
+        field_error(error, max_width="160px", white_space="normal"),
         spacing="1", align="end",
     )
 
@@ -240,13 +239,9 @@ def _transactions() -> rx.Component:
         plain_header("Recommendation"),
         rx.cond(S.can_edit, plain_header("")),
     )
-    body = rx.table.body(
-        rx.cond(S.loading, skeleton_rows(10, 3),
-                rx.cond(S.transactions.length() == 0,
-                        empty_row(13, "There are no transactions in these trade recommendations."),
-                        rx.foreach(S.transactions, _tx_row))),
-        id="ti-transactions",
-    )
+    body = table_rows(S.transactions, _tx_row, 10, loading=S.loading, skeleton=3,
+                      empty=empty_row(13, "There are no transactions in these trade recommendations."),
+                      id="ti-transactions")
     return rx.vstack(
         rx.hstack(
             rx.heading("Transactions", size="3"),
@@ -307,7 +302,7 @@ def _ask_dialog() -> rx.Component:
             rx.alert_dialog.title("Please confirm"),
             rx.alert_dialog.description(S.confirm_message, id="confirm-message"),
             rx.hstack(
-                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.cancel_confirm, id="confirm-cancel"),
+                cancel_button(on_click=S.cancel_confirm, id="confirm-cancel"),
                 rx.button(label, color_scheme=color, on_click=S.confirm, id="confirm-ok"),
                 justify="end", spacing="3", margin_top="16px",
             ),
@@ -345,7 +340,7 @@ def _add_dialog() -> rx.Component:
                 spacing="3", width="100%", margin_top="12px",
             ),
             rx.hstack(
-                rx.button("Cancel", variant="soft", color_scheme="gray", on_click=S.close_form, id="add-cancel"),
+                cancel_button(on_click=S.close_form, id="add-cancel"),
                 rx.button("Add", on_click=S.save_add, loading=S.saving, id="add-save"),
                 justify="end", spacing="3", margin_top="16px",
             ),
@@ -483,7 +478,7 @@ def trade_instructions_page() -> rx.Component:
 
 # ---- versions ---------------------------------------------------------------------------------------------
 def _version_row(row: VersionRow) -> rx.Component:
-    return rx.table.row(
+    return clickable_row(
         rx.table.cell(rx.text("Version " + row.version.to_string(), weight="medium", class_name="version-number"),
                       white_space="nowrap"),
         rx.table.cell(rx.badge(row.status_label, color_scheme=status_color(row.status), variant="soft",
@@ -495,8 +490,6 @@ def _version_row(row: VersionRow) -> rx.Component:
                       white_space="nowrap"),
         rx.table.cell(rx.text(row.error, size="1", color=rx.color("red", 11)), max_width="320px"),
         on_click=AppState.navigate(row.url),
-        cursor="pointer",
-        _hover={"background": rx.color("gray", 3)},
         class_name="version-row",
     )
 
@@ -504,14 +497,11 @@ def _version_row(row: VersionRow) -> rx.Component:
 def versions_page() -> rx.Component:
     header = rx.table.row(plain_header("Version"), plain_header("Status"), plain_header("Created"),
                           plain_header("Calculated by"), plain_header("Last step"), plain_header(""))
-    body = rx.table.body(
-        rx.cond(V.loading, skeleton_rows(6, 4),
-                rx.cond(V.rows.length() == 0, empty_row(6, "There are no trade recommendations for this portfolio yet."),
-                        rx.foreach(V.rows, _version_row))),
-        id="versions-table",
-    )
+    body = table_rows(V.rows, _version_row, 6, loading=V.loading, skeleton=4,
+                      empty=empty_row(6, "There are no trade recommendations for this portfolio yet."),
+                      id="versions-table")
     footer = list_footer(
-        rx.text(V.showing, size="2", color=rx.color("gray", 11), id="versions-showing"),
+        list_count(V.showing, id_="versions-showing"),
         rx.hstack(pagination(V.page, V.pages, V.visible, V.go_page),
                   page_size_select(V.page_size, V.set_page_size, VERSION_PAGE_SIZES), spacing="4", align="center",
                   wrap="wrap"),
@@ -520,8 +510,7 @@ def versions_page() -> rx.Component:
         "Trade Recommendations Versions",
         table_card(header, body, footer),
         crumbs=portfolio_crumbs(V, (SCREEN_TITLE, V.current_url), ("Versions", None)),
-        actions=rx.button("Cancel", variant="soft", color_scheme="gray", on_click=AppState.navigate(V.current_url),
-                          id="versions-cancel"),
+        actions=cancel_button(on_click=AppState.navigate(V.current_url), id="versions-cancel"),
     )
 
 

@@ -13,8 +13,8 @@ from app.services.trade_approval_report import STATUS_FILTER_LABELS
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    confirm_dialog_of, download_button, empty_row, list_footer, page_size_select, pagination, plain_header, skeleton_rows, sort_header,
-    table_card,
+    cancel_button, confirm_dialog_of, download_button, empty_row, field_error, list_count, list_footer, page_controls,
+    plain_header, search_input, sort_header, table_card, table_rows,
 )
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
@@ -43,9 +43,6 @@ A = TradeApprovalState
 def _label(text: str) -> rx.Component:
     return rx.text(text, size="1", weight="medium", color=rx.color("gray", 11), as_="label")
 
-
-def _error(text: Any, id_: str) -> rx.Component:
-    return rx.cond(text != "", rx.text(text, size="1", color=rx.color("red", 11), class_name="field-error", id=id_))
 
 
 def _side(side: Any) -> rx.Component:
@@ -77,11 +74,10 @@ def _file_toolbar() -> rx.Component:
             rx.button(rx.icon("download", size=14), "Load", on_click=F.load, loading=F.loading, id="file-load"),
             spacing="2", align="center",
         )),
-        rx.input(rx.input.slot(rx.icon("search", size=14)), value=F.search, on_change=F.set_search,
-                 debounce_timeout=300, placeholder="Filter by portfolio, broker, code, type or status",
-                 id="file-filter", name="filter", width=["100%", "100%", "340px"]),
+        search_input("Filter by portfolio, broker, code, type or status", F.search, F.set_search, "file-filter",
+                     name="filter", width=["100%", "100%", "340px"]),
         rx.spacer(),
-        rx.text(F.showing, size="2", color=rx.color("gray", 11), id="file-count"),
+        list_count(F.showing, id_="file-count"),
         wrap="wrap", spacing="3", align="center", width="100%",
     )
 
@@ -115,7 +111,7 @@ def _adjustments() -> rx.Component:
                                        aria_label=gap_label,
                                        color_scheme=rx.cond(F.adj_gap_error != "", "red", "gray")),
                               spacing="2", align="center"),
-                          _error(F.adj_gap_error, "adj-gap-error"),
+                          field_error(F.adj_gap_error, "adj-gap-error"),
                           spacing="1"),
                 rx.vstack(_label("Rounding"),
                           rx.hstack(
@@ -137,7 +133,7 @@ def _adjustments() -> rx.Component:
                           rx.input(type="date", value=F.adj_expiry, on_change=F.set_adj_expiry, min=F.today,
                                    id="adj-expiry", name="adj-expiry", size="1", width="150px",
                                    color_scheme=rx.cond(F.adj_expiry_error != "", "red", "gray")),
-                          _error(F.adj_expiry_error, "adj-expiry-error"),
+                          field_error(F.adj_expiry_error, "adj-expiry-error"),
                           spacing="1"),
                 rx.vstack(_label("Limit vs last close"),
                           rx.hstack(
@@ -152,8 +148,8 @@ def _adjustments() -> rx.Component:
                                        disabled=~F.adj_filter_on, text_align="right",
                                        color_scheme=rx.cond(F.adj_limit_value_error != "", "red", "gray")),
                               spacing="2", align="center"),
-                          _error(F.adj_limit_percentage_error, "adj-limit-percentage-error"),
-                          _error(F.adj_limit_value_error, "adj-limit-value-error"),
+                          field_error(F.adj_limit_percentage_error, "adj-limit-percentage-error"),
+                          field_error(F.adj_limit_value_error, "adj-limit-value-error"),
                           rx.cond(F.adj_filter_on, rx.text("Only rows whose limit differs from the last close by "
                                                            "more than this", **MUTED, max_width="220px")),
                           spacing="1"),
@@ -238,16 +234,9 @@ def _file_table() -> rx.Component:
         _num_header("Expiry", "expiry"),
     )
     empty = rx.cond(F.error != "", F.error, rx.cond(F.loaded, FILE_EMPTY, PICK_FIRM))
-    body = rx.table.body(
-        rx.cond(F.loading & (F.rows.length() == 0), skeleton_rows(FILE_COLUMNS),
-                rx.cond(F.rows.length() == 0, empty_row(FILE_COLUMNS, empty), rx.foreach(F.rows, _file_row))),
-        id="file-table",
-    )
-    footer = list_footer(
-        rx.text(F.showing, size="2", color=rx.color("gray", 11)),
-        rx.hstack(page_size_select(F.page_size, F.set_page_size, PAGE_SIZES),
-                  pagination(F.page, F.pages, F.visible, F.go_page), spacing="4", align="center", wrap="wrap"),
-    )
+    body = table_rows(F.rows, _file_row, FILE_COLUMNS, loading=F.loading & (F.rows.length() == 0),
+                      empty=empty_row(FILE_COLUMNS, empty), id="file-table")
+    footer = list_footer(list_count(F.showing), page_controls(F, PAGE_SIZES))
     return table_card(header, body, footer)
 
 
@@ -425,14 +414,12 @@ def _approval_table() -> rx.Component:
         plain_header("Recommendation"),
         plain_header("Decision"),
     )
-    body = rx.table.body(
-        rx.cond(A.loading & (A.lines.length() == 0), skeleton_rows(APPROVAL_COLUMNS),
-                rx.cond(A.lines.length() == 0, empty_row(APPROVAL_COLUMNS, rx.cond(A.error != "", A.error, A.empty_text)),
-                        rx.foreach(A.lines, lambda line: rx.cond(line.is_group, _group_row(line), _item_row(line))))),
-        id="approval-table",
-    )
+    body = table_rows(A.lines, lambda line: rx.cond(line.is_group, _group_row(line), _item_row(line)),
+                      APPROVAL_COLUMNS, loading=A.loading & (A.lines.length() == 0),
+                      empty=empty_row(APPROVAL_COLUMNS, rx.cond(A.error != "", A.error, A.empty_text)),
+                      id="approval-table")
     footer = list_footer(
-        rx.text(A.showing, size="2", color=rx.color("gray", 11), id="approval-count"),
+        list_count(A.showing, id_="approval-count"),
         rx.cond(A.awaiting_count > 0,
                 rx.text(A.decided_count.to_string() + " of " + A.awaiting_count.to_string() + " decided", size="2",
                         color=rx.color("gray", 11), id="approval-decided")),
@@ -471,8 +458,7 @@ def _approval_view() -> rx.Component:
                 rx.alert_dialog.title("Please confirm"),
                 rx.alert_dialog.description(A.confirm_message, id="approval-question"),
                 rx.hstack(
-                    rx.button("Cancel", variant="soft", color_scheme="gray", on_click=A.cancel_confirm,
-                              id="approval-ask-cancel"),
+                    cancel_button(on_click=A.cancel_confirm, id="approval-ask-cancel"),
                     rx.button(A.confirm_label, on_click=A.confirm,
                               id="approval-ask-ok"),
                     justify="end", spacing="3", margin_top="16px",

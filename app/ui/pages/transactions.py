@@ -17,8 +17,7 @@ from app.ui.components.transaction_forms import (
     recreate_confirm, upload_failure_dialog, upload_modal,
 )
 from app.ui.components.widgets import (
-    empty_row, list_footer, page_size_select, pagination, plain_header, row_menu, skeleton_rows, sort_header,
-    table_card,
+    empty_row, list_footer, page_controls, plain_header, row_menu, sort_header, table_card, table_rows,
 )
 from app.ui.states.base import AppState
 from app.ui.states.transactions import (
@@ -179,18 +178,14 @@ def _cash_table() -> rx.Component:
         rx.button(rx.icon("plus", size=14), "Add credit", variant="soft", on_click=C.open_cash("credit"),
                   id="empty-credit"),
         spacing="2"))
-    body = rx.table.body(
-        rx.cond(C.loading, skeleton_rows(columns),
-                rx.cond(C.rows.length() > 0, rx.foreach(C.rows, _cash_line),
-                        empty_row(columns, "No cash transactions yet: an opening balance or a credit starts the record.",
-                                  empty_action))),
+    body = table_rows(
+        C.rows, _cash_line, columns, loading=C.loading,
+        empty=empty_row(columns, "No cash transactions yet: an opening balance or a credit starts the record.",
+                        empty_action),
         id="cash-body",
     )
-    footer = list_footer(
-        rx.text(C.count_text, size="1", color=rx.color("gray", 10), id="cash-count"),
-        rx.hstack(page_size_select(C.page_size, C.set_page_size, PAGE_SIZES),
-                  pagination(C.page, C.pages, C.visible, C.go_page), spacing="4", align="center", wrap="wrap"),
-    )
+    footer = list_footer(rx.text(C.count_text, size="1", color=rx.color("gray", 10), id="cash-count"),
+                         page_controls(C, PAGE_SIZES))
     return table_card(header, body, footer)
 
 
@@ -365,13 +360,11 @@ def _panel() -> rx.Component:
         _number_header(A, "Unrealised", "unrealised_gain_loss"), _number_header(A, "Realised", "realised_gain_loss"),
         _sort(A, "Last trade", "date"), plain_header(""),
     )
-    body = rx.table.body(
-        rx.cond(A.loading, skeleton_rows(columns),
-                rx.cond(A.rows.length() > 0, rx.foreach(A.rows, _panel_line),
-                        empty_row(columns, "No asset transactions yet: a purchase starts the record.",
-                                  rx.cond(A.can_act, rx.button(rx.icon("plus", size=14), "Add purchase", variant="soft",
-                                                               on_click=A.open_add("purchase", ""),
-                                                               id="empty-add"))))),
+    add_purchase = rx.cond(A.can_act, rx.button(rx.icon("plus", size=14), "Add purchase", variant="soft",
+                                                 on_click=A.open_add("purchase", ""), id="empty-add"))
+    body = table_rows(
+        A.rows, _panel_line, columns, loading=A.loading,
+        empty=empty_row(columns, "No asset transactions yet: a purchase starts the record.", add_purchase),
         id="asset-body",
     )
     footer = list_footer(
@@ -380,8 +373,7 @@ def _panel() -> rx.Component:
             rx.cond(A.has_more, rx.button("Load more", size="1", variant="soft", on_click=A.load_more, id="load-more")),
             spacing="3", align="center",
         ),
-        rx.hstack(page_size_select(A.page_size, A.set_page_size, PAGE_SIZES),
-                  pagination(A.page, A.pages, A.visible, A.go_page), spacing="4", align="center", wrap="wrap"),
+        page_controls(A, PAGE_SIZES),
     )
     return table_card(header, body, footer)
 

@@ -8,9 +8,9 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    confirm_dialog_of, empty_row, field, file_src, form_grid, image_picker, image_remove_dialog, list_footer,
-    page_size_select, pagination, plain_header, row_menu, section, skeleton_rows, sort_header, status_badge, table_card,
-    text_input,
+    cancel_button, clickable_row, confirm_dialog_of, empty_row, field, file_src, form_grid, image_picker,
+    image_remove_dialog, list_count, list_footer, page_controls, plain_header, row_menu, search_input, section,
+    sort_header, status_badge, table_card, table_rows, text_input,
 )
 from app.ui.states.base import AppState
 from app.ui.states.users import (
@@ -74,7 +74,7 @@ def _row_actions(row: UserRow) -> rx.Component:
 
 
 def _row(row: UserRow, kind: str) -> rx.Component:
-    return rx.table.row(
+    return clickable_row(
         _name_cell(row),
         rx.table.cell(rx.text(row.email, title=row.email, max_width="260px", overflow="hidden", text_overflow="ellipsis",
                               white_space="nowrap")),
@@ -87,8 +87,6 @@ def _row(row: UserRow, kind: str) -> rx.Component:
         date_cell(row.logined_at, "DD/MM/YYYY HH:mm"),
         rx.table.cell(_row_actions(row), on_click=rx.stop_propagation, text_align="right"),
         on_click=AppState.navigate(row.open_url),
-        cursor="pointer",
-        _hover={"background": rx.color("gray", 3)},
         class_name="user-row",
         id=f"user-row-{row.id}",
         align="center",
@@ -134,11 +132,8 @@ def _date_range(label: str, id_: str) -> rx.Component:
 
 def _toolbar(route_name: str) -> rx.Component:
     return rx.flex(
-        rx.input(
-            rx.input.slot(rx.icon("search", size=14)),
-            value=UsersState.search, on_change=UsersState.set_search, debounce_timeout=350,
-            placeholder="Search by name or e-mail", id="search", name="search", width=["100%", "100%", "260px"],
-        ),
+        search_input("Search by name or e-mail", UsersState.search, UsersState.set_search, "search",
+                     debounce_timeout=350, name="search", width=["100%", "100%", "260px"]),
         rx.box(option_select(UsersState.status_filter, UsersState.status_options, UsersState.set_status_filter,
                              id="status-filter"), min_width="140px"),
         rx.box(option_select(UsersState.role_filter, UsersState.role_options, UsersState.set_role_filter,
@@ -192,22 +187,9 @@ def users_list_page(route_name: str) -> rx.Component:
         _toolbar(route_name),
         table_card(
             _header(kind),
-            rx.table.body(
-                rx.cond(
-                    UsersState.loading,
-                    skeleton_rows(columns),
-                    rx.cond(UsersState.rows.length() > 0,
-                            rx.foreach(UsersState.rows, lambda row: _row(row, kind)),
-                            empty_row(columns, UsersState.empty_text, new_in_empty)),
-                ),
-                id="users-table",
-            ),
-            list_footer(
-                rx.text(UsersState.showing, size="2", color=rx.color("gray", 11), id="showing"),
-                rx.hstack(page_size_select(UsersState.page_size, UsersState.set_page_size),
-                          pagination(UsersState.page, UsersState.pages, UsersState.visible, UsersState.go_page),
-                          spacing="4", align="center", wrap="wrap"),
-            ),
+            table_rows(UsersState.rows, lambda row: _row(row, kind), columns, loading=UsersState.loading,
+                       empty=empty_row(columns, UsersState.empty_text, new_in_empty), id="users-table"),
+            list_footer(list_count(UsersState.showing, id_="showing"), page_controls(UsersState)),
         ),
         confirm_dialog_of(UsersState),
         crumbs=_list_crumbs(route_name),
@@ -281,7 +263,7 @@ def _details_form() -> rx.Component:
             rx.cond(
                 ~f.read_only,
                 rx.hstack(
-                    rx.button("Cancel", type="button", variant="soft", color_scheme="gray", on_click=f.cancel, id="user-cancel"),
+                    cancel_button(type="button", on_click=f.cancel, id="user-cancel"),
                     rx.button(rx.cond(f.mode == "new", "Create", "Save"), type="submit", id="user-save", loading=f.saving),
                     justify="end", width="100%", spacing="3",
                 ),
