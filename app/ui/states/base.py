@@ -3,7 +3,6 @@ and toasts. Screen states subclass AppState (one level) and call `self._actor()`
 any client can call any handler, so identity is always resolved on the server from the token."""
 from __future__ import annotations
 
-import asyncio
 import time
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -73,20 +72,15 @@ class AppState(rx.State):
         return rx.redirect(routes.url("login"))
 
     @rx.event
-    async def check_login(self):
-        """on_load of every signed-in page: load the frame's identity or go to login (in a worker
-        thread, like the screens' loads: the event loop serves other users while this one waits)."""
+    def check_login(self):
+        """on_load of every signed-in page: load the frame's identity or go to login."""
         self.form_dirty = False
         self.leave_open = False
-        return await asyncio.to_thread(self._identify)
-
-    def _identify(self):
         try:
             actor = self._actor()
             self._load_identity(actor)
         except AuthenticationError:
             return self._to_login()
-        return None
 
     def _send_client_home(self, actor: Actor):
         """Screens a client may not open: the client goes home with a toast (None for everyone else).

@@ -18,7 +18,6 @@ Paging and sorting live in app.ui.toolkit.lists (Paged, ListControls); formatter
 A mixin's hooks (`_reload`, `_confirmed`) are implemented by the screen."""
 from __future__ import annotations
 
-import asyncio
 import functools
 import inspect
 from typing import Any, Callable, ClassVar
@@ -144,7 +143,7 @@ def screen_load(*, clients: bool = True, failed: str = GENERIC,
                 if result is not None:
                     yield result
         else:
-            def load_now(self):
+            def on_load(self):
                 actor, refusal = _actor_or_refusal(self)
                 if actor is None:
                     return refusal
@@ -152,11 +151,6 @@ def screen_load(*, clients: bool = True, failed: str = GENERIC,
                     return load(self, actor)
                 except (AuthenticationError, DomainError) as exc:
                     return _failure(self, actor, exc)
-
-            async def on_load(self):
-                # The load waits on the database: in a worker thread, the web process's event loop
-                # serves other users' events meanwhile (a plain handler would hold it for each query).
-                return await asyncio.to_thread(load_now, self)
 
         on_load.__doc__ = load.__doc__
         on_load.__module__ = load.__module__
