@@ -5,6 +5,7 @@ settings and who receives the e-mails, people's names, and the firm's live-updat
 modules of those use cases import this one; it imports none of them."""
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import datetime
 from typing import Any, Iterable
@@ -13,11 +14,16 @@ from sqlalchemy import func, select as sa_select, true
 from sqlmodel import Session, col, select
 
 from app.db.tables import (
-    Model, ModelCommentary, Portfolio, PortfolioUser, TargetPortfolio, TargetPortfolioComment, TradeInstruction, User,
+    Asset, AssetClass, IndustryGroup, Model, ModelCommentary, Portfolio, PortfolioUser, TargetPortfolio,
+    TargetPortfolioComment, TradeInstruction, User,
 )
 from app.domain import advice
 from app.domain import portfolios as portfolio_rules
 from app.domain.advice import PortfolioFacts, TIStatus, TPStatus
+from app.domain.advice.target_portfolios import (
+    Commentary, InvestmentRef, ModelRef, PersonName, ResultNames, TargetPortfolioView, TPPermissions, TPSummary, edits_of,
+)
+from app.domain.engine.results import Target
 from app.domain.errors import NotFound
 from app.domain.permissions import Actor
 from app.domain.roles import Role
@@ -112,60 +118,118 @@ def iso(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def tp_summary(row: TargetPortfolio, names: dict[int, dict[str, str]]) -> dict[str, Any]:
+def person_names(parts: dict[int, dict[str, str]]) -> dict[int, PersonName]:
+    return {uid: PersonName(d["first_name"], d["last_name"]) for uid, d in parts.items()}
+
+
+def summary_of(row: TargetPortfolio, names: dict[int, PersonName]) -> TPSummary:
+    return TPSummary(
+        id=row.id, investment_id=row.investment_id, version=row.version, status=row.status,
+        not_enough_cash=row.not_enough_cash, error_message=row.error_message, value=row.value,
+        model_id=row.model_id, model_version=row.model_version, allocation_method=row.allocation_method,
+        row_version=row.row_version, created_at=row.created_at, validated_at=row.validated_at,
+        approved_at=row.approved_at, declined_at=row.declined_at,
+        creator=names.get(row.created_by), validator=names.get(row.validated_by),
+        approver=names.get(row.approved_by), decliner=names.get(row.declined_by), moderator=names.get(row.moderator_id),
+    )
+
+
+def _person_json(name: PersonName | None) -> dict[str, str] | None:
+    return {"first_name": name.first_name, "last_name": name.last_name} if name else None
+
+
+def summary_json(t: TPSummary) -> dict[str, Any]:
+    """A target portfolio version as the API lists it."""
     return {
-        "id": row.id, "investment_id": row.investment_id, "version": row.version, "status": row.status,
-        "status_label": advice.tp_label(row.status, row.not_enough_cash), "not_enough_cash": row.not_enough_cash,
-        "error_message": row.error_message, "target_portfolio_value": str(row.value) if row.value is not None else None,
-        "model_id": row.model_id, "model_version": row.model_version, "allocation_method": row.allocation_method,
-        "row_version": row.row_version,
-        "created_at": iso(row.created_at), "validated_at": iso(row.validated_at),
-        "approved_at": iso(row.approved_at), "declined_at": iso(row.declined_at),
-        "creator": names.get(row.created_by), "validator": names.get(row.validated_by),
-        "approver": names.get(row.approved_by), "decliner": names.get(row.declined_by),
-        "moderator": names.get(row.moderator_id),
+        "id": t.id, "investment_id": t.investment_id, "version": t.version, "status": t.status,
+        "status_label": t.status_label, "not_enough_cash": t.not_enough_cash,
+        "error_message": t.error_message, "target_portfolio_value": str(t.value) if t.value is not None else None,
+        "model_id": t.model_id, "model_version": t.model_version, "allocation_method": t.allocation_method,
+        "row_version": t.row_version,
+        "created_at": iso(t.created_at), "validated_at": iso(t.validated_at),
+        "approved_at": iso(t.approved_at), "declined_at": iso(t.declined_at),
+        "creator": _person_json(t.creator), "validator": _person_json(t.validator),
+        "approver": _person_json(t.approver), "decliner": _person_json(t.decliner),
+        "moderator": _person_json(t.moderator),
     }
 
 
-def tp_shape(s: Session, actor: Actor, p: Portfolio, row: TargetPortfolio,
-             result: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The target portfolio as the screens and the API show it; `result` replaces the stored one
+def tp_summary(row: TargetPortfolio, names: dict[int, dict[str, str]]) -> dict[str, Any]:
+    return summary_json(summary_of(row, person_names(names)))
+
+
+def stored_result(row: TargetPortfolio) -> Target | None:
+    return Target.from_dict(json.loads(row.result)) if row.result else None
+
+
+def tp_view(s: Session, actor: Actor, p: Portfolio, row: TargetPortfolio, result: Target | None = None) -> TargetPortfolioView:
+    """The target portfolio as the screens and the API read it; `result` replaces the stored one
     (an edit step's recalculation)."""
-    names = user_name_parts(s, [row.created_by, row.validated_by, row.approved_by, row.declined_by, row.moderator_id])
-    facts = portfolio_facts(s, actor, p)
+    names = person_names(user_name_parts(s, [row.created_by, row.validated_by, row.approved_by, row.declined_by,
+                                             row.moderator_id]))
     comments = s.exec(select(TargetPortfolioComment).where(TargetPortfolioComment.tp_id == row.id)
                       .order_by(TargetPortfolioComment.id)).all()
     model = s.get(Model, row.model_id) if row.model_id else None
-    if result is None and row.result:
-        result = json.loads(row.result)
+    if result is None:
+        result = stored_result(row)
+    return TargetPortfolioView(
+        summary=summary_of(row, names),
+        investment=InvestmentRef(id=p.id, name=p.name, type=p.type, inactive=p.inactive),
+        model=ModelRef(id=model.id, name=model.name, allocation_method=model.allocation_method) if model else None,
+        result=result,
+        names=result_names(s, result) if result is not None else ResultNames(),
+        commentaries=tp_commentaries(s, row, comments),
+        permissions=TPPermissions.of(actor, portfolio_facts(s, actor, p)),
+    )
+
+
+def tp_json(view: TargetPortfolioView) -> dict[str, Any]:
+    """The target portfolio as the API shows it."""
+    result = view.result.to_dict() if view.result is not None else None
+    model = view.model
     return {
-        **tp_summary(row, names),
-        "investment": {"id": p.id, "name": p.name, "type": p.type, "inactive": p.inactive},
-        "model": {"id": model.id, "name": model.name, "allocation_method": model.allocation_method} if model else None,
+        **summary_json(view.summary),
+        "investment": dataclasses.asdict(view.investment),
+        "model": dataclasses.asdict(model) if model else None,
         "result": result,
-        "overrides": edits_of(result),
-        "commentaries": tp_commentaries(s, row, comments),
-        "permissions": {
-            "calculate": advice.can_calculate_tp(actor, facts),
-            "view_only": advice.tp_view_only(actor, facts),
-            "edit_commentary": advice.can_edit_commentary(actor, facts),
-            "decide": advice.can_decide_roa(actor, facts),
-        },
+        "overrides": edits_of(view.result),
+        "commentaries": [dataclasses.asdict(c) for c in view.commentaries],
+        "permissions": dataclasses.asdict(view.permissions),
     }
 
 
-def tp_commentaries(s: Session, row: TargetPortfolio, own: list[TargetPortfolioComment]) -> list[dict[str, Any]]:
+def tp_shape(s: Session, actor: Actor, p: Portfolio, row: TargetPortfolio, result: Target | None = None) -> dict[str, Any]:
+    return tp_json(tp_view(s, actor, p, row, result))
+
+
+def result_names(s: Session, result: Target) -> ResultNames:
+    """The names behind the ids `result` holds: its assets, classes and industry groups."""
+    asset_ids = {a.asset_id for a in result.assets}
+    class_ids = ({a.class_id for a in result.assets} | {h.class_id for h in result.holdings}
+                 | {c.id for c in result.classes if c.id is not None})
+    group_ids = ({a.industry_group_id for a in result.assets if a.industry_group_id is not None}
+                 | {g.id for g in result.industry_groups if g.id is not None})
+    assets = {a.id: (a.name, a.url or "") for a in s.exec(select(Asset).where(col(Asset.id).in_(asset_ids)))} \
+        if asset_ids else {}
+    classes = {c.id: c.title for c in s.exec(select(AssetClass).where(col(AssetClass.id).in_(class_ids)))} \
+        if class_ids else {}
+    groups = {g.id: (g.title, g.color or "")
+              for g in s.exec(select(IndustryGroup).where(col(IndustryGroup.id).in_(group_ids)))} if group_ids else {}
+    return ResultNames(assets=assets, classes=classes, industry_groups=groups)
+
+
+def tp_commentaries(s: Session, row: TargetPortfolio, own: list[TargetPortfolioComment]) -> tuple[Commentary, ...]:
     """The target portfolio's own commentary; a type it has none of starts from the model's
     commentary of that type (id None until someone saves it for this target portfolio)."""
-    out = [{"id": c.id, "type": c.type, "description": c.description} for c in own]
+    out = [Commentary(c.id, c.type, c.description) for c in own]
     have = {c.type for c in own}
     if row.model_id and len(have) < len(advice.COMMENT_TYPES):
         for c in s.exec(select(ModelCommentary).where(ModelCommentary.model_id == row.model_id)
                         .order_by(ModelCommentary.id)).all():
             if c.type not in have and c.type in advice.COMMENT_TYPES:
-                out.append({"id": None, "type": c.type, "description": c.description})
+                out.append(Commentary(None, c.type, c.description))
                 have.add(c.type)
-    return out
+    return tuple(out)
 
 
 def visible_tp_row(s: Session, actor: Actor, p: Portfolio, row: TargetPortfolio | None) -> TargetPortfolio:
@@ -193,20 +257,6 @@ def load_tp(s: Session, actor: Actor, tp_id: Any, *, lock: bool = False) -> tupl
         raise NotFound(TP_NOT_FOUND)
     p = load_portfolio(s, actor, row.investment_id, lock=lock)
     return p, visible_tp_row(s, actor, p, row)
-
-
-def edits_of(result: dict[str, Any] | None) -> list[dict[str, Any]]:
-    """The adviser's edits a (stored or recalculated) result carries, in the form `edit_step` and
-    `save_edit` take them, so that the next edit starts from them: added assets first
-    ({asset_id, code, class_id}), then the units set ({asset_id, code, target_units})."""
-    if not result:
-        return []
-    codes = {a["asset_id"]: a["code"] for a in result.get("assets") or []}
-    out: list[dict[str, Any]] = [{"asset_id": a["asset_id"], "code": codes.get(a["asset_id"]), "class_id": a["class_id"]}
-                                 for a in result.get("added") or []]
-    out += [{"asset_id": o["asset_id"], "code": codes.get(o["asset_id"]), "target_units": o["target_units"]}
-            for o in result.get("overrides") or []]
-    return out
 
 
 # ---- trade recommendations a client may see ------------------------------------------------------

@@ -16,11 +16,13 @@ from app.db.tables import Firm, Portfolio, PortfolioUser, TargetPortfolio, User
 from app.domain import advice, cgt
 from app.domain import portfolios as portfolio_rules
 from app.db.types import utcnow
+from app.domain.advice.target_portfolios import TargetPortfolioView
+from app.domain.engine.results import Target
 from app.domain.money import to_cents
 from app.domain.permissions import Actor
 from app.services import mail, postings
 from app.services.advice_queries import (
-    last_validated_tp_id, load_tp, portfolio_facts, portfolio_owners, receivers, tp_shape,
+    iso, last_validated_tp_id, load_tp, portfolio_facts, portfolio_owners, receivers, tp_json, tp_view,
 )
 from app.services.tenancy import load_portfolio, readable_portfolios
 from app.settings import settings as app_settings
@@ -60,45 +62,43 @@ def notify_validated(s: Session, p: Portfolio, tp: TargetPortfolio, settings: di
     return sent
 
 
-def _sold_assets(s: Session, p: Portfolio, result: dict[str, Any]) -> list[cgt.SoldAsset]:
+def _sold_assets(s: Session, p: Portfolio, result: Target) -> list[cgt.SoldAsset]:
     """The target's sells with their cost base (FIFO or the portfolio's treatment), for the CGT
     estimate: pending = the value sold, value = the holding's value, cost = its cost base."""
     held = postings.positions(s, p)
     out = []
-    for asset in result.get("assets", []):
-        delta = Decimal(asset["delta_units"])
-        if delta >= 0:
+    for asset in result.assets:
+        if asset.delta_units >= 0:
             continue
-        position = held.get(asset["asset_id"])
-        value = Decimal(asset["current_value"])
-        if position is None or position.units <= 0 or value <= 0:
+        position = held.get(asset.asset_id)
+        if position is None or position.units <= 0 or asset.current_value <= 0:
             continue
-        out.append(cgt.SoldAsset(code=asset["code"], pending=to_cents(-Decimal(asset["delta_value"])), value=value,
+        out.append(cgt.SoldAsset(code=asset.code, pending=to_cents(-asset.delta_value), value=asset.current_value,
                                  cost=position.cost_base))
     return out
 
 
-def record(*, actor: Actor, tp_id: Any) -> dict[str, Any]:
-    """The record of advice of a target portfolio (the approval screen and its PDF)."""
+def read(*, actor: Actor, tp_id: Any) -> tuple[TargetPortfolioView, dict[str, Any]]:
+    """The record of advice of a target portfolio: the target portfolio, and what the record adds
+    to it (the practice, the clients and adviser, the fee, the CGT estimate, the decision state)."""
     with session_scope() as s:
         p, tp = load_tp(s, actor, tp_id)
-        shape = tp_shape(s, actor, p, tp)
+        view = tp_view(s, actor, p, tp)
         firm = s.get(Firm, p.firm_id)
         owners = portfolio_owners(s, p.id)
         adviser = s.get(User, p.adviser_id) if p.adviser_id else None
         last_validated = last_validated_tp_id(s, p.id)
         facts = portfolio_facts(s, actor, p)
-        result = shape.get("result") or {}
+        result = view.result
         sold = _sold_assets(s, p, result) if result else []
         cgt_text = cgt.cgt_estimate_text(sold, discount_percent=cgt.discount_percent_for(p.type), hin_percent=ZERO,
                                          account_type=cgt.account_type_for(p.type), portfolio_type=p.type,
                                          owner_count=len(owners))
-        value = Decimal(result["value"]) if result else ZERO
+        value = result.value if result else ZERO
         fee = portfolio_rules.management_fee(value, p.fee_percent, p.fee_limit_min, p.fee_limit_max)
         decidable = advice.roa_decidable(tp.status, last_validated == tp.id) and tp.status != "failed"
-        return {
-            **shape,
-            "date": shape["validated_at"] or shape["created_at"],
+        return view, {
+            "date": iso(tp.validated_at or tp.created_at),
             "practice": {"name": firm.name if firm else None, "abn": firm.abn if firm else None,
                          "licensee_name": firm.licensee_name if firm else None,
                          "licensee_afsl": firm.licensee_afsl if firm else None},
@@ -120,6 +120,12 @@ def record(*, actor: Actor, tp_id: Any) -> dict[str, Any]:
             "confirm_approve": advice.CONFIRM_APPROVE_ROA,
             "confirm_decline": advice.CONFIRM_DECLINE_ROA,
         }
+
+
+def record(*, actor: Actor, tp_id: Any) -> dict[str, Any]:
+    """The record of advice of a target portfolio as the API and its PDF show it."""
+    view, own = read(actor=actor, tp_id=tp_id)
+    return {**tp_json(view), **own}
 
 
 def export_pdf(*, actor: Actor, tp_id: Any, client_offset: Any = None) -> tuple[str, bytes]:

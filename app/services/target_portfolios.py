@@ -10,7 +10,6 @@ a new draft version too.
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 
 import orjson
@@ -28,6 +27,7 @@ from app.db.tables import Asset, Portfolio, TargetPortfolio, TargetPortfolioComm
 from app.db.types import utcnow
 from app.domain import advice
 from app.domain.advice import PortfolioFacts, TPStatus
+from app.domain.advice.target_portfolios import TargetPortfolioView
 from app.domain import validators
 from app.domain.assets import ASSET_CODE_NOT_FOUND, ASSET_NOT_FOUND
 from app.domain.engine.errors import CalculationError
@@ -40,7 +40,7 @@ from app.jobs import progress
 from app.services import audit, engine_inputs, listing, records_of_advice
 from app.services.advice_queries import (
     TP_NOT_FOUND, approval_settings, firm_topic, last_validated_tp_id, load_tp, next_versions, portfolio_facts,
-    tp_shape, tp_summary, user_name_parts, visible_tp_row,
+    tp_json, tp_shape, tp_summary, tp_view, user_name_parts, visible_tp_row,
 )
 from app.services.tenancy import as_id, find_assets_by_codes, load_portfolio, normalise_code, readable_assets
 
@@ -159,7 +159,7 @@ def current_row(s: Session, actor: Actor, p: Portfolio) -> TargetPortfolio | Non
     return s.exec(query.order_by(TargetPortfolio.version.desc())).first()
 
 
-def get_current(*, actor: Actor, investment_id: Any, version: Any = None) -> dict[str, Any] | None:
+def current(*, actor: Actor, investment_id: Any, version: Any = None) -> TargetPortfolioView | None:
     """The current target portfolio of the portfolio for this actor, or a given version."""
     with session_scope() as s:
         p = load_portfolio(s, actor, investment_id)
@@ -167,9 +167,15 @@ def get_current(*, actor: Actor, investment_id: Any, version: Any = None) -> dic
             number = as_id(version)
             row = s.exec(select(TargetPortfolio).where(TargetPortfolio.investment_id == p.id,
                                                        TargetPortfolio.version == number)).first() if number else None
-            return tp_shape(s, actor, p, visible_tp_row(s, actor, p, row))
+            return tp_view(s, actor, p, visible_tp_row(s, actor, p, row))
         row = current_row(s, actor, p)
-        return None if row is None else tp_shape(s, actor, p, row)
+        return None if row is None else tp_view(s, actor, p, row)
+
+
+def get_current(*, actor: Actor, investment_id: Any, version: Any = None) -> dict[str, Any] | None:
+    """`current` as the API shows it."""
+    view = current(actor=actor, investment_id=investment_id, version=version)
+    return None if view is None else tp_json(view)
 
 
 def get(*, actor: Actor, tp_id: Any) -> dict[str, Any]:
@@ -293,12 +299,15 @@ def edit_step(*, actor: Actor, tp_id: Any, row_version: Any, overrides: list[dic
     Who: as for calculating (advice.can_calculate_tp), and not view-only; only a draft, validated
     or declined version that is the newest of its portfolio; `row_version` (when given) must be the
     row's, else Conflict (someone changed it meanwhile)."""
+    return {**tp_json(edit_preview(actor=actor, tp_id=tp_id, row_version=row_version, overrides=overrides)),
+            "mode": MODE_EDIT}
+
+
+def edit_preview(*, actor: Actor, tp_id: Any, row_version: Any, overrides: list[dict[str, Any]] | None) -> TargetPortfolioView:
+    """An edit step (see `edit_step`) as the screen reads it: the version with the recalculated result."""
     with session_scope() as s:
         p, row = _load_for_edit(s, actor, tp_id, row_version)
-        target = _recalculate(s, actor, p, overrides, saving=False)
-        shape = tp_shape(s, actor, p, row, result=json.loads(dumps(target)))
-        shape["mode"] = MODE_EDIT
-        return shape
+        return tp_view(s, actor, p, row, result=_recalculate(s, actor, p, overrides, saving=False))
 
 
 def save_edit(*, actor: Actor, tp_id: Any, row_version: Any, overrides: list[dict[str, Any]] | None) -> dict[str, Any]:

@@ -1,5 +1,6 @@
-"""The target portfolio screens' read helpers: the actor's permissions on a portfolio without a
-target portfolio, and the names behind the engine's ids (assets, classes, industry groups)."""
+"""The target portfolio screens' reads: the actor's permissions on a portfolio without a target
+portfolio, and the names behind the engine's ids (assets, classes, industry groups) that a target
+portfolio as read carries."""
 from __future__ import annotations
 
 import pytest
@@ -34,39 +35,37 @@ def test_labels_name_every_id_of_the_result(book):
     pid = book.portfolio_ids[0]
     holding = make_custom_holding(pid, "Beach House", value="20000.00")
     tp = tps.calculate(actor=actor(book.adviser), investment_id=pid)
-    names = advice_display.labels(actor=actor(book.adviser), tp_id=tp["id"])
+    names = tps.current(actor=actor(book.adviser), investment_id=pid).names
     result = tp["result"]
-    assert {a["asset_id"] for a in result["assets"]} == set(names["assets"])
+    assert {a["asset_id"] for a in result["assets"]} == set(names.assets)
     bhp = next(a for a in result["assets"] if a["code"] == "BHP")
-    assert names["assets"][bhp["asset_id"]] == {"name": "BHP Group", "url": "https://www.bhp.com"}
-    assert {c["id"] for c in result["classes"]} <= set(names["classes"])
-    assert names["classes"][bhp["class_id"]]["title"] == "Australian Equities"
-    assert holding.class_id in names["classes"]
-    groups = names["industry_groups"]
-    assert groups[bhp["industry_group_id"]] == {"title": "Materials", "color": "#ff7f0e"}
+    assert names.assets[bhp["asset_id"]] == ("BHP Group", "https://www.bhp.com")
+    assert {c["id"] for c in result["classes"]} <= set(names.classes)
+    assert names.classes[bhp["class_id"]] == "Australian Equities"
+    assert holding.class_id in names.classes
+    assert names.industry_groups[bhp["industry_group_id"]] == ("Materials", "#ff7f0e")
 
 
 def test_labels_follow_the_visibility_of_the_target_portfolio(book):
     pid = book.portfolio_ids[0]
     tp = tps.calculate(actor=actor(book.adviser), investment_id=pid)
     with pytest.raises(NotFound):  # clients never see drafts
-        advice_display.labels(actor=actor(book.client), tp_id=tp["id"])
+        tps.current(actor=actor(book.client), investment_id=pid, version=tp["version"])
     stranger = make_user(Role.ADVISER, make_firm("Elsewhere"))
     with pytest.raises(NotFound):
-        advice_display.labels(actor=actor(stranger), tp_id=tp["id"])
+        tps.current(actor=actor(stranger), investment_id=pid, version=tp["version"])
     with pytest.raises(NotFound):
-        advice_display.labels(actor=actor(book.adviser), tp_id=999999)
+        tps.current(actor=actor(book.adviser), investment_id=pid, version=999999)
     tps.validate(actor=actor(book.adviser), tp_id=tp["id"])
-    assert advice_display.labels(actor=actor(book.client), tp_id=tp["id"])["assets"]
+    assert tps.current(actor=actor(book.client), investment_id=pid, version=tp["version"]).names.assets
 
 
 def test_labels_of_a_recalculated_result_name_the_added_assets(book):
     pid = book.portfolio_ids[0]
     tp = tps.calculate(actor=actor(book.adviser), investment_id=pid)
     wes = book.universe.stocks[3]
-    assert wes.id not in advice_display.labels(actor=actor(book.adviser), tp_id=tp["id"])["assets"]
-    step = tps.edit_step(actor=actor(book.adviser), tp_id=tp["id"], row_version=tp["row_version"],
-                         overrides=[{"code": "WES"}])
-    names = advice_display.labels(actor=actor(book.adviser), tp_id=tp["id"], result=step["result"])
-    assert names["assets"][wes.id]["name"] == "Wesfarmers"
-    assert {a["asset_id"] for a in step["result"]["assets"]} == set(names["assets"])
+    assert wes.id not in tps.current(actor=actor(book.adviser), investment_id=pid).names.assets
+    step = tps.edit_preview(actor=actor(book.adviser), tp_id=tp["id"], row_version=tp["row_version"],
+                            overrides=[{"code": "WES"}])
+    assert step.names.assets[wes.id][0] == "Wesfarmers"
+    assert {a.asset_id for a in step.result.assets} == set(step.names.assets)

@@ -6,7 +6,7 @@ the result kept, Remove of an asset whose target reached zero, the new version s
 version with edits starting the history from them.
 
 A step's recalculation runs in a background event on the server; here `_recalculated` does what
-that event does (target_portfolios.edit_step, then the state's `_step_done`), so that the moment
+that event does (target_portfolios.edit_preview, then the state's `_step_done`), so that the moment
 between the step and its result can be looked at."""
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import reflex as rx
 
 from app.domain import advice
 from app.domain.errors import DomainError
-from app.services import advice_display, auth, target_portfolios as tps
+from app.services import auth, target_portfolios as tps
 from app.ui.states.base import AppState
 from app.ui.states.target_portfolio import MODE_EDIT, TargetPortfolioState
 from tests.factories import PASSWORD, actor
@@ -56,12 +56,11 @@ def _recalculated(state) -> list[Any]:
     assert state.recalculating
     a = state._actor()
     try:
-        shape = tps.edit_step(actor=a, tp_id=state.tp_id, row_version=state._row_version, overrides=state._current())
-        names = advice_display.labels(actor=a, tp_id=state.tp_id, result=shape["result"])
+        view = tps.edit_preview(actor=a, tp_id=state.tp_id, row_version=state._row_version, overrides=state._current())
         error = None
     except DomainError as exc:
-        shape, names, error = None, None, exc.message
-    state._step_done(shape, names, error)
+        view, error = None, exc.message
+    state._step_done(view, error)
     return [error] if error else []
 
 

@@ -3,6 +3,10 @@ class tables with assets, deposits, custom holdings and the cash account, signed
 class colour against min / max, titles from the labels, who acted, and the versions rows."""
 from __future__ import annotations
 
+from datetime import datetime, timezone
+
+from app.domain.advice.target_portfolios import PersonName, ResultNames, TPSummary
+from app.domain.engine.results import Target
 from app.ui.display import signed_money, signed_whole_units as signed_units
 from app.ui.states.target_portfolio import build_classes, build_groups, build_steps, status_color, version_row
 
@@ -41,13 +45,24 @@ RESULT = {
                          "reasons": []}],
     "reasons": [],
 }
-NAMES = {"assets": {1: {"name": "BHP Group", "url": "https://www.bhp.com"}, 2: {"name": "XYZ Ltd", "url": ""}},
-         "classes": {2: {"title": "Equities"}, 9: {"title": "Property"}},
-         "industry_groups": {7: {"title": "Materials", "color": "#ff7f0e"}}}
+NAMES = ResultNames(assets={1: ("BHP Group", "https://www.bhp.com"), 2: ("XYZ Ltd", "")},
+                    classes={2: "Equities", 9: "Property"}, industry_groups={7: ("Materials", "#ff7f0e")})
+# what the engine also writes of every result, asset and holding, that the tables above do not need
+TARGET_REST = {"portfolio_id": 3, "model_id": 1, "model_version": 1, "allocation_method": "equal",
+               "min_trade_amount": "0", "not_enough_cash": False}
+ASSET_REST = {"kind": "model", "model_asset_id": None, "rank": 0, "base_action": "", "recommendation_source": "none",
+              "comment": None, "limit_price": None, "manual_trade_decision": False, "fixed": False, "brokerage": "0",
+              "stop_loss": False, "urgent": False}
+
+
+def _target(result: dict) -> Target:
+    return Target.from_dict({**TARGET_REST, **result, "assets": [{**ASSET_REST, **a} for a in result["assets"]],
+                             "holdings": [{"exception": None, **h} for h in result["holdings"]],
+                             "industry_groups": [{"is_cash": False, "current_value": "0", **g} for g in result["industry_groups"]]})
 
 
 def test_class_tables_hold_every_line_with_its_reasons():
-    classes = build_classes(RESULT, NAMES)
+    classes = build_classes(_target(RESULT), NAMES)
     assert [c.title for c in classes] == ["Equities", "Cash", "Property"]  # empty classes are left out
     equities, cash, prop = classes
     assert equities.color == "danger" and equities.bounds == "min 50.0% · max 55.0%"
@@ -69,11 +84,14 @@ def test_class_tables_hold_every_line_with_its_reasons():
 
 
 def test_groups_steps_and_versions():
-    [group] = build_groups(RESULT, NAMES)
+    [group] = build_groups(_target(RESULT), NAMES)
     assert (group.title, group.color, group.cap, group.result) == ("Materials", "#ff7f0e", "40.0%", "45.0%")
-    shape = {"created_at": "2026-01-05T00:00:00+00:00", "creator": {"first_name": "Ann", "last_name": "Lee"},
-             "validated_at": "2026-01-06T00:00:00+00:00", "validator": {"first_name": "Bob", "last_name": "Ray"},
-             "approved_at": None, "declined_at": None}
+    shape = TPSummary(
+        id=1, investment_id=3, version=1, status="validated", not_enough_cash=False, error_message=None, value=None,
+        model_id=None, model_version=None, allocation_method=None, row_version=1,
+        created_at=datetime(2026, 1, 5, tzinfo=timezone.utc), creator=PersonName("Ann", "Lee"),
+        validated_at=datetime(2026, 1, 6, tzinfo=timezone.utc), validator=PersonName("Bob", "Ray"),
+        approved_at=None, declined_at=None, approver=None, decliner=None, moderator=None)
     assert [(s.label, s.name) for s in build_steps(shape)] == [("Created by", "Ann Lee"), ("Validated by", "Bob Ray")]
     row = version_row(3, {"id": 11, "version": 2, "status": "declined", "status_label": "Declined",
                           "declined_at": "2026-01-07T00:00:00+00:00", "decliner": {"first_name": "Cy", "last_name": "Oh"},

@@ -3,11 +3,17 @@
 services pass in the facts about the portfolio and the actor."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
 from enum import Enum
+from typing import Any
 
 from app.domain.permissions import Actor
+from app.domain.engine.results import Target
 from app.domain.roles import Role
+
 
 class TPStatus(str, Enum):
     DRAFT = "draft"
@@ -114,3 +120,125 @@ def roa_decidable(status: str, is_last_validated: bool) -> bool:
     validated one, or still pending (draft or validated: status below 3)."""
     s = TPStatus(status)
     return is_last_validated or s in (TPStatus.DRAFT, TPStatus.VALIDATED)
+
+
+# ---- a target portfolio as it is read -------------------------------------------------------------
+@dataclass(frozen=True)
+class TPPermissions:
+    """What the actor may do with a portfolio's target portfolios (001 s6)."""
+
+    calculate: bool = False
+    view_only: bool = True
+    edit_commentary: bool = False
+    decide: bool = False
+
+    @classmethod
+    def of(cls, actor: Actor, facts: PortfolioFacts) -> "TPPermissions":
+        return cls(calculate=can_calculate_tp(actor, facts), view_only=tp_view_only(actor, facts),
+                   edit_commentary=can_edit_commentary(actor, facts), decide=can_decide_roa(actor, facts))
+
+
+@dataclass(frozen=True)
+class PersonName:
+    first_name: str
+    last_name: str
+
+    @property
+    def full(self) -> str:
+        return f"{self.first_name or ''} {self.last_name or ''}".strip()
+
+
+@dataclass(frozen=True)
+class TPSummary:
+    """A target portfolio version without its result: its status and who acted when."""
+
+    id: int
+    investment_id: int
+    version: int
+    status: str
+    not_enough_cash: bool
+    error_message: str | None
+    value: Decimal | None
+    model_id: int | None
+    model_version: int | None
+    allocation_method: str | None
+    row_version: int
+    created_at: datetime | None
+    validated_at: datetime | None
+    approved_at: datetime | None
+    declined_at: datetime | None
+    creator: PersonName | None
+    validator: PersonName | None
+    approver: PersonName | None
+    decliner: PersonName | None
+    moderator: PersonName | None
+
+    @property
+    def status_label(self) -> str:
+        return tp_label(self.status, self.not_enough_cash)
+
+
+@dataclass(frozen=True)
+class Commentary:
+    """A commentary of a target portfolio; id None while it is still the model's (never saved here)."""
+
+    id: int | None
+    type: str
+    description: str
+
+
+@dataclass(frozen=True)
+class ResultNames:
+    """The names behind the ids a result holds (the engine knows ids, not titles): asset id ->
+    (name, url), class id -> title, industry group id -> (title, colour)."""
+
+    assets: Mapping[int, tuple[str, str]] = field(default_factory=dict)
+    classes: Mapping[int, str] = field(default_factory=dict)
+    industry_groups: Mapping[int, tuple[str, str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class InvestmentRef:
+    id: int
+    name: str
+    type: str
+    inactive: bool
+
+
+@dataclass(frozen=True)
+class ModelRef:
+    id: int
+    name: str
+    allocation_method: str
+
+
+@dataclass(frozen=True)
+class TargetPortfolioView:
+    """A target portfolio as the screens and the API read it: the version, its portfolio and model,
+    the engine's result (None when the calculation failed) with the names it needs, the commentary
+    and what the actor may do."""
+
+    summary: TPSummary
+    investment: InvestmentRef
+    model: ModelRef | None
+    result: Target | None
+    names: ResultNames
+    commentaries: tuple[Commentary, ...]
+    permissions: TPPermissions
+
+    def commentary(self, kind: str) -> Commentary | None:
+        return next((c for c in self.commentaries if c.type == kind), None)
+
+
+def edits_of(result: Target | None) -> list[dict[str, Any]]:
+    """The adviser's edits a (stored or recalculated) result carries, in the form the edit step and
+    the save of an edit take them (JSON-ready), so that the next edit starts from them: added
+    assets first ({asset_id, code, class_id}), then the units set ({asset_id, code, target_units})."""
+    if result is None:
+        return []
+    codes = {a.asset_id: a.code for a in result.assets}
+    out: list[dict[str, Any]] = [{"asset_id": a.asset_id, "code": codes.get(a.asset_id), "class_id": a.class_id}
+                                 for a in result.added]
+    out += [{"asset_id": o.asset_id, "code": codes.get(o.asset_id), "target_units": format(o.target_units, "f")}
+            for o in result.overrides]
+    return out

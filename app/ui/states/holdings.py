@@ -177,7 +177,7 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
         h = holdings_service.load(actor=actor, portfolio_id=self.portfolio_id)
         p = h.portfolio
         self._show_header(p, actor)
-        self.can_calculate_tp = advice_display.tp_permissions(actor=actor, investment_id=p.id)["calculate"]
+        self.can_calculate_tp = advice_display.permissions(actor=actor, investment_id=p.id).calculate
         check = ti_service.can_calculate(actor=actor, investment_id=p.id)
         self.calculate_tr_offered, self.can_calculate_tr = bool(check["offered"]), bool(check["allowed"])
         self.calculate_tr_reason = str(check["reason"] or "") if check["offered"] else ""

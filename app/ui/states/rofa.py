@@ -21,7 +21,7 @@ from app.ui.display import input_number, money
 from app.ui.states.advice_versions import AdviceScreen, load_failed
 from app.ui.states.base import AppState, toast_success
 from app.ui.toolkit.screen import Confirm, guarded
-from app.ui.states.target_portfolio import TPDisplay, load_names
+from app.ui.states.target_portfolio import TPDisplay
 from app.ui.parse import positive_int as _int, person_name as person
 
 TABS = ["overview", "fee", "recommendation", "authority"]
@@ -69,11 +69,12 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
         return _int(routes.param(self.router.url.path, "rofa_id"))
 
     def _load(self, actor: Actor) -> None:
-        rec = records_of_advice.record(actor=actor, tp_id=self._rofa_param() or 0)
-        if self.portfolio_id and rec["investment_id"] != self.portfolio_id:
+        view, rec = records_of_advice.read(actor=actor, tp_id=self._rofa_param() or 0)
+        t = view.summary
+        if self.portfolio_id and t.investment_id != self.portfolio_id:
             raise NotFound(RECORD_NOT_FOUND)
-        self._load_header(actor, rec["investment_id"])
-        self._show_tp(rec, load_names(actor, rec))
+        self._load_header(actor, t.investment_id)
+        self._show_tp(view)
         practice = rec.get("practice") or {}
         self.practice = practice.get("name") or ""
         self.licensee = " ".join(p for p in (practice.get("licensee_name") or "",
@@ -85,19 +86,15 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
         fee = rec.get("managmentFee") or {}
         self.fee_percent = fee_percent(fee.get("percent"))
         self.fee_min, self.fee_max, self.fee_amount = money(fee.get("min")), money(fee.get("max")), money(fee.get("amount"))
-        texts = {c["type"]: c.get("description") or "" for c in rec.get("commentaries") or []}
-        self.market, self.recommendation = texts.get("market", ""), texts.get("recommendation", "")
+        self.market, self.recommendation = (c.description if c else "" for c in map(view.commentary, advice.COMMENT_TYPES))
         self.cgt_text = rec.get("cgt_estimate") or ""
         statuses = rec.get("rofaStatuses") or {}
         self.pending = bool(statuses.get("pending"))
         self.approved = bool(statuses.get("approved"))
         self.declined = bool(statuses.get("declined"))
-        if self.approved:
-            self.decided_by, self.decided_at = person(rec.get("approver")), rec.get("approved_at") or ""
-        elif self.declined:
-            self.decided_by, self.decided_at = person(rec.get("decliner")), rec.get("declined_at") or ""
-        else:
-            self.decided_by = self.decided_at = ""
+        who, at = (t.approver, t.approved_at) if self.approved else (t.decliner, t.declined_at) if self.declined \
+            else (None, None)
+        self.decided_by, self.decided_at = who.full if who else "", at.isoformat() if at else ""
         self.can_decide = bool(rec.get("can_decide"))
         self._confirm_texts = {"approve": rec.get("confirm_approve") or QUESTIONS["approve"],
                                "decline": rec.get("confirm_decline") or QUESTIONS["decline"]}

@@ -20,6 +20,7 @@ import asyncio
 import dataclasses
 import logging
 import re
+from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -40,6 +41,8 @@ from app.ui.states.advice_versions import LOAD_FAILED, AdviceScreen, AdviceVersi
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.screen import Confirm, guarded
 from app.ui.parse import decimal_or_none as _dec, positive_int as _int, person_name as person
+from app.domain.advice.target_portfolios import ResultNames, TargetPortfolioView, TPSummary, edits_of
+from app.domain.engine.results import AllocationTarget, AssetTarget, HoldingTarget, Reason, Target
 
 log = logging.getLogger(__name__)
 
@@ -145,17 +148,16 @@ class Step:
     at: str = ""               # ISO instant, shown in the browser's offset
 
 
-def _reason_texts(items: Any) -> list[str]:
-    return [str(r.get("text") or "") for r in (items or []) if isinstance(r, dict) and r.get("text")]
+def _texts(reasons: tuple[Reason, ...]) -> list[str]:
+    return [r.text for r in reasons if r.text]
 
 
-def trade_side(delta_units: Any) -> str:
+def trade_side(delta_units: Decimal | None) -> str:
     """The side of the trade a line makes: BUY when its units grow, SELL when they shrink, NONE
     otherwise (whatever the model recommends: a BUY capped below the holding is sold)."""
-    number = _dec(delta_units)
-    if number is None or number == 0:
+    if not delta_units:
         return "NONE"
-    return "BUY" if number > 0 else "SELL"
+    return "BUY" if delta_units > 0 else "SELL"
 
 
 def _class_color(result: Decimal | None, low: Decimal | None, high: Decimal | None) -> str:
@@ -168,155 +170,153 @@ def _class_color(result: Decimal | None, low: Decimal | None, high: Decimal | No
     return "success"
 
 
-def _asset_line(a: dict[str, Any], names: dict[int, dict[str, Any]]) -> TPLine:
-    flags = [EXCEPTION_TITLES.get(a["exception"], str(a["exception"]))] if a.get("exception") else []
-    flags += [title for key, title in ASSET_FLAGS if a.get(key) and title not in flags]
-    if a.get("recommendation_source") in SOURCES:  # where the action comes from
-        flags.append(SOURCES[a["recommendation_source"]])
-    added = a.get("kind") == "added"
+def _exception_flags(exception: str | None) -> list[str]:
+    return [EXCEPTION_TITLES.get(exception, exception)] if exception else []
+
+
+def _asset_line(a: AssetTarget, names: ResultNames) -> TPLine:
+    flags = _exception_flags(a.exception)
+    flags += [title for key, title in ASSET_FLAGS if getattr(a, key) and title not in flags]
+    if a.recommendation_source in SOURCES:  # where the action comes from
+        flags.append(SOURCES[a.recommendation_source])
+    added = a.kind == "added"
     if added:
         flags.append("Added")
-    if any(isinstance(r, dict) and r.get("code") == "edited" for r in a.get("reasons") or []):
+    if any(r.code == "edited" for r in a.reasons):
         flags.append("Set by adviser")
-    info = names.get(int(a["asset_id"])) if a.get("asset_id") is not None else None
-    reasons = _reason_texts(a.get("reasons"))
-    whole = _whole(a.get("target_units"))
-    raw = "" if whole is None else str(whole)
-    if a.get("comment"):
-        reasons.append(f"analyst comment: {a['comment']}")
+    name, url = names.assets.get(a.asset_id, ("", ""))
+    reasons = _texts(a.reasons)
+    if a.comment:
+        reasons.append(f"analyst comment: {a.comment}")
+    raw = str(_whole(a.target_units))
     return TPLine(
-        key=f"asset-{a.get('asset_id')}", kind="asset", code=str(a.get("code") or ""),
-        name=(info or {}).get("name", ""), url=(info or {}).get("url", ""), action=str(a.get("action") or ""),
-        trade=trade_side(a.get("delta_units")), flags=flags, price=money(a.get("limit_price") or a.get("price")), weight=percent(a.get("weight_percent")),
-        current_units=whole_units(a.get("current_units")), current_value=money(a.get("current_value")),
-        current_percent=percent(a.get("current_percent")), target_units=whole_units(a.get("target_units")),
-        target_value=money(a.get("target_value")), target_percent=percent(a.get("target_percent")),
-        delta_units=signed_whole_units(a.get("delta_units")), delta_value=signed_money(a.get("delta_value")),
-        delta_sign=sign_of(a.get("delta_value"), "0.01"), reasons=reasons,
-        asset_id=int(a.get("asset_id") or 0), units_raw=raw, added=added, units_input=raw,
+        key=f"asset-{a.asset_id}", kind="asset", code=a.code, name=name, url=url, action=a.action,
+        trade=trade_side(a.delta_units), flags=flags, price=money(a.limit_price or a.price),
+        weight=percent(a.weight_percent), current_units=whole_units(a.current_units),
+        current_value=money(a.current_value), current_percent=percent(a.current_percent),
+        target_units=whole_units(a.target_units), target_value=money(a.target_value),
+        target_percent=percent(a.target_percent), delta_units=signed_whole_units(a.delta_units),
+        delta_value=signed_money(a.delta_value), delta_sign=sign_of(a.delta_value, "0.01"), reasons=reasons,
+        asset_id=a.asset_id, units_raw=raw, added=added, units_input=raw,
     )
 
 
 def _whole(value: Any) -> int | None:
+    """Whole units of a result's Decimal or of an edit's text (None when not a number)."""
     number = _dec(value)
     return None if number is None else int(number.quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
-def _holding_line(h: dict[str, Any]) -> TPLine:
+def _holding_line(h: HoldingTarget) -> TPLine:
     """A deposit or custom holding: never traded; its value counts toward its class."""
-    value = money(h.get("value"))
-    share = percent(h.get("percent"))
-    kind = "deposit" if h.get("kind") == "deposit" else "custom"
-    flags = [EXCEPTION_TITLES.get(h["exception"], str(h["exception"]))] if h.get("exception") else []
+    value, share = money(h.value), percent(h.percent)
+    kind = "deposit" if h.kind == "deposit" else "custom"
     return TPLine(
-        key=f"{kind}-{h.get('id')}", kind=kind, code="Deposit" if kind == "deposit" else "Custom",
-        name=str(h.get("name") or ""), action="Not traded", trade="NONE", flags=flags, current_value=value, current_percent=share,
-        target_value=value, target_percent=share, delta_value="$0.00", reasons=_reason_texts(h.get("reasons")),
+        key=f"{kind}-{h.id}", kind=kind, code="Deposit" if kind == "deposit" else "Custom", name=h.name,
+        action="Not traded", trade="NONE", flags=_exception_flags(h.exception), current_value=value,
+        current_percent=share, target_value=value, target_percent=share, delta_value="$0.00", reasons=_texts(h.reasons),
     )
 
 
-def _cash_line(result: dict[str, Any], value: Decimal | None) -> TPLine:
-    cash, after = _dec(result.get("cash")), _dec(result.get("cash_after"))
+def _cash_line(result: Target) -> TPLine:
+    cash, after = result.cash, result.cash_after
 
-    def share(amount: Decimal | None) -> str:
-        return percent(amount * 100 / value) if amount is not None and value else ""
+    def share(amount: Decimal) -> str:
+        return percent(amount * 100 / result.value) if result.value else ""
 
-    reasons = [f"cash after trades = cash {money(cash)} + sells {money(result.get('sells'))} - brokerage "
-               f"{money(result.get('brokerage'))} - buys {money(result.get('buys'))}"]
-    if _dec(result.get("min_cash")):
-        reasons.append(f"minimum cash {money(result.get('min_cash'))}")
+    reasons = [f"cash after trades = cash {money(cash)} + sells {money(result.sells)} - brokerage "
+               f"{money(result.brokerage)} - buys {money(result.buys)}"]
+    if result.min_cash:
+        reasons.append(f"minimum cash {money(result.min_cash)}")
     return TPLine(
         key="cash", kind="cash", code="Cash", name="Cash account", action="",
         current_value=money(cash), current_percent=share(cash), target_value=money(after), target_percent=share(after),
-        delta_value=signed_money(after - cash) if cash is not None and after is not None else "",
-        delta_sign=sign_of(after - cash, "0.01") if cash is not None and after is not None else "", reasons=reasons,
+        delta_value=signed_money(after - cash), delta_sign=sign_of(after - cash, "0.01"), reasons=reasons,
     )
 
 
-def build_classes(result: dict[str, Any], names: dict[str, dict[int, dict[str, Any]]]) -> list[TPClass]:
+def build_classes(result: Target, names: ResultNames) -> list[TPClass]:
     """The class tables: each class of the result with its assets, deposits and custom holdings
     (the cash class also shows the cash account); classes with nothing now and nothing targeted
     are left out."""
-    value = _dec(result.get("value"))
     lines: dict[int, list[TPLine]] = {}
-    for a in result.get("assets") or []:
-        lines.setdefault(int(a.get("class_id") or 0), []).append(_asset_line(a, names.get("assets", {})))
-    for h in result.get("holdings") or []:
-        lines.setdefault(int(h.get("class_id") or 0), []).append(_holding_line(h))
-    titles = names.get("classes", {})
+    for a in result.assets:
+        lines.setdefault(a.class_id, []).append(_asset_line(a, names))
+    for h in result.holdings:
+        lines.setdefault(h.class_id, []).append(_holding_line(h))
     out: list[TPClass] = []
-    for c in result.get("classes") or []:
-        cid = int(c.get("id") or 0)
+    for c in result.classes:
+        cid = c.id or 0
         rows = list(lines.pop(cid, []))
-        if c.get("is_cash"):
-            rows.insert(0, _cash_line(result, value))
-        current, res, target = _dec(c.get("current_percent")), _dec(c.get("result_percent")), _dec(c.get("target_percent"))
+        if c.is_cash:
+            rows.insert(0, _cash_line(result))
+        current, res, target = c.current_percent, c.result_percent, c.target_percent
         if not rows and not current and not res and not target:
             continue
-        low, high = _dec(c.get("min")), _dec(c.get("max"))
+        low, high = c.min, c.max
         bounds = " · ".join(part for part in (f"min {percent(low)}" if low is not None else "",
                                               f"max {percent(high)}" if high is not None else "") if part)
-        title = c.get("title") or titles.get(cid, {}).get("title") or ("Cash" if c.get("is_cash") else f"Class {cid}")
+        title = c.title or names.classes.get(cid) or ("Cash" if c.is_cash else f"Class {cid}")
         out.append(TPClass(
-            id=cid, title=title, is_cash=bool(c.get("is_cash")), target=percent(target) if target is not None else "",
-            bounds=bounds, current=percent(current), result=percent(res), current_value=money(c.get("current_value")),
-            result_value=money(c.get("result_value")), current_width=bar_width(current or ZERO),
-            result_width=bar_width(res or ZERO), target_left=bar_width(target) if target else "",
-            color=_class_color(res, low, high), reasons=_reason_texts(c.get("reasons")), lines=rows,
+            id=cid, title=title, is_cash=c.is_cash, target=percent(target) if target is not None else "",
+            bounds=bounds, current=percent(current), result=percent(res), current_value=money(c.current_value),
+            result_value=money(c.result_value), current_width=bar_width(current),
+            result_width=bar_width(res), target_left=bar_width(target) if target else "",
+            color=_class_color(res, low, high), reasons=_texts(c.reasons), lines=rows,
         ))
     for cid, rows in lines.items():  # lines of a class the result does not list (never expected)
-        out.append(TPClass(id=cid, title=titles.get(cid, {}).get("title") or f"Class {cid}", lines=rows))
+        out.append(TPClass(id=cid, title=names.classes.get(cid) or f"Class {cid}", lines=rows))
     return out
 
 
 GROUP_SHOWN_ASSETS = 4
 
 
-def group_reasons(g: dict[str, Any], assets: list[dict[str, Any]]) -> list[str]:
+def group_reasons(g: AllocationTarget, assets: tuple[AssetTarget, ...]) -> list[str]:
     """Why an industry group ends where it does. The engine only gives reasons when a cap binds
     (above its cap, assets scaled down to it); every other group is explained from the result
     itself: where it stands against its cap (or that it has none) and the assets that make it."""
-    out = _reason_texts(g.get("reasons"))
-    codes = {r.get("code") for r in g.get("reasons") or [] if isinstance(r, dict)}
-    cap, res = _dec(g.get("max")), _dec(g.get("result_percent")) or ZERO
+    out = _texts(g.reasons)
+    codes = {r.code for r in g.reasons}
+    cap, res = g.max, g.result_percent
     if cap is None:
         out.append("no cap: the sum of its assets' targets")
     elif not codes & {"above_cap", "capped_industry_group"}:
         out.append(f"within its cap of {percent(cap)}" if res <= cap + Decimal("0.005") else f"above its cap of {percent(cap)}")
-    members = sorted((a for a in assets if a.get("industry_group_id") is not None
-                      and int(a["industry_group_id"]) == int(g.get("id") or 0)
-                      and ((_dec(a.get("target_percent")) or ZERO) > 0 or (_dec(a.get("current_percent")) or ZERO) > 0)),
-                     key=lambda a: (-(_dec(a.get("target_percent")) or ZERO), str(a.get("code") or "")))
+    members = sorted((a for a in assets if a.industry_group_id is not None and a.industry_group_id == (g.id or 0)
+                      and (a.target_percent > 0 or a.current_percent > 0)),
+                     key=lambda a: (-a.target_percent, a.code))
     if not members:
         out.append("none of its assets is held or targeted")
     else:
-        shown = ", ".join(f"{a.get('code')} {percent(a.get('target_percent'))}" for a in members[:GROUP_SHOWN_ASSETS])
+        shown = ", ".join(f"{a.code} {percent(a.target_percent)}" for a in members[:GROUP_SHOWN_ASSETS])
         more = len(members) - GROUP_SHOWN_ASSETS
         out.append(f"its assets' targets: {shown}" + (f" and {more} more" if more > 0 else ""))
     return out
 
 
-def build_groups(result: dict[str, Any], names: dict[str, dict[int, dict[str, Any]]]) -> list[GroupRow]:
-    titles = names.get("industry_groups", {})
-    assets = result.get("assets") or []
+def build_groups(result: Target, names: ResultNames) -> list[GroupRow]:
     out = []
-    for g in result.get("industry_groups") or []:
-        gid = int(g.get("id") or 0)
-        info = titles.get(gid, {})
-        cap = _dec(g.get("max"))
-        out.append(GroupRow(id=gid, title=g.get("title") or info.get("title") or f"Group {gid}",
-                            color=info.get("color", ""), cap=percent(cap) if cap is not None else "",
-                            current=percent(g.get("current_percent")), result=percent(g.get("result_percent")),
-                            result_value=money(g.get("result_value")), reasons=group_reasons(g, assets)))
+    for g in result.industry_groups:
+        gid = g.id or 0
+        title, color = names.industry_groups.get(gid, ("", ""))
+        out.append(GroupRow(id=gid, title=g.title or title or f"Group {gid}", color=color,
+                            cap=percent(g.max) if g.max is not None else "", current=percent(g.current_percent),
+                            result=percent(g.result_percent), result_value=money(g.result_value),
+                            reasons=group_reasons(g, result.assets)))
     return out
 
 
-def build_steps(shape: dict[str, Any]) -> list[Step]:
-    steps = [Step("Created by", person(shape.get("creator")), shape.get("created_at") or "")]
-    for label, who, when in (("Validated by", "validator", "validated_at"), ("Approved by", "approver", "approved_at"),
-                             ("Declined by", "decliner", "declined_at")):
-        if shape.get(when):
-            steps.append(Step(label, person(shape.get(who)), shape[when]))
+def _iso(at: datetime | None) -> str:
+    return at.isoformat() if at else ""
+
+
+def build_steps(t: TPSummary) -> list[Step]:
+    steps = [Step("Created by", t.creator.full if t.creator else "", _iso(t.created_at))]
+    for label, who, when in (("Validated by", t.validator, t.validated_at), ("Approved by", t.approver, t.approved_at),
+                             ("Declined by", t.decliner, t.declined_at)):
+        if when:
+            steps.append(Step(label, who.full if who else "", _iso(when)))
     return steps
 
 
@@ -346,38 +346,34 @@ class TPDisplay(rx.State, mixin=True):
     notes: list[str] = []
     _row_version: int = 0
 
-    def _show_tp(self, shape: dict[str, Any], names: dict[str, dict[int, dict[str, Any]]]) -> None:
-        """The target portfolio of `shape` (none: an empty shape)."""
-        self.tp_id = int(shape.get("id") or 0)
-        self.tp_version = int(shape.get("version") or 0)
-        self.tp_status = shape.get("status") or ""
-        self.not_enough_cash = bool(shape.get("not_enough_cash"))
-        self.tp_status_label = shape.get("status_label") or ""
+    def _show_tp(self, view: TargetPortfolioView | None) -> None:
+        """The target portfolio `view` (None: none)."""
+        t = view.summary if view else None
+        self.tp_id, self.tp_version = (t.id, t.version) if t else (0, 0)
+        self.tp_status = t.status if t else ""
+        self.not_enough_cash = bool(t and t.not_enough_cash)
+        self.tp_status_label = t.status_label if t else ""
         self.tp_status_color = status_color(self.tp_status, self.not_enough_cash)
-        self.error_message = shape.get("error_message") or ""
-        self.tp_model = (shape.get("model") or {}).get("name") or ""
-        self._row_version = int(shape.get("row_version") or 0)
-        self.steps = build_steps(shape) if shape else []
-        result = shape.get("result") or {}
-        self.has_result = bool(result)
+        self.error_message = (t.error_message if t else None) or ""
+        self.tp_model = view.model.name if view and view.model else ""
+        self._row_version = t.row_version if t else 0
+        self.steps = build_steps(t) if t else []
+        result = view.result if view else None
+        self.has_result = result is not None
         self.value, self.cash_now, self.cash_after, self.buys, self.sells, self.brokerage, self.min_cash = (
-            money(result.get(key)) for key in ("value", "cash", "cash_after", "buys", "sells", "brokerage", "min_cash"))
-        after, floor = _dec(result.get("cash_after")), _dec(result.get("min_cash"))
-        self.cash_after_low = after is not None and (after < 0 or (floor is not None and after < floor))
-        self.classes = build_classes(result, names) if result else []
-        self.groups = build_groups(result, names) if result else []
-        self.notes = _reason_texts(result.get("reasons"))
+            (money(result.value), money(result.cash), money(result.cash_after), money(result.buys),
+             money(result.sells), money(result.brokerage), money(result.min_cash)) if result else ("",) * 7)
+        self.cash_after_low = bool(result and (result.cash_after < 0 or result.cash_after < result.min_cash))
+        self.classes = build_classes(result, view.names) if result else []
+        self.groups = build_groups(result, view.names) if result else []
+        self.notes = _texts(result.reasons) if result else []
 
     def _clear_tp(self) -> None:
-        self._show_tp({}, {})
+        self._show_tp(None)
 
     @rx.var
     def is_failed(self) -> bool:
         return self.tp_status == advice.TPStatus.FAILED.value
-
-
-def load_names(actor: Actor, shape: dict[str, Any]) -> dict[str, dict[int, dict[str, Any]]]:
-    return advice_display.labels(actor=actor, tp_id=shape["id"]) if shape.get("result") else {}
 
 
 # ---- portfolios.target-portfolio --------------------------------------------------------------------
@@ -415,8 +411,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
 
     # edit mode: the shown result and its names, the edits of each step (history[0]: the edits the
     # version carries), the history whose result is shown, the invalid units typed by asset id
-    _result: dict[str, Any] = {}
-    _names: dict[str, Any] = {}
+    _shown_view: TargetPortfolioView | None = None
     _assets: dict[str, dict[str, Any]] = {}     # asset id -> {code, units, added} of the shown result
     _stored_overrides: list[dict[str, Any]] = []
     _history: list[list[dict[str, Any]]] = []
@@ -433,27 +428,22 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
             if pending else ""
         self.pending_rofa_version = int(pending["version"]) if pending else 0
         self.pending_rofa_sent = pending["sent_at"] if pending else ""
-        shape = target_portfolios.get_current(actor=actor, investment_id=self.portfolio_id,
-                                              version=self.viewing_version or None)
-        self.missing = shape is None  # nothing calculated (or approved, for others) yet
-        shape = shape or {}
-        perms = shape["permissions"] if shape else advice_display.tp_permissions(actor=actor,
-                                                                                 investment_id=self.portfolio_id)
-        names = load_names(actor, shape)
-        self._show_tp(shape, names)
-        self._keep(shape.get("result") or {}, names)
-        self._stored_overrides = [dict(o) for o in shape.get("overrides") or [] if isinstance(o, dict)]
+        view = target_portfolios.current(actor=actor, investment_id=self.portfolio_id,
+                                         version=self.viewing_version or None)
+        self.missing = view is None  # nothing calculated (or approved, for others) yet
+        perms = view.permissions if view else advice_display.permissions(actor=actor, investment_id=self.portfolio_id)
+        self._show_tp(view)
+        self._keep(view)
+        self._stored_overrides = edits_of(view.result) if view else []
         self.latest_version = self.tp_version
-        if shape and self.viewing_version and perms.get("calculate"):
+        if view and self.viewing_version and perms.calculate:
             rows, _ = target_portfolios.list_versions(actor=actor, investment_id=self.portfolio_id, limit=1)
-            self.latest_version = max([int(r.get("version") or 0) for r in rows] + [self.tp_version])
-        texts = {c["type"]: c for c in shape.get("commentaries") or []}
-        self.market = (texts.get("market") or {}).get("description") or ""
-        self.recommendation = (texts.get("recommendation") or {}).get("description") or ""
-        self._comment_ids = {k: int(v["id"]) for k, v in texts.items() if v.get("id")}
-        self.can_calculate = bool(perms.get("calculate"))
-        self.view_only = bool(perms.get("view_only"))
-        self.can_edit_comment = bool(perms.get("edit_commentary"))
+            self.latest_version = max([int(r["version"]) for r in rows] + [self.tp_version])
+        market, recommendation = (view.commentary(kind) if view else None for kind in advice.COMMENT_TYPES)
+        self.market = market.description if market else ""
+        self.recommendation = recommendation.description if recommendation else ""
+        self._comment_ids = {c.type: c.id for c in (view.commentaries if view else ()) if c.id}
+        self.can_calculate, self.view_only, self.can_edit_comment = perms.calculate, perms.view_only, perms.edit_commentary
 
     @rx.event
     @load_failed()
@@ -575,13 +565,12 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         yield toast_success(f"Target Portfolio validated: {shape.get('status_label') or ''}")
 
     # ---- edit mode (001 s4: mode EDIT, steps with undo, every change recalculates) -------------------
-    def _keep(self, result: dict[str, Any], names: dict[str, Any]) -> None:
-        """The shown result, for the edit mode's lines and checks."""
-        self._result = result
-        self._names = names
-        self._assets = {str(a["asset_id"]): {"code": str(a.get("code") or ""), "units": _whole(a.get("target_units")),
-                                             "added": a.get("kind") == "added"}
-                        for a in result.get("assets") or [] if a.get("asset_id") is not None}
+    def _keep(self, view: TargetPortfolioView | None) -> None:
+        """The shown target portfolio, for the edit mode's lines and checks."""
+        self._shown_view = view
+        assets = view.result.assets if view and view.result else ()
+        self._assets = {str(a.asset_id): {"code": a.code, "units": _whole(a.target_units), "added": a.kind == "added"}
+                        for a in assets}
 
     def _current(self) -> list[dict[str, Any]]:
         """The edits of the last step (what the next step builds on)."""
@@ -614,7 +603,8 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     def _render(self) -> None:
         """The class tables of the shown result; in edit mode with the units typed and the Remove offers."""
         self._sync_edit()
-        classes = build_classes(self._result, self._names) if self._result else []
+        view = self._shown_view
+        classes = build_classes(view.result, view.names) if view and view.result else []
         if self.mode == MODE_EDIT:
             pinned_zero = self._pinned_zero()
             for c in classes:
@@ -651,7 +641,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
 
     @rx.event
     def start_edit(self):
-        if not (EDIT_AVAILABLE and self.can_edit and self.tp_id and self._result and not self.busy):
+        if not (EDIT_AVAILABLE and self.can_edit and self.tp_id and self.has_result and not self.busy):
             return
         self._reset_edit()
         self.mode = MODE_EDIT
@@ -691,11 +681,10 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         if failure is not None:
             yield failure
             return
-        shape, names, error = None, None, None
+        view, error = None, None
         try:
-            shape = await asyncio.to_thread(target_portfolios.edit_step, actor=actor, tp_id=tp_id,
-                                            row_version=row_version, overrides=edits)
-            names = await asyncio.to_thread(advice_display.labels, actor=actor, tp_id=tp_id, result=shape["result"])
+            view = await asyncio.to_thread(target_portfolios.edit_preview, actor=actor, tp_id=tp_id,
+                                           row_version=row_version, overrides=edits)
         except DomainError as exc:
             error = exc.message or LOAD_FAILED
         except Exception:  # never leave the screen recalculating forever
@@ -704,31 +693,30 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         async with self:
             if run != self._recalc_run or self.mode != MODE_EDIT:
                 return
-            self._step_done(shape, names, error)
+            self._step_done(view, error)
         if error is not None:
             yield toast_error(error)
 
-    def _step_done(self, shape: dict[str, Any] | None, names: dict[str, Any] | None, error: str | None) -> None:
+    def _step_done(self, view: TargetPortfolioView | None, error: str | None) -> None:
         """A step's recalculation ended: its result is shown, or (001 s4: on any update failure the
         last step is undone) the history goes back to the result shown, which stays."""
         self.recalculating = False
         self.edit_rev += 1
-        if error is not None or shape is None:
+        if error is not None or view is None:
             self._history = list(self._shown)
             self._render()
         else:
             self._shown = list(self._history)
-            self._show_edit(shape, names or {})
+            self._show_edit(view)
 
-    def _show_edit(self, shape: dict[str, Any], names: dict[str, Any]) -> None:
-        result = shape.get("result") or {}
-        self._show_tp(shape, names)
+    def _show_edit(self, view: TargetPortfolioView) -> None:
+        self._show_tp(view)
         # the recalculated result's own flag (the stored version's until saved)
-        self.not_enough_cash = bool(result.get("not_enough_cash"))
+        self.not_enough_cash = bool(view.result and view.result.not_enough_cash)
         if self.tp_status:
             self.tp_status_label = advice.tp_label(self.tp_status, self.not_enough_cash)
         self.tp_status_color = status_color(self.tp_status, self.not_enough_cash)
-        self._keep(result, names)
+        self._keep(view)
         self._render()
 
     def _commit(self, asset_id: Any, value: Any):
@@ -771,7 +759,8 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         if self.mode != MODE_EDIT:
             return None
         cid = _int(class_id)
-        if not cid or cid not in {int(c.get("id") or 0) for c in self._result.get("classes") or []}:
+        result = self._shown_view.result if self._shown_view else None
+        if not cid or result is None or cid not in {c.id for c in result.classes}:
             return None
         code_text = str(code or "").strip().upper()[:CODE_MAX]
         if not code_text:
