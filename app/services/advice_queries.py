@@ -154,10 +154,6 @@ def summary_json(t: TPSummary) -> dict[str, Any]:
     }
 
 
-def tp_summary(row: TargetPortfolio, names: dict[int, dict[str, str]]) -> dict[str, Any]:
-    return summary_json(summary_of(row, person_names(names)))
-
-
 def stored_result(row: TargetPortfolio) -> Target | None:
     return Target.from_dict(json.loads(row.result)) if row.result else None
 

@@ -27,7 +27,7 @@ from app.db.tables import Asset, Portfolio, TargetPortfolio, TargetPortfolioComm
 from app.db.types import utcnow
 from app.domain import advice
 from app.domain.advice import PortfolioFacts, TPStatus
-from app.domain.advice.target_portfolios import TargetPortfolioView
+from app.domain.advice.target_portfolios import TargetPortfolioView, TPSummary
 from app.domain import validators
 from app.domain.assets import ASSET_CODE_NOT_FOUND, ASSET_NOT_FOUND
 from app.domain.engine.errors import CalculationError
@@ -40,7 +40,7 @@ from app.jobs import progress
 from app.services import audit, engine_inputs, listing, records_of_advice
 from app.services.advice_queries import (
     TP_NOT_FOUND, approval_settings, firm_topic, last_validated_tp_id, load_tp, next_versions, portfolio_facts,
-    tp_json, tp_shape, tp_summary, tp_view, user_name_parts, visible_tp_row,
+    person_names, summary_json, summary_of, tp_json, tp_shape, tp_view, user_name_parts, visible_tp_row,
 )
 from app.services.tenancy import as_id, find_assets_by_codes, load_portfolio, normalise_code, readable_assets
 
@@ -186,6 +186,13 @@ def get(*, actor: Actor, tp_id: Any) -> dict[str, Any]:
 
 def list_versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset: Any = None,
                   order: Any = "desc") -> tuple[list[dict[str, Any]], int]:
+    """`versions` as the API lists them."""
+    rows, total = versions(actor=actor, investment_id=investment_id, limit=limit, offset=offset, order=order)
+    return [summary_json(r) for r in rows], total
+
+
+def versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset: Any = None,
+             order: Any = "desc") -> tuple[list[TPSummary], int]:
     """Versions newest first (12/20/32 per page); others than superusers and advisers see only
     validated, approved and declined ones."""
     limit_, offset_ = listing.page(limit, offset, default=advice.VERSION_PAGE_SIZES[0])
@@ -199,9 +206,9 @@ def list_versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset
         direction = TargetPortfolio.created_at.asc() if str(order).lower() == "asc" else TargetPortfolio.created_at.desc()
         rows = s.exec(select(TargetPortfolio).where(*where).order_by(direction, TargetPortfolio.version.desc())
                       .limit(limit_).offset(offset_)).all()
-        names = user_name_parts(s, [u for r in rows for u in (r.created_by, r.validated_by, r.approved_by, r.declined_by,
-                                                     r.moderator_id)])
-        return [tp_summary(r, names) for r in rows], int(total)
+        names = person_names(user_name_parts(s, [u for r in rows for u in (
+            r.created_by, r.validated_by, r.approved_by, r.declined_by, r.moderator_id)]))
+        return [summary_of(r, names) for r in rows], int(total)
 
 
 # ---- status changes -------------------------------------------------------------------------------

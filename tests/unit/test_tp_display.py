@@ -3,6 +3,7 @@ class tables with assets, deposits, custom holdings and the cash account, signed
 class colour against min / max, titles from the labels, who acted, and the versions rows."""
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime, timezone
 
 from app.domain.advice.target_portfolios import PersonName, ResultNames, TPSummary
@@ -93,9 +94,9 @@ def test_groups_steps_and_versions():
         validated_at=datetime(2026, 1, 6, tzinfo=timezone.utc), validator=PersonName("Bob", "Ray"),
         approved_at=None, declined_at=None, approver=None, decliner=None, moderator=None)
     assert [(s.label, s.name) for s in build_steps(shape)] == [("Created by", "Ann Lee"), ("Validated by", "Bob Ray")]
-    row = version_row(3, {"id": 11, "version": 2, "status": "declined", "status_label": "Declined",
-                          "declined_at": "2026-01-07T00:00:00+00:00", "decliner": {"first_name": "Cy", "last_name": "Oh"},
-                          "moderator": {"first_name": "Cy", "last_name": "Oh"}})
+    row = version_row(3, dataclasses.replace(shape, id=11, version=2, status="declined",
+                                             declined_at=datetime(2026, 1, 7, tzinfo=timezone.utc),
+                                             decliner=PersonName("Cy", "Oh"), moderator=PersonName("Cy", "Oh")))
     assert (row.decided, row.decided_by, row.url, row.color) == ("Declined", "Cy Oh", "/portfolios/3/target-portfolio/2",
                                                                  "red")
     assert status_color("draft", True) == "orange" and status_color("active") == "green"

@@ -40,8 +40,8 @@ from app.ui.display import money, percent_1dp as percent, sign_of, signed_money,
 from app.ui.states.advice_versions import LOAD_FAILED, AdviceScreen, AdviceVersions, load_failed
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.screen import Confirm, guarded
-from app.ui.parse import decimal_or_none as _dec, positive_int as _int, person_name as person
-from app.domain.advice.target_portfolios import ResultNames, TargetPortfolioView, TPSummary, edits_of
+from app.ui.parse import decimal_or_none as _dec, positive_int as _int
+from app.domain.advice.target_portfolios import PersonName, ResultNames, TargetPortfolioView, TPSummary, edits_of
 from app.domain.engine.results import AllocationTarget, AssetTarget, HoldingTarget, Reason, Target
 
 log = logging.getLogger(__name__)
@@ -311,12 +311,16 @@ def _iso(at: datetime | None) -> str:
     return at.isoformat() if at else ""
 
 
+def _full(name: PersonName | None) -> str:
+    return name.full if name else ""
+
+
 def build_steps(t: TPSummary) -> list[Step]:
-    steps = [Step("Created by", t.creator.full if t.creator else "", _iso(t.created_at))]
+    steps = [Step("Created by", _full(t.creator), _iso(t.created_at))]
     for label, who, when in (("Validated by", t.validator, t.validated_at), ("Approved by", t.approver, t.approved_at),
                              ("Declined by", t.decliner, t.declined_at)):
         if when:
-            steps.append(Step(label, who.full if who else "", _iso(when)))
+            steps.append(Step(label, _full(who), _iso(when)))
     return steps
 
 
@@ -437,8 +441,8 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         self._stored_overrides = edits_of(view.result) if view else []
         self.latest_version = self.tp_version
         if view and self.viewing_version and perms.calculate:
-            rows, _ = target_portfolios.list_versions(actor=actor, investment_id=self.portfolio_id, limit=1)
-            self.latest_version = max([int(r["version"]) for r in rows] + [self.tp_version])
+            rows, _ = target_portfolios.versions(actor=actor, investment_id=self.portfolio_id, limit=1)
+            self.latest_version = max([r.version for r in rows] + [self.tp_version])
         market, recommendation = (view.commentary(kind) if view else None for kind in advice.COMMENT_TYPES)
         self.market = market.description if market else ""
         self.recommendation = recommendation.description if recommendation else ""
@@ -952,19 +956,15 @@ class VersionRow:
     url: str = ""
 
 
-def version_row(portfolio_id: int, r: dict[str, Any]) -> VersionRow:
-    decided, at, by = "", "", ""
-    if r.get("approved_at"):
-        decided, at, by = "Approved", r["approved_at"], person(r.get("approver"))
-    elif r.get("declined_at"):
-        decided, at, by = "Declined", r["declined_at"], person(r.get("decliner"))
+def version_row(portfolio_id: int, t: TPSummary) -> VersionRow:
+    decided, at, by = ("Approved", t.approved_at, t.approver) if t.approved_at else (
+        ("Declined", t.declined_at, t.decliner) if t.declined_at else ("", None, None))
     return VersionRow(
-        id=int(r["id"]), version=int(r.get("version") or 0), status=r.get("status") or "",
-        status_label=r.get("status_label") or "", color=status_color(r.get("status") or "", bool(r.get("not_enough_cash"))),
-        created_at=r.get("created_at") or "", created_by=person(r.get("creator")),
-        validated_at=r.get("validated_at") or "", validated_by=person(r.get("validator")),
-        decided=decided, decided_at=at, decided_by=by, moderator=person(r.get("moderator")),
-        url=routes.url("portfolios.target-portfolio-version", id=portfolio_id, version=r.get("version")),
+        id=t.id, version=t.version, status=t.status, status_label=t.status_label,
+        color=status_color(t.status, t.not_enough_cash), created_at=_iso(t.created_at), created_by=_full(t.creator),
+        validated_at=_iso(t.validated_at), validated_by=_full(t.validator), decided=decided, decided_at=_iso(at),
+        decided_by=_full(by), moderator=_full(t.moderator),
+        url=routes.url("portfolios.target-portfolio-version", id=portfolio_id, version=t.version),
     )
 
 
@@ -977,7 +977,7 @@ class TPVersionsState(AdviceVersions, AppState):
     rows: list[VersionRow] = []
 
     def _versions(self, actor: Actor, limit: int, offset: int) -> tuple[list[VersionRow], int]:
-        rows, total = target_portfolios.list_versions(actor=actor, investment_id=self.portfolio_id, limit=limit,
+        rows, total = target_portfolios.versions(actor=actor, investment_id=self.portfolio_id, limit=limit,
                                                       offset=offset, order="desc")
         return [version_row(self.portfolio_id, r) for r in rows], total
 
