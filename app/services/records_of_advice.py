@@ -4,6 +4,7 @@ e-mails sent when one is validated, and its PDF. Approving or declining it is
 app.services.target_portfolios.decide."""
 from __future__ import annotations
 
+import dataclasses
 from datetime import datetime, timezone
 from decimal import Decimal
 from typing import Any
@@ -16,7 +17,7 @@ from app.db.tables import Firm, Portfolio, PortfolioUser, TargetPortfolio, User
 from app.domain import advice, cgt
 from app.domain import portfolios as portfolio_rules
 from app.db.types import utcnow
-from app.domain.advice.target_portfolios import TargetPortfolioView
+from app.domain.advice.target_portfolios import Adviser, Client, ManagementFee, Practice, RecordOfAdvice
 from app.domain.engine.results import Target
 from app.domain.money import to_cents
 from app.domain.permissions import Actor
@@ -78,9 +79,8 @@ def _sold_assets(s: Session, p: Portfolio, result: Target) -> list[cgt.SoldAsset
     return out
 
 
-def read(*, actor: Actor, tp_id: Any) -> tuple[TargetPortfolioView, dict[str, Any]]:
-    """The record of advice of a target portfolio: the target portfolio, and what the record adds
-    to it (the practice, the clients and adviser, the fee, the CGT estimate, the decision state)."""
+def read(*, actor: Actor, tp_id: Any) -> RecordOfAdvice:
+    """The record of advice of a target portfolio (the approval screen)."""
     with session_scope() as s:
         p, tp = load_tp(s, actor, tp_id)
         view = tp_view(s, actor, p, tp)
@@ -88,44 +88,54 @@ def read(*, actor: Actor, tp_id: Any) -> tuple[TargetPortfolioView, dict[str, An
         owners = portfolio_owners(s, p.id)
         adviser = s.get(User, p.adviser_id) if p.adviser_id else None
         last_validated = last_validated_tp_id(s, p.id)
-        facts = portfolio_facts(s, actor, p)
         result = view.result
         sold = _sold_assets(s, p, result) if result else []
         cgt_text = cgt.cgt_estimate_text(sold, discount_percent=cgt.discount_percent_for(p.type), hin_percent=ZERO,
                                          account_type=cgt.account_type_for(p.type), portfolio_type=p.type,
                                          owner_count=len(owners))
-        value = result.value if result else ZERO
-        fee = portfolio_rules.management_fee(value, p.fee_percent, p.fee_limit_min, p.fee_limit_max)
+        fee = portfolio_rules.management_fee(result.value if result else ZERO, p.fee_percent, p.fee_limit_min,
+                                             p.fee_limit_max)
         decidable = advice.roa_decidable(tp.status, last_validated == tp.id) and tp.status != "failed"
-        return view, {
-            "date": iso(tp.validated_at or tp.created_at),
-            "practice": {"name": firm.name if firm else None, "abn": firm.abn if firm else None,
-                         "licensee_name": firm.licensee_name if firm else None,
-                         "licensee_afsl": firm.licensee_afsl if firm else None},
-            "owners": [{"id": u.id, "first_name": u.first_name, "last_name": u.last_name,
-                        "preferred_name": u.preferred_name, "email": u.email} for u in owners],
-            "adviser": {"id": adviser.id, "first_name": adviser.first_name, "last_name": adviser.last_name}
+        return RecordOfAdvice(
+            tp=view,
+            practice=Practice(name=firm.name, abn=firm.abn, licensee_name=firm.licensee_name,
+                              licensee_afsl=firm.licensee_afsl) if firm else Practice(None, None, None, None),
+            owners=tuple(Client(id=u.id, first_name=u.first_name, last_name=u.last_name,
+                                preferred_name=u.preferred_name, email=u.email) for u in owners),
+            adviser=Adviser(id=adviser.id, first_name=adviser.first_name, last_name=adviser.last_name)
             if adviser else None,
-            "client_wording": cgt.client_type_wording(p.type, len(owners)),
-            "managmentFee": {"percent": str(p.fee_percent) if p.fee_percent is not None else None,
-                             "min": str(p.fee_limit_min) if p.fee_limit_min is not None else None,
-                             "max": str(p.fee_limit_max) if p.fee_limit_max is not None else None,
-                             "amount": str(fee) if fee is not None else None},
-            "cgt_estimate": cgt_text,
-            "last_validated_tp": last_validated,
-            "target_portfolio_status": tp.status,
-            "rofaStatuses": {"pending": tp.status in ("draft", "validated"), "approved": tp.status == "active",
-                             "declined": tp.status == "declined"},
-            "can_decide": decidable and advice.can_decide_roa(actor, facts),
-            "confirm_approve": advice.CONFIRM_APPROVE_ROA,
-            "confirm_decline": advice.CONFIRM_DECLINE_ROA,
-        }
+            client_wording=cgt.client_type_wording(p.type, len(owners)),
+            fee=ManagementFee(percent=p.fee_percent, min=p.fee_limit_min, max=p.fee_limit_max, amount=fee),
+            cgt_estimate=cgt_text,
+            last_validated_tp=last_validated,
+            can_decide=decidable and advice.can_decide_roa(actor, portfolio_facts(s, actor, p)),
+        )
+
+
+def _text(value: Decimal | None) -> str | None:
+    return str(value) if value is not None else None
 
 
 def record(*, actor: Actor, tp_id: Any) -> dict[str, Any]:
     """The record of advice of a target portfolio as the API and its PDF show it."""
-    view, own = read(actor=actor, tp_id=tp_id)
-    return {**tp_json(view), **own}
+    r = read(actor=actor, tp_id=tp_id)
+    return {
+        **tp_json(r.tp),
+        "date": iso(r.date),
+        "practice": dataclasses.asdict(r.practice),
+        "owners": [dataclasses.asdict(o) for o in r.owners],
+        "adviser": dataclasses.asdict(r.adviser) if r.adviser else None,
+        "client_wording": r.client_wording,
+        "managmentFee": {"percent": _text(r.fee.percent), "min": _text(r.fee.min), "max": _text(r.fee.max),
+                         "amount": _text(r.fee.amount)},
+        "cgt_estimate": r.cgt_estimate,
+        "last_validated_tp": r.last_validated_tp,
+        "target_portfolio_status": r.tp.summary.status,
+        "rofaStatuses": {"pending": r.pending, "approved": r.approved, "declined": r.declined},
+        "can_decide": r.can_decide,
+        "confirm_approve": advice.CONFIRM_APPROVE_ROA,
+        "confirm_decline": advice.CONFIRM_DECLINE_ROA,
+    }
 
 
 def export_pdf(*, actor: Actor, tp_id: Any, client_offset: Any = None) -> tuple[str, bytes]:

@@ -242,3 +242,69 @@ def edits_of(result: Target | None) -> list[dict[str, Any]]:
     out += [{"asset_id": o.asset_id, "code": codes.get(o.asset_id), "target_units": format(o.target_units, "f")}
             for o in result.overrides]
     return out
+
+
+@dataclass(frozen=True)
+class Practice:
+    name: str | None
+    abn: str | None
+    licensee_name: str | None
+    licensee_afsl: str | None
+
+
+@dataclass(frozen=True)
+class Client:
+    id: int
+    first_name: str
+    last_name: str
+    preferred_name: str | None
+    email: str
+
+
+@dataclass(frozen=True)
+class Adviser:
+    id: int
+    first_name: str
+    last_name: str
+
+
+@dataclass(frozen=True)
+class ManagementFee:
+    """The portfolio's fee settings and what they come to on the target portfolio's value."""
+
+    percent: Decimal | None
+    min: Decimal | None
+    max: Decimal | None
+    amount: Decimal | None
+
+
+@dataclass(frozen=True)
+class RecordOfAdvice:
+    """A target portfolio's record of advice (spec 002 s2/s3): the target portfolio with the
+    practice, the clients and their adviser, the fee, the CGT estimate and the decision state."""
+
+    tp: TargetPortfolioView
+    practice: Practice
+    owners: tuple[Client, ...]
+    adviser: Adviser | None
+    client_wording: str
+    fee: ManagementFee
+    cgt_estimate: str
+    last_validated_tp: int | None
+    can_decide: bool
+
+    @property
+    def date(self) -> datetime | None:
+        return self.tp.summary.validated_at or self.tp.summary.created_at
+
+    @property
+    def pending(self) -> bool:
+        return self.tp.summary.status in (TPStatus.DRAFT.value, TPStatus.VALIDATED.value)
+
+    @property
+    def approved(self) -> bool:
+        return self.tp.summary.status == TPStatus.ACTIVE.value
+
+    @property
+    def declined(self) -> bool:
+        return self.tp.summary.status == TPStatus.DECLINED.value

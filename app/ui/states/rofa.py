@@ -14,6 +14,7 @@ import reflex as rx
 from app.domain import advice
 from app.domain.errors import NotFound
 from app.domain.permissions import Actor
+from app.domain.advice.target_portfolios import PersonName
 from app.services import records_of_advice
 from app.services import target_portfolios
 from app.ui import routes
@@ -22,7 +23,7 @@ from app.ui.states.advice_versions import AdviceScreen, load_failed
 from app.ui.states.base import AppState, toast_success
 from app.ui.toolkit.screen import Confirm, guarded
 from app.ui.states.target_portfolio import TPDisplay
-from app.ui.parse import positive_int as _int, person_name as person
+from app.ui.parse import positive_int as _int
 
 TABS = ["overview", "fee", "recommendation", "authority"]
 TAB_TITLES = {"overview": "Overview", "fee": "Fee", "recommendation": "Recommendation", "authority": "Authority"}
@@ -63,41 +64,35 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
     decided_at: str = ""
     confirm_action: str = ""        # approve | decline: the dialog's title and button
     busy: bool = False
-    _confirm_texts: dict[str, str] = {}
 
     def _rofa_param(self) -> int | None:
         return _int(routes.param(self.router.url.path, "rofa_id"))
 
     def _load(self, actor: Actor) -> None:
-        view, rec = records_of_advice.read(actor=actor, tp_id=self._rofa_param() or 0)
-        t = view.summary
+        record = records_of_advice.read(actor=actor, tp_id=self._rofa_param() or 0)
+        view, t = record.tp, record.tp.summary
         if self.portfolio_id and t.investment_id != self.portfolio_id:
             raise NotFound(RECORD_NOT_FOUND)
         self._load_header(actor, t.investment_id)
         self._show_tp(view)
-        practice = rec.get("practice") or {}
-        self.practice = practice.get("name") or ""
-        self.licensee = " ".join(p for p in (practice.get("licensee_name") or "",
-                                              f"AFSL {practice['licensee_afsl']}" if practice.get("licensee_afsl") else "") if p)
-        self.clients = ", ".join(person(o) for o in rec.get("owners") or []) or "\u2014"
-        self.client_wording = rec.get("client_wording") or ""
-        self.adviser = person(rec.get("adviser")) or "\u2014"
-        self.record_date = rec.get("date") or ""
-        fee = rec.get("managmentFee") or {}
-        self.fee_percent = fee_percent(fee.get("percent"))
-        self.fee_min, self.fee_max, self.fee_amount = money(fee.get("min")), money(fee.get("max")), money(fee.get("amount"))
+        practice = record.practice
+        self.practice = practice.name or ""
+        self.licensee = " ".join(p for p in (practice.licensee_name or "",
+                                              f"AFSL {practice.licensee_afsl}" if practice.licensee_afsl else "") if p)
+        self.clients = ", ".join(PersonName(o.first_name, o.last_name).full for o in record.owners) or "\u2014"
+        self.client_wording = record.client_wording
+        self.adviser = PersonName(record.adviser.first_name, record.adviser.last_name).full if record.adviser else "\u2014"
+        self.record_date = record.date.isoformat() if record.date else ""
+        fee = record.fee
+        self.fee_percent = fee_percent(fee.percent)
+        self.fee_min, self.fee_max, self.fee_amount = money(fee.min), money(fee.max), money(fee.amount)
         self.market, self.recommendation = (c.description if c else "" for c in map(view.commentary, advice.COMMENT_TYPES))
-        self.cgt_text = rec.get("cgt_estimate") or ""
-        statuses = rec.get("rofaStatuses") or {}
-        self.pending = bool(statuses.get("pending"))
-        self.approved = bool(statuses.get("approved"))
-        self.declined = bool(statuses.get("declined"))
+        self.cgt_text = record.cgt_estimate
+        self.pending, self.approved, self.declined = record.pending, record.approved, record.declined
         who, at = (t.approver, t.approved_at) if self.approved else (t.decliner, t.declined_at) if self.declined \
             else (None, None)
         self.decided_by, self.decided_at = who.full if who else "", at.isoformat() if at else ""
-        self.can_decide = bool(rec.get("can_decide"))
-        self._confirm_texts = {"approve": rec.get("confirm_approve") or QUESTIONS["approve"],
-                               "decline": rec.get("confirm_decline") or QUESTIONS["decline"]}
+        self.can_decide = record.can_decide
 
     @rx.event
     @load_failed()  # check_login sends a signed-out browser to sign in (and back here afterwards)
@@ -158,7 +153,7 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
         if action not in QUESTIONS or not self.can_decide:
             return
         self.confirm_action = action
-        self._ask(action, self._confirm_texts.get(action) or QUESTIONS[action])
+        self._ask(action, QUESTIONS[action])
 
     def _confirmed(self, action: str, _: int):
         return RofaState.decide(action)
