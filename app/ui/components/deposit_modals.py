@@ -15,18 +15,18 @@ STATIC = {"on_pointer_down_outside": rx.prevent_default, "on_interact_outside": 
 
 
 def _err(key: str) -> Any:
-    return S.errors[key]
+    return S.form_errors.get(key, "")
 
 
 def _input(key: str, label: str, required: bool = False, read_only: Any = False, **props) -> rx.Component:
     slug = key.lower().replace("_", "-")
-    return field(label, text_input(f"deposit-{slug}", S.form[key], lambda value: S.set_field(key, value),
+    return field(label, text_input(f"deposit-{slug}", S.form[key], lambda value: S.set_form_field(key, value),
                                    error=_err(key), read_only=read_only, **props),
                  _err(key), required)
 
 
 def _date(key: str, label: str, minimum: Any = "", required: bool = False, id_: str = "") -> rx.Component:
-    return field(label, rx.input(type="date", value=S.form[key], on_change=lambda value: S.set_field(key, value),
+    return field(label, rx.input(type="date", value=S.form[key], on_change=lambda value: S.set_form_field(key, value),
                                  min=minimum, id=id_ or f"deposit-{key.lower()}", name=key, width="100%",
                                  color_scheme=rx.cond(_err(key) != "", "red", "gray")),
                  _err(key), required)
@@ -87,8 +87,9 @@ def _identity_fields() -> rx.Component:
                        "deposit-institution", _err("institution_id"), disabled=S.locked, required=True,
                        placeholder="Select provider"),
         _input("ProviderName", "Provider name", read_only=S.locked),
-        _select("Provider type", S.form["ProviderType"], S.provider_types, lambda v: S.set_field("ProviderType", v),
-                "deposit-providertype", _err("ProviderType"), disabled=S.locked),
+        _select("Provider type", S.form["ProviderType"], S.provider_types,
+                lambda v: S.set_form_field("ProviderType", v), "deposit-providertype", _err("ProviderType"),
+                disabled=S.locked),
         _input("ProviderID", "Provider ID", read_only=S.locked),
         _input("FacilityID", "Facility ID", read_only=S.locked),
         _input("AccountNumber", "Account number", read_only=S.locked),
@@ -114,7 +115,7 @@ def _buy_fields() -> rx.Component:
             _input("Rate", "Rate (%)", input_mode="decimal", placeholder="Leave empty while the rate is to confirm"),
             _input("CutOffTime", "Cut-off time", placeholder="HH:MM"),
             rx.cond(S.is_edit, _select("Deal status", S.form["DealStatus"], S.deal_statuses,
-                                       lambda v: S.set_field("DealStatus", v), "deposit-deal-status",
+                                       lambda v: S.set_form_field("DealStatus", v), "deposit-deal-status",
                                        _err("DealStatus"))),
             _read_only("TransactionType", S.transaction_type, "deposit-transaction-type"),
             columns="3",
@@ -164,7 +165,7 @@ def deposit_form_dialog() -> rx.Component:
                 rx.cond(S.is_buy, _buy_fields(), _move_fields()),
                 _input("description", "Description"),
                 rx.hstack(
-                    cancel_button(type="button", on_click=S.cancel_form, id="deposit-cancel"),
+                    cancel_button(type="button", on_click=S.close_form, id="deposit-cancel"),
                     rx.button(rx.icon("check", size=16), "Save", type="button", loading=S.saving, on_click=S.save_form,
                               id="deposit-save"),
                     justify="end", spacing="3", width="100%",

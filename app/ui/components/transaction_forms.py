@@ -268,16 +268,17 @@ def upload_failure_dialog(S: Any) -> rx.Component:
 
 
 # ---- the cash screen's modals ---------------------------------------------------------------------
-def _cm_input(S: Any, key: str, label: str, required: bool = False, **props) -> rx.Component:
-    error = S.form_errors.get(key, "")
-    return field(label, text_input(f"cm-{key.replace('_', '-')}", S.form[key], lambda v: S.set_form_field(key, v),
-                                   error=error, **props), error=error, required=required)
-
-
-def _cm_date(S: Any, key: str, label: str, required: bool = False) -> rx.Component:
-    error = S.form_errors.get(key, "")
-    return field(label, _date(S.form[key], lambda v: S.set_form_field(key, v), f"cm-{key.replace('_', '-')}", error),
+def _cm_input(S: Any, key: str, label: str, required: bool = False, id_: str = "", **props) -> rx.Component:
+    """A field of the cash screen's form dialog (ids cm-<key> unless given)."""
+    error, id_ = S.form_errors.get(key, ""), id_ or f"cm-{key.replace('_', '-')}"
+    return field(label, text_input(id_, S.form[key], lambda v: S.set_form_field(key, v), error=error, **props),
                  error=error, required=required)
+
+
+def _cm_date(S: Any, key: str, label: str, required: bool = False, id_: str = "") -> rx.Component:
+    error, id_ = S.form_errors.get(key, ""), id_ or f"cm-{key.replace('_', '-')}"
+    return field(label, _date(S.form[key], lambda v: S.set_form_field(key, v), id_, error), error=error,
+                 required=required)
 
 
 def cash_transaction_modal(S: Any) -> rx.Component:
@@ -307,20 +308,19 @@ def cash_transaction_modal(S: Any) -> rx.Component:
                 rx.text("Only executed transactions count in the balance.", size="1", color=rx.color("gray", 10)),
                 _footer(
                     cancel_button(type="button", on_click=S.close_form, id="cm-cancel"),
-                    rx.button("Save", type="button", on_click=S.save_cash, loading=S.saving, id="cm-save"),
+                    rx.button("Save", type="button", on_click=S.save_form, loading=S.saving, id="cm-save"),
                 ),
                 spacing="3", width="100%",
             ),
             max_width="560px", id="cash-transaction-modal",
         ),
-        open=S.form_open,
+        open=S.form_open & (S.cm_mode != "opening"),
         on_open_change=S.set_form_open,
     )
 
 
 def opening_balance_modal(S: Any) -> rx.Component:
-    price_error = S.ob_errors.get("price", "")
-    date_error = S.ob_errors.get("trade_at", "")
+    """The cash screen's form dialog with its price and trade_at only."""
     return rx.dialog.root(
         rx.dialog.content(
             rx.dialog.title("Opening balance", id="ob-title"),
@@ -328,23 +328,21 @@ def opening_balance_modal(S: Any) -> rx.Component:
                                   color=rx.color("gray", 10), margin_bottom="12px"),
             rx.vstack(
                 rx.grid(
-                    field("Amount ($)", text_input("ob-price", S.ob_price, S.set_ob_price, error=price_error,
-                                                   input_mode="decimal", placeholder="0.00"),
-                          error=price_error, required=True),
-                    field("Date", _date(S.ob_date, S.set_ob_date, "ob-date", date_error), error=date_error,
-                          required=True),
+                    _cm_input(S, "price", "Amount ($)", required=True, id_="ob-price", input_mode="decimal",
+                              placeholder="0.00"),
+                    _cm_date(S, "trade_at", "Date", required=True, id_="ob-date"),
                     columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
                 ),
                 _footer(
-                    cancel_button(type="button", on_click=S.close_opening, id="ob-cancel"),
-                    rx.button("Save", type="button", on_click=S.save_opening, loading=S.ob_saving, id="ob-save"),
+                    cancel_button(type="button", on_click=S.close_form, id="ob-cancel"),
+                    rx.button("Save", type="button", on_click=S.save_form, loading=S.saving, id="ob-save"),
                 ),
                 spacing="3", width="100%",
             ),
             max_width="480px", id="opening-balance-modal",
         ),
-        open=S.ob_open,
-        on_open_change=S.set_ob_open,
+        open=S.form_open & (S.cm_mode == "opening"),
+        on_open_change=S.set_form_open,
     )
 
 

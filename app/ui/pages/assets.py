@@ -292,21 +292,21 @@ def _import_dialog() -> rx.Component:
 
 # ---- the asset form ---------------------------------------------------------------------------------
 def _form_input(key: str, label: str, required: bool = False, **props) -> rx.Component:
-    error = AssetsState.errors[key]
+    error = AssetsState.form_errors.get(key, "")
     return field(label, text_input(f"asset-{key}", AssetsState.form[key],
-                                   lambda value: AssetsState.set_field(key, value), error=error, **props),
+                                   lambda value: AssetsState.set_form_field(key, value), error=error, **props),
                  error, required)
 
 
 def _form_select(key: str, label: str, options: Any, none_label: str = "", required: bool = False) -> rx.Component:
-    error = AssetsState.errors[key]
+    error = AssetsState.form_errors.get(key, "")
     items = [rx.select.item(none_label, value=NONE)] if none_label else []
     control = rx.select.root(
         rx.select.trigger(placeholder=f"Select {label.lower()}", id=f"asset-{key}", width="100%",
                           color=rx.cond(error != "", rx.color("red", 11), "inherit")),
         rx.select.content(*items, rx.foreach(options, lambda o: rx.select.item(o.label, value=o.value))),
         value=AssetsState.form[key],
-        on_change=lambda value: AssetsState.set_field(key, value),
+        on_change=lambda value: AssetsState.set_form_field(key, value),
     )
     return field(label, control, error, required)
 
@@ -329,7 +329,7 @@ def _form_dialog() -> rx.Component:
                     columns=rx.breakpoints(initial="1", sm="2"), spacing="4", width="100%",
                 ),
                 rx.hstack(
-                    cancel_button(on_click=s.cancel_form, id="asset-cancel"),
+                    cancel_button(on_click=s.close_form, id="asset-cancel"),
                     rx.button("Save", on_click=s.save_asset, loading=s.saving, id="asset-save"),
                     justify="end", spacing="3", width="100%",
                 ),

@@ -16,14 +16,14 @@ import reflex as rx
 
 from app.domain import prices as price_rules
 from app.domain.assets import ASSET_FORM_KEYS, ASSET_SORTS, clean_asset
-from app.domain.errors import GENERIC, INVALID_FORM, AuthenticationError, DomainError, ValidationError
+from app.domain.errors import GENERIC, INVALID_FORM, AuthenticationError, DomainError
 from app.domain.permissions import Actor
 from app.services import assets
 from app.ui.display import NA, close_price, day, input_number, percent_1dp, sign_of
 from app.ui.parse import decimal_or_none as _decimal, to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.lists import ListControls
-from app.ui.toolkit.screen import UploadDialog, events, guarded, screen_load
+from app.ui.toolkit.screen import FormDialog, UploadDialog, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.assets")
 
@@ -97,10 +97,6 @@ class Rejected:
     reason: str = ""
 
 
-def _blank_form() -> dict[str, str]:
-    return {key: "" for key in ASSET_FORM_KEYS}
-
-
 def _form_data(form: dict[str, str]) -> dict[str, Any]:
     """The form as the service reads it: the selects' NONE choice is "no value"."""
     return {key: ("" if form.get(key, "") == NONE else form.get(key, "")) for key in ASSET_FORM_KEYS}
@@ -110,9 +106,11 @@ def _options(found: list[dict[str, Any]], label: str = "title") -> list[Option]:
     return [Option(value=str(o["id"]), label=o[label], color=o.get("color") or "") for o in found]
 
 
-class AssetsState(UploadDialog, ListControls, AppState):
+class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
     """/assets: staff see the shared universe and their firm's assets; the superuser sees and keeps all."""
 
+    FORM_FIELDS: ClassVar[tuple[str, ...]] = ASSET_FORM_KEYS
+    LEAVE_GUARD: ClassVar[bool] = True
     SORT_KEYS: ClassVar[tuple[str, ...]] = ASSET_SORTS
     UPLOAD_ID: ClassVar[str] = UPLOAD_ID
     SELECT_FILE: ClassVar[str] = "Please, choose a CSV or Excel file first."
@@ -143,13 +141,8 @@ class AssetsState(UploadDialog, ListControls, AppState):
     import_assets: int = 0
     rejected: list[Rejected] = []
 
-    # the asset form
-    form_open: bool = False
+    # the asset form (the form dialog: form, form_errors, saving, form_open)
     form_mode: str = "new"
-    form: dict[str, str] = _blank_form()
-    errors: dict[str, str] = _blank_form()
-    submitted: bool = False
-    saving: bool = False
     _edit_id: int = 0
 
     # ---- loading ---------------------------------------------------------------------------------
@@ -313,19 +306,14 @@ class AssetsState(UploadDialog, ListControls, AppState):
         yield events(toast_success(UPLOAD_COMPLETE), rx.clear_selected_files(UPLOAD_ID), self._reload())
 
     # ---- the asset form (superuser) ------------------------------------------------------------------
-    def _open_form(self, mode: str, values: dict[str, str]) -> None:
-        self.form_mode = mode
-        self.form = {**_blank_form(), **values}
-        self.errors = _blank_form()
-        self.submitted = False
-        self.saving = False
-        self.form_open = True
+    def _open_asset_form(self, mode: str, asset_id: int, values: dict[str, str]) -> None:
+        self.form_mode, self._edit_id = mode, asset_id
+        self._open_form(values)
 
     @rx.event
     def new_asset(self):
         if self.is_superuser:
-            self._edit_id = 0
-            self._open_form("new", {"type_id": NONE, "industry_group_id": NONE, "firm_id": NONE})
+            self._open_asset_form("new", 0, {"type_id": NONE, "industry_group_id": NONE, "firm_id": NONE})
 
     @rx.event
     @guarded
@@ -334,8 +322,7 @@ class AssetsState(UploadDialog, ListControls, AppState):
         if not self.is_superuser or not self._detail_id:
             return None
         found = assets.get_asset(actor=self._actor(), asset_id=self._detail_id)
-        self._edit_id = found["id"]
-        self._open_form("edit", {
+        self._open_asset_form("edit", found["id"], {
             "code": found["code"], "name": found["name"], "class_id": str(found["class_id"]),
             **{f"{key}_id": str((found[key] or {}).get("id") or NONE) for key in ("type", "industry_group", "firm")},
             "dividend_yield": input_number(found["dividend_yield"]), "url": found["url"] or "",
@@ -343,73 +330,44 @@ class AssetsState(UploadDialog, ListControls, AppState):
         self.detail_open = False
         return None
 
-    def _validate(self) -> bool:
-        _, errors = clean_asset(_form_data(self.form))
-        self.errors = {**_blank_form(), **errors}
-        return errors.ok
+    def _check_form(self) -> dict[str, str]:
+        return clean_asset(_form_data(self.form))[1]
 
     @rx.event
-    def set_field(self, key: str, value: Any):
+    def set_form_field(self, key: str, value: Any):
         if key not in ASSET_FORM_KEYS or not self.form_open:
             return None
         text = str(value if value is not None else "")[:400]
-        self.form = {**self.form, key: text.upper() if key == "code" else text}
-        self.form_dirty = True
-        if self.submitted:
-            self._validate()
+        self._form_edited({key: text.upper() if key == "code" else text})
         return None
 
     def _close_form(self) -> None:
-        self.form_open = False
-        self.form_dirty = False
-        self.saving = False
+        super()._close_form()
         self._edit_id = 0
 
-    @rx.event
-    def set_form_open(self, value: bool):
-        if not value:
-            self._close_form()
-
-    @rx.event
-    def cancel_form(self):
+    def _write(self) -> Any:
+        """Create or update through the service; the events once saved."""
+        actor = self._actor()
+        data = _form_data(self.form)
+        if self.form_mode == "edit" and self._edit_id:
+            result = assets.update_asset(actor=actor, asset_id=self._edit_id, data=data)
+        else:
+            result = assets.create_asset(actor=actor, data=data)
         self._close_form()
-
-    def _save(self) -> tuple[bool, Any]:
-        """(saved, events): validate, then create or update through the service."""
-        self.submitted = True
-        if not self._validate():
-            return False, toast_error(INVALID_FORM)
-        try:
-            actor = self._actor()
-            data = _form_data(self.form)
-            if self.form_mode == "edit" and self._edit_id:
-                result = assets.update_asset(actor=actor, asset_id=self._edit_id, data=data)
-            else:
-                result = assets.create_asset(actor=actor, data=data)
-        except ValidationError as exc:
-            self.errors = {**_blank_form(), **{k: v for k, v in exc.fields.items() if k in ASSET_FORM_KEYS}}
-            return False, toast_error(exc.message)
-        except DomainError as exc:
-            return False, self._fail(exc)
-        self._close_form()
-        return True, events(toast_success(result["message"]), self._reload())
+        return events(toast_success(result["message"]), self._reload())
 
     @rx.event
+    @guarded
     def save_asset(self):
-        if self.saving:
-            return None
-        self.saving = True
-        try:
-            return self._save()[1]
-        finally:
-            self.saving = False
+        return self._save_form(lambda _errors: toast_error(INVALID_FORM), self._write)
 
     @rx.event
+    @guarded
     def save_and_leave(self):
         """The leave dialog's Save: save the open form, then go where the user was going."""
         self.leave_open = False
-        saved, shown = self._save()
-        return events(shown, rx.redirect(self.leave_to or "/")) if saved else shown
+        return self._save_form(lambda _errors: toast_error(INVALID_FORM),
+                               lambda: events(self._write(), rx.redirect(self.leave_to or "/")))
 
     # ---- what the screen shows ------------------------------------------------------------------------
     @rx.var

@@ -23,12 +23,12 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from decimal import Decimal
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 
 from app.domain import deposits as rules
-from app.domain.errors import AuthenticationError, DomainError, ValidationError
+from app.domain.errors import AuthenticationError, DomainError
 from app.domain.permissions import NOT_ALLOWED
 from app.domain.transactions import (
     AT_CALL_ACCOUNT, EFFECTS, KIND_LABELS, PRODUCT_TYPES, PROVIDER_TYPES, TERM_DEPOSITS, Kind, Status,
@@ -39,7 +39,7 @@ from app.ui import routes
 from app.ui.display import day, input_number
 from app.ui.states.base import AppState, toast_success
 from app.ui.toolkit.rows import Detail, Option
-from app.ui.toolkit.screen import events, guarded, screen_load
+from app.ui.toolkit.screen import FormDialog, events, guarded, screen_load
 from app.ui.parse import positive_int as _int
 
 NONE = "none"  # a select's "nothing chosen" (Radix items cannot be "")
@@ -121,7 +121,10 @@ def _details(d: dict[str, Any]) -> list[Detail]:
     return [Detail(label=label, value=value or "—") for label, value in pairs]
 
 
-class DepositState(AppState):
+class DepositState(FormDialog, AppState):
+    FORM_FIELDS: ClassVar[tuple[str, ...]] = FORM_KEYS
+    LEAVE_GUARD: ClassVar[bool] = True
+
     # ---- the portfolio and its deposits ----------------------------------------------------------
     portfolio_id: int = 0
     portfolio_name: str = ""
@@ -133,14 +136,9 @@ class DepositState(AppState):
     saved: int = 0
     _deposits: dict[int, dict[str, Any]] = {}
 
-    # ---- the form modal ----------------------------------------------------------------------------
-    form_open: bool = False
+    # ---- the form modal (the form dialog: form, form_errors, saving, form_open) ----------------------
     form_type: str = rules.Form.BUY.value
     form_mode: str = "new"  # new | edit
-    form: dict[str, str] = _blank()
-    errors: dict[str, str] = _blank()
-    submitted: bool = False
-    saving: bool = False
     institutions: list[Option] = []
     _institution_facts: dict[str, list[str]] = {}
     deposit_options: list[Option] = []
@@ -216,9 +214,7 @@ class DepositState(AppState):
     def _reset_form(self, mode: str, deposit_id: int = 0, tx_id: int = 0) -> None:
         self.form_mode = mode
         self._edit_deposit_id, self._edit_tx_id = deposit_id, tx_id
-        self.form = _blank()
-        self.errors = _blank()
-        self.submitted = self.saving = False
+        self._open_form()
         self.view_open = self.amm_open = False
 
     def _open(self, form: rules.Form, deposit_id: int):
@@ -228,7 +224,6 @@ class DepositState(AppState):
         self._switch(form)
         if deposit_id and form is not rules.Form.BUY and str(deposit_id) in {o.value for o in self.deposit_options}:
             self._choose(deposit_id)
-        self.form_open = True
         return None
 
     def _enabled(self, form: rules.Form) -> bool:
@@ -241,7 +236,7 @@ class DepositState(AppState):
         keep = {"StartDate": self.form.get("StartDate", ""), "amount": self.form.get("amount", "")}
         self.form_type = form.value
         self.form = {**_blank(), **keep}
-        self.errors = _blank()
+        self.form_errors = {}
         self.locked = False
         self.date_min = ""
         if form is rules.Form.BUY:
@@ -261,7 +256,7 @@ class DepositState(AppState):
         if chosen is not rules.Form.BUY and not self._enabled(chosen):
             return None
         self._switch(chosen)
-        self.submitted = False
+        self.form_submitted = False
         return None
 
     # ---- the institution picker and the deposit choice --------------------------------------------------
@@ -296,8 +291,7 @@ class DepositState(AppState):
         self.date_min = d["StartDate"] or ""
         self.balance_hint = ("" if self.form_type == rules.Form.BUY.value else
                              f"Balance {rules.money_text(d['balance'])}; not before {day(d['StartDate'])}")
-        if self.submitted:
-            self._validate()
+        self._recheck_form()
 
     @rx.event
     def choose_deposit(self, value: str):
@@ -317,8 +311,9 @@ class DepositState(AppState):
             return None
         self._load_institutions(value)
         kept = self.form.get("institution_id", "") in ("", *self._institution_facts)
-        return self._edited({"ProviderProductType": value,
-                             **({} if kept else {"institution_id": "", "ProviderName": "", "ProviderType": ""})})
+        self._form_edited({"ProviderProductType": value,
+                           **({} if kept else {"institution_id": "", "ProviderName": "", "ProviderType": ""})})
+        return None
 
     @rx.event
     def choose_institution(self, value: str):
@@ -327,23 +322,18 @@ class DepositState(AppState):
         facts = self._institution_facts.get(str(value))
         if facts is None:
             return None
-        return self._edited({"institution_id": str(value), "ProviderName": facts[0], "ProviderType": facts[1]})
-
-    def _edited(self, values: dict[str, str]) -> None:
-        """Typed or chosen: the form is dirty, and after the first save attempt checked again."""
-        self.form = {**self.form, **values}
-        self.form_dirty = True
-        if self.submitted:
-            self._validate()
+        self._form_edited({"institution_id": str(value), "ProviderName": facts[0], "ProviderType": facts[1]})
+        return None
 
     @rx.event
-    def set_field(self, key: str, value: Any):
+    def set_form_field(self, key: str, value: Any):
         if key not in FORM_KEYS or not self.form_open:
             return None
         if self.locked and key in rules.IDENTITY_KEYS:
             return None  # provider identity fields are fixed once a deposit is chosen (spec s5)
         text = "" if value is None else str(value)[:500]
-        return self._edited({key: "" if key == "ProviderType" and text == NONE else text})
+        self._form_edited({key: "" if key == "ProviderType" and text == NONE else text})
+        return None
 
     @rx.event
     def set_auto_matured(self, value: bool):
@@ -414,7 +404,6 @@ class DepositState(AppState):
         self.deposit_options = [_option(deposit_id, self._deposits[deposit_id])]
         self._choose(deposit_id)
         self.form = {**self.form, **values}
-        self.form_open = True
 
     # ---- validation and saving ------------------------------------------------------------------------
     def _facts(self) -> rules.DepositFacts | None:
@@ -430,7 +419,7 @@ class DepositState(AppState):
         return rules.DepositFacts(product_type=d["ProviderProductType"], start_date=dt.date.fromisoformat(d["StartDate"]),
                                   closed=closed, balance=balance)
 
-    def _validate(self) -> bool:
+    def _check_form(self) -> dict[str, str]:
         form = rules.Form(self.form_type)
         if form is rules.Form.BUY:
             if self.form_mode == "edit":
@@ -443,8 +432,7 @@ class DepositState(AppState):
                 _, errors = rules.clean_buy(self.form, institution=institution)
         else:
             _, errors = rules.clean_move(form, self.form, self._facts())
-        self.errors = {**_blank(), **{k: v for k, v in errors.items() if k in FORM_KEYS}}
-        return errors.ok
+        return errors
 
     def _data(self) -> dict[str, Any]:
         data: dict[str, Any] = {key: value for key, value in self.form.items() if value != ""}
@@ -472,38 +460,19 @@ class DepositState(AppState):
     @rx.event
     @guarded
     def save_form(self):
-        if self.saving or not self.form_open:
+        if not self.form_open:
             return None
-        self.submitted = True
-        if not self._validate():
-            found = {k: v for k, v in self.errors.items() if v}
-            return sorry(rules.failure_message(found))
-        self.saving = True
-        try:
-            result = self._write()
-        except ValidationError as exc:
-            self.errors = {**_blank(), **{k: v for k, v in exc.fields.items() if k in FORM_KEYS}}
-            return sorry(exc.message)
-        finally:
-            self.saving = False
+        return self._save_form(lambda errors: sorry(rules.failure_message(errors)), self._saved)
+
+    def _saved(self) -> list[Any]:
+        result = self._write()
         self._close_form()
         self.saved += 1
         return events(toast_success(result["message"]), self._load(self.portfolio_id))
 
     def _close_form(self) -> None:
-        self.form_open = False
-        self.form_dirty = False
-        self.saving = False
+        super()._close_form()
         self._edit_deposit_id = self._edit_tx_id = 0
-
-    @rx.event
-    def set_form_open(self, value: bool):
-        if not value:
-            self._close_form()
-
-    @rx.event
-    def cancel_form(self):
-        self._close_form()
 
     # ---- the read-only deposit modal -------------------------------------------------------------------
     @rx.event

@@ -73,6 +73,9 @@ FORM_FIELDS: dict[str, tuple[str, ...]] = {
 ASSET_KEYS = tuple(dict.fromkeys(k for keys in FORM_FIELDS.values() for k in keys))
 CASH_KEYS = ("type", "price", "trade_at", "settlement_at", "status", "description")
 CASH_FORMS = ("withdrawal", "credit", "income")
+# the longest text a field of the cash modal keeps (40 unless named), and of the opening balance modal
+CASH_LIMITS = {"description": rules.DESCRIPTION_MAX + 20}
+OPENING_LIMITS = {"price": 30, "trade_at": 20}
 DATE_KEYS = ("trade_at", "settlement_at", "ex_date")
 PANEL_FILTER_LABELS = {"pending": "Pending approval", "draft": "Draft", "executed": "Executed",
                        "dividend": "Dividend", "placed": "Placed", "error": "Error"}
@@ -670,20 +673,11 @@ class CashTransactionsState(FormDialog, TransactionForms, PortfolioHeader, AppSt
     cash_in: str = ""
     cash_out: str = ""
 
-    # the cash transaction modal (form, form_errors, saving, form_open)
-    cm_mode: str = "add"                  # add | edit
-    cm_submitted: bool = False
+    # the cash transaction modal and the opening balance modal share the form dialog (form,
+    # form_errors, saving, form_open); the opening balance's form is its price and trade_at
+    cm_mode: str = "add"                  # add | edit | opening
     _cm_id: int = 0
     _cm_original: dict[str, str] = {}
-
-    # the opening balance modal
-    ob_open: bool = False
-    ob_price: str = ""
-    ob_date: str = ""
-    ob_errors: dict[str, str] = {}
-    ob_submitted: bool = False
-    ob_saving: bool = False
-    _ob_original: dict[str, str] = {}
 
     # the detail modal
     detail_open: bool = False
@@ -716,14 +710,14 @@ class CashTransactionsState(FormDialog, TransactionForms, PortfolioHeader, AppSt
         self.loading = True
         self.rows = []
         self._clear_header()
-        self.form_open = self.ob_open = self.detail_open = False
+        self.form_open = self.detail_open = False
         self.form = _blank(CASH_KEYS)
         self.can_edit = is_staff(actor)
         return self._open_screen(actor)
 
-    # ---- the cash transaction modal (the form dialog) ------------------------------------------------
+    # ---- the cash transaction and opening balance modals (the form dialog) ---------------------------
     def _open_cash(self, mode: str, values: dict[str, Any], transaction_id: int = 0) -> None:
-        self.cm_mode, self._cm_id, self.cm_submitted = mode, transaction_id, False
+        self.cm_mode, self._cm_id = mode, transaction_id
         self._open_form(values)
         self._cm_original = dict(self.form) if transaction_id else {}
 
@@ -743,105 +737,56 @@ class CashTransactionsState(FormDialog, TransactionForms, PortfolioHeader, AppSt
         return None
 
     @rx.event
-    def set_form_field(self, key: str, value: str):
-        if key not in CASH_KEYS:
-            return
-        limit = rules.DESCRIPTION_MAX + 20 if key == "description" else 40
-        self.form = {**self.form, key: str(value or "")[:limit]}
-        if self.cm_submitted:
-            self.form_errors = dict(rules.clean_cash_form(self.form)[1])
-
-    @rx.event
-    @guarded
-    def save_cash(self):
-        if self.saving:
-            return None
-        self.cm_submitted = True
-        self.form_errors = dict(rules.clean_cash_form(self.form)[1])
-        if self.form_errors:
-            return sorry_toast(rules.INVALID)
-        try:
-            actor = self._actor()
-            self.saving = True
-            if self.cm_mode == "add":
-                result = service.create_cash_transaction(actor=actor, data={**self.form, "investment_id": self.portfolio_id})
-            else:
-                changed = {k: v for k, v in self.form.items() if v != self._cm_original.get(k, "")}
-                if not changed:
-                    self.form_open = False
-                    return success_toast(rules.TRANSACTION_UPDATED)
-                result = service.update_cash_transaction(actor=actor, transaction_id=self._cm_id, data=changed)
-        except ValidationError as exc:
-            self.form_errors = dict(exc.fields)
-            raise
-        finally:
-            self.saving = False
-        self.form_open = False
-        # The list reloads after the modal closes (the spec reloads it for superusers and advisers
-        # only; an administrator who may save here sees the saved row too).
-        return self._after_write(actor, feedback(result))
-
-    # ---- the opening balance modal ---------------------------------------------------------------
-    @rx.event
     @guarded
     def open_opening(self):
         if not self.can_edit:
             return None
         found = service.get_opening_balance(actor=self._actor(), investment_id=self.portfolio_id)
-        self.ob_price = input_number(found["price"]) if found else ""
-        self.ob_date = input_day(found["trade_at"]) if found else ""
-        self._ob_original = {"price": self.ob_price, "trade_at": self.ob_date} if found else {}
-        self.ob_errors, self.ob_submitted, self.ob_saving = {}, False, False
-        self.ob_open = True
+        values = {"price": input_number(found["price"]), "trade_at": input_day(found["trade_at"])} if found else {}
+        self._open_cash("opening", values, found["id"] if found else 0)
         return None
 
-    def _ob_check(self) -> None:
-        if self.ob_submitted:
-            self.ob_errors = dict(rules.clean_opening_balance({"price": self.ob_price, "trade_at": self.ob_date})[1])
+    def _check_form(self) -> dict[str, str]:
+        if self.cm_mode == "opening":
+            return rules.clean_opening_balance(self.form)[1]
+        return rules.clean_cash_form(self.form)[1]
 
     @rx.event
-    def set_ob_price(self, value: str):
-        self.ob_price = str(value or "")[:30]
-        self._ob_check()
-
-    @rx.event
-    def set_ob_date(self, value: str):
-        self.ob_date = str(value or "")[:20]
-        self._ob_check()
-
-    @rx.event
-    def close_opening(self):
-        if not self.ob_saving:
-            self.ob_open = False
-
-    @rx.event
-    def set_ob_open(self, value: bool):
-        if not value:
-            return CashTransactionsState.close_opening
+    def set_form_field(self, key: str, value: str):
+        if key in CASH_KEYS:
+            limits = OPENING_LIMITS if self.cm_mode == "opening" else CASH_LIMITS
+            self._form_edited({key: str(value or "")[:limits.get(key, 40)]})
 
     @rx.event
     @guarded
-    def save_opening(self):
-        if self.ob_saving:
-            return None
-        self.ob_submitted = True
-        self._ob_check()
-        if self.ob_errors:
-            return sorry_toast(rules.INVALID)
-        form = {"price": self.ob_price.strip(), "trade_at": self.ob_date}
-        if self._ob_original and _same_opening(self._ob_original, form):
-            self.ob_open = False  # an unchanged form closes with the success message, no call (spec 002 s5)
+    def save_form(self):
+        write = self._write_opening if self.cm_mode == "opening" else self._write_cash
+        return self._save_form(lambda _errors: sorry_toast(rules.INVALID), write)
+
+    def _write_cash(self) -> Any:
+        actor = self._actor()
+        if self.cm_mode == "add":
+            result = service.create_cash_transaction(actor=actor, data={**self.form, "investment_id": self.portfolio_id})
+        else:
+            changed = {k: v for k, v in self.form.items() if v != self._cm_original.get(k, "")}
+            if not changed:
+                self._close_form()
+                return success_toast(rules.TRANSACTION_UPDATED)
+            result = service.update_cash_transaction(actor=actor, transaction_id=self._cm_id, data=changed)
+        return self._written(actor, result)
+
+    def _write_opening(self) -> Any:
+        form = {"price": self.form["price"].strip(), "trade_at": self.form["trade_at"]}
+        if self._cm_original and _same_opening(self._cm_original, form):
+            self._close_form()  # an unchanged form closes with the success message, no call (spec 002 s5)
             return success_toast(rules.OPENING_BALANCE_CHANGED)
-        try:
-            actor = self._actor()
-            self.ob_saving = True
-            result = service.set_opening_balance(actor=actor, investment_id=self.portfolio_id, data=form)
-        except ValidationError as exc:
-            self.ob_errors = dict(exc.fields)
-            raise
-        finally:
-            self.ob_saving = False
-        self.ob_open = False
+        actor = self._actor()
+        return self._written(actor, service.set_opening_balance(actor=actor, investment_id=self.portfolio_id, data=form))
+
+    def _written(self, actor: Actor, result: dict[str, Any]) -> list[Any]:
+        self._close_form()
+        # The list reloads after the modal closes (the spec reloads it for superusers and advisers
+        # only; an administrator who may save here sees the saved row too).
         return self._after_write(actor, feedback(result))
 
     # ---- the detail modal ---------------------------------------------------------------------------

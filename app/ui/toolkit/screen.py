@@ -11,7 +11,7 @@
 - `Confirm`: one confirmation dialog per screen; what is confirmed (action and id) is held on the
   server, so a browser cannot confirm something it was never asked about.
 - `UploadDialog`: the upload modal's open / close / error / busy mechanics.
-- `FormDialog`: a modal form of text fields with per-field errors.
+- `FormDialog`: a modal form of text fields with per-field errors, checked as it changes once saved.
 - `SavingForm`: a form page's Save and the unsaved-changes dialog's Save.
 
 Paging and sorting live in app.ui.toolkit.lists (Paged, ListControls); formatters in app.ui.display.
@@ -24,7 +24,7 @@ from typing import Any, Callable, ClassVar
 
 import reflex as rx
 
-from app.domain.errors import AuthenticationError, DomainError, GENERIC
+from app.domain.errors import AuthenticationError, DomainError, GENERIC, ValidationError
 from app.domain.permissions import Actor
 from app.domain.roles import Role
 from app.ui.states.base import toast_error
@@ -269,19 +269,26 @@ class UploadDialog(rx.State, mixin=True):
 # ---- a modal form -----------------------------------------------------------------------------------
 class FormDialog(rx.State, mixin=True):
     """A modal form of text fields: `_open_form(values)`, `set_form_field`, per-field errors from the
-    service's ValidationError (`_form_failed`). FORM_FIELDS names the fields a browser may set."""
+    service's ValidationError (`_form_failed`). FORM_FIELDS names the fields a browser may set.
+
+    A screen that checks the form itself implements `_check_form()` and saves with `_save_form`:
+    the fields are checked on Save and, from that first attempt on, as they change. LEAVE_GUARD:
+    an edited form holds navigation (the unsaved-changes dialog) until it is saved or closed."""
 
     FORM_FIELDS: ClassVar[tuple[str, ...]] = ()
+    LEAVE_GUARD: ClassVar[bool] = False
 
     form_open: bool = False
     form: dict[str, str] = {}
     form_errors: dict[str, str] = {}
+    form_submitted: bool = False
     saving: bool = False
 
     def _open_form(self, values: dict[str, Any] | None = None) -> None:
         given = values or {}
         self.form = {key: "" if given.get(key) is None else str(given.get(key)) for key in self.FORM_FIELDS}
         self.form_errors = {}
+        self.form_submitted = False
         self.saving = False
         self.form_open = True
 
@@ -289,6 +296,8 @@ class FormDialog(rx.State, mixin=True):
         self.form_open = False
         self.form_errors = {}
         self.saving = False
+        if self.LEAVE_GUARD:
+            self.form_dirty = False
 
     def _form_failed(self, exc: DomainError) -> Any:
         """Field errors stay beside their fields; anything else is a toast."""
@@ -300,13 +309,52 @@ class FormDialog(rx.State, mixin=True):
             return None
         return self._fail(exc)
 
+    def _check_form(self) -> dict[str, str]:
+        """The screen's check of the form: each wrong field's error text."""
+        return {}
+
+    def _field_errors(self, errors: dict[str, str]) -> dict[str, str]:
+        return {key: text for key, text in errors.items() if key in self.FORM_FIELDS and text}
+
+    def _recheck_form(self) -> None:
+        """After the first save attempt the marks follow the form."""
+        if self.form_submitted:
+            self.form_errors = self._field_errors(self._check_form())
+
+    def _form_edited(self, values: dict[str, str]) -> None:
+        """Fields typed or chosen: checked again after the first save attempt, else their marks go."""
+        self.form = {**self.form, **values}
+        if self.LEAVE_GUARD:
+            self.form_dirty = True
+        if self.form_submitted:
+            self._recheck_form()
+        elif any(key in self.form_errors for key in values):
+            self.form_errors = {k: v for k, v in self.form_errors.items() if k not in values}
+
+    def _save_form(self, invalid: Callable[[dict[str, str]], Any], write: Callable[[], Any]) -> Any:
+        """Save once (a second click while saving is ignored): a form `_check_form` finds wrong shows
+        `invalid(errors)`; else `write()` calls the service, closes the form and returns the events
+        to send. A ValidationError marks the fields it names and goes on to the error funnel
+        (`guarded` on the handler)."""
+        if self.saving:
+            return None
+        self.form_submitted = True
+        self.form_errors = self._field_errors(self._check_form())
+        if self.form_errors:
+            return invalid(self.form_errors)
+        self.saving = True
+        try:
+            return write()
+        except ValidationError as exc:
+            self.form_errors = self._field_errors(exc.fields)
+            raise
+        finally:
+            self.saving = False
+
     @rx.event
     def set_form_field(self, key: str, value: str):
-        if key not in self.FORM_FIELDS:
-            return
-        self.form = {**self.form, key: str(value or "")[:500]}
-        if key in self.form_errors:
-            self.form_errors = {k: v for k, v in self.form_errors.items() if k != key}
+        if key in self.FORM_FIELDS:
+            self._form_edited({key: str(value or "")[:500]})
 
     @rx.event
     def close_form(self):
