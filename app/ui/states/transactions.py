@@ -437,10 +437,16 @@ class TransactionForms(Confirm, UploadDialog, ListControls, mixin=True):
             return
         code = str(value or "").upper()[:20]
         if code != self.af.get("code"):
-            self._af_asset_id = 0
-            self.af_asset_name = ""
-            self.af_errors = {k: v for k, v in self.af_errors.items() if k not in ("code", "asset_id")}
+            self._take_asset(None)
         self.af["code"] = code
+
+    def _take_asset(self, asset: dict[str, Any] | None) -> None:
+        """The asset the code names (None: not known yet); the code's mark goes."""
+        self._af_asset_id = int(asset["id"]) if asset else 0
+        self.af_asset_name = (asset["name"] or "") if asset else ""
+        if asset:
+            self.af["code"] = asset["code"]
+        self.af_errors = {k: v for k, v in self.af_errors.items() if k not in ("code", "asset_id")}
 
     @guarded
     def _lookup(self, actor: Actor):
@@ -450,14 +456,10 @@ class TransactionForms(Confirm, UploadDialog, ListControls, mixin=True):
         try:
             found = assets_service.get_asset_by_code(actor=actor, code=code, firm_id=self._portfolio_firm_id or None)
         except NotFound as exc:  # an unknown code marks the field and clears the asset (spec 002 s5)
-            self._af_asset_id = 0
-            self.af_asset_name = ""
+            self._take_asset(None)
             self.af_errors = {**self.af_errors, "code": exc.message}
             return None
-        self._af_asset_id = int(found["id"])
-        self.af["code"] = found["code"]
-        self.af_asset_name = found["name"] or ""
-        self.af_errors = {k: v for k, v in self.af_errors.items() if k not in ("code", "asset_id")}
+        self._take_asset(found)
         return None
 
     @rx.event
@@ -479,10 +481,7 @@ class TransactionForms(Confirm, UploadDialog, ListControls, mixin=True):
         asset = take_pick(picker, target)
         if asset is None or self.af_mode != "add":
             return
-        self._af_asset_id = int(asset["id"])
-        self.af["code"] = asset["code"]
-        self.af_asset_name = asset["name"] or ""
-        self.af_errors = {k: v for k, v in self.af_errors.items() if k not in ("code", "asset_id")}
+        self._take_asset(asset)
         self._live_check()
 
     # ---- the asset transaction modal: saving ------------------------------------------------------
