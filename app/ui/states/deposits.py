@@ -23,7 +23,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from decimal import Decimal
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 import reflex as rx
 
@@ -475,21 +475,26 @@ class DepositState(FormDialog, AppState):
         self._edit_deposit_id = self._edit_tx_id = 0
 
     # ---- the read-only deposit modal -------------------------------------------------------------------
-    @rx.event
-    @guarded
-    def open_view(self, deposit_id: Any):
+    def _read_for_modal(self, read: Callable[..., dict[str, Any]], deposit_id: Any) -> dict[str, Any] | None:
+        """The deposit a read-only modal shows, read by `read` (None for no id); the other modals close."""
         did = _int(deposit_id)
         if did is None:
             return None
-        d = service.get_deposit(actor=self._actor(), deposit_id=did)
-        self.view_title = d["name"]
-        self.can_edit = bool(d["can_edit"])
-        self._view_deposit_id = int(d["id"])
-        self.view_details = _details(d)
-        self.view_rows = [_tx(t) for t in d["transactions"]]
-        self.form_open = self.amm_open = False
-        self.view_open = True
-        return None
+        d = read(actor=self._actor(), deposit_id=did)
+        self.form_open = self.view_open = self.amm_open = False
+        return d
+
+    @rx.event
+    @guarded
+    def open_view(self, deposit_id: Any):
+        d = self._read_for_modal(service.get_deposit, deposit_id)
+        if d is not None:
+            self.view_title = d["name"]
+            self.can_edit = bool(d["can_edit"])
+            self._view_deposit_id = int(d["id"])
+            self.view_details = _details(d)
+            self.view_rows = [_tx(t) for t in d["transactions"]]
+            self.view_open = True
 
     @rx.event
     def set_view_open(self, value: bool):
@@ -506,17 +511,13 @@ class DepositState(FormDialog, AppState):
     @rx.event
     @guarded
     def open_amm(self, deposit_id: Any):
-        did = _int(deposit_id)
-        if did is None:
-            return None
-        d = service.amm_transactions(actor=self._actor(), deposit_id=did)
-        self._amm_deposit_id = int(d["id"])
-        self.amm_title = f"{d['name']} ({d['code']})"
-        self.amm_deal_status = d["DealStatus"]
-        self.amm_rows = [_tx(t) for t in d["transactions"]]
-        self.form_open = self.view_open = False
-        self.amm_open = True
-        return None
+        d = self._read_for_modal(service.amm_transactions, deposit_id)
+        if d is not None:
+            self._amm_deposit_id = int(d["id"])
+            self.amm_title = f"{d['name']} ({d['code']})"
+            self.amm_deal_status = d["DealStatus"]
+            self.amm_rows = [_tx(t) for t in d["transactions"]]
+            self.amm_open = True
 
     @rx.event
     def set_amm_open(self, value: bool):
