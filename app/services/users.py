@@ -23,7 +23,7 @@ from app.domain.roles import Role, UserStatus
 from app.domain.users import clean_new_password, clean_person, parse_role, parse_status
 from app.services import audit, files, listing, tokens
 from app.services.security import hash_password, verify_password
-from app.services.tenancy import USER_NOT_FOUND, load_user, people_of_firm, readable_users
+from app.services.tenancy import USER_NOT_FOUND, as_id, load_user, people_of_firm, readable_users
 
 USER_CHANGED = "This user was changed by someone else. Reload and apply your changes again."
 CREATED, UPDATED, DELETED, PROFILE_UPDATED = "User is created", "User is updated", "User is deleted", "Profile is updated"
@@ -58,13 +58,6 @@ def public_user(user: User, firm: Firm | None = None, adviser: User | None = Non
     }
 
 
-def _int(value: Any) -> int | None:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
-
-
 def _public(session: Session, user: User) -> dict[str, Any]:
     firm = session.get(Firm, user.firm_id) if user.firm_id else None
     adviser = session.get(User, user.adviser_id) if user.adviser_id else None
@@ -93,9 +86,9 @@ def list_users(
     wanted_status = {st for st in (parse_status(x) for x in (statuses or [])) if st is not None} or {UserStatus.ACTIVE, UserStatus.DISABLED}
 
     where = [col(User.role).in_([r.value for r in wanted] or ["-"]), col(User.status).in_([st.value for st in wanted_status])]
-    where.append(readable_users(actor, _int(firm_id)))
-    if _int(adviser_id):
-        where.append(User.adviser_id == _int(adviser_id))
+    where.append(readable_users(actor, as_id(firm_id)))
+    if as_id(adviser_id):
+        where.append(User.adviser_id == as_id(adviser_id))
     if not include_current_user:
         where.append(User.id != actor.id)
     if search and str(search).strip():
@@ -154,7 +147,7 @@ def _clean_membership(session: Session, actor: Actor, data: Mapping[str, Any], e
         raise PermissionDenied(NOT_ALLOWED)
 
     if actor.is_superuser:
-        firm_id = _int(data.get("firm_id")) if "firm_id" in data or current is None else current.firm_id
+        firm_id = as_id(data.get("firm_id")) if "firm_id" in data or current is None else current.firm_id
         if role is Role.SUPERUSER:
             firm_id = None
         elif firm_id is None:
@@ -167,7 +160,7 @@ def _clean_membership(session: Session, actor: Actor, data: Mapping[str, Any], e
     else:
         firm_id = actor.firm_id  # never trust a firm sent by a client
 
-    adviser_id = _int(data.get("adviser_id")) if "adviser_id" in data else (current.adviser_id if current else None)
+    adviser_id = as_id(data.get("adviser_id")) if "adviser_id" in data else (current.adviser_id if current else None)
     if role is not Role.CLIENT:
         adviser_id = None
     elif adviser_id is not None:
@@ -379,7 +372,7 @@ def create_superuser(*, email: str, password: str, first_name: str = "System", l
 def adviser_options(*, actor: Actor, firm_id: Any = None) -> list[dict[str, Any]]:
     """Advisers a client can be assigned to (the actor's firm, or a chosen firm for a superuser)."""
     require(can_list_users(actor))
-    target_firm = _int(firm_id) if actor.is_superuser else actor.firm_id
+    target_firm = as_id(firm_id) if actor.is_superuser else actor.firm_id
     if target_firm is None or not in_firm(actor, target_firm):
         return []
     with session_scope() as s:
