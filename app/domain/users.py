@@ -1,6 +1,7 @@
 """User and profile form rules (spec 002 s5)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping
 
 from app.domain import validators as v
@@ -9,6 +10,18 @@ from app.domain.roles import Role, UserStatus
 USER_SORTS = ("name", "email", "role", "status", "firm", "created_at", "logined_at")
 PAGE_SIZES = (20, 50, 100)
 DEFAULT_PAGE_SIZE = 100
+
+
+@dataclass(frozen=True)
+class PersonName:
+    """Who acted on a record, as the records show them."""
+
+    first_name: str
+    last_name: str
+
+    @property
+    def full(self) -> str:
+        return f"{self.first_name or ''} {self.last_name or ''}".strip()
 
 
 def _text(value: Any) -> str | None:

@@ -8,13 +8,13 @@ history row.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 
 import orjson
-from dataclasses import dataclass
 from datetime import datetime
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import Any, Iterable, Mapping
 
 from sqlalchemy import func, select as sa_select, update
@@ -27,7 +27,10 @@ from app.db.tables import (
 )
 from app.db.types import utcnow
 from app.domain import advice, validators
-from app.domain.advice import NoteState, PortfolioFacts, TIStatus, TPStatus, TxStatus
+from app.domain.advice import (
+    PENDING_TX, NoteState, PortfolioFacts, TIStatus, TPStatus, TradeHistoryEntry, TradeInstructionSummary,
+    TradeInstructionView, TradeLine, TradeNoteLine, TradePermissions, TxStatus,
+)
 from app.domain.engine.errors import CalculationError
 from app.domain.engine.limits import min_trade_amount_for
 from app.domain.engine.results import Target, Trades
@@ -38,6 +41,7 @@ from app.domain.ledger import NOT_ENOUGH_ASSETS
 from app.domain.model_spec import EQUAL_AMOUNTS
 from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.domain.roles import Role
+from app.domain.users import PersonName
 from app.services import audit, engine_inputs, listing, postings
 from app.services.advice_queries import (
     STAFF_ONLY_TI, approval_settings, client_visible_instructions, iso, next_versions, portfolio_facts,
@@ -53,7 +57,6 @@ TI_NOT_FOUND = "Trade recommendations not found"
 TX_NOT_FOUND = "Transaction not found"
 INVALID_CODE = "Invalid code"
 CODE_IN_USE = "Asset {code} is already in these trade recommendations"
-PENDING_TX = (TxStatus.PENDING_APPROVAL.value, TxStatus.PENDING_TO_CANCEL.value, TxStatus.PENDING_COPY.value)
 LIVE_TX_EXCLUDED = (TxStatus.DELETED.value,)
 
 
@@ -84,7 +87,7 @@ def _history(s: Session, ti_id: int, actor_id: int | None, action: str, detail: 
                             **({"detail": detail} if detail else {})})
 
 
-@dataclass
+@dataclasses.dataclass
 class TradeInputs:
     portfolios: dict[int, Portfolio]
     sources: dict[int, TargetPortfolio | None]
@@ -250,8 +253,13 @@ def _store(s: Session, head: dict, txs: list[dict], notes: list[dict], actor_id:
 
 
 def generate(*, actor: Actor, investment_ids: Iterable[Any]) -> list[dict[str, Any]]:
-    """POST /api/investments-generate-ti: new trade recommendations for each portfolio (each in
-    its own transaction, so one failing portfolio never stops the others)."""
+    """POST /api/investments-generate-ti: the JSON of generate_views."""
+    return [instruction_json(v) for v in generate_views(actor=actor, investment_ids=investment_ids)]
+
+
+def generate_views(*, actor: Actor, investment_ids: Iterable[Any]) -> list[TradeInstructionView]:
+    """New trade recommendations for each portfolio (each in its own transaction, so one failing
+    portfolio never stops the others)."""
     ids = [as_id(i) for i in investment_ids]
     if not ids or any(i is None for i in ids):
         raise ValidationError(advice.SELECT_INVESTMENT)
@@ -270,91 +278,109 @@ def generate(*, actor: Actor, investment_ids: Iterable[Any]) -> list[dict[str, A
             head, txs, notes = instruction_rows(p.id, next_versions(s, [p.id], TradeInstruction)[p.id], tp_id, trades,
                                                 actor_id=actor.id, run_id=None, now=utcnow())
             ti = _store(s, head, txs, notes, actor.id)
-            out.append(_shape(s, actor, p, ti))
+            out.append(_view(s, actor, p, ti))
     return out
 
 
-# ---- reading --------------------------------------------------------------------------------------
-
-def _money(value: Decimal | None) -> str | None:
-    return None if value is None else str(value)
-
-
-def tx_shape(t: TradeTransaction) -> dict[str, Any]:
-    payload = json.loads(t.payload) if t.payload else {}
-    return {
-        "id": t.id, "asset_id": t.asset_id, "asset_code": t.asset_code, "action": t.action,
-        "display_action": "BUY" if t.action == INCREASE else "SELL", "status": t.status,
-        "status_label": advice.TX_LABELS[TxStatus(t.status)], "decision": t.decision, "user_action": t.user_action,
-        "quantity": str(t.quantity), "price": str(t.price), "asset_price": _money(t.asset_price),
-        "limit_price": _money(t.limit_price), "value": str(t.value), "fee": str(t.fee),
-        "cost_base": _money(t.cost_base), "amount": str(t.amount), "pending": str(t.pending),
-        "initial_quantity": _money(t.initial_quantity), "initial_price": _money(t.initial_price),
-        "current_units": _money(t.current_units), "full_sell": t.full_sell, "stop_loss": t.stop_loss,
-        "urgent": t.urgent, "approved_at": iso(t.approved_at), "declined_at": iso(t.declined_at),
-        "payload": payload,
-    }
+# ---- reading: the typed read model, from the rows -----------------------------------------------
+def _stored(payload: str | None) -> dict[str, Any]:
+    return json.loads(payload) if payload else {}
 
 
-def note_shape(n: TradeNote) -> dict[str, Any]:
-    return {"id": n.id, "asset_id": n.asset_id, "source": n.source, "state": n.state, "decision": n.decision,
-            "payload": json.loads(n.payload) if n.payload else {}}
+def _figure(value: Any) -> Decimal | None:
+    """A number of a stored payload (written as text); None when there is none."""
+    if value in (None, ""):
+        return None
+    try:
+        return Decimal(str(value))
+    except (InvalidOperation, ValueError):
+        return None
+
+
+def _names(s: Session, ids: Iterable[int | None]) -> dict[int, PersonName]:
+    return {uid: PersonName(**parts) for uid, parts in user_name_parts(s, ids).items()}
+
+
+def trade_line(t: TradeTransaction) -> TradeLine:
+    payload = _stored(t.payload)
+    at_generation = payload.get("str_on_ti_generation") or {}
+    return TradeLine(
+        id=t.id, asset_id=t.asset_id, code=t.asset_code, action=t.action, status=TxStatus(t.status),
+        decision=t.decision, user_action=t.user_action, quantity=t.quantity, price=t.price, asset_price=t.asset_price,
+        limit_price=t.limit_price, value=t.value, fee=t.fee, cost_base=t.cost_base, amount=t.amount,
+        pending=t.pending, initial_quantity=t.initial_quantity, initial_price=t.initial_price,
+        current_units=t.current_units, full_sell=t.full_sell, stop_loss=t.stop_loss, urgent=t.urgent,
+        approved_at=t.approved_at, declined_at=t.declined_at,
+        recommendation_action=at_generation.get("action") or payload.get("recommendation_action") or "",
+        recommendation_comment=at_generation.get("comment") or "", payload=payload,
+    )
+
+
+def note_line(n: TradeNote) -> TradeNoteLine:
+    payload = _stored(n.payload)
+    return TradeNoteLine(
+        id=n.id, asset_id=n.asset_id, source=n.source, state=n.state, decision=n.decision,
+        code=payload.get("code") or "", text=payload.get("text") or "", action=payload.get("action"),
+        units=_figure(payload.get("units")), price=_figure(payload.get("price")), value=_figure(payload.get("value")),
+        comment=payload.get("comment") or "", payload=payload,
+    )
+
+
+def instruction_summary(ti: TradeInstruction, names: Mapping[int, PersonName]) -> TradeInstructionSummary:
+    payload = json.loads(ti.payload) if ti.payload else None
+    figures = payload or {}
+    return TradeInstructionSummary(
+        id=ti.id, investment_id=ti.investment_id, target_portfolio_id=ti.target_portfolio_id, version=ti.version,
+        status=TIStatus(ti.status), validated=ti.validated, error_message=ti.error_message,
+        row_version=ti.row_version, buys=_figure(figures.get("buys")), sells=_figure(figures.get("sells")),
+        brokerage=_figure(figures.get("brokerage")), min_trade_amount=_figure(figures.get("min_trade_amount")),
+        payload=payload, auto_approve_at=ti.auto_approve_at, created_at=ti.created_at,
+        validated_at=ti.validated_at, approved_at=ti.approved_at, declined_at=ti.declined_at,
+        creator=names.get(ti.created_by), validator=names.get(ti.validated_by), approver=names.get(ti.approved_by),
+        decliner=names.get(ti.declined_by), moderator=names.get(ti.moderator_id),
+    )
+
+
+def _permissions(check: Mapping[str, Any], *, read_only: bool = False, edit: bool = False, validate: bool = False,
+                 approve: bool = False) -> TradePermissions:
+    """The actor's permissions on an instruction, with Calculate's from calculation_check."""
+    return TradePermissions(read_only=read_only, edit=edit, validate=validate, approve=approve,
+                            calculate_offered=check["offered"], calculate=check["allowed"],
+                            calculate_reason=check["reason"] if check["offered"] else "")
 
 
 def _facts_and_flags(s: Session, actor: Actor, p: Portfolio, ti: TradeInstruction,
-                     txs: list[TradeTransaction], notes: list[TradeNote]) -> tuple[PortfolioFacts, dict[str, bool]]:
+                     txs: list[TradeTransaction], notes: list[TradeNote]) -> tuple[PortfolioFacts, TradePermissions]:
     facts = portfolio_facts(s, actor, p)
     newest = s.exec(select(TradeInstruction.id).where(TradeInstruction.investment_id == p.id)
                     .order_by(TradeInstruction.version.desc())).first()
     read_only = newest != ti.id
     pending = any(t.status in PENDING_TX and t.decision is None for t in txs) or any(
         n.state == NoteState.VALIDATED.value and n.decision is None for n in notes)
-    return facts, {
-        "read_only": read_only,
-        "edit": advice.can_edit_ti(actor, ti.status, read_only),
-        "validate": advice.can_edit_ti(actor, ti.status, read_only) and ti.status == TIStatus.PENDING_VALIDATION.value,
-        "approve": ti.status in (TIStatus.PENDING_APPROVAL.value,) and advice.can_approve_ti(actor, facts, pending, read_only),
-        **_calculate_flags(s, actor, p, facts),
-    }
+    editable = advice.can_edit_ti(actor, ti.status, read_only)
+    return facts, _permissions(
+        calculation_check(s, actor, p, facts), read_only=read_only, edit=editable,
+        validate=editable and ti.status == TIStatus.PENDING_VALIDATION.value,
+        approve=ti.status in (TIStatus.PENDING_APPROVAL.value,) and advice.can_approve_ti(actor, facts, pending, read_only))
 
 
-def _calculate_flags(s: Session, actor: Actor, p: Portfolio, facts: PortfolioFacts) -> dict[str, Any]:
-    check = calculation_check(s, actor, p, facts)
-    return {"calculate_offered": check["offered"], "calculate": check["allowed"],
-            "calculate_reason": check["reason"] if check["offered"] else ""}
-
-
-def _shape(s: Session, actor: Actor, p: Portfolio, ti: TradeInstruction) -> dict[str, Any]:
+def _view(s: Session, actor: Actor, p: Portfolio, ti: TradeInstruction) -> TradeInstructionView:
     txs = list(s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id)
                       .order_by(TradeTransaction.id)).all())
     notes = list(s.exec(select(TradeNote).where(TradeNote.trade_instruction_id == ti.id).order_by(TradeNote.id)).all())
-    names = user_name_parts(s, [ti.created_by, ti.validated_by, ti.approved_by, ti.declined_by, ti.moderator_id])
-    _, flags = _facts_and_flags(s, actor, p, ti, txs, notes)
-    status = TIStatus(ti.status)
-    return {
-        **summary(ti, names),
-        "investment": {"id": p.id, "name": p.name, "inactive": p.inactive},
-        "transactions": [tx_shape(t) for t in txs if t.status != TxStatus.DELETED.value],
-        "tradeRecommendationNotes": [note_shape(n) for n in notes],
-        "actor_label": advice.TI_ACTOR_LABELS[status],
-        "permissions": flags,
-    }
+    names = _names(s, [ti.created_by, ti.validated_by, ti.approved_by, ti.declined_by, ti.moderator_id])
+    _, permissions = _facts_and_flags(s, actor, p, ti, txs, notes)
+    return TradeInstructionView(
+        instruction=instruction_summary(ti, names), investment_id=p.id, investment_name=p.name,
+        investment_inactive=p.inactive,
+        transactions=tuple(trade_line(t) for t in txs if t.status != TxStatus.DELETED.value),
+        notes=tuple(note_line(n) for n in notes), permissions=permissions,
+    )
 
 
-def summary(ti: TradeInstruction, names: Mapping[int, dict[str, str]]) -> dict[str, Any]:
-    return {
-        "id": ti.id, "investment_id": ti.investment_id, "target_portfolio_id": ti.target_portfolio_id,
-        "version": ti.version, "status": ti.status, "status_label": advice.TI_LABELS[TIStatus(ti.status)],
-        "validated": ti.validated, "error_message": ti.error_message, "row_version": ti.row_version,
-        "payload": json.loads(ti.payload) if ti.payload else None, "auto_approve_at": iso(ti.auto_approve_at),
-        "created_at": iso(ti.created_at), "validated_at": iso(ti.validated_at), "approved_at": iso(ti.approved_at),
-        "declined_at": iso(ti.declined_at), "creator": names.get(ti.created_by),
-        "validator": names.get(ti.validated_by), "approver": names.get(ti.approved_by),
-        "decliner": names.get(ti.declined_by), "moderator": names.get(ti.moderator_id),
-    }
-
-
-def get(*, actor: Actor, investment_id: Any, version: Any = None) -> dict[str, Any] | None:
+def view(*, actor: Actor, investment_id: Any, version: Any = None) -> TradeInstructionView | None:
+    """The portfolio's trade recommendations the actor is shown (shown_instruction): the version
+    asked for (404 when there is none), else the newest; None when none was generated."""
     with session_scope() as s:
         p = load_portfolio(s, actor, investment_id)
         ti = shown_instruction(s, actor, p, version)
@@ -362,10 +388,19 @@ def get(*, actor: Actor, investment_id: Any, version: Any = None) -> dict[str, A
             if version not in (None, ""):
                 raise NotFound(TI_NOT_FOUND)
             return None
-        return _shape(s, actor, p, ti)
+        return _view(s, actor, p, ti)
 
 
-def list_versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset: Any = None) -> tuple[list[dict], int]:
+def calculation_permissions(*, actor: Actor, investment_id: Any) -> TradePermissions:
+    """What the actor may do on a portfolio before any trade recommendations: only Calculate (001 s6)."""
+    with session_scope() as s:
+        p = load_portfolio(s, actor, investment_id)
+        return _permissions(calculation_check(s, actor, p))
+
+
+def versions(*, actor: Actor, investment_id: Any, limit: Any = None,
+             offset: Any = None) -> tuple[list[TradeInstructionSummary], int]:
+    """One page of the portfolio's versions the actor may see, newest first, and how many there are."""
     limit_, offset_ = listing.page(limit, offset, default=advice.VERSION_PAGE_SIZES[0])
     with session_scope() as s:
         p = load_portfolio(s, actor, investment_id)
@@ -373,11 +408,11 @@ def list_versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset
                                                         client_visible_instructions(actor))).scalar_one()
         rows = s.exec(select(TradeInstruction).where(TradeInstruction.investment_id == p.id, client_visible_instructions(actor))
                       .order_by(TradeInstruction.version.desc()).limit(limit_).offset(offset_)).all()
-        names = user_name_parts(s, [u for r in rows for u in (r.created_by, r.validated_by, r.approved_by, r.declined_by)])
-        return [summary(r, names) for r in rows], int(total)
+        names = _names(s, [u for r in rows for u in (r.created_by, r.validated_by, r.approved_by, r.declined_by)])
+        return [instruction_summary(r, names) for r in rows], int(total)
 
 
-def history(*, actor: Actor, ti_id: Any, offset: Any = 0) -> tuple[list[dict[str, Any]], int]:
+def history_entries(*, actor: Actor, ti_id: Any, offset: Any = 0) -> tuple[list[TradeHistoryEntry], int]:
     """The action history of a trade instruction, 10 per page, newest first."""
     limit_, offset_ = listing.page(advice.HISTORY_PAGE_SIZE, offset, default=advice.HISTORY_PAGE_SIZE)
     with session_scope() as s:
@@ -385,9 +420,79 @@ def history(*, actor: Actor, ti_id: Any, offset: Any = 0) -> tuple[list[dict[str
         total = s.execute(sa_select(func.count()).where(TradeAction.trade_instruction_id == ti.id)).scalar_one()
         rows = s.exec(select(TradeAction).where(TradeAction.trade_instruction_id == ti.id)
                       .order_by(TradeAction.created_at.desc(), TradeAction.id.desc()).limit(limit_).offset(offset_)).all()
-        names = user_name_parts(s, [r.actor_id for r in rows])
-        return [{"id": r.id, "action": r.action, "detail": r.detail, "created_at": iso(r.created_at),
-                 "actor": names.get(r.actor_id)} for r in rows], int(total)
+        names = _names(s, [r.actor_id for r in rows])
+        return [TradeHistoryEntry(id=r.id, action=r.action, detail=r.detail, created_at=r.created_at,
+                                  actor=names.get(r.actor_id)) for r in rows], int(total)
+
+
+# ---- the API's JSON of the read model ------------------------------------------------------------
+def _text(value: Decimal | None) -> str | None:
+    return None if value is None else str(value)
+
+
+def _person_json(person: PersonName | None) -> dict[str, str] | None:
+    return None if person is None else {"first_name": person.first_name, "last_name": person.last_name}
+
+
+def trade_json(t: TradeLine) -> dict[str, Any]:
+    return {
+        "id": t.id, "asset_id": t.asset_id, "asset_code": t.code, "action": t.action, "display_action": t.side,
+        "status": t.status.value, "status_label": t.status_label, "decision": t.decision, "user_action": t.user_action,
+        "quantity": str(t.quantity), "price": str(t.price), "asset_price": _text(t.asset_price),
+        "limit_price": _text(t.limit_price), "value": str(t.value), "fee": str(t.fee),
+        "cost_base": _text(t.cost_base), "amount": str(t.amount), "pending": str(t.pending),
+        "initial_quantity": _text(t.initial_quantity), "initial_price": _text(t.initial_price),
+        "current_units": _text(t.current_units), "full_sell": t.full_sell, "stop_loss": t.stop_loss,
+        "urgent": t.urgent, "approved_at": iso(t.approved_at), "declined_at": iso(t.declined_at),
+        "payload": t.payload,
+    }
+
+
+def note_json(n: TradeNoteLine) -> dict[str, Any]:
+    return {"id": n.id, "asset_id": n.asset_id, "source": n.source, "state": n.state, "decision": n.decision,
+            "payload": n.payload}
+
+
+def summary_json(ti: TradeInstructionSummary) -> dict[str, Any]:
+    return {
+        "id": ti.id, "investment_id": ti.investment_id, "target_portfolio_id": ti.target_portfolio_id,
+        "version": ti.version, "status": ti.status.value, "status_label": ti.status_label,
+        "validated": ti.validated, "error_message": ti.error_message, "row_version": ti.row_version,
+        "payload": ti.payload, "auto_approve_at": iso(ti.auto_approve_at),
+        "created_at": iso(ti.created_at), "validated_at": iso(ti.validated_at), "approved_at": iso(ti.approved_at),
+        "declined_at": iso(ti.declined_at), "creator": _person_json(ti.creator),
+        "validator": _person_json(ti.validator), "approver": _person_json(ti.approver),
+        "decliner": _person_json(ti.decliner), "moderator": _person_json(ti.moderator),
+    }
+
+
+def instruction_json(v: TradeInstructionView, message: str | None = None) -> dict[str, Any]:
+    """The instruction as the API gives it; a change's result adds its message."""
+    return {
+        **summary_json(v.instruction),
+        "investment": {"id": v.investment_id, "name": v.investment_name, "inactive": v.investment_inactive},
+        "transactions": [trade_json(t) for t in v.transactions],
+        "tradeRecommendationNotes": [note_json(n) for n in v.notes],
+        "actor_label": v.instruction.actor_label,
+        "permissions": dataclasses.asdict(v.permissions),
+        **({"message": message} if message else {}),
+    }
+
+
+def get(*, actor: Actor, investment_id: Any, version: Any = None) -> dict[str, Any] | None:
+    found = view(actor=actor, investment_id=investment_id, version=version)
+    return None if found is None else instruction_json(found)
+
+
+def list_versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset: Any = None) -> tuple[list[dict], int]:
+    rows, total = versions(actor=actor, investment_id=investment_id, limit=limit, offset=offset)
+    return [summary_json(r) for r in rows], total
+
+
+def history(*, actor: Actor, ti_id: Any, offset: Any = 0) -> tuple[list[dict[str, Any]], int]:
+    rows, total = history_entries(actor=actor, ti_id=ti_id, offset=offset)
+    return [{"id": r.id, "action": r.action, "detail": r.detail, "created_at": iso(r.created_at),
+             "actor": _person_json(r.actor)} for r in rows], total
 
 
 # ---- changes ------------------------------------------------------------------------------------
@@ -415,11 +520,15 @@ def _bump(s: Session, ti: TradeInstruction, row_version: Any, **values: Any) -> 
 def _editable(s: Session, actor: Actor, p: Portfolio, ti: TradeInstruction) -> None:
     txs = list(s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id)).all())
     _, flags = _facts_and_flags(s, actor, p, ti, txs, [])
-    if not flags["edit"]:
+    if not flags.edit:
         raise PermissionDenied(advice.TI_NOT_EDITABLE)
 
 
 def validate(*, actor: Actor, ti_id: Any, row_version: Any = None) -> dict[str, Any]:
+    return instruction_json(validate_view(actor=actor, ti_id=ti_id, row_version=row_version), advice.TRADES_VALIDATED)
+
+
+def validate_view(*, actor: Actor, ti_id: Any, row_version: Any = None) -> TradeInstructionView:
     """Validates pending trade recommendations (001 s4): the items move by the approval
     settings; an auto-approval deadline is set when one applies; clients are e-mailed when
     approval is requested."""
@@ -460,9 +569,7 @@ def validate(*, actor: Actor, ti_id: Any, row_version: Any = None) -> dict[str, 
         if status is TIStatus.PENDING_APPROVAL and settings.get("tr_approval_request", True):
             _notify(s, p, ti, settings)
         s.refresh(ti)
-        shape = _shape(s, actor, p, ti)
-        shape["message"] = advice.TRADES_VALIDATED
-        return shape
+        return _view(s, actor, p, ti)
 
 
 def _notify(s: Session, p: Portfolio, ti: TradeInstruction, settings: dict[str, Any]) -> None:
@@ -479,6 +586,11 @@ def _notify(s: Session, p: Portfolio, ti: TradeInstruction, settings: dict[str, 
 
 
 def decline_all(*, actor: Actor, ti_id: Any, row_version: Any = None) -> dict[str, Any]:
+    return instruction_json(decline_all_view(actor=actor, ti_id=ti_id, row_version=row_version),
+                            advice.TRADES_DECLINED)
+
+
+def decline_all_view(*, actor: Actor, ti_id: Any, row_version: Any = None) -> TradeInstructionView:
     """'Decline all': transactions not valid, notes declined, validated false."""
     with session_scope() as s:
         p, ti = _instruction(s, actor, ti_id, lock=True)
@@ -497,9 +609,7 @@ def decline_all(*, actor: Actor, ti_id: Any, row_version: Any = None) -> dict[st
               declined_at=now, moderator_id=actor.id, auto_approve_at=None)
         _history(s, ti.id, actor.id, "declined all")
         s.refresh(ti)
-        shape = _shape(s, actor, p, ti)
-        shape["message"] = advice.TRADES_DECLINED
-        return shape
+        return _view(s, actor, p, ti)
 
 
 def _apply_decisions(s: Session, ti: TradeInstruction, decisions: Mapping[int, str], note_decisions: Mapping[int, str],
@@ -550,6 +660,13 @@ def _clean_decisions(raw: Any) -> dict[int, str]:
 
 def confirm(*, actor: Actor, ti_id: Any, decisions: Any = None, notes: Any = None, is_approve_all: bool = False,
             row_version: Any = None) -> dict[str, Any]:
+    return instruction_json(confirm_view(actor=actor, ti_id=ti_id, decisions=decisions, notes=notes,
+                                         is_approve_all=is_approve_all, row_version=row_version),
+                            advice.TRADES_CONFIRMED)
+
+
+def confirm_view(*, actor: Actor, ti_id: Any, decisions: Any = None, notes: Any = None, is_approve_all: bool = False,
+                 row_version: Any = None) -> TradeInstructionView:
     """PUT /api/reports/trade-recommendations-confirm for one instruction: each pending item gets
     the approved or declined decision given (or all approved with is_approve_all)."""
     with session_scope() as s:
@@ -557,7 +674,7 @@ def confirm(*, actor: Actor, ti_id: Any, decisions: Any = None, notes: Any = Non
         txs = list(s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id)).all())
         note_rows = list(s.exec(select(TradeNote).where(TradeNote.trade_instruction_id == ti.id)).all())
         facts, flags = _facts_and_flags(s, actor, p, ti, txs, note_rows)
-        if not flags["approve"]:
+        if not flags.approve:
             raise PermissionDenied(advice.NOTHING_PENDING if ti.status == TIStatus.PENDING_APPROVAL.value else NOT_ALLOWED)
         tx_decisions = _clean_decisions(decisions)
         note_decisions = _clean_decisions(notes)
@@ -578,9 +695,7 @@ def confirm(*, actor: Actor, ti_id: Any, decisions: Any = None, notes: Any = Non
                  f"{sum(1 for d in tx_decisions.values() if d == 'approved')} approved, "
                  f"{sum(1 for d in tx_decisions.values() if d == 'declined')} declined")
         s.refresh(ti)
-        shape = _shape(s, actor, p, ti)
-        shape["message"] = advice.TRADES_CONFIRMED
-        return shape
+        return _view(s, actor, p, ti)
 
 
 def _min_trade_and_brokerage(s: Session, p: Portfolio) -> tuple[Decimal, Brokerage]:
@@ -611,6 +726,10 @@ def _editable_transaction(s: Session, actor: Actor, tx_id: Any) -> tuple[TradeTr
 
 
 def update_transaction(*, actor: Actor, tx_id: Any, quantity: Any = None, price: Any = None) -> dict[str, Any]:
+    return trade_json(update_trade(actor=actor, tx_id=tx_id, quantity=quantity, price=price))
+
+
+def update_trade(*, actor: Actor, tx_id: Any, quantity: Any = None, price: Any = None) -> TradeLine:
     """Edits a transaction's units or price; value, brokerage, cost base and pending amount are
     recomputed with the engine's trade_figures (002 s4/s5)."""
     with session_scope() as s:
@@ -632,7 +751,7 @@ def update_transaction(*, actor: Actor, tx_id: Any, quantity: Any = None, price:
         s.add(t)
         _history(s, ti.id, actor.id, "changed transaction", f"{t.asset_code}: {new_quantity} at {new_price}")
         _bump(s, ti, None, moderator_id=actor.id)
-        return tx_shape(t)
+        return trade_line(t)
 
 
 def _decimal(value: Any, name: str) -> Decimal:
@@ -693,7 +812,7 @@ def add_transaction(*, actor: Actor, ti_id: Any, code: Any, action: Any, quantit
         s.flush()
         _history(s, ti.id, actor.id, "added transaction", f"{asset.code}: {units} at {unit_price}")
         _bump(s, ti, None, moderator_id=actor.id)
-        return tx_shape(t)
+        return trade_json(trade_line(t))
 
 
 def delete_transaction(*, actor: Actor, tx_id: Any) -> dict[str, Any]:
@@ -703,7 +822,7 @@ def delete_transaction(*, actor: Actor, tx_id: Any) -> dict[str, Any]:
         s.add(t)
         _history(s, ti.id, actor.id, "deleted transaction", t.asset_code)
         _bump(s, ti, None, moderator_id=actor.id)
-        return tx_shape(t)
+        return trade_json(trade_line(t))
 
 
 # ---- the auto-approval sweep ----------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """Target portfolios, records of advice and trade instructions, in four modules by what they hold:
 `texts` (what the screens and services say), `target_portfolios` (statuses, labels and the role
-rules of 001 s6), `trade_instructions` (statuses, labels, validation outcomes and the role rules
-of 002 s4/s6) and `auto_approval` (deadlines). Their public names are read from here too
-(`from app.domain import advice; advice.TPStatus`)."""
+rules of 001 s6), `trade_instructions` (statuses, labels, validation outcomes, the role rules
+of 002 s4/s6 and what reading one gives) and `auto_approval` (deadlines). Their public names are
+read from here too (`from app.domain import advice; advice.TPStatus`)."""
 from __future__ import annotations
 
 from app.domain.advice.texts import (  # noqa: F401
@@ -21,7 +21,8 @@ from app.domain.advice.target_portfolios import (  # noqa: F401
 from app.domain.advice.trade_instructions import (  # noqa: F401
     TIStatus, TI_LABELS, TI_ACTOR_LABELS, TxStatus, TX_LABELS, NoteState, USER_ACTIONS, HISTORY_PAGE_SIZE,
     user_action_for, ItemOutcome, validation_outcome, decline_all_outcome, instruction_status, can_edit_ti,
-    can_approve_ti,
+    can_approve_ti, PENDING_TX, TradeLine, TradeNoteLine, TradePermissions, TradeInstructionSummary,
+    TradeInstructionView, TradeHistoryEntry,
 )
 from app.domain.advice.auto_approval import (  # noqa: F401
     AUTO_APPROVAL_NEVER, AUTO_APPROVAL_NEXT_DAY, AUTO_APPROVAL_CHOICES, AUTO_APPROVAL_LABELS, PRACTICE_TZ,

@@ -1,13 +1,19 @@
 """Trade instructions (trade recommendations) and their trades: statuses and labels, the user actions
-the history records, the validation outcomes of 001 s4 and the role rules of 002 s4/s6."""
+the history records, the validation outcomes of 001 s4, the role rules of 002 s4/s6, and what
+reading one gives (the instruction, its trades, its notes and what the actor may do)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
+from decimal import Decimal
 from enum import Enum
+from typing import Any
 
 from app.domain.advice.target_portfolios import PortfolioFacts
+from app.domain.engine.snapshot import INCREASE
 from app.domain.permissions import Actor
 from app.domain.roles import Role
+from app.domain.users import PersonName
 
 class TIStatus(str, Enum):
     PENDING_VALIDATION = "pending_validation"
@@ -65,6 +71,10 @@ TX_LABELS = {
     TxStatus.NOT_VALID: "Declined",
     TxStatus.NOT_CANCELED: "Declined",
 }
+
+
+# a trade still waiting for the approver's decision (with no decision yet)
+PENDING_TX = (TxStatus.PENDING_APPROVAL.value, TxStatus.PENDING_TO_CANCEL.value, TxStatus.PENDING_COPY.value)
 
 
 class NoteState(str, Enum):
@@ -150,3 +160,175 @@ def can_approve_ti(actor: Actor, facts: PortfolioFacts, has_pending: bool, read_
     if actor.role is Role.ADMINISTRATOR:
         return facts.actor_is_owner
     return False
+
+
+# ---- what reading trade recommendations gives ---------------------------------------------------
+def side_of(action: str | None) -> str:
+    """BUY or SELL, as the screens and the API name the engine's increase and decrease."""
+    return "BUY" if action == INCREASE else "SELL"
+
+
+@dataclass(frozen=True)
+class TradeLine:
+    """One trade of an instruction, its figures as stored. `payload` is the stored payload as it is
+    (the API passes it on); the recommendation it came from is read from it once."""
+
+    id: int
+    asset_id: int
+    code: str
+    action: str                       # the engine's increase | decrease
+    status: TxStatus
+    decision: str | None
+    user_action: str | None
+    quantity: Decimal
+    price: Decimal
+    asset_price: Decimal | None
+    limit_price: Decimal | None
+    value: Decimal
+    fee: Decimal
+    cost_base: Decimal | None
+    amount: Decimal
+    pending: Decimal
+    initial_quantity: Decimal | None
+    initial_price: Decimal | None
+    current_units: Decimal | None
+    full_sell: bool
+    stop_loss: bool
+    urgent: bool
+    approved_at: datetime | None
+    declined_at: datetime | None
+    recommendation_action: str        # the recommendation at generation ('' when none)
+    recommendation_comment: str
+    payload: dict[str, Any]
+
+    @property
+    def side(self) -> str:
+        return side_of(self.action)
+
+    @property
+    def status_label(self) -> str:
+        return TX_LABELS[self.status]
+
+    @property
+    def awaits_decision(self) -> bool:
+        return self.status.value in PENDING_TX and not self.decision
+
+
+@dataclass(frozen=True)
+class TradeNoteLine:
+    """A 'please note' item: what the recommendation said, and the trade a manual decision would make."""
+
+    id: int
+    asset_id: int | None
+    source: str | None
+    state: str
+    decision: str | None
+    code: str
+    text: str
+    action: str | None                # increase | decrease of that trade, when there is one
+    units: Decimal | None
+    price: Decimal | None
+    value: Decimal | None
+    comment: str
+    payload: dict[str, Any]
+
+    @property
+    def side(self) -> str:
+        return side_of(self.action)
+
+    @property
+    def awaits_decision(self) -> bool:
+        return self.state == NoteState.VALIDATED.value and not self.decision
+
+
+@dataclass(frozen=True)
+class TradePermissions:
+    """What the actor may do with the instruction shown (the services check each again)."""
+
+    read_only: bool
+    edit: bool
+    validate: bool
+    approve: bool
+    calculate_offered: bool
+    calculate: bool
+    calculate_reason: str
+
+
+# who took the instruction to its status (002 s4): the person's and the date's attribute
+_ACTED = {
+    TIStatus.PENDING_VALIDATION: ("creator", "created_at"),
+    TIStatus.FAILED: ("creator", "created_at"),
+    TIStatus.PENDING_APPROVAL: ("validator", "validated_at"),
+    TIStatus.NOT_VALIDATED: ("decliner", "declined_at"),
+    TIStatus.DECLINED: ("decliner", "declined_at"),
+    TIStatus.PARTIALLY_APPROVED: ("approver", "approved_at"),
+    TIStatus.APPROVED: ("approver", "approved_at"),
+}
+
+
+@dataclass(frozen=True)
+class TradeInstructionSummary:
+    """One version of a portfolio's trade recommendations, without its items."""
+
+    id: int
+    investment_id: int
+    target_portfolio_id: int | None
+    version: int
+    status: TIStatus
+    validated: bool
+    error_message: str | None
+    row_version: int
+    buys: Decimal | None
+    sells: Decimal | None
+    brokerage: Decimal | None
+    min_trade_amount: Decimal | None
+    payload: dict[str, Any] | None    # as stored (the API passes it on)
+    auto_approve_at: datetime | None
+    created_at: datetime | None
+    validated_at: datetime | None
+    approved_at: datetime | None
+    declined_at: datetime | None
+    creator: PersonName | None
+    validator: PersonName | None
+    approver: PersonName | None
+    decliner: PersonName | None
+    moderator: PersonName | None
+
+    @property
+    def status_label(self) -> str:
+        return TI_LABELS[self.status]
+
+    @property
+    def actor_label(self) -> str:
+        return TI_ACTOR_LABELS[self.status]
+
+    @property
+    def acted(self) -> tuple[PersonName | None, datetime | None]:
+        """Who took the instruction to its status, and when."""
+        person, moment = _ACTED[self.status]
+        return getattr(self, person), getattr(self, moment)
+
+
+@dataclass(frozen=True)
+class TradeInstructionView:
+    """Trade recommendations as a screen shows them: the instruction, its portfolio, its live
+    trades (deleted ones left out), its notes, and what the actor may do."""
+
+    instruction: TradeInstructionSummary
+    investment_id: int
+    investment_name: str
+    investment_inactive: bool
+    transactions: tuple[TradeLine, ...]
+    notes: tuple[TradeNoteLine, ...]
+    permissions: TradePermissions
+
+
+@dataclass(frozen=True)
+class TradeHistoryEntry:
+    """One step of the instruction's action history."""
+
+    id: int
+    action: str
+    detail: str | None
+    created_at: datetime | None
+    actor: PersonName | None
