@@ -10,7 +10,7 @@ spec's 'N/A'). Each name says what it produces:
 - units: `whole_units` '1,250', `signed_whole_units` '+1,250', `units_or_fraction` '12.5';
 - percentages: `percent_1dp` '12.5%' (never '-0.0%'), `percentage_points` '3.2 pp';
 - numbers as a form's input holds them: `input_number` '12.5' (no exponent, no trailing zeros);
-- dates: `day` 'DD/MM/YYYY', `input_day` 'YYYY-MM-DD';
+- dates: `day` 'DD/MM/YYYY', `input_day` 'YYYY-MM-DD', `iso_moment` (for the browser to show in its zone);
 - direction for colouring: `sign_of` 'up' / 'down' / ''."""
 from __future__ import annotations
 
@@ -159,6 +159,11 @@ def input_day(value: Any) -> str:
     """A calendar day as a date input's value: YYYY-MM-DD; '' when empty."""
     found = _as_date(value)
     return "" if found is None else found.isoformat()
+
+
+def iso_moment(value: dt.datetime | None) -> str:
+    """A date and time as ISO text, which the page shows in the browser's zone; '' when empty."""
+    return value.isoformat() if value else ""
 
 
 # ---- direction ----------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ portfolios.trade-instructions-versions: the versions, newest first, 12 / 20 / 32
 
 Every handler resolves the acting user from the token again and calls
 app.services.trade_instructions, which checks the permission and the firm; the `permissions` of
-the shape only decide what is shown. Ids of what is loaded stay in backend-only vars, and row keys
+the view only decide what is shown. Ids of what is loaded stay in backend-only vars, and row keys
 sent by the browser are only looked up among the rows this state holds."""
 from __future__ import annotations
 
@@ -19,17 +19,20 @@ from typing import Any
 import reflex as rx
 
 from app.domain import advice, transaction_rules, validators
-from app.domain.advice import NoteState, TIStatus
+from app.domain.advice import (
+    NoteState, TIStatus, TradeInstructionSummary, TradeInstructionView, TradeLine, TradeNoteLine,
+)
 from app.domain.errors import GENERIC, DomainError, ValidationError
 from app.domain.permissions import Actor
+from app.domain.users import PersonName
 from app.services import trade_instructions as ti_service
 from app.ui import routes
-from app.ui.display import input_number, money, price_2_to_6dp, units_or_fraction
+from app.ui.display import input_number, iso_moment, money, price_2_to_6dp, units_or_fraction
 from app.ui.states.advice_versions import AdviceScreen, AdviceVersions, load_failed
 from app.ui.toolkit.lists import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.screen import Confirm, FormDialog, events, guarded
-from app.ui.parse import positive_int as _int, person_name as person
+from app.ui.parse import positive_int as _int
 
 TITLE = "Trade Recommendations"
 EMPTY = "There are no trade recommendations for this portfolio yet."
@@ -44,16 +47,6 @@ QUESTIONS = {
     "confirm": advice.CONFIRM_DECISIONS,
     "confirm_leave": advice.CONFIRM_DECISIONS,  # Save of the leave dialog: confirm, then leave
     "delete": transaction_rules.DELETE_QUESTION,
-}
-# who acted, by status (002 s4): the user and the date of that step
-_WHO = {
-    TIStatus.PENDING_VALIDATION: ("creator", "created_at"),
-    TIStatus.FAILED: ("creator", "created_at"),
-    TIStatus.PENDING_APPROVAL: ("validator", "validated_at"),
-    TIStatus.NOT_VALIDATED: ("decliner", "declined_at"),
-    TIStatus.DECLINED: ("decliner", "declined_at"),
-    TIStatus.PARTIALLY_APPROVED: ("approver", "approved_at"),
-    TIStatus.APPROVED: ("approver", "approved_at"),
 }
 
 
@@ -123,61 +116,45 @@ class VersionRow:
     url: str = ""
 
 
-def tx_row(t: dict[str, Any], approvable: bool) -> TxRow:
-    payload = t.get("payload") or {}
-    at_generation = payload.get("str_on_ti_generation") or {}
-    action = at_generation.get("action") or payload.get("recommendation_action") or ""
-    comment = at_generation.get("comment") or ""
-    awaiting = approvable and t["status"] in ti_service.PENDING_TX and not t.get("decision")
+def name_of(person: PersonName | None) -> str:
+    return person.full if person else ""
+
+
+def tx_row(t: TradeLine, approvable: bool) -> TxRow:
     return TxRow(
-        key=f"t{t['id']}", id=int(t["id"]), code=t["asset_code"], action=t["display_action"],
-        units=units_or_fraction(t["quantity"]), units_raw=input_number(t["quantity"]), price=price_2_to_6dp(t["price"]),
-        price_raw=input_number(t["price"]), limit_price=price_2_to_6dp(t.get("limit_price")), value=money(t["value"]),
-        brokerage=money(t["fee"]), amount=money(t["amount"]),
+        key=f"t{t.id}", id=t.id, code=t.code, action=t.side, units=units_or_fraction(t.quantity),
+        units_raw=input_number(t.quantity), price=price_2_to_6dp(t.price), price_raw=input_number(t.price),
+        limit_price=price_2_to_6dp(t.limit_price), value=money(t.value), brokerage=money(t.fee), amount=money(t.amount),
         # a buy's cost base is its amount; a sell's is its value less brokerage
-        cost_base=money(t.get("cost_base")) if t["display_action"] == "SELL" else "",
-        pending=money(t["pending"]), status=t["status"], status_label=t["status_label"],
-        user_action=t.get("user_action") or "", rec_action=action, rec_comment=comment,
-        urgent=bool(t.get("urgent")), stop_loss=bool(t.get("stop_loss")), full_sell=bool(t.get("full_sell")),
-        awaiting=awaiting,
+        cost_base=money(t.cost_base) if t.side == "SELL" else "",
+        pending=money(t.pending), status=t.status.value, status_label=t.status_label,
+        user_action=t.user_action or "", rec_action=t.recommendation_action, rec_comment=t.recommendation_comment,
+        urgent=bool(t.urgent), stop_loss=bool(t.stop_loss), full_sell=bool(t.full_sell),
+        awaiting=approvable and t.awaits_decision,
     )
 
 
-def note_row(n: dict[str, Any], approvable: bool) -> NoteRow:
-    payload = n.get("payload") or {}
+def note_row(n: TradeNoteLine, approvable: bool) -> NoteRow:
     trade = ""
-    if payload.get("action") and payload.get("units") not in (None, ""):
-        side = "BUY" if payload["action"] == "increase" else "SELL"
-        trade = f"{side} {units_or_fraction(payload['units'])}"
-        if payload.get("price") not in (None, ""):
-            trade += f" at {price_2_to_6dp(payload['price'])}"
-        if payload.get("value") not in (None, ""):
-            trade += f" = {money(payload['value'])}"
-    state = n.get("state") or ""
-    awaiting = approvable and state == NoteState.VALIDATED.value and not n.get("decision")
-    return NoteRow(key=f"n{n['id']}", id=int(n["id"]), code=payload.get("code") or "", text=payload.get("text") or "",
-                   trade=trade, comment=payload.get("comment") or "", state=state,
-                   state_label=NOTE_LABELS.get(state, state), awaiting=awaiting)
+    if n.action and n.units is not None:
+        trade = f"{n.side} {units_or_fraction(n.units)}"
+        if n.price is not None:
+            trade += f" at {price_2_to_6dp(n.price)}"
+        if n.value is not None:
+            trade += f" = {money(n.value)}"
+    return NoteRow(key=f"n{n.id}", id=n.id, code=n.code, text=n.text, trade=trade, comment=n.comment,
+                   state=n.state, state_label=NOTE_LABELS.get(n.state, n.state),
+                   awaiting=approvable and n.awaits_decision)
 
 
-def version_row(portfolio_id: int, r: dict[str, Any]) -> VersionRow:
-    name, date = who_acted(r)
-    version = int(r.get("version") or 0)
+def version_row(portfolio_id: int, r: TradeInstructionSummary) -> VersionRow:
+    person, moment = r.acted
     return VersionRow(
-        version=version, status=r["status"], status_label=r["status_label"], created_at=r.get("created_at") or "",
-        creator=person(r.get("creator")), acted_label=advice.TI_ACTOR_LABELS.get(TIStatus(r["status"]), ""),
-        acted_by=name, acted_at=date, error=r.get("error_message") or "",
-        url=routes.url("portfolios.trade-instructions-version", id=portfolio_id, version=version),
+        version=r.version, status=r.status.value, status_label=r.status_label, created_at=iso_moment(r.created_at),
+        creator=name_of(r.creator), acted_label=r.actor_label, acted_by=name_of(person), acted_at=iso_moment(moment),
+        error=r.error_message or "",
+        url=routes.url("portfolios.trade-instructions-version", id=portfolio_id, version=r.version),
     )
-
-
-def who_acted(shape: dict[str, Any]) -> tuple[str, str]:
-    """(name, ISO date) of whoever took the instruction to its status."""
-    try:
-        person_key, date_key = _WHO[TIStatus(shape["status"])]
-    except (KeyError, ValueError):
-        return "", ""
-    return person(shape.get(person_key)), shape.get(date_key) or ""
 
 
 # ---- the screen ----------------------------------------------------------------------------------
@@ -239,46 +216,45 @@ class TradeInstructionsState(Confirm, FormDialog, AdviceScreen, AppState):
     _answer: dict[str, Any] = {}  # what the dialog confirmed ({action, id}), run by `answer`
 
     # ---- loading ----------------------------------------------------------------------------------
-    def _show(self, shape: dict[str, Any] | None, actor: Actor) -> None:
+    def _show(self, view: TradeInstructionView | None, actor: Actor) -> None:
         self.editing_key = ""
         self.edit_errors = {}
         self._approve_all = False
         self._set_dirty(False)
-        shape = shape or {}
-        self.exists = bool(shape)
-        flags = shape.get("permissions") or {}
-        if not shape:
-            # nothing generated yet: the rule of 001 s6 (the target portfolio's, plus the model's
-            # recommendations and a target portfolio), with the reason when it is not allowed
-            check = ti_service.can_calculate(actor=actor, investment_id=self.portfolio_id)
-            flags = {"calculate_offered": check["offered"], "calculate": check["allowed"],
-                     "calculate_reason": check["reason"]}
-        self._ti_id = int(shape.get("id") or 0)
-        self._row_version = int(shape.get("row_version") or 0)
-        self.version = int(shape.get("version") or 0)
-        self.status = shape.get("status") or ""
-        self.status_label = shape.get("status_label") or ""
-        self.actor_label = shape.get("actor_label") or ""
-        self.acted_by, self.acted_at = who_acted(shape)
-        self.auto_approve_at = shape.get("auto_approve_at") or ""
-        self.error_message = (shape.get("error_message") or "") if self.status == TIStatus.FAILED.value else ""
-        payload = shape.get("payload") or {}
-        self.buys, self.sells = money(payload.get("buys")), money(payload.get("sells"))
-        self.brokerage, self.min_trade_amount = money(payload.get("brokerage")), money(payload.get("min_trade_amount"))
-        self.read_only = bool(flags.get("read_only"))
-        self.can_edit = bool(flags.get("edit"))
-        self.can_validate = bool(flags.get("validate"))
-        self.can_approve = bool(flags.get("approve"))
-        self.calculate_offered = bool(flags.get("calculate_offered")) and not self.is_version_view
-        self.can_calculate = bool(flags.get("calculate")) and self.calculate_offered
-        self.calculate_reason = str(flags.get("calculate_reason") or "") if self.calculate_offered else ""
-        self.transactions = [tx_row(t, self.can_approve) for t in shape.get("transactions") or []]
-        self.notes = [note_row(n, self.can_approve) for n in shape.get("tradeRecommendationNotes") or []]
+        self.exists = view is not None
+        self._show_instruction(view.instruction if view else None)
+        # nothing generated yet: only Calculate, by the rule of 001 s6 (the target portfolio's, plus the
+        # model's recommendations and a target portfolio), with the reason when it is not allowed
+        flags = view.permissions if view else ti_service.calculation_permissions(actor=actor,
+                                                                                  investment_id=self.portfolio_id)
+        self.read_only, self.can_edit, self.can_validate = flags.read_only, flags.edit, flags.validate
+        self.can_approve = flags.approve
+        self.calculate_offered = flags.calculate_offered and not self.is_version_view
+        self.can_calculate = flags.calculate and self.calculate_offered
+        self.calculate_reason = flags.calculate_reason if self.calculate_offered else ""
+        self.transactions = [tx_row(t, self.can_approve) for t in view.transactions] if view else []
+        self.notes = [note_row(n, self.can_approve) for n in view.notes] if view else []
+
+    def _show_instruction(self, ti: TradeInstructionSummary | None) -> None:
+        """The status, who took it there and the totals; all empty before any is generated."""
+        if ti is None:
+            self._ti_id = self._row_version = self.version = 0
+            self.status = self.status_label = self.actor_label = self.acted_by = self.acted_at = ""
+            self.auto_approve_at = self.error_message = self.buys = self.sells = ""
+            self.brokerage = self.min_trade_amount = ""
+            return
+        self._ti_id, self._row_version, self.version = ti.id, ti.row_version, ti.version
+        self.status, self.status_label, self.actor_label = ti.status.value, ti.status_label, ti.actor_label
+        person, moment = ti.acted
+        self.acted_by, self.acted_at = name_of(person), iso_moment(moment)
+        self.auto_approve_at = iso_moment(ti.auto_approve_at)
+        self.error_message = (ti.error_message or "") if ti.status is TIStatus.FAILED else ""
+        self.buys, self.sells = money(ti.buys), money(ti.sells)
+        self.brokerage, self.min_trade_amount = money(ti.brokerage), money(ti.min_trade_amount)
 
     def _load(self, actor: Actor) -> None:
         version = self._version_param() if self.is_version_view else None
-        shape = ti_service.get(actor=actor, investment_id=self.portfolio_id, version=version)
-        self._show(shape, actor)
+        self._show(ti_service.view(actor=actor, investment_id=self.portfolio_id, version=version), actor)
 
     @rx.event
     @load_failed()
@@ -402,29 +378,29 @@ class TradeInstructionsState(Confirm, FormDialog, AdviceScreen, AppState):
     @guarded
     def _calculate(self):
         actor = self._actor()
-        [shape] = ti_service.generate(actor=actor, investment_ids=[self.portfolio_id])
+        [view] = ti_service.generate_views(actor=actor, investment_ids=[self.portfolio_id])
         if self.is_version_view:
             return rx.redirect(routes.url(self.SCREEN, id=self.portfolio_id))
-        self._show(shape, actor)
-        if shape["status"] == TIStatus.FAILED.value:
-            return toast_error(shape.get("error_message") or GENERIC)
+        self._show(view, actor)
+        if view.instruction.status is TIStatus.FAILED:
+            return toast_error(view.instruction.error_message or GENERIC)
         return None
 
     def _decide_all(self, decide: Any, done: str):
         """Validate or Decline all; when refused, the instruction is shown again as it now stands."""
         try:
             actor = self._actor()
-            shape = decide(actor=actor, ti_id=self._ti_id, row_version=self._row_version)
+            view = decide(actor=actor, ti_id=self._ti_id, row_version=self._row_version)
         except DomainError as exc:
             return events(self._fail(exc), self._reload())
-        self._show(shape, actor)
-        return toast_success(shape.get("message") or done)
+        self._show(view, actor)
+        return toast_success(done)
 
     def _validate(self):
-        return self._decide_all(ti_service.validate, advice.TRADES_VALIDATED)
+        return self._decide_all(ti_service.validate_view, advice.TRADES_VALIDATED)
 
     def _decline_all(self):
-        return self._decide_all(ti_service.decline_all, advice.TRADES_DECLINED)
+        return self._decide_all(ti_service.decline_all_view, advice.TRADES_DECLINED)
 
     @guarded
     def _confirm(self, leave: bool = False):
@@ -433,10 +409,10 @@ class TradeInstructionsState(Confirm, FormDialog, AdviceScreen, AppState):
         everything = all(r.choice == "approved" for r in self.transactions if r.awaiting) and all(
             n.choice == "approved" for n in self.notes if n.awaiting)
         actor = self._actor()
-        shape = ti_service.confirm(actor=actor, ti_id=self._ti_id, decisions=decisions, notes=note_decisions,
-                                   is_approve_all=self._approve_all and everything, row_version=self._row_version)
-        self._show(shape, actor)
-        return events(toast_success(shape.get("message") or advice.TRADES_CONFIRMED),
+        view = ti_service.confirm_view(actor=actor, ti_id=self._ti_id, decisions=decisions, notes=note_decisions,
+                                       is_approve_all=self._approve_all and everything, row_version=self._row_version)
+        self._show(view, actor)
+        return events(toast_success(advice.TRADES_CONFIRMED),
                       rx.redirect(self.leave_to) if leave and self.leave_to else None)
 
     @guarded
@@ -512,8 +488,8 @@ class TradeInstructionsState(Confirm, FormDialog, AdviceScreen, AppState):
             return None
         actor = self._actor()
         try:
-            result = ti_service.update_transaction(actor=actor, tx_id=row.id, quantity=self.edit_units.strip(),
-                                                   price=self.edit_price.strip())
+            result = ti_service.update_trade(actor=actor, tx_id=row.id, quantity=self.edit_units.strip(),
+                                             price=self.edit_price.strip())
         except ValidationError as exc:
             self.edit_errors = dict(exc.fields) or {"quantity": exc.message}
             return toast_error(exc.message)
@@ -573,15 +549,15 @@ class TradeInstructionsState(Confirm, FormDialog, AdviceScreen, AppState):
     def _load_history(self):
         self.history_loading = True
         try:
-            rows, total = ti_service.history(actor=self._actor(), ti_id=self._ti_id,
-                                             offset=(self.history_page - 1) * advice.HISTORY_PAGE_SIZE)
+            rows, total = ti_service.history_entries(actor=self._actor(), ti_id=self._ti_id,
+                                                     offset=(self.history_page - 1) * advice.HISTORY_PAGE_SIZE)
         finally:
             self.history_loading = False
         self.history_total = int(total)
         self.history_pages = max(1, math.ceil(self.history_total / advice.HISTORY_PAGE_SIZE))
         self.history_visible = visible_pages(self.history_page, self.history_pages)
-        self.history_rows = [HistoryRow(id=int(r["id"]), created_at=r.get("created_at") or "", who=person(r.get("actor")),
-                                        action=r.get("action") or "", detail=r.get("detail") or "") for r in rows]
+        self.history_rows = [HistoryRow(id=r.id, created_at=iso_moment(r.created_at), who=name_of(r.actor),
+                                        action=r.action or "", detail=r.detail or "") for r in rows]
 
     @rx.event
     def open_history(self):
@@ -620,8 +596,8 @@ class TradeInstructionVersionsState(AdviceVersions, AppState):
     rows: list[VersionRow] = []
 
     def _versions(self, actor: Actor, limit: int, offset: int) -> tuple[list[VersionRow], int]:
-        rows, total = ti_service.list_versions(actor=actor, investment_id=self.portfolio_id, limit=limit, offset=offset)
-        return [version_row(self.portfolio_id, r) for r in rows], int(total)
+        rows, total = ti_service.versions(actor=actor, investment_id=self.portfolio_id, limit=limit, offset=offset)
+        return [version_row(self.portfolio_id, r) for r in rows], total
 
     @rx.var
     def showing(self) -> str:
