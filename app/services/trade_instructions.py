@@ -5,6 +5,10 @@ edit or add a transaction, the action history, and the auto-approval sweep.
 Each generation is a new TradeInstruction row (a version) with its TradeTransaction and TradeNote
 rows, written in one database transaction; every step records who and when and an action
 history row.
+
+Reads give the typed values of app.domain.advice (`view`, `versions`, `history_entries`; the
+changes' `*_view` / `update_trade`); `get`, `list_versions`, `history` and the changes' plain names
+give the API's JSON of them.
 """
 from __future__ import annotations
 

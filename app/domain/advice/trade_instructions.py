@@ -220,7 +220,7 @@ class TradeNoteLine:
 
     id: int
     asset_id: int | None
-    source: str | None
+    source: str                       # manual_trade_decision | hold_comment
     state: str
     decision: str | None
     code: str

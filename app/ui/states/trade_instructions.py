@@ -129,8 +129,7 @@ def tx_row(t: TradeLine, approvable: bool) -> TxRow:
         cost_base=money(t.cost_base) if t.side == "SELL" else "",
         pending=money(t.pending), status=t.status.value, status_label=t.status_label,
         user_action=t.user_action or "", rec_action=t.recommendation_action, rec_comment=t.recommendation_comment,
-        urgent=bool(t.urgent), stop_loss=bool(t.stop_loss), full_sell=bool(t.full_sell),
-        awaiting=approvable and t.awaits_decision,
+        urgent=t.urgent, stop_loss=t.stop_loss, full_sell=t.full_sell, awaiting=approvable and t.awaits_decision,
     )
 
 
