@@ -122,3 +122,44 @@ def test_auto_approval_deadlines():
     assert a.auto_approve_deadline("10_days", t) == datetime(2026, 12, 1, 3, 0, tzinfo=timezone.utc)
     with pytest.raises(ValueError):
         a.auto_approve_deadline("11_days", t)
+
+
+def _summary(status: a.TIStatus) -> a.TradeInstructionSummary:
+    from app.domain.users import PersonName
+
+    day = {k: datetime(2026, 11, n, tzinfo=timezone.utc) for n, k in enumerate(
+        ("created_at", "validated_at", "approved_at", "declined_at"), start=1)}
+    people = {k: PersonName(k.title(), "Smith") for k in ("creator", "validator", "approver", "decliner", "moderator")}
+    return a.TradeInstructionSummary(
+        id=1, investment_id=2, target_portfolio_id=None, version=1, status=status, validated=False, error_message=None,
+        row_version=1, buys=None, sells=None, brokerage=None, min_trade_amount=None, payload=None,
+        auto_approve_at=None, **day, **people)
+
+
+@pytest.mark.parametrize("status,who,day", [
+    (a.TIStatus.PENDING_VALIDATION, "Creator Smith", 1), (a.TIStatus.FAILED, "Creator Smith", 1),
+    (a.TIStatus.PENDING_APPROVAL, "Validator Smith", 2), (a.TIStatus.PARTIALLY_APPROVED, "Approver Smith", 3),
+    (a.TIStatus.APPROVED, "Approver Smith", 3), (a.TIStatus.NOT_VALIDATED, "Decliner Smith", 4),
+    (a.TIStatus.DECLINED, "Decliner Smith", 4),
+])
+def test_who_took_trade_recommendations_to_their_status(status, who, day):
+    person, moment = _summary(status).acted
+    assert person.full == who and moment.day == day
+    assert _summary(status).actor_label == a.TI_ACTOR_LABELS[status]
+
+
+@pytest.mark.parametrize("status,decision,awaits", [
+    ("pending_approval", None, True), ("pending_to_cancel", None, True), ("pending_copy", None, True),
+    ("pending_to_cancel", "approved", False), ("draft", None, False), ("approved", "approved", False),
+])
+def test_a_trade_awaits_a_decision_while_pending_and_undecided(status, decision, awaits):
+    from decimal import Decimal
+
+    zero = Decimal(0)
+    line = a.TradeLine(
+        id=1, asset_id=2, code="BHP", action="decrease", status=a.TxStatus(status), decision=decision,
+        user_action=None, quantity=zero, price=zero, asset_price=None, limit_price=None, value=zero, fee=zero,
+        cost_base=None, amount=zero, pending=zero, initial_quantity=None, initial_price=None, current_units=None,
+        full_sell=False, stop_loss=False, urgent=False, approved_at=None, declined_at=None,
+        recommendation_action="", recommendation_comment="", payload={})
+    assert line.awaits_decision is awaits and line.side == "SELL"

@@ -81,6 +81,12 @@ def test_empty_days(value):
     assert display.day(value) == "" and display.input_day(value) == ""
 
 
+def test_iso_moment():
+    moment = dt.datetime(2026, 3, 7, 23, 59, 1, tzinfo=dt.timezone.utc)
+    assert display.iso_moment(moment) == "2026-03-07T23:59:01+00:00"
+    assert display.iso_moment(None) == ""
+
+
 @pytest.mark.parametrize("value, places, direction", [("0.04", "0.1", ""), ("0.05", "0.1", "up"),
                                                       ("-0.004", "0.01", ""), ("-0.01", "0.01", "down"),
                                                       (None, "0.1", "")])
