@@ -21,9 +21,10 @@ from app.domain import advice
 from app.domain import portfolios as portfolio_rules
 from app.domain.advice import PortfolioFacts, TIStatus, TPStatus
 from app.domain.advice.target_portfolios import (
-    Commentary, InvestmentRef, ModelRef, PersonName, ResultNames, TargetPortfolioView, TPPermissions, TPSummary, edits_of,
+    Commentary, InvestmentRef, ModelRef, ResultNames, TargetPortfolioView, TPPermissions, TPSummary, edits_of,
 )
 from app.domain.engine.results import Target
+from app.domain.users import PersonName
 from app.domain.errors import NotFound
 from app.domain.permissions import Actor
 from app.domain.roles import Role

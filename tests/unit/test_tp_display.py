@@ -6,7 +6,8 @@ from __future__ import annotations
 import dataclasses
 from datetime import datetime, timezone
 
-from app.domain.advice.target_portfolios import PersonName, ResultNames, TPSummary
+from app.domain.advice.target_portfolios import ResultNames, TPSummary
+from app.domain.users import PersonName
 from app.domain.engine.results import Target
 from app.ui.display import signed_money, signed_whole_units as signed_units
 from app.ui.states.target_portfolio import build_classes, build_groups, build_steps, status_color, version_row

@@ -13,6 +13,7 @@ from typing import Any
 from app.domain.permissions import Actor
 from app.domain.engine.results import Target
 from app.domain.roles import Role
+from app.domain.users import PersonName
 
 
 class TPStatus(str, Enum):
@@ -136,16 +137,6 @@ class TPPermissions:
     def of(cls, actor: Actor, facts: PortfolioFacts) -> "TPPermissions":
         return cls(calculate=can_calculate_tp(actor, facts), view_only=tp_view_only(actor, facts),
                    edit_commentary=can_edit_commentary(actor, facts), decide=can_decide_roa(actor, facts))
-
-
-@dataclass(frozen=True)
-class PersonName:
-    first_name: str
-    last_name: str
-
-    @property
-    def full(self) -> str:
-        return f"{self.first_name or ''} {self.last_name or ''}".strip()
 
 
 @dataclass(frozen=True)

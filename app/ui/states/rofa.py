@@ -14,11 +14,11 @@ import reflex as rx
 from app.domain import advice
 from app.domain.errors import NotFound
 from app.domain.permissions import Actor
-from app.domain.advice.target_portfolios import PersonName
+from app.domain.users import PersonName
 from app.services import records_of_advice
 from app.services import target_portfolios
 from app.ui import routes
-from app.ui.display import input_number, money
+from app.ui.display import input_number, iso_moment, money
 from app.ui.states.advice_versions import AdviceScreen, load_failed
 from app.ui.states.base import AppState, toast_success
 from app.ui.toolkit.screen import Confirm, guarded
@@ -82,7 +82,7 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
         self.clients = ", ".join(PersonName(o.first_name, o.last_name).full for o in record.owners) or "\u2014"
         self.client_wording = record.client_wording
         self.adviser = PersonName(record.adviser.first_name, record.adviser.last_name).full if record.adviser else "\u2014"
-        self.record_date = record.date.isoformat() if record.date else ""
+        self.record_date = iso_moment(record.date)
         fee = record.fee
         self.fee_percent = fee_percent(fee.percent)
         self.fee_min, self.fee_max, self.fee_amount = money(fee.min), money(fee.max), money(fee.amount)
@@ -91,7 +91,7 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
         self.pending, self.approved, self.declined = record.pending, record.approved, record.declined
         who, at = (t.approver, t.approved_at) if self.approved else (t.decliner, t.declined_at) if self.declined \
             else (None, None)
-        self.decided_by, self.decided_at = who.full if who else "", at.isoformat() if at else ""
+        self.decided_by, self.decided_at = who.full if who else "", iso_moment(at)
         self.can_decide = record.can_decide
 
     @rx.event

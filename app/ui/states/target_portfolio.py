@@ -20,7 +20,6 @@ import asyncio
 import dataclasses
 import logging
 import re
-from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -36,12 +35,13 @@ from app.services import target_portfolios
 from app.services import records_of_advice
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
-from app.ui.display import money, percent_1dp as percent, sign_of, signed_money, signed_whole_units, whole_units
+from app.ui.display import iso_moment, money, percent_1dp as percent, sign_of, signed_money, signed_whole_units, whole_units
 from app.ui.states.advice_versions import LOAD_FAILED, AdviceScreen, AdviceVersions, load_failed
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.screen import Confirm, guarded
 from app.ui.parse import decimal_or_none as _dec, positive_int as _int
-from app.domain.advice.target_portfolios import PersonName, ResultNames, TargetPortfolioView, TPSummary, edits_of
+from app.domain.advice.target_portfolios import ResultNames, TargetPortfolioView, TPSummary, edits_of
+from app.domain.users import PersonName
 from app.domain.engine.results import AllocationTarget, AssetTarget, HoldingTarget, Reason, Target
 
 log = logging.getLogger(__name__)
@@ -307,20 +307,16 @@ def build_groups(result: Target, names: ResultNames) -> list[GroupRow]:
     return out
 
 
-def _iso(at: datetime | None) -> str:
-    return at.isoformat() if at else ""
-
-
 def _full(name: PersonName | None) -> str:
     return name.full if name else ""
 
 
 def build_steps(t: TPSummary) -> list[Step]:
-    steps = [Step("Created by", _full(t.creator), _iso(t.created_at))]
+    steps = [Step("Created by", _full(t.creator), iso_moment(t.created_at))]
     for label, who, when in (("Validated by", t.validator, t.validated_at), ("Approved by", t.approver, t.approved_at),
                              ("Declined by", t.decliner, t.declined_at)):
         if when:
-            steps.append(Step(label, _full(who), _iso(when)))
+            steps.append(Step(label, _full(who), iso_moment(when)))
     return steps
 
 
@@ -961,8 +957,8 @@ def version_row(portfolio_id: int, t: TPSummary) -> VersionRow:
         ("Declined", t.declined_at, t.decliner) if t.declined_at else ("", None, None))
     return VersionRow(
         id=t.id, version=t.version, status=t.status, status_label=t.status_label,
-        color=status_color(t.status, t.not_enough_cash), created_at=_iso(t.created_at), created_by=_full(t.creator),
-        validated_at=_iso(t.validated_at), validated_by=_full(t.validator), decided=decided, decided_at=_iso(at),
+        color=status_color(t.status, t.not_enough_cash), created_at=iso_moment(t.created_at), created_by=_full(t.creator),
+        validated_at=iso_moment(t.validated_at), validated_by=_full(t.validator), decided=decided, decided_at=iso_moment(at),
         decided_by=_full(by), moderator=_full(t.moderator),
         url=routes.url("portfolios.target-portfolio-version", id=portfolio_id, version=t.version),
     )
