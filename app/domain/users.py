@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Mapping
 
 from app.domain import validators as v
@@ -22,6 +23,22 @@ class PersonName:
     @property
     def full(self) -> str:
         return f"{self.first_name or ''} {self.last_name or ''}".strip()
+
+
+@dataclass(frozen=True)
+class DecisionTrail:
+    """Who took a target portfolio or trade recommendations version through its statuses, and
+    when (the columns of db.tables.DecisionTrail, with the people named)."""
+
+    created_at: datetime | None
+    validated_at: datetime | None
+    approved_at: datetime | None
+    declined_at: datetime | None
+    creator: PersonName | None
+    validator: PersonName | None
+    approver: PersonName | None
+    decliner: PersonName | None
+    moderator: PersonName | None
 
 
 def _text(value: Any) -> str | None:

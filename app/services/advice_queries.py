@@ -24,7 +24,7 @@ from app.domain.advice.target_portfolios import (
     Commentary, InvestmentRef, ModelRef, ResultNames, TargetPortfolioView, TPPermissions, TPSummary, edits_of,
 )
 from app.domain.engine.results import Target
-from app.domain.users import PersonName
+from app.domain.users import DecisionTrail, PersonName
 from app.domain.errors import NotFound
 from app.domain.permissions import Actor
 from app.domain.roles import Role
@@ -59,12 +59,35 @@ def next_versions(s: Session, ids: list[int], table=TargetPortfolio) -> dict[int
 
 
 # ---- people --------------------------------------------------------------------------------------
-def user_name_parts(s: Session, ids: Iterable[int | None]) -> dict[int, dict[str, str]]:
+def person_names(s: Session, ids: Iterable[int | None]) -> dict[int, PersonName]:
     wanted = {i for i in ids if i}
     if not wanted:
         return {}
-    return {u.id: {"first_name": u.first_name, "last_name": u.last_name}
-            for u in s.exec(select(User).where(col(User.id).in_(wanted))).all()}
+    return {u.id: PersonName(u.first_name, u.last_name) for u in s.exec(select(User).where(col(User.id).in_(wanted)))}
+
+
+def trail_people(rows: Iterable[Any]) -> list[int | None]:
+    """The users a decision trail names, of every row."""
+    return [u for r in rows for u in (r.created_by, r.validated_by, r.approved_by, r.declined_by, r.moderator_id)]
+
+
+def trail_of(row: Any, names: dict[int, PersonName]) -> dict[str, Any]:
+    """The DecisionTrail fields of a target portfolio or trade instructions row."""
+    return {"created_at": row.created_at, "validated_at": row.validated_at, "approved_at": row.approved_at,
+            "declined_at": row.declined_at, "creator": names.get(row.created_by),
+            "validator": names.get(row.validated_by), "approver": names.get(row.approved_by),
+            "decliner": names.get(row.declined_by), "moderator": names.get(row.moderator_id)}
+
+
+def person_json(name: PersonName | None) -> dict[str, str] | None:
+    return {"first_name": name.first_name, "last_name": name.last_name} if name else None
+
+
+def trail_json(t: DecisionTrail) -> dict[str, Any]:
+    return {"created_at": iso(t.created_at), "validated_at": iso(t.validated_at), "approved_at": iso(t.approved_at),
+            "declined_at": iso(t.declined_at), "creator": person_json(t.creator), "validator": person_json(t.validator),
+            "approver": person_json(t.approver), "decliner": person_json(t.decliner),
+            "moderator": person_json(t.moderator)}
 
 
 def person_name(first: str | None, last: str | None, preferred: str | None = None) -> str:
@@ -119,24 +142,13 @@ def iso(value: datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
-def person_names(parts: dict[int, dict[str, str]]) -> dict[int, PersonName]:
-    return {uid: PersonName(d["first_name"], d["last_name"]) for uid, d in parts.items()}
-
-
 def summary_of(row: TargetPortfolio, names: dict[int, PersonName]) -> TPSummary:
     return TPSummary(
         id=row.id, investment_id=row.investment_id, version=row.version, status=row.status,
         not_enough_cash=row.not_enough_cash, error_message=row.error_message, value=row.value,
         model_id=row.model_id, model_version=row.model_version, allocation_method=row.allocation_method,
-        row_version=row.row_version, created_at=row.created_at, validated_at=row.validated_at,
-        approved_at=row.approved_at, declined_at=row.declined_at,
-        creator=names.get(row.created_by), validator=names.get(row.validated_by),
-        approver=names.get(row.approved_by), decliner=names.get(row.declined_by), moderator=names.get(row.moderator_id),
+        row_version=row.row_version, **trail_of(row, names),
     )
-
-
-def _person_json(name: PersonName | None) -> dict[str, str] | None:
-    return {"first_name": name.first_name, "last_name": name.last_name} if name else None
 
 
 def summary_json(t: TPSummary) -> dict[str, Any]:
@@ -146,12 +158,7 @@ def summary_json(t: TPSummary) -> dict[str, Any]:
         "status_label": t.status_label, "not_enough_cash": t.not_enough_cash,
         "error_message": t.error_message, "target_portfolio_value": str(t.value) if t.value is not None else None,
         "model_id": t.model_id, "model_version": t.model_version, "allocation_method": t.allocation_method,
-        "row_version": t.row_version,
-        "created_at": iso(t.created_at), "validated_at": iso(t.validated_at),
-        "approved_at": iso(t.approved_at), "declined_at": iso(t.declined_at),
-        "creator": _person_json(t.creator), "validator": _person_json(t.validator),
-        "approver": _person_json(t.approver), "decliner": _person_json(t.decliner),
-        "moderator": _person_json(t.moderator),
+        "row_version": t.row_version, **trail_json(t),
     }
 
 
@@ -162,8 +169,7 @@ def stored_result(row: TargetPortfolio) -> Target | None:
 def tp_view(s: Session, actor: Actor, p: Portfolio, row: TargetPortfolio, result: Target | None = None) -> TargetPortfolioView:
     """The target portfolio as the screens and the API read it; `result` replaces the stored one
     (an edit step's recalculation)."""
-    names = person_names(user_name_parts(s, [row.created_by, row.validated_by, row.approved_by, row.declined_by,
-                                             row.moderator_id]))
+    names = person_names(s, trail_people([row]))
     comments = s.exec(select(TargetPortfolioComment).where(TargetPortfolioComment.tp_id == row.id)
                       .order_by(TargetPortfolioComment.id)).all()
     model = s.get(Model, row.model_id) if row.model_id else None

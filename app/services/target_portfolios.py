@@ -40,7 +40,7 @@ from app.jobs import progress
 from app.services import audit, engine_inputs, listing, records_of_advice
 from app.services.advice_queries import (
     TP_NOT_FOUND, approval_settings, firm_topic, last_validated_tp_id, load_tp, next_versions, portfolio_facts,
-    person_names, summary_json, summary_of, tp_json, tp_shape, tp_view, user_name_parts, visible_tp_row,
+    person_names, summary_json, summary_of, tp_json, tp_shape, tp_view, trail_people, visible_tp_row,
 )
 from app.services.tenancy import as_id, find_assets_by_codes, load_portfolio, normalise_code, readable_assets
 
@@ -206,8 +206,7 @@ def versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset: Any
         direction = TargetPortfolio.created_at.asc() if str(order).lower() == "asc" else TargetPortfolio.created_at.desc()
         rows = s.exec(select(TargetPortfolio).where(*where).order_by(direction, TargetPortfolio.version.desc())
                       .limit(limit_).offset(offset_)).all()
-        names = person_names(user_name_parts(s, [u for r in rows for u in (
-            r.created_by, r.validated_by, r.approved_by, r.declined_by, r.moderator_id)]))
+        names = person_names(s, trail_people(rows))
         return [summary_of(r, names) for r in rows], int(total)
 
 

@@ -49,7 +49,7 @@ from app.domain.users import PersonName
 from app.services import audit, engine_inputs, listing, postings
 from app.services.advice_queries import (
     STAFF_ONLY_TI, approval_settings, client_visible_instructions, iso, next_versions, portfolio_facts,
-    portfolio_owners, receivers, shown_instruction, user_name_parts,
+    person_json, person_names, portfolio_owners, receivers, shown_instruction, trail_json, trail_of, trail_people,
 )
 from app.services.tenancy import (
     PORTFOLIO_NOT_FOUND, as_id, find_assets_by_codes, load_portfolio, readable_portfolios,
@@ -301,10 +301,6 @@ def _figure(value: Any) -> Decimal | None:
         return None
 
 
-def _names(s: Session, ids: Iterable[int | None]) -> dict[int, PersonName]:
-    return {uid: PersonName(**parts) for uid, parts in user_name_parts(s, ids).items()}
-
-
 def trade_line(t: TradeTransaction) -> TradeLine:
     payload = _stored(t.payload)
     at_generation = payload.get("str_on_ti_generation") or {}
@@ -338,10 +334,7 @@ def instruction_summary(ti: TradeInstruction, names: Mapping[int, PersonName]) -
         status=TIStatus(ti.status), validated=ti.validated, error_message=ti.error_message,
         row_version=ti.row_version, buys=_figure(figures.get("buys")), sells=_figure(figures.get("sells")),
         brokerage=_figure(figures.get("brokerage")), min_trade_amount=_figure(figures.get("min_trade_amount")),
-        payload=payload, auto_approve_at=ti.auto_approve_at, created_at=ti.created_at,
-        validated_at=ti.validated_at, approved_at=ti.approved_at, declined_at=ti.declined_at,
-        creator=names.get(ti.created_by), validator=names.get(ti.validated_by), approver=names.get(ti.approved_by),
-        decliner=names.get(ti.declined_by), moderator=names.get(ti.moderator_id),
+        payload=payload, auto_approve_at=ti.auto_approve_at, **trail_of(ti, names),
     )
 
 
@@ -372,7 +365,7 @@ def _view(s: Session, actor: Actor, p: Portfolio, ti: TradeInstruction) -> Trade
     txs = list(s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id)
                       .order_by(TradeTransaction.id)).all())
     notes = list(s.exec(select(TradeNote).where(TradeNote.trade_instruction_id == ti.id).order_by(TradeNote.id)).all())
-    names = _names(s, [ti.created_by, ti.validated_by, ti.approved_by, ti.declined_by, ti.moderator_id])
+    names = person_names(s, trail_people([ti]))
     _, permissions = _facts_and_flags(s, actor, p, ti, txs, notes)
     return TradeInstructionView(
         instruction=instruction_summary(ti, names), investment_id=p.id, investment_name=p.name,
@@ -412,7 +405,7 @@ def versions(*, actor: Actor, investment_id: Any, limit: Any = None,
                                                         client_visible_instructions(actor))).scalar_one()
         rows = s.exec(select(TradeInstruction).where(TradeInstruction.investment_id == p.id, client_visible_instructions(actor))
                       .order_by(TradeInstruction.version.desc()).limit(limit_).offset(offset_)).all()
-        names = _names(s, [u for r in rows for u in (r.created_by, r.validated_by, r.approved_by, r.declined_by)])
+        names = person_names(s, [u for r in rows for u in (r.created_by, r.validated_by, r.approved_by, r.declined_by)])
         return [instruction_summary(r, names) for r in rows], int(total)
 
 
@@ -424,7 +417,7 @@ def history_entries(*, actor: Actor, ti_id: Any, offset: Any = 0) -> tuple[list[
         total = s.execute(sa_select(func.count()).where(TradeAction.trade_instruction_id == ti.id)).scalar_one()
         rows = s.exec(select(TradeAction).where(TradeAction.trade_instruction_id == ti.id)
                       .order_by(TradeAction.created_at.desc(), TradeAction.id.desc()).limit(limit_).offset(offset_)).all()
-        names = _names(s, [r.actor_id for r in rows])
+        names = person_names(s, [r.actor_id for r in rows])
         return [TradeHistoryEntry(id=r.id, action=r.action, detail=r.detail, created_at=r.created_at,
                                   actor=names.get(r.actor_id)) for r in rows], int(total)
 
@@ -432,10 +425,6 @@ def history_entries(*, actor: Actor, ti_id: Any, offset: Any = 0) -> tuple[list[
 # ---- the API's JSON of the read model ------------------------------------------------------------
 def _text(value: Decimal | None) -> str | None:
     return None if value is None else str(value)
-
-
-def _person_json(person: PersonName | None) -> dict[str, str] | None:
-    return None if person is None else {"first_name": person.first_name, "last_name": person.last_name}
 
 
 def trade_json(t: TradeLine) -> dict[str, Any]:
@@ -462,11 +451,7 @@ def summary_json(ti: TradeInstructionSummary) -> dict[str, Any]:
         "id": ti.id, "investment_id": ti.investment_id, "target_portfolio_id": ti.target_portfolio_id,
         "version": ti.version, "status": ti.status.value, "status_label": ti.status_label,
         "validated": ti.validated, "error_message": ti.error_message, "row_version": ti.row_version,
-        "payload": ti.payload, "auto_approve_at": iso(ti.auto_approve_at),
-        "created_at": iso(ti.created_at), "validated_at": iso(ti.validated_at), "approved_at": iso(ti.approved_at),
-        "declined_at": iso(ti.declined_at), "creator": _person_json(ti.creator),
-        "validator": _person_json(ti.validator), "approver": _person_json(ti.approver),
-        "decliner": _person_json(ti.decliner), "moderator": _person_json(ti.moderator),
+        "payload": ti.payload, "auto_approve_at": iso(ti.auto_approve_at), **trail_json(ti),
     }
 
 
@@ -496,7 +481,7 @@ def list_versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset
 def history(*, actor: Actor, ti_id: Any, offset: Any = 0) -> tuple[list[dict[str, Any]], int]:
     rows, total = history_entries(actor=actor, ti_id=ti_id, offset=offset)
     return [{"id": r.id, "action": r.action, "detail": r.detail, "created_at": iso(r.created_at),
-             "actor": _person_json(r.actor)} for r in rows], total
+             "actor": person_json(r.actor)} for r in rows], total
 
 
 # ---- changes ------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any
 from app.domain.permissions import Actor
 from app.domain.engine.results import Target
 from app.domain.roles import Role
-from app.domain.users import PersonName
+from app.domain.users import DecisionTrail
 
 
 class TPStatus(str, Enum):
@@ -140,7 +140,7 @@ class TPPermissions:
 
 
 @dataclass(frozen=True)
-class TPSummary:
+class TPSummary(DecisionTrail):
     """A target portfolio version without its result: its status and who acted when."""
 
     id: int
@@ -154,15 +154,6 @@ class TPSummary:
     model_version: int | None
     allocation_method: str | None
     row_version: int
-    created_at: datetime | None
-    validated_at: datetime | None
-    approved_at: datetime | None
-    declined_at: datetime | None
-    creator: PersonName | None
-    validator: PersonName | None
-    approver: PersonName | None
-    decliner: PersonName | None
-    moderator: PersonName | None
 
     @property
     def status_label(self) -> str:

@@ -13,7 +13,7 @@ from app.domain.advice.target_portfolios import PortfolioFacts
 from app.domain.engine.snapshot import INCREASE
 from app.domain.permissions import Actor
 from app.domain.roles import Role
-from app.domain.users import PersonName
+from app.domain.users import DecisionTrail, PersonName
 
 class TIStatus(str, Enum):
     PENDING_VALIDATION = "pending_validation"
@@ -267,7 +267,7 @@ _ACTED = {
 
 
 @dataclass(frozen=True)
-class TradeInstructionSummary:
+class TradeInstructionSummary(DecisionTrail):
     """One version of a portfolio's trade recommendations, without its items."""
 
     id: int
@@ -284,15 +284,6 @@ class TradeInstructionSummary:
     min_trade_amount: Decimal | None
     payload: dict[str, Any] | None    # as stored (the API passes it on)
     auto_approve_at: datetime | None
-    created_at: datetime | None
-    validated_at: datetime | None
-    approved_at: datetime | None
-    declined_at: datetime | None
-    creator: PersonName | None
-    validator: PersonName | None
-    approver: PersonName | None
-    decliner: PersonName | None
-    moderator: PersonName | None
 
     @property
     def status_label(self) -> str:
