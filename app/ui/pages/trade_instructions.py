@@ -13,7 +13,7 @@ from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
 from app.ui.components.widgets import (
     cancel_button, clickable_row, download_button, empty_row, field, field_error, list_count, list_footer,
-    page_size_select, pagination, plain_header, table_card, table_rows, text_input,
+    page_controls, pagination, plain_header, table_card, table_rows, text_input,
 )
 from app.ui.states.advice_versions import VERSION_PAGE_SIZES
 from app.ui.states.base import AppState
@@ -500,12 +500,7 @@ def versions_page() -> rx.Component:
     body = table_rows(V.rows, _version_row, 6, loading=V.loading, skeleton=4,
                       empty=empty_row(6, "There are no trade recommendations for this portfolio yet."),
                       id="versions-table")
-    footer = list_footer(
-        list_count(V.showing, id_="versions-showing"),
-        rx.hstack(pagination(V.page, V.pages, V.visible, V.go_page),
-                  page_size_select(V.page_size, V.set_page_size, VERSION_PAGE_SIZES), spacing="4", align="center",
-                  wrap="wrap"),
-    )
+    footer = list_footer(list_count(V.showing, id_="versions-showing"), page_controls(V, VERSION_PAGE_SIZES))
     return page(
         "Trade Recommendations Versions",
         table_card(header, body, footer),
