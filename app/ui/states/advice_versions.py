@@ -71,10 +71,7 @@ class AdviceVersions(Paged, AdviceScreen, mixin=True):
         raise NotImplementedError
 
     def _fetch(self, actor: Actor) -> None:
-        self.rows, self.total = self._versions(actor, self._limit(), self._offset())
-        if not self.rows and self.total and self.page > 1:  # the page went away: step back to the last one
-            self._clamp_page()
-            self.rows, self.total = self._versions(actor, self._limit(), self._offset())
+        self.rows = self._fetch_page(lambda: self._versions(actor, self._limit(), self._offset()))
 
     @guarded
     def _reload(self):

@@ -31,9 +31,10 @@ from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.components.industry_allocations import IndustryAllocationsMixin
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
-from app.ui.toolkit.lists import ListControls
+from app.ui.display import text as _text
+from app.ui.toolkit.lists import ListControls, LoadMore
 from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, guarded, screen_load
-from app.ui.parse import to_int as _int
+from app.ui.parse import person_name, to_int as _int
 from app.ui.toolkit.rows import ClassBand, Option
 
 log = logging.getLogger("app.ui.portfolios")
@@ -51,6 +52,13 @@ LIST_CONTEXTS: dict[str, str] = {
     "firms.portfolios": "firm",
     "models.portfolios": "model",
 }
+# the context of a list -> (parent title, parent list route, the context's own page)
+CONTEXT_PAGES: dict[str, tuple[str, str, str]] = {
+    "client": ("Clients", "clients.list", "clients.view"),
+    "adviser": ("Advisers", "advisers.list", "advisers.view"),
+    "firm": ("Firms", "firms.list", "firms.view"),
+    "model": ("Models", "models.view", "models.details"),
+}
 FORM_ROUTES = ("clients.new-portfolio", "advisers.new-portfolio", "portfolios.edit", "portfolios.view")
 TEXT_MAX = 200
 NUMBER_MAX = 20
@@ -63,10 +71,6 @@ FORM_SWITCHES = ("class_allocation", "industry_group_allocation", "suspend_rebal
 
 
 # ---- small helpers --------------------------------------------------------------------------------
-def _text(value: Any) -> str:
-    return "" if value is None else str(value)
-
-
 def _referer(query: dict[str, str]) -> str:
     """The path of the refererStateName / refererStateParams query (a signed-in route only), or ''."""
     name = str(query.get("refererStateName") or "")
@@ -98,7 +102,13 @@ def unlink_question(portfolio: dict[str, Any]) -> str:
 
 
 def _holders_text(users: list[dict[str, Any]]) -> str:
-    return ", ".join(f"{u.get('first_name', '')} {u.get('last_name', '')}".strip() for u in users or [])
+    return ", ".join(person_name(u) for u in users or [])
+
+
+def _model_toasts(done: dict[str, Any], text: str) -> list[Any]:
+    """A model linked or unlinked: the success, and a warning when the custom asset classes changed."""
+    return events(toast_success(text),
+                  toast_warning(rules.CUSTOM_CLASSES_CHANGED) if done.get("customAssetClassesChanged") else None)
 
 
 # ---- what the screens hold ------------------------------------------------------------------------
@@ -190,6 +200,9 @@ class PortfoliosListState(Viewer, Confirm, ListControls, AppState):
     PAGE_SIZES: ClassVar[tuple[int, ...]] = rules.PAGE_SIZES
     DEFAULT_SIZE: ClassVar[int] = rules.DEFAULT_PAGE_SIZE
 
+    sort: str = rules.DEFAULT_SORT
+    order: str = rules.DEFAULT_ORDER
+    page_size: str = str(rules.DEFAULT_PAGE_SIZE)
     route_name: str = ""
     context_kind: str = ""
     context_name: str = ""
@@ -251,10 +264,7 @@ class PortfoliosListState(Viewer, Confirm, ListControls, AppState):
 
     def _load(self, actor: Actor) -> None:
         self.loading = False  # a failed load leaves the rows it had
-        found, self.total = portfolio_service.list_portfolios(actor=actor, **self._query(actor))
-        if not found and self.total and self.page > 1:  # the page emptied (deleted rows): step back
-            self._clamp_page()
-            found, self.total = portfolio_service.list_portfolios(actor=actor, **self._query(actor))
+        found = self._fetch_page(lambda: portfolio_service.list_portfolios(actor=actor, **self._query(actor)))
         self.rows = [self._row(actor, p) for p in found]
 
     def _load_awaiting(self, actor: Actor) -> None:
@@ -264,45 +274,28 @@ class PortfoliosListState(Viewer, Confirm, ListControls, AppState):
     def _setup_context(self, actor: Actor, kind: str, params: dict[str, str]) -> None:
         self._context_id = _int(params.get("id")) or 0
         self.context_name = self.context_url = self.parent_title = self.parent_url = ""
-        if kind == "client":
-            user = user_service.get_user(actor=actor, user_id=self._context_id)
-            if user["role"] != Role.CLIENT.value:
+        if kind not in CONTEXT_PAGES:
+            return
+        if kind in ("client", "adviser"):
+            found = user_service.get_user(actor=actor, user_id=self._context_id)
+            if found["role"] != Role(kind).value:
                 raise DomainError(user_service.USER_NOT_FOUND)
-            self.parent_title, self.parent_url = "Clients", routes.url("clients.list")
-            self.context_name, self.context_url = user["name"], routes.url("clients.view", id=user["id"])
-        elif kind == "adviser":
-            user = user_service.get_user(actor=actor, user_id=self._context_id)
-            if user["role"] != Role.ADVISER.value:
-                raise DomainError(user_service.USER_NOT_FOUND)
-            self.parent_title, self.parent_url = "Advisers", routes.url("advisers.list")
-            self.context_name, self.context_url = user["name"], routes.url("advisers.view", id=user["id"])
         elif kind == "firm":
-            firm = firm_service.get_firm(actor=actor, firm_id=self._context_id)
-            self.parent_title, self.parent_url = "Firms", routes.url("firms.list")
-            self.context_name, self.context_url = firm["name"], routes.url("firms.view", id=firm["id"])
-        elif kind == "model":
-            model = model_service.get_model(actor=actor, model_id=self._context_id)
-            self.parent_title, self.parent_url = "Models", routes.url("models.view")
-            self.context_name, self.context_url = model["name"], routes.url("models.details", id=model["id"])
+            found = firm_service.get_firm(actor=actor, firm_id=self._context_id)
+        else:
+            found = model_service.get_model(actor=actor, model_id=self._context_id)
+        self.parent_title, parent_route, own_route = CONTEXT_PAGES[kind]
+        self.parent_url = routes.url(parent_route)
+        self.context_name, self.context_url = found["name"], routes.url(own_route, id=found["id"])
 
     def _back(self, actor: Actor) -> str:
-        """Where a failed load of a client's, adviser's, firm's or model's portfolios goes."""
-        back = {"client": "clients.list", "adviser": "advisers.list", "firm": "firms.list",
-                "model": "models.view"}.get(self.context_kind)
-        return routes.url(back) if back else ""
+        """Where a failed load of a client's, adviser's, firm's or model's portfolios goes: the parent list."""
+        return routes.url(CONTEXT_PAGES[self.context_kind][1]) if self.context_kind in CONTEXT_PAGES else ""
 
     @rx.event
     @screen_load(back=_back)
     def on_load(self, actor: Actor):
-        self.loading = True
-        self.rows, self.total, self.page = [], 0, 1
-        self.awaiting, self.awaiting_loading = [], True
-        self.confirm_open = False
-        self.search = ""
-        self.sort, self.order = rules.DEFAULT_SORT, rules.DEFAULT_ORDER
-        self.page_size = str(rules.DEFAULT_PAGE_SIZE)
-        self.activity = rules.DEFAULT_ACTIVITY
-        self.broker_filter = str(rules.BROKER_ALL)
+        self._reset_screen()  # filters, sort and page as a fresh list has them
         name, kind, params = self._context()
         self.route_name, self.context_kind = name, kind
         self.staff = is_staff(actor)
@@ -371,8 +364,7 @@ class PortfoliosListState(Viewer, Confirm, ListControls, AppState):
             done = portfolio_service.delete_portfolio(actor=actor, portfolio_id=portfolio_id)
             return events(toast_success(done["message"]), self._reload())
         done = portfolio_service.unlink_model(actor=actor, portfolio_id=portfolio_id)
-        extra = toast_warning(rules.CUSTOM_CLASSES_CHANGED) if done.get("customAssetClassesChanged") else None
-        return events(toast_success(done["message"]), extra, self._reload())
+        return events(_model_toasts(done, done["message"]), self._reload())
 
     # ---- what the screen shows ----------------------------------------------------------------------------
     @rx.var
@@ -487,33 +479,6 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
     _pick_target: str = ""
 
     # ---- loading --------------------------------------------------------------------------------
-    def _reset(self, mode: str) -> None:
-        self.mode = mode
-        self.loaded = self.saving = self.submitted = False
-        self.errors, self.message = {}, ""
-        for key in ("name", "type", "trustee_name", "trustee_abn", "company_name", "company_abn", "soa_date",
-                    "firm_label", "bank_bsb", "bank_account", "broker_account", "hin", "facility_id", "fee_percent",
-                    "fee_limit_min", "fee_limit_max", "model_name", "back_url", "view_url", "edit_url",
-                    "holdings_url", "buy_url"):
-            setattr(self, key, "")
-        self.inactive = True
-        self.holders, self.classes, self.exceptions = [], [], []
-        self.adviser_id, self.institution_id, self.broker_id = NO_ADVISER, NO_CHOICE, NO_CHOICE
-        self.tax_treatment = rules.DEFAULT_TAX_TREATMENT
-        self.sell_look_back_period = "0"
-        self.limits = {f: "" for f in rules.LIMIT_FIELDS}
-        for key in FORM_SWITCHES:
-            setattr(self, key, False)
-        self._fill_approval(rules.default_approval_settings())
-        self.model_cross_firm = self.confirm_open = False
-        self.client_options, self.adviser_options, self.institution_options = [], [], []
-        self.broker_options, self.class_options, self.holding_options = [], [], []
-        self.can_edit = self.can_edit_inactive = False
-        self._portfolio_id = self._version = self._firm_id = self._model_id = 0
-        self._names = {}
-        self._pick_target = ""
-        self._ig_fill([])
-
     def _fill_approval(self, settings: dict[str, Any]) -> None:
         self.approval = {k: bool(settings.get(k)) for k in rules.APPROVAL_FLAGS}
         self.auto_approval = _text(settings.get(rules.AUTO_APPROVAL)) or "never"
@@ -585,7 +550,8 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
         name, params = routes.match(self.router.url.path)
         mode = {"clients.new-portfolio": "new", "advisers.new-portfolio": "new", "portfolios.edit": "edit"}.get(
             name or "", "view")
-        self._reset(mode)
+        self.reset()  # every field to its default: a new portfolio starts from them
+        self.mode = mode
         self.back_url = _referer(self.router.url.query_parameters)
         if mode == "new":
             if not is_staff(actor):
@@ -936,9 +902,8 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
             done = portfolio_service.delete_portfolio(actor=actor, portfolio_id=portfolio_id)
             return [toast_success(done["message"]), rx.redirect(self.back_url or routes.url("portfolios.list"))]
         done = portfolio_service.unlink_model(actor=actor, portfolio_id=portfolio_id)
-        extra = toast_warning(rules.CUSTOM_CLASSES_CHANGED) if done.get("customAssetClassesChanged") else None
         # spec 001 s4: after unlinking, the page reloads
-        return events(toast_success(done["message"]), extra, PortfolioFormState.on_load)
+        return events(_model_toasts(done, done["message"]), PortfolioFormState.on_load)
 
     # ---- what the screen shows ----------------------------------------------------------------------------
     @rx.var
@@ -1023,18 +988,18 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
 
 
 # ---- the buy screen: link a model -------------------------------------------------------------------
-class PortfolioBuyState(Confirm, AppState):
+class PortfolioBuyState(Confirm, LoadMore, AppState):
     """portfolios.buy: the active models the portfolio's firm may link, to link one (001 s2, s4)."""
 
-    loading: bool = True
-    loading_more: bool = False
+    PAGE_SIZES: ClassVar[tuple[int, ...]] = (rules.DEFAULT_PAGE_SIZE,)
+    DEFAULT_SIZE: ClassVar[int] = rules.DEFAULT_PAGE_SIZE
+    LIST_FAILED: ClassVar[str] = rules.LOAD_FAILED
+
     portfolio_name: str = ""
     current_model: str = ""
     current_cross_firm: bool = False
     custom_holdings: int = 0
-    search: str = ""
     rows: list[ModelChoice] = []
-    total: int = 0
     linking: bool = False
     back_url: str = ""
     holdings_url: str = ""
@@ -1042,21 +1007,18 @@ class PortfolioBuyState(Confirm, AppState):
 
     _portfolio_id: int = 0
 
-    def _fetch(self, offset: int) -> None:
-        found = portfolio_service.linkable_models(actor=self._actor(), portfolio_id=self._portfolio_id,
-                                                  search=self.search or None, limit=rules.DEFAULT_PAGE_SIZE,
-                                                  offset=offset)
+    def _fetch(self, actor: Actor, offset: int, limit: int) -> tuple[list[ModelChoice], int]:
+        """A page of the linkable models; the portfolio's own facts come along with every page."""
+        found = portfolio_service.linkable_models(actor=actor, portfolio_id=self._portfolio_id,
+                                                  search=self.search or None, limit=limit, offset=offset)
         info = found["portfolio"]
         self.portfolio_name = info["name"]
         self.current_model = _text(info["model_name"])
         self.current_cross_firm = bool(info["model_cross_firm"])
         self.custom_holdings = int(info["custom_holdings"])
-        rows = [ModelChoice(id=m["id"], name=m["name"], firm=_text((m.get("firm") or {}).get("name")),
+        return [ModelChoice(id=m["id"], name=m["name"], firm=_text((m.get("firm") or {}).get("name")),
                             method=m["allocation_method_title"], assets_count=m["assets_count"],
-                            cross_firm=m["cross_firm"], current=m["current"]) for m in found["rows"]]
-        known = {r.id for r in self.rows} if offset else set()
-        self.rows = (self.rows if offset else []) + [r for r in rows if r.id not in known]
-        self.total = int(found["count"])
+                            cross_firm=m["cross_firm"], current=m["current"]) for m in found["rows"]], int(found["count"])
 
     def _back(self, actor: Actor) -> str:
         return self.back_url or routes.url("portfolios.list")
@@ -1072,25 +1034,8 @@ class PortfolioBuyState(Confirm, AppState):
         self.back_url = _referer(self.router.url.query_parameters)
         self.holdings_url = routes.url("portfolios.holdings", id=self._portfolio_id or 0)
         self.view_url = routes.url("portfolios.view", id=self._portfolio_id or 0)
-        self._fetch(0)
+        self.rows, self.total = self._fetch(actor, 0, self._limit())
         self.loading = False
-
-    @rx.event
-    @guarded
-    def set_search(self, value: str):
-        self.search = str(value or "")[:TEXT_MAX]
-        self._fetch(0)
-
-    @rx.event
-    @guarded
-    def load_more(self):
-        if self.loading_more or len(self.rows) >= self.total:
-            return
-        self.loading_more = True
-        try:
-            self._fetch(len(self.rows))
-        finally:
-            self.loading_more = False
 
     @rx.event
     def ask_link(self, model_id: Any):
@@ -1109,14 +1054,9 @@ class PortfolioBuyState(Confirm, AppState):
             done = portfolio_service.link_model(actor=self._actor(), portfolio_id=self._portfolio_id, model_id=model_id)
         finally:
             self.linking = False
-        extra = toast_warning(rules.CUSTOM_CLASSES_CHANGED) if done.get("customAssetClassesChanged") else None
-        return events(toast_success(f"{rules.MODEL_LINKED}: {done['modelName']}"), extra,
+        return events(_model_toasts(done, f"{rules.MODEL_LINKED}: {done['modelName']}"),
                       rx.redirect(self.back_url or self.holdings_url))
 
     @rx.event
     def cancel(self):
         return AppState.navigate(self.back_url or self.holdings_url)
-
-    @rx.var
-    def has_more(self) -> bool:
-        return len(self.rows) < self.total

@@ -200,18 +200,12 @@ class UsersState(Viewer, Confirm, ListControls, AppState):
     def _load(self, actor: Actor) -> None:
         _name, kind, _role, _params = self._context()
         self.loading = False  # a failed load leaves the rows it had
-        rows, self.total = users.list_users(actor=actor, **self._filters(actor))
-        if not rows and self.total and self.page > 1:  # the page emptied (deleted rows): step back
-            self._clamp_page()
-            rows, self.total = users.list_users(actor=actor, **self._filters(actor))
+        rows = self._fetch_page(lambda: users.list_users(actor=actor, **self._filters(actor)))
         counts = portfolios.portfolio_counts(actor=actor, user_ids=[u["id"] for u in rows])
         self.rows = [self._row(actor, u, kind, counts.get(u["id"], 0)) for u in rows]
 
     def _setup_new(self, actor: Actor, name: str, kind: str, params: dict[str, str]) -> None:
         allowed = creatable_roles(actor)
-        self.new_options = []
-        self.new_url = ""
-        self.new_label = ""
         if kind == "users":
             self.new_options = [Option(value=routes.url("users.new", query={"role": r.value}), label=label)
                                 for r, label in NEW_MENU if r in allowed]
@@ -240,20 +234,13 @@ class UsersState(Viewer, Confirm, ListControls, AppState):
     @rx.event
     @screen_load(clients=False, back=_back)
     def on_load(self, actor: Actor):
-        self.loading = True
-        self.rows = []
-        self.confirm_open = False
+        size = self.page_size
+        self._reset_screen()  # filters, sort and page as a fresh list has them; the page size chosen stays
+        self.page_size = size
         name, kind, _role, params = self._context()
         self.route_name, self.kind = name, kind
         self.title = KIND_TITLES[kind]
-        self.search = ""
-        self.status_filter = self.role_filter = self.firm_filter = ALL
-        self.created_from = self.created_to = self.logined_from = self.logined_to = ""
-        self.page = 1
-        self.sort, self.order = "name", "asc"
         self.firm_fixed = name in ("firms.clients", "firms.advisers")
-        self.context_name = self.context_url = self.parent_title = self.parent_url = ""
-        self._adviser_firm_id = 0
         if self.firm_fixed:
             firm = firms.get_firm(actor=actor, firm_id=params.get("id"))
             self.parent_title, self.parent_url = "Firms", routes.url("firms.list")
@@ -269,7 +256,6 @@ class UsersState(Viewer, Confirm, ListControls, AppState):
         self.status_options = [Option(value=ALL, label="All statuses")] + [Option(value=s.value, label=s.title) for s in statuses]
         shown = [r for r in (Role.CLIENT, Role.ADVISER, Role.ADMINISTRATOR, Role.SUPERUSER) if r in visible_roles(actor)]
         self.role_options = [Option(value=ALL, label="All roles")] + [Option(value=r.value, label=r.title) for r in shown]
-        self.firm_options = []
         if actor.is_superuser and not self.firm_fixed and name != "advisers.clients":
             self.firm_options = [Option(value=ALL, label="All firms")] + [
                 Option(value=str(f["id"]), label=f["name"]) for f in firms.firm_options(actor=actor)]
@@ -402,25 +388,6 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
     def _list_url(self) -> str:
         return routes.url(f"{self.kind}.list")
 
-    def _reset(self) -> None:
-        self.loaded = False
-        self.saving = False
-        self.submitted = False
-        self.errors = {f: "" for f in FORM_FIELDS}
-        self.confirm_open = False
-        self._fill_person({})
-        self.role = ""
-        self.firm_id = ""
-        self.adviser_id = NO_ADVISER
-        self.status = UserStatus.ACTIVE.value
-        self.display_name = self.status_title = self.firm_name = self.adviser_name = ""
-        self.created_at = self.logined_at = ""
-        self.activated = True
-        self._load_images({})
-        self.role_options, self.firm_options, self.adviser_options = [], [], []
-        self.can_edit = self.can_delete = False
-        self._user_id = self._version = 0
-
     def _fixed_role(self) -> str:
         return KIND_ROLE.get(self.kind, "")
 
@@ -472,7 +439,8 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
     @rx.event
     @screen_load(clients=False, back=lambda self, actor: self._list_url())
     def on_load(self, actor: Actor):
-        self._reset()
+        self._reset_screen()
+        self._load_images({})  # each image slot shown empty
         name, kind, mode, params = self._route()
         self.route_name, self.kind, self.mode = name, kind, mode
         query = self.router.url.query_parameters

@@ -9,7 +9,7 @@ that grows by a page at a time instead of turning pages."""
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 
 import reflex as rx
 
@@ -60,6 +60,15 @@ class Paged(rx.State, mixin=True):
     def _clamp_page(self) -> None:
         """After a reload: a page past the end (rows removed, a narrower filter) becomes the last."""
         self.page = min(max(1, self.page), self._page_count())
+
+    def _fetch_page(self, fetch: Callable[[], tuple[list[Any], int]]) -> list[Any]:
+        """The rows of the page from `fetch()` (which reads the page and its size), with the total. A
+        page emptied since it was shown (its rows deleted or moved on) steps back to the last one."""
+        rows, self.total = fetch()
+        if not rows and self.total and self.page > 1:
+            self._clamp_page()
+            rows, self.total = fetch()
+        return rows
 
     @rx.event
     def go_page(self, page: Any):

@@ -92,6 +92,12 @@ class Viewer(rx.State, mixin=True):
 
     viewer_role: str = ""
 
+    def _reset_screen(self) -> None:
+        """Every var of the screen back to its default, but who is looking (screen_load set it)."""
+        role = self.viewer_role
+        self.reset()
+        self.viewer_role = role
+
     @rx.var
     def viewer_is_superuser(self) -> bool:
         return self.viewer_role == Role.SUPERUSER.value
