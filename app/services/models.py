@@ -10,6 +10,7 @@ a firm that does not own the model).
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from datetime import datetime
 from typing import Any, Iterable, Mapping
@@ -447,17 +448,36 @@ def model_history(*, actor: Actor, model_id: Any, limit: Any = HISTORY_PAGE_SIZE
              "model_id": model.id, "version_id": version} for version, created_at, first, last in rows], int(count)
 
 
-def get_model_version(*, actor: Actor, model_id: Any, version: Any) -> dict[str, Any]:
-    """The model as it was saved in `version` (read-only: `is_version` is true)."""
+@dataclasses.dataclass(frozen=True)
+class SavedVersion:
+    """One saved version of a model: the model as it was then, and when and by whom it was saved."""
+
+    model: dict[str, Any]  # the snapshot of the read shape, with can_edit, is_version and current_version
+    saved_at: str | None
+    saved_by: str  # first and last name ('' when the user is gone)
+
+
+def saved_version(*, actor: Actor, model_id: Any, version: Any) -> SavedVersion:
     number = rules.as_id(version)
     with session_scope() as s:
         model = load_model(s, actor, model_id)
-        row = s.exec(select(ModelVersion).where(ModelVersion.model_id == model.id, ModelVersion.version == number)).first() \
-            if number is not None else None
-        if row is None:
+        found = s.execute(
+            sa_select(ModelVersion, User.first_name, User.last_name)
+            .outerjoin(User, User.id == ModelVersion.moderator_id)
+            .where(ModelVersion.model_id == model.id, ModelVersion.version == number)
+        ).first() if number is not None else None
+        if found is None:
             raise NotFound(rules.VERSION_NOT_FOUND)
+        row, first, last = found
         shape = json.loads(row.snapshot)
-        return {**_with_actor(shape, actor, model.firm_id), "is_version": True, "current_version": model.version}
+        return SavedVersion(
+            model={**_with_actor(shape, actor, model.firm_id), "is_version": True, "current_version": model.version},
+            saved_at=_iso(row.created_at), saved_by=f"{first or ''} {last or ''}".strip())
+
+
+def get_model_version(*, actor: Actor, model_id: Any, version: Any) -> dict[str, Any]:
+    """The model as it was saved in `version` (read-only: `is_version` is true)."""
+    return saved_version(actor=actor, model_id=model_id, version=version).model
 
 
 def _asset_facts(asset: Asset, group: IndustryGroup | None) -> dict[str, Any]:

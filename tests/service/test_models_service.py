@@ -287,6 +287,10 @@ def test_each_save_is_a_new_version_with_history(world, u):
     assert [a["code"] for a in first["allocation_classes"][0]["assets"]] == ["BHP", "CBA"]
     second_again = models.get_model_version(actor=admin, model_id=mid, version="2")
     assert [a["code"] for a in second_again["allocation_classes"][0]["assets"]] == ["BHP", "CBA", "CSL"]
+    saved = models.saved_version(actor=adviser, model_id=mid, version="2")
+    assert saved.model == models.get_model_version(actor=adviser, model_id=mid, version=2)
+    history = {r["version_id"]: r for r in models.model_history(actor=admin, model_id=mid)[0]}
+    assert saved.saved_by == " ".join(names[world.adviser_a.id]) and saved.saved_at == history[2]["created_at"]
     assert models.get_model(actor=admin, model_id=mid)["name"] == "Balanced Growth III"
     assert [v.version for v in fm.version_rows(mid)] == [1, 2, 3]  # nothing overwritten
     for bad in (4, 0, "x", None):

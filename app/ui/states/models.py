@@ -563,7 +563,11 @@ class ModelFormState(Confirm, SavingForm, AppState):
             self._ensure_cash()
             return None
         if mode == "version":
-            model = model_service.get_model_version(actor=actor, model_id=params.get("id"), version=params.get("version"))
+            saved = model_service.saved_version(actor=actor, model_id=params.get("id"), version=params.get("version"))
+            model = saved.model
+            self.version_number = _int(model.get("version_id") or params.get("version")) or 0
+            self.version_at = saved.saved_at or _text(model.get("updated_at"))
+            self.version_by = saved.saved_by
         else:
             model = model_service.get_model(actor=actor, model_id=params.get("id"))
             self.can_edit = bool(model["can_edit"]) and can_edit_model(actor, _owner_id(model))
@@ -572,32 +576,7 @@ class ModelFormState(Confirm, SavingForm, AppState):
                 return rx.redirect(routes.url("models.details", id=model["id"]))
         self._fill(model)
         self._load_options(actor, _owner_id(model) or None)
-        if mode == "version":
-            self._fill_version(actor, model, params.get("version"))
         return None
-
-    def _fill_version(self, actor: Actor, model: dict[str, Any], version: Any) -> None:
-        self.version_number = _int(model.get("version_id") or version) or 0
-        self.version_at = _text(model.get("version_created_at") or model.get("saved_at") or model.get("updated_at"))
-        self.version_by = person_name(model.get("moderator"))
-        if self.version_by and self.version_at:
-            return
-        # the history row of this version names who saved it and when: versions are numbered from 1
-        # and listed newest first, so the row is expected at (current - version); else look through
-        current = _int(model.get("current_version")) or self.version_number
-        guess = max(0, current - self.version_number)
-        rows, count = model_service.model_history(actor=actor, model_id=self._model_id, limit=1, offset=guess)
-        row = next((r for r in rows if r["version_id"] == self.version_number), None)
-        offset = 0
-        while row is None and offset < count:
-            rows, count = model_service.model_history(actor=actor, model_id=self._model_id, limit=100, offset=offset)
-            row = next((r for r in rows if r["version_id"] == self.version_number), None)
-            offset += 100
-            if not rows:
-                break
-        if row is not None:
-            self.version_by = person_name(row["moderator"])
-            self.version_at = _text(row["created_at"]) or self.version_at
 
     # ---- guards ---------------------------------------------------------------------------------
     def _editable(self) -> bool:
@@ -854,57 +833,46 @@ class ModelFormState(Confirm, SavingForm, AppState):
         self._changed()
 
     # ---- the asset picker ----------------------------------------------------------------------------
-    def _target_ok(self, target: str) -> bool:
-        parts = target.split(":")
-        kind = parts[0] if parts else ""
-        nums = [_int(p) for p in parts[1:]]
+    def _slot(self, target: str) -> tuple[str, list[int]] | None:
+        """A picker slot as (kind, row indexes), when it names a row on the form."""
+        kind, *parts = target.split(":")
+        nums = [_int(p) for p in parts]
         if any(n is None or n < 0 for n in nums):
-            return False
-        if kind == "class" and len(nums) == 1:
-            return nums[0] < len(self.classes)
-        if kind == "alt" and len(nums) == 2:
-            return nums[0] < len(self.classes) and nums[1] < len(self.classes[nums[0]].assets)
-        if kind in ("eq", "eqq") and len(nums) == 1:
-            return nums[0] < len(self.equivalents)
-        if kind == "pct" and len(nums) == 1:
-            return nums[0] < len(self.percentages)
-        return False
-
-    def _picker_class(self, target: str) -> int | None:
-        """The asset class the picker offers for a slot (a class's assets and their alternates)."""
-        parts = target.split(":")
-        if parts[0] in ("class", "alt"):
-            return self.classes[int(parts[1])].class_id
-        if parts[0] == "pct":
-            return self.percentages[int(parts[1])].class_id
-        return None
-
-    def _picker_title(self, target: str) -> str:
-        parts = target.split(":")
-        if parts[0] == "class":
-            return f"Add asset to {self.classes[int(parts[1])].title}"
-        if parts[0] == "alt":
-            return f"Alternate for {self.classes[int(parts[1])].assets[int(parts[2])].code}"
-        if parts[0] == "pct":
-            return f"Alternative for {self.percentages[int(parts[1])].code}"
-        return "Select equivalent asset" if parts[0] == "eqq" else "Select asset"
-
-    def _begin_pick(self, target: str) -> tuple[int | None, int | None] | None:
-        """Remember the slot; (firm id, class id) to filter the picker by, or None when refused."""
-        if not self._editable() or not self._target_ok(target):
             return None
-        self._pick_target = target
-        return _int(self.firm_id), self._picker_class(target)
+        if kind == "class" and len(nums) == 1:
+            ok = nums[0] < len(self.classes)
+        elif kind == "alt" and len(nums) == 2:
+            ok = nums[0] < len(self.classes) and nums[1] < len(self.classes[nums[0]].assets)
+        elif kind in ("eq", "eqq") and len(nums) == 1:
+            ok = nums[0] < len(self.equivalents)
+        else:
+            ok = kind == "pct" and len(nums) == 1 and nums[0] < len(self.percentages)
+        return (kind, nums) if ok else None
+
+    def _picker_class(self, kind: str, nums: list[int]) -> int | None:
+        """The asset class the picker offers for a slot (a class's assets and their alternates)."""
+        if kind in ("class", "alt"):
+            return self.classes[nums[0]].class_id
+        return self.percentages[nums[0]].class_id if kind == "pct" else None
+
+    def _picker_title(self, kind: str, nums: list[int]) -> str:
+        if kind == "class":
+            return f"Add asset to {self.classes[nums[0]].title}"
+        if kind == "alt":
+            return f"Alternate for {self.classes[nums[0]].assets[nums[1]].code}"
+        if kind == "pct":
+            return f"Alternative for {self.percentages[nums[0]].code}"
+        return "Select equivalent asset" if kind == "eqq" else "Select asset"
 
     def _apply_pick(self, asset_id: Any, code: Any, name: Any):
-        """Put the picked asset into the slot chosen by _begin_pick (the service checks it on save)."""
+        """Put the picked asset into the slot open_picker remembered (the service checks it on save)."""
         target, self._pick_target = self._pick_target, ""
         asset_id = _int(asset_id)
-        if not self._editable() or asset_id is None or not target or not self._target_ok(target):
+        slot = self._slot(target) if self._editable() and asset_id is not None and target else None
+        if slot is None:
             return None
         code, name = _text(code), _text(name)
-        parts = target.split(":")
-        kind, nums = parts[0], [int(p) for p in parts[1:]]
+        kind, nums = slot
         in_model = {a.asset_id for c in self.classes for a in c.assets}
         if kind == "class":
             if asset_id in in_model:
@@ -934,11 +902,11 @@ class ModelFormState(Confirm, SavingForm, AppState):
         asset j of class i), "eq:k" / "eqq:k" (the sides of equivalents row k), "pct:k" (alternative
         of percentage row k). It searches the owner firm's assets, of the slot's class where it has one."""
         target = str(target or "")
-        found = self._begin_pick(target)
-        if found is None:
+        slot = self._slot(target) if self._editable() else None
+        if slot is None:
             return None
-        firm_id, class_id = found
-        return AssetPickerState.open_for(target, firm_id, class_id, self._picker_title(target))
+        self._pick_target = target
+        return AssetPickerState.open_for(target, _int(self.firm_id), self._picker_class(*slot), self._picker_title(*slot))
 
     @rx.event
     async def asset_picked(self, target: str):
@@ -1132,10 +1100,6 @@ class ModelFormState(Confirm, SavingForm, AppState):
     @rx.var
     def is_percentages(self) -> bool:
         return self.method == AllocationMethod.PERCENTAGES.value
-
-    @rx.var
-    def firm_chosen(self) -> bool:
-        return self.firm_id != ""
 
     @rx.var
     def can_add_class(self) -> bool:
