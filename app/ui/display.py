@@ -11,6 +11,10 @@ spec's 'N/A'). Each name says what it produces:
 - percentages: `percent_1dp` '12.5%' (never '-0.0%'), `percentage_points` '3.2 pp';
 - numbers as a form's input holds them: `input_number` '12.5' (no exponent, no trailing zeros);
 - dates: `day` 'DD/MM/YYYY', `input_day` 'YYYY-MM-DD', `iso_moment` (for the browser to show in its zone);
+
+
+- dates: `day` 'DD/MM/YYYY', `input_day` 'YYYY-MM-DD';
+- counts: `count_of` '1 day', '3 days';
 - direction for colouring: `sign_of` 'up' / 'down' / ''."""
 from __future__ import annotations
 
@@ -164,6 +168,12 @@ def input_day(value: Any) -> str:
 def iso_moment(value: dt.datetime | None) -> str:
     """A date and time as ISO text, which the page shows in the browser's zone; '' when empty."""
     return value.isoformat() if value else ""
+
+
+# ---- counts -------------------------------------------------------------------------------------------
+def count_of(number: int, noun: str) -> str:
+    """A count with its noun, plural unless it is one: '1 day', '3 days', '0 trades'."""
+    return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
 # ---- direction ----------------------------------------------------------------------------------------

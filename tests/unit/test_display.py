@@ -15,6 +15,11 @@ def test_money(value, shown):
     assert display.money(value) == shown
 
 
+@pytest.mark.parametrize("number, shown", [(0, "0 days"), (1, "1 day"), (2, "2 days"), (31, "31 days")])
+def test_count_of(number, shown):
+    assert display.count_of(number, "day") == shown
+
+
 def test_money_can_say_not_available():
     assert display.money(None, empty=display.NA) == "N/A"
 

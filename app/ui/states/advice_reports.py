@@ -36,7 +36,7 @@ from app.ui.display import money
 from app.ui.states.base import AppState, toast_error
 from app.ui.toolkit.lists import ListControls
 from app.ui.toolkit.screen import events, guarded, screen_load
-from app.ui.toolkit.rows import Option
+from app.ui.toolkit.rows import Option, options_of
 
 log = logging.getLogger("app.ui.advice_reports")
 
@@ -158,8 +158,8 @@ class ReportControls(ListControls, mixin=True):
         self.firm_options = []
         if actor.is_superuser:
             try:
-                self.firm_options = [Option(value=ALL_FIRMS, label="All firms")] + [
-                    Option(value=str(f["id"]), label=f["name"]) for f in firm_service.firm_options(actor=actor)]
+                self.firm_options = [Option(value=ALL_FIRMS, label="All firms")] + options_of(
+                    firm_service.firm_options(actor=actor))
             except DomainError:  # a firm list that fails to load leaves the filter empty (silent in reports)
                 self.firm_options = []
 

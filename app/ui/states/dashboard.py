@@ -24,7 +24,7 @@ from app.domain.roles import Role
 from app.services import bulk_runs, drift
 from app.services.tenancy import as_id
 from app.ui import routes
-from app.ui.display import money, percent_1dp, percentage_points
+from app.ui.display import count_of, money, percent_1dp, percentage_points
 from app.ui.parse import to_int
 from app.ui.states.base import AppState, toast_error
 from app.ui.states.bulk_progress import BulkProgressState
@@ -100,10 +100,6 @@ class WaitingItem:
 
 def _pp(value: Decimal) -> str:
     return percentage_points(value) if value > 0 else "In band"
-
-
-def _days(n: int) -> str:
-    return f"{n} day" + ("" if n == 1 else "s")
 
 
 def _band(low: Decimal | None, high: Decimal | None) -> str:
@@ -207,13 +203,12 @@ class DashboardState(ListControls, AppState):
     @rx.event
     def load_drift(self, fresh: bool = False):
         try:
-            actor = self._actor()
-            report = _cached_report(actor, bool(fresh), **self._query())
+            report = _cached_report(self._actor(), bool(fresh), **self._query())
         except DomainError as exc:
-            self.loading = False
             self.rows = []
             return self._fail(exc)
-        self.loading = False
+        finally:
+            self.loading = False
         self.total, self.breached = report.count, report.breached
         self.total_value = money(report.total_value)
         self.histogram = [{"bucket": label, "portfolios": n} for label, n in report.histogram]
@@ -233,14 +228,13 @@ class DashboardState(ListControls, AppState):
     @rx.event
     def load_queues(self):
         try:
-            actor = self._actor()
-            q = drift.queues(actor=actor, firm_id=self.firm_filter if self.show_firm else None)
+            q = drift.queues(actor=self._actor(), firm_id=self.firm_filter if self.show_firm else None)
         except DomainError as exc:
             self.queues_loading = False
             return self._fail(exc)
         pending = routes.url("reports.pending-target-portfolios")
         trades = routes.url("reports.trade-recommendations")
-        oldest = lambda n, d: ("oldest today" if d == 0 else f"oldest {_days(d)}") if n else "nothing waiting"  # noqa: E731
+        oldest = lambda n, d: ("oldest today" if d == 0 else f"oldest {count_of(d, 'day')}") if n else "nothing waiting"  # noqa: E731
         self.cards = [
             QueueCard("tp-validate", "Target portfolios to validate", q.to_validate,
                       oldest(q.to_validate, q.to_validate_oldest_days), pending, "amber", "clipboard-check"),
@@ -251,14 +245,14 @@ class DashboardState(ListControls, AppState):
             QueueCard("tr-approve", "Trade recommendations to approve", q.trades_to_approve,
                       "pending approval", trades, "blue", "user-check"),
             QueueCard("tr-export", "Approved trades not yet exported", q.trades_to_export,
-                      f"{q.trades_to_export_portfolios} portfolio" + ("" if q.trades_to_export_portfolios == 1 else "s"),
+                      count_of(q.trades_to_export_portfolios, "portfolio"),
                       trades, "green", "file-output"),
             QueueCard("nec", "Not Enough Cash", q.not_enough_cash, "target portfolio versions", pending, "orange",
                       "banknote"),
             QueueCard("error", "Calculation Error", q.calculation_error, "target portfolio versions", pending, "red",
                       "triangle-alert"),
         ]
-        self.waiting = [WaitingItem(w.portfolio_name, _days(w.days),
+        self.waiting = [WaitingItem(w.portfolio_name, count_of(w.days, "day"),
                                     routes.url("portfolios.target-portfolio", id=w.investment_id))
                         for w in q.awaiting[:5]]
         self.queues_loading = False

@@ -38,7 +38,7 @@ from app.services import reference_data
 from app.ui import routes
 from app.ui.display import day, input_number
 from app.ui.states.base import AppState, toast_success
-from app.ui.toolkit.rows import Detail, Option
+from app.ui.toolkit.rows import Detail, Option, options_of
 from app.ui.toolkit.screen import FormDialog, events, guarded, screen_load
 from app.ui.parse import positive_int as _int
 
@@ -265,7 +265,7 @@ class DepositState(FormDialog, AppState):
             found = reference_data.list_institutions(actor=self._actor(), product_type=product_type)
         except DomainError:
             found = []
-        self.institutions = [Option(value=str(i["id"]), label=i["title"]) for i in found]
+        self.institutions = options_of(found, "title")
         self._institution_facts = {str(i["id"]): [i["title"], i["provider_type"]] for i in found}
 
     def _deposit_choices(self, form: rules.Form) -> list[Option]:

@@ -212,9 +212,7 @@ class FirmFormState(SavingForm, ImageStaging, AppState):
         if key not in FORM_KEYS or not self._editable():
             return
         self.form = {**self.form, key: str(value if value is not None else "")[:1000]}
-        self.form_dirty = True
-        if self.submitted:
-            self._validate()
+        self._changed()
 
     # ---- logos (staged by ImageStaging, written on save) -----------------------------------------
     def _image_editable(self, slot: str, actor: Actor) -> bool:

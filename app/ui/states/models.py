@@ -32,7 +32,7 @@ from app.ui.display import NA, input_number as _num_text, percent_1dp, price_up_
 from app.ui.parse import decimal_or_none, person_name, to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import LoadMore, Paged
-from app.ui.toolkit.rows import ClassBand, Option
+from app.ui.toolkit.rows import ClassBand, Option, options_of
 from app.ui.toolkit.screen import Confirm, SavingForm, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.models")
@@ -315,8 +315,8 @@ class ModelsListState(Confirm, LoadMore, AppState):
         failed = None
         if actor.is_superuser:
             try:
-                self.firm_options = [Option(value=ALL_FIRMS, label="All firms")] + [
-                    Option(value=str(f["id"]), label=_text(f["name"])) for f in firm_service.firm_options(actor=actor)]
+                self.firm_options = [Option(value=ALL_FIRMS, label="All firms")] + options_of(
+                    firm_service.firm_options(actor=actor))
             except DomainError as exc:
                 failed = self._fail(exc)
         else:
@@ -457,7 +457,7 @@ class ModelFormState(Confirm, SavingForm, AppState):
         self.class_options = [ClassOption(id=c["id"], title=c["title"], is_cash=bool(c["is_cash"])) for c in options["classes"]]
         self.group_options = [GroupOption(id=g["id"], title=g["title"], color=_text(g["color"]))
                               for g in options["industry_groups"]]
-        self.firm_options = [Option(value=str(f["id"]), label=_text(f["name"])) for f in options["firms"]]
+        self.firm_options = options_of(options["firms"])
         known = {t.type_id: t for t in self.types}
         offered = [t["id"] for t in options["types"]]
         self.types = [known.get(t["id"]) or TypeLine(type_id=t["id"], title=t["title"]) for t in options["types"]] + [
@@ -581,11 +581,6 @@ class ModelFormState(Confirm, SavingForm, AppState):
     # ---- guards ---------------------------------------------------------------------------------
     def _editable(self) -> bool:
         return self.mode in ("new", "edit") and self.can_edit and not self.loading and not self._saved
-
-    def _changed(self) -> None:
-        self.form_dirty = True
-        if self.submitted:
-            self._validate()
 
     # ---- top of the form --------------------------------------------------------------------------
     @rx.event

@@ -31,11 +31,11 @@ from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.components.industry_allocations import IndustryAllocationsMixin
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
-from app.ui.display import text as _text
+from app.ui.display import count_of, text as _text
 from app.ui.toolkit.lists import ListControls, LoadMore
 from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, guarded, screen_load
 from app.ui.parse import person_name, to_int as _int
-from app.ui.toolkit.rows import ClassBand, Option
+from app.ui.toolkit.rows import ClassBand, Option, options_of
 
 log = logging.getLogger("app.ui.portfolios")
 
@@ -176,7 +176,7 @@ class AwaitingRow:
 
 
 def waiting_text(days: int) -> str:
-    return "today" if days <= 0 else "1 day" if days == 1 else f"{days} days"
+    return "today" if days <= 0 else count_of(days, "day")
 
 
 def awaiting_rows(found: dict[str, list[dict[str, Any]]]) -> list[AwaitingRow]:
@@ -186,8 +186,7 @@ def awaiting_rows(found: dict[str, list[dict[str, Any]]]) -> list[AwaitingRow]:
                         url=routes.url("portfolios.rofa", id=r["investment_id"], rofa_id=r["tp_id"]))
             for r in found.get("records") or []]
     rows += [AwaitingRow(key=f"trades-{t['ti_id']}", kind="trades", portfolio=t["portfolio"],
-                         what=f"Trade recommendations (version {t['version']}): "
-                              f"{t['items']} {'trade' if t['items'] == 1 else 'trades'} to decide",
+                         what=f"Trade recommendations (version {t['version']}): {count_of(t['items'], 'trade')} to decide",
                          sent_at=t["sent_at"] or "", waiting=waiting_text(int(t["waiting_days"])),
                          url=routes.url("portfolios.trade-instructions", id=t["investment_id"]))
              for t in found.get("trades") or []]
@@ -305,8 +304,8 @@ class PortfoliosListState(Viewer, Confirm, ListControls, AppState):
         if actor.role is not Role.CLIENT and kind == "me":
             return rx.redirect(routes.url("portfolios.list"))
         self._setup_context(actor, kind, params)
-        self.broker_options = [Option(value=str(k), label=t) for k, t in rules.BROKER_FILTER_TITLES.items()] + [
-            Option(value=str(b["id"]), label=b["name"]) for b in reference_data.list_brokers(actor=actor)]
+        self.broker_options = [Option(value=str(k), label=t) for k, t in rules.BROKER_FILTER_TITLES.items()] + \
+            options_of(reference_data.list_brokers(actor=actor))
         # 'Add New' for non-clients, only when a client is given
         self.new_url = routes.url("clients.new-portfolio", id=self._context_id,
                                   query=referer_query(self.router.url.path)) \
@@ -487,13 +486,10 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
     def _load_options(self, actor: Actor) -> None:
         options = portfolio_service.form_options(actor=actor, firm_id=self._firm_id)
         self._names = {c["id"]: c["name"] for c in options["clients"]}
-        self.client_options = [Option(value=str(c["id"]), label=c["name"]) for c in options["clients"]]
-        self.adviser_options = [Option(value=NO_ADVISER, label="No adviser")] + [
-            Option(value=str(a["id"]), label=a["name"]) for a in options["advisers"]]
-        self.institution_options = [Option(value=NO_CHOICE, label="None")] + [
-            Option(value=str(i["id"]), label=i["title"]) for i in options["institutions"]]
-        self.broker_options = [Option(value=NO_CHOICE, label="None")] + [
-            Option(value=str(b["id"]), label=b["name"]) for b in options["brokers"]]
+        self.client_options = options_of(options["clients"])
+        self.adviser_options = [Option(value=NO_ADVISER, label="No adviser")] + options_of(options["advisers"])
+        self.institution_options = [Option(value=NO_CHOICE, label="None")] + options_of(options["institutions"], "title")
+        self.broker_options = [Option(value=NO_CHOICE, label="None")] + options_of(options["brokers"])
         self.class_options = [ClassBand(class_id=c["id"], title=c["title"], is_cash=c["is_cash"]) for c in options["classes"]]
         self._ig_load_options(actor)
 
@@ -524,7 +520,7 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
             setattr(self, key, bool(p.get(key)))
         self.classes = [_class_line(c) for c in p.get("allocation_classes") or []]
         self.exceptions = [_exception_line(e) for e in p.get("exceptions") or []]
-        self.holding_options = [Option(value=str(h["id"]), label=h["name"]) for h in p.get("custom_holdings") or []]
+        self.holding_options = options_of(p.get("custom_holdings") or [])
         self._fill_approval(p.get("approval_settings") or {})
         model = p.get("model") or {}
         self.model_name = _text(model.get("name"))
@@ -610,11 +606,6 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
 
     def _ig_changed(self) -> None:
         self._changed()
-
-    def _changed(self) -> None:
-        self.form_dirty = True
-        if self.submitted:
-            self._validate()
 
     def _payload(self) -> dict[str, Any]:
         """The body of POST / PUT /api/investments."""
@@ -1016,9 +1007,10 @@ class PortfolioBuyState(Confirm, LoadMore, AppState):
         self.current_model = _text(info["model_name"])
         self.current_cross_firm = bool(info["model_cross_firm"])
         self.custom_holdings = int(info["custom_holdings"])
-        return [ModelChoice(id=m["id"], name=m["name"], firm=_text((m.get("firm") or {}).get("name")),
+        rows = [ModelChoice(id=m["id"], name=m["name"], firm=_text((m.get("firm") or {}).get("name")),
                             method=m["allocation_method_title"], assets_count=m["assets_count"],
-                            cross_firm=m["cross_firm"], current=m["current"]) for m in found["rows"]], int(found["count"])
+                            cross_firm=m["cross_firm"], current=m["current"]) for m in found["rows"]]
+        return rows, int(found["count"])
 
     def _back(self, actor: Actor) -> str:
         return self.back_url or routes.url("portfolios.list")

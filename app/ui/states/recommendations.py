@@ -24,7 +24,7 @@ from app.services import firms as firm_service
 from app.services import recommendations as service
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
-from app.ui.display import percent_1dp, price_2_to_6dp, text as _text
+from app.ui.display import count_of, percent_1dp, price_2_to_6dp, text as _text
 from app.ui.parse import to_int
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.screen import Confirm, UploadDialog, Viewer, guarded, screen_load
@@ -518,8 +518,7 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
 
     @rx.var
     def count_text(self) -> str:
-        n = len([r for r in self.rows if not r["is_new"]])
-        return f"{n} recommendation" + ("" if n == 1 else "s")
+        return count_of(len([r for r in self.rows if not r["is_new"]]), "recommendation")
 
 
 def _headline(errors: dict[str, str]) -> str:
@@ -602,15 +601,11 @@ class BulkUploadState(Viewer, RecommendationUpload, AppState):
         if model_id not in {m["id"] for m in self.models}:
             return
         rest = [i for i in self.selected if i != model_id]
-        self.selected = rest + [model_id] if checked else rest
-        if self.selected:
-            self.select_error = ""
+        self._select(rest + [model_id] if checked else rest)
 
     @rx.event
     def select_all(self):
-        self.selected = [m["id"] for m in self.models]
-        if self.selected:
-            self.select_error = ""
+        self._select([m["id"] for m in self.models])
 
     @rx.event
     def select_none(self):
@@ -618,8 +613,12 @@ class BulkUploadState(Viewer, RecommendationUpload, AppState):
 
     @rx.event
     def set_all(self, checked: bool):
-        self.selected = [m["id"] for m in self.models] if checked else []
-        if self.selected:
+        self._select([m["id"] for m in self.models] if checked else [])
+
+    def _select(self, model_ids: list[int]) -> None:
+        """The models chosen; choosing any takes away the mark that asks for one."""
+        self.selected = model_ids
+        if model_ids:
             self.select_error = ""
 
     def _no_models(self):

@@ -40,7 +40,7 @@ from app.services import transaction_upload
 from app.services import transactions as service
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
-from app.ui.display import NA, close_price, day, input_day, input_number, money, sign_of, whole_units
+from app.ui.display import NA, close_price, count_of, day, input_day, input_number, money, sign_of, whole_units
 from app.ui.states.base import AppState
 from app.ui.toolkit.lists import ListControls
 from app.ui.states.portfolio_header import PortfolioHeader
@@ -839,7 +839,7 @@ class CashTransactionsState(FormDialog, TransactionForms, PortfolioHeader, AppSt
 
     @rx.var
     def count_text(self) -> str:
-        return f"{self.total} transaction" + ("" if self.total == 1 else "s")
+        return count_of(self.total, "transaction")
 
     @rx.var
     def deposits_url(self) -> str:
@@ -1011,7 +1011,7 @@ class AssetTransactionsState(TransactionForms, PortfolioHeader, AppState):
 
     @rx.var
     def shown_text(self) -> str:
-        return f"{len(self.rows)} of {self.total} asset" + ("" if self.total == 1 else "s")
+        return f"{len(self.rows)} of {count_of(self.total, 'asset')}"
 
     @rx.var
     def cash_url(self) -> str:

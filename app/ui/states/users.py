@@ -28,7 +28,7 @@ from app.ui.toolkit.lists import ListControls
 from app.ui.toolkit.screen import Confirm, Viewer, events, guarded, screen_load
 from app.ui.states.person import PersonForm
 from app.ui.parse import to_int as _int
-from app.ui.toolkit.rows import Option
+from app.ui.toolkit.rows import Option, options_of
 
 # ---- contexts -----------------------------------------------------------------------------------
 # list route -> (kind of the form routes, fixed role or "")
@@ -66,6 +66,18 @@ def _day_bound(value: str, offset_minutes: int, end: bool) -> datetime | None:
     except (TypeError, ValueError):
         return None
     return datetime.combine(day, time.max if end else time.min, tzinfo=timezone.utc) + timedelta(minutes=offset_minutes)
+
+
+def _kind_of(role: str) -> str:
+    """The routes a user's pages live under: clients, advisers, or users for everyone else."""
+    return {Role.CLIENT.value: "clients", Role.ADVISER.value: "advisers"}.get(role, "users")
+
+
+def _rights(actor: Actor, user: dict[str, Any]) -> tuple[bool, bool]:
+    """(may edit, may delete) the user: buttons only, the services check again. A deleted user is read-only."""
+    role, deleted = Role(user["role"]), user["status"] == UserStatus.DELETED.value
+    can_edit = not deleted and bool(creatable_roles(actor)) and can_edit_user(actor, role, user["firm_id"], user["id"])
+    return can_edit, not deleted and can_delete_user(actor, role, user["firm_id"], user["id"])
 
 
 def _safe_back(path: str | None) -> str:
@@ -169,7 +181,7 @@ class UsersState(Viewer, Confirm, ListControls, AppState):
     def _row(self, actor: Actor, user: dict[str, Any], kind: str, portfolio_count: int = 0) -> UserRow:
         role = Role(user["role"])
         deleted = user["status"] == UserStatus.DELETED.value
-        row_kind = {"client": "clients", "adviser": "advisers"}.get(user["role"], "users") if kind == "users" else kind
+        row_kind = _kind_of(user["role"]) if kind == "users" else kind
         view_url = routes.url(f"{row_kind}.view", id=user["id"])
         clients_url = routes.url("advisers.clients", id=user["id"]) if role is Role.ADVISER else ""
         portfolios_url = add_portfolio_url = ""
@@ -185,6 +197,7 @@ class UsersState(Viewer, Confirm, ListControls, AppState):
             open_url = routes.url("clients.portfolios", id=user["id"])  # 002 s2: a client's row opens their portfolios
         else:
             open_url = view_url
+        can_edit, can_delete = _rights(actor, user)
         return UserRow(
             id=user["id"], name=user["name"], initials=_initials(user["first_name"], user["last_name"]),
             email=user["email"], role=user["role"], role_title=user["role_title"],
@@ -193,8 +206,7 @@ class UsersState(Viewer, Confirm, ListControls, AppState):
             created_at=user["created_at"] or "", logined_at=user["logined_at"] or "", photo_url=user["photo_url"] or "",
             open_url=open_url, view_url=view_url, edit_url=routes.url(f"{row_kind}.edit", id=user["id"]),
             clients_url=clients_url, portfolios_url=portfolios_url, add_portfolio_url=add_portfolio_url,
-            can_edit=not deleted and bool(creatable_roles(actor)) and can_edit_user(actor, role, user["firm_id"], user["id"]),
-            can_delete=not deleted and can_delete_user(actor, role, user["firm_id"], user["id"]),
+            can_edit=can_edit, can_delete=can_delete,
         )
 
     def _load(self, actor: Actor) -> None:
@@ -257,8 +269,7 @@ class UsersState(Viewer, Confirm, ListControls, AppState):
         shown = [r for r in (Role.CLIENT, Role.ADVISER, Role.ADMINISTRATOR, Role.SUPERUSER) if r in visible_roles(actor)]
         self.role_options = [Option(value=ALL, label="All roles")] + [Option(value=r.value, label=r.title) for r in shown]
         if actor.is_superuser and not self.firm_fixed and name != "advisers.clients":
-            self.firm_options = [Option(value=ALL, label="All firms")] + [
-                Option(value=str(f["id"]), label=f["name"]) for f in firms.firm_options(actor=actor)]
+            self.firm_options = [Option(value=ALL, label="All firms")] + options_of(firms.firm_options(actor=actor))
         self._setup_new(actor, name, kind, params)
         self._load(actor)
         return rx.call_script("new Date().getTimezoneOffset()", callback=UsersState.set_tz_offset)
@@ -333,7 +344,7 @@ class UsersState(Viewer, Confirm, ListControls, AppState):
 
     @rx.var
     def empty_text(self) -> str:
-        noun = {"users": "users", "clients": "clients", "advisers": "advisers"}.get(self.kind, "users")
+        noun = self.kind if self.kind in KIND_TITLES else "users"
         if self.has_filters:
             return f"No {noun} match these filters."
         if self.context_name:
@@ -398,7 +409,7 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
         if self.role and self.role not in {o.value for o in self.role_options}:
             self.role_options.append(Option(value=self.role, label=Role(self.role).title))
         if actor.is_superuser:
-            self.firm_options = [Option(value=str(f["id"]), label=f["name"]) for f in firms.firm_options(actor=actor)]
+            self.firm_options = options_of(firms.firm_options(actor=actor))
         self._load_advisers(actor)
 
     def _load_advisers(self, actor: Actor) -> None:
@@ -408,8 +419,7 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
         firm = _int(self.firm_id) if actor.is_superuser else actor.firm_id
         if firm is None:
             return
-        self.adviser_options += [Option(value=str(a["id"]), label=a["name"])
-                                 for a in users.adviser_options(actor=actor, firm_id=firm)]
+        self.adviser_options += options_of(users.adviser_options(actor=actor, firm_id=firm))
         if self.adviser_id not in {o.value for o in self.adviser_options}:
             if self.adviser_id != NO_ADVISER and self.adviser_name:  # keep a current (e.g. disabled) adviser visible
                 self.adviser_options.append(Option(value=self.adviser_id, label=self.adviser_name))
@@ -431,10 +441,7 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
         self.created_at = user["created_at"] or ""
         self.logined_at = user["logined_at"] or ""
         self._load_images({"photo": user["photo_url"], "signature": user["signature_url"]})
-        role = Role(user["role"])
-        deleted = user["status"] == UserStatus.DELETED.value
-        self.can_edit = not deleted and bool(creatable_roles(actor)) and can_edit_user(actor, role, user["firm_id"], user["id"])
-        self.can_delete = not deleted and can_delete_user(actor, role, user["firm_id"], user["id"])
+        self.can_edit, self.can_delete = _rights(actor, user)
 
     @rx.event
     @screen_load(clients=False, back=lambda self, actor: self._list_url())
@@ -458,7 +465,7 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
             self.can_edit = True
         else:
             user = users.get_user(actor=actor, user_id=params.get("id"))
-            own_kind = {"client": "clients", "adviser": "advisers"}.get(user["role"], "users")
+            own_kind = _kind_of(user["role"])
             if kind != "users" and kind != own_kind:  # e.g. /advisers/5 for a client: show it where it belongs
                 return rx.redirect(routes.url(f"{own_kind}.{mode}", id=user["id"]))
             self._fill(actor, user)

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import dataclasses
+from typing import Any, Iterable, Mapping
+
+from app.ui.display import text
 
 
 @dataclasses.dataclass
@@ -10,6 +13,11 @@ class Option:
 
     value: str = ""
     label: str = ""
+
+
+def options_of(found: Iterable[Mapping[str, Any]], label: str = "name") -> list[Option]:
+    """A select's choices from a service's rows: each row's id, shown by its `label` field."""
+    return [Option(value=str(row["id"]), label=text(row[label])) for row in found]
 
 
 @dataclasses.dataclass

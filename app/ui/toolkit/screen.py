@@ -378,7 +378,8 @@ class SavingForm(rx.State, mixin=True):
     """A form's Save and the unsaved-changes dialog's Save. Once the acting user is known and the
     screen's `_editable()` allows it, the form counts as submitted (its fields are checked from then
     on) and the screen's `_save(actor, then)` returns the events to send (`then`: where to go once
-    saved; None lets the screen decide). A second click while saving is ignored."""
+    saved; None lets the screen decide). A second click while saving is ignored. An edit calls
+    `_changed()`, which checks the form again (the screen's `_validate()`) once it was submitted."""
 
     saving: bool = False
     submitted: bool = False
@@ -388,6 +389,15 @@ class SavingForm(rx.State, mixin=True):
 
     def _save(self, actor: Actor, then: str | None) -> Any:  # pragma: no cover - each form saves its own
         raise NotImplementedError
+
+    def _validate(self) -> None:  # pragma: no cover - each form checks its own fields
+        raise NotImplementedError
+
+    def _changed(self) -> None:
+        """The form was edited: it holds navigation until saved, and once submitted it is checked again."""
+        self.form_dirty = True
+        if self.submitted:
+            self._validate()
 
     def _saving(self, then: str | None):
         if self.saving:
