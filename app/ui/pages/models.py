@@ -173,7 +173,7 @@ def _totals_bar(label: str, id_: str, error_key: str) -> rx.Component:
     """The class allocation totals bar (spec 002 s4 colours), in the shared totals bar's look."""
     return rx.vstack(
         rx.text(label, size="2", weight="medium"),
-        industry_totals_bar(F.class_total, F.class_total_color, F.class_total_width, _err(error_key), prefix=id_),
+        industry_totals_bar(F.class_bar.label, F.class_bar.color, F.class_bar.width, _err(error_key), prefix=id_),
         spacing="1", width="100%",
     )
 
@@ -440,7 +440,7 @@ def industry_allocations_editor() -> rx.Component:
             read_only=F.read_only,
             error_of=error_of,
         ),
-        industry_totals_bar(F.groups_total, F.groups_total_color, F.groups_total_width,
+        industry_totals_bar(F.groups_bar.label, F.groups_bar.color, F.groups_bar.width,
                             _err("industry_groups_allocations")),
         industry_group_picker(
             F.group_picker_open, F.addable_groups,

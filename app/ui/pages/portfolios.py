@@ -507,7 +507,7 @@ def _class_allocation() -> rx.Component:
             variant="ghost", size="1", width="100%"), overflow_x="auto", width="100%", id="class-table"),
         _class_errors(),
         add,
-        industry_totals_bar(F.class_total_label, F.class_total_color, F.class_total_width, _err("allocation_classes"),
+        industry_totals_bar(F.class_bar.label, F.class_bar.color, F.class_bar.width, _err("allocation_classes"),
                             prefix="class"),
     )
 

@@ -16,9 +16,7 @@ from typing import Any, ClassVar
 import reflex as rx
 
 from app.domain import model_rules
-from app.domain.allocations import (
-    allocation_total, bar_width, class_total_color, industry_total_color, total_text,
-)
+from app.domain.allocations import allocation_total, class_total_color, industry_total_color
 from app.domain.errors import DomainError, ValidationError
 from app.domain.models import (
     HISTORY_PAGE_SIZES, MODEL_PAGE_SIZES, AllocationMethod, Availability, ModelStatus, derive_availability, switches_of,
@@ -32,7 +30,7 @@ from app.ui.display import NA, input_number as _num_text, percent_1dp, price_up_
 from app.ui.parse import decimal_or_none, person_name, to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import LoadMore, Paged
-from app.ui.toolkit.rows import ClassBand, Option, options_of
+from app.ui.toolkit.rows import ClassBand, Option, TotalBar, options_of, total_bar
 from app.ui.toolkit.screen import Confirm, SavingForm, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.models")
@@ -1135,30 +1133,14 @@ class ModelFormState(Confirm, SavingForm, AppState):
         return next((o.label for o in self.firm_options if o.value == self.firm_id), "")
 
     @rx.var
-    def class_total(self) -> str:
-        return total_text(_classes_total(self.classes, self.percentages, self.method))
+    def class_bar(self) -> TotalBar:
+        """Spec 002 s4 colours: success at exactly 100, warning below, danger above."""
+        return total_bar(_classes_total(self.classes, self.percentages, self.method), class_total_color)
 
     @rx.var
-    def class_total_width(self) -> str:
-        return bar_width(_classes_total(self.classes, self.percentages, self.method))
-
-    @rx.var
-    def class_total_color(self) -> str:
-        """The totals bar colour (spec 002 s4): success at exactly 100, warning below, danger above."""
-        return class_total_color(_classes_total(self.classes, self.percentages, self.method))
-
-    @rx.var
-    def groups_total(self) -> str:
-        return total_text(allocation_total([g.allocation for g in self.groups]))
-
-    @rx.var
-    def groups_total_width(self) -> str:
-        return bar_width(allocation_total([g.allocation for g in self.groups]))
-
-    @rx.var
-    def groups_total_color(self) -> str:
+    def groups_bar(self) -> TotalBar:
         """Industry groups (spec 002 s4): danger above 100, else success."""
-        return industry_total_color(allocation_total([g.allocation for g in self.groups]))
+        return total_bar(allocation_total([g.allocation for g in self.groups]), industry_total_color)
 
     @rx.var
     def availability(self) -> str:

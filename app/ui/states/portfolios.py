@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 import reflex as rx
 
 from app.domain import portfolios as rules
-from app.domain.allocations import allocation_total, bar_width, class_total_color, total_text
+from app.domain.allocations import allocation_total, class_total_color
 from app.domain.errors import DomainError, ValidationError
 from app.domain.permissions import Actor, is_staff
 from app.domain.roles import Role
@@ -35,7 +35,7 @@ from app.ui.display import count_of, text as _text
 from app.ui.toolkit.lists import ListControls, LoadMore
 from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, guarded, screen_load
 from app.ui.parse import person_name, to_int as _int
-from app.ui.toolkit.rows import ClassBand, Option, options_of
+from app.ui.toolkit.rows import ClassBand, Option, TotalBar, options_of, total_bar
 
 log = logging.getLogger("app.ui.portfolios")
 
@@ -929,16 +929,8 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
         return [o for o in self.holding_options if o.value not in used]
 
     @rx.var
-    def class_total_label(self) -> str:
-        return total_text(allocation_total(c.allocation for c in self.classes))
-
-    @rx.var
-    def class_total_color(self) -> str:
-        return class_total_color(allocation_total(c.allocation for c in self.classes))
-
-    @rx.var
-    def class_total_width(self) -> str:
-        return bar_width(allocation_total(c.allocation for c in self.classes))
+    def class_bar(self) -> TotalBar:
+        return total_bar(allocation_total(c.allocation for c in self.classes), class_total_color)
 
     @rx.var
     def type_title(self) -> str:

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Iterable, Mapping
+from decimal import Decimal
+from typing import Any, Callable, Iterable, Mapping
 
+from app.domain.allocations import bar_width, total_text
 from app.ui.display import text
 
 
@@ -38,3 +40,17 @@ class Detail:
 
     label: str = ""
     value: str = ""
+
+
+@dataclasses.dataclass
+class TotalBar:
+    """An allocation totals bar: its caption ('Total: 85.0%'), the width of its fill and its colour."""
+
+    label: str = ""
+    width: str = ""
+    color: str = ""
+
+
+def total_bar(total: Decimal, color_of: Callable[[Decimal], str]) -> TotalBar:
+    """The bar of `total`, coloured by the rule of what it adds up (app.domain.allocations)."""
+    return TotalBar(label=total_text(total), width=bar_width(total), color=color_of(total))
