@@ -32,7 +32,7 @@ from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.components.industry_allocations import IndustryAllocationsMixin
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.display import count_of, text as _text
-from app.ui.toolkit.lists import ListControls, LoadMore
+from app.ui.toolkit.lists import RECORD_PAGES, InRecord, ListControls, LoadMore
 from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, guarded, screen_load
 from app.ui.parse import person_name, to_int as _int
 from app.ui.toolkit.rows import ClassBand, Option, TotalBar, options_of, total_bar
@@ -51,13 +51,6 @@ LIST_CONTEXTS: dict[str, str] = {
     "advisers.portfolios": "adviser",
     "firms.portfolios": "firm",
     "models.portfolios": "model",
-}
-# the context of a list -> (parent title, parent list route, the context's own page)
-CONTEXT_PAGES: dict[str, tuple[str, str, str]] = {
-    "client": ("Clients", "clients.list", "clients.view"),
-    "adviser": ("Advisers", "advisers.list", "advisers.view"),
-    "firm": ("Firms", "firms.list", "firms.view"),
-    "model": ("Models", "models.view", "models.details"),
 }
 FORM_ROUTES = ("clients.new-portfolio", "advisers.new-portfolio", "portfolios.edit", "portfolios.view")
 TEXT_MAX = 200
@@ -194,7 +187,7 @@ def awaiting_rows(found: dict[str, list[dict[str, Any]]]) -> list[AwaitingRow]:
 
 
 # ---- the list -------------------------------------------------------------------------------------
-class PortfoliosListState(Viewer, Confirm, ListControls, AppState):
+class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
     SORT_KEYS: ClassVar[tuple[str, ...]] = rules.SORTS
     PAGE_SIZES: ClassVar[tuple[int, ...]] = rules.PAGE_SIZES
     DEFAULT_SIZE: ClassVar[int] = rules.DEFAULT_PAGE_SIZE
@@ -204,10 +197,6 @@ class PortfoliosListState(Viewer, Confirm, ListControls, AppState):
     page_size: str = str(rules.DEFAULT_PAGE_SIZE)
     route_name: str = ""
     context_kind: str = ""
-    context_name: str = ""
-    context_url: str = ""
-    parent_title: str = ""
-    parent_url: str = ""
 
     rows: list[PortfolioRow] = []
     loading: bool = True
@@ -272,8 +261,7 @@ class PortfoliosListState(Viewer, Confirm, ListControls, AppState):
 
     def _setup_context(self, actor: Actor, kind: str, params: dict[str, str]) -> None:
         self._context_id = _int(params.get("id")) or 0
-        self.context_name = self.context_url = self.parent_title = self.parent_url = ""
-        if kind not in CONTEXT_PAGES:
+        if kind not in RECORD_PAGES:
             return
         if kind in ("client", "adviser"):
             found = user_service.get_user(actor=actor, user_id=self._context_id)
@@ -283,13 +271,11 @@ class PortfoliosListState(Viewer, Confirm, ListControls, AppState):
             found = firm_service.get_firm(actor=actor, firm_id=self._context_id)
         else:
             found = model_service.get_model(actor=actor, model_id=self._context_id)
-        self.parent_title, parent_route, own_route = CONTEXT_PAGES[kind]
-        self.parent_url = routes.url(parent_route)
-        self.context_name, self.context_url = found["name"], routes.url(own_route, id=found["id"])
+        self._inside(kind, found)
 
     def _back(self, actor: Actor) -> str:
         """Where a failed load of a client's, adviser's, firm's or model's portfolios goes: the parent list."""
-        return routes.url(CONTEXT_PAGES[self.context_kind][1]) if self.context_kind in CONTEXT_PAGES else ""
+        return routes.url(RECORD_PAGES[self.context_kind][1]) if self.context_kind in RECORD_PAGES else ""
 
     @rx.event
     @screen_load(back=_back)

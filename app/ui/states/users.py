@@ -24,7 +24,7 @@ from app.services import firms, portfolios, users
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
-from app.ui.toolkit.lists import ListControls
+from app.ui.toolkit.lists import InRecord, ListControls
 from app.ui.toolkit.screen import Confirm, Viewer, events, guarded, screen_load
 from app.ui.states.person import PersonForm
 from app.ui.parse import to_int as _int
@@ -114,17 +114,13 @@ class UserRow:
 
 
 # ---- the list -------------------------------------------------------------------------------------
-class UsersState(Viewer, Confirm, ListControls, AppState):
+class UsersState(Viewer, Confirm, InRecord, ListControls, AppState):
     SORT_KEYS: ClassVar[tuple[str, ...]] = USER_SORTS
 
     route_name: str = ""
     kind: str = "users"
     title: str = "Users"
     firm_fixed: bool = False
-    context_name: str = ""  # the firm's or the adviser's name in the breadcrumbs
-    context_url: str = ""
-    parent_title: str = ""  # "Firms" / "Advisers"
-    parent_url: str = ""
 
     rows: list[UserRow] = []
     loading: bool = True
@@ -255,14 +251,12 @@ class UsersState(Viewer, Confirm, ListControls, AppState):
         self.firm_fixed = name in ("firms.clients", "firms.advisers")
         if self.firm_fixed:
             firm = firms.get_firm(actor=actor, firm_id=params.get("id"))
-            self.parent_title, self.parent_url = "Firms", routes.url("firms.list")
-            self.context_name, self.context_url = firm["name"], routes.url("firms.view", id=firm["id"])
+            self._inside("firm", firm)
         elif name == "advisers.clients":
             adviser = users.get_user(actor=actor, user_id=params.get("id"))
             if adviser["role"] != Role.ADVISER.value:
                 return [toast_error(users.USER_NOT_FOUND), rx.redirect(routes.url("advisers.list"))]
-            self.parent_title, self.parent_url = "Advisers", routes.url("advisers.list")
-            self.context_name, self.context_url = adviser["name"], routes.url("advisers.view", id=adviser["id"])
+            self._inside("adviser", adviser)
             self._adviser_firm_id = adviser["firm_id"] or 0
         statuses = [UserStatus.ACTIVE, UserStatus.DISABLED] + ([UserStatus.DELETED] if name == "users.list" else [])
         self.status_options = [Option(value=ALL, label="All statuses")] + [Option(value=s.value, label=s.title) for s in statuses]

@@ -5,17 +5,19 @@ the handlers to change page or page size. A page out of range is clamped to the 
 `ListControls` adds the sort column and direction (SORT_KEYS; DESCENDING_FIRST names the columns that
 sort newest or largest first) and the search text. Either one calls the screen's `_reload()` (load
 the page again; it returns the events to send) after a change. `LoadMore` is a ListControls list
-that grows by a page at a time instead of turning pages."""
+that grows by a page at a time instead of turning pages. `InRecord`: the breadcrumbs of a list shown
+inside one record's pages (a client's portfolios, a firm's advisers)."""
 from __future__ import annotations
 
 import math
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Mapping
 
 import reflex as rx
 
 from app.domain.errors import AuthenticationError, DomainError, GENERIC
 from app.domain.permissions import Actor
 from app.services.listing import DEFAULT_PAGE_SIZE, PAGE_SIZES
+from app.ui import routes
 from app.ui.parse import to_int
 from app.ui.states.base import toast_error
 
@@ -187,3 +189,27 @@ class LoadMore(ListControls, mixin=True):
     @rx.var
     def showing(self) -> str:
         return f"Showing {len(self.rows)} of {self.total}"
+
+
+# the kind of record a list is inside -> (the title of the records' list, its route, the record's own page)
+RECORD_PAGES: dict[str, tuple[str, str, str]] = {
+    "client": ("Clients", "clients.list", "clients.view"),
+    "adviser": ("Advisers", "advisers.list", "advisers.view"),
+    "firm": ("Firms", "firms.list", "firms.view"),
+    "model": ("Models", "models.view", "models.details"),
+}
+
+
+class InRecord(rx.State, mixin=True):
+    """The breadcrumbs of a list inside one record's pages: the records' list, then the record."""
+
+    parent_title: str = ""
+    parent_url: str = ""
+    context_name: str = ""
+    context_url: str = ""
+
+    def _inside(self, kind: str, record: Mapping[str, Any]) -> None:
+        """The list is `record`'s ({id, name}), a record of `kind` (one of RECORD_PAGES)."""
+        self.parent_title, parent_route, own_route = RECORD_PAGES[kind]
+        self.parent_url = routes.url(parent_route)
+        self.context_name, self.context_url = record["name"], routes.url(own_route, id=record["id"])
