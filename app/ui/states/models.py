@@ -1259,14 +1259,13 @@ class ModelHistoryState(Paged, AppState):
     _model_id: int = 0
     _current: int = 0
 
+    @guarded
     def _reload(self):
         if not self._model_id:
             return None
         try:
             rows, self.total = model_service.model_history(actor=self._actor(), model_id=self._model_id,
                                                            limit=self._limit(), offset=self._offset())
-        except DomainError as exc:
-            return self._fail(exc)
         finally:
             self.loading = False
         self.rows = [HistoryRow(version=r["version_id"], created_at=_text(r["created_at"]), who=person_name(r["moderator"]),
@@ -1276,15 +1275,10 @@ class ModelHistoryState(Paged, AppState):
     @rx.event
     @screen_load(clients=False, failed=LOAD_ONE_FAILED, back=_back_to_list)
     def on_load(self, actor: Actor):
-        self.loading = True
-        self.rows, self.total, self.page, self.name = [], 0, 1, ""
-        self.details_url = ""
-        self._model_id = self._current = 0
-        try:
-            model = model_service.get_model(actor=actor, model_id=routes.param(self.router.url.path, "id"))
-        except DomainError:
-            self.loading = False
-            raise
+        size = self.page_size
+        self.reset()
+        self.page_size = size  # the page size chosen stays
+        model = model_service.get_model(actor=actor, model_id=routes.param(self.router.url.path, "id"))
         self._model_id = model["id"]
         self.details_url = routes.url("models.details", id=self._model_id)
         self._current = _version_of(model)

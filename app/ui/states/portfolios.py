@@ -997,8 +997,7 @@ class PortfolioBuyState(Confirm, LoadMore, AppState):
     @screen_load(clients=False, failed=rules.LOAD_FAILED, back=_back)
     def on_load(self, actor: Actor):
         """Clients cannot link or unlink (001 s4)."""
-        self.loading, self.rows, self.total, self.search = True, [], 0, ""
-        self.confirm_open = self.linking = False
+        self.reset()
         _, params = routes.match(self.router.url.path)
         self._portfolio_id = _int(params.get("id")) or 0
         self.back_url = _referer(self.router.url.query_parameters)

@@ -27,6 +27,7 @@ from app.ui.states.images import ImageStaging
 from app.ui.toolkit.lists import InRecord, ListControls
 from app.ui.toolkit.screen import Confirm, Viewer, events, guarded, screen_load
 from app.ui.states.person import PersonForm
+from app.ui.display import input_day
 from app.ui.parse import to_int as _int
 from app.ui.toolkit.rows import Option, options_of
 
@@ -294,19 +295,12 @@ class UsersState(Viewer, Confirm, InRecord, ListControls, AppState):
         self.firm_filter = value if value == ALL or _int(value) is not None else ALL
         return self._reload_first_page()
 
-    def _date(self, value: Any) -> str:
-        text = str(value or "")
-        try:
-            return date.fromisoformat(text).isoformat()
-        except ValueError:
-            return ""
-
     @rx.event
     def set_date_filter(self, key: str, value: str):
         """One end of the created / last login ranges (a YYYY-MM-DD day, or "" for open)."""
         if key not in DATE_FILTERS:
             return None
-        setattr(self, key, self._date(value))
+        setattr(self, key, input_day(value))
         return self._reload_first_page()
 
     @rx.event
