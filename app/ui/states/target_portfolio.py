@@ -412,7 +412,6 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     # edit mode: the shown result and its names, the edits of each step (history[0]: the edits the
     # version carries), the history whose result is shown, the invalid units typed by asset id
     _shown_view: TargetPortfolioView | None = None
-    _assets: dict[str, dict[str, Any]] = {}     # asset id -> {code, units, added} of the shown result
     _stored_overrides: list[dict[str, Any]] = []
     _history: list[list[dict[str, Any]]] = []
     _shown: list[list[dict[str, Any]]] = []
@@ -568,9 +567,12 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     def _keep(self, view: TargetPortfolioView | None) -> None:
         """The shown target portfolio, for the edit mode's lines and checks."""
         self._shown_view = view
-        assets = view.result.assets if view and view.result else ()
-        self._assets = {str(a.asset_id): {"code": a.code, "units": _whole(a.target_units), "added": a.kind == "added"}
-                        for a in assets}
+
+    def _shown_asset(self, asset_id: Any) -> AssetTarget | None:
+        """An asset line of the shown result."""
+        aid = _int(asset_id)
+        result = self._shown_view.result if self._shown_view else None
+        return result.asset(aid) if aid and result else None
 
     def _current(self) -> list[dict[str, Any]]:
         """The edits of the last step (what the next step builds on)."""
@@ -581,7 +583,8 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         if aid:
             return aid
         code = str(entry.get("code") or "").strip().upper()
-        return next((int(k) for k, v in self._assets.items() if v["code"] == code), None) if code else None
+        assets = self._shown_view.result.assets if self._shown_view and self._shown_view.result else ()
+        return next((a.asset_id for a in assets if a.code == code), None) if code else None
 
     def _units_set(self) -> dict[int, int | None]:
         """The units the edits set, by asset (the last setting wins)."""
@@ -595,7 +598,8 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     def _requested(self, asset_id: int) -> int | None:
         """The units the edits set for an asset, else the shown target units."""
         units = self._units_set().get(asset_id)
-        return (self._assets.get(str(asset_id)) or {}).get("units") if units is None else units
+        shown = self._shown_asset(asset_id)
+        return (_whole(shown.target_units) if shown else None) if units is None else units
 
     def _pinned_zero(self) -> set[int]:
         return {aid for aid, units in self._units_set().items() if units == 0}
@@ -723,10 +727,10 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         """A units field committed (blur or Enter): a step when it holds new whole units."""
         if self.mode != MODE_EDIT:
             return None
-        aid = _int(asset_id)
-        info = self._assets.get(str(aid)) if aid else None
+        info = self._shown_asset(asset_id)
         if info is None:
             return None
+        aid = info.asset_id
         key = str(aid)
         text = str(value if value is not None else "").strip()[:24]
         plain = text.replace(",", "").replace(" ", "")
@@ -742,7 +746,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
             return None
         if self.recalculating:
             return self._busy_editing()
-        return self._push(self._current() + [{"asset_id": aid, "code": info["code"], "target_units": str(units)}])
+        return self._push(self._current() + [{"asset_id": aid, "code": info.code, "target_units": str(units)}])
 
     @rx.event
     def commit_units(self, asset_id: Any, value: Any):
@@ -802,27 +806,26 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     @rx.event
     def ask_remove(self, asset_id: Any):
         """Remove of an asset whose target reached zero (001 s4) asks first (002 s8)."""
-        aid = _int(asset_id)
-        info = self._assets.get(str(aid)) if aid else None
-        if self.mode != MODE_EDIT or info is None or info["units"] != 0:
+        info = self._shown_asset(asset_id)
+        if self.mode != MODE_EDIT or info is None or _whole(info.target_units) != 0:
             return None
         if self.recalculating:
             return self._busy_editing()
-        self._ask_to("remove", aid)
+        self._ask_to("remove", info.asset_id)
         return None
 
     def _remove(self, aid: int):
         """An added asset leaves with its edits; any other is set to zero units."""
-        info = self._assets.get(str(aid)) if aid else None
+        info = self._shown_asset(aid)
         if self.mode != MODE_EDIT or info is None:
             return None
         if self.recalculating:
             return self._busy_editing()
         self._invalid = {k: v for k, v in self._invalid.items() if k != str(aid)}
-        if info["added"]:
+        if info.kind == "added":
             edits = [e for e in self._current() if self._entry_asset(e) != aid]
         else:
-            edits = self._current() + [{"asset_id": aid, "code": info["code"], "target_units": "0"}]
+            edits = self._current() + [{"asset_id": aid, "code": info.code, "target_units": "0"}]
         return self._push(edits)
 
     @rx.event
