@@ -32,7 +32,7 @@ from app.services import bulk_runs
 from app.services import firms as firm_service
 from app.services import target_portfolios
 from app.ui import routes
-from app.ui.display import money
+from app.ui.display import count_of, money
 from app.ui.states.base import AppState, toast_error
 from app.ui.toolkit.lists import ListControls
 from app.ui.toolkit.screen import events, guarded, screen_load
@@ -144,25 +144,6 @@ class ReportControls(ListControls, mixin=True):
         return reports.cash_report if self.KIND == reports.CASH else reports.pending_report
 
     # ---- loading ----------------------------------------------------------------------------------
-    def _reset(self, actor: Actor) -> None:
-        default_sort, default_order = reports.DEFAULT_SORTS[self.KIND]
-        self.sort, self.order = default_sort, default_order
-        self.page = 1
-        self.page_size = str(self.DEFAULT_SIZE)
-        self.error = ""
-        self.total, self.total_amount, self.total_negative = 0, "$0.00", False
-        self.status_filter = self.STATUS_DEFAULT
-        self.status_options = []
-        self.firm_filter = ALL_FIRMS
-        self.show_firm = actor.is_superuser
-        self.firm_options = []
-        if actor.is_superuser:
-            try:
-                self.firm_options = [Option(value=ALL_FIRMS, label="All firms")] + options_of(
-                    firm_service.firm_options(actor=actor))
-            except DomainError:  # a firm list that fails to load leaves the filter empty (silent in reports)
-                self.firm_options = []
-
     def _filters(self) -> dict[str, Any]:
         return dict(firm_id=self.firm_filter if self.show_firm else None,
                     status=None if self.status_filter == ALL_STATUSES and self.KIND == reports.PENDING
@@ -213,19 +194,29 @@ class ReportControls(ListControls, mixin=True):
         return self._load(actor)
 
     def _start(self, actor: Actor):
-        """on_load: reset the screen for the signed-in user and load the first page."""
-        self._clear_rows()
-        self.loading = True
-        self._reset(actor)
+        """on_load: the screen as new for the signed-in user (the report's default sort and status),
+        and the first page."""
+        self.reset()
+        self.show_firm = actor.is_superuser
+        if actor.is_superuser:
+            try:
+                self.firm_options = [Option(value=ALL_FIRMS, label="All firms")] + options_of(
+                    firm_service.firm_options(actor=actor))
+            except DomainError:  # a firm list that fails to load leaves the filter empty (silent in reports)
+                self.firm_options = []
         return self._load(actor)
 
     # ---- toolbar ----------------------------------------------------------------------------------
+    def _firm_changed(self) -> Any:
+        """A screen's own follow-up of a new firm choice (the events to send)."""
+        return None
+
     @rx.event
     def set_firm_filter(self, value: str):
         if value not in {o.value for o in self.firm_options}:
             return None
         self.firm_filter = value
-        return self._reload_first_page()
+        return events(self._reload_first_page(), self._firm_changed())
 
     @rx.event
     def set_status_filter(self, value: str):
@@ -241,7 +232,7 @@ class ReportControls(ListControls, mixin=True):
     # ---- what the page shows ----------------------------------------------------------------------
     @rx.var
     def showing(self) -> str:
-        return "1 portfolio" if self.total == 1 else f"{self.total} portfolios"
+        return count_of(self.total, "portfolio")
 
     def _export(self, file_type: str) -> str:
         """The download link without the token (the page adds it and the browser's offset)."""
@@ -338,26 +329,20 @@ class PendingReportState(ReportControls, AppState):
     @rx.event
     @screen_load(clients=False)
     def on_load(self, actor: Actor):
-        self.not_enough_cash = False
-        self._watch += 1  # a follower of the previous visit stops; a new one starts
-        self._watching = False
-        self.live = False
-        self._seen = time.time()
-        return events(self._start(actor), PendingReportState.follow)
+        follower = self._watch + 1  # a follower of the previous visit stops; a new one starts
+        shown = self._start(actor)
+        self._watch, self._seen = follower, time.time()
+        return events(shown, PendingReportState.follow)
 
     @rx.event
     def set_not_enough_cash(self, value: bool):
         self.not_enough_cash = bool(value)
         return self._reload_first_page()
 
-    @rx.event
-    def set_firm_filter(self, value: str):
-        if value not in {o.value for o in self.firm_options}:
-            return None
-        self.firm_filter = value
+    def _firm_changed(self):
         self._watch += 1  # follow the topics of the firm now shown
         self._watching = False
-        return events(self._reload_first_page(), PendingReportState.follow)
+        return PendingReportState.follow
 
     # ---- live reloads ---------------------------------------------------------------------------------
     @rx.event

@@ -32,6 +32,8 @@ from app.services.tenancy import as_id
 from app.ui.parse import positive_int, to_int
 from app.ui.states.base import AppState, toast_error
 from app.ui.states.bulk_progress import BulkProgressState
+from app.ui.display import count_of
+from app.ui.toolkit.rows import Option, options_of
 from app.ui.toolkit.screen import Confirm, Viewer, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.bulk_calculate")
@@ -50,12 +52,6 @@ class BulkModelRow:
     method: str = ""
     status: str = ""
     status_title: str = ""
-
-
-@dataclasses.dataclass
-class FirmChoice:
-    value: str = ""
-    label: str = ""
 
 
 def parse_ids(raw: Any) -> list[int]:
@@ -78,15 +74,15 @@ def parse_ids(raw: Any) -> list[int]:
 
 def confirm_question(kind: str, portfolios: int, models: int) -> str:
     """'Calculate target portfolios for 12 portfolios of 1 model?'"""
-    return (f"Calculate {WHAT.get(kind, WHAT['tp'])} for {portfolios} portfolio{'' if portfolios == 1 else 's'} "
-            f"of {models} model{'' if models == 1 else 's'}?")
+    what = WHAT.get(kind, WHAT["tp"])
+    return f"Calculate {what} for {count_of(portfolios, 'portfolio')} of {count_of(models, 'model')}?"
 
 
 class BulkCalculateState(Viewer, Confirm, AppState):
     kind: str = "tp"
     loading: bool = True
     is_superuser_view: bool = False
-    firms: list[FirmChoice] = []
+    firms: list[Option] = []
     firm_filter: str = ALL_FIRMS
     models: list[BulkModelRow] = []
     selected: list[int] = []
@@ -100,20 +96,15 @@ class BulkCalculateState(Viewer, Confirm, AppState):
     @rx.event
     @screen_load(clients=False)
     def on_load(self, actor: Actor):
+        self._reset_screen()
         name, _ = routes.match(self.router.url.path)
         self.kind = KINDS.get(name or "", "tp")
-        self.loading = True
-        self.firms, self.models, self.selected = [], [], []
-        self.firm_filter = ALL_FIRMS
-        self.select_error = ""
-        self.starting = self.confirm_open = False
-        self._chosen = []
         self._wanted = parse_ids(self.router.url.query_parameters.get("id"))
         self.is_superuser_view = actor.is_superuser
         try:
             if actor.is_superuser:
-                self.firms = [FirmChoice(value=ALL_FIRMS, label="All Firms")] + [
-                    FirmChoice(value=str(o["id"]), label=o["name"]) for o in firm_service.firm_options(actor=actor)]
+                self.firms = [Option(value=ALL_FIRMS, label="All Firms")] + options_of(
+                    firm_service.firm_options(actor=actor))
             failed = self._load_models(actor)
         finally:
             self.loading = False

@@ -30,6 +30,7 @@ from app.ui.toolkit.lists import Paged
 from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.parse import to_int
 from app.ui.states.portfolios import referer_query
+from app.ui.toolkit.rows import Option, options_of
 from app.ui.toolkit.screen import Confirm, events, guarded, screen_load
 
 PAGE_SIZES = [str(n) for n in holdings_service.PAGE_SIZES]
@@ -37,7 +38,6 @@ LOAD_FAILED = "Opps, something went wrong"
 SAVE_CHANGES = "Do you want to save changes?"
 CONFIRM_DELETE_HOLDING = "Are you sure you want to delete the custom holding {name}?"
 MODAL_TITLES = {"create": "New custom holding", "edit": "Edit custom holding", "view": "Custom holding"}
-units = whole_units  # the orders and trade recommendation screens import it from here
 
 
 def percent(value: Decimal | None) -> str:
@@ -99,22 +99,16 @@ class PendingRow:
 
 def pending_row(p: holdings_service.PendingTrade) -> PendingRow:
     sign = "+" if p.side == "BUY" else "-"
-    return PendingRow(key=f"trade-{p.trade_id}", code=p.code, side=p.side, units=sign + units(p.units),
+    return PendingRow(key=f"trade-{p.trade_id}", code=p.code, side=p.side, units=sign + whole_units(p.units),
                       status=p.status)
-
-
-@dataclasses.dataclass
-class ClassOption:
-    value: str = ""
-    label: str = ""
 
 
 def _line_row(line: holdings_service.Line, url: str | None = None) -> HoldingRow:
     share = line.kind == "share"
     return HoldingRow(
         key=f"{line.kind}-{line.id or 0}", kind=line.kind, id=line.id or 0, code=line.code, name=line.name,
-        detail=line.detail, url=url or "", quantity=units(line.quantity), cost=money(line.cost), value=money(line.value),
-        negative=line.value < 0, allocation=percent(line.allocation),
+        detail=line.detail, url=url or "", quantity=whole_units(line.quantity), cost=money(line.cost),
+        value=money(line.value), negative=line.value < 0, allocation=percent(line.allocation),
         six=percent(line.six_months_return) if share else "", six_sign=sign_of(line.six_months_return) if share else "",
         since=percent(line.since_purchase) if share else "", since_sign=sign_of(line.since_purchase) if share else "",
         dividend=percent(line.dividend_yield) if share else "",
@@ -133,6 +127,7 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
     PAGE_SIZES: ClassVar[tuple[int, ...]] = holdings_service.PAGE_SIZES
     DEFAULT_SIZE: ClassVar[int] = holdings_service.DEFAULT_PAGE_SIZE
 
+    page_size: str = str(holdings_service.DEFAULT_PAGE_SIZE)
     loading: bool = True
     can_edit: bool = False
     can_calculate_tp: bool = False
@@ -148,7 +143,6 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
     target_source: str = ""
     target_total: str = ""
     target_total_color: str = ""
-    target_total_width: str = "0%"
 
     rows: list[HoldingRow] = []
     pending: list[PendingRow] = []
@@ -164,7 +158,7 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
     ch_errors: dict[str, str] = {}
     ch_submitted: bool = False
     ch_saving: bool = False
-    class_options: list[ClassOption] = []
+    class_options: list[Option] = []
     close_prompt_open: bool = False
 
     _lines: list[dict[str, Any]] = []
@@ -178,9 +172,9 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
         p = h.portfolio
         self._show_header(p, actor)
         self.can_calculate_tp = advice_display.permissions(actor=actor, investment_id=p.id).calculate
-        check = ti_service.can_calculate(actor=actor, investment_id=p.id)
-        self.calculate_tr_offered, self.can_calculate_tr = bool(check["offered"]), bool(check["allowed"])
-        self.calculate_tr_reason = str(check["reason"] or "") if check["offered"] else ""
+        check = ti_service.calculation_permissions(actor=actor, investment_id=p.id)
+        self.calculate_tr_offered, self.can_calculate_tr = check.calculate_offered, check.calculate
+        self.calculate_tr_reason = check.calculate_reason
         self._model_cross_firm = is_cross_firm(p.firm_id, p.model_firm_id)
         self.can_edit = is_staff(actor)
         t = h.totals
@@ -193,13 +187,8 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
                               target=percent(c.target) if c.target is not None else "",
                               width=bar_width(c.actual or Decimal(0)), color=c.color or "") for c in h.classes]
         self.target_source = h.target_source or ""
-        if h.target_total is not None:
-            self.target_total = f"Total: {percent(h.target_total)}"
-            self.target_total_color = h.target_total_color or ""
-            self.target_total_width = bar_width(h.target_total)
-        else:
-            self.target_total = self.target_total_color = ""
-            self.target_total_width = "0%"
+        self.target_total = f"Total: {percent(h.target_total)}" if h.target_total is not None else ""
+        self.target_total_color = (h.target_total_color or "") if h.target_total is not None else ""
         self.pending = [pending_row(p) for p in h.pending_trades]
         urls = {s.asset_id: s.url for s in h.shares}
         lines: list[dict[str, Any]] = []
@@ -236,12 +225,7 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
     @rx.event
     @screen_load(failed=LOAD_FAILED, back=PortfolioHeader._list_url)
     def on_load(self, actor: Actor):
-        self.loading = True
-        self.rows, self.bars, self.pending = [], [], []
-        self._clear_header()
-        self.page, self.page_size = 1, str(self.DEFAULT_SIZE)
-        self.modal_open = self.close_prompt_open = self.confirm_open = False
-        self._lines = []
+        self._reset_screen()
         self.portfolio_id = self._portfolio_param() or 0
         self._load(actor)
 
@@ -316,8 +300,8 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
 
     # ---- the custom holding modal ------------------------------------------------------------------
     def _load_classes(self, actor: Actor) -> None:
-        options = ch_service.class_options(actor=actor, portfolio_id=self.portfolio_id)
-        self.class_options = [ClassOption(value=str(o["id"]), label=o["title"]) for o in options]
+        self.class_options = options_of(ch_service.class_options(actor=actor, portfolio_id=self.portfolio_id),
+                                        label="title")
 
     def _set_form(self, name: str, class_id: str, fee: str, value: str) -> None:
         self.ch_name, self.ch_class_id, self.ch_fee, self.ch_value = name, class_id, fee, value
@@ -474,9 +458,8 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
         self.ch_errors = {}
         self.ch_submitted = False
         if self._prompt_for == "view" and self._original:
-            original = self._original
-            self.ch_name, self.ch_class_id = original["name"], original["class_id"]
-            self.ch_fee, self.ch_value = original["fee"], original["value"]
+            self.ch_name, self.ch_class_id = self._original["name"], self._original["class_id"]
+            self.ch_fee, self.ch_value = self._original["fee"], self._original["value"]
             self.modal_mode = "view"
             return
         self.modal_open = False

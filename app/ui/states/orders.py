@@ -32,12 +32,12 @@ from app.services import firms as firm_service
 from app.services import orders as order_service
 from app.services import trade_file as trade_file_service
 from app.ui import routes
-from app.ui.display import close_price, day, input_number, money, whole_units
+from app.ui.display import close_price, count_of, day, input_number, money, whole_units
 from app.ui.parse import positive_int
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.lists import Paged
 from app.ui.toolkit.screen import FormDialog, UploadDialog, events, guarded, screen_load
-from app.ui.toolkit.rows import Detail, Option
+from app.ui.toolkit.rows import Detail, Option, options_of
 
 ALL_FIRMS = str(file_rules.ALL_FIRMS)
 EXCEL_PATH = "/api/reports/desktop-broker-export-excel"
@@ -131,14 +131,12 @@ class FirmChoice(rx.State, mixin=True):
     def _load_firms(self, actor: Actor) -> None:
         self.firm_filter = ALL_FIRMS
         self.show_firm = actor.is_superuser
-        self.firm_options = []
+        self.firm_options = [Option(value=ALL_FIRMS, label="All Firms")] if actor.is_superuser else []
         if actor.is_superuser:
-            self.firm_options = [Option(value=ALL_FIRMS, label="All Firms")]
             try:
-                self.firm_options += [Option(value=str(f["id"]), label=f["name"])
-                                      for f in firm_service.firm_options(actor=actor)]
+                self.firm_options += options_of(firm_service.firm_options(actor=actor))
             except DomainError:
-                pass
+                pass  # the choice keeps 'All Firms' alone
 
     def _firm_id(self) -> str:
         return self.firm_filter if self.show_firm else ALL_FIRMS
@@ -183,10 +181,8 @@ class FirmReport(FirmChoice, Paged, mixin=True):
         return None
 
     def _start(self, actor: Actor):
-        """The on_load: the firms (for a superuser) and the first page."""
-        self.loading = True
-        self._clear()
-        self.error, self.page, self.page_size = "", 1, str(self.DEFAULT_SIZE)
+        """The on_load: the screen as new, the firms (for a superuser) and the first page."""
+        self.reset()
         self._load_firms(actor)
         return self._load(actor)
 
@@ -241,8 +237,7 @@ class DesktopBrokerState(FirmReport, AppState):
 
     @rx.var
     def showing(self) -> str:
-        orders = "1 order" if self.total == 1 else f"{self.total} orders"
-        return f"{orders}, {self.placed_count} placed"
+        return f"{count_of(self.total, 'order')}, {self.placed_count} placed"
 
 
 # ---- reports.orders ---------------------------------------------------------------------------------------
@@ -273,14 +268,9 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
 
     # ---- loading ------------------------------------------------------------------------------------
     def _fetch(self, actor: Actor) -> None:
-        def page():
-            return order_service.list_orders(actor=actor, firm_id=self._firm_id(), status=self.status_filter,
-                                             limit=self._limit(), offset=self._offset())
-        found, self.total = page()
-        if not found and self.total and self.page > 1:  # the page emptied (orders moved on): the last one
-            self._clamp_page()
-            found, self.total = page()
-        self.rows = [order_view(o) for o in found]
+        self.rows = [order_view(o) for o in self._fetch_page(lambda: order_service.list_orders(
+            actor=actor, firm_id=self._firm_id(), status=self.status_filter, limit=self._limit(),
+            offset=self._offset()))]
 
     def _reload(self):
         return self._load()
@@ -288,10 +278,6 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
     @rx.event
     @screen_load(clients=False)
     def on_load(self, actor: Actor):
-        self.status_filter = "placed"
-        self.rj_open = self.rj_saving = False
-        self._close_form()
-        self._reset_upload()
         return self._start(actor)
 
     # ---- toolbar -------------------------------------------------------------------------------------
@@ -304,7 +290,7 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
 
     @rx.var
     def showing(self) -> str:
-        return "1 order" if self.total == 1 else f"{self.total} orders"
+        return count_of(self.total, "order")
 
     @rx.var
     def empty_text(self) -> str:
@@ -425,8 +411,7 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
         except DomainError:
             self._reset_upload()
             raise
-        count = int(result.get("count") or 0)
-        done = f"{count} order executed" if count == 1 else f"{count} orders executed"
+        done = count_of(int(result.get("count") or 0), "order") + " executed"
         yield events(self._upload_done(),
                      toast_success(f"{result.get('notice') or order_rules.CONFIRMATIONS_UPLOADED}: {done}"),
                      self._load(actor))

@@ -44,7 +44,7 @@ from app.services import trade_approval_report as approval_service
 from app.services import trade_file as trade_file_service
 from app.services import users as user_service
 from app.ui import routes
-from app.ui.display import NA, close_price, day, money, percent_1dp, whole_units
+from app.ui.display import NA, close_price, count_of, day, money, percent_1dp, whole_units
 from app.ui.parse import positive_int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import ListControls
@@ -194,6 +194,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
     rows: list[FileRowView] = []
     cash: list[CashView] = []
     sort: str = rules.DEFAULT_SORT
+    page_size: str = str(rules.DEFAULT_PAGE_SIZE)
     file_total: int = 0             # rows in the file (shown ones)
     placed_count: int = 0
     selected_count: int = 0
@@ -288,17 +289,9 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
     @rx.event
     @screen_load(clients=False)
     def on_load(self, actor: Actor):
-        self.view = FILE_VIEW
-        self._file, self._selected, self._cash = (), set(), {}
-        self.download_all, self.exporting = False, ""
-        self.search, self.sort, self.order, self.page = "", rules.DEFAULT_SORT, "asc", 1
-        self.page_size = str(rules.DEFAULT_PAGE_SIZE)
-        self.error, self.loaded, self.loading = "", False, True
+        self.reset()
         self.today = utcnow().date().isoformat()
-        self._reset_adjustments()
         self._load_firms(actor)
-        self.file_total = self.placed_count = 0
-        self._changes = {}
         self._show()
         if actor.is_superuser:
             self.loading = False
@@ -346,7 +339,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
 
     @rx.var
     def showing(self) -> str:
-        trades = "1 trade" if self.file_total == 1 else f"{self.file_total} trades"
+        trades = count_of(self.file_total, "trade")
         if self.total != self.file_total:
             trades = f"{self.total} of {trades}"
         return f"{trades}, {self.placed_count} placed, {self.selected_count} selected"
@@ -463,7 +456,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
             return toast_warning(rules.FILTER_NOT_FOUND)
         self._changes = changes
         self._show()
-        return toast_success(f"Adjusted {matched} trade recommendation{'s' if matched != 1 else ''}")
+        return toast_success(f"Adjusted {count_of(matched, 'trade recommendation')}")
 
     @rx.event
     def reset_adjustments(self):
@@ -531,9 +524,9 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
             self.exporting = ""
             raise
         self.exporting = ""
-        placed = f"{result.placed} order placed" if result.placed == 1 else f"{result.placed} orders placed"
         yield events(rx.download(data=result.data, filename=result.name, mime_type=result.media_type),
-                     toast_success(f"{order_rules.FILE_TITLES[kind]}: {placed}"), self._load(actor))
+                     toast_success(f"{order_rules.FILE_TITLES[kind]}: {count_of(result.placed, 'order')} placed"),
+                     self._load(actor))
 
 
 # ---- reports.trade-recommendations: the approval view ------------------------------------------------------
@@ -566,11 +559,10 @@ class ApprovalLine:
 def approval_lines(groups: list[approval_service.ApprovalGroup]) -> list[ApprovalLine]:
     out: list[ApprovalLine] = []
     for g in groups:
-        count = len(g.items)
         out.append(ApprovalLine(
             key=f"g{g.trade_inst_id}", is_group=True, ti_id=g.trade_inst_id, portfolio=g.investment_name,
             url=routes.url("portfolios.trade-instructions", id=g.investment_id), status=g.status,
-            status_label=g.status_label, count="1 item" if count == 1 else f"{count} items",
+            status_label=g.status_label, count=count_of(len(g.items), "item"),
             can_validate=g.can_validate))
         for item in g.items:
             note = item.item_type == 2
@@ -605,10 +597,7 @@ class TradeApprovalState(Confirm, AppState):
     @rx.event
     def on_load(self):
         """Page load: nothing is read until the view is opened."""
-        self.opened, self.loading, self.busy, self.error = False, False, False, ""
-        self.lines, self.groups, self.adviser, self.adviser_options = [], 0, "", []
-        self.spv, self.spa, self.sad, self.order = False, False, True, "investment_name"
-        self.confirm_open, self._confirm_action, self._approve_all = False, "", False
+        self.reset()
         return rx.call_script(LEAVE_GUARD_JS)
 
     @rx.event
@@ -757,7 +746,7 @@ class TradeApprovalState(Confirm, AppState):
 
     @rx.var
     def showing(self) -> str:
-        return "1 portfolio" if self.groups == 1 else f"{self.groups} portfolios"
+        return count_of(self.groups, "portfolio")
 
     @rx.var
     def empty_text(self) -> str:
@@ -794,9 +783,9 @@ class TradeApprovalState(Confirm, AppState):
             self.busy = True
             outcome = approval_service.validate(actor=actor, trade_instructions=ids)
         except DomainError as exc:
-            self.busy = False
             return events(self._fail(exc), self._refresh())
-        self.busy = False
+        finally:
+            self.busy = False
         self.lines = [dataclasses.replace(line, checked=False) if line.is_group else line for line in self.lines]
         return events(self._outcome(outcome), self._load(actor))
 
@@ -818,9 +807,9 @@ class TradeApprovalState(Confirm, AppState):
                 actor=actor, trade_instructions=[{"id": ti, "transactions": txs} for ti, txs in by_ti.items()],
                 notes=notes, is_approve_all=self._approve_all and everything)
         except DomainError as exc:
-            self.busy = False
             return events(self._fail(exc), self._refresh())
-        self.busy = False
+        finally:
+            self.busy = False
         self._approve_all = False
         self.lines = [dataclasses.replace(line, choice="") for line in self.lines]
         done = events(self._outcome(outcome), self._load(actor))
