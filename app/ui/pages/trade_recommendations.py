@@ -84,6 +84,8 @@ def _file_toolbar() -> rx.Component:
 
 def _adjustments() -> rx.Component:
     gap_label = rx.cond(F.adj_gap_type == rules.GAP_VALUE, "Price gap ($)", "Price gap (%)")
+    expiry_error, limit_percentage_error, limit_value_error = (
+        F.adj_errors.get(key, "") for key in ("expiry", "limit_vs_last_percentage", "limit_vs_last_value"))
     return rx.card(
         rx.vstack(
             rx.hstack(
@@ -132,8 +134,8 @@ def _adjustments() -> rx.Component:
                 rx.vstack(_label("Expiry date"),
                           rx.input(type="date", value=F.adj_expiry, on_change=F.set_adj_expiry, min=F.today,
                                    id="adj-expiry", name="adj-expiry", size="1", width="150px",
-                                   color_scheme=rx.cond(F.adj_expiry_error != "", "red", "gray")),
-                          field_error(F.adj_expiry_error, "adj-expiry-error"),
+                                   color_scheme=rx.cond(expiry_error != "", "red", "gray")),
+                          field_error(expiry_error, "adj-expiry-error"),
                           spacing="1"),
                 rx.vstack(_label("Limit vs last close"),
                           rx.hstack(
@@ -142,14 +144,14 @@ def _adjustments() -> rx.Component:
                               rx.input(value=F.adj_limit_percentage, on_change=F.set_adj_limit_percentage,
                                        placeholder="%", id="adj-limit-percentage", input_mode="decimal", size="1",
                                        width="64px", disabled=~F.adj_filter_on, text_align="right",
-                                       color_scheme=rx.cond(F.adj_limit_percentage_error != "", "red", "gray")),
+                                       color_scheme=rx.cond(limit_percentage_error != "", "red", "gray")),
                               rx.input(value=F.adj_limit_value, on_change=F.set_adj_limit_value, placeholder="$",
                                        id="adj-limit-value", input_mode="decimal", size="1", width="64px",
                                        disabled=~F.adj_filter_on, text_align="right",
-                                       color_scheme=rx.cond(F.adj_limit_value_error != "", "red", "gray")),
+                                       color_scheme=rx.cond(limit_value_error != "", "red", "gray")),
                               spacing="2", align="center"),
-                          field_error(F.adj_limit_percentage_error, "adj-limit-percentage-error"),
-                          field_error(F.adj_limit_value_error, "adj-limit-value-error"),
+                          field_error(limit_percentage_error, "adj-limit-percentage-error"),
+                          field_error(limit_value_error, "adj-limit-value-error"),
                           rx.cond(F.adj_filter_on, rx.text("Only rows whose limit differs from the last close by "
                                                            "more than this", **MUTED, max_width="220px")),
                           spacing="1"),

@@ -112,8 +112,8 @@ def pending_row(r: reports.PendingRow) -> PendingReportRow:
 
 class ReportControls(ListControls, mixin=True):
     """What both report screens share: firm and status filters, paging and sorting, totals, export
-    links. A screen sets KIND, STATUS_DEFAULT, EXPORT_PATH and SORT_KEYS and implements `_query`,
-    `_show` and `_clear_rows`."""
+    links. A screen sets KIND, STATUS_DEFAULT, EXPORT_PATH and SORT_KEYS and implements `_show`; its
+    own filters go in `_query`, and `_clear_rows` empties what it shows besides the rows."""
 
     KIND: ClassVar[str] = reports.CASH
     STATUS_DEFAULT: ClassVar[str] = ALL_STATUSES
@@ -131,14 +131,14 @@ class ReportControls(ListControls, mixin=True):
     status_options: list[Option] = []
 
     # ---- what a screen provides -------------------------------------------------------------------
-    def _query(self) -> dict[str, Any]:  # pragma: no cover - each report has its own
+    def _query(self) -> dict[str, Any]:
+        return {}
+
+    def _show(self, report: reports.Report) -> None:  # pragma: no cover - each report shows its rows
         raise NotImplementedError
 
-    def _show(self, report: reports.Report) -> None:  # pragma: no cover
-        raise NotImplementedError
-
-    def _clear_rows(self) -> None:  # pragma: no cover
-        raise NotImplementedError
+    def _clear_rows(self) -> None:
+        self.rows = []
 
     def _loader(self):
         return reports.cash_report if self.KIND == reports.CASH else reports.pending_report
@@ -271,9 +271,6 @@ class CashReportState(ReportControls, AppState):
     totals_cash_to_invest: str = ""
     totals_cash_to_invest_negative: bool = False
 
-    def _query(self) -> dict[str, Any]:
-        return {}
-
     def _clear_rows(self) -> None:
         self.rows = []
         self.totals_value = self.totals_cash_after = self.totals_min_cash = self.totals_cash_to_invest = ""
@@ -319,9 +316,6 @@ class PendingReportState(ReportControls, AppState):
     def _export_query(self) -> dict[str, Any]:
         return {"targetPortfolioStatus": None if self.status_filter == ALL_STATUSES else self.status_filter,
                 "notEnoughCash": "1" if self.not_enough_cash else None}
-
-    def _clear_rows(self) -> None:
-        self.rows = []
 
     def _show(self, report: reports.Report) -> None:
         self.rows = [pending_row(r) for r in report.rows]

@@ -212,9 +212,7 @@ class BulkProgressState(AppState):
 
     @rx.event
     def set_open(self, value: bool):
-        if not value:
-            return BulkProgressState.close
-        return None
+        return None if value else BulkProgressState.close
 
     # ---- what the modal shows ------------------------------------------------------------------------
     @rx.var

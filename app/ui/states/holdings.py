@@ -299,17 +299,19 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
         self._load(self._actor())
 
     # ---- the custom holding modal ------------------------------------------------------------------
-    def _load_classes(self, actor: Actor) -> None:
+    def _open_modal(self, actor: Actor, mode: str, holding_id: int = 0, name: str = "", class_id: str = "",
+                    fee: str = "", value: str = "") -> None:
+        """The modal on a new custom holding or a saved one, with the classes the portfolio offers."""
         self.class_options = options_of(ch_service.class_options(actor=actor, portfolio_id=self.portfolio_id),
                                         label="title")
-
-    def _set_form(self, name: str, class_id: str, fee: str, value: str) -> None:
+        self.ch_id, self.modal_mode = holding_id, mode
         self.ch_name, self.ch_class_id, self.ch_fee, self.ch_value = name, class_id, fee, value
         self._original = self._snapshot()
         self.ch_errors = {}
         self.ch_submitted = False
         self.ch_saving = False
         self.close_prompt_open = False
+        self.modal_open = True
 
     def _class_title(self, class_id: str) -> str:
         return next((o.label for o in self.class_options if o.value == class_id), "")
@@ -323,23 +325,15 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
     @guarded
     def open_create(self):
         actor = self._actor()
-        if not is_staff(actor):
-            return
-        self._load_classes(actor)
-        self.ch_id = 0
-        self.modal_mode = "create"
-        self._set_form("", "", "", "")
-        self.modal_open = True
+        if is_staff(actor):
+            self._open_modal(actor, "create")
 
     @guarded
     def _open_existing(self, holding_id: Any, mode: str):
         actor = self._actor()
         found = ch_service.get(actor=actor, holding_id=holding_id)
-        self._load_classes(actor)
-        self.ch_id = int(found["id"])
-        self.modal_mode = mode if is_staff(actor) else "view"
-        self._set_form(found["name"], str(found["class_id"]), found["fee"] or "", input_number(found["value"]))
-        self.modal_open = True
+        self._open_modal(actor, mode if is_staff(actor) else "view", int(found["id"]), found["name"],
+                         str(found["class_id"]), found["fee"] or "", input_number(found["value"]))
 
     @rx.event
     def open_view(self, holding_id: Any):

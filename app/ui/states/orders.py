@@ -165,6 +165,10 @@ class FirmReport(FirmChoice, Paged, mixin=True):
     def _clear(self) -> None:
         self.rows, self.total = [], 0
 
+    def _reload(self):
+        """Paged: the page changed; read it."""
+        return self._load()
+
     def _load(self, actor: Actor | None = None):
         self.loading = True
         try:
@@ -233,7 +237,7 @@ class DesktopBrokerState(FirmReport, AppState):
     @rx.var
     def excel_path(self) -> str:
         """The Excel link without the token (the page adds it and the browser's offset)."""
-        return f"{EXCEL_PATH}?{urlencode({'firmId': self.firm_filter if self.show_firm else ALL_FIRMS})}"
+        return f"{EXCEL_PATH}?{urlencode({'firmId': self._firm_id()})}"
 
     @rx.var
     def showing(self) -> str:
@@ -272,9 +276,6 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
             actor=actor, firm_id=self._firm_id(), status=self.status_filter, limit=self._limit(),
             offset=self._offset()))]
 
-    def _reload(self):
-        return self._load()
-
     @rx.event
     @screen_load(clients=False)
     def on_load(self, actor: Actor):
@@ -285,8 +286,8 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
     def set_status_filter(self, value: str | list[str]):
         if not isinstance(value, str) or value not in STATUS_VALUES:
             return None
-        self.status_filter, self.page = value, 1
-        return self._load()
+        self.status_filter = value
+        return self._reload_first_page()
 
     @rx.var
     def showing(self) -> str:
@@ -379,9 +380,9 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
             self.rj_saving = True
             order_service.reject(actor=actor, order_id=self.rj_id, reason=self.rj_reason.strip() or None)
         except DomainError as exc:
-            self.rj_saving = self.rj_open = False
             return events(self._fail(exc), self._load())
-        self.rj_saving = self.rj_open = False
+        finally:
+            self.rj_saving = self.rj_open = False
         return events(toast_success(order_rules.REJECTED), self._load(actor))
 
     # ---- the execution file ----------------------------------------------------------------------------

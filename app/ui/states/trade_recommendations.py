@@ -239,20 +239,20 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         try:
             report = trade_file_service.generate(actor=actor, firm_id=self._firm_id())
         except DomainError as exc:
-            self._file, self._selected = (), set()
-            self.file_total, self.placed_count = 0, 0
-            self.error, self.loading, self.loaded = exc.message, False, True
-            self._show()
+            self._hold((), exc.message)
             return self._fail(exc)
-        shown = tuple(r for r in report.rows if not r.hidden)
+        self._cash = {c.investment_id: c for c in report.cash}
+        self._hold(tuple(r for r in report.rows if not r.hidden), "")
+        return None
+
+    def _hold(self, shown: tuple, error: str) -> None:
+        """The rows read (none after a failure), selected by the domain rule, and the page of them."""
         self._file = shown
         self._selected = {r.recommendation_id for r in shown if r.selected}
-        self._cash = {c.investment_id: c for c in report.cash}
         self.file_total = len(shown)
         self.placed_count = sum(1 for r in shown if r.status == rules.STATUS_PLACED)
-        self.error, self.loading, self.loaded = "", False, True
+        self.error, self.loading, self.loaded = error, False, True
         self._show()
-        return None
 
     def _visible(self) -> list[trade_file_service.TradeFileRow]:
         """The rows matching the filter box, in the chosen order (ties by portfolio and code; empty
@@ -292,7 +292,6 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         self.reset()
         self.today = utcnow().date().isoformat()
         self._load_firms(actor)
-        self._show()
         if actor.is_superuser:
             self.loading = False
             return None  # 001 s6: the superuser picks a firm and loads
@@ -473,18 +472,6 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         return self.adj_errors.get("price_gap_value" if self.adj_gap_type == rules.GAP_VALUE
                                    else "price_gap_percentage", "")
 
-    @rx.var
-    def adj_limit_percentage_error(self) -> str:
-        return self.adj_errors.get("limit_vs_last_percentage", "")
-
-    @rx.var
-    def adj_limit_value_error(self) -> str:
-        return self.adj_errors.get("limit_vs_last_value", "")
-
-    @rx.var
-    def adj_expiry_error(self) -> str:
-        return self.adj_errors.get("expiry", "")
-
     # ---- export -------------------------------------------------------------------------------------
     def _transactions(self) -> list[dict[str, Any]]:
         out = []
@@ -520,10 +507,8 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
             result = await asyncio.to_thread(trade_file_service.export, actor=actor, kind=kind,
                                              firm_id=self._firm_id(), transactions=transactions,
                                              download_all=self.download_all)
-        except DomainError:
+        finally:
             self.exporting = ""
-            raise
-        self.exporting = ""
         yield events(rx.download(data=result.data, filename=result.name, mime_type=result.media_type),
                      toast_success(f"{order_rules.FILE_TITLES[kind]}: {count_of(result.placed, 'order')} placed"),
                      self._load(actor))
@@ -722,11 +707,10 @@ class TradeApprovalState(Confirm, AppState):
     @rx.event
     def approve_all(self):
         if not any(line.awaiting for line in self.lines):
-            return None
+            return
         self.lines = [dataclasses.replace(line, choice="approved") if line.awaiting else line for line in self.lines]
         self._approve_all = True
         self._set_dirty(True)
-        return None
 
     @rx.var
     def decided_count(self) -> int:
@@ -832,24 +816,24 @@ class TradeApprovalState(Confirm, AppState):
     def can_export(self) -> bool:
         return self.opened and (self.spv or self.spa or self.sad) and (not self.show_adviser or self.adviser != "")
 
+    def _export(self, path: str, mode: str = "") -> str:
+        """A download link of the report as shown, without the token (the page adds it and the
+        browser's offset)."""
+        query: list[tuple[str, str]] = [("adviser", self.adviser)] if self.adviser else []
+        query.append(("order", self.order))
+        query.extend(("status[]", key) for key in self._statuses())
+        if mode:
+            query.append(("mode", mode))
+        return f"{path}?{urlencode(query)}"
+
     @rx.var
     def excel_path(self) -> str:
-        return export_path(APPROVAL_EXCEL, self.adviser, self.order, self.spv, self.spa, self.sad, "standart")
+        return self._export(APPROVAL_EXCEL, "standart")
 
     @rx.var
     def excel_simple_path(self) -> str:
-        return export_path(APPROVAL_EXCEL, self.adviser, self.order, self.spv, self.spa, self.sad, "simple")
+        return self._export(APPROVAL_EXCEL, "simple")
 
     @rx.var
     def pdf_path(self) -> str:
-        return export_path(APPROVAL_PDF, self.adviser, self.order, self.spv, self.spa, self.sad)
-
-
-def export_path(path: str, adviser: str, order: str, spv: bool, spa: bool, sad: bool, mode: str = "") -> str:
-    """An approval report download link without the token (the page adds it and the browser's offset)."""
-    query: list[tuple[str, str]] = [("adviser", adviser)] if adviser else []
-    query.append(("order", order))
-    query.extend(("status[]", key) for key, on in (("spv", spv), ("spa", spa), ("sad", sad)) if on)
-    if mode:
-        query.append(("mode", mode))
-    return f"{path}?{urlencode(query)}"
+        return self._export(APPROVAL_PDF)
