@@ -149,8 +149,8 @@ class FirmChoice(rx.State, mixin=True):
 
 
 class FirmReport(FirmChoice, Paged, mixin=True):
-    """What both screens share: the firm select, one page of rows, the failure shown in the table, and
-    Refresh. A screen loads its rows in `_fetch(actor)`."""
+    """What both screens share: the page load, the firm select, one page of rows, the failure shown in
+    the table, and Refresh. A screen loads its rows in `_fetch(actor)`."""
 
     PAGE_SIZES: ClassVar[tuple[int, ...]] = (20, 50, 100)
     DEFAULT_SIZE: ClassVar[int] = 20
@@ -184,8 +184,10 @@ class FirmReport(FirmChoice, Paged, mixin=True):
         self.error = ""
         return None
 
-    def _start(self, actor: Actor):
-        """The on_load: the screen as new, the firms (for a superuser) and the first page."""
+    @rx.event
+    @screen_load(clients=False)
+    def on_load(self, actor: Actor):
+        """The screen as new, the firms (for a superuser) and the first page."""
         self.reset()
         self._load_firms(actor)
         return self._load(actor)
@@ -229,11 +231,6 @@ class DesktopBrokerState(FirmReport, AppState):
         self._clamp_page()
         self.rows = [BrokerRow(**r) for r in self._all[self._offset():self._offset() + self._limit()]]
 
-    @rx.event
-    @screen_load(clients=False)
-    def on_load(self, actor: Actor):
-        return self._start(actor)
-
     @rx.var
     def excel_path(self) -> str:
         """The Excel link without the token (the page adds it and the browser's offset)."""
@@ -276,11 +273,6 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
             actor=actor, firm_id=self._firm_id(), status=self.status_filter, limit=self._limit(),
             offset=self._offset()))]
 
-    @rx.event
-    @screen_load(clients=False)
-    def on_load(self, actor: Actor):
-        return self._start(actor)
-
     # ---- toolbar -------------------------------------------------------------------------------------
     @rx.event
     def set_status_filter(self, value: str | list[str]):
@@ -316,7 +308,6 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
         self.ex_id, self.ex_quantity = row.id, row.quantity
         self.ex_title = f"{row.side} {row.quantity} {row.code} - {row.portfolio}"
         self._open_form({"price": row.price_input, "fee": row.fee_input, "trade_date": date.today().isoformat()})
-        return None
 
     @rx.event
     def save_execution(self):
@@ -362,7 +353,6 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
         self.rj_reason = ""
         self.rj_saving = False
         self.rj_open = True
-        return None
 
     @rx.event
     def set_rj_reason(self, value: str):

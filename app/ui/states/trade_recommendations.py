@@ -621,16 +621,14 @@ class TradeApprovalState(Confirm, AppState):
         chosen = {line.key: line.choice for line in self.lines if line.choice}
         statuses = self._statuses()
         if not statuses or (self.show_adviser and not self.adviser):
-            self.lines, self.groups, self.error = [], 0, ""
-            self._set_dirty(False)
+            self._hold([], 0, "")
             return None
         self.loading = True
         try:
             groups = approval_service.generate(actor=actor, adviser=self.adviser or None, order=self.order,
                                                statuses=statuses)
         except DomainError as exc:
-            self.lines, self.groups, self.error, self.loading = [], 0, exc.message, False
-            self._set_dirty(False)
+            self._hold([], 0, exc.message)
             return self._fail(exc)
         lines = approval_lines(groups)
         checked = {line.ti_id for line in self.lines if line.is_group and line.checked}
@@ -639,9 +637,13 @@ class TradeApprovalState(Confirm, AppState):
                 lines[i] = dataclasses.replace(line, checked=True)
             elif line.awaiting and chosen.get(line.key) in DECISIONS:
                 lines[i] = dataclasses.replace(line, choice=chosen[line.key])
-        self.lines, self.groups, self.error, self.loading = lines, len(groups), "", False
-        self._set_dirty(self._decided() > 0)
+        self._hold(lines, len(groups), "")
         return None
+
+    def _hold(self, lines: list[ApprovalLine], groups: int, error: str) -> None:
+        """The lines shown (none after a failure); decisions among them hold the page."""
+        self.lines, self.groups, self.error, self.loading = lines, groups, error, False
+        self._set_dirty(self._decided() > 0)
 
     @guarded
     def _refresh(self):
@@ -714,7 +716,7 @@ class TradeApprovalState(Confirm, AppState):
 
     @rx.var
     def decided_count(self) -> int:
-        return sum(1 for line in self.lines if line.awaiting and line.choice in DECISIONS)
+        return self._decided()
 
     @rx.var
     def awaiting_count(self) -> int:
