@@ -11,9 +11,6 @@ spec's 'N/A'). Each name says what it produces:
 - percentages: `percent_1dp` '12.5%' (never '-0.0%'), `percentage_points` '3.2 pp';
 - numbers as a form's input holds them: `input_number` '12.5' (no exponent, no trailing zeros);
 - dates: `day` 'DD/MM/YYYY', `input_day` 'YYYY-MM-DD', `iso_moment` (for the browser to show in its zone);
-
-
-- dates: `day` 'DD/MM/YYYY', `input_day` 'YYYY-MM-DD';
 - counts: `count_of` '1 day', '3 days';
 - direction for colouring: `sign_of` 'up' / 'down' / ''."""
 from __future__ import annotations
