@@ -141,6 +141,10 @@ def test_long_and_short_term_recommendations(page: Page, login, app_server) -> N
     expect(page.locator(".rec-row").filter(has_text=cba["name"])).to_contain_text("$160.00")
     assert _short_terms(base, admin_token, model["id"]) == [("BHP", "ACC"), ("CBA", "FFL/SELL")]
 
+    # the upload's toast lies over the page's top-right actions until it goes, and it waits while the
+    # pointer is over it: move away and let it go before using Download
+    page.mouse.move(0, 0)
+    expect(page.get_by_text("The file upload is now complete")).to_be_hidden(timeout=TIMEOUT)
     expect(page.locator("#rec-download")).to_be_visible(timeout=TIMEOUT)
     with page.expect_download(timeout=TIMEOUT) as download:
         page.locator("#rec-download").click()
