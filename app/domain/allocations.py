@@ -6,6 +6,7 @@ the theme's semantic colours; `BAR_COLOR_SCHEMES` maps them to Radix colour sche
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterable, Literal
 
@@ -84,3 +85,16 @@ def flag_unknown_choices(errors: v.FieldErrors, rows: Iterable[dict[str, Any]], 
     for row in rows:
         if row[key] not in known:
             errors.check(f"{list_name}.{row['index']}.{key}", v.REQUIRED_SELECT.format(label=label))
+
+
+@dataclass(frozen=True)
+class ClassAllocation:
+    """An asset class as a model (or a portfolio's own allocation) sets it: its target allocation
+    and the band around it, % of the portfolio."""
+
+    class_id: int
+    title: str
+    is_cash: bool
+    allocation: Decimal
+    min: Decimal | None
+    max: Decimal | None

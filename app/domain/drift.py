@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Iterable, Mapping
 
+from app.domain.allocations import ClassAllocation
 from app.domain.engine.prepared import PreparedModel
 from app.domain.money import to_cents
 
@@ -67,13 +68,7 @@ def bucket(largest: Decimal) -> str:
 
 # ---- the model side ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class ClassTarget:
-    class_id: int
-    title: str
-    is_cash: bool
-    allocation: Decimal
-    min: Decimal | None
-    max: Decimal | None
+class ClassTarget(ClassAllocation):
     rank: int
 
 

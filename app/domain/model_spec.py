@@ -8,6 +8,8 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Iterator
 
+from app.domain.allocations import ClassAllocation
+
 EQUAL_AMOUNTS = "equal_amounts"
 PERCENTAGES = "percentages"
 
@@ -39,13 +41,7 @@ class ModelAssetSpec:
 
 
 @dataclass(frozen=True)
-class ClassSpec:
-    class_id: int
-    title: str
-    is_cash: bool
-    allocation: Decimal
-    min: Decimal | None
-    max: Decimal | None
+class ClassSpec(ClassAllocation):
     assets_limit: int | None
     priority: int
     assets: tuple[ModelAssetSpec, ...] = ()

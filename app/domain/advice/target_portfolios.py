@@ -57,6 +57,19 @@ class PortfolioFacts:
     has_model: bool = True
 
 
+def decides_for_client(actor: Actor, facts: PortfolioFacts, has_approved: bool) -> bool:
+    """The client's decision on advice (a record of advice, trade recommendations): a superuser, a
+    client owner, or an adviser, but not an adviser who is not an owner of an inactive portfolio
+    that already has approved advice of that kind (`has_approved`)."""
+    if actor.is_superuser:
+        return True
+    if actor.role is Role.CLIENT:
+        return facts.actor_is_owner
+    if actor.role is Role.ADVISER:
+        return facts.actor_is_owner or not (facts.inactive and has_approved)
+    return False
+
+
 def _adviser_may_act(actor: Actor, facts: PortfolioFacts) -> bool:
     return actor.role is Role.ADVISER and (not facts.inactive or not facts.has_approved_tp)
 
@@ -107,13 +120,7 @@ def can_decide_roa(actor: Actor, facts: PortfolioFacts) -> bool:
     """Approve or decline a record of advice: superuser, a client owner, or an adviser (not one who
     is not an owner on an inactive portfolio that already has approved target portfolios).
     Administrators cannot."""
-    if actor.is_superuser:
-        return True
-    if actor.role is Role.CLIENT:
-        return facts.actor_is_owner
-    if actor.role is Role.ADVISER:
-        return facts.actor_is_owner or not (facts.inactive and facts.has_approved_tp)
-    return False
+    return decides_for_client(actor, facts, facts.has_approved_tp)
 
 
 def roa_decidable(status: str, is_last_validated: bool) -> bool:

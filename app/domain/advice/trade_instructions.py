@@ -9,7 +9,7 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
-from app.domain.advice.target_portfolios import PortfolioFacts
+from app.domain.advice.target_portfolios import PortfolioFacts, decides_for_client
 from app.domain.engine.snapshot import INCREASE
 from app.domain.permissions import Actor
 from app.domain.roles import Role
@@ -151,15 +151,9 @@ def can_approve_ti(actor: Actor, facts: PortfolioFacts, has_pending: bool, read_
     superuser, a client owner or an adviser, only when not read-only."""
     if not has_pending or read_only:
         return False
-    if actor.is_superuser:
-        return True
-    if actor.role is Role.CLIENT:
-        return facts.actor_is_owner
-    if actor.role is Role.ADVISER:
-        return facts.actor_is_owner or not (facts.inactive and facts.has_approved_ti)
     if actor.role is Role.ADMINISTRATOR:
         return facts.actor_is_owner
-    return False
+    return decides_for_client(actor, facts, facts.has_approved_ti)
 
 
 # ---- what reading trade recommendations gives ---------------------------------------------------
