@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.api.deps import CurrentActor, answers, listing, ok, ok_message, read_upload
 from app.domain.errors import ValidationError
 from app.domain.permissions import Actor
+from app.domain.uploads import SELECT_FILE
 from app.domain.validators import DATE
 from app.services import users
 
@@ -116,7 +117,7 @@ async def default_logo(actor: CurrentActor, request: Request):
         removed = bool(payload.get("isLogoRemoved")) if isinstance(payload, dict) else False
     if removed:
         return ok(users.remove_default_logo(actor=actor))
-    raise ValidationError("Please, select file. ", {"file": "Please, select file. "})
+    raise ValidationError(SELECT_FILE, {"file": SELECT_FILE})
 
 
 # ---- users -------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from decimal import Decimal, InvalidOperation
 
-from app.domain.recommendations import (
+from app.domain.uploads import (
     FileProblem, LineError, header_positions, named_lines, read_rows, reasons_by_line,
 )
 

@@ -5,19 +5,18 @@ Pure: no database. The services resolve asset codes, check what a model already 
 the plan; the screens validate as the user types with the same functions."""
 from __future__ import annotations
 
-import csv
-import io
-import re
-from contextlib import closing
 from dataclasses import dataclass
-from datetime import date, datetime
 from decimal import Decimal
 from enum import Enum
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping
 
 from app.domain import validators as v
-from app.domain import workbooks
 from app.domain.models import LONG_TERM_ACTIONS, SHORT_TERM_ACTIONS, UPLOAD_TYPES
+from app.domain.uploads import (  # noqa: F401  (a recommendation upload is read as every upload is)
+    FILE_TOO_LARGE, FILE_UNREADABLE, INVALID_FILE_TYPE, LEGACY_EXCEL, MAX_LINES, MAX_UPLOAD_BYTES, SELECT_FILE,
+    TOO_MANY_LINES, WORKBOOK_TOO_LARGE, FileProblem, LineError, file_type_error, header_positions, named_lines,
+    read_rows, reasons_by_line,
+)
 
 # ---- texts (spec 000 s4/s5/s8, 001 s4/s5/s8, 002 s5) -------------------------------------------
 COMMENT_REQUIRED = "Please fill out the comment"
@@ -35,7 +34,6 @@ SHORT_TERMS_LOAD_FAILED = "Cannot get the list of recommendations"
 UPLOAD_FAILED = "The file upload was unsuccessful"
 UPLOAD_DONE = "The file upload is now complete"
 UPLOAD_DONE_ALL = "The file upload is now complete for all models"
-INVALID_FILE_TYPE = "Invalid file type!"
 SELECT_MODEL = "Select at least one model"
 SELECT_MODEL_TOAST = "Please! Select at least one model"
 
@@ -46,18 +44,10 @@ LONG_TERM_DELETED = "Long Term Recommendation was deleted"
 HOLD_DELETE_QUESTION = "A hold recommendation without a comment is not kept. Do you want to delete the recommendation for {code}?"
 RECOMMENDATION_NOT_FOUND = "Recommendation not found"
 UNKNOWN_ASSET = "Unknown asset code {code}"
-SELECT_FILE = "Please, select file. "
-FILE_TOO_LARGE = "The file is too large: the limit is 5 MB"
-FILE_UNREADABLE = "The file could not be read: upload a CSV file or an Excel workbook (.xlsx)"
-LEGACY_EXCEL = "Excel 97-2003 workbooks (.xls) cannot be read: save the file as .xlsx or CSV"
-WORKBOOK_TOO_LARGE = "The workbook is too large once unpacked: the limit is {mb} MB"
 FILE_EMPTY = "The file has no recommendations"
-TOO_MANY_LINES = "The file has more than {n} lines"
 MISSING_COLUMNS = "The header row must name the columns {columns} (missing: {missing})"
 
 COMMENT_MAX = 2000
-MAX_UPLOAD_BYTES = 5 * 1024 * 1024
-MAX_LINES = 10_000
 MAX_REPORTED_LINES = 50
 PRICE_LIMIT = Decimal(10) ** 12  # NUMERIC(18, 6)
 YIELD_LIMIT = Decimal(10) ** 5  # NUMERIC(9, 4)
@@ -65,13 +55,6 @@ YIELD_LIMIT = Decimal(10) ** 5  # NUMERIC(9, 4)
 HOLD_LONG = "hold"
 HOLD_SHORT = "HOLD"
 
-ACCEPTED_CONTENT_TYPES = frozenset({
-    "",
-    "text/csv", "application/csv", "text/x-csv", "text/comma-separated-values",
-    "application/vnd.ms-excel",
-    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
-    "application/octet-stream",
-})
 
 
 class Kind(str, Enum):
@@ -183,10 +166,6 @@ def clean_upload_type(value: Any) -> tuple[str, str | None]:
 
 
 # ---- upload files ------------------------------------------------------------------------------
-class FileProblem(ValueError):
-    """The file as a whole cannot be used (wrong type, unreadable, no header ...)."""
-
-
 @dataclass(frozen=True)
 class UploadLine:
     line: int  # the row number a spreadsheet shows (the header is line 1)
@@ -197,115 +176,6 @@ class UploadLine:
     yield_: Decimal | None = None
 
 
-@dataclass(frozen=True)
-class LineError:
-    line: int
-    text: str
-
-    def __str__(self) -> str:
-        return f"Line {self.line}: {self.text}"
-
-
-def reasons_by_line(errors: Iterable[LineError]) -> dict[int, list[str]]:
-    """Each wrong line's reasons, each once, in the order they were found."""
-    by_line: dict[int, list[str]] = {}
-    for error in errors:
-        reasons = by_line.setdefault(error.line, [])
-        if error.text not in reasons:
-            reasons.append(error.text)
-    return by_line
-
-
-def named_lines(numbers: Sequence[int], most: int) -> str:
-    """'3, 7, 12': the first `most` line numbers, then how many more ('... and 4 more')."""
-    named = ", ".join(str(n) for n in numbers[:most])
-    if len(numbers) > most:
-        named += f" and {len(numbers) - most} more"
-    return named
-
-
-def file_type_error(content_type: Any) -> str | None:
-    """Spreadsheets (legacy and modern), CSV, octet-stream or no type at all; else 'Invalid file type!'."""
-    base = _text(content_type).split(";", 1)[0].strip().lower()
-    return None if base in ACCEPTED_CONTENT_TYPES else INVALID_FILE_TYPE
-
-
-def _cell_text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
-    if isinstance(value, float):
-        if value != value or value in (float("inf"), float("-inf")):
-            return str(value)
-        return format(Decimal(repr(value)).normalize(), "f")
-    if isinstance(value, Decimal):
-        return format(value.normalize(), "f") if value.is_finite() else str(value)
-    if isinstance(value, (datetime, date)):
-        return value.isoformat()
-    return str(value)
-
-
-def _xlsx_rows(data: bytes) -> list[list[str]]:
-    """The first sheet's rows, read through app.domain.workbooks (zip bombs and sheets of millions
-    of rows are refused before openpyxl parses them)."""
-    rows: list[list[str]] = []
-    try:
-        with closing(workbooks.sheet_rows(data, max_rows=MAX_LINES, max_col=30)) as sheet:
-            for values in sheet:
-                rows.append([_cell_text(c) for c in values])
-                if len(rows) > MAX_LINES + 1:
-                    break
-    except workbooks.WorkbookProblem as problem:
-        raise FileProblem({workbooks.TOO_LARGE: WORKBOOK_TOO_LARGE.format(mb=workbooks.MAX_UNPACKED_BYTES // 2**20),
-                           workbooks.TOO_MANY_ROWS: TOO_MANY_LINES.format(n=MAX_LINES)}.get(problem.kind, FILE_UNREADABLE)
-                          ) from None
-    except Exception:  # a cell openpyxl cannot give
-        raise FileProblem(FILE_UNREADABLE) from None
-    return rows
-
-
-def _decode(data: bytes) -> str:
-    for encoding in ("utf-8-sig", "cp1252"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    return data.decode("latin-1")
-
-
-def _csv_rows(data: bytes) -> list[list[str]]:
-    text = _decode(data)
-    if "\x00" in text:
-        raise FileProblem(FILE_UNREADABLE)
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    delimiter = ","
-    if "," not in first:
-        delimiter = ";" if ";" in first else ("\t" if "\t" in first else ",")
-    rows: list[list[str]] = []
-    try:
-        for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter):
-            rows.append(row)
-            if len(rows) > MAX_LINES + 1:
-                break
-    except csv.Error:
-        raise FileProblem(FILE_UNREADABLE) from None
-    return rows
-
-
-def read_rows(data: bytes) -> list[list[str]]:
-    """The cells of a CSV file or of the first sheet of an .xlsx workbook, row by row (line 1 first)."""
-    if not data:
-        raise FileProblem(FILE_EMPTY)
-    if len(data) > MAX_UPLOAD_BYTES:
-        raise FileProblem(FILE_TOO_LARGE)
-    if data[:4] == b"PK\x03\x04":
-        return _xlsx_rows(data)
-    if data[:8] == b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1":
-        raise FileProblem(LEGACY_EXCEL)
-    return _csv_rows(data)
-
-
 _HEADER_ALIASES = {
     "code": ("code", "asset code", "asset", "ticker", "asx code"),
     "action": ("action", "recommendation"),
@@ -313,25 +183,6 @@ _HEADER_ALIASES = {
     "price": ("price", "limit price"),
     "yield": ("yield", "yield %", "yield (%)"),
 }
-
-
-def _header_key(cell: Any) -> str:
-    """A header cell as compared: lower case, trimmed, runs of spaces and underscores as one space,
-    no byte-order mark."""
-    return re.sub(r"[\s_]+", " ", str(cell or "").replace("\ufeff", "").strip().lower())
-
-
-def header_positions(row: list[str], columns: Iterable[str], aliases: Mapping[str, Iterable[str]]) -> dict[str, int]:
-    """Where each of `columns` stands in an upload file's header row: the first cell that names the
-    column by one of its `aliases` (compared as _header_key reads them). Absent columns are left out."""
-    keys = {column: {_header_key(a) for a in aliases[column]} for column in columns}
-    positions: dict[str, int] = {}
-    for index, cell in enumerate(row):
-        key = _header_key(cell)
-        for column, names in keys.items():
-            if column not in positions and key in names:
-                positions[column] = index
-    return positions
 
 
 def _header(kind: Kind, row: list[str]) -> dict[str, int]:
@@ -360,7 +211,7 @@ def parse_upload(kind: Kind, data: bytes) -> tuple[list[UploadLine], list[LineEr
     """Every recommendation line of the file, and every line that is wrong and why. Raises
     FileProblem when the file as a whole cannot be used. Nothing is looked up here: the service
     names unknown asset codes."""
-    rows = read_rows(data)
+    rows = read_rows(data, FILE_EMPTY)
     numbered = [(n, row) for n, row in enumerate(rows, start=1) if any(_text(c) for c in row)]
     if not numbered:
         raise FileProblem(FILE_EMPTY)

@@ -38,8 +38,8 @@ from app.domain.money import MONEY_LIMIT
 from app.domain.errors import INVALID_FORM, ValidationError
 from app.domain.parsing import as_id
 from app.domain.ledger import NOT_ENOUGH_ASSETS  # noqa: F401  (the transaction screens' text too)
-from app.domain.recommendations import (
-    FileProblem, LineError, file_type_error, header_positions, named_lines, read_rows, reasons_by_line,
+from app.domain.uploads import (
+    FileProblem, LineError, header_positions, named_lines, read_rows, reasons_by_line,
 )
 from app.domain.transactions import (
     ASSET_PANEL_LABELS, EFFECTS, STATUSLESS_KINDS, Cash, CashType, Kind, Status,
@@ -662,9 +662,3 @@ def upload_failure(errors: Sequence[LineError]) -> ValidationError:
     numbers = sorted(by_line)
     named = named_lines(numbers, MAX_NAMED_LINES)
     return ValidationError(NOT_UPLOADED.format(lines=named), {str(n): "; ".join(by_line[n]) for n in numbers})
-
-
-def upload_type_error(content_type: Any) -> str | None:
-    """'Invalid file type!' unless a spreadsheet (legacy or modern), CSV, octet-stream or no type."""
-    return file_type_error(content_type)
-

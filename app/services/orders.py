@@ -32,7 +32,7 @@ from app.domain.errors import NotFound, PermissionDenied, ValidationError
 from app.domain.ledger import NOT_ENOUGH_ASSETS
 from app.domain.money import to_cents
 from app.domain.permissions import NOT_ALLOWED, Actor
-from app.domain.recommendations import FILE_TOO_LARGE, FileProblem, LineError, file_type_error
+from app.domain.uploads import MAX_UPLOAD_BYTES, LineError, checked_upload  # noqa: F401  (the upload's limit)
 from app.domain.roles import Role
 from app.domain.transactions import ASSET_PANEL_LABELS, Status, cash_amount
 from app.services import audit, postings
@@ -40,7 +40,6 @@ from app.services.tenancy import as_id, readable_portfolios
 from app.services.trade_file import report_firm
 
 ORDER_NOT_FOUND = "Order not found"
-MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 PAGE_SIZE = 100
 
 
@@ -216,17 +215,7 @@ def upload_confirmations(*, actor: Actor, content_type: str | None, data: bytes 
                          firm_id: Any = None) -> dict[str, Any]:
     """Executes every placed order the broker's execution file confirms, or none."""
     _require_staff(actor)
-    type_error = file_type_error(content_type)
-    if type_error:
-        raise ValidationError(type_error, {"file": type_error})
-    if not data:
-        raise ValidationError("Please, select file. ", {"file": "required"})
-    if len(data) > MAX_UPLOAD_BYTES:
-        raise ValidationError(FILE_TOO_LARGE, {"file": FILE_TOO_LARGE})
-    try:
-        lines, errors = order_rules.parse_confirmations(data)
-    except FileProblem as problem:
-        raise ValidationError(str(problem), {"file": str(problem)}) from None
+    lines, errors = checked_upload(content_type, data or None, order_rules.parse_confirmations)
     with session_scope() as s:
         fid = report_firm(s, actor, firm_id)
         clause = [AssetTransaction.trade_transaction_id.is_not(None), AssetTransaction.status == Status.PROCESSING.value,

@@ -25,6 +25,7 @@ from app.domain.errors import INVALID_FORM, DomainError, NotFound, ValidationErr
 from app.domain.models import UPLOAD_TYPES
 from app.domain.permissions import Actor, can_edit_model, is_staff, require
 from app.domain.recommendations import Kind, LineError, UploadLine
+from app.domain.uploads import parsed_upload
 from app.domain.parsing import as_id
 from app.domain.timezones import client_offset as browser_offset
 from app.exports import recommendations_csv
@@ -518,10 +519,7 @@ def upload(*, actor: Actor, kind: Kind | str, model_ids: Any, content_type: str 
         raise ValidationError(rules.SELECT_FILE, {"file": rules.SELECT_FILE})
     with session_scope() as s:  # who may: every model, before the file is even read
         models = [tenancy.load_model(s, actor, number, for_edit=True) for number in ids]
-    try:
-        lines, errors = rules.parse_upload(kind, data)
-    except rules.FileProblem as problem:
-        raise ValidationError(str(problem), {"file": str(problem)}) from None
+    lines, errors = parsed_upload(data, lambda read: rules.parse_upload(kind, read))
     with session_scope() as s:  # the dry run: every model, nothing written
         per_model = [(model, _plan(s, actor, kind, model, lines, mode)[1]) for model in models]
         s.rollback()

@@ -21,13 +21,13 @@ from app.db.types import utcnow
 from app.domain import transaction_rules as rules
 from app.domain.errors import ValidationError
 from app.domain.permissions import Actor, is_staff, require
-from app.domain.recommendations import FILE_TOO_LARGE, FileProblem, LineError
+from app.domain.uploads import (  # noqa: F401  (the upload screen's and API's limits)
+    MAX_UPLOAD_BYTES, SELECT_FILE, LineError, checked_upload,
+)
 from app.domain.transactions import Kind
 from app.services.tenancy import find_assets_by_codes, load_portfolio
 from app.services.transactions import add_asset_in_session, units_book
 
-SELECT_FILE = "Please, select file. "
-MAX_UPLOAD_BYTES = 5 * 1024 * 1024
 
 
 def upload_transactions(*, actor: Actor, investment_id: Any, content_type: str | None, data: bytes | None,
@@ -40,17 +40,7 @@ def upload_transactions(*, actor: Actor, investment_id: Any, content_type: str |
     require(is_staff(actor))  # clients are refused before anything is read
     with session_scope() as s:
         load_portfolio(s, actor, investment_id, for_edit=True)
-    type_error = rules.upload_type_error(content_type)
-    if type_error:
-        raise ValidationError(type_error, {"file": type_error})
-    if data is None:
-        raise ValidationError(SELECT_FILE, {"file": SELECT_FILE})
-    if len(data) > MAX_UPLOAD_BYTES:
-        raise ValidationError(FILE_TOO_LARGE, {"file": FILE_TOO_LARGE})
-    try:
-        lines, errors = rules.parse_upload(data)
-    except FileProblem as problem:
-        raise ValidationError(str(problem), {"file": str(problem)}) from None
+    lines, errors = checked_upload(content_type, data, rules.parse_upload)
 
     asset_count = cash_count = 0
     with session_scope() as s:

@@ -12,6 +12,7 @@ from app.domain import ledger
 from app.domain import transaction_rules as r
 from app.domain.errors import ValidationError
 from app.domain.recommendations import FileProblem, LineError
+from app.domain.uploads import file_type_error
 from app.domain.transactions import Cash, CashType, Kind, Status
 from tests.factories import csv_bytes, xlsx_bytes
 from tests.factories_portfolios import TRANSACTION_HEADER
@@ -379,8 +380,8 @@ def test_parse_upload_file_problems(data, text):
 def test_upload_file_types():
     for ok in ("text/csv", "application/vnd.ms-excel", "application/octet-stream", "", None,
                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"):
-        assert r.upload_type_error(ok) is None
-    assert r.upload_type_error("image/png") == "Invalid file type!"
+        assert file_type_error(ok) is None
+    assert file_type_error("image/png") == "Invalid file type!"
 
 
 @settings(max_examples=200, deadline=None)

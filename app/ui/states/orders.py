@@ -28,6 +28,7 @@ from app.domain import orders as order_rules
 from app.domain.engine import trade_file as file_rules
 from app.domain.errors import AuthenticationError, DomainError, ValidationError
 from app.domain.permissions import Actor
+from app.domain.uploads import SELECT_FILE
 from app.services import firms as firm_service
 from app.services import orders as order_service
 from app.services import trade_file as trade_file_service
@@ -43,7 +44,6 @@ ALL_FIRMS = str(file_rules.ALL_FIRMS)
 EXCEL_PATH = "/api/reports/desktop-broker-export-excel"
 PAGE_SIZES = ["20", "50", "100"]
 UPLOAD_ID = "execution-file"
-SELECT_FILE = "Please, select file. "
 REJECT_QUESTION = "Reject the order {side} {quantity} {code} of {portfolio}? The trade goes back to the trade file."
 ORDER_STATUSES = (("placed", "Placed"), ("executed", "Executed"), ("error", "Error"), ("all", "All"))
 STATUS_VALUES = {value for value, _ in ORDER_STATUSES}
