@@ -46,7 +46,7 @@ import reflex as rx
 
 from app.domain.errors import AuthenticationError, DomainError
 from app.services import assets
-from app.ui.components.widgets import cancel_button
+from app.ui.components.widgets import cancel_button, modal
 from app.ui.display import close_price
 from app.ui.states.base import AppState, toast_error
 from app.ui.parse import positive_int as _int
@@ -162,53 +162,48 @@ def _result_row(row: PickerRow, on_pick: Any) -> rx.Component:
 
 def asset_picker(on_pick: Any, id_prefix: str = "asset-picker") -> rx.Component:
     """The picker dialog. `on_pick`: an event handler taking the target key (see the module docstring)."""
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(AssetPickerState.title),
-            rx.vstack(
-                rx.input(
-                    rx.input.slot(rx.icon("search", size=16)),
-                    placeholder="Search by code or name",
-                    value=AssetPickerState.query,
-                    on_change=AssetPickerState.set_query.debounce(250),
-                    id=f"{id_prefix}-search",
-                    auto_focus=True,
-                    width="100%",
-                ),
-                rx.box(
-                    rx.table.root(
-                        rx.table.header(rx.table.row(
-                            rx.table.column_header_cell("Code"), rx.table.column_header_cell("Name"),
-                            rx.table.column_header_cell("Class"),
-                            rx.table.column_header_cell("Last close", text_align="right"),
-                        ), position="sticky", top="0", background=rx.color("gray", 2), z_index="1"),
-                        rx.table.body(
-                            rx.cond(
-                                AssetPickerState.results.length() > 0,
-                                rx.foreach(AssetPickerState.results, lambda row: _result_row(row, on_pick)),
-                                rx.table.row(rx.table.cell(
-                                    rx.text(rx.cond(AssetPickerState.query != "",
-                                                    "No asset matches \u201c" + AssetPickerState.query + "\u201d.",
-                                                    "There are no assets to choose from."),
-                                            color=rx.color("gray", 10), size="2"),
-                                    col_span=4, padding_y="24px", text_align="center")),
-                            ),
-                            id=f"{id_prefix}-results",
-                        ),
-                        variant="ghost", size="1", width="100%",
-                    ),
-                    max_height="50vh", overflow_y="auto", width="100%",
-                ),
-                rx.text("Click an asset to choose it.", size="1", color=rx.color("gray", 10)),
-                rx.hstack(
-                    rx.dialog.close(cancel_button(id=f"{id_prefix}-cancel")),
-                    justify="end", width="100%",
-                ),
-                spacing="3", width="100%",
+    return modal(
+        AssetPickerState.title,
+        rx.vstack(
+            rx.input(
+                rx.input.slot(rx.icon("search", size=16)),
+                placeholder="Search by code or name",
+                value=AssetPickerState.query,
+                on_change=AssetPickerState.set_query.debounce(250),
+                id=f"{id_prefix}-search",
+                auto_focus=True,
+                width="100%",
             ),
-            max_width="640px",
-            id=id_prefix,
+            rx.box(
+                rx.table.root(
+                    rx.table.header(rx.table.row(
+                        rx.table.column_header_cell("Code"), rx.table.column_header_cell("Name"),
+                        rx.table.column_header_cell("Class"),
+                        rx.table.column_header_cell("Last close", text_align="right"),
+                    ), position="sticky", top="0", background=rx.color("gray", 2), z_index="1"),
+                    rx.table.body(
+                        rx.cond(
+                            AssetPickerState.results.length() > 0,
+                            rx.foreach(AssetPickerState.results, lambda row: _result_row(row, on_pick)),
+                            rx.table.row(rx.table.cell(
+                                rx.text(rx.cond(AssetPickerState.query != "",
+                                                "No asset matches \u201c" + AssetPickerState.query + "\u201d.",
+                                                "There are no assets to choose from."),
+                                        color=rx.color("gray", 10), size="2"),
+                                col_span=4, padding_y="24px", text_align="center")),
+                        ),
+                        id=f"{id_prefix}-results",
+                    ),
+                    variant="ghost", size="1", width="100%",
+                ),
+                max_height="50vh", overflow_y="auto", width="100%",
+            ),
+            rx.text("Click an asset to choose it.", size="1", color=rx.color("gray", 10)),
+            rx.hstack(
+                rx.dialog.close(cancel_button(id=f"{id_prefix}-cancel")),
+                justify="end", width="100%",
+            ),
+            spacing="3", width="100%",
         ),
-        open=AssetPickerState.is_open,
-        on_open_change=AssetPickerState.set_open,
+        open_=AssetPickerState.is_open, on_open_change=AssetPickerState.set_open, max_width="640px", id_=id_prefix,
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from app.ui.components.widgets import modal
 from app.ui.states.bulk_progress import BulkProgressState, RunItem
 
 P = BulkProgressState
@@ -53,53 +54,49 @@ def _section(title: str, body: rx.Component, id_: str) -> rx.Component:
 
 
 def bulk_progress_modal() -> rx.Component:
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(P.title, id="bulk-progress-title"),
-            rx.vstack(
-                rx.hstack(
-                    rx.text(P.finished.to_string() + "/" + P.total.to_string(), size="6", weight="bold",
-                            font_variant_numeric="tabular-nums", id="bulk-progress-count"),
-                    rx.spacer(),
-                    rx.cond(P.running,
-                            rx.hstack(rx.spinner(size="2"), rx.text("Calculating...", size="2"), spacing="2",
-                                      align="center", id="bulk-running"),
-                            rx.hstack(rx.icon("circle-check", size=16, color=rx.color("green", 10)),
-                                      rx.text("Finished", size="2", weight="medium"), spacing="2", align="center",
-                                      id="bulk-finished")),
-                    width="100%", align="center",
-                ),
-                rx.progress(value=P.percent, max=100, width="100%", id="bulk-progress-bar",
-                            color_scheme=rx.cond(P.failed > 0, "amber", "green")),
-                rx.hstack(
-                    _count("Done", P.done, "bulk-done", "green"),
-                    _count("Failed", P.failed, "bulk-failed", "red"),
-                    _count("Total", P.total, "bulk-total"),
-                    width="100%", spacing="3",
-                ),
-                rx.cond(P.waiting,
-                        rx.callout("Waiting for a worker: nothing has finished for a while. The calculation goes on "
-                                   "by itself as soon as one is free; nothing done so far is lost.",
-                                   icon="hourglass", color_scheme="amber", size="1", width="100%", id="bulk-waiting")),
-                rx.cond((P.total == 0) & ~P.running,
-                        rx.text("There were no portfolios you may calculate.", size="2", color=rx.color("gray", 11),
-                                id="bulk-nothing")),
-                rx.cond(P.recent.length() > 0,
-                        _section("Recently finished", rx.vstack(rx.foreach(P.recent, _recent), spacing="1"),
-                                 "bulk-recent")),
-                rx.cond(P.errors.length() > 0,
-                        _section("Errors", rx.vstack(rx.foreach(P.errors, _error), spacing="3"), "bulk-errors")),
-                spacing="4", width="100%", margin_top="8px",
-            ),
+    return modal(
+        P.title,
+        rx.vstack(
             rx.hstack(
-                rx.cond(P.running, rx.text("Closing leaves the calculation running.", size="1",
-                                           color=rx.color("gray", 10))),
+                rx.text(P.finished.to_string() + "/" + P.total.to_string(), size="6", weight="bold",
+                        font_variant_numeric="tabular-nums", id="bulk-progress-count"),
                 rx.spacer(),
-                rx.button("Close", on_click=P.close, id="bulk-progress-close", variant="soft"),
-                align="center", width="100%", margin_top="16px",
+                rx.cond(P.running,
+                        rx.hstack(rx.spinner(size="2"), rx.text("Calculating...", size="2"), spacing="2",
+                                  align="center", id="bulk-running"),
+                        rx.hstack(rx.icon("circle-check", size=16, color=rx.color("green", 10)),
+                                  rx.text("Finished", size="2", weight="medium"), spacing="2", align="center",
+                                  id="bulk-finished")),
+                width="100%", align="center",
             ),
-            max_width="520px",
+            rx.progress(value=P.percent, max=100, width="100%", id="bulk-progress-bar",
+                        color_scheme=rx.cond(P.failed > 0, "amber", "green")),
+            rx.hstack(
+                _count("Done", P.done, "bulk-done", "green"),
+                _count("Failed", P.failed, "bulk-failed", "red"),
+                _count("Total", P.total, "bulk-total"),
+                width="100%", spacing="3",
+            ),
+            rx.cond(P.waiting,
+                    rx.callout("Waiting for a worker: nothing has finished for a while. The calculation goes on "
+                               "by itself as soon as one is free; nothing done so far is lost.",
+                               icon="hourglass", color_scheme="amber", size="1", width="100%", id="bulk-waiting")),
+            rx.cond((P.total == 0) & ~P.running,
+                    rx.text("There were no portfolios you may calculate.", size="2", color=rx.color("gray", 11),
+                            id="bulk-nothing")),
+            rx.cond(P.recent.length() > 0,
+                    _section("Recently finished", rx.vstack(rx.foreach(P.recent, _recent), spacing="1"),
+                             "bulk-recent")),
+            rx.cond(P.errors.length() > 0,
+                    _section("Errors", rx.vstack(rx.foreach(P.errors, _error), spacing="3"), "bulk-errors")),
+            spacing="4", width="100%", margin_top="8px",
         ),
-        open=P.open,
-        on_open_change=P.set_open,
+        rx.hstack(
+            rx.cond(P.running, rx.text("Closing leaves the calculation running.", size="1",
+                                       color=rx.color("gray", 10))),
+            rx.spacer(),
+            rx.button("Close", on_click=P.close, id="bulk-progress-close", variant="soft"),
+            align="center", width="100%", margin_top="16px",
+        ),
+        open_=P.open, on_open_change=P.set_open, max_width="520px", title_id="bulk-progress-title",
     )

@@ -8,10 +8,8 @@ from typing import Any
 
 import reflex as rx
 
-from app.ui.components.widgets import cancel_button, close_button, field, form_grid, plain_header, text_input
+from app.ui.components.widgets import cancel_button, close_button, field, form_grid, modal, plain_header, text_input
 from app.ui.states.deposits import DepositState as S
-
-STATIC = {"on_pointer_down_outside": rx.prevent_default, "on_interact_outside": rx.prevent_default}
 
 
 def _err(key: str) -> Any:
@@ -157,27 +155,22 @@ def _move_fields() -> rx.Component:
 
 
 def deposit_form_dialog() -> rx.Component:
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(S.form_heading, id="deposit-form-title"),
-            rx.vstack(
-                _type_buttons(),
-                rx.cond(S.is_buy, _buy_fields(), _move_fields()),
-                _input("description", "Description"),
-                rx.hstack(
-                    cancel_button(type="button", on_click=S.close_form, id="deposit-cancel"),
-                    rx.button(rx.icon("check", size=16), "Save", type="button", loading=S.saving, on_click=S.save_form,
-                              id="deposit-save"),
-                    justify="end", spacing="3", width="100%",
-                ),
-                spacing="4", width="100%",
+    return modal(
+        S.form_heading,
+        rx.vstack(
+            _type_buttons(),
+            rx.cond(S.is_buy, _buy_fields(), _move_fields()),
+            _input("description", "Description"),
+            rx.hstack(
+                cancel_button(type="button", on_click=S.close_form, id="deposit-cancel"),
+                rx.button(rx.icon("check", size=16), "Save", type="button", loading=S.saving, on_click=S.save_form,
+                          id="deposit-save"),
+                justify="end", spacing="3", width="100%",
             ),
-            max_width="880px",
-            id="deposit-form",
-            **STATIC,
+            spacing="4", width="100%",
         ),
-        open=S.form_open,
-        on_open_change=S.set_form_open,
+        open_=S.form_open, on_open_change=S.set_form_open, max_width="880px", id_="deposit-form",
+        title_id="deposit-form-title", keep_open=True,
     )
 
 
@@ -235,46 +228,34 @@ def deposit_view_dialog() -> rx.Component:
             spacing="0")),
         columns=rx.breakpoints(initial="2", sm="4"), spacing="3", width="100%", id="deposit-view-details",
     )
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(S.view_title, id="deposit-view-title"),
-            rx.vstack(
-                details,
-                rx.heading("Transactions", size="3"),
-                _tx_table(S.view_rows, amm=False),
-                rx.hstack(close_button(id="deposit-view-close"),
-                          justify="end", width="100%"),
-                spacing="4", width="100%",
-            ),
-            max_width="880px",
-            id="deposit-view",
+    return modal(
+        S.view_title,
+        rx.vstack(
+            details,
+            rx.heading("Transactions", size="3"),
+            _tx_table(S.view_rows, amm=False),
+            rx.hstack(close_button(id="deposit-view-close"), justify="end", width="100%"),
+            spacing="4", width="100%",
         ),
-        open=S.view_open,
-        on_open_change=S.set_view_open,
+        open_=S.view_open, on_open_change=S.set_view_open, max_width="880px", id_="deposit-view",
+        title_id="deposit-view-title",
     )
 
 
 def deposit_amm_dialog() -> rx.Component:
     """The term deposit AMM modal: read-only, Reprocess on a transaction in error or still pending."""
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(rx.hstack(rx.text("AMM transactions"), rx.text(S.amm_title, weight="regular",
-                                                                          color=rx.color("gray", 11)),
-                                      spacing="3", wrap="wrap"), id="deposit-amm-title"),
-            rx.vstack(
-                rx.hstack(rx.text("Deal status", size="2", color=rx.color("gray", 10)),
-                          rx.badge(S.amm_deal_status, variant="soft", id="amm-deal-status"), spacing="2", align="center"),
-                _tx_table(S.amm_rows, amm=True),
-                rx.hstack(close_button(id="deposit-amm-close"),
-                          justify="end", width="100%"),
-                spacing="4", width="100%",
-            ),
-            max_width="960px",
-            id="deposit-amm",
-            **STATIC,
+    return modal(
+        rx.hstack(rx.text("AMM transactions"), rx.text(S.amm_title, weight="regular", color=rx.color("gray", 11)),
+                  spacing="3", wrap="wrap"),
+        rx.vstack(
+            rx.hstack(rx.text("Deal status", size="2", color=rx.color("gray", 10)),
+                      rx.badge(S.amm_deal_status, variant="soft", id="amm-deal-status"), spacing="2", align="center"),
+            _tx_table(S.amm_rows, amm=True),
+            rx.hstack(close_button(id="deposit-amm-close"), justify="end", width="100%"),
+            spacing="4", width="100%",
         ),
-        open=S.amm_open,
-        on_open_change=S.set_amm_open,
+        open_=S.amm_open, on_open_change=S.set_amm_open, max_width="960px", id_="deposit-amm",
+        title_id="deposit-amm-title", keep_open=True,
     )
 
 

@@ -54,7 +54,7 @@ from app.domain import allocations as al
 from app.domain import validators as v
 from app.domain.permissions import Actor
 from app.services import industry_groups as ig_service
-from app.ui.components.widgets import field_error
+from app.ui.components.widgets import field_error, modal
 from app.ui.parse import to_int as _int
 
 FIELDS = ("allocation", "min", "max", "priority")
@@ -378,28 +378,24 @@ def industry_group_picker(
         NO_MATCH if all_added is None else rx.cond(all_added, NOTHING_TO_ADD, NO_MATCH),
         size="2", color=rx.color("gray", 10), padding="12px",
     )
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(PICKER_TITLE),
-            rx.dialog.description("Choose the groups to add; each one added leaves the list.", size="2",
-                                  color=rx.color("gray", 10)),
-            rx.vstack(
-                rx.input(rx.input.slot(rx.icon("search", size=14)), placeholder="Search industry groups",
-                         value=search, on_change=on_search, id=f"{prefix}-picker-search", width="100%")
-                if search is not None and on_search is not None else rx.fragment(),
-                rx.box(
-                    rx.cond(options.length() == 0, empty,
-                            rx.vstack(rx.foreach(options, option), spacing="1", width="100%")),
-                    max_height="50vh", overflow_y="auto", width="100%", padding_right="4px",
-                ),
-                rx.hstack(rx.dialog.close(rx.button("Done", variant="soft", type="button", id=f"{prefix}-picker-done")),
-                          justify="end", width="100%"),
-                spacing="3", width="100%", margin_top="12px",
+    return modal(
+        PICKER_TITLE,
+        rx.dialog.description("Choose the groups to add; each one added leaves the list.", size="2",
+                              color=rx.color("gray", 10)),
+        rx.vstack(
+            rx.input(rx.input.slot(rx.icon("search", size=14)), placeholder="Search industry groups",
+                     value=search, on_change=on_search, id=f"{prefix}-picker-search", width="100%")
+            if search is not None and on_search is not None else rx.fragment(),
+            rx.box(
+                rx.cond(options.length() == 0, empty,
+                        rx.vstack(rx.foreach(options, option), spacing="1", width="100%")),
+                max_height="50vh", overflow_y="auto", width="100%", padding_right="4px",
             ),
-            max_width="440px", id=f"{prefix}-picker",
+            rx.hstack(rx.dialog.close(rx.button("Done", variant="soft", type="button", id=f"{prefix}-picker-done")),
+                      justify="end", width="100%"),
+            spacing="3", width="100%", margin_top="12px",
         ),
-        open=open_,
-        on_open_change=on_open_change,
+        open_=open_, on_open_change=on_open_change, max_width="440px", id_=f"{prefix}-picker",
     )
 
 

@@ -372,6 +372,24 @@ def load_more_controls(state: Any) -> rx.Component:
 
 
 # ---- dialogs ----------------------------------------------------------------------------------
+# A click outside does not close a form being edited (only its Cancel or Escape).
+KEEP_OPEN = {"on_pointer_down_outside": rx.prevent_default, "on_interact_outside": rx.prevent_default}
+
+
+def modal(title: Any, *body: rx.Component, open_: Any, on_open_change: Any = None, id_: Any = None,
+          title_id: Any = None, keep_open: bool = False, **props: Any) -> rx.Component:
+    """A dialog: its title over `body`; `props` style its content (max_width ...); `keep_open` for a
+    form (see KEEP_OPEN)."""
+    named = {"id": id_} if id_ is not None else {}
+    title_named = {"id": title_id} if title_id is not None else {}
+    return rx.dialog.root(
+        rx.dialog.content(rx.dialog.title(title, **title_named), *body, **named, **(KEEP_OPEN if keep_open else {}),
+                          **props),
+        open=open_,
+        **({"on_open_change": on_open_change} if on_open_change is not None else {}),
+    )
+
+
 def cancel_button(**props: Any) -> rx.Component:
     """The grey "Cancel" beside a dialog's or a form's main button (`props`: on_click, id ...)."""
     return rx.button("Cancel", variant="soft", color_scheme="gray", **props)

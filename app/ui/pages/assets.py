@@ -9,8 +9,8 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    SPREADSHEET_ACCEPT, cancel_button, clickable_row, close_button, empty_row, field, file_drop_zone, list_count,
-    list_footer, page_controls, plain_header, sort_header, table_card, table_rows, text_input, upload_button,
+    cancel_button, clickable_row, close_button, empty_row, field, file_drop_zone, list_count, list_footer, modal,
+    page_controls, plain_header, sort_header, SPREADSHEET_ACCEPT, table_card, table_rows, text_input, upload_button,
 )
 from app.ui.components.asset_picker import AssetPickerState, asset_picker
 from app.ui.states.assets import ALL, NONE, PICK_TARGET, UPLOAD_FAILED, UPLOAD_ID, AssetRow, AssetsState
@@ -207,17 +207,13 @@ def _detail_dialog() -> rx.Component:
         ),
         spacing="4", width="100%",
     )
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(rx.hstack(rx.text(d.code, weight="bold"), rx.text(d.name, weight="regular",
-                                                                              color=rx.color("gray", 11)),
-                                      spacing="3", wrap="wrap"), id="detail-title"),
-            rx.cond(s.detail_loading, rx.center(rx.spinner(size="3"), height="240px"), body),
-            max_width="760px",
-            id="asset-detail",
-        ),
-        open=s.detail_open,
-        on_open_change=s.set_detail_open,
+    return modal(
+        rx.hstack(rx.text(d.code, weight="bold"), rx.text(d.name, weight="regular",
+                                                                          color=rx.color("gray", 11)),
+                                  spacing="3", wrap="wrap"),
+        rx.cond(s.detail_loading, rx.center(rx.spinner(size="3"), height="240px"), body),
+        open_=s.detail_open, on_open_change=s.set_detail_open, max_width="760px", id_="asset-detail",
+        title_id="detail-title",
     )
 
 
@@ -278,15 +274,10 @@ def _import_dialog() -> rx.Component:
         ),
         spacing="3", width="100%",
     )
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title("Import prices"),
-            rx.cond(s.import_done, done, choose),
-            max_width="600px",
-            id="import-dialog",
-        ),
-        open=s.upload_open,
-        on_open_change=s.set_upload_open,
+    return modal(
+        "Import prices",
+        rx.cond(s.import_done, done, choose),
+        open_=s.upload_open, on_open_change=s.set_upload_open, max_width="600px", id_="import-dialog",
     )
 
 
@@ -313,33 +304,28 @@ def _form_select(key: str, label: str, options: Any, none_label: str = "", requi
 
 def _form_dialog() -> rx.Component:
     s = AssetsState
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(s.form_title),
-            rx.vstack(
-                rx.grid(
-                    _form_input("code", "Code", required=True, placeholder="e.g. BHP", max_length=20),
-                    _form_input("name", "Name", required=True, placeholder="e.g. BHP Group Limited"),
-                    _form_select("class_id", "Class", s.class_options, required=True),
-                    _form_select("type_id", "Type", s.type_options, none_label="No type"),
-                    _form_select("industry_group_id", "Industry group", s.group_options, none_label="No industry group"),
-                    _form_select("firm_id", "Available to", s.firm_options, none_label="Every firm (shared universe)"),
-                    _form_input("dividend_yield", "Dividend yield (%)", placeholder="e.g. 4.5", input_mode="decimal"),
-                    _form_input("url", "Link", placeholder="https://www.asx.com.au/markets/company/bhp"),
-                    columns=rx.breakpoints(initial="1", sm="2"), spacing="4", width="100%",
-                ),
-                rx.hstack(
-                    cancel_button(on_click=s.close_form, id="asset-cancel"),
-                    rx.button("Save", on_click=s.save_asset, loading=s.saving, id="asset-save"),
-                    justify="end", spacing="3", width="100%",
-                ),
-                spacing="4", width="100%",
+    return modal(
+        s.form_title,
+        rx.vstack(
+            rx.grid(
+                _form_input("code", "Code", required=True, placeholder="e.g. BHP", max_length=20),
+                _form_input("name", "Name", required=True, placeholder="e.g. BHP Group Limited"),
+                _form_select("class_id", "Class", s.class_options, required=True),
+                _form_select("type_id", "Type", s.type_options, none_label="No type"),
+                _form_select("industry_group_id", "Industry group", s.group_options, none_label="No industry group"),
+                _form_select("firm_id", "Available to", s.firm_options, none_label="Every firm (shared universe)"),
+                _form_input("dividend_yield", "Dividend yield (%)", placeholder="e.g. 4.5", input_mode="decimal"),
+                _form_input("url", "Link", placeholder="https://www.asx.com.au/markets/company/bhp"),
+                columns=rx.breakpoints(initial="1", sm="2"), spacing="4", width="100%",
             ),
-            max_width="640px",
-            id="asset-form",
+            rx.hstack(
+                cancel_button(on_click=s.close_form, id="asset-cancel"),
+                rx.button("Save", on_click=s.save_asset, loading=s.saving, id="asset-save"),
+                justify="end", spacing="3", width="100%",
+            ),
+            spacing="4", width="100%",
         ),
-        open=s.form_open,
-        on_open_change=s.set_form_open,
+        open_=s.form_open, on_open_change=s.set_form_open, max_width="640px", id_="asset-form",
     )
 
 

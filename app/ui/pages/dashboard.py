@@ -10,7 +10,8 @@ from app.ui import routes
 from app.ui.components.bulk_progress import bulk_progress_modal
 from app.ui.components.layout import card, page
 from app.ui.components.widgets import (
-    empty_row, list_count, list_footer, page_controls, plain_header, row_menu, sort_header, table_card, table_rows,
+    empty_row, list_count, list_footer, modal, page_controls, plain_header, row_menu, sort_header, table_card,
+    table_rows,
 )
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
@@ -242,31 +243,27 @@ def _detail() -> rx.Component:
                                                           text_align="left" if i == 0 else "right")
                               for i, label in enumerate(labels)])
 
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(S.detail_name, id="detail-title"),
-            rx.dialog.description("Current share of the portfolio's value against the model, at the last close.",
-                                  size="2", color=rx.color("gray", 10)),
-            rx.box(
-                rx.table.root(rx.table.header(heads("Class", "Value", "Current", "Target", "Band", "Breach")),
-                              rx.table.body(rx.foreach(S.detail_classes, _class_row)), size="1", width="100%"),
-                rx.text("Assets", size="3", weight="bold", margin_top="16px", margin_bottom="4px"),
-                rx.table.root(rx.table.header(heads("Asset", "Value", "Current", "Model weight", "Difference")),
-                              rx.table.body(rx.foreach(S.detail_assets, _asset_row)), size="1", width="100%"),
-                max_height="60vh", overflow_y="auto", margin_top="12px", id="detail-tables",
-            ),
-            rx.hstack(
-                rx.cond(S.can_calculate,
-                        rx.button(rx.icon("calculator", size=14), "Calculate target portfolio",
-                                  on_click=[S.calculate_one(S.detail_id), S.close_detail], id="detail-calculate")),
-                rx.spacer(),
-                rx.button("Close", variant="soft", color_scheme="gray", on_click=S.close_detail, id="detail-close"),
-                margin_top="16px", width="100%",
-            ),
-            max_width="760px",
+    return modal(
+        S.detail_name,
+        rx.dialog.description("Current share of the portfolio's value against the model, at the last close.",
+                              size="2", color=rx.color("gray", 10)),
+        rx.box(
+            rx.table.root(rx.table.header(heads("Class", "Value", "Current", "Target", "Band", "Breach")),
+                          rx.table.body(rx.foreach(S.detail_classes, _class_row)), size="1", width="100%"),
+            rx.text("Assets", size="3", weight="bold", margin_top="16px", margin_bottom="4px"),
+            rx.table.root(rx.table.header(heads("Asset", "Value", "Current", "Model weight", "Difference")),
+                          rx.table.body(rx.foreach(S.detail_assets, _asset_row)), size="1", width="100%"),
+            max_height="60vh", overflow_y="auto", margin_top="12px", id="detail-tables",
         ),
-        open=S.detail_id != 0,
-        on_open_change=lambda _: S.close_detail(),
+        rx.hstack(
+            rx.cond(S.can_calculate,
+                    rx.button(rx.icon("calculator", size=14), "Calculate target portfolio",
+                              on_click=[S.calculate_one(S.detail_id), S.close_detail], id="detail-calculate")),
+            rx.spacer(),
+            rx.button("Close", variant="soft", color_scheme="gray", on_click=S.close_detail, id="detail-close"),
+            margin_top="16px", width="100%",
+        ),
+        open_=S.detail_id != 0, on_open_change=lambda _: S.close_detail(), max_width="760px", title_id="detail-title",
     )
 
 

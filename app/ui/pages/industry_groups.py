@@ -10,7 +10,7 @@ from reflex_components_radix.themes.components.table import TableRow
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    cancel_button, confirm_dialog_of, empty_row, field, plain_header, row_menu, table_card, table_rows,
+    cancel_button, confirm_dialog_of, empty_row, field, modal, plain_header, row_menu, table_card, table_rows,
 )
 from app.ui.states.base import AppState
 from app.ui.states.industry_groups import IndustryGroupsState as S
@@ -105,32 +105,27 @@ def _editor_dialog() -> rx.Component:
         ),
         spacing="2", width="100%",
     )
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(S.editor_heading),
-            rx.form(
-                rx.vstack(
-                    field("Title", rx.input(value=S.editor_title, on_change=S.set_editor_title, id="ig-title",
-                                            name="title", placeholder="e.g. Information Technology", width="100%",
-                                            auto_focus=True,
-                                            color_scheme=rx.cond(S.editor_errors["title"] != "", "red", "gray")),
-                          S.editor_errors["title"], required=True),
-                    field("Colour", color_picker, S.editor_errors["color"]),
-                    rx.hstack(
-                        rx.dialog.close(cancel_button(type="button", id="ig-cancel")),
-                        rx.button(rx.icon("check", size=16), "Save", type="submit", id="ig-save", loading=S.saving),
-                        justify="end", spacing="3", width="100%",
-                    ),
-                    spacing="4", width="100%", margin_top="8px",
+    return modal(
+        S.editor_heading,
+        rx.form(
+            rx.vstack(
+                field("Title", rx.input(value=S.editor_title, on_change=S.set_editor_title, id="ig-title",
+                                        name="title", placeholder="e.g. Information Technology", width="100%",
+                                        auto_focus=True,
+                                        color_scheme=rx.cond(S.editor_errors["title"] != "", "red", "gray")),
+                      S.editor_errors["title"], required=True),
+                field("Colour", color_picker, S.editor_errors["color"]),
+                rx.hstack(
+                    rx.dialog.close(cancel_button(type="button", id="ig-cancel")),
+                    rx.button(rx.icon("check", size=16), "Save", type="submit", id="ig-save", loading=S.saving),
+                    justify="end", spacing="3", width="100%",
                 ),
-                on_submit=S.save_group,
-                width="100%",
+                spacing="4", width="100%", margin_top="8px",
             ),
-            max_width="440px",
-            id="ig-editor",
+            on_submit=S.save_group,
+            width="100%",
         ),
-        open=S.editor_open,
-        on_open_change=S.set_editor_open,
+        open_=S.editor_open, on_open_change=S.set_editor_open, max_width="440px", id_="ig-editor",
     )
 
 

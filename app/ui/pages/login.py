@@ -1,47 +1,43 @@
 import reflex as rx
 
 from app.ui.components.layout import centered_card
-from app.ui.components.widgets import cancel_button, email_props
+from app.ui.components.widgets import cancel_button, email_props, modal
 from app.ui.states.login import LoginState
 
 
 def recovery_modal() -> rx.Component:
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title("Password recovery"),
-            rx.cond(
-                LoginState.recovery_sent,
+    return modal(
+        "Password recovery",
+        rx.cond(
+            LoginState.recovery_sent,
+            rx.vstack(
+                rx.callout("If this e-mail belongs to an account, we have sent it a link to reset the password.",
+                           icon="mail-check", color_scheme="green", id="recovery-sent"),
+                rx.cond(LoginState.recovery_webmail != "",
+                        rx.link("Open your mailbox", href=LoginState.recovery_webmail, is_external=True, id="webmail-link")),
+                rx.text("This window closes in ", LoginState.recovery_countdown, " s.", size="1", color=rx.color("gray", 10)),
+                spacing="3",
+            ),
+            rx.form(
                 rx.vstack(
-                    rx.callout("If this e-mail belongs to an account, we have sent it a link to reset the password.",
-                               icon="mail-check", color_scheme="green", id="recovery-sent"),
-                    rx.cond(LoginState.recovery_webmail != "",
-                            rx.link("Open your mailbox", href=LoginState.recovery_webmail, is_external=True, id="webmail-link")),
-                    rx.text("This window closes in ", LoginState.recovery_countdown, " s.", size="1", color=rx.color("gray", 10)),
+                    rx.text("Enter the e-mail you sign in with and we will send you a reset link.", size="2"),
+                    rx.input(value=LoginState.recovery_email, on_change=LoginState.set_recovery_email,
+                             placeholder="name@example.com", id="recovery-email", name="recovery-email", width="100%",
+                             **email_props({"type": "email"}),
+                             color_scheme=rx.cond(LoginState.recovery_error != "", "red", "gray")),
+                    rx.cond(LoginState.recovery_error != "",
+                            rx.text(LoginState.recovery_error, size="1", color=rx.color("red", 11), id="recovery-error")),
+                    rx.hstack(
+                        cancel_button(type="button", on_click=LoginState.close_recovery),
+                        rx.button("Send link", type="submit", id="recovery-submit"),
+                        justify="end", width="100%",
+                    ),
                     spacing="3",
                 ),
-                rx.form(
-                    rx.vstack(
-                        rx.text("Enter the e-mail you sign in with and we will send you a reset link.", size="2"),
-                        rx.input(value=LoginState.recovery_email, on_change=LoginState.set_recovery_email,
-                                 placeholder="name@example.com", id="recovery-email", name="recovery-email", width="100%",
-                                 **email_props({"type": "email"}),
-                                 color_scheme=rx.cond(LoginState.recovery_error != "", "red", "gray")),
-                        rx.cond(LoginState.recovery_error != "",
-                                rx.text(LoginState.recovery_error, size="1", color=rx.color("red", 11), id="recovery-error")),
-                        rx.hstack(
-                            cancel_button(type="button", on_click=LoginState.close_recovery),
-                            rx.button("Send link", type="submit", id="recovery-submit"),
-                            justify="end", width="100%",
-                        ),
-                        spacing="3",
-                    ),
-                    on_submit=LoginState.request_recovery,
-                ),
+                on_submit=LoginState.request_recovery,
             ),
-            max_width="420px",
         ),
-        open=LoginState.recovery_open,
-        on_open_change=lambda _: LoginState.close_recovery(),
+        open_=LoginState.recovery_open, on_open_change=lambda _: LoginState.close_recovery(), max_width="420px",
     )
 
 

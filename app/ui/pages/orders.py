@@ -11,8 +11,8 @@ from app.domain.orders import CONFIRMATION_COLUMNS
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    SPREADSHEET_ACCEPT, cancel_button, download_button, empty_row, field, field_error, file_drop_zone, list_count,
-    list_footer, page_controls, plain_header, table_card, table_rows, text_input, upload_button,
+    cancel_button, download_button, empty_row, field, field_error, file_drop_zone, list_count, list_footer, modal,
+    page_controls, plain_header, SPREADSHEET_ACCEPT, table_card, table_rows, text_input, upload_button,
 )
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
@@ -25,7 +25,6 @@ NUMBER = {"text_align": "right", "font_variant_numeric": "tabular-nums", "white_
 MUTED = {"size": "1", "color": rx.color("gray", 10)}
 BROKER_EMPTY = ("No Desktop Broker orders: approved trade recommendations of portfolios with Desktop Broker show "
                 "here, and stay until the broker has executed them.")
-STATIC = {"on_pointer_down_outside": rx.prevent_default, "on_interact_outside": rx.prevent_default}
 
 
 # ---- shared pieces ------------------------------------------------------------------------------------
@@ -221,36 +220,32 @@ def _form_field(label: str, key: str, id_: str, required: bool = False, **props:
 
 def _execute_modal() -> rx.Component:
     S = OrdersState
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title("Record execution"),
-            rx.dialog.description(S.ex_title, size="2", color=rx.color("gray", 11), id="execute-title"),
-            rx.vstack(
-                rx.grid(
-                    field("Quantity", rx.text(S.ex_quantity, size="3", weight="medium", id="ex-quantity",
-                                              font_variant_numeric="tabular-nums", padding_y="4px"),
-                          hint="The placed order's quantity"),
-                    _form_field("Price ($)", "price", "ex-price", required=True, input_mode="decimal", max_length=30),
-                    _form_field("Brokerage ($)", "fee", "ex-fee", input_mode="decimal", max_length=30),
-                    _form_field("Contract note", "contract_note", "ex-contract-note", max_length=80),
-                    _form_field("Trade date", "trade_date", "ex-trade-date", required=True),
-                    _form_field("Settlement date", "settlement_date", "ex-settlement-date"),
-                    columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
-                ),
-                field_error(S.form_error, "execute-error"),
-                rx.text("The holdings and the cash of the portfolio move with the execution.", **MUTED),
-                rx.hstack(
-                    cancel_button(on_click=S.close_form, id="execute-cancel", type="button"),
-                    rx.button(rx.icon("circle-check", size=14), "Record execution", on_click=S.save_execution,
-                              loading=S.saving, id="execute-save", type="button"),
-                    justify="end", spacing="3", width="100%",
-                ),
-                spacing="3", width="100%", margin_top="12px",
+    return modal(
+        "Record execution",
+        rx.dialog.description(S.ex_title, size="2", color=rx.color("gray", 11), id="execute-title"),
+        rx.vstack(
+            rx.grid(
+                field("Quantity", rx.text(S.ex_quantity, size="3", weight="medium", id="ex-quantity",
+                                          font_variant_numeric="tabular-nums", padding_y="4px"),
+                      hint="The placed order's quantity"),
+                _form_field("Price ($)", "price", "ex-price", required=True, input_mode="decimal", max_length=30),
+                _form_field("Brokerage ($)", "fee", "ex-fee", input_mode="decimal", max_length=30),
+                _form_field("Contract note", "contract_note", "ex-contract-note", max_length=80),
+                _form_field("Trade date", "trade_date", "ex-trade-date", required=True),
+                _form_field("Settlement date", "settlement_date", "ex-settlement-date"),
+                columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
             ),
-            max_width="560px", id="execute-modal", **STATIC,
+            field_error(S.form_error, "execute-error"),
+            rx.text("The holdings and the cash of the portfolio move with the execution.", **MUTED),
+            rx.hstack(
+                cancel_button(on_click=S.close_form, id="execute-cancel", type="button"),
+                rx.button(rx.icon("circle-check", size=14), "Record execution", on_click=S.save_execution,
+                          loading=S.saving, id="execute-save", type="button"),
+                justify="end", spacing="3", width="100%",
+            ),
+            spacing="3", width="100%", margin_top="12px",
         ),
-        open=S.form_open,
-        on_open_change=S.set_form_open,
+        open_=S.form_open, on_open_change=S.set_form_open, max_width="560px", id_="execute-modal", keep_open=True,
     )
 
 
@@ -279,38 +274,34 @@ def _upload_modal() -> rx.Component:
     zone = file_drop_zone(UPLOAD_ID, "Drop a CSV or Excel (.xlsx) file here, or click to choose one",
                           accept=SPREADSHEET_ACCEPT)
     confirm = upload_button("Upload", UPLOAD_ID, S.upload, S.no_file, S.uploading)
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title("Upload execution file"),
-            rx.vstack(
-                rx.text("The broker's executed trades: every line executes its placed order (matched by account, "
-                        "code, side and quantity), or none is executed and the wrong lines are named.", size="2",
-                        color=rx.color("gray", 11)),
-                zone,
-                rx.text("Columns (header row): " + ", ".join(CONFIRMATION_COLUMNS) + "; optional reference. Side BUY "
-                        "or SELL (B or S); dates DD/MM/YYYY; account is the broker account or the HIN.", **MUTED),
-                rx.cond(S.upload_error != "", rx.callout(
-                    rx.vstack(
-                        rx.text(S.upload_error, size="2", id="upload-error"),
-                        rx.foreach(S.upload_lines, lambda d: rx.hstack(
-                            rx.text(d.label, size="1", weight="bold", white_space="nowrap", min_width="56px"),
-                            rx.text(d.value, size="1"),
-                            spacing="2", align="start", class_name="upload-line")),
-                        spacing="1", max_height="30vh", overflow_y="auto", width="100%",
-                    ),
-                    icon="triangle-alert", color_scheme="red", width="100%", id="upload-failure",
-                )),
-                rx.hstack(
-                    cancel_button(on_click=S.close_upload, id="upload-cancel", disabled=S.uploading),
-                    confirm,
-                    justify="end", spacing="3", width="100%",
+    return modal(
+        "Upload execution file",
+        rx.vstack(
+            rx.text("The broker's executed trades: every line executes its placed order (matched by account, "
+                    "code, side and quantity), or none is executed and the wrong lines are named.", size="2",
+                    color=rx.color("gray", 11)),
+            zone,
+            rx.text("Columns (header row): " + ", ".join(CONFIRMATION_COLUMNS) + "; optional reference. Side BUY "
+                    "or SELL (B or S); dates DD/MM/YYYY; account is the broker account or the HIN.", **MUTED),
+            rx.cond(S.upload_error != "", rx.callout(
+                rx.vstack(
+                    rx.text(S.upload_error, size="2", id="upload-error"),
+                    rx.foreach(S.upload_lines, lambda d: rx.hstack(
+                        rx.text(d.label, size="1", weight="bold", white_space="nowrap", min_width="56px"),
+                        rx.text(d.value, size="1"),
+                        spacing="2", align="start", class_name="upload-line")),
+                    spacing="1", max_height="30vh", overflow_y="auto", width="100%",
                 ),
-                spacing="3", width="100%",
+                icon="triangle-alert", color_scheme="red", width="100%", id="upload-failure",
+            )),
+            rx.hstack(
+                cancel_button(on_click=S.close_upload, id="upload-cancel", disabled=S.uploading),
+                confirm,
+                justify="end", spacing="3", width="100%",
             ),
-            max_width="600px", id="upload-modal",
+            spacing="3", width="100%",
         ),
-        open=S.upload_open,
-        on_open_change=S.set_upload_open,
+        open_=S.upload_open, on_open_change=S.set_upload_open, max_width="600px", id_="upload-modal",
     )
 
 

@@ -6,7 +6,7 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    clickable_row, close_button, empty_row, list_footer, page_controls, plain_header, table_card, table_rows,
+    clickable_row, close_button, empty_row, list_footer, modal, page_controls, plain_header, table_card, table_rows,
 )
 from app.ui.states.base import AppState
 from app.ui.states.outbox import OutboxState
@@ -35,56 +35,53 @@ def _row(row) -> rx.Component:
 
 
 def _mail_dialog() -> rx.Component:
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(OutboxState.mail_subject, id="mail-subject"),
-            rx.grid(
-                rx.text("To", size="2", color=rx.color("gray", 10)),
-                rx.text(OutboxState.mail_to, size="2", id="mail-to", overflow_wrap="anywhere", min_width="0"),
-                rx.text("Date", size="2", color=rx.color("gray", 10)),
-                rx.text(rx.moment(OutboxState.mail_created_at, format=DATE_TIME), size="2", id="mail-date"),
-                rx.text("Status", size="2", color=rx.color("gray", 10)),
-                rx.box(_status(OutboxState.mail_status)),
-                columns="auto 1fr",
-                spacing_x="4",
-                spacing_y="2",
-                align_items="center",
-            ),
-            rx.cond(OutboxState.mail_error != "",
-                    rx.callout(OutboxState.mail_error, icon="circle-alert", color_scheme="red", size="1", margin_top="12px")),
-            rx.box(
-                rx.text(
-                    rx.foreach(
-                        OutboxState.mail_segments,
-                        lambda seg: rx.cond(
-                            seg["href"] != "",
-                            rx.link(seg["text"], href=seg["href"], is_external=True, class_name="mail-link",
-                                    word_break="break-all"),
-                            rx.text.span(seg["text"]),
-                        ),
-                    ),
-                    size="2",
-                    white_space="pre-wrap",
-                    overflow_wrap="anywhere",
-                ),
-                id="mail-body",
-                margin_top="16px",
-                padding="16px",
-                border_radius="8px",
-                background=rx.color("gray", 2),
-                border=f"1px solid {rx.color('gray', 4)}",
-                max_height="50vh",
-                overflow_y="auto",
-            ),
-            rx.hstack(
-                close_button(id="mail-close"),
-                justify="end",
-                margin_top="16px",
-            ),
-            max_width="640px",
+    return modal(
+        OutboxState.mail_subject,
+        rx.grid(
+            rx.text("To", size="2", color=rx.color("gray", 10)),
+            rx.text(OutboxState.mail_to, size="2", id="mail-to", overflow_wrap="anywhere", min_width="0"),
+            rx.text("Date", size="2", color=rx.color("gray", 10)),
+            rx.text(rx.moment(OutboxState.mail_created_at, format=DATE_TIME), size="2", id="mail-date"),
+            rx.text("Status", size="2", color=rx.color("gray", 10)),
+            rx.box(_status(OutboxState.mail_status)),
+            columns="auto 1fr",
+            spacing_x="4",
+            spacing_y="2",
+            align_items="center",
         ),
-        open=OutboxState.mail_open,
-        on_open_change=lambda _: OutboxState.close_mail(),
+        rx.cond(OutboxState.mail_error != "",
+                rx.callout(OutboxState.mail_error, icon="circle-alert", color_scheme="red", size="1", margin_top="12px")),
+        rx.box(
+            rx.text(
+                rx.foreach(
+                    OutboxState.mail_segments,
+                    lambda seg: rx.cond(
+                        seg["href"] != "",
+                        rx.link(seg["text"], href=seg["href"], is_external=True, class_name="mail-link",
+                                word_break="break-all"),
+                        rx.text.span(seg["text"]),
+                    ),
+                ),
+                size="2",
+                white_space="pre-wrap",
+                overflow_wrap="anywhere",
+            ),
+            id="mail-body",
+            margin_top="16px",
+            padding="16px",
+            border_radius="8px",
+            background=rx.color("gray", 2),
+            border=f"1px solid {rx.color('gray', 4)}",
+            max_height="50vh",
+            overflow_y="auto",
+        ),
+        rx.hstack(
+            close_button(id="mail-close"),
+            justify="end",
+            margin_top="16px",
+        ),
+        open_=OutboxState.mail_open, on_open_change=lambda _: OutboxState.close_mail(), max_width="640px",
+        title_id="mail-subject",
     )
 
 

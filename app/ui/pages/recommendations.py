@@ -13,8 +13,8 @@ from app.ui.components.asset_picker import AssetPickerState, asset_picker
 from app.ui.components.layout import page
 from app.ui.components.model_selection import model_selection_header, model_selection_row, model_selection_toolbar
 from app.ui.components.widgets import (
-    cancel_button, confirm_dialog_of, download_button, empty_row, field_error, file_drop_zone, plain_header, table_card,
-    table_rows, upload_button,
+    cancel_button, confirm_dialog_of, download_button, empty_row, field_error, file_drop_zone, modal, plain_header,
+    table_card, table_rows, upload_button,
 )
 from app.ui.states.base import AppState
 from app.ui.states.recommendations import (
@@ -75,27 +75,23 @@ def _upload_dialog(state: Any, upload_id: str, title: Any, description: Any) -> 
     """The upload modal (spec 002 s2): amend or replace, the file, confirm and cancel."""
     zone = file_drop_zone(upload_id, "Drop a CSV or Excel file here, or click to choose one", note="Columns: " + description)
     confirm = upload_button("Confirm", upload_id, state.upload, state.no_file, state.uploading)
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(title),
-            rx.vstack(
-                rx.text("Upload type", size="2", weight="medium"),
-                _upload_type_choice(state),
-                rx.text("File", size="2", weight="medium", margin_top="8px"),
-                zone,
-                field_error(state.upload_error, "upload-error"),
-                rx.cond(state.uploading, rx.hstack(rx.spinner(size="1"), rx.text("Uploading...", size="1"), spacing="2")),
-                rx.hstack(
-                    cancel_button(on_click=state.close_upload, id="upload-cancel", disabled=state.uploading),
-                    confirm,
-                    justify="end", spacing="3", width="100%", margin_top="8px",
-                ),
-                spacing="2", width="100%",
+    return modal(
+        title,
+        rx.vstack(
+            rx.text("Upload type", size="2", weight="medium"),
+            _upload_type_choice(state),
+            rx.text("File", size="2", weight="medium", margin_top="8px"),
+            zone,
+            field_error(state.upload_error, "upload-error"),
+            rx.cond(state.uploading, rx.hstack(rx.spinner(size="1"), rx.text("Uploading...", size="1"), spacing="2")),
+            rx.hstack(
+                cancel_button(on_click=state.close_upload, id="upload-cancel", disabled=state.uploading),
+                confirm,
+                justify="end", spacing="3", width="100%", margin_top="8px",
             ),
-            max_width="520px",
+            spacing="2", width="100%",
         ),
-        open=state.upload_open,
-        on_open_change=state.set_upload_open,
+        open_=state.upload_open, on_open_change=state.set_upload_open, max_width="520px",
     )
 
 
@@ -329,14 +325,11 @@ def _results_dialog() -> rx.Component:
             spacing="2", align="start", class_name="bulk-result",
         )
 
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(B.results_title, id="bulk-results-title"),
-            rx.box(rx.vstack(rx.foreach(B.results, result), spacing="3"), max_height="50vh", overflow_y="auto"),
-            rx.hstack(rx.button("Close", on_click=B.close_results, id="bulk-results-close"), justify="end", margin_top="16px"),
-            max_width="520px",
-        ),
-        open=B.results_open,
+    return modal(
+        B.results_title,
+        rx.box(rx.vstack(rx.foreach(B.results, result), spacing="3"), max_height="50vh", overflow_y="auto"),
+        rx.hstack(rx.button("Close", on_click=B.close_results, id="bulk-results-close"), justify="end", margin_top="16px"),
+        open_=B.results_open, max_width="520px", title_id="bulk-results-title",
     )
 
 

@@ -12,7 +12,7 @@ from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
 from app.ui.components.widgets import (
-    cancel_button, clickable_row, download_button, empty_row, field, field_error, list_count, list_footer,
+    cancel_button, clickable_row, download_button, empty_row, field, field_error, list_count, list_footer, modal,
     page_controls, pagination, plain_header, table_card, table_rows, text_input,
 )
 from app.ui.states.advice_versions import VERSION_PAGE_SIZES
@@ -320,34 +320,30 @@ def _add_field(label: str, key: str, id_: str, required: bool = True, hint: str 
 
 
 def _add_dialog() -> rx.Component:
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title("Add transaction"),
-            rx.dialog.description("A transaction added to these trade recommendations before they are validated.",
-                                  size="2", color=rx.color("gray", 10)),
-            rx.vstack(
-                _add_field("Code", "code", "add-code", placeholder="e.g. BHP", auto_complete="off"),
-                field("Action", rx.select.root(
-                    rx.select.trigger(id="add-action", width="100%"),
-                    rx.select.content(*[rx.select.item(label, value=value) for value, label in ACTIONS]),
-                    value=S.form["action"], on_change=lambda value: S.set_form_field("action", value),
-                ), required=True),
-                _add_field("Units", "quantity", "add-units", input_mode="decimal"),
-                _add_field("Price", "price", "add-price", required=False, hint="Leave empty for the last close price.",
-                           input_mode="decimal"),
-                rx.cond(S.add_error != "", rx.callout(S.add_error, icon="triangle-alert", color_scheme="red", size="1",
-                                                       id="add-error", width="100%")),
-                spacing="3", width="100%", margin_top="12px",
-            ),
-            rx.hstack(
-                cancel_button(on_click=S.close_form, id="add-cancel"),
-                rx.button("Add", on_click=S.save_add, loading=S.saving, id="add-save"),
-                justify="end", spacing="3", margin_top="16px",
-            ),
-            max_width="440px", id="add-dialog",
+    return modal(
+        "Add transaction",
+        rx.dialog.description("A transaction added to these trade recommendations before they are validated.",
+                              size="2", color=rx.color("gray", 10)),
+        rx.vstack(
+            _add_field("Code", "code", "add-code", placeholder="e.g. BHP", auto_complete="off"),
+            field("Action", rx.select.root(
+                rx.select.trigger(id="add-action", width="100%"),
+                rx.select.content(*[rx.select.item(label, value=value) for value, label in ACTIONS]),
+                value=S.form["action"], on_change=lambda value: S.set_form_field("action", value),
+            ), required=True),
+            _add_field("Units", "quantity", "add-units", input_mode="decimal"),
+            _add_field("Price", "price", "add-price", required=False, hint="Leave empty for the last close price.",
+                       input_mode="decimal"),
+            rx.cond(S.add_error != "", rx.callout(S.add_error, icon="triangle-alert", color_scheme="red", size="1",
+                                                   id="add-error", width="100%")),
+            spacing="3", width="100%", margin_top="12px",
         ),
-        open=S.form_open,
-        on_open_change=S.set_form_open,
+        rx.hstack(
+            cancel_button(on_click=S.close_form, id="add-cancel"),
+            rx.button("Add", on_click=S.save_add, loading=S.saving, id="add-save"),
+            justify="end", spacing="3", margin_top="16px",
+        ),
+        open_=S.form_open, on_open_change=S.set_form_open, max_width="440px", id_="add-dialog",
     )
 
 
@@ -363,32 +359,28 @@ def _history_row(row: HistoryRow) -> rx.Component:
 
 
 def _history_dialog() -> rx.Component:
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title("History"),
-            rx.box(
-                rx.table.root(
-                    rx.table.header(rx.table.row(plain_header("Date"), plain_header("User"), plain_header("Action"),
-                                                 plain_header("Detail"))),
-                    rx.table.body(rx.cond(S.history_rows.length() == 0,
-                                          empty_row(4, rx.cond(S.history_loading, "Loading...", "No history yet.")),
-                                          rx.foreach(S.history_rows, _history_row)), id="history-table"),
-                    size="1", variant="ghost", width="100%",
-                ),
-                overflow_x="auto", max_height="60vh", overflow_y="auto", width="100%",
+    return modal(
+        "History",
+        rx.box(
+            rx.table.root(
+                rx.table.header(rx.table.row(plain_header("Date"), plain_header("User"), plain_header("Action"),
+                                             plain_header("Detail"))),
+                rx.table.body(rx.cond(S.history_rows.length() == 0,
+                                      empty_row(4, rx.cond(S.history_loading, "Loading...", "No history yet.")),
+                                      rx.foreach(S.history_rows, _history_row)), id="history-table"),
+                size="1", variant="ghost", width="100%",
             ),
-            rx.hstack(
-                rx.text(S.history_total.to_string() + " actions", **MUTED),
-                rx.spacer(),
-                rx.cond(S.history_pages > 1, pagination(S.history_page, S.history_pages, S.history_visible, S.history_go)),
-                rx.button("Close", variant="soft", color_scheme="gray", on_click=S.set_history_open(False),
-                          id="history-close"),
-                spacing="3", align="center", margin_top="12px", wrap="wrap",
-            ),
-            max_width="760px", id="history-dialog",
+            overflow_x="auto", max_height="60vh", overflow_y="auto", width="100%",
         ),
-        open=S.history_open,
-        on_open_change=S.set_history_open,
+        rx.hstack(
+            rx.text(S.history_total.to_string() + " actions", **MUTED),
+            rx.spacer(),
+            rx.cond(S.history_pages > 1, pagination(S.history_page, S.history_pages, S.history_visible, S.history_go)),
+            rx.button("Close", variant="soft", color_scheme="gray", on_click=S.set_history_open(False),
+                      id="history-close"),
+            spacing="3", align="center", margin_top="12px", wrap="wrap",
+        ),
+        open_=S.history_open, on_open_change=S.set_history_open, max_width="760px", id_="history-dialog",
     )
 
 
