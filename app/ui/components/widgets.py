@@ -395,6 +395,17 @@ def cancel_button(**props: Any) -> rx.Component:
     return rx.button("Cancel", variant="soft", color_scheme="gray", **props)
 
 
+def form_actions(read_only: Any, on_cancel: Any, cancel_id: str, *saves: rx.Component) -> rx.Component:
+    """The bar under an editable form: Cancel, then its save buttons, at the right (as in a
+    dialog); nothing while the form is read-only."""
+    return rx.cond(
+        read_only,
+        rx.fragment(),
+        rx.hstack(cancel_button(type="button", on_click=on_cancel, id=cancel_id), *saves,
+                  justify="end", spacing="3", width="100%", wrap="wrap"),
+    )
+
+
 def close_button(**props: Any) -> rx.Component:
     """The grey "Close" that closes the dialog it stands in."""
     return rx.dialog.close(rx.button("Close", variant="soft", color_scheme="gray", **props))

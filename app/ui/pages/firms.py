@@ -6,7 +6,7 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    cancel_button, clickable_row, confirm_dialog_of, empty_row, field, file_src, form_grid, form_skeleton, image_picker,
+    clickable_row, confirm_dialog_of, empty_row, field, form_actions, file_src, form_grid, form_skeleton, image_picker,
     image_remove_dialog, list_count, list_footer, load_more_controls, plain_header, row_menu, search_input, section,
     sort_header, table_card, table_rows, text_input,
 )
@@ -178,14 +178,9 @@ def _fees() -> rx.Component:
 
 
 def _form_actions() -> rx.Component:
-    return rx.cond(
-        FirmFormState.read_only,
-        rx.fragment(),
-        rx.hstack(
-            cancel_button(type="button", on_click=FirmFormState.cancel, id="firm-cancel"),
-            rx.button(rx.icon("check", size=16), "Save", type="submit", id="firm-save", loading=FirmFormState.saving),
-            justify="end", spacing="3", width="100%",
-        ),
+    return form_actions(
+        FirmFormState.read_only, FirmFormState.cancel, "firm-cancel",
+        rx.button(rx.icon("check", size=16), "Save", type="submit", id="firm-save", loading=FirmFormState.saving),
     )
 
 

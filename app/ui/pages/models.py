@@ -14,7 +14,7 @@ from app.ui.components.industry_allocations import (
 )
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    cancel_button, clickable_row, confirm_dialog_of, empty_row, field, field_error, form_grid, form_skeleton,
+    clickable_row, confirm_dialog_of, empty_row, field, form_actions, field_error, form_grid, form_skeleton,
     list_count, list_footer, load_more_controls, pagination, plain_header, row_menu, search_input, section, sort_header,
     table_card, table_rows, text_input,
 )
@@ -637,18 +637,12 @@ def _tabs() -> rx.Component:
 
 
 def _form_actions() -> rx.Component:
-    return rx.cond(
-        F.read_only,
-        rx.fragment(),
-        rx.flex(
-            cancel_button(type="button", on_click=F.cancel, id="model-cancel"),
-            rx.spacer(),
-            rx.button(rx.icon("file-pen", size=16), "Save as draft", type="button", variant="soft",
-                      on_click=F.save("draft"), loading=F.saving, id="model-save-draft"),
-            rx.button(rx.icon("check", size=16), "Save and activate", type="button", on_click=F.save("active"),
-                      loading=F.saving, id="model-save-active"),
-            spacing="3", width="100%", wrap="wrap", align="center",
-        ),
+    return form_actions(
+        F.read_only, F.cancel, "model-cancel",
+        rx.button(rx.icon("file-pen", size=16), "Save as draft", type="button", variant="soft",
+                  on_click=F.save("draft"), loading=F.saving, id="model-save-draft"),
+        rx.button(rx.icon("check", size=16), "Save and activate", type="button", on_click=F.save("active"),
+                  loading=F.saving, id="model-save-active"),
     )
 
 

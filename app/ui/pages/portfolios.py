@@ -12,9 +12,9 @@ from app.ui.components.asset_picker import asset_picker
 from app.ui.components.industry_allocations import industry_allocations, industry_totals_bar
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    cancel_button, clickable_row, confirm_dialog_of, empty_row, field, field_error, form_grid, form_skeleton,
-    list_count, list_footer, load_more_button, page_controls, plain_header, row_menu, search_input, section,
-    sort_header, table_card, table_rows, text_input,
+    cancel_button, clickable_row, confirm_dialog_of, empty_row, field, field_error, form_actions, form_grid,
+    form_skeleton, list_count, list_footer, load_more_button, page_controls, plain_header, row_menu, search_input,
+    section, sort_header, table_card, table_rows, text_input,
 )
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
@@ -447,6 +447,16 @@ def _limits() -> rx.Component:
     )
 
 
+def _lines_table(header: rx.Component, lines: Any, line: Any, columns: int, none_yet: str, id_: str) -> rx.Component:
+    """A table of the form's editable lines (classes, exceptions), or a line saying there are none yet."""
+    return rx.box(rx.table.root(
+        rx.table.header(header),
+        rx.table.body(rx.cond(lines.length() > 0, rx.foreach(lines, line),
+                              rx.table.row(rx.table.cell(rx.text(none_yet, size="2", color=rx.color("gray", 10)),
+                                                         col_span=columns, text_align="center", padding_y="16px")))),
+        variant="ghost", size="1", width="100%"), overflow_x="auto", width="100%", id=id_)
+
+
 def _class_row(line: Any) -> rx.Component:
     cid = line.class_id.to_string()
 
@@ -497,14 +507,8 @@ def _class_allocation() -> rx.Component:
         "Class allocation",
         _switch("Custom class allocation", F.class_allocation, lambda v: F.set_switch("class_allocation", v),
                 "switch-class-allocation", hint="When on, these classes replace the model's and total 100%."),
-        rx.box(rx.table.root(
-            rx.table.header(header),
-            rx.table.body(rx.cond(F.classes.length() > 0, rx.foreach(F.classes, _class_row),
-                                  rx.table.row(rx.table.cell(
-                                      rx.text("No classes yet. Add a class to set its allocation.", size="2",
-                                              color=rx.color("gray", 10)),
-                                      col_span=5, text_align="center", padding_y="16px")))),
-            variant="ghost", size="1", width="100%"), overflow_x="auto", width="100%", id="class-table"),
+        _lines_table(header, F.classes, _class_row, 5, "No classes yet. Add a class to set its allocation.",
+                     "class-table"),
         _class_errors(),
         add,
         industry_totals_bar(F.class_bar.label, F.class_bar.color, F.class_bar.width, _err("allocation_classes"),
@@ -587,14 +591,8 @@ def _exceptions() -> rx.Component:
     header = rx.table.row(plain_header("Asset"), plain_header("Action"), plain_header("Substitution"), plain_header(""))
     return section(
         "Exceptions",
-        rx.box(rx.table.root(
-            rx.table.header(header),
-            rx.table.body(rx.cond(F.exceptions.length() > 0, rx.foreach(F.exceptions, _exception_row),
-                                  rx.table.row(rx.table.cell(
-                                      rx.text("No exceptions: the model applies to every asset.", size="2",
-                                              color=rx.color("gray", 10)),
-                                      col_span=4, text_align="center", padding_y="16px")))),
-            variant="ghost", size="1", width="100%"), overflow_x="auto", width="100%", id="exceptions-table"),
+        _lines_table(header, F.exceptions, _exception_row, 4, "No exceptions: the model applies to every asset.",
+                     "exceptions-table"),
         add,
         description="Don't hold, Substitute, Manual Trade Decision or Lock an asset or custom holding.",
     )
@@ -680,16 +678,10 @@ def _approval() -> rx.Component:
 
 # ---- the form page ------------------------------------------------------------------------------------------
 def _form_actions() -> rx.Component:
-    return rx.cond(
-        F.read_only,
-        rx.fragment(),
-        rx.flex(
-            cancel_button(type="button", on_click=F.cancel, id="portfolio-cancel"),
-            rx.spacer(),
-            rx.button(rx.icon("check", size=16), rx.cond(F.mode == "new", "Create", "Save"), type="button",
-                      on_click=F.save, loading=F.saving, id="portfolio-save"),
-            spacing="3", width="100%", wrap="wrap", align="center",
-        ),
+    return form_actions(
+        F.read_only, F.cancel, "portfolio-cancel",
+        rx.button(rx.icon("check", size=16), rx.cond(F.mode == "new", "Create", "Save"), type="button",
+                  on_click=F.save, loading=F.saving, id="portfolio-save"),
     )
 
 

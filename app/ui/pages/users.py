@@ -8,7 +8,7 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    cancel_button, clickable_row, confirm_dialog_of, empty_row, field, file_src, form_grid, image_picker,
+    clickable_row, confirm_dialog_of, empty_row, field, form_actions, file_src, form_grid, image_picker,
     image_remove_dialog, list_count, list_footer, page_controls, plain_header, row_menu, search_input, section,
     sort_header, status_badge, table_card, table_rows, text_input,
 )
@@ -260,13 +260,9 @@ def _details_form() -> rx.Component:
                 ),
             ),
             section("Access", _membership()),
-            rx.cond(
-                ~f.read_only,
-                rx.hstack(
-                    cancel_button(type="button", on_click=f.cancel, id="user-cancel"),
-                    rx.button(rx.cond(f.mode == "new", "Create", "Save"), type="submit", id="user-save", loading=f.saving),
-                    justify="end", width="100%", spacing="3",
-                ),
+            form_actions(
+                f.read_only, f.cancel, "user-cancel",
+                rx.button(rx.cond(f.mode == "new", "Create", "Save"), type="submit", id="user-save", loading=f.saving),
             ),
             spacing="4", width="100%",
         ),
