@@ -17,10 +17,13 @@ import resource
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import delete, select as sa_select, text
 from sqlmodel import select
@@ -278,7 +281,7 @@ def bench_engine(portfolios: int = 10_000, models: int = 20, workers: int = 2, c
     _say(f"Generating {portfolios:,} portfolios (~25 holdings) across {models} models (~40 assets) ...")
     g = generate(portfolios, models)
     _say(f"  generated in {g.seconds:.1f} s")
-    try:
+    with _removed_after(g, keep):
         for kind, title in (("tp", "target portfolios"), ("tr", "trade recommendations")):
             out = _run(kind, g, workers, chunk_size)
             run, wall, split = out["run"], out["wall"], out["split"]
@@ -296,10 +299,6 @@ def bench_engine(portfolios: int = 10_000, models: int = 20, workers: int = 2, c
         own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         _say(f"\nPeak memory: this process {own:,.0f} MB; largest worker {children:,.0f} MB")
-    finally:
-        if not keep:
-            cleanup(g.firm_id)
-            _say("Benchmark data removed (use --keep to leave it).")
     return 0
 
 
@@ -351,6 +350,26 @@ def _rss_mb() -> float:
         return 0.0
 
 
+@contextmanager
+def _removed_after(g: Generated, keep: bool) -> Iterator[Generated]:
+    """The benchmark's data, removed when the measures are done (or fail) unless it is kept."""
+    try:
+        yield g
+    finally:
+        if not keep:
+            cleanup(g.firm_id)
+            _say("Benchmark data removed (use --keep to leave it).")
+
+
+def _in_child(make: Callable[..., Any], *args: Any) -> Any:
+    """`make(*args)` in a child process: the synthetic data is made there, so that the peak memory
+    printed is the measured work's own, as a web or worker process would see it, not the generator's."""
+    import multiprocessing
+
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        return pool.apply(make, args)
+
+
 def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -368,15 +387,10 @@ def bench_reports(portfolios: int = 10_000, keep: bool = False) -> int:
 
     _say(f"Database: {get_engine().dialect.name}")
     _say(f"Generating {portfolios:,} portfolios with approved trade recommendations ...")
-    # The synthetic data is made in a child process, so that the peak memory printed below is the
-    # reports' own, as a web or worker process would see it, not the generator's.
-    import multiprocessing
-
-    with multiprocessing.get_context("spawn").Pool(1) as pool:
-        g, count = pool.apply(_generate_approved, (portfolios,))
+    g, count = _in_child(_generate_approved, portfolios)
     _say(f"  generated {count:,} approved trades in {g.seconds:.1f} s (+ trades)")
     _say(f"Process memory before the reports: {_rss_mb():,.0f} MB")
-    try:
+    with _removed_after(g, keep):
         def measure(title: str, fn):
             before = _rss_mb()
             started = time.perf_counter()
@@ -410,10 +424,6 @@ def bench_reports(portfolios: int = 10_000, keep: bool = False) -> int:
         pdf, _ = measure(f"PDF of {taken} rows", lambda: trade_recommendations.pdf(rows_200, now=utcnow()))
         _say(f"  {len(pdf) / 1024:.0f} KB")
         _say(f"\nPeak memory of this process: {_peak_mb():,.0f} MB")
-    finally:
-        if not keep:
-            cleanup(g.firm_id)
-            _say("Benchmark data removed (use --keep to leave it).")
     return 0
 
 
@@ -429,16 +439,13 @@ def bench_drift(portfolios: int = 10_000, keep: bool = False) -> int:
 
     _say(f"Database: {get_engine().dialect.name}")
     _say(f"Generating {portfolios:,} portfolios (~25 holdings) ...")
-    import multiprocessing
-
-    with multiprocessing.get_context("spawn").Pool(1) as pool:  # the peak below is the dashboard's own
-        g = pool.apply(_generate_plain, (portfolios,))
+    g = _in_child(_generate_plain, portfolios)
     _say(f"  generated in {g.seconds:.1f} s")
     if get_engine().dialect.name == "postgresql":
         with get_engine().connect() as conn:  # fresh COPY'd tables: the statistics autovacuum would take
             conn.execute(text("ANALYZE"))
     _say(f"Process memory before the dashboard: {_rss_mb():,.0f} MB")
-    try:
+    with _removed_after(g, keep):
         for attempt in ("first (model cache cold)", "second"):
             before = _rss_mb()
             started = time.perf_counter()
@@ -463,8 +470,4 @@ def bench_drift(portfolios: int = 10_000, keep: bool = False) -> int:
         _say(f"Queues: {time.perf_counter() - started:.2f} s (to validate {q.to_validate}, "
              f"trades to export {q.trades_to_export})")
         _say(f"\nPeak memory of this process: {_peak_mb():,.0f} MB")
-    finally:
-        if not keep:
-            cleanup(g.firm_id)
-            _say("Benchmark data removed (use --keep to leave it).")
     return 0
