@@ -31,7 +31,7 @@ from sqlmodel import Session
 from app.db import bulk
 from app.db.engine import session_scope
 from app.db.tables import (
-    Asset, AssetClass, AssetTransaction, CustomHolding, Deposit, Firm, Portfolio, PortfolioClass, TargetPortfolio,
+    Asset, AssetClass, AssetTransaction, CustomHolding, Deposit, Portfolio, PortfolioClass, TargetPortfolio,
 )
 from app.db.types import utcnow
 from app.domain import drift as rules
@@ -382,12 +382,3 @@ def queues(*, actor: Actor, firm_id: Any = None, now: datetime | None = None) ->
     out.trades_to_export = len(waiting)
     out.trades_to_export_portfolios = len({r.investment_id for r in waiting})
     return out
-
-
-def firm_options(*, actor: Actor) -> list[Option]:
-    """The firms a superuser may choose on the dashboard (empty for everyone else)."""
-    if not actor.is_superuser:
-        return []
-    with session_scope() as s:
-        return [Option(fid, name) for fid, name in s.execute(
-            sa_select(Firm.id, Firm.name).where(Firm.deleted_at.is_(None)).order_by(func.lower(Firm.name), Firm.id))]

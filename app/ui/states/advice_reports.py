@@ -29,14 +29,13 @@ from app.domain.permissions import Actor
 from app.jobs import progress
 from app.services import advice_reports as reports
 from app.services import bulk_runs
-from app.services import firms as firm_service
 from app.services import target_portfolios
 from app.ui import routes
 from app.ui.display import count_of, money
 from app.ui.states.base import AppState, toast_error
-from app.ui.toolkit.lists import ListControls
+from app.ui.toolkit.lists import FirmChoice, ListControls
 from app.ui.toolkit.screen import events, guarded, screen_load
-from app.ui.toolkit.rows import Option, options_of
+from app.ui.toolkit.rows import Option
 
 log = logging.getLogger("app.ui.advice_reports")
 
@@ -110,7 +109,7 @@ def pending_row(r: reports.PendingRow) -> PendingReportRow:
                             days_waiting=r.days_waiting)
 
 
-class ReportControls(ListControls, mixin=True):
+class ReportControls(FirmChoice, ListControls, mixin=True):
     """What both report screens share: firm and status filters, paging and sorting, totals, export
     links. A screen sets KIND, STATUS_DEFAULT, EXPORT_PATH and SORT_KEYS and implements `_show`; its
     own filters go in `_query`, and `_clear_rows` empties what it shows besides the rows."""
@@ -118,15 +117,14 @@ class ReportControls(ListControls, mixin=True):
     KIND: ClassVar[str] = reports.CASH
     STATUS_DEFAULT: ClassVar[str] = ALL_STATUSES
     EXPORT_PATH: ClassVar[str] = CASH_PATH
+    ALL_FIRMS: ClassVar[str] = ALL_FIRMS
+    ALL_FIRMS_LABEL: ClassVar[str] = "All firms"
 
     loading: bool = True
     total_amount: str = "$0.00"
     total_negative: bool = False
     error: str = ""
-    show_firm: bool = False        # the superuser's firm filter
     show_firm_column: bool = False  # every firm in the report
-    firm_filter: str = ALL_FIRMS
-    firm_options: list[Option] = []
     status_filter: str = ALL_STATUSES
     status_options: list[Option] = []
 
@@ -197,13 +195,7 @@ class ReportControls(ListControls, mixin=True):
         """on_load: the screen as new for the signed-in user (the report's default sort and status),
         and the first page."""
         self.reset()
-        self.show_firm = actor.is_superuser
-        if actor.is_superuser:
-            try:
-                self.firm_options = [Option(value=ALL_FIRMS, label="All firms")] + options_of(
-                    firm_service.firm_options(actor=actor))
-            except DomainError:  # a firm list that fails to load leaves the filter empty (silent in reports)
-                self.firm_options = []
+        self._load_firms(actor)
         return self._load(actor)
 
     # ---- toolbar ----------------------------------------------------------------------------------
@@ -213,9 +205,8 @@ class ReportControls(ListControls, mixin=True):
 
     @rx.event
     def set_firm_filter(self, value: str):
-        if value not in {o.value for o in self.firm_options}:
+        if not self._pick_firm(value):
             return None
-        self.firm_filter = value
         return events(self._reload_first_page(), self._firm_changed())
 
     @rx.event
@@ -260,6 +251,8 @@ class CashReportState(ReportControls, AppState):
     KIND: ClassVar[str] = reports.CASH
     STATUS_DEFAULT: ClassVar[str] = reports.CASH_DEFAULT_STATUSES[0]
     EXPORT_PATH: ClassVar[str] = CASH_PATH
+    ALL_FIRMS: ClassVar[str] = ALL_FIRMS
+    ALL_FIRMS_LABEL: ClassVar[str] = "All firms"
     SORT_KEYS: ClassVar[tuple[str, ...]] = reports.CASH_SORTS
 
     sort: str = "portfolio_name"

@@ -28,7 +28,7 @@ from app.ui.display import count_of, money, percent_1dp, percentage_points
 from app.ui.parse import to_int
 from app.ui.states.base import AppState, toast_error
 from app.ui.states.bulk_progress import BulkProgressState
-from app.ui.toolkit.lists import ListControls
+from app.ui.toolkit.lists import FirmChoice, ListControls
 from app.ui.toolkit.rows import Option
 from app.ui.toolkit.screen import guarded, screen_load
 
@@ -135,19 +135,18 @@ def _forget(actor_id: int) -> None:
             _cache.pop(k, None)
 
 
-class DashboardState(ListControls, AppState):
+class DashboardState(FirmChoice, ListControls, AppState):
     SORT_KEYS: ClassVar[tuple[str, ...]] = drift.SORTS
     DESCENDING_FIRST: ClassVar[tuple[str, ...]] = ("breach", "value", "out_of_band")
     DEFAULT_SIZE: ClassVar[int] = 20
+    ALL_FIRMS: ClassVar[str] = ALL
+    ALL_FIRMS_LABEL: ClassVar[str] = "All firms"
 
     loading: bool = True
     queues_loading: bool = True
     error: str = ""
     can_calculate: bool = False
-    show_firm: bool = False
 
-    firm_options: list[Option] = []
-    firm_filter: str = ALL
     model_options: list[Option] = []
     model_filter: str = ALL
     adviser_options: list[Option] = []
@@ -188,10 +187,7 @@ class DashboardState(ListControls, AppState):
         self.starting = False
         self._shown_as = (self.sort, self.order, self.page_size)
         self.can_calculate = actor.role in (Role.SUPERUSER, Role.ADVISER)
-        self.show_firm = actor.is_superuser
-        if actor.is_superuser:
-            self.firm_options = [Option(ALL, "All firms")] + [
-                Option(str(o.id), o.name) for o in drift.firm_options(actor=actor)]
+        self._load_firms(actor, keep=True)
         return [DashboardState.load_queues, DashboardState.load_drift(True)]
 
     def _query(self) -> dict[str, Any]:
@@ -279,9 +275,8 @@ class DashboardState(ListControls, AppState):
     # ---- filters, sorting, paging ------------------------------------------------------------------
     @rx.event
     def set_firm_filter(self, value: str):
-        if value not in {o.value for o in self.firm_options}:
+        if not self._pick_firm(value):
             return None
-        self.firm_filter = value
         self.model_filter = self.adviser_filter = ALL
         self.queues_loading = True
         return [self._refilter(), DashboardState.load_queues]

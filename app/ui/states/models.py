@@ -22,14 +22,13 @@ from app.domain.models import (
     HISTORY_PAGE_SIZES, MODEL_PAGE_SIZES, AllocationMethod, Availability, ModelStatus, derive_availability, switches_of,
 )
 from app.domain.permissions import Actor, can_edit_model
-from app.services import firms as firm_service
 from app.services import models as model_service
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.display import NA, input_number as _num_text, percent_1dp, price_up_to_4dp, sign_of, text as _text
 from app.ui.parse import decimal_or_none, person_name, to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
-from app.ui.toolkit.lists import LoadMore, Paged
+from app.ui.toolkit.lists import FirmChoice, LoadMore, Paged
 from app.ui.toolkit.rows import ClassBand, Option, TotalBar, options_of, total_bar
 from app.ui.toolkit.screen import Confirm, SavingForm, events, guarded, screen_load
 
@@ -285,19 +284,19 @@ def _row(model: dict[str, Any]) -> ModelRow:
     )
 
 
-class ModelsListState(Confirm, LoadMore, AppState):
+class ModelsListState(Confirm, FirmChoice, LoadMore, AppState):
     """/models: the models the actor may see (the service scopes by firm, shares and availability)."""
 
     SORT_KEYS: ClassVar[tuple[str, ...]] = ("name", "status", "firm", "updated_at", "created_at")
     PAGE_SIZES: ClassVar[tuple[int, ...]] = tuple(MODEL_PAGE_SIZES)
     DEFAULT_SIZE: ClassVar[int] = MODEL_PAGE_SIZES[-1]
+    ALL_FIRMS: ClassVar[str] = ALL_FIRMS
+    ALL_FIRMS_LABEL: ClassVar[str] = "All firms"
 
     rows: list[ModelRow] = []
-    firm_filter: str = ALL_FIRMS
-    firm_options: list[Option] = []
 
     def _fetch(self, actor: Actor, offset: int, limit: int) -> tuple[list[ModelRow], int]:
-        firm_id = self.firm_filter if actor.is_superuser and self.firm_filter != ALL_FIRMS else None
+        firm_id = None if self._firm_id() == ALL_FIRMS else self.firm_filter
         found, total = model_service.list_models(actor=actor, limit=limit, offset=offset, sort=self.sort,
                                                  order=self.order, search=self.search or None, firm_id=firm_id)
         return [_row(m) for m in found], total
@@ -309,23 +308,12 @@ class ModelsListState(Confirm, LoadMore, AppState):
         self.rows = []
         self.loading = True
         yield
-        self.firm_options = []
-        failed = None
-        if actor.is_superuser:
-            try:
-                self.firm_options = [Option(value=ALL_FIRMS, label="All firms")] + options_of(
-                    firm_service.firm_options(actor=actor))
-            except DomainError as exc:
-                failed = self._fail(exc)
-        else:
-            self.firm_filter = ALL_FIRMS
-        return events(failed, self._reload())
+        self._load_firms(actor, keep=True)  # back on the list, the firm chosen before stays chosen
+        return self._reload()
 
     @rx.event
     def set_firm_filter(self, value: str):
-        value = str(value or ALL_FIRMS)
-        self.firm_filter = value if value == ALL_FIRMS or _int(value) is not None else ALL_FIRMS
-        return self._reload()
+        return self._reload() if self._pick_firm(str(value or ALL_FIRMS)) else None
 
     # ---- navigation -----------------------------------------------------------------------------
     @rx.event

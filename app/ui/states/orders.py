@@ -25,22 +25,19 @@ from urllib.parse import urlencode
 import reflex as rx
 
 from app.domain import orders as order_rules
-from app.domain.engine import trade_file as file_rules
 from app.domain.errors import AuthenticationError, DomainError, ValidationError
 from app.domain.permissions import Actor
 from app.domain.uploads import SELECT_FILE
-from app.services import firms as firm_service
 from app.services import orders as order_service
 from app.services import trade_file as trade_file_service
 from app.ui import routes
 from app.ui.display import close_price, count_of, day, input_number, money, whole_units
 from app.ui.parse import positive_int
 from app.ui.states.base import AppState, toast_error, toast_success
-from app.ui.toolkit.lists import Paged
+from app.ui.toolkit.lists import FirmChoice, Paged
 from app.ui.toolkit.screen import FormDialog, UploadDialog, events, guarded, screen_load
-from app.ui.toolkit.rows import Detail, Option, options_of
+from app.ui.toolkit.rows import Detail
 
-ALL_FIRMS = str(file_rules.ALL_FIRMS)
 EXCEL_PATH = "/api/reports/desktop-broker-export-excel"
 PAGE_SIZES = ["20", "50", "100"]
 UPLOAD_ID = "execution-file"
@@ -119,33 +116,6 @@ def order_view(o: order_service.OrderRow) -> OrderView:
         trade_date=day(o.trade_at) if executed else "", settlement_date=day(o.settlement_at) if executed else "",
         status=o.status, status_label=o.status_label, reason=o.reason or "", is_placed=o.status_label == "Placed",
         price_input=input_number(o.price), fee_input=input_number(o.fee))
-
-
-class FirmChoice(rx.State, mixin=True):
-    """The superuser's firm select ('All Firms', -2, first); everyone else reads their own firm."""
-
-    show_firm: bool = False
-    firm_filter: str = ALL_FIRMS
-    firm_options: list[Option] = []
-
-    def _load_firms(self, actor: Actor) -> None:
-        self.firm_filter = ALL_FIRMS
-        self.show_firm = actor.is_superuser
-        self.firm_options = [Option(value=ALL_FIRMS, label="All Firms")] if actor.is_superuser else []
-        if actor.is_superuser:
-            try:
-                self.firm_options += options_of(firm_service.firm_options(actor=actor))
-            except DomainError:
-                pass  # the choice keeps 'All Firms' alone
-
-    def _firm_id(self) -> str:
-        return self.firm_filter if self.show_firm else ALL_FIRMS
-
-    def _pick_firm(self, value: str) -> bool:
-        if not self.show_firm or value not in {o.value for o in self.firm_options}:
-            return False
-        self.firm_filter = value
-        return True
 
 
 class FirmReport(FirmChoice, Paged, mixin=True):

@@ -47,8 +47,8 @@ from app.ui import routes
 from app.ui.display import NA, close_price, count_of, day, money, percent_1dp, whole_units
 from app.ui.parse import positive_int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
-from app.ui.toolkit.lists import ListControls
-from app.ui.states.orders import FirmChoice, Option
+from app.ui.toolkit.lists import FirmChoice, ListControls
+from app.ui.toolkit.rows import Option
 from app.ui.toolkit.screen import Confirm, events, guarded, screen_load
 
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]

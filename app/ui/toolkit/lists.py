@@ -6,7 +6,8 @@ the handlers to change page or page size. A page out of range is clamped to the 
 sort newest or largest first) and the search text. Either one calls the screen's `_reload()` (load
 the page again; it returns the events to send) after a change. `LoadMore` is a ListControls list
 that grows by a page at a time instead of turning pages. `InRecord`: the breadcrumbs of a list shown
-inside one record's pages (a client's portfolios, a firm's advisers)."""
+inside one record's pages (a client's portfolios, a firm's advisers). `FirmChoice`: the superuser's
+firm select of a list or report."""
 from __future__ import annotations
 
 import math
@@ -14,12 +15,15 @@ from typing import Any, Callable, ClassVar, Mapping
 
 import reflex as rx
 
+from app.domain.engine.trade_file import ALL_FIRMS
 from app.domain.errors import AuthenticationError, DomainError, GENERIC
 from app.domain.permissions import Actor
+from app.services import firms as firm_service
 from app.services.listing import DEFAULT_PAGE_SIZE, PAGE_SIZES
 from app.ui import routes
 from app.ui.parse import to_int
 from app.ui.states.base import toast_error
+from app.ui.toolkit.rows import Option, options_of
 
 SEARCH_MAX = 200
 PAGE_WINDOW = 6  # page buttons shown at once
@@ -213,3 +217,42 @@ class InRecord(rx.State, mixin=True):
         self.parent_title, parent_route, own_route = RECORD_PAGES[kind]
         self.parent_url = routes.url(parent_route)
         self.context_name, self.context_url = record["name"], routes.url(own_route, id=record["id"])
+
+
+class FirmChoice(rx.State, mixin=True):
+    """The superuser's firm select: the all-firms choice first, then every live firm; everyone
+    else reads their own firm and has no select. The specification names the all-firms choice per
+    screen: ('-2', 'All Firms') on the trade file, orders and bulk screens, ('-1', 'All firms') on
+    the reports. A screen calls `_load_firms(actor)` on load and `_pick_firm(value)` on a choice."""
+
+    ALL_FIRMS: ClassVar[str] = str(ALL_FIRMS)
+    ALL_FIRMS_LABEL: ClassVar[str] = "All Firms"
+
+    show_firm: bool = False
+    firm_filter: str = str(ALL_FIRMS)
+    firm_options: list[Option] = []
+
+    def _load_firms(self, actor: Actor, keep: bool = False) -> None:
+        """The select's choices for `actor`, on the all-firms choice (or, with `keep`, on the firm
+        chosen before where it is still offered)."""
+        chosen = self.firm_filter
+        self.show_firm = actor.is_superuser
+        self.firm_options = [Option(value=self.ALL_FIRMS, label=self.ALL_FIRMS_LABEL)] if actor.is_superuser else []
+        if actor.is_superuser:
+            try:
+                self.firm_options += options_of(firm_service.firm_options(actor=actor))
+            except DomainError:
+                pass  # the select keeps the all-firms choice alone
+        offered = keep and any(o.value == chosen for o in self.firm_options)
+        self.firm_filter = chosen if offered else self.ALL_FIRMS
+
+    def _firm_id(self) -> str:
+        """The chosen firm's id, or the all-firms id (everyone but the superuser: their own firm)."""
+        return self.firm_filter if self.show_firm else self.ALL_FIRMS
+
+    def _pick_firm(self, value: str) -> bool:
+        """Take the choice if the select offers it; False (nothing changed) otherwise."""
+        if not self.show_firm or value not in {o.value for o in self.firm_options}:
+            return False
+        self.firm_filter = value
+        return True
