@@ -32,6 +32,7 @@ from app.settings import settings
 from tests.factories import PASSWORD, actor
 from tests.factories_models import Universe
 from tests.factories_portfolios import DEFAULT_APPROVAL
+from tests.e2e.browser import see_toast
 
 TIMEOUT = 30_000
 ARTIFACTS = "tests/e2e/artifacts"
@@ -125,10 +126,6 @@ def _units(value: Decimal) -> str:
     return f"{value.quantize(Decimal(1)):,}"
 
 
-def _toast(page: Page, text: str) -> None:
-    expect(page.get_by_text(text, exact=True).first).to_be_visible(timeout=TIMEOUT)
-
-
 def _upload(page: Page, name: str, data: bytes) -> None:
     page.locator("#orders-upload").click()
     expect(page.locator("#upload-modal")).to_be_visible(timeout=TIMEOUT)
@@ -205,7 +202,7 @@ def test_adviser_uploads_the_execution_file_and_the_holdings_move(page: Page, lo
     # the broker's execution file: all executed
     _upload(page, "executions.csv", execution_file(seed))
     count = len(seed.live)
-    _toast(page, f"File uploaded: {count} orders executed")
+    see_toast(page, f"File uploaded: {count} orders executed")
     expect(page.locator(".order-row")).to_have_count(0, timeout=TIMEOUT)
     expect(page.locator("#orders-table")).to_contain_text("No order is with the broker")
     page.locator("#status-executed").click()
@@ -268,7 +265,7 @@ def test_a_wrong_line_changes_nothing_then_one_order_executed_and_one_rejected(p
     page.locator("#ex-contract-note").fill("CN-1001")
     page.screenshot(path=f"{ARTIFACTS}/orders-execute-modal.png")
     page.locator("#execute-save").click()
-    _toast(page, "Trade executed")
+    see_toast(page, "Trade executed")
     expect(page.locator(".order-row")).to_have_count(count - 1, timeout=TIMEOUT)
 
     # reject another, with a reason, after the question
@@ -278,7 +275,7 @@ def test_a_wrong_line_changes_nothing_then_one_order_executed_and_one_rejected(p
     expect(page.locator("#reject-question")).to_contain_text(f"Reject the order {second.side}", timeout=TIMEOUT)
     page.locator("#reject-reason").fill("Insufficient funds at broker")
     page.locator("#reject-ok").click()
-    _toast(page, "Order rejected")
+    see_toast(page, "Order rejected")
     expect(page.locator(".order-row")).to_have_count(count - 2, timeout=TIMEOUT)
     page.locator("#status-error").click()
     expect(page.locator(".order-row")).to_have_count(1, timeout=TIMEOUT)

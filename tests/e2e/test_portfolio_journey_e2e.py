@@ -19,6 +19,7 @@ from playwright.sync_api import Page, expect
 
 from app.domain.cgt import format_aud
 from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.browser import see_toast
 
 ADVISER = "adviser@harbour.example.com"
 CLIENT_NAME = "Amelia Fraser"  # a demo client of the Harbour adviser (James Nguyen)
@@ -29,10 +30,6 @@ DEPOSIT = Decimal("10000.00")
 UNITS = 100
 PRICE = Decimal("41.37")
 BROKERAGE = Decimal("19.95")
-
-
-def _toast(page: Page, text: str) -> None:
-    expect(page.get_by_text(text, exact=True).first).to_be_visible(timeout=TIMEOUT)
 
 
 def _choose(page: Page, trigger: str, option: str) -> None:
@@ -107,7 +104,7 @@ def test_adviser_takes_a_new_portfolio_from_creation_to_holdings(page: Page, log
     _choose(page, "#type", "Savings")
     expect(page.locator(".field-error")).to_have_count(0, timeout=TIMEOUT)
     page.locator("#portfolio-save").click()
-    _toast(page, "Portfolio is created/updated")
+    see_toast(page, "Portfolio is created/updated")
     page.wait_for_url(re.compile(r".*/portfolios/\d+$"), timeout=TIMEOUT)
     pid = int(re.search(r"/portfolios/(\d+)$", page.url).group(1))
     expect(page.locator("#portfolio-name")).to_have_value(name, timeout=TIMEOUT)
@@ -146,7 +143,7 @@ def test_adviser_takes_a_new_portfolio_from_creation_to_holdings(page: Page, log
     page.locator("#cm-trade-at").fill("2026-11-02")
     page.locator("#cm-description").fill("Initial contribution")
     page.locator("#cm-save").click()
-    _toast(page, "Transaction added")
+    see_toast(page, "Transaction added")
     expect(page.locator("#cash-balance")).to_have_text(format_aud(CREDIT), timeout=TIMEOUT)
     expect(page.locator(".cash-row[data-class='Credit']")).to_have_count(1)
 
@@ -168,7 +165,7 @@ def test_adviser_takes_a_new_portfolio_from_creation_to_holdings(page: Page, log
     page.locator("#deposit-rate").fill("4.5")
     expect(form.locator(".field-error")).to_have_count(0, timeout=TIMEOUT)
     page.locator("#deposit-save").click()
-    _toast(page, "Transaction added")
+    see_toast(page, "Transaction added")
     expect(form).to_have_count(0, timeout=TIMEOUT)
     deposit = page.locator(".deposit-row").filter(has_text=INSTITUTION)
     expect(deposit).to_have_count(1, timeout=TIMEOUT)
@@ -197,7 +194,7 @@ def test_adviser_takes_a_new_portfolio_from_creation_to_holdings(page: Page, log
     expect(page.locator("#af-value-hint")).to_have_text(
         f"Value {format_aud(UNITS * PRICE)} \u00b7 Cash out {format_aud(cost)}", timeout=TIMEOUT)
     page.locator("#af-save").click()
-    _toast(page, "Transaction added")
+    see_toast(page, "Transaction added")
     expect(modal).to_have_count(0, timeout=TIMEOUT)
     bhp = page.locator(".asset-row[data-code='BHP']")
     expect(bhp.locator(".asset-remaining")).to_have_text(str(UNITS), timeout=TIMEOUT)

@@ -26,6 +26,7 @@ from app.services import models
 from tests.e2e.test_trade_instructions_e2e import app_database, seed_book
 from tests.factories import PASSWORD
 from tests.factories_models import payload
+from tests.e2e.browser import see_toast
 
 TIMEOUT = 30_000
 ARTIFACTS = "tests/e2e/artifacts"
@@ -52,10 +53,6 @@ def _units_field(page: Page, code: str) -> Locator:
 def _shown_units(page: Page, code: str) -> str:
     """The target units a line shows outside the edit mode, without the thousands separators."""
     return _line(page, code).locator(".tp-target-units").inner_text().replace(",", "")
-
-
-def _toast(page: Page, text: str) -> None:
-    expect(page.get_by_text(text, exact=True).first).to_be_visible(timeout=TIMEOUT)
 
 
 def _steps(page: Page, text: str) -> None:
@@ -148,7 +145,7 @@ def test_adviser_edits_a_target_portfolio_and_saves_a_new_version(page: Page, lo
         page.locator("#tp-asset-picker-search").fill("CSL")
         page.locator("#tp-asset-picker .asset-picker-row[data-code='CSL']").click(timeout=TIMEOUT)
         expect(page.locator("#tp-asset-picker")).to_have_count(0, timeout=TIMEOUT)
-        _toast(page, advice.ASSETS_LIMIT)
+        see_toast(page, advice.ASSETS_LIMIT)
         _steps(page, "2 changes")
         expect(_line(page, "CSL")).to_have_count(0)
         expect(_line(page, "WES")).to_be_visible()
@@ -177,7 +174,7 @@ def test_adviser_edits_a_target_portfolio_and_saves_a_new_version(page: Page, lo
         expect(_units_field(page, "CBA")).to_have_attribute("data-invalid", "true", timeout=TIMEOUT)
         expect(page.locator("#tp-edit-invalid")).to_be_visible()
         page.locator("#tp-save").click()
-        _toast(page, advice.VALIDATE_FIRST)
+        see_toast(page, advice.VALIDATE_FIRST)
         _steps(page, "4 changes")
         page.set_viewport_size(PHONE)
         card = page.locator(".tp-card-line[data-code='BHP']")
@@ -192,7 +189,7 @@ def test_adviser_edits_a_target_portfolio_and_saves_a_new_version(page: Page, lo
 
         # Save: a new version with the units set and the reason
         page.locator("#tp-save").click()
-        _toast(page, advice.TP_SAVED)
+        see_toast(page, advice.TP_SAVED)
         expect(page.locator("#tp-edit-bar")).to_have_count(0, timeout=TIMEOUT)
         expect(page.locator("#tp-version")).to_have_text("2", timeout=TIMEOUT)
         expect(page.locator("#tp-status")).to_have_text("Validation Required")

@@ -34,6 +34,7 @@ from app.settings import settings
 from tests.factories import PASSWORD, actor
 from tests.factories_models import Universe
 from tests.factories_portfolios import DEFAULT_APPROVAL
+from tests.e2e.browser import see_toast
 
 TIMEOUT = 30_000
 ARTIFACTS = "tests/e2e/artifacts"
@@ -98,10 +99,6 @@ def _confirm(page: Page, question: str, label: str | None = None) -> None:
     page.locator("#confirm-ok").click()
 
 
-def _toast(page: Page, text: str) -> None:
-    expect(page.get_by_text(text, exact=True).first).to_be_visible(timeout=TIMEOUT)
-
-
 # ---- the test ------------------------------------------------------------------------------------------
 def test_adviser_generates_and_validates_then_the_client_approves_all(page: Page, login, app_server,
                                                                        monkeypatch) -> None:
@@ -150,7 +147,7 @@ def test_adviser_generates_and_validates_then_the_client_approves_all(page: Page
         units = cba.locator("input[name='edit-units']")
         units.fill("5")
         cba.locator(".tx-save").click()
-        _toast(page, transaction_rules.TRANSACTION_UPDATED)
+        see_toast(page, transaction_rules.TRANSACTION_UPDATED)
         expect(cba.locator(".tx-units")).to_have_text("5", timeout=TIMEOUT)
         edited = next(t for t in tis.get(actor=adviser, investment_id=pid)["transactions"] if t["asset_code"] == "CBA")
         assert Decimal(edited["quantity"]) == 5 and edited["user_action"] == "changed quantity"
@@ -178,7 +175,7 @@ def test_adviser_generates_and_validates_then_the_client_approves_all(page: Page
         page.locator("#add-units").fill("10")
         page.screenshot(path=f"{ARTIFACTS}/trade-instructions-add.png")
         page.locator("#add-save").click()
-        _toast(page, transaction_rules.TRANSACTION_ADDED)
+        see_toast(page, transaction_rules.TRANSACTION_ADDED)
         expect(dialog).to_have_count(0, timeout=TIMEOUT)
         wes = page.locator(".tx-row[data-code='WES']")
         expect(wes.locator(".tx-units")).to_have_text("10", timeout=TIMEOUT)
@@ -192,13 +189,13 @@ def test_adviser_generates_and_validates_then_the_client_approves_all(page: Page
         # deleting asks first
         wes.locator(".tx-delete").click()
         _confirm(page, transaction_rules.DELETE_QUESTION, "Delete")
-        _toast(page, transaction_rules.TRANSACTION_REMOVED)
+        see_toast(page, transaction_rules.TRANSACTION_REMOVED)
         expect(wes).to_have_count(0, timeout=TIMEOUT)
 
         # validate: approval is required, so the trades wait for the client
         page.locator("#ti-validate").click()
         _confirm(page, advice.CONFIRM_VALIDATE, "Validate")
-        _toast(page, advice.TRADES_VALIDATED)
+        see_toast(page, advice.TRADES_VALIDATED)
         expect(page.locator("#ti-status")).to_have_text("Pending approval", timeout=TIMEOUT)
         expect(page.locator("#ti-acted")).to_contain_text("Validated by")
         expect(page.locator("#ti-validate")).to_have_count(0)
@@ -259,7 +256,7 @@ def test_adviser_generates_and_validates_then_the_client_approves_all(page: Page
         page.locator("#ti-confirm").click()
         _confirm(page, advice.CONFIRM_DECISIONS, "Confirm")
         expect(page.locator("#confirm-cancel")).to_have_count(0, timeout=TIMEOUT)
-        _toast(page, advice.TRADES_CONFIRMED)
+        see_toast(page, advice.TRADES_CONFIRMED)
         expect(page.locator("#ti-status")).to_have_text("Approved", timeout=TIMEOUT)
         expect(page.locator(".choices")).to_have_count(0)
         page.screenshot(path=f"{ARTIFACTS}/trade-instructions-approved.png", full_page=True)

@@ -20,6 +20,7 @@ from sqlmodel import Session, create_engine, select
 
 from app.db.tables import Asset, AssetTransaction, CashTransaction, Firm, Portfolio, PortfolioUser, User
 from app.services import postings
+from tests.e2e.browser import see_toast
 
 ADVISER = "adviser@harbour.example.com"
 CLIENT = "client@harbour.example.com"
@@ -67,10 +68,6 @@ def _stored(database_url: str, portfolio_id: int) -> tuple[int, int]:
         engine.dispose()
 
 
-def _toast(page: Page, text: str) -> None:
-    expect(page.get_by_text(text, exact=True).first).to_be_visible(timeout=TIMEOUT)
-
-
 def _shots(page: Page, name: str) -> None:
     page.screenshot(path=f"{ARTIFACTS}/{name}-desktop.png", full_page=True)
     page.set_viewport_size({"width": 390, "height": 844})
@@ -96,13 +93,13 @@ def test_adviser_records_cash_and_asset_transactions(page: Page, login, app_serv
     page.locator("#cash-opening").click()
     expect(page.locator("#opening-balance-modal")).to_be_visible(timeout=TIMEOUT)
     page.locator("#ob-save").click()
-    _toast(page, "Please, fill all required fields with valid data")
+    see_toast(page, "Please, fill all required fields with valid data")
     expect(page.locator("#opening-balance-modal .field-error")).to_have_count(2, timeout=TIMEOUT)
     page.locator("#ob-price").fill("10000")
     page.locator("#ob-date").fill("2026-01-02")
     expect(page.locator("#opening-balance-modal .field-error")).to_have_count(0, timeout=TIMEOUT)
     page.locator("#ob-save").click()
-    _toast(page, "Opening balance has been changed")
+    see_toast(page, "Opening balance has been changed")
     expect(page.locator("#cash-balance")).to_have_text("$10,000.00", timeout=TIMEOUT)
     expect(page.locator(".cash-row[data-class='Opening Balance']")).to_have_count(1)
 
@@ -114,7 +111,7 @@ def test_adviser_records_cash_and_asset_transactions(page: Page, login, app_serv
     page.locator("#cm-trade-at").fill("2026-01-03")
     page.locator("#cm-description").fill("Contribution")
     page.locator("#cm-save").click()
-    _toast(page, "Transaction added")
+    see_toast(page, "Transaction added")
     expect(page.locator("#cash-balance")).to_have_text("$15,000.00", timeout=TIMEOUT)
     expect(page.locator("#cash-in")).to_have_text("$15,000.00")
 
@@ -124,7 +121,7 @@ def test_adviser_records_cash_and_asset_transactions(page: Page, login, app_serv
     page.locator("#cm-status").click()
     page.get_by_role("option", name="Pending", exact=True).click()
     page.locator("#cm-save").click()
-    _toast(page, "Transaction added")
+    see_toast(page, "Transaction added")
     pending = page.locator(".cash-row[data-status='pending']")
     expect(pending).to_contain_text("-$700.00", timeout=TIMEOUT)
     expect(pending).to_contain_text("Pending")
@@ -137,7 +134,7 @@ def test_adviser_records_cash_and_asset_transactions(page: Page, login, app_serv
     page.locator("#cash-opening").click()
     expect(page.locator("#ob-price")).to_have_value("10000", timeout=TIMEOUT)
     page.locator("#ob-save").click()
-    _toast(page, "Opening balance has been changed")
+    see_toast(page, "Opening balance has been changed")
     expect(page.locator("#opening-balance-modal")).to_have_count(0, timeout=TIMEOUT)
     assert _stored(app_server.database_url, pid) == before
 
@@ -175,7 +172,7 @@ def test_adviser_records_cash_and_asset_transactions(page: Page, login, app_serv
     expect(page.locator("#af-value-hint")).to_have_text("Value $4,000.00 · Cash out $4,009.95", timeout=TIMEOUT)
     page.screenshot(path=f"{ARTIFACTS}/transactions-purchase-modal.png")
     page.locator("#af-save").click()
-    _toast(page, "Transaction added")
+    see_toast(page, "Transaction added")
     expect(modal).to_have_count(0, timeout=TIMEOUT)
     bhp = page.locator(".asset-row[data-code='BHP']")
     expect(bhp.locator(".asset-remaining")).to_have_text("100", timeout=TIMEOUT)
@@ -193,7 +190,7 @@ def test_adviser_records_cash_and_asset_transactions(page: Page, login, app_serv
     page.locator("#af-quantity").fill("500")
     page.locator("#af-price").fill("45")
     page.locator("#af-save").click()
-    _toast(page, "Not enough assets to sell")
+    see_toast(page, "Not enough assets to sell")
     expect(modal.locator(".field-error")).to_contain_text(["Not enough assets to sell"], timeout=TIMEOUT)
     page.locator("#af-cancel").click()
     expect(modal).to_have_count(0, timeout=TIMEOUT)
@@ -218,7 +215,7 @@ def test_adviser_records_cash_and_asset_transactions(page: Page, login, app_serv
         files=[{"name": "transactions.csv", "mimeType": "text/csv", "buffer": good}])
     expect(page.locator("#upload-file-name")).to_have_text("transactions.csv", timeout=TIMEOUT)
     page.locator("#upload-confirm").click()
-    _toast(page, "File uploaded")
+    see_toast(page, "File uploaded")
     expect(bhp.locator(".asset-remaining")).to_have_text("150", timeout=TIMEOUT)
     # 10,990.05 - 2,050.00 + 1,000.00 + 120.00
     expect(page.locator("#assets-cash")).to_have_text("$10,060.05", timeout=TIMEOUT)
@@ -264,7 +261,7 @@ def test_adviser_records_cash_and_asset_transactions(page: Page, login, app_serv
     expect(page.locator("#confirm-message")).to_have_text("Are you sure you want to delete this transaction?",
                                                           timeout=TIMEOUT)
     page.locator("#confirm-ok").click()
-    _toast(page, "Transaction has been removed")
+    see_toast(page, "Transaction has been removed")
     expect(bhp.locator(".asset-remaining")).to_have_text("100", timeout=TIMEOUT)
     expect(page.locator("#assets-cash")).to_have_text("$12,110.05")
 
@@ -323,7 +320,7 @@ def test_an_errored_transaction_is_changed_by_a_new_one_after_confirmation(page:
     page.locator("#af-status").click()
     page.get_by_role("option", name="Error", exact=True).click()
     page.locator("#af-save").click()
-    _toast(page, "Transaction added")
+    see_toast(page, "Transaction added")
     bhp = page.locator(".asset-row[data-code='BHP']")
     expect(bhp.locator(".asset-remaining")).to_have_text("0", timeout=TIMEOUT)  # not executed: holds nothing
 
@@ -345,7 +342,7 @@ def test_an_errored_transaction_is_changed_by_a_new_one_after_confirmation(page:
         "This transaction failed in order management. Do you want to create a new transaction with the updated data?",
         timeout=TIMEOUT)
     page.locator("#confirm-ok").click()
-    _toast(page, "Transaction created")
+    see_toast(page, "Transaction created")
     # the new transaction (a draft) replaces the errored one in the list
     expect(panel.locator(".tx-status")).to_have_text(["Draft"], timeout=TIMEOUT)
     expect(panel.locator(".tx-row")).to_contain_text(["$41.00"])
@@ -410,7 +407,7 @@ def test_the_asset_panel_pages_loads_more_and_steps_back_from_an_empty_page(page
     panel.locator(".tx-row .row-actions").click()
     page.locator(".tx-delete").click()
     page.locator("#confirm-ok").click()
-    _toast(page, "Transaction has been removed")
+    see_toast(page, "Transaction has been removed")
     expect(rows).to_have_count(12, timeout=TIMEOUT)
     expect(page.locator("#asset-count")).to_have_text("12 of 12 assets")
 
