@@ -194,6 +194,24 @@ def browser_context_args(app_server: AppServer) -> dict:
     return {"viewport": {"width": 1440, "height": 900}, "base_url": app_server.url}
 
 
+# Toasts sit top-right, over the pages' own action buttons, and sonner holds a toast while the pointer
+# rests on it: a click the test aims at a button under a toast would hit the toast and wait. The
+# tests let clicks pass through toasts (they read toasts, never click them).
+TOASTS_LET_CLICKS_THROUGH = """
+document.addEventListener("DOMContentLoaded", () => {
+  const style = document.createElement("style");
+  style.textContent = "[data-sonner-toaster], [data-sonner-toaster] * { pointer-events: none !important; }";
+  document.head.appendChild(style);
+});
+"""
+
+
+@pytest.fixture(autouse=True)
+def _toasts_let_clicks_through(request: pytest.FixtureRequest) -> None:
+    if "page" in request.fixturenames:
+        request.getfixturevalue("context").add_init_script(TOASTS_LET_CLICKS_THROUGH)
+
+
 @pytest.fixture
 def login() -> Callable[..., None]:
     """login(page, email, password="Demo1234"): signs in through /login and waits to leave it."""
