@@ -430,6 +430,18 @@ def list_models(*, actor: Actor, limit: Any = None, offset: Any = None, sort: An
     return rows, int(total)
 
 
+def all_models(*, actor: Actor, firm_id: Any = None, **filters: Any) -> list[dict[str, Any]]:
+    """Every model `list_models` finds with these filters, by name, read a page at a time (the bulk
+    selection screens list them all)."""
+    rows: list[dict[str, Any]] = []
+    while True:
+        page, total = list_models(actor=actor, limit=listing.MAX_LIMIT, offset=len(rows), sort="name", order="asc",
+                                  firm_id=firm_id, **filters)
+        rows.extend(page)
+        if not page or len(rows) >= total:
+            return rows
+
+
 def model_history(*, actor: Actor, model_id: Any, limit: Any = HISTORY_PAGE_SIZES[0], offset: Any = 0,
                   order: Any = "desc") -> tuple[list[dict[str, Any]], int]:
     """The model's versions, newest first (spec 000 s9), with who saved each."""

@@ -29,7 +29,7 @@ from app.domain.uploads import parsed_upload
 from app.domain.parsing import as_id
 from app.domain.timezones import client_offset as browser_offset
 from app.exports import recommendations_csv
-from app.services import listing, tenancy
+from app.services import tenancy
 
 ACTIVE, DELETED = "active", "deleted"
 REPLACE = UPLOAD_TYPES[1]
@@ -571,11 +571,6 @@ def upload_candidates(*, actor: Actor, kind: Kind | str, firm_id: Any = None) ->
     kind = Kind(kind)
     _require_staff(actor)
     flag = {"recommendations_upload": "1"} if kind is Kind.LONG_TERM else {"str_upload": "1"}
-    rows: list[dict[str, Any]] = []
-    while True:
-        page, total = models_service.list_models(actor=actor, limit=listing.MAX_LIMIT, offset=len(rows), sort="name",
-                                                 order="asc", firm_id=firm_id if actor.is_superuser else None, **flag)
-        rows.extend(page)
-        if not page or len(rows) >= total:
-            break
-    return [{"id": m["id"], "name": m["name"], "status": m["status"], "firm": m["firm"]} for m in rows if m["can_edit"]]
+    rows = models_service.all_models(actor=actor, firm_id=firm_id if actor.is_superuser else None, **flag)
+    return [{"id": m["id"], "name": m["name"], "status": m["status"], "status_title": m["status_title"],
+             "firm": m["firm"]} for m in rows if m["can_edit"]]

@@ -1,7 +1,9 @@
 """Recommendations end to end, as the Harbour administrator on one of the firm's models: a new
 long-term hold without a comment is refused ('Please fill out the comment'), a buy is saved; a
 short-term CSV with an unknown code is refused naming the code and changes nothing; a good file is
-applied ('The file upload is now complete'); the CSV downloads return the rows."""
+applied ('The file upload is now complete'); the CSV downloads return the rows. Then the superuser's
+bulk upload of long-term recommendations: the firm filter and the firm column, Upload with nothing
+selected asks for a model, and a file uploaded to the selected model is applied and reported."""
 from __future__ import annotations
 
 import json
@@ -11,6 +13,8 @@ import urllib.request
 import uuid
 
 from playwright.sync_api import Page, expect
+
+from app.domain.recommendations import SELECT_MODEL, SELECT_MODEL_TOAST, UPLOAD_DONE
 
 ADMIN = "admin@harbour.example.com"
 SUPERUSER = "superuser@example.com"
@@ -72,6 +76,12 @@ def _model(base: str, admin: str) -> dict:
 def _short_terms(base: str, token: str, model_id: int) -> list[tuple[str, str]]:
     _, body = _call(base, "GET", f"/api/recommendations?model_id={model_id}", token)
     return [(r["code"], r["action"]) for r in body["result"]["rows"]]
+
+
+def _firm_models(base: str, token: str, firm_id: int) -> list[dict]:
+    """The firm's models a long-term upload may go to, as the API lists them."""
+    _, body = _call(base, "GET", f"/api/models?recommendations_upload=1&firmId={firm_id}&limit=1000", token)
+    return body["result"]["rows"]
 
 
 def _upload(page: Page, name: str, data: bytes) -> None:
@@ -153,3 +163,44 @@ def test_long_and_short_term_recommendations(page: Page, login, app_server) -> N
     assert lines[0] == "code,name,action,comment,price,yield,updated"
     assert [line.split(",")[0] for line in lines[1:]] == ["BHP", "CBA"]
     assert lines[2].startswith(f"CBA,{cba['name']},FFL/SELL,take profit,160,,")
+
+
+def test_superuser_bulk_uploads_long_term_recommendations(page: Page, login, app_server) -> None:
+    base = app_server.url
+    admin_token, su_token = _token(base, ADMIN), _token(base, SUPERUSER)
+    _asset(base, admin_token, su_token, "BHP", "BHP Group Limited")
+    model = _model(base, admin_token)
+    login(page, SUPERUSER)
+
+    page.goto("/models/bulk/long-term-recommendations")
+    expect(page.locator("#page-title")).to_have_text("Upload Long Term Recommendations", timeout=TIMEOUT)
+    row = page.locator(f".bulk-model-row[data-id='{model['id']}']")
+    expect(row).to_have_attribute("data-selected", "false", timeout=TIMEOUT)
+
+    # only the superuser filters by firm; the firm's models are listed with their firm
+    page.locator("#bulk-firm-filter").click(timeout=TIMEOUT)
+    page.get_by_role("option", name=model["firm"]["name"], exact=True).click()
+    expect(row).to_contain_text(model["firm"]["name"], timeout=TIMEOUT)
+    expect(page.locator(".bulk-model-row")).to_have_count(len(_firm_models(base, su_token, model["firm"]["id"])))
+
+    # Upload asks for a model first
+    page.locator("#bulk-upload").click()
+    expect(page.get_by_text(SELECT_MODEL_TOAST).first).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator("#select-error")).to_have_text(SELECT_MODEL)
+    row.click()
+    expect(row).to_have_attribute("data-selected", "true", timeout=TIMEOUT)
+    expect(page.locator("#select-error")).to_have_count(0)
+    expect(page.locator("#bulk-selected")).to_contain_text("1 of")
+
+    page.locator("#bulk-upload").click()
+    expect(page.locator("#upload-type-amend")).to_be_visible(timeout=TIMEOUT)
+    page.locator("#bulk-upload-file input[type=file]").set_input_files(
+        files=[{"name": "long.csv", "mimeType": "text/csv", "buffer": b"code,action,comment\nbhp,buy,\n"}])
+    expect(page.locator("#upload-file-name")).to_have_text("long.csv", timeout=TIMEOUT)
+    page.locator("#upload-confirm").click()
+    expect(page.locator("#bulk-results-title")).to_have_text(UPLOAD_DONE, timeout=TIMEOUT)
+    expect(page.locator(".bulk-result")).to_have_count(1)
+    expect(page.locator(".bulk-result")).to_contain_text(model["name"])
+    page.locator("#bulk-results-close").click()
+    _, listed = _call(base, "GET", f"/api/long-terms?model_id={model['id']}", admin_token)
+    assert [(r["asset"]["code"], r["action"]) for r in listed["result"]["rows"]] == [("BHP", "buy")]

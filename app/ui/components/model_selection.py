@@ -2,25 +2,24 @@
 firm filter (superusers), Select all / Select none, how many are selected and the screen's action,
 then a table of models with a checkbox each.
 
-`S` is the screen's state: is_superuser_view, firms, firm_filter, selected, selected_text,
-all_selected and the events set_firm_filter, select_all, select_none, set_all, toggle."""
+`S` is the screen's state, an app.ui.states.model_selection.ModelSelection."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import reflex as rx
 
 from app.ui.components.widgets import plain_header
 
 
-def model_selection_toolbar(S: Any, firm_item: Callable[[Any], rx.Component], action: rx.Component) -> rx.Component:
-    """`firm_item(firm)` is the select item of one of `S.firms`; `action` stands at the right."""
+def model_selection_toolbar(S: Any, action: rx.Component) -> rx.Component:
+    """`action` stands at the right."""
     firm_filter = rx.cond(
-        S.is_superuser_view,
+        S.show_firm,
         rx.box(
             rx.select.root(
                 rx.select.trigger(id="bulk-firm-filter", width="100%"),
-                rx.select.content(rx.foreach(S.firms, firm_item)),
+                rx.select.content(rx.foreach(S.firm_options, lambda o: rx.select.item(o.label, value=o.value))),
                 value=S.firm_filter,
                 on_change=S.set_firm_filter,
             ),
@@ -45,7 +44,7 @@ def model_selection_header(S: Any, *headers: rx.Component) -> rx.Component:
         rx.table.column_header_cell(rx.checkbox(checked=S.all_selected, on_change=S.set_all, id="bulk-check-all",
                                                 aria_label="Select all"), width="40px"),
         plain_header("Model"),
-        rx.cond(S.is_superuser_view, plain_header("Firm")),
+        rx.cond(S.show_firm, plain_header("Firm")),
         *headers,
     )
 
@@ -60,7 +59,7 @@ def model_selection_row(S: Any, model_id: Any, name: Any, firm: Any, status_titl
                                   id="bulk-model-" + model_id.to_string(), aria_label=name),
                       on_click=rx.stop_propagation, width="40px"),
         rx.table.cell(rx.text(name, weight="medium", class_name="bulk-model-name")),
-        rx.cond(S.is_superuser_view, rx.table.cell(firm, white_space="nowrap")),
+        rx.cond(S.show_firm, rx.table.cell(firm, white_space="nowrap")),
         *cells,
         rx.table.cell(rx.badge(status_title, color_scheme=rx.cond(status == "active", "green", "gray"), variant="soft")),
         on_click=S.toggle(model_id, ~checked),

@@ -10,7 +10,8 @@ from app.ui.components.layout import page
 from app.ui.components.model_selection import model_selection_header, model_selection_row, model_selection_toolbar
 from app.ui.components.widgets import cancel_button, empty_row, plain_header, table_card, table_rows
 from app.ui.states.base import AppState
-from app.ui.states.bulk_calculate import TITLES, BulkCalculateState, BulkModelRow
+from app.ui.states.bulk_calculate import TITLES, BulkCalculateState
+from app.ui.states.model_selection import BulkModelRow
 
 B = BulkCalculateState
 TITLE = "Wealth Advice"
@@ -39,10 +40,8 @@ def _confirm() -> rx.Component:
 
 def bulk_calculate_page() -> rx.Component:
     toolbar = model_selection_toolbar(
-        B, lambda o: rx.select.item(o.label, value=o.value),
-        rx.button(rx.icon("calculator", size=14), "Calculate", on_click=B.calculate, id="bulk-calculate",
-                  loading=B.starting, disabled=~B.can_calculate),
-    )
+        B, rx.button(rx.icon("calculator", size=14), "Calculate", on_click=B.calculate, id="bulk-calculate",
+                     loading=B.starting, disabled=~B.can_calculate))
     header = model_selection_header(B, plain_header("Method"), plain_header("Status"))
     body = table_rows(B.models, _row, 4, loading=B.loading, skeleton=3,
                       empty=empty_row(5, "There are no active models to calculate."), id="bulk-table")

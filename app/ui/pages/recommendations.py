@@ -311,8 +311,7 @@ def _recommendations_page() -> rx.Component:
 
 # ---- bulk upload ------------------------------------------------------------------------------------
 def _bulk_row(model) -> rx.Component:
-    return model_selection_row(B, model["id"], model["name"], model["firm"], model["status"].to(str).capitalize(),
-                               model["status"])
+    return model_selection_row(B, model.id, model.name, model.firm, model.status_title, model.status)
 
 
 def _results_dialog() -> rx.Component:
@@ -335,9 +334,7 @@ def _results_dialog() -> rx.Component:
 
 def _bulk_page() -> rx.Component:
     toolbar = model_selection_toolbar(
-        B, lambda o: rx.select.item(o["name"], value=o["id"]),
-        rx.button(rx.icon("upload", size=14), "Upload", on_click=B.open_upload, id="bulk-upload"),
-    )
+        B, rx.button(rx.icon("upload", size=14), "Upload", on_click=B.open_upload, id="bulk-upload"))
     header = model_selection_header(B, plain_header("Status"))
     body = table_rows(B.models, _bulk_row, 3, loading=B.loading,
                       empty=empty_row(4, "There are no models you may upload recommendations to."), id="bulk-table")

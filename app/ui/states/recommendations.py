@@ -20,21 +20,19 @@ from app.domain.errors import GENERIC, INVALID_FORM, AuthenticationError, Domain
 from app.domain.permissions import Actor
 from app.domain.recommendations import Kind
 from app.services import assets as asset_service
-from app.services import firms as firm_service
 from app.services import recommendations as service
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.display import count_of, percent_1dp, price_2_to_6dp, text as _text
-from app.ui.parse import to_int
 from app.ui.states.base import AppState, toast_error, toast_success
-from app.ui.toolkit.screen import Confirm, UploadDialog, Viewer, guarded, screen_load
+from app.ui.states.model_selection import ModelSelection
+from app.ui.toolkit.screen import Confirm, UploadDialog, guarded, screen_load
 
 PAGE_ROUTES = {"models.long-terms": Kind.LONG_TERM, "models.short-terms": Kind.SHORT_TERM}
 BULK_ROUTES = {"bulk-upload.long-terms": Kind.LONG_TERM, "bulk-upload.short-terms": Kind.SHORT_TERM}
 TITLES = {Kind.LONG_TERM: "Long Term Recommendations", Kind.SHORT_TERM: "Short Term Recommendations"}
 UPLOAD_ID = "rec-upload"
 BULK_UPLOAD_ID = "bulk-upload-file"
-ALL_FIRMS = "-2"
 CODE_MAX = 20
 TEXT_MAX = 40
 EDIT_FIELDS = ("code", "action", "comment", "price", "yield")
@@ -76,18 +74,6 @@ class UploadResult(TypedDict):
     name: str
     success: bool
     message: str
-
-
-class BulkModel(TypedDict):
-    id: int
-    name: str
-    firm: str
-    status: str
-
-
-class FirmOption(TypedDict):
-    id: str
-    name: str
 
 
 def _with(row: RecRow, **changes: Any) -> RecRow:
@@ -543,19 +529,14 @@ def _find_asset(actor: Actor, code: str, firm_id: int) -> dict[str, Any] | None:
 
 
 # ---- bulk upload --------------------------------------------------------------------------------
-class BulkUploadState(Viewer, RecommendationUpload, AppState):
-    """bulk-upload.long-terms and bulk-upload.short-terms: choose a firm (superuser), select models,
-    upload one file to all of them, see each model's outcome."""
+class BulkUploadState(ModelSelection, RecommendationUpload, AppState):
+    """bulk-upload.long-terms and bulk-upload.short-terms: choose a firm (superuser), select models
+    (app.ui.states.model_selection), upload one file to all of them, see each model's outcome."""
 
     UPLOAD_ID: ClassVar[str] = BULK_UPLOAD_ID
 
     kind: str = Kind.LONG_TERM.value
     loading: bool = True
-    firms: list[FirmOption] = []
-    firm_filter: str = ALL_FIRMS
-    models: list[BulkModel] = []
-    selected: list[int] = []
-    select_error: str = ""
 
     results_open: bool = False
     results_title: str = ""
@@ -568,62 +549,13 @@ class BulkUploadState(Viewer, RecommendationUpload, AppState):
         self.reset()
         self.kind = BULK_ROUTES.get(name or "", Kind.LONG_TERM).value
         try:
-            if actor.is_superuser:
-                self.firms = [FirmOption(id=ALL_FIRMS, name="All Firms")] + [
-                    FirmOption(id=str(o["id"]), name=o["name"]) for o in firm_service.firm_options(actor=actor)]
+            self._load_firms(actor)
             return self._load_models(actor)
         finally:
             self.loading = False
 
-    def _load_models(self, actor: Actor):
-        try:
-            found = service.upload_candidates(actor=actor, kind=Kind(self.kind),
-                                              firm_id=self.firm_filter if actor.is_superuser else None)
-        except DomainError as exc:
-            self.models = []
-            return self._fail(exc)
-        self.models = [BulkModel(id=m["id"], name=m["name"], firm=m["firm"]["name"] or "", status=m["status"]) for m in found]
-        known = {m["id"] for m in self.models}
-        self.selected = [i for i in self.selected if i in known]
-        return None
-
-    @rx.event
-    @guarded
-    def set_firm_filter(self, value: str):
-        if value in {f["id"] for f in self.firms}:
-            self.firm_filter = value
-            return self._load_models(self._actor())
-        return None
-
-    @rx.event
-    def toggle(self, model_id: int, checked: bool):
-        model_id = to_int(model_id)
-        if model_id not in {m["id"] for m in self.models}:
-            return
-        rest = [i for i in self.selected if i != model_id]
-        self._select(rest + [model_id] if checked else rest)
-
-    @rx.event
-    def select_all(self):
-        self._select([m["id"] for m in self.models])
-
-    @rx.event
-    def select_none(self):
-        self.selected = []
-
-    @rx.event
-    def set_all(self, checked: bool):
-        self._select([m["id"] for m in self.models] if checked else [])
-
-    def _select(self, model_ids: list[int]) -> None:
-        """The models chosen; choosing any takes away the mark that asks for one."""
-        self.selected = model_ids
-        if model_ids:
-            self.select_error = ""
-
-    def _no_models(self):
-        self.select_error = rules.SELECT_MODEL
-        return toast_error(rules.SELECT_MODEL_TOAST)
+    def _find_models(self, actor: Actor) -> list[dict[str, Any]]:
+        return service.upload_candidates(actor=actor, kind=Kind(self.kind), firm_id=self._firm_id())
 
     @rx.event
     def open_upload(self):
@@ -637,8 +569,7 @@ class BulkUploadState(Viewer, RecommendationUpload, AppState):
     @guarded
     async def upload(self, files: list[rx.UploadFile]):
         actor = self._actor()
-        known = {m["id"] for m in self.models}
-        chosen = [i for i in self.selected if i in known]
+        chosen = self._chosen_models()
         if not chosen:
             self.upload_open = False
             yield self._no_models()
@@ -663,14 +594,3 @@ class BulkUploadState(Viewer, RecommendationUpload, AppState):
     def title(self) -> str:
         return "Upload " + TITLES[Kind(self.kind)]
 
-    @rx.var
-    def selected_text(self) -> str:
-        return f"{len(self.selected)} of {len(self.models)} selected"
-
-    @rx.var
-    def all_selected(self) -> bool:
-        return bool(self.models) and len(self.selected) == len(self.models)
-
-    @rx.var
-    def is_superuser_view(self) -> bool:
-        return self.viewer_is_superuser
