@@ -285,7 +285,8 @@ def validate(*, actor: Actor, trade_instructions: Any) -> BulkOutcome:
     done, failed = [], {}
     for ti_id in ids:
         try:
-            tis.validate(actor=actor, ti_id=ti_id)
+            with session_scope() as s:
+                tis.validate_instruction(s, actor=actor, ti_id=ti_id)
             done.append(ti_id)
         except NotFound:
             raise
@@ -320,8 +321,9 @@ def confirm(*, actor: Actor, trade_instructions: Any, notes: Any = None, is_appr
     for ti_id in ids:
         mine = [{"id": nid, "decision": d} for nid, d in note_decisions.items() if note_owner.get(nid) == ti_id]
         try:
-            tis.confirm(actor=actor, ti_id=ti_id, decisions=decisions.get(ti_id) or [], notes=mine,
-                        is_approve_all=bool(is_approve_all))
+            with session_scope() as s:
+                tis.confirm_instruction(s, actor=actor, ti_id=ti_id, decisions=decisions.get(ti_id) or [], notes=mine,
+                                        is_approve_all=bool(is_approve_all))
             done.append(ti_id)
         except NotFound:
             raise

@@ -518,47 +518,54 @@ def validate(*, actor: Actor, ti_id: Any, row_version: Any = None) -> dict[str, 
 
 
 def validate_view(*, actor: Actor, ti_id: Any, row_version: Any = None) -> TradeInstructionView:
-    """Validates pending trade recommendations (001 s4): the items move by the approval
-    settings; an auto-approval deadline is set when one applies; clients are e-mailed when
-    approval is requested."""
+    """Validates the instruction (validate_instruction) and shows it as it now stands."""
     with session_scope() as s:
-        p, ti = _instruction(s, actor, ti_id, lock=True)
-        _editable(s, actor, p, ti)
-        settings = approval_settings(p)
-        required = bool(settings.get("tr_approval_required", True))
-        auto = settings.get("tr_auto_approval") or advice.AUTO_APPROVAL_NEVER
-        now = utcnow()
-        decisions: list[str | None] = []
-        for t in s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id,
-                                                       TradeTransaction.status != TxStatus.DELETED.value)).all():
-            payload = json.loads(t.payload) if t.payload else {}
-            out = advice.validation_outcome(approval_required=required, auto_approval=auto,
-                                            manual=bool(payload.get("manual_trade_decision")), cancel=False,
-                                            is_note=False)
-            t.status, t.decision, t.updated_at = out.status, out.decision, now
-            if out.decision == "approved":
-                t.approved_at = now
-            decisions.append(out.decision)
-            s.add(t)
-        for n in s.exec(select(TradeNote).where(TradeNote.trade_instruction_id == ti.id)).all():
-            out = advice.validation_outcome(approval_required=required, auto_approval=auto, manual=False,
-                                            cancel=False, is_note=True)
-            n.state, n.decision, n.updated_at = out.status, out.decision, now
-            decisions.append(out.decision)
-            s.add(n)
-        status = advice.instruction_status(decisions) if decisions else TIStatus.APPROVED
-        values: dict[str, Any] = dict(status=status.value, validated=True, validated_by=actor.id, validated_at=now,
-                                      moderator_id=actor.id,
-                                      auto_approve_at=advice.auto_approve_deadline(auto, now)
-                                      if status is TIStatus.PENDING_APPROVAL else None)
-        if status is TIStatus.APPROVED:
-            values.update(approved_by=actor.id, approved_at=now)
-        _bump(s, ti, row_version, **values)
-        _history(s, ti.id, actor.id, "validated")
-        if status is TIStatus.PENDING_APPROVAL and settings.get("tr_approval_request", True):
-            _notify(s, p, ti, settings)
-        s.refresh(ti)
+        p, ti = validate_instruction(s, actor=actor, ti_id=ti_id, row_version=row_version)
         return _view(s, actor, p, ti)
+
+
+def validate_instruction(s: Session, *, actor: Actor, ti_id: Any,
+                         row_version: Any = None) -> tuple[Portfolio, TradeInstruction]:
+    """Validates pending trade recommendations (001 s4), in the caller's transaction: the items
+    move by the approval settings; an auto-approval deadline is set when one applies; clients are
+    e-mailed when approval is requested."""
+    p, ti = _instruction(s, actor, ti_id, lock=True)
+    _editable(s, actor, p, ti)
+    settings = approval_settings(p)
+    required = bool(settings.get("tr_approval_required", True))
+    auto = settings.get("tr_auto_approval") or advice.AUTO_APPROVAL_NEVER
+    now = utcnow()
+    decisions: list[str | None] = []
+    for t in s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id,
+                                                   TradeTransaction.status != TxStatus.DELETED.value)).all():
+        payload = json.loads(t.payload) if t.payload else {}
+        out = advice.validation_outcome(approval_required=required, auto_approval=auto,
+                                        manual=bool(payload.get("manual_trade_decision")), cancel=False,
+                                        is_note=False)
+        t.status, t.decision, t.updated_at = out.status, out.decision, now
+        if out.decision == "approved":
+            t.approved_at = now
+        decisions.append(out.decision)
+        s.add(t)
+    for n in s.exec(select(TradeNote).where(TradeNote.trade_instruction_id == ti.id)).all():
+        out = advice.validation_outcome(approval_required=required, auto_approval=auto, manual=False,
+                                        cancel=False, is_note=True)
+        n.state, n.decision, n.updated_at = out.status, out.decision, now
+        decisions.append(out.decision)
+        s.add(n)
+    status = advice.instruction_status(decisions) if decisions else TIStatus.APPROVED
+    values: dict[str, Any] = dict(status=status.value, validated=True, validated_by=actor.id, validated_at=now,
+                                  moderator_id=actor.id,
+                                  auto_approve_at=advice.auto_approve_deadline(auto, now)
+                                  if status is TIStatus.PENDING_APPROVAL else None)
+    if status is TIStatus.APPROVED:
+        values.update(approved_by=actor.id, approved_at=now)
+    _bump(s, ti, row_version, **values)
+    _history(s, ti.id, actor.id, "validated")
+    if status is TIStatus.PENDING_APPROVAL and settings.get("tr_approval_request", True):
+        _notify(s, p, ti, settings)
+    s.refresh(ti)
+    return p, ti
 
 
 def _notify(s: Session, p: Portfolio, ti: TradeInstruction, settings: dict[str, Any]) -> None:
@@ -656,35 +663,44 @@ def confirm(*, actor: Actor, ti_id: Any, decisions: Any = None, notes: Any = Non
 
 def confirm_view(*, actor: Actor, ti_id: Any, decisions: Any = None, notes: Any = None, is_approve_all: bool = False,
                  row_version: Any = None) -> TradeInstructionView:
-    """PUT /api/reports/trade-recommendations-confirm for one instruction: each pending item gets
-    the approved or declined decision given (or all approved with is_approve_all)."""
+    """Confirms the decisions (confirm_instruction) and shows the instruction as it now stands."""
     with session_scope() as s:
-        p, ti = _instruction(s, actor, ti_id, lock=True)
-        txs = list(s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id)).all())
-        note_rows = list(s.exec(select(TradeNote).where(TradeNote.trade_instruction_id == ti.id)).all())
-        facts, flags = _facts_and_flags(s, actor, p, ti, txs, note_rows)
-        if not flags.approve:
-            raise PermissionDenied(advice.NOTHING_PENDING if ti.status == TIStatus.PENDING_APPROVAL.value else NOT_ALLOWED)
-        tx_decisions = _clean_decisions(decisions)
-        note_decisions = _clean_decisions(notes)
-        if is_approve_all:
-            tx_decisions = {t.id: "approved" for t in txs if t.status in PENDING_TX and t.decision is None}
-            note_decisions = {n.id: "approved" for n in note_rows if n.state == NoteState.VALIDATED.value and n.decision is None}
-        now = utcnow()
-        _apply_decisions(s, ti, tx_decisions, note_decisions, now)
-        s.flush()
-        status = advice.instruction_status(_item_decisions(s, ti))
-        values: dict[str, Any] = dict(status=status.value, moderator_id=actor.id)
-        if status in (TIStatus.APPROVED, TIStatus.PARTIALLY_APPROVED):
-            values.update(approved_by=actor.id, approved_at=now, auto_approve_at=None)
-        elif status is TIStatus.DECLINED:
-            values.update(declined_by=actor.id, declined_at=now, auto_approve_at=None)
-        _bump(s, ti, row_version, **values)
-        _history(s, ti.id, actor.id, "confirmed decisions",
-                 f"{sum(1 for d in tx_decisions.values() if d == 'approved')} approved, "
-                 f"{sum(1 for d in tx_decisions.values() if d == 'declined')} declined")
-        s.refresh(ti)
+        p, ti = confirm_instruction(s, actor=actor, ti_id=ti_id, decisions=decisions, notes=notes,
+                                    is_approve_all=is_approve_all, row_version=row_version)
         return _view(s, actor, p, ti)
+
+
+def confirm_instruction(s: Session, *, actor: Actor, ti_id: Any, decisions: Any = None, notes: Any = None,
+                        is_approve_all: bool = False, row_version: Any = None) -> tuple[Portfolio, TradeInstruction]:
+    """The decisions on one instruction (PUT /api/reports/trade-recommendations-confirm for each),
+    in the caller's transaction: each pending item gets the approved or declined decision given (or
+    all approved with is_approve_all)."""
+    p, ti = _instruction(s, actor, ti_id, lock=True)
+    txs = list(s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id)).all())
+    note_rows = list(s.exec(select(TradeNote).where(TradeNote.trade_instruction_id == ti.id)).all())
+    facts, flags = _facts_and_flags(s, actor, p, ti, txs, note_rows)
+    if not flags.approve:
+        raise PermissionDenied(advice.NOTHING_PENDING if ti.status == TIStatus.PENDING_APPROVAL.value else NOT_ALLOWED)
+    tx_decisions = _clean_decisions(decisions)
+    note_decisions = _clean_decisions(notes)
+    if is_approve_all:
+        tx_decisions = {t.id: "approved" for t in txs if t.status in PENDING_TX and t.decision is None}
+        note_decisions = {n.id: "approved" for n in note_rows if n.state == NoteState.VALIDATED.value and n.decision is None}
+    now = utcnow()
+    _apply_decisions(s, ti, tx_decisions, note_decisions, now)
+    s.flush()
+    status = advice.instruction_status(_item_decisions(s, ti))
+    values: dict[str, Any] = dict(status=status.value, moderator_id=actor.id)
+    if status in (TIStatus.APPROVED, TIStatus.PARTIALLY_APPROVED):
+        values.update(approved_by=actor.id, approved_at=now, auto_approve_at=None)
+    elif status is TIStatus.DECLINED:
+        values.update(declined_by=actor.id, declined_at=now, auto_approve_at=None)
+    _bump(s, ti, row_version, **values)
+    _history(s, ti.id, actor.id, "confirmed decisions",
+             f"{sum(1 for d in tx_decisions.values() if d == 'approved')} approved, "
+             f"{sum(1 for d in tx_decisions.values() if d == 'declined')} declined")
+    s.refresh(ti)
+    return p, ti
 
 
 def _min_trade_and_brokerage(s: Session, p: Portfolio) -> tuple[Decimal, Brokerage]:

@@ -8,8 +8,9 @@ seeds it) whose target portfolio is approved, then:
   prices, and the rows then show Placed; exporting again with nothing selected gives the
   service's text;
 - approval view: the superuser picks the adviser, shows pending statuses, validates the portfolio
-  ('Trades validated', Pending approval), approves all (leaving the page now asks first) and
-  confirms ('Trades approved.', Approved); the Excel and PDF links answer with files."""
+  ('Trades validated', Pending approval; Validate is busy meanwhile), approves all (leaving the
+  page now asks first) and confirms ('Trades approved.', Approved); the Excel and PDF links answer
+  with files."""
 from __future__ import annotations
 
 import csv
@@ -207,11 +208,15 @@ def test_superuser_validates_and_confirms_an_advisers_trades(page: Page, login, 
     expect(items.first).to_be_visible()
     page.screenshot(path=f"{ARTIFACTS}/trade-approval-pending-validation.png", full_page=True)
 
-    # validate the chosen portfolio, after the question
+    # validate the chosen portfolio, after the question; Validate is busy while it runs (the
+    # portfolio held locked here keeps it running)
     group.locator(".group-select").click()
     page.locator("#approval-validate").click()
     expect(page.locator("#approval-question")).to_have_text(advice.CONFIRM_VALIDATE, timeout=TIMEOUT)
-    page.locator("#approval-ask-ok").click()
+    with app_database(app_server.database_url), session_scope() as s:
+        s.exec(select(Portfolio).where(Portfolio.id == data.pid).with_for_update()).one()
+        page.locator("#approval-ask-ok").click()
+        expect(page.locator("#approval-validate")).to_be_disabled(timeout=TIMEOUT)
     _toast(page, advice.TRADES_VALIDATED)
     expect(group.locator(".group-status")).to_have_text("Pending approval", timeout=TIMEOUT)
 

@@ -574,9 +574,10 @@ class TradeApprovalState(Confirm, AppState):
     order: str = "investment_name"
     lines: list[ApprovalLine] = []
     groups: int = 0
-    busy: bool = False
+    busy: bool = False              # validating or confirming: the page's Validate and Confirm show it
 
     _approve_all: bool = False
+    _answer: str = ""               # what the dialog confirmed, for `answer` to run
 
     # ---- loading ------------------------------------------------------------------------------------
     @rx.event
@@ -746,7 +747,7 @@ class TradeApprovalState(Confirm, AppState):
     @rx.event
     def ask_validate(self):
         if not any(line.checked for line in self.lines if line.is_group):
-            return self._validate()  # the service names what is missing
+            return self._run("validate")  # nothing to ask about: the service names what is missing
         self._ask("validate", advice.CONFIRM_VALIDATE, label="Validate")
         return None
 
@@ -757,25 +758,41 @@ class TradeApprovalState(Confirm, AppState):
 
     def _confirmed(self, action: str, _target: int):
         """validate, confirm, or leave (confirm, then go where the leave dialog was going)."""
-        return self._validate() if action == "validate" else self._confirm(leave=action == "leave")
+        return self._run(action)
+
+    def _run(self, action: str):
+        self._answer = action
+        return TradeApprovalState.answer
+
+    @rx.event
+    async def answer(self):
+        """Runs what the dialog confirmed, busy meanwhile: the busy buttons reach the browser before
+        the service, which runs off the event loop, is called."""
+        action, self._answer = self._answer, ""
+        if not action or self.busy:
+            return
+        self.busy = True
+        yield
+        try:
+            result = await (self._validate() if action == "validate" else self._confirm(leave=action == "leave"))
+        finally:
+            self.busy = False
+        yield result
 
     def _outcome(self, outcome: approval_service.BulkOutcome) -> list[Any]:
         return [toast_success(outcome.message)] + [toast_error(m) for m in dict.fromkeys(outcome.failed.values())]
 
-    def _validate(self):
+    async def _validate(self):
         ids = [line.ti_id for line in self.lines if line.is_group and line.checked]
         try:
             actor = self._actor()
-            self.busy = True
-            outcome = approval_service.validate(actor=actor, trade_instructions=ids)
+            outcome = await asyncio.to_thread(approval_service.validate, actor=actor, trade_instructions=ids)
         except DomainError as exc:
             return events(self._fail(exc), self._refresh())
-        finally:
-            self.busy = False
         self.lines = [dataclasses.replace(line, checked=False) if line.is_group else line for line in self.lines]
         return events(self._outcome(outcome), self._load(actor))
 
-    def _confirm(self, leave: bool = False):
+    async def _confirm(self, leave: bool = False):
         decided = [line for line in self.lines if line.awaiting and line.choice in DECISIONS]
         everything = all(line.choice == "approved" for line in self.lines if line.awaiting)
         by_ti: dict[int, list[dict[str, Any]]] = {}
@@ -788,14 +805,12 @@ class TradeApprovalState(Confirm, AppState):
                 by_ti[line.ti_id].append({"id": line.item_id, "decision": line.choice})
         try:
             actor = self._actor()
-            self.busy = True
-            outcome = approval_service.confirm(
+            outcome = await asyncio.to_thread(
+                approval_service.confirm,
                 actor=actor, trade_instructions=[{"id": ti, "transactions": txs} for ti, txs in by_ti.items()],
                 notes=notes, is_approve_all=self._approve_all and everything)
         except DomainError as exc:
             return events(self._fail(exc), self._refresh())
-        finally:
-            self.busy = False
         self._approve_all = False
         self.lines = [dataclasses.replace(line, choice="") for line in self.lines]
         done = events(self._outcome(outcome), self._load(actor))
