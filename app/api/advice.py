@@ -35,7 +35,7 @@ from fastapi import APIRouter, Query
 from fastapi.responses import Response
 from pydantic import Field
 
-from app.api.deps import CurrentActor, answers, listing, ok
+from app.api.deps import CurrentActor, answers, download, listing, ok
 from app.services import bulk_runs, records_of_advice, target_portfolios as tps, trade_instructions as tis
 
 from app.api.payloads import (
@@ -169,8 +169,7 @@ def get_record(actor: CurrentActor, tp_id: str):
 def export_record(actor: CurrentActor, tp_id: str,
                   offset: str | None = Query(None, alias="client-timezone-offset")):
     name, data = records_of_advice.export_pdf(actor=actor, tp_id=tp_id, client_offset=offset)
-    return Response(data, media_type="application/pdf",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    return download(name, data, "application/pdf")
 
 
 @router.put("/target-portfolios/{tp_id}/comments", **answers(CommentOut))

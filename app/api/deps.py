@@ -63,12 +63,11 @@ def client_ip(request: Request) -> str | None:
     return request.client.host if request.client else None
 
 
-def download(name: str, data: bytes, media_type: str, *, no_store: bool = True) -> Response:
-    """A file the browser saves as `name` (not kept in a cache unless no_store is False)."""
-    headers = {"Content-Disposition": content_disposition(name)}
-    if no_store:
-        headers["Cache-Control"] = "no-store"
-    return Response(content=data, media_type=media_type, headers=headers)
+def download(name: str, data: bytes, media_type: str) -> Response:
+    """A file the browser saves as `name`. Every download is built from client data, so neither the
+    browser nor a proxy may keep a copy (a shared computer or cache would hand it to the next user)."""
+    return Response(content=data, media_type=media_type,
+                    headers={"Content-Disposition": content_disposition(name), "Cache-Control": "no-store"})
 
 
 async def read_upload(upload, limit: int | None = None) -> tuple[str | None, bytes]:

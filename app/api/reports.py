@@ -112,9 +112,8 @@ class RejectBody(Body):
 
 
 def _file(result) -> Response:
-    """A broker file or report file of the services (name, data, media_type), to save; these
-    downloads, unlike the others, do not forbid caching."""
-    return download(result.name, result.data, result.media_type, no_store=False)
+    """A broker file or report file of the services (name, data, media_type), to save."""
+    return download(result.name, result.data, result.media_type)
 
 
 # ---- trade file ---------------------------------------------------------------------------------------

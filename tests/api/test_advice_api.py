@@ -124,3 +124,14 @@ def test_edit_mode_over_http(client):
     assert stale["message"].startswith("ConflictError: ")
     assert f.failure(client.post(f"/api/target-portfolios/{saved['id']}/recalculate", headers=f.headers(book.client),
                                  json={"overrides": []}), 404)
+
+
+def test_record_of_advice_export_is_not_kept_in_caches(client):
+    book = make_book(1)
+    pid = book.portfolio_ids[0]
+    tp = f.ok_result(client.post(f"/api/investments/{pid}/target-portfolio", headers=f.headers(book.adviser)))
+    path = f"/api/target-portfolios/{tp['id']}/rofa/export"
+    pdf = client.get(f"{path}?token={f.ticket(f.session_token(book.adviser), path)}")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF")
+    assert pdf.headers["content-disposition"].startswith('attachment; filename="')
+    assert pdf.headers["cache-control"] == "no-store"

@@ -100,3 +100,22 @@ def test_reports_refuse_clients_and_other_firms(client):
     assert f.failure(client.get("/api/reports/trade-recommendations-generate?status[]=xyz",
                                 headers=f.headers(w.adviser)), 400)["message"].endswith("Filter is not found!")
     assert f.failure(client.put("/api/orders/999999/execute", headers=f.headers(w.adviser), json={"price": "1"}), 404)
+
+
+def test_downloads_are_not_kept_in_caches(client):
+    """Files built from client data forbid every cache (a shared browser or proxy keeps none)."""
+    book = make_book(1)
+    adviser = f.headers(book.adviser)
+    _approved_trades(client, book)
+    rows = [r for r in f.ok_result(client.get("/api/reports/trade-file-generate", headers=adviser))["rows"]
+            if not r["hidden"]]
+    body = {"transactions": [{"id": r["recommendation_id"], "quantity": r["quantity"], "price": None,
+                              "amount": r["amount"], "expirationDate": date.today().isoformat()} for r in rows]}
+    trade_file = client.post("/api/reports/trade-file-report-export", headers=adviser, json=body)
+    assert trade_file.status_code == 200 and "attachment;" in trade_file.headers["content-disposition"]
+    assert trade_file.headers["cache-control"] == "no-store"
+    token = f.session_token(book.adviser)
+    for path in ("/api/reports/trade-instructions-export-pdf", "/api/reports/trade-instructions-export-excel"):
+        report = client.get(f"{path}?token={f.ticket(token, path)}&status[]=sad")
+        assert report.status_code == 200 and "attachment;" in report.headers["content-disposition"]
+        assert report.headers["cache-control"] == "no-store", path
