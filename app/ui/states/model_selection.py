@@ -17,7 +17,7 @@ from app.domain import recommendations as rules
 from app.domain.permissions import Actor
 from app.ui.parse import to_int
 from app.ui.states.base import toast_error
-from app.ui.states.orders import FirmChoice
+from app.ui.toolkit.lists import FirmChoice
 from app.ui.toolkit.screen import guarded
 
 
