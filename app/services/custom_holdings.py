@@ -60,12 +60,14 @@ def clean(data: Mapping[str, Any]) -> tuple[dict[str, Any], v.FieldErrors]:
     return values, errors
 
 
+def failure_message(errors: Mapping[str, str]) -> str:
+    """A refusal's text: the name's clash alone says so, anything else asks for valid data."""
+    return NAME_UNIQUE if dict(errors) == {"name": NAME_UNIQUE} else INVALID_FORM
+
+
 def _raise(errors: Mapping[str, str]) -> None:
-    if not errors:
-        return
-    if set(errors) == {"name"} and errors["name"] == NAME_UNIQUE:
-        raise ValidationError(NAME_UNIQUE, dict(errors))
-    raise ValidationError(INVALID_FORM, dict(errors))
+    if errors:
+        raise ValidationError(failure_message(errors), dict(errors))
 
 
 def _usable_class(s: Session, portfolio: Portfolio, class_id: int | None) -> AssetClass | None:

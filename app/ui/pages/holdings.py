@@ -314,18 +314,20 @@ def _pending() -> rx.Component:
 
 
 # ---- the custom holding modal -------------------------------------------------------------------
-def _ch_field(label: str, key: str, value: Any, on_change: Any, required: bool = False, **props) -> rx.Component:
-    error = S.ch_errors.get(key, "")
-    return field(label, text_input(f"ch-{key}", value, on_change, error=error, read_only=S.ch_read_only, **props),
+def _ch_field(label: str, key: str, required: bool = False, **props) -> rx.Component:
+    error = S.form_errors.get(key, "")
+    return field(label, text_input(f"ch-{key}", S.form[key], lambda value: S.set_form_field(key, value), error=error,
+                                   read_only=S.ch_read_only, **props),
                  error=error, required=required)
 
 
 def _custom_modal() -> rx.Component:
     class_control = rx.cond(
         S.ch_read_only,
-        text_input("ch-class-view", S.ch_class_title, lambda _: S.set_ch_class(S.ch_class_id), read_only=True),
-        option_select(S.ch_class_id, S.class_options, S.set_ch_class, id="ch-class", placeholder="Choose a class",
-                      error=S.ch_errors.get("class_id", "")),
+        text_input("ch-class-view", S.ch_class_title, lambda _: S.set_form_field("class_id", S.form["class_id"]),
+                   read_only=True),
+        option_select(S.form["class_id"], S.class_options, lambda value: S.set_form_field("class_id", value),
+                      id="ch-class", placeholder="Choose a class", error=S.form_errors.get("class_id", "")),
     )
     return rx.dialog.root(
         rx.dialog.content(
@@ -342,25 +344,24 @@ def _custom_modal() -> rx.Component:
             rx.dialog.description("A holding the product does not trade, valued by hand.", size="1",
                                   color=rx.color("gray", 10), margin_bottom="12px"),
             rx.vstack(
-                _ch_field("Name", "name", S.ch_name, S.set_ch_name, required=True),
-                field("Class", class_control, S.ch_errors.get("class_id", ""), required=True),
+                _ch_field("Name", "name", required=True),
+                field("Class", class_control, S.form_errors.get("class_id", ""), required=True),
                 rx.grid(
-                    _ch_field("Value ($)", "value", S.ch_value, S.set_ch_value, required=True,
-                              input_mode="decimal"),
-                    _ch_field("Fee (%)", "fee", S.ch_fee, S.set_ch_fee, input_mode="decimal"),
+                    _ch_field("Value ($)", "value", required=True, input_mode="decimal"),
+                    _ch_field("Fee (%)", "fee", input_mode="decimal"),
                     columns="2", spacing="3", width="100%",
                 ),
                 rx.hstack(
                     cancel_button(on_click=S.request_close, id="ch-cancel", type="button"),
                     rx.cond(~S.ch_read_only,
-                            rx.button("Save", on_click=S.save_holding, loading=S.ch_saving, id="ch-save", type="button")),
+                            rx.button("Save", on_click=S.save_holding, loading=S.saving, id="ch-save", type="button")),
                     justify="end", spacing="3", width="100%", margin_top="8px",
                 ),
                 spacing="3", width="100%",
             ),
             max_width="480px", id="custom-holding-modal",
         ),
-        open=S.modal_open,
+        open=S.form_open,
         on_open_change=S.modal_open_change,
     )
 

@@ -18,7 +18,6 @@ from app.domain.permissions import Actor, is_staff
 from app.domain.portfolios import (
     CONFIRM_UNLINK, CONFIRM_UNLINK_CROSS_FIRM, CUSTOM_CLASSES_CHANGED, MODEL_UNLINKED, is_cross_firm,
 )
-from app.domain.errors import ValidationError
 from app.services import advice_display
 from app.services import custom_holdings as ch_service
 from app.services import holdings as holdings_service
@@ -31,12 +30,13 @@ from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.parse import to_int
 from app.ui.states.portfolios import referer_query
 from app.ui.toolkit.rows import Option, options_of
-from app.ui.toolkit.screen import Confirm, events, guarded, screen_load
+from app.ui.toolkit.screen import Confirm, FormDialog, events, guarded, screen_load
 
 PAGE_SIZES = [str(n) for n in holdings_service.PAGE_SIZES]
 LOAD_FAILED = "Opps, something went wrong"
 SAVE_CHANGES = "Do you want to save changes?"
 CONFIRM_DELETE_HOLDING = "Are you sure you want to delete the custom holding {name}?"
+FIELD_LIMITS = {"name": ch_service.NAME_MAX + 50, "fee": 30, "value": 30}  # the longest text a field keeps
 MODAL_TITLES = {"create": "New custom holding", "edit": "Edit custom holding", "view": "Custom holding"}
 
 
@@ -123,7 +123,8 @@ def _header_row(section: holdings_service.Section) -> HoldingRow:
                       class_actual=percent(k.actual), class_target=percent(k.target) if k.target is not None else "")
 
 
-class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
+class HoldingsState(Confirm, FormDialog, Paged, PortfolioHeader, AppState):
+    FORM_FIELDS: ClassVar[tuple[str, ...]] = ch_service.FIELDS
     PAGE_SIZES: ClassVar[tuple[int, ...]] = holdings_service.PAGE_SIZES
     DEFAULT_SIZE: ClassVar[int] = holdings_service.DEFAULT_PAGE_SIZE
 
@@ -147,21 +148,13 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
     rows: list[HoldingRow] = []
     pending: list[PendingRow] = []
 
-    # the custom holding modal
-    modal_open: bool = False
+    # the custom holding modal (the form dialog: form, form_errors, saving, form_open)
     modal_mode: str = "view"           # create | edit | view
-    ch_id: int = 0
-    ch_name: str = ""
-    ch_class_id: str = ""
-    ch_fee: str = ""
-    ch_value: str = ""
-    ch_errors: dict[str, str] = {}
-    ch_submitted: bool = False
-    ch_saving: bool = False
     class_options: list[Option] = []
     close_prompt_open: bool = False
 
     _lines: list[dict[str, Any]] = []
+    _holding_id: int = 0
     _original: dict[str, str] = {}
     _model_cross_firm: bool = False
     _prompt_for: str = "close"
@@ -298,28 +291,23 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
     def _refresh(self):
         self._load(self._actor())
 
-    # ---- the custom holding modal ------------------------------------------------------------------
-    def _open_modal(self, actor: Actor, mode: str, holding_id: int = 0, name: str = "", class_id: str = "",
-                    fee: str = "", value: str = "") -> None:
+    # ---- the custom holding modal (the form dialog) -------------------------------------------------
+    def _open_modal(self, actor: Actor, mode: str, holding_id: int = 0, values: dict[str, str] | None = None) -> None:
         """The modal on a new custom holding or a saved one, with the classes the portfolio offers."""
         self.class_options = options_of(ch_service.class_options(actor=actor, portfolio_id=self.portfolio_id),
                                         label="title")
-        self.ch_id, self.modal_mode = holding_id, mode
-        self.ch_name, self.ch_class_id, self.ch_fee, self.ch_value = name, class_id, fee, value
+        self._holding_id, self.modal_mode = holding_id, mode
+        self._open_form(values)
         self._original = self._snapshot()
-        self.ch_errors = {}
-        self.ch_submitted = False
-        self.ch_saving = False
         self.close_prompt_open = False
-        self.modal_open = True
 
     def _class_title(self, class_id: str) -> str:
         return next((o.label for o in self.class_options if o.value == class_id), "")
 
     def _snapshot(self) -> dict[str, str]:
         """What the unsaved-changes check compares: class, class title, fee, value and name (spec 002 s4)."""
-        return {"class_id": self.ch_class_id, "class_title": self._class_title(self.ch_class_id),
-                "fee": self.ch_fee.strip(), "value": self.ch_value.strip(), "name": self.ch_name.strip()}
+        return {"class_id": self.form["class_id"], "class_title": self._class_title(self.form["class_id"]),
+                "fee": self.form["fee"].strip(), "value": self.form["value"].strip(), "name": self.form["name"].strip()}
 
     @rx.event
     @guarded
@@ -332,8 +320,9 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
     def _open_existing(self, holding_id: Any, mode: str):
         actor = self._actor()
         found = ch_service.get(actor=actor, holding_id=holding_id)
-        self._open_modal(actor, mode if is_staff(actor) else "view", int(found["id"]), found["name"],
-                         str(found["class_id"]), found["fee"] or "", input_number(found["value"]))
+        self._open_modal(actor, mode if is_staff(actor) else "view", int(found["id"]),
+                         {"name": found["name"], "class_id": found["class_id"], "fee": found["fee"],
+                          "value": input_number(found["value"])})
 
     @rx.event
     def open_view(self, holding_id: Any):
@@ -354,42 +343,27 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
             return
         self.modal_mode = "edit" if editing else "view"
 
-    def _live_check(self) -> None:
-        """After the first save attempt, the field errors follow the typing (the uniqueness mark
-        comes from the server and is cleared by editing the name)."""
-        if not self.ch_submitted:
-            return
-        _values, errors = ch_service.clean(self._form_data())
-        kept = {k: v for k, v in self.ch_errors.items() if k == "name" and v == ch_service.NAME_UNIQUE}
-        self.ch_errors = {**dict(errors), **{k: v for k, v in kept.items() if k not in errors}}
+    def _check_form(self) -> dict[str, str]:
+        """The service's own check; the uniqueness mark comes from the server and stays until the
+        name is edited."""
+        errors = dict(ch_service.clean(self._form_data())[1])
+        if self.form_errors.get("name") == ch_service.NAME_UNIQUE:
+            errors.setdefault("name", ch_service.NAME_UNIQUE)
+        return errors
 
     def _form_data(self) -> dict[str, Any]:
-        return {"investment_id": self.portfolio_id, "name": self.ch_name, "class_id": self.ch_class_id,
-                "fee": self.ch_fee, "value": self.ch_value}
+        return {"investment_id": self.portfolio_id, **self.form}
 
     @rx.event
-    def set_ch_name(self, value: str):
-        self.ch_name = str(value or "")[: ch_service.NAME_MAX + 50]
-        self.ch_errors = {k: v for k, v in self.ch_errors.items() if k != "name"}  # editing the name clears its mark
-        self._live_check()
-
-    @rx.event
-    def set_ch_class(self, value: str):
-        self.ch_class_id = str(value or "")
-        self._live_check()
-
-    @rx.event
-    def set_ch_fee(self, value: str):
-        self.ch_fee = str(value or "")[:30]
-        self._live_check()
-
-    @rx.event
-    def set_ch_value(self, value: str):
-        self.ch_value = str(value or "")[:30]
-        self._live_check()
+    def set_form_field(self, key: str, value: str):
+        if key not in self.FORM_FIELDS or self.modal_mode == "view":
+            return
+        if key == "name":  # editing the name clears its mark (the uniqueness one too)
+            self.form_errors = {k: v for k, v in self.form_errors.items() if k != "name"}
+        self._form_edited({key: str(value or "")[:FIELD_LIMITS.get(key, 500)]})
 
     def _dirty(self) -> bool:
-        if self.modal_mode == "view" or not self.modal_open:
+        if self.modal_mode == "view" or not self.form_open:
             return False
         return self._snapshot() != self._original
 
@@ -403,33 +377,24 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
 
     @rx.var
     def ch_class_title(self) -> str:
-        return self._class_title(self.ch_class_id)
+        return self._class_title(self.form.get("class_id", ""))
 
     @rx.event
     @guarded
     def save_holding(self):
-        self.ch_submitted = True
-        self._live_check()
         if self.modal_mode == "view":
             return None
-        self.ch_saving = True
-        try:
-            result = self._write(self._actor())
-        except ValidationError as exc:
-            self.close_prompt_open = False
-            self.ch_errors = dict(exc.fields)
-            return toast_error(exc.message)
-        finally:
-            self.ch_saving = False
-        self.modal_open = False
         self.close_prompt_open = False
-        return events(toast_success(result["message"]), self._refresh())
+        return self._save_form(lambda errors: toast_error(ch_service.failure_message(errors)), self._write)
 
-    def _write(self, actor: Actor) -> dict[str, Any]:
+    def _write(self) -> Any:
+        actor = self._actor()
         if self.modal_mode == "create":
-            return ch_service.create(actor=actor, data=self._form_data())
-        data = {k: v for k, v in self._form_data().items() if k != "investment_id"}
-        return ch_service.update(actor=actor, holding_id=self.ch_id, data=data)
+            result = ch_service.create(actor=actor, data=self._form_data())
+        else:
+            result = ch_service.update(actor=actor, holding_id=self._holding_id, data=dict(self.form))
+        self._close_form()
+        return events(toast_success(result["message"]), self._refresh())
 
     @rx.event
     def request_close(self):
@@ -438,7 +403,7 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
             self._prompt_for = "close"
             self.close_prompt_open = True
             return
-        self.modal_open = False
+        self._close_form()
 
     @rx.event
     def modal_open_change(self, is_open: bool):
@@ -449,14 +414,13 @@ class HoldingsState(Confirm, Paged, PortfolioHeader, AppState):
     def discard_changes(self):
         """Discard: back to view mode with the saved values (the switch), or close the modal."""
         self.close_prompt_open = False
-        self.ch_errors = {}
-        self.ch_submitted = False
+        self.form_errors = {}
+        self.form_submitted = False
         if self._prompt_for == "view" and self._original:
-            self.ch_name, self.ch_class_id = self._original["name"], self._original["class_id"]
-            self.ch_fee, self.ch_value = self._original["fee"], self._original["value"]
+            self.form = {key: self._original[key] for key in self.FORM_FIELDS}
             self.modal_mode = "view"
             return
-        self.modal_open = False
+        self._close_form()
 
     @rx.event
     def keep_editing(self):
