@@ -67,8 +67,8 @@ def _footer(*buttons: rx.Component) -> rx.Component:
 
 # ---- the asset transaction modal ------------------------------------------------------------------
 def _af_input(S: Any, key: str, label: str, required: bool = False, hint: str = "", **props) -> rx.Component:
-    error = S.af_errors.get(key, "")
-    return field(label, text_input(f"af-{key.replace('_', '-')}", S.af[key], lambda value: S.set_af_field(key, value),
+    error = S.form_errors.get(key, "")
+    return field(label, text_input(f"af-{key.replace('_', '-')}", S.form[key], lambda value: S.set_form_field(key, value),
                                    error=error, read_only=S.af_read_only, **props),
                  error=error, required=required, hint=hint)
 
@@ -78,8 +78,8 @@ def _af_money(S: Any, key: str, label: str, required: bool = False, hint: str = 
 
 
 def _af_date(S: Any, key: str, label: str, required: bool = False) -> rx.Component:
-    error = S.af_errors.get(key, "")
-    return field(label, _date(S.af[key], lambda value: S.set_af_field(key, value), f"af-{key.replace('_', '-')}",
+    error = S.form_errors.get(key, "")
+    return field(label, _date(S.form[key], lambda value: S.set_form_field(key, value), f"af-{key.replace('_', '-')}",
                               error, S.af_read_only), error=error, required=required)
 
 
@@ -95,10 +95,10 @@ def _type_switch(S: Any) -> rx.Component:
 
 
 def _asset_field(S: Any) -> rx.Component:
-    error = S.af_errors.get("code", "")
-    adding = S.af_mode == "add"
+    error = S.form_errors.get("code", "")
+    adding = S.form_mode == "add"
     control = rx.hstack(
-        rx.input(value=S.af["code"], on_change=S.set_af_code, on_blur=S.lookup_code, id="af-code", name="af-code",
+        rx.input(value=S.form["code"], on_change=S.set_af_code, on_blur=S.lookup_code, id="af-code", name="af-code",
                  read_only=~adding, placeholder="e.g. BHP", max_length=20,
                  color_scheme=rx.cond(error != "", "red", "gray"), variant=rx.cond(adding, "surface", "soft"),
                  width="120px", min_width="96px", text_transform="uppercase"),
@@ -112,7 +112,7 @@ def _asset_field(S: Any) -> rx.Component:
 
 
 def _trade_fields(S: Any) -> rx.Component:
-    status_error = S.af_errors.get("status", "")
+    status_error = S.form_errors.get("status", "")
     return rx.vstack(
         rx.grid(
             _af_input(S, "quantity", "Quantity", required=True, input_mode="decimal"),
@@ -124,7 +124,7 @@ def _trade_fields(S: Any) -> rx.Component:
         rx.cond(S.af_value_hint != "", rx.text(S.af_value_hint, size="1", color=rx.color("gray", 11), id="af-value-hint")),
         rx.grid(
             _af_date(S, "settlement_at", "Settlement date"),
-            field("Status", _select(S.af["status"], ASSET_STATUS_OPTIONS, lambda v: S.set_af_field("status", v),
+            field("Status", _select(S.form["status"], ASSET_STATUS_OPTIONS, lambda v: S.set_form_field("status", v),
                                     "af-status", status_error, S.af_read_only), status_error),
             columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
         ),
@@ -168,34 +168,34 @@ def _form_fields(S: Any) -> rx.Component:
 
 
 def asset_transaction_modal(S: Any) -> rx.Component:
-    description_error = S.af_errors.get("description", "")
+    description_error = S.form_errors.get("description", "")
     head = rx.hstack(
         rx.dialog.title(S.af_title, margin="0", id="af-title"),
-        rx.cond((S.af_mode != "add") & (S.af_status_label != ""),
+        rx.cond((S.form_mode != "add") & (S.af_status_label != ""),
                 rx.badge(S.af_status_label, variant="soft", id="af-status-badge")),
         rx.spacer(),
-        rx.cond((S.af_mode == "view") & S.af_can_edit,
+        rx.cond((S.form_mode == "view") & S.af_can_edit,
                 rx.button(rx.icon("pencil", size=14), "Edit", size="1", variant="soft", on_click=S.switch_to_edit,
                           id="af-edit")),
         width="100%", align="center", spacing="3",
     )
     body = rx.vstack(
-        rx.cond(S.af_mode == "add", _type_switch(S)),
-        rx.cond((S.af_mode != "add") & (S.af_summary.length() > 0), _details(S.af_summary, "af-summary")),
+        rx.cond(S.form_mode == "add", _type_switch(S)),
+        rx.cond((S.form_mode != "add") & (S.af_summary.length() > 0), _details(S.af_summary, "af-summary")),
         rx.grid(
             _asset_field(S),
             _af_date(S, "trade_at", "Trade date", required=True),
             columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
         ),
         _form_fields(S),
-        field("Description", rx.text_area(value=S.af["description"], on_change=lambda v: S.set_af_field("description", v),
+        field("Description", rx.text_area(value=S.form["description"], on_change=lambda v: S.set_form_field("description", v),
                                           id="af-description", read_only=S.af_read_only, rows="2", width="100%",
                                           color_scheme=rx.cond(description_error != "", "red", "gray")),
               error=description_error),
         _footer(
             rx.button(rx.cond(S.af_read_only, "Close", "Cancel"), variant="soft", color_scheme="gray", type="button",
-                      on_click=S.close_asset_form, id="af-cancel"),
-            rx.cond(~S.af_read_only, rx.button("Save", type="button", on_click=S.save_asset_tx, loading=S.af_saving,
+                      on_click=S.close_form, id="af-cancel"),
+            rx.cond(~S.af_read_only, rx.button("Save", type="button", on_click=S.save_form, loading=S.saving,
                                                id="af-save")),
         ),
         spacing="3", width="100%",
@@ -203,8 +203,8 @@ def asset_transaction_modal(S: Any) -> rx.Component:
     return rx.dialog.root(
         rx.dialog.content(head, rx.box(height="12px"), body, max_width="880px", width="96vw",
                           id="asset-transaction-modal", **STATIC),
-        open=S.af_open,
-        on_open_change=S.set_af_open,
+        open=S.form_open & (S.form_kind == "asset"),
+        on_open_change=S.set_form_open,
     )
 
 
@@ -314,7 +314,7 @@ def cash_transaction_modal(S: Any) -> rx.Component:
             ),
             max_width="560px", id="cash-transaction-modal",
         ),
-        open=S.form_open & (S.cm_mode != "opening"),
+        open=S.form_open & (S.form_kind == "cash"),
         on_open_change=S.set_form_open,
     )
 
@@ -341,7 +341,7 @@ def opening_balance_modal(S: Any) -> rx.Component:
             ),
             max_width="480px", id="opening-balance-modal",
         ),
-        open=S.form_open & (S.cm_mode == "opening"),
+        open=S.form_open & (S.form_kind == "opening"),
         on_open_change=S.set_form_open,
     )
 

@@ -10,9 +10,11 @@
 - portfolios.add-transaction: the asset screen with the add-transaction form open (purchase by
   default; `?type=sell|dividend|interest|capital_return|reconstruction`, `?code=BHP`).
 
-Both screens share (TransactionForms): the asset transaction modal (large, static backdrop: the six
-add forms switching by type, editing, and a read-only view), the error-status re-creation
-confirmation, the delete confirmation and the transaction upload (CSV or .xlsx).
+Both screens share (TransactionForms): the form dialog, which holds one form at a time: the asset
+transaction modal's (large, static backdrop: the six add forms switching by type, editing, and a
+read-only view) and, on the cash screen, the cash transaction's or the opening balance's; the
+error-status re-creation confirmation, the delete confirmation and the transaction upload (CSV or
+.xlsx).
 
 Who sees what (spec 002 s6; the services check again on every call): cash editing for superuser,
 adviser and administrator; the asset panel's actions for superuser and adviser; clients read.
@@ -73,8 +75,8 @@ FORM_FIELDS: dict[str, tuple[str, ...]] = {
 ASSET_KEYS = tuple(dict.fromkeys(k for keys in FORM_FIELDS.values() for k in keys))
 CASH_KEYS = ("type", "price", "trade_at", "settlement_at", "status", "description")
 CASH_FORMS = ("withdrawal", "credit", "income")
-# the longest text a field of the cash modal keeps (40 unless named), and of the opening balance modal
-CASH_LIMITS = {"description": rules.DESCRIPTION_MAX + 20}
+# the longest text a field keeps (40 unless named), and a field of the opening balance modal
+FIELD_LIMITS = {"description": rules.DESCRIPTION_MAX + 20}
 OPENING_LIMITS = {"price": 30, "trade_at": 20}
 DATE_KEYS = ("trade_at", "settlement_at", "ex_date")
 PANEL_FILTER_LABELS = {"pending": "Pending approval", "draft": "Draft", "executed": "Executed",
@@ -194,6 +196,18 @@ FILTER_OPTIONS = [Option(value=name, label=PANEL_FILTER_LABELS[name]) for name i
                   ("pending", "draft", "executed", "dividend", "placed", "error")]
 
 
+def _invalid(_errors: dict[str, str]):
+    return sorry_toast(rules.INVALID)
+
+
+def _beside_code(errors: dict[str, str]) -> dict[str, str]:
+    """Field errors as the asset form shows them: the asset's beside its code."""
+    out = dict(errors)
+    if "asset_id" in out:
+        out["code"] = out.pop("asset_id")
+    return out
+
+
 def _inputs(r: dict[str, Any], keys: tuple[str, ...]) -> dict[str, str]:
     """A transaction as the service gives it, as a form's inputs: dates YYYY-MM-DD, the rest as text."""
     return {key: input_day(r[key]) if key in DATE_KEYS else r[key] or "" for key in keys}
@@ -242,10 +256,11 @@ def panel_row(r: dict[str, Any]) -> PanelRow:
 
 
 # ---- what both screens share --------------------------------------------------------------------
-class TransactionForms(Confirm, UploadDialog, ListControls, mixin=True):
-    """The asset transaction modal, the re-creation and delete confirmations, the upload and the
-    paging of both screens. The screen implements `_reload_screen(actor)` (reload what it shows after
-    a write). Failures here are 'Sorry!' with the server's message (spec 002 s8)."""
+class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=True):
+    """The form dialog (the asset transaction modal here; the cash screen adds its cash and opening
+    balance modals), the re-creation and delete confirmations, the upload and the paging of both
+    screens. The screen implements `_reload_screen(actor)` (reload what it shows after a write).
+    Failures here are 'Sorry!' with the server's message (spec 002 s8)."""
 
     UPLOAD_ID: ClassVar[str] = UPLOAD_ID
     SELECT_FILE: ClassVar[str] = transaction_upload.SELECT_FILE
@@ -255,23 +270,20 @@ class TransactionForms(Confirm, UploadDialog, ListControls, mixin=True):
     loading: bool = True
     can_act: bool = False
 
+    # the form dialog (form, form_errors, saving, form_open) holds one form at a time
+    form_kind: str = "asset"              # asset | cash | opening (the last two on the cash screen)
+    form_mode: str = "add"                # add | edit | view (view: the asset form only)
+    _form_id: int = 0                     # the transaction being edited or viewed
+    _form_original: dict[str, str] = {}   # its values as opened
     # the asset transaction modal
-    af_open: bool = False
-    af_mode: str = "add"                  # add | edit | view
     af_form: str = DEFAULT_FORM
-    af: dict[str, str] = _blank(ASSET_KEYS)
-    af_errors: dict[str, str] = {}
-    af_submitted: bool = False
-    af_saving: bool = False
     af_asset_name: str = ""
     af_status_label: str = ""
     af_summary: list[Detail] = []
     af_can_edit: bool = False
     af_question_open: bool = False
     af_question: str = ""
-    _af_id: int = 0
     _af_asset_id: int = 0
-    _af_original: dict[str, str] = {}
     _af_recreate: bool = False
 
     # the upload's refused lines
@@ -298,7 +310,7 @@ class TransactionForms(Confirm, UploadDialog, ListControls, mixin=True):
         """on_load after the screen's own resets: the portfolio's head and the screen's rows; a failure
         says so and goes back to the portfolios."""
         self.page, self.page_size, self.sort, self.order = 1, str(self.DEFAULT_SIZE), "date", "desc"
-        self.af_open = self.confirm_open = self.upload_open = self.failure_open = False
+        self.form_open = self.confirm_open = self.upload_open = self.failure_open = False
         self.portfolio_id = self._portfolio_param() or 0
         self.can_act = _can_act(actor)
         try:
@@ -312,34 +324,72 @@ class TransactionForms(Confirm, UploadDialog, ListControls, mixin=True):
     def _may_act(self, actor: Actor) -> bool:
         return _can_act(actor)
 
-    # ---- the asset transaction modal: opening -----------------------------------------------------
-    def _reset_form(self) -> None:
-        self.af = _blank(ASSET_KEYS)
-        self.af_errors = {}
-        self.af_submitted = self.af_saving = False
-        self.af_asset_name = self.af_status_label = ""
-        self.af_summary = []
-        self.af_can_edit = False
+    # ---- the form dialog ----------------------------------------------------------------------------
+    def _open_transaction_form(self, kind: str, mode: str, values: dict[str, Any], transaction_id: int = 0) -> None:
+        self.form_kind, self.form_mode = kind, mode
+        self._open_form(values)
+        self._form_id = transaction_id
+        self._form_original = dict(self.form) if transaction_id else {}
+
+    def _form_fields(self) -> tuple[str, ...]:
+        return ASSET_KEYS if self.form_kind == "asset" else CASH_KEYS
+
+    def _close_form(self) -> None:
+        super()._close_form()
         self.af_question_open = False
-        self.af_question = ""
-        self._af_id = self._af_asset_id = 0
-        self._af_original = {}
-        self._af_recreate = False
+
+    def _changed(self, values: dict[str, Any]) -> dict[str, Any]:
+        """What an edit changes of the values the form opened with."""
+        return {key: value for key, value in values.items() if value != self._form_original.get(key, "")}
+
+    def _written(self, actor: Actor, result: dict[str, Any]) -> list[Any]:
+        self._close_form()
+        # The list reloads after the modal closes (the spec reloads the cash list for superusers and
+        # advisers only; an administrator who may save there sees the saved row too).
+        return self._after_write(actor, feedback(result))
+
+    @rx.event
+    def set_form_field(self, key: str, value: str):
+        """A field typed or chosen (the asset's code has its own handler; a view takes none)."""
+        if key in self._form_fields() and key != "code" and self.form_mode != "view":
+            limits = OPENING_LIMITS if self.form_kind == "opening" else FIELD_LIMITS
+            self._form_edited({key: str(value or "")[:limits.get(key, 40)]})
+
+    @rx.event
+    @guarded
+    def save_form(self):
+        if self.form_mode == "view":
+            return None
+        return self._save_form(_invalid, self._write_form)
+
+    def _write_form(self) -> Any:
+        """The asset form; an errored (or cancelled) transaction's edit asks its own question first."""
+        if self.form_mode == "edit" and self._af_recreate:
+            r = service.get_asset_transaction(actor=self._actor(), transaction_id=self._form_id)
+            if r.get("edit_question"):
+                self.af_question = r["edit_question"]
+                self.af_question_open = True
+                return None
+            self._af_recreate = False  # no longer in error: an ordinary edit
+        return self._write_asset(confirm=False)
+
+    # ---- the asset transaction modal: opening -----------------------------------------------------
+    def _open_asset_form(self, mode: str, form: str, values: dict[str, Any], transaction_id: int = 0) -> None:
+        self.af_form = form
+        self._open_transaction_form("asset", mode, values, transaction_id)
+        self.af_asset_name = self.af_status_label = self.af_question = ""
+        self.af_summary = []
+        self.af_can_edit = self.af_question_open = self._af_recreate = False
+        self._af_asset_id = 0
 
     def _open_add(self, actor: Actor, form: str = DEFAULT_FORM, code: str = ""):
         if not self._may_act(actor):
             return None
-        self._reset_form()
-        self.af_mode = "add"
-        self.af_form = rules.FORM_NAMES.get(rules.asset_kind(form), DEFAULT_FORM) if form else DEFAULT_FORM
-        self.af["trade_at"] = datetime.now().date().isoformat()
-        self.af["status"] = Status.EXECUTED.value
-        self.af_open = True
+        form = rules.FORM_NAMES.get(rules.asset_kind(form), DEFAULT_FORM) if form else DEFAULT_FORM
         code = assets_service.normalise_code(code)[:20]
-        if code:
-            self.af["code"] = code
-            return self._lookup(actor)
-        return None
+        self._open_asset_form("add", form, {"trade_at": datetime.now().date().isoformat(),
+                                            "status": Status.EXECUTED.value, "code": code})
+        return self._lookup(actor) if code else None
 
     @rx.event
     @guarded
@@ -353,22 +403,17 @@ class TransactionForms(Confirm, UploadDialog, ListControls, mixin=True):
         r = service.get_asset_transaction(actor=actor, transaction_id=transaction_id)
         if r.get("form") not in ASSET_FORMS:
             return sorry_toast(rules.NOT_AN_ASSET_TRANSACTION)
-        self._reset_form()
-        self._af_id = r["id"]
-        self._af_asset_id = r["asset_id"] or 0
-        self.af_form = r["form"]
         values = _inputs(r, ASSET_KEYS)
         if r["form"] == "capital_return" and r["amount"]:
             values["price"] = ""  # a per-unit capital return is stored as its amount
-        self.af = values
-        self._af_original = dict(values)
+        can_edit = r["can_edit"] and self._may_act(actor)
+        self._open_asset_form("edit" if edit and can_edit else "view", r["form"], values, r["id"])
+        self._af_asset_id = r["asset_id"] or 0
         self.af_asset_name = r["name"] or ""
         self.af_status_label = r["status_label"]
         self.af_summary = self._summary(r)
-        self.af_can_edit = r["can_edit"] and self._may_act(actor)
+        self.af_can_edit = can_edit
         self._af_recreate = bool(r["edit_question"])
-        self.af_mode = "edit" if edit and self.af_can_edit else "view"
-        self.af_open = True
         return None
 
     def _summary(self, r: dict[str, Any]) -> list[Detail]:
@@ -398,66 +443,48 @@ class TransactionForms(Confirm, UploadDialog, ListControls, mixin=True):
 
     @rx.event
     def switch_to_edit(self):
-        if self.af_mode == "view" and self.af_can_edit and self._af_id:
-            self.af_mode = "edit"
+        if self.form_kind == "asset" and self.form_mode == "view" and self.af_can_edit and self._form_id:
+            self.form_mode = "edit"
 
-    @rx.event
-    def close_asset_form(self):
-        if self.af_saving:
-            return
-        self.af_open = False
-        self.af_question_open = False
+    # ---- the asset transaction modal: the type and the asset --------------------------------------
+    def _adding_asset(self) -> bool:
+        return self.form_kind == "asset" and self.form_mode == "add"
 
-    @rx.event
-    def set_af_open(self, value: bool):
-        if not value:
-            return self.close_asset_form()
-
-    # ---- the asset transaction modal: fields ----------------------------------------------------
     @rx.event
     def set_af_form(self, form: str):
         """The type switch of the add form (an existing transaction keeps its type)."""
-        if self.af_mode != "add" or form not in ASSET_FORMS:
-            return
-        self.af_form = form
-        self._live_check()
-
-    @rx.event
-    def set_af_field(self, key: str, value: str):
-        if key not in ASSET_KEYS or key == "code" or self.af_mode == "view":
-            return
-        limit = rules.DESCRIPTION_MAX + 20 if key == "description" else 40
-        self.af[key] = str(value or "")[:limit]
-        self._live_check()
+        if self._adding_asset() and form in ASSET_FORMS:
+            self.af_form = form
+            self._recheck_form()
 
     @rx.event
     def set_af_code(self, value: str):
         """The asset code is uppercased; changing it forgets the chosen asset until it is looked up."""
-        if self.af_mode != "add":
+        if not self._adding_asset():
             return
         code = str(value or "").upper()[:20]
-        if code != self.af.get("code"):
+        if code != self.form.get("code"):
             self._take_asset(None)
-        self.af["code"] = code
+        self.form = {**self.form, "code": code}
 
     def _take_asset(self, asset: dict[str, Any] | None) -> None:
         """The asset the code names (None: not known yet); the code's mark goes."""
         self._af_asset_id = int(asset["id"]) if asset else 0
         self.af_asset_name = (asset["name"] or "") if asset else ""
         if asset:
-            self.af["code"] = asset["code"]
-        self.af_errors = {k: v for k, v in self.af_errors.items() if k not in ("code", "asset_id")}
+            self.form = {**self.form, "code": asset["code"]}
+        self.form_errors = {k: v for k, v in self.form_errors.items() if k not in ("code", "asset_id")}
 
     @guarded
     def _lookup(self, actor: Actor):
-        code = assets_service.normalise_code(self.af.get("code"))
+        code = assets_service.normalise_code(self.form.get("code"))
         if not code:
             return None
         try:
             found = assets_service.get_asset_by_code(actor=actor, code=code, firm_id=self._portfolio_firm_id or None)
         except NotFound as exc:  # an unknown code marks the field and clears the asset (spec 002 s5)
             self._take_asset(None)
-            self.af_errors = {**self.af_errors, "code": exc.message}
+            self.form_errors = {**self.form_errors, "code": exc.message}
             return None
         self._take_asset(found)
         return None
@@ -465,13 +492,11 @@ class TransactionForms(Confirm, UploadDialog, ListControls, mixin=True):
     @rx.event
     @guarded
     def lookup_code(self, _value: Any = None):
-        if self.af_mode != "add":
-            return None
-        return self._lookup(self._actor())
+        return self._lookup(self._actor()) if self._adding_asset() else None
 
     @rx.event
     def browse_assets(self):
-        if self.af_mode != "add":
+        if not self._adding_asset():
             return None
         return AssetPickerState.open_for(PICK_TARGET, self._portfolio_firm_id or None, None, "Select asset")
 
@@ -479,100 +504,63 @@ class TransactionForms(Confirm, UploadDialog, ListControls, mixin=True):
     async def asset_picked(self, target: str):
         picker = await self.get_state(AssetPickerState)
         asset = take_pick(picker, target)
-        if asset is None or self.af_mode != "add":
+        if asset is None or not self._adding_asset():
             return
         self._take_asset(asset)
-        self._live_check()
+        self._recheck_form()
 
-    # ---- the asset transaction modal: saving ------------------------------------------------------
+    # ---- the asset transaction modal: checking and saving -----------------------------------------
     def _form_values(self) -> dict[str, Any]:
         """The shown form's fields (the asset as its id once known, else the code)."""
-        data: dict[str, Any] = {k: self.af.get(k, "") for k in FORM_FIELDS[self.af_form] if k != "code"}
+        data: dict[str, Any] = {k: self.form.get(k, "") for k in FORM_FIELDS[self.af_form] if k != "code"}
         if self._af_asset_id:
             data["asset_id"] = self._af_asset_id
         else:
-            data["code"] = self.af.get("code", "")
+            data["code"] = self.form.get("code", "")
         return data
 
-    def _check(self) -> dict[str, str]:
-        kind = rules.asset_kind(self.af_form)
-        _values, errors = rules.clean_asset_form(kind, self._form_values())
-        out = dict(errors)
-        if "asset_id" in out:
-            out["code"] = out.pop("asset_id")
-        if self.af_errors.get("code") and not self._af_asset_id and self.af.get("code"):
-            out.setdefault("code", self.af_errors["code"])  # an unknown code stays marked until changed
-        return out
-
-    def _live_check(self) -> None:
-        """After the first save attempt the marks follow the typing (spec 002 s5)."""
-        if self.af_submitted:
-            self.af_errors = self._check()
+    def _check_form(self) -> dict[str, str]:
+        errors = _beside_code(rules.clean_asset_form(rules.asset_kind(self.af_form), self._form_values())[1])
+        if self.form_errors.get("code") and not self._af_asset_id and self.form.get("code"):
+            errors.setdefault("code", self.form_errors["code"])  # an unknown code stays marked until changed
+        return errors
 
     @rx.event
     @guarded
-    def save_asset_tx(self):
-        if self.af_mode == "view" or self.af_saving:
-            return None
-        self.af_submitted = True  # every invalid field is marked on a submit attempt
-        self.af_errors = self._check()
-        if self.af_errors:
-            return sorry_toast(rules.INVALID)
-        if self.af_mode == "edit" and self._af_recreate:
-            # the row's own question (error, or cancelled in order management)
-            r = service.get_asset_transaction(actor=self._actor(), transaction_id=self._af_id)
-            if not r.get("edit_question"):  # no longer in error: an ordinary edit
-                self._af_recreate = False
-                return self._save(confirm=False)
-            self.af_question = r["edit_question"]
-            self.af_question_open = True
-            return None
-        return self._save(confirm=False)
-
-    @rx.event
     def confirm_recreate(self):
         self.af_question_open = False
-        return self._save(confirm=True)
+        return self._save_form(_invalid, lambda: self._write_asset(confirm=True))
 
     @rx.event
     def cancel_recreate(self):
         self.af_question_open = False
 
-    @guarded
-    def _save(self, confirm: bool):
+    def _write_asset(self, confirm: bool) -> Any:
+        actor = self._actor()
+        if not self._may_act(actor):
+            return None
         try:
-            actor = self._actor()
-            if not self._may_act(actor):
-                return None
-            self.af_saving = True
-            if self.af_mode == "add":
+            if self.form_mode == "add":
                 data = {**self._form_values(), "investment_id": self.portfolio_id, "type": self.af_form}
                 result = service.add_asset_transaction(actor=actor, data=data)
             else:
-                changed = {k: v for k, v in self._form_values().items()
-                           if k not in ("asset_id", "code") and v != self._af_original.get(k, "")}
+                changed = self._changed({k: v for k, v in self._form_values().items() if k not in ("asset_id", "code")})
                 if not changed and not confirm:  # an unchanged form closes without a call
-                    self.af_open = False
+                    self._close_form()
                     return success_toast(rules.TRANSACTION_UPDATED)
-                result = service.update_asset_transaction(actor=actor, transaction_id=self._af_id, data=changed,
+                result = service.update_asset_transaction(actor=actor, transaction_id=self._form_id, data=changed,
                                                           confirm=confirm)
         except Conflict as exc:  # it went into error meanwhile: ask, then save as a new transaction
             self._af_recreate = True
             self.af_question = exc.message
             self.af_question_open = True
             return None
-        except ValidationError as exc:
-            fields = dict(exc.fields)
-            if "asset_id" in fields:
-                fields["code"] = fields.pop("asset_id")
+        except ValidationError as exc:  # marked beside the asset's code; a short sell beside the quantity
+            fields = _beside_code(exc.fields)
             if exc.message == rules.NOT_ENOUGH_ASSETS:
                 fields["quantity"] = exc.message
-            self.af_errors = {**self._check(), **fields}
-            raise
-        finally:
-            self.af_saving = False
-        self.af_open = False
-        return self._after_write(actor, feedback(result))
+            raise ValidationError(exc.message, fields) from exc
+        return self._written(actor, result)
 
     # ---- delete -----------------------------------------------------------------------------------
     @rx.event
@@ -589,7 +577,7 @@ class TransactionForms(Confirm, UploadDialog, ListControls, mixin=True):
         actor = self._actor()
         delete = service.delete_asset_transaction if action == "asset" else service.delete_cash_transaction
         result = delete(actor=actor, transaction_id=transaction_id)
-        self.af_open = False
+        self.form_open = False
         return self._after_write(actor, feedback(result))
 
     # ---- upload -----------------------------------------------------------------------------------
@@ -628,31 +616,27 @@ class TransactionForms(Confirm, UploadDialog, ListControls, mixin=True):
     # ---- what the modal shows -------------------------------------------------------------------------
     @rx.var
     def af_title(self) -> str:
-        if self.af_mode == "add":
+        if self.form_mode == "add":
             return "Add transaction"
         label = next((o.label for o in FORM_OPTIONS if o.value == self.af_form), "Transaction")
-        return f"{'Edit' if self.af_mode == 'edit' else 'View'} {label.lower()}"
+        return f"{'Edit' if self.form_mode == 'edit' else 'View'} {label.lower()}"
 
     @rx.var
     def af_read_only(self) -> bool:
-        return self.af_mode == "view"
-
-    @rx.var
-    def af_fields(self) -> list[str]:
-        return list(FORM_FIELDS.get(self.af_form, ()))
+        return self.form_mode == "view"
 
     @rx.var
     def af_value_hint(self) -> str:
         """Purchases and sells: quantity x price, and the cash it moves with brokerage and GST."""
         if self.af_form not in ("purchase", "sell"):
             return ""
-        quantity, price = _dec(self.af.get("quantity")), _dec(self.af.get("price"))
+        quantity, price = _dec(self.form.get("quantity")), _dec(self.form.get("price"))
         if quantity is None or price is None or quantity <= 0 or price <= 0:
             return ""
         kind = rules.asset_kind(self.af_form).value
         try:
-            cash = cash_amount(kind, quantity=quantity, price=price, fee=_dec(self.af.get("fee")),
-                               gst=_dec(self.af.get("gst")))
+            cash = cash_amount(kind, quantity=quantity, price=price, fee=_dec(self.form.get("fee")),
+                               gst=_dec(self.form.get("gst")))
         except (InvalidOperation, ValueError):
             return ""
         word = "Cash out" if self.af_form == "purchase" else "Cash in"
@@ -660,8 +644,7 @@ class TransactionForms(Confirm, UploadDialog, ListControls, mixin=True):
 
 
 # ---- portfolios.cash-transactions -------------------------------------------------------------------
-class CashTransactionsState(FormDialog, TransactionForms, PortfolioHeader, AppState):
-    FORM_FIELDS: ClassVar[tuple[str, ...]] = CASH_KEYS
+class CashTransactionsState(TransactionForms, PortfolioHeader, AppState):
     SORT_KEYS: ClassVar[tuple[str, ...]] = CASH_SORTS
     DESCENDING_FIRST: ClassVar[tuple[str, ...]] = ("date", "amount")
 
@@ -671,12 +654,6 @@ class CashTransactionsState(FormDialog, TransactionForms, PortfolioHeader, AppSt
     balance_negative: bool = False
     cash_in: str = ""
     cash_out: str = ""
-
-    # the cash transaction modal and the opening balance modal share the form dialog (form,
-    # form_errors, saving, form_open); the opening balance's form is its price and trade_at
-    cm_mode: str = "add"                  # add | edit | opening
-    _cm_id: int = 0
-    _cm_original: dict[str, str] = {}
 
     # the detail modal
     detail_open: bool = False
@@ -709,22 +686,19 @@ class CashTransactionsState(FormDialog, TransactionForms, PortfolioHeader, AppSt
         self.loading = True
         self.rows = []
         self._clear_header()
-        self.form_open = self.detail_open = False
+        self.detail_open = False
         self.form = _blank(CASH_KEYS)
         self.can_edit = is_staff(actor)
         return self._open_screen(actor)
 
     # ---- the cash transaction and opening balance modals (the form dialog) ---------------------------
-    def _open_cash(self, mode: str, values: dict[str, Any], transaction_id: int = 0) -> None:
-        self.cm_mode, self._cm_id = mode, transaction_id
-        self._open_form(values)
-        self._cm_original = dict(self.form) if transaction_id else {}
-
+    # The opening balance's form is its price and trade_at.
     @rx.event
     def open_cash(self, form: str = "credit"):
         if self.can_edit:
-            self._open_cash("add", {"type": form if form in CASH_FORMS else "credit",
-                                    "trade_at": datetime.now().date().isoformat(), "status": Status.EXECUTED.value})
+            self._open_transaction_form("cash", "add", {
+                "type": form if form in CASH_FORMS else "credit", "trade_at": datetime.now().date().isoformat(),
+                "status": Status.EXECUTED.value})
 
     @rx.event
     @guarded
@@ -732,7 +706,7 @@ class CashTransactionsState(FormDialog, TransactionForms, PortfolioHeader, AppSt
         r = service.get_cash_transaction(actor=self._actor(), transaction_id=transaction_id)
         if not r["can_edit"] or r["form"] not in CASH_FORMS:
             return sorry_toast(rules.EDIT_IN_ASSET_TRANSACTIONS if r["linked_transaction"] else rules.INVALID)
-        self._open_cash("edit", {"type": r["form"], **_inputs(r, CASH_KEYS[1:])}, r["id"])
+        self._open_transaction_form("cash", "edit", {"type": r["form"], **_inputs(r, CASH_KEYS[1:])}, r["id"])
         return None
 
     @rx.event
@@ -742,51 +716,42 @@ class CashTransactionsState(FormDialog, TransactionForms, PortfolioHeader, AppSt
             return None
         found = service.get_opening_balance(actor=self._actor(), investment_id=self.portfolio_id)
         values = {"price": input_number(found["price"]), "trade_at": input_day(found["trade_at"])} if found else {}
-        self._open_cash("opening", values, found["id"] if found else 0)
+        self._open_transaction_form("opening", "edit" if found else "add", values, found["id"] if found else 0)
         return None
 
     def _check_form(self) -> dict[str, str]:
-        if self.cm_mode == "opening":
+        if self.form_kind == "opening":
             return rules.clean_opening_balance(self.form)[1]
-        return rules.clean_cash_form(self.form)[1]
+        if self.form_kind == "cash":
+            return rules.clean_cash_form(self.form)[1]
+        return super()._check_form()
 
-    @rx.event
-    def set_form_field(self, key: str, value: str):
-        if key in CASH_KEYS:
-            limits = OPENING_LIMITS if self.cm_mode == "opening" else CASH_LIMITS
-            self._form_edited({key: str(value or "")[:limits.get(key, 40)]})
-
-    @rx.event
-    @guarded
-    def save_form(self):
-        write = self._write_opening if self.cm_mode == "opening" else self._write_cash
-        return self._save_form(lambda _errors: sorry_toast(rules.INVALID), write)
+    def _write_form(self) -> Any:
+        if self.form_kind == "opening":
+            return self._write_opening()
+        if self.form_kind == "cash":
+            return self._write_cash()
+        return super()._write_form()
 
     def _write_cash(self) -> Any:
         actor = self._actor()
-        if self.cm_mode == "add":
+        if self.form_mode == "add":
             result = service.create_cash_transaction(actor=actor, data={**self.form, "investment_id": self.portfolio_id})
         else:
-            changed = {k: v for k, v in self.form.items() if v != self._cm_original.get(k, "")}
+            changed = self._changed(self.form)
             if not changed:
                 self._close_form()
                 return success_toast(rules.TRANSACTION_UPDATED)
-            result = service.update_cash_transaction(actor=actor, transaction_id=self._cm_id, data=changed)
+            result = service.update_cash_transaction(actor=actor, transaction_id=self._form_id, data=changed)
         return self._written(actor, result)
 
     def _write_opening(self) -> Any:
         form = {"price": self.form["price"].strip(), "trade_at": self.form["trade_at"]}
-        if self._cm_original and _same_opening(self._cm_original, form):
+        if self._form_original and _same_opening(self._form_original, form):
             self._close_form()  # an unchanged form closes with the success message, no call (spec 002 s5)
             return success_toast(rules.OPENING_BALANCE_CHANGED)
         actor = self._actor()
         return self._written(actor, service.set_opening_balance(actor=actor, investment_id=self.portfolio_id, data=form))
-
-    def _written(self, actor: Actor, result: dict[str, Any]) -> list[Any]:
-        self._close_form()
-        # The list reloads after the modal closes (the spec reloads it for superusers and advisers
-        # only; an administrator who may save here sees the saved row too).
-        return self._after_write(actor, feedback(result))
 
     # ---- the detail modal ---------------------------------------------------------------------------
     @rx.event
@@ -851,7 +816,7 @@ class CashTransactionsState(FormDialog, TransactionForms, PortfolioHeader, AppSt
 
     @rx.var
     def cm_title(self) -> str:
-        return "Add cash transaction" if self.cm_mode == "add" else "Edit cash transaction"
+        return "Add cash transaction" if self.form_mode == "add" else "Edit cash transaction"
 
 
 def _same_opening(original: dict[str, str], form: dict[str, str]) -> bool:

@@ -275,7 +275,8 @@ class UploadDialog(rx.State, mixin=True):
 # ---- a modal form -----------------------------------------------------------------------------------
 class FormDialog(rx.State, mixin=True):
     """A modal form of text fields: `_open_form(values)`, `set_form_field`, per-field errors from the
-    service's ValidationError (`_form_failed`). FORM_FIELDS names the fields a browser may set.
+    service's ValidationError (`_form_failed`). FORM_FIELDS names the fields a browser may set (a
+    screen whose forms take different fields says which in `_form_fields()`).
 
     A screen that checks the form itself implements `_check_form()` and saves with `_save_form`:
     the fields are checked on Save and, from that first attempt on, as they change. LEAVE_GUARD:
@@ -290,9 +291,12 @@ class FormDialog(rx.State, mixin=True):
     form_submitted: bool = False
     saving: bool = False
 
+    def _form_fields(self) -> tuple[str, ...]:
+        return self.FORM_FIELDS
+
     def _open_form(self, values: dict[str, Any] | None = None) -> None:
         given = values or {}
-        self.form = {key: "" if given.get(key) is None else str(given.get(key)) for key in self.FORM_FIELDS}
+        self.form = {key: "" if given.get(key) is None else str(given.get(key)) for key in self._form_fields()}
         self.form_errors = {}
         self.form_submitted = False
         self.saving = False
@@ -309,7 +313,7 @@ class FormDialog(rx.State, mixin=True):
         """Field errors stay beside their fields; anything else is a toast."""
         self.saving = False
         fields = getattr(exc, "fields", None) or {}
-        shown = {key: message for key, message in fields.items() if key in self.FORM_FIELDS}
+        shown = {key: message for key, message in fields.items() if key in self._form_fields()}
         self.form_errors = shown
         if shown and len(shown) == len(fields):
             return None
@@ -320,7 +324,7 @@ class FormDialog(rx.State, mixin=True):
         return {}
 
     def _field_errors(self, errors: dict[str, str]) -> dict[str, str]:
-        return {key: text for key, text in errors.items() if key in self.FORM_FIELDS and text}
+        return {key: text for key, text in errors.items() if key in self._form_fields() and text}
 
     def _recheck_form(self) -> None:
         """After the first save attempt the marks follow the form."""
@@ -359,7 +363,7 @@ class FormDialog(rx.State, mixin=True):
 
     @rx.event
     def set_form_field(self, key: str, value: str):
-        if key in self.FORM_FIELDS:
+        if key in self._form_fields():
             self._form_edited({key: str(value or "")[:500]})
 
     @rx.event
