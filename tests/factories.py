@@ -339,9 +339,9 @@ def ok_result(response, status: int = 200):
 
 
 def failure(response, status: int) -> dict:
-    """The failure envelope, after checking its status and shape."""
+    """The failure envelope, after checking its status and shape (app.api.schemas.ErrorEnvelope)."""
     assert response.status_code == status, response.text
     body = response.json()
     assert body["success"] is False and isinstance(body["message"], str), body
-    assert set(body) <= {"success", "message", "errors"}, body
+    assert set(body) <= {"success", "message", "errors", "result"}, body
     return body

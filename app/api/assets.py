@@ -115,6 +115,7 @@ def update_asset(actor: CurrentActor, asset_id: str, body: AssetBody):
 @router.post("/asset-prices-upload", **answers(PriceUploadOut))
 async def upload_prices(actor: CurrentActor, file: UploadFile = File(...)):
     """Multipart `file`: CSV or Excel (.xlsx) with the columns code, date, close. A malformed file
-    answers 400 with the reason and writes nothing; rejected lines come back in result.rejected."""
+    answers 400 with the reason and writes nothing; rejected lines come back in result.rejected,
+    and a file in which every line is rejected answers 400 with them there."""
     content_type, data = await read_upload(file, price_rules.MAX_FILE_BYTES)
     return ok(assets.import_prices(actor=actor, filename=file.filename, content_type=content_type, data=data))

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -28,10 +29,12 @@ from app.domain.errors import GENERIC, INVALID_FORM, DomainError
 log = logging.getLogger(__name__)
 
 
-def _failure(status: int, kind: str, message: str, fields: dict | None = None) -> JSONResponse:
-    body = {"success": False, "message": f"{kind}: {message}"}
+def _failure(status: int, kind: str, message: str, fields: dict | None = None, result: Any = None) -> JSONResponse:
+    body: dict[str, Any] = {"success": False, "message": f"{kind}: {message}"}
     if fields:
         body["errors"] = fields
+    if result is not None:
+        body["result"] = result
     return JSONResponse(body, status_code=status)
 
 
@@ -109,7 +112,7 @@ def create_api() -> FastAPI:
     # The one error handler: every failure leaves as {"success": false, "message": "<Kind>: <text>"}.
     @api.exception_handler(DomainError)
     async def _domain_error(_: Request, exc: DomainError):
-        return _failure(exc.status, exc.kind, exc.message, exc.fields)
+        return _failure(exc.status, exc.kind, exc.message, exc.fields, exc.result)
 
     @api.exception_handler(RequestValidationError)
     async def _bad_request(_: Request, exc: RequestValidationError):

@@ -1,7 +1,7 @@
 """The shapes of the REST contract shared by every router: the envelope, lists and failures.
 
 Success: {"success": true, "result": T}. Lists: result {"rows": [...], "totals": [{"count": n}]}.
-Failure: {"success": false, "message": "<ErrorKind>: <text>", "errors": {field: text}?}.
+Failure: {"success": false, "message": "<ErrorKind>: <text>", "errors": {field: text}?, "result": ...?}.
 
 Payload models describe the fields a client may rely on; those whose services add more keys
 than listed allow extra keys (extra="allow"), so declaring the schema never drops data.
@@ -163,6 +163,8 @@ class ErrorEnvelope(BaseModel):
     success: bool = Field(False, description="always false")
     message: str = Field(description="'<ErrorKind>: <text>'; a client shows the text after the first colon")
     errors: Optional[dict[str, Any]] = Field(None, description="per-field texts, where the failure names fields")
+    result: Optional[Any] = Field(None, description="what the refusal still reports, where it has more to say (a "
+                                                    "price file none of whose lines could be imported: result.rejected)")
 
 
 ERROR_STATUSES = {

@@ -1,19 +1,24 @@
 """Typed domain errors carrying the exact text the user sees.
 
 The API renders them as {"success": false, "message": "<Kind>: <text>"} with `status`;
-the UI shows the text (and `fields`, per-field texts, under the form's fields).
+the UI shows the text (and `fields`, per-field texts, under the form's fields). A refusal that still
+has something to report (a price file none of whose lines could be imported: its rejected lines)
+carries it as `result`, which the API sends along.
 """
 from __future__ import annotations
+
+from typing import Any
 
 
 class DomainError(Exception):
     kind = "Error"
     status = 400
 
-    def __init__(self, message: str, fields: dict[str, str] | None = None):
+    def __init__(self, message: str, fields: dict[str, str] | None = None, result: Any = None):
         super().__init__(message)
         self.message = message
         self.fields = fields or {}
+        self.result = result
 
     def __str__(self) -> str:
         return self.message

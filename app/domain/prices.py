@@ -14,7 +14,8 @@ A price file is CSV or Excel (.xlsx) with a header row naming the columns `code`
   nothing is written. A well-formed file is split into good lines and *rejected* lines, each
   rejection naming its line number (the row number a spreadsheet shows: the header is line 1)
   and why ("Line 7: close must be a positive number"). The service imports the good lines and
-  reports the rejected ones; unknown asset codes are rejected there (it needs the database).
+  reports the rejected ones; unknown asset codes are rejected there (it needs the database). A
+  file in which every line is rejected is refused (NOTHING_IMPORTED), its rejections reported.
 - `parse_price_file` never raises anything but ValidationError, whatever bytes it is given.
 
 Returns are percentages (Decimal, 4 places, half-up) of the close against an earlier close:
@@ -47,6 +48,7 @@ UNREADABLE_CSV = "The file could not be read as CSV: {why}."
 NOT_TEXT = "The file is neither CSV text nor an Excel workbook."
 MISSING_COLUMNS = "The file has no {columns}: the first line must name the columns code, date and close."
 NO_LINES = "The file has no price lines."
+NOTHING_IMPORTED = "No price was imported: every line of the file was rejected."
 
 UNKNOWN_CODE = "unknown asset code {code}"
 CODE_REQUIRED = "code is required"

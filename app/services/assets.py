@@ -571,7 +571,8 @@ def import_prices(*, actor: Actor, filename: str | None, content_type: str | Non
     The type is checked first ('Invalid file type!'), then the whole file; a malformed file raises
     ValidationError and writes nothing. Lines with bad values or unknown codes are rejected and
     named; the good lines of the file are written (new dates inserted, existing dates replaced) in
-    one transaction with the recomputed last closes and returns."""
+    one transaction with the recomputed last closes and returns. A file with no good line is
+    refused (ValidationError NOTHING_IMPORTED) with the same report as its `result`."""
     _require_manager(actor)
     parsed = price_rules.parse_price_file(filename, content_type, data)
     rejected = list(parsed.rejected)
@@ -613,10 +614,8 @@ def import_prices(*, actor: Actor, filename: str | None, content_type: str | Non
     except IntegrityError:
         raise Conflict(IMPORT_CONFLICT) from None
     rejected.sort(key=lambda r: r.line)
-    return {
-        "imported": inserted,
-        "updated": updated,
-        "assets": len(touched),
-        "rejected": [r.as_dict() for r in rejected],
-        "message": UPLOAD_COMPLETE,
-    }
+    report = {"imported": inserted, "updated": updated, "assets": len(touched),
+              "rejected": [r.as_dict() for r in rejected]}
+    if not touched:
+        raise ValidationError(price_rules.NOTHING_IMPORTED, {"file": price_rules.NOTHING_IMPORTED}, result=report)
+    return {**report, "message": UPLOAD_COMPLETE}

@@ -143,6 +143,17 @@ def test_upload_csv_with_a_rejected_line(client, world, uni):
     assert one["last_close_price"] == "45.10" and one["last_close_date"].startswith("2024-06-28")
 
 
+def test_upload_with_every_line_rejected_is_refused_with_the_lines(client, world, uni):
+    fa.add_prices(uni.bhp, [(date(2024, 6, 27), "45")])
+    data = f.csv_bytes([("XYZ", "28/06/2024", "1"), ("BHP", "28/06/2024", "-2")], fa.PRICE_HEADER)
+    body = f.failure(_upload(client, world.superuser, data), 400)
+    assert body["message"] == "ValidationError: No price was imported: every line of the file was rejected."
+    assert (body["result"]["imported"], body["result"]["updated"], body["result"]["assets"]) == (0, 0, 0)
+    assert [r["message"] for r in body["result"]["rejected"]] == ["Line 2: unknown asset code XYZ",
+                                                                "Line 3: close must be a positive number"]
+    assert fa.prices_of(uni.bhp) == {date(2024, 6, 27): Decimal("45.000000")} and fa.count_prices() == 1
+
+
 def test_upload_excel(client, world, uni):
     data = f.xlsx_bytes([("CBA", date(2024, 6, 28), 121.5)], fa.PRICE_HEADER, sheet="Prices")
     result = f.ok_result(_upload(client, world.superuser, data, "prices.xlsx", f.XLSX))

@@ -1,11 +1,15 @@
 """The asset universe end to end: the superuser opens /assets (the demo universe), searches a code,
 opens its details, imports a small CSV with one bad line and sees that line reported while the good
-line's close reaches the table; an adviser sees the universe without the superuser's actions."""
+line's close reaches the table, and a file in which every line is bad refused with each line's
+reason; an adviser sees the universe without the superuser's actions."""
 from __future__ import annotations
 
 from datetime import date, timedelta
 
 from playwright.sync_api import Page, expect
+
+from app.domain import prices as price_rules
+from app.ui.states.assets import UPLOAD_FAILED
 
 SUPERUSER = "superuser@example.com"
 ADVISER = "adviser@harbour.example.com"
@@ -71,6 +75,24 @@ def test_superuser_searches_and_imports_prices_with_a_rejected_line(page: Page, 
     expect(page.locator("#import-error")).to_contain_text("the first line must name the columns code, date and close",
                                                           timeout=TIMEOUT)
     page.locator("#import-cancel").click()
+    expect(page.locator(".asset-row[data-code=BHP]")).to_contain_text("$51.23")
+
+    # a file in which every line is rejected is refused: the failure (no success), and each line's reason
+    page.mouse.move(0, 0)  # a toast waits while the pointer is over it
+    expect(page.locator("[data-sonner-toast]")).to_have_count(0, timeout=TIMEOUT)
+    page.locator("#import-prices").click()
+    page.locator("#prices-upload input[type=file]").set_input_files(files=[{
+        "name": "rejected.csv", "mimeType": "text/csv", "buffer": f"code,date,close\nXYZQ,{day},1.00\nbhp,{day},-3\n".encode()}])
+    expect(page.locator("#import-file-name")).to_have_text("rejected.csv", timeout=TIMEOUT)
+    page.locator("#import-confirm").click()
+    expect(page.locator("#import-error")).to_have_text(price_rules.NOTHING_IMPORTED, timeout=TIMEOUT)
+    expect(page.locator("[data-sonner-toast]")).to_contain_text([UPLOAD_FAILED])
+    expect(page.locator("#import-summary")).to_have_count(0)
+    rejected = page.locator(".rejected-line")
+    expect(rejected).to_have_count(2)
+    expect(rejected.nth(0)).to_contain_text("unknown asset code XYZQ")
+    expect(rejected.nth(1)).to_contain_text("close must be a positive number")
+    page.locator("#import-done").click()
     expect(page.locator(".asset-row[data-code=BHP]")).to_contain_text("$51.23")
 
 

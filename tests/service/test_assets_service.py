@@ -430,9 +430,13 @@ def test_rejected_lines_are_named_and_good_lines_imported(world, uni):
     assert fa.count_prices() == 2 and fa.asset_row(private.id).last_close_price == Decimal("2.000000")
 
 
-def test_all_lines_rejected_writes_nothing_but_reports(world, uni):
-    result = _import(world, f.csv_bytes([("NOPE", "28/06/2024", "1"), ("BHP", "x", "1")], fa.PRICE_HEADER))
-    assert (result["imported"], result["updated"], len(result["rejected"])) == (0, 0, 2)
+def test_all_lines_rejected_is_refused_writes_nothing_but_reports(world, uni):
+    with pytest.raises(ValidationError) as err:
+        _import(world, f.csv_bytes([("NOPE", "28/06/2024", "1"), ("BHP", "x", "1")], fa.PRICE_HEADER))
+    assert err.value.message == "No price was imported: every line of the file was rejected."
+    report = err.value.result
+    assert (report["imported"], report["updated"], report["assets"]) == (0, 0, 0)
+    assert [r["message"] for r in report["rejected"]] == ["Line 2: unknown asset code NOPE", "Line 3: invalid date"]
     assert fa.count_prices() == 0
 
 

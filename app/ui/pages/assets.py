@@ -218,6 +218,15 @@ def _detail_dialog() -> rx.Component:
 
 
 # ---- the price import -----------------------------------------------------------------------------
+def _import_failure() -> rx.Component:
+    """The file was refused: 'The file upload was unsuccessful' and why."""
+    return rx.callout.root(
+        rx.callout.icon(rx.icon("triangle-alert", size=16)),
+        rx.vstack(rx.text(UPLOAD_FAILED, weight="bold", size="2"),
+                  rx.text(AssetsState.upload_error, id="import-error", size="2"), spacing="1"),
+        color_scheme="red", size="1", width="100%")
+
+
 def _import_dialog() -> rx.Component:
     s = AssetsState
     zone = file_drop_zone(
@@ -232,11 +241,7 @@ def _import_dialog() -> rx.Component:
                 "cannot be read are listed afterwards; a file that cannot be read at all changes nothing.",
                 size="2", color=rx.color("gray", 11)),
         zone,
-        rx.cond(s.upload_error != "", rx.callout.root(
-            rx.callout.icon(rx.icon("triangle-alert", size=16)),
-            rx.vstack(rx.text(UPLOAD_FAILED, weight="bold", size="2"),
-                      rx.text(s.upload_error, id="import-error", size="2"), spacing="1"),
-            color_scheme="red", size="1", width="100%")),
+        rx.cond(s.upload_error != "", _import_failure()),
         rx.hstack(
             cancel_button(on_click=s.close_upload, id="import-cancel", disabled=s.uploading),
             start,
@@ -245,7 +250,9 @@ def _import_dialog() -> rx.Component:
         spacing="3", width="100%",
     )
     done = rx.vstack(
-        rx.callout(s.import_summary, icon="circle-check", color_scheme="grass", size="1", width="100%", id="import-summary"),
+        rx.cond(s.upload_error != "", _import_failure(),  # every line was rejected
+                rx.callout(s.import_summary, icon="circle-check", color_scheme="grass", size="1", width="100%",
+                           id="import-summary")),
         rx.cond(
             s.rejected.length() > 0,
             rx.vstack(

@@ -291,6 +291,8 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
         except DomainError as exc:
             self.uploading = False
             self.upload_error = exc.message
+            if exc.result is not None:  # no line could be imported: each is listed with its reason
+                self._show_import(exc.result)
             yield [toast_error(UPLOAD_FAILED), rx.clear_selected_files(UPLOAD_ID)]
             return
         except Exception as exc:  # an unexpected failure must not leave the dialog spinning
@@ -300,10 +302,14 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
             yield toast_error(UPLOAD_FAILED)
             return
         self.uploading = False
-        self.import_done = True
-        self.imported, self.updated, self.import_assets = result["imported"], result["updated"], result["assets"]
-        self.rejected = [Rejected(line=r["line"], code=r["code"], reason=r["reason"]) for r in result["rejected"]]
+        self._show_import(result)
         yield events(toast_success(UPLOAD_COMPLETE), rx.clear_selected_files(UPLOAD_ID), self._reload())
+
+    def _show_import(self, report: dict[str, Any]) -> None:
+        """The import's report in the dialog: what was written and each rejected line."""
+        self.import_done = True
+        self.imported, self.updated, self.import_assets = report["imported"], report["updated"], report["assets"]
+        self.rejected = [Rejected(line=r["line"], code=r["code"], reason=r["reason"]) for r in report["rejected"]]
 
     # ---- the asset form (superuser) ------------------------------------------------------------------
     def _open_asset_form(self, mode: str, asset_id: int, values: dict[str, str]) -> None:
