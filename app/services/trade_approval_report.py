@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from sqlalchemy import func, select as sa_select
 from sqlmodel import Session, col, select
@@ -275,18 +275,15 @@ def _require_visible(actor: Actor, ids: list[int]) -> None:
         raise NotFound(tis.TI_NOT_FOUND)
 
 
-def validate(*, actor: Actor, trade_instructions: Any) -> BulkOutcome:
-    """PUT /api/reports/trade-recommendations-validate: validates each instruction (each in its
-    own transaction; one that cannot be validated is reported, the others go ahead)."""
-    ids = _ids(trade_instructions)
-    if not ids:
-        raise ValidationError(advice.SELECT_INVESTMENT)
-    _require_visible(actor, ids)
-    done, failed = [], {}
+def _one_by_one(ids: list[int], act: Callable[[Session, int], Any]) -> tuple[list[int], dict[int, str]]:
+    """`act` on each instruction in its own transaction: those done, and each refused one's text. An
+    instruction not found stops it all (404); when none is done, the first refusal is the answer."""
+    done: list[int] = []
+    failed: dict[int, str] = {}
     for ti_id in ids:
         try:
             with session_scope() as s:
-                tis.validate_instruction(s, actor=actor, ti_id=ti_id)
+                act(s, ti_id)
             done.append(ti_id)
         except NotFound:
             raise
@@ -294,6 +291,17 @@ def validate(*, actor: Actor, trade_instructions: Any) -> BulkOutcome:
             failed[ti_id] = exc.message
     if not done:
         raise ValidationError(next(iter(failed.values())))
+    return done, failed
+
+
+def validate(*, actor: Actor, trade_instructions: Any) -> BulkOutcome:
+    """PUT /api/reports/trade-recommendations-validate: validates each instruction (each in its
+    own transaction; one that cannot be validated is reported, the others go ahead)."""
+    ids = _ids(trade_instructions)
+    if not ids:
+        raise ValidationError(advice.SELECT_INVESTMENT)
+    _require_visible(actor, ids)
+    done, failed = _one_by_one(ids, lambda s, ti_id: tis.validate_instruction(s, actor=actor, ti_id=ti_id))
     return BulkOutcome(advice.TRADES_VALIDATED, done, failed)
 
 
@@ -317,20 +325,13 @@ def confirm(*, actor: Actor, trade_instructions: Any, notes: Any = None, is_appr
     with session_scope() as s:
         note_owner = dict(s.execute(sa_select(TradeNote.id, TradeNote.trade_instruction_id)
                                     .where(col(TradeNote.id).in_(list(note_decisions)))).all()) if note_decisions else {}
-    done, failed = [], {}
-    for ti_id in ids:
+
+    def decide(s: Session, ti_id: int) -> None:
         mine = [{"id": nid, "decision": d} for nid, d in note_decisions.items() if note_owner.get(nid) == ti_id]
-        try:
-            with session_scope() as s:
-                tis.confirm_instruction(s, actor=actor, ti_id=ti_id, decisions=decisions.get(ti_id) or [], notes=mine,
-                                        is_approve_all=bool(is_approve_all))
-            done.append(ti_id)
-        except NotFound:
-            raise
-        except DomainError as exc:
-            failed[ti_id] = exc.message
-    if not done:
-        raise ValidationError(next(iter(failed.values())))
+        tis.confirm_instruction(s, actor=actor, ti_id=ti_id, decisions=decisions.get(ti_id) or [], notes=mine,
+                                is_approve_all=bool(is_approve_all))
+
+    done, failed = _one_by_one(ids, decide)
     return BulkOutcome(advice.TRADES_APPROVED if is_approve_all else advice.TRADES_CONFIRMED, done, failed)
 
 
