@@ -21,7 +21,7 @@ import reflex as rx
 from app.domain import transaction_rules as rules
 from app.ui.components.widgets import (
     SPREADSHEET_ACCEPT, cancel_button, close_button, confirm_dialog, confirm_dialog_of, field, field_error,
-    file_drop_zone, text_input, upload_button,
+    file_drop_zone, modal, text_input, upload_button,
 )
 from app.ui.states.transactions import (
     ASSET_STATUS_OPTIONS, CASH_FORM_OPTIONS, CASH_STATUS_OPTIONS, FORM_OPTIONS, UPLOAD_FAILED, UPLOAD_ID, Detail,
@@ -223,27 +223,23 @@ def upload_modal(S: Any) -> rx.Component:
     zone = file_drop_zone(UPLOAD_ID, "Drop a CSV or Excel (.xlsx) file here, or click to choose one",
                           accept=SPREADSHEET_ACCEPT)
     confirm = upload_button("Upload", UPLOAD_ID, S.upload, S.no_file, S.uploading)
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title("Upload transactions"),
-            rx.vstack(
-                rx.text("Every line is added, or none: a file with a wrong line adds nothing.", size="2",
-                        color=rx.color("gray", 11)),
-                zone,
-                rx.text("Columns (header row): " + UPLOAD_COLUMNS + ". Date and type are required; types: purchase, "
-                        "sell, dividend, interest, capital return, reconstruction, withdrawal, credit, income.",
-                        size="1", color=rx.color("gray", 10)),
-                field_error(S.upload_error, "upload-error"),
-                _footer(
-                    cancel_button(on_click=S.close_upload, id="upload-cancel", disabled=S.uploading),
-                    confirm,
-                ),
-                spacing="3", width="100%",
+    return modal(
+        "Upload transactions",
+        rx.vstack(
+            rx.text("Every line is added, or none: a file with a wrong line adds nothing.", size="2",
+                    color=rx.color("gray", 11)),
+            zone,
+            rx.text("Columns (header row): " + UPLOAD_COLUMNS + ". Date and type are required; types: purchase, "
+                    "sell, dividend, interest, capital return, reconstruction, withdrawal, credit, income.",
+                    size="1", color=rx.color("gray", 10)),
+            field_error(S.upload_error, "upload-error"),
+            _footer(
+                cancel_button(on_click=S.close_upload, id="upload-cancel", disabled=S.uploading),
+                confirm,
             ),
-            max_width="540px", id="upload-modal",
+            spacing="3", width="100%",
         ),
-        open=S.upload_open,
-        on_open_change=S.set_upload_open,
+        open_=S.upload_open, on_open_change=S.set_upload_open, max_width="540px", id_="upload-modal",
     )
 
 
@@ -286,82 +282,73 @@ def cash_transaction_modal(S: Any) -> rx.Component:
     type_error = S.form_errors.get("type", "")
     status_error = S.form_errors.get("status", "")
     description_error = S.form_errors.get("description", "")
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(S.cm_title, id="cm-title"),
-            rx.vstack(
-                rx.grid(
-                    field("Type", _select(S.form["type"], CASH_FORM_OPTIONS, lambda v: S.set_form_field("type", v), "cm-type",
-                                          type_error), type_error, required=True),
-                    _cm_input(S, "price", "Amount ($)", required=True, input_mode="decimal", placeholder="0.00"),
-                    _cm_date(S, "trade_at", "Date", required=True),
-                    _cm_date(S, "settlement_at", "Settlement date"),
-                    field("Status", _select(S.form["status"], CASH_STATUS_OPTIONS, lambda v: S.set_form_field("status", v),
-                                            "cm-status", status_error), status_error),
-                    columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
-                ),
-                field("Description", rx.text_area(value=S.form["description"],
-                                                  on_change=lambda v: S.set_form_field("description", v),
-                                                  id="cm-description", rows="2", width="100%",
-                                                  color_scheme=rx.cond(description_error != "", "red", "gray")),
-                      error=description_error),
-                rx.text("Only executed transactions count in the balance.", size="1", color=rx.color("gray", 10)),
-                _footer(
-                    cancel_button(type="button", on_click=S.close_form, id="cm-cancel"),
-                    rx.button("Save", type="button", on_click=S.save_form, loading=S.saving, id="cm-save"),
-                ),
-                spacing="3", width="100%",
+    return modal(
+        S.cm_title,
+        rx.vstack(
+            rx.grid(
+                field("Type", _select(S.form["type"], CASH_FORM_OPTIONS, lambda v: S.set_form_field("type", v), "cm-type",
+                                      type_error), type_error, required=True),
+                _cm_input(S, "price", "Amount ($)", required=True, input_mode="decimal", placeholder="0.00"),
+                _cm_date(S, "trade_at", "Date", required=True),
+                _cm_date(S, "settlement_at", "Settlement date"),
+                field("Status", _select(S.form["status"], CASH_STATUS_OPTIONS, lambda v: S.set_form_field("status", v),
+                                        "cm-status", status_error), status_error),
+                columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
             ),
-            max_width="560px", id="cash-transaction-modal",
+            field("Description", rx.text_area(value=S.form["description"],
+                                              on_change=lambda v: S.set_form_field("description", v),
+                                              id="cm-description", rows="2", width="100%",
+                                              color_scheme=rx.cond(description_error != "", "red", "gray")),
+                  error=description_error),
+            rx.text("Only executed transactions count in the balance.", size="1", color=rx.color("gray", 10)),
+            _footer(
+                cancel_button(type="button", on_click=S.close_form, id="cm-cancel"),
+                rx.button("Save", type="button", on_click=S.save_form, loading=S.saving, id="cm-save"),
+            ),
+            spacing="3", width="100%",
         ),
-        open=S.form_open & (S.form_kind == "cash"),
-        on_open_change=S.set_form_open,
+        open_=S.form_open & (S.form_kind == 'cash'), on_open_change=S.set_form_open, max_width="560px",
+        id_="cash-transaction-modal", title_id="cm-title",
     )
 
 
 def opening_balance_modal(S: Any) -> rx.Component:
     """The cash screen's form dialog with its price and trade_at only."""
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title("Opening balance", id="ob-title"),
-            rx.dialog.description("The cash the portfolio held when its records here begin.", size="2",
-                                  color=rx.color("gray", 10), margin_bottom="12px"),
-            rx.vstack(
-                rx.grid(
-                    _cm_input(S, "price", "Amount ($)", required=True, id_="ob-price", input_mode="decimal",
-                              placeholder="0.00"),
-                    _cm_date(S, "trade_at", "Date", required=True, id_="ob-date"),
-                    columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
-                ),
-                _footer(
-                    cancel_button(type="button", on_click=S.close_form, id="ob-cancel"),
-                    rx.button("Save", type="button", on_click=S.save_form, loading=S.saving, id="ob-save"),
-                ),
-                spacing="3", width="100%",
+    return modal(
+        "Opening balance",
+        rx.dialog.description("The cash the portfolio held when its records here begin.", size="2",
+                              color=rx.color("gray", 10), margin_bottom="12px"),
+        rx.vstack(
+            rx.grid(
+                _cm_input(S, "price", "Amount ($)", required=True, id_="ob-price", input_mode="decimal",
+                          placeholder="0.00"),
+                _cm_date(S, "trade_at", "Date", required=True, id_="ob-date"),
+                columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
             ),
-            max_width="480px", id="opening-balance-modal",
+            _footer(
+                cancel_button(type="button", on_click=S.close_form, id="ob-cancel"),
+                rx.button("Save", type="button", on_click=S.save_form, loading=S.saving, id="ob-save"),
+            ),
+            spacing="3", width="100%",
         ),
-        open=S.form_open & (S.form_kind == "opening"),
-        on_open_change=S.set_form_open,
+        open_=S.form_open & (S.form_kind == 'opening'), on_open_change=S.set_form_open, max_width="480px",
+        id_="opening-balance-modal", title_id="ob-title",
     )
 
 
 def cash_detail_modal(S: Any) -> rx.Component:
-    return rx.dialog.root(
-        rx.dialog.content(
-            rx.dialog.title(S.detail_title, id="detail-title"),
-            rx.vstack(
-                _details(S.detail_rows, "detail-items"),
-                _footer(
-                    rx.cond(S.detail_linked_id > 0,
-                            rx.button(rx.icon("arrow-left-right", size=14), "View asset transaction", variant="soft",
-                                      on_click=S.view_linked, id="detail-linked")),
-                    close_button(id="detail-close"),
-                ),
-                spacing="4", width="100%",
+    return modal(
+        S.detail_title,
+        rx.vstack(
+            _details(S.detail_rows, "detail-items"),
+            _footer(
+                rx.cond(S.detail_linked_id > 0,
+                        rx.button(rx.icon("arrow-left-right", size=14), "View asset transaction", variant="soft",
+                                  on_click=S.view_linked, id="detail-linked")),
+                close_button(id="detail-close"),
             ),
-            max_width="640px", id="cash-detail-modal",
+            spacing="4", width="100%",
         ),
-        open=S.detail_open,
-        on_open_change=S.set_detail_open,
+        open_=S.detail_open, on_open_change=S.set_detail_open, max_width="640px", id_="cash-detail-modal",
+        title_id="detail-title",
     )

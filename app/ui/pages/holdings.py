@@ -50,7 +50,7 @@ def _actions_menu() -> rx.Component:
             item(rx.icon("arrow-left-right", size=14), "Asset transactions", on_click=AppState.navigate(S.assets_url),
                  id="action-assets"),
             rx.cond(S.can_edit, rx.fragment(
-                item(rx.icon("landmark", size=14), "Add deposit", on_click=AppState.navigate(S.deposit_url),
+                item(rx.icon("landmark", size=14), "Add deposit", on_click=AppState.navigate(S.deposits_url),
                      id="action-deposit"),
                 item(rx.icon("plus", size=14), "Add custom holding", on_click=S.open_create, id="action-custom"),
             )),

@@ -228,14 +228,6 @@ class HoldingsState(Confirm, FormDialog, Paged, PortfolioHeader, AppState):
         return self._portfolio_url("portfolios.buy", referer_query(self._portfolio_url("portfolios.holdings")))
 
     @rx.var
-    def cash_url(self) -> str:
-        return self._portfolio_url("portfolios.cash-transactions")
-
-    @rx.var
-    def assets_url(self) -> str:
-        return self._portfolio_url("portfolios.asset-transactions")
-
-    @rx.var
     def target_portfolio_url(self) -> str:
         return self._portfolio_url("portfolios.target-portfolio")
 
@@ -243,10 +235,6 @@ class HoldingsState(Confirm, FormDialog, Paged, PortfolioHeader, AppState):
     def calculate_tp_url(self) -> str:
         """The target portfolio screen, which asks to confirm the calculation first."""
         return self._portfolio_url("portfolios.target-portfolio", {"calculate": "1"})
-
-    @rx.var
-    def deposit_url(self) -> str:
-        return self._portfolio_url("clients.addTransaction")
 
     @rx.var
     def trade_instructions_url(self) -> str:

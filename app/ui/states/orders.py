@@ -36,7 +36,7 @@ from app.ui.parse import positive_int
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.lists import FirmChoice, Paged
 from app.ui.toolkit.screen import FormDialog, UploadDialog, events, guarded, screen_load
-from app.ui.toolkit.rows import Detail
+from app.ui.toolkit.rows import Detail, refused_lines
 
 EXCEL_PATH = "/api/reports/desktop-broker-export-excel"
 PAGE_SIZES = ["20", "50", "100"]
@@ -357,8 +357,7 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
         if not self._start_upload(files):
             return
         self.upload_lines = []
-        data = await files[0].read(order_service.MAX_UPLOAD_BYTES + 1)
-        content_type = files[0].content_type or ""
+        data, content_type = await self._file_of(files)
         firm_id = self._firm_id()
         yield
         try:
@@ -366,8 +365,7 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
                                              content_type=content_type, data=data, firm_id=firm_id)
         except ValidationError as exc:
             self._upload_done(exc.message)
-            self.upload_lines = [Detail(label=f"Line {k}", value=v) for k, v in
-                                 sorted(exc.fields.items(), key=lambda kv: (len(kv[0]), kv[0])) if k.isdigit()]
+            self.upload_lines = refused_lines(exc.fields, only_lines=True)
             return
         except DomainError:
             self._reset_upload()

@@ -81,3 +81,16 @@ class PortfolioHeader(Viewer, mixin=True):
     @rx.var
     def holdings_path(self) -> str:
         return self._portfolio_url("portfolios.holdings")
+
+    # the portfolio's ledgers, which its screens link to one another
+    @rx.var
+    def cash_url(self) -> str:
+        return self._portfolio_url("portfolios.cash-transactions")
+
+    @rx.var
+    def assets_url(self) -> str:
+        return self._portfolio_url("portfolios.asset-transactions")
+
+    @rx.var
+    def deposits_url(self) -> str:
+        return self._portfolio_url("clients.addTransaction")

@@ -129,9 +129,9 @@ class RecommendationUpload(UploadDialog, mixin=True):
     async def _send(self, actor: Actor, kind: Kind, model_ids: list[int], upload: rx.UploadFile):
         """The service's result, or None when the file was refused (the failure dialog says why)."""
         try:
-            data = await upload.read(rules.MAX_UPLOAD_BYTES + 1)
+            data, content_type = await self._file_of([upload])
             return await asyncio.to_thread(service.upload, actor=actor, kind=kind, model_ids=model_ids,
-                                           content_type=upload.content_type or "", data=data,
+                                           content_type=content_type, data=data,
                                            upload_type=self.upload_type)
         except AuthenticationError:
             raise

@@ -46,7 +46,7 @@ from app.ui.display import NA, close_price, count_of, day, input_day, input_numb
 from app.ui.states.base import AppState
 from app.ui.toolkit.lists import ListControls
 from app.ui.states.portfolio_header import PortfolioHeader
-from app.ui.toolkit.rows import Detail, Option
+from app.ui.toolkit.rows import Detail, Option, refused_lines
 from app.ui.toolkit.screen import Confirm, FormDialog, UploadDialog, guarded, screen_load
 from app.ui.parse import decimal_or_none as _dec, positive_int as _int
 
@@ -593,8 +593,7 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
         actor = self._actor()
         if not self._start_upload(files):
             return
-        data = await files[0].read(transaction_upload.MAX_UPLOAD_BYTES + 1)
-        content_type = files[0].content_type or ""
+        data, content_type = await self._file_of(files)
         yield
         try:
             result = await asyncio.to_thread(transaction_upload.upload_transactions, actor=actor,
@@ -604,8 +603,7 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
                 self._upload_done(exc.message)
                 return
             self.failure_message = exc.message
-            self.failure_lines = [Detail(label=f"Line {k}" if k.isdigit() else k, value=v)
-                                  for k, v in sorted(exc.fields.items(), key=lambda kv: (len(kv[0]), kv[0]))]
+            self.failure_lines = refused_lines(exc.fields)
             self.failure_open = True
             yield self._upload_done()
             return
@@ -807,14 +805,6 @@ class CashTransactionsState(TransactionForms, PortfolioHeader, AppState):
         return count_of(self.total, "transaction")
 
     @rx.var
-    def deposits_url(self) -> str:
-        return self._portfolio_url("clients.addTransaction")
-
-    @rx.var
-    def assets_url(self) -> str:
-        return self._portfolio_url("portfolios.asset-transactions")
-
-    @rx.var
     def cm_title(self) -> str:
         return "Add cash transaction" if self.form_mode == "add" else "Edit cash transaction"
 
@@ -978,6 +968,3 @@ class AssetTransactionsState(TransactionForms, PortfolioHeader, AppState):
     def shown_text(self) -> str:
         return f"{len(self.rows)} of {count_of(self.total, 'asset')}"
 
-    @rx.var
-    def cash_url(self) -> str:
-        return self._portfolio_url("portfolios.cash-transactions")

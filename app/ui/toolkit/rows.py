@@ -42,6 +42,14 @@ class Detail:
     value: str = ""
 
 
+def refused_lines(fields: Mapping[str, str], only_lines: bool = False) -> list[Detail]:
+    """An upload's refused lines as the failure shows them ('Line 7': its reasons), in line order;
+    other keys (the file itself) after them unless `only_lines`."""
+    ordered = sorted(fields.items(), key=lambda kv: (len(kv[0]), kv[0]))
+    return [Detail(label=f"Line {key}" if key.isdigit() else key, value=text) for key, text in ordered
+            if key.isdigit() or not only_lines]
+
+
 @dataclasses.dataclass
 class TotalBar:
     """An allocation totals bar: its caption ('Total: 85.0%'), the width of its fill and its colour."""

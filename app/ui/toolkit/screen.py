@@ -27,6 +27,7 @@ import reflex as rx
 from app.domain.errors import AuthenticationError, DomainError, GENERIC, ValidationError
 from app.domain.permissions import Actor
 from app.domain.roles import Role
+from app.domain.uploads import MAX_UPLOAD_BYTES
 from app.ui.states.base import toast_error
 
 
@@ -236,6 +237,12 @@ class UploadDialog(rx.State, mixin=True):
         self.uploading = True
         self.upload_error = ""
         return True
+
+    @staticmethod
+    async def _file_of(files: list[Any]) -> tuple[bytes, str]:
+        """The chosen file's bytes (one past the upload limit at most, so that the service tells a
+        larger file apart without the browser sending it all) and its content type."""
+        return await files[0].read(MAX_UPLOAD_BYTES + 1), files[0].content_type or ""
 
     def _upload_done(self, error: str = "") -> Any:
         """The upload finished: an error stays in the open modal, success closes it."""
