@@ -24,7 +24,7 @@ from app.services import firms, portfolios, users
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
-from app.ui.toolkit.lists import InRecord, ListControls
+from app.ui.toolkit.lists import FirmChoice, InRecord, ListControls
 from app.ui.toolkit.screen import Confirm, Viewer, events, guarded, screen_load
 from app.ui.states.person import PersonForm
 from app.ui.display import input_day
@@ -115,8 +115,10 @@ class UserRow:
 
 
 # ---- the list -------------------------------------------------------------------------------------
-class UsersState(Viewer, Confirm, InRecord, ListControls, AppState):
+class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
     SORT_KEYS: ClassVar[tuple[str, ...]] = USER_SORTS
+    ALL_FIRMS: ClassVar[str] = ALL
+    ALL_FIRMS_LABEL: ClassVar[str] = "All firms"
 
     route_name: str = ""
     kind: str = "users"
@@ -128,7 +130,6 @@ class UsersState(Viewer, Confirm, InRecord, ListControls, AppState):
 
     status_filter: str = ALL
     role_filter: str = ALL
-    firm_filter: str = ALL
     created_from: str = ""
     created_to: str = ""
     logined_from: str = ""
@@ -136,7 +137,6 @@ class UsersState(Viewer, Confirm, InRecord, ListControls, AppState):
 
     status_options: list[Option] = []
     role_options: list[Option] = []
-    firm_options: list[Option] = []
     new_options: list[Option] = []  # the users list's "New" menu: label -> url
     new_url: str = ""
     new_label: str = ""
@@ -162,7 +162,7 @@ class UsersState(Viewer, Confirm, InRecord, ListControls, AppState):
         firm_id: int | None = None
         if name in ("firms.clients", "firms.advisers"):
             firm_id = _int(params.get("id"))
-        elif actor.is_superuser and self.firm_filter != ALL:
+        elif self._firm_id() != ALL:
             firm_id = _int(self.firm_filter)
         adviser_id = _int(params.get("id")) if name == "advisers.clients" else None
         return dict(
@@ -263,8 +263,9 @@ class UsersState(Viewer, Confirm, InRecord, ListControls, AppState):
         self.status_options = [Option(value=ALL, label="All statuses")] + [Option(value=s.value, label=s.title) for s in statuses]
         shown = [r for r in (Role.CLIENT, Role.ADVISER, Role.ADMINISTRATOR, Role.SUPERUSER) if r in visible_roles(actor)]
         self.role_options = [Option(value=ALL, label="All roles")] + [Option(value=r.value, label=r.title) for r in shown]
-        if actor.is_superuser and not self.firm_fixed and name != "advisers.clients":
-            self.firm_options = [Option(value=ALL, label="All firms")] + options_of(firms.firm_options(actor=actor))
+        self._load_firms(actor)
+        if self.firm_fixed or name == "advisers.clients":  # the list is one firm's already
+            self.show_firm, self.firm_options = False, []
         self._setup_new(actor, name, kind, params)
         self._load(actor)
         return rx.call_script("new Date().getTimezoneOffset()", callback=UsersState.set_tz_offset)
@@ -292,8 +293,7 @@ class UsersState(Viewer, Confirm, InRecord, ListControls, AppState):
 
     @rx.event
     def set_firm_filter(self, value: str):
-        self.firm_filter = value if value == ALL or _int(value) is not None else ALL
-        return self._reload_first_page()
+        return self._reload_first_page() if self._pick_firm(str(value or ALL)) else None
 
     @rx.event
     def set_date_filter(self, key: str, value: str):
@@ -321,10 +321,6 @@ class UsersState(Viewer, Confirm, InRecord, ListControls, AppState):
         return events(toast_success(users.DELETED), self._reload())
 
     # ---- what the screen shows ------------------------------------------------------------------
-    @rx.var
-    def show_firm(self) -> bool:
-        return self.viewer_is_superuser and not self.firm_fixed and self.route_name != "advisers.clients"
-
     @rx.var
     def has_filters(self) -> bool:
         return bool(self.search or self.status_filter != ALL or self.role_filter != ALL or self.firm_filter != ALL
