@@ -221,9 +221,10 @@ class InRecord(rx.State, mixin=True):
 
 class FirmChoice(rx.State, mixin=True):
     """The superuser's firm select: the all-firms choice first, then every live firm; everyone
-    else reads their own firm and has no select. The specification names the all-firms choice per
-    screen: ('-2', 'All Firms') on the trade file, orders and bulk screens, ('-1', 'All firms') on
-    the reports. A screen calls `_load_firms(actor)` on load and `_pick_firm(value)` on a choice."""
+    else reads their own firm and has no select. A screen names its all-firms choice (ALL_FIRMS,
+    ALL_FIRMS_LABEL) as the specification gives it: ('-2', 'All Firms') on the trade file, orders
+    and bulk screens (the default), ('-1', 'All firms') on the reports and the dashboard. It calls
+    `_load_firms(actor)` on load and `_pick_firm(value)` on a choice."""
 
     ALL_FIRMS: ClassVar[str] = str(ALL_FIRMS)
     ALL_FIRMS_LABEL: ClassVar[str] = "All Firms"
