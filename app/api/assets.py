@@ -4,11 +4,12 @@ from __future__ import annotations
 from fastapi import APIRouter, File, UploadFile
 
 from app.api.deps import CurrentActor, answers, listing, ok, read_upload
+from app.api.resources import Resource
 from app.domain import prices as price_rules
 from app.services import assets
 
 from app.api.payloads import AssetClassOut, AssetOut, AssetTypeOut, PriceOut, PriceUploadOut
-from app.api.schemas import Body, Message, Page, SentAmount, SentId, SentText
+from app.api.schemas import Body, Page, SentAmount, SentId, SentText
 
 router = APIRouter(tags=["assets"])
 
@@ -35,19 +36,10 @@ def list_classes(actor: CurrentActor, firmId: str | None = None):
     return listing(assets.list_classes(actor=actor, firm_id=firmId))
 
 
-@router.post("/asset-classes", **answers(AssetClassOut))
-def create_class(actor: CurrentActor, body: TitleBody):
-    return ok(assets.create_class(actor=actor, data=body.model_dump()))
-
-
-@router.put("/asset-classes/{class_id}", **answers(AssetClassOut))
-def update_class(actor: CurrentActor, class_id: str, body: TitleBody):
-    return ok(assets.update_class(actor=actor, class_id=class_id, data=body.model_dump()))
-
-
-@router.delete("/asset-classes/{class_id}", **answers(Message))
-def delete_class(actor: CurrentActor, class_id: str):
-    return ok(assets.delete_class(actor=actor, class_id=class_id))
+asset_classes = Resource(router, "/asset-classes", "class_id", AssetClassOut, TitleBody, data_of=TitleBody.model_dump)
+asset_classes.create(assets.create_class)
+asset_classes.update(assets.update_class)
+asset_classes.delete(assets.delete_class)
 
 
 @router.get("/asset-types", **answers(Page[AssetTypeOut]))
@@ -55,19 +47,10 @@ def list_types(actor: CurrentActor, firmId: str | None = None):
     return listing(assets.list_types(actor=actor, firm_id=firmId))
 
 
-@router.post("/asset-types", **answers(AssetTypeOut))
-def create_type(actor: CurrentActor, body: TitleBody):
-    return ok(assets.create_type(actor=actor, data=body.model_dump()))
-
-
-@router.put("/asset-types/{type_id}", **answers(AssetTypeOut))
-def update_type(actor: CurrentActor, type_id: str, body: TitleBody):
-    return ok(assets.update_type(actor=actor, type_id=type_id, data=body.model_dump()))
-
-
-@router.delete("/asset-types/{type_id}", **answers(Message))
-def delete_type(actor: CurrentActor, type_id: str):
-    return ok(assets.delete_type(actor=actor, type_id=type_id))
+asset_types = Resource(router, "/asset-types", "type_id", AssetTypeOut, TitleBody, data_of=TitleBody.model_dump)
+asset_types.create(assets.create_type)
+asset_types.update(assets.update_type)
+asset_types.delete(assets.delete_type)
 
 
 # ---- assets ------------------------------------------------------------------------------------------
@@ -91,9 +74,8 @@ def asset_by_code(actor: CurrentActor, code: str, has_class: str | None = None, 
     return ok(assets.get_asset_by_code(actor=actor, code=code, has_class=has_class, firm_id=firmId))
 
 
-@router.get("/assets/{asset_id}", **answers(AssetOut))
-def get_asset(actor: CurrentActor, asset_id: str):
-    return ok(assets.get_asset(actor=actor, asset_id=asset_id))
+asset_items = Resource(router, "/assets", "asset_id", AssetOut, AssetBody, data_of=AssetBody.model_dump)
+asset_items.get(assets.get_asset)
 
 
 @router.get("/assets/{asset_id}/prices", **answers(Page[PriceOut]))
@@ -101,14 +83,8 @@ def price_history(actor: CurrentActor, asset_id: str, limit: str | None = None):
     return listing(*assets.price_history(actor=actor, asset_id=asset_id, limit=limit or assets.HISTORY_DEFAULT))
 
 
-@router.post("/assets", **answers(AssetOut))
-def create_asset(actor: CurrentActor, body: AssetBody):
-    return ok(assets.create_asset(actor=actor, data=body.model_dump()))
-
-
-@router.put("/assets/{asset_id}", **answers(AssetOut))
-def update_asset(actor: CurrentActor, asset_id: str, body: AssetBody):
-    return ok(assets.update_asset(actor=actor, asset_id=asset_id, data=body.model_dump()))
+asset_items.create(assets.create_asset)
+asset_items.update(assets.update_asset)
 
 
 # ---- prices ------------------------------------------------------------------------------------------
