@@ -3,11 +3,12 @@ from __future__ import annotations
 
 from fastapi import APIRouter, File, Form, UploadFile
 
-from app.api.deps import CurrentActor, answers, listing, ok, ok_message, read_upload
+from app.api.deps import CurrentActor, answers, listing, ok, read_upload
+from app.api.resources import Resource
 from app.services import firms
 
 from app.api.payloads import FirmOut
-from app.api.schemas import Body, Message, Page, SentAmount, SentId, SentText
+from app.api.schemas import Body, Page, SentAmount, SentId, SentText
 
 
 router = APIRouter(tags=["firms"])
@@ -46,25 +47,11 @@ def list_firms(actor: CurrentActor, limit: int | None = None, offset: int | None
     return listing(*firms.list_firms(actor=actor, limit=limit, offset=offset, sort=sort, order=order, search=search))
 
 
-@router.get("/firms/{firm_id}", **answers(FirmOut))
-def get_firm(actor: CurrentActor, firm_id: str):
-    return ok(firms.get_firm(actor=actor, firm_id=firm_id))
-
-
-@router.post("/firms", **answers(FirmOut))
-def create_firm(actor: CurrentActor, body: FirmBody):
-    return ok(firms.create_firm(actor=actor, data=body.model_dump()))
-
-
-@router.put("/firms/{firm_id}", **answers(FirmOut))
-def update_firm(actor: CurrentActor, firm_id: str, body: FirmBody):
-    return ok(firms.update_firm(actor=actor, firm_id=firm_id, data=body.model_dump()))
-
-
-@router.delete("/firms/{firm_id}", **answers(Message))
-def delete_firm(actor: CurrentActor, firm_id: str):
-    firms.delete_firm(actor=actor, firm_id=firm_id)
-    return ok_message(firms.DELETED)
+firm = Resource(router, "/firms", "firm_id", FirmOut, FirmBody, data_of=FirmBody.model_dump)
+firm.get(firms.get_firm)
+firm.create(firms.create_firm)
+firm.update(firms.update_firm)
+firm.delete(firms.delete_firm, message=firms.DELETED)
 
 
 @router.post("/firms-logo-upload/{firm_id}", **answers(FirmOut))

@@ -16,10 +16,11 @@ from fastapi import APIRouter, Body as BodyParam
 from pydantic import BeforeValidator, Field
 
 from app.api.deps import CurrentActor, answers, listing, ok, ok_message
+from app.api.resources import Resource
 from app.services import industry_groups
 
 from app.api.payloads import IndustryGroupOption, IndustryGroupOut, ReorderOut
-from app.api.schemas import Body, Lenient, Message, Page, Sent, SentText
+from app.api.schemas import Body, Lenient, Page, Sent, SentText
 
 router = APIRouter(tags=["industry groups"])
 
@@ -54,9 +55,9 @@ def main_list(actor: CurrentActor):
     return ok(industry_groups.main_list(actor=actor))
 
 
-@router.get("/industry-groups/{group_id}", **answers(IndustryGroupOut))
-def get_industry_group(actor: CurrentActor, group_id: str):
-    return ok(industry_groups.get_industry_group(actor=actor, group_id=group_id))
+industry_group = Resource(router, "/industry-groups", "group_id", IndustryGroupOut, IndustryGroupBody,
+                          data_of=IndustryGroupBody.model_dump)
+industry_group.get(industry_groups.get_industry_group)
 
 
 @router.post("/industry-groups", **answers(IndustryGroupOut))
@@ -65,15 +66,8 @@ def create_industry_group(actor: CurrentActor, body: IndustryGroupBody):
     return ok(industry_groups.create_industry_group(actor=actor, data=data))
 
 
-@router.put("/industry-groups/{group_id}", **answers(IndustryGroupOut))
-def update_industry_group(actor: CurrentActor, group_id: str, body: IndustryGroupBody):
-    return ok(industry_groups.update_industry_group(actor=actor, group_id=group_id, data=body.model_dump()))
-
-
-@router.delete("/industry-groups/{group_id}", **answers(Message))
-def delete_industry_group(actor: CurrentActor, group_id: str):
-    industry_groups.delete_industry_group(actor=actor, group_id=group_id)
-    return ok_message(industry_groups.DELETED)
+industry_group.update(industry_groups.update_industry_group)
+industry_group.delete(industry_groups.delete_industry_group, message=industry_groups.DELETED)
 
 
 @router.put("/industry-groups-reorder", **answers(ReorderOut))

@@ -26,7 +26,8 @@ from fastapi import APIRouter, Body as BodyParam, Depends, Query
 from pydantic import ConfigDict, Field
 
 from app.api.deps import CurrentActor, answers, ok, portfolio_listing
-from app.api.schemas import Allocation, Amount, Body, CountTotals, Flag, Id, Message, Row, Rows, RowsOf, Sent, sent
+from app.api.resources import Resource
+from app.api.schemas import Allocation, Amount, Body, CountTotals, Flag, Id, Row, Rows, RowsOf, Sent, sent
 from app.services import portfolios, reference_data
 
 from app.api.payloads import (
@@ -167,24 +168,11 @@ def buy_model(actor: CurrentActor, body: BuyModelBody):
     return ok(portfolios.link_model(actor=actor, portfolio_id=body.investment_id, model_id=body.model_id))
 
 
-@router.get("/investments/{investment_id}", **answers(PortfolioOut))
-def get_investment(actor: CurrentActor, investment_id: str):
-    return ok(portfolios.get_portfolio(actor=actor, portfolio_id=investment_id))
-
-
-@router.post("/investments", **answers(PortfolioOut))
-def create_investment(actor: CurrentActor, body: PortfolioBody):
-    return ok(portfolios.create_portfolio(actor=actor, data=sent(body)))
-
-
-@router.put("/investments/{investment_id}", **answers(PortfolioOut))
-def update_investment(actor: CurrentActor, investment_id: str, body: PortfolioBody):
-    return ok(portfolios.update_portfolio(actor=actor, portfolio_id=investment_id, data=sent(body)))
-
-
-@router.delete("/investments/{investment_id}", **answers(Message))
-def delete_investment(actor: CurrentActor, investment_id: str):
-    return ok(portfolios.delete_portfolio(actor=actor, portfolio_id=investment_id))
+investment = Resource(router, "/investments", "investment_id", PortfolioOut, PortfolioBody, service_id="portfolio_id")
+investment.get(portfolios.get_portfolio, name="get_investment")
+investment.create(portfolios.create_portfolio, name="create_investment")
+investment.update(portfolios.update_portfolio, name="update_investment")
+investment.delete(portfolios.delete_portfolio, name="delete_investment")
 
 
 @router.put("/investments/{investment_id}/unlinkModel", **answers(ModelLinkOut))

@@ -20,7 +20,8 @@ from fastapi import APIRouter, Query
 from pydantic import ConfigDict, Field
 
 from app.api.deps import CurrentActor, answers, listing, ok
-from app.api.schemas import Allocation, Amount, Body, Flag, Id, Message, Page, Row, RowsOf, Sent, sent
+from app.api.resources import Resource
+from app.api.schemas import Allocation, Amount, Body, Flag, Id, Page, Row, RowsOf, Sent
 from app.services import models
 
 from app.api.payloads import ModelDetailsOut, ModelFormOptionsOut, ModelFormOut, ModelHistoryOut, ModelOut
@@ -124,24 +125,11 @@ def form_options(actor: CurrentActor, firm_id: str | None = Query(None, alias="f
     return ok(models.model_form_options(actor=actor, firm_id=firm_id))
 
 
-@router.get("/models/{model_id}", **answers(ModelOut))
-def get_model(actor: CurrentActor, model_id: str):
-    return ok(models.get_model(actor=actor, model_id=model_id))
-
-
-@router.post("/models", **answers(ModelOut))
-def create_model(actor: CurrentActor, body: ModelBody):
-    return ok(models.create_model(actor=actor, data=sent(body)))
-
-
-@router.put("/models/{model_id}", **answers(ModelOut))
-def update_model(actor: CurrentActor, model_id: str, body: ModelBody):
-    return ok(models.update_model(actor=actor, model_id=model_id, data=sent(body)))
-
-
-@router.delete("/models/{model_id}", **answers(Message))
-def delete_model(actor: CurrentActor, model_id: str):
-    return ok(models.delete_model(actor=actor, model_id=model_id))
+model = Resource(router, "/models", "model_id", ModelOut, ModelBody)
+model.get(models.get_model)
+model.create(models.create_model)
+model.update(models.update_model)
+model.delete(models.delete_model)
 
 
 @router.get("/models/{model_id}/history", **answers(ModelHistoryOut))

@@ -9,11 +9,12 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.deps import ClientOffset, CurrentActor, answers, download, form_with_file, listing, ok, ok_message
+from app.api.resources import Resource
 from app.domain import recommendations as rules
 from app.services import recommendations
 
 from app.api.payloads import LongTermOut, MessageCount, RecommendationUploadOut, ShortTermOut
-from app.api.schemas import Body, Id, Message, Page, SentAmount, SentId, SentText, read_by_hand, sent
+from app.api.schemas import Body, Id, Page, SentAmount, SentId, SentText, read_by_hand
 
 router = APIRouter(tags=["recommendations"])
 _CSV_RESPONSES: dict[int | str, dict[str, Any]] = {200: {"description": "the recommendations as CSV",
@@ -74,20 +75,10 @@ def list_long_terms(actor: CurrentActor, model_id: str | None = None):
     return listing(*recommendations.list_long_terms(actor=actor, model_id=model_id))
 
 
-@router.post("/long-terms", **answers(LongTermOut))
-def create_long_term(actor: CurrentActor, body: LongTermBody):
-    return ok(recommendations.create_long_term(actor=actor, data=sent(body)))
-
-
-@router.put("/long-terms/{rec_id}", **answers(LongTermOut))
-def update_long_term(actor: CurrentActor, rec_id: str, body: LongTermBody):
-    return ok(recommendations.update_long_term(actor=actor, rec_id=rec_id, data=sent(body)))
-
-
-@router.delete("/long-terms/{rec_id}", **answers(Message))
-def delete_long_term(actor: CurrentActor, rec_id: str):
-    recommendations.delete_long_term(actor=actor, rec_id=rec_id)
-    return ok_message(rules.LONG_TERM_DELETED)
+long_term = Resource(router, "/long-terms", "rec_id", LongTermOut, LongTermBody)
+long_term.create(recommendations.create_long_term)
+long_term.update(recommendations.update_long_term)
+long_term.delete(recommendations.delete_long_term, message=rules.LONG_TERM_DELETED)
 
 
 @router.delete("/long-terms-all", **answers(MessageCount))
@@ -137,14 +128,9 @@ async def mark_short_terms_deleted(actor: CurrentActor, request: Request):
     return ok_message(rules.SHORT_TERM_DELETED if count == 1 else rules.SHORT_TERMS_ALL_DELETED, count=count)
 
 
-@router.post("/recommendations", **answers(ShortTermOut))
-def create_short_term(actor: CurrentActor, body: ShortTermBody):
-    return ok(recommendations.create_short_term(actor=actor, data=sent(body)))
-
-
-@router.put("/recommendations/{rec_id}", **answers(ShortTermOut))
-def update_short_term(actor: CurrentActor, rec_id: str, body: ShortTermBody):
-    return ok(recommendations.update_short_term(actor=actor, rec_id=rec_id, data=sent(body)))
+short_term = Resource(router, "/recommendations", "rec_id", ShortTermOut, ShortTermBody)
+short_term.create(recommendations.create_short_term)
+short_term.update(recommendations.update_short_term)
 
 
 @router.post("/recommendations-upload", openapi_extra=read_by_hand(("multipart/form-data", ShortTermUploadForm)),

@@ -30,6 +30,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from pydantic import ConfigDict, Field
 
 from app.api.deps import CurrentActor, answers, form_with_file, ok
+from app.api.resources import Resource
 from app.api.schemas import Amount, Body, Flag, Id, read_by_hand, sent
 from app.services import transaction_upload, transactions
 
@@ -103,24 +104,11 @@ def list_cash_transactions(actor: CurrentActor, investment_id: str, paging: dict
     return ok(transactions.list_cash_transactions(actor=actor, investment_id=investment_id, **paging))
 
 
-@router.post("/cash-transactions", **answers(CashTransactionOut))
-def create_cash_transaction(actor: CurrentActor, body: CashTransactionBody):
-    return ok(transactions.create_cash_transaction(actor=actor, data=sent(body)))
-
-
-@router.get("/cash-transactions/{transaction_id}", **answers(CashTransactionOut))
-def get_cash_transaction(actor: CurrentActor, transaction_id: str):
-    return ok(transactions.get_cash_transaction(actor=actor, transaction_id=transaction_id))
-
-
-@router.put("/cash-transactions/{transaction_id}", **answers(CashTransactionOut))
-def update_cash_transaction(actor: CurrentActor, transaction_id: str, body: CashTransactionBody):
-    return ok(transactions.update_cash_transaction(actor=actor, transaction_id=transaction_id, data=sent(body)))
-
-
-@router.delete("/cash-transactions/{transaction_id}", **answers(Notice))
-def delete_cash_transaction(actor: CurrentActor, transaction_id: str):
-    return ok(transactions.delete_cash_transaction(actor=actor, transaction_id=transaction_id))
+cash_transaction = Resource(router, "/cash-transactions", "transaction_id", CashTransactionOut, CashTransactionBody)
+cash_transaction.create(transactions.create_cash_transaction)
+cash_transaction.get(transactions.get_cash_transaction)
+cash_transaction.update(transactions.update_cash_transaction)
+cash_transaction.delete(transactions.delete_cash_transaction, out=Notice)
 
 
 # ---- opening balance -------------------------------------------------------------------------------
@@ -166,14 +154,9 @@ async def upload_transactions(actor: CurrentActor, request: Request):
                                                      content_type=content_type, data=data))
 
 
-@router.post("/transactions", **answers(AssetTransactionOut))
-def create_transaction(actor: CurrentActor, body: TransactionBody):
-    return ok(transactions.create_transaction(actor=actor, data=sent(body)))
-
-
-@router.get("/transactions/{transaction_id}", **answers(AssetTransactionOut))
-def get_transaction(actor: CurrentActor, transaction_id: str):
-    return ok(transactions.get_asset_transaction(actor=actor, transaction_id=transaction_id))
+asset_transaction = Resource(router, "/transactions", "transaction_id", AssetTransactionOut, TransactionBody)
+asset_transaction.create(transactions.create_transaction)
+asset_transaction.get(transactions.get_asset_transaction, name="get_transaction")
 
 
 @router.put("/transactions/{transaction_id}", **answers(AssetTransactionOut))
@@ -184,6 +167,4 @@ def update_transaction(actor: CurrentActor, transaction_id: str, body: Transacti
                                                     confirm=confirm))
 
 
-@router.delete("/transactions/{transaction_id}", **answers(Notice))
-def delete_transaction(actor: CurrentActor, transaction_id: str):
-    return ok(transactions.delete_asset_transaction(actor=actor, transaction_id=transaction_id))
+asset_transaction.delete(transactions.delete_asset_transaction, name="delete_transaction", out=Notice)

@@ -8,7 +8,8 @@ from typing import Annotated, Any, Optional
 from fastapi import APIRouter, File, Query, Request, UploadFile
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.deps import CurrentActor, answers, listing, ok, ok_message, read_upload
+from app.api.deps import CurrentActor, answers, listing, ok, read_upload
+from app.api.resources import Resource
 from app.domain.errors import ValidationError
 from app.domain.permissions import Actor
 from app.domain.uploads import SELECT_FILE
@@ -16,7 +17,7 @@ from app.domain.validators import DATE
 from app.services import users
 
 from app.api.payloads import Named, UserOut
-from app.api.schemas import Message, Page, Rows, SentId, SentText, read_by_hand, sent
+from app.api.schemas import Page, Rows, SentId, SentText, read_by_hand, sent
 
 
 router = APIRouter(tags=["users"])
@@ -149,25 +150,11 @@ def list_users(
     ))
 
 
-@router.post("/users", **answers(UserOut))
-def create_user(actor: CurrentActor, body: UserBody):
-    return ok(users.create_user(actor=actor, data=sent(body)))
-
-
-@router.get("/users/{user_id}", **answers(UserOut))
-def get_user(actor: CurrentActor, user_id: str):
-    return ok(users.get_user(actor=actor, user_id=user_id))
-
-
-@router.put("/users/{user_id}", **answers(UserOut))
-def update_user(actor: CurrentActor, user_id: str, body: UserBody):
-    return ok(users.update_user(actor=actor, user_id=user_id, data=sent(body)))
-
-
-@router.delete("/users/{user_id}", **answers(Message))
-def delete_user(actor: CurrentActor, user_id: str):
-    users.delete_user(actor=actor, user_id=user_id)
-    return ok_message(users.DELETED)
+user = Resource(router, "/users", "user_id", UserOut, UserBody)
+user.create(users.create_user)
+user.get(users.get_user)
+user.update(users.update_user)
+user.delete(users.delete_user, message=users.DELETED)
 
 
 @router.post("/users-photo-upload/{user_id}", **answers(UserOut))
