@@ -47,7 +47,6 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from enum import Enum
 from typing import Any, Iterable, Mapping
 
 from app.domain import validators as v
@@ -56,6 +55,7 @@ from app.domain.errors import INVALID_FORM
 from app.domain.money import MONEY_LIMIT, to_cents
 from app.domain.parsing import as_bool, as_id
 from app.domain.prices import close_instant, months_before
+from app.domain.titled import TitledEnum
 from app.domain.transactions import (
     AMM_TYPES, AT_CALL_ACCOUNT, DEAL_STATUSES, PRODUCT_TYPES, PROVIDER_TYPES, TERM_DEPOSITS, Kind, Status,
 )
@@ -102,21 +102,15 @@ _TIME = re.compile(r"^([01]?[0-9]|2[0-3]):([0-5][0-9])$")
 
 
 # ---- the forms -------------------------------------------------------------------------------------
-class Form(str, Enum):
-    BUY = "buy"
-    SELL = "sell"
-    INTEREST_ACCRUAL = "interest_accrual"
-    DEPOSIT = "deposit"
-    INCOME = "income"
+class Form(TitledEnum):
+    BUY = "buy", "Buy"
+    SELL = "sell", "Sell"
+    INTEREST_ACCRUAL = "interest_accrual", "Interest Accrual"
+    DEPOSIT = "deposit", "Deposit"
+    INCOME = "income", "Interest Payment"
 
 
-FORM_LABELS: dict[Form, str] = {
-    Form.BUY: "Buy",
-    Form.SELL: "Sell",
-    Form.INTEREST_ACCRUAL: "Interest Accrual",
-    Form.DEPOSIT: "Deposit",
-    Form.INCOME: "Interest Payment",
-}
+FORM_LABELS: dict[Form, str] = Form.titles()
 # The four forms the type select toggles between (spec s2/s4), in order.
 TYPE_FORMS = (Form.BUY, Form.SELL, Form.INTEREST_ACCRUAL, Form.DEPOSIT)
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 from decimal import ROUND_HALF_UP, Decimal
-from enum import Enum
 from typing import Any, Mapping
 
 from app.domain import validators as v
@@ -24,24 +23,19 @@ from app.domain.allocations import HUNDRED, allocation_total, check_allocation_r
 from app.domain.ledger import TaxTreatment
 from app.domain.money import MONEY_LIMIT, to_cents
 from app.domain.parsing import as_bool, as_id
+from app.domain.titled import TitledEnum
 
 
 # ---- vocabulary ----------------------------------------------------------------------------------
-class PortfolioType(str, Enum):
-    SMSF = "SMSF"
-    SAVINGS = "SAVINGS"
-    TRUST = "TRUST"
-    COMPANY = "COMPANY"
-    SOLE_TRADER = "SOLE_TRADER"
+class PortfolioType(TitledEnum):
+    SMSF = "SMSF", "Self Managed Super Fund"
+    SAVINGS = "SAVINGS", "Savings"
+    TRUST = "TRUST", "Trust"
+    COMPANY = "COMPANY", "Company"
+    SOLE_TRADER = "SOLE_TRADER", "Sole Trader"
 
 
-TYPE_TITLES: dict[str, str] = {
-    PortfolioType.SMSF.value: "Self Managed Super Fund",
-    PortfolioType.SAVINGS.value: "Savings",
-    PortfolioType.TRUST.value: "Trust",
-    PortfolioType.COMPANY.value: "Company",
-    PortfolioType.SOLE_TRADER.value: "Sole Trader",
-}
+TYPE_TITLES: dict[str, str] = PortfolioType.value_titles()
 # which type-specific names a type carries
 TRUSTEE_TYPES = frozenset({PortfolioType.TRUST.value, PortfolioType.SMSF.value})
 COMPANY_TYPES = frozenset({PortfolioType.COMPANY.value})
@@ -55,19 +49,14 @@ TAX_TREATMENT_TITLES: dict[str, str] = {
 }
 
 
-class ExceptionAction(str, Enum):
-    DONT_HOLD = "dont_hold"
-    SUBSTITUTE = "substitute"
-    MANUAL_TRADE_DECISION = "manual_trade_decision"
-    LOCK = "lock"
+class ExceptionAction(TitledEnum):
+    DONT_HOLD = "dont_hold", "Don't hold"
+    SUBSTITUTE = "substitute", "Substitute"
+    MANUAL_TRADE_DECISION = "manual_trade_decision", "Manual Trade Decision"
+    LOCK = "lock", "Lock"
 
 
-EXCEPTION_TITLES: dict[str, str] = {
-    ExceptionAction.DONT_HOLD.value: "Don't hold",
-    ExceptionAction.SUBSTITUTE.value: "Substitute",
-    ExceptionAction.MANUAL_TRADE_DECISION.value: "Manual Trade Decision",
-    ExceptionAction.LOCK.value: "Lock",
-}
+EXCEPTION_TITLES: dict[str, str] = ExceptionAction.value_titles()
 
 # the list (001 s3 "Portfolio list filter", s4, s9)
 ACTIVITY_ALL, ACTIVITY_ACTIVE, ACTIVITY_INACTIVE = "all", "active", "inactive"

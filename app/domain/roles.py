@@ -2,24 +2,17 @@ from __future__ import annotations
 
 from enum import Enum
 
-
-class Role(str, Enum):
-    SUPERUSER = "superuser"
-    ADMINISTRATOR = "administrator"
-    ADVISER = "adviser"
-    CLIENT = "client"
-
-    @property
-    def title(self) -> str:
-        return ROLE_TITLES[self]
+from app.domain.titled import TitledEnum
 
 
-ROLE_TITLES = {
-    Role.SUPERUSER: "Superuser",
-    Role.ADMINISTRATOR: "Administrator",
-    Role.ADVISER: "Adviser",
-    Role.CLIENT: "Client",
-}
+class Role(TitledEnum):
+    SUPERUSER = "superuser", "Superuser"
+    ADMINISTRATOR = "administrator", "Administrator"
+    ADVISER = "adviser", "Adviser"
+    CLIENT = "client", "Client"
+
+
+ROLE_TITLES = Role.titles()
 
 
 class UserStatus(str, Enum):

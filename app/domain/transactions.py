@@ -9,6 +9,7 @@ from decimal import Decimal
 from enum import Enum
 
 from app.domain.money import to_cents
+from app.domain.titled import TitledEnum
 
 
 class Status(str, Enum):
@@ -42,43 +43,27 @@ CASH_LIST_LABELS: dict[Status, str] = {
 PANEL_FILTERS = ("pending", "draft", "executed", "dividend", "placed", "error")
 
 
-class Kind(str, Enum):
+class Kind(TitledEnum):
     """Asset transaction types."""
 
-    ASSET_BUY = "asset_buy"
-    PARCEL = "parcel"                          # a sell (its parcels are consumed by the tax treatment)
-    DIVIDEND = "dividend"
-    INTEREST = "interest"
-    CAPITAL_RETURN = "capital_return"
-    CAPITAL_RETURN_PARCEL = "capital_return_parcel"
-    RECONSTRUCTION = "reconstruction"
-    TD_BUY = "td_buy"
-    TD_INCOME = "td_income"
-    TD_SELL = "td_sell"
-    ACA_BUY = "aca_buy"
-    ACA_SELL = "aca_sell"
-    ACA_INCOME = "aca_income"
-    ACA_DEPOSIT = "aca_deposit"
-    CASH_INCREASE = "cash_increase"
+    ASSET_BUY = "asset_buy", "Purchase"
+    PARCEL = "parcel", "Sell"  # a sell (its parcels are consumed by the tax treatment)
+    DIVIDEND = "dividend", "Dividend"
+    INTEREST = "interest", "Interest"
+    CAPITAL_RETURN = "capital_return", "Capital Return"
+    CAPITAL_RETURN_PARCEL = "capital_return_parcel", "Capital Return"
+    RECONSTRUCTION = "reconstruction", "Reconstruction"
+    TD_BUY = "td_buy", "Term Deposit Buy"
+    TD_INCOME = "td_income", "Term Deposit Income"
+    TD_SELL = "td_sell", "Term Deposit Sell"
+    ACA_BUY = "aca_buy", "At Call Account Buy"
+    ACA_SELL = "aca_sell", "At Call Account Sell"
+    ACA_INCOME = "aca_income", "Interest Accrual"
+    ACA_DEPOSIT = "aca_deposit", "At Call Deposit"
+    CASH_INCREASE = "cash_increase", "Cash Increase"
 
 
-KIND_LABELS: dict[Kind, str] = {
-    Kind.ASSET_BUY: "Purchase",
-    Kind.PARCEL: "Sell",
-    Kind.DIVIDEND: "Dividend",
-    Kind.INTEREST: "Interest",
-    Kind.CAPITAL_RETURN: "Capital Return",
-    Kind.CAPITAL_RETURN_PARCEL: "Capital Return",
-    Kind.RECONSTRUCTION: "Reconstruction",
-    Kind.TD_BUY: "Term Deposit Buy",
-    Kind.TD_INCOME: "Term Deposit Income",
-    Kind.TD_SELL: "Term Deposit Sell",
-    Kind.ACA_BUY: "At Call Account Buy",
-    Kind.ACA_SELL: "At Call Account Sell",
-    Kind.ACA_INCOME: "Interest Accrual",
-    Kind.ACA_DEPOSIT: "At Call Deposit",
-    Kind.CASH_INCREASE: "Cash Increase",
-}
+KIND_LABELS: dict[Kind, str] = Kind.titles()
 
 # The add-transaction forms for listed assets (spec 002 s2), in menu order.
 ASSET_FORMS = (Kind.ASSET_BUY, Kind.PARCEL, Kind.DIVIDEND, Kind.INTEREST, Kind.CAPITAL_RETURN, Kind.RECONSTRUCTION)

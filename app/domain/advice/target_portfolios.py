@@ -7,30 +7,24 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from enum import Enum
 from typing import Any
 
 from app.domain.permissions import Actor
 from app.domain.engine.results import Target
 from app.domain.roles import Role
+from app.domain.titled import TitledEnum
 from app.domain.users import DecisionTrail
 
 
-class TPStatus(str, Enum):
-    DRAFT = "draft"
-    VALIDATED = "validated"
-    ACTIVE = "active"
-    DECLINED = "declined"
-    FAILED = "failed"  # the calculation failed: Calculation Error with its message
+class TPStatus(TitledEnum):
+    DRAFT = "draft", "Validation Required"
+    VALIDATED = "validated", "Approval Required"
+    ACTIVE = "active", "Approved"
+    DECLINED = "declined", "Declined"
+    FAILED = "failed", "Calculation Error"  # the calculation failed (shown with its message)
 
 
-TP_LABELS = {
-    TPStatus.DRAFT: "Validation Required",
-    TPStatus.VALIDATED: "Approval Required",
-    TPStatus.ACTIVE: "Approved",
-    TPStatus.DECLINED: "Declined",
-    TPStatus.FAILED: "Calculation Error",
-}
+TP_LABELS = TPStatus.titles()
 NOT_ENOUGH_CASH_LABEL = "Not Enough Cash"
 # Others than superusers and advisers see only these in the version history (001 s6, 002 s4).
 PUBLIC_TP_STATUSES = (TPStatus.VALIDATED, TPStatus.ACTIVE, TPStatus.DECLINED)

@@ -13,27 +13,20 @@ from app.domain.advice.target_portfolios import PortfolioFacts, decides_for_clie
 from app.domain.engine.snapshot import INCREASE
 from app.domain.permissions import Actor
 from app.domain.roles import Role
+from app.domain.titled import TitledEnum
 from app.domain.users import DecisionTrail, PersonName
 
-class TIStatus(str, Enum):
-    PENDING_VALIDATION = "pending_validation"
-    PENDING_APPROVAL = "pending_approval"
-    NOT_VALIDATED = "not_validated"
-    PARTIALLY_APPROVED = "partially_approved"
-    DECLINED = "declined"
-    APPROVED = "approved"
-    FAILED = "failed"
+class TIStatus(TitledEnum):
+    PENDING_VALIDATION = "pending_validation", "Pending validation"
+    PENDING_APPROVAL = "pending_approval", "Pending approval"
+    NOT_VALIDATED = "not_validated", "Not validated"
+    PARTIALLY_APPROVED = "partially_approved", "Partially approved"
+    DECLINED = "declined", "Declined"
+    APPROVED = "approved", "Approved"
+    FAILED = "failed", "Calculation Error"
 
 
-TI_LABELS = {
-    TIStatus.PENDING_VALIDATION: "Pending validation",
-    TIStatus.PENDING_APPROVAL: "Pending approval",
-    TIStatus.NOT_VALIDATED: "Not validated",
-    TIStatus.PARTIALLY_APPROVED: "Partially approved",
-    TIStatus.DECLINED: "Declined",
-    TIStatus.APPROVED: "Approved",
-    TIStatus.FAILED: "Calculation Error",
-}
+TI_LABELS = TIStatus.titles()
 # Who acted, by status (002 s4).
 TI_ACTOR_LABELS = {
     TIStatus.PENDING_VALIDATION: "Calculated by",
@@ -46,31 +39,20 @@ TI_ACTOR_LABELS = {
 }
 
 
-class TxStatus(str, Enum):
-    DRAFT = "draft"
-    PENDING_APPROVAL = "pending_approval"
-    PENDING_COPY = "pending_copy"
-    PENDING_TO_CANCEL = "pending_to_cancel"
-    APPROVED = "approved"
-    DECLINED = "declined"
-    DELETED = "deleted"
-    EXECUTED = "executed"
-    NOT_VALID = "not_valid"
-    NOT_CANCELED = "not_canceled"
+class TxStatus(TitledEnum):
+    DRAFT = "draft", "To be reviewed"
+    PENDING_APPROVAL = "pending_approval", "To be reviewed"
+    PENDING_COPY = "pending_copy", "To be reviewed"
+    PENDING_TO_CANCEL = "pending_to_cancel", "To be reviewed"
+    APPROVED = "approved", "Approved"
+    DECLINED = "declined", "Declined"
+    DELETED = "deleted", "Deleted"
+    EXECUTED = "executed", "Executed"
+    NOT_VALID = "not_valid", "Declined"
+    NOT_CANCELED = "not_canceled", "Declined"
 
 
-TX_LABELS = {
-    TxStatus.DRAFT: "To be reviewed",
-    TxStatus.PENDING_APPROVAL: "To be reviewed",
-    TxStatus.PENDING_COPY: "To be reviewed",
-    TxStatus.PENDING_TO_CANCEL: "To be reviewed",
-    TxStatus.APPROVED: "Approved",
-    TxStatus.DECLINED: "Declined",
-    TxStatus.DELETED: "Deleted",
-    TxStatus.EXECUTED: "Executed",
-    TxStatus.NOT_VALID: "Declined",
-    TxStatus.NOT_CANCELED: "Declined",
-}
+TX_LABELS = TxStatus.titles()
 
 
 # a trade still waiting for the approver's decision (with no decision yet)
