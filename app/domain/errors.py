@@ -11,8 +11,18 @@ from typing import Any
 
 
 class DomainError(Exception):
+    """Subclasses name their kind and HTTP status in the class line:
+    `class NotFound(DomainError, kind="NotFoundError", status=404): ...`."""
+
     kind = "Error"
     status = 400
+
+    def __init_subclass__(cls, *, kind: str | None = None, status: int | None = None, **rest: Any) -> None:
+        super().__init_subclass__(**rest)
+        if kind is not None:
+            cls.kind = kind
+        if status is not None:
+            cls.status = status
 
     def __init__(self, message: str, fields: dict[str, str] | None = None, result: Any = None):
         super().__init__(message)
@@ -24,39 +34,13 @@ class DomainError(Exception):
         return self.message
 
 
-class ValidationError(DomainError):
-    kind = "ValidationError"
-    status = 400
-
-
-class AuthenticationError(DomainError):
-    kind = "AuthenticationError"
-    status = 401
-
-
-class PermissionDenied(DomainError):
-    kind = "PermissionError"
-    status = 403
-
-
-class NotFound(DomainError):
-    kind = "NotFoundError"
-    status = 404
-
-
-class Conflict(DomainError):
-    kind = "ConflictError"
-    status = 409
-
-
-class ServiceUnavailable(DomainError):
-    kind = "ServiceUnavailable"
-    status = 503
-
-
-class TooManyRequests(DomainError):
-    kind = "TooManyRequestsError"
-    status = 429
+class ValidationError(DomainError, kind="ValidationError", status=400): ...
+class AuthenticationError(DomainError, kind="AuthenticationError", status=401): ...
+class PermissionDenied(DomainError, kind="PermissionError", status=403): ...
+class NotFound(DomainError, kind="NotFoundError", status=404): ...
+class Conflict(DomainError, kind="ConflictError", status=409): ...
+class ServiceUnavailable(DomainError, kind="ServiceUnavailable", status=503): ...
+class TooManyRequests(DomainError, kind="TooManyRequestsError", status=429): ...
 
 
 INVALID_FORM = "Please, fill all required fields with valid data"
