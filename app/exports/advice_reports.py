@@ -49,14 +49,21 @@ class Column:
     total: bool = False  # summed in the totals row
 
 
+# the portfolio's columns both reports open with: (title, attribute, xlsx width)
+_PORTFOLIO_COLUMNS = (("Portfolio", "portfolio_name", 30), ("Firm", "firm", 24), ("Owners", "owners", 28),
+                      ("Adviser", "adviser", 20), ("Model", "model", 24), ("Status", "status_label", 20))
+_DATE = Column("Date", "date", "date", 12, "6%")
+
+
+def _portfolio_columns(*pdf_widths: str) -> tuple[Column, ...]:
+    """The opening columns with their PDF widths (each report shares the page its own way)."""
+    return tuple(Column(title, attr, width=width, pdf_width=pdf_width)
+                 for (title, attr, width), pdf_width in zip(_PORTFOLIO_COLUMNS, pdf_widths, strict=True))
+
+
 CASH_COLUMNS = (
-    Column("Portfolio", "portfolio_name", width=30, pdf_width="13%"),
-    Column("Firm", "firm", width=24, pdf_width="9%"),
-    Column("Owners", "owners", width=28, pdf_width="12%"),
-    Column("Adviser", "adviser", width=20, pdf_width="8%"),
-    Column("Model", "model", width=24, pdf_width="9%"),
-    Column("Status", "status_label", width=20, pdf_width="8%"),
-    Column("Date", "date", "date", 12, "6%"),
+    *_portfolio_columns("13%", "9%", "12%", "8%", "9%", "8%"),
+    _DATE,
     Column("Portfolio Value", "value", "money", 16, "7%", True),
     Column("Cash", "cash", "money", 16, "7%", True),
     Column("Cash After Trades", "cash_after", "money", 18, "7%", True),
@@ -64,14 +71,9 @@ CASH_COLUMNS = (
     Column("Cash to Invest (Raise)", "cash_to_invest", "money", 20, "7%", True),
 )
 PENDING_COLUMNS = (
-    Column("Portfolio", "portfolio_name", width=30, pdf_width="14%"),
-    Column("Firm", "firm", width=24, pdf_width="10%"),
-    Column("Owners", "owners", width=28, pdf_width="13%"),
-    Column("Adviser", "adviser", width=20, pdf_width="9%"),
-    Column("Model", "model", width=24, pdf_width="10%"),
-    Column("Status", "status_label", width=20, pdf_width="9%"),
+    *_portfolio_columns("14%", "10%", "13%", "9%", "10%", "9%"),
     Column("Message", "error_message", width=40, pdf_width="11%"),
-    Column("Date", "date", "date", 12, "6%"),
+    _DATE,
     Column("Calculated By", "calculated_by", width=20, pdf_width="8%"),
     Column("Days Waiting", "days_waiting", "int", 13, "5%"),
     Column("Value", "value", "money", 16, "7%", True),
