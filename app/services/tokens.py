@@ -55,42 +55,42 @@ def _link(path: str) -> str:
     return settings.public_url.rstrip("/") + path
 
 
-def send_activation(session: Session, user: User) -> None:
-    token = issue(session, user, TokenPurpose.ACTIVATION)
+def _mail_link(session: Session, user: User, purpose: TokenPurpose, path: str, *, subject: str, intro: str,
+               after: str, new_email: str | None = None) -> None:
+    """Issue a token for `purpose` and mail its link (`path` + token): the greeting, `intro`, the link,
+    then `after`. An e-mail change goes to the new address, the others to the user's."""
+    token = issue(session, user, purpose, new_email=new_email)
     mail.queue(
         session,
-        to=user.email,
+        to=new_email or user.email,
+        subject=subject,
+        body=f"Hello {user.first_name},\n\n{intro}\n{_link(path + token)}\n\n{after}\n",
+    )
+
+
+def send_activation(session: Session, user: User) -> None:
+    _mail_link(
+        session, user, TokenPurpose.ACTIVATION, "/activation/",
         subject="Activate your Wealth Advice account",
-        body=(
-            f"Hello {user.first_name},\n\nAn account has been created for you. Set your password to activate it:\n"
-            f"{_link('/activation/' + token)}\n\nThe link works once and expires in "
-            f"{settings.activation_token_hours // 24} days.\n"
-        ),
+        intro="An account has been created for you. Set your password to activate it:",
+        after=f"The link works once and expires in {settings.activation_token_hours // 24} days.",
     )
 
 
 def send_recovery(session: Session, user: User) -> None:
-    token = issue(session, user, TokenPurpose.RECOVERY)
-    mail.queue(
-        session,
-        to=user.email,
+    _mail_link(
+        session, user, TokenPurpose.RECOVERY, "/reset-password/",
         subject="Reset your Wealth Advice password",
-        body=(
-            f"Hello {user.first_name},\n\nWe received a request to reset your password. Choose a new one here:\n"
-            f"{_link('/reset-password/' + token)}\n\nThe link works once and expires in "
-            f"{settings.recovery_token_minutes} minutes. If you did not ask for this, ignore this e-mail.\n"
-        ),
+        intro="We received a request to reset your password. Choose a new one here:",
+        after=(f"The link works once and expires in {settings.recovery_token_minutes} minutes. "
+               "If you did not ask for this, ignore this e-mail."),
     )
 
 
 def send_email_change(session: Session, user: User, new_email: str) -> None:
-    token = issue(session, user, TokenPurpose.EMAIL_CHANGE, new_email=new_email)
-    mail.queue(
-        session,
-        to=new_email,
+    _mail_link(
+        session, user, TokenPurpose.EMAIL_CHANGE, "/email-change/", new_email=new_email,
         subject="Confirm your new e-mail address",
-        body=(
-            f"Hello {user.first_name},\n\nConfirm that {new_email} is your new sign-in e-mail:\n"
-            f"{_link('/email-change/' + token)}\n\nUntil you confirm, you keep signing in with {user.email}.\n"
-        ),
+        intro=f"Confirm that {new_email} is your new sign-in e-mail:",
+        after=f"Until you confirm, you keep signing in with {user.email}.",
     )
