@@ -46,7 +46,7 @@ from app.db.engine import session_scope
 from app.db.tables import Firm, Model, Portfolio, TargetPortfolio
 from app.db.types import utcnow
 from app.domain import advice
-from app.domain.advice import NOT_ENOUGH_CASH_LABEL, TP_LABELS, TPStatus
+from app.domain.advice import NOT_ENOUGH_CASH_LABEL, TPStatus
 from app.domain.errors import ValidationError
 from app.domain.money import to_cents
 from app.domain.permissions import Actor
@@ -63,7 +63,7 @@ ZERO = Decimal(0)
 NOT_ENOUGH_CASH = "not_enough_cash"
 STATUS_ORDER = (TPStatus.DRAFT.value, NOT_ENOUGH_CASH, TPStatus.VALIDATED.value, TPStatus.ACTIVE.value,
                 TPStatus.DECLINED.value, TPStatus.FAILED.value)
-STATUS_LABELS = {**{s.value: label for s, label in TP_LABELS.items()}, NOT_ENOUGH_CASH: NOT_ENOUGH_CASH_LABEL}
+STATUS_LABELS = {**TPStatus.value_titles(), NOT_ENOUGH_CASH: NOT_ENOUGH_CASH_LABEL}
 CASH_STATUSES = (TPStatus.DRAFT.value, NOT_ENOUGH_CASH, TPStatus.VALIDATED.value, TPStatus.ACTIVE.value,
                  TPStatus.DECLINED.value)  # a Calculation Error has no figures
 PENDING_STATUSES = (TPStatus.DRAFT.value, NOT_ENOUGH_CASH, TPStatus.VALIDATED.value, TPStatus.FAILED.value)
@@ -229,6 +229,31 @@ def _latest(scope, *, with_approved: bool):
             .group_by(TargetPortfolio.investment_id).subquery())
 
 
+def _report_targets(s: Session, actor: Actor, firm_id: Any, *columns: Any, with_approved: bool,
+                    statuses: Sequence[str] | None = None) -> tuple[int | None, list[Any]]:
+    """The report's firm and the target portfolios it reads: of each portfolio the actor may read there,
+    the newest version (and, `with_approved`, the last approved one), optionally only in `statuses`;
+    each with `columns`, its portfolio's name, firm and adviser, and the name of its model (its own,
+    else the portfolio's)."""
+    fid = report_firm(s, actor, firm_id)
+    latest = _latest(readable_portfolios(actor, fid), with_approved=with_approved)
+    tp = TargetPortfolio
+    version = tp.version == latest.c.newest
+    if with_approved:
+        version = or_(version, tp.version == latest.c.approved)
+    query = (
+        sa_select(tp.id, tp.investment_id, tp.version, tp.status, tp.not_enough_cash, tp.value, tp.created_at,
+                  latest.c.newest, *columns, Portfolio.name, Portfolio.firm_id, Portfolio.adviser_id,
+                  Model.name.label("model_name"))
+        .join(latest, and_(latest.c.pid == tp.investment_id, version))
+        .join(Portfolio, Portfolio.id == tp.investment_id)
+        .outerjoin(Model, Model.id == func.coalesce(tp.model_id, Portfolio.model_id))
+    )
+    if statuses is not None:
+        query = query.where(col(tp.status).in_(statuses))
+    return fid, s.execute(query).all()
+
+
 def _visible_keys(actor: Actor, keys: Iterable[str]) -> set[str]:
     """The report statuses this actor's role sees on the target portfolio screens."""
     shown = advice.visible_tp_statuses(actor)
@@ -285,20 +310,10 @@ def cash_report(*, actor: Actor, firm_id: Any = None, status: Any = None, sort: 
     wanted = parse_statuses(status, CASH_STATUSES) or list(CASH_DEFAULT_STATUSES)
     key, direction = parse_sort(CASH, sort, order)
     with session_scope() as s:
-        fid = report_firm(s, actor, firm_id)
-        scope = readable_portfolios(actor, fid)
-        latest = _latest(scope, with_approved=True)
         tp = TargetPortfolio
-        found = s.execute(
-            sa_select(tp.id, tp.investment_id, tp.version, tp.status, tp.not_enough_cash, tp.value, tp.created_at,
-                      tp.validated_at, tp.approved_at, tp.declined_at, latest.c.newest, Portfolio.name,
-                      Portfolio.firm_id, Portfolio.adviser_id, Model.name.label("model_name"),
-                      _json_text(s, "cash_after").label("cash_after"), _json_text(s, "min_cash").label("min_cash"))
-            .join(latest, and_(latest.c.pid == tp.investment_id,
-                               or_(tp.version == latest.c.newest, tp.version == latest.c.approved)))
-            .join(Portfolio, Portfolio.id == tp.investment_id)
-            .outerjoin(Model, Model.id == func.coalesce(tp.model_id, Portfolio.model_id))
-        ).all()
+        fid, found = _report_targets(s, actor, firm_id, tp.validated_at, tp.approved_at, tp.declined_at,
+                                     _json_text(s, "cash_after").label("cash_after"),
+                                     _json_text(s, "min_cash").label("min_cash"), with_approved=True)
         visible = _visible_keys(actor, CASH_STATUSES)
         present: set[str] = set()
         chosen: dict[int, Any] = {}  # portfolio id -> the newest matching target portfolio
@@ -346,19 +361,9 @@ def pending_report(*, actor: Actor, firm_id: Any = None, status: Any = None, not
     key, direction = parse_sort(PENDING, sort, order)
     now = now or utcnow()
     with session_scope() as s:
-        fid = report_firm(s, actor, firm_id)
-        scope = readable_portfolios(actor, fid)
-        latest = _latest(scope, with_approved=False)
         tp = TargetPortfolio
-        found = s.execute(
-            sa_select(tp.id, tp.investment_id, tp.version, tp.status, tp.not_enough_cash, tp.error_message, tp.value,
-                      tp.created_at, tp.created_by, Portfolio.name, Portfolio.firm_id, Portfolio.adviser_id,
-                      Model.name.label("model_name"))
-            .join(latest, and_(latest.c.pid == tp.investment_id, tp.version == latest.c.newest))
-            .join(Portfolio, Portfolio.id == tp.investment_id)
-            .outerjoin(Model, Model.id == func.coalesce(tp.model_id, Portfolio.model_id))
-            .where(col(tp.status).in_([TPStatus.DRAFT.value, TPStatus.VALIDATED.value, TPStatus.FAILED.value]))
-        ).all()
+        fid, found = _report_targets(s, actor, firm_id, tp.error_message, tp.created_by, with_approved=False,
+                                     statuses=(TPStatus.DRAFT.value, TPStatus.VALIDATED.value, TPStatus.FAILED.value))
         visible = _visible_keys(actor, PENDING_STATUSES)
         present: set[str] = set()
         chosen = []
