@@ -20,6 +20,7 @@ from app.domain.transactions import AT_CALL_ACCOUNT, CASH_ACCOUNT, TERM_DEPOSITS
 
 _ALL = f"{CASH_ACCOUNT},{TERM_DEPOSITS},{AT_CALL_ACCOUNT}"
 _DEPOSITS = f"{TERM_DEPOSITS},{AT_CALL_ACCOUNT}"
+_CASH_AND_TERM = f"{CASH_ACCOUNT},{TERM_DEPOSITS}"
 
 # (name, code): codes begin with three uppercase letters (spec 002 s5, broker code rule)
 BROKERS: tuple[tuple[str, str], ...] = (
@@ -40,32 +41,43 @@ BROKERS: tuple[tuple[str, str], ...] = (
     ("Openmarkets", "OPNMKT"),
 )
 
+# provider type -> (title, product types), in the order they are added
+INSTITUTIONS_BY_TYPE: dict[str, tuple[tuple[str, str], ...]] = {
+    "Bank": (
+        ("Commonwealth Bank of Australia", _ALL),
+        ("Westpac Banking Corporation", _ALL),
+        ("Australia and New Zealand Banking Group", _ALL),
+        ("National Australia Bank", _ALL),
+        ("Macquarie Bank", _ALL),
+        ("ING Bank (Australia)", _CASH_AND_TERM),
+        ("Bendigo and Adelaide Bank", _ALL),
+        ("Bank of Queensland", _ALL),
+        ("Suncorp Bank", _ALL),
+        ("St.George Bank", _ALL),
+        ("AMP Bank", _ALL),
+        ("Judo Bank", TERM_DEPOSITS),
+        ("Rabobank Australia", _DEPOSITS),
+        ("ubank", _CASH_AND_TERM),
+        ("Heritage and People's Choice", _ALL),
+    ),
+    "Building Society": (
+        ("Newcastle Permanent Building Society", _ALL),
+        ("Maitland Mutual Building Society", _DEPOSITS),
+        ("Hume Building Society", _DEPOSITS),
+        ("Wide Bay Australia Building Society", _DEPOSITS),
+    ),
+    "Credit Union": (
+        ("Police Credit Union", _ALL),
+        ("Community First Credit Union", _ALL),
+        ("Summerland Credit Union", _DEPOSITS),
+        ("Bankstown City Credit Union", _DEPOSITS),
+        ("Queensland Country Credit Union", _ALL),
+    ),
+}
 # (title, provider type, product types)
-INSTITUTIONS: tuple[tuple[str, str, str], ...] = (
-    ("Commonwealth Bank of Australia", "Bank", _ALL),
-    ("Westpac Banking Corporation", "Bank", _ALL),
-    ("Australia and New Zealand Banking Group", "Bank", _ALL),
-    ("National Australia Bank", "Bank", _ALL),
-    ("Macquarie Bank", "Bank", _ALL),
-    ("ING Bank (Australia)", "Bank", f"{CASH_ACCOUNT},{TERM_DEPOSITS}"),
-    ("Bendigo and Adelaide Bank", "Bank", _ALL),
-    ("Bank of Queensland", "Bank", _ALL),
-    ("Suncorp Bank", "Bank", _ALL),
-    ("St.George Bank", "Bank", _ALL),
-    ("AMP Bank", "Bank", _ALL),
-    ("Judo Bank", "Bank", TERM_DEPOSITS),
-    ("Rabobank Australia", "Bank", _DEPOSITS),
-    ("ubank", "Bank", f"{CASH_ACCOUNT},{TERM_DEPOSITS}"),
-    ("Heritage and People's Choice", "Bank", _ALL),
-    ("Newcastle Permanent Building Society", "Building Society", _ALL),
-    ("Maitland Mutual Building Society", "Building Society", _DEPOSITS),
-    ("Hume Building Society", "Building Society", _DEPOSITS),
-    ("Wide Bay Australia Building Society", "Building Society", _DEPOSITS),
-    ("Police Credit Union", "Credit Union", _ALL),
-    ("Community First Credit Union", "Credit Union", _ALL),
-    ("Summerland Credit Union", "Credit Union", _DEPOSITS),
-    ("Bankstown City Credit Union", "Credit Union", _DEPOSITS),
-    ("Queensland Country Credit Union", "Credit Union", _ALL),
+INSTITUTIONS: tuple[tuple[str, str, str], ...] = tuple(
+    (title, provider_type, products)
+    for provider_type, offers in INSTITUTIONS_BY_TYPE.items() for title, products in offers
 )
 
 
