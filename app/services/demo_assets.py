@@ -18,7 +18,7 @@ import zlib
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from itertools import count
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 from sqlalchemy import insert
 from sqlmodel import Session, col, select
@@ -40,24 +40,28 @@ CLASSES = {
     "AL": "Alternatives",
 }
 TYPES = {"S": "Share", "E": "ETF", "M": "Managed Fund", "H": "Hybrid"}
-# group key -> the demo industry group title (app.services.demo_industry_groups) and a fallback colour
-GROUPS = {
-    "FIN": ("Financials", "#3e63dd"),
-    "MAT": ("Materials", "#ad7f58"),
-    "HC": ("Health Care", "#e54666"),
-    "RE": ("Real Estate", "#8e4ec6"),
-    "EN": ("Energy", "#f76b15"),
-    "IT": ("Information Technology", "#0090ff"),
-    "CD": ("Consumer Discretionary", "#d6409f"),
-    "CS": ("Consumer Staples", "#30a46c"),
-    "COM": ("Communication Services", "#00a2c7"),
-    "UT": ("Utilities", "#ffb224"),
-    "IND": ("Industrials", "#12a594"),
-    "DIV": ("Diversified (ETFs and funds)", "#8d8d86"),
+
+
+class DemoGroup(NamedTuple):
+    title: str  # the demo industry group's title (app.services.demo_industry_groups)
+    color: str  # the colour of a group created here
+    volatility: str  # daily, percent, for the random walk
+
+
+GROUPS = {  # by group key
+    "FIN": DemoGroup("Financials", "#3e63dd", "1.1"),
+    "MAT": DemoGroup("Materials", "#ad7f58", "2.1"),
+    "HC": DemoGroup("Health Care", "#e54666", "1.6"),
+    "RE": DemoGroup("Real Estate", "#8e4ec6", "1.3"),
+    "EN": DemoGroup("Energy", "#f76b15", "2.0"),
+    "IT": DemoGroup("Information Technology", "#0090ff", "2.3"),
+    "CD": DemoGroup("Consumer Discretionary", "#d6409f", "1.6"),
+    "CS": DemoGroup("Consumer Staples", "#30a46c", "1.1"),
+    "COM": DemoGroup("Communication Services", "#00a2c7", "1.2"),
+    "UT": DemoGroup("Utilities", "#ffb224", "1.1"),
+    "IND": DemoGroup("Industrials", "#12a594", "1.3"),
+    "DIV": DemoGroup("Diversified (ETFs and funds)", "#8d8d86", "0.8"),
 }
-# daily volatility (percent) by group, for the random walk
-VOLATILITY = {"FIN": "1.1", "MAT": "2.1", "HC": "1.6", "RE": "1.3", "EN": "2.0", "IT": "2.3", "CD": "1.6", "CS": "1.1",
-              "COM": "1.2", "UT": "1.1", "IND": "1.3", "DIV": "0.8"}
 
 # (code, name, group, class, type, newest close, dividend yield %)
 UNIVERSE: tuple[tuple[str, str, str, str, str, str, str], ...] = (
@@ -439,7 +443,7 @@ def _volatility(group: str, klass: str, kind: str, level: Decimal) -> Decimal:
         return Decimal("0.0025")
     if klass == "FI":
         return Decimal("0.003")
-    percent = Decimal(VOLATILITY[group])
+    percent = Decimal(GROUPS[group].volatility)
     if kind in ("E", "M"):
         percent = min(percent, Decimal("0.9")) if klass != "AL" else Decimal("1.0")
     if level < 2:
@@ -521,7 +525,7 @@ def _groups(s: Session, known: dict[str, int]) -> dict[str, int]:
     existing = {g.title.strip().casefold(): g for g in s.exec(select(IndustryGroup)).all()}
     next_idx = count(max((g.idx for g in existing.values()), default=-1) + 1)  # taken by new groups only
     result: dict[str, int] = {}
-    for key, (title, color) in GROUPS.items():
+    for key, (title, color, _) in GROUPS.items():
         if title in known:
             result[key] = known[title]
             continue
