@@ -35,6 +35,7 @@ from typing import Any, Iterable, Iterator
 
 from app.domain import workbooks
 from app.domain.errors import ValidationError
+from app.domain.validators import date_parts
 
 # ---- texts ---------------------------------------------------------------------------------------
 INVALID_FILE_TYPE = "Invalid file type!"
@@ -74,7 +75,7 @@ RETURN_PLACES = Decimal("0.0001")
 MAX_RETURN = Decimal("99999.9999")  # NUMERIC(9,4): beyond it a return is shown as N/A
 COLUMNS = ("code", "date", "close")
 
-_DATE_AU = re.compile(r"^([0-9]{1,2})/([0-9]{1,2})/([0-9]{4})$")
+# ISO dates as price files write them: one-digit months and days, maybe a midnight time
 _DATE_ISO = re.compile(r"^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:[T ]00:00(?::00(?:\.0+)?)?)?$")
 _DECIMAL = re.compile(r"^(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)$")
 _XLSX_MAGIC = b"PK\x03\x04"
@@ -147,19 +148,11 @@ def parse_price_date(value: Any) -> dt.date | None:
         return value if value.year >= MIN_YEAR else None
     if not isinstance(value, str):
         return None
-    text = value.strip()
-    match = _DATE_AU.match(text)
-    if match:
-        day, month, year = (int(part) for part in match.groups())
-    else:
-        match = _DATE_ISO.match(text)
-        if not match:
-            return None
-        year, month, day = (int(part) for part in match.groups())
-    if year < MIN_YEAR:
+    parts = date_parts(value.strip(), _DATE_ISO)
+    if parts is None or parts[0] < MIN_YEAR:
         return None
     try:
-        return dt.date(year, month, day)
+        return dt.date(*parts)
     except ValueError:
         return None
 

@@ -181,22 +181,31 @@ def given_number(value: Any) -> tuple[Decimal | None, str | None]:
     return (None, NUMBER) if number is None else (number, None)
 
 
+def date_parts(text: str, iso: re.Pattern[str] = _DATE_ISO) -> tuple[int, int, int] | None:
+    """(year, month, day) written 'DD/MM/YYYY' or as `iso` reads it (year, month, day groups); None
+    for any other text. Whether they make a real date is the caller's to check."""
+    match = _DATE_AU.match(text)
+    if match:
+        day, month, year = (int(part) for part in match.groups())
+        return year, month, day
+    match = iso.match(text)
+    if not match:
+        return None
+    year, month, day = (int(part) for part in match.groups())
+    return year, month, day
+
+
 def parse_date(value: Any) -> _dt.date | None:
     """A date from a date object, 'DD/MM/YYYY' or ISO 'YYYY-MM-DD'; None when empty or invalid."""
     if isinstance(value, _dt.date):
         return value
     if not isinstance(value, str):
         return None
-    match = _DATE_AU.match(value)
-    if match:
-        day, month, year = (int(part) for part in match.groups())
-    else:
-        match = _DATE_ISO.match(value)
-        if not match:
-            return None
-        year, month, day = (int(part) for part in match.groups())
+    parts = date_parts(value)
+    if parts is None:
+        return None
     try:
-        return _dt.date(year, month, day)
+        return _dt.date(*parts)
     except ValueError:
         return None
 
