@@ -8,15 +8,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Iterable, Literal
+from typing import Any, Iterable, Literal, Mapping
 
 from app.domain import validators as v
 from app.domain.money import as_decimal as _as_decimal, percent_1dp_label
+from app.domain.parsing import as_id
 
 BarColor = Literal["success", "warning", "danger"]
 HUNDRED = Decimal(100)
 BAR_COLOR_SCHEMES: dict[str, str] = {"success": "green", "warning": "amber", "danger": "red"}
 PERCENT_FIELDS = ("allocation", "min", "max")
+ALREADY_SELECTED = "Already selected."
 
 
 def class_total_color(total: Decimal) -> BarColor:
@@ -85,6 +87,22 @@ def flag_unknown_choices(errors: v.FieldErrors, rows: Iterable[dict[str, Any]], 
     for row in rows:
         if row[key] not in known:
             errors.check(f"{list_name}.{row['index']}.{key}", v.REQUIRED_SELECT.format(label=label))
+
+
+def chosen_id(errors: v.FieldErrors, prefix: str, field: str, value: Any, label: str,
+              earlier: Iterable[Mapping[str, Any]], *, required: bool = True) -> int | None:
+    """The id an allocation row chose (`value`, sent as `field`); None when the row is to be skipped:
+    nothing chosen ("select a <label>" when `required`, or when what was sent is not an id) or
+    the same choice as an `earlier` row ("Already selected.")."""
+    chosen = as_id(value)
+    if chosen is None:
+        if required or not v.is_empty(value):
+            errors.check(f"{prefix}.{field}", v.REQUIRED_SELECT.format(label=label))
+        return None
+    if any(e[field] == chosen for e in earlier):
+        errors.check(f"{prefix}.{field}", ALREADY_SELECTED)
+        return None
+    return chosen
 
 
 @dataclass(frozen=True)

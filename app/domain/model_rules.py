@@ -24,7 +24,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Mapping
 
 from app.domain import validators as v
-from app.domain.allocations import check_allocation_row
+from app.domain.allocations import check_allocation_row, chosen_id
 from app.domain.money import percent_trimmed_text as percent_text  # noqa: F401  (the form's text of a percentage)
 from app.domain.models import COMMENTARY_TYPES, AllocationMethod, Availability, ModelStatus, derive_availability
 from app.domain.parsing import as_bool, as_id
@@ -48,7 +48,6 @@ ASSET_NOT_AVAILABLE = "Asset {ref} is not available"
 ASSETS_NOT_AVAILABLE = "Assets {refs} are not available"
 ASSET_IN_TWO_CLASSES = "The asset is already in this model."
 SAME_ALTERNATE = "The alternate asset must differ from the asset."
-ALREADY_SELECTED = "Already selected."
 SAME_EQUIVALENT = "The equivalent must differ from the asset."
 NAME_LABEL = "model name"
 
@@ -127,20 +126,9 @@ def _priority(errors: v.FieldErrors, field: str, value: Any, default: int) -> in
     return number
 
 
-def _chosen_id(errors: v.FieldErrors, prefix: str, row: Mapping[str, Any], field: str, label: str,
-               active: bool, earlier: list[dict[str, Any]]) -> int | None:
-    """The id an allocation row chose (`field`, or `id`); None when the row is to be skipped:
-    nothing chosen (an error for an active model, or for something sent that is not an id) or the
-    same choice as an `earlier` row."""
-    chosen = as_id(row.get(field, row.get("id")))
-    if chosen is None:
-        if active or not v.is_empty(row.get(field, row.get("id"))):
-            errors.check(f"{prefix}.{field}", v.REQUIRED_SELECT.format(label=label))
-        return None
-    if any(e[field] == chosen for e in earlier):
-        errors.check(f"{prefix}.{field}", ALREADY_SELECTED)
-        return None
-    return chosen
+def _chosen(row: Mapping[str, Any], field: str) -> Any:
+    """What an allocation row sent as its choice: `field`, or `id`."""
+    return row.get(field, row.get("id"))
 
 
 # ---- the payload --------------------------------------------------------------------------------
@@ -198,7 +186,7 @@ def clean_model(data: Mapping[str, Any], *, cash_class_id: int | None = None,
                      None if v.number(limit_raw) else v.less_than(limit_raw, ASSETS_LIMIT_MAX))
         assets_limit = None if v.is_empty(limit_raw) or f"{prefix}.assets_limit" in errors else int(str(limit_raw).strip())
         priority = _priority(errors, f"{prefix}.priority", row.get("priority"), ci + 1)
-        class_id = _chosen_id(errors, prefix, row, "class_id", "class", active, classes)
+        class_id = chosen_id(errors, prefix, "class_id", _chosen(row, "class_id"), "class", classes, required=active)
         if class_id is None:
             continue
         assets: list[dict[str, Any]] = []
@@ -279,7 +267,7 @@ def clean_model(data: Mapping[str, Any], *, cash_class_id: int | None = None,
     for ti, row in enumerate(_rows(data, "allocation_types")):
         prefix = f"allocation_types.{ti}"
         numbers = _allocation_fields(errors, prefix, row)
-        type_id = _chosen_id(errors, prefix, row, "type_id", "type", active, types)
+        type_id = chosen_id(errors, prefix, "type_id", _chosen(row, "type_id"), "type", types, required=active)
         if type_id is None:
             continue
         types.append({"type_id": type_id, **numbers, "index": ti})
@@ -290,7 +278,7 @@ def clean_model(data: Mapping[str, Any], *, cash_class_id: int | None = None,
         prefix = f"industry_groups_allocations.{gi}"
         numbers = _allocation_fields(errors, prefix, row)
         priority = _priority(errors, f"{prefix}.priority", row.get("priority"), gi + 1)
-        group_id = _chosen_id(errors, prefix, row, "industry_group_id", "industry group", active, groups)
+        group_id = chosen_id(errors, prefix, "industry_group_id", _chosen(row, "industry_group_id"), "industry group", groups, required=active)
         if group_id is None:
             continue
         groups.append({"industry_group_id": group_id, **numbers, "priority": priority, "index": gi})

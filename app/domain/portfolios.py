@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 from app.domain import validators as v
 from app.domain.advice import AUTO_APPROVAL_CHOICES, AUTO_APPROVAL_LABELS, AUTO_APPROVAL_NEVER
-from app.domain.allocations import HUNDRED, allocation_total, check_allocation_row
+from app.domain.allocations import ALREADY_SELECTED, HUNDRED, allocation_total, check_allocation_row, chosen_id
 from app.domain.ledger import TaxTreatment
 from app.domain.money import MONEY_LIMIT, to_cents
 from app.domain.parsing import as_bool, as_id
@@ -101,7 +101,6 @@ SELECT_FIRM = v.REQUIRED_SELECT.format(label="firm")
 SUBSTITUTE_REQUIRED = v.REQUIRED_SELECT.format(label="substitution")
 EXCEPTION_TARGET_REQUIRED = v.REQUIRED_SELECT.format(label="asset")
 SAME_SUBSTITUTE = "The substitution must differ from the asset."
-ALREADY_SELECTED = "Already selected."
 BSB = "Please, enter a valid BSB (6 digits)."
 ABN = "Please, enter a valid ABN (11 digits)."
 LOOK_BACK_MAX = 3650  # days
@@ -516,12 +515,8 @@ def clean_portfolio(data: Mapping[str, Any]) -> tuple[dict[str, Any], v.FieldErr
     classes: list[dict[str, Any]] = []
     for i, row in enumerate(_rows(data, "allocation_classes")):
         prefix = f"allocation_classes.{i}"
-        class_id = as_id(row.get("class_id"))
+        class_id = chosen_id(errors, prefix, "class_id", row.get("class_id"), "class", classes)
         if class_id is None:
-            errors.check(f"{prefix}.class_id", v.REQUIRED_SELECT.format(label="class"))
-            continue
-        if any(c["class_id"] == class_id for c in classes):
-            errors.check(f"{prefix}.class_id", ALREADY_SELECTED)
             continue
         row_errors = check_allocation_row(row.get("allocation"), row.get("min"), row.get("max"))
         cleaned: dict[str, Any] = {"class_id": class_id, "index": i}
@@ -543,12 +538,9 @@ def clean_portfolio(data: Mapping[str, Any]) -> tuple[dict[str, Any], v.FieldErr
     groups: list[dict[str, Any]] = []
     for i, row in enumerate(_rows(data, "industry_groups_allocations")):
         prefix = f"industry_groups_allocations.{i}"
-        group_id = as_id(row.get("industry_group_id"))
+        group_id = chosen_id(errors, prefix, "industry_group_id", row.get("industry_group_id"), "industry group",
+                             groups)
         if group_id is None:
-            errors.check(f"{prefix}.industry_group_id", v.REQUIRED_SELECT.format(label="industry group"))
-            continue
-        if any(g["industry_group_id"] == group_id for g in groups):
-            errors.check(f"{prefix}.industry_group_id", ALREADY_SELECTED)
             continue
         allocation = _percent(errors, f"{prefix}.allocation", row.get("allocation"))
         if allocation is None and f"{prefix}.allocation" not in errors:
