@@ -11,6 +11,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Mapping
 
 from app.domain import validators as v
+from app.domain.errors import not_found
 from app.domain.parsing import as_id
 
 CODE_MAX = 20
@@ -19,10 +20,10 @@ TITLE_MAX = 100
 URL_MAX = 300
 MAX_YIELD = 100
 
-ASSET_NOT_FOUND = "Asset not found"
+ASSET_NOT_FOUND = not_found("Asset")
 ASSET_CODE_NOT_FOUND = "Asset {code} is not found"
-CLASS_NOT_FOUND = "Asset class not found"
-TYPE_NOT_FOUND = "Asset type not found"
+CLASS_NOT_FOUND = not_found("Asset class")
+TYPE_NOT_FOUND = not_found("Asset type")
 CODE_UNIQUE = v.UNIQUE.format(label="Code")
 TITLE_UNIQUE = v.UNIQUE.format(label="Title")
 CASH_CLASS_DELETE = "The cash class cannot be deleted."

@@ -51,7 +51,7 @@ from typing import Any, Iterable, Mapping
 
 from app.domain import validators as v
 from app.domain.cgt import format_aud
-from app.domain.errors import INVALID_FORM
+from app.domain.errors import INVALID_FORM, not_found
 from app.domain.money import MONEY_LIMIT, to_cents
 from app.domain.parsing import as_bool, as_id
 from app.domain.prices import close_instant, months_before
@@ -67,8 +67,8 @@ DEFAULT_AUTO_MATURED = True  # spec s9: cash and interest-accrual term deposits 
 SYDNEY = "Australia/Sydney"
 
 # ---- texts (ours where the spec gives none) ---------------------------------------------------------
-DEPOSIT_NOT_FOUND = "Deposit not found"
-TRANSACTION_NOT_FOUND = "Transaction not found"
+DEPOSIT_NOT_FOUND = not_found("Deposit")
+TRANSACTION_NOT_FOUND = not_found("Transaction")
 ADDED = "Transaction added"
 UPDATED = "Transaction updated"
 REPROCESS_TITLE = "Success"

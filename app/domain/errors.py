@@ -43,6 +43,11 @@ class ServiceUnavailable(DomainError, kind="ServiceUnavailable", status=503): ..
 class TooManyRequests(DomainError, kind="TooManyRequestsError", status=429): ...
 
 
+def not_found(what: str) -> str:
+    """The text of a 404 for a record of the kind `what`: "Asset" -> "Asset not found"."""
+    return f"{what} not found"
+
+
 INVALID_FORM = "Please, fill all required fields with valid data"
 GENERIC = "Sorry, something went wrong..."
 DATABASE_UNAVAILABLE = "The database is not answering. Nothing was saved; please try again in a moment."

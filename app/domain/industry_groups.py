@@ -6,6 +6,7 @@ import re
 from typing import Any, Iterable, Mapping
 
 from app.domain import validators as v
+from app.domain.errors import not_found
 
 TITLE_MAX = 100
 TITLE_REQUIRED = v.REQUIRED.format(label="title")  # 'Please, enter title. '
@@ -15,7 +16,7 @@ COLOR_INVALID = "Please, choose a valid color (#rrggbb). "
 SAVED = "Industry group saved"
 DELETED = "Industry group deleted"
 REORDERED = "Industry groups has been reordered"
-NOT_FOUND = "Industry group not found"
+NOT_FOUND = not_found("Industry group")
 HAS_ASSETS = "The industry group {title} has linked assets."
 HAS_ASSETS_HELPER = "Please, relink them to other industry groups first."
 CONFIRM_DELETE = "Are you sure you want to delete {title} industry group?"

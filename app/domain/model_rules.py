@@ -25,6 +25,7 @@ from typing import Any, Mapping
 
 from app.domain import validators as v
 from app.domain.allocations import check_allocation_row, chosen_id
+from app.domain.errors import not_found
 from app.domain.money import percent_trimmed_text as percent_text  # noqa: F401  (the form's text of a percentage)
 from app.domain.models import COMMENTARY_TYPES, AllocationMethod, Availability, ModelStatus, derive_availability
 from app.domain.parsing import as_bool, as_id
@@ -42,7 +43,7 @@ CREATED = {ModelStatus.ACTIVE: "Model created and activated.", ModelStatus.DRAFT
 SAVED = {ModelStatus.ACTIVE: "Model saved and activated.", ModelStatus.DRAFT: "Model saved as draft."}
 DELETED = "Model is deleted"
 MODEL_CHANGED = "This model was changed by someone else. Reload it and apply your changes again."
-VERSION_NOT_FOUND = "Model version not found"
+VERSION_NOT_FOUND = not_found("Model version")
 # Texts the specification does not give (kept short, in its style).
 ASSET_NOT_AVAILABLE = "Asset {ref} is not available"
 ASSETS_NOT_AVAILABLE = "Assets {refs} are not available"

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timezone
 from decimal import Decimal, InvalidOperation
 
+from app.domain.errors import not_found
 from app.domain.uploads import (
     FileProblem, LineError, header_positions, named_lines, read_rows, reasons_by_line,
 )
@@ -25,7 +26,7 @@ FILE_KINDS = (TRADE_FILE, DESKTOP_BROKER, AUSIEX)
 FILE_TITLES = {TRADE_FILE: "Trade File", DESKTOP_BROKER: "Desktop Broker Trade File", AUSIEX: "AUSIEX Trade File"}
 
 NOTHING_TO_EXPORT = "There are no trades to export: select at least one trade recommendation that is not placed yet"
-TRADE_NOT_FOUND = "Trade recommendation not found"
+TRADE_NOT_FOUND = not_found("Trade recommendation")
 NO_CONFIRMATIONS = "The file holds no executed trades"
 CONFIRMATIONS_NOT_UPLOADED = "Executed trades are not uploaded due to line(s): {lines}"
 ORDER_NOT_PLACED = "Only a placed order can be executed or rejected"

@@ -11,6 +11,7 @@ from enum import Enum
 from typing import Any, Iterable, Mapping
 
 from app.domain import validators as v
+from app.domain.errors import not_found
 from app.domain.models import LONG_TERM_ACTIONS, SHORT_TERM_ACTIONS, UPLOAD_TYPES
 from app.domain.uploads import (  # noqa: F401  (a recommendation upload is read as every upload is)
     FILE_TOO_LARGE, FILE_UNREADABLE, INVALID_FILE_TYPE, LEGACY_EXCEL, MAX_LINES, MAX_UPLOAD_BYTES, SELECT_FILE,
@@ -42,7 +43,7 @@ LONG_TERM_ADDED = "Long Term Recommendation was added"
 LONG_TERM_UPDATED = "Long Term Recommendation was updated"
 LONG_TERM_DELETED = "Long Term Recommendation was deleted"
 HOLD_DELETE_QUESTION = "A hold recommendation without a comment is not kept. Do you want to delete the recommendation for {code}?"
-RECOMMENDATION_NOT_FOUND = "Recommendation not found"
+RECOMMENDATION_NOT_FOUND = not_found("Recommendation")
 UNKNOWN_ASSET = "Unknown asset code {code}"
 FILE_EMPTY = "The file has no recommendations"
 MISSING_COLUMNS = "The header row must name the columns {columns} (missing: {missing})"

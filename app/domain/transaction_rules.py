@@ -35,7 +35,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from app.domain import ledger
 from app.domain import validators as v
 from app.domain.money import MONEY_LIMIT
-from app.domain.errors import INVALID_FORM, ValidationError
+from app.domain.errors import INVALID_FORM, ValidationError, not_found
 from app.domain.parsing import as_id
 from app.domain.ledger import NOT_ENOUGH_ASSETS  # noqa: F401  (the transaction screens' text too)
 from app.domain.uploads import (
@@ -65,7 +65,7 @@ ERROR_QUESTION = ("This transaction failed in order management. "
                   "Do you want to create a new transaction with the updated data?")
 CANCELLED_QUESTION = ("This transaction was cancelled in order management. "
                       "Do you want to create a new transaction with the updated data?")
-TRANSACTION_NOT_FOUND = "Transaction not found"
+TRANSACTION_NOT_FOUND = not_found("Transaction")
 NO_DELETE_OPENING_BALANCE = "An opening balance cannot be deleted"
 NO_DELETE_PENDING_APPROVAL = "A transaction pending approval cannot be deleted"
 NO_DELETE_OM_SUCCESS = "A transaction executed in order management cannot be deleted"

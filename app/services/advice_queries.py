@@ -25,12 +25,12 @@ from app.domain.advice.target_portfolios import (
 )
 from app.domain.engine.results import Target
 from app.domain.users import DecisionTrail, PersonName
-from app.domain.errors import NotFound
+from app.domain.errors import NotFound, not_found
 from app.domain.permissions import Actor
 from app.domain.roles import Role
 from app.services.tenancy import as_id, load_portfolio
 
-TP_NOT_FOUND = "Target portfolio not found"
+TP_NOT_FOUND = not_found("Target portfolio")
 APPROVED_TI = ("approved", "partially_approved")
 # Trade recommendations a client never sees: not validated yet (staff only), or not calculated.
 STAFF_ONLY_TI = (TIStatus.PENDING_VALIDATION.value, TIStatus.NOT_VALIDATED.value, TIStatus.FAILED.value)

@@ -31,14 +31,15 @@ from app.db.types import utcnow
 from app.domain import assets as rules
 from app.domain import prices as price_rules
 from app.domain.errors import INVALID_FORM, Conflict, NotFound, ValidationError
+from app.domain.industry_groups import NOT_FOUND as GROUP_NOT_FOUND
 from app.domain.models import NO_CASH_CLASS
 from app.domain.money import percent_4dp_text
 from app.domain.permissions import Actor, can_manage_universe, is_staff, require
 from app.domain.parsing import as_id
 from app.services import listing
 from app.services.tenancy import (
-    asset_by_code, asset_classes_of, asset_types_of, find_assets_by_codes, normalise_code, readable_asset_classes,
-    readable_asset_types, readable_assets, titled,
+    FIRM_NOT_FOUND, asset_by_code, asset_classes_of, asset_types_of, find_assets_by_codes, normalise_code,
+    readable_asset_classes, readable_asset_types, readable_assets, titled,
 )
 
 IMPORT_CONFLICT = "These prices were changed by another upload at the same time. Upload the file again."
@@ -149,7 +150,7 @@ def _body_firm(session: Session, data: Mapping[str, Any]) -> int | None:
     raw = data.get("firm_id", data.get("firmId"))
     firm_id = as_id(raw)
     if raw not in (None, "", 0, "0", "-2") and (firm_id is None or _live_firm(session, firm_id) is None):
-        raise ValidationError(INVALID_FORM, {"firm_id": "Firm not found"})
+        raise ValidationError(INVALID_FORM, {"firm_id": FIRM_NOT_FOUND})
     return firm_id
 
 
@@ -442,7 +443,7 @@ def _check_references(session: Session, values: dict[str, Any]) -> dict[str, str
     errors: dict[str, str] = {}
     firm = values.get("firm_id")
     if firm is not None and _live_firm(session, firm) is None:
-        errors["firm_id"] = "Firm not found"
+        errors["firm_id"] = FIRM_NOT_FOUND
     klass = session.get(AssetClass, values["class_id"]) if values.get("class_id") else None
     if values.get("class_id") and (klass is None or klass.firm_id not in (None, firm)):
         errors["class_id"] = rules.CLASS_NOT_FOUND
@@ -451,7 +452,7 @@ def _check_references(session: Session, values: dict[str, Any]) -> dict[str, str
         if kind is None or kind.firm_id not in (None, firm):
             errors["type_id"] = rules.TYPE_NOT_FOUND
     if values.get("industry_group_id") and session.get(IndustryGroup, values["industry_group_id"]) is None:
-        errors["industry_group_id"] = "Industry group not found"
+        errors["industry_group_id"] = GROUP_NOT_FOUND
     return errors
 
 

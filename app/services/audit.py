@@ -25,7 +25,7 @@ from app.db.types import utcnow
 from app.domain.errors import NotFound, ValidationError
 from app.domain.permissions import Actor
 from app.services import listing
-from app.services.tenancy import as_id, readable_audit_events, readable_portfolios
+from app.services.tenancy import PORTFOLIO_NOT_FOUND, as_id, readable_audit_events, readable_portfolios
 
 # Never in a before/after: secrets, and bookkeeping that changes with every write.
 HIDDEN_FIELDS = frozenset({"password_hash", "token_hash", "updated_at", "version", "created_at"})
@@ -244,7 +244,7 @@ def portfolio_history(*, actor: Actor, investment_id: Any, limit: Any = None, of
     pid = as_id(investment_id)
     with session_scope() as s:
         if pid is None or s.exec(select(Portfolio.id).where(Portfolio.id == pid, readable_portfolios(actor))).first() is None:
-            raise NotFound("Portfolio not found")
+            raise NotFound(PORTFOLIO_NOT_FOUND)
         where = [AuditEvent.object_type == "portfolio", AuditEvent.object_id == pid]
         size, start = listing.page(limit, offset)
         total = s.exec(select(func.count()).select_from(AuditEvent).where(*where)).one()

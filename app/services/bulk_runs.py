@@ -32,14 +32,16 @@ from app.db.types import utcnow
 from app.domain import advice
 from app.domain.advice import TPStatus
 from app.domain.engine.errors import CalculationError
-from app.domain.errors import NotFound, ValidationError
+from app.domain.errors import NotFound, ValidationError, not_found
 from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.domain.recommendations import SELECT_MODEL
 from app.domain.roles import Role
 from app.jobs import progress, runner
 from app.services import audit, engine_inputs, target_portfolios, trade_instructions
 from app.services.advice_queries import firm_topic, next_versions
-from app.services.tenancy import as_id, can_read_bulk_run, readable_models, readable_portfolios
+from app.services.tenancy import (
+    MODEL_NOT_FOUND, PORTFOLIO_NOT_FOUND, as_id, can_read_bulk_run, readable_models, readable_portfolios,
+)
 from app.settings import settings
 
 log = logging.getLogger(__name__)
@@ -51,7 +53,7 @@ RECENT_LIMIT = 50
 # resumed it): the screens stop offering to follow it.
 ACTIVE_HOURS = 24
 EVENTS = {"tp": "investment calculated", "tr": "trade-recommendation calculated"}
-RUN_NOT_FOUND = "Bulk calculation not found"
+RUN_NOT_FOUND = not_found("Bulk calculation")
 
 
 def topic(run_id: int) -> str:
@@ -110,7 +112,7 @@ def _model_ids(model_ids: Any) -> list[int]:
 def _models_portfolios(s: Session, actor: Actor, ids: list[int]) -> list[int]:
     visible = set(s.exec(select(Model.id).where(col(Model.id).in_(ids), readable_models(actor))).all())
     if visible != set(ids):
-        raise NotFound("Model not found")
+        raise NotFound(MODEL_NOT_FOUND)
     return _calculable(s, actor, [col(Portfolio.model_id).in_(ids)])
 
 
@@ -163,7 +165,7 @@ def start_for_investments(*, actor: Actor, kind: str, investment_ids: Any, chunk
         allowed = _calculable(s, actor, [col(Portfolio.id).in_(ids)])
         visible = set(s.exec(select(Portfolio.id).where(col(Portfolio.id).in_(ids), readable_portfolios(actor))).all())
         if visible != set(ids):
-            raise NotFound("Portfolio not found")
+            raise NotFound(PORTFOLIO_NOT_FOUND)
         refused = {pid: NOT_ALLOWED for pid in ids if pid not in set(allowed)}
         run = _create(s, actor, kind, allowed, None, refused)
         run_id = run.id

@@ -22,12 +22,12 @@ from app.db.engine import session_scope
 from app.db.tables import AssetClass, CustomHolding, Portfolio, PortfolioException
 from app.db.types import utcnow
 from app.domain import validators as v
-from app.domain.errors import INVALID_FORM, ValidationError
+from app.domain.errors import INVALID_FORM, ValidationError, not_found
 from app.domain.money import to_cents
 from app.domain.permissions import Actor
 from app.services.tenancy import as_id, asset_classes_of, load_portfolio, load_portfolio_row
 
-NOT_FOUND = "Custom holding not found"
+NOT_FOUND = not_found("Custom holding")
 CREATED = "Custom holding is created"
 UPDATED = "Custom holding is updated"
 DELETED = "Custom holding is deleted"

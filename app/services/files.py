@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from app.domain import validators
-from app.domain.errors import NotFound, ValidationError
+from app.domain.errors import NotFound, ValidationError, not_found
 from app.settings import settings
 
+FILE_NOT_FOUND = not_found("File")
 _KEY = re.compile(r"^[a-f0-9]{32}\.(png|jpg|gif|webp|bmp)$")
 CONTENT_TYPES = {"png": "image/png", "jpg": "image/jpeg", "gif": "image/gif", "webp": "image/webp", "bmp": "image/bmp"}
 
@@ -44,10 +45,10 @@ def save_image(content_type: str | None, data: bytes, field: str = "file") -> st
 
 def path_of(key: str) -> Path:
     if not _KEY.match(key or ""):
-        raise NotFound("File not found")
+        raise NotFound(FILE_NOT_FOUND)
     path = settings.files_dir / key
     if not path.is_file():
-        raise NotFound("File not found")
+        raise NotFound(FILE_NOT_FOUND)
     return path
 
 

@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 from app.db.engine import session_scope
 from app.db.tables import OutboxMail
 from app.db.types import utcnow
-from app.domain.errors import NotFound
+from app.domain.errors import NotFound, not_found
 from app.domain.permissions import Actor, can_read_outbox, require
 from app.settings import settings
 
@@ -100,5 +100,5 @@ def get_outbox_mail(*, actor: Actor, mail_id: int) -> OutboxMail:
     with session_scope() as s:
         mail = s.get(OutboxMail, mail_id)
         if mail is None:
-            raise NotFound("Mail not found")
+            raise NotFound(not_found("Mail"))
         return mail

@@ -28,7 +28,7 @@ from app.db.tables import Asset, AssetTransaction, Portfolio, TradeTransaction
 from app.db.types import utcnow
 from app.domain import orders as order_rules
 from app.domain.advice import TxStatus
-from app.domain.errors import NotFound, PermissionDenied, ValidationError
+from app.domain.errors import NotFound, PermissionDenied, ValidationError, not_found
 from app.domain.ledger import NOT_ENOUGH_ASSETS
 from app.domain.money import to_cents
 from app.domain.permissions import NOT_ALLOWED, Actor
@@ -39,7 +39,7 @@ from app.services import audit, postings
 from app.services.tenancy import as_id, readable_portfolios
 from app.services.trade_file import report_firm
 
-ORDER_NOT_FOUND = "Order not found"
+ORDER_NOT_FOUND = not_found("Order")
 PAGE_SIZE = 100
 
 

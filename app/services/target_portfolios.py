@@ -34,7 +34,7 @@ from app.domain.engine.errors import CalculationError
 from app.domain.engine.results import Target
 from app.domain.engine.snapshot import AddedAsset, TargetOverride
 from app.domain.engine.target import calculate_target
-from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
+from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError, not_found
 from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.jobs import progress
 from app.services import audit, engine_inputs, listing, records_of_advice
@@ -452,7 +452,7 @@ def save_comment(*, actor: Actor, tp_id: Any, type: str, description: str, comme
         if comment_id not in (None, ""):
             comment = s.get(TargetPortfolioComment, as_id(comment_id) or 0)
             if comment is None or comment.tp_id != row.id:
-                raise NotFound("Comment not found")
+                raise NotFound(not_found("Comment"))
         if comment is None:
             comment = s.exec(select(TargetPortfolioComment).where(TargetPortfolioComment.tp_id == row.id,
                                                                   TargetPortfolioComment.type == type)).first()

@@ -30,16 +30,16 @@ from app.db.tables import (
     PortfolioUser, User,
 )
 from app.domain import assets as asset_rules
-from app.domain.errors import NotFound, PermissionDenied
+from app.domain.errors import NotFound, PermissionDenied, not_found
 from app.domain.models import Availability
 from app.domain.permissions import NOT_ALLOWED, Actor, can_edit_model, can_view_firm, can_view_user, is_staff
 from app.domain.roles import Role
 from app.domain.parsing import as_id
 
-FIRM_NOT_FOUND = "Firm not found"
-USER_NOT_FOUND = "User not found"
-PORTFOLIO_NOT_FOUND = "Portfolio not found"
-MODEL_NOT_FOUND = "Model not found"
+FIRM_NOT_FOUND = not_found("Firm")
+USER_NOT_FOUND = not_found("User")
+PORTFOLIO_NOT_FOUND = not_found("Portfolio")
+MODEL_NOT_FOUND = not_found("Model")
 
 
 # ---- ids -------------------------------------------------------------------------------------------

@@ -26,14 +26,14 @@ from app.db.tables import Portfolio, PortfolioUser, TargetPortfolio, TradeInstru
 from app.domain import advice
 from app.domain.engine.trade_file import FILTER_NOT_FOUND
 from app.domain.advice import NoteState, PortfolioFacts, TIStatus, TPStatus, TxStatus
-from app.domain.errors import DomainError, NotFound, PermissionDenied, ValidationError
+from app.domain.errors import DomainError, NotFound, PermissionDenied, ValidationError, not_found
 from app.domain.permissions import NOT_ALLOWED, Actor
 from app.domain.roles import Role
 from app.services import trade_instructions as tis
 from app.services.advice_queries import shown_instruction
 from app.services.tenancy import as_id, load_portfolio, readable_portfolios
 
-ADVISER_NOT_FOUND = "Adviser not found"
+ADVISER_NOT_FOUND = not_found("Adviser")
 SELECT_ADVISER = "Select an adviser"
 STATUS_FILTERS: dict[str, tuple[str, ...]] = {
     "spv": (TIStatus.PENDING_VALIDATION.value,),

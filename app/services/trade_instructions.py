@@ -40,7 +40,7 @@ from app.domain.engine.limits import min_trade_amount_for
 from app.domain.engine.results import Target, Trades
 from app.domain.engine.snapshot import DECREASE, INCREASE, Brokerage
 from app.domain.engine.trades import generate_trades, str_on_generation, trade_figures
-from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
+from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError, not_found
 from app.domain.ledger import NOT_ENOUGH_ASSETS
 from app.domain.model_spec import EQUAL_AMOUNTS
 from app.domain.permissions import NOT_ALLOWED, Actor, require
@@ -57,8 +57,8 @@ from app.services.tenancy import (
 
 log = logging.getLogger(__name__)
 
-TI_NOT_FOUND = "Trade recommendations not found"
-TX_NOT_FOUND = "Transaction not found"
+TI_NOT_FOUND = not_found("Trade recommendations")
+TX_NOT_FOUND = not_found("Transaction")
 INVALID_CODE = "Invalid code"
 CODE_IN_USE = "Asset {code} is already in these trade recommendations"
 LIVE_TX_EXCLUDED = (TxStatus.DELETED.value,)
