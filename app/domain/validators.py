@@ -344,22 +344,23 @@ def notification_receivers(value: Any) -> str | None:
 
 
 # --- Numbers -------------------------------------------------------------------------------------
-def number(value: Any) -> str | None:
-    """A non-negative whole number without a leading zero ('0' is fine, '012' is not)."""
+def _digits(value: Any, pattern: re.Pattern[str]) -> str | None:
+    """NUMBER unless the value is empty or its text matches `pattern` (a boolean never does)."""
     if is_empty(value):
         return None
     if isinstance(value, bool):
         return NUMBER
-    return None if _NUMBER.match(_text(value)) else NUMBER
+    return None if pattern.match(_text(value)) else NUMBER
+
+
+def number(value: Any) -> str | None:
+    """A non-negative whole number without a leading zero ('0' is fine, '012' is not)."""
+    return _digits(value, _NUMBER)
 
 
 def only_number(value: Any) -> str | None:
     """Digits only; leading zeros allowed (ABN, AFSL...)."""
-    if is_empty(value):
-        return None
-    if isinstance(value, bool):
-        return NUMBER
-    return None if _DIGITS.match(_text(value)) else NUMBER
+    return _digits(value, _DIGITS)
 
 
 def float_(value: Any) -> str | None:
