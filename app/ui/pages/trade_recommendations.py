@@ -83,7 +83,7 @@ def _file_toolbar() -> rx.Component:
 
 
 def _adjustments() -> rx.Component:
-    gap_label = rx.cond(F.adj_gap_type == rules.GAP_VALUE, "Price gap ($)", "Price gap (%)")
+    gap_label = rx.cond(F.adj.gap_type == rules.GAP_VALUE, "Price gap ($)", "Price gap (%)")
     expiry_error, limit_percentage_error, limit_value_error = (
         F.adj_errors.get(key, "") for key in ("expiry", "limit_vs_last_percentage", "limit_vs_last_value"))
     return rx.card(
@@ -101,13 +101,13 @@ def _adjustments() -> rx.Component:
                 rx.vstack(_label("Apply to"),
                           rx.segmented_control.root(
                               *[rx.segmented_control.item(a, value=a) for a in rules.ADJUSTMENT_ACTIONS],
-                              value=F.adj_action, on_change=F.set_adj_action, id="adj-action", size="1"),
+                              value=F.adj.action, on_change=F.set_adj_action, id="adj-action", size="1"),
                           spacing="1"),
                 rx.vstack(_label("Price gap by"),
                           rx.hstack(
                               rx.segmented_control.root(
                                   *[rx.segmented_control.item(label, value=value) for value, label in GAP_LABELS.items()],
-                                  value=F.adj_gap_type, on_change=F.set_adj_gap_type, id="adj-gap-type", size="1"),
+                                  value=F.adj.gap_type, on_change=F.set_adj_gap_type, id="adj-gap-type", size="1"),
                               rx.input(value=F.adj_gap, on_change=F.set_adj_gap, id="adj-gap", name="adj-gap",
                                        input_mode="decimal", size="1", width="80px", text_align="right",
                                        aria_label=gap_label,
@@ -122,41 +122,41 @@ def _adjustments() -> rx.Component:
                                   rx.select.content(
                                       rx.select.item("No rounding", value=NO_ROUNDING),
                                       *[rx.select.item(m.title(), value=m) for m in rules.ROUNDING_METHODS]),
-                                  value=F.adj_rounding, on_change=F.set_adj_rounding, size="1"),
+                                  value=F.adj.rounding, on_change=F.set_adj_rounding, size="1"),
                               rx.select.root(
                                   rx.select.trigger(id="adj-multiple", width="90px"),
                                   rx.select.content(*[rx.select.item(f"to {m}", value=str(m))
                                                       for m in rules.ROUNDING_MULTIPLES]),
-                                  value=F.adj_multiple, on_change=F.set_adj_multiple, size="1",
-                                  disabled=F.adj_rounding == NO_ROUNDING),
+                                  value=F.adj.multiple, on_change=F.set_adj_multiple, size="1",
+                                  disabled=F.adj.rounding == NO_ROUNDING),
                               spacing="2"),
                           spacing="1"),
                 rx.vstack(_label("Expiry date"),
-                          rx.input(type="date", value=F.adj_expiry, on_change=F.set_adj_expiry, min=F.today,
+                          rx.input(type="date", value=F.adj.expiry, on_change=F.set_adj_expiry, min=F.today,
                                    id="adj-expiry", name="adj-expiry", size="1", width="150px",
                                    color_scheme=rx.cond(expiry_error != "", "red", "gray")),
                           field_error(expiry_error, "adj-expiry-error"),
                           spacing="1"),
                 rx.vstack(_label("Limit vs last close"),
                           rx.hstack(
-                              rx.switch(checked=F.adj_filter_on, on_change=F.set_adj_filter_on, id="adj-filter-on",
+                              rx.switch(checked=F.adj.filter_on, on_change=F.set_adj_filter_on, id="adj-filter-on",
                                         size="1"),
-                              rx.input(value=F.adj_limit_percentage, on_change=F.set_adj_limit_percentage,
+                              rx.input(value=F.adj.limit_percentage, on_change=F.set_adj_limit_percentage,
                                        placeholder="%", id="adj-limit-percentage", input_mode="decimal", size="1",
-                                       width="64px", disabled=~F.adj_filter_on, text_align="right",
+                                       width="64px", disabled=~F.adj.filter_on, text_align="right",
                                        color_scheme=rx.cond(limit_percentage_error != "", "red", "gray")),
-                              rx.input(value=F.adj_limit_value, on_change=F.set_adj_limit_value, placeholder="$",
+                              rx.input(value=F.adj.limit_value, on_change=F.set_adj_limit_value, placeholder="$",
                                        id="adj-limit-value", input_mode="decimal", size="1", width="64px",
-                                       disabled=~F.adj_filter_on, text_align="right",
+                                       disabled=~F.adj.filter_on, text_align="right",
                                        color_scheme=rx.cond(limit_value_error != "", "red", "gray")),
                               spacing="2", align="center"),
                           field_error(limit_percentage_error, "adj-limit-percentage-error"),
                           field_error(limit_value_error, "adj-limit-value-error"),
-                          rx.cond(F.adj_filter_on, rx.text("Only rows whose limit differs from the last close by "
+                          rx.cond(F.adj.filter_on, rx.text("Only rows whose limit differs from the last close by "
                                                            "more than this", **MUTED, max_width="220px")),
                           spacing="1"),
                 rx.vstack(_label("Use pending amounts"),
-                          rx.switch(checked=F.adj_use_pending, on_change=F.set_adj_use_pending, id="adj-use-pending",
+                          rx.switch(checked=F.adj.use_pending, on_change=F.set_adj_use_pending, id="adj-use-pending",
                                     size="1"),
                           spacing="2"),
                 columns=rx.breakpoints(initial="1", sm="2", lg="3"), spacing_x="5", spacing_y="3", width="100%",

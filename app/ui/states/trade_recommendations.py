@@ -117,6 +117,23 @@ class CashView:
     text: str = ""              # red | yellow | ''
 
 
+@dataclasses.dataclass
+class AdjustmentInputs:
+    """The adjustments panel as typed (001 s5/s9); a new record is the panel's defaults."""
+
+    action: str = rules.BUY_AND_SELL
+    gap_type: str = rules.GAP_PERCENTAGE
+    gap_percentage: str = "0"
+    gap_value: str = "0"
+    filter_on: bool = False
+    limit_percentage: str = ""
+    limit_value: str = ""
+    rounding: str = NO_ROUNDING
+    multiple: str = str(rules.ROUNDING_MULTIPLES[0])
+    use_pending: bool = True
+    expiry: str = ""
+
+
 class Change(NamedTuple):
     """What an applied adjustment made of a row (absent fields keep the service's values). A tuple,
     so that the state keeps it as it is (no change tracking)."""
@@ -202,18 +219,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
     download_all: bool = False
     exporting: str = ""             # the kind of file being built
 
-    # adjustments (001 s5/s9)
-    adj_action: str = rules.BUY_AND_SELL
-    adj_gap_type: str = rules.GAP_PERCENTAGE
-    adj_gap_percentage: str = "0"
-    adj_gap_value: str = "0"
-    adj_filter_on: bool = False
-    adj_limit_percentage: str = ""
-    adj_limit_value: str = ""
-    adj_rounding: str = NO_ROUNDING
-    adj_multiple: str = str(rules.ROUNDING_MULTIPLES[0])
-    adj_use_pending: bool = True
-    adj_expiry: str = ""
+    adj: AdjustmentInputs = AdjustmentInputs()
     adj_errors: dict[str, str] = {}
     adjusted_count: int = 0
     today: str = ""
@@ -225,11 +231,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
 
     # ---- loading ------------------------------------------------------------------------------------
     def _reset_adjustments(self) -> None:
-        self.adj_action, self.adj_gap_type = rules.BUY_AND_SELL, rules.GAP_PERCENTAGE
-        self.adj_gap_percentage = self.adj_gap_value = "0"
-        self.adj_filter_on, self.adj_limit_percentage, self.adj_limit_value = False, "", ""
-        self.adj_rounding, self.adj_multiple = NO_ROUNDING, str(rules.ROUNDING_MULTIPLES[0])
-        self.adj_use_pending, self.adj_expiry, self.adj_errors = True, "", {}
+        self.adj, self.adj_errors = AdjustmentInputs(), {}
         self.confirm_open = False
 
     def _load(self, actor: Actor):
@@ -348,66 +350,70 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         if any(k in self.adj_errors for k in keys):
             self.adj_errors = {k: v for k, v in self.adj_errors.items() if k not in keys}
 
-    def _set_text(self, attr: str, value: str, error_key: str, cap: int = 20) -> None:
-        setattr(self, attr, str(value or "")[:cap])
+    def _adjust(self, **typed: Any) -> None:
+        self.adj = dataclasses.replace(self.adj, **typed)
+
+    def _set_text(self, field: str, value: str, error_key: str, cap: int = 20) -> None:
+        self._adjust(**{field: str(value or "")[:cap]})
         self._clear(error_key)
 
     @rx.event
     def set_adj_action(self, value: str | list[str]):
         if value in rules.ADJUSTMENT_ACTIONS:
-            self.adj_action = value
+            self._adjust(action=value)
 
     @rx.event
     def set_adj_gap_type(self, value: str | list[str]):
         if value in rules.GAP_TYPES:
-            self.adj_gap_type = value
+            self._adjust(gap_type=value)
 
     @rx.event
     def set_adj_gap(self, value: str):
-        if self.adj_gap_type == rules.GAP_VALUE:
-            self._set_text("adj_gap_value", value, "price_gap_value")
+        if self.adj.gap_type == rules.GAP_VALUE:
+            self._set_text("gap_value", value, "price_gap_value")
         else:
-            self._set_text("adj_gap_percentage", value, "price_gap_percentage")
+            self._set_text("gap_percentage", value, "price_gap_percentage")
 
     @rx.event
     def set_adj_filter_on(self, value: bool):
-        self.adj_filter_on = bool(value)
-        if not self.adj_filter_on:
+        self._adjust(filter_on=bool(value))
+        if not value:
             self._clear("limit_vs_last_percentage", "limit_vs_last_value")
 
     @rx.event
     def set_adj_limit_percentage(self, value: str):
-        self._set_text("adj_limit_percentage", value, "limit_vs_last_percentage")
+        self._set_text("limit_percentage", value, "limit_vs_last_percentage")
 
     @rx.event
     def set_adj_limit_value(self, value: str):
-        self._set_text("adj_limit_value", value, "limit_vs_last_value")
+        self._set_text("limit_value", value, "limit_vs_last_value")
 
     @rx.event
     def set_adj_rounding(self, value: str):
         if value == NO_ROUNDING or value in rules.ROUNDING_METHODS:
-            self.adj_rounding = value
+            self._adjust(rounding=value)
 
     @rx.event
     def set_adj_multiple(self, value: str):
         if value in {str(m) for m in rules.ROUNDING_MULTIPLES}:
-            self.adj_multiple = value
+            self._adjust(multiple=value)
 
     @rx.event
     def set_adj_use_pending(self, value: bool):
-        self.adj_use_pending = bool(value)
+        self._adjust(use_pending=bool(value))
 
     @rx.event
     def set_adj_expiry(self, value: str):
-        self._set_text("adj_expiry", value, "expiry", 10)
+        self._set_text("expiry", value, "expiry", 10)
 
     def _adjustment_errors(self) -> dict[str, str]:
+        adj = self.adj
         errors = rules.adjustment_errors(
-            price_gap_percentage=self.adj_gap_percentage.strip(), price_gap_value=self.adj_gap_value.strip(),
-            limit_vs_last_percentage=self.adj_limit_percentage.strip(),
-            limit_vs_last_value=self.adj_limit_value.strip(), filter_on=self.adj_filter_on)
-        if self.adj_expiry:
-            expiry = validators.parse_date(self.adj_expiry)
+            price_gap_percentage=adj.gap_percentage.strip(), price_gap_value=adj.gap_value.strip(),
+            limit_vs_last_percentage=adj.limit_percentage.strip(),
+            limit_vs_last_value=adj.limit_value.strip(), filter_on=adj.filter_on)
+        if adj.expiry:
+            expiry = validators.parse_date(adj.expiry)
             if expiry is None:
                 errors["expiry"] = validators.DATE
             elif rules.expiry_error(expiry, utcnow().date()):
@@ -426,16 +432,17 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         if errors:
             self.adj_errors = errors
             return None
-        gap_type = self.adj_gap_type
-        gap = _decimal_or_none(self.adj_gap_value if gap_type == rules.GAP_VALUE else self.adj_gap_percentage)
+        adj = self.adj
+        gap_type = adj.gap_type
+        gap = _decimal_or_none(adj.gap_value if gap_type == rules.GAP_VALUE else adj.gap_percentage)
         adjustments = rules.Adjustments(
-            use_pending_amounts=self.adj_use_pending,
-            rounding_method=None if self.adj_rounding == NO_ROUNDING else self.adj_rounding,
-            rounding_multiple=None if self.adj_rounding == NO_ROUNDING else int(self.adj_multiple),
-            price_gap_type=gap_type if gap else None, price_gap=gap or Decimal(0), action=self.adj_action)
-        limit_pct = _decimal_or_none(self.adj_limit_percentage) if self.adj_filter_on else None
-        limit_value = _decimal_or_none(self.adj_limit_value) if self.adj_filter_on else None
-        expiry = validators.parse_date(self.adj_expiry) if self.adj_expiry else None
+            use_pending_amounts=adj.use_pending,
+            rounding_method=None if adj.rounding == NO_ROUNDING else adj.rounding,
+            rounding_multiple=None if adj.rounding == NO_ROUNDING else int(adj.multiple),
+            price_gap_type=gap_type if gap else None, price_gap=gap or Decimal(0), action=adj.action)
+        limit_pct = _decimal_or_none(adj.limit_percentage) if adj.filter_on else None
+        limit_value = _decimal_or_none(adj.limit_value) if adj.filter_on else None
+        expiry = validators.parse_date(adj.expiry) if adj.expiry else None
         changes = dict(self._changes)
         matched = 0
         for row in self._file:
@@ -444,7 +451,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
             file_row = row.file_row()
             if not rules.applies_to(adjustments.action, file_row.action):
                 continue
-            if self.adj_filter_on and not rules.exceeds_gap(rules.file_line(file_row), limit_pct, limit_value):
+            if adj.filter_on and not rules.exceeds_gap(rules.file_line(file_row), limit_pct, limit_value):
                 continue
             line = rules.file_line(file_row, adjustments)
             matched += 1
@@ -465,11 +472,11 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
 
     @rx.var
     def adj_gap(self) -> str:
-        return self.adj_gap_value if self.adj_gap_type == rules.GAP_VALUE else self.adj_gap_percentage
+        return self.adj.gap_value if self.adj.gap_type == rules.GAP_VALUE else self.adj.gap_percentage
 
     @rx.var
     def adj_gap_error(self) -> str:
-        return self.adj_errors.get("price_gap_value" if self.adj_gap_type == rules.GAP_VALUE
+        return self.adj_errors.get("price_gap_value" if self.adj.gap_type == rules.GAP_VALUE
                                    else "price_gap_percentage", "")
 
     # ---- export -------------------------------------------------------------------------------------
