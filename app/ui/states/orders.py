@@ -36,7 +36,7 @@ from app.ui.parse import positive_int
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.lists import FirmChoice, Paged
 from app.ui.toolkit.screen import FormDialog, UploadDialog, events, guarded, screen_load
-from app.ui.toolkit.rows import Detail, refused_lines
+from app.ui.toolkit.rows import Detail, OrderLine, refused_lines
 
 EXCEL_PATH = "/api/reports/desktop-broker-export-excel"
 PAGE_SIZES = ["20", "50", "100"]
@@ -50,45 +50,30 @@ _FORM_FIELDS = {"price": "price", "brokerage": "fee", "fee": "fee", "trade date"
 
 
 @dataclasses.dataclass
-class BrokerRow:
-    """A row of the Desktop Broker trade file page."""
+class BrokerRow(OrderLine):
+    """A row of the Desktop Broker trade file page (status: Approved | Placed)."""
 
     key: str = ""
-    portfolio: str = ""
-    holdings_url: str = ""
     account: str = ""
     side: str = ""             # BUY | SELL
-    code: str = ""
-    quantity: str = ""
-    order_type: str = ""       # Market | Limit
-    limit_price: str = ""
-    expiry: str = ""           # DD/MM/YYYY or ''
     row_type: str = ""         # New | Amend | Cancel | Maintain
-    status: str = ""           # Approved | Placed
 
 
 @dataclasses.dataclass
-class OrderView:
-    """A row of the orders page (display text; the inputs' plain values for the execution form)."""
+class OrderView(OrderLine):
+    """A row of the orders page (display text; the inputs' plain values for the execution form).
+    Its status is processing | executed | processing_error, shown as status_label."""
 
     id: int = 0
-    portfolio: str = ""
-    holdings_url: str = ""
     assets_url: str = ""
     account: str = ""
     side: str = ""
-    code: str = ""
-    quantity: str = ""
-    order_type: str = ""
-    limit_price: str = ""
     price: str = ""
     fee: str = ""
     amount: str = ""
     placed_at: str = ""        # ISO moment (shown in the browser's offset)
-    expiry: str = ""           # DD/MM/YYYY
     trade_date: str = ""       # DD/MM/YYYY (executed orders)
     settlement_date: str = ""
-    status: str = ""           # processing | executed | processing_error
     status_label: str = ""     # Placed | Executed | Error
     reason: str = ""
     is_placed: bool = False

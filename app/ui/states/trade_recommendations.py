@@ -48,7 +48,7 @@ from app.ui.display import NA, close_price, count_of, day, money, percent_1dp, w
 from app.ui.parse import positive_int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import FirmChoice, ListControls
-from app.ui.toolkit.rows import Option
+from app.ui.toolkit.rows import Option, OrderLine
 from app.ui.toolkit.screen import Confirm, events, guarded, screen_load
 
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
@@ -80,25 +80,19 @@ if (!window.__tradeRecommendationsGuard) {
 
 # ---- what the trade file table shows ---------------------------------------------------------------
 @dataclasses.dataclass
-class FileRowView:
+class FileRowView(OrderLine):
+    """A row of the trade file (status: Approved | Placed)."""
+
     id: int = 0
-    portfolio: str = ""
-    holdings_url: str = ""
     broker: str = ""
     action: str = ""            # BUY | SELL
-    code: str = ""
     amount: str = ""
     pending_amount: str = ""
-    quantity: str = ""
-    limit_price: str = ""       # '' for a market order
     last_close: str = ""
     vs_percentage: str = ""
     vs_value: str = ""
     vs_negative: bool = False
     row_type: str = ""          # New | Amend | Cancel | Maintain
-    status: str = ""            # Approved | Placed
-    expiry: str = ""            # DD/MM/YYYY
-    order_type: str = ""        # Market | Limit | Stop loss
     selected: bool = False
     adjusted: bool = False
 

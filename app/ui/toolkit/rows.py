@@ -51,6 +51,22 @@ def refused_lines(fields: Mapping[str, str], only_lines: bool = False) -> list[D
 
 
 @dataclasses.dataclass
+class OrderLine:
+    """A trade on its way to a broker as every order table shows it (the trade file, the Desktop
+    Broker file, the orders placed): the portfolio with a link to its holdings, the asset, whole
+    units, the order type, its limit price ('' for a market order), the expiry and the status."""
+
+    portfolio: str = ""
+    holdings_url: str = ""
+    code: str = ""
+    quantity: str = ""
+    order_type: str = ""       # Market | Limit | Stop loss
+    limit_price: str = ""
+    expiry: str = ""           # DD/MM/YYYY or ''
+    status: str = ""
+
+
+@dataclasses.dataclass
 class TotalBar:
     """An allocation totals bar: its caption ('Total: 85.0%'), the width of its fill and its colour."""
 
