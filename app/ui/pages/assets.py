@@ -22,10 +22,11 @@ NUMBER = {"text_align": "right", "font_variant_numeric": "tabular-nums", "white_
 
 
 # ---- small pieces ---------------------------------------------------------------------------------
-def performance(text: Any, sign: Any, **props) -> rx.Component:
-    """A return: green when positive, red when negative, grey N/A when empty."""
-    return rx.text(text, color=rx.match(sign, ("up", rx.color("grass", 11)), ("down", rx.color("red", 11)),
-                                        rx.color("gray", 11)),
+def performance(figure: Any, **props) -> rx.Component:
+    """A return (a Performance): green when positive, red when negative, grey N/A when empty."""
+    sign = figure.sign
+    return rx.text(figure.text, color=rx.match(sign, ("up", rx.color("grass", 11)), ("down", rx.color("red", 11)),
+                                               rx.color("gray", 11)),
                    weight=rx.cond(sign != "", "medium", "regular"), **props)
 
 
@@ -72,8 +73,8 @@ def _row(row: AssetRow) -> rx.Component:
         rx.table.cell(row.price, **NUMBER),
         rx.table.cell(_close_date(row.close_date), white_space="nowrap", font_variant_numeric="tabular-nums"),
         rx.table.cell(row.dividend_yield, **NUMBER),
-        rx.table.cell(performance(row.one_month, row.one_month_sign), **NUMBER),
-        rx.table.cell(performance(row.six_month, row.six_month_sign), **NUMBER),
+        rx.table.cell(performance(row.one_month), **NUMBER),
+        rx.table.cell(performance(row.six_month), **NUMBER),
         on_click=AssetsState.open_asset(row.id),
         align="center",
         class_name="asset-row",
@@ -162,7 +163,7 @@ def _recent_table() -> rx.Component:
             rx.table.body(rx.foreach(AssetsState.recent, lambda p: rx.table.row(
                 rx.table.cell(p.day, font_variant_numeric="tabular-nums"),
                 rx.table.cell(p.close, **NUMBER),
-                rx.table.cell(performance(p.change, p.sign), **NUMBER),
+                rx.table.cell(performance(p.change), **NUMBER),
             )), id="recent-prices"),
             variant="ghost", size="1", width="100%",
         ),
@@ -185,8 +186,8 @@ def _detail_dialog() -> rx.Component:
                                         id="detail-price")),
             _stat("Close date", rx.text(_close_date(d.close_date), size="2")),
             _stat("Dividend yield", rx.text(d.dividend_yield, size="2")),
-            _stat("1M return", performance(d.one_month, d.one_month_sign, size="2")),
-            _stat("6M return", performance(d.six_month, d.six_month_sign, size="2")),
+            _stat("1M return", performance(d.one_month, size="2")),
+            _stat("6M return", performance(d.six_month, size="2")),
             columns=rx.breakpoints(initial="2", sm="5"), spacing="4", width="100%",
         ),
         rx.vstack(

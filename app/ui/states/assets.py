@@ -19,10 +19,11 @@ from app.domain.assets import ASSET_FORM_KEYS, ASSET_SORTS, clean_asset
 from app.domain.errors import GENERIC, INVALID_FORM, AuthenticationError, DomainError
 from app.domain.permissions import Actor
 from app.services import assets
-from app.ui.display import NA, close_price, day, input_number, percent_1dp, sign_of
+from app.ui.display import NA, close_price, day, input_number, percent_1dp
 from app.ui.parse import decimal_or_none as _decimal, to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.lists import ListControls
+from app.ui.toolkit.rows import Performance, performance_of
 from app.ui.toolkit.screen import FormDialog, UploadDialog, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.assets")
@@ -55,10 +56,8 @@ class AssetRow:
     price: str = ""
     close_date: str = ""  # the ISO instant of the close (shown with rx.moment in the browser's offset)
     dividend_yield: str = ""
-    one_month: str = ""
-    one_month_sign: str = ""
-    six_month: str = ""
-    six_month_sign: str = ""
+    one_month: Performance = Performance()
+    six_month: Performance = Performance()
     url: str = ""
 
 
@@ -69,8 +68,7 @@ def asset_view(found: dict[str, Any]) -> AssetRow:
         type_title=kind.get("title") or "", group_title=group.get("title") or "", group_color=group.get("color") or "",
         firm_name=firm.get("name") or "", price=close_price(found["last_close_price"]),
         close_date=found["last_close_date"] or "", dividend_yield=percent_display(found["dividend_yield"]),
-        one_month=percent_display(found["one_month_return"]), one_month_sign=sign_of(found["one_month_return"]),
-        six_month=percent_display(found["six_month_return"]), six_month_sign=sign_of(found["six_month_return"]),
+        one_month=performance_of(found["one_month_return"]), six_month=performance_of(found["six_month_return"]),
         url=found["url"] or "",
     )
 
@@ -86,8 +84,7 @@ class Option:
 class RecentPrice:
     day: str = ""
     close: str = ""
-    change: str = ""
-    sign: str = ""
+    change: Performance = Performance()
 
 
 @dataclasses.dataclass
@@ -211,7 +208,7 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
             before = newest_first[i + 1]["close"] if i + 1 < len(newest_first) else None
             change = price_rules.period_return(Decimal(point["close"]), _decimal(before))
             recent.append(RecentPrice(day=day(point["date"]), close=close_price(point["close"]),
-                                      change=percent_1dp(change), sign=sign_of(change)))
+                                      change=performance_of(change, "")))
         self.recent = recent
 
     def _show_detail(self, asset_id: int):

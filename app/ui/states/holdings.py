@@ -7,6 +7,7 @@ Every handler resolves the acting user from the token again and calls the servic
 the permissions; the flags here only hide what a role may not use."""
 from __future__ import annotations
 
+import copy
 import dataclasses
 from decimal import Decimal
 from typing import Any, ClassVar
@@ -23,13 +24,13 @@ from app.services import custom_holdings as ch_service
 from app.services import holdings as holdings_service
 from app.services import portfolios as portfolio_service
 from app.services import trade_instructions as ti_service
-from app.ui.display import NA, input_number, money, percent_1dp, sign_of, whole_units
+from app.ui.display import NA, input_number, money, percent_1dp, whole_units
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.lists import Paged
 from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.parse import to_int
 from app.ui.states.portfolios import referer_query
-from app.ui.toolkit.rows import Option, options_of
+from app.ui.toolkit.rows import Option, Performance, options_of, performance_of
 from app.ui.toolkit.screen import Confirm, FormDialog, events, guarded, screen_load
 
 PAGE_SIZES = [str(n) for n in holdings_service.PAGE_SIZES]
@@ -61,12 +62,9 @@ class HoldingRow:
     value: str = ""
     negative: bool = False
     allocation: str = ""
-    six: str = ""
-    six_sign: str = ""
-    since: str = ""
-    since_sign: str = ""
-    dividend: str = ""
-    dividend_sign: str = ""
+    six: Performance = Performance()
+    since: Performance = Performance()
+    dividend: Performance = Performance()
     fee: str = ""
     # class headers
     class_title: str = ""
@@ -109,10 +107,8 @@ def _line_row(line: holdings_service.Line, url: str | None = None) -> HoldingRow
         key=f"{line.kind}-{line.id or 0}", kind=line.kind, id=line.id or 0, code=line.code, name=line.name,
         detail=line.detail, url=url or "", quantity=whole_units(line.quantity), cost=money(line.cost),
         value=money(line.value), negative=line.value < 0, allocation=percent(line.allocation),
-        six=percent(line.six_months_return) if share else "", six_sign=sign_of(line.six_months_return) if share else "",
-        since=percent(line.since_purchase) if share else "", since_sign=sign_of(line.since_purchase) if share else "",
-        dividend=percent(line.dividend_yield) if share else "",
-        dividend_sign=sign_of(line.dividend_yield) if share else "",
+        **({"six": performance_of(line.six_months_return), "since": performance_of(line.since_purchase),
+            "dividend": performance_of(line.dividend_yield)} if share else {}),
         fee=percent(line.fee) if line.kind == "custom" else "",
     )
 
@@ -153,7 +149,7 @@ class HoldingsState(Confirm, FormDialog, Paged, PortfolioHeader, AppState):
     class_options: list[Option] = []
     close_prompt_open: bool = False
 
-    _lines: list[dict[str, Any]] = []
+    _lines: list[dict[str, HoldingRow | None]] = []  # each holding (or a class with none) under its class header
     _holding_id: int = 0
     _original: dict[str, str] = {}
     _model_cross_firm: bool = False
@@ -184,14 +180,14 @@ class HoldingsState(Confirm, FormDialog, Paged, PortfolioHeader, AppState):
         self.target_total_color = (h.target_total_color or "") if h.target_total is not None else ""
         self.pending = [pending_row(p) for p in h.pending_trades]
         urls = {s.asset_id: s.url for s in h.shares}
-        lines: list[dict[str, Any]] = []
+        lines: list[dict[str, HoldingRow | None]] = []
         for section in holdings_service.sections(h):
-            header = dataclasses.asdict(_header_row(section))
+            header = _header_row(section)
             if not section.lines:
                 lines.append({"header": header, "row": None})
             for line in section.lines:
                 row = _line_row(line, urls.get(line.id) if line.kind == "share" else None)
-                lines.append({"header": header, "row": dataclasses.asdict(row)})
+                lines.append({"header": header, "row": row})
         self._lines = lines
         self.total = sum(1 for item in lines if item["row"] is not None)
         self._reload()
@@ -206,13 +202,13 @@ class HoldingsState(Confirm, FormDialog, Paged, PortfolioHeader, AppState):
             page_items += [item for item in self._lines if item["row"] is None]
         rows: list[HoldingRow] = []
         current = None
-        for item in page_items:
+        for item in page_items:  # copies: the rows shown are their own, not the held ones
             header = item["header"]
-            if header["key"] != current:
-                rows.append(HoldingRow(**header))
-                current = header["key"]
+            if header.key != current:
+                rows.append(copy.copy(header))
+                current = header.key
             if item["row"] is not None:
-                rows.append(HoldingRow(**item["row"]))
+                rows.append(copy.copy(item["row"]))
         self.rows = rows
 
     @rx.event

@@ -6,7 +6,7 @@ from decimal import Decimal
 from typing import Any, Callable, Iterable, Mapping
 
 from app.domain.allocations import bar_width, total_text
-from app.ui.display import text
+from app.ui.display import NA, percent_1dp, sign_of, text
 
 
 @dataclasses.dataclass
@@ -48,6 +48,20 @@ def refused_lines(fields: Mapping[str, str], only_lines: bool = False) -> list[D
     ordered = sorted(fields.items(), key=lambda kv: (len(kv[0]), kv[0]))
     return [Detail(label=f"Line {key}" if key.isdigit() else key, value=text) for key, text in ordered
             if key.isdigit() or not only_lines]
+
+
+@dataclasses.dataclass(frozen=True)
+class Performance:
+    """A return or a yield as shown: the percentage to one decimal and its sign ('up', 'down', or ''
+    for zero or none), which colours it green or red."""
+
+    text: str = ""
+    sign: str = ""
+
+
+def performance_of(value: Any, empty: str = NA) -> Performance:
+    """`value` (a percentage, or None: `empty`) as a Performance."""
+    return Performance(text=percent_1dp(value, empty), sign=sign_of(value))
 
 
 @dataclasses.dataclass
