@@ -32,6 +32,11 @@ def _money(text: Any, negative: Any = False, **props) -> rx.Component:
     return rx.table.cell(rx.text(text, color=rx.cond(negative, rx.color("red", 11), "inherit"), **props), **NUMBER)
 
 
+def _amount(amount: Any, **props) -> rx.Component:
+    """An Amount's cell: red below zero."""
+    return _money(amount.text, amount.negative, **props)
+
+
 def _status(status: Any, label: Any) -> rx.Component:
     return rx.badge(label, color_scheme=rx.match(status, *STATUS_COLOURS, "gray"), variant="soft",
                     white_space="nowrap", class_name="tp-status")
@@ -74,8 +79,8 @@ def _toolbar(state: Any, total_label: str, *extra: rx.Component) -> rx.Component
         rx.spacer(),
         rx.hstack(
             rx.text(total_label, size="2", color=rx.color("gray", 10)),
-            rx.text(state.total_amount, size="4", weight="bold", id="report-total",
-                    color=rx.cond(state.total_negative, rx.color("red", 11), rx.color("gray", 12)),
+            rx.text(state.total_amount.text, size="4", weight="bold", id="report-total",
+                    color=rx.cond(state.total_amount.negative, rx.color("red", 11), rx.color("gray", 12)),
                     font_variant_numeric="tabular-nums"),
             align="baseline", spacing="2",
         ),
@@ -127,10 +132,10 @@ def _cash_row(row: Any) -> rx.Component:
         rx.table.cell(_status(row.status, row.status_label)),
         rx.table.cell(rx.moment(row.date, format=DATE), **NUMBER),
         _money(row.value),
-        _money(row.cash, row.cash_negative, weight="medium"),
-        _money(row.cash_after, row.cash_after_negative),
+        _amount(row.cash, weight="medium"),
+        _amount(row.cash_after),
         _money(row.min_cash),
-        _money(row.cash_to_invest, row.cash_to_invest_negative, weight="medium"),
+        _amount(row.cash_to_invest, weight="medium"),
         _hover={"background": rx.color("gray", 3)},
         class_name="report-row",
     )
@@ -142,11 +147,11 @@ def _cash_totals() -> rx.Component:
     return rx.table.row(
         rx.table.cell(rx.text("Total", weight="bold")),
         rx.table.cell(""), rx.table.cell(""), rx.table.cell(""),
-        _money(S.totals_value, **strong),
-        _money(S.total_amount, S.total_negative, **strong),
-        _money(S.totals_cash_after, **strong),
-        _money(S.totals_min_cash, **strong),
-        _money(S.totals_cash_to_invest, S.totals_cash_to_invest_negative, **strong),
+        _money(S.totals.value, **strong),
+        _amount(S.total_amount, **strong),
+        _money(S.totals.cash_after, **strong),
+        _money(S.totals.min_cash, **strong),
+        _amount(S.totals.cash_to_invest, **strong),
         background=rx.color("gray", 2),
         id="report-totals",
     )
@@ -206,7 +211,7 @@ def _pending_totals() -> rx.Component:
     return rx.table.row(
         rx.table.cell(rx.text("Total", weight="bold")),
         *[rx.table.cell("") for _ in range(4)],
-        _money(S.total_amount, S.total_negative, weight="bold"),
+        _amount(S.total_amount, weight="bold"),
         rx.table.cell(""),
         background=rx.color("gray", 2),
         id="report-totals",

@@ -18,7 +18,6 @@ import asyncio
 import dataclasses
 import logging
 import time
-from decimal import Decimal
 from typing import Any, ClassVar
 from urllib.parse import urlencode
 
@@ -35,7 +34,7 @@ from app.ui.display import count_of, money
 from app.ui.states.base import AppState, toast_error
 from app.ui.toolkit.lists import FirmChoice, ListControls
 from app.ui.toolkit.screen import events, guarded, screen_load
-from app.ui.toolkit.rows import Option
+from app.ui.toolkit.rows import Amount, Option, amount_of
 
 log = logging.getLogger("app.ui.advice_reports")
 
@@ -70,13 +69,20 @@ class ReportRow:
 
 @dataclasses.dataclass
 class CashReportRow(ReportRow):
-    cash: str = ""
-    cash_negative: bool = False
-    cash_after: str = ""
-    cash_after_negative: bool = False
+    cash: Amount = Amount()
+    cash_after: Amount = Amount()
     min_cash: str = ""
-    cash_to_invest: str = ""
-    cash_to_invest_negative: bool = False
+    cash_to_invest: Amount = Amount()
+
+
+@dataclasses.dataclass
+class CashTotals:
+    """The cash report's totals row (the cash itself is the report's total amount)."""
+
+    value: str = ""
+    cash_after: str = ""
+    min_cash: str = ""
+    cash_to_invest: Amount = Amount()
 
 
 @dataclasses.dataclass
@@ -84,10 +90,6 @@ class PendingReportRow(ReportRow):
     error_message: str = ""
     calculated_by: str = ""
     days_waiting: int = 0
-
-
-def _negative(value: Decimal | None) -> bool:
-    return value is not None and value < 0
 
 
 def _report_row(r: reports.CashRow | reports.PendingRow) -> dict[str, Any]:
@@ -98,10 +100,8 @@ def _report_row(r: reports.CashRow | reports.PendingRow) -> dict[str, Any]:
 
 
 def cash_row(r: reports.CashRow) -> CashReportRow:
-    return CashReportRow(
-        **_report_row(r), cash=money(r.cash), cash_negative=_negative(r.cash), cash_after=money(r.cash_after),
-        cash_after_negative=_negative(r.cash_after), min_cash=money(r.min_cash),
-        cash_to_invest=money(r.cash_to_invest), cash_to_invest_negative=_negative(r.cash_to_invest))
+    return CashReportRow(**_report_row(r), cash=amount_of(r.cash), cash_after=amount_of(r.cash_after),
+                         min_cash=money(r.min_cash), cash_to_invest=amount_of(r.cash_to_invest))
 
 
 def pending_row(r: reports.PendingRow) -> PendingReportRow:
@@ -121,8 +121,7 @@ class ReportControls(FirmChoice, ListControls, mixin=True):
     ALL_FIRMS_LABEL: ClassVar[str] = "All firms"
 
     loading: bool = True
-    total_amount: str = "$0.00"
-    total_negative: bool = False
+    total_amount: Amount = Amount("$0.00")
     error: str = ""
     show_firm_column: bool = False  # every firm in the report
     status_filter: str = ALL_STATUSES
@@ -169,14 +168,13 @@ class ReportControls(FirmChoice, ListControls, mixin=True):
 
     def _failed(self, message: str) -> None:
         self._clear_rows()
-        self.total, self.total_amount, self.total_negative = 0, "$0.00", False
+        self.total, self.total_amount = 0, Amount("$0.00")
         self.error = message
 
     def _apply(self, report: reports.Report) -> None:
         self.error = ""
         self.total = report.count
-        self.total_amount = money(report.total_amount)
-        self.total_negative = report.total_amount < 0
+        self.total_amount = amount_of(report.total_amount)
         self.show_firm_column = report.firm_id is None
         options = [Option(value=s["value"], label=s["label"]) for s in report.available_statuses]
         if self.status_filter != ALL_STATUSES and self.status_filter not in {o.value for o in options}:
@@ -258,25 +256,16 @@ class CashReportState(ReportControls, AppState):
     sort: str = "portfolio_name"
     status_filter: str = reports.CASH_DEFAULT_STATUSES[0]
     rows: list[CashReportRow] = []
-    totals_value: str = ""
-    totals_cash_after: str = ""
-    totals_min_cash: str = ""
-    totals_cash_to_invest: str = ""
-    totals_cash_to_invest_negative: bool = False
+    totals: CashTotals = CashTotals()
 
     def _clear_rows(self) -> None:
-        self.rows = []
-        self.totals_value = self.totals_cash_after = self.totals_min_cash = self.totals_cash_to_invest = ""
-        self.totals_cash_to_invest_negative = False
+        self.rows, self.totals = [], CashTotals()
 
     def _show(self, report: reports.Report) -> None:
         self.rows = [cash_row(r) for r in report.rows]
         t = report.totals
-        self.totals_value = money(t["value"])
-        self.totals_cash_after = money(t["cash_after"])
-        self.totals_min_cash = money(t["min_cash"])
-        self.totals_cash_to_invest = money(t["cash_to_invest"])
-        self.totals_cash_to_invest_negative = t["cash_to_invest"] < 0
+        self.totals = CashTotals(value=money(t["value"]), cash_after=money(t["cash_after"]),
+                                 min_cash=money(t["min_cash"]), cash_to_invest=amount_of(t["cash_to_invest"]))
 
     @rx.event
     @screen_load(clients=False)

@@ -6,7 +6,7 @@ from decimal import Decimal
 from typing import Any, Callable, Iterable, Mapping
 
 from app.domain.allocations import bar_width, total_text
-from app.ui.display import NA, percent_1dp, sign_of, text
+from app.ui.display import NA, money, percent_1dp, sign_of, text
 
 
 @dataclasses.dataclass
@@ -48,6 +48,19 @@ def refused_lines(fields: Mapping[str, str], only_lines: bool = False) -> list[D
     ordered = sorted(fields.items(), key=lambda kv: (len(kv[0]), kv[0]))
     return [Detail(label=f"Line {key}" if key.isdigit() else key, value=text) for key, text in ordered
             if key.isdigit() or not only_lines]
+
+
+@dataclasses.dataclass(frozen=True)
+class Amount:
+    """A sum of money as shown ('-$250.00') and whether it is below zero (shown in red)."""
+
+    text: str = ""
+    negative: bool = False
+
+
+def amount_of(value: Decimal | None, empty: str = "") -> Amount:
+    """`value` (None: `empty`) as an Amount."""
+    return Amount(text=money(value, empty), negative=value is not None and value < 0)
 
 
 @dataclasses.dataclass(frozen=True)
