@@ -151,10 +151,10 @@ def _allocation_card() -> rx.Component:
 def _header_cards() -> rx.Component:
     return rx.vstack(
         rx.grid(
-            _figure("Total value", S.total_value, "total-value"),
-            _figure("Cash", S.cash_value, "cash-value", S.cash_negative),
-            _figure("Listed shares", S.shares_value, "shares-value"),
-            _figure("Deposits and custom holdings", S.other_value, "other-value"),
+            _figure("Total value", S.totals.value, "total-value"),
+            _figure("Cash", S.totals.cash.text, "cash-value", S.totals.cash.negative),
+            _figure("Listed shares", S.totals.shares, "shares-value"),
+            _figure("Deposits and custom holdings", S.totals.other, "other-value"),
             columns=rx.breakpoints(initial="2", md="4"), spacing="3", width="100%",
         ),
         _allocation_card(),
@@ -230,8 +230,8 @@ def _line(row: HoldingRow) -> rx.Component:
         _name_cell(row),
         _num(row.quantity),
         _num(row.cost),
-        _num(rx.text(row.value, color=rx.cond(row.negative, rx.color("red", 11), "inherit"), weight="medium"),
-             class_name="holding-value"),
+        _num(rx.text(row.value.text, color=rx.cond(row.value.negative, rx.color("red", 11), "inherit"),
+                     weight="medium"), class_name="holding-value"),
         _num(row.allocation),
         _num(rx.cond(row.kind == "share", performance(row.six, size="2"), rx.fragment())),
         _num(rx.cond(row.kind == "share", performance(row.since, size="2"), rx.fragment())),

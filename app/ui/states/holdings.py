@@ -30,7 +30,7 @@ from app.ui.toolkit.lists import Paged
 from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.parse import to_int
 from app.ui.states.portfolios import referer_query
-from app.ui.toolkit.rows import Option, Performance, options_of, performance_of
+from app.ui.toolkit.rows import Amount, Option, Performance, amount_of, options_of, performance_of
 from app.ui.toolkit.screen import Confirm, FormDialog, events, guarded, screen_load
 
 PAGE_SIZES = [str(n) for n in holdings_service.PAGE_SIZES]
@@ -59,8 +59,7 @@ class HoldingRow:
     url: str = ""
     quantity: str = ""
     cost: str = ""
-    value: str = ""
-    negative: bool = False
+    value: Amount = Amount()
     allocation: str = ""
     six: Performance = Performance()
     since: Performance = Performance()
@@ -71,6 +70,16 @@ class HoldingRow:
     class_value: str = ""
     class_actual: str = ""
     class_target: str = ""
+
+
+@dataclasses.dataclass
+class HoldingTotals:
+    """The header cards: the portfolio's value, its cash, its listed shares, its deposits and custom holdings."""
+
+    value: str = ""
+    cash: Amount = Amount()
+    shares: str = ""
+    other: str = ""
 
 
 @dataclasses.dataclass
@@ -106,7 +115,7 @@ def _line_row(line: holdings_service.Line, url: str | None = None) -> HoldingRow
     return HoldingRow(
         key=f"{line.kind}-{line.id or 0}", kind=line.kind, id=line.id or 0, code=line.code, name=line.name,
         detail=line.detail, url=url or "", quantity=whole_units(line.quantity), cost=money(line.cost),
-        value=money(line.value), negative=line.value < 0, allocation=percent(line.allocation),
+        value=amount_of(line.value), allocation=percent(line.allocation),
         **({"six": performance_of(line.six_months_return), "since": performance_of(line.since_purchase),
             "dividend": performance_of(line.dividend_yield)} if share else {}),
         fee=percent(line.fee) if line.kind == "custom" else "",
@@ -131,11 +140,7 @@ class HoldingsState(Confirm, FormDialog, Paged, PortfolioHeader, AppState):
     can_calculate_tr: bool = False       # 'Calculate Trade Recommendations' allowed (001 s6)
     calculate_tr_offered: bool = False   # offered (the role rule); disabled with the reason when not allowed
     calculate_tr_reason: str = ""
-    total_value: str = ""
-    cash_value: str = ""
-    cash_negative: bool = False
-    shares_value: str = ""
-    other_value: str = ""
+    totals: HoldingTotals = HoldingTotals()
     bars: list[ClassBar] = []
     target_source: str = ""
     target_total: str = ""
@@ -167,11 +172,8 @@ class HoldingsState(Confirm, FormDialog, Paged, PortfolioHeader, AppState):
         self._model_cross_firm = is_cross_firm(p.firm_id, p.model_firm_id)
         self.can_edit = is_staff(actor)
         t = h.totals
-        self.total_value = money(t.value)
-        self.cash_value = money(t.cash)
-        self.cash_negative = t.cash < 0
-        self.shares_value = money(t.shares_value)
-        self.other_value = money(t.deposits + t.custom_holdings)
+        self.totals = HoldingTotals(value=money(t.value), cash=amount_of(t.cash), shares=money(t.shares_value),
+                                    other=money(t.deposits + t.custom_holdings))
         self.bars = [ClassBar(class_id=c.class_id, title=c.title, value=money(c.value), actual=percent(c.actual),
                               target=percent(c.target) if c.target is not None else "",
                               width=bar_width(c.actual or Decimal(0)), color=c.color or "") for c in h.classes]
