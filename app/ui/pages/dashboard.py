@@ -139,7 +139,7 @@ def _toolbar() -> rx.Component:
 
 
 def _breach(row: Any) -> rx.Component:
-    return rx.badge(row.breach, color_scheme=rx.cond(row.severe, "red", rx.cond(row.breached, "amber", "green")),
+    return rx.badge(row.breach, color_scheme=row.breach_colour,
                     variant="soft", white_space="nowrap", class_name="drift-breach")
 
 
@@ -244,26 +244,26 @@ def _detail() -> rx.Component:
                               for i, label in enumerate(labels)])
 
     return modal(
-        S.detail_name,
+        S.detail.name,
         rx.dialog.description("Current share of the portfolio's value against the model, at the last close.",
                               size="2", color=rx.color("gray", 10)),
         rx.box(
             rx.table.root(rx.table.header(heads("Class", "Value", "Current", "Target", "Band", "Breach")),
-                          rx.table.body(rx.foreach(S.detail_classes, _class_row)), size="1", width="100%"),
+                          rx.table.body(rx.foreach(S.detail.classes, _class_row)), size="1", width="100%"),
             rx.text("Assets", size="3", weight="bold", margin_top="16px", margin_bottom="4px"),
             rx.table.root(rx.table.header(heads("Asset", "Value", "Current", "Model weight", "Difference")),
-                          rx.table.body(rx.foreach(S.detail_assets, _asset_row)), size="1", width="100%"),
+                          rx.table.body(rx.foreach(S.detail.assets, _asset_row)), size="1", width="100%"),
             max_height="60vh", overflow_y="auto", margin_top="12px", id="detail-tables",
         ),
         rx.hstack(
             rx.cond(S.can_calculate,
                     rx.button(rx.icon("calculator", size=14), "Calculate target portfolio",
-                              on_click=[S.calculate_one(S.detail_id), S.close_detail], id="detail-calculate")),
+                              on_click=[S.calculate_one(S.detail.id), S.close_detail], id="detail-calculate")),
             rx.spacer(),
             rx.button("Close", variant="soft", color_scheme="gray", on_click=S.close_detail, id="detail-close"),
             margin_top="16px", width="100%",
         ),
-        open_=S.detail_id != 0, on_open_change=lambda _: S.close_detail(), max_width="760px", title_id="detail-title",
+        open_=S.detail.id != 0, on_open_change=lambda _: S.close_detail(), max_width="760px", title_id="detail-title",
     )
 
 

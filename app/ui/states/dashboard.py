@@ -37,6 +37,7 @@ log = logging.getLogger("app.ui.dashboard")
 ALL = "-1"
 CACHE_SECONDS = 30
 BREACH_MAX = 20
+SEVERE_BREACH = 5  # percentage points
 
 
 @dataclasses.dataclass
@@ -49,8 +50,7 @@ class DriftRow:
     firm: str = ""
     value: str = ""
     breach: str = ""
-    breached: bool = False
-    severe: bool = False
+    breach_colour: str = "green"  # in band | red at SEVERE_BREACH and over | amber under it
     out_of_band: int = 0
     url: str = ""
     holdings_url: str = ""
@@ -81,6 +81,16 @@ class AssetRow:
 
 
 @dataclasses.dataclass
+class DriftDetail:
+    """One portfolio's drift as its dialog shows it (id 0: the dialog is closed)."""
+
+    id: int = 0
+    name: str = ""
+    classes: list[ClassRow] = dataclasses.field(default_factory=list)
+    assets: list[AssetRow] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
 class QueueCard:
     key: str = ""
     title: str = ""
@@ -96,6 +106,11 @@ class WaitingItem:
     name: str = ""
     days: str = ""
     url: str = ""
+
+
+def _breach_colour(breach: Decimal) -> str:
+    """The colour of a portfolio's largest breach: green in band, amber outside, red from SEVERE_BREACH."""
+    return "green" if breach <= 0 else "red" if breach >= SEVERE_BREACH else "amber"
 
 
 def _pp(value: Decimal) -> str:
@@ -167,10 +182,7 @@ class DashboardState(FirmChoice, ListControls, AppState):
     cards: list[QueueCard] = []
     waiting: list[WaitingItem] = []
 
-    detail_id: int = 0
-    detail_name: str = ""
-    detail_classes: list[ClassRow] = []
-    detail_assets: list[AssetRow] = []
+    detail: DriftDetail = DriftDetail()
 
     starting: bool = False
     _shown_as: tuple = ()           # the sort and page size of the rows shown (the selection is theirs)
@@ -182,7 +194,7 @@ class DashboardState(FirmChoice, ListControls, AppState):
         self.loading = self.queues_loading = True
         self.error = ""
         self.rows, self.selected, self.cards, self.waiting = [], [], [], []
-        self.detail_id, self.detail_classes, self.detail_assets = 0, [], []
+        self.detail = DriftDetail()
         self.page = 1
         self.starting = False
         self._shown_as = (self.sort, self.order, self.page_size)
@@ -216,7 +228,7 @@ class DashboardState(FirmChoice, ListControls, AppState):
         self.rows = [DriftRow(
             id=r.investment_id, name=r.name, client=r.client_name, adviser=r.adviser_name, model=r.model_name,
             firm=firms.get(str(r.firm_id), "") if self.show_firm else "", value=money(r.value),
-            breach=_pp(r.largest_breach), breached=r.largest_breach > 0, severe=r.largest_breach >= 5,
+            breach=_pp(r.largest_breach), breach_colour=_breach_colour(r.largest_breach),
             out_of_band=r.out_of_band, url=routes.url("portfolios.target-portfolio", id=r.investment_id),
             holdings_url=routes.url("portfolios.holdings", id=r.investment_id)) for r in shown]
         return None
@@ -337,27 +349,29 @@ class DashboardState(FirmChoice, ListControls, AppState):
         pid = to_int(investment_id)
         if pid is None:
             return None
-        if pid == self.detail_id:
-            self.detail_id = 0
+        d = None if pid == self.detail.id else drift.portfolio(actor=actor, investment_id=pid)
+        if d is None:  # the portfolio shown (or one no longer there) closes the dialog
+            self._close_detail()
             return None
-        d = drift.portfolio(actor=actor, investment_id=pid)
-        if d is None:
-            self.detail_id = 0
-            return None
-        self.detail_id, self.detail_name = d.investment_id, d.name
-        self.detail_classes = [ClassRow(c.title, money(c.value), percent_1dp(c.current), percent_1dp(c.target),
-                                        _band(c.min, c.max), _pp(c.breach) if c.breach > 0 else "", c.side, c.in_model)
-                               for c in d.classes]
-        self.detail_assets = [AssetRow(a.code, a.name, money(a.value), percent_1dp(a.current), percent_1dp(a.weight),
-                                       "" if a.difference is None else f"{a.difference:+.1f} pp",
-                                       a.difference is not None and a.difference > 0,
-                                       a.difference is not None and a.difference < 0)
-                              for a in sorted(d.assets, key=lambda a: (-(abs(a.difference or 0)), a.code))]
+        self.detail = DriftDetail(
+            id=d.investment_id, name=d.name,
+            classes=[ClassRow(c.title, money(c.value), percent_1dp(c.current), percent_1dp(c.target),
+                              _band(c.min, c.max), _pp(c.breach) if c.breach > 0 else "", c.side, c.in_model)
+                     for c in d.classes],
+            assets=[AssetRow(a.code, a.name, money(a.value), percent_1dp(a.current), percent_1dp(a.weight),
+                             "" if a.difference is None else f"{a.difference:+.1f} pp",
+                             a.difference is not None and a.difference > 0,
+                             a.difference is not None and a.difference < 0)
+                    for a in sorted(d.assets, key=lambda a: (-(abs(a.difference or 0)), a.code))])
         return None
+
+    def _close_detail(self) -> None:
+        """Closed; what it showed stays until another portfolio opens it (the dialog fades out with it)."""
+        self.detail.id = 0
 
     @rx.event
     def close_detail(self):
-        self.detail_id = 0
+        self._close_detail()
 
     # ---- calculation --------------------------------------------------------------------------------
     @rx.event(background=True)
