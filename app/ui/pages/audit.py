@@ -54,16 +54,16 @@ def _history_row(row: AuditRow) -> rx.Component:
 def _filters() -> rx.Component:
     s = AuditState
     return rx.flex(
-        rx.input(placeholder="Who (e-mail)", value=s.who, on_change=s.set_who.debounce(400), id="audit-who",
+        rx.input(placeholder="Who (e-mail)", value=s.filters.who, on_change=s.set_who.debounce(400), id="audit-who",
                  width="220px"),
-        rx.box(option_select(s.action, s.actions, s.set_action, "audit-action-filter"), width="220px"),
-        rx.box(option_select(s.object_type, s.object_types, s.set_object_type, "audit-object-filter"), width="180px"),
-        rx.cond(s.is_superuser_view, rx.box(option_select(s.firm, s.firms, s.set_firm, "audit-firm-filter"),
+        rx.box(option_select(s.filters.action, s.actions, s.set_action, "audit-action-filter"), width="220px"),
+        rx.box(option_select(s.filters.object_type, s.object_types, s.set_object_type, "audit-object-filter"), width="180px"),
+        rx.cond(s.is_superuser_view, rx.box(option_select(s.filters.firm, s.firms, s.set_firm, "audit-firm-filter"),
                                             width="200px")),
         rx.hstack(rx.text("From", size="2", color=rx.color("gray", 10)),
-                  rx.box(date_input(s.date_from, s.set_date_from, "audit-from", "From"), width="150px"),
+                  rx.box(date_input(s.filters.date_from, s.set_date_from, "audit-from", "From"), width="150px"),
                   rx.text("to", size="2", color=rx.color("gray", 10)),
-                  rx.box(date_input(s.date_to, s.set_date_to, "audit-to", "To"), width="150px"),
+                  rx.box(date_input(s.filters.date_to, s.set_date_to, "audit-to", "To"), width="150px"),
                   align="center", spacing="2"),
         rx.button("Clear", variant="ghost", color_scheme="gray", on_click=s.clear_filters, id="audit-clear"),
         gap="12px", wrap="wrap", align="center", width="100%",

@@ -45,6 +45,25 @@ def audit_row(e: dict[str, Any]) -> AuditRow:
                     changes=changes_text(e.get("before") or {}, e.get("after") or {}), ip=e.get("ip") or "")
 
 
+@dataclasses.dataclass
+class AuditFilters:
+    """The firm's trail's filters as chosen (ALL: any); a new record shows everything."""
+
+    who: str = ""              # part of the e-mail
+    action: str = ALL
+    object_type: str = ALL
+    date_from: str = ""
+    date_to: str = ""
+    firm: str = ALL
+
+    def query(self) -> dict[str, Any]:
+        """The filters as app.services.audit.list_events reads them."""
+        return {"who": self.who, "action": "" if self.action == ALL else self.action,
+                "object_type": "" if self.object_type == ALL else self.object_type,
+                "date_from": self.date_from, "date_to": self.date_to,
+                "firm_id": None if self.firm == ALL else self.firm}
+
+
 def _choices(first: str, options: list[dict[str, Any]], value: str = "value", label: str = "label") -> list[Option]:
     return [Option(ALL, first)] + [Option(str(o[value]), o[label]) for o in options]
 
@@ -76,13 +95,7 @@ class AuditList(Paged, mixin=True):
 class AuditState(AuditList, AppState):
     REFUSED_HOME: ClassVar[bool] = True
 
-    # filters
-    who: str = ""
-    action: str = ALL
-    object_type: str = ALL
-    date_from: str = ""
-    date_to: str = ""
-    firm: str = ALL
+    filters: AuditFilters = AuditFilters()
     actions: list[Option] = []
     object_types: list[Option] = []
     firms: list[Option] = []
@@ -92,27 +105,18 @@ class AuditState(AuditList, AppState):
     def export_path(self) -> str:
         return "/api/audit-events/export-excel?" + urlencode(self._filters_query())
 
-    def _filters(self) -> dict[str, Any]:
-        return {"who": self.who, "action": "" if self.action == ALL else self.action,
-                "object_type": "" if self.object_type == ALL else self.object_type,
-                "date_from": self.date_from, "date_to": self.date_to,
-                "firm_id": None if self.firm == ALL else self.firm}
-
     def _filters_query(self) -> dict[str, str]:
-        return {k: str(v) for k, v in self._filters().items() if v not in (None, "")}
-
-    def _clear(self) -> None:
-        self.who, self.action, self.object_type, self.date_from, self.date_to, self.firm = "", ALL, ALL, "", "", ALL
+        return {k: str(v) for k, v in self.filters.query().items() if v not in (None, "")}
 
     def _read(self, actor: Actor) -> tuple[list[dict[str, Any]], int]:
-        return audit.list_events(actor=actor, limit=self._limit(), offset=self._offset(), **self._filters())
+        return audit.list_events(actor=actor, limit=self._limit(), offset=self._offset(), **self.filters.query())
 
     @rx.event
     @screen_load()
     def on_load(self, actor: Actor):
         self.loading = True
         self.page, self.rows, self.total = 1, [], 0
-        self._clear()
+        self.filters = AuditFilters()
         if actor.role not in (Role.SUPERUSER, Role.ADMINISTRATOR):
             return [toast_error(NOT_ALLOWED), rx.redirect(routes.url(home_route(actor.role)))]
         options = audit.filter_options(actor=actor)
@@ -123,17 +127,20 @@ class AuditState(AuditList, AppState):
         self.object_types = _choices("All objects", options["object_types"])
         return self._reload()
 
+    def _filter(self, **chosen: str):
+        """Filters changed: the first page of what they show."""
+        self.filters = dataclasses.replace(self.filters, **chosen)
+        return self._reload_first_page()
+
     @rx.event
     def set_who(self, value: str):
-        self.who = str(value or "")[:200]
-        return self._reload_first_page()
+        return self._filter(who=str(value or "")[:200])
 
     def _choose(self, attr: str, value: str, choices: list[Option]):
         """A select filter: only one of its offered values is taken."""
         if value not in {c.value for c in choices}:
             return None
-        setattr(self, attr, value)
-        return self._reload_first_page()
+        return self._filter(**{attr: value})
 
     @rx.event
     def set_action(self, value: str):
@@ -149,17 +156,15 @@ class AuditState(AuditList, AppState):
 
     @rx.event
     def set_date_from(self, value: str):
-        self.date_from = str(value or "")[:10]
-        return self._reload_first_page()
+        return self._filter(date_from=str(value or "")[:10])
 
     @rx.event
     def set_date_to(self, value: str):
-        self.date_to = str(value or "")[:10]
-        return self._reload_first_page()
+        return self._filter(date_to=str(value or "")[:10])
 
     @rx.event
     def clear_filters(self):
-        self._clear()
+        self.filters = AuditFilters()
         return self._reload_first_page()
 
 
