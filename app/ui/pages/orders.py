@@ -254,18 +254,18 @@ def _reject_dialog() -> rx.Component:
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
             rx.alert_dialog.title("Reject order"),
-            rx.alert_dialog.description(S.rj_question, size="2", id="reject-question"),
-            rx.box(field("Reason", text_input("reject-reason", S.rj_reason, S.set_rj_reason,
+            rx.alert_dialog.description(S.reject.question, size="2", id="reject-question"),
+            rx.box(field("Reason", text_input("reject-reason", S.reject.reason, S.set_rj_reason,
                                               placeholder="Rejected by the broker")), margin_top="12px"),
             rx.hstack(
                 cancel_button(on_click=S.cancel_reject, id="reject-cancel"),
-                rx.button("Reject order", color_scheme="red", on_click=S.confirm_reject, loading=S.rj_saving,
+                rx.button("Reject order", color_scheme="red", on_click=S.confirm_reject, loading=S.reject.saving,
                           id="reject-ok"),
                 justify="end", spacing="3", margin_top="16px",
             ),
             max_width="480px",
         ),
-        open=S.rj_open,
+        open=S.reject.open,
     )
 
 

@@ -81,6 +81,17 @@ class OrderView(OrderLine):
     fee_input: str = ""
 
 
+@dataclasses.dataclass
+class RejectDialog:
+    """The reject question: the order, the question asked, the reason typed (closed when not open)."""
+
+    open: bool = False
+    id: int = 0
+    question: str = ""
+    reason: str = ""
+    saving: bool = False
+
+
 def broker_row(r: trade_file_service.TradeFileRow) -> BrokerRow:
     limit = r.limit_price is not None
     return BrokerRow(
@@ -212,12 +223,7 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
     ex_title: str = ""
     ex_quantity: str = ""
 
-    # reject
-    rj_open: bool = False
-    rj_id: int = 0
-    rj_question: str = ""
-    rj_reason: str = ""
-    rj_saving: bool = False
+    reject: RejectDialog = RejectDialog()
 
     # the execution file's wrong lines
     upload_lines: list[Detail] = []
@@ -302,32 +308,29 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
         row = self._placed_row(order_id)
         if row is None:
             return None
-        self.rj_id = row.id
-        self.rj_question = REJECT_QUESTION.format(side=row.side, quantity=row.quantity, code=row.code,
-                                                  portfolio=row.portfolio)
-        self.rj_reason = ""
-        self.rj_saving = False
-        self.rj_open = True
+        self.reject = RejectDialog(open=True, id=row.id, question=REJECT_QUESTION.format(
+            side=row.side, quantity=row.quantity, code=row.code, portfolio=row.portfolio))
 
     @rx.event
     def set_rj_reason(self, value: str):
-        self.rj_reason = str(value or "")[:300]
+        self.reject.reason = str(value or "")[:300]
 
     @rx.event
     def cancel_reject(self):
-        if not self.rj_saving:
-            self.rj_open = False
+        if not self.reject.saving:
+            self.reject.open = False
 
     @rx.event
     def confirm_reject(self):
+        reject = self.reject
         try:
             actor = self._actor()
-            self.rj_saving = True
-            order_service.reject(actor=actor, order_id=self.rj_id, reason=self.rj_reason.strip() or None)
+            reject.saving = True
+            order_service.reject(actor=actor, order_id=reject.id, reason=reject.reason.strip() or None)
         except DomainError as exc:
             return events(self._fail(exc), self._load())
         finally:
-            self.rj_saving = self.rj_open = False
+            reject.saving = reject.open = False
         return events(toast_success(order_rules.REJECTED), self._load(actor))
 
     # ---- the execution file ----------------------------------------------------------------------------
