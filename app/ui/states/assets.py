@@ -23,7 +23,7 @@ from app.ui.display import NA, close_price, day, input_number, percent_1dp
 from app.ui.parse import decimal_or_none as _decimal, to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.lists import ListControls
-from app.ui.toolkit.rows import Performance, performance_of
+from app.ui.toolkit.rows import Option, Performance, performance_of
 from app.ui.toolkit.screen import FormDialog, UploadDialog, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.assets")
@@ -74,9 +74,9 @@ def asset_view(found: dict[str, Any]) -> AssetRow:
 
 
 @dataclasses.dataclass
-class Option:
-    value: str = ""
-    label: str = ""
+class ColourOption(Option):
+    """A select's choice with the colour of its dot (an industry group's; '' for none)."""
+
     color: str = ""
 
 
@@ -99,8 +99,8 @@ def _form_data(form: dict[str, str]) -> dict[str, Any]:
     return {key: ("" if form.get(key, "") == NONE else form.get(key, "")) for key in ASSET_FORM_KEYS}
 
 
-def _options(found: list[dict[str, Any]], label: str = "title") -> list[Option]:
-    return [Option(value=str(o["id"]), label=o[label], color=o.get("color") or "") for o in found]
+def _options(found: list[dict[str, Any]], label: str = "title") -> list[ColourOption]:
+    return [ColourOption(value=str(o["id"]), label=o[label], color=o.get("color") or "") for o in found]
 
 
 class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
@@ -117,10 +117,10 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
     loading: bool = True
     class_filter: str = ALL
     group_filter: str = ALL
-    class_options: list[Option] = []
-    type_options: list[Option] = []
-    group_options: list[Option] = []
-    firm_options: list[Option] = []
+    class_options: list[ColourOption] = []
+    type_options: list[ColourOption] = []
+    group_options: list[ColourOption] = []
+    firm_options: list[ColourOption] = []
 
     # details
     detail_open: bool = False
