@@ -17,7 +17,7 @@ from app.ui.components.widgets import (
 from app.ui.pages.assets import performance
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
-from app.ui.states.holdings import PAGE_SIZES, SAVE_CHANGES, ClassBar, HoldingRow, HoldingsState, PendingRow
+from app.ui.states.holdings import PAGE_SIZES, SAVE_CHANGES, ClassTotal, HoldingRow, HoldingsState, PendingRow
 
 S = HoldingsState
 TITLE = "Wealth Advice"
@@ -96,7 +96,7 @@ def _figure(label: str, value: Any, id_: str, negative: Any = False) -> rx.Compo
     )
 
 
-def _bar(bar: ClassBar) -> rx.Component:
+def _bar(bar: ClassTotal) -> rx.Component:
     fill = rx.match(bar.color, ("success", rx.color("green", 9)), ("warning", rx.color("amber", 9)),
                     ("danger", rx.color("red", 9)), rx.color("accent", 8))
     return rx.vstack(
@@ -171,10 +171,10 @@ def _class_header(row: HoldingRow) -> rx.Component:
     return rx.table.row(
         rx.table.cell(
             rx.hstack(
-                rx.text(row.class_title, weight="bold", size="2"),
-                rx.text(row.class_value, size="2", weight="medium", font_variant_numeric="tabular-nums"),
-                rx.text(row.class_actual + " of the portfolio", size="1", color=rx.color("gray", 10)),
-                rx.cond(row.class_target != "", rx.text("target " + row.class_target, size="1",
+                rx.text(row.klass.title, weight="bold", size="2"),
+                rx.text(row.klass.value, size="2", weight="medium", font_variant_numeric="tabular-nums"),
+                rx.text(row.klass.actual + " of the portfolio", size="1", color=rx.color("gray", 10)),
+                rx.cond(row.klass.target != "", rx.text("target " + row.klass.target, size="1",
                                                         color=rx.color("gray", 10))),
                 spacing="3", align="baseline", wrap="wrap",
             ),
@@ -182,7 +182,7 @@ def _class_header(row: HoldingRow) -> rx.Component:
         ),
         background=rx.color("accent", 2),
         class_name="class-header",
-        custom_attrs={"data-class": row.class_title},
+        custom_attrs={"data-class": row.klass.title},
     )
 
 

@@ -46,6 +46,26 @@ def percent(value: Decimal | None) -> str:
 
 
 @dataclasses.dataclass
+class ClassTotal:
+    """An asset class as its allocation bar and its header in the table show it: the value held, its
+    share of the portfolio, its target ('' for none), the bar's width and colour."""
+
+    class_id: int = 0
+    title: str = ""
+    value: str = ""
+    actual: str = ""
+    target: str = ""
+    width: str = "0%"
+    color: str = ""            # success | warning | danger | '' (no target)
+
+
+def class_total(c: holdings_service.ClassLine) -> ClassTotal:
+    return ClassTotal(class_id=c.class_id, title=c.title, value=money(c.value), actual=percent(c.actual),
+                      target=percent(c.target) if c.target is not None else "",
+                      width=bar_width(c.actual or Decimal(0)), color=c.color or "")
+
+
+@dataclasses.dataclass
 class HoldingRow:
     """A row of the holdings table: a class header (is_header) or one holding."""
 
@@ -65,11 +85,7 @@ class HoldingRow:
     since: Performance = Performance()
     dividend: Performance = Performance()
     fee: str = ""
-    # class headers
-    class_title: str = ""
-    class_value: str = ""
-    class_actual: str = ""
-    class_target: str = ""
+    klass: ClassTotal = dataclasses.field(default_factory=ClassTotal)  # a class header's class
 
 
 @dataclasses.dataclass
@@ -80,17 +96,6 @@ class HoldingTotals:
     cash: Amount = Amount()
     shares: str = ""
     other: str = ""
-
-
-@dataclasses.dataclass
-class ClassBar:
-    class_id: int = 0
-    title: str = ""
-    value: str = ""
-    actual: str = ""
-    target: str = ""
-    width: str = "0%"
-    color: str = ""            # success | warning | danger | '' (no target)
 
 
 @dataclasses.dataclass
@@ -123,9 +128,7 @@ def _line_row(line: holdings_service.Line, url: str | None = None) -> HoldingRow
 
 
 def _header_row(section: holdings_service.Section) -> HoldingRow:
-    k = section.klass
-    return HoldingRow(key=f"class-{k.class_id}", is_header=True, class_title=k.title, class_value=money(k.value),
-                      class_actual=percent(k.actual), class_target=percent(k.target) if k.target is not None else "")
+    return HoldingRow(key=f"class-{section.klass.class_id}", is_header=True, klass=class_total(section.klass))
 
 
 class HoldingsState(Confirm, FormDialog, Paged, PortfolioHeader, AppState):
@@ -141,7 +144,7 @@ class HoldingsState(Confirm, FormDialog, Paged, PortfolioHeader, AppState):
     calculate_tr_offered: bool = False   # offered (the role rule); disabled with the reason when not allowed
     calculate_tr_reason: str = ""
     totals: HoldingTotals = HoldingTotals()
-    bars: list[ClassBar] = []
+    bars: list[ClassTotal] = []
     target_source: str = ""
     target_total: str = ""
     target_total_color: str = ""
@@ -174,9 +177,7 @@ class HoldingsState(Confirm, FormDialog, Paged, PortfolioHeader, AppState):
         t = h.totals
         self.totals = HoldingTotals(value=money(t.value), cash=amount_of(t.cash), shares=money(t.shares_value),
                                     other=money(t.deposits + t.custom_holdings))
-        self.bars = [ClassBar(class_id=c.class_id, title=c.title, value=money(c.value), actual=percent(c.actual),
-                              target=percent(c.target) if c.target is not None else "",
-                              width=bar_width(c.actual or Decimal(0)), color=c.color or "") for c in h.classes]
+        self.bars = [class_total(c) for c in h.classes]
         self.target_source = h.target_source or ""
         self.target_total = f"Total: {percent(h.target_total)}" if h.target_total is not None else ""
         self.target_total_color = (h.target_total_color or "") if h.target_total is not None else ""
