@@ -293,19 +293,20 @@ class DashboardState(FirmChoice, ListControls, AppState):
         self.queues_loading = True
         return [self._refilter(), DashboardState.load_queues]
 
-    @rx.event
-    def set_model_filter(self, value: str):
-        if value not in {o.value for o in self.model_options}:
+    def _choose(self, attr: str, value: str, options: list[Option]):
+        """A select filter: only one of its offered values is taken."""
+        if value not in {o.value for o in options}:
             return None
-        self.model_filter = value
+        setattr(self, attr, value)
         return self._refilter()
 
     @rx.event
+    def set_model_filter(self, value: str):
+        return self._choose("model_filter", value, self.model_options)
+
+    @rx.event
     def set_adviser_filter(self, value: str):
-        if value not in {o.value for o in self.adviser_options}:
-            return None
-        self.adviser_filter = value
-        return self._refilter()
+        return self._choose("adviser_filter", value, self.adviser_options)
 
     @rx.event
     def set_min_breach(self, value: str):
