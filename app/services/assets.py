@@ -15,8 +15,9 @@ recomputed from the history in a few queries (`recompute_prices`), never one que
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from datetime import date
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from sqlalchemy import case, func, insert, or_, update
 from sqlalchemy.exc import IntegrityError
@@ -92,6 +93,9 @@ def _live_firm(session: Session, firm_id: int | None) -> Firm | None:
 
 
 # ---- classes and types ---------------------------------------------------------------------------
+# Asset classes and asset types are two titled reference lists kept alike: shared or a firm's own,
+# a title unique where the row belongs, never deleted while assets or models use them. One
+# `TitledList` describes each; the public functions below are their named entry points.
 def _class_row(row: AssetClass, count: int = 0) -> dict[str, Any]:
     return {"id": row.id, "title": row.title, "is_cash": bool(row.is_cash), "firm_id": row.firm_id, "idx": row.idx,
             "assets_count": int(count)}
@@ -101,34 +105,61 @@ def _type_row(row: AssetType, count: int = 0) -> dict[str, Any]:
     return {"id": row.id, "title": row.title, "firm_id": row.firm_id, "assets_count": int(count)}
 
 
+@dataclass(frozen=True)
+class TitledList:
+    """One titled reference list: its table and read shape, the columns that link to it (the assets'
+    and the models'), how it is filtered to a firm's view and ordered, and its texts."""
+
+    table: type
+    read_row: Callable[..., dict[str, Any]]
+    asset_column: Any
+    model_columns: tuple[Any, ...]
+    of_firm: Callable[[int | None], Any]
+    order: Callable[[], tuple[Any, ...]]
+    not_found: str
+    has_assets: str
+    in_models: str
+    created: str
+    updated: str
+    deleted: str
+
+
+CLASSES = TitledList(
+    table=AssetClass, read_row=_class_row, asset_column=Asset.class_id,
+    model_columns=(ModelClass.class_id, ModelAsset.class_id), of_firm=asset_classes_of,
+    order=lambda: (case((AssetClass.is_cash.is_(True), 0), else_=1), AssetClass.idx, func.lower(AssetClass.title),
+                   AssetClass.id),  # the cash class first
+    not_found=rules.CLASS_NOT_FOUND, has_assets=rules.CLASS_HAS_ASSETS, in_models=rules.CLASS_IN_MODELS,
+    created=rules.CLASS_CREATED, updated=rules.CLASS_UPDATED, deleted=rules.CLASS_DELETED,
+)
+TYPES = TitledList(
+    table=AssetType, read_row=_type_row, asset_column=Asset.type_id,
+    model_columns=(ModelType.type_id,), of_firm=asset_types_of,
+    order=lambda: (func.lower(AssetType.title), AssetType.id),
+    not_found=rules.TYPE_NOT_FOUND, has_assets=rules.TYPE_HAS_ASSETS, in_models=rules.TYPE_IN_MODELS,
+    created=rules.TYPE_CREATED, updated=rules.TYPE_UPDATED, deleted=rules.TYPE_DELETED,
+)
+
+
 def _asset_counts(session: Session, column) -> dict[int, int]:
     return {key: n for key, n in session.exec(select(column, func.count()).where(column.is_not(None)).group_by(column)).all()}
 
 
-def _classes(session: Session, firm: int | None) -> list[AssetClass]:
-    stmt = select(AssetClass).where(asset_classes_of(firm)).order_by(
-        case((AssetClass.is_cash.is_(True), 0), else_=1), AssetClass.idx, func.lower(AssetClass.title), AssetClass.id)
-    return list(session.exec(stmt).all())
-
-
-def _types(session: Session, firm: int | None) -> list[AssetType]:
-    stmt = select(AssetType).where(asset_types_of(firm)).order_by(func.lower(AssetType.title), AssetType.id)
-    return list(session.exec(stmt).all())
+def _list_titled(kind: TitledList, actor: Actor, firm_id: Any) -> list[dict[str, Any]]:
+    _require_staff(actor)
+    with session_scope() as s:
+        counts = _asset_counts(s, kind.asset_column)
+        rows = s.exec(select(kind.table).where(kind.of_firm(_scope_firm(actor, firm_id))).order_by(*kind.order())).all()
+        return [kind.read_row(row, counts.get(row.id, 0)) for row in rows]
 
 
 def list_classes(*, actor: Actor, firm_id: Any = None) -> list[dict[str, Any]]:
     """The shared classes plus the firm's own, the cash class first."""
-    _require_staff(actor)
-    with session_scope() as s:
-        counts = _asset_counts(s, Asset.class_id)
-        return [_class_row(c, counts.get(c.id, 0)) for c in _classes(s, _scope_firm(actor, firm_id))]
+    return _list_titled(CLASSES, actor, firm_id)
 
 
 def list_types(*, actor: Actor, firm_id: Any = None) -> list[dict[str, Any]]:
-    _require_staff(actor)
-    with session_scope() as s:
-        counts = _asset_counts(s, Asset.type_id)
-        return [_type_row(t, counts.get(t.id, 0)) for t in _types(s, _scope_firm(actor, firm_id))]
+    return _list_titled(TYPES, actor, firm_id)
 
 
 def _check_title_unique(session: Session, table, title: str, firm: int | None, exclude: int | None = None) -> None:
@@ -154,106 +185,100 @@ def _body_firm(session: Session, data: Mapping[str, Any]) -> int | None:
     return firm_id
 
 
-def _add_titled(session: Session, table, data: Mapping[str, Any], title: str, **columns: Any):
-    """A new class or type: shared or the firm's own (the body's firm), its title unique there."""
-    firm = _body_firm(session, data)
-    _check_title_unique(session, table, title, firm)
-    row = table(title=title, firm_id=firm, **columns)
-    session.add(row)
-    session.flush()
-    return row
-
-
-def _load_titled(session: Session, table, row_id: Any, not_found: str):
-    """A class or type by id; 404 with `not_found` when there is none."""
-    row = session.get(table, as_id(row_id)) if as_id(row_id) else None
+def _load_titled(session: Session, kind: TitledList, row_id: Any):
+    """A class or type by id; 404 with the list's text when there is none."""
+    row = session.get(kind.table, as_id(row_id)) if as_id(row_id) else None
     if row is None:
-        raise NotFound(not_found)
+        raise NotFound(kind.not_found)
     return row
 
 
-def _retitle(session: Session, row, title: str) -> None:
-    """Rename a class or type; the new title must be unique where the row belongs."""
-    _check_title_unique(session, type(row), title, row.firm_id, exclude=row.id)
-    row.title = title
-    session.add(row)
-    session.flush()
+def _create_titled(kind: TitledList, actor: Actor, data: Mapping[str, Any],
+                   columns: Callable[[Session], dict[str, Any]] = lambda session: {}) -> dict[str, Any]:
+    """A new row (superuser): shared or the firm's own (the body's firm), its title unique there;
+    `columns` gives the list's own further columns."""
+    _require_manager(actor)
+    title = _clean_title_or_raise(data)
+    with session_scope() as s:
+        firm = _body_firm(s, data)
+        _check_title_unique(s, kind.table, title, firm)
+        row = kind.table(title=title, firm_id=firm, **columns(s))
+        s.add(row)
+        s.flush()
+        return {**kind.read_row(row), "message": kind.created}
+
+
+def _update_titled(kind: TitledList, actor: Actor, row_id: Any, data: Mapping[str, Any],
+                   refuse: Callable[[Any, str], None] = lambda row, title: None) -> dict[str, Any]:
+    """Rename a row (superuser) unless `refuse` raises; the new title must be unique where the row belongs."""
+    _require_manager(actor)
+    title = _clean_title_or_raise(data)
+    with session_scope() as s:
+        row = _load_titled(s, kind, row_id)
+        refuse(row, title)
+        _check_title_unique(s, kind.table, title, row.firm_id, exclude=row.id)
+        row.title = title
+        s.add(row)
+        s.flush()
+        return {**kind.read_row(row, _asset_counts(s, kind.asset_column).get(row.id, 0)), "message": kind.updated}
+
+
+def _delete_titled(kind: TitledList, actor: Actor, row_id: Any,
+                   refuse: Callable[[Any], None] = lambda row: None) -> dict[str, Any]:
+    """Delete an unused row (superuser) unless `refuse` raises: never one with assets or used by models."""
+    _require_manager(actor)
+    with session_scope() as s:
+        row = _load_titled(s, kind, row_id)
+        refuse(row)
+        if s.exec(select(Asset.id).where(kind.asset_column == row.id)).first() is not None:
+            raise ValidationError(kind.has_assets.format(title=row.title), {"title": rules.RELINK_HINT})
+        if any(s.exec(select(column).where(column == row.id)).first() is not None for column in kind.model_columns):
+            raise ValidationError(kind.in_models.format(title=row.title))
+        s.delete(row)
+        return {"message": kind.deleted}
+
+
+def _next_class_columns(session: Session) -> dict[str, Any]:
+    """A new class is never the cash class (that one is the system's) and comes last."""
+    last = session.exec(select(func.max(AssetClass.idx))).one() or 0
+    return {"is_cash": False, "idx": int(last) + 1}
+
+
+def _refuse_cash_rename(row: AssetClass, title: str) -> None:
+    if row.is_cash and "cash" not in title.lower():
+        raise ValidationError(rules.CASH_CLASS_RENAME, {"title": rules.CASH_CLASS_RENAME})
+
+
+def _refuse_cash_delete(row: AssetClass) -> None:
+    if row.is_cash:
+        raise ValidationError(rules.CASH_CLASS_DELETE)
 
 
 def create_class(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
     """A new (non-cash) class, shared or a firm's own (superuser). The cash class is the system's."""
-    _require_manager(actor)
-    title = _clean_title_or_raise(data)
-    with session_scope() as s:
-        last = s.exec(select(func.max(AssetClass.idx))).one() or 0
-        row = _add_titled(s, AssetClass, data, title, is_cash=False, idx=int(last) + 1)
-        return {**_class_row(row), "message": rules.CLASS_CREATED}
-
-
-def _load_class(session: Session, class_id: Any) -> AssetClass:
-    return _load_titled(session, AssetClass, class_id, rules.CLASS_NOT_FOUND)
+    return _create_titled(CLASSES, actor, data, _next_class_columns)
 
 
 def update_class(*, actor: Actor, class_id: Any, data: Mapping[str, Any]) -> dict[str, Any]:
     """Rename a class (superuser). The cash class stays the cash class: its title keeps "Cash"."""
-    _require_manager(actor)
-    title = _clean_title_or_raise(data)
-    with session_scope() as s:
-        row = _load_class(s, class_id)
-        if row.is_cash and "cash" not in title.lower():
-            raise ValidationError(rules.CASH_CLASS_RENAME, {"title": rules.CASH_CLASS_RENAME})
-        _retitle(s, row, title)
-        return {**_class_row(row, _asset_counts(s, Asset.class_id).get(row.id, 0)), "message": rules.CLASS_UPDATED}
+    return _update_titled(CLASSES, actor, class_id, data, _refuse_cash_rename)
 
 
 def delete_class(*, actor: Actor, class_id: Any) -> dict[str, Any]:
     """Delete an unused class (superuser). Never the cash class; never one with assets or models."""
-    _require_manager(actor)
-    with session_scope() as s:
-        row = _load_class(s, class_id)
-        if row.is_cash:
-            raise ValidationError(rules.CASH_CLASS_DELETE)
-        if s.exec(select(Asset.id).where(Asset.class_id == row.id)).first() is not None:
-            raise ValidationError(rules.CLASS_HAS_ASSETS.format(title=row.title), {"title": rules.RELINK_HINT})
-        used = s.exec(select(ModelClass.id).where(ModelClass.class_id == row.id)).first() is not None or \
-            s.exec(select(ModelAsset.id).where(ModelAsset.class_id == row.id)).first() is not None
-        if used:
-            raise ValidationError(rules.CLASS_IN_MODELS.format(title=row.title))
-        s.delete(row)
-        return {"message": rules.CLASS_DELETED}
+    return _delete_titled(CLASSES, actor, class_id, _refuse_cash_delete)
 
 
 def create_type(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
-    _require_manager(actor)
-    title = _clean_title_or_raise(data)
-    with session_scope() as s:
-        row = _add_titled(s, AssetType, data, title)
-        return {**_type_row(row), "message": rules.TYPE_CREATED}
-
-
-def _load_type(session: Session, type_id: Any) -> AssetType:
-    return _load_titled(session, AssetType, type_id, rules.TYPE_NOT_FOUND)
+    return _create_titled(TYPES, actor, data)
 
 
 def update_type(*, actor: Actor, type_id: Any, data: Mapping[str, Any]) -> dict[str, Any]:
-    _require_manager(actor)
-    title = _clean_title_or_raise(data)
-    with session_scope() as s:
-        row = _load_type(s, type_id)
-        _retitle(s, row, title)
-        return {**_type_row(row, _asset_counts(s, Asset.type_id).get(row.id, 0)), "message": rules.TYPE_UPDATED}
+    return _update_titled(TYPES, actor, type_id, data)
 
 
 def delete_type(*, actor: Actor, type_id: Any) -> dict[str, Any]:
-    _require_manager(actor)
-    with session_scope() as s:
-        row = _load_type(s, type_id)
-        if s.exec(select(Asset.id).where(Asset.type_id == row.id)).first() is not None:
-            raise ValidationError(rules.TYPE_HAS_ASSETS.format(title=row.title), {"title": rules.RELINK_HINT})
-        if s.exec(select(ModelType.id).where(ModelType.type_id == row.id)).first() is not None:
-            raise ValidationError(rules.TYPE_IN_MODELS.format(title=row.title))
-        s.delete(row)
-        return {"message": rules.TYPE_DELETED}
+    return _delete_titled(TYPES, actor, type_id)
 
 
 # ---- assets: reading -----------------------------------------------------------------------------
@@ -420,10 +445,8 @@ def filter_options(*, actor: Actor, firm_id: Any = None) -> dict[str, Any]:
     firm = _scope_firm(actor, firm_id)
     with session_scope() as s:
         # the superuser naming no firm: every class and type (the shared ones and each firm's own)
-        classes = s.exec(select(AssetClass).where(readable_asset_classes(actor, firm)).order_by(
-            case((AssetClass.is_cash.is_(True), 0), else_=1), AssetClass.idx, func.lower(AssetClass.title), AssetClass.id)).all()
-        types = s.exec(select(AssetType).where(readable_asset_types(actor, firm))
-                       .order_by(func.lower(AssetType.title), AssetType.id)).all()
+        classes = s.exec(select(AssetClass).where(readable_asset_classes(actor, firm)).order_by(*CLASSES.order())).all()
+        types = s.exec(select(AssetType).where(readable_asset_types(actor, firm)).order_by(*TYPES.order())).all()
         groups = s.exec(select(IndustryGroup).order_by(IndustryGroup.idx, func.lower(IndustryGroup.title))).all()
         firms = []
         if actor.is_superuser:
