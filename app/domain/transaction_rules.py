@@ -371,16 +371,19 @@ def raise_if_invalid(errors: Mapping[str, str]) -> None:
 
 
 # ---- delete and edit rules (spec 002 s5, s6) -----------------------------------------------------
+def _first_reason(*rules: tuple[bool, str]) -> str | None:
+    """The text of the first rule (condition, text) that holds, in the order given; None when none does."""
+    return next((text for holds, text in rules if holds), None)
+
+
 def delete_refusal(*, status: str, om_status: str | None = None, cash_type: str | None = None) -> str | None:
     """Why a transaction may not be deleted (None: it may): never an opening balance, never one
     pending approval, never one whose (linked) asset transaction order management executed."""
-    if cash_type == CashType.OPENING_BALANCE.value:
-        return NO_DELETE_OPENING_BALANCE
-    if status == Status.PENDING_APPROVAL.value:
-        return NO_DELETE_PENDING_APPROVAL
-    if om_status == OM_SUCCESS:
-        return NO_DELETE_OM_SUCCESS
-    return None
+    return _first_reason(
+        (cash_type == CashType.OPENING_BALANCE.value, NO_DELETE_OPENING_BALANCE),
+        (status == Status.PENDING_APPROVAL.value, NO_DELETE_PENDING_APPROVAL),
+        (om_status == OM_SUCCESS, NO_DELETE_OM_SUCCESS),
+    )
 
 
 def can_delete(*, status: str, om_status: str | None = None, cash_type: str | None = None) -> bool:
@@ -390,13 +393,11 @@ def can_delete(*, status: str, om_status: str | None = None, cash_type: str | No
 def edit_refusal(*, status: str, om_status: str | None = None) -> str | None:
     """Why an asset transaction may not be edited (spec 002 s6): not while pending or pending
     approval, not once order management executed it. (Who may edit: staff, checked by the services.)"""
-    if status == Status.PENDING.value:
-        return NO_EDIT_PENDING
-    if status == Status.PENDING_APPROVAL.value:
-        return NO_EDIT_PENDING_APPROVAL
-    if om_status == OM_SUCCESS:
-        return NO_EDIT_OM_SUCCESS
-    return None
+    return _first_reason(
+        (status == Status.PENDING.value, NO_EDIT_PENDING),
+        (status == Status.PENDING_APPROVAL.value, NO_EDIT_PENDING_APPROVAL),
+        (om_status == OM_SUCCESS, NO_EDIT_OM_SUCCESS),
+    )
 
 
 def can_edit(*, status: str, om_status: str | None = None) -> bool:
@@ -406,24 +407,20 @@ def can_edit(*, status: str, om_status: str | None = None) -> bool:
 def new_transaction_question(*, status: str, om_status: str | None = None) -> str | None:
     """The confirmation asked before an edit is saved as a new transaction (replacing this one):
     a transaction in processing error, or one order management cancelled (spec 002 s4)."""
-    if status == Status.PROCESSING_ERROR.value or om_status == OM_ERROR:
-        return ERROR_QUESTION
-    if om_status == OM_CANCELLED:
-        return CANCELLED_QUESTION
-    return None
+    return _first_reason(
+        (status == Status.PROCESSING_ERROR.value or om_status == OM_ERROR, ERROR_QUESTION),
+        (om_status == OM_CANCELLED, CANCELLED_QUESTION),
+    )
 
 
 def cash_edit_refusal(*, cash_type: str, status: str, linked: bool, deposit: bool = False) -> str | None:
     """Why a cash transaction may not be changed in the cash transaction form."""
-    if cash_type == CashType.OPENING_BALANCE.value:
-        return EDIT_IN_OPENING_BALANCE
-    if deposit:
-        return DEPOSIT_FORMS_ONLY
-    if linked or cash_type == CashType.LINKED.value:
-        return EDIT_IN_ASSET_TRANSACTIONS
-    if status == Status.PENDING_APPROVAL.value:
-        return NO_EDIT_PENDING_APPROVAL
-    return None
+    return _first_reason(
+        (cash_type == CashType.OPENING_BALANCE.value, EDIT_IN_OPENING_BALANCE),
+        (deposit, DEPOSIT_FORMS_ONLY),
+        (linked or cash_type == CashType.LINKED.value, EDIT_IN_ASSET_TRANSACTIONS),
+        (status == Status.PENDING_APPROVAL.value, NO_EDIT_PENDING_APPROVAL),
+    )
 
 
 # ---- the asset panel --------------------------------------------------------------------------
