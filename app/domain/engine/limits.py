@@ -72,25 +72,17 @@ def min_trade_amount_for(plain: Decimal | None, percentages: Decimal | None, all
 
 def limits_for(settings: PortfolioSettings, allocation_method: str) -> Limits:
     """The limits that apply to a portfolio whose model uses `allocation_method`."""
-    minimum = min_trade_amount_for(settings.min_trade_amount, settings.percentages_min_trade_amount, allocation_method)
-    if allocation_method == PERCENTAGES:
-        return Limits(
-            min_trade_amount=minimum,
-            min_cash_percent=settings.percentages_min_cash_balance,
-            min_cash_value=settings.percentages_min_cash_balance_value,
-            max_exposure=settings.percentages_max_exposure,
-            max_asset_value=settings.max_asset_allocation_value,
-            min_asset_percent=None,
-            min_asset_value=None,
-        )
+    percentages = allocation_method == PERCENTAGES
     return Limits(
-        min_trade_amount=minimum,
-        min_cash_percent=settings.min_cash_allocation,
-        min_cash_value=settings.min_cash_allocation_value,
-        max_exposure=settings.max_exposure,
+        min_trade_amount=min_trade_amount_for(settings.min_trade_amount, settings.percentages_min_trade_amount,
+                                              allocation_method),
+        min_cash_percent=settings.percentages_min_cash_balance if percentages else settings.min_cash_allocation,
+        min_cash_value=(settings.percentages_min_cash_balance_value if percentages
+                        else settings.min_cash_allocation_value),
+        max_exposure=settings.percentages_max_exposure if percentages else settings.max_exposure,
         max_asset_value=settings.max_asset_allocation_value,
-        min_asset_percent=settings.min_asset_allocation,
-        min_asset_value=settings.min_asset_allocation_value,
+        min_asset_percent=None if percentages else settings.min_asset_allocation,
+        min_asset_value=None if percentages else settings.min_asset_allocation_value,
     )
 
 
