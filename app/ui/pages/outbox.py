@@ -36,25 +36,25 @@ def _row(row) -> rx.Component:
 
 def _mail_dialog() -> rx.Component:
     return modal(
-        OutboxState.mail_subject,
+        OutboxState.mail.subject,
         rx.grid(
             rx.text("To", size="2", color=rx.color("gray", 10)),
-            rx.text(OutboxState.mail_to, size="2", id="mail-to", overflow_wrap="anywhere", min_width="0"),
+            rx.text(OutboxState.mail.to_address, size="2", id="mail-to", overflow_wrap="anywhere", min_width="0"),
             rx.text("Date", size="2", color=rx.color("gray", 10)),
-            rx.text(rx.moment(OutboxState.mail_created_at, format=DATE_TIME), size="2", id="mail-date"),
+            rx.text(rx.moment(OutboxState.mail.created_at, format=DATE_TIME), size="2", id="mail-date"),
             rx.text("Status", size="2", color=rx.color("gray", 10)),
-            rx.box(_status(OutboxState.mail_status)),
+            rx.box(_status(OutboxState.mail.status)),
             columns="auto 1fr",
             spacing_x="4",
             spacing_y="2",
             align_items="center",
         ),
-        rx.cond(OutboxState.mail_error != "",
-                rx.callout(OutboxState.mail_error, icon="circle-alert", color_scheme="red", size="1", margin_top="12px")),
+        rx.cond(OutboxState.mail.error != "",
+                rx.callout(OutboxState.mail.error, icon="circle-alert", color_scheme="red", size="1", margin_top="12px")),
         rx.box(
             rx.text(
                 rx.foreach(
-                    OutboxState.mail_segments,
+                    OutboxState.mail.segments,
                     lambda seg: rx.cond(
                         seg["href"] != "",
                         rx.link(seg["text"], href=seg["href"], is_external=True, class_name="mail-link",

@@ -1,6 +1,7 @@
 """The superuser's outbox: every e-mail the product sent (or, without SMTP, kept to be read here)."""
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import reflex as rx
@@ -9,7 +10,7 @@ from typing import ClassVar
 
 from app.domain.errors import PermissionDenied
 from app.domain.permissions import NOT_ALLOWED, Actor, can_read_outbox, home_route
-from app.services import mail
+from app.services import mail as mail_service
 from app.settings import settings
 from app.ui import routes
 from app.ui.parse import to_int
@@ -46,6 +47,18 @@ def body_segments(body: str) -> list[dict[str, str]]:
     return out
 
 
+@dataclasses.dataclass
+class MailView:
+    """The e-mail open in the reading dialog: its header, delivery status and body as link pieces."""
+
+    to_address: str = ""
+    subject: str = ""
+    created_at: str = ""
+    status: str = ""
+    error: str = ""
+    segments: list[dict[str, str]] = dataclasses.field(default_factory=list)
+
+
 class OutboxState(Paged, AppState):
     PAGE_SIZES: ClassVar[tuple[int, ...]] = (20, 50, 100)
     DEFAULT_SIZE: ClassVar[int] = 50
@@ -56,20 +69,15 @@ class OutboxState(Paged, AppState):
     smtp_configured: bool = False
 
     mail_open: bool = False
-    mail_to: str = ""
-    mail_subject: str = ""
-    mail_created_at: str = ""
-    mail_status: str = ""
-    mail_error: str = ""
-    mail_segments: list[dict[str, str]] = []
+    mail: MailView = MailView()
 
     def _load(self, actor: Actor) -> None:
         if not can_read_outbox(actor):
             raise PermissionDenied(NOT_ALLOWED)
-        rows, self.total = mail.list_outbox(actor=actor, limit=self._limit(), offset=self._offset())
+        rows, self.total = mail_service.list_outbox(actor=actor, limit=self._limit(), offset=self._offset())
         if rows == [] and self.total and self.page > 1:
             self.page = 1
-            rows, self.total = mail.list_outbox(actor=actor, limit=self._limit(), offset=self._offset())
+            rows, self.total = mail_service.list_outbox(actor=actor, limit=self._limit(), offset=self._offset())
         self.rows = [{"id": str(row.id), "to": row.to_address, "subject": row.subject,
                       "created_at": row.created_at.isoformat(), "status": status_of(row)} for row in rows]
         self.loading = False
@@ -96,13 +104,9 @@ class OutboxState(Paged, AppState):
     def open_mail(self, mail_id: str):
         if to_int(mail_id) is None:
             return None
-        row = mail.get_outbox_mail(actor=self._actor(), mail_id=to_int(mail_id))
-        self.mail_to = row.to_address
-        self.mail_subject = row.subject
-        self.mail_created_at = row.created_at.isoformat()
-        self.mail_status = status_of(row)
-        self.mail_error = row.error or ""
-        self.mail_segments = body_segments(row.body)
+        row = mail_service.get_outbox_mail(actor=self._actor(), mail_id=to_int(mail_id))
+        self.mail = MailView(to_address=row.to_address, subject=row.subject, created_at=row.created_at.isoformat(),
+                             status=status_of(row), error=row.error or "", segments=body_segments(row.body))
         self.mail_open = True
         return None
 
