@@ -9,24 +9,24 @@ def recovery_modal() -> rx.Component:
     return modal(
         "Password recovery",
         rx.cond(
-            LoginState.recovery_sent,
+            LoginState.recovery.sent,
             rx.vstack(
                 rx.callout("If this e-mail belongs to an account, we have sent it a link to reset the password.",
                            icon="mail-check", color_scheme="green", id="recovery-sent"),
-                rx.cond(LoginState.recovery_webmail != "",
-                        rx.link("Open your mailbox", href=LoginState.recovery_webmail, is_external=True, id="webmail-link")),
-                rx.text("This window closes in ", LoginState.recovery_countdown, " s.", size="1", color=rx.color("gray", 10)),
+                rx.cond(LoginState.recovery.webmail != "",
+                        rx.link("Open your mailbox", href=LoginState.recovery.webmail, is_external=True, id="webmail-link")),
+                rx.text("This window closes in ", LoginState.recovery.countdown, " s.", size="1", color=rx.color("gray", 10)),
                 spacing="3",
             ),
             rx.form(
                 rx.vstack(
                     rx.text("Enter the e-mail you sign in with and we will send you a reset link.", size="2"),
-                    rx.input(value=LoginState.recovery_email, on_change=LoginState.set_recovery_email,
+                    rx.input(value=LoginState.recovery.email, on_change=LoginState.set_recovery_email,
                              placeholder="name@example.com", id="recovery-email", name="recovery-email", width="100%",
                              **email_props({"type": "email"}),
-                             color_scheme=rx.cond(LoginState.recovery_error != "", "red", "gray")),
-                    rx.cond(LoginState.recovery_error != "",
-                            rx.text(LoginState.recovery_error, size="1", color=rx.color("red", 11), id="recovery-error")),
+                             color_scheme=rx.cond(LoginState.recovery.error != "", "red", "gray")),
+                    rx.cond(LoginState.recovery.error != "",
+                            rx.text(LoginState.recovery.error, size="1", color=rx.color("red", 11), id="recovery-error")),
                     rx.hstack(
                         cancel_button(type="button", on_click=LoginState.close_recovery),
                         rx.button("Send link", type="submit", id="recovery-submit"),
@@ -37,7 +37,7 @@ def recovery_modal() -> rx.Component:
                 on_submit=LoginState.request_recovery,
             ),
         ),
-        open_=LoginState.recovery_open, on_open_change=lambda _: LoginState.close_recovery(), max_width="420px",
+        open_=LoginState.recovery.open, on_open_change=lambda _: LoginState.close_recovery(), max_width="420px",
     )
 
 

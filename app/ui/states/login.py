@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import reflex as rx
 
@@ -15,18 +16,26 @@ from app.ui.parse import form_text
 from app.ui.states.base import AppState, remembered_target
 
 
+@dataclasses.dataclass
+class Recovery:
+    """The password-recovery dialog: the address typed, its error, and once the link is sent the
+    webmail shortcut and the seconds left before the dialog closes itself."""
+
+    open: bool = False
+    email: str = ""
+    error: str = ""
+    sent: bool = False
+    webmail: str = ""
+    countdown: int = 0
+
+
 class LoginState(AppState):
     email: str = ""
     _password: str = ""  # a backend variable: the password is never sent back to the browser
     error: str = ""
     busy: bool = False
 
-    recovery_open: bool = False
-    recovery_email: str = ""
-    recovery_error: str = ""
-    recovery_sent: bool = False
-    recovery_webmail: str = ""
-    recovery_countdown: int = 0
+    recovery: Recovery = Recovery()
     _recovery_run: int = 0  # one countdown at a time: a newer request stops the older loop
 
     @rx.event
@@ -74,33 +83,25 @@ class LoginState(AppState):
     # ---- recovery modal -----------------------------------------------------------------------
     @rx.event
     def open_recovery(self):
-        self.recovery_open = True
-        self.recovery_email = self.email
-        self.recovery_error = ""
-        self.recovery_sent = False
-        self.recovery_webmail = ""
+        self.recovery = Recovery(open=True, email=self.email)
 
     @rx.event
     def close_recovery(self):
-        self.recovery_open = False
-        self.recovery_countdown = 0
+        self.recovery = dataclasses.replace(self.recovery, open=False, countdown=0)
 
     @rx.event
     def set_recovery_email(self, value: str):
-        self.recovery_email = value
-        if self.recovery_error:
-            self.recovery_error = ""
+        self.recovery = dataclasses.replace(self.recovery, email=value, error="")
 
     @rx.event
     def request_recovery(self, _form: dict | None = None):
         try:
-            result = auth.request_recovery(email=self.recovery_email)
+            result = auth.request_recovery(email=self.recovery.email)
         except ValidationError as exc:
-            self.recovery_error = exc.message
+            self.recovery = dataclasses.replace(self.recovery, error=exc.message)
             return None
-        self.recovery_sent = True
-        self.recovery_webmail = result["webmail"] or ""
-        self.recovery_countdown = auth_rules.COUNTDOWN_SECONDS
+        self.recovery = dataclasses.replace(self.recovery, sent=True, webmail=result["webmail"] or "",
+                                            countdown=auth_rules.COUNTDOWN_SECONDS)
         self._recovery_run += 1
         return LoginState.recovery_tick(self._recovery_run)
 
@@ -110,9 +111,9 @@ class LoginState(AppState):
         while True:
             await asyncio.sleep(1)
             async with self:
-                if run != self._recovery_run or not self.recovery_open or not self.recovery_sent:
+                if run != self._recovery_run or not self.recovery.open or not self.recovery.sent:
                     return
-                self.recovery_countdown -= 1
-                if self.recovery_countdown <= 0:
-                    self.recovery_open = False
+                left = self.recovery.countdown - 1
+                self.recovery = dataclasses.replace(self.recovery, countdown=left, open=left > 0)
+                if left <= 0:
                     return
