@@ -94,12 +94,12 @@ def _fee() -> rx.Component:
         rx.vstack(
             rx.heading("Management fee", size="4"),
             rx.cond(
-                S.fee_percent != "",
+                S.fee.percent != "",
                 rx.vstack(
-                    _fee_row("Fee", S.fee_percent + " a year of the portfolio's value", "rofa-fee-percent"),
-                    _fee_row("Minimum", S.fee_min, "rofa-fee-min"),
-                    _fee_row("Maximum", S.fee_max, "rofa-fee-max"),
-                    _fee_row("Estimated fee on the recommended portfolio", S.fee_amount, "rofa-fee-amount"),
+                    _fee_row("Fee", S.fee.percent + " a year of the portfolio's value", "rofa-fee-percent"),
+                    _fee_row("Minimum", S.fee.min, "rofa-fee-min"),
+                    _fee_row("Maximum", S.fee.max, "rofa-fee-max"),
+                    _fee_row("Estimated fee on the recommended portfolio", S.fee.amount, "rofa-fee-amount"),
                     spacing="0", width="100%",
                 ),
                 rx.text(NO_FEE, size="2", color=rx.color("gray", 10), id="rofa-no-fee"),

@@ -7,6 +7,7 @@ Clients open it from the link in their e-mail (often on a phone). Every handler 
 acting user from the token; the service decides who may approve or decline."""
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import reflex as rx
@@ -38,6 +39,17 @@ def fee_percent(value: Any) -> str:
     return f"{shown}%" if shown else ""
 
 
+@dataclasses.dataclass
+class FeeView:
+    """The management fee as the record shows it: the yearly percentage, its minimum and maximum,
+    and the estimate on the recommended portfolio (money texts)."""
+
+    percent: str = ""
+    min: str = ""
+    max: str = ""
+    amount: str = ""
+
+
 class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
     SCREEN = "portfolios.target-portfolio"  # its address: the target portfolio the record belongs to
 
@@ -49,10 +61,7 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
     client_wording: str = ""
     adviser: str = ""
     record_date: str = ""           # ISO instant
-    fee_percent: str = ""
-    fee_min: str = ""
-    fee_max: str = ""
-    fee_amount: str = ""
+    fee: FeeView = FeeView()
     market: str = ""
     recommendation: str = ""
     cgt_text: str = ""
@@ -84,8 +93,8 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
         self.adviser = PersonName(record.adviser.first_name, record.adviser.last_name).full if record.adviser else "\u2014"
         self.record_date = iso_moment(record.date)
         fee = record.fee
-        self.fee_percent = fee_percent(fee.percent)
-        self.fee_min, self.fee_max, self.fee_amount = money(fee.min), money(fee.max), money(fee.amount)
+        self.fee = FeeView(percent=fee_percent(fee.percent), min=money(fee.min), max=money(fee.max),
+                           amount=money(fee.amount))
         self.market, self.recommendation = (c.description if c else "" for c in map(view.commentary, advice.COMMENT_TYPES))
         self.cgt_text = record.cgt_estimate
         self.pending, self.approved, self.declined = record.pending, record.approved, record.declined
