@@ -130,10 +130,7 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
 
     status_filter: str = ALL
     role_filter: str = ALL
-    created_from: str = ""
-    created_to: str = ""
-    logined_from: str = ""
-    logined_to: str = ""
+    dates: dict[str, str] = dict.fromkeys(DATE_FILTERS, "")  # the created / last login ranges, by DATE_FILTERS key
 
     status_options: list[Option] = []
     role_options: list[Option] = []
@@ -167,10 +164,7 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
         adviser_id = _int(params.get("id")) if name == "advisers.clients" else None
         return dict(
             roles=roles, statuses=statuses, search=self.search.strip() or None, firm_id=firm_id, adviser_id=adviser_id,
-            created_from=_day_bound(self.created_from, self._tz_offset, False),
-            created_to=_day_bound(self.created_to, self._tz_offset, True),
-            logined_from=_day_bound(self.logined_from, self._tz_offset, False),
-            logined_to=_day_bound(self.logined_to, self._tz_offset, True),
+            **{key: _day_bound(self.dates[key], self._tz_offset, end=key.endswith("_to")) for key in DATE_FILTERS},
             limit=self._limit(), offset=self._offset(),
             sort=self.sort if self.sort in USER_SORTS else "name", order="desc" if self.order == "desc" else "asc",
         )
@@ -300,14 +294,14 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
         """One end of the created / last login ranges (a YYYY-MM-DD day, or "" for open)."""
         if key not in DATE_FILTERS:
             return None
-        setattr(self, key, input_day(value))
+        self.dates = {**self.dates, key: input_day(value)}
         return self._reload_first_page()
 
     @rx.event
     def clear_filters(self):
         self.search = ""
         self.status_filter = self.role_filter = self.firm_filter = ALL
-        self.created_from = self.created_to = self.logined_from = self.logined_to = ""
+        self.dates = dict.fromkeys(DATE_FILTERS, "")
         return self._reload_first_page()
 
     # ---- delete ---------------------------------------------------------------------------------
@@ -324,7 +318,7 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
     @rx.var
     def has_filters(self) -> bool:
         return bool(self.search or self.status_filter != ALL or self.role_filter != ALL or self.firm_filter != ALL
-                    or self.created_from or self.created_to or self.logined_from or self.logined_to)
+                    or any(self.dates.values()))
 
     @rx.var
     def empty_text(self) -> str:
