@@ -49,11 +49,11 @@ def _firm_row(row) -> rx.Component:
                       font_variant_numeric="tabular-nums"),
         rx.table.cell(
             row_menu(
-                rx.menu.item("View Details", on_click=FirmsListState.open_firm("firms.view", row["id"])),
+                rx.menu.item("View Details", on_click=FirmsListState.open_row("firms.view", row["id"])),
                 rx.cond(FirmsListState.can_edit_rows,
-                        rx.menu.item("Edit Details", on_click=FirmsListState.open_firm("firms.edit", row["id"]))),
-                rx.menu.item("View Advisers", on_click=FirmsListState.open_firm("firms.advisers", row["id"])),
-                rx.menu.item("View Clients", on_click=FirmsListState.open_firm("firms.clients", row["id"])),
+                        rx.menu.item("Edit Details", on_click=FirmsListState.open_row("firms.edit", row["id"]))),
+                rx.menu.item("View Advisers", on_click=FirmsListState.open_row("firms.advisers", row["id"])),
+                rx.menu.item("View Clients", on_click=FirmsListState.open_row("firms.clients", row["id"])),
                 rx.cond(
                     AppState.is_superuser,
                     rx.fragment(
@@ -67,7 +67,7 @@ def _firm_row(row) -> rx.Component:
             text_align="right",
             width="48px",
         ),
-        on_click=FirmsListState.open_firm("firms.view", row["id"]),
+        on_click=FirmsListState.open_row("firms.view", row["id"]),
         align="center",
         class_name="firm-row",
     )

@@ -40,7 +40,7 @@ def _new_model_button(id_: str = "new-model", variant: str = "solid") -> rx.Comp
 
 
 def _row_actions(row: ModelRow) -> rx.Component:
-    open_ = ModelsListState.open_model
+    open_ = ModelsListState.open_row
     return row_menu(
         rx.menu.item("View Details", on_click=open_("models.details", row.id)),
         rx.cond(row.can_edit, rx.menu.item("Edit", on_click=open_("models.changeModel", row.id))),
@@ -65,7 +65,7 @@ def _model_row(row: ModelRow) -> rx.Component:
         rx.table.cell(rx.cond(row.updated_at != "", rx.moment(row.updated_at, format="DD/MM/YYYY"), ""),
                       white_space="nowrap", font_variant_numeric="tabular-nums"),
         rx.table.cell(_row_actions(row), on_click=rx.stop_propagation, text_align="right", width="48px"),
-        on_click=ModelsListState.open_model("models.details", row.id),
+        on_click=ModelsListState.open_row("models.details", row.id),
         align="center",
         class_name="model-row",
         id="model-row-" + row.id.to_string(),

@@ -19,7 +19,7 @@ from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
 from app.ui.parse import to_int
-from app.ui.toolkit.lists import LoadMore
+from app.ui.toolkit.lists import LoadMore, RowPages
 from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, screen_load
 
 log = logging.getLogger("app.ui.firms")
@@ -55,10 +55,11 @@ def _row(firm: dict[str, Any]) -> FirmRow:
     )
 
 
-class FirmsListState(Viewer, Confirm, LoadMore, AppState):
+class FirmsListState(Viewer, Confirm, RowPages, LoadMore, AppState):
     """/firms: superusers see every firm; administrators and advisers their own (the service scopes)."""
 
     SORT_KEYS: ClassVar[tuple[str, ...]] = FIRM_SORTS
+    ROW_ROUTES: ClassVar[frozenset[str]] = ROW_ROUTES
 
     rows: list[FirmRow] = []
 
@@ -74,14 +75,7 @@ class FirmsListState(Viewer, Confirm, LoadMore, AppState):
         self.rows = []
         return self._reload()
 
-    # ---- navigation -----------------------------------------------------------------------------
-    @rx.event
-    def open_firm(self, route_name: str, firm_id: int):
-        firm_id = to_int(firm_id)
-        if route_name not in ROW_ROUTES or firm_id is None:
-            return None
-        return AppState.navigate(routes.url(route_name, id=firm_id))
-
+    # ---- navigation (a row's pages: RowPages.open_row) ---------------------------------------------
     @rx.event
     def new_firm(self):
         return AppState.navigate(routes.url("firms.new"))

@@ -28,7 +28,7 @@ from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.display import NA, input_number as _num_text, percent_1dp, price_up_to_4dp, sign_of, text as _text
 from app.ui.parse import decimal_or_none, person_name, to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
-from app.ui.toolkit.lists import FirmChoice, LoadMore, Paged
+from app.ui.toolkit.lists import FirmChoice, LoadMore, Paged, RowPages
 from app.ui.toolkit.rows import ClassBand, Option, TotalBar, options_of, total_bar
 from app.ui.toolkit.screen import Confirm, SavingForm, events, guarded, screen_load
 
@@ -284,9 +284,10 @@ def _row(model: dict[str, Any]) -> ModelRow:
     )
 
 
-class ModelsListState(Confirm, FirmChoice, LoadMore, AppState):
+class ModelsListState(Confirm, RowPages, FirmChoice, LoadMore, AppState):
     """/models: the models the actor may see (the service scopes by firm, shares and availability)."""
 
+    ROW_ROUTES: ClassVar[frozenset[str]] = LIST_ROUTES
     SORT_KEYS: ClassVar[tuple[str, ...]] = ("name", "status", "firm", "updated_at", "created_at")
     PAGE_SIZES: ClassVar[tuple[int, ...]] = tuple(MODEL_PAGE_SIZES)
     DEFAULT_SIZE: ClassVar[int] = MODEL_PAGE_SIZES[-1]
@@ -311,18 +312,7 @@ class ModelsListState(Confirm, FirmChoice, LoadMore, AppState):
         self._load_firms(actor, keep=True)  # back on the list, the firm chosen before stays chosen
         return self._reload()
 
-    @rx.event
-    def set_firm_filter(self, value: str):
-        return self._reload() if self._pick_firm(str(value or ALL_FIRMS)) else None
-
-    # ---- navigation -----------------------------------------------------------------------------
-    @rx.event
-    def open_model(self, route_name: str, model_id: Any):
-        model_id = _int(model_id)
-        if route_name not in LIST_ROUTES or model_id is None:
-            return None
-        return AppState.navigate(routes.url(route_name, id=model_id))
-
+    # ---- navigation (a row's pages: RowPages.open_row) ---------------------------------------------
     @rx.event
     def new_model(self):
         return AppState.navigate(routes.url("models.createModel"))

@@ -286,10 +286,6 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
         return self._reload_first_page()
 
     @rx.event
-    def set_firm_filter(self, value: str):
-        return self._reload_first_page() if self._pick_firm(str(value or ALL)) else None
-
-    @rx.event
     def set_date_filter(self, key: str, value: str):
         """One end of the created / last login ranges (a YYYY-MM-DD day, or "" for open)."""
         if key not in DATE_FILTERS:

@@ -6,8 +6,8 @@ the handlers to change page or page size. A page out of range is clamped to the 
 sort newest or largest first) and the search text. Either one calls the screen's `_reload()` (load
 the page again; it returns the events to send) after a change. `LoadMore` is a ListControls list
 that grows by a page at a time instead of turning pages. `InRecord`: the breadcrumbs of a list shown
-inside one record's pages (a client's portfolios, a firm's advisers). `FirmChoice`: the superuser's
-firm select of a list or report."""
+inside one record's pages (a client's portfolios, a firm's advisers). `RowPages`: a list whose rows
+open their own pages. `FirmChoice`: the superuser's firm select of a list or report."""
 from __future__ import annotations
 
 import math
@@ -22,7 +22,7 @@ from app.services import firms as firm_service
 from app.services.listing import DEFAULT_PAGE_SIZE, PAGE_SIZES
 from app.ui import routes
 from app.ui.parse import to_int
-from app.ui.states.base import toast_error
+from app.ui.states.base import AppState, toast_error
 from app.ui.toolkit.rows import Option, options_of
 
 SEARCH_MAX = 200
@@ -219,12 +219,27 @@ class InRecord(rx.State, mixin=True):
         self.context_name, self.context_url = record["name"], routes.url(own_route, id=record["id"])
 
 
+class RowPages(rx.State, mixin=True):
+    """A list whose rows open their own pages: ROW_ROUTES names the routes (each taking the row's
+    id) a row may open; leaving goes through the unsaved-changes guard."""
+
+    ROW_ROUTES: ClassVar[frozenset[str]] = frozenset()
+
+    @rx.event
+    def open_row(self, route_name: str, row_id: Any):
+        row_id = to_int(row_id)
+        if route_name not in self.ROW_ROUTES or row_id is None:
+            return None
+        return AppState.navigate(routes.url(route_name, id=row_id))
+
+
 class FirmChoice(rx.State, mixin=True):
     """The superuser's firm select: the all-firms choice first, then every live firm; everyone
     else reads their own firm and has no select. A screen names its all-firms choice (ALL_FIRMS,
     ALL_FIRMS_LABEL) as the specification gives it: ('-2', 'All Firms') on the trade file, orders
     and bulk screens (the default), ('-1', 'All firms') on the reports and the dashboard. It calls
-    `_load_firms(actor)` on load and `_pick_firm(value)` on a choice."""
+    `_load_firms(actor)` on load; a choice (`set_firm_filter`) reloads a Paged list from its first
+    page, and a screen that does more on a choice answers it itself with `_pick_firm(value)`."""
 
     ALL_FIRMS: ClassVar[str] = str(ALL_FIRMS)
     ALL_FIRMS_LABEL: ClassVar[str] = "All Firms"
@@ -257,3 +272,7 @@ class FirmChoice(rx.State, mixin=True):
             return False
         self.firm_filter = value
         return True
+
+    @rx.event
+    def set_firm_filter(self, value: str):
+        return self._reload_first_page() if self._pick_firm(str(value or self.ALL_FIRMS)) else None
