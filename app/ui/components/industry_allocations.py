@@ -39,6 +39,9 @@ A state with its own rows (e.g. a list of dataclasses) can use the three parts d
     industry_allocations_table(State.groups, on_change=lambda row, i, key, value: State.set_group_field(i, key, value),
                                on_remove=lambda row, i: State.remove_group(i), read_only=State.read_only)
 
+and inherit `IndustryGroupPicker` for the picker's open flag and search (`ig_picker_open`,
+`ig_picker_search`, `set_ig_picker_open`, `set_ig_picker_search`; `_ig_editable` as above).
+
 Element ids: `{prefix}-add` (the add button), `{prefix}-picker`, `{prefix}-picker-search`,
 `{prefix}-option-{id}`, `{prefix}-row-{id}` with inputs `{prefix}-{allocation|min|max|priority}-{id}`
 and `{prefix}-remove-{id}`, `{prefix}-total` (the caption; `data-color` holds the colour name).
@@ -124,21 +127,38 @@ def _number_or_none(value: Any) -> Any:
     return format(number, "f")
 
 
-class IndustryAllocationsMixin(rx.State, mixin=True):
-    """Rows, picker and totals of an industry group allocations editor; see the module docstring."""
+class IndustryGroupPicker(rx.State, mixin=True):
+    """The industry-group picker's open flag and search text, for a form with its own rows (the
+    model form) or with IndustryAllocationsMixin's. Opening it on a read-only form does nothing."""
 
-    ig_rows: list[IgRow] = []
-    ig_options: list[IgOption] = []
     ig_picker_open: bool = False
     ig_picker_search: str = ""
-    ig_submitted: bool = False  # row errors show once the form was submitted, then live
-    ig_total_error: str = ""  # the host's text when the total is refused (model and portfolio texts differ)
 
-    # ---- host hooks and helpers -----------------------------------------------------------------
     def _ig_editable(self) -> bool:
         """Override: False (a read-only form) turns every editing handler into a no-op."""
         return True
 
+    @rx.event
+    def set_ig_picker_open(self, open_: bool):
+        if open_ and not self._ig_editable():
+            return
+        self.ig_picker_open = bool(open_)
+        self.ig_picker_search = ""
+
+    @rx.event
+    def set_ig_picker_search(self, value: str):
+        self.ig_picker_search = str(value or "")[:100]
+
+
+class IndustryAllocationsMixin(IndustryGroupPicker, mixin=True):
+    """Rows, picker and totals of an industry group allocations editor; see the module docstring."""
+
+    ig_rows: list[IgRow] = []
+    ig_options: list[IgOption] = []
+    ig_submitted: bool = False  # row errors show once the form was submitted, then live
+    ig_total_error: str = ""  # the host's text when the total is refused (model and portfolio texts differ)
+
+    # ---- host hooks and helpers -----------------------------------------------------------------
     def _ig_touch(self) -> None:
         if hasattr(self, "form_dirty"):
             self.form_dirty = True
@@ -200,17 +220,6 @@ class IndustryAllocationsMixin(rx.State, mixin=True):
                                           for key in FIELDS}}) for r in self.ig_rows]
 
     # ---- events -----------------------------------------------------------------------------------
-    @rx.event
-    def set_ig_picker_open(self, open_: bool):
-        if open_ and not self._ig_editable():
-            return
-        self.ig_picker_open = bool(open_)
-        self.ig_picker_search = ""
-
-    @rx.event
-    def set_ig_picker_search(self, value: str):
-        self.ig_picker_search = str(value or "")[:100]
-
     @rx.event
     def add_ig(self, group_id: int):
         if not self._ig_editable():

@@ -430,7 +430,7 @@ def industry_allocations_editor() -> rx.Component:
         rx.hstack(
             rx.spacer(),
             rx.cond(~F.read_only, rx.button(rx.icon("plus", size=14), ADD_LABEL, size="2", variant="soft", type="button",
-                                            id="ig-add", on_click=F.set_group_picker_open(True))),
+                                            id="ig-add", on_click=F.set_ig_picker_open(True))),
             width="100%", align="center",
         ),
         industry_allocations_table(
@@ -443,10 +443,10 @@ def industry_allocations_editor() -> rx.Component:
         industry_totals_bar(F.groups_bar.label, F.groups_bar.color, F.groups_bar.width,
                             _err("industry_groups_allocations")),
         industry_group_picker(
-            F.group_picker_open, F.addable_groups,
+            F.ig_picker_open, F.addable_groups,
             on_pick=lambda option: F.add_group(option["id"]),
-            on_open_change=F.set_group_picker_open,
-            search=F.group_search, on_search=F.set_group_search,
+            on_open_change=F.set_ig_picker_open,
+            search=F.ig_picker_search, on_search=F.set_ig_picker_search,
             all_added=F.all_groups_added,
         ),
         spacing="3", width="100%",

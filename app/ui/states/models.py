@@ -25,6 +25,7 @@ from app.domain.permissions import Actor, can_edit_model
 from app.services import models as model_service
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
+from app.ui.components.industry_allocations import IndustryGroupPicker
 from app.ui.display import NA, input_number as _num_text, percent_1dp, price_up_to_4dp, sign_of, text as _text
 from app.ui.parse import decimal_or_none, person_name, to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
@@ -366,7 +367,7 @@ def _class_line(entry: dict[str, Any], index: int) -> ClassLine:
                      **_ranges(entry))
 
 
-class ModelFormState(Confirm, SavingForm, AppState):
+class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     """models.createModel, models.changeModel (preview with ?preview=1) and models.version."""
 
     mode: str = "new"  # new | edit | preview | version
@@ -414,10 +415,6 @@ class ModelFormState(Confirm, SavingForm, AppState):
     version_number: int = 0
     version_at: str = ""
     version_by: str = ""
-
-    # the industry group picker
-    group_picker_open: bool = False
-    group_search: str = ""
 
     _model_id: int = 0
     _version: int = 0
@@ -557,6 +554,9 @@ class ModelFormState(Confirm, SavingForm, AppState):
     # ---- guards ---------------------------------------------------------------------------------
     def _editable(self) -> bool:
         return self.mode in ("new", "edit") and self.can_edit and not self.loading and not self._saved
+
+    def _ig_editable(self) -> bool:
+        return self._editable()
 
     # ---- top of the form --------------------------------------------------------------------------
     @rx.event
@@ -712,17 +712,6 @@ class ModelFormState(Confirm, SavingForm, AppState):
         self.groups = self.groups + [GroupLine(industry_group_id=option.id, title=option.title, color=option.color,
                                                priority=str(len(self.groups) + 1))]
         self._changed()
-
-    @rx.event
-    def set_group_picker_open(self, value: bool):
-        if value and not self._editable():
-            return
-        self.group_picker_open = bool(value)
-        self.group_search = ""
-
-    @rx.event
-    def set_group_search(self, value: str):
-        self.group_search = str(value or "")[:100]
 
     @rx.event
     def remove_group(self, index: Any):
@@ -1086,7 +1075,7 @@ class ModelFormState(Confirm, SavingForm, AppState):
     def addable_groups(self) -> list[GroupOption]:
         """The picker's groups: not yet added, matching its search."""
         added = {g.industry_group_id for g in self.groups}
-        needle = self.group_search.strip().casefold()
+        needle = self.ig_picker_search.strip().casefold()
         return [g for g in self.group_options if g.id not in added and needle in g.title.casefold()]
 
     @rx.var
