@@ -153,22 +153,25 @@ class ClassLine(ClassBand):
 
 
 @dataclasses.dataclass
-class TypeLine:
-    type_id: int = 0
-    title: str = ""
+class AllocationRange:
+    """A target allocation with its band (RANGE_FIELDS), as typed."""
+
     allocation: str = ""
     min: str = ""
     max: str = ""
 
 
 @dataclasses.dataclass
-class GroupLine:
+class TypeLine(AllocationRange):
+    type_id: int = 0
+    title: str = ""
+
+
+@dataclasses.dataclass
+class GroupLine(AllocationRange):
     industry_group_id: int = 0
     title: str = ""
     color: str = ""
-    allocation: str = ""
-    min: str = ""
-    max: str = ""
     priority: str = ""
 
 
@@ -358,6 +361,16 @@ def _asset_line(entry: dict[str, Any], index: int) -> AssetLine:
 def _ranges(entry: dict[str, Any]) -> dict[str, str]:
     """allocation, min and max of a saved line as the form shows them."""
     return {key: _num_text(entry.get(key)) for key in RANGE_FIELDS}
+
+
+def _range_payload(line: ClassLine | AllocationRange) -> dict[str, str | None]:
+    """allocation, min and max of a line on the form as the payload sends them."""
+    return {key: _num_or_none(getattr(line, key)) for key in RANGE_FIELDS}
+
+
+def _range_typed(line: AllocationRange) -> bool:
+    """Something is typed in the line's allocation, min or max (a type line left empty is not sent)."""
+    return any(getattr(line, key).strip() for key in RANGE_FIELDS)
 
 
 def _class_line(entry: dict[str, Any], index: int) -> ClassLine:
@@ -894,8 +907,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
             "type_allocation": self.type_allocation,
             "industry_group_allocation": self.industry_group_allocation,
             "allocation_classes": [
-                {"class_id": c.class_id, "allocation": _num_or_none(c.allocation), "min": _num_or_none(c.min),
-                 "max": _num_or_none(c.max), "assets_limit": _int_or_text(c.assets_limit),
+                {"class_id": c.class_id, **_range_payload(c), "assets_limit": _int_or_text(c.assets_limit),
                  "priority": _int_or_text(c.priority) if c.priority.strip() else i + 1,
                  "assets": [{"asset_id": a.asset_id, "alt_asset_id": a.alt_asset_id or None,
                              "priority": _int_or_text(a.priority) if a.priority.strip() else j + 1}
@@ -903,13 +915,10 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
                 for i, c in enumerate(self.classes)
             ],
             "allocation_types": [
-                {"type_id": t.type_id, "allocation": _num_or_none(t.allocation), "min": _num_or_none(t.min),
-                 "max": _num_or_none(t.max)}
-                for t in self.types if t.allocation.strip() or t.min.strip() or t.max.strip()
+                {"type_id": t.type_id, **_range_payload(t)} for t in self.types if _range_typed(t)
             ],
             "industry_groups_allocations": [
-                {"industry_group_id": g.industry_group_id, "allocation": _num_or_none(g.allocation),
-                 "min": _num_or_none(g.min), "max": _num_or_none(g.max),
+                {"industry_group_id": g.industry_group_id, **_range_payload(g),
                  "priority": _int_or_text(g.priority) if g.priority.strip() else i + 1}
                 for i, g in enumerate(self.groups)
             ],
@@ -936,7 +945,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     def _remap(self, fields: dict[str, str]) -> dict[str, str]:
         """Field keys of the payload -> keys of the rows on screen (the payload leaves out type rows
         with nothing typed, so its type indexes differ from the screen's)."""
-        typed = [i for i, t in enumerate(self.types) if t.allocation.strip() or t.min.strip() or t.max.strip()]
+        typed = [i for i, t in enumerate(self.types) if _range_typed(t)]
         out: dict[str, str] = {}
         for key, text in fields.items():
             parts = key.split(".")
