@@ -25,12 +25,12 @@ def _password_input(name: str, on_change, error) -> rx.Component:
 def _password_form(state, button_label: str, button_id: str) -> rx.Component:
     return rx.form(
         rx.vstack(
-            field("Password", _password_input("password", state.set_password, state.password_error),
-                  state.password_error, required=True,
+            field("Password", _password_input("password", state.set_password, state.errors["password"]),
+                  state.errors["password"], required=True,
                   hint="At least 8 characters, with an upper case letter, a lower case letter and a number."),
             field("Repeat password",
-                  _password_input("rptPassword", state.set_rpt_password, state.rpt_password_error),
-                  state.rpt_password_error, required=True),
+                  _password_input("rptPassword", state.set_rpt_password, state.errors["rptPassword"]),
+                  state.errors["rptPassword"], required=True),
             rx.cond(state.form_error != "",
                     rx.callout(state.form_error, icon="circle-alert", color_scheme="red", size="1", width="100%",
                                id="form-error")),

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import ClassVar
+from typing import ClassVar, Mapping
 
 import reflex as rx
 
@@ -25,8 +25,10 @@ from app.ui.states.base import AppState, toast_error, toast_success
 _REPEAT_LOAD_SECONDS = 10
 
 
+# The form's fields, named as the service names them in its errors.
+PASSWORD_FIELDS = ("password", "rptPassword")
 # A failed set-password empties both fields in the browser (the server keeps no copy to send back).
-_CLEAR_PASSWORDS = [rx.set_value("password", ""), rx.set_value("rptPassword", "")]
+_CLEAR_PASSWORDS = [rx.set_value(name, "") for name in PASSWORD_FIELDS]
 
 
 class _PasswordForm(rx.State, mixin=True):
@@ -43,8 +45,7 @@ class _PasswordForm(rx.State, mixin=True):
     # backend variables: what is typed is never sent back to the browser
     _password: str = ""
     _rpt_password: str = ""
-    password_error: str = ""
-    rpt_password_error: str = ""
+    errors: dict[str, str] = dict.fromkeys(PASSWORD_FIELDS, "")  # under each field, by PASSWORD_FIELDS name
     form_error: str = ""
     submitted: bool = False
     busy: bool = False
@@ -72,25 +73,21 @@ class _PasswordForm(rx.State, mixin=True):
         return routes.param(self.router.url.path, "token")
 
     def _reset(self) -> None:
-        self.checking = True
-        self.email = ""
-        self.first_name = ""
+        """Every field of the form back to its default; a countdown still running stops."""
+        run = self._run
+        self.reset()
+        self._run = run + 1
+
+    def _show_errors(self, errors: Mapping[str, str]) -> None:
+        self.errors = {name: errors.get(name, "") for name in PASSWORD_FIELDS}
+
+    def _forget_passwords(self) -> None:
         self._password = ""
         self._rpt_password = ""
-        self.password_error = ""
-        self.rpt_password_error = ""
-        self.form_error = ""
-        self.submitted = False
-        self.busy = False
-        self.done = False
-        self.countdown = 0
-        self.signed_in = False
-        self._run += 1
 
     def _validate(self) -> bool:
         errors = clean_new_password(self._password, self._rpt_password)
-        self.password_error = errors.get("password", "")
-        self.rpt_password_error = errors.get("rptPassword", "")
+        self._show_errors(errors)
         if errors.ok:
             self.form_error = ""
         return errors.ok
@@ -147,11 +144,9 @@ class _PasswordForm(rx.State, mixin=True):
         except ValidationError as exc:
             # A failed set-password clears both password fields (spec 000 s5).
             self.busy = False
-            self._password = ""
-            self._rpt_password = ""
+            self._forget_passwords()
             self.submitted = False
-            self.password_error = exc.fields.get("password", "")
-            self.rpt_password_error = exc.fields.get("rptPassword", "")
+            self._show_errors(exc.fields)
             if exc.fields:
                 self.form_error = exc.message
                 return _CLEAR_PASSWORDS
@@ -160,13 +155,11 @@ class _PasswordForm(rx.State, mixin=True):
             return [toast_error(exc.message), rx.redirect(routes.url("login"))]
         except DomainError as exc:
             self.busy = False
-            self._password = ""
-            self._rpt_password = ""
+            self._forget_passwords()
             self.submitted = False
             return [toast_error(exc.message), *_CLEAR_PASSWORDS]
         self.busy = False
-        self._password = ""
-        self._rpt_password = ""
+        self._forget_passwords()
         self.form_error = ""
         self.done = True
         self.signed_in = self._is_signed_in()
