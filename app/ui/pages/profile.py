@@ -47,8 +47,8 @@ def _details() -> rx.Component:
             ),
             rx.vstack(
                 rx.text("Role", size="2", weight="medium", as_="label"),
-                rx.input(value=rx.cond(p.profile_firm_name != "", p.profile_role_title + " \u00b7 " + p.profile_firm_name,
-                                       p.profile_role_title),
+                rx.input(value=rx.cond(AppState.firm_name != "", AppState.role_title + " \u00b7 " + AppState.firm_name,
+                                       AppState.role_title),
                          read_only=True, variant="soft", width="100%", id="profile-role", name="profile-role"),
                 spacing="1", width="100%",
             ),

@@ -18,23 +18,23 @@ from app.ui.parse import form_text
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
 from app.ui.states.person import PersonForm
-from app.ui.toolkit.screen import guarded, screen_load
+from app.ui.toolkit.screen import Viewer, guarded, screen_load
 
 # The password fields are emptied in the browser once saved or reset (the server keeps no copy to send back).
 _CLEAR_PASSWORDS = [rx.set_value(name, "") for name in ("oldPassword", "password", "rptPassword")]
 PROFILE_FIELDS = ("first_name", "last_name", "preferred_name", "email", "phone", "oldPassword", "password", "rptPassword")
 
 
-class ProfileState(PersonForm, ImageStaging, AppState):
+class ProfileState(Viewer, PersonForm, ImageStaging, AppState):
+    """The role and firm shown are the frame's own (AppState.role_title, AppState.firm_name): the
+    same signed-in user, loaded with every page and again after a save."""
+
     IMAGE_SLOTS: ClassVar[dict[str, str]] = {"photo": "photo", "signature": "signature", "logo": "logo"}
 
     loaded: bool = False
     saving: bool = False
 
     current_email: str = ""
-    role: str = ""
-    profile_role_title: str = ""
-    profile_firm_name: str = ""
     # backend variables: what is typed is never sent back to the browser
     _old_password: str = ""
     _new_password: str = ""
@@ -51,9 +51,6 @@ class ProfileState(PersonForm, ImageStaging, AppState):
         self._version = me["version"]
         self._fill_person(me)
         self.current_email = self.email
-        self.role = me["role"]
-        self.profile_role_title = me["role_title"]
-        self.profile_firm_name = (me["firm"] or {}).get("name", "")
         self._load_images({"photo": me["photo_url"], "signature": me["signature_url"], "logo": me["default_logo_url"]})
         self._old_password = self._new_password = self._rpt_password = ""
 
@@ -71,7 +68,7 @@ class ProfileState(PersonForm, ImageStaging, AppState):
 
     # ---- validation -----------------------------------------------------------------------------
     def _is_client(self) -> bool:
-        return self.role == Role.CLIENT.value
+        return self.viewer_role == Role.CLIENT.value
 
     def _wants_password(self) -> bool:
         return any(not v.is_empty(x) for x in (self._old_password, self._new_password, self._rpt_password))
@@ -190,7 +187,7 @@ class ProfileState(PersonForm, ImageStaging, AppState):
     # ---- what the screen shows ------------------------------------------------------------------
     @rx.var
     def details_read_only(self) -> bool:
-        return self.role == Role.CLIENT.value
+        return self.viewer_role == Role.CLIENT.value
 
     @rx.var
     def profile_initials(self) -> str:
