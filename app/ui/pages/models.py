@@ -718,18 +718,25 @@ def _figure(label: str, value: Any, sign: Any) -> rx.Component:
     )
 
 
+def _figures(figures: Any) -> list[rx.Component]:
+    """An asset's price and returns (AssetFigures), on the card and again for its alternate."""
+    return [
+        _figure("Price", figures.price, ""),
+        _figure("One Month Return", figures.one_month, figures.one_month_sign),
+        _figure("Since Inclusion Return", figures.since_inclusion, figures.since_inclusion_sign),
+        _figure("Dividend yield", figures.dividend_yield, figures.dividend_yield_sign),
+    ]
+
+
 def _asset_card(asset: Any) -> rx.Component:
     alternate = rx.cond(
         D.show_alternates & asset.has_alt,
         rx.box(
             rx.vstack(
                 rx.hstack(rx.badge("Alternate", variant="soft", color_scheme="blue", size="1"),
-                          rx.text(asset.alt_code, weight="bold", size="2"), spacing="2", align="center"),
-                rx.text(asset.alt_name, size="1", color=rx.color("gray", 11)),
-                _figure("Price", asset.alt_price, ""),
-                _figure("One Month Return", asset.alt_one_month, asset.alt_one_month_sign),
-                _figure("Since Inclusion Return", asset.alt_since_inclusion, asset.alt_since_inclusion_sign),
-                _figure("Dividend yield", asset.alt_dividend_yield, asset.alt_dividend_yield_sign),
+                          rx.text(asset.alt.code, weight="bold", size="2"), spacing="2", align="center"),
+                rx.text(asset.alt.name, size="1", color=rx.color("gray", 11)),
+                *_figures(asset.alt),
                 spacing="1", width="100%",
             ),
             border_top=f"1px dashed {rx.color('gray', 6)}", padding_top="8px", width="100%", class_name="asset-alternate",
@@ -738,18 +745,15 @@ def _asset_card(asset: Any) -> rx.Component:
     return rx.card(
         rx.vstack(
             rx.hstack(
-                rx.text(asset.code, weight="bold", size="3", class_name="asset-code"),
+                rx.text(asset.figures.code, weight="bold", size="3", class_name="asset-code"),
                 rx.spacer(),
                 rx.cond(asset.group_title != "",
                         rx.badge(asset.group_title, variant="soft", size="1",
                                  style={"background": asset.group_color + "22", "color": asset.group_color})),
                 width="100%", align="center",
             ),
-            rx.text(asset.name, size="1", color=rx.color("gray", 11), min_height="2.6em"),
-            _figure("Price", asset.price, ""),
-            _figure("One Month Return", asset.one_month, asset.one_month_sign),
-            _figure("Since Inclusion Return", asset.since_inclusion, asset.since_inclusion_sign),
-            _figure("Dividend yield", asset.dividend_yield, asset.dividend_yield_sign),
+            rx.text(asset.figures.name, size="1", color=rx.color("gray", 11), min_height="2.6em"),
+            *_figures(asset.figures),
             alternate,
             spacing="2", width="100%",
         ),

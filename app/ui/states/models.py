@@ -213,11 +213,12 @@ class GroupOption:
 
 
 @dataclasses.dataclass
-class DetailAsset:
-    asset_id: int = 0
+class AssetFigures:
+    """What a details card shows of an asset (and again of its alternate): its code, name, price and
+    returns, each return with its sign (up, down or flat) for the colour."""
+
     code: str = ""
     name: str = ""
-    url: str = ""
     price: str = ""
     one_month: str = ""
     one_month_sign: str = ""
@@ -225,18 +226,17 @@ class DetailAsset:
     since_inclusion_sign: str = ""
     dividend_yield: str = ""
     dividend_yield_sign: str = ""
+
+
+@dataclasses.dataclass
+class DetailAsset:
+    asset_id: int = 0
+    url: str = ""
     group_title: str = ""
     group_color: str = ""
+    figures: AssetFigures = dataclasses.field(default_factory=AssetFigures)
     has_alt: bool = False
-    alt_code: str = ""
-    alt_name: str = ""
-    alt_price: str = ""
-    alt_one_month: str = ""
-    alt_one_month_sign: str = ""
-    alt_since_inclusion: str = ""
-    alt_since_inclusion_sign: str = ""
-    alt_dividend_yield: str = ""
-    alt_dividend_yield_sign: str = ""
+    alt: AssetFigures = dataclasses.field(default_factory=AssetFigures)
 
 
 @dataclasses.dataclass
@@ -1137,18 +1137,19 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
 
 # ---- details --------------------------------------------------------------------------------------------
-def _detail_asset(entry: dict[str, Any]) -> DetailAsset:
-    def facts(asset: dict[str, Any], prefix: str = "") -> dict[str, Any]:
-        shown = {"code": asset["code"], "name": asset["name"], "price": price_up_to_4dp(asset["price"])}
-        for key, name in (("one_month_return", "one_month"), ("since_inclusion_return", "since_inclusion"),
-                          ("dividend_yield", "dividend_yield")):
-            shown.update({name: percent_1dp(asset[key], NA), f"{name}_sign": sign_of(asset[key])})
-        return {prefix + key: value for key, value in shown.items()}
+def _figures(asset: dict[str, Any]) -> AssetFigures:
+    returns = {}
+    for key, name in (("one_month_return", "one_month"), ("since_inclusion_return", "since_inclusion"),
+                      ("dividend_yield", "dividend_yield")):
+        returns.update({name: percent_1dp(asset[key], NA), f"{name}_sign": sign_of(asset[key])})
+    return AssetFigures(code=asset["code"], name=asset["name"], price=price_up_to_4dp(asset["price"]), **returns)
 
+
+def _detail_asset(entry: dict[str, Any]) -> DetailAsset:
     group, alt = entry["industry_group"] or {}, entry["alt_asset"]
     return DetailAsset(asset_id=entry["asset_id"], url=_text(entry["url"]), group_title=group.get("title") or "",
-                       group_color=group.get("color") or "", has_alt=bool(alt), **facts(entry),
-                       **(facts(alt, "alt_") if alt else {}))
+                       group_color=group.get("color") or "", figures=_figures(entry), has_alt=bool(alt),
+                       alt=_figures(alt) if alt else AssetFigures())
 
 
 class ModelDetailsState(AppState):
