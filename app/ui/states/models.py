@@ -95,6 +95,11 @@ def _int_or_text(text: str) -> int | str | None:
     return number if number is not None else text
 
 
+def _without(lines: list[Any], i: int) -> list[Any]:
+    """`lines` less row i (a new list, so the change is sent)."""
+    return [line for k, line in enumerate(lines) if k != i]
+
+
 def _has_prefix(errors: dict[str, str], prefixes: tuple[str, ...]) -> bool:
     return any(key == p or key.startswith(p + ".") for key in errors for p in prefixes)
 
@@ -677,7 +682,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         i = self._at(index, self.classes)
         if i is None or self.classes[i].is_cash:
             return
-        self.classes = [c for k, c in enumerate(self.classes) if k != i]
+        self.classes = _without(self.classes, i)
         self._sync_percentages()
         self._changed()
 
@@ -698,7 +703,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         if where is None:
             return
         i, j = where
-        self._replace("classes", i, assets=[a for k, a in enumerate(self.classes[i].assets) if k != j])
+        self._replace("classes", i, assets=_without(self.classes[i].assets, j))
         self._sync_percentages()
         self._changed()
 
@@ -730,7 +735,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     def remove_group(self, index: Any):
         i = self._at(index, self.groups)
         if i is not None:
-            self.groups = [g for k, g in enumerate(self.groups) if k != i]
+            self.groups = _without(self.groups, i)
             self._changed()
 
     @rx.event
@@ -748,7 +753,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     def remove_equivalent(self, index: Any):
         i = self._at(index, self.equivalents)
         if i is not None:
-            self.equivalents = [e for k, e in enumerate(self.equivalents) if k != i]
+            self.equivalents = _without(self.equivalents, i)
             self._changed()
 
     # ---- percentages ---------------------------------------------------------------------------------
