@@ -223,21 +223,21 @@ def _tx_table(rows: Any, amm: bool) -> rx.Component:
 def deposit_view_dialog() -> rx.Component:
     """The read-only term deposit modal."""
     details = rx.grid(
-        rx.foreach(S.view_details, lambda d: rx.vstack(
+        rx.foreach(S.view.details, lambda d: rx.vstack(
             rx.text(d.label, size="1", color=rx.color("gray", 10)), rx.text(d.value, size="2", weight="medium"),
             spacing="0")),
         columns=rx.breakpoints(initial="2", sm="4"), spacing="3", width="100%", id="deposit-view-details",
     )
     return modal(
-        S.view_title,
+        S.view.title,
         rx.vstack(
             details,
             rx.heading("Transactions", size="3"),
-            _tx_table(S.view_rows, amm=False),
+            _tx_table(S.view.rows, amm=False),
             rx.hstack(close_button(id="deposit-view-close"), justify="end", width="100%"),
             spacing="4", width="100%",
         ),
-        open_=S.view_open, on_open_change=S.set_view_open, max_width="880px", id_="deposit-view",
+        open_=S.view.open, on_open_change=S.set_view_open, max_width="880px", id_="deposit-view",
         title_id="deposit-view-title",
     )
 
@@ -245,16 +245,16 @@ def deposit_view_dialog() -> rx.Component:
 def deposit_amm_dialog() -> rx.Component:
     """The term deposit AMM modal: read-only, Reprocess on a transaction in error or still pending."""
     return modal(
-        rx.hstack(rx.text("AMM transactions"), rx.text(S.amm_title, weight="regular", color=rx.color("gray", 11)),
+        rx.hstack(rx.text("AMM transactions"), rx.text(S.amm.title, weight="regular", color=rx.color("gray", 11)),
                   spacing="3", wrap="wrap"),
         rx.vstack(
             rx.hstack(rx.text("Deal status", size="2", color=rx.color("gray", 10)),
-                      rx.badge(S.amm_deal_status, variant="soft", id="amm-deal-status"), spacing="2", align="center"),
-            _tx_table(S.amm_rows, amm=True),
+                      rx.badge(S.amm.deal_status, variant="soft", id="amm-deal-status"), spacing="2", align="center"),
+            _tx_table(S.amm.rows, amm=True),
             rx.hstack(close_button(id="deposit-amm-close"), justify="end", width="100%"),
             spacing="4", width="100%",
         ),
-        open_=S.amm_open, on_open_change=S.set_amm_open, max_width="960px", id_="deposit-amm",
+        open_=S.amm.open, on_open_change=S.set_amm_open, max_width="960px", id_="deposit-amm",
         title_id="deposit-amm-title", keep_open=True,
     )
 

@@ -87,6 +87,18 @@ class TxRow:
     can_edit: bool = False
 
 
+@dataclasses.dataclass
+class DepositSheet:
+    """A deposit as a read-only modal shows it (the deposit modal, or its AMM transactions with the
+    deal status); closed while `open` is False."""
+
+    open: bool = False
+    title: str = ""
+    deal_status: str = ""
+    details: list[Detail] = dataclasses.field(default_factory=list)
+    rows: list[TxRow] = dataclasses.field(default_factory=list)
+
+
 def _option(deposit_id: int, d: dict[str, Any]) -> Option:
     return Option(value=str(deposit_id), label=f"{d['name']} ({d['code']})")
 
@@ -149,15 +161,9 @@ class DepositState(FormDialog, AppState):
     _edit_tx_id: int = 0
 
     # ---- the read-only and AMM modals --------------------------------------------------------------
-    view_open: bool = False
-    view_title: str = ""
-    view_details: list[Detail] = []
-    view_rows: list[TxRow] = []
+    view: DepositSheet = DepositSheet()
     _view_deposit_id: int = 0
-    amm_open: bool = False
-    amm_title: str = ""
-    amm_deal_status: str = ""
-    amm_rows: list[TxRow] = []
+    amm: DepositSheet = DepositSheet()
     reprocessing: bool = False
     _amm_deposit_id: int = 0
 
@@ -187,7 +193,7 @@ class DepositState(FormDialog, AppState):
     @rx.event
     @screen_load()
     def on_load(self, actor: Any):
-        self.form_open = self.view_open = self.amm_open = False
+        self._close_sheets()
         self.loading = True
         failed = self._load(routes.param(self.router.url.path, "id"))
         self.loading = False
@@ -215,7 +221,7 @@ class DepositState(FormDialog, AppState):
         self.form_mode = mode
         self._edit_deposit_id, self._edit_tx_id = deposit_id, tx_id
         self._open_form()
-        self.view_open = self.amm_open = False
+        self.view.open = self.amm.open = False
 
     def _open(self, form: rules.Form, deposit_id: int):
         if not self.can_edit:
@@ -481,24 +487,25 @@ class DepositState(FormDialog, AppState):
         if did is None:
             return None
         d = read(actor=self._actor(), deposit_id=did)
-        self.form_open = self.view_open = self.amm_open = False
+        self._close_sheets()
         return d
+
+    def _close_sheets(self) -> None:
+        self.form_open = self.view.open = self.amm.open = False
 
     @rx.event
     @guarded
     def open_view(self, deposit_id: Any):
         d = self._read_for_modal(service.get_deposit, deposit_id)
         if d is not None:
-            self.view_title = d["name"]
             self.can_edit = bool(d["can_edit"])
             self._view_deposit_id = int(d["id"])
-            self.view_details = _details(d)
-            self.view_rows = [_tx(t) for t in d["transactions"]]
-            self.view_open = True
+            self.view = DepositSheet(open=True, title=d["name"], details=_details(d),
+                                     rows=[_tx(t) for t in d["transactions"]])
 
     @rx.event
     def set_view_open(self, value: bool):
-        self.view_open = bool(value)
+        self.view.open = bool(value)
 
     @rx.event
     def edit_viewed(self, transaction_id: Any):
@@ -514,16 +521,17 @@ class DepositState(FormDialog, AppState):
         d = self._read_for_modal(service.amm_transactions, deposit_id)
         if d is not None:
             self._amm_deposit_id = int(d["id"])
-            self.amm_title = f"{d['name']} ({d['code']})"
-            self.amm_deal_status = d["DealStatus"]
-            self.amm_rows = [_tx(t) for t in d["transactions"]]
-            self.amm_open = True
+            self.amm = DepositSheet(open=True, title=f"{d['name']} ({d['code']})", deal_status=d["DealStatus"],
+                                    rows=[_tx(t) for t in d["transactions"]])
 
     @rx.event
     def set_amm_open(self, value: bool):
         if not value:
-            self.amm_open = False
-            self._amm_deposit_id = 0
+            self._close_amm()
+
+    def _close_amm(self) -> None:
+        self.amm.open = False
+        self._amm_deposit_id = 0
 
     @rx.event
     @guarded
@@ -542,8 +550,7 @@ class DepositState(FormDialog, AppState):
         finally:
             self.reprocessing = False
         # spec 002 s4: reprocess success closes the modal and confirms
-        self.amm_open = False
-        self._amm_deposit_id = 0
+        self._close_amm()
         self.saved += 1
         return events(rx.toast.success(result["title"], description=result["message"], position="top-right", duration=5000),
                       self._load(self.portfolio_id) if self.portfolio_id else None)
