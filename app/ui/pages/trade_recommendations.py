@@ -202,9 +202,9 @@ def _file_row(row: FileRowView) -> rx.Component:
                     rx.text(row.limit_price, size="2", class_name="file-limit",
                             weight=rx.cond(row.adjusted, "bold", "regular")),
                     rx.text("Market", size="2", color=rx.color("gray", 10), class_name="file-limit")),
-            rx.cond(row.vs_value != "",
-                    rx.text(row.vs_percentage + " (" + row.vs_value + ")", size="1", class_name="file-vs",
-                            color=rx.cond(row.vs_negative, rx.color("red", 11), rx.color("gray", 10)))),
+            rx.cond(row.vs_value.text != "",
+                    rx.text(row.vs_percentage + " (" + row.vs_value.text + ")", size="1", class_name="file-vs",
+                            color=rx.cond(row.vs_value.negative, rx.color("red", 11), rx.color("gray", 10)))),
             spacing="0", align="end"), **NUMBER),
         rx.table.cell(row.last_close, **NUMBER, class_name="file-last-close"),
         rx.table.cell(rx.vstack(

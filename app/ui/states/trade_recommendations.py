@@ -48,7 +48,7 @@ from app.ui.display import NA, close_price, count_of, day, money, percent_1dp, w
 from app.ui.parse import positive_int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import FirmChoice, ListControls
-from app.ui.toolkit.rows import Option, OrderLine
+from app.ui.toolkit.rows import Amount, Option, OrderLine
 from app.ui.toolkit.screen import Confirm, events, guarded, screen_load
 
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
@@ -90,8 +90,7 @@ class FileRowView(OrderLine):
     pending_amount: str = ""
     last_close: str = ""
     vs_percentage: str = ""
-    vs_value: str = ""
-    vs_negative: bool = False
+    vs_value: Amount = Amount()  # the limit's distance from the last close, red below it
     row_type: str = ""          # New | Amend | Cancel | Maintain
     selected: bool = False
     adjusted: bool = False
@@ -161,8 +160,8 @@ def file_row_view(row: trade_file_service.TradeFileRow, change: Change | None, s
         quantity=whole_units(figures["quantity"]), limit_price=close_price(price, ""),
         last_close=close_price(row.last_close_price),
         vs_percentage=percent_1dp(figures["limit_vs_price_percentage"], NA) if vs_value is not None else "",
-        vs_value=close_price(vs_value, ""), vs_negative=vs_value is not None and vs_value < 0, row_type=row.type,
-        status=row.status, expiry=day(figures["expiry"]), order_type=order_type, selected=selected,
+        vs_value=Amount(text=close_price(vs_value, ""), negative=vs_value is not None and vs_value < 0),
+        row_type=row.type, status=row.status, expiry=day(figures["expiry"]), order_type=order_type, selected=selected,
         adjusted=change is not None)
 
 
