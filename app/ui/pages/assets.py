@@ -255,14 +255,14 @@ def _import_dialog() -> rx.Component:
                 rx.callout(s.import_summary, icon="circle-check", color_scheme="grass", size="1", width="100%",
                            id="import-summary")),
         rx.cond(
-            s.rejected.length() > 0,
+            s.price_import.rejected.length() > 0,
             rx.vstack(
                 rx.text(s.rejected_summary, weight="medium", size="2", color=rx.color("red", 11), id="rejected-summary"),
                 rx.box(
                     rx.table.root(
                         rx.table.header(rx.table.row(plain_header("Line"), plain_header("Code"), plain_header("Reason")),
                                         position="sticky", top="0", background=rx.color("gray", 2)),
-                        rx.table.body(rx.foreach(s.rejected, lambda r: rx.table.row(
+                        rx.table.body(rx.foreach(s.price_import.rejected, lambda r: rx.table.row(
                             rx.table.cell(r.line, font_variant_numeric="tabular-nums"),
                             rx.table.cell(rx.text(r.code, weight="medium")),
                             rx.table.cell(r.reason),
@@ -284,7 +284,7 @@ def _import_dialog() -> rx.Component:
     )
     return modal(
         "Import prices",
-        rx.cond(s.import_done, done, choose),
+        rx.cond(s.price_import.done, done, choose),
         open_=s.upload_open, on_open_change=s.set_upload_open, max_width="600px", id_="import-dialog",
     )
 

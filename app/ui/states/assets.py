@@ -94,6 +94,18 @@ class Rejected:
     reason: str = ""
 
 
+@dataclasses.dataclass
+class PriceImport:
+    """A price import's report as its dialog shows it (done False: no file imported yet): the prices
+    written new and replaced, the assets they are for, and each line refused."""
+
+    done: bool = False
+    imported: int = 0
+    updated: int = 0
+    assets: int = 0
+    rejected: list[Rejected] = dataclasses.field(default_factory=list)
+
+
 def _form_data(form: dict[str, str]) -> dict[str, Any]:
     """The form as the service reads it: the selects' NONE choice is "no value"."""
     return {key: ("" if form.get(key, "") == NONE else form.get(key, "")) for key in ASSET_FORM_KEYS}
@@ -132,11 +144,7 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
     _detail_id: int = 0
 
     # price import (the upload modal's open / busy / error come from UploadDialog)
-    import_done: bool = False
-    imported: int = 0
-    updated: int = 0
-    import_assets: int = 0
-    rejected: list[Rejected] = []
+    price_import: PriceImport = PriceImport()
 
     # the asset form (the form dialog: form, form_errors, saving, form_open)
     form_mode: str = "new"
@@ -176,15 +184,18 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
         return self._reload()
 
     # ---- filters ----------------------------------------------------------------------------------
-    @rx.event
-    def set_class_filter(self, value: str):
-        self.class_filter = value if value == ALL or _int(value) is not None else ALL
+    def _filter_by(self, attr: str, value: str):
+        """A class or industry group filter: all, or one id (anything else is all)."""
+        setattr(self, attr, value if value == ALL or _int(value) is not None else ALL)
         return self._reload_first_page()
 
     @rx.event
+    def set_class_filter(self, value: str):
+        return self._filter_by("class_filter", value)
+
+    @rx.event
     def set_group_filter(self, value: str):
-        self.group_filter = value if value == ALL or _int(value) is not None else ALL
-        return self._reload_first_page()
+        return self._filter_by("group_filter", value)
 
     @rx.event
     def clear_filters(self):
@@ -250,9 +261,7 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
     def _reset_import(self) -> None:
         self.uploading = False
         self.upload_error = ""
-        self.import_done = False
-        self.imported = self.updated = self.import_assets = 0
-        self.rejected = []
+        self.price_import = PriceImport()
 
     @rx.event
     def open_upload(self):
@@ -304,9 +313,9 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
 
     def _show_import(self, report: dict[str, Any]) -> None:
         """The import's report in the dialog: what was written and each rejected line."""
-        self.import_done = True
-        self.imported, self.updated, self.import_assets = report["imported"], report["updated"], report["assets"]
-        self.rejected = [Rejected(line=r["line"], code=r["code"], reason=r["reason"]) for r in report["rejected"]]
+        self.price_import = PriceImport(
+            done=True, imported=report["imported"], updated=report["updated"], assets=report["assets"],
+            rejected=[Rejected(line=r["line"], code=r["code"], reason=r["reason"]) for r in report["rejected"]])
 
     # ---- the asset form (superuser) ------------------------------------------------------------------
     def _open_asset_form(self, mode: str, asset_id: int, values: dict[str, str]) -> None:
@@ -385,13 +394,14 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
 
     @rx.var
     def import_summary(self) -> str:
-        noun = "price" if self.imported == 1 else "prices"
-        return (f"{self.imported} new {noun} imported, {self.updated} updated, for {self.import_assets} "
-                f"asset{'' if self.import_assets == 1 else 's'}.")
+        r = self.price_import
+        noun = "price" if r.imported == 1 else "prices"
+        return (f"{r.imported} new {noun} imported, {r.updated} updated, for {r.assets} "
+                f"asset{'' if r.assets == 1 else 's'}.")
 
     @rx.var
     def rejected_summary(self) -> str:
-        count = len(self.rejected)
+        count = len(self.price_import.rejected)
         return f"{count} line{'' if count == 1 else 's'} rejected" if count else ""
 
     @rx.var
