@@ -232,8 +232,8 @@ def _asset_row(a: Any) -> rx.Component:
         rx.table.cell(a.value, **NUMBER),
         rx.table.cell(a.current, **NUMBER),
         rx.table.cell(a.weight, **NUMBER),
-        rx.table.cell(rx.text(a.difference, color=rx.cond(a.over, rx.color("amber", 11),
-                                                          rx.cond(a.under, rx.color("blue", 11), "inherit"))), **NUMBER),
+        rx.table.cell(rx.text(a.difference.text, color=rx.match(a.difference.sign, ("up", rx.color("amber", 11)),
+                                                                ("down", rx.color("blue", 11)), "inherit")), **NUMBER),
     )
 
 

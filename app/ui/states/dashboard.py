@@ -29,7 +29,7 @@ from app.ui.parse import to_int
 from app.ui.states.base import AppState, toast_error
 from app.ui.states.bulk_progress import BulkProgressState
 from app.ui.toolkit.lists import FirmChoice, ListControls
-from app.ui.toolkit.rows import Option
+from app.ui.toolkit.rows import Option, Performance
 from app.ui.toolkit.screen import guarded, screen_load
 
 log = logging.getLogger("app.ui.dashboard")
@@ -75,9 +75,7 @@ class AssetRow:
     value: str = ""
     current: str = ""
     weight: str = ""
-    difference: str = ""
-    over: bool = False
-    under: bool = False
+    difference: Performance = Performance()  # over the model's weight (up) or under it (down)
 
 
 @dataclasses.dataclass
@@ -115,6 +113,13 @@ def _breach_colour(breach: Decimal) -> str:
 
 def _pp(value: Decimal) -> str:
     return percentage_points(value) if value > 0 else "In band"
+
+
+def _difference(value: Decimal | None) -> Performance:
+    """An asset's weight against the model's, in points ('+1.2 pp'); none when no weight is defined for it."""
+    if value is None:
+        return Performance()
+    return Performance(text=f"{value:+.1f} pp", sign="up" if value > 0 else "down" if value < 0 else "")
 
 
 def _band(low: Decimal | None, high: Decimal | None) -> str:
@@ -360,9 +365,7 @@ class DashboardState(FirmChoice, ListControls, AppState):
                               _band(c.min, c.max), _pp(c.breach) if c.breach > 0 else "", c.side, c.in_model)
                      for c in d.classes],
             assets=[AssetRow(a.code, a.name, money(a.value), percent_1dp(a.current), percent_1dp(a.weight),
-                             "" if a.difference is None else f"{a.difference:+.1f} pp",
-                             a.difference is not None and a.difference > 0,
-                             a.difference is not None and a.difference < 0)
+                             _difference(a.difference))
                     for a in sorted(d.assets, key=lambda a: (-(abs(a.difference or 0)), a.code))])
         return None
 

@@ -65,8 +65,8 @@ def amount_of(value: Decimal | None, empty: str = "") -> Amount:
 
 @dataclasses.dataclass(frozen=True)
 class Performance:
-    """A return or a yield as shown: the percentage to one decimal and its sign ('up', 'down', or ''
-    for zero or none), which colours it green or red."""
+    """A signed percentage as shown (a return or a yield, or a weight's distance from its target in
+    points) and its sign ('up', 'down', or '' for zero or none), by which the screen colours it."""
 
     text: str = ""
     sign: str = ""
