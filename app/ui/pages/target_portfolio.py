@@ -125,14 +125,15 @@ def _figure(label: str, value: Any, id_: str, warn: Any = False) -> rx.Component
 
 
 def tp_figures(state: Any) -> rx.Component:
+    figures = state.figures
     return rx.grid(
-        _figure("Portfolio value", state.value, "tp-value"),
-        _figure("Cash now", state.cash_now, "tp-cash"),
-        _figure("Cash after trades", state.cash_after, "tp-cash-after", state.cash_after_low),
-        _figure("Buys", state.buys, "tp-buys"),
-        _figure("Sells", state.sells, "tp-sells"),
-        _figure("Brokerage", state.brokerage, "tp-brokerage"),
-        _figure("Minimum cash", state.min_cash, "tp-min-cash"),
+        _figure("Portfolio value", figures.value, "tp-value"),
+        _figure("Cash now", figures.cash_now, "tp-cash"),
+        _figure("Cash after trades", figures.cash_after, "tp-cash-after", figures.cash_after_low),
+        _figure("Buys", figures.buys, "tp-buys"),
+        _figure("Sells", figures.sells, "tp-sells"),
+        _figure("Brokerage", figures.brokerage, "tp-brokerage"),
+        _figure("Minimum cash", figures.min_cash, "tp-min-cash"),
         columns=rx.breakpoints(initial="2", sm="4", xl="7"), spacing="3", width="100%",
     )
 

@@ -114,10 +114,10 @@ def _figure(label: str, value: Any, id_: str) -> rx.Component:
 
 def _summary() -> rx.Component:
     return rx.grid(
-        _figure("Buys", S.buys, "ti-buys"),
-        _figure("Sells", S.sells, "ti-sells"),
-        _figure("Brokerage", S.brokerage, "ti-brokerage"),
-        _figure("Min trade amount", S.min_trade_amount, "ti-min-trade"),
+        _figure("Buys", S.summary.buys, "ti-buys"),
+        _figure("Sells", S.summary.sells, "ti-sells"),
+        _figure("Brokerage", S.summary.brokerage, "ti-brokerage"),
+        _figure("Min trade amount", S.summary.min_trade_amount, "ti-min-trade"),
         columns=rx.breakpoints(initial="2", md="4"), spacing="3", width="100%",
     )
 

@@ -38,6 +38,7 @@ from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.display import iso_moment, money, percent_1dp as percent, sign_of, signed_money, signed_whole_units, whole_units
 from app.ui.states.advice_versions import LOAD_FAILED, AdviceScreen, AdviceVersions, load_failed
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
+from app.ui.toolkit.rows import TradeTotals
 from app.ui.toolkit.screen import Confirm, guarded
 from app.ui.parse import decimal_or_none as _dec, positive_int as _int
 from app.domain.advice.target_portfolios import ResultNames, TargetPortfolioView, TPSummary, edits_of
@@ -137,6 +138,25 @@ class GroupRow:
     result: str = ""
     result_value: str = ""
     reasons: list[str] = dataclasses.field(default_factory=list)
+
+
+@dataclasses.dataclass
+class TPFigures(TradeTotals):
+    """The summary figures: the portfolio's value, its cash now and after the trades (low: below zero
+    or below the minimum cash), the trades' totals and the minimum cash."""
+
+    value: str = ""
+    cash_now: str = ""
+    cash_after: str = ""
+    cash_after_low: bool = False
+    min_cash: str = ""
+
+
+def build_figures(result: Target) -> TPFigures:
+    return TPFigures(
+        value=money(result.value), cash_now=money(result.cash), cash_after=money(result.cash_after),
+        cash_after_low=result.cash_after < 0 or result.cash_after < result.min_cash, buys=money(result.buys),
+        sells=money(result.sells), brokerage=money(result.brokerage), min_cash=money(result.min_cash))
 
 
 @dataclasses.dataclass
@@ -333,14 +353,7 @@ class TPDisplay(rx.State, mixin=True):
     tp_model: str = ""
     has_result: bool = False
     steps: list[Step] = []
-    value: str = ""
-    cash_now: str = ""
-    cash_after: str = ""
-    cash_after_low: bool = False
-    buys: str = ""
-    sells: str = ""
-    brokerage: str = ""
-    min_cash: str = ""
+    figures: TPFigures = TPFigures()
     classes: list[TPClass] = []
     groups: list[GroupRow] = []
     notes: list[str] = []
@@ -360,10 +373,7 @@ class TPDisplay(rx.State, mixin=True):
         self.steps = build_steps(t) if t else []
         result = view.result if view else None
         self.has_result = result is not None
-        self.value, self.cash_now, self.cash_after, self.buys, self.sells, self.brokerage, self.min_cash = (
-            (money(result.value), money(result.cash), money(result.cash_after), money(result.buys),
-             money(result.sells), money(result.brokerage), money(result.min_cash)) if result else ("",) * 7)
-        self.cash_after_low = bool(result and (result.cash_after < 0 or result.cash_after < result.min_cash))
+        self.figures = build_figures(result) if result else TPFigures()
         self.classes = build_classes(result, view.names) if result else []
         self.groups = build_groups(result, view.names) if result else []
         self.notes = _texts(result.reasons) if result else []

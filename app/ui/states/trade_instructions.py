@@ -31,6 +31,7 @@ from app.ui.display import input_number, iso_moment, money, price_2_to_6dp, unit
 from app.ui.states.advice_versions import AdviceScreen, AdviceVersions, load_failed
 from app.ui.toolkit.lists import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
+from app.ui.toolkit.rows import TradeTotals
 from app.ui.toolkit.screen import Confirm, FormDialog, events, guarded
 from app.ui.parse import positive_int as _int
 
@@ -91,6 +92,13 @@ class NoteRow:
     state_label: str = ""
     awaiting: bool = False
     choice: str = ""
+
+
+@dataclasses.dataclass
+class TISummary(TradeTotals):
+    """The summary figures: the trades' totals and the portfolio's minimum trade amount."""
+
+    min_trade_amount: str = ""
 
 
 @dataclasses.dataclass
@@ -172,10 +180,7 @@ class TradeInstructionsState(Confirm, FormDialog, AdviceScreen, AppState):
     acted_at: str = ""
     auto_approve_at: str = ""
     error_message: str = ""
-    buys: str = ""
-    sells: str = ""
-    brokerage: str = ""
-    min_trade_amount: str = ""
+    summary: TISummary = TISummary()
     transactions: list[TxRow] = []
     notes: list[NoteRow] = []
 
@@ -239,8 +244,8 @@ class TradeInstructionsState(Confirm, FormDialog, AdviceScreen, AppState):
         if ti is None:
             self._ti_id = self._row_version = self.version = 0
             self.status = self.status_label = self.actor_label = self.acted_by = self.acted_at = ""
-            self.auto_approve_at = self.error_message = self.buys = self.sells = ""
-            self.brokerage = self.min_trade_amount = ""
+            self.auto_approve_at = self.error_message = ""
+            self.summary = TISummary()
             return
         self._ti_id, self._row_version, self.version = ti.id, ti.row_version, ti.version
         self.status, self.status_label, self.actor_label = ti.status.value, ti.status_label, ti.actor_label
@@ -248,8 +253,8 @@ class TradeInstructionsState(Confirm, FormDialog, AdviceScreen, AppState):
         self.acted_by, self.acted_at = name_of(person), iso_moment(moment)
         self.auto_approve_at = iso_moment(ti.auto_approve_at)
         self.error_message = (ti.error_message or "") if ti.status is TIStatus.FAILED else ""
-        self.buys, self.sells = money(ti.buys), money(ti.sells)
-        self.brokerage, self.min_trade_amount = money(ti.brokerage), money(ti.min_trade_amount)
+        self.summary = TISummary(buys=money(ti.buys), sells=money(ti.sells), brokerage=money(ti.brokerage),
+                                 min_trade_amount=money(ti.min_trade_amount))
 
     def _load(self, actor: Actor) -> None:
         version = self._version_param() if self.is_version_view else None

@@ -105,3 +105,14 @@ class TotalBar:
 def total_bar(total: Decimal, color_of: Callable[[Decimal], str]) -> TotalBar:
     """The bar of `total`, coloured by the rule of what it adds up (app.domain.allocations)."""
     return TotalBar(label=total_text(total), width=bar_width(total), color=color_of(total))
+
+
+# ---- trade totals: the target portfolio's and the trade recommendations' summary figures ----------
+@dataclasses.dataclass
+class TradeTotals:
+    """What a set of trades adds up to, as money texts: bought, sold and the brokerage paid on them."""
+
+    buys: str = ""
+    sells: str = ""
+    brokerage: str = ""
+
