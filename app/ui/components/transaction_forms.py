@@ -20,8 +20,8 @@ import reflex as rx
 
 from app.domain import transaction_rules as rules
 from app.ui.components.widgets import (
-    SPREADSHEET_ACCEPT, cancel_button, close_button, confirm_dialog, confirm_dialog_of, field, field_error,
-    file_drop_zone, modal, text_input, upload_button,
+    cancel_button, close_button, confirm_dialog, confirm_dialog_of, field, field_error, modal,
+    spreadsheet_drop_zone, text_input, upload_button,
 )
 from app.ui.states.transactions import (
     ASSET_STATUS_OPTIONS, CASH_FORM_OPTIONS, CASH_STATUS_OPTIONS, FORM_OPTIONS, UPLOAD_FAILED, UPLOAD_ID, Detail,
@@ -220,8 +220,7 @@ def delete_confirm(S: Any) -> rx.Component:
 
 # ---- upload --------------------------------------------------------------------------------------
 def upload_modal(S: Any) -> rx.Component:
-    zone = file_drop_zone(UPLOAD_ID, "Drop a CSV or Excel (.xlsx) file here, or click to choose one",
-                          accept=SPREADSHEET_ACCEPT)
+    zone = spreadsheet_drop_zone(UPLOAD_ID)
     confirm = upload_button("Upload", UPLOAD_ID, S.upload, S.no_file, S.uploading)
     return modal(
         "Upload transactions",
@@ -277,6 +276,14 @@ def _cm_date(S: Any, key: str, label: str, required: bool = False, id_: str = ""
                  required=required)
 
 
+def _form_footer(S: Any, prefix: str) -> rx.Component:
+    """Cancel and Save of a cash screen form dialog (ids <prefix>-cancel, <prefix>-save)."""
+    return _footer(
+        cancel_button(type="button", on_click=S.close_form, id=f"{prefix}-cancel"),
+        rx.button("Save", type="button", on_click=S.save_form, loading=S.saving, id=f"{prefix}-save"),
+    )
+
+
 def cash_transaction_modal(S: Any) -> rx.Component:
     """A withdrawal, credit or income (spec 002 s2)."""
     type_error = S.form_errors.get("type", "")
@@ -301,10 +308,7 @@ def cash_transaction_modal(S: Any) -> rx.Component:
                                               color_scheme=rx.cond(description_error != "", "red", "gray")),
                   error=description_error),
             rx.text("Only executed transactions count in the balance.", size="1", color=rx.color("gray", 10)),
-            _footer(
-                cancel_button(type="button", on_click=S.close_form, id="cm-cancel"),
-                rx.button("Save", type="button", on_click=S.save_form, loading=S.saving, id="cm-save"),
-            ),
+            _form_footer(S, "cm"),
             spacing="3", width="100%",
         ),
         open_=S.form_open & (S.form_kind == 'cash'), on_open_change=S.set_form_open, max_width="560px",
@@ -325,10 +329,7 @@ def opening_balance_modal(S: Any) -> rx.Component:
                 _cm_date(S, "trade_at", "Date", required=True, id_="ob-date"),
                 columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
             ),
-            _footer(
-                cancel_button(type="button", on_click=S.close_form, id="ob-cancel"),
-                rx.button("Save", type="button", on_click=S.save_form, loading=S.saving, id="ob-save"),
-            ),
+            _form_footer(S, "ob"),
             spacing="3", width="100%",
         ),
         open_=S.form_open & (S.form_kind == 'opening'), on_open_change=S.set_form_open, max_width="480px",
