@@ -156,6 +156,12 @@ def file_drop_zone(upload_id: str, prompt: str, note: Any = None, file_name_id: 
     )
 
 
+def spreadsheet_drop_zone(upload_id: str) -> rx.Component:
+    """The drop zone of a CSV or Excel (.xlsx) file."""
+    return file_drop_zone(upload_id, "Drop a CSV or Excel (.xlsx) file here, or click to choose one",
+                          accept=SPREADSHEET_ACCEPT)
+
+
 def upload_button(label: str, upload_id: str, on_upload: Any, on_no_file: Any, loading: Any,
                   id_: str = "upload-confirm") -> rx.Component:
     """Sends the file of `upload_id` to `on_upload`; with no file chosen it calls `on_no_file` (which

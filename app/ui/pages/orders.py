@@ -11,8 +11,8 @@ from app.domain.orders import CONFIRMATION_COLUMNS
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    cancel_button, download_button, empty_row, field, field_error, file_drop_zone, list_count, list_footer, modal,
-    page_controls, plain_header, SPREADSHEET_ACCEPT, table_card, table_rows, text_input, upload_button,
+    cancel_button, download_button, empty_row, field, field_error, list_count, list_footer, modal, page_controls,
+    plain_header, spreadsheet_drop_zone, table_card, table_rows, text_input, upload_button,
 )
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
@@ -271,8 +271,7 @@ def _reject_dialog() -> rx.Component:
 
 def _upload_modal() -> rx.Component:
     S = OrdersState
-    zone = file_drop_zone(UPLOAD_ID, "Drop a CSV or Excel (.xlsx) file here, or click to choose one",
-                          accept=SPREADSHEET_ACCEPT)
+    zone = spreadsheet_drop_zone(UPLOAD_ID)
     confirm = upload_button("Upload", UPLOAD_ID, S.upload, S.no_file, S.uploading)
     return modal(
         "Upload execution file",
