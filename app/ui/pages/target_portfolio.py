@@ -717,10 +717,8 @@ def versions_page() -> rx.Component:
 
 
 def register(app: rx.App) -> None:
-    on_load = [AppState.check_login, TargetPortfolioState.on_load]
-    app.add_page(target_portfolio_page, route=routes.ROUTES["portfolios.target-portfolio"],
-                 title=f"Target Portfolio | {TITLE}", on_load=on_load)
-    app.add_page(target_portfolio_page, route=routes.ROUTES["portfolios.target-portfolio-version"],
-                 title=f"Target Portfolio | {TITLE}", on_load=on_load)
+    for name in ("portfolios.target-portfolio", "portfolios.target-portfolio-version"):
+        app.add_page(target_portfolio_page, route=routes.ROUTES[name], title=f"Target Portfolio | {TITLE}",
+                     on_load=[AppState.check_login, TargetPortfolioState.on_load])
     app.add_page(versions_page, route=routes.ROUTES["portfolios.target-portfolio-versions"],
                  title=f"Target Portfolio Versions | {TITLE}", on_load=[AppState.check_login, TPVersionsState.on_load])
