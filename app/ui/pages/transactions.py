@@ -70,6 +70,25 @@ def _upload_parts(state: Any) -> rx.Component:
     return rx.fragment(upload_modal(state), upload_failure_dialog(state))
 
 
+def _ledger_actions(state: Any, prefix: str, links: list[tuple[str, str, Any, str]], can_upload: Any) -> rx.Component:
+    """A ledger's Actions menu (ids <prefix>-actions, <prefix>-upload): its links to the portfolio's
+    other ledgers (icon, label, url, id), then Upload transactions for those who may add them."""
+    item = rx.menu.item
+    return rx.menu.root(
+        rx.menu.trigger(rx.button("Actions", rx.icon("chevron-down", size=14), variant="soft", id=f"{prefix}-actions")),
+        rx.menu.content(
+            *[item(rx.icon(icon, size=14), label, on_click=AppState.navigate(url), id=id_)
+              for icon, label, url, id_ in links],
+            rx.cond(can_upload, rx.fragment(
+                rx.menu.separator(),
+                item(rx.icon("upload", size=14), "Upload transactions", on_click=state.open_upload,
+                     id=f"{prefix}-upload"),
+            )),
+            align="end",
+        ),
+    )
+
+
 def _asset_parts(state: Any, picker: bool = False) -> rx.Component:
     """The asset transaction modal with its confirmations (and, where transactions are added, the
     asset picker)."""
@@ -92,20 +111,8 @@ def _cash_actions() -> rx.Component:
             align="end",
         ),
     )
-    more = rx.menu.root(
-        rx.menu.trigger(rx.button("Actions", rx.icon("chevron-down", size=14), variant="soft", id="cash-actions")),
-        rx.menu.content(
-            item(rx.icon("arrow-left-right", size=14), "Asset transactions", on_click=AppState.navigate(C.assets_url),
-                 id="cash-to-assets"),
-            item(rx.icon("landmark", size=14), "Term deposits", on_click=AppState.navigate(C.deposits_url),
-                 id="cash-to-deposits"),
-            rx.cond(C.can_edit, rx.fragment(
-                rx.menu.separator(),
-                item(rx.icon("upload", size=14), "Upload transactions", on_click=C.open_upload, id="cash-upload"),
-            )),
-            align="end",
-        ),
-    )
+    more = _ledger_actions(C, "cash", [("arrow-left-right", "Asset transactions", C.assets_url, "cash-to-assets"),
+                                       ("landmark", "Term deposits", C.deposits_url, "cash-to-deposits")], C.can_edit)
     return rx.hstack(rx.cond(C.can_edit, add_menu), more, spacing="2", align="center")
 
 
@@ -208,19 +215,7 @@ def cash_transactions_page() -> rx.Component:
 
 # ---- portfolios.asset-transactions -----------------------------------------------------------------
 def _asset_actions() -> rx.Component:
-    item = rx.menu.item
-    more = rx.menu.root(
-        rx.menu.trigger(rx.button("Actions", rx.icon("chevron-down", size=14), variant="soft", id="asset-actions")),
-        rx.menu.content(
-            item(rx.icon("wallet", size=14), "Cash transactions", on_click=AppState.navigate(A.cash_url),
-                 id="assets-to-cash"),
-            rx.cond(A.can_act, rx.fragment(
-                rx.menu.separator(),
-                item(rx.icon("upload", size=14), "Upload transactions", on_click=A.open_upload, id="asset-upload"),
-            )),
-            align="end",
-        ),
-    )
+    more = _ledger_actions(A, "asset", [("wallet", "Cash transactions", A.cash_url, "assets-to-cash")], A.can_act)
     add = rx.button(rx.icon("plus", size=14), "Add transaction", on_click=A.open_add("purchase", ""), id="asset-add")
     return rx.hstack(rx.cond(A.can_act, add), more, spacing="2", align="center")
 
@@ -392,11 +387,9 @@ def asset_transactions_page() -> rx.Component:
 
 
 def register(app: rx.App) -> None:
-    on_cash = [AppState.check_login, CashTransactionsState.on_load]
-    on_assets = [AppState.check_login, AssetTransactionsState.on_load]
-    app.add_page(cash_transactions_page, route=routes.ROUTES["portfolios.cash-transactions"],
-                 title=f"Cash transactions | {TITLE}", on_load=on_cash)
-    app.add_page(asset_transactions_page, route=routes.ROUTES["portfolios.asset-transactions"],
-                 title=f"Asset transactions | {TITLE}", on_load=on_assets)
-    app.add_page(asset_transactions_page, route=routes.ROUTES["portfolios.add-transaction"],
-                 title=f"Add transaction | {TITLE}", on_load=on_assets)
+    for name, component, state, title in (
+            ("portfolios.cash-transactions", cash_transactions_page, CashTransactionsState, "Cash transactions"),
+            ("portfolios.asset-transactions", asset_transactions_page, AssetTransactionsState, "Asset transactions"),
+            ("portfolios.add-transaction", asset_transactions_page, AssetTransactionsState, "Add transaction")):
+        app.add_page(component, route=routes.ROUTES[name], title=f"{title} | {TITLE}",
+                     on_load=[AppState.check_login, state.on_load])
