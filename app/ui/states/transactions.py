@@ -124,43 +124,41 @@ def _can_act(actor: Actor) -> bool:
 
 
 @dataclasses.dataclass
-class CashRow:
+class LedgerRow:
+    """What a cash and an asset transaction's row share: its day, amount and description, its status
+    badge, and whether the user may edit or delete it."""
+
     id: int = 0
     date: str = ""
-    settlement: str = ""
-    klass: str = ""
-    asset: str = ""
-    description: str = ""
     amount: str = ""
-    negative: bool = False
+    description: str = ""
     status: str = ""
     status_label: str = ""
     status_color: str = "gray"
-    counted: bool = True
-    is_opening: bool = False
-    form: str = ""
-    linked_id: int = 0          # its asset transaction (a listed asset's), 0 for none or a deposit's
-    is_deposit: bool = False
     can_edit: bool = False
     can_delete: bool = False
 
 
 @dataclasses.dataclass
-class TxRow:
-    id: int = 0
-    date: str = ""
+class CashRow(LedgerRow):
+    settlement: str = ""
+    klass: str = ""
+    asset: str = ""
+    negative: bool = False      # the amount is below zero
+    counted: bool = True
+    is_opening: bool = False
+    form: str = ""
+    linked_id: int = 0          # its asset transaction (a listed asset's), 0 for none or a deposit's
+    is_deposit: bool = False
+
+
+@dataclasses.dataclass
+class TxRow(LedgerRow):
     type_label: str = ""
-    status: str = ""
-    status_label: str = ""
-    status_color: str = "gray"
     quantity: str = ""
-    negative: bool = False
+    negative: bool = False      # the quantity is below zero
     price: str = ""
-    amount: str = ""
     fee: str = ""
-    description: str = ""
-    can_edit: bool = False
-    can_delete: bool = False
 
 
 @dataclasses.dataclass
