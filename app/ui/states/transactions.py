@@ -305,8 +305,11 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
         return AppState._fail(self, exc)
 
     def _open_screen(self, actor: Actor) -> Any:
-        """on_load after the screen's own resets: the portfolio's head and the screen's rows; a failure
-        says so and goes back to the portfolios."""
+        """on_load after the screen's own resets: no rows and no head while loading, then the
+        portfolio's head and the screen's rows; a failure says so and goes back to the portfolios."""
+        self.loading = True
+        self.rows = []
+        self._clear_header()
         self.page, self.page_size, self.sort, self.order = 1, str(self.DEFAULT_SIZE), "date", "desc"
         self.form_open = self.confirm_open = self.upload_open = self.failure_open = False
         self.portfolio_id = self._portfolio_param() or 0
@@ -679,9 +682,6 @@ class CashTransactionsState(TransactionForms, PortfolioHeader, AppState):
     @rx.event
     @screen_load()
     def on_load(self, actor: Actor):
-        self.loading = True
-        self.rows = []
-        self._clear_header()
         self.detail_open = False
         self.form = _blank(CASH_KEYS)
         self.can_edit = is_staff(actor)
@@ -891,9 +891,6 @@ class AssetTransactionsState(TransactionForms, PortfolioHeader, AppState):
     @rx.event
     @screen_load()
     def on_load(self, actor: Actor):
-        self.loading = True
-        self.rows = []
-        self._clear_header()
         self._first_page = 1
         self.filters = []
         failed = self._open_screen(actor)
