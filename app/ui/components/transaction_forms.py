@@ -276,11 +276,22 @@ def _cm_date(S: Any, key: str, label: str, required: bool = False, id_: str = ""
                  required=required)
 
 
-def _form_footer(S: Any, prefix: str) -> rx.Component:
-    """Cancel and Save of a cash screen form dialog (ids <prefix>-cancel, <prefix>-save)."""
-    return _footer(
-        cancel_button(type="button", on_click=S.close_form, id=f"{prefix}-cancel"),
-        rx.button("Save", type="button", on_click=S.save_form, loading=S.saving, id=f"{prefix}-save"),
+def _cash_form_modal(S: Any, kind: str, prefix: str, title: Any, *parts: rx.Component,
+                     description: rx.Component | None = None, **props: Any) -> rx.Component:
+    """The cash screen's form dialog open on its `kind` of form: `parts`, then Cancel and Save (ids
+    <prefix>-title, <prefix>-cancel, <prefix>-save); `props` style the dialog (max_width, id_)."""
+    return modal(
+        title,
+        description if description is not None else rx.fragment(),
+        rx.vstack(
+            *parts,
+            _footer(
+                cancel_button(type="button", on_click=S.close_form, id=f"{prefix}-cancel"),
+                rx.button("Save", type="button", on_click=S.save_form, loading=S.saving, id=f"{prefix}-save"),
+            ),
+            spacing="3", width="100%",
+        ),
+        open_=S.form_open & (S.form_kind == kind), on_open_change=S.set_form_open, title_id=f"{prefix}-title", **props,
     )
 
 
@@ -289,51 +300,41 @@ def cash_transaction_modal(S: Any) -> rx.Component:
     type_error = S.form_errors.get("type", "")
     status_error = S.form_errors.get("status", "")
     description_error = S.form_errors.get("description", "")
-    return modal(
-        S.cm_title,
-        rx.vstack(
-            rx.grid(
-                field("Type", _select(S.form["type"], CASH_FORM_OPTIONS, lambda v: S.set_form_field("type", v), "cm-type",
-                                      type_error), type_error, required=True),
-                _cm_input(S, "price", "Amount ($)", required=True, input_mode="decimal", placeholder="0.00"),
-                _cm_date(S, "trade_at", "Date", required=True),
-                _cm_date(S, "settlement_at", "Settlement date"),
-                field("Status", _select(S.form["status"], CASH_STATUS_OPTIONS, lambda v: S.set_form_field("status", v),
-                                        "cm-status", status_error), status_error),
-                columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
-            ),
-            field("Description", rx.text_area(value=S.form["description"],
-                                              on_change=lambda v: S.set_form_field("description", v),
-                                              id="cm-description", rows="2", width="100%",
-                                              color_scheme=rx.cond(description_error != "", "red", "gray")),
-                  error=description_error),
-            rx.text("Only executed transactions count in the balance.", size="1", color=rx.color("gray", 10)),
-            _form_footer(S, "cm"),
-            spacing="3", width="100%",
+    return _cash_form_modal(
+        S, "cash", "cm", S.cm_title,
+        rx.grid(
+            field("Type", _select(S.form["type"], CASH_FORM_OPTIONS, lambda v: S.set_form_field("type", v), "cm-type",
+                                  type_error), type_error, required=True),
+            _cm_input(S, "price", "Amount ($)", required=True, input_mode="decimal", placeholder="0.00"),
+            _cm_date(S, "trade_at", "Date", required=True),
+            _cm_date(S, "settlement_at", "Settlement date"),
+            field("Status", _select(S.form["status"], CASH_STATUS_OPTIONS, lambda v: S.set_form_field("status", v),
+                                    "cm-status", status_error), status_error),
+            columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
         ),
-        open_=S.form_open & (S.form_kind == 'cash'), on_open_change=S.set_form_open, max_width="560px",
-        id_="cash-transaction-modal", title_id="cm-title",
+        field("Description", rx.text_area(value=S.form["description"],
+                                          on_change=lambda v: S.set_form_field("description", v),
+                                          id="cm-description", rows="2", width="100%",
+                                          color_scheme=rx.cond(description_error != "", "red", "gray")),
+              error=description_error),
+        rx.text("Only executed transactions count in the balance.", size="1", color=rx.color("gray", 10)),
+        max_width="560px", id_="cash-transaction-modal",
     )
 
 
 def opening_balance_modal(S: Any) -> rx.Component:
     """The cash screen's form dialog with its price and trade_at only."""
-    return modal(
-        "Opening balance",
-        rx.dialog.description("The cash the portfolio held when its records here begin.", size="2",
-                              color=rx.color("gray", 10), margin_bottom="12px"),
-        rx.vstack(
-            rx.grid(
-                _cm_input(S, "price", "Amount ($)", required=True, id_="ob-price", input_mode="decimal",
-                          placeholder="0.00"),
-                _cm_date(S, "trade_at", "Date", required=True, id_="ob-date"),
-                columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
-            ),
-            _form_footer(S, "ob"),
-            spacing="3", width="100%",
+    return _cash_form_modal(
+        S, "opening", "ob", "Opening balance",
+        rx.grid(
+            _cm_input(S, "price", "Amount ($)", required=True, id_="ob-price", input_mode="decimal",
+                      placeholder="0.00"),
+            _cm_date(S, "trade_at", "Date", required=True, id_="ob-date"),
+            columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
         ),
-        open_=S.form_open & (S.form_kind == 'opening'), on_open_change=S.set_form_open, max_width="480px",
-        id_="opening-balance-modal", title_id="ob-title",
+        description=rx.dialog.description("The cash the portfolio held when its records here begin.", size="2",
+                                          color=rx.color("gray", 10), margin_bottom="12px"),
+        max_width="480px", id_="opening-balance-modal",
     )
 
 
