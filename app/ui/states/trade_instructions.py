@@ -347,9 +347,13 @@ class TradeInstructionsState(Confirm, FormDialog, AdviceScreen, AppState):
         self._ask_to("confirm")
         return None
 
+    def _transaction(self, key: str) -> TxRow | None:
+        """The shown transaction a browser names by its row key (None for any other key)."""
+        return next((r for r in self.transactions if r.key == key), None)
+
     @rx.event
     def ask_delete(self, key: str):
-        row = next((r for r in self.transactions if r.key == key), None)
+        row = self._transaction(key)
         if row is not None and self.can_edit:
             self._ask_to("delete", row.id)
 
@@ -461,7 +465,7 @@ class TradeInstructionsState(Confirm, FormDialog, AdviceScreen, AppState):
     # ---- inline edit --------------------------------------------------------------------------------
     @rx.event
     def start_edit(self, key: str):
-        row = next((r for r in self.transactions if r.key == key), None)
+        row = self._transaction(key)
         if row is None or not self.can_edit:
             return
         self.editing_key = row.key
@@ -487,7 +491,7 @@ class TradeInstructionsState(Confirm, FormDialog, AdviceScreen, AppState):
     @rx.event
     @guarded
     def save_edit(self):
-        row = next((r for r in self.transactions if r.key == self.editing_key), None)
+        row = self._transaction(self.editing_key)
         if row is None or not self.can_edit:
             return None
         actor = self._actor()
