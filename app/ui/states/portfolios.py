@@ -644,17 +644,25 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
             log.exception("live portfolio validation failed", exc_info=exc)
 
     # ---- setters ---------------------------------------------------------------------------------------
-    @rx.event
-    def set_field(self, key: str, value: str):
-        if not self._editable() or key not in FORM_TEXTS:
+    def _edit(self, **values: Any) -> None:
+        """Fields of the form changed by the user: taken (and the form checked again) only while it
+        may be edited."""
+        if not self._editable():
             return
-        limit = NUMBER_MAX if key in rules.FEE_FIELDS or key == "sell_look_back_period" else TEXT_MAX
-        setattr(self, key, str(value or "")[:limit])
+        for key, value in values.items():
+            setattr(self, key, value)
         self._changed()
 
     @rx.event
+    def set_field(self, key: str, value: str):
+        if key not in FORM_TEXTS:
+            return
+        limit = NUMBER_MAX if key in rules.FEE_FIELDS or key == "sell_look_back_period" else TEXT_MAX
+        self._edit(**{key: str(value or "")[:limit]})
+
+    @rx.event
     def set_select(self, key: str, value: str):
-        if not self._editable() or key not in FORM_SELECTS:
+        if key not in FORM_SELECTS:
             return
         allowed = {
             "type": set(rules.TYPE_TITLES), "tax_treatment": set(rules.TAX_TREATMENTS),
@@ -663,81 +671,61 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
             "adviser_id": {o.value for o in self.adviser_options},
         }[key]
         if value in allowed:
-            setattr(self, key, value)
-            self._changed()
+            self._edit(**{key: value})
 
     @rx.event
     def set_limit(self, key: str, value: str):
-        if not self._editable() or key not in rules.LIMIT_FIELDS:
-            return
-        self.limits = {**self.limits, key: str(value or "")[:NUMBER_MAX]}
-        self._changed()
+        if key in rules.LIMIT_FIELDS:
+            self._edit(limits={**self.limits, key: str(value or "")[:NUMBER_MAX]})
 
     @rx.event
     def set_switch(self, key: str, value: bool):
-        if not self._editable() or key not in FORM_SWITCHES:
-            return
-        setattr(self, key, bool(value))
-        self._changed()
+        if key in FORM_SWITCHES:
+            self._edit(**{key: bool(value)})
 
     @rx.event
     def set_inactive(self, value: bool):
-        if not self._editable() or not self.can_edit_inactive:
-            return
-        self.inactive = bool(value)
-        self._changed()
+        if self.can_edit_inactive:
+            self._edit(inactive=bool(value))
 
     # holders
     @rx.event
     def add_holder(self, user_id: str):
         uid = _int(user_id)
-        if not self._editable() or uid is None or uid not in self._names or any(h.id == uid for h in self.holders):
+        if uid is None or uid not in self._names or any(h.id == uid for h in self.holders):
             return
-        self.holders = self.holders + [HolderLine(id=uid, name=self._names[uid], is_owner=True)]
-        self._changed()
+        self._edit(holders=self.holders + [HolderLine(id=uid, name=self._names[uid], is_owner=True)])
 
     @rx.event
     def remove_holder(self, user_id: Any):
         uid = _int(user_id)
-        if not self._editable():
-            return
-        self.holders = [h for h in self.holders if h.id != uid]
-        self._changed()
+        self._edit(holders=[h for h in self.holders if h.id != uid])
 
     @rx.event
     def set_owner(self, user_id: Any, value: bool):
         uid = _int(user_id)
-        if not self._editable():
-            return
-        self.holders = [dataclasses.replace(h, is_owner=bool(value)) if h.id == uid else h for h in self.holders]
-        self._changed()
+        self._edit(holders=[dataclasses.replace(h, is_owner=bool(value)) if h.id == uid else h for h in self.holders])
 
     # class allocation
     @rx.event
     def add_class(self, class_id: str):
         cid = _int(class_id)
         option = next((c for c in self.class_options if c.class_id == cid), None)
-        if not self._editable() or option is None or any(c.class_id == cid for c in self.classes):
+        if option is None or any(c.class_id == cid for c in self.classes):
             return
-        self.classes = self.classes + [dataclasses.replace(option)]
-        self._changed()
+        self._edit(classes=self.classes + [dataclasses.replace(option)])
 
     @rx.event
     def remove_class(self, class_id: Any):
         cid = _int(class_id)
-        if not self._editable():
-            return
-        self.classes = [c for c in self.classes if c.class_id != cid]
-        self._changed()
+        self._edit(classes=[c for c in self.classes if c.class_id != cid])
 
     @rx.event
     def set_class_field(self, class_id: Any, key: str, value: str):
         cid = _int(class_id)
-        if not self._editable() or key not in ("allocation", "min", "max"):
-            return
-        self.classes = [dataclasses.replace(c, **{key: str(value or "")[:NUMBER_MAX]}) if c.class_id == cid else c
-                        for c in self.classes]
-        self._changed()
+        if key in ("allocation", "min", "max"):
+            self._edit(classes=[dataclasses.replace(c, **{key: str(value or "")[:NUMBER_MAX]}) if c.class_id == cid
+                                else c for c in self.classes])
 
     # exceptions
     def _exception_at(self, index: Any) -> int | None:
@@ -748,19 +736,16 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
     def add_holding_exception(self, holding_id: str):
         hid = _int(holding_id)
         option = next((o for o in self.holding_options if o.value == str(hid)), None)
-        if not self._editable() or option is None or any(e.custom_holding_id == hid for e in self.exceptions):
+        if option is None or any(e.custom_holding_id == hid for e in self.exceptions):
             return
-        self.exceptions = self.exceptions + [ExceptionLine(custom_holding_id=hid, label=option.label,
-                                                           action=rules.ExceptionAction.LOCK.value)]
-        self._changed()
+        self._edit(exceptions=self.exceptions + [ExceptionLine(custom_holding_id=hid, label=option.label,
+                                                               action=rules.ExceptionAction.LOCK.value)])
 
     @rx.event
     def remove_exception(self, index: Any):
         i = self._exception_at(index)
-        if not self._editable() or i is None:
-            return
-        self.exceptions = [e for k, e in enumerate(self.exceptions) if k != i]
-        self._changed()
+        if i is not None:
+            self._edit(exceptions=[e for k, e in enumerate(self.exceptions) if k != i])
 
     @rx.event
     def set_exception_action(self, index: Any, action: str):
@@ -825,10 +810,8 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
 
     @rx.event
     def set_receivers(self, key: str, value: str):
-        if not self._editable() or key not in rules.APPROVAL_TEXTS:
-            return
-        self.receivers = {**self.receivers, key: str(value or "")[:rules.RECEIVERS_MAX]}
-        self._changed()
+        if key in rules.APPROVAL_TEXTS:
+            self._edit(receivers={**self.receivers, key: str(value or "")[:rules.RECEIVERS_MAX]})
 
     # ---- saving -------------------------------------------------------------------------------------------
     def _save(self, actor: Actor, then: str | None):
