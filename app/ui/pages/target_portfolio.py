@@ -670,6 +670,17 @@ def target_portfolio_page() -> rx.Component:
 
 
 # ---- versions -------------------------------------------------------------------------------------------
+def advice_versions_page(state: Any, screen_title: str, table: rx.Component) -> rx.Component:
+    """A portfolio's versions of a piece of advice (`state` mixes in AdviceVersions): the table under
+    '<screen_title> Versions', with Cancel back to the current version."""
+    return page(
+        f"{screen_title} Versions",
+        table,
+        crumbs=portfolio_crumbs(state, (screen_title, state.current_url), ("Versions", None)),
+        actions=cancel_button(on_click=AppState.navigate(state.current_url), id="versions-cancel"),
+    )
+
+
 def _dated(at: Any, by: Any) -> rx.Component:
     return rx.table.cell(
         rx.cond(at != "", rx.vstack(rx.text(rx.moment(at, format=DATE_TIME), size="2"),
@@ -708,12 +719,7 @@ def versions_page() -> rx.Component:
                       empty=empty_row(columns, "No target portfolio versions to show."), id="versions-body")
     footer = list_footer(rx.text(V.count_text, size="1", color=rx.color("gray", 10), id="versions-count"),
                          page_controls(V, VERSION_PAGE_SIZES))
-    return page(
-        "Target Portfolio Versions",
-        table_card(header, body, footer),
-        crumbs=portfolio_crumbs(V, ("Target Portfolio", V.current_url), ("Versions", None)),
-        actions=cancel_button(on_click=AppState.navigate(V.current_url), id="versions-cancel"),
-    )
+    return advice_versions_page(V, "Target Portfolio", table_card(header, body, footer))
 
 
 def register(app: rx.App) -> None:

@@ -15,6 +15,7 @@ from app.ui.components.widgets import (
     cancel_button, clickable_row, download_button, empty_row, field, field_error, list_count, list_footer, modal,
     page_controls, pagination, plain_header, table_card, table_rows, text_input,
 )
+from app.ui.pages.target_portfolio import advice_versions_page
 from app.ui.states.advice_versions import VERSION_PAGE_SIZES
 from app.ui.states.base import AppState
 from app.ui.states.trade_instructions import (
@@ -493,12 +494,7 @@ def versions_page() -> rx.Component:
                       empty=empty_row(6, "There are no trade recommendations for this portfolio yet."),
                       id="versions-table")
     footer = list_footer(list_count(V.showing, id_="versions-showing"), page_controls(V, VERSION_PAGE_SIZES))
-    return page(
-        "Trade Recommendations Versions",
-        table_card(header, body, footer),
-        crumbs=portfolio_crumbs(V, (SCREEN_TITLE, V.current_url), ("Versions", None)),
-        actions=cancel_button(on_click=AppState.navigate(V.current_url), id="versions-cancel"),
-    )
+    return advice_versions_page(V, SCREEN_TITLE, table_card(header, body, footer))
 
 
 def register(app: rx.App) -> None:
