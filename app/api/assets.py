@@ -1,9 +1,12 @@
 """The asset universe: classes, types, assets, lookups, picker search, price history and the price upload."""
 from __future__ import annotations
 
-from fastapi import APIRouter, File, UploadFile
+from typing import Annotated
 
-from app.api.deps import CurrentActor, answers, listing, ok, read_upload
+from fastapi import APIRouter, File, Query, UploadFile
+from pydantic import Field
+
+from app.api.deps import CurrentActor, ListQuery, answers, listing, ok, read_upload
 from app.api.resources import Resource
 from app.domain import prices as price_rules
 from app.services import assets
@@ -54,13 +57,18 @@ asset_types.delete(assets.delete_type)
 
 
 # ---- assets ------------------------------------------------------------------------------------------
+class AssetQuery(ListQuery):
+    """The asset list's query: its page, order (by code unless told) and search, and the list's filters."""
+    sort: str = "code"
+    class_id: str | None = Field(None, alias="classId")
+    type_id: str | None = Field(None, alias="typeId")
+    industry_group_id: str | None = Field(None, alias="industryGroupId")
+    firm_id: str | None = Field(None, alias="firmId")
+
+
 @router.get("/assets", **answers(Page[AssetOut]))
-def list_assets(actor: CurrentActor, limit: str | None = None, offset: str | None = None, sort: str = "code",
-                order: str = "asc", search: str | None = None, classId: str | None = None, typeId: str | None = None,
-                industryGroupId: str | None = None, firmId: str | None = None):
-    return listing(*assets.list_assets(actor=actor, limit=limit, offset=offset, sort=sort, order=order, search=search,
-                                       class_id=classId, type_id=typeId, industry_group_id=industryGroupId,
-                                       firm_id=firmId))
+def list_assets(actor: CurrentActor, query: Annotated[AssetQuery, Query()]):
+    return listing(*assets.list_assets(actor=actor, **query.model_dump()))
 
 
 @router.get("/assets-search", **answers(Page[AssetOut]))

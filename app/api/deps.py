@@ -6,6 +6,7 @@ from typing import Annotated, Any, Optional
 
 from fastapi import Depends, Header, Query, Request
 from fastapi.responses import Response
+from pydantic import BaseModel
 
 from app.api.schemas import Envelope
 from app.domain.errors import ValidationError
@@ -52,6 +53,23 @@ def listing(rows: list[Any], total: int | None = None) -> dict[str, Any]:
     """A list (schemas.Page): its rows and their count, or the total of which they are a page
     (`listing(*service.list_x(...))` for a service that answers (rows, total))."""
     return ok({"rows": rows, "totals": [{"count": len(rows) if total is None else total}]})
+
+
+class ListQuery(BaseModel):
+    """The query of a list screen: a page (`limit` rows from `offset`), its order and the text
+    searched for, as sent (the service reads and checks the numbers). A route takes it, or its
+    own subclass with the list's filters, as `Annotated[ListQuery, Query()]`."""
+    limit: str | None = None
+    offset: str | None = None
+    sort: str = "name"
+    order: str = "asc"
+    search: str | None = None
+
+
+class WholeNumberListQuery(ListQuery):
+    """A list query whose page numbers must be whole numbers (else the request's 400)."""
+    limit: int | None = None
+    offset: int | None = None
 
 
 def portfolio_listing(rows: list[Any], total: int | None = None) -> dict[str, Any]:

@@ -1,9 +1,11 @@
 """Firms: list, read, create, update, delete, logo uploads."""
 from __future__ import annotations
 
-from fastapi import APIRouter, File, Form, UploadFile
+from typing import Annotated
 
-from app.api.deps import CurrentActor, answers, listing, ok, read_upload
+from fastapi import APIRouter, File, Form, Query, UploadFile
+
+from app.api.deps import CurrentActor, WholeNumberListQuery, answers, listing, ok, read_upload
 from app.api.resources import Resource
 from app.services import firms
 
@@ -42,9 +44,8 @@ class FirmBody(ContactBody):
 
 
 @router.get("/firms", **answers(Page[FirmOut]))
-def list_firms(actor: CurrentActor, limit: int | None = None, offset: int | None = None, sort: str = "name",
-               order: str = "asc", search: str | None = None):
-    return listing(*firms.list_firms(actor=actor, limit=limit, offset=offset, sort=sort, order=order, search=search))
+def list_firms(actor: CurrentActor, query: Annotated[WholeNumberListQuery, Query()]):
+    return listing(*firms.list_firms(actor=actor, **query.model_dump()))
 
 
 firm = Resource(router, "/firms", "firm_id", FirmOut, FirmBody, data_of=FirmBody.model_dump)

@@ -20,12 +20,12 @@ GET    /api/institutions                query where (e.g. {"product_types": {"co
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Annotated, Any, Optional, Union
 
-from fastapi import APIRouter, Body as BodyParam, Depends, Query
+from fastapi import APIRouter, Body as BodyParam, Query
 from pydantic import ConfigDict, Field
 
-from app.api.deps import CurrentActor, answers, ok, portfolio_listing
+from app.api.deps import CurrentActor, ListQuery, answers, ok, portfolio_listing
 from app.api.resources import Resource
 from app.api.schemas import Allocation, Amount, Body, CountTotals, Flag, Id, Row, Rows, RowsOf, Sent, sent
 from app.services import portfolios, reference_data
@@ -107,46 +107,33 @@ class ModelIdsBody(Body):
     ids: Optional[Union[list[Id], Id]] = None
 
 
-def _list(actor, model_ids=None, **query):
-    return portfolio_listing(*portfolios.list_portfolios(actor=actor, model_ids=model_ids, **query))
+class PortfolioQuery(ListQuery):
+    """The portfolio list's query: its page, order and search, and the list's filters."""
+    client_id: str | None = None
+    adviser_id: str | None = None
+    firm_id: str | None = None
+    model_id: str | None = None
+    approved: str | None = None
+    tp_calculation: str | None = None
+    tp_bulk_calculation: str | None = None
+    ti_calculation: str | None = None
+    ti_bulk_calculation: str | None = None
+    activity_status: str | None = Field(None, alias="activityStatus")
+    broker_id: str | None = None
 
 
-def _query(
-    limit: str | None = None,
-    offset: str | None = None,
-    sort: str = "name",
-    order: str = "asc",
-    client_id: str | None = None,
-    adviser_id: str | None = None,
-    firm_id: str | None = None,
-    model_id: str | None = None,
-    approved: str | None = None,
-    tp_calculation: str | None = None,
-    tp_bulk_calculation: str | None = None,
-    ti_calculation: str | None = None,
-    ti_bulk_calculation: str | None = None,
-    activity_status: str | None = Query(None, alias="activityStatus"),
-    search: str | None = None,
-    broker_id: str | None = None,
-) -> dict[str, Any]:
-    return dict(limit=limit, offset=offset, sort=sort, order=order, client_id=client_id, adviser_id=adviser_id,
-                firm_id=firm_id, model_id=model_id, approved=approved, tp_calculation=tp_calculation,
-                tp_bulk_calculation=tp_bulk_calculation, ti_calculation=ti_calculation,
-                ti_bulk_calculation=ti_bulk_calculation, activity_status=activity_status, search=search,
-                broker_id=broker_id)
-
-
-Listing = Depends(_query)
+def _list(actor, query: PortfolioQuery, model_ids=None):
+    return portfolio_listing(*portfolios.list_portfolios(actor=actor, model_ids=model_ids, **query.model_dump()))
 
 
 @router.get("/investments", **answers(CountTotals[PortfolioOut]))
-def list_investments(actor: CurrentActor, query: dict = Listing):
-    return _list(actor, **query)
+def list_investments(actor: CurrentActor, query: Annotated[PortfolioQuery, Query()]):
+    return _list(actor, query)
 
 
 @router.post("/investments-by-models", **answers(CountTotals[PortfolioOut]))
 def list_investments_by_models(
-    actor: CurrentActor, query: dict = Listing,
+    actor: CurrentActor, query: Annotated[PortfolioQuery, Query()],
     body: Optional[Union[list[Id], ModelIdsBody, Id]] = BodyParam(None, description="[1, 2] or {\"model_ids\": [1, 2]}"),
 ):
     ids: Any = body
@@ -155,7 +142,7 @@ def list_investments_by_models(
         ids = data.get("model_ids", data.get("modelIds", data.get("ids", [])))
     if not isinstance(ids, list):
         ids = [ids] if ids is not None else []
-    return _list(actor, model_ids=ids, **query)
+    return _list(actor, query, model_ids=ids)
 
 
 @router.get("/investments-form-options", **answers(PortfolioFormOptionsOut))

@@ -14,12 +14,12 @@ GET    /api/models-form-options              query firmId -> classes, types, ind
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Annotated, Any, Optional, Union
 
 from fastapi import APIRouter, Query
 from pydantic import ConfigDict, Field
 
-from app.api.deps import CurrentActor, answers, listing, ok
+from app.api.deps import CurrentActor, ListQuery, answers, listing, ok
 from app.api.resources import Resource
 from app.api.schemas import Allocation, Amount, Body, Flag, Id, Page, Row, RowsOf, Sent
 from app.services import models
@@ -98,26 +98,19 @@ class ModelBody(Body):
     commentaries: RowsOf(CommentaryRow) = None
 
 
+class ModelQuery(ListQuery):
+    """The model list's query: its page, order and search, and the list's filters."""
+    link: str | None = None
+    firm_id: str | None = Field(None, alias="firmId")
+    tp_calculation: str | None = None
+    tr_calculation: str | None = None
+    str_upload: str | None = None
+    recommendations_upload: str | None = None
+
+
 @router.get("/models", **answers(Page[ModelOut]))
-def list_models(
-    actor: CurrentActor,
-    limit: str | None = None,
-    offset: str | None = None,
-    sort: str = "name",
-    order: str = "asc",
-    search: str | None = None,
-    link: str | None = None,
-    firm_id: str | None = Query(None, alias="firmId"),
-    tp_calculation: str | None = None,
-    tr_calculation: str | None = None,
-    str_upload: str | None = None,
-    recommendations_upload: str | None = None,
-):
-    return listing(*models.list_models(
-        actor=actor, limit=limit, offset=offset, sort=sort, order=order, search=search, firm_id=firm_id, link=link,
-        tp_calculation=tp_calculation, tr_calculation=tr_calculation, str_upload=str_upload,
-        recommendations_upload=recommendations_upload,
-    ))
+def list_models(actor: CurrentActor, query: Annotated[ModelQuery, Query()]):
+    return listing(*models.list_models(actor=actor, **query.model_dump()))
 
 
 @router.get("/models-form-options", **answers(ModelFormOptionsOut))

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Optional
 from fastapi import APIRouter, File, Query, Request, UploadFile
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.deps import CurrentActor, answers, listing, ok, read_upload
+from app.api.deps import CurrentActor, WholeNumberListQuery, answers, listing, ok, read_upload
 from app.api.resources import Resource
 from app.domain.errors import ValidationError
 from app.domain.permissions import Actor
@@ -125,16 +125,12 @@ async def default_logo(actor: CurrentActor, request: Request):
 @router.get("/users", **answers(Page[UserOut]))
 def list_users(
     actor: CurrentActor,
+    query: Annotated[WholeNumberListQuery, Query()],
     role: Annotated[list[str] | None, Query(alias="role[]")] = None,
     status: Annotated[list[str] | None, Query(alias="status[]")] = None,
-    search: str | None = None,
     firm_id: str | None = None,
     model_id: str | None = None,
     adviser_id: str | None = None,
-    limit: int | None = None,
-    offset: int | None = None,
-    sort: str = "name",
-    order: str = "asc",
     created_at: str | None = None,
     logined_at: str | None = None,
     shortened: int = 0,
@@ -143,10 +139,9 @@ def list_users(
     created_from, created_to = _range(created_at, "created_at")
     logined_from, logined_to = _range(logined_at, "logined_at")
     return listing(*users.list_users(
-        actor=actor, roles=role, statuses=status, search=search, firm_id=firm_id, adviser_id=adviser_id,
+        actor=actor, roles=role, statuses=status, firm_id=firm_id, adviser_id=adviser_id,
         created_from=created_from, created_to=created_to, logined_from=logined_from, logined_to=logined_to,
-        limit=limit, offset=offset, sort=sort, order=order, include_current_user=bool(include_current_user),
-        shortened=bool(shortened),
+        include_current_user=bool(include_current_user), shortened=bool(shortened), **query.model_dump(),
     ))
 
 
