@@ -15,9 +15,10 @@ firmId: a superuser's firm, or -1 for All firms; others always get their own fir
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Annotated, Any, Optional
 
 from fastapi import APIRouter, Query, Request
+from pydantic import BaseModel, Field
 
 from app.api.deps import ClientOffset, CurrentActor, answers, download, ok
 from app.services import advice_reports as reports
@@ -37,37 +38,40 @@ def _statuses(request: Request) -> list[str]:
     return q.getlist("targetPortfolioStatus") + q.getlist("targetPortfolioStatus[]")
 
 
-def _answer(actor, kind: str, file_type: Optional[str], client_offset: Optional[str], **query: Any):
-    if file_type not in (None, ""):
-        result = reports.export(actor=actor, kind=kind, file_type=file_type, client_offset=client_offset, **query)
+class ReportQuery(BaseModel):
+    """The query both reports take (targetPortfolioStatus is read as repeated: see _statuses)."""
+    order: Optional[str] = None
+    sort: Optional[str] = None
+    firm_id: Optional[str] = Field(None, alias="firmId")
+    file_type: Optional[str] = Field(None, alias="fileType")
+    target_portfolio_status: Optional[str] = Field(None, alias="targetPortfolioStatus")
+    limit: Optional[str] = None
+    offset: Optional[str] = None
+
+
+class PendingReportQuery(ReportQuery):
+    not_enough_cash: Optional[str] = Field(None, alias="notEnoughCash")
+
+
+def _answer(actor, kind: str, request: Request, client_offset: Optional[str], query: ReportQuery):
+    """The report as JSON, its rows paged by limit and offset; or with fileType the whole report as that file."""
+    filters = query.model_dump(exclude={"file_type", "target_portfolio_status", "limit", "offset"})
+    filters["status"] = _statuses(request)
+    if query.file_type:
+        result = reports.export(actor=actor, kind=kind, file_type=query.file_type, client_offset=client_offset,
+                                **filters)
         return download(result.name, result.data, result.media_type)
     loader = reports.cash_report if kind == reports.CASH else reports.pending_report
-    return ok(reports.report_json(loader(actor=actor, **query)))
+    return ok(reports.report_json(loader(actor=actor, limit=query.limit, offset=query.offset, **filters)))
 
 
 @router.get("/target-portfolios-cash-report/generate", **answers(ReportOut), responses=_RESPONSES)
-def cash_report(actor: CurrentActor, request: Request, client_offset: ClientOffset = None,
-                order: Optional[str] = None, sort: Optional[str] = None,
-                firm_id: Optional[str] = Query(None, alias="firmId"),
-                file_type: Optional[str] = Query(None, alias="fileType"),
-                target_portfolio_status: Optional[str] = Query(None, alias="targetPortfolioStatus"),
-                limit: Optional[str] = None, offset: Optional[str] = None):
-    query: dict[str, Any] = dict(firm_id=firm_id, status=_statuses(request), sort=sort, order=order)
-    if not file_type:
-        query.update(limit=limit, offset=offset)
-    return _answer(actor, reports.CASH, file_type, client_offset, **query)
+def cash_report(actor: CurrentActor, request: Request, query: Annotated[ReportQuery, Query()],
+                client_offset: ClientOffset = None):
+    return _answer(actor, reports.CASH, request, client_offset, query)
 
 
 @router.get("/target-portfolios-pending-report/generate", **answers(ReportOut), responses=_RESPONSES)
-def pending_report(actor: CurrentActor, request: Request, client_offset: ClientOffset = None,
-                   order: Optional[str] = None, sort: Optional[str] = None,
-                   firm_id: Optional[str] = Query(None, alias="firmId"),
-                   file_type: Optional[str] = Query(None, alias="fileType"),
-                   target_portfolio_status: Optional[str] = Query(None, alias="targetPortfolioStatus"),
-                   not_enough_cash: Optional[str] = Query(None, alias="notEnoughCash"),
-                   limit: Optional[str] = None, offset: Optional[str] = None):
-    query: dict[str, Any] = dict(firm_id=firm_id, status=_statuses(request), not_enough_cash=not_enough_cash,
-                                 sort=sort, order=order)
-    if not file_type:
-        query.update(limit=limit, offset=offset)
-    return _answer(actor, reports.PENDING, file_type, client_offset, **query)
+def pending_report(actor: CurrentActor, request: Request, query: Annotated[PendingReportQuery, Query()],
+                   client_offset: ClientOffset = None):
+    return _answer(actor, reports.PENDING, request, client_offset, query)
