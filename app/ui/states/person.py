@@ -4,8 +4,10 @@ validation), the validate-after-the-first-submit cycle and "save, then leave".
 
 A screen state mixes this in (`class X(PersonForm, AppState)`) and implements
 `_person_editable()` (may the details change now?), `_validate()` (all its field errors),
-`_show_errors(errors)`, `_save()` -> (saved, events) and `_leave_fallback()` (where "save, then
-leave" goes when the user was going nowhere in particular)."""
+`_show_errors(errors)`, `_write(actor)` (send the form to the service; the saved result, or None
+when there is nothing to save), `_saved(result)` (the events once it is saved) and
+`_leave_fallback()` (where "save, then leave" goes when the user was going nowhere in particular).
+The screen also mixes in ImageStaging: the photo and signature it stages are written with the form."""
 from __future__ import annotations
 
 from typing import Any
@@ -13,8 +15,10 @@ from typing import Any
 import reflex as rx
 
 from app.domain import validators
-from app.domain.errors import INVALID_FORM
+from app.domain.errors import INVALID_FORM, DomainError, ValidationError
+from app.domain.permissions import Actor
 from app.ui.states.base import toast_error
+from app.ui.toolkit.screen import events
 
 # field -> the longest text kept from the browser
 PERSON_FIELDS = {"first_name": 200, "last_name": 200, "preferred_name": 200, "email": 320, "phone": 60}
@@ -38,7 +42,10 @@ class PersonForm(rx.State, mixin=True):
     def _show_errors(self, errors: dict[str, str]) -> None:  # pragma: no cover
         raise NotImplementedError
 
-    def _save(self) -> tuple[bool, list[Any]]:  # pragma: no cover
+    def _write(self, actor: Actor) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+    def _saved(self, result: Any) -> list[Any]:  # pragma: no cover
         raise NotImplementedError
 
     def _leave_fallback(self) -> str:  # pragma: no cover
@@ -67,6 +74,26 @@ class PersonForm(rx.State, mixin=True):
         errors = self._validate()
         self._show_errors(errors)
         return None if errors.ok else [toast_error(INVALID_FORM)]
+
+    def _save(self) -> tuple[bool, list[Any]]:
+        """(saved, events to return): check every field, send the form, and show the service's
+        field and image errors when it refuses it."""
+        invalid = self._check_submitted()
+        if invalid:
+            return False, invalid
+        try:
+            result = self._write(self._actor())
+        except ValidationError as exc:
+            self._show_errors({**self.errors, **exc.fields})
+            self._show_image_errors(exc.fields)
+            return False, events(self._fail(exc))
+        except DomainError as exc:
+            return False, events(self._fail(exc))
+        if result is None:
+            return False, []
+        self.form_dirty = False
+        self.submitted = False
+        return True, self._saved(result)
 
     # ---- events ------------------------------------------------------------------------------
     @rx.event

@@ -8,14 +8,13 @@ from typing import Any, ClassVar
 import reflex as rx
 
 from app.domain import validators as v
-from app.domain.errors import DomainError, ValidationError
 from app.domain.permissions import Actor, home_route
 from app.domain.roles import Role
 from app.domain.users import clean_new_password, clean_person
 from app.services import users
 from app.ui import routes
 from app.ui.parse import form_text
-from app.ui.states.base import AppState, toast_error, toast_success
+from app.ui.states.base import AppState, toast_success
 from app.ui.states.images import ImageStaging
 from app.ui.states.person import PersonForm
 from app.ui.toolkit.screen import Viewer, guarded, screen_load
@@ -118,42 +117,32 @@ class ProfileState(Viewer, PersonForm, ImageStaging, AppState):
         return True
 
     # ---- save -----------------------------------------------------------------------------------
-    def _save(self) -> tuple[bool, list[Any]]:
-        invalid = self._check_submitted()
-        if invalid:
-            return False, invalid
-        try:
-            actor = self._actor()
-            data: dict[str, Any] = {"version": self._version,
-                                    "isPhotoRemoved": self._image_removed("photo"),
-                                    "isSignatureRemoved": self._image_removed("signature")}
-            if actor.role is not Role.CLIENT:
-                data.update(self._person())
-            if self._wants_password():
-                data.update(oldPassword=self._old_password, password=self._new_password, rptPassword=self._rpt_password)
-            result = users.update_me(actor=actor, data=data)
-            message = result.get("message", users.PROFILE_UPDATED)
-            if self._image_removed("logo") and actor.is_superuser:
-                users.remove_default_logo(actor=actor)
-            for slot, mime, payload in self._staged_images():
-                users.set_user_image(actor=actor, user_id=actor.id, kind=slot, content_type=mime, data=payload)
-            self._fill(users.get_me(actor=actor))
-            self._load_identity(actor)
-        except ValidationError as exc:
-            self._show_errors({**self.errors, **{k: t for k, t in exc.fields.items() if k in PROFILE_FIELDS}})
-            self._show_image_errors(exc.fields)
-            return False, [toast_error(exc.message)]
-        except DomainError as exc:
-            failed = self._fail(exc)
-            return False, failed if isinstance(failed, list) else [failed]
-        self.form_dirty = False
-        self.submitted = False
+    def _write(self, actor: Actor) -> str:
+        """Save the profile, its images and (for the superuser) the default logo; the service's message."""
+        data: dict[str, Any] = {"version": self._version,
+                                "isPhotoRemoved": self._image_removed("photo"),
+                                "isSignatureRemoved": self._image_removed("signature")}
+        if actor.role is not Role.CLIENT:
+            data.update(self._person())
+        if self._wants_password():
+            data.update(oldPassword=self._old_password, password=self._new_password, rptPassword=self._rpt_password)
+        result = users.update_me(actor=actor, data=data)
+        message = result.get("message", users.PROFILE_UPDATED)
+        if self._image_removed("logo") and actor.is_superuser:
+            users.remove_default_logo(actor=actor)
+        for slot, mime, payload in self._staged_images():
+            users.set_user_image(actor=actor, user_id=actor.id, kind=slot, content_type=mime, data=payload)
+        self._fill(users.get_me(actor=actor))
+        self._load_identity(actor)
+        return message
+
+    def _saved(self, message: str) -> list[Any]:
         self._show_errors({})
         if message != users.PROFILE_UPDATED:
             self.email_message = message
-            return True, [rx.toast.success(users.PROFILE_UPDATED, description=message, position="top-right", duration=8000),
-                          *_CLEAR_PASSWORDS]
-        return True, [toast_success(users.PROFILE_UPDATED), *_CLEAR_PASSWORDS]
+            return [rx.toast.success(users.PROFILE_UPDATED, description=message, position="top-right", duration=8000),
+                    *_CLEAR_PASSWORDS]
+        return [toast_success(users.PROFILE_UPDATED), *_CLEAR_PASSWORDS]
 
     @rx.event
     def save(self, _form: dict | None = None):

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 import reflex as rx
 
 from app.domain import validators as v
-from app.domain.errors import DomainError, PermissionDenied, ValidationError
+from app.domain.errors import PermissionDenied
 from app.domain.permissions import (
     NOT_ALLOWED, Actor, can_delete_user, can_edit_user, creatable_roles, visible_roles,
 )
@@ -520,45 +520,33 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
         return [toast_success(users.DELETED), rx.redirect(self._list_url())]
 
     # ---- save -------------------------------------------------------------------------------------
-    def _save(self) -> tuple[bool, list[Any]]:
-        """(saved, events to return)."""
-        invalid = self._check_submitted()
-        if invalid:
-            return False, invalid
-        try:
-            actor = self._actor()
-            data: dict[str, Any] = {**self._person(), "role": self.role}
-            if actor.is_superuser:
-                data["firm_id"] = _int(self.firm_id)
-            data["adviser_id"] = _int(self.adviser_id) if self.role == Role.CLIENT.value else None
-            if self.mode == "new":
-                data["status"] = UserStatus.ACTIVE.value
-                result = users.create_user(actor=actor, data=data)
-            elif self.mode == "edit" and self.can_edit:
-                data.update(status=self.status, version=self._version,
-                            isPhotoRemoved=self._image_removed("photo"), isSignatureRemoved=self._image_removed("signature"))
-                result = users.update_user(actor=actor, user_id=self._user_id, data=data)
-            else:
-                return False, []
-            for slot, mime, payload in self._staged_images():
-                result = users.set_user_image(actor=actor, user_id=result["id"], kind=slot, content_type=mime, data=payload)
-        except ValidationError as exc:
-            self._show_errors({**self.errors, **{k: t for k, t in exc.fields.items() if k in FORM_FIELDS}})
-            self._show_image_errors(exc.fields)
-            return False, events(self._fail(exc))
-        except DomainError as exc:
-            return False, events(self._fail(exc))
-        created = self.mode == "new"
-        self._forget_staged_images()
-        self.form_dirty = False
-        self.submitted = False
-        self._user_id = result["id"]
-        if created:
-            toast = rx.toast.success(users.CREATED, description=ACTIVATION_SENT.format(email=result["email"]),
-                                     position="top-right", duration=6000)
+    def _write(self, actor: Actor) -> dict[str, Any] | None:
+        """Create or update the user, then write the staged images; the saved user (None when
+        this form may not save)."""
+        data: dict[str, Any] = {**self._person(), "role": self.role}
+        if actor.is_superuser:
+            data["firm_id"] = _int(self.firm_id)
+        data["adviser_id"] = _int(self.adviser_id) if self.role == Role.CLIENT.value else None
+        if self.mode == "new":
+            data["status"] = UserStatus.ACTIVE.value
+            result = users.create_user(actor=actor, data=data)
+        elif self.mode == "edit" and self.can_edit:
+            data.update(status=self.status, version=self._version,
+                        isPhotoRemoved=self._image_removed("photo"), isSignatureRemoved=self._image_removed("signature"))
+            result = users.update_user(actor=actor, user_id=self._user_id, data=data)
         else:
-            toast = toast_success(users.UPDATED)
-        return True, [toast]
+            return None
+        for slot, mime, payload in self._staged_images():
+            result = users.set_user_image(actor=actor, user_id=result["id"], kind=slot, content_type=mime, data=payload)
+        return result
+
+    def _saved(self, result: dict[str, Any]) -> list[Any]:
+        self._forget_staged_images()
+        self._user_id = result["id"]
+        if self.mode == "new":
+            return [rx.toast.success(users.CREATED, description=ACTIVATION_SENT.format(email=result["email"]),
+                                     position="top-right", duration=6000)]
+        return [toast_success(users.UPDATED)]
 
     @rx.event
     def save(self, _form: dict | None = None):
