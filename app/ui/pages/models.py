@@ -263,10 +263,10 @@ def _class_asset_row(i: Any, asset: Any, j: Any) -> rx.Component:
     prefix = "allocation_classes." + i.to_string() + ".assets." + j.to_string()
     base = "class-" + i.to_string() + "-asset-" + j.to_string()
     alt = rx.cond(
-        asset.alt_asset_id != 0,
+        asset.alt.id != 0,
         rx.hstack(
             rx.badge("Alt", variant="soft", color_scheme="blue", size="1"),
-            _asset_chip(asset.alt_code, asset.alt_name),
+            _asset_chip(asset.alt.code, asset.alt.name),
             rx.cond(~F.read_only, rx.hstack(
                 rx.icon_button(rx.icon("pencil", size=12), size="1", variant="ghost", type="button",
                                aria_label="Change alternate", on_click=F.open_picker("alt:" + i.to_string() + ":" + j.to_string())),
@@ -470,20 +470,20 @@ def _groups_tab() -> rx.Component:
 def _equivalent_row(line: Any, k: Any) -> rx.Component:
     base = "equivalent-" + k.to_string()
 
-    def side(code: Any, name: Any, asset_id: Any, target: str, label: str, suffix: str) -> rx.Component:
+    def side(asset: Any, target: str, label: str, suffix: str) -> rx.Component:
         chosen = rx.hstack(
-            _asset_chip(code, name),
+            _asset_chip(asset.code, asset.name),
             rx.cond(~F.read_only, rx.icon_button(rx.icon("pencil", size=12), size="1", variant="ghost", type="button",
                                                  aria_label="Change", on_click=F.open_picker(target + k.to_string()))),
             spacing="2", align="center",
         )
-        return rx.cond(asset_id != 0, chosen,
+        return rx.cond(asset.id != 0, chosen,
                        rx.cond(F.read_only, rx.text("\u2014"), _pick_button(label, target + k.to_string(), base + suffix)))
 
     return rx.table.row(
-        rx.table.cell(side(line.code, line.name, line.asset_id, "eq:", "Select asset", "-asset")),
+        rx.table.cell(side(line.asset, "eq:", "Select asset", "-asset")),
         rx.table.cell(rx.icon("arrow-left-right", size=14, color=rx.color("gray", 9))),
-        rx.table.cell(side(line.eq_code, line.eq_name, line.eq_asset_id, "eqq:", "Select equivalent", "-eq")),
+        rx.table.cell(side(line.eq, "eqq:", "Select equivalent", "-eq")),
         rx.table.cell(_field_error("equivalents." + k.to_string())),
         rx.table.cell(rx.cond(~F.read_only,
                               rx.icon_button(rx.icon("trash-2", size=14), size="1", variant="ghost", color_scheme="red",
@@ -516,8 +516,8 @@ def _percent_row(line: Any, k: Any) -> rx.Component:
     key = "assets_percentages_allocations." + k.to_string() + ".allocation"
     error = _err(key)
     alt = rx.cond(
-        line.alternative != 0,
-        rx.hstack(_asset_chip(line.alt_code, line.alt_name),
+        line.alt.id != 0,
+        rx.hstack(_asset_chip(line.alt.code, line.alt.name),
                   rx.cond(~F.read_only, rx.icon_button(rx.icon("x", size=12), size="1", variant="ghost", color_scheme="gray",
                                                        type="button", aria_label="Remove alternative",
                                                        on_click=F.clear_percent_alternative(k))),

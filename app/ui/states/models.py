@@ -140,13 +140,20 @@ class ModelRow:
 
 
 @dataclasses.dataclass
+class AssetRef:
+    """An asset a line of the form names (an alternate, a side of an equivalence): id 0 when none is chosen."""
+
+    id: int = 0
+    code: str = ""
+    name: str = ""
+
+
+@dataclasses.dataclass
 class AssetLine:
     asset_id: int = 0
     code: str = ""
     name: str = ""
-    alt_asset_id: int = 0
-    alt_code: str = ""
-    alt_name: str = ""
+    alt: AssetRef = dataclasses.field(default_factory=AssetRef)
     priority: str = ""
 
 
@@ -182,12 +189,8 @@ class GroupLine(AllocationRange):
 
 @dataclasses.dataclass
 class EquivalentLine:
-    asset_id: int = 0
-    code: str = ""
-    name: str = ""
-    eq_asset_id: int = 0
-    eq_code: str = ""
-    eq_name: str = ""
+    asset: AssetRef = dataclasses.field(default_factory=AssetRef)
+    eq: AssetRef = dataclasses.field(default_factory=AssetRef)
 
 
 @dataclasses.dataclass
@@ -198,9 +201,7 @@ class PercentLine:
     code: str = ""
     name: str = ""
     allocation: str = ""
-    alternative: int = 0
-    alt_code: str = ""
-    alt_name: str = ""
+    alt: AssetRef = dataclasses.field(default_factory=AssetRef)
 
 
 @dataclasses.dataclass
@@ -359,8 +360,9 @@ def _priority(entry: dict[str, Any], index: int) -> str:
 def _asset_line(entry: dict[str, Any], index: int) -> AssetLine:
     alt = entry.get("alt_asset") or {}
     return AssetLine(asset_id=_int(entry.get("asset_id")) or 0, code=_text(entry.get("code")), name=_text(entry.get("name")),
-                     alt_asset_id=_int(entry.get("alt_asset_id") or alt.get("id")) or 0, alt_code=_text(alt.get("code")),
-                     alt_name=_text(alt.get("name")), priority=_priority(entry, index))
+                     alt=AssetRef(id=_int(entry.get("alt_asset_id") or alt.get("id")) or 0, code=_text(alt.get("code")),
+                                  name=_text(alt.get("name"))),
+                     priority=_priority(entry, index))
 
 
 def _ranges(entry: dict[str, Any]) -> dict[str, str]:
@@ -498,22 +500,19 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
                        for g in model.get("industry_groups_allocations") or []]
         by_id = self._asset_names()
 
-        def named(asset_id: int, asset: dict[str, Any] | None) -> tuple[str, str]:
-            """code and name of an asset: as the model gives them, else as its classes have them."""
+        def named(asset_id: Any, asset: dict[str, Any] | None) -> AssetRef:
+            """An asset with its code and name: as the model gives them, else as its classes have them."""
+            asset_id = _int(asset_id) or 0
             code, name = by_id.get(asset_id, ("", ""))
-            return _text((asset or {}).get("code")) or code, _text((asset or {}).get("name")) or name
+            return AssetRef(id=asset_id, code=_text((asset or {}).get("code")) or code,
+                            name=_text((asset or {}).get("name")) or name)
 
-        self.equivalents = []
-        for e in model.get("equivalents") or []:
-            a_id, q_id = _int(e.get("asset_id")) or 0, _int(e.get("eq_asset_id")) or 0
-            (code, name), (eq_code, eq_name) = named(a_id, e.get("asset")), named(q_id, e.get("eq_asset") or e.get("eq"))
-            self.equivalents.append(EquivalentLine(asset_id=a_id, code=code, name=name, eq_asset_id=q_id, eq_code=eq_code,
-                                                   eq_name=eq_name))
-        saved_pct = {}
-        for p in model.get("assets_percentages_allocations") or []:
-            alt_id = _int(p.get("alternative")) or 0
-            saved_pct[_int(p.get("asset_id")) or 0] = (
-                _num_text(p.get("allocation")), alt_id, *named(alt_id, p.get("alternative_asset") or p.get("alt_asset")))
+        self.equivalents = [EquivalentLine(asset=named(e.get("asset_id"), e.get("asset")),
+                                           eq=named(e.get("eq_asset_id"), e.get("eq_asset") or e.get("eq")))
+                            for e in model.get("equivalents") or []]
+        # a percentage line's alternative is its class asset's alternate, so only the allocation is kept
+        saved_pct = {_int(p.get("asset_id")) or 0: _num_text(p.get("allocation"))
+                     for p in model.get("assets_percentages_allocations") or []}
         self.percentages = []
         self._sync_percentages(saved_pct)
         self.market, self.recommendation = _commentaries(model)
@@ -524,8 +523,8 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         for line in self.classes:
             for a in line.assets:
                 found[a.asset_id] = (a.code, a.name)
-                if a.alt_asset_id:
-                    found.setdefault(a.alt_asset_id, (a.alt_code, a.alt_name))
+                if a.alt.id:
+                    found.setdefault(a.alt.id, (a.alt.code, a.alt.name))
         return found
 
     @rx.event
@@ -711,7 +710,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     def clear_alternate(self, index: Any, asset_index: Any):
         where = self._class_asset(index, asset_index)
         if where is not None:
-            self._replace_asset(*where, alt_asset_id=0, alt_code="", alt_name="")
+            self._replace_asset(*where, alt=AssetRef())
             self._sync_percentages()
             self._changed()
 
@@ -757,14 +756,13 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
             self._changed()
 
     # ---- percentages ---------------------------------------------------------------------------------
-    def _sync_percentages(self, saved: dict[int, tuple[str, int, str, str]] | None = None) -> None:
+    def _sync_percentages(self, saved: dict[int, str] | None = None) -> None:
         """One percentage line per asset in the classes, keeping what was typed for each asset. The
         alternative is the class asset's alternate (one value, shown on both tabs)."""
         known = {p.asset_id: p.allocation for p in self.percentages}
         self.percentages = [
             PercentLine(asset_id=a.asset_id, class_id=c.class_id, class_title=c.title, code=a.code, name=a.name,
-                        allocation=known.get(a.asset_id, (saved or {}).get(a.asset_id, ("",))[0]),
-                        alternative=a.alt_asset_id, alt_code=a.alt_code, alt_name=a.alt_name)
+                        allocation=known.get(a.asset_id, (saved or {}).get(a.asset_id, "")), alt=a.alt)
             for c in self.classes for a in c.assets]
 
     def _class_asset_of(self, asset_id: int) -> tuple[int, int] | None:
@@ -782,7 +780,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
             return
         where = self._class_asset_of(self.percentages[i].asset_id)
         if where is not None:
-            self._replace_asset(*where, alt_asset_id=0, alt_code="", alt_name="")
+            self._replace_asset(*where, alt=AssetRef())
         self._sync_percentages()
         self._changed()
 
@@ -849,27 +847,26 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         slot = self._slot(target) if self._editable() and asset_id is not None and target else None
         if slot is None:
             return None
-        code, name = _text(code), _text(name)
+        picked = AssetRef(id=asset_id, code=_text(code), name=_text(name))
         kind, nums = slot
         in_model = {a.asset_id for c in self.classes for a in c.assets}
         if kind == "class":
             if asset_id in in_model:
-                return toast_warning(ASSET_ALREADY_ADDED.format(code=code))
+                return toast_warning(ASSET_ALREADY_ADDED.format(code=picked.code))
             assets = self.classes[nums[0]].assets
             self._replace("classes", nums[0], assets=assets + [
-                AssetLine(asset_id=asset_id, code=code, name=name, priority=str(len(assets) + 1))])
+                AssetLine(asset_id=asset_id, code=picked.code, name=picked.name, priority=str(len(assets) + 1))])
         elif kind == "alt":
             if asset_id == self.classes[nums[0]].assets[nums[1]].asset_id:
                 return None
-            self._replace_asset(nums[0], nums[1], alt_asset_id=asset_id, alt_code=code, alt_name=name)
+            self._replace_asset(nums[0], nums[1], alt=picked)
         elif kind in ("eq", "eqq"):
-            side = "" if kind == "eq" else "eq_"
-            self._replace("equivalents", nums[0], **{f"{side}asset_id": asset_id, f"{side}code": code, f"{side}name": name})
+            self._replace("equivalents", nums[0], **{"asset" if kind == "eq" else "eq": picked})
         elif kind == "pct":
             where = self._class_asset_of(self.percentages[nums[0]].asset_id)
             if where is None or asset_id == self.percentages[nums[0]].asset_id:
                 return None
-            self._replace_asset(*where, alt_asset_id=asset_id, alt_code=code, alt_name=name)
+            self._replace_asset(*where, alt=picked)
         self._sync_percentages()
         self._changed()
         return None
@@ -914,7 +911,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
             "allocation_classes": [
                 {"class_id": c.class_id, **_range_payload(c), "assets_limit": _int_or_text(c.assets_limit),
                  "priority": _int_or_text(c.priority) if c.priority.strip() else i + 1,
-                 "assets": [{"asset_id": a.asset_id, "alt_asset_id": a.alt_asset_id or None,
+                 "assets": [{"asset_id": a.asset_id, "alt_asset_id": a.alt.id or None,
                              "priority": _int_or_text(a.priority) if a.priority.strip() else j + 1}
                             for j, a in enumerate(c.assets)]}
                 for i, c in enumerate(self.classes)
@@ -927,11 +924,11 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
                  "priority": _int_or_text(g.priority) if g.priority.strip() else i + 1}
                 for i, g in enumerate(self.groups)
             ],
-            "equivalents": [{"asset_id": e.asset_id or None, "eq_asset_id": e.eq_asset_id or None}
+            "equivalents": [{"asset_id": e.asset.id or None, "eq_asset_id": e.eq.id or None}
                             for e in self.equivalents],
             "assets_percentages_allocations": [
                 {"asset_id": p.asset_id, "class_id": p.class_id, "allocation": _num_or_none(p.allocation),
-                 "alternative": p.alternative or None}
+                 "alternative": p.alt.id or None}
                 for p in self.percentages
             ] if self.method == AllocationMethod.PERCENTAGES.value else [],
             "commentaries": [{"type": kind, "description": text}
