@@ -654,6 +654,16 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
             self._replace(name, i, **{key: str(value or "")[:TEXT_MAX]})
             self._changed()
 
+    def _append_chosen(self, name: str, key: str, options: list[Any], chosen: Any, line: Any) -> None:
+        """Add the option chosen by id to the list var `name` as `line(option)`, numbered last, unless
+        a line with that option (its `key`) is there already."""
+        option = next((o for o in options if o.id == _int(chosen)), None)
+        lines = getattr(self, name)
+        if option is None or any(getattr(existing, key) == option.id for existing in lines):
+            return
+        setattr(self, name, lines + [dataclasses.replace(line(option), priority=str(len(lines) + 1))])
+        self._changed()
+
     def _class_asset(self, index: Any, asset_index: Any) -> tuple[int, int] | None:
         i = self._at(index, self.classes)
         j = None if i is None else _int(asset_index)
@@ -667,14 +677,9 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     # ---- classes ----------------------------------------------------------------------------------
     @rx.event
     def add_class(self, class_id: str):
-        if not self._editable() or (self.can_choose_firm and not self.firm_id):
-            return
-        option = next((c for c in self.class_options if c.id == _int(class_id)), None)
-        if option is None or any(c.class_id == option.id for c in self.classes):
-            return
-        self.classes = self.classes + [ClassLine(class_id=option.id, title=option.title, is_cash=option.is_cash,
-                                                 priority=str(len(self.classes) + 1))]
-        self._changed()
+        if self._editable() and not (self.can_choose_firm and not self.firm_id):
+            self._append_chosen("classes", "class_id", self.class_options, class_id,
+                                lambda o: ClassLine(class_id=o.id, title=o.title, is_cash=o.is_cash))
 
     @rx.event
     def remove_class(self, index: Any):
@@ -721,14 +726,9 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
     @rx.event
     def add_group(self, group_id: Any):
-        if not self._editable():
-            return
-        option = next((g for g in self.group_options if g.id == _int(group_id)), None)
-        if option is None or any(g.industry_group_id == option.id for g in self.groups):
-            return
-        self.groups = self.groups + [GroupLine(industry_group_id=option.id, title=option.title, color=option.color,
-                                               priority=str(len(self.groups) + 1))]
-        self._changed()
+        if self._editable():
+            self._append_chosen("groups", "industry_group_id", self.group_options, group_id,
+                                lambda o: GroupLine(industry_group_id=o.id, title=o.title, color=o.color))
 
     @rx.event
     def remove_group(self, index: Any):
