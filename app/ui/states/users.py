@@ -115,6 +115,16 @@ class UserRow:
 
 
 # ---- the list -------------------------------------------------------------------------------------
+@dataclasses.dataclass
+class UserAccount:
+    """The user form's Account card: when the user was created and last signed in, and whether
+    they have activated the account yet."""
+
+    activated: bool = True
+    created_at: str = ""
+    logined_at: str = ""
+
+
 class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
     SORT_KEYS: ClassVar[tuple[str, ...]] = USER_SORTS
     ALL_FIRMS: ClassVar[str] = ALL
@@ -345,9 +355,7 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
     status_title: str = ""
     firm_name: str = ""
     adviser_name: str = ""
-    activated: bool = True
-    created_at: str = ""
-    logined_at: str = ""
+    account: UserAccount = UserAccount()
 
     role_options: list[Option] = []
     firm_options: list[Option] = []
@@ -411,9 +419,8 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
         self.status = user["status"]
         self.status_title = user["status_title"]
         self.display_name = user["name"]
-        self.activated = bool(user["activated"])
-        self.created_at = user["created_at"] or ""
-        self.logined_at = user["logined_at"] or ""
+        self.account = UserAccount(activated=bool(user["activated"]), created_at=user["created_at"] or "",
+                                   logined_at=user["logined_at"] or "")
         self._load_images({"photo": user["photo_url"], "signature": user["signature_url"]})
         self.can_edit, self.can_delete = _rights(actor, user)
 
