@@ -16,20 +16,22 @@ def _checking(text: str) -> rx.Component:
                      align="center", spacing="3", padding_y="16px", id="checking-link")
 
 
-def _password_input(name: str, on_change, error) -> rx.Component:
+def _password_input(state, name: str) -> rx.Component:
     # not bound to a state value: the password is never sent back to the browser
-    return rx.input(on_change=on_change, id=name, name=name, type="password", size="3", width="100%",
-                    auto_complete="new-password", color_scheme=rx.cond(error != "", "red", "gray"))
+    error = state.errors[name]
+    return rx.input(on_change=lambda value: state.set_typed_password(name, value), id=name, name=name,
+                    type="password", size="3", width="100%", auto_complete="new-password",
+                    color_scheme=rx.cond(error != "", "red", "gray"))
 
 
 def _password_form(state, button_label: str, button_id: str) -> rx.Component:
     return rx.form(
         rx.vstack(
-            field("Password", _password_input("password", state.set_password, state.errors["password"]),
+            field("Password", _password_input(state, "password"),
                   state.errors["password"], required=True,
                   hint="At least 8 characters, with an upper case letter, a lower case letter and a number."),
             field("Repeat password",
-                  _password_input("rptPassword", state.set_rpt_password, state.errors["rptPassword"]),
+                  _password_input(state, "rptPassword"),
                   state.errors["rptPassword"], required=True),
             rx.cond(state.form_error != "",
                     rx.callout(state.form_error, icon="circle-alert", color_scheme="red", size="1", width="100%",

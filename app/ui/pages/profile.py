@@ -58,18 +58,20 @@ def _details() -> rx.Component:
     )
 
 
+def _password_field(label: str, name: str, auto_complete: str) -> rx.Component:
+    # not bound to a state value: the password is never sent back to the browser
+    return _text_field(label, name, None, lambda value: ProfileState.set_typed_password(name, value), type="password",
+                       auto_complete=auto_complete)
+
+
 def _password() -> rx.Component:
-    p = ProfileState
     return section(
         "Change password",
         form_grid(
-            _text_field("Old password", "oldPassword", None, p.set_old_password, type="password",
-                        auto_complete="current-password"),
+            _password_field("Old password", "oldPassword", "current-password"),
             rx.box(display=["none", "block"]),
-            _text_field("New password", "password", None, p.set_new_password, type="password",
-                        auto_complete="new-password"),
-            _text_field("Repeat password", "rptPassword", None, p.set_rpt_password, type="password",
-                        auto_complete="new-password"),
+            _password_field("New password", "password", "new-password"),
+            _password_field("Repeat password", "rptPassword", "new-password"),
         ),
         description="Leave these empty to keep your password. A new password needs at least 8 characters with an "
                     "upper case letter, a lower case letter and a number.",

@@ -18,8 +18,8 @@ from app.domain.permissions import home_route
 from app.domain.users import clean_new_password
 from app.services import auth
 from app.ui import routes
-from app.ui.parse import form_text
 from app.ui.states.base import AppState, toast_error, toast_success
+from app.ui.toolkit.passwords import TypedPasswords
 
 
 _REPEAT_LOAD_SECONDS = 10
@@ -31,7 +31,7 @@ PASSWORD_FIELDS = ("password", "rptPassword")
 _CLEAR_PASSWORDS = [rx.set_value(name, "") for name in PASSWORD_FIELDS]
 
 
-class _PasswordForm(rx.State, mixin=True):
+class _PasswordForm(TypedPasswords, mixin=True):
     """New password + repeat, the form-level message, then a 10-second countdown to sign in.
 
     A concrete state sets `_route` (its route name) and implements `_check(token)` (raises a
@@ -42,9 +42,7 @@ class _PasswordForm(rx.State, mixin=True):
     email: str = ""
     first_name: str = ""
 
-    # backend variables: what is typed is never sent back to the browser
-    _password: str = ""
-    _rpt_password: str = ""
+    PASSWORD_FIELDS: ClassVar[tuple[str, ...]] = PASSWORD_FIELDS
     errors: dict[str, str] = dict.fromkeys(PASSWORD_FIELDS, "")  # under each field, by PASSWORD_FIELDS name
     form_error: str = ""
     submitted: bool = False
@@ -81,12 +79,8 @@ class _PasswordForm(rx.State, mixin=True):
     def _show_errors(self, errors: Mapping[str, str]) -> None:
         self.errors = {name: errors.get(name, "") for name in PASSWORD_FIELDS}
 
-    def _forget_passwords(self) -> None:
-        self._password = ""
-        self._rpt_password = ""
-
     def _validate(self) -> bool:
-        errors = clean_new_password(self._password, self._rpt_password)
+        errors = clean_new_password(self._typed("password"), self._typed("rptPassword"))
         self._show_errors(errors)
         if errors.ok:
             self.form_error = ""
@@ -114,15 +108,7 @@ class _PasswordForm(rx.State, mixin=True):
         self.checking = False
         return None
 
-    @rx.event
-    def set_password(self, value: str):
-        self._password = str(value)[:200]
-        if self.submitted:
-            self._validate()
-
-    @rx.event
-    def set_rpt_password(self, value: str):
-        self._rpt_password = str(value)[:200]
+    def _password_typed(self) -> None:
         if self.submitted:
             self._validate()
 
@@ -130,17 +116,14 @@ class _PasswordForm(rx.State, mixin=True):
     def submit(self, _form: dict | None = None):
         if self.done or self.busy:
             return None
-        for name, attr in (("password", "_password"), ("rptPassword", "_rpt_password")):
-            submitted = form_text(_form, name)
-            if submitted is not None:
-                setattr(self, attr, submitted)
+        self._take_submitted_passwords(_form)
         self.submitted = True
         if not self._validate():
             self.form_error = INVALID_FORM
             return None
         self.busy = True
         try:
-            self._set_password(self._token(), self._password, self._rpt_password)
+            self._set_password(self._token(), self._typed("password"), self._typed("rptPassword"))
         except ValidationError as exc:
             # A failed set-password clears both password fields (spec 000 s5).
             self.busy = False

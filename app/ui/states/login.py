@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from typing import ClassVar
 
 import reflex as rx
 
@@ -12,8 +13,8 @@ from app.domain.permissions import home_route
 from app.domain.roles import Role
 from app.services import audit, auth
 from app.ui import routes
-from app.ui.parse import form_text
 from app.ui.states.base import AppState, remembered_target
+from app.ui.toolkit.passwords import TypedPasswords
 
 
 @dataclasses.dataclass
@@ -29,9 +30,10 @@ class Recovery:
     countdown: int = 0
 
 
-class LoginState(AppState):
+class LoginState(TypedPasswords, AppState):
+    PASSWORD_FIELDS: ClassVar[tuple[str, ...]] = ("password",)
+
     email: str = ""
-    _password: str = ""  # a backend variable: the password is never sent back to the browser
     error: str = ""
     busy: bool = False
 
@@ -43,14 +45,10 @@ class LoginState(AppState):
         self.email = value
 
     @rx.event
-    def set_password(self, value: str):
-        self._password = str(value)[:200]
-
-    @rx.event
     def on_load(self):
         """A valid session skips the form."""
         self.error = ""
-        self._password = ""
+        self._forget_passwords()
         if self.token:
             try:
                 actor = auth.authenticate(self.token)
@@ -62,19 +60,17 @@ class LoginState(AppState):
     @rx.event
     def signin(self, _form: dict | None = None):
         self.error = ""
-        submitted = form_text(_form, "password")
-        if submitted is not None:
-            self._password = submitted
+        self._take_submitted_passwords(_form)
         audit.set_origin(self.router.session.client_ip or None)
         try:
-            token, user = auth.signin(email=self.email, password=self._password,
+            token, user = auth.signin(email=self.email, password=self._typed("password"),
                                       ip=self.router.session.client_ip or None)
         except DomainError as exc:
             self.error = exc.message
-            self._password = ""
+            self._forget_passwords()
             return rx.set_value("password", "")
         self.token = token
-        self._password = ""
+        self._forget_passwords()
         target = remembered_target(self.target_path, self.target_path_at)
         self.target_path = ""
         self.target_path_at = ""

@@ -13,31 +13,29 @@ from app.domain.roles import Role
 from app.domain.users import clean_new_password, clean_person
 from app.services import users
 from app.ui import routes
-from app.ui.parse import form_text
 from app.ui.states.base import AppState, toast_success
 from app.ui.states.images import ImageStaging
 from app.ui.states.person import PersonForm
+from app.ui.toolkit.passwords import TypedPasswords
 from app.ui.toolkit.screen import Viewer, guarded, screen_load
 
 # The password fields are emptied in the browser once saved or reset (the server keeps no copy to send back).
-_CLEAR_PASSWORDS = [rx.set_value(name, "") for name in ("oldPassword", "password", "rptPassword")]
-PROFILE_FIELDS = ("first_name", "last_name", "preferred_name", "email", "phone", "oldPassword", "password", "rptPassword")
+PASSWORD_FIELDS = ("oldPassword", "password", "rptPassword")
+_CLEAR_PASSWORDS = [rx.set_value(name, "") for name in PASSWORD_FIELDS]
+PROFILE_FIELDS = ("first_name", "last_name", "preferred_name", "email", "phone", *PASSWORD_FIELDS)
 
 
-class ProfileState(Viewer, PersonForm, ImageStaging, AppState):
+class ProfileState(Viewer, PersonForm, TypedPasswords, ImageStaging, AppState):
     """The role and firm shown are the frame's own (AppState.role_title, AppState.firm_name): the
     same signed-in user, loaded with every page and again after a save."""
 
     IMAGE_SLOTS: ClassVar[dict[str, str]] = {"photo": "photo", "signature": "signature", "logo": "logo"}
+    PASSWORD_FIELDS: ClassVar[tuple[str, ...]] = PASSWORD_FIELDS
 
     loaded: bool = False
     saving: bool = False
 
     current_email: str = ""
-    # backend variables: what is typed is never sent back to the browser
-    _old_password: str = ""
-    _new_password: str = ""
-    _rpt_password: str = ""
 
     email_message: str = ""  # the pending e-mail change the service reported
 
@@ -51,7 +49,7 @@ class ProfileState(Viewer, PersonForm, ImageStaging, AppState):
         self._fill_person(me)
         self.current_email = self.email
         self._load_images({"photo": me["photo_url"], "signature": me["signature_url"], "logo": me["default_logo_url"]})
-        self._old_password = self._new_password = self._rpt_password = ""
+        self._forget_passwords()
 
     @rx.event
     @screen_load(back=lambda self, actor: routes.url(home_route(actor.role)))
@@ -70,15 +68,16 @@ class ProfileState(Viewer, PersonForm, ImageStaging, AppState):
         return self.viewer_role == Role.CLIENT.value
 
     def _wants_password(self) -> bool:
-        return any(not v.is_empty(x) for x in (self._old_password, self._new_password, self._rpt_password))
+        return any(not v.is_empty(self._typed(name)) for name in PASSWORD_FIELDS)
 
     def _validate(self) -> v.FieldErrors:
         errors = v.FieldErrors()
         if not self._is_client():
             _values, errors = clean_person(self._person())
         if self._wants_password():
-            errors.check("oldPassword", v.required(self._old_password, "old password"))
-            errors.update({k: t for k, t in clean_new_password(self._new_password, self._rpt_password).items() if k not in errors})
+            errors.check("oldPassword", v.required(self._typed("oldPassword"), "old password"))
+            new_password = clean_new_password(self._typed("password"), self._typed("rptPassword"))
+            errors.update({k: t for k, t in new_password.items() if k not in errors})
         return errors
 
     def _show_errors(self, errors: dict[str, str]) -> None:
@@ -88,23 +87,11 @@ class ProfileState(Viewer, PersonForm, ImageStaging, AppState):
     def _person_editable(self) -> bool:
         return self.loaded and not self._is_client()
 
-    @rx.event
-    def set_old_password(self, value: str):
-        if self.loaded:
-            self._old_password = str(value)[:200]
-            self._changed()
+    def _passwords_editable(self) -> bool:
+        return self.loaded
 
-    @rx.event
-    def set_new_password(self, value: str):
-        if self.loaded:
-            self._new_password = str(value)[:200]
-            self._changed()
-
-    @rx.event
-    def set_rpt_password(self, value: str):
-        if self.loaded:
-            self._rpt_password = str(value)[:200]
-            self._changed()
+    def _password_typed(self) -> None:
+        self._changed()
 
     # ---- images (staged by ImageStaging, written on save) ---------------------------------------
     def _image_editable(self, slot: str, actor: Actor) -> bool:
@@ -125,7 +112,7 @@ class ProfileState(Viewer, PersonForm, ImageStaging, AppState):
         if actor.role is not Role.CLIENT:
             data.update(self._person())
         if self._wants_password():
-            data.update(oldPassword=self._old_password, password=self._new_password, rptPassword=self._rpt_password)
+            data.update({name: self._typed(name) for name in PASSWORD_FIELDS})
         result = users.update_me(actor=actor, data=data)
         message = result.get("message", users.PROFILE_UPDATED)
         if self._image_removed("logo") and actor.is_superuser:
@@ -148,11 +135,7 @@ class ProfileState(Viewer, PersonForm, ImageStaging, AppState):
     def save(self, _form: dict | None = None):
         if self.saving or not self.loaded:
             return None
-        for name, attr in (("oldPassword", "_old_password"), ("password", "_new_password"),
-                           ("rptPassword", "_rpt_password")):
-            submitted = form_text(_form, name)
-            if submitted is not None:
-                setattr(self, attr, submitted)
+        self._take_submitted_passwords(_form)
         self.saving = True
         try:
             _ok, events = self._save()
