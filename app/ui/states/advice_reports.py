@@ -33,7 +33,7 @@ from app.ui import routes
 from app.ui.display import count_of, money
 from app.ui.states.base import AppState, toast_error
 from app.ui.toolkit.lists import FirmChoice, ListControls
-from app.ui.toolkit.screen import events, guarded, screen_load
+from app.ui.toolkit.screen import ExportLinks, events, guarded, screen_load
 from app.ui.toolkit.rows import Amount, Option, amount_of
 
 log = logging.getLogger("app.ui.advice_reports")
@@ -42,6 +42,7 @@ ALL_FIRMS = reports.ALL_FIRMS
 ALL_STATUSES = "all"
 CASH_PATH = "/api/target-portfolios-cash-report/generate"
 PENDING_PATH = "/api/target-portfolios-pending-report/generate"
+FILE_TYPES = {"excel": "xlsx", "pdf": "pdf"}  # the reports' fileType of each download link
 PENDING_ROUTE = "reports.pending-target-portfolios"
 LIVE_EVENTS = (target_portfolios.TP_UPDATED, bulk_runs.EVENTS["tp"])
 HEARTBEAT_MS = 20_000
@@ -109,7 +110,7 @@ def pending_row(r: reports.PendingRow) -> PendingReportRow:
                             days_waiting=r.days_waiting)
 
 
-class ReportControls(FirmChoice, ListControls, mixin=True):
+class ReportControls(FirmChoice, ListControls, ExportLinks, mixin=True):
     """What both report screens share: firm and status filters, paging and sorting, totals, export
     links. A screen sets KIND, STATUS_DEFAULT, EXPORT_PATH and SORT_KEYS and implements `_show`; its
     own filters go in `_query`, and `_clear_rows` empties what it shows besides the rows."""
@@ -223,9 +224,8 @@ class ReportControls(FirmChoice, ListControls, mixin=True):
     def showing(self) -> str:
         return count_of(self.total, "portfolio")
 
-    def _export(self, file_type: str) -> str:
-        """The download link without the token (the page adds it and the browser's offset)."""
-        query: dict[str, Any] = {"fileType": file_type, "sort": self.sort, "order": self.order}
+    def _export_path(self, kind: str) -> str:
+        query: dict[str, Any] = {"fileType": FILE_TYPES[kind], "sort": self.sort, "order": self.order}
         if self.show_firm:
             query["firmId"] = self.firm_filter
         query.update({k: v for k, v in self._export_query().items() if v not in (None, "")})
@@ -233,14 +233,6 @@ class ReportControls(FirmChoice, ListControls, mixin=True):
 
     def _export_query(self) -> dict[str, Any]:
         return {"targetPortfolioStatus": self.status_filter}
-
-    @rx.var
-    def excel_path(self) -> str:
-        return self._export("xlsx")
-
-    @rx.var
-    def pdf_path(self) -> str:
-        return self._export("pdf")
 
 
 class CashReportState(ReportControls, AppState):

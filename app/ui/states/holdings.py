@@ -31,7 +31,7 @@ from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.parse import to_int
 from app.ui.states.portfolios import referer_query
 from app.ui.toolkit.rows import Amount, Option, Performance, amount_of, options_of, performance_of
-from app.ui.toolkit.screen import Confirm, FormDialog, events, guarded, screen_load
+from app.ui.toolkit.screen import Confirm, ExportLinks, FormDialog, events, guarded, screen_load
 
 PAGE_SIZES = [str(n) for n in holdings_service.PAGE_SIZES]
 LOAD_FAILED = "Opps, something went wrong"
@@ -131,7 +131,7 @@ def _header_row(section: holdings_service.Section) -> HoldingRow:
     return HoldingRow(key=f"class-{section.klass.class_id}", is_header=True, klass=class_total(section.klass))
 
 
-class HoldingsState(Confirm, FormDialog, Paged, PortfolioHeader, AppState):
+class HoldingsState(Confirm, FormDialog, ExportLinks, Paged, PortfolioHeader, AppState):
     FORM_FIELDS: ClassVar[tuple[str, ...]] = ch_service.FIELDS
     PAGE_SIZES: ClassVar[tuple[int, ...]] = holdings_service.PAGE_SIZES
     DEFAULT_SIZE: ClassVar[int] = holdings_service.DEFAULT_PAGE_SIZE
@@ -244,13 +244,8 @@ class HoldingsState(Confirm, FormDialog, Paged, PortfolioHeader, AppState):
         """The trade recommendations screen, opening its 'Calculate Trade Recommendations' confirmation."""
         return self._portfolio_url("portfolios.trade-instructions", {"calculate": "1"})
 
-    @rx.var
-    def excel_path(self) -> str:
-        return f"/api/investments/{self.portfolio_id}/holdings/export-excel"
-
-    @rx.var
-    def pdf_path(self) -> str:
-        return f"/api/investments/{self.portfolio_id}/holdings/export-pdf"
+    def _export_path(self, kind: str) -> str:
+        return f"/api/investments/{self.portfolio_id}/holdings/export-{kind}"
 
     # ---- unlinking the model and deleting a custom holding --------------------------------------------
     @rx.event

@@ -32,7 +32,7 @@ from app.ui.states.advice_versions import AdviceScreen, AdviceVersions, load_fai
 from app.ui.toolkit.lists import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.rows import TradeTotals
-from app.ui.toolkit.screen import Confirm, FormDialog, events, guarded
+from app.ui.toolkit.screen import Confirm, ExportLinks, FormDialog, events, guarded
 from app.ui.parse import positive_int as _int
 
 TITLE = "Trade Recommendations"
@@ -165,7 +165,7 @@ def version_row(portfolio_id: int, r: TradeInstructionSummary) -> VersionRow:
 
 
 # ---- the screen ----------------------------------------------------------------------------------
-class TradeInstructionsState(Confirm, FormDialog, AdviceScreen, AppState):
+class TradeInstructionsState(Confirm, FormDialog, ExportLinks, AdviceScreen, AppState):
     SCREEN = "portfolios.trade-instructions"
     FORM_FIELDS = ("code", "action", "quantity", "price")  # the add dialog's
 
@@ -290,14 +290,9 @@ class TradeInstructionsState(Confirm, FormDialog, AdviceScreen, AppState):
             self.leave_open = False
 
     # ---- links ------------------------------------------------------------------------------------
-    @rx.var
-    def excel_path(self) -> str:
-        """This version's Excel export without the token (the page adds it and the browser's offset)."""
-        return f"/api/investments/{self.portfolio_id}/trade-instructions/export-excel?version={self.version}"
-
-    @rx.var
-    def pdf_path(self) -> str:
-        return f"/api/investments/{self.portfolio_id}/trade-instructions/export-pdf?version={self.version}"
+    def _export_path(self, kind: str) -> str:
+        """This version's export."""
+        return f"/api/investments/{self.portfolio_id}/trade-instructions/export-{kind}?version={self.version}"
 
     def _decided(self) -> int:
         return sum(1 for r in self.transactions if r.choice) + sum(1 for n in self.notes if n.choice)

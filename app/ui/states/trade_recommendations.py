@@ -49,7 +49,7 @@ from app.ui.parse import positive_int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import FirmChoice, ListControls
 from app.ui.toolkit.rows import Amount, Option, OrderLine
-from app.ui.toolkit.screen import Confirm, events, guarded, screen_load
+from app.ui.toolkit.screen import Confirm, ExportLinks, events, guarded, screen_load
 
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
 FILE_VIEW, APPROVAL_VIEW = "file", "approval"
@@ -60,8 +60,7 @@ EXPORT_LABELS = {order_rules.TRADE_FILE: "Trade file", order_rules.DESKTOP_BROKE
                  order_rules.AUSIEX: "AUSIEX"}
 NO_ROUNDING = "none"
 GAP_LABELS = {rules.GAP_PERCENTAGE: "Percentage", rules.GAP_VALUE: "Value"}
-APPROVAL_EXCEL = "/api/reports/trade-instructions-export-excel"
-APPROVAL_PDF = "/api/reports/trade-instructions-export-pdf"
+APPROVAL_EXPORT = "/api/reports/trade-instructions-export"  # -excel | -pdf
 APPROVAL_ORDERS = (("investment_name", "Portfolio name"), ("status", "Status"), ("created_at", "Newest first"))
 DECISIONS = ("approved", "declined")
 PICK_ADVISER = "Select an adviser to see their trade recommendations."
@@ -561,7 +560,7 @@ def approval_lines(groups: list[approval_service.ApprovalGroup]) -> list[Approva
     return out
 
 
-class TradeApprovalState(Confirm, AppState):
+class TradeApprovalState(Confirm, ExportLinks, AppState):
     opened: bool = False            # the view was opened since the page loaded
     loading: bool = False
     error: str = ""
@@ -833,24 +832,15 @@ class TradeApprovalState(Confirm, AppState):
     def can_export(self) -> bool:
         return self.opened and (self.spv or self.spa or self.sad) and (not self.show_adviser or self.adviser != "")
 
-    def _export(self, path: str, mode: str = "") -> str:
-        """A download link of the report as shown, without the token (the page adds it and the
-        browser's offset)."""
+    def _export_path(self, kind: str, excel_mode: str = "standart") -> str:
+        """A download link of the report as shown (the Excel file in its standard or simple layout)."""
         query: list[tuple[str, str]] = [("adviser", self.adviser)] if self.adviser else []
         query.append(("order", self.order))
         query.extend(("status[]", key) for key in self._statuses())
-        if mode:
-            query.append(("mode", mode))
-        return f"{path}?{urlencode(query)}"
-
-    @rx.var
-    def excel_path(self) -> str:
-        return self._export(APPROVAL_EXCEL, "standart")
+        if kind == "excel":
+            query.append(("mode", excel_mode))
+        return f"{APPROVAL_EXPORT}-{kind}?{urlencode(query)}"
 
     @rx.var
     def excel_simple_path(self) -> str:
-        return self._export(APPROVAL_EXCEL, "simple")
-
-    @rx.var
-    def pdf_path(self) -> str:
-        return self._export(APPROVAL_PDF)
+        return self._export_path("excel", "simple")

@@ -13,9 +13,10 @@
 - `UploadDialog`: the upload modal's open / close / error / busy mechanics.
 - `FormDialog`: a modal form of text fields with per-field errors, checked as it changes once saved.
 - `SavingForm`: a form page's Save and the unsaved-changes dialog's Save.
+- `ExportLinks`: a screen's Excel and PDF download links.
 
 Paging and sorting live in app.ui.toolkit.lists (Paged, ListControls); formatters in app.ui.display.
-A mixin's hooks (`_reload`, `_confirmed`) are implemented by the screen."""
+A mixin's hooks (`_reload`, `_confirmed`, `_export_path`) are implemented by the screen."""
 from __future__ import annotations
 
 import functools
@@ -435,3 +436,20 @@ class SavingForm(rx.State, mixin=True):
     def save_and_leave(self):
         self.leave_open = False
         yield from self._saving(self.leave_to or None)
+
+
+# ---- the download links -----------------------------------------------------------------------------
+class ExportLinks(rx.State, mixin=True):
+    """A screen's Excel and PDF links, without the token (the page adds it and the browser's offset):
+    the screen builds each with `_export_path(kind)`, kind being "excel" or "pdf"."""
+
+    def _export_path(self, kind: str) -> str:  # pragma: no cover - each screen links its own export
+        raise NotImplementedError
+
+    @rx.var
+    def excel_path(self) -> str:
+        return self._export_path("excel")
+
+    @rx.var
+    def pdf_path(self) -> str:
+        return self._export_path("pdf")
