@@ -16,8 +16,8 @@ Every handler resolves the acting user from the token and calls the services, wh
 permissions and the firm; the flags here only hide what a role may not use."""
 from __future__ import annotations
 
-import asyncio
 import dataclasses
+import functools
 from datetime import date
 from typing import Any, ClassVar
 from urllib.parse import urlencode
@@ -342,23 +342,20 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
     @guarded
     async def upload(self, files: list[rx.UploadFile]):
         actor = self._actor()
-        if not self._start_upload(files):
-            return
-        self.upload_lines = []
-        data, content_type = await self._file_of(files)
-        firm_id = self._firm_id()
-        yield
+        confirmations = functools.partial(order_service.upload_confirmations, firm_id=self._firm_id())
         try:
-            result = await asyncio.to_thread(order_service.upload_confirmations, actor=actor,
-                                             content_type=content_type, data=data, firm_id=firm_id)
-        except ValidationError as exc:
-            self._upload_done(exc.message)
-            self.upload_lines = refused_lines(exc.fields, only_lines=True)
-            return
+            async for shown in self._send_upload(actor, files, confirmations):
+                yield shown
         except DomainError:
             self._reset_upload()
             raise
+
+    def _upload_refused(self, exc: ValidationError):
+        self.upload_lines = refused_lines(exc.fields, only_lines=True)
+        return self._upload_done(exc.message)
+
+    def _uploaded(self, actor: Actor, result: dict[str, Any]):
         done = count_of(int(result.get("count") or 0), "order") + " executed"
-        yield events(self._upload_done(),
-                     toast_success(f"{result.get('notice') or order_rules.CONFIRMATIONS_UPLOADED}: {done}"),
-                     self._load(actor))
+        return events(self._upload_done(),
+                      toast_success(f"{result.get('notice') or order_rules.CONFIRMATIONS_UPLOADED}: {done}"),
+                      self._load(actor))

@@ -23,8 +23,8 @@ backend-only vars. The forms are checked as the user types (after the first save
 domain's own rules (app.domain.transaction_rules), so the texts are the server's."""
 from __future__ import annotations
 
-import asyncio
 import dataclasses
+import functools
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any, ClassVar
@@ -591,26 +591,20 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
     @rx.event
     @guarded
     async def upload(self, files: list[rx.UploadFile]):
-        actor = self._actor()
-        if not self._start_upload(files):
-            return
-        data, content_type = await self._file_of(files)
-        yield
-        try:
-            result = await asyncio.to_thread(transaction_upload.upload_transactions, actor=actor,
-                                             investment_id=self.portfolio_id, content_type=content_type, data=data)
-        except ValidationError as exc:
-            if set(exc.fields) == {"file"}:  # the file itself: say so in the modal
-                self._upload_done(exc.message)
-                return
-            self.failure_message = exc.message
-            self.failure_lines = refused_lines(exc.fields)
-            self.failure_open = True
-            yield self._upload_done()
-            return
-        finally:
-            self.uploading = False
-        yield self._after_write(actor, [self._upload_done(), *feedback(result)])
+        ledger = functools.partial(transaction_upload.upload_transactions, investment_id=self.portfolio_id)
+        async for shown in self._send_upload(self._actor(), files, ledger):
+            yield shown
+
+    def _upload_refused(self, exc: ValidationError):
+        if set(exc.fields) == {"file"}:  # the file itself: say so in the modal
+            return self._upload_done(exc.message)
+        self.failure_message = exc.message
+        self.failure_lines = refused_lines(exc.fields)
+        self.failure_open = True
+        return self._upload_done()
+
+    def _uploaded(self, actor: Actor, result: Any):
+        return self._after_write(actor, [self._upload_done(), *feedback(result)])
 
     # ---- what the modal shows -------------------------------------------------------------------------
     @rx.var

@@ -19,6 +19,7 @@ Paging and sorting live in app.ui.toolkit.lists (Paged, ListControls); formatter
 A mixin's hooks (`_reload`, `_confirmed`, `_export_path`) are implemented by the screen."""
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 from typing import Any, Callable, ClassVar
@@ -215,8 +216,9 @@ class Confirm(rx.State, mixin=True):
 class UploadDialog(rx.State, mixin=True):
     """The upload modal: open, close (never while uploading), the file's error, busy. The screen
     names its upload component's id (UPLOAD_ID) and the text for no file chosen (SELECT_FILE),
-    and writes its own `upload` handler: `if not self._start_upload(files): return`, then
-    `_upload_done` when the service has answered."""
+    and writes its own `upload` handler: either `if not self._start_upload(files): return`, then
+    `_upload_done` when the service has answered; or, for a file the service takes whole, the
+    events of `_send_upload` with its hooks `_upload_refused` and `_uploaded`."""
 
     UPLOAD_ID: ClassVar[str] = "upload"
     SELECT_FILE: ClassVar[str] = "Please select a file"
@@ -253,6 +255,31 @@ class UploadDialog(rx.State, mixin=True):
             return None
         self.upload_open = False
         return rx.clear_selected_files(self.UPLOAD_ID)
+
+    async def _send_upload(self, actor: Actor, files: list[Any], service: Callable[..., Any]):
+        """The chosen file handed to `service(actor=, data=, content_type=)` off the event loop. Yields
+        the events to send: none first (the modal shows it is busy), then the screen's
+        `_upload_refused(exc)` for a refused file, or its `_uploaded(actor, result)`. Any other
+        failure leaves the modal no longer busy and goes on to the error funnel (`guarded`)."""
+        if not self._start_upload(files):
+            return
+        data, content_type = await self._file_of(files)
+        yield None
+        try:
+            result = await asyncio.to_thread(service, actor=actor, data=data, content_type=content_type)
+        except ValidationError as exc:
+            yield self._upload_refused(exc)
+            return
+        finally:
+            self.uploading = False
+        yield self._uploaded(actor, result)
+
+    def _upload_refused(self, exc: ValidationError) -> Any:
+        """The service refused the file: why, in the open modal."""
+        return self._upload_done(exc.message)
+
+    def _uploaded(self, actor: Actor, result: Any) -> Any:  # pragma: no cover - each screen says what follows
+        raise NotImplementedError
 
     @rx.event
     def open_upload(self):
