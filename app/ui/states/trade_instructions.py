@@ -53,10 +53,18 @@ QUESTIONS = {
 
 # ---- rows --------------------------------------------------------------------------------------
 @dataclasses.dataclass
-class TxRow:
-    key: str = ""                 # "t<id>"
+class DecisionItem:
+    """A transaction or a "please note" item, which the approver approves or declines on this screen."""
+
+    key: str = ""                 # "t<id>" (a transaction) | "n<id>" (a note)
     id: int = 0
     code: str = ""
+    awaiting: bool = False        # a decision is still to be made on it
+    choice: str = ""              # the decision chosen on this screen, not yet confirmed
+
+
+@dataclasses.dataclass
+class TxRow(DecisionItem):
     action: str = ""              # BUY | SELL
     units: str = ""
     units_raw: str = ""
@@ -76,22 +84,15 @@ class TxRow:
     urgent: bool = False
     stop_loss: bool = False
     full_sell: bool = False
-    awaiting: bool = False        # a decision is still to be made on it
-    choice: str = ""              # the decision chosen on this screen, not yet confirmed
 
 
 @dataclasses.dataclass
-class NoteRow:
-    key: str = ""                 # "n<id>"
-    id: int = 0
-    code: str = ""
+class NoteRow(DecisionItem):
     text: str = ""
     trade: str = ""               # the trade a manual decision would make: "BUY 10 at $1.00 = $10.00"
     comment: str = ""
     state: str = ""
     state_label: str = ""
-    awaiting: bool = False
-    choice: str = ""
 
 
 @dataclasses.dataclass
