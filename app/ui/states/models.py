@@ -1228,6 +1228,7 @@ class ModelHistoryState(Paged, AppState):
 
     PAGE_SIZES: ClassVar[tuple[int, ...]] = tuple(HISTORY_PAGE_SIZES)
     DEFAULT_SIZE: ClassVar[int] = HISTORY_PAGE_SIZES[0]
+    NOTHING_SHOWN: ClassVar[str] = "No versions"
 
     loading: bool = True
     name: str = ""
@@ -1270,13 +1271,6 @@ class ModelHistoryState(Paged, AppState):
         if not self._model_id or version is None or version < 1:
             return None
         return AppState.navigate(routes.url("models.version", id=self._model_id, version=version))
-
-    @rx.var
-    def showing(self) -> str:
-        if not self.total:
-            return "No versions"
-        first = (self.page - 1) * self._limit() + 1
-        return f"Showing {first}-{min(first + len(self.rows) - 1, self.total)} of {self.total}"
 
     @rx.var
     def history_page_sizes(self) -> list[str]:

@@ -39,6 +39,7 @@ def visible_pages(page: int, pages: int, window: int = PAGE_WINDOW) -> list[int]
 class Paged(rx.State, mixin=True):
     PAGE_SIZES: ClassVar[tuple[int, ...]] = PAGE_SIZES
     DEFAULT_SIZE: ClassVar[int] = DEFAULT_PAGE_SIZE
+    NOTHING_SHOWN: ClassVar[str] = "Showing 0 of 0"  # what `showing` says of an empty list
 
     page: int = 1
     page_size: str = str(DEFAULT_PAGE_SIZE)
@@ -101,9 +102,9 @@ class Paged(rx.State, mixin=True):
 
     @rx.var
     def showing(self) -> str:
-        """'Showing 21–40 of 95' (a screen with its own wording overrides it)."""
+        """'Showing 21–40 of 95', or the screen's NOTHING_SHOWN."""
         if not self.total:
-            return "Showing 0 of 0"
+            return self.NOTHING_SHOWN
         first = (self.page - 1) * self._limit() + 1
         return f"Showing {first}\u2013{min(self.total, self.page * self._limit())} of {self.total}"
 
