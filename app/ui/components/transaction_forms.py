@@ -21,7 +21,7 @@ import reflex as rx
 from app.domain import transaction_rules as rules
 from app.ui.components.widgets import (
     cancel_button, close_button, confirm_dialog, confirm_dialog_of, field, field_error, modal,
-    spreadsheet_drop_zone, text_input, upload_button,
+    spreadsheet_upload_modal, text_input,
 )
 from app.ui.states.transactions import (
     ASSET_STATUS_OPTIONS, CASH_FORM_OPTIONS, CASH_STATUS_OPTIONS, FORM_OPTIONS, UPLOAD_FAILED, UPLOAD_ID, Detail,
@@ -220,25 +220,11 @@ def delete_confirm(S: Any) -> rx.Component:
 
 # ---- upload --------------------------------------------------------------------------------------
 def upload_modal(S: Any) -> rx.Component:
-    zone = spreadsheet_drop_zone(UPLOAD_ID)
-    confirm = upload_button("Upload", UPLOAD_ID, S.upload, S.no_file, S.uploading)
-    return modal(
-        "Upload transactions",
-        rx.vstack(
-            rx.text("Every line is added, or none: a file with a wrong line adds nothing.", size="2",
-                    color=rx.color("gray", 11)),
-            zone,
-            rx.text("Columns (header row): " + UPLOAD_COLUMNS + ". Date and type are required; types: purchase, "
-                    "sell, dividend, interest, capital return, reconstruction, withdrawal, credit, income.",
-                    size="1", color=rx.color("gray", 10)),
-            field_error(S.upload_error, "upload-error"),
-            _footer(
-                cancel_button(on_click=S.close_upload, id="upload-cancel", disabled=S.uploading),
-                confirm,
-            ),
-            spacing="3", width="100%",
-        ),
-        open_=S.upload_open, on_open_change=S.set_upload_open, max_width="540px", id_="upload-modal",
+    return spreadsheet_upload_modal(
+        S, "Upload transactions", "Every line is added, or none: a file with a wrong line adds nothing.",
+        "Columns (header row): " + UPLOAD_COLUMNS + ". Date and type are required; types: purchase, sell, dividend, "
+        "interest, capital return, reconstruction, withdrawal, credit, income.",
+        field_error(S.upload_error, "upload-error"), UPLOAD_ID, "540px", margin_top="8px", wrap="wrap",
     )
 
 

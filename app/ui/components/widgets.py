@@ -174,6 +174,34 @@ def upload_button(label: str, upload_id: str, on_upload: Any, on_no_file: Any, l
     )
 
 
+def upload_choice(S: Any, intro: Any, zone: rx.Component, *notes: rx.Component, confirm: rx.Component,
+                  cancel_id: str = "upload-cancel", **footer: Any) -> rx.Component:
+    """An upload dialog's choosing step for `S` (a state with close_upload and uploading): what the
+    file does, its drop zone, `notes` (the columns expected, why a file was refused), then Cancel and
+    `confirm` at the right (`footer` styles that bar)."""
+    return rx.vstack(
+        rx.text(intro, size="2", color=rx.color("gray", 11)),
+        zone,
+        *notes,
+        rx.hstack(cancel_button(on_click=S.close_upload, id=cancel_id, disabled=S.uploading), confirm,
+                  justify="end", spacing="3", width="100%", **footer),
+        spacing="3", width="100%",
+    )
+
+
+def spreadsheet_upload_modal(S: Any, title: str, intro: Any, columns: Any, failure: rx.Component, upload_id: str,
+                             max_width: str, **footer: Any) -> rx.Component:
+    """The "Upload" dialog of a CSV or Excel (.xlsx) file for `S` (a state with upload_open,
+    set_upload_open, upload, no_file, uploading and close_upload): `intro`, the drop zone, the
+    `columns` expected, `failure` (how a refused file is told), then Cancel and Upload."""
+    return modal(
+        title,
+        upload_choice(S, intro, spreadsheet_drop_zone(upload_id), rx.text(columns, size="1", color=rx.color("gray", 10)),
+                      failure, confirm=upload_button("Upload", upload_id, S.upload, S.no_file, S.uploading), **footer),
+        open_=S.upload_open, on_open_change=S.set_upload_open, max_width=max_width, id_="upload-modal",
+    )
+
+
 # ---- images -------------------------------------------------------------------------------------
 IMAGE_HINT = "PNG, JPEG, GIF, WEBP or BMP, less than 2Mb."
 

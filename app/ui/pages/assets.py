@@ -11,6 +11,7 @@ from app.ui.components.layout import page
 from app.ui.components.widgets import (
     cancel_button, clickable_row, close_button, empty_row, field, file_drop_zone, list_count, list_footer, modal,
     page_controls, plain_header, sort_header, SPREADSHEET_ACCEPT, table_card, table_rows, text_input, upload_button,
+    upload_choice,
 )
 from app.ui.components.asset_picker import AssetPickerState, asset_picker
 from app.ui.states.assets import ALL, NONE, PICK_TARGET, UPLOAD_FAILED, UPLOAD_ID, AssetRow, AssetsState
@@ -237,18 +238,10 @@ def _import_dialog() -> rx.Component:
         padding="5em",  # rx.upload's own padding: the price import's zone is the larger one
     )
     start = upload_button("Import", UPLOAD_ID, s.import_prices, s.no_file, s.uploading, id_="import-confirm")
-    choose = rx.vstack(
-        rx.text("Each line's close is saved for its asset and day (a day already there is replaced). Lines that "
-                "cannot be read are listed afterwards; a file that cannot be read at all changes nothing.",
-                size="2", color=rx.color("gray", 11)),
-        zone,
-        rx.cond(s.upload_error != "", _import_failure()),
-        rx.hstack(
-            cancel_button(on_click=s.close_upload, id="import-cancel", disabled=s.uploading),
-            start,
-            justify="end", spacing="3", width="100%",
-        ),
-        spacing="3", width="100%",
+    choose = upload_choice(
+        s, "Each line's close is saved for its asset and day (a day already there is replaced). Lines that "
+           "cannot be read are listed afterwards; a file that cannot be read at all changes nothing.",
+        zone, rx.cond(s.upload_error != "", _import_failure()), confirm=start, cancel_id="import-cancel",
     )
     done = rx.vstack(
         rx.cond(s.upload_error != "", _import_failure(),  # every line was rejected
