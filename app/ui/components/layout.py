@@ -20,13 +20,10 @@ def _nav_item(label: str, icon: str, route: str, active_prefix: str) -> rx.Compo
         on_click=AppState.navigate(routes.url(route)).prevent_default,  # no router navigation: it would re-run on_load
         href="#",
         underline="none",
-        padding_x="12px",
-        padding_y="8px",
-        border_radius="6px",
-        width="100%",
         color=rx.cond(active, rx.color("accent", 11), rx.color("gray", 11)),
         background=rx.cond(active, rx.color("accent", 3), "transparent"),
-        _hover={"background": rx.color("gray", 3)},
+        _hover={"background": rx.color("gray", 3)},  # replaces rx.link's own hover (accent text)
+        class_name="wa-nav-item",
         id=f"nav-{route.replace('.', '-')}",
     )
 

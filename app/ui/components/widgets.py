@@ -289,7 +289,8 @@ def plain_header(label: str) -> rx.Component:
 def table_card(header: rx.Component, body: rx.Component, footer: rx.Component | None = None) -> rx.Component:
     """Sticky header, hairline rows, scrolls inside its card rather than the page. A table wider
     than its card scrolls sideways inside it with its first column (what the row is) and its row
-    menu ("...") kept in view (the `wa-table` rules of assets/styles.css)."""
+    menu ("...") kept in view (the `wa-table` rules of assets/styles.css, which also size its
+    scroll box)."""
     return rx.card(
         rx.box(
             rx.table.root(
@@ -300,16 +301,13 @@ def table_card(header: rx.Component, body: rx.Component, footer: rx.Component | 
                 width="100%",
                 class_name="wa-table",
             ),
-            overflow_x="auto",
-            max_height="calc(100vh - 260px)",
-            overflow_y="auto",
-            width="100%",
             class_name="wa-table-scroll",
         ),
         footer if footer is not None else rx.fragment(),
         width="100%",
         size="1",
         padding="0",
+        class_name="wa-table-card",
     )
 
 
