@@ -12,7 +12,7 @@ from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
     cancel_button, download_button, empty_row, field, field_error, list_count, list_footer, modal, page_controls,
-    plain_header, spreadsheet_drop_zone, table_card, table_rows, text_input, upload_button,
+    plain_header, spreadsheet_upload_modal, table_card, table_rows, text_input,
 )
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
@@ -271,36 +271,24 @@ def _reject_dialog() -> rx.Component:
 
 def _upload_modal() -> rx.Component:
     S = OrdersState
-    zone = spreadsheet_drop_zone(UPLOAD_ID)
-    confirm = upload_button("Upload", UPLOAD_ID, S.upload, S.no_file, S.uploading)
-    return modal(
-        "Upload execution file",
+    failure = rx.cond(S.upload_error != "", rx.callout(
         rx.vstack(
-            rx.text("The broker's executed trades: every line executes its placed order (matched by account, "
-                    "code, side and quantity), or none is executed and the wrong lines are named.", size="2",
-                    color=rx.color("gray", 11)),
-            zone,
-            rx.text("Columns (header row): " + ", ".join(CONFIRMATION_COLUMNS) + "; optional reference. Side BUY "
-                    "or SELL (B or S); dates DD/MM/YYYY; account is the broker account or the HIN.", **MUTED),
-            rx.cond(S.upload_error != "", rx.callout(
-                rx.vstack(
-                    rx.text(S.upload_error, size="2", id="upload-error"),
-                    rx.foreach(S.upload_lines, lambda d: rx.hstack(
-                        rx.text(d.label, size="1", weight="bold", white_space="nowrap", min_width="56px"),
-                        rx.text(d.value, size="1"),
-                        spacing="2", align="start", class_name="upload-line")),
-                    spacing="1", max_height="30vh", overflow_y="auto", width="100%",
-                ),
-                icon="triangle-alert", color_scheme="red", width="100%", id="upload-failure",
-            )),
-            rx.hstack(
-                cancel_button(on_click=S.close_upload, id="upload-cancel", disabled=S.uploading),
-                confirm,
-                justify="end", spacing="3", width="100%",
-            ),
-            spacing="3", width="100%",
+            rx.text(S.upload_error, size="2", id="upload-error"),
+            rx.foreach(S.upload_lines, lambda d: rx.hstack(
+                rx.text(d.label, size="1", weight="bold", white_space="nowrap", min_width="56px"),
+                rx.text(d.value, size="1"),
+                spacing="2", align="start", class_name="upload-line")),
+            spacing="1", max_height="30vh", overflow_y="auto", width="100%",
         ),
-        open_=S.upload_open, on_open_change=S.set_upload_open, max_width="600px", id_="upload-modal",
+        icon="triangle-alert", color_scheme="red", width="100%", id="upload-failure",
+    ))
+    return spreadsheet_upload_modal(
+        S, "Upload execution file",
+        "The broker's executed trades: every line executes its placed order (matched by account, code, side and "
+        "quantity), or none is executed and the wrong lines are named.",
+        "Columns (header row): " + ", ".join(CONFIRMATION_COLUMNS) + "; optional reference. Side BUY or SELL (B or "
+        "S); dates DD/MM/YYYY; account is the broker account or the HIN.",
+        failure, UPLOAD_ID, "600px",
     )
 
 
