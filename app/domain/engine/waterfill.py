@@ -10,8 +10,8 @@ solved exactly so that the targets add up to the budget (lines held below their 
 or capped, leave their share to the others).
 
 This is the engine's innermost loop (every class, every round of the industry group caps): the
-shape is kept on the line itself (no record per line and solve) and `solve` reads it through
-`value_at`, the one rule for a line's target at a level.
+shape is kept on the line itself (no record per line and solve) and `solve` evaluates it inline,
+the same rule in each loop ("value at lambda").
 """
 from __future__ import annotations
 
@@ -69,17 +69,6 @@ def natural(line: Line, lam: Decimal | None) -> Decimal:
     return (min(x, cur) + cur) * HALF
 
 
-def value_at(line: Line, lam: Decimal) -> Decimal:
-    """The line's target at `lam`: its shape raised to `lower`, then held to `upper` (a value on a
-    bound is kept as computed)."""
-    v = line.base + line.slope * lam
-    if v < line.lower:
-        v = line.lower
-    if v > line.upper:
-        v = line.upper
-    return v
-
-
 def solve(flex: list[Line], budget: Decimal) -> Solution:
     """Set each line's `f` so that they add up to `budget` where possible."""
     if not flex:
@@ -88,7 +77,12 @@ def solve(flex: list[Line], budget: Decimal) -> Solution:
     capacity = ZERO
     for line in flex:  # value at 0
         set_shape(line)
-        g0 += value_at(line, ZERO)
+        v = line.base + line.slope * ZERO
+        if v < line.lower:
+            v = line.lower
+        if v > line.upper:
+            v = line.upper
+        g0 += v
         capacity += line.upper
     if budget <= g0:
         lam: Decimal | None = ZERO
@@ -110,8 +104,13 @@ def solve(flex: list[Line], budget: Decimal) -> Solution:
             if p <= 0:
                 continue
             gp = ZERO
-            for line in flex:
-                gp += value_at(line, p)
+            for line in flex:  # value at p
+                v = line.base + line.slope * p
+                if v < line.lower:
+                    v = line.lower
+                if v > line.upper:
+                    v = line.upper
+                gp += v
             if gp >= budget:
                 lam = prev + (budget - gprev) * (p - prev) / (gp - gprev) if gp != gprev else p
                 break
@@ -128,8 +127,13 @@ def solve(flex: list[Line], budget: Decimal) -> Solution:
             line.f = v = line.upper if line.slope > 0 else line.base
             total += v
     else:
-        for line in flex:
-            line.f = v = value_at(line, lam)
+        for line in flex:  # value at lam
+            v = line.base + line.slope * lam
+            if v < line.lower:
+                v = line.lower
+            if v > line.upper:
+                v = line.upper
+            line.f = v
             total += v
     excess = budget - total if lam is None and budget > total else ZERO
     return Solution(lam, capacity, excess)
