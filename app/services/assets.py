@@ -220,7 +220,8 @@ def _update_titled(kind: TitledList, actor: Actor, row_id: Any, data: Mapping[st
         row.title = title
         s.add(row)
         s.flush()
-        return {**kind.read_row(row, _asset_counts(s, kind.asset_column).get(row.id, 0)), "message": kind.updated}
+        assets_count = s.exec(select(func.count()).where(kind.asset_column == row.id)).one()
+        return {**kind.read_row(row, assets_count), "message": kind.updated}
 
 
 def _delete_titled(kind: TitledList, actor: Actor, row_id: Any,
