@@ -10,8 +10,10 @@ solved exactly so that the targets add up to the budget (lines held below their 
 or capped, leave their share to the others).
 
 This is the engine's innermost loop (every class, every round of the industry group caps): the
-shape is kept on the line itself (no record per line and solve) and `solve` evaluates it inline,
-the same rule in each loop ("value at lambda").
+shape is kept on the line itself (no record per line and solve), and the breakpoint search, which
+evaluates every line at every breakpoint, writes "value at lambda" out inline (a function call per
+line and breakpoint made `solve` about 15% slower); the two loops that run once per solve (at 0 and
+at the level found) write the same rule as min(max(...)).
 """
 from __future__ import annotations
 
@@ -77,12 +79,7 @@ def solve(flex: list[Line], budget: Decimal) -> Solution:
     capacity = ZERO
     for line in flex:  # value at 0
         set_shape(line)
-        v = line.base + line.slope * ZERO
-        if v < line.lower:
-            v = line.lower
-        if v > line.upper:
-            v = line.upper
-        g0 += v
+        g0 += min(max(line.base + line.slope * ZERO, line.lower), line.upper)
         capacity += line.upper
     if budget <= g0:
         lam: Decimal | None = ZERO
@@ -128,12 +125,7 @@ def solve(flex: list[Line], budget: Decimal) -> Solution:
             total += v
     else:
         for line in flex:  # value at lam
-            v = line.base + line.slope * lam
-            if v < line.lower:
-                v = line.lower
-            if v > line.upper:
-                v = line.upper
-            line.f = v
+            line.f = v = min(max(line.base + line.slope * lam, line.lower), line.upper)
             total += v
     excess = budget - total if lam is None and budget > total else ZERO
     return Solution(lam, capacity, excess)
