@@ -26,6 +26,13 @@ class PersonName:
 
 
 @dataclass(frozen=True)
+class Person(PersonName):
+    """A user a record names, with their id (the adviser and the clients of a record of advice)."""
+
+    id: int
+
+
+@dataclass(frozen=True)
 class DecisionTrail:
     """Who took a target portfolio or trade recommendations version through its statuses, and
     when (the columns of db.tables.DecisionTrail, with the people named)."""

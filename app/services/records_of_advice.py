@@ -17,10 +17,11 @@ from app.db.tables import Firm, Portfolio, PortfolioUser, TargetPortfolio, User
 from app.domain import advice, cgt
 from app.domain import portfolios as portfolio_rules
 from app.db.types import utcnow
-from app.domain.advice.target_portfolios import Adviser, Client, ManagementFee, Practice, RecordOfAdvice
+from app.domain.advice.target_portfolios import Client, ManagementFee, Practice, RecordOfAdvice
 from app.domain.engine.results import Target
 from app.domain.money import to_cents
 from app.domain.permissions import Actor
+from app.domain.users import Person
 from app.services import mail, postings
 from app.services.advice_queries import (
     iso, last_validated_tp_id, load_tp, portfolio_facts, portfolio_owners, receivers, tp_json, tp_view,
@@ -102,7 +103,7 @@ def read(*, actor: Actor, tp_id: Any) -> RecordOfAdvice:
                               licensee_afsl=firm.licensee_afsl) if firm else Practice(None, None, None, None),
             owners=tuple(Client(id=u.id, first_name=u.first_name, last_name=u.last_name,
                                 preferred_name=u.preferred_name, email=u.email) for u in owners),
-            adviser=Adviser(id=adviser.id, first_name=adviser.first_name, last_name=adviser.last_name)
+            adviser=Person(id=adviser.id, first_name=adviser.first_name, last_name=adviser.last_name)
             if adviser else None,
             client_wording=cgt.client_type_wording(p.type, len(owners)),
             fee=ManagementFee(percent=p.fee_percent, min=p.fee_limit_min, max=p.fee_limit_max, amount=fee),

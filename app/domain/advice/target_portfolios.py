@@ -13,7 +13,7 @@ from app.domain.permissions import Actor
 from app.domain.engine.results import Target
 from app.domain.roles import Role
 from app.domain.titled import TitledEnum
-from app.domain.users import DecisionTrail
+from app.domain.users import DecisionTrail, Person
 
 
 class TPStatus(TitledEnum):
@@ -236,19 +236,9 @@ class Practice:
 
 
 @dataclass(frozen=True)
-class Client:
-    id: int
-    first_name: str
-    last_name: str
+class Client(Person):
     preferred_name: str | None
     email: str
-
-
-@dataclass(frozen=True)
-class Adviser:
-    id: int
-    first_name: str
-    last_name: str
 
 
 @dataclass(frozen=True)
@@ -269,7 +259,7 @@ class RecordOfAdvice:
     tp: TargetPortfolioView
     practice: Practice
     owners: tuple[Client, ...]
-    adviser: Adviser | None
+    adviser: Person | None
     client_wording: str
     fee: ManagementFee
     cgt_estimate: str

@@ -15,7 +15,6 @@ import reflex as rx
 from app.domain import advice
 from app.domain.errors import NotFound
 from app.domain.permissions import Actor
-from app.domain.users import PersonName
 from app.services import records_of_advice
 from app.services import target_portfolios
 from app.ui import routes
@@ -88,9 +87,9 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
         self.practice = practice.name or ""
         self.licensee = " ".join(p for p in (practice.licensee_name or "",
                                               f"AFSL {practice.licensee_afsl}" if practice.licensee_afsl else "") if p)
-        self.clients = ", ".join(PersonName(o.first_name, o.last_name).full for o in record.owners) or "\u2014"
+        self.clients = ", ".join(o.full for o in record.owners) or "\u2014"
         self.client_wording = record.client_wording
-        self.adviser = PersonName(record.adviser.first_name, record.adviser.last_name).full if record.adviser else "\u2014"
+        self.adviser = record.adviser.full if record.adviser else "\u2014"
         self.record_date = iso_moment(record.date)
         fee = record.fee
         self.fee = FeeView(percent=fee_percent(fee.percent), min=money(fee.min), max=money(fee.max),
