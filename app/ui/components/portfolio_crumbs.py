@@ -22,7 +22,7 @@ def _owner(owner: OwnerLink) -> rx.Component:
 
 def portfolio_crumb(state: Any) -> rx.Component:
     return rx.hstack(
-        rx.link(state.name, href="#", on_click=AppState.navigate(state.holdings_path).prevent_default, size="2",
+        rx.link(state.name, href="#", on_click=AppState.navigate(state.links.holdings).prevent_default, size="2",
                 weight="medium", color=rx.color("gray", 12), id="crumb-portfolio"),
         rx.cond(state.model_name != "", rx.text("(" + state.model_name + ")", size="2", color=rx.color("gray", 10),
                                                  id="crumb-model")),

@@ -41,28 +41,28 @@ def _actions_menu() -> rx.Component:
                         item(rx.icon("unlink", size=14), "Unlink model", on_click=S.ask_unlink, id="action-unlink")),
                 rx.menu.separator(),
             )),
-            item(rx.icon("target", size=14), "Target Portfolio", on_click=AppState.navigate(S.target_portfolio_url),
+            item(rx.icon("target", size=14), "Target Portfolio", on_click=AppState.navigate(S.links.target_portfolio),
                  id="action-target-portfolio"),
             rx.cond(S.can_calculate_tp, item(rx.icon("calculator", size=14), "Calculate Target Portfolio",
-                                             on_click=AppState.navigate(S.calculate_tp_url), id="action-calculate-tp")),
+                                             on_click=AppState.navigate(S.links.calculate_tp), id="action-calculate-tp")),
             rx.menu.separator(),
-            item(rx.icon("wallet", size=14), "Cash transactions", on_click=AppState.navigate(S.cash_url), id="action-cash"),
-            item(rx.icon("arrow-left-right", size=14), "Asset transactions", on_click=AppState.navigate(S.assets_url),
+            item(rx.icon("wallet", size=14), "Cash transactions", on_click=AppState.navigate(S.links.cash), id="action-cash"),
+            item(rx.icon("arrow-left-right", size=14), "Asset transactions", on_click=AppState.navigate(S.links.assets),
                  id="action-assets"),
             rx.cond(S.can_edit, rx.fragment(
-                item(rx.icon("landmark", size=14), "Add deposit", on_click=AppState.navigate(S.deposits_url),
+                item(rx.icon("landmark", size=14), "Add deposit", on_click=AppState.navigate(S.links.deposits),
                      id="action-deposit"),
                 item(rx.icon("plus", size=14), "Add custom holding", on_click=S.open_create, id="action-custom"),
             )),
             rx.menu.separator(),
-            item(rx.icon("receipt-text", size=14), "Trade Recommendations", on_click=AppState.navigate(S.trade_instructions_url),
+            item(rx.icon("receipt-text", size=14), "Trade Recommendations", on_click=AppState.navigate(S.links.trade_instructions),
                  id="action-trade-recommendations"),
             # 001 s6: the target portfolio's rule, and a model with analyst and short-term
             # recommendations and a target portfolio; offered disabled with the reason otherwise
             rx.cond(S.calculate_tr_offered, rx.cond(
                 S.can_calculate_tr,
                 item(rx.icon("calculator", size=14), "Calculate Trade Recommendations",
-                     on_click=AppState.navigate(S.calculate_tr_url), id="action-calculate-tr"),
+                     on_click=AppState.navigate(S.links.calculate_tr), id="action-calculate-tr"),
                 item(rx.icon("calculator", size=14),
                      rx.vstack(rx.text("Calculate Trade Recommendations"),
                                rx.text(S.calculate_tr_reason, size="1", color=rx.color("gray", 10),
@@ -219,7 +219,7 @@ def _row_actions(row: HoldingRow) -> rx.Component:
         ),
         rx.cond(row.kind == "cash",
                 rx.icon_button(rx.icon("wallet", size=14), variant="ghost", color_scheme="gray", size="1",
-                               aria_label="Cash transactions", on_click=AppState.navigate(S.cash_url))),
+                               aria_label="Cash transactions", on_click=AppState.navigate(S.links.cash))),
     )
 
 

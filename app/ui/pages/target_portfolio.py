@@ -538,7 +538,7 @@ def _actions() -> rx.Component:
                                            title="Email: the record of advice the client approves")),
         rx.button(rx.icon("history", size=14), "Versions", variant="soft", on_click=AppState.navigate(S.versions_url),
                   id="tp-versions"),
-        cancel_button(on_click=AppState.navigate(S.holdings_path), id="tp-cancel"),
+        cancel_button(on_click=AppState.navigate(S.links.holdings), id="tp-cancel"),
         spacing="2", wrap="wrap", justify="end",
     ))
 

@@ -111,8 +111,8 @@ def _cash_actions() -> rx.Component:
             align="end",
         ),
     )
-    more = _ledger_actions(C, "cash", [("arrow-left-right", "Asset transactions", C.assets_url, "cash-to-assets"),
-                                       ("landmark", "Term deposits", C.deposits_url, "cash-to-deposits")], C.can_edit)
+    more = _ledger_actions(C, "cash", [("arrow-left-right", "Asset transactions", C.links.assets, "cash-to-assets"),
+                                       ("landmark", "Term deposits", C.links.deposits, "cash-to-deposits")], C.can_edit)
     return rx.hstack(rx.cond(C.can_edit, add_menu), more, spacing="2", align="center")
 
 
@@ -215,7 +215,7 @@ def cash_transactions_page() -> rx.Component:
 
 # ---- portfolios.asset-transactions -----------------------------------------------------------------
 def _asset_actions() -> rx.Component:
-    more = _ledger_actions(A, "asset", [("wallet", "Cash transactions", A.cash_url, "assets-to-cash")], A.can_act)
+    more = _ledger_actions(A, "asset", [("wallet", "Cash transactions", A.links.cash, "assets-to-cash")], A.can_act)
     add = rx.button(rx.icon("plus", size=14), "Add transaction", on_click=A.open_add("purchase", ""), id="asset-add")
     return rx.hstack(rx.cond(A.can_act, add), more, spacing="2", align="center")
 

@@ -226,24 +226,6 @@ class HoldingsState(Confirm, FormDialog, ExportLinks, Paged, PortfolioHeader, Ap
     def buy_url(self) -> str:
         return self._portfolio_url("portfolios.buy", referer_query(self._portfolio_url("portfolios.holdings")))
 
-    @rx.var
-    def target_portfolio_url(self) -> str:
-        return self._portfolio_url("portfolios.target-portfolio")
-
-    @rx.var
-    def calculate_tp_url(self) -> str:
-        """The target portfolio screen, which asks to confirm the calculation first."""
-        return self._portfolio_url("portfolios.target-portfolio", {"calculate": "1"})
-
-    @rx.var
-    def trade_instructions_url(self) -> str:
-        return self._portfolio_url("portfolios.trade-instructions")
-
-    @rx.var
-    def calculate_tr_url(self) -> str:
-        """The trade recommendations screen, opening its 'Calculate Trade Recommendations' confirmation."""
-        return self._portfolio_url("portfolios.trade-instructions", {"calculate": "1"})
-
     def _export_path(self, kind: str) -> str:
         return f"/api/investments/{self.portfolio_id}/holdings/export-{kind}"
 

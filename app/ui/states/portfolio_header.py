@@ -38,6 +38,35 @@ def owner_links(holders: Iterable[Owner], client: bool) -> list[OwnerLink]:
             for i, o in enumerate(owners)]
 
 
+@dataclasses.dataclass
+class PortfolioLinks:
+    """The portfolio's screens, which its screens link to one another ('' until the portfolio is known)."""
+
+    holdings: str = ""
+    cash: str = ""  # the ledgers
+    assets: str = ""
+    deposits: str = ""
+    target_portfolio: str = ""
+    calculate_tp: str = ""  # the target portfolio screen, which asks to confirm the calculation first
+    trade_instructions: str = ""
+    calculate_tr: str = ""  # the trade recommendations screen, opening its calculate confirmation
+
+
+def portfolio_links(portfolio_id: int) -> PortfolioLinks:
+    if not portfolio_id:
+        return PortfolioLinks()
+
+    def url(route_name: str, **query: str) -> str:
+        return routes.url(route_name, id=portfolio_id, query=query or None)
+
+    return PortfolioLinks(
+        holdings=url("portfolios.holdings"), cash=url("portfolios.cash-transactions"),
+        assets=url("portfolios.asset-transactions"), deposits=url("clients.addTransaction"),
+        target_portfolio=url("portfolios.target-portfolio"), calculate_tp=url("portfolios.target-portfolio", calculate="1"),
+        trade_instructions=url("portfolios.trade-instructions"),
+        calculate_tr=url("portfolios.trade-instructions", calculate="1"))
+
+
 class PortfolioHeader(Viewer, mixin=True):
     """The head; the viewer's role is this screen's own (Viewer), so its links depend on no frame var."""
 
@@ -79,18 +108,5 @@ class PortfolioHeader(Viewer, mixin=True):
         return routes.url("portfolios.me" if self.viewer_role == Role.CLIENT.value else "portfolios.list")
 
     @rx.var
-    def holdings_path(self) -> str:
-        return self._portfolio_url("portfolios.holdings")
-
-    # the portfolio's ledgers, which its screens link to one another
-    @rx.var
-    def cash_url(self) -> str:
-        return self._portfolio_url("portfolios.cash-transactions")
-
-    @rx.var
-    def assets_url(self) -> str:
-        return self._portfolio_url("portfolios.asset-transactions")
-
-    @rx.var
-    def deposits_url(self) -> str:
-        return self._portfolio_url("clients.addTransaction")
+    def links(self) -> PortfolioLinks:
+        return portfolio_links(self.portfolio_id)
