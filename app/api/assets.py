@@ -7,7 +7,7 @@ from fastapi import APIRouter, File, Query, UploadFile
 from pydantic import Field
 
 from app.api.deps import CurrentActor, ListQuery, answers, listing, ok, read_upload
-from app.api.resources import Resource
+from app.api.resources import Resource, Service
 from app.domain import prices as price_rules
 from app.services import assets
 
@@ -34,26 +34,24 @@ class AssetBody(Body):
 
 
 # ---- classes and types ------------------------------------------------------------------------------
-@router.get("/asset-classes", **answers(Page[AssetClassOut]))
-def list_classes(actor: CurrentActor, firmId: str | None = None):
-    return listing(assets.list_classes(actor=actor, firm_id=firmId))
+def _titled_list(path: str, id_param: str, out: type, list_: Service, create: Service, update: Service,
+                 delete: Service) -> None:
+    """The routes of a titled list (asset classes, asset types): the firm's view, create, rename, delete."""
+    def endpoint(actor: CurrentActor, firmId: str | None = None):
+        return listing(list_(actor=actor, firm_id=firmId))
+
+    endpoint.__name__ = endpoint.__qualname__ = list_.__name__
+    router.add_api_route(path, endpoint, methods=["GET"], name=list_.__name__, **answers(Page[out]))
+    resource = Resource(router, path, id_param, out, TitleBody, data_of=TitleBody.model_dump)
+    resource.create(create)
+    resource.update(update)
+    resource.delete(delete)
 
 
-asset_classes = Resource(router, "/asset-classes", "class_id", AssetClassOut, TitleBody, data_of=TitleBody.model_dump)
-asset_classes.create(assets.create_class)
-asset_classes.update(assets.update_class)
-asset_classes.delete(assets.delete_class)
-
-
-@router.get("/asset-types", **answers(Page[AssetTypeOut]))
-def list_types(actor: CurrentActor, firmId: str | None = None):
-    return listing(assets.list_types(actor=actor, firm_id=firmId))
-
-
-asset_types = Resource(router, "/asset-types", "type_id", AssetTypeOut, TitleBody, data_of=TitleBody.model_dump)
-asset_types.create(assets.create_type)
-asset_types.update(assets.update_type)
-asset_types.delete(assets.delete_type)
+_titled_list("/asset-classes", "class_id", AssetClassOut, assets.list_classes, assets.create_class,
+             assets.update_class, assets.delete_class)
+_titled_list("/asset-types", "type_id", AssetTypeOut, assets.list_types, assets.create_type, assets.update_type,
+             assets.delete_type)
 
 
 # ---- assets ------------------------------------------------------------------------------------------
