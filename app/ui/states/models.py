@@ -30,7 +30,7 @@ from app.ui.display import NA, input_number as _num_text, percent_1dp, price_up_
 from app.ui.parse import decimal_or_none, person_name, to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import FirmChoice, LoadMore, Paged, RowPages
-from app.ui.toolkit.rows import ClassBand, Option, TotalBar, options_of, total_bar
+from app.ui.toolkit.rows import AllocationRange, ClassBand, Option, TotalBar, options_of, total_bar
 from app.ui.toolkit.screen import Confirm, SavingForm, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.models")
@@ -162,15 +162,6 @@ class ClassLine(ClassBand):
     assets_limit: str = ""
     priority: str = ""
     assets: list[AssetLine] = dataclasses.field(default_factory=list)
-
-
-@dataclasses.dataclass
-class AllocationRange:
-    """A target allocation with its band (RANGE_FIELDS), as typed."""
-
-    allocation: str = ""
-    min: str = ""
-    max: str = ""
 
 
 @dataclasses.dataclass
@@ -370,7 +361,7 @@ def _ranges(entry: dict[str, Any]) -> dict[str, str]:
     return {key: _num_text(entry.get(key)) for key in RANGE_FIELDS}
 
 
-def _range_payload(line: ClassLine | AllocationRange) -> dict[str, str | None]:
+def _range_payload(line: AllocationRange) -> dict[str, str | None]:
     """allocation, min and max of a line on the form as the payload sends them."""
     return {key: _num_or_none(getattr(line, key)) for key in RANGE_FIELDS}
 

@@ -23,15 +23,21 @@ def options_of(found: Iterable[Mapping[str, Any]], label: str = "name") -> list[
 
 
 @dataclasses.dataclass
-class ClassBand:
+class AllocationRange:
+    """A target allocation with its band, as typed (a model's or a portfolio's line)."""
+
+    allocation: str = ""
+    min: str = ""
+    max: str = ""
+
+
+@dataclasses.dataclass
+class ClassBand(AllocationRange):
     """An asset class with its target allocation and band, as a model or portfolio form edits them."""
 
     class_id: int = 0
     title: str = ""
     is_cash: bool = False
-    allocation: str = ""
-    min: str = ""
-    max: str = ""
 
 
 @dataclasses.dataclass
