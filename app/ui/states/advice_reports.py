@@ -34,7 +34,7 @@ from app.ui.display import count_of, money
 from app.ui.states.base import AppState, toast_error
 from app.ui.toolkit.lists import FirmChoice, ListControls
 from app.ui.toolkit.screen import ExportLinks, events, guarded, screen_load
-from app.ui.toolkit.rows import Amount, Option, amount_of
+from app.ui.toolkit.rows import Amount, Option, amount_of, keeping
 
 log = logging.getLogger("app.ui.advice_reports")
 
@@ -178,8 +178,8 @@ class ReportControls(FirmChoice, ListControls, ExportLinks, mixin=True):
         self.total_amount = amount_of(report.total_amount)
         self.show_firm_column = report.firm_id is None
         options = [Option(value=s["value"], label=s["label"]) for s in report.available_statuses]
-        if self.status_filter != ALL_STATUSES and self.status_filter not in {o.value for o in options}:
-            options.append(Option(value=self.status_filter, label=reports.STATUS_LABELS.get(self.status_filter, "")))
+        if self.status_filter != ALL_STATUSES:
+            options = keeping(options, self.status_filter, reports.STATUS_LABELS.get(self.status_filter, ""))
         self.status_options = [Option(value=ALL_STATUSES, label="All statuses")] + options
         self._show(report)
 

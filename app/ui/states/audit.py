@@ -19,7 +19,7 @@ from app.services.listing import DEFAULT_PAGE_SIZE
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error
 from app.ui.toolkit.lists import Paged
-from app.ui.toolkit.rows import Option
+from app.ui.toolkit.rows import Option, offers
 from app.ui.toolkit.screen import screen_load
 
 ALL = "all"
@@ -138,7 +138,7 @@ class AuditState(AuditList, AppState):
 
     def _choose(self, attr: str, value: str, choices: list[Option]):
         """A select filter: only one of its offered values is taken."""
-        if value not in {c.value for c in choices}:
+        if not offers(choices, value):
             return None
         return self._filter(**{attr: value})
 

@@ -29,7 +29,7 @@ from app.ui.parse import to_int
 from app.ui.states.base import AppState, toast_error
 from app.ui.states.bulk_progress import BulkProgressState
 from app.ui.toolkit.lists import FirmChoice, ListControls
-from app.ui.toolkit.rows import Option, Performance
+from app.ui.toolkit.rows import Option, Performance, offers
 from app.ui.toolkit.screen import guarded, screen_load
 
 log = logging.getLogger("app.ui.dashboard")
@@ -300,7 +300,7 @@ class DashboardState(FirmChoice, ListControls, AppState):
 
     def _choose(self, attr: str, value: str, options: list[Option]):
         """A select filter: only one of its offered values is taken."""
-        if value not in {o.value for o in options}:
+        if not offers(options, value):
             return None
         setattr(self, attr, value)
         return self._refilter()

@@ -38,7 +38,7 @@ from app.services import reference_data
 from app.ui import routes
 from app.ui.display import day, input_number
 from app.ui.states.base import AppState, toast_success
-from app.ui.toolkit.rows import Detail, Option, options_of
+from app.ui.toolkit.rows import Detail, Option, offers, options_of
 from app.ui.toolkit.screen import FormDialog, events, guarded, screen_load
 from app.ui.parse import positive_int as _int
 
@@ -228,7 +228,7 @@ class DepositState(FormDialog, AppState):
             return sorry(NOT_ALLOWED)
         self._reset_form("new")
         self._switch(form)
-        if deposit_id and form is not rules.Form.BUY and str(deposit_id) in {o.value for o in self.deposit_options}:
+        if deposit_id and form is not rules.Form.BUY and offers(self.deposit_options, str(deposit_id)):
             self._choose(deposit_id)
         return None
 

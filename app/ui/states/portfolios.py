@@ -35,7 +35,7 @@ from app.ui.display import count_of, text as _text
 from app.ui.toolkit.lists import RECORD_PAGES, InRecord, ListControls, LoadMore
 from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, guarded, screen_load
 from app.ui.parse import person_name, to_int as _int
-from app.ui.toolkit.rows import ClassBand, Option, TotalBar, options_of, total_bar
+from app.ui.toolkit.rows import ClassBand, Option, TotalBar, keeping, offers, options_of, total_bar
 
 log = logging.getLogger("app.ui.portfolios")
 
@@ -479,12 +479,6 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
         self.class_options = [ClassBand(class_id=c["id"], title=c["title"], is_cash=c["is_cash"]) for c in options["classes"]]
         self._ig_load_options(actor)
 
-    def _keep_option(self, options: list[Option], value: str, label: str) -> list[Option]:
-        """A saved choice stays visible even when it is no longer offered (e.g. a disabled adviser)."""
-        if value and value not in {o.value for o in options} and label:
-            return options + [Option(value=value, label=label)]
-        return options
-
     def _fill(self, p: dict[str, Any]) -> None:
         self._portfolio_id, self._version, self._firm_id = int(p["id"]), int(p["version"]), int(p["firm_id"])
         self._model_id = _int(p.get("model_id")) or 0
@@ -549,12 +543,10 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
             if self.can_edit:
                 self._load_options(actor)
                 self._ig_fill(portfolio.get("industry_groups_allocations") or [])
-            self.adviser_options = self._keep_option(self.adviser_options, self.adviser_id,
-                                                     _text(portfolio.get("adviser_name")))
-            self.institution_options = self._keep_option(
+            self.adviser_options = keeping(self.adviser_options, self.adviser_id, _text(portfolio.get("adviser_name")))
+            self.institution_options = keeping(
                 self.institution_options, self.institution_id, _text((portfolio.get("institution") or {}).get("title")))
-            self.broker_options = self._keep_option(self.broker_options, self.broker_id,
-                                                    _text(portfolio.get("broker_name")))
+            self.broker_options = keeping(self.broker_options, self.broker_id, _text(portfolio.get("broker_name")))
         self.loaded = True
         return None
 
@@ -573,13 +565,13 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
             adviser = person.get("adviser_id")
             if actor.role is Role.ADVISER:
                 adviser = actor.id  # an adviser creating the portfolio is its adviser (001 s2)
-            self.adviser_id = str(adviser) if adviser and str(adviser) in {o.value for o in self.adviser_options} \
+            self.adviser_id = str(adviser) if adviser and offers(self.adviser_options, str(adviser)) \
                 else NO_ADVISER
             if not self.back_url:
                 self.back_url = routes.url("clients.portfolios", id=person["id"])
         else:
             self.adviser_id = str(person["id"])
-            self.adviser_options = self._keep_option(self.adviser_options, self.adviser_id, person["name"])
+            self.adviser_options = keeping(self.adviser_options, self.adviser_id, person["name"])
             if not self.back_url:
                 self.back_url = routes.url("advisers.portfolios", id=person["id"])
 

@@ -48,7 +48,7 @@ from app.ui.display import NA, close_price, count_of, day, money, percent_1dp, w
 from app.ui.parse import positive_int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import FirmChoice, ListControls
-from app.ui.toolkit.rows import Amount, Option, OrderLine
+from app.ui.toolkit.rows import Amount, Option, OrderLine, offers
 from app.ui.toolkit.screen import Confirm, ExportLinks, events, guarded, screen_load
 
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
@@ -658,7 +658,7 @@ class TradeApprovalState(Confirm, ExportLinks, AppState):
     # ---- toolbar ------------------------------------------------------------------------------------
     @rx.event
     def set_adviser(self, value: str):
-        if not self.show_adviser or value not in {o.value for o in self.adviser_options}:
+        if not self.show_adviser or not offers(self.adviser_options, value):
             return None
         self.adviser = value
         return self._refresh()

@@ -29,7 +29,7 @@ from app.ui.toolkit.screen import Confirm, Viewer, events, guarded, screen_load
 from app.ui.states.person import PersonForm
 from app.ui.display import input_day
 from app.ui.parse import to_int as _int
-from app.ui.toolkit.rows import Option, options_of
+from app.ui.toolkit.rows import Option, keeping, offers, options_of
 
 # ---- contexts -----------------------------------------------------------------------------------
 # list route -> (kind of the form routes, fixed role or "")
@@ -287,12 +287,12 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
     # ---- toolbar (sort, search and page size: ListControls) ---------------------------------------
     @rx.event
     def set_status_filter(self, value: str):
-        self.status_filter = value if value in {o.value for o in self.status_options} else ALL
+        self.status_filter = value if offers(self.status_options, value) else ALL
         return self._reload_first_page()
 
     @rx.event
     def set_role_filter(self, value: str):
-        self.role_filter = value if value in {o.value for o in self.role_options} else ALL
+        self.role_filter = value if offers(self.role_options, value) else ALL
         return self._reload_first_page()
 
     @rx.event
@@ -387,9 +387,8 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
     def _load_options(self, actor: Actor) -> None:
         allowed = creatable_roles(actor)
         order = (Role.CLIENT, Role.ADVISER, Role.ADMINISTRATOR, Role.SUPERUSER)
-        self.role_options = [Option(value=r.value, label=r.title) for r in order if r in allowed]
-        if self.role and self.role not in {o.value for o in self.role_options}:
-            self.role_options.append(Option(value=self.role, label=Role(self.role).title))
+        self.role_options = keeping([Option(value=r.value, label=r.title) for r in order if r in allowed], self.role,
+                                    Role(self.role).title if self.role else "")
         if actor.is_superuser:
             self.firm_options = options_of(firms.firm_options(actor=actor))
         self._load_advisers(actor)
@@ -402,11 +401,10 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
         if firm is None:
             return
         self.adviser_options += options_of(users.adviser_options(actor=actor, firm_id=firm))
-        if self.adviser_id not in {o.value for o in self.adviser_options}:
-            if self.adviser_id != NO_ADVISER and self.adviser_name:  # keep a current (e.g. disabled) adviser visible
-                self.adviser_options.append(Option(value=self.adviser_id, label=self.adviser_name))
-            else:
-                self.adviser_id = NO_ADVISER
+        # a current (e.g. disabled) adviser stays visible
+        self.adviser_options = keeping(self.adviser_options, self.adviser_id, self.adviser_name)
+        if not offers(self.adviser_options, self.adviser_id):
+            self.adviser_id = NO_ADVISER
 
     def _fill(self, actor: Actor, user: dict[str, Any]) -> None:
         self._user_id, self._version = user["id"], user["version"]
@@ -485,14 +483,14 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
 
     @rx.event
     def set_role(self, value: str):
-        if not self._editable() or self._fixed_role() or value not in {o.value for o in self.role_options}:
+        if not self._editable() or self._fixed_role() or not offers(self.role_options, value):
             return None
         self.role = value
         return self._advisers_changed()
 
     @rx.event
     def set_firm(self, value: str):
-        if not self._editable() or not self._is_superuser_actor() or value not in {o.value for o in self.firm_options}:
+        if not self._editable() or not self._is_superuser_actor() or not offers(self.firm_options, value):
             return None
         self.firm_id = value
         self.adviser_id = NO_ADVISER
@@ -501,7 +499,7 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
 
     @rx.event
     def set_adviser(self, value: str):
-        if self._editable() and value in {o.value for o in self.adviser_options}:
+        if self._editable() and offers(self.adviser_options, value):
             self.adviser_id = value
             self._changed()
 

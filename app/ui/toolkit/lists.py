@@ -23,7 +23,7 @@ from app.services.listing import DEFAULT_PAGE_SIZE, PAGE_SIZES
 from app.ui import routes
 from app.ui.parse import to_int
 from app.ui.states.base import AppState, toast_error
-from app.ui.toolkit.rows import Option, options_of
+from app.ui.toolkit.rows import Option, offers, options_of
 
 SEARCH_MAX = 200
 PAGE_WINDOW = 6  # page buttons shown at once
@@ -269,7 +269,7 @@ class FirmChoice(rx.State, mixin=True):
 
     def _pick_firm(self, value: str) -> bool:
         """Take the choice if the select offers it; False (nothing changed) otherwise."""
-        if not self.show_firm or value not in {o.value for o in self.firm_options}:
+        if not self.show_firm or not offers(self.firm_options, value):
             return False
         self.firm_filter = value
         return True

@@ -17,6 +17,20 @@ class Option:
     label: str = ""
 
 
+def offers(options: Iterable[Option], value: Any) -> bool:
+    """Whether a select offers `value`. An event handler takes only a choice its select offered:
+    the browser can send any value."""
+    return any(o.value == value for o in options)
+
+
+def keeping(options: list[Option], value: str, label: str) -> list[Option]:
+    """The options with a saved choice kept visible when it is no longer offered (e.g. a disabled
+    adviser, a status no longer in the report)."""
+    if value and label and not offers(options, value):
+        return [*options, Option(value=value, label=label)]
+    return options
+
+
 def options_of(found: Iterable[Mapping[str, Any]], label: str = "name") -> list[Option]:
     """A select's choices from a service's rows: each row's id, shown by its `label` field."""
     return [Option(value=str(row["id"]), label=text(row[label])) for row in found]
