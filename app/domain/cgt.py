@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation, localcontext
 from typing import Iterable
 
-from app.domain.money import CENT, to_cents
+from app.domain.money import CENT, format_aud, to_cents
 
 round_cents = to_cents  # the estimate's cent rounding is the one of app.domain.money
 HUNDRED = Decimal(100)
@@ -147,13 +147,6 @@ def client_type_wording(portfolio_type: str | None, owner_count: int) -> str:
     if pair is None:
         return CLIENT_TYPE_PLACEHOLDER
     return pair[1] if owner_count > 1 else pair[0]
-
-
-def format_aud(amount: Decimal) -> str:
-    """$1,234.56, or -$1,234.56 for a negative amount (never -$0.00)."""
-    q = to_cents(_dec(amount, "amount"))
-    sign = "-" if q < ZERO else ""
-    return f"{sign}${abs(q):,.2f}"
 
 
 def cgt_estimate_text(

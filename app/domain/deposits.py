@@ -50,7 +50,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Iterable, Mapping
 
 from app.domain import validators as v
-from app.domain.cgt import format_aud
+from app.domain.money import format_aud
 from app.domain.errors import INVALID_FORM, not_found
 from app.domain.money import MONEY_LIMIT, to_cents
 from app.domain.parsing import as_bool, as_id

@@ -1,6 +1,6 @@
 """Money and percentages: the one place each rounding rule is written.
 
-- money is Decimal rounded half-up to the cent (`to_cents`);
+- money is Decimal rounded half-up to the cent (`to_cents`) and shown as `format_aud` '$1,234.56';
 - a stored percentage (NUMERIC(9,4)) is shown three ways, each helper named for what it gives:
   `percent_4dp_text` '12.3400' (the API's figures), `percent_1dp_label` '85.0%' (bars and totals),
   `percent_trimmed_text` '12.5' (a form's field: no exponent, no trailing zeros)."""
@@ -22,6 +22,22 @@ def to_cents(value: Decimal | int) -> Decimal:
     if not isinstance(value, Decimal):
         value = Decimal(value)
     return value.quantize(CENT, context=_MONEY)
+
+
+def format_aud(amount: Decimal | int | str) -> str:
+    """Dollars and cents, half up: '$1,234.56', '-$1,234.56' (never '-$0.00'): every amount a
+    screen, a file, a mail or an engine reason shows."""
+    number = as_decimal(amount)
+    if isinstance(amount, (bool, float)) or not number.is_finite():  # money is never a float
+        raise ValueError(f"not an amount: {amount!r}")
+    cents = to_cents(number)
+    return f"{'-' if cents < 0 else ''}${abs(cents):,.2f}"
+
+
+def number_text(value: Decimal) -> str:
+    """A number as plain text, without exponent or trailing zeros: Decimal('12.50') -> '12.5',
+    Decimal('1E+2') -> '100'."""
+    return format(value.normalize(), "f")
 
 
 def as_decimal(value: Any) -> Decimal:
@@ -52,7 +68,4 @@ def percent_trimmed_text(value: Decimal | None) -> str | None:
     if value is None:
         return None
     value = Decimal(value)
-    if value == 0:
-        return "0"
-    text = format(value.quantize(PERCENT_PLACES, rounding=ROUND_HALF_UP), "f")
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    return "0" if value == 0 else number_text(value.quantize(PERCENT_PLACES, rounding=ROUND_HALF_UP))

@@ -12,7 +12,7 @@ from html import escape
 
 from app.exports.pdf import BASE_CSS, page_css, render
 
-from app.domain.cgt import format_aud
+from app.domain.money import format_aud
 from app.domain.holdings import Holdings, Line, sections
 from app.domain.money import percent_1dp_label
 from app.exports.holdings_xlsx import safe_name

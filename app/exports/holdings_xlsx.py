@@ -15,7 +15,7 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 
-from app.domain.cgt import format_aud
+from app.domain.money import format_aud
 from app.domain.holdings import Holdings, Line, sections
 from app.domain.timezones import local_time
 

@@ -17,7 +17,7 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
 from app.exports.pdf import BASE_CSS, page_css, render
 
-from app.domain.cgt import format_aud
+from app.domain.money import format_aud
 from app.exports.broker_files import XLSX, put_text
 from app.domain.timezones import local_time
 

@@ -19,7 +19,7 @@ import datetime as dt
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from app.domain.cgt import format_aud
+from app.domain.money import format_aud
 from app.ui.parse import decimal_or_none
 
 NA = "N/A"

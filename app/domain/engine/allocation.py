@@ -21,8 +21,9 @@ from app.domain.engine.places import Places
 from app.domain.engine.positions import Positions
 from app.domain.engine.waterfill import natural, solve
 from app.domain.engine.working import (
-    EPS, FIXED, FLEX, HUNDRED, INF, M_ACC, M_TAP, M_TSP, PCT, PINNED, ZERO, ClassState, Inputs, Line, fmt, money,
+    EPS, FIXED, FLEX, HUNDRED, INF, M_ACC, M_TAP, M_TSP, PCT, PINNED, ZERO, ClassState, Inputs, Line, fmt,
 )
+from app.domain.money import format_aud
 
 
 class GroupMeta(NamedTuple):
@@ -69,13 +70,13 @@ def allocate(inputs: Inputs, pos: Positions, classes: Classes, places: Places) -
     cap_texts = {
         "industry_group": (R.CAPPED_INDUSTRY_GROUP, "capped by its industry group's cap"),
         "max_value": (R.CAPPED_MAX_VALUE, "capped by the maximum asset allocation value of "
-                                          f"{money(limits.max_asset_value or ZERO)}"),
+                                          f"{format_aud(limits.max_asset_value or ZERO)}"),
         "max_exposure": (R.CAPPED_MAX_EXPOSURE, f"capped by the maximum exposure of {fmt(limits.max_exposure)}%"),
     }
     percentages = inputs.percentages
     for c in classes.items:
         if c.received > EPS:
-            c.add(R.RECEIVED_OVERFLOW, f"received {money(c.received)} that capped assets of other classes "
+            c.add(R.RECEIVED_OVERFLOW, f"received {format_aud(c.received)} that capped assets of other classes "
                                        "could not take")
         for line in c.flex:
             _weight_reason(line, c, percentages)
@@ -85,7 +86,7 @@ def allocate(inputs: Inputs, pos: Positions, classes: Classes, places: Places) -
             if c.received > EPS:
                 line.add(R.OVERFLOW, "includes the excess of capped assets of other classes")
     if leftover > EPS:
-        classes.cash.add(R.LEFTOVER_TO_CASH, f"{money(leftover)} no class could take stays in cash")
+        classes.cash.add(R.LEFTOVER_TO_CASH, f"{format_aud(leftover)} no class could take stays in cash")
     return Allocation(groups=groups, group_caps=caps, leftover=leftover)
 
 

@@ -21,7 +21,8 @@ from app.domain.engine.places import Places
 from app.domain.engine.positions import Positions
 from app.domain.engine.results import Reason
 from app.domain.engine.snapshot import Brokerage
-from app.domain.engine.working import FLEX, ONE, ZERO, Inputs, Line, money
+from app.domain.engine.working import FLEX, ONE, ZERO, Inputs, Line
+from app.domain.money import format_aud
 
 
 class CashAfter(NamedTuple):
@@ -130,6 +131,6 @@ def keep_min_cash(inputs: Inputs, pos: Positions, places: Places, eligibility: E
     not_enough_cash = cash < floor
     reasons: tuple[Reason, ...] = ()
     if not_enough_cash:
-        reasons = (Reason(R.NOT_ENOUGH_CASH, f"Not Enough Cash: the cash after trades of {money(cash)} is below the "
-                                             f"minimum cash of {money(floor)}"),)
+        reasons = (Reason(R.NOT_ENOUGH_CASH, f"Not Enough Cash: the cash after trades of {format_aud(cash)} is below "
+                                             f"the minimum cash of {format_aud(floor)}"),)
     return CashAfter(cash=cash, not_enough_cash=not_enough_cash, reasons=reasons)

@@ -23,8 +23,8 @@ from app.domain.engine.classes import Classes
 from app.domain.engine.limits import AssetCap
 from app.domain.engine.places import Places
 from app.domain.engine.positions import Positions
-from app.domain.engine.working import FIXED, FLEX, HUNDRED, OUT, PINNED, ZERO, ClassState, Inputs, money
-from app.domain.money import to_cents
+from app.domain.engine.working import FIXED, FLEX, HUNDRED, OUT, PINNED, ZERO, ClassState, Inputs
+from app.domain.money import format_aud, to_cents
 
 
 class Eligibility(NamedTuple):
@@ -50,7 +50,7 @@ def eligible_assets(inputs: Inputs, pos: Positions, classes: Classes, places: Pl
         floor = max(floor, to_cents(cash.min * V / HUNDRED - cash.fixed))
     if min_cash > cash.target:
         cash.target = Decimal(min_cash)
-        cash.add(R.MIN_CASH, f"the cash target is the minimum cash of {money(min_cash)}")
+        cash.add(R.MIN_CASH, f"the cash target is the minimum cash of {format_aud(min_cash)}")
     percentages = inputs.percentages
     for c in classes.items:
         if c.limit is not None:
@@ -85,7 +85,7 @@ def eligible_assets(inputs: Inputs, pos: Positions, classes: Classes, places: Pl
                 drop = candidates[-1]
                 drop.role = OUT
                 drop.add(R.MIN_ASSET_ALLOCATION, "not bought: its share would be below the minimum asset "
-                                                 f"allocation of {money(min_share)}")
+                                                 f"allocation of {format_aud(min_share)}")
                 flex.remove(drop)
     for c in classes.items:
         c.flex = [line for line in c.lines if line.role == FLEX]

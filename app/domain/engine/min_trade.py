@@ -13,7 +13,8 @@ from app.domain.engine import reasons as R
 from app.domain.engine.allocation import Allocation
 from app.domain.engine.eligibility import Eligibility
 from app.domain.engine.places import Places
-from app.domain.engine.working import EPS, FIXED, PINNED, ZERO, Inputs, money
+from app.domain.engine.working import EPS, FIXED, PINNED, ZERO, Inputs
+from app.domain.money import format_aud
 
 
 def apply_min_trade(inputs: Inputs, places: Places, eligibility: Eligibility, allocation: Allocation) -> None:
@@ -21,8 +22,8 @@ def apply_min_trade(inputs: Inputs, places: Places, eligibility: Eligibility, al
     mta = inputs.mta
     if not mta or mta <= 0:
         return
-    below = f"the trade is below the minimum trade amount of {money(mta)}: not traded"
-    raised = f"the sell a cap requires is raised to the minimum trade amount of {money(mta)}"
+    below = f"the trade is below the minimum trade amount of {format_aud(mta)}: not traded"
+    raised = f"the sell a cap requires is raised to the minimum trade amount of {format_aud(mta)}"
     caps = allocation.group_caps
     asset_cap = eligibility.asset_cap.value
     lines = places.lines

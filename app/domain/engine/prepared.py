@@ -11,6 +11,7 @@ from typing import Protocol
 
 from app.domain.engine import errors as E
 from app.domain.model_spec import ClassSpec, ModelAssetSpec, ModelSpec
+from app.domain.money import number_text
 
 ZERO = Decimal(0)
 HUNDRED = Decimal(100)
@@ -92,11 +93,6 @@ class PreparedModel:
             raise E.CalculationError(code, message)
 
 
-def _fmt(value: Decimal) -> str:
-    text = format(value.normalize(), "f")
-    return text
-
-
 def _build(spec: ModelSpec) -> PreparedModel:
     percentages = spec.is_percentages
     ordered: list[ClassSpec] = sorted(spec.classes, key=lambda c: c.priority)  # stable: loader order on ties
@@ -119,10 +115,12 @@ def _build(spec: ModelSpec) -> PreparedModel:
         if percentages:
             if not cls.is_cash and allocation != pct_total:
                 problems.append(("model_percentage", E.MODEL_CLASS_PERCENTAGES.format(
-                    model=spec.name, title=cls.title, total=_fmt(pct_total), allocation=_fmt(allocation))))
+                    model=spec.name, title=cls.title, total=number_text(pct_total),
+                    allocation=number_text(allocation))))
             if cls.is_cash and allocation < pct_total:
                 problems.append(("model_percentage", E.MODEL_CLASS_PERCENTAGES.format(
-                    model=spec.name, title=cls.title, total=_fmt(pct_total), allocation=_fmt(allocation))))
+                    model=spec.name, title=cls.title, total=number_text(pct_total),
+                    allocation=number_text(allocation))))
         classes.append(PreparedClass(
             class_id=cls.class_id, title=cls.title, is_cash=cls.is_cash, allocation=allocation, min=cls.min,
             max=cls.max, assets_limit=cls.assets_limit, priority=cls.priority, rank=class_rank,
@@ -133,7 +131,7 @@ def _build(spec: ModelSpec) -> PreparedModel:
         problems.insert(0, ("no_cash_class", E.NO_CASH_CLASS.format(model=spec.name)))
     total = sum((c.allocation for c in classes), ZERO)
     if total != HUNDRED:
-        problems.append(("model_total", E.MODEL_TOTAL.format(model=spec.name, total=_fmt(total))))
+        problems.append(("model_total", E.MODEL_TOTAL.format(model=spec.name, total=number_text(total))))
     equivalents: dict[int, list[int]] = {}
     for pair in spec.equivalents:
         for a, b in ((pair.asset_id, pair.eq_asset_id), (pair.eq_asset_id, pair.asset_id)):

@@ -34,7 +34,7 @@ from app.domain.engine.snapshot import (
 )
 from app.domain.engine.working import CTX, SELL_ACTION
 from app.domain.errors import ValidationError
-from app.domain.money import to_cents
+from app.domain.money import format_aud, to_cents
 
 ZERO = Decimal(0)
 BUY_LABEL = "BUY"
@@ -156,7 +156,7 @@ def _generate(snapshot: Snapshot, target: Target) -> Trades:
             notes.append(Note(
                 source=NOTE_MANUAL, asset_id=a.asset_id, custom_holding_id=None, code=a.code,
                 text=f"{EXCEPTION_LABELS[MANUAL_TRADE_DECISION]}: the calculation would {word} "
-                     f"{_units_text(quantity)} {a.code} at {price} ({_money(figures.value)})",
+                     f"{_units_text(quantity)} {a.code} at {price} ({format_aud(figures.value)})",
                 action=side, units=quantity, price=price, value=figures.value, recommendation_action=action.code,
                 comment=comment,
             ))
@@ -191,7 +191,3 @@ def _generate(snapshot: Snapshot, target: Target) -> Trades:
 
 def _units_text(units: Decimal) -> str:
     return format(units.normalize(), "f") if units == units.to_integral_value() else format(units, "f")
-
-
-def _money(value: Decimal) -> str:
-    return f"${value:,.2f}"

@@ -32,7 +32,7 @@ from app.domain.engine.prepared import PreparedModel
 from app.domain.engine.results import Reason, intern_reason
 from app.domain.engine.snapshot import PortfolioSettings, Snapshot
 from app.domain.model_spec import ModelSpec
-from app.domain.money import to_cents
+from app.domain.money import number_text, to_cents
 
 CTX = Context(prec=28, rounding=ROUND_HALF_EVEN, traps=[InvalidOperation, DivisionByZero, Overflow])
 ZERO = Decimal(0)
@@ -66,13 +66,7 @@ def pct(value: Decimal, total: Decimal) -> Decimal:
 
 
 def fmt(value: Decimal | None) -> str:
-    if value is None:
-        return ""
-    return format(value.normalize(), "f")
-
-
-def money(value: Decimal) -> str:
-    return f"${to_cents(value):,.2f}"
+    return "" if value is None else number_text(value)
 
 
 class Inputs(NamedTuple):
