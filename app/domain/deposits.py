@@ -51,6 +51,7 @@ from typing import Any, Iterable, Mapping
 
 from app.domain import validators as v
 from app.domain.money import format_aud
+from app.domain.timezones import day_text
 from app.domain.errors import INVALID_FORM, not_found
 from app.domain.money import MONEY_LIMIT, to_cents
 from app.domain.parsing import as_bool, as_id
@@ -246,10 +247,6 @@ def term_text(months: int | None) -> str:
     if not months:
         return ""
     return "1 month" if months == 1 else f"{months} months"
-
-
-def day_text(day: dt.date | None) -> str:
-    return day.strftime("%d/%m/%Y") if day else ""
 
 
 def money_text(amount: Decimal | str | None) -> str:

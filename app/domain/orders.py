@@ -17,6 +17,7 @@ from datetime import date, datetime, timezone
 from decimal import Decimal, InvalidOperation
 
 from app.domain.errors import not_found
+from app.domain.timezones import day_text
 from app.domain.uploads import (
     FileProblem, LineError, header_positions, named_lines, read_rows, reasons_by_line,
 )
@@ -72,10 +73,6 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _date(value: date | None) -> str:
-    return value.strftime("%d/%m/%Y") if value else ""
-
-
 def _number(value: Decimal | None) -> str:
     if value is None:
         return ""
@@ -88,14 +85,14 @@ def file_row(kind: str, o: Order) -> list[str]:
     limit = _number(o.limit_price) if o.order_type == "LIMIT" else ""
     if kind == TRADE_FILE:
         return [o.portfolio_name, o.hin, o.broker_account, o.broker_name, o.side, o.code, _number(o.quantity),
-                o.order_type.title(), limit, _date(o.expiry), o.row_type, o.reference, o.adviser_name]
+                o.order_type.title(), limit, day_text(o.expiry), o.row_type, o.reference, o.adviser_name]
     if kind == DESKTOP_BROKER:
         return [o.account, "B" if o.side == "BUY" else "S", o.code, _number(o.quantity), o.order_type.title(),
-                limit, _date(o.expiry), o.reference]
+                limit, day_text(o.expiry), o.reference]
     if kind == AUSIEX:
         action = {"New": "NEW", "Amend": "AMEND", "Cancel": "CANCEL", "Maintain": "NEW"}.get(o.row_type, "NEW")
         return [o.adviser_code, o.broker_account, o.hin, o.side, o.code, _number(o.quantity),
-                "MKT" if o.order_type == "MARKET" else "LMT", limit, _date(o.expiry) or "GTC", o.reference, action]
+                "MKT" if o.order_type == "MARKET" else "LMT", limit, day_text(o.expiry) or "GTC", o.reference, action]
     raise ValueError(f"unknown broker file {kind!r}")
 
 

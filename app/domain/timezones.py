@@ -1,9 +1,10 @@
-"""Time zones, in one place. Instants are stored in UTC; a screen or a file shows them in the
-browser's offset (`new Date().getTimezoneOffset()`: minutes, positive west of UTC, Sydney -600),
-which downloads carry as `client-timezone-offset`."""
+"""Time zones and how days and times read, in one place. Instants are stored in UTC; a screen or
+a file shows them in the browser's offset (`new Date().getTimezoneOffset()`: minutes, positive
+west of UTC, Sydney -600), which downloads carry as `client-timezone-offset`. Days read DD/MM/YYYY
+and times DD/MM/YYYY HH:MM, as Australians write them."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
 MAX_OFFSET_MINUTES = 14 * 60  # the widest offset in use (UTC+14)
@@ -25,3 +26,18 @@ def local_time(moment: datetime | None, offset_minutes: int) -> datetime | None:
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)
     return moment.astimezone(timezone(timedelta(minutes=-offset_minutes)))
+
+
+def day_text(day: date | None) -> str:
+    """A day (or the day of a time) as DD/MM/YYYY; '' for none."""
+    return day.strftime("%d/%m/%Y") if day else ""
+
+
+def moment_text(moment: datetime | None) -> str:
+    """A time as DD/MM/YYYY HH:MM, as it is (already in the offset to show); '' for none."""
+    return moment.strftime("%d/%m/%Y %H:%M") if moment else ""
+
+
+def local_moment_text(moment: datetime | None, offset_minutes: int) -> str:
+    """A stored instant in the browser's offset as DD/MM/YYYY HH:MM; '' for none."""
+    return moment_text(local_time(moment, offset_minutes))

@@ -24,7 +24,7 @@ from app.domain.advice import NOT_ENOUGH_CASH_LABEL, tp_label
 from app.exports.broker_files import XLSX, put_text
 from app.exports.holdings_pdf import CSS as HOLDINGS_CSS, money as html_money
 from app.exports.holdings_xlsx import MONEY, landscape_bytes, safe_name
-from app.domain.timezones import local_time
+from app.domain.timezones import day_text, local_time, moment_text
 
 PDF = "application/pdf"
 DATE = "DD/MM/YYYY"
@@ -109,7 +109,7 @@ def _statuses_text(report: Any) -> str:
 def _meta(report: Any, offset: int) -> list[tuple[str, str | int]]:
     when = local_time(report.generated_at, offset)
     return [("Firm", report.firm_name or "All firms"), ("Status", _statuses_text(report)),
-            ("Portfolios", report.count), ("Date", when.strftime("%d/%m/%Y %H:%M"))]
+            ("Portfolios", report.count), ("Date", moment_text(when))]
 
 
 # ---- Excel --------------------------------------------------------------------------------------------
@@ -197,7 +197,7 @@ def _html_cell(value: Any, column: Column, offset: int) -> str:
     if column.kind == "money":
         return html_money(Decimal(value))
     if column.kind == "date":
-        return local_time(value, offset).strftime("%d/%m/%Y")
+        return day_text(local_time(value, offset))
     if column.kind == "int":
         return f"{int(value):,}"
     if column.attr == "error_message":
@@ -227,7 +227,7 @@ def html(report: Any, offset: int = 0) -> str:
         f"<table repeat=\"1\"><thead><tr>{head}</tr></thead><tbody>{body}"
         f"<tr class=\"total\">{total}</tr></tbody></table>"
         f"<div id=\"footer\">{escape(title)} &middot; {escape(report.firm_name or 'All firms')} &middot; "
-        f"{when.strftime('%d/%m/%Y %H:%M')} &middot; page <pdf:pagenumber> of <pdf:pagecount></div>"
+        f"{moment_text(when)} &middot; page <pdf:pagenumber> of <pdf:pagecount></div>"
         "</body></html>"
     )
 

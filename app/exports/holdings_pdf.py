@@ -16,7 +16,7 @@ from app.domain.money import format_aud
 from app.domain.holdings import Holdings, Line, sections
 from app.domain.money import percent_1dp_label
 from app.exports.holdings_xlsx import safe_name
-from app.domain.timezones import local_time
+from app.domain.timezones import day_text, local_time, moment_text
 
 MEDIA_TYPE = "application/pdf"
 NA = "N/A"
@@ -86,7 +86,7 @@ def html(h: Holdings, offset_minutes: int) -> str:
     when = local_time(h.as_at, offset_minutes)
     meta = "".join(f'<tr><td class="label">{label}</td><td>{escape(value)}</td></tr>' for label, value in (
         ("Portfolio", p.name), ("Model", p.model_name or "Not linked"), ("Owners", owners),
-        ("Date", when.strftime("%d/%m/%Y"))))
+        ("Date", day_text(when))))
     t = h.totals
     totals = "".join(f'<td class="label">{label}</td><td><b>{money(value)}</b></td>' for label, value in (
         ("Total value", t.value), ("Cash", t.cash), ("Shares", t.shares_value), ("Deposits", t.deposits),
@@ -111,7 +111,7 @@ def html(h: Holdings, offset_minutes: int) -> str:
         f"<h2>Class allocation</h2><table><tr><th width=\"40%\">Class</th><th class=\"num\">Value</th>"
         f"<th class=\"num\">Actual</th><th class=\"num\">Target</th></tr>{alloc_rows}</table>"
         f"<h2>Holdings by class</h2>{''.join(parts)}"
-        f"<div id=\"footer\">{escape(p.name)} &middot; Holdings at {when.strftime('%d/%m/%Y %H:%M')} &middot; "
+        f"<div id=\"footer\">{escape(p.name)} &middot; Holdings at {moment_text(when)} &middot; "
         f"page <pdf:pagenumber> of <pdf:pagecount></div>"
         "</body></html>"
     )

@@ -17,7 +17,7 @@ from openpyxl.utils import get_column_letter
 
 from app.domain.money import format_aud
 from app.domain.holdings import Holdings, Line, sections
-from app.domain.timezones import local_time
+from app.domain.timezones import day_text, local_time
 
 MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 MONEY = '"$"#,##0.00;[Red]-"$"#,##0.00'
@@ -104,7 +104,7 @@ def build(h: Holdings, offset_minutes: int) -> bytes:
 
     _put(ws, 1, 1, "Portfolio Holdings", font=_TITLE)
     header = (("Portfolio", p.name), ("Model", p.model_name or "Not linked"), ("Owners", owners),
-              ("Date", when.strftime("%d/%m/%Y")))
+              ("Date", day_text(when)))
     row = 2
     for label, value in header:
         _put(ws, row, 1, label, font=_BOLD)

@@ -13,14 +13,9 @@ from typing import Any, Iterable, Mapping
 from urllib.parse import quote
 
 from app.domain.recommendations import Kind, formula_guard
-from app.domain.timezones import local_time
+from app.domain.timezones import local_moment_text, local_time
 
 TITLES = {Kind.LONG_TERM: "Long Term Recommendations", Kind.SHORT_TERM: "Short Term Recommendations"}
-
-
-def _when(moment: datetime | None, offset_minutes: int) -> str:
-    local = local_time(moment, offset_minutes)
-    return local.strftime("%d/%m/%Y %H:%M") if local else ""
 
 
 def filename(kind: Kind, model_name: str, now: datetime, offset_minutes: int) -> str:
@@ -45,10 +40,10 @@ def build(kind: Kind, rows: Iterable[Mapping[str, Any]], offset_minutes: int) ->
         writer.writerow(["code", "name", "action", "comment", "updated"])
         for row in rows:
             writer.writerow([row["code"], formula_guard(row["name"]), row["action"], formula_guard(row["comment"] or ""),
-                             _when(row["updated_at"], offset_minutes)])
+                             local_moment_text(row["updated_at"], offset_minutes)])
     else:
         writer.writerow(["code", "name", "action", "comment", "price", "yield", "updated"])
         for row in rows:
             writer.writerow([row["code"], formula_guard(row["name"]), row["action"], formula_guard(row["comment"] or ""),
-                             row["price"] or "", row["yield"] or "", _when(row["updated_at"], offset_minutes)])
+                             row["price"] or "", row["yield"] or "", local_moment_text(row["updated_at"], offset_minutes)])
     return ("\ufeff" + buffer.getvalue()).encode("utf-8")

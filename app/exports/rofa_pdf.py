@@ -14,7 +14,7 @@ from app.exports.pdf import BASE_CSS, page_css, render
 
 from app.exports.holdings_pdf import money, percent, units
 from app.exports.holdings_xlsx import safe_name
-from app.domain.timezones import local_time
+from app.domain.timezones import local_moment_text
 
 CSS = page_css(landscape=False, vertical="1.6cm", horizontal="1.4cm") + BASE_CSS + """
 td { padding: 2.5pt 4pt; border-bottom: 0.3pt solid #e0e1e6; vertical-align: top; }
@@ -38,7 +38,7 @@ def _name(person: dict | None) -> str:
 def _when(value: str | None, offset: int) -> str:
     if not value:
         return ""
-    return local_time(datetime.fromisoformat(value), offset).strftime("%d/%m/%Y %H:%M")
+    return local_moment_text(datetime.fromisoformat(value), offset)
 
 
 def html(rec: dict[str, Any], offset: int) -> str:

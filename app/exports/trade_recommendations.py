@@ -19,7 +19,7 @@ from app.exports.pdf import BASE_CSS, page_css, render
 
 from app.domain.money import format_aud
 from app.exports.broker_files import XLSX, put_text
-from app.domain.timezones import local_time
+from app.domain.timezones import local_moment_text, local_time, moment_text
 
 PDF = "application/pdf"
 STANDARD, SIMPLE = "standart", "simple"  # the specification's spelling of the mode
@@ -32,18 +32,13 @@ STANDARD_COLUMNS = ("Portfolio", "Status", "Item", "Code", "Action", "Quantity",
 SIMPLE_COLUMNS = ("Portfolio", "Code", "Action", "Quantity", "Price", "Value", "Decision")
 
 
-def _day(moment: datetime | None, offset: int) -> str:
-    local = local_time(moment, offset)
-    return local.strftime("%d/%m/%Y %H:%M") if local else ""
-
-
 def _cells(mode: str, group: Any, item: Any, offset: int) -> list[Any]:
     decision = (item.decision or "").capitalize() or ("Pending" if item.pending else "")
     if mode == SIMPLE:
         return [group.investment_name, item.asset_code, item.action, item.quantity, item.price, item.value, decision]
     return [group.investment_name, group.status_label, "Transaction" if item.item_type == 1 else "Note",
             item.asset_code, item.action, item.quantity, item.price, item.value, item.tr_status_label, decision,
-            _day(item.tr_approved_at, offset), _day(item.tr_declined_at, offset), item.text]
+            local_moment_text(item.tr_approved_at, offset), local_moment_text(item.tr_declined_at, offset), item.text]
 
 
 def xlsx(groups: Sequence[Any], *, mode: str = STANDARD, offset: int = 0, title: str = "Trade Recommendations") -> bytes:
@@ -118,7 +113,7 @@ def html(groups: Sequence[Any], *, offset: int = 0, title: str, subtitle: str, n
     when = local_time(now, offset)
     return (
         f"<html><head><meta charset=\"utf-8\"/><style>{CSS}</style></head><body>"
-        f"<h1>{escape(title)}</h1><div class=\"muted\">{escape(subtitle)} &middot; {when.strftime('%d/%m/%Y %H:%M')}</div><br/>"
+        f"<h1>{escape(title)}</h1><div class=\"muted\">{escape(subtitle)} &middot; {moment_text(when)}</div><br/>"
         "<table repeat=\"1\"><thead><tr><th width=\"34%\">Code</th><th>Action</th><th class=\"num\">Quantity</th>"
         "<th class=\"num\">Price</th><th class=\"num\">Value</th><th>Status</th><th>Decision</th></tr></thead>"
         f"<tbody>{''.join(rows)}</tbody></table>"

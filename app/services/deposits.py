@@ -22,6 +22,7 @@ from sqlmodel import Session, col, func, select
 from app.db.engine import session_scope
 from app.db.tables import AssetTransaction, Deposit, Institution, Portfolio
 from app.db.types import utcnow
+from app.domain.timezones import day_text
 from app.domain import deposits as rules
 from app.domain import validators as v
 from app.domain.errors import NotFound, ValidationError
@@ -409,7 +410,7 @@ def _update_deposit(s: Session, actor: Actor, dep: Deposit, data: Mapping[str, A
         others = [rules.trade_day(r.trade_at) for r in _transactions(s, dep) if buy_row is None or r.id != buy_row.id]
         first = min(others) if others else None
         if first is not None and form.start_date > first:
-            errors.check("StartDate", rules.START_AFTER_TRANSACTIONS.format(day=rules.day_text(first)))
+            errors.check("StartDate", rules.START_AFTER_TRANSACTIONS.format(day=day_text(first)))
         facts = _facts(s, dep, without=buy_row)
         if buy_row is not None and buy_row.status == Status.EXECUTED.value and facts.balance + form.amount < 0:
             errors.check("amount", rules.BELOW_ZERO)

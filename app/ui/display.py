@@ -20,6 +20,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from app.domain.money import format_aud
+from app.domain.timezones import day_text
 from app.ui.parse import decimal_or_none
 
 NA = "N/A"
@@ -153,7 +154,7 @@ def _as_date(value: Any) -> dt.date | None:
 def day(value: Any) -> str:
     """A calendar day (a date, a datetime or its ISO text) as DD/MM/YYYY; '' when empty."""
     found = _as_date(value)
-    return "" if found is None else found.strftime("%d/%m/%Y")
+    return day_text(found)
 
 
 def input_day(value: Any) -> str:
