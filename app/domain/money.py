@@ -3,7 +3,8 @@
 - money is Decimal rounded half-up to the cent (`to_cents`) and shown as `format_aud` '$1,234.56';
 - a stored percentage (NUMERIC(9,4)) is shown three ways, each helper named for what it gives:
   `percent_4dp_text` '12.3400' (the API's figures), `percent_1dp_label` '85.0%' (bars and totals),
-  `percent_trimmed_text` '12.5' (a form's field: no exponent, no trailing zeros)."""
+  `percent_trimmed_text` '12.5' (a form's field: no exponent, no trailing zeros);
+- units are shown whole by `whole_units_text` '1,250'."""
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
@@ -13,6 +14,7 @@ CENT = Decimal("0.01")
 MONEY_LIMIT = Decimal("1000000000000")  # amounts are stored as NUMERIC(14,2): below a trillion dollars
 PERCENT_PLACES = Decimal("0.0001")  # percentages are stored as NUMERIC(9,4)
 ONE_DECIMAL = Decimal("0.1")
+ONE = Decimal(1)
 
 _MONEY = Context(prec=60, rounding=ROUND_HALF_UP)
 
@@ -58,8 +60,14 @@ def percent_4dp_text(value: Decimal | None) -> str | None:
 
 
 def percent_1dp_label(value: Decimal) -> str:
-    """One decimal, half up, with a percent sign: Decimal('85') -> '85.0%'."""
-    return f"{as_decimal(value).quantize(ONE_DECIMAL, rounding=ROUND_HALF_UP)}%"
+    """One decimal, half up, with a percent sign: Decimal('85') -> '85.0%' (never '-0.0%')."""
+    rounded = as_decimal(value).quantize(ONE_DECIMAL, rounding=ROUND_HALF_UP)
+    return f"{abs(rounded) if rounded == 0 else rounded}%"
+
+
+def whole_units_text(value: Decimal) -> str:
+    """Units without decimals, half up, with thousands separators: Decimal('1249.5') -> '1,250'."""
+    return f"{as_decimal(value).quantize(ONE, rounding=ROUND_HALF_UP):,}"
 
 
 def percent_trimmed_text(value: Decimal | None) -> str | None:

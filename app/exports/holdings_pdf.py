@@ -14,7 +14,7 @@ from app.exports.pdf import BASE_CSS, page_css, render
 
 from app.domain.money import format_aud
 from app.domain.holdings import Holdings, Line, sections
-from app.domain.money import percent_1dp_label
+from app.domain.money import percent_1dp_label, whole_units_text
 from app.exports.holdings_xlsx import safe_name
 from app.domain.timezones import day_text, local_time, moment_text
 
@@ -57,9 +57,7 @@ def performance(value: Decimal | None) -> str:
 
 
 def units(value: Decimal | None) -> str:
-    if value is None:
-        return ""
-    return f"{Decimal(value).quantize(Decimal(1), rounding=ROUND_HALF_UP):,}"
+    return "" if value is None else whole_units_text(value)
 
 
 def _row(line: Line) -> str:

@@ -17,7 +17,7 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
 from app.exports.pdf import BASE_CSS, page_css, render
 
-from app.domain.money import format_aud
+from app.domain.money import format_aud, whole_units_text
 from app.exports.broker_files import XLSX, put_text
 from app.domain.timezones import local_moment_text, local_time, moment_text
 
@@ -92,7 +92,7 @@ def _money(value: Decimal | None, places: int = 2) -> str:
 
 
 def _units(value: Decimal | None) -> str:
-    return "" if value is None else f"{value:,.0f}"
+    return "" if value is None else whole_units_text(value)
 
 
 def html(groups: Sequence[Any], *, offset: int = 0, title: str, subtitle: str, now: datetime) -> str:

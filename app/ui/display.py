@@ -19,7 +19,7 @@ import datetime as dt
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from app.domain.money import format_aud
+from app.domain.money import format_aud, percent_1dp_label, whole_units_text
 from app.domain.timezones import day_text
 from app.ui.parse import decimal_or_none
 
@@ -85,7 +85,7 @@ def close_price(value: Any, empty: str = NA) -> str:
 def whole_units(value: Any, empty: str = "") -> str:
     """Listed units without decimals, half up: '1,250'."""
     number = decimal_or_none(value)
-    return empty if number is None else f"{number.quantize(_ONE, rounding=ROUND_HALF_UP):,}"
+    return empty if number is None else whole_units_text(number)
 
 
 def signed_whole_units(value: Any, empty: str = "") -> str:
@@ -103,7 +103,7 @@ def units_or_fraction(value: Any, empty: str = "") -> str:
     if number is None:
         return empty
     if number == number.to_integral_value():
-        return f"{number.quantize(_ONE, rounding=ROUND_HALF_UP):,}"
+        return whole_units_text(number)
     return f"{number.normalize():,f}"
 
 
@@ -111,10 +111,7 @@ def units_or_fraction(value: Any, empty: str = "") -> str:
 def percent_1dp(value: Any, empty: str = "") -> str:
     """A percentage to one decimal, half up: '12.5%' (never '-0.0%')."""
     number = decimal_or_none(value)
-    if number is None:
-        return empty
-    rounded = number.quantize(_TENTH, rounding=ROUND_HALF_UP)
-    return f"{abs(rounded) if rounded == 0 else rounded}%"
+    return empty if number is None else percent_1dp_label(number)
 
 
 def percentage_points(value: Any, empty: str = "") -> str:
