@@ -249,13 +249,6 @@ def term_text(months: int | None) -> str:
     return "1 month" if months == 1 else f"{months} months"
 
 
-def money_text(amount: Decimal | str | None) -> str:
-    """$1,234.56 (the shared AUD format); '' when empty."""
-    if amount in (None, ""):
-        return ""
-    return format_aud(Decimal(str(amount)))
-
-
 def deposit_name(provider_name: str, product_type: str, maturity_term: int | None, maturity_date: dt.date | None,
                  rate: Decimal | str | None) -> str:
     """provider name + TD/ACA + term + maturity date + rate, leaving out the parts it lacks."""
@@ -514,7 +507,7 @@ def clean_move(form: Form, data: Mapping[str, Any], deposit: DepositFacts | None
         errors.check("StartDate", before_start(day, deposit.start_date))
     amount = _amount(errors, data.get("amount"))
     if amount is not None and deposit is not None and form is Form.SELL and amount > deposit.balance:
-        errors.check("amount", OVER_BALANCE.format(balance=money_text(max(deposit.balance, Decimal(0)))))
+        errors.check("amount", OVER_BALANCE.format(balance=format_aud(max(deposit.balance, Decimal(0)))))
     description = _text(data.get("description"))
     errors.check("description", v.max_length(description, DESCRIPTION_MAX))
     if not errors.ok or deposit is None:

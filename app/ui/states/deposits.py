@@ -36,7 +36,7 @@ from app.domain.transactions import (
 from app.services import deposits as service
 from app.services import reference_data
 from app.ui import routes
-from app.ui.display import day, input_number
+from app.ui.display import day, input_number, money
 from app.ui.states.base import AppState, toast_success
 from app.ui.toolkit.rows import Detail, Option, offers, options_of
 from app.ui.toolkit.screen import FormDialog, events, guarded, screen_load
@@ -108,14 +108,14 @@ def _row(d: dict[str, Any]) -> DepositRow:
         id=int(d["id"]), name=d["name"], code=d["code"], product=d["ProviderProductType"],
         is_at_call=d["ProviderProductType"] == AT_CALL_ACCOUNT, provider=d["ProviderName"],
         start=day(d["StartDate"]), maturity=day(d["MaturityDate"]), rate=rules.rate_text(d["Rate"]),
-        deal_status=d["DealStatus"], balance=rules.money_text(d["balance"]), closed=bool(d["closed"]),
+        deal_status=d["DealStatus"], balance=money(d["balance"]), closed=bool(d["closed"]),
     )
 
 
 def _tx(t: dict[str, Any]) -> TxRow:
     return TxRow(
         id=int(t["id"]), date=day(t["date"]), type_label=t["type_label"], amm_type=t["amm_type"], status=t["status"],
-        status_label=t["status_label"], amount=rules.money_text(t["amount"]), transaction_type=t["TransactionType"],
+        status_label=t["status_label"], amount=money(t["amount"]), transaction_type=t["TransactionType"],
         description=t.get("description") or "", can_reprocess=bool(t["can_reprocess"]), can_edit=bool(t["can_edit"]),
     )
 
@@ -128,7 +128,7 @@ def _details(d: dict[str, Any]) -> list[Detail]:
         ("Start date", day(d["StartDate"])), ("Maturity date", day(d["MaturityDate"])),
         ("Term", rules.term_text(d["MaturityTerm"])), ("Rate", rules.rate_text(d["Rate"])),
         ("Auto matured", "Yes" if d["AutoMatured"] else "No"), ("Deal status", d["DealStatus"]),
-        ("Balance", rules.money_text(d["balance"])), ("Status", "Closed" if d["closed"] else "Open"),
+        ("Balance", money(d["balance"])), ("Status", "Closed" if d["closed"] else "Open"),
     ]
     return [Detail(label=label, value=value or "—") for label, value in pairs]
 
@@ -185,7 +185,7 @@ class DepositState(FormDialog, AppState):
         self.portfolio_name = found["portfolio"]["name"]
         self.can_edit = bool(found["can_edit"])
         self.enabled = {key: bool(value) for key, value in found["enabled"].items()}
-        self.cash_text = rules.money_text(found["cash_balance"])
+        self.cash_text = money(found["cash_balance"])
         self._deposits = {int(d["id"]): d for d in found["deposits"]}
         self.rows = [_row(d) for d in found["deposits"]]
         return None
@@ -296,7 +296,7 @@ class DepositState(FormDialog, AppState):
         self.locked = True
         self.date_min = d["StartDate"] or ""
         self.balance_hint = ("" if self.form_type == rules.Form.BUY.value else
-                             f"Balance {rules.money_text(d['balance'])}; not before {day(d['StartDate'])}")
+                             f"Balance {money(d['balance'])}; not before {day(d['StartDate'])}")
         self._recheck_form()
 
     @rx.event
