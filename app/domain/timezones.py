@@ -41,3 +41,8 @@ def moment_text(moment: datetime | None) -> str:
 def local_moment_text(moment: datetime | None, offset_minutes: int) -> str:
     """A stored instant in the browser's offset as DD/MM/YYYY HH:MM; '' for none."""
     return moment_text(local_time(moment, offset_minutes))
+
+
+def file_day(moment: datetime, offset_minutes: int) -> str:
+    """The day a download's name carries, in the browser's offset: DD-MM-YYYY (no slashes in a file name)."""
+    return local_time(moment, offset_minutes).strftime("%d-%m-%Y")

@@ -23,8 +23,9 @@ from app.exports.pdf import render
 from app.domain.advice import NOT_ENOUGH_CASH_LABEL, tp_label
 from app.exports.broker_files import XLSX, put_text
 from app.exports.holdings_pdf import CSS as HOLDINGS_CSS, money as html_money
-from app.exports.holdings_xlsx import MONEY, landscape_bytes, safe_name
-from app.domain.timezones import day_text, local_time, moment_text
+from app.exports.file_names import safe_name
+from app.exports.holdings_xlsx import MONEY, landscape_bytes
+from app.domain.timezones import day_text, file_day, local_time, moment_text
 
 PDF = "application/pdf"
 DATE = "DD/MM/YYYY"
@@ -88,7 +89,7 @@ def columns(report: Any) -> tuple[Column, ...]:
 
 def filename(report: Any, file_type: str, offset_minutes: int, now: datetime | None = None) -> str:
     """'<firm> - Cash Report - 31-12-2025.xlsx' (the date in the browser's offset)."""
-    day = local_time(now or report.generated_at, offset_minutes).strftime("%d-%m-%Y")
+    day = file_day(now or report.generated_at, offset_minutes)
     return f"{safe_name(report.firm_name or 'All firms')} - {TITLES[report.kind]} - {day}.{file_type}"
 
 

@@ -9,7 +9,7 @@ from typing import Any, Iterable, Mapping
 from openpyxl import Workbook
 from openpyxl.styles import Font, PatternFill
 
-from app.domain.timezones import local_time
+from app.domain.timezones import file_day, local_time
 from app.exports.xlsx_stream import with_rows
 
 HEADER = ("When", "Who", "Action", "Object", "Changes", "From")
@@ -38,8 +38,7 @@ def changes_text(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
 
 
 def filename(now: datetime, offset_minutes: int) -> str:
-    local = local_time(now, offset_minutes)
-    return f"Audit Trail - {local:%d-%m-%Y}.xlsx"
+    return f"Audit Trail - {file_day(now, offset_minutes)}.xlsx"
 
 
 def build(events: Iterable[Mapping[str, Any]], offset_minutes: int) -> bytes:

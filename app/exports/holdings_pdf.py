@@ -15,8 +15,8 @@ from app.exports.pdf import BASE_CSS, page_css, render
 from app.domain.money import format_aud
 from app.domain.holdings import Holdings, Line, sections
 from app.domain.money import percent_1dp_label, whole_units_text
-from app.exports.holdings_xlsx import safe_name
-from app.domain.timezones import day_text, local_time, moment_text
+from app.exports.file_names import safe_name
+from app.domain.timezones import day_text, file_day, local_time, moment_text
 
 MEDIA_TYPE = "application/pdf"
 NA = "N/A"
@@ -32,7 +32,7 @@ CSS = page_css(landscape=True, vertical="1.4cm", horizontal="1.2cm") + BASE_CSS 
 
 def filename(h: Holdings, offset_minutes: int, now: datetime | None = None) -> str:
     """'<portfolio> - Holdings - 31-12-2025.pdf' (the date in the browser's offset)."""
-    day = local_time(now or h.as_at, offset_minutes).strftime("%d-%m-%Y")
+    day = file_day(now or h.as_at, offset_minutes)
     return f"{safe_name(h.portfolio.name)} - Holdings - {day}.pdf"
 
 

@@ -7,7 +7,6 @@ numbers with a one-decimal percent format, listed units have no decimals; empty 
 from __future__ import annotations
 
 import io
-import re
 from datetime import datetime
 from decimal import Decimal
 
@@ -17,7 +16,8 @@ from openpyxl.utils import get_column_letter
 
 from app.domain.money import format_aud
 from app.domain.holdings import Holdings, Line, sections
-from app.domain.timezones import day_text, local_time
+from app.domain.timezones import day_text, file_day, local_time
+from app.exports.file_names import safe_name
 
 MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 MONEY = '"$"#,##0.00;[Red]-"$"#,##0.00'
@@ -37,14 +37,9 @@ _THIN = Side(style="thin", color="C8CDD6")
 _BOTTOM = Border(bottom=_THIN)
 
 
-def safe_name(text: str) -> str:
-    safe = re.sub(r"[\\/:*?\"<>|\x00-\x1f]+", " ", text or "Portfolio")
-    return re.sub(r"\s+", " ", safe).strip()[:120] or "Portfolio"
-
-
 def filename(h: Holdings, offset_minutes: int, now: datetime | None = None) -> str:
     """'<portfolio> - Holdings - 31-12-2025.xlsx' (the date in the browser's offset)."""
-    day = local_time(now or h.as_at, offset_minutes).strftime("%d-%m-%Y")
+    day = file_day(now or h.as_at, offset_minutes)
     return f"{safe_name(h.portfolio.name)} - Holdings - {day}.xlsx"
 
 

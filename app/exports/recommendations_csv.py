@@ -7,23 +7,20 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from datetime import datetime
 from typing import Any, Iterable, Mapping
 from urllib.parse import quote
 
 from app.domain.recommendations import Kind, formula_guard
-from app.domain.timezones import local_moment_text, local_time
+from app.domain.timezones import file_day, local_moment_text
+from app.exports.file_names import safe_name
 
 TITLES = {Kind.LONG_TERM: "Long Term Recommendations", Kind.SHORT_TERM: "Short Term Recommendations"}
 
 
 def filename(kind: Kind, model_name: str, now: datetime, offset_minutes: int) -> str:
     """'<model> - Long Term Recommendations - 31-12-2025.csv' (the date in the browser's offset)."""
-    safe = re.sub(r"[\\/:*?\"<>|\x00-\x1f]+", " ", model_name or "Model")
-    safe = re.sub(r"\s+", " ", safe).strip() or "Model"
-    day = local_time(now, offset_minutes).strftime("%d-%m-%Y")
-    return f"{safe[:120]} - {TITLES[kind]} - {day}.csv"
+    return f"{safe_name(model_name, 'Model')} - {TITLES[kind]} - {file_day(now, offset_minutes)}.csv"
 
 
 def content_disposition(name: str) -> str:

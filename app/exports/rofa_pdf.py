@@ -13,7 +13,7 @@ from typing import Any
 from app.exports.pdf import BASE_CSS, page_css, render
 
 from app.exports.holdings_pdf import money, percent, units
-from app.exports.holdings_xlsx import safe_name
+from app.exports.file_names import safe_name
 from app.domain.timezones import local_moment_text
 
 CSS = page_css(landscape=False, vertical="1.6cm", horizontal="1.4cm") + BASE_CSS + """

@@ -40,7 +40,7 @@ from app.db.tables import (
 )
 from app.db.types import utcnow
 from app.domain import deposits as deposit_rules
-from app.domain.advice import TxStatus
+from app.domain.advice import TxStatus, side_of
 from app.domain.allocations import class_total_color
 from app.domain.errors import NotFound, ValidationError
 from app.domain.holdings import (  # the read model, built here (Line, Section, sections: for its readers)
@@ -256,7 +256,7 @@ def pending_trades(s: Session, portfolio_id: int) -> tuple[PendingTrade, ...]:
             continue
         placed = order_id is not None
         out[trade_id] = PendingTrade(
-            trade_id=trade_id, asset_id=asset_id, code=code, side="BUY" if action == "increase" else "SELL",
+            trade_id=trade_id, asset_id=asset_id, code=code, side=side_of(action),
             units=Decimal(order_quantity if placed and order_quantity is not None else quantity or 0),
             status=PENDING_PLACED if placed else PENDING_APPROVED, order_id=order_id)
     return tuple(sorted(out.values(), key=lambda p: (p.code, p.side != "BUY", p.trade_id)))

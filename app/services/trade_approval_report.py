@@ -29,6 +29,7 @@ from app.domain.advice import NoteState, PortfolioFacts, TIStatus, TPStatus, TxS
 from app.domain.errors import DomainError, NotFound, PermissionDenied, ValidationError, not_found
 from app.domain.permissions import NOT_ALLOWED, Actor
 from app.domain.roles import Role
+from app.domain.timezones import file_day
 from app.services import trade_instructions as tis
 from app.services.advice_queries import shown_instruction
 from app.services.tenancy import as_id, load_portfolio, readable_portfolios
@@ -160,7 +161,7 @@ def _tx_item(group: ApprovalGroup, p: Portfolio, t: TradeTransaction, count: int
         tr_status_label=advice.TX_LABELS[TxStatus(t.status)], tr_declined_at=t.declined_at,
         tr_approved_at=t.approved_at, str_id=None, state=None, source=None, decision=t.decision,
         investment_id=p.id, investment_name=p.name, asset_code=t.asset_code,
-        action="BUY" if t.action == "increase" else "SELL", quantity=t.quantity, price=t.price, value=t.value,
+        action=advice.side_of(t.action), quantity=t.quantity, price=t.price, value=t.value,
         text=str((payload.get("str_on_ti_generation") or {}).get("text") or ""),
         pending=t.status in tis.PENDING_TX and t.decision is None)
 
@@ -343,12 +344,6 @@ class ReportFile:
     media_type: str
 
 
-def _stamp(now: datetime, offset: int) -> str:
-    from app.domain.timezones import local_time
-
-    return local_time(now, offset).strftime("%d-%m-%Y")
-
-
 def export(*, actor: Actor, file_format: str, adviser: Any = None, order: Any = None,
            statuses: Iterable[Any] | None = None, mode: Any = None, client_offset: Any = None) -> ReportFile:
     """/api/reports/trade-instructions-export-excel (mode standart | simple) and -pdf: the approval
@@ -367,9 +362,9 @@ def export(*, actor: Actor, file_format: str, adviser: Any = None, order: Any = 
         who = f"{u.first_name} {u.last_name}" if u else "All advisers"
     subtitle = f"Adviser: {who}"
     if file_format == "pdf":
-        return ReportFile(f"Trade Recommendations - {who} - {_stamp(now, offset)}.pdf",
+        return ReportFile(f"Trade Recommendations - {who} - {file_day(now, offset)}.pdf",
                           out.pdf(groups, offset=offset, subtitle=subtitle, now=now), out.PDF)
-    return ReportFile(f"Trade Recommendations - {who} - {_stamp(now, offset)}.xlsx",
+    return ReportFile(f"Trade Recommendations - {who} - {file_day(now, offset)}.xlsx",
                       out.xlsx(groups, mode=str(mode or out.STANDARD), offset=offset), out.XLSX)
 
 
@@ -379,6 +374,7 @@ def portfolio_export(*, actor: Actor, investment_id: Any, file_format: str, vers
     trade instructions screen. Clients never receive recommendations still pending validation."""
     from app.db.types import utcnow
     from app.exports import trade_recommendations as out
+    from app.exports.file_names import safe_name
     from app.domain.timezones import client_offset as parse_offset
 
     offset = parse_offset(client_offset)
@@ -394,7 +390,7 @@ def portfolio_export(*, actor: Actor, investment_id: Any, file_format: str, vers
             groups = _one(s, actor, p, ti)
         name = p.name
     now = utcnow()
-    stem = f"{name} - Trade Recommendations v{ti.version} - {_stamp(now, offset)}"
+    stem = f"{safe_name(name)} - Trade Recommendations v{ti.version} - {file_day(now, offset)}"
     if file_format == "pdf":
         return ReportFile(f"{stem}.pdf", out.pdf(groups, offset=offset, title=f"Trade Recommendations - {name}",
                                                  subtitle=f"Version {ti.version}", now=now), out.PDF)

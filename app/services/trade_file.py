@@ -35,7 +35,7 @@ from app.db.tables import (
 )
 from app.db.types import utcnow
 from app.domain import orders as order_rules
-from app.domain.advice import TxStatus
+from app.domain.advice import TxStatus, side_of
 from app.domain.engine import trade_file as rules
 from app.domain.engine.limits import brokerage_fee, limits_for
 from app.domain.engine.snapshot import DECREASE, INCREASE, Brokerage, PortfolioSettings
@@ -236,7 +236,7 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
             min_trade[pid] = limits.min_trade_amount
             min_cash[pid] = limits.min_cash(tp_values.get(tp_id) or ZERO)
         minimum = min_trade[pid]
-        side = "BUY" if t.action == INCREASE else "SELL"
+        side = side_of(t.action)
         order = placed.get(t.id)
         base = rules.FileRow(action=t.action, amount=t.amount, pending_amount=t.pending, brokerage=t.fee,
                              last_close_price=asset.last_close_price if asset else None,

@@ -33,7 +33,7 @@ from app.db.types import utcnow
 from app.domain import advice, validators
 from app.domain.advice import (
     PENDING_TX, NoteState, PortfolioFacts, TIStatus, TPStatus, TradeHistoryEntry, TradeInstructionSummary,
-    TradeInstructionView, TradeLine, TradeNoteLine, TradePermissions, TxStatus,
+    TradeInstructionView, TradeLine, TradeNoteLine, TradePermissions, TxStatus, side_of,
 )
 from app.domain.engine.errors import CalculationError
 from app.domain.engine.limits import min_trade_amount_for
@@ -808,10 +808,10 @@ def add_transaction(*, actor: Actor, ti_id: Any, code: Any, action: Any, quantit
             asset_price=asset.last_close_price, limit_price=None, value=figures.value, fee=figures.brokerage,
             cost_base=figures.cost_base, amount=figures.amount, pending=figures.pending, initial_quantity=units,
             initial_price=unit_price, current_units=held, full_sell=side == DECREASE and units == held, updated_at=now,
-            payload=json.dumps({"recommendation_action": "BUY" if side == INCREASE else "SELL", "comment": None,
+            payload=json.dumps({"recommendation_action": side_of(side), "comment": None,
                                 "manual_trade_decision": False,
                                 "str_on_ti_generation": {"action": None, "comment": None,
-                                                         "text": str_on_generation("BUY" if side == INCREASE else "SELL", None)}}),
+                                                         "text": str_on_generation(side_of(side), None)}}),
         )
         s.add(t)
         s.flush()

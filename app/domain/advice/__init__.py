@@ -22,7 +22,7 @@ from app.domain.advice.trade_instructions import (  # noqa: F401
     TIStatus, TI_LABELS, TI_ACTOR_LABELS, TxStatus, TX_LABELS, NoteState, USER_ACTIONS, HISTORY_PAGE_SIZE,
     user_action_for, ItemOutcome, validation_outcome, decline_all_outcome, instruction_status, can_edit_ti,
     can_approve_ti, PENDING_TX, TradeLine, TradeNoteLine, TradePermissions, TradeInstructionSummary,
-    TradeInstructionView, TradeHistoryEntry,
+    TradeInstructionView, TradeHistoryEntry, side_of,
 )
 from app.domain.advice.auto_approval import (  # noqa: F401
     AUTO_APPROVAL_NEVER, AUTO_APPROVAL_NEXT_DAY, AUTO_APPROVAL_CHOICES, AUTO_APPROVAL_LABELS, PRACTICE_TZ,
