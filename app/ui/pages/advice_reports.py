@@ -15,12 +15,11 @@ from app.ui.components.widgets import (
 from app.ui.pages.users import option_select
 from app.ui.states.advice_reports import HEARTBEAT_MS, CashReportState, PendingReportState
 from app.ui.states.base import AppState
+from app.ui.toolkit.badges import TP_COLORS, color_match
 
 TITLE = "Wealth Advice"
 DATE = "DD/MM/YYYY"
 NUMBER = {"text_align": "right", "font_variant_numeric": "tabular-nums", "white_space": "nowrap"}
-STATUS_COLOURS = (("draft", "amber"), ("not_enough_cash", "orange"), ("validated", "blue"), ("active", "green"),
-                  ("declined", "gray"), ("failed", "red"))
 CASH_EMPTY = ("No portfolio has a target portfolio in this status yet: calculate, validate and approve target "
               "portfolios from a portfolio or a bulk calculation, and their cash shows here.")
 PENDING_EMPTY = ("No target portfolio is waiting: calculated ones appear here until they are validated and "
@@ -38,7 +37,7 @@ def _amount(amount: Any, **props) -> rx.Component:
 
 
 def _status(status: Any, label: Any) -> rx.Component:
-    return rx.badge(label, color_scheme=rx.match(status, *STATUS_COLOURS, "gray"), variant="soft",
+    return rx.badge(label, color_scheme=color_match(TP_COLORS, status), variant="soft",
                     white_space="nowrap", class_name="tp-status")
 
 

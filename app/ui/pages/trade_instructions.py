@@ -22,18 +22,13 @@ from app.ui.states.trade_instructions import (
     ACTIONS, EMPTY, TITLE as SCREEN_TITLE, HistoryRow, NoteRow, TradeInstructionsState,
     TradeInstructionVersionsState, TxRow, VersionRow,
 )
+from app.ui.toolkit.badges import TI_COLORS, TX_COLORS, color_match
 
 S = TradeInstructionsState
 V = TradeInstructionVersionsState
 TITLE = "Wealth Advice"
 NUMBER = {"text_align": "right", "font_variant_numeric": "tabular-nums", "white_space": "nowrap"}
 MUTED = {"size": "1", "color": rx.color("gray", 10)}
-
-
-def status_color(status: Any) -> Any:
-    return rx.match(status, ("approved", "green"), ("partially_approved", "teal"), ("pending_approval", "amber"),
-                    ("pending_validation", "blue"), ("failed", "red"), ("declined", "red"), ("not_validated", "red"),
-                    "gray")
 
 
 def _date(value: Any, fmt: str = "DD/MM/YYYY") -> rx.Component:
@@ -56,7 +51,7 @@ def _status_card() -> rx.Component:
         rx.flex(
             rx.vstack(
                 rx.hstack(
-                    rx.badge(S.status_label, color_scheme=status_color(S.status), size="2", variant="soft",
+                    rx.badge(S.status_label, color_scheme=color_match(TI_COLORS, S.status), size="2", variant="soft",
                              id="ti-status", custom_attrs={"data-status": S.status}),
                     rx.text("Version " + S.version.to_string(), size="2", color=rx.color("gray", 10), id="ti-version"),
                     rx.cond(S.read_only & ~S.is_version_view,
@@ -152,11 +147,6 @@ def _flags(row: TxRow) -> rx.Component:
     )
 
 
-def _tx_status_color(status: Any) -> Any:
-    return rx.match(status, ("approved", "green"), ("executed", "green"), ("declined", "red"), ("not_valid", "red"),
-                    ("not_canceled", "red"), "gray")
-
-
 def _edit_input(name: str, value: Any, on_change: Any, field_name: str) -> rx.Component:
     """An inline field of the transaction being edited, with the service's error for `field_name` under it."""
     error = S.edit_errors.get(field_name, "")
@@ -197,7 +187,7 @@ def _tx_row(row: TxRow) -> rx.Component:
         rx.table.cell(rx.badge(row.action, color_scheme=rx.cond(row.action == "BUY", "green", "red"), variant="soft",
                                class_name="tx-action")),
         rx.cond(S.show_decisions, rx.table.cell(_choices(row.key, row.awaiting, row.choice, row.status_label,
-                                                         _tx_status_color(row.status)))),
+                                                         color_match(TX_COLORS, row.status)))),
         rx.table.cell(rx.cond(editing, _edit_input("edit-units", S.edit_units, S.set_edit_units, "quantity"),
                               rx.text(row.units, class_name="tx-units")), **NUMBER),
         rx.table.cell(rx.cond(editing, _edit_input("edit-price", S.edit_price, S.set_edit_price, "price"),
@@ -211,7 +201,8 @@ def _tx_row(row: TxRow) -> rx.Component:
                       **NUMBER),
         rx.table.cell(rx.text(row.pending, class_name="tx-pending"), **NUMBER),
         rx.table.cell(rx.vstack(
-            rx.badge(row.status_label, color_scheme=_tx_status_color(row.status), variant="soft", class_name="tx-status"),
+            rx.badge(row.status_label, color_scheme=color_match(TX_COLORS, row.status), variant="soft",
+                     class_name="tx-status"),
             rx.cond(row.user_action != "", rx.text(row.user_action, **MUTED, white_space="nowrap")),
             spacing="1")),
         rx.table.cell(rx.vstack(
@@ -474,7 +465,7 @@ def _version_row(row: VersionRow) -> rx.Component:
     return clickable_row(
         rx.table.cell(rx.text("Version " + row.version.to_string(), weight="medium", class_name="version-number"),
                       white_space="nowrap"),
-        rx.table.cell(rx.badge(row.status_label, color_scheme=status_color(row.status), variant="soft",
+        rx.table.cell(rx.badge(row.status_label, color_scheme=color_match(TI_COLORS, row.status), variant="soft",
                                class_name="version-status")),
         rx.table.cell(_date(row.created_at, "DD/MM/YYYY HH:mm"), white_space="nowrap", font_variant_numeric="tabular-nums"),
         rx.table.cell(row.creator, white_space="nowrap"),

@@ -22,6 +22,7 @@ from app.ui.states.trade_recommendations import (
     APPROVAL_ORDERS, APPROVAL_VIEW, EXPORT_LABELS, FILE_VIEW, GAP_LABELS, NO_ROUNDING, PAGE_SIZES, ApprovalLine,
     CashView, FileRowView, TradeApprovalState, TradeFileState,
 )
+from app.ui.toolkit.badges import TI_COLORS, TX_COLORS, color_match
 
 TITLE = "Wealth Advice"
 PAGE_TITLE = "Trade Recommendations"
@@ -345,8 +346,7 @@ def _approval_toolbar() -> rx.Component:
 
 
 def _choices(line: ApprovalLine) -> rx.Component:
-    color = rx.match(line.status, ("approved", "green"), ("executed", "green"), ("declined", "red"),
-                     ("not_valid", "red"), ("not_canceled", "red"), "gray")
+    color = color_match(TX_COLORS, line.status)
     return rx.cond(
         line.awaiting,
         rx.hstack(
@@ -372,10 +372,7 @@ def _group_row(line: ApprovalLine) -> rx.Component:
                 rx.link(line.portfolio, href="#", on_click=AppState.navigate(line.url).prevent_default,
                         weight="bold", class_name="group-portfolio"),
                 rx.badge(line.status_label, variant="soft", class_name="group-status",
-                         color_scheme=rx.match(line.status, ("pending_validation", "amber"),
-                                               ("pending_approval", "blue"), ("approved", "green"),
-                                               ("partially_approved", "teal"), ("declined", "red"),
-                                               ("not_validated", "red"), "gray")),
+                         color_scheme=color_match(TI_COLORS, line.status)),
                 rx.text(line.count, **MUTED, class_name="group-count"),
                 spacing="3", align="center",
             ),

@@ -41,6 +41,7 @@ from app.ui.states.base import AppState, toast_error, toast_success, toast_warni
 from app.ui.toolkit.rows import TradeTotals
 from app.ui.toolkit.screen import Confirm, guarded
 from app.ui.parse import decimal_or_none as _dec, positive_int as _int
+from app.ui.toolkit.badges import TP_COLORS, color_of
 from app.domain.advice.target_portfolios import ResultNames, TargetPortfolioView, TPSummary, edits_of
 from app.domain.users import PersonName
 from app.domain.engine.results import AllocationTarget, AssetTarget, HoldingTarget, Reason, Target
@@ -65,14 +66,11 @@ ZERO = Decimal(0)
 ASSET_FLAGS = (("full_sell", "Full sell"), ("stop_loss", "Stop loss"), ("urgent", "Urgent"),
                ("manual_trade_decision", "Manual Trade Decision"))
 SOURCES = {"short_term": "Short-term", "long_term": "Long-term"}
-STATUS_COLORS = {"draft": "amber", "validated": "blue", "active": "green", "declined": "red", "failed": "red"}
-
-
 def status_color(status: str, not_enough_cash: bool = False) -> str:
-    """The badge colour of a target portfolio status."""
+    """The badge colour of a target portfolio status (a draft without enough cash has its own)."""
     if status == advice.TPStatus.DRAFT.value and not_enough_cash:
-        return "orange"
-    return STATUS_COLORS.get(status, "gray")
+        status = "not_enough_cash"
+    return color_of(TP_COLORS, status)
 
 
 # ---- what the screens show ------------------------------------------------------------------------
