@@ -20,7 +20,7 @@ from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 from app.exports.pdf import render
 
-from app.domain.advice import NOT_ENOUGH_CASH_LABEL, tp_label
+from app.domain.advice import TP_KEY_LABELS
 from app.exports.broker_files import XLSX, put_text
 from app.exports.holdings_pdf import CSS as HOLDINGS_CSS, money as html_money
 from app.exports.file_names import safe_name
@@ -93,15 +93,11 @@ def filename(report: Any, file_type: str, offset_minutes: int, now: datetime | N
     return f"{safe_name(report.firm_name or 'All firms')} - {TITLES[report.kind]} - {day}.{file_type}"
 
 
-def _label(key: str) -> str:
-    return NOT_ENOUGH_CASH_LABEL if key == "not_enough_cash" else tp_label(key)
-
-
 def _statuses_text(report: Any) -> str:
     if getattr(report, "every_status", False) or not report.statuses:
         text = "All statuses" if report.kind == "cash" else "All pending statuses"
     else:
-        text = ", ".join(_label(k) for k in report.statuses)
+        text = ", ".join(TP_KEY_LABELS[k] for k in report.statuses)
     if report.kind == "pending" and report.not_enough_cash:
         text += " (Not Enough Cash only)"
     return text

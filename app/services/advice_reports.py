@@ -46,7 +46,7 @@ from app.db.engine import session_scope
 from app.db.tables import Firm, Model, Portfolio, TargetPortfolio
 from app.db.types import utcnow
 from app.domain import advice
-from app.domain.advice import NOT_ENOUGH_CASH_LABEL, TPStatus
+from app.domain.advice import NOT_ENOUGH_CASH, TP_KEY_LABELS, TPStatus, tp_status_key
 from app.domain.errors import ValidationError
 from app.domain.money import to_cents
 from app.domain.permissions import Actor
@@ -60,10 +60,8 @@ ALL_FIRMS = "-1"
 ZERO = Decimal(0)
 
 # ---- report statuses: the target portfolio statuses, a draft flagged Not Enough Cash on its own ---
-NOT_ENOUGH_CASH = "not_enough_cash"
 STATUS_ORDER = (TPStatus.DRAFT.value, NOT_ENOUGH_CASH, TPStatus.VALIDATED.value, TPStatus.ACTIVE.value,
                 TPStatus.DECLINED.value, TPStatus.FAILED.value)
-STATUS_LABELS = {**TPStatus.value_titles(), NOT_ENOUGH_CASH: NOT_ENOUGH_CASH_LABEL}
 CASH_STATUSES = (TPStatus.DRAFT.value, NOT_ENOUGH_CASH, TPStatus.VALIDATED.value, TPStatus.ACTIVE.value,
                  TPStatus.DECLINED.value)  # a Calculation Error has no figures
 PENDING_STATUSES = (TPStatus.DRAFT.value, NOT_ENOUGH_CASH, TPStatus.VALIDATED.value, TPStatus.FAILED.value)
@@ -83,13 +81,8 @@ DEFAULT_SORTS = {CASH: ("portfolio_name", "asc"), PENDING: ("date", "desc")}
 TARGET_ROUTE = "portfolios.target-portfolio"
 
 
-def status_key(status: str, not_enough_cash: bool) -> str:
-    """The report status of a target portfolio: its status, or not_enough_cash for a flagged draft."""
-    return NOT_ENOUGH_CASH if status == TPStatus.DRAFT.value and not_enough_cash else status
-
-
 def status_label(key: str) -> str:
-    return STATUS_LABELS[key]
+    return TP_KEY_LABELS[key]
 
 
 # ---- rows -----------------------------------------------------------------------------------------
@@ -265,7 +258,7 @@ def _visible_keys(actor: Actor, keys: Iterable[str]) -> set[str]:
 
 def _available(keys: Iterable[str]) -> list[dict[str, str]]:
     present = set(keys)
-    return [{"value": k, "label": STATUS_LABELS[k]} for k in STATUS_ORDER if k in present]
+    return [{"value": k, "label": TP_KEY_LABELS[k]} for k in STATUS_ORDER if k in present]
 
 
 def _sorted(rows: list[Any], key: str, order: str) -> list[Any]:
@@ -318,7 +311,7 @@ def cash_report(*, actor: Actor, firm_id: Any = None, status: Any = None, sort: 
         present: set[str] = set()
         chosen: dict[int, Any] = {}  # portfolio id -> the newest matching target portfolio
         for r in found:
-            k = status_key(r.status, r.not_enough_cash)
+            k = tp_status_key(r.status, r.not_enough_cash)
             current = k == TPStatus.ACTIVE.value or r.version == r.newest
             if not current or k not in visible:
                 continue
@@ -333,13 +326,13 @@ def cash_report(*, actor: Actor, firm_id: Any = None, status: Any = None, sort: 
         rows: list[CashRow] = []
         for pid in ids:
             r = chosen[pid]
-            k = status_key(r.status, r.not_enough_cash)
+            k = tp_status_key(r.status, r.not_enough_cash)
             cash = to_cents(balances.get(pid, ZERO))
             min_cash = _money(r.min_cash)
             rows.append(CashRow(
                 investment_id=pid, portfolio_name=r.name, firm_id=r.firm_id, firm=firms.get(r.firm_id, ""),
                 owners=owners.get(pid, ""), adviser=advisers.get(r.adviser_id, ""), model=r.model_name or "",
-                tp_id=r.id, version=r.version, status=k, status_label=STATUS_LABELS[k],
+                tp_id=r.id, version=r.version, status=k, status_label=TP_KEY_LABELS[k],
                 date=_status_date(r.status, r.created_at, r.validated_at, r.approved_at, r.declined_at),
                 value=_money(r.value), cash=cash, cash_after=_money(r.cash_after), min_cash=min_cash,
                 cash_to_invest=None if min_cash is None else to_cents(cash - min_cash)))
@@ -368,7 +361,7 @@ def pending_report(*, actor: Actor, firm_id: Any = None, status: Any = None, not
         present: set[str] = set()
         chosen = []
         for r in found:
-            k = status_key(r.status, r.not_enough_cash)
+            k = tp_status_key(r.status, r.not_enough_cash)
             if k not in visible:
                 continue
             present.add(k)
@@ -381,8 +374,8 @@ def pending_report(*, actor: Actor, firm_id: Any = None, status: Any = None, not
         rows = [PendingRow(
             investment_id=r.investment_id, portfolio_name=r.name, firm_id=r.firm_id, firm=firms.get(r.firm_id, ""),
             owners=owners.get(r.investment_id, ""), adviser=people.get(r.adviser_id, ""), model=r.model_name or "",
-            tp_id=r.id, version=r.version, status=status_key(r.status, r.not_enough_cash),
-            status_label=STATUS_LABELS[status_key(r.status, r.not_enough_cash)], not_enough_cash=bool(r.not_enough_cash),
+            tp_id=r.id, version=r.version, status=tp_status_key(r.status, r.not_enough_cash),
+            status_label=TP_KEY_LABELS[tp_status_key(r.status, r.not_enough_cash)], not_enough_cash=bool(r.not_enough_cash),
             error_message=r.error_message, date=r.created_at, calculated_by=people.get(r.created_by, ""),
             days_waiting=days_between(r.created_at, now), value=_money(r.value)) for r in chosen]
         firm_name = _firm_label(s, fid)

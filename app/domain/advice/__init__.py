@@ -15,6 +15,7 @@ from app.domain.advice.texts import (  # noqa: F401
 )
 from app.domain.advice.target_portfolios import (  # noqa: F401
     TPStatus, TP_LABELS, NOT_ENOUGH_CASH_LABEL, PUBLIC_TP_STATUSES, VERSION_PAGE_SIZES, COMMENT_TYPES, tp_label,
+    NOT_ENOUGH_CASH, TP_KEY_LABELS, tp_status_key,
     PortfolioFacts, can_calculate_tp, can_calculate_tr, sees_current_tp, visible_tp_statuses, tp_view_only,
     can_edit_commentary, can_decide_roa, roa_decidable,
 )

@@ -32,11 +32,17 @@ VERSION_PAGE_SIZES = (12, 20, 32)
 COMMENT_TYPES = ("market", "recommendation")
 
 
+NOT_ENOUGH_CASH = "not_enough_cash"  # a draft without enough cash, keyed on its own (reports, badges)
+TP_KEY_LABELS: dict[str, str] = {**TPStatus.value_titles(), NOT_ENOUGH_CASH: NOT_ENOUGH_CASH_LABEL}
+
+
+def tp_status_key(status: str, not_enough_cash: bool = False) -> str:
+    """A target portfolio's status as shown: its status, or not_enough_cash for a flagged draft."""
+    return NOT_ENOUGH_CASH if status == TPStatus.DRAFT.value and not_enough_cash else status
+
+
 def tp_label(status: str, not_enough_cash: bool = False) -> str:
-    s = TPStatus(status)
-    if s is TPStatus.DRAFT and not_enough_cash:
-        return NOT_ENOUGH_CASH_LABEL
-    return TP_LABELS[s]
+    return TP_KEY_LABELS[tp_status_key(TPStatus(status).value, not_enough_cash)]
 
 
 @dataclass(frozen=True)

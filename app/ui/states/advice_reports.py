@@ -23,6 +23,7 @@ from urllib.parse import urlencode
 
 import reflex as rx
 
+from app.domain.advice import TP_KEY_LABELS
 from app.domain.errors import GENERIC, DomainError
 from app.domain.permissions import Actor
 from app.jobs import progress
@@ -179,7 +180,7 @@ class ReportControls(FirmChoice, ListControls, ExportLinks, mixin=True):
         self.show_firm_column = report.firm_id is None
         options = [Option(value=s["value"], label=s["label"]) for s in report.available_statuses]
         if self.status_filter != ALL_STATUSES:
-            options = keeping(options, self.status_filter, reports.STATUS_LABELS.get(self.status_filter, ""))
+            options = keeping(options, self.status_filter, TP_KEY_LABELS.get(self.status_filter, ""))
         self.status_options = [Option(value=ALL_STATUSES, label="All statuses")] + options
         self._show(report)
 
@@ -210,7 +211,7 @@ class ReportControls(FirmChoice, ListControls, ExportLinks, mixin=True):
 
     @rx.event
     def set_status_filter(self, value: str):
-        if value != ALL_STATUSES and value not in reports.STATUS_LABELS:
+        if value != ALL_STATUSES and value not in TP_KEY_LABELS:
             return None
         self.status_filter = value
         return self._reload_first_page()

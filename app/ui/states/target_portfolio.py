@@ -68,9 +68,7 @@ ASSET_FLAGS = (("full_sell", "Full sell"), ("stop_loss", "Stop loss"), ("urgent"
 SOURCES = {"short_term": "Short-term", "long_term": "Long-term"}
 def status_color(status: str, not_enough_cash: bool = False) -> str:
     """The badge colour of a target portfolio status (a draft without enough cash has its own)."""
-    if status == advice.TPStatus.DRAFT.value and not_enough_cash:
-        status = "not_enough_cash"
-    return color_of(TP_COLORS, status)
+    return color_of(TP_COLORS, advice.tp_status_key(status, not_enough_cash))
 
 
 # ---- what the screens show ------------------------------------------------------------------------
