@@ -38,6 +38,11 @@ MAX_LINES = 10_000
 MAX_NAMED_LINES = 50
 
 
+def order_type_of(limit_price: Decimal | None) -> str:
+    """How a broker is asked to trade: LIMIT at the limit price when there is one, else MARKET."""
+    return "MARKET" if limit_price is None else "LIMIT"
+
+
 @dataclass(frozen=True)
 class Order:
     """One order as a broker file writes it."""

@@ -131,6 +131,11 @@ def is_staff(actor: Actor) -> bool:
     return actor.role is not Role.CLIENT
 
 
+def require_staff(actor: Actor) -> None:
+    """Clients are refused before anything is looked up (403, never 404)."""
+    require(is_staff(actor))
+
+
 def can_manage_universe(actor: Actor) -> bool:
     """The shared asset universe, prices and industry groups are kept by the superuser."""
     return actor.is_superuser

@@ -35,7 +35,7 @@ from app.domain.errors import INVALID_FORM, Conflict, NotFound, ValidationError
 from app.domain.industry_groups import NOT_FOUND as GROUP_NOT_FOUND
 from app.domain.models import NO_CASH_CLASS
 from app.domain.money import percent_4dp_text
-from app.domain.permissions import Actor, can_manage_universe, is_staff, require
+from app.domain.permissions import Actor, can_manage_universe, require, require_staff
 from app.domain.parsing import as_id
 from app.services import listing
 from app.services.tenancy import (
@@ -75,10 +75,6 @@ def _scope_firm(actor: Actor, firm_id: Any) -> int | None:
 def _chunks(items: Sequence[Any], size: int = _CHUNK) -> Iterator[Sequence[Any]]:
     for start in range(0, len(items), size):
         yield items[start:start + size]
-
-
-def _require_staff(actor: Actor) -> None:
-    require(is_staff(actor))
 
 
 def _require_manager(actor: Actor) -> None:
@@ -146,7 +142,7 @@ def _asset_counts(session: Session, column) -> dict[int, int]:
 
 
 def _list_titled(kind: TitledList, actor: Actor, firm_id: Any) -> list[dict[str, Any]]:
-    _require_staff(actor)
+    require_staff(actor)
     with session_scope() as s:
         counts = _asset_counts(s, kind.asset_column)
         rows = s.exec(select(kind.table).where(kind.of_firm(_scope_firm(actor, firm_id))).order_by(*kind.order())).all()
@@ -330,7 +326,7 @@ def list_assets(*, actor: Actor, limit: Any = None, offset: Any = None, sort: An
                 firm_id: Any = None) -> tuple[list[dict[str, Any]], int]:
     """One page of the universe the actor may use, with the total. Sorts: app.domain.assets.ASSET_SORTS
     (empty values last in both directions); search: code prefix or name contains."""
-    _require_staff(actor)
+    require_staff(actor)
     limit_i, offset_i = listing.page(limit, offset)
     where = [readable_assets(actor, _scope_firm(actor, firm_id))]
     text = str(search or "").strip()[:SEARCH_MAX]
@@ -370,7 +366,7 @@ def _load_asset_row(session: Session, actor: Actor, asset_id: Any) -> tuple:
 
 
 def get_asset(*, actor: Actor, asset_id: Any) -> dict[str, Any]:
-    _require_staff(actor)
+    require_staff(actor)
     with session_scope() as s:
         row = _load_asset_row(s, actor, asset_id)
         asset = row[0]
@@ -389,7 +385,7 @@ def _truthy(value: Any) -> bool:
 def get_asset_by_code(*, actor: Actor, code: Any, has_class: Any = None, firm_id: Any = None) -> dict[str, Any]:
     """Lookup by code (uppercased) among the assets the firm may use: 404 'Asset {code} is not found'.
     With `has_class`, the asset's class must also be one the firm may use (shared or its own)."""
-    _require_staff(actor)
+    require_staff(actor)
     wanted = normalise_code(code)[:rules.CODE_MAX + 1]
     firm = _scope_firm(actor, firm_id)
     with session_scope() as s:
@@ -404,7 +400,7 @@ def search_assets(*, actor: Actor, query: Any, firm_id: Any = None, class_id: An
                   limit: Any = 20) -> list[dict[str, Any]]:
     """For pickers: code prefix or name contains, exact code first, then code prefixes, then names.
     Firm scope: the shared universe plus that firm's assets; model scope: also `class_id`."""
-    _require_staff(actor)
+    require_staff(actor)
     text = str(query or "").strip()[:SEARCH_MAX]
     try:
         limit_i = max(1, min(int(limit), PICKER_LIMIT_MAX))
@@ -426,7 +422,7 @@ def search_assets(*, actor: Actor, query: Any, firm_id: Any = None, class_id: An
 
 def price_history(*, actor: Actor, asset_id: Any, limit: Any = HISTORY_DEFAULT) -> tuple[list[dict[str, Any]], int]:
     """The newest `limit` closes of an asset, oldest first (ready for a chart), and the count of all."""
-    _require_staff(actor)
+    require_staff(actor)
     try:
         limit_i = max(1, min(int(limit), HISTORY_MAX))
     except (TypeError, ValueError):
@@ -442,7 +438,7 @@ def price_history(*, actor: Actor, asset_id: Any, limit: Any = HISTORY_DEFAULT) 
 def filter_options(*, actor: Actor, firm_id: Any = None) -> dict[str, Any]:
     """What the universe screen's filters and asset form offer, in one call: classes, types,
     industry groups (by their order) and, for the superuser, the firms."""
-    _require_staff(actor)
+    require_staff(actor)
     firm = _scope_firm(actor, firm_id)
     with session_scope() as s:
         # the superuser naming no firm: every class and type (the shared ones and each firm's own)

@@ -43,7 +43,12 @@ class PortfolioInputs:
     cash: Decimal = Decimal(0)
     deposits: list[tuple[Deposit, Decimal]] = field(default_factory=list)  # open deposits with balances
     pending: list[TradeTransaction] = field(default_factory=list)  # approved trades not yet executed
-    brokerage: tuple[Decimal | None, Decimal | None, Decimal | None] = (None, None, None)  # percent, min, max
+    brokerage: engine.Brokerage = field(default_factory=engine.Brokerage)
+
+
+def brokerage_of(firm: Firm | None) -> engine.Brokerage:
+    """The firm's brokerage settings (percent of the trade value, its minimum and maximum)."""
+    return engine.Brokerage(firm.fee, firm.min_fee, firm.max_fee) if firm else engine.Brokerage()
 
 
 @dataclass(frozen=True)
@@ -107,7 +112,7 @@ def load_portfolios(s: Session, portfolio_ids: Iterable[int]) -> dict[int, Portf
                 positions={aid: ledger.apply(rows, treatment) for aid, rows in trades.get(p.id, {}).items()},
                 cash=cash.get(p.id, Decimal(0)),
                 deposits=[(d, balances.get(d.id, Decimal(0))) for d in deposits.get(p.id, [])],
-                brokerage=(firm.fee, firm.min_fee, firm.max_fee) if firm else (None, None, None),
+                brokerage=brokerage_of(firm),
             )
         for ti_id, rows in pending.items():
             owner = ti_owner.get(ti_id)
@@ -194,7 +199,6 @@ def snapshot_of(inputs: PortfolioInputs, model, assets: dict[int, AssetFacts],
         exceptions=tuple(engine.PortfolioException(e.action, e.asset_id, e.custom_holding_id, e.substitute_asset_id)
                          for e in inputs.exceptions),
     )
-    percent, minimum, maximum = inputs.brokerage
     return engine.Snapshot(
         model=model,
         holdings=tuple(holdings),
@@ -205,7 +209,7 @@ def snapshot_of(inputs: PortfolioInputs, model, assets: dict[int, AssetFacts],
         pending_trades=tuple(engine.PendingTrade(t.asset_id, t.action, t.quantity, t.value, t.fee)
                              for t in inputs.pending),
         settings=settings,
-        brokerage=engine.Brokerage(percent, minimum, maximum),
+        brokerage=inputs.brokerage,
         recommendations=tuple(recommendations[k] for k in sorted(recommendations)),
         quotes=tuple(quotes),
         portfolio_id=p.id,

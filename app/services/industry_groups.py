@@ -22,7 +22,7 @@ from app.domain import industry_groups as rules
 from app.domain import validators as v
 from app.domain.allocations import flag_unknown_choices
 from app.domain.errors import INVALID_FORM, Conflict, NotFound, ValidationError
-from app.domain.permissions import Actor, can_manage_universe, is_staff, require
+from app.domain.permissions import Actor, can_manage_universe, require, require_staff
 from app.services.tenancy import readable_assets
 
 # texts (re-exported for the API, the screens and the tests)
@@ -93,7 +93,7 @@ def _result(session: Session, actor: Actor, group: IndustryGroup) -> dict[str, A
 # ---- reads ------------------------------------------------------------------------------------
 def list_industry_groups(*, actor: Actor) -> list[dict[str, Any]]:
     """Every group in idx order with its count of linked assets (spec: get)."""
-    require(is_staff(actor))
+    require_staff(actor)
     with session_scope() as s:
         groups = _ordered(s)
         counts = _asset_counts(s, actor, [g.id for g in groups])
@@ -102,7 +102,7 @@ def list_industry_groups(*, actor: Actor) -> list[dict[str, Any]]:
 
 def main_list(*, actor: Actor) -> list[dict[str, Any]]:
     """id, title and colour of every group in idx order, for pickers (spec: getMainList)."""
-    require(is_staff(actor))
+    require_staff(actor)
     with session_scope() as s:
         rows = s.exec(select(IndustryGroup.id, IndustryGroup.title, IndustryGroup.color)
                       .order_by(col(IndustryGroup.idx), col(IndustryGroup.id))).all()
@@ -110,7 +110,7 @@ def main_list(*, actor: Actor) -> list[dict[str, Any]]:
 
 
 def get_industry_group(*, actor: Actor, group_id: Any) -> dict[str, Any]:
-    require(is_staff(actor))
+    require_staff(actor)
     with session_scope() as s:
         return _result(s, actor, _load(s, group_id))
 

@@ -33,7 +33,7 @@ from app.domain.model_spec import (
     AssetRef, ClassSpec, EquivalentSpec, IndustryGroupSpec, ModelAssetSpec, ModelSpec, TypeSpec,
 )
 from app.domain.models import HISTORY_PAGE_SIZES, AllocationMethod, Availability, ModelStatus, switches_of
-from app.domain.permissions import Actor, can_create_model, can_edit_model, is_staff, require
+from app.domain.permissions import Actor, can_create_model, can_edit_model, require, require_staff
 from app.domain.money import percent_4dp_text, percent_trimmed_text
 from app.domain.prices import price_text, since_inclusion_return
 from app.services import assets as asset_service
@@ -378,7 +378,7 @@ def list_models(*, actor: Actor, limit: Any = None, offset: Any = None, sort: An
     link: active models the actor's firm may link a portfolio to (availability not nobody);
     tp_calculation / tr_calculation: active models; str_upload: models with analyst recommendations
     on that the actor may edit; recommendations_upload: models the actor may edit."""
-    require(is_staff(actor))
+    require_staff(actor)
     limit_i, offset_i = listing.page(limit, offset)
     owner = None  # the superuser's owner-firm filter (a junk id matches nothing)
     if actor.is_superuser and str(firm_id or "").strip() not in ("", ALL_FIRMS):

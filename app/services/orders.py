@@ -28,12 +28,11 @@ from app.db.tables import Asset, AssetTransaction, Portfolio, TradeTransaction
 from app.db.types import utcnow
 from app.domain import orders as order_rules
 from app.domain.advice import TxStatus
-from app.domain.errors import NotFound, PermissionDenied, ValidationError, not_found
+from app.domain.errors import NotFound, ValidationError, not_found
 from app.domain.ledger import NOT_ENOUGH_ASSETS
 from app.domain.money import to_cents
-from app.domain.permissions import NOT_ALLOWED, Actor
+from app.domain.permissions import Actor, require_staff
 from app.domain.uploads import MAX_UPLOAD_BYTES, LineError, checked_upload  # noqa: F401  (the upload's limit)
-from app.domain.roles import Role
 from app.domain.transactions import ASSET_PANEL_LABELS, Status, cash_amount
 from app.services import audit, postings
 from app.services.tenancy import as_id, readable_portfolios
@@ -41,11 +40,6 @@ from app.services.trade_file import report_firm
 
 ORDER_NOT_FOUND = not_found("Order")
 PAGE_SIZE = 100
-
-
-def _require_staff(actor: Actor) -> None:
-    if actor.role not in (Role.SUPERUSER, Role.ADVISER, Role.ADMINISTRATOR):
-        raise PermissionDenied(NOT_ALLOWED)
 
 
 @dataclass
@@ -90,7 +84,7 @@ STATUS_FILTERS = {"placed": Status.PROCESSING.value, "executed": Status.EXECUTED
 def list_orders(*, actor: Actor, firm_id: Any = None, status: Any = "placed", limit: Any = None,
                 offset: Any = None) -> tuple[list[OrderRow], int]:
     """The firm's broker orders in one status (placed by default; 'all' for every status)."""
-    _require_staff(actor)
+    require_staff(actor)
     limit_ = min(max(as_id(limit) or PAGE_SIZE, 1), 500)
     offset_ = max(int(offset) if str(offset or "").isdigit() else 0, 0)
     with session_scope() as s:
@@ -170,7 +164,7 @@ def _day(value: Any, label: str, *, required: bool) -> datetime | None:
 def execute(*, actor: Actor, order_id: Any, price: Any, fee: Any = None, quantity: Any = None,
             trade_date: Any = None, settlement_date: Any = None, contract_note: Any = None) -> OrderRow:
     """Records that a placed order was filled (the whole quantity, at `price`)."""
-    _require_staff(actor)
+    require_staff(actor)
     with session_scope() as s:
         t, p = _placed(s, actor, order_id)
         units = t.quantity if quantity in (None, "") else _amount(quantity, "quantity")
@@ -194,7 +188,7 @@ def execute(*, actor: Actor, order_id: Any, price: Any, fee: Any = None, quantit
 
 def reject(*, actor: Actor, order_id: Any, reason: Any = None) -> OrderRow:
     """The broker refused the order: Error, and the recommendation can be exported again."""
-    _require_staff(actor)
+    require_staff(actor)
     with session_scope() as s:
         t, p = _placed(s, actor, order_id)
         payload = json.loads(t.payload) if t.payload else {}
@@ -214,7 +208,7 @@ def reject(*, actor: Actor, order_id: Any, reason: Any = None) -> OrderRow:
 def upload_confirmations(*, actor: Actor, content_type: str | None, data: bytes | None,
                          firm_id: Any = None) -> dict[str, Any]:
     """Executes every placed order the broker's execution file confirms, or none."""
-    _require_staff(actor)
+    require_staff(actor)
     lines, errors = checked_upload(content_type, data or None, order_rules.parse_confirmations)
     with session_scope() as s:
         fid = report_firm(s, actor, firm_id)

@@ -33,7 +33,7 @@ from app.domain.errors import Conflict, NotFound, ValidationError
 from app.domain.money import percent_trimmed_text, to_cents
 from app.domain.model_rules import METHOD_TITLES
 from app.domain.models import Availability, ModelStatus
-from app.domain.permissions import Actor, is_staff, require
+from app.domain.permissions import Actor, is_staff, require_staff
 from app.domain.roles import Role, UserStatus
 from app.domain.transactions import CASH_ACCOUNT
 from app.services import assets as asset_service
@@ -473,7 +473,7 @@ def create_portfolio(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]
     """A new portfolio (001 s2, s4): null fields are dropped so the defaults apply (inactive,
     sell look-back 0, FIFO, the approval defaults); an adviser creating it is its adviser unless
     another is named; only a superuser may create it active."""
-    require(is_staff(actor))
+    require_staff(actor)
     data = rules.creation_payload(data if isinstance(data, Mapping) else {})
     values, errors, _message = rules.clean_portfolio(data)
     if actor.role is Role.ADVISER and not values["adviser_named"]:
@@ -694,7 +694,7 @@ def form_options(*, actor: Actor, firm_id: Any = None) -> dict[str, Any]:
     """What the form offers for a portfolio of `firm_id` (the actor's own firm unless a superuser):
     its clients (holders) and advisers, the asset classes it may use, industry groups, brokers and
     the institutions with a cash account."""
-    require(is_staff(actor))
+    require_staff(actor)
     firm = rules.as_id(firm_id) if actor.is_superuser else actor.firm_id
     live = (User.status != UserStatus.DELETED.value)
     with session_scope() as s:

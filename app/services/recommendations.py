@@ -23,7 +23,7 @@ from app.domain import recommendations as rules
 from app.domain import validators as v
 from app.domain.errors import INVALID_FORM, DomainError, NotFound, ValidationError
 from app.domain.models import UPLOAD_TYPES
-from app.domain.permissions import Actor, can_edit_model, is_staff, require
+from app.domain.permissions import Actor, can_edit_model, require_staff
 from app.domain.recommendations import Kind, LineError, UploadLine
 from app.domain.uploads import parsed_upload
 from app.domain.parsing import as_id
@@ -138,11 +138,6 @@ def _stamp_short_terms(model: Model, s: Session) -> None:
     s.add(model)
 
 
-def _require_staff(actor: Actor) -> None:
-    """Clients are refused before anything is looked up (403, never 404)."""
-    require(is_staff(actor))
-
-
 # ---- the screens' first load ------------------------------------------------------------------------
 def recommendations_page(*, actor: Actor, model_id: Any, kind: Kind | str) -> dict[str, Any]:
     """The model (id, name, can_edit ...) and its recommendations of one kind, in one call."""
@@ -172,7 +167,7 @@ def list_long_terms(*, actor: Actor, model_id: Any) -> tuple[list[dict[str, Any]
 def _load_recommendation(s: Session, actor: Actor, table, rec_id: Any):
     """A long- or short-term recommendation (`table`) and its model, for a change by a staff member
     who may edit the model; 404 otherwise (and for a short-term one no longer active)."""
-    _require_staff(actor)
+    require_staff(actor)
     number = as_id(rec_id)
     rec = s.get(table, number) if number else None
     if rec is None or getattr(rec, "status", ACTIVE) != ACTIVE:
@@ -190,7 +185,7 @@ def _load_long_term(s: Session, actor: Actor, rec_id: Any) -> tuple[LongTermReco
 
 def create_long_term(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
     """data: asset_id, model_id, action (buy | sell | hold), comment. A new hold needs a comment."""
-    _require_staff(actor)
+    require_staff(actor)
     values, errors = _clean_form(Kind.LONG_TERM, data)
     with session_scope() as s:
         model, asset = _new_recommendation_target(s, actor, data, errors)
@@ -232,7 +227,7 @@ def delete_long_term(*, actor: Actor, rec_id: Any) -> None:
 
 
 def delete_all_long_terms(*, actor: Actor, model_id: Any) -> int:
-    _require_staff(actor)
+    require_staff(actor)
     with session_scope() as s:
         model = _model_for_write(s, actor, model_id)
         count = s.exec(select(func.count()).select_from(LongTermRecommendation)
@@ -272,7 +267,7 @@ def _in_model(s: Session, model: Model, asset_id: int) -> bool:
 def create_short_term(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
     """data: model_id, asset_id, action (a code of SHORT_TERM_ACTIONS), comment, price, yield.
     Created active; a new hold needs a comment; one active recommendation per asset."""
-    _require_staff(actor)
+    require_staff(actor)
     values, errors = _clean_form(Kind.SHORT_TERM, data)
     with session_scope() as s:
         model, asset = _new_recommendation_target(s, actor, data, errors)
@@ -325,7 +320,7 @@ def update_short_term(*, actor: Actor, rec_id: Any, data: Mapping[str, Any]) -> 
 def mark_short_terms_deleted(*, actor: Actor, ids: Iterable[Any]) -> int:
     """PUT /api/recommendations-mark-as-deleted: every listed active recommendation is marked deleted
     (all or none: one that is not found or not editable refuses the whole call)."""
-    _require_staff(actor)
+    require_staff(actor)
     numbers = list(dict.fromkeys(n for n in (as_id(i) for i in ids or []) if n is not None))
     if not numbers:
         raise ValidationError(rules.NOTHING_TO_REMOVE)
@@ -348,7 +343,7 @@ def mark_short_terms_deleted(*, actor: Actor, ids: Iterable[Any]) -> int:
 def delete_all_short_terms(*, actor: Actor, model_id: Any) -> int:
     """Marks every active recommendation of the model deleted ('There are no recommendations to
     remove' when there is none)."""
-    _require_staff(actor)
+    require_staff(actor)
     with session_scope() as s:
         model = _model_for_write(s, actor, model_id)
         count = s.exec(select(func.count()).select_from(ShortTermRecommendation).where(
@@ -505,7 +500,7 @@ def upload(*, actor: Actor, kind: Kind | str, model_ids: Any, content_type: str 
     (long-term deleted, short-term marked deleted) and the file's lines become the set. Each model
     is written in its own transaction. Answer: {message, rows: [{model_id, name, success, message}]}."""
     kind = Kind(kind)
-    _require_staff(actor)
+    require_staff(actor)
     mode, mode_error = rules.clean_upload_type(upload_type)
     if mode_error:
         raise ValidationError(INVALID_FORM, {"upload_type": mode_error})
@@ -569,7 +564,7 @@ def upload_candidates(*, actor: Actor, kind: Kind | str, firm_id: Any = None) ->
     from app.services import models as models_service
 
     kind = Kind(kind)
-    _require_staff(actor)
+    require_staff(actor)
     flag = {"recommendations_upload": "1"} if kind is Kind.LONG_TERM else {"str_upload": "1"}
     rows = models_service.all_models(actor=actor, firm_id=firm_id if actor.is_superuser else None, **flag)
     return [{"id": m["id"], "name": m["name"], "status": m["status"], "status_title": m["status_title"],

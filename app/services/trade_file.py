@@ -38,14 +38,15 @@ from app.domain import orders as order_rules
 from app.domain.advice import TxStatus, side_of
 from app.domain.engine import trade_file as rules
 from app.domain.engine.limits import brokerage_fee, limits_for
-from app.domain.engine.snapshot import DECREASE, INCREASE, Brokerage, PortfolioSettings
+from app.domain.engine.snapshot import DECREASE, INCREASE, PortfolioSettings
 from app.domain.errors import NotFound, PermissionDenied, ValidationError
 from app.domain.ledger import NOT_ENOUGH_ASSETS
 from app.domain.money import to_cents
-from app.domain.permissions import NOT_ALLOWED, Actor
+from app.domain.permissions import NOT_ALLOWED, Actor, require_staff
 from app.domain.roles import Role
 from app.domain.transactions import Kind, Status
 from app.services import audit, postings
+from app.services.engine_inputs import brokerage_of
 from app.services.holdings import person_name
 from app.services.tenancy import FIRM_NOT_FOUND, as_id, live_portfolios_of
 
@@ -358,10 +359,6 @@ class BrokerFile:
     rows: int            # orders written to the file
 
 
-def _brokerage(firm: Firm | None) -> Brokerage:
-    return Brokerage(firm.fee if firm else None, firm.min_fee if firm else None, firm.max_fee if firm else None)
-
-
 def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = None, download_all: bool = False,
            today: date | None = None) -> BrokerFile:
     """Writes a broker file (`kind`: trade_file, desktop_broker or ausiex) of the chosen trade
@@ -372,8 +369,7 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
 
     if kind not in order_rules.FILE_KINDS:
         raise NotFound("Unknown broker file")
-    if actor.role not in (Role.SUPERUSER, Role.ADVISER, Role.ADMINISTRATOR):
-        raise PermissionDenied(NOT_ALLOWED)
+    require_staff(actor)
     now = utcnow()
     today = today or now.date()
     lines = parse_export_lines(transactions, today=today)
@@ -444,7 +440,7 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
                         reference=reference or f"WA{next(new_ids)}", portfolio_name=row.investment_name,
                         hin=row.hin, broker_account=row.broker_account, broker_name=row.broker_name,
                         side=row.action, code=row.asset_code, quantity=Decimal(quantity),
-                        order_type="LIMIT" if price is not None else "MARKET", limit_price=price, expiry=expiry,
+                        order_type=order_rules.order_type_of(price), limit_price=price, expiry=expiry,
                         row_type=row.type, adviser_name=row.adviser_name,
                         adviser_code=(firm.ausiex_code or "") if firm else "")
 
@@ -468,9 +464,9 @@ def _placing(row: TradeFileRow, quantity: Decimal, price: Decimal | None, expiry
     return postings.TradeEntry(
         portfolio_id=row.investment_id, kind=Kind.ASSET_BUY.value if row.action == "BUY" else Kind.PARCEL.value,
         asset_id=row.asset_id, quantity=quantity, price=order_price,
-        fee=brokerage_fee(to_cents(quantity * order_price), _brokerage(firms.get(row.firm_id))),
+        fee=brokerage_fee(to_cents(quantity * order_price), brokerage_of(firms.get(row.firm_id))),
         limit_price=price,
-        payload={"order_type": "limit" if price is not None else "market", "row_type": row.type,
+        payload={"order_type": order_rules.order_type_of(price).lower(), "row_type": row.type,
                  "file": kind, "instruction": row.instruction},
         description=f"{row.action} {quantity.normalize():f} {row.asset_code} placed with the broker",
         trade_transaction_id=row.recommendation_id,
@@ -533,7 +529,7 @@ def desktop_broker_file(*, actor: Actor, firm_id: Any = None) -> BrokerFile:
             reference=f"WA{r.placed_transaction_id}" if r.placed_transaction_id else f"TR{r.recommendation_id}",
             portfolio_name=r.investment_name, hin=r.hin, broker_account=r.broker_account,
             broker_name=r.broker_name, side=r.action, code=r.asset_code, quantity=r.quantity,
-            order_type="LIMIT" if r.limit_price is not None else "MARKET", limit_price=r.limit_price, expiry=r.expiry,
+            order_type=order_rules.order_type_of(r.limit_price), limit_price=r.limit_price, expiry=r.expiry,
             row_type=r.type, adviser_name=r.adviser_name, adviser_code="") for r in rows]
         data = broker_files.xlsx(order_rules.DESKTOP_BROKER, orders,
                                  extra_header=("Portfolio", "Status"),

@@ -712,8 +712,7 @@ def _min_trade_and_brokerage(s: Session, p: Portfolio) -> tuple[Decimal, Brokera
         model = s.get(Model, p.model_id)
         method = model.allocation_method if model else method
     amount = min_trade_amount_for(p.min_trade_amount, p.percentages_min_trade_amount, method)
-    return amount, Brokerage(firm.fee if firm else None, firm.min_fee if firm else None,
-                             firm.max_fee if firm else None)
+    return amount, engine_inputs.brokerage_of(firm)
 
 
 def _units_held(s: Session, p: Portfolio, asset_id: int) -> Decimal:

@@ -20,7 +20,7 @@ from app.db.tables import CashTransaction
 from app.db.types import utcnow
 from app.domain import transaction_rules as rules
 from app.domain.errors import ValidationError
-from app.domain.permissions import Actor, is_staff, require
+from app.domain.permissions import Actor, require_staff
 from app.domain.uploads import (  # noqa: F401  (the upload screen's and API's limits)
     MAX_UPLOAD_BYTES, SELECT_FILE, LineError, checked_upload,
 )
@@ -37,7 +37,7 @@ def upload_transactions(*, actor: Actor, investment_id: Any, content_type: str |
     Checks, in order: staff; the portfolio (404 for another firm's); the file type ('Invalid file
     type!'); a file is there; the file can be read (its header names date and type); every line.
     Returns {notice: 'File uploaded', count: lines added, asset_transactions: n, cash_transactions: n}."""
-    require(is_staff(actor))  # clients are refused before anything is read
+    require_staff(actor)  # clients are refused before anything is read
     with session_scope() as s:
         load_portfolio(s, actor, investment_id, for_edit=True)
     lines, errors = checked_upload(content_type, data, rules.parse_upload)

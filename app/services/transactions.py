@@ -65,7 +65,7 @@ from app.domain import ledger
 from app.domain import transaction_rules as rules
 from app.domain import validators as v
 from app.domain.errors import Conflict, NotFound, ValidationError
-from app.domain.permissions import Actor, is_staff, require
+from app.domain.permissions import Actor, is_staff, require_staff
 from app.domain.transactions import (
     CASH_LIST_LABELS, KIND_LABELS, Cash, CashType, Kind, Status, cash_amount, cash_class, is_counted, signed,
 )
@@ -249,11 +249,6 @@ def opening_balance_row(row: CashTransaction | None) -> dict[str, Any] | None:
 
 
 # ---- helpers -------------------------------------------------------------------------------------
-def _require_staff(actor: Actor) -> None:
-    """Clients are refused before anything is looked up (403, never 404)."""
-    require(is_staff(actor))
-
-
 def units_book(s: Session, portfolio: Portfolio) -> rules.UnitsBook:
     """The portfolio's executed ledger trades per asset, read through postings."""
     trades = postings.executed_trades(s, [portfolio.id]).get(portfolio.id, {})
@@ -428,7 +423,7 @@ def create_cash_transaction(*, actor: Actor, data: Mapping[str, Any]) -> dict[st
     """A withdrawal, credit or income (data: investment_id, type 'withdrawal' | 'credit' | 'income',
     price (or amount), trade_at, settlement_at, status (executed by default), description).
     Returns the cash row with notice 'Transaction added'."""
-    _require_staff(actor)
+    require_staff(actor)
     with session_scope() as s:
         portfolio = load_portfolio(s, actor, data.get("investment_id"), for_edit=True, lock=True)
         values, errors = rules.clean_cash_form(data)
@@ -450,7 +445,7 @@ def update_cash_transaction(*, actor: Actor, transaction_id: Any, data: Mapping[
     """Change a withdrawal, credit or income (same fields as creating; fields left out keep their
     value). Opening balances change through set_opening_balance, the cash side of an asset
     transaction through update_asset_transaction. Returns the cash row with notice 'Transaction updated'."""
-    _require_staff(actor)
+    require_staff(actor)
     with session_scope() as s:
         row, _ = _load_cash_row(s, actor, transaction_id, write=True, lock=True)
         linked = s.get(AssetTransaction, row.linked_transaction_id) if row.linked_transaction_id else None
@@ -483,7 +478,7 @@ def delete_cash_transaction(*, actor: Actor, transaction_id: Any) -> dict[str, A
     transaction (delete_asset_transaction). Refused for opening balances, transactions pending
     approval, ones order management executed, and deposit transactions. Returns
     {notice: 'Transaction has been removed'} (plus `message`, a warning, when one applies)."""
-    _require_staff(actor)
+    require_staff(actor)
     with session_scope() as s:
         row, portfolio = _load_cash_row(s, actor, transaction_id, write=True, lock=True)
         linked = s.get(AssetTransaction, row.linked_transaction_id) if row.linked_transaction_id else None
@@ -515,7 +510,7 @@ def set_opening_balance(*, actor: Actor, investment_id: Any, data: Mapping[str, 
     """Create or change the opening balance (data: price, trade_at). An unchanged form writes
     nothing; a change writes only the changed fields. Returns {id, investment_id, price, trade_at,
     changed (bool), changed_fields [names], notice 'Opening balance has been changed'}."""
-    _require_staff(actor)
+    require_staff(actor)
     with session_scope() as s:
         portfolio = load_portfolio(s, actor, investment_id, for_edit=True, lock=True)
         values, errors = rules.clean_opening_balance(data)
@@ -599,7 +594,7 @@ def add_asset_transaction(*, actor: Actor, data: Mapping[str, Any]) -> dict[str,
     together, or nothing is. A sell beyond the units held: ValidationError('Not enough assets to
     sell'). Returns the asset transaction row with notice 'Transaction added' and, for a
     reconstruction while a pending transaction of the asset exists, `message` (a warning)."""
-    _require_staff(actor)
+    require_staff(actor)
     with session_scope() as s:
         portfolio = load_portfolio(s, actor, data.get("investment_id"), for_edit=True, lock=True)
         kind = _asset_kind_or_refuse(data)
@@ -658,7 +653,7 @@ def update_asset_transaction(*, actor: Actor, transaction_id: Any, data: Mapping
     transaction with the updated data replaces it (replaces_id; status pending unless given) and
     the notice is 'Transaction created'; without, ConflictError with the question to ask.
     Returns the (new) asset transaction row with notice 'Transaction updated' / 'Transaction created'."""
-    _require_staff(actor)
+    require_staff(actor)
     with session_scope() as s:
         row, portfolio = _load_asset_row(s, actor, transaction_id, write=True, lock=True)
         if row.deposit_id is not None:
@@ -753,7 +748,7 @@ def delete_asset_transaction(*, actor: Actor, transaction_id: Any) -> dict[str, 
     executed by order management, for deposit transactions, and when a later sell would then sell
     more than held ('Not enough assets to sell'). Returns {notice: 'Transaction has been removed'}
     plus `message` (a warning) when an executed transaction went while the asset has pending ones."""
-    _require_staff(actor)
+    require_staff(actor)
     with session_scope() as s:
         row, portfolio = _load_asset_row(s, actor, transaction_id, write=True, lock=True)
         return _delete_asset_row(s, portfolio, row)

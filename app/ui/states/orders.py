@@ -93,11 +93,11 @@ class RejectDialog:
 
 
 def broker_row(r: trade_file_service.TradeFileRow) -> BrokerRow:
-    limit = r.limit_price is not None
     return BrokerRow(
         key=f"tr-{r.recommendation_id}", portfolio=r.investment_name,
         holdings_url=routes.url("portfolios.holdings", id=r.investment_id), account=r.broker_account or r.hin,
-        side=r.action, code=r.asset_code, quantity=whole_units(r.quantity), order_type="Limit" if limit else "Market",
+        side=r.action, code=r.asset_code, quantity=whole_units(r.quantity),
+        order_type=order_rules.order_type_of(r.limit_price).title(),
         limit_price=close_price(r.limit_price, ""), expiry=day(r.expiry), row_type=r.type, status=r.status)
 
 
