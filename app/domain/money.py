@@ -38,8 +38,19 @@ def format_aud(amount: Decimal | int | str) -> str:
 
 def number_text(value: Decimal) -> str:
     """A number as plain text, without exponent or trailing zeros: Decimal('12.50') -> '12.5',
-    Decimal('1E+2') -> '100'."""
-    return format(value.normalize(), "f")
+    Decimal('1E+2') -> '100' (never '-0')."""
+    text = format(value.normalize(), "f")
+    return "0" if text == "-0" else text
+
+
+def cents_json(value: Decimal | None) -> str | None:
+    """An amount as the API carries it: '1234.50' (to the cent, half up); None stays None."""
+    return None if value is None else format(to_cents(value), "f")
+
+
+def number_json(value: Decimal | None) -> str | None:
+    """A price, a quantity or a rate as the API carries it: '12.5', '100'; None stays None."""
+    return None if value is None else number_text(Decimal(value))
 
 
 def as_decimal(value: Any) -> Decimal:

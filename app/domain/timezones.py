@@ -46,3 +46,8 @@ def local_moment_text(moment: datetime | None, offset_minutes: int) -> str:
 def file_day(moment: datetime, offset_minutes: int) -> str:
     """The day a download's name carries, in the browser's offset: DD-MM-YYYY (no slashes in a file name)."""
     return local_time(moment, offset_minutes).strftime("%d-%m-%Y")
+
+
+def iso_json(moment: date | datetime | None) -> str | None:
+    """A day or an instant as the API carries it: ISO 8601; None stays None."""
+    return None if moment is None else moment.isoformat()

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from datetime import datetime
 from typing import Any, Iterable
 
 from sqlalchemy import func, select as sa_select, true
@@ -28,6 +27,7 @@ from app.domain.users import DecisionTrail, PersonName
 from app.domain.errors import NotFound, not_found
 from app.domain.permissions import Actor
 from app.domain.roles import Role
+from app.domain.timezones import iso_json
 from app.services.tenancy import as_id, load_portfolio
 
 TP_NOT_FOUND = not_found("Target portfolio")
@@ -84,8 +84,8 @@ def person_json(name: PersonName | None) -> dict[str, str] | None:
 
 
 def trail_json(t: DecisionTrail) -> dict[str, Any]:
-    return {"created_at": iso(t.created_at), "validated_at": iso(t.validated_at), "approved_at": iso(t.approved_at),
-            "declined_at": iso(t.declined_at), "creator": person_json(t.creator), "validator": person_json(t.validator),
+    return {"created_at": iso_json(t.created_at), "validated_at": iso_json(t.validated_at), "approved_at": iso_json(t.approved_at),
+            "declined_at": iso_json(t.declined_at), "creator": person_json(t.creator), "validator": person_json(t.validator),
             "approver": person_json(t.approver), "decliner": person_json(t.decliner),
             "moderator": person_json(t.moderator)}
 
@@ -138,10 +138,6 @@ def approval_settings(p: Portfolio) -> dict[str, Any]:
 
 
 # ---- the target portfolio as the screens show it -------------------------------------------------
-def iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value else None
-
-
 def summary_of(row: TargetPortfolio, names: dict[int, PersonName]) -> TPSummary:
     return TPSummary(
         id=row.id, investment_id=row.investment_id, version=row.version, status=row.status,

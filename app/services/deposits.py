@@ -22,11 +22,11 @@ from sqlmodel import Session, col, func, select
 from app.db.engine import session_scope
 from app.db.tables import AssetTransaction, Deposit, Institution, Portfolio
 from app.db.types import utcnow
-from app.domain.timezones import day_text
+from app.domain.timezones import day_text, iso_json
 from app.domain import deposits as rules
 from app.domain import validators as v
 from app.domain.errors import NotFound, ValidationError
-from app.domain.money import to_cents
+from app.domain.money import cents_json
 from app.domain.parsing import as_bool
 from app.domain.permissions import Actor, is_staff
 from app.domain.transactions import (
@@ -39,14 +39,6 @@ ZERO = Decimal(0)
 
 
 # ---- shapes --------------------------------------------------------------------------------------
-def _iso(value: Any) -> str | None:
-    return value.isoformat() if value is not None else None
-
-
-def _money(value: Decimal | None) -> str | None:
-    return None if value is None else format(to_cents(value), "f")
-
-
 def _rate(value: Decimal | None) -> str | None:
     return None if value is None else format(Decimal(value).quantize(rules.RATE_PLACES), "f")
 
@@ -71,8 +63,8 @@ def deposit_shape(dep: Deposit, *, balance: Decimal = ZERO, institution: Institu
         "FacilityID": dep.facility_id,
         "AccountNumber": dep.account_number,
         "DealID": dep.deal_id,
-        "StartDate": _iso(dep.start_date),
-        "MaturityDate": _iso(dep.maturity_date),
+        "StartDate": iso_json(dep.start_date),
+        "MaturityDate": iso_json(dep.maturity_date),
         "MaturityTerm": dep.maturity_term,
         "Rate": _rate(dep.rate),
         "AutoMatured": bool(dep.auto_matured),
@@ -83,10 +75,10 @@ def deposit_shape(dep: Deposit, *, balance: Decimal = ZERO, institution: Institu
         "name": rules.deposit_name(dep.provider_name, dep.product_type, dep.maturity_term, dep.maturity_date, dep.rate),
         "short_name": rules.short_name(dep.provider_name, dep.product_type, dep.rate),
         "code": rules.asset_code(dep.product_type, dep.deal_id),
-        "balance": _money(balance),
+        "balance": cents_json(balance),
         "closed": dep.closed_at is not None,
-        "closed_at": _iso(dep.closed_at),
-        "created_at": _iso(dep.created_at),
+        "closed_at": iso_json(dep.closed_at),
+        "created_at": iso_json(dep.created_at),
     }
 
 
@@ -104,9 +96,9 @@ def transaction_shape(row: AssetTransaction, *, staff: bool = False) -> dict[str
         "action": row.action,
         "status": status.value,
         "status_label": ASSET_PANEL_LABELS[status],
-        "amount": _money(row.amount),
-        "trade_at": _iso(row.trade_at),
-        "date": _iso(rules.trade_day(row.trade_at)),
+        "amount": cents_json(row.amount),
+        "trade_at": iso_json(row.trade_at),
+        "date": iso_json(rules.trade_day(row.trade_at)),
         "amm_type": rules.amm_type(kind),
         "TransactionType": payload.get("TransactionType") or rules.transaction_type(kind),
         "description": payload.get("comment"),
@@ -255,7 +247,7 @@ def overview(*, actor: Actor, portfolio_id: Any) -> dict[str, Any]:
             "enabled": {f.value: enabled.allows(f) for f in rules.Form},
             "deposits": [deposit_shape(d, balance=balances.get(d.id, ZERO), institution=institutions.get(d.institution_id))
                          for d in found],
-            "cash_balance": _money(postings.cash_balance(s, portfolio.id)),
+            "cash_balance": cents_json(postings.cash_balance(s, portfolio.id)),
         }
 
 

@@ -36,6 +36,7 @@ from app.domain.models import HISTORY_PAGE_SIZES, AllocationMethod, Availability
 from app.domain.permissions import Actor, can_create_model, can_edit_model, require, require_staff
 from app.domain.money import percent_4dp_text, percent_trimmed_text
 from app.domain.prices import price_text, since_inclusion_return
+from app.domain.timezones import iso_json
 from app.services import assets as asset_service
 from app.services import audit, industry_groups, listing
 from app.services.tenancy import (
@@ -49,10 +50,6 @@ ALL_FIRMS = "-2"     # the firm filter's "All Firms" value (spec 002 s9)
 
 _COMPONENT_TABLES = (ModelClass, ModelAsset, ModelType, ModelIndustryGroup, ModelEquivalent, ModelCommentary,
                      ModelSharedFirm)
-
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value is not None else None
 
 
 def _truthy(value: Any) -> bool:
@@ -94,7 +91,7 @@ def _read_shape(s: Session, model: Model) -> dict[str, Any]:
             "asset_id": ma.asset_id, "code": code, "name": name, "url": url,
             "alt_asset_id": ma.alt_asset_id, "alt_asset": _brief(ma.alt_asset_id, alt_code, alt_name),
             "priority": ma.priority, "percentage": pct(ma.percentage),
-            "included_at": _iso(ma.included_at), "inclusion_price": price_text(ma.inclusion_price),
+            "included_at": iso_json(ma.included_at), "inclusion_price": price_text(ma.inclusion_price),
         })
     allocation_classes = [{
         "id": mc.class_id, "class_id": mc.class_id, "title": title, "is_cash": bool(is_cash),
@@ -144,7 +141,7 @@ def _read_shape(s: Session, model: Model) -> dict[str, Any]:
         "class_allocation": model.class_allocation,
         "type_allocation": model.type_allocation,
         "industry_group_allocation": model.industry_group_allocation,
-        "analyst_recommendations_date": _iso(model.analyst_recommendations_date),
+        "analyst_recommendations_date": iso_json(model.analyst_recommendations_date),
         "allocation_classes": allocation_classes,
         "allocation_types": [{"type_id": t.type_id, "title": title, "allocation": pct(t.allocation),
                               "min": pct(t.min), "max": pct(t.max)} for t, title in types],
@@ -161,8 +158,8 @@ def _read_shape(s: Session, model: Model) -> dict[str, Any]:
         "commentaries": [{"type": t, "description": d} for t, d in commentaries],
         "version": model.version,
         "version_id": model.version,
-        "created_at": _iso(model.created_at),
-        "updated_at": _iso(model.updated_at),
+        "created_at": iso_json(model.created_at),
+        "updated_at": iso_json(model.updated_at),
     }
 
 
@@ -424,7 +421,7 @@ def list_models(*, actor: Actor, limit: Any = None, offset: Any = None, sort: An
             "analyst_recommendations": model.analyst_recommendations,
             "firm": firm, "owner": [firm], "availability": model.availability,
             "assets_count": int(counts.get(model.id, 0)), "portfolios_count": 0,
-            "created_at": _iso(model.created_at), "updated_at": _iso(model.updated_at),
+            "created_at": iso_json(model.created_at), "updated_at": iso_json(model.updated_at),
             "version": model.version, "can_edit": can_edit_model(actor, model.firm_id),
         })
     return rows, int(total)
@@ -456,7 +453,7 @@ def model_history(*, actor: Actor, model_id: Any, limit: Any = HISTORY_PAGE_SIZE
             .order_by(ModelVersion.version.asc() if ascending else ModelVersion.version.desc())
             .offset(offset_i).limit(limit_i)
         ).all()
-    return [{"created_at": _iso(created_at), "moderator": {"first_name": first or "", "last_name": last or ""},
+    return [{"created_at": iso_json(created_at), "moderator": {"first_name": first or "", "last_name": last or ""},
              "model_id": model.id, "version_id": version} for version, created_at, first, last in rows], int(count)
 
 
@@ -484,7 +481,7 @@ def saved_version(*, actor: Actor, model_id: Any, version: Any) -> SavedVersion:
         shape = json.loads(row.snapshot)
         return SavedVersion(
             model={**_with_actor(shape, actor, model.firm_id), "is_version": True, "current_version": model.version},
-            saved_at=_iso(row.created_at), saved_by=f"{first or ''} {last or ''}".strip())
+            saved_at=iso_json(row.created_at), saved_by=f"{first or ''} {last or ''}".strip())
 
 
 def get_model_version(*, actor: Actor, model_id: Any, version: Any) -> dict[str, Any]:
@@ -495,7 +492,7 @@ def get_model_version(*, actor: Actor, model_id: Any, version: Any) -> dict[str,
 def _asset_facts(asset: Asset, group: IndustryGroup | None) -> dict[str, Any]:
     return {
         "asset_id": asset.id, "code": asset.code, "name": asset.name, "url": asset.url,
-        "price": price_text(asset.last_close_price), "last_close_date": _iso(asset.last_close_date),
+        "price": price_text(asset.last_close_price), "last_close_date": iso_json(asset.last_close_date),
         "one_month_return": percent_4dp_text(asset.one_month_return),
         "dividend_yield": percent_4dp_text(asset.dividend_yield),
         "industry_group": None if group is None else {"id": group.id, "title": group.title, "color": group.color},
@@ -527,7 +524,7 @@ def model_details(*, actor: Actor, model_id: Any) -> dict[str, Any]:
         facts = _asset_facts(asset, group)
         facts.update(
             since_inclusion_return=percent_4dp_text(since_inclusion_return(asset.last_close_price, ma.inclusion_price)),
-            included_at=_iso(ma.included_at), inclusion_price=price_text(ma.inclusion_price),
+            included_at=iso_json(ma.included_at), inclusion_price=price_text(ma.inclusion_price),
             priority=ma.priority, percentage=pct(ma.percentage), alt_asset=None,
         )
         if ma.alt_asset_id in alternates:

@@ -10,7 +10,7 @@ allocation, industry group allocation and exceptions rows are replaced together.
 from __future__ import annotations
 
 import json
-from datetime import date, datetime
+from datetime import datetime
 from decimal import Decimal
 from typing import Any, Iterable, Mapping
 
@@ -30,12 +30,13 @@ from app.domain import validators as v
 from app.domain.advice import TIStatus, TPStatus
 from app.domain.allocations import flag_unknown_choices
 from app.domain.errors import Conflict, NotFound, ValidationError
-from app.domain.money import percent_trimmed_text, to_cents
+from app.domain.money import cents_json, percent_trimmed_text
 from app.domain.model_rules import METHOD_TITLES
 from app.domain.models import Availability, ModelStatus
 from app.domain.permissions import Actor, is_staff, require_staff
 from app.domain.roles import Role, UserStatus
 from app.domain.transactions import CASH_ACCOUNT
+from app.domain.timezones import iso_json
 from app.services import assets as asset_service
 from app.services import audit, industry_groups, listing
 from app.services.tenancy import (
@@ -48,14 +49,6 @@ APPROVED_TI = (TIStatus.APPROVED.value, TIStatus.PARTIALLY_APPROVED.value)
 
 
 # ---- small helpers ----------------------------------------------------------------------------------
-def _iso(value: datetime | date | None) -> str | None:
-    return value.isoformat() if value is not None else None
-
-
-def _money(value: Decimal | None) -> str | None:
-    return None if value is None else format(to_cents(value), "f")
-
-
 def _pct(value: Decimal | None) -> str | None:
     return percent_trimmed_text(value)
 
@@ -148,8 +141,8 @@ def _summary(p: Portfolio, *, firm: tuple[int, str] | None, model: Model | None,
         "broker_name": broker.name if broker is not None else None,
         "hin": p.hin,
         "version": p.version,
-        "created_at": _iso(p.created_at),
-        "updated_at": _iso(p.updated_at),
+        "created_at": iso_json(p.created_at),
+        "updated_at": iso_json(p.updated_at),
         "can_edit": is_staff(actor),
         **facts,
     }
@@ -316,7 +309,7 @@ def _read_shape(s: Session, actor: Actor, p: Portfolio) -> dict[str, Any]:
     shape.update({
         "trustee_name": p.trustee_name, "trustee_abn": p.trustee_abn,
         "company_name": p.company_name, "company_abn": p.company_abn,
-        "soa_date": _iso(p.soa_date),
+        "soa_date": iso_json(p.soa_date),
         "tax_treatment": p.tax_treatment,
         "tax_treatment_title": rules.TAX_TREATMENT_TITLES.get(p.tax_treatment, p.tax_treatment),
         "sell_look_back_period": p.sell_look_back_period,
@@ -324,9 +317,9 @@ def _read_shape(s: Session, actor: Actor, p: Portfolio) -> dict[str, Any]:
         "institution": None if institution is None else {"id": institution.id, "title": institution.title},
         "bank_bsb": p.bank_bsb, "bank_account": p.bank_account,
         "broker_account": p.broker_account, "facility_id": p.facility_id,
-        "fee_percent": _pct(p.fee_percent), "fee_limit_min": _money(p.fee_limit_min), "fee_limit_max": _money(p.fee_limit_max),
+        "fee_percent": _pct(p.fee_percent), "fee_limit_min": cents_json(p.fee_limit_min), "fee_limit_max": cents_json(p.fee_limit_max),
         **{f: _pct(getattr(p, f)) for f in rules.PERCENT_LIMITS},
-        **{f: _money(getattr(p, f)) for f in rules.MONEY_LIMITS},
+        **{f: cents_json(getattr(p, f)) for f in rules.MONEY_LIMITS},
         "class_allocation": p.class_allocation,
         "allocation_classes": [{"class_id": c.class_id, "title": title, "is_cash": bool(is_cash),
                                 "allocation": _pct(c.allocation), "min": _pct(c.min), "max": _pct(c.max)}

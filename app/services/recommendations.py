@@ -8,8 +8,6 @@ recommendations are never removed: they are marked deleted, and every change sta
 analyst_recommendations_date (the engine reads it to know the recommendations changed)."""
 from __future__ import annotations
 
-from datetime import datetime
-from decimal import Decimal
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from sqlalchemy import delete, func, update
@@ -27,7 +25,8 @@ from app.domain.permissions import Actor, can_edit_model, require_staff
 from app.domain.recommendations import Kind, LineError, UploadLine
 from app.domain.uploads import parsed_upload
 from app.domain.parsing import as_id
-from app.domain.timezones import client_offset as browser_offset
+from app.domain.timezones import client_offset as browser_offset, iso_json
+from app.domain.money import number_json
 from app.exports import recommendations_csv
 from app.services import tenancy
 
@@ -36,18 +35,6 @@ REPLACE = UPLOAD_TYPES[1]
 
 
 # ---- shapes --------------------------------------------------------------------------------------
-def _number(value: Decimal | None) -> str | None:
-    """A stored NUMERIC as text without trailing zeros ('12.5', '4.25'); None stays None."""
-    if value is None:
-        return None
-    text = format(value.normalize(), "f")
-    return "0" if text in ("-0", "") else text
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment else None
-
-
 def long_term_row(rec: LongTermRecommendation, asset: Asset) -> dict[str, Any]:
     return {
         "id": rec.id,
@@ -57,8 +44,8 @@ def long_term_row(rec: LongTermRecommendation, asset: Asset) -> dict[str, Any]:
         "action": rec.action,
         "comment": rec.comment,
         "is_new": False,
-        "created_at": _iso(rec.created_at),
-        "updated_at": _iso(rec.updated_at),
+        "created_at": iso_json(rec.created_at),
+        "updated_at": iso_json(rec.updated_at),
     }
 
 
@@ -69,22 +56,22 @@ def short_term_row(rec: ShortTermRecommendation, asset: Asset, in_model: bool) -
         "code": asset.code,
         "name": asset.name,
         "action": rec.action,
-        "price": _number(rec.price),
-        "yield": _number(rec.yield_),
+        "price": number_json(rec.price),
+        "yield": number_json(rec.yield_),
         "comment": rec.comment,
         "status": rec.status,
         "model_id": rec.model_id,
         "is_new": False,
         "model_asset": in_model,  # the asset is one of the model's assets
-        "created_at": _iso(rec.created_at),
-        "updated_at": _iso(rec.updated_at),
+        "created_at": iso_json(rec.created_at),
+        "updated_at": iso_json(rec.updated_at),
     }
 
 
 def _model_summary(actor: Actor, model: Model) -> dict[str, Any]:
     return {"id": model.id, "name": model.name, "firm_id": model.firm_id, "status": model.status,
             "analyst_recommendations": model.analyst_recommendations,
-            "analyst_recommendations_date": _iso(model.analyst_recommendations_date),
+            "analyst_recommendations_date": iso_json(model.analyst_recommendations_date),
             "can_edit": can_edit_model(actor, model.firm_id)}
 
 
@@ -380,8 +367,8 @@ def export_csv(*, actor: Actor, model_id: Any, kind: Kind | str, client_offset: 
                 select(ShortTermRecommendation, Asset).join(Asset, Asset.id == ShortTermRecommendation.asset_id)
                 .where(ShortTermRecommendation.model_id == model.id, ShortTermRecommendation.status == ACTIVE)
                 .order_by(Asset.code)).all()
-            rows = [{"code": a.code, "name": a.name, "action": r.action, "comment": r.comment, "price": _number(r.price),
-                     "yield": _number(r.yield_), "updated_at": r.updated_at} for r, a in found]
+            rows = [{"code": a.code, "name": a.name, "action": r.action, "comment": r.comment, "price": number_json(r.price),
+                     "yield": number_json(r.yield_), "updated_at": r.updated_at} for r, a in found]
         if not rows:
             raise ValidationError(rules.NOTHING_TO_DOWNLOAD)
         name = recommendations_csv.filename(kind, model.name, utcnow(), offset)

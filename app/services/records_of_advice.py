@@ -21,10 +21,11 @@ from app.domain.advice.target_portfolios import Client, ManagementFee, Practice,
 from app.domain.engine.results import Target
 from app.domain.money import to_cents
 from app.domain.permissions import Actor
+from app.domain.timezones import iso_json
 from app.domain.users import Person
 from app.services import mail, postings
 from app.services.advice_queries import (
-    iso, last_validated_tp_id, load_tp, portfolio_facts, portfolio_owners, receivers, tp_json, tp_view,
+    last_validated_tp_id, load_tp, portfolio_facts, portfolio_owners, receivers, tp_json, tp_view,
 )
 from app.services.tenancy import load_portfolio, readable_portfolios
 from app.settings import settings as app_settings
@@ -122,7 +123,7 @@ def record(*, actor: Actor, tp_id: Any) -> dict[str, Any]:
     r = read(actor=actor, tp_id=tp_id)
     return {
         **tp_json(r.tp),
-        "date": iso(r.date),
+        "date": iso_json(r.date),
         "practice": dataclasses.asdict(r.practice),
         "owners": [dataclasses.asdict(o) for o in r.owners],
         "adviser": dataclasses.asdict(r.adviser) if r.adviser else None,

@@ -45,10 +45,11 @@ from app.domain.ledger import NOT_ENOUGH_ASSETS
 from app.domain.model_spec import EQUAL_AMOUNTS
 from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.domain.roles import Role
+from app.domain.timezones import iso_json
 from app.domain.users import PersonName
 from app.services import audit, engine_inputs, listing, postings
 from app.services.advice_queries import (
-    STAFF_ONLY_TI, approval_settings, client_visible_instructions, iso, next_versions, portfolio_facts,
+    STAFF_ONLY_TI, approval_settings, client_visible_instructions, next_versions, portfolio_facts,
     person_json, person_names, portfolio_owners, receivers, shown_instruction, trail_json, trail_of, trail_people,
 )
 from app.services.tenancy import (
@@ -436,7 +437,7 @@ def trade_json(t: TradeLine) -> dict[str, Any]:
         "cost_base": _text(t.cost_base), "amount": str(t.amount), "pending": str(t.pending),
         "initial_quantity": _text(t.initial_quantity), "initial_price": _text(t.initial_price),
         "current_units": _text(t.current_units), "full_sell": t.full_sell, "stop_loss": t.stop_loss,
-        "urgent": t.urgent, "approved_at": iso(t.approved_at), "declined_at": iso(t.declined_at),
+        "urgent": t.urgent, "approved_at": iso_json(t.approved_at), "declined_at": iso_json(t.declined_at),
         "payload": t.payload,
     }
 
@@ -451,7 +452,7 @@ def summary_json(ti: TradeInstructionSummary) -> dict[str, Any]:
         "id": ti.id, "investment_id": ti.investment_id, "target_portfolio_id": ti.target_portfolio_id,
         "version": ti.version, "status": ti.status.value, "status_label": ti.status_label,
         "validated": ti.validated, "error_message": ti.error_message, "row_version": ti.row_version,
-        "payload": ti.payload, "auto_approve_at": iso(ti.auto_approve_at), **trail_json(ti),
+        "payload": ti.payload, "auto_approve_at": iso_json(ti.auto_approve_at), **trail_json(ti),
     }
 
 
@@ -480,7 +481,7 @@ def list_versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset
 
 def history(*, actor: Actor, ti_id: Any, offset: Any = 0) -> tuple[list[dict[str, Any]], int]:
     rows, total = history_entries(actor=actor, ti_id=ti_id, offset=offset)
-    return [{"id": r.id, "action": r.action, "detail": r.detail, "created_at": iso(r.created_at),
+    return [{"id": r.id, "action": r.action, "detail": r.detail, "created_at": iso_json(r.created_at),
              "actor": person_json(r.actor)} for r in rows], total
 
 

@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from datetime import datetime
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Any, Iterable, Mapping
 
@@ -69,6 +68,8 @@ from app.domain.permissions import Actor, is_staff, require_staff
 from app.domain.transactions import (
     CASH_LIST_LABELS, KIND_LABELS, Cash, CashType, Kind, Status, cash_amount, cash_class, is_counted, signed,
 )
+from app.domain.money import cents_json, number_json
+from app.domain.timezones import iso_json
 from app.services import postings
 from app.services.tenancy import find_assets_by_codes, load_portfolio, load_portfolio_row, readable_assets
 
@@ -79,22 +80,6 @@ _PENDING_ASSET_STATUSES = (Status.PENDING.value, Status.PENDING_APPROVAL.value, 
 
 
 # ---- formatting ------------------------------------------------------------------------------------
-def _money(value: Decimal | None) -> str | None:
-    return None if value is None else str(ledger.to_cents(value))
-
-
-def _num(value: Decimal | None) -> str | None:
-    """A price or quantity as text without trailing zeros ('12.5', '100')."""
-    if value is None:
-        return None
-    text = format(Decimal(value).normalize(), "f")
-    return "0" if text in ("-0", "") else text
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment else None
-
-
 def _json(text: str | None) -> dict[str, Any]:
     if not text:
         return {}
@@ -152,8 +137,8 @@ def cash_row(cash: CashTransaction, linked: AssetTransaction | None = None, asse
     if linked is not None:
         linked_shape = {
             "id": linked.id, "type": linked.type, "type_label": KIND_LABELS[Kind(linked.type)],
-            "status": linked.status, "om_status": linked.om_status, "quantity": _num(linked.quantity),
-            "price": _num(linked.price), "asset": _asset_brief(asset), "deposit_id": linked.deposit_id,
+            "status": linked.status, "om_status": linked.om_status, "quantity": number_json(linked.quantity),
+            "price": number_json(linked.price), "asset": _asset_brief(asset), "deposit_id": linked.deposit_id,
             "deposit": _deposit_brief(deposit), "payload": _json(linked.payload),
         }
     delete_refusal = rules.delete_refusal(status=cash.status, om_status=om_status, cash_type=cash.type)
@@ -166,10 +151,10 @@ def cash_row(cash: CashTransaction, linked: AssetTransaction | None = None, asse
         "form": rules.cash_form_name(cash.type, cash.action),
         "class": cash_class(cash.type, cash.action, linked.type if linked is not None else None),
         "action": cash.action,
-        "price": _money(cash.price),
-        "amount": _money(signed(cash.action, cash.price)),
-        "trade_at": _iso(cash.trade_at),
-        "settlement_at": _iso(cash.settlement_at),
+        "price": cents_json(cash.price),
+        "amount": cents_json(signed(cash.action, cash.price)),
+        "trade_at": iso_json(cash.trade_at),
+        "settlement_at": iso_json(cash.settlement_at),
         "status": cash.status,
         "status_label": CASH_LIST_LABELS[Status(cash.status)],
         "counted": is_counted(cash.status),
@@ -213,24 +198,24 @@ def asset_transaction_row(row: AssetTransaction, asset: Asset | None, cash_id: i
         "code": asset.code if asset is not None else None,
         "name": asset.name if asset is not None else None,
         "deposit_id": row.deposit_id,
-        "quantity": _num(row.quantity),
-        "display_quantity": _num(rules.display_quantity(row.type, row.quantity)),
-        "price": _num(row.price),
-        "unit_price": _num(row.price),
-        "unit_cost": _num(unit_cost),
-        "cost": _money(cost),
-        "value": _money(value),
-        "fee": _money(row.fee),
-        "gst": _money(row.gst),
-        "amount": _money(row.amount),
-        "franking_credits": _money(row.franking_credits),
+        "quantity": number_json(row.quantity),
+        "display_quantity": number_json(rules.display_quantity(row.type, row.quantity)),
+        "price": number_json(row.price),
+        "unit_price": number_json(row.price),
+        "unit_cost": number_json(unit_cost),
+        "cost": cents_json(cost),
+        "value": cents_json(value),
+        "fee": cents_json(row.fee),
+        "gst": cents_json(row.gst),
+        "amount": cents_json(row.amount),
+        "franking_credits": cents_json(row.franking_credits),
         "ratio": row.ratio,
-        "trade_at": _iso(row.trade_at),
-        "ex_date": _iso(row.ex_date),
-        "settlement_at": _iso(row.settlement_at),
+        "trade_at": iso_json(row.trade_at),
+        "ex_date": iso_json(row.ex_date),
+        "settlement_at": iso_json(row.settlement_at),
         "contract_note": row.contract_note,
         "order_id": row.order_id,
-        "limit_price": _num(row.limit_price),
+        "limit_price": number_json(row.limit_price),
         "om_status": row.om_status,
         "replaces_id": row.replaces_id,
         "linked_transaction_id": cash_id,
@@ -245,7 +230,7 @@ def asset_transaction_row(row: AssetTransaction, asset: Asset | None, cash_id: i
 def opening_balance_row(row: CashTransaction | None) -> dict[str, Any] | None:
     if row is None:
         return None
-    return {"id": row.id, "investment_id": row.investment_id, "price": _money(row.price), "trade_at": _iso(row.trade_at)}
+    return {"id": row.id, "investment_id": row.investment_id, "price": cents_json(row.price), "trade_at": iso_json(row.trade_at)}
 
 
 # ---- helpers -------------------------------------------------------------------------------------
@@ -379,9 +364,9 @@ def list_cash_transactions(*, actor: Actor, investment_id: Any, page: Any = None
     return {
         "rows": shapes,
         "count": int(count),
-        "balance": _money(balance),
-        "cash_in": _money(totals.get(Cash.IN.value, ZERO)),
-        "cash_out": _money(totals.get(Cash.OUT.value, ZERO)),
+        "balance": cents_json(balance),
+        "cash_in": cents_json(totals.get(Cash.IN.value, ZERO)),
+        "cash_out": cents_json(totals.get(Cash.OUT.value, ZERO)),
         "limit": size,
         "offset": start,
     }
@@ -820,10 +805,10 @@ def _panel_rows(s: Session, portfolio: Portfolio) -> list[dict[str, Any]]:
 def _panel_shape(row: dict[str, Any]) -> dict[str, Any]:
     money = ("cost", "value", "realised_gain_loss", "unrealised_gain_loss", "total_bought_value", "total_sold_value")
     numbers = ("quantity", "remaining_quantity", "price", "bought_price")
-    shape = {k: (_money(val) if k in money else _num(val) if k in numbers else val) for k, val in row.items()
+    shape = {k: (cents_json(val) if k in money else number_json(val) if k in numbers else val) for k, val in row.items()
              if k != "date"}
-    shape["last_trade_at"] = _iso(row["date"])
-    shape["price_date"] = _iso(row["price_date"])
+    shape["last_trade_at"] = iso_json(row["date"])
+    shape["price_date"] = iso_json(row["price_date"])
     return shape
 
 
@@ -915,12 +900,12 @@ def asset_totals(*, actor: Actor, investment_id: Any) -> dict[str, Any]:
         balance = postings.cash_balance(s, portfolio.id)
 
     def total(key: str) -> str:
-        return _money(sum((r[key] for r in rows if r[key] is not None), ZERO))
+        return cents_json(sum((r[key] for r in rows if r[key] is not None), ZERO))
 
     return {
         "assets": len(rows),
         "unpriced": sum(1 for r in rows if r["value"] is None and r["remaining_quantity"]),
         **{key: total(key) for key in ("cost", "value", "realised_gain_loss", "unrealised_gain_loss",
                                         "total_bought_value", "total_sold_value")},
-        "cash_balance": _money(balance),
+        "cash_balance": cents_json(balance),
     }
