@@ -17,6 +17,7 @@ from datetime import date, datetime, timezone
 from decimal import Decimal, InvalidOperation
 
 from app.domain.errors import not_found
+from app.domain.money import number_text
 from app.domain.timezones import day_text
 from app.domain.uploads import (
     FileProblem, LineError, header_positions, named_lines, read_rows, reasons_by_line,
@@ -79,10 +80,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 
 
 def _number(value: Decimal | None) -> str:
-    if value is None:
-        return ""
-    text = format(value.normalize(), "f")
-    return text
+    return "" if value is None else number_text(value)
 
 
 def file_row(kind: str, o: Order) -> list[str]:

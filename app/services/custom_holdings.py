@@ -11,7 +11,6 @@ a shared class or one of the portfolio firm's own classes. Each write is one dat
 that locks the portfolio row, so two writers cannot both pass the uniqueness check."""
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any, Mapping
 
 from sqlalchemy import func
@@ -23,7 +22,7 @@ from app.db.tables import AssetClass, CustomHolding, Portfolio, PortfolioExcepti
 from app.db.types import utcnow
 from app.domain import validators as v
 from app.domain.errors import INVALID_FORM, ValidationError, not_found
-from app.domain.money import to_cents
+from app.domain.money import number_json, to_cents
 from app.domain.permissions import Actor
 from app.services.tenancy import as_id, asset_classes_of, load_portfolio, load_portfolio_row
 
@@ -104,7 +103,7 @@ def public(row: CustomHolding, klass: AssetClass | None) -> dict[str, Any]:
     return {
         "id": row.id, "investment_id": row.investment_id, "name": row.name, "class_id": row.class_id,
         "classTitle": klass.title if klass else "", "class_type": ("cash" if klass and klass.is_cash else "asset"),
-        "fee": None if row.fee is None else format(Decimal(row.fee).normalize(), "f"),
+        "fee": number_json(row.fee),
         "value": format(to_cents(row.value), "f"),
     }
 

@@ -14,6 +14,7 @@ from app.domain.firms import clean_firm
 from app.domain.permissions import (
     Actor, can_create_firm, can_delete_firm, can_edit_firm, can_list_firms, require,
 )
+from app.domain.money import number_json
 from app.domain.roles import Role, UserStatus
 from app.services import audit, files, listing
 from app.services.tenancy import load_firm, people_of_firm, readable_firms
@@ -44,7 +45,7 @@ def public_firm(firm: Firm, counts: Mapping[str, int] | None = None) -> dict[str
             "privacyPolicyLink": firm.licensee_privacy_policy_link,
             "logo": files.url_of(firm.licensee_logo),
         },
-        "fee": None if firm.fee is None else format(firm.fee.normalize(), "f"),
+        "fee": number_json(firm.fee),
         "maxFee": None if firm.max_fee is None else str(firm.max_fee),
         "minFee": None if firm.min_fee is None else str(firm.min_fee),
         "ausiexCode": firm.ausiex_code,

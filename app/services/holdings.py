@@ -47,7 +47,7 @@ from app.domain.holdings import (  # the read model, built here (Line, Section, 
     PENDING_APPROVED, PENDING_PLACED, ZERO, CashLine, ClassLine, CustomLine, DepositLine, Header, Holdings, Line, Owner,
     PendingTrade, Section, ShareLine, Totals, bar_color, percent_of, sections, since_purchase,
 )
-from app.domain.money import to_cents
+from app.domain.money import number_text, to_cents
 from app.domain.permissions import Actor, is_staff
 from app.domain.transactions import CASH_ACCOUNT, Status
 from app.services import postings, tenancy
@@ -357,11 +357,6 @@ def _s(value: Decimal | None) -> str | None:
     return None if value is None else format(value, "f")
 
 
-def _quantity(value: Decimal) -> str:
-    text = format(Decimal(value).normalize(), "f")
-    return text
-
-
 def asset_json(line: ShareLine) -> dict[str, Any]:
     return {"id": line.asset_id, "code": line.code, "name": line.name, "url": line.url, "class": line.class_title,
             "class_id": line.class_id, "allocation": _s(line.allocation), "value": _s(line.value), "cost": _s(line.cost)}
@@ -370,7 +365,7 @@ def asset_json(line: ShareLine) -> dict[str, Any]:
 def share_json(line: ShareLine) -> dict[str, Any]:
     return {
         "id": line.asset_id, "asset_id": line.asset_id, "name": line.name, "code": line.code,
-        "quantity": _quantity(line.quantity), "price": _s(line.price), "cost": _s(line.cost), "value": _s(line.value),
+        "quantity": number_text(line.quantity), "price": _s(line.price), "cost": _s(line.cost), "value": _s(line.value),
         "url": line.url, "pdf_url": line.pdf_url, "sixMonthsReturn": _s(line.six_months_return),
         "sincePurchase": _s(line.since_purchase), "dividendYield": _s(line.dividend_yield),
         "class": line.class_title, "class_id": line.class_id, "allocation": _s(line.allocation),
@@ -394,7 +389,7 @@ def custom_json(line: CustomLine) -> dict[str, Any]:
 
 def pending_json(line: PendingTrade) -> dict[str, Any]:
     return {"id": line.trade_id, "asset_id": line.asset_id, "code": line.code, "side": line.side,
-            "units": _quantity(line.units), "status": line.status, "order_id": line.order_id}
+            "units": number_text(line.units), "status": line.status, "order_id": line.order_id}
 
 
 def holdings_json(h: Holdings, *, can_edit: bool = False) -> dict[str, Any]:

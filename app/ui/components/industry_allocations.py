@@ -55,6 +55,7 @@ import reflex as rx
 
 from app.domain import allocations as al
 from app.domain import validators as v
+from app.domain.money import number_text
 from app.domain.permissions import Actor
 from app.services import industry_groups as ig_service
 from app.ui.components.widgets import field_error, modal
@@ -94,7 +95,7 @@ def _text(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, Decimal):
-        return format(value.normalize(), "f")  # Decimal('20.500') -> '20.5', Decimal('20.00') -> '20'
+        return number_text(value)  # Decimal('20.500') -> '20.5', Decimal('20.00') -> '20'
 
     return str(value)
 
