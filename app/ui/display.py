@@ -16,10 +16,11 @@ spec's 'N/A'). Each name says what it produces:
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Any, Callable
 
-from app.domain.money import format_aud, percent_1dp_label, whole_units_text
+from app.domain.money import format_aud, number_text, percent_1dp_label, whole_units_text
 from app.domain.timezones import day_text
 from app.ui.parse import decimal_or_none
 
@@ -33,91 +34,83 @@ def text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+def figure(default_empty: str = "") -> Callable[[Callable[[Decimal], str]], Callable[..., str]]:
+    """A display function from a rule over a number: the value is read as a finite Decimal first, and
+    what is empty or not a number shows as `empty` (the function's own default unless the caller
+    names one)."""
+    def make(rule: Callable[[Decimal], str]) -> Callable[..., str]:
+        @functools.wraps(rule)
+        def shown(value: Any, empty: str = default_empty) -> str:
+            number = decimal_or_none(value)
+            return empty if number is None else rule(number)
+        return shown
+    return make
+
+
+def _dollars(number: Decimal, places: Decimal) -> str:
+    rounded = number.quantize(places, rounding=ROUND_HALF_UP)
+    return f"{'-' if rounded < 0 else ''}${abs(rounded):,}"
+
+
 # ---- money and prices ---------------------------------------------------------------------------
-def money(value: Any, empty: str = "") -> str:
-    """Dollars and cents, half up: '$1,234.50', '-$250.00' (never '-$0.00')."""
-    number = decimal_or_none(value)
-    return empty if number is None else format_aud(number)
+money = figure()(format_aud)  # '$1,234.50', '-$250.00' (never '-$0.00')
 
 
-def signed_money(value: Any, empty: str = "") -> str:
+@figure()
+def signed_money(number: Decimal) -> str:
     """Money with a '+' on a gain: '+$12.00', '-$3.10', '$0.00'."""
-    number = decimal_or_none(value)
-    if number is None:
-        return empty
     shown = format_aud(number)
     return f"+{shown}" if number > 0 and shown != "$0.00" else shown
 
 
-def price_2_to_6dp(value: Any, empty: str = "") -> str:
+@figure()
+def price_2_to_6dp(number: Decimal) -> str:
     """A unit price with at least two decimals and up to six when the price has them: '$1.2345'."""
-    number = decimal_or_none(value)
-    if number is None:
-        return empty
     places = min(max(2, -number.normalize().as_tuple().exponent), 6)
     return f"${number:,.{places}f}"
 
 
-def price_up_to_4dp(value: Any, empty: str = NA) -> str:
+@figure(NA)
+def price_up_to_4dp(number: Decimal) -> str:
     """A price with two decimals, more (up to four, half up) when it has them: '$12.3456'."""
-    number = decimal_or_none(value)
-    if number is None:
-        return empty
-    places = Decimal("0.01")
     exponent = number.normalize().as_tuple().exponent
-    if isinstance(exponent, int) and exponent < -2:
-        places = _ONE.scaleb(max(exponent, -4))
-    rounded = number.quantize(places, rounding=ROUND_HALF_UP)
-    return f"{'-' if rounded < 0 else ''}${abs(rounded):,}"
+    places = _ONE.scaleb(max(exponent, -4)) if isinstance(exponent, int) and exponent < -2 else Decimal("0.01")
+    return _dollars(number, places)
 
 
-def close_price(value: Any, empty: str = NA) -> str:
+@figure(NA)
+def close_price(number: Decimal) -> str:
     """A close in dollars: 3 decimals below $2 (ASX steps of a tenth of a cent), else 2."""
-    number = decimal_or_none(value)
-    if number is None:
-        return empty
-    places = Decimal("0.001") if abs(number) < 2 else Decimal("0.01")
-    rounded = number.quantize(places, rounding=ROUND_HALF_UP)
-    return f"{'-' if rounded < 0 else ''}${abs(rounded):,}"
+    return _dollars(number, Decimal("0.001") if abs(number) < 2 else Decimal("0.01"))
 
 
 # ---- units ----------------------------------------------------------------------------------------
-def whole_units(value: Any, empty: str = "") -> str:
-    """Listed units without decimals, half up: '1,250'."""
-    number = decimal_or_none(value)
-    return empty if number is None else whole_units_text(number)
+whole_units = figure()(whole_units_text)  # listed units without decimals, half up: '1,250'
 
 
-def signed_whole_units(value: Any, empty: str = "") -> str:
+@figure()
+def signed_whole_units(number: Decimal) -> str:
     """Whole units with a '+' on a buy: '+1,250', '-300', '0'."""
-    number = decimal_or_none(value)
-    if number is None:
-        return empty
     whole = number.quantize(_ONE, rounding=ROUND_HALF_UP)
     return f"+{whole:,}" if whole > 0 else f"{whole:,}"
 
 
-def units_or_fraction(value: Any, empty: str = "") -> str:
+@figure()
+def units_or_fraction(number: Decimal) -> str:
     """Units as held: whole numbers without decimals ('1,250'), fractions as they are ('12.5')."""
-    number = decimal_or_none(value)
-    if number is None:
-        return empty
     if number == number.to_integral_value():
         return whole_units_text(number)
     return f"{number.normalize():,f}"
 
 
 # ---- percentages ------------------------------------------------------------------------------------
-def percent_1dp(value: Any, empty: str = "") -> str:
-    """A percentage to one decimal, half up: '12.5%' (never '-0.0%')."""
-    number = decimal_or_none(value)
-    return empty if number is None else percent_1dp_label(number)
+percent_1dp = figure()(percent_1dp_label)  # '12.5%' (never '-0.0%')
 
 
-def percentage_points(value: Any, empty: str = "") -> str:
+@figure()
+def percentage_points(number: Decimal) -> str:
     """A difference of percentages to one decimal: '3.2 pp'."""
-    number = decimal_or_none(value)
-    return empty if number is None else f"{number.quantize(_TENTH, rounding=ROUND_HALF_UP)} pp"
+    return f"{number.quantize(_TENTH, rounding=ROUND_HALF_UP)} pp"
 
 
 # ---- what a form's input holds ---------------------------------------------------------------------
@@ -127,11 +120,7 @@ def input_number(value: Any) -> str:
     if value is None or value == "":
         return ""
     number = decimal_or_none(value)
-    if number is None:
-        return str(value)
-    shown = format(number, "f")
-    shown = shown.rstrip("0").rstrip(".") if "." in shown else shown
-    return "0" if shown == "-0" else shown
+    return str(value) if number is None else number_text(number)
 
 
 # ---- dates ------------------------------------------------------------------------------------------
