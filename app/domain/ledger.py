@@ -49,7 +49,8 @@ ZERO = Decimal(0)
 KINDS = ("buy", "sell", "reconstruction", "capital_return")
 
 
-def _unit_cost(cost_base: Decimal, units: Decimal) -> Decimal:
+def unit_cost(cost_base: Decimal, units: Decimal) -> Decimal:
+    """The cost of one unit, to 6 places half up (0 when no units are held)."""
     if units <= 0:
         return ZERO.quantize(UNIT_COST_PLACES)
     with localcontext() as ctx:
@@ -107,7 +108,7 @@ def display_quantity(trade: Trade) -> Decimal:
 
 
 def _parcel(bought_on: _dt.date, units: Decimal, cost_base: Decimal) -> Parcel:
-    return Parcel(bought_on, units, _unit_cost(cost_base, units), cost_base)
+    return Parcel(bought_on, units, unit_cost(cost_base, units), cost_base)
 
 
 def _apportion(total: Decimal, weights: list[Decimal]) -> list[Decimal]:

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from decimal import ROUND_HALF_UP, Decimal, localcontext
+from decimal import Decimal, localcontext
 from typing import Any, Iterable, Mapping
 
 from sqlalchemy import func, update
@@ -181,7 +181,7 @@ def asset_transaction_row(row: AssetTransaction, asset: Asset | None, cash_id: i
             if kind is Kind.ASSET_BUY:
                 cost = cash_amount(kind.value, quantity=row.quantity, price=row.price, fee=row.fee, gst=row.gst)
                 if row.quantity:
-                    unit_cost = (cost / row.quantity).quantize(ledger.UNIT_COST_PLACES, rounding=ROUND_HALF_UP)
+                    unit_cost = ledger.unit_cost(cost, row.quantity)
     question = rules.new_transaction_question(status=row.status, om_status=row.om_status)
     editable = staff and row.deposit_id is None and kind in rules.FORM_NAMES and (
         question is not None or rules.can_edit(status=row.status, om_status=row.om_status))
@@ -778,8 +778,7 @@ def _panel_rows(s: Session, portfolio: Portfolio) -> list[dict[str, Any]]:
             sold_value = sum((ledger.to_cents((r.quantity or ZERO) * (r.price or ZERO)) for r in sold), ZERO)
             last = asset.last_close_price if asset is not None else None
             value = ledger.to_cents(position.units * last) if last is not None else None
-            average = ((bought_value / bought_units).quantize(ledger.UNIT_COST_PLACES, rounding=ROUND_HALF_UP)
-                       if bought_units else None)
+            average = ledger.unit_cost(bought_value, bought_units) if bought_units else None
         out.append({
             "asset_id": asset_id,
             "code": asset.code if asset else None,
