@@ -49,6 +49,7 @@ from app.domain import advice
 from app.domain.advice import NOT_ENOUGH_CASH, TP_KEY_LABELS, TPStatus, tp_status_key
 from app.domain.errors import ValidationError
 from app.domain.money import to_cents
+from app.domain.parsing import as_bool
 from app.domain.permissions import Actor
 from app.services import listing, postings
 from app.services.advice_queries import owner_names, user_names
@@ -149,10 +150,6 @@ class ReportFile:
 
 
 # ---- parsing the query ------------------------------------------------------------------------------
-def _flag(value: Any) -> bool:
-    return str(value or "").strip().lower() in ("1", "true", "yes", "on")
-
-
 def parse_statuses(raw: Any, allowed: Sequence[str]) -> list[str] | None:
     """The status filter: one value, a comma-separated list or a list of values (keys or labels,
     'approved' for active); 'all': every status offered here; nothing: None (the report's default).
@@ -350,7 +347,7 @@ def pending_report(*, actor: Actor, firm_id: Any = None, status: Any = None, not
                    now: datetime | None = None) -> Report:
     """GET /api/target-portfolios-pending-report/generate (see the module's docstring)."""
     wanted = parse_statuses(status, PENDING_STATUSES)
-    only_nec = _flag(not_enough_cash)
+    only_nec = as_bool(not_enough_cash)
     key, direction = parse_sort(PENDING, sort, order)
     now = now or utcnow()
     with session_scope() as s:

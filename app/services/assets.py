@@ -36,7 +36,7 @@ from app.domain.industry_groups import NOT_FOUND as GROUP_NOT_FOUND
 from app.domain.models import NO_CASH_CLASS
 from app.domain.money import percent_4dp_text
 from app.domain.permissions import Actor, can_manage_universe, require, require_staff
-from app.domain.parsing import as_id
+from app.domain.parsing import as_bool, as_id
 from app.services import listing
 from app.services.tenancy import (
     FIRM_NOT_FOUND, asset_by_code, asset_classes_of, asset_types_of, find_assets_by_codes, normalise_code,
@@ -378,10 +378,6 @@ def get_asset(*, actor: Actor, asset_id: Any) -> dict[str, Any]:
         return result
 
 
-def _truthy(value: Any) -> bool:
-    return str(value or "").strip().lower() in ("1", "true", "yes", "on")
-
-
 def get_asset_by_code(*, actor: Actor, code: Any, has_class: Any = None, firm_id: Any = None) -> dict[str, Any]:
     """Lookup by code (uppercased) among the assets the firm may use: 404 'Asset {code} is not found'.
     With `has_class`, the asset's class must also be one the firm may use (shared or its own)."""
@@ -389,7 +385,7 @@ def get_asset_by_code(*, actor: Actor, code: Any, has_class: Any = None, firm_id
     wanted = normalise_code(code)[:rules.CODE_MAX + 1]
     firm = _scope_firm(actor, firm_id)
     with session_scope() as s:
-        stmt = _asset_select().where(asset_by_code(actor, wanted, firm, with_usable_class=_truthy(has_class)))
+        stmt = _asset_select().where(asset_by_code(actor, wanted, firm, with_usable_class=as_bool(has_class)))
         row = s.exec(stmt).first() if wanted else None
         if row is None:
             raise NotFound(rules.ASSET_CODE_NOT_FOUND.format(code=wanted))

@@ -36,6 +36,7 @@ from app.domain.models import HISTORY_PAGE_SIZES, AllocationMethod, Availability
 from app.domain.permissions import Actor, can_create_model, can_edit_model, require, require_staff
 from app.domain.money import percent_4dp_text, percent_trimmed_text
 from app.domain.prices import price_text, since_inclusion_return
+from app.domain.parsing import as_bool
 from app.domain.timezones import iso_json
 from app.services import assets as asset_service
 from app.services import audit, industry_groups, listing
@@ -50,10 +51,6 @@ ALL_FIRMS = "-2"     # the firm filter's "All Firms" value (spec 002 s9)
 
 _COMPONENT_TABLES = (ModelClass, ModelAsset, ModelType, ModelIndustryGroup, ModelEquivalent, ModelCommentary,
                      ModelSharedFirm)
-
-
-def _truthy(value: Any) -> bool:
-    return rules.as_bool(value)
 
 
 def _brief(asset_id: int | None, code: str | None, name: str | None) -> dict[str, Any] | None:
@@ -384,13 +381,13 @@ def list_models(*, actor: Actor, limit: Any = None, offset: Any = None, sort: An
     text = str(search or "").strip()
     if text:
         where.append(func.lower(Model.name).contains(text.lower(), autoescape=True))
-    if _truthy(link):
+    if as_bool(link):
         where += [Model.status == ModelStatus.ACTIVE.value, Model.availability != Availability.NOBODY.value]
-    if _truthy(tp_calculation) or _truthy(tr_calculation):
+    if as_bool(tp_calculation) or as_bool(tr_calculation):
         where.append(Model.status == ModelStatus.ACTIVE.value)
-    if _truthy(str_upload):
+    if as_bool(str_upload):
         where += [Model.analyst_recommendations.is_(True), editable_models(actor)]
-    if _truthy(recommendations_upload):
+    if as_bool(recommendations_upload):
         where.append(editable_models(actor))
 
     columns = {

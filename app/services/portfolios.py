@@ -36,6 +36,7 @@ from app.domain.models import Availability, ModelStatus
 from app.domain.permissions import Actor, is_staff, require_staff
 from app.domain.roles import Role, UserStatus
 from app.domain.transactions import CASH_ACCOUNT
+from app.domain.parsing import as_bool
 from app.domain.timezones import iso_json
 from app.services import assets as asset_service
 from app.services import audit, industry_groups, listing
@@ -57,10 +58,6 @@ def _person(user: User) -> dict[str, Any]:
     return {"id": user.id, "first_name": user.first_name, "last_name": user.last_name,
             "preferred_name": user.preferred_name, "name": f"{user.first_name} {user.last_name}",
             "firm_id": user.firm_id}
-
-
-def _truthy(value: Any) -> bool:
-    return rules.as_bool(value)
 
 
 def _approval(text: str | None) -> dict[str, Any]:
@@ -192,12 +189,12 @@ def _context_where(actor: Actor, *, client_id: Any, adviser_id: Any, firm_id: An
         model_named = exists().where(named.id == Portfolio.model_id, func.lower(named.name).contains(text, autoescape=True))
         where.append(or_(func.lower(Portfolio.name).contains(text, autoescape=True), held_by, model_named,
                          func.lower(func.coalesce(Portfolio.hin, "")).contains(text, autoescape=True)))
-    if _truthy(approved):
+    if as_bool(approved):
         where.append(exists().where(TargetPortfolio.investment_id == Portfolio.id,
                                     TargetPortfolio.status == TPStatus.ACTIVE.value))
-    if _truthy(tp_calculation):  # portfolios a target portfolio can be calculated for
+    if as_bool(tp_calculation):  # portfolios a target portfolio can be calculated for
         where += [Portfolio.model_id.is_not(None), Portfolio.suspend_rebalancing.is_(False)]
-    if _truthy(ti_calculation):  # ... and trade recommendations: a target portfolio to trade to
+    if as_bool(ti_calculation):  # ... and trade recommendations: a target portfolio to trade to
         where += [Portfolio.model_id.is_not(None), Portfolio.suspend_tr_calculation.is_(False),
                   exists().where(TargetPortfolio.investment_id == Portfolio.id,
                                  TargetPortfolio.status != TPStatus.FAILED.value)]
@@ -216,8 +213,8 @@ def list_portfolios(*, actor: Actor, limit: Any = None, offset: Any = None, sort
     where = _context_where(
         actor, client_id=client_id, adviser_id=adviser_id, firm_id=firm_id, model_id=model_id, model_ids=model_ids,
         activity_status=activity_status, broker_id=broker_id, search=search, approved=approved,
-        tp_calculation=_truthy(tp_calculation) or _truthy(tp_bulk_calculation),
-        ti_calculation=_truthy(ti_calculation) or _truthy(ti_bulk_calculation),
+        tp_calculation=as_bool(tp_calculation) or as_bool(tp_bulk_calculation),
+        ti_calculation=as_bool(ti_calculation) or as_bool(ti_bulk_calculation),
     )
     adviser = aliased(User)
     columns = {
