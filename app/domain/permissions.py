@@ -131,6 +131,14 @@ def is_staff(actor: Actor) -> bool:
     return actor.role is not Role.CLIENT
 
 
+BULK_CALCULATORS = frozenset({Role.SUPERUSER, Role.ADVISER})  # the roles that may calculate (001 s6)
+
+
+def can_bulk_calculate(actor: Actor) -> bool:
+    """Bulk calculation of target portfolios and trade recommendations: superusers and advisers."""
+    return actor.role in BULK_CALCULATORS
+
+
 def require_staff(actor: Actor) -> None:
     """Clients are refused before anything is looked up (403, never 404)."""
     require(is_staff(actor))

@@ -33,9 +33,8 @@ from app.domain import advice
 from app.domain.advice import TPStatus
 from app.domain.engine.errors import CalculationError
 from app.domain.errors import NotFound, ValidationError, not_found
-from app.domain.permissions import NOT_ALLOWED, Actor, require
+from app.domain.permissions import NOT_ALLOWED, Actor, can_bulk_calculate, require
 from app.domain.recommendations import SELECT_MODEL
-from app.domain.roles import Role
 from app.jobs import progress, runner
 from app.services import audit, engine_inputs, target_portfolios, trade_instructions
 from app.services.advice_queries import firm_topic, next_versions
@@ -63,7 +62,7 @@ def topic(run_id: int) -> str:
 # ---- starting -----------------------------------------------------------------------------------
 def _may_start(actor: Actor) -> None:
     """Bulk calculation is for superusers and advisers (the roles that may calculate, 001 s6)."""
-    require(actor.role in (Role.SUPERUSER, Role.ADVISER), NOT_ALLOWED)
+    require(can_bulk_calculate(actor), NOT_ALLOWED)
 
 
 def _calculable(s: Session, actor: Actor, where: list) -> list[int]:
@@ -405,7 +404,7 @@ def get(*, actor: Actor, run_id: Any, errors_limit: int = 200, recent_limit: int
 def active_run(*, actor: Actor) -> int | None:
     """The newest run the actor started that is still queued or running (started within the last
     ACTIVE_HOURS), or None: a screen opened again follows it."""
-    if actor.role not in (Role.SUPERUSER, Role.ADVISER):
+    if not can_bulk_calculate(actor):
         return None
     since = utcnow() - timedelta(hours=ACTIVE_HOURS)
     with session_scope() as s:

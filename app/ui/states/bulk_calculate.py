@@ -18,8 +18,7 @@ from typing import Any
 import reflex as rx
 
 from app.domain.errors import GENERIC, DomainError
-from app.domain.permissions import Actor
-from app.domain.roles import Role
+from app.domain.permissions import BULK_CALCULATORS, Actor
 from app.services import bulk_runs
 from app.services import models as model_service
 from app.ui import routes
@@ -148,4 +147,4 @@ class BulkCalculateState(Viewer, ModelSelection, Confirm, AppState):
 
     @rx.var
     def can_calculate(self) -> bool:
-        return self.viewer_role in (Role.SUPERUSER.value, Role.ADVISER.value)
+        return self.viewer_role in {role.value for role in BULK_CALCULATORS}

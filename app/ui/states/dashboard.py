@@ -19,8 +19,7 @@ import reflex as rx
 
 from app.domain.advice import SELECT_INVESTMENT
 from app.domain.errors import GENERIC, DomainError
-from app.domain.permissions import Actor
-from app.domain.roles import Role
+from app.domain.permissions import Actor, can_bulk_calculate
 from app.services import bulk_runs, drift
 from app.services.tenancy import as_id
 from app.ui import routes
@@ -203,7 +202,7 @@ class DashboardState(FirmChoice, ListControls, AppState):
         self.page = 1
         self.starting = False
         self._shown_as = (self.sort, self.order, self.page_size)
-        self.can_calculate = actor.role in (Role.SUPERUSER, Role.ADVISER)
+        self.can_calculate = can_bulk_calculate(actor)
         self._load_firms(actor, keep=True)
         return [DashboardState.load_queues, DashboardState.load_drift(True)]
 
