@@ -40,8 +40,18 @@ class Header:
     model_id: int | None
     model_name: str | None
     model_firm_id: int | None
-    owners: tuple[Owner, ...]
+    owners: tuple[Owner, ...]  # every holder, each marked owner or not
     class_allocation: bool
+
+    @property
+    def shown_owners(self) -> tuple[Owner, ...]:
+        """The owners as the screens and files name them: the holders marked owner, else every holder."""
+        return tuple(o for o in self.owners if o.is_owner) or self.owners
+
+    @property
+    def owners_text(self) -> str:
+        """'A Smith, B Smith' ('' when the portfolio has no holder)."""
+        return ", ".join(o.name for o in self.shown_owners)
 
 
 @dataclass(frozen=True)

@@ -80,7 +80,7 @@ WIDTHS = ("8%", "26%", "7%", "10%", "10%", "8%", "8%", "8%", "8%", "7%")
 
 def html(h: Holdings, offset_minutes: int) -> str:
     p = h.portfolio
-    owners = ", ".join(o.name for o in p.owners if o.is_owner) or ", ".join(o.name for o in p.owners) or NA
+    owners = p.owners_text or NA
     when = local_time(h.as_at, offset_minutes)
     meta = "".join(f'<tr><td class="label">{label}</td><td>{escape(value)}</td></tr>' for label, value in (
         ("Portfolio", p.name), ("Model", p.model_name or "Not linked"), ("Owners", owners),

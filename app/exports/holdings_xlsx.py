@@ -94,7 +94,7 @@ def build(h: Holdings, offset_minutes: int) -> bytes:
     ws = wb.active
     ws.title = "Holdings"
     p = h.portfolio
-    owners = ", ".join(o.name for o in p.owners if o.is_owner) or ", ".join(o.name for o in p.owners) or NA
+    owners = p.owners_text or NA
     when = local_time(h.as_at, offset_minutes)
 
     _put(ws, 1, 1, "Portfolio Holdings", font=_TITLE)

@@ -9,7 +9,6 @@ drawn by app.ui.components.portfolio_crumbs."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Iterable
 
 import reflex as rx
 
@@ -29,10 +28,8 @@ class OwnerLink:
     separator: str = ""
 
 
-def owner_links(holders: Iterable[Owner], client: bool) -> list[OwnerLink]:
-    """The owners (all holders when none is marked owner), each linking to the client's portfolios."""
-    holders = list(holders)
-    owners = [o for o in holders if o.is_owner] or holders
+def owner_links(owners: tuple[Owner, ...], client: bool) -> list[OwnerLink]:
+    """The owners shown (Header.shown_owners), each linking to the client's portfolios."""
     return [OwnerLink(id=o.id, name=o.name, separator="," if i < len(owners) - 1 else "",
                       url=routes.url("portfolios.me") if client else routes.url("clients.portfolios", id=o.id))
             for i, o in enumerate(owners)]
@@ -89,7 +86,7 @@ class PortfolioHeader(Viewer, mixin=True):
         self.name = header.name
         self.inactive = header.inactive
         self.model_name = header.model_name or ""
-        self.owners = owner_links(header.owners, actor.role is Role.CLIENT)
+        self.owners = owner_links(header.shown_owners, actor.role is Role.CLIENT)
         self._portfolio_firm_id = header.firm_id
         self.viewer_role = actor.role.value
 
