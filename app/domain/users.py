@@ -25,6 +25,12 @@ class PersonName:
         return f"{self.first_name or ''} {self.last_name or ''}".strip()
 
 
+def known_as(first: str | None, last: str | None, preferred: str | None = None) -> str:
+    """A client as the portfolio screens, reports and files name them: the preferred name (else the
+    first name) and the last name."""
+    return f"{preferred or first or ''} {last or ''}".strip()
+
+
 @dataclass(frozen=True)
 class Person(PersonName):
     """A user a record names, with their id (the adviser and the clients of a record of advice)."""

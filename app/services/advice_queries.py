@@ -23,7 +23,7 @@ from app.domain.advice.target_portfolios import (
     Commentary, InvestmentRef, ModelRef, ResultNames, TargetPortfolioView, TPPermissions, TPSummary, edits_of,
 )
 from app.domain.engine.results import Target
-from app.domain.users import DecisionTrail, PersonName
+from app.domain.users import DecisionTrail, PersonName, known_as
 from app.domain.errors import NotFound, not_found
 from app.domain.permissions import Actor
 from app.domain.roles import Role
@@ -90,10 +90,6 @@ def trail_json(t: DecisionTrail) -> dict[str, Any]:
             "moderator": person_json(t.moderator)}
 
 
-def person_name(first: str | None, last: str | None, preferred: str | None = None) -> str:
-    return f"{preferred or first or ''} {last or ''}".strip()
-
-
 def owner_names(s: Session, portfolio_ids: list[int]) -> dict[int, str]:
     """portfolio id -> its owners' names ('A Smith, B Smith'; every holder when none is an owner)."""
     if not portfolio_ids:
@@ -106,7 +102,7 @@ def owner_names(s: Session, portfolio_ids: list[int]) -> dict[int, str]:
     owners: dict[int, list[str]] = {}
     holders: dict[int, list[str]] = {}
     for pid, is_owner, first, last, preferred in rows:
-        name = person_name(first, last, preferred)
+        name = known_as(first, last, preferred)
         holders.setdefault(pid, []).append(name)
         if is_owner:
             owners.setdefault(pid, []).append(name)
@@ -117,7 +113,7 @@ def user_names(s: Session, ids: Iterable[int | None]) -> dict[int, str]:
     wanted = {i for i in ids if i}
     if not wanted:
         return {}
-    return {uid: person_name(first, last, preferred) for uid, first, last, preferred in s.execute(
+    return {uid: known_as(first, last, preferred) for uid, first, last, preferred in s.execute(
         sa_select(User.id, User.first_name, User.last_name, User.preferred_name).where(col(User.id).in_(wanted))).all()}
 
 

@@ -50,6 +50,7 @@ from app.domain.holdings import (  # the read model, built here (Line, Section, 
 from app.domain.money import number_text, to_cents
 from app.domain.permissions import Actor, is_staff
 from app.domain.transactions import CASH_ACCOUNT, Status
+from app.domain.users import known_as
 from app.services import postings, tenancy
 from app.services.tenancy import load_portfolio
 
@@ -62,7 +63,7 @@ EXPORT_FORMATS = ("xlsx", "pdf")
 
 # ---- small helpers ----------------------------------------------------------------------------
 def person_name(user: User) -> str:
-    return f"{user.preferred_name or user.first_name} {user.last_name}".strip()
+    return known_as(user.first_name, user.last_name, user.preferred_name)
 
 
 def deposit_code(deposit: Deposit) -> str:
