@@ -51,3 +51,14 @@ def file_day(moment: datetime, offset_minutes: int) -> str:
 def iso_json(moment: date | datetime | None) -> str | None:
     """A day or an instant as the API carries it: ISO 8601; None stays None."""
     return None if moment is None else moment.isoformat()
+
+
+def days_between(since: datetime | None, now: datetime) -> int:
+    """Whole days from `since` to `now`: 0 on the day itself or without a `since` (naive times are UTC)."""
+    if since is None:
+        return 0
+    if since.tzinfo is None:
+        since = since.replace(tzinfo=timezone.utc)
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=timezone.utc)
+    return max(0, (now - since).days)

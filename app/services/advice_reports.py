@@ -35,7 +35,7 @@ each portfolio's result.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from datetime import datetime, timezone
+from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any, Iterable, Sequence
 
@@ -51,6 +51,7 @@ from app.domain.errors import ValidationError
 from app.domain.money import to_cents
 from app.domain.parsing import as_bool
 from app.domain.permissions import Actor
+from app.domain.timezones import days_between
 from app.services import listing, postings
 from app.services.advice_queries import owner_names, user_names
 from app.services.tenancy import readable_portfolios
@@ -391,15 +392,6 @@ def _pending_match(key: str, wanted: list[str] | None, only_nec: bool) -> bool:
         return key == NOT_ENOUGH_CASH and (wanted is None or NOT_ENOUGH_CASH in wanted
                                            or TPStatus.DRAFT.value in wanted)
     return wanted is None or key in wanted
-
-
-def days_between(since: datetime, now: datetime) -> int:
-    """Whole days from `since` to `now` (0 on the day itself)."""
-    if since.tzinfo is None:
-        since = since.replace(tzinfo=timezone.utc)
-    if now.tzinfo is None:
-        now = now.replace(tzinfo=timezone.utc)
-    return max(0, (now - since).days)
 
 
 # ---- JSON (REST) ------------------------------------------------------------------------------------

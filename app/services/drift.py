@@ -40,6 +40,7 @@ from app.domain.advice import TIStatus, TPStatus
 from app.domain.engine.prepared import prepare_model
 from app.domain.errors import ValidationError
 from app.domain.permissions import NOT_ALLOWED, Actor, require
+from app.domain.timezones import days_between
 from app.domain.roles import Role
 from app.domain.transactions import Kind, Status
 from app.services import advice_queries, advice_reports, engine_inputs, listing, postings, trade_approval_report, trade_file
@@ -364,7 +365,7 @@ def queues(*, actor: Actor, firm_id: Any = None, now: datetime | None = None) ->
         for r in validated:
             at = sent.get(r.tp_id) or r.date
             out.awaiting.append(WaitingRecord(r.investment_id, r.portfolio_name, r.tp_id, r.version, at,
-                                              advice_reports.days_between(at, now)))
+                                              days_between(at, now)))
         out.awaiting.sort(key=lambda w: (-w.days, w.portfolio_name.lower()))
         out.awaiting_client = len(out.awaiting)
         out.awaiting_client_oldest_days = out.awaiting[0].days

@@ -21,7 +21,7 @@ from app.domain.advice.target_portfolios import Client, ManagementFee, Practice,
 from app.domain.engine.results import Target
 from app.domain.money import to_cents
 from app.domain.permissions import Actor
-from app.domain.timezones import iso_json
+from app.domain.timezones import days_between, iso_json
 from app.domain.users import Person
 from app.services import mail, postings
 from app.services.advice_queries import (
@@ -150,14 +150,6 @@ def export_pdf(*, actor: Actor, tp_id: Any, client_offset: Any = None) -> tuple[
 
 
 # ---- what awaits the client ------------------------------------------------------------------------
-def _waiting(sent: datetime | None, now: datetime) -> int:
-    if sent is None:
-        return 0
-    if sent.tzinfo is None:
-        sent = sent.replace(tzinfo=timezone.utc)
-    return max((now - sent).days, 0)
-
-
 def awaiting_decision(*, actor: Actor, now: datetime | None = None) -> dict[str, list[dict[str, Any]]]:
     """What awaits the signed-in client's decision, on the portfolios the client owns (a holder who
     is not an owner does not decide; other firms' portfolios are never read), oldest first:
@@ -201,7 +193,7 @@ def awaiting_decision(*, actor: Actor, now: datetime | None = None) -> dict[str,
             if tp.status == TPStatus.VALIDATED.value:
                 records.append({"tp_id": tp.id, "investment_id": tp.investment_id, "portfolio": owned[tp.investment_id],
                                 "version": tp.version, "sent_at": tp.validated_at.isoformat(),
-                                "waiting_days": _waiting(tp.validated_at, now)})
+                                "waiting_days": days_between(tp.validated_at, now)})
         # each portfolio's newest trade recommendations, when pending approval with undecided items
         newest: dict[int, TradeInstruction] = {}
         for ti in s.exec(select(TradeInstruction).where(col(TradeInstruction.investment_id).in_(ids))
@@ -225,7 +217,7 @@ def awaiting_decision(*, actor: Actor, now: datetime | None = None) -> dict[str,
                 counts[ti_id] += int(n)
         trades = [{"ti_id": ti.id, "investment_id": ti.investment_id, "portfolio": owned[ti.investment_id],
                    "version": ti.version, "sent_at": (ti.validated_at or ti.created_at).isoformat(),
-                   "waiting_days": _waiting(ti.validated_at or ti.created_at, now), "items": counts[ti.id]}
+                   "waiting_days": days_between(ti.validated_at or ti.created_at, now), "items": counts[ti.id]}
                   for ti in waiting.values() if counts[ti.id] > 0]
     records.sort(key=lambda r: (r["sent_at"], r["portfolio"]))
     trades.sort(key=lambda r: (r["sent_at"], r["portfolio"]))
