@@ -22,6 +22,7 @@ from app.domain import industry_groups as rules
 from app.domain import validators as v
 from app.domain.allocations import flag_unknown_choices
 from app.domain.errors import INVALID_FORM, Conflict, NotFound, ValidationError
+from app.domain.parsing import as_id
 from app.domain.permissions import Actor, can_manage_universe, require, require_staff
 from app.services.tenancy import readable_assets
 
@@ -54,11 +55,8 @@ def _ordered(session: Session) -> list[IndustryGroup]:
 
 
 def _load(session: Session, group_id: Any) -> IndustryGroup:
-    try:
-        group_id = int(group_id)
-    except (TypeError, ValueError):
-        raise NotFound(NOT_FOUND)
-    group = session.get(IndustryGroup, group_id) if group_id > 0 else None
+    number = as_id(group_id)
+    group = session.get(IndustryGroup, number) if number is not None else None
     if group is None:
         raise NotFound(NOT_FOUND)
     return group

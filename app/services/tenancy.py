@@ -63,11 +63,8 @@ def readable_firms(actor: Actor):
 
 def load_firm(session: Session, actor: Actor, firm_id: Any) -> Firm:
     """The live firm if the actor may see it; another firm is "not found", never "forbidden"."""
-    try:
-        firm_id = int(firm_id)
-    except (TypeError, ValueError):
-        raise NotFound(FIRM_NOT_FOUND)
-    firm = session.get(Firm, firm_id)
+    number = as_id(firm_id)  # not an id (or beyond one): not found, never a database error
+    firm = session.get(Firm, number) if number is not None else None
     if firm is None or firm.deleted_at is not None or not can_view_firm(actor, firm.id):
         raise NotFound(FIRM_NOT_FOUND)
     return firm
@@ -104,11 +101,8 @@ def people_of_firm(firm_id: int | None):
 
 def load_user(session: Session, actor: Actor, user_id: Any) -> User:
     """The user if the actor may see them (themselves, or a visible role of their firm); 404 otherwise."""
-    try:
-        number = int(user_id)
-    except (TypeError, ValueError):
-        number = 0
-    user = session.get(User, number or 0)
+    number = as_id(user_id)
+    user = session.get(User, number) if number is not None else None
     if user is None or not can_view_user(actor, Role(user.role), user.firm_id, user.id):
         raise NotFound(USER_NOT_FOUND)
     return user
@@ -211,11 +205,9 @@ def load_model(session: Session, actor: Actor, model_id: Any, *, for_edit: bool 
     with for_edit, also refuse (403) when the actor's firm does not own it."""
     if not is_staff(actor):
         raise PermissionDenied(NOT_ALLOWED)
-    try:
-        model_id = int(model_id)
-    except (TypeError, ValueError):
-        raise NotFound(MODEL_NOT_FOUND)
-    model = session.exec(select(Model).where(Model.id == model_id, readable_models(actor))).first()
+    number = as_id(model_id)
+    model = session.exec(select(Model).where(Model.id == number, readable_models(actor))).first() \
+        if number is not None else None
     if model is None:
         raise NotFound(MODEL_NOT_FOUND)
     if for_edit and not can_edit_model(actor, model.firm_id):
