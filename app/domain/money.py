@@ -4,7 +4,8 @@
 - a stored percentage (NUMERIC(9,4)) is shown three ways, each helper named for what it gives:
   `percent_4dp_text` '12.3400' (the API's figures), `percent_1dp_label` '85.0%' (bars and totals),
   `percent_trimmed_text` '12.5' (a form's field: no exponent, no trailing zeros);
-- units are shown whole by `whole_units_text` '1,250'."""
+- units are shown whole by `whole_units_text` '1,250', other numbers by `number_text` '12.5';
+- the API carries amounts as `cents_json` '1234.50' and other numbers as `number_json` '12.5'."""
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
