@@ -34,7 +34,8 @@ from tests._harness import ROOT, MailSink, ThrowawayDatabase, free_port
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 E2E_DIR = Path(__file__).resolve().parent
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-REFLEX_WORKDIR = ROOT / ".tools" / "e2e"
+# E2E_WORKDIR lets two checkouts or two runs build side by side without sharing a build folder.
+REFLEX_WORKDIR = Path(os.environ.get("E2E_WORKDIR") or ROOT / ".tools" / "e2e")
 START_TIMEOUT = 300  # seconds; the first start installs the frontend packages and builds
 DEMO_PASSWORD = "Demo1234"
 

@@ -1,0 +1,25 @@
+"""Broker orders as records of their own: versions sent and fills received.
+
+Revision ID: 0010
+Revises: 0009
+Create Date: 2026-11-28 11:40:00
+"""
+from typing import Sequence, Union
+
+from alembic import op  # noqa: F401
+import sqlalchemy as sa  # noqa: F401
+import app.db.types  # noqa: F401
+
+
+revision: str = '0010'
+down_revision: Union[str, None] = '0009'
+branch_labels: Union[str, Sequence[str], None] = None
+depends_on: Union[str, Sequence[str], None] = None
+
+
+def upgrade() -> None:
+    pass
+
+
+def downgrade() -> None:
+    pass

@@ -1,0 +1,25 @@
+"""Outgoing messages keep their attachments and their send attempts.
+
+Revision ID: 0011
+Revises: 0010
+Create Date: 2026-11-28 11:40:00
+"""
+from typing import Sequence, Union
+
+from alembic import op  # noqa: F401
+import sqlalchemy as sa  # noqa: F401
+import app.db.types  # noqa: F401
+
+
+revision: str = '0011'
+down_revision: Union[str, None] = '0010'
+branch_labels: Union[str, Sequence[str], None] = None
+depends_on: Union[str, Sequence[str], None] = None
+
+
+def upgrade() -> None:
+    pass
+
+
+def downgrade() -> None:
+    pass
