@@ -3,6 +3,7 @@
 # (Python 3.11 and npm present) and is cheap to run again.
 #   - .venv with requirements.txt installed (re-installed only when requirements.txt changes)
 #   - bun 1.4.4 for Reflex's frontend build, installed with npm into .tools/bun
+#   - axe-core (the browser tests' accessibility checker), installed with npm into .tools/axe-core
 #   - exports PATH (.venv/bin, bun) and REFLEX_USE_SYSTEM_BUN=1
 set -euo pipefail
 
@@ -13,6 +14,8 @@ cd "$ROOT"
 BUN_VERSION="1.4.4"
 VENV="$ROOT/.venv"
 BUN_DIR="$ROOT/.tools/bun"
+AXE_VERSION="4.14.1"
+AXE_DIR="$ROOT/.tools/axe-core"
 
 _say() { printf '==> %s\n' "$*" >&2; }
 _die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -53,6 +56,16 @@ if [ "$("$BUN_DIR/node_modules/.bin/bun" --version 2>/dev/null || true)" != "$BU
     "$BUN_DIR/node_modules/.bin/bun" --version >/dev/null 2>&1 \
         || _die "bun was installed but does not run ($BUN_DIR/node_modules/.bin/bun)."
 fi
+
+# --- axe-core (tests/e2e/test_accessibility_e2e.py loads its axe.min.js into the page) ----------
+if [ "$(sed -n 's/^  "version": "\([0-9.]*\)",$/\1/p' "$AXE_DIR/node_modules/axe-core/package.json" 2>/dev/null | head -n 1)" != "$AXE_VERSION" ]; then
+    command -v npm >/dev/null 2>&1 || _die "npm is needed to install axe-core (apt-get install npm)."
+    _say "Installing axe-core $AXE_VERSION into .tools/axe-core"
+    mkdir -p "$AXE_DIR"
+    npm install --prefix "$AXE_DIR" --no-audit --no-fund --loglevel=error "axe-core@$AXE_VERSION" >/dev/null \
+        || _die "npm install axe-core@$AXE_VERSION failed (see above)."
+fi
+export AXE_CORE_JS="$AXE_DIR/node_modules/axe-core/axe.min.js"
 
 export REFLEX_USE_SYSTEM_BUN=1
 export PATH="$BUN_DIR/node_modules/.bin:$VENV/bin:$PATH"
