@@ -5,7 +5,7 @@ from datetime import date as date_type, datetime
 from decimal import Decimal
 from typing import Optional
 
-from sqlalchemy import Column, Index, Numeric, String, Text, UniqueConstraint
+from sqlalchemy import Column, Index, Integer, LargeBinary, Numeric, String, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from app.db.types import money_field, percent_field, quantity_field, shared_utc_field, utc_field
@@ -153,6 +153,30 @@ class AssetClass(SQLModel, table=True):
     firm_id: Optional[int] = Field(default=None, foreign_key="firms.id", index=True)  # None: every firm
     idx: int = Field(default=0, nullable=False)
     created_at: datetime = utc_field(default_now=True)
+    # the HTML part (the body above is the plain-text part), the firm whose name and logo it carries,
+    # and the SMTP attempts: a failed send is tried again from next_attempt_at on
+    html: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))
+    firm_id: Optional[int] = Field(default=None, foreign_key="firms.id")
+    attempts: int = Field(default=0, sa_column=Column(Integer, nullable=False, server_default="0"))
+    next_attempt_at: Optional[datetime] = utc_field(index=True)
+
+
+class OutboxAttachment(SQLModel, table=True):
+    """A file sent with an outgoing e-mail. A document (record of advice, trade recommendations)
+    is named when the message is queued and its bytes are written once it is built, after the
+    action commits (`document`, `object_id` and `reader_id`, whose view it is, say what to build)."""
+
+    __tablename__ = "outbox_attachments"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    mail_id: int = Field(foreign_key="outbox_mail.id", index=True)
+    file_name: str = Field(sa_column=Column(String(255), nullable=False))
+    content_type: str = Field(sa_column=Column(String(100), nullable=False))
+    document: Optional[str] = Field(default=None, max_length=40)
+    object_id: Optional[int] = Field(default=None)
+    reader_id: Optional[int] = Field(default=None, foreign_key="users.id")
+    data: Optional[bytes] = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
+    size: Optional[int] = Field(default=None)
 
 
 class AssetType(SQLModel, table=True):
