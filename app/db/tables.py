@@ -139,20 +139,6 @@ class OutboxMail(SQLModel, table=True):
     created_at: datetime = utc_field(default_now=True)
     sent_at: Optional[datetime] = utc_field()
     error: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))
-
-
-# ---- asset universe ---------------------------------------------------------------------------
-class AssetClass(SQLModel, table=True):
-    """Asset classes. `is_cash` marks the system cash class every model contains."""
-
-    __tablename__ = "asset_classes"
-
-    id: Optional[int] = Field(default=None, primary_key=True)
-    title: str = Field(sa_column=Column(String(100), nullable=False))
-    is_cash: bool = Field(default=False, nullable=False)
-    firm_id: Optional[int] = Field(default=None, foreign_key="firms.id", index=True)  # None: every firm
-    idx: int = Field(default=0, nullable=False)
-    created_at: datetime = utc_field(default_now=True)
     # the HTML part (the body above is the plain-text part), the firm whose name and logo it carries,
     # and the SMTP attempts: a failed send is tried again from next_attempt_at on
     html: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))
@@ -177,6 +163,20 @@ class OutboxAttachment(SQLModel, table=True):
     reader_id: Optional[int] = Field(default=None, foreign_key="users.id")
     data: Optional[bytes] = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
     size: Optional[int] = Field(default=None)
+
+
+# ---- asset universe ---------------------------------------------------------------------------
+class AssetClass(SQLModel, table=True):
+    """Asset classes. `is_cash` marks the system cash class every model contains."""
+
+    __tablename__ = "asset_classes"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    title: str = Field(sa_column=Column(String(100), nullable=False))
+    is_cash: bool = Field(default=False, nullable=False)
+    firm_id: Optional[int] = Field(default=None, foreign_key="firms.id", index=True)  # None: every firm
+    idx: int = Field(default=0, nullable=False)
+    created_at: datetime = utc_field(default_now=True)
 
 
 class AssetType(SQLModel, table=True):
