@@ -139,7 +139,7 @@ def list_users(
     created_from, created_to = _range(created_at, "created_at")
     logined_from, logined_to = _range(logined_at, "logined_at")
     return listing(*users.list_users(
-        actor=actor, roles=role, statuses=status, firm_id=firm_id, adviser_id=adviser_id,
+        actor=actor, roles=role, statuses=status, firm_id=firm_id, adviser_id=adviser_id, model_id=model_id,
         created_from=created_from, created_to=created_to, logined_from=logined_from, logined_to=logined_to,
         include_current_user=bool(include_current_user), shortened=bool(shortened), **query.model_dump(),
     ))

@@ -10,20 +10,22 @@ from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
-from app.db.tables import Firm, User
+from app.db.tables import Firm, Portfolio, PortfolioUser, User
 from app.db.types import utcnow
 from app.domain import auth_rules
 from app.domain import validators as v
 from app.domain.errors import INVALID_FORM, Conflict, NotFound, PermissionDenied, ValidationError
 from app.domain.permissions import (
-    NOT_ALLOWED, Actor, can_delete_user, can_edit_user, can_list_users, creatable_roles,
+    NOT_ALLOWED, Actor, can_delete_user, can_edit_user, can_edit_model, can_list_users, creatable_roles,
     in_firm, require, visible_roles,
 )
 from app.domain.roles import Role, UserStatus
 from app.domain.users import clean_new_password, clean_person, parse_role, parse_status
 from app.services import audit, files, listing, tokens
 from app.services.security import hash_password, verify_password
-from app.services.tenancy import USER_NOT_FOUND, as_id, load_user, people_of_firm, readable_users
+from app.services.tenancy import (
+    USER_NOT_FOUND, as_id, load_model, load_user, people_of_firm, readable_portfolios, readable_users,
+)
 
 USER_CHANGED = "This user was changed by someone else. Reload and apply your changes again."
 CREATED, UPDATED, DELETED, PROFILE_UPDATED = "User is created", "User is updated", "User is deleted", "Profile is updated"
@@ -74,7 +76,7 @@ def _email_taken(session: Session, email: str, except_id: int | None = None) -> 
 # ---- list -------------------------------------------------------------------------------------
 def list_users(
     *, actor: Actor, roles: Iterable[Any] | None = None, statuses: Iterable[Any] | None = None, search: Any = None,
-    firm_id: Any = None, adviser_id: Any = None, created_from: datetime | None = None, created_to: datetime | None = None,
+    firm_id: Any = None, adviser_id: Any = None, model_id: Any = None, created_from: datetime | None = None, created_to: datetime | None = None,
     logined_from: datetime | None = None, logined_to: datetime | None = None, limit: Any = None, offset: Any = None,
     sort: Any = "name", order: Any = "asc", include_current_user: bool = True, shortened: bool = False,
 ) -> tuple[list[dict[str, Any]], int]:
@@ -89,6 +91,8 @@ def list_users(
     where.append(readable_users(actor, as_id(firm_id)))
     if as_id(adviser_id):
         where.append(User.adviser_id == as_id(adviser_id))
+    if model_id not in (None, ""):
+        where.append(_holds_model(actor, model_id))
     if not include_current_user:
         where.append(User.id != actor.id)
     if search and str(search).strip():
@@ -128,6 +132,20 @@ def list_users(
         if shortened:
             return [{"id": u.id, "name": f"{u.first_name} {u.last_name}", "role": u.role, "firm_id": u.firm_id} for u, _, _ in rows], int(total)
         return [public_user(u, f, a) for u, f, a in rows], int(total)
+
+
+def _holds_model(actor: Actor, model_id: Any):
+    """WHERE clause of the users holding a (visible) portfolio of the model (models.clients). The
+    model must be one the actor sees (404 otherwise), and its clients are shown only to superusers
+    and the owner firm's people (spec 000 s6: View Clients), else 403."""
+    with session_scope() as s:
+        model = load_model(s, actor, model_id)
+        if not can_edit_model(actor, model.firm_id):
+            raise PermissionDenied(NOT_ALLOWED)
+        model_pk = model.id
+    holders = (select(PortfolioUser.user_id).join(Portfolio, col(Portfolio.id) == PortfolioUser.investment_id)
+               .where(Portfolio.model_id == model_pk, readable_portfolios(actor)))
+    return col(User.id).in_(holders)
 
 
 # ---- one user ---------------------------------------------------------------------------------

@@ -52,6 +52,7 @@ ROUTES: dict[str, str] = {
     "advisers.portfolios": "/advisers/[id]/portfolios",
     "firms.portfolios": "/firms/[id]/portfolios",
     "models.portfolios": "/models/[id]/portfolios",
+    "models.clients": "/models/[id]/clients",
     "clients.new-portfolio": "/clients/[id]/new-portfolio",
     "advisers.new-portfolio": "/advisers/[id]/new-portfolio",
     "portfolios.view": "/portfolios/[id]",

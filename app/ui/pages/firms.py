@@ -54,6 +54,7 @@ def _firm_row(row) -> rx.Component:
                         rx.menu.item("Edit Details", on_click=FirmsListState.open_row("firms.edit", row["id"]))),
                 rx.menu.item("View Advisers", on_click=FirmsListState.open_row("firms.advisers", row["id"])),
                 rx.menu.item("View Clients", on_click=FirmsListState.open_row("firms.clients", row["id"])),
+                rx.menu.item("View Portfolios", on_click=FirmsListState.open_row("firms.portfolios", row["id"])),
                 rx.cond(
                     AppState.is_superuser,
                     rx.fragment(

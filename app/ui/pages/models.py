@@ -44,6 +44,9 @@ def _row_actions(row: ModelRow) -> rx.Component:
     return row_menu(
         rx.menu.item("View Details", on_click=open_("models.details", row.id)),
         rx.cond(row.can_edit, rx.menu.item("Edit", on_click=open_("models.changeModel", row.id))),
+        # spec 000 s6: View Portfolios for all; View Clients for the superuser and the owner firm
+        rx.menu.item("View Portfolios", on_click=open_("models.portfolios", row.id)),
+        rx.cond(row.can_edit, rx.menu.item("View Clients", on_click=open_("models.clients", row.id))),
         rx.menu.item("Long Term Recommendations", on_click=open_("models.long-terms", row.id)),
         rx.menu.item("Short Term Recommendations", on_click=open_("models.short-terms", row.id)),
         rx.cond(row.can_edit, rx.fragment(

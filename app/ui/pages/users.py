@@ -14,7 +14,7 @@ from app.ui.components.widgets import (
 )
 from app.ui.states.base import AppState
 from app.ui.states.users import (
-    KIND_TITLES, LIST_CONTEXTS, NEW_TITLES, UserFormState, UserRow, UsersState,
+    IN_RECORD, KIND_TITLES, LIST_CONTEXTS, NEW_TITLES, UserFormState, UserRow, UsersState,
 )
 
 TITLE = "Wealth Advice"
@@ -168,7 +168,7 @@ def _new_action(route_name: str) -> rx.Component:
 
 def _list_crumbs(route_name: str) -> list[tuple[Any, Any]]:
     kind, _ = LIST_CONTEXTS[route_name]
-    if route_name in ("firms.clients", "firms.advisers", "advisers.clients"):
+    if route_name in IN_RECORD:
         return [(UsersState.parent_title, UsersState.parent_url), (UsersState.context_name, UsersState.context_url),
                 (KIND_TITLES[kind], None)]
     return [(KIND_TITLES[kind], None)]
@@ -180,7 +180,7 @@ def users_list_page(route_name: str) -> rx.Component:
     new_in_empty = rx.cond(UsersState.new_url != "", rx.button(rx.icon("plus", size=16), UsersState.new_label, variant="soft",
                                                                on_click=AppState.navigate(UsersState.new_url)))
     title: Any = KIND_TITLES[kind]
-    if route_name in ("firms.clients", "firms.advisers", "advisers.clients"):
+    if route_name in IN_RECORD:
         title = rx.cond(UsersState.context_name != "", UsersState.context_name + " \u00b7 " + KIND_TITLES[kind], KIND_TITLES[kind])
     return page(
         title,

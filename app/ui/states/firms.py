@@ -25,7 +25,7 @@ from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, screen_lo
 log = logging.getLogger("app.ui.firms")
 
 LOAD_ONE_FAILED = "Opps, something went wrong"
-ROW_ROUTES = frozenset({"firms.view", "firms.edit", "firms.advisers", "firms.clients"})
+ROW_ROUTES = frozenset({"firms.view", "firms.edit", "firms.advisers", "firms.clients", "firms.portfolios"})
 
 
 class FirmRow(TypedDict):

@@ -77,7 +77,7 @@ GROUP_FIELDS = ("allocation", "min", "max", "priority")
 SWITCHES = ("analyst_recommendations", "class_allocation", "type_allocation", "industry_group_allocation",
             "investment", "all_firms", "share_firms")
 LIST_ROUTES = frozenset({"models.details", "models.changeModel", "models.long-terms", "models.short-terms",
-                         "models.history"})
+                         "models.history", "models.portfolios", "models.clients"})
 
 
 # ---- small helpers --------------------------------------------------------------------------------

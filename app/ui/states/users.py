@@ -20,7 +20,7 @@ from app.domain.permissions import (
 )
 from app.domain.roles import Role, UserStatus
 from app.domain.users import USER_SORTS, clean_person
-from app.services import firms, portfolios, users
+from app.services import firms, models, portfolios, users
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
@@ -40,7 +40,10 @@ LIST_CONTEXTS: dict[str, tuple[str, str]] = {
     "firms.clients": ("clients", Role.CLIENT.value),
     "firms.advisers": ("advisers", Role.ADVISER.value),
     "advisers.clients": ("clients", Role.CLIENT.value),
+    "models.clients": ("clients", Role.CLIENT.value),  # the clients holding a portfolio of the model
 }
+# the lists inside one record's pages (breadcrumbs: the records' list, the record, the list)
+IN_RECORD = frozenset({"firms.clients", "firms.advisers", "advisers.clients", "models.clients"})
 KIND_TITLES = {"users": "Users", "clients": "Clients", "advisers": "Advisers"}
 KIND_ROLE = {"users": "", "clients": Role.CLIENT.value, "advisers": Role.ADVISER.value}
 NEW_TITLES = {"users": "New user", "clients": "New client", "advisers": "New adviser"}
@@ -172,8 +175,10 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
         elif self._firm_id() != ALL:
             firm_id = _int(self.firm_filter)
         adviser_id = _int(params.get("id")) if name == "advisers.clients" else None
+        model_id = _int(params.get("id")) if name == "models.clients" else None
         return dict(
             roles=roles, statuses=statuses, search=self.search.strip() or None, firm_id=firm_id, adviser_id=adviser_id,
+            model_id=model_id,
             **{key: _day_bound(self.dates[key], self._tz_offset, end=key.endswith("_to")) for key in DATE_FILTERS},
             limit=self._limit(), offset=self._offset(),
             sort=self.sort if self.sort in USER_SORTS else "name", order="desc" if self.order == "desc" else "asc",
@@ -184,7 +189,8 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
         deleted = user["status"] == UserStatus.DELETED.value
         row_kind = _kind_of(user["role"]) if kind == "users" else kind
         view_url = routes.url(f"{row_kind}.view", id=user["id"])
-        clients_url = routes.url("advisers.clients", id=user["id"]) if role is Role.ADVISER else ""
+        adviser_clients = routes.url("advisers.clients", id=user["id"]) if role is Role.ADVISER else ""
+        clients_url = adviser_clients if portfolio_count else ""  # 002 s2: View Clients only with portfolios
         portfolios_url = add_portfolio_url = ""
         if role in (Role.CLIENT, Role.ADVISER):
             prefix = "clients" if role is Role.CLIENT else "advisers"
@@ -193,7 +199,7 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
                 "refererStateName": self.route_name or "users.list",
                 "refererStateParams": json.dumps(self._context()[3], separators=(",", ":"))})
         if role is Role.ADVISER:
-            open_url = clients_url
+            open_url = adviser_clients
         elif role is Role.CLIENT:
             open_url = routes.url("clients.portfolios", id=user["id"])  # 002 s2: a client's row opens their portfolios
         else:
@@ -223,7 +229,7 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
             self.new_options = [Option(value=routes.url("users.new", query={"role": r.value}), label=label)
                                 for r, label in NEW_MENU if r in allowed]
             return
-        if Role(KIND_ROLE[kind]) not in allowed:
+        if Role(KIND_ROLE[kind]) not in allowed or name == "models.clients":  # a new client holds no portfolio yet
             return
         query: dict[str, str] = {}
         if name in ("firms.clients", "firms.advisers"):
@@ -242,6 +248,8 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
         name = self._context()[0]
         if name in ("firms.clients", "firms.advisers"):
             return routes.url("firms.list")
+        if name == "models.clients":
+            return routes.url("models.view")
         return routes.url("advisers.list") if name == "advisers.clients" else ""
 
     @rx.event
@@ -263,12 +271,17 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
                 return [toast_error(users.USER_NOT_FOUND), rx.redirect(routes.url("advisers.list"))]
             self._inside("adviser", adviser)
             self._adviser_firm_id = adviser["firm_id"] or 0
+        elif name == "models.clients":
+            model = models.get_model(actor=actor, model_id=params.get("id"))
+            if not model["can_edit"]:  # spec 000 s6: View Clients is the owner firm's and the superuser's
+                raise PermissionDenied(NOT_ALLOWED)
+            self._inside("model", model)
         statuses = [UserStatus.ACTIVE, UserStatus.DISABLED] + ([UserStatus.DELETED] if name == "users.list" else [])
         self.status_options = [Option(value=ALL, label="All statuses")] + [Option(value=s.value, label=s.title) for s in statuses]
         shown = [r for r in (Role.CLIENT, Role.ADVISER, Role.ADMINISTRATOR, Role.SUPERUSER) if r in visible_roles(actor)]
         self.role_options = [Option(value=ALL, label="All roles")] + [Option(value=r.value, label=r.title) for r in shown]
         self._load_firms(actor)
-        if self.firm_fixed or name == "advisers.clients":  # the list is one firm's already
+        if self.firm_fixed or name in ("advisers.clients", "models.clients"):  # one firm's list already
             self.show_firm, self.firm_options = False, []
         self._setup_new(actor, name, kind, params)
         self._load(actor)
@@ -367,6 +380,7 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
     back_url: str = ""
 
     _user_id: int = 0
+    has_portfolios: bool = False  # View Clients of an adviser with portfolios
     _version: int = 0
 
     # ---- context --------------------------------------------------------------------------------
@@ -421,6 +435,7 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
                                    logined_at=user["logined_at"] or "")
         self._load_images({"photo": user["photo_url"], "signature": user["signature_url"]})
         self.can_edit, self.can_delete = _rights(actor, user)
+        self.has_portfolios = bool(portfolios.portfolio_counts(actor=actor, user_ids=[user["id"]]).get(user["id"]))
 
     @rx.event
     @screen_load(clients=False, back=lambda self, actor: self._list_url())
@@ -608,7 +623,8 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
 
     @rx.var
     def clients_url(self) -> str:
-        return routes.url("advisers.clients", id=self._user_id) if self._user_id and self.role == Role.ADVISER.value else ""
+        shown = self._user_id and self.role == Role.ADVISER.value and self.has_portfolios  # 002 s2: portfolios not 0
+        return routes.url("advisers.clients", id=self._user_id) if shown else ""
 
     @rx.var
     def role_title(self) -> str:
