@@ -1,6 +1,8 @@
 """Time-based rules applied by a periodic, idempotent sweep: trade recommendations whose
-auto-approval deadline (next day 10 AM, or 1 to 10 days after validation) has passed are approved,
-and bulk runs that stopped moving (a worker died, Redis lost its queue) are queued again.
+auto-approval deadline (next day 10 AM, or 1 to 10 days after validation) has passed are approved
+(with the notices their portfolio's switches ask for), bulk runs that stopped moving (a worker
+died, Redis lost its queue) are queued again, and e-mails whose documents could not be built or
+whose delivery failed are tried again when their next attempt is due (app.services.mail).
 
 The sweep runs every SWEEP_SECONDS beside the work: in each RQ worker (`python -m app.cli worker`)
 and, on the embedded default (no REDIS_URL), inside the web process. Running it twice, or in
@@ -17,12 +19,16 @@ SWEEP_SECONDS = 60
 
 
 def sweep_once() -> int:
-    from app.services import bulk_runs, trade_instructions
+    from app.services import bulk_runs, orders, trade_instructions
 
     try:
         bulk_runs.resume_stalled()
     except Exception:  # retried at the next tick
         log.exception("resuming stalled bulk runs failed")
+    try:
+        orders.expire_orders()
+    except Exception:  # retried at the next tick
+        log.exception("expiring broker orders failed")
     try:
         return trade_instructions.sweep_auto_approvals()
     except Exception:  # a failed sweep is retried at the next tick

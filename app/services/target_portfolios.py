@@ -37,7 +37,8 @@ from app.domain.engine.target import calculate_target
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError, not_found
 from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.jobs import progress
-from app.services import audit, engine_inputs, listing, records_of_advice
+from app.domain.notices import Event
+from app.services import audit, engine_inputs, listing, notices
 from app.services.advice_queries import (
     TP_NOT_FOUND, approval_settings, firm_topic, last_validated_tp_id, load_tp, next_versions, portfolio_facts,
     person_names, summary_json, summary_of, tp_json, tp_shape, tp_view, trail_people, visible_tp_row,
@@ -229,8 +230,9 @@ def _bump(s: Session, row: TargetPortfolio, **values: Any) -> None:
 
 
 def validate(*, actor: Actor, tp_id: Any, row_version: Any = None) -> dict[str, Any]:
-    """Draft -> validated (Approval Required); the client owners are e-mailed when approval is
-    required and requested. When the portfolio does not require approval it becomes active."""
+    """Draft -> validated (Approval Required), with the notices the approval switches ask for
+    (app.domain.notices). When the portfolio does not require approval it becomes active (and the
+    notices are those of an approval)."""
     with session_scope() as s:
         p, row, facts = _load_for_change(s, actor, tp_id, row_version)
         if advice.tp_view_only(actor, facts) or not advice.can_calculate_tp(actor, facts):
@@ -245,8 +247,8 @@ def validate(*, actor: Actor, tp_id: Any, row_version: Any = None) -> dict[str, 
             values.update(status=TPStatus.ACTIVE.value, approved_by=actor.id, approved_at=now)
         _bump(s, row, **values)
         s.refresh(row)
-        if row.status == TPStatus.VALIDATED.value:
-            records_of_advice.notify_validated(s, p, row, settings)
+        notices.notify_target(s, p=p, tp=row, actor_id=actor.id,
+                              event=Event.TP_VALIDATED if row.status == TPStatus.VALIDATED.value else Event.TP_APPROVED)
         _audit(s, actor, "target_portfolio.validated", p, row)
         _announce(s, p, row)
         return tp_shape(s, actor, p, row)
@@ -254,7 +256,8 @@ def validate(*, actor: Actor, tp_id: Any, row_version: Any = None) -> dict[str, 
 
 def decide(*, actor: Actor, tp_id: Any, action: str, row_version: Any = None) -> dict[str, Any]:
     """Approve or decline a record of advice (002 s4): only when it is the last validated target
-    portfolio or still pending, by a superuser, a client owner or an adviser."""
+    portfolio or still pending, by a superuser, a client owner or an adviser; the notices the
+    approval switches ask for are queued with the change."""
     if action not in ("approve", "decline"):
         raise ValidationError("Unknown action")
     with session_scope() as s:
@@ -272,6 +275,8 @@ def decide(*, actor: Actor, tp_id: Any, action: str, row_version: Any = None) ->
         else:
             _bump(s, row, status=TPStatus.DECLINED.value, declined_by=actor.id, declined_at=now, moderator_id=actor.id)
         s.refresh(row)
+        notices.notify_target(s, p=p, tp=row, actor_id=actor.id,
+                              event=Event.TP_APPROVED if action == "approve" else Event.TP_DECLINED)
         _audit(s, actor, "record_of_advice.approved" if action == "approve" else "record_of_advice.declined", p, row)
         _announce(s, p, row)
         shape = tp_shape(s, actor, p, row)

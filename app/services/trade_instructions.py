@@ -47,10 +47,11 @@ from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.domain.roles import Role
 from app.domain.timezones import iso_json
 from app.domain.users import PersonName
-from app.services import audit, engine_inputs, listing, postings
+from app.domain.notices import Event
+from app.services import audit, engine_inputs, listing, notices, postings
 from app.services.advice_queries import (
     STAFF_ONLY_TI, approval_settings, client_visible_instructions, next_versions, portfolio_facts,
-    person_json, person_names, portfolio_owners, receivers, shown_instruction, trail_json, trail_of, trail_people,
+    person_json, person_names, shown_instruction, trail_json, trail_of, trail_people,
 )
 from app.services.tenancy import (
     PORTFOLIO_NOT_FOUND, as_id, find_assets_by_codes, load_portfolio, readable_portfolios,
@@ -528,8 +529,8 @@ def validate_view(*, actor: Actor, ti_id: Any, row_version: Any = None) -> Trade
 def validate_instruction(s: Session, *, actor: Actor, ti_id: Any,
                          row_version: Any = None) -> tuple[Portfolio, TradeInstruction]:
     """Validates pending trade recommendations (001 s4), in the caller's transaction: the items
-    move by the approval settings; an auto-approval deadline is set when one applies; clients are
-    e-mailed when approval is requested."""
+    move by the approval settings; an auto-approval deadline is set when one applies; the notices
+    the approval switches ask for are queued (app.domain.notices)."""
     p, ti = _instruction(s, actor, ti_id, lock=True)
     _editable(s, actor, p, ti)
     settings = approval_settings(p)
@@ -563,23 +564,14 @@ def validate_instruction(s: Session, *, actor: Actor, ti_id: Any,
         values.update(approved_by=actor.id, approved_at=now)
     _bump(s, ti, row_version, **values)
     _history(s, ti.id, actor.id, "validated")
-    if status is TIStatus.PENDING_APPROVAL and settings.get("tr_approval_request", True):
-        _notify(s, p, ti, settings)
     s.refresh(ti)
+    if status is TIStatus.PENDING_APPROVAL:
+        notices.notify_trades(s, p=p, ti=ti, event=Event.TR_VALIDATED, actor_id=actor.id)
+    else:
+        event = notices.trades_event(status.value)
+        if event is not None:
+            notices.notify_trades(s, p=p, ti=ti, event=event, actor_id=actor.id)
     return p, ti
-
-
-def _notify(s: Session, p: Portfolio, ti: TradeInstruction, settings: dict[str, Any]) -> None:
-    from app.services import mail
-    from app.settings import settings as app_settings
-
-    link = f"{app_settings.public_url.rstrip('/')}/portfolios/{p.id}/trade-instructions"
-    to = [u.email for u in portfolio_owners(s, p.id)] if settings.get("tr_approval_required", True) else []
-    if settings.get("client_send_tr_to_other_email"):
-        to += receivers(settings.get("client_tr_other_email"))
-    mail.queue_each(s, to, subject=f"Trade recommendations for {p.name}",
-                    body=f"Your adviser has validated trade recommendations for the portfolio {p.name}.\n\n"
-                         f"Please review and approve or decline them:\n{link}\n")
 
 
 def decline_all(*, actor: Actor, ti_id: Any, row_version: Any = None) -> dict[str, Any]:
@@ -701,6 +693,9 @@ def confirm_instruction(s: Session, *, actor: Actor, ti_id: Any, decisions: Any 
              f"{sum(1 for d in tx_decisions.values() if d == 'approved')} approved, "
              f"{sum(1 for d in tx_decisions.values() if d == 'declined')} declined")
     s.refresh(ti)
+    event = notices.trades_event(status.value)
+    if event is not None:
+        notices.notify_trades(s, p=p, ti=ti, event=event, actor_id=actor.id)
     return p, ti
 
 
@@ -854,5 +849,10 @@ def sweep_auto_approvals(now: datetime | None = None) -> int:
             status = advice.instruction_status(_item_decisions(s, ti))
             _bump(s, ti, None, status=status.value, approved_at=now, auto_approve_at=None)
             _history(s, ti.id, None, "approved automatically")
+            s.refresh(ti)
+            event = notices.trades_event(status.value, automatic=True)
+            p = s.get(Portfolio, ti.investment_id)
+            if event is not None and p is not None:
+                notices.notify_trades(s, p=p, ti=ti, event=event, actor_id=None)
             moved += 1
     return moved

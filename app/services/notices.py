@@ -1,0 +1,270 @@
+"""Notices: the messages a portfolio's approval switches ask for when advice moves (validated,
+approved, declined, approved automatically) and "Send again". Who receives what, with which
+document attached, is app.domain.notices; this module gathers the people, words each message and
+queues it in the caller's transaction (app.services.mail builds the PDFs and delivers after the
+commit, so a failing build or send never blocks or undoes the action)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Callable
+
+from sqlmodel import Session, select
+
+from app.db.engine import session_scope
+from app.db.tables import Firm, Portfolio, TargetPortfolio, TradeInstruction, TradeNote, TradeTransaction, User
+from app.db.types import utcnow
+from app.domain import notices as rules
+from app.domain.advice.auto_approval import PRACTICE_TZ
+from app.domain.errors import NotFound, ValidationError
+from app.domain.notices import Audience, Document, Event, Facts, People, Receiver
+from app.domain.permissions import Actor, require_staff
+from app.domain.users import known_as
+from app.services import mail
+from app.services.advice_queries import approval_settings, load_tp, portfolio_owners
+from app.services.tenancy import as_id, load_portfolio
+from app.settings import settings as app_settings
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A notice as queued: its event and everyone it went to."""
+
+    event: Event
+    receivers: tuple[Receiver, ...]
+
+
+@dataclass(frozen=True)
+class SendAgainPreview:
+    """What "Send again" would do: the notice repeated and the people it goes to (with whether
+    the PDF is attached for each), for the confirmation that names them."""
+
+    event: Event
+    document: Document
+    object_id: int
+    version: int
+    receivers: tuple[Receiver, ...]
+
+    @property
+    def question(self) -> str:
+        what = "record of advice" if self.document is Document.RECORD_OF_ADVICE else "trade recommendations"
+        return f"Send the {what} (version {self.version}) again to {', '.join(r.address for r in self.receivers)}?"
+
+
+@dataclass(frozen=True)
+class SentAgain:
+    event: Event
+    receivers: tuple[Receiver, ...]
+
+    @property
+    def message(self) -> str:
+        n = len(self.receivers)
+        return f"Sent again to {n} {'person' if n == 1 else 'people'}"
+
+
+# ---- the people, the words ---------------------------------------------------------------------------
+def people_of(s: Session, p: Portfolio) -> People:
+    adviser = s.get(User, p.adviser_id) if p.adviser_id else None
+    return People(owners=tuple(u.email for u in portfolio_owners(s, p.id)), adviser=adviser.email if adviser else None)
+
+
+def _name_of(s: Session, user_id: int | None) -> str | None:
+    user = s.get(User, user_id) if user_id else None
+    return known_as(user.first_name, user.last_name, user.preferred_name) if user else None
+
+
+def _base() -> str:
+    return app_settings.public_url.rstrip("/")
+
+
+def record_link(p: Portfolio, tp: TargetPortfolio) -> str:
+    return f"{_base()}/portfolios/{p.id}/rofa/{tp.id}"
+
+
+def trades_link(p: Portfolio, ti: TradeInstruction) -> str:
+    return f"{_base()}/portfolios/{p.id}/trade-instructions/{ti.version}"
+
+
+def _send(s: Session, p: Portfolio, event: Event, facts: Facts, object_id: int, reader_id: int | None,
+          file_name: str) -> Notice:
+    found = rules.receivers(event, approval_settings(p), people_of(s, p))
+    for r in found:
+        message = rules.compose(facts, r.audience, r.attach)
+        docs = (mail.PendingDocument(file_name=file_name, document=rules.document_of(event).value,
+                                     object_id=object_id, reader_id=reader_id),) if r.attach else ()
+        mail.queue(s, to=r.address, subject=message.subject, body=message.text, html=message.html, firm_id=p.firm_id,
+                   documents=docs)
+    return Notice(event=event, receivers=found)
+
+
+def _firm(s: Session, p: Portfolio) -> Firm | None:
+    return s.get(Firm, p.firm_id)
+
+
+def _reader(actor_id: int | None, p: Portfolio) -> int | None:
+    """Whose view the attached document is: the person who acted, else the portfolio's adviser."""
+    return actor_id or p.adviser_id
+
+
+# ---- target portfolios (the record of advice) ---------------------------------------------------------
+def notify_target(s: Session, *, p: Portfolio, tp: TargetPortfolio, event: Event, actor_id: int | None,
+                  again: bool = False) -> Notice:
+    """Queues the notices of `event` for the target portfolio `tp` (in the caller's transaction)."""
+    if event not in rules.TP_EVENTS:
+        raise ValueError(event)
+    firm = _firm(s, p)
+    facts = Facts(event=event, portfolio=p.name, version=tp.version, by=_name_of(s, actor_id),
+                  firm=firm.name if firm else "", link=record_link(p, tp), again=again, logo=bool(firm and firm.logo))
+    return _send(s, p, event, facts, tp.id, _reader(actor_id, p), f"Record of advice - {p.name} v{tp.version}.pdf")
+
+
+def _target_preview(s: Session, actor: Actor, tp_id: Any) -> tuple[Portfolio, TargetPortfolio, SendAgainPreview]:
+    require_staff(actor)
+    p, tp = load_tp(s, actor, tp_id)
+    event = rules.send_again_event(Document.RECORD_OF_ADVICE, tp.status)
+    if event is None:
+        raise ValidationError(rules.SEND_AGAIN_NOT_SENT)
+    found = rules.receivers(event, approval_settings(p), people_of(s, p))
+    return p, tp, SendAgainPreview(event=event, document=Document.RECORD_OF_ADVICE, object_id=tp.id,
+                                   version=tp.version, receivers=found)
+
+
+def send_again_target_preview(*, actor: Actor, tp_id: Any) -> SendAgainPreview:
+    """Who "Email" on the target portfolio screen would send its record of advice to (staff only)."""
+    with session_scope() as s:
+        return _target_preview(s, actor, tp_id)[2]
+
+
+def send_again_target(*, actor: Actor, tp_id: Any) -> SentAgain:
+    """Sends the record of advice of `tp_id` again, as its current state's notice, to the people its
+    switches name; refused when they name nobody."""
+    with session_scope() as s:
+        p, tp, preview = _target_preview(s, actor, tp_id)
+        if not preview.receivers:
+            raise ValidationError(rules.SEND_AGAIN_NOBODY)
+        notice = notify_target(s, p=p, tp=tp, event=preview.event, actor_id=actor.id, again=True)
+        return SentAgain(event=notice.event, receivers=notice.receivers)
+
+
+# ---- trade recommendations --------------------------------------------------------------------------
+def _decisions(s: Session, ti: TradeInstruction) -> tuple[int, int]:
+    """(approved, declined) trades and notes of the instruction."""
+    decided = [t.decision for t in s.exec(select(TradeTransaction).where(
+        TradeTransaction.trade_instruction_id == ti.id)).all()]
+    decided += [n.decision for n in s.exec(select(TradeNote).where(TradeNote.trade_instruction_id == ti.id)).all()]
+    return sum(1 for d in decided if d == "approved"), sum(1 for d in decided if d == "declined")
+
+
+def notify_trades(s: Session, *, p: Portfolio, ti: TradeInstruction, event: Event, actor_id: int | None,
+                  again: bool = False) -> Notice:
+    """Queues the notices of `event` for the trade recommendations `ti` (in the caller's transaction;
+    `actor_id` None: approved automatically)."""
+    if event not in rules.TR_EVENTS:
+        raise ValueError(event)
+    firm = _firm(s, p)
+    approved, declined = _decisions(s, ti) if event in (Event.TR_APPROVED, Event.TR_AUTO_APPROVED,
+                                                        Event.TR_DECLINED) else (0, 0)
+    facts = Facts(event=event, portfolio=p.name, version=ti.version, by=_name_of(s, actor_id),
+                  firm=firm.name if firm else "", link=trades_link(p, ti), approved=approved, declined=declined,
+                  again=again, logo=bool(firm and firm.logo))
+    return _send(s, p, event, facts, ti.id, _reader(actor_id, p), f"Trade Recommendations - {p.name} v{ti.version}.pdf")
+
+
+def trades_event(status: str, *, automatic: bool = False) -> Event | None:
+    """The notice for trade recommendations that have just reached `status` by a decision."""
+    if status in ("approved", "partially_approved"):
+        return Event.TR_AUTO_APPROVED if automatic else Event.TR_APPROVED
+    if status == "declined":
+        return Event.TR_DECLINED
+    return None
+
+
+def _trades_preview(s: Session, actor: Actor, ti_id: Any) -> tuple[Portfolio, TradeInstruction, SendAgainPreview]:
+    from app.services.trade_instructions import TI_NOT_FOUND
+
+    require_staff(actor)
+    ti = s.get(TradeInstruction, as_id(ti_id) or 0)
+    if ti is None:
+        raise NotFound(TI_NOT_FOUND)
+    p = load_portfolio(s, actor, ti.investment_id)
+    event = rules.send_again_event(Document.TRADE_RECOMMENDATIONS, ti.status)
+    if event is None:
+        raise ValidationError(rules.SEND_AGAIN_NOT_SENT)
+    found = rules.receivers(event, approval_settings(p), people_of(s, p))
+    return p, ti, SendAgainPreview(event=event, document=Document.TRADE_RECOMMENDATIONS, object_id=ti.id,
+                                   version=ti.version, receivers=found)
+
+
+def send_again_trades_preview(*, actor: Actor, ti_id: Any) -> SendAgainPreview:
+    with session_scope() as s:
+        return _trades_preview(s, actor, ti_id)[2]
+
+
+def send_again_trades(*, actor: Actor, ti_id: Any) -> SentAgain:
+    """Sends the trade recommendations `ti_id` again, as their current state's notice, to the people
+    the switches name; refused when they name nobody."""
+    with session_scope() as s:
+        p, ti, preview = _trades_preview(s, actor, ti_id)
+        if not preview.receivers:
+            raise ValidationError(rules.SEND_AGAIN_NOBODY)
+        notice = notify_trades(s, p=p, ti=ti, event=preview.event, actor_id=actor.id, again=True)
+        return SentAgain(event=notice.event, receivers=notice.receivers)
+
+
+# ---- the documents attached (built after the commit, by app.services.mail) ----------------------------
+def _practice_offset(now: datetime | None = None) -> int:
+    """The practice's offset in minutes west of UTC (Sydney: -600, -660 in daylight saving), for
+    the dates in an attached document."""
+    moment = (now or utcnow()).astimezone(PRACTICE_TZ)
+    offset = moment.utcoffset()
+    return -int(offset.total_seconds() // 60) if offset is not None else 0
+
+
+def _reader_actor(reader_id: int | None) -> Actor:
+    from app.services.auth import actor_of
+
+    with session_scope() as s:
+        user = s.get(User, reader_id) if reader_id else None
+        if user is None:
+            raise NotFound("The person whose view the document is no longer exists")
+        return actor_of(user)
+
+
+def _record_of_advice(object_id: int, reader_id: int | None) -> tuple[str, bytes]:
+    from app.services import records_of_advice
+
+    return records_of_advice.export_pdf(actor=_reader_actor(reader_id), tp_id=object_id,
+                                        client_offset=_practice_offset())
+
+
+def _trade_recommendations(object_id: int, reader_id: int | None) -> tuple[str, bytes]:
+    from app.services import trade_approval_report
+
+    actor = _reader_actor(reader_id)
+    with session_scope() as s:
+        ti = s.get(TradeInstruction, object_id)
+        if ti is None:
+            raise NotFound("The trade recommendations no longer exist")
+        investment_id, version = ti.investment_id, ti.version
+    out = trade_approval_report.portfolio_export(actor=actor, investment_id=investment_id, file_format="pdf",
+                                                 version=version, client_offset=_practice_offset())
+    return out.name, out.data
+
+
+DOCUMENT_BUILDERS: dict[str, Callable[[int, int | None], tuple[str, bytes]]] = {
+    Document.RECORD_OF_ADVICE.value: _record_of_advice,
+    Document.TRADE_RECOMMENDATIONS.value: _trade_recommendations,
+}
+
+
+def build_document(document: str, object_id: int, reader_id: int | None) -> tuple[str, bytes]:
+    """(file name, PDF bytes) of an attached document."""
+    builder = DOCUMENT_BUILDERS.get(document)
+    if builder is None:
+        raise ValueError(f"unknown document {document!r}")
+    return builder(object_id, reader_id)
+
+
+__all__ = ["Audience", "Document", "Event", "Notice", "SendAgainPreview", "SentAgain", "notify_target",
+           "notify_trades", "send_again_target", "send_again_target_preview", "send_again_trades",
+           "send_again_trades_preview", "trades_event", "build_document"]
