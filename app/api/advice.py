@@ -3,7 +3,9 @@
 
 POST /api/investments/{id}/target-portfolio                calculate a new version
 GET  /api/investments/{id}/target-portfolio               query version -> the one the actor is shown (or null)
-GET  /api/target-portfolios                               query investment_id, limit, offset, orderDirection -> versions
+GET  /api/target-portfolios                               query investment_id, limit, offset, where, orderBy, orderDirection
+                                                          -> versions (where: {"investment_id": n, "version": {"$ne": null},
+                                                          "status": {"$in": [...]}}; orderBy created_at|version|status)
 GET  /api/target-portfolios/{id}                          one version
 PUT  /api/target-portfolios/{id}/validate                 body row_version
 PUT  /api/target-portfolios/{id}/rofa                     body action approve|decline, row_version (record of advice)
@@ -33,7 +35,7 @@ from typing import Any, Optional, Union
 
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.deps import CurrentActor, answers, download, listing, ok
 from app.services import bulk_runs, records_of_advice, target_portfolios as tps, trade_instructions as tis
@@ -42,7 +44,8 @@ from app.api.payloads import (
     BulkRunOut, CommentOut, InstructionEventOut, ResumedOut, TargetPortfolioOut, TradeInstructionOut,
     TradeTransactionOut,
 )
-from app.api.schemas import Amount, Body, Flag, Id, Page, Row, Sent
+from app.api.schemas import WHERE_INVALID, Amount, Body, Flag, Id, Page, Row, Sent, where_of
+from app.domain.errors import ValidationError
 
 
 router = APIRouter(tags=["advice"])
@@ -137,11 +140,46 @@ def current_target(actor: CurrentActor, investment_id: str, version: str | None 
     return ok(tps.get_current(actor=actor, investment_id=investment_id, version=version))
 
 
+class NotNull(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    ne: None = Field(None, alias="$ne", description="null: the field is set")
+
+
+class AnyOf(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    in_: list[str] = Field(alias="$in")
+
+
+class VersionsWhere(BaseModel):
+    """The `where` of the target portfolio versions (001 s7): the portfolio, versions that have a
+    version number, statuses in a list (a list, or {"$in": [...]})."""
+    model_config = ConfigDict(extra="forbid")
+    investment_id: Optional[Union[int, str]] = None
+    version: Optional[NotNull] = None
+    status: Optional[Union[list[str], AnyOf, str]] = None
+
+    def statuses(self) -> list[str] | None:
+        if self.status is None:
+            return None
+        if isinstance(self.status, AnyOf):
+            return self.status.in_
+        return [self.status] if isinstance(self.status, str) else self.status
+
+
 @router.get("/target-portfolios", **answers(Page[TargetPortfolioOut]))
-def target_versions(actor: CurrentActor, investment_id: str, limit: str | None = None, offset: str | None = None,
+def target_versions(actor: CurrentActor, investment_id: str | None = None, limit: str | None = None,
+                    offset: str | None = None, where: str | None = None,
+                    order_by: str = Query("created_at", alias="orderBy"),
                     order_direction: str = Query("desc", alias="orderDirection")):
-    return listing(*tps.list_versions(actor=actor, investment_id=investment_id, limit=limit, offset=offset,
-                                      order=order_direction))
+    found = where_of(VersionsWhere, where) or VersionsWhere()
+    if investment_id is None and found.investment_id is None:
+        raise ValidationError(WHERE_INVALID, {"investment_id": WHERE_INVALID})
+    if investment_id is not None and found.investment_id is not None and str(found.investment_id) != investment_id:
+        raise ValidationError(WHERE_INVALID, {"investment_id": WHERE_INVALID})
+    return listing(*tps.list_versions(
+        actor=actor, investment_id=investment_id if investment_id is not None else found.investment_id,
+        limit=limit, offset=offset, order=order_direction, order_by=order_by, statuses=found.statuses(),
+        versioned=found.version is not None))
 
 
 @router.get("/target-portfolios/{tp_id}", **answers(TargetPortfolioOut))

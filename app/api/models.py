@@ -7,7 +7,8 @@ GET    /api/models/{id}                      the model (the form's read shape, w
 POST   /api/models                           the model payload -> the saved model with `message`
 PUT    /api/models/{id}                      the model payload with `version` -> the saved model with `message`
 DELETE /api/models/{id}                      soft delete -> {message: 'Model is deleted'}
-GET    /api/models/{id}/history              query limit, offset, orderDirection -> {count, rows}, newest first
+GET    /api/models/{id}/history              query limit, offset, where {"model_id": id}, orderBy (created_at |
+                                             version_id), orderDirection -> {count, rows}; created_at desc by default
 GET    /api/models/{id}/versions/{version}   the model as saved in that version (is_version: true)
 GET    /api/models/{id}/details              the details screen: model and assets by class with returns
 GET    /api/models-form-options              query firmId -> classes, types, industry groups, firms
@@ -17,11 +18,12 @@ from __future__ import annotations
 from typing import Annotated, Any, Optional, Union
 
 from fastapi import APIRouter, Query
-from pydantic import ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.deps import CurrentActor, ListQuery, answers, listing, ok
 from app.api.resources import Resource
-from app.api.schemas import Allocation, Amount, Body, Flag, Id, Page, Row, RowsOf, Sent
+from app.api.schemas import WHERE_INVALID, Allocation, Amount, Body, Flag, Id, Page, Row, RowsOf, Sent, where_of
+from app.domain.errors import ValidationError
 from app.services import models
 
 from app.api.payloads import ModelDetailsOut, ModelFormOptionsOut, ModelFormOut, ModelHistoryOut, ModelOut
@@ -125,10 +127,21 @@ model.update(models.update_model)
 model.delete(models.delete_model)
 
 
+class HistoryWhere(BaseModel):
+    """The `where` of a model's history (000 s7): the model, which must be the path's."""
+    model_config = ConfigDict(extra="forbid")
+    model_id: Optional[Union[int, str]] = None
+
+
 @router.get("/models/{model_id}/history", **answers(ModelHistoryOut))
 def model_history(actor: CurrentActor, model_id: str, limit: str | None = None, offset: str | None = None,
+                  where: str | None = None, order_by: str = Query("created_at", alias="orderBy"),
                   order_direction: str = Query("desc", alias="orderDirection")):
-    rows, count = models.model_history(actor=actor, model_id=model_id, limit=limit, offset=offset, order=order_direction)
+    found = where_of(HistoryWhere, where)
+    if found is not None and found.model_id is not None and str(found.model_id) != model_id:
+        raise ValidationError(WHERE_INVALID, {"model_id": WHERE_INVALID})
+    rows, count = models.model_history(actor=actor, model_id=model_id, limit=limit, offset=offset, order_by=order_by,
+                                       order=order_direction)
     return ok({"count": count, "rows": rows})
 
 

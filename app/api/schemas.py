@@ -185,3 +185,23 @@ def read_by_hand(*media: tuple[str, type[BaseModel]], required: bool = True) -> 
     one model per media type, so /api/openapi.json still describes what an integrator sends."""
     return {"requestBody": {"required": required, "content": {
         name: {"schema": _inlined(model.model_json_schema())} for name, model in media}}}
+
+
+# ---- JSON query filters (the specification's `where`) --------------------------------------------
+WHERE_INVALID = "The where filter is not valid"
+W = TypeVar("W", bound=BaseModel)
+
+
+def where_of(model: type[W], raw: Optional[str]) -> Optional[W]:
+    """A `where` query parameter holding a JSON object, read into `model` (None when not sent); a
+    malformed one is refused (400) rather than ignored."""
+    from pydantic import ValidationError as PydanticError
+
+    from app.domain.errors import ValidationError
+
+    if raw in (None, ""):
+        return None
+    try:
+        return model.model_validate_json(raw)
+    except PydanticError:
+        raise ValidationError(WHERE_INVALID, {"where": WHERE_INVALID}) from None

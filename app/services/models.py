@@ -436,18 +436,22 @@ def all_models(*, actor: Actor, firm_id: Any = None, **filters: Any) -> list[dic
             return rows
 
 
+HISTORY_SORTS = ("created_at", "version_id")
+
+
 def model_history(*, actor: Actor, model_id: Any, limit: Any = HISTORY_PAGE_SIZES[0], offset: Any = 0,
-                  order: Any = "desc") -> tuple[list[dict[str, Any]], int]:
-    """The model's versions, newest first (spec 000 s9), with who saved each."""
+                  order_by: Any = "created_at", order: Any = "desc") -> tuple[list[dict[str, Any]], int]:
+    """The model's versions with who saved each, by `order_by` (created_at or version_id; spec 000 s9:
+    created_at descending by default) in `order` (asc or desc)."""
     limit_i, offset_i = listing.page(limit, offset, default=HISTORY_PAGE_SIZES[0])
-    ascending = str(order or "").lower() in ("asc", "ascending", "1")
+    columns = {"created_at": (ModelVersion.created_at, ModelVersion.version), "version_id": (ModelVersion.version,)}
     with session_scope() as s:
         model = load_model(s, actor, model_id)
         count = s.exec(select(func.count()).select_from(ModelVersion).where(ModelVersion.model_id == model.id)).one()
         rows = s.execute(
             sa_select(ModelVersion.version, ModelVersion.created_at, User.first_name, User.last_name)
             .outerjoin(User, User.id == ModelVersion.moderator_id).where(ModelVersion.model_id == model.id)
-            .order_by(ModelVersion.version.asc() if ascending else ModelVersion.version.desc())
+            .order_by(*listing.order_by(order_by, order or "desc", columns, "created_at"))
             .offset(offset_i).limit(limit_i)
         ).all()
     return [{"created_at": iso_json(created_at), "moderator": {"first_name": first or "", "last_name": last or ""},

@@ -186,26 +186,41 @@ def get(*, actor: Actor, tp_id: Any) -> dict[str, Any]:
 
 
 def list_versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset: Any = None,
-                  order: Any = "desc") -> tuple[list[dict[str, Any]], int]:
+                  order: Any = "desc", order_by: Any = "created_at", statuses: Iterable[Any] | None = None,
+                  versioned: bool = False) -> tuple[list[dict[str, Any]], int]:
     """`versions` as the API lists them."""
-    rows, total = versions(actor=actor, investment_id=investment_id, limit=limit, offset=offset, order=order)
+    rows, total = versions(actor=actor, investment_id=investment_id, limit=limit, offset=offset, order=order,
+                           order_by=order_by, statuses=statuses, versioned=versioned)
     return [summary_json(r) for r in rows], total
 
 
+VERSION_SORTS = ("created_at", "version", "status")
+
+
 def versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset: Any = None,
-             order: Any = "desc") -> tuple[list[TPSummary], int]:
-    """Versions newest first (12/20/32 per page); others than superusers and advisers see only
-    validated, approved and declined ones."""
+             order: Any = "desc", order_by: Any = "created_at", statuses: Iterable[Any] | None = None,
+             versioned: bool = False) -> tuple[list[TPSummary], int]:
+    """Versions by `order_by` (created_at, version or status; 001 s7: created_at descending by
+    default), 12/20/32 per page; `statuses` keeps those statuses only (an unknown one matches
+    nothing) and `versioned` those with a version number. Others than superusers and advisers see
+    only validated, approved and declined ones whatever they ask."""
     limit_, offset_ = listing.page(limit, offset, default=advice.VERSION_PAGE_SIZES[0])
     with session_scope() as s:
         p = load_portfolio(s, actor, investment_id)
         where = [TargetPortfolio.investment_id == p.id]
-        statuses = advice.visible_tp_statuses(actor)
+        visible = advice.visible_tp_statuses(actor)
+        if visible is not None:
+            where.append(col(TargetPortfolio.status).in_([st.value for st in visible]))
         if statuses is not None:
-            where.append(col(TargetPortfolio.status).in_([st.value for st in statuses]))
+            where.append(col(TargetPortfolio.status).in_([str(st) for st in statuses]))
+        if versioned:
+            where.append(col(TargetPortfolio.version).is_not(None))
         total = s.execute(sa_select(func.count()).select_from(TargetPortfolio).where(*where)).scalar_one()
-        direction = TargetPortfolio.created_at.asc() if str(order).lower() == "asc" else TargetPortfolio.created_at.desc()
-        rows = s.exec(select(TargetPortfolio).where(*where).order_by(direction, TargetPortfolio.version.desc())
+        columns = {"created_at": (TargetPortfolio.created_at, TargetPortfolio.version),
+                   "version": (TargetPortfolio.version,),
+                   "status": (TargetPortfolio.status, TargetPortfolio.version)}
+        rows = s.exec(select(TargetPortfolio).where(*where)
+                      .order_by(*listing.order_by(order_by, order or "desc", columns, "created_at"))
                       .limit(limit_).offset(offset_)).all()
         names = person_names(s, trail_people(rows))
         return [summary_of(r, names) for r in rows], int(total)
