@@ -38,6 +38,15 @@ class Firm(SQLModel, table=True):
     max_fee: Optional[Decimal] = money_field()
     min_fee: Optional[Decimal] = money_field()
     ausiex_code: Optional[str] = Field(default=None, max_length=40)
+    # the record of advice: its layout and branding (None: the default layout, the product's colour)
+    # and the template data of its CGT estimate (app.domain.firm_documents.RofaTemplate)
+    rofa_layout: Optional[str] = Field(default=None, max_length=20)
+    rofa_colour: Optional[str] = Field(default=None, max_length=7)
+    rofa_disclaimer: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))
+    rofa_footer: Optional[str] = Field(default=None, max_length=300)
+    cgt_hin_percent: Optional[Decimal] = percent_field()
+    cgt_discount_percent: Optional[Decimal] = percent_field()
+    cgt_asset_comments: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))  # JSON {code: comment}
 
     deleted_at: Optional[datetime] = utc_field()
     created_at: datetime = utc_field(default_now=True)

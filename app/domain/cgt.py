@@ -4,7 +4,8 @@ Rules taken from the spec:
 
 - each sold asset's gain is ``pending / value * (value - cost)``, reduced by the discount
   percent when the gain is positive (losses are never discounted);
-- the net is the total times ``(1 - hin percent)``;
+- the net is the total times ``(1 - hin percent)``; between 0 and 100 the text gives the gain
+  before and "net of HIN" (the HIN percent comes from the firm's template, app.domain.firm_documents);
 - the text is specific to account type 4 (superannuation) and type 7 (personal marginal rate),
   and at a hin percent of 100 it says pensions are exempt (for any account type; a net loss is
   then stated as a loss);
@@ -200,6 +201,10 @@ def cgt_estimate_text(
         return f"{head} {basis}"
 
     head = f"The recommended trades are estimated to realise a net capital gain of {format_aud(net)}."
+    if ZERO < hin < HUNDRED:
+        # the template's HIN percent (002 s7): the gross gain, then the net of HIN
+        head = (f"The recommended trades are estimated to realise a capital gain of {format_aud(total)}, "
+                f"which is a net capital gain of {format_aud(net)} net of HIN ({hin.normalize():f}%).")
     if account_type == ACCOUNT_TYPE_SUPER:
         middle = (
             "As a superannuation fund, the fund pays tax on this gain at the concessional rate "

@@ -1,8 +1,13 @@
-"""The record of advice as a PDF (xhtml2pdf, A4 portrait): the practice and the clients, the
-overview of the recommended portfolio (each asset's current and target units, value and share,
-with the reasons behind it), the class allocation, the commentaries, the fee, the CGT estimate and
-the authority with its status. Built from app.services.records_of_advice.record, so the PDF and
-the screen show the same figures."""
+"""The record of advice as a PDF (xhtml2pdf, A4 portrait), as a licensee signs it off: the firm's
+letterhead (logo, name, ABN, authorised representative number, licensee and AFSL, adviser), the
+clients and the date, the overview, the recommended portfolio with each line's trade in words
+("Buy 199", "Sell 642", "Hold") and the model's recommendation as its reason (cash line included),
+the class allocation, the commentaries, the fee, the CGT estimate with the template's comments on
+the assets sold, the authority with the adviser's signature, the firm's disclaimer, and a footer
+with the firm's text and the page numbers.
+
+The firm's layout (app.domain.firm_documents: default, compact, detailed) and colour shape it.
+Built from app.services.records_of_advice.record, so the PDF and the screen show the same figures."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -10,19 +15,31 @@ from decimal import Decimal
 from html import escape
 from typing import Any
 
-from app.exports.pdf import BASE_CSS, page_css, render
+from app.domain.firm_documents import COMPACT, DEFAULT_COLOUR, DETAILED, Letterhead
+from app.exports.pdf import BASE_CSS, LETTERHEAD_CSS, image_html, letterhead_html, page_css, render
 
 from app.exports.holdings_pdf import money, percent, units
 from app.exports.file_names import safe_name
 from app.domain.timezones import local_moment_text
 
-CSS = page_css(landscape=False, vertical="1.6cm", horizontal="1.4cm") + BASE_CSS + """
-td { padding: 2.5pt 4pt; border-bottom: 0.3pt solid #e0e1e6; vertical-align: top; }
+TITLE = "Record of Advice"
+CSS = page_css(landscape=False, vertical="1.4cm", horizontal="1.3cm", bottom="1.6cm") + BASE_CSS + LETTERHEAD_CSS + """
+td { padding: 2.5pt 3pt; border-bottom: 0.3pt solid #e0e1e6; vertical-align: top; }
+th { padding: 3pt 3pt; }
 .meta td { border: none; padding: 1pt 4pt 1pt 0; }
-.label { color: #60646c; width: 90pt; }
+.label { color: #60646c; }
 .muted { color: #60646c; font-size: 7.5pt; }
+.why td { border-bottom: 0.3pt solid #e0e1e6; padding-top: 0; color: #60646c; font-size: 7.5pt; }
+.line td { border-bottom: none; }
+.cash td { background-color: #f3f4f8; }
+.buy { color: #18794e; font-weight: bold; }
+.sell { color: #ce2c31; font-weight: bold; }
+.hold { color: #60646c; font-weight: bold; }
 .box { border: 0.5pt solid #b9bbc6; padding: 6pt; }
+.disclaimer { color: #60646c; font-size: 7pt; margin-top: 10pt; }
 """
+COMPACT_CSS = "body { font-size: 7.5pt; } h1 { font-size: 13pt; } h2 { font-size: 9.5pt; margin: 8pt 0 3pt 0; }"
+SIDE_CLASS = {"BUY": "buy", "SELL": "sell", "HOLD": "hold"}
 
 
 def _d(value: Any) -> Decimal | None:
@@ -41,60 +58,140 @@ def _when(value: str | None, offset: int) -> str:
     return local_moment_text(datetime.fromisoformat(value), offset)
 
 
-def html(rec: dict[str, Any], offset: int) -> str:
-    result = rec.get("result") or {}
-    owners = ", ".join(_name(o) for o in rec["owners"]) or "None"
-    meta = [
-        ("Practice", rec["practice"]["name"] or ""), ("Portfolio", rec["investment"]["name"]),
-        ("Model", (rec.get("model") or {}).get("name") or ""), ("Clients", owners),
-        ("Adviser", _name(rec.get("adviser"))), ("Version", str(rec["version"])),
-        ("Status", rec["status_label"]), ("Date", _when(rec.get("date"), offset)),
-    ]
-    meta_html = "".join(f'<tr><td class="label">{escape(k)}</td><td>{escape(v)}</td></tr>' for k, v in meta)
+def _day(value: str | None, offset: int) -> str:
+    return _when(value, offset)[:10]
+
+
+def letterhead_of(rec: dict[str, Any]) -> Letterhead:
+    """The record's letterhead (its JSON back into the value the shared letterhead reads)."""
+    data = dict(rec.get("letterhead") or {})
+    data.pop("licensee_line", None)
+    data.pop("representative_line", None)
+    if not data:  # a record without one (older callers): the practice it names
+        practice = rec.get("practice") or {}
+        return Letterhead(firm_name=practice.get("name") or "", abn=practice.get("abn"),
+                          licensee_name=practice.get("licensee_name"), licensee_afsl=practice.get("licensee_afsl"),
+                          adviser_name=_name(rec.get("adviser")) or None)
+    return Letterhead(**data)
+
+
+def _lines_html(rec: dict[str, Any], layout: str) -> str:
+    detailed = layout == DETAILED
+    head = ('<tr><th width="30%">Asset</th><th width="12%">Trade</th>'
+            + ('<th class="num" width="9%">Price</th>' if detailed else "")
+            + '<th class="num" width="10%">Units now</th><th class="num" width="10%">Target units</th>'
+            + ('<th class="num" width="11%">Value now</th>' if detailed else "")
+            + '<th class="num" width="13%">Target value</th><th class="num" width="8%">Target %</th></tr>')
+    columns = 8 if detailed else 6
     rows = []
-    for a in result.get("assets", []):
-        reasons = "; ".join(r["text"] for r in a.get("reasons", []))
+    for line in rec.get("lines") or []:
+        side = SIDE_CLASS.get(line["side"], "hold")
+        name = f'<br/><span class="muted">{escape(line["name"])}</span>' if line.get("name") else ""
+        css = "cash line" if line["kind"] == "cash" else "line"
         rows.append(
-            f"<tr><td>{escape(a['code'])}</td><td>{escape(a['action'])}</td>"
-            f'<td class="num">{units(_d(a["current_units"]))}</td><td class="num">{units(_d(a["target_units"]))}</td>'
-            f'<td class="num">{money(_d(a["current_value"]))}</td><td class="num">{money(_d(a["target_value"]))}</td>'
-            f'<td class="num">{percent(_d(a["target_percent"]))}</td><td class="muted">{escape(reasons)}</td></tr>')
-    assets_html = "".join(rows) or '<tr><td colspan="8" class="muted">No listed assets</td></tr>'
-    classes = "".join(
-        f'<tr><td>{escape(c["title"])}</td><td class="num">{percent(_d(c["target_percent"]))}</td>'
+            f'<tr class="{css}"><td><b>{escape(line["code"])}</b>{name}</td>'
+            f'<td><span class="{side}">{escape(line["trade"])}</span></td>'
+            + (f'<td class="num">{money(_d(line["price"]))}</td>' if detailed else "")
+            + f'<td class="num">{units(_d(line["current_units"]))}</td>'
+            f'<td class="num">{units(_d(line["target_units"]))}</td>'
+            + (f'<td class="num">{money(_d(line["current_value"]))}</td>' if detailed else "")
+            + f'<td class="num">{money(_d(line["target_value"]))}</td>'
+            f'<td class="num">{percent(_d(line["target_percent"])) if line.get("target_percent") else ""}</td></tr>')
+        why = escape(line.get("reason") or "")
+        if detailed and line.get("detail"):
+            why += f'<br/>Calculation: {escape(line["detail"])}'
+        if why:
+            rows.append(f'<tr class="why {"cash" if line["kind"] == "cash" else ""}"><td colspan="{columns}">{why}</td></tr>')
+    if not rows:
+        rows.append(f'<tr><td colspan="{columns}" class="muted">No recommended portfolio: the calculation has no result.</td></tr>')
+    return f'<table width="100%" repeat="1">{head}{"".join(rows)}</table>'
+
+
+def _classes_html(result: dict[str, Any]) -> str:
+    rows = "".join(
+        f'<tr><td>{escape(c["title"] or "")}</td><td class="num">{percent(_d(c["target_percent"])) if c.get("target_percent") is not None else ""}</td>'
         f'<td class="num">{percent(_d(c["current_percent"]))}</td><td class="num">{percent(_d(c["result_percent"]))}</td>'
         f'<td class="num">{money(_d(c["result_value"]))}</td></tr>' for c in result.get("classes", []))
-    comments = "".join(f"<h2>{'Market' if c['type'] == 'market' else 'Recommendation'} commentary</h2>"
-                       f"<p>{escape(c['description'])}</p>" for c in rec.get("commentaries", []) if c["description"])
-    fee = rec.get("managmentFee") or {}
-    fee_text = (f"{fee['percent']}% of the portfolio a year" + (f", {money(_d(fee['amount']))} on its current value"
-                                                                 if fee.get("amount") else "")) if fee.get("percent") else "No adviser fee is set."
-    decided = ""
+    return ('<h2>Class allocation</h2><table width="100%" repeat="1"><tr><th width="40%">Class</th>'
+            '<th class="num" width="15%">Model</th><th class="num" width="15%">Now</th>'
+            f'<th class="num" width="15%">Recommended</th><th class="num" width="15%">Value</th></tr>{rows}</table>')
+
+
+def _groups_html(result: dict[str, Any]) -> str:
+    groups = [g for g in result.get("industry_groups", []) if _d(g.get("result_percent")) or _d(g.get("current_percent"))]
+    if not groups:
+        return ""
+    rows = "".join(
+        f'<tr><td>{escape(g["title"] or "")}</td><td class="num">{percent(_d(g["max"])) if g.get("max") is not None else "No cap"}</td>'
+        f'<td class="num">{percent(_d(g["current_percent"]))}</td><td class="num">{percent(_d(g["result_percent"]))}</td></tr>'
+        for g in groups)
+    return ('<h2>Industry groups</h2><table width="100%" repeat="1"><tr><th width="52%">Industry group</th>'
+            '<th class="num" width="16%">Cap</th><th class="num" width="16%">Now</th>'
+            f'<th class="num" width="16%">Recommended</th></tr>{rows}</table>')
+
+
+def _authority_html(rec: dict[str, Any], head: Letterhead, offset: int) -> str:
     if rec.get("approved_at"):
         decided = f"Approved by {escape(_name(rec.get('approver')))} on {_when(rec['approved_at'], offset)}."
     elif rec.get("declined_at"):
         decided = f"Declined by {escape(_name(rec.get('decliner')))} on {_when(rec['declined_at'], offset)}."
     else:
         decided = "Awaiting the client's authority."
+    signature = image_html(head.adviser_signature_path, 140, 40, "Adviser's signature")
+    adviser = ""
+    if head.adviser_name:
+        adviser = (f'<table class="meta" width="100%"><tr><td width="50%"><span class="label">Adviser</span><br/>'
+                   f'{escape(head.adviser_name)}<br/><span class="muted">{escape(head.representative_line)}</span></td>'
+                   f'<td width="50%"><span class="label">Adviser\'s signature</span><br/>{signature or "&nbsp;"}</td>'
+                   f'</tr></table>')
+    return f'<h2>Authority to proceed</h2><div class="box">{decided}</div>{adviser}'
+
+
+def html(rec: dict[str, Any], offset: int) -> str:
+    result = rec.get("result") or {}
+    branding = rec.get("branding") or {}
+    layout = branding.get("layout") or "default"
+    colour = branding.get("colour") or DEFAULT_COLOUR
+    head = letterhead_of(rec)
+    owners = ", ".join(_name(o) for o in rec["owners"]) or "None"
+    meta = [
+        ("Prepared for", owners), ("Portfolio", rec["investment"]["name"]),
+        ("Model", (rec.get("model") or {}).get("name") or ""), ("Date", _day(rec.get("date"), offset)),
+        ("Version", str(rec["version"])), ("Status", rec["status_label"]),
+    ]
+    meta_html = "".join(
+        f'<tr><td class="label" width="18%">{escape(k)}</td><td width="32%">{escape(v)}</td>'
+        f'<td class="label" width="18%">{escape(k2)}</td><td width="32%">{escape(v2)}</td></tr>'
+        for (k, v), (k2, v2) in zip(meta[::2], meta[1::2]))
+    comments = "".join(f"<h2>{'Market' if c['type'] == 'market' else 'Recommendation'} commentary</h2>"
+                       f"<p>{escape(c['description'])}</p>" for c in rec.get("commentaries", []) if c["description"])
+    fee = rec.get("managmentFee") or {}
+    fee_text = (f"{fee['percent']}% of the portfolio a year" + (f", {money(_d(fee['amount']))} on its current value"
+                                                                 if fee.get("amount") else "")) if fee.get("percent") else "No adviser fee is set."
+    notes = "".join(f'<tr><td width="15%"><b>{escape(n["code"])}</b></td><td>{escape(n["comment"])}</td></tr>'
+                    for n in rec.get("cgt_notes") or [])
+    notes_html = f'<table class="meta" width="100%">{notes}</table>' if notes else ""
+    footer = " &middot; ".join(x for x in (escape(branding.get("footer") or ""), escape(head.firm_name),
+                                           f"{escape(rec['investment']['name'])} &middot; {TITLE} version {rec['version']}") if x)
+    disclaimer = branding.get("disclaimer") or ""
     return (
-        f'<html><head><meta charset="utf-8"><style>{CSS}</style></head><body>'
-        f"<h1>Record of Advice</h1><table class=\"meta\">{meta_html}</table>"
-        f"<h2>Overview</h2><table class=\"meta\"><tr><td class=\"label\">Portfolio value</td>"
+        f'<html><head><meta charset="utf-8"><style>{CSS}{COMPACT_CSS if layout == COMPACT else ""}'
+        f'th {{ background-color: {escape(colour)}; color: #ffffff; }}</style></head><body>'
+        f"{letterhead_html(head, colour, TITLE)}"
+        f'<table class="meta" width="100%">{meta_html}</table>'
+        f'<h2>Overview</h2><table class="meta" width="100%"><tr><td class="label">Portfolio value</td>'
         f"<td>{money(_d(result.get('value')))}</td><td class=\"label\">Cash after trades</td>"
         f"<td>{money(_d(result.get('cash_after')))}</td><td class=\"label\">Brokerage</td>"
         f"<td>{money(_d(result.get('brokerage')))}</td></tr></table>"
-        "<h2>Recommended portfolio</h2><table repeat=\"1\"><tr><th width=\"8%\">Code</th><th width=\"8%\">Action</th>"
-        "<th class=\"num\" width=\"9%\">Units now</th><th class=\"num\" width=\"9%\">Target units</th>"
-        "<th class=\"num\" width=\"11%\">Value now</th><th class=\"num\" width=\"11%\">Target value</th>"
-        f"<th class=\"num\" width=\"8%\">Target %</th><th>Why</th></tr>{assets_html}</table>"
-        "<h2>Class allocation</h2><table><tr><th>Class</th><th class=\"num\">Model</th><th class=\"num\">Now</th>"
-        f"<th class=\"num\">Recommended</th><th class=\"num\">Value</th></tr>{classes}</table>"
-        f"{comments}"
+        f"<h2>Recommended portfolio</h2>{_lines_html(rec, layout)}"
+        + ("" if layout == COMPACT else _classes_html(result))
+        + (_groups_html(result) if layout == DETAILED else "")
+        + f"{comments}"
         f"<h2>Fees</h2><p>{fee_text}</p>"
-        f"<h2>Capital gains tax estimate</h2><p>{escape(rec['cgt_estimate'])}</p>"
-        f"<h2>Authority to proceed</h2><div class=\"box\">{decided}</div>"
-        f"<div id=\"footer\">{escape(rec['investment']['name'])} &middot; Record of advice version {rec['version']} "
-        f"&middot; page <pdf:pagenumber> of <pdf:pagecount></div></body></html>"
+        f"<h2>Capital gains tax estimate</h2><p>{escape(rec['cgt_estimate'])}</p>{notes_html}"
+        f"{_authority_html(rec, head, offset)}"
+        + (f'<div class="disclaimer">{escape(disclaimer).replace(chr(10), "<br/>")}</div>' if disclaimer else "")
+        + f'<div id="footer">{footer} &middot; page <pdf:pagenumber> of <pdf:pagecount></div></body></html>'
     )
 
 

@@ -7,17 +7,20 @@ from sqlalchemy import case, func
 from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
-from app.db.tables import Firm, User
+from app.db.tables import Asset, Firm, User
 from app.db.types import utcnow
-from app.domain.errors import INVALID_FORM, Conflict, ValidationError
+from app.domain.errors import INVALID_FORM, Conflict, NotFound, ValidationError
 from app.domain.firms import clean_firm
+from app.domain.firm_documents import (
+    COMMENT_UNKNOWN, DocumentSettings, FirmBranding, Letterhead, branding_of, comments_json, document_errors, template_of,
+)
 from app.domain.permissions import (
     Actor, can_create_firm, can_delete_firm, can_edit_firm, can_list_firms, require,
 )
 from app.domain.money import number_json
 from app.domain.roles import Role, UserStatus
 from app.services import audit, files, listing
-from app.services.tenancy import load_firm, people_of_firm, readable_firms
+from app.services.tenancy import FIRM_NOT_FOUND, load_firm, people_of_firm, readable_firms
 
 FIRM_CHANGED = "This firm was changed by someone else. Reload it and apply your changes again."
 CREATED, UPDATED, DELETED = "Firm is created", "Firm is updated", "Firm is deleted"
@@ -192,3 +195,103 @@ def upload_logo(*, actor: Actor, firm_id: Any, content_type: str | None, data: b
         result = public_firm(firm, _counts(s, [firm.id]).get(firm.id))
     files.remove(old)
     return result
+
+
+# ---- the client documents: record of advice layout, branding and template ------------------------------
+DOCUMENTS_UPDATED = "Record of advice settings are updated"
+
+
+def settings_of(firm: Firm) -> DocumentSettings:
+    """The firm's record of advice settings as stored (defaults where nothing is set)."""
+    return DocumentSettings(
+        branding=branding_of(firm.rofa_layout, firm.rofa_colour, firm.rofa_disclaimer, firm.rofa_footer),
+        template=template_of(firm.cgt_hin_percent, firm.cgt_discount_percent, firm.cgt_asset_comments),
+    )
+
+
+def documents(*, actor: Actor, firm_id: Any) -> DocumentSettings:
+    """The firm's record of advice settings, for whoever may see the firm."""
+    with session_scope() as s:
+        return settings_of(load_firm(s, actor, firm_id))
+
+
+def _unknown_codes(s: Session, settings: DocumentSettings) -> list[str]:
+    codes = [c.code for c in settings.template.asset_comments]
+    if not codes:
+        return []
+    known = set(s.exec(select(Asset.code).where(col(Asset.code).in_(codes))).all())
+    return [c for c in codes if c not in known]
+
+
+def update_documents(*, actor: Actor, firm_id: Any, settings: DocumentSettings) -> DocumentSettings:
+    """Store the firm's record of advice layout, branding and template (administrators of the firm
+    and superusers). Refused with the field's text: a layout, colour or percent out of range (the
+    settings are checked again here, whoever built them) and comments on unknown asset codes."""
+    errors = document_errors(settings)
+    with session_scope() as s:
+        firm = load_firm(s, actor, firm_id)
+        require(can_edit_firm(actor, firm.id))
+        unknown = _unknown_codes(s, settings)
+        if unknown:
+            errors.check("assetComments", COMMENT_UNKNOWN.format(codes=", ".join(unknown)))
+        if not errors.ok:
+            raise ValidationError(INVALID_FORM, errors)
+        before = audit.snapshot(firm)
+        b, t = settings.branding, settings.template
+        firm.rofa_layout, firm.rofa_colour = b.layout, b.colour
+        firm.rofa_disclaimer, firm.rofa_footer = b.disclaimer or None, b.footer or None
+        firm.cgt_hin_percent, firm.cgt_discount_percent = t.hin_percent, t.discount_percent
+        firm.cgt_asset_comments = comments_json(t.asset_comments)
+        firm.updated_at = utcnow()
+        firm.version += 1
+        s.add(firm)
+        s.flush()
+        s.refresh(firm)
+        audit.changed(s, actor, "firm.updated", "firm", firm, before)
+        return settings_of(firm)
+
+
+def _path(key: str | None) -> str | None:
+    if not key:
+        return None
+    try:
+        return str(files.path_of(key))
+    except NotFound:  # a key whose file is gone: the document goes without the picture
+        return None
+
+
+def letterhead_for(s: Session, firm_id: int | None, adviser_id: int | None = None) -> Letterhead:
+    """The letterhead of the firm's documents (inside the caller's session, no permission check:
+    the caller has read the document it heads): the firm, its licensee and the adviser."""
+    firm = s.get(Firm, firm_id) if firm_id else None
+    adviser = s.get(User, adviser_id) if adviser_id else None
+    adviser_fields = dict(adviser_name=f"{adviser.first_name} {adviser.last_name}",
+                          adviser_signature_path=_path(adviser.signature),
+                          adviser_signature_url=files.url_of(adviser.signature)) if adviser else {}
+    if firm is None:
+        return Letterhead(firm_name="", **adviser_fields)
+    return Letterhead(
+        firm_name=firm.name, abn=firm.abn, car=firm.car, phone=firm.phone, email=firm.email, website=firm.website,
+        logo_path=_path(firm.logo), logo_url=files.url_of(firm.logo), licensee_name=firm.licensee_name,
+        licensee_afsl=firm.licensee_afsl, **adviser_fields,
+    )
+
+
+def branding_for(s: Session, firm_id: int) -> FirmBranding:
+    """What a message from the firm shows (inside the caller's session, no permission check: for
+    the e-mails the product sends on the firm's behalf)."""
+    firm = s.get(Firm, firm_id)
+    if firm is None:
+        raise NotFound(FIRM_NOT_FOUND)
+    b = settings_of(firm).branding
+    head = letterhead_for(s, firm.id)
+    return FirmBranding(firm_id=firm.id, firm_name=firm.name, logo_url=head.logo_url, logo_path=head.logo_path,
+                        colour=b.colour, licensee_line=head.licensee_line, footer=b.footer,
+                        disclaimer=b.disclaimer, layout=b.layout)
+
+
+def firm_branding(*, actor: Actor, firm_id: Any) -> FirmBranding:
+    """The firm's branding (name, logo, colour, licensee line, footer, disclaimer, layout) for
+    whoever may see the firm."""
+    with session_scope() as s:
+        return branding_for(s, load_firm(s, actor, firm_id).id)

@@ -5,6 +5,7 @@ app.services.target_portfolios.decide."""
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from decimal import Decimal
 from typing import Any
@@ -18,16 +19,19 @@ from app.domain import advice, cgt
 from app.domain import portfolios as portfolio_rules
 from app.db.types import utcnow
 from app.domain.advice.target_portfolios import Client, ManagementFee, Practice, RecordOfAdvice
+from app.domain.advice_words import AdviceLine, advice_lines
 from app.domain.engine.results import Target
+from app.domain.firm_documents import AssetComment, Branding, DocumentSettings, Letterhead, RofaTemplate
 from app.domain.money import to_cents
 from app.domain.permissions import Actor
 from app.domain.timezones import days_between, iso_json
 from app.domain.users import Person
-from app.services import mail, postings
+from app.services import firms, mail, postings
 from app.services.advice_queries import (
     last_validated_tp_id, load_tp, portfolio_facts, portfolio_owners, receivers, tp_json, tp_view,
 )
 from app.services.tenancy import load_portfolio, readable_portfolios
+from app.exports.file_names import safe_name
 from app.settings import settings as app_settings
 
 ZERO = Decimal(0)
@@ -81,8 +85,9 @@ def _sold_assets(s: Session, p: Portfolio, result: Target) -> list[cgt.SoldAsset
     return out
 
 
-def read(*, actor: Actor, tp_id: Any) -> RecordOfAdvice:
-    """The record of advice of a target portfolio (the approval screen)."""
+def read(*, actor: Actor, tp_id: Any, template: RofaTemplate | None = None) -> RecordOfAdvice:
+    """The record of advice of a target portfolio (the approval screen); its CGT estimate follows
+    the firm's template (or `template`, a preview's)."""
     with session_scope() as s:
         p, tp = load_tp(s, actor, tp_id)
         view = tp_view(s, actor, p, tp)
@@ -92,7 +97,10 @@ def read(*, actor: Actor, tp_id: Any) -> RecordOfAdvice:
         last_validated = last_validated_tp_id(s, p.id)
         result = view.result
         sold = _sold_assets(s, p, result) if result else []
-        cgt_text = cgt.cgt_estimate_text(sold, discount_percent=cgt.discount_percent_for(p.type), hin_percent=ZERO,
+        if template is None:
+            template = firms.settings_of(firm).template if firm else RofaTemplate()
+        cgt_text = cgt.cgt_estimate_text(sold, discount_percent=template.discount_for(p.type),
+                                         hin_percent=template.hin_for(p.type),
                                          account_type=cgt.account_type_for(p.type), portfolio_type=p.type,
                                          owner_count=len(owners))
         fee = portfolio_rules.management_fee(result.value if result else ZERO, p.fee_percent, p.fee_limit_min,
@@ -114,14 +122,69 @@ def read(*, actor: Actor, tp_id: Any) -> RecordOfAdvice:
         )
 
 
+@dataclass(frozen=True)
+class RecordDocument:
+    """A record of advice as the client receives it: the record, the letterhead (firm, licensee,
+    adviser), the firm's branding and template, the recommended portfolio in words (cash line
+    included) and the template's comments on the assets the trades sell."""
+
+    record: RecordOfAdvice
+    letterhead: Letterhead
+    branding: Branding
+    template: RofaTemplate
+    lines: tuple[AdviceLine, ...]
+    cgt_notes: tuple[AssetComment, ...]
+
+
+def document(*, actor: Actor, tp_id: Any, settings: DocumentSettings | None = None) -> RecordDocument:
+    """The record of advice of a target portfolio with what its documents carry; `settings`
+    replace the firm's stored branding and template (the firm form's preview of unsaved settings)."""
+    r = read(actor=actor, tp_id=tp_id, template=settings.template if settings else None)
+    with session_scope() as s:
+        p = s.get(Portfolio, r.tp.investment.id)
+        firm = s.get(Firm, p.firm_id) if p else None
+        stored = firms.settings_of(firm) if firm else DocumentSettings(Branding(), RofaTemplate())
+        head = firms.letterhead_for(s, p.firm_id if p else None, p.adviser_id if p else None)
+    used = settings or stored
+    result = r.tp.result
+    lines = advice_lines(result, dict(r.tp.names.assets)) if result else ()
+    sold = {line.code for line in lines if line.side == "SELL"}
+    notes = tuple(c for c in used.template.asset_comments if c.code in sold)
+    return RecordDocument(record=r, letterhead=head, branding=used.branding, template=used.template, lines=lines,
+                          cgt_notes=notes)
+
+
 def _text(value: Decimal | None) -> str | None:
     return str(value) if value is not None else None
 
 
-def record(*, actor: Actor, tp_id: Any) -> dict[str, Any]:
-    """The record of advice of a target portfolio as the API and its PDF show it."""
-    r = read(actor=actor, tp_id=tp_id)
+def _money_text(value: Decimal | None) -> str | None:
+    return format(value, "f") if value is not None else None
+
+
+def document_json(d: RecordDocument) -> dict[str, Any]:
+    """What a record of advice's documents add to its API shape: letterhead, branding, template,
+    the lines in words and the CGT notes (amounts as text)."""
     return {
+        "letterhead": {**dataclasses.asdict(d.letterhead), "licensee_line": d.letterhead.licensee_line,
+                       "representative_line": d.letterhead.representative_line},
+        "branding": dataclasses.asdict(d.branding),
+        "template": {"hin_percent": _money_text(d.template.hin_percent),
+                     "discount_percent": _money_text(d.template.discount_percent),
+                     "asset_comments": [dataclasses.asdict(c) for c in d.template.asset_comments]},
+        "lines": [{**dataclasses.asdict(line), **{k: _money_text(getattr(line, k)) for k in (
+            "price", "current_units", "target_units", "current_value", "target_value", "target_percent")}}
+                  for line in d.lines],
+        "cgt_notes": [dataclasses.asdict(c) for c in d.cgt_notes],
+    }
+
+
+def record(*, actor: Actor, tp_id: Any, settings: DocumentSettings | None = None) -> dict[str, Any]:
+    """The record of advice of a target portfolio as the API and its PDF show it."""
+    d = document(actor=actor, tp_id=tp_id, settings=settings)
+    r = d.record
+    return {
+        **document_json(d),
         **tp_json(r.tp),
         "date": iso_json(r.date),
         "practice": dataclasses.asdict(r.practice),
@@ -238,3 +301,63 @@ def pending_record(*, actor: Actor, investment_id: Any) -> dict[str, Any] | None
         if tp is None or tp.status != TPStatus.VALIDATED.value:
             return None
         return {"tp_id": tp.id, "investment_id": p.id, "version": tp.version, "sent_at": tp.validated_at.isoformat()}
+
+
+# ---- the firm form's preview ------------------------------------------------------------------------
+def _sample_record(firm_name: str, head: Letterhead, settings: DocumentSettings) -> dict[str, Any]:
+    """A record of advice of made-up figures, for a firm without any yet (the preview says so)."""
+    from app.domain.advice_words import action_words
+    from app.domain.money import format_aud
+
+    rows = [("VAS", "Vanguard Australian Shares ETF", "Buy 120", "BUY", "ACC", "12000.00", "22.0"),
+            ("BHP", "BHP Group", "Sell 150", "SELL", "TAP", "9000.00", "16.5"),
+            ("VAF", "Vanguard Australian Fixed Interest", "Hold", "HOLD", "FFL/HOLD", "9200.00", "16.9")]
+    lines = [{"kind": "asset", "code": code, "name": name, "trade": trade, "side": side,
+              "reason": f"Recommendation: {action_words(action)}.", "detail": "sample figures", "price": None,
+              "current_units": None, "target_units": None, "current_value": value, "target_value": value,
+              "target_percent": share} for code, name, trade, side, action, value, share in rows]
+    lines.append({"kind": "cash", "code": "Cash", "name": "Cash account", "trade": f"Use {format_aud(Decimal(3000))}",
+                  "side": "HOLD", "reason": "Cash after the trades: the sells come in, the buys and the brokerage go out.",
+                  "detail": "", "price": None, "current_units": None, "target_units": None, "current_value": "27300.00",
+                  "target_value": "24300.00", "target_percent": "44.6"})
+    sample = DocumentSettings(settings.branding, settings.template)
+    return {
+        "version": 1, "status_label": "Approval Required", "date": iso_json(utcnow()),
+        "investment": {"name": "Sample Family Trust"}, "model": {"name": "Sample Balanced"},
+        "owners": [{"first_name": "Sample", "last_name": "Client"}], "result": {"value": "54500.00",
+                                                                                 "cash_after": "24300.00",
+                                                                                 "brokerage": "39.90"},
+        "commentaries": [], "managmentFee": {}, "practice": {"name": firm_name},
+        "cgt_estimate": cgt.cgt_estimate_text(
+            [cgt.SoldAsset(code="BHP", pending=Decimal(9000), value=Decimal(27000), cost=Decimal(21000))],
+            discount_percent=sample.template.discount_for("TRUST"), hin_percent=sample.template.hin_for("TRUST"),
+            account_type=cgt.account_type_for("TRUST"), portfolio_type="TRUST", owner_count=1),
+        "letterhead": dataclasses.asdict(head), "branding": dataclasses.asdict(sample.branding),
+        "lines": lines, "cgt_notes": [dataclasses.asdict(c) for c in sample.template.asset_comments
+                                      if c.code == "BHP"],
+    }
+
+
+def preview_pdf(*, actor: Actor, firm_id: Any, settings: DocumentSettings | None = None) -> tuple[str, bytes]:
+    """The firm form's preview: (file name, PDF bytes) of the firm's newest record of advice with
+    `settings` (unsaved; the stored ones when None), or of a sample when the firm has none yet.
+    Those who may edit the firm only."""
+    from app.domain.permissions import can_edit_firm, require
+    from app.exports import rofa_pdf
+    from app.services.tenancy import load_firm
+
+    with session_scope() as s:
+        firm = load_firm(s, actor, firm_id)
+        require(can_edit_firm(actor, firm.id))
+        used = settings or firms.settings_of(firm)
+        newest = s.exec(select(TargetPortfolio.id).join(Portfolio, Portfolio.id == TargetPortfolio.investment_id)
+                        .where(Portfolio.firm_id == firm.id, TargetPortfolio.validated_at.is_not(None),
+                               readable_portfolios(actor))
+                        .order_by(col(TargetPortfolio.validated_at).desc(), col(TargetPortfolio.id).desc())).first()
+        head = firms.letterhead_for(s, firm.id)
+        firm_name = firm.name
+    if newest is not None:
+        name, data = rofa_pdf.build(record(actor=actor, tp_id=newest, settings=used), 0)
+        return f"Preview - {name}", data
+    return f"Preview - {safe_name(firm_name)} - Sample Record of Advice.pdf", \
+        rofa_pdf.render(rofa_pdf.html(_sample_record(firm_name, head, used), 0))
