@@ -1,5 +1,11 @@
 """The frame every signed-in screen shares: sidebar menu by role, top bar with breadcrumbs and the
-user menu, then page title, toolbar and content."""
+user menu, then page title, toolbar and content.
+
+Accessible (WCAG 2.2 AA) for every screen at once: a skip link first, then the landmarks (the top
+bar is the banner, the menu and the breadcrumbs are navigation, the content is main), the page
+title as the screen's one h1 (section titles are h2, widgets.section), aria-current on the menu's
+entry of the screen, and assets/a11y.js for the focus: after navigation it goes to the new
+screen's heading, and the dialogs take it, keep it, close on Escape and give it back."""
 from __future__ import annotations
 
 from typing import Iterable
@@ -11,14 +17,28 @@ from app.ui.components.widgets import cancel_button, file_src
 from app.ui.states.base import AppState
 
 SIDEBAR_WIDTH = "232px"
+MAIN_ID = "main"  # the skip link's target
+A11Y_SCRIPT = "/a11y.js"  # assets/a11y.js
+
+
+def a11y_script() -> rx.Component:
+    """The shared focus and keyboard behaviour (assets/a11y.js); it runs once however often it is put."""
+    return rx.script(src=A11Y_SCRIPT)
+
+
+def skip_link() -> rx.Component:
+    """'Skip to main content': the first stop of Tab on every screen, out of sight until reached."""
+    return rx.el.a("Skip to main content", href=f"#{MAIN_ID}", class_name="wa-skip-link", id="skip-link")
 
 
 def _nav_item(label: str, icon: str, route: str, active_prefix: str) -> rx.Component:
     active = rx.State.router.url.path.startswith(active_prefix)
     return rx.link(
-        rx.hstack(rx.icon(icon, size=16), rx.text(label, size="2", weight="medium"), spacing="3", align="center"),
+        rx.hstack(rx.icon(icon, size=16, aria_hidden="true"), rx.text(label, size="2", weight="medium"),
+                  spacing="3", align="center"),
         on_click=AppState.navigate(routes.url(route)).prevent_default,  # no router navigation: it would re-run on_load
-        href="#",
+        href=routes.url(route),  # a real address: a new tab or a bookmark opens the screen
+        aria_current=rx.cond(active, "page", "false"),
         underline="none",
         color=rx.cond(active, rx.color("accent", 11), rx.color("gray", 11)),
         background=rx.cond(active, rx.color("accent", 3), "transparent"),
@@ -29,7 +49,7 @@ def _nav_item(label: str, icon: str, route: str, active_prefix: str) -> rx.Compo
 
 
 def _nav_group(label: str) -> rx.Component:
-    return rx.text(label.upper(), size="1", weight="bold", color=rx.color("gray", 9), padding="12px 12px 2px",
+    return rx.text(label.upper(), size="1", weight="bold", color=rx.color("gray", 11), padding="12px 12px 2px",
                    letter_spacing="0.04em")
 
 
@@ -81,6 +101,8 @@ def sidebar() -> rx.Component:
             spacing="1",
             padding="8px",
             width="100%",
+            role="navigation",
+            aria_label="Main menu",
         ),
         width=SIDEBAR_WIDTH,
         min_width=SIDEBAR_WIDTH,
@@ -98,7 +120,7 @@ def sidebar() -> rx.Component:
 def mobile_menu() -> rx.Component:
     return rx.box(
         rx.menu.root(
-            rx.menu.trigger(rx.icon_button(rx.icon("menu"), variant="ghost", aria_label="Menu")),
+            rx.menu.trigger(rx.icon_button(rx.icon("menu"), variant="ghost", aria_label="Menu", size="3")),
             rx.menu.content(
                 rx.cond(
                     AppState.is_client,
@@ -145,16 +167,20 @@ def breadcrumbs(crumbs: Iterable[tuple[str, str | None]]) -> rx.Component:
     parts: list[rx.Component] = []
     for i, crumb in enumerate(crumbs):
         if i:
-            parts.append(rx.icon("chevron-right", size=14, color=rx.color("gray", 8)))
+            parts.append(rx.icon("chevron-right", size=14, color=rx.color("gray", 8), aria_hidden="true",
+                                 flex_shrink="0"))
         if isinstance(crumb, rx.Component):
             parts.append(crumb)
             continue
         title, path = crumb
         if isinstance(path, rx.Var) or path:  # a Var path (e.g. a record's view URL) is always a link
-            parts.append(rx.link(title, href="#", on_click=AppState.navigate(path).prevent_default, size="2", color=rx.color("gray", 11)))
+            parts.append(rx.link(title, href=path, on_click=AppState.navigate(path).prevent_default, size="2",
+                                 color=rx.color("gray", 11), class_name="wa-crumb"))
         else:
-            parts.append(rx.text(title, size="2", weight="medium", color=rx.color("gray", 12)))
-    return rx.hstack(*parts, spacing="2", align="center", id="breadcrumbs", overflow="hidden", white_space="nowrap")
+            parts.append(rx.text(title, size="2", weight="medium", color=rx.color("gray", 12), class_name="wa-crumb",
+                                 aria_current="page"))
+    return rx.hstack(*parts, spacing="2", align="center", id="breadcrumbs", overflow="hidden", white_space="nowrap",
+                     min_width="0", role="navigation", aria_label="Breadcrumb")
 
 
 def user_menu() -> rx.Component:
@@ -197,13 +223,16 @@ def leave_dialog(on_save: rx.EventHandler | None = None) -> rx.Component:
             max_width="440px",
         ),
         open=AppState.leave_open,
+        on_open_change=lambda _open: AppState.cancel_leave,  # Escape is Cancel
     )
 
 
 def page(title, *content: rx.Component, crumbs: Iterable[tuple[str, str | None]] = (), actions: rx.Component | None = None,
          on_save_leave: rx.EventHandler | None = None) -> rx.Component:
-    """A signed-in screen: frame + title + toolbar + content."""
+    """A signed-in screen: skip link, frame (menu, top bar) + title (the screen's h1) + toolbar + content."""
     return rx.hstack(
+        skip_link(),
+        a11y_script(),
         sidebar(),
         rx.box(
             rx.hstack(
@@ -211,12 +240,13 @@ def page(title, *content: rx.Component, crumbs: Iterable[tuple[str, str | None]]
                 breadcrumbs(crumbs),
                 rx.spacer(),
                 user_menu(),
-                height="60px", align="center", padding_x="24px", border_bottom=f"1px solid {rx.color('gray', 5)}",
+                height="60px", align="center", padding_x=["12px", "24px"], border_bottom=f"1px solid {rx.color('gray', 5)}",
                 background=rx.color("gray", 1), position="sticky", top="0", z_index="10", width="100%",
+                role="banner", spacing=rx.breakpoints(initial="2", sm="3"),
             ),
             rx.vstack(
                 rx.hstack(
-                    rx.heading(title, size="6", weight="bold", id="page-title"),
+                    rx.heading(title, size="6", weight="bold", id="page-title", as_="h1", tab_index=-1),
                     rx.spacer(),
                     actions if actions is not None else rx.fragment(),
                     width="100%", align="center", wrap="wrap", spacing="3",
@@ -226,6 +256,9 @@ def page(title, *content: rx.Component, crumbs: Iterable[tuple[str, str | None]]
                 spacing="4",
                 width="100%",
                 max_width="1400px",
+                role="main",
+                id=MAIN_ID,
+                tab_index=-1,
             ),
             leave_dialog(on_save_leave),
             flex="1",
@@ -246,11 +279,14 @@ def card(*children: rx.Component, **props) -> rx.Component:
 def centered_card(*children: rx.Component) -> rx.Component:
     """Public pages (login, activation, reset): one card centred on a calm background."""
     return rx.center(
+        a11y_script(),
         rx.vstack(
-            rx.hstack(rx.icon("landmark", size=28, color=rx.color("accent", 9)), rx.heading("Wealth Advice", size="6"),
-                      align="center", spacing="2"),
-            rx.card(rx.vstack(*children, spacing="4", width="100%"), width="100%", size="4"),
-            rx.text("Advice, portfolios and trades for Australian advisory practices.", size="1", color=rx.color("gray", 10)),
+            rx.hstack(rx.icon("landmark", size=28, color=rx.color("accent", 9), aria_hidden="true"),
+                      rx.text("Wealth Advice", size="6", weight="bold"),
+                      align="center", spacing="2", role="banner"),
+            rx.card(rx.vstack(*children, spacing="4", width="100%"), width="100%", size="4", role="main"),
+            rx.text("Advice, portfolios and trades for Australian advisory practices.", size="1", color=rx.color("gray", 10),
+                    role="contentinfo"),
             align="center", spacing="5", width="100%", max_width="420px", padding="16px",
         ),
         min_height="100vh",

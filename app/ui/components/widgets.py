@@ -1,5 +1,12 @@
 """Shared widgets: form fields with their error text, sortable headers, pagination, load more,
-confirmation dialog, empty state, money / percent / date display."""
+confirmation dialog, empty state, money / percent / date display.
+
+Accessible (WCAG 2.2 AA) here, once for every screen: a field's label is tied to its control (a
+`<label for>`: Radix's Text drops `html_for`, so `label_for` writes the attribute itself), errors
+are announced (role=alert), a select is named (its field's label, or `aria_label`, or the filter
+names of FILTER_NAMES), a sortable header is a button with aria-sort, a list row that opens its
+record is reached with Tab and opens with Enter (or holds a link, `href`), a dialog closes on Escape
+(its state hears it) and the page size is a labelled select."""
 from __future__ import annotations
 
 from typing import Any
@@ -45,19 +52,50 @@ def file_src(path: Any) -> Var:
 
 
 # ---- forms ------------------------------------------------------------------------------------
+# The controls a label may name (the element that carries the component's id in the page).
+_LABELLED_TAGS = frozenset({"TextField.Root", "TextArea", "Select.Trigger", "Switch", "Checkbox", "RadioGroup.Root",
+                            "Slider", "input", "select", "textarea"})
+
+
+def control_id(control: Any) -> str | None:
+    """The id of the first labelable control in `control` (itself or a descendant), if it is plain text."""
+    pending = [control]
+    while pending:
+        node = pending.pop(0)
+        if not isinstance(node, rx.Component):
+            continue
+        ident = getattr(node, "id", None)
+        if isinstance(ident, str) and ident and getattr(node, "tag", None) in _LABELLED_TAGS:
+            return ident
+        pending.extend(getattr(node, "children", []) or [])
+    return None
+
+
+def label_for(*children: Any, control: str | None = None, **props: Any) -> rx.Component:
+    """A `<label>` (Radix text styling) for the control whose id is `control`. Use it rather than
+    `rx.text(as_="label", html_for=...)`: Radix's Text passes `html_for` on as a style, not as `for`."""
+    if control:
+        props["custom_attrs"] = {**props.get("custom_attrs", {}), "htmlFor": control}
+    props.setdefault("size", "2")
+    props.setdefault("weight", "medium")
+    return rx.text(*children, as_="label", **props)
+
+
 def field_error(error: Any, id_: Any = None, **props: Any) -> rx.Component:
-    """The specification's error text under a field; nothing while `error` is ''."""
+    """The specification's error text under a field, announced (role=alert); nothing while `error` is ''."""
     return rx.cond(error != "", rx.text(error, size="1", color=rx.color("red", 11), class_name="field-error", id=id_,
-                                        **props))
+                                        role="alert", **props))
 
 
 def field(label: str, control: rx.Component, error: Any = "", required: bool = False, hint: str = "") -> rx.Component:
-    """Label above, control, then the specification's error text (shown once the form was submitted)."""
+    """Label above (tied to the control: a screen reader reads it with the field), control, then the
+    specification's error text (shown once the form was submitted, and announced)."""
     return rx.vstack(
-        rx.text(label, rx.cond(required, rx.text.span(" *", color=rx.color("red", 10)), rx.fragment()),
-                size="2", weight="medium", as_="label"),
+        label_for(label, rx.cond(required, rx.text.span(" *", color=rx.color("red", 11), aria_hidden="true"),
+                                 rx.fragment()),
+                  control=control_id(control)),
         control,
-        rx.cond(error != "", rx.text(error, size="1", color=rx.color("red", 11), class_name="field-error"),
+        rx.cond(error != "", rx.text(error, size="1", color=rx.color("red", 11), class_name="field-error", role="alert"),
                 rx.text(hint, size="1", color=rx.color("gray", 10)) if hint else rx.fragment()),
         spacing="1",
         width="100%",
@@ -93,9 +131,37 @@ def email_props(props: dict[str, Any]) -> dict[str, Any]:
             "auto_capitalize": "none", "spell_check": False}
 
 
+# The toolbars' filter selects, by id: the name a screen reader reads for each (they have no label
+# on screen; the choice shown, e.g. "All advisers", is the value, not the name).
+FILTER_NAMES: dict[str, str] = {
+    "firm-filter": "Firm", "bulk-firm-filter": "Firm", "audit-firm-filter": "Firm", "model-filter": "Model",
+    "adviser-filter": "Adviser", "status-filter": "Status", "role-filter": "Role", "activity-filter": "Activity",
+    "broker-filter": "Broker", "audit-action-filter": "Action", "audit-object-filter": "Record",
+}
+
+
+def option_select(value: Any, options: Any, on_change: Any, id: str, placeholder: str = "", error: Any = "",
+                  disabled: Any = False, aria_label: str | None = None, **props: Any) -> rx.Component:
+    """A select over a list of Option(value, label) state items. Its name for screen readers is its
+    field's label (widgets.field ties them), else `aria_label`, else the filter's name (FILTER_NAMES)."""
+    name = aria_label if aria_label is not None else FILTER_NAMES.get(id)
+    named = {"custom_attrs": {"aria-label": name}} if name else {}
+    return rx.select.root(
+        rx.select.trigger(placeholder=placeholder, id=id, width="100%",
+                          color=rx.cond(error != "", rx.color("red", 11), "inherit"), **named),
+        rx.select.content(rx.foreach(options, lambda o: rx.select.item(o.label, value=o.value))),
+        value=value,
+        on_change=on_change,
+        disabled=disabled,
+        name=id,
+        **props,
+    )
+
+
 def search_input(placeholder: str, value: Any, on_change: Any, id_: str, icon_size: int = 14,
                  debounce_timeout: int = 300, **props: Any) -> rx.Component:
     """A toolbar's search field: the magnifier, then what is typed (sent after a short pause)."""
+    props.setdefault("aria_label", placeholder)  # the placeholder leaves once typing starts: the name stays
     return rx.input(rx.input.slot(rx.icon("search", size=icon_size)), placeholder=placeholder, value=value,
                     on_change=on_change, debounce_timeout=debounce_timeout, id=id_, **props)
 
@@ -115,9 +181,10 @@ def form_skeleton(sections: int = 3, height: str = "120px") -> rx.Component:
 
 
 def section(title: str, *children: rx.Component, description: str = "") -> rx.Component:
+    """A form's section card; its title is an h2 under the page's h1."""
     return rx.card(
         rx.vstack(
-            rx.vstack(rx.heading(title, size="3"),
+            rx.vstack(rx.heading(title, size="3", as_="h2"),
                       rx.text(description, size="1", color=rx.color("gray", 10)) if description else rx.fragment(),
                       spacing="1"),
             *children,
@@ -134,13 +201,26 @@ SPREADSHEET_ACCEPT = {"text/csv": [".csv"],
                       "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": [".xlsx"]}
 
 
+def named_upload(upload: rx.Component, name: Any) -> rx.Component:
+    """An rx.upload whose hidden file input is named `name` for screen readers (the zone's own text
+    is not tied to it)."""
+    pending = [upload]
+    while pending:
+        node = pending.pop(0)
+        if getattr(node, "tag", None) == "input":
+            node.custom_attrs = {**(node.custom_attrs or {}), "aria-label": name}
+            break
+        pending.extend(getattr(node, "children", []) or [])
+    return upload
+
+
 def file_drop_zone(upload_id: str, prompt: str, note: Any = None, file_name_id: str = "upload-file-name",
                    **props: Any) -> rx.Component:
     """A dashed zone taking one file (dropped or chosen): the chosen file's name, else `prompt`; then
     `note` (e.g. the columns expected). `props` go to rx.upload (accept, padding ...)."""
     chosen = rx.selected_files(upload_id)
     props.setdefault("padding", "0")
-    return rx.upload(
+    return named_upload(rx.upload(
         rx.vstack(
             rx.icon("file-spreadsheet", size=28, color=rx.color("gray", 9)),
             rx.cond(chosen.length() > 0,
@@ -153,7 +233,7 @@ def file_drop_zone(upload_id: str, prompt: str, note: Any = None, file_name_id: 
         border=f"1px dashed {rx.color('gray', 7)}", border_radius="8px", width="100%", cursor="pointer",
         background=rx.color("gray", 2),
         **props,
-    )
+    ), prompt)
 
 
 def spreadsheet_drop_zone(upload_id: str) -> rx.Component:
@@ -236,7 +316,7 @@ def image_picker(state: Any, slot: str, title: str, editable: Any, name: str = "
             rx.cond(
                 editable,
                 rx.vstack(
-                    rx.upload(
+                    named_upload(rx.upload(
                         rx.button(rx.icon("upload", size=14), "Upload", variant="soft", type="button", size="2",
                                   id=f"{upload_id}-button"),
                         id=upload_id,
@@ -247,7 +327,7 @@ def image_picker(state: Any, slot: str, title: str, editable: Any, name: str = "
                         on_drop_rejected=lambda rejected: state.reject_image(slot, rejected),
                         border="none",
                         padding="0",
-                    ),
+                    ), f"Upload {title.lower()}"),
                     rx.cond(url, rx.button(rx.icon("trash-2", size=14), "Remove", variant="soft", color_scheme="red",
                                            type="button", size="2", on_click=state.ask_remove_image(slot),
                                            id=f"{name}-remove")),
@@ -272,12 +352,17 @@ def image_remove_dialog(state: Any) -> rx.Component:
 
 # ---- tables -----------------------------------------------------------------------------------
 def sort_header(label: str, key: str, sort: Any, order: Any, on_sort: Any, align: str = "left") -> rx.Component:
-    """A column header that sorts by `key` (click again to reverse) with a visible arrow."""
+    """A column header that sorts by `key` (click again to reverse) with a visible arrow: a button
+    (Tab, Enter), the header saying how the column is sorted (aria-sort)."""
     arrow = rx.cond(sort == key, rx.cond(order == "asc", rx.icon("arrow-up", size=12), rx.icon("arrow-down", size=12)),
                     rx.icon("arrow-up-down", size=12, opacity="0.35"))
     return rx.table.column_header_cell(
-        rx.hstack(rx.text(label), arrow, spacing="1", align="center", justify="end" if align == "right" else "start",
-                  cursor="pointer", on_click=on_sort(key), user_select="none"),
+        rx.flex(
+            rx.el.button(rx.text(label), rx.box(arrow, aria_hidden="true", display="inline-flex"), type="button",
+                         on_click=on_sort(key), class_name="wa-sort"),
+            justify="end" if align == "right" else "start",
+        ),
+        aria_sort=rx.cond(sort == key, rx.cond(order == "asc", "ascending", "descending"), "none"),
         white_space="nowrap",
     )
 
@@ -286,11 +371,13 @@ def plain_header(label: str) -> rx.Component:
     return rx.table.column_header_cell(label, white_space="nowrap")
 
 
-def table_card(header: rx.Component, body: rx.Component, footer: rx.Component | None = None) -> rx.Component:
-    """Sticky header, hairline rows, scrolls inside its card rather than the page. A table wider
-    than its card scrolls sideways inside it with its first column (what the row is) and its row
-    menu ("...") kept in view (the `wa-table` rules of assets/styles.css, which also size its
-    scroll box)."""
+def table_card(header: rx.Component, body: rx.Component, footer: rx.Component | None = None,
+               label: str = "Table") -> rx.Component:
+    """Sticky header, hairline rows, scrolls inside its card on a desktop window (the page scrolls
+    on a phone or zoomed in). A table wider than its card scrolls sideways inside it with its first
+    column (what the row is) and its row menu ("...") kept in view (the `wa-table` rules of
+    assets/styles.css, which also size its scroll box). The scroll box is a named region the
+    keyboard can reach and scroll (`label` names it)."""
     return rx.card(
         rx.box(
             rx.table.root(
@@ -302,6 +389,9 @@ def table_card(header: rx.Component, body: rx.Component, footer: rx.Component | 
                 class_name="wa-table",
             ),
             class_name="wa-table-scroll",
+            tab_index=0,
+            role="region",
+            aria_label=label,
         ),
         footer if footer is not None else rx.fragment(),
         width="100%",
@@ -311,9 +401,17 @@ def table_card(header: rx.Component, body: rx.Component, footer: rx.Component | 
     )
 
 
-def clickable_row(*cells: rx.Component, on_click: Any, **props: Any) -> rx.Component:
-    """A list row that opens what it shows when clicked, highlighted under the pointer."""
-    return rx.table.row(*cells, on_click=on_click, cursor="pointer", _hover={"background": rx.color("gray", 3)}, **props)
+def clickable_row(*cells: rx.Component, on_click: Any, href: Any = None, **props: Any) -> rx.Component:
+    """A list row that opens what it shows when clicked, highlighted under the pointer. The keyboard
+    reaches it with Tab and opens it with Enter (assets/a11y.js); with `href` (the address it opens)
+    its first cell's content is also a link to it, for screen readers, new tabs and bookmarks."""
+    if href is not None and cells:
+        first = cells[0]
+        first.children = [rx.link(*first.children, href=href, on_click=rx.prevent_default, color="inherit",
+                                  underline="hover")]
+    return rx.table.row(*cells, on_click=on_click, cursor="pointer", _hover={"background": rx.color("gray", 3)},
+                        tab_index=0, class_name=" ".join(c for c in ("wa-row-open", props.pop("class_name", "")) if c),
+                        **props)
 
 
 def empty_row(columns: int, text: str, action: rx.Component | None = None) -> rx.Component:
@@ -342,10 +440,13 @@ def row_menu(*items: rx.Component, id: Any = None) -> rx.Component:
 
 
 def page_size_select(value: Any, on_change: Any, sizes: list[str] | None = None) -> rx.Component:
-    """The page-size choice; `sizes` other than the lists' 20/50/100 (e.g. holdings' 12/20/32)."""
+    """The page-size choice; `sizes` other than the lists' 20/50/100 (e.g. holdings' 12/20/32).
+    "Rows per page" is the select's label."""
     return rx.hstack(
-        rx.text("Rows per page", size="1", color=rx.color("gray", 10)),
-        rx.select(sizes or PAGE_SIZES, value=value, on_change=on_change, size="1", id="page-size"),
+        label_for("Rows per page", control="page-size", size="1", weight="regular", color=rx.color("gray", 10),
+                  id="page-size-label"),
+        rx.select(sizes or PAGE_SIZES, value=value, on_change=on_change, size="1", id="page-size",
+                  custom_attrs={"aria-labelledby": "page-size-label"}),
         align="center", spacing="2",
     )
 
@@ -356,10 +457,11 @@ def pagination(page: Any, pages: Any, visible: Any, on_page: Any) -> rx.Componen
         rx.icon_button(rx.icon("chevron-left", size=14), size="1", variant="soft", color_scheme="gray",
                        disabled=page <= 1, on_click=on_page(page - 1), aria_label="Previous page"),
         rx.foreach(visible, lambda p: rx.button(p, size="1", variant=rx.cond(p == page, "solid", "soft"),
-                                                color_scheme=rx.cond(p == page, "indigo", "gray"), on_click=on_page(p))),
+                                                color_scheme=rx.cond(p == page, "indigo", "gray"), on_click=on_page(p),
+                                                aria_current=rx.cond(p == page, "page", "false"))),
         rx.icon_button(rx.icon("chevron-right", size=14), size="1", variant="soft", color_scheme="gray",
                        disabled=page >= pages, on_click=on_page(page + 1), aria_label="Next page"),
-        spacing="1", align="center", id="pagination",
+        spacing="1", align="center", id="pagination", role="navigation", aria_label="Pages",
     )
 
 
@@ -445,7 +547,10 @@ def close_button(**props: Any) -> rx.Component:
 
 def confirm_dialog(open_: Any, message: Any, on_confirm: Any, on_cancel: Any, confirm_label: str = "Delete",
                    title: str = "Please confirm", danger: bool = True, on_open_change: Any = None) -> rx.Component:
-    extra = {"on_open_change": on_open_change} if on_open_change is not None else {}
+    """The question with Cancel and the confirming button. It takes the focus (Cancel first), keeps it,
+    closes on Escape (`on_open_change`, else Cancel's `on_cancel`) and gives the focus back to what
+    opened it (assets/a11y.js)."""
+    extra = {"on_open_change": on_open_change if on_open_change is not None else (lambda _open: on_cancel)}
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
             rx.alert_dialog.title(title),

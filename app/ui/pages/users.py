@@ -9,8 +9,8 @@ from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
     clickable_row, confirm_dialog_of, empty_row, field, form_actions, file_src, form_grid, image_picker,
-    image_remove_dialog, list_count, list_footer, page_controls, plain_header, row_menu, search_input, section,
-    sort_header, status_badge, table_card, table_rows, text_input,
+    image_remove_dialog, list_count, list_footer, option_select, page_controls, plain_header, row_menu, search_input,
+    section, sort_header, status_badge, table_card, table_rows, text_input,
 )
 from app.ui.states.base import AppState
 from app.ui.states.users import (
@@ -21,19 +21,7 @@ TITLE = "Wealth Advice"
 
 
 # ---- shared pieces -------------------------------------------------------------------------------
-def option_select(value: Any, options: Any, on_change: Any, id: str, placeholder: str = "", error: Any = "",
-                  disabled: Any = False, **props) -> rx.Component:
-    """A select over a list of Option(value, label) state items."""
-    return rx.select.root(
-        rx.select.trigger(placeholder=placeholder, id=id, width="100%",
-                          color=rx.cond(error != "", rx.color("red", 11), "inherit")),
-        rx.select.content(rx.foreach(options, lambda o: rx.select.item(o.label, value=o.value))),
-        value=value,
-        on_change=on_change,
-        disabled=disabled,
-        name=id,
-        **props,
-    )
+# option_select: the shared select (widgets; named for screen readers), imported here as other screens take it
 
 
 def date_input(value: Any, on_change: Any, id: str, label: str) -> rx.Component:

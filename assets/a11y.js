@@ -1,0 +1,113 @@
+/* Keyboard and focus behaviour every screen shares (WCAG 2.2 AA), loaded once by the frame
+   (app/ui/components/layout.py). The screens' dialogs are Radix dialogs opened and closed by the
+   server's state, with no trigger element of their own, so Radix alone cannot give the focus back:
+
+   - a dialog that opens takes the focus (its first field or button) if it has not taken it already;
+   - Escape closes a dialog: Radix asks the state to close it; a dialog whose state did not listen
+     is closed with its own Cancel (or Close) button, as if the user had pressed it;
+   - a dialog that closes gives the focus back to what had it before (the button that opened it,
+     or the row menu's "..." that held the chosen action), else to the screen's heading;
+   - after a move to another screen the focus goes to the new screen's heading (its h1), unless the
+     screen put it somewhere itself;
+   - a list row that opens its record (.wa-row-open) opens with Enter or Space. */
+(function () {
+  "use strict";
+  if (window.__waA11y) return;
+  window.__waA11y = true;
+
+  var DIALOG = '[role="dialog"], [role="alertdialog"]';
+  var POPUP = '[role="menu"], [role="listbox"]';
+  var TABBABLE = 'input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled]),' +
+    ' button:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])';
+  var opener = null;      // what had the focus outside any dialog or popup menu
+  var openDialog = null;  // the dialog open now
+  var heading = null;     // the current screen's heading
+
+  function visible(el) {
+    return !!(el && el.isConnected && (el.offsetWidth || el.offsetHeight || el.getClientRects().length));
+  }
+
+  function nothingFocused() {
+    var active = document.activeElement;
+    return !active || active === document.body || active === document.documentElement || !active.isConnected;
+  }
+
+  function screenHeading() {
+    return document.getElementById("page-title") || document.querySelector("main h1, [role=main] h1, h1");
+  }
+
+  function focusHeading() {
+    var h = screenHeading();
+    if (!h) return;
+    if (!h.hasAttribute("tabindex")) h.setAttribute("tabindex", "-1");
+    h.focus({ preventScroll: true });
+  }
+
+  document.addEventListener("focusin", function (event) {
+    var target = event.target;
+    if (target instanceof HTMLElement && !target.closest(DIALOG) && !target.closest(POPUP)) opener = target;
+  }, true);
+
+  function dialogOpened(dialog) {
+    setTimeout(function () {
+      if (!dialog.isConnected || dialog.contains(document.activeElement)) return;
+      var first = dialog.querySelector("[data-autofocus]") || dialog.querySelector(TABBABLE);
+      (first || dialog).focus();
+    }, 60);
+  }
+
+  function dialogClosed() {
+    setTimeout(function () {
+      if (document.querySelector(DIALOG)) return;  // another dialog took its place
+      if (!nothingFocused()) return;
+      if (visible(opener)) opener.focus();
+      else focusHeading();
+    }, 60);
+  }
+
+  function check() {
+    var dialog = null;
+    var dialogs = document.querySelectorAll(DIALOG);
+    if (dialogs.length) dialog = dialogs[dialogs.length - 1];
+    if (dialog !== openDialog) {
+      var was = openDialog;
+      openDialog = dialog;
+      if (dialog) dialogOpened(dialog);
+      else if (was) dialogClosed();
+    }
+    var h = document.getElementById("page-title");
+    if (h && h !== heading) {
+      heading = h;
+      // a new screen: its heading takes the focus, unless the screen (or a dialog) has put it elsewhere
+      setTimeout(function () { if (nothingFocused() && !document.querySelector(DIALOG)) focusHeading(); }, 60);
+    }
+  }
+
+  new MutationObserver(check).observe(document.documentElement, { childList: true, subtree: true });
+  if (document.readyState !== "loading") check();
+  else document.addEventListener("DOMContentLoaded", check);
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape" && openDialog && !document.querySelector(POPUP)) {
+      var dialog = openDialog;
+      setTimeout(function () {
+        if (!dialog.isConnected || dialog !== openDialog) return;  // its state closed it
+        var buttons = dialog.querySelectorAll("button");
+        for (var i = 0; i < buttons.length; i++) {
+          var b = buttons[i];
+          var words = (b.textContent || "").trim();
+          if (b.hasAttribute("data-dismiss") || words === "Cancel" || words === "Close") {
+            if (!b.disabled) b.click();
+            return;
+          }
+        }
+      }, 400);
+      return;
+    }
+    if ((event.key === "Enter" || event.key === " ") && event.target instanceof HTMLElement
+        && event.target.classList.contains("wa-row-open")) {
+      event.preventDefault();
+      event.target.click();
+    }
+  });
+})();
