@@ -115,7 +115,7 @@ def notify_target(s: Session, *, p: Portfolio, tp: TargetPortfolio, event: Event
     firm = _firm(s, p)
     facts = Facts(event=event, portfolio=p.name, version=tp.version, by=_name_of(s, actor_id),
                   firm=firm.name if firm else "", link=record_link(p, tp), again=again, logo=bool(firm and firm.logo))
-    return _send(s, p, event, facts, tp.id, _reader(actor_id, p), f"Record of advice - {p.name} v{tp.version}.pdf")
+    return _send(s, p, event, facts, tp.id, _reader(actor_id, p), f"{p.name} - Record of Advice v{tp.version}.pdf")
 
 
 def _target_preview(s: Session, actor: Actor, tp_id: Any) -> tuple[Portfolio, TargetPortfolio, SendAgainPreview]:
@@ -167,7 +167,7 @@ def notify_trades(s: Session, *, p: Portfolio, ti: TradeInstruction, event: Even
     facts = Facts(event=event, portfolio=p.name, version=ti.version, by=_name_of(s, actor_id),
                   firm=firm.name if firm else "", link=trades_link(p, ti), approved=approved, declined=declined,
                   again=again, logo=bool(firm and firm.logo))
-    return _send(s, p, event, facts, ti.id, _reader(actor_id, p), f"Trade Recommendations - {p.name} v{ti.version}.pdf")
+    return _send(s, p, event, facts, ti.id, _reader(actor_id, p), f"{p.name} - Trade Recommendations v{ti.version}.pdf")
 
 
 def trades_event(status: str, *, automatic: bool = False) -> Event | None:
