@@ -137,3 +137,15 @@ def advice_lines(result: Target, asset_names: dict[int, tuple[str, str]] | None 
         detail=f"minimum cash {format_aud(result.min_cash)}" if result.min_cash else "", price=None, current_units=None,
         target_units=None, current_value=result.cash, target_value=result.cash_after, target_percent=share))
     return tuple(lines)
+
+
+def recommendation_words(text: str | None) -> str:
+    """What a trade keeps of its recommendation ('TAP: Resources rallied', 'BUY') in words: 'Take a
+    profit: sell the part above the model's weight (TAP). Analyst: Resources rallied'. Any other
+    text (a note's own words) is left as it is."""
+    text = (text or "").strip()
+    code, sep, comment = text.partition(": ") if ": " in text else (text, "", "")
+    words = action_words(code)
+    if not words or words == code.strip().upper():
+        return text
+    return f"{words}. Analyst: {comment.strip()}" if comment.strip() else words

@@ -40,6 +40,10 @@ th { padding: 3pt 3pt; }
 """
 COMPACT_CSS = "body { font-size: 7.5pt; } h1 { font-size: 13pt; } h2 { font-size: 9.5pt; margin: 8pt 0 3pt 0; }"
 SIDE_CLASS = {"BUY": "buy", "SELL": "sell", "HOLD": "hold"}
+# the recommended portfolio's columns (asset, trade, price, units now, target units, value now,
+# target value, target %): the page's whole width, room for a name and "Sell 12,345" on one line
+WIDTHS = ("31%", "19%", "", "11%", "12%", "", "15%", "12%")
+DETAILED_WIDTHS = ("23%", "15%", "9%", "9%", "10%", "12%", "12%", "10%")
 
 
 def _d(value: Any) -> Decimal | None:
@@ -77,11 +81,12 @@ def letterhead_of(rec: dict[str, Any]) -> Letterhead:
 
 def _lines_html(rec: dict[str, Any], layout: str) -> str:
     detailed = layout == DETAILED
-    head = ('<tr><th width="30%">Asset</th><th width="12%">Trade</th>'
-            + ('<th class="num" width="9%">Price</th>' if detailed else "")
-            + '<th class="num" width="10%">Units now</th><th class="num" width="10%">Target units</th>'
-            + ('<th class="num" width="11%">Value now</th>' if detailed else "")
-            + '<th class="num" width="13%">Target value</th><th class="num" width="8%">Target %</th></tr>')
+    w = DETAILED_WIDTHS if detailed else WIDTHS
+    head = (f'<tr><th width="{w[0]}">Asset</th><th width="{w[1]}">Trade</th>'
+            + (f'<th class="num" width="{w[2]}">Price</th>' if detailed else "")
+            + f'<th class="num" width="{w[3]}">Units now</th><th class="num" width="{w[4]}">Target units</th>'
+            + (f'<th class="num" width="{w[5]}">Value now</th>' if detailed else "")
+            + f'<th class="num" width="{w[6]}">Target value</th><th class="num" width="{w[7]}">Target %</th></tr>')
     columns = 8 if detailed else 6
     rows = []
     for line in rec.get("lines") or []:
@@ -117,12 +122,12 @@ def _classes_html(result: dict[str, Any]) -> str:
             f'<th class="num" width="15%">Recommended</th><th class="num" width="15%">Value</th></tr>{rows}</table>')
 
 
-def _groups_html(result: dict[str, Any]) -> str:
+def _groups_html(result: dict[str, Any], titles: dict[str, str]) -> str:
     groups = [g for g in result.get("industry_groups", []) if _d(g.get("result_percent")) or _d(g.get("current_percent"))]
     if not groups:
         return ""
     rows = "".join(
-        f'<tr><td>{escape(g["title"] or "")}</td><td class="num">{percent(_d(g["max"])) if g.get("max") is not None else "No cap"}</td>'
+        f'<tr><td>{escape(g["title"] or titles.get(str(g.get("id")), "") or "No industry group")}</td><td class="num">{percent(_d(g["max"])) if g.get("max") is not None else "No cap"}</td>'
         f'<td class="num">{percent(_d(g["current_percent"]))}</td><td class="num">{percent(_d(g["result_percent"]))}</td></tr>'
         for g in groups)
     return ('<h2>Industry groups</h2><table width="100%" repeat="1"><tr><th width="52%">Industry group</th>'
@@ -185,7 +190,7 @@ def html(rec: dict[str, Any], offset: int) -> str:
         f"<td>{money(_d(result.get('brokerage')))}</td></tr></table>"
         f"<h2>Recommended portfolio</h2>{_lines_html(rec, layout)}"
         + ("" if layout == COMPACT else _classes_html(result))
-        + (_groups_html(result) if layout == DETAILED else "")
+        + (_groups_html(result, rec.get("group_titles") or {}) if layout == DETAILED else "")
         + f"{comments}"
         f"<h2>Fees</h2><p>{fee_text}</p>"
         f"<h2>Capital gains tax estimate</h2><p>{escape(rec['cgt_estimate'])}</p>{notes_html}"

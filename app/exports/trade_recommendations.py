@@ -1,5 +1,6 @@
 """Trade recommendations as Excel (mode 'standart' with every column, or 'simple') and PDF: the
-approval report of an adviser, or one portfolio's trade recommendations. Pure builders over the
+approval report of an adviser, or one portfolio's trade recommendations (with the firm's letterhead,
+as its client receives them; actions in words: Buy, Sell, Please note). Pure builders over the
 approval groups (objects with investment_name, status_label and items; see
 app.services.trade_approval_report.ApprovalGroup); no database.
 
@@ -15,7 +16,9 @@ from typing import Any, Sequence
 
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
-from app.exports.pdf import BASE_CSS, page_css, render
+from app.domain.advice_words import recommendation_words
+from app.domain.firm_documents import DEFAULT_COLOUR, Letterhead
+from app.exports.pdf import BASE_CSS, LETTERHEAD_CSS, letterhead_html, page_css, render
 
 from app.domain.money import format_aud, whole_units_text
 from app.exports.broker_files import XLSX, put_text
@@ -95,36 +98,53 @@ def _units(value: Decimal | None) -> str:
     return "" if value is None else whole_units_text(value)
 
 
-def html(groups: Sequence[Any], *, offset: int = 0, title: str, subtitle: str, now: datetime) -> str:
+ACTION_WORDS = {"BUY": "Buy", "SELL": "Sell", "NOTE": "Please note"}
+
+
+def html(groups: Sequence[Any], *, offset: int = 0, title: str, subtitle: str, now: datetime,
+         letterhead: Letterhead | None = None, colour: str | None = None, footer: str = "") -> str:
+    """The PDF's markup. With a `letterhead` (one portfolio's recommendations, as its client
+    receives them) it opens with the firm's letterhead in the firm's `colour` and `footer`."""
     rows: list[str] = []
     for g in groups:
         rows.append(f"<tr class=\"group\"><td colspan=\"7\">{escape(g.investment_name)} &middot; "
                     f"{escape(g.status_label)}</td></tr>")
         for item in g.items:
             decision = (item.decision or "").capitalize() or ("Pending" if item.pending else "")
-            note = f"<br/><span class=\"muted\">{escape(item.text)}</span>" if item.text else ""
+            said = recommendation_words(item.text) if letterhead is not None else item.text
+            note = f"<br/><span class=\"muted\">{escape(said)}</span>" if said else ""
             rows.append(
-                f"<tr><td>{escape(item.asset_code)}{note}</td><td>{escape(item.action)}</td>"
+                f"<tr><td>{escape(item.asset_code)}{note}</td><td>{escape(ACTION_WORDS.get(item.action, item.action))}</td>"
                 f"<td class=\"num\">{_units(item.quantity)}</td><td class=\"num\">{_money(item.price, 3)}</td>"
                 f"<td class=\"num\">{_money(item.value)}</td><td>{escape(item.tr_status_label)}</td>"
                 f"<td>{escape(decision)}</td></tr>")
     if not rows:
         rows.append("<tr><td colspan=\"7\" class=\"muted\">No trade recommendations.</td></tr>")
     when = local_time(now, offset)
+    if letterhead is not None:
+        colour = colour or DEFAULT_COLOUR
+        top = letterhead_html(letterhead, colour, title, f"{subtitle} \u00b7 {moment_text(when)}")
+        style = f"{LETTERHEAD_CSS} th {{ background-color: {escape(colour)}; color: #ffffff; }}"
+    else:
+        top = f"<h1>{escape(title)}</h1><div class=\"muted\">{escape(subtitle)} &middot; {moment_text(when)}</div><br/>"
+        style = ""
+    ending = " &middot; ".join(x for x in (escape(footer), escape(letterhead.firm_name) if letterhead else "",
+                                           escape(title)) if x)
     return (
-        f"<html><head><meta charset=\"utf-8\"/><style>{CSS}</style></head><body>"
-        f"<h1>{escape(title)}</h1><div class=\"muted\">{escape(subtitle)} &middot; {moment_text(when)}</div><br/>"
-        "<table repeat=\"1\"><thead><tr><th width=\"34%\">Code</th><th>Action</th><th class=\"num\">Quantity</th>"
-        "<th class=\"num\">Price</th><th class=\"num\">Value</th><th>Status</th><th>Decision</th></tr></thead>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
-        f"<div id=\"footer\">{escape(title)} &middot; page <pdf:pagenumber> of <pdf:pagecount></div>"
+        f"<html><head><meta charset=\"utf-8\"/><style>{CSS}{style}</style></head><body>{top}"
+        "<table width=\"100%\" repeat=\"1\"><thead><tr><th width=\"34%\">Code</th><th width=\"12%\">Action</th>"
+        "<th class=\"num\" width=\"10%\">Quantity</th><th class=\"num\" width=\"10%\">Price</th>"
+        "<th class=\"num\" width=\"12%\">Value</th><th width=\"12%\">Status</th><th width=\"10%\">Decision</th>"
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        f"<div id=\"footer\">{ending} &middot; page <pdf:pagenumber> of <pdf:pagecount></div>"
         "</body></html>"
     )
 
 
 def pdf(groups: Sequence[Any], *, offset: int = 0, title: str = "Trade Recommendations", subtitle: str = "",
-        now: datetime) -> bytes:
-    return render(html(groups, offset=offset, title=title, subtitle=subtitle, now=now))
+        now: datetime, letterhead: Letterhead | None = None, colour: str | None = None, footer: str = "") -> bytes:
+    return render(html(groups, offset=offset, title=title, subtitle=subtitle, now=now, letterhead=letterhead,
+                       colour=colour, footer=footer))
 
 
 __all__ = ["MODES", "PDF", "SIMPLE", "STANDARD", "XLSX", "html", "pdf", "xlsx"]

@@ -176,6 +176,7 @@ def document_json(d: RecordDocument) -> dict[str, Any]:
             "price", "current_units", "target_units", "current_value", "target_value", "target_percent")}}
                   for line in d.lines],
         "cgt_notes": [dataclasses.asdict(c) for c in d.cgt_notes],
+        "group_titles": {str(gid): title for gid, (title, _) in d.record.tp.names.industry_groups.items()},
     }
 
 

@@ -389,11 +389,14 @@ def portfolio_export(*, actor: Actor, investment_id: Any, file_format: str, vers
         if not groups:  # an older version: build() reads the newest; read this one alone
             groups = _one(s, actor, p, ti)
         name = p.name
+        from app.services import firms  # the firm's letterhead and branding: what its client receives
+        head, brand = firms.letterhead_for(s, p.firm_id, p.adviser_id), firms.branding_for(s, p.firm_id)
     now = utcnow()
     stem = f"{safe_name(name)} - Trade Recommendations v{ti.version} - {file_day(now, offset)}"
     if file_format == "pdf":
         return ReportFile(f"{stem}.pdf", out.pdf(groups, offset=offset, title=f"Trade Recommendations - {name}",
-                                                 subtitle=f"Version {ti.version}", now=now), out.PDF)
+                                                 subtitle=f"Version {ti.version}", now=now, letterhead=head,
+                                                 colour=brand.colour, footer=brand.footer), out.PDF)
     return ReportFile(f"{stem}.xlsx", out.xlsx(groups, offset=offset), out.XLSX)
 
 

@@ -241,3 +241,30 @@ def test_a_logo_that_is_not_an_image_or_too_large_is_refused(world):
         firms.upload_logo(actor=actor(w.admin), firm_id=w.firm.id, content_type="image/png",
                           data=f.padded_png(2_048_001))
     assert refused.value.message == "Image size should be less than 2Mb"
+
+
+def test_trade_recommendations_pdf_has_the_letterhead_and_trades_in_words(world):
+    from app.services import trade_approval_report, trade_instructions as tis
+
+    w, _, _ = world
+    firms.upload_logo(actor=actor(w.admin), firm_id=w.firm.id, content_type="image/png", data=f.png_bytes((90, 30)))
+    firms.update_documents(actor=actor(w.admin), firm_id=w.firm.id,
+                           settings=DocumentSettings(Branding(footer="Harbour - private and confidential"),
+                                                     RofaTemplate()))
+    tp = _validated(w)
+    tps.decide(actor=actor(w.client), tp_id=tp["id"], action="approve")
+    tis.generate(actor=actor(w.adviser), investment_ids=[w.portfolio.id])
+    out = trade_approval_report.portfolio_export(actor=actor(w.adviser), investment_id=w.portfolio.id,
+                                                 file_format="pdf")
+    pages = pdf_text(out.data)
+    text = " ".join(pages)
+    for words in (w.firm.name, "ABN 53004085616", "Authorised representative no. 1234567",
+                  "Harbour Licensee Services, AFSL 456789", f"{w.adviser.first_name} {w.adviser.last_name}",
+                  f"Trade Recommendations - {w.portfolio.name}", "Harbour - private and confidential"):
+        assert words in text, words
+    assert re.search(r"BHP Take a profit: sell the part above the model's weight \(TAP\)\. Analyst: Resources rallied "
+                     r"Sell [\d,]+", text)
+    assert re.search(r"CBA Buy: hold it at the model's weight \(BUY\) Buy [\d,]+", text)
+    assert not re.search(r"\b(BUY|SELL|TAP)\b", re.sub(r"\((?:[A-Z]+/)?[A-Z]+\)", "", text))
+    assert len(PdfReader(io.BytesIO(out.data)).pages[0].images) == 1
+    assert f"page 1 of {len(pages)}" in pages[0]
