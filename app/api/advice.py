@@ -28,6 +28,10 @@ PUT  /api/trade-instructions/{id}/confirm                 body decisions {tx id:
 POST /api/trade-instructions/{id}/transactions            body code, action, quantity, price
 PUT  /api/trade-transactions/{id}                         body quantity, price
 DELETE /api/trade-transactions/{id}
+GET  /api/target-portfolios/{id}/email                    who "Email" (send again) would send the record of advice to
+POST /api/target-portfolios/{id}/email                    send the record of advice again to the people its switches name
+GET  /api/trade-instructions/{id}/email                   the same for trade recommendations
+POST /api/trade-instructions/{id}/email
 """
 from __future__ import annotations
 
@@ -38,7 +42,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.deps import CurrentActor, answers, download, listing, ok
-from app.services import bulk_runs, records_of_advice, target_portfolios as tps, trade_instructions as tis
+from app.services import bulk_runs, notices, records_of_advice, target_portfolios as tps, trade_instructions as tis
 
 from app.api.payloads import (
     BulkRunOut, CommentOut, InstructionEventOut, ResumedOut, TargetPortfolioOut, TradeInstructionOut,
@@ -303,3 +307,56 @@ def update_transaction(actor: CurrentActor, tx_id: str, body: TransactionEditBod
 @router.delete("/trade-transactions/{tx_id}", **answers(TradeTransactionOut))
 def delete_transaction(actor: CurrentActor, tx_id: str):
     return ok(tis.delete_transaction(actor=actor, tx_id=tx_id))
+
+
+# ---- "Send again" (001 s2: the target portfolio's Email action; the same for trades) ----------------
+class NoticeReceiverOut(BaseModel):
+    address: str
+    audience: str = Field(description="client_owners, client_others, adviser or adviser_others")
+    attach: bool = Field(description="the PDF is attached for this receiver")
+
+
+class SendAgainPreviewOut(BaseModel):
+    event: str = Field(description="the notice repeated, e.g. tp_validated, tp_approved, tr_validated")
+    version: int
+    question: str = Field(description="the confirmation naming the receivers")
+    receivers: list[NoticeReceiverOut]
+
+
+class SentAgainOut(BaseModel):
+    message: str
+    event: str
+    receivers: list[NoticeReceiverOut]
+
+
+def _receivers_json(receivers) -> list[dict[str, Any]]:
+    return [{"address": r.address, "audience": r.audience.value, "attach": r.attach} for r in receivers]
+
+
+def _preview_json(preview) -> dict[str, Any]:
+    return {"event": preview.event.value, "version": preview.version, "question": preview.question,
+            "receivers": _receivers_json(preview.receivers)}
+
+
+def _sent_json(sent) -> dict[str, Any]:
+    return {"message": sent.message, "event": sent.event.value, "receivers": _receivers_json(sent.receivers)}
+
+
+@router.get("/target-portfolios/{tp_id}/email", **answers(SendAgainPreviewOut))
+def target_email_preview(actor: CurrentActor, tp_id: str):
+    return ok(_preview_json(notices.send_again_target_preview(actor=actor, tp_id=tp_id)))
+
+
+@router.post("/target-portfolios/{tp_id}/email", **answers(SentAgainOut))
+def target_email(actor: CurrentActor, tp_id: str):
+    return ok(_sent_json(notices.send_again_target(actor=actor, tp_id=tp_id)))
+
+
+@router.get("/trade-instructions/{ti_id}/email", **answers(SendAgainPreviewOut))
+def instruction_email_preview(actor: CurrentActor, ti_id: str):
+    return ok(_preview_json(notices.send_again_trades_preview(actor=actor, ti_id=ti_id)))
+
+
+@router.post("/trade-instructions/{ti_id}/email", **answers(SentAgainOut))
+def instruction_email(actor: CurrentActor, ti_id: str):
+    return ok(_sent_json(notices.send_again_trades(actor=actor, ti_id=ti_id)))

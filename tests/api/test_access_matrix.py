@@ -191,6 +191,8 @@ ROUTES: dict[str, str] = {
     "PUT /api/target-portfolios/{tp_id}/comments": OBJECT,
     "POST /api/target-portfolios/{tp_id}/recalculate": OBJECT,
     "PUT /api/target-portfolios/{tp_id}": OBJECT,
+    "GET /api/target-portfolios/{tp_id}/email": OBJECT,
+    "POST /api/target-portfolios/{tp_id}/email": OBJECT,
     "POST /api/investments-trigger-rebalance": OBJECT,
     "POST /api/investments-generate-ti": OBJECT,
     "POST /api/bulk-calculate": OBJECT,
@@ -203,6 +205,8 @@ ROUTES: dict[str, str] = {
     "PUT /api/trade-instructions/{ti_id}/decline-all": OBJECT,
     "PUT /api/trade-instructions/{ti_id}/confirm": OBJECT,
     "POST /api/trade-instructions/{ti_id}/transactions": OBJECT,
+    "GET /api/trade-instructions/{ti_id}/email": OBJECT,
+    "POST /api/trade-instructions/{ti_id}/email": OBJECT,
     "PUT /api/trade-transactions/{tx_id}": OBJECT,
     "DELETE /api/trade-transactions/{tx_id}": OBJECT,
     # reports, broker files and orders
@@ -257,7 +261,10 @@ MARKER_CONTROL = {
 
 # GET "object" routes whose positive control (firm B's people or the superuser read them) is not
 # expected to answer 2xx, with the reason.
-NO_CONTROL: dict[str, str] = {}
+NO_CONTROL: dict[str, str] = {
+    "GET /api/trade-instructions/{ti_id}/email": ("the world's trade recommendations still await validation: there "
+                                                  "is nothing to send again yet, so firm B's own staff get 400 too"),
+}
 
 
 # ---- discovering the routes -----------------------------------------------------------------------
