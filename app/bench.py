@@ -223,15 +223,17 @@ def _copy_baseline(run_id: int) -> tuple[float, int]:
         rows = [dict(zip(cols, r)) for r in s.execute(
             sa_select(*[getattr(TargetPortfolio, c) for c in cols]).where(TargetPortfolio.bulk_run_id == run_id)).all()]
     engine = get_engine()
+    from sqlalchemy import Column, MetaData, Table
+
     with engine.begin() as conn:
         conn.execute(text("DROP TABLE IF EXISTS bench_copy"))
         if engine.dialect.name == "postgresql":
             conn.execute(text("CREATE TABLE bench_copy (LIKE target_portfolios INCLUDING DEFAULTS)"))
-        else:
-            conn.execute(text("CREATE TABLE bench_copy AS SELECT * FROM target_portfolios WHERE 0"))
-    from sqlalchemy import MetaData, Table
-
-    scratch = Table("bench_copy", MetaData(), autoload_with=engine)
+    if engine.dialect.name == "postgresql":
+        scratch = Table("bench_copy", MetaData(), autoload_with=engine)
+    else:  # SQLite's CREATE TABLE AS keeps no column types (a time would read back as a number)
+        scratch = Table("bench_copy", MetaData(), *(Column(c.name, c.type) for c in TargetPortfolio.__table__.columns))
+        scratch.create(engine)
     started = time.perf_counter()
     with session_scope() as s:
         bulk.copy_rows(s, scratch, rows, columns=cols)
