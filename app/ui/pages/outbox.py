@@ -28,6 +28,10 @@ def _row(row) -> rx.Component:
         rx.table.cell(rx.text(row["to"], size="2"), white_space="nowrap"),
         rx.table.cell(rx.text(row["subject"], size="2", weight="medium"), white_space="nowrap"),
         rx.table.cell(rx.moment(row["created_at"], format=DATE_TIME), white_space="nowrap"),
+        rx.table.cell(rx.cond(row["attachments"] != "",
+                              rx.hstack(rx.icon("paperclip", size=14, aria_hidden="true"),
+                                        rx.text(row["attachments"], size="2"), spacing="1", align="center"),
+                              rx.text("", size="2")), class_name="outbox-attachments"),
         rx.table.cell(_status(row["status"])),
         on_click=OutboxState.open_mail(row["id"]),
         class_name="outbox-row",
@@ -50,7 +54,21 @@ def _mail_dialog() -> rx.Component:
             align_items="center",
         ),
         rx.cond(OutboxState.mail.error != "",
-                rx.callout(OutboxState.mail.error, icon="circle-alert", color_scheme="red", size="1", margin_top="12px")),
+                rx.callout.root(
+                    rx.callout.icon(rx.icon("circle-alert")),
+                    rx.callout.text(OutboxState.mail.error),
+                    rx.cond(OutboxState.mail.attempts != "",
+                            rx.callout.text(OutboxState.mail.attempts, " from ",
+                                            rx.moment(OutboxState.mail.next_attempt_at, format=DATE_TIME))),
+                    color_scheme="red", size="1", margin_top="12px", id="mail-error")),
+        rx.cond(OutboxState.mail.attachments.length() > 0, rx.box(
+            rx.text("Attachments", size="2", weight="medium", color=rx.color("gray", 11)),
+            rx.foreach(OutboxState.mail.attachments, lambda a: rx.hstack(
+                rx.icon("paperclip", size=14, aria_hidden="true"),
+                rx.text(a["name"], size="2", class_name="mail-attachment-name"),
+                rx.text(a["size"], size="1", color=rx.color("gray", 10)),
+                spacing="2", align="center")),
+            id="mail-attachments", margin_top="12px")),
         rx.box(
             rx.text(
                 rx.foreach(
@@ -95,10 +113,12 @@ def outbox_page() -> rx.Component:
                        icon="info", color_scheme="blue", size="1", width="100%", id="outbox-embedded"),
         ),
         table_card(
-            rx.table.row(plain_header("To"), plain_header("Subject"), plain_header("Date"), plain_header("Status")),
+            rx.table.row(plain_header("To"), plain_header("Subject"), plain_header("Date"), plain_header("Attachments"),
+                         plain_header("Status")),
             table_rows(
-                OutboxState.rows, _row, 4, loading=OutboxState.loading,
-                empty=empty_row(4, "No e-mail has been sent yet. Activation, recovery and e-mail change messages will appear here."),
+                OutboxState.rows, _row, 5, loading=OutboxState.loading,
+                empty=empty_row(5, "No e-mail has been sent yet. Sign-in links and the notices the portfolios' "
+                                   "approval settings ask for will appear here."),
             ),
             list_footer(
                 rx.text(OutboxState.total, " e-mails", size="1", color=rx.color("gray", 10), id="outbox-total"),

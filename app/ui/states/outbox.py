@@ -56,7 +56,21 @@ class MailView:
     created_at: str = ""
     status: str = ""
     error: str = ""
+    attempts: str = ""       # "3 attempts, next at <ISO>" while a failed send waits for its retry
+    next_attempt_at: str = ""
     segments: list[dict[str, str]] = dataclasses.field(default_factory=list)
+    attachments: list[dict[str, str]] = dataclasses.field(default_factory=list)  # name, size
+
+
+def size_text(size: int | None) -> str:
+    """An attachment's size as a reader expects it (being built while the document is not written)."""
+    if size is None:
+        return "being prepared"
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.0f} KB"
+    return f"{size / (1024 * 1024):.1f} MB"
 
 
 class OutboxState(Paged, AppState):
@@ -79,7 +93,8 @@ class OutboxState(Paged, AppState):
             self.page = 1
             rows, self.total = mail_service.list_outbox(actor=actor, limit=self._limit(), offset=self._offset())
         self.rows = [{"id": str(row.id), "to": row.to_address, "subject": row.subject,
-                      "created_at": row.created_at.isoformat(), "status": status_of(row)} for row in rows]
+                      "created_at": row.created_at.isoformat(), "status": status_of(row),
+                      "attachments": ", ".join(a.file_name for a in row.attachments)} for row in rows]
         self.loading = False
 
     @rx.event
@@ -105,8 +120,14 @@ class OutboxState(Paged, AppState):
         if to_int(mail_id) is None:
             return None
         row = mail_service.get_outbox_mail(actor=self._actor(), mail_id=to_int(mail_id))
+        waiting = row.sent_at is None and row.error and row.next_attempt_at is not None
         self.mail = MailView(to_address=row.to_address, subject=row.subject, created_at=row.created_at.isoformat(),
-                             status=status_of(row), error=row.error or "", segments=body_segments(row.body))
+                             status=status_of(row), error=row.error or "",
+                             attempts=(f"{row.attempts} attempt{'' if row.attempts == 1 else 's'}; tried again "
+                                       "automatically") if waiting else "",
+                             next_attempt_at=row.next_attempt_at.isoformat() if waiting else "",
+                             segments=body_segments(row.body),
+                             attachments=[{"name": a.file_name, "size": size_text(a.size)} for a in row.attachments])
         self.mail_open = True
         return None
 

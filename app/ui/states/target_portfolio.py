@@ -32,7 +32,8 @@ from app.domain.permissions import Actor
 from app.domain.portfolios import EXCEPTION_TITLES
 from app.services import advice_display
 from app.services import target_portfolios
-from app.services import records_of_advice
+from app.domain.notices import SEND_AGAIN_NOBODY
+from app.services import notices, records_of_advice
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.display import iso_moment, money, percent_1dp as percent, sign_of, signed_money, signed_whole_units, whole_units
@@ -530,6 +531,8 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     def _confirmed(self, action: str, target_id: int):
         if action == "remove":
             return self._remove(target_id)
+        if action == "email":
+            return TargetPortfolioState.send_email
         return TargetPortfolioState.calculate if action == "calculate" else TargetPortfolioState.validate
 
     @rx.event
@@ -568,6 +571,36 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         finally:
             self.busy = ""
         yield toast_success(f"Target Portfolio validated: {shape.get('status_label') or ''}")
+
+    # ---- Email (001 s2): the record of advice sent again, after a confirmation naming the receivers ----
+    @rx.var
+    def can_email(self) -> bool:
+        return (self.can_calculate and self.mode != MODE_EDIT and self.tp_status in (
+            advice.TPStatus.VALIDATED.value, advice.TPStatus.ACTIVE.value, advice.TPStatus.DECLINED.value))
+
+    @rx.event
+    @guarded
+    def ask_email(self):
+        if not self.tp_id or self.busy:
+            return None
+        preview = notices.send_again_target_preview(actor=self._actor(), tp_id=self.tp_id)
+        if not preview.receivers:
+            return toast_error(SEND_AGAIN_NOBODY)
+        self._ask("email", preview.question, self.tp_id, label="Send")
+        return None
+
+    @rx.event
+    @guarded
+    def send_email(self):
+        if not self.tp_id or self.busy:
+            return
+        self.busy = "email"
+        yield
+        try:
+            sent = notices.send_again_target(actor=self._actor(), tp_id=self.tp_id)
+        finally:
+            self.busy = ""
+        yield toast_success(sent.message)
 
     # ---- edit mode (001 s4: mode EDIT, steps with undo, every change recalculates) -------------------
     def _keep(self, view: TargetPortfolioView | None) -> None:
