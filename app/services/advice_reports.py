@@ -140,6 +140,7 @@ class Report:
     totals: dict[str, Decimal]
     available_statuses: list[dict[str, str]]
     every_status: bool = False   # the filter holds every status the report offers
+    offered_statuses: list[dict[str, str]] = field(default_factory=list)  # every status the actor may filter by
     generated_at: datetime = field(default_factory=utcnow)
 
 
@@ -340,7 +341,8 @@ def cash_report(*, actor: Actor, firm_id: Any = None, status: Any = None, sort: 
               for name in ("value", "cash", "cash_after", "min_cash", "cash_to_invest")}
     return Report(kind=CASH, firm_id=fid, firm_name=firm_name, statuses=list(wanted), not_enough_cash=False, sort=key,
                   order=direction, rows=_page(rows, limit, offset), count=len(rows), total_amount=totals["cash"],
-                  totals=totals, available_statuses=_available(present), every_status=set(wanted) == set(CASH_STATUSES))
+                  totals=totals, available_statuses=_available(present), every_status=set(wanted) == set(CASH_STATUSES),
+                  offered_statuses=_available(visible))
 
 
 def pending_report(*, actor: Actor, firm_id: Any = None, status: Any = None, not_enough_cash: Any = None,
@@ -382,7 +384,18 @@ def pending_report(*, actor: Actor, firm_id: Any = None, status: Any = None, not
     return Report(kind=PENDING, firm_id=fid, firm_name=firm_name, statuses=list(wanted or []), not_enough_cash=only_nec,
                   sort=key, order=direction, rows=_page(rows, limit, offset), count=len(rows), total_amount=total,
                   totals={"value": total}, available_statuses=_available(present),
-                  every_status=wanted is None or set(wanted) == set(PENDING_STATUSES))
+                  every_status=wanted is None or set(wanted) == set(PENDING_STATUSES), offered_statuses=_available(visible))
+
+
+def drafts_with_advisers(*, actor: Actor, firm_id: Any = None) -> int:
+    """How many portfolios of the report's firm have a newest target portfolio still Validation
+    Required that the actor's role is not shown (an administrator sees no drafts: they wait with the
+    advisers); 0 for those who see drafts."""
+    if TPStatus.DRAFT.value in _visible_keys(actor, (TPStatus.DRAFT.value,)):
+        return 0
+    with session_scope() as s:
+        _, found = _report_targets(s, actor, firm_id, with_approved=False, statuses=(TPStatus.DRAFT.value,))
+    return sum(1 for r in found if not r.not_enough_cash)
 
 
 def _pending_match(key: str, wanted: list[str] | None, only_nec: bool) -> bool:

@@ -366,6 +366,32 @@ def _run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
 
 
 # ---- reading ------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RunNames:
+    """What a run calculates, named: the first `limit` portfolios (or models, for a run of models) by
+    name, and how many there are in all."""
+    names: list[str]
+    total: int
+
+
+def run_names(*, actor: Actor, run_id: Any, limit: int = 3) -> RunNames:
+    """The names of a run the actor may see (the models it was started for, else its portfolios)."""
+    with session_scope() as s:
+        run = s.get(BulkRun, as_id(run_id) or 0)
+        if run is None or not can_read_bulk_run(actor, run):
+            raise NotFound(RUN_NOT_FOUND)
+        model_ids = [i for i in (as_id(x) for x in json.loads(run.model_ids or "[]")) if i is not None]
+        if model_ids:
+            names = s.execute(sa_select(Model.name).where(col(Model.id).in_(model_ids))
+                              .order_by(func.lower(Model.name), Model.id).limit(limit)).scalars().all()
+            return RunNames(list(names), len(model_ids))
+        where = BulkRunItem.run_id == run.id
+        names = s.execute(sa_select(Portfolio.name).join(BulkRunItem, BulkRunItem.investment_id == Portfolio.id)
+                          .where(where).order_by(func.lower(Portfolio.name), Portfolio.id).limit(limit)).scalars().all()
+        total = s.execute(sa_select(func.count()).select_from(BulkRunItem).where(where)).scalar_one()
+        return RunNames(list(names), int(total))
+
+
 def get(*, actor: Actor, run_id: Any, errors_limit: int = 200, recent_limit: int = RECENT_LIMIT) -> dict[str, Any]:
     """A run the actor may see: its counts, its failures (portfolio name and message, by name) and
     under `recent` the portfolios finished most recently (newest first, at most `recent_limit`)."""

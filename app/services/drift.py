@@ -36,6 +36,7 @@ from app.db.tables import (
 from app.db.types import utcnow
 from app.domain import drift as rules
 from app.domain import ledger
+from app.domain import validators as v
 from app.domain.advice import TIStatus, TPStatus
 from app.domain.engine.prepared import prepare_model
 from app.domain.errors import ValidationError
@@ -49,7 +50,6 @@ from app.services.tenancy import as_id, readable_portfolios
 ZERO = Decimal(0)
 SORTS = ("breach", "name", "client", "adviser", "model", "value", "out_of_band")
 DEFAULT_SORT = ("breach", "desc")
-BAD_BREACH = "Enter the minimum breach as a number of percentage points"
 
 
 @dataclass(slots=True)
@@ -93,16 +93,13 @@ def _may_read(actor: Actor) -> None:
 
 
 def _min_breach(raw: Any) -> Decimal | None:
+    """The minimum breach filter: empty for none, else a number of points not below 0, refused with
+    the validators' texts (002 s7: 'Please, enter a valid number. ', 'Please, enter positive value')."""
     text = "" if raw is None else str(raw).strip()
-    if not text:
-        return None
-    try:
-        value = Decimal(text)
-    except ArithmeticError:
-        raise ValidationError(BAD_BREACH) from None
-    if not value.is_finite() or value < 0:
-        raise ValidationError(BAD_BREACH)
-    return value
+    error = v.positive(text)
+    if error:
+        raise ValidationError(error, {"min_breach": error})
+    return v.parse_decimal(text)
 
 
 def _scope(actor: Actor, firm_id: int | None):
@@ -327,6 +324,8 @@ class Queues:
     firm_id: int | None
     to_validate: int = 0                 # target portfolios Validation Required
     to_validate_oldest_days: int = 0
+    drafts_with_advisers: int = 0        # drafts the actor's role is not shown (an administrator's: with the advisers)
+    sees_drafts: bool = True             # the actor's pending report lists Validation Required (and Not Enough Cash, Calculation Error)
     not_enough_cash: int = 0
     calculation_error: int = 0
     awaiting_client: int = 0             # records of advice awaiting the client (Approval Required)
@@ -346,6 +345,8 @@ def queues(*, actor: Actor, firm_id: Any = None, now: datetime | None = None) ->
         fid = trade_file.report_firm(s, actor, firm_id)
     out = Queues(firm_id=fid)
     pending = advice_reports.pending_report(actor=actor, firm_id=fid if fid is not None else None, now=now)
+    out.sees_drafts = any(o["value"] == TPStatus.DRAFT.value for o in pending.offered_statuses)
+    out.drafts_with_advisers = advice_reports.drafts_with_advisers(actor=actor, firm_id=fid)
     validated: list[advice_reports.PendingRow] = []
     for r in pending.rows:
         if r.status == TPStatus.DRAFT.value:

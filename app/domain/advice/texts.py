@@ -22,6 +22,18 @@ CONFIRM_DECISIONS = "Do you want to confirm your decisions?"
 CONFIRM_REMOVE_ASSET = "Are you sure you want to remove this asset?"  # 002 s8
 SELECT_INVESTMENT = "Select at least one investment"
 SELECT_INVESTMENT_TITLE = "Please!"
+# the same rule as the screens say it: they call investments portfolios (README: deliberate departures)
+SELECT_PORTFOLIO = "Select at least one portfolio"
+REBALANCE_TRIGGERED = "Rebalance triggered for {name}"  # 000 s8, once target portfolios are being calculated
+NAMES_SHOWN = 3
+
+
+def rebalance_triggered(names: list[str], total: int | None = None) -> str:
+    """'Rebalance triggered for Rose Bay Family Trust': the first NAMES_SHOWN of `names`, then how
+    many more of `total` (default: as many as the names) there are ('A, B, C and 2 more')."""
+    shown = ", ".join(names[:NAMES_SHOWN])
+    rest = (len(names) if total is None else total) - min(len(names), NAMES_SHOWN)
+    return REBALANCE_TRIGGERED.format(name=f"{shown} and {rest} more" if rest > 0 else shown)
 # ours (the specification shows that these prompts exist, not their words)
 CONFIRM_RECALCULATE_TP = "Are you sure you want to recalculate the target portfolio?"
 CONFIRM_RECALCULATE_TR = "Are you sure you want to recalculate trade recommendations?"

@@ -128,7 +128,8 @@ def _toolbar() -> rx.Component:
             rx.input(placeholder="Min. breach (pp)", default_value=S.min_breach, on_blur=S.set_min_breach,
                      id="min-breach", width="150px", input_mode="decimal",
                      color_scheme=rx.cond(S.min_breach_error != "", "red", "gray")),
-            rx.cond(S.min_breach_error != "", rx.text(S.min_breach_error, size="1", color=rx.color("red", 11))),
+            rx.cond(S.min_breach_error != "", rx.text(S.min_breach_error, size="1", color=rx.color("red", 11),
+                                                      role="alert", id="min-breach-error")),
             spacing="1",
         ),
         rx.spacer(),
@@ -274,7 +275,8 @@ def _actions() -> rx.Component:
         rx.cond(S.can_calculate,
                 rx.button(rx.icon("calculator", size=14), CALCULATE,
                           rx.cond(S.selected_count > 0, rx.badge(S.selected_count, variant="solid", radius="full")),
-                          on_click=S.calculate_selected, loading=S.starting, id="calculate-selected")),
+                          on_click=S.calculate_selected, loading=S.starting, disabled=S.selected_count == 0,
+                          id="calculate-selected")),
         spacing="2", align="center",
     )
 

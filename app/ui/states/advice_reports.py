@@ -121,6 +121,7 @@ class ReportControls(FirmChoice, ListControls, ExportLinks, mixin=True):
     EXPORT_PATH: ClassVar[str] = CASH_PATH
     ALL_FIRMS: ClassVar[str] = ALL_FIRMS
     ALL_FIRMS_LABEL: ClassVar[str] = "All firms"
+    URL_STATUSES: ClassVar[tuple[str, ...]] = reports.CASH_STATUSES  # the statuses a link may choose
 
     loading: bool = True
     total_amount: Amount = Amount("$0.00")
@@ -178,7 +179,8 @@ class ReportControls(FirmChoice, ListControls, ExportLinks, mixin=True):
         self.total = report.count
         self.total_amount = amount_of(report.total_amount)
         self.show_firm_column = report.firm_id is None
-        options = [Option(value=s["value"], label=s["label"]) for s in report.available_statuses]
+        # every status the actor may filter by, present or not (002 s4: Calculation Error included)
+        options = [Option(value=s["value"], label=s["label"]) for s in report.offered_statuses]
         if self.status_filter != ALL_STATUSES:
             options = keeping(options, self.status_filter, TP_KEY_LABELS.get(self.status_filter, ""))
         self.status_options = [Option(value=ALL_STATUSES, label="All statuses")] + options
@@ -192,11 +194,18 @@ class ReportControls(FirmChoice, ListControls, ExportLinks, mixin=True):
         return self._load(actor)
 
     def _start(self, actor: Actor):
-        """on_load: the screen as new for the signed-in user (the report's default sort and status),
-        and the first page."""
+        """on_load: the screen as new for the signed-in user (the report's default sort and status,
+        or the filters its URL names), and the first page."""
         self.reset()
+        self._from_url()
         self._load_firms(actor)
         return self._load(actor)
+
+    def _from_url(self) -> None:
+        """The filters the page's URL names (a dashboard card's link): ?status=<key>."""
+        wanted = str(self.router.url.query_parameters.get("status") or "")
+        if wanted in TP_KEY_LABELS and wanted in self.URL_STATUSES:
+            self.status_filter = wanted
 
     # ---- toolbar ----------------------------------------------------------------------------------
     def _firm_changed(self) -> Any:
@@ -272,6 +281,7 @@ class PendingReportState(ReportControls, AppState):
 
     KIND: ClassVar[str] = reports.PENDING
     STATUS_DEFAULT: ClassVar[str] = ALL_STATUSES
+    URL_STATUSES: ClassVar[tuple[str, ...]] = reports.PENDING_STATUSES
     EXPORT_PATH: ClassVar[str] = PENDING_PATH
     SORT_KEYS: ClassVar[tuple[str, ...]] = reports.PENDING_SORTS
 

@@ -17,7 +17,8 @@ from typing import Any, ClassVar
 
 import reflex as rx
 
-from app.domain.advice import SELECT_INVESTMENT
+from app.domain import validators as v
+from app.domain.advice import NOT_ENOUGH_CASH, SELECT_PORTFOLIO, TPStatus, rebalance_triggered
 from app.domain.errors import GENERIC, DomainError
 from app.domain.permissions import Actor, can_bulk_calculate
 from app.services import bulk_runs, drift
@@ -25,7 +26,7 @@ from app.services.tenancy import as_id
 from app.ui import routes
 from app.ui.display import count_of, money, percent_1dp, percentage_points
 from app.ui.parse import to_int
-from app.ui.states.base import AppState, toast_error
+from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.bulk_progress import BulkProgressState
 from app.ui.toolkit.lists import FirmChoice, ListControls
 from app.ui.toolkit.rows import Option, Performance, offers
@@ -35,6 +36,7 @@ log = logging.getLogger("app.ui.dashboard")
 
 ALL = "-1"
 CACHE_SECONDS = 30
+RUN_POLL_SECONDS = 1.5  # how often a run started here is read until it is over
 BREACH_MAX = 20
 SEVERE_BREACH = 5  # percentage points
 
@@ -189,6 +191,7 @@ class DashboardState(FirmChoice, ListControls, AppState):
     detail: DriftDetail = DriftDetail()
 
     starting: bool = False
+    _run_watch: int = 0             # the current follower of a run (a newer one stops older ones)
     _shown_as: tuple = ()           # the sort and page size of the rows shown (the selection is theirs)
 
     # ---- loading ----------------------------------------------------------------------------------
@@ -204,7 +207,9 @@ class DashboardState(FirmChoice, ListControls, AppState):
         self._shown_as = (self.sort, self.order, self.page_size)
         self.can_calculate = can_bulk_calculate(actor)
         self._load_firms(actor, keep=True)
-        return [DashboardState.load_queues, DashboardState.load_drift(True)]
+        going = bulk_runs.active_run(actor=actor) if self.can_calculate else None
+        return [DashboardState.load_queues, DashboardState.load_drift(True)] + (
+            [DashboardState.watch_run(going)] if going else [])
 
     def _query(self) -> dict[str, Any]:
         return {"firm_id": self.firm_filter if self.show_firm else None,
@@ -244,14 +249,19 @@ class DashboardState(FirmChoice, ListControls, AppState):
         except DomainError as exc:
             self.queues_loading = False
             return self._fail(exc)
-        pending = routes.url("reports.pending-target-portfolios")
+        pending = lambda **query: routes.url("reports.pending-target-portfolios", query=query)  # noqa: E731
         trades = routes.url("reports.trade-recommendations")
         oldest = lambda n, d: ("oldest today" if d == 0 else f"oldest {count_of(d, 'day')}") if n else "nothing waiting"  # noqa: E731
+        to_validate = oldest(q.to_validate, q.to_validate_oldest_days)
+        if not q.to_validate and q.drafts_with_advisers:  # an administrator is not shown drafts
+            to_validate = f"{count_of(q.drafts_with_advisers, 'draft')} with advisers"
+        # each card opens its report filtered to what it counted (drafts only where the report lists them)
         self.cards = [
-            QueueCard("tp-validate", "Target portfolios to validate", q.to_validate,
-                      oldest(q.to_validate, q.to_validate_oldest_days), pending, "amber", "clipboard-check"),
+            QueueCard("tp-validate", "Target portfolios to validate", q.to_validate, to_validate,
+                      pending(status=TPStatus.DRAFT.value) if q.sees_drafts else pending(), "amber", "clipboard-check"),
             QueueCard("roa-client", "Records of advice awaiting the client", q.awaiting_client,
-                      oldest(q.awaiting_client, q.awaiting_client_oldest_days), pending, "blue", "mail-check"),
+                      oldest(q.awaiting_client, q.awaiting_client_oldest_days), pending(status=TPStatus.VALIDATED.value),
+                      "blue", "mail-check"),
             QueueCard("tr-validate", "Trade recommendations to validate", q.trades_to_validate,
                       "pending validation", trades, "amber", "list-checks"),
             QueueCard("tr-approve", "Trade recommendations to approve", q.trades_to_approve,
@@ -259,10 +269,10 @@ class DashboardState(FirmChoice, ListControls, AppState):
             QueueCard("tr-export", "Approved trades not yet exported", q.trades_to_export,
                       count_of(q.trades_to_export_portfolios, "portfolio"),
                       trades, "green", "file-output"),
-            QueueCard("nec", "Not Enough Cash", q.not_enough_cash, "target portfolio versions", pending, "orange",
-                      "banknote"),
-            QueueCard("error", "Calculation Error", q.calculation_error, "target portfolio versions", pending, "red",
-                      "triangle-alert"),
+            QueueCard("nec", "Not Enough Cash", q.not_enough_cash, "target portfolio versions",
+                      pending(status=NOT_ENOUGH_CASH) if q.sees_drafts else pending(), "orange", "banknote"),
+            QueueCard("error", "Calculation Error", q.calculation_error, "target portfolio versions",
+                      pending(status=TPStatus.FAILED.value) if q.sees_drafts else pending(), "red", "triangle-alert"),
         ]
         self.waiting = [WaitingItem(w.portfolio_name, count_of(w.days, "day"),
                                     routes.url("portfolios.target-portfolio", id=w.investment_id))
@@ -314,13 +324,12 @@ class DashboardState(FirmChoice, ListControls, AppState):
 
     @rx.event
     def set_min_breach(self, value: str):
+        """The minimum breach box: empty, or a number of points not below 0 (the validators' texts:
+        'Please, enter a valid number. ' for 'abc', 'Please, enter positive value' for '-5')."""
         text = str(value or "").strip()[:BREACH_MAX]
-        try:
-            ok = text == "" or (Decimal(text).is_finite() and Decimal(text) >= 0)
-        except ArithmeticError:
-            ok = False
-        if not ok:
-            self.min_breach_error = drift.BAD_BREACH
+        error = v.positive(text)
+        if error:
+            self.min_breach_error = error.strip()
             return None
         self.min_breach_error = ""
         if text == self.min_breach:
@@ -402,7 +411,7 @@ class DashboardState(FirmChoice, ListControls, AppState):
             except DomainError as exc:
                 failure = self._fail(exc)
             else:
-                failure = None if ids else toast_error(SELECT_INVESTMENT)
+                failure = None if ids else toast_error(SELECT_PORTFOLIO)
                 self.starting = failure is None
         if failure is not None:
             yield failure
@@ -420,11 +429,50 @@ class DashboardState(FirmChoice, ListControls, AppState):
                 self.starting = False
             yield toast_error(GENERIC)
             return
+        try:
+            named = await asyncio.to_thread(bulk_runs.run_names, actor=actor, run_id=run["id"])
+            triggered = toast_success(rebalance_triggered(named.names, named.total))
+        except DomainError:
+            triggered = None
         async with self:
             self.starting = False
             self.selected = []
         _forget(actor.id)
+        if triggered is not None:
+            yield triggered
         yield BulkProgressState.attach(int(run["id"]))
+        yield DashboardState.watch_run(int(run["id"]))
+
+    @rx.event(background=True)
+    async def watch_run(self, run_id: int):
+        """Follows a run started from here (or still going when the page opened) until it is over,
+        then shows the queues and the drift afresh. It stops when the user leaves the dashboard."""
+        rid = as_id(run_id) if not isinstance(run_id, bool) else None
+        if rid is None:
+            return
+        async with self:
+            self._run_watch += 1
+            token, path = self._run_watch, self.router.url.path
+            try:
+                actor = self._actor()
+            except DomainError:
+                return
+        while True:
+            await asyncio.sleep(RUN_POLL_SECONDS)
+            try:
+                run = await asyncio.to_thread(bulk_runs.get, actor=actor, run_id=rid, errors_limit=0, recent_limit=0)
+            except DomainError:
+                return
+            async with self:
+                if token != self._run_watch or self.router.url.path != path:
+                    return
+                over = run["status"] == "done" or int(run["done"]) + int(run["failed"]) >= int(run["total"])
+                if over:
+                    self.loading = self.queues_loading = True
+            if over:
+                _forget(actor.id)
+                yield [DashboardState.load_queues, DashboardState.load_drift(True)]
+                return
 
     # ---- what the page shows ------------------------------------------------------------------------
     @rx.var
