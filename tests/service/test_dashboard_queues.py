@@ -168,3 +168,18 @@ def test_dashboard_calculate_toasts_rebalance_triggered_and_refuses_nothing_tick
     assert any(advice.SELECT_PORTFOLIO in repr(e) for e in said)
     said = asyncio.run(_drain(state._calculate([book.portfolio_ids[0]])))
     assert any("Rebalance triggered for Calc 000" in repr(e) for e in said)
+
+
+def test_bulk_calculation_of_models_toasts_rebalance_triggered(db):
+    import asyncio
+
+    from app.ui.states.bulk_calculate import BulkCalculateState
+
+    book = make_book(2, funded=False)
+    state = _screen(BulkCalculateState, book.adviser, "/bulk-calculate/target-portfolios")
+    state.kind, state._chosen = "tp", [book.model["id"]]
+    said = asyncio.run(_drain(type(state).event_handlers["run_calculation"].fn(state)))
+    assert any(f"Rebalance triggered for {book.model['name']}" in repr(e) for e in said)
+    state.kind, state._chosen = "tr", [book.model["id"]]
+    said = asyncio.run(_drain(type(state).event_handlers["run_calculation"].fn(state)))
+    assert not any("Rebalance triggered" in repr(e) for e in said)  # trade recommendations are no rebalance

@@ -17,6 +17,7 @@ from typing import Any
 
 import reflex as rx
 
+from app.domain.advice import rebalance_triggered
 from app.domain.errors import GENERIC, DomainError
 from app.domain.permissions import BULK_CALCULATORS, Actor
 from app.services import bulk_runs
@@ -24,7 +25,7 @@ from app.services import models as model_service
 from app.ui import routes
 from app.services.tenancy import as_id
 from app.ui.parse import positive_int
-from app.ui.states.base import AppState, toast_error
+from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.bulk_progress import BulkProgressState
 from app.ui.states.model_selection import ModelSelection
 from app.ui.display import count_of
@@ -133,9 +134,12 @@ class BulkCalculateState(Viewer, ModelSelection, Confirm, AppState):
             yield failure
         if actor is None or not chosen:
             return
-        error = None
+        error = triggered = None
         try:
             run = await asyncio.to_thread(bulk_runs.start_for_models, actor=actor, kind=kind, model_ids=chosen)
+            if kind == "tp":  # 000 s8: a rebalance (target portfolios) says what it was triggered for
+                named = await asyncio.to_thread(bulk_runs.run_names, actor=actor, run_id=run["id"])
+                triggered = toast_success(rebalance_triggered(named.names, named.total))
         except DomainError as exc:
             error = exc.message
         except Exception:
@@ -143,7 +147,12 @@ class BulkCalculateState(Viewer, ModelSelection, Confirm, AppState):
             error = GENERIC
         async with self:
             self.starting = False
-        yield toast_error(error) if error is not None else BulkProgressState.attach(int(run["id"]))
+        if error is not None:
+            yield toast_error(error)
+            return
+        if triggered is not None:
+            yield triggered
+        yield BulkProgressState.attach(int(run["id"]))
 
     @rx.var
     def can_calculate(self) -> bool:
