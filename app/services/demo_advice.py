@@ -21,7 +21,10 @@ screen, so the same rules apply.
    adviser code first when it has none.
 3. The main demo client's record of advice. client@<firm> finds a record of advice awaiting approval
    on first sign-in: the adviser calculates and validates the target portfolio of one of the
-   client's own portfolios (once: only while none of them has a target portfolio).
+   client's own portfolios (once: only while none of them has a target portfolio). That portfolio
+   has every approval and notification switch on (other e-mails accountant@<firm> and
+   compliance@<firm>), so its validation, and the client's approval, send every notice with its
+   PDF: the superuser reads them in the outbox.
 
 Runs after the demo people, the asset universe, the demo models and the demo portfolios; quietly
 does nothing when they are missing. Idempotent like the other demo loaders: a portfolio (and its
@@ -519,8 +522,29 @@ def _main_client_record(key: str) -> bool:
             if tp["status"] != "draft" or tp["not_enough_cash"]:
                 log.warning("demo record of advice for client@%s: target portfolio %s", key, tp["status_label"])
                 continue
+            every_notice_on(adviser, pid, key)
             tps.validate(actor=_actor(adviser), tp_id=tp["id"], row_version=tp["row_version"])
             return True
         except DomainError as exc:
             log.warning("demo record of advice for client@%s: %s", key, exc.message)
     return False
+
+
+def demo_notice_settings(key: str) -> dict[str, Any]:
+    """Every approval and notification switch on (001 s3), with the other e-mails of the firm's
+    demo domain: the portfolio whose record of advice awaits client@<firm> sends every notice."""
+    from app.domain.portfolios import APPROVAL_FLAGS
+
+    return {**{flag: True for flag in APPROVAL_FLAGS},
+            "client_tp_other_email": f"accountant@{key}.example.com",
+            "client_tr_other_email": f"accountant@{key}.example.com",
+            "adviser_tp_other_email": f"compliance@{key}.example.com",
+            "adviser_tr_other_email": f"compliance@{key}.example.com"}
+
+
+def every_notice_on(adviser: User, pid: int, key: str) -> None:
+    """The adviser switches every notice on for the portfolio (through the portfolio form's service)."""
+    from app.services import portfolios
+
+    portfolios.update_portfolio(actor=_actor(adviser), portfolio_id=pid,
+                                data={"approval_settings": demo_notice_settings(key)})
