@@ -1,13 +1,18 @@
-"""Firms: list, read, create, update, delete, logo uploads."""
+"""Firms: list, read, create, update, delete, logo uploads, and the record of advice settings with their
+preview."""
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Optional
 
-from fastapi import APIRouter, File, Form, Query, UploadFile
+from fastapi import APIRouter, File, Form, Query, Response, UploadFile
+from pydantic import BaseModel, Field
 
-from app.api.deps import CurrentActor, WholeNumberListQuery, answers, listing, ok, read_upload
+from app.api.deps import CurrentActor, WholeNumberListQuery, answers, download, listing, ok, read_upload
 from app.api.resources import Resource
-from app.services import firms
+from app.domain.errors import INVALID_FORM, ValidationError
+from app.domain.firm_documents import DocumentSettings, parse_document_settings
+from app.domain.money import percent_trimmed_text
+from app.services import firms, records_of_advice
 
 from app.api.payloads import FirmOut
 from app.api.schemas import Body, Page, SentAmount, SentId, SentText
@@ -60,3 +65,59 @@ async def upload_logo(actor: CurrentActor, firm_id: str, file: UploadFile = File
     content_type, data = await read_upload(file)
     licensee = str(isLicenseeLogo or "").lower() in ("1", "true")
     return ok(firms.upload_logo(actor=actor, firm_id=firm_id, content_type=content_type, data=data, licensee=licensee))
+
+
+# ---- the client documents: record of advice layout, branding and template ----------------------------
+class DocumentsBody(Body):
+    """The firm form's record of advice settings: layout (default | compact | detailed), colour
+    (#RRGGBB), disclaimer, footer, and the template data: hinPercent (0-100, super funds),
+    cgtDiscount (0-100; empty: the portfolio type's), assetComments (one a line, 'CODE: comment')."""
+    layout: SentText = None
+    colour: SentText = None
+    disclaimer: SentText = None
+    footer: SentText = None
+    hinPercent: SentAmount = None
+    cgtDiscount: SentAmount = None
+    assetComments: SentText = None
+
+
+class DocumentsOut(BaseModel):
+    layout: str
+    colour: str
+    disclaimer: str
+    footer: str
+    hinPercent: str = Field(description="percent")
+    cgtDiscount: Optional[str] = Field(None, description="percent; null: the portfolio type's discount")
+    assetComments: str = Field(description="one a line, 'CODE: comment'")
+
+
+def documents_out(settings: DocumentSettings) -> DocumentsOut:
+    b, t = settings.branding, settings.template
+    return DocumentsOut(layout=b.layout, colour=b.colour, disclaimer=b.disclaimer, footer=b.footer,
+                        hinPercent=percent_trimmed_text(t.hin_percent) or "0",
+                        cgtDiscount=percent_trimmed_text(t.discount_percent), assetComments=t.comments_text)
+
+
+def parsed_documents(body: DocumentsBody) -> DocumentSettings:
+    settings, errors = parse_document_settings(body.model_dump())
+    if settings is None:
+        raise ValidationError(INVALID_FORM, errors)
+    return settings
+
+
+@router.get("/firms/{firm_id}/documents", **answers(DocumentsOut))
+def get_documents(actor: CurrentActor, firm_id: str):
+    return ok(documents_out(firms.documents(actor=actor, firm_id=firm_id)))
+
+
+@router.put("/firms/{firm_id}/documents", **answers(DocumentsOut))
+def update_documents(actor: CurrentActor, firm_id: str, body: DocumentsBody):
+    return ok(documents_out(firms.update_documents(actor=actor, firm_id=firm_id, settings=parsed_documents(body))))
+
+
+@router.get("/firms/{firm_id}/documents/preview", response_class=Response,
+            responses={200: {"description": "the firm's newest record of advice (or a sample) as PDF, with its "
+                                            "stored settings", "content": {"application/pdf": {}}}})
+def preview_documents(actor: CurrentActor, firm_id: str):
+    name, data = records_of_advice.preview_pdf(actor=actor, firm_id=firm_id)
+    return download(name, data, "application/pdf")

@@ -76,6 +76,9 @@ ROUTES: dict[str, str] = {
     "PUT /api/firms/{firm_id}": OBJECT,
     "DELETE /api/firms/{firm_id}": OBJECT,
     "POST /api/firms-logo-upload/{firm_id}": OBJECT,
+    "GET /api/firms/{firm_id}/documents": OBJECT,
+    "PUT /api/firms/{firm_id}/documents": OBJECT,
+    "GET /api/firms/{firm_id}/documents/preview": OBJECT,
     # industry groups (shared reference data; superusers write)
     "GET /api/industry-groups": FIRMWIDE,
     "GET /api/industry-groups/main-list": FIRMWIDE,

@@ -268,3 +268,22 @@ def test_trade_recommendations_pdf_has_the_letterhead_and_trades_in_words(world)
     assert not re.search(r"\b(BUY|SELL|TAP)\b", re.sub(r"\((?:[A-Z]+/)?[A-Z]+\)", "", text))
     assert len(PdfReader(io.BytesIO(out.data)).pages[0].images) == 1
     assert f"page 1 of {len(pages)}" in pages[0]
+
+
+def test_the_documents_api_refuses_a_hin_percent_out_of_range_and_serves_the_preview(world):
+    w, _, _ = world
+    with f.api_client() as client:
+        path = f"/api/firms/{w.firm.id}/documents"
+        refused = f.failure(client.put(path, json={"layout": "compact", "hinPercent": "140"},
+                                       headers=f.headers(w.admin)), 400)
+        assert HIN_RANGE in str(refused)
+        saved = f.ok_result(client.put(path, json={"layout": "compact", "colour": "#7a1f5c", "hinPercent": "40",
+                                                   "assetComments": "BHP: Held since 2009", "footer": "Confidential"},
+                                       headers=f.headers(w.admin)))
+        assert saved == {"layout": "compact", "colour": "#7A1F5C", "disclaimer": "", "footer": "Confidential",
+                         "hinPercent": "40", "cgtDiscount": None, "assetComments": "BHP: Held since 2009"}
+        assert f.ok_result(client.get(path, headers=f.headers(w.adviser))) == saved
+        assert client.put(path, json={"layout": "detailed"}, headers=f.headers(w.adviser)).status_code == 403
+        preview = client.get(f"{path}/preview", headers=f.headers(w.admin))
+        assert preview.status_code == 200 and preview.headers["content-type"] == "application/pdf"
+        assert "Confidential" in " ".join(pdf_text(preview.content))
