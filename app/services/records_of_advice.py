@@ -1,7 +1,7 @@
 """The record of advice: a validated target portfolio presented for the client's authority
-(overview, authority, fee and recommendation data, owners, commentaries, the CGT estimate), the
-e-mails sent when one is validated, and its PDF. Approving or declining it is
-app.services.target_portfolios.decide."""
+(overview, authority, fee and recommendation data, owners, commentaries, the CGT estimate) and its
+PDF. Approving or declining it is app.services.target_portfolios.decide; the notices sent then
+(and on validation) are app.services.notices."""
 from __future__ import annotations
 
 import dataclasses
@@ -26,47 +26,14 @@ from app.domain.money import to_cents
 from app.domain.permissions import Actor
 from app.domain.timezones import days_between, iso_json
 from app.domain.users import Person
-from app.services import firms, mail, postings
+from app.services import firms, postings
 from app.services.advice_queries import (
-    last_validated_tp_id, load_tp, portfolio_facts, portfolio_owners, receivers, tp_json, tp_view,
+    last_validated_tp_id, load_tp, portfolio_facts, portfolio_owners, tp_json, tp_view,
 )
 from app.services.tenancy import load_portfolio, readable_portfolios
 from app.exports.file_names import safe_name
-from app.settings import settings as app_settings
 
 ZERO = Decimal(0)
-
-
-def record_url(p: Portfolio, tp: TargetPortfolio) -> str:
-    return f"{app_settings.public_url.rstrip('/')}/portfolios/{p.id}/rofa/{tp.id}"
-
-
-def notify_validated(s: Session, p: Portfolio, tp: TargetPortfolio, settings: dict[str, Any]) -> int:
-    """E-mails (in the caller's transaction; delivered after commit) when a target portfolio is
-    validated: the client owners when approval is requested, the other client receivers, the
-    adviser when notified and the adviser's other receivers. Returns how many were queued."""
-    link = record_url(p, tp)
-    subject = f"Record of advice for {p.name}"
-    body_client = (f"Your adviser has prepared a record of advice for the portfolio {p.name}.\n\n"
-                   f"Please read it and give or decline your authority to proceed:\n{link}\n")
-    sent = 0
-    to: list[str] = []
-    if settings.get("tp_approval_required") and settings.get("tp_approval_request"):
-        to += [u.email for u in portfolio_owners(s, p.id)]
-    if settings.get("client_send_tp_to_other_email"):
-        to += receivers(settings.get("client_tp_other_email"))
-    sent += mail.queue_each(s, to, subject=subject, body=body_client)
-    adviser_to: list[str] = []
-    if settings.get("tp_approval_notification_adviser") and p.adviser_id:
-        adviser = s.get(User, p.adviser_id)
-        if adviser is not None:
-            adviser_to.append(adviser.email)
-    if settings.get("adviser_send_tp_to_other_email"):
-        adviser_to += receivers(settings.get("adviser_tp_other_email"))
-    sent += mail.queue_each(s, adviser_to, subject=f"Target portfolio validated: {p.name}",
-                            body=f"The target portfolio version {tp.version} of {p.name} was validated and awaits "
-                                 f"the client's approval:\n{link}\n")
-    return sent
 
 
 def _sold_assets(s: Session, p: Portfolio, result: Target) -> list[cgt.SoldAsset]:
