@@ -78,6 +78,9 @@ def _status_card() -> rx.Component:
 def _decision_bar() -> rx.Component:
     """Validate / Decline all while the adviser reviews; Approve all / Confirm while the client decides."""
     return rx.flex(
+        rx.cond(S.email_offered, rx.button(rx.icon("send", size=14), "Email", variant="soft", on_click=S.ask_email,
+                                           id="ti-email", title="Send the trade recommendations again to the people "
+                                                                 "the approval settings name")),
         rx.cond(S.can_validate, rx.fragment(
             rx.button(rx.icon("ban", size=14), "Decline all", variant="soft", color_scheme="red",
                       on_click=S.ask_decline_all, id="ti-decline-all"),
@@ -287,7 +290,7 @@ def _notes() -> rx.Component:
 def _ask_dialog() -> rx.Component:
     label = rx.match(S.confirm_action, ("calculate", "Calculate"), ("validate", "Validate"),
                      ("decline_all", "Decline all"), ("confirm", "Confirm"), ("confirm_leave", "Confirm"),
-                     ("delete", "Delete"), "OK")
+                     ("delete", "Delete"), ("email", "Send"), "OK")
     color = rx.match(S.confirm_action, ("decline_all", "red"), ("delete", "red"), "indigo")
     return rx.alert_dialog.root(
         rx.alert_dialog.content(

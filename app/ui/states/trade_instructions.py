@@ -25,7 +25,9 @@ from app.domain.advice import (
 from app.domain.errors import GENERIC, DomainError, ValidationError
 from app.domain.permissions import Actor
 from app.domain.users import PersonName
-from app.services import trade_instructions as ti_service
+from app.domain.notices import SEND_AGAIN_NOBODY
+from app.domain.permissions import is_staff
+from app.services import notices, trade_instructions as ti_service
 from app.ui import routes
 from app.ui.display import input_number, iso_moment, money, price_2_to_6dp, units_or_fraction
 from app.ui.states.advice_versions import AdviceScreen, AdviceVersions, load_failed
@@ -192,6 +194,7 @@ class TradeInstructionsState(Confirm, FormDialog, ExportLinks, AdviceScreen, App
     calculate_offered: bool = False  # offered: the role rule holds (disabled with the reason when not allowed)
     calculate_reason: str = ""       # why it is disabled
     read_only: bool = False
+    email_offered: bool = False      # Email: the trade recommendations sent again (staff, once validated)
 
     # inline edit of one transaction
     editing_key: str = ""
@@ -237,6 +240,9 @@ class TradeInstructionsState(Confirm, FormDialog, ExportLinks, AdviceScreen, App
         self.calculate_offered = flags.calculate_offered and not self.is_version_view
         self.can_calculate = flags.calculate and self.calculate_offered
         self.calculate_reason = flags.calculate_reason if self.calculate_offered else ""
+        self.email_offered = bool(view) and is_staff(actor) and self.status in (
+            TIStatus.PENDING_APPROVAL.value, TIStatus.APPROVED.value, TIStatus.PARTIALLY_APPROVED.value,
+            TIStatus.DECLINED.value)
         self.transactions = [tx_row(t, self.can_approve) for t in view.transactions] if view else []
         self.notes = [note_row(n, self.can_approve) for n in view.notes] if view else []
 
@@ -343,6 +349,19 @@ class TradeInstructionsState(Confirm, FormDialog, ExportLinks, AdviceScreen, App
         self._ask_to("confirm")
         return None
 
+    @rx.event
+    @guarded
+    def ask_email(self):
+        """Email: the confirmation names the people the switches name (none: says so, sends nothing)."""
+        if not self.email_offered or not self._ti_id:
+            return None
+        preview = notices.send_again_trades_preview(actor=self._actor(), ti_id=self._ti_id)
+        if not preview.receivers:
+            return toast_error(SEND_AGAIN_NOBODY)
+        self.confirm_action = "email"
+        self._ask("email", preview.question, self._ti_id, label="Send")
+        return None
+
     def _transaction(self, key: str) -> TxRow | None:
         """The shown transaction a browser names by its row key (None for any other key)."""
         return next((r for r in self.transactions if r.key == key), None)
@@ -373,12 +392,17 @@ class TradeInstructionsState(Confirm, FormDialog, ExportLinks, AdviceScreen, App
                 result = self._confirm(leave=action == "confirm_leave")
             else:
                 result = {"calculate": self._calculate, "validate": self._validate,
-                          "decline_all": self._decline_all}[action]()
+                          "decline_all": self._decline_all, "email": self._email}[action]()
         finally:
             self.busy = False
         yield result
 
     # ---- the actions ------------------------------------------------------------------------------
+    @guarded
+    def _email(self):
+        sent = notices.send_again_trades(actor=self._actor(), ti_id=self._ti_id)
+        return toast_success(sent.message)
+
     @guarded
     def _calculate(self):
         actor = self._actor()
