@@ -57,6 +57,25 @@ def breach(current: Decimal, minimum: Decimal | None, maximum: Decimal | None) -
     return ZERO.quantize(PCT), INSIDE
 
 
+# The colour of a breach, one rule for every screen (the dashboard's badges, the holdings' class
+# bars): inside the band success, outside it warning, SEVERE_BREACH points or more outside danger.
+SEVERE_BREACH = Decimal(5)
+SUCCESS, WARNING, DANGER = "success", "warning", "danger"
+
+
+def breach_colour(points: Decimal) -> str:
+    """success | warning | danger for a breach of `points` percentage points (0: inside the band)."""
+    if points <= 0:
+        return SUCCESS
+    return DANGER if points >= SEVERE_BREACH else WARNING
+
+
+def band_colour(current: Decimal, minimum: Decimal | None, maximum: Decimal | None) -> str:
+    """The colour of a class's current share (rounded to two decimals, as drift measures it) against
+    its band [min, max]."""
+    return breach_colour(breach(current.quantize(PCT, rounding=ROUND_HALF_UP), minimum, maximum)[0])
+
+
 def bucket(largest: Decimal) -> str:
     if largest <= 0:
         return BREACH_BUCKETS[0][0]

@@ -10,12 +10,10 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 
-from app.domain.allocations import class_total_color
 
 ZERO = Decimal(0)
 HUNDRED = Decimal(100)
 PERCENT_PLACES = Decimal("0.0001")
-ONE_DECIMAL = Decimal("0.1")
 
 
 def _now() -> datetime:
@@ -186,14 +184,6 @@ def since_purchase(value: Decimal, cost: Decimal) -> Decimal | None:
     with localcontext() as ctx:
         ctx.prec = 40
         return ((Decimal(value) / Decimal(cost) - 1) * HUNDRED).quantize(PERCENT_PLACES, rounding=ROUND_HALF_UP)
-
-
-def bar_color(actual: Decimal | None, target: Decimal | None) -> str | None:
-    """The class bar's colour (class_total_color on the actual's position against the target)."""
-    if target is None:
-        return None
-    shown = (actual or ZERO).quantize(ONE_DECIMAL, rounding=ROUND_HALF_UP)
-    return class_total_color(HUNDRED + shown - Decimal(target))
 
 
 # ---- by asset class (the screen and the exports list these) ---------------------------------

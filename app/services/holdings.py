@@ -19,8 +19,9 @@ transactions only); prices and performance from the asset universe:
 - allocation = a line's (or class's) value / the portfolio's total value, as a percentage;
 - the target per class is the portfolio's own class allocation when Portfolio.class_allocation is
   on, else the linked model's (when the model allocates by class), else none. A class's bar colour
-  follows app.domain.allocations.class_total_color on its actual-to-target position: success when
-  the actual (to one decimal) equals the target, warning below it, danger above it.
+  is the drift module's (app.domain.drift.band_colour, as the dashboard colours a breach): its
+  actual share inside the class's min / max band success, outside it warning, 5 points or more
+  outside danger; a class the target leaves out has no band (as the dashboard counts it).
 
 Permissions: anyone who may see the portfolio (app.services.tenancy) may read its
 holdings; clients only the portfolios they hold."""
@@ -42,10 +43,11 @@ from app.db.types import utcnow
 from app.domain import deposits as deposit_rules
 from app.domain.advice import TxStatus, side_of
 from app.domain.allocations import class_total_color
+from app.domain.drift import band_colour, pct as drift_pct
 from app.domain.errors import NotFound, ValidationError
 from app.domain.holdings import (  # the read model, built here (Line, Section, sections: for its readers)
     PENDING_APPROVED, PENDING_PLACED, ZERO, CashLine, ClassLine, CustomLine, DepositLine, Header, Holdings, Line, Owner,
-    PendingTrade, Section, ShareLine, Totals, bar_color, percent_of, sections, since_purchase,
+    PendingTrade, Section, ShareLine, Totals, percent_of, sections, since_purchase,
 )
 from app.domain.money import number_text, to_cents
 from app.domain.permissions import Actor, is_staff
@@ -100,16 +102,25 @@ def _header(s: Session, portfolio: Portfolio) -> Header:
                   model_name=model_name, model_firm_id=model_firm_id, owners=owners, class_allocation=bool(portfolio.class_allocation))
 
 
-def _targets(s: Session, portfolio: Portfolio) -> tuple[str | None, dict[int, Decimal]]:
+Band = tuple[Decimal | None, Decimal | None]  # a class's min and max (None: open on that side)
+
+
+def _targets(s: Session, portfolio: Portfolio) -> tuple[str | None, dict[int, Decimal], dict[int, Band]]:
+    """(where the class targets come from, class id -> allocation, class id -> its band)."""
+    def dec(value: Any) -> Decimal | None:
+        return None if value is None else Decimal(value)
+
     if portfolio.class_allocation:
         rows = s.exec(select(PortfolioClass).where(PortfolioClass.investment_id == portfolio.id)).all()
-        return "portfolio", {r.class_id: Decimal(r.allocation) for r in rows}
+        return ("portfolio", {r.class_id: Decimal(r.allocation) for r in rows},
+                {r.class_id: (dec(r.min), dec(r.max)) for r in rows})
     if portfolio.model_id is not None:
         model = s.get(Model, portfolio.model_id)
         if model is not None and model.deleted_at is None and model.class_allocation:
             rows = s.exec(select(ModelClass).where(ModelClass.model_id == model.id)).all()
-            return "model", {r.class_id: Decimal(r.allocation) for r in rows}
-    return None, {}
+            return ("model", {r.class_id: Decimal(r.allocation) for r in rows},
+                    {r.class_id: (dec(r.min), dec(r.max)) for r in rows})
+    return None, {}, {}
 
 
 def _classes(s: Session, ids: Iterable[int]) -> dict[int, AssetClass]:
@@ -138,7 +149,7 @@ def compute(s: Session, portfolio: Portfolio) -> Holdings:
     deposits = list(s.exec(select(Deposit).where(Deposit.investment_id == portfolio.id).order_by(Deposit.start_date, Deposit.id)).all())
     customs = list(s.exec(select(CustomHolding).where(CustomHolding.investment_id == portfolio.id)
                           .order_by(func.lower(CustomHolding.name), CustomHolding.id)).all())
-    target_source, targets = _targets(s, portfolio)
+    target_source, targets, bands = _targets(s, portfolio)
     classes = _classes(s, [a.class_id for a in assets.values()] + [c.class_id for c in customs] + list(targets)
                        + [cash_class_id])
 
@@ -210,9 +221,10 @@ def compute(s: Session, portfolio: Portfolio) -> Holdings:
         target = targets.get(class_id) if target_source else None
         if target is None and target_source:
             target = ZERO  # a class the target leaves out is meant to hold nothing
+        low, high = bands.get(class_id, (None, None))
         class_lines.append(ClassLine(class_id=class_id, title=c.title if c else "", is_cash=bool(c and c.is_cash),
                                      value=value, cost=cost, actual=actual, target=target,
-                                     color=bar_color(actual, target)))
+                                     color=None if target is None else band_colour(drift_pct(value, total), low, high)))
 
     shares_sorted = sorted(share_rows, key=lambda r: (class_order(r["class_id"]), r["code"]))
     target_total = sum(targets.values(), ZERO) if target_source else None

@@ -37,9 +37,11 @@ def _engine(url: str):
     return create_engine(url)
 
 
-def _seed(database_url: str, targets: dict[str, str] | None = None) -> tuple[int, str, Decimal, Decimal]:
+def _seed(database_url: str, targets: dict[str, str] | None = None,
+          bands: dict[str, tuple[str, str]] | None = None) -> tuple[int, str, Decimal, Decimal]:
     """A Harbour portfolio held by Liam O'Connor: a $50,000 credit and 100 BHP bought at $40 with
-    $9.95 brokerage; with `targets` ({class title: percent}) linked to a new model allocating so.
+    $9.95 brokerage; with `targets` ({class title: percent}) linked to a new model allocating so,
+    each class within `bands` ({class title: (min, max)}) where given.
     Returns (id, name, total value, BHP value) as the service computes them."""
     name = f"E2E Holdings {uuid.uuid4().hex[:6]}"
     engine = _engine(database_url)
@@ -56,7 +58,9 @@ def _seed(database_url: str, targets: dict[str, str] | None = None) -> tuple[int
                 s.flush()
                 for title, allocation in targets.items():
                     klass = s.exec(select(AssetClass).where(AssetClass.title == title, AssetClass.firm_id.is_(None))).one()
-                    s.add(ModelClass(model_id=model.id, class_id=klass.id, allocation=Decimal(allocation)))
+                    low, high = (bands or {}).get(title, (None, None))
+                    s.add(ModelClass(model_id=model.id, class_id=klass.id, allocation=Decimal(allocation),
+                                     min=Decimal(low) if low else None, max=Decimal(high) if high else None))
                 model_id = model.id
             p = Portfolio(firm_id=firm.id, name=name, type="SAVINGS", adviser_id=adviser.id, inactive=False,
                           model_id=model_id, approval_settings=json.dumps(APPROVAL))
@@ -198,15 +202,19 @@ def test_adviser_unlinks_the_model(page: Page, login, app_server) -> None:
 
 
 def test_client_sees_the_holdings_read_only_with_the_model_targets(page: Page, login, app_server) -> None:
-    # nearly all of the value is cash (about 91%) against a 50% target: danger; shares (about 9%)
-    # below their 50% target: warning; the targets add up to exactly 100: success
-    pid, name, total, _ = _seed(app_server.database_url, {"Cash": "50", "Australian Equities": "50"})
+    # nearly all of the value is cash (about 91%) against a 40-60% band: danger (5 points or more
+    # outside); the shares (under 10%) against a 5-55% band: inside, success - the drift module's
+    # rule, as the dashboard colours them; the targets add up to exactly 100: success
+    pid, name, total, bhp_value = _seed(app_server.database_url, {"Cash": "50", "Australian Equities": "50"},
+                                        {"Cash": ("40", "60"), "Australian Equities": ("5", "55")})
+    shares = bhp_value * 100 / total
+    assert Decimal(5) < shares < Decimal(55)
     login(page, CLIENT)
     page.goto(f"/portfolios/{pid}/holdings")
     expect(page.locator("#total-value")).to_have_text(format_aud(total), timeout=TIMEOUT)
     expect(page.locator("#crumb-model")).to_contain_text("E2E Model")
     expect(page.locator(".class-bar[data-class='Cash']")).to_have_attribute("data-color", "danger")
-    expect(page.locator(".class-bar[data-class='Australian Equities']")).to_have_attribute("data-color", "warning")
+    expect(page.locator(".class-bar[data-class='Australian Equities']")).to_have_attribute("data-color", "success")
     expect(page.locator(".class-bar[data-class='Cash'] .bar-target")).to_have_text("/ 50.0%")
     expect(page.locator("#target-total")).to_have_text("Target Total: 100.0%")
     expect(page.locator("#target-total")).to_have_attribute("data-color", "success")

@@ -114,20 +114,40 @@ def test_json_shape_matches_the_spec(book):
     assert [u["name"] for u in result["investment"]["Users"] if u["is_owner"]] == [f"{w.client.first_name} Tester"]
 
 
-def test_model_targets_and_bar_colours(book):
+def _bands(model_id: int, bands: dict[int, tuple[str, str]]) -> None:
+    """The model's class bands (min, max) by class id."""
+    from sqlmodel import select
+
+    from app.db.tables import ModelClass
+
+    with session_scope() as s:
+        for row in s.exec(select(ModelClass).where(ModelClass.model_id == model_id)).all():
+            if row.class_id in bands:
+                row.min, row.max = (D(x) for x in bands[row.class_id])
+                s.add(row)
+
+
+def test_model_targets_and_bar_colours_follow_the_drift_bands(book):
     w = book["w"]
     cash_id, eq_id, prop_id = book["cash_class"].id, book["equities"].id, book["property"].id
-    # the actual shares, to one decimal: cash 3.6%, equities 1.0%, property 95.5%
-    model = make_model(w.firm.id, name="Balanced", classes={cash_id: "3.6", eq_id: "5", prop_id: "91.4"})
+    # the actual shares (two decimals, as drift measures them): cash 3.57%, equities 0.97%, property 95.46%
+    model = make_model(w.firm.id, name="Balanced", classes={cash_id: "10", eq_id: "5", prop_id: "85"})
+    _bands(model.id, {cash_id: ("2", "15"), eq_id: ("3", "10"), prop_id: ("80", "90")})
     update_row(Portfolio, w.portfolio.id, model_id=model.id)
     h = holdings.load(actor=actor(w.admin), portfolio_id=w.portfolio.id)
     assert h.portfolio.model_name == "Balanced" and h.target_source == "model"
     by_title = {c.title: c for c in h.classes}
-    assert by_title["Cash"].actual.quantize(D("0.1")) == D("3.6")
-    assert by_title["Cash"].target == D("3.6") and by_title["Cash"].color == "success"   # exactly on target
-    assert by_title["Australian Equities"].color == "warning"                            # below target
-    assert by_title["Property"].color == "danger"                                        # above target
+    assert by_title["Cash"].target == D("10") and by_title["Cash"].color == "success"  # off target, inside its band
+    assert by_title["Australian Equities"].color == "warning"  # 2.03 points below its band
+    assert by_title["Property"].color == "danger"  # 5.46 points above: 5 or more is severe
     assert h.target_total == D("100") and h.target_total_color == "success"
+    # the dashboard reads the same portfolio the same way (app.domain.drift)
+    from app.services import drift
+    from app.domain import drift as rules
+
+    detail = drift.portfolio(actor=actor(w.admin), investment_id=w.portfolio.id)
+    colours = {c.title: rules.band_colour(c.current, c.min, c.max) for c in detail.classes if c.in_model}
+    assert colours == {t: by_title[t].color for t in colours} and len(colours) == 3
 
 
 def test_portfolio_own_allocation_wins_and_missing_classes_show(book):
@@ -136,13 +156,15 @@ def test_portfolio_own_allocation_wins_and_missing_classes_show(book):
     model = make_model(w.firm.id, name="Balanced", classes={book["cash_class"].id: "100"})
     update_row(Portfolio, w.portfolio.id, model_id=model.id, class_allocation=True)
     with session_scope() as s:
-        s.add(PortfolioClass(investment_id=w.portfolio.id, class_id=book["property"].id, allocation=D("60")))
-        s.add(PortfolioClass(investment_id=w.portfolio.id, class_id=other.id, allocation=D("30")))
+        s.add(PortfolioClass(investment_id=w.portfolio.id, class_id=book["property"].id, allocation=D("60"),
+                             min=D("50"), max=D("96")))
+        s.add(PortfolioClass(investment_id=w.portfolio.id, class_id=other.id, allocation=D("30"), min=D("20")))
     h = holdings.load(actor=actor(w.adviser), portfolio_id=w.portfolio.id)
     assert h.target_source == "portfolio"
     by_title = {c.title: c for c in h.classes}
-    assert by_title["International Equities"].value == 0 and by_title["International Equities"].color == "warning"
-    assert by_title["Cash"].target == 0 and by_title["Cash"].color == "danger"  # not in the target: meant to hold none
+    assert by_title["Property"].color == "success"  # 95.46% inside 50-96
+    assert by_title["International Equities"].value == 0 and by_title["International Equities"].color == "danger"
+    assert by_title["Cash"].target == 0 and by_title["Cash"].color == "success"  # not in the target: no band
     assert h.target_total == D("90") and h.target_total_color == "warning"
     # a class the target names but nothing holds is still a section (empty)
     assert "International Equities" in [s.klass.title for s in holdings.sections(h)]

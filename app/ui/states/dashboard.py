@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 import reflex as rx
 
+from app.domain import drift as drift_rules
 from app.domain import validators as v
 from app.domain.advice import NOT_ENOUGH_CASH, SELECT_PORTFOLIO, TPStatus, rebalance_triggered
 from app.domain.errors import GENERIC, DomainError
@@ -38,7 +39,6 @@ ALL = "-1"
 CACHE_SECONDS = 30
 RUN_POLL_SECONDS = 1.5  # how often a run started here is read until it is over
 BREACH_MAX = 20
-SEVERE_BREACH = 5  # percentage points
 
 
 @dataclasses.dataclass
@@ -51,7 +51,7 @@ class DriftRow:
     firm: str = ""
     value: str = ""
     breach: str = ""
-    breach_colour: str = "green"  # in band | red at SEVERE_BREACH and over | amber under it
+    breach_colour: str = "green"  # in band | red at drift's SEVERE_BREACH and over | amber under it
     out_of_band: int = 0
     url: str = ""
     holdings_url: str = ""
@@ -107,9 +107,13 @@ class WaitingItem:
     url: str = ""
 
 
+# the drift module's colour of a breach, in the badges' colour names
+BADGE_COLOURS = {drift_rules.SUCCESS: "green", drift_rules.WARNING: "amber", drift_rules.DANGER: "red"}
+
+
 def _breach_colour(breach: Decimal) -> str:
-    """The colour of a portfolio's largest breach: green in band, amber outside, red from SEVERE_BREACH."""
-    return "green" if breach <= 0 else "red" if breach >= SEVERE_BREACH else "amber"
+    """The colour of a portfolio's largest breach (app.domain.drift.breach_colour)."""
+    return BADGE_COLOURS[drift_rules.breach_colour(breach)]
 
 
 def _pp(value: Decimal) -> str:
