@@ -189,7 +189,8 @@ def awaiting_decision(*, actor: Actor, now: datetime | None = None) -> dict[str,
       portfolio, still 'Approval Required'): tp_id, investment_id, portfolio, version, sent_at (when
       it was validated), waiting_days;
     - `trades`: each portfolio's newest trade recommendations pending approval with items still
-      undecided: ti_id, investment_id, portfolio, version, sent_at, waiting_days, items.
+      undecided: ti_id, investment_id, portfolio, version, sent_at, waiting_days, items (the trades
+      to decide: transactions only) and notes (the "please note" items to decide).
 
     Clients only (PermissionDenied otherwise): staff decide from the reports."""
     from app.db.tables import TradeInstruction, TradeNote, TradeTransaction
@@ -232,6 +233,7 @@ def awaiting_decision(*, actor: Actor, now: datetime | None = None) -> dict[str,
             newest.setdefault(ti.investment_id, ti)
         waiting = {ti.id: ti for ti in newest.values() if ti.status == TIStatus.PENDING_APPROVAL.value}
         counts: dict[int, int] = dict.fromkeys(waiting, 0)
+        note_counts: dict[int, int] = dict.fromkeys(waiting, 0)
         if waiting:
             open_tx = (TxStatus.PENDING_APPROVAL.value, TxStatus.PENDING_TO_CANCEL.value, TxStatus.PENDING_COPY.value)
             for ti_id, n in s.execute(
@@ -245,11 +247,12 @@ def awaiting_decision(*, actor: Actor, now: datetime | None = None) -> dict[str,
                     .where(col(TradeNote.trade_instruction_id).in_(list(waiting)),
                            TradeNote.state == NoteState.VALIDATED.value, TradeNote.decision.is_(None))
                     .group_by(TradeNote.trade_instruction_id)).all():
-                counts[ti_id] += int(n)
+                note_counts[ti_id] += int(n)
         trades = [{"ti_id": ti.id, "investment_id": ti.investment_id, "portfolio": owned[ti.investment_id],
                    "version": ti.version, "sent_at": (ti.validated_at or ti.created_at).isoformat(),
-                   "waiting_days": days_between(ti.validated_at or ti.created_at, now), "items": counts[ti.id]}
-                  for ti in waiting.values() if counts[ti.id] > 0]
+                   "waiting_days": days_between(ti.validated_at or ti.created_at, now), "items": counts[ti.id],
+                   "notes": note_counts[ti.id]}
+                  for ti in waiting.values() if counts[ti.id] + note_counts[ti.id] > 0]
     records.sort(key=lambda r: (r["sent_at"], r["portfolio"]))
     trades.sort(key=lambda r: (r["sent_at"], r["portfolio"]))
     return {"records": records, "trades": trades}

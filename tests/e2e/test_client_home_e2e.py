@@ -72,7 +72,7 @@ def test_client_approves_the_pending_record_of_advice_from_home(page: Page, logi
     expect(page.locator("#confirm-message")).to_have_text("Do you confirm your authorisation to proceed?",
                                                           timeout=TIMEOUT)
     page.locator("#confirm-ok").click()
-    expect(page.get_by_text("Target Portfolio approved").first).to_be_visible(timeout=TIMEOUT)
+    expect(page.get_by_text("Record of advice approved").first).to_be_visible(timeout=TIMEOUT)
     expect(page.locator("#authority-status")).to_have_text("Approved", timeout=TIMEOUT)
 
     # the toast settles below the top bar: it never covers the user menu

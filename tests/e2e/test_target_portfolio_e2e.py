@@ -8,7 +8,7 @@
   the versions list opens that version;
 - the client follows the link of the e-mail the validation sent, signs in, reads the record of
   advice on a phone (Overview, Fee, Recommendation, Authority with Next), approves with the
-  confirmation and sees 'Target Portfolio approved'; the PDF link downloads a PDF.
+  confirmation and sees 'Record of advice approved'; the PDF link downloads a PDF.
 Screenshots at 1440x900 and 390x844 go to tests/e2e/artifacts/tp-*.png and rofa-*.png."""
 from __future__ import annotations
 
@@ -187,7 +187,7 @@ def test_adviser_calculates_and_validates_then_the_client_approves(page: Page, b
         expect(phone.locator("#confirm-message")).to_have_text("Do you confirm your authorisation to proceed?",
                                                                timeout=TIMEOUT)
         phone.locator("#confirm-ok").click()
-        expect(phone.get_by_text("Target Portfolio approved")).to_be_visible(timeout=TIMEOUT)
+        expect(phone.get_by_text("Record of advice approved")).to_be_visible(timeout=TIMEOUT)
         expect(phone.locator("#authority-status")).to_have_text("Approved", timeout=TIMEOUT)
         expect(phone.locator("#authority-decided")).to_contain_text(f"Approved by {book.client.first_name}")
         expect(phone.locator("#rofa-approve")).to_have_count(0)

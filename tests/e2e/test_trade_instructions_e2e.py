@@ -238,7 +238,10 @@ def test_adviser_generates_and_validates_then_the_client_approves_all(page: Page
         expect(page.locator("#ti-confirm")).to_be_disabled()
         choices.first.locator(".choose-decline").click()
         expect(choices.first).to_have_attribute("data-choice", "declined", timeout=TIMEOUT)
-        expect(page.locator("#ti-decided")).to_have_text(f"1 of {items} decided")
+        trades, notes = len(pending["transactions"]), items - len(pending["transactions"])
+        plural = lambda n, noun: f"{n} {noun}" + ("" if n == 1 else "s")  # noqa: E731
+        expect(page.locator("#ti-decided")).to_have_text(  # trades count trades; the notes apart
+            f"1 of {plural(trades, 'trade')} decided" + (f", 0 of {plural(notes, 'note')}" if notes else ""))
 
         # unconfirmed decisions hold the page
         page.locator("#crumb-portfolio").click()

@@ -7,9 +7,10 @@ from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
     clickable_row, confirm_dialog_of, empty_row, field, form_actions, file_src, form_grid, form_skeleton, image_picker,
-    image_remove_dialog, list_count, list_footer, load_more_controls, plain_header, row_menu, search_input, section,
-    sort_header, table_card, table_rows, text_input,
+    image_remove_dialog, list_count, list_footer, load_more_controls, option_select, plain_header, row_menu,
+    search_input, section, sort_header, table_card, table_rows, text_input,
 )
+from app.domain.firm_documents import LAYOUT_DESCRIPTIONS
 from app.ui.states.base import AppState
 from app.ui.states.firms import FirmFormState, FirmsListState
 
@@ -178,6 +179,102 @@ def _fees() -> rx.Component:
     )
 
 
+# ---- the record of advice: layout, branding, template and preview ---------------------------------------
+def _doc_input(key: str, label: str, placeholder: str = "", hint: str = "", **props) -> rx.Component:
+    error = FirmFormState.doc_errors[key]
+    return field(
+        label,
+        text_input(f"rofa-{key}", FirmFormState.docs[key], lambda value: FirmFormState.set_doc_field(key, value),
+                   error=error, read_only=FirmFormState.read_only,
+                   placeholder=rx.cond(FirmFormState.read_only, "", placeholder), **props),
+        error, hint=hint,
+    )
+
+
+def _doc_area(key: str, label: str, placeholder: str = "", hint: str = "") -> rx.Component:
+    error = FirmFormState.doc_errors[key]
+    return field(
+        label,
+        rx.text_area(value=FirmFormState.docs[key], on_change=lambda value: FirmFormState.set_doc_field(key, value),
+                     id=f"rofa-{key}", name=f"rofa-{key}", read_only=FirmFormState.read_only, rows="3", width="100%",
+                     placeholder=rx.cond(FirmFormState.read_only, "", placeholder),
+                     color_scheme=rx.cond(error != "", "red", "gray"),
+                     variant=rx.cond(FirmFormState.read_only, "soft", "surface")),
+        error, hint=hint,
+    )
+
+
+def _rofa_sample() -> rx.Component:
+    """What the record of advice will look like: the letterhead in the chosen colour, the footer and
+    the disclaimer, with the PDF preview of a real record of advice of the firm."""
+    docs = FirmFormState.docs
+    colour = docs["colour"]
+    return rx.card(
+        rx.vstack(
+            rx.hstack(
+                rx.cond(FirmFormState.image_urls["logo"] != "",
+                        rx.image(src=file_src(FirmFormState.image_urls["logo"]), alt="", max_height="36px",
+                                 max_width="120px", object_fit="contain")),
+                rx.vstack(rx.text(rx.cond(FirmFormState.form["name"] != "", FirmFormState.form["name"], "Firm name"),
+                                  weight="bold", size="3"),
+                          rx.text(FirmFormState.form["licensee.name"],
+                                  rx.cond(FirmFormState.form["licensee.afsl"] != "", ", AFSL " + FirmFormState.form["licensee.afsl"], ""),
+                                  size="1", color=rx.color("gray", 10)),
+                          spacing="0"),
+                spacing="3", align="center", width="100%",
+            ),
+            rx.box(height="3px", width="100%", background=colour, id="rofa-sample-rule"),
+            rx.text("Record of Advice", weight="bold", size="4", style={"color": colour}, id="rofa-sample-title"),
+            rx.text(rx.match(docs["layout"], *[(k, t) for k, t in LAYOUT_DESCRIPTIONS.items()], ""), size="1",
+                    color=rx.color("gray", 11), id="rofa-sample-layout"),
+            rx.cond(docs["disclaimer"] != "", rx.text(docs["disclaimer"], size="1", color=rx.color("gray", 10),
+                                                      white_space="pre-wrap")),
+            rx.cond(docs["footer"] != "", rx.text(docs["footer"], " \u00b7 page 1 of 2", size="1",
+                                                  color=rx.color("gray", 9), text_align="right", width="100%")),
+            rx.cond(
+                FirmFormState.view_url != "",
+                rx.button(rx.icon("file-search", size=14), "Preview PDF", variant="soft", type="button",
+                          on_click=FirmFormState.preview, loading=FirmFormState.previewing, id="rofa-preview"),
+                rx.text("Save the firm first to preview its record of advice as a PDF.", size="1",
+                        color=rx.color("gray", 10)),
+            ),
+            spacing="2", width="100%",
+        ),
+        width="100%", size="2", id="rofa-sample", aria_label="Record of advice preview",
+    )
+
+
+def _record_of_advice() -> rx.Component:
+    return section(
+        "Record of advice",
+        form_grid(
+            field("Layout", option_select(FirmFormState.docs["layout"], FirmFormState.layout_options,
+                                          lambda value: FirmFormState.set_doc_field("layout", value), id="rofa-layout",
+                                          disabled=FirmFormState.read_only, aria_label="Layout"),
+                  FirmFormState.doc_errors["layout"]),
+            rx.hstack(
+                _doc_input("colour", "Colour", placeholder="#1F3A5F", hint="# and six hexadecimal digits"),
+                rx.box(width="32px", min_width="32px", height="32px", border_radius="6px", margin_top="22px",
+                       background=FirmFormState.docs["colour"], border=f"1px solid {rx.color('gray', 6)}",
+                       aria_hidden="true"),
+                spacing="2", width="100%", align="start",
+            ),
+            _doc_input("footer", "Footer", placeholder="e.g. Private and confidential",
+                       hint="On every page, beside the page number."),
+            _doc_input("hinPercent", "HIN percent (%)", placeholder="0 to 100", input_mode="decimal",
+                       hint="Of a super fund supporting pensions: 100 says pensions are exempt."),
+            _doc_input("cgtDiscount", "CGT discount (%)", placeholder="By portfolio type", input_mode="decimal",
+                       hint="Empty: 50% for individuals and trusts, 33.33% for super funds; companies none."),
+        ),
+        _doc_area("disclaimer", "Disclaimer", placeholder="e.g. This is general advice only ..."),
+        _doc_area("assetComments", "Comments on assets sold (CGT)", placeholder="BHP: Held since 2009",
+                  hint="One a line: the asset's code, a colon, the comment."),
+        _rofa_sample(),
+        description="How the firm's records of advice look (layout, colour, disclaimer, footer) and the template "
+                    "data of their capital gains tax estimate.",
+    )
+
+
 def _form_actions() -> rx.Component:
     return form_actions(
         FirmFormState.read_only, FirmFormState.cancel, "firm-cancel",
@@ -187,7 +284,8 @@ def _form_actions() -> rx.Component:
 
 def _firm_form_page(crumbs: list) -> rx.Component:
     form = rx.form(
-        rx.vstack(_firm_information(), _licensee(), _fees(), _form_actions(), spacing="4", width="100%"),
+        rx.vstack(_firm_information(), _licensee(), _fees(), _record_of_advice(), _form_actions(), spacing="4",
+                  width="100%"),
         on_submit=FirmFormState.save,
         width="100%",
         id="firm-form",

@@ -10,12 +10,12 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
-from app.ui.components.widgets import cancel_button, download_button
+from app.ui.components.widgets import cancel_button, download_button, file_src
 from app.ui.pages.target_portfolio import (
     DATE_TIME, tp_alerts, tp_class_bars, tp_class_tables, tp_figures, tp_groups, tp_status_badge,
 )
 from app.ui.states.base import AppState
-from app.ui.states.rofa import TAB_TITLES, TABS, RofaState
+from app.ui.states.rofa import TAB_TITLES, TABS, RofaState, WordsLine
 
 S = RofaState
 TITLE = "Wealth Advice"
@@ -48,6 +48,77 @@ def status_line(prefix: str = "rofa") -> rx.Component:
     )
 
 
+# ---- the firm's letterhead and the trades in words -------------------------------------------------------
+def _letterhead() -> rx.Component:
+    """The firm's letterhead, as on the PDF: logo, name, ABN, authorised representative number,
+    licensee and AFSL, adviser; a rule in the firm's colour."""
+    head = S.letterhead
+    small = {"size": "1", "color": rx.color("gray", 10)}
+    return rx.card(
+        rx.flex(
+            rx.hstack(
+                rx.cond(head.logo != "", rx.image(src=file_src(head.logo), alt=head.firm + " logo", max_height="44px",
+                                                  max_width="140px", object_fit="contain", id="rofa-logo")),
+                rx.vstack(
+                    rx.text(head.firm, weight="bold", size="4", id="rofa-firm"),
+                    rx.cond(head.abn != "", rx.text("ABN " + head.abn, **small)),
+                    rx.cond(head.representative != "", rx.text(head.representative, **small, id="rofa-representative")),
+                    spacing="0",
+                ),
+                spacing="3", align="center",
+            ),
+            rx.spacer(),
+            rx.vstack(
+                rx.cond(head.licensee != "", rx.text(rx.text.span("Licensee ", color=rx.color("gray", 10)), head.licensee,
+                                                     size="2", id="rofa-licensee")),
+                rx.cond(head.adviser != "", rx.text(rx.text.span("Adviser ", color=rx.color("gray", 10)), head.adviser,
+                                                    size="2")),
+                spacing="1", align=rx.breakpoints(initial="start", sm="end"),
+            ),
+            wrap="wrap", gap="12px", width="100%", align="center",
+        ),
+        width="100%", size="2", id="rofa-letterhead",
+        style={"border_top": "4px solid " + S.colour},
+        custom_attrs={"data-layout": S.layout, "data-colour": S.colour},
+    )
+
+
+def _words_line(line: WordsLine) -> rx.Component:
+    return rx.flex(
+        rx.vstack(
+            rx.hstack(rx.text(line.code, weight="bold", size="2"),
+                      rx.cond(line.name != "", rx.text(line.name, size="1", color=rx.color("gray", 10))),
+                      spacing="2", align="baseline", wrap="wrap"),
+            rx.text(line.reason, size="1", color=rx.color("gray", 11), class_name="words-reason"),
+            rx.cond((S.layout == "detailed") & (line.detail != ""),
+                    rx.text("Calculation: ", line.detail, size="1", color=rx.color("gray", 9))),
+            spacing="1", flex="1", min_width="0",
+        ),
+        rx.vstack(
+            rx.badge(line.trade, color_scheme=line.color, variant="soft", size="2", class_name="words-trade"),
+            rx.text(line.target_value, " \u00b7 ", line.target_percent, size="1", color=rx.color("gray", 10),
+                    font_variant_numeric="tabular-nums", white_space="nowrap"),
+            spacing="1", align="end",
+        ),
+        gap="12px", width="100%", padding_y="8px", border_bottom=f"1px solid {rx.color('gray', 4)}",
+        class_name="words-line", custom_attrs={"data-code": line.code, "data-kind": line.kind},
+        background=rx.cond(line.kind == "cash", rx.color("gray", 2), "transparent"),
+    )
+
+
+def _words() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.heading("What we recommend", size="3", as_="h2"),
+            rx.text("Each holding's trade and the reason for it; the cash account shows what the trades leave.",
+                    size="1", color=rx.color("gray", 10)),
+            rx.vstack(rx.foreach(S.words, _words_line), spacing="0", width="100%", id="rofa-words"),
+            spacing="2", width="100%",
+        ),
+        width="100%", size="2",
+    )
+
+
 # ---- tabs -------------------------------------------------------------------------------------------
 def _overview() -> rx.Component:
     facts = rx.card(
@@ -69,13 +140,17 @@ def _overview() -> rx.Component:
         facts,
         tp_alerts(S),
         rx.cond(S.has_result, rx.vstack(
-            rx.heading("Recommended portfolio", size="4", margin_top="8px"),
-            rx.text("Each line shows the holding now, the recommended holding and the reasons behind it.", size="2",
-                    color=rx.color("gray", 10)),
+            _words(),
             tp_figures(S),
-            tp_class_bars(S),
-            tp_class_tables(S, False),
-            tp_groups(S),
+            rx.cond(S.layout != "compact", rx.vstack(
+                rx.heading("Recommended portfolio", size="4", margin_top="8px"),
+                rx.text("Each line shows the holding now, the recommended holding and the reasons behind it.", size="2",
+                        color=rx.color("gray", 10)),
+                tp_class_bars(S),
+                tp_class_tables(S, False),
+                spacing="3", width="100%",
+            )),
+            rx.cond(S.layout == "detailed", tp_groups(S)),
             spacing="3", width="100%",
         )),
         spacing="4", width="100%",
@@ -133,6 +208,8 @@ def _recommendation() -> rx.Component:
             rx.vstack(
                 rx.heading("Capital gains tax estimate", size="3"),
                 rx.text(S.cgt_text, size="2", id="rofa-cgt"),
+                rx.foreach(S.cgt_notes, lambda note: rx.text(note, size="1", color=rx.color("gray", 11),
+                                                             class_name="rofa-cgt-note")),
                 spacing="2", width="100%",
             ),
             width="100%", size="2",
@@ -146,20 +223,34 @@ def _authority() -> rx.Component:
         rx.vstack(
             rx.heading("Authority to proceed", size="4"),
             status_line("authority"),
-            rx.text("By approving, you authorise your adviser to proceed with the recommended portfolio and its trades "
-                    "as set out in this record of advice. Declining asks your adviser to review it with you.",
-                    size="2", color=rx.color("gray", 11)),
+            rx.cond(
+                S.withdraws,
+                rx.text("You approved this record of advice. If you no longer agree with it, Withdraw approval "
+                        "declines it: your authority to proceed ends and your adviser reviews the advice with you.",
+                        size="2", color=rx.color("gray", 11), id="rofa-withdraw-note"),
+                rx.text("By approving, you authorise your adviser to proceed with the recommended portfolio and its "
+                        "trades as set out in this record of advice. Declining asks your adviser to review it with you.",
+                        size="2", color=rx.color("gray", 11)),
+            ),
             rx.cond(
                 S.can_decide,
                 rx.flex(
                     rx.cond(S.can_approve, rx.button(rx.icon("check", size=16), "Approve", color_scheme="green", size="3",
                                                      on_click=S.ask("approve"), loading=S.busy, id="rofa-approve")),
-                    rx.cond(S.can_decline, rx.button(rx.icon("x", size=16), "Decline", color_scheme="red", variant="soft",
-                                                     size="3", on_click=S.ask("decline"), loading=S.busy,
-                                                     id="rofa-decline")),
+                    rx.cond(S.can_decline, rx.button(rx.icon("x", size=16),
+                                                     rx.cond(S.withdraws, "Withdraw approval", "Decline"),
+                                                     color_scheme="red", variant="soft", size="3",
+                                                     on_click=S.ask("decline"), loading=S.busy, id="rofa-decline")),
                     gap="12px", wrap="wrap", width="100%",
                 ),
             ),
+            rx.cond(S.letterhead.signature != "", rx.vstack(
+                rx.text("Adviser's signature", size="1", color=rx.color("gray", 10)),
+                rx.image(src=file_src(S.letterhead.signature), alt="Signature of " + S.letterhead.adviser,
+                         max_height="48px", max_width="200px", object_fit="contain"),
+                spacing="1")),
+            rx.cond(S.disclaimer != "", rx.text(S.disclaimer, size="1", color=rx.color("gray", 10),
+                                                white_space="pre-wrap", id="rofa-disclaimer")),
             spacing="4", width="100%",
         ),
         width="100%", size="3", id="rofa-authority",
@@ -201,7 +292,7 @@ def _confirm() -> rx.Component:
     approve = S.confirm_action == "approve"
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
-            rx.alert_dialog.title(rx.cond(approve, "Approve", "Decline")),
+            rx.alert_dialog.title(rx.cond(approve, "Approve", rx.cond(S.withdraws, "Withdraw approval", "Decline"))),
             rx.alert_dialog.description(S.confirm_message, id="confirm-message"),
             rx.hstack(
                 cancel_button(on_click=S.cancel_confirm, id="confirm-cancel"),
@@ -234,7 +325,9 @@ def rofa_page() -> rx.Component:
         S.loading,
         rx.vstack(rx.skeleton(rx.box(height="80px", width="100%"), loading=True),
                   rx.skeleton(rx.box(height="240px", width="100%"), loading=True), spacing="3", width="100%"),
-        rx.vstack(status_line(), _tabs(), spacing="4", width="100%"),
+        rx.vstack(_letterhead(), status_line(), _tabs(),
+                  rx.cond(S.footer != "", rx.text(S.footer, size="1", color=rx.color("gray", 9), id="rofa-footer")),
+                  spacing="4", width="100%"),
     )
     return page(
         "Record of Advice",

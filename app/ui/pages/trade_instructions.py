@@ -88,8 +88,7 @@ def _decision_bar() -> rx.Component:
                       loading=S.busy),
         )),
         rx.cond(S.show_decisions, rx.fragment(
-            rx.text(S.decided_count.to_string() + " of " + S.awaiting_count.to_string() + " decided", size="2",
-                    color=rx.color("gray", 11), id="ti-decided"),
+            rx.text(S.decided_text, size="2", color=rx.color("gray", 11), id="ti-decided"),
             rx.button(rx.icon("check-check", size=14), "Approve all", variant="soft", color_scheme="green",
                       on_click=S.approve_all, id="ti-approve-all"),
             rx.button("Confirm", on_click=S.ask_confirm, id="ti-confirm", disabled=S.decided_count == 0,

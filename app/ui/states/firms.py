@@ -12,14 +12,20 @@ import reflex as rx
 
 from app.domain.errors import DomainError, PermissionDenied, ValidationError
 from app.domain.firms import FIRM_SORTS, clean_firm
+from app.domain.firm_documents import (
+    DEFAULT_COLOUR, LAYOUT_DESCRIPTIONS, LAYOUT_TITLES, LAYOUTS, Branding, DocumentSettings, RofaTemplate,
+    parse_document_settings,
+)
+from app.domain.money import percent_trimmed_text
 from app.domain.permissions import NOT_ALLOWED, Actor, can_create_firm, can_edit_firm
 from app.domain.roles import Role
-from app.services import firms
+from app.services import firms, records_of_advice
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
 from app.ui.parse import to_int
 from app.ui.toolkit.lists import LoadMore, RowPages
+from app.ui.toolkit.rows import Option
 from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, screen_load
 
 log = logging.getLogger("app.ui.firms")
@@ -113,6 +119,23 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+# the record of advice card: layout, branding and the CGT template (app.domain.firm_documents)
+DOC_KEYS = ("layout", "colour", "disclaimer", "footer", "hinPercent", "cgtDiscount", "assetComments")
+DOC_LIMITS = {"disclaimer": 4000, "assetComments": 20000}
+SAVE_FIRM_FIRST = "Save the firm first: the preview shows its newest record of advice."
+
+
+def _doc_form(settings: DocumentSettings) -> dict[str, str]:
+    b, t = settings.branding, settings.template
+    return {"layout": b.layout, "colour": b.colour, "disclaimer": b.disclaimer, "footer": b.footer,
+            "hinPercent": percent_trimmed_text(t.hin_percent) or "0",
+            "cgtDiscount": percent_trimmed_text(t.discount_percent) or "", "assetComments": t.comments_text}
+
+
+def _doc_blank() -> dict[str, str]:
+    return _doc_form(DocumentSettings(Branding(), RofaTemplate()))
+
+
 class FirmFormState(SavingForm, ImageStaging, AppState):
     """firms.new, firms.view and firms.edit. `mode` is taken from the route on every load."""
 
@@ -125,6 +148,11 @@ class FirmFormState(SavingForm, ImageStaging, AppState):
     firm_name: str = ""
     view_url: str = ""  # display only (breadcrumb); handlers use _firm_id
     can_edit: bool = False
+
+    docs: dict[str, str] = _doc_blank()
+    doc_errors: dict[str, str] = {key: "" for key in DOC_KEYS}
+    layout_options: list[Option] = [Option(value=k, label=LAYOUT_TITLES[k]) for k in LAYOUTS]
+    previewing: bool = False
 
     _firm_id: int = 0
     _version: int = 0
@@ -141,6 +169,9 @@ class FirmFormState(SavingForm, ImageStaging, AppState):
         self.view_url = ""
         self.can_edit = False
         self._load_images({})
+        self.docs = _doc_blank()
+        self.doc_errors = {key: "" for key in DOC_KEYS}
+        self.previewing = False
         self._firm_id = 0
         self._version = 0
         self._saved = False
@@ -170,6 +201,7 @@ class FirmFormState(SavingForm, ImageStaging, AppState):
             self.loading = False
             return None
         self._fill(firms.get_firm(actor=actor, firm_id=params.get("id")))
+        self.docs = _doc_form(firms.documents(actor=actor, firm_id=self._firm_id))
         self.can_edit = can_edit_firm(actor, self._firm_id)
         self.loading = False
         if mode == "edit" and not self.can_edit:
@@ -192,6 +224,10 @@ class FirmFormState(SavingForm, ImageStaging, AppState):
     def _validate(self) -> None:
         _, found = clean_firm(self._payload())
         self._show_errors(found)
+        self._show_doc_errors(parse_document_settings(self.docs)[1])
+
+    def _show_doc_errors(self, found: dict[str, str]) -> None:
+        self.doc_errors = {key: found.get(key, "") for key in DOC_KEYS}
 
     def _show_errors(self, found: dict[str, str]) -> None:
         errors = _blank()
@@ -200,6 +236,36 @@ class FirmFormState(SavingForm, ImageStaging, AppState):
 
     def _editable(self) -> bool:
         return self.mode in ("new", "edit") and self.can_edit and not self.loading and not self._saved
+
+    @rx.event
+    def set_doc_field(self, key: str, value: str):
+        """A field of the record of advice card (layout, colour, disclaimer, footer, template)."""
+        if key not in DOC_KEYS or not self._editable():
+            return
+        text = str(value if value is not None else "")[:DOC_LIMITS.get(key, 1000)]
+        if key == "layout" and text not in LAYOUTS:
+            return
+        self.docs = {**self.docs, key: text}
+        self._changed()
+
+    @rx.event
+    def preview(self):
+        """The PDF of the firm's newest record of advice (a sample when it has none) with the settings
+        as they stand on the form, saved or not."""
+        if not self._firm_id or self.previewing:
+            return toast_error(SAVE_FIRM_FIRST) if not self._firm_id else None
+        settings, found = parse_document_settings(self.docs)
+        self._show_doc_errors(found)
+        if settings is None:
+            return toast_error(next(iter(found.values())))
+        self.previewing = True
+        try:
+            name, data = records_of_advice.preview_pdf(actor=self._actor(), firm_id=self._firm_id, settings=settings)
+        except DomainError as exc:
+            return toast_error(exc.message)
+        finally:
+            self.previewing = False
+        return rx.download(data=data, filename=name, mime_type="application/pdf")
 
     @rx.event
     def set_field(self, key: str, value: str):
@@ -219,6 +285,10 @@ class FirmFormState(SavingForm, ImageStaging, AppState):
     # ---- saving ---------------------------------------------------------------------------------
     def _save(self, actor: Actor, then: str | None):
         payload = self._payload()
+        documents, found = parse_document_settings(self.docs)
+        self._show_doc_errors(found)
+        if documents is None:
+            return self._fail(ValidationError(next(iter(found.values())), found))
         try:
             if self.mode == "new":
                 firm = firms.create_firm(actor=actor, data=payload)
@@ -232,8 +302,17 @@ class FirmFormState(SavingForm, ImageStaging, AppState):
         except DomainError as exc:  # a Conflict (changed by someone else), NotFound, PermissionDenied
             return self._fail(exc)
         self._show_errors({})
-        self._saved = True
         firm_id = int(firm["id"])
+        try:  # the record of advice settings: after the firm (whose version they move on)
+            firms.update_documents(actor=actor, firm_id=firm_id, settings=documents)
+        except ValidationError as exc:  # an asset code the universe does not know
+            self._show_doc_errors(exc.fields)
+            if self.mode == "new":  # the firm exists now: its form goes on from its edit screen
+                self._saved = True
+                return [toast_error(exc.message), rx.redirect(routes.url("firms.edit", id=firm_id))]
+            self._version = int(firm["version"])
+            return self._fail(exc)
+        self._saved = True
         events: list[Any] = []
         for slot, content_type, data in self._staged_images():
             try:

@@ -18,7 +18,7 @@ from app.domain.permissions import Actor
 from app.services import records_of_advice
 from app.services import target_portfolios
 from app.ui import routes
-from app.ui.display import input_number, iso_moment, money
+from app.ui.display import input_number, iso_moment, money, percent_1dp
 from app.ui.states.advice_versions import AdviceScreen, load_failed
 from app.ui.states.base import AppState, toast_success
 from app.ui.toolkit.screen import Confirm, guarded
@@ -29,7 +29,39 @@ TABS = ["overview", "fee", "recommendation", "authority"]
 TAB_TITLES = {"overview": "Overview", "fee": "Fee", "recommendation": "Recommendation", "authority": "Authority"}
 RECORD_NOT_FOUND = "Record of advice not found"
 QUESTIONS = {"approve": advice.CONFIRM_APPROVE_ROA, "decline": advice.CONFIRM_DECLINE_ROA}
-DONE = {"approve": advice.TP_APPROVED, "decline": advice.TP_DECLINED}
+# a client approves a record of advice (not a "target portfolio"): the toast says so
+RECORD_APPROVED, RECORD_DECLINED = "Record of advice approved", "Record of advice declined"
+DONE = {"approve": RECORD_APPROVED, "decline": RECORD_DECLINED}
+SIDE_COLORS = {"BUY": "green", "SELL": "red", "HOLD": "gray"}
+
+
+@dataclasses.dataclass
+class WordsLine:
+    """A line of the recommended portfolio in words: the trade ('Buy 199', 'Sell 642', 'Hold') and
+    the model's recommendation as its reason (the cash line included)."""
+
+    key: str = ""
+    kind: str = ""           # asset | holding | cash
+    code: str = ""
+    name: str = ""
+    trade: str = ""
+    side: str = ""           # BUY | SELL | HOLD
+    color: str = "gray"
+    reason: str = ""
+    detail: str = ""
+    target_value: str = ""
+    target_percent: str = ""
+
+
+@dataclasses.dataclass
+class LetterheadView:
+    firm: str = ""
+    logo: str = ""
+    abn: str = ""
+    representative: str = ""
+    licensee: str = ""
+    adviser: str = ""
+    signature: str = ""
 
 
 def fee_percent(value: Any) -> str:
@@ -72,12 +104,21 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
     decided_at: str = ""
     confirm_action: str = ""        # approve | decline: the dialog's title and button
     busy: bool = False
+    # the firm's record of advice: its letterhead, layout, colour, disclaimer and footer
+    letterhead: LetterheadView = LetterheadView()
+    layout: str = "default"
+    colour: str = ""
+    disclaimer: str = ""
+    footer: str = ""
+    words: list[WordsLine] = []
+    cgt_notes: list[str] = []
 
     def _rofa_param(self) -> int | None:
         return _int(routes.param(self.router.url.path, "rofa_id"))
 
     def _load(self, actor: Actor) -> None:
-        record = records_of_advice.read(actor=actor, tp_id=self._rofa_param() or 0)
+        document = records_of_advice.document(actor=actor, tp_id=self._rofa_param() or 0)
+        record = document.record
         view, t = record.tp, record.tp.summary
         if self.portfolio_id and t.investment_id != self.portfolio_id:
             raise NotFound(RECORD_NOT_FOUND)
@@ -101,6 +142,18 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
             else (None, None)
         self.decided_by, self.decided_at = who.full if who else "", iso_moment(at)
         self.can_decide = record.can_decide
+        head, brand = document.letterhead, document.branding
+        self.letterhead = LetterheadView(firm=head.firm_name, logo=head.logo_url or "", abn=head.abn or "",
+                                         representative=head.representative_line, licensee=head.licensee_line,
+                                         adviser=head.adviser_name or "", signature=head.adviser_signature_url or "")
+        self.layout, self.colour = brand.layout, brand.colour
+        self.disclaimer, self.footer = brand.disclaimer, brand.footer
+        self.words = [WordsLine(key=f"{line.kind}-{i}", kind=line.kind, code=line.code, name=line.name, trade=line.trade,
+                                side=line.side, color=SIDE_COLORS.get(line.side, "gray"), reason=line.reason,
+                                detail=line.detail, target_value=money(line.target_value),
+                                target_percent=percent_1dp(line.target_percent))
+                      for i, line in enumerate(document.lines)]
+        self.cgt_notes = [f"{n.code}: {n.comment}" for n in document.cgt_notes]
 
     @rx.event
     @load_failed()  # check_login sends a signed-out browser to sign in (and back here afterwards)
@@ -155,6 +208,11 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
     def can_decline(self) -> bool:
         return self.can_decide and not self.declined
 
+    @rx.var
+    def withdraws(self) -> bool:
+        """Declining an approved record of advice withdraws that approval: the screen says so."""
+        return self.approved and self.can_decline
+
     # ---- approve or decline ---------------------------------------------------------------------------
     @rx.event
     def ask(self, action: str):
@@ -180,4 +238,4 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
             self._load(actor)  # afterwards the record is reloaded (002 s4)
         finally:
             self.busy = False
-        yield toast_success(result.get("message") or DONE[action])
+        yield toast_success(DONE[action])

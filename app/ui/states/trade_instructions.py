@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from decimal import Decimal
 from typing import Any
 
 import reflex as rx
@@ -29,7 +30,8 @@ from app.domain.notices import SEND_AGAIN_NOBODY
 from app.domain.permissions import is_staff
 from app.services import notices, trade_instructions as ti_service
 from app.ui import routes
-from app.ui.display import input_number, iso_moment, money, price_2_to_6dp, units_or_fraction
+from app.domain.advice_words import action_words
+from app.ui.display import count_of, input_number, iso_moment, money, price_2_to_6dp, units_or_fraction
 from app.ui.states.advice_versions import AdviceScreen, AdviceVersions, load_failed
 from app.ui.toolkit.lists import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
@@ -131,6 +133,10 @@ def name_of(person: PersonName | None) -> str:
     return person.full if person else ""
 
 
+def declined(t: TradeLine) -> bool:
+    return t.decision == "declined" or t.status.value == "declined"
+
+
 def tx_row(t: TradeLine, approvable: bool) -> TxRow:
     return TxRow(
         key=f"t{t.id}", id=t.id, code=t.code, action=t.side, units=units_or_fraction(t.quantity),
@@ -138,8 +144,10 @@ def tx_row(t: TradeLine, approvable: bool) -> TxRow:
         limit_price=price_2_to_6dp(t.limit_price), value=money(t.value), brokerage=money(t.fee), amount=money(t.amount),
         # a buy's cost base is its amount; a sell's is its value less brokerage
         cost_base=money(t.cost_base) if t.side == "SELL" else "",
-        pending=money(t.pending), status=t.status.value, status_label=t.status_label,
-        user_action=t.user_action or "", rec_action=t.recommendation_action, rec_comment=t.recommendation_comment,
+        # a declined trade is not pending any more: its pending amount is not shown
+        pending="" if declined(t) else money(t.pending), status=t.status.value, status_label=t.status_label,
+        user_action=t.user_action or "", rec_action=action_words(t.recommendation_action),
+        rec_comment=t.recommendation_comment,
         urgent=t.urgent, stop_loss=t.stop_loss, full_sell=t.full_sell, awaiting=approvable and t.awaits_decision,
     )
 
@@ -152,7 +160,11 @@ def note_row(n: TradeNoteLine, approvable: bool) -> NoteRow:
             trade += f" at {price_2_to_6dp(n.price)}"
         if n.value is not None:
             trade += f" = {money(n.value)}"
-    return NoteRow(key=f"n{n.id}", id=n.id, code=n.code, text=n.text, trade=trade, comment=n.comment,
+    # a HOLD note's text is its comment: printed once, with what the recommendation means
+    comment = n.comment if n.comment.strip() != n.text.strip() else ""
+    if not comment:
+        comment = action_words(str(n.payload.get("recommendation_action") or ""))
+    return NoteRow(key=f"n{n.id}", id=n.id, code=n.code, text=n.text, trade=trade, comment=comment,
                    state=n.state, state_label=NOTE_LABELS.get(n.state, n.state),
                    awaiting=approvable and n.awaits_decision)
 
@@ -244,6 +256,8 @@ class TradeInstructionsState(Confirm, FormDialog, ExportLinks, AdviceScreen, App
             TIStatus.PENDING_APPROVAL.value, TIStatus.APPROVED.value, TIStatus.PARTIALLY_APPROVED.value,
             TIStatus.DECLINED.value)
         self.transactions = [tx_row(t, self.can_approve) for t in view.transactions] if view else []
+        if view and any(declined(t) for t in view.transactions):
+            self.summary = _totals_without_declined(view.instruction, view.transactions)
         self.notes = [note_row(n, self.can_approve) for n in view.notes] if view else []
 
     def _show_instruction(self, ti: TradeInstructionSummary | None) -> None:
@@ -307,6 +321,17 @@ class TradeInstructionsState(Confirm, FormDialog, ExportLinks, AdviceScreen, App
     @rx.var
     def decided_count(self) -> int:
         return self._decided()
+
+    @rx.var
+    def decided_text(self) -> str:
+        """'2 of 7 trades decided' (trades count trades; the notes are counted apart)."""
+        trades = [r for r in self.transactions if r.awaiting]
+        notes = [n for n in self.notes if n.awaiting]
+        text = f"{sum(1 for r in trades if r.choice)} of {count_of(len(trades), 'trade')} decided" if trades else ""
+        if notes:
+            noted = f"{sum(1 for n in notes if n.choice)} of {count_of(len(notes), 'note')}"
+            text = f"{text}, {noted}" if text else f"{noted} decided"
+        return text
 
     @rx.var
     def awaiting_count(self) -> int:
@@ -607,6 +632,17 @@ class TradeInstructionsState(Confirm, FormDialog, ExportLinks, AdviceScreen, App
             return None
         self.history_page = min(number, self.history_pages)
         return self._load_history()
+
+
+def _totals_without_declined(ti: TradeInstructionSummary, lines: Any) -> TISummary:
+    """The summary tiles once the client declined some trades: what the other trades add up to
+    (buys with their brokerage, sells net of theirs, as the calculation counts them)."""
+    kept = [t for t in lines if not declined(t)]
+    buys = sum((t.amount for t in kept if t.side == "BUY"), Decimal(0))
+    sells = sum(((t.cost_base if t.cost_base is not None else t.value - t.fee) for t in kept if t.side == "SELL"),
+                Decimal(0))
+    return TISummary(buys=money(buys), sells=money(sells), brokerage=money(sum((t.fee for t in kept), Decimal(0))),
+                     min_trade_amount=money(ti.min_trade_amount))
 
 
 NO_DECISION = "Please, approve or decline at least one trade"  # ours: Confirm with nothing chosen
