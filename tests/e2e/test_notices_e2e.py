@@ -1,0 +1,70 @@
+"""Notices end to end, on the demo data: the Harbour portfolio whose record of advice awaits
+client@harbour.example.com has every notice switched on. The client approves it; the adviser's
+message arrives at the test SMTP server with the record of advice PDF attached (read back with
+pypdf), and the superuser's outbox lists the message with its attachment's file name."""
+from __future__ import annotations
+
+import io
+import re
+
+from playwright.sync_api import Page, expect
+from pypdf import PdfReader
+
+TIMEOUT = 30_000
+ARTIFACTS = "tests/e2e/artifacts"
+CLIENT = "client@harbour.example.com"
+ADVISER = "adviser@harbour.example.com"
+
+
+def _awaiting_record(database_url: str) -> tuple[int, int, str]:
+    """(portfolio id, target portfolio id, portfolio name) of the record awaiting the demo client."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(database_url)
+    try:
+        with engine.connect() as conn:
+            row = conn.execute(text(
+                "SELECT i.id, t.id, i.name FROM investments i "
+                "JOIN investment_users iu ON iu.investment_id = i.id AND iu.is_owner "
+                "JOIN users u ON u.id = iu.user_id AND u.email = :email "
+                "JOIN target_portfolios t ON t.investment_id = i.id AND t.status = 'validated' "
+                "ORDER BY t.id DESC LIMIT 1"), {"email": CLIENT}).one()
+    finally:
+        engine.dispose()
+    return int(row[0]), int(row[1]), str(row[2])
+
+
+def test_the_client_approves_and_the_adviser_gets_the_pdf(page: Page, login, app_server):
+    pid, tp_id, name = _awaiting_record(app_server.database_url)
+    login(page, CLIENT)
+    page.goto(f"/portfolios/{pid}/rofa/{tp_id}")
+    expect(page.locator("#rofa-status")).to_have_text("Approval Required", timeout=TIMEOUT)
+    page.locator("#rofa-tab-authority").click()
+    page.locator("#rofa-approve").click()
+    page.locator("#confirm-ok").click()
+    expect(page.locator("#authority-status")).to_have_text("Approved", timeout=TIMEOUT)
+
+    message = app_server.mail.wait_for(ADVISER, timeout=60, subject="Record of advice approved")
+    assert message["Subject"] == f"Record of advice approved: {name}"
+    text = message.get_body(("plain",)).get_content()
+    assert "Harbour Wealth Partners" in text and f"/portfolios/{pid}/rofa/{tp_id}" in text
+    assert message.get_body(("html",)) is not None
+    [pdf] = [p for p in message.iter_attachments() if p.get_content_type() == "application/pdf"]
+    file_name = pdf.get_filename()
+    assert file_name.endswith(".pdf") and "Record of Advice" in file_name
+    words = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.get_content())).pages)
+    assert name in words
+
+    # the superuser's outbox lists the message with its attachment by file name
+    page.locator("#user-menu").click()
+    page.locator("#signout").click()
+    page.wait_for_url(re.compile(r"/login$"), timeout=TIMEOUT)
+    login(page, "superuser@example.com")
+    page.goto("/outbox")
+    row = page.locator(".outbox-row", has_text=f"Record of advice approved: {name}").filter(has_text=ADVISER)
+    expect(row).to_have_count(1, timeout=TIMEOUT)
+    expect(row.locator(".outbox-attachments")).to_contain_text(file_name)
+    row.click()
+    expect(page.locator("#mail-attachments")).to_contain_text(file_name, timeout=TIMEOUT)
+    expect(page.locator("#mail-subject")).to_have_text(re.compile("Record of advice approved"))
+    page.screenshot(path=f"{ARTIFACTS}/outbox-notice.png", full_page=True)
