@@ -65,6 +65,8 @@ ACTIONS: dict[str, str] = {
     "broker_file.exported": "Broker file exported",
     "order.executed": "Order executed",
     "order.rejected": "Order rejected",
+    "order.cancelled": "Order cancelled",
+    "order.expired": "Order expired",
     "broker_confirmations.uploaded": "Execution file uploaded",
     "bulk_run.started": "Bulk calculation started",
 }
@@ -73,6 +75,7 @@ OBJECT_TYPES: dict[str, str] = {
     "broker_file": "Broker file", "bulk_run": "Bulk calculation",
 }
 UNKNOWN_ACTION = "Unknown audit action"
+DATES_REVERSED = "The From date has to be on or before the To date."
 
 _origin: ContextVar[str | None] = ContextVar("audit_origin", default=None)
 
@@ -211,6 +214,8 @@ def _filters(actor: Actor, who: Any = None, action: Any = None, object_type: Any
     if as_id(object_id) is not None:
         where.append(AuditEvent.object_id == as_id(object_id))
     start, end = _day(date_from), _day(date_to)
+    if start is not None and end is not None and start > end:
+        raise ValidationError(DATES_REVERSED, {"date_to": DATES_REVERSED})
     if start is not None:
         where.append(AuditEvent.at >= datetime.combine(start, time.min))
     if end is not None:

@@ -87,7 +87,8 @@ def _create(s: Session, actor: Actor, kind: str, ids: list[int], model_ids: list
     s.add(run)
     s.flush()
     audit.record(s, actor, "bulk_run.started", "bulk_run", run.id, firm_id=actor.firm_id,
-                 label=f"{'Target portfolios' if kind == 'tp' else 'Trade recommendations'} of {len(ids) + len(refused)} portfolios",
+                 label=f"{'Target portfolios' if kind == 'tp' else 'Trade recommendations'} of "
+                       f"{len(ids) + len(refused)} portfolio{'' if len(ids) + len(refused) == 1 else 's'}",
                  after={"kind": kind, "portfolios": len(ids), "refused": len(refused),
                         **({"models": model_ids} if model_ids else {})})
     bulk.copy_rows(s, BulkRunItem, [(run.id, pid, "pending", None, None) for pid in ids]

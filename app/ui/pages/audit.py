@@ -27,18 +27,23 @@ def _action_color(action: Any) -> Any:
 
 
 def _cells(row: AuditRow, with_object: bool) -> rx.Component:
+    # the columns wrap (an e-mail anywhere, an action between words) so that the six fit at 1440 px
     cells = [
         rx.table.cell(rx.moment(row.at, format=WHEN), white_space="nowrap", class_name="audit-at"),
-        rx.table.cell(rx.text(row.who, size="2"), white_space="nowrap", class_name="audit-who"),
-        rx.table.cell(rx.badge(row.action_title, color_scheme=_action_color(row.action), variant="soft"),
-                      white_space="nowrap", class_name="audit-action"),
+        rx.table.cell(rx.text(row.who, size="2", overflow_wrap="anywhere"), class_name="audit-who",
+                      min_width="120px", max_width="200px"),
+        rx.table.cell(rx.badge(row.action_title, color_scheme=_action_color(row.action), variant="soft",
+                               white_space="normal"), class_name="audit-action", max_width="170px"),
     ]
     if with_object:
-        cells.append(rx.table.cell(rx.text(row.object, size="2"), class_name="audit-object", min_width="180px"))
+        cells.append(rx.table.cell(rx.text(row.object, size="2", overflow_wrap="anywhere"), class_name="audit-object",
+                                   min_width="140px", max_width="220px"))
     cells += [
-        rx.table.cell(rx.text(row.changes, size="1", white_space="pre-wrap", font_family="var(--code-font-family)",
-                              color=rx.color("gray", 11)), class_name="audit-changes", min_width="280px"),
-        rx.table.cell(rx.text(row.ip, size="1", color=rx.color("gray", 10)), white_space="nowrap"),
+        rx.table.cell(rx.text(row.changes, size="1", white_space="pre-wrap", overflow_wrap="anywhere",
+                              font_family="var(--code-font-family)", color=rx.color("gray", 11)),
+                      class_name="audit-changes", min_width="200px"),
+        rx.table.cell(rx.text(row.ip, size="1", color=rx.color("gray", 10)), white_space="nowrap",
+                      class_name="audit-ip"),
     ]
     return rx.table.row(*cells, class_name="audit-row", data_action=row.action)
 
@@ -60,11 +65,16 @@ def _filters() -> rx.Component:
         rx.box(option_select(s.filters.object_type, s.object_types, s.set_object_type, "audit-object-filter"), width="180px"),
         rx.cond(s.is_superuser_view, rx.box(option_select(s.filters.firm, s.firms, s.set_firm, "audit-firm-filter"),
                                             width="200px")),
-        rx.hstack(rx.text("From", size="2", color=rx.color("gray", 10)),
-                  rx.box(date_input(s.filters.date_from, s.set_date_from, "audit-from", "From"), width="150px"),
-                  rx.text("to", size="2", color=rx.color("gray", 10)),
-                  rx.box(date_input(s.filters.date_to, s.set_date_to, "audit-to", "To"), width="150px"),
-                  align="center", spacing="2"),
+        rx.vstack(
+            rx.hstack(rx.text("From", size="2", color=rx.color("gray", 10)),
+                      rx.box(date_input(s.filters.date_from, s.set_date_from, "audit-from", "From"), width="150px"),
+                      rx.text("to", size="2", color=rx.color("gray", 10)),
+                      rx.box(date_input(s.filters.date_to, s.set_date_to, "audit-to", "To"), width="150px"),
+                      align="center", spacing="2"),
+            rx.cond(s.date_error != "", rx.text(s.date_error, size="1", color=rx.color("red", 11), role="alert",
+                                                id="audit-date-error")),
+            spacing="1",
+        ),
         rx.button("Clear", variant="ghost", color_scheme="gray", on_click=s.clear_filters, id="audit-clear"),
         gap="12px", wrap="wrap", align="center", width="100%",
     )
@@ -81,7 +91,8 @@ def audit_page() -> rx.Component:
             rx.table.row(plain_header("When"), plain_header("Who"), plain_header("Action"), plain_header("Object"),
                          plain_header("Changes"), plain_header("From")),
             table_rows(s.rows, _row, COLUMNS, loading=s.loading,
-                       empty=empty_row(COLUMNS, "Nothing recorded matches these filters.")),
+                       empty=empty_row(COLUMNS, rx.cond(s.date_error != "", s.date_error,
+                                                        "Nothing recorded matches these filters."))),
             list_footer(
                 rx.text(s.total, " events", size="1", color=rx.color("gray", 10), id="audit-total"),
                 page_controls(s),

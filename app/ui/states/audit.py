@@ -13,7 +13,7 @@ import reflex as rx
 from app.domain.errors import DomainError, PermissionDenied
 from app.domain.permissions import NOT_ALLOWED, Actor, home_route
 from app.domain.roles import Role
-from app.exports.audit_xlsx import changes_text
+from app.exports.audit_xlsx import changes_text, object_text
 from app.services import audit, firms as firm_service, portfolios as portfolio_service
 from app.services.listing import DEFAULT_PAGE_SIZE
 from app.ui import routes
@@ -38,11 +38,9 @@ class AuditRow:
 
 
 def audit_row(e: dict[str, Any]) -> AuditRow:
-    label = e.get("object_label") or ""
     return AuditRow(id=int(e["id"]), at=e["at"], who=e.get("actor_email") or "", action=e["action"],
-                    action_title=e["action_title"],
-                    object=f"{e['object_type_title']}: {label}" if label else e["object_type_title"],
-                    changes=changes_text(e.get("before") or {}, e.get("after") or {}), ip=e.get("ip") or "")
+                    action_title=e["action_title"], object=object_text(e), changes=changes_text(e),
+                    ip=e.get("ip") or "")
 
 
 @dataclasses.dataclass
@@ -100,6 +98,7 @@ class AuditState(AuditList, AppState):
     object_types: list[Option] = []
     firms: list[Option] = []
     is_superuser_view: bool = False
+    date_error: str = ""
 
     @rx.var
     def export_path(self) -> str:
@@ -117,6 +116,7 @@ class AuditState(AuditList, AppState):
         self.loading = True
         self.page, self.rows, self.total = 1, [], 0
         self.filters = AuditFilters()
+        self.date_error = ""
         if actor.role not in (Role.SUPERUSER, Role.ADMINISTRATOR):
             return [toast_error(NOT_ALLOWED), rx.redirect(routes.url(home_route(actor.role)))]
         options = audit.filter_options(actor=actor)
@@ -128,8 +128,14 @@ class AuditState(AuditList, AppState):
         return self._reload()
 
     def _filter(self, **chosen: str):
-        """Filters changed: the first page of what they show."""
+        """Filters changed: the first page of what they show. A From date after the To date says so
+        under the dates (and shows nothing) instead of reading an empty trail."""
         self.filters = dataclasses.replace(self.filters, **chosen)
+        f = self.filters
+        self.date_error = audit.DATES_REVERSED if f.date_from and f.date_to and f.date_from > f.date_to else ""
+        if self.date_error:
+            self.rows, self.total, self.page, self.loading = [], 0, 1, False
+            return None
         return self._reload_first_page()
 
     @rx.event
@@ -165,6 +171,7 @@ class AuditState(AuditList, AppState):
     @rx.event
     def clear_filters(self):
         self.filters = AuditFilters()
+        self.date_error = ""
         return self._reload_first_page()
 
 
