@@ -52,7 +52,9 @@ FIRMS = [
     {
         "key": "outback",
         "firm": dict(name="Outback Financial Planning", abn="11222333444", phone="0889001234",
-                     email="office@outbackfp.com.au", website="https://outbackfp.com.au"),
+                     email="office@outbackfp.com.au", website="https://outbackfp.com.au", car="3344556",
+                     licensee_name="Top End Licensee Group Pty Ltd", licensee_afsl="334455",
+                     licensee_website="https://topendlicensee.com.au"),
         "people": [
             ("administrator", "Jack", "Robinson", "admin@outback.example.com"),
             ("adviser", "Sophie", "Taylor", "adviser@outback.example.com"),
@@ -96,6 +98,77 @@ def load_demo_data() -> bool:
         return True
 
 
+# ---- each demo firm's client documents: logo, licensee, record of advice layout and template ------------
+# (firm name, logo colour, record of advice layout, colour, disclaimer, footer, HIN percent, comments)
+_DISCLAIMER = ("This record of advice is personal advice about your portfolio, based on the information you gave "
+               "us. Past performance is not a reliable indicator of future performance. Read the product disclosure "
+               "statements before acting, and contact your adviser if anything here is unclear.")
+DOCUMENTS = {
+    "Harbour Wealth Partners": dict(
+        logo=((31, 78, 121), "HW"), layout="default", colour="#1F4E79", footer="Harbour Wealth Partners - confidential",
+        hin=Decimal(40), comments={"BHP": "Oldest parcels (bought 2016) are sold first; their gain is discounted.",
+                                   "CBA": "Sold from the parcel bought in 2019."}),
+    "Southern Cross Advisory": dict(
+        logo=((122, 31, 92), "SC"), layout="detailed", colour="#7A1F5C", footer="Southern Cross Advisory - private",
+        hin=Decimal(100), comments={"WBC": "Held in the pension account: the gain is exempt."}),
+    "Outback Financial Planning": dict(
+        logo=((154, 74, 18), "OF"), layout="compact", colour="#9A4A12", footer="Outback Financial Planning",
+        hin=Decimal(25), comments={"IVV": "Units bought in 2021 are sold first."}),
+}
+
+
+def _picture(colour: tuple[int, int, int], text: str, size: tuple[int, int], signature: bool = False) -> bytes:
+    """A small PNG drawn here (the demo data needs no file in the repository): a logo's initials on
+    the firm's colour, or a signature's stroke."""
+    import io
+
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGB", size, (255, 255, 255) if signature else colour)
+    draw = ImageDraw.Draw(image)
+    if signature:
+        w, h = size
+        points = [(8 + i * (w - 16) / 40, h / 2 + (h / 4) * ((-1) ** i) * (0.4 + (i % 5) / 8)) for i in range(41)]
+        draw.line(points, fill=colour, width=3)
+    else:
+        draw.rectangle([4, 4, size[0] - 5, size[1] - 5], outline=(255, 255, 255), width=2)
+        draw.text((size[0] // 2, size[1] // 2), text, fill=(255, 255, 255), anchor="mm", font_size=size[1] // 2)
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+def load_demo_documents() -> None:
+    """Each demo firm's logo, its record of advice layout, colour, disclaimer, footer and template,
+    and its advisers' signatures; only what is not set yet (an administrator's choices stay)."""
+    from app.domain.firm_documents import AssetComment, comments_json
+    from app.services import files
+
+    with session_scope() as s:
+        for spec in FIRMS:
+            firm = s.exec(select(Firm).where(Firm.name == spec["firm"]["name"], Firm.deleted_at.is_(None))).first()
+            docs = DOCUMENTS.get(spec["firm"]["name"])
+            if firm is None or docs is None:
+                continue
+            colour, initials = docs["logo"]
+            if not firm.logo:
+                firm.logo = files.save_image("image/png", _picture(colour, initials, (240, 96)))
+            for column in ("car", "licensee_name", "licensee_afsl"):
+                if not getattr(firm, column) and spec["firm"].get(column):
+                    setattr(firm, column, spec["firm"][column])
+            if firm.rofa_layout is None:
+                firm.rofa_layout, firm.rofa_colour = docs["layout"], docs["colour"]
+                firm.rofa_disclaimer, firm.rofa_footer = _DISCLAIMER, docs["footer"]
+                firm.cgt_hin_percent = docs["hin"]
+                firm.cgt_asset_comments = comments_json(tuple(AssetComment(code, text)
+                                                              for code, text in docs["comments"].items()))
+            s.add(firm)
+            for adviser in s.exec(select(User).where(User.firm_id == firm.id, User.role == Role.ADVISER.value,
+                                                     User.signature.is_(None))).all():
+                adviser.signature = files.save_image("image/png", _picture((20, 40, 90), "", (280, 80), signature=True))
+                s.add(adviser)
+
+
 # Parts whose demo data needs the demo people (and the asset universe) run after the function above
 # has committed: the name load_demo_data now wraps it. Each part keeps its own marker, so it also runs
 # for an existing demo database.
@@ -104,6 +177,7 @@ _load_demo_people = load_demo_data
 
 def load_demo_data() -> bool:  # noqa: F811 - deliberately wraps the loader above
     loaded = _load_demo_people()
+    load_demo_documents()  # logos, licensees, record of advice templates and signatures: only what is missing
     from app.services.demo_models import load_demo_models
 
     load_demo_models()  # skips quietly while there are no assets

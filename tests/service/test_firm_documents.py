@@ -287,3 +287,35 @@ def test_the_documents_api_refuses_a_hin_percent_out_of_range_and_serves_the_pre
         preview = client.get(f"{path}/preview", headers=f.headers(w.admin))
         assert preview.status_code == 200 and preview.headers["content-type"] == "application/pdf"
         assert "Confidential" in " ".join(pdf_text(preview.content))
+
+
+def test_each_demo_firm_has_its_logo_licensee_layout_and_template(db):
+    from sqlmodel import select
+
+    from app.db.tables import Firm, User
+    from app.services import demo
+
+    demo._load_demo_people()
+    demo.load_demo_documents()
+    with session_scope() as s:
+        demo_firms = s.exec(select(Firm)).all()
+        advisers = s.exec(select(User).where(User.role == "adviser")).all()
+        keys = {fm.name: (fm.logo, fm.rofa_layout) for fm in demo_firms}
+    assert len(demo_firms) == 3 and all(fm.logo and fm.licensee_name and fm.licensee_afsl and fm.car
+                                        and fm.rofa_disclaimer and fm.rofa_footer and fm.cgt_asset_comments
+                                        for fm in demo_firms)
+    assert {fm.rofa_layout for fm in demo_firms} == {"default", "compact", "detailed"}
+    assert {fm.name: fm.cgt_hin_percent for fm in demo_firms} == {
+        "Harbour Wealth Partners": 40, "Southern Cross Advisory": 100, "Outback Financial Planning": 25}
+    assert advisers and all(a.signature for a in advisers)
+    demo.load_demo_documents()  # a second run changes nothing
+    with session_scope() as s:
+        assert {fm.name: (fm.logo, fm.rofa_layout) for fm in s.exec(select(Firm)).all()} == keys
+    # the administrator's preview: the letterhead with the logo, licensee and AFSL, the firm's footer
+    harbour = next(fm for fm in demo_firms if fm.name == "Harbour Wealth Partners")
+    admin = f.user_by_email("admin@harbour.example.com")
+    name, data = records_of_advice.preview_pdf(actor=actor(admin), firm_id=harbour.id)
+    text = " ".join(pdf_text(data))
+    assert "Harbour Licensee Services Pty Ltd, AFSL 456789" in text and "Authorised representative no. 1234567" in text
+    assert "Harbour Wealth Partners - confidential" in text and PdfReader(io.BytesIO(data)).pages[0].images
+    assert "BHP Oldest parcels (bought 2016) are sold first" in text
