@@ -22,7 +22,9 @@ from sqlalchemy import func, select as sa_select
 from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
-from app.db.tables import Portfolio, PortfolioUser, TargetPortfolio, TradeInstruction, TradeNote, TradeTransaction, User
+from app.db.tables import (
+    AssetTransaction, Portfolio, PortfolioUser, TargetPortfolio, TradeInstruction, TradeNote, TradeTransaction, User,
+)
 from app.domain import advice
 from app.domain.engine.trade_file import FILTER_NOT_FOUND
 from app.domain.advice import NoteState, PortfolioFacts, TIStatus, TPStatus, TxStatus
@@ -30,6 +32,7 @@ from app.domain.errors import DomainError, NotFound, PermissionDenied, Validatio
 from app.domain.permissions import NOT_ALLOWED, Actor
 from app.domain.roles import Role
 from app.domain.timezones import file_day
+from app.domain.transactions import ASSET_PANEL_LABELS, Status
 from app.services import trade_instructions as tis
 from app.services.advice_queries import shown_instruction
 from app.services.tenancy import as_id, load_portfolio, readable_portfolios
@@ -153,12 +156,36 @@ def _json(text: str | None) -> dict[str, Any]:
         return {}
 
 
-def _tx_item(group: ApprovalGroup, p: Portfolio, t: TradeTransaction, count: int) -> ApprovalItem:
+def _order_statuses(s: Session, trade_ids: list[int]) -> dict[int, str]:
+    """trade id -> the status of the broker order carrying it out: executed once filled, processing
+    (Placed) while live; trades without an order (or whose order the broker rejected) are left out."""
+    if not trade_ids:
+        return {}
+    found: dict[int, str] = {}
+    for trade_id, status in s.execute(
+            sa_select(AssetTransaction.trade_transaction_id, AssetTransaction.status)
+            .where(col(AssetTransaction.trade_transaction_id).in_(trade_ids),
+                   col(AssetTransaction.status).in_((Status.EXECUTED.value, Status.PROCESSING.value)))).all():
+        if found.get(trade_id) != Status.EXECUTED.value:
+            found[trade_id] = status
+    return found
+
+
+def _tx_label(t: TradeTransaction, order_status: str | None) -> str:
+    """An approved trade reads as its order does once one is placed (Placed, Executed), never
+    'Approved' after it went to the broker."""
+    if t.status == TxStatus.APPROVED.value and order_status is not None:
+        return ASSET_PANEL_LABELS[Status(order_status)]
+    return advice.TX_LABELS[TxStatus(t.status)]
+
+
+def _tx_item(group: ApprovalGroup, p: Portfolio, t: TradeTransaction, count: int,
+             order_status: str | None = None) -> ApprovalItem:
     payload = _json(t.payload)
     return ApprovalItem(
         trade_inst_id=group.trade_inst_id, ti_status=group.status, ti_status_label=group.status_label,
         ti_count=count, inactive=p.inactive, is_holder=group.is_holder, item_type=1, tr_id=t.id, tr_status=t.status,
-        tr_status_label=advice.TX_LABELS[TxStatus(t.status)], tr_declined_at=t.declined_at,
+        tr_status_label=_tx_label(t, order_status), tr_declined_at=t.declined_at,
         tr_approved_at=t.approved_at, str_id=None, state=None, source=None, decision=t.decision,
         investment_id=p.id, investment_name=p.name, asset_code=t.asset_code,
         action=advice.side_of(t.action), quantity=t.quantity, price=t.price, value=t.value,
@@ -197,6 +224,7 @@ def build(s: Session, actor: Actor, clause, statuses: tuple[str, ...], order: st
                                                    TradeTransaction.status != TxStatus.DELETED.value)
                     .order_by(TradeTransaction.id)).all():
         txs.setdefault(t.trade_instruction_id, []).append(t)
+    orders = _order_statuses(s, [t.id for rows in txs.values() for t in rows if t.status == TxStatus.APPROVED.value])
     notes: dict[int, list[TradeNote]] = {}
     for n in s.exec(select(TradeNote).where(col(TradeNote.trade_instruction_id).in_(ti_ids)).order_by(TradeNote.id)).all():
         notes.setdefault(n.trade_instruction_id, []).append(n)
@@ -225,7 +253,7 @@ def build(s: Session, actor: Actor, clause, statuses: tuple[str, ...], order: st
             can_validate=allowed and advice.can_edit_ti(actor, ti.status),
             can_approve=allowed and status is TIStatus.PENDING_APPROVAL and advice.can_approve_ti(actor, facts, pending))
         count = len(t_rows) + len(n_rows)
-        group.items.extend(_tx_item(group, p, t, count) for t in t_rows)
+        group.items.extend(_tx_item(group, p, t, count, orders.get(t.id)) for t in t_rows)
         group.items.extend(_note_item(group, p, n, count) for n in n_rows)
         groups.append(group)
     key = {"status": lambda g: (g.status_label, g.investment_name.lower()),
@@ -361,11 +389,14 @@ def export(*, actor: Actor, file_format: str, adviser: Any = None, order: Any = 
         u = s.get(User, aid) if aid else None
         who = f"{u.first_name} {u.last_name}" if u else "All advisers"
     subtitle = f"Adviser: {who}"
+    day = file_day(now, offset)
     if file_format == "pdf":
-        return ReportFile(f"Trade Recommendations - {who} - {file_day(now, offset)}.pdf",
+        return ReportFile(f"Trade Recommendations - {who} - {day}.pdf",
                           out.pdf(groups, offset=offset, subtitle=subtitle, now=now), out.PDF)
-    return ReportFile(f"Trade Recommendations - {who} - {file_day(now, offset)}.xlsx",
-                      out.xlsx(groups, mode=str(mode or out.STANDARD), offset=offset), out.XLSX)
+    variant = str(mode or out.STANDARD)
+    # the two Excel variants download under their own names: '... - Simple - ...' for the simple one
+    kind = "Trade Recommendations - Simple" if variant == out.SIMPLE else "Trade Recommendations"
+    return ReportFile(f"{kind} - {who} - {day}.xlsx", out.xlsx(groups, mode=variant, offset=offset), out.XLSX)
 
 
 def portfolio_export(*, actor: Actor, investment_id: Any, file_format: str, version: Any = None,
@@ -408,5 +439,6 @@ def _one(s: Session, actor: Actor, p: Portfolio, ti: TradeInstruction) -> list[A
     rows = s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id,
                                                  TradeTransaction.status != TxStatus.DELETED.value)
                   .order_by(TradeTransaction.id)).all()
-    group.items.extend(_tx_item(group, p, t, len(rows)) for t in rows)
+    orders = _order_statuses(s, [t.id for t in rows if t.status == TxStatus.APPROVED.value])
+    group.items.extend(_tx_item(group, p, t, len(rows), orders.get(t.id)) for t in rows)
     return [group]
