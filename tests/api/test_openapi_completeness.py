@@ -27,6 +27,8 @@ NO_BODY: dict[tuple[str, str], str] = {
     ("POST", "/api/investments/{investment_id}/target-portfolio"): "calculates a new version from the portfolio",
     ("PUT", "/api/investments/{investment_id}/unlinkModel"): "unlinks the portfolio's model",
     ("POST", "/api/bulk-runs/{run_id}/resume"): "starts the run's pending items again",
+    ("POST", "/api/target-portfolios/{tp_id}/email"): "sends the record of advice again to those its switches name",
+    ("POST", "/api/trade-instructions/{ti_id}/email"): "sends the trade recommendations again to those its switches name",
 }
 
 API = create_api()
