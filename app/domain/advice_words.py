@@ -1,5 +1,5 @@
 """The recommended portfolio in words a client reads: for every line the trade it makes ("Buy 199",
-"Sell 642", "Hold") and the model's recommendation behind it in plain words (the action codes of
+"Sell 642", "Hold", or "Not bought" for a model asset neither held nor bought) and the model's recommendation behind it in plain words (the action codes of
 spec 002 s9 - ACC, BUY, HOLD, SA, SB, SELL, TAP, TSP and their FFL/ and SL/ forms - with their
 meaning, design/engine.md "Actions"), plus the cash account's line. Pure: built from the engine's
 result (app.domain.engine.results.Target) and the names behind its ids."""
@@ -25,6 +25,7 @@ ACTION_MEANINGS: dict[str, tuple[str, str]] = {
     "TSP": ("Take some profit", "sell half of the part above the model's weight"),
 }
 FAST_FOLLOW_WORDS = "to be acted on promptly"
+NOT_BOUGHT = "Not bought"  # a model asset neither held nor bought (its recommendation forbids buying it)
 STOP_LOSS_WORDS = "as a stop-loss order at the recommended price"
 EXCEPTION_WORDS = {
     "dont_hold": "You asked not to hold this asset.",
@@ -117,8 +118,10 @@ def advice_lines(result: Target, asset_names: dict[int, tuple[str, str]] | None 
     names = asset_names or {}
     lines = []
     for a in sorted(result.assets, key=lambda a: (-a.target_value, -a.current_value, a.code)):
+        held_or_bought = whole(a.current_units) != 0 or whole(a.target_units) != 0
         lines.append(AdviceLine(
-            kind="asset", code=a.code, name=names.get(a.asset_id, ("", ""))[0], trade=trade_words(a.delta_units),
+            kind="asset", code=a.code, name=names.get(a.asset_id, ("", ""))[0],
+            trade=trade_words(a.delta_units) if held_or_bought else NOT_BOUGHT,
             side=trade_side(a.delta_units), reason=_reason(a), detail="; ".join(r.text for r in a.reasons if r.text),
             price=a.limit_price or a.price, current_units=a.current_units, target_units=a.target_units,
             current_value=a.current_value, target_value=a.target_value, target_percent=a.target_percent))
