@@ -41,7 +41,22 @@ def test_administrator_reads_the_trail_and_a_portfolio_history(page, login, app_
     expect(page.locator(".audit-row[data-action='portfolio.updated']").first).to_contain_text(new_name)
     expect(page.locator(".audit-row[data-action='signin.failed']").first).to_contain_text("admin@harbour.example.com")
     expect(page.locator(".audit-row[data-action='signin']").first).to_be_visible()
+    # at 1440 px the six columns fit: the last (From) ends inside the table's card
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.wait_for_timeout(300)
+    card = page.locator(".audit-row").first.locator("xpath=ancestor::table[1]/..").bounding_box()
+    last = page.locator(".audit-row .audit-ip").first.bounding_box()
+    assert last["x"] + last["width"] <= card["x"] + card["width"] + 1, (last, card)
     page.screenshot(path=f"{ARTIFACTS}/audit-trail.png", full_page=True)
+    # a From date after the To date says so
+    page.locator("#audit-to").fill("2026-03-01")
+    page.locator("#audit-from").fill("2026-03-10")
+    expect(page.locator("#audit-date-error")).to_have_text("The From date has to be on or before the To date.",
+                                                           timeout=TIMEOUT)
+    expect(page.locator(".audit-row")).to_have_count(0)
+    page.locator("#audit-clear").click()
+    expect(page.locator("#audit-date-error")).to_have_count(0, timeout=TIMEOUT)
+    expect(rows.first).to_be_visible(timeout=TIMEOUT)
 
     # only the failed sign-ins
     page.locator("#audit-action-filter").click()

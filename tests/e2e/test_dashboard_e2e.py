@@ -95,6 +95,7 @@ def test_adviser_lands_on_the_dashboard_a_price_change_breaches_and_one_click_ca
             with session_scope() as s:
                 before = len(s.exec(select(TargetPortfolio).where(TargetPortfolio.investment_id == p.id)).all())
             row.locator(".drift-calc-one").click()
+            expect(page.get_by_text(f"Rebalance triggered for {NAME}")).to_be_visible(timeout=TIMEOUT)
             expect(page.locator("#bulk-progress-title")).to_have_text("Calculating target portfolios", timeout=TIMEOUT)
             expect(page.locator("#bulk-finished")).to_be_visible(timeout=60_000)
             expect(page.locator("#bulk-progress-count")).to_have_text("1/1")
@@ -106,9 +107,11 @@ def test_adviser_lands_on_the_dashboard_a_price_change_breaches_and_one_click_ca
             page.screenshot(path=f"{ARTIFACTS}/dashboard-calculated.png")
             page.locator("#bulk-progress-close").click()
 
-            # the queue now counts it (a draft to validate)
-            page.locator("#dashboard-refresh").click()
+            # the queue counts it (a draft to validate) once the run is over, without a refresh;
+            # its card opens the pending report on Validation Required
             expect(page.locator("#queue-tp-validate .queue-count")).to_have_text("1", timeout=TIMEOUT)
+            page.locator("#queue-tp-validate").click()
+            page.wait_for_url(re.compile(r".*/reports/pending-target-portfolios\?status=draft$"), timeout=TIMEOUT)
         finally:
             close(price)
             assert _price(bhp.id)[0] == price
@@ -123,6 +126,17 @@ def test_demo_adviser_dashboard_shows_breaches(page: Page, login) -> None:
     page.set_viewport_size({"width": 1440, "height": 900})
     page.wait_for_timeout(500)
     page.screenshot(path=f"{ARTIFACTS}/dashboard-desktop.png", full_page=True)
+    # nothing ticked: nothing to calculate
+    expect(page.locator("#calculate-selected")).to_be_disabled()
+    page.locator(".drift-select").first.click()
+    expect(page.locator("#calculate-selected")).to_be_enabled()
+    page.locator(".drift-select").first.click()
+    expect(page.locator("#calculate-selected")).to_be_disabled()
+    # the minimum breach box takes a number of points, or says what it wants
+    for typed, said in (("abc", "Please, enter a valid number."), ("-5", "Please, enter positive value")):
+        page.locator("#min-breach").fill(typed)
+        page.locator("#min-breach").blur()
+        expect(page.locator("#min-breach-error")).to_have_text(said, timeout=TIMEOUT)
     # the minimum breach filter keeps only portfolios breached by at least that much
     page.locator("#min-breach").fill("15")
     page.locator("#min-breach").blur()
@@ -131,6 +145,7 @@ def test_demo_adviser_dashboard_shows_breaches(page: Page, login) -> None:
     while True:
         badges = page.locator(".drift-breach").all_inner_texts()
         if badges and all(b.endswith(" pp") and float(b.split()[0]) >= 15 for b in badges):
+            expect(page.locator("#min-breach-error")).to_have_count(0)
             break
         assert time.monotonic() < deadline, f"the minimum breach filter left {badges}"
         page.wait_for_timeout(200)
