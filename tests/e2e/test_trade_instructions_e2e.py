@@ -136,7 +136,8 @@ def test_adviser_generates_and_validates_then_the_client_approves_all(page: Page
         expect(page.locator(".tx-row")).to_have_count(len(current["transactions"]))
         cba = page.locator(".tx-row[data-code='CBA']")
         expect(cba.locator(".tx-action")).to_have_text("BUY")
-        expect(cba.locator(".tx-rec-action")).to_have_text("BUY")  # the recommendation at generation
+        # the recommendation at generation, in words with its code
+        expect(cba.locator(".tx-rec-action")).to_have_text("Buy: hold it at the model's weight (BUY)")
         page.screenshot(path=f"{ARTIFACTS}/trade-instructions-desktop.png", full_page=True)
         page.set_viewport_size({"width": 390, "height": 844})
         page.screenshot(path=f"{ARTIFACTS}/trade-instructions-adviser-phone.png", full_page=True)
