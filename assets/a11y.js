@@ -9,7 +9,8 @@
      or the row menu's "..." that held the chosen action), else to the screen's heading;
    - after a move to another screen the focus goes to the new screen's heading (its h1), unless the
      screen put it somewhere itself;
-   - a list row that opens its record (.wa-row-open) opens with Enter or Space. */
+   - a list row that opens its record (.wa-row-open) opens with Enter or Space;
+   - the skip link gives the focus to the content. */
 (function () {
   "use strict";
   if (window.__waA11y) return;
@@ -86,6 +87,16 @@
   new MutationObserver(check).observe(document.documentElement, { childList: true, subtree: true });
   if (document.readyState !== "loading") check();
   else document.addEventListener("DOMContentLoaded", check);
+
+  // the skip link: the content takes the focus (the router would only change the address)
+  document.addEventListener("click", function (event) {
+    var link = event.target instanceof Element ? event.target.closest(".wa-skip-link") : null;
+    if (!link) return;
+    var main = document.getElementById((link.getAttribute("href") || "#main").slice(1));
+    if (!main) return;
+    event.preventDefault();
+    main.focus();
+  });
 
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && openDialog && !document.querySelector(POPUP)) {

@@ -58,7 +58,8 @@ def sidebar() -> rx.Component:
         rx.hstack(
             rx.cond(
                 AppState.firm_logo != "",
-                rx.image(src=file_src(AppState.firm_logo), height="32px", max_width="160px", object_fit="contain"),
+                rx.image(src=file_src(AppState.firm_logo), alt=AppState.firm_name, height="32px", max_width="160px",
+                         object_fit="contain"),
                 rx.hstack(rx.icon("landmark", size=22, color=rx.color("accent", 9)),
                           rx.text("Wealth Advice", weight="bold", size="4"), align="center", spacing="2"),
             ),
@@ -187,7 +188,8 @@ def user_menu() -> rx.Component:
     return rx.menu.root(
         rx.menu.trigger(
             rx.button(
-                rx.avatar(src=file_src(AppState.user_photo), fallback=AppState.initials, size="2", radius="full"),
+                rx.avatar(src=file_src(AppState.user_photo), fallback=AppState.initials, size="2", radius="full",
+                          alt="", aria_hidden="true"),  # the name beside it says who
                 rx.vstack(
                     rx.text(AppState.user_name, size="2", weight="medium"),
                     rx.text(AppState.role_title, size="1", color=rx.color("gray", 10)),

@@ -53,8 +53,9 @@ def file_src(path: Any) -> Var:
 
 # ---- forms ------------------------------------------------------------------------------------
 # The controls a label may name (the element that carries the component's id in the page).
+# A bound text field is wrapped in a DebounceInput that carries the id to the <input> it renders.
 _LABELLED_TAGS = frozenset({"TextField.Root", "TextArea", "Select.Trigger", "Switch", "Checkbox", "RadioGroup.Root",
-                            "Slider", "input", "select", "textarea"})
+                            "Slider", "DebounceInput", "input", "select", "textarea"})
 
 
 def control_id(control: Any) -> str | None:

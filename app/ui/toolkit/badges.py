@@ -1,7 +1,9 @@
 """The colour of a status badge: one table per vocabulary, for every screen that shows it (so a
 status looks the same on the portfolio's screen, in the firm's reports and in the approval list).
 Waiting for validation is amber and waiting for approval blue, for target portfolios and trade
-recommendations alike; decided is green, refused red; anything else gray."""
+recommendations alike; decided is green, refused red; anything else gray. A badge reads its status
+in words; its contrast is the theme's (assets/styles.css: a soft badge writes in step 12 of its
+colour, at 4.5:1 or more on its tint, so amber and blue read as well as the others)."""
 from __future__ import annotations
 
 from typing import Any, Mapping
