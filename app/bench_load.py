@@ -27,6 +27,7 @@ import asyncio
 import importlib
 import json
 import random
+import re
 import statistics
 import sys
 import time
@@ -43,6 +44,7 @@ DEMO_ADVISERS = ("adviser@harbour.example.com", "adviser@southerncross.example.c
 DEMO_PASSWORD = "Demo1234"
 THINK_SECONDS = (0.5, 1.5)
 SERVER_FAILURES = ("Sorry, something went wrong", "The database is not answering", "Connection problem")
+SIGNED_IN = re.compile(r'"token_rx_state_":"[^"]+"')  # the session token the sign-in stores in the browser
 ACTIONS = ("portfolio list", "holdings", "target portfolio", "target portfolio edit",
            "REST portfolio list", "REST holdings")  # what a run times (sign-in apart)
 
@@ -231,9 +233,10 @@ class Adviser:
         self.serial = 0
 
     async def call(self, action: str, handler: Handler, payload: dict[str, Any], path: str,
-                   shows: str | None = None, timeout: float = 30) -> bool:
+                   shows: str | re.Pattern[str] | None = None, timeout: float = 30) -> bool:
         """Sends the event and a sentinel; the answer is every frame before the sentinel's. The answer
-        must hold `shows` (by default the delta of the handler's state); True when it did."""
+        must hold `shows` (text or a pattern; by default the delta of the handler's state, "" for
+        nothing); True when it did."""
         self.serial += 1
         mark = f"/sentinel-{self.serial}"
         started = time.perf_counter()
@@ -252,8 +255,13 @@ class Adviser:
         if failure:  # a refusal in the product's words is no error
             self.figures.fail(action, f"{handler.label} at {path} answered '{failure}'")
             return False
-        if expected and expected not in text:
-            self.figures.fail(action, f"{handler.label} at {path} did not answer with {expected[:120]} "
+        if isinstance(expected, re.Pattern):
+            shown = expected.search(text) is not None
+        else:
+            shown = not expected or expected in text
+        if not shown:
+            wanted = expected.pattern if isinstance(expected, re.Pattern) else expected
+            self.figures.fail(action, f"{handler.label} at {path} did not answer with {wanted[:120]} "
                                       f"(answer: {text[:200] or 'nothing'})")
             return False
         self.figures.add(action, time.perf_counter() - started)
@@ -272,7 +280,7 @@ class Adviser:
         await self.call("sign in", SET_PASSWORD, {"name": "password", "value": DEMO_PASSWORD}, "/login",
                         shows="")  # the password stays on the server: nothing comes back
         form = {"email": self.email, "password": DEMO_PASSWORD}
-        if not await self.call("sign in", SIGN_IN, {"_form": form}, "/login", shows='"token_rx_state_":"'):
+        if not await self.call("sign in", SIGN_IN, {"_form": form}, "/login", shows=SIGNED_IN):
             raise BenchLoadError(f"{self.email} could not sign in: {self.figures.reasons.get('sign in', '')}")
 
     async def loop(self, until: float, portfolio_ids: list[int], drafts: list[int]) -> None:
