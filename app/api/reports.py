@@ -240,8 +240,16 @@ def reject_order(actor: CurrentActor, order_id: str, body: RejectBody):
     return ok(asdict(orders.reject(actor=actor, order_id=order_id, reason=body.reason)))
 
 
+@router.put("/orders/{order_id}/cancel", **answers(OrderOut))
+def cancel_order(actor: CurrentActor, order_id: str, body: RejectBody):
+    """The broker confirmed the order cancelled: what was not executed is released (409 once the order
+    is executed, expired, cancelled or rejected)."""
+    return ok(asdict(orders.cancel(actor=actor, order_id=order_id, reason=body.reason)))
+
+
 @router.post("/orders/confirmations-upload", **answers(UploadOut))
 async def upload_confirmations(actor: CurrentActor, file: UploadFile = File(...),
                                firm_id: Optional[str] = Form(None, alias="firmId")):
     content_type, data = await read_upload(file, orders.MAX_UPLOAD_BYTES)
-    return ok(orders.upload_confirmations(actor=actor, content_type=content_type, data=data, firm_id=firm_id))
+    return ok(asdict(orders.upload_confirmations(actor=actor, content_type=content_type, data=data,
+                                                firm_id=firm_id)))

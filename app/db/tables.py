@@ -5,7 +5,8 @@ from datetime import date as date_type, datetime
 from decimal import Decimal
 from typing import Optional
 
-from sqlalchemy import Column, Index, Integer, LargeBinary, Numeric, String, Text, UniqueConstraint
+from sqlalchemy import Boolean, Column, Index, Integer, LargeBinary, Numeric, String, Text, UniqueConstraint
+from sqlalchemy import false
 from sqlmodel import Field, SQLModel
 
 from app.db.types import money_field, percent_field, quantity_field, shared_utc_field, utc_field
@@ -38,6 +39,12 @@ class Firm(SQLModel, table=True):
     max_fee: Optional[Decimal] = money_field()
     min_fee: Optional[Decimal] = money_field()
     ausiex_code: Optional[str] = Field(default=None, max_length=40)
+    # orders: their default life in days (None: the product's default), good till cancelled when the
+    # firm says so, and how far below its trigger a triggered stop loss may sell (percent; None: at market)
+    order_expiry_days: Optional[int] = Field(default=None)
+    order_good_till_cancelled: bool = Field(default=False, sa_column=Column(Boolean, nullable=False,
+                                                                             server_default=false()))
+    stop_loss_limit_gap: Optional[Decimal] = percent_field()
     # the record of advice: its layout and branding (None: the default layout, the product's colour)
     # and the template data of its CGT estimate (app.domain.firm_documents.RofaTemplate)
     rofa_layout: Optional[str] = Field(default=None, max_length=20)
@@ -611,6 +618,76 @@ class AssetTransaction(SQLModel, table=True):
     updated_by: Optional[int] = Field(default=None, foreign_key="users.id")
     created_at: datetime = utc_field(default_now=True)
     updated_at: datetime = utc_field(default_now=True)
+
+
+class BrokerOrder(SQLModel, table=True):
+    """An order sent to a broker (spec 001 s3 trade file types, 002 s4 statuses): what was asked,
+    of which broker, until when, and where it stands. Its open remainder is the asset transaction
+    in status processing (Placed) that holdings, cash and the next calculation read; each fill
+    posts an executed asset transaction of its own."""
+
+    __tablename__ = "broker_orders"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    firm_id: int = Field(foreign_key="firms.id", index=True)
+    investment_id: int = Field(foreign_key="investments.id", index=True)
+    broker_id: Optional[int] = Field(default=None, foreign_key="brokers.id")
+    asset_id: int = Field(foreign_key="assets.id")
+    trade_transaction_id: Optional[int] = Field(default=None, foreign_key="trade_transactions.id", index=True)
+    open_transaction_id: Optional[int] = Field(default=None, foreign_key="asset_transactions.id", index=True)
+    reference: str = Field(sa_column=Column(String(40), nullable=False, unique=True))
+    side: str = Field(sa_column=Column(String(4), nullable=False))            # BUY | SELL
+    order_type: str = Field(sa_column=Column(String(20), nullable=False))     # market | limit | stop_loss
+    quantity: Decimal = quantity_field(nullable=False)
+    filled_quantity: Decimal = Field(default=Decimal(0), sa_column=Column(Numeric(18, 6, asdecimal=True),
+                                                                          nullable=False, server_default="0"))
+    limit_price: Optional[Decimal] = quantity_field()
+    stop_price: Optional[Decimal] = quantity_field()
+    expires_on: Optional[date_type] = Field(default=None)                     # None: good till cancelled
+    status: str = Field(sa_column=Column(String(20), nullable=False, index=True))
+    reason: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))
+    placed_at: datetime = utc_field(default_now=True, index=True)
+    placed_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    closed_at: Optional[datetime] = utc_field()
+    updated_at: datetime = utc_field(default_now=True)
+
+
+class BrokerOrderVersion(SQLModel, table=True):
+    """Each version of an order sent to the broker: New, then any Amend or Cancel."""
+
+    __tablename__ = "broker_order_versions"
+    __table_args__ = (UniqueConstraint("order_id", "version", name="uq_broker_order_versions_order_version"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    order_id: int = Field(foreign_key="broker_orders.id", index=True)
+    version: int = Field(nullable=False)
+    action: str = Field(sa_column=Column(String(10), nullable=False))         # New | Amend | Cancel
+    quantity: Decimal = quantity_field(nullable=False)
+    limit_price: Optional[Decimal] = quantity_field()
+    stop_price: Optional[Decimal] = quantity_field()
+    expires_on: Optional[date_type] = Field(default=None)
+    file_kind: Optional[str] = Field(default=None, max_length=20)
+    sent_at: datetime = utc_field(default_now=True)
+    sent_by: Optional[int] = Field(default=None, foreign_key="users.id")
+
+
+class BrokerOrderFill(SQLModel, table=True):
+    """A fill the broker reported: unique by its contract note or fill id, so that the same file
+    uploaded twice executes nothing the second time."""
+
+    __tablename__ = "broker_order_fills"
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    order_id: int = Field(foreign_key="broker_orders.id", index=True)
+    fill_key: str = Field(sa_column=Column(String(120), nullable=False, unique=True))
+    quantity: Decimal = quantity_field(nullable=False)
+    price: Decimal = quantity_field(nullable=False)
+    brokerage: Decimal = money_field(nullable=False)
+    trade_at: datetime = utc_field(nullable=False)
+    settlement_at: Optional[datetime] = utc_field()
+    asset_transaction_id: int = Field(foreign_key="asset_transactions.id")
+    created_at: datetime = utc_field(default_now=True)
+    created_by: Optional[int] = Field(default=None, foreign_key="users.id")
 
 
 class CashTransaction(SQLModel, table=True):

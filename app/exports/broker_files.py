@@ -21,7 +21,7 @@ from app.exports import xlsx_stream
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 CSV = "text/csv; charset=utf-8"
-_NUMERIC = {"Quantity", "Limit Price"}
+_NUMERIC = {"Quantity", "Limit Price", "Trigger Price"}
 _HEADER_FILL = PatternFill("solid", fgColor="1F3A5F")
 
 

@@ -393,13 +393,47 @@ def _advance(pid: int, plan: ChainPlan, adviser: Actor, client: Actor, today: da
     expiry = (today + timedelta(days=ORDER_DAYS)).isoformat()
     trade_file.export(actor=adviser, kind="desktop_broker", today=today, transactions=[
         {"id": r.recommendation_id, "quantity": str(r.quantity), "expirationDate": expiry} for r in rows])
+    # the Desktop Broker file takes no conditional order: the stop losses go out in the firm's trade
+    # file (which carries them as stop orders) and are placed by hand with the broker
+    stops = [r for r in trade_file.generate(actor=adviser).rows
+             if r.investment_id == pid and r.stop_loss and not r.hidden and r.placed_transaction_id is None]
+    if stops:
+        trade_file.export(actor=adviser, kind="trade_file", today=today, transactions=[
+            {"id": r.recommendation_id, "quantity": str(r.quantity), "expirationDate": expiry} for r in stops])
     if plan.step == PLACED:
+        _order_history(pid, adviser, today)
         return
     placed, _ = orders.list_orders(actor=adviser, status="placed", limit=500)
     mine = sorted((o for o in placed if o.investment_id == pid), key=lambda o: (o.side != "SELL", o.id))
     for order in mine:  # sells first: their proceeds pay for the buys; filled at the order's price
         orders.execute(actor=adviser, order_id=order.id, price=str(order.price), trade_date=today.isoformat(),
                        settlement_date=_settlement(today).isoformat(), contract_note=f"DB{order.id:08d}")
+
+
+def _order_history(pid: int, adviser: Actor, today: date) -> None:
+    """What the operations team sees happen to a portfolio's live orders: its first buy partly
+    filled (two fifths, at the order's price), its second cancelled with the broker, its third
+    expired unexecuted (as the expiry sweep leaves an order whose last day has passed)."""
+    from app.db.tables import BrokerOrder
+    from app.domain import orders as order_rules
+    from app.services import order_book, orders
+
+    placed, _ = orders.list_orders(actor=adviser, status="placed", limit=500)
+    buys = sorted((o for o in placed if o.investment_id == pid and o.side == "BUY"), key=lambda o: o.id)
+    if buys:
+        part = (buys[0].quantity * 2 / 5).to_integral_value(rounding=ROUND_DOWN)
+        if part > 0:
+            orders.execute(actor=adviser, order_id=buys[0].id, price=str(buys[0].price), quantity=str(part),
+                           trade_date=today.isoformat(), settlement_date=_settlement(today).isoformat(),
+                           contract_note=f"DB{buys[0].id:08d}-1")
+    if len(buys) > 1:
+        orders.cancel(actor=adviser, order_id=buys[1].id, reason="The client asked to wait for the next review")
+    if len(buys) > 2:
+        with session_scope() as s:
+            order = s.get(BrokerOrder, buys[2].id)
+            order.expires_on = today - timedelta(days=1)
+            order_book.close_unfilled(s, order, order_rules.EXPIRED,
+                                      reason=f"Expired unexecuted on {order_rules.expiry_text(order.expires_on)}")
 
 
 def _settlement(day: date) -> date:

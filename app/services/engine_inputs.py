@@ -18,10 +18,11 @@ from app.db.tables import (
     PortfolioIndustryGroup, ShortTermRecommendation, TradeInstruction, TradeTransaction,
 )
 from app.domain import ledger
+from app.domain.money import to_cents
 from app.domain.advice import NO_MODEL, TxStatus
 from app.domain.engine import snapshot as engine
 from app.domain.engine.errors import CalculationError
-from app.services import postings
+from app.services import order_book, postings
 
 CHUNK = 2000  # ids per IN (...) list
 MODEL_DELETED = "The model {name} has been deleted"
@@ -43,6 +44,7 @@ class PortfolioInputs:
     cash: Decimal = Decimal(0)
     deposits: list[tuple[Deposit, Decimal]] = field(default_factory=list)  # open deposits with balances
     pending: list[TradeTransaction] = field(default_factory=list)  # approved trades not yet executed
+    filled: dict[int, Decimal] = field(default_factory=dict)  # units already filled of partly filled orders
     brokerage: engine.Brokerage = field(default_factory=engine.Brokerage)
 
 
@@ -118,7 +120,22 @@ def load_portfolios(s: Session, portfolio_ids: Iterable[int]) -> dict[int, Portf
             owner = ti_owner.get(ti_id)
             if owner in out:
                 out[owner].pending.extend(rows)
+        filled = order_book.filled_units(s, (t.id for rows in pending.values() for t in rows))
+        if filled:
+            for inputs in out.values():
+                inputs.filled.update({t.id: filled[t.id] for t in inputs.pending if t.id in filled})
     return out
+
+
+def _pending_trade(t: TradeTransaction, filled: Decimal | None) -> engine.PendingTrade:
+    """An approved trade not yet executed; of a partly filled order only the units still placed
+    (the filled ones are in the holdings already)."""
+    if not filled or not t.quantity:
+        return engine.PendingTrade(t.asset_id, t.action, t.quantity, t.value, t.fee)
+    left = max(t.quantity - filled, Decimal(0))
+    share = left / t.quantity
+    return engine.PendingTrade(t.asset_id, t.action, left, to_cents(t.value * share) if t.value is not None else None,
+                               to_cents(t.fee * share) if t.fee is not None else None)
 
 
 def load_assets(s: Session, asset_ids: Iterable[int]) -> dict[int, AssetFacts]:
@@ -206,8 +223,7 @@ def snapshot_of(inputs: PortfolioInputs, model, assets: dict[int, AssetFacts],
         deposits=tuple(engine.DepositHolding(d.id, balance, None, d.provider_name) for d, balance in inputs.deposits
                        if balance > 0),
         custom_holdings=tuple(engine.CustomHolding(c.id, c.name, c.value, c.class_id) for c in inputs.custom_holdings),
-        pending_trades=tuple(engine.PendingTrade(t.asset_id, t.action, t.quantity, t.value, t.fee)
-                             for t in inputs.pending),
+        pending_trades=tuple(_pending_trade(t, inputs.filled.get(t.id)) for t in inputs.pending),
         settings=settings,
         brokerage=inputs.brokerage,
         recommendations=tuple(recommendations[k] for k in sorted(recommendations)),

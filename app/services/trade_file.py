@@ -30,7 +30,7 @@ from sqlmodel import Session, col, select
 from app.db import bulk
 from app.db.engine import session_scope
 from app.db.tables import (
-    Asset, AssetClass, AssetTransaction, Broker, Firm, Model, Portfolio, TargetPortfolio, TradeInstruction,
+    Asset, AssetClass, AssetTransaction, Broker, BrokerOrder, Firm, Model, Portfolio, TargetPortfolio, TradeInstruction,
     TradeTransaction, User,
 )
 from app.db.types import utcnow
@@ -45,7 +45,7 @@ from app.domain.money import to_cents
 from app.domain.permissions import NOT_ALLOWED, Actor, require_staff
 from app.domain.roles import Role
 from app.domain.transactions import Kind, Status
-from app.services import audit, postings
+from app.services import audit, order_book, postings
 from app.services.engine_inputs import brokerage_of
 from app.services.holdings import person_name
 from app.services.tenancy import FIRM_NOT_FOUND, as_id, live_portfolios_of
@@ -357,14 +357,157 @@ class BrokerFile:
     media_type: str
     placed: int          # orders placed by this export
     rows: int            # orders written to the file
+    portfolios: int = 0  # portfolios the written orders belong to
+    left_out: list[str] = field(default_factory=list)  # what the file did not write, and why
+    broker: str = ""     # the broker the file is for ("" for the firm's own trade file)
+
+
+@dataclass(frozen=True)
+class ExportPlan:
+    """What an export would do, for the question asked before orders go live: 'Place N orders
+    with BROKER for M portfolios?' with their totals, and what the file would leave out."""
+
+    kind: str
+    broker: str
+    orders: int          # orders the file writes
+    to_place: int        # of them, not placed yet: placing them is what the question asks
+    portfolios: int
+    buys: Decimal
+    sells: Decimal
+    left_out: tuple[str, ...]
+    default_expiry: date | None  # the expiry an order without a chosen one gets (None: GTC)
+
+    @property
+    def question(self) -> str:
+        where = f" with {self.broker}" if self.broker else ""
+        return (f"Place {self.to_place:,} {'order' if self.to_place == 1 else 'orders'}{where} for "
+                f"{self.portfolios:,} {'portfolio' if self.portfolios == 1 else 'portfolios'}?")
+
+
+@dataclass(frozen=True)
+class _Draft:
+    row: TradeFileRow
+    order: order_rules.Order
+    reason: str | None           # why the file leaves it out (None: written)
+    open_transaction_id: int | None  # placed already: its open asset transaction
+
+
+def _chosen_rows(s: Session, fid: int | None, lines: list[ExportLine], *, download_all: bool,
+                 today: date) -> tuple[list[TradeFileRow], dict[int, ExportLine]]:
+    wanted = {line.id: line for line in lines}
+    report = build(s, fid, today=today, only_ids=wanted.keys() if wanted and not download_all else None)
+    by_id = {r.recommendation_id: r for r in report.rows}
+    if any(i not in by_id for i in wanted):
+        raise NotFound(order_rules.TRADE_NOT_FOUND)
+    if wanted and not download_all:
+        chosen = [by_id[i] for i in wanted]
+    elif wanted:
+        chosen = [by_id[i] for i in wanted] + [r for r in report.rows if r.placed_transaction_id
+                                                and r.recommendation_id not in wanted]
+    elif download_all:  # nothing chosen: the orders already placed, written again
+        chosen = [r for r in report.rows if r.placed_transaction_id]
+    else:
+        chosen = [r for r in report.rows if not r.hidden and r.selected]
+    if not download_all:
+        chosen = [r for r in chosen if r.placed_transaction_id is None]
+    if not chosen:
+        raise ValidationError(order_rules.NOTHING_TO_EXPORT)
+    return sorted(chosen, key=lambda r: (r.investment_name.lower(), r.asset_code, r.recommendation_id)), wanted
+
+
+def _drafts(s: Session, kind: str, chosen: list[TradeFileRow], wanted: Mapping[int, ExportLine],
+            firms: Mapping[int, Firm], today: date) -> list[_Draft]:
+    """Every chosen row as the order the file would write (placed ones as they were sent), with
+    whether the file writes it."""
+    placed_ids = [r.placed_transaction_id for r in chosen if r.placed_transaction_id]
+    sent = {o.open_transaction_id: o for o in s.exec(select(BrokerOrder).where(
+        bulk.among(s, BrokerOrder.open_transaction_id, placed_ids))).all()} if placed_ids else {}
+    existing = {t.id: t for t in s.exec(select(AssetTransaction).where(
+        bulk.among(s, AssetTransaction.id, placed_ids))).all()} if placed_ids else {}
+    out: list[_Draft] = []
+    for row in chosen:
+        firm = firms.get(row.firm_id)
+        if row.placed_transaction_id is not None:
+            book, tx = sent.get(row.placed_transaction_id), existing[row.placed_transaction_id]
+            order_type = book.order_type.upper() if book else order_rules.order_type_of(tx.limit_price)
+            order = order_rules.Order(
+                reference=book.reference if book else (tx.order_id or f"WA{tx.id}"),
+                portfolio_name=row.investment_name, hin=row.hin, broker_account=row.broker_account,
+                broker_name=row.broker_name, side=row.action, code=row.asset_code, quantity=Decimal(tx.quantity),
+                order_type=order_type, limit_price=book.limit_price if book else tx.limit_price,
+                stop_price=book.stop_price if book else None,
+                expiry=book.expires_on if book else row.expiry, row_type=rules.MAINTAIN,
+                adviser_name=row.adviser_name, adviser_code=(firm.ausiex_code or "") if firm else "")
+            out.append(_Draft(row, order, order_rules.left_out_reason(kind, order), row.placed_transaction_id))
+            continue
+        line = wanted.get(row.recommendation_id)
+        quantity = line.quantity if line and line.quantity is not None else row.quantity
+        price = line.price if line and line.price is not None else row.limit_price
+        if quantity is None or quantity <= 0:
+            raise ValidationError(f"The quantity of {row.asset_code} in {row.investment_name} must be positive",
+                                  {"quantity": "invalid"})
+        order_type = order_rules.order_type_of(price, stop_loss=row.stop_loss and row.action == "SELL")
+        stop_price = price if order_type == order_rules.STOP_LOSS else None
+        limit = (order_rules.stop_limit(stop_price, firm.stop_loss_limit_gap if firm else None)
+                 if order_type == order_rules.STOP_LOSS else price)
+        expiry = order_rules.order_expiry(line.expiry if line else None, today=today,
+                                          firm_days=firm.order_expiry_days if firm else None,
+                                          good_till_cancelled=bool(firm and firm.order_good_till_cancelled))
+        order = order_rules.Order(
+            reference=f"TR{row.recommendation_id}", portfolio_name=row.investment_name, hin=row.hin,
+            broker_account=row.broker_account, broker_name=row.broker_name, side=row.action, code=row.asset_code,
+            quantity=Decimal(quantity), order_type=order_type, limit_price=limit, stop_price=stop_price,
+            expiry=expiry, row_type=rules.NEW, adviser_name=row.adviser_name,
+            adviser_code=(firm.ausiex_code or "") if firm else "")
+        out.append(_Draft(row, order, order_rules.left_out_reason(kind, order), None))
+    return out
+
+
+def _firms_of(s: Session, rows: Iterable[TradeFileRow]) -> dict[int, Firm]:
+    return {f.id: f for f in s.exec(select(Firm).where(col(Firm.id).in_({r.firm_id for r in rows}))).all()}
+
+
+def plan_export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = None,
+                download_all: bool = False, today: date | None = None) -> ExportPlan:
+    """What exporting would write and place, without writing or placing anything: the question
+    the screen asks before orders go live."""
+    if kind not in order_rules.FILE_KINDS:
+        raise NotFound("Unknown broker file")
+    require_staff(actor)
+    today = today or utcnow().date()
+    lines = parse_export_lines(transactions, today=today)
+    with session_scope() as s:
+        fid = report_firm(s, actor, firm_id)
+        chosen, wanted = _chosen_rows(s, fid, lines, download_all=download_all, today=today)
+        firms = _firms_of(s, chosen)
+        drafts = _drafts(s, kind, chosen, wanted, firms, today)
+        written = [d for d in drafts if d.reason is None]
+        new = [d for d in written if d.open_transaction_id is None]
+        firm = firms.get(fid) if fid is not None else None
+        return ExportPlan(
+            kind=kind, broker=order_rules.BROKER_OF_FILE.get(kind, ""), orders=len(written), to_place=len(new),
+            portfolios=len({d.row.investment_id for d in written}),
+            buys=to_cents(sum((d.order.quantity * (d.order.limit_price or d.row.last_close_price or ZERO)
+                               for d in new if d.order.side == "BUY"), ZERO)),
+            sells=to_cents(sum((d.order.quantity * (d.order.stop_price or d.order.limit_price
+                                                    or d.row.last_close_price or ZERO)
+                                for d in new if d.order.side == "SELL"), ZERO)),
+            left_out=tuple(order_rules.left_out_notices(kind, [(d.reason, d.order) for d in drafts
+                                                               if d.reason and d.reason != order_rules.HELD_BY_BROKER])),
+            default_expiry=order_rules.order_expiry(
+                None, today=today, firm_days=firm.order_expiry_days if firm else None,
+                good_till_cancelled=bool(firm and firm.order_good_till_cancelled)))
 
 
 def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = None, download_all: bool = False,
-           today: date | None = None) -> BrokerFile:
+           today: date | None = None, preview: bool = False) -> BrokerFile:
     """Writes a broker file (`kind`: trade_file, desktop_broker or ausiex) of the chosen trade
     recommendations, with the user's quantities, prices and expiry dates, and places the ones not
-    placed yet. Without download_all, rows already placed are left out; nothing left is refused
-    with a message rather than an empty file."""
+    placed yet (a preview writes the same file and places nothing). A broker's file holds only the
+    orders of its own portfolios; an order it cannot carry (another broker's, a portfolio without a
+    broker, a stop loss where the format has no conditional order) is left out, stays to be placed,
+    and is named in `left_out`. Without download_all, rows already placed are left out; nothing left
+    is refused with a message rather than an empty file."""
     from app.exports import broker_files
 
     if kind not in order_rules.FILE_KINDS:
@@ -375,102 +518,94 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
     lines = parse_export_lines(transactions, today=today)
     with session_scope() as s:
         fid = report_firm(s, actor, firm_id)
-        wanted = {line.id: line for line in lines}
-        report = build(s, fid, today=today, only_ids=wanted.keys() if wanted and not download_all else None)
-        by_id = {r.recommendation_id: r for r in report.rows}
-        missing = [i for i in wanted if i not in by_id]
-        if missing:
-            raise NotFound(order_rules.TRADE_NOT_FOUND)
-        if wanted and not download_all:
-            chosen = [by_id[i] for i in wanted]
-        elif wanted:
-            chosen = [by_id[i] for i in wanted] + [r for r in report.rows if r.placed_transaction_id
-                                                    and r.recommendation_id not in wanted]
-        else:
-            chosen = [r for r in report.rows if not r.hidden and (r.selected or download_all)]
-        if not download_all:
-            chosen = [r for r in chosen if r.placed_transaction_id is None]
-        if not chosen:
-            raise ValidationError(order_rules.NOTHING_TO_EXPORT)
-
-        firms = {f.id: f for f in s.exec(select(Firm).where(col(Firm.id).in_({r.firm_id for r in chosen}))).all()}
-        portfolio_ids = sorted({r.investment_id for r in chosen})
-        portfolios = {p.id: p for p in s.exec(select(Portfolio).where(bulk.among(s, Portfolio.id, portfolio_ids))
-                                              .order_by(Portfolio.id).with_for_update()).all()}
-        available = _sellable_units(s, portfolios, {(r.investment_id, r.asset_id) for r in chosen
-                                                    if r.action == "SELL" and r.placed_transaction_id is None})
-        existing = {t.id: t for t in s.exec(select(AssetTransaction).where(col(AssetTransaction.id).in_(
-            [r.placed_transaction_id for r in chosen if r.placed_transaction_id]))).all()}
-        ordered = sorted(chosen, key=lambda r: (r.investment_name.lower(), r.asset_code, r.recommendation_id))
-        del chosen, by_id, report
-        # every row checked before anything is placed; then placed and written a chunk at a time,
-        # so that a firm's file of tens of thousands of orders never holds them all twice
-        drafts: list[tuple[TradeFileRow, Decimal, Decimal | None, date | None, str | None]] = []
-        for row in ordered:
-            if row.placed_transaction_id is not None:
-                placed_row = existing[row.placed_transaction_id]
-                drafts.append((row, placed_row.quantity, placed_row.limit_price, row.expiry, placed_row.order_id))
-                continue
-            line = wanted.get(row.recommendation_id)
-            quantity = line.quantity if line and line.quantity is not None else row.quantity
-            price = line.price if line and line.price is not None else row.limit_price
-            expiry = line.expiry if line else None
-            if quantity is None or quantity <= 0:
-                raise ValidationError(f"The quantity of {row.asset_code} in {row.investment_name} must be positive",
-                                      {"quantity": "invalid"})
-            if row.action == "SELL":
-                key = (row.investment_id, row.asset_id)
-                if quantity > available.get(key, ZERO):
+        chosen, wanted = _chosen_rows(s, fid, lines, download_all=download_all, today=today)
+        firms = _firms_of(s, chosen)
+        if not preview:  # lock the portfolios whose orders are placed, in one order (no deadlock)
+            s.exec(select(Portfolio.id).where(bulk.among(s, Portfolio.id, sorted({r.investment_id for r in chosen})))
+                   .order_by(Portfolio.id).with_for_update()).all()
+        drafts = _drafts(s, kind, chosen, wanted, firms, today)
+        del chosen
+        left_out = [(d.reason, d.order) for d in drafts if d.reason]
+        drafts = [d for d in drafts if d.reason is None]
+        notices = order_rules.left_out_notices(kind, left_out)
+        if not drafts:
+            raise ValidationError(" ".join([order_rules.NOTHING_TO_EXPORT + "."] + notices) if notices
+                                  else order_rules.NOTHING_TO_EXPORT)
+        portfolios = {p.id: p for p in s.exec(select(Portfolio).where(
+            bulk.among(s, Portfolio.id, sorted({d.row.investment_id for d in drafts if d.open_transaction_id is None
+                                                and d.row.action == "SELL"})))).all()}
+        available = _sellable_units(s, portfolios, {(d.row.investment_id, d.row.asset_id) for d in drafts
+                                                    if d.row.action == "SELL" and d.open_transaction_id is None})
+        for d in drafts:  # every row checked before anything is placed
+            if d.open_transaction_id is None and d.row.action == "SELL":
+                key = (d.row.investment_id, d.row.asset_id)
+                if d.order.quantity > available.get(key, ZERO):
                     raise ValidationError(NOT_ENOUGH_ASSETS, {"quantity": NOT_ENOUGH_ASSETS})
-                available[key] = available.get(key, ZERO) - quantity
-            drafts.append((row, quantity, price, expiry, None))
-        del ordered
-        placed = sum(1 for *_, reference in drafts if reference is None)
+                available[key] = available.get(key, ZERO) - d.order.quantity
+        placed = 0 if preview else sum(1 for d in drafts if d.open_transaction_id is None)
+        portfolio_count = len({d.row.investment_id for d in drafts})
+        row_count = len(drafts)
 
         def orders() -> Iterator[order_rules.Order]:
+            # placed and written a chunk at a time, so that a firm's file of tens of thousands of
+            # orders never holds them all twice
             for start in range(0, len(drafts), EXPORT_CHUNK):
                 chunk = drafts[start:start + EXPORT_CHUNK]
-                entries = [_placing(row, quantity, price, expiry, kind, firms)
-                           for row, quantity, price, expiry, reference in chunk if reference is None]
-                new_ids = iter(postings.record_trades(s, actor_id=actor.id, status=Status.PROCESSING.value,
-                                                      trade_at=now, entries=entries))
-                for row, quantity, price, expiry, reference in chunk:
-                    firm = firms.get(row.firm_id)
-                    yield order_rules.Order(
-                        reference=reference or f"WA{next(new_ids)}", portfolio_name=row.investment_name,
-                        hin=row.hin, broker_account=row.broker_account, broker_name=row.broker_name,
-                        side=row.action, code=row.asset_code, quantity=Decimal(quantity),
-                        order_type=order_rules.order_type_of(price), limit_price=price, expiry=expiry,
-                        row_type=row.type, adviser_name=row.adviser_name,
-                        adviser_code=(firm.ausiex_code or "") if firm else "")
+                fresh = [d for d in chunk if d.open_transaction_id is None]
+                if preview:
+                    yield from (d.order for d in chunk)
+                    continue
+                ids = postings.record_trades(s, actor_id=actor.id, status=Status.PROCESSING.value, trade_at=now,
+                                             entries=[_placing(d, kind, firms) for d in fresh])
+                order_book.record_new(s, actor_id=actor.id, now=now, file_kind=kind, orders=[
+                    order_book.NewOrder(
+                        open_transaction_id=tid, firm_id=d.row.firm_id, portfolio_id=d.row.investment_id,
+                        broker_id=d.row.broker_id, asset_id=d.row.asset_id, recommendation_id=d.row.recommendation_id,
+                        side=d.order.side, order_type=d.order.order_type, quantity=d.order.quantity,
+                        limit_price=d.order.limit_price, stop_price=d.order.stop_price, expiry=d.order.expiry)
+                    for tid, d in zip(ids, fresh)])
+                new_refs = iter(ids)
+                for d in chunk:
+                    yield d.order if d.open_transaction_id is not None else replace(
+                        d.order, reference=f"WA{next(new_refs)}")
 
         firm_name = firms[fid].name if fid in firms else ("All Firms" if fid is None else s.get(Firm, fid).name)
         name = order_rules.file_name(kind, firm_name, now)
+        if preview:
+            name = name.replace(f" - {order_rules.FILE_TITLES[kind]} - ",
+                                f" - {order_rules.FILE_TITLES[kind]} (preview, not placed) - ")
         data, media = broker_files.build(kind, orders())
-        audit.record(s, actor, "broker_file.exported", "broker_file", None, label=name, firm_id=fid,
-                     after={"kind": kind, "rows": len(drafts), "placed": placed, "download_all": bool(download_all)})
+        if not preview:
+            audit.record(s, actor, "broker_file.exported", "broker_file", None, label=name, firm_id=fid,
+                         after={"kind": kind, "rows": row_count, "placed": placed, "download_all": bool(download_all),
+                                "left_out": len(left_out)})
         s.flush()
-        return BrokerFile(name=name, data=data, media_type=media, placed=placed, rows=len(drafts))
+        if preview:
+            s.rollback()
+        return BrokerFile(name=name, data=data, media_type=media, placed=placed, rows=row_count,
+                          portfolios=portfolio_count, left_out=notices,
+                          broker=order_rules.BROKER_OF_FILE.get(kind, ""))
 
 
 EXPORT_CHUNK = 5_000
 
 
-def _placing(row: TradeFileRow, quantity: Decimal, price: Decimal | None, expiry: date | None, kind: str,
-             firms: Mapping[int, Firm]) -> postings.TradeEntry:
-    """The order a broker file places for `row`: an asset transaction in processing (Placed)
-    linked to its recommendation, at the limit price or else the last close."""
+def _placing(d: _Draft, kind: str, firms: Mapping[int, Firm]) -> postings.TradeEntry:
+    """The order a broker file places for a row: an asset transaction in processing (Placed) linked
+    to its recommendation, at the limit (a stop loss: its trigger) or else the last close."""
+    row, o = d.row, d.order
+    price = o.stop_price if o.order_type == order_rules.STOP_LOSS else o.limit_price
     order_price = price if price is not None else (row.last_close_price or ZERO)
     return postings.TradeEntry(
         portfolio_id=row.investment_id, kind=Kind.ASSET_BUY.value if row.action == "BUY" else Kind.PARCEL.value,
-        asset_id=row.asset_id, quantity=quantity, price=order_price,
-        fee=brokerage_fee(to_cents(quantity * order_price), brokerage_of(firms.get(row.firm_id))),
+        asset_id=row.asset_id, quantity=o.quantity, price=order_price,
+        fee=brokerage_fee(to_cents(o.quantity * order_price), brokerage_of(firms.get(row.firm_id))),
         limit_price=price,
-        payload={"order_type": order_rules.order_type_of(price).lower(), "row_type": row.type,
-                 "file": kind, "instruction": row.instruction},
-        description=f"{row.action} {quantity.normalize():f} {row.asset_code} placed with the broker",
+        payload={"order_type": o.order_type.lower(), "row_type": o.row_type, "file": kind,
+                 "instruction": row.instruction},
+        description=f"{row.action} {o.quantity.normalize():f} {row.asset_code} placed with the broker",
         trade_transaction_id=row.recommendation_id,
-        expires_at=rules.expiry_end_of_day(expiry) if expiry else None)
+        expires_at=rules.expiry_end_of_day(o.expiry) if o.expiry else None)
 
 
 def _sellable_units(s: Session, portfolios: Mapping[int, Portfolio],
@@ -498,7 +633,19 @@ def _sellable_units(s: Session, portfolios: Mapping[int, Portfolio],
     return out
 
 
-DESKTOP_BROKER_NAME = "Desktop Broker"
+DESKTOP_BROKER_NAME = order_rules.BROKER_OF_FILE[order_rules.DESKTOP_BROKER]
+
+
+def _is_stop_loss(r: TradeFileRow) -> bool:
+    return r.stop_loss and r.action == "SELL"
+
+
+def order_price_words(r: TradeFileRow) -> str:
+    """A trade file row's price as the screens say it ("Market", "Limit $12.50", "Stop loss at
+    $30.54")."""
+    if _is_stop_loss(r):
+        return order_rules.price_words(order_rules.STOP_LOSS, None, r.limit_price).split(",")[0]
+    return order_rules.price_words(order_rules.order_type_of(r.limit_price), r.limit_price, None)
 
 
 def _desktop_broker_rows(report: TradeFile) -> list[TradeFileRow]:
@@ -529,10 +676,12 @@ def desktop_broker_file(*, actor: Actor, firm_id: Any = None) -> BrokerFile:
             reference=f"WA{r.placed_transaction_id}" if r.placed_transaction_id else f"TR{r.recommendation_id}",
             portfolio_name=r.investment_name, hin=r.hin, broker_account=r.broker_account,
             broker_name=r.broker_name, side=r.action, code=r.asset_code, quantity=r.quantity,
-            order_type=order_rules.order_type_of(r.limit_price), limit_price=r.limit_price, expiry=r.expiry,
+            order_type=order_rules.order_type_of(r.limit_price, stop_loss=_is_stop_loss(r)),
+            limit_price=None if _is_stop_loss(r) else r.limit_price,
+            stop_price=r.limit_price if _is_stop_loss(r) else None, expiry=r.expiry,
             row_type=r.type, adviser_name=r.adviser_name, adviser_code="") for r in rows]
         data = broker_files.xlsx(order_rules.DESKTOP_BROKER, orders,
-                                 extra_header=("Portfolio", "Status"),
-                                 extra=[(r.investment_name, r.status) for r in rows])
+                                 extra_header=("Portfolio", "Status", "Price"),
+                                 extra=[(r.investment_name, r.status, order_price_words(r)) for r in rows])
         name = order_rules.file_name(order_rules.DESKTOP_BROKER, firm_name, utcnow()).rsplit(".", 1)[0] + ".xlsx"
         return BrokerFile(name=name, data=data, media_type=broker_files.XLSX, placed=0, rows=len(rows))

@@ -228,6 +228,7 @@ ROUTES: dict[str, str] = {
     "GET /api/orders": FIRMWIDE,
     "PUT /api/orders/{order_id}/execute": OBJECT,
     "PUT /api/orders/{order_id}/reject": OBJECT,
+    "PUT /api/orders/{order_id}/cancel": OBJECT,
     "POST /api/orders/confirmations-upload": FIRMWIDE,
     "GET /api/target-portfolios-cash-report/generate": FIRMWIDE,
     "GET /api/target-portfolios-pending-report/generate": FIRMWIDE,
@@ -332,6 +333,7 @@ def _build_firm(label: str, u) -> SimpleNamespace:
     from app.services import target_portfolios, trade_instructions
     from tests import factories as f
     from tests.factories_assets import make_asset, make_class, make_type
+    from tests.factories_orders import make_order
     from tests.factories_models import make_model
     from tests.factories_portfolios import cash, make_custom_holding, make_deposit, make_portfolio, post
     from tests.factories_recommendations import make_long_term, make_short_term
@@ -366,19 +368,15 @@ def _build_firm(label: str, u) -> SimpleNamespace:
     x.tp_id = tp["id"]
     [ti] = trade_instructions.generate(actor=adviser, investment_ids=[x.portfolio.id])
     x.ti_id, x.tx_id = ti["id"], ti["transactions"][0]["id"]
-    order = post(x.portfolio, "asset_buy", status="processing", asset_id=u.stocks[3].id, quantity=5,
-                 price="60.00", fee="10.00")
+    order_id, open_id = make_order(x.portfolio, u.stocks[3], x.tx_id, 5)
     with session_scope() as s:
-        row = s.get(AssetTransaction, order.id)
-        row.trade_transaction_id = x.tx_id
-        s.add(row)
         run = BulkRun(kind="tp", status="done", firm_id=x.firm.id, total=1, done=1, created_by=x.adviser.id)
         s.add(run)
         s.flush()
         s.add(BulkRunItem(run_id=run.id, investment_id=x.portfolio.id, status="done", result_id=x.tp_id))
         x.run_id = run.id
-        assert s.exec(select(AssetTransaction).where(AssetTransaction.id == order.id)).one().status == "processing"
-    x.order_id = order.id
+        assert s.exec(select(AssetTransaction).where(AssetTransaction.id == open_id)).one().status == "processing"
+    x.order_id = order_id
     return x
 
 
@@ -532,6 +530,7 @@ def _bodies(w) -> dict[str, Any]:
         "PUT /api/reports/trade-recommendations-confirm": {"trade_instructions": [b.ti_id], "is_approve_all": True},
         "PUT /api/orders/{order_id}/execute": {"price": "60.00", "quantity": "5", "fee": "10.00"},
         "PUT /api/orders/{order_id}/reject": {"reason": "Probe"},
+        "PUT /api/orders/{order_id}/cancel": {"reason": "Probe"},
         "PUT /api/industry-groups-reorder": {"ids": [w.u.banks.id, w.u.miners.id]},
         "PUT /api/me": {"first_name": "Probe"},
         "POST /api/firms": {"name": "Probe Firm"},

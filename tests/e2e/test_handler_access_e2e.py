@@ -113,7 +113,7 @@ def _firm_ids(c, firm: int) -> dict[str, int]:
         "trade": first(f"SELECT min(t.id) FROM trade_transactions t JOIN trade_instructions i "
                        f"ON i.id = t.trade_instruction_id WHERE i.investment_id IN ({portfolio})"),
         "cash": first(f"SELECT min(id) FROM cash_transactions WHERE investment_id IN ({portfolio})"),
-        "order": first(f"SELECT min(id) FROM asset_transactions WHERE investment_id IN ({portfolio})"),
+        "order": first(f"SELECT min(id) FROM broker_orders WHERE investment_id IN ({portfolio})"),
         "deposit": first(f"SELECT min(id) FROM deposits WHERE investment_id IN ({portfolio})"),
     }
 

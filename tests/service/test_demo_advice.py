@@ -115,7 +115,14 @@ def test_demo_data_runs_the_whole_advice_chain_once(db):
     assert broker.rows > 0 and broker.data
     placed, placed_total = orders.list_orders(actor=adviser, status="placed")
     executed_rows, executed_total = orders.list_orders(actor=adviser, status="executed")
-    assert placed_total > 0 and {o.status_label for o in placed} == {"Placed"}
+    assert placed_total > 0 and {o.status_label for o in placed} == {"Placed", "Partly filled"}
+    # the placed step's orders show each thing that happens to an order: a stop loss placed as a
+    # conditional order, a partial fill, a cancellation and an expiry
+    at_broker = _portfolio("harbour", PLACED).id
+    history, _ = orders.list_orders(actor=adviser, status="all", limit=500)
+    mine = [o for o in history if o.investment_id == at_broker]
+    assert {o.status_label for o in mine} >= {"Placed", "Partly filled", "Cancelled", "Expired"}
+    assert any(o.order_type == "stop_loss" and o.price_text.startswith("Stop loss at $") for o in mine)
     assert executed_total > 0 and {o.status_label for o in executed_rows} == {"Executed"}
     cash = advice_reports.cash_report(actor=adviser)
     assert {r.portfolio_name for r in cash.rows} >= {_portfolio("harbour", s).name for s in STEPS[2:]}

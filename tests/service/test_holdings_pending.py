@@ -20,7 +20,7 @@ from tests.factories import actor, update_row
 from tests.factories_advice import make_trade, make_trade_instruction
 from tests.factories_assets import make_asset, make_class
 from tests.factories_models import count_queries, make_model, make_universe
-from tests.factories_portfolios import cash, make_portfolio_world, post
+from tests.factories_portfolios import cash, make_broker, make_portfolio_world, post
 from tests.factories_recommendations import make_short_term
 
 
@@ -133,7 +133,8 @@ def test_pending_trades_follow_the_orders_from_approval_to_execution(db):
     u = make_universe()
     model = make_model(actor(w.admin), u)
     make_short_term(SimpleNamespace(id=model["id"]), u.stocks[1], "BUY")
-    update_row(Portfolio, w.portfolio.id, model_id=model["id"], inactive=False, broker_account="DB-778812")
+    update_row(Portfolio, w.portfolio.id, model_id=model["id"], inactive=False, broker_account="DB-778812",
+               broker_id=make_broker(name="Desktop Broker", code="DTBRK").id)
     update_row(Firm, w.firm.id, ausiex_code="AX-HARB")
     cash(w.portfolio, "100000.00")
     post(w.portfolio, "asset_buy", asset_id=u.stocks[0].id, quantity=100, price="40.00", fee="10.00")

@@ -15,11 +15,11 @@ from sqlmodel import col, select
 
 from app.db.engine import session_scope
 from app.db.tables import AssetTransaction, Firm, Portfolio, TradeTransaction
-from app.domain.errors import NotFound, PermissionDenied, ValidationError
+from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
 from app.services import holdings, orders, target_portfolios as tps, trade_file, trade_instructions as tis
 from tests.factories import actor, update_row
 from tests.factories_models import make_model, make_universe
-from tests.factories_portfolios import cash, make_portfolio_world, post
+from tests.factories_portfolios import cash, make_broker, make_portfolio_world, post
 from tests.factories_recommendations import make_short_term
 
 
@@ -30,7 +30,9 @@ def chain(db):
     u = make_universe()
     model = make_model(actor(w.admin), u)
     make_short_term(SimpleNamespace(id=model["id"]), u.stocks[1], "BUY")
-    update_row(Portfolio, w.portfolio.id, model_id=model["id"], inactive=False, hin="X0001234567", broker_account="DB-778812")
+    desktop = make_broker(name="Desktop Broker", code="DTBRK")
+    update_row(Portfolio, w.portfolio.id, model_id=model["id"], inactive=False, hin="X0001234567", broker_account="DB-778812",
+               broker_id=desktop.id)
     update_row(Firm, w.firm.id, ausiex_code="AX-HARB")
     cash(w.portfolio, "100000.00")
     post(w.portfolio, "asset_buy", asset_id=u.stocks[0].id, quantity=100, price="40.00", fee="10.00")
@@ -102,11 +104,15 @@ def test_export_places_once_and_execution_moves_holdings(chain):
     with session_scope() as s:
         placed = len(s.exec(select(AssetTransaction).where(AssetTransaction.trade_transaction_id.is_not(None))).all())
     assert placed == len(rows)
-    # downloadAll writes the live orders again without placing them twice
-    again_all = trade_file.export(actor=actor(w.adviser), kind="ausiex", transactions=[], download_all=True)
+    # downloadAll writes the live orders again in the firm's trade file, as Maintain, without placing
+    # them twice; a broker's file never sends them again (the broker holds them), and says so
+    again_all = trade_file.export(actor=actor(w.adviser), kind="trade_file", transactions=[], download_all=True)
     assert again_all.placed == 0 and again_all.rows == len(rows)
-    ausiex = list(csv.reader(io.StringIO(again_all.data.decode())))
-    assert ausiex[1][0] == "AX-HARB"
+    sheet = load_workbook(io.BytesIO(again_all.data)).active
+    assert {row[11] for row in sheet.iter_rows(min_row=2, values_only=True)} == {"Maintain"}
+    with pytest.raises(ValidationError) as err:
+        trade_file.export(actor=actor(w.adviser), kind="desktop_broker", transactions=[], download_all=True)
+    assert f"{len(rows)} orders already with the broker were not sent again" in err.value.message
 
     # the broker's execution file: a wrong line writes nothing and is named
     live, total = orders.list_orders(actor=actor(w.adviser))
@@ -123,7 +129,7 @@ def test_export_places_once_and_execution_moves_holdings(chain):
     assert holdings_units(w) == before
     done = orders.upload_confirmations(actor=actor(w.adviser), content_type="text/csv",
                                        data=(header + "\n".join(good)).encode())
-    assert done["count"] == len(rows)
+    assert done.count == len(rows)
     after = holdings_units(w)
     for o in live:
         assert after.get(o.asset_code, 0) - before.get(o.asset_code, 0) == (o.quantity if o.side == "BUY" else -o.quantity)
@@ -148,8 +154,9 @@ def test_reject_returns_the_trade_to_the_file(chain):
     assert out.status_label == "Error"
     first = [r for r in trade_file.generate(actor=actor(w.adviser)).rows if r.recommendation_id == rows[0].recommendation_id]
     assert first[0].type == "New" and first[0].status == "Approved"
-    with pytest.raises(ValidationError):
+    with pytest.raises(Conflict) as closed:  # a rejected order takes no fill: 409
         orders.execute(actor=actor(w.adviser), order_id=order.id, price="1.00")
+    assert closed.value.message == "The order is rejected by the broker: it can no longer be executed"
     with pytest.raises(NotFound):
         orders.reject(actor=actor(w.other_adviser), order_id=order.id)
 

@@ -50,6 +50,9 @@ class TxStatus(TitledEnum):
     EXECUTED = "executed", "Executed"
     NOT_VALID = "not_valid", "Declined"
     NOT_CANCELED = "not_canceled", "Declined"
+    # the broker order carrying an approved trade ended unexecuted (in part or in whole): no longer pending
+    EXPIRED = "expired", "Expired"
+    CANCELLED = "cancelled", "Cancelled"
 
 
 TX_LABELS = TxStatus.titles()

@@ -121,8 +121,9 @@ def _status(row: OrderView) -> rx.Component:
     return rx.table.cell(
         rx.vstack(
             rx.badge(row.status_label, variant="soft", class_name="order-status",
-                     color_scheme=rx.match(row.status_label, ("Placed", "amber"), ("Executed", "green"),
-                                           ("Error", "red"), "gray")),
+                     color_scheme=rx.match(row.status_label, ("Placed", "amber"), ("Partly filled", "blue"),
+                                           ("Executed", "green"), ("Error", "red"), "gray")),
+            rx.cond(row.filled != "", rx.text("filled " + row.filled, **MUTED, class_name="order-filled")),
             rx.cond(row.reason != "", rx.text(row.reason, size="1", color=rx.color("red", 11), max_width="220px",
                                               class_name="order-reason")),
             spacing="1",
@@ -155,7 +156,7 @@ def _order_menu(row: OrderView) -> rx.Component:
 
 def _order_cell(row: OrderView) -> rx.Component:
     """Side and code, then the order type (with its limit) and the expiry."""
-    kind = rx.cond(row.limit_price != "", row.order_type + " " + row.limit_price, row.order_type)
+    kind = row.order_type  # "Market", "Limit $12.50", "Stop loss at $30.54, then market"
     return rx.table.cell(
         rx.vstack(
             rx.hstack(
@@ -165,8 +166,10 @@ def _order_cell(row: OrderView) -> rx.Component:
                         class_name="order-code"),
                 spacing="2", align="baseline",
             ),
-            rx.text(rx.cond(row.expiry != "", kind + " · expires " + row.expiry, kind), **MUTED,
+            rx.text(rx.cond(row.expiry == "GTC", kind + " · good till cancelled",
+                            rx.cond(row.expiry != "", kind + " · expires " + row.expiry, kind)), **MUTED,
                     class_name="order-type"),
+            rx.text(row.reference, **MUTED, class_name="order-reference"),
             spacing="0",
         ),
         white_space="nowrap",
@@ -225,9 +228,8 @@ def _execute_modal() -> rx.Component:
         rx.dialog.description(S.ex_title, size="2", color=rx.color("gray", 11), id="execute-title"),
         rx.vstack(
             rx.grid(
-                field("Quantity", rx.text(S.ex_quantity, size="3", weight="medium", id="ex-quantity",
-                                          font_variant_numeric="tabular-nums", padding_y="4px"),
-                      hint="The placed order's quantity"),
+                _form_field("Quantity", "quantity", "ex-quantity", required=True, input_mode="numeric",
+                            max_length=20),
                 _form_field("Price ($)", "price", "ex-price", required=True, input_mode="decimal", max_length=30),
                 _form_field("Brokerage ($)", "fee", "ex-fee", input_mode="decimal", max_length=30),
                 _form_field("Contract note", "contract_note", "ex-contract-note", max_length=80),
@@ -236,7 +238,9 @@ def _execute_modal() -> rx.Component:
                 columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
             ),
             field_error(S.form_error, "execute-error"),
-            rx.text("The holdings and the cash of the portfolio move with the execution.", **MUTED),
+            rx.text("The holdings and the cash of the portfolio move with the execution. A quantity below "
+                    "the order's (" + S.ex_quantity + " units still placed) records a partial fill and leaves "
+                    "the rest placed.", **MUTED),
             rx.hstack(
                 cancel_button(on_click=S.close_form, id="execute-cancel", type="button"),
                 rx.button(rx.icon("circle-check", size=14), "Record execution", on_click=S.save_execution,

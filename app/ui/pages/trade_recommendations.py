@@ -304,6 +304,13 @@ def _file_actions() -> rx.Component:
         export(TRADE_FILE, "file-spreadsheet"),
         export(DESKTOP_BROKER, "file-text"),
         export(AUSIEX, "file-text"),
+        rx.menu.root(
+            rx.menu.trigger(rx.button(rx.icon("eye", size=14), "Preview", variant="outline",
+                                      disabled=(F.exporting != "") | (F.file_total == 0), id="export-preview")),
+            rx.menu.content(*[rx.menu.item(f"{EXPORT_LABELS[kind]} (nothing is placed)", on_click=F.preview(kind),
+                                           id=f"preview-{kind.replace('_', '-')}")
+                              for kind in (TRADE_FILE, DESKTOP_BROKER, AUSIEX)]),
+        ),
         rx.icon_button(rx.icon("refresh-cw", size=14), variant="soft", color_scheme="gray", on_click=F.load,
                        aria_label="Reload", id="file-refresh", disabled=~F.loaded),
         spacing="2", align="center", wrap="wrap",

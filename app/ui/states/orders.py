@@ -42,7 +42,8 @@ EXCEL_PATH = "/api/reports/desktop-broker-export-excel"
 PAGE_SIZES = ["20", "50", "100"]
 UPLOAD_ID = "execution-file"
 REJECT_QUESTION = "Reject the order {side} {quantity} {code} of {portfolio}? The trade goes back to the trade file."
-ORDER_STATUSES = (("placed", "Placed"), ("executed", "Executed"), ("error", "Error"), ("all", "All"))
+ORDER_STATUSES = (("placed", "Placed"), ("partly_filled", "Partly filled"), ("executed", "Executed"),
+                  ("expired", "Expired"), ("cancelled", "Cancelled"), ("error", "Error"), ("all", "All"))
 STATUS_VALUES = {value for value, _ in ORDER_STATUSES}
 _FORM_FIELDS = {"price": "price", "brokerage": "fee", "fee": "fee", "trade date": "trade_date",
                 "trade_date": "trade_date", "settlement date": "settlement_date",
@@ -74,9 +75,12 @@ class OrderView(OrderLine):
     placed_at: str = ""        # ISO moment (shown in the browser's offset)
     trade_date: str = ""       # DD/MM/YYYY (executed orders)
     settlement_date: str = ""
-    status_label: str = ""     # Placed | Executed | Error
+    status_label: str = ""     # Placed | Partly filled | Executed | Expired | Cancelled | Error
     reason: str = ""
-    is_placed: bool = False
+    is_placed: bool = False    # still with the broker: takes a fill (and, untouched, a rejection)
+    reference: str = ""        # WA<n>, the broker's reference of the order
+    filled: str = ""           # "400 of 1,103" once partly filled
+    remaining: str = ""        # units still placed
     price_input: str = ""
     fee_input: str = ""
 
@@ -97,21 +101,25 @@ def broker_row(r: trade_file_service.TradeFileRow) -> BrokerRow:
         key=f"tr-{r.recommendation_id}", portfolio=r.investment_name,
         holdings_url=routes.url("portfolios.holdings", id=r.investment_id), account=r.broker_account or r.hin,
         side=r.action, code=r.asset_code, quantity=whole_units(r.quantity),
-        order_type=order_rules.order_type_of(r.limit_price).title(),
+        order_type=trade_file_service.order_price_words(r),
         limit_price=close_price(r.limit_price, ""), expiry=day(r.expiry), row_type=r.type, status=r.status)
 
 
 def order_view(o: order_service.OrderRow) -> OrderView:
-    executed = o.status_label == "Executed"
+    executed = o.fills > 0
+    is_open = o.status in order_rules.OPEN_STATUSES
     return OrderView(
         id=o.id, portfolio=o.investment_name, holdings_url=routes.url("portfolios.holdings", id=o.investment_id),
         assets_url=routes.url("portfolios.asset-transactions", id=o.investment_id), account=o.account, side=o.side,
-        code=o.asset_code, quantity=whole_units(o.quantity), order_type=o.order_type.title(),
+        code=o.asset_code, quantity=whole_units(o.quantity), order_type=o.price_text,
         limit_price=close_price(o.limit_price, ""), price=close_price(o.price, ""), fee=money(o.fee),
-        amount=money(o.amount), placed_at=o.placed_at.isoformat(), expiry=day(o.expires_at),
+        amount=money(o.amount), placed_at=o.placed_at.isoformat(), expiry=o.expiry_text,
         trade_date=day(o.trade_at) if executed else "", settlement_date=day(o.settlement_at) if executed else "",
-        status=o.status, status_label=o.status_label, reason=o.reason or "", is_placed=o.status_label == "Placed",
-        price_input=input_number(o.price), fee_input=input_number(o.fee))
+        status=o.status, status_label=o.status_label, reason=o.reason or "", is_placed=is_open,
+        price_input=input_number(o.price if not executed else o.limit_price or o.stop_price),
+        fee_input="" if executed else input_number(o.fee), reference=o.reference,
+        filled=f"{whole_units(o.filled_quantity)} of {whole_units(o.quantity)}" if o.filled_quantity else "",
+        remaining=whole_units(o.remaining_quantity) if is_open else "")
 
 
 class FirmReport(FirmChoice, Paged, mixin=True):
@@ -213,7 +221,8 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
 
     UPLOAD_ID: ClassVar[str] = UPLOAD_ID
     SELECT_FILE: ClassVar[str] = SELECT_FILE
-    FORM_FIELDS: ClassVar[tuple[str, ...]] = ("price", "fee", "trade_date", "settlement_date", "contract_note")
+    FORM_FIELDS: ClassVar[tuple[str, ...]] = ("quantity", "price", "fee", "trade_date", "settlement_date",
+                                              "contract_note")
 
     status_filter: str = "placed"
     rows: list[OrderView] = []
@@ -253,6 +262,9 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
                       "trade recommendations report.",
             "executed": "No executed order yet: record an execution or upload the broker's execution file.",
             "error": "No order was rejected.",
+            "partly_filled": "No order is partly filled.",
+            "expired": "No order expired: an order whose expiry passes unexecuted shows here.",
+            "cancelled": "No order was cancelled.",
         }.get(self.status_filter, "No broker orders yet: export a broker file from the trade recommendations "
                                   "report to place them.")
 
@@ -266,9 +278,10 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
         row = self._placed_row(order_id)
         if row is None:
             return None
-        self.ex_id, self.ex_quantity = row.id, row.quantity
-        self.ex_title = f"{row.side} {row.quantity} {row.code} - {row.portfolio}"
-        self._open_form({"price": row.price_input, "fee": row.fee_input, "trade_date": date.today().isoformat()})
+        self.ex_id, self.ex_quantity = row.id, row.remaining
+        self.ex_title = f"{row.side} {row.remaining} {row.code} - {row.portfolio}"
+        self._open_form({"quantity": row.remaining.replace(",", ""), "price": row.price_input, "fee": row.fee_input,
+                         "trade_date": date.today().isoformat()})
 
     @rx.event
     def save_execution(self):
@@ -284,9 +297,11 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
         try:
             actor = self._actor()
             self.saving = True
-            order_service.execute(actor=actor, order_id=self.ex_id, price=form["price"], fee=form["fee"] or None,
-                                  trade_date=form["trade_date"], settlement_date=form["settlement_date"] or None,
-                                  contract_note=form["contract_note"] or None)
+            done = order_service.execute(actor=actor, order_id=self.ex_id, price=form["price"],
+                                         fee=form["fee"] or None, quantity=form["quantity"] or None,
+                                         trade_date=form["trade_date"],
+                                         settlement_date=form["settlement_date"] or None,
+                                         contract_note=form["contract_note"] or None)
         except ValidationError as exc:
             self.saving = False
             self.form_errors = {_FORM_FIELDS.get(k, "form"): exc.message for k in (exc.fields or {"form": ""})}
@@ -295,7 +310,9 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
             self._close_form()
             return events(self._fail(exc), self._load())
         self._close_form()
-        return events(toast_success(order_rules.EXECUTED), self._load(actor))
+        told = order_rules.EXECUTED if done.status == order_rules.FILLED else (
+            f"{order_rules.PARTLY_EXECUTED}: {whole_units(done.remaining_quantity)} units still placed")
+        return events(toast_success(told), self._load(actor))
 
     @rx.var
     def form_error(self) -> str:
@@ -354,8 +371,6 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
         self.upload_lines = refused_lines(exc.fields, only_lines=True)
         return self._upload_done(exc.message)
 
-    def _uploaded(self, actor: Actor, result: dict[str, Any]):
-        done = count_of(int(result.get("count") or 0), "order") + " executed"
-        return events(self._upload_done(),
-                      toast_success(f"{result.get('notice') or order_rules.CONFIRMATIONS_UPLOADED}: {done}"),
-                      self._load(actor))
+    def _uploaded(self, actor: Actor, result: order_service.UploadResult):
+        done = count_of(result.count, "order") + " executed"
+        return events(self._upload_done(), toast_success(f"{result.notice}: {done}"), self._load(actor))

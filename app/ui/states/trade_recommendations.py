@@ -151,7 +151,10 @@ def _effective(row: trade_file_service.TradeFileRow, change: Change | None) -> d
 def file_row_view(row: trade_file_service.TradeFileRow, change: Change | None, selected: bool) -> FileRowView:
     figures = _effective(row, change)
     price, vs_value = figures["limit_price"], figures["limit_vs_price_value"]
-    order_type = ("Stop loss" if row.stop_loss else "Limit") if price is not None else "Market"
+    if row.stop_loss and row.action == "SELL":  # a conditional order: "Stop loss at $30.54"
+        order_type = order_rules.price_words(order_rules.STOP_LOSS, None, price).split(",")[0]
+    else:
+        order_type = "Limit" if price is not None else "Market"
     return FileRowView(
         id=row.recommendation_id, portfolio=row.investment_name,
         holdings_url=routes.url("portfolios.holdings", id=row.investment_id), broker=row.broker_name or "N/A",
@@ -226,23 +229,29 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         self.adj, self.adj_errors = AdjustmentInputs(), {}
         self.confirm_open = False
 
-    def _load(self, actor: Actor):
-        """Reads the file again; selections and adjustments start over (placed rows changed)."""
+    def _load(self, actor: Actor, keep_selection: bool = False):
+        """Reads the file again; adjustments start over (placed rows changed), and so does the
+        selection unless a download asks to keep it."""
         self.loading = True
         self._changes = {}
+        keep = set(self._selected) if keep_selection else None
         try:
             report = trade_file_service.generate(actor=actor, firm_id=self._firm_id())
         except DomainError as exc:
             self._hold((), exc.message)
             return self._fail(exc)
         self._cash = {c.investment_id: c for c in report.cash}
-        self._hold(tuple(r for r in report.rows if not r.hidden), "")
+        self._hold(tuple(r for r in report.rows if not r.hidden), "", keep)
         return None
 
-    def _hold(self, shown: tuple, error: str) -> None:
-        """The rows read (none after a failure), selected by the domain rule, and the page of them."""
+    def _hold(self, shown: tuple, error: str, keep: set[int] | None = None) -> None:
+        """The rows read (none after a failure), selected by the domain rule (or, after a download,
+        as the user left them), and the page of them."""
         self._file = shown
-        self._selected = {r.recommendation_id for r in shown if r.selected}
+        if keep is None:
+            self._selected = {r.recommendation_id for r in shown if r.selected}
+        else:
+            self._selected = {r.recommendation_id for r in shown if r.recommendation_id in keep}
         self.file_total = len(shown)
         self.placed_count = sum(1 for r in shown if r.status == rules.STATUS_PLACED)
         self.error, self.loading, self.loaded = error, False, True
@@ -420,6 +429,8 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
             self._ask("adjust", rules.CONFIRM_ADJUSTMENTS, label="Apply")
 
     def _confirmed(self, action: str, _target: int):
+        if action.startswith("export:"):
+            return TradeFileState.place_orders(action.split(":", 1)[1])
         errors = self._adjustment_errors()
         if errors:
             self.adj_errors = errors
@@ -488,29 +499,78 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
             out.append(item)
         return out
 
+    def _export_args(self, kind: str) -> dict[str, Any] | None:
+        return dict(actor=self._actor(), kind=kind, firm_id=self._firm_id(), transactions=self._transactions(),
+                    download_all=self.download_all)
+
+    def _nothing_chosen(self) -> bool:
+        return not self._selected and not self.download_all
+
     @rx.event
     @guarded
     async def export(self, kind: str):
-        """Builds the broker file of the selected rows (with the already placed orders too when
-        'download all' is on), sends it to the browser, and reads the report again."""
+        """Asks before orders go live: "Place N orders with BROKER for M portfolios?" with their
+        totals, the expiry they get and what the file leaves out. A file that places nothing (the
+        placed orders again) is written at once."""
         if kind not in order_rules.FILE_KINDS or self.exporting:
             return
-        actor = self._actor()
-        transactions = self._transactions()
-        if not transactions:
-            yield toast_error(order_rules.NOTHING_TO_EXPORT)
+        if self._nothing_chosen():
+            yield toast_error(order_rules.NOTHING_SELECTED)
             return
         self.exporting = kind
         yield
         try:
-            result = await asyncio.to_thread(trade_file_service.export, actor=actor, kind=kind,
-                                             firm_id=self._firm_id(), transactions=transactions,
-                                             download_all=self.download_all)
+            plan = await asyncio.to_thread(trade_file_service.plan_export, **self._export_args(kind))
+        finally:
+            self.exporting = ""
+        if plan.to_place == 0:
+            yield TradeFileState.place_orders(kind)
+            return
+        parts = [plan.question, f"Buys {money(plan.buys)}, sells {money(plan.sells)}."]
+        parts.append(f"Orders without an expiry date of their own expire on {day(plan.default_expiry)}."
+                     if plan.default_expiry else "Orders without an expiry date of their own are good till cancelled.")
+        parts += list(plan.left_out)
+        self._ask(f"export:{kind}", " ".join(parts), label="Place orders")
+
+    @rx.event
+    @guarded
+    async def place_orders(self, kind: str):
+        """Builds the broker file of the selected rows (with the already placed orders too when
+        'download all' is on), places what it sends, sends it to the browser, says what it left out,
+        and reads the report again keeping the selection."""
+        if kind not in order_rules.FILE_KINDS or self.exporting or self._nothing_chosen():
+            return
+        args = self._export_args(kind)
+        self.exporting = kind
+        yield
+        try:
+            result = await asyncio.to_thread(trade_file_service.export, **args)
+        finally:
+            self.exporting = ""
+        told = [toast_success(f"{order_rules.FILE_TITLES[kind]}: {count_of(result.placed, 'order')} placed")]
+        told += [toast_warning(text) for text in result.left_out]
+        yield events(rx.download(data=result.data, filename=result.name, mime_type=result.media_type),
+                     *told, self._load(args["actor"], keep_selection=True))
+
+    @rx.event
+    @guarded
+    async def preview(self, kind: str):
+        """The file as it would be sent, to look at: nothing is placed."""
+        if kind not in order_rules.FILE_KINDS or self.exporting:
+            return
+        if self._nothing_chosen():
+            yield toast_error(order_rules.NOTHING_SELECTED)
+            return
+        args = self._export_args(kind)
+        self.exporting = kind
+        yield
+        try:
+            result = await asyncio.to_thread(trade_file_service.export, preview=True, **args)
         finally:
             self.exporting = ""
         yield events(rx.download(data=result.data, filename=result.name, mime_type=result.media_type),
-                     toast_success(f"{order_rules.FILE_TITLES[kind]}: {count_of(result.placed, 'order')} placed"),
-                     self._load(actor))
+                     toast_success(f"Preview of the {order_rules.FILE_TITLES[kind]}: nothing was placed"),
+                     *[toast_warning(text) for text in result.left_out])
 
 
 # ---- reports.trade-recommendations: the approval view ------------------------------------------------------

@@ -1,0 +1,306 @@
+"""Orders a firm could send with real money: one broker per file, stop losses as conditional
+orders, placed orders never sent again as new, every order with an expiry, fills as brokers report
+them (partial, several prices, duplicates), the expiry sweep, previews and the day's reconciliation.
+Each file is read back as the broker's operations desk would read it."""
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date, timedelta
+from decimal import Decimal as D
+from types import SimpleNamespace
+
+import pytest
+from openpyxl import load_workbook
+from sqlmodel import select
+
+from app.db.engine import session_scope
+from app.db.tables import AssetTransaction, BrokerOrder, BrokerOrderFill, BrokerOrderVersion, CashTransaction, Firm
+from app.db.tables import TradeTransaction
+from app.domain.errors import Conflict, NotFound, ValidationError
+from app.services import engine_inputs, holdings, orders, trade_file
+from tests.factories import actor, update_row
+from tests.factories_advice import make_trade, make_trade_instruction
+from tests.factories_models import make_universe
+from tests.factories_portfolios import cash, make_broker, make_portfolio, make_portfolio_world, post
+
+TODAY = date.today()
+
+
+def _csv(data: bytes) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(data.decode())))
+
+
+def _sheet(data: bytes) -> list[dict[str, object]]:
+    rows = list(load_workbook(io.BytesIO(data)).active.iter_rows(values_only=True))
+    return [dict(zip(rows[0], r)) for r in rows[1:]]
+
+
+@pytest.fixture
+def book(db):
+    """Three portfolios of one firm with approved trades: Watsons Bay at Desktop Broker (a limit buy
+    of 1,103 CBA and a stop-loss sell of 500 BHP at $30.54), Paddington at CommSec (a market buy of
+    100 CBA), Rose Bay with no broker (a buy of 10 VAF)."""
+    w = make_portfolio_world()
+    u = make_universe()
+    desktop = make_broker(name="Desktop Broker", code="DTBRK")
+    commsec = make_broker(name="CommSec", code="COMSC")
+    make_broker(name="AUSIEX", code="AUSIEX")
+    update_row(Firm, w.firm.id, ausiex_code="AX-HARB")
+    bhp, cba, vaf = u.stocks[0], u.stocks[1], u.fixed[0]
+    watsons = make_portfolio(w.firm, holders=[w.client], adviser=w.adviser, name="Watsons Bay Super Fund",
+                             broker_id=desktop.id, broker_account="7300001", hin="X4100000001")
+    paddington = make_portfolio(w.firm, holders=[w.client], adviser=w.adviser, name="Paddington Super Fund",
+                                broker_id=commsec.id, broker_account="7300000", hin="X4100000000")
+    rose_bay = make_portfolio(w.firm, holders=[w.client], adviser=w.adviser, name="Rose Bay Family Trust")
+    for p in (watsons, paddington, rose_bay):
+        cash(p, "500000.00")
+    post(watsons, "asset_buy", asset_id=bhp.id, quantity=2000, price="40.00", fee="10.00")
+    ti = make_trade_instruction(watsons)
+    # a buy's file quantity is floor((amount - brokerage) / price): the amounts carry the brokerage
+    buy = make_trade(ti, cba, "increase", "1103", price="118.50", amount="130725.45", limit_price=D("118.50"))
+    stop = make_trade(ti, bhp, "decrease", "500", price="33.20", limit_price=D("30.54"), stop_loss=True,
+                      current_units=D("2000"))
+    other = make_trade(make_trade_instruction(paddington), cba, "increase", "100", price="120.00", amount="12019.95")
+    loose = make_trade(make_trade_instruction(rose_bay), vaf, "increase", "10", price="46.00", amount="479.95")
+    return SimpleNamespace(w=w, u=u, watsons=watsons, paddington=paddington, rose_bay=rose_bay, buy=buy, stop=stop,
+                           other=other, loose=loose, adviser=actor(w.adviser))
+
+
+def _all(b) -> list[dict]:
+    return [{"id": t.id} for t in (b.buy, b.stop, b.other, b.loose)]
+
+
+def _open_orders() -> list[BrokerOrder]:
+    with session_scope() as s:
+        return list(s.exec(select(BrokerOrder).order_by(BrokerOrder.id)).all())
+
+
+def test_a_brokers_file_holds_only_its_own_portfolios_and_says_what_it_left_out(book):
+    out = trade_file.export(actor=book.adviser, kind="desktop_broker", transactions=_all(book))
+    lines = _csv(out.data)
+    assert lines[0] == ["Account Number", "Buy/Sell", "Security Code", "Quantity", "Order Type", "Limit Price",
+                        "Expiry Date", "Reference"]
+    # the operations desk sees one order: Watsons Bay's limit buy; the stop loss is not a plain sell
+    assert [line[:6] for line in lines[1:]] == [["7300001", "B", "CBA", "1103", "Limit", "118.5"]]
+    assert out.placed == 1 and out.portfolios == 1 and out.broker == "Desktop Broker"
+    assert out.left_out == [
+        "1 order of 1 portfolio at CommSec was not written: it belongs to another broker's file",
+        "1 order not written: no broker is set for Rose Bay Family Trust",
+        "1 stop loss not written: Desktop Broker takes no conditional orders. Place it with the broker by hand: "
+        "Sell 500 BHP in Watsons Bay Super Fund, stop loss at $30.54, then market",
+    ]
+    # what was left out stays to be placed
+    rows = {r.recommendation_id: r for r in trade_file.generate(actor=book.adviser).rows}
+    assert rows[book.buy.id].status == "Placed"
+    assert {rows[t.id].status for t in (book.stop, book.other, book.loose)} == {"Approved"}
+
+
+def test_stop_loss_goes_out_as_a_conditional_order(book):
+    update_row(Firm, book.w.firm.id, stop_loss_limit_gap=D("2.00"))
+    preview = trade_file.export(actor=book.adviser, kind="trade_file", transactions=_all(book), preview=True)
+    sheet = {r["Code"]: r for r in _sheet(preview.data)}
+    assert sheet["BHP"]["Order Type"] == "Stop Loss" and D(str(sheet["BHP"]["Trigger Price"])) == D("30.54")
+    assert D(str(sheet["BHP"]["Limit Price"])) == D("29.929")  # triggered: sell no lower than 2% under the trigger
+    assert sheet["CBA"]["Broker"] in ("Desktop Broker", "CommSec") and sheet["VAF"]["Broker"] is None
+    assert preview.placed == 0 and "(preview, not placed)" in preview.name and _open_orders() == []
+
+    update_row(Firm, book.w.firm.id, order_good_till_cancelled=True)
+    # AUSIEX carries the stop loss as a stop-limit order (its portfolio moved to AUSIEX)
+    with session_scope() as s:
+        from app.db.tables import Broker, Portfolio
+        ausiex = s.exec(select(Broker).where(Broker.name == "AUSIEX")).one()
+        s.get(Portfolio, book.watsons.id).broker_id = ausiex.id
+    out = trade_file.export(actor=book.adviser, kind="ausiex", transactions=[{"id": book.stop.id}])
+    header, line = _csv(out.data)
+    row = dict(zip(header, line))
+    assert row["Price Type"] == "STOPLMT" and row["Trigger Price"] == "30.54" and row["Limit Price"] == "29.929"
+    assert row["Side"] == "SELL" and row["Good Till"] == "GTC" and row["Action"] == "NEW"
+    assert row["Adviser Code"] == "AX-HARB" and row["Client Reference"].startswith("WA")
+    [order] = _open_orders()
+    assert (order.order_type, order.stop_price, order.limit_price) == ("stop_loss", D("30.54"), D("29.929"))
+    [listed], _ = orders.list_orders(actor=book.adviser)
+    assert listed.price_text == "Stop loss at $30.54, then limit $29.929" and listed.expiry_text == "GTC"
+
+
+def test_every_order_has_an_expiry(book):
+    trade_file.export(actor=book.adviser, kind="desktop_broker", transactions=[{"id": book.buy.id}])
+    [order] = _open_orders()
+    assert order.expires_on == TODAY + timedelta(days=30)  # the product's default life
+    update_row(Firm, book.w.firm.id, order_expiry_days=7)
+    plan = trade_file.plan_export(actor=book.adviser, kind="trade_file", transactions=[{"id": book.other.id}])
+    assert plan.default_expiry == TODAY + timedelta(days=7)
+    assert plan.question == "Place 1 order for 1 portfolio?"
+    chosen = (TODAY + timedelta(days=3)).isoformat()
+    out = trade_file.export(actor=book.adviser, kind="trade_file",
+                            transactions=[{"id": book.other.id, "expirationDate": chosen}])
+    assert _sheet(out.data)[0]["Expiry"] == (TODAY + timedelta(days=3)).strftime("%d/%m/%Y")
+
+
+def test_placed_orders_are_never_sent_again_as_new(book):
+    trade_file.export(actor=book.adviser, kind="desktop_broker", transactions=[{"id": book.buy.id}])
+    plan = trade_file.plan_export(actor=book.adviser, kind="desktop_broker", transactions=[], download_all=True)
+    assert (plan.orders, plan.to_place) == (0, 0)
+    with pytest.raises(ValidationError) as err:
+        trade_file.export(actor=book.adviser, kind="desktop_broker", transactions=[], download_all=True)
+    assert "1 order already with the broker was not sent again" in err.value.message
+    again = trade_file.export(actor=book.adviser, kind="trade_file", transactions=[], download_all=True)
+    assert [(r["Code"], r["Type"]) for r in _sheet(again.data)] == [("CBA", "Maintain")]
+    assert again.placed == 0 and len(_open_orders()) == 1
+
+
+def _place_buy(book) -> BrokerOrder:
+    trade_file.export(actor=book.adviser, kind="desktop_broker", transactions=[{"id": book.buy.id}])
+    [order] = _open_orders()
+    return order
+
+
+def _units(book, code: str) -> D:
+    h = holdings.load(actor=book.adviser, portfolio_id=book.watsons.id)
+    return next((line.quantity for line in h.shares if line.code == code), D(0))
+
+
+def _fills(*lines: str) -> bytes:
+    return ("code,side,quantity,price,brokerage,trade_date,settlement_date,account,reference,fill id\n"
+            + "\n".join(lines)).encode()
+
+
+def test_partial_fills_add_up_to_an_average_price(book):
+    order = _place_buy(book)
+    day = TODAY.strftime("%d/%m/%Y")
+    first = orders.upload_confirmations(actor=book.adviser, content_type="text/csv", data=_fills(
+        f"CBA,BUY,400,118.40,9.95,{day},,7300001,{order.reference},F-1"))
+    assert (first.count, first.fills) == (1, 1)
+    [row], _ = orders.list_orders(actor=book.adviser, status="partly_filled")
+    assert (row.filled_quantity, row.remaining_quantity, row.status_label) == (D(400), D(703), "Partly filled")
+    assert _units(book, "CBA") == 400
+    with session_scope() as s:  # the 703 still placed are what the order commits
+        open_tx = s.get(AssetTransaction, order.open_transaction_id)
+        assert (open_tx.status, open_tx.quantity) == ("processing", D(703))
+    # the next calculation counts only the units still placed
+    with session_scope() as s:
+        inputs = engine_inputs.load_portfolios(s, [book.watsons.id])[book.watsons.id]
+    [pending] = [engine_inputs._pending_trade(t, inputs.filled.get(t.id)) for t in inputs.pending
+                 if t.id == book.buy.id]
+    assert pending.units == 703
+
+    # the rest in two fills at other prices; the same file again executes nothing
+    rest = _fills(f"CBA,BUY,300,118.50,9.95,{day},,7300001,{order.reference},F-2",
+                  f"CBA,BUY,403,118.45,9.95,{day},,7300001,{order.reference},F-3")
+    done = orders.upload_confirmations(actor=book.adviser, content_type="text/csv", data=rest)
+    assert (done.count, done.fills, done.skipped) == (1, 2, 0)
+    twice = orders.upload_confirmations(actor=book.adviser, content_type="text/csv", data=rest)
+    assert (twice.fills, twice.skipped) == (0, 2) and "2 fills were already recorded" in twice.notice
+    [row], _ = orders.list_orders(actor=book.adviser, status="executed")
+    # (400 x 118.40 + 300 x 118.50 + 403 x 118.45) / 1,103 = 130,645.35 / 1,103 = 118.445467
+    assert row.price == D("118.445467") and row.fills == 3 and row.fee == D("29.85")
+    assert _units(book, "CBA") == 1103
+    with session_scope() as s:
+        assert s.get(TradeTransaction, book.buy.id).status == "executed"
+    with pytest.raises(Conflict) as err:
+        orders.execute(actor=book.adviser, order_id=order.id, price="118")
+    assert err.value.message == "The order is executed: it can no longer be executed"
+
+
+def test_a_wrong_fill_file_writes_nothing_and_names_each_line(book):
+    order = _place_buy(book)
+    day = TODAY.strftime("%d/%m/%Y")
+    bad = _fills(f"CBA,BUY,400,118.40,9.95,{day},,7300001,{order.reference},F-1",
+                 f"CBA,BUY,2000,118.40,9.95,{day},,7300001,{order.reference},F-2",
+                 f"ZZZ,BUY,1,1.00,0,{day},,7300001,,F-3",
+                 f"CBA,BUY,1,1.00,0,{day},,9999999,,F-4",
+                 f"CBA,BUY,1,-1.00,0,{day},,7300001,,F-5",
+                 f"CBA,BUY,1,1.00,0,31/02/2026,,7300001,,F-6")
+    with pytest.raises(ValidationError) as err:
+        orders.upload_confirmations(actor=book.adviser, content_type="text/csv", data=bad)
+    message = err.value.message
+    assert message.startswith("Executed trades are not uploaded due to line(s): 3, 4, 5, 6, 7")
+    assert "quantity 2000 is more than the order's units not yet executed (703)" in message
+    assert "no placed order for BUY ZZZ" in message and "in account 9999999" in message
+    assert "price: -1.00 is not a price" in message and "31/02/2026 is not a date" in message
+    with session_scope() as s:
+        assert s.exec(select(BrokerOrderFill)).all() == []
+    assert _units(book, "CBA") == 0
+    # another firm's adviser cannot reach the order
+    with pytest.raises(NotFound):
+        orders.execute(actor=actor(book.w.other_adviser), order_id=order.id, price="1")
+
+
+def test_manual_partial_execution_and_cancel(book):
+    order = _place_buy(book)
+    out = orders.execute(actor=book.adviser, order_id=order.id, price="118.40", quantity="400",
+                         contract_note="CN-1")
+    assert (out.status, out.remaining_quantity) == ("partly_filled", D(703))
+    with pytest.raises(Conflict):  # one contract note, one fill
+        orders.execute(actor=book.adviser, order_id=order.id, price="118.40", quantity="1", contract_note="CN-1")
+    with pytest.raises(ValidationError) as err:
+        orders.execute(actor=book.adviser, order_id=order.id, price="118.40", quantity="704")
+    assert err.value.message == "The quantity is more than the order's 703 units not yet executed"
+    with pytest.raises(Conflict):
+        orders.reject(actor=book.adviser, order_id=order.id)
+    cancelled = orders.cancel(actor=book.adviser, order_id=order.id, reason="Client changed their mind")
+    assert cancelled.status_label == "Cancelled" and cancelled.filled_quantity == 400
+    with session_scope() as s:
+        assert s.get(TradeTransaction, book.buy.id).status == "cancelled"
+        assert s.exec(select(AssetTransaction).where(AssetTransaction.status == "processing")).all() == []
+    assert _units(book, "CBA") == 400
+    with pytest.raises(Conflict) as err:
+        orders.execute(actor=book.adviser, order_id=order.id, price="1")
+    assert err.value.message == "The order is cancelled: it can no longer be executed"
+
+
+def test_expired_orders_release_their_cash_and_leave_the_pending_trades(book):
+    order = _place_buy(book)
+    with session_scope() as s:
+        committed = s.get(CashTransaction, s.exec(select(CashTransaction.id).where(
+            CashTransaction.linked_transaction_id == order.open_transaction_id)).one())
+        assert committed.status == "processing"
+    assert orders.expire_orders(today=order.expires_on) == 0  # its last day: still live
+    assert orders.expire_orders(today=order.expires_on + timedelta(days=1)) == 1
+    assert orders.expire_orders(today=order.expires_on + timedelta(days=1)) == 0  # once
+    [row], _ = orders.list_orders(actor=book.adviser, status="expired")
+    assert row.status_label == "Expired" and row.reason.startswith("Expired unexecuted on")
+    with session_scope() as s:
+        assert s.exec(select(CashTransaction).where(
+            CashTransaction.linked_transaction_id == order.open_transaction_id)).all() == []
+        assert s.get(TradeTransaction, book.buy.id).status == "expired"
+        inputs = engine_inputs.load_portfolios(s, [book.watsons.id])[book.watsons.id]
+    assert book.buy.id not in {t.id for t in inputs.pending}
+    h = holdings.load(actor=book.adviser, portfolio_id=book.watsons.id)
+    assert "CBA" not in {p.code for p in h.pending_trades}
+
+
+def test_the_days_reconciliation_by_broker(book):
+    trade_file.export(actor=book.adviser, kind="desktop_broker", transactions=[{"id": book.buy.id}])
+    trade_file.export(actor=book.adviser, kind="trade_file", transactions=[{"id": book.other.id}])
+    orders_ = {o.trade_transaction_id: o for o in _open_orders()}
+    orders.execute(actor=book.adviser, order_id=orders_[book.buy.id].id, price="118.00", quantity="100")
+    orders.reject(actor=book.adviser, order_id=orders_[book.other.id].id, reason="No funds")
+    day = orders.reconciliation(actor=book.adviser)
+    events = sorted((line.order.asset_code, line.order.broker_name, line.event_label, line.units)
+                    for line in day.lines)
+    assert events == [("CBA", "CommSec", "Placed", D(100)), ("CBA", "CommSec", "Rejected", D(100)),
+                      ("CBA", "Desktop Broker", "Partly filled", D(100)), ("CBA", "Desktop Broker", "Placed", D(1103))]
+    totals = {t.broker: t for t in day.totals}
+    assert (totals["Desktop Broker"].placed, totals["Desktop Broker"].partly_filled) == (1, 1)
+    assert totals["Desktop Broker"].buys == D("11800.00") and totals["CommSec"].rejected == 1
+    assert orders.reconciliation(actor=book.adviser, day=(TODAY - timedelta(days=1)).isoformat()).lines == ()
+    with pytest.raises(NotFound):
+        orders.reconciliation(actor=actor(book.w.other_adviser), firm_id=book.w.firm.id)
+
+
+def test_versions_keep_what_was_sent(book):
+    order = _place_buy(book)
+    with session_scope() as s:
+        [version] = s.exec(select(BrokerOrderVersion).where(BrokerOrderVersion.order_id == order.id)).all()
+    assert (version.version, version.action, version.quantity, version.file_kind) == (1, "New", D(1103),
+                                                                                      "desktop_broker")
+    assert order.reference == f"WA{order.open_transaction_id}"
+
+
+def test_a_placed_row_cannot_be_reached_by_another_firm(book):
+    _place_buy(book)
+    with pytest.raises(NotFound):
+        orders.list_orders(actor=actor(book.w.other_adviser), firm_id=book.w.firm.id)
+    rows, total = orders.list_orders(actor=actor(book.w.other_adviser))
+    assert (rows, total) == ([], 0)
