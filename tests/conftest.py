@@ -123,6 +123,7 @@ def db(database_url: str, data_dir: Path):
     Afterwards every row of every table (except alembic_version) is deleted and stored files
     are removed, so the next test starts from an empty database."""
     from app.db import get_engine
+    import app.services.notice_documents  # noqa: F401  (plugged into the mail, as the app's processes do)
 
     engine = get_engine()
     yield engine

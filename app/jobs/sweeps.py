@@ -13,6 +13,10 @@ import asyncio
 import logging
 import threading
 
+# every process that sweeps (the web process, each worker) sends mail: plug in the documents its
+# notices attach
+import app.services.notice_documents  # noqa: F401
+
 log = logging.getLogger(__name__)
 
 SWEEP_SECONDS = 60

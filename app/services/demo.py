@@ -11,6 +11,7 @@ from app.db.tables import Firm, User
 from app.db.types import utcnow
 from app.domain.roles import Role, UserStatus
 from app.services.security import hash_password
+from app.services.tenancy import people_of_firm
 
 DEMO_PASSWORD = "Demo1234"
 MARKER_EMAIL = "superuser@example.com"
@@ -163,7 +164,7 @@ def load_demo_documents() -> None:
                 firm.cgt_asset_comments = comments_json(tuple(AssetComment(code, text)
                                                               for code, text in docs["comments"].items()))
             s.add(firm)
-            for adviser in s.exec(select(User).where(User.firm_id == firm.id, User.role == Role.ADVISER.value,
+            for adviser in s.exec(select(User).where(people_of_firm(firm.id), User.role == Role.ADVISER.value,
                                                      User.signature.is_(None))).all():
                 adviser.signature = files.save_image("image/png", _picture((20, 40, 90), "", (280, 80), signature=True))
                 s.add(adviser)

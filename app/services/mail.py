@@ -19,7 +19,7 @@ import smtplib
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 from urllib.parse import unquote, urlparse
 
 from sqlalchemy import event, func
@@ -44,7 +44,7 @@ RETRY_BATCH = 50
 @dataclass(frozen=True)
 class PendingDocument:
     """A document to attach, built after the action commits: `document` names the builder
-    (app.services.notices.DOCUMENT_BUILDERS), `object_id` what to build, `reader_id` whose view."""
+    (app.services.notice_documents.DOCUMENT_BUILDERS), `object_id` what to build, `reader_id` whose view."""
 
     file_name: str
     document: str
@@ -119,11 +119,23 @@ def _wait_after(attempts: int) -> timedelta:
     return min(FIRST_RETRY * (2 ** max(attempts - 1, 0)), LONGEST_WAIT)
 
 
+# (document, object id, reader id) -> (file name, PDF bytes): plugged in by
+# app.services.notice_documents, which needs the advice services that send mail themselves
+DocumentBuilder = Callable[[str, int, "int | None"], tuple[str, bytes]]
+_document_builder: DocumentBuilder | None = None
+
+
+def set_document_builder(builder: DocumentBuilder) -> None:
+    global _document_builder
+    _document_builder = builder
+
+
 def _build_documents(s: Session, mail: OutboxMail,
                      built: dict[tuple[str, int, int | None], tuple[str, bytes]]) -> list[OutboxAttachment]:
     """The message's attachments, building the documents not built yet (raises when one fails)."""
-    from app.services.notices import build_document
-
+    if _document_builder is None:
+        raise RuntimeError("no document builder is plugged into the mail (app.services.notice_documents)")
+    build_document = _document_builder
     rows = list(s.exec(select(OutboxAttachment).where(OutboxAttachment.mail_id == mail.id)
                        .order_by(col(OutboxAttachment.id))).all())
     for row in rows:

@@ -6,17 +6,14 @@ commit, so a failing build or send never blocks or undoes the action)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from sqlmodel import Session, select
 
 from app.db.engine import session_scope
 from app.db.tables import Firm, Portfolio, TargetPortfolio, TradeInstruction, TradeNote, TradeTransaction, User
-from app.db.types import utcnow
 from app.domain import notices as rules
-from app.domain.advice.auto_approval import PRACTICE_TZ
-from app.domain.errors import NotFound, ValidationError
+from app.domain.errors import NotFound, ValidationError, not_found
 from app.domain.notices import Audience, Document, Event, Facts, People, Receiver
 from app.domain.permissions import Actor, require_staff
 from app.domain.users import known_as
@@ -24,6 +21,9 @@ from app.services import mail
 from app.services.advice_queries import approval_settings, load_tp, portfolio_owners
 from app.services.tenancy import as_id, load_portfolio
 from app.settings import settings as app_settings
+
+
+TI_NOT_FOUND = not_found("Trade recommendations")  # as app.services.trade_instructions says it
 
 
 @dataclass(frozen=True)
@@ -180,8 +180,6 @@ def trades_event(status: str, *, automatic: bool = False) -> Event | None:
 
 
 def _trades_preview(s: Session, actor: Actor, ti_id: Any) -> tuple[Portfolio, TradeInstruction, SendAgainPreview]:
-    from app.services.trade_instructions import TI_NOT_FOUND
-
     require_staff(actor)
     ti = s.get(TradeInstruction, as_id(ti_id) or 0)
     if ti is None:
@@ -211,60 +209,6 @@ def send_again_trades(*, actor: Actor, ti_id: Any) -> SentAgain:
         return SentAgain(event=notice.event, receivers=notice.receivers)
 
 
-# ---- the documents attached (built after the commit, by app.services.mail) ----------------------------
-def _practice_offset(now: datetime | None = None) -> int:
-    """The practice's offset in minutes west of UTC (Sydney: -600, -660 in daylight saving), for
-    the dates in an attached document."""
-    moment = (now or utcnow()).astimezone(PRACTICE_TZ)
-    offset = moment.utcoffset()
-    return -int(offset.total_seconds() // 60) if offset is not None else 0
-
-
-def _reader_actor(reader_id: int | None) -> Actor:
-    from app.services.auth import actor_of
-
-    with session_scope() as s:
-        user = s.get(User, reader_id) if reader_id else None
-        if user is None:
-            raise NotFound("The person whose view the document is no longer exists")
-        return actor_of(user)
-
-
-def _record_of_advice(object_id: int, reader_id: int | None) -> tuple[str, bytes]:
-    from app.services import records_of_advice
-
-    return records_of_advice.export_pdf(actor=_reader_actor(reader_id), tp_id=object_id,
-                                        client_offset=_practice_offset())
-
-
-def _trade_recommendations(object_id: int, reader_id: int | None) -> tuple[str, bytes]:
-    from app.services import trade_approval_report
-
-    actor = _reader_actor(reader_id)
-    with session_scope() as s:
-        ti = s.get(TradeInstruction, object_id)
-        if ti is None:
-            raise NotFound("The trade recommendations no longer exist")
-        investment_id, version = ti.investment_id, ti.version
-    out = trade_approval_report.portfolio_export(actor=actor, investment_id=investment_id, file_format="pdf",
-                                                 version=version, client_offset=_practice_offset())
-    return out.name, out.data
-
-
-DOCUMENT_BUILDERS: dict[str, Callable[[int, int | None], tuple[str, bytes]]] = {
-    Document.RECORD_OF_ADVICE.value: _record_of_advice,
-    Document.TRADE_RECOMMENDATIONS.value: _trade_recommendations,
-}
-
-
-def build_document(document: str, object_id: int, reader_id: int | None) -> tuple[str, bytes]:
-    """(file name, PDF bytes) of an attached document."""
-    builder = DOCUMENT_BUILDERS.get(document)
-    if builder is None:
-        raise ValueError(f"unknown document {document!r}")
-    return builder(object_id, reader_id)
-
-
 __all__ = ["Audience", "Document", "Event", "Notice", "SendAgainPreview", "SentAgain", "notify_target",
            "notify_trades", "send_again_target", "send_again_target_preview", "send_again_trades",
-           "send_again_trades_preview", "trades_event", "build_document"]
+           "send_again_trades_preview", "trades_event"]

@@ -322,8 +322,7 @@ def preview_pdf(*, actor: Actor, firm_id: Any, settings: DocumentSettings | None
         require(can_edit_firm(actor, firm.id))
         used = settings or firms.settings_of(firm)
         newest = s.exec(select(TargetPortfolio.id).join(Portfolio, Portfolio.id == TargetPortfolio.investment_id)
-                        .where(Portfolio.firm_id == firm.id, TargetPortfolio.validated_at.is_not(None),
-                               readable_portfolios(actor))
+                        .where(readable_portfolios(actor, firm.id), TargetPortfolio.validated_at.is_not(None))
                         .order_by(col(TargetPortfolio.validated_at).desc(), col(TargetPortfolio.id).desc())).first()
         head = firms.letterhead_for(s, firm.id)
         firm_name = firm.name

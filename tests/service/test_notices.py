@@ -19,7 +19,7 @@ from app.db.types import utcnow
 from app.domain.errors import PermissionDenied, ValidationError
 from app.domain.notices import Event
 from app.domain.portfolios import APPROVAL_FLAGS
-from app.services import mail, notices, target_portfolios as tps, trade_instructions as tis
+from app.services import mail, notice_documents, notices, target_portfolios as tps, trade_instructions as tis
 from app.settings import settings
 from tests import factories as f
 from tests.factories import actor, update_row
@@ -288,7 +288,7 @@ def test_a_document_that_cannot_be_built_is_recorded_and_built_again(advice_worl
     def broken(object_id, reader_id):
         raise RuntimeError("the PDF could not be written")
 
-    monkeypatch.setitem(notices.DOCUMENT_BUILDERS, "trade_recommendations", broken)
+    monkeypatch.setitem(notice_documents.DOCUMENT_BUILDERS, "trade_recommendations", broken)
     view = tis.get(actor=actor(w.adviser), investment_id=w.portfolio.id)
     tis.confirm(actor=actor(w.client), ti_id=advice_world.ti_id,
                 decisions={t["id"]: "approved" for t in view["transactions"]})
