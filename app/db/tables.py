@@ -12,8 +12,22 @@ from sqlmodel import Field, SQLModel
 from app.db.types import money_field, percent_field, quantity_field, shared_utc_field, utc_field
 
 
+# ---- addresses (spec 002 s2/s3: the address form) -------------------------------------------------
+class AddressColumns(SQLModel):
+    """The address form's fields, as columns of users, firms and portfolios (the holder's address)."""
+
+    address_property_name: Optional[str] = Field(default=None, max_length=200)
+    address_unit_number: Optional[str] = Field(default=None, max_length=20)
+    address_street_number: Optional[str] = Field(default=None, max_length=20)
+    address_street_name: Optional[str] = Field(default=None, max_length=200)
+    address_suburb: Optional[str] = Field(default=None, max_length=100)
+    address_state: Optional[str] = Field(default=None, max_length=60)
+    address_postcode: Optional[str] = Field(default=None, max_length=10)
+    address_country: Optional[str] = Field(default=None, max_length=100)
+
+
 # ---- firms ------------------------------------------------------------------------------------
-class Firm(SQLModel, table=True):
+class Firm(AddressColumns, table=True):
     __tablename__ = "firms"
 
     id: Optional[int] = Field(default=None, primary_key=True)
@@ -62,7 +76,7 @@ class Firm(SQLModel, table=True):
 
 
 # ---- users ------------------------------------------------------------------------------------
-class User(SQLModel, table=True):
+class User(AddressColumns, table=True):
     __tablename__ = "users"
     __table_args__ = (Index("ix_users_firm_role", "firm_id", "role"),)
 
@@ -428,7 +442,7 @@ class Institution(SQLModel, table=True):
 
 
 # ---- client portfolios (investments) ----------------------------------------------------------
-class Portfolio(SQLModel, table=True):
+class Portfolio(AddressColumns, table=True):
     """A client portfolio (an "investment" in the REST calls). `firm_id` is the owner firm (the
     firm of its holders and adviser); `model_id` the model it follows, if linked."""
 
@@ -480,6 +494,11 @@ class Portfolio(SQLModel, table=True):
     suspend_tr_calculation: bool = Field(default=False, nullable=False)
     # approval settings (spec 001 s3/s9): a JSON object of the named switches and receivers
     approval_settings: str = Field(sa_column=Column(Text, nullable=False))
+    # broker credentials (spec 002 s2): the Macquarie code and password as Fernet tokens, never in clear
+    broker_auth_code_secret: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))
+    broker_auth_pass_secret: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))
+    broker_code_expiry_date: Optional[date_type] = Field(default=None)
+    broker_credentials_updated_at: Optional[datetime] = utc_field()
     version: int = Field(default=1, nullable=False)
     created_by: Optional[int] = Field(default=None, foreign_key="users.id")
     updated_by: Optional[int] = Field(default=None, foreign_key="users.id")
