@@ -62,6 +62,7 @@ STREET_TYPES = (
     "Parkway", "Pass", "Path", "Place", "Plaza", "Point", "Promenade", "Quay", "Reserve", "Retreat",
     "Ridge", "Rise", "Road", "Row", "Square", "Strand", "Street", "Terrace", "Track", "Trail",
     "View", "Vista", "Walk", "Way", "Wharf",
+    "Boardwalk", "Broadway", "Bypass", "Causeway", "Circus", "Corso", "Lookout",
     # abbreviations
     "Arc", "Av", "Ave", "Blvd", "Cct", "Cir", "Cl", "Cnr", "Cr", "Cres", "Ct", "Dr", "Esp", "Fwy",
     "Gdns", "Gr", "Hts", "Hwy", "Jnc", "Ln", "Mwy", "Pde", "Pkwy", "Pl", "Prom", "Rd", "Sq", "St",
