@@ -63,10 +63,11 @@ def _portfolio_columns(*pdf_widths: str) -> tuple[Column, ...]:
 
 
 CASH_COLUMNS = (
-    *_portfolio_columns("13%", "9%", "12%", "8%", "9%", "8%"),
+    *_portfolio_columns("12%", "8%", "11%", "8%", "8%", "7%"),
     _DATE,
     Column("Portfolio Value", "value", "money", 16, "7%", True),
     Column("Cash", "cash", "money", 16, "7%", True),
+    Column("Placed Buys", "placed_buys", "money", 14, "6%", True),
     Column("Cash After Trades", "cash_after", "money", 18, "7%", True),
     Column("Minimum Cash", "min_cash", "money", 16, "7%", True),
     Column("Cash to Invest (Raise)", "cash_to_invest", "money", 20, "7%", True),

@@ -9,7 +9,7 @@ import dataclasses
 import json
 from typing import Any, Iterable
 
-from sqlalchemy import func, select as sa_select, true
+from sqlalchemy import JSON, cast, func, select as sa_select, true
 from sqlmodel import Session, col, select
 
 from app.db.tables import (
@@ -28,7 +28,16 @@ from app.domain.errors import NotFound, not_found
 from app.domain.permissions import Actor
 from app.domain.roles import Role
 from app.domain.timezones import iso_json
+from app.services import postings
 from app.services.tenancy import as_id, load_portfolio
+
+
+def result_text(s: Session, key: str):
+    """A figure of a target portfolio's stored result (its JSON), as text, read by the database:
+    the one way the reports and the trade file read e.g. its minimum cash."""
+    if s.get_bind().dialect.name == "postgresql":
+        return func.json_extract_path_text(cast(TargetPortfolio.result, JSON), key)
+    return func.json_extract(TargetPortfolio.result, f"$.{key}")
 
 TP_NOT_FOUND = not_found("Target portfolio")
 APPROVED_TI = ("approved", "partially_approved")
@@ -175,6 +184,7 @@ def tp_view(s: Session, actor: Actor, p: Portfolio, row: TargetPortfolio, result
         names=result_names(s, result) if result is not None else ResultNames(),
         commentaries=tp_commentaries(s, row, comments),
         permissions=TPPermissions.of(actor, portfolio_facts(s, actor, p)),
+        placed_buys=postings.committed_to_orders(s, [p.id])[p.id],
     )
 
 

@@ -39,7 +39,7 @@ from datetime import datetime
 from decimal import Decimal, InvalidOperation
 from typing import Any, Iterable, Sequence
 
-from sqlalchemy import JSON, and_, case, cast, func, or_, select as sa_select
+from sqlalchemy import and_, case, func, or_, select as sa_select
 from sqlmodel import Session, col
 
 from app.db.engine import session_scope
@@ -53,7 +53,7 @@ from app.domain.parsing import as_bool
 from app.domain.permissions import Actor
 from app.domain.timezones import days_between
 from app.services import listing, postings
-from app.services.advice_queries import owner_names, user_names
+from app.services.advice_queries import owner_names, result_text, user_names
 from app.services.tenancy import readable_portfolios
 from app.services.trade_file import report_firm
 
@@ -76,7 +76,7 @@ UNKNOWN_FILE_TYPE = "Unknown file type"
 FILE_TYPES = ("xlsx", "pdf")
 
 CASH_SORTS = ("portfolio_name", "firm", "owners", "adviser", "model", "status", "date", "value", "cash",
-              "cash_after", "min_cash", "cash_to_invest")
+              "placed_buys", "cash_after", "min_cash", "cash_to_invest")
 PENDING_SORTS = ("portfolio_name", "firm", "owners", "adviser", "model", "status", "date", "calculated_by",
                  "days_waiting", "value")
 DEFAULT_SORTS = {CASH: ("portfolio_name", "asc"), PENDING: ("date", "desc")}
@@ -112,7 +112,8 @@ class CashRow(ReportRow):
     cash: Decimal               # executed cash balance now
     cash_after: Decimal | None  # after the target's trades (its stored result)
     min_cash: Decimal | None
-    cash_to_invest: Decimal | None  # cash - min_cash: positive to invest, negative to raise
+    cash_to_invest: Decimal | None  # cash - placed buys - min_cash: positive to invest, negative to raise
+    placed_buys: Decimal = ZERO     # committed to buys with the broker, not executed yet (postings.committed_to_orders)
 
 
 @dataclass(slots=True)
@@ -187,13 +188,6 @@ def parse_sort(kind: str, sort: Any, order: Any) -> tuple[str, str]:
 
 
 # ---- reading ----------------------------------------------------------------------------------------
-def _json_text(s: Session, key: str):
-    """A text figure of the stored result, read by the database."""
-    if s.get_bind().dialect.name == "postgresql":
-        return func.json_extract_path_text(cast(TargetPortfolio.result, JSON), key)
-    return func.json_extract(TargetPortfolio.result, f"$.{key}")
-
-
 def _money(value: Any) -> Decimal | None:
     if value is None or value == "":
         return None
@@ -304,8 +298,8 @@ def cash_report(*, actor: Actor, firm_id: Any = None, status: Any = None, sort: 
     with session_scope() as s:
         tp = TargetPortfolio
         fid, found = _report_targets(s, actor, firm_id, tp.validated_at, tp.approved_at, tp.declined_at,
-                                     _json_text(s, "cash_after").label("cash_after"),
-                                     _json_text(s, "min_cash").label("min_cash"), with_approved=True)
+                                     result_text(s, "cash_after").label("cash_after"),
+                                     result_text(s, "min_cash").label("min_cash"), with_approved=True)
         visible = _visible_keys(actor, CASH_STATUSES)
         present: set[str] = set()
         chosen: dict[int, Any] = {}  # portfolio id -> the newest matching target portfolio
@@ -322,11 +316,13 @@ def cash_report(*, actor: Actor, firm_id: Any = None, status: Any = None, sort: 
         advisers = user_names(s, (r.adviser_id for r in chosen.values()))
         firms = _firms(s, (r.firm_id for r in chosen.values()))
         balances = postings.cash_balances(s, ids)
+        committed = postings.committed_to_orders(s, ids)
         rows: list[CashRow] = []
         for pid in ids:
             r = chosen[pid]
             k = tp_status_key(r.status, r.not_enough_cash)
             cash = to_cents(balances.get(pid, ZERO))
+            placed_buys = to_cents(committed.get(pid, ZERO))
             min_cash = _money(r.min_cash)
             rows.append(CashRow(
                 investment_id=pid, portfolio_name=r.name, firm_id=r.firm_id, firm=firms.get(r.firm_id, ""),
@@ -334,11 +330,12 @@ def cash_report(*, actor: Actor, firm_id: Any = None, status: Any = None, sort: 
                 tp_id=r.id, version=r.version, status=k, status_label=TP_KEY_LABELS[k],
                 date=_status_date(r.status, r.created_at, r.validated_at, r.approved_at, r.declined_at),
                 value=_money(r.value), cash=cash, cash_after=_money(r.cash_after), min_cash=min_cash,
-                cash_to_invest=None if min_cash is None else to_cents(cash - min_cash)))
+                cash_to_invest=None if min_cash is None else to_cents(cash - placed_buys - min_cash),
+                placed_buys=placed_buys))
         firm_name = _firm_label(s, fid)
     rows = _sorted(rows, key, direction)
     totals = {name: to_cents(sum((getattr(r, name) or ZERO for r in rows), ZERO))
-              for name in ("value", "cash", "cash_after", "min_cash", "cash_to_invest")}
+              for name in ("value", "cash", "placed_buys", "cash_after", "min_cash", "cash_to_invest")}
     return Report(kind=CASH, firm_id=fid, firm_name=firm_name, statuses=list(wanted), not_enough_cash=False, sort=key,
                   order=direction, rows=_page(rows, limit, offset), count=len(rows), total_amount=totals["cash"],
                   totals=totals, available_statuses=_available(present), every_status=set(wanted) == set(CASH_STATUSES),

@@ -272,6 +272,25 @@ def cash_balances(s: Session, portfolio_ids: Iterable[int]) -> dict[int, Decimal
     return out
 
 
+def committed_to_orders(s: Session, portfolio_ids: Iterable[int]) -> dict[int, Decimal]:
+    """portfolio id -> cash committed to buys placed with a broker and not yet executed (their
+    amounts, brokerage included): the one figure every screen takes off the cash ("available cash
+    = cash - placed buys"; placed sells add cash only once executed)."""
+    ids = list(portfolio_ids)
+    out = {pid: ZERO for pid in ids}
+    if not ids:
+        return out
+    rows = s.execute(
+        sa_select(AssetTransaction.investment_id, func.sum(AssetTransaction.amount))
+        .where(bulk.among(s, AssetTransaction.investment_id, ids), AssetTransaction.status == Status.PROCESSING.value,
+               AssetTransaction.action == "buy", AssetTransaction.trade_transaction_id.is_not(None))
+        .group_by(AssetTransaction.investment_id)
+    ).all()
+    for pid, total in rows:
+        out[pid] = Decimal(total or 0)
+    return out
+
+
 def cash_balance(s: Session, portfolio_id: int) -> Decimal:
     return cash_balances(s, [portfolio_id])[portfolio_id]
 

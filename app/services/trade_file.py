@@ -46,6 +46,7 @@ from app.domain.permissions import NOT_ALLOWED, Actor, require_staff
 from app.domain.roles import Role
 from app.domain.transactions import Kind, Status
 from app.services import audit, order_book, postings
+from app.services.advice_queries import result_text
 from app.services.engine_inputs import brokerage_of
 from app.services.holdings import person_name
 from app.services.tenancy import FIRM_NOT_FOUND, as_id, live_portfolios_of
@@ -137,9 +138,10 @@ class CashSummaryRow:
     sumAmountSellForPortfolio: Decimal
     sumCashAssets: Decimal
     minCashBalance: Decimal
-    availableCash: Decimal
+    availableCash: Decimal                       # cash less the buys placed with the broker
     background: str | None = None
     text: str | None = None
+    sumPlacedBuysForPortfolio: Decimal = ZERO   # buys with the broker, not executed yet
 
 
 @dataclass
@@ -170,6 +172,15 @@ def _limit_settings(p: Any) -> PortfolioSettings:
         percentages_min_cash_balance_value=p.percentages_min_cash_balance_value,
         percentages_max_exposure=p.percentages_max_exposure,
     )
+
+
+def _decimal_or_none(value: Any) -> Decimal | None:
+    if value in (None, ""):
+        return None
+    try:
+        return Decimal(str(value))
+    except (ArithmeticError, ValueError):
+        return None
 
 
 IDS_IN_QUERY = 1_000  # more chosen recommendations than this are filtered after reading the firm's
@@ -212,6 +223,10 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
                             .where(col(Model.id).in_({p.model_id for p in portfolios.values() if p.model_id}))).all())
     tp_values = dict(s.execute(sa_select(TargetPortfolio.id, TargetPortfolio.value).where(
         bulk.among(s, TargetPortfolio.id, {tp for *_, tp in found if tp}))).all())
+    # the minimum cash the target portfolio screen and the cash report show (its own stored figure)
+    tp_min_cash = {tid: _decimal_or_none(v) for tid, v in s.execute(
+        sa_select(TargetPortfolio.id, result_text(s, "min_cash")).where(
+            bulk.among(s, TargetPortfolio.id, {tp for *_, tp in found if tp}))).all()}
     # live orders (placed, not executed): by recommendation, and by portfolio + asset + side
     at = AssetTransaction
     placed_rows = s.execute(sa_select(at.id, at.trade_transaction_id, at.investment_id, at.asset_id, at.action,
@@ -220,10 +235,11 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
         at.status == Status.PROCESSING.value)).all()
     placed = {r.trade_transaction_id: r for r in placed_rows}
     cash = postings.cash_balances(s, portfolio_ids)
+    committed = postings.committed_to_orders(s, portfolio_ids)
 
     out = TradeFile(firm_id)
     live_by_asset: set[tuple[int, int, str]] = {(r.investment_id, r.asset_id, r.action or "") for r in placed_rows}
-    sums: dict[int, dict[str, Decimal]] = defaultdict(lambda: {"buy": ZERO, "sell": ZERO, "committed": ZERO})
+    sums: dict[int, dict[str, Decimal]] = defaultdict(lambda: {"buy": ZERO, "sell": ZERO})
     min_cash: dict[int, Decimal] = {}
     min_trade: dict[int, Decimal] = {}
     for t, pid, tp_id in found:
@@ -235,7 +251,8 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
             method = models.get(p.model_id, "equal_amounts") if p.model_id else "equal_amounts"
             limits = limits_for(_limit_settings(p), method)
             min_trade[pid] = limits.min_trade_amount
-            min_cash[pid] = limits.min_cash(tp_values.get(tp_id) or ZERO)
+            stored = tp_min_cash.get(tp_id)
+            min_cash[pid] = stored if stored is not None else limits.min_cash(tp_values.get(tp_id) or ZERO)
         minimum = min_trade[pid]
         side = side_of(t.action)
         order = placed.get(t.id)
@@ -273,21 +290,20 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
             stop_loss=t.stop_loss, urgent=t.urgent, placed_transaction_id=order.id if order else None, expiry=expiry,
         )
         out.rows.append(row)
-        if order is not None:
-            if side == "BUY":
-                sums[pid]["committed"] += order.amount or ZERO
-        elif not row.hidden:
+        if order is None and not row.hidden:
             sums[pid]["buy" if side == "BUY" else "sell"] += row.pending_amount
     for pid in portfolio_ids:
         p = portfolios[pid]
         figures = sums[pid]
         cash_assets = to_cents(cash.get(pid, ZERO))
+        placed_buys = to_cents(committed.get(pid, ZERO))
         summary = rules.CashSummary(sum_buys=figures["buy"], sum_sells=figures["sell"], cash_assets=cash_assets,
-                                    min_cash=min_cash.get(pid, ZERO),
-                                    available_cash=to_cents(cash_assets - figures["committed"]))
+                                    min_cash=to_cents(min_cash.get(pid, ZERO)),
+                                    available_cash=to_cents(cash_assets - placed_buys), placed_buys=placed_buys)
         colours = rules.cash_colours(summary)
         out.cash.append(CashSummaryRow(pid, p.name, summary.sum_buys, summary.sum_sells, summary.cash_assets,
-                                       summary.min_cash, summary.available_cash, colours.background, colours.text))
+                                       summary.min_cash, summary.available_cash, colours.background, colours.text,
+                                       placed_buys))
     out.rows.sort(key=lambda r: (r.investment_name.lower(), r.asset_code, r.recommendation_id))
     out.cash.sort(key=lambda c: c.investment_name.lower())
     return out

@@ -123,7 +123,7 @@ def test_cash_report_default_is_approved_with_figures_to_the_cent(firm):
     assert (echo.cash, echo.cash_to_invest) == (Decimal("2000.00"), Decimal("1900.00"))
     assert report.total_amount == Decimal("10765.44")
     assert report.totals == {"value": Decimal("30000.00"), "cash": Decimal("10765.44"),
-                             "cash_after": Decimal("1550.25"), "min_cash": Decimal("500.00"),
+                             "placed_buys": Decimal("0.00"), "cash_after": Decimal("1550.25"), "min_cash": Decimal("500.00"),
                              "cash_to_invest": Decimal("10265.44")}
     assert report.available_statuses == [
         {"value": "draft", "label": "Validation Required"}, {"value": "not_enough_cash", "label": "Not Enough Cash"},
@@ -277,9 +277,9 @@ def test_cash_report_excel_and_pdf(firm):
     assert header[:6] == ["Portfolio", "Owners", "Adviser", "Model", "Status", "Date"]  # no firm column for one firm
     echo = next(r for r in values if r[0] == "=Echo Holdings")  # a text cell, not a formula
     assert echo[4] == "Approved" and echo[5].date().isoformat() == "2026-01-20"
-    assert echo[6:] == [10000, 2000, 50, 100, 1900]
+    assert echo[6:] == [10000, 2000, 0, 50, 100, 1900]  # value, cash, placed buys, after, minimum, to invest
     alpha = next(r for r in values if r[0] == "Alpha Fund")
-    assert alpha[6:] == [20000, 8765.44, 1500.25, 400, 8365.44]
+    assert alpha[6:] == [20000, 8765.44, 0, 1500.25, 400, 8365.44]
     total = next(r for r in values if r[0] == "Total")
     assert total[7] == 10765.44
     cell = next(c for row in ws.iter_rows() for c in row if c.value == "=Echo Holdings")

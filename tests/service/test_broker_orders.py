@@ -304,3 +304,45 @@ def test_a_placed_row_cannot_be_reached_by_another_firm(book):
         orders.list_orders(actor=actor(book.w.other_adviser), firm_id=book.w.firm.id)
     rows, total = orders.list_orders(actor=actor(book.w.other_adviser))
     assert (rows, total) == ([], 0)
+
+
+def test_cash_committed_to_placed_buys_is_one_figure_on_every_screen(db):
+    """The trade report's cash summary, the cash report and the target portfolio read the same
+    placed buys and the same minimum cash for a portfolio; 'to invest' nets the placed buys."""
+    from app.db.tables import Portfolio
+    from app.services import advice_reports, advice_queries, target_portfolios as tps, trade_instructions as tis
+    from tests.factories_models import make_model
+    from tests.factories_recommendations import make_short_term
+
+    w = make_portfolio_world()
+    u = make_universe()
+    model = make_model(actor(w.admin), u)
+    make_short_term(SimpleNamespace(id=model["id"]), u.stocks[1], "BUY")
+    desktop = make_broker(name="Desktop Broker", code="DTBRK")
+    update_row(Portfolio, w.portfolio.id, model_id=model["id"], inactive=False, broker_account="DB-1",
+               broker_id=desktop.id, min_cash_allocation=D("5.00"))
+    cash(w.portfolio, "100000.00")
+    tp = tps.calculate(actor=actor(w.adviser), investment_id=w.portfolio.id)
+    tps.validate(actor=actor(w.adviser), tp_id=tp["id"])
+    tps.decide(actor=actor(w.client), tp_id=tp["id"], action="approve")
+    [ti] = tis.generate(actor=actor(w.adviser), investment_ids=[w.portfolio.id])
+    tis.validate(actor=actor(w.adviser), ti_id=ti["id"])
+    tis.confirm(actor=actor(w.client), ti_id=ti["id"], is_approve_all=True)
+    adviser = actor(w.adviser)
+    rows = [r for r in trade_file.generate(actor=adviser).rows if not r.hidden and r.action == "BUY"]
+    trade_file.export(actor=adviser, kind="desktop_broker", transactions=[{"id": rows[0].recommendation_id}])
+    with session_scope() as s:
+        placed = s.exec(select(AssetTransaction).where(AssetTransaction.status == "processing")).one()
+        expected = placed.amount
+    [summary] = trade_file.generate(actor=adviser).cash
+    [cash_row] = advice_reports.cash_report(actor=adviser).rows
+    with session_scope() as s:
+        from app.db.tables import Portfolio as P, TargetPortfolio
+        row = s.get(TargetPortfolio, tp["id"])
+        view = advice_queries.tp_view(s, adviser, s.get(P, w.portfolio.id), row)
+    assert expected > 0
+    assert summary.sumPlacedBuysForPortfolio == cash_row.placed_buys == view.placed_buys == expected
+    assert summary.availableCash == summary.sumCashAssets - expected
+    assert summary.sumAmountBuyForPortfolio == sum(r.pending_amount for r in rows[1:])  # the placed one left out
+    assert summary.minCashBalance == cash_row.min_cash == view.result.min_cash
+    assert cash_row.cash_to_invest == cash_row.cash - expected - cash_row.min_cash

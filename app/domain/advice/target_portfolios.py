@@ -214,6 +214,7 @@ class TargetPortfolioView:
     names: ResultNames
     commentaries: tuple[Commentary, ...]
     permissions: TPPermissions
+    placed_buys: Decimal = Decimal(0)  # now: cash committed to buys with the broker, not executed yet
 
     def commentary(self, kind: str) -> Commentary | None:
         return next((c for c in self.commentaries if c.type == kind), None)

@@ -264,7 +264,8 @@ class CashSummary:
     sum_sells: Decimal      # sumAmountSellForPortfolio
     cash_assets: Decimal    # sumCashAssets
     min_cash: Decimal       # minCashBalance
-    available_cash: Decimal  # availableCash
+    available_cash: Decimal  # availableCash: cash assets less the buys placed with the broker
+    placed_buys: Decimal = ZERO  # sumPlacedBuysForPortfolio: buys with the broker, not executed yet
 
     @property
     def net_buys(self) -> Decimal:
@@ -283,8 +284,10 @@ def cash_colours(c: CashSummary) -> CashColours:
     - yellow background when buys exceed available cash;
     - red text when cash assets minus net buys fall below the minimum cash;
     - yellow text when cash assets minus buys fall below it.
-    Red wins over yellow."""
+    Red wins over yellow. The cash assets the text tests read are those not already committed to
+    buys placed with the broker (ours: the spec's file had no orders in flight)."""
     background = "red" if c.net_buys > c.available_cash else ("yellow" if c.sum_buys > c.available_cash else None)
-    text = ("red" if c.cash_assets - c.net_buys < c.min_cash
-            else ("yellow" if c.cash_assets - c.sum_buys < c.min_cash else None))
+    free = c.cash_assets - c.placed_buys
+    text = ("red" if free - c.net_buys < c.min_cash
+            else ("yellow" if free - c.sum_buys < c.min_cash else None))
     return CashColours(background, text)

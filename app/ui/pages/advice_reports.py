@@ -132,6 +132,7 @@ def _cash_row(row: Any) -> rx.Component:
         rx.table.cell(rx.moment(row.date, format=DATE), **NUMBER),
         _money(row.value),
         _amount(row.cash, weight="medium"),
+        _money(row.placed_buys),
         _amount(row.cash_after),
         _money(row.min_cash),
         _amount(row.cash_to_invest, weight="medium"),
@@ -148,6 +149,7 @@ def _cash_totals() -> rx.Component:
         rx.table.cell(""), rx.table.cell(""), rx.table.cell(""),
         _money(S.totals.value, **strong),
         _amount(S.total_amount, **strong),
+        _money(S.totals.placed_buys, **strong),
         _money(S.totals.cash_after, **strong),
         _money(S.totals.min_cash, **strong),
         _amount(S.totals.cash_to_invest, **strong),
@@ -160,14 +162,16 @@ def cash_report_page() -> rx.Component:
     S = CashReportState
     columns = [("Portfolio", "portfolio_name", "left"), ("Model", "model", "left"), ("Status", "status", "left"),
                ("Date", "date", "right"), ("Value", "value", "right"), ("Cash", "cash", "right"),
-               ("After trades", "cash_after", "right"), ("Min. cash", "min_cash", "right"),
+               ("Placed buys", "placed_buys", "right"), ("After trades", "cash_after", "right"), ("Min. cash", "min_cash", "right"),
                ("To invest", "cash_to_invest", "right")]
     return page(
         "Cash report",
         _toolbar(S, "Total cash"),
         _table(S, columns, _cash_row, CASH_EMPTY, _cash_totals()),
         rx.text("Cash is the executed cash balance today; cash after trades and the minimum cash come from the "
-                "target portfolio; to invest is the cash above the minimum cash (in red: the cash to raise).",
+                "target portfolio; placed buys are the buys with the broker not executed yet (their cash is "
+                "committed); to invest is the cash above the placed buys and the minimum cash (in red: the cash "
+                "to raise).",
                 size="1", color=rx.color("gray", 10)),
         crumbs=[("Reports", None), ("Cash report", None)],
         actions=_actions(S),

@@ -134,7 +134,8 @@ def tp_figures(state: Any) -> rx.Component:
         _figure("Sells", figures.sells, "tp-sells"),
         _figure("Brokerage", figures.brokerage, "tp-brokerage"),
         _figure("Minimum cash", figures.min_cash, "tp-min-cash"),
-        columns=rx.breakpoints(initial="2", sm="4", xl="7"), spacing="3", width="100%",
+        _figure("Placed buys", figures.placed_buys, "tp-placed-buys"),
+        columns=rx.breakpoints(initial="2", sm="4", xl="8"), spacing="3", width="100%",
     )
 
 

@@ -248,7 +248,7 @@ def _cash_row(c: CashView) -> rx.Component:
     background = rx.match(c.background, ("red", rx.color("red", 3)), ("yellow", rx.color("amber", 3)), "transparent")
     return rx.table.row(
         rx.table.cell(rx.text(c.portfolio, weight="medium", white_space="nowrap")),
-        *[rx.table.cell(value, **NUMBER) for value in (c.buys, c.sells, c.cash_assets, c.min_cash)],
+        *[rx.table.cell(value, **NUMBER) for value in (c.buys, c.sells, c.placed_buys, c.cash_assets, c.min_cash)],
         rx.table.cell(rx.text(c.available, weight="medium"), **NUMBER),
         class_name="cash-row",
         custom_attrs={"data-background": c.background, "data-text": c.text},
@@ -266,7 +266,7 @@ def _cash_card() -> rx.Component:
     header = rx.table.row(
         plain_header("Portfolio"),
         *[rx.table.column_header_cell(label, **NUMBER)
-          for label in ("Buys", "Sells", "Cash assets", "Minimum cash", "Available cash")],
+          for label in ("Buys", "Sells", "Placed buys", "Cash assets", "Minimum cash", "Available cash")],
     )
     return rx.cond(F.cash.length() > 0, rx.card(
         rx.vstack(

@@ -72,6 +72,7 @@ class ReportRow:
 @dataclasses.dataclass
 class CashReportRow(ReportRow):
     cash: Amount = Amount()
+    placed_buys: str = ""       # committed to buys with the broker
     cash_after: Amount = Amount()
     min_cash: str = ""
     cash_to_invest: Amount = Amount()
@@ -82,6 +83,7 @@ class CashTotals:
     """The cash report's totals row (the cash itself is the report's total amount)."""
 
     value: str = ""
+    placed_buys: str = ""
     cash_after: str = ""
     min_cash: str = ""
     cash_to_invest: Amount = Amount()
@@ -102,7 +104,8 @@ def _report_row(r: reports.CashRow | reports.PendingRow) -> dict[str, Any]:
 
 
 def cash_row(r: reports.CashRow) -> CashReportRow:
-    return CashReportRow(**_report_row(r), cash=amount_of(r.cash), cash_after=amount_of(r.cash_after),
+    return CashReportRow(**_report_row(r), cash=amount_of(r.cash), placed_buys=money(r.placed_buys),
+                         cash_after=amount_of(r.cash_after),
                          min_cash=money(r.min_cash), cash_to_invest=amount_of(r.cash_to_invest))
 
 
@@ -266,7 +269,8 @@ class CashReportState(ReportControls, AppState):
     def _show(self, report: reports.Report) -> None:
         self.rows = [cash_row(r) for r in report.rows]
         t = report.totals
-        self.totals = CashTotals(value=money(t["value"]), cash_after=money(t["cash_after"]),
+        self.totals = CashTotals(value=money(t["value"]), placed_buys=money(t["placed_buys"]),
+                                 cash_after=money(t["cash_after"]),
                                  min_cash=money(t["min_cash"]), cash_to_invest=amount_of(t["cash_to_invest"]))
 
     @rx.event

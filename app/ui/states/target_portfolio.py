@@ -147,10 +147,11 @@ class TPFigures(TradeTotals):
     cash_after: str = ""
     cash_after_low: bool = False
     min_cash: str = ""
+    placed_buys: str = ""      # now: committed to buys with the broker (the trade file and cash report's figure)
 
 
-def build_figures(result: Target) -> TPFigures:
-    return TPFigures(
+def build_figures(result: Target, placed_buys: Decimal = Decimal(0)) -> TPFigures:
+    return TPFigures(placed_buys=money(placed_buys),
         value=money(result.value), cash_now=money(result.cash), cash_after=money(result.cash_after),
         cash_after_low=result.cash_after < 0 or result.cash_after < result.min_cash, buys=money(result.buys),
         sells=money(result.sells), brokerage=money(result.brokerage), min_cash=money(result.min_cash))
@@ -370,7 +371,7 @@ class TPDisplay(rx.State, mixin=True):
         self.steps = build_steps(t) if t else []
         result = view.result if view else None
         self.has_result = result is not None
-        self.figures = build_figures(result) if result else TPFigures()
+        self.figures = build_figures(result, view.placed_buys) if result else TPFigures()
         self.classes = build_classes(result, view.names) if result else []
         self.groups = build_groups(result, view.names) if result else []
         self.notes = _texts(result.reasons) if result else []

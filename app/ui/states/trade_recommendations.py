@@ -103,8 +103,9 @@ class CashView:
     buys: str = ""
     sells: str = ""
     cash_assets: str = ""
+    placed_buys: str = ""       # buys with the broker, not executed yet: their cash is committed
     min_cash: str = ""
-    available: str = ""
+    available: str = ""         # cash assets less the placed buys
     background: str = ""        # red | yellow | ''
     text: str = ""              # red | yellow | ''
 
@@ -171,6 +172,7 @@ def cash_view(c: trade_file_service.CashSummaryRow) -> CashView:
     return CashView(portfolio=c.investment_name, buys=money(c.sumAmountBuyForPortfolio),
                     sells=money(c.sumAmountSellForPortfolio), cash_assets=money(c.sumCashAssets),
                     min_cash=money(c.minCashBalance), available=money(c.availableCash),
+                    placed_buys=money(c.sumPlacedBuysForPortfolio),
                     background=c.background or "", text=c.text or "")
 
 
