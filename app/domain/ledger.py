@@ -9,12 +9,16 @@ Rules (issue / spec 002 sections 3-5):
 - a buy adds a parcel whose cost base is ``units * price + fee`` rounded half-up to the cent
   (`money.to_cents`, the one money-rounding helper);
 - a sell consumes parcels in the treatment's order (FIFO oldest first, LIFO newest first,
-  HIGHEST_COST dearest unit cost first - the minimum-tax choice; ties oldest first). Its proceeds
+  HIGHEST_COST dearest unit cost first; ties oldest first; MINIMISE_CGT the parcels that make a loss
+  first, then the discount-eligible ones with the highest cost base, then the rest - the order
+  app.domain.tax.minimise_gain_order gives on the sale's day and net price a unit). Its proceeds
   ``units * price - fee`` (to the cent) are apportioned to the consumed parcels pro rata by units,
   each share to the cent and the residual cent to the last parcel; each disposal's gain is its
   proceeds minus the cost base taken from the parcel (a whole parcel gives all of its cost base,
   a part of one ``cost_base * units_taken / parcel_units`` to the cent, the rest stays);
-- selling more than is held raises ValidationError('Not enough assets to sell');
+- selling more than is held raises ValidationError('Not enough assets to sell') (with
+  `strict=False`, used by the tax report, the sale takes what is held and its disposal carries the
+  units it could not match, `unmatched_units`, and no proceeds for them);
 - a reconstruction applies a ratio 'a:b' (checked with `validators.ratio`, its text on failure)
   by turning each parcel's units into ``units * a / b`` - floored to whole units for listed
   assets, kept to 6 decimals (rounded down) otherwise - leaving cost bases unchanged;
@@ -33,11 +37,11 @@ from __future__ import annotations
 
 import datetime as _dt
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
 from typing import Iterable
 
-from app.domain import validators
+from app.domain import tax, validators
 from app.domain.errors import ValidationError
 from app.domain.money import to_cents
 
@@ -61,7 +65,8 @@ def unit_cost(cost_base: Decimal, units: Decimal) -> Decimal:
 class TaxTreatment(enum.Enum):
     FIFO = "fifo"
     LIFO = "lifo"
-    HIGHEST_COST = "highest_cost"  # minimum tax: dearest parcels first
+    HIGHEST_COST = "highest_cost"  # dearest parcels first
+    MINIMISE_CGT = "minimise_cgt"  # losses, then discount-eligible dearest, then the rest dearest
 
 
 @dataclass(frozen=True)
@@ -91,6 +96,8 @@ class Disposal:
     proceeds: Decimal
     cost_base: Decimal
     gain: Decimal
+    unmatched_units: Decimal = ZERO  # units of a sale beyond what was held (strict=False only)
+    kind: str = "sell"  # sell | capital_return | reconstruction: the trade that realised it
 
 
 @dataclass(frozen=True)
@@ -133,26 +140,39 @@ def _check_trade(trade: Trade) -> None:
             raise ValidationError(validators.POSITIVE)
 
 
-def _order(parcels: list[Parcel], treatment: TaxTreatment) -> list[int]:
+def _order(parcels: list[Parcel], treatment: TaxTreatment, trade: Trade | None = None) -> list[int]:
     indexes = list(range(len(parcels)))
     if treatment is TaxTreatment.LIFO:
         return indexes[::-1]
     if treatment is TaxTreatment.HIGHEST_COST:
         return sorted(indexes, key=lambda i: -parcels[i].unit_cost)  # stable: ties oldest first
+    if treatment is TaxTreatment.MINIMISE_CGT and trade is not None:
+        with localcontext() as ctx:
+            ctx.prec = 60
+            units = Decimal(trade.units)
+            unit_proceeds = (units * Decimal(trade.price) - Decimal(trade.fee)) / units if units else ZERO
+        return tax.minimise_gain_order([tax.ParcelView(p.bought_on, p.unit_cost) for p in parcels],
+                                       trade.trade_date, unit_proceeds)
     return indexes
 
 
-def _sell(parcels: list[Parcel], trade: Trade, treatment: TaxTreatment) -> list[Disposal]:
+def _sell(parcels: list[Parcel], trade: Trade, treatment: TaxTreatment, strict: bool = True) -> list[Disposal]:
     units = Decimal(trade.units)
     held = sum((p.units for p in parcels), ZERO)
+    unmatched = ZERO
     if units > held:
-        raise ValidationError(NOT_ENOUGH_ASSETS)
+        if strict:
+            raise ValidationError(NOT_ENOUGH_ASSETS)
+        unmatched = units - held
     with localcontext() as ctx:
         ctx.prec = 60
         proceeds = to_cents(units * Decimal(trade.price) - Decimal(trade.fee))
+        if unmatched:  # only the matched units' share of the proceeds is realised
+            proceeds = to_cents(proceeds * held / units)
+        units = units - unmatched
         taken: list[tuple[int, Decimal, Decimal]] = []  # (parcel index, units, cost base)
         remaining = units
-        for i in _order(parcels, treatment):
+        for i in _order(parcels, treatment, trade):
             if remaining <= 0:
                 break
             parcel = parcels[i]
@@ -169,6 +189,11 @@ def _sell(parcels: list[Parcel], trade: Trade, treatment: TaxTreatment) -> list[
         disposals.append(Disposal(trade.trade_date, parcel.bought_on, take, share, cost, share - cost))
         parcels[i] = _parcel(parcel.bought_on, parcel.units - take, parcel.cost_base - cost)
     parcels[:] = [p for p in parcels if p.units > 0]
+    if unmatched:
+        if disposals:
+            disposals[-1] = replace(disposals[-1], unmatched_units=unmatched)
+        else:
+            disposals.append(Disposal(trade.trade_date, None, ZERO, ZERO, ZERO, ZERO, unmatched_units=unmatched))
     return disposals
 
 
@@ -191,7 +216,7 @@ def _reconstruct(parcels: list[Parcel], trade: Trade, listed: bool) -> list[Disp
                 kept.append(_parcel(parcel.bought_on, units, parcel.cost_base))
             else:
                 disposals.append(Disposal(trade.trade_date, parcel.bought_on, ZERO, ZERO,
-                                          parcel.cost_base, -parcel.cost_base))
+                                          parcel.cost_base, -parcel.cost_base, kind="reconstruction"))
     parcels[:] = kept
     return disposals
 
@@ -204,7 +229,7 @@ def _capital_return(parcels: list[Parcel], trade: Trade) -> list[Disposal]:
     if amount < 0:
         raise ValidationError(validators.POSITIVE)
     if not parcels:
-        return [Disposal(trade.trade_date, None, ZERO, amount, ZERO, amount)] if amount else []
+        return [Disposal(trade.trade_date, None, ZERO, amount, ZERO, amount, kind="capital_return")] if amount else []
     disposals = []
     for i, share in enumerate(_apportion(amount, [p.units for p in parcels])):
         parcel = parcels[i]
@@ -212,13 +237,15 @@ def _capital_return(parcels: list[Parcel], trade: Trade) -> list[Disposal]:
         excess = share - reduction
         parcels[i] = _parcel(parcel.bought_on, parcel.units, parcel.cost_base - reduction)
         if excess > 0:
-            disposals.append(Disposal(trade.trade_date, parcel.bought_on, ZERO, excess, ZERO, excess))
+            disposals.append(Disposal(trade.trade_date, parcel.bought_on, ZERO, excess, ZERO, excess,
+                                      kind="capital_return"))
     return disposals
 
 
 def apply(trades: Iterable[Trade], treatment: TaxTreatment = TaxTreatment.FIFO, *,
-          listed: bool = True) -> Position:
-    """The position the executed `trades` of one asset leave under `treatment`."""
+          listed: bool = True, strict: bool = True) -> Position:
+    """The position the executed `trades` of one asset leave under `treatment` (with
+    `strict=False` a sale of more than is held is matched as far as it can be, see `_sell`)."""
     parcels: list[Parcel] = []
     disposals: list[Disposal] = []
     for trade in sorted(trades, key=lambda t: t.trade_date):  # sorted is stable
@@ -230,7 +257,7 @@ def apply(trades: Iterable[Trade], treatment: TaxTreatment = TaxTreatment.FIFO, 
                 cost = to_cents(units * Decimal(trade.price) + Decimal(trade.fee))
             parcels.append(_parcel(trade.trade_date, units, cost))
         elif trade.kind == "sell":
-            disposals.extend(_sell(parcels, trade, treatment))
+            disposals.extend(_sell(parcels, trade, treatment, strict))
         elif trade.kind == "reconstruction":
             disposals.extend(_reconstruct(parcels, trade, listed))
         else:

@@ -20,7 +20,7 @@ def test_vocabulary_and_constants():
     assert [t.value for t in p.PortfolioType] == ["SMSF", "SAVINGS", "TRUST", "COMPANY", "SOLE_TRADER"]
     assert p.TYPE_TITLES == {"SMSF": "Self Managed Super Fund", "SAVINGS": "Savings", "TRUST": "Trust",
                              "COMPANY": "Company", "SOLE_TRADER": "Sole Trader"}
-    assert p.TAX_TREATMENTS == ("fifo", "lifo", "highest_cost") and p.DEFAULT_TAX_TREATMENT == "fifo"
+    assert p.TAX_TREATMENTS == ("fifo", "lifo", "highest_cost", "minimise_cgt") and p.DEFAULT_TAX_TREATMENT == "fifo"
     assert set(p.TAX_TREATMENT_TITLES) == set(p.TAX_TREATMENTS)
     assert p.EXCEPTION_TITLES == {"dont_hold": "Don't hold", "substitute": "Substitute",
                                   "manual_trade_decision": "Manual Trade Decision", "lock": "Lock"}
