@@ -1,4 +1,5 @@
-"""Tax reporting: carried-forward capital losses per portfolio and financial year, and the parcels each sale took.
+"""Tax reporting: carried-forward capital losses per portfolio and financial year (the parcels each
+sale took are derived from the executed transactions under the portfolio's tax treatment).
 
 Revision ID: 0013
 Revises: 0012
@@ -18,8 +19,19 @@ depends_on: Union[str, Sequence[str], None] = None
 
 
 def upgrade() -> None:
-    pass
+    op.create_table(
+        'carried_forward_losses',
+        sa.Column('id', sa.Integer(), primary_key=True),
+        sa.Column('investment_id', sa.Integer(), sa.ForeignKey('investments.id'), nullable=False, index=True),
+        sa.Column('year', sa.Integer(), nullable=False),
+        sa.Column('amount', sa.Numeric(14, 2, asdecimal=True), nullable=False),
+        sa.Column('created_by', sa.Integer(), sa.ForeignKey('users.id'), nullable=True),
+        sa.Column('updated_by', sa.Integer(), sa.ForeignKey('users.id'), nullable=True),
+        sa.Column('created_at', app.db.types.UTCDateTime(timezone=True), nullable=False),
+        sa.Column('updated_at', app.db.types.UTCDateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint('investment_id', 'year', name='uq_carried_forward_losses_investment_year'),
+    )
 
 
 def downgrade() -> None:
-    pass
+    op.drop_table('carried_forward_losses')

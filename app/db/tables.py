@@ -731,6 +731,24 @@ class CashTransaction(SQLModel, table=True):
     updated_at: datetime = utc_field(default_now=True)
 
 
+# ---- tax ---------------------------------------------------------------------------------------
+class CarriedForwardLoss(SQLModel, table=True):
+    """The net capital loss a portfolio brings into a financial year from earlier years (entered by
+    staff; `year` is the year the financial year ends in: 2026 is 1 July 2025 - 30 June 2026)."""
+
+    __tablename__ = "carried_forward_losses"
+    __table_args__ = (UniqueConstraint("investment_id", "year", name="uq_carried_forward_losses_investment_year"),)
+
+    id: Optional[int] = Field(default=None, primary_key=True)
+    investment_id: int = Field(foreign_key="investments.id", index=True)
+    year: int = Field(nullable=False)
+    amount: Decimal = money_field(nullable=False)
+    created_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    updated_by: Optional[int] = Field(default=None, foreign_key="users.id")
+    created_at: datetime = utc_field(default_now=True)
+    updated_at: datetime = utc_field(default_now=True)
+
+
 # ---- target portfolios, records of advice, trade instructions, bulk runs -------------------------
 class DecisionTrail(SQLModel):
     """Who created, validated, approved, declined and moderated a version of advice, and when;
