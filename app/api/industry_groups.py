@@ -7,6 +7,9 @@ POST   /api/industry-groups            {title, color?}
 PUT    /api/industry-groups/{id}       {title?, color?, idx?}
 DELETE /api/industry-groups/{id}       409 'The industry group {title} has linked assets.' (errors.helper) while assets link to it
 PUT    /api/industry-groups-reorder    [{id, idx}, ...] naming every group once; one transaction
+
+The bodies are read here into the service's typed form (rules.read_form, rules.read_order); the
+answers are the service's values (IndustryGroupView, IndustryGroupOption) rendered as payloads.
 """
 from __future__ import annotations
 
@@ -16,11 +19,10 @@ from fastapi import APIRouter, Body as BodyParam
 from pydantic import BeforeValidator, Field
 
 from app.api.deps import CurrentActor, answers, listing, ok, ok_message
-from app.api.resources import Resource
-from app.services import industry_groups
-
 from app.api.payloads import IndustryGroupOption, IndustryGroupOut, ReorderOut
-from app.api.schemas import Body, Lenient, Page, Sent, SentText
+from app.api.schemas import Body, Lenient, Message, Page, Sent, SentText, path_id, rendered
+from app.domain import industry_groups as rules
+from app.services import industry_groups
 
 router = APIRouter(tags=["industry groups"])
 
@@ -45,33 +47,47 @@ OrderList = Annotated[Optional[list[Lenient(OrderItem)]], BeforeValidator(_list_
                       BodyParam(description="[{id, idx}, ...] naming every group once")]
 
 
+def _form(body: IndustryGroupBody, *, position: bool = True) -> rules.IndustryGroupForm:
+    data = body.model_dump(exclude=None if position else {"idx"})
+    return rules.read_form(data)
+
+
 @router.get("/industry-groups", **answers(Page[IndustryGroupOut]))
 def list_industry_groups(actor: CurrentActor):
-    return listing(industry_groups.list_industry_groups(actor=actor))
+    return listing(rendered(industry_groups.list_industry_groups(actor=actor)))
 
 
 @router.get("/industry-groups/main-list", **answers(list[IndustryGroupOption]))
 def main_list(actor: CurrentActor):
-    return ok(industry_groups.main_list(actor=actor))
+    return ok(rendered(industry_groups.main_list(actor=actor)))
 
 
-industry_group = Resource(router, "/industry-groups", "group_id", IndustryGroupOut, IndustryGroupBody,
-                          data_of=IndustryGroupBody.model_dump)
-industry_group.get(industry_groups.get_industry_group)
+@router.get("/industry-groups/{group_id}", **answers(IndustryGroupOut))
+def get_industry_group(*, actor: CurrentActor, group_id: str):
+    return ok(rendered(industry_groups.get_industry_group(actor=actor, group_id=path_id(group_id))))
 
 
 @router.post("/industry-groups", **answers(IndustryGroupOut))
 def create_industry_group(actor: CurrentActor, body: IndustryGroupBody):
-    data = body.model_dump(exclude={"idx"})
-    return ok(industry_groups.create_industry_group(actor=actor, data=data))
+    form = _form(body, position=False)  # a new group goes last
+    return ok(rendered(industry_groups.create_industry_group(actor=actor, form=form)))
 
 
-industry_group.update(industry_groups.update_industry_group)
-industry_group.delete(industry_groups.delete_industry_group, message=industry_groups.DELETED)
+@router.put("/industry-groups/{group_id}", **answers(IndustryGroupOut))
+def update_industry_group(*, actor: CurrentActor, group_id: str, body: IndustryGroupBody):
+    return ok(rendered(industry_groups.update_industry_group(actor=actor, group_id=path_id(group_id),
+                                                             form=_form(body))))
+
+
+@router.delete("/industry-groups/{group_id}", **answers(Message))
+def delete_industry_group(*, actor: CurrentActor, group_id: str):
+    industry_groups.delete_industry_group(actor=actor, group_id=path_id(group_id))
+    return ok_message(industry_groups.DELETED)
 
 
 @router.put("/industry-groups-reorder", **answers(ReorderOut))
 def reorder_industry_groups(actor: CurrentActor,
                             body: OrderList = None):
-    items = [item.model_dump() if item is not None else None for item in body] if body is not None else None
-    return ok_message(industry_groups.REORDERED, rows=industry_groups.reorder_industry_groups(actor=actor, items=items))
+    sent = [item.model_dump() if item is not None else None for item in body] if body is not None else None
+    rows = industry_groups.reorder_industry_groups(actor=actor, items=rules.read_order(sent))
+    return ok_message(industry_groups.REORDERED, rows=rendered(rows))

@@ -9,7 +9,9 @@ than listed allow extra keys (extra="allow"), so declaring the schema never drop
 from __future__ import annotations
 
 import dataclasses
+from datetime import date, datetime
 from decimal import Decimal
+from enum import Enum
 from typing import Any, Generic, Optional, TypeVar, Union, get_type_hints
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model
@@ -127,6 +129,35 @@ def payload_of(name: str, source: type, *, descriptions: dict[str, str] | None =
     if unknown:
         raise TypeError(f"{source.__name__} has no field {sorted(unknown)}")
     return create_model(name, **fields)
+
+
+def path_id(text: str) -> int:
+    """The id a path names, for a service that takes ids as numbers. Text that is no id (letters,
+    zero, a sign, past the 32-bit ids) reads as 0, which names no row: the service still checks
+    who asks first, then answers its own not found."""
+    from app.domain.parsing import as_id
+
+    return as_id(text) or 0
+
+
+def rendered(value: Any) -> Any:
+    """A service's typed value as its payload model reads it: a dataclass as the object of its
+    fields, Decimal as its digits ('1234.50': the service rounds to the places it shows), a day or
+    an instant in ISO 8601 (as app.domain.timezones.iso_json writes it), an enum as its value;
+    lists, tuples and dicts item by item. Anything else is already JSON."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {item.name: rendered(getattr(value, item.name)) for item in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [rendered(item) for item in value]
+    if isinstance(value, dict):
+        return {key: rendered(item) for key, item in value.items()}
+    if isinstance(value, Decimal):
+        return format(value, "f")
+    if isinstance(value, (date, datetime)):
+        return value.isoformat()
+    if isinstance(value, Enum):
+        return value.value
+    return value
 
 
 class Body(BaseModel):

@@ -64,3 +64,11 @@ Money = Decimal
 def quantity_field(nullable: bool = True, **kw: Any) -> Any:
     """Prices and quantities keep their own precision: NUMERIC(18,6)."""
     return Field(default=None, sa_column=Column(Numeric(18, 6, asdecimal=True), nullable=nullable), **kw)
+
+
+def stored_id(row: Any) -> int:
+    """The primary key of a row that was read or flushed (SQLModel types it Optional until then)."""
+    key = row.id
+    if not isinstance(key, int):
+        raise RuntimeError(f"{type(row).__name__} has no id until it is flushed")
+    return key

@@ -3,7 +3,8 @@ the same `clean_industry_group`, so the screen shows the texts the service would
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Iterable, Mapping
 
 from app.domain import validators as v
 from app.domain.errors import not_found
@@ -32,7 +33,7 @@ PALETTE = (
 )
 
 
-def normalise_title(value: Any) -> str:
+def normalise_title(value: object) -> str:
     """The title as stored: surrounding spaces removed, inner runs of spaces kept as typed.
     Anything but text or a number (a list, an object) counts as no title."""
     if isinstance(value, str):
@@ -42,24 +43,24 @@ def normalise_title(value: Any) -> str:
     return ""
 
 
-def title_key(value: Any) -> str:
+def title_key(value: object) -> str:
     """What makes two titles the same: case and surrounding spaces do not count."""
     return normalise_title(value).casefold()
 
 
-def normalise_color(value: Any) -> str:
+def normalise_color(value: object) -> str:
     return value.strip().lower() if isinstance(value, str) else ""
 
 
-def clean_industry_group(data: Mapping[str, Any], *, other_titles: Iterable[str] = (),
-                         color_required: bool = False) -> tuple[dict[str, Any], v.FieldErrors]:
+def clean_industry_group(data: Mapping[str, object], *, other_titles: Iterable[str] = (),
+                         color_required: bool = False) -> tuple[dict[str, str], v.FieldErrors]:
     """Validate a create/update payload. Returns ({'title', 'color'?}, errors).
 
     `other_titles` are the titles of the other groups (uniqueness is case-insensitive).
     The colour may be left out (None or missing): a new group then gets a palette colour and an
     update keeps its colour, unless `color_required`."""
     errors = v.FieldErrors()
-    values: dict[str, Any] = {}
+    values: dict[str, str] = {}
     title = normalise_title(data.get("title"))
     values["title"] = title
     taken = {title_key(t) for t in other_titles}
@@ -91,3 +92,68 @@ def has_assets_message(title: str) -> str:
 
 def confirm_delete_message(title: str) -> str:
     return CONFIRM_DELETE.format(title=title)
+
+
+# ---- the form and the order as read at the edge (the API's body, the screen's handler) ------------
+_INTEGER = re.compile(r"^-?[0-9]{1,9}$")
+
+
+@dataclass(frozen=True)
+class IndustryGroupForm:
+    """The add / edit form as read from a request or the screen. `title` and `color` are None when
+    left out (an update then keeps the group's own), else the text as stored would read it (a
+    number's text; "" for anything else). `idx`: the new 0-based position, None when not asked;
+    `idx_unreadable` when one was sent that is no whole number."""
+    title: str | None = None
+    color: str | None = None
+    idx: int | None = None
+    idx_unreadable: bool = False
+
+    def values(self) -> dict[str, str | None]:
+        """The fields `clean_industry_group` checks, as it reads them."""
+        return {"title": self.title, "color": self.color}
+
+
+@dataclass(frozen=True)
+class GroupPosition:
+    """One entry of a reorder: a group's id and its new rank (None where the entry had no whole number)."""
+    id: int | None
+    idx: int | None
+
+
+def whole_number(value: object) -> int | None:
+    """A whole number from an int, an integral float or a digits string; None otherwise."""
+    number: int | None = None
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        number = value
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    elif isinstance(value, str) and _INTEGER.match(value.strip()):
+        number = int(value.strip())
+    return number if number is not None and abs(number) < 10**9 else None
+
+
+def read_form(data: Mapping[str, object]) -> IndustryGroupForm:
+    """The form from the keys sent (title, color, idx), each as it was sent."""
+    title, color, idx = data.get("title"), data.get("color"), data.get("idx")
+    asked = idx is not None and idx != ""
+    position = whole_number(idx) if asked else None
+    return IndustryGroupForm(
+        title=None if title is None else normalise_title(title),
+        color=None if color is None else normalise_color(color),
+        idx=position, idx_unreadable=asked and position is None)
+
+
+def read_order(items: object) -> tuple[GroupPosition, ...] | None:
+    """A reorder's entries ([{id, idx}, ...]) from what was sent; None when it is no list of them
+    (the service then answers REORDER_INVALID once it has checked who asks)."""
+    if not isinstance(items, (list, tuple)):
+        return None
+    read: list[GroupPosition] = []
+    for item in items:
+        if not isinstance(item, Mapping):
+            return None
+        read.append(GroupPosition(id=whole_number(item.get("id")), idx=whole_number(item.get("idx"))))
+    return tuple(read)

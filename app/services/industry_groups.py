@@ -9,19 +9,20 @@ lock; SQLite: a write that changes nothing takes the database's write lock first
 """
 from __future__ import annotations
 
-import re
-from typing import Any, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
 
 from sqlalchemy import delete as sql_delete, func, text
 from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import Asset, IndustryGroup, ModelIndustryGroup
-from app.db.types import utcnow
+from app.db.types import stored_id, utcnow
 from app.domain import industry_groups as rules
 from app.domain import validators as v
 from app.domain.allocations import flag_unknown_choices
 from app.domain.errors import INVALID_FORM, Conflict, NotFound, ValidationError
+from app.domain.industry_groups import GroupPosition, IndustryGroupForm
 from app.domain.parsing import as_id
 from app.domain.permissions import Actor, can_manage_universe, require, require_staff
 from app.services.tenancy import readable_assets
@@ -32,12 +33,27 @@ NOT_FOUND = rules.NOT_FOUND
 HAS_ASSETS_HELPER = rules.HAS_ASSETS_HELPER
 
 _LOCK_KEY = 730_020_001  # pg_advisory_xact_lock key of industry group writes
-_INTEGER = re.compile(r"^-?[0-9]{1,9}$")
 
 
-def public_group(group: IndustryGroup, assets_count: int = 0) -> dict[str, Any]:
-    return {"id": group.id, "title": group.title, "color": group.color, "idx": group.idx,
-            "assets_count": int(assets_count)}
+@dataclass(frozen=True)
+class IndustryGroupOption:
+    """A group as the pickers list it (spec: getMainList)."""
+    id: int
+    title: str
+    color: str
+
+
+@dataclass(frozen=True)
+class IndustryGroupView(IndustryGroupOption):
+    """A group as the list and the forms show it: its place in the order and its linked assets
+    (those the reader may see)."""
+    idx: int
+    assets_count: int
+
+
+def public_group(group: IndustryGroup, assets_count: int = 0) -> IndustryGroupView:
+    return IndustryGroupView(id=stored_id(group), title=group.title, color=group.color, idx=group.idx,
+                             assets_count=int(assets_count))
 
 
 def _lock(session: Session) -> None:
@@ -54,8 +70,8 @@ def _ordered(session: Session) -> list[IndustryGroup]:
     return list(session.exec(select(IndustryGroup).order_by(col(IndustryGroup.idx), col(IndustryGroup.id))).all())
 
 
-def _load(session: Session, group_id: Any) -> IndustryGroup:
-    number = as_id(group_id)
+def _load(session: Session, group_id: int) -> IndustryGroup:
+    number = as_id(group_id)  # a number past the 32-bit ids names nothing
     group = session.get(IndustryGroup, number) if number is not None else None
     if group is None:
         raise NotFound(NOT_FOUND)
@@ -67,11 +83,11 @@ def _asset_counts(session: Session, actor: Actor, group_ids: list[int]) -> dict[
     if not group_ids:
         return {}
     rows = session.exec(
-        select(Asset.industry_group_id, func.count(Asset.id))
+        select(col(Asset.industry_group_id), func.count(col(Asset.id)))
         .where(col(Asset.industry_group_id).in_(group_ids), readable_assets(actor))
-        .group_by(Asset.industry_group_id)
+        .group_by(col(Asset.industry_group_id))
     ).all()
-    return {gid: int(n) for gid, n in rows}
+    return {gid: int(n) for gid, n in rows if gid is not None}
 
 
 def _renumber(groups: list[IndustryGroup], session: Session) -> None:
@@ -83,31 +99,30 @@ def _renumber(groups: list[IndustryGroup], session: Session) -> None:
             session.add(group)
 
 
-def _result(session: Session, actor: Actor, group: IndustryGroup) -> dict[str, Any]:
+def _result(session: Session, actor: Actor, group: IndustryGroup) -> IndustryGroupView:
     session.flush()
-    return public_group(group, _asset_counts(session, actor, [group.id]).get(group.id, 0))
+    group_id = stored_id(group)
+    return public_group(group, _asset_counts(session, actor, [group_id]).get(group_id, 0))
 
 
 # ---- reads ------------------------------------------------------------------------------------
-def list_industry_groups(*, actor: Actor) -> list[dict[str, Any]]:
+def list_industry_groups(*, actor: Actor) -> list[IndustryGroupView]:
     """Every group in idx order with its count of linked assets (spec: get)."""
     require_staff(actor)
     with session_scope() as s:
         groups = _ordered(s)
-        counts = _asset_counts(s, actor, [g.id for g in groups])
-        return [public_group(g, counts.get(g.id, 0)) for g in groups]
+        counts = _asset_counts(s, actor, [stored_id(g) for g in groups])
+        return [public_group(g, counts.get(stored_id(g), 0)) for g in groups]
 
 
-def main_list(*, actor: Actor) -> list[dict[str, Any]]:
+def main_list(*, actor: Actor) -> list[IndustryGroupOption]:
     """id, title and colour of every group in idx order, for pickers (spec: getMainList)."""
     require_staff(actor)
     with session_scope() as s:
-        rows = s.exec(select(IndustryGroup.id, IndustryGroup.title, IndustryGroup.color)
-                      .order_by(col(IndustryGroup.idx), col(IndustryGroup.id))).all()
-        return [{"id": i, "title": t, "color": c} for i, t, c in rows]
+        return [IndustryGroupOption(id=stored_id(g), title=g.title, color=g.color) for g in _ordered(s)]
 
 
-def get_industry_group(*, actor: Actor, group_id: Any) -> dict[str, Any]:
+def get_industry_group(*, actor: Actor, group_id: int) -> IndustryGroupView:
     require_staff(actor)
     with session_scope() as s:
         return _result(s, actor, _load(s, group_id))
@@ -120,33 +135,38 @@ def ids_by_title(session: Session, titles: Iterable[str]) -> dict[str, int]:
     if not wanted:
         return {}
     found: dict[str, int] = {}
-    for group_id, title in session.exec(select(IndustryGroup.id, IndustryGroup.title)).all():
-        key = rules.title_key(title)
+    for group in session.exec(select(IndustryGroup)).all():
+        key = rules.title_key(group.title)
         if key in wanted and wanted[key] not in found:
-            found[wanted[key]] = group_id
+            found[wanted[key]] = stored_id(group)
     return found
 
 
-def flag_unknown(session: Session, errors: v.FieldErrors, rows: Iterable[Mapping[str, Any]]) -> None:
+def flag_unknown(session: Session, errors: v.FieldErrors, rows: Iterable[Mapping[str, int]]) -> None:
     """A model's or portfolio's industry group allocation rows (industry_group_id, index): an
     error on each row whose group does not exist."""
-    rows = list(rows)
-    group_ids = {g["industry_group_id"] for g in rows}
-    known = set(session.exec(select(IndustryGroup.id).where(col(IndustryGroup.id).in_(group_ids))).all()) \
-        if group_ids else set()
-    flag_unknown_choices(errors, rows, "industry_groups_allocations", "industry_group_id", "industry group", known)
+    listed = [dict(row) for row in rows]
+    group_ids = {g["industry_group_id"] for g in listed}
+    known: set[int] = {i for i in session.exec(select(col(IndustryGroup.id)).where(col(IndustryGroup.id).in_(group_ids))).all()
+                       if i is not None} if group_ids else set()
+    flag_unknown_choices(errors, listed, "industry_groups_allocations", "industry_group_id", "industry group", known)
 
 
 # ---- writes (superuser) -------------------------------------------------------------------------
-def create_industry_group(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
-    """A new group at the end of the list; without a colour it gets the first unused palette colour."""
+def _refuse(errors: v.FieldErrors) -> None:
+    if not errors.ok:
+        raise ValidationError(errors.get("title") or errors.get("color") or errors.get("idx") or INVALID_FORM, errors)
+
+
+def create_industry_group(*, actor: Actor, form: IndustryGroupForm) -> IndustryGroupView:
+    """A new group at the end of the list; without a colour it gets the first unused palette
+    colour. (A position asked for is not read: a new group goes last.)"""
     require(can_manage_universe(actor))
     with session_scope() as s:
         _lock(s)
         groups = _ordered(s)
-        values, errors = rules.clean_industry_group(data, other_titles=[g.title for g in groups])
-        if not errors.ok:
-            raise ValidationError(errors.get("title") or errors.get("color") or INVALID_FORM, errors)
+        values, errors = rules.clean_industry_group(form.values(), other_titles=[g.title for g in groups])
+        _refuse(errors)
         group = IndustryGroup(title=values["title"], color=values.get("color") or rules.next_color(g.color for g in groups),
                               idx=len(groups))
         _renumber(groups, s)  # close any gap left by older data before appending
@@ -154,20 +174,19 @@ def create_industry_group(*, actor: Actor, data: Mapping[str, Any]) -> dict[str,
         return _result(s, actor, group)
 
 
-def update_industry_group(*, actor: Actor, group_id: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+def update_industry_group(*, actor: Actor, group_id: int, form: IndustryGroupForm) -> IndustryGroupView:
     """Rename, recolour and/or move one group (idx: its new 0-based position; the others shift)."""
     require(can_manage_universe(actor))
     with session_scope() as s:
         _lock(s)
         group = _load(s, group_id)
         groups = _ordered(s)
-        payload = dict(data)
-        if payload.get("title") is None:
+        payload = form.values()
+        if payload["title"] is None:
             payload["title"] = group.title  # a recolour or a move alone keeps the title
         values, errors = rules.clean_industry_group(payload, other_titles=[g.title for g in groups if g.id != group.id])
-        position = _position(payload.get("idx"), len(groups), errors)
-        if not errors.ok:
-            raise ValidationError(errors.get("title") or errors.get("color") or errors.get("idx") or INVALID_FORM, errors)
+        position = _position(form, len(groups), errors)
+        _refuse(errors)
         group.title = values["title"]
         if "color" in values:
             group.color = values["color"]
@@ -180,25 +199,24 @@ def update_industry_group(*, actor: Actor, group_id: Any, data: Mapping[str, Any
         return _result(s, actor, group)
 
 
-def _position(value: Any, count: int, errors) -> int | None:
+def _position(form: IndustryGroupForm, count: int, errors: v.FieldErrors) -> int | None:
     """The 0-based position asked for (clamped to the end), None when not asked; errors when invalid."""
-    if value is None or value == "":
-        return None
-    position = _whole(value)
-    if position is None or position < 0:
+    if form.idx_unreadable or (form.idx is not None and form.idx < 0):
         errors.check("idx", v.NUMBER)
         return None
-    return min(position, max(count - 1, 0))
+    if form.idx is None:
+        return None
+    return min(form.idx, max(count - 1, 0))
 
 
-def delete_industry_group(*, actor: Actor, group_id: Any) -> None:
+def delete_industry_group(*, actor: Actor, group_id: int) -> None:
     """Refused while any asset is linked to the group ('The industry group {title} has linked assets.',
     helper text in `fields['helper']`). Model allocations to the group go with it."""
     require(can_manage_universe(actor))
     with session_scope() as s:
         _lock(s)
         group = _load(s, group_id)
-        linked = s.exec(select(func.count(Asset.id)).where(Asset.industry_group_id == group.id)).one()
+        linked = s.exec(select(func.count(col(Asset.id))).where(Asset.industry_group_id == group.id)).one()
         if linked:
             raise Conflict(rules.has_assets_message(group.title), {"helper": HAS_ASSETS_HELPER})
         s.execute(sql_delete(ModelIndustryGroup).where(col(ModelIndustryGroup.industry_group_id) == group.id))
@@ -207,51 +225,36 @@ def delete_industry_group(*, actor: Actor, group_id: Any) -> None:
         _renumber(_ordered(s), s)
 
 
-def reorder_industry_groups(*, actor: Actor, items: Any) -> list[dict[str, Any]]:
-    """Apply a whole new order in one transaction. `items`: [{id, idx}, ...] naming every current
-    group exactly once with distinct positions; anything else changes nothing. Stored positions
-    are renumbered 0..n-1 in the order of the given idx values."""
+def reorder_industry_groups(*, actor: Actor, items: Sequence[GroupPosition] | None) -> list[IndustryGroupView]:
+    """Apply a whole new order in one transaction. `items` (rules.read_order of what was sent)
+    names every current group exactly once with distinct positions; anything else changes
+    nothing. Stored positions are renumbered 0..n-1 in the order of the given idx values."""
     require(can_manage_universe(actor))
-    wanted = _parse_order(items)
+    wanted = _checked_order(items)
     with session_scope() as s:
         _lock(s)
         groups = _ordered(s)
-        by_id = {g.id: g for g in groups}
+        by_id = {stored_id(g): g for g in groups}
         if set(wanted) != set(by_id):
             raise Conflict(rules.REORDER_STALE)
         ordered = [by_id[gid] for gid in sorted(wanted, key=lambda gid: wanted[gid])]
         _renumber(ordered, s)
         s.flush()
         counts = _asset_counts(s, actor, list(by_id))
-        return [public_group(g, counts.get(g.id, 0)) for g in ordered]
+        return [public_group(g, counts.get(stored_id(g), 0)) for g in ordered]
 
 
-def _parse_order(items: Any) -> dict[int, int]:
-    """{id: idx} from the request, or ValidationError(REORDER_INVALID)."""
-    if not isinstance(items, (list, tuple)) or not items:
+def _checked_order(items: Sequence[GroupPosition] | None) -> dict[int, int]:
+    """{id: idx} of a reorder, or ValidationError(REORDER_INVALID): every entry with an id and a
+    position, no id and no position twice, no position below 0."""
+    if not items:
         raise ValidationError(rules.REORDER_INVALID)
     wanted: dict[int, int] = {}
     positions: set[int] = set()
     for item in items:
-        if not isinstance(item, Mapping):
-            raise ValidationError(rules.REORDER_INVALID)
-        gid, idx = _whole(item.get("id")), _whole(item.get("idx"))
+        gid, idx = item.id, item.idx
         if gid is None or idx is None or gid in wanted or idx in positions or idx < 0:
             raise ValidationError(rules.REORDER_INVALID)
         wanted[gid] = idx
         positions.add(idx)
     return wanted
-
-
-def _whole(value: Any) -> int | None:
-    """A whole number from an int, an integral float or a digits string; None otherwise."""
-    number: int | None = None
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        number = value
-    elif isinstance(value, float) and value.is_integer():
-        number = int(value)
-    elif isinstance(value, str) and _INTEGER.match(value.strip()):
-        number = int(value.strip())
-    return number if number is not None and abs(number) < 10**9 else None

@@ -4,9 +4,12 @@ atomicity, and concurrent writers."""
 from __future__ import annotations
 
 import threading
+from dataclasses import asdict
 
 import pytest
 
+from app.api.schemas import path_id
+from app.domain.industry_groups import read_form, read_order
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
 from app.domain.permissions import NOT_ALLOWED
 from app.services import industry_groups as ig
@@ -35,22 +38,22 @@ def test_staff_read_groups_in_order_with_linked_asset_counts(world, su):
     fa.make_asset("PRIV", group=energy, firm=world.firm_b.id)  # firm B's own asset
 
     rows = ig.list_industry_groups(actor=su)
-    assert [(r["title"], r["idx"], r["assets_count"]) for r in rows] == [
+    assert [(r.title, r.idx, r.assets_count) for r in rows] == [
         ("Materials", 0, 1), ("Financials", 1, 0), ("Energy", 2, 3)]
-    assert set(rows[0]) == {"id", "title", "color", "idx", "assets_count"}
+    assert set(asdict(rows[0])) == {"id", "title", "color", "idx", "assets_count"}
 
     for user in (world.admin_a, world.adviser_a):
         rows = ig.list_industry_groups(actor=f.actor(user))
         # firm A does not count firm B's private asset
-        assert [(r["title"], r["assets_count"]) for r in rows] == [("Materials", 1), ("Financials", 0), ("Energy", 2)]
-        assert ig.main_list(actor=f.actor(user)) == [
+        assert [(r.title, r.assets_count) for r in rows] == [("Materials", 1), ("Financials", 0), ("Energy", 2)]
+        assert [asdict(o) for o in ig.main_list(actor=f.actor(user))] == [
             {"id": materials.id, "title": "Materials", "color": "#3e63dd"},
             {"id": financials.id, "title": "Financials", "color": "#3e63dd"},
             {"id": energy.id, "title": "Energy", "color": "#3e63dd"},
         ]
-    assert [r["assets_count"] for r in ig.list_industry_groups(actor=f.actor(world.admin_b))] == [1, 0, 3]
+    assert [r.assets_count for r in ig.list_industry_groups(actor=f.actor(world.admin_b))] == [1, 0, 3]
     one = ig.get_industry_group(actor=f.actor(world.adviser_b), group_id=energy.id)
-    assert one == {"id": energy.id, "title": "Energy", "color": "#3e63dd", "idx": 2, "assets_count": 3}
+    assert asdict(one) == {"id": energy.id, "title": "Energy", "color": "#3e63dd", "idx": 2, "assets_count": 3}
 
 
 def test_clients_may_not_read_industry_groups(world):
@@ -66,12 +69,12 @@ def test_clients_may_not_read_industry_groups(world):
 @pytest.mark.parametrize("group_id", ["abc", None, "", 0, -1, 999999, "1.5"])
 def test_unknown_groups_are_not_found(su, group_id):
     with pytest.raises(NotFound) as err:
-        ig.get_industry_group(actor=su, group_id=group_id)
+        ig.get_industry_group(actor=su, group_id=path_id(group_id))
     assert err.value.message == "Industry group not found"
     with pytest.raises(NotFound):
-        ig.update_industry_group(actor=su, group_id=group_id, data={"title": "X"})
+        ig.update_industry_group(actor=su, group_id=path_id(group_id), form=read_form({"title": "X"}))
     with pytest.raises(NotFound):
-        ig.delete_industry_group(actor=su, group_id=group_id)
+        ig.delete_industry_group(actor=su, group_id=path_id(group_id))
 
 
 # ---- only the superuser changes them -----------------------------------------------------------------
@@ -81,10 +84,10 @@ def test_only_the_superuser_changes_industry_groups(world, who):
     actor = f.actor(getattr(world, who))
     before = g.state()
     calls = [
-        lambda: ig.create_industry_group(actor=actor, data={"title": "Utilities"}),
-        lambda: ig.update_industry_group(actor=actor, group_id=energy.id, data={"title": "Oil", "color": "#000000"}),
+        lambda: ig.create_industry_group(actor=actor, form=read_form({"title": "Utilities"})),
+        lambda: ig.update_industry_group(actor=actor, group_id=energy.id, form=read_form({"title": "Oil", "color": "#000000"})),
         lambda: ig.delete_industry_group(actor=actor, group_id=materials.id),
-        lambda: ig.reorder_industry_groups(actor=actor, items=[{"id": energy.id, "idx": 1}, {"id": materials.id, "idx": 0}]),
+        lambda: ig.reorder_industry_groups(actor=actor, items=read_order([{"id": energy.id, "idx": 1}, {"id": materials.id, "idx": 0}])),
     ]
     for call in calls:
         with pytest.raises(PermissionDenied) as err:
@@ -95,15 +98,15 @@ def test_only_the_superuser_changes_industry_groups(world, who):
 
 # ---- create ------------------------------------------------------------------------------------------
 def test_create_appends_trims_and_gives_an_unused_palette_colour(su):
-    first = ig.create_industry_group(actor=su, data={"title": "  Energy  "})
-    assert first["title"] == "Energy" and first["idx"] == 0 and first["assets_count"] == 0
-    assert first["color"] == "#3e63dd"
-    second = ig.create_industry_group(actor=su, data={"title": "Materials"})
-    assert second["idx"] == 1 and second["color"] == "#12a594"  # the next unused colour
-    third = ig.create_industry_group(actor=su, data={"title": "Utilities", "color": "#AABBCC"})
-    assert third["color"] == "#aabbcc" and third["idx"] == 2
+    first = ig.create_industry_group(actor=su, form=read_form({"title": "  Energy  "}))
+    assert first.title == "Energy" and first.idx == 0 and first.assets_count == 0
+    assert first.color == "#3e63dd"
+    second = ig.create_industry_group(actor=su, form=read_form({"title": "Materials"}))
+    assert second.idx == 1 and second.color == "#12a594"  # the next unused colour
+    third = ig.create_industry_group(actor=su, form=read_form({"title": "Utilities", "color": "#AABBCC"}))
+    assert third.color == "#aabbcc" and third.idx == 2
     assert g.order() == ["Energy", "Materials", "Utilities"]
-    assert ig.get_industry_group(actor=su, group_id=third["id"]) == third
+    assert ig.get_industry_group(actor=su, group_id=third.id) == third
 
 
 @pytest.mark.parametrize(
@@ -124,7 +127,7 @@ def test_create_refuses_invalid_input_and_writes_nothing(su, data, field, text):
     fa.make_group("Energy")
     before = g.state()
     with pytest.raises(ValidationError) as err:
-        ig.create_industry_group(actor=su, data=data)
+        ig.create_industry_group(actor=su, form=read_form(data))
     assert err.value.fields[field] == text
     assert err.value.message == text
     assert g.state() == before
@@ -134,36 +137,36 @@ def test_create_refuses_invalid_input_and_writes_nothing(su, data, field, text):
 def test_titles_are_unique_whatever_the_case(su, title):
     fa.make_group("Energy")
     with pytest.raises(ValidationError) as err:
-        ig.create_industry_group(actor=su, data={"title": title})
+        ig.create_industry_group(actor=su, form=read_form({"title": title}))
     assert err.value.message == "Title should be unique."
     assert err.value.fields == {"title": "Title should be unique."}
     assert g.order() == ["Energy"]
 
 
 def test_max_length_title_is_accepted(su):
-    assert ig.create_industry_group(actor=su, data={"title": "x" * 100})["title"] == "x" * 100
+    assert ig.create_industry_group(actor=su, form=read_form({"title": "x" * 100})).title == "x" * 100
 
 
 # ---- update ------------------------------------------------------------------------------------------
 def test_rename_recolour_and_move(su):
     energy, materials, financials, utilities = fa.make_groups("Energy", "Materials", "Financials", "Utilities")
-    renamed = ig.update_industry_group(actor=su, group_id=energy.id, data={"title": "Energy & Resources"})
-    assert renamed["title"] == "Energy & Resources" and renamed["color"] == "#3e63dd" and renamed["idx"] == 0
+    renamed = ig.update_industry_group(actor=su, group_id=energy.id, form=read_form({"title": "Energy & Resources"}))
+    assert renamed.title == "Energy & Resources" and renamed.color == "#3e63dd" and renamed.idx == 0
 
-    recoloured = ig.update_industry_group(actor=su, group_id=energy.id, data={"color": "#E54666"})
-    assert recoloured["title"] == "Energy & Resources" and recoloured["color"] == "#e54666"
+    recoloured = ig.update_industry_group(actor=su, group_id=energy.id, form=read_form({"color": "#E54666"}))
+    assert recoloured.title == "Energy & Resources" and recoloured.color == "#e54666"
 
-    same = ig.update_industry_group(actor=su, group_id=materials.id, data={"title": "MATERIALS"})
-    assert same["title"] == "MATERIALS"  # its own title in another case is not a duplicate
+    same = ig.update_industry_group(actor=su, group_id=materials.id, form=read_form({"title": "MATERIALS"}))
+    assert same.title == "MATERIALS"  # its own title in another case is not a duplicate
 
-    moved = ig.update_industry_group(actor=su, group_id=energy.id, data={"title": "Energy", "color": "#e54666", "idx": 2})
-    assert moved["idx"] == 2
+    moved = ig.update_industry_group(actor=su, group_id=energy.id, form=read_form({"title": "Energy", "color": "#e54666", "idx": 2}))
+    assert moved.idx == 2
     assert g.order() == ["MATERIALS", "Financials", "Energy", "Utilities"]
     assert [r.idx for r in g.group_rows()] == [0, 1, 2, 3]
 
-    ig.update_industry_group(actor=su, group_id=utilities.id, data={"idx": 0})
+    ig.update_industry_group(actor=su, group_id=utilities.id, form=read_form({"idx": 0}))
     assert g.order() == ["Utilities", "MATERIALS", "Financials", "Energy"]
-    ig.update_industry_group(actor=su, group_id=utilities.id, data={"idx": "99"})  # past the end: last
+    ig.update_industry_group(actor=su, group_id=utilities.id, form=read_form({"idx": "99"}))  # past the end: last
     assert g.order() == ["MATERIALS", "Financials", "Energy", "Utilities"]
 
 
@@ -184,7 +187,7 @@ def test_update_refuses_invalid_input_and_writes_nothing(su, data, field, text):
     energy, _ = fa.make_groups("Energy", "Materials")
     before = g.state()
     with pytest.raises(ValidationError) as err:
-        ig.update_industry_group(actor=su, group_id=energy.id, data=data)
+        ig.update_industry_group(actor=su, group_id=energy.id, form=read_form(data))
     assert err.value.fields[field] == text
     assert g.state() == before
 
@@ -230,11 +233,11 @@ def test_delete_renumbers_and_drops_model_allocations_to_the_group(world, su):
 def test_reorder_applies_the_whole_order(su):
     a, b, c = fa.make_groups("Energy", "Materials", "Financials")
     fa.make_asset("CBA", group=c)
-    rows = ig.reorder_industry_groups(actor=su, items=[{"id": c.id, "idx": 0}, {"id": a.id, "idx": 1}, {"id": b.id, "idx": 2}])
-    assert [(r["title"], r["idx"], r["assets_count"]) for r in rows] == [("Financials", 0, 1), ("Energy", 1, 0), ("Materials", 2, 0)]
+    rows = ig.reorder_industry_groups(actor=su, items=read_order([{"id": c.id, "idx": 0}, {"id": a.id, "idx": 1}, {"id": b.id, "idx": 2}]))
+    assert [(r.title, r.idx, r.assets_count) for r in rows] == [("Financials", 0, 1), ("Energy", 1, 0), ("Materials", 2, 0)]
     assert g.order() == ["Financials", "Energy", "Materials"]
     # positions are ranks: gaps and strings are accepted, stored as 0..n-1
-    ig.reorder_industry_groups(actor=su, items=[{"id": str(b.id), "idx": "10"}, {"id": a.id, "idx": 30}, {"id": c.id, "idx": 20}])
+    ig.reorder_industry_groups(actor=su, items=read_order([{"id": str(b.id), "idx": "10"}, {"id": a.id, "idx": 30}, {"id": c.id, "idx": 20}]))
     assert g.order() == ["Materials", "Financials", "Energy"]
     assert [r.idx for r in g.group_rows()] == [0, 1, 2]
 
@@ -261,7 +264,7 @@ def test_reorder_refuses_malformed_lists_and_writes_nothing(su, make_items):
     a, b, c = fa.make_groups("Energy", "Materials", "Financials")
     before = g.state()
     with pytest.raises(ValidationError) as err:
-        ig.reorder_industry_groups(actor=su, items=make_items(a, b, c))
+        ig.reorder_industry_groups(actor=su, items=read_order(make_items(a, b, c)))
     assert err.value.message == "Please, send every industry group once with its position."
     assert g.state() == before
 
@@ -278,7 +281,7 @@ def test_reorder_refuses_a_list_that_is_not_the_current_set(su, make_items):
     a, b, c = fa.make_groups("Energy", "Materials", "Financials")
     before = g.state()
     with pytest.raises(Conflict) as err:
-        ig.reorder_industry_groups(actor=su, items=make_items(a, b, c))
+        ig.reorder_industry_groups(actor=su, items=read_order(make_items(a, b, c)))
     assert err.value.message == "The industry groups were changed by someone else. Reload the list and try again."
     assert g.state() == before
 
@@ -293,7 +296,7 @@ def test_reorder_is_one_transaction(su, monkeypatch):
 
     monkeypatch.setattr(ig, "public_group", broken)  # runs after every row was updated and flushed
     with pytest.raises(RuntimeError):
-        ig.reorder_industry_groups(actor=su, items=[{"id": c.id, "idx": 0}, {"id": b.id, "idx": 1}, {"id": a.id, "idx": 2}])
+        ig.reorder_industry_groups(actor=su, items=read_order([{"id": c.id, "idx": 0}, {"id": b.id, "idx": 1}, {"id": a.id, "idx": 2}]))
     assert g.state() == before
 
 
@@ -306,7 +309,7 @@ def test_two_superusers_creating_the_same_title_make_one_group(world, su):
     def create():
         barrier.wait()
         try:
-            ig.create_industry_group(actor=su, data={"title": "Utilities"})
+            ig.create_industry_group(actor=su, form=read_form({"title": "Utilities"}))
             outcomes.append("created")
         except ValidationError as exc:
             outcomes.append(exc.message)

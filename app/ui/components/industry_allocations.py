@@ -171,7 +171,7 @@ class IndustryAllocationsMixin(IndustryGroupPicker, mixin=True):
 
     def _ig_load_options(self, actor: Actor) -> None:
         """The picker's groups: id, title and colour of every industry group, in order."""
-        self.ig_options = [IgOption(id=int(g["id"]), title=g["title"], color=g["color"])
+        self.ig_options = [IgOption(id=g.id, title=g.title, color=g.color)
                            for g in ig_service.main_list(actor=actor)]
 
     def _ig_fill(self, entries: Iterable[Mapping[str, Any]] | None) -> None:

@@ -6,7 +6,7 @@ app.services.industry_groups, which checks permission; the id being edited or de
 backend-only vars. The editor validates with the service's own rules (clean_industry_group)."""
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
 
 import reflex as rx
 
@@ -29,8 +29,9 @@ class GroupRow(TypedDict):
     assets_count: int
 
 
-def _row(group: dict[str, Any]) -> GroupRow:
-    return GroupRow(**{key: group[key] for key in GroupRow.__annotations__})
+def _row(group: service.IndustryGroupView) -> GroupRow:
+    return GroupRow(id=group.id, title=group.title, color=group.color, idx=group.idx,
+                    assets_count=group.assets_count)
 
 
 def _blocked_toast(message: str, helper: str):
@@ -145,13 +146,13 @@ class IndustryGroupsState(Confirm, AppState):
         self._validate()
         if self.editor_errors["title"] or self.editor_errors["color"]:
             return None
-        data = {"title": self.editor_title, "color": self.editor_color}
+        form = rules.read_form({"title": self.editor_title, "color": self.editor_color})
         self.saving = True
         try:
             if self.editor_mode == "edit" and self._editor_id:
-                service.update_industry_group(actor=actor, group_id=self._editor_id, data=data)
+                service.update_industry_group(actor=actor, group_id=self._editor_id, form=form)
             else:
-                service.create_industry_group(actor=actor, data=data)
+                service.create_industry_group(actor=actor, form=form)
         except ValidationError as exc:
             self.editor_errors = {key: exc.fields.get(key, "") for key in NO_ERRORS}
             raise
@@ -184,7 +185,8 @@ class IndustryGroupsState(Confirm, AppState):
         actor = self._actor()
         self.reordering = True
         try:
-            rows = service.reorder_industry_groups(actor=actor, items=[{"id": gid, "idx": i} for i, gid in enumerate(ids)])
+            order = [rules.GroupPosition(id=gid, idx=i) for i, gid in enumerate(ids)]
+            rows = service.reorder_industry_groups(actor=actor, items=order)
         except Conflict as exc:  # someone else changed the list: show theirs
             return events(toast_error(exc.message), self._reload())
         finally:
