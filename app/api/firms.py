@@ -43,6 +43,9 @@ class FirmBody(ContactBody):
     maxFee: SentAmount = None
     minFee: SentAmount = None
     ausiexCode: SentText = None
+    orderExpiryDays: SentAmount = None
+    orderGoodTillCancelled: bool | None = None
+    stopLossLimitGap: SentAmount = None
     isLogoRemoved: bool | None = None
     isLicenseeLogoRemoved: bool | None = None
     version: SentId = None

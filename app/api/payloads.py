@@ -45,6 +45,11 @@ class FirmOut(Named):
     maxFee: Optional[str] = None
     minFee: Optional[str] = None
     ausiexCode: Optional[str] = None
+    orderExpiryDays: Optional[int] = Field(None, description="orders' default life in days (empty: 30)")
+    orderGoodTillCancelled: Optional[bool] = Field(None, description="orders without an expiry of their own are "
+                                                                     "good till cancelled")
+    stopLossLimitGap: Optional[str] = Field(None, description="percent under its trigger a triggered stop loss "
+                                                              "may sell (empty: at market)")
     advisers: Optional[int] = None
     clients: Optional[int] = None
     created_at: Optional[str] = None

@@ -40,6 +40,14 @@ def _decimal(errors: v.FieldErrors, field: str, value: Any) -> Decimal | None:
     return v.parse_decimal(value)
 
 
+MAX_ORDER_DAYS = 365
+ORDER_DAYS_TEXT = f"Please, enter a whole number of days from 1 to {MAX_ORDER_DAYS}. "
+
+
+def _flag(value: Any) -> bool:
+    return value is True or str(value or "").strip().lower() in ("true", "1", "yes", "on")
+
+
 def clean_firm(data: Mapping[str, Any]) -> tuple[dict[str, Any], v.FieldErrors]:
     """Validate a firm payload; return column values and per-field errors (keys as the form names them;
     licensee fields as 'licensee.<name>')."""
@@ -86,4 +94,15 @@ def clean_firm(data: Mapping[str, Any]) -> tuple[dict[str, Any], v.FieldErrors]:
     values.update(fee=fee, max_fee=max_fee, min_fee=min_fee)
     values["ausiex_code"] = _text(data.get("ausiexCode"))
     errors.check("ausiexCode", v.broker_code(values["ausiex_code"]), v.max_length(values["ausiex_code"], 40))
+
+    # Orders: their default life in whole days (empty: the product's 30), good till cancelled only
+    # when the firm says so, and how far under its trigger a triggered stop loss may sell (percent).
+    days = _decimal(errors, "orderExpiryDays", data.get("orderExpiryDays"))
+    if days is not None and (days != days.to_integral_value() or not 1 <= days <= MAX_ORDER_DAYS):
+        errors.check("orderExpiryDays", ORDER_DAYS_TEXT)
+    gap = _decimal(errors, "stopLossLimitGap", data.get("stopLossLimitGap"))
+    errors.check("stopLossLimitGap", v.positive(gap), v.less_than(gap, 100),
+                 v.two_decimals(data.get("stopLossLimitGap")) if gap is not None else None)
+    values.update(order_expiry_days=int(days) if days is not None and "orderExpiryDays" not in errors else None,
+                  order_good_till_cancelled=_flag(data.get("orderGoodTillCancelled")), stop_loss_limit_gap=gap)
     return values, errors

@@ -46,7 +46,7 @@ def book(db):
     desktop = make_broker(name="Desktop Broker", code="DTBRK")
     commsec = make_broker(name="CommSec", code="COMSC")
     make_broker(name="AUSIEX", code="AUSIEX")
-    update_row(Firm, w.firm.id, ausiex_code="AX-HARB")
+    update_row(Firm, w.firm.id, ausiex_code="HWP001")
     bhp, cba, vaf = u.stocks[0], u.stocks[1], u.fixed[0]
     watsons = make_portfolio(w.firm, holders=[w.client], adviser=w.adviser, name="Watsons Bay Super Fund",
                              broker_id=desktop.id, broker_account="7300001", hin="X4100000001")
@@ -116,7 +116,7 @@ def test_stop_loss_goes_out_as_a_conditional_order(book):
     row = dict(zip(header, line))
     assert row["Price Type"] == "STOPLMT" and row["Trigger Price"] == "30.54" and row["Limit Price"] == "29.929"
     assert row["Side"] == "SELL" and row["Good Till"] == "GTC" and row["Action"] == "NEW"
-    assert row["Adviser Code"] == "AX-HARB" and row["Client Reference"].startswith("WA")
+    assert row["Adviser Code"] == "HWP001" and row["Client Reference"].startswith("WA")
     [order] = _open_orders()
     assert (order.order_type, order.stop_price, order.limit_price) == ("stop_loss", D("30.54"), D("29.929"))
     [listed], _ = orders.list_orders(actor=book.adviser)
@@ -346,3 +346,27 @@ def test_cash_committed_to_placed_buys_is_one_figure_on_every_screen(db):
     assert summary.sumAmountBuyForPortfolio == sum(r.pending_amount for r in rows[1:])  # the placed one left out
     assert summary.minCashBalance == cash_row.min_cash == view.result.min_cash
     assert cash_row.cash_to_invest == cash_row.cash - expected - cash_row.min_cash
+
+
+def test_the_firm_sets_its_orders_life_and_stop_loss_limit(book):
+    from app.services import firms
+
+    admin = actor(book.w.admin)
+    data = firms.get_firm(actor=admin, firm_id=book.w.firm.id)
+    saved = firms.update_firm(actor=admin, firm_id=book.w.firm.id, data={
+        **data, "orderExpiryDays": "7", "orderGoodTillCancelled": False, "stopLossLimitGap": "2.5"})
+    assert (saved["orderExpiryDays"], saved["orderGoodTillCancelled"], saved["stopLossLimitGap"]) == (7, False, "2.5")
+    plan = trade_file.plan_export(actor=book.adviser, kind="desktop_broker", transactions=[{"id": book.buy.id}])
+    assert plan.default_expiry == TODAY + timedelta(days=7)
+    for days in ("0", "400", "2.5", "abc"):
+        with pytest.raises(ValidationError) as err:
+            firms.update_firm(actor=admin, firm_id=book.w.firm.id, data={**saved, "orderExpiryDays": days})
+        assert err.value.fields["orderExpiryDays"] in ("Please, enter a whole number of days from 1 to 365. ",
+                                                       "Please, enter a valid number. ")
+    with pytest.raises(ValidationError) as err:
+        firms.update_firm(actor=admin, firm_id=book.w.firm.id, data={**saved, "stopLossLimitGap": "100"})
+    assert err.value.fields["stopLossLimitGap"] == "Value has to be less than 100."
+    gtc = firms.update_firm(actor=admin, firm_id=book.w.firm.id, data={**saved, "orderGoodTillCancelled": True})
+    assert gtc["orderGoodTillCancelled"] is True
+    assert trade_file.plan_export(actor=book.adviser, kind="desktop_broker",
+                                  transactions=[{"id": book.buy.id}]).default_expiry is None

@@ -179,6 +179,26 @@ def _fees() -> rx.Component:
     )
 
 
+def _orders() -> rx.Component:
+    S = FirmFormState
+    gtc = rx.checkbox("Orders without an expiry date of their own are good till cancelled (GTC)",
+                      checked=S.form["orderGoodTillCancelled"] == "True",
+                      on_change=S.set_order_gtc,
+                      disabled=S.read_only, id="order-gtc")
+    return section(
+        "Orders",
+        form_grid(
+            _input("orderExpiryDays", "Order life (days)", placeholder="30", input_mode="numeric"),
+            _input("stopLossLimitGap", "Stop loss limit under the trigger (%)", placeholder="e.g. 2 (empty: market)",
+                   input_mode="decimal"),
+        ),
+        gtc,
+        description="Every order sent to a broker expires: on the day chosen before export, else after this many "
+                    "days, or never (GTC) when the firm chooses it. A triggered stop loss sells no lower than its "
+                    "trigger less this percentage, or at market when it is empty.",
+    )
+
+
 # ---- the record of advice: layout, branding, template and preview ---------------------------------------
 def _doc_input(key: str, label: str, placeholder: str = "", hint: str = "", **props) -> rx.Component:
     error = FirmFormState.doc_errors[key]
@@ -284,7 +304,7 @@ def _form_actions() -> rx.Component:
 
 def _firm_form_page(crumbs: list) -> rx.Component:
     form = rx.form(
-        rx.vstack(_firm_information(), _licensee(), _fees(), _record_of_advice(), _form_actions(), spacing="4",
+        rx.vstack(_firm_information(), _licensee(), _fees(), _orders(), _record_of_advice(), _form_actions(), spacing="4",
                   width="100%"),
         on_submit=FirmFormState.save,
         width="100%",

@@ -107,7 +107,7 @@ class FirmsListState(Viewer, Confirm, RowPages, LoadMore, AppState):
 # ---- the firm form ------------------------------------------------------------------------------
 FIRM_KEYS = ("name", "abn", "car", "phone", "email", "website")
 LICENSEE_KEYS = ("name", "abn", "afsl", "phone", "email", "website", "fsgLink", "privacyPolicyLink")
-FEE_KEYS = ("fee", "maxFee", "minFee", "ausiexCode")
+FEE_KEYS = ("fee", "maxFee", "minFee", "ausiexCode", "orderExpiryDays", "orderGoodTillCancelled", "stopLossLimitGap")
 FORM_KEYS = (*FIRM_KEYS, *(f"licensee.{k}" for k in LICENSEE_KEYS), *FEE_KEYS)
 
 
@@ -266,6 +266,14 @@ class FirmFormState(SavingForm, ImageStaging, AppState):
         finally:
             self.previewing = False
         return rx.download(data=data, filename=name, mime_type="application/pdf")
+
+    @rx.event
+    def set_order_gtc(self, value: bool):
+        """The firm's orders without an expiry of their own are good till cancelled (a checkbox)."""
+        if not self._editable():
+            return
+        self.form = {**self.form, "orderGoodTillCancelled": "True" if value is True else ""}
+        self._changed()
 
     @rx.event
     def set_field(self, key: str, value: str):
