@@ -14,7 +14,7 @@ from app.domain.firm_documents import DocumentSettings, parse_document_settings
 from app.domain.money import percent_trimmed_text
 from app.services import firms, records_of_advice
 
-from app.api.payloads import FirmOut
+from app.api.payloads import AddressBody, FirmOut
 from app.api.schemas import Body, Page, SentAmount, SentId, SentText
 
 
@@ -46,6 +46,7 @@ class FirmBody(ContactBody):
     orderExpiryDays: SentAmount = None
     orderGoodTillCancelled: bool | None = None
     stopLossLimitGap: SentAmount = None
+    address: Optional[AddressBody] = None
     isLogoRemoved: bool | None = None
     isLicenseeLogoRemoved: bool | None = None
     version: SentId = None

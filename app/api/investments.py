@@ -31,7 +31,7 @@ from app.api.schemas import Allocation, Amount, Body, CountTotals, Flag, Id, Row
 from app.services import portfolios, reference_data
 
 from app.api.payloads import (
-    BrokerOut, InstitutionOut, LinkableModelsOut, ModelLinkOut, PortfolioFormOptionsOut, PortfolioOut,
+    AddressBody, BrokerOut, InstitutionOut, LinkableModelsOut, ModelLinkOut, PortfolioFormOptionsOut, PortfolioOut,
 )
 
 
@@ -94,6 +94,7 @@ class PortfolioBody(Body):
     industry_groups_allocations: RowsOf(PortfolioGroupRow) = None
     exceptions: RowsOf(ExceptionRow) = None
     substitution: Optional[list[dict[str, Any]]] = None
+    address: Optional[AddressBody] = Field(None, description="the holder's address")
 
 
 class BuyModelBody(Body):

@@ -16,7 +16,7 @@ from app.domain.uploads import SELECT_FILE
 from app.domain.validators import DATE
 from app.services import users
 
-from app.api.payloads import Named, UserOut
+from app.api.payloads import AddressBody, Named, UserOut
 from app.api.schemas import Page, Rows, SentId, SentText, read_by_hand, sent
 
 
@@ -34,6 +34,7 @@ class UserBody(BaseModel):
     status: SentText = None
     firm_id: SentId = None
     adviser_id: SentId = None
+    address: Optional[AddressBody] = None
     isPhotoRemoved: bool | None = None
     isSignatureRemoved: bool | None = None
     version: SentId = None

@@ -9,6 +9,7 @@ from sqlmodel import Session, col, select
 from app.db.engine import session_scope
 from app.db.tables import Asset, Firm, User
 from app.db.types import utcnow
+from app.domain import addresses
 from app.domain.errors import INVALID_FORM, Conflict, NotFound, ValidationError
 from app.domain.firms import clean_firm
 from app.domain.firm_documents import (
@@ -55,6 +56,7 @@ def public_firm(firm: Firm, counts: Mapping[str, int] | None = None) -> dict[str
         "orderExpiryDays": firm.order_expiry_days,
         "orderGoodTillCancelled": bool(firm.order_good_till_cancelled),
         "stopLossLimitGap": number_json(firm.stop_loss_limit_gap),
+        "address": addresses.of_row(firm).as_form(),
         "advisers": int((counts or {}).get("advisers", 0)),
         "clients": int((counts or {}).get("clients", 0)),
         "created_at": firm.created_at.isoformat(),
@@ -127,10 +129,13 @@ def get_firm(*, actor: Actor, firm_id: Any) -> dict[str, Any]:
 def create_firm(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
     require(can_create_firm(actor))
     values, errors = clean_firm(data)
+    address, address_errors = addresses.clean_address(data.get("address"))
+    errors.update(address_errors)
     if not errors.ok:
         raise ValidationError(INVALID_FORM, errors)
     with session_scope() as s:
         firm = Firm(**values)
+        addresses.apply_to(firm, address)
         s.add(firm)
         audit.created(s, actor, "firm.created", "firm", firm)
         s.refresh(firm)  # answer with the stored values (money as NUMERIC gives them: "300.00", not "300")
@@ -138,7 +143,10 @@ def create_firm(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def update_firm(*, actor: Actor, firm_id: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+    """Save the firm form; an address left out of the payload stays as it is."""
     values, errors = clean_firm(data)
+    address, address_errors = addresses.clean_address(data.get("address"))
+    errors.update(address_errors)
     with session_scope() as s:
         firm = load_firm(s, actor, firm_id)
         require(can_edit_firm(actor, firm.id))
@@ -151,6 +159,8 @@ def update_firm(*, actor: Actor, firm_id: Any, data: Mapping[str, Any]) -> dict[
         removed = files.unlink_flagged(firm, data, {"isLogoRemoved": "logo", "isLicenseeLogoRemoved": "licensee_logo"})
         for column, value in values.items():
             setattr(firm, column, value)
+        if data.get("address") is not None:  # null or left out: the address stays
+            addresses.apply_to(firm, address)
         firm.updated_at = utcnow()
         firm.version += 1
         s.add(firm)

@@ -25,6 +25,7 @@ from app.db.tables import (
     User,
 )
 from app.db.types import utcnow
+from app.domain import addresses
 from app.domain import portfolios as rules
 from app.domain import validators as v
 from app.domain.advice import TIStatus, TPStatus
@@ -340,6 +341,7 @@ def _read_shape(s: Session, actor: Actor, p: Portfolio) -> dict[str, Any]:
         "suspend_rebalancing": p.suspend_rebalancing,
         "suspend_tr_calculation": p.suspend_tr_calculation,
         "approval_settings": _approval(p.approval_settings),
+        "address": addresses.of_row(p).as_form(),  # the holder's address (the record of advice prints it)
         "can_edit_inactive": actor.is_superuser,
         "can_link": is_staff(actor),
     })
@@ -466,6 +468,8 @@ def create_portfolio(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]
     require_staff(actor)
     data = rules.creation_payload(data if isinstance(data, Mapping) else {})
     values, errors, _message = rules.clean_portfolio(data)
+    address, address_errors = addresses.clean_address(data.get("address"))
+    errors.update(address_errors)
     if actor.role is Role.ADVISER and not values["adviser_named"]:
         values["adviser_id"] = actor.id
     with session_scope() as s:
@@ -480,6 +484,7 @@ def create_portfolio(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]
                       inactive=values["inactive"] if actor.is_superuser else True, version=1,
                       approval_settings="{}", created_by=actor.id, created_at=now)
         _apply(p, values, actor, now)
+        addresses.apply_to(p, address)
         s.add(p)
         s.flush()
         _write_rows(s, p, values, new=True)
@@ -499,6 +504,7 @@ def _as_payload(shape: Mapping[str, Any]) -> dict[str, Any]:
         industry_groups_allocations=shape.get("industry_groups_allocations") or [],
         exceptions=shape.get("exceptions") or [],
         approval_settings=shape.get("approval_settings") or {},
+        address=shape.get("address") or addresses.EMPTY.as_form(),
     )
     return data
 
@@ -531,6 +537,10 @@ def update_portfolio(*, actor: Actor, portfolio_id: Any, data: Mapping[str, Any]
         current_shape = _read_shape(s, actor, p)
         merged = _merge(_as_payload(current_shape), data)
         values, errors, _message = rules.clean_portfolio(merged)
+        # null or left out: the saved address stays
+        address, address_errors = addresses.clean_address(
+            addresses.of_row(p).as_form() if data.get("address") is None else data["address"])
+        errors.update(address_errors)
         kept = {h["id"] for h in current_shape["Users"]} | ({p.adviser_id} if p.adviser_id else set())
         _check_references(s, actor, p.firm_id, values, p.id, errors, kept=kept)
         _raise(errors, None)
@@ -543,6 +553,7 @@ def update_portfolio(*, actor: Actor, portfolio_id: Any, data: Mapping[str, Any]
         now = utcnow()
         p.version = current + 1
         _apply(p, values, actor, now)
+        addresses.apply_to(p, address)
         p.adviser_id = values["adviser_id"]
         if actor.is_superuser:
             p.inactive = values["inactive"]

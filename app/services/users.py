@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 from app.db.engine import session_scope
 from app.db.tables import Firm, Portfolio, PortfolioUser, User
 from app.db.types import utcnow
-from app.domain import auth_rules
+from app.domain import addresses, auth_rules
 from app.domain import validators as v
 from app.domain.errors import INVALID_FORM, Conflict, NotFound, PermissionDenied, ValidationError
 from app.domain.permissions import (
@@ -56,6 +56,7 @@ def public_user(user: User, firm: Firm | None = None, adviser: User | None = Non
         "activated": user.password_hash is not None,
         "created_at": user.created_at.isoformat() if user.created_at else None,
         "logined_at": user.logined_at.isoformat() if user.logined_at else None,
+        "address": addresses.of_row(user).as_form(),
         "version": user.version,
     }
 
@@ -195,6 +196,8 @@ def create_user(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
     if not creatable_roles(actor):
         raise PermissionDenied(NOT_ALLOWED)
     values, errors = clean_person(data)
+    address, address_errors = addresses.clean_address(data.get("address"))
+    errors.update(address_errors)
     with session_scope() as s:
         role, firm_id, adviser_id = _clean_membership(s, actor, data, errors, None)
         if values["email"] and "email" not in errors and _email_taken(s, values["email"]):
@@ -205,6 +208,7 @@ def create_user(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
         if status is UserStatus.DELETED:
             status = UserStatus.ACTIVE
         user = User(**values, role=role.value, status=status.value, firm_id=firm_id, adviser_id=adviser_id)
+        addresses.apply_to(user, address)
         s.add(user)
         audit.created(s, actor, "user.created", "user", user)
         tokens.send_activation(s, user)
@@ -223,6 +227,10 @@ def update_user(*, actor: Actor, user_id: Any, data: Mapping[str, Any]) -> dict[
             raise Conflict(USER_CHANGED)
         merged = {**public_user(user), **{k: data[k] for k in data}}
         values, errors = clean_person(merged)
+        # null or left out: the saved address stays
+        address, address_errors = addresses.clean_address(
+            addresses.of_row(user).as_form() if data.get("address") is None else data["address"])
+        errors.update(address_errors)
         role, firm_id, adviser_id = _clean_membership(s, actor, data, errors, user)
         if values["email"] and "email" not in errors and _email_taken(s, values["email"], user.id):
             errors.check("email", EMAIL_UNIQUE)
@@ -236,6 +244,7 @@ def update_user(*, actor: Actor, user_id: Any, data: Mapping[str, Any]) -> dict[
         before = audit.snapshot(user)
         for column, value in values.items():
             setattr(user, column, value)
+        addresses.apply_to(user, address)
         user.role, user.firm_id, user.adviser_id, user.status = role.value, firm_id, adviser_id, status.value
         removed += _apply_image_removals(user, data)
         if status is not UserStatus.ACTIVE:
