@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import Enum
+from typing import Any, Mapping
 
 from app.domain.money import to_cents
 from app.domain.titled import TitledEnum
@@ -112,6 +113,10 @@ EFFECTS: dict[Kind, Effect] = {
 }
 
 
+# The cash list's Interest Income (spec 002 s4): the cash of a linked at-call account or term deposit sell.
+INTEREST_INCOME_KINDS = frozenset({Kind.TD_SELL, Kind.ACA_SELL})
+
+
 class CashType(str, Enum):
     """Cash transactions: an opening balance, a plain movement (withdrawal or credit), income,
     or the cash side of an asset transaction (linked)."""
@@ -125,7 +130,8 @@ class CashType(str, Enum):
 def cash_class(cash_type: str, action: str, linked_kind: str | None = None) -> str:
     """The class shown in the cash list (spec 002 s4): Withdrawal or Credit without a linked
     transaction, Buy or Sell with one; Income and Opening Balance; Interest, Dividend and Capital
-    Return from the linked asset transaction's type; Interest Income from a deposit's income."""
+    Return from the linked asset transaction's type (a term deposit's income is interest); Interest
+    Income from a linked at-call account or term deposit sell (the deposit paid back with its interest)."""
     if cash_type == CashType.OPENING_BALANCE:
         return "Opening Balance"
     if cash_type == CashType.INCOME:
@@ -135,13 +141,37 @@ def cash_class(cash_type: str, action: str, linked_kind: str | None = None) -> s
     kind = Kind(linked_kind)
     if kind is Kind.DIVIDEND:
         return "Dividend"
-    if kind is Kind.INTEREST:
+    if kind in (Kind.INTEREST, Kind.TD_INCOME, Kind.ACA_INCOME):
         return "Interest"
     if kind in (Kind.CAPITAL_RETURN, Kind.CAPITAL_RETURN_PARCEL):
         return "Capital Return"
-    if kind in (Kind.TD_INCOME, Kind.ACA_INCOME):
+    if kind in INTEREST_INCOME_KINDS:
         return "Interest Income"
     return "Buy" if action == Cash.OUT else "Sell"
+
+
+# Stop-loss transactions (spec 002 s4): those whose generating recommendation action is stop-loss
+# sell, tap or tsp.
+STOP_LOSS_ACTIONS = frozenset({"SL/SELL", "SL/TAP", "SL/TSP"})
+STOP_LOSS_LABEL = "Stop loss"
+
+
+def generating_action(payload: Mapping[str, Any] | None) -> str | None:
+    """The recommendation action a trade was generated from, as its payload records it: the
+    recommendation at generation (str_on_ti_generation.action), else recommendation_action, else
+    the instruction a broker file placed it with."""
+    if not isinstance(payload, Mapping):
+        return None
+    at_generation = payload.get("str_on_ti_generation")
+    for value in ((at_generation or {}).get("action") if isinstance(at_generation, Mapping) else None,
+                  payload.get("recommendation_action"), payload.get("instruction")):
+        if isinstance(value, str) and value.strip():
+            return value.strip().upper()
+    return None
+
+
+def is_stop_loss(action: str | None) -> bool:
+    return (action or "").strip().upper() in STOP_LOSS_ACTIONS
 
 
 def is_counted(status: str) -> bool:

@@ -34,7 +34,9 @@ asset transaction row (asset_transaction_row):
     franking_credits, ratio, trade_at, ex_date, settlement_at, contract_note, order_id,
     limit_price, om_status, replaces_id, linked_transaction_id (its cash transaction), description,
     payload, can_edit, can_delete, edit_question (the confirmation to ask before saving an edit
-    as a new transaction, else None).
+    as a new transaction, else None), recommendation_action (the action of the recommendation
+    that generated it, else None), stop_loss (bool: that action is SL/SELL, SL/TAP or SL/TSP),
+    stop_loss_label ('Stop loss' or None).
 
 asset panel row (list_asset_positions): asset_id, code, name, quantity (units bought), remaining_quantity,
     price (last close), price_date, cost (remaining cost base), value (remaining units at the last
@@ -66,7 +68,8 @@ from app.domain import validators as v
 from app.domain.errors import Conflict, NotFound, ValidationError
 from app.domain.permissions import Actor, is_staff, require_staff
 from app.domain.transactions import (
-    CASH_LIST_LABELS, KIND_LABELS, Cash, CashType, Kind, Status, cash_amount, cash_class, is_counted, signed,
+    CASH_LIST_LABELS, KIND_LABELS, STOP_LOSS_LABEL, Cash, CashType, Kind, Status, cash_amount, cash_class,
+    generating_action, is_counted, is_stop_loss, signed,
 )
 from app.domain.money import cents_json, number_json
 from app.domain.timezones import iso_json
@@ -169,10 +172,12 @@ def cash_row(cash: CashTransaction, linked: AssetTransaction | None = None, asse
 
 
 def asset_transaction_row(row: AssetTransaction, asset: Asset | None, cash_id: int | None = None, *,
-                          staff: bool = False) -> dict[str, Any]:
-    """One asset transaction (see the module's docstring)."""
+                          staff: bool = False, recommendation_action: str | None = None) -> dict[str, Any]:
+    """One asset transaction (see the module's docstring). `recommendation_action`: the action of
+    the recommendation that generated it (see `recommendation_actions`), else its own payload's."""
     kind = Kind(row.type)
     payload = _json(row.payload)
+    action = recommendation_action or generating_action(payload)
     value = cost = unit_cost = None
     if row.quantity is not None and row.price is not None and kind in rules.TRADE_KINDS:
         with localcontext() as ctx:
@@ -224,7 +229,22 @@ def asset_transaction_row(row: AssetTransaction, asset: Asset | None, cash_id: i
         "can_edit": editable,
         "can_delete": staff and row.deposit_id is None and rules.can_delete(status=row.status, om_status=row.om_status),
         "edit_question": question if editable else None,
+        "recommendation_action": action,
+        "stop_loss": is_stop_loss(action),
+        "stop_loss_label": STOP_LOSS_LABEL if is_stop_loss(action) else None,
     }
+
+
+def recommendation_actions(s: Session, rows: Iterable[AssetTransaction]) -> dict[int, str]:
+    """asset transaction id -> the action of the recommendation (trade recommendation line) that
+    generated it, for the rows placed from one; in one query."""
+    wanted = {r.id: r.trade_transaction_id for r in rows if r.trade_transaction_id is not None}
+    if not wanted:
+        return {}
+    payloads = dict(s.exec(select(TradeTransaction.id, TradeTransaction.payload).where(
+        col(TradeTransaction.id).in_(set(wanted.values())))).all())
+    actions = {tt_id: generating_action(_json(text)) for tt_id, text in payloads.items()}
+    return {row_id: actions[tt_id] for row_id, tt_id in wanted.items() if actions.get(tt_id)}
 
 
 def opening_balance_row(row: CashTransaction | None) -> dict[str, Any] | None:
@@ -746,7 +766,8 @@ def get_asset_transaction(*, actor: Actor, transaction_id: Any) -> dict[str, Any
         row, _ = _load_asset_row(s, actor, transaction_id)
         asset = s.get(Asset, row.asset_id) if row.asset_id else None
         cash = _cash_of(s, [row.id]).get(row.id)
-        return asset_transaction_row(row, asset, cash.id if cash else None, staff=is_staff(actor))
+        return asset_transaction_row(row, asset, cash.id if cash else None, staff=is_staff(actor),
+                                     recommendation_action=recommendation_actions(s, [row]).get(row.id))
 
 
 _PANEL_SORTS = ("date", "code", "name", "quantity", "remaining_quantity", "price", "cost", "value",
@@ -866,7 +887,9 @@ def list_transactions_of_asset(*, actor: Actor, investment_id: Any, asset_id: An
         window = chosen[start:start + size] if size else chosen[start:]
         cash = _cash_of(s, [r.id for r in window])
         staff = is_staff(actor)
-        out = [asset_transaction_row(r, asset, cash[r.id].id if r.id in cash else None, staff=staff) for r in window]
+        actions = recommendation_actions(s, window)
+        out = [asset_transaction_row(r, asset, cash[r.id].id if r.id in cash else None, staff=staff,
+                                     recommendation_action=actions.get(r.id)) for r in window]
     if out:
         out[0]["total_rows"] = len(chosen)
     return out

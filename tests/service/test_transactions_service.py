@@ -128,7 +128,8 @@ def test_linked_rows_take_their_class_from_the_asset_transaction(w, bhp):
     post(w.portfolio, "td_buy", deposit_id=deposit.id, amount="2000.00", day="2026-03-13")
     post(w.portfolio, "td_income", deposit_id=deposit.id, amount="12.00", day="2026-03-14")
     rows = tx.list_cash_transactions(actor=staff(w), investment_id=w.portfolio.id)["rows"]
-    assert [r["class"] for r in rows] == ["Interest Income", "Buy", "Capital Return", "Interest", "Dividend", "Sell", "Buy"]
+    # a term deposit's income is interest; Interest Income is a deposit sell's (below)
+    assert [r["class"] for r in rows] == ["Interest", "Buy", "Capital Return", "Interest", "Dividend", "Sell", "Buy"]
     dividend = rows[4]
     assert dividend["payload"] == {"description": None, "ex_date": "2026-03-01T00:00:00+00:00", "franking_credits": "30.00"}
     assert dividend["linked_transaction"]["asset"] == {"id": bhp.id, "code": "BHP", "name": "BHP Group Limited"}
@@ -542,3 +543,18 @@ def test_two_concurrent_sells_cannot_both_pass(w, bhp):
         t.join(30)
     assert sorted(outcomes) == ["Not enough assets to sell", "sold"]
     assert book(w.portfolio.id).positions[bhp.id].units == D(40)
+
+
+def test_interest_income_comes_from_a_linked_term_deposit_or_at_call_sell(w):
+    """Spec 002 s4: 'Interest Income comes from a linked at-call-account or term-deposit sell'; a
+    listed asset's sell stays 'Sell'."""
+    term = make_deposit(w.portfolio)
+    at_call = make_deposit(w.portfolio, product_type="At Call Account", maturity=None)
+    post(w.portfolio, "td_buy", deposit_id=term.id, amount="2000.00", day="2026-04-01")
+    post(w.portfolio, "aca_buy", deposit_id=at_call.id, amount="500.00", day="2026-04-02")
+    post(w.portfolio, "td_sell", deposit_id=term.id, amount="2045.00", day="2026-04-03")
+    post(w.portfolio, "aca_sell", deposit_id=at_call.id, amount="501.20", day="2026-04-04")
+    rows = tx.list_cash_transactions(actor=staff(w), investment_id=w.portfolio.id)["rows"]
+    assert [(r["class"], r["amount"], r["linked_transaction"]["type"]) for r in rows] == [
+        ("Interest Income", "501.20", "aca_sell"), ("Interest Income", "2045.00", "td_sell"),
+        ("Buy", "-500.00", "aca_buy"), ("Buy", "-2000.00", "td_buy")]
