@@ -19,7 +19,8 @@ each day. From those this module gives, for the standard periods:
   interest and deposit interest.
 - **Money-weighted return (IRR)**: the rate ``x`` that solves
   ``-V_b - sum F_t (1+x)^(-tau_t) + V_e (1+x)^(-tau_e) = 0`` with ``tau`` the days since the base
-  day over 365 (``V_b`` the value at the base day's close, ``V_e`` at the period's end). Found by
+  day's close over 365 (``V_b`` the value at the base day's close, ``V_e`` at the period's end; a
+  flow at the start of its day, the close of the day before, as the TWR takes it). Found by
   bisection on ``y = ln(1 + x)`` after a bracketing scan, to ``IRR_TOLERANCE`` (1e-10) in ``y``;
   None when the flows never change sign (no rate makes them balance).
 - **Annualising**: a period longer than one calendar year (its end after the base day plus one
@@ -363,7 +364,8 @@ def period_figures(period: Period, points: Sequence[Point], as_of: date, closes:
         prev_value, prev_day, prev_holdings = p.value, p.day, p.holdings
     linked = link(triples)
     end_value = inside[-1].value
-    flows = [((p.day - base).days / YEAR_DAYS, -float(p.flow)) for p in inside if p.flow]
+    # a flow arrives at the start of its day: the close of the day before
+    flows = [(((p.day - base).days - 1) / YEAR_DAYS, -float(p.flow)) for p in inside if p.flow]
     cash_flows = [(0.0, -float(start_value))] + flows + [(days / YEAR_DAYS, float(end_value))]
     log_rate = irr_log(cash_flows)
     model_total = model_growth - 1.0 if model_weights is not None else None
@@ -403,3 +405,23 @@ def _empty(period: Period, base: date, as_of: date, partial: bool, annualised: b
 def all_periods(points: Sequence[Point], as_of: date, closes: Closes,
                 model_weights: Callable[[date], Weights] | None) -> list[PeriodFigures]:
     return [period_figures(p, points, as_of, closes, model_weights) for p in PERIODS]
+
+
+def model_path(points: Sequence[Point], closes: Closes,
+               model_weights: Callable[[date], Weights]) -> list[Decimal]:
+    """What the portfolio would have been worth had it followed the model from its first day,
+    with the same money in and out on the same days: ``M_t = (M_{t-1} + F_t)(1 + r_m,t)``, to the
+    cent (for the value-over-time chart)."""
+    out: list[Decimal] = []
+    value = 0.0
+    prev_day: date | None = None
+    for p in points:
+        invested = value + float(p.flow)
+        if prev_day is None:
+            value = invested
+        else:
+            weights = model_weights(prev_day)
+            value = invested * (1.0 + sum(w * asset_return(closes, a, prev_day, p.day) for a, w in weights.items()))
+        out.append(to_cents(Decimal(repr(value))))
+        prev_day = p.day
+    return out

@@ -44,10 +44,11 @@ def test_a_deposit_in_the_middle_of_a_period_does_not_count_as_return():
     assert f.twr == pytest.approx(0.105548387, abs=1e-9)
     assert f.net_flows == D(500)
     # not annualised (4 days from the close of 28 February): the IRR is the period's rate; as a
-    # year's rate it solves -1000 - 500 (1+x)^(-3/365) + 1632 (1+x)^(-4/365) = 0
+    # year's rate it solves -1000 - 500 (1+x)^(-2/365) + 1632 (1+x)^(-4/365) = 0 (the 500 at the
+    # start of 3 March, the close of the 2nd)
     assert f.days == 4 and not f.annualised and f.start_value == D(1000)
     annual = (1 + f.irr) ** (365 / f.days) - 1
-    npv = -1000 - 500 * (1 + annual) ** (-3 / 365) + 1632 * (1 + annual) ** (-4 / 365)
+    npv = -1000 - 500 * (1 + annual) ** (-2 / 365) + 1632 * (1 + annual) ** (-4 / 365)
     assert abs(npv) < 1e-6
     assert f.irr != pytest.approx(f.twr, abs=1e-4)   # the 500 came in after the better day
 
@@ -81,20 +82,16 @@ def test_income_and_capital_growth_add_up_to_the_twr():
 # ---- IRR vs TWR, annualising ---------------------------------------------------------------------
 def test_irr_and_twr_differ_when_more_money_is_in_the_better_year():
     # 100 earns nothing in the first year; 100 more arrives; the 200 earn 20 % in the second year
-    pts = points((date(2021, 1, 1), 100, 100, 0), (date(2022, 1, 1), 200, 100, 0), (date(2023, 1, 1), 240, 0, 0))
-    f = figures(P.Period.INCEPTION, pts, date(2023, 1, 1))
-    assert f.annualised and f.days == 731
-    # TWR: 1.0 * 1.2 over 731 days, a year: 1.2 ** (365/731) - 1
-    assert f.twr == pytest.approx(1.2 ** (365 / 731) - 1, abs=1e-12)
-    assert f.twr == pytest.approx(0.0954, abs=1e-3)
-    # IRR (from the close of 31/12/2020: 100 paid on day 1, 100 on day 366, 240 received on day 731):
-    # 100 (1+x)^(730/365) + 100 (1+x)^(365/365) = 240, by hand with u = 1+x:
-    # u^2 + u - 2.4 = 0, u = (-1 + sqrt(10.6)) / 2 = 1.127882, so 12.79 %
-    x = f.irr
-    assert 100 * (1 + x) ** (730 / 365) + 100 * (1 + x) ** (365 / 365) == pytest.approx(240, abs=1e-6)
-    assert x == pytest.approx((-1 + math.sqrt(10.6)) / 2 - 1, abs=1e-9)
-    assert x == pytest.approx(0.1279, abs=2e-3)
-    assert x > f.twr
+    pts = points((date(2021, 1, 1), 100, 100, 0), (date(2022, 1, 1), 200, 100, 0), (date(2022, 12, 31), 240, 0, 0))
+    f = figures(P.Period.INCEPTION, pts, date(2022, 12, 31))
+    assert f.annualised and f.days == 730
+    # TWR: 1.0 * 1.2 over two years, a year: sqrt(1.2) - 1 = 9.54 %
+    assert f.twr == pytest.approx(math.sqrt(1.2) - 1, abs=1e-12)
+    # IRR (from the close of 31/12/2020; each flow at the start of its day): 100 paid at once, 100
+    # a year later, 240 received two years later: 100 u^2 + 100 u = 240 with u = 1 + x, so
+    # u = (-1 + sqrt(10.6)) / 2 = 1.127882 and x = 12.79 %
+    assert f.irr == pytest.approx((-1 + math.sqrt(10.6)) / 2 - 1, abs=1e-9)
+    assert f.irr > f.twr
 
 
 def test_the_irr_root_finder_on_a_two_year_case_solved_by_hand():
@@ -199,3 +196,11 @@ def test_value_days_value_each_holding_at_its_last_close_to_the_cent():
     (pt,) = P.value_days(books, CLOSES)
     assert pt.holdings == {A: D("33.00"), B: D("6.33")}        # 0.333 x 19 = 6.327
     assert pt.value == D("49.33")
+
+
+def test_the_model_path_follows_the_model_with_the_same_flows():
+    books = [P.DayBook(date(2026, 3, 1), D(0), {A: D(60), B: D(20)}, D(1000)),
+             P.DayBook(date(2026, 3, 2), D(-500), {A: D(60), B: D(20)}, D(-500))]   # 500 withdrawn
+    pts = P.value_days(books, CLOSES)
+    path = P.model_path(pts, CLOSES, lambda d: {A: 0.5})        # half in A (+10 %), half cash
+    assert path == [D("1000.00"), D("525.00")]                  # (1000 - 500) x (1 + 0.5 x 10 %)
