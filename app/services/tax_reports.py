@@ -521,9 +521,9 @@ def parse_loss(value: Any) -> Decimal:
 def set_carried_forward_loss(*, actor: Actor, portfolio_id: Any, year: Any, amount: Any) -> CarriedForward:
     """Enters the net capital loss the portfolio brings into financial year `year` (staff only);
     0 clears it."""
-    amount_d = parse_loss(amount)
     with session_scope() as s:
         p = load_portfolio(s, actor, portfolio_id, for_edit=True, lock=True)
+        amount_d = parse_loss(amount)
         fy = _year(year, utcnow().date())
         row = s.exec(select(CarriedForwardLoss).where(CarriedForwardLoss.investment_id == p.id,
                                                       CarriedForwardLoss.year == fy.year)).first()

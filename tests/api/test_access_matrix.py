@@ -133,6 +133,14 @@ ROUTES: dict[str, str] = {
     "GET /api/investments/{investment_id}/holdings": OBJECT,
     "GET /api/investments/{investment_id}/holdings/export-excel": OBJECT,
     "GET /api/investments/{investment_id}/holdings/export-pdf": OBJECT,
+    # tax reports
+    "GET /api/investments/{investment_id}/tax-report": OBJECT,
+    "GET /api/investments/{investment_id}/tax-report/export-excel": OBJECT,
+    "GET /api/investments/{investment_id}/tax-report/export-pdf": OBJECT,
+    "PUT /api/investments/{investment_id}/carried-forward-losses/{year}": OBJECT,
+    "GET /api/users/{user_id}/tax-report": OBJECT,
+    "GET /api/users/{user_id}/tax-report/export-excel": OBJECT,
+    "GET /api/users/{user_id}/tax-report/export-pdf": OBJECT,
     "GET /api/investments-asset-ownership": FIRMWIDE,
     "GET /api/investments/{investment_id}/custom-holdings": OBJECT,
     "GET /api/investments/{investment_id}/custom-holding-classes": OBJECT,
@@ -229,6 +237,8 @@ ROUTES: dict[str, str] = {
     "PUT /api/orders/{order_id}/execute": OBJECT,
     "PUT /api/orders/{order_id}/reject": OBJECT,
     "PUT /api/orders/{order_id}/cancel": OBJECT,
+    "GET /api/orders/reconciliation": FIRMWIDE,
+    "GET /api/orders/reconciliation/export-excel": FIRMWIDE,
     "POST /api/orders/confirmations-upload": FIRMWIDE,
     "GET /api/target-portfolios-cash-report/generate": FIRMWIDE,
     "GET /api/target-portfolios-pending-report/generate": FIRMWIDE,
@@ -259,7 +269,7 @@ EXPOSED: dict[str, tuple[tuple[str, ...], str]] = {
 MARKER_CONTROL = {
     "GET /api/users", "GET /api/advisers-options", "GET /api/models", "GET /api/asset-classes", "GET /api/asset-types",
     "GET /api/assets", "GET /api/investments", "GET /api/deposits", "GET /api/audit-events",
-    "GET /api/audit-events/export-excel", "GET /api/orders",
+    "GET /api/audit-events/export-excel", "GET /api/orders", "GET /api/orders/reconciliation",
     "GET /api/target-portfolios-cash-report/generate", "GET /api/investments-asset-ownership",
 }
 
@@ -421,7 +431,7 @@ def _path_ids(w) -> dict[str, Any]:
         "asset_id": b.asset.id, "class_id": b.asset_class.id, "type_id": b.asset_type.id,
         "group_id": w.u.banks.id, "holding_id": b.holding.id, "deposit_id": b.deposit.id,
         "tp_id": b.tp_id, "ti_id": b.ti_id, "tx_id": b.tx_id, "run_id": b.run_id, "order_id": b.order_id,
-        "version": 1, "code": b.asset.code,
+        "version": 1, "code": b.asset.code, "year": 2026,
     }
 
 
