@@ -39,6 +39,9 @@ class Settings(BaseSettings):
     # Test-only: a pause (milliseconds) before each bulk calculation chunk, so an end-to-end test can
     # watch the progress move. Always 0 outside tests.
     bulk_test_delay_ms: int = 0
+    # The key that encrypts portfolios' broker credentials at rest (a Fernet key: 32 url-safe base64
+    # bytes). Empty: a key made on first use and kept in DATA_DIR/broker_credentials.key.
+    broker_credentials_key: str = ""
 
     @field_validator("data_dir")
     @classmethod

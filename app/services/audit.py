@@ -28,7 +28,8 @@ from app.services import listing
 from app.services.tenancy import PORTFOLIO_NOT_FOUND, as_id, readable_audit_events, readable_portfolios
 
 # Never in a before/after: secrets, and bookkeeping that changes with every write.
-HIDDEN_FIELDS = frozenset({"password_hash", "token_hash", "updated_at", "version", "created_at"})
+HIDDEN_FIELDS = frozenset({"password_hash", "token_hash", "updated_at", "version", "created_at",
+                           "broker_auth_code_secret", "broker_auth_pass_secret"})
 
 # action -> what the screen calls it
 ACTIONS: dict[str, str] = {
@@ -51,6 +52,8 @@ ACTIONS: dict[str, str] = {
     "portfolio.deleted": "Portfolio deleted",
     "portfolio.model_linked": "Model linked",
     "portfolio.model_unlinked": "Model unlinked",
+    "portfolio.broker_credentials_changed": "Broker credentials changed",
+    "portfolio.broker_credentials_removed": "Broker credentials removed",
     "target_portfolio.calculated": "Target portfolio calculated",
     "target_portfolio.saved": "Target portfolio edited",
     "target_portfolio.validated": "Target portfolio validated",
