@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -471,5 +471,83 @@ def bench_drift(portfolios: int = 10_000, keep: bool = False) -> int:
         q = drift.queues(actor=g.adviser)
         _say(f"Queues: {time.perf_counter() - started:.2f} s (to validate {q.to_validate}, "
              f"trades to export {q.trades_to_export})")
+        _say(f"\nPeak memory of this process: {_peak_mb():,.0f} MB")
+    return 0
+
+
+# ---- python -m app.cli bench tax ----------------------------------------------------------------------
+def _tax_history(g: Generated, seed: int = 13) -> int:
+    """Two financial years of taxable history for every generated portfolio: three purchases about
+    two years ago, then in the last financial year a sale held over 12 months, one held under 12
+    months, a loss-making sale and two franked dividends. Returns the rows added."""
+    from app.domain import tax
+
+    rng = random.Random(seed)
+    now = utcnow()
+    this_fy = tax.financial_year(tax.financial_year_of(now.date()) - 1)
+    with session_scope() as s:
+        prices = dict(s.exec(select(Asset.id, Asset.last_close_price).where(Asset.last_close_price.is_not(None))
+                             .limit(200)).all())
+        pool = list(prices)
+        ids = bulk.reserve_ids(s, AssetTransaction, len(g.portfolio_ids) * 9)
+        rows, ids_iter = [], iter(ids)
+        old = now - timedelta(days=740)
+        recent = datetime.combine(this_fy.start, datetime.min.time(), tzinfo=now.tzinfo) + timedelta(days=20)
+        for pid in g.portfolio_ids:
+            a, b, c = rng.sample(pool, 3)
+
+            def add(kind: str, asset: int, when, units: Decimal, price: Decimal, **more) -> None:
+                action = {"asset_buy": "buy", "parcel": "sell"}.get(kind)
+                rows.append(dict(id=next(ids_iter), investment_id=pid, asset_id=asset, type=kind, action=action,
+                                 status="executed", quantity=units, price=price, fee=Decimal("19.95"),
+                                 amount=more.get("amount", (units * price).quantize(Decimal("0.01"))),
+                                 franking_credits=more.get("franking_credits"), trade_at=when, created_at=now,
+                                 updated_at=now))
+            for asset in (a, b, c):
+                add("asset_buy", asset, old, Decimal(200), prices[asset] * Decimal("0.8"))
+            add("asset_buy", b, recent, Decimal(100), prices[b] * Decimal("0.9"))
+            add("parcel", a, recent + timedelta(days=60), Decimal(100), prices[a])                # discounted gain
+            add("parcel", b, recent + timedelta(days=90), Decimal(250), prices[b] * Decimal("0.95"))
+            add("parcel", c, recent + timedelta(days=120), Decimal(50), prices[c] * Decimal("0.5"))  # a loss
+            for asset in (a, c):
+                add("dividend", asset, recent + timedelta(days=30), Decimal(0), Decimal(0), amount=Decimal("700.00"),
+                    franking_credits=Decimal("300.00"))
+        bulk.copy_rows(s, AssetTransaction, rows)
+    return len(rows)
+
+
+def _generate_taxed(portfolios: int) -> tuple[Generated, int]:
+    g = generate(portfolios, max(1, min(20, portfolios // 50)), holdings=10)
+    return g, _tax_history(g)
+
+
+def bench_tax(portfolios: int = 10_000, keep: bool = False) -> int:
+    """All tax reports of a firm of `portfolios` portfolios with two financial years of history
+    (app.services.tax_reports.firm_reports), then one portfolio's report."""
+    from app.domain import tax
+    from app.services import tax_reports
+
+    _say(f"Database: {get_engine().dialect.name}")
+    _say(f"Generating {portfolios:,} portfolios with two financial years of transactions ...")
+    g, count = _in_child(_generate_taxed, portfolios)
+    _say(f"  generated in {g.seconds:.1f} s (+ {count:,} tax history rows)")
+    if get_engine().dialect.name == "postgresql":
+        with get_engine().connect() as conn:
+            conn.execute(text("ANALYZE"))
+    year = tax.financial_year_of(utcnow().date()) - 1
+    with _removed_after(g, keep):
+        before = _rss_mb()
+        started = time.perf_counter()
+        reports = tax_reports.firm_reports(actor=g.adviser, year=year)
+        seconds = time.perf_counter() - started
+        lines = sum(len(r.gains) for r in reports)
+        _say(f"All tax reports of the firm, FY{year}: {seconds:.2f} s for {len(reports):,} portfolios "
+             f"({lines:,} realised parcel lines, {sum(len(r.income) for r in reports):,} income lines); "
+             f"process memory {before:,.0f} -> {_rss_mb():,.0f} MB")
+        del reports
+        started = time.perf_counter()
+        one = tax_reports.portfolio_report(actor=g.adviser, portfolio_id=g.portfolio_ids[0], year=year)
+        _say(f"One portfolio's tax report: {time.perf_counter() - started:.3f} s "
+             f"(net capital gain {one.capital.net_capital_gain})")
         _say(f"\nPeak memory of this process: {_peak_mb():,.0f} MB")
     return 0
