@@ -15,6 +15,7 @@ from decimal import Decimal
 from html import escape
 from typing import Any
 
+from app.domain.advice.target_portfolios import SUPERUSER_NOTE
 from app.domain.firm_documents import COMPACT, DEFAULT_COLOUR, DETAILED, Letterhead
 from app.exports.pdf import BASE_CSS, LETTERHEAD_CSS, image_html, letterhead_html, page_css, render
 
@@ -136,10 +137,11 @@ def _groups_html(result: dict[str, Any], titles: dict[str, str]) -> str:
 
 
 def _authority_html(rec: dict[str, Any], head: Letterhead, offset: int) -> str:
+    role = SUPERUSER_NOTE if rec.get("decided_by_superuser") else ""
     if rec.get("approved_at"):
-        decided = f"Approved by {escape(_name(rec.get('approver')))} on {_when(rec['approved_at'], offset)}."
+        decided = f"Approved by {escape(_name(rec.get('approver')))}{role} on {_when(rec['approved_at'], offset)}."
     elif rec.get("declined_at"):
-        decided = f"Declined by {escape(_name(rec.get('decliner')))} on {_when(rec['declined_at'], offset)}."
+        decided = f"Declined by {escape(_name(rec.get('decliner')))}{role} on {_when(rec['declined_at'], offset)}."
     else:
         decided = "Awaiting the client's authority."
     signature = image_html(head.adviser_signature_path, 140, 40, "Adviser's signature")
@@ -163,6 +165,8 @@ def html(rec: dict[str, Any], offset: int) -> str:
         ("Prepared for", owners), ("Portfolio", rec["investment"]["name"]),
         ("Model", (rec.get("model") or {}).get("name") or ""), ("Date", _day(rec.get("date"), offset)),
         ("Version", str(rec["version"])), ("Status", rec["status_label"]),
+        ("Address", ", ".join(rec.get("client_address") or ()) or "\u2014"),
+        ("Practice address", ", ".join(rec.get("practice_address") or ()) or "\u2014"),
     ]
     meta_html = "".join(
         f'<tr><td class="label" width="18%">{escape(k)}</td><td width="32%">{escape(v)}</td>'

@@ -258,6 +258,10 @@ class ManagementFee:
     amount: Decimal | None
 
 
+# after the name of a superuser who approved or declined a record of advice (spec 002 s6)
+SUPERUSER_NOTE = " (superuser)"
+
+
 @dataclass(frozen=True)
 class RecordOfAdvice:
     """A target portfolio's record of advice (spec 002 s2/s3): the target portfolio with the
@@ -272,6 +276,12 @@ class RecordOfAdvice:
     cgt_estimate: str
     last_validated_tp: int | None
     can_decide: bool
+    # whether the approver (or the decliner) was a superuser rather than the client (spec 002 s6);
+    # the record then says so after the name: 'Approved by Sam Super (superuser)'
+    decided_by_superuser: bool = False
+    # the addresses it is sent to and from (printed lines): the holder's, the practice's
+    client_address: tuple[str, ...] = ()
+    practice_address: tuple[str, ...] = ()
 
     @property
     def date(self) -> datetime | None:

@@ -15,6 +15,7 @@ from app.ui.pages.target_portfolio import (
     DATE_TIME, tp_alerts, tp_class_bars, tp_class_tables, tp_figures, tp_groups, tp_status_badge,
 )
 from app.ui.states.base import AppState
+from app.domain.advice.target_portfolios import SUPERUSER_NOTE
 from app.ui.states.rofa import TAB_TITLES, TABS, RofaState, WordsLine
 
 S = RofaState
@@ -39,7 +40,8 @@ def status_line(prefix: str = "rofa") -> rx.Component:
     return rx.hstack(
         tp_status_badge(S, id_=f"{prefix}-status"),
         rx.cond(S.decided_by != "", rx.text(
-            rx.cond(S.approved, "Approved by ", "Declined by "), S.decided_by, " on ",
+            rx.cond(S.approved, "Approved by ", "Declined by "), S.decided_by,
+            rx.cond(S.decided_by_superuser, SUPERUSER_NOTE, ""), " on ",
             rx.moment(S.decided_at, format=DATE_TIME),
             size="2", color=rx.color("gray", 11), id=f"{prefix}-decided")),
         rx.cond(S.pending & ~S.is_failed, rx.text("Awaiting the client's authority", size="2",
@@ -126,7 +128,8 @@ def _overview() -> rx.Component:
             _fact("Practice", rx.vstack(_text(S.practice), rx.cond(S.licensee != "", rx.text(S.licensee, size="1",
                                                                                          color=rx.color("gray", 10))),
                                         spacing="0"), "rofa-practice"),
-            _fact("Clients", _text(S.clients), "rofa-clients"),
+            _fact("Clients", rx.vstack(_text(S.clients), rx.cond(S.client_address != "", rx.text(
+                S.client_address, size="1", color=rx.color("gray", 10))), spacing="0"), "rofa-clients"),
             _fact("Adviser", _text(S.adviser), "rofa-adviser"),
             _fact("Date", _text(rx.cond(S.record_date != "", rx.moment(S.record_date, format="DD/MM/YYYY"), "")),
                   "rofa-date"),

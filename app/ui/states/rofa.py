@@ -102,6 +102,9 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
     declined: bool = False
     decided_by: str = ""
     decided_at: str = ""
+    decided_by_superuser: bool = False  # the approver or decliner was a superuser (spec 002 s6)
+    client_address: str = ""
+    practice_address: str = ""
     confirm_action: str = ""        # approve | decline: the dialog's title and button
     busy: bool = False
     # the firm's record of advice: its letterhead, layout, colour, disclaimer and footer
@@ -141,6 +144,9 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
         who, at = (t.approver, t.approved_at) if self.approved else (t.decliner, t.declined_at) if self.declined \
             else (None, None)
         self.decided_by, self.decided_at = who.full if who else "", iso_moment(at)
+        self.decided_by_superuser = bool(who) and record.decided_by_superuser
+        self.client_address = ", ".join(record.client_address)
+        self.practice_address = ", ".join(record.practice_address)
         self.can_decide = record.can_decide
         head, brand = document.letterhead, document.branding
         self.letterhead = LetterheadView(firm=head.firm_name, logo=head.logo_url or "", abn=head.abn or "",
