@@ -53,23 +53,6 @@ def _sold_assets(s: Session, p: Portfolio, result: Target) -> list[cgt.SoldAsset
     return out
 
 
-def _with_parcel_estimate(s: Session, p: Portfolio, result: Target, text: str) -> str:
-    """The CGT paragraph with the recommended sells' estimated net capital gain by parcel under the
-    portfolio's treatment beside "Minimise capital gains tax", and a line per sell that a wait of up
-    to 60 days would tax less (app.services.tax_reports.advice_estimate)."""
-    from app.domain.timezones import day_text
-    from app.services import tax_reports
-
-    sells = [(a.asset_id, a.code, -a.delta_units, a.price) for a in result.assets
-             if a.delta_units < 0 and a.price is not None]
-    if not sells:
-        return text
-    est = tax_reports.advice_estimate(s, p, sells)
-    lines = [cgt.treatment_comparison_text(est.treatment, est.net, est.minimised)]
-    lines += [cgt.waiting_text(w.code, day_text(w.until), w.saving) for w in est.waits]
-    return " ".join([text, *lines])
-
-
 def read(*, actor: Actor, tp_id: Any, template: RofaTemplate | None = None) -> RecordOfAdvice:
     """The record of advice of a target portfolio (the approval screen); its CGT estimate follows
     the firm's template (or `template`, a preview's)."""
@@ -88,8 +71,6 @@ def read(*, actor: Actor, tp_id: Any, template: RofaTemplate | None = None) -> R
                                          hin_percent=template.hin_for(p.type),
                                          account_type=cgt.account_type_for(p.type), portfolio_type=p.type,
                                          owner_count=len(owners))
-        if sold:
-            cgt_text = _with_parcel_estimate(s, p, result, cgt_text)
         fee = portfolio_rules.management_fee(result.value if result else ZERO, p.fee_percent, p.fee_limit_min,
                                              p.fee_limit_max)
         decidable = advice.roa_decidable(tp.status, last_validated == tp.id) and tp.status != "failed"
