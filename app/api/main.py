@@ -22,6 +22,7 @@ from app.api import advice as advice_api
 from app.api import reports as reports_api
 from app.api import advice_reports as advice_reports_api
 from app.api import audit as audit_api
+from app.api import performance as performance_api
 from app.api import broker_credentials as broker_credentials_api
 from app.api import broker_credentials as broker_credentials_api
 from app.api import tax as tax_api
@@ -147,6 +148,7 @@ def create_api() -> FastAPI:
     api.include_router(reports_api.router, prefix="/api")
     api.include_router(advice_reports_api.router, prefix="/api")
     api.include_router(audit_api.router, prefix="/api")
+    api.include_router(performance_api.router, prefix="/api")
     api.include_router(broker_credentials_api.router, prefix="/api")
     api.include_router(broker_credentials_api.router, prefix="/api")
     api.include_router(tax_api.router, prefix="/api")

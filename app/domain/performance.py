@@ -425,3 +425,69 @@ def model_path(points: Sequence[Point], closes: Closes,
         out.append(to_cents(Decimal(repr(value))))
         prev_day = p.day
     return out
+
+
+# ---- the report as shown (screens, exports, REST) -----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PeriodLine:
+    """One period's figures as shown: rates in percent to two decimals (12.34 = 12.34 %), None
+    where there is no figure (N/A); a year's rate when `annualised`."""
+
+    period: str
+    title: str
+    start: date          # the first day counted
+    end: date
+    available: bool
+    partial: bool        # a to-date period measured from the first day of the history
+    annualised: bool
+    start_value: Decimal
+    end_value: Decimal
+    net_flows: Decimal
+    income_received: Decimal
+    twr: Decimal | None
+    income: Decimal | None
+    capital: Decimal | None
+    irr: Decimal | None
+    model: Decimal | None
+    difference: Decimal | None
+    cash_drag: Decimal | None
+    drift: Decimal | None
+    trades_not_taken: Decimal | None
+    other: Decimal | None
+
+
+@dataclass(frozen=True)
+class ValuePoint:
+    day: date
+    value: Decimal
+    model_value: Decimal | None  # had it followed the model, with the same money in and out
+    invested: Decimal            # the net money put in so far
+
+
+@dataclass(frozen=True)
+class PortfolioLine:
+    """A portfolio in a client's report."""
+
+    id: int
+    name: str
+    model_name: str | None
+    value: Decimal
+    fytd: Decimal | None
+    since_inception: Decimal | None
+
+
+@dataclass(frozen=True)
+class PerformanceReport:
+    title: str                    # the portfolio's name, or the client's
+    firm_name: str
+    portfolio_id: int | None
+    client_id: int | None
+    model_name: str | None
+    model_basis: str
+    as_at: date | None
+    inception: date | None
+    value: Decimal
+    periods: tuple[PeriodLine, ...]
+    chart: tuple[ValuePoint, ...]
+    portfolios: tuple[PortfolioLine, ...]
+    message: str | None           # why there are no figures (None when there are)

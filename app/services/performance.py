@@ -47,6 +47,7 @@ from app.domain.engine.prepared import prepare_model
 from app.domain import validators
 from app.domain.errors import NotFound, ValidationError
 from app.domain.model_spec import AssetRef, ClassSpec, ModelAssetSpec, ModelSpec
+from app.domain.performance import PerformanceReport, PeriodLine, PortfolioLine, ValuePoint
 from app.domain.permissions import Actor
 from app.domain.roles import Role
 from app.domain.transactions import EFFECTS, Cash, CashType, Kind, Status
@@ -64,72 +65,6 @@ NO_MODEL = "No model linked"
 
 INCOME_KINDS = frozenset({Kind.DIVIDEND.value, Kind.INTEREST.value, Kind.TD_INCOME.value})
 FLOW_KINDS = frozenset({Kind.CASH_INCREASE.value})
-
-
-# ---- results -----------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class PeriodLine:
-    """One period's figures as shown: rates in percent to two decimals (12.34 = 12.34 %), None
-    where there is no figure (N/A); a year's rate when `annualised`."""
-
-    period: str
-    title: str
-    start: date          # the first day counted
-    end: date
-    available: bool
-    partial: bool        # a to-date period measured from the first day of the history
-    annualised: bool
-    start_value: Decimal
-    end_value: Decimal
-    net_flows: Decimal
-    income_received: Decimal
-    twr: Decimal | None
-    income: Decimal | None
-    capital: Decimal | None
-    irr: Decimal | None
-    model: Decimal | None
-    difference: Decimal | None
-    cash_drag: Decimal | None
-    drift: Decimal | None
-    trades_not_taken: Decimal | None
-    other: Decimal | None
-
-
-@dataclass(frozen=True)
-class ValuePoint:
-    day: date
-    value: Decimal
-    model_value: Decimal | None  # had it followed the model, with the same money in and out
-    invested: Decimal            # the net money put in so far
-
-
-@dataclass(frozen=True)
-class PortfolioLine:
-    """A portfolio in a client's report."""
-
-    id: int
-    name: str
-    model_name: str | None
-    value: Decimal
-    fytd: Decimal | None
-    since_inception: Decimal | None
-
-
-@dataclass(frozen=True)
-class PerformanceReport:
-    title: str                    # the portfolio's name, or the client's
-    firm_name: str
-    portfolio_id: int | None
-    client_id: int | None
-    model_name: str | None
-    model_basis: str
-    as_at: date | None
-    inception: date | None
-    value: Decimal
-    periods: tuple[PeriodLine, ...]
-    chart: tuple[ValuePoint, ...]
-    portfolios: tuple[PortfolioLine, ...]
-    message: str | None           # why there are no figures (None when there are)
 
 
 # ---- reading one portfolio's history -----------------------------------------------------------------
@@ -307,10 +242,17 @@ def _pct(x: float | None) -> Decimal | None:
     return (Decimal(repr(x)) * 100).quantize(PCT, rounding=ROUND_HALF_UP)
 
 
+def _title(f: perf.PeriodFigures) -> str:
+    """The period's title; since inception over a year says it is given a year."""
+    if f.annualised and f.period is perf.Period.INCEPTION:
+        return f"{f.period.title} (a year)"
+    return f.period.title
+
+
 def _line(f: perf.PeriodFigures) -> PeriodLine:
     a = f.attribution
     return PeriodLine(
-        period=f.period.value, title=f.period.title, start=f.base.fromordinal(f.base.toordinal() + 1), end=f.end,
+        period=f.period.value, title=_title(f), start=f.base.fromordinal(f.base.toordinal() + 1), end=f.end,
         available=f.available, partial=f.partial, annualised=f.annualised, start_value=f.start_value,
         end_value=f.end_value, net_flows=f.net_flows, income_received=f.income_received, twr=_pct(f.twr),
         income=_pct(f.income), capital=_pct(f.capital), irr=_pct(f.irr), model=_pct(f.model),
@@ -518,3 +460,27 @@ def _blend(portfolios: list[Portfolio], singles: dict[int, _Computed],
         return {a: w / total for a, w in mix.items()} if total > 0 else {}
 
     return on
+
+
+EXPORT_FORMATS = ("xlsx", "pdf")
+
+
+def export(*, actor: Actor, file_format: str, portfolio_id: Any = None, client_id: Any = None, until: Any = None,
+           client_offset: Any = None, now: datetime | None = None) -> tuple[str, bytes, str]:
+    """(file name, bytes, media type) of a portfolio's performance (or, with `client_id`, a client's)
+    as an Excel workbook or a PDF document, with the firm's name; the file's date in the browser's
+    offset (client-timezone-offset, minutes as getTimezoneOffset gives)."""
+    from app.domain.timezones import client_offset as parse_offset
+    from app.exports import performance_pdf, performance_xlsx
+
+    if file_format not in EXPORT_FORMATS:
+        raise ValidationError("Unknown export format")
+    if portfolio_id is not None:
+        report = portfolio_performance(actor=actor, portfolio_id=portfolio_id, until=until)
+    else:
+        report = client_performance(actor=actor, client_id=client_id, until=until)
+    offset = parse_offset(client_offset)
+    moment = now or datetime.now(timezone.utc)
+    if file_format == "xlsx":
+        return performance_xlsx.filename(report, offset, moment), performance_xlsx.build(report), performance_xlsx.MEDIA_TYPE
+    return performance_pdf.filename(report, offset, moment), performance_pdf.build(report, moment), performance_pdf.MEDIA_TYPE

@@ -141,6 +141,13 @@ ROUTES: dict[str, str] = {
     "GET /api/users/{user_id}/tax-report": OBJECT,
     "GET /api/users/{user_id}/tax-report/export-excel": OBJECT,
     "GET /api/users/{user_id}/tax-report/export-pdf": OBJECT,
+    # performance against the model
+    "GET /api/investments/{investment_id}/performance": OBJECT,
+    "GET /api/investments/{investment_id}/performance/export-excel": OBJECT,
+    "GET /api/investments/{investment_id}/performance/export-pdf": OBJECT,
+    "GET /api/users/{user_id}/performance": OBJECT,
+    "GET /api/users/{user_id}/performance/export-excel": OBJECT,
+    "GET /api/users/{user_id}/performance/export-pdf": OBJECT,
     "GET /api/investments-asset-ownership": FIRMWIDE,
     "GET /api/investments/{investment_id}/custom-holdings": OBJECT,
     "GET /api/investments/{investment_id}/custom-holding-classes": OBJECT,
