@@ -224,3 +224,23 @@ def cgt_estimate_text(
     else:
         middle = "This net capital gain may be subject to tax according to the account's tax treatment."
     return f"{head} {middle} {basis}"
+
+
+# ---- the recommended sells under the portfolio's tax treatment and under "Minimise capital gains tax"
+MINIMISE_TITLE = "Minimise capital gains tax"
+
+
+def treatment_comparison_text(treatment_title: str, net: Decimal, minimised: Decimal) -> str:
+    """The estimated net capital gain of the recommended sells (after losses and the discount, by
+    parcel - app.domain.tax) under the portfolio's treatment, beside the "Minimise capital gains tax"
+    order's."""
+    if treatment_title == MINIMISE_TITLE:
+        return (f"Under the portfolio's tax treatment ({MINIMISE_TITLE}) the recommended sells give an "
+                f"estimated net capital gain of {format_aud(net)}.")
+    return (f"Under the portfolio's tax treatment ({treatment_title}) the recommended sells give an estimated "
+            f"net capital gain of {format_aud(net)}; \"{MINIMISE_TITLE}\" would give {format_aud(minimised)}.")
+
+
+def waiting_text(code: str, until_text: str, saving: Decimal) -> str:
+    """A sell whose parcel becomes discount-eligible within 60 days (the adviser decides)."""
+    return f"{code}: Waiting until {until_text} would lower the taxable gain by {format_aud(saving)}."

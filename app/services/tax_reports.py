@@ -555,3 +555,62 @@ def export(*, actor: Actor, portfolio_id: Any = None, client_id: Any = None, yea
     module = tax_report_xlsx if file_format == "xlsx" else tax_report_pdf
     return module.filename(title, items[0].year if items else _year(year, utcnow().date()).year), \
         module.build(title=title, label=label, firm_name=firm, reports=items), module.MEDIA_TYPE
+
+
+# ---- the tax of the recommended sells (the record of advice) --------------------------------------
+@dataclass(frozen=True)
+class Wait:
+    code: str
+    until: date
+    saving: Decimal
+
+
+@dataclass(frozen=True)
+class AdviceTax:
+    """The estimated net capital gain of recommended sells under the portfolio's treatment and under
+    "Minimise capital gains tax", and the sells that would be taxed less after a wait of up to 60 days."""
+
+    treatment: str
+    net: Decimal
+    minimised: Decimal
+    waits: tuple[Wait, ...]
+
+
+def advice_estimate(s: Session, p: Portfolio, sells: list[tuple[int, str, Decimal, Decimal]],
+                    today: date | None = None) -> AdviceTax:
+    """`sells`: (asset id, code, units, price a unit) of the recommended sells, sold on `today`."""
+    today = today or utcnow().date()
+    trades = postings.executed_trades(s, [p.id]).get(p.id, {})
+    entity = tax.entity_of(p.type)
+    own = postings.tax_treatment(p)
+
+    def gains(treatment: ledger.TaxTreatment, day: date, only: int | None = None) -> list[tuple[Decimal, bool]]:
+        out = []
+        for asset_id, _, units, price in sells:
+            if only is not None and asset_id != only:
+                continue
+            rows = list(trades.get(asset_id, []))
+            held = ledger.apply(rows, treatment, strict=False)
+            units = min(units, held.units)
+            if units <= 0:
+                continue
+            after = ledger.apply(rows + [ledger.Trade("sell", day, units, price)], treatment, strict=False)
+            out += [(d.gain, tax.discount_eligible(d.parcel_bought_on, d.sold_on))
+                    for d in after.disposals[len(held.disposals):]]
+        return out
+
+    def net(items: list[tuple[Decimal, bool]]) -> Decimal:
+        return tax.net_capital_gain(items, entity).net_capital_gain
+
+    waits = []
+    for asset_id, code, _, _ in sells:
+        held = ledger.apply(list(trades.get(asset_id, [])), own, strict=False)
+        days = sorted({tax.first_discount_day(pc.bought_on) for pc in held.parcels
+                       if tax.days_to_discount(pc.bought_on, today) is not None})
+        now_net = net(gains(own, today, asset_id))
+        best = max(((now_net - net(gains(own, d, asset_id)), d) for d in days), default=(ZERO, today))
+        if best[0] > 0:
+            waits.append(Wait(code, best[1], best[0]))
+    return AdviceTax(treatment=portfolio_rules.TAX_TREATMENT_TITLES.get(p.tax_treatment, p.tax_treatment),
+                     net=net(gains(own, today)), minimised=net(gains(ledger.TaxTreatment.MINIMISE_CGT, today)),
+                     waits=tuple(waits))

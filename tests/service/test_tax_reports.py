@@ -221,3 +221,31 @@ def test_excel_and_pdf_read_back(trust):
     assert name.endswith("- Tax report FY2026.pdf") and media == "application/pdf"
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
     assert "Harbour Test" in text and "Net capital gain" in text and "$150.00" in text and "$1,150.00" in text
+
+
+def test_the_advice_estimate_beside_minimise_and_the_wait(db):
+    """FIFO trust: 100 bought 2/1/2024 at $10, 100 bought 2/1/2025 at $15, 100 bought 10/5/2025 at $11;
+    selling 150 at $12 on 2/6/2025 by FIFO: 100 x +$2 (eligible, $200) and 50 x -$3 (-$150) -> $50 / 2 =
+    $25; minimised: 100 x -$3 then 50 x +$2 eligible -> -$300 + $100 -> $0. The 2/1/2025 parcel at a
+    loss is not waited on; selling only 10 on 1/1/2025 takes the 2/1/2024 parcel (+$20, eligible from
+    3/1/2025): waiting until 03/01/2025 halves it, $10 less."""
+    from app.domain import cgt
+    from tests.factories_portfolios import make_portfolio_world
+
+    w = make_portfolio_world()
+    update_row(Portfolio, w.portfolio.id, type="TRUST")
+    asset = make_asset("ABC", make_class("Equities"))
+    post(w.portfolio, "asset_buy", asset_id=asset.id, quantity=100, price="10", day="2024-01-02")
+    post(w.portfolio, "asset_buy", asset_id=asset.id, quantity=100, price="15", day="2025-01-02")
+    post(w.portfolio, "asset_buy", asset_id=asset.id, quantity=100, price="11", day="2025-05-10")
+    with session_scope() as s:
+        p = s.get(Portfolio, w.portfolio.id)
+        est = tax_reports.advice_estimate(s, p, [(asset.id, "ABC", D(150), D(12))], today=date(2025, 6, 2))
+        assert (est.treatment, est.net, est.minimised, est.waits) == ("FIFO (first in, first out)", D(25), 0, ())
+        early = tax_reports.advice_estimate(s, p, [(asset.id, "ABC", D(10), D(12))], today=date(2025, 1, 1))
+    assert early.waits == (tax_reports.Wait("ABC", date(2025, 1, 3), D(10)),)
+    assert cgt.waiting_text("ABC", "03/01/2025", D(10)) == \
+        "ABC: Waiting until 03/01/2025 would lower the taxable gain by $10.00."
+    assert cgt.treatment_comparison_text(est.treatment, est.net, est.minimised) == (
+        "Under the portfolio's tax treatment (FIFO (first in, first out)) the recommended sells give an estimated "
+        "net capital gain of $25.00; \"Minimise capital gains tax\" would give $0.00.")
