@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import Firm, Portfolio, PortfolioUser, TargetPortfolio, User
-from app.domain import advice, cgt
+from app.domain import addresses, advice, cgt
 from app.domain import portfolios as portfolio_rules
 from app.db.types import utcnow
 from app.domain.advice.target_portfolios import Client, ManagementFee, Practice, RecordOfAdvice
@@ -24,6 +24,7 @@ from app.domain.engine.results import Target
 from app.domain.firm_documents import AssetComment, Branding, DocumentSettings, Letterhead, RofaTemplate
 from app.domain.money import to_cents
 from app.domain.permissions import Actor
+from app.domain.roles import Role
 from app.domain.timezones import days_between, iso_json
 from app.domain.users import Person
 from app.services import firms, postings
@@ -92,6 +93,12 @@ def read(*, actor: Actor, tp_id: Any, template: RofaTemplate | None = None) -> R
         fee = portfolio_rules.management_fee(result.value if result else ZERO, p.fee_percent, p.fee_limit_min,
                                              p.fee_limit_max)
         decidable = advice.roa_decidable(tp.status, last_validated == tp.id) and tp.status != "failed"
+        decider_id = tp.approved_by if tp.status == advice.TPStatus.ACTIVE.value else \
+            tp.declined_by if tp.status == advice.TPStatus.DECLINED.value else None
+        decider = s.get(User, decider_id) if decider_id else None
+        # the holder's address: the portfolio's own, else its first owner's that has one
+        holder = next((a for a in [addresses.of_row(p), *(addresses.of_row(u) for u in owners)] if not a.is_empty),
+                      addresses.EMPTY)
         return RecordOfAdvice(
             tp=view,
             practice=Practice(name=firm.name, abn=firm.abn, licensee_name=firm.licensee_name,
@@ -105,6 +112,9 @@ def read(*, actor: Actor, tp_id: Any, template: RofaTemplate | None = None) -> R
             cgt_estimate=cgt_text,
             last_validated_tp=last_validated,
             can_decide=decidable and advice.can_decide_roa(actor, portfolio_facts(s, actor, p)),
+            decided_by_superuser=decider is not None and decider.role == Role.SUPERUSER.value,
+            client_address=tuple(holder.lines()),
+            practice_address=tuple(addresses.of_row(firm).lines()) if firm else (),
         )
 
 
@@ -185,6 +195,9 @@ def record(*, actor: Actor, tp_id: Any, settings: DocumentSettings | None = None
         "target_portfolio_status": r.tp.summary.status,
         "rofaStatuses": {"pending": r.pending, "approved": r.approved, "declined": r.declined},
         "can_decide": r.can_decide,
+        "decided_by_superuser": r.decided_by_superuser,
+        "client_address": list(r.client_address),
+        "practice_address": list(r.practice_address),
         "confirm_approve": advice.CONFIRM_APPROVE_ROA,
         "confirm_decline": advice.CONFIRM_DECLINE_ROA,
     }
