@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import reflex as rx
 
+from app.ui.components.address import address_fields
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
@@ -146,6 +147,11 @@ def _firm_information() -> rx.Component:
         ),
         _logo_field("Logo", "logo", "logo"),
     )
+
+
+def _address() -> rx.Component:
+    return section("Address", address_fields(FirmFormState, FirmFormState.read_only, prefix="firm-address"),
+                   description="The practice's address, printed on its records of advice.")
 
 
 def _licensee() -> rx.Component:
@@ -304,7 +310,7 @@ def _form_actions() -> rx.Component:
 
 def _firm_form_page(crumbs: list) -> rx.Component:
     form = rx.form(
-        rx.vstack(_firm_information(), _licensee(), _fees(), _orders(), _record_of_advice(), _form_actions(), spacing="4",
+        rx.vstack(_firm_information(), _address(), _licensee(), _fees(), _orders(), _record_of_advice(), _form_actions(), spacing="4",
                   width="100%"),
         on_submit=FirmFormState.save,
         width="100%",

@@ -5,6 +5,7 @@ from typing import Any, Callable
 
 import reflex as rx
 
+from app.ui.components.address import address_fields
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
@@ -247,6 +248,7 @@ def _details_form() -> rx.Component:
                     _person_field("Phone", "phone", type="tel"),
                 ),
             ),
+            section("Address", address_fields(f, f.read_only)),
             section("Access", _membership()),
             form_actions(
                 f.read_only, f.cancel, "user-cancel",

@@ -20,6 +20,7 @@ from app.domain.money import percent_trimmed_text
 from app.domain.permissions import NOT_ALLOWED, Actor, can_create_firm, can_edit_firm
 from app.domain.roles import Role
 from app.services import firms, records_of_advice
+from app.ui.states.address import AddressForm
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
@@ -136,7 +137,7 @@ def _doc_blank() -> dict[str, str]:
     return _doc_form(DocumentSettings(Branding(), RofaTemplate()))
 
 
-class FirmFormState(SavingForm, ImageStaging, AppState):
+class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
     """firms.new, firms.view and firms.edit. `mode` is taken from the route on every load."""
 
     IMAGE_SLOTS: ClassVar[dict[str, str]] = {"logo": "logo", "licensee": "logo"}  # the firm's and the licensee's
@@ -169,6 +170,7 @@ class FirmFormState(SavingForm, ImageStaging, AppState):
         self.view_url = ""
         self.can_edit = False
         self._load_images({})
+        self._fill_address(None)
         self.docs = _doc_blank()
         self.doc_errors = {key: "" for key in DOC_KEYS}
         self.previewing = False
@@ -186,6 +188,7 @@ class FirmFormState(SavingForm, ImageStaging, AppState):
         self.view_url = routes.url("firms.view", id=self._firm_id)
         self._version = int(firm["version"])
         self._load_images({"logo": firm.get("logo"), "licensee": firm.get("licensee_logo")})
+        self._fill_address(firm.get("address"))
 
     @rx.event
     @screen_load(clients=False, failed=LOAD_ONE_FAILED, back=lambda self, actor: routes.url("firms.list"))
@@ -216,6 +219,7 @@ class FirmFormState(SavingForm, ImageStaging, AppState):
         data: dict[str, Any] = {key: form.get(key, "") for key in FIRM_KEYS}
         data["licensee"] = {key: form.get(f"licensee.{key}", "") for key in LICENSEE_KEYS}
         data.update({key: form.get(key, "") for key in FEE_KEYS})
+        data["address"] = self._address_payload()
         data["isLogoRemoved"] = self._image_removed("logo")
         data["isLicenseeLogoRemoved"] = self._image_removed("licensee")
         data["version"] = self._version or None
@@ -223,7 +227,7 @@ class FirmFormState(SavingForm, ImageStaging, AppState):
 
     def _validate(self) -> None:
         _, found = clean_firm(self._payload())
-        self._show_errors(found)
+        self._show_errors({**found, **self._address_check()})
         self._show_doc_errors(parse_document_settings(self.docs)[1])
 
     def _show_doc_errors(self, found: dict[str, str]) -> None:
@@ -233,9 +237,16 @@ class FirmFormState(SavingForm, ImageStaging, AppState):
         errors = _blank()
         errors.update({key: text for key, text in found.items() if key in errors})
         self.errors = errors
+        self._show_address_errors(found)
 
     def _editable(self) -> bool:
         return self.mode in ("new", "edit") and self.can_edit and not self.loading and not self._saved
+
+    def _address_editable(self) -> bool:
+        return self._editable()
+
+    def _address_changed(self) -> None:
+        self._changed()
 
     @rx.event
     def set_doc_field(self, key: str, value: str):

@@ -27,6 +27,7 @@ from app.ui.states.images import ImageStaging
 from app.ui.toolkit.lists import FirmChoice, InRecord, ListControls
 from app.ui.toolkit.screen import Confirm, Viewer, events, guarded, screen_load
 from app.ui.states.person import PersonForm
+from app.ui.states.address import AddressForm
 from app.ui.display import input_day
 from app.ui.parse import to_int as _int
 from app.ui.toolkit.rows import Option, keeping, offers, options_of
@@ -350,7 +351,7 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
 
 
 # ---- the form -------------------------------------------------------------------------------------
-class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
+class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppState):
     IMAGE_SLOTS: ClassVar[dict[str, str]] = {"photo": "photo", "signature": "signature"}
 
     route_name: str = ""
@@ -423,6 +424,7 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
     def _fill(self, actor: Actor, user: dict[str, Any]) -> None:
         self._user_id, self._version = user["id"], user["version"]
         self._fill_person(user)
+        self._fill_address(user.get("address"))
         self.role = user["role"]
         self.firm_id = str(user["firm_id"] or "")
         self.firm_name = (user["firm"] or {}).get("name", "")
@@ -442,6 +444,7 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
     def on_load(self, actor: Actor):
         self._reset_screen()
         self._load_images({})  # each image slot shown empty
+        self._fill_address(None)
         name, kind, mode, params = self._route()
         self.route_name, self.kind, self.mode = name, kind, mode
         query = self.router.url.query_parameters
@@ -478,16 +481,21 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
         errors.check("role", v.required_select(self.role, "user type"))
         if self._is_superuser_actor() and self.role != Role.SUPERUSER.value:
             errors.check("firm_id", v.required_select(self.firm_id, "firm"))
+        errors.update(self._address_check())
         return errors
 
     def _show_errors(self, errors: dict[str, str]) -> None:
         self.errors = {f: errors.get(f, "") for f in FORM_FIELDS}
+        self._show_address_errors(errors)
 
     # ---- setters ----------------------------------------------------------------------------------
     def _editable(self) -> bool:
         return self.mode in ("new", "edit") and self.can_edit
 
     def _person_editable(self) -> bool:
+        return self._editable()
+
+    def _address_editable(self) -> bool:
         return self._editable()
 
     @guarded
@@ -543,7 +551,7 @@ class UserFormState(Viewer, Confirm, PersonForm, ImageStaging, AppState):
     def _write(self, actor: Actor) -> dict[str, Any] | None:
         """Create or update the user, then write the staged images; the saved user (None when
         this form may not save)."""
-        data: dict[str, Any] = {**self._person(), "role": self.role}
+        data: dict[str, Any] = {**self._person(), "role": self.role, "address": self._address_payload()}
         if actor.is_superuser:
             data["firm_id"] = _int(self.firm_id)
         data["adviser_id"] = _int(self.adviser_id) if self.role == Role.CLIENT.value else None

@@ -1,0 +1,56 @@
+"""The address form's state (spec 002 s2 widgets), shared by the user, firm and portfolio forms.
+
+A screen state mixes it in (`class X(AddressForm, ..., AppState)`) and implements
+`_address_editable()`; a change marks the form dirty and, once the form was submitted, checks the
+address again (`_address_changed`). The screen sends `_address_payload()` with its form and shows
+the service's errors named 'address.<field>' with `_show_address_errors`."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import reflex as rx
+
+from app.domain import addresses
+
+FIELDS = addresses.KEYS
+LONGEST = {key: longest for key, _, longest in addresses.FORM_KEYS.values()}
+
+
+class AddressForm(rx.State, mixin=True):
+    address: dict[str, str] = {key: "" for key in FIELDS}
+    address_errors: dict[str, str] = {key: "" for key in FIELDS}
+
+    def _address_editable(self) -> bool:  # pragma: no cover - each screen says
+        raise NotImplementedError
+
+    def _fill_address(self, form: Mapping[str, Any] | None) -> None:
+        """Show an address as the service answered it ({propertyName, ...}; None: empty)."""
+        self.address = {key: str((form or {}).get(key) or "") for key in FIELDS}
+        self.address_errors = {key: "" for key in FIELDS}
+
+    def _address_payload(self) -> dict[str, str]:
+        return dict(self.address)
+
+    def _address_check(self) -> dict[str, str]:
+        """The address's field errors as the service names them ('address.<key>')."""
+        return dict(addresses.clean_address(self._address_payload())[1])
+
+    def _show_address_errors(self, errors: Mapping[str, str]) -> None:
+        self.address_errors = {key: errors.get(addresses.error_key(key), "") for key in FIELDS}
+
+    def _address_changed(self) -> None:
+        self.form_dirty = True
+        if getattr(self, "submitted", False):
+            self._show_address_errors(self._address_check())
+
+    @rx.event
+    def set_address_field(self, key: str, value: str):
+        if key not in LONGEST or not self._address_editable():
+            return
+        self.address = {**self.address, key: str(value or "")[:LONGEST[key]]}
+        self._address_changed()
+
+    @rx.var
+    def address_text(self) -> str:
+        """The address on one line (view mode)."""
+        return addresses.clean_address(self.address)[0].one_line()
