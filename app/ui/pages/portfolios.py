@@ -7,6 +7,8 @@ from typing import Any, Callable
 import reflex as rx
 
 from app.domain import portfolios as rules
+from app.ui.components.address import address_fields
+from app.ui.components.broker_credentials import broker_credentials_card
 from app.ui import routes
 from app.ui.components.asset_picker import asset_picker
 from app.ui.components.industry_allocations import industry_allocations, industry_totals_bar
@@ -701,13 +703,21 @@ def _header_actions() -> rx.Component:
     )
 
 
+def _holder_address() -> rx.Component:
+    return section("Holder's address", address_fields(F, F.read_only, prefix="holder-address"),
+                   description="The address of the portfolio's holder (a trust's or company's, or the clients'), "
+                               "printed on its records of advice.")
+
+
 def portfolio_form_page(route_name: str) -> rx.Component:
     body = rx.vstack(
         rx.cond(F.message != "", rx.callout(F.message, icon="circle-alert", color_scheme="red", width="100%",
                                             id="portfolio-form-message")),
         rx.grid(
-            rx.vstack(_identity(), _people(), _model_card(), spacing="4", width="100%", min_width="0"),
-            rx.vstack(_bank_and_broker(), _fees_and_tax(), spacing="4", width="100%", min_width="0"),
+            rx.vstack(_identity(), _people(), _model_card(), _holder_address(), spacing="4", width="100%",
+                      min_width="0"),
+            rx.vstack(_bank_and_broker(), broker_credentials_card(F), _fees_and_tax(), spacing="4", width="100%",
+                      min_width="0"),
             columns=rx.breakpoints(initial="1", lg="2"), spacing="4", width="100%", align="start",
         ),
         _limits(),

@@ -27,6 +27,8 @@ from app.services import models as model_service
 from app.services import portfolios as portfolio_service
 from app.services import records_of_advice, reference_data
 from app.services import users as user_service
+from app.ui.states.address import AddressForm
+from app.ui.states.broker_credentials import BrokerCredentialsCard
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.components.industry_allocations import IndustryAllocationsMixin
@@ -401,7 +403,7 @@ def _exception_line(entry: dict[str, Any]) -> ExceptionLine:
     )
 
 
-class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState):
+class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard, IndustryAllocationsMixin, AppState):
     """clients.new-portfolio, advisers.new-portfolio, portfolios.edit and portfolios.view."""
 
     mode: str = "view"  # new | edit | view
@@ -549,11 +551,13 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
             if mode == "edit" and not portfolio.get("can_edit"):
                 return rx.redirect(routes.url("portfolios.view", id=int(portfolio["id"])))  # clients only read
             self._fill(portfolio)
+            self._fill_address(portfolio.get("address"))
             self._urls()
             self._ig_fill(portfolio.get("industry_groups_allocations") or [])
             if self.can_edit:
                 self._load_options(actor)
                 self._ig_fill(portfolio.get("industry_groups_allocations") or [])
+            self._cred_load(actor, self.can_edit)
             self.adviser_options = keeping(self.adviser_options, self.adviser_id, _text(portfolio.get("adviser_name")))
             self.institution_options = keeping(
                 self.institution_options, self.institution_id, _text((portfolio.get("institution") or {}).get("title")))
@@ -596,6 +600,15 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
     def _ig_changed(self) -> None:
         self._changed()
 
+    def _address_editable(self) -> bool:
+        return self._editable()
+
+    def _address_changed(self) -> None:
+        self._changed()
+
+    def _cred_portfolio_id(self) -> int:
+        return self._portfolio_id if self.mode != "new" else 0
+
     def _payload(self) -> dict[str, Any]:
         """The body of POST / PUT /api/investments."""
         def choice(value: str) -> int | None:
@@ -617,6 +630,7 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
             exceptions=[{"asset_id": e.asset_id or None, "custom_holding_id": e.custom_holding_id or None,
                          "action": e.action, "substitute_asset_id": e.substitute_id or None} for e in self.exceptions],
             approval_settings={**self.approval, rules.AUTO_APPROVAL: self.auto_approval, **self.receivers},
+            address=self._address_payload(),
         )
         if self.can_edit_inactive:
             data["inactive"] = self.inactive
@@ -629,6 +643,7 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
 
     def _show(self, errors: dict[str, str], message: str) -> None:
         self.errors = dict(errors)
+        self._show_address_errors(errors)
         self.message = message
         self.ig_total_error = errors.get("industry_groups_allocations", "")
         by_group: dict[int, dict[str, str]] = {}
@@ -642,7 +657,8 @@ class PortfolioFormState(Confirm, SavingForm, IndustryAllocationsMixin, AppState
     def _validate(self) -> None:
         try:
             _, errors, message = rules.clean_portfolio(self._payload())
-            self._show(dict(errors), message or "")
+            address_errors = self._address_check()
+            self._show({**errors, **address_errors}, message or ("" if not address_errors else rules.INVALID_FORM))
         except Exception as exc:  # live feedback must never break typing
             log.exception("live portfolio validation failed", exc_info=exc)
 
