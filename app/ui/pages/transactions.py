@@ -258,8 +258,12 @@ def _tx_line(tx: TxRow) -> rx.Component:
     item = rx.menu.item
     return rx.table.row(
         rx.table.cell(tx.date, white_space="nowrap", font_variant_numeric="tabular-nums"),
-        rx.table.cell(rx.link(tx.type_label, href="#", on_click=A.open_asset_view(tx.id).prevent_default, size="2",
-                              weight="medium", class_name="tx-type"), white_space="nowrap"),
+        rx.table.cell(rx.hstack(
+            rx.link(tx.type_label, href="#", on_click=A.open_asset_view(tx.id).prevent_default, size="2",
+                    weight="medium", class_name="tx-type"),
+            rx.cond(tx.stop_loss != "", rx.badge(tx.stop_loss, color_scheme="orange", variant="soft",
+                                                 class_name="tx-stop-loss")),
+            spacing="2", align="center"), white_space="nowrap"),
         rx.table.cell(rx.cond(tx.status_label != "", _status(tx.status_label, tx.status_color),
                               rx.text("\u2014", color=rx.color("gray", 9)))),
         rx.table.cell(rx.text(tx.quantity, color=rx.cond(tx.negative, rx.color("red", 11), "inherit")),

@@ -159,6 +159,7 @@ class TxRow(LedgerRow):
     negative: bool = False      # the quantity is below zero
     price: str = ""
     fee: str = ""
+    stop_loss: str = ""         # 'Stop loss' for a transaction a stop-loss recommendation generated
 
 
 @dataclasses.dataclass
@@ -224,6 +225,7 @@ def tx_row(r: dict[str, Any], can_act: bool) -> TxRow:
         amount="" if reconstruction else money(r["value"] if trade else r["amount"]),
         fee=money(r["fee"]) if trade else "", description=r["description"] or "",
         can_edit=can_act and r["can_edit"], can_delete=can_act and r["can_delete"],
+        stop_loss=r.get("stop_loss_label") or "",
     )
 
 
