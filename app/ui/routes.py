@@ -58,6 +58,7 @@ ROUTES: dict[str, str] = {
     "portfolios.view": "/portfolios/[id]",
     "portfolios.edit": "/portfolios/[id]/edit",
     "portfolios.holdings": "/portfolios/[id]/holdings",
+    "portfolios.performance": "/portfolios/[id]/performance", "clients.performance": "/my-performance",
     "portfolios.history": "/portfolios/[id]/history",
     "portfolios.buy": "/portfolios/[id]/buy",
     "portfolios.cash-transactions": "/portfolios/[id]/cash-transactions",

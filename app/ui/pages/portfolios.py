@@ -20,6 +20,7 @@ from app.ui.components.widgets import (
 )
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
+from app.ui.pages.performance import my_performance_link
 from app.ui.states.portfolios import (
     CRUMB, LIST_CONTEXTS, LIST_TITLE, AwaitingRow, PortfolioBuyState, PortfolioFormState, PortfolioRow, PortfoliosListState,
 )
@@ -195,7 +196,7 @@ def portfolios_list_page(route_name: str) -> rx.Component:
         table_card(_header(), body, footer),
         confirm_dialog_of(L),
         crumbs=_list_crumbs(route_name),
-        actions=_add_new(),
+        actions=my_performance_link() if LIST_CONTEXTS[route_name] == "me" else _add_new(),
     )
 
 

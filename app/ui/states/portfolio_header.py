@@ -47,6 +47,7 @@ class PortfolioLinks:
     calculate_tp: str = ""  # the target portfolio screen, which asks to confirm the calculation first
     trade_instructions: str = ""
     calculate_tr: str = ""  # the trade recommendations screen, opening its calculate confirmation
+    performance: str = ""
 
 
 def portfolio_links(portfolio_id: int) -> PortfolioLinks:
@@ -61,7 +62,7 @@ def portfolio_links(portfolio_id: int) -> PortfolioLinks:
         assets=url("portfolios.asset-transactions"), deposits=url("clients.addTransaction"),
         target_portfolio=url("portfolios.target-portfolio"), calculate_tp=url("portfolios.target-portfolio", calculate="1"),
         trade_instructions=url("portfolios.trade-instructions"),
-        calculate_tr=url("portfolios.trade-instructions", calculate="1"))
+        calculate_tr=url("portfolios.trade-instructions", calculate="1"), performance=url("portfolios.performance"))
 
 
 class PortfolioHeader(Viewer, mixin=True):
