@@ -55,6 +55,7 @@ class Plan:
     corporate_action: str  # capital_return | reconstruction
     draft: bool = False
     inactive: bool = False
+    tax_treatment: str = "fifo"
 
 
 def _plans(key: str, clients: list[str]) -> list[Plan]:
@@ -63,7 +64,8 @@ def _plans(key: str, clients: list[str]) -> list[Plan]:
     plans = [
         Plan("{last} Family Super Fund", "SMSF", (main,), 0, Decimal("250000"), "capital_return", draft=True),
         Plan("{last} Savings", "SAVINGS", (main,), 1, Decimal("60000"), "reconstruction"),
-        Plan("{last} Family Trust", "TRUST", (main, *others[:1]), 0, Decimal("120000"), "capital_return"),
+        Plan("{last} Family Trust", "TRUST", (main, *others[:1]), 0, Decimal("120000"), "capital_return",
+             tax_treatment="minimise_cgt"),
     ]
     types = (("COMPANY", "{last} Holdings Pty Ltd"), ("SOLE_TRADER", "{last} Trading"))
     for i, email in enumerate(others[:2]):
@@ -144,7 +146,7 @@ def _create_portfolio(firm: Firm, plan: Plan, name: str, holders: list[User], ad
     now = utcnow()
     with session_scope() as s:
         row = Portfolio(firm_id=firm.id, name=name, type=plan.type, adviser_id=adviser.id, model_id=model_id,
-                        inactive=plan.inactive, approval_settings=_approval_settings(), created_by=adviser.id,
+                        inactive=plan.inactive, tax_treatment=plan.tax_treatment, approval_settings=_approval_settings(), created_by=adviser.id,
                         updated_by=adviser.id, created_at=now, updated_at=now)
         if plan.type in ("SMSF", "TRUST"):
             row.trustee_name = f"{holders[0].last_name} Nominees Pty Ltd"
@@ -171,7 +173,8 @@ def _fill(actor: Actor, portfolio_id: int, plan: Plan, assets: list[Asset],
     def add(**data: Any) -> dict[str, Any]:
         return tx.add_asset_transaction(actor=actor, data={"investment_id": portfolio_id, **data})
 
-    tx.set_opening_balance(actor=actor, investment_id=portfolio_id, data={"price": plan.opening, "trade_at": days[0]})
+    tx.set_opening_balance(actor=actor, investment_id=portfolio_id, data={"price": plan.opening,
+                                                                          "trade_at": _early_day(days)})
     budget = plan.opening * Decimal("0.8") / len(priced)
     held: dict[int, Decimal] = {}
     for i, asset in enumerate(priced):
@@ -187,6 +190,7 @@ def _fill(actor: Actor, portfolio_id: int, plan: Plan, assets: list[Asset],
         held[asset.id] = units
     if not held:
         return
+    _tax_history(add, priced, held, calendar, plan.opening)
     first = next(a for a in priced if a.id in held)
     sell_day = day_at(0.55)
     sold = (held[first.id] / 3).quantize(Decimal(1), rounding=ROUND_DOWN)
@@ -223,9 +227,55 @@ def _fill(actor: Actor, portfolio_id: int, plan: Plan, assets: list[Asset],
             status="pending", description="Top up")
 
 
+def _early_day(days: list[date]) -> date:
+    """The weekday about 14 months before the price history: the start of the demo's tax history."""
+    from datetime import timedelta
+
+    early = days[0] - timedelta(days=420)
+    return early - timedelta(days=max(0, early.weekday() - 4))
+
+
+def _tax_history(add: Any, priced: list[Asset], held: dict[int, Decimal], calendar: TradingDays,
+                 opening: Decimal) -> None:
+    """Two financial years for the tax report: a parcel of the first asset bought about 14 months
+    before the price history at 70% of its lowest close (its part of the later sell is a discounted
+    gain under FIFO), a parcel of the second bought then at 130% of its highest close and sold in
+    full with the first sell (a loss), and a final dividend at the end of the previous financial year."""
+    from app.domain import tax
+
+    days = calendar.days
+    early = _early_day(days)
+    first, *rest = [a for a in priced if a.id in held]
+    closes = [c for _, c in calendar.history[first.id]]
+    units = (held[first.id] / 2).quantize(Decimal(1), rounding=ROUND_DOWN)
+    if units > 0:
+        add(type="purchase", asset_id=first.id, trade_at=early, quantity=units,
+            price=(min(closes) * Decimal("0.7")).quantize(Decimal("0.01")), fee=Decimal("19.95"),
+            description="Earlier holding")
+        held[first.id] += units
+    if rest:
+        second = rest[0]
+        top = max(c for _, c in calendar.history[second.id])
+        price = (top * Decimal("1.3")).quantize(Decimal("0.01"))
+        count = max(Decimal(1), (opening * Decimal("0.04") / price).quantize(Decimal(1), rounding=ROUND_DOWN))
+        add(type="purchase", asset_id=second.id, trade_at=early, quantity=count, price=price, fee=Decimal("19.95"),
+            description="Earlier holding")
+        sell_day = calendar.day_at(0.56)
+        add(type="sell", asset_id=second.id, trade_at=sell_day, quantity=count,
+            price=calendar.close(second, sell_day), fee=Decimal("19.95"), description="Sold at a loss")
+    year_end = tax.financial_year(tax.financial_year_of(days[-1]) - 1).end
+    pay_day = max([d for d in days if d <= year_end] or [year_end])
+    amount = to_cents(held[first.id] * calendar.close(first, pay_day) * Decimal("0.02"))
+    if amount > 0:
+        add(type="dividend", asset_id=first.id, trade_at=pay_day, amount=amount,
+            franking_credits=(amount * FRANKED_SHARE).quantize(Decimal("0.01"), rounding=ROUND_DOWN),
+            ex_date=pay_day, description="Final dividend")
+
+
 def _deposits(actor: Actor, portfolio_id: int, plan: Plan, start: date, accrual_day: date) -> None:
     """A six-month term deposit and, for larger portfolios, an at-call account with one month's
     interest accrued, at the first demo institutions offering them."""
+    from app.domain.deposits import read_form
     from app.services import deposits
     from app.services.reference_data import list_institutions
 
@@ -235,20 +285,20 @@ def _deposits(actor: Actor, portfolio_id: int, plan: Plan, start: date, accrual_
 
     term = first("Term Deposits")
     if term is not None:
-        deposits.buy(actor=actor, data={
+        deposits.buy(actor=actor, form=read_form({
             "investment_id": portfolio_id, "ProviderProductType": "Term Deposits", "institution_id": term["id"],
             "StartDate": start.isoformat(), "MaturityTerm": "6", "Rate": "4.35",
-            "amount": str(to_cents(plan.opening * Decimal("0.05"))), "description": "Six-month term deposit"})
+            "amount": str(to_cents(plan.opening * Decimal("0.05"))), "description": "Six-month term deposit"}))
     at_call = first("At Call Account")
     if at_call is not None and plan.opening >= Decimal(200000):
-        made = deposits.buy(actor=actor, data={
+        made = deposits.buy(actor=actor, form=read_form({
             "investment_id": portfolio_id, "ProviderProductType": "At Call Account", "institution_id": at_call["id"],
             "StartDate": start.isoformat(), "Rate": "3.10",
-            "amount": str(to_cents(plan.opening * Decimal("0.03"))), "description": "At-call cash reserve"})
-        deposits.interest_accrual(actor=actor, deposit_id=made["deposit"]["id"], data={
+            "amount": str(to_cents(plan.opening * Decimal("0.03"))), "description": "At-call cash reserve"}))
+        deposits.interest_accrual(actor=actor, deposit_id=made.deposit.id, form=read_form({
                 "StartDate": accrual_day.isoformat(),
                 "amount": str(to_cents(plan.opening * Decimal("0.03") * Decimal("0.031") / 12)),
-                "description": "Monthly interest"})
+                "description": "Monthly interest"}))
 
 
 def load_demo_portfolios() -> int:
