@@ -28,7 +28,7 @@ from pydantic import BaseModel, Field
 from pydantic_core import to_json
 
 from app.api.deps import ClientOffset, CurrentActor, answers, download, listing, ok, read_upload
-from app.api.schemas import Amount, Body, Id, Page, Rows, payload_of
+from app.api.schemas import Amount, Body, Id, Page, Rows, payload_of, rendered
 from app.services import orders, trade_approval_report as approval, trade_file
 
 from app.api.payloads import UploadOut
@@ -60,7 +60,14 @@ ApprovalItemOut = payload_of("ApprovalItemOut", approval.ApprovalItem, descripti
     "item_type": "1 transaction, 2 note"})
 ApprovalGroupOut = payload_of("ApprovalGroupOut", approval.ApprovalGroup, types={"items": list[ApprovalItemOut]})
 BulkOut = payload_of("BulkOut", approval.BulkOutcome)
-OrderOut = payload_of("OrderOut", orders.OrderRow, descriptions={"status_label": "Placed, Executed or Error"})
+OrderOut = payload_of("OrderOut", orders.OrderRow, descriptions={
+    "status_label": "Placed, Partly filled, Executed, Expired, Cancelled or Error",
+    "price_text": "the order's price in words: Market, Limit $12.50, Stop loss at $30.54, then market",
+    "expiry_text": "DD/MM/YYYY, or GTC (good till cancelled)"})
+ReconciliationLineOut = payload_of("ReconciliationLineOut", orders.ReconciliationLine, types={"order": OrderOut})
+BrokerTotalOut = payload_of("BrokerTotalOut", orders.BrokerTotal)
+ReconciliationOut = payload_of("ReconciliationOut", orders.Reconciliation, types={
+    "lines": list[ReconciliationLineOut], "totals": list[BrokerTotalOut]})
 
 
 # ---- request bodies ---------------------------------------------------------------------------------------
@@ -238,6 +245,21 @@ def execute_order(actor: CurrentActor, order_id: str, body: ExecuteBody):
 @router.put("/orders/{order_id}/reject", **answers(OrderOut))
 def reject_order(actor: CurrentActor, order_id: str, body: RejectBody):
     return ok(asdict(orders.reject(actor=actor, order_id=order_id, reason=body.reason)))
+
+
+@router.get("/orders/reconciliation", **answers(ReconciliationOut))
+def order_reconciliation(actor: CurrentActor, day: Optional[str] = Query(None, description="YYYY-MM-DD or DD/MM/YYYY; "
+                                                                               "empty: today (UTC)"),
+                         firm_id: Optional[str] = Query(None, alias="firmId")):
+    """What happened to the firm's orders on one day (placed, filled, partly filled, expired, cancelled,
+    rejected), with totals by broker."""
+    return ok(rendered(orders.reconciliation(actor=actor, day=day, firm_id=firm_id)))
+
+
+@router.get("/orders/reconciliation/export-excel", response_class=Response, responses=_FILE_RESPONSES)
+def order_reconciliation_excel(actor: CurrentActor, day: Optional[str] = None,
+                               firm_id: Optional[str] = Query(None, alias="firmId")):
+    return _file(orders.reconciliation_file(actor=actor, day=day, firm_id=firm_id))
 
 
 @router.put("/orders/{order_id}/cancel", **answers(OrderOut))

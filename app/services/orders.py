@@ -31,7 +31,7 @@ from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import (
-    Asset, AssetTransaction, Broker, BrokerOrder, BrokerOrderFill, Portfolio,
+    Asset, AssetTransaction, Broker, BrokerOrder, BrokerOrderFill, Firm, Portfolio,
 )
 from app.db.types import utcnow
 from app.domain import orders as order_rules
@@ -42,6 +42,7 @@ from app.domain.permissions import Actor, require_staff
 from app.domain.uploads import MAX_UPLOAD_BYTES, LineError, checked_upload  # noqa: F401  (the upload's limit)
 from app.domain.transactions import Status, cash_amount
 from app.services import audit, order_book, postings
+from app.exports.file_names import safe_name
 from app.services.tenancy import as_id, readable_portfolios
 from app.services.trade_file import report_firm
 
@@ -489,5 +490,25 @@ def reconciliation(*, actor: Actor, day: Any = None, firm_id: Any = None) -> Rec
             BrokerTotal(broker=name, **figures) for name, figures in sorted(totals.items())))
 
 
+@dataclass(frozen=True)
+class OrderFile:
+    name: str
+    data: bytes
+    media_type: str
+
+
+def reconciliation_file(*, actor: Actor, day: Any = None, firm_id: Any = None) -> OrderFile:
+    """GET /api/orders/reconciliation/export-excel: the day's reconciliation as a workbook."""
+    from app.exports import order_reconciliation
+    from app.exports.broker_files import XLSX
+
+    recon = reconciliation(actor=actor, day=day, firm_id=firm_id)
+    with session_scope() as s:
+        fid = report_firm(s, actor, firm_id)
+        firm_name = s.get(Firm, fid).name if fid is not None else "All Firms"
+    name = f"{safe_name(firm_name, 'All Firms')} - Orders of {recon.day:%Y-%m-%d}.xlsx"
+    return OrderFile(name=name, data=order_reconciliation.xlsx(recon, firm_name), media_type=XLSX)
+
+
 __all__ = ["OrderRow", "UploadResult", "list_orders", "execute", "reject", "cancel", "upload_confirmations", "expire_orders",
-           "reconciliation", "Reconciliation", "ReconciliationLine", "BrokerTotal", "MAX_UPLOAD_BYTES"]
+           "reconciliation", "reconciliation_file", "OrderFile", "Reconciliation", "ReconciliationLine", "BrokerTotal", "MAX_UPLOAD_BYTES"]

@@ -79,6 +79,7 @@ ROUTES: dict[str, str] = {
     "reports.trade-recommendations": "/reports/trade-recommendations",
     "reports.desktop-broker-trade-file": "/reports/desktop-broker-trade-file",
     "reports.orders": "/reports/orders",
+    "reports.order-reconciliation": "/reports/orders/reconciliation",
     "reports.cash": "/reports/cash",
     "reports.pending-target-portfolios": "/reports/pending-target-portfolios",
     # who did what

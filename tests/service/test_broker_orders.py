@@ -370,3 +370,16 @@ def test_the_firm_sets_its_orders_life_and_stop_loss_limit(book):
     assert gtc["orderGoodTillCancelled"] is True
     assert trade_file.plan_export(actor=book.adviser, kind="desktop_broker",
                                   transactions=[{"id": book.buy.id}]).default_expiry is None
+
+
+def test_the_reconciliation_workbook_reads_as_the_day(book):
+    trade_file.export(actor=book.adviser, kind="desktop_broker", transactions=[{"id": book.buy.id}])
+    out = orders.reconciliation_file(actor=book.adviser)
+    assert out.name.startswith("Harbour Test - Orders of ") and out.name.endswith(".xlsx")
+    rows = [list(r) for r in load_workbook(io.BytesIO(out.data)).active.iter_rows(values_only=True)]
+    assert rows[0][0] == f"Harbour Test - Orders of {TODAY:%d/%m/%Y}"
+    assert rows[2][:3] == ["Broker", "Placed", "Filled"] and rows[3][:2] == ["Desktop Broker", 1]
+    line = next(r for r in rows if r[0] == "Desktop Broker" and r[6] == "Placed")
+    assert line[1:6] == ["Watsons Bay Super Fund", "7300001", f"WA{_open_orders()[0].open_transaction_id}", "BUY",
+                         "CBA"]
+    assert line[7] == 1103 and line[9] == "Limit $118.50"

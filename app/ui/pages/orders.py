@@ -17,7 +17,8 @@ from app.ui.components.widgets import (
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
 from app.ui.states.orders import (
-    ORDER_STATUSES, PAGE_SIZES, UPLOAD_ID, BrokerRow, DesktopBrokerState, OrdersState, OrderView,
+    ORDER_STATUSES, PAGE_SIZES, UPLOAD_ID, BrokerRow, BrokerTotalView, DesktopBrokerState, OrderReconciliationState,
+    OrdersState, OrderView, ReconciliationLineView,
 )
 
 TITLE = "Wealth Advice"
@@ -311,6 +312,8 @@ def orders_page() -> rx.Component:
         _upload_modal(),
         crumbs=[("Reports", None), ("Orders", None)],
         actions=rx.hstack(
+            rx.button(rx.icon("calendar-check", size=14), "Day's reconciliation", variant="soft",
+                      on_click=AppState.navigate(routes.url("reports.order-reconciliation")), id="orders-reconciliation"),
             rx.button(rx.icon("upload", size=14), "Upload execution file", on_click=S.open_upload, id="orders-upload"),
             _refresh(S),
             spacing="2", align="center",
@@ -318,9 +321,81 @@ def orders_page() -> rx.Component:
     )
 
 
+# ---- reports.order-reconciliation ------------------------------------------------------------------------
+def _total_row(t: BrokerTotalView) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(rx.text(t.broker, weight="medium"), class_name="recon-broker"),
+        *[_num(value) for value in (t.placed, t.filled, t.partly_filled, t.expired, t.cancelled, t.rejected)],
+        _num(t.buys), _num(t.sells),
+        class_name="recon-total", custom_attrs={"data-broker": t.broker},
+    )
+
+
+def _line_row(line: ReconciliationLineView) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(line.broker, white_space="nowrap"),
+        _portfolio(line.portfolio, line.holdings_url, line.account),
+        rx.table.cell(rx.text(line.reference, font_family="var(--code-font-family)", size="2")),
+        _side(line.side),
+        _code(line.code),
+        rx.table.cell(rx.badge(line.event, variant="soft", color_scheme=rx.match(
+            line.event, ("Placed", "amber"), ("Filled", "green"), ("Partly filled", "blue"), ("Rejected", "red"),
+            "gray")), class_name="recon-event"),
+        _num(line.units), _num(line.value),
+        rx.table.cell(rx.text(line.order_type, **MUTED), white_space="nowrap"),
+        rx.table.cell(line.status_label),
+        class_name="recon-line", custom_attrs={"data-code": line.code, "data-event": line.event},
+    )
+
+
+def reconciliation_page() -> rx.Component:
+    S = OrderReconciliationState
+    totals = rx.table.root(
+        rx.table.header(rx.table.row(
+            plain_header("Broker"),
+            *[rx.table.column_header_cell(label, **NUMBER) for label in (
+                "Placed", "Filled", "Partly filled", "Expired", "Cancelled", "Rejected", "Buys filled",
+                "Sells filled")])),
+        rx.table.body(rx.foreach(S.totals, _total_row)),
+        width="100%", variant="surface", id="recon-totals",
+    )
+    lines = rx.table.root(
+        rx.table.header(rx.table.row(
+            plain_header("Broker"), plain_header("Portfolio / account"), plain_header("Reference"),
+            plain_header("Side"), plain_header("Code"), plain_header("Event"),
+            rx.table.column_header_cell("Units", **NUMBER), rx.table.column_header_cell("Value", **NUMBER),
+            plain_header("Order"), plain_header("Status now"))),
+        rx.table.body(rx.foreach(S.lines, _line_row)),
+        width="100%", variant="surface", id="recon-lines",
+    )
+    return page(
+        "Orders of the day",
+        rx.flex(
+            _firm_select(S),
+            rx.box(
+                rx.input(type="date", value=S.day, on_change=S.set_day, id="recon-day", aria_label="Day"),
+                rx.cond(S.day_error != "", rx.text(S.day_error, color=rx.color("red", 11), size="1", role="alert")),
+            ),
+            wrap="wrap", spacing="3", align="center", width="100%",
+        ),
+        rx.cond(S.error != "", rx.callout(S.error, color_scheme="red", icon="triangle-alert", width="100%")),
+        rx.cond(S.lines.length() == 0,
+                rx.cond(~S.loading, rx.text(S.empty_text, **MUTED, id="recon-empty")),
+                rx.vstack(totals, lines, spacing="4", width="100%")),
+        rx.text("Each order placed that day, each fill recorded for that day's trades, and each order that expired, "
+                "was cancelled or was rejected that day. Tick the broker's confirmations off against it.", **MUTED),
+        crumbs=[("Reports", None), ("Orders", routes.url("reports.orders")), ("Reconciliation", None)],
+        actions=rx.hstack(download_button("Excel", "file-spreadsheet", S.excel_path, "recon-excel", size="2"),
+                          _refresh(S), spacing="2", align="center"),
+    )
+
+
 def register(app: rx.App) -> None:
     app.add_page(desktop_broker_page, route=routes.ROUTES["reports.desktop-broker-trade-file"],
                  title=f"Desktop Broker Trade File | {TITLE}",
                  on_load=[AppState.check_login, DesktopBrokerState.on_load])
+    app.add_page(reconciliation_page, route=routes.ROUTES["reports.order-reconciliation"],
+                 title=f"Orders of the day | {TITLE}",
+                 on_load=[AppState.check_login, OrderReconciliationState.on_load])
     app.add_page(orders_page, route=routes.ROUTES["reports.orders"], title=f"Orders | {TITLE}",
                  on_load=[AppState.check_login, OrdersState.on_load])

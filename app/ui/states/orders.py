@@ -374,3 +374,111 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
     def _uploaded(self, actor: Actor, result: order_service.UploadResult):
         done = count_of(result.count, "order") + " executed"
         return events(self._upload_done(), toast_success(f"{result.notice}: {done}"), self._load(actor))
+
+
+# ---- reports.order-reconciliation ----------------------------------------------------------------------
+RECONCILIATION_EXCEL_PATH = "/api/orders/reconciliation/export-excel"
+
+
+@dataclasses.dataclass
+class BrokerTotalView:
+    broker: str = ""
+    placed: int = 0
+    filled: int = 0
+    partly_filled: int = 0
+    expired: int = 0
+    cancelled: int = 0
+    rejected: int = 0
+    buys: str = ""
+    sells: str = ""
+
+
+@dataclasses.dataclass
+class ReconciliationLineView(OrderLine):
+    key: str = ""
+    broker: str = ""
+    account: str = ""
+    reference: str = ""
+    side: str = ""
+    event: str = ""             # Placed | Filled | Partly filled | Expired | Cancelled | Rejected
+    units: str = ""
+    value: str = ""
+    status_label: str = ""      # where the order stands now
+
+
+def reconciliation_line(n: int, line: order_service.ReconciliationLine) -> ReconciliationLineView:
+    o = line.order
+    return ReconciliationLineView(
+        key=f"{o.id}-{line.event}-{n}", portfolio=o.investment_name,
+        holdings_url=routes.url("portfolios.holdings", id=o.investment_id), code=o.asset_code,
+        quantity=whole_units(o.quantity), order_type=o.price_text, expiry=o.expiry_text, status=o.status,
+        broker=o.broker_name or "No broker", account=o.account, reference=o.reference, side=o.side,
+        event=line.event_label, units=whole_units(line.units), value=money(line.value), status_label=o.status_label)
+
+
+class OrderReconciliationState(FirmChoice, AppState):
+    """One day's orders by what happened to them, with totals by broker, and its Excel file."""
+
+    day: str = ""               # YYYY-MM-DD (the date input's value)
+    day_error: str = ""
+    loading: bool = True
+    error: str = ""
+    totals: list[BrokerTotalView] = []
+    lines: list[ReconciliationLineView] = []
+
+    def _load(self, actor: Actor | None = None):
+        self.loading = True
+        try:
+            recon = order_service.reconciliation(actor=actor or self._actor(), day=self.day or None,
+                                                 firm_id=self._firm_id())
+        except AuthenticationError as exc:
+            return self._fail(exc)
+        except DomainError as exc:
+            self.totals, self.lines, self.error = [], [], exc.message
+            return self._fail(exc)
+        finally:
+            self.loading = False
+        self.error, self.day = "", recon.day.isoformat()
+        self.totals = [BrokerTotalView(broker=t.broker, placed=t.placed, filled=t.filled,
+                                       partly_filled=t.partly_filled, expired=t.expired, cancelled=t.cancelled,
+                                       rejected=t.rejected, buys=money(t.buys), sells=money(t.sells))
+                       for t in recon.totals]
+        self.lines = [reconciliation_line(n, line) for n, line in enumerate(recon.lines)]
+        return None
+
+    @rx.event
+    @screen_load(clients=False)
+    def on_load(self, actor: Actor):
+        self.reset()
+        self._load_firms(actor)
+        return self._load(actor)
+
+    @rx.event
+    def set_day(self, value: str):
+        text = str(value or "").strip()[:10]
+        try:
+            date.fromisoformat(text)
+        except ValueError:
+            self.day_error = "Please, enter a valid date format. "
+            return None
+        self.day, self.day_error = text, ""
+        return self._load()
+
+    @rx.event
+    def set_firm_filter(self, value: str):
+        if not self._pick_firm(str(value or "")):
+            return None
+        return self._load()
+
+    @rx.event
+    def refresh(self):
+        return self._load()
+
+    @rx.var
+    def excel_path(self) -> str:
+        """The Excel link without the token (the page adds it)."""
+        return f"{RECONCILIATION_EXCEL_PATH}?{urlencode({'day': self.day, 'firmId': self._firm_id()})}"
+
+    @rx.var
+    def empty_text(self) -> str:
+        return "No order was placed, filled, expired, cancelled or rejected that day."
