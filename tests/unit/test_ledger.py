@@ -205,7 +205,7 @@ def histories(draw, with_recon=False, with_returns=False):
             held -= units
         elif kind == "reconstruction":
             trades.append(recon(day, draw(ratios)))
-            held = L.apply(trades).units
+            held = min(L.apply(trades, t).units for t in L.TaxTreatment)  # floors differ by treatment
         else:
             trades.append(cap_return(day, draw(money)))
     return trades
