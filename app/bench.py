@@ -551,3 +551,74 @@ def bench_tax(portfolios: int = 10_000, keep: bool = False) -> int:
              f"(net capital gain {one.capital.net_capital_gain})")
         _say(f"\nPeak memory of this process: {_peak_mb():,.0f} MB")
     return 0
+
+
+# ---- python -m app.cli bench performance --------------------------------------------------------------
+def _closes_for_history(g: Generated, days: int = 800, seed: int = 17) -> list[int]:
+    """Daily closes (a seeded random walk ending at the last close) for the assets the generated
+    portfolios traded that have no close history yet; returns those asset ids, whose closes are
+    removed afterwards (assets that already had a history keep it untouched)."""
+    from app.db.tables import AssetPrice
+
+    rng = random.Random(seed)
+    today = utcnow().date()
+    with session_scope() as s:
+        traded = set(s.exec(select(AssetTransaction.asset_id).where(
+            AssetTransaction.investment_id.in_(g.portfolio_ids[:2000]), AssetTransaction.asset_id.is_not(None))
+            .distinct()).all())
+        priced = set(s.exec(select(AssetPrice.asset_id).where(AssetPrice.asset_id.in_(traded)).distinct()).all())
+        bare = sorted(traded - priced)
+        last = dict(s.exec(select(Asset.id, Asset.last_close_price).where(Asset.id.in_(bare))).all()) if bare else {}
+        rows = []
+        for asset_id in bare:
+            price = float(last.get(asset_id) or 10)
+            for n in range(days):
+                day = today - timedelta(days=n)
+                if day.weekday() >= 5:
+                    continue
+                rows.append(dict(asset_id=asset_id, price_date=day, close=Decimal(f"{price:.4f}")))
+                price = max(0.05, price / (1 + rng.gauss(0.0003, 0.012)))
+        if rows:
+            bulk.copy_rows(s, AssetPrice, rows)
+    return bare
+
+
+def bench_performance(portfolios: int = 10_000, keep: bool = False) -> int:
+    """One portfolio's performance page (app.services.performance.portfolio_performance: every
+    period, the model and the chart; target 50 ms) and every portfolio of a firm of `portfolios`
+    portfolios with two financial years of daily closes and transactions."""
+    from app.db.tables import AssetPrice
+    from app.services import performance
+
+    _say(f"Database: {get_engine().dialect.name}")
+    _say(f"Generating {portfolios:,} portfolios with two financial years of transactions ...")
+    g, count = _in_child(_generate_taxed, portfolios)
+    bare = _closes_for_history(g)
+    _say(f"  generated in {g.seconds:.1f} s (+ {count:,} history rows; daily closes added for {len(bare)} assets)")
+    if get_engine().dialect.name == "postgresql":
+        with get_engine().connect() as conn:
+            conn.execute(text("ANALYZE"))
+    with _removed_after(g, keep):
+        try:
+            first = g.portfolio_ids[0]
+            timings = []
+            for _ in range(7):
+                started = time.perf_counter()
+                report = performance.portfolio_performance(actor=g.adviser, portfolio_id=first)
+                timings.append(time.perf_counter() - started)
+            timings.sort()
+            _say(f"One portfolio's performance page: median {timings[len(timings) // 2] * 1000:.1f} ms, best "
+                 f"{timings[0] * 1000:.1f} ms (target 50 ms; {len(report.chart)} chart points, "
+                 f"{len(report.periods)} periods, as at {report.as_at})")
+            started = time.perf_counter()
+            for pid in g.portfolio_ids:
+                performance.portfolio_performance(actor=g.adviser, portfolio_id=pid)
+            seconds = time.perf_counter() - started
+            _say(f"Every portfolio of the firm: {seconds:.2f} s for {len(g.portfolio_ids):,} portfolios "
+                 f"({seconds * 1000 / max(1, len(g.portfolio_ids)):.1f} ms each)")
+            _say(f"\nPeak memory of this process: {_peak_mb():,.0f} MB")
+        finally:
+            if bare and not keep:  # before the generated assets go
+                with session_scope() as s:
+                    s.execute(delete(AssetPrice).where(AssetPrice.asset_id.in_(bare)))
+    return 0

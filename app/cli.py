@@ -9,6 +9,7 @@
   bench reports [--portfolios N]   trade file, broker file export, approval report and PDF benchmark
   bench drift [--portfolios N]     the dashboard's drift of every portfolio and its work queues
   bench tax [--portfolios N]       all tax reports of a firm with two financial years of history
+  bench performance [--portfolios N]  one portfolio's performance page and every portfolio of a firm
   bench load [--url U] [--advisers N] [--rps R] [--seconds S] [--warmup W]
                                    the running app under simulated advisers (websocket) and REST clients
 """
@@ -95,6 +96,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         from app.bench import bench_tax
 
         return bench_tax(portfolios=args.portfolios, keep=args.keep)
+    if args.what == "performance":
+        from app.bench import bench_performance
+
+        return bench_performance(portfolios=args.portfolios, keep=args.keep)
     if args.what == "reports":
         return bench_reports(portfolios=args.portfolios, keep=args.keep)
     return bench_engine(portfolios=args.portfolios, models=args.models, workers=args.workers,
@@ -117,11 +122,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     p.set_defaults(func=_cmd_worker)
     p = sub.add_parser("bench", help="benchmarks (print figures)")
-    p.add_argument("what", choices=["engine", "reports", "drift", "load", "tax"],
+    p.add_argument("what", choices=["engine", "reports", "drift", "load", "tax", "performance"],
                    help="engine: bulk target portfolios and trade recommendations; reports: trade file, its Excel, "
                         "the approval report and a PDF; drift: the dashboard's drift and work queues; "
                         "load: the running app under simulated advisers and REST clients; tax: all tax reports "
-                        "of a firm")
+                        "of a firm; performance: one portfolio's performance page and all of a firm's")
     p.add_argument("--portfolios", type=int, default=10_000)
     p.add_argument("--models", type=int, default=20)
     p.add_argument("--workers", type=int, default=2, help="RQ worker processes to start (with REDIS_URL)")

@@ -159,19 +159,36 @@ class Closes:
     def assets(self) -> list[int]:
         return list(self._days)
 
+    def aligned(self, asset_id: int, grid: Sequence[date]) -> list[Decimal | None]:
+        """The asset's close on each day of the sorted `grid` (one walk through both)."""
+        days, prices = self._days.get(asset_id, []), self._prices.get(asset_id, [])
+        out: list[Decimal | None] = []
+        i, n, current = 0, len(days), None
+        for day in grid:
+            while i < n and days[i] <= day:
+                current = prices[i]
+                i += 1
+            out.append(current)
+        return out
+
 
 def value_days(books: Sequence[DayBook], closes: Closes) -> list[Point]:
-    """Each day's value: cash plus every listed holding at its last close to the cent (a holding
-    without any close yet is valued at 0)."""
+    """Each day's value: cash plus every listed holding at its last close, the total to the cent
+    (a holding without any close yet is valued at 0)."""
+    grid = [b.day for b in books]
+    lines: dict[int, list[Decimal | None]] = {}
     out: list[Point] = []
-    for b in books:
+    for n, b in enumerate(books):
         holdings: dict[int, Decimal] = {}
         for asset_id, units in b.units.items():
             if units == 0:
                 continue
-            price = closes.on(asset_id, b.day)
-            holdings[asset_id] = to_cents(units * price) if price is not None else ZERO
-        out.append(Point(b.day, b.cash + sum(holdings.values(), ZERO), b.flow, b.income, b.cash, holdings))
+            line = lines.get(asset_id)
+            if line is None:
+                line = lines[asset_id] = closes.aligned(asset_id, grid)
+            price = line[n]
+            holdings[asset_id] = units * price if price is not None else ZERO
+        out.append(Point(b.day, to_cents(b.cash + sum(holdings.values(), ZERO)), b.flow, b.income, b.cash, holdings))
     return out
 
 
@@ -307,15 +324,86 @@ class PeriodFigures:
         return None if self.twr is None or self.model is None else self.twr - self.model
 
 
-def _value_at(points: Sequence[Point], day: date) -> Decimal:
-    i = bisect.bisect_right([p.day for p in points], day) - 1
-    return points[i].value if i >= 0 else ZERO
+@dataclass(frozen=True)
+class _Day:
+    """One valuation day's figures against the close before it (computed once for every period)."""
+
+    invested: float          # the value at the close before plus the day's flow
+    value: float
+    income: float
+    model: float             # the model's return over the day
+    cash_leg: float          # the day's gap parts (not yet linked)
+    drift_leg: float
+    missed_leg: float
 
 
-def period_figures(period: Period, points: Sequence[Point], as_of: date, closes: Closes,
-                   model_weights: Callable[[date], Weights] | None) -> PeriodFigures:
-    """The figures of one period ending at `as_of`, from the portfolio's valuation days (sorted,
-    beginning on its first day) and the model's weights on a day (None: no model)."""
+class Series:
+    """The valuation days with each day's figures, shared by every period: a period is a run of
+    days, so each day's asset returns and weights are worked out once."""
+
+    def __init__(self, points: Sequence[Point], closes: Closes, model_weights: Callable[[date], Weights] | None):
+        self.points = list(points)
+        self.days = [p.day for p in self.points]
+        self.has_model = model_weights is not None
+        grid = ([self.days[0] - timedelta(days=1)] if self.points else []) + self.days
+        prices: dict[int, list[float | None]] = {}
+
+        def price_line(asset_id: int) -> list[float | None]:
+            line = prices.get(asset_id)
+            if line is None:
+                line = [None if c is None else float(c) for c in closes.aligned(asset_id, grid)]
+                prices[asset_id] = line
+            return line
+
+        def ret(asset_id: int, k: int) -> float:  # grid index k-1 -> k
+            line = price_line(asset_id)
+            a, b = line[k - 1], line[k]
+            return 0.0 if a is None or b is None or a <= 0 else b / a - 1.0
+
+        self.daily: list[_Day] = []
+        prev_value = 0.0
+        prev_holdings: Mapping[int, Decimal] = {}
+        for n, p in enumerate(self.points):
+            invested = prev_value + float(p.flow)
+            r_model = cash_leg = drift_leg = missed_leg = 0.0
+            if model_weights is not None:
+                weights = model_weights(grid[n])
+                returns = {a: ret(a, n + 1) for a in set(weights) | set(prev_holdings)}
+                r_model = sum(w * returns[a] for a, w in weights.items())
+                if invested > 0:
+                    held = {a: float(v) / invested for a, v in prev_holdings.items() if v}
+                    cash_leg = ((1.0 - sum(held.values())) - (1.0 - sum(weights.values()))) * (0.0 - r_model)
+                    for a in set(held) | set(weights):
+                        wp, wm = held.get(a, 0.0), weights.get(a, 0.0)
+                        part = (wp - wm) * (returns[a] - r_model)
+                        if a in held and wm > 0:
+                            drift_leg += part
+                        else:
+                            missed_leg += part
+            self.daily.append(_Day(invested, float(p.value), float(p.income), r_model, cash_leg, drift_leg, missed_leg))
+            prev_value, prev_holdings = float(p.value), p.holdings
+
+    def model_path(self) -> list[Decimal]:
+        """What the portfolio would have been worth had it followed the model from its first day,
+        with the same money in and out on the same days: ``M_t = (M_{t-1} + F_t)(1 + r_m,t)``,
+        to the cent (for the value-over-time chart)."""
+        out: list[Decimal] = []
+        value = 0.0
+        for n, (p, d) in enumerate(zip(self.points, self.daily)):
+            invested = value + float(p.flow)
+            value = invested if n == 0 else invested * (1.0 + d.model)
+            out.append(to_cents(Decimal(repr(value))))
+        return out
+
+    def value_at(self, day: date) -> Decimal:
+        i = bisect.bisect_right(self.days, day) - 1
+        return self.points[i].value if i >= 0 else ZERO
+
+
+def period_figures(period: Period, series: Series, as_of: date) -> PeriodFigures:
+    """The figures of one period ending at `as_of`, from the portfolio's valuation days (beginning
+    on its first day) and, when it has a model, the model's weights on each day."""
+    points = series.points
     inception = points[0].day if points else as_of
     wanted = base_day(period, as_of, inception)
     first_base = inception - timedelta(days=1)
@@ -326,49 +414,31 @@ def period_figures(period: Period, points: Sequence[Point], as_of: date, closes:
             base, partial = first_base, True
         else:
             return _unavailable(period, wanted, as_of)
-    inside = [p for p in points if base < p.day <= as_of]
-    start_value = _value_at(points, base) if base >= inception else ZERO
+    k0 = bisect.bisect_right(series.days, base)
+    k1 = bisect.bisect_right(series.days, as_of)
+    start_value = series.value_at(base) if base >= inception else ZERO
     days = (as_of - base).days
     annualised = is_annualised(base, as_of)
-    if not inside or days <= 0:
+    if k0 >= k1 or days <= 0:
         return _empty(period, base, as_of, partial, annualised, start_value)
-    before = [p for p in points if p.day <= base]
-    previous = before[-1] if before else None
-    triples: list[tuple[float, float, float]] = []
-    cash_legs, drift_legs, missed_legs = 0.0, 0.0, 0.0
+    inside = points[k0:k1]
+    daily = series.daily[k0:k1]
+    linked = link([(d.invested, d.value, d.income) for d in daily])
+    cash_legs = drift_legs = missed_legs = 0.0
     model_growth, growth = 1.0, 1.0
-    prev_value = start_value
-    prev_day = base
-    prev_holdings: Mapping[int, Decimal] = previous.holdings if previous else {}
-    for p in inside:
-        invested = float(prev_value + p.flow)
-        triples.append((invested, float(p.value), float(p.income)))
-        if model_weights is not None:
-            weights = model_weights(prev_day)
-            returns = {a: asset_return(closes, a, prev_day, p.day) for a in set(weights) | set(prev_holdings)}
-            r_model = sum(w * returns[a] for a, w in weights.items())
-            if invested > 0:
-                held = {a: float(v) / invested for a, v in prev_holdings.items() if v}
-                held_cash = 1.0 - sum(held.values())
-                model_cash = 1.0 - sum(weights.values())
-                cash_legs += growth * (held_cash - model_cash) * (0.0 - r_model)
-                for a in set(held) | set(weights):
-                    wp, wm = held.get(a, 0.0), weights.get(a, 0.0)
-                    part = growth * (wp - wm) * (returns[a] - r_model)
-                    if a in held and wm > 0:
-                        drift_legs += part
-                    else:
-                        missed_legs += part
-                growth *= float(p.value) / invested
-            model_growth *= 1.0 + r_model
-        prev_value, prev_day, prev_holdings = p.value, p.day, p.holdings
-    linked = link(triples)
+    for d in daily:
+        if d.invested > 0:
+            cash_legs += growth * d.cash_leg
+            drift_legs += growth * d.drift_leg
+            missed_legs += growth * d.missed_leg
+            growth *= d.value / d.invested
+        model_growth *= 1.0 + d.model
     end_value = inside[-1].value
     # a flow arrives at the start of its day: the close of the day before
     flows = [(((p.day - base).days - 1) / YEAR_DAYS, -float(p.flow)) for p in inside if p.flow]
     cash_flows = [(0.0, -float(start_value))] + flows + [(days / YEAR_DAYS, float(end_value))]
     log_rate = irr_log(cash_flows)
-    model_total = model_growth - 1.0 if model_weights is not None else None
+    model_total = model_growth - 1.0 if series.has_model else None
     attribution = None
     if model_total is not None:
         explained = cash_legs + drift_legs + missed_legs
@@ -404,27 +474,13 @@ def _empty(period: Period, base: date, as_of: date, partial: bool, annualised: b
 
 def all_periods(points: Sequence[Point], as_of: date, closes: Closes,
                 model_weights: Callable[[date], Weights] | None) -> list[PeriodFigures]:
-    return [period_figures(p, points, as_of, closes, model_weights) for p in PERIODS]
+    series = Series(points, closes, model_weights)
+    return [period_figures(p, series, as_of) for p in PERIODS]
 
 
-def model_path(points: Sequence[Point], closes: Closes,
-               model_weights: Callable[[date], Weights]) -> list[Decimal]:
-    """What the portfolio would have been worth had it followed the model from its first day,
-    with the same money in and out on the same days: ``M_t = (M_{t-1} + F_t)(1 + r_m,t)``, to the
-    cent (for the value-over-time chart)."""
-    out: list[Decimal] = []
-    value = 0.0
-    prev_day: date | None = None
-    for p in points:
-        invested = value + float(p.flow)
-        if prev_day is None:
-            value = invested
-        else:
-            weights = model_weights(prev_day)
-            value = invested * (1.0 + sum(w * asset_return(closes, a, prev_day, p.day) for a, w in weights.items()))
-        out.append(to_cents(Decimal(repr(value))))
-        prev_day = p.day
-    return out
+def model_path(points: Sequence[Point], closes: Closes, model_weights: Callable[[date], Weights]) -> list[Decimal]:
+    """Series.model_path of these days."""
+    return Series(points, closes, model_weights).model_path()
 
 
 # ---- the report as shown (screens, exports, REST) -----------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ import bisect
 import json
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal, ROUND_HALF_UP
 from typing import Any, Callable, Iterable
 
@@ -145,12 +145,17 @@ def _histories(s: Session, portfolios: list[Portfolio], until: date | None = Non
     return out
 
 
-def _closes(s: Session, asset_ids: Iterable[int], until: date | None) -> dict[int, list[tuple[date, Decimal]]]:
+def _closes(s: Session, asset_ids: Iterable[int], until: date | None,
+            histories: Iterable[_History] = ()) -> dict[int, list[tuple[date, Decimal]]]:
+    """The assets' closes up to `until`, from a fortnight before the first transaction of the
+    histories (the closes before that are never read)."""
     ids = sorted(set(asset_ids))
     out: dict[int, list[tuple[date, Decimal]]] = defaultdict(list)
-    if not ids:
+    starts = [min(h.days) for h in histories if h.days]
+    if not ids or not starts:
         return out
-    q = sa_select(AssetPrice.asset_id, AssetPrice.price_date, AssetPrice.close).where(col(AssetPrice.asset_id).in_(ids))
+    q = sa_select(AssetPrice.asset_id, AssetPrice.price_date, AssetPrice.close).where(
+        col(AssetPrice.asset_id).in_(ids), AssetPrice.price_date >= min(starts) - timedelta(days=14))
     if until is not None:
         q = q.where(AssetPrice.price_date <= until)
     for asset_id, day, close in s.execute(q.order_by(AssetPrice.asset_id, AssetPrice.price_date)).all():
@@ -332,8 +337,9 @@ def _compute(histories: list[_History], closes: dict[int, list[tuple[date, Decim
         return _Computed((), (), None, None, ZERO, (), ())
     series = perf.Closes(closes)
     points = perf.value_days(_books(days, histories), series)
-    figures = perf.all_periods(points, as_at, series, weights_on)
-    model_values = perf.model_path(points, series, weights_on) if weights_on is not None else None
+    daily = perf.Series(points, series, weights_on)
+    figures = [perf.period_figures(p, daily, as_at) for p in perf.PERIODS]
+    model_values = daily.model_path() if weights_on is not None else None
     invested = ZERO
     chart: list[ValuePoint] = []
     for n, p in enumerate(points):
@@ -353,7 +359,7 @@ def _portfolio_report(s: Session, portfolio: Portfolio, until: date | None) -> P
     h = histories[portfolio.id]
     models = _models(s, [portfolio.model_id] if portfolio.model_id else [])
     model = models.get(portfolio.model_id) if portfolio.model_id else None
-    closes = _closes(s, set(h.units) | (model.asset_ids if model else set()), until)
+    closes = _closes(s, set(h.units) | (model.asset_ids if model else set()), until, [h])
     computed = _compute([h], closes, model.on if model else None, until)
     basis = NO_MODEL if model is None else (MODEL_BASIS_VERSIONS if model.versioned else MODEL_BASIS_CURRENT)
     return PerformanceReport(
@@ -409,7 +415,7 @@ def client_performance(*, actor: Actor, client_id: Any = None, until: Any = None
         histories = _histories(s, portfolios, day_until)
         models = _models(s, [p.model_id for p in portfolios if p.model_id])
         asset_ids = {a for h in histories.values() for a in h.units} | {a for m in models.values() for a in m.asset_ids}
-        closes = _closes(s, asset_ids, day_until)
+        closes = _closes(s, asset_ids, day_until, histories.values())
         lines: list[PortfolioLine] = []
         singles: dict[int, _Computed] = {}
         for p in portfolios:

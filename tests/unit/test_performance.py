@@ -21,7 +21,7 @@ def points(*rows):
 
 
 def figures(period, pts, as_of, *, closes=None, weights=None):
-    return P.period_figures(period, pts, as_of, closes or P.Closes({}), weights)
+    return P.period_figures(period, P.Series(pts, closes or P.Closes({}), weights), as_of)
 
 
 # ---- TWR -----------------------------------------------------------------------------------------
@@ -194,8 +194,8 @@ def test_a_model_asset_not_held_is_a_trade_not_taken():
 def test_value_days_value_each_holding_at_its_last_close_to_the_cent():
     books = [P.DayBook(date(2026, 3, 5), D("10.00"), {A: D(3), B: D("0.333")})]
     (pt,) = P.value_days(books, CLOSES)
-    assert pt.holdings == {A: D("33.00"), B: D("6.33")}        # 0.333 x 19 = 6.327
-    assert pt.value == D("49.33")
+    assert pt.holdings == {A: D("33.00"), B: D("6.327")}       # 0.333 x 19
+    assert pt.value == D("49.33")                                # the total to the cent
 
 
 def test_the_model_path_follows_the_model_with_the_same_flows():
