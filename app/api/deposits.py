@@ -20,17 +20,20 @@ POST /api/deposits/{id}/reprocess         Reprocess AMM transaction: the body is
                                           (optionally transaction_id) -> {title: 'Success',
                                           message: 'Transaction was sended to reprocessing', ...}
 Writes answer {message: 'Transaction added' | 'Transaction updated', deposit, transaction}.
+The bodies are read here into the service's DepositForm (rules.read_form) and `where` into its
+DepositFilter; the answers are the service's values rendered as the payloads below.
 The institutions picker's list is GET /api/institutions (portfolios router).
 """
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Callable, Optional, Union
 
 from fastapi import APIRouter
 from pydantic import Field
 
 from app.api.deps import CurrentActor, answers, listing, ok
-from app.api.schemas import Amount, Body, Flag, Id, Lenient, Page, sent
+from app.api.schemas import Amount, Body, Flag, Id, Lenient, Page, path_id, rendered, sent
+from app.domain import deposits as rules
 from app.services import deposits
 
 from app.api.payloads import DepositDetailOut, DepositOut, DepositWriteOut, ReprocessOut
@@ -76,53 +79,68 @@ class ReprocessBody(DepositBody):
     transaction_id: Optional[Id] = Field(None, description="the AMM transaction to reprocess (default: the last)")
 
 
+def _form(body: Optional[Body]) -> rules.DepositForm:
+    """The form the service takes, read once from the keys the client sent."""
+    return rules.read_form(sent(body))
+
+
 @router.get("/deposits", **answers(Page[DepositOut]))
 def list_deposits(actor: CurrentActor, where: str | None = None, limit: str | None = None, offset: str | None = None):
-    return listing(*deposits.list_deposits(actor=actor, where=where, limit=limit, offset=offset))
+    page = deposits.list_deposits(actor=actor, where=rules.read_filter(where), limit=_number(limit),
+                                  offset=_number(offset))
+    return listing(rendered(page.rows), page.total)
 
 
 @router.get("/deposits/{deposit_id}", **answers(DepositDetailOut))
 def get_deposit(actor: CurrentActor, deposit_id: str):
-    return ok(deposits.get_deposit(actor=actor, deposit_id=deposit_id))
+    return ok(rendered(deposits.get_deposit(actor=actor, deposit_id=path_id(deposit_id))))
 
 
 @router.get("/deposits/{deposit_id}/amm-transactions", **answers(DepositDetailOut))
 def amm_transactions(actor: CurrentActor, deposit_id: str):
-    return ok(deposits.amm_transactions(actor=actor, deposit_id=deposit_id))
+    return ok(rendered(deposits.amm_transactions(actor=actor, deposit_id=path_id(deposit_id))))
 
 
 @router.post("/deposits", **answers(DepositWriteOut))
 def buy(actor: CurrentActor, body: Lenient(DepositBody) = None):
-    return ok(deposits.buy(actor=actor, data=sent(body)))
+    return ok(rendered(deposits.buy(actor=actor, form=_form(body))))
 
 
 @router.put("/deposits/{deposit_id}", **answers(DepositWriteOut))
 def update_deposit(actor: CurrentActor, deposit_id: str, body: Lenient(DepositBody) = None):
-    return ok(deposits.update_deposit(actor=actor, deposit_id=deposit_id, data=sent(body)))
+    return ok(rendered(deposits.update_deposit(actor=actor, deposit_id=path_id(deposit_id), form=_form(body))))
 
 
-def _move_route(move: str):
+def _move_route(move: Callable[..., deposits.DepositWrite]):
     """POST /api/deposits/{id}/<path>: the move's form (MoveBody) to the service's function `move`."""
     def route(actor: CurrentActor, deposit_id: str, body: Lenient(MoveBody) = None):
-        return ok(getattr(deposits, move)(actor=actor, deposit_id=deposit_id, data=sent(body)))
+        return ok(rendered(move(actor=actor, deposit_id=path_id(deposit_id), form=_form(body))))
     return route
 
 
 # Sell, Interest Accrual, Deposit (at-call accounts) and Interest Payment (term deposits): the same
 # form on a deposit; each route is named as its service function (its operation id and summary).
-for _path, _move in (("sell", "sell"), ("interest-accrual", "interest_accrual"), ("deposit", "at_call_deposit"),
-                     ("income", "income")):
-    router.add_api_route(f"/deposits/{{deposit_id}}/{_path}", _move_route(_move), methods=["POST"], name=_move,
-                         **answers(DepositWriteOut))
+for _path, _move in (("sell", deposits.sell), ("interest-accrual", deposits.interest_accrual),
+                     ("deposit", deposits.at_call_deposit), ("income", deposits.income)):
+    router.add_api_route(f"/deposits/{{deposit_id}}/{_path}", _move_route(_move), methods=["POST"],
+                         name=_move.__name__, **answers(DepositWriteOut))
 
 
 @router.put("/deposits/{deposit_id}/transactions/{transaction_id}", **answers(DepositWriteOut))
 def update_transaction(actor: CurrentActor, deposit_id: str, transaction_id: str,
                        body: Lenient(TransactionEditBody) = None):
-    return ok(deposits.update_transaction(actor=actor, deposit_id=deposit_id, transaction_id=transaction_id,
-                                          data=sent(body)))
+    return ok(rendered(deposits.update_transaction(actor=actor, deposit_id=path_id(deposit_id),
+                                                   transaction_id=path_id(transaction_id), form=_form(body))))
 
 
 @router.post("/deposits/{deposit_id}/reprocess", **answers(ReprocessOut))
 def reprocess(actor: CurrentActor, deposit_id: str, body: Lenient(ReprocessBody) = None):
-    return ok(deposits.reprocess(actor=actor, deposit_id=deposit_id, data=sent(body)))
+    return ok(rendered(deposits.reprocess(actor=actor, deposit_id=path_id(deposit_id), form=_form(body))))
+
+
+def _number(text: str | None) -> int | None:
+    """A page's limit or offset as sent: a whole number, else None (the list's default)."""
+    try:
+        return int(text) if text not in (None, "") else None
+    except ValueError:
+        return None

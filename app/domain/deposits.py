@@ -44,6 +44,7 @@ Rules where the specification is silent (ours):
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -52,7 +53,7 @@ from typing import Any, Iterable, Mapping
 from app.domain import validators as v
 from app.domain.money import format_aud
 from app.domain.timezones import day_text
-from app.domain.errors import INVALID_FORM, not_found
+from app.domain.errors import INVALID_FORM, ValidationError, not_found
 from app.domain.money import MONEY_LIMIT, to_cents
 from app.domain.parsing import as_bool, as_id
 from app.domain.prices import close_instant, months_before
@@ -360,7 +361,8 @@ def _amount(errors: v.FieldErrors, raw: Any, key: str = "amount") -> Decimal | N
     text = _text(raw)
     errors.check(key, v.required(text, key), v.float_(text), v.greater_than(text, 0), v.two_decimals(text),
                  v.less_than(text, MAX_AMOUNT))
-    return None if key in errors else to_cents(v.parse_decimal(text))
+    parsed = None if key in errors else v.parse_decimal(text)
+    return None if parsed is None else to_cents(parsed)
 
 
 def _day(errors: v.FieldErrors, raw: Any, key: str, label: str, required: bool) -> dt.date | None:
@@ -452,8 +454,9 @@ def clean_buy(data: Mapping[str, Any], *, institution: tuple[str, str, Iterable[
     rate_raw = _text(data.get("Rate"))
     errors.check("Rate", v.float_(rate_raw), v.positive(rate_raw), v.less_than(rate_raw, MAX_RATE))
     rate = None
-    if rate_raw and "Rate" not in errors:
-        rate = v.parse_decimal(rate_raw).quantize(RATE_PLACES, rounding=ROUND_HALF_UP)
+    parsed_rate = v.parse_decimal(rate_raw) if rate_raw and "Rate" not in errors else None
+    if parsed_rate is not None:
+        rate = parsed_rate.quantize(RATE_PLACES, rounding=ROUND_HALF_UP)
 
     cut_off = _text(data.get("CutOffTime"))
     errors.check("CutOffTime", None if not cut_off or _TIME.match(cut_off) else v.DEFAULT)
@@ -463,7 +466,7 @@ def clean_buy(data: Mapping[str, Any], *, institution: tuple[str, str, Iterable[
     amount = _amount(errors, data.get("amount"))
     description = _text(data.get("description"))
     errors.check("description", v.max_length(description, DESCRIPTION_MAX))
-    if not errors.ok:
+    if not errors.ok or start is None or amount is None:  # (both are set whenever no error was found)
         return None, errors
     return BuyForm(
         product_type=product, institution_id=institution_id, provider_name=provider_name,
@@ -510,7 +513,7 @@ def clean_move(form: Form, data: Mapping[str, Any], deposit: DepositFacts | None
         errors.check("amount", OVER_BALANCE.format(balance=format_aud(max(deposit.balance, Decimal(0)))))
     description = _text(data.get("description"))
     errors.check("description", v.max_length(description, DESCRIPTION_MAX))
-    if not errors.ok or deposit is None:
+    if not errors.ok or deposit is None or day is None or amount is None:  # (set whenever no error was found)
         return None, errors
     return MoveForm(kind=form_kind(form, deposit.product_type), day=day, amount=amount,
                     description=description or None), errors
@@ -520,3 +523,104 @@ def failure_message(errors: Mapping[str, str]) -> str:
     """The message of a refused form: the one error's own text, or the general text for several."""
     texts = list(errors.values())
     return texts[0] if len(texts) == 1 else INVALID_FORM
+
+
+# ---- the forms and the list filter as read at the edge (the API's bodies, the screen's handler) -------
+@dataclass(frozen=True)
+class DepositForm:
+    """A deposit form as sent: the buy form (also editing a deposit), a movement's form (sell,
+    interest accrual, at-call deposit, interest payment, also in edit mode) or a reprocess request.
+    Each field is the text that was sent (a number as its text), None when left out; the rules
+    above (clean_buy, clean_move) check it with the specification's texts. Ids naming another
+    record than the path's: None when not sent, 0 when sent but naming nothing."""
+    investment_id: int | None = None
+    deposit_id: int | None = None
+    id: int | None = None  # reprocess: the deposit's own id, when the body carries it
+    transaction_id: int | None = None  # reprocess: the one transaction to reprocess
+    product_type: str | None = None
+    institution_id: str | None = None
+    provider_name: str | None = None
+    provider_type: str | None = None
+    provider_id: str | None = None
+    facility_id: str | None = None
+    account_number: str | None = None
+    deal_id: str | None = None
+    start_date: str | None = None
+    maturity_date: str | None = None
+    maturity_term: str | None = None
+    rate: str | None = None
+    auto_matured: bool | None = None
+    cut_off_time: str | None = None
+    amount: str | None = None
+    description: str | None = None
+    deal_status: str | None = None
+
+    def fields(self) -> dict[str, object]:
+        """The form by the specification's field names, as clean_buy and clean_move read it."""
+        return {
+            "investment_id": self.investment_id, "deposit_id": self.deposit_id,
+            "ProviderProductType": self.product_type, "institution_id": self.institution_id,
+            "ProviderName": self.provider_name, "ProviderType": self.provider_type, "ProviderID": self.provider_id,
+            "FacilityID": self.facility_id, "AccountNumber": self.account_number, "DealID": self.deal_id,
+            "StartDate": self.start_date, "MaturityDate": self.maturity_date, "MaturityTerm": self.maturity_term,
+            "Rate": self.rate, "AutoMatured": self.auto_matured, "CutOffTime": self.cut_off_time,
+            "amount": self.amount, "description": self.description, "DealStatus": self.deal_status,
+        }
+
+
+def _sent_text(value: object) -> str | None:
+    if value is None:
+        return None
+    return value.isoformat() if isinstance(value, dt.date) else str(value)
+
+
+def _sent_id(value: object) -> int | None:
+    """None when not sent (or empty); 0 when sent but naming no record."""
+    return None if v.is_empty(value) else (as_id(value) or 0)
+
+
+def read_form(data: Mapping[str, object]) -> DepositForm:
+    """The form from the keys sent, by the specification's names (as the REST bodies carry them)."""
+    def text(key: str) -> str | None:
+        return _sent_text(data.get(key))
+
+    flag = data.get("AutoMatured")
+    return DepositForm(
+        investment_id=_sent_id(data.get("investment_id")), deposit_id=_sent_id(data.get("deposit_id")),
+        id=_sent_id(data.get("id")), transaction_id=_sent_id(data.get("transaction_id")),
+        product_type=text("ProviderProductType"), institution_id=text("institution_id"),
+        provider_name=text("ProviderName"), provider_type=text("ProviderType"), provider_id=text("ProviderID"),
+        facility_id=text("FacilityID"), account_number=text("AccountNumber"), deal_id=text("DealID"),
+        start_date=text("StartDate"), maturity_date=text("MaturityDate"), maturity_term=text("MaturityTerm"),
+        rate=text("Rate"), auto_matured=None if flag is None else as_bool(flag, default=DEFAULT_AUTO_MATURED),
+        cut_off_time=text("CutOffTime"), amount=text("amount"), description=text("description"),
+        deal_status=text("DealStatus"),
+    )
+
+
+@dataclass(frozen=True)
+class DepositFilter:
+    """getDeposits' `where`: the portfolio (0: named but naming none), the product types and
+    whether closed; None for a filter not asked."""
+    investment_id: int | None = None
+    product_types: tuple[str, ...] | None = None
+    closed: bool | None = None
+
+
+def read_filter(where: object) -> DepositFilter:
+    """The `where` of getDeposits: a JSON object (as text) or a mapping; anything else is refused
+    with the general text."""
+    if where is None or where == "":
+        return DepositFilter()
+    if isinstance(where, str):
+        try:
+            where = json.loads(where)
+        except ValueError:
+            raise ValidationError(v.DEFAULT, {"where": v.DEFAULT}) from None
+    if not isinstance(where, Mapping):
+        raise ValidationError(v.DEFAULT, {"where": v.DEFAULT})
+    product = where.get("ProviderProductType")
+    products = None if v.is_empty(product) else tuple(str(p) for p in (product if isinstance(product, list) else [product]))
+    closed = where.get("closed")
+    return DepositFilter(investment_id=_sent_id(where.get("investment_id")), product_types=products,
+                         closed=None if closed is None or closed == "" else as_bool(closed))

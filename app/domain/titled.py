@@ -11,7 +11,7 @@ class TitledEnum(str, Enum):
 
     title: str
 
-    def __new__(cls, value: str, title: str) -> TitledEnum:
+    def __new__(cls, value: str, title: str = "") -> TitledEnum:  # (a default: Kind(value) looks a member up)
         member = str.__new__(cls, value)
         member._value_ = value
         member.title = title

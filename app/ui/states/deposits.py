@@ -21,7 +21,6 @@ domain's (app.domain.deposits), so the browser shows the same texts the server w
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 from decimal import Decimal
 from typing import Any, Callable, ClassVar
 
@@ -99,36 +98,35 @@ class DepositSheet:
     rows: list[TxRow] = dataclasses.field(default_factory=list)
 
 
-def _option(deposit_id: int, d: dict[str, Any]) -> Option:
-    return Option(value=str(deposit_id), label=f"{d['name']} ({d['code']})")
+def _option(deposit_id: int, d: service.DepositView) -> Option:
+    return Option(value=str(deposit_id), label=f"{d.name} ({d.code})")
 
 
-def _row(d: dict[str, Any]) -> DepositRow:
+def _row(d: service.DepositView) -> DepositRow:
     return DepositRow(
-        id=int(d["id"]), name=d["name"], code=d["code"], product=d["ProviderProductType"],
-        is_at_call=d["ProviderProductType"] == AT_CALL_ACCOUNT, provider=d["ProviderName"],
-        start=day(d["StartDate"]), maturity=day(d["MaturityDate"]), rate=rules.rate_text(d["Rate"]),
-        deal_status=d["DealStatus"], balance=money(d["balance"]), closed=bool(d["closed"]),
+        id=d.id, name=d.name, code=d.code, product=d.product_type, is_at_call=d.product_type == AT_CALL_ACCOUNT,
+        provider=d.provider_name, start=day(d.start_date), maturity=day(d.maturity_date), rate=rules.rate_text(d.rate),
+        deal_status=d.deal_status, balance=money(d.balance), closed=d.closed,
     )
 
 
-def _tx(t: dict[str, Any]) -> TxRow:
+def _tx(t: service.DepositTransactionView) -> TxRow:
     return TxRow(
-        id=int(t["id"]), date=day(t["date"]), type_label=t["type_label"], amm_type=t["amm_type"], status=t["status"],
-        status_label=t["status_label"], amount=money(t["amount"]), transaction_type=t["TransactionType"],
-        description=t.get("description") or "", can_reprocess=bool(t["can_reprocess"]), can_edit=bool(t["can_edit"]),
+        id=t.id, date=day(t.date), type_label=t.type_label, amm_type=t.amm_type, status=t.status,
+        status_label=t.status_label, amount=money(t.amount), transaction_type=t.transaction_type,
+        description=t.description or "", can_reprocess=t.can_reprocess, can_edit=t.can_edit,
     )
 
 
-def _details(d: dict[str, Any]) -> list[Detail]:
+def _details(d: service.DepositView) -> list[Detail]:
     pairs = [
-        ("Product type", d["ProviderProductType"]), ("Code", d["code"]), ("Provider", d["ProviderName"]),
-        ("Provider type", d["ProviderType"] or ""), ("Provider ID", d["ProviderID"] or ""),
-        ("Facility ID", d["FacilityID"] or ""), ("Account number", d["AccountNumber"] or ""), ("Deal ID", d["DealID"]),
-        ("Start date", day(d["StartDate"])), ("Maturity date", day(d["MaturityDate"])),
-        ("Term", rules.term_text(d["MaturityTerm"])), ("Rate", rules.rate_text(d["Rate"])),
-        ("Auto matured", "Yes" if d["AutoMatured"] else "No"), ("Deal status", d["DealStatus"]),
-        ("Balance", money(d["balance"])), ("Status", "Closed" if d["closed"] else "Open"),
+        ("Product type", d.product_type), ("Code", d.code), ("Provider", d.provider_name),
+        ("Provider type", d.provider_type or ""), ("Provider ID", d.provider_id or ""),
+        ("Facility ID", d.facility_id or ""), ("Account number", d.account_number or ""), ("Deal ID", d.deal_id),
+        ("Start date", day(d.start_date)), ("Maturity date", day(d.maturity_date)),
+        ("Term", rules.term_text(d.maturity_term)), ("Rate", rules.rate_text(d.rate)),
+        ("Auto matured", "Yes" if d.auto_matured else "No"), ("Deal status", d.deal_status),
+        ("Balance", money(d.balance)), ("Status", "Closed" if d.closed else "Open"),
     ]
     return [Detail(label=label, value=value or "—") for label, value in pairs]
 
@@ -146,7 +144,7 @@ class DepositState(FormDialog, AppState):
     cash_text: str = ""
     enabled: dict[str, bool] = {f.value: False for f in rules.Form}
     saved: int = 0
-    _deposits: dict[int, dict[str, Any]] = {}
+    _deposits: dict[int, service.DepositView] = {}
 
     # ---- the form modal (the form dialog: form, form_errors, saving, form_open) ----------------------
     form_type: str = rules.Form.BUY.value
@@ -177,17 +175,17 @@ class DepositState(FormDialog, AppState):
     def _load(self, portfolio_id: Any):
         """Loads the portfolio's deposits (None, or the error toast of a failure)."""
         try:
-            found = service.overview(actor=self._actor(), portfolio_id=portfolio_id)
+            found = service.overview(actor=self._actor(), portfolio_id=_int(portfolio_id) or 0)
         except DomainError as exc:
             self.rows = []
             return AppState._fail(self, exc)
-        self.portfolio_id = int(found["portfolio"]["id"])
-        self.portfolio_name = found["portfolio"]["name"]
-        self.can_edit = bool(found["can_edit"])
-        self.enabled = {key: bool(value) for key, value in found["enabled"].items()}
-        self.cash_text = money(found["cash_balance"])
-        self._deposits = {int(d["id"]): d for d in found["deposits"]}
-        self.rows = [_row(d) for d in found["deposits"]]
+        self.portfolio_id = found.portfolio.id
+        self.portfolio_name = found.portfolio.name
+        self.can_edit = found.can_edit
+        self.enabled = dict(found.enabled)
+        self.cash_text = money(found.cash_balance)
+        self._deposits = {d.id: d for d in found.deposits}
+        self.rows = [_row(d) for d in found.deposits]
         return None
 
     @rx.event
@@ -275,8 +273,8 @@ class DepositState(FormDialog, AppState):
         self._institution_facts = {str(i["id"]): [i["title"], i["provider_type"]] for i in found}
 
     def _deposit_choices(self, form: rules.Form) -> list[Option]:
-        def fits(d: dict[str, Any]) -> bool:
-            product, is_open = d["ProviderProductType"], not d["closed"]
+        def fits(d: service.DepositView) -> bool:
+            product, is_open = d.product_type, not d.closed
             if form in (rules.Form.INTEREST_ACCRUAL, rules.Form.DEPOSIT):
                 return is_open and product == AT_CALL_ACCOUNT
             return is_open if form is rules.Form.SELL else form is rules.Form.INCOME and product == TERM_DEPOSITS
@@ -288,15 +286,15 @@ class DepositState(FormDialog, AppState):
         if d is None:
             return
         self.form = {
-            **self.form, "deposit_id": str(deposit_id), "ProviderProductType": d["ProviderProductType"],
-            "institution_id": str(d["institution_id"] or ""), "ProviderName": d["ProviderName"],
-            "ProviderType": d["ProviderType"] or "", "ProviderID": d["ProviderID"] or "",
-            "FacilityID": d["FacilityID"] or "", "AccountNumber": d["AccountNumber"] or "", "DealID": d["DealID"],
+            **self.form, "deposit_id": str(deposit_id), "ProviderProductType": d.product_type,
+            "institution_id": str(d.institution_id or ""), "ProviderName": d.provider_name,
+            "ProviderType": d.provider_type or "", "ProviderID": d.provider_id or "",
+            "FacilityID": d.facility_id or "", "AccountNumber": d.account_number or "", "DealID": d.deal_id,
         }
         self.locked = True
-        self.date_min = d["StartDate"] or ""
+        self.date_min = d.start_date.isoformat()
         self.balance_hint = ("" if self.form_type == rules.Form.BUY.value else
-                             f"Balance {money(d['balance'])}; not before {day(d['StartDate'])}")
+                             f"Balance {money(d.balance)}; not before {day(d.start_date)}")
         self._recheck_form()
 
     @rx.event
@@ -350,14 +348,14 @@ class DepositState(FormDialog, AppState):
         return None
 
     # ---- editing ---------------------------------------------------------------------------------------
-    def _fresh(self, deposit_id: int) -> dict[str, Any] | None:
+    def _fresh(self, deposit_id: int) -> service.DepositDetail | None:
         """The deposit with its transactions, read again (and the actor's right to change it)."""
         try:
             d = service.get_deposit(actor=self._actor(), deposit_id=deposit_id)
         except DomainError:
             return None
-        self.can_edit = bool(d["can_edit"])
-        self.portfolio_id = int(d["investment_id"])
+        self.can_edit = d.can_edit
+        self.portfolio_id = d.investment_id
         return d
 
     @rx.event
@@ -371,15 +369,15 @@ class DepositState(FormDialog, AppState):
             return sorry(rules.DEPOSIT_NOT_FOUND)
         if not self.can_edit:
             return sorry(NOT_ALLOWED)
-        placement = next((t for t in d["transactions"] if t["form"] == rules.Form.BUY.value), None)
+        placement = next((t for t in d.transactions if t.form == rules.Form.BUY.value), None)
         self._deposits[did] = d
         self._open_edit(rules.Form.BUY, did, 0, {
-            "StartDate": d["StartDate"] or "", "MaturityDate": d["MaturityDate"] or "",
-            "MaturityTerm": str(d["MaturityTerm"] or ""), "Rate": input_number(d["Rate"]),
-            "AutoMatured": "true" if d["AutoMatured"] else "false", "DealStatus": d["DealStatus"],
-            "amount": input_number(placement["amount"]) if placement else "",
-            "CutOffTime": (placement or {}).get("payload", {}).get("CutOffTime", "") if placement else "",
-            "description": (placement or {}).get("description") or "",
+            "StartDate": d.start_date.isoformat(), "MaturityDate": d.maturity_date.isoformat() if d.maturity_date else "",
+            "MaturityTerm": str(d.maturity_term or ""), "Rate": input_number(d.rate),
+            "AutoMatured": "true" if d.auto_matured else "false", "DealStatus": d.deal_status,
+            "amount": input_number(placement.amount) if placement else "",
+            "CutOffTime": placement.cut_off_time if placement else "",
+            "description": (placement.description or "") if placement else "",
         })
         return None
 
@@ -390,18 +388,19 @@ class DepositState(FormDialog, AppState):
         if did is None or tid is None:
             return None
         d = self._fresh(did)
-        t = next((t for t in (d or {}).get("transactions", []) if t["id"] == tid), None)
+        t = next((t for t in d.transactions if t.id == tid), None) if d is not None else None
         if d is None or t is None:
             return sorry(rules.TRANSACTION_NOT_FOUND)
         if not self.can_edit:
             return sorry(NOT_ALLOWED)
-        if t["form"] == rules.Form.BUY.value:
+        if t.form == rules.Form.BUY.value:
             return DepositState.edit_deposit(did)
-        if not t["can_edit"]:
-            return sorry(rules.NOT_EDITABLE.format(status=t["status_label"].lower()))
+        if not t.can_edit:
+            return sorry(rules.NOT_EDITABLE.format(status=t.status_label.lower()))
         self._deposits[did] = d
-        self._open_edit(rules.Form(t["form"]), did, tid, {"StartDate": t["date"] or "", "amount": input_number(t["amount"]),
-                                                          "description": t.get("description") or ""})
+        self._open_edit(rules.Form(t.form), did, tid, {"StartDate": t.date.isoformat() if t.date else "",
+                                                        "amount": input_number(t.amount),
+                                                        "description": t.description or ""})
         return None
 
     def _open_edit(self, form: rules.Form, deposit_id: int, tx_id: int, values: dict[str, str]) -> None:
@@ -416,22 +415,22 @@ class DepositState(FormDialog, AppState):
         d = self._deposits.get(_int(self.form.get("deposit_id")) or 0)
         if d is None:
             return None
-        balance = Decimal(d["balance"] or "0")
-        if self.form_mode == "edit" and self._edit_tx_id:  # the balance without the transaction being edited
-            t = next((t for t in d.get("transactions", []) if t["id"] == self._edit_tx_id), None)
-            if t is not None and t["status"] == Status.EXECUTED.value:
-                balance -= EFFECTS[Kind(t["type"])].deposit * Decimal(t["amount"] or "0")
-        closed = bool(d["closed"]) and self.form_mode == "new" and self.form_type != rules.Form.INCOME.value
-        return rules.DepositFacts(product_type=d["ProviderProductType"], start_date=dt.date.fromisoformat(d["StartDate"]),
-                                  closed=closed, balance=balance)
+        balance = d.balance
+        if self.form_mode == "edit" and self._edit_tx_id and isinstance(d, service.DepositDetail):
+            # the balance without the transaction being edited
+            t = next((t for t in d.transactions if t.id == self._edit_tx_id), None)
+            if t is not None and t.status == Status.EXECUTED.value:
+                balance -= EFFECTS[Kind(t.type)].deposit * (t.amount or Decimal(0))
+        closed = d.closed and self.form_mode == "new" and self.form_type != rules.Form.INCOME.value
+        return rules.DepositFacts(product_type=d.product_type, start_date=d.start_date, closed=closed, balance=balance)
 
     def _check_form(self) -> dict[str, str]:
         form = rules.Form(self.form_type)
         if form is rules.Form.BUY:
             if self.form_mode == "edit":
-                d = self._deposits.get(self._edit_deposit_id) or {}
+                edited = self._deposits.get(self._edit_deposit_id)
                 _, errors = rules.clean_buy({**self.form, "institution_id": None},
-                                            edit_product_type=d.get("ProviderProductType"))
+                                            edit_product_type=edited.product_type if edited else None)
             else:
                 facts = self._institution_facts.get(self.form.get("institution_id", ""))
                 institution = (facts[0], facts[1], [self.form.get("ProviderProductType", "")]) if facts else None
@@ -440,28 +439,29 @@ class DepositState(FormDialog, AppState):
             _, errors = rules.clean_move(form, self.form, self._facts())
         return errors
 
-    def _data(self) -> dict[str, Any]:
-        data: dict[str, Any] = {key: value for key, value in self.form.items() if value != ""}
+    def _data(self) -> rules.DepositForm:
+        """The form as typed, read once into the service's form."""
+        data: dict[str, object] = {key: value for key, value in self.form.items() if value != ""}
         if self.portfolio_id:
             data["investment_id"] = self.portfolio_id
         data["AutoMatured"] = self.form.get("AutoMatured", "true") != "false"
-        return data
+        return rules.read_form(data)
 
-    def _write(self) -> dict[str, Any]:
+    def _write(self) -> service.DepositWrite:
         actor = self._actor()
         data = self._data()
         form = rules.Form(self.form_type)
         if self.form_mode == "edit":
             if self._edit_tx_id:
                 return service.update_transaction(actor=actor, deposit_id=self._edit_deposit_id,
-                                                  transaction_id=self._edit_tx_id, data=data)
-            return service.update_deposit(actor=actor, deposit_id=self._edit_deposit_id, data=data)
+                                                  transaction_id=self._edit_tx_id, form=data)
+            return service.update_deposit(actor=actor, deposit_id=self._edit_deposit_id, form=data)
         if form is rules.Form.BUY:
-            return service.buy(actor=actor, data=data)
+            return service.buy(actor=actor, form=data)
         deposit_id = _int(self.form.get("deposit_id")) or 0
         call = {rules.Form.SELL: service.sell, rules.Form.INTEREST_ACCRUAL: service.interest_accrual,
                 rules.Form.DEPOSIT: service.at_call_deposit, rules.Form.INCOME: service.income}[form]
-        return call(actor=actor, deposit_id=deposit_id, data=data)
+        return call(actor=actor, deposit_id=deposit_id, form=data)
 
     @rx.event
     @guarded
@@ -474,14 +474,14 @@ class DepositState(FormDialog, AppState):
         result = self._write()
         self._close_form()
         self.saved += 1
-        return events(toast_success(result["message"]), self._load(self.portfolio_id))
+        return events(toast_success(result.message), self._load(self.portfolio_id))
 
     def _close_form(self) -> None:
         super()._close_form()
         self._edit_deposit_id = self._edit_tx_id = 0
 
     # ---- the read-only deposit modal -------------------------------------------------------------------
-    def _read_for_modal(self, read: Callable[..., dict[str, Any]], deposit_id: Any) -> dict[str, Any] | None:
+    def _read_for_modal(self, read: Callable[..., service.DepositDetail], deposit_id: Any) -> service.DepositDetail | None:
         """The deposit a read-only modal shows, read by `read` (None for no id); the other modals close."""
         did = _int(deposit_id)
         if did is None:
@@ -498,10 +498,9 @@ class DepositState(FormDialog, AppState):
     def open_view(self, deposit_id: Any):
         d = self._read_for_modal(service.get_deposit, deposit_id)
         if d is not None:
-            self.can_edit = bool(d["can_edit"])
-            self._view_deposit_id = int(d["id"])
-            self.view = DepositSheet(open=True, title=d["name"], details=_details(d),
-                                     rows=[_tx(t) for t in d["transactions"]])
+            self.can_edit = d.can_edit
+            self._view_deposit_id = d.id
+            self.view = DepositSheet(open=True, title=d.name, details=_details(d), rows=[_tx(t) for t in d.transactions])
 
     @rx.event
     def set_view_open(self, value: bool):
@@ -520,9 +519,9 @@ class DepositState(FormDialog, AppState):
     def open_amm(self, deposit_id: Any):
         d = self._read_for_modal(service.amm_transactions, deposit_id)
         if d is not None:
-            self._amm_deposit_id = int(d["id"])
-            self.amm = DepositSheet(open=True, title=f"{d['name']} ({d['code']})", deal_status=d["DealStatus"],
-                                    rows=[_tx(t) for t in d["transactions"]])
+            self._amm_deposit_id = d.id
+            self.amm = DepositSheet(open=True, title=f"{d.name} ({d.code})", deal_status=d.deal_status,
+                                    rows=[_tx(t) for t in d.transactions])
 
     @rx.event
     def set_amm_open(self, value: bool):
@@ -546,13 +545,13 @@ class DepositState(FormDialog, AppState):
             actor = self._actor()
             d = service.amm_transactions(actor=actor, deposit_id=self._amm_deposit_id)
             result = service.reprocess(actor=actor, deposit_id=self._amm_deposit_id,
-                                       data={**{k: v for k, v in d.items() if k != "transactions"}, "transaction_id": tid})
+                                       form=rules.DepositForm(investment_id=d.investment_id, id=d.id, transaction_id=tid))
         finally:
             self.reprocessing = False
         # spec 002 s4: reprocess success closes the modal and confirms
         self._close_amm()
         self.saved += 1
-        return events(rx.toast.success(result["title"], description=result["message"], position="top-right", duration=5000),
+        return events(rx.toast.success(result.title, description=result.message, position="top-right", duration=5000),
                       self._load(self.portfolio_id) if self.portfolio_id else None)
 
     # ---- what the screen shows --------------------------------------------------------------------------
