@@ -21,11 +21,13 @@ found; a client sees only the portfolios they hold, read-only):
   the earliest version also covering the days before it; a model without saved versions is read
   as it stands now. The model's own weights are used, not a portfolio's own class allocation.
 
-Custom holdings (values without a history) are left out of the figures.
+Custom holdings (values without a history) are left out of the figures. Before an asset's first
+stored close, the prices it was bought or sold at stand in for closes.
 """
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import json
 from collections import defaultdict
 from dataclasses import dataclass
@@ -78,6 +80,7 @@ class _History:
     income: dict[date, Decimal]
     units: dict[int, list[tuple[date, Decimal]]]     # asset id -> (day, units after that day)
     model_id: int | None
+    trade_prices: dict[int, list[tuple[date, Decimal]]] = dataclasses.field(default_factory=dict)
 
     @property
     def days(self) -> set[date]:
@@ -135,6 +138,8 @@ def _histories(s: Session, portfolios: list[Portfolio], until: date | None = Non
                     units = after[-1][1] if after else ZERO
                 after.append((trade.trade_date, units))
             out[pid].units[asset_id] = after
+            out[pid].trade_prices[asset_id] = [(t.trade_date, t.price) for t in asset_trades
+                                               if t.kind in ("buy", "sell") and t.price > 0]
     if until is not None:
         for h in out.values():
             for book in (h.cash_delta, h.flows, h.income):
@@ -143,6 +148,20 @@ def _histories(s: Session, portfolios: list[Portfolio], until: date | None = Non
             for asset_id in h.units:
                 h.units[asset_id] = [(d, u) for d, u in h.units[asset_id] if d <= until]
     return out
+
+
+def _with_trade_prices(closes: dict[int, list[tuple[date, Decimal]]],
+                       histories: Iterable[_History]) -> dict[int, list[tuple[date, Decimal]]]:
+    """Before an asset's first stored close, its trades' prices stand in for closes (a holding
+    bought before the price history starts is valued at what it was traded at, not at 0)."""
+    for h in histories:
+        for asset_id, prices in h.trade_prices.items():
+            rows = closes[asset_id]
+            first = rows[0][0] if rows else None
+            earlier = sorted({d: p for d, p in prices if first is None or d < first}.items())
+            if earlier:
+                closes[asset_id] = earlier + rows
+    return closes
 
 
 def _closes(s: Session, asset_ids: Iterable[int], until: date | None,
@@ -359,7 +378,7 @@ def _portfolio_report(s: Session, portfolio: Portfolio, until: date | None) -> P
     h = histories[portfolio.id]
     models = _models(s, [portfolio.model_id] if portfolio.model_id else [])
     model = models.get(portfolio.model_id) if portfolio.model_id else None
-    closes = _closes(s, set(h.units) | (model.asset_ids if model else set()), until, [h])
+    closes = _with_trade_prices(_closes(s, set(h.units) | (model.asset_ids if model else set()), until, [h]), [h])
     computed = _compute([h], closes, model.on if model else None, until)
     basis = NO_MODEL if model is None else (MODEL_BASIS_VERSIONS if model.versioned else MODEL_BASIS_CURRENT)
     return PerformanceReport(
@@ -415,7 +434,7 @@ def client_performance(*, actor: Actor, client_id: Any = None, until: Any = None
         histories = _histories(s, portfolios, day_until)
         models = _models(s, [p.model_id for p in portfolios if p.model_id])
         asset_ids = {a for h in histories.values() for a in h.units} | {a for m in models.values() for a in m.asset_ids}
-        closes = _closes(s, asset_ids, day_until, histories.values())
+        closes = _with_trade_prices(_closes(s, asset_ids, day_until, histories.values()), histories.values())
         lines: list[PortfolioLine] = []
         singles: dict[int, _Computed] = {}
         for p in portfolios:

@@ -151,3 +151,12 @@ def test_a_clients_performance_across_their_portfolios(world):
 def test_a_portfolio_without_transactions_says_so(world):
     report = performance.portfolio_performance(actor=actor(world.other_adviser), portfolio_id=world.other_portfolio.id)
     assert report.periods == () and report.chart == () and report.message == performance.NO_HISTORY
+
+
+def test_a_holding_bought_before_the_first_stored_close_is_valued_at_its_trade_price(world):
+    post(world.portfolio, "asset_buy", asset_id=world.model["allocation_classes"][0]["assets"][1]["asset_id"],
+         quantity=10, price="100.00", fee="0", day="2025-12-01")  # CBA, whose closes start on 02/01/2026
+    cash(world.portfolio, "1000.00", type="opening_balance", day="2025-12-01")
+    report = performance.portfolio_performance(actor=actor(world.adviser), portfolio_id=world.portfolio.id)
+    assert report.inception == date(2025, 12, 1)
+    assert report.chart[0].value == D("1000.00")     # 1,000 in, 1,000 of CBA at 100.00, no cash left
