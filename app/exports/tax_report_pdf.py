@@ -12,7 +12,7 @@ from app.domain.money import format_aud
 from app.exports.file_names import safe_name
 from app.exports.pdf import BASE_CSS, page_css, render
 from app.exports.tax_report_tables import Section, Units, header_lines, sections
-from app.services.tax_reports import TaxReport
+from app.domain.tax_report import TaxReport
 
 MEDIA_TYPE = "application/pdf"
 RED = "#ce2c31"

@@ -1,4 +1,4 @@
-"""The tax report's tables, once, for its Excel workbook and its PDF (app.services.tax_reports):
+"""The tax report's tables, once, for its Excel workbook and its PDF (app.domain.tax_report):
 each section is a title, its column headers, its rows and its totals row, with typed cells (text,
 Decimal money, Decimal units, dates) that each builder formats its own way."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Union
 
-from app.services.tax_reports import TaxReport
+from app.domain.tax_report import TaxReport
 
 Cell = Union[str, Decimal, date, None]
 

@@ -14,7 +14,7 @@ from openpyxl.styles import Alignment, Font, PatternFill
 
 from app.exports.file_names import safe_name
 from app.exports.tax_report_tables import Section, Units, header_lines, sections
-from app.services.tax_reports import TaxReport
+from app.domain.tax_report import TaxReport
 
 MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 MONEY = '"$"#,##0.00;[Red]-"$"#,##0.00'
