@@ -89,14 +89,16 @@
   else document.addEventListener("DOMContentLoaded", check);
 
   // the skip link: the content takes the focus (the router would only change the address)
-  document.addEventListener("click", function (event) {
+  window.addEventListener("click", function (event) {
     var link = event.target instanceof Element ? event.target.closest(".wa-skip-link") : null;
     if (!link) return;
-    var main = document.getElementById((link.getAttribute("href") || "#main").slice(1));
+    var main = document.getElementById((link.hash || "#main").slice(1));  // the router writes "/path/#main"
     if (!main) return;
     event.preventDefault();
+    event.stopPropagation();  // before the router sees a link to follow
     main.focus();
-  });
+    setTimeout(function () { if (document.activeElement !== main) main.focus(); }, 50);
+  }, true);
 
   document.addEventListener("keydown", function (event) {
     if (event.key === "Escape" && openDialog && !document.querySelector(POPUP)) {
