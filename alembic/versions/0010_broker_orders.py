@@ -70,6 +70,8 @@ def upgrade() -> None:
         sa.Column('stop_price', _QTY, nullable=True),
         sa.Column('expires_on', sa.Date(), nullable=True),
         sa.Column('file_kind', sa.String(20), nullable=True),
+        sa.Column('trade_transaction_id', sa.Integer(), sa.ForeignKey('trade_transactions.id'), nullable=True,
+                  index=True),
         sa.Column('sent_at', _UTC, nullable=False),
         sa.Column('sent_by', sa.Integer(), sa.ForeignKey('users.id'), nullable=True),
         sa.UniqueConstraint('order_id', 'version', name='uq_broker_order_versions_order_version'),
@@ -132,8 +134,9 @@ def _migrate_existing_orders() -> None:
         order_id = result.scalar_one()
         bind.execute(sa.text(
             "INSERT INTO broker_order_versions (order_id, version, action, quantity, limit_price, stop_price,"
-            " expires_on, file_kind, sent_at, sent_by) VALUES (:order, 1, 'New', :qty, :limit, NULL, :expires,"
-            " :file, :sent_at, :sent_by)"), dict(order=order_id, qty=quantity, limit=r["limit_price"],
+            " expires_on, file_kind, trade_transaction_id, sent_at, sent_by) VALUES (:order, 1, 'New', :qty, :limit,"
+            " NULL, :expires, :file, :rec, :sent_at, :sent_by)"), dict(order=order_id, qty=quantity,
+                                                                      rec=r["trade_transaction_id"], limit=r["limit_price"],
                                                   expires=expires, file=payload.get("file"),
                                                   sent_at=r["created_at"], sent_by=r["created_by"]))
         if status == "filled":

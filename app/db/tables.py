@@ -686,6 +686,8 @@ class BrokerOrderVersion(SQLModel, table=True):
     stop_price: Optional[Decimal] = quantity_field()
     expires_on: Optional[date_type] = Field(default=None)
     file_kind: Optional[str] = Field(default=None, max_length=20)
+    # the recommendation this version carried out (an Amend or Cancel: a later recommendation)
+    trade_transaction_id: Optional[int] = Field(default=None, foreign_key="trade_transactions.id", index=True)
     sent_at: datetime = utc_field(default_now=True)
     sent_by: Optional[int] = Field(default=None, foreign_key="users.id")
 

@@ -30,6 +30,8 @@ FILE_TITLES = {TRADE_FILE: "Trade File", DESKTOP_BROKER: "Desktop Broker Trade F
 BROKER_OF_FILE = {DESKTOP_BROKER: "Desktop Broker", AUSIEX: "AUSIEX"}
 # formats with a conditional (stop) order; in the others a stop loss is placed by hand
 CONDITIONAL_FORMATS = frozenset({TRADE_FILE, AUSIEX})
+# formats that amend or cancel an order by its reference; in the others that is done by hand
+AMENDING_FORMATS = frozenset({TRADE_FILE, AUSIEX})
 
 NOTHING_TO_EXPORT = "There are no trades to export: select at least one trade recommendation that is not placed yet"
 NOTHING_SELECTED = "Select at least one trade recommendation to export"
@@ -53,6 +55,41 @@ ORDER_STATUSES = (PLACED, PARTLY_FILLED, FILLED, EXPIRED, CANCELLED, REJECTED_ST
 OPEN_STATUSES = (PLACED, PARTLY_FILLED)
 ORDER_STATUS_LABELS = {PLACED: "Placed", PARTLY_FILLED: "Partly filled", FILLED: "Executed", EXPIRED: "Expired",
                        CANCELLED: "Cancelled", REJECTED_STATUS: "Error"}
+
+NEW, AMEND, CANCEL, MAINTAIN = "New", "Amend", "Cancel", "Maintain"  # what a file row asks of the broker (001 s3)
+
+
+@dataclass(frozen=True)
+class OrderChange:
+    """What a later approved trade does to the live order of the same portfolio and asset: its
+    row type and the units the row sends (Amend: the order's units once amended; Cancel: the units
+    cancelled; New: a separate order's)."""
+
+    row_type: str
+    quantity: Decimal
+
+
+def order_change(live_side: str | None, live_remaining: Decimal, side: str, quantity: Decimal) -> OrderChange:
+    """A later trade recommendation is calculated net of the orders still with the broker (they are
+    its pending trades), so it changes them rather than adding an order beside them (ours; the
+    specification names the types, not the rule):
+    - no live order: New;
+    - the same side: Amend, the order grows by the trade (buy 100 placed + buy 50 = amend to 150);
+    - the other side, fewer units than the order has left: Amend, the order shrinks (buy 300 placed,
+      sell 100 = amend to 200);
+    - the other side, exactly the units left: Cancel;
+    - the other side, more units than the order has left: New, an order of its own (the live one
+      stays; the two net out at the broker)."""
+    if live_side is None or live_remaining <= 0:
+        return OrderChange(NEW, quantity)
+    if side == live_side:
+        return OrderChange(AMEND, live_remaining + quantity)
+    if quantity < live_remaining:
+        return OrderChange(AMEND, live_remaining - quantity)
+    if quantity == live_remaining:
+        return OrderChange(CANCEL, live_remaining)
+    return OrderChange(NEW, quantity)
+
 
 # an order that no longer takes a fill, in words: "The order is executed: it can no longer be executed"
 CLOSED_WORDS = {FILLED: "executed", EXPIRED: "expired", CANCELLED: "cancelled", REJECTED_STATUS: "rejected by the broker"}
@@ -152,7 +189,8 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 }
 
 # why a file leaves an order out (None: it writes it)
-OTHER_BROKER, NO_BROKER, NO_CONDITIONAL, HELD_BY_BROKER = "other_broker", "no_broker", "no_conditional", "held"
+OTHER_BROKER, NO_BROKER, NO_CONDITIONAL, HELD_BY_BROKER, NO_AMENDMENT = (
+    "other_broker", "no_broker", "no_conditional", "held", "no_amendment")
 
 
 def left_out_reason(kind: str, o: Order) -> str | None:
@@ -166,7 +204,9 @@ def left_out_reason(kind: str, o: Order) -> str | None:
             return OTHER_BROKER
         if o.row_type == "Maintain":
             return HELD_BY_BROKER
-    if o.order_type == STOP_LOSS and kind not in CONDITIONAL_FORMATS:
+    if o.row_type in (AMEND, CANCEL) and kind not in AMENDING_FORMATS:
+        return NO_AMENDMENT
+    if o.order_type == STOP_LOSS and kind not in CONDITIONAL_FORMATS and o.row_type == NEW:
         return NO_CONDITIONAL
     return None
 
@@ -198,6 +238,14 @@ def left_out_notices(kind: str, left_out: list[tuple[str, Order]]) -> list[str]:
         out.append(f"{_plural(len(manual), 'stop loss', 'stop losses')} not written: "
                    f"{BROKER_OF_FILE.get(kind, kind)} takes no conditional orders. Place "
                    f"{'it' if len(manual) == 1 else 'them'} with the broker by hand: {listed}")
+    by_hand = [o for reason, o in left_out if reason == NO_AMENDMENT]
+    if by_hand:
+        listed = "; ".join(f"{o.row_type.lower()} {o.reference} ({o.side.title()} {o.code} in {o.portfolio_name}"
+                           + (f", to {number_text(o.quantity)} units)" if o.row_type == AMEND else ")")
+                           for o in by_hand)
+        out.append(f"{_plural(len(by_hand), 'change')} to orders already with the broker not written: "
+                   f"{BROKER_OF_FILE.get(kind, kind)} takes no amendments or cancellations in its file. Make "
+                   f"{'it' if len(by_hand) == 1 else 'them'} with the broker by hand: {listed}")
     held = [o for reason, o in left_out if reason == HELD_BY_BROKER]
     if held:
         out.append(f"{_plural(len(held), 'order')} already with the broker {'was' if len(held) == 1 else 'were'} "

@@ -8,6 +8,8 @@ actor and the firm first).
 - `close_unfilled`: an order ends unexecuted (expired, cancelled): its open remainder goes (cash
   and units no longer committed) and the recommendation it carried stops being pending.
 - `expire_due`: the sweep that closes every open order whose expiry day has passed.
+- `amend` / `cancel_by_file`: a later recommendation changes a live order (a new version, the same
+  reference): the order carries that recommendation too, and executes or ends with it.
 """
 from __future__ import annotations
 
@@ -21,11 +23,12 @@ from sqlmodel import Session, col, select
 
 from app.db import bulk
 from app.db.tables import (
-    AssetTransaction, BrokerOrder, BrokerOrderFill, BrokerOrderVersion, CashTransaction, Portfolio, TradeTransaction,
+    AssetTransaction, BrokerOrder, BrokerOrderFill, BrokerOrderVersion, CashTransaction, Portfolio, TradeInstruction,
+    TradeTransaction,
 )
 from app.db.types import utcnow
 from app.domain import orders as rules
-from app.domain.advice import TxStatus
+from app.domain.advice import TxStatus, side_of
 from app.domain.money import to_cents
 from app.domain.transactions import Status, cash_amount
 from app.services import postings
@@ -56,7 +59,7 @@ _ORDER_COLUMNS = ("id", "firm_id", "investment_id", "broker_id", "asset_id", "tr
                   "open_transaction_id", "reference", "side", "order_type", "quantity", "filled_quantity",
                   "limit_price", "stop_price", "expires_on", "status", "placed_at", "placed_by", "updated_at")
 _VERSION_COLUMNS = ("order_id", "version", "action", "quantity", "limit_price", "stop_price", "expires_on",
-                    "file_kind", "sent_at", "sent_by")
+                    "file_kind", "trade_transaction_id", "sent_at", "sent_by")
 
 
 def record_new(s: Session, *, actor_id: int | None, now: datetime, file_kind: str,
@@ -70,9 +73,65 @@ def record_new(s: Session, *, actor_id: int | None, now: datetime, file_kind: st
          f"WA{o.open_transaction_id}", o.side, o.order_type.lower(), o.quantity, ZERO, o.limit_price, o.stop_price,
          o.expiry, rules.PLACED, now, actor_id, now) for oid, o in zip(ids, orders)], _ORDER_COLUMNS)
     bulk.copy_rows(s, BrokerOrderVersion, [
-        (oid, 1, "New", o.quantity, o.limit_price, o.stop_price, o.expiry, file_kind, now, actor_id)
+        (oid, 1, "New", o.quantity, o.limit_price, o.stop_price, o.expiry, file_kind, o.recommendation_id, now,
+         actor_id)
         for oid, o in zip(ids, orders)], _VERSION_COLUMNS)
     return ids
+
+
+def carried(s: Session, order: BrokerOrder) -> list[int]:
+    """The recommendations an order carries out: the one it was placed for, then each a later
+    version (an Amend or a Cancel) carried, in order."""
+    later = s.exec(select(BrokerOrderVersion.trade_transaction_id).where(
+        BrokerOrderVersion.order_id == order.id, BrokerOrderVersion.trade_transaction_id.is_not(None))
+        .order_by(BrokerOrderVersion.version)).all()
+    return list(dict.fromkeys(rid for rid in ([order.trade_transaction_id] + list(later)) if rid is not None))
+
+
+def _next_version(s: Session, order: BrokerOrder) -> int:
+    versions = s.exec(select(BrokerOrderVersion.version).where(BrokerOrderVersion.order_id == order.id)).all()
+    return max(versions, default=0) + 1
+
+
+def amend(s: Session, order: BrokerOrder, *, quantity: Decimal, limit_price: Decimal | None,
+          recommendation_id: int | None, file_kind: str, actor_id: int | None) -> None:
+    """The live order's units still with the broker become `quantity` (and its limit `limit_price`
+    when one is given): a new version (Amend) with the same reference, the open remainder and its
+    committed cash in line."""
+    now = utcnow()
+    open_tx = s.get(AssetTransaction, order.open_transaction_id)
+    left = remaining(order)
+    if limit_price is not None and order.order_type != "stop_loss":
+        order.limit_price, order.order_type = limit_price, "limit"
+        open_tx.limit_price = limit_price
+    price = (limit_price if limit_price is not None and order.order_type != "stop_loss" else open_tx.price) or ZERO
+    open_tx.fee = to_cents(open_tx.fee * quantity / left) if open_tx.fee and left else open_tx.fee
+    open_tx.quantity, open_tx.price = quantity, price
+    open_tx.amount = cash_amount(open_tx.type, quantity=quantity, price=price, fee=open_tx.fee, gst=open_tx.gst)
+    open_tx.updated_by, open_tx.updated_at = actor_id, now
+    s.add(open_tx)
+    postings.sync_cash(s, open_tx)
+    order.quantity = Decimal(order.filled_quantity or 0) + quantity
+    order.updated_at = now
+    s.add(order)
+    s.add(BrokerOrderVersion(order_id=order.id, version=_next_version(s, order), action=rules.AMEND,
+                             quantity=order.quantity, limit_price=order.limit_price, stop_price=order.stop_price,
+                             expires_on=order.expires_on, file_kind=file_kind, trade_transaction_id=recommendation_id,
+                             sent_at=now, sent_by=actor_id))
+    s.flush()
+
+
+def cancel_by_file(s: Session, order: BrokerOrder, *, recommendation_id: int | None, file_kind: str,
+                   actor_id: int | None) -> None:
+    """A later recommendation undoes what the order has left: a version (Cancel) is sent and the
+    order ends cancelled; that recommendation is carried out by the cancellation."""
+    now = utcnow()
+    s.add(BrokerOrderVersion(order_id=order.id, version=_next_version(s, order), action=rules.CANCEL,
+                             quantity=remaining(order), limit_price=order.limit_price, stop_price=order.stop_price,
+                             expires_on=order.expires_on, file_kind=file_kind, trade_transaction_id=recommendation_id,
+                             sent_at=now, sent_by=actor_id))
+    s.flush()
+    close_unfilled(s, order, rules.CANCELLED, reason="Cancelled by later trade recommendations", actor_id=actor_id)
 
 
 def remaining(order: BrokerOrder) -> Decimal:
@@ -120,10 +179,11 @@ def fill(s: Session, order: BrokerOrder, f: Fill, *, actor_id: int | None) -> As
         postings.sync_cash(s, executed)
         order.open_transaction_id = None
         order.status, order.closed_at = rules.FILLED, now
-        rec = s.get(TradeTransaction, order.trade_transaction_id) if order.trade_transaction_id else None
-        if rec is not None:
-            rec.status, rec.updated_at = TxStatus.EXECUTED.value, now
-            s.add(rec)
+        for rid in carried(s, order):  # every recommendation the order carried out is done
+            rec = s.get(TradeTransaction, rid)
+            if rec is not None and rec.status == TxStatus.APPROVED.value:
+                rec.status, rec.updated_at = TxStatus.EXECUTED.value, now
+                s.add(rec)
     else:  # a part: its own executed transaction; the open remainder shrinks
         portfolio = s.get(Portfolio, order.investment_id)
         executed, _ = postings.record(
@@ -169,11 +229,12 @@ def close_unfilled(s: Session, order: BrokerOrder, status: str, *, reason: str |
     if reason:
         order.reason = reason
     s.add(order)
-    rec = s.get(TradeTransaction, order.trade_transaction_id) if order.trade_transaction_id else None
-    if rec is not None and rec.status == TxStatus.APPROVED.value:
-        rec.status = TxStatus.EXPIRED.value if status == rules.EXPIRED else TxStatus.CANCELLED.value
-        rec.updated_at = now
-        s.add(rec)
+    for rid in carried(s, order):
+        rec = s.get(TradeTransaction, rid)
+        if rec is not None and rec.status == TxStatus.APPROVED.value:
+            rec.status = TxStatus.EXPIRED.value if status == rules.EXPIRED else TxStatus.CANCELLED.value
+            rec.updated_at = now
+            s.add(rec)
     s.flush()
 
 
@@ -188,15 +249,29 @@ def expire_due(s: Session, today: date) -> list[BrokerOrder]:
 
 
 def filled_units(s: Session, recommendation_ids: Iterable[int]) -> dict[int, Decimal]:
-    """Units already filled of the open orders carrying these recommendations (a part filled leaves
-    the rest pending)."""
+    """Units already filled of the partly filled orders carrying these recommendations (a part
+    filled leaves the rest pending): the order's filled units go to the recommendations on its side
+    in the order it carried them, each up to its own units."""
     ids = sorted(set(recommendation_ids))
     if not ids:
         return {}
-    rows = s.exec(select(BrokerOrder.trade_transaction_id, BrokerOrder.filled_quantity).where(
-        bulk.among(s, BrokerOrder.trade_transaction_id, ids), BrokerOrder.status == rules.PARTLY_FILLED)).all()
-    return {rid: Decimal(q) for rid, q in rows if rid is not None}
+    partly = s.exec(select(BrokerOrder).where(BrokerOrder.status == rules.PARTLY_FILLED, bulk.among(
+        s, BrokerOrder.investment_id, {r for r in s.exec(select(TradeInstruction.investment_id).join(
+            TradeTransaction, TradeTransaction.trade_instruction_id == TradeInstruction.id).where(
+            bulk.among(s, TradeTransaction.id, ids))).all()}))).all()
+    out: dict[int, Decimal] = {}
+    for order in partly:
+        left = Decimal(order.filled_quantity or 0)
+        for rid in carried(s, order):
+            rec = s.get(TradeTransaction, rid)
+            if rec is None or side_of(rec.action) != order.side or left <= 0:
+                continue
+            share = min(left, Decimal(rec.quantity or 0))
+            left -= share
+            if rid in ids:
+                out[rid] = share
+    return out
 
 
 __all__ = ["NewOrder", "Fill", "record_new", "fill", "close_unfilled", "expire_due", "remaining", "average_price",
-           "filled_units"]
+           "filled_units", "carried", "amend", "cancel_by_file"]

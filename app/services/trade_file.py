@@ -30,7 +30,7 @@ from sqlmodel import Session, col, select
 from app.db import bulk
 from app.db.engine import session_scope
 from app.db.tables import (
-    Asset, AssetClass, AssetTransaction, Broker, BrokerOrder, Firm, Model, Portfolio, TargetPortfolio, TradeInstruction,
+    Asset, AssetClass, AssetTransaction, Broker, BrokerOrder, BrokerOrderVersion, Firm, Model, Portfolio, TargetPortfolio, TradeInstruction,
     TradeTransaction, User,
 )
 from app.db.types import utcnow
@@ -120,6 +120,7 @@ class TradeFileRow:
     urgent: bool
     placed_transaction_id: int | None = None
     expiry: date | None = None
+    amends_order_id: int | None = None   # the live order an Amend or Cancel row changes
 
     def file_row(self) -> rules.FileRow:
         return rules.FileRow(action=INCREASE if self.action == "BUY" else DECREASE, amount=self.amount,
@@ -234,11 +235,31 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
         bulk.among(s, at.investment_id, portfolio_ids), at.trade_transaction_id.is_not(None),
         at.status == Status.PROCESSING.value)).all()
     placed = {r.trade_transaction_id: r for r in placed_rows}
+    # the live orders (by portfolio and asset: a later trade amends or cancels them), and the later
+    # recommendations an order already carries (placed with it)
+    by_tx = {r.id: r for r in placed_rows}
+    open_orders = s.exec(select(BrokerOrder).where(bulk.among(s, BrokerOrder.investment_id, portfolio_ids),
+                                                   col(BrokerOrder.status).in_(order_rules.OPEN_STATUSES))
+                         .order_by(BrokerOrder.id)).all()
+    live_orders: dict[tuple[int, int], BrokerOrder] = {}
+    for o in open_orders:
+        live_orders.setdefault((o.investment_id, o.asset_id), o)
+    carried_by: dict[int, int] = defaultdict(int)  # open transaction -> recommendations it carries
+    for r in placed_rows:
+        carried_by[r.id] += 1
+    if open_orders:
+        opens = {o.id: o.open_transaction_id for o in open_orders}
+        for oid, rid in s.execute(sa_select(BrokerOrderVersion.order_id, BrokerOrderVersion.trade_transaction_id)
+                                  .where(bulk.among(s, BrokerOrderVersion.order_id, list(opens)),
+                                         BrokerOrderVersion.trade_transaction_id.is_not(None))).all():
+            tx = by_tx.get(opens[oid])
+            if tx is not None and rid not in placed:
+                placed[rid] = tx
+                carried_by[tx.id] += 1
     cash = postings.cash_balances(s, portfolio_ids)
     committed = postings.committed_to_orders(s, portfolio_ids)
 
     out = TradeFile(firm_id)
-    live_by_asset: set[tuple[int, int, str]] = {(r.investment_id, r.asset_id, r.action or "") for r in placed_rows}
     sums: dict[int, dict[str, Decimal]] = defaultdict(lambda: {"buy": ZERO, "sell": ZERO})
     min_cash: dict[int, Decimal] = {}
     min_trade: dict[int, Decimal] = {}
@@ -266,11 +287,19 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
         line = rules.file_line(base)
         quantity = line.quantity
         expiry = None
-        if order is not None:
-            quantity = order.quantity or quantity
+        live = None
+        if order is not None:  # the order's units, unless it carries several recommendations
+            quantity = (order.quantity or quantity) if carried_by[order.id] <= 1 else t.quantity
             expiry = order.expires_at.date() if order.expires_at else None
-        row_type = rules.row_type(placed=order is not None, expired=bool(expiry and expiry < today),
-                                  live_order_same_asset=order is None and (pid, t.asset_id, "buy" if side == "BUY" else "sell") in live_by_asset)
+            row_type = rules.row_type(placed=True, expired=bool(expiry and expiry < today),
+                                      live_order_same_asset=False)
+        else:
+            live = live_orders.get((pid, t.asset_id))
+            row_type = order_rules.order_change(live.side if live else None,
+                                                order_book.remaining(live) if live else ZERO, side,
+                                                quantity).row_type
+            if row_type == order_rules.NEW:
+                live = None
         status = rules.row_status(order is not None)
         broker = brokers.get(p.broker_id) if p.broker_id else None
         row = TradeFileRow(
@@ -288,6 +317,7 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
             selected=rules.auto_selected(status, row_type), raw_pending_amount=t.pending,
             recommended_quantity=t.quantity, current_units=t.current_units, full_sell=t.full_sell,
             stop_loss=t.stop_loss, urgent=t.urgent, placed_transaction_id=order.id if order else None, expiry=expiry,
+            amends_order_id=live.id if live is not None else None,
         )
         out.rows.append(row)
         if order is None and not row.hidden:
@@ -376,6 +406,8 @@ class BrokerFile:
     portfolios: int = 0  # portfolios the written orders belong to
     left_out: list[str] = field(default_factory=list)  # what the file did not write, and why
     broker: str = ""     # the broker the file is for ("" for the firm's own trade file)
+    amended: int = 0     # live orders the file amended
+    cancelled: int = 0   # live orders the file cancelled
 
 
 @dataclass(frozen=True)
@@ -392,12 +424,22 @@ class ExportPlan:
     sells: Decimal
     left_out: tuple[str, ...]
     default_expiry: date | None  # the expiry an order without a chosen one gets (None: GTC)
+    to_amend: int = 0    # live orders the file amends
+    to_cancel: int = 0   # live orders the file cancels
+
+    @property
+    def asks(self) -> bool:
+        """Whether the export changes what is with the broker (and so is asked about first)."""
+        return bool(self.to_place or self.to_amend or self.to_cancel)
 
     @property
     def question(self) -> str:
         where = f" with {self.broker}" if self.broker else ""
-        return (f"Place {self.to_place:,} {'order' if self.to_place == 1 else 'orders'}{where} for "
+        text = (f"Place {self.to_place:,} {'order' if self.to_place == 1 else 'orders'}{where} for "
                 f"{self.portfolios:,} {'portfolio' if self.portfolios == 1 else 'portfolios'}?")
+        changes = [f"amends {self.to_amend:,} {'order' if self.to_amend == 1 else 'orders'}"] if self.to_amend else []
+        changes += [f"cancels {self.to_cancel:,} {'order' if self.to_cancel == 1 else 'orders'}"] if self.to_cancel else []
+        return text + (f" It also {' and '.join(changes)} already with the broker." if changes else "")
 
 
 @dataclass(frozen=True)
@@ -406,6 +448,19 @@ class _Draft:
     order: order_rules.Order
     reason: str | None           # why the file leaves it out (None: written)
     open_transaction_id: int | None  # placed already: its open asset transaction
+    live: BrokerOrder | None = None  # the live order an Amend or Cancel changes
+
+    @property
+    def change(self) -> str:
+        """New (placed by the export), Amend or Cancel (a live order changed), Maintain (sent again)."""
+        return self.order.row_type
+
+    @property
+    def increment(self) -> Decimal:
+        """The units an Amend adds to a sell order (checked against the units held)."""
+        if self.live is None or self.change != order_rules.AMEND or self.live.side != "SELL":
+            return ZERO
+        return max(self.order.quantity - order_book.remaining(self.live), ZERO)
 
 
 def _chosen_rows(s: Session, fid: int | None, lines: list[ExportLine], *, download_all: bool,
@@ -440,10 +495,17 @@ def _drafts(s: Session, kind: str, chosen: list[TradeFileRow], wanted: Mapping[i
         bulk.among(s, BrokerOrder.open_transaction_id, placed_ids))).all()} if placed_ids else {}
     existing = {t.id: t for t in s.exec(select(AssetTransaction).where(
         bulk.among(s, AssetTransaction.id, placed_ids))).all()} if placed_ids else {}
+    live_ids = [r.amends_order_id for r in chosen if r.amends_order_id and r.placed_transaction_id is None]
+    lives = {o.id: o for o in s.exec(select(BrokerOrder).where(bulk.among(s, BrokerOrder.id, live_ids))
+                                     .with_for_update()).all()} if live_ids else {}
     out: list[_Draft] = []
+    written: set[int] = set()  # open orders already in the file
     for row in chosen:
         firm = firms.get(row.firm_id)
         if row.placed_transaction_id is not None:
+            if row.placed_transaction_id in written:
+                continue  # an order carrying several recommendations is one line of the file
+            written.add(row.placed_transaction_id)
             book, tx = sent.get(row.placed_transaction_id), existing[row.placed_transaction_id]
             order_type = book.order_type.upper() if book else order_rules.order_type_of(tx.limit_price)
             order = order_rules.Order(
@@ -469,6 +531,23 @@ def _drafts(s: Session, kind: str, chosen: list[TradeFileRow], wanted: Mapping[i
         expiry = order_rules.order_expiry(line.expiry if line else None, today=today,
                                           firm_days=firm.order_expiry_days if firm else None,
                                           good_till_cancelled=bool(firm and firm.order_good_till_cancelled))
+        live = lives.get(row.amends_order_id) if row.amends_order_id else None
+        change = order_rules.order_change(live.side if live else None,
+                                          order_book.remaining(live) if live else ZERO, row.action, Decimal(quantity))
+        if live is not None and change.row_type != order_rules.NEW:
+            # the live order changes: its reference, side and type, its units once changed (a
+            # same-side trade's own limit price becomes the order's)
+            same_side = row.action == live.side
+            new_limit = price if same_side and price is not None and live.order_type != "stop_loss" else live.limit_price
+            order = order_rules.Order(
+                reference=live.reference, portfolio_name=row.investment_name, hin=row.hin,
+                broker_account=row.broker_account, broker_name=row.broker_name, side=live.side, code=row.asset_code,
+                quantity=change.quantity,
+                order_type=("LIMIT" if new_limit is not None and live.order_type == "market" else live.order_type.upper()),
+                limit_price=new_limit, stop_price=live.stop_price, expiry=live.expires_on, row_type=change.row_type,
+                adviser_name=row.adviser_name, adviser_code=(firm.ausiex_code or "") if firm else "")
+            out.append(_Draft(row, order, order_rules.left_out_reason(kind, order), None, live))
+            continue
         order = order_rules.Order(
             reference=f"TR{row.recommendation_id}", portfolio_name=row.investment_name, hin=row.hin,
             broker_account=row.broker_account, broker_name=row.broker_name, side=row.action, code=row.asset_code,
@@ -498,10 +577,12 @@ def plan_export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: A
         firms = _firms_of(s, chosen)
         drafts = _drafts(s, kind, chosen, wanted, firms, today)
         written = [d for d in drafts if d.reason is None]
-        new = [d for d in written if d.open_transaction_id is None]
+        new = [d for d in written if d.change == order_rules.NEW]
         firm = firms.get(fid) if fid is not None else None
         return ExportPlan(
             kind=kind, broker=order_rules.BROKER_OF_FILE.get(kind, ""), orders=len(written), to_place=len(new),
+            to_amend=sum(1 for d in written if d.change == order_rules.AMEND),
+            to_cancel=sum(1 for d in written if d.change == order_rules.CANCEL),
             portfolios=len({d.row.investment_id for d in written}),
             buys=to_cents(sum((d.order.quantity * (d.order.limit_price or d.row.last_close_price or ZERO)
                                for d in new if d.order.side == "BUY"), ZERO)),
@@ -547,18 +628,23 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
         if not drafts:
             raise ValidationError(" ".join([order_rules.NOTHING_TO_EXPORT + "."] + notices) if notices
                                   else order_rules.NOTHING_TO_EXPORT)
+        # sells: a new one, or an amendment that grows a sell order, never beyond the units held
+        selling = {(d.row.investment_id, d.row.asset_id): (d.order.quantity if d.change == order_rules.NEW
+                                                           else d.increment)
+                   for d in drafts if d.order.side == "SELL" and d.change in (order_rules.NEW, order_rules.AMEND)}
         portfolios = {p.id: p for p in s.exec(select(Portfolio).where(
-            bulk.among(s, Portfolio.id, sorted({d.row.investment_id for d in drafts if d.open_transaction_id is None
-                                                and d.row.action == "SELL"})))).all()}
-        available = _sellable_units(s, portfolios, {(d.row.investment_id, d.row.asset_id) for d in drafts
-                                                    if d.row.action == "SELL" and d.open_transaction_id is None})
+            bulk.among(s, Portfolio.id, sorted({pid for pid, _ in selling})))).all()}
+        available = _sellable_units(s, portfolios, set(selling))
         for d in drafts:  # every row checked before anything is placed
-            if d.open_transaction_id is None and d.row.action == "SELL":
+            units = (d.order.quantity if d.change == order_rules.NEW else d.increment) if d.order.side == "SELL" else ZERO
+            if units > 0 and d.change in (order_rules.NEW, order_rules.AMEND):
                 key = (d.row.investment_id, d.row.asset_id)
-                if d.order.quantity > available.get(key, ZERO):
+                if units > available.get(key, ZERO):
                     raise ValidationError(NOT_ENOUGH_ASSETS, {"quantity": NOT_ENOUGH_ASSETS})
-                available[key] = available.get(key, ZERO) - d.order.quantity
-        placed = 0 if preview else sum(1 for d in drafts if d.open_transaction_id is None)
+                available[key] = available.get(key, ZERO) - units
+        placed = 0 if preview else sum(1 for d in drafts if d.change == order_rules.NEW)
+        amended = 0 if preview else sum(1 for d in drafts if d.change == order_rules.AMEND)
+        cancelled = 0 if preview else sum(1 for d in drafts if d.change == order_rules.CANCEL)
         portfolio_count = len({d.row.investment_id for d in drafts})
         row_count = len(drafts)
 
@@ -567,10 +653,19 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
             # orders never holds them all twice
             for start in range(0, len(drafts), EXPORT_CHUNK):
                 chunk = drafts[start:start + EXPORT_CHUNK]
-                fresh = [d for d in chunk if d.open_transaction_id is None]
+                fresh = [d for d in chunk if d.change == order_rules.NEW]
                 if preview:
                     yield from (d.order for d in chunk)
                     continue
+                for d in chunk:  # live orders changed by later recommendations: same reference, a new version
+                    if d.change == order_rules.AMEND:
+                        same_side = d.row.action == d.live.side
+                        order_book.amend(s, d.live, quantity=d.order.quantity,
+                                         limit_price=d.order.limit_price if same_side else None,
+                                         recommendation_id=d.row.recommendation_id, file_kind=kind, actor_id=actor.id)
+                    elif d.change == order_rules.CANCEL:
+                        order_book.cancel_by_file(s, d.live, recommendation_id=d.row.recommendation_id,
+                                                  file_kind=kind, actor_id=actor.id)
                 ids = postings.record_trades(s, actor_id=actor.id, status=Status.PROCESSING.value, trade_at=now,
                                              entries=[_placing(d, kind, firms) for d in fresh])
                 order_book.record_new(s, actor_id=actor.id, now=now, file_kind=kind, orders=[
@@ -582,8 +677,7 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
                     for tid, d in zip(ids, fresh)])
                 new_refs = iter(ids)
                 for d in chunk:
-                    yield d.order if d.open_transaction_id is not None else replace(
-                        d.order, reference=f"WA{next(new_refs)}")
+                    yield d.order if d.change != order_rules.NEW else replace(d.order, reference=f"WA{next(new_refs)}")
 
         firm_name = firms[fid].name if fid in firms else ("All Firms" if fid is None else s.get(Firm, fid).name)
         name = order_rules.file_name(kind, firm_name, now)
@@ -593,14 +687,14 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
         data, media = broker_files.build(kind, orders())
         if not preview:
             audit.record(s, actor, "broker_file.exported", "broker_file", None, label=name, firm_id=fid,
-                         after={"kind": kind, "rows": row_count, "placed": placed, "download_all": bool(download_all),
-                                "left_out": len(left_out)})
+                         after={"kind": kind, "rows": row_count, "placed": placed, "amended": amended,
+                                "cancelled": cancelled, "download_all": bool(download_all), "left_out": len(left_out)})
         s.flush()
         if preview:
             s.rollback()
         return BrokerFile(name=name, data=data, media_type=media, placed=placed, rows=row_count,
                           portfolios=portfolio_count, left_out=notices,
-                          broker=order_rules.BROKER_OF_FILE.get(kind, ""))
+                          broker=order_rules.BROKER_OF_FILE.get(kind, ""), amended=amended, cancelled=cancelled)
 
 
 EXPORT_CHUNK = 5_000

@@ -525,7 +525,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
             plan = await asyncio.to_thread(trade_file_service.plan_export, **self._export_args(kind))
         finally:
             self.exporting = ""
-        if plan.to_place == 0:
+        if not plan.asks:  # only the orders already with the broker, written again: nothing changes
             yield TradeFileState.place_orders(kind)
             return
         parts = [plan.question, f"Buys {money(plan.buys)}, sells {money(plan.sells)}."]
@@ -549,7 +549,10 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
             result = await asyncio.to_thread(trade_file_service.export, **args)
         finally:
             self.exporting = ""
-        told = [toast_success(f"{order_rules.FILE_TITLES[kind]}: {count_of(result.placed, 'order')} placed")]
+        done = f"{order_rules.FILE_TITLES[kind]}: {count_of(result.placed, 'order')} placed"
+        done += f", {result.amended:,} amended" if result.amended else ""
+        done += f", {result.cancelled:,} cancelled" if result.cancelled else ""
+        told = [toast_success(done)]
         told += [toast_warning(text) for text in result.left_out]
         yield events(rx.download(data=result.data, filename=result.name, mime_type=result.media_type),
                      *told, self._load(args["actor"], keep_selection=True))
