@@ -445,3 +445,22 @@ def test_a_later_opposite_trade_shrinks_or_cancels_the_live_order(book):
     with session_scope() as s:
         assert {s.get(TradeTransaction, t).status for t in (book.buy.id, fewer.id, rest.id)} == {"cancelled"}
         assert s.exec(select(AssetTransaction).where(AssetTransaction.status == "processing")).all() == []
+
+
+def test_the_holdings_pending_trades_say_the_order_in_words(book):
+    update_row(Firm, book.w.firm.id, stop_loss_limit_gap=D("2"))
+    def pending() -> dict[str, tuple[str, D, str]]:
+        h = holdings.load(actor=book.adviser, portfolio_id=book.watsons.id)
+        return {p.code: (p.status, p.units, p.price_text) for p in h.pending_trades}
+
+    assert pending() == {"BHP": ("Approved", D(500), "Stop loss at $30.54"),
+                         "CBA": ("Approved", D(1103), "Limit $118.50")}
+    trade_file.export(actor=book.adviser, kind="trade_file", transactions=[{"id": book.stop.id}, {"id": book.buy.id}])
+    more = _later_trade(book, "increase", "100")
+    trade_file.export(actor=book.adviser, kind="trade_file", transactions=[{"id": more.id}])
+    got = pending()
+    assert got["BHP"] == ("Placed", D(500), "Stop loss at $30.54, then limit $29.929")
+    h = holdings.load(actor=book.adviser, portfolio_id=book.watsons.id)
+    cba = sorted((p.trade_id, p.status, p.units, p.price_text) for p in h.pending_trades if p.code == "CBA")
+    # the amended order carries both trades: each shows Placed with its own units and the order's price
+    assert [row[1:] for row in cba] == [("Placed", D(1103), "Limit $118.50"), ("Placed", D(100), "Limit $118.50")]

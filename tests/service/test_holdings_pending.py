@@ -93,13 +93,13 @@ def test_pending_trades_in_the_holdings_json(book):
     result = holdings.get_holdings(actor=actor(book.w.adviser), portfolio_id=book.w.portfolio.id, limit=12)
     assert result["pending_trades"] == [
         {"id": book.ids.bhp, "asset_id": book.a["BHP"].id, "code": "BHP", "side": "SELL", "units": "40",
-         "status": "Placed", "order_id": book.ids.bhp_order},
+         "status": "Placed", "order_id": book.ids.bhp_order, "price_text": "Market"},
         {"id": book.ids.cba, "asset_id": book.a["CBA"].id, "code": "CBA", "side": "BUY", "units": "120",
-         "status": "Approved", "order_id": None},
+         "status": "Approved", "order_id": None, "price_text": "Market"},
         {"id": book.ids.csl, "asset_id": book.a["CSL"].id, "code": "CSL", "side": "BUY", "units": "10",
-         "status": "Approved", "order_id": None},
+         "status": "Approved", "order_id": None, "price_text": "Market"},
         {"id": book.ids.wes, "asset_id": book.a["WES"].id, "code": "WES", "side": "BUY", "units": "45",
-         "status": "Placed", "order_id": book.ids.wes_order},
+         "status": "Placed", "order_id": book.ids.wes_order, "price_text": "Market"},
     ]
     # the holder reads the same; another firm's adviser does not read the portfolio at all
     mine = holdings.get_holdings(actor=actor(book.w.client), portfolio_id=book.w.portfolio.id)
