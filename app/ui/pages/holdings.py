@@ -274,6 +274,8 @@ def _pending_line(row: PendingRow) -> rx.Component:
                               color=rx.cond(row.side == "BUY", rx.color("green", 11), rx.color("red", 11))),
                       class_name="pending-side"),
         _num(row.units, class_name="pending-units"),
+        rx.table.cell(rx.text(row.price, size="2", color=rx.color("gray", 11)), white_space="nowrap",
+                      class_name="pending-price"),
         rx.table.cell(rx.badge(row.status, color_scheme=rx.cond(row.status == "Placed", "amber", "blue"),
                                variant="soft", class_name="pending-status"), text_align="right"),
         class_name="pending-row",
@@ -299,7 +301,7 @@ def _pending() -> rx.Component:
                     rx.table.root(
                         rx.table.header(rx.table.row(
                             plain_header("Code"), plain_header("Side"),
-                            rx.table.column_header_cell("Units", **NUMBER),
+                            rx.table.column_header_cell("Units", **NUMBER), plain_header("Order"),
                             rx.table.column_header_cell("Status", text_align="right"),
                         )),
                         rx.table.body(rx.foreach(S.pending, _pending_line)),
