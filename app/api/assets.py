@@ -1,4 +1,7 @@
-"""The asset universe: classes, types, assets, lookups, picker search, price history and the price upload."""
+"""The asset universe: classes, types, assets, lookups, picker search, price history and the price upload.
+
+The query and the bodies are read here into the service's typed arguments (ids as numbers, the
+forms as rules.AssetForm and rules.TitleForm); the answers are its dataclasses rendered as payloads."""
 from __future__ import annotations
 
 from typing import Annotated
@@ -12,7 +15,9 @@ from app.domain import prices as price_rules
 from app.services import assets
 
 from app.api.payloads import AssetClassOut, AssetOut, AssetTypeOut, PriceOut, PriceUploadOut
-from app.api.schemas import Body, Page, SentAmount, SentId, SentText
+from app.api.schemas import Body, Page, SentAmount, SentId, SentText, path_id, rendered
+from app.domain import assets as rules
+from app.domain.parsing import as_bool, as_id
 
 router = APIRouter(tags=["assets"])
 
@@ -33,16 +38,36 @@ class AssetBody(Body):
     url: SentText = None
 
 
+def _title_form(body: TitleBody) -> rules.TitleForm:
+    return rules.read_title_form(body.model_dump())
+
+
+def _asset_form(body: AssetBody) -> rules.AssetForm:
+    return rules.read_asset_form(body.model_dump())
+
+
+def _number(text: str | None) -> int | None:
+    """A page's limit or offset as sent: a whole number, else None (the list's default)."""
+    try:
+        return int(text) if text not in (None, "") else None
+    except ValueError:
+        return None
+
+
+def _or(number: int | None, default: int) -> int:
+    return default if number is None else number
+
+
 # ---- classes and types ------------------------------------------------------------------------------
 def _titled_list(path: str, id_param: str, out: type, list_: Service, create: Service, update: Service,
                  delete: Service) -> None:
     """The routes of a titled list (asset classes, asset types): the firm's view, create, rename, delete."""
     def endpoint(actor: CurrentActor, firmId: str | None = None):
-        return listing(list_(actor=actor, firm_id=firmId))
+        return listing(rendered(list_(actor=actor, firm_id=as_id(firmId))))
 
     endpoint.__name__ = endpoint.__qualname__ = list_.__name__
     router.add_api_route(path, endpoint, methods=["GET"], name=list_.__name__, **answers(Page[out]))
-    resource = Resource(router, path, id_param, out, TitleBody, data_of=TitleBody.model_dump)
+    resource = Resource(router, path, id_param, out, TitleBody, form_of=_title_form)
     resource.create(create)
     resource.update(update)
     resource.delete(delete)
@@ -66,27 +91,36 @@ class AssetQuery(ListQuery):
 
 @router.get("/assets", **answers(Page[AssetOut]))
 def list_assets(actor: CurrentActor, query: Annotated[AssetQuery, Query()]):
-    return listing(*assets.list_assets(actor=actor, **query.model_dump()))
+    page = assets.list_assets(
+        actor=actor, limit=_number(query.limit), offset=_number(query.offset), sort=query.sort, order=query.order,
+        search=query.search, class_id=as_id(query.class_id), type_id=as_id(query.type_id),
+        industry_group_id=as_id(query.industry_group_id), firm_id=as_id(query.firm_id))
+    return listing(rendered(page.rows), page.total)
 
 
 @router.get("/assets-search", **answers(Page[AssetOut]))
 def search_assets(actor: CurrentActor, query: str | None = None, firmId: str | None = None, classId: str | None = None,
                   limit: str | None = None):
-    return listing(assets.search_assets(actor=actor, query=query, firm_id=firmId, class_id=classId, limit=limit or 20))
+    found = assets.search_assets(actor=actor, query=query, firm_id=as_id(firmId), class_id=as_id(classId),
+                                 limit=_or(_number(limit), assets.PICKER_LIMIT_DEFAULT))
+    return listing(rendered(found))
 
 
 @router.get("/assets-by-code/{code}", **answers(AssetOut))
 def asset_by_code(actor: CurrentActor, code: str, has_class: str | None = None, firmId: str | None = None):
-    return ok(assets.get_asset_by_code(actor=actor, code=code, has_class=has_class, firm_id=firmId))
+    return ok(rendered(assets.get_asset_by_code(actor=actor, code=code, has_class=as_bool(has_class),
+                                                firm_id=as_id(firmId))))
 
 
-asset_items = Resource(router, "/assets", "asset_id", AssetOut, AssetBody, data_of=AssetBody.model_dump)
+asset_items = Resource(router, "/assets", "asset_id", AssetOut, AssetBody, form_of=_asset_form)
 asset_items.get(assets.get_asset)
 
 
 @router.get("/assets/{asset_id}/prices", **answers(Page[PriceOut]))
 def price_history(actor: CurrentActor, asset_id: str, limit: str | None = None):
-    return listing(*assets.price_history(actor=actor, asset_id=asset_id, limit=limit or assets.HISTORY_DEFAULT))
+    history = assets.price_history(actor=actor, asset_id=path_id(asset_id),
+                                   limit=_or(_number(limit), assets.HISTORY_DEFAULT))
+    return listing(rendered(history.rows), history.total)
 
 
 asset_items.create(assets.create_asset)
@@ -100,4 +134,4 @@ async def upload_prices(actor: CurrentActor, file: UploadFile = File(...)):
     answers 400 with the reason and writes nothing; rejected lines come back in result.rejected,
     and a file in which every line is rejected answers 400 with them there."""
     content_type, data = await read_upload(file, price_rules.MAX_FILE_BYTES)
-    return ok(assets.import_prices(actor=actor, filename=file.filename, content_type=content_type, data=data))
+    return ok(rendered(assets.import_prices(actor=actor, filename=file.filename, content_type=content_type, data=data)))

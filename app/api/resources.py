@@ -20,7 +20,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel
 
 from app.api.deps import CurrentActor, answers, ok, ok_message
-from app.api.schemas import Message, sent
+from app.api.schemas import Message, path_id, rendered, sent
 
 Service = Callable[..., Any]
 
@@ -35,6 +35,9 @@ class Resource:
     body: Optional[type[BaseModel]] = None  # the body of create and update
     data_of: Callable[[BaseModel], dict[str, Any]] = sent  # what the service gets as `data`
     service_id: Optional[str] = None  # the service's keyword for the id, when it is not id_param
+    # A typed service: it takes `form=form_of(body)` (rather than `data`) and the id as a number
+    # (schemas.path_id), and its answer is rendered from its dataclass (schemas.rendered).
+    form_of: Optional[Callable[[Any], Any]] = None
 
     def create(self, service: Service, *, name: Optional[str] = None) -> None:
         self._route("POST", service, name, self.out, item=False, write=True)
@@ -60,12 +63,19 @@ class Resource:
 
         def endpoint(actor: Any, **sent_in: Any) -> dict[str, Any]:
             arguments: dict[str, Any] = {}
+            typed = self.form_of is not None
             if item:
-                arguments[self.service_id or self.id_param] = sent_in[self.id_param]
+                sent_id = sent_in[self.id_param]
+                arguments[self.service_id or self.id_param] = path_id(sent_id) if typed else sent_id
             if write:
-                arguments["data"] = self.data_of(sent_in["body"])
+                if self.form_of is not None:
+                    arguments["form"] = self.form_of(sent_in["body"])
+                else:
+                    arguments["data"] = self.data_of(sent_in["body"])
             result = service(actor=actor, **arguments)
-            return ok(result) if message is None else ok_message(message)
+            if message is not None:
+                return ok_message(message)
+            return ok(rendered(result) if typed else result)
 
         # FastAPI reads the parameters from the signature: the path's own id name and the body's model.
         endpoint.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]

@@ -73,7 +73,7 @@ def test_adviser_lands_on_the_dashboard_a_price_change_breaches_and_one_click_ca
             csv = f"code,date,close\n{bhp.code},{day.date().isoformat()},{value}\n".encode()
             outcome = asset_service.import_prices(actor=actor(superuser), filename="closes.csv",
                                                   content_type="text/csv", data=csv)
-            assert not outcome["rejected"], outcome
+            assert not outcome.rejected, outcome
 
         close(price * 3)
         try:

@@ -11,7 +11,108 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from app.domain.errors import NotFound, PermissionDenied, ValidationError
 from app.domain.models import NO_CASH_CLASS
-from app.services import assets
+from app.api.schemas import path_id, rendered
+from app.domain import assets as rules
+from app.domain.parsing import as_bool, as_id
+from app.services import assets as typed
+
+
+def _number(value, default=None):
+    if value is None or value == "":
+        return default
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def _id(value):
+    return value if isinstance(value, int) and not isinstance(value, bool) else path_id(value)
+
+
+class assets:  # noqa: N801 - stands for the module, as the edges call it
+    """app.services.assets called as its edges call it (the API, the screens): the sent forms read
+    once into AssetForm / TitleForm, ids and numbers parsed, the typed answer rendered as the
+    payload a client reads."""
+    cash_class = staticmethod(typed.cash_class)
+    find_by_codes = staticmethod(typed.find_by_codes)
+    recompute_prices = staticmethod(typed.recompute_prices)
+    PICKER_LIMIT_MAX = typed.PICKER_LIMIT_MAX
+
+    @staticmethod
+    def list_classes(*, actor, firm_id=None):
+        return rendered(typed.list_classes(actor=actor, firm_id=as_id(firm_id)))
+
+    @staticmethod
+    def list_types(*, actor, firm_id=None):
+        return rendered(typed.list_types(actor=actor, firm_id=as_id(firm_id)))
+
+    @staticmethod
+    def create_class(*, actor, data):
+        return rendered(typed.create_class(actor=actor, form=rules.read_title_form(data)))
+
+    @staticmethod
+    def update_class(*, actor, class_id, data):
+        return rendered(typed.update_class(actor=actor, class_id=_id(class_id), form=rules.read_title_form(data)))
+
+    @staticmethod
+    def delete_class(*, actor, class_id):
+        return rendered(typed.delete_class(actor=actor, class_id=_id(class_id)))
+
+    @staticmethod
+    def create_type(*, actor, data):
+        return rendered(typed.create_type(actor=actor, form=rules.read_title_form(data)))
+
+    @staticmethod
+    def update_type(*, actor, type_id, data):
+        return rendered(typed.update_type(actor=actor, type_id=_id(type_id), form=rules.read_title_form(data)))
+
+    @staticmethod
+    def delete_type(*, actor, type_id):
+        return rendered(typed.delete_type(actor=actor, type_id=_id(type_id)))
+
+    @staticmethod
+    def list_assets(*, actor, limit=None, offset=None, sort="code", order="asc", search=None, class_id=None,
+                    type_id=None, industry_group_id=None, firm_id=None):
+        page = typed.list_assets(actor=actor, limit=_number(limit), offset=_number(offset), sort=sort, order=order,
+                                 search=search, class_id=as_id(class_id), type_id=as_id(type_id),
+                                 industry_group_id=as_id(industry_group_id), firm_id=as_id(firm_id))
+        return rendered(page.rows), page.total
+
+    @staticmethod
+    def get_asset(*, actor, asset_id):
+        return rendered(typed.get_asset(actor=actor, asset_id=_id(asset_id)))
+
+    @staticmethod
+    def get_asset_by_code(*, actor, code, has_class=None, firm_id=None):
+        return rendered(typed.get_asset_by_code(actor=actor, code=code, has_class=as_bool(has_class),
+                                                firm_id=as_id(firm_id)))
+
+    @staticmethod
+    def search_assets(*, actor, query, firm_id=None, class_id=None, limit=20):
+        return rendered(typed.search_assets(actor=actor, query=query, firm_id=as_id(firm_id), class_id=as_id(class_id),
+                                            limit=_number(limit, typed.PICKER_LIMIT_DEFAULT)))
+
+    @staticmethod
+    def price_history(*, actor, asset_id, limit=typed.HISTORY_DEFAULT):
+        history = typed.price_history(actor=actor, asset_id=_id(asset_id), limit=_number(limit, typed.HISTORY_DEFAULT))
+        return rendered(history.rows), history.total
+
+    @staticmethod
+    def filter_options(*, actor, firm_id=None):
+        return rendered(typed.filter_options(actor=actor, firm_id=as_id(firm_id)))
+
+    @staticmethod
+    def create_asset(*, actor, data):
+        return rendered(typed.create_asset(actor=actor, form=rules.read_asset_form(data)))
+
+    @staticmethod
+    def update_asset(*, actor, asset_id, data):
+        return rendered(typed.update_asset(actor=actor, asset_id=_id(asset_id), form=rules.read_asset_form(data)))
+
+    @staticmethod
+    def import_prices(*, actor, filename, content_type, data):
+        return rendered(typed.import_prices(actor=actor, filename=filename, content_type=content_type, data=data))
 from tests import factories as f
 from tests import factories_assets as fa
 

@@ -309,14 +309,14 @@ def test_lookups_by_code_refuse_firm_bs_private_asset(t, who):
 @pytest.mark.parametrize("who", STAFF)
 def test_the_asset_service_lookups_refuse_firm_bs_private_asset(t, who):
     actor = t.actor(who)
-    assert assets.get_asset_by_code(actor=actor, code="apriv")["id"] == t.id("a_a")
+    assert assets.get_asset_by_code(actor=actor, code="apriv").id == t.id("a_a")
     with pytest.raises(NotFound, match="^Asset BPRIV is not found$"):
         assets.get_asset_by_code(actor=actor, code="bpriv")
     with pytest.raises(NotFound, match="^Asset BPRIV is not found$"):
         assets.get_asset_by_code(actor=actor, code="BPRIV", firm_id=t.w.firm_b.id)
     with pytest.raises(NotFound, match=f"^{asset_rules.ASSET_NOT_FOUND}$"):
         assets.get_asset(actor=actor, asset_id=t.id("a_b"))
-    assert [r["code"] for r in assets.search_assets(actor=actor, query="BPRIV")] == []
+    assert [r.code for r in assets.search_assets(actor=actor, query="BPRIV")] == []
     with session_scope() as s:
         assert assets.find_by_codes(s, actor, ["BPRIV", "SHR"]).keys() == {"SHR"}
 

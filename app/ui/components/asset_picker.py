@@ -87,9 +87,10 @@ class AssetPickerState(AppState):
         except DomainError as exc:
             self.results, self._found = [], {}
             return toast_error(exc.message)
-        self._found = {int(a["id"]): {"id": int(a["id"]), "code": a["code"], "name": a["name"],
-                                      "class_id": int(a["class_id"]), "class_title": a["class_title"] or "",
-                                      "last_close_price": a["last_close_price"]} for a in found}
+        self._found = {a.id: {"id": a.id, "code": a.code, "name": a.name, "class_id": a.class_id,
+                              "class_title": a.class_title or "",
+                              "last_close_price": None if a.last_close_price is None else format(a.last_close_price, "f")}
+                       for a in found}
         self.results = [PickerRow(id=a["id"], code=a["code"], name=a["name"], class_id=a["class_id"],
                                   class_title=a["class_title"], price=close_price(a["last_close_price"]))
                         for a in self._found.values()]

@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from decimal import Decimal
 from typing import Any, ClassVar
 
 import reflex as rx
 
 from app.domain import prices as price_rules
-from app.domain.assets import ASSET_FORM_KEYS, ASSET_SORTS, clean_asset
+from app.domain.assets import ASSET_FORM_KEYS, ASSET_SORTS, AssetForm, clean_asset, read_asset_form
 from app.domain.errors import GENERIC, INVALID_FORM, AuthenticationError, DomainError
 from app.domain.permissions import Actor
 from app.services import assets
+from app.services.industry_groups import IndustryGroupOption
 from app.ui.display import NA, close_price, day, input_number, percent_1dp
-from app.ui.parse import decimal_or_none as _decimal, to_int as _int
+from app.ui.parse import to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.lists import ListControls
 from app.ui.toolkit.rows import Option, Performance, performance_of
@@ -61,15 +61,17 @@ class AssetRow:
     url: str = ""
 
 
-def asset_view(found: dict[str, Any]) -> AssetRow:
-    group, kind, firm = (found[key] or {} for key in ("industry_group", "type", "firm"))
+def asset_view(found: assets.AssetView) -> AssetRow:
+    group, kind, firm = found.industry_group, found.type, found.firm
     return AssetRow(
-        id=found["id"], code=found["code"], name=found["name"], class_title=found["class_title"] or "",
-        type_title=kind.get("title") or "", group_title=group.get("title") or "", group_color=group.get("color") or "",
-        firm_name=firm.get("name") or "", price=close_price(found["last_close_price"]),
-        close_date=found["last_close_date"] or "", dividend_yield=percent_display(found["dividend_yield"]),
-        one_month=performance_of(found["one_month_return"]), six_month=performance_of(found["six_month_return"]),
-        url=found["url"] or "",
+        id=found.id, code=found.code, name=found.name, class_title=found.class_title or "",
+        type_title=(kind.title if kind else None) or "", group_title=(group.title if group else None) or "",
+        group_color=(group.color if group else None) or "", firm_name=(firm.name if firm else None) or "",
+        price=close_price(found.last_close_price),
+        close_date=found.last_close_date.isoformat() if found.last_close_date else "",
+        dividend_yield=percent_display(found.dividend_yield),
+        one_month=performance_of(found.one_month_return), six_month=performance_of(found.six_month_return),
+        url=found.url or "",
     )
 
 
@@ -106,13 +108,17 @@ class PriceImport:
     rejected: list[Rejected] = dataclasses.field(default_factory=list)
 
 
-def _form_data(form: dict[str, str]) -> dict[str, Any]:
-    """The form as the service reads it: the selects' NONE choice is "no value"."""
-    return {key: ("" if form.get(key, "") == NONE else form.get(key, "")) for key in ASSET_FORM_KEYS}
+def _form_data(form: dict[str, str]) -> AssetForm:
+    """The form as the service reads it (read once here): the selects' NONE choice is "no value"."""
+    return read_asset_form({key: ("" if form.get(key, "") == NONE else form.get(key, "")) for key in ASSET_FORM_KEYS})
 
 
-def _options(found: list[dict[str, Any]], label: str = "title") -> list[ColourOption]:
-    return [ColourOption(value=str(o["id"]), label=o[label], color=o.get("color") or "") for o in found]
+def _options(found: tuple[assets.AssetClassView | assets.AssetTypeView | IndustryGroupOption, ...]) -> list[ColourOption]:
+    return [ColourOption(value=str(o.id), label=o.title, color=getattr(o, "color", "") or "") for o in found]
+
+
+def _firm_options(found: tuple[assets.FirmRef, ...]) -> list[ColourOption]:
+    return [ColourOption(value=str(o.id), label=o.name or "") for o in found]
 
 
 class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
@@ -158,11 +164,11 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
     def _reload(self):
         self.loading = True
         try:
-            found, self.total = assets.list_assets(
+            page = assets.list_assets(
                 actor=self._actor(), limit=self._limit(), offset=self._offset(), sort=self.sort, order=self.order,
                 search=self.search, class_id=None if self.class_filter == ALL else _int(self.class_filter),
                 industry_group_id=None if self.group_filter == ALL else _int(self.group_filter))
-            self.rows = [asset_view(a) for a in found]
+            self.rows, self.total = [asset_view(a) for a in page.rows], page.total
         except DomainError as exc:
             self.rows, self.total = [], 0
             return self._failed(exc)
@@ -179,8 +185,8 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
         yield
         self.loading = False
         opts = assets.filter_options(actor=actor)
-        self.class_options, self.type_options = _options(opts["classes"]), _options(opts["types"])
-        self.group_options, self.firm_options = _options(opts["industry_groups"]), _options(opts["firms"], "name")
+        self.class_options, self.type_options = _options(opts.classes), _options(opts.types)
+        self.group_options, self.firm_options = _options(opts.industry_groups), _firm_options(opts.firms)
         return self._reload()
 
     # ---- filters ----------------------------------------------------------------------------------
@@ -207,18 +213,18 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
     def _load_detail(self, asset_id: int):
         actor = self._actor()
         found = assets.get_asset(actor=actor, asset_id=asset_id)
-        history, count = assets.price_history(actor=actor, asset_id=asset_id, limit=HISTORY_DAYS)
-        self._detail_id = found["id"]
+        history = assets.price_history(actor=actor, asset_id=asset_id, limit=HISTORY_DAYS)
+        self._detail_id = found.id
         self.detail = asset_view(found)
-        self.detail_prices_count = count
-        # the chart draws floats; every figure shown as text comes from the Decimal strings
-        self.chart = [{"day": day(p["date"])[:5], "close": float(Decimal(p["close"]))} for p in history]
-        newest_first = list(reversed(history))
+        self.detail_prices_count = history.total
+        # the chart draws floats; every figure shown as text comes from the Decimals
+        self.chart = [{"day": day(p.date)[:5], "close": float(p.close or 0)} for p in history.rows]
+        newest_first = list(reversed(history.rows))
         recent: list[RecentPrice] = []
         for i, point in enumerate(newest_first[:RECENT_ROWS]):
-            before = newest_first[i + 1]["close"] if i + 1 < len(newest_first) else None
-            change = price_rules.period_return(Decimal(point["close"]), _decimal(before))
-            recent.append(RecentPrice(day=day(point["date"]), close=close_price(point["close"]),
+            before = newest_first[i + 1].close if i + 1 < len(newest_first) else None
+            change = price_rules.period_return(point.close, before)
+            recent.append(RecentPrice(day=day(point.date), close=close_price(point.close),
                                       change=performance_of(change, "")))
         self.recent = recent
 
@@ -297,8 +303,8 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
         except DomainError as exc:
             self.uploading = False
             self.upload_error = exc.message
-            if exc.result is not None:  # no line could be imported: each is listed with its reason
-                self._show_import(exc.result)
+            if isinstance(exc, assets.NothingImported):  # no line could be imported: each is listed with its reason
+                self._show_import(exc.report)
             yield [toast_error(UPLOAD_FAILED), rx.clear_selected_files(UPLOAD_ID)]
             return
         except Exception as exc:  # an unexpected failure must not leave the dialog spinning
@@ -311,11 +317,11 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
         self._show_import(result)
         yield events(toast_success(UPLOAD_COMPLETE), rx.clear_selected_files(UPLOAD_ID), self._reload())
 
-    def _show_import(self, report: dict[str, Any]) -> None:
+    def _show_import(self, report: assets.PriceReport) -> None:
         """The import's report in the dialog: what was written and each rejected line."""
         self.price_import = PriceImport(
-            done=True, imported=report["imported"], updated=report["updated"], assets=report["assets"],
-            rejected=[Rejected(line=r["line"], code=r["code"], reason=r["reason"]) for r in report["rejected"]])
+            done=True, imported=report.imported, updated=report.updated, assets=report.assets,
+            rejected=[Rejected(line=r.line, code=r.code, reason=r.reason) for r in report.rejected])
 
     # ---- the asset form (superuser) ------------------------------------------------------------------
     def _open_asset_form(self, mode: str, asset_id: int, values: dict[str, str]) -> None:
@@ -334,10 +340,12 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
         if not self.is_superuser or not self._detail_id:
             return None
         found = assets.get_asset(actor=self._actor(), asset_id=self._detail_id)
-        self._open_asset_form("edit", found["id"], {
-            "code": found["code"], "name": found["name"], "class_id": str(found["class_id"]),
-            **{f"{key}_id": str((found[key] or {}).get("id") or NONE) for key in ("type", "industry_group", "firm")},
-            "dividend_yield": input_number(found["dividend_yield"]), "url": found["url"] or "",
+        self._open_asset_form("edit", found.id, {
+            "code": found.code, "name": found.name, "class_id": str(found.class_id),
+            "type_id": str((found.type.id if found.type else None) or NONE),
+            "industry_group_id": str(found.industry_group.id if found.industry_group else NONE),
+            "firm_id": str(found.firm.id if found.firm else NONE),
+            "dividend_yield": input_number(found.dividend_yield), "url": found.url or "",
         })
         self.detail_open = False
         return None
@@ -362,11 +370,11 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
         actor = self._actor()
         data = _form_data(self.form)
         if self.form_mode == "edit" and self._edit_id:
-            result = assets.update_asset(actor=actor, asset_id=self._edit_id, data=data)
+            result = assets.update_asset(actor=actor, asset_id=self._edit_id, form=data)
         else:
-            result = assets.create_asset(actor=actor, data=data)
+            result = assets.create_asset(actor=actor, form=data)
         self._close_form()
-        return events(toast_success(result["message"]), self._reload())
+        return events(toast_success(result.message), self._reload())
 
     @rx.event
     @guarded

@@ -489,7 +489,7 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
             self._take_asset(None)
             self.form_errors = {**self.form_errors, "code": exc.message}
             return None
-        self._take_asset(found)
+        self._take_asset({"id": found.id, "name": found.name, "code": found.code})
         return None
 
     @rx.event
