@@ -16,6 +16,8 @@ from typing import Any, Generic, Optional, TypeVar, Union, get_type_hints
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model
 
+from app.domain.wire import WIRE
+
 T = TypeVar("T")
 
 # Request field types. The services parse and validate these themselves, with the specification's
@@ -142,11 +144,11 @@ def path_id(text: str) -> int:
 
 def rendered(value: Any) -> Any:
     """A service's typed value as its payload model reads it: a dataclass as the object of its
-    fields (by the name in the field's metadata "wire" where the payload's differs), Decimal as its digits ('1234.50': the service rounds to the places it shows), a day or
+    fields (by the name app.domain.wire gives it where the payload's differs), Decimal as its digits ('1234.50': the service rounds to the places it shows), a day or
     an instant in ISO 8601 (as app.domain.timezones.iso_json writes it), an enum as its value;
     lists, tuples and dicts item by item. Anything else is already JSON."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {item.metadata.get("wire", item.name): rendered(getattr(value, item.name))
+        return {item.metadata.get(WIRE, item.name): rendered(getattr(value, item.name))
                 for item in dataclasses.fields(value)}
     if isinstance(value, (list, tuple)):
         return [rendered(item) for item in value]

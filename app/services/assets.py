@@ -33,6 +33,7 @@ from app.db.types import stored_id, utcnow
 from app.domain import assets as rules
 from app.domain import prices as price_rules
 from app.domain.assets import AssetForm, AssetValues, TitleForm
+from app.domain.wire import wire
 from app.domain.errors import INVALID_FORM, Conflict, NotFound, ValidationError
 from app.domain.industry_groups import NOT_FOUND as GROUP_NOT_FOUND
 from app.domain.models import NO_CASH_CLASS
@@ -54,10 +55,6 @@ HISTORY_DEFAULT = 180
 HISTORY_MAX = 2000
 _CHUNK = 500
 
-
-def _wire(name: str) -> dict[str, str]:
-    """A field's name in the REST payloads, where it is not the field's own."""
-    return {"wire": name}
 
 
 # ---- what the service answers ----------------------------------------------------------------------
@@ -127,7 +124,7 @@ class AssetView:
     name: str
     class_id: int
     class_title: str | None
-    asset_class: TitledRef = field(metadata=_wire("class"))
+    asset_class: TitledRef = field(metadata=wire("class"))
     type: TitledRef | None
     industry_group: GroupRef | None
     firm: FirmRef | None

@@ -28,6 +28,7 @@ from app.domain.timezones import day_text
 from app.domain import deposits as rules
 from app.domain import validators as v
 from app.domain.deposits import DepositFilter, DepositForm
+from app.domain.wire import wire
 from app.domain.errors import NotFound, ValidationError
 from app.domain.money import to_cents
 from app.domain.parsing import as_id
@@ -45,10 +46,6 @@ ZERO = Decimal(0)
 Json = str | int | float | bool | None | list["Json"] | dict[str, "Json"]
 
 
-def _wire(name: str) -> dict[str, str]:
-    """A field's name in the REST payloads (the specification's), where it is not the field's own."""
-    return {"wire": name}
-
 
 # ---- what the service answers ----------------------------------------------------------------------
 @dataclass(frozen=True)
@@ -63,20 +60,20 @@ class DepositView:
     four places, days and instants as such."""
     id: int
     investment_id: int
-    product_type: str = field(metadata=_wire("ProviderProductType"))
-    provider_name: str = field(metadata=_wire("ProviderName"))
-    provider_type: str | None = field(metadata=_wire("ProviderType"))
-    provider_id: str | None = field(metadata=_wire("ProviderID"))
-    facility_id: str | None = field(metadata=_wire("FacilityID"))
-    account_number: str | None = field(metadata=_wire("AccountNumber"))
-    deal_id: str = field(metadata=_wire("DealID"))
-    start_date: date = field(metadata=_wire("StartDate"))
-    maturity_date: date | None = field(metadata=_wire("MaturityDate"))
-    maturity_term: int | None = field(metadata=_wire("MaturityTerm"))
-    rate: Decimal | None = field(metadata=_wire("Rate"))
-    auto_matured: bool = field(metadata=_wire("AutoMatured"))
-    deal_status: str = field(metadata=_wire("DealStatus"))
-    transaction_type: str = field(metadata=_wire("TransactionType"))
+    product_type: str = field(metadata=wire("ProviderProductType"))
+    provider_name: str = field(metadata=wire("ProviderName"))
+    provider_type: str | None = field(metadata=wire("ProviderType"))
+    provider_id: str | None = field(metadata=wire("ProviderID"))
+    facility_id: str | None = field(metadata=wire("FacilityID"))
+    account_number: str | None = field(metadata=wire("AccountNumber"))
+    deal_id: str = field(metadata=wire("DealID"))
+    start_date: date = field(metadata=wire("StartDate"))
+    maturity_date: date | None = field(metadata=wire("MaturityDate"))
+    maturity_term: int | None = field(metadata=wire("MaturityTerm"))
+    rate: Decimal | None = field(metadata=wire("Rate"))
+    auto_matured: bool = field(metadata=wire("AutoMatured"))
+    deal_status: str = field(metadata=wire("DealStatus"))
+    transaction_type: str = field(metadata=wire("TransactionType"))
     institution_id: int | None
     institution: InstitutionRef | None
     name: str
@@ -105,7 +102,7 @@ class DepositTransactionView:
     trade_at: datetime | None
     date: date | None
     amm_type: str
-    transaction_type: str = field(metadata=_wire("TransactionType"))
+    transaction_type: str = field(metadata=wire("TransactionType"))
     description: str | None
     payload: dict[str, Json]
     om_status: str | None
