@@ -146,6 +146,7 @@ class PendingTrade:
     units: Decimal               # the placed order's quantity, else the recommended quantity
     status: str                  # Approved | Placed
     order_id: int | None         # the broker order (asset transaction) while placed
+    price_text: str = ""         # "Market", "Limit $12.50", "Stop loss at $30.54" (app.domain.orders.price_words)
 
 
 PENDING_APPROVED, PENDING_PLACED = "Approved", "Placed"

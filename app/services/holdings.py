@@ -36,11 +36,12 @@ from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import (
-    Asset, AssetClass, AssetTransaction, CustomHolding, Deposit, Institution, Model, ModelClass, Portfolio,
+    Asset, AssetClass, AssetTransaction, BrokerOrder, BrokerOrderVersion, CustomHolding, Deposit, Institution, Model, ModelClass, Portfolio,
     PortfolioClass, PortfolioUser, TradeInstruction, TradeTransaction, User,
 )
 from app.db.types import utcnow
 from app.domain import deposits as deposit_rules
+from app.domain import orders as order_rules
 from app.domain.advice import TxStatus, side_of
 from app.domain.allocations import class_total_color
 from app.domain.drift import band_colour, pct as drift_pct
@@ -253,25 +254,48 @@ def compute(s: Session, portfolio: Portfolio) -> Holdings:
 def pending_trades(s: Session, portfolio_id: int) -> tuple[PendingTrade, ...]:
     """The portfolio's approved, unexecuted trade recommendations with their live order, if any,
     by code then buys first; one query whatever their number."""
-    order = AssetTransaction
+    order, book = AssetTransaction, BrokerOrder
     rows = s.exec(
         select(TradeTransaction.id, TradeTransaction.asset_id, TradeTransaction.asset_code, TradeTransaction.action,
-               TradeTransaction.quantity, order.id, order.quantity)
+               TradeTransaction.quantity, order.id, order.quantity, TradeTransaction.limit_price,
+               TradeTransaction.stop_loss, book.order_type, book.limit_price, book.stop_price)
         .join(TradeInstruction, TradeInstruction.id == TradeTransaction.trade_instruction_id)
         .outerjoin(order, (order.trade_transaction_id == TradeTransaction.id)
                    & (order.status == Status.PROCESSING.value))
+        .outerjoin(book, book.open_transaction_id == order.id)
         .where(TradeInstruction.investment_id == portfolio_id, TradeTransaction.status == TxStatus.APPROVED.value)
         .order_by(TradeTransaction.asset_code, TradeTransaction.id, order.id)
     ).all()
+    # trades a live order carries since a later version amended it to include them
+    carried = {rid: (tx_id, kind, limit, stop) for rid, tx_id, kind, limit, stop in s.exec(
+        select(BrokerOrderVersion.trade_transaction_id, book.open_transaction_id, book.order_type, book.limit_price,
+               book.stop_price)
+        .join(book, book.id == BrokerOrderVersion.order_id)
+        .where(book.investment_id == portfolio_id, col(book.status).in_(order_rules.OPEN_STATUSES),
+               BrokerOrderVersion.trade_transaction_id.is_not(None))).all()}
+    shared = {tx_id for tx_id, *_ in carried.values()}  # orders carrying several trades show each trade's units
     out: dict[int, PendingTrade] = {}
-    for trade_id, asset_id, code, action, quantity, order_id, order_quantity in rows:
+    for (trade_id, asset_id, code, action, quantity, order_id, order_quantity, limit, stop_loss, kind, order_limit,
+         order_stop) in rows:
         if trade_id in out:  # one live order per trade; should a second exist, the first tells
             continue
+        side = side_of(action)
         placed = order_id is not None
+        units = order_quantity if placed and order_quantity is not None and order_id not in shared else quantity
+        if not placed and trade_id in carried:  # part of an amended order: its own units
+            order_id, kind, order_limit, order_stop = carried[trade_id]
+            placed = True
+        if placed and kind:
+            price_text = order_rules.price_words(kind, order_limit, order_stop)
+        else:
+            stop = bool(stop_loss) and side == "SELL"
+            price_text = order_rules.price_words(order_rules.order_type_of(limit, stop_loss=stop),
+                                                 None if stop else limit, limit if stop else None)
+            if stop:
+                price_text = price_text.split(",")[0]  # the limit once triggered is the firm's, at export
         out[trade_id] = PendingTrade(
-            trade_id=trade_id, asset_id=asset_id, code=code, side=side_of(action),
-            units=Decimal(order_quantity if placed and order_quantity is not None else quantity or 0),
-            status=PENDING_PLACED if placed else PENDING_APPROVED, order_id=order_id)
+            trade_id=trade_id, asset_id=asset_id, code=code, side=side, units=Decimal(units or 0),
+            status=PENDING_PLACED if placed else PENDING_APPROVED, order_id=order_id, price_text=price_text)
     return tuple(sorted(out.values(), key=lambda p: (p.code, p.side != "BUY", p.trade_id)))
 
 
@@ -402,7 +426,8 @@ def custom_json(line: CustomLine) -> dict[str, Any]:
 
 def pending_json(line: PendingTrade) -> dict[str, Any]:
     return {"id": line.trade_id, "asset_id": line.asset_id, "code": line.code, "side": line.side,
-            "units": number_text(line.units), "status": line.status, "order_id": line.order_id}
+            "units": number_text(line.units), "status": line.status, "order_id": line.order_id,
+            "price_text": line.price_text}
 
 
 def holdings_json(h: Holdings, *, can_edit: bool = False) -> dict[str, Any]:

@@ -295,6 +295,8 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
                                       live_order_same_asset=False)
         else:
             live = live_orders.get((pid, t.asset_id))
+            if live is not None and (live.order_type == "stop_loss" or (t.stop_loss and side == "SELL")):
+                live = None  # a stop loss is a conditional order of its own: it neither changes nor is changed
             row_type = order_rules.order_change(live.side if live else None,
                                                 order_book.remaining(live) if live else ZERO, side,
                                                 quantity).row_type

@@ -464,3 +464,21 @@ def test_the_holdings_pending_trades_say_the_order_in_words(book):
     cba = sorted((p.trade_id, p.status, p.units, p.price_text) for p in h.pending_trades if p.code == "CBA")
     # the amended order carries both trades: each shows Placed with its own units and the order's price
     assert [row[1:] for row in cba] == [("Placed", D(1103), "Limit $118.50"), ("Placed", D(100), "Limit $118.50")]
+
+
+def test_a_stop_loss_neither_amends_nor_is_amended(book):
+    """A stop loss is a conditional order of its own: beside a live buy of the same asset it is New,
+    and a later plain sell does not change a live stop loss."""
+    bhp = book.u.stocks[0]
+    buy = make_trade(make_trade_instruction(book.watsons, version=2), bhp, "increase", "10", price="45.00",
+                     amount="469.95")
+    trade_file.export(actor=book.adviser, kind="trade_file", transactions=[{"id": buy.id}])
+    rows = {r.recommendation_id: r for r in trade_file.generate(actor=book.adviser).rows}
+    assert (rows[book.stop.id].type, rows[book.stop.id].amends_order_id) == ("New", None)
+    trade_file.export(actor=book.adviser, kind="trade_file", transactions=[{"id": book.stop.id}])
+    sell = make_trade(make_trade_instruction(book.watsons, version=3), bhp, "decrease", "10", price="45.00",
+                      current_units=D(2000))
+    row = next(r for r in trade_file.generate(actor=book.adviser).rows if r.recommendation_id == sell.id)
+    # the live buy of 10 is what it changes (a cancel), never the stop loss
+    assert row.type == "Cancel" and row.amends_order_id != next(
+        o.id for o in _open_orders() if o.order_type == "stop_loss")

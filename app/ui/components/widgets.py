@@ -555,7 +555,9 @@ def confirm_dialog(open_: Any, message: Any, on_confirm: Any, on_cancel: Any, co
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
             rx.alert_dialog.title(title),
-            rx.alert_dialog.description(message, id="confirm-message"),
+            # a question of several sentences (e.g. the orders a broker file places and what it leaves
+            # out) keeps its line breaks
+            rx.alert_dialog.description(message, id="confirm-message", white_space="pre-line"),
             rx.hstack(
                 cancel_button(on_click=on_cancel, id="confirm-cancel"),
                 rx.button(confirm_label, color_scheme="red" if danger else "indigo", on_click=on_confirm, id="confirm-ok"),

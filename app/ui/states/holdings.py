@@ -107,12 +107,13 @@ class PendingRow:
     side: str = ""             # BUY | SELL
     units: str = ""            # +120 (buy) or -40 (sell), whole units
     status: str = ""           # Approved | Placed
+    price: str = ""            # Market, Limit $12.50, Stop loss at $30.54
 
 
 def pending_row(p: holdings_service.PendingTrade) -> PendingRow:
     sign = "+" if p.side == "BUY" else "-"
     return PendingRow(key=f"trade-{p.trade_id}", code=p.code, side=p.side, units=sign + whole_units(p.units),
-                      status=p.status)
+                      status=p.status, price=p.price_text)
 
 
 def _line_row(line: holdings_service.Line, url: str | None = None) -> HoldingRow:

@@ -532,7 +532,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         parts.append(f"Orders without an expiry date of their own expire on {day(plan.default_expiry)}."
                      if plan.default_expiry else "Orders without an expiry date of their own are good till cancelled.")
         parts += list(plan.left_out)
-        self._ask(f"export:{kind}", " ".join(parts), label="Place orders")
+        self._ask(f"export:{kind}", "\n".join([" ".join(parts[:3])] + parts[3:]), label="Place orders")
 
     @rx.event
     @guarded
