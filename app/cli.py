@@ -48,6 +48,7 @@ def _cmd_migrate(_: argparse.Namespace) -> int:
 
 
 def _cmd_demo_data(_: argparse.Namespace) -> int:
+    import app.services.notice_documents  # noqa: F401  (the demo's notices attach their documents)
     from app.services import demo
     from app.services.reference_data import ensure_reference_data
 
