@@ -238,10 +238,12 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
     # the live orders (by portfolio and asset: a later trade amends or cancels them), and the later
     # recommendations an order already carries (placed with it)
     by_tx = {r.id: r for r in placed_rows}
-    open_orders = s.exec(select(BrokerOrder).where(bulk.among(s, BrokerOrder.investment_id, portfolio_ids),
-                                                   col(BrokerOrder.status).in_(order_rules.OPEN_STATUSES))
-                         .order_by(BrokerOrder.id)).all()
-    live_orders: dict[tuple[int, int], BrokerOrder] = {}
+    bo = BrokerOrder  # plain columns: a firm may have tens of thousands of orders with the broker
+    open_orders = s.execute(sa_select(bo.id, bo.investment_id, bo.asset_id, bo.side, bo.order_type, bo.quantity,
+                                      bo.filled_quantity, bo.open_transaction_id)
+                            .where(bulk.among(s, bo.investment_id, portfolio_ids),
+                                   col(bo.status).in_(order_rules.OPEN_STATUSES)).order_by(bo.id)).all()
+    live_orders: dict[tuple[int, int], Any] = {}
     for o in open_orders:
         live_orders.setdefault((o.investment_id, o.asset_id), o)
     carried_by: dict[int, int] = defaultdict(int)  # open transaction -> recommendations it carries
