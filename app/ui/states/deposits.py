@@ -30,7 +30,7 @@ from app.domain import deposits as rules
 from app.domain.errors import AuthenticationError, DomainError
 from app.domain.permissions import NOT_ALLOWED
 from app.domain.transactions import (
-    AT_CALL_ACCOUNT, EFFECTS, KIND_LABELS, PRODUCT_TYPES, PROVIDER_TYPES, TERM_DEPOSITS, Kind, Status,
+    AT_CALL_ACCOUNT, DEAL_STATUSES, EFFECTS, KIND_LABELS, PRODUCT_TYPES, PROVIDER_TYPES, TERM_DEPOSITS, Kind, Status,
 )
 from app.services import deposits as service
 from app.services import reference_data
@@ -603,7 +603,7 @@ class DepositState(FormDialog, AppState):
         current = self.form.get("DealStatus", "")
         if not current:
             return []
-        return [current, *sorted(rules.DEAL_TRANSITIONS.get(current, frozenset()), key=rules.DEAL_STATUSES.index)]
+        return [current, *sorted(rules.DEAL_TRANSITIONS.get(current, frozenset()), key=DEAL_STATUSES.index)]
 
     @rx.var
     def auto_matured(self) -> bool:

@@ -220,10 +220,10 @@ class IndustryGroupsState(Confirm, AppState):
     def move(self, group_id: int, step: int):
         """The keyboard-friendly way: one place up (-1) or down (+1)."""
         ids = [r["id"] for r in self.rows]
-        gid, step = _int(group_id), _int(step)
-        if gid not in ids or step not in (-1, 1) or not self.can_manage:
+        gid, places = _int(group_id), _int(step)
+        if gid is None or gid not in ids or places not in (-1, 1) or places is None or not self.can_manage:
             return None
-        to = ids.index(gid) + step
+        to = ids.index(gid) + places
         if not 0 <= to < len(ids):
             return None
         return self._apply_order(moved(ids, gid, ids[to]))
