@@ -155,3 +155,37 @@ class ClientTaxReport:
     income_totals: IncomeTotals
     net_capital_gain: Decimal        # the sum of the portfolios' (each its own entity)
     carried_forward_out: Decimal
+
+
+@dataclass(frozen=True)
+class SummaryLine:
+    """One line of the report's summary: `key` names it for the screens (stable), `title` is shown."""
+
+    key: str
+    title: str
+    amount: Decimal
+
+
+def summary_lines(r: TaxReport) -> tuple[SummaryLine, ...]:
+    """The summary every view of the report shows in this order (the screen, Excel and PDF): income
+    received and grossed up, then the capital gains netted to the net capital gain (losses and the
+    discount as negative amounts), a super fund's taxable share, the loss carried out and the
+    capital returns."""
+    c = r.capital
+    lines = [
+        SummaryLine("income", "Dividends and interest received", r.income_totals.cash),
+        SummaryLine("franking-credits", "Franking credits", r.income_totals.franking_credits),
+        SummaryLine("assessable", "Assessable income (grossed up)", r.income_totals.assessable),
+        SummaryLine("gains", "Capital gains", c.gains),
+        SummaryLine("losses", "Capital losses this year", -c.losses),
+        SummaryLine("carried-forward-in", "Carried-forward loss brought in", -c.carried_forward_in),
+        SummaryLine("losses-applied", "Losses applied", -(c.losses_applied + c.carried_forward_applied)),
+        SummaryLine("discount", "CGT discount", -c.discount),
+        SummaryLine("net-capital-gain", "Net capital gain", c.net_capital_gain),
+    ]
+    if r.exempt_percent:
+        lines.append(SummaryLine("taxable", f"Taxable after the pension exemption "
+                                            f"({r.exempt_percent.normalize():f}% exempt)", c.taxable))
+    lines += [SummaryLine("carried-forward-out", "Net capital loss carried forward", c.carried_forward_out),
+              SummaryLine("capital-returns", "Capital returns (cost base reduced)", c.capital_returns)]
+    return tuple(lines)

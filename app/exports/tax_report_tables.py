@@ -8,7 +8,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Union
 
-from app.domain.tax_report import TaxReport
+from app.domain.tax_report import TaxReport, summary_lines
 
 Cell = Union[str, Decimal, date, None]
 
@@ -42,23 +42,7 @@ def header_lines(r: TaxReport) -> list[tuple[str, str]]:
 
 
 def summary(r: TaxReport) -> Section:
-    c = r.capital
-    rows: list[tuple[Cell | Units, ...]] = [
-        ("Dividends and interest received", r.income_totals.cash),
-        ("Franking credits", r.income_totals.franking_credits),
-        ("Assessable income (grossed up)", r.income_totals.assessable),
-        ("Capital gains", c.gains),
-        ("Capital losses this year", -c.losses),
-        ("Carried-forward loss brought in", -c.carried_forward_in),
-        ("Losses applied", -(c.losses_applied + c.carried_forward_applied)),
-        ("CGT discount", -c.discount),
-        ("Net capital gain", c.net_capital_gain),
-    ]
-    if r.exempt_percent:
-        rows.append((f"Taxable after the pension exemption ({r.exempt_percent.normalize():f}% exempt)", c.taxable))
-    rows += [("Net capital loss carried forward", c.carried_forward_out),
-             ("Capital returns (cost base reduced)", c.capital_returns)]
-    return Section("Summary", ("Item", "Amount"), tuple(rows), None)
+    return Section("Summary", ("Item", "Amount"), tuple((line.title, line.amount) for line in summary_lines(r)), None)
 
 
 def sections(r: TaxReport) -> list[Section]:

@@ -59,6 +59,7 @@ ROUTES: dict[str, str] = {
     "portfolios.edit": "/portfolios/[id]/edit",
     "portfolios.holdings": "/portfolios/[id]/holdings",
     "portfolios.performance": "/portfolios/[id]/performance", "clients.performance": "/my-performance",
+    "portfolios.tax-report": "/portfolios/[id]/tax-report", "clients.tax-report": "/my-tax-report",
     "portfolios.history": "/portfolios/[id]/history",
     "portfolios.buy": "/portfolios/[id]/buy",
     "portfolios.cash-transactions": "/portfolios/[id]/cash-transactions",

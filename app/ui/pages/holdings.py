@@ -42,6 +42,7 @@ def _actions_menu() -> rx.Component:
                 rx.menu.separator(),
             )),
             item(rx.icon("chart-line", size=14), "Performance", on_click=AppState.navigate(S.links.performance), id="action-performance"),
+            item(rx.icon("receipt", size=14), "Tax report", on_click=AppState.navigate(S.links.tax_report), id="action-tax-report"),
             item(rx.icon("target", size=14), "Target Portfolio", on_click=AppState.navigate(S.links.target_portfolio),
                  id="action-target-portfolio"),
             rx.cond(S.can_calculate_tp, item(rx.icon("calculator", size=14), "Calculate Target Portfolio",

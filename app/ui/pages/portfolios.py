@@ -21,6 +21,7 @@ from app.ui.components.widgets import (
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
 from app.ui.pages.performance import my_performance_link
+from app.ui.pages.tax_report import my_tax_report_link
 from app.ui.states.portfolios import (
     CRUMB, LIST_CONTEXTS, LIST_TITLE, AwaitingRow, PortfolioBuyState, PortfolioFormState, PortfolioRow, PortfoliosListState,
 )
@@ -196,7 +197,8 @@ def portfolios_list_page(route_name: str) -> rx.Component:
         table_card(_header(), body, footer),
         confirm_dialog_of(L),
         crumbs=_list_crumbs(route_name),
-        actions=my_performance_link() if LIST_CONTEXTS[route_name] == "me" else _add_new(),
+        actions=rx.hstack(my_performance_link(), my_tax_report_link(), spacing="2", wrap="wrap")
+        if LIST_CONTEXTS[route_name] == "me" else _add_new(),
     )
 
 

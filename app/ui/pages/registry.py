@@ -11,6 +11,7 @@ from app.ui.pages import models
 from app.ui.pages import recommendations
 from app.ui.pages import assets as assets_pages
 from app.ui.pages import holdings as holdings_pages, performance as performance_pages
+from app.ui.pages import tax_report as tax_report_pages
 from app.ui.pages import deposits as deposits_pages
 from app.ui.pages import portfolios as portfolio_pages
 from app.ui.pages import transactions as transaction_pages
@@ -46,6 +47,7 @@ def register_pages(app: rx.App) -> None:
     assets_pages.register(app)
     holdings_pages.register(app)
     performance_pages.register(app)
+    tax_report_pages.register(app)
     deposits_pages.register(app)
     portfolio_pages.register(app)
     transaction_pages.register(app)

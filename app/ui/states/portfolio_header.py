@@ -48,6 +48,7 @@ class PortfolioLinks:
     trade_instructions: str = ""
     calculate_tr: str = ""  # the trade recommendations screen, opening its calculate confirmation
     performance: str = ""
+    tax_report: str = ""
 
 
 def portfolio_links(portfolio_id: int) -> PortfolioLinks:
@@ -62,7 +63,8 @@ def portfolio_links(portfolio_id: int) -> PortfolioLinks:
         assets=url("portfolios.asset-transactions"), deposits=url("clients.addTransaction"),
         target_portfolio=url("portfolios.target-portfolio"), calculate_tp=url("portfolios.target-portfolio", calculate="1"),
         trade_instructions=url("portfolios.trade-instructions"),
-        calculate_tr=url("portfolios.trade-instructions", calculate="1"), performance=url("portfolios.performance"))
+        calculate_tr=url("portfolios.trade-instructions", calculate="1"), performance=url("portfolios.performance"),
+        tax_report=url("portfolios.tax-report"))
 
 
 class PortfolioHeader(Viewer, mixin=True):

@@ -1,0 +1,358 @@
+"""portfolios.tax-report and clients.tax-report: the financial-year tax report (app.services.tax_reports).
+
+One state for both screens: the portfolio's (`/portfolios/[id]/tax-report`, staff and the
+portfolio's holders; `?year=2026` opens that financial year) and the client's own across their
+portfolios (`/my-tax-report`, read-only; staff open a client's with `?client=<id>`). The year picker
+offers the financial years of the history, newest first, and opens on the last completed one. Staff
+enter the net capital loss carried into the year on the portfolio's screen; the service refuses a
+bad amount with its text, shown under the field. Every figure is formatted here (money as
+$1,234.56, negative in red; dates DD/MM/YYYY; listed units whole)."""
+from __future__ import annotations
+
+import dataclasses
+from datetime import date
+from decimal import Decimal
+import reflex as rx
+
+from app.db.types import utcnow
+from app.domain import tax
+from app.domain.errors import ValidationError
+from app.domain.permissions import Actor
+from app.domain.roles import Role
+from app.domain.tax_report import ClientTaxReport, TaxReport, summary_lines
+from app.domain.timezones import day_text
+from app.services import holdings as holdings_service
+from app.services import tax_reports as tax_service
+from app.ui import routes
+from app.ui.display import close_price, input_number, units_or_fraction
+from app.ui.parse import positive_int
+from app.ui.states.base import AppState, toast_success
+from app.ui.states.portfolio_header import PortfolioHeader
+from app.ui.toolkit.rows import Amount, Option, amount_of, offers
+from app.ui.toolkit.screen import ExportLinks, guarded, screen_load
+
+LOAD_FAILED = "The tax report could not be loaded."
+OVERSOLD = "Oversold"
+ZERO = Decimal(0)
+
+
+@dataclasses.dataclass
+class IncomeRow:
+    day: str = ""
+    code: str = ""
+    kind: str = ""
+    description: str = ""
+    franked: Amount = dataclasses.field(default_factory=Amount)
+    unfranked: Amount = dataclasses.field(default_factory=Amount)
+    franking_credits: Amount = dataclasses.field(default_factory=Amount)
+    interest: Amount = dataclasses.field(default_factory=Amount)
+    other: Amount = dataclasses.field(default_factory=Amount)
+    cash: Amount = dataclasses.field(default_factory=Amount)
+
+
+@dataclasses.dataclass
+class GainRow:
+    code: str = ""
+    name: str = ""
+    event: str = ""
+    acquired: str = ""
+    sold: str = ""
+    units: str = ""
+    cost_base: Amount = dataclasses.field(default_factory=Amount)
+    proceeds: Amount = dataclasses.field(default_factory=Amount)
+    gain: Amount = dataclasses.field(default_factory=Amount)
+    method: str = ""
+    losses_applied: Amount = dataclasses.field(default_factory=Amount)
+    discount: Amount = dataclasses.field(default_factory=Amount)
+    net: Amount = dataclasses.field(default_factory=Amount)
+    flag: str = ""               # the service's text for a sale of more units than were held
+
+
+@dataclasses.dataclass
+class SummaryRow:
+    key: str = ""
+    title: str = ""
+    amount: Amount = dataclasses.field(default_factory=Amount)
+    strong: bool = False
+
+
+@dataclasses.dataclass
+class CapitalReturnRow:
+    day: str = ""
+    code: str = ""
+    amount: Amount = dataclasses.field(default_factory=Amount)
+
+
+@dataclasses.dataclass
+class UnrealisedRow:
+    code: str = ""
+    name: str = ""
+    units: str = ""
+    eligible_units: str = ""
+    cost_base: Amount = dataclasses.field(default_factory=Amount)
+    close: str = ""
+    close_day: str = ""
+    value: Amount = dataclasses.field(default_factory=Amount)
+    gain: Amount = dataclasses.field(default_factory=Amount)
+
+
+@dataclasses.dataclass
+class PortfolioTaxRow:
+    """A line of the client's report: one portfolio's figures, linking to its own report."""
+
+    id: int = 0
+    name: str = ""
+    url: str = ""
+    entity: str = ""
+    note: str = ""               # the empty report's message
+    income: Amount = dataclasses.field(default_factory=Amount)
+    franking_credits: Amount = dataclasses.field(default_factory=Amount)
+    net_capital_gain: Amount = dataclasses.field(default_factory=Amount)
+    carried_forward_out: Amount = dataclasses.field(default_factory=Amount)
+
+
+STRONG = frozenset({"assessable", "net-capital-gain", "taxable", "carried-forward-out"})
+
+
+def year_options(years: tuple[int, ...]) -> list[Option]:
+    """The picker's choices: the financial years of the history, newest first, by their label."""
+    return [Option(value=str(y), label=tax.financial_year(y).label) for y in years]
+
+
+def default_year(years: tuple[int, ...], today: date) -> int:
+    """The last completed financial year when the history reaches it, else the newest one offered."""
+    completed = tax.financial_year_of(today) - 1
+    if completed in years:
+        return completed
+    return years[0] if years else tax.financial_year_of(today)
+
+
+def income_rows(r: TaxReport) -> list[IncomeRow]:
+    return [IncomeRow(day=day_text(ln.day), code=ln.code, kind=ln.kind, description=ln.description,
+                      franked=amount_of(ln.franked), unfranked=amount_of(ln.unfranked),
+                      franking_credits=amount_of(ln.franking_credits), interest=amount_of(ln.interest),
+                      other=amount_of(ln.other), cash=amount_of(ln.cash)) for ln in r.income]
+
+
+def income_total(r: TaxReport) -> IncomeRow:
+    t = r.income_totals
+    return IncomeRow(day="Total", franked=amount_of(t.franked), unfranked=amount_of(t.unfranked),
+                     franking_credits=amount_of(t.franking_credits), interest=amount_of(t.interest),
+                     other=amount_of(t.other), cash=amount_of(t.cash))
+
+
+def gain_rows(r: TaxReport) -> list[GainRow]:
+    return [GainRow(code=g.code, name=g.name, event=g.kind, acquired=day_text(g.acquired) if g.acquired else "",
+                    sold=day_text(g.sold), units=units_or_fraction(g.units), cost_base=amount_of(g.cost_base),
+                    proceeds=amount_of(g.proceeds), gain=amount_of(g.gain), method=g.method,
+                    losses_applied=amount_of(g.loss_applied), discount=amount_of(g.discount), net=amount_of(g.net),
+                    flag=g.flag or "") for g in r.gains]
+
+
+def gain_total(r: TaxReport) -> GainRow:
+    c = r.capital
+    return GainRow(code="Total", cost_base=amount_of(sum((g.cost_base for g in r.gains), ZERO)),
+                   proceeds=amount_of(sum((g.proceeds for g in r.gains), ZERO)),
+                   gain=amount_of(sum((g.gain for g in r.gains), ZERO)),
+                   losses_applied=amount_of(c.losses_applied + c.carried_forward_applied),
+                   discount=amount_of(c.discount), net=amount_of(c.net_capital_gain))
+
+
+def summary_rows(r: TaxReport) -> list[SummaryRow]:
+    return [SummaryRow(key=line.key, title=line.title, amount=amount_of(line.amount), strong=line.key in STRONG)
+            for line in summary_lines(r)]
+
+
+def unrealised_rows(r: TaxReport) -> list[UnrealisedRow]:
+    return [UnrealisedRow(code=u.code, name=u.name, units=units_or_fraction(u.units),
+                          eligible_units=units_or_fraction(u.eligible_units), cost_base=amount_of(u.cost_base),
+                          close=close_price(u.price), close_day=day_text(u.price_day) if u.price_day else "",
+                          value=amount_of(u.value, "N/A"), gain=amount_of(u.gain, "N/A")) for u in r.unrealised]
+
+
+def unrealised_total(r: TaxReport) -> UnrealisedRow:
+    t = r.unrealised_totals
+    return UnrealisedRow(code="Total", cost_base=amount_of(t.cost_base), value=amount_of(t.value),
+                         gain=amount_of(t.gain))
+
+
+def portfolio_rows(report: ClientTaxReport) -> list[PortfolioTaxRow]:
+    return [PortfolioTaxRow(
+        id=r.portfolio_id, name=r.portfolio_name, entity=f"{r.portfolio_type} ({r.entity})",
+        url=routes.url("portfolios.tax-report", id=r.portfolio_id, query={"year": str(r.year)}),
+        note=r.message or "", income=amount_of(r.income_totals.cash),
+        franking_credits=amount_of(r.income_totals.franking_credits),
+        net_capital_gain=amount_of(r.capital.net_capital_gain),
+        carried_forward_out=amount_of(r.capital.carried_forward_out)) for r in report.portfolios]
+
+
+class TaxReportState(PortfolioHeader, ExportLinks, AppState):
+    loading: bool = True
+    client_view: bool = False
+    year: str = ""
+    years: list[Option] = []
+    label: str = ""
+    title_text: str = ""
+    entity: str = ""
+    treatment: str = ""
+    end_day: str = ""
+    message: str = ""
+    flags: list[str] = []
+    summary: list[SummaryRow] = []
+    income: list[IncomeRow] = []
+    income_totals: IncomeRow = IncomeRow()
+    gains: list[GainRow] = []
+    gain_totals: GainRow = GainRow()
+    capital_returns: list[CapitalReturnRow] = []
+    capital_returns_total: Amount = Amount()
+    unrealised: list[UnrealisedRow] = []
+    unrealised_totals: UnrealisedRow = UnrealisedRow()
+    portfolios: list[PortfolioTaxRow] = []
+    net_capital_gain: Amount = Amount()
+    carried_forward_out: Amount = Amount()
+    # the carried-forward loss form (staff, the portfolio's screen)
+    can_edit: bool = False
+    loss_amount: str = ""
+    loss_error: str = ""
+    loss_saving: bool = False
+    _client_id: int = 0
+
+    # ---- showing a report ------------------------------------------------------------------------
+    def _show_common(self, years: tuple[int, ...], year: int, label: str) -> None:
+        self.years = year_options(years)
+        self.year = str(year)
+        self.label = label
+        self.end_day = day_text(tax.financial_year(year).end)
+        self.loading = False
+
+    def _show(self, r: TaxReport) -> None:
+        self._show_common(r.years, r.year, r.label)
+        self.title_text = r.portfolio_name
+        self.entity = f"{r.portfolio_type} ({r.entity})"
+        self.treatment = r.treatment
+        self.message = r.message or ""
+        self.flags = list(r.flags)
+        self.summary = summary_rows(r)
+        self.income = income_rows(r)
+        self.income_totals = income_total(r)
+        self.gains = gain_rows(r)
+        self.gain_totals = gain_total(r)
+        self.capital_returns = [CapitalReturnRow(day=day_text(x.day), code=x.code, amount=amount_of(x.amount))
+                                for x in r.capital_returns]
+        self.capital_returns_total = amount_of(r.capital.capital_returns)
+        self.unrealised = unrealised_rows(r)
+        self.unrealised_totals = unrealised_total(r)
+        self.net_capital_gain = amount_of(r.capital.net_capital_gain)
+        self.carried_forward_out = amount_of(r.capital.carried_forward_out)
+        self.can_edit = r.can_edit
+        self.loss_amount = input_number(r.capital.carried_forward_in)
+        self.loss_error = ""
+
+    def _show_client(self, report: ClientTaxReport) -> None:
+        self._show_common(report.years, report.year, report.label)
+        self.title_text = report.client_name
+        self.entity = report.client_name
+        self.treatment = ""
+        self.portfolios = portfolio_rows(report)
+        t = report.income_totals
+        self.summary = [
+            SummaryRow("income", "Dividends and interest received", amount_of(t.cash)),
+            SummaryRow("franking-credits", "Franking credits", amount_of(t.franking_credits)),
+            SummaryRow("assessable", "Assessable income (grossed up)", amount_of(t.assessable), True),
+            SummaryRow("net-capital-gain", "Net capital gain", amount_of(report.net_capital_gain), True),
+            SummaryRow("carried-forward-out", "Net capital loss carried forward",
+                       amount_of(report.carried_forward_out), True),
+        ]
+        self.net_capital_gain = amount_of(report.net_capital_gain)
+        self.carried_forward_out = amount_of(report.carried_forward_out)
+        self.can_edit = False
+        self.message = "" if report.portfolios else "You hold no portfolios to report on."
+
+    def _portfolio_report(self, actor: Actor, year: int | None) -> TaxReport:
+        """The report of the year asked for; with none, the last completed financial year."""
+        if year is not None:
+            return tax_service.portfolio_report(actor=actor, portfolio_id=self.portfolio_id, year=year)
+        today = utcnow().date()
+        first = tax_service.portfolio_report(actor=actor, portfolio_id=self.portfolio_id,
+                                             year=tax.financial_year_of(today) - 1)
+        wanted = default_year(first.years, today)
+        return first if wanted == first.year else \
+            tax_service.portfolio_report(actor=actor, portfolio_id=self.portfolio_id, year=wanted)
+
+    def _client_report(self, actor: Actor, year: int | None) -> ClientTaxReport:
+        today = utcnow().date()
+        first = tax_service.client_report(actor=actor, client_id=self._client_id,
+                                          year=year if year is not None else tax.financial_year_of(today) - 1)
+        if year is not None:
+            return first
+        wanted = default_year(first.years, today)
+        return first if wanted == first.year else \
+            tax_service.client_report(actor=actor, client_id=self._client_id, year=wanted)
+
+    def _query(self, name: str) -> str:
+        return str(self.router.url.query_parameters.get(name) or "")
+
+    def _year_param(self) -> int | None:
+        return positive_int(self._query("year"))
+
+    # ---- loading ---------------------------------------------------------------------------------
+    @rx.event
+    @screen_load(failed=LOAD_FAILED, back=PortfolioHeader._list_url)
+    def on_load(self, actor: Actor):
+        """Both screens load here (one handler: screen_load names what it wraps `on_load`): a path with
+        a portfolio id is the portfolio's report, else the client's across their portfolios."""
+        self._reset_screen()
+        self.portfolio_id = self._portfolio_param() or 0
+        self.client_view = not self.portfolio_id
+        if self.client_view:
+            wanted = positive_int(self._query("client")) if actor.role is not Role.CLIENT else None
+            self._client_id = wanted or actor.id
+            self._show_client(self._client_report(actor, self._year_param()))
+            return
+        self._show_header(holdings_service.header(actor=actor, portfolio_id=self.portfolio_id), actor)
+        self._show(self._portfolio_report(actor, self._year_param()))
+
+    @rx.event
+    @guarded
+    def pick_year(self, value: str):
+        """Another financial year (one the picker offers) is shown."""
+        if not offers(self.years, value) or value == self.year:
+            return None
+        actor = self._actor()
+        if self.client_view:
+            self._show_client(self._client_report(actor, int(value)))
+        else:
+            self._show(self._portfolio_report(actor, int(value)))
+        return None
+
+    # ---- the carried-forward loss ----------------------------------------------------------------
+    @rx.event
+    def set_loss_amount(self, value: str):
+        self.loss_amount = str(value or "")[:40]
+        self.loss_error = ""
+
+    @rx.event
+    @guarded
+    def save_loss(self, _form: dict | None = None):
+        if self.client_view or not self.portfolio_id or self.loss_saving:
+            return None
+        actor = self._actor()
+        self.loss_saving = True
+        try:
+            saved = tax_service.set_carried_forward_loss(actor=actor, portfolio_id=self.portfolio_id,
+                                                         year=self.year, amount=self.loss_amount)
+        except ValidationError as exc:
+            self.loss_error = exc.fields.get("amount") or exc.message
+            return None
+        finally:
+            self.loss_saving = False
+        self._show(self._portfolio_report(actor, saved.year))
+        return toast_success(saved.message)
+
+    # ---- downloads -------------------------------------------------------------------------------
+    def _export_path(self, kind: str) -> str:
+        query = f"?year={self.year}" if self.year else ""
+        if self.client_view:
+            return f"/api/users/{self._client_id}/tax-report/export-{kind}{query}" if self._client_id else ""
+        return f"/api/investments/{self.portfolio_id}/tax-report/export-{kind}{query}" if self.portfolio_id else ""
+
