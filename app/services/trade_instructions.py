@@ -508,6 +508,13 @@ def _bump(s: Session, ti: TradeInstruction, row_version: Any, **values: Any) -> 
     s.expire(ti)
 
 
+def _current(ti: TradeInstruction, row_version: Any) -> None:
+    """A request made against an older copy of the instruction (a repeat click, another tab) is
+    refused as a conflict before anything else is looked at, so nothing it asks for happens twice."""
+    if row_version not in (None, "") and as_id(row_version) != ti.row_version:
+        raise Conflict(advice.EDITED_ELSEWHERE)
+
+
 def _editable(s: Session, actor: Actor, p: Portfolio, ti: TradeInstruction) -> None:
     txs = list(s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id)).all())
     _, flags = _facts_and_flags(s, actor, p, ti, txs, [])
@@ -532,6 +539,7 @@ def validate_instruction(s: Session, *, actor: Actor, ti_id: Any,
     move by the approval settings; an auto-approval deadline is set when one applies; the notices
     the approval switches ask for are queued (app.domain.notices)."""
     p, ti = _instruction(s, actor, ti_id, lock=True)
+    _current(ti, row_version)
     _editable(s, actor, p, ti)
     settings = approval_settings(p)
     required = bool(settings.get("tr_approval_required", True))
@@ -583,6 +591,7 @@ def decline_all_view(*, actor: Actor, ti_id: Any, row_version: Any = None) -> Tr
     """'Decline all': transactions not valid, notes declined, validated false."""
     with session_scope() as s:
         p, ti = _instruction(s, actor, ti_id, lock=True)
+        _current(ti, row_version)
         _editable(s, actor, p, ti)
         now = utcnow()
         for t in s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id,
@@ -669,6 +678,7 @@ def confirm_instruction(s: Session, *, actor: Actor, ti_id: Any, decisions: Any 
     in the caller's transaction: each pending item gets the approved or declined decision given (or
     all approved with is_approve_all)."""
     p, ti = _instruction(s, actor, ti_id, lock=True)
+    _current(ti, row_version)
     txs = list(s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id)).all())
     note_rows = list(s.exec(select(TradeNote).where(TradeNote.trade_instruction_id == ti.id)).all())
     facts, flags = _facts_and_flags(s, actor, p, ti, txs, note_rows)
