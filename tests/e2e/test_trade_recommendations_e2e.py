@@ -4,9 +4,9 @@ seeds it) whose target portfolio is approved, then:
 
 - trade file view: the adviser's approved trades are listed and selected; an invalid price gap and
   an expiry before today show their texts and change nothing; a 2% price gap (after the question)
-  moves every order price; the Desktop Broker file downloads with its name and the adjusted
-  prices, and the rows then show Placed; exporting again with nothing selected gives the
-  service's text;
+  moves every order price; the Desktop Broker file, after the question naming the orders, the
+  broker and the portfolios, downloads with its name and the adjusted prices, and the rows then
+  show Placed, still selected; exporting again with nothing new gives the service's text;
 - approval view: the superuser picks the adviser, shows pending statuses, validates the portfolio
   ('Trades validated', Pending approval; Validate is busy meanwhile), approves all (leaving the
   page now asks first) and confirms ('Trades approved.', Approved); the Excel and PDF links answer
@@ -146,9 +146,13 @@ def test_adviser_adjusts_and_exports_the_desktop_broker_file(page: Page, login, 
     assert page.locator(".file-limit").all_inner_texts() != limits_before
     page.screenshot(path=f"{ARTIFACTS}/trade-file-adjusted.png", full_page=True)
 
-    # the Desktop Broker file: its name, and the adjusted prices and expiry in it
+    # the Desktop Broker file: asked first (the orders go live), then its name, and the adjusted
+    # prices and expiry in it
+    page.locator("#export-desktop-broker").click()
+    expect(page.locator("#confirm-message")).to_contain_text(
+        f"Place {count} orders with Desktop Broker for 1 portfolio?", timeout=TIMEOUT)
     with page.expect_download(timeout=TIMEOUT) as info:
-        page.locator("#export-desktop-broker").click()
+        page.locator("#confirm-ok").click()
     download = info.value
     firm = re.escape(data.book.firm.name)
     assert re.fullmatch(rf"{firm} - Desktop Broker Trade File - \d{{8}}-\d{{4}}\.csv", download.suggested_filename), \
@@ -165,16 +169,16 @@ def test_adviser_adjusts_and_exports_the_desktop_broker_file(page: Page, login, 
         assert line[6] == expiry.strftime("%d/%m/%Y")
     _toast(page, f"{order_rules.FILE_TITLES[order_rules.DESKTOP_BROKER]}: {count} orders placed")
 
-    # the report is read again: the sent rows are Placed (Maintain, not selected)
+    # the report is read again: the sent rows are Placed (Maintain), and the selection is kept
     expect(page.locator(".file-status")).to_have_text(["Placed"] * count, timeout=TIMEOUT)
     expect(page.locator(".file-type")).to_have_text(["Maintain"] * count)
-    expect(page.locator("#file-count")).to_contain_text(f"{count} trades, {count} placed, 0 selected")
+    expect(page.locator("#file-count")).to_contain_text(f"{count} trades, {count} placed, {count} selected")
     page.screenshot(path=f"{ARTIFACTS}/trade-file-placed.png", full_page=True)
     page.set_viewport_size({"width": 390, "height": 844})
     page.screenshot(path=f"{ARTIFACTS}/trade-file-phone.png", full_page=True)
     page.set_viewport_size({"width": 1440, "height": 900})
 
-    # nothing selected: the service's text instead of a file
+    # nothing new to send: the service's text instead of a file
     page.locator("#export-desktop-broker").click()
     _toast(page, order_rules.NOTHING_TO_EXPORT)
 
@@ -241,11 +245,12 @@ def test_superuser_validates_and_confirms_an_advisers_trades(page: Page, login, 
     page.screenshot(path=f"{ARTIFACTS}/trade-approval-approved.png", full_page=True)
 
     # the exports carry the adviser, the statuses and the token
-    for link, magic in (("#approval-excel", b"PK"), ("#approval-excel-simple", b"PK"), ("#approval-pdf", b"%PDF")):
+    for link, magic, variant in (("#approval-excel", b"PK", ""), ("#approval-excel-simple", b"PK", "Simple - "),
+                                 ("#approval-pdf", b"%PDF", "")):
         with page.expect_download(timeout=TIMEOUT) as download:
             page.locator(link).click()
         url = download.value.url
         assert f"adviser={adviser.id}" in url and "token=" in url and "client-timezone-offset=" in url
         assert open(download.value.path(), "rb").read(len(magic)) == magic
-        assert f"Trade Recommendations - {adviser.first_name} {adviser.last_name}" in \
+        assert f"Trade Recommendations - {variant}{adviser.first_name} {adviser.last_name}" in \
             download.value.suggested_filename
