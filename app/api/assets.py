@@ -15,7 +15,7 @@ from app.domain import prices as price_rules
 from app.services import assets
 
 from app.api.payloads import AssetClassOut, AssetOut, AssetTypeOut, PriceOut, PriceUploadOut
-from app.api.schemas import Body, Page, SentAmount, SentId, SentText, path_id, rendered
+from app.api.schemas import Body, Page, SentAmount, SentId, SentText, path_id, query_number, rendered
 from app.domain import assets as rules
 from app.domain.parsing import as_bool, as_id
 
@@ -45,13 +45,6 @@ def _title_form(body: TitleBody) -> rules.TitleForm:
 def _asset_form(body: AssetBody) -> rules.AssetForm:
     return rules.read_asset_form(body.model_dump())
 
-
-def _number(text: str | None) -> int | None:
-    """A page's limit or offset as sent: a whole number, else None (the list's default)."""
-    try:
-        return int(text) if text not in (None, "") else None
-    except ValueError:
-        return None
 
 
 def _or(number: int | None, default: int) -> int:
@@ -92,8 +85,8 @@ class AssetQuery(ListQuery):
 @router.get("/assets", **answers(Page[AssetOut]))
 def list_assets(actor: CurrentActor, query: Annotated[AssetQuery, Query()]):
     page = assets.list_assets(
-        actor=actor, limit=_number(query.limit), offset=_number(query.offset), sort=query.sort, order=query.order,
-        search=query.search, class_id=as_id(query.class_id), type_id=as_id(query.type_id),
+        actor=actor, limit=query_number(query.limit), offset=query_number(query.offset), sort=query.sort,
+        order=query.order, search=query.search, class_id=as_id(query.class_id), type_id=as_id(query.type_id),
         industry_group_id=as_id(query.industry_group_id), firm_id=as_id(query.firm_id))
     return listing(rendered(page.rows), page.total)
 
@@ -102,7 +95,7 @@ def list_assets(actor: CurrentActor, query: Annotated[AssetQuery, Query()]):
 def search_assets(actor: CurrentActor, query: str | None = None, firmId: str | None = None, classId: str | None = None,
                   limit: str | None = None):
     found = assets.search_assets(actor=actor, query=query, firm_id=as_id(firmId), class_id=as_id(classId),
-                                 limit=_or(_number(limit), assets.PICKER_LIMIT_DEFAULT))
+                                 limit=_or(query_number(limit), assets.PICKER_LIMIT_DEFAULT))
     return listing(rendered(found))
 
 
@@ -119,7 +112,7 @@ asset_items.get(assets.get_asset)
 @router.get("/assets/{asset_id}/prices", **answers(Page[PriceOut]))
 def price_history(actor: CurrentActor, asset_id: str, limit: str | None = None):
     history = assets.price_history(actor=actor, asset_id=path_id(asset_id),
-                                   limit=_or(_number(limit), assets.HISTORY_DEFAULT))
+                                   limit=_or(query_number(limit), assets.HISTORY_DEFAULT))
     return listing(rendered(history.rows), history.total)
 
 

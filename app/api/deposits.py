@@ -32,7 +32,7 @@ from fastapi import APIRouter
 from pydantic import Field
 
 from app.api.deps import CurrentActor, answers, listing, ok
-from app.api.schemas import Amount, Body, Flag, Id, Lenient, Page, path_id, rendered, sent
+from app.api.schemas import Amount, Body, Flag, Id, Lenient, Page, path_id, query_number, rendered, sent
 from app.domain import deposits as rules
 from app.services import deposits
 
@@ -86,8 +86,8 @@ def _form(body: Optional[Body]) -> rules.DepositForm:
 
 @router.get("/deposits", **answers(Page[DepositOut]))
 def list_deposits(actor: CurrentActor, where: str | None = None, limit: str | None = None, offset: str | None = None):
-    page = deposits.list_deposits(actor=actor, where=rules.read_filter(where), limit=_number(limit),
-                                  offset=_number(offset))
+    page = deposits.list_deposits(actor=actor, where=rules.read_filter(where), limit=query_number(limit),
+                                  offset=query_number(offset))
     return listing(rendered(page.rows), page.total)
 
 
@@ -137,10 +137,3 @@ def update_transaction(actor: CurrentActor, deposit_id: str, transaction_id: str
 def reprocess(actor: CurrentActor, deposit_id: str, body: Lenient(ReprocessBody) = None):
     return ok(rendered(deposits.reprocess(actor=actor, deposit_id=path_id(deposit_id), form=_form(body))))
 
-
-def _number(text: str | None) -> int | None:
-    """A page's limit or offset as sent: a whole number, else None (the list's default)."""
-    try:
-        return int(text) if text not in (None, "") else None
-    except ValueError:
-        return None

@@ -142,6 +142,15 @@ def path_id(text: str) -> int:
     return as_id(text) or 0
 
 
+def query_number(text: str | None) -> int | None:
+    """A whole number a query sent as text (a page's limit or offset), None when it sent none or
+    no whole number (the service's default then)."""
+    try:
+        return int(text) if text not in (None, "") else None
+    except ValueError:
+        return None
+
+
 def rendered(value: Any) -> Any:
     """A service's typed value as its payload model reads it: a dataclass as the object of its
     fields (by the name app.domain.wire gives it where the payload's differs), Decimal as its digits ('1234.50': the service rounds to the places it shows), a day or
