@@ -130,7 +130,7 @@ def _income_row(row: IncomeRow) -> rx.Component:
 
 def _income_total(row: IncomeRow) -> rx.Component:
     return rx.table.row(
-        rx.table.cell(rx.text("Total", weight="bold", size="2"), col_span=4),
+        rx.table.cell(rx.text("Total", weight="bold", size="2"), col_span=4, background=rx.color("gray", 2)),
         _money(row.franked), _money(row.unfranked), _money(row.franking_credits, id="income-total-credits"),
         _money(row.interest), _money(row.other), _money(row.cash, id="income-total-cash"),
         font_weight="bold", background=rx.color("gray", 2),
@@ -170,7 +170,7 @@ def _gain_row(row: GainRow) -> rx.Component:
 
 def _gain_total(row: GainRow) -> rx.Component:
     return rx.table.row(
-        rx.table.cell(rx.text("Total", weight="bold", size="2"), col_span=5),
+        rx.table.cell(rx.text("Total", weight="bold", size="2"), col_span=5, background=rx.color("gray", 2)),
         _money(row.cost_base), _money(row.proceeds), _money(row.gain), rx.table.cell(""),
         _money(row.losses_applied), _money(row.discount), _money(row.net, id="gains-total-net"), rx.table.cell(""),
         font_weight="bold", background=rx.color("gray", 2),
@@ -198,7 +198,7 @@ def _return_row(row: CapitalReturnRow) -> rx.Component:
 
 def _capital_returns() -> rx.Component:
     header = rx.table.row(plain_header("Date"), plain_header("Code"), _num_header("Amount"))
-    total = rx.table.row(rx.table.cell(rx.text("Total", weight="bold", size="2"), col_span=2),
+    total = rx.table.row(rx.table.cell(rx.text("Total", weight="bold", size="2"), col_span=2, background=rx.color("gray", 2)),
                          _money(S.capital_returns_total), font_weight="bold", background=rx.color("gray", 2))
     return rx.cond(S.capital_returns.length() > 0, rx.vstack(
         _heading("Capital returns", "tax-returns-heading"),
@@ -218,7 +218,7 @@ def _unrealised_row(row: UnrealisedRow) -> rx.Component:
 
 def _unrealised_total(row: UnrealisedRow) -> rx.Component:
     return rx.table.row(
-        rx.table.cell(rx.text("Total", weight="bold", size="2"), col_span=4),
+        rx.table.cell(rx.text("Total", weight="bold", size="2"), col_span=4, background=rx.color("gray", 2)),
         _money(row.cost_base), rx.table.cell(""), rx.table.cell(""), _money(row.value, id="unrealised-total-value"),
         _money(row.gain), font_weight="bold", background=rx.color("gray", 2),
     )
@@ -258,7 +258,7 @@ def _portfolios() -> rx.Component:
                           _num_header("Loss carried forward"))
     return rx.vstack(
         _heading("Portfolios", "tax-portfolios-heading"),
-        rx.text("Each portfolio is its own taxpayer's: open one for its parcels, income and unrealised position.",
+        rx.text("Each portfolio is reported for its own entity: open one for its parcels, income and unrealised position.",
                 size="2", color=MUTED),
         table_card(header, rx.table.body(rx.foreach(S.portfolios, _portfolio_row)), label="Portfolios"),
         spacing="2", width="100%",
