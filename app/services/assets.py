@@ -38,6 +38,7 @@ from app.domain.errors import INVALID_FORM, Conflict, NotFound, ValidationError
 from app.domain.industry_groups import NOT_FOUND as GROUP_NOT_FOUND
 from app.domain.models import NO_CASH_CLASS
 from app.domain.money import percent_4dp_text
+from app.domain.parsing import as_id
 from app.domain.permissions import Actor, can_manage_universe, require, require_staff
 from app.services import listing
 from app.services.industry_groups import IndustryGroupOption
@@ -249,11 +250,6 @@ def _live_firm(session: Session, firm_id: int | None) -> Firm | None:
     return firm if firm is not None and firm.deleted_at is None else None
 
 
-def _known(row_id: int) -> int | None:
-    """An id that may name a row (ids are positive and 32-bit), else None."""
-    return row_id if 0 < row_id < 2**31 else None
-
-
 # ---- classes and types ---------------------------------------------------------------------------
 # Asset classes and asset types are two titled reference lists kept alike: shared or a firm's own,
 # a title unique where the row belongs, never deleted while assets or models use them. One
@@ -357,7 +353,7 @@ def _body_firm(session: Session, form: TitleForm) -> int | None:
 
 def _load_titled(session: Session, kind: TitledList, row_id: int) -> AssetClass | AssetType:
     """A class or type by id; 404 with the list's text when there is none."""
-    known = _known(row_id)
+    known = as_id(row_id)
     row = session.get(kind.table, known) if known else None
     if not isinstance(row, (AssetClass, AssetType)):
         raise NotFound(kind.not_found)
@@ -549,7 +545,7 @@ def list_assets(*, actor: Actor, limit: int | None = None, offset: int | None = 
 
 
 def _load_asset_row(session: Session, actor: Actor, asset_id: int) -> Any:
-    wanted = _known(asset_id)
+    wanted = as_id(asset_id)
     row = None
     if wanted is not None:
         row = session.exec(_asset_select().where(Asset.id == wanted, readable_assets(actor))).first()
@@ -703,7 +699,7 @@ def update_asset(*, actor: Actor, asset_id: int, form: AssetForm) -> AssetSaved:
     _require_manager(actor)
     try:
         with session_scope() as s:
-            known = _known(asset_id)
+            known = as_id(asset_id)
             asset = s.get(Asset, known) if known else None
             if asset is None:
                 raise NotFound(rules.ASSET_NOT_FOUND)
