@@ -32,5 +32,5 @@ def make_order(portfolio: Portfolio, asset, trade_id: int | None, quantity: str 
                                 broker_id=p.broker_id, asset_id=asset.id, recommendation_id=trade_id, side=side,
                                 order_type="LIMIT" if limit_price else "MARKET", quantity=Decimal(quantity),
                                 limit_price=Decimal(limit_price) if limit_price else None, stop_price=None,
-                                expiry=expiry or date.today() + timedelta(days=30))])
+                                expiry=expiry or date.today() + timedelta(days=30), placed_price=Decimal(price))])
     return order_id, row.id

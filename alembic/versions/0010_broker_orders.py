@@ -51,6 +51,7 @@ def upgrade() -> None:
         sa.Column('filled_quantity', _QTY, nullable=False, server_default='0'),
         sa.Column('limit_price', _QTY, nullable=True),
         sa.Column('stop_price', _QTY, nullable=True),
+        sa.Column('placed_price', _QTY, nullable=True),
         sa.Column('expires_on', sa.Date(), nullable=True),
         sa.Column('status', sa.String(20), nullable=False, index=True),
         sa.Column('reason', sa.Text(), nullable=True),
@@ -121,9 +122,9 @@ def _migrate_existing_orders() -> None:
         result = bind.execute(sa.text(
             "INSERT INTO broker_orders (firm_id, investment_id, broker_id, asset_id, trade_transaction_id,"
             " open_transaction_id, reference, side, order_type, quantity, filled_quantity, limit_price, stop_price,"
-            " expires_on, status, reason, placed_at, placed_by, closed_at, updated_at) VALUES (:firm, :pid, :broker,"
-            " :asset, :rec, :open, :ref, :side, :kind, :qty, :filled, :limit, NULL, :expires, :status, :reason,"
-            " :placed_at, :placed_by, :closed_at, :updated_at) RETURNING id"), dict(
+            " placed_price, expires_on, status, reason, placed_at, placed_by, closed_at, updated_at) VALUES (:firm,"
+            " :pid, :broker, :asset, :rec, :open, :ref, :side, :kind, :qty, :filled, :limit, NULL, :price, :expires,"
+            " :status, :reason, :placed_at, :placed_by, :closed_at, :updated_at) RETURNING id"), dict(price=r["price"],
             firm=r["firm_id"], pid=r["investment_id"], broker=r["broker_id"], asset=r["asset_id"],
             rec=r["trade_transaction_id"], open=r["id"] if status == "placed" else None,
             ref=r["order_id"] or f"WA{r['id']}", side="BUY" if r["action"] == "buy" else "SELL",

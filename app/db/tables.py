@@ -662,6 +662,8 @@ class BrokerOrder(SQLModel, table=True):
                                                                           nullable=False, server_default="0"))
     limit_price: Optional[Decimal] = quantity_field()
     stop_price: Optional[Decimal] = quantity_field()
+    # the price the order was valued at when placed (its limit, its trigger, else the last close)
+    placed_price: Optional[Decimal] = quantity_field()
     expires_on: Optional[date_type] = Field(default=None)                     # None: good till cancelled
     status: str = Field(sa_column=Column(String(20), nullable=False, index=True))
     reason: Optional[str] = Field(default=None, sa_column=Column(Text, nullable=True))

@@ -53,11 +53,13 @@ class NewOrder:
     limit_price: Decimal | None
     stop_price: Decimal | None
     expiry: date | None
+    placed_price: Decimal | None = None  # what the order was valued at (its limit, trigger, else the last close)
 
 
 _ORDER_COLUMNS = ("id", "firm_id", "investment_id", "broker_id", "asset_id", "trade_transaction_id",
                   "open_transaction_id", "reference", "side", "order_type", "quantity", "filled_quantity",
-                  "limit_price", "stop_price", "expires_on", "status", "placed_at", "placed_by", "updated_at")
+                  "limit_price", "stop_price", "placed_price", "expires_on", "status", "placed_at", "placed_by",
+                  "updated_at")
 _VERSION_COLUMNS = ("order_id", "version", "action", "quantity", "limit_price", "stop_price", "expires_on",
                     "file_kind", "trade_transaction_id", "sent_at", "sent_by")
 
@@ -71,7 +73,7 @@ def record_new(s: Session, *, actor_id: int | None, now: datetime, file_kind: st
     bulk.copy_rows(s, BrokerOrder, [
         (oid, o.firm_id, o.portfolio_id, o.broker_id, o.asset_id, o.recommendation_id, o.open_transaction_id,
          f"WA{o.open_transaction_id}", o.side, o.order_type.lower(), o.quantity, ZERO, o.limit_price, o.stop_price,
-         o.expiry, rules.PLACED, now, actor_id, now) for oid, o in zip(ids, orders)], _ORDER_COLUMNS)
+         o.placed_price, o.expiry, rules.PLACED, now, actor_id, now) for oid, o in zip(ids, orders)], _ORDER_COLUMNS)
     bulk.copy_rows(s, BrokerOrderVersion, [
         (oid, 1, "New", o.quantity, o.limit_price, o.stop_price, o.expiry, file_kind, o.recommendation_id, now,
          actor_id)

@@ -106,7 +106,7 @@ def _row(o: BrokerOrder, p: Portfolio, code: str, broker: str, fills: list[Broke
     return OrderRow(
         id=o.id, investment_id=p.id, investment_name=p.name, account=p.broker_account or p.hin or "",
         asset_code=code, side=o.side, quantity=Decimal(o.quantity),
-        price=average if average is not None else (open_tx.price if open_tx else o.limit_price),
+        price=average if average is not None else (open_tx.price if open_tx else o.placed_price or o.limit_price),
         limit_price=o.limit_price, fee=fee, amount=amount, status=o.status,
         status_label=order_rules.ORDER_STATUS_LABELS.get(o.status, o.status), order_type=o.order_type,
         placed_at=o.placed_at, expires_at=_day_end(o.expires_on),
@@ -464,7 +464,7 @@ def reconciliation(*, actor: Actor, day: Any = None, firm_id: Any = None) -> Rec
         for o, _, _ in found:
             row = rows[o.id]
             if start <= o.placed_at < end:
-                price = o.stop_price or o.limit_price or row.price or ZERO
+                price = o.placed_price or o.stop_price or o.limit_price or row.price or ZERO
                 lines.append(ReconciliationLine(row, "placed", EVENT_LABELS["placed"], Decimal(o.quantity),
                                                 to_cents(Decimal(o.quantity) * price)))
             if o.id in by_order:
@@ -477,7 +477,8 @@ def reconciliation(*, actor: Actor, day: Any = None, firm_id: Any = None) -> Rec
                 event = {order_rules.REJECTED_STATUS: "rejected"}.get(o.status, o.status)
                 units = order_book.remaining(o)
                 lines.append(ReconciliationLine(row, event, EVENT_LABELS[event], units,
-                                                to_cents(units * (o.limit_price or o.stop_price or ZERO))))
+                                                to_cents(units * (o.placed_price or o.limit_price or o.stop_price
+                                                                  or ZERO))))
         totals: dict[str, dict[str, Any]] = {}
         for line in lines:
             t = totals.setdefault(line.order.broker_name or "No broker", {

@@ -670,15 +670,17 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
                     elif d.change == order_rules.CANCEL:
                         order_book.cancel_by_file(s, d.live, recommendation_id=d.row.recommendation_id,
                                                   file_kind=kind, actor_id=actor.id)
+                entries = [_placing(d, kind, firms) for d in fresh]
                 ids = postings.record_trades(s, actor_id=actor.id, status=Status.PROCESSING.value, trade_at=now,
-                                             entries=[_placing(d, kind, firms) for d in fresh])
+                                             entries=entries)
                 order_book.record_new(s, actor_id=actor.id, now=now, file_kind=kind, orders=[
                     order_book.NewOrder(
                         open_transaction_id=tid, firm_id=d.row.firm_id, portfolio_id=d.row.investment_id,
                         broker_id=d.row.broker_id, asset_id=d.row.asset_id, recommendation_id=d.row.recommendation_id,
                         side=d.order.side, order_type=d.order.order_type, quantity=d.order.quantity,
-                        limit_price=d.order.limit_price, stop_price=d.order.stop_price, expiry=d.order.expiry)
-                    for tid, d in zip(ids, fresh)])
+                        limit_price=d.order.limit_price, stop_price=d.order.stop_price, expiry=d.order.expiry,
+                        placed_price=entry.price)
+                    for tid, d, entry in zip(ids, fresh, entries)])
                 new_refs = iter(ids)
                 for d in chunk:
                     yield d.order if d.change != order_rules.NEW else replace(d.order, reference=f"WA{next(new_refs)}")

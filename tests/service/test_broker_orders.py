@@ -482,3 +482,15 @@ def test_a_stop_loss_neither_amends_nor_is_amended(book):
     # the live buy of 10 is what it changes (a cancel), never the stop loss
     assert row.type == "Cancel" and row.amends_order_id != next(
         o.id for o in _open_orders() if o.order_type == "stop_loss")
+
+
+def test_an_expired_market_order_keeps_the_value_it_was_placed_at(book):
+    out = trade_file.export(actor=book.adviser, kind="trade_file", transactions=[{"id": book.loose.id}])
+    assert out.placed == 1
+    [order] = _open_orders()
+    assert order.placed_price == D("46.00")  # VAF's last close: a market order
+    orders.expire_orders(today=order.expires_on + timedelta(days=1))
+    [line] = [x for x in orders.reconciliation(actor=book.adviser).lines if x.event == "placed"]
+    assert line.value == D("460.00")
+    [row], _ = orders.list_orders(actor=book.adviser, status="expired")
+    assert row.price == D("46.00")

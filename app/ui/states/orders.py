@@ -118,7 +118,8 @@ def order_view(o: order_service.OrderRow) -> OrderView:
         status=o.status, status_label=o.status_label, reason=o.reason or "", is_placed=is_open,
         price_input=input_number(o.price if not executed else o.limit_price or o.stop_price),
         fee_input="" if executed else input_number(o.fee), reference=o.reference,
-        filled=f"{whole_units(o.filled_quantity)} of {whole_units(o.quantity)}" if o.filled_quantity else "",
+        filled=(f"{whole_units(o.filled_quantity)} of {whole_units(o.quantity)}"
+                if o.filled_quantity and o.status != order_rules.FILLED else (f"{o.fills} fills" if o.fills > 1 else "")),
         remaining=whole_units(o.remaining_quantity) if is_open else "")
 
 
