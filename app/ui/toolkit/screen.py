@@ -163,7 +163,9 @@ def screen_load(*, clients: bool = True, failed: str = GENERIC,
 
         on_load.__doc__ = load.__doc__
         on_load.__module__ = load.__module__
-        on_load.__qualname__ = load.__qualname__.rsplit(".", 1)[0] + ".on_load"
+        # the handler keeps the decorated method's own name: a state with two loads (a portfolio's screen
+        # and a client's) must not register both under one name
+        on_load.__name__, on_load.__qualname__ = load.__name__, load.__qualname__
         return on_load
     return decorate
 
