@@ -162,7 +162,7 @@ def can_edit_model(actor: Actor, owner_firm_id: int) -> bool:
 # Route names (see app.ui.routes). Spec 002 s2: clients land on their own portfolios, the superuser
 # on the clients list; advisers and administrators on their dashboard (work queues and drift).
 HOME_ROUTE: dict[Role, str] = {
-    Role.SUPERUSER: "clients.list",
+    Role.SUPERUSER: "dashboard",  # the dashboard of all firms; Clients stays first in the menu
     Role.ADMINISTRATOR: "dashboard",
     Role.ADVISER: "dashboard",
     Role.CLIENT: "portfolios.me",

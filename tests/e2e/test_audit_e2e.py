@@ -49,8 +49,8 @@ def test_administrator_reads_the_trail_and_a_portfolio_history(page, login, app_
     assert last["x"] + last["width"] <= card["x"] + card["width"] + 1, (last, card)
     page.screenshot(path=f"{ARTIFACTS}/audit-trail.png", full_page=True)
     # a From date after the To date says so
-    page.locator("#audit-to").fill("2026-03-01")
-    page.locator("#audit-from").fill("2026-03-10")
+    page.locator("#audit-to").fill("01/03/2026")
+    page.locator("#audit-from").fill("10/03/2026")
     expect(page.locator("#audit-date-error")).to_have_text("The From date has to be on or before the To date.",
                                                            timeout=TIMEOUT)
     expect(page.locator(".audit-row")).to_have_count(0)

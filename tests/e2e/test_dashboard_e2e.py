@@ -16,7 +16,8 @@ from sqlmodel import select
 
 from app.db.engine import session_scope
 from app.db.tables import Asset, TargetPortfolio, User
-from app.services import assets as asset_service
+from app.domain import advice
+from app.services import assets as asset_service, target_portfolios as tps
 from tests.e2e.test_trade_instructions_e2e import app_database, seed_book
 from tests.factories import PASSWORD, actor
 from tests.factories_portfolios import cash, make_portfolio, post
@@ -104,6 +105,9 @@ def test_adviser_lands_on_the_dashboard_a_price_change_breaches_and_one_click_ca
                 versions = s.exec(select(TargetPortfolio).where(TargetPortfolio.investment_id == p.id)).all()
             assert len(versions) == before + 1
             assert versions[-1].status in ("draft", "validated", "active")
+            # the finished portfolio is a link to the target portfolio it produced
+            expect(page.locator("#bulk-recent .bulk-recent-link")).to_have_attribute(
+                "href", f"/portfolios/{p.id}/target-portfolio")
             page.screenshot(path=f"{ARTIFACTS}/dashboard-calculated.png")
             page.locator("#bulk-progress-close").click()
 
@@ -112,6 +116,30 @@ def test_adviser_lands_on_the_dashboard_a_price_change_breaches_and_one_click_ca
             expect(page.locator("#queue-tp-validate .queue-count")).to_have_text("1", timeout=TIMEOUT)
             page.locator("#queue-tp-validate").click()
             page.wait_for_url(re.compile(r".*/reports/pending-target-portfolios\?status=draft$"), timeout=TIMEOUT)
+
+            # validated, the version awaits the client: the row menu opens the target portfolio
+            # first, and its calculation (apart, after a separator) asks before making a new version
+            tps.validate(actor=actor(book.adviser), tp_id=versions[-1].id)
+            page.goto("/dashboard")
+            expect(row).to_have_count(1, timeout=TIMEOUT)
+            row.locator(".row-actions").click()
+            items = page.get_by_role("menuitem")
+            expect(items.nth(1)).to_have_text("Target portfolio", timeout=TIMEOUT)
+            expect(page.get_by_role("menu").get_by_role("separator")).to_have_count(1)
+            page.get_by_role("menuitem", name="Calculate target portfolio").click()
+            expect(page.locator("#confirm-message")).to_contain_text("awaiting the client's approval", timeout=TIMEOUT)
+            expect(page.locator("#confirm-message")).to_contain_text(advice.CONFIRM_RECALCULATE_TP)
+            page.locator("#confirm-cancel").click()
+            expect(page.locator("#confirm-message")).to_have_count(0, timeout=TIMEOUT)
+            page.wait_for_timeout(1000)
+            with session_scope() as s:
+                assert len(s.exec(select(TargetPortfolio).where(TargetPortfolio.investment_id == p.id)).all()) == before + 1
+            row.locator(".drift-calc-one").click()
+            expect(page.locator("#confirm-message")).to_be_visible(timeout=TIMEOUT)
+            page.locator("#confirm-ok").click()
+            expect(page.locator("#bulk-finished")).to_be_visible(timeout=60_000)
+            with session_scope() as s:
+                assert len(s.exec(select(TargetPortfolio).where(TargetPortfolio.investment_id == p.id)).all()) == before + 2
         finally:
             close(price)
             assert _price(bhp.id)[0] == price

@@ -103,7 +103,7 @@ def test_adviser_adds_a_term_deposit_sees_it_listed_and_redeems_it(page: Page, l
 
     _pick(page, "#deposit-institution", seeded["bank"])
     expect(page.locator("#deposit-providername")).to_have_value(seeded["bank"], timeout=TIMEOUT)
-    page.locator("#deposit-start").fill("2026-01-05")
+    page.locator("#deposit-start").fill("05/01/2026")
     page.locator("#deposit-amount").fill("10000")
     page.locator("#deposit-maturityterm").fill("6")
     page.locator("#deposit-rate").fill("4.5")
@@ -134,7 +134,7 @@ def test_adviser_adds_a_term_deposit_sees_it_listed_and_redeems_it(page: Page, l
     expect(page.locator("#deposit-providername")).to_have_attribute("readonly", "")
     expect(page.locator("#deposit-dealid")).to_have_value("TD9001")
     expect(page.locator("#deposit-date")).to_have_attribute("min", "2026-01-05")
-    page.locator("#deposit-date").fill("2026-01-04")
+    page.locator("#deposit-date").fill("04/01/2026")
     page.locator("#deposit-amount").fill("10000")
     page.locator("#deposit-save").click()
     before_start = "The date can't be before the deposit start date 05/01/2026."
@@ -146,7 +146,7 @@ def test_adviser_adds_a_term_deposit_sees_it_listed_and_redeems_it(page: Page, l
     expect(page.locator("#deposit-cash")).to_have_text("$40,000.00")
 
     page.locator("#deposit-open-sell").click()
-    page.locator("#deposit-date").fill("2026-07-05")
+    page.locator("#deposit-date").fill("05/07/2026")
     page.locator("#deposit-amount").fill("10000")
     page.locator("#deposit-save").click()
     expect(page.get_by_text("Transaction added").first).to_be_visible(timeout=TIMEOUT)

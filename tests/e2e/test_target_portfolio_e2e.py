@@ -4,7 +4,8 @@
 - the adviser opens the holdings actions menu, 'Calculate Target Portfolio' asks to confirm the
   calculation, the new version shows 'Validation Required', its class tables (11 columns while
   editable) and every asset's reasons; the market commentary saves with a feedback line that
-  clears itself; Validate asks to confirm and the version becomes 'Approval Required' (9 columns);
+  clears itself; Validate (double clicked) asks to confirm and the version becomes 'Approval Required'
+  once, its tables keeping Price and Model weight;
   the versions list opens that version;
 - the client follows the link of the e-mail the validation sent, signs in, reads the record of
   advice on a phone (Overview, Fee, Recommendation, Authority with Next), approves with the
@@ -105,15 +106,19 @@ def test_adviser_calculates_and_validates_then_the_client_approves(page: Page, b
     expect(page.locator("#comment-market-feedback")).to_have_text("Commentary saved", timeout=TIMEOUT)
     expect(page.locator("#comment-market-feedback")).to_have_count(0, timeout=10_000)
 
-    # validate: confirmation, then the returned status
-    page.locator("#tp-validate").click()
+    # validate: confirmation, then the returned status; a double click acts once (no second
+    # validation, no conflict: the button is busy, and the service refuses the old row version)
+    page.locator("#tp-validate").dblclick()
     expect(page.locator("#confirm-message")).to_have_text(advice.CONFIRM_VALIDATE, timeout=TIMEOUT)
-    page.locator("#confirm-ok").click()
+    page.locator("#confirm-ok").dblclick()
     expect(page.locator("#tp-status")).to_have_text("Approval Required", timeout=TIMEOUT)
-    expect(page.get_by_text("Target Portfolio validated: Approval Required")).to_be_visible(timeout=TIMEOUT)
+    expect(page.get_by_text("Target Portfolio validated: Approval Required")).to_have_count(1, timeout=TIMEOUT)
+    expect(page.get_by_text(advice.EDITED_ELSEWHERE)).to_have_count(0)
     expect(page.locator(".tp-step[data-label='Validated by']")).to_contain_text(book.adviser.first_name)
     expect(page.locator("#tp-validate")).to_have_count(0)
-    expect(page.locator(".tp-class").first.locator("thead th")).to_have_count(9)  # no longer editable
+    # no longer editable, Price and Model weight stay (11 columns)
+    expect(page.locator(".tp-class").first.locator("thead th")).to_have_count(11)
+    expect(page.locator(".tp-class").first.locator("thead")).to_contain_text("Model weight")
     page.set_viewport_size(PHONE)
     expect(page.locator(".tp-card-line").first).to_be_visible()
     page.locator("#tp-commentary").scroll_into_view_if_needed()

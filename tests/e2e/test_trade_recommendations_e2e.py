@@ -110,7 +110,7 @@ def test_adviser_adjusts_and_exports_the_desktop_broker_file(page: Page, login, 
     # invalid adjustments show their texts and change nothing
     limits_before = page.locator(".file-limit").all_inner_texts()
     page.locator("#adj-gap").fill("1.234")
-    page.locator("#adj-expiry").fill((date.today() - timedelta(days=1)).isoformat())
+    page.locator("#adj-expiry").fill((date.today() - timedelta(days=1)).strftime("%d/%m/%Y"))
     page.locator("#adj-apply").click()
     expect(page.locator("#adj-gap-error")).to_have_text("Max 2 decimals", timeout=TIMEOUT)
     expect(page.locator("#adj-expiry-error")).to_have_text(EXPIRY_ERROR)
@@ -133,7 +133,7 @@ def test_adviser_adjusts_and_exports_the_desktop_broker_file(page: Page, login, 
     # a valid one is asked about, then moves every order price by 2% (up for buys, down for sells)
     expiry = date.today() + timedelta(days=7)
     page.locator("#adj-gap").fill("2")
-    page.locator("#adj-expiry").fill(expiry.isoformat())
+    page.locator("#adj-expiry").fill(expiry.strftime("%d/%m/%Y"))
     expect(page.locator("#adj-gap-error")).to_have_count(0)
     page.locator("#adj-apply").click()
     expect(page.locator("#confirm-message")).to_have_text(rules.CONFIRM_ADJUSTMENTS, timeout=TIMEOUT)

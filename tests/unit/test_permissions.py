@@ -117,7 +117,7 @@ def test_everyone_sees_and_edits_themselves_but_never_deletes_themselves(role):
 
 
 def test_home_routes():
-    assert p.home_route(SU) == "clients.list"
+    assert p.home_route(SU) == "dashboard"
     assert p.home_route(ADMIN) == "dashboard"
     assert p.home_route(ADVISER) == "dashboard"
     assert p.home_route(CLIENT) == "portfolios.me"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from app.ui.components.widgets import modal
+from app.ui.components.widgets import modal, nav_link
 from app.ui.states.bulk_progress import BulkProgressState, RunItem
 
 P = BulkProgressState
@@ -27,8 +27,12 @@ def _recent(row: RunItem) -> rx.Component:
     return rx.hstack(
         rx.cond(failed, rx.icon("circle-x", size=14, color=rx.color("red", 10), flex_shrink="0"),
                 rx.icon("circle-check", size=14, color=rx.color("green", 10), flex_shrink="0")),
-        rx.text(row.investment_name, size="2", class_name="bulk-recent-name", overflow="hidden",
-                text_overflow="ellipsis", white_space="nowrap"),
+        # a finished portfolio links to what it produced (a real link: a new tab keeps the modal)
+        rx.cond(row.url != "",
+                nav_link(row.investment_name, href=row.url, before=P.close, size="2", class_name="bulk-recent-name bulk-recent-link",
+                         overflow="hidden", text_overflow="ellipsis", white_space="nowrap"),
+                rx.text(row.investment_name, size="2", class_name="bulk-recent-name", overflow="hidden",
+                        text_overflow="ellipsis", white_space="nowrap")),
         spacing="2", align="center", class_name="bulk-recent", width="100%",
         custom_attrs={"data-status": row.status},
     )

@@ -8,7 +8,7 @@ from typing import Any
 
 import reflex as rx
 
-from app.ui.components.widgets import cancel_button, close_button, field, form_grid, modal, plain_header, text_input
+from app.ui.components.widgets import cancel_button, close_button, date_input, field, form_grid, modal, plain_header, text_input
 from app.ui.states.deposits import DepositState as S
 
 
@@ -24,9 +24,8 @@ def _input(key: str, label: str, required: bool = False, read_only: Any = False,
 
 
 def _date(key: str, label: str, minimum: Any = "", required: bool = False, id_: str = "") -> rx.Component:
-    return field(label, rx.input(type="date", value=S.form[key], on_change=lambda value: S.set_form_field(key, value),
-                                 min=minimum, id=id_ or f"deposit-{key.lower()}", name=key, width="100%",
-                                 color_scheme=rx.cond(_err(key) != "", "red", "gray")),
+    return field(label, date_input(S.form[key], lambda value: S.set_form_field(key, value),
+                                   id_ or f"deposit-{key.lower()}", error=_err(key), name=key),
                  _err(key), required)
 
 

@@ -19,11 +19,13 @@ from app.ui.states.base import AppState
 SIDEBAR_WIDTH = "232px"
 MAIN_ID = "main"  # the skip link's target
 A11Y_SCRIPT = "/a11y.js"  # assets/a11y.js
+LINKS_SCRIPT = "/links.js"  # assets/links.js: a click for a new tab on an app link is the browser's
 
 
 def a11y_script() -> rx.Component:
-    """The shared focus and keyboard behaviour (assets/a11y.js); it runs once however often it is put."""
-    return rx.script(src=A11Y_SCRIPT)
+    """The shared focus and keyboard behaviour (assets/a11y.js) and the links' (assets/links.js);
+    each runs once however often it is put."""
+    return rx.fragment(rx.script(src=A11Y_SCRIPT), rx.script(src=LINKS_SCRIPT))
 
 
 def skip_link() -> rx.Component:

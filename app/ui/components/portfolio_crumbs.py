@@ -7,13 +7,13 @@ from typing import Any
 
 import reflex as rx
 
-from app.ui.states.base import AppState
+from app.ui.components.widgets import nav_link
 from app.ui.states.portfolio_header import OwnerLink
 
 
 def _owner(owner: OwnerLink) -> rx.Component:
     return rx.hstack(
-        rx.link(owner.name, href="#", on_click=AppState.navigate(owner.url).prevent_default, size="2",
+        nav_link(owner.name, href=owner.url, size="2",
                 color=rx.color("gray", 11), class_name="owner-link"),
         rx.cond(owner.separator != "", rx.text(owner.separator, size="2", color=rx.color("gray", 10))),
         spacing="0", align="center",
@@ -22,7 +22,7 @@ def _owner(owner: OwnerLink) -> rx.Component:
 
 def portfolio_crumb(state: Any) -> rx.Component:
     return rx.hstack(
-        rx.link(state.name, href="#", on_click=AppState.navigate(state.links.holdings).prevent_default, size="2",
+        nav_link(state.name, href=state.links.holdings, size="2",
                 weight="medium", color=rx.color("gray", 12), id="crumb-portfolio"),
         rx.cond(state.model_name != "", rx.text("(" + state.model_name + ")", size="2", color=rx.color("gray", 10),
                                                  id="crumb-model")),

@@ -20,7 +20,7 @@ import reflex as rx
 
 from app.domain import transaction_rules as rules
 from app.ui.components.widgets import (
-    cancel_button, close_button, confirm_dialog, confirm_dialog_of, field, field_error, modal,
+    cancel_button, close_button, confirm_dialog, confirm_dialog_of, date_input, field, field_error, modal,
     spreadsheet_upload_modal, text_input,
 )
 from app.ui.states.transactions import (
@@ -46,9 +46,7 @@ def _select(value: Any, options: list[Option], on_change: Any, id_: str, error: 
 
 
 def _date(value: Any, on_change: Any, id_: str, error: Any = "", read_only: Any = False) -> rx.Component:
-    return rx.input(type="date", value=value, on_change=on_change, id=id_, name=id_, read_only=read_only,
-                    color_scheme=rx.cond(error != "", "red", "gray"), variant=rx.cond(read_only, "soft", "surface"),
-                    width="100%", min_width="0")
+    return date_input(value, on_change, id_, error=error, read_only=read_only)
 
 
 def _details(rows: Any, id_: str) -> rx.Component:

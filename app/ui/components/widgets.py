@@ -122,6 +122,50 @@ def text_input(name: str, value: Any, on_change: Any, error: Any = "", read_only
     )
 
 
+# ---- dates: dd/mm/yyyy whatever the browser's locale --------------------------------------------
+DATE_PLACEHOLDER = "dd/mm/yyyy"
+# what is typed, as the state keeps it: a whole dd/mm/yyyy (or ddmmyyyy, or d.m.yyyy) that is a real
+# date becomes ISO yyyy-mm-dd; anything else (half typed, not a date) goes as typed, so the screen's
+# and the service's checks (validators.parse_date reads both) name what is wrong
+_TYPED_TO_ISO = (
+    '((v) => { const t = String(v ?? "").trim(); '
+    'const m = t.match(/^(\\d{1,2})[\\/.\\-](\\d{1,2})[\\/.\\-](\\d{4})$/) || t.match(/^(\\d{2})(\\d{2})(\\d{4})$/); '
+    'if (!m) return t; const d = Number(m[1]), mo = Number(m[2]), y = Number(m[3]); '
+    'const at = new Date(Date.UTC(y, mo - 1, d)); '
+    'if (y < 1000 || at.getUTCFullYear() !== y || at.getUTCMonth() !== mo - 1 || at.getUTCDate() !== d) return t; '
+    'return String(y) + "-" + String(mo).padStart(2, "0") + "-" + String(d).padStart(2, "0"); })'
+)
+# what is shown: an ISO date as dd/mm/yyyy, anything else (what is being typed) as it is
+_ISO_TO_SHOWN = (
+    '((v) => { const t = String(v ?? ""); const m = t.match(/^(\\d{4})-(\\d{2})-(\\d{2})/); '
+    'return m ? m[3] + "/" + m[2] + "/" + m[1] : t; })'
+)
+
+
+def _js_call(fn: str, value: Any) -> Var:
+    value = Var.create(value)
+    return Var(_js_expr=f"{fn}({value!s})", _var_type=str, _var_data=value._get_all_var_data())
+
+
+def date_input(value: Any, on_change: Any, id_: str, error: Any = "", read_only: Any = False,
+               **props: Any) -> rx.Component:
+    """The product's one date field: shows and takes dd/mm/yyyy whatever the browser's locale (a
+    native date input follows the locale: mm/dd/yyyy in an en-US browser). The state keeps the date
+    as ISO yyyy-mm-dd (as a native date input gave it) once a whole real date is typed; until then
+    it keeps the text as typed. `on_change` is the state's handler (or a lambda) of that value."""
+    def changed(typed: Var) -> Any:
+        return on_change(_js_call(_TYPED_TO_ISO, typed))
+
+    props.pop("min", None)  # a text field has no minimum: the state and the service check the range
+    return rx.input(
+        value=_js_call(_ISO_TO_SHOWN, value), on_change=changed, id=id_, name=props.pop("name", id_),
+        type="text", input_mode="numeric", placeholder=DATE_PLACEHOLDER, auto_complete="off", max_length=10,
+        read_only=read_only, color_scheme=rx.cond(error != "", "red", "gray"),
+        variant=rx.cond(read_only, "soft", "surface"), min_width="0", width=props.pop("width", "100%"),
+        **props,
+    )
+
+
 def email_props(props: dict[str, Any]) -> dict[str, Any]:
     """An e-mail field is a text field with the e-mail keyboard: the browser's own validation bubble
     never shows, so the specification's text ('Please, enter a valid email. ') under the field is
@@ -402,10 +446,27 @@ def table_card(header: rx.Component, body: rx.Component, footer: rx.Component | 
     )
 
 
-def clickable_row(*cells: rx.Component, on_click: Any, href: Any = None, **props: Any) -> rx.Component:
+def nav_link(*children: Any, href: Any, before: Any = None, **props: Any) -> rx.Component:
+    """A link to a screen of the app: a real address (open in a new tab, middle click and copy link
+    give the screen with its parameters); a plain click goes there in the app, asking first when a
+    form has unsaved changes; a click that asks for a new tab or window is the browser's
+    (assets/links.js). `before`: an event to run first (e.g. closing the dialog the link is in)."""
+    from app.ui.states.base import AppState
+
+    go = AppState.navigate(href)
+    on_click = [rx.prevent_default, before, go] if before is not None else go.prevent_default
+    return rx.link(*children, href=href, on_click=on_click, **props)
+
+
+def clickable_row(*cells: rx.Component, on_click: Any = None, href: Any = None, **props: Any) -> rx.Component:
     """A list row that opens what it shows when clicked, highlighted under the pointer. The keyboard
     reaches it with Tab and opens it with Enter (assets/a11y.js); with `href` (the address it opens)
-    its first cell's content is also a link to it, for screen readers, new tabs and bookmarks."""
+    its first cell's content is also a link to it, for screen readers, new tabs and bookmarks, and
+    a click on the row goes there (unless `on_click` says otherwise)."""
+    if on_click is None and href is not None:
+        from app.ui.states.base import AppState
+
+        on_click = AppState.navigate(href)
     if href is not None and cells:
         first = cells[0]
         first.children = [rx.link(*first.children, href=href, on_click=rx.prevent_default, color="inherit",

@@ -10,7 +10,7 @@ from app.ui import routes
 from app.ui.components.bulk_progress import bulk_progress_modal
 from app.ui.components.layout import card, page
 from app.ui.components.widgets import (
-    empty_row, list_count, list_footer, modal, page_controls, plain_header, row_menu, sort_header, table_card,
+    confirm_dialog_of, empty_row, list_count, nav_link, list_footer, modal, page_controls, plain_header, row_menu, sort_header, table_card,
     table_rows,
 )
 from app.ui.pages.users import option_select
@@ -64,7 +64,7 @@ def _queues() -> rx.Component:
 
 def _waiting_item(w: Any) -> rx.Component:
     return rx.hstack(
-        rx.link(w.name, href="#", on_click=AppState.navigate(w.url).prevent_default, size="2", weight="medium",
+        nav_link(w.name, href=w.url, size="2", weight="medium",
                 white_space="nowrap", overflow="hidden", text_overflow="ellipsis"),
         rx.spacer(),
         rx.badge(w.days, color_scheme="blue", variant="soft", white_space="nowrap"),
@@ -171,12 +171,17 @@ def _row(row: Any) -> rx.Component:
                                                   aria_label="Calculate target portfolio", disabled=S.starting),
                                    content="Calculate target portfolio")),
                 row_menu(
+                # what opens a screen first; what acts apart, under its own heading (it asks first
+                # when a version awaits the client)
                 rx.menu.item("Class detail", on_click=S.show_detail(row.id)),
-                rx.cond(S.can_calculate,
-                        rx.menu.item("Calculate target portfolio", on_click=S.calculate_one(row.id),
-                                     class_name="drift-calculate")),
-                rx.menu.item("Target portfolio", on_click=AppState.navigate(row.url)),
+                rx.menu.item("Target portfolio", on_click=AppState.navigate(row.url), class_name="drift-open-tp"),
                 rx.menu.item("Holdings", on_click=AppState.navigate(row.holdings_url)),
+                rx.cond(S.can_calculate, rx.fragment(
+                    rx.menu.separator(),
+                    rx.text("Actions", size="1", color=rx.color("gray", 10), padding="2px 12px", aria_hidden="true"),
+                    rx.menu.item(rx.icon("calculator", size=14), "Calculate target portfolio",
+                                 on_click=S.calculate_one(row.id), class_name="drift-calculate"),
+                )),
                 ),
                 spacing="3", align="center", justify="end",
             ),
@@ -294,6 +299,7 @@ def dashboard_page() -> rx.Component:
                 "outside its band.", size="1", color=rx.color("gray", 10)),
         _detail(),
         bulk_progress_modal(),
+        confirm_dialog_of(S, danger=False),
         crumbs=[("Dashboard", None)],
         actions=_actions(),
     )

@@ -6,6 +6,7 @@ import reflex as rx
 from app.ui.components.address import address_fields
 from app.ui import routes
 from app.ui.components.layout import page
+from app.ui.toolkit.lists import row_href
 from app.ui.components.widgets import (
     clickable_row, confirm_dialog_of, empty_row, field, form_actions, file_src, form_grid, form_skeleton, image_picker,
     image_remove_dialog, list_count, list_footer, load_more_controls, option_select, plain_header, row_menu,
@@ -70,7 +71,7 @@ def _firm_row(row) -> rx.Component:
             text_align="right",
             width="48px",
         ),
-        on_click=FirmsListState.open_row("firms.view", row["id"]),
+        href=row_href("firms.view", row["id"]),
         align="center",
         class_name="firm-row",
     )

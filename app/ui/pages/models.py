@@ -13,6 +13,7 @@ from app.ui.components.industry_allocations import (
     ADD_LABEL, industry_allocations_table, industry_group_picker, industry_totals_bar,
 )
 from app.ui.components.layout import page
+from app.ui.toolkit.lists import row_href
 from app.ui.components.widgets import (
     clickable_row, confirm_dialog_of, empty_row, field, form_actions, field_error, form_grid, form_skeleton,
     list_count, list_footer, load_more_controls, pagination, plain_header, row_menu, search_input, section, sort_header,
@@ -68,7 +69,7 @@ def _model_row(row: ModelRow) -> rx.Component:
         rx.table.cell(rx.cond(row.updated_at != "", rx.moment(row.updated_at, format="DD/MM/YYYY"), ""),
                       white_space="nowrap", font_variant_numeric="tabular-nums"),
         rx.table.cell(_row_actions(row), on_click=rx.stop_propagation, text_align="right", width="48px"),
-        on_click=ModelsListState.open_row("models.details", row.id),
+        href=row_href("models.details", row.id),
         align="center",
         class_name="model-row",
         id="model-row-" + row.id.to_string(),

@@ -11,7 +11,7 @@ from app.domain.orders import CONFIRMATION_COLUMNS
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    cancel_button, download_button, empty_row, field, field_error, list_count, list_footer, modal, page_controls,
+    cancel_button, date_input, download_button, empty_row, field, field_error, list_count, list_footer, modal, page_controls,
     plain_header, spreadsheet_upload_modal, table_card, table_rows, text_input,
 )
 from app.ui.pages.users import option_select
@@ -215,8 +215,7 @@ def _form_field(label: str, key: str, id_: str, required: bool = False, **props:
     error = S.form_errors.get(key, "")
     on_change = lambda value: S.set_form_field(key, value)  # noqa: E731
     if key.endswith("_date"):
-        control = rx.input(type="date", value=S.form[key], on_change=on_change, id=id_, name=id_,
-                           color_scheme=rx.cond(error != "", "red", "gray"), width="100%", min_width="0")
+        control = date_input(S.form[key], on_change, id_, error=error)
     else:
         control = text_input(id_, S.form[key], on_change, error=error, **props)
     return field(label, control, "" if key == "contract_note" else error, required=required)
@@ -373,7 +372,7 @@ def reconciliation_page() -> rx.Component:
         rx.flex(
             _firm_select(S),
             rx.box(
-                rx.input(type="date", value=S.day, on_change=S.set_day, id="recon-day", aria_label="Day"),
+                date_input(S.day, S.set_day, "recon-day", aria_label="Day", width="150px"),
                 rx.cond(S.day_error != "", rx.text(S.day_error, color=rx.color("red", 11), size="1", role="alert")),
             ),
             wrap="wrap", spacing="3", align="center", width="100%",

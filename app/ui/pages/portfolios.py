@@ -14,7 +14,7 @@ from app.ui.components.asset_picker import asset_picker
 from app.ui.components.industry_allocations import industry_allocations, industry_totals_bar
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    cancel_button, clickable_row, confirm_dialog_of, empty_row, field, field_error, form_actions, form_grid,
+    cancel_button, clickable_row, confirm_dialog_of, date_input, empty_row, field, field_error, form_actions, form_grid,
     form_skeleton, list_count, list_footer, load_more_button, page_controls, plain_header, row_menu, search_input,
     section, sort_header, table_card, table_rows, text_input,
 )
@@ -73,7 +73,7 @@ def _row(row: PortfolioRow) -> rx.Component:
         rx.cond(L.show_firm, rx.table.cell(clipped(row.firm, "180px"))),
         rx.table.cell(_status_badge(row.status_title, row.inactive)),
         rx.table.cell(_row_actions(row), on_click=rx.stop_propagation, text_align="right", width="48px"),
-        on_click=AppState.navigate(row.holdings_url),
+        href=row.holdings_url,
         align="center",
         class_name="portfolio-row",
         id="portfolio-row-" + row.id.to_string(),
@@ -294,8 +294,7 @@ def _identity() -> rx.Component:
             rx.cond(F.shows_company, _text_field("Company ABN", "company_abn", input_mode="numeric", max_length=14)),
             field("Statement of advice date",
                   rx.cond(F.read_only, _read(F.soa_date_text, "soa_date"),
-                          rx.input(type="date", value=F.soa_date, on_change=lambda value: F.set_field("soa_date", value),
-                                   id="soa_date", width="100%")),
+                          date_input(F.soa_date, lambda value: F.set_field("soa_date", value), "soa_date")),
                   _err("soa_date")),
             field("Firm", _read(F.firm_label, "portfolio-firm")),
         ),

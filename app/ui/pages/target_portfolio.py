@@ -641,7 +641,8 @@ def _content() -> rx.Component:
                 rx.cond(S.has_result, rx.vstack(
                     tp_figures(S),
                     tp_class_bars(S),
-                    tp_class_tables(S, S.editable, S.editing),
+                    # Price and Model weight stay once the version is validated, approved or declined
+                    tp_class_tables(S, True, S.editing),
                     tp_groups(S),
                     spacing="4", width="100%",
                 )),
@@ -708,7 +709,7 @@ def _version_row(row: VersionRow) -> rx.Component:
             white_space="nowrap",
         ),
         rx.table.cell(row.moderator, white_space="nowrap"),
-        on_click=AppState.navigate(row.url),
+        href=row.url,
         class_name="version-row", custom_attrs={"data-version": row.version},
     )
 

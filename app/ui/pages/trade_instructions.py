@@ -475,7 +475,7 @@ def _version_row(row: VersionRow) -> rx.Component:
                                 rx.text(_date(row.acted_at), **MUTED), spacing="1", align="baseline"),
                       white_space="nowrap"),
         rx.table.cell(rx.text(row.error, size="1", color=rx.color("red", 11)), max_width="320px"),
-        on_click=AppState.navigate(row.url),
+        href=row.url,
         class_name="version-row",
     )
 

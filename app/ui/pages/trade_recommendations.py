@@ -13,7 +13,7 @@ from app.services.trade_approval_report import STATUS_FILTER_LABELS
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    cancel_button, confirm_dialog_of, download_button, empty_row, field_error, list_count, list_footer, page_controls,
+    cancel_button, confirm_dialog_of, date_input, download_button, empty_row, field_error, list_count, list_footer, page_controls,
     plain_header, search_input, sort_header, table_card, table_rows,
 )
 from app.ui.pages.users import option_select
@@ -133,9 +133,7 @@ def _adjustments() -> rx.Component:
                               spacing="2"),
                           spacing="1"),
                 rx.vstack(_label("Expiry date"),
-                          rx.input(type="date", value=F.adj.expiry, on_change=F.set_adj_expiry, min=F.today,
-                                   id="adj-expiry", name="adj-expiry", size="1", width="150px",
-                                   color_scheme=rx.cond(expiry_error != "", "red", "gray")),
+                          date_input(F.adj.expiry, F.set_adj_expiry, "adj-expiry", error=expiry_error, size="1", width="150px"),
                           field_error(expiry_error, "adj-expiry-error"),
                           spacing="1"),
                 rx.vstack(_label("Limit vs last close"),

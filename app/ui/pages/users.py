@@ -8,6 +8,7 @@ import reflex as rx
 from app.ui.components.address import address_fields
 from app.ui import routes
 from app.ui.components.layout import page
+from app.ui.components import widgets
 from app.ui.components.widgets import (
     clickable_row, confirm_dialog_of, empty_row, field, form_actions, file_src, form_grid, image_picker,
     image_remove_dialog, list_count, list_footer, option_select, page_controls, plain_header, row_menu, search_input,
@@ -26,8 +27,7 @@ TITLE = "Wealth Advice"
 
 
 def date_input(value: Any, on_change: Any, id: str, label: str) -> rx.Component:
-    return rx.input(type="date", value=value, on_change=on_change, id=id, size="2", aria_label=label, width="100%",
-                    min_width="0")
+    return widgets.date_input(value, on_change, id, size="2", aria_label=label)
 
 
 def date_cell(value: Any, fmt: str) -> rx.Component:
@@ -75,7 +75,7 @@ def _row(row: UserRow, kind: str) -> rx.Component:
         date_cell(row.created_at, "DD/MM/YYYY"),
         date_cell(row.logined_at, "DD/MM/YYYY HH:mm"),
         rx.table.cell(_row_actions(row), on_click=rx.stop_propagation, text_align="right"),
-        on_click=AppState.navigate(row.open_url),
+        href=row.open_url,
         class_name="user-row",
         id=f"user-row-{row.id}",
         align="center",

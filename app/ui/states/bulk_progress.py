@@ -31,6 +31,7 @@ from app.domain.permissions import Actor
 from app.jobs import progress
 from app.services import bulk_runs
 from app.services.tenancy import as_id
+from app.ui import routes
 from app.ui.states.base import AppState, toast_error
 
 log = logging.getLogger("app.ui.bulk_progress")
@@ -49,6 +50,11 @@ class RunItem:
     investment_name: str = ""
     status: str = ""
     message: str = ""
+    url: str = ""  # a finished portfolio's: the target portfolio (or trade recommendations) it produced
+
+
+# what a finished portfolio of a run of each kind links to: the screen of what the run produced
+RESULT_ROUTES = {"tp": "portfolios.target-portfolio", "tr": "portfolios.trade-instructions"}
 
 
 def _next_events(subscription: progress.Subscription, run_id: int) -> dict[str, Any] | None:
@@ -72,9 +78,12 @@ def _finished(event: dict[str, Any]) -> int:
     return int(event.get("done") or 0) + int(event.get("failed") or 0)
 
 
-def _items(rows: list[dict[str, Any]] | None) -> list[RunItem]:
+def _items(rows: list[dict[str, Any]] | None, kind: str = "tp") -> list[RunItem]:
+    route = RESULT_ROUTES.get(kind, RESULT_ROUTES["tp"])
     return [RunItem(investment_id=int(r["investment_id"]), investment_name=r.get("investment_name") or "",
-                    status=r.get("status") or "failed", message=r.get("message") or "") for r in rows or []]
+                    status=r.get("status") or "failed", message=r.get("message") or "",
+                    url=routes.url(route, id=int(r["investment_id"])) if r.get("status") == "done" else "")
+            for r in rows or []]
 
 
 class BulkProgressState(AppState):
@@ -180,7 +189,7 @@ class BulkProgressState(AppState):
         self.total = int(run["total"])
         self.done = max(self.done, int(run["done"]))
         self.failed = max(self.failed, int(run["failed"]))
-        self.recent = _items(run.get("recent"))
+        self.recent = _items(run.get("recent"), self.kind)
         self.errors = _items([{**e, "status": "failed"} for e in run.get("errors") or []])
         self.running = run.get("status") != "done" and self.done + self.failed < self.total
         self.waiting = self.running and bool(run.get("waiting"))

@@ -19,10 +19,10 @@ import reflex as rx
 
 from app.domain import drift as drift_rules
 from app.domain import validators as v
-from app.domain.advice import NOT_ENOUGH_CASH, SELECT_PORTFOLIO, TPStatus, rebalance_triggered
+from app.domain.advice import CONFIRM_RECALCULATE_TP, NOT_ENOUGH_CASH, SELECT_PORTFOLIO, TPStatus, rebalance_triggered
 from app.domain.errors import GENERIC, DomainError
 from app.domain.permissions import Actor, can_bulk_calculate
-from app.services import bulk_runs, drift
+from app.services import bulk_runs, drift, target_portfolios
 from app.services.tenancy import as_id
 from app.ui import routes
 from app.ui.display import count_of, money, percent_1dp, percentage_points
@@ -31,7 +31,7 @@ from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.bulk_progress import BulkProgressState
 from app.ui.toolkit.lists import FirmChoice, ListControls
 from app.ui.toolkit.rows import Option, Performance, offers
-from app.ui.toolkit.screen import guarded, screen_load
+from app.ui.toolkit.screen import Confirm, guarded, screen_load
 
 log = logging.getLogger("app.ui.dashboard")
 
@@ -160,7 +160,14 @@ def _forget(actor_id: int) -> None:
             _cache.pop(k, None)
 
 
-class DashboardState(FirmChoice, ListControls, AppState):
+def awaiting_client_question(version: int) -> str:
+    """The question before a calculation that makes a new version of a portfolio whose version
+    `version` awaits the client's approval."""
+    return (f"Target portfolio version {version} is awaiting the client's approval; calculating makes a new version. "
+            f"{CONFIRM_RECALCULATE_TP}")
+
+
+class DashboardState(Confirm, FirmChoice, ListControls, AppState):
     SORT_KEYS: ClassVar[tuple[str, ...]] = drift.SORTS
     DESCENDING_FIRST: ClassVar[tuple[str, ...]] = ("breach", "value", "out_of_band")
     DEFAULT_SIZE: ClassVar[int] = 20
@@ -397,8 +404,26 @@ class DashboardState(FirmChoice, ListControls, AppState):
         async for event in self._calculate(ids):
             yield event
 
+    @rx.event
+    def calculate_one(self, investment_id: int):
+        """One row's calculation: at once, unless the portfolio has a version awaiting the client,
+        which a new version would replace (then it asks first)."""
+        pid = as_id(investment_id) if not isinstance(investment_id, bool) else None
+        if pid and not self.starting:
+            try:
+                shown = target_portfolios.current(actor=self._actor(), investment_id=pid)
+            except DomainError as exc:
+                return self._fail(exc)
+            if shown is not None and shown.summary.status == TPStatus.VALIDATED.value:
+                self._ask("calculate", awaiting_client_question(shown.summary.version), pid, label="Calculate")
+                return None
+        return DashboardState.run_one(pid or 0)
+
+    def _confirmed(self, action: str, target_id: int) -> Any:
+        return DashboardState.run_one(target_id) if action == "calculate" else None
+
     @rx.event(background=True)
-    async def calculate_one(self, investment_id: int):
+    async def run_one(self, investment_id: int):
         pid = as_id(investment_id) if not isinstance(investment_id, bool) else None
         async for event in self._calculate([pid] if pid else []):
             yield event

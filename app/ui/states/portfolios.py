@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar, Mapping
 
 import reflex as rx
 
@@ -202,6 +202,8 @@ def awaiting_rows(found: dict[str, list[dict[str, Any]]]) -> list[AwaitingRow]:
 # ---- the list -------------------------------------------------------------------------------------
 class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
     SORT_KEYS: ClassVar[tuple[str, ...]] = rules.SORTS
+    ADDRESS_FILTERS: ClassVar[Mapping[str, Callable[[str], Any]]] = {
+        "activity": rules.activity_of, "broker_filter": lambda v: str(rules.broker_filter_of(v))}
     PAGE_SIZES: ClassVar[tuple[int, ...]] = rules.PAGE_SIZES
     DEFAULT_SIZE: ClassVar[int] = rules.DEFAULT_PAGE_SIZE
 

@@ -10,8 +10,10 @@ inside one record's pages (a client's portfolios, a firm's advisers). `RowPages`
 open their own pages. `FirmChoice`: the superuser's firm select of a list or report."""
 from __future__ import annotations
 
+import json
 import math
 from typing import Any, Callable, ClassVar, Mapping
+from urllib.parse import urlencode
 
 import reflex as rx
 
@@ -28,6 +30,24 @@ from app.ui.toolkit.rows import Option, offers, options_of
 SEARCH_MAX = 200
 PAGE_WINDOW = 6  # page buttons shown at once
 
+# The list's state in its address (002 s9: page key page, limit key limit_per_page), so that the
+# browser's Back, a reload, a bookmark or a copied link show the list as it was left.
+PAGE_KEY, LIMIT_KEY, SORT_KEY, ORDER_KEY, SEARCH_KEY = "page", "limit_per_page", "sort", "order", "search"
+
+
+def loading_from_address(state: Any) -> None:
+    """screen_load, before the screen's load: a list takes its state from its address."""
+    if isinstance(state, Paged):
+        state._take_address()
+
+
+def loaded_from_address(state: Any) -> Any:
+    """screen_load, after the screen's load: a load that reset the list to its defaults takes the
+    address's state again and loads those rows (the events to send, or None)."""
+    if isinstance(state, Paged) and state._take_address():
+        return state._reload()
+    return None
+
 
 def visible_pages(page: int, pages: int, window: int = PAGE_WINDOW) -> list[int]:
     """The page numbers to show as buttons: a window of `window` pages around `page`."""
@@ -40,6 +60,9 @@ class Paged(rx.State, mixin=True):
     PAGE_SIZES: ClassVar[tuple[int, ...]] = PAGE_SIZES
     DEFAULT_SIZE: ClassVar[int] = DEFAULT_PAGE_SIZE
     NOTHING_SHOWN: ClassVar[str] = "Showing 0 of 0"  # what `showing` says of an empty list
+    # the screen's own filters kept in the address with the page: a text var's name -> how a text
+    # from the address is read into it (as the screen reads its own choice; None refuses it)
+    ADDRESS_FILTERS: ClassVar[Mapping[str, Callable[[str], Any]]] = {}
 
     page: int = 1
     page_size: str = str(DEFAULT_PAGE_SIZE)
@@ -47,6 +70,50 @@ class Paged(rx.State, mixin=True):
 
     def _reload(self) -> Any:  # pragma: no cover - each list loads its own rows
         raise NotImplementedError
+
+    # ---- the address ----------------------------------------------------------------------------
+    def _address_fields(self) -> dict[str, tuple[str, Callable[[str], Any]]]:
+        """query key -> (the var it sets, how a text from the address is read: None refuses it)."""
+        return {PAGE_KEY: ("page", lambda v: to_int(v) if (to_int(v) or 0) >= 1 else None),
+                LIMIT_KEY: ("page_size", lambda v: v if to_int(v) in self.PAGE_SIZES else None),
+                **{name: (name, read) for name, read in self.ADDRESS_FILTERS.items()}}
+
+    def _take_address(self) -> bool:
+        """The list's state as its address names it; whether anything changed."""
+        query = self.router.url.query_parameters or {}
+        fields = type(self).get_fields()
+        changed = False
+        for key, (name, read) in self._address_fields().items():
+            value = query.get(key)
+            wanted = read(value[:SEARCH_MAX]) if isinstance(value, str) and name in fields else None
+            if wanted is not None:
+                if getattr(self, name) != wanted:
+                    setattr(self, name, wanted)
+                    changed = True
+        return changed
+
+    def _address(self) -> str:
+        """The screen's address with the list's state as it is now (what differs from the defaults)."""
+        fields = type(self).get_fields()
+        ours = self._address_fields()
+        query = {k: v for k, v in (self.router.url.query_parameters or {}).items()
+                 if k not in ours and isinstance(v, str)}
+        for key, (name, _) in ours.items():
+            value = getattr(self, name)
+            default = fields[name].default if name in fields else None
+            if value not in (None, "") and str(value) != str(default):
+                query[key] = str(value)
+        return self.router.url.path + (f"?{urlencode(query)}" if query else "")
+
+    def _keep_address(self) -> Any:
+        """The browser's address follows the list (no new history entry, no navigation)."""
+        address = self._address()
+        return rx.call_script(f"window.history.replaceState(window.history.state, '', {json.dumps(address)})")
+
+    def _reloaded(self) -> list[Any]:
+        shown = self._reload()
+        return [*(shown if isinstance(shown, (list, tuple)) else [shown] if shown is not None else []),
+                self._keep_address()]
 
     def _limit(self) -> int:
         """The page size as a number (the screen's default unless it is one of the offered sizes)."""
@@ -60,9 +127,10 @@ class Paged(rx.State, mixin=True):
         return max(1, math.ceil(self.total / self._limit()))
 
     def _reload_first_page(self) -> Any:
-        """A filter, the sort or the page size changed: back to the first page, loaded again."""
+        """A filter, the sort or the page size changed: back to the first page, loaded again (and
+        the address says so)."""
         self.page = 1
-        return self._reload()
+        return self._reloaded()
 
     def _clamp_page(self) -> None:
         """After a reload: a page past the end (rows removed, a narrower filter) becomes the last."""
@@ -83,7 +151,7 @@ class Paged(rx.State, mixin=True):
         if number is None:
             return None
         self.page = min(max(1, number), self._page_count())
-        return self._reload()
+        return self._reloaded()
 
     @rx.event
     def set_page_size(self, value: str):
@@ -116,6 +184,12 @@ class ListControls(Paged, mixin=True):
     sort: str = "name"
     order: str = "asc"
     search: str = ""
+
+    def _address_fields(self) -> dict[str, tuple[str, Callable[[str], Any]]]:
+        return {**super()._address_fields(),
+                SORT_KEY: ("sort", lambda v: v if v in self.SORT_KEYS else None),
+                ORDER_KEY: ("order", lambda v: v if v in ("asc", "desc") else None),
+                SEARCH_KEY: ("search", lambda v: v)}
 
     @rx.event
     def toggle_sort(self, key: str):
@@ -218,6 +292,13 @@ class InRecord(rx.State, mixin=True):
         self.parent_title, parent_route, own_route = RECORD_PAGES[kind]
         self.parent_url = routes.url(parent_route)
         self.context_name, self.context_url = record["name"], routes.url(own_route, id=record["id"])
+
+
+def row_href(route_name: str, row_id: Any) -> Any:
+    """The address of a row's page (a route taking the row's id) as a Var of the row: the href of
+    the row's link (widgets.clickable_row), so a new tab, a bookmark or a copied link open it."""
+    head, _, tail = routes.ROUTES[route_name].partition("[id]")
+    return rx.Var.create(head) + rx.Var.create(row_id).to(str) + tail
 
 
 class RowPages(rx.State, mixin=True):

@@ -138,28 +138,36 @@ def screen_load(*, clients: bool = True, failed: str = GENERIC,
                 self.viewer_role = actor.role.value
             return actor, None
 
+        # a list takes its page, size, sort, search and filters from its address (lists.py)
+        from app.ui.toolkit.lists import loaded_from_address, loading_from_address
+
         if inspect.isgeneratorfunction(load):
             def on_load(self):
                 actor, refusal = _actor_or_refusal(self)
                 if actor is None:
                     yield refusal
                     return
+                loading_from_address(self)
                 try:
                     result = yield from load(self, actor)
+                    again = loaded_from_address(self)
                 except (AuthenticationError, DomainError) as exc:
                     yield _failure(self, actor, exc)
                     return
-                if result is not None:
-                    yield result
+                for item in events(result, again):
+                    yield item
         else:
             def on_load(self):
                 actor, refusal = _actor_or_refusal(self)
                 if actor is None:
                     return refusal
+                loading_from_address(self)
                 try:
-                    return load(self, actor)
+                    result = load(self, actor)
+                    again = loaded_from_address(self)
                 except (AuthenticationError, DomainError) as exc:
                     return _failure(self, actor, exc)
+                return events(result, again) if again is not None else result
 
         on_load.__doc__ = load.__doc__
         on_load.__module__ = load.__module__

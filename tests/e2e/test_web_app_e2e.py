@@ -1,0 +1,99 @@
+"""The product behaves like a web app: dates are dd/mm/yyyy whatever the browser's locale, in-table
+links are real links to their screen's address, lists keep their filter, page and sort in the
+address (Back, reload and a bookmark restore them), and a double click on Validate acts once."""
+from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+TIMEOUT = 30_000
+
+
+@pytest.mark.browser_context_args(locale="en-US", timezone_id="America/New_York")
+def test_dates_are_typed_and_shown_dd_mm_yyyy_in_an_en_us_browser(page, login):
+    login(page, "admin@harbour.example.com")
+    page.goto("/portfolios")
+    expect(page.locator(".portfolio-name").first).to_be_visible(timeout=TIMEOUT)
+    page.locator("[id^='portfolio-actions-']").first.click()
+    page.get_by_role("menuitem", name="Edit Details").click()
+    soa = page.locator("#soa_date")
+    expect(soa).to_be_visible(timeout=TIMEOUT)
+    form_url = page.url
+    expect(soa).to_have_attribute("placeholder", "dd/mm/yyyy")
+    assert soa.get_attribute("type") == "text"  # never the browser's own (mm/dd/yyyy here) date field
+    soa.fill("")
+    soa.press_sequentially("25122026", delay=30)  # digits only: shown as the date they make
+    expect(soa).to_have_value("25/12/2026", timeout=TIMEOUT)
+    page.locator("#portfolio-save").click()
+    expect(page.get_by_text("Portfolio is created/updated")).to_be_visible(timeout=TIMEOUT)
+    page.goto(form_url)
+    expect(page.locator("#soa_date")).to_have_value("25/12/2026", timeout=TIMEOUT)
+    # typed with slashes, a day that does not exist stays as typed (the form names the mistake)
+    page.locator("#soa_date").fill("13/12/2026")
+    expect(page.locator("#soa_date")).to_have_value("13/12/2026", timeout=TIMEOUT)
+
+
+def test_table_links_are_real_links_a_new_tab_opens_their_screen(page, context, login):
+    login(page, "admin@harbour.example.com")
+    page.goto("/portfolios")
+    link = page.locator(".portfolio-row a").first
+    expect(link).to_be_visible(timeout=TIMEOUT)
+    href = link.get_attribute("href")
+    assert re.fullmatch(r"/portfolios/\d+/holdings", href or ""), href
+    # Ctrl+click (as a middle click or "open in new tab"): the browser opens the link's own address
+    # in a new tab, and this tab stays on the list
+    with context.expect_page(timeout=TIMEOUT) as opened:
+        link.click(modifiers=["Control"])
+    tab = opened.value
+    tab.wait_for_load_state()
+    assert urlsplit(tab.url).path == href
+    expect(tab.locator("#crumb-portfolio")).to_be_visible(timeout=TIMEOUT)
+    # the breadcrumb's portfolio link is the holdings' own address too
+    expect(tab.locator("#crumb-portfolio")).to_have_attribute("href", href)
+    tab.close()
+    assert urlsplit(page.url).path.rstrip("/") == "/portfolios"
+    # a plain click opens it here, in the app
+    link.click()
+    page.wait_for_url(re.compile(rf".*{re.escape(href)}$"), timeout=TIMEOUT)
+    # the model and firm lists' rows link to their screens as well
+    page.goto("/models")
+    expect(page.locator(".model-row a").first).to_have_attribute("href", re.compile(r"^/models/\d+$"), timeout=TIMEOUT)
+
+
+def test_a_list_keeps_its_sort_and_search_in_its_address_back_and_reload_restore_them(page, login):
+    login(page, "admin@harbour.example.com")
+    page.goto("/portfolios")
+    expect(page.locator(".portfolio-row").first).to_be_visible(timeout=TIMEOUT)
+    adviser = page.locator("th", has=page.locator("button.wa-sort", has_text="Adviser"))
+    adviser.locator("button.wa-sort").click()
+    expect(adviser).to_have_attribute("aria-sort", "ascending", timeout=TIMEOUT)
+    page.wait_for_url(re.compile(r".*/portfolios/?\?sort=adviser$"), timeout=TIMEOUT)
+    adviser.locator("button.wa-sort").click()  # again: descending
+    page.wait_for_url(re.compile(r".*/portfolios/?\?sort=adviser&order=desc$"), timeout=TIMEOUT)
+    page.locator("#portfolio-search").fill("Fund")
+    page.wait_for_url(re.compile(r".*/portfolios/?\?.*search=Fund"), timeout=TIMEOUT)
+    names = page.locator(".portfolio-name")
+    expect(names.first).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator(".portfolio-row").filter(has_not_text="Fund")).to_have_count(0, timeout=TIMEOUT)
+    shown = names.all_inner_texts()
+    assert shown
+
+    # a row opens its holdings; the browser's Back shows the list as it was left
+    page.locator(".portfolio-row a").first.click()
+    page.wait_for_url(re.compile(r".*/portfolios/\d+/holdings$"), timeout=TIMEOUT)
+    page.go_back()
+    page.wait_for_url(re.compile(r".*/portfolios/?\?.*sort=adviser"), timeout=TIMEOUT)
+    expect(adviser).to_have_attribute("aria-sort", "descending", timeout=TIMEOUT)
+    expect(page.locator("#portfolio-search")).to_have_value("Fund")
+    expect(names).to_have_count(len(shown), timeout=TIMEOUT)
+    assert names.all_inner_texts() == shown
+
+    # a reload (or a bookmark of the address) too
+    page.reload()
+    expect(adviser).to_have_attribute("aria-sort", "descending", timeout=TIMEOUT)
+    expect(page.locator("#portfolio-search")).to_have_value("Fund")
+    expect(names).to_have_count(len(shown), timeout=TIMEOUT)
+    assert names.all_inner_texts() == shown
