@@ -402,6 +402,7 @@ def _advance(pid: int, plan: ChainPlan, adviser: Actor, client: Actor, today: da
             {"id": r.recommendation_id, "quantity": str(r.quantity), "expirationDate": expiry} for r in stops])
     if plan.step == PLACED:
         _order_history(pid, adviser, today)
+        _amended_order(pid, adviser, client, today)
         return
     placed, _ = orders.list_orders(actor=adviser, status="placed", limit=500)
     mine = sorted((o for o in placed if o.investment_id == pid), key=lambda o: (o.side != "SELL", o.id))
@@ -434,6 +435,35 @@ def _order_history(pid: int, adviser: Actor, today: date) -> None:
             order.expires_on = today - timedelta(days=1)
             order_book.close_unfilled(s, order, order_rules.EXPIRED,
                                       reason=f"Expired unexecuted on {order_rules.expiry_text(order.expires_on)}")
+
+
+def _amended_order(pid: int, adviser: Actor, client: Actor, today: date) -> None:
+    """A later recommendation amends a live order: the adviser recalculates the trade
+    recommendations (net of the orders with the broker), adds a buy of 20 more units of an asset
+    with a live buy order, the client approves that one (and declines the rest), and the firm's
+    trade file sends it as an Amend of the order, under its reference."""
+    from app.services import orders, trade_file, trade_instructions as tis
+
+    placed, _ = orders.list_orders(actor=adviser, status="placed", limit=500)
+    live = sorted((o for o in placed if o.investment_id == pid and o.side == "BUY" and o.order_type != "stop_loss"),
+                  key=lambda o: o.id)
+    if not live:
+        return
+    target = live[-1]
+    try:
+        [ti] = tis.generate(actor=adviser, investment_ids=[pid])
+        view = tis.get(actor=adviser, investment_id=pid)
+        for t in view["transactions"]:
+            if t.get("asset_code") == target.asset_code:
+                tis.delete_transaction(actor=adviser, tx_id=t["id"])
+        added = tis.add_transaction(actor=adviser, ti_id=ti["id"], code=target.asset_code, action="buy", quantity="20")
+        view = tis.validate(actor=adviser, ti_id=ti["id"])
+        decisions = {t["id"]: "approved" if t["id"] == added["id"] else "declined" for t in view["transactions"]}
+        tis.confirm(actor=client, ti_id=ti["id"], decisions=decisions,
+                    notes={n["id"]: "declined" for n in view.get("tradeRecommendationNotes", [])})
+        trade_file.export(actor=adviser, kind="trade_file", today=today, transactions=[{"id": added["id"]}])
+    except DomainError as exc:  # the demo goes on without its amended order
+        log.warning("demo: no amended order for portfolio %s: %s", pid, exc.message)
 
 
 def _settlement(day: date) -> date:

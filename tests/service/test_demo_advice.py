@@ -10,8 +10,8 @@ from sqlmodel import col, select
 
 from app.db.engine import session_scope
 from app.db.tables import (
-    AssetTransaction, CashTransaction, LongTermRecommendation, Model, Portfolio, PortfolioUser,
-    ShortTermRecommendation, TargetPortfolio, TradeInstruction, TradeTransaction, User,
+    AssetTransaction, BrokerOrder, BrokerOrderVersion, CashTransaction, LongTermRecommendation, Model, Portfolio,
+    PortfolioUser, ShortTermRecommendation, TargetPortfolio, TradeInstruction, TradeTransaction, User,
 )
 from app.domain.models import SHORT_TERM_ACTIONS
 from app.services import (
@@ -66,8 +66,10 @@ def test_demo_data_runs_the_whole_advice_chain_once(db):
             ti = tis.get(actor=adviser, investment_id=p.id)
             expected_tp = {DRAFT: "draft", AWAITING_CLIENT: "validated"}.get(step, "active")
             assert tp["status"] == expected_tp and not tp["not_enough_cash"], (key, step, tp["status"])
-            expected_ti = {TRADES_TO_VALIDATE: "pending_validation", TRADES_TO_APPROVE: "pending_approval"}.get(
-                step, "approved" if step in (TRADES_APPROVED, PLACED, EXECUTED) else None)
+            # the placed step's newest recommendations: the later ones whose one approved buy amended an order
+            expected_ti = {TRADES_TO_VALIDATE: "pending_validation", TRADES_TO_APPROVE: "pending_approval",
+                           PLACED: "partially_approved"}.get(
+                step, "approved" if step in (TRADES_APPROVED, EXECUTED) else None)
             assert (ti["status"] if ti else None) == expected_ti, (key, step)
             if ti is not None:
                 assert ti["transactions"], (key, step)
@@ -122,6 +124,10 @@ def test_demo_data_runs_the_whole_advice_chain_once(db):
     history, _ = orders.list_orders(actor=adviser, status="all", limit=500)
     mine = [o for o in history if o.investment_id == at_broker]
     assert {o.status_label for o in mine} >= {"Placed", "Partly filled", "Cancelled", "Expired"}
+    with session_scope() as s:  # a later recommendation amended one of them, under its reference
+        amends = s.exec(select(BrokerOrderVersion).join(BrokerOrder, BrokerOrder.id == BrokerOrderVersion.order_id)
+                        .where(BrokerOrder.investment_id == at_broker, BrokerOrderVersion.action == "Amend")).all()
+    assert len(amends) == 1
     assert any(o.order_type == "stop_loss" and o.price_text.startswith("Stop loss at $") for o in mine)
     assert executed_total > 0 and {o.status_label for o in executed_rows} == {"Executed"}
     cash = advice_reports.cash_report(actor=adviser)
