@@ -504,6 +504,7 @@ def _drafts(s: Session, kind: str, chosen: list[TradeFileRow], wanted: Mapping[i
                                      .with_for_update()).all()} if live_ids else {}
     out: list[_Draft] = []
     written: set[int] = set()  # open orders already in the file
+    left: dict[int, Decimal] = {}  # a live order's units once the rows before changed it (two amend one order)
     for row in chosen:
         firm = firms.get(row.firm_id)
         if row.placed_transaction_id is not None:
@@ -536,9 +537,11 @@ def _drafts(s: Session, kind: str, chosen: list[TradeFileRow], wanted: Mapping[i
                                           firm_days=firm.order_expiry_days if firm else None,
                                           good_till_cancelled=bool(firm and firm.order_good_till_cancelled))
         live = lives.get(row.amends_order_id) if row.amends_order_id else None
-        change = order_rules.order_change(live.side if live else None,
-                                          order_book.remaining(live) if live else ZERO, row.action, Decimal(quantity))
+        units_left = left.get(live.id, order_book.remaining(live)) if live else ZERO
+        change = order_rules.order_change(live.side if live and units_left > 0 else None, units_left, row.action,
+                                          Decimal(quantity))
         if live is not None and change.row_type != order_rules.NEW:
+            left[live.id] = change.quantity if change.row_type == order_rules.AMEND else ZERO
             # the live order changes: its reference, side and type, its units once changed (a
             # same-side trade's own limit price becomes the order's)
             same_side = row.action == live.side

@@ -494,3 +494,13 @@ def test_an_expired_market_order_keeps_the_value_it_was_placed_at(book):
     assert line.value == D("460.00")
     [row], _ = orders.list_orders(actor=book.adviser, status="expired")
     assert row.price == D("46.00")
+
+
+def test_two_later_trades_in_one_file_amend_the_order_once_each(book):
+    order = _place_buy(book)
+    more = _later_trade(book, "increase", "100")
+    again = _later_trade(book, "increase", "50", version=3)
+    out = trade_file.export(actor=book.adviser, kind="trade_file", transactions=[{"id": more.id}, {"id": again.id}])
+    assert [(r["Type"], r["Quantity"]) for r in _sheet(out.data)] == [("Amend", 1203), ("Amend", 1253)]
+    with session_scope() as s:
+        assert s.get(BrokerOrder, order.id).quantity == D(1253)
