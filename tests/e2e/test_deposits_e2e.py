@@ -133,7 +133,7 @@ def test_adviser_adds_a_term_deposit_sees_it_listed_and_redeems_it(page: Page, l
     expect(page.locator("#deposit-providername")).to_have_value(seeded["bank"])
     expect(page.locator("#deposit-providername")).to_have_attribute("readonly", "")
     expect(page.locator("#deposit-dealid")).to_have_value("TD9001")
-    expect(page.locator("#deposit-date")).to_have_attribute("min", "2026-01-05")
+    expect(page.locator("#deposit-date")).to_have_attribute("data-min", "2026-01-05")
     page.locator("#deposit-date").fill("04/01/2026")
     page.locator("#deposit-amount").fill("10000")
     page.locator("#deposit-save").click()

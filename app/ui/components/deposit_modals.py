@@ -25,7 +25,8 @@ def _input(key: str, label: str, required: bool = False, read_only: Any = False,
 
 def _date(key: str, label: str, minimum: Any = "", required: bool = False, id_: str = "") -> rx.Component:
     return field(label, date_input(S.form[key], lambda value: S.set_form_field(key, value),
-                                   id_ or f"deposit-{key.lower()}", error=_err(key), name=key),
+                                   id_ or f"deposit-{key.lower()}", error=_err(key), name=key,
+                                   minimum=minimum if not isinstance(minimum, str) or minimum else None),
                  _err(key), required)
 
 

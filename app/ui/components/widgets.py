@@ -148,15 +148,19 @@ def _js_call(fn: str, value: Any) -> Var:
 
 
 def date_input(value: Any, on_change: Any, id_: str, error: Any = "", read_only: Any = False,
-               **props: Any) -> rx.Component:
+               minimum: Any = None, **props: Any) -> rx.Component:
     """The product's one date field: shows and takes dd/mm/yyyy whatever the browser's locale (a
     native date input follows the locale: mm/dd/yyyy in an en-US browser). The state keeps the date
     as ISO yyyy-mm-dd (as a native date input gave it) once a whole real date is typed; until then
-    it keeps the text as typed. `on_change` is the state's handler (or a lambda) of that value."""
+    it keeps the text as typed. `on_change` is the state's handler (or a lambda) of that value.
+    `minimum` (ISO) is the earliest date the state and the service take, written on the field as
+    `data-min` (a text field has no `min`); the check itself is theirs."""
     def changed(typed: Var) -> Any:
         return on_change(_js_call(_TYPED_TO_ISO, typed))
 
-    props.pop("min", None)  # a text field has no minimum: the state and the service check the range
+    minimum = props.pop("min", minimum)
+    if minimum is not None:
+        props.setdefault("custom_attrs", {})["data-min"] = minimum
     return rx.input(
         value=_js_call(_ISO_TO_SHOWN, value), on_change=changed, id=id_, name=props.pop("name", id_),
         type="text", input_mode="numeric", placeholder=DATE_PLACEHOLDER, auto_complete="off", max_length=10,
