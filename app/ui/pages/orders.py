@@ -12,7 +12,7 @@ from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
     cancel_button, date_input, download_button, empty_row, field, field_error, list_count, list_footer, modal, page_controls,
-    plain_header, spreadsheet_upload_modal, table_card, table_rows, text_input,
+    nav_link, plain_header, spreadsheet_upload_modal, table_card, table_rows, text_input,
 )
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
@@ -47,7 +47,7 @@ def _side(side: Any) -> rx.Component:
 def _portfolio(name: Any, url: Any, account: Any) -> rx.Component:
     return rx.table.cell(
         rx.vstack(
-            rx.link(name, href="#", on_click=AppState.navigate(url).prevent_default, weight="medium",
+            nav_link(name, href=url, weight="medium",
                     white_space="nowrap", class_name="order-portfolio"),
             rx.text(account, **MUTED, white_space="nowrap", class_name="order-account"),
             spacing="0", min_width="150px",

@@ -14,7 +14,7 @@ from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
     cancel_button, confirm_dialog_of, date_input, download_button, empty_row, field_error, list_count, list_footer, page_controls,
-    plain_header, search_input, sort_header, table_card, table_rows,
+    nav_link, plain_header, search_input, sort_header, table_card, table_rows,
 )
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
@@ -179,7 +179,7 @@ def _file_row(row: FileRowView) -> rx.Component:
         rx.table.cell(rx.checkbox(checked=row.selected, on_change=lambda _v: F.toggle_row(row.id),
                                   aria_label="Select " + row.code, class_name="file-select"), width="36px"),
         rx.table.cell(rx.vstack(
-            rx.link(row.portfolio, href="#", on_click=AppState.navigate(row.holdings_url).prevent_default,
+            nav_link(row.portfolio, href=row.holdings_url,
                     weight="medium", white_space="nowrap", class_name="file-portfolio"),
             rx.text(row.broker, **MUTED, white_space="nowrap", class_name="file-broker"),
             spacing="0", min_width="150px")),
@@ -374,7 +374,7 @@ def _group_row(line: ApprovalLine) -> rx.Component:
                 rx.cond(line.can_validate,
                         rx.checkbox(checked=line.checked, on_change=lambda _v: A.toggle_group(line.key),
                                     aria_label="Select " + line.portfolio, class_name="group-select")),
-                rx.link(line.portfolio, href="#", on_click=AppState.navigate(line.url).prevent_default,
+                nav_link(line.portfolio, href=line.url,
                         weight="bold", class_name="group-portfolio"),
                 rx.badge(line.status_label, variant="soft", class_name="group-status",
                          color_scheme=color_match(TI_COLORS, line.status)),
