@@ -31,7 +31,8 @@ from sqlmodel import select
 from app.db import bulk
 from app.db.engine import get_engine, session_scope
 from app.db.tables import (
-    Asset, AssetClass, AssetTransaction, BulkRun, CashTransaction, Firm, IndustryGroup, Model, ModelAsset, ModelClass,
+    Asset, AssetClass, AssetTransaction, BrokerOrder, BrokerOrderFill, BrokerOrderVersion, BulkRun, CashTransaction,
+    Firm, IndustryGroup, Model, ModelAsset, ModelClass,
     ModelIndustryGroup, Portfolio, PortfolioUser, ShortTermRecommendation, TargetPortfolio, TradeAction,
     TradeInstruction, TradeNote, TradeTransaction, User, BulkRunItem,
 )
@@ -248,7 +249,11 @@ def cleanup(firm_id: int) -> None:
         pids = sa_select(Portfolio.id).where(Portfolio.firm_id == firm_id)
         tis = sa_select(TradeInstruction.id).where(TradeInstruction.investment_id.in_(pids))
         runs = sa_select(BulkRun.id).where(BulkRun.firm_id == firm_id)
+        orders = sa_select(BrokerOrder.id).where(BrokerOrder.firm_id == firm_id)  # placed by the reports' export
         for stmt in (
+            delete(BrokerOrderFill).where(BrokerOrderFill.order_id.in_(orders)),
+            delete(BrokerOrderVersion).where(BrokerOrderVersion.order_id.in_(orders)),
+            delete(BrokerOrder).where(BrokerOrder.firm_id == firm_id),
             delete(CashTransaction).where(CashTransaction.investment_id.in_(pids)),
             delete(AssetTransaction).where(AssetTransaction.investment_id.in_(pids)),  # orders refer to trades
             delete(TradeTransaction).where(TradeTransaction.trade_instruction_id.in_(tis)),
