@@ -726,7 +726,18 @@ def asset_usage(session: Session, asset_id: int) -> bool:
 
 # ---- prices -----------------------------------------------------------------------------------------
 def _newest_closes(session: Session, asset_ids: Sequence[int], on_or_before: date | None = None) -> dict[int, tuple[date, Any]]:
-    """{asset id: (date, close)} of each asset's newest price (on or before a day) in one query."""
+    """{asset id: (date, close)} of each asset's newest price (on or before a day) in one query. On
+    PostgreSQL a DISTINCT ON walks the (asset, day) index whatever the planner knows of the table:
+    prices written in the same transaction (the demo data, an upload) have no statistics yet, and
+    the grouped join was planned as a nested loop over all of them."""
+    if session.get_bind().dialect.name == "postgresql":
+        stmt = (select(col(AssetPrice.asset_id), col(AssetPrice.price_date), col(AssetPrice.close))
+                .where(col(AssetPrice.asset_id).in_(asset_ids)))
+        if on_or_before is not None:
+            stmt = stmt.where(AssetPrice.price_date <= on_or_before)
+        stmt = stmt.distinct(col(AssetPrice.asset_id)).order_by(col(AssetPrice.asset_id),
+                                                                col(AssetPrice.price_date).desc())
+        return {aid: (day, close) for aid, day, close in session.exec(stmt).all()}
     newest = select(AssetPrice.asset_id, func.max(AssetPrice.price_date).label("day")).where(col(AssetPrice.asset_id).in_(asset_ids))
     if on_or_before is not None:
         newest = newest.where(AssetPrice.price_date <= on_or_before)
