@@ -24,7 +24,6 @@ from app.api import advice_reports as advice_reports_api
 from app.api import audit as audit_api
 from app.api import performance as performance_api
 from app.api import broker_credentials as broker_credentials_api
-from app.api import broker_credentials as broker_credentials_api
 from app.api import tax as tax_api
 from app.api.headers import RequestOrigin, SecurityHeaders
 from app.api.schemas import ERROR_STATUSES, ErrorEnvelope
@@ -149,7 +148,6 @@ def create_api() -> FastAPI:
     api.include_router(advice_reports_api.router, prefix="/api")
     api.include_router(audit_api.router, prefix="/api")
     api.include_router(performance_api.router, prefix="/api")
-    api.include_router(broker_credentials_api.router, prefix="/api")
     api.include_router(broker_credentials_api.router, prefix="/api")
     api.include_router(tax_api.router, prefix="/api")
     _document_failures(api)

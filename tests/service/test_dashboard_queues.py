@@ -155,31 +155,41 @@ def test_run_names_are_the_runs_portfolios_or_models(db):
     assert (named.names, named.total) == ([book.model["name"]], 1)
 
 
-async def _drain(gen):
+async def _collect(gen):
     return [e async for e in gen]
 
 
-def test_dashboard_calculate_toasts_rebalance_triggered_and_refuses_nothing_ticked(db):
+def _drain(gen) -> list:
+    """The events an async handler yields, run on a loop of its own (in a thread: the browser tests of
+    the same session leave Playwright's loop running in this one)."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
+    from app.jobs import runner
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        said = pool.submit(asyncio.run, _collect(gen)).result()
+    runner.wait_in_process()  # the calculation it started ends before the next test empties the tables
+    return said
+
+
+def test_dashboard_calculate_toasts_rebalance_triggered_and_refuses_nothing_ticked(db):
     book = make_book(2, funded=False)
     state = _screen(DashboardState, book.adviser, "/dashboard")
-    said = asyncio.run(_drain(state._calculate([])))
+    said = _drain(state._calculate([]))
     assert any(advice.SELECT_PORTFOLIO in repr(e) for e in said)
-    said = asyncio.run(_drain(state._calculate([book.portfolio_ids[0]])))
+    said = _drain(state._calculate([book.portfolio_ids[0]]))
     assert any("Rebalance triggered for Calc 000" in repr(e) for e in said)
 
 
 def test_bulk_calculation_of_models_toasts_rebalance_triggered(db):
-    import asyncio
-
     from app.ui.states.bulk_calculate import BulkCalculateState
 
     book = make_book(2, funded=False)
     state = _screen(BulkCalculateState, book.adviser, "/bulk-calculate/target-portfolios")
     state.kind, state._chosen = "tp", [book.model["id"]]
-    said = asyncio.run(_drain(type(state).event_handlers["run_calculation"].fn(state)))
+    said = _drain(type(state).event_handlers["run_calculation"].fn(state))
     assert any(f"Rebalance triggered for {book.model['name']}" in repr(e) for e in said)
     state.kind, state._chosen = "tr", [book.model["id"]]
-    said = asyncio.run(_drain(type(state).event_handlers["run_calculation"].fn(state)))
+    said = _drain(type(state).event_handlers["run_calculation"].fn(state))
     assert not any("Rebalance triggered" in repr(e) for e in said)  # trade recommendations are no rebalance

@@ -35,7 +35,7 @@ def world(db):
 def _audited(action: str, object_id: int) -> int:
     with session_scope() as s:
         return len(s.exec(select(AuditEvent).where(AuditEvent.action == action,
-                                                   AuditEvent.object_id == str(object_id))).all())
+                                                   AuditEvent.object_id == object_id)).all())
 
 
 def _row_version(table, row_id: int) -> int:
@@ -53,13 +53,13 @@ def test_validating_a_target_portfolio_twice_acts_once(world):
         tps.validate(actor=actor(w.adviser), tp_id=tp["id"], row_version=version)
     assert err.value.message == advice.EDITED_ELSEWHERE
     assert _row_version(TargetPortfolio, tp["id"]) == version + 1
-    assert _audited("target_portfolio.validated", tp["id"]) == 1
+    assert _audited("target_portfolio.validated", w.portfolio.id) == 1  # on the portfolio's audit trail
     # the current copy still works: the client approves once, a repeat of it is refused too
     current = version + 1
     tps.decide(actor=actor(w.client), tp_id=tp["id"], action="approve", row_version=current)
     with pytest.raises(Conflict):
         tps.decide(actor=actor(w.client), tp_id=tp["id"], action="approve", row_version=current)
-    assert _audited("record_of_advice.approved", tp["id"]) == 1
+    assert _audited("record_of_advice.approved", w.portfolio.id) == 1
 
 
 def test_validating_trade_recommendations_twice_acts_once(world):
