@@ -260,7 +260,7 @@ def test_a_wrong_line_changes_nothing_then_one_order_executed_and_one_rejected(p
     expect(page.locator("#execute-modal")).to_be_visible(timeout=TIMEOUT)
     expect(page.locator("#ex-quantity")).to_have_value(format(first.quantity.normalize(), "f"))  # all that is placed
     expect(page.locator("#ex-price")).to_have_value(format(first.price.normalize(), "f"))
-    expect(page.locator("#ex-trade-date")).to_have_value(date.today().isoformat())
+    expect(page.locator("#ex-trade-date")).to_have_value(date.today().strftime("%d/%m/%Y"))
     page.locator("#ex-fee").fill("9.95")
     page.locator("#ex-contract-note").fill("CN-1001")
     page.screenshot(path=f"{ARTIFACTS}/orders-execute-modal.png")
