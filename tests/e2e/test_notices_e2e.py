@@ -27,11 +27,13 @@ def _awaiting_record(database_url: str) -> tuple[int, int, str]:
         "JOIN investment_users iu ON iu.investment_id = i.id AND iu.is_owner "
         "JOIN users u ON u.id = iu.user_id AND u.email = :email "
         "JOIN target_portfolios t ON t.investment_id = i.id "
+        "WHERE i.approval_settings LIKE :switched_on "
         "ORDER BY t.id DESC LIMIT 1")
+    params = {"email": CLIENT, "switched_on": "%compliance@harbour.example.com%"}  # every notice on
     engine = create_engine(database_url)
     try:
         with engine.connect() as conn:
-            row = conn.execute(query, {"email": CLIENT}).one()
+            row = conn.execute(query, params).one()
         if row[3] != "validated":
             from sqlmodel import select
 
@@ -47,7 +49,7 @@ def _awaiting_record(database_url: str) -> tuple[int, int, str]:
                 tp = tps.calculate(actor=adviser, investment_id=int(row[0]))
                 tps.validate(actor=adviser, tp_id=tp["id"], row_version=tp["row_version"])
             with engine.connect() as conn:
-                row = conn.execute(query, {"email": CLIENT}).one()
+                row = conn.execute(query, params).one()
     finally:
         engine.dispose()
     return int(row[0]), int(row[1]), str(row[2])
