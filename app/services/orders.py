@@ -214,10 +214,6 @@ def _code(s: Session, order: BrokerOrder) -> str:
     return s.get(Asset, order.asset_id).code
 
 
-def _one(s: Session, order: BrokerOrder, p: Portfolio) -> OrderRow:
-    return _rows(s, [(order, p, _code(s, order))])[0]
-
-
 def execute(*, actor: Actor, order_id: Any, price: Any, fee: Any = None, quantity: Any = None,
             trade_date: Any = None, settlement_date: Any = None, contract_note: Any = None) -> OrderRow:
     """Records a fill of a placed order: its whole remainder (no quantity) or a part of it."""
