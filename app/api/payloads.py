@@ -97,6 +97,7 @@ class UserOut(PersonOption):
     """A user (with shortened=1 a list gives only id, name, role and firm_id)."""
     email: Optional[str] = None
     phone: Optional[str] = None
+    ar_number: Optional[str] = Field(None, description="an adviser's authorised representative number")
     role: str = Field(description="superuser, administrator, adviser or client")
     role_title: Optional[str] = None
     status_title: Optional[str] = None

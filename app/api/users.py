@@ -30,6 +30,7 @@ class UserBody(BaseModel):
     preferred_name: SentText = None
     email: SentText = None
     phone: SentText = None
+    ar_number: SentText = Field(None, description="An adviser's authorised representative number (digits)")
     role: SentText = None
     status: SentText = None
     firm_id: SentId = None

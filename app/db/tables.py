@@ -93,6 +93,8 @@ class User(AddressColumns, table=True):
     password_hash: Optional[str] = Field(default=None, sa_column=Column(String(200), nullable=True))
     photo: Optional[str] = Field(default=None, max_length=80)
     signature: Optional[str] = Field(default=None, max_length=80)
+    # An adviser's authorised representative number (ASIC), printed under their name on client documents.
+    ar_number: Optional[str] = Field(default=None, max_length=40)
     default_logo: Optional[str] = Field(default=None, max_length=80)
     activated_at: Optional[datetime] = utc_field()
     logined_at: Optional[datetime] = utc_field()

@@ -105,7 +105,8 @@ class DocumentSettings:
 @dataclass(frozen=True)
 class Letterhead:
     """The head of every document a client receives: the firm (logo, name, ABN, contact, its
-    authorised representative number), its licensee (name, AFSL) and the adviser (name, signature).
+    corporate authorised representative number), its licensee (name, AFSL) and the adviser (name,
+    authorised representative number, signature).
     Paths are local files (for the PDF), urls the same files as the screens load them."""
 
     firm_name: str
@@ -119,6 +120,7 @@ class Letterhead:
     licensee_name: str | None = None
     licensee_afsl: str | None = None
     adviser_name: str | None = None
+    adviser_ar_number: str | None = None
     adviser_signature_path: str | None = None
     adviser_signature_url: str | None = None
 
@@ -130,8 +132,13 @@ class Letterhead:
 
     @property
     def representative_line(self) -> str:
-        """The firm's authorised representative number as the documents print it."""
-        return f"Authorised representative no. {self.car}" if self.car else ""
+        """The firm's corporate authorised representative number as the documents print it."""
+        return f"Corporate authorised representative no. {self.car}" if self.car else ""
+
+    @property
+    def adviser_representative_line(self) -> str:
+        """The adviser's own authorised representative number, printed under their name."""
+        return f"Authorised representative no. {self.adviser_ar_number}" if self.adviser_ar_number else ""
 
 
 @dataclass(frozen=True)

@@ -32,6 +32,7 @@ from enum import Enum
 from html import escape
 from typing import Any, Iterable, Mapping
 
+from app.domain.firm_documents import COMPACT, DEFAULT_COLOUR, DETAILED, Branding
 from app.domain.parsing import as_bool
 
 
@@ -185,7 +186,8 @@ def send_again_event(document: Document, status: str) -> Event | None:
 class Facts:
     """What a message tells: the event, the portfolio, the version, who acted (None: nobody, the
     auto-approval), the firm, the screen's link, the trades approved and declined (trade events),
-    whether it is sent again and whether the firm's logo is shown."""
+    whether it is sent again, whether the firm's logo is shown, and how the firm's documents look
+    (its layout, colour, footer and disclaimer) with its licensee line."""
 
     event: Event
     portfolio: str
@@ -197,6 +199,8 @@ class Facts:
     declined: int = 0
     again: bool = False
     logo: bool = False
+    branding: Branding = Branding()
+    licensee: str = ""
 
 
 @dataclass(frozen=True)
@@ -257,33 +261,61 @@ def _lines(f: Facts, audience: Audience) -> tuple[str, list[str], str]:
             "Open the trade recommendations")
 
 
+def _text_on(colour: str) -> str:
+    """White or near-black, whichever reads better on `colour` (#RRGGBB): the button's words stay
+    at 4.5:1 whatever colour the firm picks (WCAG relative luminance)."""
+    def channel(hex2: str) -> float:
+        c = int(hex2, 16) / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+    try:
+        r, g, b = (channel(colour[i:i + 2]) for i in (1, 3, 5))
+    except ValueError:
+        return "#ffffff"
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    return "#ffffff" if (1.05 / (luminance + 0.05)) >= ((luminance + 0.05) / 0.05) else "#1c2024"
+
+
 def compose(f: Facts, audience: Audience, attach: bool) -> Message:
     """The message for one receiver: a plain-text part and an HTML part saying what happened, to
-    which portfolio, by whom, with the link to the screen and the firm's name (and logo)."""
+    which portfolio, by whom, with the link to the screen and the firm's name (and logo), in the
+    firm's colour and layout with its footer and disclaimer (the layouts of its record of advice:
+    compact is a plain page in smaller type without the disclaimer; detailed adds the licensee)."""
     subject, paragraphs, action = _lines(f, audience)
     if f.again:
         subject = f"Sent again: {subject}"
     doc = "record of advice" if f.event in TP_EVENTS else "trade recommendations"
     if attach:
         paragraphs = [*paragraphs, f"The {doc} is attached as a PDF."]
-    footer = (f"Sent by {f.firm} because the approval settings of the portfolio {f.portfolio} name this address."
+    reason = (f"Sent by {f.firm} because the approval settings of the portfolio {f.portfolio} name this address."
               if f.firm else f"Sent because the approval settings of the portfolio {f.portfolio} name this address.")
-    heading = [f.firm] if f.firm else []
-    text = "\n\n".join([*heading, *paragraphs, f"{action}: {f.link}", footer]) + "\n"
+    brand = f.branding
+    compact, detailed = brand.layout == COMPACT, brand.layout == DETAILED
+    licensee = f.licensee if detailed else ""
+    closing = [x for x in (brand.footer, "" if compact else brand.disclaimer) if x]
+    heading = [x for x in (f.firm, licensee) if x]
+    text = "\n\n".join([*heading, *paragraphs, f"{action}: {f.link}", *closing, reason]) + "\n"
+    colour = brand.colour or DEFAULT_COLOUR
+    size, pad = ("13px", "12px") if compact else ("14px", "24px")
     logo = (f'<img src="cid:{LOGO_CID}" alt="{escape(f.firm)}" style="max-height:48px;max-width:200px;'
             f'display:block;margin-bottom:8px">' if f.logo else "")
+    head = (f'{logo}<div style="font-size:16px;font-weight:bold;color:{colour}">{escape(f.firm)}</div>'
+            + (f'<div style="font-size:12px;color:#60646c">{escape(licensee)}</div>' if licensee else "")
+            + f'<div style="border-bottom:3px solid {colour};margin:8px 0 16px"></div>')
     body = "".join(f'<p style="margin:0 0 12px">{escape(p)}</p>' for p in paragraphs)
+    small = 'style="margin:16px 0 0;font-size:12px;color:#60646c;white-space:pre-line"'
+    tail = "".join(f'<p {small}>{escape(x)}</p>' for x in closing)
+    frame = (f'<div style="max-width:560px;margin:0 auto;padding:{pad}">' if compact else
+             f'<div style="max-width:560px;margin:0 auto;background:#ffffff;border:1px solid #e0e1e6;'
+             f'border-radius:8px;padding:{pad}">')
     html = (
-        '<!DOCTYPE html><html><body style="margin:0;padding:24px;background:#f6f7f9;'
-        'font-family:Helvetica,Arial,sans-serif;color:#1c2024;font-size:14px;line-height:1.5">'
-        '<div style="max-width:560px;margin:0 auto;background:#ffffff;border:1px solid #e0e1e6;'
-        'border-radius:8px;padding:24px">'
-        f'{logo}<div style="font-size:16px;font-weight:bold;margin-bottom:16px">{escape(f.firm)}</div>'
-        f'{body}'
-        f'<p style="margin:20px 0"><a href="{escape(f.link, quote=True)}" style="background:#0d74ce;color:#ffffff;'
-        f'padding:10px 16px;border-radius:6px;text-decoration:none;display:inline-block">{escape(action)}</a></p>'
+        f'<!DOCTYPE html><html><body style="margin:0;padding:{pad};background:{"#ffffff" if compact else "#f6f7f9"};'
+        f'font-family:Helvetica,Arial,sans-serif;color:#1c2024;font-size:{size};line-height:1.5">'
+        f'{frame}{head}{body}'
+        f'<p style="margin:20px 0"><a href="{escape(f.link, quote=True)}" style="background:{colour};'
+        f'color:{_text_on(colour)};padding:10px 16px;border-radius:6px;text-decoration:none;display:inline-block">'
+        f'{escape(action)}</a></p>'
         f'<p style="margin:0;font-size:12px;color:#60646c">{escape(f.link)}</p>'
-        f'<p style="margin:16px 0 0;font-size:12px;color:#60646c">{escape(footer)}</p>'
+        f'{tail}<p {small}>{escape(reason)}</p>'
         '</div></body></html>'
     )
     return Message(subject=subject, text=text, html=html)

@@ -79,6 +79,15 @@ def clean_person(data: Mapping[str, Any]) -> tuple[dict[str, Any], v.FieldErrors
     return values, errors
 
 
+def clean_ar_number(value: Any, role: Role | None, errors: v.FieldErrors) -> str | None:
+    """An adviser's authorised representative number (digits, as ASIC issues it); other roles have none."""
+    number = _text(value)
+    if role is not Role.ADVISER:
+        return None
+    errors.check("ar_number", v.only_number(number), v.max_length(number, 40))
+    return number
+
+
 def parse_role(value: Any) -> Role | None:
     try:
         return Role(str(value)) if value else None

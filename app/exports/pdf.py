@@ -99,7 +99,10 @@ def letterhead_html(head, colour: str, title: str, subtitle: str = "") -> str:
     if head.licensee_line:
         right.append(f'<span class="small">Licensee</span><br/>{escape(head.licensee_line)}')
     if head.adviser_name:
-        right.append(f'<span class="small">Adviser</span><br/>{escape(head.adviser_name)}')
+        adviser = escape(head.adviser_name)
+        if head.adviser_representative_line:
+            adviser += f'<br/><span class="small">{escape(head.adviser_representative_line)}</span>'
+        right.append(f'<span class="small">Adviser</span><br/>{adviser}')
     logo = image_html(head.logo_path, 110, 48, f"{head.firm_name} logo")
     return (
         f'<table class="letterhead" width="100%"><tr>'

@@ -72,6 +72,7 @@ def letterhead_of(rec: dict[str, Any]) -> Letterhead:
     data = dict(rec.get("letterhead") or {})
     data.pop("licensee_line", None)
     data.pop("representative_line", None)
+    data.pop("adviser_representative_line", None)
     if not data:  # a record without one (older callers): the practice it names
         practice = rec.get("practice") or {}
         return Letterhead(firm_name=practice.get("name") or "", abn=practice.get("abn"),
@@ -148,7 +149,7 @@ def _authority_html(rec: dict[str, Any], head: Letterhead, offset: int) -> str:
     adviser = ""
     if head.adviser_name:
         adviser = (f'<table class="meta" width="100%"><tr><td width="50%"><span class="label">Adviser</span><br/>'
-                   f'{escape(head.adviser_name)}<br/><span class="muted">{escape(head.representative_line)}</span></td>'
+                   f'{escape(head.adviser_name)}<br/><span class="muted">{escape(head.adviser_representative_line)}</span></td>'
                    f'<td width="50%"><span class="label">Adviser\'s signature</span><br/>{signature or "&nbsp;"}</td>'
                    f'</tr></table>')
     return f'<h2>Authority to proceed</h2><div class="box">{decided}</div>{adviser}'

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from sqlalchemy import or_
 from sqlmodel import select
 
 from app.db.engine import session_scope
@@ -139,6 +140,11 @@ def _picture(colour: tuple[int, int, int], text: str, size: tuple[int, int], sig
     return out.getvalue()
 
 
+# Each demo adviser's authorised representative number (printed under their name on client documents).
+DEMO_AR_NUMBERS = {"adviser@harbour.example.com": "1001234", "charlotte.walsh@harbour.example.com": "1001235",
+                   "adviser@southerncross.example.com": "1002345", "adviser@outback.example.com": "1003456"}
+
+
 def load_demo_documents() -> None:
     """Each demo firm's logo, its record of advice layout, colour, disclaimer, footer and template,
     and its advisers' signatures; only what is not set yet (an administrator's choices stay)."""
@@ -165,8 +171,11 @@ def load_demo_documents() -> None:
                                                               for code, text in docs["comments"].items()))
             s.add(firm)
             for adviser in s.exec(select(User).where(people_of_firm(firm.id), User.role == Role.ADVISER.value,
-                                                     User.signature.is_(None))).all():
-                adviser.signature = files.save_image("image/png", _picture((20, 40, 90), "", (280, 80), signature=True))
+                                                     or_(User.signature.is_(None), User.ar_number.is_(None)))).all():
+                if not adviser.signature:
+                    adviser.signature = files.save_image("image/png", _picture((20, 40, 90), "", (280, 80),
+                                                                               signature=True))
+                adviser.ar_number = adviser.ar_number or DEMO_AR_NUMBERS.get(adviser.email)
                 s.add(adviser)
 
 

@@ -278,7 +278,7 @@ def letterhead_for(s: Session, firm_id: int | None, adviser_id: int | None = Non
     the caller has read the document it heads): the firm, its licensee and the adviser."""
     firm = s.get(Firm, firm_id) if firm_id else None
     adviser = s.get(User, adviser_id) if adviser_id else None
-    adviser_fields = dict(adviser_name=f"{adviser.first_name} {adviser.last_name}",
+    adviser_fields = dict(adviser_name=f"{adviser.first_name} {adviser.last_name}", adviser_ar_number=adviser.ar_number,
                           adviser_signature_path=_path(adviser.signature),
                           adviser_signature_url=files.url_of(adviser.signature)) if adviser else {}
     if firm is None:

@@ -13,11 +13,12 @@ from sqlmodel import Session, select
 from app.db.engine import session_scope
 from app.db.tables import Firm, Portfolio, TargetPortfolio, TradeInstruction, TradeNote, TradeTransaction, User
 from app.domain import notices as rules
+from app.domain.firm_documents import Branding
 from app.domain.errors import NotFound, ValidationError, not_found
 from app.domain.notices import Audience, Document, Event, Facts, People, Receiver
 from app.domain.permissions import Actor, require_staff
 from app.domain.users import known_as
-from app.services import mail
+from app.services import firms, mail
 from app.services.advice_queries import approval_settings, load_tp, portfolio_owners
 from app.services.tenancy import as_id, load_portfolio
 from app.settings import settings as app_settings
@@ -97,8 +98,15 @@ def _send(s: Session, p: Portfolio, event: Event, facts: Facts, object_id: int, 
     return Notice(event=event, receivers=found)
 
 
-def _firm(s: Session, p: Portfolio) -> Firm | None:
-    return s.get(Firm, p.firm_id)
+def _from_firm(s: Session, p: Portfolio) -> dict[str, Any]:
+    """The Facts a message takes from the portfolio's firm: its name, logo, branding and licensee."""
+    firm = s.get(Firm, p.firm_id)
+    if firm is None:
+        return {"firm": ""}
+    brand = firms.branding_for(s, firm.id)
+    return {"firm": firm.name, "logo": bool(firm.logo), "licensee": brand.licensee_line,
+            "branding": Branding(layout=brand.layout, colour=brand.colour, disclaimer=brand.disclaimer,
+                                 footer=brand.footer)}
 
 
 def _reader(actor_id: int | None, p: Portfolio) -> int | None:
@@ -112,9 +120,8 @@ def notify_target(s: Session, *, p: Portfolio, tp: TargetPortfolio, event: Event
     """Queues the notices of `event` for the target portfolio `tp` (in the caller's transaction)."""
     if event not in rules.TP_EVENTS:
         raise ValueError(event)
-    firm = _firm(s, p)
     facts = Facts(event=event, portfolio=p.name, version=tp.version, by=_name_of(s, actor_id),
-                  firm=firm.name if firm else "", link=record_link(p, tp), again=again, logo=bool(firm and firm.logo))
+                  link=record_link(p, tp), again=again, **_from_firm(s, p))
     return _send(s, p, event, facts, tp.id, _reader(actor_id, p), f"{p.name} - Record of Advice v{tp.version}.pdf")
 
 
@@ -161,12 +168,11 @@ def notify_trades(s: Session, *, p: Portfolio, ti: TradeInstruction, event: Even
     `actor_id` None: approved automatically)."""
     if event not in rules.TR_EVENTS:
         raise ValueError(event)
-    firm = _firm(s, p)
     approved, declined = _decisions(s, ti) if event in (Event.TR_APPROVED, Event.TR_AUTO_APPROVED,
                                                         Event.TR_DECLINED) else (0, 0)
     facts = Facts(event=event, portfolio=p.name, version=ti.version, by=_name_of(s, actor_id),
-                  firm=firm.name if firm else "", link=trades_link(p, ti), approved=approved, declined=declined,
-                  again=again, logo=bool(firm and firm.logo))
+                  link=trades_link(p, ti), approved=approved, declined=declined, again=again,
+                  **_from_firm(s, p))
     return _send(s, p, event, facts, ti.id, _reader(actor_id, p), f"{p.name} - Trade Recommendations v{ti.version}.pdf")
 
 

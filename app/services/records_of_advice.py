@@ -163,7 +163,8 @@ def document_json(d: RecordDocument) -> dict[str, Any]:
     the lines in words and the CGT notes (amounts as text)."""
     return {
         "letterhead": {**dataclasses.asdict(d.letterhead), "licensee_line": d.letterhead.licensee_line,
-                       "representative_line": d.letterhead.representative_line},
+                       "representative_line": d.letterhead.representative_line,
+                       "adviser_representative_line": d.letterhead.adviser_representative_line},
         "branding": dataclasses.asdict(d.branding),
         "template": {"hin_percent": _money_text(d.template.hin_percent),
                      "discount_percent": _money_text(d.template.discount_percent),

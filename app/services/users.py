@@ -20,7 +20,7 @@ from app.domain.permissions import (
     in_firm, require, visible_roles,
 )
 from app.domain.roles import Role, UserStatus
-from app.domain.users import clean_new_password, clean_person, parse_role, parse_status
+from app.domain.users import clean_ar_number, clean_new_password, clean_person, parse_role, parse_status
 from app.services import audit, files, listing, tokens
 from app.services.security import hash_password, verify_password
 from app.services.tenancy import (
@@ -42,6 +42,7 @@ def public_user(user: User, firm: Firm | None = None, adviser: User | None = Non
         "preferred_name": user.preferred_name,
         "name": f"{user.first_name} {user.last_name}",
         "phone": user.phone,
+        "ar_number": user.ar_number,
         "role": user.role,
         "role_title": Role(user.role).title,
         "status": user.status,
@@ -200,6 +201,7 @@ def create_user(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
     errors.update(address_errors)
     with session_scope() as s:
         role, firm_id, adviser_id = _clean_membership(s, actor, data, errors, None)
+        values["ar_number"] = clean_ar_number(data.get("ar_number"), role, errors)
         if values["email"] and "email" not in errors and _email_taken(s, values["email"]):
             errors.check("email", EMAIL_UNIQUE)
         if not errors.ok:
@@ -232,6 +234,7 @@ def update_user(*, actor: Actor, user_id: Any, data: Mapping[str, Any]) -> dict[
             addresses.of_row(user).as_form() if data.get("address") is None else data["address"])
         errors.update(address_errors)
         role, firm_id, adviser_id = _clean_membership(s, actor, data, errors, user)
+        values["ar_number"] = clean_ar_number(merged.get("ar_number"), role, errors)
         if values["email"] and "email" not in errors and _email_taken(s, values["email"], user.id):
             errors.check("email", EMAIL_UNIQUE)
         status = parse_status(data.get("status")) if "status" in data else UserStatus(user.status)

@@ -46,6 +46,7 @@ def world(db):
         s.add(p)
     f.update_row(type(w.firm), w.firm.id, logo=None, car="1234567", licensee_name="Harbour Licensee Services",
                  licensee_afsl="456789", abn="53004085616")
+    f.update_row(type(w.adviser), w.adviser.id, ar_number="7654001")
     cash(w.portfolio, "20000.00")
     post(w.portfolio, "asset_buy", asset_id=u.stocks[0].id, quantity=1500, price="40.00", fee="10.00")
     post(w.portfolio, "asset_buy", asset_id=u.fixed[0].id, quantity=100, price="46.00", fee="10.00")
@@ -81,7 +82,8 @@ def test_record_of_advice_pdf_letterhead_trades_in_words_and_cash_line(world, tm
     pages = pdf_text(data)
     text = " ".join(pages)
     # letterhead: firm, ABN, authorised representative, licensee and AFSL, adviser; clients and date
-    for words in (w.firm.name, "ABN 53004085616", "Authorised representative no. 1234567",
+    for words in (w.firm.name, "ABN 53004085616", "Corporate authorised representative no. 1234567",
+                  "Authorised representative no. 7654001",
                   "Harbour Licensee Services, AFSL 456789", f"{w.adviser.first_name} {w.adviser.last_name}",
                   f"{w.client.first_name} {w.client.last_name}", "Record of Advice"):
         assert words in text, words
@@ -258,7 +260,8 @@ def test_trade_recommendations_pdf_has_the_letterhead_and_trades_in_words(world)
                                                  file_format="pdf")
     pages = pdf_text(out.data)
     text = " ".join(pages)
-    for words in (w.firm.name, "ABN 53004085616", "Authorised representative no. 1234567",
+    for words in (w.firm.name, "ABN 53004085616", "Corporate authorised representative no. 1234567",
+                  "Authorised representative no. 7654001",
                   "Harbour Licensee Services, AFSL 456789", f"{w.adviser.first_name} {w.adviser.last_name}",
                   f"Trade Recommendations - {w.portfolio.name}", "Harbour - private and confidential"):
         assert words in text, words
@@ -307,7 +310,7 @@ def test_each_demo_firm_has_its_logo_licensee_layout_and_template(db):
     assert {fm.rofa_layout for fm in demo_firms} == {"default", "compact", "detailed"}
     assert {fm.name: fm.cgt_hin_percent for fm in demo_firms} == {
         "Harbour Wealth Partners": 40, "Southern Cross Advisory": 100, "Outback Financial Planning": 25}
-    assert advisers and all(a.signature for a in advisers)
+    assert advisers and all(a.signature and a.ar_number for a in advisers)
     demo.load_demo_documents()  # a second run changes nothing
     with session_scope() as s:
         assert {fm.name: (fm.logo, fm.rofa_layout) for fm in s.exec(select(Firm)).all()} == keys
@@ -316,6 +319,7 @@ def test_each_demo_firm_has_its_logo_licensee_layout_and_template(db):
     admin = f.user_by_email("admin@harbour.example.com")
     name, data = records_of_advice.preview_pdf(actor=actor(admin), firm_id=harbour.id)
     text = " ".join(pdf_text(data))
-    assert "Harbour Licensee Services Pty Ltd, AFSL 456789" in text and "Authorised representative no. 1234567" in text
+    assert "Harbour Licensee Services Pty Ltd, AFSL 456789" in text
+    assert "Corporate authorised representative no. 1234567" in text
     assert "Harbour Wealth Partners - confidential" in text and PdfReader(io.BytesIO(data)).pages[0].images
     assert "BHP Oldest parcels (bought 2016) are sold first" in text

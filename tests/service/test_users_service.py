@@ -262,6 +262,22 @@ def test_update_user(db):
     assert f.get_user_row(w.adviser_a.id).first_name == "Renamed"
 
 
+def test_an_advisers_authorised_representative_number(db):
+    """Advisers carry their own AR number (digits); other roles never keep one; an edit that leaves it
+    out keeps it."""
+    w = f.make_world()
+    admin = f.actor(w.admin_a)
+    made = users.create_user(actor=admin, data={**NEW, "role": "adviser", "ar_number": " 1001234 "})
+    assert made["ar_number"] == "1001234"
+    with pytest.raises(ValidationError) as err:
+        users.update_user(actor=admin, user_id=made["id"], data={"ar_number": "10-01234"})
+    assert err.value.fields == {"ar_number": v.only_number("10-01234")}
+    assert users.update_user(actor=admin, user_id=made["id"], data={"first_name": "Nora"})["ar_number"] == "1001234"
+    client = users.create_user(actor=admin, data={**NEW, "email": "c@example.com", "role": "client",
+                                                  "ar_number": "555"})
+    assert client["ar_number"] is None and f.get_user_row(client["id"]).ar_number is None
+
+
 def test_adviser_cannot_edit_administrators_or_advisers(db):
     w = f.make_world()
     peer = f.make_user(Role.ADVISER, w.firm_a)

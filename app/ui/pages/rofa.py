@@ -75,6 +75,8 @@ def _letterhead() -> rx.Component:
                                                      size="2", id="rofa-licensee")),
                 rx.cond(head.adviser != "", rx.text(rx.text.span("Adviser ", color=rx.color("gray", 10)), head.adviser,
                                                     size="2")),
+                rx.cond(head.adviser_representative != "", rx.text(head.adviser_representative, **small,
+                                                                   id="rofa-adviser-representative")),
                 spacing="1", align=rx.breakpoints(initial="start", sm="end"),
             ),
             wrap="wrap", gap="12px", width="100%", align="center",

@@ -230,6 +230,11 @@ def _membership() -> rx.Component:
         field("User type", role_control, f.errors["role"].to(str), required=True),
         rx.cond(f.shows_firm, field("Firm", firm_control, f.errors["firm_id"].to(str), required=f.firm_required)),
         rx.cond(f.shows_adviser, field("Adviser", adviser_control, f.errors["adviser_id"].to(str))),
+        rx.cond(f.shows_ar_number, field(
+            "Authorised representative no.",
+            text_input("ar_number", f.ar_number, f.set_ar_number, f.errors["ar_number"].to(str), f.read_only,
+                       input_mode="numeric"),
+            f.errors["ar_number"].to(str))),
         rx.cond(f.mode != "new", field("Status", status_control, f.errors["status"].to(str))),
     )
 

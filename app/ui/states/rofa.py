@@ -61,6 +61,7 @@ class LetterheadView:
     representative: str = ""
     licensee: str = ""
     adviser: str = ""
+    adviser_representative: str = ""
     signature: str = ""
 
 
@@ -151,7 +152,9 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
         head, brand = document.letterhead, document.branding
         self.letterhead = LetterheadView(firm=head.firm_name, logo=head.logo_url or "", abn=head.abn or "",
                                          representative=head.representative_line, licensee=head.licensee_line,
-                                         adviser=head.adviser_name or "", signature=head.adviser_signature_url or "")
+                                         adviser=head.adviser_name or "",
+                                         adviser_representative=head.adviser_representative_line,
+                                         signature=head.adviser_signature_url or "")
         self.layout, self.colour = brand.layout, brand.colour
         self.disclaimer, self.footer = brand.disclaimer, brand.footer
         self.words = [WordsLine(key=f"{line.kind}-{i}", kind=line.kind, code=line.code, name=line.name, trade=line.trade,

@@ -19,7 +19,7 @@ from app.domain.permissions import (
     NOT_ALLOWED, Actor, can_delete_user, can_edit_user, creatable_roles, visible_roles,
 )
 from app.domain.roles import Role, UserStatus
-from app.domain.users import USER_SORTS, clean_person
+from app.domain.users import USER_SORTS, clean_ar_number, clean_person, parse_role
 from app.services import firms, models, portfolios, users
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
@@ -57,7 +57,7 @@ ALL = "all"
 DATE_FILTERS = ("created_from", "created_to", "logined_from", "logined_to")
 NO_ADVISER = "none"
 FORM_FIELDS = ("first_name", "last_name", "preferred_name", "email", "phone", "role", "firm_id", "adviser_id",
-               "status")
+               "status", "ar_number")
 
 
 def _initials(first: str | None, last: str | None) -> str:
@@ -364,6 +364,7 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
     firm_id: str = ""
     adviser_id: str = NO_ADVISER
     status: str = UserStatus.ACTIVE.value
+    ar_number: str = ""  # an adviser's authorised representative number
 
     display_name: str = ""
     status_title: str = ""
@@ -431,6 +432,7 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
         self.adviser_id = str(user["adviser_id"]) if user["adviser_id"] else NO_ADVISER
         self.adviser_name = (user["adviser"] or {}).get("name", "")
         self.status = user["status"]
+        self.ar_number = user.get("ar_number") or ""
         self.status_title = user["status_title"]
         self.display_name = user["name"]
         self.account = UserAccount(activated=bool(user["activated"]), created_at=user["created_at"] or "",
@@ -481,6 +483,7 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
         errors.check("role", v.required_select(self.role, "user type"))
         if self._is_superuser_actor() and self.role != Role.SUPERUSER.value:
             errors.check("firm_id", v.required_select(self.firm_id, "firm"))
+        clean_ar_number(self.ar_number, parse_role(self.role), errors)
         errors.update(self._address_check())
         return errors
 
@@ -527,6 +530,12 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
             self._changed()
 
     @rx.event
+    def set_ar_number(self, value: str):
+        if self._editable():
+            self.ar_number = str(value)[:40]
+            self._changed()
+
+    @rx.event
     def set_status(self, value: str):
         if self._editable() and value in (UserStatus.ACTIVE.value, UserStatus.DISABLED.value):
             self.status = value
@@ -555,6 +564,7 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
         if actor.is_superuser:
             data["firm_id"] = _int(self.firm_id)
         data["adviser_id"] = _int(self.adviser_id) if self.role == Role.CLIENT.value else None
+        data["ar_number"] = self.ar_number if self.role == Role.ADVISER.value else None
         if self.mode == "new":
             data["status"] = UserStatus.ACTIVE.value
             result = users.create_user(actor=actor, data=data)
@@ -656,6 +666,10 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
     @rx.var
     def shows_adviser(self) -> bool:
         return self.role == Role.CLIENT.value
+
+    @rx.var
+    def shows_ar_number(self) -> bool:
+        return self.role == Role.ADVISER.value
 
     @rx.var
     def is_deleted(self) -> bool:
