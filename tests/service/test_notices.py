@@ -19,7 +19,8 @@ from app.db.types import utcnow
 from app.domain.errors import PermissionDenied, ValidationError
 from app.domain.notices import Event
 from app.domain.portfolios import APPROVAL_FLAGS
-from app.services import mail, notice_documents, notices, target_portfolios as tps, trade_instructions as tis
+from app.domain.firm_documents import Branding, DocumentSettings, RofaTemplate
+from app.services import firms, mail, notice_documents, notices, target_portfolios as tps, trade_instructions as tis
 from app.settings import settings
 from tests import factories as f
 from tests.factories import actor, update_row
@@ -252,6 +253,27 @@ def test_delivered_by_smtp_with_text_html_and_the_pdf(advice_world, smtp_sink):
     entry = mail.get_outbox_mail(actor=actor(w.superuser), mail_id=stored.id)
     assert [a.file_name for a in entry.attachments] == [pdf.get_filename()]
     assert entry.attachments[0].size == len(pdf.get_content())
+
+
+def test_the_message_follows_the_firms_branding(advice_world, smtp_sink):
+    """An administrator's layout, colour, footer and disclaimer reach the delivered message."""
+    w = advice_world.w
+    firms.update_documents(actor=actor(w.admin), firm_id=w.firm.id, settings=DocumentSettings(
+        Branding(layout="detailed", colour="#7A1F3D", disclaimer="General advice only: read the PDS.",
+                 footer="Harbour Test - private and confidential"), RofaTemplate()))
+    update_row(type(w.firm), w.firm.id, licensee_name="Harbour Licensee Services", licensee_afsl="456789")
+    update_row(Portfolio, w.portfolio.id, approval_settings=_settings(
+        tp_approval_required=True, tp_approval_request=True, tp_approval_notification_adviser=True))
+    tp = tps.calculate(actor=actor(w.adviser), investment_id=w.portfolio.id)
+    tps.validate(actor=actor(w.adviser), tp_id=tp["id"])
+    tps.decide(actor=actor(w.client), tp_id=tp["id"], action="approve")
+    msg = smtp_sink.wait_for(w.adviser.email, subject="Record of advice approved")
+    text = msg.get_body(("plain",)).get_content()
+    html = msg.get_body(("html",)).get_content()
+    for words in ("Harbour Licensee Services, AFSL 456789", "General advice only: read the PDS.",
+                  "Harbour Test - private and confidential"):
+        assert words in text and words in html, words
+    assert "background:#7A1F3D" in html
 
 
 def test_a_failed_send_keeps_the_approval_records_the_error_and_is_retried(advice_world, smtp_sink):
