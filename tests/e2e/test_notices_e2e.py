@@ -73,12 +73,16 @@ def test_the_client_approves_and_the_adviser_gets_the_pdf(page: Page, login, app
             break
     assert message["Subject"] == f"Record of advice approved: {name}"
     assert "Harbour Wealth Partners" in text and f"/portfolios/{pid}/rofa/{tp_id}" in text
-    assert message.get_body(("html",)) is not None
+    # in the firm's branding (the demo's Harbour: default layout, #1F4E79, its footer and disclaimer)
+    html = message.get_body(("html",)).get_content()
+    assert "background:#1F4E79" in html and "Harbour Wealth Partners - confidential" in text
     [pdf] = [p for p in message.iter_attachments() if p.get_content_type() == "application/pdf"]
     file_name = pdf.get_filename()
     assert file_name.endswith(".pdf") and "Record of Advice" in file_name
     words = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.get_content())).pages)
     assert name in words
+    # the letterhead names the adviser with their own authorised representative number
+    assert re.search(r"Authorised representative no\. 100123[45]", re.sub(r"\s+", " ", words))
 
     # the superuser's outbox lists the message with its attachment by file name
     page.locator("#user-menu").click()
