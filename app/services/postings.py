@@ -18,9 +18,9 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any, Iterable
 
-from sqlalchemy import Integer, func, literal, select as sa_select, tuple_
+from sqlalchemy import Integer, case, func, literal, select as sa_select, tuple_
 from sqlalchemy.dialects.postgresql import ARRAY
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.db import bulk
 from app.db.tables import AssetTransaction, CashTransaction, Portfolio
@@ -196,6 +196,55 @@ def _ledger_trade(row: AssetTransaction) -> ledger.Trade | None:
 PAIRS_PER_QUERY = 2_000  # (portfolio, asset) pairs per statement: within SQLite's bound-parameter limit
 
 
+def _among_pairs(s: Session, stmt: Any, pairs: Iterable[tuple[int, int]]) -> list[Any]:
+    """`stmt` (over AssetTransaction) restricted to the (portfolio id, asset id) `pairs`: one
+    statement on PostgreSQL, chunks within SQLite's parameter limit otherwise."""
+    t = AssetTransaction
+    wanted = sorted(set(pairs))
+    if not wanted:
+        return []
+    if s.get_bind().dialect.name == "postgresql":
+        # one semi-join against two arrays: PostgreSQL plans a row-value IN list as an OR chain
+        keys = (sa_select(func.unnest(literal([p for p, _ in wanted], ARRAY(Integer))).label("pid"),
+                          func.unnest(literal([a for _, a in wanted], ARRAY(Integer))).label("aid"))
+                .subquery())
+        return [stmt.where(tuple_(t.investment_id, t.asset_id).in_(sa_select(keys.c.pid, keys.c.aid)))]
+    return [stmt.where(tuple_(t.investment_id, t.asset_id).in_(wanted[start:start + PAIRS_PER_QUERY]))
+            for start in range(0, len(wanted), PAIRS_PER_QUERY)]
+
+
+def held_units(s: Session, pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], Decimal]:
+    """(portfolio id, asset id) -> the units its executed transactions leave, for every pair (ZERO
+    for none). Summed in the database where only buys and sells moved the holding; replayed through
+    the ledger where a reconstruction (a split, a consolidation) changed the units, or where the sum
+    would go below zero (the ledger says what is wrong with such a history)."""
+    wanted = set(pairs)
+    out = {pair: ZERO for pair in wanted}
+    t = AssetTransaction
+    kinds: dict[str | None, list[str]] = defaultdict(list)
+    for k, e in EFFECTS.items():
+        kinds[e.ledger].append(k.value)
+    signed = case((col(t.type).in_(kinds["buy"]), t.quantity), (col(t.type).in_(kinds["sell"]), -t.quantity),
+                  else_=0)
+    reshaped = func.sum(case((col(t.type).in_(kinds["reconstruction"]), 1), else_=0))
+    stmt = (sa_select(t.investment_id, t.asset_id, func.sum(signed), reshaped)
+            .where(t.status == Status.EXECUTED.value, t.asset_id.is_not(None))
+            .group_by(t.investment_id, t.asset_id))
+    replay: set[tuple[int, int]] = set()
+    for stmt_part in _among_pairs(s, stmt, wanted):
+        for pid, aid, units, reshapes in s.execute(stmt_part).all():
+            total = Decimal(units or 0)
+            if reshapes or total < 0:
+                replay.add((pid, aid))
+            else:
+                out[(pid, aid)] = total
+    if replay:
+        for pid, by_asset in executed_trades(s, [], pairs=replay).items():
+            for aid, rows in by_asset.items():
+                out[(pid, aid)] = ledger.apply(rows).units
+    return out
+
+
 def executed_trades(s: Session, portfolio_ids: Iterable[int], *, until: datetime | None = None,
                     pairs: Iterable[tuple[int, int]] | None = None) -> dict[int, dict[int, list[ledger.Trade]]]:
     """portfolio id -> asset id -> its executed ledger trades in date then id order (plain
@@ -211,20 +260,8 @@ def executed_trades(s: Session, portfolio_ids: Iterable[int], *, until: datetime
               *([t.trade_at < until] if until is not None else [])]
     order = (t.investment_id, t.trade_at, t.id)
     if pairs is not None:
-        wanted = sorted(set(pairs))
-        rows = []
-        if s.get_bind().dialect.name == "postgresql":
-            # one semi-join against two arrays: PostgreSQL plans a row-value IN list as an OR chain
-            keys = (sa_select(func.unnest(literal([p for p, _ in wanted], ARRAY(Integer))).label("pid"),
-                              func.unnest(literal([a for _, a in wanted], ARRAY(Integer))).label("aid"))
-                    .subquery())
-            rows = s.execute(columns.where(tuple_(t.investment_id, t.asset_id).in_(sa_select(keys.c.pid, keys.c.aid)),
-                                           *common).order_by(*order)).all() if wanted else []
-        else:
-            for start in range(0, len(wanted), PAIRS_PER_QUERY):
-                chunk = wanted[start:start + PAIRS_PER_QUERY]
-                rows.extend(s.execute(columns.where(tuple_(t.investment_id, t.asset_id).in_(chunk), *common)
-                                      .order_by(*order)).all())
+        rows = [row for stmt in _among_pairs(s, columns.where(*common).order_by(*order), pairs)
+                for row in s.execute(stmt).all()]
     elif ids:
         rows = s.execute(columns.where(bulk.among(s, t.investment_id, ids), *common).order_by(*order)).all()
     else:

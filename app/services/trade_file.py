@@ -639,9 +639,7 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
         selling = {(d.row.investment_id, d.row.asset_id): (d.order.quantity if d.change == order_rules.NEW
                                                            else d.increment)
                    for d in drafts if d.order.side == "SELL" and d.change in (order_rules.NEW, order_rules.AMEND)}
-        portfolios = {p.id: p for p in s.exec(select(Portfolio).where(
-            bulk.among(s, Portfolio.id, sorted({pid for pid, _ in selling})))).all()}
-        available = _sellable_units(s, portfolios, set(selling))
+        available = _sellable_units(s, set(selling))
         for d in drafts:  # every row checked before anything is placed
             units = (d.order.quantity if d.change == order_rules.NEW else d.increment) if d.order.side == "SELL" else ZERO
             if units > 0 and d.change in (order_rules.NEW, order_rules.AMEND):
@@ -727,20 +725,14 @@ def _placing(d: _Draft, kind: str, firms: Mapping[int, Firm]) -> postings.TradeE
         expires_at=rules.expiry_end_of_day(o.expiry) if o.expiry else None)
 
 
-def _sellable_units(s: Session, portfolios: Mapping[int, Portfolio],
+def _sellable_units(s: Session,
                     keys: set[tuple[int, int]]) -> dict[tuple[int, int], Decimal]:
     """(portfolio, asset) -> units held (executed) less units already in live or draft sells, for
     every key, in three queries."""
     if not keys:
         return {}
-    from app.domain import ledger
-
     pids = sorted({pid for pid, _ in keys})
-    trades = postings.executed_trades(s, pids, pairs=keys)
-    out: dict[tuple[int, int], Decimal] = {}
-    for pid, aid in keys:
-        rows = trades.get(pid, {}).get(aid, [])
-        out[(pid, aid)] = ledger.apply(rows, postings.tax_treatment(portfolios[pid])).units if rows else ZERO
+    out = postings.held_units(s, keys)
     committed = s.execute(sa_select(AssetTransaction.investment_id, AssetTransaction.asset_id,
                                     func.sum(AssetTransaction.quantity))
                           .where(bulk.among(s, AssetTransaction.investment_id, pids), AssetTransaction.type == Kind.PARCEL.value,

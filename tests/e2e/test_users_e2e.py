@@ -68,3 +68,30 @@ def test_admin_creates_finds_and_deletes_a_client(page, login, app_server):
     page.locator("#confirm-ok").click()
     expect(page.get_by_text("User is deleted")).to_be_visible(timeout=10_000)
     expect(page.locator(".user-row", has_text=email)).to_have_count(0)
+
+
+def test_admin_gives_a_new_adviser_an_authorised_representative_number(page, login, app_server):
+    """The adviser's own AR number (printed under their name on client documents): digits only,
+    with the specification's text, and shown on the saved adviser."""
+    tag = uuid.uuid4().hex[:8]
+    email = f"e2e.adviser.{tag}@harbour.example.com"
+    login(page, "admin@harbour.example.com")
+    page.goto("/advisers/new")
+    expect(page.locator("#user-save")).to_be_visible(timeout=15_000)
+    page.locator("#first_name").fill("Ava")
+    page.locator("#last_name").fill(f"Adviser{tag}")
+    page.locator("#email").fill(email)
+    page.locator("#ar_number").fill("10-12")
+    page.locator("#user-save").click()
+    expect(page.locator(".field-error", has_text="Please, enter a valid number.")).to_be_visible()
+    assert _path(page.url) == "/advisers/new"
+    page.locator("#ar_number").fill("1009999")
+    expect(page.locator(".field-error")).to_have_count(0)
+    page.locator("#user-save").click()
+    expect(page.get_by_text("User is created")).to_be_visible(timeout=15_000)
+    page.wait_for_url(lambda u: _path(u) == "/advisers")
+    page.locator("#search").fill(f"Adviser{tag}")
+    row = page.locator(".user-row", has_text=email)
+    expect(row).to_have_count(1, timeout=10_000)
+    row.locator(".user-name").click()
+    expect(page.locator("#ar_number")).to_have_value("1009999", timeout=15_000)
