@@ -316,6 +316,62 @@ class NoticeReceiverOut(BaseModel):
     attach: bool = Field(description="the PDF is attached for this receiver")
 
 
+class ParcelGainOut(BaseModel):
+    bought_on: Optional[str] = Field(None, description="YYYY-MM-DD the parcel was bought")
+    units: str
+    cost_base: str
+    proceeds: str
+    gain: str = Field(description="proceeds less cost base (negative: a loss)")
+    method: str = Field(description='the discount method in words, e.g. "Discount 50%"')
+    loss_applied: str = Field(description="capital losses of the other sells applied to this gain")
+    discount: str
+    net: str = Field(description="what the parcel adds to the net capital gain")
+
+
+class SellGainOut(BaseModel):
+    code: str
+    units: str
+    price: str = Field(description="the price a unit the sell is estimated at")
+    gain: str
+    discount: str
+    net: str
+    parcels: list[ParcelGainOut]
+
+
+class WaitOut(BaseModel):
+    code: str
+    until: str = Field(description="YYYY-MM-DD from which the sell would be taxed less")
+    saving: str
+
+
+class CapitalGainsOut(BaseModel):
+    """The estimated capital gains of the advice's sells under the portfolio's tax treatment, each
+    with the parcels it takes, beside "Minimise capital gains tax" (amounts in dollars as text)."""
+    treatment: str
+    net: str = Field(description="estimated net capital gain under the portfolio's treatment")
+    minimised: str = Field(description='the same under "Minimise capital gains tax"')
+    saving: str
+    waits: list[WaitOut]
+    sells: list[SellGainOut]
+
+
+def _gains(est: Any) -> CapitalGainsOut | None:
+    shape = records_of_advice.capital_gains_json(est)
+    return CapitalGainsOut.model_validate(shape) if shape else None
+
+
+@router.get("/target-portfolios/{tp_id}/capital-gains", **answers(Optional[CapitalGainsOut]))
+def target_capital_gains(actor: CurrentActor, tp_id: str):
+    """The recommended sells' capital gains by parcel (null when the target portfolio sells nothing)."""
+    return ok(_gains(records_of_advice.capital_gains(actor=actor, tp_id=tp_id)))
+
+
+@router.get("/trade-instructions/{ti_id}/capital-gains", **answers(Optional[CapitalGainsOut]))
+def instruction_capital_gains(actor: CurrentActor, ti_id: str):
+    """The trade recommendations' sells (those not declined) with their capital gains by parcel."""
+    return ok(_gains(tis.capital_gains(actor=actor, ti_id=ti_id)))
+
+
 class SendAgainPreviewOut(BaseModel):
     event: str = Field(description="the notice repeated, e.g. tp_validated, tp_approved, tr_validated")
     version: int

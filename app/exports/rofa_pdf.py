@@ -10,7 +10,7 @@ The firm's layout (app.domain.firm_documents: default, compact, detailed) and co
 Built from app.services.records_of_advice.record, so the PDF and the screen show the same figures."""
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 from decimal import Decimal
 from html import escape
 from typing import Any
@@ -21,7 +21,7 @@ from app.exports.pdf import BASE_CSS, LETTERHEAD_CSS, image_html, letterhead_htm
 
 from app.exports.holdings_pdf import money, percent, units
 from app.exports.file_names import safe_name
-from app.domain.timezones import local_moment_text
+from app.domain.timezones import day_text, local_moment_text
 
 TITLE = "Record of Advice"
 CSS = page_css(landscape=False, vertical="1.4cm", horizontal="1.3cm", bottom="1.6cm") + BASE_CSS + LETTERHEAD_CSS + """
@@ -137,6 +137,30 @@ def _groups_html(result: dict[str, Any], titles: dict[str, str]) -> str:
             f'<th class="num" width="16%">Recommended</th></tr>{rows}</table>')
 
 
+def _capital_gains_html(gains: dict[str, Any] | None) -> str:
+    """Each recommended sell with the parcels it takes: bought, units, cost base, proceeds, gain,
+    method, discount and net gain, then the comparison with "Minimise capital gains tax"."""
+    if not gains or not gains.get("sells"):
+        return ""
+    head = ('<tr><th width="14%">Bought</th><th class="num" width="10%">Units</th><th class="num" width="13%">'
+            'Cost base</th><th class="num" width="13%">Proceeds</th><th class="num" width="12%">Gain</th>'
+            '<th width="16%">Method</th><th class="num" width="10%">Discount</th>'
+            '<th class="num" width="12%">Net gain</th></tr>')
+    blocks = []
+    for sell in gains["sells"]:
+        rows = "".join(
+            f'<tr><td>{day_text(date.fromisoformat(p["bought_on"])) if p.get("bought_on") else "&mdash;"}</td>'
+            f'<td class="num">{units(_d(p["units"]))}</td><td class="num">{money(_d(p["cost_base"]))}</td>'
+            f'<td class="num">{money(_d(p["proceeds"]))}</td><td class="num">{money(_d(p["gain"]))}</td>'
+            f'<td>{escape(p["method"])}</td><td class="num">{money(_d(p["discount"]))}</td>'
+            f'<td class="num">{money(_d(p["net"]))}</td></tr>' for p in sell["parcels"])
+        blocks.append(
+            f'<div><p><b>{escape(sell["code"])}</b>: sell {units(_d(sell["units"]))} at '
+            f'{money(_d(sell["price"]))}; gain {money(_d(sell["gain"]))}, discount {money(_d(sell["discount"]))}, '
+            f'net gain {money(_d(sell["net"]))}</p><table width="100%">{head}{rows}</table></div>')
+    return "<h3>The parcels the sells take</h3>" + "".join(blocks)
+
+
 def _authority_html(rec: dict[str, Any], head: Letterhead, offset: int) -> str:
     role = SUPERUSER_NOTE if rec.get("decided_by_superuser") else ""
     if rec.get("approved_at"):
@@ -199,6 +223,7 @@ def html(rec: dict[str, Any], offset: int) -> str:
         + f"{comments}"
         f"<h2>Fees</h2><p>{fee_text}</p>"
         f"<h2>Capital gains tax estimate</h2><p>{escape(rec['cgt_estimate'])}</p>{notes_html}"
+        f"{_capital_gains_html(rec.get('capital_gains'))}"
         f"{_authority_html(rec, head, offset)}"
         + (f'<div class="disclaimer">{escape(disclaimer).replace(chr(10), "<br/>")}</div>' if disclaimer else "")
         + f'<div id="footer">{footer} &middot; page <pdf:pagenumber> of <pdf:pagecount></div></body></html>'

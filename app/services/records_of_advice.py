@@ -8,7 +8,7 @@ import dataclasses
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import func, select as sa_select
 from sqlmodel import Session, col, select
@@ -34,6 +34,9 @@ from app.services.advice_queries import (
 from app.services.tenancy import load_portfolio, readable_portfolios
 from app.exports.file_names import safe_name
 
+if TYPE_CHECKING:
+    from app.services.tax_reports import AdviceTax
+
 ZERO = Decimal(0)
 
 
@@ -53,6 +56,25 @@ def _sold_assets(s: Session, p: Portfolio, result: Target) -> list[cgt.SoldAsset
     return out
 
 
+def _recommended_sells(result: Target) -> list[tuple[int, str, Decimal, Decimal]]:
+    """(asset id, code, units, price a unit) of a target portfolio's sells."""
+    return [(a.asset_id, a.code, -a.delta_units, a.price) for a in result.assets
+            if a.delta_units < 0 and a.price is not None]
+
+
+def capital_gains(*, actor: Actor, tp_id: Any) -> AdviceTax | None:
+    """The capital gains of a target portfolio's recommended sells: each with the parcels it takes
+    under the portfolio's tax treatment, the total beside "Minimise capital gains tax", and the waits
+    that would tax less (None when it sells nothing). Whoever may read the target portfolio."""
+    from app.services import tax_reports
+
+    with session_scope() as s:
+        p, tp = load_tp(s, actor, tp_id)
+        result = tp_view(s, actor, p, tp).result
+        sells = _recommended_sells(result) if result else []
+        return tax_reports.advice_estimate(s, p, sells) if sells else None
+
+
 def _with_parcel_estimate(s: Session, p: Portfolio, result: Target, text: str) -> str:
     """The CGT paragraph with the recommended sells' estimated net capital gain by parcel under the
     portfolio's treatment beside "Minimise capital gains tax", and a line per sell that a wait of up
@@ -60,8 +82,7 @@ def _with_parcel_estimate(s: Session, p: Portfolio, result: Target, text: str) -
     from app.domain.timezones import day_text
     from app.services import tax_reports
 
-    sells = [(a.asset_id, a.code, -a.delta_units, a.price) for a in result.assets
-             if a.delta_units < 0 and a.price is not None]
+    sells = _recommended_sells(result)
     if not sells:
         return text
     est = tax_reports.advice_estimate(s, p, sells)
@@ -130,6 +151,7 @@ class RecordDocument:
     template: RofaTemplate
     lines: tuple[AdviceLine, ...]
     cgt_notes: tuple[AssetComment, ...]
+    capital_gains: AdviceTax | None = None  # the sells' parcels and gains (None: nothing sold)
 
 
 def document(*, actor: Actor, tp_id: Any, settings: DocumentSettings | None = None) -> RecordDocument:
@@ -147,7 +169,8 @@ def document(*, actor: Actor, tp_id: Any, settings: DocumentSettings | None = No
     sold = {line.code for line in lines if line.side == "SELL"}
     notes = tuple(c for c in used.template.asset_comments if c.code in sold)
     return RecordDocument(record=r, letterhead=head, branding=used.branding, template=used.template, lines=lines,
-                          cgt_notes=notes)
+                          cgt_notes=notes, capital_gains=capital_gains(actor=actor, tp_id=r.tp.summary.id)
+                          if result else None)
 
 
 def _text(value: Decimal | None) -> str | None:
@@ -156,6 +179,25 @@ def _text(value: Decimal | None) -> str | None:
 
 def _money_text(value: Decimal | None) -> str | None:
     return format(value, "f") if value is not None else None
+
+
+def capital_gains_json(est: AdviceTax | None) -> dict[str, Any] | None:
+    """The sells' capital gains as the API and the PDF read them (amounts as text)."""
+    if est is None:
+        return None
+    return {"treatment": est.treatment, "net": _money_text(est.net), "minimised": _money_text(est.minimised),
+            "saving": _money_text(est.saving),
+            "waits": [{"code": w.code, "until": w.until.isoformat(), "saving": _money_text(w.saving)}
+                      for w in est.waits],
+            "sells": [{"code": x.code, "units": _money_text(x.units), "price": _money_text(x.price),
+                       "gain": _money_text(x.gain), "discount": _money_text(x.discount), "net": _money_text(x.net),
+                       "parcels": [{"bought_on": pc.bought_on.isoformat() if pc.bought_on else None,
+                                    "units": _money_text(pc.units), "cost_base": _money_text(pc.cost_base),
+                                    "proceeds": _money_text(pc.proceeds), "gain": _money_text(pc.gain),
+                                    "method": pc.method, "loss_applied": _money_text(pc.loss_applied),
+                                    "discount": _money_text(pc.discount), "net": _money_text(pc.net)}
+                                   for pc in x.parcels]}
+                      for x in est.sells]}
 
 
 def document_json(d: RecordDocument) -> dict[str, Any]:
@@ -173,6 +215,7 @@ def document_json(d: RecordDocument) -> dict[str, Any]:
             "price", "current_units", "target_units", "current_value", "target_value", "target_percent")}}
                   for line in d.lines],
         "cgt_notes": [dataclasses.asdict(c) for c in d.cgt_notes],
+        "capital_gains": capital_gains_json(d.capital_gains),
         "group_titles": {str(gid): title for gid, (title, _) in d.record.tp.names.industry_groups.items()},
     }
 

@@ -425,14 +425,60 @@ class Wait:
 
 
 @dataclass(frozen=True)
+class ParcelTax:
+    """One parcel a recommended sell takes, with its estimated gain under the portfolio's treatment:
+    what the netting of all the sells' gains and losses leaves of it (loss applied, discount, net)."""
+
+    bought_on: date | None
+    units: Decimal
+    cost_base: Decimal
+    proceeds: Decimal
+    gain: Decimal
+    method: str  # the discount method in words ("Discount 50%", "Other (held under 12 months)")
+    loss_applied: Decimal
+    discount: Decimal
+    net: Decimal
+
+
+@dataclass(frozen=True)
+class SellTax:
+    """A recommended sell (code, units, price a unit) and the parcels it takes, with their totals."""
+
+    asset_id: int
+    code: str
+    units: Decimal
+    price: Decimal
+    parcels: tuple[ParcelTax, ...]
+
+    @property
+    def gain(self) -> Decimal:
+        return sum((pc.gain for pc in self.parcels), ZERO)
+
+    @property
+    def discount(self) -> Decimal:
+        return sum((pc.discount for pc in self.parcels), ZERO)
+
+    @property
+    def net(self) -> Decimal:
+        return sum((pc.net for pc in self.parcels), ZERO)
+
+
+@dataclass(frozen=True)
 class AdviceTax:
     """The estimated net capital gain of recommended sells under the portfolio's treatment and under
-    "Minimise capital gains tax", and the sells that would be taxed less after a wait of up to 60 days."""
+    "Minimise capital gains tax", each sell with the parcels it takes, and the sells that would be
+    taxed less after a wait of up to 60 days."""
 
     treatment: str
     net: Decimal
     minimised: Decimal
     waits: tuple[Wait, ...]
+    sells: tuple[SellTax, ...] = ()
+
+    @property
+    def saving(self) -> Decimal:
+        """What "Minimise capital gains tax" would save on the net capital gain (0 when nothing)."""
+        return max(self.net - self.minimised, ZERO)
 
 
 def advice_estimate(s: Session, p: Portfolio, sells: list[tuple[int, str, Decimal, Decimal]],
@@ -443,9 +489,11 @@ def advice_estimate(s: Session, p: Portfolio, sells: list[tuple[int, str, Decima
     entity = tax.entity_of(p.type)
     own = postings.tax_treatment(p)
 
-    def gains(treatment: ledger.TaxTreatment, day: date, only: int | None = None) -> list[tuple[Decimal, bool]]:
+    def disposals(treatment: ledger.TaxTreatment, day: date,
+                  only: int | None = None) -> list[tuple[int, list[ledger.Disposal]]]:
+        """(index of the sell, the parcels it takes) for each sell of something held."""
         out = []
-        for asset_id, _, units, price in sells:
+        for i, (asset_id, _, units, price) in enumerate(sells):
             if only is not None and asset_id != only:
                 continue
             rows = list(trades.get(asset_id, []))
@@ -454,9 +502,11 @@ def advice_estimate(s: Session, p: Portfolio, sells: list[tuple[int, str, Decima
             if units <= 0:
                 continue
             after = ledger.apply(rows + [ledger.Trade("sell", day, units, price)], treatment, strict=False)
-            out += [(d.gain, tax.discount_eligible(d.parcel_bought_on, d.sold_on))
-                    for d in after.disposals[len(held.disposals):]]
+            out.append((i, list(after.disposals[len(held.disposals):])))
         return out
+
+    def gains(taken: list[tuple[int, list[ledger.Disposal]]]) -> list[tuple[Decimal, bool]]:
+        return [(d.gain, tax.discount_eligible(d.parcel_bought_on, d.sold_on)) for _, ds in taken for d in ds]
 
     def net(items: list[tuple[Decimal, bool]]) -> Decimal:
         return tax.net_capital_gain(items, entity).net_capital_gain
@@ -466,10 +516,28 @@ def advice_estimate(s: Session, p: Portfolio, sells: list[tuple[int, str, Decima
         held = ledger.apply(list(trades.get(asset_id, [])), own, strict=False)
         days = sorted({tax.first_discount_day(pc.bought_on) for pc in held.parcels
                        if tax.days_to_discount(pc.bought_on, today) is not None})
-        now_net = net(gains(own, today, asset_id))
-        best = max(((now_net - net(gains(own, d, asset_id)), d) for d in days), default=(ZERO, today))
+        now_net = net(gains(disposals(own, today, asset_id)))
+        best = max(((now_net - net(gains(disposals(own, d, asset_id))), d) for d in days), default=(ZERO, today))
         if best[0] > 0:
             waits.append(Wait(code, best[1], best[0]))
+    taken = disposals(own, today)
+    netted = tax.net_capital_gain(gains(taken), entity)
+    lines = iter(netted.lines)
+    by_sell = []
+    for i, ds in taken:
+        asset_id, code, units, price = sells[i]
+        parcels = []
+        for d in ds:
+            line = next(lines)
+            eligible = tax.discount_eligible(d.parcel_bought_on, d.sold_on)
+            parcels.append(ParcelTax(bought_on=d.parcel_bought_on, units=d.units, cost_base=d.cost_base,
+                                     proceeds=d.proceeds, gain=line.gain,
+                                     method=tax.discount_method(entity, eligible),
+                                     loss_applied=line.current_loss_applied + line.prior_loss_applied,
+                                     discount=line.discount, net=line.net))
+        by_sell.append(SellTax(asset_id=asset_id, code=code, units=sum((d.units for d in ds), ZERO), price=price,
+                               parcels=tuple(parcels)))
     return AdviceTax(treatment=portfolio_rules.TAX_TREATMENT_TITLES.get(p.tax_treatment, p.tax_treatment),
-                     net=net(gains(own, today)), minimised=net(gains(ledger.TaxTreatment.MINIMISE_CGT, today)),
-                     waits=tuple(waits))
+                     net=netted.net_capital_gain,
+                     minimised=net(gains(disposals(ledger.TaxTreatment.MINIMISE_CGT, today))),
+                     waits=tuple(waits), sells=tuple(by_sell))

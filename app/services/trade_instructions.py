@@ -19,7 +19,7 @@ import logging
 import orjson
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from sqlalchemy import func, select as sa_select, update
 from sqlmodel import Session, col, select
@@ -64,6 +64,9 @@ TX_NOT_FOUND = not_found("Transaction")
 INVALID_CODE = "Invalid code"
 CODE_IN_USE = "Asset {code} is already in these trade recommendations"
 LIVE_TX_EXCLUDED = (TxStatus.DELETED.value,)
+
+if TYPE_CHECKING:
+    from app.services.tax_reports import AdviceTax
 
 
 # ---- the source target portfolio ---------------------------------------------------------------
@@ -301,6 +304,22 @@ def _figure(value: Any) -> Decimal | None:
         return Decimal(str(value))
     except (InvalidOperation, ValueError):
         return None
+
+
+def capital_gains(*, actor: Actor, ti_id: Any) -> AdviceTax | None:
+    """The capital gains of trade recommendations' sells (those not declined), each with the
+    parcels it takes under the portfolio's tax treatment, the total beside "Minimise capital gains
+    tax", and the waits that would tax less (None when they sell nothing). Whoever may read them."""
+    from app.services import tax_reports
+
+    with session_scope() as s:
+        p, ti = _instruction(s, actor, ti_id, reading=True)
+        sells = [(t.asset_id, t.asset_code, t.quantity, t.limit_price or t.price or t.asset_price)
+                 for t in s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id)
+                                 .order_by(TradeTransaction.asset_code)).all()
+                 if side_of(t.action) == "SELL" and t.decision != "declined" and t.asset_id and t.quantity
+                 and (t.limit_price or t.price or t.asset_price)]
+        return tax_reports.advice_estimate(s, p, sells) if sells else None
 
 
 def trade_line(t: TradeTransaction) -> TradeLine:

@@ -51,6 +51,16 @@ def test_calculate_validate_approve_generate_validate_confirm(client):
     assert done["status"] == "approved" and done["message"] == "Trades confirmed"
     history = client.get(f"/api/trade-instructions/{ti['id']}/history", headers=adviser).json()["result"]
     assert history["totals"][0]["count"] == 3
+    # the capital gains of the sells, typed: null when the advice sells nothing held, else by parcel
+    for path in (f"/api/target-portfolios/{tp['id']}/capital-gains", f"/api/trade-instructions/{ti['id']}/capital-gains"):
+        gains = f.ok_result(client.get(path, headers=owner))
+        sells = [t for t in ti["transactions"] if t["action"] in ("SELL", "TAP", "SL", "SL/SELL")]
+        if gains is None:
+            continue
+        assert set(gains) == {"treatment", "net", "minimised", "saving", "waits", "sells"}
+        for sell in gains["sells"]:
+            assert sum(float(pc["net"]) for pc in sell["parcels"]) == pytest.approx(float(sell["net"]))
+        assert sells or not gains["sells"]
 
 
 def test_other_firms_get_not_found_and_bulk_runs(client):

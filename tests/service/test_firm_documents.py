@@ -323,3 +323,37 @@ def test_each_demo_firm_has_its_logo_licensee_layout_and_template(db):
     assert "Corporate authorised representative no. 1234567" in text
     assert "Harbour Wealth Partners - confidential" in text and PdfReader(io.BytesIO(data)).pages[0].images
     assert "BHP Oldest parcels (bought 2016) are sold first" in text
+
+
+def test_the_sells_capital_gains_by_parcel_on_every_document(world):
+    """BHP (1,500 bought at $40 + $10 brokerage, last close $45) is partly sold by the take-profit:
+    the target portfolio, the record of advice (screen shape, REST shape and PDF) and the trade
+    recommendations show the parcel it takes with its gain; bought today, no discount applies."""
+    from app.services import trade_instructions as tis
+
+    w, u, _ = world
+    tp = _validated(w)
+    est = records_of_advice.capital_gains(actor=actor(w.adviser), tp_id=tp["id"])
+    [sell] = est.sells
+    [parcel] = sell.parcels
+    assert sell.code == "BHP" and sell.price == Decimal("45.00") and 0 < sell.units < 1500
+    # the parcel's cost base is its share of $60,010.00; proceeds at $45 a unit; gain = proceeds - cost
+    assert parcel.units == sell.units and parcel.proceeds == sell.units * Decimal("45.00")
+    assert parcel.cost_base == (Decimal("60010.00") * sell.units / 1500).quantize(Decimal("0.01"))
+    assert parcel.gain == parcel.proceeds - parcel.cost_base and parcel.method == "Other (held under 12 months)"
+    assert (parcel.discount, parcel.net, est.net) == (0, parcel.gain, parcel.gain)
+    # the client reads the same on the record of advice and its PDF
+    rec = records_of_advice.record(actor=actor(w.client), tp_id=tp["id"])
+    assert rec["capital_gains"]["sells"][0]["parcels"][0]["gain"] == format(parcel.gain, "f")
+    text = " ".join(pdf_text(records_of_advice.export_pdf(actor=actor(w.client), tp_id=tp["id"])[1]))
+    assert "The parcels the sells take" in text and f"BHP: sell {int(sell.units):,} at $45.00" in text
+    assert f"net gain ${parcel.gain:,.2f}" in text
+    # and the trade recommendations generated from it, once the record is approved
+    tps.decide(actor=actor(w.client), tp_id=tp["id"], action="approve")
+    [ti] = tis.generate(actor=actor(w.adviser), investment_ids=[w.portfolio.id])
+    trades = tis.capital_gains(actor=actor(w.adviser), ti_id=ti["id"])  # (the client once validated)
+    assert [s.code for s in trades.sells] == ["BHP"] and trades.net > 0
+    # another firm's user reads nothing of it
+    other = f.make_world()
+    with pytest.raises(NotFound):
+        tis.capital_gains(actor=actor(other.admin_b), ti_id=ti["id"])

@@ -243,6 +243,16 @@ def test_the_advice_estimate_beside_minimise_and_the_wait(db):
         est = tax_reports.advice_estimate(s, p, [(asset.id, "ABC", D(150), D(12))], today=date(2025, 6, 2))
         assert (est.treatment, est.net, est.minimised, est.waits) == ("FIFO (first in, first out)", D(25), 0, ())
         early = tax_reports.advice_estimate(s, p, [(asset.id, "ABC", D(10), D(12))], today=date(2025, 1, 1))
+    # the sell's parcels under FIFO: the loss is applied to the discountable gain, then the discount
+    [sell] = est.sells
+    assert (sell.code, sell.units, sell.gain, sell.discount, sell.net) == ("ABC", D(150), D(50), D(25), D(25))
+    first, second = sell.parcels
+    assert (first.bought_on, first.units, first.cost_base, first.proceeds, first.gain, first.method,
+            first.loss_applied, first.discount, first.net) == (
+        date(2024, 1, 2), D(100), D(1000), D(1200), D(200), "Discount 50%", D(150), D(25), D(25))
+    assert (second.bought_on, second.units, second.cost_base, second.proceeds, second.gain, second.method,
+            second.net) == (date(2025, 1, 2), D(50), D(750), D(600), D(-150), "Other (held under 12 months)", 0)
+    assert est.saving == D(25)
     assert early.waits == (tax_reports.Wait("ABC", date(2025, 1, 3), D(10)),)
     assert cgt.waiting_text("ABC", "03/01/2025", D(10)) == \
         "ABC: Waiting until 03/01/2025 would lower the taxable gain by $10.00."

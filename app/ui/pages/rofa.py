@@ -7,6 +7,7 @@ from typing import Any
 
 import reflex as rx
 
+from app.ui.components.capital_gains import capital_gains_panel
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
@@ -219,6 +220,7 @@ def _recommendation() -> rx.Component:
             ),
             width="100%", size="2",
         ),
+        capital_gains_panel(S.capital_gains, heading_level="h3"),
         spacing="3", width="100%",
     )
 

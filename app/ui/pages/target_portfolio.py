@@ -11,6 +11,7 @@ from typing import Any
 
 import reflex as rx
 
+from app.ui.components.capital_gains import capital_gains_panel
 from app.ui import routes
 from app.ui.components.asset_picker import asset_picker
 from app.ui.components.layout import page
@@ -644,6 +645,7 @@ def _content() -> rx.Component:
                     # Price and Model weight stay once the version is validated, approved or declined
                     tp_class_tables(S, True, S.editing),
                     tp_groups(S),
+                    capital_gains_panel(S.capital_gains),
                     spacing="4", width="100%",
                 )),
                 rx.cond(~S.is_failed, _commentary()),

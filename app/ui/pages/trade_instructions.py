@@ -8,6 +8,7 @@ from typing import Any
 
 import reflex as rx
 
+from app.ui.components.capital_gains import capital_gains_panel
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
@@ -429,6 +430,7 @@ def _content() -> rx.Component:
                 _summary(),
                 _transactions(),
                 _notes(),
+                capital_gains_panel(S.capital_gains),
                 width="100%", spacing="4",
             ),
             rx.card(

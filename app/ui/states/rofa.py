@@ -18,6 +18,7 @@ from app.domain.permissions import Actor
 from app.services import records_of_advice
 from app.services import target_portfolios
 from app.ui import routes
+from app.ui.components.capital_gains import capital_gains_view
 from app.ui.display import input_number, iso_moment, money, percent_1dp
 from app.ui.states.advice_versions import AdviceScreen, load_failed
 from app.ui.states.base import AppState, toast_success
@@ -128,6 +129,7 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
             raise NotFound(RECORD_NOT_FOUND)
         self._load_header(actor, t.investment_id)
         self._show_tp(view)
+        self.capital_gains = capital_gains_view(document.capital_gains)
         practice = record.practice
         self.practice = practice.name or ""
         self.licensee = " ".join(p for p in (practice.licensee_name or "",

@@ -35,6 +35,7 @@ from app.services import target_portfolios
 from app.domain.notices import SEND_AGAIN_NOBODY
 from app.services import notices, records_of_advice
 from app.ui import routes
+from app.ui.components.capital_gains import CapitalGainsView, capital_gains_view
 from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.display import iso_moment, money, percent_1dp as percent, sign_of, signed_money, signed_whole_units, whole_units
 from app.ui.states.advice_versions import LOAD_FAILED, AdviceScreen, AdviceVersions, load_failed
@@ -355,7 +356,13 @@ class TPDisplay(rx.State, mixin=True):
     classes: list[TPClass] = []
     groups: list[GroupRow] = []
     notes: list[str] = []
+    capital_gains: CapitalGainsView = CapitalGainsView()
     _row_version: int = 0
+
+    def _show_capital_gains(self, actor: Actor) -> None:
+        """The recommended sells' capital gains by parcel (after _show_tp)."""
+        est = records_of_advice.capital_gains(actor=actor, tp_id=self.tp_id) if self.has_result else None
+        self.capital_gains = capital_gains_view(est)
 
     def _show_tp(self, view: TargetPortfolioView | None) -> None:
         """The target portfolio `view` (None: none)."""
@@ -440,6 +447,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         self.missing = view is None  # nothing calculated (or approved, for others) yet
         perms = view.permissions if view else advice_display.permissions(actor=actor, investment_id=self.portfolio_id)
         self._show_tp(view)
+        self._show_capital_gains(actor)
         self._keep(view)
         self._stored_overrides = edits_of(view.result) if view else []
         self.latest_version = self.tp_version

@@ -31,6 +31,7 @@ from app.domain.permissions import is_staff
 from app.services import notices, trade_instructions as ti_service
 from app.ui import routes
 from app.domain.advice_words import action_words
+from app.ui.components.capital_gains import CapitalGainsView, capital_gains_view
 from app.ui.display import count_of, input_number, iso_moment, money, price_2_to_6dp, units_or_fraction
 from app.ui.states.advice_versions import AdviceScreen, AdviceVersions, load_failed
 from app.ui.toolkit.lists import visible_pages
@@ -231,6 +232,7 @@ class TradeInstructionsState(Confirm, FormDialog, ExportLinks, AdviceScreen, App
     history_loading: bool = False
 
     _ti_id: int = 0
+    capital_gains: CapitalGainsView = CapitalGainsView()
     _row_version: int = 0
     _approve_all: bool = False
     _answer: dict[str, Any] = {}  # what the dialog confirmed ({action, id}), run by `answer`
@@ -259,6 +261,8 @@ class TradeInstructionsState(Confirm, FormDialog, ExportLinks, AdviceScreen, App
         if view and any(declined(t) for t in view.transactions):
             self.summary = _totals_without_declined(view.instruction, view.transactions)
         self.notes = [note_row(n, self.can_approve) for n in view.notes] if view else []
+        self.capital_gains = capital_gains_view(ti_service.capital_gains(actor=actor, ti_id=self._ti_id)
+                                                if view else None)
 
     def _show_instruction(self, ti: TradeInstructionSummary | None) -> None:
         """The status, who took it there and the totals; all empty before any is generated."""
