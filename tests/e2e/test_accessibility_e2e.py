@@ -305,6 +305,15 @@ def test_the_frame_keyboard_and_reflow(page: Page, login: Callable[..., None]) -
     for target in page.locator("#pagination button").all():
         size = target.bounding_box()
         assert size and size["width"] >= 24 and size["height"] >= 24, f"a page button of {size}"
+    assert page.evaluate(NESTED_SCROLL_JS) == [], "a box scrolls down inside the page at 200% zoom"
+
+    # 320 px wide (WCAG 1.4.10): nothing wider than the screen, the list without a box of its own
+    page.set_viewport_size({"width": 320, "height": 640})
+    page.goto(routes.url("users.list"))
+    _settled(page)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 320
+    assert page.evaluate(NESTED_SCROLL_JS) == [], "a box scrolls down inside the page at 320 px"
+    expect(page.locator("#page-title")).to_be_in_viewport()
 
 
 def test_the_confirmation_dialog_takes_keeps_and_gives_back_the_focus(page: Page, login: Callable[..., None]) -> None:

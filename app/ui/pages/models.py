@@ -288,7 +288,7 @@ def _class_asset_row(i: Any, asset: Any, j: Any) -> rx.Component:
             rx.vstack(
                 rx.box(text_input(base + "-priority", asset.priority, lambda v: F.set_asset_priority(i, j, v),
                                   error=_err(prefix + ".priority"), read_only=F.read_only, input_mode="numeric",
-                                  size="1"), width="72px"),
+                                  size="1", aria_label="Priority of " + asset.code), width="72px"),
                 _field_error(prefix + ".priority"),
                 spacing="1"),
         ),
@@ -371,7 +371,7 @@ def _classes_tab() -> rx.Component:
         ~F.read_only,
         rx.hstack(
             rx.select.root(
-                rx.select.trigger(placeholder="Add class", id="add-class"),
+                rx.select.trigger(placeholder="Add class", id="add-class", aria_label="Add class"),
                 rx.select.content(rx.foreach(F.addable_classes,
                                              lambda c: rx.select.item(c.title, value=c.id.to_string()))),
                 value="", on_change=F.add_class, disabled=~F.can_add_class | (F.addable_classes.length() == 0),

@@ -499,7 +499,7 @@ def _class_allocation() -> rx.Component:
     add = rx.cond(
         ~F.read_only,
         rx.box(rx.select.root(
-            rx.select.trigger(placeholder="Add class", id="add-class"),
+            rx.select.trigger(placeholder="Add class", id="add-class", aria_label="Add class"),
             rx.select.content(rx.foreach(F.addable_classes, lambda c: rx.select.item(c.title, value=c.class_id.to_string()))),
             value="", on_change=F.add_class, disabled=F.addable_classes.length() == 0,
         )),
