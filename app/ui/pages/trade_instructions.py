@@ -243,11 +243,11 @@ def _tx_card(row: TxRow) -> rx.Component:
                          variant="soft", size="2", class_name="card-action"),
                 justify="between", align="start", gap="8px", width="100%",
             ),
-            rx.grid(
+            rx.flex(  # side by side; on the narrowest screens the amount goes under them rather than off the card
                 _card_figure("Units", row.units, "card-units"),
                 _card_figure("Price", row.price, "card-price"),
                 _card_figure("Amount", row.amount, "card-amount"),
-                columns="3", spacing="3", width="100%",
+                wrap="wrap", gap="8px 24px", width="100%",
             ),
             rx.cond((row.limit_price != "") | (row.cost_base != ""), rx.hstack(
                 rx.cond(row.limit_price != "", rx.text("Limit price ", row.limit_price, **MUTED)),
