@@ -9,6 +9,9 @@
      or the row menu's "..." that held the chosen action), else to the screen's heading;
    - after a move to another screen the focus goes to the new screen's heading (its h1), unless the
      screen put it somewhere itself;
+   - a control that leaves the page while it has the focus inside a set of tabs (e.g. the record of
+     advice's Next / Previous, which change the step) gives the focus to the step now shown (its tab
+     panel, scrolled into view with its tabs), instead of letting it fall to the page;
    - a list row that opens its record (.wa-row-open) opens with Enter or Space;
    - the skip link gives the focus to the content. */
 (function () {
@@ -23,6 +26,8 @@
   var opener = null;      // what had the focus outside any dialog or popup menu
   var openDialog = null;  // the dialog open now
   var heading = null;     // the current screen's heading
+  var lastFocus = null;   // what had the focus last, anywhere
+  var lastTabs = null;    // the set of tabs (Radix's Tabs root) it was in, if any
 
   function visible(el) {
     return !!(el && el.isConnected && (el.offsetWidth || el.offsetHeight || el.getClientRects().length));
@@ -47,7 +52,26 @@
   document.addEventListener("focusin", function (event) {
     var target = event.target;
     if (target instanceof HTMLElement && !target.closest(DIALOG) && !target.closest(POPUP)) opener = target;
+    if (target instanceof HTMLElement) {
+      lastFocus = target;
+      lastTabs = target.closest(DIALOG) ? null : target.closest(".rt-TabsRoot");
+    }
   }, true);
+
+  // the focused control left the page inside a set of tabs: the step now shown takes the focus
+  function focusLost() {
+    var tabs = lastTabs;
+    if (!lastFocus || lastFocus.isConnected || !tabs || !tabs.isConnected) return;
+    lastFocus = null;
+    setTimeout(function () {
+      if (!nothingFocused() || document.querySelector(DIALOG)) return;
+      var panel = tabs.querySelector('[role="tabpanel"][data-state="active"]');
+      if (!panel) return;
+      if (!panel.hasAttribute("tabindex")) panel.setAttribute("tabindex", "-1");
+      panel.focus({ preventScroll: true });
+      tabs.scrollIntoView({ block: "start" });
+    }, 60);
+  }
 
   function dialogOpened(dialog) {
     setTimeout(function () {
@@ -76,6 +100,7 @@
       if (dialog) dialogOpened(dialog);
       else if (was) dialogClosed();
     }
+    if (lastTabs && nothingFocused()) focusLost();
     var h = document.getElementById("page-title");
     if (h && h !== heading) {
       heading = h;

@@ -8,7 +8,7 @@ from typing import Any
 
 import reflex as rx
 
-from app.ui.components.widgets import cancel_button, close_button, date_input, field, form_grid, modal, plain_header, text_input
+from app.ui.components.widgets import cancel_button, close_button, date_input, field, form_grid, label_for, modal, plain_header, text_input
 from app.ui.states.deposits import DepositState as S
 
 
@@ -119,7 +119,7 @@ def _buy_fields() -> rx.Component:
             columns="3",
         ),
         rx.hstack(rx.switch(checked=S.auto_matured, on_change=S.set_auto_matured, id="deposit-auto-matured"),
-                  rx.text("Auto matured", size="2", weight="medium", as_="label", html_for="deposit-auto-matured"),
+                  label_for("Auto matured", control="deposit-auto-matured"),
                   spacing="3", align="center"),
         spacing="4", width="100%",
     )
@@ -232,7 +232,7 @@ def deposit_view_dialog() -> rx.Component:
         S.view.title,
         rx.vstack(
             details,
-            rx.heading("Transactions", size="3"),
+            rx.heading("Transactions", size="3", as_="h3"),
             _tx_table(S.view.rows, amm=False),
             rx.hstack(close_button(id="deposit-view-close"), justify="end", width="100%"),
             spacing="4", width="100%",

@@ -104,9 +104,10 @@ def sidebar() -> rx.Component:
             spacing="1",
             padding="8px",
             width="100%",
-            role="navigation",
-            aria_label="Main menu",
         ),
+        # the whole sidebar is the menu's landmark: the firm's name and logo above the entries are in it
+        role="navigation",
+        aria_label="Main menu",
         width=SIDEBAR_WIDTH,
         min_width=SIDEBAR_WIDTH,
         height="100vh",
@@ -216,7 +217,7 @@ def leave_dialog(on_save: rx.EventHandler | None = None) -> rx.Component:
     """Leaving a dirty form: Save, Don't Save or Cancel (spec 000/002)."""
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
-            rx.alert_dialog.title("Unsaved changes"),
+            rx.alert_dialog.title("Unsaved changes", custom_attrs={"as": "h2"}),
             rx.alert_dialog.description("Do you want to save changes?"),
             rx.hstack(
                 cancel_button(on_click=AppState.cancel_leave, id="leave-cancel"),

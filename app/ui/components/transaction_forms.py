@@ -168,7 +168,7 @@ def _form_fields(S: Any) -> rx.Component:
 def asset_transaction_modal(S: Any) -> rx.Component:
     description_error = S.form_errors.get("description", "")
     head = rx.hstack(
-        rx.dialog.title(S.af_title, margin="0", id="af-title"),
+        rx.dialog.title(S.af_title, margin="0", id="af-title", custom_attrs={"as": "h2"}),
         rx.cond((S.form_mode != "add") & (S.af_status_label != ""),
                 rx.badge(S.af_status_label, variant="soft", id="af-status-badge")),
         rx.spacer(),
@@ -200,7 +200,7 @@ def asset_transaction_modal(S: Any) -> rx.Component:
     )
     return rx.dialog.root(
         rx.dialog.content(head, rx.box(height="12px"), body, max_width="880px", width="96vw",
-                          id="asset-transaction-modal", **STATIC),
+                          id="asset-transaction-modal", aria_labelledby="af-title", **STATIC),
         open=S.form_open & (S.form_kind == "asset"),
         on_open_change=S.set_form_open,
     )
@@ -230,7 +230,7 @@ def upload_failure_dialog(S: Any) -> rx.Component:
     """'The file upload was unsuccessful' with the server's message and each refused line's reasons."""
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
-            rx.alert_dialog.title(UPLOAD_FAILED, id="upload-failure-title"),
+            rx.alert_dialog.title(UPLOAD_FAILED, id="upload-failure-title", custom_attrs={"as": "h2"}),
             rx.alert_dialog.description(S.failure_message, size="2", id="upload-failure-message"),
             rx.box(
                 rx.foreach(S.failure_lines, lambda d: rx.hstack(
@@ -240,7 +240,7 @@ def upload_failure_dialog(S: Any) -> rx.Component:
                 max_height="40vh", overflow_y="auto", margin_top="12px", width="100%",
             ),
             rx.hstack(rx.button("OK", on_click=S.close_failure, id="upload-failure-ok"), justify="end", margin_top="16px"),
-            max_width="560px",
+            max_width="560px", aria_labelledby="upload-failure-title",
         ),
         open=S.failure_open,
     )

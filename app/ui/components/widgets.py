@@ -72,10 +72,11 @@ def control_id(control: Any) -> str | None:
     return None
 
 
-def label_for(*children: Any, control: str | None = None, **props: Any) -> rx.Component:
-    """A `<label>` (Radix text styling) for the control whose id is `control`. Use it rather than
-    `rx.text(as_="label", html_for=...)`: Radix's Text passes `html_for` on as a style, not as `for`."""
-    if control:
+def label_for(*children: Any, control: Any = None, **props: Any) -> rx.Component:
+    """A `<label>` (Radix text styling) for the control whose id is `control` (a str, or a Var for a
+    row's control). Use it rather than `rx.text(as_="label", html_for=...)`: Radix's Text passes
+    `html_for` on as a style, not as `for`."""
+    if control is not None:
         props["custom_attrs"] = {**props.get("custom_attrs", {}), "htmlFor": control}
     props.setdefault("size", "2")
     props.setdefault("weight", "medium")
@@ -186,6 +187,7 @@ FILTER_NAMES: dict[str, str] = {
     "firm-filter": "Firm", "bulk-firm-filter": "Firm", "audit-firm-filter": "Firm", "model-filter": "Model",
     "adviser-filter": "Adviser", "status-filter": "Status", "role-filter": "Role", "activity-filter": "Activity",
     "broker-filter": "Broker", "audit-action-filter": "Action", "audit-object-filter": "Record",
+    "class-filter": "Class", "group-filter": "Industry group",
 }
 
 
@@ -505,14 +507,14 @@ def row_menu(*items: rx.Component, id: Any = None) -> rx.Component:
     )
 
 
-def page_size_select(value: Any, on_change: Any, sizes: list[str] | None = None) -> rx.Component:
-    """The page-size choice; `sizes` other than the lists' 20/50/100 (e.g. holdings' 12/20/32).
-    "Rows per page" is the select's label."""
+def page_size_select(value: Any, on_change: Any, sizes: Any = None, id_: str = "page-size") -> rx.Component:
+    """The page-size choice; `sizes` other than the lists' 20/50/100 (e.g. holdings' 12/20/32, or a
+    state's list). "Rows per page" is the select's label; `id_` for a second list on the screen."""
     return rx.hstack(
-        label_for("Rows per page", control="page-size", size="1", weight="regular", color=rx.color("gray", 10),
-                  id="page-size-label"),
-        rx.select(sizes or PAGE_SIZES, value=value, on_change=on_change, size="1", id="page-size",
-                  custom_attrs={"aria-labelledby": "page-size-label"}),
+        label_for("Rows per page", control=id_, size="1", weight="regular", color=rx.color("gray", 10),
+                  id=f"{id_}-label"),
+        rx.select(PAGE_SIZES if sizes is None else sizes, value=value, on_change=on_change, size="1", id=id_,
+                  custom_attrs={"aria-labelledby": f"{id_}-label"}),
         align="center", spacing="2",
     )
 
@@ -582,9 +584,12 @@ def modal(title: Any, *body: rx.Component, open_: Any, on_open_change: Any = Non
     form (see KEEP_OPEN)."""
     named = {"id": id_} if id_ is not None else {}
     title_named = {"id": title_id} if title_id is not None else {}
+    if title_id is not None:  # the title's own id replaces the one Radix names the dialog by
+        props.setdefault("aria_labelledby", title_id)
     return rx.dialog.root(
-        rx.dialog.content(rx.dialog.title(title, **title_named), *body, **named, **(KEEP_OPEN if keep_open else {}),
-                          **props),
+        # the screen's title is its one h1: a dialog's title is an h2
+        rx.dialog.content(rx.dialog.title(title, **title_named, custom_attrs={"as": "h2"}), *body, **named,
+                          **(KEEP_OPEN if keep_open else {}), **props),
         open=open_,
         **({"on_open_change": on_open_change} if on_open_change is not None else {}),
     )
@@ -619,7 +624,7 @@ def confirm_dialog(open_: Any, message: Any, on_confirm: Any, on_cancel: Any, co
     extra = {"on_open_change": on_open_change if on_open_change is not None else (lambda _open: on_cancel)}
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
-            rx.alert_dialog.title(title),
+            rx.alert_dialog.title(title, custom_attrs={"as": "h2"}),
             # a question of several sentences (e.g. the orders a broker file places and what it leaves
             # out) keeps its line breaks
             rx.alert_dialog.description(message, id="confirm-message", white_space="pre-line"),

@@ -59,7 +59,7 @@ def _password_link_page(state, title: str, checking: str, done: rx.Component, in
     """A page reached from an e-mailed link that sets a password: the link is checked first, then the
     form (after its introduction), then what happened."""
     return centered_card(
-        rx.heading(title, size="5"),
+        rx.heading(title, size="5", as_="h1"),
         rx.cond(
             state.checking,
             _checking(checking),
@@ -125,7 +125,7 @@ def reset_password_page() -> rx.Component:
 def email_change_page() -> rx.Component:
     state = EmailChangeState
     return centered_card(
-        rx.heading("E-mail change", size="5"),
+        rx.heading("E-mail change", size="5", as_="h1"),
         rx.match(
             state.status,
             ("checking", _checking("Confirming your new e-mail address...")),

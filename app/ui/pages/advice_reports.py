@@ -9,7 +9,7 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    download_button, empty_row, list_count, list_footer, page_controls, plain_header, skeleton_rows, sort_header,
+    download_button, empty_row, label_for, list_count, list_footer, page_controls, plain_header, skeleton_rows, sort_header,
     table_card,
 )
 from app.ui.pages.users import option_select
@@ -228,7 +228,7 @@ def pending_report_page() -> rx.Component:
                ("Value", "value", "right"), ("", "", "left")]
     nec = rx.hstack(
         rx.switch(checked=S.not_enough_cash, on_change=S.set_not_enough_cash, id="not-enough-cash"),
-        rx.text("Not Enough Cash only", size="2", as_="label", html_for="not-enough-cash"),
+        label_for("Not Enough Cash only", control="not-enough-cash", weight="regular"),
         align="center", spacing="2",
     )
     live = rx.cond(S.live, rx.tooltip(rx.badge(rx.icon("radio", size=12), "Live", color_scheme="green", variant="soft",

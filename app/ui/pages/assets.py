@@ -9,8 +9,8 @@ import reflex as rx
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    cancel_button, clickable_row, close_button, empty_row, field, file_drop_zone, list_count, list_footer, modal,
-    page_controls, plain_header, sort_header, SPREADSHEET_ACCEPT, table_card, table_rows, text_input, upload_button,
+    FILTER_NAMES, cancel_button, clickable_row, close_button, empty_row, field, file_drop_zone, list_count,
+    list_footer, modal, page_controls, plain_header, sort_header, SPREADSHEET_ACCEPT, table_card, table_rows, text_input, upload_button,
     upload_choice,
 )
 from app.ui.components.asset_picker import AssetPickerState, asset_picker
@@ -52,7 +52,7 @@ def _select(value: Any, options: Any, on_change: Any, id_: str, all_label: str, 
         return rx.select.item(o.label, value=o.value)
 
     return rx.select.root(
-        rx.select.trigger(id=id_, min_width="180px"),
+        rx.select.trigger(id=id_, min_width="180px", custom_attrs={"aria-label": FILTER_NAMES[id_]}),
         rx.select.content(rx.select.item(all_label, value=ALL), rx.foreach(options, item)),
         value=value, on_change=on_change, size="2",
     )

@@ -25,7 +25,7 @@ def _row(model: BulkModelRow) -> rx.Component:
 def _confirm() -> rx.Component:
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
-            rx.alert_dialog.title(B.title),
+            rx.alert_dialog.title(B.title, custom_attrs={"as": "h2"}),
             rx.alert_dialog.description(B.confirm_message, id="bulk-confirm-message"),
             rx.hstack(
                 cancel_button(on_click=B.cancel_confirm, id="bulk-confirm-cancel"),

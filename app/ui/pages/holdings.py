@@ -11,7 +11,8 @@ from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
 from app.ui.components.widgets import (
-    cancel_button, confirm_dialog_of, download_event, empty_row, field, list_footer, page_controls, plain_header,
+    cancel_button, confirm_dialog_of, download_event, empty_row, field, label_for, list_footer, page_controls,
+    plain_header,
     table_card, table_rows, text_input,
 )
 from app.ui.pages.assets import performance
@@ -336,10 +337,10 @@ def _custom_modal() -> rx.Component:
     return rx.dialog.root(
         rx.dialog.content(
             rx.hstack(
-                rx.dialog.title(S.modal_title, margin="0", id="ch-title"),
+                rx.dialog.title(S.modal_title, margin="0", id="ch-title", custom_attrs={"as": "h2"}),
                 rx.spacer(),
                 rx.cond((S.modal_mode != "create") & S.can_edit, rx.hstack(
-                    rx.text("Edit", size="2", color=rx.color("gray", 11)),
+                    label_for("Edit", control="ch-edit-switch", weight="regular", color=rx.color("gray", 11)),
                     rx.switch(checked=S.modal_mode == "edit", on_change=S.toggle_edit, id="ch-edit-switch"),
                     spacing="2", align="center",
                 )),
@@ -363,7 +364,7 @@ def _custom_modal() -> rx.Component:
                 ),
                 spacing="3", width="100%",
             ),
-            max_width="480px", id="custom-holding-modal",
+            max_width="480px", id="custom-holding-modal", aria_labelledby="ch-title",
         ),
         open=S.form_open,
         on_open_change=S.modal_open_change,
@@ -374,7 +375,7 @@ def _save_prompt() -> rx.Component:
     """Closing the modal with unsaved changes (spec 002 s4): Save or Discard."""
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
-            rx.alert_dialog.title("Unsaved changes"),
+            rx.alert_dialog.title("Unsaved changes", custom_attrs={"as": "h2"}),
             rx.alert_dialog.description(SAVE_CHANGES, id="ch-prompt-text"),
             rx.hstack(
                 rx.button("Discard", variant="soft", color_scheme="red", on_click=S.discard_changes, id="ch-discard"),

@@ -16,8 +16,8 @@ from app.ui.components.layout import page
 from app.ui.toolkit.lists import row_href
 from app.ui.components.widgets import (
     clickable_row, confirm_dialog_of, empty_row, field, form_actions, field_error, form_grid, form_skeleton,
-    list_count, list_footer, load_more_controls, pagination, plain_header, row_menu, search_input, section, sort_header,
-    table_card, table_rows, text_input,
+    label_for, list_count, list_footer, load_more_controls, page_size_select, pagination, plain_header, row_menu,
+    search_input, section, sort_header, table_card, table_rows, text_input,
 )
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
@@ -164,9 +164,10 @@ def _tab_table(rows: Any, row: Any, headers: list[str], empty: str) -> rx.Compon
     )
 
 
-def _small_field(label: str, control: rx.Component, error: Any) -> rx.Component:
+def _small_field(label: str, control: rx.Component, error: Any, control_id: Any = None) -> rx.Component:
+    """A compact field (a class row's numbers): its caption, the label of `control_id` when it is a control."""
     return rx.vstack(
-        rx.text(label, size="1", weight="medium", color=rx.color("gray", 11)),
+        label_for(label, control=control_id, size="1", color=rx.color("gray", 11)),
         control,
         field_error(error),
         spacing="1", width="100%", align="stretch",
@@ -227,13 +228,12 @@ def _switch(label: str, key: str, checked: Any, hint: str = "") -> rx.Component:
     shown = rx.cond(
         F.read_only,
         rx.badge(rx.cond(checked, rx.icon("check", size=12), rx.icon("minus", size=12)), rx.cond(checked, "On", "Off"),
-                 color_scheme=rx.cond(checked, "green", "gray"), variant="soft", id=sid,
-                 custom_attrs={"aria-checked": rx.cond(checked, "true", "false")}),
+                 color_scheme=rx.cond(checked, "green", "gray"), variant="soft", id=sid),
         rx.switch(checked=checked, on_change=lambda value: F.set_switch(key, value), id=sid),
     )
     return rx.hstack(
         shown,
-        rx.vstack(rx.text(label, size="2", weight="medium", as_="label", html_for=f"switch-{key.replace('_', '-')}"),
+        rx.vstack(label_for(label, control=sid),
                   rx.text(hint, size="1", color=rx.color("gray", 10)) if hint else rx.fragment(),
                   spacing="0"),
         spacing="3", align="center",
@@ -288,7 +288,7 @@ def _class_asset_row(i: Any, asset: Any, j: Any) -> rx.Component:
             rx.vstack(
                 rx.box(text_input(base + "-priority", asset.priority, lambda v: F.set_asset_priority(i, j, v),
                                   error=_err(prefix + ".priority"), read_only=F.read_only, input_mode="numeric",
-                                  size="1"), width="72px"),
+                                  size="1", aria_label="Priority of " + asset.code), width="72px"),
                 _field_error(prefix + ".priority"),
                 spacing="1"),
         ),
@@ -312,7 +312,7 @@ def _class_card(line: Any, i: Any) -> rx.Component:
     def num(label: str, key: str, placeholder: str = "") -> rx.Component:
         error = _err(prefix + "." + key)
         return _small_field(label, _number(base + "-" + key, getattr(line, key), lambda v: F.set_class_field(i, key, v),
-                                           error, placeholder), error)
+                                           error, placeholder), error, control_id=base + "-" + key)
 
     allocation = rx.cond(
         F.is_percentages & ~line.is_cash,
@@ -337,7 +337,7 @@ def _class_card(line: Any, i: Any) -> rx.Component:
     return rx.card(
         rx.vstack(
             rx.hstack(
-                rx.heading(line.title, size="3", class_name="class-title"),
+                rx.heading(line.title, size="3", as_="h2", class_name="class-title"),
                 rx.cond(line.is_cash, rx.badge("System", variant="soft", color_scheme="gray")),
                 rx.spacer(),
                 rx.cond(~F.read_only,
@@ -371,7 +371,7 @@ def _classes_tab() -> rx.Component:
         ~F.read_only,
         rx.hstack(
             rx.select.root(
-                rx.select.trigger(placeholder="Add class", id="add-class"),
+                rx.select.trigger(placeholder="Add class", id="add-class", aria_label="Add class"),
                 rx.select.content(rx.foreach(F.addable_classes,
                                              lambda c: rx.select.item(c.title, value=c.id.to_string()))),
                 value="", on_change=F.add_class, disabled=~F.can_add_class | (F.addable_classes.length() == 0),
@@ -767,7 +767,7 @@ def _asset_card(asset: Any) -> rx.Component:
 
 def _class_block(cls: Any) -> rx.Component:
     return rx.vstack(
-        rx.hstack(rx.heading(cls.title, size="4"), rx.badge(cls.allocation, variant="soft", size="2"),
+        rx.hstack(rx.heading(cls.title, size="4", as_="h3"), rx.badge(cls.allocation, variant="soft", size="2"),
                   spacing="3", align="center"),
         rx.cond(
             cls.assets.length() > 0,
@@ -850,11 +850,11 @@ def model_details_page() -> rx.Component:
         rx.card(
             rx.vstack(
                 rx.hstack(
-                    rx.heading("Assets by class", size="3"),
+                    rx.heading("Assets by class", size="3", as_="h2"),
                     rx.spacer(),
                     rx.hstack(rx.switch(checked=D.show_alternates, on_change=D.set_show_alternates,
                                         id="show-alternates", disabled=~D.has_alternates),
-                              rx.text("Show alternates", size="2", as_="label", html_for="show-alternates"),
+                              label_for("Show alternates", control="show-alternates", weight="regular"),
                               spacing="2", align="center"),
                     width="100%", align="center",
                 ),
@@ -902,10 +902,7 @@ def model_history_page() -> rx.Component:
     footer = list_footer(
         list_count(H.showing, id_="history-showing"),
         rx.hstack(
-            rx.hstack(rx.text("Rows per page", size="1", color=rx.color("gray", 10)),
-                      rx.select(H.history_page_sizes, value=H.page_size, on_change=H.set_page_size, size="1",
-                                id="history-page-size"),
-                      align="center", spacing="2"),
+            page_size_select(H.page_size, H.set_page_size, H.history_page_sizes, id_="history-page-size"),
             pagination(H.page, H.pages, H.visible, H.go_page),
             spacing="4", align="center", wrap="wrap",
         ),

@@ -18,7 +18,7 @@ def not_found_page() -> rx.Component:
         rx.card(
             rx.vstack(
                 rx.icon("map-pin-off", size=36, color=rx.color("gray", 8)),
-                rx.heading("404", size="8", color=rx.color("gray", 9), weight="bold"),
+                rx.text("404", size="8", color=rx.color("gray", 9), weight="bold", aria_hidden="true"),
                 rx.text(TEXT, size="3", color=rx.color("gray", 11), text_align="center", max_width="420px",
                         id="not-found-text"),
                 rx.button(rx.icon("house", size=14), "Go to the home page", on_click=AppState.navigate(routes.url("home")),

@@ -257,7 +257,7 @@ def _reject_dialog() -> rx.Component:
     S = OrdersState
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
-            rx.alert_dialog.title("Reject order"),
+            rx.alert_dialog.title("Reject order", custom_attrs={"as": "h2"}),
             rx.alert_dialog.description(S.reject.question, size="2", id="reject-question"),
             rx.box(field("Reason", text_input("reject-reason", S.reject.reason, S.set_rj_reason,
                                               placeholder="Rejected by the broker")), margin_top="12px"),

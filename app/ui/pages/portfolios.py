@@ -15,7 +15,7 @@ from app.ui.components.industry_allocations import industry_allocations, industr
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
     cancel_button, clickable_row, confirm_dialog_of, date_input, empty_row, field, field_error, form_actions, form_grid,
-    form_skeleton, list_count, list_footer, load_more_button, page_controls, plain_header, row_menu, search_input,
+    form_skeleton, label_for, list_count, list_footer, load_more_button, page_controls, plain_header, row_menu, search_input,
     section, sort_header, table_card, table_rows, text_input,
 )
 from app.ui.pages.users import option_select
@@ -254,13 +254,12 @@ def _switch(label: str, checked: Any, on_change: Callable[[Any], Any], id_: str,
     shown = rx.cond(
         F.read_only,
         rx.badge(rx.cond(checked, rx.icon("check", size=12), rx.icon("minus", size=12)), rx.cond(checked, "On", "Off"),
-                 color_scheme=rx.cond(checked, "green", "gray"), variant="soft", id=id_,
-                 custom_attrs={"aria-checked": rx.cond(checked, "true", "false")}),
+                 color_scheme=rx.cond(checked, "green", "gray"), variant="soft", id=id_),
         rx.switch(checked=checked, on_change=on_change, id=id_, disabled=disabled),
     )
     return rx.hstack(
         shown,
-        rx.vstack(rx.text(label, size="2", weight="medium", as_="label", html_for=id_),
+        rx.vstack(label_for(label, control=id_),
                   rx.text(hint, size="1", color=rx.color("gray", 10)) if hint else rx.fragment(), spacing="0"),
         spacing="3", align="center",
     )
@@ -310,8 +309,9 @@ def _holder_row(holder: Any) -> rx.Component:
                     rx.cond(holder.is_owner, rx.badge("Owner", variant="soft", color_scheme="indigo"),
                             rx.text("Holder", size="2", color=rx.color("gray", 10))),
                     rx.hstack(rx.switch(checked=holder.is_owner, on_change=lambda value: F.set_owner(holder.id, value),
-                                        size="1", id="holder-owner-" + holder.id.to_string()),
-                              rx.text("Owner", size="2"), spacing="2", align="center")),
+                                        size="1", id="holder-owner-" + holder.id.to_string(),
+                                        aria_label="Owner: " + holder.name),
+                              rx.text("Owner", size="2", aria_hidden="true"), spacing="2", align="center")),
         ),
         rx.table.cell(
             rx.cond(~F.read_only,
@@ -328,7 +328,7 @@ def _people() -> rx.Component:
         ~F.read_only,
         rx.box(
             rx.select.root(
-                rx.select.trigger(placeholder="Add holder", id="add-holder", width="100%"),
+                rx.select.trigger(placeholder="Add holder", id="add-holder", width="100%", aria_label="Add holder"),
                 rx.select.content(rx.foreach(F.addable_clients, lambda o: rx.select.item(o.label, value=o.value))),
                 value="", on_change=F.add_holder, disabled=F.addable_clients.length() == 0,
             ),
@@ -499,7 +499,7 @@ def _class_allocation() -> rx.Component:
     add = rx.cond(
         ~F.read_only,
         rx.box(rx.select.root(
-            rx.select.trigger(placeholder="Add class", id="add-class"),
+            rx.select.trigger(placeholder="Add class", id="add-class", aria_label="Add class"),
             rx.select.content(rx.foreach(F.addable_classes, lambda c: rx.select.item(c.title, value=c.class_id.to_string()))),
             value="", on_change=F.add_class, disabled=F.addable_classes.length() == 0,
         )),

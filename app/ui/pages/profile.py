@@ -7,7 +7,9 @@ import reflex as rx
 
 from app.ui import routes
 from app.ui.components.layout import page
-from app.ui.components.widgets import field, form_grid, image_picker, image_remove_dialog, section, text_input
+from app.ui.components.widgets import (
+    field, form_grid, image_picker, image_remove_dialog, label_for, section, text_input,
+)
 from app.ui.states.base import AppState
 from app.ui.states.profile import ProfileState
 
@@ -46,7 +48,7 @@ def _details() -> rx.Component:
                 spacing="1", width="100%",
             ),
             rx.vstack(
-                rx.text("Role", size="2", weight="medium", as_="label"),
+                label_for("Role", control="profile-role"),
                 rx.input(value=rx.cond(AppState.firm_name != "", AppState.role_title + " \u00b7 " + AppState.firm_name,
                                        AppState.role_title),
                          read_only=True, variant="soft", width="100%", id="profile-role", name="profile-role"),

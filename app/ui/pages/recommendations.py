@@ -99,14 +99,14 @@ def _failure_dialog(state: Any) -> rx.Component:
     """'The file upload was unsuccessful' with the server's message (spec 000 s8, 002 s8)."""
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
-            rx.alert_dialog.title(UPLOAD_FAILED, id="upload-failure-title"),
+            rx.alert_dialog.title(UPLOAD_FAILED, id="upload-failure-title", custom_attrs={"as": "h2"}),
             rx.box(
                 rx.alert_dialog.description(state.failure_message, size="2", id="upload-failure-message",
                                             white_space="pre-wrap"),
                 max_height="50vh", overflow_y="auto",
             ),
             rx.hstack(rx.button("OK", on_click=state.close_failure, id="upload-failure-ok"), justify="end", margin_top="16px"),
-            max_width="560px",
+            max_width="560px", aria_labelledby="upload-failure-title",
         ),
         open=state.failure_open,
     )

@@ -149,7 +149,7 @@ def _overview() -> rx.Component:
             _words(),
             tp_figures(S),
             rx.cond(S.layout != "compact", rx.vstack(
-                rx.heading("Recommended portfolio", size="4", margin_top="8px"),
+                rx.heading("Recommended portfolio", size="4", as_="h2", margin_top="8px"),
                 rx.text("Each line shows the holding now, the recommended holding and the reasons behind it.", size="2",
                         color=rx.color("gray", 10)),
                 tp_class_bars(S),
@@ -173,7 +173,7 @@ def _fee_row(label: str, value: Any, id_: str) -> rx.Component:
 def _fee() -> rx.Component:
     return rx.card(
         rx.vstack(
-            rx.heading("Management fee", size="4"),
+            rx.heading("Management fee", size="4", as_="h2"),
             rx.cond(
                 S.fee.percent != "",
                 rx.vstack(
@@ -193,7 +193,7 @@ def _fee() -> rx.Component:
 
 def _commentary(title: str, value: Any, id_: str) -> rx.Component:
     return rx.vstack(
-        rx.heading(title, size="3"),
+        rx.heading(title, size="3", as_="h2"),
         rx.text(rx.cond(value != "", value, "No commentary."), size="2", white_space="pre-wrap", id=id_,
                 color=rx.cond(value != "", rx.color("gray", 12), rx.color("gray", 10))),
         spacing="2", width="100%",
@@ -212,7 +212,7 @@ def _recommendation() -> rx.Component:
         ),
         rx.card(
             rx.vstack(
-                rx.heading("Capital gains tax estimate", size="3"),
+                rx.heading("Capital gains tax estimate", size="3", as_="h2"),
                 rx.text(S.cgt_text, size="2", id="rofa-cgt"),
                 rx.foreach(S.cgt_notes, lambda note: rx.text(note, size="1", color=rx.color("gray", 11),
                                                              class_name="rofa-cgt-note")),
@@ -228,7 +228,7 @@ def _recommendation() -> rx.Component:
 def _authority() -> rx.Component:
     return rx.card(
         rx.vstack(
-            rx.heading("Authority to proceed", size="4"),
+            rx.heading("Authority to proceed", size="4", as_="h2"),
             status_line("authority"),
             rx.cond(
                 S.withdraws,
@@ -299,7 +299,8 @@ def _confirm() -> rx.Component:
     approve = S.confirm_action == "approve"
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
-            rx.alert_dialog.title(rx.cond(approve, "Approve", rx.cond(S.withdraws, "Withdraw approval", "Decline"))),
+            rx.alert_dialog.title(rx.cond(approve, "Approve", rx.cond(S.withdraws, "Withdraw approval", "Decline")),
+                                  custom_attrs={"as": "h2"}),
             rx.alert_dialog.description(S.confirm_message, id="confirm-message"),
             rx.hstack(
                 cancel_button(on_click=S.cancel_confirm, id="confirm-cancel"),

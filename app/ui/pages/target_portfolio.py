@@ -399,7 +399,7 @@ def _class_table(c: TPClass, editable: Any, edit: Any = False) -> rx.Component:
         "1090px" if editable else "910px")
     head = rx.vstack(
         rx.hstack(
-            rx.heading(c.title, size="3"),
+            rx.heading(c.title, size="3", as_="h2"),
             rx.text(c.current + " \u2192 " + c.result, size="2", weight="medium", font_variant_numeric="tabular-nums",
                     color=rx.match(c.color, ("success", rx.color("green", 11)), ("warning", rx.color("amber", 11)),
                                    ("danger", rx.color("red", 11)), rx.color("gray", 12))),

@@ -122,19 +122,24 @@ def _summary() -> rx.Component:
 
 
 # ---- decisions ----------------------------------------------------------------------------------------
-def _choices(key: Any, awaiting: Any, choice: Any, label: Any, color: Any) -> rx.Component:
+def _choices(key: Any, awaiting: Any, choice: Any, label: Any, color: Any, on_card: bool = False) -> rx.Component:
+    """Approve / Decline of one item while it awaits the client (pressed: aria-pressed), else its status.
+    On a trade's card (a phone) the buttons share the card's width and are 44 px tall
+    (`card-choices` in assets/styles.css)."""
+    prefix = "card" if on_card else "choose"
     return rx.cond(
         awaiting,
         rx.hstack(
-            rx.button(rx.icon("check", size=14), "Approve", size="1", color_scheme="green",
+            rx.button(rx.icon("check", size=14), "Approve", size=("3" if on_card else "1"), color_scheme="green",
                       variant=rx.cond(choice == "approved", "solid", "soft"), on_click=S.choose(key, "approved"),
-                      class_name="choose-approve"),
-            rx.button(rx.icon("x", size=14), "Decline", size="1", color_scheme="red",
+                      class_name=f"{prefix}-approve", aria_pressed=rx.cond(choice == "approved", "true", "false")),
+            rx.button(rx.icon("x", size=14), "Decline", size=("3" if on_card else "1"), color_scheme="red",
                       variant=rx.cond(choice == "declined", "solid", "soft"), on_click=S.choose(key, "declined"),
-                      class_name="choose-decline"),
-            spacing="2", class_name="choices", custom_attrs={"data-choice": choice},
+                      class_name=f"{prefix}-decline", aria_pressed=rx.cond(choice == "declined", "true", "false")),
+            spacing="2", class_name="card-choices" if on_card else "choices", custom_attrs={"data-choice": choice},
+            width="100%" if on_card else "auto",
         ),
-        rx.badge(label, color_scheme=color, variant="soft", class_name="item-status"),
+        rx.badge(label, color_scheme=color, variant="soft", class_name="card-status" if on_card else "item-status"),
     )
 
 
@@ -218,6 +223,62 @@ def _tx_row(row: TxRow) -> rx.Component:
     )
 
 
+def _card_figure(label: str, value: Any, class_name: str) -> rx.Component:
+    return rx.vstack(
+        rx.text(label, size="1", color=rx.color("gray", 10)),
+        rx.text(value, size="3", weight="medium", class_name=class_name, font_variant_numeric="tabular-nums",
+                white_space="nowrap"),
+        spacing="0", min_width="0",
+    )
+
+
+def _tx_card(row: TxRow) -> rx.Component:
+    """A trade as a card (phones, read-only and deciding views): the asset and its side, then units,
+    price and amount, the recommendation, and the decision right under them, so that the client sees
+    the trade beside the buttons that decide it."""
+    return rx.el.li(
+        rx.vstack(
+            rx.flex(
+                rx.vstack(rx.text(row.code, weight="bold", size="3", class_name="card-code"), _flags(row), spacing="1"),
+                rx.badge(rx.cond(row.action == "BUY", "Buy", "Sell"), color_scheme=rx.cond(row.action == "BUY", "green", "red"),
+                         variant="soft", size="2", class_name="card-action"),
+                justify="between", align="start", gap="8px", width="100%",
+            ),
+            rx.flex(  # side by side; on the narrowest screens the amount goes under them rather than off the card
+                _card_figure("Units", row.units, "card-units"),
+                _card_figure("Price", row.price, "card-price"),
+                _card_figure("Amount", row.amount, "card-amount"),
+                wrap="wrap", gap="8px 24px", width="100%",
+            ),
+            rx.cond((row.limit_price != "") | (row.cost_base != ""), rx.hstack(
+                rx.cond(row.limit_price != "", rx.text("Limit price ", row.limit_price, **MUTED)),
+                rx.cond(row.cost_base != "", rx.text("Cost base ", row.cost_base, **MUTED)),
+                spacing="3", wrap="wrap",
+            )),
+            rx.cond(row.rec_action != "", rx.text(
+                row.rec_action, rx.cond(row.rec_comment != "", ": " + row.rec_comment, ""), **MUTED)),
+            rx.cond(S.show_decisions,
+                    _choices(row.key, row.awaiting, row.choice, row.status_label, color_match(TX_COLORS, row.status),
+                             on_card=True),
+                    rx.badge(row.status_label, color_scheme=color_match(TX_COLORS, row.status), variant="soft",
+                             class_name="card-status")),
+            spacing="3", width="100%",
+        ),
+        class_name="tx-card",
+        custom_attrs={"data-code": row.code, "data-key": row.key},
+    )
+
+
+def _tx_cards() -> rx.Component:
+    """The transactions as cards below 768 px wide (assets/styles.css), where the table would hide units,
+    price and amount in its sideways scroll. Not while the adviser edits: the table has the inline editing."""
+    return rx.cond(
+        ~S.can_edit & ~S.loading & (S.transactions.length() > 0),
+        rx.el.ul(rx.foreach(S.transactions, _tx_card), class_name="wa-narrow-only tx-cards", id="ti-cards",
+                 aria_label="Transactions"),
+    )
+
+
 def _transactions() -> rx.Component:
     header = rx.table.row(
         plain_header("Code"),
@@ -239,13 +300,15 @@ def _transactions() -> rx.Component:
                       id="ti-transactions")
     return rx.vstack(
         rx.hstack(
-            rx.heading("Transactions", size="3"),
+            rx.heading("Transactions", size="3", as_="h2"),
             rx.spacer(),
             rx.cond(S.can_edit, rx.button(rx.icon("plus", size=14), "Add transaction", size="2", variant="soft",
                                           on_click=S.open_add, id="ti-add")),
             width="100%", align="center",
         ),
-        table_card(header, body),
+        rx.box(table_card(header, body), width="100%",
+               class_name=rx.cond(~S.can_edit & ~S.loading & (S.transactions.length() > 0), "wa-wide-only", "")),
+        _tx_cards(),
         spacing="2", width="100%",
     )
 
@@ -276,7 +339,7 @@ def _notes() -> rx.Component:
         S.notes.length() > 0,
         rx.card(
             rx.vstack(
-                rx.hstack(rx.icon("info", size=16, color=rx.color("accent", 10)), rx.heading("Please note", size="3"),
+                rx.hstack(rx.icon("info", size=16, color=rx.color("accent", 10)), rx.heading("Please note", size="3", as_="h2"),
                           spacing="2", align="center"),
                 rx.vstack(rx.foreach(S.notes, _note), spacing="0", width="100%"),
                 spacing="2", width="100%",
@@ -294,7 +357,7 @@ def _ask_dialog() -> rx.Component:
     color = rx.match(S.confirm_action, ("decline_all", "red"), ("delete", "red"), "indigo")
     return rx.alert_dialog.root(
         rx.alert_dialog.content(
-            rx.alert_dialog.title("Please confirm"),
+            rx.alert_dialog.title("Please confirm", custom_attrs={"as": "h2"}),
             rx.alert_dialog.description(S.confirm_message, id="confirm-message"),
             rx.hstack(
                 cancel_button(on_click=S.cancel_confirm, id="confirm-cancel"),

@@ -13,8 +13,8 @@ from app.services.trade_approval_report import STATUS_FILTER_LABELS
 from app.ui import routes
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
-    cancel_button, confirm_dialog_of, date_input, download_button, empty_row, field_error, list_count, list_footer, page_controls,
-    nav_link, plain_header, search_input, sort_header, table_card, table_rows,
+    cancel_button, confirm_dialog_of, date_input, download_button, empty_row, field_error, label_for, list_count,
+    list_footer, page_controls, nav_link, plain_header, search_input, sort_header, table_card, table_rows,
 )
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
@@ -41,8 +41,12 @@ A = TradeApprovalState
 
 
 # ---- shared pieces ---------------------------------------------------------------------------------------
-def _label(text: str) -> rx.Component:
-    return rx.text(text, size="1", weight="medium", color=rx.color("gray", 11), as_="label")
+def _label(text: str, control: str | None = None) -> rx.Component:
+    """A caption of the adjustment bar: a <label> of `control`, or the group's caption (its controls are
+    named with aria-label)."""
+    if control:
+        return label_for(text, control=control, size="1", color=rx.color("gray", 11))
+    return rx.text(text, size="1", weight="medium", color=rx.color("gray", 11))
 
 
 
@@ -59,9 +63,9 @@ def _views() -> rx.Component:
     return rx.tabs.root(
         rx.tabs.list(
             rx.tabs.trigger(rx.hstack(rx.icon("file-spreadsheet", size=14), "Trade file", spacing="2", align="center"),
-                            value=FILE_VIEW, id="view-file"),
+                            value=FILE_VIEW, id="view-file", aria_controls="trade-view"),
             rx.tabs.trigger(rx.hstack(rx.icon("list-checks", size=14), "Approval", spacing="2", align="center"),
-                            value=APPROVAL_VIEW, id="view-approval"),
+                            value=APPROVAL_VIEW, id="view-approval", aria_controls="trade-view"),
         ),
         value=F.view, on_change=F.set_view, width="100%",
     )
@@ -90,7 +94,7 @@ def _adjustments() -> rx.Component:
     return rx.card(
         rx.vstack(
             rx.hstack(
-                rx.heading("Adjustments", size="3"),
+                rx.heading("Adjustments", size="3", as_="h2"),
                 rx.text("Applied to every trade recommendation not placed yet; quantities and prices are "
                         "recalculated from the recommendation.", **MUTED),
                 rx.spacer(),
@@ -102,13 +106,15 @@ def _adjustments() -> rx.Component:
                 rx.vstack(_label("Apply to"),
                           rx.segmented_control.root(
                               *[rx.segmented_control.item(a, value=a) for a in rules.ADJUSTMENT_ACTIONS],
-                              value=F.adj.action, on_change=F.set_adj_action, id="adj-action", size="1"),
+                              value=F.adj.action, on_change=F.set_adj_action, id="adj-action", size="1",
+                              aria_label="Apply to"),
                           spacing="1"),
                 rx.vstack(_label("Price gap by"),
                           rx.hstack(
                               rx.segmented_control.root(
                                   *[rx.segmented_control.item(label, value=value) for value, label in GAP_LABELS.items()],
-                                  value=F.adj.gap_type, on_change=F.set_adj_gap_type, id="adj-gap-type", size="1"),
+                                  value=F.adj.gap_type, on_change=F.set_adj_gap_type, id="adj-gap-type", size="1",
+                                  aria_label="Price gap by"),
                               rx.input(value=F.adj_gap, on_change=F.set_adj_gap, id="adj-gap", name="adj-gap",
                                        input_mode="decimal", size="1", width="80px", text_align="right",
                                        aria_label=gap_label,
@@ -116,7 +122,7 @@ def _adjustments() -> rx.Component:
                               spacing="2", align="center"),
                           field_error(F.adj_gap_error, "adj-gap-error"),
                           spacing="1"),
-                rx.vstack(_label("Rounding"),
+                rx.vstack(_label("Rounding", "adj-rounding"),
                           rx.hstack(
                               rx.select.root(
                                   rx.select.trigger(id="adj-rounding", width="110px"),
@@ -125,27 +131,29 @@ def _adjustments() -> rx.Component:
                                       *[rx.select.item(m.title(), value=m) for m in rules.ROUNDING_METHODS]),
                                   value=F.adj.rounding, on_change=F.set_adj_rounding, size="1"),
                               rx.select.root(
-                                  rx.select.trigger(id="adj-multiple", width="90px"),
+                                  rx.select.trigger(id="adj-multiple", width="90px", aria_label="Round to a multiple of"),
                                   rx.select.content(*[rx.select.item(f"to {m}", value=str(m))
                                                       for m in rules.ROUNDING_MULTIPLES]),
                                   value=F.adj.multiple, on_change=F.set_adj_multiple, size="1",
                                   disabled=F.adj.rounding == NO_ROUNDING),
                               spacing="2"),
                           spacing="1"),
-                rx.vstack(_label("Expiry date"),
+                rx.vstack(_label("Expiry date", "adj-expiry"),
                           date_input(F.adj.expiry, F.set_adj_expiry, "adj-expiry", error=expiry_error, size="1", width="150px"),
                           field_error(expiry_error, "adj-expiry-error"),
                           spacing="1"),
-                rx.vstack(_label("Limit vs last close"),
+                rx.vstack(_label("Limit vs last close", "adj-filter-on"),
                           rx.hstack(
                               rx.switch(checked=F.adj.filter_on, on_change=F.set_adj_filter_on, id="adj-filter-on",
                                         size="1"),
                               rx.input(value=F.adj.limit_percentage, on_change=F.set_adj_limit_percentage,
                                        placeholder="%", id="adj-limit-percentage", input_mode="decimal", size="1",
+                                       aria_label="Limit vs last close (%)",
                                        width="64px", disabled=~F.adj.filter_on, text_align="right",
                                        color_scheme=rx.cond(limit_percentage_error != "", "red", "gray")),
                               rx.input(value=F.adj.limit_value, on_change=F.set_adj_limit_value, placeholder="$",
                                        id="adj-limit-value", input_mode="decimal", size="1", width="64px",
+                                       aria_label="Limit vs last close ($)",
                                        disabled=~F.adj.filter_on, text_align="right",
                                        color_scheme=rx.cond(limit_value_error != "", "red", "gray")),
                               spacing="2", align="center"),
@@ -154,7 +162,7 @@ def _adjustments() -> rx.Component:
                           rx.cond(F.adj.filter_on, rx.text("Only rows whose limit differs from the last close by "
                                                            "more than this", **MUTED, max_width="220px")),
                           spacing="1"),
-                rx.vstack(_label("Use pending amounts"),
+                rx.vstack(_label("Use pending amounts", "adj-use-pending"),
                           rx.switch(checked=F.adj.use_pending, on_change=F.set_adj_use_pending, id="adj-use-pending",
                                     size="1"),
                           spacing="2"),
@@ -269,7 +277,7 @@ def _cash_card() -> rx.Component:
     return rx.cond(F.cash.length() > 0, rx.card(
         rx.vstack(
             rx.hstack(
-                rx.heading("Portfolio cash summary", size="3"),
+                rx.heading("Portfolio cash summary", size="3", as_="h2"),
                 rx.text("the portfolios on this page", **MUTED),
                 spacing="2", align="baseline",
             ),
@@ -459,7 +467,7 @@ def _approval_view() -> rx.Component:
         _approval_table(),
         rx.alert_dialog.root(
             rx.alert_dialog.content(
-                rx.alert_dialog.title("Please confirm"),
+                rx.alert_dialog.title("Please confirm", custom_attrs={"as": "h2"}),
                 rx.alert_dialog.description(A.confirm_message, id="approval-question"),
                 rx.hstack(
                     cancel_button(on_click=A.cancel_confirm, id="approval-ask-cancel"),
@@ -479,7 +487,9 @@ def trade_recommendations_page() -> rx.Component:
     return page(
         PAGE_TITLE,
         _views(),
-        rx.cond(F.view == APPROVAL_VIEW, _approval_view(), _file_view()),
+        # the view the tabs above switch (they have no content of their own: the panel is this box)
+        rx.box(rx.cond(F.view == APPROVAL_VIEW, _approval_view(), _file_view()), id="trade-view", role="tabpanel",
+               aria_labelledby=rx.cond(F.view == APPROVAL_VIEW, "view-approval", "view-file"), width="100%"),
         # read by the browser's leave prompt (beforeunload) while decisions are unconfirmed
         rx.box(id="unconfirmed-decisions", display="none",
                custom_attrs={"data-unconfirmed": rx.cond(AppState.form_dirty, "true", "false")}),
