@@ -350,7 +350,10 @@ class CapitalGainsOut(BaseModel):
     treatment: str
     net: str = Field(description="estimated net capital gain under the portfolio's treatment")
     minimised: str = Field(description='the same under "Minimise capital gains tax"')
-    saving: str
+    fifo: str = Field(description="the same by first in, first out")
+    saving: str = Field(description='what "Minimise capital gains tax" saves against the portfolio\'s treatment '
+                                    '(against first in, first out when it is the portfolio\'s own)')
+    comparison: str = Field(description="the comparison in words, as the record of advice says it")
     waits: list[WaitOut]
     sells: list[SellGainOut]
 

@@ -230,13 +230,21 @@ def cgt_estimate_text(
 MINIMISE_TITLE = "Minimise capital gains tax"
 
 
-def treatment_comparison_text(treatment_title: str, net: Decimal, minimised: Decimal) -> str:
+def treatment_comparison_text(treatment_title: str, net: Decimal, minimised: Decimal,
+                              fifo: Decimal | None = None) -> str:
     """The estimated net capital gain of the recommended sells (after losses and the discount, by
     parcel - app.domain.tax) under the portfolio's treatment, beside the "Minimise capital gains tax"
-    order's."""
+    order's; a portfolio on that order is compared with first in, first out (`fifo`), and the
+    saving named."""
     if treatment_title == MINIMISE_TITLE:
-        return (f"Under the portfolio's tax treatment ({MINIMISE_TITLE}) the recommended sells give an "
-                f"estimated net capital gain of {format_aud(net)}.")
+        head = (f"Under the portfolio's tax treatment ({MINIMISE_TITLE}) the recommended sells give an "
+                f"estimated net capital gain of {format_aud(net)}")
+        if fifo is None:
+            return head + "."
+        if fifo > net:
+            return (head + f"; first in, first out would give {format_aud(fifo)}: a saving of "
+                    f"{format_aud(fifo - net)} in net capital gain.")
+        return head + f"; first in, first out would give the same or less ({format_aud(fifo)})."
     return (f"Under the portfolio's tax treatment ({treatment_title}) the recommended sells give an estimated "
             f"net capital gain of {format_aud(net)}; \"{MINIMISE_TITLE}\" would give {format_aud(minimised)}.")
 

@@ -234,8 +234,12 @@ class ChainPlan:
     step: str
     broker: str | None
     opening: Decimal
+    tax_treatment: str = "fifo"
 
 
+# the draft's family trust sells parcels by "Minimise capital gains tax": it also bought each asset a
+# second time, dearer, more than a year ago, so that its target portfolio's sells show the saving
+MINIMISE_CGT = "minimise_cgt"
 _MODELS = (0, 1, 0, 1, 0, 0, 1)  # which of the firm's models (by position) each step's portfolio follows
 _TYPES = ("SMSF", "TRUST", "COMPANY", "SAVINGS", "TRUST", "SMSF", "SOLE_TRADER")
 _BROKERS = ("CommSec", None, "nabtrade", "CommSec", DESKTOP_BROKER, DESKTOP_BROKER, DESKTOP_BROKER)
@@ -252,7 +256,8 @@ _NAMES = {
 
 def chain_plans(key: str) -> list[ChainPlan]:
     """The seven chain portfolios of a demo firm, one per step, in STEPS order."""
-    return [ChainPlan(name, kind, step, broker, Decimal(opening))
+    return [ChainPlan(name, kind, step, broker, Decimal(opening),
+                      MINIMISE_CGT if step == DRAFT else "fifo")
             for name, kind, step, broker, opening in zip(_NAMES[key], _TYPES, STEPS, _BROKERS, _OPENINGS)]
 
 
@@ -274,12 +279,14 @@ def _person(email_like: str, firm_id: int | None = None) -> User | None:
 
 
 def history_file(opening: Decimal, assets: list[Asset], history: dict[int, list[tuple[date, Decimal]]],
-                 corporate_action: str) -> tuple[date, bytes] | None:
+                 corporate_action: str, second_parcels: bool = False) -> tuple[date, bytes] | None:
     """The day of the opening balance and a transaction file (CSV, the transaction upload's
     columns) of a portfolio's history on the price history's trading days: purchases of up to six
     of the model's assets with 80% of the opening balance, a sell of a third of the first one,
     half-year dividends with franking credits, a capital return or a share split, interest on cash
-    and a withdrawal. None when the assets have no price history."""
+    and a withdrawal; with `second_parcels`, each asset bought again at its dearest close of the
+    history's first 40% (a second parcel at a higher cost, both held over a year). None when the
+    assets have no price history."""
     calendar = TradingDays.of(assets, history)
     if calendar is None:
         return None
@@ -303,6 +310,15 @@ def history_file(opening: Decimal, assets: list[Asset], history: dict[int, list[
             held[asset.id] = units
     if not held:
         return None
+    if second_parcels:
+        for asset in [a for a in priced if a.id in held]:
+            day = max((day_at(f / 100) for f in range(8, 41, 4)), key=lambda d: close(asset, d))
+            price = close(asset, day)
+            units = (opening * Decimal("0.1") / len(priced) / price).quantize(Decimal(1), rounding=ROUND_DOWN)
+            if units > 0:
+                rows.append((day, "purchase", asset.code, units, price, fee(units * price), None, None, None,
+                             "Top-up"))
+                held[asset.id] += units
     owned = [a for a in priced if a.id in held]
     first, last = owned[0], owned[-1]
     sold = (held[first.id] / 3).quantize(Decimal(1), rounding=ROUND_DOWN)
@@ -333,7 +349,8 @@ def _fund(adviser: Actor, pid: int, plan: ChainPlan, assets: list[Asset],
     """The opening balance, and the history imported as one transaction file."""
     from app.services import transactions, transaction_upload
 
-    made = history_file(plan.opening, assets, history, corporate_action)
+    made = history_file(plan.opening, assets, history, corporate_action,
+                        second_parcels=plan.tax_treatment == MINIMISE_CGT)
     if made is None:
         raise _Stop("no price history for the model's assets")
     first_day, data = made
@@ -348,7 +365,7 @@ def _create(adviser: User, superuser: User, plan: ChainPlan, holder: User, model
 
     data: dict[str, Any] = {"name": plan.name, "type": plan.type, "users": [{"id": holder.id, "is_owner": True}],
                             "adviser": adviser.id, "fee_percent": "0.85", "fee_limit_min": "500.00",
-                            "fee_limit_max": "5000.00"}
+                            "fee_limit_max": "5000.00", "tax_treatment": plan.tax_treatment}
     if plan.type in ("SMSF", "TRUST"):
         data["trustee_name"] = f"{holder.last_name} Nominees Pty Ltd"
     if plan.type == "COMPANY":

@@ -86,7 +86,7 @@ def _with_parcel_estimate(s: Session, p: Portfolio, result: Target, text: str) -
     if not sells:
         return text
     est = tax_reports.advice_estimate(s, p, sells)
-    lines = [cgt.treatment_comparison_text(est.treatment, est.net, est.minimised)]
+    lines = [est.comparison]
     lines += [cgt.waiting_text(w.code, day_text(w.until), w.saving) for w in est.waits]
     return " ".join([text, *lines])
 
@@ -186,7 +186,7 @@ def capital_gains_json(est: AdviceTax | None) -> dict[str, Any] | None:
     if est is None:
         return None
     return {"treatment": est.treatment, "net": _money_text(est.net), "minimised": _money_text(est.minimised),
-            "saving": _money_text(est.saving),
+            "fifo": _money_text(est.fifo), "saving": _money_text(est.saving), "comparison": est.comparison,
             "waits": [{"code": w.code, "until": w.until.isoformat(), "saving": _money_text(w.saving)}
                       for w in est.waits],
             "sells": [{"code": x.code, "units": _money_text(x.units), "price": _money_text(x.price),

@@ -474,11 +474,21 @@ class AdviceTax:
     minimised: Decimal
     waits: tuple[Wait, ...]
     sells: tuple[SellTax, ...] = ()
+    fifo: Decimal = ZERO  # the same sells by first in, first out
+    minimising: bool = False  # the portfolio's own treatment is "Minimise capital gains tax"
 
     @property
     def saving(self) -> Decimal:
-        """What "Minimise capital gains tax" would save on the net capital gain (0 when nothing)."""
-        return max(self.net - self.minimised, ZERO)
+        """What "Minimise capital gains tax" saves (or would save) on the net capital gain against the
+        portfolio's treatment - against first in, first out when it is the portfolio's own (0: nothing)."""
+        return max((self.fifo if self.minimising else self.net) - self.minimised, ZERO)
+
+    @property
+    def comparison(self) -> str:
+        from app.domain import cgt
+
+        return cgt.treatment_comparison_text(self.treatment, self.net, self.minimised,
+                                             self.fifo if self.minimising else None)
 
 
 def advice_estimate(s: Session, p: Portfolio, sells: list[tuple[int, str, Decimal, Decimal]],
@@ -540,4 +550,6 @@ def advice_estimate(s: Session, p: Portfolio, sells: list[tuple[int, str, Decima
     return AdviceTax(treatment=portfolio_rules.TAX_TREATMENT_TITLES.get(p.tax_treatment, p.tax_treatment),
                      net=netted.net_capital_gain,
                      minimised=net(gains(disposals(ledger.TaxTreatment.MINIMISE_CGT, today))),
-                     waits=tuple(waits), sells=tuple(by_sell))
+                     waits=tuple(waits), sells=tuple(by_sell),
+                     fifo=net(gains(disposals(ledger.TaxTreatment.FIFO, today))),
+                     minimising=own is ledger.TaxTreatment.MINIMISE_CGT)

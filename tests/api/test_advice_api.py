@@ -57,7 +57,7 @@ def test_calculate_validate_approve_generate_validate_confirm(client):
         sells = [t for t in ti["transactions"] if t["action"] in ("SELL", "TAP", "SL", "SL/SELL")]
         if gains is None:
             continue
-        assert set(gains) == {"treatment", "net", "minimised", "saving", "waits", "sells"}
+        assert set(gains) == {"treatment", "net", "minimised", "fifo", "saving", "comparison", "waits", "sells"}
         for sell in gains["sells"]:
             assert sum(float(pc["net"]) for pc in sell["parcels"]) == pytest.approx(float(sell["net"]))
         assert sells or not gains["sells"]

@@ -252,7 +252,17 @@ def test_the_advice_estimate_beside_minimise_and_the_wait(db):
         date(2024, 1, 2), D(100), D(1000), D(1200), D(200), "Discount 50%", D(150), D(25), D(25))
     assert (second.bought_on, second.units, second.cost_base, second.proceeds, second.gain, second.method,
             second.net) == (date(2025, 1, 2), D(50), D(750), D(600), D(-150), "Other (held under 12 months)", 0)
-    assert est.saving == D(25)
+    assert est.saving == D(25) and est.fifo == D(25) and not est.minimising
+    # the same sells for a portfolio on "Minimise capital gains tax": compared with first in, first out
+    update_row(Portfolio, w.portfolio.id, tax_treatment="minimise_cgt")
+    with session_scope() as s:
+        mine = tax_reports.advice_estimate(s, s.get(Portfolio, w.portfolio.id), [(asset.id, "ABC", D(150), D(12))],
+                                           today=date(2025, 6, 2))
+    assert (mine.net, mine.fifo, mine.saving) == (0, D(25), D(25))
+    assert mine.comparison == (
+        "Under the portfolio's tax treatment (Minimise capital gains tax) the recommended sells give an estimated "
+        "net capital gain of $0.00; first in, first out would give $25.00: a saving of $25.00 in net capital gain.")
+    assert [(pc.units, pc.gain) for pc in mine.sells[0].parcels] == [(D(100), D(-300)), (D(50), D(100))]
     assert early.waits == (tax_reports.Wait("ABC", date(2025, 1, 3), D(10)),)
     assert cgt.waiting_text("ABC", "03/01/2025", D(10)) == \
         "ABC: Waiting until 03/01/2025 would lower the taxable gain by $10.00."

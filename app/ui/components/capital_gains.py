@@ -9,7 +9,6 @@ import dataclasses
 
 import reflex as rx
 
-from app.domain import cgt
 from app.domain.timezones import day_text
 from app.services.tax_reports import AdviceTax
 from app.ui.display import money, units_or_fraction
@@ -66,7 +65,7 @@ def capital_gains_view(est: AdviceTax | None) -> CapitalGainsView:
                  for j, p in enumerate(sell.parcels)])
         for i, sell in enumerate(est.sells)]
     return CapitalGainsView(
-        shown=True, comparison=cgt.treatment_comparison_text(est.treatment, est.net, est.minimised),
+        shown=True, comparison=est.comparison,
         net=money(est.net), minimised=money(est.minimised), saving=money(est.saving) if est.saving > 0 else "",
         waits=[cgt.waiting_text(w.code, day_text(w.until), w.saving) for w in est.waits], sells=sells)
 
