@@ -93,5 +93,6 @@ def test_admin_gives_a_new_adviser_an_authorised_representative_number(page, log
     page.locator("#search").fill(f"Adviser{tag}")
     row = page.locator(".user-row", has_text=email)
     expect(row).to_have_count(1, timeout=10_000)
-    row.locator(".user-name").click()
+    row.locator(".row-actions").click()  # (the row itself opens the adviser's clients)
+    page.get_by_role("menuitem", name="View Details").click()
     expect(page.locator("#ar_number")).to_have_value("1009999", timeout=15_000)

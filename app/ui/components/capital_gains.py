@@ -11,6 +11,7 @@ import reflex as rx
 
 from app.domain.timezones import day_text
 from app.services.tax_reports import AdviceTax
+from app.ui.components.widgets import table_card
 from app.ui.display import money, units_or_fraction
 
 
@@ -98,15 +99,12 @@ def _sell(sell: SellGainRow) -> rx.Component:
                     class_name="cgt-sell-net"),
             wrap="wrap", width="100%", align="baseline",
         ),
-        rx.box(
-            rx.table.root(
-                rx.table.header(rx.table.row(*(rx.table.column_header_cell(
-                    h, text_align="left" if h in ("Bought", "Method") else "right", white_space="nowrap")
-                    for h in _HEADERS))),
-                rx.table.body(rx.foreach(sell.parcels, _parcel_row)),
-                size="1", width="100%",
-            ),
-            overflow_x="auto", width="100%",
+        table_card(
+            rx.table.row(*(rx.table.column_header_cell(
+                h, text_align="left" if h in ("Bought", "Method") else "right", white_space="nowrap")
+                for h in _HEADERS)),
+            rx.foreach(sell.parcels, _parcel_row),
+            label="The parcels the sell takes",
         ),
         class_name="cgt-sell", width="100%", padding_y="6px",
     )
