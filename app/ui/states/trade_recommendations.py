@@ -53,6 +53,11 @@ from app.ui.toolkit.screen import Confirm, ExportLinks, events, guarded, screen_
 
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
 FILE_VIEW, APPROVAL_VIEW = "file", "approval"
+VIEW_KEY, APPROVAL_STATUS_KEY = "view", "status"  # the view, and the approval view's one status, in the address
+ALL_STATUSES = "all"
+# the trade file's status filter: every row, those not placed yet (Approved), those placed
+FILE_STATUS_OPTIONS = [Option(ALL_STATUSES, "All statuses"), Option(rules.STATUS_APPROVED, rules.STATUS_APPROVED),
+                       Option(rules.STATUS_PLACED, rules.STATUS_PLACED)]
 SORT_KEYS = ("investment_name", "broker_name", "action", "asset_code", "amount", "pending_amount", "quantity",
              "limit_price", "last_close_price", "limit_vs_price_percentage", "type", "status", "expiry")
 EXPIRY_ERROR = "The expiry date must be today or later"   # key earlier_than_today (001 s5)
@@ -195,13 +200,20 @@ def _decimal_or_none(text: str) -> Decimal | None:
 
 # ---- reports.trade-recommendations: the trade file view (and the page's view switch) ------------------
 class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
-    """Paged from memory: `total` counts the rows matching the filter box, `file_total` the file's."""
+    """Paged from memory: `total` counts the rows matching the filter box and the status filter,
+    `file_total` the file's. The view and the status filter are in the address with the page."""
 
     SORT_KEYS: ClassVar[tuple[str, ...]] = SORT_KEYS
+    ADDRESS_FILTERS: ClassVar[dict[str, Any]] = {
+        "view": lambda v: v if v in (FILE_VIEW, APPROVAL_VIEW) else None,
+        "file_status": lambda v: v if offers(FILE_STATUS_OPTIONS, v) else None,
+    }
     PAGE_SIZES: ClassVar[tuple[int, ...]] = rules.PAGE_SIZES
     DEFAULT_SIZE: ClassVar[int] = rules.DEFAULT_PAGE_SIZE
 
     view: str = FILE_VIEW
+    file_status: str = ALL_STATUSES
+    file_status_options: list[Option] = FILE_STATUS_OPTIONS
     loading: bool = True            # skeleton rows until the first load (a superuser's: until Load)
     loaded: bool = False            # a superuser loads by hand; nothing is shown before
     error: str = ""
@@ -265,7 +277,8 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         term = self.search.strip().lower()
         key = self.sort if self.sort in SORT_KEYS else rules.DEFAULT_SORT
         changes = self._changes
-        found = sorted((r for r in self._file if _matches(r, term)),
+        status = self.file_status if self.file_status != ALL_STATUSES else ""
+        found = sorted((r for r in self._file if _matches(r, term) and (not status or r.status == status)),
                        key=lambda r: (r.investment_name.lower(), r.asset_code))
         keyed = [(_sort_value(r, changes.get(r.recommendation_id), key), r) for r in found]
         present = sorted((pair for pair in keyed if pair[0] is not None), key=lambda pair: pair[0],
@@ -297,17 +310,29 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         self.reset()
         self.today = utcnow().date().isoformat()
         self._load_firms(actor)
+        # a link to the approval view (a dashboard card's) opens it at once
+        approval = TradeApprovalState.open if (self.router.url.query_parameters or {}).get(VIEW_KEY) == APPROVAL_VIEW \
+            else None
         if actor.is_superuser:
             self.loading = False
-            return None  # 001 s6: the superuser picks a firm and loads
-        return self._load(actor)
+            if self._take_address() and self.firm_filter != self.ALL_FIRMS:
+                return events(self._load(actor), approval)  # a link naming the firm (a dashboard card's)
+            return events(approval)  # 001 s6: the superuser picks a firm and loads
+        return events(self._load(actor), approval)
 
     @rx.event
     def set_view(self, value: str):
         if value not in (FILE_VIEW, APPROVAL_VIEW):
             return None
         self.view = value
-        return TradeApprovalState.open if value == APPROVAL_VIEW else None
+        return [self._keep_address()] + ([TradeApprovalState.open] if value == APPROVAL_VIEW else [])
+
+    @rx.event
+    def set_file_status(self, value: str):
+        if not offers(FILE_STATUS_OPTIONS, value):
+            return None
+        self.file_status = value
+        return self._reload_first_page()
 
     @rx.event
     def set_firm_filter(self, value: str):
@@ -661,6 +686,10 @@ class TradeApprovalState(Confirm, ExportLinks, AppState):
             return refused
         self.opened = True
         self.show_adviser = actor.is_superuser
+        # a link may name the one status to show (a dashboard card's: what it counted)
+        only = (self.router.url.query_parameters or {}).get(APPROVAL_STATUS_KEY)
+        if only in approval_service.STATUS_FILTERS:
+            self.spv, self.spa, self.sad = (only == key for key in ("spv", "spa", "sad"))
         if actor.is_superuser:
             self._load_advisers(actor)
             return None  # 001 s6: the superuser picks an active adviser

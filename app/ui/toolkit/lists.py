@@ -33,6 +33,7 @@ PAGE_WINDOW = 6  # page buttons shown at once
 # The list's state in its address (002 s9: page key page, limit key limit_per_page), so that the
 # browser's Back, a reload, a bookmark or a copied link show the list as it was left.
 PAGE_KEY, LIMIT_KEY, SORT_KEY, ORDER_KEY, SEARCH_KEY = "page", "limit_per_page", "sort", "order", "search"
+FIRM_KEY = "firm"  # the superuser's firm choice (FirmChoice)
 
 
 def loading_from_address(state: Any) -> None:
@@ -74,9 +75,11 @@ class Paged(rx.State, mixin=True):
     # ---- the address ----------------------------------------------------------------------------
     def _address_fields(self) -> dict[str, tuple[str, Callable[[str], Any]]]:
         """query key -> (the var it sets, how a text from the address is read: None refuses it)."""
+        firm = {FIRM_KEY: ("firm_filter", lambda v: v if self.show_firm and offers(self.firm_options, v) else None)} \
+            if isinstance(self, FirmChoice) else {}
         return {PAGE_KEY: ("page", lambda v: to_int(v) if (to_int(v) or 0) >= 1 else None),
                 LIMIT_KEY: ("page_size", lambda v: v if to_int(v) in self.PAGE_SIZES else None),
-                **{name: (name, read) for name, read in self.ADDRESS_FILTERS.items()}}
+                **firm, **{name: (name, read) for name, read in self.ADDRESS_FILTERS.items()}}
 
     def _take_address(self) -> bool:
         """The list's state as its address names it; whether anything changed."""
