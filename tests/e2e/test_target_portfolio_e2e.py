@@ -4,7 +4,7 @@
 - the adviser opens the holdings actions menu, 'Calculate Target Portfolio' asks to confirm the
   calculation, the new version shows 'Validation Required', its class tables (11 columns while
   editable) and every asset's reasons; the market commentary, typed with bold words and a bulleted
-  list, saves with a feedback line that clears itself and shows formatted after a reload; Validate
+  list, saves with a feedback line that clears itself and shows formatted when the screen is opened again; Validate
   (double clicked) asks to confirm and the version becomes 'Approval Required' once, its tables
   keeping Price and Model weight;
   the versions list opens that version;
@@ -122,7 +122,7 @@ def test_adviser_calculates_and_validates_then_the_client_approves(page: Page, b
     page.locator("#comment-market-save").click()
     expect(page.locator("#comment-market-feedback")).to_have_text("Commentary saved", timeout=TIMEOUT)
     expect(page.locator("#comment-market-feedback")).to_have_count(0, timeout=10_000)
-    page.reload()
+    page.goto(f"/portfolios/{pid}/target-portfolio")  # loaded afresh (the address that calculated would ask again)
     expect(page.locator("#comment-market strong")).to_have_text("Markets were calm", timeout=TIMEOUT)
     expect(page.locator("#comment-market ul li")).to_have_text(["Rates on hold", "Jobs steady"])
     expect(page.locator("#comment-market")).to_contain_text("Markets were calm this quarter.")

@@ -544,7 +544,7 @@ def _actions() -> rx.Component:
                                        title="Send the record of advice again to the people the approval settings name")),
         rx.button(rx.icon("history", size=14), "Versions", variant="soft", on_click=AppState.navigate(S.versions_url),
                   id="tp-versions"),
-        cancel_button(on_click=AppState.navigate(S.links.holdings), id="tp-cancel"),
+        cancel_button(on_click=AppState.go_back(S.links.holdings), id="tp-cancel"),
         spacing="2", wrap="wrap", justify="end",
     ))
 
@@ -685,7 +685,7 @@ def advice_versions_page(state: Any, screen_title: str, table: rx.Component) -> 
         f"{screen_title} Versions",
         table,
         crumbs=portfolio_crumbs(state, (screen_title, state.current_url), ("Versions", None)),
-        actions=cancel_button(on_click=AppState.navigate(state.current_url), id="versions-cancel"),
+        actions=cancel_button(on_click=AppState.go_back(state.current_url), id="versions-cancel"),
     )
 
 

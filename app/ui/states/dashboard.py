@@ -13,7 +13,7 @@ import logging
 import threading
 import time
 from decimal import Decimal
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar, Mapping
 
 import reflex as rx
 
@@ -170,6 +170,7 @@ def awaiting_client_question(version: int) -> str:
 
 
 class DashboardState(Confirm, FirmChoice, ListControls, AppState):
+    ADDRESS_CHOICES: ClassVar[Mapping[str, str]] = {"model_filter": "model_options", "adviser_filter": "adviser_options"}
     SORT_KEYS: ClassVar[tuple[str, ...]] = drift.SORTS
     DESCENDING_FIRST: ClassVar[tuple[str, ...]] = ("breach", "value", "out_of_band")
     DEFAULT_SIZE: ClassVar[int] = 20

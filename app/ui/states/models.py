@@ -1031,8 +1031,8 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     @rx.event
     def cancel(self):
         if self._model_id and self.mode != "new":
-            return AppState.navigate(routes.url("models.details", id=self._model_id))
-        return AppState.navigate(routes.url("models.view"))
+            return AppState.go_back(routes.url("models.details", id=self._model_id))
+        return AppState.go_back(routes.url("models.view"))
 
     @rx.event
     def edit(self):

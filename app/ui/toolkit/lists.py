@@ -64,6 +64,9 @@ class Paged(rx.State, mixin=True):
     # the screen's own filters kept in the address with the page: a text var's name -> how a text
     # from the address is read into it (as the screen reads its own choice; None refuses it)
     ADDRESS_FILTERS: ClassVar[Mapping[str, Callable[[str], Any]]] = {}
+    # select filters kept in the address: a var's name -> the name of the var holding its options (a
+    # value is taken once the options are loaded, if they offer it)
+    ADDRESS_CHOICES: ClassVar[Mapping[str, str]] = {}
 
     page: int = 1
     page_size: str = str(DEFAULT_PAGE_SIZE)
@@ -79,7 +82,12 @@ class Paged(rx.State, mixin=True):
             if isinstance(self, FirmChoice) else {}
         return {PAGE_KEY: ("page", lambda v: to_int(v) if (to_int(v) or 0) >= 1 else None),
                 LIMIT_KEY: ("page_size", lambda v: v if to_int(v) in self.PAGE_SIZES else None),
-                **firm, **{name: (name, read) for name, read in self.ADDRESS_FILTERS.items()}}
+                **firm, **{name: (name, read) for name, read in self.ADDRESS_FILTERS.items()},
+                **{name: (name, self._offered_by(options)) for name, options in self.ADDRESS_CHOICES.items()}}
+
+    def _offered_by(self, options: str) -> Callable[[str], Any]:
+        """How an address's value of a select filter is read: taken if the select offers it."""
+        return lambda v: v if offers(getattr(self, options), v) else None
 
     def _take_address(self) -> bool:
         """The list's state as its address names it; whether anything changed."""
