@@ -103,7 +103,7 @@ def test_a_screens_breadcrumb_cancel_and_back_return_to_the_list_as_it_was_left(
     """Going back returns to the previous list with its filters, page and sort restored: the clients
     list (a status filter and the name sort, descending) from a client's screen by its breadcrumb and
     by the browser's Back; the portfolios list (a search and the adviser sort) from a portfolio's
-    holdings by its breadcrumb."""
+    holdings by its breadcrumb; the models list (a search) from the model form by its Cancel."""
     login(page, "admin@harbour.example.com")
     page.goto("/clients")
     names = page.locator(".user-name")
@@ -127,16 +127,16 @@ def test_a_screens_breadcrumb_cancel_and_back_return_to_the_list_as_it_was_left(
         expect(names).to_have_count(len(shown), timeout=TIMEOUT)
         assert names.all_inner_texts() == shown
 
-    # a client's screen: its breadcrumb 'Clients' goes back to the list as it was left
+    # a client's row opens their portfolios; the breadcrumb 'Clients' goes back to the list as it was left
     page.locator(".user-row a").nth(1).click()
-    page.wait_for_url(re.compile(r".*/clients/\d+$"), timeout=TIMEOUT)
+    page.wait_for_url(re.compile(r".*/clients/\d+/portfolios$"), timeout=TIMEOUT)
     crumb = page.locator("#breadcrumbs a", has_text="Clients")
     expect(crumb).to_have_attribute("href", "/clients")  # the link itself: the list's own address
     crumb.click()
     as_left()
     # and so does the browser's Back
     page.locator(".user-row a").first.click()
-    page.wait_for_url(re.compile(r".*/clients/\d+$"), timeout=TIMEOUT)
+    page.wait_for_url(re.compile(r".*/clients/\d+/portfolios$"), timeout=TIMEOUT)
     page.go_back()
     as_left()
 
@@ -164,3 +164,18 @@ def test_a_screens_breadcrumb_cancel_and_back_return_to_the_list_as_it_was_left(
     page.wait_for_url(re.compile(r".*/portfolios/\d+/holdings$"), timeout=TIMEOUT)
     page.locator("#breadcrumbs a", has_text="Portfolios").first.click()
     portfolios_as_left()
+
+    # the models list: a search; the model form's Cancel returns to it as it was left
+    page.goto("/models")
+    models = page.locator(".model-row")
+    expect(models.first).to_be_visible(timeout=TIMEOUT)
+    page.locator("#model-search").fill("Growth")
+    page.wait_for_url(re.compile(r".*/models/?\?.*search=Growth"), timeout=TIMEOUT)
+    expect(models.filter(has_not_text="Growth")).to_have_count(0, timeout=TIMEOUT)
+    found = models.count()
+    searched = page.url
+    page.goto("/models/new")
+    page.locator("#model-cancel").click()
+    page.wait_for_url(searched, timeout=TIMEOUT)
+    expect(page.locator("#model-search")).to_have_value("Growth")
+    expect(models).to_have_count(found, timeout=TIMEOUT)
