@@ -268,3 +268,20 @@ def test_a_link_to_the_approval_view_opens_it(trades):
     assert [getattr(e, "fn", None) for e in sent] == [TradeApprovalState.open.fn]  # the view is read at once
     file = _screen(TradeFileState, trades.adviser, "/reports/trade-recommendations")
     assert not _call(file, "on_load") and file.view == "file"
+
+
+def test_the_approval_view_keeps_its_statuses_and_order_in_the_address(trades):
+    from app.ui.states.trade_recommendations import TradeApprovalState
+
+    approval = _screen(TradeApprovalState, trades.adviser,
+                       "/reports/trade-recommendations?view=approval&status=spv,spa&approval_order=status")
+    _call(approval, "open")
+    assert (approval.spv, approval.spa, approval.sad, approval.order) == (True, True, False, "status")
+    assert {line.status for line in approval.lines if line.is_group} == {"pending_validation", "pending_approval"}
+    sent = _call(approval, "set_status", "sad", True)
+    script = str(sent[-1])
+    assert "replaceState" in script and "status=spv%2Cspa%2Csad" in script and "approval_order=status" in script
+    # an address naming a status that is not one is not taken
+    other = _screen(TradeApprovalState, trades.adviser, "/reports/trade-recommendations?view=approval&status=spv,nope")
+    _call(other, "open")
+    assert (other.spv, other.spa, other.sad) == (False, False, True)

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 from datetime import date
 from decimal import Decimal
 from typing import Any, ClassVar, NamedTuple
@@ -53,7 +54,8 @@ from app.ui.toolkit.screen import Confirm, ExportLinks, events, guarded, screen_
 
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
 FILE_VIEW, APPROVAL_VIEW = "file", "approval"
-VIEW_KEY, APPROVAL_STATUS_KEY = "view", "status"  # the view, and the approval view's one status, in the address
+# in the address: the view, and the approval view's statuses (comma separated) and order
+VIEW_KEY, APPROVAL_STATUS_KEY, APPROVAL_ORDER_KEY = "view", "status", "approval_order"
 ALL_STATUSES = "all"
 # the trade file's status filter: every row, those not placed yet (Approved), those placed
 FILE_STATUS_OPTIONS = [Option(ALL_STATUSES, "All statuses"), Option(rules.STATUS_APPROVED, rules.STATUS_APPROVED),
@@ -686,10 +688,14 @@ class TradeApprovalState(Confirm, ExportLinks, AppState):
             return refused
         self.opened = True
         self.show_adviser = actor.is_superuser
-        # a link may name the one status to show (a dashboard card's: what it counted)
-        only = (self.router.url.query_parameters or {}).get(APPROVAL_STATUS_KEY)
-        if only in approval_service.STATUS_FILTERS:
-            self.spv, self.spa, self.sad = (only == key for key in ("spv", "spa", "sad"))
+        # the address may name the statuses and the order (a dashboard card's link: what it counted;
+        # the browser's Back or a reload: as the view was left)
+        query = self.router.url.query_parameters or {}
+        named = [k for k in str(query.get(APPROVAL_STATUS_KEY) or "").split(",") if k]
+        if named and all(k in approval_service.STATUS_FILTERS for k in named):
+            self.spv, self.spa, self.sad = (key in named for key in ("spv", "spa", "sad"))
+        if query.get(APPROVAL_ORDER_KEY) in approval_service.ORDERS:
+            self.order = str(query[APPROVAL_ORDER_KEY])
         if actor.is_superuser:
             self._load_advisers(actor)
             return None  # 001 s6: the superuser picks an active adviser
@@ -762,14 +768,25 @@ class TradeApprovalState(Confirm, ExportLinks, AppState):
         if key not in approval_service.STATUS_FILTERS:
             return None
         setattr(self, key, bool(value))
-        return self._refresh()
+        return events(self._refresh(), self._keep_address())
 
     @rx.event
     def set_order(self, value: str):
         if value not in approval_service.ORDERS:
             return None
         self.order = value
-        return self._refresh()
+        return events(self._refresh(), self._keep_address())
+
+    def _keep_address(self) -> Any:
+        """The browser's address follows the view's statuses and order (no new history entry)."""
+        query = {k: v for k, v in (self.router.url.query_parameters or {}).items()
+                 if k not in (VIEW_KEY, APPROVAL_STATUS_KEY, APPROVAL_ORDER_KEY) and isinstance(v, str)}
+        query[VIEW_KEY] = APPROVAL_VIEW
+        query[APPROVAL_STATUS_KEY] = ",".join(self._statuses())
+        if self.order != type(self).get_fields()["order"].default:
+            query[APPROVAL_ORDER_KEY] = self.order
+        address = self.router.url.path + f"?{urlencode(query)}"
+        return rx.call_script(f"window.history.replaceState(window.history.state, '', {json.dumps(address)})")
 
     @rx.event
     def refresh(self):
