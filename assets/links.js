@@ -21,3 +21,39 @@
   window.addEventListener("click", forTheBrowser, true);
   window.addEventListener("auxclick", forTheBrowser, true);
 })();
+
+// Going back. Every address the app shows is remembered for its screen in the tab's session (a
+// list's address carries its filters, page and sort), so that a screen's own Back or Cancel, or a
+// breadcrumb, returns to the screen as it was left: waBack(path) is the address last shown at
+// `path` (or `path` itself).
+(function () {
+  if (window.waBack) return;
+  var PREFIX = "wa-address:";
+
+  function remember() {
+    try {
+      sessionStorage.setItem(PREFIX + window.location.pathname, window.location.pathname + window.location.search);
+    } catch (e) { /* storage refused: Back goes to the screen's plain address */ }
+  }
+
+  ["pushState", "replaceState"].forEach(function (name) {
+    var original = window.history[name];
+    window.history[name] = function () {
+      var out = original.apply(this, arguments);
+      remember();
+      return out;
+    };
+  });
+  window.addEventListener("popstate", remember);
+  remember();
+
+  window.waBack = function (path) {
+    if (typeof path !== "string" || path.indexOf("?") >= 0) return path;
+    var bare = path.length > 1 ? path.replace(/\/$/, "") : path;
+    try {
+      var shown = sessionStorage.getItem(PREFIX + bare) || sessionStorage.getItem(PREFIX + bare + "/");
+      if (shown && shown.split("?")[0].replace(/\/$/, "") === bare) return shown;
+    } catch (e) { /* as above */ }
+    return path;
+  };
+})();

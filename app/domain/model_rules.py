@@ -27,6 +27,7 @@ from app.domain import validators as v
 from app.domain.allocations import check_allocation_row, chosen_id
 from app.domain.errors import not_found
 from app.domain.money import percent_trimmed_text as percent_text  # noqa: F401  (the form's text of a percentage)
+from app.domain import rich_text
 from app.domain.models import COMMENTARY_TYPES, AllocationMethod, Availability, ModelStatus, derive_availability
 from app.domain.parsing import as_bool, as_id
 
@@ -303,8 +304,8 @@ def clean_model(data: Mapping[str, Any], *, cash_class_id: int | None = None,
 
     commentaries: list[dict[str, str]] = []
     for ki, row in enumerate(_rows(data, "commentaries")):
-        description = str(row.get("description") or "")
-        if not description.strip():
+        description = rich_text.sanitise(row.get("description"))
+        if not description:
             continue
         kind = _choice(errors, f"commentaries.{ki}.type", row.get("type"), COMMENTARY_TYPES, COMMENTARY_TYPES[0])
         errors.check(f"commentaries.{ki}.description", v.max_length(description, COMMENTARY_MAX))

@@ -112,3 +112,25 @@ def letterhead_html(head, colour: str, title: str, subtitle: str = "") -> str:
         f'<h1 style="color: {escape(colour)}">{escape(title)}</h1>'
         + (f'<div class="small" style="color: #60646c">{escape(subtitle)}</div>' if subtitle else "")
     )
+
+
+# the commentary (sanitised HTML, app.domain.rich_text): its bold, italic, lists and links as they are
+COMMENTARY_CSS = """
+.rich p { margin: 0 0 4pt 0; }
+.rich ul, .rich ol { margin: 2pt 0 4pt 0; padding-left: 14pt; }
+.rich li { margin: 0; }
+"""
+COMMENTARY_TITLES = {"market": "Market commentary", "recommendation": "Recommendation commentary"}
+
+
+def commentary_html(commentaries) -> str:
+    """A heading and the formatted text of each commentary ((type, stored text) pairs) that says
+    something; old plain text keeps its lines."""
+    from app.domain import rich_text
+
+    out = []
+    for kind, stored in commentaries:
+        shown = rich_text.as_html(stored)
+        if shown:
+            out.append(f"<h2>{COMMENTARY_TITLES.get(kind, kind)}</h2><div class=\"rich\">{shown}</div>")
+    return "".join(out)

@@ -17,7 +17,9 @@ from typing import Any
 
 from app.domain.advice.target_portfolios import SUPERUSER_NOTE
 from app.domain.firm_documents import COMPACT, DEFAULT_COLOUR, DETAILED, Letterhead
-from app.exports.pdf import BASE_CSS, LETTERHEAD_CSS, image_html, letterhead_html, page_css, render
+from app.exports.pdf import (
+    BASE_CSS, COMMENTARY_CSS, LETTERHEAD_CSS, commentary_html, image_html, letterhead_html, page_css, render,
+)
 
 from app.exports.holdings_pdf import money, percent, units
 from app.exports.file_names import safe_name
@@ -197,8 +199,7 @@ def html(rec: dict[str, Any], offset: int) -> str:
         f'<tr><td class="label" width="18%">{escape(k)}</td><td width="32%">{escape(v)}</td>'
         f'<td class="label" width="18%">{escape(k2)}</td><td width="32%">{escape(v2)}</td></tr>'
         for (k, v), (k2, v2) in zip(meta[::2], meta[1::2]))
-    comments = "".join(f"<h2>{'Market' if c['type'] == 'market' else 'Recommendation'} commentary</h2>"
-                       f"<p>{escape(c['description'])}</p>" for c in rec.get("commentaries", []) if c["description"])
+    comments = commentary_html((c["type"], c["description"]) for c in rec.get("commentaries", []))
     fee = rec.get("managmentFee") or {}
     fee_text = (f"{fee['percent']}% of the portfolio a year" + (f", {money(_d(fee['amount']))} on its current value"
                                                                  if fee.get("amount") else "")) if fee.get("percent") else "No adviser fee is set."
@@ -209,7 +210,7 @@ def html(rec: dict[str, Any], offset: int) -> str:
                                            f"{escape(rec['investment']['name'])} &middot; {TITLE} version {rec['version']}") if x)
     disclaimer = branding.get("disclaimer") or ""
     return (
-        f'<html><head><meta charset="utf-8"><style>{CSS}{COMPACT_CSS if layout == COMPACT else ""}'
+        f'<html><head><meta charset="utf-8"><style>{CSS}{COMMENTARY_CSS}{COMPACT_CSS if layout == COMPACT else ""}'
         f'th {{ background-color: {escape(colour)}; color: #ffffff; }}</style></head><body>'
         f"{letterhead_html(head, colour, TITLE)}"
         f'<table class="meta" width="100%">{meta_html}</table>'

@@ -18,7 +18,10 @@ from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font, PatternFill
 from app.domain.advice_words import recommendation_words
 from app.domain.firm_documents import DEFAULT_COLOUR, Letterhead
-from app.exports.pdf import BASE_CSS, LETTERHEAD_CSS, letterhead_html, page_css, render
+from app.domain import rich_text
+from app.exports.pdf import (
+    BASE_CSS, COMMENTARY_CSS, COMMENTARY_TITLES, LETTERHEAD_CSS, commentary_html, letterhead_html, page_css, render,
+)
 
 from app.domain.money import format_aud, whole_units_text
 from app.exports.broker_files import XLSX, put_text
@@ -44,7 +47,10 @@ def _cells(mode: str, group: Any, item: Any, offset: int) -> list[Any]:
             local_moment_text(item.tr_approved_at, offset), local_moment_text(item.tr_declined_at, offset), item.text]
 
 
-def xlsx(groups: Sequence[Any], *, mode: str = STANDARD, offset: int = 0, title: str = "Trade Recommendations") -> bytes:
+def xlsx(groups: Sequence[Any], *, mode: str = STANDARD, offset: int = 0, title: str = "Trade Recommendations",
+         commentaries: Sequence[tuple[str, str]] = ()) -> bytes:
+    """The workbook; one portfolio's recommendations add a Commentary sheet with the target
+    portfolio's `commentaries` ((type, stored text) pairs) as plain text."""
     mode = mode if mode in MODES else STANDARD
     columns = SIMPLE_COLUMNS if mode == SIMPLE else STANDARD_COLUMNS
     wb = Workbook()
@@ -74,6 +80,16 @@ def xlsx(groups: Sequence[Any], *, mode: str = STANDARD, offset: int = 0, title:
     for c, name in enumerate(columns, start=1):
         ws.column_dimensions[ws.cell(row=1, column=c).column_letter].width = widths.get(name, 14)
     ws.freeze_panes = "A2"
+    said = [(kind, rich_text.as_plain(text)) for kind, text in commentaries if rich_text.as_plain(text)]
+    if said:
+        sheet = wb.create_sheet("Commentary")
+        for r, (kind, text) in enumerate(said, start=1):
+            put_text(sheet.cell(row=r, column=1), COMMENTARY_TITLES.get(kind, kind))
+            sheet.cell(row=r, column=1).font = Font(bold=True)
+            put_text(sheet.cell(row=r, column=2), text)
+            sheet.cell(row=r, column=2).alignment = Alignment(wrap_text=True, vertical="top")
+        sheet.column_dimensions["A"].width = 28
+        sheet.column_dimensions["B"].width = 100
     out = io.BytesIO()
     wb.save(out)
     return out.getvalue()
@@ -102,9 +118,11 @@ ACTION_WORDS = {"BUY": "Buy", "SELL": "Sell", "NOTE": "Please note"}
 
 
 def html(groups: Sequence[Any], *, offset: int = 0, title: str, subtitle: str, now: datetime,
-         letterhead: Letterhead | None = None, colour: str | None = None, footer: str = "") -> str:
+         letterhead: Letterhead | None = None, colour: str | None = None, footer: str = "",
+         commentaries: Sequence[tuple[str, str]] = ()) -> str:
     """The PDF's markup. With a `letterhead` (one portfolio's recommendations, as its client
-    receives them) it opens with the firm's letterhead in the firm's `colour` and `footer`."""
+    receives them) it opens with the firm's letterhead in the firm's `colour` and `footer`; the
+    target portfolio's `commentaries` ((type, stored text) pairs) follow the table, formatted."""
     rows: list[str] = []
     for g in groups:
         rows.append(f"<tr class=\"group\"><td colspan=\"7\">{escape(g.investment_name)} &middot; "
@@ -131,20 +149,21 @@ def html(groups: Sequence[Any], *, offset: int = 0, title: str, subtitle: str, n
     ending = " &middot; ".join(x for x in (escape(footer), escape(letterhead.firm_name) if letterhead else "",
                                            escape(title)) if x)
     return (
-        f"<html><head><meta charset=\"utf-8\"/><style>{CSS}{style}</style></head><body>{top}"
+        f"<html><head><meta charset=\"utf-8\"/><style>{CSS}{COMMENTARY_CSS}{style}</style></head><body>{top}"
         "<table width=\"100%\" repeat=\"1\"><thead><tr><th width=\"34%\">Code</th><th width=\"12%\">Action</th>"
         "<th class=\"num\" width=\"10%\">Quantity</th><th class=\"num\" width=\"10%\">Price</th>"
         "<th class=\"num\" width=\"12%\">Value</th><th width=\"12%\">Status</th><th width=\"10%\">Decision</th>"
-        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        f"</tr></thead><tbody>{''.join(rows)}</tbody></table>{commentary_html(commentaries)}"
         f"<div id=\"footer\">{ending} &middot; page <pdf:pagenumber> of <pdf:pagecount></div>"
         "</body></html>"
     )
 
 
 def pdf(groups: Sequence[Any], *, offset: int = 0, title: str = "Trade Recommendations", subtitle: str = "",
-        now: datetime, letterhead: Letterhead | None = None, colour: str | None = None, footer: str = "") -> bytes:
+        now: datetime, letterhead: Letterhead | None = None, colour: str | None = None, footer: str = "",
+        commentaries: Sequence[tuple[str, str]] = ()) -> bytes:
     return render(html(groups, offset=offset, title=title, subtitle=subtitle, now=now, letterhead=letterhead,
-                       colour=colour, footer=footer))
+                       colour=colour, footer=footer, commentaries=commentaries))
 
 
 __all__ = ["MODES", "PDF", "SIMPLE", "STANDARD", "XLSX", "html", "pdf", "xlsx"]

@@ -20,7 +20,7 @@ from datetime import timedelta
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from sqlalchemy import func, select as sa_select, update
+from sqlalchemy import case, func, select as sa_select, update
 from sqlmodel import Session, col, select
 
 from app.db import bulk
@@ -337,12 +337,16 @@ def _run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
             if not group:
                 continue
             if status == "done":
+                # each item names the version it produced (the progress modal links to it)
                 s.execute(update(BulkRunItem).where(BulkRunItem.run_id == run_id, col(BulkRunItem.investment_id).in_(group))
-                          .values(status="done", finished_at=now))
+                          .values(status="done", finished_at=now,
+                                  result_id=case({pid: outcomes[pid][2] for pid in group},
+                                                 value=BulkRunItem.investment_id)))
             else:
                 for pid in group:
                     s.execute(update(BulkRunItem).where(BulkRunItem.run_id == run_id, BulkRunItem.investment_id == pid)
-                              .values(status="failed", error=outcomes[pid][1], finished_at=now))
+                              .values(status="failed", error=outcomes[pid][1], finished_at=now,
+                                      result_id=outcomes[pid][2]))
         s.execute(update(BulkRun).where(BulkRun.id == run_id).values(
             done=BulkRun.done + counts["done"], failed=BulkRun.failed + counts["failed"], status="running",
             started_at=func.coalesce(BulkRun.started_at, now)))
@@ -395,7 +399,8 @@ def run_names(*, actor: Actor, run_id: Any, limit: int = 3) -> RunNames:
 
 def get(*, actor: Actor, run_id: Any, errors_limit: int = 200, recent_limit: int = RECENT_LIMIT) -> dict[str, Any]:
     """A run the actor may see: its counts, its failures (portfolio name and message, by name) and
-    under `recent` the portfolios finished most recently (newest first, at most `recent_limit`)."""
+    under `recent` the portfolios finished most recently (newest first, at most `recent_limit`), each
+    with the version it produced."""
     with session_scope() as s:
         run = s.get(BulkRun, as_id(run_id) or 0)
         if run is None or not can_read_bulk_run(actor, run):
@@ -406,10 +411,12 @@ def get(*, actor: Actor, run_id: Any, errors_limit: int = 200, recent_limit: int
             .where(BulkRunItem.run_id == run.id, BulkRunItem.status == "failed")
             .order_by(Portfolio.name, BulkRunItem.investment_id).limit(max(0, int(errors_limit)))
         ).all()
+        produced = TargetPortfolio if run.kind == "tp" else TradeInstruction
         recent = s.execute(
             sa_select(BulkRunItem.investment_id, Portfolio.name, BulkRunItem.status, BulkRunItem.error,
-                      BulkRunItem.finished_at)
+                      BulkRunItem.finished_at, produced.version)
             .join(Portfolio, Portfolio.id == BulkRunItem.investment_id)
+            .outerjoin(produced, produced.id == BulkRunItem.result_id)
             .where(BulkRunItem.run_id == run.id, col(BulkRunItem.status).in_(("done", "failed")))
             .order_by(col(BulkRunItem.finished_at).desc(), col(BulkRunItem.id).desc())
             .limit(max(0, int(recent_limit)))
@@ -424,7 +431,8 @@ def get(*, actor: Actor, run_id: Any, errors_limit: int = 200, recent_limit: int
             "created_at": run.created_at.isoformat(), "finished_at": run.finished_at.isoformat() if run.finished_at else None,
             "errors": [{"investment_id": pid, "investment_name": name, "message": error} for pid, name, error in errors],
             "recent": [{"investment_id": pid, "investment_name": name, "status": status, "message": error,
-                        "finished_at": at.isoformat() if at else None} for pid, name, status, error, at in recent],
+                        "finished_at": at.isoformat() if at else None, "version": version}
+                       for pid, name, status, error, at, version in recent],
         }
 
 

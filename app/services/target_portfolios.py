@@ -28,7 +28,7 @@ from app.db.types import utcnow
 from app.domain import advice
 from app.domain.advice import PortfolioFacts, TPStatus
 from app.domain.advice.target_portfolios import TargetPortfolioView, TPSummary
-from app.domain import validators
+from app.domain import rich_text, validators
 from app.domain.assets import ASSET_CODE_NOT_FOUND, ASSET_NOT_FOUND
 from app.domain.engine.errors import CalculationError
 from app.domain.engine.results import Target
@@ -478,7 +478,10 @@ def save_comment(*, actor: Actor, tp_id: Any, type: str, description: str, comme
                                                                   TargetPortfolioComment.type == type)).first()
         if comment is None:
             comment = TargetPortfolioComment(tp_id=row.id, model_id=row.model_id, type=type, description="")
-        comment.description = str(description or "")[:20000]
+        comment.description = rich_text.sanitise(description)
+        too_long = validators.max_length(comment.description, rich_text.MAX_LENGTH)
+        if too_long:
+            raise ValidationError(too_long)
         comment.updated_by = actor.id
         comment.updated_at = utcnow()
         s.add(comment)

@@ -23,7 +23,8 @@ from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import (
-    AssetTransaction, Portfolio, PortfolioUser, TargetPortfolio, TradeInstruction, TradeNote, TradeTransaction, User,
+    AssetTransaction, Portfolio, PortfolioUser, TargetPortfolio, TargetPortfolioComment, TradeInstruction, TradeNote,
+    TradeTransaction, User,
 )
 from app.domain import advice
 from app.domain.engine.trade_file import FILTER_NOT_FOUND
@@ -34,7 +35,7 @@ from app.domain.roles import Role
 from app.domain.timezones import file_day
 from app.domain.transactions import ASSET_PANEL_LABELS, Status
 from app.services import trade_instructions as tis
-from app.services.advice_queries import shown_instruction
+from app.services.advice_queries import shown_instruction, tp_commentaries
 from app.services.tenancy import as_id, load_portfolio, readable_portfolios
 
 ADVISER_NOT_FOUND = not_found("Adviser")
@@ -422,13 +423,25 @@ def portfolio_export(*, actor: Actor, investment_id: Any, file_format: str, vers
         name = p.name
         from app.services import firms  # the firm's letterhead and branding: what its client receives
         head, brand = firms.letterhead_for(s, p.firm_id, p.adviser_id), firms.branding_for(s, p.firm_id)
+        comments = _commentaries(s, ti)
     now = utcnow()
     stem = f"{safe_name(name)} - Trade Recommendations v{ti.version} - {file_day(now, offset)}"
     if file_format == "pdf":
         return ReportFile(f"{stem}.pdf", out.pdf(groups, offset=offset, title=f"Trade Recommendations - {name}",
                                                  subtitle=f"Version {ti.version}", now=now, letterhead=head,
-                                                 colour=brand.colour, footer=brand.footer), out.PDF)
-    return ReportFile(f"{stem}.xlsx", out.xlsx(groups, offset=offset), out.XLSX)
+                                                 colour=brand.colour, footer=brand.footer,
+                                                 commentaries=comments), out.PDF)
+    return ReportFile(f"{stem}.xlsx", out.xlsx(groups, offset=offset, commentaries=comments), out.XLSX)
+
+
+def _commentaries(s: Session, ti: TradeInstruction) -> tuple[tuple[str, str], ...]:
+    """(type, stored text) of the commentary of the target portfolio the recommendations came from."""
+    row = s.get(TargetPortfolio, ti.target_portfolio_id) if ti.target_portfolio_id else None
+    if row is None:
+        return ()
+    own = list(s.exec(select(TargetPortfolioComment).where(TargetPortfolioComment.tp_id == row.id)
+                      .order_by(TargetPortfolioComment.id)).all())
+    return tuple((c.type, c.description) for c in tp_commentaries(s, row, own) if c.description)
 
 
 def _one(s: Session, actor: Actor, p: Portfolio, ti: TradeInstruction) -> list[ApprovalGroup]:

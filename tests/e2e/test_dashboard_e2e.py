@@ -107,7 +107,7 @@ def test_adviser_lands_on_the_dashboard_a_price_change_breaches_and_one_click_ca
             assert versions[-1].status in ("draft", "validated", "active")
             # the finished portfolio is a link to the target portfolio it produced
             expect(page.locator("#bulk-recent .bulk-recent-link")).to_have_attribute(
-                "href", f"/portfolios/{p.id}/target-portfolio")
+                "href", f"/portfolios/{p.id}/target-portfolio/{versions[-1].version}")
             page.screenshot(path=f"{ARTIFACTS}/dashboard-calculated.png")
             page.locator("#bulk-progress-close").click()
 

@@ -28,7 +28,7 @@ def test_administrator_builds_saves_and_activates_a_model(page: Page, login) -> 
 
     # add a class, then an asset of that class through the asset picker
     page.locator("#add-class").click()
-    page.get_by_role("option", name="Australian Equities").click()
+    page.get_by_role("option", name="Australian Equities", exact=True).click()
     expect(page.locator("#class-1")).to_contain_text("Australian Equities", timeout=TIMEOUT)
     page.locator("#class-1-add-asset").click()
     expect(page.locator("#asset-picker")).to_be_visible(timeout=TIMEOUT)

@@ -3,9 +3,10 @@
 
 - the adviser opens the holdings actions menu, 'Calculate Target Portfolio' asks to confirm the
   calculation, the new version shows 'Validation Required', its class tables (11 columns while
-  editable) and every asset's reasons; the market commentary saves with a feedback line that
-  clears itself; Validate (double clicked) asks to confirm and the version becomes 'Approval Required'
-  once, its tables keeping Price and Model weight;
+  editable) and every asset's reasons; the market commentary, typed with bold words and a bulleted
+  list, saves with a feedback line that clears itself and shows formatted when the screen is opened again; Validate
+  (double clicked) asks to confirm and the version becomes 'Approval Required' once, its tables
+  keeping Price and Model weight;
   the versions list opens that version;
 - the client follows the link of the e-mail the validation sent, signs in, reads the record of
   advice on a phone (Overview, Fee, Recommendation, Authority with Next), approves with the
@@ -100,11 +101,31 @@ def test_adviser_calculates_and_validates_then_the_client_approves(page: Page, b
     expect(page.locator("#tp-groups")).to_contain_text("Materials")
     page.screenshot(path=f"{ARTIFACTS}/tp-desktop.png", full_page=True)
 
-    # the market commentary: updating, then saved, and the line clears itself after about 3 s
-    page.locator("#comment-market").fill("Markets were calm this quarter.")
+    # the market commentary, formatted: the editor is a named text box 200 px high in 14 px type;
+    # Ctrl+B makes bold, the toolbar's Bulleted list a list; updating, then saved, and the line
+    # clears itself after about 3 s; a reload shows what was stored, formatted
+    editor = page.get_by_role("textbox", name="Market commentary")
+    expect(editor).to_have_attribute("id", "comment-market")
+    assert editor.evaluate("e => [getComputedStyle(e).height, getComputedStyle(e).fontSize]") == ["200px", "14px"]
+    editor.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Delete")
+    page.keyboard.press("Control+b")
+    page.keyboard.type("Markets were calm")
+    page.keyboard.press("Control+b")
+    page.keyboard.type(" this quarter.")
+    page.keyboard.press("Enter")
+    page.get_by_role("toolbar", name="Market commentary: formatting").get_by_role("button", name="Bulleted list").click()
+    page.keyboard.type("Rates on hold")
+    page.keyboard.press("Enter")
+    page.keyboard.type("Jobs steady")
     page.locator("#comment-market-save").click()
     expect(page.locator("#comment-market-feedback")).to_have_text("Commentary saved", timeout=TIMEOUT)
     expect(page.locator("#comment-market-feedback")).to_have_count(0, timeout=10_000)
+    page.goto(f"/portfolios/{pid}/target-portfolio")  # loaded afresh (the address that calculated would ask again)
+    expect(page.locator("#comment-market strong")).to_have_text("Markets were calm", timeout=TIMEOUT)
+    expect(page.locator("#comment-market ul li")).to_have_text(["Rates on hold", "Jobs steady"])
+    expect(page.locator("#comment-market")).to_contain_text("Markets were calm this quarter.")
 
     # validate: confirmation, then the returned status; a double click acts once (no second
     # validation, no conflict: the button is busy, and the service refuses the old row version)
@@ -122,7 +143,7 @@ def test_adviser_calculates_and_validates_then_the_client_approves(page: Page, b
     page.set_viewport_size(PHONE)
     expect(page.locator(".tp-card-line").first).to_be_visible()
     page.locator("#tp-commentary").scroll_into_view_if_needed()
-    expect(page.locator("#comment-market")).to_have_value("Markets were calm this quarter.")
+    expect(page.locator("#comment-market ul li")).to_have_text(["Rates on hold", "Jobs steady"])
     page.screenshot(path=f"{ARTIFACTS}/tp-phone.png", full_page=True)
     _no_horizontal_scroll(page)
     page.set_viewport_size({"width": 1440, "height": 900})
@@ -171,7 +192,8 @@ def test_adviser_calculates_and_validates_then_the_client_approves(page: Page, b
         phone.locator("#rofa-next").click()
         expect(phone.locator("#rofa-no-fee")).to_be_visible(timeout=TIMEOUT)
         phone.locator("#rofa-next").click()
-        expect(phone.locator("#rofa-market")).to_have_text("Markets were calm this quarter.", timeout=TIMEOUT)
+        expect(phone.locator("#rofa-market strong")).to_have_text("Markets were calm", timeout=TIMEOUT)
+        expect(phone.locator("#rofa-market li")).to_have_text(["Rates on hold", "Jobs steady"])
         expect(phone.locator("#rofa-cgt")).to_contain_text("capital gains")
         phone.locator("#rofa-next").click()
         expect(phone.locator("#rofa-authority")).to_be_visible(timeout=TIMEOUT)

@@ -97,3 +97,85 @@ def test_a_list_keeps_its_sort_and_search_in_its_address_back_and_reload_restore
     expect(page.locator("#portfolio-search")).to_have_value("Fund")
     expect(names).to_have_count(len(shown), timeout=TIMEOUT)
     assert names.all_inner_texts() == shown
+
+
+def test_a_screens_breadcrumb_cancel_and_back_return_to_the_list_as_it_was_left(page, login):
+    """Going back returns to the previous list with its filters, page and sort restored: the clients
+    list (a status filter and the name sort, descending) from a client's screen by its breadcrumb and
+    by the browser's Back; the portfolios list (a search and the adviser sort) from a portfolio's
+    holdings by its breadcrumb; the models list (a search) from the model form by its Cancel."""
+    login(page, "admin@harbour.example.com")
+    page.goto("/clients")
+    names = page.locator(".user-name")
+    expect(names.first).to_be_visible(timeout=TIMEOUT)
+    page.locator("#status-filter").click()
+    page.get_by_role("option", name="Active").click()
+    page.wait_for_url(re.compile(r".*/clients/?\?.*status_filter=active"), timeout=TIMEOUT)
+    name = page.locator("th", has=page.locator("button.wa-sort", has_text="Name"))
+    name.locator("button.wa-sort").click()
+    expect(name).to_have_attribute("aria-sort", "descending", timeout=TIMEOUT)
+    page.wait_for_url(re.compile(r".*order=desc"), timeout=TIMEOUT)
+    expect(page.locator(".user-row").filter(has_not_text="Active")).to_have_count(0, timeout=TIMEOUT)
+    shown = names.all_inner_texts()
+    assert shown == sorted(shown, key=str.lower, reverse=True)
+    left = page.url
+
+    def as_left() -> None:
+        page.wait_for_url(left, timeout=TIMEOUT)
+        expect(name).to_have_attribute("aria-sort", "descending", timeout=TIMEOUT)
+        expect(page.locator("#status-filter")).to_have_text("Active")
+        expect(names).to_have_count(len(shown), timeout=TIMEOUT)
+        assert names.all_inner_texts() == shown
+
+    # a client's row opens their portfolios; the breadcrumb 'Clients' goes back to the list as it was left
+    page.locator(".user-row a").nth(1).click()
+    page.wait_for_url(re.compile(r".*/clients/\d+/portfolios$"), timeout=TIMEOUT)
+    crumb = page.locator("#breadcrumbs a", has_text="Clients")
+    expect(crumb).to_have_attribute("href", "/clients")  # the link itself: the list's own address
+    crumb.click()
+    as_left()
+    # and so does the browser's Back
+    page.locator(".user-row a").first.click()
+    page.wait_for_url(re.compile(r".*/clients/\d+/portfolios$"), timeout=TIMEOUT)
+    page.go_back()
+    as_left()
+
+    # the portfolios list: a search and the adviser sort
+    page.goto("/portfolios")
+    rows = page.locator(".portfolio-name")
+    expect(rows.first).to_be_visible(timeout=TIMEOUT)
+    adviser = page.locator("th", has=page.locator("button.wa-sort", has_text="Adviser"))
+    adviser.locator("button.wa-sort").click()
+    expect(adviser).to_have_attribute("aria-sort", "ascending", timeout=TIMEOUT)
+    page.locator("#portfolio-search").fill("Trust")
+    page.wait_for_url(re.compile(r".*/portfolios/?\?.*search=Trust"), timeout=TIMEOUT)
+    expect(page.locator(".portfolio-row").filter(has_not_text="Trust")).to_have_count(0, timeout=TIMEOUT)
+    listed = rows.all_inner_texts()
+    portfolios = page.url
+
+    def portfolios_as_left() -> None:
+        page.wait_for_url(portfolios, timeout=TIMEOUT)
+        expect(adviser).to_have_attribute("aria-sort", "ascending", timeout=TIMEOUT)
+        expect(page.locator("#portfolio-search")).to_have_value("Trust")
+        expect(rows).to_have_count(len(listed), timeout=TIMEOUT)
+        assert rows.all_inner_texts() == listed
+
+    page.locator(".portfolio-row a").first.click()
+    page.wait_for_url(re.compile(r".*/portfolios/\d+/holdings$"), timeout=TIMEOUT)
+    page.locator("#breadcrumbs a", has_text="Portfolios").first.click()
+    portfolios_as_left()
+
+    # the models list: a search; the model form's Cancel returns to it as it was left
+    page.goto("/models")
+    models = page.locator(".model-row")
+    expect(models.first).to_be_visible(timeout=TIMEOUT)
+    page.locator("#model-search").fill("Growth")
+    page.wait_for_url(re.compile(r".*/models/?\?.*search=Growth"), timeout=TIMEOUT)
+    expect(models.filter(has_not_text="Growth")).to_have_count(0, timeout=TIMEOUT)
+    found = models.count()
+    searched = page.url
+    page.goto("/models/new")
+    page.locator("#model-cancel").click()
+    page.wait_for_url(searched, timeout=TIMEOUT)
+    expect(page.locator("#model-search")).to_have_value("Growth")
+    expect(models).to_have_count(found, timeout=TIMEOUT)

@@ -88,6 +88,12 @@ def test_bulk_trade_recommendations(db):
     with session_scope() as s:
         rows = s.exec(select(TradeInstruction).where(TradeInstruction.bulk_run_id == run["id"])).scalars().all()
     assert len(rows) == 3 and {r.status for r in rows} == {"pending_validation"}
+    from app.ui.states.bulk_progress import _items
+
+    made = {r.investment_id: r.version for r in rows}
+    assert {r["investment_id"]: r["version"] for r in final["recent"]} == made
+    assert {i.url for i in _items(final["recent"], "tr")} == {
+        f"/portfolios/{pid}/trade-instructions/{version}" for pid, version in made.items()}
 
 
 def test_who_may_start_and_see_runs(db):
@@ -230,6 +236,18 @@ def test_a_run_lists_the_portfolios_finished_most_recently_with_their_names(db):
     assert (by_id[book.portfolio_ids[1]]["status"], by_id[book.portfolio_ids[1]]["message"]) == (
         "failed", "The portfolio is not linked to a model")
     assert by_id[book.portfolio_ids[0]]["status"] == "done" and by_id[book.portfolio_ids[0]]["message"] is None
+    # each finished portfolio names the version this run produced, and the progress modal links to that
+    # version, even once a later calculation made another one current
+    assert by_id[book.portfolio_ids[0]]["version"] == 2
+    from app.services import target_portfolios as tps
+    from app.ui.states.bulk_progress import _items
+
+    tps.calculate(actor=actor(book.adviser), investment_id=book.portfolio_ids[0])
+    again = {r["investment_id"]: r for r in bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])["recent"]}
+    assert again[book.portfolio_ids[0]]["version"] == 2
+    links = {i.investment_id: i.url for i in _items(list(again.values()), "tp")}
+    assert links[book.portfolio_ids[0]] == f"/portfolios/{book.portfolio_ids[0]}/target-portfolio/2"
+    assert links[book.portfolio_ids[4]] == ""  # a failure links nowhere
     # bounded: the newest ones only
     three = bulk_runs.get(actor=actor(book.adviser), run_id=run["id"], recent_limit=3)["recent"]
     assert three == recent[:3]

@@ -193,3 +193,95 @@ def test_bulk_calculation_of_models_toasts_rebalance_triggered(db):
     state.kind, state._chosen = "tr", [book.model["id"]]
     said = _drain(type(state).event_handlers["run_calculation"].fn(state))
     assert not any("Rebalance triggered" in repr(e) for e in said)  # trade recommendations are no rebalance
+
+
+# ---- the trade recommendation cards ---------------------------------------------------------------------
+@pytest.fixture
+def trades(db):
+    """One firm's trade recommendations: one pending validation, one pending the client's approval,
+    and approved trades of two portfolios at Desktop Broker, one of them placed with the broker."""
+    from tests.factories_advice import make_trade, make_trade_instruction
+    from tests.factories_models import make_universe
+    from tests.factories_portfolios import cash, make_broker, make_portfolio_world
+
+    w = make_portfolio_world()
+    u = make_universe()
+    desktop = make_broker(name="Desktop Broker", code="DTBRK")
+    ps = [make_portfolio(w.firm, holders=[w.client], adviser=w.adviser, name=f"Trades {n}", broker_id=desktop.id,
+                         broker_account=f"730000{n}", hin=f"X410000000{n}") for n in range(4)]
+    for p in ps:
+        cash(p, "500000.00")
+    make_trade(make_trade_instruction(ps[0], "pending_validation"), u.stocks[1], "increase", "10")
+    make_trade(make_trade_instruction(ps[1], "pending_approval", validated=True), u.stocks[1], "increase", "10")
+    placed = make_trade(make_trade_instruction(ps[2], validated=True), u.stocks[1], "increase", "10", price="100.00",
+                        amount="1019.95")
+    for code in (u.stocks[0], u.fixed[0]):
+        make_trade(make_trade_instruction(ps[3], validated=True, version=1 if code is u.stocks[0] else 2), code,
+                   "increase", "10", amount="2000.00")
+    from app.services import trade_file
+
+    assert trade_file.export(actor=f.actor(w.adviser), kind="desktop_broker", transactions=[{"id": placed.id}]).placed == 1
+    return w
+
+
+def test_trade_cards_open_the_report_on_exactly_what_they_counted(trades):
+    from urllib.parse import urlsplit
+
+    from app.ui.states.trade_recommendations import TradeApprovalState, TradeFileState
+
+    w = trades
+    state = _screen(DashboardState, w.adviser, "/dashboard")
+    _call(state, "load_queues")
+    cards = {c.key: c for c in state.cards}
+    assert cards["tr-validate"].url == "/reports/trade-recommendations?view=approval&status=spv"
+    assert cards["tr-approve"].url == "/reports/trade-recommendations?view=approval&status=spa"
+    assert cards["tr-export"].url == "/reports/trade-recommendations?file_status=Approved"
+
+    for key, status in (("tr-validate", "pending_validation"), ("tr-approve", "pending_approval")):
+        approval = _screen(TradeApprovalState, w.adviser, cards[key].url)
+        _call(approval, "open")
+        groups = [line for line in approval.lines if line.is_group]
+        assert approval.groups == cards[key].count == 1, key
+        assert {g.status for g in groups} == {status}
+
+    # the trade file opens on the rows not exported yet, as many as the card counted
+    file = _screen(TradeFileState, w.adviser, cards["tr-export"].url)
+    _call(file, "on_load")
+    assert file.file_status == "Approved"
+    assert file.total == cards["tr-export"].count > 0
+    assert file.file_total == file.total + 1  # the placed one is in the file, not in the card
+    assert {r.status for r in file.rows} == {"Approved"}
+    assert urlsplit(cards["tr-export"].url).path == routes.url("reports.trade-recommendations")
+    # the trade file's view and status filter are its own choices too
+    _call(file, "set_file_status", "Placed")
+    assert {r.status for r in file.rows} == {"Placed"} and file.total == 1
+    _call(file, "set_file_status", "nonsense")
+    assert file.file_status == "Placed"
+
+
+def test_a_link_to_the_approval_view_opens_it(trades):
+    from app.ui.states.trade_recommendations import APPROVAL_VIEW, TradeApprovalState, TradeFileState
+
+    file = _screen(TradeFileState, trades.adviser, "/reports/trade-recommendations?view=approval&status=spa")
+    sent = _call(file, "on_load")
+    assert file.view == APPROVAL_VIEW
+    assert [getattr(e, "fn", None) for e in sent] == [TradeApprovalState.open.fn]  # the view is read at once
+    file = _screen(TradeFileState, trades.adviser, "/reports/trade-recommendations")
+    assert not _call(file, "on_load") and file.view == "file"
+
+
+def test_the_approval_view_keeps_its_statuses_and_order_in_the_address(trades):
+    from app.ui.states.trade_recommendations import TradeApprovalState
+
+    approval = _screen(TradeApprovalState, trades.adviser,
+                       "/reports/trade-recommendations?view=approval&status=spv,spa&approval_order=status")
+    _call(approval, "open")
+    assert (approval.spv, approval.spa, approval.sad, approval.order) == (True, True, False, "status")
+    assert {line.status for line in approval.lines if line.is_group} == {"pending_validation", "pending_approval"}
+    sent = _call(approval, "set_status", "sad", True)
+    script = str(sent[-1])
+    assert "replaceState" in script and "status=spv%2Cspa%2Csad" in script and "approval_order=status" in script
+    # an address naming a status that is not one is not taken
+    other = _screen(TradeApprovalState, trades.adviser, "/reports/trade-recommendations?view=approval&status=spv,nope")
+    _call(other, "open")
+    assert (other.spv, other.spa, other.sad) == (False, False, True)

@@ -178,7 +178,7 @@ def breadcrumbs(crumbs: Iterable[tuple[str, str | None]]) -> rx.Component:
             continue
         title, path = crumb
         if isinstance(path, rx.Var) or path:  # a Var path (e.g. a record's view URL) is always a link
-            parts.append(rx.link(title, href=path, on_click=AppState.navigate(path).prevent_default, size="2",
+            parts.append(rx.link(title, href=path, on_click=AppState.go_back(path).prevent_default, size="2",
                                  color=rx.color("gray", 11), class_name="wa-crumb"))
         else:
             parts.append(rx.text(title, size="2", weight="medium", color=rx.color("gray", 12), class_name="wa-crumb",

@@ -13,6 +13,7 @@ from app.ui.components.industry_allocations import (
     ADD_LABEL, industry_allocations_table, industry_group_picker, industry_totals_bar,
 )
 from app.ui.components.layout import page
+from app.ui.components.rich_text import SUMMARY_HEIGHT, rich_text, rich_text_editor
 from app.ui.toolkit.lists import row_href
 from app.ui.components.widgets import (
     clickable_row, confirm_dialog_of, empty_row, field, form_actions, field_error, form_grid, form_skeleton,
@@ -555,13 +556,17 @@ def _percentages_tab() -> rx.Component:
 
 # ---- form: commentary and availability --------------------------------------------------------------------------
 def _commentary_tab() -> rx.Component:
-    def area(label: str, kind: str, value: Any) -> rx.Component:
-        return field(label, rx.text_area(value=value, on_change=lambda v: F.set_commentary(kind, v), read_only=F.read_only,
-                                         id=f"commentary-{kind}", rows="6", width="100%",
-                                         placeholder=rx.cond(F.read_only, "", "Write the commentary")))
+    def area(label: str, kind: str, value: Any, shown: Any) -> rx.Component:
+        return rx.vstack(
+            rx.text(label, size="2", weight="medium"),
+            rx.cond(F.read_only, rich_text(value, f"commentary-{kind}"),
+                    rich_text_editor(f"commentary-{kind}", label, shown, F.set_commentary(kind),
+                                     height=SUMMARY_HEIGHT)),
+            spacing="1", width="100%")
 
-    return rx.card(rx.vstack(area("Market commentary", "market", F.market),
-                             area("Recommendation commentary", "recommendation", F.recommendation),
+    return rx.card(rx.vstack(area("Market commentary", "market", F.market, F.market_shown),
+                             area("Recommendation commentary", "recommendation", F.recommendation,
+                                  F.recommendation_shown),
                              spacing="4", width="100%"), width="100%")
 
 
@@ -815,9 +820,7 @@ def _details_header() -> rx.Component:
 
 def _commentaries() -> rx.Component:
     def block(label: str, text: Any) -> rx.Component:
-        return rx.vstack(rx.text(label, size="2", weight="medium"),
-                         rx.text(rx.cond(text != "", text, "No commentary."), size="2", white_space="pre-wrap",
-                                 color=rx.cond(text != "", rx.color("gray", 12), rx.color("gray", 10))),
+        return rx.vstack(rx.text(label, size="2", weight="medium"), rich_text(text, f"model-commentary-{label.lower()}"),
                          spacing="1", width="100%")
 
     return section("Commentary", rx.grid(block("Market", D.market), block("Recommendation", D.recommendation),

@@ -10,6 +10,7 @@ import reflex as rx
 from app.ui.components.capital_gains import capital_gains_panel
 from app.ui import routes
 from app.ui.components.layout import page
+from app.ui.components.rich_text import rich_text
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
 from app.ui.components.widgets import cancel_button, download_button, file_src
 from app.ui.pages.target_portfolio import (
@@ -194,8 +195,7 @@ def _fee() -> rx.Component:
 def _commentary(title: str, value: Any, id_: str) -> rx.Component:
     return rx.vstack(
         rx.heading(title, size="3", as_="h2"),
-        rx.text(rx.cond(value != "", value, "No commentary."), size="2", white_space="pre-wrap", id=id_,
-                color=rx.cond(value != "", rx.color("gray", 12), rx.color("gray", 10))),
+        rich_text(value, id_),
         spacing="2", width="100%",
     )
 

@@ -16,6 +16,7 @@ from app.ui import routes
 from app.ui.components.asset_picker import asset_picker
 from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
+from app.ui.components.rich_text import TARGET_PORTFOLIO_HEIGHT, rich_text, rich_text_editor
 from app.ui.components.widgets import (
     cancel_button, clickable_row, confirm_dialog_of, empty_row, list_footer, page_controls, plain_header, table_card,
     table_rows,
@@ -487,7 +488,8 @@ def _feedback(text: Any, tone: Any, id_: str) -> rx.Component:
     ))
 
 
-def _comment(kind: str, value: Any, on_change: Any, feedback: Any, tone: Any) -> rx.Component:
+def _comment(kind: str, value: Any, shown: Any, on_change: Any, feedback: Any, tone: Any) -> rx.Component:
+    editor_id = f"comment-{kind}"
     return rx.vstack(
         rx.hstack(
             rx.text(COMMENT_TITLES[kind], size="2", weight="bold"),
@@ -498,14 +500,13 @@ def _comment(kind: str, value: Any, on_change: Any, feedback: Any, tone: Any) ->
         rx.cond(
             S.comments_editable,
             rx.vstack(
-                rx.text_area(value=value, on_change=on_change, id=f"comment-{kind}", height="200px", width="100%",
-                             font_size="14px", resize="vertical"),
-                rx.button("Save", size="1", variant="soft", on_click=S.save_comment(kind), id=f"comment-{kind}-save",
-                          loading=tone == "updating"),
+                rich_text_editor(editor_id, COMMENT_TITLES[kind], shown, on_change, height=TARGET_PORTFOLIO_HEIGHT),
+                rx.button("Save", size="1", variant="soft", id=f"comment-{kind}-save", loading=tone == "updating",
+                          on_click=rx.call_script(f"window.waRich ? window.waRich.html('{editor_id}') : null",
+                                                  callback=S.save_comment(kind))),
                 spacing="2", width="100%", align="end",
             ),
-            rx.text(rx.cond(value != "", value, "No commentary."), size="2", white_space="pre-wrap",
-                    color=rx.cond(value != "", rx.color("gray", 12), rx.color("gray", 10)), id=f"comment-{kind}-text"),
+            rich_text(value, f"comment-{kind}-text"),
         ),
         spacing="2", width="100%",
     )
@@ -514,9 +515,9 @@ def _comment(kind: str, value: Any, on_change: Any, feedback: Any, tone: Any) ->
 def _commentary() -> rx.Component:
     return rx.card(
         rx.grid(
-            _comment("market", S.market, S.set_market, S.market_feedback, S.market_tone),
-            _comment("recommendation", S.recommendation, S.set_recommendation, S.recommendation_feedback,
-                     S.recommendation_tone),
+            _comment("market", S.market, S.market_shown, S.set_market, S.market_feedback, S.market_tone),
+            _comment("recommendation", S.recommendation, S.recommendation_shown, S.set_recommendation,
+                     S.recommendation_feedback, S.recommendation_tone),
             columns=rx.breakpoints(initial="1", md="2"), spacing="4", width="100%",
         ),
         width="100%", size="2", id="tp-commentary",
@@ -543,7 +544,7 @@ def _actions() -> rx.Component:
                                        title="Send the record of advice again to the people the approval settings name")),
         rx.button(rx.icon("history", size=14), "Versions", variant="soft", on_click=AppState.navigate(S.versions_url),
                   id="tp-versions"),
-        cancel_button(on_click=AppState.navigate(S.links.holdings), id="tp-cancel"),
+        cancel_button(on_click=AppState.go_back(S.links.holdings), id="tp-cancel"),
         spacing="2", wrap="wrap", justify="end",
     ))
 
@@ -684,7 +685,7 @@ def advice_versions_page(state: Any, screen_title: str, table: rx.Component) -> 
         f"{screen_title} Versions",
         table,
         crumbs=portfolio_crumbs(state, (screen_title, state.current_url), ("Versions", None)),
-        actions=cancel_button(on_click=AppState.navigate(state.current_url), id="versions-cancel"),
+        actions=cancel_button(on_click=AppState.go_back(state.current_url), id="versions-cancel"),
     )
 
 

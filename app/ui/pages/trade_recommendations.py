@@ -81,6 +81,8 @@ def _file_toolbar() -> rx.Component:
         )),
         search_input("Filter by portfolio, broker, code, type or status", F.search, F.set_search, "file-filter",
                      name="filter", width=["100%", "100%", "340px"]),
+        rx.box(option_select(F.file_status, F.file_status_options, F.set_file_status, id="file-status",
+                             aria_label="Status"), min_width="160px"),
         rx.spacer(),
         list_count(F.showing, id_="file-count"),
         wrap="wrap", spacing="3", align="center", width="100%",

@@ -18,7 +18,7 @@ import asyncio
 import dataclasses
 import logging
 import time
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar
 from urllib.parse import urlencode
 
 import reflex as rx
@@ -41,6 +41,7 @@ log = logging.getLogger("app.ui.advice_reports")
 
 ALL_FIRMS = reports.ALL_FIRMS
 ALL_STATUSES = "all"
+STATUS_KEY = "status"  # the status filter in the address (a dashboard card names it)
 CASH_PATH = "/api/target-portfolios-cash-report/generate"
 PENDING_PATH = "/api/target-portfolios-pending-report/generate"
 FILE_TYPES = {"excel": "xlsx", "pdf": "pdf"}  # the reports' fileType of each download link
@@ -206,9 +207,17 @@ class ReportControls(FirmChoice, ListControls, ExportLinks, mixin=True):
 
     def _from_url(self) -> None:
         """The filters the page's URL names (a dashboard card's link): ?status=<key>."""
-        wanted = str(self.router.url.query_parameters.get("status") or "")
-        if wanted in TP_KEY_LABELS and wanted in self.URL_STATUSES:
+        wanted = self._status_of(str(self.router.url.query_parameters.get(STATUS_KEY) or ""))
+        if wanted is not None:
             self.status_filter = wanted
+
+    def _status_of(self, value: str) -> str | None:
+        """A status filter an address may name (None: not one)."""
+        return value if value == ALL_STATUSES or (value in TP_KEY_LABELS and value in self.URL_STATUSES) else None
+
+    def _address_fields(self) -> dict[str, tuple[str, Callable[[str], Any]]]:
+        """The list's address keeps the status filter too (?status=<key>), with the firm and the page."""
+        return {**super()._address_fields(), STATUS_KEY: ("status_filter", self._status_of)}
 
     # ---- toolbar ----------------------------------------------------------------------------------
     def _firm_changed(self) -> Any:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar, Mapping
 
 import reflex as rx
 
@@ -123,6 +123,7 @@ def _firm_options(found: tuple[assets.FirmRef, ...]) -> list[ColourOption]:
 
 class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
     """/assets: staff see the shared universe and their firm's assets; the superuser sees and keeps all."""
+    ADDRESS_CHOICES: ClassVar[Mapping[str, str]] = {"class_filter": "class_options", "group_filter": "group_options"}
 
     FORM_FIELDS: ClassVar[tuple[str, ...]] = ASSET_FORM_KEYS
     LEAVE_GUARD: ClassVar[bool] = True

@@ -5,8 +5,9 @@ dates; the Excel export takes the same filters."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from typing import Any, ClassVar
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import reflex as rx
 
@@ -60,6 +61,10 @@ class AuditFilters:
                 "object_type": "" if self.object_type == ALL else self.object_type,
                 "date_from": self.date_from, "date_to": self.date_to,
                 "firm_id": None if self.firm == ALL else self.firm}
+
+
+FILTER_KEYS = tuple(f.name for f in dataclasses.fields(AuditFilters))  # each one's key in the address
+ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def _choices(first: str, options: list[dict[str, Any]], value: str = "value", label: str = "label") -> list[Option]:
@@ -173,6 +178,39 @@ class AuditState(AuditList, AppState):
         self.filters = AuditFilters()
         self.date_error = ""
         return self._reload_first_page()
+
+    # ---- the filters in the address (Back, a reload, a bookmark: the trail as it was left) ----------
+    def _address_filter(self, key: str, value: str) -> str | None:
+        """A filter's value as an address names it, if it is one the screen would take."""
+        choices = {"action": self.actions, "object_type": self.object_types, "firm": self.firms}.get(key)
+        if choices is not None:
+            return value if offers(choices, value) else None
+        if key in ("date_from", "date_to"):
+            return value if ISO_DAY.fullmatch(value) else None
+        return value[:200]
+
+    def _take_address(self) -> bool:
+        changed = super()._take_address()
+        query = self.router.url.query_parameters or {}
+        chosen = {}
+        for key in FILTER_KEYS:
+            value = query.get(key)
+            taken = self._address_filter(key, value) if isinstance(value, str) else None
+            if taken is not None and getattr(self.filters, key) != taken:
+                chosen[key] = taken
+        if chosen:
+            self.filters = dataclasses.replace(self.filters, **chosen)
+            f = self.filters
+            self.date_error = audit.DATES_REVERSED if f.date_from and f.date_to and f.date_from > f.date_to else ""
+        return changed or bool(chosen)
+
+    def _address(self) -> str:
+        parts = urlsplit(super()._address())
+        query = {k: v for k, v in parse_qsl(parts.query) if k not in FILTER_KEYS}
+        blank = AuditFilters()
+        query.update({key: getattr(self.filters, key) for key in FILTER_KEYS
+                      if getattr(self.filters, key) != getattr(blank, key)})
+        return parts.path + (f"?{urlencode(query)}" if query else "")
 
 
 class PortfolioHistoryState(AuditList, AppState):

@@ -3,6 +3,7 @@ and toasts. Screen states subclass AppState (one level) and call `self._actor()`
 any client can call any handler, so identity is always resolved on the server from the token."""
 from __future__ import annotations
 
+import json
 import time
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
@@ -107,6 +108,16 @@ class AppState(rx.State):
             self.leave_open = True
             return None
         return rx.redirect(path)
+
+    @rx.event
+    def go_back(self, path: str):
+        """A screen's own Back or Cancel, or a breadcrumb, to `path`: the screen as it was last shown
+        in this tab (a list with its filters, page and sort: assets/links.js remembers each address),
+        through `navigate` (so a form with unsaved changes asks first)."""
+        if not isinstance(path, str) or not path.startswith("/") or path.startswith("//"):
+            return None
+        wanted = json.dumps(path)
+        return rx.call_script(f"window.waBack ? window.waBack({wanted}) : {wanted}", callback=AppState.navigate)
 
     @rx.event
     def discard_and_leave(self):

@@ -55,6 +55,8 @@ class RunItem:
 
 # what a finished portfolio of a run of each kind links to: the screen of what the run produced
 RESULT_ROUTES = {"tp": "portfolios.target-portfolio", "tr": "portfolios.trade-instructions"}
+# a finished portfolio links to the very version the run produced (a later one may be current by then)
+VERSION_ROUTES = {"tp": "portfolios.target-portfolio-version", "tr": "portfolios.trade-instructions-version"}
 
 
 def _next_events(subscription: progress.Subscription, run_id: int) -> dict[str, Any] | None:
@@ -78,11 +80,19 @@ def _finished(event: dict[str, Any]) -> int:
     return int(event.get("done") or 0) + int(event.get("failed") or 0)
 
 
+def _result_url(row: dict[str, Any], kind: str) -> str:
+    """A finished portfolio's link: the version it produced (its current one if the run did not say)."""
+    if row.get("status") != "done":
+        return ""
+    pid, version = int(row["investment_id"]), row.get("version")
+    if version:
+        return routes.url(VERSION_ROUTES.get(kind, VERSION_ROUTES["tp"]), id=pid, version=int(version))
+    return routes.url(RESULT_ROUTES.get(kind, RESULT_ROUTES["tp"]), id=pid)
+
+
 def _items(rows: list[dict[str, Any]] | None, kind: str = "tp") -> list[RunItem]:
-    route = RESULT_ROUTES.get(kind, RESULT_ROUTES["tp"])
     return [RunItem(investment_id=int(r["investment_id"]), investment_name=r.get("investment_name") or "",
-                    status=r.get("status") or "failed", message=r.get("message") or "",
-                    url=routes.url(route, id=int(r["investment_id"])) if r.get("status") == "done" else "")
+                    status=r.get("status") or "failed", message=r.get("message") or "", url=_result_url(r, kind))
             for r in rows or []]
 
 

@@ -13,11 +13,12 @@ import logging
 import threading
 import time
 from decimal import Decimal
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar, Mapping
 
 import reflex as rx
 
 from app.domain import drift as drift_rules
+from app.domain.engine.trade_file import STATUS_APPROVED
 from app.domain import validators as v
 from app.domain.advice import CONFIRM_RECALCULATE_TP, NOT_ENOUGH_CASH, SELECT_PORTFOLIO, TPStatus, rebalance_triggered
 from app.domain.errors import GENERIC, DomainError
@@ -29,7 +30,8 @@ from app.ui.display import count_of, money, percent_1dp, percentage_points
 from app.ui.parse import to_int
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.bulk_progress import BulkProgressState
-from app.ui.toolkit.lists import FirmChoice, ListControls
+from app.ui.states.trade_recommendations import APPROVAL_STATUS_KEY, APPROVAL_VIEW, VIEW_KEY
+from app.ui.toolkit.lists import FIRM_KEY, FirmChoice, ListControls
 from app.ui.toolkit.rows import Option, Performance, offers
 from app.ui.toolkit.screen import Confirm, guarded, screen_load
 
@@ -168,6 +170,7 @@ def awaiting_client_question(version: int) -> str:
 
 
 class DashboardState(Confirm, FirmChoice, ListControls, AppState):
+    ADDRESS_CHOICES: ClassVar[Mapping[str, str]] = {"model_filter": "model_options", "adviser_filter": "adviser_options"}
     SORT_KEYS: ClassVar[tuple[str, ...]] = drift.SORTS
     DESCENDING_FIRST: ClassVar[tuple[str, ...]] = ("breach", "value", "out_of_band")
     DEFAULT_SIZE: ClassVar[int] = 20
@@ -260,13 +263,17 @@ class DashboardState(Confirm, FirmChoice, ListControls, AppState):
         except DomainError as exc:
             self.queues_loading = False
             return self._fail(exc)
-        pending = lambda **query: routes.url("reports.pending-target-portfolios", query=query)  # noqa: E731
-        trades = routes.url("reports.trade-recommendations")
+        # each card opens its report filtered to what it counted: the status, and the superuser's firm
+        firm = {FIRM_KEY: self.firm_filter} if self.show_firm and self.firm_filter != self.ALL_FIRMS else {}
+        pending = lambda **query: routes.url("reports.pending-target-portfolios", query={**query, **firm})  # noqa: E731
+        approval = lambda status: routes.url("reports.trade-recommendations",  # noqa: E731
+                                             query={VIEW_KEY: APPROVAL_VIEW, APPROVAL_STATUS_KEY: status})
+        trade_file = routes.url("reports.trade-recommendations", query={"file_status": STATUS_APPROVED, **firm})
         oldest = lambda n, d: ("oldest today" if d == 0 else f"oldest {count_of(d, 'day')}") if n else "nothing waiting"  # noqa: E731
         to_validate = oldest(q.to_validate, q.to_validate_oldest_days)
         if not q.to_validate and q.drafts_with_advisers:  # an administrator is not shown drafts
             to_validate = f"{count_of(q.drafts_with_advisers, 'draft')} with advisers"
-        # each card opens its report filtered to what it counted (drafts only where the report lists them)
+        # (drafts only where the report lists them)
         self.cards = [
             QueueCard("tp-validate", "Target portfolios to validate", q.to_validate, to_validate,
                       pending(status=TPStatus.DRAFT.value) if q.sees_drafts else pending(), "amber", "clipboard-check"),
@@ -274,12 +281,12 @@ class DashboardState(Confirm, FirmChoice, ListControls, AppState):
                       oldest(q.awaiting_client, q.awaiting_client_oldest_days), pending(status=TPStatus.VALIDATED.value),
                       "blue", "mail-check"),
             QueueCard("tr-validate", "Trade recommendations to validate", q.trades_to_validate,
-                      "pending validation", trades, "amber", "list-checks"),
+                      "pending validation", approval("spv"), "amber", "list-checks"),
             QueueCard("tr-approve", "Trade recommendations to approve", q.trades_to_approve,
-                      "pending approval", trades, "blue", "user-check"),
+                      "pending approval", approval("spa"), "blue", "user-check"),
             QueueCard("tr-export", "Approved trades not yet exported", q.trades_to_export,
                       count_of(q.trades_to_export_portfolios, "portfolio"),
-                      trades, "green", "file-output"),
+                      trade_file, "green", "file-output"),
             QueueCard("nec", "Not Enough Cash", q.not_enough_cash, "target portfolio versions",
                       pending(status=NOT_ENOUGH_CASH) if q.sees_drafts else pending(), "orange", "banknote"),
             QueueCard("error", "Calculation Error", q.calculation_error, "target portfolio versions",

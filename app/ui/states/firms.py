@@ -355,8 +355,8 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
     @rx.event
     def cancel(self):
         if self.mode == "edit" and self._firm_id:
-            return AppState.navigate(routes.url("firms.view", id=self._firm_id))
-        return AppState.navigate(routes.url("firms.list"))
+            return AppState.go_back(routes.url("firms.view", id=self._firm_id))
+        return AppState.go_back(routes.url("firms.list"))
 
     # ---- what the screen shows --------------------------------------------------------------------
     @rx.var

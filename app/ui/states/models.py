@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 import reflex as rx
 
-from app.domain import model_rules
+from app.domain import model_rules, rich_text
 from app.domain.allocations import allocation_total, class_total_color, industry_total_color
 from app.domain.errors import DomainError, ValidationError
 from app.domain.models import (
@@ -115,7 +115,7 @@ def _classes_total(classes: list["ClassLine"], percentages: list["PercentLine"],
 
 def _commentaries(model: dict[str, Any]) -> tuple[str, str]:
     """(market, recommendation): the model's two commentaries."""
-    found = {c.get("type"): _text(c.get("description")) for c in model.get("commentaries") or []}
+    found = {c.get("type"): rich_text.as_html(_text(c.get("description"))) for c in model.get("commentaries") or []}
     return found.get("market", ""), found.get("recommendation", "")
 
 
@@ -407,6 +407,8 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     percentages: list[PercentLine] = []
     market: str = ""
     recommendation: str = ""
+    market_shown: str = ""          # what the commentary editors show: changes only on a load
+    recommendation_shown: str = ""
 
     # choices
     firm_options: list[Option] = []
@@ -507,6 +509,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         self.percentages = []
         self._sync_percentages(saved_pct)
         self.market, self.recommendation = _commentaries(model)
+        self.market_shown, self.recommendation_shown = self.market, self.recommendation
 
     def _asset_names(self) -> dict[int, tuple[str, str]]:
         """code and name of every asset (and alternate) in the classes, by id."""
@@ -780,7 +783,10 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     def set_commentary(self, kind: str, value: str):
         if not self._editable() or kind not in ("market", "recommendation"):
             return
-        setattr(self, kind, str(value or "")[:COMMENTARY_MAX])
+        value = str(value or "")[:COMMENTARY_MAX]
+        if rich_text.sanitise(value) == rich_text.sanitise(getattr(self, kind)):
+            return
+        setattr(self, kind, value)
         self._changed()
 
     @rx.event
@@ -1025,8 +1031,8 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     @rx.event
     def cancel(self):
         if self._model_id and self.mode != "new":
-            return AppState.navigate(routes.url("models.details", id=self._model_id))
-        return AppState.navigate(routes.url("models.view"))
+            return AppState.go_back(routes.url("models.details", id=self._model_id))
+        return AppState.go_back(routes.url("models.view"))
 
     @rx.event
     def edit(self):

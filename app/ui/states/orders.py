@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from datetime import date
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar, Mapping
 from urllib.parse import urlencode
 
 import reflex as rx
@@ -219,6 +219,8 @@ class DesktopBrokerState(FirmReport, AppState):
 # ---- reports.orders ---------------------------------------------------------------------------------------
 class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
     """The execution form is the FormDialog (price, fee, dates, contract note; the quantity is shown)."""
+    ADDRESS_FILTERS: ClassVar[Mapping[str, Callable[[str], Any]]] = {
+        "status_filter": lambda v: v if v in STATUS_VALUES else None}
 
     UPLOAD_ID: ClassVar[str] = UPLOAD_ID
     SELECT_FILE: ClassVar[str] = SELECT_FILE

@@ -862,7 +862,7 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
     @rx.event
     def cancel(self):
         target = self.back_url or (self.view_url if self.mode == "edit" else routes.url("portfolios.list"))
-        return AppState.navigate(target)
+        return AppState.go_back(target)
 
     # ---- delete and unlink -----------------------------------------------------------------------------------
     @rx.event
@@ -1032,4 +1032,4 @@ class PortfolioBuyState(Confirm, LoadMore, AppState):
 
     @rx.event
     def cancel(self):
-        return AppState.navigate(self.back_url or self.holdings_url)
+        return AppState.go_back(self.back_url or self.holdings_url)

@@ -12,7 +12,7 @@ from typing import Any
 
 import reflex as rx
 
-from app.domain import advice
+from app.domain import advice, rich_text
 from app.domain.errors import NotFound
 from app.domain.permissions import Actor
 from app.services import records_of_advice
@@ -141,7 +141,8 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
         fee = record.fee
         self.fee = FeeView(percent=fee_percent(fee.percent), min=money(fee.min), max=money(fee.max),
                            amount=money(fee.amount))
-        self.market, self.recommendation = (c.description if c else "" for c in map(view.commentary, advice.COMMENT_TYPES))
+        self.market, self.recommendation = (rich_text.as_html(c.description if c else "")
+                                            for c in map(view.commentary, advice.COMMENT_TYPES))
         self.cgt_text = record.cgt_estimate
         self.pending, self.approved, self.declined = record.pending, record.approved, record.declined
         who, at = (t.approver, t.approved_at) if self.approved else (t.decliner, t.declined_at) if self.declined \

@@ -25,7 +25,7 @@ from typing import Any
 
 import reflex as rx
 
-from app.domain import advice, validators
+from app.domain import advice, rich_text, validators
 from app.domain.allocations import bar_width
 from app.domain.errors import GENERIC, AuthenticationError, DomainError
 from app.domain.permissions import Actor
@@ -414,8 +414,10 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     invalid_count: int = 0         # units fields holding something that is not a whole number
     edit_rev: int = 0              # bumped to reset the units fields to what the result shows
 
-    market: str = ""
+    market: str = ""               # the commentary as the editor holds it now (sanitised HTML once saved)
     recommendation: str = ""
+    market_shown: str = ""         # what the editor shows: changes only on a load or a save
+    recommendation_shown: str = ""
     # the commentary's feedback line per type: the text and its tone (updating | saved | error)
     market_feedback: str = ""
     market_tone: str = ""
@@ -455,8 +457,9 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
             rows, _ = target_portfolios.versions(actor=actor, investment_id=self.portfolio_id, limit=1)
             self.latest_version = max([r.version for r in rows] + [self.tp_version])
         market, recommendation = (view.commentary(kind) if view else None for kind in advice.COMMENT_TYPES)
-        self.market = market.description if market else ""
-        self.recommendation = recommendation.description if recommendation else ""
+        self.market = rich_text.as_html(market.description if market else "")
+        self.recommendation = rich_text.as_html(recommendation.description if recommendation else "")
+        self.market_shown, self.recommendation_shown = self.market, self.recommendation
         self._comment_ids = {c.type: c.id for c in (view.commentaries if view else ()) if c.id}
         self.can_calculate, self.view_only, self.can_edit_comment = perms.calculate, perms.view_only, perms.edit_commentary
 
@@ -944,20 +947,24 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     # ---- the commentary --------------------------------------------------------------------------------
     @rx.event
     def set_market(self, value: str):
-        self.market = str(value or "")[:20000]
+        self.market = str(value or "")
 
     @rx.event
     def set_recommendation(self, value: str):
-        self.recommendation = str(value or "")[:20000]
+        self.recommendation = str(value or "")
 
     def _feedback(self, kind: str, text: str, tone: str) -> None:
         setattr(self, f"{kind}_feedback", text)
         setattr(self, f"{kind}_tone", tone)
 
     @rx.event
-    def save_comment(self, kind: str):
+    def save_comment(self, kind: str, html: str | None = None):
+        """Save the commentary of `kind`: `html` as the editor holds it at the click (else the last
+        one it handed over)."""
         if kind not in advice.COMMENT_TYPES or not self.tp_id:
             return
+        if isinstance(html, str):
+            setattr(self, kind, html)
         self._feedback(kind, COMMENT_UPDATING, "updating")
         yield
         text = self.market if kind == "market" else self.recommendation
@@ -968,6 +975,8 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
             self._feedback(kind, exc.message or LOAD_FAILED, "error")
         else:
             self._comment_ids = {**self._comment_ids, kind: int(saved["id"])}
+            setattr(self, kind, saved["description"])
+            setattr(self, f"{kind}_shown", saved["description"])
             self._feedback(kind, COMMENT_SAVED, "saved")
         run = self._feedback_runs.get(kind, 0) + 1
         self._feedback_runs = {**self._feedback_runs, kind: run}

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 from datetime import date
 from decimal import Decimal
 from typing import Any, ClassVar, NamedTuple
@@ -53,6 +54,12 @@ from app.ui.toolkit.screen import Confirm, ExportLinks, events, guarded, screen_
 
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
 FILE_VIEW, APPROVAL_VIEW = "file", "approval"
+# in the address: the view, and the approval view's statuses (comma separated) and order
+VIEW_KEY, APPROVAL_STATUS_KEY, APPROVAL_ORDER_KEY = "view", "status", "approval_order"
+ALL_STATUSES = "all"
+# the trade file's status filter: every row, those not placed yet (Approved), those placed
+FILE_STATUS_OPTIONS = [Option(ALL_STATUSES, "All statuses"), Option(rules.STATUS_APPROVED, rules.STATUS_APPROVED),
+                       Option(rules.STATUS_PLACED, rules.STATUS_PLACED)]
 SORT_KEYS = ("investment_name", "broker_name", "action", "asset_code", "amount", "pending_amount", "quantity",
              "limit_price", "last_close_price", "limit_vs_price_percentage", "type", "status", "expiry")
 EXPIRY_ERROR = "The expiry date must be today or later"   # key earlier_than_today (001 s5)
@@ -195,13 +202,20 @@ def _decimal_or_none(text: str) -> Decimal | None:
 
 # ---- reports.trade-recommendations: the trade file view (and the page's view switch) ------------------
 class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
-    """Paged from memory: `total` counts the rows matching the filter box, `file_total` the file's."""
+    """Paged from memory: `total` counts the rows matching the filter box and the status filter,
+    `file_total` the file's. The view and the status filter are in the address with the page."""
 
     SORT_KEYS: ClassVar[tuple[str, ...]] = SORT_KEYS
+    ADDRESS_FILTERS: ClassVar[dict[str, Any]] = {
+        "view": lambda v: v if v in (FILE_VIEW, APPROVAL_VIEW) else None,
+        "file_status": lambda v: v if offers(FILE_STATUS_OPTIONS, v) else None,
+    }
     PAGE_SIZES: ClassVar[tuple[int, ...]] = rules.PAGE_SIZES
     DEFAULT_SIZE: ClassVar[int] = rules.DEFAULT_PAGE_SIZE
 
     view: str = FILE_VIEW
+    file_status: str = ALL_STATUSES
+    file_status_options: list[Option] = FILE_STATUS_OPTIONS
     loading: bool = True            # skeleton rows until the first load (a superuser's: until Load)
     loaded: bool = False            # a superuser loads by hand; nothing is shown before
     error: str = ""
@@ -265,7 +279,8 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         term = self.search.strip().lower()
         key = self.sort if self.sort in SORT_KEYS else rules.DEFAULT_SORT
         changes = self._changes
-        found = sorted((r for r in self._file if _matches(r, term)),
+        status = self.file_status if self.file_status != ALL_STATUSES else ""
+        found = sorted((r for r in self._file if _matches(r, term) and (not status or r.status == status)),
                        key=lambda r: (r.investment_name.lower(), r.asset_code))
         keyed = [(_sort_value(r, changes.get(r.recommendation_id), key), r) for r in found]
         present = sorted((pair for pair in keyed if pair[0] is not None), key=lambda pair: pair[0],
@@ -297,17 +312,29 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         self.reset()
         self.today = utcnow().date().isoformat()
         self._load_firms(actor)
+        # a link to the approval view (a dashboard card's) opens it at once
+        approval = TradeApprovalState.open if (self.router.url.query_parameters or {}).get(VIEW_KEY) == APPROVAL_VIEW \
+            else None
         if actor.is_superuser:
             self.loading = False
-            return None  # 001 s6: the superuser picks a firm and loads
-        return self._load(actor)
+            if self._take_address() and self.firm_filter != self.ALL_FIRMS:
+                return events(self._load(actor), approval)  # a link naming the firm (a dashboard card's)
+            return events(approval)  # 001 s6: the superuser picks a firm and loads
+        return events(self._load(actor), approval)
 
     @rx.event
     def set_view(self, value: str):
         if value not in (FILE_VIEW, APPROVAL_VIEW):
             return None
         self.view = value
-        return TradeApprovalState.open if value == APPROVAL_VIEW else None
+        return [self._keep_address()] + ([TradeApprovalState.open] if value == APPROVAL_VIEW else [])
+
+    @rx.event
+    def set_file_status(self, value: str):
+        if not offers(FILE_STATUS_OPTIONS, value):
+            return None
+        self.file_status = value
+        return self._reload_first_page()
 
     @rx.event
     def set_firm_filter(self, value: str):
@@ -661,6 +688,14 @@ class TradeApprovalState(Confirm, ExportLinks, AppState):
             return refused
         self.opened = True
         self.show_adviser = actor.is_superuser
+        # the address may name the statuses and the order (a dashboard card's link: what it counted;
+        # the browser's Back or a reload: as the view was left)
+        query = self.router.url.query_parameters or {}
+        named = [k for k in str(query.get(APPROVAL_STATUS_KEY) or "").split(",") if k]
+        if named and all(k in approval_service.STATUS_FILTERS for k in named):
+            self.spv, self.spa, self.sad = (key in named for key in ("spv", "spa", "sad"))
+        if query.get(APPROVAL_ORDER_KEY) in approval_service.ORDERS:
+            self.order = str(query[APPROVAL_ORDER_KEY])
         if actor.is_superuser:
             self._load_advisers(actor)
             return None  # 001 s6: the superuser picks an active adviser
@@ -733,14 +768,25 @@ class TradeApprovalState(Confirm, ExportLinks, AppState):
         if key not in approval_service.STATUS_FILTERS:
             return None
         setattr(self, key, bool(value))
-        return self._refresh()
+        return events(self._refresh(), self._keep_address())
 
     @rx.event
     def set_order(self, value: str):
         if value not in approval_service.ORDERS:
             return None
         self.order = value
-        return self._refresh()
+        return events(self._refresh(), self._keep_address())
+
+    def _keep_address(self) -> Any:
+        """The browser's address follows the view's statuses and order (no new history entry)."""
+        query = {k: v for k, v in (self.router.url.query_parameters or {}).items()
+                 if k not in (VIEW_KEY, APPROVAL_STATUS_KEY, APPROVAL_ORDER_KEY) and isinstance(v, str)}
+        query[VIEW_KEY] = APPROVAL_VIEW
+        query[APPROVAL_STATUS_KEY] = ",".join(self._statuses())
+        if self.order != type(self).get_fields()["order"].default:
+            query[APPROVAL_ORDER_KEY] = self.order
+        address = self.router.url.path + f"?{urlencode(query)}"
+        return rx.call_script(f"window.history.replaceState(window.history.state, '', {json.dumps(address)})")
 
     @rx.event
     def refresh(self):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from datetime import date, datetime, time, timedelta, timezone
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar, Mapping
 
 import reflex as rx
 
@@ -130,6 +130,7 @@ class UserAccount:
 
 
 class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
+    ADDRESS_CHOICES: ClassVar[Mapping[str, str]] = {"status_filter": "status_options", "role_filter": "role_options"}
     SORT_KEYS: ClassVar[tuple[str, ...]] = USER_SORTS
     ALL_FIRMS: ClassVar[str] = ALL
     ALL_FIRMS_LABEL: ClassVar[str] = "All firms"
@@ -610,7 +611,7 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
         if self.form_dirty:
             self.leave_to, self.leave_open = target, True
             return None
-        return rx.redirect(target)
+        return AppState.go_back(target)
 
     # ---- what the screen shows --------------------------------------------------------------------
     @rx.var

@@ -33,6 +33,7 @@ PAGE_WINDOW = 6  # page buttons shown at once
 # The list's state in its address (002 s9: page key page, limit key limit_per_page), so that the
 # browser's Back, a reload, a bookmark or a copied link show the list as it was left.
 PAGE_KEY, LIMIT_KEY, SORT_KEY, ORDER_KEY, SEARCH_KEY = "page", "limit_per_page", "sort", "order", "search"
+FIRM_KEY = "firm"  # the superuser's firm choice (FirmChoice)
 
 
 def loading_from_address(state: Any) -> None:
@@ -63,6 +64,9 @@ class Paged(rx.State, mixin=True):
     # the screen's own filters kept in the address with the page: a text var's name -> how a text
     # from the address is read into it (as the screen reads its own choice; None refuses it)
     ADDRESS_FILTERS: ClassVar[Mapping[str, Callable[[str], Any]]] = {}
+    # select filters kept in the address: a var's name -> the name of the var holding its options (a
+    # value is taken once the options are loaded, if they offer it)
+    ADDRESS_CHOICES: ClassVar[Mapping[str, str]] = {}
 
     page: int = 1
     page_size: str = str(DEFAULT_PAGE_SIZE)
@@ -74,9 +78,16 @@ class Paged(rx.State, mixin=True):
     # ---- the address ----------------------------------------------------------------------------
     def _address_fields(self) -> dict[str, tuple[str, Callable[[str], Any]]]:
         """query key -> (the var it sets, how a text from the address is read: None refuses it)."""
+        firm = {FIRM_KEY: ("firm_filter", lambda v: v if self.show_firm and offers(self.firm_options, v) else None)} \
+            if isinstance(self, FirmChoice) else {}
         return {PAGE_KEY: ("page", lambda v: to_int(v) if (to_int(v) or 0) >= 1 else None),
                 LIMIT_KEY: ("page_size", lambda v: v if to_int(v) in self.PAGE_SIZES else None),
-                **{name: (name, read) for name, read in self.ADDRESS_FILTERS.items()}}
+                **firm, **{name: (name, read) for name, read in self.ADDRESS_FILTERS.items()},
+                **{name: (name, self._offered_by(options)) for name, options in self.ADDRESS_CHOICES.items()}}
+
+    def _offered_by(self, options: str) -> Callable[[str], Any]:
+        """How an address's value of a select filter is read: taken if the select offers it."""
+        return lambda v: v if offers(getattr(self, options), v) else None
 
     def _take_address(self) -> bool:
         """The list's state as its address names it; whether anything changed."""
