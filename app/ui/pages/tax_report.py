@@ -128,13 +128,18 @@ def _income_row(row: IncomeRow) -> rx.Component:
     )
 
 
-def _income_total(row: IncomeRow) -> rx.Component:
+def _total_row(span: int, *cells: rx.Component) -> rx.Component:
+    """A table's bold total line: "Total" across the first `span` columns, then `cells`."""
     return rx.table.row(
-        rx.table.cell(rx.text("Total", weight="bold", size="2"), col_span=4, background=rx.color("gray", 2)),
-        _money(row.franked), _money(row.unfranked), _money(row.franking_credits, id="income-total-credits"),
-        _money(row.interest), _money(row.other), _money(row.cash, id="income-total-cash"),
-        font_weight="bold", background=rx.color("gray", 2),
+        rx.table.cell(rx.text("Total", weight="bold", size="2"), col_span=span, background=rx.color("gray", 2)),
+        *cells, font_weight="bold", background=rx.color("gray", 2),
     )
+
+
+def _income_total(row: IncomeRow) -> rx.Component:
+    return _total_row(4, _money(row.franked), _money(row.unfranked),
+                      _money(row.franking_credits, id="income-total-credits"), _money(row.interest),
+                      _money(row.other), _money(row.cash, id="income-total-cash"))
 
 
 def _income() -> rx.Component:
@@ -169,12 +174,9 @@ def _gain_row(row: GainRow) -> rx.Component:
 
 
 def _gain_total(row: GainRow) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(rx.text("Total", weight="bold", size="2"), col_span=5, background=rx.color("gray", 2)),
-        _money(row.cost_base), _money(row.proceeds), _money(row.gain), rx.table.cell(""),
-        _money(row.losses_applied), _money(row.discount), _money(row.net, id="gains-total-net"), rx.table.cell(""),
-        font_weight="bold", background=rx.color("gray", 2),
-    )
+    return _total_row(5, _money(row.cost_base), _money(row.proceeds), _money(row.gain), rx.table.cell(""),
+                      _money(row.losses_applied), _money(row.discount), _money(row.net, id="gains-total-net"),
+                      rx.table.cell(""))
 
 
 def _gains() -> rx.Component:
@@ -198,8 +200,7 @@ def _return_row(row: CapitalReturnRow) -> rx.Component:
 
 def _capital_returns() -> rx.Component:
     header = rx.table.row(plain_header("Date"), plain_header("Code"), _num_header("Amount"))
-    total = rx.table.row(rx.table.cell(rx.text("Total", weight="bold", size="2"), col_span=2, background=rx.color("gray", 2)),
-                         _money(S.capital_returns_total), font_weight="bold", background=rx.color("gray", 2))
+    total = _total_row(2, _money(S.capital_returns_total))
     return rx.cond(S.capital_returns.length() > 0, rx.vstack(
         _heading("Capital returns", "tax-returns-heading"),
         rx.text("Returns of capital lower the cost base of the parcels held.", size="2", color=MUTED),
@@ -217,11 +218,8 @@ def _unrealised_row(row: UnrealisedRow) -> rx.Component:
 
 
 def _unrealised_total(row: UnrealisedRow) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(rx.text("Total", weight="bold", size="2"), col_span=4, background=rx.color("gray", 2)),
-        _money(row.cost_base), rx.table.cell(""), rx.table.cell(""), _money(row.value, id="unrealised-total-value"),
-        _money(row.gain), font_weight="bold", background=rx.color("gray", 2),
-    )
+    return _total_row(4, _money(row.cost_base), rx.table.cell(""), rx.table.cell(""),
+                      _money(row.value, id="unrealised-total-value"), _money(row.gain))
 
 
 def _unrealised() -> rx.Component:
