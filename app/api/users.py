@@ -6,6 +6,7 @@ from datetime import date, datetime, time, timezone
 from typing import Annotated, Any, Optional
 
 from fastapi import APIRouter, File, Query, Request, UploadFile
+from starlette.datastructures import UploadFile as StarletteUpload
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.deps import CurrentActor, WholeNumberListQuery, answers, listing, ok, read_upload
@@ -15,7 +16,7 @@ from app.domain.parsing import as_id
 from app.domain.permissions import Actor
 from app.domain.uploads import SELECT_FILE
 from app.domain.validators import DATE
-from app.domain.users import ProfileForm, UserForm, read_user_form
+from app.domain.users import UserForm, read_profile_form, read_user_form
 from app.services import users
 
 from app.api.payloads import AddressBody, Named, UserOut
@@ -65,7 +66,7 @@ def _range(raw: str | None, field: str) -> tuple[datetime | None, datetime | Non
         return None, None
     try:
         parsed = json.loads(raw)
-        bounds = []
+        bounds: list[datetime | None] = []
         for key, edge in (("from", time.min), ("to", time.max)):
             value = parsed.get(key) if isinstance(parsed, dict) else None
             if not value:
@@ -80,7 +81,7 @@ def _range(raw: str | None, field: str) -> tuple[datetime | None, datetime | Non
         raise ValidationError(DATE, {field: DATE})
 
 
-async def _set_image(actor: Actor, user_id: int, kind: str, upload: UploadFile) -> dict[str, Any]:
+async def _set_image(actor: Actor, user_id: int, kind: str, upload: StarletteUpload) -> dict[str, Any]:
     """A user's photo, signature or (the superuser's own) default logo from an uploaded file."""
     content_type, data = await read_upload(upload)
     return ok(rendered(users.set_user_image(actor=actor, user_id=user_id, kind=kind, content_type=content_type,
@@ -104,7 +105,7 @@ def get_me(actor: CurrentActor):
 
 @router.put("/me", **answers(UserOut))
 def update_me(actor: CurrentActor, body: ProfileBody):
-    saved = users.update_me(actor=actor, form=read_user_form(sent(body), ProfileForm))
+    saved = users.update_me(actor=actor, form=read_profile_form(sent(body)))
     return ok({**rendered(saved.user), "message": saved.message})
 
 
@@ -125,7 +126,7 @@ async def default_logo(actor: CurrentActor, request: Request):
     if content_type.startswith("multipart/"):
         form = await request.form()
         upload = form.get("file")
-        if upload is not None and hasattr(upload, "read"):
+        if isinstance(upload, StarletteUpload):
             return await _set_image(actor, actor.id, "logo", upload)
         removed = str(form.get("isLogoRemoved", "")).lower() in ("1", "true")
     else:

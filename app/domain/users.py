@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeVar
 
 from app.domain import validators as v
 from app.domain.roles import Role, UserStatus
@@ -161,8 +161,20 @@ _FORM_NAMES = {"isPhotoRemoved": "photo_removed", "isSignatureRemoved": "signatu
                "oldPassword": "old_password", "rptPassword": "rpt_password"}
 
 
-def read_user_form(data: Mapping[str, Any], kind: type[UserForm] = UserForm) -> UserForm:
-    """A sent form (by the payload's names) as `kind`: texts as text, ids as numbers, flags as truth."""
+def read_user_form(data: Mapping[str, Any]) -> UserForm:
+    """A sent user form (by the payload's names): texts as text, ids as numbers, flags as truth."""
+    return _read(data, UserForm)
+
+
+def read_profile_form(data: Mapping[str, Any]) -> ProfileForm:
+    """A sent profile form, read as read_user_form reads a user form, with its passwords."""
+    return _read(data, ProfileForm)
+
+
+Form = TypeVar("Form", bound=UserForm)
+
+
+def _read(data: Mapping[str, Any], kind: type[Form]) -> Form:
     from dataclasses import fields
 
     from app.domain.parsing import as_id

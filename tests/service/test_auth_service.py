@@ -14,7 +14,7 @@ from app.domain import auth_rules as rules
 from app.domain import validators as v
 from app.domain.errors import AuthenticationError, TooManyRequests, ValidationError
 from app.domain.roles import Role, TokenPurpose, UserStatus
-from app.domain.users import ProfileForm, read_user_form
+from app.domain.users import read_profile_form, read_user_form
 from app.services import auth, mail, users
 from app.services.security import token_digest
 from app.settings import settings
@@ -407,7 +407,7 @@ def test_reset_password_rules(db):
 # ---- e-mail change -------------------------------------------------------------------------------
 def test_email_change_waits_for_the_new_address(db):
     user = f.make_user(Role.ADVISER, f.make_firm(), email="before@example.com")
-    result = users.update_me(actor=f.actor(user), form=read_user_form({"email": "After@Example.com"}, ProfileForm))
+    result = users.update_me(actor=f.actor(user), form=read_profile_form({"email": "After@Example.com"}))
     assert result.message == "We sent a confirmation link to after@example.com. Your e-mail changes when you open it."
     assert result.user.email == "before@example.com"
     assert f.get_user_row(user.id).email == "before@example.com"
@@ -424,7 +424,7 @@ def test_email_change_waits_for_the_new_address(db):
 
 def test_email_change_refused_when_the_address_was_taken_meanwhile(db):
     user = f.make_user(Role.ADVISER, f.make_firm(), email="mine@example.com")
-    users.update_me(actor=f.actor(user), form=read_user_form({"email": "wanted@example.com"}, ProfileForm))
+    users.update_me(actor=f.actor(user), form=read_profile_form({"email": "wanted@example.com"}))
     token = f.last_token("wanted@example.com", "email-change")
     f.make_user(Role.CLIENT, None, email="wanted@example.com")
     with pytest.raises(ValidationError) as err:
@@ -435,7 +435,7 @@ def test_email_change_refused_when_the_address_was_taken_meanwhile(db):
 
 def test_expired_email_change_token_is_refused(db):
     user = f.make_user(Role.ADVISER, f.make_firm(), email="slow@example.com")
-    users.update_me(actor=f.actor(user), form=read_user_form({"email": "slower@example.com"}, ProfileForm))
+    users.update_me(actor=f.actor(user), form=read_profile_form({"email": "slower@example.com"}))
     token = f.last_token("slower@example.com", "email-change")
     f.expire_action_token(token)
     with pytest.raises(ValidationError):
@@ -484,7 +484,7 @@ def test_links_of_a_deleted_user_stop_working(db):
     activation = f.last_token("short.lived@example.com", "activation")
     auth.request_recovery(email=w.client_b.email)
     recovery = f.last_token(w.client_b.email, "reset-password")
-    users.update_me(actor=f.actor(w.adviser_a), form=read_user_form({"email": "adviser.moved@example.com"}, ProfileForm))
+    users.update_me(actor=f.actor(w.adviser_a), form=read_profile_form({"email": "adviser.moved@example.com"}))
     change = f.last_token("adviser.moved@example.com", "email-change")
 
     users.delete_user(actor=f.actor(w.admin_a), user_id=created.id)

@@ -9,7 +9,7 @@ from app.domain import auth_rules
 from app.domain import validators as v
 from app.domain.errors import INVALID_FORM, AuthenticationError, Conflict, NotFound, PermissionDenied, ValidationError
 from app.domain.roles import Role, UserStatus
-from app.domain.users import ProfileForm, read_user_form
+from app.domain.users import read_profile_form, read_user_form
 from app.services import auth, files, users
 from tests import factories as f
 
@@ -401,41 +401,41 @@ def test_own_photo_and_default_logo(db):
 def test_profile_update_and_password_change(db):
     user = f.make_user(Role.ADVISER, f.make_firm(), first_name="Old", email="prof@example.com")
     me = f.actor(user)
-    result = users.update_me(actor=me, form=read_user_form({"first_name": "New", "phone": "(02) 1234 5678", "version": 1}, ProfileForm))
+    result = users.update_me(actor=me, form=read_profile_form({"first_name": "New", "phone": "(02) 1234 5678", "version": 1}))
     assert (result.user.first_name, result.user.phone, result.message) == ("New", "(02) 1234 5678", "Profile is updated")
 
     with pytest.raises(ValidationError) as err:
-        users.update_me(actor=me, form=read_user_form({"oldPassword": "Wrong1234", "password": "Fresh1234", "rptPassword": "Fresh1234"}, ProfileForm))
+        users.update_me(actor=me, form=read_profile_form({"oldPassword": "Wrong1234", "password": "Fresh1234", "rptPassword": "Fresh1234"}))
     assert err.value.fields == {"oldPassword": auth_rules.WRONG_OLD_PASSWORD}
     with pytest.raises(ValidationError) as err:
-        users.update_me(actor=me, form=read_user_form({"password": "Fresh1234", "rptPassword": "Fresh1234"}, ProfileForm))
+        users.update_me(actor=me, form=read_profile_form({"password": "Fresh1234", "rptPassword": "Fresh1234"}))
     assert err.value.fields == {"oldPassword": "Please, enter old password. "}
     with pytest.raises(ValidationError) as err:
-        users.update_me(actor=me, form=read_user_form({"oldPassword": f.PASSWORD, "password": "weak", "rptPassword": "weak"}, ProfileForm))
+        users.update_me(actor=me, form=read_profile_form({"oldPassword": f.PASSWORD, "password": "weak", "rptPassword": "weak"}))
     assert err.value.fields == {"password": v.PASSWORD}
     with pytest.raises(ValidationError) as err:
-        users.update_me(actor=me, form=read_user_form({"oldPassword": f.PASSWORD, "password": "Fresh1234", "rptPassword": "Fresh12345"}, ProfileForm))
+        users.update_me(actor=me, form=read_profile_form({"oldPassword": f.PASSWORD, "password": "Fresh1234", "rptPassword": "Fresh12345"}))
     assert err.value.fields == {"rptPassword": "Password and password confirmation must match. "}
     with pytest.raises(ValidationError) as err:
-        users.update_me(actor=me, form=read_user_form({"oldPassword": f.PASSWORD, "password": "Fresh1234"}, ProfileForm))
+        users.update_me(actor=me, form=read_profile_form({"oldPassword": f.PASSWORD, "password": "Fresh1234"}))
     assert err.value.fields == {"rptPassword": "Please, repeat password. "}
     with pytest.raises(AuthenticationError):
         auth.signin(email="prof@example.com", password="Fresh1234")
 
-    users.update_me(actor=me, form=read_user_form({"oldPassword": f.PASSWORD, "password": "Fresh1234", "rptPassword": "Fresh1234"}, ProfileForm))
+    users.update_me(actor=me, form=read_profile_form({"oldPassword": f.PASSWORD, "password": "Fresh1234", "rptPassword": "Fresh1234"}))
     assert auth.signin(email="prof@example.com", password="Fresh1234")
     with pytest.raises(Conflict):
-        users.update_me(actor=me, form=read_user_form({"first_name": "Stale", "version": 1}, ProfileForm))
+        users.update_me(actor=me, form=read_profile_form({"first_name": "Stale", "version": 1}))
 
 
 def test_client_profile_ignores_names_and_email(db):
     user = f.make_user(Role.CLIENT, f.make_firm(), first_name="Fixed", last_name="Name", email="fixed@example.com")
-    result = users.update_me(actor=f.actor(user), form=read_user_form({"first_name": "Changed", "last_name": "Other", "email": "new@example.com"}, ProfileForm))
+    result = users.update_me(actor=f.actor(user), form=read_profile_form({"first_name": "Changed", "last_name": "Other", "email": "new@example.com"}))
     assert (result.user.first_name, result.user.last_name, result.user.email) == ("Fixed", "Name", "fixed@example.com")
     assert result.message == "Profile is updated"
     assert f.outbox() == []
     # but the password can be changed
-    users.update_me(actor=f.actor(user), form=read_user_form({"oldPassword": f.PASSWORD, "password": "Client123", "rptPassword": "Client123"}, ProfileForm))
+    users.update_me(actor=f.actor(user), form=read_profile_form({"oldPassword": f.PASSWORD, "password": "Client123", "rptPassword": "Client123"}))
     assert auth.signin(email="fixed@example.com", password="Client123")
 
 
@@ -443,13 +443,13 @@ def test_profile_email_change_checks_uniqueness(db):
     user = f.make_user(Role.ADMINISTRATOR, f.make_firm(), email="me@example.com")
     f.make_user(Role.CLIENT, None, email="you@example.com")
     with pytest.raises(ValidationError) as err:
-        users.update_me(actor=f.actor(user), form=read_user_form({"email": "You@Example.com"}, ProfileForm))
+        users.update_me(actor=f.actor(user), form=read_profile_form({"email": "You@Example.com"}))
     assert err.value.fields == {"email": "Email should be unique."}
     with pytest.raises(ValidationError) as err:
-        users.update_me(actor=f.actor(user), form=read_user_form({"email": "bad@"}, ProfileForm))
+        users.update_me(actor=f.actor(user), form=read_profile_form({"email": "bad@"}))
     assert err.value.fields == {"email": "Please, enter a valid email. "}
     assert f.outbox() == []
-    same = users.update_me(actor=f.actor(user), form=read_user_form({"email": "ME@example.com"}, ProfileForm))  # same address: nothing to confirm
+    same = users.update_me(actor=f.actor(user), form=read_profile_form({"email": "ME@example.com"}))  # same address: nothing to confirm
     assert same.message == "Profile is updated" and f.outbox() == []
 
 

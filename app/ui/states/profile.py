@@ -10,7 +10,7 @@ import reflex as rx
 from app.domain import validators as v
 from app.domain.permissions import Actor, home_route
 from app.domain.roles import Role
-from app.domain.users import ProfileForm, clean_new_password, clean_person, read_user_form
+from app.domain.users import clean_new_password, clean_person, read_profile_form
 from app.services import users
 from app.services.users import UserView
 from app.ui import routes
@@ -114,7 +114,7 @@ class ProfileState(Viewer, PersonForm, TypedPasswords, ImageStaging, AppState):
             data.update(self._person())
         if self._wants_password():
             data.update({name: self._typed(name) for name in PASSWORD_FIELDS})
-        message = users.update_me(actor=actor, form=read_user_form(data, ProfileForm)).message
+        message = users.update_me(actor=actor, form=read_profile_form(data)).message
         if self._image_removed("logo") and actor.is_superuser:
             users.remove_default_logo(actor=actor)
         for slot, mime, payload in self._staged_images():

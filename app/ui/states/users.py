@@ -21,6 +21,7 @@ from app.domain.permissions import (
 from app.domain.roles import Role, UserStatus
 from app.domain.users import USER_SORTS, clean_ar_number, clean_person, parse_role, read_user_form
 from app.services import firms, models, portfolios, users
+from app.services.tenancy import USER_NOT_FOUND
 from app.services.users import UserView
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
@@ -279,7 +280,7 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
         elif name == "advisers.clients":
             adviser = users.get_user(actor=actor, user_id=_int(params.get("id")) or 0)
             if adviser.role is not Role.ADVISER:
-                return [toast_error(users.USER_NOT_FOUND), rx.redirect(routes.url("advisers.list"))]
+                return [toast_error(USER_NOT_FOUND), rx.redirect(routes.url("advisers.list"))]
             self._inside("adviser", adviser.id, adviser.name)
             self._adviser_firm_id = adviser.firm_id or 0
         elif name == "models.clients":
@@ -337,8 +338,9 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
     # ---- delete ---------------------------------------------------------------------------------
     @rx.event
     def ask_delete(self, user_id: Any, name: str = ""):
-        if _int(user_id):
-            self._ask("delete", CONFIRM_DELETE_USER, _int(user_id))
+        wanted = _int(user_id)
+        if wanted:
+            self._ask("delete", CONFIRM_DELETE_USER, wanted)
 
     def _confirmed(self, action: str, user_id: int):
         users.delete_user(actor=self._actor(), user_id=user_id)
