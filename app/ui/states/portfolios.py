@@ -580,19 +580,19 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
         self.can_edit_inactive = actor.is_superuser
         self._load_options(actor)
         if wanted is Role.CLIENT:
-            self.holders = [HolderLine(id=person["id"], name=person["name"], is_owner=True)]
-            adviser = person.get("adviser_id")
+            self.holders = [HolderLine(id=person.id, name=person.name, is_owner=True)]
+            adviser = person.adviser_id
             if actor.role is Role.ADVISER:
                 adviser = actor.id  # an adviser creating the portfolio is its adviser (001 s2)
             self.adviser_id = str(adviser) if adviser and offers(self.adviser_options, str(adviser)) \
                 else NO_ADVISER
             if not self.back_url:
-                self.back_url = routes.url("clients.portfolios", id=person["id"])
+                self.back_url = routes.url("clients.portfolios", id=person.id)
         else:
-            self.adviser_id = str(person["id"])
-            self.adviser_options = keeping(self.adviser_options, self.adviser_id, person["name"])
+            self.adviser_id = str(person.id)
+            self.adviser_options = keeping(self.adviser_options, self.adviser_id, person.name)
             if not self.back_url:
-                self.back_url = routes.url("advisers.portfolios", id=person["id"])
+                self.back_url = routes.url("advisers.portfolios", id=person.id)
 
     # ---- guards and live validation ---------------------------------------------------------------
     def _editable(self) -> bool:
