@@ -10,7 +10,7 @@ from app.api.deps import CurrentActor, answers, client_ip, ok, ok_message
 from app.services import auth, users
 
 from app.api.payloads import RecoveryOut, SigninOut, TokenOwnerOut
-from app.api.schemas import Message, SentText
+from app.api.schemas import Message, SentText, rendered
 
 router = APIRouter(tags=["auth"])
 
@@ -42,7 +42,7 @@ def _set_password(set_password: Callable[..., None], body: PasswordBody) -> dict
 @router.post("/signin", **answers(SigninOut))
 def signin(body: SigninBody, request: Request):
     token, user = auth.signin(email=body.email, password=body.password, ip=client_ip(request))
-    return ok({"token": token, "user": users.get_me(actor=auth.actor_of(user))})
+    return ok({"token": token, "user": rendered(users.get_me(actor=auth.actor_of(user)))})
 
 
 @router.post("/signout", **answers(None))

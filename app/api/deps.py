@@ -88,6 +88,15 @@ def download(name: str, data: bytes, media_type: str) -> Response:
                     headers={"Content-Disposition": content_disposition(name), "Cache-Control": "no-store"})
 
 
+FILE_FORMATS = {"excel": "xlsx", "pdf": "pdf"}
+
+
+def file_format(request: Request) -> str:
+    """The format a download's path names: one route function serves a report's `.../export-excel`
+    and `.../export-pdf` (each declared by its own decorator, with its own name and responses)."""
+    return FILE_FORMATS[request.url.path.rsplit("-", 1)[-1]]
+
+
 async def read_upload(upload, limit: int | None = None) -> tuple[str | None, bytes]:
     """An uploaded file's type and at most one byte past `limit` (default: the image limit): a
     bigger file is refused by its service without being buffered whole."""

@@ -20,10 +20,12 @@ A uniqueness failure answers 400 'ValidationError: Name should be unique.' with 
 """
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from app.api.deps import ClientOffset, CurrentActor, answers, download, listing, ok, portfolio_listing
+from app.api.deps import (
+    ClientOffset, CurrentActor, answers, download, file_format, listing, ok, portfolio_listing,
+)
 from app.services import custom_holdings, holdings
 
 from app.api.payloads import (
@@ -56,17 +58,13 @@ def get_holdings(actor: CurrentActor, investment_id: str, limit: str | None = No
     return ok(holdings.get_holdings(actor=actor, portfolio_id=investment_id, limit=limit, offset=offset))
 
 
-@router.get("/investments/{investment_id}/holdings/export-excel", response_class=Response, responses={200: {
-    "description": "the holdings workbook", "content": {"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {}}}})
-def export_excel(actor: CurrentActor, investment_id: str, client_offset: ClientOffset = None):
-    return download(*holdings.export(actor=actor, portfolio_id=investment_id, file_format="xlsx",
-                                     client_offset=client_offset))
-
-
-@router.get("/investments/{investment_id}/holdings/export-pdf", response_class=Response,
+@router.get("/investments/{investment_id}/holdings/export-pdf", name="export_pdf", response_class=Response,
             responses={200: {"description": "the holdings as PDF", "content": {"application/pdf": {}}}})
-def export_pdf(actor: CurrentActor, investment_id: str, client_offset: ClientOffset = None):
-    return download(*holdings.export(actor=actor, portfolio_id=investment_id, file_format="pdf",
+@router.get("/investments/{investment_id}/holdings/export-excel", name="export_excel", response_class=Response,
+            responses={200: {"description": "the holdings workbook", "content": {
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {}}}})
+def export_file(request: Request, actor: CurrentActor, investment_id: str, client_offset: ClientOffset = None):
+    return download(*holdings.export(actor=actor, portfolio_id=investment_id, file_format=file_format(request),
                                      client_offset=client_offset))
 
 

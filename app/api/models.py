@@ -22,8 +22,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.deps import CurrentActor, ListQuery, answers, listing, ok
 from app.api.resources import Resource
-from app.api.schemas import WHERE_INVALID, Allocation, Amount, Body, Flag, Id, Page, Row, RowsOf, Sent, where_of
+from app.api.schemas import (
+    WHERE_INVALID, Allocation, Amount, Body, Flag, Id, Page, Row, RowsOf, Sent, path_id, query_number, rendered, where_of,
+)
 from app.domain.errors import ValidationError
+from app.domain.model_rules import owner_filter
+from app.domain.parsing import as_bool, as_id
 from app.services import models
 
 from app.api.payloads import ModelDetailsOut, ModelFormOptionsOut, ModelFormOut, ModelHistoryOut, ModelOut
@@ -112,12 +116,17 @@ class ModelQuery(ListQuery):
 
 @router.get("/models", **answers(Page[ModelOut]))
 def list_models(actor: CurrentActor, query: Annotated[ModelQuery, Query()]):
-    return listing(*models.list_models(actor=actor, **query.model_dump()))
+    found = models.list_models(
+        actor=actor, limit=query_number(query.limit), offset=query_number(query.offset), sort=query.sort,
+        order=query.order, search=query.search, firm_id=owner_filter(query.firm_id), link=as_bool(query.link),
+        tp_calculation=as_bool(query.tp_calculation), tr_calculation=as_bool(query.tr_calculation),
+        str_upload=as_bool(query.str_upload), recommendations_upload=as_bool(query.recommendations_upload))
+    return listing(rendered(found.rows), found.total)
 
 
 @router.get("/models-form-options", **answers(ModelFormOptionsOut))
 def form_options(actor: CurrentActor, firm_id: str | None = Query(None, alias="firmId")):
-    return ok(models.model_form_options(actor=actor, firm_id=firm_id))
+    return ok(rendered(models.model_form_options(actor=actor, firm_id=as_id(firm_id))))
 
 
 model = Resource(router, "/models", "model_id", ModelOut, ModelBody)
@@ -140,9 +149,9 @@ def model_history(actor: CurrentActor, model_id: str, limit: str | None = None, 
     found = where_of(HistoryWhere, where)
     if found is not None and found.model_id is not None and str(found.model_id) != model_id:
         raise ValidationError(WHERE_INVALID, {"model_id": WHERE_INVALID})
-    rows, count = models.model_history(actor=actor, model_id=model_id, limit=limit, offset=offset, order_by=order_by,
-                                       order=order_direction)
-    return ok({"count": count, "rows": rows})
+    history = models.model_history(actor=actor, model_id=path_id(model_id), limit=query_number(limit),
+                                   offset=query_number(offset), order_by=order_by, order=order_direction)
+    return ok({"count": history.total, "rows": rendered(history.rows)})
 
 
 @router.get("/models/{model_id}/versions/{version}", **answers(ModelFormOut))

@@ -18,11 +18,11 @@ from datetime import date
 from decimal import Decimal
 from typing import Optional
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from app.api.deps import ClientOffset, CurrentActor, answers, download, ok
+from app.api.deps import ClientOffset, CurrentActor, answers, download, file_format, ok
 from app.domain.performance import PerformanceReport, PeriodLine, PortfolioLine, ValuePoint
 from app.services import performance
 
@@ -125,16 +125,14 @@ def portfolio_performance(actor: CurrentActor, investment_id: str, until: str | 
     return ok(PerformanceOut.of(performance.portfolio_performance(actor=actor, portfolio_id=investment_id, until=until)))
 
 
-@router.get("/investments/{investment_id}/performance/export-excel", response_class=Response, responses=_XLSX)
-def portfolio_excel(actor: CurrentActor, investment_id: str, until: str | None = None, client_offset: ClientOffset = None):
-    return download(*performance.export(actor=actor, portfolio_id=investment_id, file_format="xlsx", until=until,
-                                        client_offset=client_offset))
-
-
-@router.get("/investments/{investment_id}/performance/export-pdf", response_class=Response, responses=_PDF)
-def portfolio_pdf(actor: CurrentActor, investment_id: str, until: str | None = None, client_offset: ClientOffset = None):
-    return download(*performance.export(actor=actor, portfolio_id=investment_id, file_format="pdf", until=until,
-                                        client_offset=client_offset))
+@router.get("/investments/{investment_id}/performance/export-pdf", name="portfolio_pdf", response_class=Response,
+            responses=_PDF)
+@router.get("/investments/{investment_id}/performance/export-excel", name="portfolio_excel", response_class=Response,
+            responses=_XLSX)
+def portfolio_file(request: Request, actor: CurrentActor, investment_id: str, until: str | None = None,
+                   client_offset: ClientOffset = None):
+    return download(*performance.export(actor=actor, portfolio_id=investment_id, file_format=file_format(request),
+                                        until=until, client_offset=client_offset))
 
 
 @router.get("/users/{user_id}/performance", **answers(PerformanceOut))
@@ -142,13 +140,9 @@ def client_performance(actor: CurrentActor, user_id: str, until: str | None = No
     return ok(PerformanceOut.of(performance.client_performance(actor=actor, client_id=user_id, until=until)))
 
 
-@router.get("/users/{user_id}/performance/export-excel", response_class=Response, responses=_XLSX)
-def client_excel(actor: CurrentActor, user_id: str, until: str | None = None, client_offset: ClientOffset = None):
-    return download(*performance.export(actor=actor, client_id=user_id, file_format="xlsx", until=until,
-                                        client_offset=client_offset))
-
-
-@router.get("/users/{user_id}/performance/export-pdf", response_class=Response, responses=_PDF)
-def client_pdf(actor: CurrentActor, user_id: str, until: str | None = None, client_offset: ClientOffset = None):
-    return download(*performance.export(actor=actor, client_id=user_id, file_format="pdf", until=until,
+@router.get("/users/{user_id}/performance/export-pdf", name="client_pdf", response_class=Response, responses=_PDF)
+@router.get("/users/{user_id}/performance/export-excel", name="client_excel", response_class=Response, responses=_XLSX)
+def client_file(request: Request, actor: CurrentActor, user_id: str, until: str | None = None,
+                client_offset: ClientOffset = None):
+    return download(*performance.export(actor=actor, client_id=user_id, file_format=file_format(request), until=until,
                                         client_offset=client_offset))

@@ -27,7 +27,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from pydantic_core import to_json
 
-from app.api.deps import ClientOffset, CurrentActor, answers, download, listing, ok, read_upload
+from app.api.deps import ClientOffset, CurrentActor, answers, download, file_format, listing, ok, read_upload
 from app.api.schemas import Amount, Body, Id, Page, Rows, payload_of, rendered
 from app.services import orders, trade_approval_report as approval, trade_file
 
@@ -210,19 +210,13 @@ def approval_pdf(actor: CurrentActor, request: Request, client_offset: ClientOff
                                  statuses=_statuses(request), client_offset=client_offset))
 
 
-@router.get("/investments/{investment_id}/trade-instructions/export-excel", response_class=Response,
-            responses=_FILE_RESPONSES)
-def portfolio_excel(actor: CurrentActor, investment_id: str, client_offset: ClientOffset = None,
-                    version: Optional[str] = None):
-    return _file(approval.portfolio_export(actor=actor, investment_id=investment_id, file_format="xlsx",
-                                           version=version, client_offset=client_offset))
-
-
-@router.get("/investments/{investment_id}/trade-instructions/export-pdf", response_class=Response,
-            responses=_PDF_RESPONSES)
-def portfolio_pdf(actor: CurrentActor, investment_id: str, client_offset: ClientOffset = None,
-                  version: Optional[str] = None):
-    return _file(approval.portfolio_export(actor=actor, investment_id=investment_id, file_format="pdf",
+@router.get("/investments/{investment_id}/trade-instructions/export-pdf", name="portfolio_pdf",
+            response_class=Response, responses=_PDF_RESPONSES)
+@router.get("/investments/{investment_id}/trade-instructions/export-excel", name="portfolio_excel",
+            response_class=Response, responses=_FILE_RESPONSES)
+def portfolio_file(request: Request, actor: CurrentActor, investment_id: str, client_offset: ClientOffset = None,
+                   version: Optional[str] = None):
+    return _file(approval.portfolio_export(actor=actor, investment_id=investment_id, file_format=file_format(request),
                                            version=version, client_offset=client_offset))
 
 

@@ -11,10 +11,10 @@ GET /api/users/{id}/tax-report/export-pdf                 the client's report as
 """
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
-from app.api.deps import CurrentActor, answers, download, ok
+from app.api.deps import CurrentActor, answers, download, file_format, ok
 from app.api.schemas import Body, SentAmount, payload_of, rendered
 from app.services import tax_reports as svc
 
@@ -58,14 +58,12 @@ def portfolio_report(actor: CurrentActor, investment_id: str, year: str | None =
     return ok(rendered(svc.portfolio_report(actor=actor, portfolio_id=investment_id, year=year)))
 
 
-@router.get("/investments/{investment_id}/tax-report/export-excel", response_class=Response, responses=_XLSX)
-def portfolio_excel(actor: CurrentActor, investment_id: str, year: str | None = None):
-    return download(*svc.export(actor=actor, portfolio_id=investment_id, year=year, file_format="xlsx"))
-
-
-@router.get("/investments/{investment_id}/tax-report/export-pdf", response_class=Response, responses=_PDF)
-def portfolio_pdf(actor: CurrentActor, investment_id: str, year: str | None = None):
-    return download(*svc.export(actor=actor, portfolio_id=investment_id, year=year, file_format="pdf"))
+@router.get("/investments/{investment_id}/tax-report/export-pdf", name="portfolio_pdf", response_class=Response,
+            responses=_PDF)
+@router.get("/investments/{investment_id}/tax-report/export-excel", name="portfolio_excel", response_class=Response,
+            responses=_XLSX)
+def portfolio_file(request: Request, actor: CurrentActor, investment_id: str, year: str | None = None):
+    return download(*svc.export(actor=actor, portfolio_id=investment_id, year=year, file_format=file_format(request)))
 
 
 @router.put("/investments/{investment_id}/carried-forward-losses/{year}", **answers(CarriedForwardOut))
@@ -79,11 +77,7 @@ def client_report(actor: CurrentActor, user_id: str, year: str | None = None):
     return ok(rendered(svc.client_report(actor=actor, client_id=user_id, year=year)))
 
 
-@router.get("/users/{user_id}/tax-report/export-excel", response_class=Response, responses=_XLSX)
-def client_excel(actor: CurrentActor, user_id: str, year: str | None = None):
-    return download(*svc.export(actor=actor, client_id=user_id, year=year, file_format="xlsx"))
-
-
-@router.get("/users/{user_id}/tax-report/export-pdf", response_class=Response, responses=_PDF)
-def client_pdf(actor: CurrentActor, user_id: str, year: str | None = None):
-    return download(*svc.export(actor=actor, client_id=user_id, year=year, file_format="pdf"))
+@router.get("/users/{user_id}/tax-report/export-pdf", name="client_pdf", response_class=Response, responses=_PDF)
+@router.get("/users/{user_id}/tax-report/export-excel", name="client_excel", response_class=Response, responses=_XLSX)
+def client_file(request: Request, actor: CurrentActor, user_id: str, year: str | None = None):
+    return download(*svc.export(actor=actor, client_id=user_id, year=year, file_format=file_format(request)))

@@ -6,18 +6,21 @@ from datetime import date, datetime, time, timezone
 from typing import Annotated, Any, Optional
 
 from fastapi import APIRouter, File, Query, Request, UploadFile
+from starlette.datastructures import UploadFile as StarletteUpload
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.deps import CurrentActor, WholeNumberListQuery, answers, listing, ok, read_upload
 from app.api.resources import Resource
 from app.domain.errors import ValidationError
+from app.domain.parsing import as_id
 from app.domain.permissions import Actor
 from app.domain.uploads import SELECT_FILE
 from app.domain.validators import DATE
+from app.domain.users import UserForm, read_profile_form, read_user_form
 from app.services import users
 
 from app.api.payloads import AddressBody, Named, UserOut
-from app.api.schemas import Page, Rows, SentId, SentText, read_by_hand, sent
+from app.api.schemas import Page, Rows, SentId, SentText, path_id, read_by_hand, rendered, sent
 
 
 router = APIRouter(tags=["users"])
@@ -63,7 +66,7 @@ def _range(raw: str | None, field: str) -> tuple[datetime | None, datetime | Non
         return None, None
     try:
         parsed = json.loads(raw)
-        bounds = []
+        bounds: list[datetime | None] = []
         for key, edge in (("from", time.min), ("to", time.max)):
             value = parsed.get(key) if isinstance(parsed, dict) else None
             if not value:
@@ -78,21 +81,32 @@ def _range(raw: str | None, field: str) -> tuple[datetime | None, datetime | Non
         raise ValidationError(DATE, {field: DATE})
 
 
-async def _set_image(actor: Actor, user_id: Any, kind: str, upload: UploadFile) -> dict[str, Any]:
+async def _set_image(actor: Actor, user_id: int, kind: str, upload: StarletteUpload) -> dict[str, Any]:
     """A user's photo, signature or (the superuser's own) default logo from an uploaded file."""
     content_type, data = await read_upload(upload)
-    return ok(users.set_user_image(actor=actor, user_id=user_id, kind=kind, content_type=content_type, data=data))
+    return ok(rendered(users.set_user_image(actor=actor, user_id=user_id, kind=kind, content_type=content_type,
+                                            data=data)))
+
+
+def _user_form(body: UserBody) -> UserForm:
+    return read_user_form(sent(body))
+
+
+def _number(text: str | None) -> int | None:
+    """An id a query names: None when it names none; text that is no id reads as 0 (names no row)."""
+    return None if text in (None, "") else path_id(text)
 
 
 # ---- profile -----------------------------------------------------------------------------------
 @router.get("/me", **answers(UserOut))
 def get_me(actor: CurrentActor):
-    return ok(users.get_me(actor=actor))
+    return ok(rendered(users.get_me(actor=actor)))
 
 
 @router.put("/me", **answers(UserOut))
 def update_me(actor: CurrentActor, body: ProfileBody):
-    return ok(users.update_me(actor=actor, data=sent(body)))
+    saved = users.update_me(actor=actor, form=read_profile_form(sent(body)))
+    return ok({**rendered(saved.user), "message": saved.message})
 
 
 @router.post("/me-photo-upload", **answers(UserOut))
@@ -112,14 +126,14 @@ async def default_logo(actor: CurrentActor, request: Request):
     if content_type.startswith("multipart/"):
         form = await request.form()
         upload = form.get("file")
-        if upload is not None and hasattr(upload, "read"):
+        if isinstance(upload, StarletteUpload):
             return await _set_image(actor, actor.id, "logo", upload)
         removed = str(form.get("isLogoRemoved", "")).lower() in ("1", "true")
     else:
         payload = await request.json() if content_type.startswith("application/json") else {}
         removed = bool(payload.get("isLogoRemoved")) if isinstance(payload, dict) else False
     if removed:
-        return ok(users.remove_default_logo(actor=actor))
+        return ok(rendered(users.remove_default_logo(actor=actor)))
     raise ValidationError(SELECT_FILE, {"file": SELECT_FILE})
 
 
@@ -140,14 +154,16 @@ def list_users(
 ):
     created_from, created_to = _range(created_at, "created_at")
     logined_from, logined_to = _range(logined_at, "logined_at")
-    return listing(*users.list_users(
-        actor=actor, roles=role, statuses=status, firm_id=firm_id, adviser_id=adviser_id, model_id=model_id,
-        created_from=created_from, created_to=created_to, logined_from=logined_from, logined_to=logined_to,
-        include_current_user=bool(include_current_user), shortened=bool(shortened), **query.model_dump(),
-    ))
+    listed = users.list_user_summaries if shortened else users.list_users
+    found = listed(
+        actor=actor, roles=role, statuses=status, firm_id=as_id(firm_id), adviser_id=as_id(adviser_id),
+        model_id=_number(model_id), created_from=created_from, created_to=created_to, logined_from=logined_from,
+        logined_to=logined_to, include_current_user=bool(include_current_user), **query.model_dump(),
+    )
+    return listing(rendered(found.rows), found.total)
 
 
-user = Resource(router, "/users", "user_id", UserOut, UserBody)
+user = Resource(router, "/users", "user_id", UserOut, UserBody, form_of=_user_form)
 user.create(users.create_user)
 user.get(users.get_user)
 user.update(users.update_user)
@@ -156,14 +172,14 @@ user.delete(users.delete_user, message=users.DELETED)
 
 @router.post("/users-photo-upload/{user_id}", **answers(UserOut))
 async def user_photo(actor: CurrentActor, user_id: str, file: UploadFile = File(...)):
-    return await _set_image(actor, user_id, "photo", file)
+    return await _set_image(actor, path_id(user_id), "photo", file)
 
 
 @router.post("/users-signature/{user_id}", **answers(UserOut))
 async def user_signature(actor: CurrentActor, user_id: str, signature: UploadFile = File(...)):
-    return await _set_image(actor, user_id, "signature", signature)
+    return await _set_image(actor, path_id(user_id), "signature", signature)
 
 
 @router.get("/advisers-options", **answers(Rows[Named]))
 def adviser_options(actor: CurrentActor, firm_id: str | None = None):
-    return ok({"rows": users.adviser_options(actor=actor, firm_id=firm_id)})
+    return ok({"rows": rendered(users.adviser_options(actor=actor, firm_id=as_id(firm_id)))})

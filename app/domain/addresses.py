@@ -9,10 +9,11 @@ last word of the street name ("George Street", "The Esplanade"), one of
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Mapping
 
 from app.domain import validators as v
+from app.domain.wire import wire
 
 AUSTRALIA = "Australia"
 # state or territory code -> name (the state select in Australia)
@@ -39,10 +40,11 @@ PREFIX = "address"  # field errors are named "address.<key>"
 
 @dataclass(frozen=True)
 class Address:
-    property_name: str | None = None
-    unit_number: str | None = None
-    street_number: str | None = None
-    street_name: str | None = None
+    """An address; a payload names its fields as the form does (app.domain.wire)."""
+    property_name: str | None = field(default=None, metadata=wire("propertyName"))
+    unit_number: str | None = field(default=None, metadata=wire("unitNumber"))
+    street_number: str | None = field(default=None, metadata=wire("streetNumber"))
+    street_name: str | None = field(default=None, metadata=wire("streetName"))
     suburb: str | None = None
     state: str | None = None
     postcode: str | None = None

@@ -348,3 +348,12 @@ def unavailable_message(refs: list[str]) -> str:
     if len(refs) == 1:
         return ASSET_NOT_AVAILABLE.format(ref=refs[0])
     return ASSETS_NOT_AVAILABLE.format(refs=", ".join(refs))
+
+
+def owner_filter(sent: object) -> int | None:
+    """The superuser's owner-firm filter of the model lists as sent: None for all firms ('-2' or
+    nothing), else the firm's id; text naming no firm reads as 0, which owns no model."""
+    text = str(sent if sent is not None else "").strip()
+    if text in ("", "-2"):
+        return None
+    return as_id(text) or 0

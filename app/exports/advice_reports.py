@@ -16,7 +16,7 @@ from html import escape
 from typing import Any, Callable
 
 from openpyxl import Workbook
-from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
+from openpyxl.styles import Alignment, Border, PatternFill, Side
 from openpyxl.utils import get_column_letter
 from app.exports.pdf import render
 
@@ -26,6 +26,7 @@ from app.exports.holdings_pdf import CSS as HOLDINGS_CSS, money as html_money
 from app.exports.file_names import safe_name
 from app.exports.holdings_xlsx import MONEY, landscape_bytes
 from app.domain.timezones import day_text, file_day, local_time, moment_text
+from app.exports.xlsx_styles import BOLD as _BOLD, HEAD_FILL as _HEAD_FILL, TITLE as _TITLE
 
 PDF = "application/pdf"
 DATE = "DD/MM/YYYY"
@@ -33,9 +34,6 @@ TITLES = {"cash": "Cash Report", "pending": "Pending Target Portfolios"}
 EMPTY = {"cash": "No portfolio has a target portfolio in the chosen status.",
          "pending": "No target portfolio is waiting for validation or approval."}
 
-_BOLD = Font(bold=True)
-_TITLE = Font(bold=True, size=14)
-_HEAD_FILL = PatternFill("solid", fgColor="E8ECF4")
 _TOTAL_FILL = PatternFill("solid", fgColor="F3F4F8")
 _THIN = Side(style="thin", color="C8CDD6")
 

@@ -11,16 +11,15 @@ from datetime import datetime
 from decimal import Decimal
 
 from openpyxl import Workbook
-from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
+from openpyxl.styles import Alignment, Border, PatternFill, Side
 from openpyxl.utils import get_column_letter
 
 from app.domain.money import format_aud
 from app.domain.holdings import Holdings, Line, sections
 from app.domain.timezones import day_text, file_day, local_time
 from app.exports.file_names import safe_name
+from app.exports.xlsx_styles import BOLD as _BOLD, HEAD_FILL as _HEAD_FILL, MEDIA_TYPE, MONEY, TITLE as _TITLE
 
-MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-MONEY = '"$"#,##0.00;[Red]-"$"#,##0.00'
 PERCENT = '0.0%;[Red]-0.0%'
 PERFORMANCE = '[Color10]0.0%;[Red]-0.0%;0.0%'  # green when positive, red when negative
 UNITS = '#,##0'
@@ -29,9 +28,6 @@ COLUMNS = ("Code", "Name", "Quantity", "Cost", "Value", "Allocation", "6 Month R
            "Dividend Yield", "Fee")
 WIDTHS = (14, 44, 12, 16, 16, 12, 15, 15, 14, 10)
 
-_BOLD = Font(bold=True)
-_TITLE = Font(bold=True, size=14)
-_HEAD_FILL = PatternFill("solid", fgColor="E8ECF4")
 _CLASS_FILL = PatternFill("solid", fgColor="D5DEF0")
 _THIN = Side(style="thin", color="C8CDD6")
 _BOTTOM = Border(bottom=_THIN)

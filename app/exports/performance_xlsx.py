@@ -10,20 +10,16 @@ from datetime import datetime
 from decimal import Decimal
 
 from openpyxl import Workbook
-from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.styles import Alignment
 
 from app.domain.performance import PerformanceReport
 from app.domain.timezones import file_day
 from app.exports import performance_table as T
 from app.exports.file_names import safe_name
+from app.exports.xlsx_styles import BOLD as _BOLD, HEAD_FILL as _HEAD, MEDIA_TYPE, MONEY, TITLE as _TITLE
 
-MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-MONEY = '"$"#,##0.00;[Red]-"$"#,##0.00'
 PERFORMANCE = '[Color10]0.0%;[Red]-0.0%;0.0%'
 POINTS = '0.00;[Red]-0.00;0.00'
-_BOLD = Font(bold=True)
-_TITLE = Font(bold=True, size=14)
-_HEAD = PatternFill("solid", fgColor="E8ECF4")
 
 
 def filename(r: PerformanceReport, offset_minutes: int, now: datetime) -> str:

@@ -10,19 +10,15 @@ from datetime import date
 from decimal import Decimal
 
 from openpyxl import Workbook
-from openpyxl.styles import Alignment, Font, PatternFill
+from openpyxl.styles import Alignment, Font
 
 from app.exports.file_names import safe_name
 from app.exports.tax_report_tables import Section, Units, header_lines, sections
 from app.domain.tax_report import TaxReport
+from app.exports.xlsx_styles import BOLD as _BOLD, HEAD_FILL as _HEAD_FILL, MEDIA_TYPE, MONEY, TITLE as _TITLE
 
-MEDIA_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-MONEY = '"$"#,##0.00;[Red]-"$"#,##0.00'
 UNITS = '#,##0.######'
 DATE = "DD/MM/YYYY"
-_BOLD = Font(bold=True)
-_TITLE = Font(bold=True, size=14)
-_HEAD_FILL = PatternFill("solid", fgColor="E8ECF4")
 
 
 def filename(title: str, year: int) -> str:

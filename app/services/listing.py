@@ -1,11 +1,13 @@
 """Shared list mechanics: page-size and sort whitelists (never getattr on a client string)."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, Mapping, TypeVar
 
 PAGE_SIZES = (20, 50, 100)
 DEFAULT_PAGE_SIZE = 100
 MAX_LIMIT = 1000
+Row = TypeVar("Row")
 
 
 def page(limit: Any, offset: Any, default: int = DEFAULT_PAGE_SIZE) -> tuple[int, int]:
@@ -26,3 +28,11 @@ def order_by(sort: Any, order: Any, columns: Mapping[str, Any], default: str) ->
     descending = str(order or "").lower() in ("desc", "descending", "-1")
     cols = columns[key] if isinstance(columns[key], (tuple, list)) else (columns[key],)
     return [c.desc() if descending else c.asc() for c in cols]
+
+
+@dataclass(frozen=True)
+class Page(Generic[Row]):
+    """A page of a list and the count of all the rows that match."""
+
+    rows: tuple[Row, ...]
+    total: int

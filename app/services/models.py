@@ -24,7 +24,7 @@ from app.db.tables import (
     Asset, AssetClass, AssetType, Firm, IndustryGroup, Model, ModelAsset, ModelClass, ModelCommentary,
     ModelEquivalent, ModelIndustryGroup, ModelSharedFirm, ModelType, ModelVersion, User,
 )
-from app.db.types import utcnow
+from app.db.types import stored_id, utcnow
 from app.domain import model_rules as rules
 from app.domain import validators as v
 from app.domain.allocations import flag_unknown_choices
@@ -36,10 +36,12 @@ from app.domain.models import HISTORY_PAGE_SIZES, AllocationMethod, Availability
 from app.domain.permissions import Actor, can_create_model, can_edit_model, require, require_staff
 from app.domain.money import percent_4dp_text, percent_trimmed_text
 from app.domain.prices import price_text, since_inclusion_return
-from app.domain.parsing import as_bool
+from app.domain.users import PersonName
 from app.domain.timezones import iso_json
 from app.services import assets as asset_service
 from app.services import audit, industry_groups, listing
+from app.services.assets import FirmRef, GroupRef, TitledRef
+from app.services.listing import Page
 from app.services.tenancy import (
     asset_classes_of, asset_types_of, editable_models, firms_of_model, firms_to_own_or_share, load_model, readable_assets,
     readable_models, usable_ids,
@@ -362,32 +364,50 @@ def get_model(*, actor: Actor, model_id: Any) -> dict[str, Any]:
         return _with_actor(_read_shape(s, model), actor, model.firm_id)
 
 
-def list_models(*, actor: Actor, limit: Any = None, offset: Any = None, sort: Any = "name", order: Any = "asc",
-                search: Any = None, firm_id: Any = None, link: Any = None, tp_calculation: Any = None,
-                tr_calculation: Any = None, str_upload: Any = None,
-                recommendations_upload: Any = None) -> tuple[list[dict[str, Any]], int]:
+@dataclasses.dataclass(frozen=True)
+class ModelSummary:
+    """A model as the lists and the bulk selections read it."""
+    id: int
+    name: str
+    status: str
+    status_title: str
+    allocation_method: str
+    allocation_method_title: str
+    analyst_recommendations: bool
+    firm: FirmRef  # the owner firm
+    owner: tuple[FirmRef, ...]  # the same, as the specification's list carries it
+    availability: str
+    assets_count: int
+    portfolios_count: int
+    created_at: datetime | None
+    updated_at: datetime | None
+    version: int
+    can_edit: bool
+
+
+def list_models(*, actor: Actor, limit: int | None = None, offset: int | None = None, sort: str = "name",
+                order: str = "asc", search: str | None = None, firm_id: int | None = None, link: bool = False,
+                tp_calculation: bool = False, tr_calculation: bool = False, str_upload: bool = False,
+                recommendations_upload: bool = False) -> Page[ModelSummary]:
     """A page of the models the actor can see (spec 000 s6-s7), with the total count.
 
-    firm_id: the superuser's owner-firm filter ('-2' or empty: all firms); ignored for others.
-    link: active models the actor's firm may link a portfolio to (availability not nobody);
-    tp_calculation / tr_calculation: active models; str_upload: models with analyst recommendations
-    on that the actor may edit; recommendations_upload: models the actor may edit."""
+    firm_id: the superuser's owner-firm filter (None: all firms; rules.owner_filter reads it);
+    ignored for others. link: active models the actor's firm may link a portfolio to (availability
+    not nobody); tp_calculation / tr_calculation: active models; str_upload: models with analyst
+    recommendations on that the actor may edit; recommendations_upload: models the actor may edit."""
     require_staff(actor)
     limit_i, offset_i = listing.page(limit, offset)
-    owner = None  # the superuser's owner-firm filter (a junk id matches nothing)
-    if actor.is_superuser and str(firm_id or "").strip() not in ("", ALL_FIRMS):
-        owner = rules.as_id(firm_id) or -1
-    where = [readable_models(actor, owner)]
-    text = str(search or "").strip()
+    where = [readable_models(actor, firm_id if actor.is_superuser else None)]
+    text = (search or "").strip()
     if text:
         where.append(func.lower(Model.name).contains(text.lower(), autoescape=True))
-    if as_bool(link):
+    if link:
         where += [Model.status == ModelStatus.ACTIVE.value, Model.availability != Availability.NOBODY.value]
-    if as_bool(tp_calculation) or as_bool(tr_calculation):
+    if tp_calculation or tr_calculation:
         where.append(Model.status == ModelStatus.ACTIVE.value)
-    if as_bool(str_upload):
+    if str_upload:
         where += [Model.analyst_recommendations.is_(True), editable_models(actor)]
-    if as_bool(recommendations_upload):
+    if recommendations_upload:
         where.append(editable_models(actor))
 
     columns = {
@@ -409,38 +429,50 @@ def list_models(*, actor: Actor, limit: Any = None, offset: Any = None, sort: An
         ).all()) if ids else {}
     rows = []
     for model, firm_name in page:
-        firm = {"id": model.firm_id, "name": firm_name}
-        rows.append({
-            "id": model.id, "name": model.name,
-            "status": model.status, "status_title": rules.STATUS_TITLES.get(model.status, model.status),
-            "allocation_method": model.allocation_method,
-            "allocation_method_title": rules.METHOD_TITLES.get(model.allocation_method, model.allocation_method),
-            "analyst_recommendations": model.analyst_recommendations,
-            "firm": firm, "owner": [firm], "availability": model.availability,
-            "assets_count": int(counts.get(model.id, 0)), "portfolios_count": 0,
-            "created_at": iso_json(model.created_at), "updated_at": iso_json(model.updated_at),
-            "version": model.version, "can_edit": can_edit_model(actor, model.firm_id),
-        })
-    return rows, int(total)
+        firm = FirmRef(model.firm_id, firm_name)
+        rows.append(ModelSummary(
+            id=model.id, name=model.name,
+            status=model.status, status_title=rules.STATUS_TITLES.get(model.status, model.status),
+            allocation_method=model.allocation_method,
+            allocation_method_title=rules.METHOD_TITLES.get(model.allocation_method, model.allocation_method),
+            analyst_recommendations=model.analyst_recommendations,
+            firm=firm, owner=(firm,), availability=model.availability,
+            assets_count=int(counts.get(model.id, 0)), portfolios_count=0,
+            created_at=model.created_at, updated_at=model.updated_at,
+            version=model.version, can_edit=can_edit_model(actor, model.firm_id),
+        ))
+    return Page(tuple(rows), int(total))
 
 
-def all_models(*, actor: Actor, firm_id: Any = None, **filters: Any) -> list[dict[str, Any]]:
+def all_models(*, actor: Actor, firm_id: int | None = None, link: bool = False, tp_calculation: bool = False,
+               tr_calculation: bool = False, str_upload: bool = False,
+               recommendations_upload: bool = False) -> list[ModelSummary]:
     """Every model `list_models` finds with these filters, by name, read a page at a time (the bulk
     selection screens list them all)."""
-    rows: list[dict[str, Any]] = []
+    rows: list[ModelSummary] = []
     while True:
-        page, total = list_models(actor=actor, limit=listing.MAX_LIMIT, offset=len(rows), sort="name", order="asc",
-                                  firm_id=firm_id, **filters)
-        rows.extend(page)
-        if not page or len(rows) >= total:
+        page = list_models(actor=actor, limit=listing.MAX_LIMIT, offset=len(rows), sort="name", order="asc",
+                           firm_id=firm_id, link=link, tp_calculation=tp_calculation, tr_calculation=tr_calculation,
+                           str_upload=str_upload, recommendations_upload=recommendations_upload)
+        rows.extend(page.rows)
+        if not page.rows or len(rows) >= page.total:
             return rows
 
 
 HISTORY_SORTS = ("created_at", "version_id")
 
 
-def model_history(*, actor: Actor, model_id: Any, limit: Any = HISTORY_PAGE_SIZES[0], offset: Any = 0,
-                  order_by: Any = "created_at", order: Any = "desc") -> tuple[list[dict[str, Any]], int]:
+@dataclasses.dataclass(frozen=True)
+class ModelVersionRow:
+    """A saved version of a model in its history: when, and who saved it."""
+    created_at: datetime | None
+    moderator: PersonName  # empty names when the user is gone
+    model_id: int
+    version_id: int
+
+
+def model_history(*, actor: Actor, model_id: int, limit: int | None = HISTORY_PAGE_SIZES[0], offset: int | None = 0,
+                  order_by: str = "created_at", order: str = "desc") -> Page[ModelVersionRow]:
     """The model's versions with who saved each, by `order_by` (created_at or version_id; spec 000 s9:
     created_at descending by default) in `order` (asc or desc)."""
     limit_i, offset_i = listing.page(limit, offset, default=HISTORY_PAGE_SIZES[0])
@@ -454,8 +486,8 @@ def model_history(*, actor: Actor, model_id: Any, limit: Any = HISTORY_PAGE_SIZE
             .order_by(*listing.order_by(order_by, order or "desc", columns, "created_at"))
             .offset(offset_i).limit(limit_i)
         ).all()
-    return [{"created_at": iso_json(created_at), "moderator": {"first_name": first or "", "last_name": last or ""},
-             "model_id": model.id, "version_id": version} for version, created_at, first, last in rows], int(count)
+    return Page(tuple(ModelVersionRow(created_at, PersonName(first or "", last or ""), model.id, version)
+                      for version, created_at, first, last in rows), int(count))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -540,11 +572,28 @@ def model_details(*, actor: Actor, model_id: Any) -> dict[str, Any]:
     }
 
 
-def model_form_options(*, actor: Actor, firm_id: Any = None) -> dict[str, Any]:
+@dataclasses.dataclass(frozen=True)
+class ClassOption:
+    id: int
+    title: str
+    is_cash: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class ModelFormOptions:
     """What the model form offers: asset classes and types the (owner) firm may use, industry
-    groups, and firms (superuser: every firm, to own or share; others: the firms to share with)."""
+    groups, and the firms to own or share with."""
+    classes: tuple[ClassOption, ...]
+    types: tuple[TitledRef, ...]
+    industry_groups: tuple[GroupRef, ...]
+    firms: tuple[FirmRef, ...]
+
+
+def model_form_options(*, actor: Actor, firm_id: int | None = None) -> ModelFormOptions:
+    """The model form's options for the owner firm (superuser: `firm_id`, every firm to own or
+    share; others: their own firm, and the firms to share with)."""
     require(can_create_model(actor))
-    firm = rules.as_id(firm_id) if actor.is_superuser else actor.firm_id
+    firm = firm_id if actor.is_superuser else actor.firm_id
 
     with session_scope() as s:
         classes = s.exec(select(AssetClass).where(asset_classes_of(firm))
@@ -553,12 +602,12 @@ def model_form_options(*, actor: Actor, firm_id: Any = None) -> dict[str, Any]:
         groups = s.exec(select(IndustryGroup).order_by(IndustryGroup.idx, func.lower(IndustryGroup.title), IndustryGroup.id)).all()
         firm_stmt = sa_select(Firm.id, Firm.name).where(firms_to_own_or_share(actor)).order_by(func.lower(Firm.name), Firm.id)
         firms = s.execute(firm_stmt).all()
-    return {
-        "classes": [{"id": c.id, "title": c.title, "is_cash": c.is_cash} for c in classes],
-        "types": [{"id": t.id, "title": t.title} for t in types],
-        "industry_groups": [{"id": g.id, "title": g.title, "color": g.color} for g in groups],
-        "firms": [{"id": i, "name": n} for i, n in firms],
-    }
+        return ModelFormOptions(
+            classes=tuple(ClassOption(stored_id(c), c.title, c.is_cash) for c in classes),
+            types=tuple(TitledRef(t.id, t.title) for t in types),
+            industry_groups=tuple(GroupRef(stored_id(g), g.title, g.color) for g in groups),
+            firms=tuple(FirmRef(i, n) for i, n in firms),
+        )
 
 
 # ---- the engine's loader ----------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from app.domain.timezones import client_offset as browser_offset, iso_json
 from app.domain.money import number_json
 from app.exports import recommendations_csv
 from app.services import tenancy
+from app.services.models import ModelSummary
 
 ACTIVE, DELETED = "active", "deleted"
 REPLACE = UPLOAD_TYPES[1]
@@ -543,16 +544,17 @@ def upload_short_terms(**kw: Any) -> dict[str, Any]:
 
 
 # ---- bulk selection ----------------------------------------------------------------------------
-def upload_candidates(*, actor: Actor, kind: Kind | str, firm_id: Any = None) -> list[dict[str, Any]]:
+def upload_candidates(*, actor: Actor, kind: Kind | str, firm_id: Any = None) -> list[ModelSummary]:
     """Models the actor may upload recommendations to (the bulk selection screens), by name: the
     models list with `recommendations_upload` (models the actor may edit) for long-term uploads and
     `str_upload` (also with analyst recommendations on) for short-term ones. A superuser may filter
     by firm ('-2' or empty: all firms); everyone else sees their own firm's."""
+    from app.domain.model_rules import owner_filter
     from app.services import models as models_service
 
     kind = Kind(kind)
     require_staff(actor)
-    flag = {"recommendations_upload": "1"} if kind is Kind.LONG_TERM else {"str_upload": "1"}
-    rows = models_service.all_models(actor=actor, firm_id=firm_id if actor.is_superuser else None, **flag)
-    return [{"id": m["id"], "name": m["name"], "status": m["status"], "status_title": m["status_title"],
-             "firm": m["firm"]} for m in rows if m["can_edit"]]
+    long_term = kind is Kind.LONG_TERM
+    rows = models_service.all_models(actor=actor, firm_id=owner_filter(firm_id) if actor.is_superuser else None,
+                                     recommendations_upload=long_term, str_upload=not long_term)
+    return [m for m in rows if m.can_edit]

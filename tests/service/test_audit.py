@@ -9,6 +9,7 @@ from app.db.engine import session_scope
 from app.db.tables import AuditEvent, Portfolio
 from app.domain.errors import AuthenticationError, NotFound, PermissionDenied, ValidationError
 from app.domain.roles import Role
+from app.domain.users import read_profile_form
 from app.services import audit, auth, firms, portfolios, users
 from tests import factories as f
 from tests import factories_portfolios as fp
@@ -49,8 +50,8 @@ def test_sign_ins_are_recorded_with_the_address(db):
 
 def test_a_password_change_is_recorded_without_any_password(db):
     user = f.make_user(Role.ADVISER, f.make_firm())
-    users.update_me(actor=f.actor(user), data={"oldPassword": f.PASSWORD, "password": "Brand9New",
-                                               "rptPassword": "Brand9New"})
+    users.update_me(actor=f.actor(user), form=read_profile_form({"oldPassword": f.PASSWORD, "password": "Brand9New",
+                                                             "rptPassword": "Brand9New"}))
     [event] = _events(action="password.changed")
     assert event.actor_id == user.id and event.object_id == user.id
     text = f"{event.before} {event.after}"

@@ -14,6 +14,7 @@ from app.domain import auth_rules as rules
 from app.domain import validators as v
 from app.domain.errors import AuthenticationError, TooManyRequests, ValidationError
 from app.domain.roles import Role, TokenPurpose, UserStatus
+from app.domain.users import read_profile_form, read_user_form
 from app.services import auth, mail, users
 from app.services.security import token_digest
 from app.settings import settings
@@ -176,15 +177,15 @@ def test_sessions_end_when_the_user_is_disabled_or_the_firm_deleted(db):
 
 
 # ---- activation -----------------------------------------------------------------------------------
-def _new_user(email: str = "newbie@example.com") -> dict:
+def _new_user(email: str = "newbie@example.com") -> users.UserView:
     w = f.make_world()
-    created = users.create_user(actor=f.actor(w.admin_a), data={"first_name": "New", "last_name": "Bie", "email": email, "role": "adviser"})
+    created = users.create_user(actor=f.actor(w.admin_a), form=read_user_form({"first_name": "New", "last_name": "Bie", "email": email, "role": "adviser"}))
     return created
 
 
 def test_new_user_gets_an_activation_mail(db):
     created = _new_user()
-    assert created["activated"] is False
+    assert created.activated is False
     mails = f.outbox("newbie@example.com")
     assert len(mails) == 1
     assert mails[0].subject == "Activate your Wealth Advice account"
@@ -294,7 +295,7 @@ def test_mail_is_sent_only_when_the_transaction_commits(db, smtp_sink):
 def test_failed_user_creation_mails_nobody(db, smtp_sink):
     w = f.make_world()
     with pytest.raises(ValidationError):
-        users.create_user(actor=f.actor(w.admin_a), data={"first_name": "", "last_name": "X", "email": "nomail@example.com", "role": "client"})
+        users.create_user(actor=f.actor(w.admin_a), form=read_user_form({"first_name": "", "last_name": "X", "email": "nomail@example.com", "role": "client"}))
     time.sleep(0.2)
     assert smtp_sink.messages == []
     assert f.outbox() == []
@@ -309,7 +310,7 @@ def test_smtp_failure_is_recorded_and_does_not_undo_the_action(db):
         created = _new_user("unreachable@example.com")
     finally:
         settings.smtp_url = previous
-    assert f.get_user_row(created["id"]) is not None
+    assert f.get_user_row(created.id) is not None
     (row,) = f.outbox("unreachable@example.com")
     assert row.sent_at is None and row.error
 
@@ -406,9 +407,9 @@ def test_reset_password_rules(db):
 # ---- e-mail change -------------------------------------------------------------------------------
 def test_email_change_waits_for_the_new_address(db):
     user = f.make_user(Role.ADVISER, f.make_firm(), email="before@example.com")
-    result = users.update_me(actor=f.actor(user), data={"email": "After@Example.com"})
-    assert result["message"] == "We sent a confirmation link to after@example.com. Your e-mail changes when you open it."
-    assert result["email"] == "before@example.com"
+    result = users.update_me(actor=f.actor(user), form=read_profile_form({"email": "After@Example.com"}))
+    assert result.message == "We sent a confirmation link to after@example.com. Your e-mail changes when you open it."
+    assert result.user.email == "before@example.com"
     assert f.get_user_row(user.id).email == "before@example.com"
     assert f.outbox("before@example.com") == []
     token = f.last_token("after@example.com", "email-change")
@@ -423,7 +424,7 @@ def test_email_change_waits_for_the_new_address(db):
 
 def test_email_change_refused_when_the_address_was_taken_meanwhile(db):
     user = f.make_user(Role.ADVISER, f.make_firm(), email="mine@example.com")
-    users.update_me(actor=f.actor(user), data={"email": "wanted@example.com"})
+    users.update_me(actor=f.actor(user), form=read_profile_form({"email": "wanted@example.com"}))
     token = f.last_token("wanted@example.com", "email-change")
     f.make_user(Role.CLIENT, None, email="wanted@example.com")
     with pytest.raises(ValidationError) as err:
@@ -434,7 +435,7 @@ def test_email_change_refused_when_the_address_was_taken_meanwhile(db):
 
 def test_expired_email_change_token_is_refused(db):
     user = f.make_user(Role.ADVISER, f.make_firm(), email="slow@example.com")
-    users.update_me(actor=f.actor(user), data={"email": "slower@example.com"})
+    users.update_me(actor=f.actor(user), form=read_profile_form({"email": "slower@example.com"}))
     token = f.last_token("slower@example.com", "email-change")
     f.expire_action_token(token)
     with pytest.raises(ValidationError):
@@ -478,15 +479,15 @@ def test_unknown_and_deleted_accounts_answer_as_slowly_as_known_ones(db):
 def test_links_of_a_deleted_user_stop_working(db):
     """A deleted user is read-only: no activation, password reset or e-mail change through old links."""
     w = f.make_world()
-    created = users.create_user(actor=f.actor(w.admin_a), data={"first_name": "Short", "last_name": "Lived",
-                                                                 "email": "short.lived@example.com", "role": "client"})
+    created = users.create_user(actor=f.actor(w.admin_a), form=read_user_form({"first_name": "Short", "last_name": "Lived",
+                                                                 "email": "short.lived@example.com", "role": "client"}))
     activation = f.last_token("short.lived@example.com", "activation")
     auth.request_recovery(email=w.client_b.email)
     recovery = f.last_token(w.client_b.email, "reset-password")
-    users.update_me(actor=f.actor(w.adviser_a), data={"email": "adviser.moved@example.com"})
+    users.update_me(actor=f.actor(w.adviser_a), form=read_profile_form({"email": "adviser.moved@example.com"}))
     change = f.last_token("adviser.moved@example.com", "email-change")
 
-    users.delete_user(actor=f.actor(w.admin_a), user_id=created["id"])
+    users.delete_user(actor=f.actor(w.admin_a), user_id=created.id)
     users.delete_user(actor=f.actor(w.superuser), user_id=w.client_b.id)
     users.delete_user(actor=f.actor(w.superuser), user_id=w.adviser_a.id)
 
@@ -501,7 +502,7 @@ def test_links_of_a_deleted_user_stop_working(db):
     with pytest.raises(ValidationError) as err:
         auth.confirm_email_change(token=change)
     assert err.value.message == rules.EMAIL_CHANGE_LINK_INVALID
-    assert f.get_user_row(created["id"]).password_hash is None
+    assert f.get_user_row(created.id).password_hash is None
     assert f.get_user_row(w.client_b.id).password_hash == f.password_hash()
     assert f.get_user_row(w.adviser_a.id).email == w.adviser_a.email
 

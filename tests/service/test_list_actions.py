@@ -19,7 +19,7 @@ from tests.factories_portfolios import make_portfolio
 
 
 def _ids(rows):
-    return {r["id"] for r in rows}
+    return {r.id for r in rows}
 
 
 @pytest.fixture
@@ -41,11 +41,14 @@ def book(db):
 
 def test_clients_of_a_model_are_those_holding_a_live_portfolio_of_it(book):
     w, model, holder, co_holder = book
-    rows, total = users.list_users(actor=f.actor(w.admin_a), roles=["client"], model_id=model.id)
+    found = users.list_users(actor=f.actor(w.admin_a), roles=["client"], model_id=model.id)
+    rows, total = found.rows, found.total
     assert _ids(rows) == {holder.id, co_holder.id} and total == 2  # not the deleted portfolio's, nor firm B's
-    rows, total = users.list_users(actor=f.actor(w.superuser), roles=["client"], model_id=str(model.id))
+    found = users.list_users(actor=f.actor(w.superuser), roles=["client"], model_id=str(model.id))
+    rows, total = found.rows, found.total
     assert _ids(rows) == {holder.id, co_holder.id, w.client_b.id} and total == 3
-    rows, _ = users.list_users(actor=f.actor(w.adviser_a), roles=["client"], model_id=model.id, search="holly")
+    found = users.list_users(actor=f.actor(w.adviser_a), roles=["client"], model_id=model.id, search="holly")
+    rows = found.rows
     assert _ids(rows) == {holder.id}
 
 

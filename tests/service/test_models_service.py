@@ -2,6 +2,7 @@
 ownership and tenancy, listing, details, form options and the engine loader."""
 from __future__ import annotations
 
+import dataclasses
 from decimal import Decimal
 
 import pytest
@@ -13,7 +14,10 @@ from app.db.types import utcnow
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
 from app.domain.model_spec import ModelSpec
 from app.domain.roles import Role
+from app.domain.model_rules import owner_filter
+from app.domain.timezones import iso_json
 from app.services import models
+from app.services.assets import FirmRef, GroupRef
 from tests import factories as f
 from tests import factories_assets as fa
 from tests import factories_models as fm
@@ -272,15 +276,15 @@ def test_each_save_is_a_new_version_with_history(world, u):
     third = models.update_model(actor=admin, model_id=mid, data=fm.payload(u, name="Balanced Growth III", status="draft", version=2))
     assert third["version"] == 3
 
-    rows, count = models.model_history(actor=admin, model_id=mid)
+    rows, count = _page(models.model_history(actor=admin, model_id=mid))
     assert count == 3
-    assert [r["version_id"] for r in rows] == [3, 2, 1]  # newest first
+    assert [r.version_id for r in rows] == [3, 2, 1]  # newest first
     names = {world.admin_a.id: (world.admin_a.first_name, "Tester"), world.adviser_a.id: (world.adviser_a.first_name, "Tester")}
-    assert [(r["moderator"]["first_name"], r["moderator"]["last_name"]) for r in rows] == [
+    assert [(r.moderator.first_name, r.moderator.last_name) for r in rows] == [
         names[world.admin_a.id], names[world.adviser_a.id], names[world.admin_a.id]]
-    assert all(r["model_id"] == mid and r["created_at"] for r in rows)
-    rows, count = models.model_history(actor=admin, model_id=mid, limit=2, offset=2)
-    assert count == 3 and [r["version_id"] for r in rows] == [1]
+    assert all(r.model_id == mid and r.created_at for r in rows)
+    rows, count = _page(models.model_history(actor=admin, model_id=mid, limit=2, offset=2))
+    assert count == 3 and [r.version_id for r in rows] == [1]
 
     first = models.get_model_version(actor=admin, model_id=mid, version=1)
     assert first["is_version"] is True and first["name"] == "Balanced Growth" and first["version_id"] == 1
@@ -289,8 +293,8 @@ def test_each_save_is_a_new_version_with_history(world, u):
     assert [a["code"] for a in second_again["allocation_classes"][0]["assets"]] == ["BHP", "CBA", "CSL"]
     saved = models.saved_version(actor=adviser, model_id=mid, version="2")
     assert saved.model == models.get_model_version(actor=adviser, model_id=mid, version=2)
-    history = {r["version_id"]: r for r in models.model_history(actor=admin, model_id=mid)[0]}
-    assert saved.saved_by == " ".join(names[world.adviser_a.id]) and saved.saved_at == history[2]["created_at"]
+    history = {r.version_id: r for r in models.model_history(actor=admin, model_id=mid).rows}
+    assert saved.saved_by == " ".join(names[world.adviser_a.id]) and saved.saved_at == iso_json(history[2].created_at)
     assert models.get_model(actor=admin, model_id=mid)["name"] == "Balanced Growth III"
     assert [v.version for v in fm.version_rows(mid)] == [1, 2, 3]  # nothing overwritten
     for bad in (4, 0, "x", None):
@@ -336,7 +340,7 @@ def test_other_firms_models_are_not_found(world, u):
         with pytest.raises(NotFound) as err:
             call()
         assert err.value.message == NOT_FOUND
-    assert models.list_models(actor=other) == ([], 0)
+    assert _page(models.list_models(actor=other)) == ([], 0)
 
 
 def test_shared_model_is_visible_to_the_shared_firm_but_not_editable(world, u):
@@ -346,15 +350,15 @@ def test_shared_model_is_visible_to_the_shared_firm_but_not_editable(world, u):
         got = models.get_model(actor=other, model_id=model["id"])
         assert got["can_edit"] is False
         assert models.model_details(actor=other, model_id=model["id"])["model"]["id"] == model["id"]
-        rows, total = models.list_models(actor=other)
-        assert total == 1 and rows[0]["can_edit"] is False
+        rows, total = _page(models.list_models(actor=other))
+        assert total == 1 and rows[0].can_edit is False
         for call in (lambda: models.update_model(actor=other, model_id=model["id"], data=fm.payload(u, version=1)),
                      lambda: models.delete_model(actor=other, model_id=model["id"])):
             with pytest.raises(PermissionDenied) as err:
                 call()
             assert err.value.message == NOT_ALLOWED
     third = f.make_firm("Third")
-    assert models.list_models(actor=f.actor(f.make_user(Role.ADMINISTRATOR, third))) == ([], 0)
+    assert _page(models.list_models(actor=f.actor(f.make_user(Role.ADMINISTRATOR, third)))) == ([], 0)
     # sharing without the practice switch: nobody, so the shared firm no longer sees it
     models.update_model(actor=f.actor(world.admin_a), model_id=model["id"],
                         data=fm.payload(u, firms=[world.firm_b.id], investment=False, version=1))
@@ -385,13 +389,17 @@ def test_delete_is_soft_then_not_found(world, u):
     row = fm.model_row(model["id"])
     assert row.deleted_at is not None and row.updated_by == world.admin_a.id
     assert len(fm.version_rows(model["id"])) == 1  # history stays
-    assert models.list_models(actor=admin) == ([], 0)
-    assert models.list_models(actor=f.actor(world.superuser)) == ([], 0)
+    assert _page(models.list_models(actor=admin)) == ([], 0)
+    assert _page(models.list_models(actor=f.actor(world.superuser))) == ([], 0)
 
 
 # ---- list -----------------------------------------------------------------------------------------
+def _page(page):
+    return list(page.rows), page.total
+
+
 def _names(rows):
-    return [r["name"] for r in rows]
+    return [r.name for r in rows]
 
 
 def test_list_sort_filter_paging_and_row_shape(world, u):
@@ -402,34 +410,35 @@ def test_list_sort_filter_paging_and_row_shape(world, u):
     fm.make_model(admin_b, u, name="Bravo", firms=[world.firm_a.id])
     fm.make_model(admin_b, u, name="Echo")  # B only
 
-    rows, total = models.list_models(actor=admin_a)
+    rows, total = _page(models.list_models(actor=admin_a))
     assert total == 4 and _names(rows) == ["Alpha", "Bravo", "charlie", "delta"]  # name ascending, case-insensitive
     row = rows[0]
-    assert set(row) >= {"id", "name", "status", "status_title", "allocation_method", "allocation_method_title", "firm",
-                        "owner", "availability", "assets_count", "updated_at", "version", "can_edit", "portfolios_count"}
-    assert row["firm"] == {"id": world.firm_a.id, "name": "Alpha Advisory"} and row["owner"] == [row["firm"]]
-    assert row["status_title"] == "Draft" and row["assets_count"] == 3 and row["can_edit"] is True
-    assert rows[1]["can_edit"] is False  # Bravo is B's, shared with A
+    assert {x.name for x in dataclasses.fields(row)} >= {
+        "id", "name", "status", "status_title", "allocation_method", "allocation_method_title", "firm", "owner",
+        "availability", "assets_count", "updated_at", "version", "can_edit", "portfolios_count"}
+    assert row.firm == FirmRef(world.firm_a.id, "Alpha Advisory") and row.owner == (row.firm,)
+    assert row.status_title == "Draft" and row.assets_count == 3 and row.can_edit is True
+    assert rows[1].can_edit is False  # Bravo is B's, shared with A
 
-    assert _names(models.list_models(actor=admin_a, order="desc")[0]) == ["delta", "charlie", "Bravo", "Alpha"]
-    assert _names(models.list_models(actor=admin_a, limit=2, offset=1)[0]) == ["Bravo", "charlie"]
-    assert models.list_models(actor=admin_a, limit=2, offset=1)[1] == 4
-    assert _names(models.list_models(actor=admin_a, sort="status")[0]) == ["Bravo", "charlie", "delta", "Alpha"]
-    assert _names(models.list_models(actor=admin_a, sort="status", order="desc")[0]) == ["Alpha", "delta", "charlie", "Bravo"]
-    assert _names(models.list_models(actor=admin_a, sort="firm", order="desc")[0]) == ["Bravo", "delta", "charlie", "Alpha"]
-    assert _names(models.list_models(actor=admin_a, sort="created_at", order="desc")[0]) == ["Bravo", "charlie", "Alpha", "delta"]
-    assert _names(models.list_models(actor=admin_a, sort="__class__")[0]) == ["Alpha", "Bravo", "charlie", "delta"]
-    assert _names(models.list_models(actor=admin_a, search="AR")[0]) == ["charlie"]
-    assert _names(models.list_models(actor=admin_a, search="%")[0]) == []  # literal, not a wildcard
-    assert models.list_models(actor=admin_a, firm_id=world.firm_b.id)[1] == 4  # only the superuser filters by firm
+    assert _names(models.list_models(actor=admin_a, order="desc").rows) == ["delta", "charlie", "Bravo", "Alpha"]
+    assert _names(models.list_models(actor=admin_a, limit=2, offset=1).rows) == ["Bravo", "charlie"]
+    assert models.list_models(actor=admin_a, limit=2, offset=1).total == 4
+    assert _names(models.list_models(actor=admin_a, sort="status").rows) == ["Bravo", "charlie", "delta", "Alpha"]
+    assert _names(models.list_models(actor=admin_a, sort="status", order="desc").rows) == ["Alpha", "delta", "charlie", "Bravo"]
+    assert _names(models.list_models(actor=admin_a, sort="firm", order="desc").rows) == ["Bravo", "delta", "charlie", "Alpha"]
+    assert _names(models.list_models(actor=admin_a, sort="created_at", order="desc").rows) == ["Bravo", "charlie", "Alpha", "delta"]
+    assert _names(models.list_models(actor=admin_a, sort="__class__").rows) == ["Alpha", "Bravo", "charlie", "delta"]
+    assert _names(models.list_models(actor=admin_a, search="AR").rows) == ["charlie"]
+    assert _names(models.list_models(actor=admin_a, search="%").rows) == []  # literal, not a wildcard
+    assert models.list_models(actor=admin_a, firm_id=world.firm_b.id).total == 4  # only the superuser filters by firm
 
-    rows, total = models.list_models(actor=su)
-    assert total == 5 and all(r["can_edit"] for r in rows)
-    assert _names(models.list_models(actor=su, firm_id=world.firm_b.id)[0]) == ["Bravo", "Echo"]
-    assert _names(models.list_models(actor=su, firm_id=str(world.firm_a.id))[0]) == ["Alpha", "charlie", "delta"]
-    assert models.list_models(actor=su, firm_id="-2")[1] == 5
-    assert models.list_models(actor=su, firm_id="")[1] == 5
-    assert models.list_models(actor=su, firm_id="junk")[1] == 0
+    rows, total = _page(models.list_models(actor=su))
+    assert total == 5 and all(r.can_edit for r in rows)
+    assert _names(models.list_models(actor=su, firm_id=world.firm_b.id).rows) == ["Bravo", "Echo"]
+    assert _names(models.list_models(actor=su, firm_id=owner_filter(str(world.firm_a.id))).rows) == ["Alpha", "charlie", "delta"]
+    assert models.list_models(actor=su, firm_id=owner_filter("-2")).total == 5
+    assert models.list_models(actor=su, firm_id=owner_filter("")).total == 5
+    assert models.list_models(actor=su, firm_id=owner_filter("junk")).total == 0
 
 
 def test_list_purpose_filters(world, u):
@@ -441,15 +450,15 @@ def test_list_purpose_filters(world, u):
     fm.make_model(admin_b, u, name="B shared", firms=[world.firm_a.id])
     fm.make_model(admin_b, u, name="B all", all=True)
 
-    assert _names(models.list_models(actor=admin_a, link="1")[0]) == ["A active", "A no analyst", "B all", "B shared"]
-    assert _names(models.list_models(actor=admin_a, tp_calculation="true")[0]) == [
+    assert _names(models.list_models(actor=admin_a, link=True).rows) == ["A active", "A no analyst", "B all", "B shared"]
+    assert _names(models.list_models(actor=admin_a, tp_calculation=True).rows) == [
         "A active", "A hidden", "A no analyst", "B all", "B shared"]
-    assert _names(models.list_models(actor=admin_a, tr_calculation="1")[0]) == [
+    assert _names(models.list_models(actor=admin_a, tr_calculation=True).rows) == [
         "A active", "A hidden", "A no analyst", "B all", "B shared"]
-    assert _names(models.list_models(actor=admin_a, str_upload="1")[0]) == ["A active", "A draft", "A hidden"]
-    assert _names(models.list_models(actor=admin_a, recommendations_upload="1")[0]) == [
+    assert _names(models.list_models(actor=admin_a, str_upload=True).rows) == ["A active", "A draft", "A hidden"]
+    assert _names(models.list_models(actor=admin_a, recommendations_upload=True).rows) == [
         "A active", "A draft", "A hidden", "A no analyst"]
-    assert models.list_models(actor=admin_a, link="0")[1] == 6
+    assert models.list_models(actor=admin_a, link=False).total == 6
 
 
 # ---- details and options ------------------------------------------------------------------------------
@@ -477,17 +486,17 @@ def test_form_options(world, u):
     own = fa.make_class("A's own class", firm=world.firm_a, idx=0)
     fa.make_class("B's own class", firm=world.firm_b, idx=0)
     options = models.model_form_options(actor=f.actor(world.adviser_a))
-    titles = [c["title"] for c in options["classes"]]
+    titles = [c.title for c in options.classes]
     assert "A's own class" in titles and "B's own class" not in titles and "Cash" in titles
-    assert {"id": u.cash.id, "title": "Cash", "is_cash": True} in options["classes"]
-    assert [t["title"] for t in options["types"]] == ["ETF", "Share"]
-    assert options["industry_groups"] == [{"id": u.banks.id, "title": "Banks", "color": "#1f77b4"},
-                                          {"id": u.miners.id, "title": "Materials", "color": "#ff7f0e"}]
-    assert options["firms"] == [{"id": world.firm_b.id, "name": "Bravo Wealth"}]  # firms to share with
+    assert models.ClassOption(u.cash.id, "Cash", True) in options.classes
+    assert [t.title for t in options.types] == ["ETF", "Share"]
+    assert options.industry_groups == (GroupRef(u.banks.id, "Banks", "#1f77b4"),
+                                       GroupRef(u.miners.id, "Materials", "#ff7f0e"))
+    assert options.firms == (FirmRef(world.firm_b.id, "Bravo Wealth"),)  # firms to share with
     su_options = models.model_form_options(actor=f.actor(world.superuser), firm_id=world.firm_a.id)
-    assert own.id in [c["id"] for c in su_options["classes"]]
-    assert [x["name"] for x in su_options["firms"]] == ["Alpha Advisory", "Bravo Wealth"]
-    assert own.id not in [c["id"] for c in models.model_form_options(actor=f.actor(world.superuser))["classes"]]
+    assert own.id in [c.id for c in su_options.classes]
+    assert [x.name for x in su_options.firms] == ["Alpha Advisory", "Bravo Wealth"]
+    assert own.id not in [c.id for c in models.model_form_options(actor=f.actor(world.superuser)).classes]
 
 
 # ---- the engine loader -----------------------------------------------------------------------------
@@ -533,7 +542,7 @@ def test_single_model_reads_use_few_queries(world, u):
     for i in range(30):
         fm.make_model(admin, u, name=f"M{i}")
     with fm.count_queries() as statements:
-        rows, _ = models.list_models(actor=admin)
+        rows, _ = _page(models.list_models(actor=admin))
     assert len(rows) == 31 and len(statements) <= 6
     with fm.count_queries() as statements:
         models.update_model(actor=admin, model_id=model["id"], data=fm.payload(u, version=1))
@@ -558,21 +567,21 @@ def test_demo_models_wait_for_assets_then_load_once(db):
     assert _count(Model) == 5
 
     harbour_admin = f.actor(f.user_by_email("admin@harbour.example.com"))
-    rows, total = models.list_models(actor=harbour_admin)
-    assert [r["name"] for r in rows] == ["Balanced Growth", "Conservative (work in progress)", "Income Focus"]
+    rows, total = _page(models.list_models(actor=harbour_admin))
+    assert [r.name for r in rows] == ["Balanced Growth", "Conservative (work in progress)", "Income Focus"]
     balanced = rows[0]
-    assert balanced["status"] == "active" and balanced["version"] == 2 and balanced["availability"] == "with_practice"
-    history, _ = models.model_history(actor=harbour_admin, model_id=balanced["id"])
-    assert [(h["version_id"], h["moderator"]["first_name"]) for h in history] == [(2, "Olivia"), (1, "James")]
-    assert models.get_model(actor=harbour_admin, model_id=rows[2]["id"])["allocation_method"] == "percentages"
+    assert balanced.status == "active" and balanced.version == 2 and balanced.availability == "with_practice"
+    history, _ = _page(models.model_history(actor=harbour_admin, model_id=balanced.id))
+    assert [(h.version_id, h.moderator.first_name) for h in history] == [(2, "Olivia"), (1, "James")]
+    assert models.get_model(actor=harbour_admin, model_id=rows[2].id)["allocation_method"] == "percentages"
     southern = f.actor(f.user_by_email("admin@southerncross.example.com"))
-    assert sorted(r["name"] for r in models.list_models(actor=southern)[0]) == [
+    assert sorted(r.name for r in models.list_models(actor=southern).rows) == [
         "Australian Blue Chip", "Balanced Growth", "Growth Leaders", "Income Focus"]
-    details = models.model_details(actor=southern, model_id=balanced["id"])
+    details = models.model_details(actor=southern, model_id=balanced.id)
     assert details["classes"][0]["assets"] and details["model"]["can_edit"] is False
 
     with session_scope() as s:  # a deleted demo model is not made again
-        row = s.get(Model, balanced["id"])
+        row = s.get(Model, balanced.id)
         row.deleted_at = utcnow()
         s.add(row)
     assert load_demo_models() == 0

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from app.domain import recommendations as rules
 from app.domain import validators as v
 from app.domain.errors import INVALID_FORM, NotFound, PermissionDenied, ValidationError
+from app.services.assets import FirmRef
 from app.services import recommendations as recs
 from tests import factories as f
 from tests import factories_assets as fa
@@ -462,15 +463,15 @@ def test_upload_candidates(w):
     no_str = fm.make_model(w.world.firm_a, name="Alpha No Analyst", analyst_recommendations=False)
     fm.make_model(w.world.firm_a, name="Alpha Deleted", deleted=True)
     admin_a = f.actor(w.world.admin_a)
-    names = [m["name"] for m in recs.upload_candidates(actor=admin_a, kind="long_term")]
+    names = [m.name for m in recs.upload_candidates(actor=admin_a, kind="long_term")]
     assert names == ["Alpha Growth", "Alpha Income", "Alpha No Analyst"]  # not firm B's open model: cannot edit it
-    names = [m["name"] for m in recs.upload_candidates(actor=admin_a, kind="short_term", firm_id=w.world.firm_b.id)]
+    names = [m.name for m in recs.upload_candidates(actor=admin_a, kind="short_term", firm_id=w.world.firm_b.id)]
     assert names == ["Alpha Growth", "Alpha Income"]  # the firm filter is the superuser's only
     su = f.actor(w.world.superuser)
     everything = recs.upload_candidates(actor=su, kind="long_term", firm_id="-2")
-    assert [m["name"] for m in everything] == ["Alpha Growth", "Alpha Income", "Alpha No Analyst", "Bravo Balanced", "Bravo Open"]
-    assert everything[0]["firm"] == {"id": w.world.firm_a.id, "name": "Alpha Advisory"}
-    assert [m["name"] for m in recs.upload_candidates(actor=su, kind="short_term", firm_id=str(w.world.firm_b.id))] == [
+    assert [m.name for m in everything] == ["Alpha Growth", "Alpha Income", "Alpha No Analyst", "Bravo Balanced", "Bravo Open"]
+    assert everything[0].firm == FirmRef(w.world.firm_a.id, "Alpha Advisory")
+    assert [m.name for m in recs.upload_candidates(actor=su, kind="short_term", firm_id=str(w.world.firm_b.id))] == [
         "Bravo Balanced", "Bravo Open"]
     assert no_str.id
 

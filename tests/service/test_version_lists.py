@@ -32,14 +32,18 @@ def history(db):
 
 def test_model_history_is_created_at_descending_by_default(history):
     w, mid = history
-    rows, count = models.model_history(actor=f.actor(w.admin_a), model_id=mid)
-    assert count == 3 and [r["version_id"] for r in rows] == [1, 2, 3]
-    rows, _ = models.model_history(actor=f.actor(w.admin_a), model_id=mid, order="asc")
-    assert [r["version_id"] for r in rows] == [3, 2, 1]
-    rows, _ = models.model_history(actor=f.actor(w.admin_a), model_id=mid, order_by="version_id", order="desc")
-    assert [r["version_id"] for r in rows] == [3, 2, 1]
-    rows, _ = models.model_history(actor=f.actor(w.admin_a), model_id=mid, order_by="moderator_id; drop")
-    assert [r["version_id"] for r in rows] == [1, 2, 3]  # an unknown column: the default
+    found = models.model_history(actor=f.actor(w.admin_a), model_id=mid)
+    rows, count = found.rows, found.total
+    assert count == 3 and [r.version_id for r in rows] == [1, 2, 3]
+    found = models.model_history(actor=f.actor(w.admin_a), model_id=mid, order="asc")
+    rows = found.rows
+    assert [r.version_id for r in rows] == [3, 2, 1]
+    found = models.model_history(actor=f.actor(w.admin_a), model_id=mid, order_by="version_id", order="desc")
+    rows = found.rows
+    assert [r.version_id for r in rows] == [3, 2, 1]
+    found = models.model_history(actor=f.actor(w.admin_a), model_id=mid, order_by="moderator_id; drop")
+    rows = found.rows
+    assert [r.version_id for r in rows] == [1, 2, 3]  # an unknown column: the default
 
 
 def test_model_history_api_takes_order_by_and_where(history):

@@ -128,12 +128,28 @@ def _income_row(row: IncomeRow) -> rx.Component:
     )
 
 
-def _income_total(row: IncomeRow) -> rx.Component:
+def _total_row(span: int, *cells: rx.Component) -> rx.Component:
+    """A table's bold total line: "Total" across the first `span` columns, then `cells`."""
     return rx.table.row(
-        rx.table.cell(rx.text("Total", weight="bold", size="2"), col_span=4, background=rx.color("gray", 2)),
-        _money(row.franked), _money(row.unfranked), _money(row.franking_credits, id="income-total-credits"),
-        _money(row.interest), _money(row.other), _money(row.cash, id="income-total-cash"),
-        font_weight="bold", background=rx.color("gray", 2),
+        rx.table.cell(rx.text("Total", weight="bold", size="2"), col_span=span, background=rx.color("gray", 2)),
+        *cells, font_weight="bold", background=rx.color("gray", 2),
+    )
+
+
+def _income_total(row: IncomeRow) -> rx.Component:
+    return _total_row(4, _money(row.franked), _money(row.unfranked),
+                      _money(row.franking_credits, id="income-total-credits"), _money(row.interest),
+                      _money(row.other), _money(row.cash, id="income-total-cash"))
+
+
+def _table_section(heading: rx.Component, label: str, header: rx.Component, rows: Any, row: Any,
+                   total: rx.Component, empty: str) -> rx.Component:
+    """A section of the report: its heading, then its table with a total line, or `empty` without rows."""
+    return rx.vstack(
+        heading,
+        rx.cond(rows.length() > 0, table_card(header, rx.table.body(rx.foreach(rows, row), total), label=label),
+                _empty_text(empty)),
+        spacing="2", width="100%",
     )
 
 
@@ -141,14 +157,8 @@ def _income() -> rx.Component:
     header = rx.table.row(plain_header("Date"), plain_header("Code"), plain_header("Type"), plain_header("Detail"),
                           _num_header("Franked"), _num_header("Unfranked"), _num_header("Franking credits"),
                           _num_header("Interest"), _num_header("Other"), _num_header("Cash received"))
-    return rx.vstack(
-        _heading("Income", "tax-income-heading"),
-        rx.cond(S.income.length() > 0,
-                table_card(header, rx.table.body(rx.foreach(S.income, _income_row), _income_total(S.income_totals)),
-                           label="Income"),
-                _empty_text("No income in this financial year.")),
-        spacing="2", width="100%",
-    )
+    return _table_section(_heading("Income", "tax-income-heading"), "Income", header, S.income, _income_row,
+                          _income_total(S.income_totals), "No income in this financial year.")
 
 
 def _gain_row(row: GainRow) -> rx.Component:
@@ -169,12 +179,9 @@ def _gain_row(row: GainRow) -> rx.Component:
 
 
 def _gain_total(row: GainRow) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(rx.text("Total", weight="bold", size="2"), col_span=5, background=rx.color("gray", 2)),
-        _money(row.cost_base), _money(row.proceeds), _money(row.gain), rx.table.cell(""),
-        _money(row.losses_applied), _money(row.discount), _money(row.net, id="gains-total-net"), rx.table.cell(""),
-        font_weight="bold", background=rx.color("gray", 2),
-    )
+    return _total_row(5, _money(row.cost_base), _money(row.proceeds), _money(row.gain), rx.table.cell(""),
+                      _money(row.losses_applied), _money(row.discount), _money(row.net, id="gains-total-net"),
+                      rx.table.cell(""))
 
 
 def _gains() -> rx.Component:
@@ -182,14 +189,9 @@ def _gains() -> rx.Component:
                           _num_header("Units"), _num_header("Cost base"), _num_header("Proceeds"),
                           _num_header("Gain / loss"), plain_header("Discount method"), _num_header("Losses applied"),
                           _num_header("Discount applied"), _num_header("Net gain"), plain_header("Note"))
-    return rx.vstack(
-        _heading("Realised capital gains and losses", "tax-gains-heading"),
-        rx.cond(S.gains.length() > 0,
-                table_card(header, rx.table.body(rx.foreach(S.gains, _gain_row), _gain_total(S.gain_totals)),
-                           label="Realised capital gains and losses"),
-                _empty_text("No capital gains or losses realised in this financial year.")),
-        spacing="2", width="100%",
-    )
+    return _table_section(_heading("Realised capital gains and losses", "tax-gains-heading"),
+                          "Realised capital gains and losses", header, S.gains, _gain_row, _gain_total(S.gain_totals),
+                          "No capital gains or losses realised in this financial year.")
 
 
 def _return_row(row: CapitalReturnRow) -> rx.Component:
@@ -198,8 +200,7 @@ def _return_row(row: CapitalReturnRow) -> rx.Component:
 
 def _capital_returns() -> rx.Component:
     header = rx.table.row(plain_header("Date"), plain_header("Code"), _num_header("Amount"))
-    total = rx.table.row(rx.table.cell(rx.text("Total", weight="bold", size="2"), col_span=2, background=rx.color("gray", 2)),
-                         _money(S.capital_returns_total), font_weight="bold", background=rx.color("gray", 2))
+    total = _total_row(2, _money(S.capital_returns_total))
     return rx.cond(S.capital_returns.length() > 0, rx.vstack(
         _heading("Capital returns", "tax-returns-heading"),
         rx.text("Returns of capital lower the cost base of the parcels held.", size="2", color=MUTED),
@@ -217,26 +218,18 @@ def _unrealised_row(row: UnrealisedRow) -> rx.Component:
 
 
 def _unrealised_total(row: UnrealisedRow) -> rx.Component:
-    return rx.table.row(
-        rx.table.cell(rx.text("Total", weight="bold", size="2"), col_span=4, background=rx.color("gray", 2)),
-        _money(row.cost_base), rx.table.cell(""), rx.table.cell(""), _money(row.value, id="unrealised-total-value"),
-        _money(row.gain), font_weight="bold", background=rx.color("gray", 2),
-    )
+    return _total_row(4, _money(row.cost_base), rx.table.cell(""), rx.table.cell(""),
+                      _money(row.value, id="unrealised-total-value"), _money(row.gain))
 
 
 def _unrealised() -> rx.Component:
     header = rx.table.row(plain_header("Code"), plain_header("Name"), _num_header("Units"),
                           _num_header("Held 12 months+"), _num_header("Cost base"), _num_header("Close"),
                           plain_header("Close date"), _num_header("Value"), _num_header("Unrealised gain"))
-    return rx.vstack(
-        rx.heading("Unrealised position at ", S.end_day, size="4", as_="h2", id="tax-unrealised-heading"),
-        rx.cond(S.unrealised.length() > 0,
-                table_card(header, rx.table.body(rx.foreach(S.unrealised, _unrealised_row),
-                                                 _unrealised_total(S.unrealised_totals)),
-                           label="Unrealised position"),
-                _empty_text("Nothing held at the end of the financial year.")),
-        spacing="2", width="100%",
-    )
+    return _table_section(rx.heading("Unrealised position at ", S.end_day, size="4", as_="h2",
+                                     id="tax-unrealised-heading"),
+                          "Unrealised position", header, S.unrealised, _unrealised_row,
+                          _unrealised_total(S.unrealised_totals), "Nothing held at the end of the financial year.")
 
 
 # ---- the client's report across their portfolios -----------------------------------------------------

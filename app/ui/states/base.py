@@ -57,12 +57,12 @@ class AppState(rx.State):
 
     def _load_identity(self, actor: Actor) -> None:
         me = users.get_me(actor=actor)
-        self.user_id = me["id"]
-        self.user_name = me["name"]
-        self.user_email = me["email"]
-        self.user_role = me["role"]
-        self.user_photo = me["photo_url"] or ""
-        self.firm_name = me["firm"]["name"] if me["firm"] else ""
+        self.user_id = me.id
+        self.user_name = me.name
+        self.user_email = me.email
+        self.user_role = me.role.value
+        self.user_photo = me.photo_url or ""
+        self.firm_name = me.firm.name if me.firm else ""
         self.firm_logo = firms.brand_logo(actor=actor) or ""
 
     def _to_login(self):

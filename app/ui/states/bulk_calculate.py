@@ -21,7 +21,9 @@ from app.domain.advice import rebalance_triggered
 from app.domain.errors import GENERIC, DomainError
 from app.domain.permissions import BULK_CALCULATORS, Actor
 from app.services import bulk_runs
+from app.domain.model_rules import owner_filter
 from app.services import models as model_service
+from app.services.models import ModelSummary
 from app.ui import routes
 from app.services.tenancy import as_id
 from app.ui.parse import positive_int
@@ -87,9 +89,9 @@ class BulkCalculateState(Viewer, ModelSelection, Confirm, AppState):
         run_id = as_id(self.router.url.query_parameters.get("run"))
         return events(failed, BulkProgressState.attach(run_id) if run_id else BulkProgressState.reattach)
 
-    def _find_models(self, actor: Actor) -> list[dict[str, Any]]:
-        flag = {"tp_calculation": "1"} if self.kind == "tp" else {"tr_calculation": "1"}
-        return model_service.all_models(actor=actor, firm_id=self._firm_id(), **flag)
+    def _find_models(self, actor: Actor) -> list[ModelSummary]:
+        return model_service.all_models(actor=actor, firm_id=owner_filter(self._firm_id()),
+                                        tp_calculation=self.kind == "tp", tr_calculation=self.kind != "tp")
 
     @rx.var
     def title(self) -> str:

@@ -15,6 +15,7 @@ import reflex as rx
 
 from app.domain import recommendations as rules
 from app.domain.permissions import Actor
+from app.services.models import ModelSummary
 from app.ui.parse import to_int
 from app.ui.states.base import toast_error
 from app.ui.toolkit.lists import FirmChoice
@@ -36,16 +37,15 @@ class ModelSelection(FirmChoice, mixin=True):
     selected: list[int] = []
     select_error: str = ""
 
-    def _find_models(self, actor: Actor) -> list[dict[str, Any]]:  # pragma: no cover - each screen offers its own
+    def _find_models(self, actor: Actor) -> list[ModelSummary]:  # pragma: no cover - each screen offers its own
         raise NotImplementedError
 
     @guarded
     def _load_models(self, actor: Actor):
         """The models offered (for the firm chosen); the selection keeps only those among them."""
         self.models = []
-        self.models = [BulkModelRow(id=int(m["id"]), name=m["name"], firm=(m.get("firm") or {}).get("name") or "",
-                                    method=m.get("allocation_method_title") or "", status=m["status"],
-                                    status_title=m.get("status_title") or m["status"])
+        self.models = [BulkModelRow(id=m.id, name=m.name, firm=m.firm.name or "", method=m.allocation_method_title,
+                                    status=m.status, status_title=m.status_title or m.status)
                        for m in self._find_models(actor)]
         self.selected = self._chosen_models()
 

@@ -22,15 +22,17 @@ from app.domain.models import (
     HISTORY_PAGE_SIZES, MODEL_PAGE_SIZES, AllocationMethod, Availability, ModelStatus, derive_availability, switches_of,
 )
 from app.domain.permissions import Actor, can_edit_model
+from app.domain.timezones import iso_json
 from app.services import models as model_service
+from app.services.models import ModelSummary
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.components.industry_allocations import IndustryGroupPicker
 from app.ui.display import NA, input_number as _num_text, percent_1dp, price_up_to_4dp, sign_of, text as _text
-from app.ui.parse import decimal_or_none, person_name, to_int as _int
+from app.ui.parse import decimal_or_none, to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import FirmChoice, LoadMore, Paged, RowPages
-from app.ui.toolkit.rows import AllocationRange, ClassBand, Option, TotalBar, options_of, total_bar
+from app.ui.toolkit.rows import AllocationRange, ClassBand, Option, TotalBar, total_bar
 from app.ui.toolkit.screen import Confirm, SavingForm, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.models")
@@ -276,12 +278,12 @@ def _version_of(model: dict[str, Any]) -> int:
 
 
 # ---- the list -------------------------------------------------------------------------------------
-def _row(model: dict[str, Any]) -> ModelRow:
+def _row(model: ModelSummary) -> ModelRow:
     return ModelRow(
-        id=model["id"], name=model["name"], status=model["status"], status_title=model["status_title"],
-        method_title=model["allocation_method_title"], firm_name=_text(model["firm"]["name"]),
-        availability_title=_availability_title(model["availability"]), assets_count=model["assets_count"],
-        updated_at=_text(model["updated_at"]), can_edit=model["can_edit"],
+        id=model.id, name=model.name, status=model.status, status_title=model.status_title,
+        method_title=model.allocation_method_title, firm_name=_text(model.firm.name),
+        availability_title=_availability_title(model.availability), assets_count=model.assets_count,
+        updated_at=_text(iso_json(model.updated_at)), can_edit=model.can_edit,
     )
 
 
@@ -298,10 +300,11 @@ class ModelsListState(Confirm, RowPages, FirmChoice, LoadMore, AppState):
     rows: list[ModelRow] = []
 
     def _fetch(self, actor: Actor, offset: int, limit: int) -> tuple[list[ModelRow], int]:
-        firm_id = None if self._firm_id() == ALL_FIRMS else self.firm_filter
-        found, total = model_service.list_models(actor=actor, limit=limit, offset=offset, sort=self.sort,
-                                                 order=self.order, search=self.search or None, firm_id=firm_id)
-        return [_row(m) for m in found], total
+        found = model_service.list_models(actor=actor, limit=limit, offset=offset, sort=self.sort, order=self.order,
+                                          search=self.search or None,
+                                          firm_id=None if self._firm_id() == ALL_FIRMS
+                                          else model_rules.owner_filter(self.firm_filter))
+        return [_row(m) for m in found.rows], found.total
 
     @rx.event
     @screen_load(clients=False)
@@ -440,13 +443,13 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     # ---- loading --------------------------------------------------------------------------------
     def _load_options(self, actor: Actor, firm_id: int | None) -> None:
         options = model_service.model_form_options(actor=actor, firm_id=firm_id)
-        self.class_options = [ClassOption(id=c["id"], title=c["title"], is_cash=bool(c["is_cash"])) for c in options["classes"]]
-        self.group_options = [GroupOption(id=g["id"], title=g["title"], color=_text(g["color"]))
-                              for g in options["industry_groups"]]
-        self.firm_options = options_of(options["firms"])
+        self.class_options = [ClassOption(id=c.id, title=c.title, is_cash=bool(c.is_cash)) for c in options.classes]
+        self.group_options = [GroupOption(id=g.id, title=_text(g.title), color=_text(g.color))
+                              for g in options.industry_groups]
+        self.firm_options = [Option(value=str(f.id), label=_text(f.name)) for f in options.firms]
         known = {t.type_id: t for t in self.types}
-        offered = [t["id"] for t in options["types"]]
-        self.types = [known.get(t["id"]) or TypeLine(type_id=t["id"], title=t["title"]) for t in options["types"]] + [
+        offered = [t.id for t in options.types]
+        self.types = [known.get(t.id) or TypeLine(type_id=t.id or 0, title=_text(t.title)) for t in options.types] + [
             t for t in self.types if t.type_id not in offered]
 
     def _cash_line(self) -> ClassLine | None:
@@ -1241,12 +1244,13 @@ class ModelHistoryState(Paged, AppState):
         if not self._model_id:
             return None
         try:
-            rows, self.total = model_service.model_history(actor=self._actor(), model_id=self._model_id,
-                                                           limit=self._limit(), offset=self._offset())
+            found = model_service.model_history(actor=self._actor(), model_id=self._model_id,
+                                                limit=self._limit(), offset=self._offset())
         finally:
             self.loading = False
-        self.rows = [HistoryRow(version=r["version_id"], created_at=_text(r["created_at"]), who=person_name(r["moderator"]),
-                                current=r["version_id"] == self._current) for r in rows]
+        self.total = found.total
+        self.rows = [HistoryRow(version=r.version_id, created_at=_text(iso_json(r.created_at)), who=r.moderator.full,
+                                current=r.version_id == self._current) for r in found.rows]
         return None
 
     @rx.event

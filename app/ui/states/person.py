@@ -17,6 +17,7 @@ import reflex as rx
 from app.domain import validators
 from app.domain.errors import INVALID_FORM, DomainError, ValidationError
 from app.domain.permissions import Actor
+from app.services.users import UserView
 from app.ui.states.base import toast_error
 from app.ui.toolkit.screen import events
 
@@ -56,10 +57,10 @@ class PersonForm(rx.State, mixin=True):
         """The details as clean_person and the services take them."""
         return {key: getattr(self, key) for key in PERSON_FIELDS}
 
-    def _fill_person(self, user: dict[str, Any]) -> None:
-        """Show a user's details as the service returned them (all empty for {})."""
+    def _fill_person(self, user: UserView) -> None:
+        """Show a user's details as the service returned them."""
         for key in PERSON_FIELDS:
-            setattr(self, key, user.get(key) or "")
+            setattr(self, key, getattr(user, key) or "")
 
     def _changed(self) -> None:
         """A field changed: the form is dirty, and once submitted it is checked again."""

@@ -279,14 +279,16 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
         if kind not in RECORD_PAGES:
             return
         if kind in ("client", "adviser"):
-            found = user_service.get_user(actor=actor, user_id=self._context_id)
-            if found["role"] != Role(kind).value:
+            person = user_service.get_user(actor=actor, user_id=self._context_id)
+            if person.role is not Role(kind):
                 raise DomainError(user_service.USER_NOT_FOUND)
-        elif kind == "firm":
+            self._inside(kind, person.id, person.name)
+            return
+        if kind == "firm":
             found = firm_service.get_firm(actor=actor, firm_id=self._context_id)
         else:
             found = model_service.get_model(actor=actor, model_id=self._context_id)
-        self._inside(kind, found)
+        self._inside(kind, found["id"], found["name"])
 
     def _back(self, actor: Actor) -> str:
         """Where a failed load of a client's, adviser's, firm's or model's portfolios goes: the parent list."""
@@ -569,28 +571,28 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
 
     def _start_new(self, actor: Actor, route_name: str, person_id: int) -> None:
         person = user_service.get_user(actor=actor, user_id=person_id)
-        wanted = Role.CLIENT.value if route_name == "clients.new-portfolio" else Role.ADVISER.value
-        if person["role"] != wanted or person["firm_id"] is None:
+        wanted = Role.CLIENT if route_name == "clients.new-portfolio" else Role.ADVISER
+        if person.role is not wanted or person.firm_id is None:
             raise DomainError(user_service.USER_NOT_FOUND)
-        self._firm_id = int(person["firm_id"])
-        self.firm_label = _text((person.get("firm") or {}).get("name"))
+        self._firm_id = person.firm_id
+        self.firm_label = person.firm.name if person.firm else ""
         self.can_edit = True
         self.can_edit_inactive = actor.is_superuser
         self._load_options(actor)
-        if wanted == Role.CLIENT.value:
-            self.holders = [HolderLine(id=person["id"], name=person["name"], is_owner=True)]
-            adviser = person.get("adviser_id")
+        if wanted is Role.CLIENT:
+            self.holders = [HolderLine(id=person.id, name=person.name, is_owner=True)]
+            adviser = person.adviser_id
             if actor.role is Role.ADVISER:
                 adviser = actor.id  # an adviser creating the portfolio is its adviser (001 s2)
             self.adviser_id = str(adviser) if adviser and offers(self.adviser_options, str(adviser)) \
                 else NO_ADVISER
             if not self.back_url:
-                self.back_url = routes.url("clients.portfolios", id=person["id"])
+                self.back_url = routes.url("clients.portfolios", id=person.id)
         else:
-            self.adviser_id = str(person["id"])
-            self.adviser_options = keeping(self.adviser_options, self.adviser_id, person["name"])
+            self.adviser_id = str(person.id)
+            self.adviser_options = keeping(self.adviser_options, self.adviser_id, person.name)
             if not self.back_url:
-                self.back_url = routes.url("advisers.portfolios", id=person["id"])
+                self.back_url = routes.url("advisers.portfolios", id=person.id)
 
     # ---- guards and live validation ---------------------------------------------------------------
     def _editable(self) -> bool:

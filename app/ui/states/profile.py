@@ -10,8 +10,9 @@ import reflex as rx
 from app.domain import validators as v
 from app.domain.permissions import Actor, home_route
 from app.domain.roles import Role
-from app.domain.users import clean_new_password, clean_person
+from app.domain.users import clean_new_password, clean_person, read_profile_form
 from app.services import users
+from app.services.users import UserView
 from app.ui import routes
 from app.ui.states.base import AppState, toast_success
 from app.ui.states.images import ImageStaging
@@ -44,11 +45,11 @@ class ProfileState(Viewer, PersonForm, TypedPasswords, ImageStaging, AppState):
     _version: int = 0
 
     # ---- load -----------------------------------------------------------------------------------
-    def _fill(self, me: dict[str, Any]) -> None:
-        self._version = me["version"]
+    def _fill(self, me: UserView) -> None:
+        self._version = me.version
         self._fill_person(me)
         self.current_email = self.email
-        self._load_images({"photo": me["photo_url"], "signature": me["signature_url"], "logo": me["default_logo_url"]})
+        self._load_images({"photo": me.photo_url, "signature": me.signature_url, "logo": me.default_logo_url})
         self._forget_passwords()
 
     @rx.event
@@ -113,8 +114,7 @@ class ProfileState(Viewer, PersonForm, TypedPasswords, ImageStaging, AppState):
             data.update(self._person())
         if self._wants_password():
             data.update({name: self._typed(name) for name in PASSWORD_FIELDS})
-        result = users.update_me(actor=actor, data=data)
-        message = result.get("message", users.PROFILE_UPDATED)
+        message = users.update_me(actor=actor, form=read_profile_form(data)).message
         if self._image_removed("logo") and actor.is_superuser:
             users.remove_default_logo(actor=actor)
         for slot, mime, payload in self._staged_images():

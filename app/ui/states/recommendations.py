@@ -21,6 +21,7 @@ from app.domain.permissions import Actor
 from app.domain.recommendations import Kind
 from app.services import assets as asset_service
 from app.services import recommendations as service
+from app.services.models import ModelSummary
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.display import count_of, percent_1dp, price_2_to_6dp, text as _text
@@ -554,7 +555,7 @@ class BulkUploadState(ModelSelection, RecommendationUpload, AppState):
         finally:
             self.loading = False
 
-    def _find_models(self, actor: Actor) -> list[dict[str, Any]]:
+    def _find_models(self, actor: Actor) -> list[ModelSummary]:
         return service.upload_candidates(actor=actor, kind=Kind(self.kind), firm_id=self._firm_id())
 
     @rx.event

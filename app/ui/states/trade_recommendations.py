@@ -704,14 +704,14 @@ class TradeApprovalState(Confirm, ExportLinks, AppState):
     def _load_advisers(self, actor: Actor) -> None:
         """Active advisers by name (with their firm, as a superuser sees every firm)."""
         try:
-            found, _ = user_service.list_users(actor=actor, roles=[Role.ADVISER.value], statuses=["active"],
-                                               sort="name", order="asc", limit=1000, shortened=True)
+            found = user_service.list_user_summaries(actor=actor, roles=[Role.ADVISER.value], statuses=["active"],
+                                                     sort="name", order="asc", limit=1000).rows
             firms = {f["id"]: f["name"] for f in firm_service.firm_options(actor=actor)}
         except DomainError:
             self.adviser_options = []
             return
-        self.adviser_options = [Option(value=str(u["id"]), label=f"{u['name']} ({firms[u['firm_id']]})"
-                                       if u.get("firm_id") in firms else u["name"]) for u in found]
+        self.adviser_options = [Option(value=str(u.id), label=f"{u.name} ({firms[u.firm_id]})"
+                                       if u.firm_id in firms else u.name) for u in found]
 
     def _statuses(self) -> list[str]:
         return [key for key, on in (("spv", self.spv), ("spa", self.spa), ("sad", self.sad)) if on]

@@ -19,8 +19,10 @@ from app.domain.permissions import (
     NOT_ALLOWED, Actor, can_delete_user, can_edit_user, creatable_roles, visible_roles,
 )
 from app.domain.roles import Role, UserStatus
-from app.domain.users import USER_SORTS, clean_ar_number, clean_person, parse_role
+from app.domain.users import USER_SORTS, clean_ar_number, clean_person, parse_role, read_user_form
 from app.services import firms, models, portfolios, users
+from app.services.tenancy import USER_NOT_FOUND
+from app.services.users import UserView
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
@@ -78,11 +80,16 @@ def _kind_of(role: str) -> str:
     return {Role.CLIENT.value: "clients", Role.ADVISER.value: "advisers"}.get(role, "users")
 
 
-def _rights(actor: Actor, user: dict[str, Any]) -> tuple[bool, bool]:
+def _rights(actor: Actor, user: UserView) -> tuple[bool, bool]:
     """(may edit, may delete) the user: buttons only, the services check again. A deleted user is read-only."""
-    role, deleted = Role(user["role"]), user["status"] == UserStatus.DELETED.value
-    can_edit = not deleted and bool(creatable_roles(actor)) and can_edit_user(actor, role, user["firm_id"], user["id"])
-    return can_edit, not deleted and can_delete_user(actor, role, user["firm_id"], user["id"])
+    deleted = user.status is UserStatus.DELETED
+    can_edit = not deleted and bool(creatable_roles(actor)) and can_edit_user(actor, user.role, user.firm_id, user.id)
+    return can_edit, not deleted and can_delete_user(actor, user.role, user.firm_id, user.id)
+
+
+def _iso(moment: datetime | None) -> str:
+    """An instant as the screens' moment() reads it (ISO 8601), '' for none."""
+    return moment.isoformat() if moment else ""
 
 
 def _safe_back(path: str | None) -> str:
@@ -186,34 +193,34 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
             sort=self.sort if self.sort in USER_SORTS else "name", order="desc" if self.order == "desc" else "asc",
         )
 
-    def _row(self, actor: Actor, user: dict[str, Any], kind: str, portfolio_count: int = 0) -> UserRow:
-        role = Role(user["role"])
-        deleted = user["status"] == UserStatus.DELETED.value
-        row_kind = _kind_of(user["role"]) if kind == "users" else kind
-        view_url = routes.url(f"{row_kind}.view", id=user["id"])
-        adviser_clients = routes.url("advisers.clients", id=user["id"]) if role is Role.ADVISER else ""
+    def _row(self, actor: Actor, user: UserView, kind: str, portfolio_count: int = 0) -> UserRow:
+        role = user.role
+        deleted = user.status is UserStatus.DELETED
+        row_kind = _kind_of(role.value) if kind == "users" else kind
+        view_url = routes.url(f"{row_kind}.view", id=user.id)
+        adviser_clients = routes.url("advisers.clients", id=user.id) if role is Role.ADVISER else ""
         clients_url = adviser_clients if portfolio_count else ""  # 002 s2: View Clients only with portfolios
         portfolios_url = add_portfolio_url = ""
         if role in (Role.CLIENT, Role.ADVISER):
             prefix = "clients" if role is Role.CLIENT else "advisers"
-            portfolios_url = routes.url(f"{prefix}.portfolios", id=user["id"]) if portfolio_count else ""
-            add_portfolio_url = "" if deleted else routes.url(f"{prefix}.new-portfolio", id=user["id"], query={
+            portfolios_url = routes.url(f"{prefix}.portfolios", id=user.id) if portfolio_count else ""
+            add_portfolio_url = "" if deleted else routes.url(f"{prefix}.new-portfolio", id=user.id, query={
                 "refererStateName": self.route_name or "users.list",
                 "refererStateParams": json.dumps(self._context()[3], separators=(",", ":"))})
         if role is Role.ADVISER:
             open_url = adviser_clients
         elif role is Role.CLIENT:
-            open_url = routes.url("clients.portfolios", id=user["id"])  # 002 s2: a client's row opens their portfolios
+            open_url = routes.url("clients.portfolios", id=user.id)  # 002 s2: a client's row opens their portfolios
         else:
             open_url = view_url
         can_edit, can_delete = _rights(actor, user)
         return UserRow(
-            id=user["id"], name=user["name"], initials=_initials(user["first_name"], user["last_name"]),
-            email=user["email"], role=user["role"], role_title=user["role_title"],
-            firm=(user["firm"] or {}).get("name", ""), adviser=(user["adviser"] or {}).get("name", ""),
-            status=user["status"], status_title=user["status_title"],
-            created_at=user["created_at"] or "", logined_at=user["logined_at"] or "", photo_url=user["photo_url"] or "",
-            open_url=open_url, view_url=view_url, edit_url=routes.url(f"{row_kind}.edit", id=user["id"]),
+            id=user.id, name=user.name, initials=_initials(user.first_name, user.last_name),
+            email=user.email, role=role.value, role_title=user.role_title,
+            firm=user.firm.name if user.firm else "", adviser=user.adviser.name if user.adviser else "",
+            status=user.status.value, status_title=user.status_title,
+            created_at=_iso(user.created_at), logined_at=_iso(user.logined_at), photo_url=user.photo_url or "",
+            open_url=open_url, view_url=view_url, edit_url=routes.url(f"{row_kind}.edit", id=user.id),
             clients_url=clients_url, portfolios_url=portfolios_url, add_portfolio_url=add_portfolio_url,
             can_edit=can_edit, can_delete=can_delete,
         )
@@ -221,9 +228,13 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
     def _load(self, actor: Actor) -> None:
         _name, kind, _role, _params = self._context()
         self.loading = False  # a failed load leaves the rows it had
-        rows = self._fetch_page(lambda: users.list_users(actor=actor, **self._filters(actor)))
-        counts = portfolios.portfolio_counts(actor=actor, user_ids=[u["id"] for u in rows])
-        self.rows = [self._row(actor, u, kind, counts.get(u["id"], 0)) for u in rows]
+        def page() -> tuple[list[UserView], int]:
+            found = users.list_users(actor=actor, **self._filters(actor))
+            return list(found.rows), found.total
+
+        rows: list[UserView] = self._fetch_page(page)
+        counts = portfolios.portfolio_counts(actor=actor, user_ids=[u.id for u in rows])
+        self.rows = [self._row(actor, u, kind, counts.get(u.id, 0)) for u in rows]
 
     def _setup_new(self, actor: Actor, name: str, kind: str, params: dict[str, str]) -> None:
         allowed = creatable_roles(actor)
@@ -266,18 +277,18 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
         self.firm_fixed = name in ("firms.clients", "firms.advisers")
         if self.firm_fixed:
             firm = firms.get_firm(actor=actor, firm_id=params.get("id"))
-            self._inside("firm", firm)
+            self._inside("firm", firm["id"], firm["name"])
         elif name == "advisers.clients":
-            adviser = users.get_user(actor=actor, user_id=params.get("id"))
-            if adviser["role"] != Role.ADVISER.value:
-                return [toast_error(users.USER_NOT_FOUND), rx.redirect(routes.url("advisers.list"))]
-            self._inside("adviser", adviser)
-            self._adviser_firm_id = adviser["firm_id"] or 0
+            adviser = users.get_user(actor=actor, user_id=_int(params.get("id")) or 0)
+            if adviser.role is not Role.ADVISER:
+                return [toast_error(USER_NOT_FOUND), rx.redirect(routes.url("advisers.list"))]
+            self._inside("adviser", adviser.id, adviser.name)
+            self._adviser_firm_id = adviser.firm_id or 0
         elif name == "models.clients":
             model = models.get_model(actor=actor, model_id=params.get("id"))
             if not model["can_edit"]:  # spec 000 s6: View Clients is the owner firm's and the superuser's
                 raise PermissionDenied(NOT_ALLOWED)
-            self._inside("model", model)
+            self._inside("model", model["id"], model["name"])
         statuses = [UserStatus.ACTIVE, UserStatus.DISABLED] + ([UserStatus.DELETED] if name == "users.list" else [])
         self.status_options = [Option(value=ALL, label="All statuses")] + [Option(value=s.value, label=s.title) for s in statuses]
         shown = [r for r in (Role.CLIENT, Role.ADVISER, Role.ADMINISTRATOR, Role.SUPERUSER) if r in visible_roles(actor)]
@@ -328,8 +339,9 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
     # ---- delete ---------------------------------------------------------------------------------
     @rx.event
     def ask_delete(self, user_id: Any, name: str = ""):
-        if _int(user_id):
-            self._ask("delete", CONFIRM_DELETE_USER, _int(user_id))
+        wanted = _int(user_id)
+        if wanted:
+            self._ask("delete", CONFIRM_DELETE_USER, wanted)
 
     def _confirmed(self, action: str, user_id: int):
         users.delete_user(actor=self._actor(), user_id=user_id)
@@ -417,30 +429,31 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
         firm = _int(self.firm_id) if actor.is_superuser else actor.firm_id
         if firm is None:
             return
-        self.adviser_options += options_of(users.adviser_options(actor=actor, firm_id=firm))
+        self.adviser_options += [Option(value=str(a.id), label=a.name)
+                                 for a in users.adviser_options(actor=actor, firm_id=firm)]
         # a current (e.g. disabled) adviser stays visible
         self.adviser_options = keeping(self.adviser_options, self.adviser_id, self.adviser_name)
         if not offers(self.adviser_options, self.adviser_id):
             self.adviser_id = NO_ADVISER
 
-    def _fill(self, actor: Actor, user: dict[str, Any]) -> None:
-        self._user_id, self._version = user["id"], user["version"]
+    def _fill(self, actor: Actor, user: UserView) -> None:
+        self._user_id, self._version = user.id, user.version
         self._fill_person(user)
-        self._fill_address(user.get("address"))
-        self.role = user["role"]
-        self.firm_id = str(user["firm_id"] or "")
-        self.firm_name = (user["firm"] or {}).get("name", "")
-        self.adviser_id = str(user["adviser_id"]) if user["adviser_id"] else NO_ADVISER
-        self.adviser_name = (user["adviser"] or {}).get("name", "")
-        self.status = user["status"]
-        self.ar_number = user.get("ar_number") or ""
-        self.status_title = user["status_title"]
-        self.display_name = user["name"]
-        self.account = UserAccount(activated=bool(user["activated"]), created_at=user["created_at"] or "",
-                                   logined_at=user["logined_at"] or "")
-        self._load_images({"photo": user["photo_url"], "signature": user["signature_url"]})
+        self._fill_address(user.address.as_form())
+        self.role = user.role.value
+        self.firm_id = str(user.firm_id or "")
+        self.firm_name = user.firm.name if user.firm else ""
+        self.adviser_id = str(user.adviser_id) if user.adviser_id else NO_ADVISER
+        self.adviser_name = user.adviser.name if user.adviser else ""
+        self.status = user.status.value
+        self.ar_number = user.ar_number or ""
+        self.status_title = user.status_title
+        self.display_name = user.name
+        self.account = UserAccount(activated=user.activated, created_at=_iso(user.created_at),
+                                   logined_at=_iso(user.logined_at))
+        self._load_images({"photo": user.photo_url, "signature": user.signature_url})
         self.can_edit, self.can_delete = _rights(actor, user)
-        self.has_portfolios = bool(portfolios.portfolio_counts(actor=actor, user_ids=[user["id"]]).get(user["id"]))
+        self.has_portfolios = bool(portfolios.portfolio_counts(actor=actor, user_ids=[user.id]).get(user.id))
 
     @rx.event
     @screen_load(clients=False, back=lambda self, actor: self._list_url())
@@ -464,10 +477,10 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
                 self.adviser_id = str(wanted) if wanted else NO_ADVISER
             self.can_edit = True
         else:
-            user = users.get_user(actor=actor, user_id=params.get("id"))
-            own_kind = _kind_of(user["role"])
+            user = users.get_user(actor=actor, user_id=_int(params.get("id")) or 0)
+            own_kind = _kind_of(user.role.value)
             if kind != "users" and kind != own_kind:  # e.g. /advisers/5 for a client: show it where it belongs
-                return rx.redirect(routes.url(f"{own_kind}.{mode}", id=user["id"]))
+                return rx.redirect(routes.url(f"{own_kind}.{mode}", id=user.id))
             self._fill(actor, user)
             if mode == "edit" and not self.can_edit:
                 self.mode = "view"  # a deleted user (or one the actor may not edit) is read-only
@@ -558,7 +571,7 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
         return [toast_success(users.DELETED), rx.redirect(self._list_url())]
 
     # ---- save -------------------------------------------------------------------------------------
-    def _write(self, actor: Actor) -> dict[str, Any] | None:
+    def _write(self, actor: Actor) -> UserView | None:
         """Create or update the user, then write the staged images; the saved user (None when
         this form may not save)."""
         data: dict[str, Any] = {**self._person(), "role": self.role, "address": self._address_payload()}
@@ -568,22 +581,22 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
         data["ar_number"] = self.ar_number if self.role == Role.ADVISER.value else None
         if self.mode == "new":
             data["status"] = UserStatus.ACTIVE.value
-            result = users.create_user(actor=actor, data=data)
+            result = users.create_user(actor=actor, form=read_user_form(data))
         elif self.mode == "edit" and self.can_edit:
             data.update(status=self.status, version=self._version,
                         isPhotoRemoved=self._image_removed("photo"), isSignatureRemoved=self._image_removed("signature"))
-            result = users.update_user(actor=actor, user_id=self._user_id, data=data)
+            result = users.update_user(actor=actor, user_id=self._user_id, form=read_user_form(data))
         else:
             return None
         for slot, mime, payload in self._staged_images():
-            result = users.set_user_image(actor=actor, user_id=result["id"], kind=slot, content_type=mime, data=payload)
+            result = users.set_user_image(actor=actor, user_id=result.id, kind=slot, content_type=mime, data=payload)
         return result
 
-    def _saved(self, result: dict[str, Any]) -> list[Any]:
+    def _saved(self, result: UserView) -> list[Any]:
         self._forget_staged_images()
-        self._user_id = result["id"]
+        self._user_id = result.id
         if self.mode == "new":
-            return [rx.toast.success(users.CREATED, description=ACTIVATION_SENT.format(email=result["email"]),
+            return [rx.toast.success(users.CREATED, description=ACTIVATION_SENT.format(email=result.email),
                                      position="top-right", duration=6000)]
         return [toast_success(users.UPDATED)]
 

@@ -298,11 +298,11 @@ class InRecord(rx.State, mixin=True):
     context_name: str = ""
     context_url: str = ""
 
-    def _inside(self, kind: str, record: Mapping[str, Any]) -> None:
-        """The list is `record`'s ({id, name}), a record of `kind` (one of RECORD_PAGES)."""
+    def _inside(self, kind: str, record_id: int, name: str) -> None:
+        """The list is the record's (its id and name), a record of `kind` (one of RECORD_PAGES)."""
         self.parent_title, parent_route, own_route = RECORD_PAGES[kind]
         self.parent_url = routes.url(parent_route)
-        self.context_name, self.context_url = record["name"], routes.url(own_route, id=record["id"])
+        self.context_name, self.context_url = name, routes.url(own_route, id=record_id)
 
 
 def row_href(route_name: str, row_id: Any) -> Any:
