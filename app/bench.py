@@ -279,8 +279,134 @@ def cleanup(firm_id: int) -> None:
         s.execute(delete(Firm).where(Firm.id == firm_id))
 
 
+# ---- the digest of a run's results ---------------------------------------------------------------
+# Ids and the generator's time stamp differ from one run of the benchmark to the next; the digest
+# names portfolios, assets, classes, industry groups and models by their generated names instead.
+_ID_KEYS = {"asset_id": "asset", "model_asset_id": "asset", "eq_asset_id": "asset", "substitute_asset_id": "asset",
+            "class_id": "class", "industry_group_id": "group", "model_id": "model", "portfolio_id": "portfolio"}
+_TP_COLUMNS = ("status", "not_enough_cash", "error_message", "value", "model_version", "allocation_method")
+_TI_COLUMNS = ("status", "validated", "error_message", "payload")
+_TX_COLUMNS = ("asset_code", "action", "status", "decision", "user_action", "quantity", "price", "asset_price",
+               "limit_price", "value", "fee", "cost_base", "amount", "pending", "initial_quantity", "initial_price",
+               "current_units", "full_sell", "stop_loss", "urgent", "payload")
+_NOTE_COLUMNS = ("source", "state", "decision", "payload")
+
+
+@dataclass(frozen=True)
+class Digest:
+    """SHA-256 over every line a run produced, in a canonical order, ids left out."""
+    kind: str
+    sha256: str
+    portfolios: int
+    lines: int
+
+
+class _Names:
+    """The generated names of a benchmark firm's rows, and its time stamp taken out of texts."""
+
+    def __init__(self, s: Any, firm_id: int) -> None:
+        firm_name = s.execute(sa_select(Firm.name).where(Firm.id == firm_id)).scalar_one()
+        stamp = firm_name.rsplit(" ", 1)[-1]
+        self._cuts = [f"Z{stamp[-6:]}", stamp]
+        self.of: dict[str, dict[int, str]] = {
+            "asset": dict(s.execute(sa_select(Asset.id, Asset.name).where(Asset.firm_id == firm_id)).all()),
+            "class": dict(s.execute(sa_select(AssetClass.id, AssetClass.title)).all()),
+            "group": dict(s.execute(sa_select(IndustryGroup.id, IndustryGroup.title)).all()),
+            "model": dict(s.execute(sa_select(Model.id, Model.name).where(Model.firm_id == firm_id)).all()),
+            "portfolio": dict(s.execute(sa_select(Portfolio.id, Portfolio.name)
+                                        .where(Portfolio.firm_id == firm_id)).all()),
+        }
+
+    def text(self, value: str) -> str:
+        for cut in self._cuts:
+            value = value.replace(cut, "#")
+        return value
+
+    def canon(self, value: Any, key: str | None = None) -> Any:
+        if isinstance(value, dict):
+            return {k: self.canon(v, k) for k, v in value.items() if k != "id"}
+        if isinstance(value, list):
+            return [self.canon(v) for v in value]
+        if key in _ID_KEYS and isinstance(value, int) and not isinstance(value, bool):
+            return self.of[_ID_KEYS[key]].get(value, "?")
+        if isinstance(value, str):
+            return self.text(value)
+        if isinstance(value, (Decimal, datetime)):
+            return str(value)
+        return value
+
+
+def _line(names: _Names, tag: str, portfolio: str, values: dict[str, Any]) -> str:
+    return json.dumps({"line": tag, "portfolio": portfolio, **names.canon(values)}, sort_keys=True,
+                      separators=(",", ":"))
+
+
+def _payload(raw: str | None) -> Any:
+    return json.loads(raw) if raw else None
+
+
+def digest(firm_id: int, run_id: int) -> Digest:
+    """The digest of bulk run `run_id` of the benchmark firm: for target portfolios, each
+    portfolio's stored figures and every line of its result (assets, deposits and custom holdings,
+    classes, industry groups, overall figures); for trade recommendations, each instruction, its
+    transactions and notes. Lines are sorted within a portfolio, portfolios taken by name."""
+    import hashlib
+
+    sha = hashlib.sha256()
+    portfolios = lines = 0
+    with session_scope() as s:
+        kind = s.execute(sa_select(BulkRun.kind).where(BulkRun.id == run_id)).scalar_one()
+        names = _Names(s, firm_id)
+        pname = names.of["portfolio"]
+
+        def feed(portfolio: str, rows: list[str]) -> None:
+            nonlocal portfolios, lines
+            rows.sort()
+            sha.update(f"# {portfolio}\n".encode())
+            for row in rows:
+                sha.update(row.encode())
+                sha.update(b"\n")
+            portfolios += 1
+            lines += len(rows)
+
+        if kind == "tp":
+            cols = [getattr(TargetPortfolio, c) for c in ("investment_id", "result", *_TP_COLUMNS)]
+            found = s.execute(sa_select(*cols).where(TargetPortfolio.bulk_run_id == run_id)).all()
+            for row in sorted(found, key=lambda r: pname.get(r[0], "")):
+                name, result = pname.get(row[0], "?"), _payload(row[1])
+                out = [_line(names, "target", name, dict(zip(_TP_COLUMNS, row[2:])))]
+                if result is not None:
+                    parts = {k: result.pop(k) for k in ("assets", "holdings", "classes", "industry_groups")
+                             if k in result}
+                    out.append(_line(names, "figures", name, result))
+                    for part, items in parts.items():
+                        out += [_line(names, part, name, item) for item in items]
+                feed(name, out)
+        else:
+            heads = s.execute(sa_select(TradeInstruction.id, TradeInstruction.investment_id,
+                                        *[getattr(TradeInstruction, c) for c in _TI_COLUMNS])
+                              .where(TradeInstruction.bulk_run_id == run_id)).all()
+            owner = {h[0]: pname.get(h[1], "?") for h in heads}
+            by_portfolio: dict[str, list[str]] = {}
+            for h in heads:
+                values = dict(zip(_TI_COLUMNS, h[2:]))
+                values["payload"] = _payload(values["payload"])
+                by_portfolio.setdefault(owner[h[0]], []).append(_line(names, "instruction", owner[h[0]], values))
+            ti_ids = sa_select(TradeInstruction.id).where(TradeInstruction.bulk_run_id == run_id)
+            for tag, table, columns in (("trade", TradeTransaction, _TX_COLUMNS), ("note", TradeNote, _NOTE_COLUMNS)):
+                for row in s.execute(sa_select(table.trade_instruction_id, table.asset_id,
+                                               *[getattr(table, c) for c in columns])
+                                     .where(table.trade_instruction_id.in_(ti_ids))):
+                    values = {"asset_id": row[1], **dict(zip(columns, row[2:]))}
+                    values["payload"] = _payload(values["payload"])
+                    by_portfolio[owner[row[0]]].append(_line(names, tag, owner[row[0]], values))
+            for name in sorted(by_portfolio):
+                feed(name, by_portfolio.pop(name))
+    return Digest(kind, sha.hexdigest(), portfolios, lines)
+
+
 def bench_engine(portfolios: int = 10_000, models: int = 20, workers: int = 2, chunk_size: int = 250,
-                 keep: bool = False) -> int:
+                 keep: bool = False, with_digest: bool = False) -> int:
     engine = get_engine()
     backend = engine.dialect.name
     mode = f"RQ on Redis with {workers} worker processes" if settings.redis_url else "in-process threads (no REDIS_URL)"
@@ -288,6 +414,7 @@ def bench_engine(portfolios: int = 10_000, models: int = 20, workers: int = 2, c
     _say(f"Generating {portfolios:,} portfolios (~25 holdings) across {models} models (~40 assets) ...")
     g = generate(portfolios, models)
     _say(f"  generated in {g.seconds:.1f} s")
+    digests: list[Digest] = []
     with _removed_after(g, keep):
         for kind, title in (("tp", "target portfolios"), ("tr", "trade recommendations")):
             out = _run(kind, g, workers, chunk_size)
@@ -303,9 +430,18 @@ def bench_engine(portfolios: int = 10_000, models: int = 20, workers: int = 2, c
                 ratio = split["persist"] / copy_seconds if copy_seconds else float("nan")
                 _say(f"  plain COPY of the same {count:,} target portfolio rows: {copy_seconds:.2f} s; "
                      f"persist / COPY = {ratio:.2f}x")
+            if with_digest:
+                digests.append(digest(g.firm_id, run["id"]))
         own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         _say(f"\nPeak memory: this process {own:,.0f} MB; largest worker {children:,.0f} MB")
+        if digests:
+            import hashlib
+
+            _say("\nDigest (SHA-256 of every line produced, ids left out):")
+            for d, title in zip(digests, ("target portfolios", "trade recommendations")):
+                _say(f"  {title}: {d.sha256} ({d.portfolios:,} portfolios, {d.lines:,} lines)")
+            _say("  both: " + hashlib.sha256("".join(d.sha256 for d in digests).encode()).hexdigest())
     return 0
 
 

@@ -104,7 +104,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     if args.what == "reports":
         return bench_reports(portfolios=args.portfolios, keep=args.keep)
     return bench_engine(portfolios=args.portfolios, models=args.models, workers=args.workers,
-                        chunk_size=args.chunk_size, keep=args.keep)
+                        chunk_size=args.chunk_size, keep=args.keep, with_digest=args.digest)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=2, help="RQ worker processes to start (with REDIS_URL)")
     p.add_argument("--chunk-size", type=int, default=250)
     p.add_argument("--keep", action="store_true", help="leave the generated data in the database")
+    p.add_argument("--digest", action="store_true",
+                   help="engine: print a SHA-256 of every target portfolio and trade recommendation line produced")
     p.add_argument("--url", default="http://127.0.0.1:3000", help="load: the running app")
     p.add_argument("--advisers", type=int, default=50, help="load: simulated advisers on the websocket")
     p.add_argument("--rps", type=float, default=20, help="load: REST requests per second")
