@@ -328,7 +328,7 @@ class _Names:
         if isinstance(value, list):
             return [self.canon(v) for v in value]
         if key in _ID_KEYS and isinstance(value, int) and not isinstance(value, bool):
-            return self.of[_ID_KEYS[key]].get(value, "?")
+            return self.text(self.of[_ID_KEYS[key]].get(value, "?"))
         if isinstance(value, str):
             return self.text(value)
         if isinstance(value, (Decimal, datetime)):
