@@ -271,6 +271,36 @@ def apply(trades: Iterable[Trade], treatment: TaxTreatment = TaxTreatment.FIFO, 
     )
 
 
+def units_held(trades: Iterable[Trade], treatment: TaxTreatment = TaxTreatment.FIFO) -> Decimal:
+    """`apply(trades, treatment).units` - the units the executed trades leave - without working out
+    parcels, cost bases and gains when no trade can make them matter: buys and sells (and capital
+    returns, which change no units) whose units share one exponent, as a ledger read from the
+    database always has. A sale then takes exactly its units whatever the parcels' order, so the
+    units held are the buys less the sales, with the same refusals in the same order; any other
+    ledger (a reconstruction floors each parcel separately) is applied in full."""
+    ordered = sorted(trades, key=lambda t: t.trade_date)  # sorted is stable, as in apply
+    exponents = {Decimal(t.units).as_tuple().exponent for t in ordered}
+    if len(exponents) > 1 or any(t.kind == "reconstruction" for t in ordered):
+        return apply(ordered, treatment).units
+    held = ZERO
+    for trade in ordered:
+        _check_trade(trade)
+        if trade.kind == "buy":
+            held += Decimal(trade.units)
+        elif trade.kind == "sell":
+            units = Decimal(trade.units)
+            if units > held:
+                raise ValidationError(NOT_ENOUGH_ASSETS)
+            held -= units
+        elif trade.kind == "capital_return":
+            with localcontext() as ctx:
+                ctx.prec = 60
+                amount = to_cents(trade.amount if trade.amount is not None else held * Decimal(trade.price))
+            if amount < 0:
+                raise ValidationError(validators.POSITIVE)
+    return held if held else ZERO  # every parcel sold: apply sums no parcel
+
+
 def unrealised_gain(position: Position, last_price: Decimal) -> Decimal:
     """Market value at `last_price` (to the cent) minus the remaining cost base."""
     with localcontext() as ctx:

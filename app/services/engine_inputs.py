@@ -40,7 +40,7 @@ class PortfolioInputs:
     industry_groups: list[PortfolioIndustryGroup] = field(default_factory=list)
     exceptions: list[PortfolioException] = field(default_factory=list)
     custom_holdings: list[CustomHolding] = field(default_factory=list)
-    positions: dict[int, ledger.Position] = field(default_factory=dict)  # asset id -> executed position
+    units: dict[int, Decimal] = field(default_factory=dict)  # asset id -> executed units held (may be 0)
     cash: Decimal = Decimal(0)
     deposits: list[tuple[Deposit, Decimal]] = field(default_factory=list)  # open deposits with balances
     pending: list[TradeTransaction] = field(default_factory=list)  # approved trades not yet executed
@@ -111,7 +111,7 @@ def load_portfolios(s: Session, portfolio_ids: Iterable[int]) -> dict[int, Portf
                 industry_groups=groups.get(p.id, []),
                 exceptions=exceptions.get(p.id, []),
                 custom_holdings=customs.get(p.id, []),
-                positions={aid: ledger.apply(rows, treatment) for aid, rows in trades.get(p.id, {}).items()},
+                units={aid: ledger.units_held(rows, treatment) for aid, rows in trades.get(p.id, {}).items()},
                 cash=cash.get(p.id, Decimal(0)),
                 deposits=[(d, balances.get(d.id, Decimal(0))) for d in deposits.get(p.id, [])],
                 brokerage=brokerage_of(firm),
@@ -192,13 +192,12 @@ def snapshot_of(inputs: PortfolioInputs, model, assets: dict[int, AssetFacts],
     alternates, and the substitutes of its exceptions (see `assets_needed`)."""
     p = inputs.portfolio
     holdings = []
-    for asset_id in sorted(inputs.positions):
-        position = inputs.positions[asset_id]
-        if position.units <= 0:
+    for asset_id in sorted(inputs.units):
+        units = inputs.units[asset_id]
+        if units <= 0:
             continue
         a = assets[asset_id]
-        holdings.append(engine.Holding(asset_id, a.code, a.class_id, a.industry_group_id, position.units,
-                                       a.last_close_price))
+        holdings.append(engine.Holding(asset_id, a.code, a.class_id, a.industry_group_id, units, a.last_close_price))
     held = {h.asset_id for h in holdings}
     quotes = [quote_of(a) for aid, a in sorted(assets.items()) if aid not in held]
     settings = engine.PortfolioSettings(
@@ -233,7 +232,7 @@ def snapshot_of(inputs: PortfolioInputs, model, assets: dict[int, AssetFacts],
 
 
 def assets_needed(inputs: PortfolioInputs, model) -> set[int]:
-    ids = {aid for aid, pos in inputs.positions.items() if pos.units > 0}
+    ids = {aid for aid, units in inputs.units.items() if units > 0}
     ids |= {t.asset_id for t in inputs.pending}
     ids |= {e.substitute_asset_id for e in inputs.exceptions if e.substitute_asset_id}
     ids |= {e.asset_id for e in inputs.exceptions if e.asset_id}
