@@ -39,6 +39,7 @@ from app.db.tables import (
 from app.db.types import utcnow
 from app.domain.permissions import Actor
 from app.domain.roles import Role
+from app.jobs.tasks import peak_memory_mb
 from app.settings import settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -199,6 +200,7 @@ def _run(kind: str, g: Generated, workers: int, chunk_size: int) -> dict:
     runner.wait_in_process()
     final = bulk_runs.get(actor=g.adviser, run_id=run["id"])
     split = {"load": 0.0, "calculate": 0.0, "persist": 0.0}
+    peak = 0.0
     if runner.uses_redis():
         from rq.registry import FinishedJobRegistry
 
@@ -209,9 +211,11 @@ def _run(kind: str, g: Generated, workers: int, chunk_size: int) -> dict:
             if isinstance(result, dict) and job.args and job.args[0] == run["id"]:
                 for key in split:
                     split[key] += float(result.get(key, 0.0))
+                peak = max(peak, float(result.get("peak_mb", 0.0)))
     else:
         split = dict(bulk_runs.LAST_TIMINGS.get(run["id"], split))
-    return {"run": final, "wall": wall, "split": split}
+        peak = peak_memory_mb()
+    return {"run": final, "wall": wall, "split": split, "peak_mb": peak}
 
 
 def _copy_baseline(run_id: int) -> tuple[float, int]:
@@ -415,10 +419,12 @@ def bench_engine(portfolios: int = 10_000, models: int = 20, workers: int = 2, c
     g = generate(portfolios, models)
     _say(f"  generated in {g.seconds:.1f} s")
     digests: list[Digest] = []
+    worker_peak = 0.0
     with _removed_after(g, keep):
         for kind, title in (("tp", "target portfolios"), ("tr", "trade recommendations")):
             out = _run(kind, g, workers, chunk_size)
             run, wall, split = out["run"], out["wall"], out["split"]
+            worker_peak = max(worker_peak, out["peak_mb"])
             rate = run["total"] / wall if wall else 0.0
             _say(f"\nBulk {title}: {run['done']:,} done, {run['failed']:,} failed of {run['total']:,} "
                  f"in {wall:.2f} s wall -> {rate:,.0f} portfolios/s")
@@ -432,9 +438,9 @@ def bench_engine(portfolios: int = 10_000, models: int = 20, workers: int = 2, c
                      f"persist / COPY = {ratio:.2f}x")
             if with_digest:
                 digests.append(digest(g.firm_id, run["id"]))
-        own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-        _say(f"\nPeak memory: this process {own:,.0f} MB; largest worker {children:,.0f} MB")
+        where = "worker process" if settings.redis_url else "this process, where the chunks ran"
+        _say(f"\nPeak memory: this process {peak_memory_mb():,.0f} MB; largest {where} {worker_peak:,.0f} MB "
+             f"(peak resident memory of its own, VmHWM)")
         if digests:
             import hashlib
 

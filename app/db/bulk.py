@@ -66,7 +66,7 @@ def copy_rows(session: Session, model: Any, rows: Sequence[dict[str, Any]] | Seq
                         copy.write_row(row)
                 else:
                     for row in rows:
-                        copy.write_row(tuple(row.get(n) for n in names))
+                        copy.write_row(tuple(map(row.get, names)))
         return len(rows)
     values = [dict(zip(names, row)) for row in rows] if as_tuples else [{n: row.get(n) for n in names} for row in rows]
     session.execute(insert(table), values)

@@ -279,8 +279,10 @@ def units_held(trades: Iterable[Trade], treatment: TaxTreatment = TaxTreatment.F
     units held are the buys less the sales, with the same refusals in the same order; any other
     ledger (a reconstruction floors each parcel separately) is applied in full."""
     ordered = sorted(trades, key=lambda t: t.trade_date)  # sorted is stable, as in apply
-    exponents = {Decimal(t.units).as_tuple().exponent for t in ordered}
-    if len(exponents) > 1 or any(t.kind == "reconstruction" for t in ordered):
+    if len(ordered) > 1 and (len({Decimal(t.units).as_tuple().exponent for t in ordered}) > 1
+                             or any(t.kind == "reconstruction" for t in ordered)):
+        return apply(ordered, treatment).units
+    if ordered and ordered[0].kind == "reconstruction":  # the only trade
         return apply(ordered, treatment).units
     held = ZERO
     for trade in ordered:

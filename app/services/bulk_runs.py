@@ -310,8 +310,12 @@ def _run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
                                                                      actor_id=run.created_by, run_id=run_id, now=now)
                 head["id"] = new_id
                 heads.append(head)
-                children += [{**t, "trade_instruction_id": new_id} for t in txs]
-                notes += [{**n, "trade_instruction_id": new_id} for n in nts]
+                for row in txs:
+                    row["trade_instruction_id"] = new_id
+                for row in nts:
+                    row["trade_instruction_id"] = new_id
+                children += txs
+                notes += nts
                 failed = isinstance(result, CalculationError)
                 outcomes[pid] = ("failed" if failed else "done", result.message if failed else None, new_id)
                 # the action history entry trade_instructions._store writes for one at a time

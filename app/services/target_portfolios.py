@@ -108,6 +108,11 @@ def calculate_all(snapshots: dict[int, Any]) -> dict[int, Target | CalculationEr
 
 
 def _plain(value: Any) -> str:
+    """A Decimal as format(value, "f"): str() writes the same text, three times faster, except in
+    exponent notation (0E-8, 1E+2), which "f" spells out."""
+    if value.__class__ is Decimal:
+        text = str(value)
+        return text if "E" not in text else format(value, "f")
     if isinstance(value, Decimal):
         return format(value, "f")
     raise TypeError(type(value).__name__)
