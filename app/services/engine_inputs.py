@@ -17,6 +17,7 @@ from app.db.tables import (
     Asset, CustomHolding, Deposit, Firm, LongTermRecommendation, Model, Portfolio, PortfolioClass, PortfolioException,
     PortfolioIndustryGroup, ShortTermRecommendation, TradeInstruction, TradeTransaction,
 )
+from app.db import bulk
 from app.domain import ledger
 from app.domain.money import to_cents
 from app.domain.advice import NO_MODEL, TxStatus
@@ -93,13 +94,19 @@ def load_portfolios(s: Session, portfolio_ids: Iterable[int]) -> dict[int, Portf
         trades = postings.executed_trades(s, live)
         cash = postings.cash_balances(s, live)
         deposit_balances = postings.deposit_balances(s, live)
-        pending = _group(s.exec(
-            select(TradeTransaction).join(TradeInstruction, TradeInstruction.id == TradeTransaction.trade_instruction_id)
-            .where(col(TradeInstruction.investment_id).in_(live), TradeTransaction.status == TxStatus.APPROVED.value)
-            .order_by(TradeTransaction.id)
-        ).all(), lambda r: r.trade_instruction_id)
+        # the portfolios' instructions first, then their approved trades by the instruction index: a
+        # join lets PostgreSQL scan every trade transaction, and a bulk run keeps adding them
         ti_owner = dict(s.execute(sa_select(TradeInstruction.id, TradeInstruction.investment_id)
-                                  .where(col(TradeInstruction.id).in_(list(pending)))).all()) if pending else {}
+                                  .where(bulk.among(s, TradeInstruction.investment_id, live))).all())
+        instructions = (bulk.among(s, TradeTransaction.trade_instruction_id, ti_owner) if bulk.is_postgres(s) else
+                        col(TradeTransaction.trade_instruction_id).in_(  # SQLite: no list of every version's id
+                            sa_select(TradeInstruction.id).where(col(TradeInstruction.investment_id).in_(live))))
+        pending = _group(s.exec(
+            select(TradeTransaction)
+            .where(instructions,
+                   TradeTransaction.status == TxStatus.APPROVED.value)
+            .order_by(TradeTransaction.id)
+        ).all(), lambda r: r.trade_instruction_id) if ti_owner else {}
         firms = {f.id: f for f in s.exec(select(Firm).where(col(Firm.id).in_({p.firm_id for p in portfolios}))).all()}
         for p in portfolios:
             treatment = postings.tax_treatment(p)
