@@ -5,7 +5,9 @@
   setup                            migrate + demo-data (what `scripts/run` does)
   create-superuser EMAIL --password PASSWORD
   worker [--burst]                 run an RQ worker on REDIS_URL
-  bench engine [--portfolios N]    bulk calculation benchmark on synthetic data (prints figures)
+  bench engine [--portfolios N] [--digest]
+                                   bulk calculation benchmark on synthetic data (prints figures; with
+                                   --digest a SHA-256 of every result line, to compare two versions)
   bench reports [--portfolios N]   trade file, broker file export, approval report and PDF benchmark
   bench drift [--portfolios N]     the dashboard's drift of every portfolio and its work queues
   bench tax [--portfolios N]       all tax reports of a firm with two financial years of history

@@ -70,3 +70,21 @@ def test_bench_drift_runs_the_dashboard_and_its_queues(bench_env, capsys) -> Non
     assert re.search(r"Queues: [\d.]+ s", out), out
     assert "Benchmark data removed" in out
     assert _left_behind() == {"Firm": 0, "Portfolio": 0, "TargetPortfolio": 0, "TradeInstruction": 0, "BulkRun": 0}
+
+
+def _digests(out: str) -> dict[str, str]:
+    return dict(re.findall(r"^  (target portfolios|trade recommendations|both): ([0-9a-f]{64})", out, re.M))
+
+
+def test_bench_engine_digest_is_the_same_for_the_same_data_under_other_ids(bench_env, capsys) -> None:
+    """Two runs generate the same portfolios under other ids and another time stamp: the digest of
+    what each calculated is the same, and names both kinds of result."""
+    args = ["bench", "engine", "--portfolios", "12", "--models", "2", "--chunk-size", "5", "--digest"]
+    assert main(args) == 0
+    first = _digests(capsys.readouterr().out)
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    second = _digests(out)
+    assert set(first) == {"target portfolios", "trade recommendations", "both"}, out
+    assert first == second, out
+    assert re.search(r"target portfolios: [0-9a-f]{64} \(12 portfolios, \d+ lines\)", out), out
