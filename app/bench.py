@@ -281,6 +281,9 @@ def cleanup(firm_id: int) -> None:
         s.execute(delete(AssetClass).where(AssetClass.firm_id == firm_id))
         s.execute(delete(User).where(User.firm_id == firm_id))
         s.execute(delete(Firm).where(Firm.id == firm_id))
+    from app.services import engine_inputs
+
+    engine_inputs.forget_models()  # deleted outright: the next models may be given the same ids
 
 
 # ---- the digest of a run's results ---------------------------------------------------------------

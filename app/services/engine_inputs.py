@@ -289,6 +289,13 @@ _model_cache: dict[int, tuple[tuple[int, bool], float, Any]] = {}
 _model_lock = threading.Lock()
 
 
+def forget_models() -> None:
+    """Drops this process's cached models: for rows deleted outright (the benchmark removes its
+    models; SQLite then gives the next ones the same ids, at the same version)."""
+    with _model_lock:
+        _model_cache.clear()
+
+
 def cached_models(s: Session, model_ids: Iterable[int]) -> dict[int, Any]:
     """The models as ModelSpec trees. A worker calculating chunk after chunk of the same models
     loads each model once: a cached tree is reused while its version and deletion are unchanged
