@@ -29,10 +29,17 @@
 (function () {
   if (window.waBack) return;
   var PREFIX = "wa-address:";
+  // parameters that ask a screen to act once on opening (the holdings menu's "?calculate=1"): going
+  // back returns to the screen, never to the action
+  var ONE_SHOT = ["calculate"];
 
   function remember() {
     try {
-      sessionStorage.setItem(PREFIX + window.location.pathname, window.location.pathname + window.location.search);
+      var params = new URLSearchParams(window.location.search);
+      ONE_SHOT.forEach(function (name) { params.delete(name); });
+      var query = params.toString();
+      sessionStorage.setItem(PREFIX + window.location.pathname,
+                             window.location.pathname + (query ? "?" + query : ""));
     } catch (e) { /* storage refused: Back goes to the screen's plain address */ }
   }
 
