@@ -6,12 +6,12 @@ beside what "Minimise capital gains tax" would give, and the sells a short wait 
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import reflex as rx
 
 from app.domain.timezones import day_text
 from app.services.tax_reports import AdviceTax
-from app.ui.components.widgets import table_card
 from app.ui.display import money, units_or_fraction
 
 
@@ -71,21 +71,24 @@ def capital_gains_view(est: AdviceTax | None) -> CapitalGainsView:
         waits=[cgt.waiting_text(w.code, day_text(w.until), w.saving) for w in est.waits], sells=sells)
 
 
-_HEADERS = ("Bought", "Units", "Cost base", "Proceeds", "Gain", "Method", "Discount", "Net gain")
+def _figure(label: str, value: Any, **props: Any) -> rx.Component:
+    return rx.text(rx.text.span(label + " ", color=rx.color("gray", 11)), value, size="2", white_space="nowrap",
+                   **props)
 
 
-def _parcel_row(p: ParcelGainRow) -> rx.Component:
-    num = {"text_align": "right", "white_space": "nowrap"}
-    return rx.table.row(
-        rx.table.cell(p.bought, white_space="nowrap"),
-        rx.table.cell(p.units, **num),
-        rx.table.cell(p.cost_base, **num),
-        rx.table.cell(p.proceeds, **num),
-        rx.table.cell(p.gain, color=rx.cond(p.loss, rx.color("red", 11), "inherit"), **num),
-        rx.table.cell(p.method),
-        rx.table.cell(p.discount, **num),
-        rx.table.cell(p.net, **num),
-        class_name="cgt-parcel",
+def _parcel(p: ParcelGainRow) -> rx.Component:
+    """One parcel as a line of labelled figures that wraps on a narrow screen (no table to scroll)."""
+    return rx.flex(
+        _figure("Bought", p.bought),
+        _figure("Units", p.units),
+        _figure("Cost base", p.cost_base),
+        _figure("Proceeds", p.proceeds),
+        _figure("Gain", p.gain, color=rx.cond(p.loss, rx.color("red", 11), "inherit")),
+        rx.text(p.method, size="2"),
+        _figure("Discount", p.discount),
+        _figure("Net gain", p.net, weight="medium"),
+        wrap="wrap", column_gap="16px", row_gap="2px", width="100%", padding_y="4px",
+        border_top=f"1px solid {rx.color('gray', 5)}", class_name="cgt-parcel", role="listitem",
     )
 
 
@@ -99,13 +102,7 @@ def _sell(sell: SellGainRow) -> rx.Component:
                     class_name="cgt-sell-net"),
             wrap="wrap", width="100%", align="baseline",
         ),
-        table_card(
-            rx.table.row(*(rx.table.column_header_cell(
-                h, text_align="left" if h in ("Bought", "Method") else "right", white_space="nowrap")
-                for h in _HEADERS)),
-            rx.foreach(sell.parcels, _parcel_row),
-            label="The parcels the sell takes",
-        ),
+        rx.box(rx.foreach(sell.parcels, _parcel), role="list", aria_label="Parcels of " + sell.code, width="100%"),
         class_name="cgt-sell", width="100%", padding_y="6px",
     )
 
