@@ -238,7 +238,8 @@ class ChainPlan:
 
 
 # the draft's family trust sells parcels by "Minimise capital gains tax": it also bought each asset a
-# second time, dearer, more than a year ago, so that its target portfolio's sells show the saving
+# second time at the dearest early close, so that its target portfolio's sells take parcels of
+# different costs
 MINIMISE_CGT = "minimise_cgt"
 _MODELS = (0, 1, 0, 1, 0, 0, 1)  # which of the firm's models (by position) each step's portfolio follows
 _TYPES = ("SMSF", "TRUST", "COMPANY", "SAVINGS", "TRUST", "SMSF", "SOLE_TRADER")
@@ -285,8 +286,8 @@ def history_file(opening: Decimal, assets: list[Asset], history: dict[int, list[
     of the model's assets with 80% of the opening balance, a sell of a third of the first one,
     half-year dividends with franking credits, a capital return or a share split, interest on cash
     and a withdrawal; with `second_parcels`, each asset bought again at its dearest close of the
-    history's first 40% (a second parcel at a higher cost, both held over a year). None when the
-    assets have no price history."""
+    history's first 40% (a second parcel, usually at a higher cost). None when the assets have no
+    price history."""
     calendar = TradingDays.of(assets, history)
     if calendar is None:
         return None
