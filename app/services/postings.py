@@ -241,7 +241,7 @@ def held_units(s: Session, pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, 
     if replay:
         for pid, by_asset in executed_trades(s, [], pairs=replay).items():
             for aid, rows in by_asset.items():
-                out[(pid, aid)] = ledger.apply(rows).units
+                out[(pid, aid)] = ledger.units_held(rows)
     return out
 
 

@@ -9,3 +9,20 @@ TIMEOUT = 30_000
 def see_toast(page: Page, text: str) -> None:
     """A toast (or another element) saying exactly `text` is shown."""
     expect(page.get_by_text(text, exact=True).first).to_be_visible(timeout=TIMEOUT)
+
+
+DEMO_PASSWORD = "Demo1234"
+
+
+def api_token(page: Page, email: str, password: str = DEMO_PASSWORD) -> tuple[str, int]:
+    """(session token, user id) of a demo user signed in over REST, for reading the API's figures."""
+    answer = page.request.post("/api/signin", data={"email": email, "password": password}).json()
+    assert answer["success"], answer
+    return answer["result"]["token"], answer["result"]["user"]["id"]
+
+
+def api_get(page: Page, token: str, path: str) -> dict:
+    """The result of a GET over REST with that token (the call must succeed)."""
+    answer = page.request.get(path, headers={"x-token": token}).json()
+    assert answer["success"], answer
+    return answer["result"]

@@ -16,6 +16,8 @@ from decimal import Decimal
 from openpyxl import load_workbook
 from playwright.sync_api import Page, expect
 
+from tests.e2e.browser import api_get, api_token
+
 from app.domain.money import format_aud
 from app.ui.display import percent_1dp
 
@@ -27,15 +29,11 @@ ARTIFACTS = "tests/e2e/artifacts"
 
 
 def _token(page: Page, email: str) -> tuple[str, int]:
-    answer = page.request.post("/api/signin", data={"email": email, "password": PASSWORD}).json()
-    assert answer["success"], answer
-    return answer["result"]["token"], answer["result"]["user"]["id"]
+    return api_token(page, email, PASSWORD)
 
 
 def _get(page: Page, token: str, path: str) -> dict:
-    answer = page.request.get(path, headers={"x-token": token}).json()
-    assert answer["success"], answer
-    return answer["result"]
+    return api_get(page, token, path)
 
 
 def _shot(page: Page, name: str) -> None:
