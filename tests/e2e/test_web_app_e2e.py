@@ -179,3 +179,59 @@ def test_a_screens_breadcrumb_cancel_and_back_return_to_the_list_as_it_was_left(
     page.wait_for_url(searched, timeout=TIMEOUT)
     expect(page.locator("#model-search")).to_have_value("Growth")
     expect(models).to_have_count(found, timeout=TIMEOUT)
+
+
+def test_date_ranges_the_minimum_breach_and_the_panel_filters_survive_a_reload_and_back(page, login):
+    """The users list's date ranges, the dashboard's minimum breach and the asset transactions panel's
+    status filters are in the address like every other list's filters: a reload (or Back, or a
+    bookmark) shows the list as it was left."""
+    login(page, "admin@harbour.example.com")
+    # the users list: a created-from day typed dd/mm/yyyy is kept as its ISO day in the address
+    page.goto("/users")
+    expect(page.locator(".user-row").first).to_be_visible(timeout=TIMEOUT)
+    created_from = page.locator("#created-from")
+    created_from.press_sequentially("01012020", delay=30)
+    page.wait_for_url(re.compile(r".*/users/?\?.*created_from=2020-01-01"), timeout=TIMEOUT)
+    page.reload()
+    expect(page.locator("#created-from")).to_have_value("01/01/2020", timeout=TIMEOUT)
+    expect(page.locator(".user-row").first).to_be_visible(timeout=TIMEOUT)
+    # a day the date input would not give is not taken from an address
+    page.goto("/users?created_to=yesterday")
+    expect(page.locator(".user-row").first).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator("#created-to")).to_have_value("")
+
+    # the dashboard's minimum breach
+    page.goto("/dashboard")
+    expect(page.locator(".drift-row").first).to_be_visible(timeout=TIMEOUT)
+    page.locator("#min-breach").fill("15")
+    page.locator("#min-breach").blur()
+    page.wait_for_url(re.compile(r".*/dashboard/?\?.*min_breach=15"), timeout=TIMEOUT)
+    page.reload()
+    expect(page.locator("#min-breach")).to_have_value("15", timeout=TIMEOUT)
+    expect(page.locator(".drift-row").first).to_be_visible(timeout=TIMEOUT)
+    badges = page.locator(".drift-breach").all_inner_texts()
+    assert badges and all(float(b.split()[0]) >= 15 for b in badges), badges
+    page.locator("#min-breach").fill("")
+    page.locator("#min-breach").blur()
+    page.wait_for_url(re.compile(r".*/dashboard/?(\?(?!.*min_breach).*)?$"), timeout=TIMEOUT)
+    page.goto("/dashboard?min_breach=-5")  # what the box refuses, the address cannot set
+    expect(page.locator(".drift-row").first).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator("#min-breach")).to_have_value("")
+
+    # the asset transactions panel's status filters: a portfolio's holdings, then its panel
+    page.goto("/portfolios")
+    href = page.locator(".portfolio-row a").first.get_attribute("href", timeout=TIMEOUT)
+    panel = (href or "").replace("/holdings", "/asset-transactions")
+    page.goto(panel)
+    placed = page.locator("#filter-placed")
+    expect(placed).to_have_attribute("aria-pressed", "false", timeout=TIMEOUT)
+    placed.click()
+    page.locator("#filter-executed").click()
+    page.wait_for_url(re.compile(r".*/asset-transactions/?\?.*filters=placed%2Cexecuted(&|$)"), timeout=TIMEOUT)
+    page.goto("/portfolios")
+    page.go_back()
+    expect(page.locator("#filter-placed")).to_have_attribute("aria-pressed", "true", timeout=TIMEOUT)
+    expect(page.locator("#filter-executed")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#filter-draft")).to_have_attribute("aria-pressed", "false")
+    page.locator("#filter-placed").click()  # untick: the address follows
+    page.wait_for_url(re.compile(r".*/asset-transactions/?\?.*filters=executed(&|$)"), timeout=TIMEOUT)

@@ -241,6 +241,7 @@ def _filter_chip(option: Option) -> rx.Component:
     return rx.button(rx.cond(on, rx.icon("check", size=12), rx.fragment()), option.label, size="1", type="button",
                      variant=rx.cond(on, "solid", "outline"), color_scheme=rx.cond(on, "indigo", "gray"),
                      on_click=A.toggle_filter(option.value), id=f"filter-{option.value}", class_name="panel-filter",
+                     aria_pressed=rx.cond(on, "true", "false"),
                      radius="full")
 
 

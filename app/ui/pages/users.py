@@ -98,10 +98,10 @@ def _header(kind: str) -> rx.Component:
 
 
 def _date_range(label: str, id_: str) -> rx.Component:
-    """A from / to pair of date inputs (days in the browser's offset) over UsersState.dates[{id_}_from / _to]."""
+    """A from / to pair of date inputs (days in the browser's offset) over UsersState.{id_}_from / _to."""
     def end(edge: str) -> rx.Component:
         key = f"{id_}_{edge}"
-        return rx.box(date_input(UsersState.dates[key], lambda value: UsersState.set_date_filter(key, value),
+        return rx.box(date_input(getattr(UsersState, key), lambda value: UsersState.set_date_filter(key, value),
                                  f"{id_}-{edge}", f"{label} {edge}"),
                       flex="1", max_width=["none", "none", "150px"], min_width="0")
 

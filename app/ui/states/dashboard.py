@@ -171,6 +171,9 @@ def awaiting_client_question(version: int) -> str:
 
 class DashboardState(Confirm, FirmChoice, ListControls, AppState):
     ADDRESS_CHOICES: ClassVar[Mapping[str, str]] = {"model_filter": "model_options", "adviser_filter": "adviser_options"}
+    # the minimum breach box as the address names it, if the box would take it
+    ADDRESS_FILTERS: ClassVar[Mapping[str, Callable[[str], Any]]] = {
+        "min_breach": lambda text: text.strip()[:BREACH_MAX] if text.strip() and not v.positive(text.strip()) else None}
     SORT_KEYS: ClassVar[tuple[str, ...]] = drift.SORTS
     DESCENDING_FIRST: ClassVar[tuple[str, ...]] = ("breach", "value", "out_of_band")
     DEFAULT_SIZE: ClassVar[int] = 20

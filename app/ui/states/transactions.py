@@ -27,7 +27,7 @@ import dataclasses
 import functools
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
-from typing import Any, ClassVar
+from typing import Any, Callable, ClassVar, Mapping
 
 import reflex as rx
 
@@ -81,6 +81,15 @@ OPENING_LIMITS = {"price": 30, "trade_at": 20}
 DATE_KEYS = ("trade_at", "settlement_at", "ex_date")
 PANEL_FILTER_LABELS = {"pending": "Pending approval", "draft": "Draft", "executed": "Executed",
                        "dividend": "Dividend", "placed": "Placed", "error": "Error"}
+
+
+def panel_filters_of(text: str) -> list[str] | None:
+    """The panel's status filters as an address names them (comma-separated): the known ones, each
+    once; None when it names none."""
+    wanted = list(dict.fromkeys(part.strip() for part in text.split(",")))
+    return [name for name in wanted if name in PANEL_FILTER_LABELS] or None
+
+
 CASH_SORTS = ("date", "type", "amount", "status")
 PANEL_SORTS = ("date", "code", "name", "quantity", "remaining_quantity", "price", "cost", "value",
                "realised_gain_loss", "unrealised_gain_loss")
@@ -812,6 +821,9 @@ class AssetTransactionsState(TransactionForms, PortfolioHeader, AppState):
     SORT_KEYS: ClassVar[tuple[str, ...]] = PANEL_SORTS
     DESCENDING_FIRST: ClassVar[tuple[str, ...]] = tuple(k for k in PANEL_SORTS if k not in ("code", "name"))
 
+    # the ticked status filters in the address (?filters=pending,placed), so Back and a reload keep them
+    ADDRESS_FILTERS: ClassVar[Mapping[str, Callable[[str], Any]]] = {"filters": panel_filters_of}
+
     rows: list[PanelRow] = []
     filters: list[str] = []
     # the header's totals over every asset
@@ -945,6 +957,7 @@ class AssetTransactionsState(TransactionForms, PortfolioHeader, AppState):
                 self._expand(actor, index)
             else:
                 self.rows[index] = dataclasses.replace(row, loaded=False, transactions=[])
+        return self._keep_address()
 
     @rx.event
     @guarded

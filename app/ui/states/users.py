@@ -62,6 +62,11 @@ FORM_FIELDS = ("first_name", "last_name", "preferred_name", "email", "phone", "r
                "status", "ar_number")
 
 
+def _iso_day_or_none(text: str) -> str | None:
+    """A date filter as an address names it: taken only as a YYYY-MM-DD day the date input would give."""
+    return input_day(text) or None
+
+
 def _initials(first: str | None, last: str | None) -> str:
     return f"{(first or '')[:1]}{(last or '')[:1]}".upper()
 
@@ -138,6 +143,7 @@ class UserAccount:
 
 class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
     ADDRESS_CHOICES: ClassVar[Mapping[str, str]] = {"status_filter": "status_options", "role_filter": "role_options"}
+    ADDRESS_FILTERS: ClassVar[Mapping[str, Callable[[str], Any]]] = {key: _iso_day_or_none for key in DATE_FILTERS}
     SORT_KEYS: ClassVar[tuple[str, ...]] = USER_SORTS
     ALL_FIRMS: ClassVar[str] = ALL
     ALL_FIRMS_LABEL: ClassVar[str] = "All firms"
@@ -152,7 +158,11 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
 
     status_filter: str = ALL
     role_filter: str = ALL
-    dates: dict[str, str] = dict.fromkeys(DATE_FILTERS, "")  # the created / last login ranges, by DATE_FILTERS key
+    # the created / last login ranges (YYYY-MM-DD days, "" for open), one var per DATE_FILTERS key
+    created_from: str = ""
+    created_to: str = ""
+    logined_from: str = ""
+    logined_to: str = ""
 
     status_options: list[Option] = []
     role_options: list[Option] = []
@@ -188,7 +198,7 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
         return dict(
             roles=roles, statuses=statuses, search=self.search.strip() or None, firm_id=firm_id, adviser_id=adviser_id,
             model_id=model_id,
-            **{key: _day_bound(self.dates[key], self._tz_offset, end=key.endswith("_to")) for key in DATE_FILTERS},
+            **{key: _day_bound(getattr(self, key), self._tz_offset, end=key.endswith("_to")) for key in DATE_FILTERS},
             limit=self._limit(), offset=self._offset(),
             sort=self.sort if self.sort in USER_SORTS else "name", order="desc" if self.order == "desc" else "asc",
         )
@@ -326,14 +336,15 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
         """One end of the created / last login ranges (a YYYY-MM-DD day, or "" for open)."""
         if key not in DATE_FILTERS:
             return None
-        self.dates = {**self.dates, key: input_day(value)}
+        setattr(self, key, input_day(value))
         return self._reload_first_page()
 
     @rx.event
     def clear_filters(self):
         self.search = ""
         self.status_filter = self.role_filter = self.firm_filter = ALL
-        self.dates = dict.fromkeys(DATE_FILTERS, "")
+        for key in DATE_FILTERS:
+            setattr(self, key, "")
         return self._reload_first_page()
 
     # ---- delete ---------------------------------------------------------------------------------
@@ -351,7 +362,7 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
     @rx.var
     def has_filters(self) -> bool:
         return bool(self.search or self.status_filter != ALL or self.role_filter != ALL or self.firm_filter != ALL
-                    or any(self.dates.values()))
+                    or any(getattr(self, key) for key in DATE_FILTERS))
 
     @rx.var
     def empty_text(self) -> str:

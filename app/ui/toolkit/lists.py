@@ -113,7 +113,8 @@ class Paged(rx.State, mixin=True):
             value = getattr(self, name)
             default = fields[name].default if name in fields else None
             if value not in (None, "") and str(value) != str(default):
-                query[key] = str(value)
+                # a list filter (several statuses ticked) is one comma-separated value
+                query[key] = ",".join(map(str, value)) if isinstance(value, list) else str(value)
         return self.router.url.path + (f"?{urlencode(query)}" if query else "")
 
     def _keep_address(self) -> Any:
