@@ -1,6 +1,6 @@
 """Models end to end: an administrator builds a model through the form (a class with an asset
 picked from the demo universe), sees the total-allocation error, saves it as a draft, activates
-it on edit, finds it Active in the models list and opens its history (two versions) and a version."""
+it on edit with a formatted market commentary (shown formatted on its page), finds it Active in the models list and opens its history (two versions) and a version."""
 from __future__ import annotations
 
 import re
@@ -65,10 +65,28 @@ def test_administrator_builds_saves_and_activates_a_model(page: Page, login) -> 
     page.locator("#details-edit").click()
     page.wait_for_url(re.compile(r".*/models/\d+/edit$"), timeout=TIMEOUT)
     expect(page.locator("#class-1-allocation")).to_have_value("90", timeout=TIMEOUT)
+    # the market commentary in the spec's editor (300 px high, 14 px type): a bold phrase and a list
+    page.locator("#tab-commentary").click()
+    editor = page.get_by_role("textbox", name="Market commentary")
+    expect(editor).to_be_visible(timeout=TIMEOUT)
+    assert editor.evaluate("e => [getComputedStyle(e).height, getComputedStyle(e).fontSize]") == ["300px", "14px"]
+    editor.click()
+    page.keyboard.press("Control+b")
+    page.keyboard.type("Growth first")
+    page.keyboard.press("Control+b")
+    page.keyboard.type(" for long horizons.")
+    page.keyboard.press("Enter")
+    page.get_by_role("toolbar", name="Market commentary: formatting").get_by_role("button", name="Bulleted list").click()
+    page.keyboard.type("Equities overweight")
     page.locator("#model-save-active").click()
     expect(page.get_by_text("Model saved and activated.")).to_be_visible(timeout=TIMEOUT)
     page.wait_for_url(re.compile(r".*/models/\d+$"), timeout=TIMEOUT)
     expect(page.locator("#details-status")).to_have_text("Active", timeout=TIMEOUT)
+    # stored as sanitised HTML and shown formatted on the model's page
+    commentary = page.locator("#model-commentary-market")
+    expect(commentary.locator("strong")).to_have_text("Growth first", timeout=TIMEOUT)
+    expect(commentary.locator("ul li")).to_have_text(["Equities overweight"])
+    expect(commentary).to_contain_text("Growth first for long horizons.")
 
     # the list shows it Active
     page.goto("/models")
