@@ -237,9 +237,9 @@ class ChainPlan:
     tax_treatment: str = "fifo"
 
 
-# the draft's family trust sells parcels by "Minimise capital gains tax": it also bought each asset a
-# second time at the dearest early close, so that its target portfolio's sells take parcels of
-# different costs
+# the super fund whose record of advice awaits the client and the draft's family trust sell parcels
+# by "Minimise capital gains tax": they also bought each asset a second time at the dearest early
+# close, so that their sells take parcels of different costs (the record of advice shows the saving)
 MINIMISE_CGT = "minimise_cgt"
 _MODELS = (0, 1, 0, 1, 0, 0, 1)  # which of the firm's models (by position) each step's portfolio follows
 _TYPES = ("SMSF", "TRUST", "COMPANY", "SAVINGS", "TRUST", "SMSF", "SOLE_TRADER")
@@ -258,7 +258,7 @@ _NAMES = {
 def chain_plans(key: str) -> list[ChainPlan]:
     """The seven chain portfolios of a demo firm, one per step, in STEPS order."""
     return [ChainPlan(name, kind, step, broker, Decimal(opening),
-                      MINIMISE_CGT if step == DRAFT else "fifo")
+                      MINIMISE_CGT if step in (DRAFT, AWAITING_CLIENT) else "fifo")
             for name, kind, step, broker, opening in zip(_NAMES[key], _TYPES, STEPS, _BROKERS, _OPENINGS)]
 
 

@@ -1,16 +1,17 @@
 """The demo portfolios give the tax report content for two financial years: a discounted gain, a
-non-discounted gain or a loss, franked dividends and capital returns; one Family Trust per firm is
-on "Minimise capital gains tax"."""
+non-discounted gain or a loss, franked dividends and capital returns; Family Trusts and the Super
+Fund whose record of advice awaits the client are on "Minimise capital gains tax", and that record
+of advice shows what the treatment saves against first in, first out."""
 from __future__ import annotations
 
-from sqlmodel import select
+from sqlmodel import col, select
 
 from app.db.engine import session_scope
-from app.db.tables import Portfolio, User
+from app.db.tables import Portfolio, TargetPortfolio, User
 from app.domain import tax
 from app.domain.permissions import Actor
 from app.domain.roles import Role
-from app.services import tax_reports
+from app.services import records_of_advice, tax_reports
 
 
 def test_demo_tax_reports_have_content(db):
@@ -20,8 +21,18 @@ def test_demo_tax_reports_have_content(db):
     with session_scope() as s:
         adviser = s.exec(select(User).where(User.email == "adviser@harbour.example.com")).one()
         trusts = s.exec(select(Portfolio).where(Portfolio.tax_treatment == "minimise_cgt")).all()
-        assert len({p.firm_id for p in trusts}) == 3 and all(p.name.endswith("Family Trust") for p in trusts)
+        assert len({p.firm_id for p in trusts}) == 3
+        assert {p.name.rsplit(" ", 2)[-2] for p in trusts} == {"Family", "Super"}
         actor = Actor(id=adviser.id, role=Role.ADVISER, firm_id=adviser.firm_id, email=adviser.email)
+        paddington = s.exec(select(Portfolio).where(Portfolio.name == "Paddington Super Fund")).one()
+        assert paddington.tax_treatment == "minimise_cgt"
+        tp = s.exec(select(TargetPortfolio).where(TargetPortfolio.investment_id == paddington.id)
+                    .order_by(col(TargetPortfolio.id).desc())).first()
+        superuser = s.exec(select(User).where(User.role == Role.SUPERUSER.value)).first()
+        boss = Actor(id=superuser.id, role=Role.SUPERUSER, firm_id=None, email=superuser.email)
+    estimate = records_of_advice.capital_gains(actor=boss, tp_id=str(tp.id))
+    assert estimate is not None and estimate.minimising and estimate.sells
+    assert estimate.net == estimate.minimised and estimate.saving > 0  # what the record of advice names
     this_year = tax.financial_year_of(tax.financial_year(2000).end.today())
     reports = {y: tax_reports.firm_reports(actor=actor, year=y) for y in (this_year - 1, this_year)}
     lines = [g for rs in reports.values() for r in rs for g in r.gains]
