@@ -1,6 +1,7 @@
 """The Reflex application: every page, plus the REST API mounted under /api on the same port."""
 import reflex as rx
 
+from app import profiling
 from app.api.main import create_api
 from app.jobs.sweeps import lifespan_sweeper
 from app.domain.errors import GENERIC
@@ -51,4 +52,5 @@ app = rx.App(
 )
 app.app_wraps[(5, "Overlay")] = lambda stateful: _connection_overlay() if stateful else None
 registry.register_pages(app)
+profiling.install_from_env()  # WA_PROFILE_DIR: where each web process's event profile goes (bench load --profile)
 app.register_lifespan_task(lifespan_sweeper)

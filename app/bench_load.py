@@ -33,11 +33,14 @@ import sys
 import time
 import uuid
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 from wsproto import ConnectionType, WSConnection
+
+from app import profiling
 from wsproto.events import AcceptConnection, CloseConnection, Message, Ping, Request, TextMessage
 
 DEMO_ADVISERS = ("adviser@harbour.example.com", "adviser@southerncross.example.com")
@@ -216,6 +219,10 @@ class Figures:
     errors: dict[str, int] = field(default_factory=dict)
     reasons: dict[str, str] = field(default_factory=dict)  # the first error of each action, in words
     timing: bool = True  # off during the warm-up: times are not kept, errors always are
+    # --profile: the folder the web processes write their totals to, read when timing starts and ends
+    profile_dir: Path | None = None
+    profile_start: dict[int, profiling.ProcessProfile] | None = None
+    profile_end: dict[int, profiling.ProcessProfile] | None = None
 
     def add(self, action: str, seconds: float) -> None:
         if self.timing or action == "sign in":
@@ -353,6 +360,18 @@ async def _portfolios(base: str) -> tuple[list[int], list[int]]:
         return ids, drafts
 
 
+def _print_profile(figures: Figures, folder: str) -> None:
+    """The web processes' breakdown of the timed part of the run (bench load --profile)."""
+    if not figures.profile_end:
+        print(f"bench load: no web process wrote a profile to {folder}: start the app with "
+              f"{profiling.PROFILE_DIR_ENV}={folder}", file=sys.stderr)
+        return
+    totals, cpu = profiling.since(figures.profile_start or {}, figures.profile_end)
+    print(f"\nserver time by event handler ({len(figures.profile_end)} web processes profiled, timed part only):")
+    for line in profiling.breakdown_lines(totals, cpu):
+        print(line)
+
+
 def _percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
@@ -361,10 +380,16 @@ def _percentile(values: list[float], q: float) -> float:
 async def _start_timing(figures: Figures, warmup: float) -> None:
     await asyncio.sleep(warmup)
     figures.timing = True
+    if figures.profile_dir is not None:  # the web processes' totals when timing starts
+        await asyncio.sleep(1.1)  # each process writes its totals every second
+        figures.profile_start = profiling.read_profiles(figures.profile_dir)
 
 
-async def _run(base: str, advisers: int, rps: float, seconds: float, warmup: float, wire: Wire) -> Figures:
-    figures = Figures(timing=warmup <= 0)
+async def _run(base: str, advisers: int, rps: float, seconds: float, warmup: float, wire: Wire,
+               profile_dir: Path | None = None) -> Figures:
+    figures = Figures(timing=warmup <= 0, profile_dir=profile_dir)
+    if profile_dir is not None:
+        profiling.clear_profiles(profile_dir)
     ids, drafts = await _portfolios(base)
     if not ids:
         raise BenchLoadError("the demo adviser sees no portfolio: run `python -m app.cli setup` first")
@@ -379,6 +404,9 @@ async def _run(base: str, advisers: int, rps: float, seconds: float, warmup: flo
         until = time.monotonic() + warmup + seconds
         await asyncio.gather(*(p.loop(until, ids, drafts) for p in people), _rest(base, rps, until, figures, ids),
                              _start_timing(figures, warmup))
+        if profile_dir is not None:
+            await asyncio.sleep(1.1)
+            figures.profile_end = profiling.read_profiles(profile_dir)
     finally:
         for p in people:
             if p.sock is not None:
@@ -387,7 +415,7 @@ async def _run(base: str, advisers: int, rps: float, seconds: float, warmup: flo
 
 
 def bench_load(url: str = "http://127.0.0.1:3000", advisers: int = 50, rps: float = 20, seconds: float = 60,
-               warmup: float = 15) -> int:
+               warmup: float = 15, profile: str | None = None) -> int:
     """Times `seconds` of load after `warmup` seconds of the same load (caches filled, every web
     process past its first requests); an error counts in the warm-up too. Exits 0 only when nothing
     failed and every action was timed; 2 when the run could not start."""
@@ -399,7 +427,8 @@ def bench_load(url: str = "http://127.0.0.1:3000", advisers: int = 50, rps: floa
     print(f"load: {advisers} advisers over the websocket + {rps:g} REST requests/s against {url} for {seconds:g} s"
           f" (after {warmup:g} s of warm-up)")
     try:
-        figures = asyncio.run(_run(url.rstrip("/"), advisers, rps, seconds, warmup, wire))
+        figures = asyncio.run(_run(url.rstrip("/"), advisers, rps, seconds, warmup, wire,
+                                   Path(profile) if profile else None))
     except BenchLoadError as exc:
         print(f"bench load: {exc}", file=sys.stderr)
         return 2
@@ -429,4 +458,6 @@ def bench_load(url: str = "http://127.0.0.1:3000", advisers: int = 50, rps: floa
         print(f"bench load: never timed: {', '.join(untimed)} (a longer --seconds?)", file=sys.stderr)
     print(f"throughput (sign-in left out): {total / elapsed:.1f} actions/s over {elapsed:.0f} s; errors: {errors}; "
           f"worst p95 (after sign-in): {worst_p95 * 1000:.0f} ms (target 300 ms)")
+    if profile:
+        _print_profile(figures, profile)
     return 0 if errors == 0 and not untimed else 1

@@ -91,7 +91,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
         from app.bench_load import bench_load
 
         return bench_load(url=args.url, advisers=args.advisers, rps=args.rps, seconds=args.seconds,
-                          warmup=args.warmup)
+                          warmup=args.warmup, profile=args.profile)
 
     if args.what == "drift":
         return bench_drift(portfolios=args.portfolios, keep=args.keep)
@@ -142,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rps", type=float, default=20, help="load: REST requests per second")
     p.add_argument("--seconds", type=float, default=60, help="load: how long")
     p.add_argument("--warmup", type=float, default=15, help="load: seconds of the same load before timing starts")
+    p.add_argument("--profile", default=None, metavar="FOLDER",
+                   help="load: print where the server's time went, from the app started with WA_PROFILE_DIR=FOLDER")
     p.set_defaults(func=_cmd_bench)
     args = parser.parse_args(argv)
     return args.func(args)

@@ -116,6 +116,8 @@ def app_server() -> Iterator[AppServer]:
             REFLEX_STATES_WORKDIR=str(REFLEX_WORKDIR / "states"),
             PATH=_bun_path(),
             PYTHONUNBUFFERED="1",
+            # each web process writes where its events' time went (bench load --profile reads it)
+            WA_PROFILE_DIR=str(Path(data_tmp.name) / "profile"),
         )
         with open(log_path, "w") as log:
             log.write(f"$ python -m app.cli setup   (DATABASE_URL={database.plain_url})\n")

@@ -41,7 +41,8 @@ def test_bench_load_smoke_times_every_action_without_errors(app_server) -> None:
     _ensure_a_draft(app_server.url)
     log_before = app_server.log_path.stat().st_size
     command = [sys.executable, "-m", "app.cli", "bench", "load", "--url", app_server.url,
-               "--advisers", "5", "--rps", "2", "--seconds", "10", "--warmup", "0"]
+               "--advisers", "5", "--rps", "2", "--seconds", "10", "--warmup", "0",
+               "--profile", str(app_server.data_dir / "profile")]
     done = subprocess.run(command, cwd=ROOT, env=dict(os.environ, PYTHONUNBUFFERED="1"),
                           capture_output=True, text=True, timeout=120)
     print(done.stdout, done.stderr, sep="\n")
@@ -55,6 +56,17 @@ def test_bench_load_smoke_times_every_action_without_errors(app_server) -> None:
         assert count >= 1, f"{action} was never timed:\n{done.stdout}"
         assert errors == 0, f"{action} had {errors} errors:\n{done.stdout}\n{done.stderr}"
     assert re.search(r"errors: 0;", done.stdout), done.stdout
+
+    # --profile: the server's time by event handler, from the web processes' own profile
+    profile = done.stdout.split("server time by event handler", 1)
+    assert len(profile) == 2, f"no profile printed:\n{done.stdout}\n{done.stderr}"
+    rows = {line.split()[0]: line.split()[1:] for line in profile[1].splitlines()[2:] if line and line[0].isalpha()}
+    assert "holdings_state.on_load" in rows or any(name.endswith(".on_load") for name in rows), profile[1]
+    everything = next(line for line in profile[1].splitlines() if line.startswith("all events"))
+    count, total, load, store, delta, emit, handler, sql, queries = everything.split()[2:]
+    assert int(count) > 0 and float(total) > 0 and float(delta) > 0, everything
+    assert float(queries) > 0, everything  # the screens read the database
+    assert re.search(r"web processes' CPU: [\d.]+ s for [\d,]+ events = [\d.]+ ms per event", profile[1]), profile[1]
 
     with open(app_server.log_path, errors="replace") as log:
         log.seek(log_before)
