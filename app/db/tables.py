@@ -610,7 +610,7 @@ class AssetTransaction(SQLModel, table=True):
     __table_args__ = (Index("ix_asset_transactions_investment_asset", "investment_id", "asset_id"),)
 
     id: Optional[int] = Field(default=None, primary_key=True)
-    investment_id: int = Field(foreign_key="investments.id", index=True)
+    investment_id: int = Field(foreign_key="investments.id")  # the composite index leads with it
     asset_id: Optional[int] = Field(default=None, foreign_key="assets.id")
     deposit_id: Optional[int] = Field(default=None, foreign_key="deposits.id", index=True)
     type: str = Field(sa_column=Column(String(30), nullable=False))
@@ -682,7 +682,7 @@ class BrokerOrderVersion(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("order_id", "version", name="uq_broker_order_versions_order_version"),)
 
     id: Optional[int] = Field(default=None, primary_key=True)
-    order_id: int = Field(foreign_key="broker_orders.id", index=True)
+    order_id: int = Field(foreign_key="broker_orders.id")  # uq_broker_order_versions_order_version leads with it
     version: int = Field(nullable=False)
     action: str = Field(sa_column=Column(String(10), nullable=False))         # New | Amend | Cancel
     quantity: Decimal = quantity_field(nullable=False)
@@ -723,7 +723,7 @@ class CashTransaction(SQLModel, table=True):
     __table_args__ = (Index("ix_cash_transactions_investment_trade_at", "investment_id", "trade_at"),)
 
     id: Optional[int] = Field(default=None, primary_key=True)
-    investment_id: int = Field(foreign_key="investments.id", index=True)
+    investment_id: int = Field(foreign_key="investments.id")  # the composite index leads with it
     type: str = Field(sa_column=Column(String(30), nullable=False))  # opening_balance | cash | income | linked
     action: str = Field(sa_column=Column(String(10), nullable=False))  # increase | decrease
     status: str = Field(sa_column=Column(String(30), nullable=False))
