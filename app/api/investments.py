@@ -27,7 +27,9 @@ from pydantic import ConfigDict, Field
 
 from app.api.deps import CurrentActor, ListQuery, answers, ok, portfolio_listing
 from app.api.resources import Resource
-from app.api.schemas import Allocation, Amount, Body, CountTotals, Flag, Id, Row, Rows, RowsOf, Sent, sent
+from app.api.schemas import (
+    Allocation, Amount, Body, CountTotals, Flag, Id, Row, Rows, RowsOf, Sent, path_id, rendered, sent,
+)
 from app.services import portfolios, reference_data
 
 from app.api.payloads import (
@@ -156,8 +158,13 @@ def buy_model(actor: CurrentActor, body: BuyModelBody):
     return ok(portfolios.link_model(actor=actor, portfolio_id=body.investment_id, model_id=body.model_id))
 
 
+@router.get("/investments/{investment_id}", **answers(PortfolioOut))
+def get_investment(actor: CurrentActor, investment_id: str):
+    # the typed read (portfolios.PortfolioDetail) rendered as the payload the create and update answer
+    return ok(rendered(portfolios.get_portfolio(actor=actor, portfolio_id=path_id(investment_id))))
+
+
 investment = Resource(router, "/investments", "investment_id", PortfolioOut, PortfolioBody, service_id="portfolio_id")
-investment.get(portfolios.get_portfolio, name="get_investment")
 investment.create(portfolios.create_portfolio, name="create_investment")
 investment.update(portfolios.update_portfolio, name="update_investment")
 investment.delete(portfolios.delete_portfolio, name="delete_investment")

@@ -10,6 +10,7 @@ allocation, industry group allocation and exceptions rows are replaced together.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from typing import Any, Iterable, Mapping
@@ -39,6 +40,7 @@ from app.domain.roles import Role, UserStatus
 from app.domain.transactions import CASH_ACCOUNT
 from app.domain.parsing import as_bool
 from app.domain.timezones import iso_json
+from app.domain.wire import wire
 from app.services import assets as asset_service
 from app.services import audit, industry_groups, listing
 from app.services.tenancy import (
@@ -348,9 +350,264 @@ def _read_shape(s: Session, actor: Actor, p: Portfolio) -> dict[str, Any]:
     return shape
 
 
-def get_portfolio(*, actor: Actor, portfolio_id: Any) -> dict[str, Any]:
+def get_portfolio(*, actor: Actor, portfolio_id: int) -> PortfolioDetail:
     with session_scope() as s:
-        return _read_shape(s, actor, load_portfolio(s, actor, portfolio_id))
+        return _detail_of(_read_shape(s, actor, load_portfolio(s, actor, portfolio_id)))
+
+
+# ---- the read shape, typed ------------------------------------------------------------------------------
+# get_portfolio's answer. Amounts, percents and instants are the texts the payload carries ('1234.50',
+# '12.5', ISO 8601), as the form shows them; the REST API renders the value field by field (by the
+# payload's name where app.domain.wire gives one), the same keys in the same order as the read shape.
+@dataclass(frozen=True)
+class FirmRef:
+    id: int
+    name: str | None
+
+
+@dataclass(frozen=True)
+class ModelRef:
+    id: int
+    name: str
+    firm_id: int | None
+    allocation_method: str | None
+    analyst_recommendations: bool | None
+    deleted: bool
+
+
+@dataclass(frozen=True)
+class FirmIds:
+    owner_firm_id: int
+    model_firm_id: int | None
+
+
+@dataclass(frozen=True)
+class Holder:
+    """A holder of the portfolio (owners first)."""
+    id: int
+    first_name: str
+    last_name: str
+    preferred_name: str | None
+    name: str
+    firm_id: int | None
+    is_owner: bool
+
+
+@dataclass(frozen=True)
+class LatestTargetPortfolio:
+    id: int
+    status: str
+    version: int
+
+
+@dataclass(frozen=True)
+class InstitutionRef:
+    id: int
+    title: str
+
+
+@dataclass(frozen=True)
+class AllocationClass:
+    class_id: int
+    title: str
+    is_cash: bool
+    allocation: str | None
+    min: str | None
+    max: str | None
+
+
+@dataclass(frozen=True)
+class IndustryGroupAllocation:
+    industry_group_id: int
+    title: str
+    color: str | None
+    allocation: str | None
+
+
+@dataclass(frozen=True)
+class AssetRef:
+    id: int
+    code: str | None
+    name: str | None
+
+
+@dataclass(frozen=True)
+class HoldingRef:
+    id: int
+    name: str | None
+
+
+@dataclass(frozen=True)
+class PortfolioExceptionView:
+    id: int
+    asset_id: int | None
+    asset: AssetRef | None
+    custom_holding_id: int | None
+    custom_holding: HoldingRef | None
+    action: str
+    action_title: str
+    substitute_asset_id: int | None
+    substitution: AssetRef | None
+
+
+@dataclass(frozen=True)
+class CustomHoldingRef:
+    id: int
+    name: str
+    class_id: int | None
+    class_title: str | None = field(metadata=wire("classTitle"))
+
+
+@dataclass(frozen=True)
+class PortfolioDetail:
+    """One portfolio as its screens and GET /investments/{id} read it."""
+    id: int
+    name: str
+    type: str
+    type_title: str
+    inactive: bool
+    status_title: str
+    firm_id: int
+    firm: FirmRef
+    model_id: int | None
+    model: ModelRef | None
+    firm_ids: FirmIds
+    holders: tuple[Holder, ...] = field(metadata=wire("Users"))
+    owners: tuple[int, ...]
+    adviser_id: int | None = field(metadata=wire("adviser"))
+    adviser_name: str | None
+    broker: int | None
+    broker_id: int | None
+    broker_name: str | None
+    hin: str | None
+    version: int
+    created_at: str | None
+    updated_at: str | None
+    can_edit: bool
+    approved_target_portfolios: int
+    approved_trade_instructions: int
+    latest_tp_data: LatestTargetPortfolio | None
+    target_portfolio_id: int | None
+    last_approved_tp_id: int | None
+    trustee_name: str | None
+    trustee_abn: str | None
+    company_name: str | None
+    company_abn: str | None
+    soa_date: str | None
+    tax_treatment: str
+    tax_treatment_title: str
+    sell_look_back_period: int
+    institution_id: int | None
+    institution: InstitutionRef | None
+    bank_bsb: str | None
+    bank_account: str | None
+    broker_account: str | None
+    facility_id: str | None
+    fee_percent: str | None
+    fee_limit_min: str | None
+    fee_limit_max: str | None
+    # rules.PERCENT_LIMITS, then rules.MONEY_LIMITS
+    min_asset_allocation: str | None
+    max_exposure: str | None
+    min_cash_allocation: str | None
+    percentages_max_exposure: str | None
+    percentages_min_cash_balance: str | None
+    min_asset_allocation_value: str | None
+    max_asset_allocation_value: str | None
+    min_trade_amount: str | None
+    min_cash_allocation_value: str | None
+    percentages_min_trade_amount: str | None
+    percentages_min_cash_balance_value: str | None
+    class_allocation: bool
+    allocation_classes: tuple[AllocationClass, ...]
+    industry_group_allocation: bool
+    industry_groups_allocations: tuple[IndustryGroupAllocation, ...]
+    exceptions: tuple[PortfolioExceptionView, ...]
+    custom_holdings: tuple[CustomHoldingRef, ...]
+    suspend_rebalancing: bool
+    suspend_tr_calculation: bool
+    approval_settings: dict[str, bool | str]  # every key of rules.APPROVAL_KEYS (the defaults filled in)
+    address: addresses.Address
+    can_edit_inactive: bool
+    can_link: bool
+
+    def limit(self, name: str) -> str | None:
+        """One of rules.LIMIT_FIELDS or rules.FEE_FIELDS, by name (the form's text)."""
+        if name not in rules.LIMIT_FIELDS and name not in rules.FEE_FIELDS:
+            raise KeyError(name)
+        value: str | None = getattr(self, name)
+        return value
+
+
+def _asset_ref(d: Mapping[str, Any] | None) -> AssetRef | None:
+    return None if d is None else AssetRef(id=d["id"], code=d["code"], name=d["name"])
+
+
+def _detail_of(shape: Mapping[str, Any]) -> PortfolioDetail:
+    """The read shape (_read_shape, which create and update answer too) as its typed value."""
+    model, latest, institution = shape["model"], shape["latest_tp_data"], shape["institution"]
+    return PortfolioDetail(
+        id=shape["id"], name=shape["name"], type=shape["type"], type_title=shape["type_title"],
+        inactive=shape["inactive"], status_title=shape["status_title"], firm_id=shape["firm_id"],
+        firm=FirmRef(id=shape["firm"]["id"], name=shape["firm"]["name"]),
+        model_id=shape["model_id"],
+        model=None if model is None else ModelRef(
+            id=model["id"], name=model["name"], firm_id=model["firm_id"], allocation_method=model["allocation_method"],
+            analyst_recommendations=model["analyst_recommendations"], deleted=model["deleted"]),
+        firm_ids=FirmIds(owner_firm_id=shape["firm_ids"]["owner_firm_id"],
+                         model_firm_id=shape["firm_ids"]["model_firm_id"]),
+        holders=tuple(Holder(id=h["id"], first_name=h["first_name"], last_name=h["last_name"],
+                             preferred_name=h["preferred_name"], name=h["name"], firm_id=h["firm_id"],
+                             is_owner=h["is_owner"]) for h in shape["Users"]),
+        owners=tuple(shape["owners"]),
+        adviser_id=shape["adviser"], adviser_name=shape["adviser_name"],
+        broker=shape["broker"], broker_id=shape["broker_id"], broker_name=shape["broker_name"],
+        hin=shape["hin"], version=shape["version"],
+        created_at=shape["created_at"], updated_at=shape["updated_at"], can_edit=shape["can_edit"],
+        approved_target_portfolios=shape["approved_target_portfolios"],
+        approved_trade_instructions=shape["approved_trade_instructions"],
+        latest_tp_data=None if latest is None else LatestTargetPortfolio(
+            id=latest["id"], status=latest["status"], version=latest["version"]),
+        target_portfolio_id=shape["target_portfolio_id"], last_approved_tp_id=shape["last_approved_tp_id"],
+        trustee_name=shape["trustee_name"], trustee_abn=shape["trustee_abn"],
+        company_name=shape["company_name"], company_abn=shape["company_abn"],
+        soa_date=shape["soa_date"], tax_treatment=shape["tax_treatment"],
+        tax_treatment_title=shape["tax_treatment_title"], sell_look_back_period=shape["sell_look_back_period"],
+        institution_id=shape["institution_id"],
+        institution=None if institution is None else InstitutionRef(id=institution["id"], title=institution["title"]),
+        bank_bsb=shape["bank_bsb"], bank_account=shape["bank_account"],
+        broker_account=shape["broker_account"], facility_id=shape["facility_id"],
+        fee_percent=shape["fee_percent"], fee_limit_min=shape["fee_limit_min"], fee_limit_max=shape["fee_limit_max"],
+        min_asset_allocation=shape["min_asset_allocation"], max_exposure=shape["max_exposure"],
+        min_cash_allocation=shape["min_cash_allocation"], percentages_max_exposure=shape["percentages_max_exposure"],
+        percentages_min_cash_balance=shape["percentages_min_cash_balance"],
+        min_asset_allocation_value=shape["min_asset_allocation_value"],
+        max_asset_allocation_value=shape["max_asset_allocation_value"],
+        min_trade_amount=shape["min_trade_amount"], min_cash_allocation_value=shape["min_cash_allocation_value"],
+        percentages_min_trade_amount=shape["percentages_min_trade_amount"],
+        percentages_min_cash_balance_value=shape["percentages_min_cash_balance_value"],
+        class_allocation=shape["class_allocation"],
+        allocation_classes=tuple(AllocationClass(class_id=c["class_id"], title=c["title"], is_cash=c["is_cash"],
+                                                 allocation=c["allocation"], min=c["min"], max=c["max"])
+                                 for c in shape["allocation_classes"]),
+        industry_group_allocation=shape["industry_group_allocation"],
+        industry_groups_allocations=tuple(
+            IndustryGroupAllocation(industry_group_id=g["industry_group_id"], title=g["title"], color=g["color"],
+                                    allocation=g["allocation"]) for g in shape["industry_groups_allocations"]),
+        exceptions=tuple(PortfolioExceptionView(
+            id=e["id"], asset_id=e["asset_id"], asset=_asset_ref(e["asset"]),
+            custom_holding_id=e["custom_holding_id"],
+            custom_holding=None if e["custom_holding"] is None else HoldingRef(
+                id=e["custom_holding"]["id"], name=e["custom_holding"]["name"]),
+            action=e["action"], action_title=e["action_title"], substitute_asset_id=e["substitute_asset_id"],
+            substitution=_asset_ref(e["substitution"])) for e in shape["exceptions"]),
+        custom_holdings=tuple(CustomHoldingRef(id=h["id"], name=h["name"], class_id=h["class_id"],
+                                               class_title=h["classTitle"]) for h in shape["custom_holdings"]),
+        suspend_rebalancing=shape["suspend_rebalancing"], suspend_tr_calculation=shape["suspend_tr_calculation"],
+        approval_settings=dict(shape["approval_settings"]),
+        address=addresses.Address(**{name: shape["address"][key] for name, (key, _, _) in addresses.FORM_KEYS.items()}),
+        can_edit_inactive=shape["can_edit_inactive"], can_link=shape["can_link"],
+    )
 
 
 # ---- writing ---------------------------------------------------------------------------------------------

@@ -80,11 +80,11 @@ def test_demo_data_runs_the_whole_advice_chain_once(db):
             assert set(placed) == expected_orders, (key, step, placed)
         # the placed trades: a Desktop Broker portfolio with a HIN and a broker account, the firm's AUSIEX code set
         shape = portfolios.get_portfolio(actor=adviser, portfolio_id=_portfolio(key, PLACED).id)
-        assert shape["hin"] and shape["broker_account"]
+        assert shape.hin and shape.broker_account
         with session_scope() as s:
             from app.db.tables import Broker, Firm
 
-            row = s.get(Portfolio, shape["id"])
+            row = s.get(Portfolio, shape.id)
             assert s.get(Broker, row.broker_id).name == "Desktop Broker"
             assert s.get(Firm, row.firm_id).ausiex_code
 

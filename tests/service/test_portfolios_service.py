@@ -17,6 +17,7 @@ from app.db.tables import (
 from app.domain import portfolios as rules
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
 from app.domain.roles import Role, UserStatus
+from app.api.schemas import rendered
 from app.services import portfolios as svc
 from app.services import reference_data
 from tests import factories as f
@@ -136,6 +137,7 @@ def test_rows_are_saved_checked_against_the_firm_and_replaced_in_one_transaction
     assert [(g["title"], g["allocation"]) for g in saved["industry_groups_allocations"]] == [("Banks", "30"), ("Miners", "20")]
     assert [(e["asset"]["code"], e["action_title"], (e["substitution"] or {}).get("code")) for e in saved["exceptions"]] == [
         ("BHP", "Substitute", "CBA"), ("CBA", "Lock", None)]
+    _same_as_the_read_shape(w, saved)
 
     # another firm's class or asset is refused, and nothing of the portfolio changes
     for change, key in (({"allocation_classes": [{"class_id": foreign.id, "allocation": "100"}]},
@@ -163,12 +165,19 @@ def test_rows_are_saved_checked_against_the_firm_and_replaced_in_one_transaction
     assert len(_rows(PortfolioIndustryGroup, pid)) == 1 and len(_rows(PortfolioException, pid)) == 1
     # the rest was kept: holders, adviser, names
     assert updated["trustee_name"] == "Jones Pty Ltd" and updated["owners"] == [w.client.id]
+    _same_as_the_read_shape(w, updated)
+
+
+def _same_as_the_read_shape(w, written):
+    """The typed read renders as the read shape the writes answer: the same keys, values and order."""
+    shown = rendered(svc.get_portfolio(actor=a(w.admin), portfolio_id=written["id"]))
+    assert json.dumps(shown) == json.dumps({k: v for k, v in written.items() if k != "message"})
 
 
 # ---- update ------------------------------------------------------------------------------------------
 def test_update_checks_the_version_and_keeps_what_is_not_sent(w):
     pid = w.portfolio.id
-    current = svc.get_portfolio(actor=a(w.adviser), portfolio_id=pid)
+    current = rendered(svc.get_portfolio(actor=a(w.adviser), portfolio_id=pid))
     saved = svc.update_portfolio(actor=a(w.adviser), portfolio_id=pid, data={**current, "name": "Smith Family Trust",
                                                                              "type": "TRUST", "trustee_name": "Smith Co"})
     assert saved["name"] == "Smith Family Trust" and saved["version"] == current["version"] + 1
@@ -187,8 +196,8 @@ def test_only_a_superuser_changes_the_inactive_flag(w):
     assert svc.update_portfolio(actor=a(w.admin), portfolio_id=pid, data={"inactive": True})["inactive"] is False
     assert svc.update_portfolio(actor=a(w.superuser), portfolio_id=pid, data={"inactive": True})["inactive"] is True
     shape = svc.get_portfolio(actor=a(w.superuser), portfolio_id=pid)
-    assert shape["can_edit_inactive"] is True
-    assert svc.get_portfolio(actor=a(w.admin), portfolio_id=pid)["can_edit_inactive"] is False
+    assert shape.can_edit_inactive is True
+    assert svc.get_portfolio(actor=a(w.admin), portfolio_id=pid).can_edit_inactive is False
 
 
 def test_holders_are_replaced_only_when_named(w):
@@ -363,8 +372,9 @@ def test_only_models_the_firm_may_use_are_linked(w):
 
 def test_linking_bumps_the_version_so_an_open_form_conflicts(w):
     pid = w.portfolio.id
-    before = svc.get_portfolio(actor=a(w.admin), portfolio_id=pid)
+    before = rendered(svc.get_portfolio(actor=a(w.admin), portfolio_id=pid))
     svc.link_model(actor=a(w.admin), portfolio_id=pid, model_id=fm.make_model(w.firm, name="Growth", availability="with_practice").id)
+    _same_as_the_read_shape(w, svc.update_portfolio(actor=a(w.admin), portfolio_id=pid, data={"name": "Linked"}))
     with pytest.raises(Conflict):
         svc.update_portfolio(actor=a(w.admin), portfolio_id=pid, data=before)
 

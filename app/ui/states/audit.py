@@ -233,5 +233,5 @@ class PortfolioHistoryState(AuditList, AppState):
         self.loading, self.page, self.rows, self.total, self.portfolio_name = True, 1, [], 0, ""
         raw = routes.param(self.router.url.path)
         self.portfolio_id = int(raw) if raw.isdigit() else 0
-        self.portfolio_name = portfolio_service.get_portfolio(actor=actor, portfolio_id=self.portfolio_id)["name"]
+        self.portfolio_name = portfolio_service.get_portfolio(actor=actor, portfolio_id=self.portfolio_id).name
         return self._reload()

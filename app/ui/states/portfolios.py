@@ -20,11 +20,14 @@ import reflex as rx
 from app.domain import portfolios as rules
 from app.domain.allocations import allocation_total, class_total_color
 from app.domain.errors import DomainError, ValidationError
+from app.domain.parsing import as_id
 from app.domain.permissions import Actor, is_staff
 from app.domain.roles import Role
 from app.services import firms as firm_service
 from app.services import models as model_service
 from app.services import portfolios as portfolio_service
+from app.services.portfolios import AllocationClass, PortfolioDetail, PortfolioExceptionView
+from app.services.tenancy import USER_NOT_FOUND
 from app.services import records_of_advice, reference_data
 from app.services import users as user_service
 from app.ui.states.address import AddressForm
@@ -66,7 +69,7 @@ FORM_SWITCHES = ("class_allocation", "industry_group_allocation", "suspend_rebal
 
 
 # ---- small helpers --------------------------------------------------------------------------------
-def _referer(query: dict[str, str]) -> str:
+def _referer(query: Mapping[str, str]) -> str:
     """The path of the refererStateName / refererStateParams query (a signed-in route only), or ''."""
     name = str(query.get("refererStateName") or "")
     if name not in routes.ROUTES or name in routes.PUBLIC:
@@ -89,11 +92,12 @@ def referer_query(path: str) -> dict[str, str]:
     return {"refererStateName": name, "refererStateParams": json.dumps(params, separators=(",", ":"))}
 
 
-def unlink_question(portfolio: dict[str, Any]) -> str:
+def unlink_question(portfolio: PortfolioDetail) -> str:
     """The unlink confirmation: the model's name, and a warning when it belongs to another firm."""
-    model = portfolio.get("model") or {}
-    cross = rules.is_cross_firm(portfolio["firm_id"], model.get("firm_id"))
-    return (rules.CONFIRM_UNLINK_CROSS_FIRM if cross else rules.CONFIRM_UNLINK).format(name=_text(model.get("name")))
+    model = portfolio.model
+    cross = rules.is_cross_firm(portfolio.firm_id, model.firm_id if model is not None else None)
+    return (rules.CONFIRM_UNLINK_CROSS_FIRM if cross else rules.CONFIRM_UNLINK).format(
+        name=_text(model.name if model is not None else None))
 
 
 def _holders_text(users: list[dict[str, Any]]) -> str:
@@ -281,7 +285,7 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
         if kind in ("client", "adviser"):
             person = user_service.get_user(actor=actor, user_id=self._context_id)
             if person.role is not Role(kind):
-                raise DomainError(user_service.USER_NOT_FOUND)
+                raise DomainError(USER_NOT_FOUND)
             self._inside(kind, person.id, person.name)
             return
         if kind == "firm":
@@ -389,22 +393,26 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
 
 
 # ---- the form -------------------------------------------------------------------------------------
-def _class_line(entry: dict[str, Any]) -> ClassBand:
-    return ClassBand(class_id=_int(entry.get("class_id")) or 0, title=_text(entry.get("title")),
-                     is_cash=bool(entry.get("is_cash")), allocation=_text(entry.get("allocation")),
-                     min=_text(entry.get("min")), max=_text(entry.get("max")))
+def _class_line(entry: AllocationClass) -> ClassBand:
+    return ClassBand(class_id=entry.class_id, title=entry.title, is_cash=entry.is_cash,
+                     allocation=_text(entry.allocation), min=_text(entry.min), max=_text(entry.max))
 
 
-def _exception_line(entry: dict[str, Any]) -> ExceptionLine:
-    asset = entry.get("asset") or {}
-    holding = entry.get("custom_holding") or {}
-    sub = entry.get("substitution") or {}
+def _exception_line(entry: PortfolioExceptionView) -> ExceptionLine:
+    asset, holding, sub = entry.asset, entry.custom_holding, entry.substitution
     return ExceptionLine(
-        asset_id=_int(entry.get("asset_id")) or 0, custom_holding_id=_int(entry.get("custom_holding_id")) or 0,
-        code=_text(asset.get("code")), label=_text(asset.get("name") or holding.get("name")),
-        action=_text(entry.get("action")), substitute_id=_int(entry.get("substitute_asset_id")) or 0,
-        substitute_code=_text(sub.get("code")), substitute_name=_text(sub.get("name")),
+        asset_id=entry.asset_id or 0, custom_holding_id=entry.custom_holding_id or 0,
+        code=_text(asset.code if asset else None),
+        label=_text((asset.name if asset else None) or (holding.name if holding else None)),
+        action=entry.action, substitute_id=entry.substitute_asset_id or 0,
+        substitute_code=_text(sub.code if sub else None), substitute_name=_text(sub.name if sub else None),
     )
+
+
+def _group_entries(p: PortfolioDetail) -> list[dict[str, Any]]:
+    """The saved industry group allocations as the allocations card reads them."""
+    return [{"industry_group_id": g.industry_group_id, "title": g.title, "color": g.color, "allocation": g.allocation}
+            for g in p.industry_groups_allocations]
 
 
 class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard, IndustryAllocationsMixin, AppState):
@@ -481,7 +489,7 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
     _pick_target: str = ""
 
     # ---- loading --------------------------------------------------------------------------------
-    def _fill_approval(self, settings: dict[str, Any]) -> None:
+    def _fill_approval(self, settings: Mapping[str, Any]) -> None:
         self.approval = {k: bool(settings.get(k)) for k in rules.APPROVAL_FLAGS}
         self.auto_approval = _text(settings.get(rules.AUTO_APPROVAL)) or "never"
         self.receivers = {k: _text(settings.get(k)) for k in rules.APPROVAL_TEXTS}
@@ -496,34 +504,38 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
         self.class_options = [ClassBand(class_id=c["id"], title=c["title"], is_cash=c["is_cash"]) for c in options["classes"]]
         self._ig_load_options(actor)
 
-    def _fill(self, p: dict[str, Any]) -> None:
-        self._portfolio_id, self._version, self._firm_id = int(p["id"]), int(p["version"]), int(p["firm_id"])
-        self._model_id = _int(p.get("model_id")) or 0
-        for key in ("name", "type", "trustee_name", "trustee_abn", "company_name", "company_abn", "bank_bsb",
-                    "bank_account", "broker_account", "hin", "facility_id", *rules.FEE_FIELDS):
-            setattr(self, key, _text(p.get(key)))
-        self.soa_date = _text(p.get("soa_date"))[:10]
-        self.sell_look_back_period = _text(p.get("sell_look_back_period"))
-        self.tax_treatment = _text(p.get("tax_treatment")) or rules.DEFAULT_TAX_TREATMENT
-        self.firm_label = _text((p.get("firm") or {}).get("name"))
-        self.inactive = bool(p.get("inactive"))
-        self.holders = [HolderLine(id=u["id"], name=f"{u['first_name']} {u['last_name']}", is_owner=bool(u["is_owner"]))
-                        for u in p.get("Users") or []]
-        self.adviser_id = str(p["adviser"]) if p.get("adviser") else NO_ADVISER
-        self.institution_id = str(p["institution_id"]) if p.get("institution_id") else NO_CHOICE
-        self.broker_id = str(p["broker"]) if p.get("broker") else NO_CHOICE
-        self.limits = {f: _text(p.get(f)) for f in rules.LIMIT_FIELDS}
-        for key in FORM_SWITCHES:
-            setattr(self, key, bool(p.get(key)))
-        self.classes = [_class_line(c) for c in p.get("allocation_classes") or []]
-        self.exceptions = [_exception_line(e) for e in p.get("exceptions") or []]
-        self.holding_options = options_of(p.get("custom_holdings") or [])
-        self._fill_approval(p.get("approval_settings") or {})
-        model = p.get("model") or {}
-        self.model_name = _text(model.get("name"))
-        self.model_cross_firm = rules.is_cross_firm(self._firm_id, model.get("firm_id"))
-        self.can_edit = bool(p.get("can_edit"))
-        self.can_edit_inactive = bool(p.get("can_edit_inactive"))
+    def _fill(self, p: PortfolioDetail) -> None:
+        self._portfolio_id, self._version, self._firm_id = p.id, p.version, p.firm_id
+        self._model_id = p.model_id or 0
+        self.name, self.type = p.name, p.type
+        self.trustee_name, self.trustee_abn = _text(p.trustee_name), _text(p.trustee_abn)
+        self.company_name, self.company_abn = _text(p.company_name), _text(p.company_abn)
+        self.bank_bsb, self.bank_account = _text(p.bank_bsb), _text(p.bank_account)
+        self.broker_account, self.hin, self.facility_id = _text(p.broker_account), _text(p.hin), _text(p.facility_id)
+        for key in rules.FEE_FIELDS:
+            setattr(self, key, _text(p.limit(key)))
+        self.soa_date = _text(p.soa_date)[:10]
+        self.sell_look_back_period = _text(p.sell_look_back_period)
+        self.tax_treatment = p.tax_treatment or rules.DEFAULT_TAX_TREATMENT
+        self.firm_label = _text(p.firm.name)
+        self.inactive = p.inactive
+        self.holders = [HolderLine(id=u.id, name=f"{u.first_name} {u.last_name}", is_owner=u.is_owner)
+                        for u in p.holders]
+        self.adviser_id = str(p.adviser_id) if p.adviser_id else NO_ADVISER
+        self.institution_id = str(p.institution_id) if p.institution_id else NO_CHOICE
+        self.broker_id = str(p.broker) if p.broker else NO_CHOICE
+        self.limits = {f: _text(p.limit(f)) for f in rules.LIMIT_FIELDS}
+        self.class_allocation, self.industry_group_allocation = p.class_allocation, p.industry_group_allocation
+        self.suspend_rebalancing, self.suspend_tr_calculation = p.suspend_rebalancing, p.suspend_tr_calculation
+        self.classes = [_class_line(c) for c in p.allocation_classes]
+        self.exceptions = [_exception_line(e) for e in p.exceptions]
+        self.holding_options = [Option(value=str(h.id), label=_text(h.name)) for h in p.custom_holdings]
+        self._fill_approval(p.approval_settings)
+        model = p.model
+        self.model_name = _text(model.name if model is not None else None)
+        self.model_cross_firm = rules.is_cross_firm(self._firm_id, model.firm_id if model is not None else None)
+        self.can_edit = p.can_edit
+        self.can_edit_inactive = p.can_edit_inactive
 
     def _urls(self) -> None:
         pid = self._portfolio_id
@@ -551,21 +563,23 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
                 return self._send_client_home(actor)
             self._start_new(actor, name or "", _int(params.get("id")) or 0)
         else:
-            portfolio = portfolio_service.get_portfolio(actor=actor, portfolio_id=params.get("id"))
-            if mode == "edit" and not portfolio.get("can_edit"):
-                return rx.redirect(routes.url("portfolios.view", id=int(portfolio["id"])))  # clients only read
+            portfolio = portfolio_service.get_portfolio(actor=actor, portfolio_id=as_id(params.get("id")) or 0)
+            if mode == "edit" and not portfolio.can_edit:
+                return rx.redirect(routes.url("portfolios.view", id=portfolio.id))  # clients only read
             self._fill(portfolio)
-            self._fill_address(portfolio.get("address"))
+            self._fill_address(portfolio.address.as_form())
             self._urls()
-            self._ig_fill(portfolio.get("industry_groups_allocations") or [])
+            groups = _group_entries(portfolio)
+            self._ig_fill(groups)
             if self.can_edit:
                 self._load_options(actor)
-                self._ig_fill(portfolio.get("industry_groups_allocations") or [])
+                self._ig_fill(groups)
             self._cred_load(actor, self.can_edit)
-            self.adviser_options = keeping(self.adviser_options, self.adviser_id, _text(portfolio.get("adviser_name")))
+            institution = portfolio.institution
+            self.adviser_options = keeping(self.adviser_options, self.adviser_id, _text(portfolio.adviser_name))
             self.institution_options = keeping(
-                self.institution_options, self.institution_id, _text((portfolio.get("institution") or {}).get("title")))
-            self.broker_options = keeping(self.broker_options, self.broker_id, _text(portfolio.get("broker_name")))
+                self.institution_options, self.institution_id, _text(institution.title if institution else None))
+            self.broker_options = keeping(self.broker_options, self.broker_id, _text(portfolio.broker_name))
         self.loaded = True
         return None
 
@@ -573,7 +587,7 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
         person = user_service.get_user(actor=actor, user_id=person_id)
         wanted = Role.CLIENT if route_name == "clients.new-portfolio" else Role.ADVISER
         if person.role is not wanted or person.firm_id is None:
-            raise DomainError(user_service.USER_NOT_FOUND)
+            raise DomainError(USER_NOT_FOUND)
         self._firm_id = person.firm_id
         self.firm_label = person.firm.name if person.firm else ""
         self.can_edit = True
@@ -747,8 +761,8 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
     def set_class_field(self, class_id: Any, key: str, value: str):
         cid = _int(class_id)
         if key in ("allocation", "min", "max"):
-            self._edit(classes=[dataclasses.replace(c, **{key: str(value or "")[:NUMBER_MAX]}) if c.class_id == cid
-                                else c for c in self.classes])
+            typed: dict[str, Any] = {key: str(value or "")[:NUMBER_MAX]}
+            self._edit(classes=[dataclasses.replace(c, **typed) if c.class_id == cid else c for c in self.classes])
 
     # exceptions
     def _exception_at(self, index: Any) -> int | None:
@@ -759,7 +773,7 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
     def add_holding_exception(self, holding_id: str):
         hid = _int(holding_id)
         option = next((o for o in self.holding_options if o.value == str(hid)), None)
-        if option is None or any(e.custom_holding_id == hid for e in self.exceptions):
+        if hid is None or option is None or any(e.custom_holding_id == hid for e in self.exceptions):
             return
         self._edit(exceptions=self.exceptions + [ExceptionLine(custom_holding_id=hid, label=option.label,
                                                                action=rules.ExceptionAction.LOCK.value)])
@@ -777,8 +791,8 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
             return
         lines = list(self.exceptions)
         keep = action == rules.ExceptionAction.SUBSTITUTE.value
-        lines[i] = dataclasses.replace(lines[i], action=action, **({} if keep else {
-            "substitute_id": 0, "substitute_code": "", "substitute_name": ""}))
+        cleared: dict[str, Any] = {} if keep else {"substitute_id": 0, "substitute_code": "", "substitute_name": ""}
+        lines[i] = dataclasses.replace(lines[i], action=action, **cleared)
         self.exceptions = lines
         self._changed()
 
