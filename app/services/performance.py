@@ -38,6 +38,7 @@ from typing import Any, Callable, Iterable
 from sqlalchemy import func, select as sa_select
 from sqlmodel import Session, col, select
 
+from app.db import bulk
 from app.db.engine import session_scope
 from app.db.tables import (
     AssetPrice, AssetTransaction, CashTransaction, Firm, Model, ModelVersion, Portfolio, PortfolioUser, User,
@@ -173,11 +174,22 @@ def _closes(s: Session, asset_ids: Iterable[int], until: date | None,
     starts = [min(h.days) for h in histories if h.days]
     if not ids or not starts:
         return out
-    q = sa_select(AssetPrice.asset_id, AssetPrice.price_date, AssetPrice.close).where(
-        col(AssetPrice.asset_id).in_(ids), AssetPrice.price_date >= min(starts) - timedelta(days=14))
-    if until is not None:
-        q = q.where(AssetPrice.price_date <= until)
-    for asset_id, day, close in s.execute(q.order_by(AssetPrice.asset_id, AssetPrice.price_date)).all():
+    since = min(starts) - timedelta(days=14)
+    if bulk.is_postgres(s):
+        # tens of thousands of closes a page: read through the driver, which already gives dates and
+        # Decimals, rather than through SQLAlchemy's row processing (a third of the page's time)
+        sql = ("SELECT asset_id, price_date, close FROM asset_prices WHERE asset_id = ANY(%s) AND price_date >= %s"
+               + (" AND price_date <= %s" if until is not None else "") + " ORDER BY asset_id, price_date")
+        with s.connection().connection.driver_connection.cursor() as cursor:
+            cursor.execute(sql, (ids, since, until) if until is not None else (ids, since))
+            rows = cursor.fetchall()
+    else:
+        q = sa_select(AssetPrice.asset_id, AssetPrice.price_date, AssetPrice.close).where(
+            col(AssetPrice.asset_id).in_(ids), AssetPrice.price_date >= since)
+        if until is not None:
+            q = q.where(AssetPrice.price_date <= until)
+        rows = s.execute(q.order_by(AssetPrice.asset_id, AssetPrice.price_date)).all()
+    for asset_id, day, close in rows:
         out[asset_id].append((day, close))
     return out
 

@@ -22,5 +22,5 @@ def test_bench_performance_times_the_page_and_the_firm_and_cleans_up(bench_env, 
     assert code == 0, out
     assert "One portfolio's performance page: median " in out and "(target 50 ms;" in out
     assert "periods, as at " in out and "6 periods" in out
-    assert "Every portfolio of the firm: " in out and "for 6 portfolios" in out
+    assert "Portfolios across the firm: " in out and "for 6 of its 6 portfolios" in out
     assert _counts() == before
