@@ -429,6 +429,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     # edit mode: the shown result and its names, the edits of each step (history[0]: the edits the
     # version carries), the history whose result is shown, the invalid units typed by asset id
     _shown_view: TargetPortfolioView | None = None
+    _recalculated_shown: bool = False  # a step's recalculated result is on screen (Cancel reloads)
     _stored_overrides: list[dict[str, Any]] = []
     _history: list[list[dict[str, Any]]] = []
     _shown: list[list[dict[str, Any]]] = []
@@ -681,6 +682,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
 
     def _reset_edit(self) -> None:
         self.mode = ""
+        self._recalculated_shown = False
         self._history, self._shown, self._invalid = [], [], {}
         self.edit_steps = self.invalid_count = 0
         self.edit_changed = self.recalculating = self.saving = self._leave_after_save = False
@@ -772,6 +774,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
             self.tp_status_label = advice.tp_label(self.tp_status, self.not_enough_cash)
         self.tp_status_color = status_color(self.tp_status, self.not_enough_cash)
         self._keep(view)
+        self._recalculated_shown = True
         self._render()
 
     def _commit(self, asset_id: Any, value: Any):
@@ -941,8 +944,12 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
             self.leave_to = self.router.url.path or routes.url(self.SCREEN, id=self.portfolio_id)
             self.leave_open = True
             return None
+        recalculated = self._recalculated_shown
         self._reset_edit()
-        self._load(self._actor())
+        if recalculated:  # a step's result was shown: the stored version again, as stored
+            self._load(self._actor())
+        else:  # nothing but the stored version was shown: shown again without the edit mode
+            self._render()
 
     # ---- the commentary --------------------------------------------------------------------------------
     @rx.event
