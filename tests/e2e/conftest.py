@@ -101,6 +101,7 @@ def app_server() -> Iterator[AppServer]:
     data_tmp = tempfile.TemporaryDirectory(prefix="wa_e2e_data_")
     mail = MailSink().start()
     process: subprocess.Popen | None = None
+    worker: subprocess.Popen | None = None
     try:
         env = dict(os.environ)
         env.update(
@@ -108,7 +109,9 @@ def app_server() -> Iterator[AppServer]:
             DATA_DIR=data_tmp.name,
             SMTP_URL=mail.url,
             PUBLIC_URL=url,
-            REDIS_URL="",  # embedded mode: in-process jobs and Reflex's own state manager
+            # embedded mode: in-process jobs and Reflex's own state manager; E2E_REDIS_URL runs the
+            # app as in production instead (session states in Redis, jobs on an RQ worker)
+            REDIS_URL=os.environ.get("E2E_REDIS_URL", ""),
             REFLEX_USE_SYSTEM_BUN="1",
             # Reflex's build folders of its own, so a developer's `reflex run` (which uses .web and
             # .states) keeps running undisturbed; kept between sessions so packages stay installed.
@@ -129,6 +132,10 @@ def app_server() -> Iterator[AppServer]:
         if setup.returncode != 0:
             pytest.fail(f"`python -m app.cli setup` failed; log {log_path}:\n{_log_tail(log_path)}", pytrace=False)
 
+        if env["REDIS_URL"]:
+            with open(log_path, "a") as log:
+                worker = subprocess.Popen([sys.executable, "-m", "app.cli", "worker"], cwd=ROOT, env=env, stdout=log,
+                                          stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
         command = [sys.executable, "-m", "reflex", "run", "--env", "prod", "--single-port", "--backend-port", str(port)]
         with open(log_path, "a") as log:
             log.write(f"\n$ {' '.join(command[1:])}\n")
@@ -161,6 +168,8 @@ def app_server() -> Iterator[AppServer]:
     finally:
         if process is not None:
             _stop(process)
+        if worker is not None:
+            _stop(worker)
         mail.stop()
         try:
             database.drop()
