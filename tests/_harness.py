@@ -12,6 +12,7 @@ import time
 import uuid
 from email.message import EmailMessage, Message
 from pathlib import Path
+from typing import Any, Callable
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -168,3 +169,24 @@ class _Handler:
         message = email.message_from_bytes(raw, policy=email.policy.default)
         self.sink._received(message, list(envelope.rcpt_tos))
         return "250 Message accepted for delivery"
+
+
+def statements_during(action: Callable[[], Any]) -> int:
+    """How many SQL statements `action()` sends to the app's database (a screen action's queries,
+    counted so that a test can bound them)."""
+    from sqlalchemy import event
+
+    from app.db.engine import get_engine
+
+    sent: list[int] = []
+
+    def count(*_args: Any) -> None:
+        sent.append(1)
+
+    engine = get_engine()
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        action()
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    return len(sent)

@@ -20,6 +20,7 @@ from app.domain.errors import DomainError
 from app.services import auth, target_portfolios as tps
 from app.ui.states.base import AppState
 from app.ui.states.target_portfolio import MODE_EDIT, TargetPortfolioState
+from tests._harness import statements_during
 from tests.factories import PASSWORD, actor
 from tests.factories_advice import make_book
 
@@ -232,26 +233,6 @@ def test_edit_is_not_offered_for_an_older_version_nor_while_calculating(screen):
         assert not s.confirm_open
 
 
-def _statements_during(action) -> int:
-    """How many SQL statements `action()` sends to the database."""
-    from sqlalchemy import event
-
-    from app.db.engine import get_engine
-
-    sent = []
-
-    def count(*_args) -> None:
-        sent.append(1)
-
-    engine = get_engine()
-    event.listen(engine, "before_cursor_execute", count)
-    try:
-        action()
-    finally:
-        event.remove(engine, "before_cursor_execute", count)
-    return len(sent)
-
-
 def test_cancel_without_a_step_shows_the_stored_version_again_without_reading_it_again(screen):
     """Edit then Cancel with nothing changed: the page as it was, and not a single query (the
     stored version is what was shown); after a step and its undo, Cancel reads the stored version
@@ -260,7 +241,7 @@ def test_cancel_without_a_step_shows_the_stored_version_again_without_reading_it
     shown = [(c.title, [(line.code, line.units_raw, line.price, line.current_value) for line in c.lines]) for c in s.classes]
     _call(s, "start_edit")
     assert s.mode == MODE_EDIT
-    assert _statements_during(lambda: _call(s, "cancel_edit")) == 0
+    assert statements_during(lambda: _call(s, "cancel_edit")) == 0
     assert s.mode == "" and not s.form_dirty
     assert [(c.title, [(line.code, line.units_raw, line.price, line.current_value) for line in c.lines]) for c in s.classes] == shown
 
@@ -271,5 +252,5 @@ def test_cancel_without_a_step_shows_the_stored_version_again_without_reading_it
     _call(s, "undo")
     _recalculated(s)
     assert s.edit_steps == 0
-    assert _statements_during(lambda: _call(s, "cancel_edit")) > 0
+    assert statements_during(lambda: _call(s, "cancel_edit")) > 0
     assert s.mode == "" and [c.title for c in s.classes] == [title for title, _ in shown]

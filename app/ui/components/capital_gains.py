@@ -10,6 +10,7 @@ from typing import Any
 
 import reflex as rx
 
+from app.domain import cgt
 from app.domain.timezones import day_text
 from app.services.tax_reports import AdviceTax
 from app.ui.display import money, units_or_fraction
