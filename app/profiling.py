@@ -168,7 +168,6 @@ def _writer(folder: Path) -> None:
 
 def install_from_env() -> bool:
     """Profile this web process's events when WA_PROFILE_DIR names a folder; whether it does."""
-    global _profile
     folder = os.environ.get(PROFILE_DIR_ENV, "").strip()
     if not folder or _profile is not None:
         return False

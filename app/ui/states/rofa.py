@@ -245,8 +245,7 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
         yield
         try:
             actor = self._actor()
-            result = target_portfolios.decide(actor=actor, tp_id=self.tp_id, action=action,
-                                              row_version=self._row_version)
+            target_portfolios.decide(actor=actor, tp_id=self.tp_id, action=action, row_version=self._row_version)
             self._load(actor)  # afterwards the record is reloaded (002 s4)
         finally:
             self.busy = False
