@@ -39,9 +39,9 @@ from urllib.parse import urlsplit
 
 import httpx
 from wsproto import ConnectionType, WSConnection
+from wsproto.events import AcceptConnection, CloseConnection, Message, Ping, Request, TextMessage
 
 from app import profiling
-from wsproto.events import AcceptConnection, CloseConnection, Message, Ping, Request, TextMessage
 
 DEMO_ADVISERS = ("adviser@harbour.example.com", "adviser@southerncross.example.com")
 DEMO_PASSWORD = "Demo1234"

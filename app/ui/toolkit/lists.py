@@ -112,7 +112,7 @@ class Paged(rx.State, mixin=True):
         for key, (name, _) in ours.items():
             value = getattr(self, name)
             default = fields[name].default if name in fields else None
-            if value not in (None, "") and str(value) != str(default):
+            if value not in (None, "", []) and str(value) != str(default):
                 # a list filter (several statuses ticked) is one comma-separated value
                 query[key] = ",".join(map(str, value)) if isinstance(value, list) else str(value)
         return self.router.url.path + (f"?{urlencode(query)}" if query else "")
