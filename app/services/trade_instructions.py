@@ -31,6 +31,7 @@ from app.db.tables import (
 )
 from app.db.types import utcnow
 from app.domain import advice, validators
+from app.domain.advice.target_portfolios import TPPermissions
 from app.domain.advice import (
     PENDING_TX, NoteState, PortfolioFacts, TIStatus, TPStatus, TradeHistoryEntry, TradeInstructionSummary,
     TradeInstructionView, TradeLine, TradeNoteLine, TradePermissions, TxStatus, side_of,
@@ -414,6 +415,16 @@ def calculation_permissions(*, actor: Actor, investment_id: Any) -> TradePermiss
     with session_scope() as s:
         p = load_portfolio(s, actor, investment_id)
         return _permissions(calculation_check(s, actor, p))
+
+
+def portfolio_permissions(*, actor: Actor, investment_id: Any) -> tuple[TPPermissions, TradePermissions]:
+    """What a portfolio's holdings screen offers: the target portfolio's permissions (Calculate) and
+    Calculate trade recommendations', read in one session from one load of the portfolio and its
+    facts (as advice_display.permissions and calculation_permissions would read them twice)."""
+    with session_scope() as s:
+        p = load_portfolio(s, actor, investment_id)
+        facts = portfolio_facts(s, actor, p)
+        return TPPermissions.of(actor, facts), _permissions(calculation_check(s, actor, p, facts))
 
 
 def versions(*, actor: Actor, investment_id: Any, limit: Any = None,

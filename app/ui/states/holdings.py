@@ -19,7 +19,6 @@ from app.domain.permissions import Actor, is_staff
 from app.domain.portfolios import (
     CONFIRM_UNLINK, CONFIRM_UNLINK_CROSS_FIRM, CUSTOM_CLASSES_CHANGED, MODEL_UNLINKED, is_cross_firm,
 )
-from app.services import advice_display
 from app.services import custom_holdings as ch_service
 from app.services import holdings as holdings_service
 from app.services import portfolios as portfolio_service
@@ -169,8 +168,8 @@ class HoldingsState(Confirm, FormDialog, ExportLinks, Paged, PortfolioHeader, Ap
         h = holdings_service.load(actor=actor, portfolio_id=self.portfolio_id)
         p = h.portfolio
         self._show_header(p, actor)
-        self.can_calculate_tp = advice_display.permissions(actor=actor, investment_id=p.id).calculate
-        check = ti_service.calculation_permissions(actor=actor, investment_id=p.id)
+        tp_permissions, check = ti_service.portfolio_permissions(actor=actor, investment_id=p.id)
+        self.can_calculate_tp = tp_permissions.calculate
         self.calculate_tr_offered, self.can_calculate_tr = check.calculate_offered, check.calculate
         self.calculate_tr_reason = check.calculate_reason
         self._model_cross_firm = is_cross_firm(p.firm_id, p.model_firm_id)
