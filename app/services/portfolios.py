@@ -42,6 +42,7 @@ from app.domain.parsing import as_bool
 from app.domain.timezones import iso_json
 from app.domain.wire import wire
 from app.services import assets as asset_service
+from app.services.assets import FirmRef  # the firm as the asset universe names it, the same record
 from app.services import audit, industry_groups, listing
 from app.services.tenancy import (
     MODEL_NOT_FOUND, asset_classes_of, load_portfolio, models_usable_by, people_of_firm, readable_assets,
@@ -359,12 +360,6 @@ def get_portfolio(*, actor: Actor, portfolio_id: int) -> PortfolioDetail:
 # get_portfolio's answer. Amounts, percents and instants are the texts the payload carries ('1234.50',
 # '12.5', ISO 8601), as the form shows them; the REST API renders the value field by field (by the
 # payload's name where app.domain.wire gives one), the same keys in the same order as the read shape.
-@dataclass(frozen=True)
-class FirmRef:
-    id: int
-    name: str | None
-
-
 @dataclass(frozen=True)
 class ModelRef:
     id: int
