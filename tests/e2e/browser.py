@@ -26,3 +26,19 @@ def api_get(page: Page, token: str, path: str) -> dict:
     answer = page.request.get(path, headers={"x-token": token}).json()
     assert answer["success"], answer
     return answer["result"]
+
+
+def type_commentary(page: Page, label: str, bold: str, rest: str, bullets: list[str]) -> None:
+    """Types into the rich-text editor named `label` (already emptied or new): `bold` in bold (Ctrl+B
+    on and off), then `rest`, a new line, and `bullets` as a bulleted list (the toolbar's button)."""
+    page.get_by_role("textbox", name=label).click()
+    page.keyboard.press("Control+b")
+    page.keyboard.type(bold)
+    page.keyboard.press("Control+b")
+    page.keyboard.type(rest)
+    page.keyboard.press("Enter")
+    page.get_by_role("toolbar", name=f"{label}: formatting").get_by_role("button", name="Bulleted list").click()
+    for i, item in enumerate(bullets):
+        if i:
+            page.keyboard.press("Enter")
+        page.keyboard.type(item)

@@ -8,6 +8,8 @@ import uuid
 
 from playwright.sync_api import Page, expect
 
+from tests.e2e.browser import type_commentary
+
 ADMIN = "admin@harbour.example.com"
 TIMEOUT = 20_000
 
@@ -70,14 +72,7 @@ def test_administrator_builds_saves_and_activates_a_model(page: Page, login) -> 
     editor = page.get_by_role("textbox", name="Market commentary")
     expect(editor).to_be_visible(timeout=TIMEOUT)
     assert editor.evaluate("e => [getComputedStyle(e).height, getComputedStyle(e).fontSize]") == ["300px", "14px"]
-    editor.click()
-    page.keyboard.press("Control+b")
-    page.keyboard.type("Growth first")
-    page.keyboard.press("Control+b")
-    page.keyboard.type(" for long horizons.")
-    page.keyboard.press("Enter")
-    page.get_by_role("toolbar", name="Market commentary: formatting").get_by_role("button", name="Bulleted list").click()
-    page.keyboard.type("Equities overweight")
+    type_commentary(page, "Market commentary", "Growth first", " for long horizons.", ["Equities overweight"])
     page.locator("#model-save-active").click()
     expect(page.get_by_text("Model saved and activated.")).to_be_visible(timeout=TIMEOUT)
     page.wait_for_url(re.compile(r".*/models/\d+$"), timeout=TIMEOUT)

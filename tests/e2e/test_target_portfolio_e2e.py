@@ -24,6 +24,7 @@ from playwright.sync_api import Browser, Page, expect
 from app.domain import advice
 from tests import factories_models
 from tests._harness import MailSink
+from tests.e2e.browser import type_commentary
 from tests.factories import PASSWORD
 from tests.factories_advice import Book, make_book
 
@@ -110,15 +111,7 @@ def test_adviser_calculates_and_validates_then_the_client_approves(page: Page, b
     editor.click()
     page.keyboard.press("Control+a")
     page.keyboard.press("Delete")
-    page.keyboard.press("Control+b")
-    page.keyboard.type("Markets were calm")
-    page.keyboard.press("Control+b")
-    page.keyboard.type(" this quarter.")
-    page.keyboard.press("Enter")
-    page.get_by_role("toolbar", name="Market commentary: formatting").get_by_role("button", name="Bulleted list").click()
-    page.keyboard.type("Rates on hold")
-    page.keyboard.press("Enter")
-    page.keyboard.type("Jobs steady")
+    type_commentary(page, "Market commentary", "Markets were calm", " this quarter.", ["Rates on hold", "Jobs steady"])
     page.locator("#comment-market-save").click()
     expect(page.locator("#comment-market-feedback")).to_have_text("Commentary saved", timeout=TIMEOUT)
     expect(page.locator("#comment-market-feedback")).to_have_count(0, timeout=10_000)
