@@ -168,7 +168,9 @@ def _writer(folder: Path) -> None:
 
 def install_from_env() -> bool:
     """Profile this web process's events when WA_PROFILE_DIR names a folder; whether it does."""
-    folder = os.environ.get(PROFILE_DIR_ENV, "").strip()
+    from app.settings import settings
+
+    folder = settings.wa_profile_dir.strip()
     if not folder or _profile is not None:
         return False
     _install_reflex()

@@ -42,6 +42,9 @@ class Settings(BaseSettings):
     # The key that encrypts portfolios' broker credentials at rest (a Fernet key: 32 url-safe base64
     # bytes). Empty: a key made on first use and kept in DATA_DIR/broker_credentials.key.
     broker_credentials_key: str = ""
+    # WA_PROFILE_DIR: where each web process writes where its events' time goes (bench load --profile);
+    # empty: nothing is measured.
+    wa_profile_dir: str = ""
 
     @field_validator("data_dir")
     @classmethod
