@@ -3,7 +3,8 @@ psycopg 3) when the database is PostgreSQL, an executemany INSERT otherwise. Row
 column name -> Python value (Decimal, datetime, str, bool, int, None)."""
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+import threading
+from typing import Any, Callable, Iterable, Sequence
 
 from sqlalchemy import Integer, Table, any_, insert, literal, text
 from sqlalchemy.dialects.postgresql import ARRAY
@@ -71,3 +72,26 @@ def copy_rows(session: Session, model: Any, rows: Sequence[dict[str, Any]] | Seq
     values = [dict(zip(names, row)) for row in rows] if as_tuples else [{n: row.get(n) for n in names} for row in rows]
     session.execute(insert(table), values)
     return len(rows)
+
+
+class Background:
+    """Runs `work` (bulk writes through the session's connection) on a thread while the caller goes
+    on with work that does not touch the session, such as writing a file: PostgreSQL processes the
+    rows (indexes, foreign-key checks) on its own core meanwhile. `join` waits and raises what the
+    work raised. The session must not be used by the caller until `join` returns."""
+
+    def __init__(self, work: Callable[[], None]) -> None:
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, args=(work,), name="bulk-writes", daemon=True)
+        self._thread.start()
+
+    def _run(self, work: Callable[[], None]) -> None:
+        try:
+            work()
+        except BaseException as error:  # handed to the caller's thread by join
+            self._error = error
+
+    def join(self) -> None:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error

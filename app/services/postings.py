@@ -16,7 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from sqlalchemy import Integer, case, func, literal, select as sa_select, tuple_
 from sqlalchemy.dialects.postgresql import ARRAY
@@ -111,16 +111,20 @@ class TradeEntry:
 
 
 def record_trades(s: Session, *, actor_id: int | None, status: str, trade_at: datetime,
-                  entries: list[TradeEntry]) -> list[int]:
+                  entries: list[TradeEntry], ids: Sequence[int] | None = None) -> list[int]:
     """Many listed asset trades at once, each with its linked cash transaction - the same rows
     `record` writes, in the caller's transaction, with two bulk inserts instead of two flushes per
     trade (a broker file places thousands of orders). Returns the asset transaction ids in order;
-    each order id is 'WA<id>'."""
+    each order id is 'WA<id>'. `ids`: ids reserved beforehand (`bulk.reserve_ids`), one per entry."""
 
     if not entries:
         return []
     Status(status)
-    ids = bulk.reserve_ids(s, AssetTransaction, len(entries))
+    if ids is None:
+        ids = bulk.reserve_ids(s, AssetTransaction, len(entries))
+    elif len(ids) != len(entries):
+        raise ValueError("record_trades needs one reserved id per entry")
+    ids = list(ids)
     now = utcnow()
     asset_rows, cash_rows = [], []
     for tid, e in zip(ids, entries):

@@ -188,8 +188,9 @@ IDS_IN_QUERY = 1_000  # more chosen recommendations than this are filtered after
 
 
 def build(s: Session, firm_id: int | None, *, today: date | None = None,
-          only_ids: Iterable[int] | None = None) -> TradeFile:
-    """The trade file of a firm (None: every firm), from the database, in a fixed number of queries."""
+          only_ids: Iterable[int] | None = None, cash_summaries: bool = True) -> TradeFile:
+    """The trade file of a firm (None: every firm), from the database, in a fixed number of queries.
+    Without `cash_summaries` (the export, which writes only the rows) no portfolio's cash is read."""
     today = today or utcnow().date()
     # approved, not executed recommendations of live portfolios, with their instruction and portfolio
     tt = TradeTransaction  # plain columns, not ORM objects: a firm's file holds tens of thousands of rows
@@ -222,12 +223,15 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
         col(User.id).in_({p.adviser_id for p in portfolios.values() if p.adviser_id}))).all()}
     models = dict(s.execute(sa_select(Model.id, Model.allocation_method)
                             .where(col(Model.id).in_({p.model_id for p in portfolios.values() if p.model_id}))).all())
-    tp_values = dict(s.execute(sa_select(TargetPortfolio.id, TargetPortfolio.value).where(
-        bulk.among(s, TargetPortfolio.id, {tp for *_, tp in found if tp}))).all())
-    # the minimum cash the target portfolio screen and the cash report show (its own stored figure)
-    tp_min_cash = {tid: _decimal_or_none(v) for tid, v in s.execute(
-        sa_select(TargetPortfolio.id, result_text(s, "min_cash")).where(
-            bulk.among(s, TargetPortfolio.id, {tp for *_, tp in found if tp}))).all()}
+    tp_values: dict[int, Decimal] = {}
+    tp_min_cash: dict[int, Decimal | None] = {}
+    if cash_summaries:
+        tp_values = dict(s.execute(sa_select(TargetPortfolio.id, TargetPortfolio.value).where(
+            bulk.among(s, TargetPortfolio.id, {tp for *_, tp in found if tp}))).all())
+        # the minimum cash the target portfolio screen and the cash report show (its own stored figure)
+        tp_min_cash = {tid: _decimal_or_none(v) for tid, v in s.execute(
+            sa_select(TargetPortfolio.id, result_text(s, "min_cash")).where(
+                bulk.among(s, TargetPortfolio.id, {tp for *_, tp in found if tp}))).all()}
     # live orders (placed, not executed): by recommendation, and by portfolio + asset + side
     at = AssetTransaction
     placed_rows = s.execute(sa_select(at.id, at.trade_transaction_id, at.investment_id, at.asset_id, at.action,
@@ -258,8 +262,8 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
             if tx is not None and rid not in placed:
                 placed[rid] = tx
                 carried_by[tx.id] += 1
-    cash = postings.cash_balances(s, portfolio_ids)
-    committed = postings.committed_to_orders(s, portfolio_ids)
+    cash = postings.cash_balances(s, portfolio_ids) if cash_summaries else {}
+    committed = postings.committed_to_orders(s, portfolio_ids) if cash_summaries else {}
 
     out = TradeFile(firm_id)
     sums: dict[int, dict[str, Decimal]] = defaultdict(lambda: {"buy": ZERO, "sell": ZERO})
@@ -274,8 +278,9 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
             method = models.get(p.model_id, "equal_amounts") if p.model_id else "equal_amounts"
             limits = limits_for(_limit_settings(p), method)
             min_trade[pid] = limits.min_trade_amount
-            stored = tp_min_cash.get(tp_id)
-            min_cash[pid] = stored if stored is not None else limits.min_cash(tp_values.get(tp_id) or ZERO)
+            if cash_summaries:
+                stored = tp_min_cash.get(tp_id)
+                min_cash[pid] = stored if stored is not None else limits.min_cash(tp_values.get(tp_id) or ZERO)
         minimum = min_trade[pid]
         side = side_of(t.action)
         order = placed.get(t.id)
@@ -326,7 +331,7 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
         out.rows.append(row)
         if order is None and not row.hidden:
             sums[pid]["buy" if side == "BUY" else "sell"] += row.pending_amount
-    for pid in portfolio_ids:
+    for pid in (portfolio_ids if cash_summaries else ()):
         p = portfolios[pid]
         figures = sums[pid]
         cash_assets = to_cents(cash.get(pid, ZERO))
@@ -470,7 +475,8 @@ class _Draft:
 def _chosen_rows(s: Session, fid: int | None, lines: list[ExportLine], *, download_all: bool,
                  today: date) -> tuple[list[TradeFileRow], dict[int, ExportLine]]:
     wanted = {line.id: line for line in lines}
-    report = build(s, fid, today=today, only_ids=wanted.keys() if wanted and not download_all else None)
+    report = build(s, fid, today=today, only_ids=wanted.keys() if wanted and not download_all else None,
+                   cash_summaries=False)
     by_id = {r.recommendation_id: r for r in report.rows}
     if any(i not in by_id for i in wanted):
         raise NotFound(order_rules.TRADE_NOT_FOUND)
@@ -653,27 +659,30 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
         portfolio_count = len({d.row.investment_id for d in drafts})
         row_count = len(drafts)
 
-        def orders() -> Iterator[order_rules.Order]:
-            # placed and written a chunk at a time, so that a firm's file of tens of thousands of
-            # orders never holds them all twice
-            for start in range(0, len(drafts), EXPORT_CHUNK):
-                chunk = drafts[start:start + EXPORT_CHUNK]
-                fresh = [d for d in chunk if d.change == order_rules.NEW]
-                if preview:
-                    yield from (d.order for d in chunk)
-                    continue
-                for d in chunk:  # live orders changed by later recommendations: same reference, a new version
-                    if d.change == order_rules.AMEND:
-                        same_side = d.row.action == d.live.side
-                        order_book.amend(s, d.live, quantity=d.order.quantity,
-                                         limit_price=d.order.limit_price if same_side else None,
-                                         recommendation_id=d.row.recommendation_id, file_kind=kind, actor_id=actor.id)
-                    elif d.change == order_rules.CANCEL:
-                        order_book.cancel_by_file(s, d.live, recommendation_id=d.row.recommendation_id,
-                                                  file_kind=kind, actor_id=actor.id)
-                entries = [_placing(d, kind, firms) for d in fresh]
-                ids = postings.record_trades(s, actor_id=actor.id, status=Status.PROCESSING.value, trade_at=now,
-                                             entries=entries)
+        if not preview:  # live orders changed by later recommendations (few): same reference, a new version
+            for d in drafts:
+                if d.change == order_rules.AMEND:
+                    same_side = d.row.action == d.live.side
+                    order_book.amend(s, d.live, quantity=d.order.quantity,
+                                     limit_price=d.order.limit_price if same_side else None,
+                                     recommendation_id=d.row.recommendation_id, file_kind=kind, actor_id=actor.id)
+                elif d.change == order_rules.CANCEL:
+                    order_book.cancel_by_file(s, d.live, recommendation_id=d.row.recommendation_id,
+                                              file_kind=kind, actor_id=actor.id)
+            s.flush()
+        fresh = [] if preview else [d for d in drafts if d.change == order_rules.NEW]
+        fresh_set = {id(d) for d in fresh}
+        # each new order is named by its open asset transaction (WA<id>): the ids are taken first,
+        # so that the file can be written while the orders are
+        opening = bulk.reserve_ids(s, AssetTransaction, len(fresh))
+
+        def place() -> None:
+            # a chunk at a time, so that a firm's tens of thousands of orders are never all held twice
+            for start in range(0, len(fresh), EXPORT_CHUNK):
+                chunk, ids = fresh[start:start + EXPORT_CHUNK], opening[start:start + EXPORT_CHUNK]
+                entries = [_placing(d, kind, firms) for d in chunk]
+                postings.record_trades(s, actor_id=actor.id, status=Status.PROCESSING.value, trade_at=now,
+                                       entries=entries, ids=ids)
                 order_book.record_new(s, actor_id=actor.id, now=now, file_kind=kind, orders=[
                     order_book.NewOrder(
                         open_transaction_id=tid, firm_id=d.row.firm_id, portfolio_id=d.row.investment_id,
@@ -681,17 +690,28 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
                         side=d.order.side, order_type=d.order.order_type, quantity=d.order.quantity,
                         limit_price=d.order.limit_price, stop_price=d.order.stop_price, expiry=d.order.expiry,
                         placed_price=entry.price)
-                    for tid, d, entry in zip(ids, fresh, entries)])
-                new_refs = iter(ids)
-                for d in chunk:
-                    yield d.order if d.change != order_rules.NEW else replace(d.order, reference=f"WA{next(new_refs)}")
+                    for tid, d, entry in zip(ids, chunk, entries)])
+
+        def orders() -> Iterator[order_rules.Order]:
+            references = iter(opening)  # in the order of `fresh`, which keeps the drafts' order
+            for d in drafts:
+                yield replace(d.order, reference=f"WA{next(references)}") if id(d) in fresh_set else d.order
 
         firm_name = firms[fid].name if fid in firms else ("All Firms" if fid is None else s.get(Firm, fid).name)
         name = order_rules.file_name(kind, firm_name, now)
         if preview:
             name = name.replace(f" - {order_rules.FILE_TITLES[kind]} - ",
                                 f" - {order_rules.FILE_TITLES[kind]} (preview, not placed) - ")
-        data, media = broker_files.build(kind, orders())
+        # on PostgreSQL the orders are written while the file is: the database checks and indexes
+        # the rows on its own core meanwhile (the session is left to the writer until it is done)
+        writer = bulk.Background(place) if fresh and bulk.is_postgres(s) else None
+        if writer is None:
+            place()
+        try:
+            data, media = broker_files.build(kind, orders())
+        finally:
+            if writer is not None:
+                writer.join()
         if not preview:
             audit.record(s, actor, "broker_file.exported", "broker_file", None, label=name, firm_id=fid,
                          after={"kind": kind, "rows": row_count, "placed": placed, "amended": amended,
