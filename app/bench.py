@@ -172,6 +172,14 @@ def generate(portfolios: int, models: int, assets_per_model: int = 40, holdings:
     return Generated(firm_id, actor, model_ids, portfolio_ids, time.perf_counter() - started)
 
 
+def _analyze() -> None:
+    """Fresh COPY'd tables get the statistics autovacuum would take within its minute: without
+    them PostgreSQL plans a chunk's few hundred portfolios as a scan of every transaction."""
+    if get_engine().dialect.name == "postgresql":
+        with get_engine().connect() as conn:
+            conn.execute(text("ANALYZE"))
+
+
 def _workers(count: int) -> list[subprocess.Popen]:
     env = dict(os.environ, DATABASE_URL=settings.database_url, REDIS_URL=settings.redis_url)
     return [subprocess.Popen([sys.executable, "-m", "app.cli", "worker", "--burst"], cwd=ROOT, env=env)
@@ -421,6 +429,7 @@ def bench_engine(portfolios: int = 10_000, models: int = 20, workers: int = 2, c
     _say(f"Generating {portfolios:,} portfolios (~25 holdings) across {models} models (~40 assets) ...")
     g = generate(portfolios, models)
     _say(f"  generated in {g.seconds:.1f} s")
+    _analyze()
     digests: list[Digest] = []
     worker_peak = 0.0
     with _removed_after(g, keep):
@@ -543,6 +552,7 @@ def bench_reports(portfolios: int = 10_000, keep: bool = False) -> int:
     _say(f"Generating {portfolios:,} portfolios with approved trade recommendations ...")
     g, count = _in_child(_generate_approved, portfolios)
     _say(f"  generated {count:,} approved trades in {g.seconds:.1f} s (+ trades)")
+    _analyze()
     _say(f"Process memory before the reports: {_rss_mb():,.0f} MB")
     with _removed_after(g, keep):
         def measure(title: str, fn):
@@ -595,9 +605,7 @@ def bench_drift(portfolios: int = 10_000, keep: bool = False) -> int:
     _say(f"Generating {portfolios:,} portfolios (~25 holdings) ...")
     g = _in_child(_generate_plain, portfolios)
     _say(f"  generated in {g.seconds:.1f} s")
-    if get_engine().dialect.name == "postgresql":
-        with get_engine().connect() as conn:  # fresh COPY'd tables: the statistics autovacuum would take
-            conn.execute(text("ANALYZE"))
+    _analyze()
     _say(f"Process memory before the dashboard: {_rss_mb():,.0f} MB")
     with _removed_after(g, keep):
         for attempt in ("first (model cache cold)", "second"):
@@ -683,9 +691,7 @@ def bench_tax(portfolios: int = 10_000, keep: bool = False) -> int:
     _say(f"Generating {portfolios:,} portfolios with two financial years of transactions ...")
     g, count = _in_child(_generate_taxed, portfolios)
     _say(f"  generated in {g.seconds:.1f} s (+ {count:,} tax history rows)")
-    if get_engine().dialect.name == "postgresql":
-        with get_engine().connect() as conn:
-            conn.execute(text("ANALYZE"))
+    _analyze()
     year = tax.financial_year_of(utcnow().date()) - 1
     with _removed_after(g, keep):
         before = _rss_mb()
@@ -751,9 +757,7 @@ def bench_performance(portfolios: int = 10_000, keep: bool = False) -> int:
     g, count = _in_child(_generate_taxed, portfolios)
     bare = _closes_for_history(g)
     _say(f"  generated in {g.seconds:.1f} s (+ {count:,} history rows; daily closes added for {len(bare)} assets)")
-    if get_engine().dialect.name == "postgresql":
-        with get_engine().connect() as conn:
-            conn.execute(text("ANALYZE"))
+    _analyze()
     with _removed_after(g, keep):
         try:
             first = g.portfolio_ids[0]
