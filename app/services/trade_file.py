@@ -17,13 +17,13 @@ Reads are a fixed number of queries for the whole firm, whatever its size.
 """
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
 from typing import Any, Iterable, Iterator, Mapping
 
+import orjson
 from sqlalchemy import func, select as sa_select
 from sqlmodel import Session, col, select
 
@@ -154,8 +154,8 @@ class TradeFile:
 
 def _payload(text: str | None) -> dict[str, Any]:
     try:
-        return json.loads(text) if text else {}
-    except ValueError:
+        return orjson.loads(text) if text else {}
+    except ValueError:  # orjson.JSONDecodeError is one
         return {}
 
 
@@ -219,7 +219,7 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
     classes = dict(s.execute(sa_select(AssetClass.id, AssetClass.title)
                              .where(col(AssetClass.id).in_({a.class_id for a in assets.values()}))).all())
     brokers = {b.id: b for b in s.exec(select(Broker)).all()}
-    advisers = {u.id: u for u in s.exec(select(User).where(
+    adviser_names = {u.id: person_name(u) for u in s.exec(select(User).where(
         col(User.id).in_({p.adviser_id for p in portfolios.values() if p.adviser_id}))).all()}
     models = dict(s.execute(sa_select(Model.id, Model.allocation_method)
                             .where(col(Model.id).in_({p.model_id for p in portfolios.values() if p.model_id}))).all())
@@ -321,7 +321,7 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
             type=row_type, status=status, transaction_type=line.order_type,
             asset_class_title=classes.get(asset.class_id, "") if asset else "",
             asset_type_id=asset.type_id if asset else None, adviser_id=p.adviser_id,
-            adviser_name=person_name(advisers[p.adviser_id]) if p.adviser_id in advisers else "", firm_id=p.firm_id, hin=p.hin or "",
+            adviser_name=adviser_names.get(p.adviser_id, "") if p.adviser_id else "", firm_id=p.firm_id, hin=p.hin or "",
             broker_account=p.broker_account or "", hidden=line.hidden and order is None,
             selected=rules.auto_selected(status, row_type), raw_pending_amount=t.pending,
             recommended_quantity=t.quantity, current_units=t.current_units, full_sell=t.full_sell,
