@@ -24,8 +24,12 @@ _DIMENSION = re.compile(rb'<dimension ref="[^"]*"\s*/>')
 Value = str | int | Decimal | None
 
 
+# what escaping or dropping changes: most cells (codes, names, numbers as text) have none of it
+_SPECIAL = re.compile(r"[&<>\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
 def _text_cell(ref: str, value: str) -> str:
-    text = escape(_ILLEGAL.sub("", value))
+    text = escape(_ILLEGAL.sub("", value)) if _SPECIAL.search(value) else value
     space = ' xml:space="preserve"' if text[:1].isspace() or text[-1:].isspace() else ""
     return f'<c r="{ref}" t="inlineStr"><is><t{space}>{text}</t></is></c>'
 
