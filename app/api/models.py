@@ -130,7 +130,13 @@ def form_options(actor: CurrentActor, firm_id: str | None = Query(None, alias="f
 
 
 model = Resource(router, "/models", "model_id", ModelOut, ModelBody)
-model.get(models.get_model)
+
+
+@router.get("/models/{model_id}", **answers(ModelOut))
+def get_model(*, actor: CurrentActor, model_id: str):
+    return ok(rendered(models.get_model(actor=actor, model_id=path_id(model_id))))
+
+
 model.create(models.create_model)
 model.update(models.update_model)
 model.delete(models.delete_model)
@@ -156,9 +162,9 @@ def model_history(actor: CurrentActor, model_id: str, limit: str | None = None, 
 
 @router.get("/models/{model_id}/versions/{version}", **answers(ModelFormOut))
 def model_version(actor: CurrentActor, model_id: str, version: str):
-    return ok(models.get_model_version(actor=actor, model_id=model_id, version=version))
+    return ok(rendered(models.get_model_version(actor=actor, model_id=path_id(model_id), version=path_id(version))))
 
 
 @router.get("/models/{model_id}/details", **answers(ModelDetailsOut))
 def model_details(actor: CurrentActor, model_id: str):
-    return ok(models.model_details(actor=actor, model_id=model_id))
+    return ok(rendered(models.model_details(actor=actor, model_id=path_id(model_id))))

@@ -11,10 +11,12 @@ from sqlmodel import select
 from app.db.engine import session_scope
 from app.db.tables import Asset, Model, ModelVersion
 from app.db.types import utcnow
+from app.api.schemas import rendered
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
 from app.domain.model_spec import ModelSpec
 from app.domain.roles import Role
 from app.domain.model_rules import owner_filter
+from app.domain.parsing import as_id
 from app.domain.timezones import iso_json
 from app.services import models
 from app.services.assets import FirmRef, GroupRef
@@ -79,7 +81,7 @@ def test_admin_creates_an_active_model(world, u):
     assets = fm.model_asset_rows(result["id"])
     assert assets[u.stocks[0].id].inclusion_price == Decimal("45.000000")
     assert assets[u.stocks[0].id].included_at >= before
-    assert models.get_model(actor=admin, model_id=result["id"]) == {k: v for k, v in result.items() if k != "message"}
+    assert rendered(models.get_model(actor=admin, model_id=result["id"])) == {k: v for k, v in result.items() if k != "message"}
 
 
 def test_draft_messages_and_a_draft_needs_only_a_name(world, u):
@@ -126,7 +128,7 @@ def test_superuser_chooses_the_owner_firm_and_cannot_change_it(world, u):
     assert created["owner"] == [{"id": world.firm_b.id, "name": "Bravo Wealth"}]
     updated = models.update_model(actor=su, model_id=created["id"], data=fm.payload(u, ownerId=world.firm_a.id, version=1))
     assert updated["ownerId"] == world.firm_b.id  # the firm field is disabled on an edit
-    assert models.get_model(actor=f.actor(world.admin_b), model_id=created["id"])["can_edit"] is True
+    assert rendered(models.get_model(actor=f.actor(world.admin_b), model_id=created["id"]))["can_edit"] is True
 
 
 def test_clients_are_refused_everything(world, u):
@@ -286,20 +288,20 @@ def test_each_save_is_a_new_version_with_history(world, u):
     rows, count = _page(models.model_history(actor=admin, model_id=mid, limit=2, offset=2))
     assert count == 3 and [r.version_id for r in rows] == [1]
 
-    first = models.get_model_version(actor=admin, model_id=mid, version=1)
+    first = rendered(models.get_model_version(actor=admin, model_id=mid, version=1))
     assert first["is_version"] is True and first["name"] == "Balanced Growth" and first["version_id"] == 1
     assert [a["code"] for a in first["allocation_classes"][0]["assets"]] == ["BHP", "CBA"]
-    second_again = models.get_model_version(actor=admin, model_id=mid, version="2")
+    second_again = rendered(models.get_model_version(actor=admin, model_id=mid, version=as_id("2")))
     assert [a["code"] for a in second_again["allocation_classes"][0]["assets"]] == ["BHP", "CBA", "CSL"]
-    saved = models.saved_version(actor=adviser, model_id=mid, version="2")
+    saved = models.saved_version(actor=adviser, model_id=mid, version=as_id("2"))
     assert saved.model == models.get_model_version(actor=adviser, model_id=mid, version=2)
     history = {r.version_id: r for r in models.model_history(actor=admin, model_id=mid).rows}
-    assert saved.saved_by == " ".join(names[world.adviser_a.id]) and saved.saved_at == iso_json(history[2].created_at)
-    assert models.get_model(actor=admin, model_id=mid)["name"] == "Balanced Growth III"
+    assert saved.saved_by == " ".join(names[world.adviser_a.id]) and iso_json(saved.saved_at) == iso_json(history[2].created_at)
+    assert rendered(models.get_model(actor=admin, model_id=mid))["name"] == "Balanced Growth III"
     assert [v.version for v in fm.version_rows(mid)] == [1, 2, 3]  # nothing overwritten
     for bad in (4, 0, "x", None):
         with pytest.raises(NotFound) as err:
-            models.get_model_version(actor=admin, model_id=mid, version=bad)
+            models.get_model_version(actor=admin, model_id=mid, version=as_id(bad) or 0)  # as the edge reads it
         assert err.value.message == "Model version not found"
 
 
@@ -310,7 +312,7 @@ def test_a_stale_version_is_a_conflict(world, u):
     with pytest.raises(Conflict) as err:
         models.update_model(actor=admin, model_id=created["id"], data=fm.payload(u, name="Second edit", version=1))
     assert err.value.message == CHANGED
-    assert models.get_model(actor=admin, model_id=created["id"])["name"] == "First edit"
+    assert rendered(models.get_model(actor=admin, model_id=created["id"]))["name"] == "First edit"
     assert len(fm.version_rows(created["id"])) == 2
 
 
@@ -321,7 +323,7 @@ def test_a_failed_update_changes_nothing(world, u):
     data["allocation_classes"][0]["allocation"] = "10"
     with pytest.raises(ValidationError):
         models.update_model(actor=admin, model_id=created["id"], data=data)
-    assert models.get_model(actor=admin, model_id=created["id"]) == {k: v for k, v in created.items() if k != "message"}
+    assert rendered(models.get_model(actor=admin, model_id=created["id"])) == {k: v for k, v in created.items() if k != "message"}
 
 
 # ---- tenancy ------------------------------------------------------------------------------------------
@@ -347,9 +349,9 @@ def test_shared_model_is_visible_to_the_shared_firm_but_not_editable(world, u):
     model = fm.make_model(f.actor(world.admin_a), u, firms=[world.firm_b.id])
     for person in (world.admin_b, world.adviser_b):
         other = f.actor(person)
-        got = models.get_model(actor=other, model_id=model["id"])
+        got = rendered(models.get_model(actor=other, model_id=model["id"]))
         assert got["can_edit"] is False
-        assert models.model_details(actor=other, model_id=model["id"])["model"]["id"] == model["id"]
+        assert rendered(models.model_details(actor=other, model_id=model["id"]))["model"]["id"] == model["id"]
         rows, total = _page(models.list_models(actor=other))
         assert total == 1 and rows[0].can_edit is False
         for call in (lambda: models.update_model(actor=other, model_id=model["id"], data=fm.payload(u, version=1)),
@@ -371,7 +373,7 @@ def test_availability_all_is_visible_to_everyone(world, u):
     assert model["availability"] == "all"
     third = f.make_firm("Third")
     for person in (world.admin_b, world.adviser_b, f.make_user(Role.ADVISER, third)):
-        got = models.get_model(actor=f.actor(person), model_id=model["id"])
+        got = rendered(models.get_model(actor=f.actor(person), model_id=model["id"]))
         assert got["id"] == model["id"] and got["can_edit"] is False
         with pytest.raises(PermissionDenied):
             models.delete_model(actor=f.actor(person), model_id=model["id"])
@@ -466,7 +468,7 @@ def test_details_per_class_with_returns(world, u):
     admin = f.actor(world.admin_a)
     model = fm.make_model(admin, u)
     fm.set_price(u.stocks[0].id, "49.50")  # BHP up 10% since inclusion at 45
-    details = models.model_details(actor=admin, model_id=model["id"])
+    details = rendered(models.model_details(actor=admin, model_id=model["id"]))
     assert details["model"]["id"] == model["id"] and details["model"]["can_edit"] is True
     assert [(c["title"], c["allocation"], c["is_cash"]) for c in details["classes"]] == [
         ("Australian Equities", "60", False), ("Fixed Income", "35", False), ("Cash", "5", True)]
@@ -573,11 +575,11 @@ def test_demo_models_wait_for_assets_then_load_once(db):
     assert balanced.status == "active" and balanced.version == 2 and balanced.availability == "with_practice"
     history, _ = _page(models.model_history(actor=harbour_admin, model_id=balanced.id))
     assert [(h.version_id, h.moderator.first_name) for h in history] == [(2, "Olivia"), (1, "James")]
-    assert models.get_model(actor=harbour_admin, model_id=rows[2].id)["allocation_method"] == "percentages"
+    assert rendered(models.get_model(actor=harbour_admin, model_id=rows[2].id))["allocation_method"] == "percentages"
     southern = f.actor(f.user_by_email("admin@southerncross.example.com"))
     assert sorted(r.name for r in models.list_models(actor=southern).rows) == [
         "Australian Blue Chip", "Balanced Growth", "Growth Leaders", "Income Focus"]
-    details = models.model_details(actor=southern, model_id=balanced.id)
+    details = rendered(models.model_details(actor=southern, model_id=balanced.id))
     assert details["classes"][0]["assets"] and details["model"]["can_edit"] is False
 
     with session_scope() as s:  # a deleted demo model is not made again
