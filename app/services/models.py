@@ -14,12 +14,12 @@ import dataclasses
 import json
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from sqlalchemy import CursorResult, delete, func, insert, select as sa_select, update
 from pydantic import TypeAdapter
 from sqlalchemy.orm import aliased
-from sqlmodel import Session, col, select
+from sqlmodel import Session, SQLModel, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import (
@@ -43,7 +43,7 @@ from app.domain.users import PersonName
 from app.domain.wire import WIRE, rendered as wire_rendered, wire
 from app.services import assets as asset_service
 from app.services import audit, industry_groups, listing
-from app.services.assets import FirmRef, GroupRef, TitledRef
+from app.services.assets import Done, FirmRef, GroupRef, TitledRef
 from app.services.listing import Page
 from app.services.tenancy import (
     asset_classes_of, asset_types_of, editable_models, firms_of_model, firms_to_own_or_share, load_model, readable_assets,
@@ -322,24 +322,31 @@ _SAVED_READER = TypeAdapter(ModelVersionDetail)
 
 
 # ---- writing ------------------------------------------------------------------------------------
-def _check_references(s: Session, actor: Actor, owner_firm_id: int, values: dict[str, Any]) -> dict[int, Asset]:
-    """Every id of the payload must name something the owner firm may use; raises ValidationError
+@dataclasses.dataclass(frozen=True)
+class ModelSaved(ModelDetail):
+    """A saved model as read back, with the save's toast."""
+    message: str
+
+
+def _check_references(s: Session, actor: Actor, owner_firm_id: int, values: rules.ModelValues) -> dict[int, Asset]:
+    """Every id of the form must name something the owner firm may use; raises ValidationError
     naming what is not. Returns the class assets by id (for inclusion prices)."""
     errors = v.FieldErrors()
     unavailable: list[str] = []
 
-    known_classes = usable_ids(s, AssetClass, {c["class_id"] for c in values["classes"]}, owner_firm_id)
-    flag_unknown_choices(errors, values["classes"], "allocation_classes", "class_id", "class", known_classes)
+    known_classes = usable_ids(s, AssetClass, {c.class_id for c in values.classes}, owner_firm_id)
+    flag_unknown_choices(errors, [{"class_id": c.class_id, "index": c.index} for c in values.classes],
+                         "allocation_classes", "class_id", "class", known_classes)
 
     wanted: set[int] = set()
-    for c in values["classes"]:
-        for a in c["assets"]:
-            wanted.add(a["asset_id"])
-            if a["alt_asset_id"] is not None:
-                wanted.add(a["alt_asset_id"])
-    for e in values["equivalents"]:
-        wanted.update((e["asset_id"], e["eq_asset_id"]))
-    usable = {a.id: a for a in s.exec(select(Asset).where(
+    for c in values.classes:
+        for a in c.assets:
+            wanted.add(a.asset_id)
+            if a.alt_asset_id is not None:
+                wanted.add(a.alt_asset_id)
+    for e in values.equivalents:
+        wanted.update((e.asset_id, e.eq_asset_id))
+    usable = {stored_id(a): a for a in s.exec(select(Asset).where(
         col(Asset.id).in_(wanted), readable_assets(actor, owner_firm_id)))} if wanted else {}
 
     def refuse(field: str, asset_id: int, asset: Asset | None) -> None:
@@ -349,29 +356,31 @@ def _check_references(s: Session, actor: Actor, owner_firm_id: int, values: dict
             unavailable.append(ref)
 
     class_assets: dict[int, Asset] = {}
-    for c in values["classes"]:
-        for a in c["assets"]:
-            prefix = f"allocation_classes.{c['index']}.assets.{a['index']}"
-            asset = usable.get(a["asset_id"])
-            if asset is None or asset.class_id != c["class_id"]:
-                refuse(f"{prefix}.asset_id", a["asset_id"], asset)
+    for c in values.classes:
+        for a in c.assets:
+            prefix = f"allocation_classes.{c.index}.assets.{a.index}"
+            asset = usable.get(a.asset_id)
+            if asset is None or asset.class_id != c.class_id:
+                refuse(f"{prefix}.asset_id", a.asset_id, asset)
             else:
                 class_assets[stored_id(asset)] = asset
-            if a["alt_asset_id"] is not None and a["alt_asset_id"] not in usable:
-                refuse(f"{prefix}.alt_asset_id", a["alt_asset_id"], None)
-    for e in values["equivalents"]:
-        for side in ("asset_id", "eq_asset_id"):
-            if e[side] not in usable:
-                refuse(f"equivalents.{e['index']}", e[side], None)
+            if a.alt_asset_id is not None and a.alt_asset_id not in usable:
+                refuse(f"{prefix}.alt_asset_id", a.alt_asset_id, None)
+    for e in values.equivalents:
+        for side in (e.asset_id, e.eq_asset_id):
+            if side not in usable:
+                refuse(f"equivalents.{e.index}", side, None)
 
-    known_types = usable_ids(s, AssetType, {t["type_id"] for t in values["types"]}, owner_firm_id)
-    flag_unknown_choices(errors, values["types"], "allocation_types", "type_id", "type", known_types)
+    known_types = usable_ids(s, AssetType, {t.type_id for t in values.types}, owner_firm_id)
+    flag_unknown_choices(errors, [{"type_id": t.type_id, "index": t.index} for t in values.types],
+                         "allocation_types", "type_id", "type", known_types)
 
-    industry_groups.flag_unknown(s, errors, values["industry_groups"])
+    industry_groups.flag_unknown(s, errors, [{"industry_group_id": g.industry_group_id, "index": g.index}
+                                             for g in values.industry_groups])
 
-    if values["firms"]:
-        live = set(s.exec(select(col(Firm.id)).where(col(Firm.id).in_(values["firms"]), col(Firm.deleted_at).is_(None))).all())
-        if any(fid not in live or fid == owner_firm_id for fid in values["firms"]):
+    if values.firms:
+        live = set(s.exec(select(col(Firm.id)).where(col(Firm.id).in_(values.firms), col(Firm.deleted_at).is_(None))).all())
+        if any(fid not in live or fid == owner_firm_id for fid in values.firms):
             errors.check("firms", rules.SELECT_SHARING_FIRM)
 
     if not errors.ok:
@@ -385,44 +394,47 @@ def _check_references(s: Session, actor: Actor, owner_firm_id: int, values: dict
     return class_assets
 
 
-def _write(s: Session, actor: Actor, model: Model, values: dict[str, Any], class_assets: Mapping[int, Asset],
+def _write(s: Session, actor: Actor, model: Model, values: rules.ModelValues, class_assets: Mapping[int, Asset],
            now: datetime, *, new: bool) -> ModelDetail:
     """Replace the model's components, then record the version snapshot. Returns the model as read.
     Assets already in the previous version keep their inclusion date and price."""
     mid = stored_id(model)
-    previous: dict[int, tuple[datetime, Any]] = {}
+    previous: dict[int, tuple[datetime, Decimal | None]] = {}
     if not new:
         previous = {asset_id: (included_at, price) for asset_id, included_at, price in s.execute(
-            sa_select(col(ModelAsset.asset_id), col(ModelAsset.included_at), col(ModelAsset.inclusion_price)).where(col(ModelAsset.model_id) == mid)
+            sa_select(col(ModelAsset.asset_id), col(ModelAsset.included_at), col(ModelAsset.inclusion_price))
+            .where(col(ModelAsset.model_id) == mid)
         ).all()}
         for table in _COMPONENT_TABLES:
             s.execute(delete(table).where(col(table.model_id) == mid))
 
-    class_rows, asset_rows = [], []
-    for c in values["classes"]:
-        class_rows.append({"model_id": mid, "class_id": c["class_id"], "allocation": c["allocation"], "min": c["min"],
-                           "max": c["max"], "assets_limit": c["assets_limit"], "priority": c["priority"]})
-        for a in c["assets"]:
-            included_at, price = previous.get(a["asset_id"], (now, class_assets[a["asset_id"]].last_close_price))
-            asset_rows.append({"model_id": mid, "class_id": c["class_id"], "asset_id": a["asset_id"],
-                               "alt_asset_id": a["alt_asset_id"], "priority": a["priority"],
-                               "percentage": a["percentage"], "included_at": included_at, "inclusion_price": price})
-    batches = (
+    # Rows for one bulk INSERT per table: column name -> value, as SQLAlchemy's executemany takes them.
+    class_rows: list[dict[str, object]] = []
+    asset_rows: list[dict[str, object]] = []
+    for c in values.classes:
+        class_rows.append({"model_id": mid, "class_id": c.class_id, "allocation": c.allocation, "min": c.min,
+                           "max": c.max, "assets_limit": c.assets_limit, "priority": c.priority})
+        for a in c.assets:
+            included_at, price = previous.get(a.asset_id, (now, class_assets[a.asset_id].last_close_price))
+            asset_rows.append({"model_id": mid, "class_id": c.class_id, "asset_id": a.asset_id,
+                               "alt_asset_id": a.alt_asset_id, "priority": a.priority,
+                               "percentage": a.percentage, "included_at": included_at, "inclusion_price": price})
+    batches: tuple[tuple[type[SQLModel], list[dict[str, object]]], ...] = (
         (ModelClass, class_rows),
         (ModelAsset, asset_rows),
-        (ModelType, [{"model_id": mid, "type_id": t["type_id"], "allocation": t["allocation"], "min": t["min"],
-                      "max": t["max"]} for t in values["types"]]),
-        (ModelIndustryGroup, [{"model_id": mid, "industry_group_id": g["industry_group_id"], "allocation": g["allocation"],
-                               "min": g["min"], "max": g["max"], "priority": g["priority"]} for g in values["industry_groups"]]),
-        (ModelEquivalent, [{"model_id": mid, "asset_id": e["asset_id"], "eq_asset_id": e["eq_asset_id"]}
-                           for e in values["equivalents"]]),
-        (ModelCommentary, [{"model_id": mid, "type": k["type"], "description": k["description"], "updated_at": now}
-                           for k in values["commentaries"]]),
-        (ModelSharedFirm, [{"model_id": mid, "firm_id": fid} for fid in values["firms"]]),
+        (ModelType, [{"model_id": mid, "type_id": t.type_id, "allocation": t.allocation, "min": t.min,
+                      "max": t.max} for t in values.types]),
+        (ModelIndustryGroup, [{"model_id": mid, "industry_group_id": g.industry_group_id, "allocation": g.allocation,
+                               "min": g.min, "max": g.max, "priority": g.priority} for g in values.industry_groups]),
+        (ModelEquivalent, [{"model_id": mid, "asset_id": e.asset_id, "eq_asset_id": e.eq_asset_id}
+                           for e in values.equivalents]),
+        (ModelCommentary, [{"model_id": mid, "type": k.type, "description": k.description, "updated_at": now}
+                           for k in values.commentaries]),
+        (ModelSharedFirm, [{"model_id": mid, "firm_id": fid} for fid in values.firms]),
     )
-    for table, rows in batches:
+    for component, rows in batches:
         if rows:
-            s.execute(insert(table), rows)
+            s.execute(insert(component), rows)
     s.flush()
     detail = _detail(s, model, can_edit=can_edit_model(actor, model.firm_id))
     s.add(ModelVersion(model_id=mid, version=model.version, snapshot=_snapshot(detail), moderator_id=actor.id,
@@ -431,55 +443,58 @@ def _write(s: Session, actor: Actor, model: Model, values: dict[str, Any], class
     return detail
 
 
-def _apply(model: Model, values: dict[str, Any], actor: Actor, now: datetime) -> None:
-    model.name = values["name"]
-    model.status = values["status"]
-    model.allocation_method = values["allocation_method"]
-    model.availability = values["availability"]
-    for switch in ("analyst_recommendations", "class_allocation", "type_allocation", "industry_group_allocation"):
-        setattr(model, switch, values[switch])
+def _apply(model: Model, values: rules.ModelValues, actor: Actor, now: datetime) -> None:
+    model.name = values.name
+    model.status = values.status
+    model.allocation_method = values.allocation_method
+    model.availability = values.availability
+    model.analyst_recommendations = values.analyst_recommendations
+    model.class_allocation = values.class_allocation
+    model.type_allocation = values.type_allocation
+    model.industry_group_allocation = values.industry_group_allocation
     model.updated_by = actor.id
     model.updated_at = now
 
 
-def _clean(s: Session, data: Mapping[str, Any], *, owner_required: bool) -> dict[str, Any]:
+def _clean(s: Session, form: rules.ModelForm, *, owner_required: bool) -> rules.ModelValues:
     cash = asset_service.cash_class(s)  # 'There is no cash class in db'
-    values, errors, message = rules.clean_model(data if isinstance(data, Mapping) else {}, cash_class_id=cash.id,
-                                                owner_required=owner_required)
+    values, errors, message = rules.clean_model(form, cash_class_id=cash.id, owner_required=owner_required)
     if message is not None:
         raise ValidationError(message, dict(errors))
     return values
 
 
-def create_model(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
+def _saved(detail: ModelDetail, message: str) -> ModelSaved:
+    return ModelSaved(**{item.name: getattr(detail, item.name) for item in dataclasses.fields(ModelDetail)},
+                      message=message)
+
+
+def create_model(*, actor: Actor, form: rules.ModelForm) -> ModelSaved:
     require(can_create_model(actor))
     with session_scope() as s:
-        values = _clean(s, data, owner_required=actor.is_superuser)
-        if actor.is_superuser:
-            owner_firm_id = values["owner_id"]
-            if s.exec(select(col(Firm.id)).where(col(Firm.id) == owner_firm_id, col(Firm.deleted_at).is_(None))).first() is None:
-                raise ValidationError(rules.INVALID_FORM, {"ownerId": rules.SELECT_FIRM})
-        else:
-            owner_firm_id = actor.firm_id
+        values = _clean(s, form, owner_required=actor.is_superuser)
+        owner_firm_id = values.owner_id if actor.is_superuser else actor.firm_id
+        if owner_firm_id is None or actor.is_superuser and s.exec(select(col(Firm.id)).where(
+                col(Firm.id) == owner_firm_id, col(Firm.deleted_at).is_(None))).first() is None:
+            raise ValidationError(rules.INVALID_FORM, {"ownerId": rules.SELECT_FIRM})
         class_assets = _check_references(s, actor, owner_firm_id, values)
         now = utcnow()
-        model = Model(firm_id=owner_firm_id, name=values["name"], version=1, created_by=actor.id, created_at=now)
+        model = Model(firm_id=owner_firm_id, name=values.name, version=1, created_by=actor.id, created_at=now)
         _apply(model, values, actor, now)
         s.add(model)
         s.flush()
         detail = _write(s, actor, model, values, class_assets, now, new=True)
         audit.created(s, actor, "model.created", "model", model)
-        return {**wire_rendered(detail), "message": rules.CREATED[ModelStatus(model.status)]}
+        return _saved(detail, rules.CREATED[ModelStatus(model.status)])
 
 
-def update_model(*, actor: Actor, model_id: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+def update_model(*, actor: Actor, model_id: int, form: rules.ModelForm) -> ModelSaved:
     with session_scope() as s:
         model = load_model(s, actor, model_id, for_edit=True)
         current = model.version
-        expected = data.get("version", data.get("version_id")) if isinstance(data, Mapping) else None
-        if not v.is_empty(expected) and str(expected).strip() != str(current):
+        if not v.is_empty(form.version) and str(form.version).strip() != str(current):
             raise Conflict(rules.MODEL_CHANGED)
-        values = _clean(s, data, owner_required=False)  # the owner firm never changes on an edit
+        values = _clean(s, form, owner_required=False)  # the owner firm never changes on an edit
         class_assets = _check_references(s, actor, model.firm_id, values)
         bumped: CursorResult[tuple[int]] = s.execute(  # type: ignore[assignment]  # an UPDATE's result counts rows
             update(Model).where(col(Model.id) == model.id, col(Model.version) == current).values(version=current + 1)
@@ -495,10 +510,10 @@ def update_model(*, actor: Actor, model_id: Any, data: Mapping[str, Any]) -> dic
         s.flush()
         detail = _write(s, actor, model, values, class_assets, now, new=False)
         audit.changed(s, actor, "model.updated", "model", model, {**before, "_version": current})
-        return {**wire_rendered(detail), "message": rules.SAVED[ModelStatus(model.status)]}
+        return _saved(detail, rules.SAVED[ModelStatus(model.status)])
 
 
-def delete_model(*, actor: Actor, model_id: Any) -> dict[str, Any]:
+def delete_model(*, actor: Actor, model_id: int) -> Done:
     """Soft delete: the model leaves every list and read (404 afterwards); its history stays."""
     with session_scope() as s:
         model = load_model(s, actor, model_id, for_edit=True)
@@ -509,7 +524,7 @@ def delete_model(*, actor: Actor, model_id: Any) -> dict[str, Any]:
         model.updated_by = actor.id
         s.add(model)
         audit.changed(s, actor, "model.deleted", "model", model, before)
-    return {"message": rules.DELETED}
+    return Done(rules.DELETED)
 
 
 # ---- reading ------------------------------------------------------------------------------------
@@ -813,7 +828,7 @@ def _chunks(ids: list[int], size: int = ENGINE_CHUNK) -> Iterable[list[int]]:
         yield ids[start:start + size]
 
 
-def load_models_for_engine(session: Session, model_ids: Iterable[Any]) -> dict[int, ModelSpec]:
+def load_models_for_engine(session: Session, model_ids: Iterable[object]) -> dict[int, ModelSpec]:
     """The models with these ids as immutable ModelSpec trees, in 6 queries per 2,000 models
     (whatever their size). An internal loader for calculation jobs: it checks no permission (the
     caller has loaded the portfolios it calculates) and includes deleted models (flagged)."""

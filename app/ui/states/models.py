@@ -21,6 +21,7 @@ from app.domain.errors import DomainError, ValidationError
 from app.domain.models import (
     HISTORY_PAGE_SIZES, MODEL_PAGE_SIZES, AllocationMethod, Availability, ModelStatus, derive_availability, switches_of,
 )
+from app.domain.parsing import as_id
 from app.domain.permissions import Actor, can_edit_model
 from app.domain.timezones import iso_json
 from app.services import models as model_service
@@ -91,13 +92,13 @@ def _num_or_none(text: str) -> str | None:
     return text or None
 
 
-def _int_or_text(text: str) -> int | str | None:
-    """Whole numbers go as numbers; anything else as typed, for the service to name it."""
+def _number_text(text: str) -> str | None:
+    """A whole number as its digits ('007' -> '7'); anything else as typed, for the service to name it."""
     text = (text or "").strip()
     if not text:
         return None
     number = _int(text)
-    return number if number is not None else text
+    return str(number) if number is not None else text
 
 
 def _without(lines: list[Any], i: int) -> list[Any]:
@@ -351,9 +352,9 @@ def _ranges(entry: ModelClassLine | ModelTypeLine | ModelGroupLine) -> dict[str,
     return {"allocation": _num_text(entry.allocation), "min": _num_text(entry.min), "max": _num_text(entry.max)}
 
 
-def _range_payload(line: AllocationRange) -> dict[str, str | None]:
-    """allocation, min and max of a line on the form as the payload sends them."""
-    return {key: _num_or_none(getattr(line, key)) for key in RANGE_FIELDS}
+def _range_form(line: AllocationRange) -> dict[str, str | None]:
+    """allocation, min and max of a line on the form as the service reads them."""
+    return {"allocation": _num_or_none(line.allocation), "min": _num_or_none(line.min), "max": _num_or_none(line.max)}
 
 
 def _range_typed(line: AllocationRange) -> bool:
@@ -877,51 +878,38 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         return self._apply_pick(asset["id"], asset["code"], asset["name"])
 
     # ---- payload and validation ----------------------------------------------------------------------
-    def _payload(self, status: str) -> dict[str, Any]:
-        """The REST body of POST/PUT /api/models."""
+    def _form(self, status: str) -> model_rules.ModelForm:
+        """The form as the service reads it (what POST/PUT /api/models carry), from the fields typed."""
         sharing = self.investment and not self.all_firms and self.share_firms
-        data: dict[str, Any] = {
-            "name": self.name.strip(),
-            "status": status,
-            "allocation_method": self.method,
-            "ownerId": _int(self.firm_id),
-            "firms": [int(f) for f in self.shared_firm_ids if _int(f) is not None] if sharing else [],
-            "investment": self.investment,
-            "all": self.all_firms,
-            "analyst_recommendations": self.analyst_recommendations,
-            "class_allocation": self.class_allocation,
-            "type_allocation": self.type_allocation,
-            "industry_group_allocation": self.industry_group_allocation,
-            "allocation_classes": [
-                {"class_id": c.class_id, **_range_payload(c), "assets_limit": _int_or_text(c.assets_limit),
-                 "priority": _int_or_text(c.priority) if c.priority.strip() else i + 1,
-                 "assets": [{"asset_id": a.asset_id, "alt_asset_id": a.alt.id or None,
-                             "priority": _int_or_text(a.priority) if a.priority.strip() else j + 1}
-                            for j, a in enumerate(c.assets)]}
-                for i, c in enumerate(self.classes)
-            ],
-            "allocation_types": [
-                {"type_id": t.type_id, **_range_payload(t)} for t in self.types if _range_typed(t)
-            ],
-            "industry_groups_allocations": [
-                {"industry_group_id": g.industry_group_id, **_range_payload(g),
-                 "priority": _int_or_text(g.priority) if g.priority.strip() else i + 1}
-                for i, g in enumerate(self.groups)
-            ],
-            "equivalents": [{"asset_id": e.asset.id or None, "eq_asset_id": e.eq.id or None}
-                            for e in self.equivalents],
-            "assets_percentages_allocations": [
-                {"asset_id": p.asset_id, "class_id": p.class_id, "allocation": _num_or_none(p.allocation),
-                 "alternative": p.alt.id or None}
-                for p in self.percentages
-            ] if self.method == AllocationMethod.PERCENTAGES.value else [],
-            "commentaries": [{"type": kind, "description": text}
-                             for kind, text in (("market", self.market), ("recommendation", self.recommendation))
-                             if text.strip()],
-        }
-        if self.mode == "edit":
-            data["version"] = self._version
-        return data
+        percentages = self.method == AllocationMethod.PERCENTAGES.value
+        return model_rules.ModelForm(
+            name=self.name.strip(), status=status, allocation_method=self.method, owner_id=as_id(self.firm_id),
+            version=str(self._version) if self.mode == "edit" else None,
+            investment=self.investment, all=self.all_firms,
+            firms=tuple(as_id(f) or 0 for f in self.shared_firm_ids if _int(f) is not None) if sharing else (),
+            analyst_recommendations=self.analyst_recommendations, class_allocation=self.class_allocation,
+            type_allocation=self.type_allocation, industry_group_allocation=self.industry_group_allocation,
+            allocation_classes=tuple(model_rules.ClassRowForm(
+                class_id=c.class_id, **_range_form(c), assets_limit=_number_text(c.assets_limit),
+                priority=_number_text(c.priority) or str(i + 1),
+                assets=tuple(model_rules.AssetRowForm(asset_id=a.asset_id, alt_asset_id=a.alt.id or None,
+                                                      priority=_number_text(a.priority) or str(j + 1))
+                             for j, a in enumerate(c.assets)))
+                for i, c in enumerate(self.classes)),
+            allocation_types=tuple(model_rules.TypeRowForm(type_id=t.type_id, **_range_form(t))
+                                   for t in self.types if _range_typed(t)),
+            industry_groups_allocations=tuple(model_rules.GroupRowForm(
+                industry_group_id=g.industry_group_id, **_range_form(g), priority=_number_text(g.priority) or str(i + 1))
+                for i, g in enumerate(self.groups)),
+            equivalents=tuple(model_rules.EquivalentRowForm(asset_id=e.asset.id or None, eq_asset_id=e.eq.id or None)
+                              for e in self.equivalents),
+            assets_percentages_allocations=tuple(model_rules.PercentageRowForm(
+                asset_id=p.asset_id, allocation=_num_or_none(p.allocation), alternative=p.alt.id or None)
+                for p in self.percentages) if percentages else (),
+            commentaries=tuple(model_rules.CommentaryForm(type=kind, description=text)
+                               for kind, text in (("market", self.market), ("recommendation", self.recommendation))
+                               if text.strip()),
+        )
 
     def _sharing_error(self) -> dict[str, str]:
         if self.investment and not self.all_firms and self.share_firms and not self.shared_firm_ids:
@@ -943,7 +931,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
     def _check(self, status: str) -> tuple[str, dict[str, str]]:
         """(form-level message, field texts) of the service's own rules (app.domain.model_rules)."""
-        _, fields, message = model_rules.clean_model(self._payload(status), owner_required=self._owner_required)
+        _, fields, message = model_rules.clean_model(self._form(status), owner_required=self._owner_required)
         sharing = self._sharing_error()
         if sharing and not message:
             message = SELECT_SHARING_FIRM
@@ -964,12 +952,12 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
             self.errors, self.message = {**self.errors, **sharing}, SELECT_SHARING_FIRM
             self.tab = "availability"
             return toast_error(SELECT_SHARING_FIRM)
-        payload = self._payload(status)
+        form = self._form(status)
         try:
             if self.mode == "new":
-                saved = model_service.create_model(actor=actor, data=payload)
+                saved = model_service.create_model(actor=actor, form=form)
             else:
-                saved = model_service.update_model(actor=actor, model_id=self._model_id, data=payload)
+                saved = model_service.update_model(actor=actor, model_id=self._model_id, form=form)
         except ValidationError as exc:
             self.errors = self._remap(dict(exc.fields or {}))
             self.message = exc.message
@@ -982,8 +970,8 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         self._saved = True
         self.form_dirty = False
         self.leave_open = False
-        model_id = _int(saved.get("id")) or self._model_id
-        return [toast_success(_text(saved.get("message"))),
+        model_id = saved.id or self._model_id
+        return [toast_success(saved.message),
                 rx.redirect(then or routes.url("models.details", id=model_id))]
 
     def _show_error_tab(self) -> None:
