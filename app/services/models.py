@@ -196,7 +196,7 @@ class ModelDetail:
 
     def commentary(self, kind: str) -> str:
         """The commentary of `kind` (market or recommendation), '' when the model has none."""
-        return next((c.description or "" for c in self.commentaries if c.type == kind), "")
+        return next((c.description or "" for c in reversed(self.commentaries) if c.type == kind), "")  # the last of a kind wins
 
 
 @dataclasses.dataclass(frozen=True)

@@ -257,7 +257,7 @@ class HistoryRow:
     current: bool = False
 
 
-def _availability_title(value: Any) -> str:
+def _availability_title(value: str) -> str:
     return AVAILABILITY_TITLES.get(_text(value), _text(value).replace("_", " ").capitalize())
 
 
