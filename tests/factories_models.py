@@ -129,7 +129,7 @@ def make_model(owner: Actor | Firm | int, u: Universe | None = None, **options: 
     """A model portfolio, the one factory for models.
 
     With a universe `u`: the complete valid model of `payload(u, **options)` made through the
-    models service by the acting user `owner` (an Actor); gives the service's answer (a dict).
+    models service by the acting user `owner` (an Actor); gives the service's answer as the API renders it (a dict).
 
     Without: a bare model row of the firm `owner` written straight to the tables (a Model), with
     the options name, status ('active'), availability ('nobody'), analyst_recommendations,
@@ -137,9 +137,11 @@ def make_model(owner: Actor | Firm | int, u: Universe | None = None, **options: 
     is shared with), classes ({class_id: allocation} ModelClass rows), industry_groups
     ({group_id: allocation} ModelIndustryGroup rows) and any other Model column."""
     if u is not None:
+        from app.api.schemas import rendered
+        from app.domain.model_rules import read_form
         from app.services import models
 
-        return models.create_model(actor=owner, data=payload(u, **options))
+        return rendered(models.create_model(actor=owner, form=read_form(payload(u, **options))))
     return _bare_model(owner, **options)
 
 

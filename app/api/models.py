@@ -5,6 +5,7 @@ GET    /api/models                           query limit, offset, sort, order, s
                                              -> result.rows and result.totals[0].count
 GET    /api/models/{id}                      the model (the form's read shape, with can_edit)
 POST   /api/models                           the model payload -> the saved model with `message`
+                                             (bodies are read into the service's ModelForm by model_rules.read_form)
 PUT    /api/models/{id}                      the model payload with `version` -> the saved model with `message`
 DELETE /api/models/{id}                      soft delete -> {message: 'Model is deleted'}
 GET    /api/models/{id}/history              query limit, offset, where {"model_id": id}, orderBy (created_at |
@@ -23,9 +24,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.api.deps import CurrentActor, ListQuery, answers, listing, ok
 from app.api.resources import Resource
 from app.api.schemas import (
-    WHERE_INVALID, Allocation, Amount, Body, Flag, Id, Page, Row, RowsOf, Sent, path_id, query_number, rendered, where_of,
+    WHERE_INVALID, Allocation, Amount, Body, Flag, Id, Page, Row, RowsOf, Sent, path_id, query_number, rendered, sent,
+    where_of,
 )
 from app.domain.errors import ValidationError
+from app.domain import model_rules
 from app.domain.model_rules import owner_filter
 from app.domain.parsing import as_bool, as_id
 from app.services import models
@@ -81,8 +84,8 @@ class FirmPick(Row):
 class ModelBody(Body):
     """The model form. Its nested rows are checked one by one by the service, with the
     specification's texts per row and field, so they are passed through as sent."""
-    # extra="allow": the form's further keys go to the service unchanged; the service's form
-    # reader (app.domain.model_rules.clean_model) is the one place that knows every key.
+    # extra="allow": the form's further keys are kept as sent; the form reader
+    # (app.domain.model_rules.read_form) is the one place that knows every key.
     model_config = ConfigDict(extra="allow")
     name: Optional[str] = None
     status: Optional[str] = Field(None, description="draft, active or inactive")
@@ -129,7 +132,12 @@ def form_options(actor: CurrentActor, firm_id: str | None = Query(None, alias="f
     return ok(rendered(models.model_form_options(actor=actor, firm_id=as_id(firm_id))))
 
 
-model = Resource(router, "/models", "model_id", ModelOut, ModelBody)
+def _form(body: Optional[ModelBody]) -> model_rules.ModelForm:
+    """The form the service takes, read once from the keys the client sent."""
+    return model_rules.read_form(sent(body))
+
+
+model = Resource(router, "/models", "model_id", ModelOut, ModelBody, form_of=_form)
 model.get(models.get_model)
 model.create(models.create_model)
 model.update(models.update_model)
@@ -156,9 +164,9 @@ def model_history(actor: CurrentActor, model_id: str, limit: str | None = None, 
 
 @router.get("/models/{model_id}/versions/{version}", **answers(ModelFormOut))
 def model_version(actor: CurrentActor, model_id: str, version: str):
-    return ok(models.get_model_version(actor=actor, model_id=model_id, version=version))
+    return ok(rendered(models.get_model_version(actor=actor, model_id=path_id(model_id), version=path_id(version))))
 
 
 @router.get("/models/{model_id}/details", **answers(ModelDetailsOut))
 def model_details(actor: CurrentActor, model_id: str):
-    return ok(models.model_details(actor=actor, model_id=model_id))
+    return ok(rendered(models.model_details(actor=actor, model_id=path_id(model_id))))

@@ -9,16 +9,17 @@ than listed allow extra keys (extra="allow"), so declaring the schema never drop
 from __future__ import annotations
 
 import dataclasses
-from datetime import date, datetime
 from decimal import Decimal
-from enum import Enum
 from typing import Any, Generic, Optional, TypeVar, Union, get_type_hints
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model
 
-from app.domain.wire import WIRE
+from app.domain import wire
 
 T = TypeVar("T")
+
+# A service's typed value as its payload reads it (the one renderer, beside the wire names it reads).
+rendered = wire.rendered
 
 # Request field types. The services parse and validate these themselves, with the specification's
 # texts, so the types are as loose as those texts need: an id is a number or its text, an amount a
@@ -149,27 +150,6 @@ def query_number(text: str | None) -> int | None:
         return int(text) if text not in (None, "") else None
     except ValueError:
         return None
-
-
-def rendered(value: Any) -> Any:
-    """A service's typed value as its payload model reads it: a dataclass as the object of its
-    fields (by the name app.domain.wire gives it where the payload's differs), Decimal as its digits ('1234.50': the service rounds to the places it shows), a day or
-    an instant in ISO 8601 (as app.domain.timezones.iso_json writes it), an enum as its value;
-    lists, tuples and dicts item by item. Anything else is already JSON."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {item.metadata.get(WIRE, item.name): rendered(getattr(value, item.name))
-                for item in dataclasses.fields(value)}
-    if isinstance(value, (list, tuple)):
-        return [rendered(item) for item in value]
-    if isinstance(value, dict):
-        return {key: rendered(item) for key, item in value.items()}
-    if isinstance(value, Decimal):
-        return format(value, "f")
-    if isinstance(value, (date, datetime)):
-        return value.isoformat()
-    if isinstance(value, Enum):
-        return value.value
-    return value
 
 
 class Body(BaseModel):

@@ -1,7 +1,9 @@
-"""Model form rules (spec 000 s4-s5): pure validation of a model payload, no database.
+"""Model form rules (spec 000 s4-s5): pure validation of a model form, no database.
 
-`clean_model(data, cash_class_id=..., owner_required=...)` returns `(values, errors, message)`:
-- `values`: the cleaned payload (Decimals, ints, bools) the service stores;
+`read_form(data)` reads the form as sent (a REST body, by the payload's names) into a ModelForm; the
+model screen builds its ModelForm itself. `clean_model(form, cash_class_id=..., owner_required=...)`
+returns `(values, errors, message)`:
+- `values`: the ModelValues the service stores (Decimals, ints, bools);
 - `errors`: {field: text} with keys as the form names them ("name", "allocation_classes.0.allocation",
   "allocation_classes.1.assets.0.asset_id", "equivalents.1", ...);
 - `message`: None when the model may be saved, else the form-level text to show.
@@ -20,6 +22,7 @@ The cash class (`cash_class_id`) is added with allocation 0 when the payload lac
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Mapping
 
@@ -86,18 +89,11 @@ def _percent(value: Any) -> Decimal | None:
     return None if number is None else number.quantize(PLACES, rounding=ROUND_HALF_UP)
 
 
-def _rows(data: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
-    rows = data.get(key) or []
-    if not isinstance(rows, (list, tuple)):
-        return []
-    return [row if isinstance(row, Mapping) else {} for row in rows]
-
-
 def _text(value: Any) -> str:
     return "" if value is None else str(value).strip()
 
 
-def _choice(errors: v.FieldErrors, field: str, value: Any, allowed: tuple[str, ...], default: str) -> str:
+def _choice(errors: v.FieldErrors, field: str, value: str | None, allowed: tuple[str, ...], default: str) -> str:
     text = _text(value) or default
     if text not in allowed:
         errors.check(field, v.DEFAULT)
@@ -105,20 +101,21 @@ def _choice(errors: v.FieldErrors, field: str, value: Any, allowed: tuple[str, .
     return text
 
 
-def _allocation_fields(errors: v.FieldErrors, prefix: str, row: Mapping[str, Any]) -> dict[str, Decimal | None]:
-    """allocation/min/max of a row: numbers 0..100, max greater than min (shared row check)."""
-    row_errors = check_allocation_row(row.get("allocation"), row.get("min"), row.get("max"))
-    out: dict[str, Decimal | None] = {}
-    for key in ("allocation", "min", "max"):
+def _allocation_fields(errors: v.FieldErrors, prefix: str, row: RangeForm) -> tuple[Decimal | None, Decimal | None,
+                                                                                      Decimal | None]:
+    """(allocation, min, max) of a row: numbers 0..100, max greater than min (shared row check)."""
+    row_errors = check_allocation_row(row.allocation, row.min, row.max)
+    out: list[Decimal | None] = []
+    for key, value in (("allocation", row.allocation), ("min", row.min), ("max", row.max)):
         if key in row_errors:
             errors.check(f"{prefix}.{key}", row_errors[key])
-            out[key] = None
+            out.append(None)
         else:
-            out[key] = _percent(row.get(key))
-    return out
+            out.append(_percent(value))
+    return out[0], out[1], out[2]
 
 
-def _priority(errors: v.FieldErrors, field: str, value: Any, default: int) -> int:
+def _priority(errors: v.FieldErrors, field: str, value: str | None, default: int) -> int:
     if v.is_empty(value):
         return default
     number = _int(value)
@@ -128,79 +125,283 @@ def _priority(errors: v.FieldErrors, field: str, value: Any, default: int) -> in
     return number
 
 
-def _chosen(row: Mapping[str, Any], field: str) -> Any:
+# ---- the form as sent ------------------------------------------------------------------------------
+# Each field of a form is the text that was sent (a number as its text), None when left out; the
+# rules below check it with the specification's texts. A choice (a class, an asset, a type, ...) is
+# an id: None when not sent (or empty), 0 when sent but naming no record. The switches are read as
+# the flags they are.
+@dataclass(frozen=True)
+class RangeForm:
+    """An allocation row's allocation, min and max as typed (% of the portfolio)."""
+    allocation: str | None = None
+    min: str | None = None
+    max: str | None = None
+
+
+@dataclass(frozen=True)
+class AssetRowForm:
+    asset_id: int | None = None
+    alt_asset_id: int | None = None
+    priority: str | None = None
+
+
+@dataclass(frozen=True)
+class ClassRowForm(RangeForm):
+    class_id: int | None = None
+    assets_limit: str | None = None
+    priority: str | None = None
+    assets: tuple[AssetRowForm, ...] = ()
+
+
+@dataclass(frozen=True)
+class TypeRowForm(RangeForm):
+    type_id: int | None = None
+
+
+@dataclass(frozen=True)
+class GroupRowForm(RangeForm):
+    industry_group_id: int | None = None
+    priority: str | None = None
+
+
+@dataclass(frozen=True)
+class EquivalentRowForm:
+    asset_id: int | None = None
+    eq_asset_id: int | None = None
+
+
+@dataclass(frozen=True)
+class PercentageRowForm:
+    """An asset's share of the model (percentages method) and the alternative picked on its row."""
+    asset_id: int | None = None
+    allocation: str | None = None
+    alternative: int | None = None
+
+
+@dataclass(frozen=True)
+class CommentaryForm:
+    type: str | None = None
+    description: str | None = None
+
+
+@dataclass(frozen=True)
+class ModelForm:
+    """The model form (POST/PUT /api/models, the model screen) as sent."""
+    name: str | None = None
+    status: str | None = None
+    allocation_method: str | None = None
+    owner_id: int | None = None  # the owner firm a superuser chooses (ownerId)
+    version: str | None = None  # the version the edit read (version, or version_id)
+    investment: bool = False
+    all: bool = False
+    firms: tuple[int, ...] = ()  # the firms it is shared with (0: an entry naming no firm)
+    analyst_recommendations: bool = True  # spec 000 s4: the four switches are on by default
+    class_allocation: bool = True
+    type_allocation: bool = True
+    industry_group_allocation: bool = True
+    allocation_classes: tuple[ClassRowForm, ...] = ()
+    allocation_types: tuple[TypeRowForm, ...] = ()
+    industry_groups_allocations: tuple[GroupRowForm, ...] = ()
+    equivalents: tuple[EquivalentRowForm, ...] = ()
+    assets_percentages_allocations: tuple[PercentageRowForm, ...] = ()
+    commentaries: tuple[CommentaryForm, ...] = ()
+
+
+def _sent_text(value: object) -> str | None:
+    if value is None:
+        return None
+    return format(value, "f") if isinstance(value, Decimal) else str(value)
+
+
+def _sent_id(value: object) -> int | None:
+    """None when not sent (or empty); 0 when sent but naming no record."""
+    return None if v.is_empty(value) else (as_id(value) or 0)
+
+
+def _rows(data: Mapping[str, object], key: str) -> list[Mapping[str, object]]:
+    """The rows sent under `key` (a row that is not an object reads as an empty row)."""
+    rows = data.get(key) or []
+    if not isinstance(rows, (list, tuple)):
+        return []
+    return [row if isinstance(row, Mapping) else {} for row in rows]
+
+
+def _range(row: Mapping[str, object]) -> dict[str, str | None]:
+    return {"allocation": _sent_text(row.get("allocation")), "min": _sent_text(row.get("min")),
+            "max": _sent_text(row.get("max"))}
+
+
+def _chosen(row: Mapping[str, object], field: str) -> int | None:
     """What an allocation row sent as its choice: `field`, or `id`."""
-    return row.get(field, row.get("id"))
+    return _sent_id(row.get(field, row.get("id")))
 
 
-# ---- the payload --------------------------------------------------------------------------------
-def clean_model(data: Mapping[str, Any], *, cash_class_id: int | None = None,
-                owner_required: bool = False) -> tuple[dict[str, Any], v.FieldErrors, str | None]:
-    """Validate a model payload (see the module text). `owner_required`: a superuser creating a
-    model must choose the owner firm (ownerId)."""
+def read_form(data: Mapping[str, object]) -> ModelForm:
+    """The form from the keys sent, by the payload's names (as the REST bodies carry them)."""
     if not isinstance(data, Mapping):
         data = {}
-    errors = v.FieldErrors()
-    values: dict[str, Any] = {}
+    firms = data.get("firms") or []
+    version = data.get("version", data.get("version_id"))
+    return ModelForm(
+        name=_sent_text(data.get("name")), status=_sent_text(data.get("status")),
+        allocation_method=_sent_text(data.get("allocation_method")), owner_id=as_id(data.get("ownerId")),
+        version=_sent_text(version),
+        investment=as_bool(data.get("investment")), all=as_bool(data.get("all")),
+        firms=tuple(as_id(raw) or 0 for raw in (firms if isinstance(firms, (list, tuple)) else [firms])),
+        analyst_recommendations=as_bool(data.get("analyst_recommendations"), default=True),
+        class_allocation=as_bool(data.get("class_allocation"), default=True),
+        type_allocation=as_bool(data.get("type_allocation"), default=True),
+        industry_group_allocation=as_bool(data.get("industry_group_allocation"), default=True),
+        allocation_classes=tuple(ClassRowForm(
+            class_id=_chosen(row, "class_id"), assets_limit=_sent_text(row.get("assets_limit")),
+            priority=_sent_text(row.get("priority")),
+            assets=tuple(AssetRowForm(asset_id=_sent_id(a.get("asset_id")), alt_asset_id=_sent_id(a.get("alt_asset_id")),
+                                      priority=_sent_text(a.get("priority"))) for a in _rows(row, "assets")),
+            **_range(row)) for row in _rows(data, "allocation_classes")),
+        allocation_types=tuple(TypeRowForm(type_id=_chosen(row, "type_id"), **_range(row))
+                               for row in _rows(data, "allocation_types")),
+        industry_groups_allocations=tuple(GroupRowForm(
+            industry_group_id=_chosen(row, "industry_group_id"), priority=_sent_text(row.get("priority")), **_range(row))
+            for row in _rows(data, "industry_groups_allocations")),
+        equivalents=tuple(EquivalentRowForm(asset_id=_sent_id(row.get("asset_id")), eq_asset_id=_sent_id(row.get("eq_asset_id")))
+                          for row in _rows(data, "equivalents")),
+        assets_percentages_allocations=tuple(PercentageRowForm(
+            asset_id=_sent_id(row.get("asset_id", row.get("id"))), allocation=_sent_text(row.get("allocation")),
+            alternative=_sent_id(row.get("alternative"))) for row in _rows(data, "assets_percentages_allocations")),
+        commentaries=tuple(CommentaryForm(type=_sent_text(row.get("type")), description=_sent_text(row.get("description")))
+                           for row in _rows(data, "commentaries")),
+    )
 
-    name = _text(data.get("name"))
+
+# ---- what the rules make of it --------------------------------------------------------------------
+@dataclass(frozen=True)
+class AssetValues:
+    asset_id: int
+    alt_asset_id: int | None
+    priority: int
+    percentage: Decimal | None  # the percentages method's share of the portfolio
+    index: int  # the row's position on the form (for its errors)
+
+
+@dataclass(frozen=True)
+class ClassValues:
+    class_id: int
+    allocation: Decimal
+    min: Decimal | None
+    max: Decimal | None
+    assets_limit: int | None
+    priority: int
+    assets: tuple[AssetValues, ...]
+    index: int | None  # None: the cash class the rules added
+
+
+@dataclass(frozen=True)
+class TypeValues:
+    type_id: int
+    allocation: Decimal | None
+    min: Decimal | None
+    max: Decimal | None
+    index: int
+
+
+@dataclass(frozen=True)
+class GroupValues:
+    industry_group_id: int
+    allocation: Decimal | None
+    min: Decimal | None
+    max: Decimal | None
+    priority: int
+    index: int
+
+
+@dataclass(frozen=True)
+class EquivalentValues:
+    asset_id: int
+    eq_asset_id: int
+    index: int
+
+
+@dataclass(frozen=True)
+class CommentaryValues:
+    type: str
+    description: str
+
+
+@dataclass(frozen=True)
+class ModelValues:
+    """The model the rules read from the form, as the service stores it."""
+    name: str
+    status: str
+    allocation_method: str
+    owner_id: int | None
+    firms: tuple[int, ...]
+    investment: bool
+    all: bool
+    availability: str
+    analyst_recommendations: bool
+    class_allocation: bool
+    type_allocation: bool
+    industry_group_allocation: bool
+    classes: tuple[ClassValues, ...]
+    types: tuple[TypeValues, ...]
+    industry_groups: tuple[GroupValues, ...]
+    equivalents: tuple[EquivalentValues, ...]
+    commentaries: tuple[CommentaryValues, ...]
+    version: int | None
+
+
+# ---- the rules --------------------------------------------------------------------------------
+def clean_model(form: ModelForm, *, cash_class_id: int | None = None,
+                owner_required: bool = False) -> tuple[ModelValues, v.FieldErrors, str | None]:
+    """Validate a model form (see the module text). `owner_required`: a superuser creating a
+    model must choose the owner firm (ownerId)."""
+    errors = v.FieldErrors()
+
+    name = _text(form.name)
     errors.check("name", v.required(name, NAME_LABEL), v.max_length(name, NAME_MAX))
-    values["name"] = name
-    status = _choice(errors, "status", data.get("status"), tuple(s.value for s in ModelStatus), ModelStatus.DRAFT.value)
-    method = _choice(errors, "allocation_method", data.get("allocation_method"),
+    status = _choice(errors, "status", form.status, tuple(s.value for s in ModelStatus), ModelStatus.DRAFT.value)
+    method = _choice(errors, "allocation_method", form.allocation_method,
                      tuple(m.value for m in AllocationMethod), AllocationMethod.EQUAL_AMOUNTS.value)
     active = status == ModelStatus.ACTIVE.value
     percentages = method == AllocationMethod.PERCENTAGES.value
-    values.update(status=status, allocation_method=method)
 
-    owner_id = as_id(data.get("ownerId"))
-    if owner_required and owner_id is None:
+    if owner_required and form.owner_id is None:
         errors.check("ownerId", SELECT_FIRM)
-    values["owner_id"] = owner_id
 
     # availability: the two switches and the shared firms (kept whatever the availability)
     firms: list[int] = []
-    raw_firms = data.get("firms") or []
-    if not isinstance(raw_firms, (list, tuple)):
-        raw_firms = [raw_firms]
-    for raw in raw_firms:
-        firm_id = as_id(raw)
-        if firm_id is None:
+    for firm_id in form.firms:
+        if not firm_id:
             errors.check("firms", SELECT_SHARING_FIRM)
         elif firm_id not in firms:
             firms.append(firm_id)
-    investment, everyone = as_bool(data.get("investment")), as_bool(data.get("all"))
-    values.update(firms=firms, investment=investment, all=everyone,
-                  availability=derive_availability(investment, everyone, len(firms)).value)
-
-    for switch in ("analyst_recommendations", "class_allocation", "type_allocation", "industry_group_allocation"):
-        values[switch] = as_bool(data.get(switch), default=True)  # spec 000 s4: switched on by default
 
     # classes and their assets
-    classes: list[dict[str, Any]] = []
+    classes: list[ClassValues] = []
     class_of_asset: dict[int, int] = {}
-    for ci, row in enumerate(_rows(data, "allocation_classes")):
+    for ci, row in enumerate(form.allocation_classes):
         prefix = f"allocation_classes.{ci}"
-        numbers = _allocation_fields(errors, prefix, row)
-        limit_raw = row.get("assets_limit")
+        allocation, low, high = _allocation_fields(errors, prefix, row)
+        limit_raw = row.assets_limit
         errors.check(f"{prefix}.assets_limit", v.number(limit_raw),
                      None if v.number(limit_raw) else v.greater_than(limit_raw, 0),
                      None if v.number(limit_raw) else v.less_than(limit_raw, ASSETS_LIMIT_MAX))
         assets_limit = None if v.is_empty(limit_raw) or f"{prefix}.assets_limit" in errors else int(str(limit_raw).strip())
-        priority = _priority(errors, f"{prefix}.priority", row.get("priority"), ci + 1)
-        class_id = chosen_id(errors, prefix, "class_id", _chosen(row, "class_id"), "class", classes, required=active)
+        priority = _priority(errors, f"{prefix}.priority", row.priority, ci + 1)
+        class_id = chosen_id(errors, prefix, "class_id", row.class_id, "class",
+                             [{"class_id": c.class_id} for c in classes], required=active)
         if class_id is None:
             continue
-        assets: list[dict[str, Any]] = []
-        for ai, asset_row in enumerate(_rows(row, "assets")):
+        assets: list[AssetValues] = []
+        for ai, asset_row in enumerate(row.assets):
             aprefix = f"{prefix}.assets.{ai}"
-            asset_id = as_id(asset_row.get("asset_id"))
-            alt_id = as_id(asset_row.get("alt_asset_id"))
+            asset_id = asset_row.asset_id or None
+            alt_id = asset_row.alt_asset_id or None
             if asset_id is None:
-                if active or not v.is_empty(asset_row.get("asset_id")):
+                if active or asset_row.asset_id is not None:
                     errors.check(f"{aprefix}.asset_id", v.REQUIRED_SELECT.format(label="asset"))
                 continue
-            if not v.is_empty(asset_row.get("alt_asset_id")) and alt_id is None:
+            if asset_row.alt_asset_id is not None and alt_id is None:
                 errors.check(f"{aprefix}.alt_asset_id", v.DEFAULT)
             if asset_id in class_of_asset:
                 errors.check(f"{aprefix}.asset_id", ASSET_IN_TWO_CLASSES)
@@ -209,29 +410,27 @@ def clean_model(data: Mapping[str, Any], *, cash_class_id: int | None = None,
                 errors.check(f"{aprefix}.alt_asset_id", SAME_ALTERNATE)
                 alt_id = None
             class_of_asset[asset_id] = class_id
-            assets.append({"asset_id": asset_id, "alt_asset_id": alt_id,
-                           "priority": _priority(errors, f"{aprefix}.priority", asset_row.get("priority"), ai + 1),
-                           "percentage": None, "index": ai})
-        if active and not percentages and numbers["allocation"] is None and f"{prefix}.allocation" not in errors:
+            assets.append(AssetValues(asset_id=asset_id, alt_asset_id=alt_id,
+                                      priority=_priority(errors, f"{aprefix}.priority", asset_row.priority, ai + 1),
+                                      percentage=None, index=ai))
+        if active and not percentages and allocation is None and f"{prefix}.allocation" not in errors:
             errors.check(f"{prefix}.allocation", v.REQUIRED.format(label="allocation"))
-        classes.append({"class_id": class_id, "allocation": numbers["allocation"], "min": numbers["min"],
-                        "max": numbers["max"], "assets_limit": assets_limit, "priority": priority,
-                        "assets": assets, "index": ci})
+        classes.append(ClassValues(class_id=class_id, allocation=allocation or Decimal(0), min=low, max=high,
+                                   assets_limit=assets_limit, priority=priority, assets=tuple(assets), index=ci))
 
-    if cash_class_id is not None and not any(c["class_id"] == cash_class_id for c in classes):
-        classes.append({"class_id": cash_class_id, "allocation": Decimal(0), "min": None, "max": None,
-                        "assets_limit": None, "priority": max([c["priority"] for c in classes], default=0) + 1,
-                        "assets": [], "index": None})
+    if cash_class_id is not None and not any(c.class_id == cash_class_id for c in classes):
+        classes.append(ClassValues(class_id=cash_class_id, allocation=Decimal(0), min=None, max=None, assets_limit=None,
+                                   priority=max([c.priority for c in classes], default=0) + 1, assets=(), index=None))
 
     # percentages method: a share of the portfolio per listed asset
     if percentages:
         shares: dict[int, tuple[int, Decimal | None]] = {}  # asset id -> (row index, percentage)
         alternatives: dict[int, int] = {}
-        for pi, row in enumerate(_rows(data, "assets_percentages_allocations")):
-            asset_id = as_id(row.get("asset_id", row.get("id")))
+        for pi, share_row in enumerate(form.assets_percentages_allocations):
+            asset_id = share_row.asset_id or None
             if asset_id is None or asset_id not in class_of_asset:
                 continue  # a row of an asset no longer listed in a class
-            value = row.get("allocation")
+            value = share_row.allocation
             err = v.float_(value) or v.positive(value) or (
                 v.LESS_THAN.format(n=100) if (_percent(value) or 0) > HUNDRED else None)
             if err:
@@ -239,81 +438,86 @@ def clean_model(data: Mapping[str, Any], *, cash_class_id: int | None = None,
                 shares[asset_id] = (pi, None)
                 continue
             shares[asset_id] = (pi, _percent(value))
-            alt = as_id(row.get("alternative"))
+            alt = share_row.alternative or None
             if alt is not None and alt != asset_id:
                 alternatives[asset_id] = alt
+        with_shares: list[ClassValues] = []
         for cls in classes:
-            for asset in cls["assets"]:
-                index, share = shares.get(asset["asset_id"], (None, None))
-                asset["percentage"] = share
-                if asset["alt_asset_id"] is None and asset["asset_id"] in alternatives:
-                    asset["alt_asset_id"] = alternatives[asset["asset_id"]]
+            shared_assets: list[AssetValues] = []
+            for asset in cls.assets:
+                index, share = shares.get(asset.asset_id, (None, None))
+                alt_id = asset.alt_asset_id if asset.alt_asset_id is not None else alternatives.get(asset.asset_id)
+                shared_assets.append(replace(asset, percentage=share, alt_asset_id=alt_id))
                 if share is None and active:
                     key = (f"assets_percentages_allocations.{index}.allocation" if index is not None
-                           else f"assets_percentages_allocations.asset_{asset['asset_id']}")
+                           else f"assets_percentages_allocations.asset_{asset.asset_id}")
                     errors.check(key, v.REQUIRED.format(label="allocation"))
-    for cls in classes:
-        if percentages and cls["class_id"] != cash_class_id:
-            # a class's allocation is the sum of its assets' percentages
-            cls["allocation"] = sum((a["percentage"] or Decimal(0) for a in cls["assets"]), Decimal(0))
-        elif percentages and cls["assets"]:
-            # the cash class: its own allocation plus its assets' percentages
-            cls["allocation"] = (cls["allocation"] or Decimal(0)) + sum(
-                (a["percentage"] or Decimal(0) for a in cls["assets"]), Decimal(0))
-        if cls["allocation"] is None:
-            cls["allocation"] = Decimal(0)
-    values["classes"] = classes
+            in_assets = sum((a.percentage or Decimal(0) for a in shared_assets), Decimal(0))
+            if cls.class_id != cash_class_id:
+                allocation = in_assets  # a class's allocation is the sum of its assets' percentages
+            elif shared_assets:
+                allocation = cls.allocation + in_assets  # the cash class: its own allocation plus its assets'
+            else:
+                allocation = cls.allocation
+            with_shares.append(replace(cls, allocation=allocation, assets=tuple(shared_assets)))
+        classes = with_shares
 
     # types and industry groups
-    types: list[dict[str, Any]] = []
-    for ti, row in enumerate(_rows(data, "allocation_types")):
+    types: list[TypeValues] = []
+    for ti, type_row in enumerate(form.allocation_types):
         prefix = f"allocation_types.{ti}"
-        numbers = _allocation_fields(errors, prefix, row)
-        type_id = chosen_id(errors, prefix, "type_id", _chosen(row, "type_id"), "type", types, required=active)
+        allocation, low, high = _allocation_fields(errors, prefix, type_row)
+        type_id = chosen_id(errors, prefix, "type_id", type_row.type_id, "type",
+                            [{"type_id": t.type_id} for t in types], required=active)
         if type_id is None:
             continue
-        types.append({"type_id": type_id, **numbers, "index": ti})
-    values["types"] = types
+        types.append(TypeValues(type_id=type_id, allocation=allocation, min=low, max=high, index=ti))
 
-    groups: list[dict[str, Any]] = []
-    for gi, row in enumerate(_rows(data, "industry_groups_allocations")):
+    groups: list[GroupValues] = []
+    for gi, group_row in enumerate(form.industry_groups_allocations):
         prefix = f"industry_groups_allocations.{gi}"
-        numbers = _allocation_fields(errors, prefix, row)
-        priority = _priority(errors, f"{prefix}.priority", row.get("priority"), gi + 1)
-        group_id = chosen_id(errors, prefix, "industry_group_id", _chosen(row, "industry_group_id"), "industry group", groups, required=active)
+        allocation, low, high = _allocation_fields(errors, prefix, group_row)
+        priority = _priority(errors, f"{prefix}.priority", group_row.priority, gi + 1)
+        group_id = chosen_id(errors, prefix, "industry_group_id", group_row.industry_group_id, "industry group",
+                             [{"industry_group_id": g.industry_group_id} for g in groups], required=active)
         if group_id is None:
             continue
-        groups.append({"industry_group_id": group_id, **numbers, "priority": priority, "index": gi})
-    values["industry_groups"] = groups
+        groups.append(GroupValues(industry_group_id=group_id, allocation=allocation, min=low, max=high,
+                                  priority=priority, index=gi))
 
     # equivalents: both sides chosen (active saves); incomplete rows of a draft are dropped
-    equivalents: list[dict[str, Any]] = []
+    equivalents: list[EquivalentValues] = []
     incomplete: list[int] = []
-    for ei, row in enumerate(_rows(data, "equivalents")):
-        asset_id, eq_id = as_id(row.get("asset_id")), as_id(row.get("eq_asset_id"))
+    for ei, pair in enumerate(form.equivalents):
+        asset_id, eq_id = pair.asset_id or None, pair.eq_asset_id or None
         if asset_id is None or eq_id is None:
             incomplete.append(ei)
             continue
         if asset_id == eq_id:
             errors.check(f"equivalents.{ei}", SAME_EQUIVALENT)
             continue
-        if any((e["asset_id"], e["eq_asset_id"]) == (asset_id, eq_id) for e in equivalents):
+        if any((e.asset_id, e.eq_asset_id) == (asset_id, eq_id) for e in equivalents):
             continue  # the same pair twice is one pair
-        equivalents.append({"asset_id": asset_id, "eq_asset_id": eq_id, "index": ei})
-    values["equivalents"] = equivalents
+        equivalents.append(EquivalentValues(asset_id=asset_id, eq_asset_id=eq_id, index=ei))
 
-    commentaries: list[dict[str, str]] = []
-    for ki, row in enumerate(_rows(data, "commentaries")):
-        description = rich_text.sanitise(row.get("description"))
+    commentaries: list[CommentaryValues] = []
+    for ki, commentary in enumerate(form.commentaries):
+        description = rich_text.sanitise(commentary.description)
         if not description:
             continue
-        kind = _choice(errors, f"commentaries.{ki}.type", row.get("type"), COMMENTARY_TYPES, COMMENTARY_TYPES[0])
+        kind = _choice(errors, f"commentaries.{ki}.type", commentary.type, COMMENTARY_TYPES, COMMENTARY_TYPES[0])
         errors.check(f"commentaries.{ki}.description", v.max_length(description, COMMENTARY_MAX))
-        commentaries.append({"type": kind, "description": description})
-    values["commentaries"] = commentaries
+        commentaries.append(CommentaryValues(type=kind, description=description))
 
-    version = data.get("version", data.get("version_id"))
-    values["version"] = None if v.is_empty(version) else _int(version)
+    values = ModelValues(
+        name=name, status=status, allocation_method=method, owner_id=form.owner_id, firms=tuple(firms),
+        investment=form.investment, all=form.all,
+        availability=derive_availability(form.investment, form.all, len(firms)).value,
+        analyst_recommendations=form.analyst_recommendations, class_allocation=form.class_allocation,
+        type_allocation=form.type_allocation, industry_group_allocation=form.industry_group_allocation,
+        classes=tuple(classes), types=tuple(types), industry_groups=tuple(groups), equivalents=tuple(equivalents),
+        commentaries=tuple(commentaries), version=None if v.is_empty(form.version) else _int(form.version),
+    )
 
     # ---- the form-level verdict ----
     if active:
@@ -327,16 +531,16 @@ def clean_model(data: Mapping[str, Any], *, cash_class_id: int | None = None,
         return values, errors, None
     if incomplete:
         return values, errors, SELECT_ALL_EQUIVALENTS
-    total = sum((c["allocation"] for c in classes), Decimal(0))
+    total = sum((c.allocation for c in classes), Decimal(0))
     if total != HUNDRED:
         errors.check("assets_percentages_allocations" if percentages else "allocation_classes", TOTAL_ALLOCATION)
         return values, errors, TOTAL_ALLOCATION
     if not percentages:
-        max_sum = sum((HUNDRED if c["max"] is None else c["max"] for c in classes), Decimal(0))
+        max_sum = sum((HUNDRED if c.max is None else c.max for c in classes), Decimal(0))
         if max_sum < HUNDRED:
             errors.check("allocation_classes", MAX_SUM)
             return values, errors, MAX_SUM
-    group_total = sum((g["allocation"] or Decimal(0) for g in groups), Decimal(0))
+    group_total = sum((g.allocation or Decimal(0) for g in groups), Decimal(0))
     if group_total > HUNDRED:
         errors.check("industry_groups_allocations", INDUSTRY_GROUPS_TOTAL)
         return values, errors, INDUSTRY_GROUPS_TOTAL

@@ -14,6 +14,7 @@ from sqlmodel import col, func, select
 
 from app.db.engine import session_scope
 from app.db.tables import Asset, AssetClass, AssetType, IndustryGroup, Model, User
+from app.domain.model_rules import read_form
 from app.domain.permissions import Actor
 from app.domain.roles import Role
 
@@ -167,12 +168,12 @@ def load_demo_models() -> int:
         if _exists(author.firm_id, data["name"]):
             continue
         try:
-            created = models.create_model(actor=_actor(author), data=data)
+            created = models.create_model(actor=_actor(author), form=read_form(data))
             if editor is not None:  # a second version by a colleague, for the history screen
-                edited = dict(data, version=created["version"])
+                edited = dict(data, version=created.version)
                 edited["commentaries"] = [{"type": "market", "description": MARKET + " Updated after the month-end review."},
                                           data["commentaries"][1]]
-                models.update_model(actor=_actor(editor), model_id=created["id"], data=edited)
+                models.update_model(actor=_actor(editor), model_id=created.id, form=read_form(edited))
         except DomainError:
             continue  # a universe too small for this model: the others are still made
         made += 1

@@ -21,7 +21,9 @@ import re
 from playwright.sync_api import Locator, Page, expect
 
 import tests.factories_advice as factories_advice
+from app.api.schemas import rendered
 from app.domain import advice
+from app.domain.model_rules import read_form
 from app.services import models
 from tests.e2e.test_trade_instructions_e2e import app_database, seed_book
 from tests.factories import PASSWORD
@@ -39,7 +41,7 @@ ASSETS_LIMIT = 3  # BHP and CBA take two places of the equities class: one asset
 def _limited_model(actor, u, **overrides):
     data = payload(u, **overrides)
     data["allocation_classes"][0]["assets_limit"] = ASSETS_LIMIT
-    return models.create_model(actor=actor, data=data)
+    return rendered(models.create_model(actor=actor, form=read_form(data)))
 
 
 def _line(page: Page, code: str) -> Locator:

@@ -9,6 +9,8 @@ import io
 from openpyxl import load_workbook
 from pypdf import PdfReader
 
+from app.api.schemas import rendered
+from app.domain.model_rules import read_form
 from app.services import models, records_of_advice, target_portfolios as tps, trade_approval_report
 from app.services import trade_instructions as tis
 from tests.factories import actor
@@ -69,8 +71,8 @@ def test_a_models_commentary_is_stored_sanitised(world):
     data = payload(u, commentaries=[{"type": "market", "description": TYPED},
                                     {"type": "recommendation", "description": "<style>x</style>"}])
     data["name"] = "Formatted Commentary Model"
-    made = models.create_model(actor=actor(w.admin), data=data)
-    stored = {c["type"]: c["description"] for c in models.get_model(actor=actor(w.admin), model_id=made["id"])["commentaries"]}
+    made = rendered(models.create_model(actor=actor(w.admin), form=read_form(data)))
+    stored = {c["type"]: c["description"] for c in rendered(models.get_model(actor=actor(w.admin), model_id=made["id"]))["commentaries"]}
     assert stored == {"market": STORED}
 
 

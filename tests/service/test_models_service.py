@@ -11,10 +11,12 @@ from sqlmodel import select
 from app.db.engine import session_scope
 from app.db.tables import Asset, Model, ModelVersion
 from app.db.types import utcnow
+from app.api.schemas import rendered
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
 from app.domain.model_spec import ModelSpec
 from app.domain.roles import Role
-from app.domain.model_rules import owner_filter
+from app.domain.model_rules import owner_filter, read_form
+from app.domain.parsing import as_id
 from app.domain.timezones import iso_json
 from app.services import models
 from app.services.assets import FirmRef, GroupRef
@@ -47,7 +49,7 @@ def _count(table) -> int:
 def test_admin_creates_an_active_model(world, u):
     admin = f.actor(world.admin_a)
     before = utcnow()
-    result = models.create_model(actor=admin, data=fm.payload(u, ownerId=world.firm_b.id))
+    result = rendered(models.create_model(actor=admin, form=read_form(fm.payload(u, ownerId=world.firm_b.id))))
     assert result["message"] == "Model created and activated."
     assert result["status"] == "active" and result["status_title"] == "Active"
     assert result["allocation_method"] == "equal_amounts" and result["allocation_method_title"] == "Equal Amounts"
@@ -79,18 +81,18 @@ def test_admin_creates_an_active_model(world, u):
     assets = fm.model_asset_rows(result["id"])
     assert assets[u.stocks[0].id].inclusion_price == Decimal("45.000000")
     assert assets[u.stocks[0].id].included_at >= before
-    assert models.get_model(actor=admin, model_id=result["id"]) == {k: v for k, v in result.items() if k != "message"}
+    assert rendered(models.get_model(actor=admin, model_id=result["id"])) == {k: v for k, v in result.items() if k != "message"}
 
 
 def test_draft_messages_and_a_draft_needs_only_a_name(world, u):
     admin = f.actor(world.adviser_a)
-    created = models.create_model(actor=admin, data={"name": "Idea", "status": "draft"})
+    created = rendered(models.create_model(actor=admin, form=read_form({"name": "Idea", "status": "draft"})))
     assert created["message"] == "Model created as draft."
     assert [(c["title"], c["allocation"]) for c in created["allocation_classes"]] == [("Cash", "0")]  # cash always there
     assert created["availability"] == "nobody"
-    saved = models.update_model(actor=admin, model_id=created["id"], data=fm.payload(u, version=1))
+    saved = rendered(models.update_model(actor=admin, model_id=created["id"], form=read_form(fm.payload(u, version=1))))
     assert saved["message"] == "Model saved and activated." and saved["version"] == 2
-    saved = models.update_model(actor=admin, model_id=created["id"], data=fm.payload(u, status="draft", version=2))
+    saved = rendered(models.update_model(actor=admin, model_id=created["id"], form=read_form(fm.payload(u, status="draft", version=2))))
     assert saved["message"] == "Model saved as draft." and saved["status"] == "draft"
 
 
@@ -98,7 +100,7 @@ def test_no_cash_class_in_db(db):
     world = f.make_world()
     u = fm.make_universe(with_cash=False)
     with pytest.raises(ValidationError) as err:
-        models.create_model(actor=f.actor(world.admin_a), data={"name": "X", "status": "draft"})
+        models.create_model(actor=f.actor(world.admin_a), form=read_form({"name": "X", "status": "draft"}))
     assert err.value.message == "There is no cash class in db"
     assert _count(Model) == 0
     assert u.equities.id
@@ -108,25 +110,25 @@ def test_cash_class_is_added_when_the_payload_lacks_it(world, u):
     data = fm.payload(u)
     data["allocation_classes"] = data["allocation_classes"][:2]
     data["allocation_classes"][1]["allocation"] = "40"
-    result = models.create_model(actor=f.actor(world.admin_a), data=data)
+    result = rendered(models.create_model(actor=f.actor(world.admin_a), form=read_form(data)))
     assert [(c["title"], c["allocation"]) for c in result["allocation_classes"]][-1] == ("Cash", "0")
 
 
 def test_superuser_chooses_the_owner_firm_and_cannot_change_it(world, u):
     su = f.actor(world.superuser)
     with pytest.raises(ValidationError) as err:
-        models.create_model(actor=su, data=fm.payload(u))
+        models.create_model(actor=su, form=read_form(fm.payload(u)))
     assert (err.value.message, err.value.fields) == (INVALID, {"ownerId": "Please, select firm. "})
     deleted = f.make_firm("Gone", deleted_at=utcnow())
     for bad in (999999, deleted.id, "abc"):
         with pytest.raises(ValidationError) as err:
-            models.create_model(actor=su, data=fm.payload(u, ownerId=bad))
+            models.create_model(actor=su, form=read_form(fm.payload(u, ownerId=bad)))
         assert err.value.fields == {"ownerId": "Please, select firm. "}
-    created = models.create_model(actor=su, data=fm.payload(u, ownerId=world.firm_b.id))
+    created = rendered(models.create_model(actor=su, form=read_form(fm.payload(u, ownerId=world.firm_b.id))))
     assert created["owner"] == [{"id": world.firm_b.id, "name": "Bravo Wealth"}]
-    updated = models.update_model(actor=su, model_id=created["id"], data=fm.payload(u, ownerId=world.firm_a.id, version=1))
+    updated = rendered(models.update_model(actor=su, model_id=created["id"], form=read_form(fm.payload(u, ownerId=world.firm_a.id, version=1))))
     assert updated["ownerId"] == world.firm_b.id  # the firm field is disabled on an edit
-    assert models.get_model(actor=f.actor(world.admin_b), model_id=created["id"])["can_edit"] is True
+    assert rendered(models.get_model(actor=f.actor(world.admin_b), model_id=created["id"]))["can_edit"] is True
 
 
 def test_clients_are_refused_everything(world, u):
@@ -135,8 +137,8 @@ def test_clients_are_refused_everything(world, u):
     calls = [
         lambda: models.list_models(actor=client),
         lambda: models.get_model(actor=client, model_id=model["id"]),
-        lambda: models.create_model(actor=client, data=fm.payload(u)),
-        lambda: models.update_model(actor=client, model_id=model["id"], data=fm.payload(u, version=1)),
+        lambda: models.create_model(actor=client, form=read_form(fm.payload(u))),
+        lambda: models.update_model(actor=client, model_id=model["id"], form=read_form(fm.payload(u, version=1))),
         lambda: models.delete_model(actor=client, model_id=model["id"]),
         lambda: models.model_history(actor=client, model_id=model["id"]),
         lambda: models.get_model_version(actor=client, model_id=model["id"], version=1),
@@ -153,7 +155,7 @@ def test_clients_are_refused_everything(world, u):
 def _refused(actor, data, message, fields=None):
     before = _count(Model), _count(ModelVersion)
     with pytest.raises(ValidationError) as err:
-        models.create_model(actor=actor, data=data)
+        models.create_model(actor=actor, form=read_form(data))
     assert err.value.message == message
     if fields is not None:
         assert err.value.fields == fields
@@ -208,7 +210,7 @@ def test_assets_must_be_usable_by_the_owner_firm_and_in_their_class(world, u):
 
     data = fm.payload(u)
     data["allocation_classes"][0]["assets"].append({"asset_id": private_a.id})  # the firm's own asset is fine
-    created = models.create_model(actor=admin, data=data)
+    created = rendered(models.create_model(actor=admin, form=read_form(data)))
     assert [a["code"] for a in created["allocation_classes"][0]["assets"]] == ["BHP", "CBA", "APRIV"]
     # the superuser creating for firm B may use B's private assets, not A's
     su = f.actor(world.superuser)
@@ -234,17 +236,17 @@ def test_sharing_firms_must_exist_and_differ_from_the_owner(world, u):
     gone = f.make_firm("Gone", deleted_at=utcnow())
     for bad in ([999999], [gone.id], [world.firm_a.id], ["x"]):
         _refused(admin, fm.payload(u, firms=bad), "Please, select firm for sharing", {"firms": "Please, select firm for sharing"})
-    created = models.create_model(actor=admin, data=fm.payload(u, firms=[world.firm_b.id]))
+    created = rendered(models.create_model(actor=admin, form=read_form(fm.payload(u, firms=[world.firm_b.id]))))
     assert created["availability"] == "with_practice"
     assert created["sharedFirms"] == [{"id": world.firm_b.id, "name": "Bravo Wealth"}] and created["firms"] == [world.firm_b.id]
     # shared firms are stored whatever the availability (they matter only for with practice)
-    off = models.create_model(actor=admin, data=fm.payload(u, firms=[world.firm_b.id], investment=False))
+    off = rendered(models.create_model(actor=admin, form=read_form(fm.payload(u, firms=[world.firm_b.id], investment=False))))
     assert off["availability"] == "nobody" and off["firms"] == [world.firm_b.id]
 
 
 def test_percentages_model(world, u):
     admin = f.actor(world.admin_a)
-    created = models.create_model(actor=admin, data=fm.percentages_payload(u))
+    created = rendered(models.create_model(actor=admin, form=read_form(fm.percentages_payload(u))))
     assert created["allocation_method_title"] == "Percentages"
     assert [(c["title"], c["allocation"]) for c in created["allocation_classes"]] == [
         ("Australian Equities", "55"), ("Fixed Income", "40"), ("Cash", "5")]
@@ -267,13 +269,13 @@ def test_each_save_is_a_new_version_with_history(world, u):
     fm.set_price(u.stocks[0].id, "50.00")
     data = fm.payload(u, name="Balanced Growth II", version=1)
     data["allocation_classes"][0]["assets"].append({"asset_id": u.stocks[2].id})  # CSL is new
-    second = models.update_model(actor=adviser, model_id=mid, data=data)
+    second = rendered(models.update_model(actor=adviser, model_id=mid, form=read_form(data)))
     assert second["version"] == 2 and second["name"] == "Balanced Growth II"
     rows = fm.model_asset_rows(mid)
     assert rows[u.stocks[0].id].included_at == bhp_included  # kept from the previous version
     assert rows[u.stocks[0].id].inclusion_price == Decimal("45.000000")
     assert rows[u.stocks[2].id].inclusion_price == Decimal("290.000000") and rows[u.stocks[2].id].included_at > bhp_included
-    third = models.update_model(actor=admin, model_id=mid, data=fm.payload(u, name="Balanced Growth III", status="draft", version=2))
+    third = rendered(models.update_model(actor=admin, model_id=mid, form=read_form(fm.payload(u, name="Balanced Growth III", status="draft", version=2))))
     assert third["version"] == 3
 
     rows, count = _page(models.model_history(actor=admin, model_id=mid))
@@ -286,31 +288,31 @@ def test_each_save_is_a_new_version_with_history(world, u):
     rows, count = _page(models.model_history(actor=admin, model_id=mid, limit=2, offset=2))
     assert count == 3 and [r.version_id for r in rows] == [1]
 
-    first = models.get_model_version(actor=admin, model_id=mid, version=1)
+    first = rendered(models.get_model_version(actor=admin, model_id=mid, version=1))
     assert first["is_version"] is True and first["name"] == "Balanced Growth" and first["version_id"] == 1
     assert [a["code"] for a in first["allocation_classes"][0]["assets"]] == ["BHP", "CBA"]
-    second_again = models.get_model_version(actor=admin, model_id=mid, version="2")
+    second_again = rendered(models.get_model_version(actor=admin, model_id=mid, version=as_id("2")))
     assert [a["code"] for a in second_again["allocation_classes"][0]["assets"]] == ["BHP", "CBA", "CSL"]
-    saved = models.saved_version(actor=adviser, model_id=mid, version="2")
+    saved = models.saved_version(actor=adviser, model_id=mid, version=as_id("2"))
     assert saved.model == models.get_model_version(actor=adviser, model_id=mid, version=2)
     history = {r.version_id: r for r in models.model_history(actor=admin, model_id=mid).rows}
-    assert saved.saved_by == " ".join(names[world.adviser_a.id]) and saved.saved_at == iso_json(history[2].created_at)
-    assert models.get_model(actor=admin, model_id=mid)["name"] == "Balanced Growth III"
+    assert saved.saved_by == " ".join(names[world.adviser_a.id]) and iso_json(saved.saved_at) == iso_json(history[2].created_at)
+    assert rendered(models.get_model(actor=admin, model_id=mid))["name"] == "Balanced Growth III"
     assert [v.version for v in fm.version_rows(mid)] == [1, 2, 3]  # nothing overwritten
     for bad in (4, 0, "x", None):
         with pytest.raises(NotFound) as err:
-            models.get_model_version(actor=admin, model_id=mid, version=bad)
+            models.get_model_version(actor=admin, model_id=mid, version=as_id(bad) or 0)  # as the edge reads it
         assert err.value.message == "Model version not found"
 
 
 def test_a_stale_version_is_a_conflict(world, u):
     admin = f.actor(world.admin_a)
     created = fm.make_model(admin, u)
-    models.update_model(actor=admin, model_id=created["id"], data=fm.payload(u, name="First edit", version=1))
+    models.update_model(actor=admin, model_id=created["id"], form=read_form(fm.payload(u, name="First edit", version=1)))
     with pytest.raises(Conflict) as err:
-        models.update_model(actor=admin, model_id=created["id"], data=fm.payload(u, name="Second edit", version=1))
+        models.update_model(actor=admin, model_id=created["id"], form=read_form(fm.payload(u, name="Second edit", version=1)))
     assert err.value.message == CHANGED
-    assert models.get_model(actor=admin, model_id=created["id"])["name"] == "First edit"
+    assert rendered(models.get_model(actor=admin, model_id=created["id"]))["name"] == "First edit"
     assert len(fm.version_rows(created["id"])) == 2
 
 
@@ -320,8 +322,8 @@ def test_a_failed_update_changes_nothing(world, u):
     data = fm.payload(u, name="Broken", version=1)
     data["allocation_classes"][0]["allocation"] = "10"
     with pytest.raises(ValidationError):
-        models.update_model(actor=admin, model_id=created["id"], data=data)
-    assert models.get_model(actor=admin, model_id=created["id"]) == {k: v for k, v in created.items() if k != "message"}
+        models.update_model(actor=admin, model_id=created["id"], form=read_form(data))
+    assert rendered(models.get_model(actor=admin, model_id=created["id"])) == {k: v for k, v in created.items() if k != "message"}
 
 
 # ---- tenancy ------------------------------------------------------------------------------------------
@@ -330,7 +332,7 @@ def test_other_firms_models_are_not_found(world, u):
     other = f.actor(world.admin_b)
     calls = [
         lambda: models.get_model(actor=other, model_id=model["id"]),
-        lambda: models.update_model(actor=other, model_id=model["id"], data=fm.payload(u, version=1)),
+        lambda: models.update_model(actor=other, model_id=model["id"], form=read_form(fm.payload(u, version=1))),
         lambda: models.delete_model(actor=other, model_id=model["id"]),
         lambda: models.model_history(actor=other, model_id=model["id"]),
         lambda: models.get_model_version(actor=other, model_id=model["id"], version=1),
@@ -347,12 +349,12 @@ def test_shared_model_is_visible_to_the_shared_firm_but_not_editable(world, u):
     model = fm.make_model(f.actor(world.admin_a), u, firms=[world.firm_b.id])
     for person in (world.admin_b, world.adviser_b):
         other = f.actor(person)
-        got = models.get_model(actor=other, model_id=model["id"])
+        got = rendered(models.get_model(actor=other, model_id=model["id"]))
         assert got["can_edit"] is False
-        assert models.model_details(actor=other, model_id=model["id"])["model"]["id"] == model["id"]
+        assert rendered(models.model_details(actor=other, model_id=model["id"]))["model"]["id"] == model["id"]
         rows, total = _page(models.list_models(actor=other))
         assert total == 1 and rows[0].can_edit is False
-        for call in (lambda: models.update_model(actor=other, model_id=model["id"], data=fm.payload(u, version=1)),
+        for call in (lambda: models.update_model(actor=other, model_id=model["id"], form=read_form(fm.payload(u, version=1))),
                      lambda: models.delete_model(actor=other, model_id=model["id"])):
             with pytest.raises(PermissionDenied) as err:
                 call()
@@ -361,7 +363,7 @@ def test_shared_model_is_visible_to_the_shared_firm_but_not_editable(world, u):
     assert _page(models.list_models(actor=f.actor(f.make_user(Role.ADMINISTRATOR, third)))) == ([], 0)
     # sharing without the practice switch: nobody, so the shared firm no longer sees it
     models.update_model(actor=f.actor(world.admin_a), model_id=model["id"],
-                        data=fm.payload(u, firms=[world.firm_b.id], investment=False, version=1))
+                        form=read_form(fm.payload(u, firms=[world.firm_b.id], investment=False, version=1)))
     with pytest.raises(NotFound):
         models.get_model(actor=f.actor(world.admin_b), model_id=model["id"])
 
@@ -371,7 +373,7 @@ def test_availability_all_is_visible_to_everyone(world, u):
     assert model["availability"] == "all"
     third = f.make_firm("Third")
     for person in (world.admin_b, world.adviser_b, f.make_user(Role.ADVISER, third)):
-        got = models.get_model(actor=f.actor(person), model_id=model["id"])
+        got = rendered(models.get_model(actor=f.actor(person), model_id=model["id"]))
         assert got["id"] == model["id"] and got["can_edit"] is False
         with pytest.raises(PermissionDenied):
             models.delete_model(actor=f.actor(person), model_id=model["id"])
@@ -380,10 +382,10 @@ def test_availability_all_is_visible_to_everyone(world, u):
 def test_delete_is_soft_then_not_found(world, u):
     admin = f.actor(world.admin_a)
     model = fm.make_model(admin, u)
-    assert models.delete_model(actor=admin, model_id=model["id"]) == {"message": "Model is deleted"}
+    assert rendered(models.delete_model(actor=admin, model_id=model["id"])) == {"message": "Model is deleted"}
     for call in (lambda: models.get_model(actor=admin, model_id=model["id"]),
                  lambda: models.delete_model(actor=admin, model_id=model["id"]),
-                 lambda: models.update_model(actor=admin, model_id=model["id"], data=fm.payload(u, version=1))):
+                 lambda: models.update_model(actor=admin, model_id=model["id"], form=read_form(fm.payload(u, version=1)))):
         with pytest.raises(NotFound):
             call()
     row = fm.model_row(model["id"])
@@ -466,7 +468,7 @@ def test_details_per_class_with_returns(world, u):
     admin = f.actor(world.admin_a)
     model = fm.make_model(admin, u)
     fm.set_price(u.stocks[0].id, "49.50")  # BHP up 10% since inclusion at 45
-    details = models.model_details(actor=admin, model_id=model["id"])
+    details = rendered(models.model_details(actor=admin, model_id=model["id"]))
     assert details["model"]["id"] == model["id"] and details["model"]["can_edit"] is True
     assert [(c["title"], c["allocation"], c["is_cash"]) for c in details["classes"]] == [
         ("Australian Equities", "60", False), ("Fixed Income", "35", False), ("Cash", "5", True)]
@@ -505,7 +507,7 @@ def test_engine_loader_loads_twenty_models_in_few_queries(world, u):
     ids = []
     for i in range(19):
         ids.append(fm.make_model(admin, u, name=f"Model {i:02d}")["id"])
-    ids.append(models.create_model(actor=admin, data=fm.percentages_payload(u, name="Percent"))["id"])
+    ids.append(rendered(models.create_model(actor=admin, form=read_form(fm.percentages_payload(u, name="Percent"))))["id"])
     with session_scope() as s:
         with fm.count_queries() as statements:
             specs = models.load_models_for_engine(s, ids + [999999])
@@ -545,7 +547,7 @@ def test_single_model_reads_use_few_queries(world, u):
         rows, _ = _page(models.list_models(actor=admin))
     assert len(rows) == 31 and len(statements) <= 6
     with fm.count_queries() as statements:
-        models.update_model(actor=admin, model_id=model["id"], data=fm.payload(u, version=1))
+        models.update_model(actor=admin, model_id=model["id"], form=read_form(fm.payload(u, version=1)))
     assert len(statements) <= 40
 
 
@@ -573,11 +575,11 @@ def test_demo_models_wait_for_assets_then_load_once(db):
     assert balanced.status == "active" and balanced.version == 2 and balanced.availability == "with_practice"
     history, _ = _page(models.model_history(actor=harbour_admin, model_id=balanced.id))
     assert [(h.version_id, h.moderator.first_name) for h in history] == [(2, "Olivia"), (1, "James")]
-    assert models.get_model(actor=harbour_admin, model_id=rows[2].id)["allocation_method"] == "percentages"
+    assert rendered(models.get_model(actor=harbour_admin, model_id=rows[2].id))["allocation_method"] == "percentages"
     southern = f.actor(f.user_by_email("admin@southerncross.example.com"))
     assert sorted(r.name for r in models.list_models(actor=southern).rows) == [
         "Australian Blue Chip", "Balanced Growth", "Growth Leaders", "Income Focus"]
-    details = models.model_details(actor=southern, model_id=balanced.id)
+    details = rendered(models.model_details(actor=southern, model_id=balanced.id))
     assert details["classes"][0]["assets"] and details["model"]["can_edit"] is False
 
     with session_scope() as s:  # a deleted demo model is not made again

@@ -15,7 +15,9 @@ import pytest
 
 from app.db.engine import session_scope
 from app.db.tables import Portfolio
+from app.api.schemas import rendered
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
+from app.domain.model_rules import read_form
 from app.services import models, target_portfolios as tps, trade_instructions as tis
 from tests.factories import actor, update_row
 from tests.factories_models import make_model, make_universe, payload
@@ -117,7 +119,7 @@ def test_adding_when_the_class_is_at_its_assets_limit(world):
     x = world
     data = payload(x.u, name="Two Equities")
     data["allocation_classes"][0]["assets_limit"] = 2
-    limited = models.create_model(actor=actor(x.w.admin), data=data)
+    limited = rendered(models.create_model(actor=actor(x.w.admin), form=read_form(data)))
     update_row(Portfolio, x.w.portfolio.id, model_id=limited["id"], inactive=False)
     tp = tps.calculate(actor=actor(x.w.adviser), investment_id=x.w.portfolio.id)
     error = fails(step, x, [{"code": "WES"}], None, tp)

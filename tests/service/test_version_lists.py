@@ -8,6 +8,7 @@ import json
 import pytest
 
 from app.db.tables import ModelVersion
+from app.domain.model_rules import read_form
 from app.services import models, target_portfolios as tps
 from tests import factories as f
 from tests import factories_models as fm
@@ -23,8 +24,8 @@ def history(db):
     u = fm.make_universe()
     admin = f.actor(w.admin_a)
     mid = fm.make_model(admin, u)["id"]
-    models.update_model(actor=admin, model_id=mid, data=fm.payload(u, version=1))
-    models.update_model(actor=admin, model_id=mid, data=fm.payload(u, version=2))
+    models.update_model(actor=admin, model_id=mid, form=read_form(fm.payload(u, version=1)))
+    models.update_model(actor=admin, model_id=mid, form=read_form(fm.payload(u, version=2)))
     for row in fm.version_rows(mid):
         f.update_row(ModelVersion, row.id, created_at=f.at(f"2026-02-{10 - row.version:02d}"))
     return w, mid

@@ -1,6 +1,7 @@
 """Model form rules (app.domain.model_rules) and the availability derivation (spec 000 s4-s5)."""
 from __future__ import annotations
 
+import dataclasses
 from decimal import Decimal
 
 import pytest
@@ -33,7 +34,17 @@ def data(**overrides):
 
 def clean(payload, **kw):
     kw.setdefault("cash_class_id", CASH)
-    return rules.clean_model(payload, **kw)
+    values, errors, message = rules.clean_model(rules.read_form(payload), **kw)
+    return _plain(values), errors, message
+
+
+def _plain(value):
+    """The typed values as plain data (dicts and lists), for the assertions below."""
+    if dataclasses.is_dataclass(value):
+        return {item.name: _plain(getattr(value, item.name)) for item in dataclasses.fields(value)}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
 
 
 # ---- availability (spec 000 s4) -------------------------------------------------------------------

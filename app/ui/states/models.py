@@ -21,15 +21,19 @@ from app.domain.errors import DomainError, ValidationError
 from app.domain.models import (
     HISTORY_PAGE_SIZES, MODEL_PAGE_SIZES, AllocationMethod, Availability, ModelStatus, derive_availability, switches_of,
 )
+from app.domain.parsing import as_id
 from app.domain.permissions import Actor, can_edit_model
 from app.domain.timezones import iso_json
 from app.services import models as model_service
-from app.services.models import ModelSummary
+from app.services.models import (
+    AssetBrief, AssetFacts, DetailAsset as ModelDetailAsset, ModelAssetLine, ModelClassLine, ModelDetail, ModelGroupLine,
+    ModelSummary, ModelTypeLine,
+)
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.components.industry_allocations import IndustryGroupPicker
 from app.ui.display import NA, input_number as _num_text, percent_1dp, price_up_to_4dp, sign_of, text as _text
-from app.ui.parse import decimal_or_none, to_int as _int
+from app.ui.parse import to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import FirmChoice, LoadMore, Paged, RowPages
 from app.ui.toolkit.rows import AllocationRange, ClassBand, Option, TotalBar, total_bar
@@ -88,13 +92,13 @@ def _num_or_none(text: str) -> str | None:
     return text or None
 
 
-def _int_or_text(text: str) -> int | str | None:
-    """Whole numbers go as numbers; anything else as typed, for the service to name it."""
+def _number_text(text: str) -> str | None:
+    """A whole number as its digits ('007' -> '7'); anything else as typed, for the service to name it."""
     text = (text or "").strip()
     if not text:
         return None
     number = _int(text)
-    return number if number is not None else text
+    return str(number) if number is not None else text
 
 
 def _without(lines: list[Any], i: int) -> list[Any]:
@@ -115,10 +119,9 @@ def _classes_total(classes: list["ClassLine"], percentages: list["PercentLine"],
     return allocation_total([c.allocation for c in classes])
 
 
-def _commentaries(model: dict[str, Any]) -> tuple[str, str]:
+def _commentaries(model: ModelDetail) -> tuple[str, str]:
     """(market, recommendation): the model's two commentaries."""
-    found = {c.get("type"): rich_text.as_html(_text(c.get("description"))) for c in model.get("commentaries") or []}
-    return found.get("market", ""), found.get("recommendation", "")
+    return rich_text.as_html(model.commentary("market")), rich_text.as_html(model.commentary("recommendation"))
 
 
 def _back_to_list(_state: Any, _actor: Actor) -> str:
@@ -254,27 +257,8 @@ class HistoryRow:
     current: bool = False
 
 
-def _availability_title(value: Any) -> str:
+def _availability_title(value: str) -> str:
     return AVAILABILITY_TITLES.get(_text(value), _text(value).replace("_", " ").capitalize())
-
-
-def _owner_name(model: dict[str, Any]) -> str:
-    owner = model.get("owner") or []
-    if owner and isinstance(owner, list):
-        return _text(owner[0].get("name"))
-    firm = model.get("firm") or {}
-    return _text(firm.get("name")) if isinstance(firm, dict) else ""
-
-
-def _owner_id(model: dict[str, Any]) -> int:
-    owner = model.get("owner") or []
-    if owner and isinstance(owner, list):
-        return _int(owner[0].get("id")) or 0
-    return _int(model.get("ownerId") or model.get("firm_id")) or 0
-
-
-def _version_of(model: dict[str, Any]) -> int:
-    return _int(model.get("version_id") or model.get("version")) or 0
 
 
 # ---- the list -------------------------------------------------------------------------------------
@@ -347,26 +331,30 @@ class ModelsListState(Confirm, RowPages, FirmChoice, LoadMore, AppState):
 
 
 # ---- the form ---------------------------------------------------------------------------------------
-def _priority(entry: dict[str, Any], index: int) -> str:
-    return _text(entry["priority"] if entry.get("priority") is not None else index + 1)
+def _priority(priority: int | None, index: int) -> str:
+    return _text(priority if priority is not None else index + 1)
 
 
-def _asset_line(entry: dict[str, Any], index: int) -> AssetLine:
-    alt = entry.get("alt_asset") or {}
-    return AssetLine(asset_id=_int(entry.get("asset_id")) or 0, code=_text(entry.get("code")), name=_text(entry.get("name")),
-                     alt=AssetRef(id=_int(entry.get("alt_asset_id") or alt.get("id")) or 0, code=_text(alt.get("code")),
-                                  name=_text(alt.get("name"))),
-                     priority=_priority(entry, index))
+def _asset_ref(asset: AssetBrief | None, asset_id: int | None = None) -> AssetRef:
+    """An asset a saved line names (none: id 0)."""
+    if asset is None:
+        return AssetRef(id=asset_id or 0)
+    return AssetRef(id=asset.id, code=_text(asset.code), name=_text(asset.name))
 
 
-def _ranges(entry: dict[str, Any]) -> dict[str, str]:
+def _asset_line(entry: ModelAssetLine, index: int) -> AssetLine:
+    return AssetLine(asset_id=entry.asset_id, code=_text(entry.code), name=_text(entry.name),
+                     alt=_asset_ref(entry.alt_asset, entry.alt_asset_id), priority=_priority(entry.priority, index))
+
+
+def _ranges(entry: ModelClassLine | ModelTypeLine | ModelGroupLine) -> dict[str, str]:
     """allocation, min and max of a saved line as the form shows them."""
-    return {key: _num_text(entry.get(key)) for key in RANGE_FIELDS}
+    return {"allocation": _num_text(entry.allocation), "min": _num_text(entry.min), "max": _num_text(entry.max)}
 
 
-def _range_payload(line: AllocationRange) -> dict[str, str | None]:
-    """allocation, min and max of a line on the form as the payload sends them."""
-    return {key: _num_or_none(getattr(line, key)) for key in RANGE_FIELDS}
+def _range_form(line: AllocationRange) -> dict[str, str | None]:
+    """allocation, min and max of a line on the form as the service reads them."""
+    return {"allocation": _num_or_none(line.allocation), "min": _num_or_none(line.min), "max": _num_or_none(line.max)}
 
 
 def _range_typed(line: AllocationRange) -> bool:
@@ -374,11 +362,10 @@ def _range_typed(line: AllocationRange) -> bool:
     return any(getattr(line, key).strip() for key in RANGE_FIELDS)
 
 
-def _class_line(entry: dict[str, Any], index: int) -> ClassLine:
-    return ClassLine(class_id=_int(entry.get("class_id")) or 0, title=_text(entry.get("title")),
-                     is_cash=bool(entry.get("is_cash")), assets_limit=_text(entry.get("assets_limit")),
-                     priority=_priority(entry, index), assets=[_asset_line(a, j) for j, a in enumerate(entry.get("assets") or [])],
-                     **_ranges(entry))
+def _class_line(entry: ModelClassLine, index: int) -> ClassLine:
+    return ClassLine(class_id=entry.class_id, title=_text(entry.title), is_cash=entry.is_cash,
+                     assets_limit=_text(entry.assets_limit), priority=_priority(entry.priority, index),
+                     assets=[_asset_line(a, j) for j, a in enumerate(entry.assets)], **_ranges(entry))
 
 
 class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
@@ -449,7 +436,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         self.firm_options = [Option(value=str(f.id), label=_text(f.name)) for f in options.firms]
         known = {t.type_id: t for t in self.types}
         offered = [t.id for t in options.types]
-        self.types = [known.get(t.id) or TypeLine(type_id=t.id or 0, title=_text(t.title)) for t in options.types] + [
+        self.types = [known.get(t.id or 0) or TypeLine(type_id=t.id or 0, title=_text(t.title)) for t in options.types] + [
             t for t in self.types if t.type_id not in offered]
 
     def _cash_line(self) -> ClassLine | None:
@@ -466,49 +453,44 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         if cash is not None:
             self.classes = [cash] + self.classes
 
-    def _fill(self, model: dict[str, Any]) -> None:
-        """The form from a model (or a saved version's snapshot, which may be of an older shape)."""
-        self._model_id = int(model["id"])
+    def _fill(self, model: ModelDetail) -> None:
+        """The form from a model (or a saved version of it)."""
+        self._model_id = model.id
         self.details_url = routes.url("models.details", id=self._model_id)
         self.history_url = routes.url("models.history", id=self._model_id)
-        self._version = _version_of(model)
-        self._owner_id = _owner_id(model)
-        self.model_title = self.name = _text(model.get("name"))
-        self.status = _text(model.get("status")) or ModelStatus.DRAFT.value
+        self._version = model.version_id or model.version
+        self._owner_id = model.owner_id
+        self.model_title = self.name = model.name
+        self.status = model.status or ModelStatus.DRAFT.value
         self.firm_id = str(self._owner_id) if self._owner_id else ""
-        self.owner_name = _owner_name(model)
-        self.method = _text(model.get("allocation_method")) or AllocationMethod.EQUAL_AMOUNTS.value
-        for key in ("analyst_recommendations", "class_allocation", "type_allocation", "industry_group_allocation"):
-            setattr(self, key, bool(model.get(key)))
+        self.owner_name = _text(model.firm.name)
+        self.method = model.allocation_method or AllocationMethod.EQUAL_AMOUNTS.value
+        self.analyst_recommendations = model.analyst_recommendations
+        self.class_allocation = model.class_allocation
+        self.type_allocation = model.type_allocation
+        self.industry_group_allocation = model.industry_group_allocation
         try:
-            practice, everyone = switches_of(Availability(_text(model.get("availability"))))
+            practice, everyone = switches_of(Availability(model.availability))
         except ValueError:
-            practice, everyone = bool(model.get("investment")), bool(model.get("all"))
+            practice, everyone = model.investment, model.all
         self.investment, self.all_firms = practice, everyone
-        shared = model.get("sharedFirms") or []
-        self.shared_firm_ids = [str(f["id"]) for f in shared if isinstance(f, dict) and f.get("id") is not None]
+        self.shared_firm_ids = [str(f.id) for f in model.shared_firms]
         self.share_firms = bool(self.shared_firm_ids)
-        self.classes = [_class_line(c, i) for i, c in enumerate(model.get("allocation_classes") or [])]
-        self.types = [TypeLine(type_id=_int(t.get("type_id")) or 0, title=_text(t.get("title")), **_ranges(t))
-                      for t in model.get("allocation_types") or []]
-        self.groups = [GroupLine(industry_group_id=_int(g.get("industry_group_id")) or 0, title=_text(g.get("title")),
-                                 color=_text(g.get("color")), priority=_text(g.get("priority")), **_ranges(g))
-                       for g in model.get("industry_groups_allocations") or []]
+        self.classes = [_class_line(c, i) for i, c in enumerate(model.allocation_classes)]
+        self.types = [TypeLine(type_id=t.type_id, title=_text(t.title), **_ranges(t)) for t in model.allocation_types]
+        self.groups = [GroupLine(industry_group_id=g.industry_group_id, title=_text(g.title), color=_text(g.color),
+                                 priority=_text(g.priority), **_ranges(g))
+                       for g in model.industry_groups_allocations]
         by_id = self._asset_names()
 
-        def named(asset_id: Any, asset: dict[str, Any] | None) -> AssetRef:
+        def named(asset: AssetBrief) -> AssetRef:
             """An asset with its code and name: as the model gives them, else as its classes have them."""
-            asset_id = _int(asset_id) or 0
-            code, name = by_id.get(asset_id, ("", ""))
-            return AssetRef(id=asset_id, code=_text((asset or {}).get("code")) or code,
-                            name=_text((asset or {}).get("name")) or name)
+            code, name = by_id.get(asset.id, ("", ""))
+            return AssetRef(id=asset.id, code=_text(asset.code) or code, name=_text(asset.name) or name)
 
-        self.equivalents = [EquivalentLine(asset=named(e.get("asset_id"), e.get("asset")),
-                                           eq=named(e.get("eq_asset_id"), e.get("eq_asset") or e.get("eq")))
-                            for e in model.get("equivalents") or []]
+        self.equivalents = [EquivalentLine(asset=named(e.asset), eq=named(e.eq)) for e in model.equivalents]
         # a percentage line's alternative is its class asset's alternate, so only the allocation is kept
-        saved_pct = {_int(p.get("asset_id")) or 0: _num_text(p.get("allocation"))
-                     for p in model.get("assets_percentages_allocations") or []}
+        saved_pct = {p.asset_id: _num_text(p.allocation) for p in model.assets_percentages_allocations}
         self.percentages = []
         self._sync_percentages(saved_pct)
         self.market, self.recommendation = _commentaries(model)
@@ -549,20 +531,22 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
             self._load_options(actor, _int(self.firm_id))
             self._ensure_cash()
             return None
+        model_id = _int(params.get("id")) or 0
+        model: ModelDetail
         if mode == "version":
-            saved = model_service.saved_version(actor=actor, model_id=params.get("id"), version=params.get("version"))
+            saved = model_service.saved_version(actor=actor, model_id=model_id, version=_int(params.get("version")) or 0)
             model = saved.model
-            self.version_number = _int(model.get("version_id") or params.get("version")) or 0
-            self.version_at = saved.saved_at or _text(model.get("updated_at"))
+            self.version_number = model.version_id
+            self.version_at = _text(iso_json(saved.saved_at or model.updated_at))
             self.version_by = saved.saved_by
         else:
-            model = model_service.get_model(actor=actor, model_id=params.get("id"))
-            self.can_edit = bool(model["can_edit"]) and can_edit_model(actor, _owner_id(model))
+            model = model_service.get_model(actor=actor, model_id=model_id)
+            self.can_edit = model.can_edit and can_edit_model(actor, model.owner_id)
             if not self.can_edit:
                 # spec 000 s6: the form sends a user whose firm does not own the model to the details
-                return rx.redirect(routes.url("models.details", id=model["id"]))
+                return rx.redirect(routes.url("models.details", id=model.id))
         self._fill(model)
-        self._load_options(actor, _owner_id(model) or None)
+        self._load_options(actor, model.owner_id or None)
         return None
 
     # ---- guards ---------------------------------------------------------------------------------
@@ -664,7 +648,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     def _class_asset(self, index: Any, asset_index: Any) -> tuple[int, int] | None:
         i = self._at(index, self.classes)
         j = None if i is None else _int(asset_index)
-        return None if j is None or not 0 <= j < len(self.classes[i].assets) else (i, j)
+        return None if i is None or j is None or not 0 <= j < len(self.classes[i].assets) else (i, j)
 
     def _replace_asset(self, i: int, j: int, **changes: Any) -> None:
         assets = list(self.classes[i].assets)
@@ -812,8 +796,9 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     def _slot(self, target: str) -> tuple[str, list[int]] | None:
         """A picker slot as (kind, row indexes), when it names a row on the form."""
         kind, *parts = target.split(":")
-        nums = [_int(p) for p in parts]
-        if any(n is None or n < 0 for n in nums):
+        read = [_int(p) for p in parts]
+        nums = [n for n in read if n is not None and n >= 0]
+        if len(nums) != len(read):
             return None
         if kind == "class" and len(nums) == 1:
             ok = nums[0] < len(self.classes)
@@ -893,51 +878,38 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         return self._apply_pick(asset["id"], asset["code"], asset["name"])
 
     # ---- payload and validation ----------------------------------------------------------------------
-    def _payload(self, status: str) -> dict[str, Any]:
-        """The REST body of POST/PUT /api/models."""
+    def _form(self, status: str) -> model_rules.ModelForm:
+        """The form as the service reads it (what POST/PUT /api/models carry), from the fields typed."""
         sharing = self.investment and not self.all_firms and self.share_firms
-        data: dict[str, Any] = {
-            "name": self.name.strip(),
-            "status": status,
-            "allocation_method": self.method,
-            "ownerId": _int(self.firm_id),
-            "firms": [int(f) for f in self.shared_firm_ids if _int(f) is not None] if sharing else [],
-            "investment": self.investment,
-            "all": self.all_firms,
-            "analyst_recommendations": self.analyst_recommendations,
-            "class_allocation": self.class_allocation,
-            "type_allocation": self.type_allocation,
-            "industry_group_allocation": self.industry_group_allocation,
-            "allocation_classes": [
-                {"class_id": c.class_id, **_range_payload(c), "assets_limit": _int_or_text(c.assets_limit),
-                 "priority": _int_or_text(c.priority) if c.priority.strip() else i + 1,
-                 "assets": [{"asset_id": a.asset_id, "alt_asset_id": a.alt.id or None,
-                             "priority": _int_or_text(a.priority) if a.priority.strip() else j + 1}
-                            for j, a in enumerate(c.assets)]}
-                for i, c in enumerate(self.classes)
-            ],
-            "allocation_types": [
-                {"type_id": t.type_id, **_range_payload(t)} for t in self.types if _range_typed(t)
-            ],
-            "industry_groups_allocations": [
-                {"industry_group_id": g.industry_group_id, **_range_payload(g),
-                 "priority": _int_or_text(g.priority) if g.priority.strip() else i + 1}
-                for i, g in enumerate(self.groups)
-            ],
-            "equivalents": [{"asset_id": e.asset.id or None, "eq_asset_id": e.eq.id or None}
-                            for e in self.equivalents],
-            "assets_percentages_allocations": [
-                {"asset_id": p.asset_id, "class_id": p.class_id, "allocation": _num_or_none(p.allocation),
-                 "alternative": p.alt.id or None}
-                for p in self.percentages
-            ] if self.method == AllocationMethod.PERCENTAGES.value else [],
-            "commentaries": [{"type": kind, "description": text}
-                             for kind, text in (("market", self.market), ("recommendation", self.recommendation))
-                             if text.strip()],
-        }
-        if self.mode == "edit":
-            data["version"] = self._version
-        return data
+        percentages = self.method == AllocationMethod.PERCENTAGES.value
+        return model_rules.ModelForm(
+            name=self.name.strip(), status=status, allocation_method=self.method, owner_id=as_id(self.firm_id),
+            version=str(self._version) if self.mode == "edit" else None,
+            investment=self.investment, all=self.all_firms,
+            firms=tuple(as_id(f) or 0 for f in self.shared_firm_ids if _int(f) is not None) if sharing else (),
+            analyst_recommendations=self.analyst_recommendations, class_allocation=self.class_allocation,
+            type_allocation=self.type_allocation, industry_group_allocation=self.industry_group_allocation,
+            allocation_classes=tuple(model_rules.ClassRowForm(
+                class_id=c.class_id, **_range_form(c), assets_limit=_number_text(c.assets_limit),
+                priority=_number_text(c.priority) or str(i + 1),
+                assets=tuple(model_rules.AssetRowForm(asset_id=a.asset_id, alt_asset_id=a.alt.id or None,
+                                                      priority=_number_text(a.priority) or str(j + 1))
+                             for j, a in enumerate(c.assets)))
+                for i, c in enumerate(self.classes)),
+            allocation_types=tuple(model_rules.TypeRowForm(type_id=t.type_id, **_range_form(t))
+                                   for t in self.types if _range_typed(t)),
+            industry_groups_allocations=tuple(model_rules.GroupRowForm(
+                industry_group_id=g.industry_group_id, **_range_form(g), priority=_number_text(g.priority) or str(i + 1))
+                for i, g in enumerate(self.groups)),
+            equivalents=tuple(model_rules.EquivalentRowForm(asset_id=e.asset.id or None, eq_asset_id=e.eq.id or None)
+                              for e in self.equivalents),
+            assets_percentages_allocations=tuple(model_rules.PercentageRowForm(
+                asset_id=p.asset_id, allocation=_num_or_none(p.allocation), alternative=p.alt.id or None)
+                for p in self.percentages) if percentages else (),
+            commentaries=tuple(model_rules.CommentaryForm(type=kind, description=text)
+                               for kind, text in (("market", self.market), ("recommendation", self.recommendation))
+                               if text.strip()),
+        )
 
     def _sharing_error(self) -> dict[str, str]:
         if self.investment and not self.all_firms and self.share_firms and not self.shared_firm_ids:
@@ -959,7 +931,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
     def _check(self, status: str) -> tuple[str, dict[str, str]]:
         """(form-level message, field texts) of the service's own rules (app.domain.model_rules)."""
-        _, fields, message = model_rules.clean_model(self._payload(status), owner_required=self._owner_required)
+        _, fields, message = model_rules.clean_model(self._form(status), owner_required=self._owner_required)
         sharing = self._sharing_error()
         if sharing and not message:
             message = SELECT_SHARING_FIRM
@@ -980,12 +952,12 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
             self.errors, self.message = {**self.errors, **sharing}, SELECT_SHARING_FIRM
             self.tab = "availability"
             return toast_error(SELECT_SHARING_FIRM)
-        payload = self._payload(status)
+        form = self._form(status)
         try:
             if self.mode == "new":
-                saved = model_service.create_model(actor=actor, data=payload)
+                saved = model_service.create_model(actor=actor, form=form)
             else:
-                saved = model_service.update_model(actor=actor, model_id=self._model_id, data=payload)
+                saved = model_service.update_model(actor=actor, model_id=self._model_id, form=form)
         except ValidationError as exc:
             self.errors = self._remap(dict(exc.fields or {}))
             self.message = exc.message
@@ -998,8 +970,8 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         self._saved = True
         self.form_dirty = False
         self.leave_open = False
-        model_id = _int(saved.get("id")) or self._model_id
-        return [toast_success(_text(saved.get("message"))),
+        model_id = saved.id or self._model_id
+        return [toast_success(saved.message),
                 rx.redirect(then or routes.url("models.details", id=model_id))]
 
     def _show_error_tab(self) -> None:
@@ -1139,19 +1111,22 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
 
 # ---- details --------------------------------------------------------------------------------------------
-def _figures(asset: dict[str, Any]) -> AssetFigures:
-    returns = {}
-    for key, name in (("one_month_return", "one_month"), ("since_inclusion_return", "since_inclusion"),
-                      ("dividend_yield", "dividend_yield")):
-        returns.update({name: percent_1dp(asset[key], NA), f"{name}_sign": sign_of(asset[key])})
-    return AssetFigures(code=asset["code"], name=asset["name"], price=price_up_to_4dp(asset["price"]), **returns)
+def _figures(asset: AssetFacts) -> AssetFigures:
+    return AssetFigures(
+        code=asset.code, name=asset.name, price=price_up_to_4dp(asset.price),
+        one_month=percent_1dp(asset.one_month_return, NA), one_month_sign=sign_of(asset.one_month_return),
+        since_inclusion=percent_1dp(asset.since_inclusion_return, NA),
+        since_inclusion_sign=sign_of(asset.since_inclusion_return),
+        dividend_yield=percent_1dp(asset.dividend_yield, NA), dividend_yield_sign=sign_of(asset.dividend_yield),
+    )
 
 
-def _detail_asset(entry: dict[str, Any]) -> DetailAsset:
-    group, alt = entry["industry_group"] or {}, entry["alt_asset"]
-    return DetailAsset(asset_id=entry["asset_id"], url=_text(entry["url"]), group_title=group.get("title") or "",
-                       group_color=group.get("color") or "", figures=_figures(entry), has_alt=bool(alt),
-                       alt=_figures(alt) if alt else AssetFigures())
+def _detail_asset(entry: ModelDetailAsset) -> DetailAsset:
+    group, alt = entry.industry_group, entry.alt_asset
+    return DetailAsset(asset_id=entry.asset_id, url=_text(entry.url),
+                       group_title=_text(group.title) if group is not None else "",
+                       group_color=_text(group.color) if group is not None else "", figures=_figures(entry),
+                       has_alt=alt is not None, alt=_figures(alt) if alt is not None else AssetFigures())
 
 
 class ModelDetailsState(AppState):
@@ -1181,24 +1156,24 @@ class ModelDetailsState(AppState):
     def on_load(self, actor: Actor):
         self.reset()
         try:
-            found = model_service.model_details(actor=actor, model_id=routes.param(self.router.url.path, "id"))
+            found = model_service.model_details(actor=actor, model_id=_int(routes.param(self.router.url.path, "id")) or 0)
         finally:
             self.loading = False
-        model = found["model"]
-        self._model_id = model["id"]
-        self.name, self.status, self.status_title = model["name"], model["status"], model["status_title"]
-        self.method_title = model["allocation_method_title"]
-        self.owner_name = _owner_name(model)
-        self.availability_title = _availability_title(model["availability"])
-        self.analyst_recommendations = bool(model["analyst_recommendations"])
-        self.can_edit = bool(model["can_edit"]) and can_edit_model(actor, _owner_id(model))
-        self.version = _version_of(model)
-        self.updated_at = _text(model["updated_at"])
-        self.classes = [DetailClass(class_id=c["class_id"], title=c["title"], allocation=percent_1dp(c["allocation"], NA),
-                                    assets=[_detail_asset(a) for a in c["assets"]]) for c in found["classes"]]
+        model = found.model
+        self._model_id = model.id
+        self.name, self.status, self.status_title = model.name, model.status, model.status_title
+        self.method_title = model.allocation_method_title
+        self.owner_name = _text(model.firm.name)
+        self.availability_title = _availability_title(model.availability)
+        self.analyst_recommendations = model.analyst_recommendations
+        self.can_edit = model.can_edit and can_edit_model(actor, model.owner_id)
+        self.version = model.version_id or model.version
+        self.updated_at = _text(iso_json(model.updated_at))
+        self.classes = [DetailClass(class_id=c.class_id, title=_text(c.title), allocation=percent_1dp(c.allocation, NA),
+                                    assets=[_detail_asset(a) for a in c.assets]) for c in found.classes]
         # Recharts plots numbers: the float is for drawing only, the label shows the exact text
-        self.chart = [{"title": c["title"], "allocation": float(decimal_or_none(c["allocation"]) or 0),
-                       "label": percent_1dp(c["allocation"], NA)} for c in found["classes"]]
+        self.chart = [{"title": _text(c.title), "allocation": float(c.allocation or 0),
+                       "label": percent_1dp(c.allocation, NA)} for c in found.classes]
         self.market, self.recommendation = _commentaries(model)
 
     @rx.event
@@ -1259,11 +1234,11 @@ class ModelHistoryState(Paged, AppState):
         size = self.page_size
         self.reset()
         self.page_size = size  # the page size chosen stays
-        model = model_service.get_model(actor=actor, model_id=routes.param(self.router.url.path, "id"))
-        self._model_id = model["id"]
+        model = model_service.get_model(actor=actor, model_id=_int(routes.param(self.router.url.path, "id")) or 0)
+        self._model_id = model.id
         self.details_url = routes.url("models.details", id=self._model_id)
-        self._current = _version_of(model)
-        self.name = model["name"]
+        self._current = model.version_id or model.version
+        self.name = model.name
         return self._reload()
 
     @rx.event

@@ -290,9 +290,10 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
             return
         if kind == "firm":
             found = firm_service.get_firm(actor=actor, firm_id=self._context_id)
-        else:
-            found = model_service.get_model(actor=actor, model_id=self._context_id)
-        self._inside(kind, found["id"], found["name"])
+            self._inside(kind, found["id"], found["name"])
+            return
+        model = model_service.get_model(actor=actor, model_id=self._context_id)
+        self._inside(kind, model.id, model.name)
 
     def _back(self, actor: Actor) -> str:
         """Where a failed load of a client's, adviser's, firm's or model's portfolios goes: the parent list."""

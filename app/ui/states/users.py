@@ -295,10 +295,10 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
             self._inside("adviser", adviser.id, adviser.name)
             self._adviser_firm_id = adviser.firm_id or 0
         elif name == "models.clients":
-            model = models.get_model(actor=actor, model_id=params.get("id"))
-            if not model["can_edit"]:  # spec 000 s6: View Clients is the owner firm's and the superuser's
+            model = models.get_model(actor=actor, model_id=_int(params.get("id")) or 0)
+            if not model.can_edit:  # spec 000 s6: View Clients is the owner firm's and the superuser's
                 raise PermissionDenied(NOT_ALLOWED)
-            self._inside("model", model["id"], model["name"])
+            self._inside("model", model.id, model.name)
         statuses = [UserStatus.ACTIVE, UserStatus.DISABLED] + ([UserStatus.DELETED] if name == "users.list" else [])
         self.status_options = [Option(value=ALL, label="All statuses")] + [Option(value=s.value, label=s.title) for s in statuses]
         shown = [r for r in (Role.CLIENT, Role.ADVISER, Role.ADMINISTRATOR, Role.SUPERUSER) if r in visible_roles(actor)]
