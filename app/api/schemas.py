@@ -16,7 +16,7 @@ from typing import Any, Generic, Optional, TypeVar, Union, get_type_hints
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model
 
-from app.domain.wire import WIRE
+from app.domain.wire import WHEN_SET, WIRE
 
 T = TypeVar("T")
 
@@ -153,12 +153,14 @@ def query_number(text: str | None) -> int | None:
 
 def rendered(value: Any) -> Any:
     """A service's typed value as its payload model reads it: a dataclass as the object of its
-    fields (by the name app.domain.wire gives it where the payload's differs), Decimal as its digits ('1234.50': the service rounds to the places it shows), a day or
+    fields (by the name app.domain.wire gives it where the payload's differs; a field marked
+    only_when_set is left out while None), Decimal as its digits ('1234.50': the service rounds to the places it shows), a day or
     an instant in ISO 8601 (as app.domain.timezones.iso_json writes it), an enum as its value;
     lists, tuples and dicts item by item. Anything else is already JSON."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {item.metadata.get(WIRE, item.name): rendered(getattr(value, item.name))
-                for item in dataclasses.fields(value)}
+                for item in dataclasses.fields(value)
+                if not (item.metadata.get(WHEN_SET) and getattr(value, item.name) is None)}
     if isinstance(value, (list, tuple)):
         return [rendered(item) for item in value]
     if isinstance(value, dict):
