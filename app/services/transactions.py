@@ -14,8 +14,8 @@ check. Holdings, the cash balance and gains are derived from executed rows only 
 What the service answers (frozen dataclasses; the API renders them as the REST payloads: money
 as text with 2 decimals, prices and quantities as text without trailing zeros, moments as ISO 8601
 text in UTC): CashTransactionView (a cash list row, with its LinkedTransaction), CashTransactionPage,
-OpeningBalance, AssetTransactionView, AssetTransactionList (an expanded asset's rows), AssetPosition
-and AssetPositionPage (the asset panel), AssetTotals (the panel's header) and
+OpeningBalance, AssetTransactionView (a listing.Page of them: an expanded asset's rows),
+AssetPosition (a listing.Page of them: the asset panel), AssetTotals (the panel's header) and
 TransactionFormOptions. A write answers the row written with its `notice` (the success text:
 'Transaction added', 'Transaction updated', 'Transaction created', 'Opening balance has been
 changed') - CashTransactionWrite, AssetTransactionWrite, OpeningBalanceWrite - and a delete
@@ -52,7 +52,7 @@ from app.domain.transactions import (
     generating_action, is_counted, is_stop_loss, signed,
 )
 from app.domain.wire import Json, only_when_set, wire
-from app.services import postings
+from app.services import listing, postings
 from app.services.tenancy import find_assets_by_codes, load_portfolio, load_portfolio_row, readable_assets
 
 ZERO = Decimal(0)
@@ -223,13 +223,6 @@ class AssetTransactionWrite(AssetTransactionView):
 
 
 @dataclass(frozen=True)
-class AssetTransactionList:
-    """An expanded asset's transactions (a window of them) and how many there are in all."""
-    rows: tuple[AssetTransactionView, ...]
-    total: int
-
-
-@dataclass(frozen=True)
 class AssetPosition:
     """A row of the asset panel: an asset the portfolio has transactions of, with the totals of the
     executed ones: units bought (`quantity`) and remaining, the last close (`price`, `price_date`),
@@ -252,13 +245,6 @@ class AssetPosition:
     transactions_count: int
     pending_count: int
     last_trade_at: datetime
-
-
-@dataclass(frozen=True)
-class AssetPositionPage:
-    """A page of the asset panel and the number of assets on every page."""
-    rows: tuple[AssetPosition, ...]
-    total: int
 
 
 @dataclass(frozen=True)
@@ -1004,7 +990,8 @@ def _shown(row: AssetPosition) -> AssetPosition:
 
 
 def list_asset_positions(*, actor: Actor, investment_id: int, page: int | None = None, offset: int | None = None,
-                         limit: int | None = None, order: str | None = None, reverse: bool = True) -> AssetPositionPage:
+                         limit: int | None = None, order: str | None = None,
+                         reverse: bool = True) -> listing.Page[AssetPosition]:
     """The asset transactions panel: one row per listed asset the portfolio has transactions of
     (deposit transactions are not listed here), with its totals from the executed ones. Sorted by
     `order` (date - the latest trade - by default, also code, name, quantity, remaining_quantity,
@@ -1026,12 +1013,12 @@ def list_asset_positions(*, actor: Actor, investment_id: int, page: int | None =
     present.sort(key=lambda r: r.asset_id)
     present.sort(key=figure, reverse=reverse)
     ordered = present + sorted(missing, key=lambda r: r.asset_id)  # unknown values last either way
-    return AssetPositionPage(rows=tuple(_shown(r) for r in ordered[start:start + size]), total=len(rows))
+    return listing.Page(rows=tuple(_shown(r) for r in ordered[start:start + size]), total=len(rows))
 
 
 def list_transactions_of_asset(*, actor: Actor, investment_id: int, asset_id: int, statuses: Iterable[str] = (),
                                types: Iterable[str] = (), offset: int | None = None,
-                               limit: int | None = None) -> AssetTransactionList:
+                               limit: int | None = None) -> listing.Page[AssetTransactionView]:
     """An expanded asset's transactions, newest first, filtered by the panel's status filters
     (pending, draft, executed, dividend, placed, error; none: all) and optionally by kinds or form
     names. A transaction replaced by a new one (the error flow) is not listed. Optional
@@ -1057,7 +1044,7 @@ def list_transactions_of_asset(*, actor: Actor, investment_id: int, asset_id: in
         actions = recommendation_actions(s, window)
         views = tuple(asset_transaction_row(r, asset, _cash_id(cash.get(stored_id(r))), staff=staff,
                                             recommendation_action=actions.get(stored_id(r))) for r in window)
-    return AssetTransactionList(rows=views, total=len(chosen))
+    return listing.Page(rows=views, total=len(chosen))
 
 
 def form_options() -> TransactionFormOptions:
