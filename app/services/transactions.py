@@ -459,17 +459,17 @@ def _resolve_asset(s: Session, actor: Actor, portfolio: Portfolio, asset_id: int
     return asset
 
 
-Row = TypeVar("Row", AssetTransaction, CashTransaction)
+Stored = TypeVar("Stored", AssetTransaction, CashTransaction)  # a transaction table
 
 
-def _load_row(s: Session, actor: Actor, table: type[Row], transaction_id: int, *, write: bool = False,
-              lock: bool = False) -> tuple[Row, Portfolio]:
+def _load_row(s: Session, actor: Actor, table: type[Stored], transaction_id: int, *, write: bool = False,
+              lock: bool = False) -> tuple[Stored, Portfolio]:
     """A transaction (of `table`: asset or cash) and its portfolio, 404 when the actor may not see it.
     With `lock`, the portfolio is locked and the transaction read again under the lock (someone may
     have changed or removed it meanwhile)."""
     found, portfolio = load_portfolio_row(s, actor, table, transaction_id, rules.TRANSACTION_NOT_FOUND,
                                           for_edit=write, lock=lock)
-    row: Row | None = found
+    row: Stored | None = found
     if lock:
         row = s.exec(select(table).where(col(table.id) == found.id).execution_options(populate_existing=True)).first()
     if row is None:
@@ -489,7 +489,7 @@ def _cash_id(cash: CashTransaction | None) -> int | None:
     return None if cash is None else stored_id(cash)
 
 
-def _by_id(s: Session, table: type[Row], ids: set[int]) -> dict[int, Row]:
+def _by_id(s: Session, table: type[Stored], ids: set[int]) -> dict[int, Stored]:
     if not ids:
         return {}
     return {stored_id(r): r for r in s.exec(select(table).where(col(table.id).in_(ids))).all()}
