@@ -21,17 +21,23 @@ PUT    /api/transactions/{id}                                the form's fields; 
 DELETE /api/transactions/{id}                                -> {notice} (+ message: a warning)
 POST   /api/transactions/upload                              multipart: investment_id, file -> {notice, count, ...}
 GET    /api/transaction-form-options                         forms, statuses, panel filters, page sizes
+
+The bodies are read here into the service's forms (transaction_rules.read_transaction_form and
+read_opening_balance), the paging query into numbers and a direction, path ids through path_id;
+the answers are the service's values rendered as the payloads below.
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import ConfigDict, Field
 
 from app.api.deps import CurrentActor, answers, form_with_file, ok
 from app.api.resources import Resource
-from app.api.schemas import Amount, Body, Flag, Id, read_by_hand, sent
+from app.api.schemas import Amount, Body, Flag, Id, path_id, query_number, read_by_hand, rendered, sent
+from app.domain import transaction_rules as rules
+from app.domain.uploads import MAX_UPLOAD_BYTES, SELECT_FILE
 from app.services import transaction_upload, transactions
 
 from app.api.payloads import (
@@ -85,26 +91,42 @@ class TransactionUploadForm(Body):
     investment_id: Id = Field(description="the portfolio")
     file: bytes = Field(description="CSV or .xlsx: the columns date, type, code, quantity, price, fee, gst, amount, "
                                     "franking_credits, ratio, description, status (date and type required); at most "
-                                    f"{transaction_upload.MAX_UPLOAD_BYTES // (1024 * 1024)} MB")
+                                    f"{MAX_UPLOAD_BYTES // (1024 * 1024)} MB")
 
 
 def _paging(page: str | None = None, offset: str | None = None, limit: str | None = None,
             limit_per_page: str | None = None, order: str | None = None, reverse: str | None = None) -> dict[str, Any]:
     """The query of a portfolio's transaction panels: a page (limit, or limit_per_page), its order."""
-    return dict(page=page, offset=offset, limit=limit if limit not in (None, "") else limit_per_page, order=order,
-                reverse=reverse)
+    return dict(page=query_number(page), offset=query_number(offset),
+                limit=query_number(limit if limit not in (None, "") else limit_per_page), order=order,
+                reverse=rules.read_reverse(reverse))
 
 
 Paging = Depends(_paging)
 
 
+def transaction_form(body: Optional[Body]) -> rules.TransactionForm:
+    """The form the service takes, read once from the keys the client sent."""
+    return rules.read_transaction_form(sent(body))
+
+
+def counted_rows(rows: Sequence[object], total: int) -> list[Any]:
+    """A panel's rows as their payloads, the first carrying total_rows (the rows of every page)."""
+    shown: list[Any] = rendered(list(rows))
+    if shown:
+        shown[0]["total_rows"] = total
+    return shown
+
+
 # ---- cash transactions ---------------------------------------------------------------------------
 @router.get("/investments/{investment_id}/cash-transactions", **answers(CashTransactionsOut))
 def list_cash_transactions(actor: CurrentActor, investment_id: str, paging: dict = Paging):
-    return ok(transactions.list_cash_transactions(actor=actor, investment_id=investment_id, **paging))
+    return ok(rendered(transactions.list_cash_transactions(actor=actor, investment_id=path_id(investment_id),
+                                                           **paging)))
 
 
-cash_transaction = Resource(router, "/cash-transactions", "transaction_id", CashTransactionOut, CashTransactionBody)
+cash_transaction = Resource(router, "/cash-transactions", "transaction_id", CashTransactionOut, CashTransactionBody,
+                            form_of=transaction_form)
 cash_transaction.create(transactions.create_cash_transaction)
 cash_transaction.get(transactions.get_cash_transaction)
 cash_transaction.update(transactions.update_cash_transaction)
@@ -114,18 +136,20 @@ cash_transaction.delete(transactions.delete_cash_transaction, out=Notice)
 # ---- opening balance -------------------------------------------------------------------------------
 @router.get("/investments/{investment_id}/opening-balance", **answers(Optional[OpeningBalanceOut]))
 def get_opening_balance(actor: CurrentActor, investment_id: str):
-    return ok(transactions.get_opening_balance(actor=actor, investment_id=investment_id))
+    return ok(rendered(transactions.get_opening_balance(actor=actor, investment_id=path_id(investment_id))))
 
 
 @router.put("/investments/{investment_id}/opening-balance", **answers(OpeningBalanceOut))
 def set_opening_balance(actor: CurrentActor, investment_id: str, body: OpeningBalanceBody):
-    return ok(transactions.set_opening_balance(actor=actor, investment_id=investment_id, data=sent(body)))
+    return ok(rendered(transactions.set_opening_balance(actor=actor, investment_id=path_id(investment_id),
+                                                        form=rules.read_opening_balance(sent(body)))))
 
 
 # ---- asset transactions ------------------------------------------------------------------------
 @router.get("/investments/{investment_id}/asset-transactions", **answers(list[AssetPositionOut]))
 def list_asset_transactions(actor: CurrentActor, investment_id: str, paging: dict = Paging):
-    return ok(transactions.list_asset_positions(actor=actor, investment_id=investment_id, **paging))
+    page = transactions.list_asset_positions(actor=actor, investment_id=path_id(investment_id), **paging)
+    return ok(counted_rows(page.rows, page.total))
 
 
 @router.get("/investments/{investment_id}/asset-transactions/{asset_id}", **answers(list[AssetTransactionOut]))
@@ -135,26 +159,29 @@ def list_transactions_of_asset(actor: CurrentActor, investment_id: str, asset_id
                                types: list[str] = Query(default=[], alias="types[]"),
                                types_plain: list[str] = Query(default=[], alias="types", include_in_schema=False),
                                offset: str | None = None, limit: str | None = None):
-    return ok(transactions.list_transactions_of_asset(
-        actor=actor, investment_id=investment_id, asset_id=asset_id, statuses=[*statuses, *statuses_plain],
-        types=[*types, *types_plain], offset=offset, limit=limit))
+    found = transactions.list_transactions_of_asset(
+        actor=actor, investment_id=path_id(investment_id), asset_id=path_id(asset_id),
+        statuses=[*statuses, *statuses_plain], types=[*types, *types_plain], offset=query_number(offset),
+        limit=query_number(limit))
+    return ok(counted_rows(found.rows, found.total))
 
 
 @router.get("/transaction-form-options", **answers(TransactionFormOptionsOut))
 def transaction_form_options(actor: CurrentActor):
-    return ok(transactions.form_options())
+    return ok(rendered(transactions.form_options()))
 
 
 @router.post("/transactions/upload", openapi_extra=read_by_hand(("multipart/form-data", TransactionUploadForm)), **answers(TransactionUploadOut))
 async def upload_transactions(actor: CurrentActor, request: Request):
     """multipart/form-data: investment_id, file (CSV or .xlsx)."""
-    form, content_type, data = await form_with_file(request, limit=transaction_upload.MAX_UPLOAD_BYTES,
-                                                    select_file=transaction_upload.SELECT_FILE)
+    form, content_type, data = await form_with_file(request, limit=MAX_UPLOAD_BYTES,
+                                                    select_file=SELECT_FILE)
     return ok(transaction_upload.upload_transactions(actor=actor, investment_id=form.get("investment_id"),
                                                      content_type=content_type, data=data))
 
 
-asset_transaction = Resource(router, "/transactions", "transaction_id", AssetTransactionOut, TransactionBody)
+asset_transaction = Resource(router, "/transactions", "transaction_id", AssetTransactionOut, TransactionBody,
+                             form_of=transaction_form)
 asset_transaction.create(transactions.create_transaction)
 asset_transaction.get(transactions.get_asset_transaction, name="get_transaction")
 
@@ -163,8 +190,8 @@ asset_transaction.get(transactions.get_asset_transaction, name="get_transaction"
 def update_transaction(actor: CurrentActor, transaction_id: str, body: TransactionBody):
     data = sent(body)
     confirm = data.get("confirm") in (True, 1, "1", "true", "True")
-    return ok(transactions.update_asset_transaction(actor=actor, transaction_id=transaction_id, data=data,
-                                                    confirm=confirm))
+    return ok(rendered(transactions.update_asset_transaction(
+        actor=actor, transaction_id=path_id(transaction_id), form=rules.read_transaction_form(data), confirm=confirm)))
 
 
 asset_transaction.delete(transactions.delete_asset_transaction, name="delete_transaction", out=Notice)

@@ -37,11 +37,17 @@ def format_aud(amount: Decimal | int | str) -> str:
     return f"{'-' if cents < 0 else ''}${abs(cents):,.2f}"
 
 
+def plain(value: Decimal) -> Decimal:
+    """A price or a quantity without trailing zeros (never -0): written with format 'f', it reads
+    as number_text."""
+    number = value.normalize()
+    return abs(number) if number.is_zero() else number
+
+
 def number_text(value: Decimal) -> str:
     """A number as plain text, without exponent or trailing zeros: Decimal('12.50') -> '12.5',
     Decimal('1E+2') -> '100' (never '-0')."""
-    text = format(value.normalize(), "f")
-    return "0" if text == "-0" else text
+    return format(plain(value), "f")
 
 
 def cents_json(value: Decimal | None) -> str | None:

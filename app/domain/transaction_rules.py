@@ -359,6 +359,108 @@ def clean_opening_balance(data: Mapping[str, Any]) -> tuple[dict[str, Any], v.Fi
     return values, errors
 
 
+# ---- the forms as read at the edge (the API's bodies, the screen's form handler) ----------------
+# Each field is the text that was sent (a number or a day as its text): None when left out, '' when
+# sent empty or null (a null clears a field on an edit, as an empty value does). The rules above
+# check that text with the specification's texts, so a wrong value still gets its own field's text.
+_ALIASES = {"trade_at": ("trade_at", "date"), "settlement_at": ("settlement_at", "settlement_date")}
+
+
+def _sent_text(data: Mapping[str, Any], *keys: str) -> str | None:
+    """The first non-empty value sent under `keys`, as text; '' when one was sent empty; None when
+    none was sent."""
+    sent = [data[k] for k in keys if k in data]
+    if not sent:
+        return None
+    value = next((x for x in sent if not v.is_empty(x)), None)
+    if value is None:
+        return ""
+    return value.isoformat() if isinstance(value, (date, datetime)) else str(value)
+
+
+def _sent_id(value: Any) -> int | None:
+    """None when not sent (or empty); 0 when sent but naming no record."""
+    return None if v.is_empty(value) else (as_id(value) or 0)
+
+
+def _sent_description(data: Mapping[str, Any]) -> str | None:
+    """description (or comment), else a payload's description (or comment), as the spec's payloads
+    carry it."""
+    found = _sent_text(data, "description", "comment")
+    payload = data.get("payload")
+    if found is None and isinstance(payload, Mapping):
+        found = _sent_text(payload, "description", "comment")
+    return found
+
+
+@dataclass(frozen=True)
+class TransactionForm:
+    """An asset or cash transaction's form as sent: createTransaction, the six asset forms and the
+    three cash forms, and an edit of one (whose fields left out keep their value). `date`,
+    `settlement_date`, `comment` and a payload's description are read as trade_at, settlement_at
+    and description. Ids: None when not sent, 0 when sent but naming no record."""
+    investment_id: int | None = None
+    type: str | None = None
+    action: str | None = None
+    asset_id: int | None = None
+    code: str | None = None
+    trade_at: str | None = None
+    settlement_at: str | None = None
+    ex_date: str | None = None
+    status: str | None = None
+    quantity: str | None = None
+    price: str | None = None
+    amount: str | None = None
+    fee: str | None = None
+    gst: str | None = None
+    franking_credits: str | None = None
+    ratio: str | None = None
+    limit_price: str | None = None
+    contract_note: str | None = None
+    order_id: str | None = None
+    description: str | None = None
+
+    def fields(self) -> dict[str, Any]:
+        """The fields sent (not the ids), by their names, as clean_asset_form and clean_cash_form
+        read them."""
+        return {name: value for name, value in vars(self).items()
+                if value is not None and name not in ("investment_id", "asset_id")}
+
+
+def read_transaction_form(data: Mapping[str, Any]) -> TransactionForm:
+    """The form from the keys sent (by the names the REST bodies and the screens' forms use)."""
+    texts = {name: _sent_text(data, *_ALIASES.get(name, (name,))) for name in (
+        "type", "action", "code", "trade_at", "settlement_at", "ex_date", "status", "quantity", "price",
+        "amount", "fee", "gst", "franking_credits", "ratio", "limit_price", "contract_note", "order_id")}
+    return TransactionForm(investment_id=_sent_id(data.get("investment_id")), asset_id=_sent_id(data.get("asset_id")),
+                           description=_sent_description(data), **texts)
+
+
+@dataclass(frozen=True)
+class OpeningBalanceForm:
+    """The opening balance form as sent: its amount (`price`, or `amount`) and its day (`trade_at`,
+    or `date`), as text; None when left out."""
+    price: str | None = None
+    trade_at: str | None = None
+
+    def fields(self) -> dict[str, Any]:
+        return {name: value for name, value in vars(self).items() if value is not None}
+
+
+def read_opening_balance(data: Mapping[str, Any]) -> OpeningBalanceForm:
+    return OpeningBalanceForm(price=_sent_text(data, "price", "amount"), trade_at=_sent_text(data, "trade_at", "date"))
+
+
+def read_reverse(value: Any) -> bool:
+    """A list's `reverse` as a query sends it ('true', '1', 'desc', ...; '0', 'false', 'asc'):
+    descending unless it says otherwise."""
+    if value is None or value == "":
+        return True
+    if isinstance(value, bool):
+        return value
+    return str(value).strip().lower() in ("1", "true", "yes", "desc", "descending", "-1")
+
+
 def changed_fields(current: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
     """The values that differ from the current ones (an unchanged form changes nothing)."""
     return {key: value for key, value in values.items() if current.get(key) != value}

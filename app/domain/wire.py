@@ -3,6 +3,11 @@ specification's, e.g. 'ProviderProductType', 'class') is not the field's own: th
 metadata carries it, and the API's renderer (app.api.schemas.rendered) writes it under that name.
 
     product_type: str = field(metadata=wire("ProviderProductType"))
+
+A field some answers carry only when it has a value (a warning, the first row's count of a page)
+is marked so, and is left out of the payload when it is None:
+
+    message: str | None = field(default=None, metadata=only_when_set())
 """
 from __future__ import annotations
 
@@ -13,11 +18,21 @@ from enum import Enum
 from typing import Any
 
 WIRE = "wire"  # the metadata key
+WHEN_SET = "when_set"  # the metadata key of a field left out when None
+
+# A payload's free JSON (what a transaction keeps beside its columns: a comment, a description, the
+# deposit forms' TransactionType and CutOffTime ...).
+Json = str | int | float | bool | None | list["Json"] | dict[str, "Json"]
 
 
 def wire(name: str) -> dict[str, str]:
     """The metadata of a field named `name` in the payloads."""
     return {WIRE: name}
+
+
+def only_when_set() -> dict[str, bool]:
+    """The metadata of a field the payload carries only when it is not None."""
+    return {WHEN_SET: True}
 
 
 def rendered(value: Any) -> Any:
@@ -26,10 +41,12 @@ def rendered(value: Any) -> Any:
     name `wire` gives it where the payload's differs), Decimal as its digits ('1234.50': the service
     rounds to the places it shows), a day or an instant in ISO 8601 (as
     app.domain.timezones.iso_json writes it), an enum as its value; lists, tuples and dicts item
-    by item. Anything else is already JSON."""
+    by item; a field marked only_when_set is left out while it is None. Anything else is already
+    JSON."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {item.metadata.get(WIRE, item.name): rendered(getattr(value, item.name))
-                for item in dataclasses.fields(value)}
+                for item in dataclasses.fields(value)
+                if not (item.metadata.get(WHEN_SET) and getattr(value, item.name) is None)}
     if isinstance(value, (list, tuple)):
         return [rendered(item) for item in value]
     if isinstance(value, dict):

@@ -348,6 +348,7 @@ def history_file(opening: Decimal, assets: list[Asset], history: dict[int, list[
 def _fund(adviser: Actor, pid: int, plan: ChainPlan, assets: list[Asset],
           history: dict[int, list[tuple[date, Decimal]]], corporate_action: str) -> None:
     """The opening balance, and the history imported as one transaction file."""
+    from app.domain.transaction_rules import read_opening_balance
     from app.services import transactions, transaction_upload
 
     made = history_file(plan.opening, assets, history, corporate_action,
@@ -355,7 +356,8 @@ def _fund(adviser: Actor, pid: int, plan: ChainPlan, assets: list[Asset],
     if made is None:
         raise _Stop("no price history for the model's assets")
     first_day, data = made
-    transactions.set_opening_balance(actor=adviser, investment_id=pid, data={"price": plan.opening, "trade_at": first_day})
+    transactions.set_opening_balance(actor=adviser, investment_id=pid,
+                                     form=read_opening_balance({"price": plan.opening, "trade_at": first_day}))
     transaction_upload.upload_transactions(actor=adviser, investment_id=pid, content_type="text/csv", data=data)
 
 

@@ -162,6 +162,7 @@ def _create_portfolio(firm: Firm, plan: Plan, name: str, holders: list[User], ad
 def _fill(actor: Actor, portfolio_id: int, plan: Plan, assets: list[Asset],
           history: dict[int, list[tuple[date, Decimal]]]) -> None:
     """The portfolio's transactions, dated on the price history's trading days."""
+    from app.domain.transaction_rules import read_opening_balance, read_transaction_form
     from app.services import transactions as tx
 
     calendar = TradingDays.of(assets, history)
@@ -170,11 +171,11 @@ def _fill(actor: Actor, portfolio_id: int, plan: Plan, assets: list[Asset],
     priced, days, day_at, close = calendar.priced, calendar.days, calendar.day_at, calendar.close
     n = len(days)
 
-    def add(**data: Any) -> dict[str, Any]:
-        return tx.add_asset_transaction(actor=actor, data={"investment_id": portfolio_id, **data})
+    def add(**data: Any) -> None:
+        tx.add_asset_transaction(actor=actor, form=read_transaction_form({"investment_id": portfolio_id, **data}))
 
-    tx.set_opening_balance(actor=actor, investment_id=portfolio_id, data={"price": plan.opening,
-                                                                          "trade_at": _early_day(days)})
+    tx.set_opening_balance(actor=actor, investment_id=portfolio_id, form=read_opening_balance({
+        "price": plan.opening, "trade_at": _early_day(days)}))
     budget = plan.opening * Decimal("0.8") / len(priced)
     held: dict[int, Decimal] = {}
     for i, asset in enumerate(priced):
@@ -213,13 +214,12 @@ def _fill(actor: Actor, portfolio_id: int, plan: Plan, assets: list[Asset],
             description="Capital return")
     else:
         add(type="reconstruction", asset_id=last.id, trade_at=day_at(0.65), ratio="2:1", description="Share split")
-    tx.create_cash_transaction(actor=actor, data={"investment_id": portfolio_id, "type": "income",
-                                                  "price": to_cents(plan.opening * Decimal("0.002")),
-                                                  "trade_at": day_at(0.5), "description": "Cash account interest"})
-    tx.create_cash_transaction(actor=actor, data={"investment_id": portfolio_id, "type": "withdrawal",
-                                                  "price": to_cents(plan.opening * Decimal("0.02")),
-                                                  "trade_at": day_at(0.75),
-                                                  "description": "Pension payment" if plan.type == "SMSF" else "Withdrawal"})
+    tx.create_cash_transaction(actor=actor, form=read_transaction_form({
+        "investment_id": portfolio_id, "type": "income", "price": to_cents(plan.opening * Decimal("0.002")),
+        "trade_at": day_at(0.5), "description": "Cash account interest"}))
+    tx.create_cash_transaction(actor=actor, form=read_transaction_form({
+        "investment_id": portfolio_id, "type": "withdrawal", "price": to_cents(plan.opening * Decimal("0.02")),
+        "trade_at": day_at(0.75), "description": "Pension payment" if plan.type == "SMSF" else "Withdrawal"}))
     _deposits(actor, portfolio_id, plan, day_at(0.2), day_at(0.6))
     if plan.draft:
         asset = priced[-1]

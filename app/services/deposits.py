@@ -28,7 +28,7 @@ from app.domain.timezones import day_text
 from app.domain import deposits as rules
 from app.domain import validators as v
 from app.domain.deposits import DepositFilter, DepositForm
-from app.domain.wire import wire
+from app.domain.wire import Json, wire
 from app.domain.errors import NotFound, ValidationError
 from app.domain.money import to_cents
 from app.domain.parsing import as_id
@@ -41,9 +41,6 @@ from app.services.tenancy import load_portfolio, load_portfolio_row, readable_po
 
 ZERO = Decimal(0)
 
-# A payload's free JSON (what a deposit transaction keeps beside its columns: TransactionType,
-# comment, CutOffTime, reprocessed).
-Json = str | int | float | bool | None | list["Json"] | dict[str, "Json"]
 
 
 

@@ -8,7 +8,7 @@ from sqlmodel import col, select
 
 from app.db.engine import session_scope
 from app.db.tables import AssetTransaction, CashTransaction, Portfolio, PortfolioUser
-from app.services import transactions as tx
+from tests.transactions_edge import tx
 from app.services.demo_advice import FIRM_KEYS, chain_plans
 from app.services.demo_portfolios import load_demo_portfolios
 from tests import factories as f

@@ -11,7 +11,7 @@ import pytest
 from app.db.engine import session_scope
 from app.domain.transactions import generating_action, is_stop_loss
 from app.services import postings
-from app.services import transactions as tx
+from tests.transactions_edge import tx
 from tests import factories as f
 from tests.factories_advice import make_trade, make_trade_instruction
 from tests.factories_assets import make_asset

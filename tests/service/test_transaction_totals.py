@@ -9,7 +9,7 @@ from decimal import Decimal as D
 import pytest
 
 from app.domain.errors import NotFound
-from app.services import transactions as tx
+from tests.transactions_edge import tx
 from tests import factories as f
 from tests.factories_assets import make_asset
 from tests.factories_portfolios import make_portfolio_world

@@ -15,7 +15,8 @@ from app.db.tables import AssetTransaction, CashTransaction, Portfolio
 from app.domain import transaction_rules as rules
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
 from app.services import postings
-from app.services import transactions as tx
+from app.services import transactions as typed
+from tests.transactions_edge import tx
 from tests import factories as f
 from tests.factories_assets import make_asset
 from tests.factories_portfolios import cash, make_deposit, make_portfolio_world, post
@@ -495,7 +496,7 @@ def test_nothing_is_half_written(w, bhp, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("boom after the rows were flushed")
 
-    monkeypatch.setattr(tx, "asset_transaction_row", broken)
+    monkeypatch.setattr(typed, "asset_transaction_row", broken)
     with pytest.raises(RuntimeError):
         buy(w, bhp, "5")
     assert counts(w.portfolio.id) == before

@@ -27,19 +27,26 @@ import dataclasses
 import functools
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
-from typing import Any, Callable, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, cast
 
 import reflex as rx
 
 from app.domain import transaction_rules as rules
 from app.domain.errors import AuthenticationError, Conflict, DomainError, NotFound, ValidationError
+from app.domain.ledger import NOT_ENOUGH_ASSETS
 from app.domain.permissions import Actor, is_staff
 from app.domain.roles import Role
-from app.domain.transactions import ASSET_PANEL_LABELS, CASH_LIST_LABELS, KIND_LABELS, Status, cash_amount
+from app.domain.transactions import ASSET_PANEL_LABELS, CASH_LIST_LABELS, KIND_LABELS, Kind, Status, cash_amount
+from app.domain.uploads import SELECT_FILE
 from app.services import assets as assets_service
 from app.services import holdings as holdings_service
 from app.services import transaction_upload
 from app.services import transactions as service
+from app.domain.holdings import Header
+from app.services.tenancy import normalise_code
+from app.services.transactions import (
+    AssetPosition, AssetTotals, AssetTransactionView, CashTransactionPage, CashTransactionView,
+)
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.display import NA, close_price, count_of, day, input_day, input_number, money, sign_of, whole_units
@@ -60,6 +67,7 @@ PICK_TARGET = "transactions.asset"
 DASH = "\u2014"
 
 ASSET_FORMS = list(rules.FORM_NAMES.values())  # purchase, sell, dividend, interest, capital_return, reconstruction
+FORM_KINDS: dict[str, Kind] = {name: kind for kind, name in rules.FORM_NAMES.items()}
 DEFAULT_FORM = "purchase"
 # The fields each asset form shows (names as the services take them).
 FORM_FIELDS: dict[str, tuple[str, ...]] = {
@@ -109,11 +117,11 @@ def sorry_toast(text: str):
     return rx.toast.error(SORRY, description=text or rules.DELETE_FAILED, position="top-right", duration=6000)
 
 
-def feedback(result: dict[str, Any]) -> list[Any]:
-    """A write's notice as 'Success!' and, when the result carries one, its message as 'Warning!'."""
-    shown = [success_toast(result.get("notice") or "")]
-    if result.get("message"):
-        shown.append(warning_toast(result["message"]))
+def feedback(notice: str, message: str | None = None) -> list[Any]:
+    """A write's notice as 'Success!' and, when it carries one, its message as 'Warning!'."""
+    shown = [success_toast(notice)]
+    if message:
+        shown.append(warning_toast(message))
     return shown
 
 
@@ -216,51 +224,74 @@ def _beside_code(errors: dict[str, str]) -> dict[str, str]:
     return out
 
 
-def _inputs(r: dict[str, Any], keys: tuple[str, ...]) -> dict[str, str]:
-    """A transaction as the service gives it, as a form's inputs: dates YYYY-MM-DD, the rest as text."""
-    return {key: input_day(r[key]) if key in DATE_KEYS else r[key] or "" for key in keys}
+def _input(value: object) -> str:
+    """A figure or a text of the service's, as a form's input holds it (a number as its digits)."""
+    if value is None:
+        return ""
+    return format(value, "f") if isinstance(value, Decimal) else str(value)
 
 
-def tx_row(r: dict[str, Any], can_act: bool) -> TxRow:
+def _asset_inputs(r: AssetTransactionView) -> dict[str, str]:
+    """An asset transaction as the asset form's inputs (ASSET_KEYS): days YYYY-MM-DD, the rest as text."""
+    return {
+        "code": _input(r.code), "trade_at": input_day(r.trade_at), "quantity": _input(r.quantity),
+        "price": _input(r.price), "fee": _input(r.fee), "gst": _input(r.gst), "settlement_at": input_day(r.settlement_at),
+        "status": r.status, "contract_note": _input(r.contract_note), "order_id": _input(r.order_id),
+        "limit_price": _input(r.limit_price), "description": _input(r.description), "amount": _input(r.amount),
+        "franking_credits": _input(r.franking_credits), "ex_date": input_day(r.ex_date), "ratio": _input(r.ratio),
+    }
+
+
+def _cash_inputs(r: CashTransactionView) -> dict[str, str]:
+    """A cash transaction as the cash form's inputs (CASH_KEYS)."""
+    return {"type": r.form or "", "price": _input(r.price), "trade_at": input_day(r.trade_at),
+            "settlement_at": input_day(r.settlement_at), "status": r.status, "description": _input(r.description)}
+
+
+def tx_row(r: AssetTransactionView, can_act: bool) -> TxRow:
     """An asset transaction as an expanded panel row shows it."""
-    form, trade = r["form"], r["form"] in ("purchase", "sell")
+    form, trade = r.form, r.form in ("purchase", "sell")
     reconstruction = form == "reconstruction"
     return TxRow(
-        id=r["id"], date=day(r["trade_at"]), type_label=r["type_label"], status=r["status"],
-        status_label=r["status_label"], status_color=_status_color(r["status"]),
-        quantity=f"Ratio {r['ratio'] or ''}" if reconstruction else whole_units(r["display_quantity"]),
-        negative=str(r["display_quantity"] or "").startswith("-"),
-        price=close_price(r["price"]) if r["price"] and (trade or form == "capital_return") else "",
-        amount="" if reconstruction else money(r["value"] if trade else r["amount"]),
-        fee=money(r["fee"]) if trade else "", description=r["description"] or "",
-        can_edit=can_act and r["can_edit"], can_delete=can_act and r["can_delete"],
-        stop_loss=r.get("stop_loss_label") or "",
+        id=r.id, date=day(r.trade_at), type_label=r.type_label, status=r.status,
+        status_label=r.status_label or "", status_color=_status_color(r.status),
+        quantity=f"Ratio {r.ratio or ''}" if reconstruction else whole_units(r.display_quantity),
+        negative=r.display_quantity is not None and r.display_quantity < 0,
+        price=close_price(r.price) if r.price and (trade or form == "capital_return") else "",
+        amount="" if reconstruction else money(r.value if trade else r.amount),
+        fee=money(r.fee) if trade else "", description=_input(r.description),
+        can_edit=can_act and r.can_edit, can_delete=can_act and r.can_delete,
+        stop_loss=r.stop_loss_label or "",
     )
 
 
-def cash_row(r: dict[str, Any]) -> CashRow:
-    linked = r["linked_transaction"] or {}
-    asset, deposit = linked.get("asset") or {}, linked.get("deposit") or {}
-    detail = " ".join(x for x in (deposit["provider_name"], deposit["deal_id"]) if x) if deposit else asset.get("code") or ""
-    amount = _dec(r["amount"]) or Decimal(0)
+def cash_row(r: CashTransactionView) -> CashRow:
+    linked = r.linked_transaction
+    asset = linked.asset if linked is not None else None
+    deposit = linked.deposit if linked is not None else None
+    if deposit is not None:
+        detail = " ".join(x for x in (deposit.provider_name, deposit.deal_id) if x)
+    else:
+        detail = asset.code if asset is not None else ""
     return CashRow(
-        id=r["id"], date=day(r["trade_at"]), settlement=day(r["settlement_at"]), klass=r["class"], asset=detail,
-        description=r["description"] or "", amount=money(amount), negative=amount < 0, status=r["status"],
-        status_label=r["status_label"], status_color=_status_color(r["status"]), counted=r["counted"],
-        is_opening=r["type"] == "opening_balance", form=r["form"] or "", linked_id=linked["id"] if asset else 0,
-        is_deposit=bool(deposit), can_edit=r["can_edit"], can_delete=r["can_delete"],
+        id=r.id, date=day(r.trade_at), settlement=day(r.settlement_at), klass=r.cash_class, asset=detail,
+        description=_input(r.description), amount=money(r.amount), negative=r.amount < 0, status=r.status,
+        status_label=r.status_label, status_color=_status_color(r.status), counted=r.counted,
+        is_opening=r.type == "opening_balance", form=r.form or "",
+        linked_id=linked.id if linked is not None and asset is not None else 0,
+        is_deposit=deposit is not None, can_edit=r.can_edit, can_delete=r.can_delete,
     )
 
 
-def panel_row(r: dict[str, Any]) -> PanelRow:
+def panel_row(r: AssetPosition) -> PanelRow:
     return PanelRow(
-        asset_id=r["asset_id"], code=r["code"] or "", name=r["name"] or "", quantity=whole_units(r["quantity"]),
-        remaining=whole_units(r["remaining_quantity"]), price=close_price(r["price"]), cost=money(r["cost"]),
-        value=money(r["value"], NA), realised=money(r["realised_gain_loss"], NA),
-        realised_sign=sign_of(r["realised_gain_loss"]), unrealised=money(r["unrealised_gain_loss"], NA),
-        unrealised_sign=sign_of(r["unrealised_gain_loss"]),
-        bought_price=close_price(r["bought_price"]) if r["bought_price"] else NA,
-        last_trade=day(r["last_trade_at"]), count=r["transactions_count"], pending_count=r["pending_count"],
+        asset_id=r.asset_id, code=r.code or "", name=r.name or "", quantity=whole_units(r.quantity),
+        remaining=whole_units(r.remaining_quantity), price=close_price(r.price), cost=money(r.cost),
+        value=money(r.value, NA), realised=money(r.realised_gain_loss, NA),
+        realised_sign=sign_of(r.realised_gain_loss), unrealised=money(r.unrealised_gain_loss, NA),
+        unrealised_sign=sign_of(r.unrealised_gain_loss),
+        bought_price=close_price(r.bought_price) if r.bought_price else NA,
+        last_trade=day(r.last_trade_at), count=r.transactions_count, pending_count=r.pending_count,
     )
 
 
@@ -272,7 +303,7 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
     Failures here are 'Sorry!' with the server's message (spec 002 s8)."""
 
     UPLOAD_ID: ClassVar[str] = UPLOAD_ID
-    SELECT_FILE: ClassVar[str] = transaction_upload.SELECT_FILE
+    SELECT_FILE: ClassVar[str] = SELECT_FILE
     PAGE_SIZES: ClassVar[tuple[int, ...]] = rules.PAGE_SIZES
     DEFAULT_SIZE: ClassVar[int] = rules.DEFAULT_PAGE_SIZE
 
@@ -300,6 +331,16 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
     failure_message: str = ""
     failure_lines: list[Detail] = []
 
+    if TYPE_CHECKING:  # what the screens' other bases (PortfolioHeader, AppState) give this mixin
+        rows: list[Any]
+        _portfolio_firm_id: int
+
+        def _actor(self) -> Actor: ...
+        def _portfolio_param(self) -> int | None: ...
+        def _list_url(self, actor: Actor) -> str: ...
+        def _show_header(self, header: Header, actor: Actor) -> None: ...
+        def _clear_header(self) -> None: ...
+
     def _reload_screen(self, actor: Actor) -> None:  # pragma: no cover - each screen reloads its own
         raise NotImplementedError
 
@@ -313,7 +354,7 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
     def _fail(self, exc: Exception):
         if isinstance(exc, DomainError) and not isinstance(exc, AuthenticationError):
             return sorry_toast(exc.message)
-        return AppState._fail(self, exc)
+        return AppState._fail(cast(AppState, self), exc)  # every screen mixing this in is an AppState
 
     def _open_screen(self, actor: Actor) -> Any:
         """on_load after the screen's own resets: no rows and no head while loading, then the
@@ -354,11 +395,11 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
         """What an edit changes of the values the form opened with."""
         return {key: value for key, value in values.items() if value != self._form_original.get(key, "")}
 
-    def _written(self, actor: Actor, result: dict[str, Any]) -> list[Any]:
+    def _written(self, actor: Actor, notice: str, message: str | None = None) -> list[Any]:
         self._close_form()
         # The list reloads after the modal closes (the spec reloads the cash list for superusers and
         # advisers only; an administrator who may save there sees the saved row too).
-        return self._after_write(actor, feedback(result))
+        return self._after_write(actor, feedback(notice, message))
 
     @rx.event
     def set_form_field(self, key: str, value: str):
@@ -378,8 +419,8 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
         """The asset form; an errored (or cancelled) transaction's edit asks its own question first."""
         if self.form_mode == "edit" and self._af_recreate:
             r = service.get_asset_transaction(actor=self._actor(), transaction_id=self._form_id)
-            if r.get("edit_question"):
-                self.af_question = r["edit_question"]
+            if r.edit_question:
+                self.af_question = r.edit_question
                 self.af_question_open = True
                 return None
             self._af_recreate = False  # no longer in error: an ordinary edit
@@ -397,8 +438,9 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
     def _open_add(self, actor: Actor, form: str = DEFAULT_FORM, code: str = ""):
         if not self._may_act(actor):
             return None
-        form = rules.FORM_NAMES.get(rules.asset_kind(form), DEFAULT_FORM) if form else DEFAULT_FORM
-        code = assets_service.normalise_code(code)[:20]
+        kind = rules.asset_kind(form) if form else None
+        form = rules.FORM_NAMES.get(kind, DEFAULT_FORM) if kind is not None else DEFAULT_FORM
+        code = normalise_code(code)[:20]
         self._open_asset_form("add", form, {"trade_at": datetime.now().date().isoformat(),
                                             "status": Status.EXECUTED.value, "code": code})
         return self._lookup(actor) if code else None
@@ -412,37 +454,37 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
     @guarded
     def _open_existing(self, transaction_id: Any, edit: bool):
         actor = self._actor()
-        r = service.get_asset_transaction(actor=actor, transaction_id=transaction_id)
-        if r.get("form") not in ASSET_FORMS:
+        r = service.get_asset_transaction(actor=actor, transaction_id=_int(transaction_id) or 0)
+        if r.form not in ASSET_FORMS:
             return sorry_toast(rules.NOT_AN_ASSET_TRANSACTION)
-        values = _inputs(r, ASSET_KEYS)
-        if r["form"] == "capital_return" and r["amount"]:
+        values = _asset_inputs(r)
+        if r.form == "capital_return" and r.amount:
             values["price"] = ""  # a per-unit capital return is stored as its amount
-        can_edit = r["can_edit"] and self._may_act(actor)
-        self._open_asset_form("edit" if edit and can_edit else "view", r["form"], values, r["id"])
-        self._af_asset_id = r["asset_id"] or 0
-        self.af_asset_name = r["name"] or ""
-        self.af_status_label = r["status_label"]
+        can_edit = r.can_edit and self._may_act(actor)
+        self._open_asset_form("edit" if edit and can_edit else "view", r.form, values, r.id)
+        self._af_asset_id = r.asset_id or 0
+        self.af_asset_name = r.name or ""
+        self.af_status_label = r.status_label or ""
         self.af_summary = self._summary(r)
         self.af_can_edit = can_edit
-        self._af_recreate = bool(r["edit_question"])
+        self._af_recreate = bool(r.edit_question)
         return None
 
-    def _summary(self, r: dict[str, Any]) -> list[Detail]:
+    def _summary(self, r: AssetTransactionView) -> list[Detail]:
         """What the form does not show: the cost base of a purchase, the proceeds of a sell, the
         order management outcome, the transaction it replaced."""
         pairs: list[tuple[str, str]] = []
-        if r.get("form") == "purchase":
-            pairs += [("Cost base", money(r.get("cost"))),
-                      ("Unit cost", close_price(r.get("unit_cost")) if r.get("unit_cost") else "")]
-        elif r.get("form") == "sell":
-            pairs.append(("Proceeds", money(r.get("amount"))))
-        elif r.get("form") == "capital_return" and r.get("quantity"):
-            pairs.append(("Units held on the date", whole_units(r.get("quantity"))))
-        if r.get("om_status"):
-            pairs.append(("Order management", str(r["om_status"]).capitalize()))
-        if r.get("replaces_id"):
-            pairs.append(("Replaces", f"Transaction {r['replaces_id']}"))
+        if r.form == "purchase":
+            pairs += [("Cost base", money(r.cost)),
+                      ("Unit cost", close_price(r.unit_cost) if r.unit_cost else "")]
+        elif r.form == "sell":
+            pairs.append(("Proceeds", money(r.amount)))
+        elif r.form == "capital_return" and r.quantity:
+            pairs.append(("Units held on the date", whole_units(r.quantity)))
+        if r.om_status:
+            pairs.append(("Order management", r.om_status.capitalize()))
+        if r.replaces_id:
+            pairs.append(("Replaces", f"Transaction {r.replaces_id}"))
         return [Detail(label=k, value=v) for k, v in pairs if v]
 
     @rx.event
@@ -489,7 +531,7 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
 
     @guarded
     def _lookup(self, actor: Actor):
-        code = assets_service.normalise_code(self.form.get("code"))
+        code = normalise_code(self.form.get("code"))
         if not code:
             return None
         try:
@@ -532,7 +574,7 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
         return data
 
     def _check_form(self) -> dict[str, str]:
-        errors = _beside_code(rules.clean_asset_form(rules.asset_kind(self.af_form), self._form_values())[1])
+        errors = _beside_code(rules.clean_asset_form(FORM_KINDS[self.af_form], self._form_values())[1])
         if self.form_errors.get("code") and not self._af_asset_id and self.form.get("code"):
             errors.setdefault("code", self.form_errors["code"])  # an unknown code stays marked until changed
         return errors
@@ -554,14 +596,14 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
         try:
             if self.form_mode == "add":
                 data = {**self._form_values(), "investment_id": self.portfolio_id, "type": self.af_form}
-                result = service.add_asset_transaction(actor=actor, data=data)
+                result = service.add_asset_transaction(actor=actor, form=rules.read_transaction_form(data))
             else:
                 changed = self._changed({k: v for k, v in self._form_values().items() if k not in ("asset_id", "code")})
                 if not changed and not confirm:  # an unchanged form closes without a call
                     self._close_form()
                     return success_toast(rules.TRANSACTION_UPDATED)
-                result = service.update_asset_transaction(actor=actor, transaction_id=self._form_id, data=changed,
-                                                          confirm=confirm)
+                result = service.update_asset_transaction(actor=actor, transaction_id=self._form_id,
+                                                          form=rules.read_transaction_form(changed), confirm=confirm)
         except Conflict as exc:  # it went into error meanwhile: ask, then save as a new transaction
             self._af_recreate = True
             self.af_question = exc.message
@@ -569,10 +611,10 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
             return None
         except ValidationError as exc:  # marked beside the asset's code; a short sell beside the quantity
             fields = _beside_code(exc.fields)
-            if exc.message == rules.NOT_ENOUGH_ASSETS:
+            if exc.message == NOT_ENOUGH_ASSETS:
                 fields["quantity"] = exc.message
             raise ValidationError(exc.message, fields) from exc
-        return self._written(actor, result)
+        return self._written(actor, result.notice, result.message)
 
     # ---- delete -----------------------------------------------------------------------------------
     @rx.event
@@ -590,7 +632,7 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
         delete = service.delete_asset_transaction if action == "asset" else service.delete_cash_transaction
         result = delete(actor=actor, transaction_id=transaction_id)
         self.form_open = False
-        return self._after_write(actor, feedback(result))
+        return self._after_write(actor, feedback(result.notice, result.message))
 
     # ---- upload -----------------------------------------------------------------------------------
     @rx.event
@@ -614,8 +656,8 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
         self.failure_open = True
         return self._upload_done()
 
-    def _uploaded(self, actor: Actor, result: Any):
-        return self._after_write(actor, [self._upload_done(), *feedback(result)])
+    def _uploaded(self, actor: Actor, result: dict[str, Any]):
+        return self._after_write(actor, [self._upload_done(), *feedback(result["notice"])])
 
     # ---- what the modal shows -------------------------------------------------------------------------
     @rx.var
@@ -637,7 +679,7 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
         quantity, price = _dec(self.form.get("quantity")), _dec(self.form.get("price"))
         if quantity is None or price is None or quantity <= 0 or price <= 0:
             return ""
-        kind = rules.asset_kind(self.af_form).value
+        kind = FORM_KINDS[self.af_form].value
         try:
             cash = cash_amount(kind, quantity=quantity, price=price, fee=_dec(self.form.get("fee")),
                                gst=_dec(self.form.get("gst")))
@@ -666,18 +708,17 @@ class CashTransactionsState(TransactionForms, PortfolioHeader, AppState):
     detail_linked_id: int = 0
 
     def _reload_screen(self, actor: Actor) -> None:
-        def fetch():
+        def fetch() -> CashTransactionPage:
             return service.list_cash_transactions(actor=actor, investment_id=self.portfolio_id, page=self.page,
                                                   limit=self._limit(), order=self.sort, reverse=self.order == "desc")
         result = fetch()
-        while not result["rows"] and self.page > 1:  # an empty page after the first steps back
+        while not result.rows and self.page > 1:  # an empty page after the first steps back
             self.page -= 1
             result = fetch()
-        self.rows = [cash_row(r) for r in result["rows"]]
-        self.total = int(result["count"])
-        balance = _dec(result["balance"]) or Decimal(0)
-        self.balance, self.balance_negative = money(balance), balance < 0
-        self.cash_in, self.cash_out = money(result["cash_in"]), money(result["cash_out"])
+        self.rows = [cash_row(r) for r in result.rows]
+        self.total = result.count
+        self.balance, self.balance_negative = money(result.balance), result.balance < 0
+        self.cash_in, self.cash_out = money(result.cash_in), money(result.cash_out)
         self.loading = False
 
     @guarded
@@ -704,10 +745,10 @@ class CashTransactionsState(TransactionForms, PortfolioHeader, AppState):
     @rx.event
     @guarded
     def open_cash_edit(self, transaction_id: Any):
-        r = service.get_cash_transaction(actor=self._actor(), transaction_id=transaction_id)
-        if not r["can_edit"] or r["form"] not in CASH_FORMS:
-            return sorry_toast(rules.EDIT_IN_ASSET_TRANSACTIONS if r["linked_transaction"] else rules.INVALID)
-        self._open_transaction_form("cash", "edit", {"type": r["form"], **_inputs(r, CASH_KEYS[1:])}, r["id"])
+        r = service.get_cash_transaction(actor=self._actor(), transaction_id=_int(transaction_id) or 0)
+        if not r.can_edit or r.form not in CASH_FORMS:
+            return sorry_toast(rules.EDIT_IN_ASSET_TRANSACTIONS if r.linked_transaction else rules.INVALID)
+        self._open_transaction_form("cash", "edit", _cash_inputs(r), r.id)
         return None
 
     @rx.event
@@ -716,8 +757,8 @@ class CashTransactionsState(TransactionForms, PortfolioHeader, AppState):
         if not self.can_edit:
             return None
         found = service.get_opening_balance(actor=self._actor(), investment_id=self.portfolio_id)
-        values = {"price": input_number(found["price"]), "trade_at": input_day(found["trade_at"])} if found else {}
-        self._open_transaction_form("opening", "edit" if found else "add", values, found["id"] if found else 0)
+        values = {"price": input_number(found.price), "trade_at": input_day(found.trade_at)} if found else {}
+        self._open_transaction_form("opening", "edit" if found else "add", values, found.id if found else 0)
         return None
 
     def _check_form(self) -> dict[str, str]:
@@ -737,14 +778,16 @@ class CashTransactionsState(TransactionForms, PortfolioHeader, AppState):
     def _write_cash(self) -> Any:
         actor = self._actor()
         if self.form_mode == "add":
-            result = service.create_cash_transaction(actor=actor, data={**self.form, "investment_id": self.portfolio_id})
+            form = rules.read_transaction_form({**self.form, "investment_id": self.portfolio_id})
+            result = service.create_cash_transaction(actor=actor, form=form)
         else:
             changed = self._changed(self.form)
             if not changed:
                 self._close_form()
                 return success_toast(rules.TRANSACTION_UPDATED)
-            result = service.update_cash_transaction(actor=actor, transaction_id=self._form_id, data=changed)
-        return self._written(actor, result)
+            result = service.update_cash_transaction(actor=actor, transaction_id=self._form_id,
+                                                     form=rules.read_transaction_form(changed))
+        return self._written(actor, result.notice)
 
     def _write_opening(self) -> Any:
         form = {"price": self.form["price"].strip(), "trade_at": self.form["trade_at"]}
@@ -752,41 +795,44 @@ class CashTransactionsState(TransactionForms, PortfolioHeader, AppState):
             self._close_form()  # an unchanged form closes with the success message, no call (spec 002 s5)
             return success_toast(rules.OPENING_BALANCE_CHANGED)
         actor = self._actor()
-        return self._written(actor, service.set_opening_balance(actor=actor, investment_id=self.portfolio_id, data=form))
+        written = service.set_opening_balance(actor=actor, investment_id=self.portfolio_id,
+                                              form=rules.read_opening_balance(form))
+        return self._written(actor, written.notice)
 
     # ---- the detail modal ---------------------------------------------------------------------------
     @rx.event
     @guarded
     def open_detail(self, transaction_id: Any):
-        r = service.get_cash_transaction(actor=self._actor(), transaction_id=transaction_id)
-        linked, payload = r["linked_transaction"] or {}, r["payload"]
-        asset, deposit = linked.get("asset") or {}, linked.get("deposit") or {}
+        r = service.get_cash_transaction(actor=self._actor(), transaction_id=_int(transaction_id) or 0)
+        linked, payload = r.linked_transaction, r.payload
+        asset = linked.asset if linked is not None else None
         pairs = [
-            ("Class", r["class"]), ("Amount", money(r["amount"])), ("Date", day(r["trade_at"])),
-            ("Settlement date", day(r["settlement_at"])), ("Status", r["status_label"]),
-            ("In the totals", "Yes" if r["counted"] else "No (not executed)"),
+            ("Class", r.cash_class), ("Amount", money(r.amount)), ("Date", day(r.trade_at)),
+            ("Settlement date", day(r.settlement_at)), ("Status", r.status_label),
+            ("In the totals", "Yes" if r.counted else "No (not executed)"),
         ]
-        if linked:
-            pairs.append(("Transaction", linked["type_label"]))
-            if asset:
-                pairs.append(("Asset", f"{asset['code']} {DASH} {asset['name']}"))
-            if deposit:
-                pairs.append(("Deposit", " ".join(str(deposit[k]) for k in ("product_type", "provider_name", "deal_id")
-                                                  if deposit[k])))
-            if linked["quantity"]:
-                pairs.append(("Quantity", whole_units(linked["quantity"])))
-            if linked["price"] and asset:
-                pairs.append(("Price", close_price(linked["price"])))
-            if linked["om_status"]:
-                pairs.append(("Order management", str(linked["om_status"]).capitalize()))
-        if payload["ex_date"]:
-            pairs.append(("Ex date", day(payload["ex_date"])))
-        if payload["franking_credits"]:
-            pairs.append(("Franking credits", money(payload["franking_credits"])))
-        pairs.append(("Description", r["description"] or ""))
+        if linked is not None:
+            pairs.append(("Transaction", linked.type_label))
+            if asset is not None:
+                pairs.append(("Asset", f"{asset.code} {DASH} {asset.name}"))
+            if linked.deposit is not None:
+                deposit = linked.deposit
+                pairs.append(("Deposit", " ".join(x for x in (deposit.product_type, deposit.provider_name,
+                                                               deposit.deal_id) if x)))
+            if linked.quantity:
+                pairs.append(("Quantity", whole_units(linked.quantity)))
+            if linked.price and asset is not None:
+                pairs.append(("Price", close_price(linked.price)))
+            if linked.om_status:
+                pairs.append(("Order management", linked.om_status.capitalize()))
+        if payload.ex_date:
+            pairs.append(("Ex date", day(payload.ex_date)))
+        if payload.franking_credits:
+            pairs.append(("Franking credits", money(payload.franking_credits)))
+        pairs.append(("Description", _input(r.description)))
         self.detail_rows = [Detail(label=k, value=v or DASH) for k, v in pairs]
-        self.detail_title = r["class"] or "Transaction"
-        self.detail_linked_id = linked["id"] if asset else 0
+        self.detail_title = r.cash_class or "Transaction"
+        self.detail_linked_id = linked.id if linked is not None and asset is not None else 0
         self.detail_open = True
 
     @rx.event
@@ -838,27 +884,29 @@ class AssetTransactionsState(TransactionForms, PortfolioHeader, AppState):
     unpriced: int = 0
     _first_page: int = 1
 
-    def _fetch(self, actor: Actor, page: int) -> list[dict[str, Any]]:
-        return service.list_asset_positions(actor=actor, investment_id=self.portfolio_id, page=page,
-                                            limit=self._limit(), order=self.sort, reverse=self.order == "desc")
+    def _fetch(self, actor: Actor, page: int) -> tuple[list[AssetPosition], int]:
+        """A page of the panel and the number of assets on every page."""
+        found = service.list_asset_positions(actor=actor, investment_id=self.portfolio_id, page=page,
+                                             limit=self._limit(), order=self.sort, reverse=self.order == "desc")
+        return list(found.rows), found.total
 
     def _totals(self, actor: Actor) -> None:
-        t = service.asset_totals(actor=actor, investment_id=self.portfolio_id)
-        self.total_value, self.total_cost = money(t["value"]), money(t["cost"])
-        self.total_unrealised, self.total_unrealised_sign = money(t["unrealised_gain_loss"]), sign_of(t["unrealised_gain_loss"])
-        self.total_realised, self.total_realised_sign = money(t["realised_gain_loss"]), sign_of(t["realised_gain_loss"])
-        cash = _dec(t["cash_balance"]) or Decimal(0)
-        self.cash_balance, self.cash_negative = money(cash), cash < 0
-        self.unpriced = int(t["unpriced"])
-        self.total = int(t["assets"])
+        t: AssetTotals = service.asset_totals(actor=actor, investment_id=self.portfolio_id)
+        self.total_value, self.total_cost = money(t.value), money(t.cost)
+        self.total_unrealised, self.total_unrealised_sign = money(t.unrealised_gain_loss), sign_of(t.unrealised_gain_loss)
+        self.total_realised, self.total_realised_sign = money(t.realised_gain_loss), sign_of(t.realised_gain_loss)
+        self.cash_balance, self.cash_negative = money(t.cash_balance), t.cash_balance < 0
+        self.unpriced = t.unpriced
+        self.total = t.assets
 
     def _load_pages(self, actor: Actor, first: int, last: int) -> None:
         """Pages first..last (Load more keeps several), the expanded assets' transactions again; an
         empty page after the first steps back."""
         expanded = {r.asset_id for r in self.rows if r.expanded}
-        found: list[dict[str, Any]] = []
+        found: list[AssetPosition] = []
+        total = 0
         for number in range(first, last + 1):
-            page_rows = self._fetch(actor, number)
+            page_rows, total = self._fetch(actor, number)
             if not page_rows:
                 last = number - 1
                 break
@@ -866,11 +914,11 @@ class AssetTransactionsState(TransactionForms, PortfolioHeader, AppState):
         while not found and first > 1:
             first -= 1
             last = first
-            found = self._fetch(actor, first)
+            found, total = self._fetch(actor, first)
         self._first_page, self.page = first, max(first, last)
         self.rows = [panel_row(r) for r in found]
         if found:
-            self.total = int(found[0].get("total_rows") or len(found))
+            self.total = total
         for index, row in enumerate(self.rows):
             if row.asset_id in expanded:
                 self._expand(actor, index)
@@ -889,7 +937,7 @@ class AssetTransactionsState(TransactionForms, PortfolioHeader, AppState):
         found = service.list_transactions_of_asset(actor=actor, investment_id=self.portfolio_id, asset_id=asset_id,
                                                    statuses=list(self.filters))
         can_act = _can_act(actor)
-        return [tx_row(r, can_act) for r in found]
+        return [tx_row(r, can_act) for r in found.rows]
 
     def _expand(self, actor: Actor, index: int) -> None:
         row = self.rows[index]
@@ -913,12 +961,12 @@ class AssetTransactionsState(TransactionForms, PortfolioHeader, AppState):
         """The next page appended to the rows shown (spec 002 s4)."""
         if self.page >= self._page_count():
             return
-        more = self._fetch(self._actor(), self.page + 1)
+        more, total = self._fetch(self._actor(), self.page + 1)
         if not more:
             return
         self.page += 1
         self.rows = [*self.rows, *[panel_row(r) for r in more]]
-        self.total = int(more[0].get("total_rows") or self.total)
+        self.total = total
 
     @rx.event
     @guarded
