@@ -167,9 +167,10 @@ def stored_result(row: TargetPortfolio) -> Target | None:
     return Target.from_dict(json.loads(row.result)) if row.result else None
 
 
-def tp_view(s: Session, actor: Actor, p: Portfolio, row: TargetPortfolio, result: Target | None = None) -> TargetPortfolioView:
+def tp_view(s: Session, actor: Actor, p: Portfolio, row: TargetPortfolio, result: Target | None = None,
+            facts: PortfolioFacts | None = None) -> TargetPortfolioView:
     """The target portfolio as the screens and the API read it; `result` replaces the stored one
-    (an edit step's recalculation)."""
+    (an edit step's recalculation); `facts`: the portfolio's facts for the actor, when read already."""
     names = person_names(s, trail_people([row]))
     comments = s.exec(select(TargetPortfolioComment).where(TargetPortfolioComment.tp_id == row.id)
                       .order_by(TargetPortfolioComment.id)).all()
@@ -183,7 +184,7 @@ def tp_view(s: Session, actor: Actor, p: Portfolio, row: TargetPortfolio, result
         result=result,
         names=result_names(s, result) if result is not None else ResultNames(),
         commentaries=tp_commentaries(s, row, comments),
-        permissions=TPPermissions.of(actor, portfolio_facts(s, actor, p)),
+        permissions=TPPermissions.of(actor, facts or portfolio_facts(s, actor, p)),
         placed_buys=postings.committed_to_orders(s, [p.id])[p.id],
     )
 

@@ -29,7 +29,7 @@ from app.domain.timezones import days_between, iso_json
 from app.domain.users import Person
 from app.services import firms, postings
 from app.services.advice_queries import (
-    last_validated_tp_id, load_tp, portfolio_facts, portfolio_owners, tp_json, tp_view,
+    last_validated_tp_id, load_tp, portfolio_facts, portfolio_owners, stored_result, tp_json, tp_view,
 )
 from app.services.tenancy import load_portfolio, readable_portfolios
 from app.exports.file_names import safe_name
@@ -69,8 +69,8 @@ def capital_gains(*, actor: Actor, tp_id: Any) -> AdviceTax | None:
     from app.services import tax_reports
 
     with session_scope() as s:
-        p, tp = load_tp(s, actor, tp_id)
-        result = tp_view(s, actor, p, tp).result
+        p, tp = load_tp(s, actor, tp_id)  # whoever may read it; only its stored result is needed
+        result = stored_result(tp)
         sells = _recommended_sells(result) if result else []
         return tax_reports.advice_estimate(s, p, sells) if sells else None
 

@@ -156,11 +156,12 @@ def calculate(*, actor: Actor, investment_id: Any) -> dict[str, Any]:
 
 # ---- reading ------------------------------------------------------------------------------------
 
-def current_row(s: Session, actor: Actor, p: Portfolio) -> TargetPortfolio | None:
+def current_row(s: Session, actor: Actor, p: Portfolio, facts: PortfolioFacts | None = None) -> TargetPortfolio | None:
     """The target portfolio the actor is shown: the newest for superusers and advisers (unless an
-    adviser on an inactive portfolio with approvals), otherwise the last approved one."""
+    adviser on an inactive portfolio with approvals), otherwise the last approved one. `facts`:
+    the portfolio's facts for the actor when the caller has read them already."""
     query = select(TargetPortfolio).where(TargetPortfolio.investment_id == p.id)
-    if not advice.sees_current_tp(actor, portfolio_facts(s, actor, p)):
+    if not advice.sees_current_tp(actor, facts or portfolio_facts(s, actor, p)):
         query = query.where(TargetPortfolio.status == TPStatus.ACTIVE.value)
     return s.exec(query.order_by(TargetPortfolio.version.desc())).first()
 
@@ -174,8 +175,9 @@ def current(*, actor: Actor, investment_id: Any, version: Any = None) -> TargetP
             row = s.exec(select(TargetPortfolio).where(TargetPortfolio.investment_id == p.id,
                                                        TargetPortfolio.version == number)).first() if number else None
             return tp_view(s, actor, p, visible_tp_row(s, actor, p, row))
-        row = current_row(s, actor, p)
-        return None if row is None else tp_view(s, actor, p, row)
+        facts = portfolio_facts(s, actor, p)  # read once: which version is shown, and what may be done
+        row = current_row(s, actor, p, facts)
+        return None if row is None else tp_view(s, actor, p, row, facts=facts)
 
 
 def get_current(*, actor: Actor, investment_id: Any, version: Any = None) -> dict[str, Any] | None:

@@ -15,9 +15,9 @@ from tests.factories import PASSWORD, actor
 from tests.factories_advice import make_book
 from tests.factories_portfolios import post
 
-# what the screens send today on the test book (the demo data's holdings: 24, target portfolio: 37)
+# what the screens send today on the test book (the demo data's holdings: 24, target portfolio: 23)
 HOLDINGS_MOST = 26
-TARGET_PORTFOLIO_MOST = 42
+TARGET_PORTFOLIO_MOST = 26
 
 
 def _screen(cls, book, pid):
