@@ -8,7 +8,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
@@ -72,12 +72,18 @@ def _group(rows, key) -> dict[int, list]:
     return out
 
 
-def load_portfolios(s: Session, portfolio_ids: Iterable[int]) -> dict[int, PortfolioInputs]:
-    """Everything of these portfolios the engine reads, keyed by portfolio id (deleted ones omitted)."""
+def load_portfolios(s: Session, portfolio_ids: Iterable[int],
+                    loaded: Mapping[int, Portfolio] | None = None) -> dict[int, PortfolioInputs]:
+    """Everything of these portfolios the engine reads, keyed by portfolio id (deleted ones omitted).
+    `loaded`: the portfolios' rows, when the caller has read them in this session already."""
     ids = sorted(set(portfolio_ids))
     out: dict[int, PortfolioInputs] = {}
     for part in chunks(ids):
-        portfolios = s.exec(select(Portfolio).where(col(Portfolio.id).in_(part), Portfolio.deleted_at.is_(None))).all()
+        if loaded is not None and all(pid in loaded for pid in part):
+            portfolios = [loaded[pid] for pid in part if loaded[pid].deleted_at is None]
+        else:
+            portfolios = s.exec(select(Portfolio).where(col(Portfolio.id).in_(part),
+                                                        Portfolio.deleted_at.is_(None))).all()
         if not portfolios:
             continue
         live = [p.id for p in portfolios]
@@ -253,11 +259,13 @@ def assets_needed(inputs: PortfolioInputs, model) -> set[int]:
     return ids
 
 
-def build_snapshots(s: Session, portfolio_ids: Iterable[int]) -> dict[int, engine.Snapshot | CalculationError]:
+def build_snapshots(s: Session, portfolio_ids: Iterable[int],
+                    loaded: Mapping[int, Portfolio] | None = None) -> dict[int, engine.Snapshot | CalculationError]:
     """Each portfolio's snapshot against its model (or why there can be none: no model, a deleted
-    model), loading every input in a fixed number of queries; each model is loaded once."""
+    model), loading every input in a fixed number of queries; each model is loaded once. `loaded`:
+    the portfolios' rows, when the caller has read them in this session already."""
     ids = sorted(set(portfolio_ids))
-    inputs = load_portfolios(s, ids)
+    inputs = load_portfolios(s, ids, loaded)
     model_ids = {i.portfolio.model_id for i in inputs.values() if i.portfolio.model_id}
     models = cached_models(s, model_ids)
     recommendations = load_recommendations(s, model_ids)

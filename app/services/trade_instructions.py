@@ -179,7 +179,8 @@ def load_trade_inputs(s: Session, portfolio_ids: Iterable[int]) -> TradeInputs:
     for pid in portfolios:
         if pid not in problems and sources.get(pid) is None:
             problems[pid] = advice.NO_TARGET
-    snapshots = engine_inputs.build_snapshots(s, [pid for pid in ids if pid in portfolios and pid not in problems])
+    snapshots = engine_inputs.build_snapshots(s, [pid for pid in ids if pid in portfolios and pid not in problems],
+                                              portfolios)
     return TradeInputs(portfolios, sources, problems, snapshots)
 
 
