@@ -6,7 +6,7 @@ from decimal import Decimal
 from typing import Optional
 
 from sqlalchemy import Boolean, Column, Index, Integer, LargeBinary, Numeric, String, Text, UniqueConstraint
-from sqlalchemy import false
+from sqlalchemy import false, text
 from sqlmodel import Field, SQLModel
 
 from app.db.types import money_field, percent_field, quantity_field, shared_utc_field, utc_field
@@ -839,6 +839,10 @@ class TradeTransaction(SQLModel, table=True):
     """One recommended trade of a trade instruction."""
 
     __tablename__ = "trade_transactions"
+    # the approved trades of an instruction (what a calculation counts as pending and the trade file
+    # lists), found without reading every version's recommendations: a firm keeps all of them
+    __table_args__ = (Index("ix_trade_transactions_approved", "trade_instruction_id",
+                            postgresql_where=text("status = 'approved'"), sqlite_where=text("status = 'approved'")),)
 
     id: Optional[int] = Field(default=None, primary_key=True)
     trade_instruction_id: int = Field(foreign_key="trade_instructions.id", index=True)
