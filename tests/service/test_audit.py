@@ -135,7 +135,7 @@ def test_a_bulk_run_and_each_of_its_portfolios_are_recorded(db):
 
     book = make_book(3)
     f.update_row(Portfolio, book.portfolio_ids[1], model_id=None)
-    run = bulk_runs.start_for_investments(actor=f.actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids)
+    run = rendered(bulk_runs.start_for_investments(actor=f.actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids))
     runner.wait_in_process()
     [started] = _events(action="bulk_run.started")
     assert started.object_id == run["id"] and started.actor_id == book.adviser.id
