@@ -188,10 +188,11 @@ def _workers(count: int) -> list[subprocess.Popen]:
 
 def _run(kind: str, g: Generated, workers: int, chunk_size: int) -> dict:
     from app.jobs import runner
+    from app.domain.wire import rendered
     from app.services import bulk_runs
 
     started = time.perf_counter()
-    run = bulk_runs.start_for_models(actor=g.adviser, kind=kind, model_ids=g.model_ids, chunk_size=chunk_size)
+    run = rendered(bulk_runs.start_for_models(actor=g.adviser, kind=kind, model_ids=g.model_ids, chunk_size=chunk_size))
     procs = _workers(workers) if runner.uses_redis() else []
     while True:
         with session_scope() as s:
@@ -206,7 +207,7 @@ def _run(kind: str, g: Generated, workers: int, chunk_size: int) -> dict:
     for p in procs:
         p.wait()
     runner.wait_in_process()
-    final = bulk_runs.get(actor=g.adviser, run_id=run["id"])
+    final = rendered(bulk_runs.get(actor=g.adviser, run_id=run["id"]))
     split = {"load": 0.0, "calculate": 0.0, "persist": 0.0}
     peak = 0.0
     if runner.uses_redis():

@@ -48,7 +48,8 @@ from app.api.payloads import (
     BulkRunOut, CommentOut, InstructionEventOut, ResumedOut, TargetPortfolioOut, TradeInstructionOut,
     TradeTransactionOut,
 )
-from app.api.schemas import WHERE_INVALID, Amount, Body, Flag, Id, Page, Row, Sent, where_of
+from app.api.schemas import WHERE_INVALID, Amount, Body, Flag, Id, Page, Row, Sent, path_id, rendered, where_of
+from app.domain.parsing import ids_of
 from app.domain.errors import ValidationError
 
 
@@ -234,31 +235,33 @@ def save_target(actor: CurrentActor, tp_id: str, body: Optional[EditBody] = None
 
 @router.post("/investments-trigger-rebalance", **answers(BulkRunOut))
 def trigger_rebalance(actor: CurrentActor, body: InvestmentIdsBody):
-    return ok(bulk_runs.start_for_investments(actor=actor, kind="tp", investment_ids=body.investment_ids or []))
+    return ok(rendered(bulk_runs.start_for_investments(actor=actor, kind="tp",
+                                                       investment_ids=ids_of(body.investment_ids or []))))
 
 
 @router.post("/investments-generate-ti", **answers(Union[list[TradeInstructionOut], BulkRunOut]))
 def generate_ti(actor: CurrentActor, body: InvestmentIdsBody):
     ids = body.investment_ids or []
     if body.model:  # generateTI from models: ids are model ids, run in the background
-        return ok(bulk_runs.start_for_models(actor=actor, kind="tr", model_ids=ids))
+        return ok(rendered(bulk_runs.start_for_models(actor=actor, kind="tr", model_ids=ids_of(ids, json_text=True))))
     return ok(tis.generate(actor=actor, investment_ids=ids if isinstance(ids, list) else [ids]))
 
 
 @router.post("/bulk-calculate", **answers(BulkRunOut))
 def bulk_calculate(actor: CurrentActor, body: BulkBody):
-    return ok(bulk_runs.start_for_models(actor=actor, kind=body.kind or "", model_ids=body.model_ids or []))
+    return ok(rendered(bulk_runs.start_for_models(actor=actor, kind=body.kind or "",
+                                                  model_ids=ids_of(body.model_ids or [], json_text=True))))
 
 
 @router.get("/bulk-runs/{run_id}", **answers(BulkRunOut))
 def get_run(actor: CurrentActor, run_id: str):
-    return ok(bulk_runs.get(actor=actor, run_id=run_id))
+    return ok(rendered(bulk_runs.get(actor=actor, run_id=path_id(run_id))))
 
 
 @router.post("/bulk-runs/{run_id}/resume", **answers(ResumedOut))
 def resume_run(actor: CurrentActor, run_id: str):
-    run = bulk_runs.get(actor=actor, run_id=run_id)
-    return ok({"pending": bulk_runs.resume(actor=actor, run_id=run["id"])})
+    run = bulk_runs.get(actor=actor, run_id=path_id(run_id))
+    return ok({"pending": bulk_runs.resume(actor=actor, run_id=run.id)})
 
 
 @router.get("/investments/{investment_id}/trade-instructions", **answers(Optional[TradeInstructionOut]))

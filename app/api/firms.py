@@ -11,11 +11,12 @@ from app.api.deps import CurrentActor, WholeNumberListQuery, answers, download, 
 from app.api.resources import Resource
 from app.domain.errors import INVALID_FORM, ValidationError
 from app.domain.firm_documents import DocumentSettings, parse_document_settings
+from app.domain.firms import FirmForm, read_firm_form
 from app.domain.money import percent_trimmed_text
 from app.services import firms, records_of_advice
 
 from app.api.payloads import AddressBody, FirmOut
-from app.api.schemas import Body, Page, SentAmount, SentId, SentText
+from app.api.schemas import Body, Page, SentAmount, SentId, SentText, path_id, rendered
 
 
 router = APIRouter(tags=["firms"])
@@ -52,12 +53,20 @@ class FirmBody(ContactBody):
     version: SentId = None
 
 
+def _firm_form(body: FirmBody) -> FirmForm:
+    """The form the service takes, read once from the body (every field, sent or not: a firm's
+    form is saved whole)."""
+    return read_firm_form(body.model_dump())
+
+
 @router.get("/firms", **answers(Page[FirmOut]))
 def list_firms(actor: CurrentActor, query: Annotated[WholeNumberListQuery, Query()]):
-    return listing(*firms.list_firms(actor=actor, **query.model_dump()))
+    rows, total = firms.list_firms(actor=actor, limit=query.limit, offset=query.offset, sort=query.sort,
+                                   order=query.order, search=query.search)
+    return listing(rendered(rows), total)
 
 
-firm = Resource(router, "/firms", "firm_id", FirmOut, FirmBody, data_of=FirmBody.model_dump)
+firm = Resource(router, "/firms", "firm_id", FirmOut, FirmBody, form_of=_firm_form)
 firm.get(firms.get_firm)
 firm.create(firms.create_firm)
 firm.update(firms.update_firm)
@@ -68,7 +77,8 @@ firm.delete(firms.delete_firm, message=firms.DELETED)
 async def upload_logo(actor: CurrentActor, firm_id: str, file: UploadFile = File(...), isLicenseeLogo: str | None = Form(None)):
     content_type, data = await read_upload(file)
     licensee = str(isLicenseeLogo or "").lower() in ("1", "true")
-    return ok(firms.upload_logo(actor=actor, firm_id=firm_id, content_type=content_type, data=data, licensee=licensee))
+    return ok(rendered(firms.upload_logo(actor=actor, firm_id=path_id(firm_id), content_type=content_type, data=data,
+                                         licensee=licensee)))
 
 
 # ---- the client documents: record of advice layout, branding and template ----------------------------
@@ -111,12 +121,12 @@ def parsed_documents(body: DocumentsBody) -> DocumentSettings:
 
 @router.get("/firms/{firm_id}/documents", **answers(DocumentsOut))
 def get_documents(actor: CurrentActor, firm_id: str):
-    return ok(documents_out(firms.documents(actor=actor, firm_id=firm_id)))
+    return ok(documents_out(firms.documents(actor=actor, firm_id=path_id(firm_id))))
 
 
 @router.put("/firms/{firm_id}/documents", **answers(DocumentsOut))
 def update_documents(actor: CurrentActor, firm_id: str, body: DocumentsBody):
-    return ok(documents_out(firms.update_documents(actor=actor, firm_id=firm_id, settings=parsed_documents(body))))
+    return ok(documents_out(firms.update_documents(actor=actor, firm_id=path_id(firm_id), settings=parsed_documents(body))))
 
 
 @router.get("/firms/{firm_id}/documents/preview", response_class=Response,

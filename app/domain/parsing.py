@@ -2,6 +2,7 @@
 place each is parsed, so that every door reads them alike."""
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -24,6 +25,15 @@ def as_id(value: Any) -> int | None:
     if not text.isascii() or not text.isdigit() or len(text) > 10:
         return None
     return as_id(int(text))
+
+
+def ids_of(value: Any, *, json_text: bool = False) -> list[int]:
+    """The ids of a list (or of one id alone), each read by as_id; what names no id is left out.
+    With json_text, a JSON array sent as text ('[1, 2]') is read as that list."""
+    if json_text and isinstance(value, str) and value.strip().startswith("["):
+        value = json.loads(value)
+    items = value if isinstance(value, (list, tuple)) else [value]
+    return [i for i in (as_id(item) for item in items) if i is not None]
 
 
 def as_bool(value: Any, default: bool = False) -> bool:

@@ -16,9 +16,9 @@ import logging
 import threading
 import time
 from collections import Counter
-from datetime import timedelta
+from datetime import datetime, timedelta
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any, Iterable, Sequence
 
 from sqlalchemy import case, func, select as sa_select, update
 from sqlmodel import Session, col, select
@@ -28,7 +28,7 @@ from app.db.engine import session_scope
 from app.db.tables import (
     BulkRun, BulkRunItem, Model, Portfolio, TargetPortfolio, TradeAction, TradeInstruction, TradeNote, TradeTransaction,
 )
-from app.db.types import utcnow
+from app.db.types import stored_id, utcnow
 from app.domain import advice
 from app.domain.advice import TPStatus
 from app.domain.engine.errors import CalculationError
@@ -100,10 +100,8 @@ def _create(s: Session, actor: Actor, kind: str, ids: list[int], model_ids: list
     return run
 
 
-def _model_ids(model_ids: Any) -> list[int]:
-    raw = json.loads(model_ids) if isinstance(model_ids, str) and model_ids.strip().startswith("[") else model_ids
-    raw = raw if isinstance(raw, (list, tuple)) else [raw]
-    ids = sorted({i for i in (as_id(m) for m in raw) if i is not None})
+def _model_ids(model_ids: Sequence[int]) -> list[int]:
+    ids = sorted(set(model_ids))
     if not ids:
         raise ValidationError(SELECT_MODEL)
     return ids
@@ -116,13 +114,20 @@ def _models_portfolios(s: Session, actor: Actor, ids: list[int]) -> list[int]:
     return _calculable(s, actor, [col(Portfolio.model_id).in_(ids)])
 
 
-def count_for_models(*, actor: Actor, model_ids: Any) -> dict[str, int]:
+@dataclass(frozen=True)
+class PortfolioCount:
+    """How many portfolios of how many models a bulk calculation would calculate."""
+    portfolios: int
+    models: int
+
+
+def count_for_models(*, actor: Actor, model_ids: Sequence[int]) -> PortfolioCount:
     """How many portfolios a bulk calculation of the selected models would calculate (what the
-    confirmation before starting names): {"portfolios": n, "models": m}."""
+    confirmation before starting names)."""
     _may_start(actor)
     ids = _model_ids(model_ids)
     with session_scope() as s:
-        return {"portfolios": len(_models_portfolios(s, actor, ids)), "models": len(ids)}
+        return PortfolioCount(portfolios=len(_models_portfolios(s, actor, ids)), models=len(ids))
 
 
 def _chunk(size: int | None) -> int:
@@ -135,7 +140,8 @@ def _launch(run_id: int, ids: list[int], chunk_size: int | None = None) -> None:
         runner.enqueue("app.jobs.tasks.bulk_chunk", run_id, ids[start:start + chunk_size])
 
 
-def start_for_models(*, actor: Actor, kind: str, model_ids: Any, chunk_size: int | None = None) -> dict[str, Any]:
+def start_for_models(*, actor: Actor, kind: str, model_ids: Sequence[int],
+                     chunk_size: int | None = None) -> BulkRunView:
     """bulk-calculate.calculateTP / calculateTR: every portfolio of the selected models."""
     if kind not in KINDS:
         raise ValidationError("Unknown calculation")
@@ -149,7 +155,8 @@ def start_for_models(*, actor: Actor, kind: str, model_ids: Any, chunk_size: int
     return get(actor=actor, run_id=run_id)
 
 
-def start_for_investments(*, actor: Actor, kind: str, investment_ids: Any, chunk_size: int | None = None) -> dict[str, Any]:
+def start_for_investments(*, actor: Actor, kind: str, investment_ids: Sequence[int],
+                          chunk_size: int | None = None) -> BulkRunView:
     """POST /api/investments-trigger-rebalance (tp) and bulk trade recommendations from a list of
     portfolios (tr): at least one portfolio, each visible to the actor (NotFound for the whole
     request otherwise). A portfolio the actor may see but not calculate (001 s6) is recorded in the
@@ -157,8 +164,7 @@ def start_for_investments(*, actor: Actor, kind: str, investment_ids: Any, chunk
     if kind not in KINDS:
         raise ValidationError("Unknown calculation")
     _may_start(actor)
-    raw = investment_ids if isinstance(investment_ids, (list, tuple)) else [investment_ids]
-    ids = sorted({i for i in (as_id(x) for x in raw) if i is not None})
+    ids = sorted(set(investment_ids))
     if not ids:
         raise ValidationError(advice.SELECT_INVESTMENT)
     with session_scope() as s:
@@ -383,10 +389,10 @@ class RunNames:
     total: int
 
 
-def run_names(*, actor: Actor, run_id: Any, limit: int = 3) -> RunNames:
+def run_names(*, actor: Actor, run_id: int, limit: int = 3) -> RunNames:
     """The names of a run the actor may see (the models it was started for, else its portfolios)."""
     with session_scope() as s:
-        run = s.get(BulkRun, as_id(run_id) or 0)
+        run = s.get(BulkRun, run_id)
         if run is None or not can_read_bulk_run(actor, run):
             raise NotFound(RUN_NOT_FOUND)
         model_ids = [i for i in (as_id(x) for x in json.loads(run.model_ids or "[]")) if i is not None]
@@ -401,12 +407,53 @@ def run_names(*, actor: Actor, run_id: Any, limit: int = 3) -> RunNames:
         return RunNames(list(names), int(total))
 
 
-def get(*, actor: Actor, run_id: Any, errors_limit: int = 200, recent_limit: int = RECENT_LIMIT) -> dict[str, Any]:
+@dataclass(frozen=True)
+class BulkRunError:
+    """A portfolio the run could not calculate, and why."""
+    investment_id: int
+    investment_name: str
+    message: str | None
+
+
+@dataclass(frozen=True)
+class BulkRunFinished:
+    """A portfolio the run finished (done or failed), when, and the version it produced."""
+    investment_id: int
+    investment_name: str
+    status: str
+    message: str | None
+    finished_at: datetime | None
+    version: int | None
+
+
+@dataclass(frozen=True)
+class BulkRunView:
+    """A bulk run as its progress shows it: its counts, whether it waits for a worker, its failures
+    (by portfolio name) and the portfolios finished most recently (newest first)."""
+    id: int
+    kind: str
+    status: str
+    total: int
+    done: int
+    waiting: bool  # no portfolio finished for a while: the work waits for a worker (or is being resumed)
+    failed: int
+    model_ids: tuple[int, ...]
+    created_at: datetime
+    finished_at: datetime | None
+    errors: tuple[BulkRunError, ...]
+    recent: tuple[BulkRunFinished, ...]
+
+    @property
+    def over(self) -> bool:
+        return self.status == "done" or self.done + self.failed >= self.total
+
+
+def get(*, actor: Actor, run_id: int, errors_limit: int = 200, recent_limit: int = RECENT_LIMIT) -> BulkRunView:
     """A run the actor may see: its counts, its failures (portfolio name and message, by name) and
     under `recent` the portfolios finished most recently (newest first, at most `recent_limit`), each
     with the version it produced."""
     with session_scope() as s:
-        run = s.get(BulkRun, as_id(run_id) or 0)
+        run = s.get(BulkRun, run_id)
         if run is None or not can_read_bulk_run(actor, run):
             raise NotFound(RUN_NOT_FOUND)
         errors = s.execute(
@@ -427,17 +474,17 @@ def get(*, actor: Actor, run_id: Any, errors_limit: int = 200, recent_limit: int
         ).all() if recent_limit else []
         last = s.execute(sa_select(func.max(BulkRunItem.finished_at)).where(BulkRunItem.run_id == run.id)).scalar()
         moved = max(t for t in (last, run.resumed_at, run.started_at, run.created_at) if t)
-        return {
-            "id": run.id, "kind": run.kind, "status": run.status, "total": run.total, "done": run.done,
-            # no portfolio finished for a while: the work waits for a worker (or is being resumed)
-            "waiting": run.status in ("queued", "running") and utcnow() - moved >= WAITING_AFTER,
-            "failed": run.failed, "model_ids": json.loads(run.model_ids) if run.model_ids else [],
-            "created_at": run.created_at.isoformat(), "finished_at": run.finished_at.isoformat() if run.finished_at else None,
-            "errors": [{"investment_id": pid, "investment_name": name, "message": error} for pid, name, error in errors],
-            "recent": [{"investment_id": pid, "investment_name": name, "status": status, "message": error,
-                        "finished_at": at.isoformat() if at else None, "version": version}
-                       for pid, name, status, error, at, version in recent],
-        }
+        return BulkRunView(
+            id=stored_id(run), kind=run.kind, status=run.status, total=run.total, done=run.done,
+            waiting=run.status in ("queued", "running") and utcnow() - moved >= WAITING_AFTER,
+            failed=run.failed, model_ids=tuple(json.loads(run.model_ids)) if run.model_ids else (),
+            created_at=run.created_at, finished_at=run.finished_at,
+            errors=tuple(BulkRunError(investment_id=pid, investment_name=name, message=error)
+                         for pid, name, error in errors),
+            recent=tuple(BulkRunFinished(investment_id=pid, investment_name=name, status=status, message=error,
+                                         finished_at=at, version=version)
+                         for pid, name, status, error, at, version in recent),
+        )
 
 
 def active_run(*, actor: Actor) -> int | None:

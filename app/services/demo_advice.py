@@ -499,6 +499,8 @@ def _settlement(day: date) -> date:
 def _ausiex_code(key: str, firm_id: int) -> None:
     """The firm's AUSIEX adviser code, entered by its administrator when it has none (the broker
     files of placed orders carry it)."""
+    from app.domain.firms import read_firm_form
+    from app.domain.wire import rendered
     from app.services import firms
 
     code = AUSIEX_CODES.get(key)
@@ -506,9 +508,11 @@ def _ausiex_code(key: str, firm_id: int) -> None:
     if code is None or admin is None:
         return
     current = firms.get_firm(actor=_actor(admin), firm_id=firm_id)
-    if current.get("ausiexCode"):
+    if current.ausiex_code:
         return
-    firms.update_firm(actor=_actor(admin), firm_id=firm_id, data={**current, "ausiexCode": code})
+    # the saved form as it stands, with the code
+    firms.update_firm(actor=_actor(admin), firm_id=firm_id,
+                      form=read_firm_form({**rendered(current), "ausiexCode": code}))
 
 
 def _firm_chain(key: str, superuser: User, today: date) -> int:

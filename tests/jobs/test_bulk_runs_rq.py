@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 
 from app.db.engine import session_scope
 from app.db.tables import BulkRun, TargetPortfolio
+from app.domain.wire import rendered
 from app.services import bulk_runs
 from tests.factories import actor
 from tests.factories_advice import make_book
@@ -35,7 +36,7 @@ def _worker(database_url: str, redis_url: str, *, burst: bool) -> subprocess.Pop
 
 def test_killed_worker_then_resume_completes_without_duplicates(db, database_url, redis_url):
     book = make_book(24)
-    run = bulk_runs.start_for_models(actor=actor(book.adviser), kind="tp", model_ids=[book.model["id"]], chunk_size=1)
+    run = rendered(bulk_runs.start_for_models(actor=actor(book.adviser), kind="tp", model_ids=[book.model["id"]], chunk_size=1))
     worker = _worker(database_url, redis_url, burst=False)
     try:
         deadline = time.monotonic() + 60
@@ -59,7 +60,7 @@ def test_killed_worker_then_resume_completes_without_duplicates(db, database_url
                                        .where(TargetPortfolio.bulk_run_id == run["id"])
                                        .group_by(TargetPortfolio.investment_id)).all())
     assert per_portfolio == {pid: 1 for pid in book.portfolio_ids}
-    assert bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])["status"] == "done"
+    assert rendered(bulk_runs.get(actor=actor(book.adviser), run_id=run["id"]))["status"] == "done"
 
 
 def test_a_run_whose_queue_redis_lost_finishes_after_the_sweep(db, database_url, redis_url):
@@ -69,16 +70,16 @@ def test_a_run_whose_queue_redis_lost_finishes_after_the_sweep(db, database_url,
     from datetime import timedelta
 
     book = make_book(6)
-    run = bulk_runs.start_for_models(actor=actor(book.adviser), kind="tp", model_ids=[book.model["id"]], chunk_size=2)
+    run = rendered(bulk_runs.start_for_models(actor=actor(book.adviser), kind="tp", model_ids=[book.model["id"]], chunk_size=2))
     redis.Redis.from_url(redis_url).flushdb()  # the restart
     idle = _worker(database_url, redis_url, burst=True)
     assert idle.wait(timeout=60) == 0, idle.stderr.read().decode()[-2000:]
     assert _counts(run["id"]) == (0, 0, 6)
-    waiting = bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])
+    waiting = rendered(bulk_runs.get(actor=actor(book.adviser), run_id=run["id"]))
     assert waiting["status"] == "queued" and waiting["waiting"] is False  # not yet: it was queued a moment ago
     with session_scope() as s:  # as if queued a minute ago: the progress modal says it waits for a worker
         s.get(BulkRun, run["id"]).created_at -= timedelta(minutes=1)
-    assert bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])["waiting"] is True
+    assert rendered(bulk_runs.get(actor=actor(book.adviser), run_id=run["id"]))["waiting"] is True
 
     # not stalled yet: nothing is queued twice while the run may still be moving
     assert bulk_runs.resume_stalled() == []
@@ -92,4 +93,4 @@ def test_a_run_whose_queue_redis_lost_finishes_after_the_sweep(db, database_url,
                                        .group_by(TargetPortfolio.investment_id)).all())
     assert per_portfolio == {pid: 1 for pid in book.portfolio_ids}
     assert bulk_runs.resume_stalled(stall_after=timedelta(0)) == []  # done: nothing left to resume
-    assert bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])["waiting"] is False
+    assert rendered(bulk_runs.get(actor=actor(book.adviser), run_id=run["id"]))["waiting"] is False

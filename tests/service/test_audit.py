@@ -9,7 +9,9 @@ from app.db.engine import session_scope
 from app.db.tables import AuditEvent, Portfolio
 from app.domain.errors import AuthenticationError, NotFound, PermissionDenied, ValidationError
 from app.domain.roles import Role
+from app.domain.firms import read_firm_form
 from app.domain.users import read_profile_form
+from app.domain.wire import rendered
 from app.services import audit, auth, firms, portfolios, users
 from tests import factories as f
 from tests import factories_portfolios as fp
@@ -59,9 +61,8 @@ def test_a_password_change_is_recorded_without_any_password(db):
 
 
 def test_a_change_keeps_before_and_after_of_what_changed(w):
-    firms.update_firm(actor=a(w.superuser), firm_id=w.firm.id, data={**firms.get_firm(actor=a(w.superuser),
-                                                                                         firm_id=w.firm.id),
-                                                                         "phone": "02 9000 1234"})
+    current = rendered(firms.get_firm(actor=a(w.superuser), firm_id=w.firm.id))
+    firms.update_firm(actor=a(w.superuser), firm_id=w.firm.id, form=read_firm_form({**current, "phone": "02 9000 1234"}))
     [event] = _events(action="firm.updated")
     row = audit.list_events(actor=a(w.superuser), action="firm.updated")[0][0]
     assert row["before"] == {"phone": None} and row["after"] == {"phone": "02 9000 1234"}
@@ -91,7 +92,7 @@ def test_an_event_is_kept_only_with_its_change(w):
     assert _events() == []
     # a refused change leaves no event either
     with pytest.raises(ValidationError):
-        firms.update_firm(actor=a(w.superuser), firm_id=w.firm.id, data={"name": ""})
+        firms.update_firm(actor=a(w.superuser), firm_id=w.firm.id, form=read_firm_form({"name": ""}))
     assert _events() == []
 
 
@@ -134,7 +135,7 @@ def test_a_bulk_run_and_each_of_its_portfolios_are_recorded(db):
 
     book = make_book(3)
     f.update_row(Portfolio, book.portfolio_ids[1], model_id=None)
-    run = bulk_runs.start_for_investments(actor=f.actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids)
+    run = rendered(bulk_runs.start_for_investments(actor=f.actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids))
     runner.wait_in_process()
     [started] = _events(action="bulk_run.started")
     assert started.object_id == run["id"] and started.actor_id == book.adviser.id

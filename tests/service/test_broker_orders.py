@@ -349,24 +349,26 @@ def test_cash_committed_to_placed_buys_is_one_figure_on_every_screen(db):
 
 
 def test_the_firm_sets_its_orders_life_and_stop_loss_limit(book):
+    from app.domain.firms import read_firm_form
+    from app.domain.wire import rendered
     from app.services import firms
 
     admin = actor(book.w.admin)
-    data = firms.get_firm(actor=admin, firm_id=book.w.firm.id)
-    saved = firms.update_firm(actor=admin, firm_id=book.w.firm.id, data={
-        **data, "orderExpiryDays": "7", "orderGoodTillCancelled": False, "stopLossLimitGap": "2.5"})
+    data = rendered(firms.get_firm(actor=admin, firm_id=book.w.firm.id))
+    saved = rendered(firms.update_firm(actor=admin, firm_id=book.w.firm.id, form=read_firm_form({
+        **data, "orderExpiryDays": "7", "orderGoodTillCancelled": False, "stopLossLimitGap": "2.5"})))
     assert (saved["orderExpiryDays"], saved["orderGoodTillCancelled"], saved["stopLossLimitGap"]) == (7, False, "2.5")
     plan = trade_file.plan_export(actor=book.adviser, kind="desktop_broker", transactions=[{"id": book.buy.id}])
     assert plan.default_expiry == TODAY + timedelta(days=7)
     for days in ("0", "400", "2.5", "abc"):
         with pytest.raises(ValidationError) as err:
-            firms.update_firm(actor=admin, firm_id=book.w.firm.id, data={**saved, "orderExpiryDays": days})
+            firms.update_firm(actor=admin, firm_id=book.w.firm.id, form=read_firm_form({**saved, "orderExpiryDays": days}))
         assert err.value.fields["orderExpiryDays"] in ("Please, enter a whole number of days from 1 to 365. ",
                                                        "Please, enter a valid number. ")
     with pytest.raises(ValidationError) as err:
-        firms.update_firm(actor=admin, firm_id=book.w.firm.id, data={**saved, "stopLossLimitGap": "100"})
+        firms.update_firm(actor=admin, firm_id=book.w.firm.id, form=read_firm_form({**saved, "stopLossLimitGap": "100"}))
     assert err.value.fields["stopLossLimitGap"] == "Value has to be less than 100."
-    gtc = firms.update_firm(actor=admin, firm_id=book.w.firm.id, data={**saved, "orderGoodTillCancelled": True})
+    gtc = rendered(firms.update_firm(actor=admin, firm_id=book.w.firm.id, form=read_firm_form({**saved, "orderGoodTillCancelled": True})))
     assert gtc["orderGoodTillCancelled"] is True
     assert trade_file.plan_export(actor=book.adviser, kind="desktop_broker",
                                   transactions=[{"id": book.buy.id}]).default_expiry is None

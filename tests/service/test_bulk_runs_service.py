@@ -9,6 +9,8 @@ from app.db.engine import session_scope
 from app.db.tables import BulkRunItem, Portfolio, TargetPortfolio, TradeInstruction
 from app.domain.errors import NotFound, PermissionDenied, ValidationError
 from app.jobs import progress, runner
+from app.domain.parsing import ids_of
+from app.domain.wire import rendered
 from app.services import bulk_runs
 from app.settings import settings
 from tests.factories import actor, make_user, update_row
@@ -31,13 +33,13 @@ def test_bulk_target_portfolios_for_a_model_with_one_failure(db):
     book = make_book(6)
     update_row(Portfolio, book.portfolio_ids[2], model_id=None)  # not linked any more: outside the model's run
     with progress.subscribe(bulk_runs.firm_topic(book.firm.id)) as sub:
-        run = bulk_runs.start_for_models(actor=actor(book.adviser), kind="tp", model_ids=f"[{book.model['id']}]",
-                                         chunk_size=2)
+        run = rendered(bulk_runs.start_for_models(actor=actor(book.adviser), kind="tp", model_ids=ids_of(f"[{book.model['id']}]", json_text=True),
+                                         chunk_size=2))
         runner.wait_in_process()
         events = []
         while (event := sub.get(timeout=0.5)) is not None:
             events.append(event)
-    final = bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])
+    final = rendered(bulk_runs.get(actor=actor(book.adviser), run_id=run["id"]))
     assert final["total"] == 5 and final["done"] == 5 and final["failed"] == 0 and final["status"] == "done"
     assert sorted(e["investment_id"] for e in events) == sorted(set(book.portfolio_ids) - {book.portfolio_ids[2]})
     assert {e["event"] for e in events} == {"investment calculated"}
@@ -48,9 +50,9 @@ def test_bulk_target_portfolios_for_a_model_with_one_failure(db):
 def test_failures_are_listed_and_never_stop_the_rest(db):
     book = make_book(4)
     update_row(Portfolio, book.portfolio_ids[1], model_id=None)
-    run = bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids)
+    run = rendered(bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids))
     runner.wait_in_process()
-    final = bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])
+    final = rendered(bulk_runs.get(actor=actor(book.adviser), run_id=run["id"]))
     assert (final["done"], final["failed"]) == (3, 1)
     assert final["errors"] == [{"investment_id": book.portfolio_ids[1], "investment_name": "Calc 001",
                                 "message": "The portfolio is not linked to a model"}]
@@ -61,7 +63,7 @@ def test_failures_are_listed_and_never_stop_the_rest(db):
 
 def test_running_a_chunk_again_writes_nothing_twice(db):
     book = make_book(3)
-    run = bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids)
+    run = rendered(bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids))
     runner.wait_in_process()
     again = bulk_runs.run_chunk(run["id"], book.portfolio_ids)
     assert (again.done, again.failed) == (0, 0)
@@ -81,9 +83,9 @@ def test_bulk_trade_recommendations(db):
             s.add(p)
     bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids)
     runner.wait_in_process()
-    run = bulk_runs.start_for_models(actor=actor(book.adviser), kind="tr", model_ids=[book.model["id"]])
+    run = rendered(bulk_runs.start_for_models(actor=actor(book.adviser), kind="tr", model_ids=[book.model["id"]]))
     runner.wait_in_process()
-    final = bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])
+    final = rendered(bulk_runs.get(actor=actor(book.adviser), run_id=run["id"]))
     assert (final["done"], final["failed"]) == (3, 0)
     with session_scope() as s:
         rows = s.exec(select(TradeInstruction).where(TradeInstruction.bulk_run_id == run["id"])).scalars().all()
@@ -92,14 +94,14 @@ def test_bulk_trade_recommendations(db):
 
     made = {r.investment_id: r.version for r in rows}
     assert {r["investment_id"]: r["version"] for r in final["recent"]} == made
-    assert {i.url for i in _items(final["recent"], "tr")} == {
+    assert {i.url for i in _items(bulk_runs.get(actor=actor(book.adviser), run_id=run["id"]).recent, "tr")} == {
         f"/portfolios/{pid}/trade-instructions/{version}" for pid, version in made.items()}
 
 
 def test_who_may_start_and_see_runs(db):
     book = make_book(1)
     with pytest.raises(ValidationError) as err:
-        bulk_runs.start_for_models(actor=actor(book.adviser), kind="tp", model_ids="[]")
+        bulk_runs.start_for_models(actor=actor(book.adviser), kind="tp", model_ids=ids_of("[]", json_text=True))
     assert err.value.message == "Select at least one model"
     with pytest.raises(PermissionDenied):
         bulk_runs.start_for_models(actor=actor(book.admin), kind="tp", model_ids=[book.model["id"]])
@@ -108,7 +110,7 @@ def test_who_may_start_and_see_runs(db):
     stranger = make_user(Role.ADVISER, None)
     with pytest.raises(NotFound):
         bulk_runs.start_for_investments(actor=actor(stranger), kind="tp", investment_ids=book.portfolio_ids)
-    run = bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids)
+    run = rendered(bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids))
     runner.wait_in_process()
     with pytest.raises(NotFound):
         bulk_runs.get(actor=actor(stranger), run_id=run["id"])
@@ -148,23 +150,23 @@ def test_portfolios_that_may_not_be_calculated_fail_with_the_reason_and_the_rest
     refused = book.portfolio_ids[2]
     _approve_targets_and_deactivate(refused)
 
-    run = bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids,
-                                          chunk_size=2)
+    run = rendered(bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids,
+                                          chunk_size=2))
     assert (run["total"], run["failed"]) == (4, 1)  # recorded at once, before any chunk ran
     runner.wait_in_process()
-    final = bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])
+    final = rendered(bulk_runs.get(actor=actor(book.adviser), run_id=run["id"]))
     assert (final["status"], final["done"], final["failed"], final["total"]) == ("done", 3, 1, 4)
     assert final["errors"] == [{"investment_id": refused, "investment_name": "Calc 002", "message": NOT_ALLOWED}]
     assert sorted(_versions(run["id"])) == sorted(set(book.portfolio_ids) - {refused})  # nothing written for it
 
     # every portfolio refused: the run is over at once
-    only = bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tr", investment_ids=[refused])
+    only = rendered(bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tr", investment_ids=[refused]))
     assert (only["status"], only["done"], only["failed"], only["total"]) == ("done", 0, 1, 1)
     # a superuser may calculate it
     superuser = make_user(Role.SUPERUSER, None)
-    run = bulk_runs.start_for_investments(actor=actor(superuser), kind="tp", investment_ids=[refused])
+    run = rendered(bulk_runs.start_for_investments(actor=actor(superuser), kind="tp", investment_ids=[refused]))
     runner.wait_in_process()
-    assert bulk_runs.get(actor=actor(superuser), run_id=run["id"])["done"] == 1
+    assert rendered(bulk_runs.get(actor=actor(superuser), run_id=run["id"]))["done"] == 1
     # a portfolio the actor may not see still refuses the whole request
     from tests.factories import make_firm
     from tests.factories_portfolios import make_portfolio
@@ -186,10 +188,10 @@ def test_bulk_trade_recommendations_get_the_calculated_history_entry_of_one_at_a
     update_row(Portfolio, book.portfolio_ids[3], model_id=None)  # fails: no model
     single = trade_instructions.generate(actor=actor(book.adviser), investment_ids=[book.portfolio_ids[0]])[0]
 
-    run = bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tr", investment_ids=book.portfolio_ids,
-                                          chunk_size=2)
+    run = rendered(bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tr", investment_ids=book.portfolio_ids,
+                                          chunk_size=2))
     runner.wait_in_process()
-    final = bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])
+    final = rendered(bulk_runs.get(actor=actor(book.adviser), run_id=run["id"]))
     assert (final["done"], final["failed"]) == (3, 1)
     with session_scope() as s:
         made = {t.investment_id: t for t in s.exec(select(TradeInstruction).where(
@@ -222,10 +224,10 @@ def test_a_run_lists_the_portfolios_finished_most_recently_with_their_names(db):
     runner.wait_in_process()
     _approve_targets_and_deactivate(book.portfolio_ids[4])
     update_row(Portfolio, book.portfolio_ids[1], model_id=None)
-    run = bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids,
-                                          chunk_size=1)
+    run = rendered(bulk_runs.start_for_investments(actor=actor(book.adviser), kind="tp", investment_ids=book.portfolio_ids,
+                                          chunk_size=1))
     runner.wait_in_process()
-    final = bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])
+    final = rendered(bulk_runs.get(actor=actor(book.adviser), run_id=run["id"]))
     recent = final["recent"]
     names = {pid: f"Calc {n:03d}" for n, pid in enumerate(book.portfolio_ids)}
     assert sorted(r["investment_id"] for r in recent) == sorted(book.portfolio_ids)
@@ -243,20 +245,21 @@ def test_a_run_lists_the_portfolios_finished_most_recently_with_their_names(db):
     from app.ui.states.bulk_progress import _items
 
     tps.calculate(actor=actor(book.adviser), investment_id=book.portfolio_ids[0])
-    again = {r["investment_id"]: r for r in bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])["recent"]}
+    read_again = bulk_runs.get(actor=actor(book.adviser), run_id=run["id"])
+    again = {r["investment_id"]: r for r in rendered(read_again)["recent"]}
     assert again[book.portfolio_ids[0]]["version"] == 2
-    links = {i.investment_id: i.url for i in _items(list(again.values()), "tp")}
+    links = {i.investment_id: i.url for i in _items(read_again.recent, "tp")}
     assert links[book.portfolio_ids[0]] == f"/portfolios/{book.portfolio_ids[0]}/target-portfolio/2"
     assert links[book.portfolio_ids[4]] == ""  # a failure links nowhere
     # bounded: the newest ones only
-    three = bulk_runs.get(actor=actor(book.adviser), run_id=run["id"], recent_limit=3)["recent"]
+    three = rendered(bulk_runs.get(actor=actor(book.adviser), run_id=run["id"], recent_limit=3))["recent"]
     assert three == recent[:3]
 
 
 def test_confirmation_count_and_the_users_run_still_going(db):
     book = make_book(3)
     update_row(Portfolio, book.portfolio_ids[0], model_id=None)  # not of the model any more
-    assert bulk_runs.count_for_models(actor=actor(book.adviser), model_ids=[book.model["id"]]) == {
+    assert rendered(bulk_runs.count_for_models(actor=actor(book.adviser), model_ids=[book.model["id"]])) == {
         "portfolios": 2, "models": 1}
     with pytest.raises(ValidationError):
         bulk_runs.count_for_models(actor=actor(book.adviser), model_ids=[])

@@ -14,6 +14,7 @@ from reflex.istate.data import RouterData
 from app.domain import advice
 from app.domain import validators as v
 from app.domain.errors import ValidationError
+from app.domain.wire import rendered
 from app.services import advice_reports, auth, bulk_runs, drift
 from app.ui import routes
 from app.ui.states.advice_reports import PendingReportState
@@ -147,10 +148,10 @@ def test_rebalance_triggered_names_what_is_calculated():
 def test_run_names_are_the_runs_portfolios_or_models(db):
     book = make_book(4, funded=False)
     a = f.actor(book.adviser)
-    run = bulk_runs.start_for_investments(actor=a, kind="tp", investment_ids=book.portfolio_ids[:2])
+    run = rendered(bulk_runs.start_for_investments(actor=a, kind="tp", investment_ids=book.portfolio_ids[:2]))
     named = bulk_runs.run_names(actor=a, run_id=run["id"])
     assert (named.names, named.total) == (["Calc 000", "Calc 001"], 2)
-    run = bulk_runs.start_for_models(actor=a, kind="tp", model_ids=[book.model["id"]])
+    run = rendered(bulk_runs.start_for_models(actor=a, kind="tp", model_ids=[book.model["id"]]))
     named = bulk_runs.run_names(actor=a, run_id=run["id"])
     assert (named.names, named.total) == ([book.model["name"]], 1)
 

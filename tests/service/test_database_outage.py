@@ -9,6 +9,8 @@ import psycopg
 import pytest
 
 from app.domain.errors import DATABASE_UNAVAILABLE, ServiceUnavailable
+from app.domain.firms import read_firm_form
+from app.domain.wire import rendered
 from app.services import audit, firms
 from tests import factories as f
 
@@ -36,14 +38,14 @@ class Outage:
 def test_work_is_refused_clearly_during_an_outage_and_goes_through_after(db, database_url):
     world = f.make_world()
     superuser = f.actor(world.superuser)
-    current = firms.get_firm(actor=superuser, firm_id=world.firm_a.id)
+    current = rendered(firms.get_firm(actor=superuser, firm_id=world.firm_a.id))
     client = f.api_client()
     headers = f.headers(world.superuser)
     outage = Outage(database_url)
     outage.begin()
     try:
         with pytest.raises(ServiceUnavailable) as refused:
-            firms.update_firm(actor=superuser, firm_id=world.firm_a.id, data={**current, "phone": "02 9999 0000"})
+            firms.update_firm(actor=superuser, firm_id=world.firm_a.id, form=read_firm_form({**current, "phone": "02 9999 0000"}))
         assert refused.value.message == DATABASE_UNAVAILABLE
         answer = client.get("/api/me", headers=headers)
         assert answer.status_code == 503
@@ -51,8 +53,8 @@ def test_work_is_refused_clearly_during_an_outage_and_goes_through_after(db, dat
     finally:
         outage.end()
     # back: nothing of the refused change was kept, and the same change now goes through once
-    assert firms.get_firm(actor=superuser, firm_id=world.firm_a.id)["phone"] == current["phone"]
-    saved = firms.update_firm(actor=superuser, firm_id=world.firm_a.id, data={**current, "phone": "02 9999 0000"})
+    assert rendered(firms.get_firm(actor=superuser, firm_id=world.firm_a.id))["phone"] == current["phone"]
+    saved = rendered(firms.update_firm(actor=superuser, firm_id=world.firm_a.id, form=read_firm_form({**current, "phone": "02 9999 0000"})))
     assert saved["phone"] == "02 9999 0000"
     assert audit.list_events(actor=superuser, action="firm.updated")[1] == 1
     assert client.get("/api/me", headers=headers).status_code == 200

@@ -8,8 +8,17 @@ import pytest
 from app.domain import validators as v
 from app.domain.errors import INVALID_FORM, AuthenticationError, Conflict, NotFound, PermissionDenied, ValidationError
 from app.domain.roles import Role, UserStatus
+from app.domain.firms import read_firm_form
+from app.domain.parsing import as_id
+from app.domain.wire import rendered
 from app.services import auth, files, firms
 from tests import factories as f
+
+
+def _listed(**query):
+    """A page of firms as the payload reads them, and the count of all."""
+    rows, total = firms.list_firms(**query)
+    return rendered(rows), total
 
 FULL = {
     "name": "Coastal Capital",
@@ -33,7 +42,7 @@ FULL = {
 # ---- create / read / update / delete by the superuser ----------------------------------------------
 def test_superuser_creates_reads_updates_and_deletes_a_firm(db):
     su = f.actor(f.make_user(Role.SUPERUSER))
-    created = firms.create_firm(actor=su, data=FULL)
+    created = rendered(firms.create_firm(actor=su, form=read_firm_form(FULL)))
     assert created["name"] == "Coastal Capital"
     assert created["licensee"]["afsl"] == "456789"
     assert (created["fee"], created["maxFee"], created["minFee"], created["ausiexCode"]) == ("0.11", "250.00", "19.95", "CCP001")
@@ -42,10 +51,10 @@ def test_superuser_creates_reads_updates_and_deletes_a_firm(db):
     assert (row.fee, row.max_fee, row.min_fee) == (Decimal("0.11"), Decimal("250.00"), Decimal("19.95"))
     assert isinstance(row.max_fee, Decimal)
 
-    got = firms.get_firm(actor=su, firm_id=created["id"])
+    got = rendered(firms.get_firm(actor=su, firm_id=created["id"]))
     assert got == created
 
-    updated = firms.update_firm(actor=su, firm_id=created["id"], data={**FULL, "name": "Coastal Capital Group", "version": 1})
+    updated = rendered(firms.update_firm(actor=su, firm_id=created["id"], form=read_firm_form({**FULL, "name": "Coastal Capital Group", "version": 1})))
     assert updated["name"] == "Coastal Capital Group" and updated["version"] == 2
 
     firms.delete_firm(actor=su, firm_id=created["id"])
@@ -62,7 +71,7 @@ def test_superuser_creates_reads_updates_and_deletes_a_firm(db):
 def test_unknown_firm_ids_are_not_found(db, firm_id):
     su = f.actor(f.make_user(Role.SUPERUSER))
     with pytest.raises(NotFound):
-        firms.get_firm(actor=su, firm_id=firm_id)
+        firms.get_firm(actor=su, firm_id=as_id(firm_id) or 0)
 
 
 # ---- validation -----------------------------------------------------------------------------------------
@@ -98,14 +107,14 @@ def test_unknown_firm_ids_are_not_found(db, firm_id):
 def test_invalid_firm_is_refused_and_nothing_is_written(db, change, field, text):
     su = f.actor(f.make_user(Role.SUPERUSER))
     with pytest.raises(ValidationError) as err:
-        firms.create_firm(actor=su, data={**FULL, **change})
+        firms.create_firm(actor=su, form=read_firm_form({**FULL, **change}))
     assert err.value.message == INVALID_FORM == "Please, fill all required fields with valid data"
     assert err.value.fields[field] == text
     assert f.count_firms() == 0
 
     firm = f.make_firm("Keep Me")
     with pytest.raises(ValidationError) as err:
-        firms.update_firm(actor=su, firm_id=firm.id, data={**FULL, **change})
+        firms.update_firm(actor=su, firm_id=firm.id, form=read_firm_form({**FULL, **change}))
     assert err.value.fields[field] == text
     row = f.get_firm_row(firm.id)
     assert (row.name, row.version) == ("Keep Me", 1)
@@ -113,55 +122,55 @@ def test_invalid_firm_is_refused_and_nothing_is_written(db, change, field, text)
 
 def test_only_the_name_is_required(db):
     su = f.actor(f.make_user(Role.SUPERUSER))
-    created = firms.create_firm(actor=su, data={"name": "  Minimal  "})
+    created = rendered(firms.create_firm(actor=su, form=read_firm_form({"name": "  Minimal  "})))
     assert created["name"] == "Minimal"
     assert created["fee"] is None and created["maxFee"] is None and created["licensee"]["name"] is None
 
 
 def test_max_fee_is_cleared_when_the_fee_is_empty(db):
     su = f.actor(f.make_user(Role.SUPERUSER))
-    created = firms.create_firm(actor=su, data={"name": "No Fee", "fee": "", "maxFee": "250", "minFee": "10"})
+    created = rendered(firms.create_firm(actor=su, form=read_firm_form({"name": "No Fee", "fee": "", "maxFee": "250", "minFee": "10"})))
     assert created["fee"] is None and created["maxFee"] is None and created["minFee"] == "10.00"
     assert f.get_firm_row(created["id"]).max_fee is None
     # an empty fee is null, and a max below the min raises nothing once the max is cleared
-    created = firms.create_firm(actor=su, data={"name": "No Fee 2", "fee": None, "maxFee": "5", "minFee": "10"})
+    created = rendered(firms.create_firm(actor=su, form=read_firm_form({"name": "No Fee 2", "fee": None, "maxFee": "5", "minFee": "10"})))
     assert created["maxFee"] is None
 
 
 def test_fee_values_keep_their_precision(db):
     su = f.actor(f.make_user(Role.SUPERUSER))
-    created = firms.create_firm(actor=su, data={"name": "Precise", "fee": "0.095", "maxFee": "300", "minFee": "15.5"})
+    created = rendered(firms.create_firm(actor=su, form=read_firm_form({"name": "Precise", "fee": "0.095", "maxFee": "300", "minFee": "15.5"})))
     assert (created["fee"], created["maxFee"], created["minFee"]) == ("0.095", "300.00", "15.50")
-    assert firms.get_firm(actor=su, firm_id=created["id"])["fee"] == "0.095"
+    assert rendered(firms.get_firm(actor=su, firm_id=created["id"]))["fee"] == "0.095"
 
 
 def test_version_conflict(db):
     su = f.actor(f.make_user(Role.SUPERUSER))
     firm = f.make_firm("Versioned")
-    firms.update_firm(actor=su, firm_id=firm.id, data={"name": "First edit", "version": 1})
+    firms.update_firm(actor=su, firm_id=firm.id, form=read_firm_form({"name": "First edit", "version": 1}))
     with pytest.raises(Conflict) as err:
-        firms.update_firm(actor=su, firm_id=firm.id, data={"name": "Stale edit", "version": 1})
+        firms.update_firm(actor=su, firm_id=firm.id, form=read_firm_form({"name": "Stale edit", "version": 1}))
     assert err.value.status == 409
     assert f.get_firm_row(firm.id).name == "First edit"
     # no version sent: last write wins
-    assert firms.update_firm(actor=su, firm_id=firm.id, data={"name": "Unversioned"})["version"] == 3
+    assert rendered(firms.update_firm(actor=su, firm_id=firm.id, form=read_firm_form({"name": "Unversioned"})))["version"] == 3
 
 
 # ---- permissions ----------------------------------------------------------------------------------------
 def test_administrator_reads_and_updates_only_the_own_firm(db):
     w = f.make_world()
     admin = f.actor(w.admin_a)
-    assert firms.get_firm(actor=admin, firm_id=w.firm_a.id)["name"] == "Alpha Advisory"
-    assert firms.update_firm(actor=admin, firm_id=w.firm_a.id, data={**FULL, "name": "Alpha Renamed"})["name"] == "Alpha Renamed"
+    assert rendered(firms.get_firm(actor=admin, firm_id=w.firm_a.id))["name"] == "Alpha Advisory"
+    assert rendered(firms.update_firm(actor=admin, firm_id=w.firm_a.id, form=read_firm_form({**FULL, "name": "Alpha Renamed"})))["name"] == "Alpha Renamed"
     for call in (
-        lambda: firms.get_firm(actor=admin, firm_id=w.firm_b.id),
-        lambda: firms.update_firm(actor=admin, firm_id=w.firm_b.id, data={"name": "Hijacked"}),
-        lambda: firms.upload_logo(actor=admin, firm_id=w.firm_b.id, content_type="image/png", data=f.png_bytes()),
+        lambda: rendered(firms.get_firm(actor=admin, firm_id=w.firm_b.id)),
+        lambda: rendered(firms.update_firm(actor=admin, firm_id=w.firm_b.id, form=read_firm_form({"name": "Hijacked"}))),
+        lambda: rendered(firms.upload_logo(actor=admin, firm_id=w.firm_b.id, content_type="image/png", data=f.png_bytes())),
     ):
         with pytest.raises(NotFound):
             call()
     assert f.get_firm_row(w.firm_b.id).name == "Bravo Wealth"
-    rows, total = firms.list_firms(actor=admin)
+    rows, total = _listed(actor=admin)
     assert total == 1 and [r["id"] for r in rows] == [w.firm_a.id]
 
 
@@ -169,7 +178,7 @@ def test_administrator_cannot_create_or_delete_firms(db):
     w = f.make_world()
     admin = f.actor(w.admin_a)
     with pytest.raises(PermissionDenied) as err:
-        firms.create_firm(actor=admin, data=FULL)
+        firms.create_firm(actor=admin, form=read_firm_form(FULL))
     assert err.value.status == 403
     with pytest.raises(PermissionDenied):
         firms.delete_firm(actor=admin, firm_id=w.firm_a.id)
@@ -182,9 +191,9 @@ def test_administrator_cannot_create_or_delete_firms(db):
 def test_adviser_reads_but_does_not_edit_the_own_firm(db):
     w = f.make_world()
     adviser = f.actor(w.adviser_a)
-    assert firms.get_firm(actor=adviser, firm_id=w.firm_a.id)["id"] == w.firm_a.id
+    assert rendered(firms.get_firm(actor=adviser, firm_id=w.firm_a.id))["id"] == w.firm_a.id
     with pytest.raises(PermissionDenied):
-        firms.update_firm(actor=adviser, firm_id=w.firm_a.id, data={"name": "Changed"})
+        firms.update_firm(actor=adviser, firm_id=w.firm_a.id, form=read_firm_form({"name": "Changed"}))
     with pytest.raises(PermissionDenied):
         firms.upload_logo(actor=adviser, firm_id=w.firm_a.id, content_type="image/png", data=f.png_bytes())
     with pytest.raises(NotFound):
@@ -196,9 +205,9 @@ def test_client_cannot_list_firms(db):
     with pytest.raises(PermissionDenied):
         firms.list_firms(actor=f.actor(w.client_a))
     with pytest.raises(PermissionDenied):
-        firms.create_firm(actor=f.actor(w.client_a), data=FULL)
+        firms.create_firm(actor=f.actor(w.client_a), form=read_firm_form(FULL))
     with pytest.raises(PermissionDenied):
-        firms.update_firm(actor=f.actor(w.client_a), firm_id=w.firm_a.id, data={"name": "Changed"})
+        firms.update_firm(actor=f.actor(w.client_a), firm_id=w.firm_a.id, form=read_firm_form({"name": "Changed"}))
 
 
 def test_deleting_a_firm_signs_its_users_out_and_keeps_them_out(db):
@@ -213,7 +222,7 @@ def test_deleting_a_firm_signs_its_users_out_and_keeps_them_out(db):
         auth.signin(email=w.admin_a.email, password=f.PASSWORD)
     assert auth.authenticate(token_b).id == w.adviser_b.id  # the other firm goes on
     assert auth.signin(email=w.admin_b.email, password=f.PASSWORD)
-    assert [o["id"] for o in firms.firm_options(actor=f.actor(w.superuser))] == [w.firm_b.id]
+    assert [o["id"] for o in rendered(firms.firm_options(actor=f.actor(w.superuser)))] == [w.firm_b.id]
 
 
 # ---- list ----------------------------------------------------------------------------------------------
@@ -228,24 +237,24 @@ def test_list_paging_sorting_search_and_counts(db):
     f.make_user(Role.ADVISER, made["Bravo"], status=UserStatus.DELETED)  # deleted users do not count
     f.make_firm("zulu (deleted)", deleted_at=f.at(2024, 1, 1))
 
-    rows, total = firms.list_firms(actor=su)
+    rows, total = _listed(actor=su)
     assert total == 5
     assert [r["name"] for r in rows] == ["Alpha", "Bravo", "charlie", "delta", "echo"]  # name ascending, any case
     bravo = rows[1]
     assert (bravo["advisers"], bravo["clients"]) == (1, 1)
 
-    rows, total = firms.list_firms(actor=su, limit=2, offset=2)
+    rows, total = _listed(actor=su, limit=2, offset=2)
     assert total == 5 and [r["name"] for r in rows] == ["charlie", "delta"]
-    rows, _ = firms.list_firms(actor=su, sort="name", order="desc", limit=2)
+    rows, _ = _listed(actor=su, sort="name", order="desc", limit=2)
     assert [r["name"] for r in rows] == ["echo", "delta"]
-    rows, _ = firms.list_firms(actor=su, sort="advisers", order="desc", limit=1)
+    rows, _ = _listed(actor=su, sort="advisers", order="desc", limit=1)
     assert rows[0]["name"] == "echo" and rows[0]["advisers"] == 2
-    rows, _ = firms.list_firms(actor=su, sort="'; drop table firms; --")  # unknown sorts fall back to name
+    rows, _ = _listed(actor=su, sort="'; drop table firms; --")  # unknown sorts fall back to name
     assert [r["name"] for r in rows][0] == "Alpha"
 
-    rows, total = firms.list_firms(actor=su, search="HAR")
+    rows, total = _listed(actor=su, search="HAR")
     assert total == 1 and rows[0]["name"] == "charlie"
-    rows, total = firms.list_firms(actor=su, search="a", limit=1)
+    rows, total = _listed(actor=su, search="a", limit=1)
     assert total == 4 and len(rows) == 1
 
 
@@ -254,8 +263,8 @@ def test_search_treats_wildcards_literally(db):
     f.make_firm("Alpha")
     f.make_firm("100% Advice")
     f.make_firm("Under_score")
-    assert [r["name"] for r in firms.list_firms(actor=su, search="%")[0]] == ["100% Advice"]
-    assert [r["name"] for r in firms.list_firms(actor=su, search="_")[0]] == ["Under_score"]
+    assert [r["name"] for r in _listed(actor=su, search="%")[0]] == ["100% Advice"]
+    assert [r["name"] for r in _listed(actor=su, search="_")[0]] == ["Under_score"]
 
 
 # ---- logos ------------------------------------------------------------------------------------------------
@@ -263,7 +272,7 @@ def test_logo_upload_stores_a_real_image(db, data_dir):
     su = f.actor(f.make_user(Role.SUPERUSER))
     firm = f.make_firm()
     png = f.png_bytes()
-    result = firms.upload_logo(actor=su, firm_id=firm.id, content_type="image/png", data=png)
+    result = rendered(firms.upload_logo(actor=su, firm_id=firm.id, content_type="image/png", data=png))
     assert result["logo"].startswith("/api/files/") and result["logo"].endswith(".png")
     assert result["licensee_logo"] is None
     key = result["logo"].rsplit("/", 1)[1]
@@ -271,12 +280,12 @@ def test_logo_upload_stores_a_real_image(db, data_dir):
     assert f.stored_files(data_dir) == [key]
 
     # a new logo replaces the file of the old one
-    second = firms.upload_logo(actor=su, firm_id=firm.id, content_type="image/png", data=f.png_bytes(color=(1, 2, 3)))
+    second = rendered(firms.upload_logo(actor=su, firm_id=firm.id, content_type="image/png", data=f.png_bytes(color=(1, 2, 3))))
     new_key = second["logo"].rsplit("/", 1)[1]
     assert f.stored_files(data_dir) == [new_key]
 
     # the licensee logo is separate
-    lic = firms.upload_logo(actor=su, firm_id=firm.id, content_type="image/png", data=png, licensee=True)
+    lic = rendered(firms.upload_logo(actor=su, firm_id=firm.id, content_type="image/png", data=png, licensee=True))
     assert lic["logo"] == second["logo"]
     assert lic["licensee_logo"] and lic["licensee"]["logo"] == lic["licensee_logo"]
     assert len(f.stored_files(data_dir)) == 2
@@ -305,7 +314,7 @@ def test_bad_logo_is_refused_and_nothing_stored(db, data_dir, data, text):
 def test_logo_just_under_the_limit_is_accepted(db):
     su = f.actor(f.make_user(Role.SUPERUSER))
     firm = f.make_firm()
-    assert firms.upload_logo(actor=su, firm_id=firm.id, content_type="image/png", data=f.padded_png(2_047_999))["logo"]
+    assert rendered(firms.upload_logo(actor=su, firm_id=firm.id, content_type="image/png", data=f.padded_png(2_047_999)))["logo"]
 
 
 def test_removal_flags_drop_the_logos_and_their_files(db, data_dir):
@@ -315,13 +324,13 @@ def test_removal_flags_drop_the_logos_and_their_files(db, data_dir):
     firms.upload_logo(actor=su, firm_id=firm.id, content_type="image/png", data=f.png_bytes(), licensee=True)
     assert len(f.stored_files(data_dir)) == 2
 
-    kept = firms.update_firm(actor=su, firm_id=firm.id, data={"name": "With Logos"})
+    kept = rendered(firms.update_firm(actor=su, firm_id=firm.id, form=read_firm_form({"name": "With Logos"})))
     assert kept["logo"] and kept["licensee_logo"]
 
-    after = firms.update_firm(actor=su, firm_id=firm.id, data={"name": "With Logos", "isLogoRemoved": True})
+    after = rendered(firms.update_firm(actor=su, firm_id=firm.id, form=read_firm_form({"name": "With Logos", "isLogoRemoved": True})))
     assert after["logo"] is None and after["licensee_logo"]
     assert len(f.stored_files(data_dir)) == 1
-    after = firms.update_firm(actor=su, firm_id=firm.id, data={"name": "With Logos", "isLicenseeLogoRemoved": True})
+    after = rendered(firms.update_firm(actor=su, firm_id=firm.id, form=read_firm_form({"name": "With Logos", "isLicenseeLogoRemoved": True})))
     assert after["licensee_logo"] is None
     assert f.stored_files(data_dir) == []
 
@@ -331,7 +340,7 @@ def test_invalid_update_with_removal_flag_keeps_the_logo(db, data_dir):
     firm = f.make_firm("Logo Kept")
     firms.upload_logo(actor=su, firm_id=firm.id, content_type="image/png", data=f.png_bytes())
     with pytest.raises(ValidationError):
-        firms.update_firm(actor=su, firm_id=firm.id, data={"name": "", "isLogoRemoved": True})
+        firms.update_firm(actor=su, firm_id=firm.id, form=read_firm_form({"name": "", "isLogoRemoved": True}))
     assert f.get_firm_row(firm.id).logo is not None
     assert len(f.stored_files(data_dir)) == 1
 

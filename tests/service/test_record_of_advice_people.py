@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from app.db.engine import session_scope
 from app.db.tables import Portfolio
+from app.domain.firms import read_firm_form
 from app.domain.users import read_user_form
+from app.domain.wire import rendered
 from app.services import firms, records_of_advice, target_portfolios as tps, users
 from tests import factories as f
 from tests.factories import actor
@@ -39,8 +41,8 @@ def test_a_clients_decline_is_not_a_superusers(world):  # noqa: F811
 def test_the_record_prints_the_holders_and_the_practices_addresses(world):  # noqa: F811
     w, _, _ = world
     users.update_user(actor=actor(w.admin), user_id=w.client.id, form=read_user_form({"address": HOLDER}))
-    current = firms.get_firm(actor=actor(w.admin), firm_id=w.firm.id)
-    firms.update_firm(actor=actor(w.admin), firm_id=w.firm.id, data={"name": current["name"], "address": PRACTICE})
+    current = rendered(firms.get_firm(actor=actor(w.admin), firm_id=w.firm.id))
+    firms.update_firm(actor=actor(w.admin), firm_id=w.firm.id, form=read_firm_form({"name": current["name"], "address": PRACTICE}))
     tp = _validated(w)
     rec = records_of_advice.record(actor=actor(w.client), tp_id=tp["id"])
     assert rec["client_address"] == ["12 Pitt Street", "Sydney NSW 2000"]  # the owner's, the portfolio has none

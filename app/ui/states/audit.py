@@ -126,8 +126,8 @@ class AuditState(AuditList, AppState):
             return [toast_error(NOT_ALLOWED), rx.redirect(routes.url(home_route(actor.role)))]
         options = audit.filter_options(actor=actor)
         self.is_superuser_view = actor.is_superuser
-        self.firms = _choices("All firms", firm_service.firm_options(actor=actor) if actor.is_superuser else [],
-                              "id", "name")
+        firms = firm_service.firm_options(actor=actor) if actor.is_superuser else []
+        self.firms = [Option(ALL, "All firms")] + [Option(str(o.id), o.name) for o in firms]
         self.actions = _choices("All actions", options["actions"])
         self.object_types = _choices("All objects", options["object_types"])
         return self._reload()

@@ -17,7 +17,7 @@ from typing import Any
 
 import reflex as rx
 
-from app.domain.advice import rebalance_triggered
+from app.domain.advice.texts import rebalance_triggered
 from app.domain.errors import GENERIC, DomainError
 from app.domain.permissions import BULK_CALCULATORS, Actor
 from app.services import bulk_runs
@@ -25,7 +25,7 @@ from app.domain.model_rules import owner_filter
 from app.services import models as model_service
 from app.services.models import ModelSummary
 from app.ui import routes
-from app.services.tenancy import as_id
+from app.domain.parsing import as_id
 from app.ui.parse import positive_int
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.bulk_progress import BulkProgressState
@@ -110,7 +110,7 @@ class BulkCalculateState(Viewer, ModelSelection, Confirm, AppState):
         self.select_error = ""
         counts = bulk_runs.count_for_models(actor=self._actor(), model_ids=chosen)
         self._chosen = chosen
-        self._ask("calculate", confirm_question(self.kind, counts["portfolios"], counts["models"]))
+        self._ask("calculate", confirm_question(self.kind, counts.portfolios, counts.models))
         return None
 
     def _confirmed(self, action: str, _: int):
@@ -140,7 +140,7 @@ class BulkCalculateState(Viewer, ModelSelection, Confirm, AppState):
         try:
             run = await asyncio.to_thread(bulk_runs.start_for_models, actor=actor, kind=kind, model_ids=chosen)
             if kind == "tp":  # 000 s8: a rebalance (target portfolios) says what it was triggered for
-                named = await asyncio.to_thread(bulk_runs.run_names, actor=actor, run_id=run["id"])
+                named = await asyncio.to_thread(bulk_runs.run_names, actor=actor, run_id=run.id)
                 triggered = toast_success(rebalance_triggered(named.names, named.total))
         except DomainError as exc:
             error = exc.message
@@ -154,7 +154,7 @@ class BulkCalculateState(Viewer, ModelSelection, Confirm, AppState):
             return
         if triggered is not None:
             yield triggered
-        yield BulkProgressState.attach(int(run["id"]))
+        yield BulkProgressState.attach(run.id)
 
     @rx.var
     def can_calculate(self) -> bool:

@@ -22,7 +22,7 @@ import asyncio
 import dataclasses
 import logging
 import time
-from typing import Any
+from typing import Any, Mapping
 
 import reflex as rx
 
@@ -30,7 +30,7 @@ from app.domain.errors import GENERIC, DomainError
 from app.domain.permissions import Actor
 from app.jobs import progress
 from app.services import bulk_runs
-from app.services.tenancy import as_id
+from app.domain.parsing import as_id
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error
 
@@ -59,16 +59,37 @@ RESULT_ROUTES = {"tp": "portfolios.target-portfolio", "tr": "portfolios.trade-in
 VERSION_ROUTES = {"tp": "portfolios.target-portfolio-version", "tr": "portfolios.trade-instructions-version"}
 
 
-def _next_events(subscription: progress.Subscription, run_id: int) -> dict[str, Any] | None:
+@dataclasses.dataclass(frozen=True)
+class RunCounts:
+    """What a progress event of a run says: its running totals (the event's other keys name the
+    portfolio, which the stored run names too)."""
+    run_id: int | None
+    total: int
+    done: int
+    failed: int
+
+    @property
+    def finished(self) -> int:
+        return self.done + self.failed
+
+
+def _counts_of(event: Mapping[str, Any]) -> RunCounts:
+    """An event as published per portfolio ({run_id, done, failed, total, ...}), read once."""
+    return RunCounts(run_id=as_id(event.get("run_id")), total=int(event.get("total") or 0),
+                     done=int(event.get("done") or 0), failed=int(event.get("failed") or 0))
+
+
+def _next_events(subscription: progress.Subscription, run_id: int) -> RunCounts | None:
     """Waits up to a second for events, then takes every event already waiting (a burst of
-    thousands moves the modal once); returns the most advanced event of the run (its counts are
+    thousands moves the modal once); returns the counts of the run's most advanced event (they are
     running totals), or None."""
     newest = None
     event = subscription.get(POLL_SECONDS)
     taken = 0
     while event is not None:
-        if event.get("run_id") == run_id and (newest is None or _finished(event) >= _finished(newest)):
-            newest = event
+        counts = _counts_of(event)
+        if counts.run_id == run_id and (newest is None or counts.finished >= newest.finished):
+            newest = counts
         taken += 1
         if taken >= DRAIN_LIMIT:
             break
@@ -76,24 +97,25 @@ def _next_events(subscription: progress.Subscription, run_id: int) -> dict[str, 
     return newest
 
 
-def _finished(event: dict[str, Any]) -> int:
-    return int(event.get("done") or 0) + int(event.get("failed") or 0)
-
-
-def _result_url(row: dict[str, Any], kind: str) -> str:
+def _result_url(row: bulk_runs.BulkRunFinished, kind: str) -> str:
     """A finished portfolio's link: the version it produced (its current one if the run did not say)."""
-    if row.get("status") != "done":
+    if row.status != "done":
         return ""
-    pid, version = int(row["investment_id"]), row.get("version")
-    if version:
-        return routes.url(VERSION_ROUTES.get(kind, VERSION_ROUTES["tp"]), id=pid, version=int(version))
-    return routes.url(RESULT_ROUTES.get(kind, RESULT_ROUTES["tp"]), id=pid)
+    if row.version:
+        return routes.url(VERSION_ROUTES.get(kind, VERSION_ROUTES["tp"]), id=row.investment_id, version=row.version)
+    return routes.url(RESULT_ROUTES.get(kind, RESULT_ROUTES["tp"]), id=row.investment_id)
 
 
-def _items(rows: list[dict[str, Any]] | None, kind: str = "tp") -> list[RunItem]:
-    return [RunItem(investment_id=int(r["investment_id"]), investment_name=r.get("investment_name") or "",
-                    status=r.get("status") or "failed", message=r.get("message") or "", url=_result_url(r, kind))
-            for r in rows or []]
+def _items(rows: tuple[bulk_runs.BulkRunFinished, ...], kind: str = "tp") -> list[RunItem]:
+    return [RunItem(investment_id=r.investment_id, investment_name=r.investment_name or "",
+                    status=r.status or "failed", message=r.message or "", url=_result_url(r, kind))
+            for r in rows]
+
+
+def _error_items(rows: tuple[bulk_runs.BulkRunError, ...]) -> list[RunItem]:
+    return [RunItem(investment_id=r.investment_id, investment_name=r.investment_name or "", status="failed",
+                    message=r.message or "")
+            for r in rows]
 
 
 class BulkProgressState(AppState):
@@ -147,7 +169,7 @@ class BulkProgressState(AppState):
                     self.total = self.done = self.failed = 0
                     self.recent, self.errors = [], []
                 self.run_id = rid
-                self.kind = run["kind"]
+                self.kind = run.kind
                 self.open = True
                 self._path = self.router.url.path
                 self._show_run(run)
@@ -158,11 +180,11 @@ class BulkProgressState(AppState):
             await asyncio.to_thread(subscription.close)
 
     @staticmethod
-    def _read(actor: Actor, run_id: int) -> dict[str, Any]:
+    def _read(actor: Actor, run_id: int) -> bulk_runs.BulkRunView:
         return bulk_runs.get(actor=actor, run_id=run_id, errors_limit=ERRORS_SHOWN, recent_limit=RECENT_SHOWN)
 
     async def _follow(self, actor: Actor, run_id: int, token: int, subscription: progress.Subscription) -> None:
-        async def read() -> dict[str, Any] | None:
+        async def read() -> bulk_runs.BulkRunView | None:
             try:
                 return await asyncio.to_thread(self._read, actor, run_id)
             except DomainError:
@@ -194,20 +216,20 @@ class BulkProgressState(AppState):
                             self._show_run(snapshot)
                 return
 
-    def _show_run(self, run: dict[str, Any]) -> None:
+    def _show_run(self, run: bulk_runs.BulkRunView) -> None:
         """The run as stored (never moving a count backwards)."""
-        self.total = int(run["total"])
-        self.done = max(self.done, int(run["done"]))
-        self.failed = max(self.failed, int(run["failed"]))
-        self.recent = _items(run.get("recent"), self.kind)
-        self.errors = _items([{**e, "status": "failed"} for e in run.get("errors") or []])
-        self.running = run.get("status") != "done" and self.done + self.failed < self.total
-        self.waiting = self.running and bool(run.get("waiting"))
+        self.total = run.total
+        self.done = max(self.done, run.done)
+        self.failed = max(self.failed, run.failed)
+        self.recent = _items(run.recent, self.kind)
+        self.errors = _error_items(run.errors)
+        self.running = run.status != "done" and self.done + self.failed < self.total
+        self.waiting = self.running and run.waiting
 
-    def _apply_event(self, event: dict[str, Any]) -> None:
-        self.total = int(event.get("total") or self.total)
-        self.done = max(self.done, int(event.get("done") or 0))
-        self.failed = max(self.failed, int(event.get("failed") or 0))
+    def _apply_event(self, event: RunCounts) -> None:
+        self.total = event.total or self.total
+        self.done = max(self.done, event.done)
+        self.failed = max(self.failed, event.failed)
         self.running = self.done + self.failed < self.total
 
     # ---- opening again after a reload --------------------------------------------------------------

@@ -469,7 +469,7 @@ class DashboardState(Confirm, FirmChoice, ListControls, AppState):
             yield toast_error(GENERIC)
             return
         try:
-            named = await asyncio.to_thread(bulk_runs.run_names, actor=actor, run_id=run["id"])
+            named = await asyncio.to_thread(bulk_runs.run_names, actor=actor, run_id=run.id)
             triggered = toast_success(rebalance_triggered(named.names, named.total))
         except DomainError:
             triggered = None
@@ -479,8 +479,8 @@ class DashboardState(Confirm, FirmChoice, ListControls, AppState):
         _forget(actor.id)
         if triggered is not None:
             yield triggered
-        yield BulkProgressState.attach(int(run["id"]))
-        yield DashboardState.watch_run(int(run["id"]))
+        yield BulkProgressState.attach(run.id)
+        yield DashboardState.watch_run(run.id)
 
     @rx.event(background=True)
     async def watch_run(self, run_id: int):
@@ -505,7 +505,7 @@ class DashboardState(Confirm, FirmChoice, ListControls, AppState):
             async with self:
                 if token != self._run_watch or self.router.url.path != path:
                     return
-                over = run["status"] == "done" or int(run["done"]) + int(run["failed"]) >= int(run["total"])
+                over = run.over
                 if over:
                     self.loading = self.queues_loading = True
             if over:

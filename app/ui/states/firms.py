@@ -6,12 +6,13 @@ which checks permission and scopes by firm; ids of what is loaded stay in backen
 from __future__ import annotations
 
 import logging
+from decimal import Decimal
 from typing import Any, ClassVar, TypedDict
 
 import reflex as rx
 
 from app.domain.errors import DomainError, PermissionDenied, ValidationError
-from app.domain.firms import FIRM_SORTS, clean_firm
+from app.domain.firms import FIRM_SORTS, clean_firm, read_firm_form
 from app.domain.firm_documents import (
     DEFAULT_COLOUR, LAYOUT_DESCRIPTIONS, LAYOUT_TITLES, LAYOUTS, Branding, DocumentSettings, RofaTemplate,
     parse_document_settings,
@@ -20,6 +21,7 @@ from app.domain.money import percent_trimmed_text
 from app.domain.permissions import NOT_ALLOWED, Actor, can_create_firm, can_edit_firm
 from app.domain.roles import Role
 from app.services import firms, records_of_advice
+from app.services.firms import FirmDetail
 from app.ui.states.address import AddressForm
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
@@ -47,18 +49,18 @@ class FirmRow(TypedDict):
     created_at: str
 
 
-def _row(firm: dict[str, Any]) -> FirmRow:
-    name = firm["name"] or ""
+def _row(firm: FirmDetail) -> FirmRow:
+    name = firm.name or ""
     return FirmRow(
-        id=int(firm["id"]),
+        id=firm.id,
         name=name,
         initials="".join(part[:1] for part in name.split()[:2]).upper(),
-        logo=firm["logo"] or "",
-        advisers=int(firm["advisers"]),
-        clients=int(firm["clients"]),
-        email=firm["email"] or "",
-        phone=firm["phone"] or "",
-        created_at=firm["created_at"],
+        logo=firm.logo or "",
+        advisers=firm.advisers,
+        clients=firm.clients,
+        email=firm.email or "",
+        phone=firm.phone or "",
+        created_at=firm.created_at.isoformat(),
     )
 
 
@@ -116,8 +118,28 @@ def _blank() -> dict[str, str]:
     return {key: "" for key in FORM_KEYS}
 
 
-def _text(value: Any) -> str:
-    return "" if value is None else str(value)
+def _text(value: str | int | bool | Decimal | None) -> str:
+    """A saved value as its field shows it (a number as its digits, as the REST payload writes it)."""
+    if value is None:
+        return ""
+    return format(value, "f") if isinstance(value, Decimal) else str(value)
+
+
+def _form_of(firm: FirmDetail) -> dict[str, str]:
+    """The form's fields (keys of FORM_KEYS) from a saved firm."""
+    licensee = firm.licensee
+    return {
+        "name": _text(firm.name), "abn": _text(firm.abn), "car": _text(firm.car), "phone": _text(firm.phone),
+        "email": _text(firm.email), "website": _text(firm.website),
+        "licensee.name": _text(licensee.name), "licensee.abn": _text(licensee.abn),
+        "licensee.afsl": _text(licensee.afsl), "licensee.phone": _text(licensee.phone),
+        "licensee.email": _text(licensee.email), "licensee.website": _text(licensee.website),
+        "licensee.fsgLink": _text(licensee.fsg_link), "licensee.privacyPolicyLink": _text(licensee.privacy_policy_link),
+        "fee": _text(firm.fee), "maxFee": _text(firm.max_fee), "minFee": _text(firm.min_fee),
+        "ausiexCode": _text(firm.ausiex_code), "orderExpiryDays": _text(firm.order_expiry_days),
+        "orderGoodTillCancelled": _text(firm.order_good_till_cancelled),
+        "stopLossLimitGap": _text(firm.stop_loss_limit_gap),
+    }
 
 
 # the record of advice card: layout, branding and the CGT template (app.domain.firm_documents)
@@ -178,17 +200,14 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
         self._version = 0
         self._saved = False
 
-    def _fill(self, firm: dict[str, Any]) -> None:
-        licensee = firm.get("licensee") or {}
-        form = {key: _text(firm.get(key)) for key in (*FIRM_KEYS, *FEE_KEYS)}
-        form.update({f"licensee.{key}": _text(licensee.get(key)) for key in LICENSEE_KEYS})
-        self.form = form
-        self.firm_name = firm["name"] or ""
-        self._firm_id = int(firm["id"])
+    def _fill(self, firm: FirmDetail) -> None:
+        self.form = _form_of(firm)
+        self.firm_name = firm.name or ""
+        self._firm_id = firm.id
         self.view_url = routes.url("firms.view", id=self._firm_id)
-        self._version = int(firm["version"])
-        self._load_images({"logo": firm.get("logo"), "licensee": firm.get("licensee_logo")})
-        self._fill_address(firm.get("address"))
+        self._version = firm.version
+        self._load_images({"logo": firm.logo, "licensee": firm.licensee_logo})
+        self._fill_address(firm.address.as_form())
 
     @rx.event
     @screen_load(clients=False, failed=LOAD_ONE_FAILED, back=lambda self, actor: routes.url("firms.list"))
@@ -203,7 +222,7 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
             self.can_edit = True
             self.loading = False
             return None
-        self._fill(firms.get_firm(actor=actor, firm_id=params.get("id")))
+        self._fill(firms.get_firm(actor=actor, firm_id=to_int(params.get("id")) or 0))
         self.docs = _doc_form(firms.documents(actor=actor, firm_id=self._firm_id))
         self.can_edit = can_edit_firm(actor, self._firm_id)
         self.loading = False
@@ -226,7 +245,7 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
         return data
 
     def _validate(self) -> None:
-        _, found = clean_firm(self._payload())
+        _, found = clean_firm(read_firm_form(self._payload()))
         self._show_errors({**found, **self._address_check()})
         self._show_doc_errors(parse_document_settings(self.docs)[1])
 
@@ -303,17 +322,17 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
 
     # ---- saving ---------------------------------------------------------------------------------
     def _save(self, actor: Actor, then: str | None):
-        payload = self._payload()
+        form = read_firm_form(self._payload())
         documents, found = parse_document_settings(self.docs)
         self._show_doc_errors(found)
         if documents is None:
             return self._fail(ValidationError(next(iter(found.values())), found))
         try:
             if self.mode == "new":
-                firm = firms.create_firm(actor=actor, data=payload)
+                firm = firms.create_firm(actor=actor, form=form)
                 done = firms.CREATED
             else:
-                firm = firms.update_firm(actor=actor, firm_id=self._firm_id, data=payload)
+                firm = firms.update_firm(actor=actor, firm_id=self._firm_id, form=form)
                 done = firms.UPDATED
         except ValidationError as exc:
             self._show_errors(exc.fields)
@@ -321,7 +340,7 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
         except DomainError as exc:  # a Conflict (changed by someone else), NotFound, PermissionDenied
             return self._fail(exc)
         self._show_errors({})
-        firm_id = int(firm["id"])
+        firm_id = firm.id
         try:  # the record of advice settings: after the firm (whose version they move on)
             firms.update_documents(actor=actor, firm_id=firm_id, settings=documents)
         except ValidationError as exc:  # an asset code the universe does not know
@@ -329,7 +348,7 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
             if self.mode == "new":  # the firm exists now: its form goes on from its edit screen
                 self._saved = True
                 return [toast_error(exc.message), rx.redirect(routes.url("firms.edit", id=firm_id))]
-            self._version = int(firm["version"])
+            self._version = firm.version
             return self._fail(exc)
         self._saved = True
         events: list[Any] = []

@@ -290,7 +290,7 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
             return
         if kind == "firm":
             found = firm_service.get_firm(actor=actor, firm_id=self._context_id)
-            self._inside(kind, found["id"], found["name"])
+            self._inside(kind, found.id, found.name)
             return
         model = model_service.get_model(actor=actor, model_id=self._context_id)
         self._inside(kind, model.id, model.name)

@@ -706,7 +706,7 @@ class TradeApprovalState(Confirm, ExportLinks, AppState):
         try:
             found = user_service.list_user_summaries(actor=actor, roles=[Role.ADVISER.value], statuses=["active"],
                                                      sort="name", order="asc", limit=1000).rows
-            firms = {f["id"]: f["name"] for f in firm_service.firm_options(actor=actor)}
+            firms = {f.id: f.name for f in firm_service.firm_options(actor=actor)}
         except DomainError:
             self.adviser_options = []
             return

@@ -32,7 +32,7 @@ from app.ui.states.person import PersonForm
 from app.ui.states.address import AddressForm
 from app.ui.display import input_day
 from app.ui.parse import to_int as _int
-from app.ui.toolkit.rows import Option, keeping, offers, options_of
+from app.ui.toolkit.rows import Option, keeping, offers
 
 # ---- contexts -----------------------------------------------------------------------------------
 # list route -> (kind of the form routes, fixed role or "")
@@ -286,8 +286,8 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
         self.title = KIND_TITLES[kind]
         self.firm_fixed = name in ("firms.clients", "firms.advisers")
         if self.firm_fixed:
-            firm = firms.get_firm(actor=actor, firm_id=params.get("id"))
-            self._inside("firm", firm["id"], firm["name"])
+            firm = firms.get_firm(actor=actor, firm_id=_int(params.get("id")) or 0)
+            self._inside("firm", firm.id, firm.name)
         elif name == "advisers.clients":
             adviser = users.get_user(actor=actor, user_id=_int(params.get("id")) or 0)
             if adviser.role is not Role.ADVISER:
@@ -430,7 +430,7 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
         self.role_options = keeping([Option(value=r.value, label=r.title) for r in order if r in allowed], self.role,
                                     Role(self.role).title if self.role else "")
         if actor.is_superuser:
-            self.firm_options = options_of(firms.firm_options(actor=actor))
+            self.firm_options = [Option(value=str(o.id), label=o.name) for o in firms.firm_options(actor=actor)]
         self._load_advisers(actor)
 
     def _load_advisers(self, actor: Actor) -> None:

@@ -25,7 +25,7 @@ from app.services.listing import DEFAULT_PAGE_SIZE, PAGE_SIZES
 from app.ui import routes
 from app.ui.parse import to_int
 from app.ui.states.base import AppState, toast_error
-from app.ui.toolkit.rows import Option, offers, options_of
+from app.ui.toolkit.rows import Option, offers
 
 SEARCH_MAX = 200
 PAGE_WINDOW = 6  # page buttons shown at once
@@ -350,7 +350,7 @@ class FirmChoice(rx.State, mixin=True):
         self.firm_options = [Option(value=self.ALL_FIRMS, label=self.ALL_FIRMS_LABEL)] if actor.is_superuser else []
         if actor.is_superuser:
             try:
-                self.firm_options += options_of(firm_service.firm_options(actor=actor))
+                self.firm_options += [Option(value=str(o.id), label=o.name) for o in firm_service.firm_options(actor=actor)]
             except DomainError:
                 pass  # the select keeps the all-firms choice alone
         offered = keep and any(o.value == chosen for o in self.firm_options)
