@@ -28,8 +28,9 @@ from pydantic import ConfigDict, Field
 from app.api.deps import CurrentActor, ListQuery, answers, ok, portfolio_listing
 from app.api.resources import Resource
 from app.api.schemas import (
-    Allocation, Amount, Body, CountTotals, Flag, Id, Row, Rows, RowsOf, Sent, path_id, rendered, sent,
+    Allocation, Amount, Body, CountTotals, Flag, Id, Row, Rows, RowsOf, Sent, path_id, query_number, rendered, sent,
 )
+from app.domain.parsing import as_id
 from app.services import portfolios, reference_data
 
 from app.api.payloads import (
@@ -155,7 +156,8 @@ def form_options(actor: CurrentActor, firm_id: str | None = None):
 
 @router.post("/investments-buy-model", **answers(ModelLinkOut))
 def buy_model(actor: CurrentActor, body: BuyModelBody):
-    return ok(portfolios.link_model(actor=actor, portfolio_id=body.investment_id, model_id=body.model_id))
+    return ok(rendered(portfolios.link_model(actor=actor, portfolio_id=as_id(body.investment_id) or 0,
+                                             model_id=as_id(body.model_id))))
 
 
 @router.get("/investments/{investment_id}", **answers(PortfolioOut))
@@ -172,14 +174,14 @@ investment.delete(portfolios.delete_portfolio, name="delete_investment")
 
 @router.put("/investments/{investment_id}/unlinkModel", **answers(ModelLinkOut))
 def unlink_model(actor: CurrentActor, investment_id: str):
-    return ok(portfolios.unlink_model(actor=actor, portfolio_id=investment_id))
+    return ok(rendered(portfolios.unlink_model(actor=actor, portfolio_id=path_id(investment_id))))
 
 
 @router.get("/investments/{investment_id}/linkable-models", **answers(LinkableModelsOut))
 def linkable_models(actor: CurrentActor, investment_id: str, search: str | None = None, limit: str | None = None,
                     offset: str | None = None):
-    return ok(portfolios.linkable_models(actor=actor, portfolio_id=investment_id, search=search, limit=limit,
-                                         offset=offset))
+    return ok(rendered(portfolios.linkable_models(actor=actor, portfolio_id=path_id(investment_id), search=search,
+                                                  limit=query_number(limit), offset=query_number(offset))))
 
 
 @router.get("/brokers", **answers(Rows[BrokerOut]))

@@ -25,7 +25,7 @@ from app.db.tables import (
     PortfolioClass, PortfolioException, PortfolioIndustryGroup, PortfolioUser, TargetPortfolio, TradeInstruction,
     User,
 )
-from app.db.types import utcnow
+from app.db.types import stored_id, utcnow
 from app.domain import addresses
 from app.domain import portfolios as rules
 from app.domain import validators as v
@@ -852,26 +852,75 @@ def _cash_custom_holdings(s: Session, portfolio_id: int) -> bool:
     return bool(changed.rowcount)
 
 
-def link_model(*, actor: Actor, portfolio_id: Any, model_id: Any) -> dict[str, Any]:
+# What the link routes answer (the payload's names by app.domain.wire).
+@dataclass(frozen=True)
+class ModelLinked:
+    investment_id: int
+    model_id: int
+    model_name: str = field(metadata=wire("modelName"))
+    custom_classes_changed: bool = field(metadata=wire("customAssetClassesChanged"))
+    message: str
+
+
+@dataclass(frozen=True)
+class ModelUnlinked:
+    investment_id: int
+    custom_classes_changed: bool = field(metadata=wire("customAssetClassesChanged"))
+    message: str
+
+
+@dataclass(frozen=True)
+class LinkingPortfolio:
+    """The portfolio as the buy screen shows it above the models."""
+    id: int
+    name: str
+    firm_id: int
+    firm_name: str | None
+    model_id: int | None
+    model_name: str | None
+    model_cross_firm: bool
+    custom_holdings: int
+
+
+@dataclass(frozen=True)
+class LinkableModel:
+    id: int
+    name: str
+    firm: FirmRef
+    allocation_method: str
+    allocation_method_title: str
+    assets_count: int
+    cross_firm: bool
+    current: bool
+
+
+@dataclass(frozen=True)
+class LinkableModels:
+    portfolio: LinkingPortfolio
+    rows: tuple[LinkableModel, ...]
+    count: int
+
+
+def link_model(*, actor: Actor, portfolio_id: int, model_id: int | None) -> ModelLinked:
     """POST /api/investments-buy-model: link the portfolio to a model its firm may use (active, not
     'nobody'). Across firms (the new or the previous model of another firm) the custom holdings'
     class becomes cash; customAssetClassesChanged tells whether any did. Clients cannot."""
     with session_scope() as s:
         p = load_portfolio(s, actor, portfolio_id, for_edit=True, lock=True)
-        mid = rules.as_id(model_id)
-        model = s.exec(select(Model).where(Model.id == (mid or -1), models_usable_by(p.firm_id))).first()
+        model = s.exec(select(Model).where(Model.id == (model_id or -1), models_usable_by(p.firm_id))).first()
         if model is None:
             raise NotFound(MODEL_NOT_FOUND)
         if model.status != ModelStatus.ACTIVE.value or model.availability == Availability.NOBODY.value:
             raise ValidationError(rules.MODEL_NOT_LINKABLE)
+        pid = stored_id(p)
         changed = False
         if p.model_id != model.id:
             previous = s.get(Model, p.model_id) if p.model_id else None
             cross = rules.is_cross_firm(p.firm_id, model.firm_id) or \
                 rules.is_cross_firm(p.firm_id, previous.firm_id if previous is not None else None)
             if cross:
-                changed = _cash_custom_holdings(s, p.id)
-            audit.record(s, actor, "portfolio.model_linked", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
+                changed = _cash_custom_holdings(s, pid)
+            audit.record(s, actor, "portfolio.model_linked", "portfolio", pid, label=p.name, firm_id=p.firm_id,
                          before={"model_id": p.model_id}, after={"model_id": model.id, "model": model.name,
                                                                  "custom_holdings_to_cash": changed})
             p.model_id = model.id
@@ -879,22 +928,23 @@ def link_model(*, actor: Actor, portfolio_id: Any, model_id: Any) -> dict[str, A
             p.updated_at = utcnow()
             p.updated_by = actor.id
             s.add(p)
-        return {"investment_id": p.id, "model_id": model.id, "modelName": model.name,
-                "customAssetClassesChanged": changed, "message": rules.MODEL_LINKED}
+        return ModelLinked(investment_id=pid, model_id=stored_id(model), model_name=model.name,
+                           custom_classes_changed=changed, message=rules.MODEL_LINKED)
 
 
-def unlink_model(*, actor: Actor, portfolio_id: Any) -> dict[str, Any]:
+def unlink_model(*, actor: Actor, portfolio_id: int) -> ModelUnlinked:
     """PUT /api/investments/{id}/unlinkModel: 'Model unlinked'. Unlinking a model of another firm
     sets the custom holdings' class to cash."""
     with session_scope() as s:
         p = load_portfolio(s, actor, portfolio_id, for_edit=True, lock=True)
         if p.model_id is None:
             raise ValidationError(rules.NO_MODEL_LINKED)
+        pid = stored_id(p)
         previous = s.get(Model, p.model_id)
         changed = False
         if rules.is_cross_firm(p.firm_id, previous.firm_id if previous is not None else None):
-            changed = _cash_custom_holdings(s, p.id)
-        audit.record(s, actor, "portfolio.model_unlinked", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
+            changed = _cash_custom_holdings(s, pid)
+        audit.record(s, actor, "portfolio.model_unlinked", "portfolio", pid, label=p.name, firm_id=p.firm_id,
                      before={"model_id": p.model_id, "model": previous.name if previous is not None else None},
                      after={"model_id": None, "custom_holdings_to_cash": changed})
         p.model_id = None
@@ -902,18 +952,19 @@ def unlink_model(*, actor: Actor, portfolio_id: Any) -> dict[str, Any]:
         p.updated_at = utcnow()
         p.updated_by = actor.id
         s.add(p)
-        return {"investment_id": p.id, "customAssetClassesChanged": changed, "message": rules.MODEL_UNLINKED}
+        return ModelUnlinked(investment_id=pid, custom_classes_changed=changed, message=rules.MODEL_UNLINKED)
 
 
-def linkable_models(*, actor: Actor, portfolio_id: Any, search: Any = None, limit: Any = None,
-                    offset: Any = None) -> dict[str, Any]:
+def linkable_models(*, actor: Actor, portfolio_id: int, search: str | None = None, limit: int | None = None,
+                    offset: int | None = None) -> LinkableModels:
     """The buy screen: the portfolio (name, firm, linked model) and a page of the active models its
     firm may link to, by name, each saying whether it belongs to another firm."""
     limit_i, offset_i = listing.page(limit, offset, default=rules.DEFAULT_PAGE_SIZE)
     with session_scope() as s:
         p = load_portfolio(s, actor, portfolio_id, for_edit=True)
+        pid = stored_id(p)
         where = [_linkable_clause(p.firm_id)]
-        text = str(search or "").strip().lower()[:200]
+        text = (search or "").strip().lower()[:200]
         if text:
             where.append(func.lower(Model.name).contains(text, autoescape=True))
         total = s.exec(select(func.count()).select_from(Model).where(*where)).one()
@@ -921,25 +972,29 @@ def linkable_models(*, actor: Actor, portfolio_id: Any, search: Any = None, limi
             sa_select(Model, Firm.name).outerjoin(Firm, Firm.id == Model.firm_id).where(*where)
             .order_by(func.lower(Model.name), Model.id).offset(offset_i).limit(limit_i)
         ).all()
-        ids = [m.id for m, _ in page]
-        counts = dict(s.execute(sa_select(ModelAsset.model_id, func.count()).where(col(ModelAsset.model_id).in_(ids))
-                                .group_by(ModelAsset.model_id)).all()) if ids else {}
+        ids = [stored_id(m) for m, _ in page]
+        counts: dict[int, int] = {
+            mid: int(n) for mid, n in s.execute(
+                sa_select(ModelAsset.model_id, func.count()).where(col(ModelAsset.model_id).in_(ids))
+                .group_by(ModelAsset.model_id)).all()} if ids else {}
         current = s.get(Model, p.model_id) if p.model_id else None
         holdings = s.exec(select(func.count()).select_from(CustomHolding)
-                          .where(CustomHolding.investment_id == p.id)).one()
+                          .where(CustomHolding.investment_id == pid)).one()
         firm = s.get(Firm, p.firm_id)
-        return {
-            "portfolio": {"id": p.id, "name": p.name, "firm_id": p.firm_id, "firm_name": firm.name if firm else None,
-                          "model_id": p.model_id, "model_name": current.name if current is not None else None,
-                          "model_cross_firm": rules.is_cross_firm(p.firm_id, current.firm_id if current else None),
-                          "custom_holdings": int(holdings)},
-            "rows": [{"id": m.id, "name": m.name, "firm": {"id": m.firm_id, "name": firm_name},
-                      "allocation_method": m.allocation_method,
-                      "allocation_method_title": METHOD_TITLES.get(m.allocation_method, m.allocation_method),
-                      "assets_count": int(counts.get(m.id, 0)), "cross_firm": rules.is_cross_firm(p.firm_id, m.firm_id),
-                      "current": m.id == p.model_id} for m, firm_name in page],
-            "count": int(total),
-        }
+        return LinkableModels(
+            portfolio=LinkingPortfolio(
+                id=pid, name=p.name, firm_id=p.firm_id, firm_name=firm.name if firm else None, model_id=p.model_id,
+                model_name=current.name if current is not None else None,
+                model_cross_firm=rules.is_cross_firm(p.firm_id, current.firm_id if current else None),
+                custom_holdings=int(holdings)),
+            rows=tuple(LinkableModel(
+                id=stored_id(m), name=m.name, firm=FirmRef(id=m.firm_id, name=firm_name),
+                allocation_method=m.allocation_method,
+                allocation_method_title=METHOD_TITLES.get(m.allocation_method, m.allocation_method),
+                assets_count=counts.get(stored_id(m), 0), cross_firm=rules.is_cross_firm(p.firm_id, m.firm_id),
+                current=m.id == p.model_id) for m, firm_name in page),
+            count=int(total),
+        )
 
 
 # ---- the form's options ------------------------------------------------------------------------------------

@@ -306,11 +306,11 @@ def test_link_and_unlink_a_model_of_the_firm(w):
     pid = w.portfolio.id
     own = fm.make_model(w.firm, name="Harbour Growth", availability="only_superuser")
     holding = fp.make_custom_holding(pid, "Art", asset_class=fa.make_class("Collectibles"))
-    linked = svc.link_model(actor=a(w.adviser), portfolio_id=pid, model_id=own.id)
+    linked = rendered(svc.link_model(actor=a(w.adviser), portfolio_id=pid, model_id=own.id))
     assert linked == {"investment_id": pid, "model_id": own.id, "modelName": "Harbour Growth",
                       "customAssetClassesChanged": False, "message": "Model linked"}
     assert fp.portfolio_row(pid).model_id == own.id
-    unlinked = svc.unlink_model(actor=a(w.adviser), portfolio_id=pid)
+    unlinked = rendered(svc.unlink_model(actor=a(w.adviser), portfolio_id=pid))
     assert unlinked == {"investment_id": pid, "customAssetClassesChanged": False, "message": "Model unlinked"}
     assert fp.portfolio_row(pid).model_id is None
     with session_scope() as s:
@@ -325,17 +325,17 @@ def test_cross_firm_link_and_unlink_set_custom_holdings_to_cash(w):
     pid = w.portfolio.id
     shared = fm.make_model(w.other_firm, name="Shared Income", availability="with_practice", shared=[w.firm])
     holding = fp.make_custom_holding(pid, "Farm", asset_class=fa.make_class("Property"))
-    linked = svc.link_model(actor=a(w.admin), portfolio_id=pid, model_id=shared.id)
+    linked = rendered(svc.link_model(actor=a(w.admin), portfolio_id=pid, model_id=shared.id))
     assert linked["customAssetClassesChanged"] is True
     with session_scope() as s:
         assert s.get(CustomHolding, holding.id).class_id == cash.id
         s.get(CustomHolding, holding.id).class_id = fa.make_class("Property again").id
-    unlinked = svc.unlink_model(actor=a(w.admin), portfolio_id=pid)
+    unlinked = rendered(svc.unlink_model(actor=a(w.admin), portfolio_id=pid))
     assert unlinked["customAssetClassesChanged"] is True
     with session_scope() as s:
         assert s.get(CustomHolding, holding.id).class_id == cash.id
     # nothing to change: reported as unchanged
-    assert svc.link_model(actor=a(w.admin), portfolio_id=pid, model_id=shared.id)["customAssetClassesChanged"] is False
+    assert rendered(svc.link_model(actor=a(w.admin), portfolio_id=pid, model_id=shared.id))["customAssetClassesChanged"] is False
 
 
 def test_only_models_the_firm_may_use_are_linked(w):
@@ -352,7 +352,7 @@ def test_only_models_the_firm_may_use_are_linked(w):
         with pytest.raises(ValidationError) as err:
             svc.link_model(actor=a(w.admin), portfolio_id=pid, model_id=model.id)
         assert err.value.message == rules.MODEL_NOT_LINKABLE
-    assert svc.link_model(actor=a(w.superuser), portfolio_id=pid, model_id=everyone.id)["modelName"] == "Open"
+    assert rendered(svc.link_model(actor=a(w.superuser), portfolio_id=pid, model_id=everyone.id))["modelName"] == "Open"
     with pytest.raises(PermissionDenied):
         svc.link_model(actor=a(w.client), portfolio_id=pid, model_id=everyone.id)
     with pytest.raises(PermissionDenied):
@@ -360,11 +360,11 @@ def test_only_models_the_firm_may_use_are_linked(w):
     with pytest.raises(NotFound):
         svc.link_model(actor=a(w.other_adviser), portfolio_id=pid, model_id=everyone.id)
 
-    found = svc.linkable_models(actor=a(w.admin), portfolio_id=pid)
+    found = rendered(svc.linkable_models(actor=a(w.admin), portfolio_id=pid))
     assert [(r["name"], r["cross_firm"], r["current"]) for r in found["rows"]] == [("Open", True, True)]
     assert found["portfolio"]["model_name"] == "Open" and found["portfolio"]["model_cross_firm"] is True
     own = fm.make_model(w.firm, name="Balanced", availability="with_practice")
-    assert [r["name"] for r in svc.linkable_models(actor=a(w.admin), portfolio_id=pid, search="bal")["rows"]] == ["Balanced"]
+    assert [r["name"] for r in rendered(svc.linkable_models(actor=a(w.admin), portfolio_id=pid, search="bal"))["rows"]] == ["Balanced"]
     assert own.id
     with pytest.raises(PermissionDenied):
         svc.linkable_models(actor=a(w.client), portfolio_id=pid)

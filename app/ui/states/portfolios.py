@@ -26,7 +26,9 @@ from app.domain.roles import Role
 from app.services import firms as firm_service
 from app.services import models as model_service
 from app.services import portfolios as portfolio_service
-from app.services.portfolios import AllocationClass, PortfolioDetail, PortfolioExceptionView
+from app.services.portfolios import (
+    AllocationClass, ModelLinked, ModelUnlinked, PortfolioDetail, PortfolioExceptionView,
+)
 from app.services.tenancy import USER_NOT_FOUND
 from app.services import records_of_advice, reference_data
 from app.services import users as user_service
@@ -104,10 +106,10 @@ def _holders_text(users: list[dict[str, Any]]) -> str:
     return ", ".join(person_name(u) for u in users or [])
 
 
-def _model_toasts(done: dict[str, Any], text: str) -> list[Any]:
+def _model_toasts(done: ModelLinked | ModelUnlinked, text: str) -> list[Any]:
     """A model linked or unlinked: the success, and a warning when the custom asset classes changed."""
     return events(toast_success(text),
-                  toast_warning(rules.CUSTOM_CLASSES_CHANGED) if done.get("customAssetClassesChanged") else None)
+                  toast_warning(rules.CUSTOM_CLASSES_CHANGED) if done.custom_classes_changed else None)
 
 
 # ---- what the screens hold ------------------------------------------------------------------------
@@ -370,8 +372,8 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
         if action == "delete":
             done = portfolio_service.delete_portfolio(actor=actor, portfolio_id=portfolio_id)
             return events(toast_success(done["message"]), self._reload())
-        done = portfolio_service.unlink_model(actor=actor, portfolio_id=portfolio_id)
-        return events(_model_toasts(done, done["message"]), self._reload())
+        unlinked = portfolio_service.unlink_model(actor=actor, portfolio_id=portfolio_id)
+        return events(_model_toasts(unlinked, unlinked.message), self._reload())
 
     # ---- what the screen shows ----------------------------------------------------------------------------
     @rx.var
@@ -899,9 +901,9 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
         if action == "delete":
             done = portfolio_service.delete_portfolio(actor=actor, portfolio_id=portfolio_id)
             return [toast_success(done["message"]), rx.redirect(self.back_url or routes.url("portfolios.list"))]
-        done = portfolio_service.unlink_model(actor=actor, portfolio_id=portfolio_id)
+        unlinked = portfolio_service.unlink_model(actor=actor, portfolio_id=portfolio_id)
         # spec 001 s4: after unlinking, the page reloads
-        return events(_model_toasts(done, done["message"]), PortfolioFormState.on_load)
+        return events(_model_toasts(unlinked, unlinked.message), PortfolioFormState.on_load)
 
     # ---- what the screen shows ----------------------------------------------------------------------------
     @rx.var
@@ -1001,15 +1003,15 @@ class PortfolioBuyState(Confirm, LoadMore, AppState):
         """A page of the linkable models; the portfolio's own facts come along with every page."""
         found = portfolio_service.linkable_models(actor=actor, portfolio_id=self._portfolio_id,
                                                   search=self.search or None, limit=limit, offset=offset)
-        info = found["portfolio"]
-        self.portfolio_name = info["name"]
-        self.current_model = _text(info["model_name"])
-        self.current_cross_firm = bool(info["model_cross_firm"])
-        self.custom_holdings = int(info["custom_holdings"])
-        rows = [ModelChoice(id=m["id"], name=m["name"], firm=_text((m.get("firm") or {}).get("name")),
-                            method=m["allocation_method_title"], assets_count=m["assets_count"],
-                            cross_firm=m["cross_firm"], current=m["current"]) for m in found["rows"]]
-        return rows, int(found["count"])
+        info = found.portfolio
+        self.portfolio_name = info.name
+        self.current_model = _text(info.model_name)
+        self.current_cross_firm = info.model_cross_firm
+        self.custom_holdings = info.custom_holdings
+        rows = [ModelChoice(id=m.id, name=m.name, firm=_text(m.firm.name), method=m.allocation_method_title,
+                            assets_count=m.assets_count, cross_firm=m.cross_firm, current=m.current)
+                for m in found.rows]
+        return rows, found.count
 
     def _back(self, actor: Actor) -> str:
         return self.back_url or routes.url("portfolios.list")
@@ -1044,7 +1046,7 @@ class PortfolioBuyState(Confirm, LoadMore, AppState):
             done = portfolio_service.link_model(actor=self._actor(), portfolio_id=self._portfolio_id, model_id=model_id)
         finally:
             self.linking = False
-        return events(_model_toasts(done, f"{rules.MODEL_LINKED}: {done['modelName']}"),
+        return events(_model_toasts(done, f"{rules.MODEL_LINKED}: {done.model_name}"),
                       rx.redirect(self.back_url or self.holdings_url))
 
     @rx.event
