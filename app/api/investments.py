@@ -31,6 +31,7 @@ from app.api.schemas import (
     Allocation, Amount, Body, CountTotals, Flag, Id, Row, Rows, RowsOf, Sent, path_id, query_number, rendered, sent,
 )
 from app.domain.parsing import as_id
+from app.domain.portfolios import read_filter
 from app.services import portfolios, reference_data
 
 from app.api.payloads import (
@@ -127,7 +128,12 @@ class PortfolioQuery(ListQuery):
 
 
 def _list(actor, query: PortfolioQuery, model_ids=None):
-    return portfolio_listing(*portfolios.list_portfolios(actor=actor, model_ids=model_ids, **query.model_dump()))
+    sent_in = query.model_dump()
+    page = {k: sent_in.pop(k) for k in ("limit", "offset", "sort", "order", "search")}
+    found = portfolios.list_portfolios(
+        actor=actor, where=read_filter(model_ids=model_ids, **sent_in), limit=query_number(page["limit"]),
+        offset=query_number(page["offset"]), sort=page["sort"], order=page["order"], search=page["search"])
+    return portfolio_listing(rendered(found.rows), found.total)
 
 
 @router.get("/investments", **answers(CountTotals[PortfolioOut]))

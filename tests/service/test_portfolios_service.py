@@ -232,12 +232,19 @@ def test_soft_delete(w):
     for user in (w.admin, w.client, w.superuser):
         with pytest.raises(NotFound):
             svc.get_portfolio(actor=a(user), portfolio_id=pid)
-    assert svc.list_portfolios(actor=a(w.superuser), activity_status="all")[1] == 1  # only the other firm's
+    assert _listed(actor=a(w.superuser), activity_status="all")[1] == 1  # only the other firm's
 
 
 # ---- the list ------------------------------------------------------------------------------------------
 def _names(rows):
     return [r["name"] for r in rows]
+
+
+def _listed(actor, *, limit=None, offset=None, sort=rules.DEFAULT_SORT, order=rules.DEFAULT_ORDER, search=None, **query):
+    """The list as the API answers it: its rows rendered, and the total; the filters as sent."""
+    found = svc.list_portfolios(actor=actor, where=rules.read_filter(**query), limit=limit, offset=offset, sort=sort,
+                                order=order, search=search)
+    return rendered(found.rows), found.total
 
 
 def test_list_contexts_and_filters(w):
@@ -247,34 +254,34 @@ def test_list_contexts_and_filters(w):
     fp.make_portfolio(w.firm, holders=[w.client], name="Apple Trust", broker_id=broker.id, model=model, adviser=w.adviser)
     admin = a(w.admin)
 
-    rows, total = svc.list_portfolios(actor=admin)  # default: active, by name
+    rows, total = _listed(actor=admin)  # default: active, by name
     assert _names(rows) == ["Apple Trust", "Smith Family"] and total == 2
-    assert _names(svc.list_portfolios(actor=admin, activity_status="all")[0]) == ["Apple Trust", "Archive", "Smith Family"]
-    assert _names(svc.list_portfolios(actor=admin, activity_status="inactive")[0]) == ["Archive"]
-    assert _names(svc.list_portfolios(actor=admin, order="desc")[0]) == ["Smith Family", "Apple Trust"]
-    assert _names(svc.list_portfolios(actor=admin, sort="id; drop table", order="asc")[0]) == ["Apple Trust", "Smith Family"]
-    assert _names(svc.list_portfolios(actor=admin, sort="model")[0]) == ["Smith Family", "Apple Trust"]
+    assert _names(_listed(actor=admin, activity_status="all")[0]) == ["Apple Trust", "Archive", "Smith Family"]
+    assert _names(_listed(actor=admin, activity_status="inactive")[0]) == ["Archive"]
+    assert _names(_listed(actor=admin, order="desc")[0]) == ["Smith Family", "Apple Trust"]
+    assert _names(_listed(actor=admin, sort="id; drop table", order="asc")[0]) == ["Apple Trust", "Smith Family"]
+    assert _names(_listed(actor=admin, sort="model")[0]) == ["Smith Family", "Apple Trust"]
     # contexts
-    assert _names(svc.list_portfolios(actor=admin, client_id=w.client.id)[0]) == ["Apple Trust", "Smith Family"]
-    assert _names(svc.list_portfolios(actor=admin, client_id=w.co_holder.id)[0]) == ["Smith Family"]
-    assert _names(svc.list_portfolios(actor=admin, adviser_id=w.adviser.id)[0]) == ["Apple Trust", "Smith Family"]
-    assert _names(svc.list_portfolios(actor=admin, model_id=model.id)[0]) == ["Apple Trust"]
-    assert _names(svc.list_portfolios(actor=admin, model_ids=[model.id, 999])[0]) == ["Apple Trust"]
-    assert svc.list_portfolios(actor=admin, firm_id=w.other_firm.id)[1] == 0  # never another firm's
-    assert svc.list_portfolios(actor=admin, client_id="junk")[1] == 0
+    assert _names(_listed(actor=admin, client_id=w.client.id)[0]) == ["Apple Trust", "Smith Family"]
+    assert _names(_listed(actor=admin, client_id=w.co_holder.id)[0]) == ["Smith Family"]
+    assert _names(_listed(actor=admin, adviser_id=w.adviser.id)[0]) == ["Apple Trust", "Smith Family"]
+    assert _names(_listed(actor=admin, model_id=model.id)[0]) == ["Apple Trust"]
+    assert _names(_listed(actor=admin, model_ids=[model.id, 999])[0]) == ["Apple Trust"]
+    assert _listed(actor=admin, firm_id=w.other_firm.id)[1] == 0  # never another firm's
+    assert _listed(actor=admin, client_id="junk")[1] == 0
     # broker filter: -1 all, -2 N/A, an id
-    assert svc.list_portfolios(actor=admin, broker_id="-1")[1] == 2
-    assert _names(svc.list_portfolios(actor=admin, broker_id="-2")[0]) == ["Smith Family"]
-    assert _names(svc.list_portfolios(actor=admin, broker_id=str(broker.id))[0]) == ["Apple Trust"]
+    assert _listed(actor=admin, broker_id="-1")[1] == 2
+    assert _names(_listed(actor=admin, broker_id="-2")[0]) == ["Smith Family"]
+    assert _names(_listed(actor=admin, broker_id=str(broker.id))[0]) == ["Apple Trust"]
     # search: portfolio name, holder name, model name
-    assert _names(svc.list_portfolios(actor=admin, search="apple")[0]) == ["Apple Trust"]
-    assert _names(svc.list_portfolios(actor=admin, search=w.co_holder.first_name.lower())[0]) == ["Smith Family"]
-    assert _names(svc.list_portfolios(actor=admin, search="GROWTH")[0]) == ["Apple Trust"]
-    assert svc.list_portfolios(actor=admin, search="100%")[1] == 0
+    assert _names(_listed(actor=admin, search="apple")[0]) == ["Apple Trust"]
+    assert _names(_listed(actor=admin, search=w.co_holder.first_name.lower())[0]) == ["Smith Family"]
+    assert _names(_listed(actor=admin, search="GROWTH")[0]) == ["Apple Trust"]
+    assert _listed(actor=admin, search="100%")[1] == 0
     # paging
-    rows, total = svc.list_portfolios(actor=admin, limit=1, offset=1)
+    rows, total = _listed(actor=admin, limit=1, offset=1)
     assert _names(rows) == ["Smith Family"] and total == 2
-    row = svc.list_portfolios(actor=admin, search="apple")[0][0]
+    row = _listed(actor=admin, search="apple")[0][0]
     assert row["model"]["name"] == "Growth" and row["broker_name"] == "CommSec Test" and row["adviser_name"]
     assert row["status_title"] == "Active" and row["type_title"] == "Savings" and row["can_edit"] is True
     assert row["firm_ids"] == {"owner_firm_id": w.firm.id, "model_firm_id": w.firm.id}
@@ -283,14 +290,14 @@ def test_list_contexts_and_filters(w):
 
 def test_list_by_role(w):
     fp.make_portfolio(w.firm, holders=[w.client], name="Dormant", inactive=True)
-    assert svc.list_portfolios(actor=a(w.superuser))[1] == 2  # both firms' active ones
-    assert _names(svc.list_portfolios(actor=a(w.other_adviser))[0]) == ["Other Family"]
+    assert _listed(actor=a(w.superuser))[1] == 2  # both firms' active ones
+    assert _names(_listed(actor=a(w.other_adviser))[0]) == ["Other Family"]
     # a client sees what they hold; the hidden activity filter means every status
-    assert _names(svc.list_portfolios(actor=a(w.client))[0]) == ["Dormant", "Smith Family"]
-    assert _names(svc.list_portfolios(actor=a(w.client), activity_status="active")[0]) == ["Smith Family"]
-    assert _names(svc.list_portfolios(actor=a(w.co_holder))[0]) == ["Smith Family"]
-    assert svc.list_portfolios(actor=a(w.stranger))[1] == 0
-    assert svc.list_portfolios(actor=a(w.client))[0][0]["can_edit"] is False
+    assert _names(_listed(actor=a(w.client))[0]) == ["Dormant", "Smith Family"]
+    assert _names(_listed(actor=a(w.client), activity_status="active")[0]) == ["Smith Family"]
+    assert _names(_listed(actor=a(w.co_holder))[0]) == ["Smith Family"]
+    assert _listed(actor=a(w.stranger))[1] == 0
+    assert _listed(actor=a(w.client))[0][0]["can_edit"] is False
 
 
 def test_portfolio_counts(w):

@@ -26,8 +26,9 @@ from app.domain.roles import Role
 from app.services import firms as firm_service
 from app.services import models as model_service
 from app.services import portfolios as portfolio_service
+from app.domain.portfolios import PortfolioFilter, read_filter
 from app.services.portfolios import (
-    AllocationClass, ModelLinked, ModelUnlinked, PortfolioDetail, PortfolioExceptionView,
+    AllocationClass, Holder, ModelLinked, ModelUnlinked, PortfolioDetail, PortfolioExceptionView, PortfolioSummary,
 )
 from app.services.tenancy import USER_NOT_FOUND
 from app.services import records_of_advice, reference_data
@@ -41,7 +42,7 @@ from app.ui.states.base import AppState, toast_error, toast_success, toast_warni
 from app.ui.display import count_of, text as _text
 from app.ui.toolkit.lists import RECORD_PAGES, InRecord, ListControls, LoadMore
 from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, guarded, screen_load
-from app.ui.parse import person_name, to_int as _int
+from app.ui.parse import to_int as _int
 from app.ui.toolkit.rows import ClassBand, Option, TotalBar, keeping, offers, options_of, total_bar
 
 log = logging.getLogger("app.ui.portfolios")
@@ -102,8 +103,8 @@ def unlink_question(portfolio: PortfolioDetail) -> str:
         name=_text(model.name if model is not None else None))
 
 
-def _holders_text(users: list[dict[str, Any]]) -> str:
-    return ", ".join(person_name(u) for u in users or [])
+def _holders_text(holders: tuple[Holder, ...]) -> str:
+    return ", ".join(f"{h.first_name} {h.last_name}".strip() for h in holders)
 
 
 def _model_toasts(done: ModelLinked | ModelUnlinked, text: str) -> list[Any]:
@@ -241,39 +242,38 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
             name, params = "portfolios.list", {}
         return name, LIST_CONTEXTS[name], params
 
-    def _query(self, actor: Actor) -> dict[str, Any]:
-        query: dict[str, Any] = dict(
-            limit=self._limit(), offset=self._offset(), sort=self.sort if self.sort in rules.SORTS else "name",
-            order="desc" if self.order == "desc" else "asc", search=self.search.strip() or None,
-            broker_id=self.broker_filter,
-            # the activity filter is hidden from clients: theirs are all they hold
-            activity_status=None if actor.role is Role.CLIENT else self.activity,
-        )
+    def _filter(self, actor: Actor) -> PortfolioFilter:
         kind = self.context_kind
-        if kind == "me":
-            query["client_id"] = actor.id
-        elif kind in ("client", "adviser", "firm", "model"):
-            query[f"{kind}_id"] = self._context_id
-        return query
+        context = {"client_id": actor.id} if kind == "me" else \
+            {f"{kind}_id": self._context_id} if kind in ("client", "adviser", "firm", "model") else {}
+        # the activity filter is hidden from clients: theirs are all they hold
+        return read_filter(broker_id=self.broker_filter,
+                           activity_status=None if actor.role is Role.CLIENT else self.activity, **context)
 
-    def _row(self, actor: Actor, p: dict[str, Any]) -> PortfolioRow:
+    def _page(self, actor: Actor) -> tuple[list[PortfolioSummary], int]:
+        found = portfolio_service.list_portfolios(
+            actor=actor, where=self._filter(actor), limit=self._limit(), offset=self._offset(),
+            sort=self.sort if self.sort in rules.SORTS else "name", order="desc" if self.order == "desc" else "asc",
+            search=self.search.strip() or None)
+        return list(found.rows), found.total
+
+    def _row(self, actor: Actor, p: PortfolioSummary) -> PortfolioRow:
         back = referer_query(self.router.url.path)
-        model = p.get("model") or {}
         return PortfolioRow(
-            id=p["id"], name=p["name"], type_title=p["type_title"], holders=_holders_text(p.get("Users") or []),
-            adviser=_text(p.get("adviser_name")), model=_text(model.get("name")), broker=_text(p.get("broker_name")),
-            firm=_text((p.get("firm") or {}).get("name")), inactive=bool(p["inactive"]), status_title=p["status_title"],
-            updated_at=_text(p.get("updated_at")),
-            holdings_url=routes.url("portfolios.holdings", id=p["id"]),
-            history_url=routes.url("portfolios.history", id=p["id"]),
-            edit_url=routes.url("portfolios.edit", id=p["id"], query=back or None),
-            buy_url=routes.url("portfolios.buy", id=p["id"], query=back or None),
-            has_model=bool(model),
+            id=p.id, name=p.name, type_title=p.type_title, holders=_holders_text(p.holders),
+            adviser=_text(p.adviser_name), model=_text(p.model.name if p.model is not None else None),
+            broker=_text(p.broker_name), firm=_text(p.firm.name), inactive=p.inactive, status_title=p.status_title,
+            updated_at=_text(p.updated_at),
+            holdings_url=routes.url("portfolios.holdings", id=p.id),
+            history_url=routes.url("portfolios.history", id=p.id),
+            edit_url=routes.url("portfolios.edit", id=p.id, query=back or None),
+            buy_url=routes.url("portfolios.buy", id=p.id, query=back or None),
+            has_model=p.model is not None,
         )
 
     def _load(self, actor: Actor) -> None:
         self.loading = False  # a failed load leaves the rows it had
-        found = self._fetch_page(lambda: portfolio_service.list_portfolios(actor=actor, **self._query(actor)))
+        found: list[PortfolioSummary] = self._fetch_page(lambda: self._page(actor))
         self.rows = [self._row(actor, p) for p in found]
 
     def _load_awaiting(self, actor: Actor) -> None:
