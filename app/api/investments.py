@@ -157,7 +157,7 @@ def list_investments_by_models(
 
 @router.get("/investments-form-options", **answers(PortfolioFormOptionsOut))
 def form_options(actor: CurrentActor, firm_id: str | None = None):
-    return ok(portfolios.form_options(actor=actor, firm_id=firm_id))
+    return ok(rendered(portfolios.form_options(actor=actor, firm_id=as_id(firm_id))))
 
 
 @router.post("/investments-buy-model", **answers(ModelLinkOut))
@@ -172,7 +172,8 @@ def get_investment(actor: CurrentActor, investment_id: str):
     return ok(rendered(portfolios.get_portfolio(actor=actor, portfolio_id=path_id(investment_id))))
 
 
-investment = Resource(router, "/investments", "investment_id", PortfolioOut, PortfolioBody, service_id="portfolio_id")
+investment = Resource(router, "/investments", "investment_id", PortfolioOut, PortfolioBody, service_id="portfolio_id",
+                      numbered=True)
 investment.create(portfolios.create_portfolio, name="create_investment")
 investment.update(portfolios.update_portfolio, name="update_investment")
 investment.delete(portfolios.delete_portfolio, name="delete_investment")

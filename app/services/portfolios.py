@@ -41,8 +41,10 @@ from app.domain.transactions import CASH_ACCOUNT
 from app.domain.timezones import iso_json
 from app.domain.wire import rendered, wire
 from app.services import assets as asset_service
-from app.services.assets import FirmRef  # the firm as the asset universe names it, the same record
+from app.services.assets import Done, FirmRef, GroupRef  # as the asset universe names them, the same records
 from app.services import audit, industry_groups, listing
+from app.services.models import ClassOption
+from app.services.transactions import FormOption
 from app.services.tenancy import (
     MODEL_NOT_FOUND, asset_classes_of, load_portfolio, models_usable_by, people_of_firm, readable_assets,
     readable_portfolios, usable_ids,
@@ -55,12 +57,6 @@ APPROVED_TI = (TIStatus.APPROVED.value, TIStatus.PARTIALLY_APPROVED.value)
 # ---- small helpers ----------------------------------------------------------------------------------
 def _pct(value: Decimal | None) -> str | None:
     return percent_trimmed_text(value)
-
-
-def _person(user: User) -> dict[str, Any]:
-    return {"id": user.id, "first_name": user.first_name, "last_name": user.last_name,
-            "preferred_name": user.preferred_name, "name": f"{user.first_name} {user.last_name}",
-            "firm_id": user.firm_id}
 
 
 def _approval(text: str | None) -> dict[str, bool | str]:
@@ -534,6 +530,12 @@ class PortfolioDetail(PortfolioSummary):
         return value
 
 
+@dataclass(frozen=True)
+class SavedPortfolio(PortfolioDetail):
+    """What create and update answer: the portfolio as read, and the toast."""
+    message: str
+
+
 # ---- writing ---------------------------------------------------------------------------------------------
 def _firm_of_new(s: Session, actor: Actor, data: Mapping[str, Any], values: dict[str, Any]) -> int | None:
     """The owner firm of a new portfolio: the actor's; a superuser names it (firm_id), or it is the
@@ -642,7 +644,7 @@ def _raise(errors: v.FieldErrors, message: str | None) -> None:
         raise ValidationError(message or rules.form_message(errors) or rules.INVALID_FORM, dict(errors))
 
 
-def create_portfolio(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
+def create_portfolio(*, actor: Actor, data: Mapping[str, Any]) -> SavedPortfolio:
     """A new portfolio (001 s2, s4): null fields are dropped so the defaults apply (inactive,
     sell look-back 0, FIFO, the approval defaults); an adviser creating it is its adviser unless
     another is named; only a superuser may create it active."""
@@ -669,10 +671,10 @@ def create_portfolio(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]
         s.add(p)
         s.flush()
         _write_rows(s, p, values, new=True)
-        shape = rendered(_detail(s, actor, p))
+        detail = _detail(s, actor, p)
         audit.record(s, actor, "portfolio.created", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
-                     after={k: v for k, v in _as_payload(shape).items() if v not in (None, "", [], {})})
-        return {**shape, "message": rules.SAVED}
+                     after={k: v for k, v in _as_payload(rendered(detail)).items() if v not in (None, "", [], {})})
+        return SavedPortfolio(**vars(detail), message=rules.SAVED)
 
 
 def _as_payload(shape: Mapping[str, Any]) -> dict[str, Any]:
@@ -705,7 +707,7 @@ def _merge(current: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def update_portfolio(*, actor: Actor, portfolio_id: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+def update_portfolio(*, actor: Actor, portfolio_id: int, data: Mapping[str, Any]) -> SavedPortfolio:
     """Save the form (PUT): the payload's `version` must be the current one (else ConflictError);
     the inactive flag changes for superusers only; the firm and the linked model never change here."""
     data = data if isinstance(data, Mapping) else {}
@@ -741,16 +743,16 @@ def update_portfolio(*, actor: Actor, portfolio_id: Any, data: Mapping[str, Any]
         s.add(p)
         s.flush()
         _write_rows(s, p, values, new=False)
-        shape = rendered(_detail(s, actor, p))
+        detail = _detail(s, actor, p)
         # the form's fields, its owners, exceptions and approval settings: what changed
-        old, new = audit.diff(_as_payload(current_shape), _as_payload(shape))
+        old, new = audit.diff(_as_payload(current_shape), _as_payload(rendered(detail)))
         if old or new:
             audit.record(s, actor, "portfolio.updated", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
                          before=old, after=new)
-        return {**shape, "message": rules.SAVED}
+        return SavedPortfolio(**vars(detail), message=rules.SAVED)
 
 
-def delete_portfolio(*, actor: Actor, portfolio_id: Any) -> dict[str, Any]:
+def delete_portfolio(*, actor: Actor, portfolio_id: int) -> Done:
     """Soft delete (staff): the portfolio leaves every list and read (404 afterwards)."""
     with session_scope() as s:
         p = load_portfolio(s, actor, portfolio_id, for_edit=True, lock=True)
@@ -762,7 +764,7 @@ def delete_portfolio(*, actor: Actor, portfolio_id: Any) -> dict[str, Any]:
         s.add(p)
         audit.record(s, actor, "portfolio.deleted", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
                      after={"deleted_at": now})
-    return {"message": rules.DELETED}
+    return Done(message=rules.DELETED)
 
 
 # ---- linking a model (the buy route) -------------------------------------------------------------------
@@ -927,38 +929,87 @@ def linkable_models(*, actor: Actor, portfolio_id: int, search: str | None = Non
 
 
 # ---- the form's options ------------------------------------------------------------------------------------
-def form_options(*, actor: Actor, firm_id: Any = None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class PersonChoice:
+    """A client or adviser the form offers (holders and the adviser)."""
+    id: int
+    first_name: str
+    last_name: str
+    preferred_name: str | None
+    name: str
+    firm_id: int | None
+    status: str
+
+
+@dataclass(frozen=True)
+class BrokerChoice:
+    id: int
+    name: str
+    code: str
+
+
+@dataclass(frozen=True)
+class InstitutionChoice:
+    id: int
+    title: str
+    provider_type: str
+
+
+@dataclass(frozen=True)
+class PortfolioFormOptions:
+    """What the portfolio form offers for one firm (none: nobody to hold or advise it)."""
+    firm_id: int | None
+    clients: tuple[PersonChoice, ...]
+    advisers: tuple[PersonChoice, ...]
+    classes: tuple[ClassOption, ...]
+    industry_groups: tuple[GroupRef, ...]
+    brokers: tuple[BrokerChoice, ...]
+    institutions: tuple[InstitutionChoice, ...]
+    types: tuple[FormOption, ...]
+    tax_treatments: tuple[FormOption, ...]
+    exception_actions: tuple[FormOption, ...]
+
+
+def _choices(titles: Mapping[str, str]) -> tuple[FormOption, ...]:
+    return tuple(FormOption(value=k, label=t) for k, t in titles.items())
+
+
+def form_options(*, actor: Actor, firm_id: int | None = None) -> PortfolioFormOptions:
     """What the form offers for a portfolio of `firm_id` (the actor's own firm unless a superuser):
     its clients (holders) and advisers, the asset classes it may use, industry groups, brokers and
     the institutions with a cash account."""
     require_staff(actor)
-    firm = rules.as_id(firm_id) if actor.is_superuser else actor.firm_id
-    live = (User.status != UserStatus.DELETED.value)
+    firm = firm_id if actor.is_superuser else actor.firm_id
+    live = col(User.status) != UserStatus.DELETED.value
     with session_scope() as s:
-        def people(role: Role) -> list[dict[str, Any]]:
+        def people(role: Role) -> tuple[PersonChoice, ...]:
             if firm is None:
-                return []
-            rows = s.exec(select(User).where(people_of_firm(firm), User.role == role.value, live)
-                          .order_by(func.lower(User.first_name), func.lower(User.last_name), User.id)
+                return ()
+            rows = s.exec(select(User).where(people_of_firm(firm), col(User.role) == role.value, live)
+                          .order_by(func.lower(User.first_name), func.lower(User.last_name), col(User.id))
                           .limit(HOLDER_OPTIONS_MAX)).all()
-            return [{**_person(u), "status": u.status} for u in rows]
+            return tuple(PersonChoice(id=stored_id(u), first_name=u.first_name, last_name=u.last_name,
+                                      preferred_name=u.preferred_name, name=f"{u.first_name} {u.last_name}",
+                                      firm_id=u.firm_id, status=u.status) for u in rows)
 
         classes = s.exec(select(AssetClass).where(
             asset_classes_of(firm)
-        ).order_by(AssetClass.is_cash.desc(), AssetClass.idx, func.lower(AssetClass.title), AssetClass.id)).all()
-        groups = s.exec(select(IndustryGroup).order_by(IndustryGroup.idx, IndustryGroup.id)).all()
-        brokers = s.exec(select(Broker).order_by(func.lower(Broker.name), Broker.id)).all()
-        institutions = s.exec(select(Institution).order_by(func.lower(Institution.title), Institution.id)).all()
-        return {
-            "firm_id": firm,
-            "clients": people(Role.CLIENT),
-            "advisers": people(Role.ADVISER),
-            "classes": [{"id": c.id, "title": c.title, "is_cash": bool(c.is_cash)} for c in classes],
-            "industry_groups": [{"id": g.id, "title": g.title, "color": g.color} for g in groups],
-            "brokers": [{"id": b.id, "name": b.name, "code": b.code} for b in brokers],
-            "institutions": [{"id": i.id, "title": i.title, "provider_type": i.provider_type} for i in institutions
-                             if CASH_ACCOUNT.lower() in (p.strip().lower() for p in i.product_types.split(","))],
-            "types": [{"value": k, "label": t} for k, t in rules.TYPE_TITLES.items()],
-            "tax_treatments": [{"value": k, "label": t} for k, t in rules.TAX_TREATMENT_TITLES.items()],
-            "exception_actions": [{"value": k, "label": t} for k, t in rules.EXCEPTION_TITLES.items()],
-        }
+        ).order_by(col(AssetClass.is_cash).desc(), col(AssetClass.idx), func.lower(AssetClass.title),
+                   col(AssetClass.id))).all()
+        groups = s.exec(select(IndustryGroup).order_by(col(IndustryGroup.idx), col(IndustryGroup.id))).all()
+        brokers = s.exec(select(Broker).order_by(func.lower(Broker.name), col(Broker.id))).all()
+        institutions = s.exec(select(Institution).order_by(func.lower(Institution.title), col(Institution.id))).all()
+        return PortfolioFormOptions(
+            firm_id=firm,
+            clients=people(Role.CLIENT),
+            advisers=people(Role.ADVISER),
+            classes=tuple(ClassOption(id=stored_id(c), title=c.title, is_cash=bool(c.is_cash)) for c in classes),
+            industry_groups=tuple(GroupRef(id=stored_id(g), title=g.title, color=g.color) for g in groups),
+            brokers=tuple(BrokerChoice(id=stored_id(b), name=b.name, code=b.code) for b in brokers),
+            institutions=tuple(InstitutionChoice(id=stored_id(i), title=i.title, provider_type=i.provider_type)
+                               for i in institutions
+                               if CASH_ACCOUNT.lower() in (p.strip().lower() for p in i.product_types.split(","))),
+            types=_choices(rules.TYPE_TITLES),
+            tax_treatments=_choices(rules.TAX_TREATMENT_TITLES),
+            exception_actions=_choices(rules.EXCEPTION_TITLES),
+        )

@@ -371,7 +371,7 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
         actor = self._actor()
         if action == "delete":
             done = portfolio_service.delete_portfolio(actor=actor, portfolio_id=portfolio_id)
-            return events(toast_success(done["message"]), self._reload())
+            return events(toast_success(done.message), self._reload())
         unlinked = portfolio_service.unlink_model(actor=actor, portfolio_id=portfolio_id)
         return events(_model_toasts(unlinked, unlinked.message), self._reload())
 
@@ -498,13 +498,16 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
         self.receivers = {k: _text(settings.get(k)) for k in rules.APPROVAL_TEXTS}
 
     def _load_options(self, actor: Actor) -> None:
-        options = portfolio_service.form_options(actor=actor, firm_id=self._firm_id)
-        self._names = {c["id"]: c["name"] for c in options["clients"]}
-        self.client_options = options_of(options["clients"])
-        self.adviser_options = [Option(value=NO_ADVISER, label="No adviser")] + options_of(options["advisers"])
-        self.institution_options = [Option(value=NO_CHOICE, label="None")] + options_of(options["institutions"], "title")
-        self.broker_options = [Option(value=NO_CHOICE, label="None")] + options_of(options["brokers"])
-        self.class_options = [ClassBand(class_id=c["id"], title=c["title"], is_cash=c["is_cash"]) for c in options["classes"]]
+        options = portfolio_service.form_options(actor=actor, firm_id=self._firm_id or None)
+        self._names = {c.id: c.name for c in options.clients}
+        self.client_options = [Option(value=str(c.id), label=c.name) for c in options.clients]
+        self.adviser_options = [Option(value=NO_ADVISER, label="No adviser")] + \
+            [Option(value=str(c.id), label=c.name) for c in options.advisers]
+        self.institution_options = [Option(value=NO_CHOICE, label="None")] + \
+            [Option(value=str(i.id), label=i.title) for i in options.institutions]
+        self.broker_options = [Option(value=NO_CHOICE, label="None")] + \
+            [Option(value=str(b.id), label=b.name) for b in options.brokers]
+        self.class_options = [ClassBand(class_id=c.id, title=c.title, is_cash=c.is_cash) for c in options.classes]
         self._ig_load_options(actor)
 
     def _fill(self, p: PortfolioDetail) -> None:
@@ -872,7 +875,7 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
             return self._fail(exc)
         self.form_dirty = False
         self.leave_open = False
-        self._portfolio_id = int(saved["id"])
+        self._portfolio_id = saved.id
         # a new portfolio opens its details (it starts inactive: the default list filter would hide it)
         target = then or (routes.url("portfolios.view", id=self._portfolio_id) if self.mode == "new" else "") \
             or self.back_url or routes.url("portfolios.view", id=self._portfolio_id)
@@ -900,7 +903,7 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
         self.form_dirty = False
         if action == "delete":
             done = portfolio_service.delete_portfolio(actor=actor, portfolio_id=portfolio_id)
-            return [toast_success(done["message"]), rx.redirect(self.back_url or routes.url("portfolios.list"))]
+            return [toast_success(done.message), rx.redirect(self.back_url or routes.url("portfolios.list"))]
         unlinked = portfolio_service.unlink_model(actor=actor, portfolio_id=portfolio_id)
         # spec 001 s4: after unlinking, the page reloads
         return events(_model_toasts(unlinked, unlinked.message), PortfolioFormState.on_load)
