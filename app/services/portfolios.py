@@ -13,11 +13,11 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, Iterable, Mapping
+from typing import AbstractSet, Any, Iterable, Mapping
 
-from sqlalchemy import ColumnElement, delete, exists, func, insert, or_, select as sa_select, update
+from sqlalchemy import ColumnElement, CursorResult, delete, exists, func, insert, or_, select as sa_select, update
 from sqlalchemy.orm import aliased
-from sqlmodel import Session, col, select
+from sqlmodel import Session, SQLModel, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import (
@@ -29,9 +29,11 @@ from app.db.types import stored_id, utcnow
 from app.domain import addresses
 from app.domain import portfolios as rules
 from app.domain import validators as v
-from app.domain.advice import TIStatus, TPStatus
+from app.domain.advice.target_portfolios import TPStatus
+from app.domain.advice.trade_instructions import TIStatus
 from app.domain.allocations import flag_unknown_choices
 from app.domain.errors import Conflict, NotFound, ValidationError
+from app.domain.parsing import as_id
 from app.domain.money import cents_json, percent_trimmed_text
 from app.domain.model_rules import METHOD_TITLES
 from app.domain.models import Availability, ModelStatus
@@ -71,10 +73,10 @@ def _holders(s: Session, ids: list[int]) -> dict[int, list[Holder]]:
     if not ids:
         return out
     rows = s.execute(
-        sa_select(PortfolioUser.investment_id, PortfolioUser.is_owner, User)
+        sa_select(col(PortfolioUser.investment_id), col(PortfolioUser.is_owner), User)
         .join(User, col(User.id) == PortfolioUser.user_id)
         .where(col(PortfolioUser.investment_id).in_(ids))
-        .order_by(col(PortfolioUser.is_owner).desc(), func.lower(User.first_name), func.lower(User.last_name), User.id)
+        .order_by(col(PortfolioUser.is_owner).desc(), func.lower(User.first_name), func.lower(User.last_name), col(User.id))
     ).all()
     for pid, is_owner, user in rows:
         out[pid].append(Holder(id=stored_id(user), first_name=user.first_name, last_name=user.last_name,
@@ -99,23 +101,25 @@ def _advice_facts(s: Session, ids: list[int]) -> dict[int, _AdviceFacts]:
     if not ids:
         return facts
     for pid, n, last in s.execute(
-        sa_select(TargetPortfolio.investment_id, func.count(), func.max(TargetPortfolio.id))
-        .where(col(TargetPortfolio.investment_id).in_(ids), TargetPortfolio.status == TPStatus.ACTIVE.value)
-        .group_by(TargetPortfolio.investment_id)
+        sa_select(col(TargetPortfolio.investment_id), func.count(), func.max(col(TargetPortfolio.id)))
+        .where(col(TargetPortfolio.investment_id).in_(ids), col(TargetPortfolio.status) == TPStatus.ACTIVE.value)
+        .group_by(col(TargetPortfolio.investment_id))
     ).all():
         facts[pid].approved_target_portfolios = int(n)
         facts[pid].last_approved_tp_id = last
     for pid, n in s.execute(
-        sa_select(TradeInstruction.investment_id, func.count())
+        sa_select(col(TradeInstruction.investment_id), func.count())
         .where(col(TradeInstruction.investment_id).in_(ids), col(TradeInstruction.status).in_(APPROVED_TI))
-        .group_by(TradeInstruction.investment_id)
+        .group_by(col(TradeInstruction.investment_id))
     ).all():
         facts[pid].approved_trade_instructions = int(n)
-    newest = sa_select(TargetPortfolio.investment_id, func.max(TargetPortfolio.version).label("v")) \
-        .where(col(TargetPortfolio.investment_id).in_(ids)).group_by(TargetPortfolio.investment_id).subquery()
+    newest = sa_select(col(TargetPortfolio.investment_id), func.max(col(TargetPortfolio.version)).label("v")) \
+        .where(col(TargetPortfolio.investment_id).in_(ids)).group_by(col(TargetPortfolio.investment_id)).subquery()
     for pid, tp_id, status, version in s.execute(
-        sa_select(TargetPortfolio.investment_id, TargetPortfolio.id, TargetPortfolio.status, TargetPortfolio.version)
-        .join(newest, (newest.c.investment_id == TargetPortfolio.investment_id) & (newest.c.v == TargetPortfolio.version))
+        sa_select(col(TargetPortfolio.investment_id), col(TargetPortfolio.id), col(TargetPortfolio.status),
+                  col(TargetPortfolio.version))
+        .join(newest, (newest.c.investment_id == col(TargetPortfolio.investment_id))
+              & (newest.c.v == col(TargetPortfolio.version)))
     ).all():
         facts[pid].latest = LatestTargetPortfolio(id=tp_id, status=status, version=version)
     return facts
@@ -156,8 +160,8 @@ def _context_where(actor: Actor, where: rules.PortfolioFilter, search: str | Non
     if named_none:
         clauses.append(col(Portfolio.id).is_(None))
     if where.client_id:
-        clauses.append(exists().where(PortfolioUser.investment_id == Portfolio.id,
-                                      PortfolioUser.user_id == where.client_id))
+        clauses.append(exists().where(col(PortfolioUser.investment_id) == col(Portfolio.id),
+                                      col(PortfolioUser.user_id) == where.client_id))
     if where.adviser_id:
         clauses.append(col(Portfolio.adviser_id) == where.adviser_id)
     if where.model_id:
@@ -181,21 +185,23 @@ def _context_where(actor: Actor, where: rules.PortfolioFilter, search: str | Non
     if text:
         holder, named = aliased(User), aliased(Model)  # aliases: the page query joins User and Model itself
         holder_name = func.lower(holder.first_name + " " + holder.last_name)
-        held_by = exists().where(PortfolioUser.investment_id == Portfolio.id, PortfolioUser.user_id == holder.id,
+        held_by = exists().where(col(PortfolioUser.investment_id) == col(Portfolio.id),
+                                 col(PortfolioUser.user_id) == holder.id,
                                  or_(holder_name.contains(text, autoescape=True),
                                      func.lower(func.coalesce(holder.preferred_name, "")).contains(text, autoescape=True)))
-        model_named = exists().where(named.id == Portfolio.model_id, func.lower(named.name).contains(text, autoescape=True))
+        model_named = exists().where(col(named.id) == col(Portfolio.model_id),
+                                     func.lower(named.name).contains(text, autoescape=True))
         clauses.append(or_(func.lower(Portfolio.name).contains(text, autoescape=True), held_by, model_named,
                            func.lower(func.coalesce(Portfolio.hin, "")).contains(text, autoescape=True)))
     if where.approved:
-        clauses.append(exists().where(TargetPortfolio.investment_id == Portfolio.id,
-                                      TargetPortfolio.status == TPStatus.ACTIVE.value))
+        clauses.append(exists().where(col(TargetPortfolio.investment_id) == col(Portfolio.id),
+                                      col(TargetPortfolio.status) == TPStatus.ACTIVE.value))
     if where.tp_calculation:  # portfolios a target portfolio can be calculated for
         clauses += [col(Portfolio.model_id).is_not(None), col(Portfolio.suspend_rebalancing).is_(False)]
     if where.ti_calculation:  # ... and trade recommendations: a target portfolio to trade to
         clauses += [col(Portfolio.model_id).is_not(None), col(Portfolio.suspend_tr_calculation).is_(False),
-                    exists().where(TargetPortfolio.investment_id == Portfolio.id,
-                                   TargetPortfolio.status != TPStatus.FAILED.value)]
+                    exists().where(col(TargetPortfolio.investment_id) == col(Portfolio.id),
+                                   col(TargetPortfolio.status) != TPStatus.FAILED.value)]
     return clauses
 
 
@@ -221,9 +227,9 @@ def list_portfolios(*, actor: Actor, where: rules.PortfolioFilter | None = None,
     with session_scope() as s:
         total = s.exec(select(func.count()).select_from(Portfolio).where(*clauses)).one()
         page = s.execute(
-            sa_select(Portfolio, Model, adviser, Broker, Firm.name)
+            sa_select(Portfolio, Model, adviser, Broker, col(Firm.name))
             .outerjoin(Model, col(Model.id) == Portfolio.model_id)
-            .outerjoin(adviser, adviser.id == Portfolio.adviser_id)
+            .outerjoin(adviser, col(adviser.id) == Portfolio.adviser_id)
             .outerjoin(Broker, col(Broker.id) == Portfolio.broker_id)
             .outerjoin(Firm, col(Firm.id) == Portfolio.firm_id)
             .where(*clauses)
@@ -239,22 +245,23 @@ def list_portfolios(*, actor: Actor, where: rules.PortfolioFilter | None = None,
     return listing.Page(rows=rows, total=int(total))
 
 
-def portfolio_counts(*, actor: Actor, user_ids: Iterable[Any]) -> dict[int, int]:
+def portfolio_counts(*, actor: Actor, user_ids: Iterable[int]) -> dict[int, int]:
     """How many (visible, not deleted) portfolios each user has: held ones for clients, advised
     ones for advisers (the users lists' View Portfolios)."""
-    ids = sorted({i for i in (rules.as_id(x) for x in user_ids) if i is not None})
+    ids = sorted(set(user_ids))
     if not ids:
         return {}
     counts = {i: 0 for i in ids}
     with session_scope() as s:
         for uid, n in s.execute(
-            sa_select(PortfolioUser.user_id, func.count()).join(Portfolio, Portfolio.id == PortfolioUser.investment_id)
-            .where(col(PortfolioUser.user_id).in_(ids), readable_portfolios(actor)).group_by(PortfolioUser.user_id)
+            sa_select(col(PortfolioUser.user_id), func.count())
+            .join(Portfolio, col(Portfolio.id) == PortfolioUser.investment_id)
+            .where(col(PortfolioUser.user_id).in_(ids), readable_portfolios(actor)).group_by(col(PortfolioUser.user_id))
         ).all():
             counts[uid] += int(n)
         for uid, n in s.execute(
-            sa_select(Portfolio.adviser_id, func.count()).where(col(Portfolio.adviser_id).in_(ids), readable_portfolios(actor))
-            .group_by(Portfolio.adviser_id)
+            sa_select(col(Portfolio.adviser_id), func.count())
+            .where(col(Portfolio.adviser_id).in_(ids), readable_portfolios(actor)).group_by(col(Portfolio.adviser_id))
         ).all():
             counts[uid] += int(n)
     return counts
@@ -273,27 +280,27 @@ def _detail(s: Session, actor: Actor, p: Portfolio) -> PortfolioDetail:
                        holders=_holders(s, [pid])[pid], facts=_advice_facts(s, [pid])[pid], actor=actor)
 
     classes = s.execute(
-        sa_select(PortfolioClass, AssetClass.title, AssetClass.is_cash)
+        sa_select(PortfolioClass, col(AssetClass.title), col(AssetClass.is_cash))
         .join(AssetClass, col(AssetClass.id) == PortfolioClass.class_id)
-        .where(PortfolioClass.investment_id == pid).order_by(PortfolioClass.id)
+        .where(col(PortfolioClass.investment_id) == pid).order_by(col(PortfolioClass.id))
     ).all()
     groups = s.execute(
-        sa_select(PortfolioIndustryGroup, IndustryGroup.title, IndustryGroup.color)
+        sa_select(PortfolioIndustryGroup, col(IndustryGroup.title), col(IndustryGroup.color))
         .join(IndustryGroup, col(IndustryGroup.id) == PortfolioIndustryGroup.industry_group_id)
-        .where(PortfolioIndustryGroup.investment_id == pid).order_by(PortfolioIndustryGroup.id)
+        .where(col(PortfolioIndustryGroup.investment_id) == pid).order_by(col(PortfolioIndustryGroup.id))
     ).all()
     holdings = s.execute(
-        sa_select(CustomHolding.id, CustomHolding.name, CustomHolding.class_id, AssetClass.title)
+        sa_select(col(CustomHolding.id), col(CustomHolding.name), col(CustomHolding.class_id), col(AssetClass.title))
         .outerjoin(AssetClass, col(AssetClass.id) == CustomHolding.class_id)
-        .where(CustomHolding.investment_id == pid).order_by(func.lower(CustomHolding.name), CustomHolding.id)
+        .where(col(CustomHolding.investment_id) == pid).order_by(func.lower(CustomHolding.name), col(CustomHolding.id))
     ).all()
     held: dict[int, str] = {hid: name for hid, name, _, _ in holdings}
     asset, sub = aliased(Asset), aliased(Asset)
     exceptions = s.execute(
-        sa_select(PortfolioException, asset.code, asset.name, sub.code, sub.name)
-        .outerjoin(asset, asset.id == PortfolioException.asset_id)
-        .outerjoin(sub, sub.id == PortfolioException.substitute_asset_id)
-        .where(PortfolioException.investment_id == pid).order_by(PortfolioException.id)
+        sa_select(PortfolioException, col(asset.code), col(asset.name), col(sub.code), col(sub.name))
+        .outerjoin(asset, col(asset.id) == PortfolioException.asset_id)
+        .outerjoin(sub, col(sub.id) == PortfolioException.substitute_asset_id)
+        .where(col(PortfolioException.investment_id) == pid).order_by(col(PortfolioException.id))
     ).all()
     # the list row's fields as they are (vars: shallow), then the read's own
     return PortfolioDetail(
@@ -542,7 +549,7 @@ def _firm_of_new(s: Session, actor: Actor, data: Mapping[str, Any], values: dict
     firm of the first holder or of the adviser."""
     if not actor.is_superuser:
         return actor.firm_id
-    wanted = rules.as_id(data.get("firm_id"))
+    wanted = as_id(data.get("firm_id"))
     if wanted is None:
         people = [uid for uid, _ in values["holders"]] + ([values["adviser_id"]] if values["adviser_id"] else [])
         for uid in people:
@@ -557,7 +564,7 @@ def _firm_of_new(s: Session, actor: Actor, data: Mapping[str, Any], values: dict
 
 
 def _check_references(s: Session, actor: Actor, firm_id: int, values: dict[str, Any],
-                      portfolio_id: int | None, errors: v.FieldErrors, kept: set[int] = frozenset()) -> None:
+                      portfolio_id: int | None, errors: v.FieldErrors, kept: AbstractSet[int] = frozenset()) -> None:
     """Every id of the payload must name something the portfolio's firm may use. `kept`: the
     people the portfolio already has (they stay valid, e.g. after being disabled or deleted)."""
     holder_ids = [uid for uid, _ in values["holders"] if uid not in kept]
@@ -617,11 +624,12 @@ def _write_rows(s: Session, p: Portfolio, values: dict[str, Any], *, new: bool) 
     """Replace the holders, class allocation, industry group allocation and exceptions rows."""
     pid = p.id
     if not new:
-        for table in (PortfolioClass, PortfolioIndustryGroup, PortfolioException):
-            s.execute(delete(table).where(table.investment_id == pid))
+        s.execute(delete(PortfolioClass).where(col(PortfolioClass.investment_id) == pid))
+        s.execute(delete(PortfolioIndustryGroup).where(col(PortfolioIndustryGroup.investment_id) == pid))
+        s.execute(delete(PortfolioException).where(col(PortfolioException.investment_id) == pid))
         if values["holders_named"]:
-            s.execute(delete(PortfolioUser).where(PortfolioUser.investment_id == pid))
-    batches = [
+            s.execute(delete(PortfolioUser).where(col(PortfolioUser.investment_id) == pid))
+    batches: list[tuple[type[SQLModel], list[dict[str, Any]]]] = [
         (PortfolioClass, [{"investment_id": pid, "class_id": c["class_id"], "allocation": c["allocation"] or Decimal(0),
                            "min": c["min"], "max": c["max"]} for c in values["classes"]]),
         (PortfolioIndustryGroup, [{"investment_id": pid, "industry_group_id": g["industry_group_id"],
@@ -659,8 +667,8 @@ def create_portfolio(*, actor: Actor, data: Mapping[str, Any]) -> SavedPortfolio
         firm_id = _firm_of_new(s, actor, data, values)
         if firm_id is None:
             errors.check("firm_id", rules.SELECT_FIRM)
-        else:
-            _check_references(s, actor, firm_id, values, None, errors)
+            raise ValidationError(rules.form_message(errors) or rules.INVALID_FORM, dict(errors))
+        _check_references(s, actor, firm_id, values, None, errors)
         _raise(errors, None)
         now = utcnow()
         p = Portfolio(firm_id=firm_id, name=values["name"], type=values["type"], adviser_id=values["adviser_id"],
@@ -727,8 +735,9 @@ def update_portfolio(*, actor: Actor, portfolio_id: int, data: Mapping[str, Any]
         kept = {h["id"] for h in current_shape["Users"]} | ({p.adviser_id} if p.adviser_id else set())
         _check_references(s, actor, p.firm_id, values, p.id, errors, kept=kept)
         _raise(errors, None)
-        bumped = s.execute(
-            update(Portfolio).where(Portfolio.id == p.id, Portfolio.version == current).values(version=current + 1)
+        bumped: CursorResult[tuple[int]] = s.execute(  # type: ignore[assignment]  # an UPDATE's result counts rows
+            update(Portfolio).where(col(Portfolio.id) == p.id, col(Portfolio.version) == current)
+            .values(version=current + 1)
             .execution_options(synchronize_session=False)
         )
         if bumped.rowcount != 1:
@@ -768,16 +777,18 @@ def delete_portfolio(*, actor: Actor, portfolio_id: int) -> Done:
 
 
 # ---- linking a model (the buy route) -------------------------------------------------------------------
-def _linkable_clause(firm_id: int):
-    return models_usable_by(firm_id) & (Model.status == ModelStatus.ACTIVE.value) & \
-        (Model.availability != Availability.NOBODY.value)
+def _linkable_clause(firm_id: int) -> ColumnElement[bool]:
+    usable: ColumnElement[bool] = models_usable_by(firm_id)
+    return usable & (col(Model.status) == ModelStatus.ACTIVE.value) & \
+        (col(Model.availability) != Availability.NOBODY.value)
 
 
 def _cash_custom_holdings(s: Session, portfolio_id: int) -> bool:
     """Set the class of the portfolio's custom holdings to the cash class; True when any changed."""
     cash = asset_service.cash_class(s)
-    changed = s.execute(
-        update(CustomHolding).where(CustomHolding.investment_id == portfolio_id, CustomHolding.class_id != cash.id)
+    changed: CursorResult[tuple[int]] = s.execute(  # type: ignore[assignment]  # an UPDATE's result counts rows
+        update(CustomHolding).where(col(CustomHolding.investment_id) == portfolio_id,
+                                    col(CustomHolding.class_id) != cash.id)
         .values(class_id=cash.id, updated_at=utcnow()).execution_options(synchronize_session=False)
     )
     return bool(changed.rowcount)
@@ -900,14 +911,14 @@ def linkable_models(*, actor: Actor, portfolio_id: int, search: str | None = Non
             where.append(func.lower(Model.name).contains(text, autoescape=True))
         total = s.exec(select(func.count()).select_from(Model).where(*where)).one()
         page = s.execute(
-            sa_select(Model, Firm.name).outerjoin(Firm, Firm.id == Model.firm_id).where(*where)
-            .order_by(func.lower(Model.name), Model.id).offset(offset_i).limit(limit_i)
+            sa_select(Model, col(Firm.name)).outerjoin(Firm, col(Firm.id) == Model.firm_id).where(*where)
+            .order_by(func.lower(Model.name), col(Model.id)).offset(offset_i).limit(limit_i)
         ).all()
         ids = [stored_id(m) for m, _ in page]
         counts: dict[int, int] = {
             mid: int(n) for mid, n in s.execute(
-                sa_select(ModelAsset.model_id, func.count()).where(col(ModelAsset.model_id).in_(ids))
-                .group_by(ModelAsset.model_id)).all()} if ids else {}
+                sa_select(col(ModelAsset.model_id), func.count()).where(col(ModelAsset.model_id).in_(ids))
+                .group_by(col(ModelAsset.model_id))).all()} if ids else {}
         current = s.get(Model, p.model_id) if p.model_id else None
         holdings = s.exec(select(func.count()).select_from(CustomHolding)
                           .where(CustomHolding.investment_id == pid)).one()
