@@ -492,10 +492,11 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
     _pick_target: str = ""
 
     # ---- loading --------------------------------------------------------------------------------
-    def _fill_approval(self, settings: Mapping[str, Any]) -> None:
-        self.approval = {k: bool(settings.get(k)) for k in rules.APPROVAL_FLAGS}
-        self.auto_approval = _text(settings.get(rules.AUTO_APPROVAL)) or "never"
-        self.receivers = {k: _text(settings.get(k)) for k in rules.APPROVAL_TEXTS}
+    def _fill_approval(self, settings: Mapping[str, bool | str]) -> None:
+        # the portfolio's settings carry every key (the defaults filled in)
+        self.approval = {k: bool(settings[k]) for k in rules.APPROVAL_FLAGS}
+        self.auto_approval = _text(settings[rules.AUTO_APPROVAL]) or "never"
+        self.receivers = {k: _text(settings[k]) for k in rules.APPROVAL_TEXTS}
 
     def _load_options(self, actor: Actor) -> None:
         options = portfolio_service.form_options(actor=actor, firm_id=self._firm_id or None)
