@@ -28,8 +28,10 @@ from pydantic import ConfigDict, Field
 from app.api.deps import CurrentActor, ListQuery, answers, ok, portfolio_listing
 from app.api.resources import Resource
 from app.api.schemas import (
-    Allocation, Amount, Body, CountTotals, Flag, Id, Row, Rows, RowsOf, Sent, path_id, rendered, sent,
+    Allocation, Amount, Body, CountTotals, Flag, Id, Row, Rows, RowsOf, Sent, path_id, query_number, rendered, sent,
 )
+from app.domain.parsing import as_id
+from app.domain.portfolios import read_filter
 from app.services import portfolios, reference_data
 
 from app.api.payloads import (
@@ -126,7 +128,12 @@ class PortfolioQuery(ListQuery):
 
 
 def _list(actor, query: PortfolioQuery, model_ids=None):
-    return portfolio_listing(*portfolios.list_portfolios(actor=actor, model_ids=model_ids, **query.model_dump()))
+    sent_in = query.model_dump()
+    page = {k: sent_in.pop(k) for k in ("limit", "offset", "sort", "order", "search")}
+    found = portfolios.list_portfolios(
+        actor=actor, where=read_filter(model_ids=model_ids, **sent_in), limit=query_number(page["limit"]),
+        offset=query_number(page["offset"]), sort=page["sort"], order=page["order"], search=page["search"])
+    return portfolio_listing(rendered(found.rows), found.total)
 
 
 @router.get("/investments", **answers(CountTotals[PortfolioOut]))
@@ -150,12 +157,13 @@ def list_investments_by_models(
 
 @router.get("/investments-form-options", **answers(PortfolioFormOptionsOut))
 def form_options(actor: CurrentActor, firm_id: str | None = None):
-    return ok(portfolios.form_options(actor=actor, firm_id=firm_id))
+    return ok(rendered(portfolios.form_options(actor=actor, firm_id=as_id(firm_id))))
 
 
 @router.post("/investments-buy-model", **answers(ModelLinkOut))
 def buy_model(actor: CurrentActor, body: BuyModelBody):
-    return ok(portfolios.link_model(actor=actor, portfolio_id=body.investment_id, model_id=body.model_id))
+    return ok(rendered(portfolios.link_model(actor=actor, portfolio_id=as_id(body.investment_id) or 0,
+                                             model_id=as_id(body.model_id))))
 
 
 @router.get("/investments/{investment_id}", **answers(PortfolioOut))
@@ -164,7 +172,8 @@ def get_investment(actor: CurrentActor, investment_id: str):
     return ok(rendered(portfolios.get_portfolio(actor=actor, portfolio_id=path_id(investment_id))))
 
 
-investment = Resource(router, "/investments", "investment_id", PortfolioOut, PortfolioBody, service_id="portfolio_id")
+investment = Resource(router, "/investments", "investment_id", PortfolioOut, PortfolioBody, service_id="portfolio_id",
+                      numbered=True)
 investment.create(portfolios.create_portfolio, name="create_investment")
 investment.update(portfolios.update_portfolio, name="update_investment")
 investment.delete(portfolios.delete_portfolio, name="delete_investment")
@@ -172,14 +181,14 @@ investment.delete(portfolios.delete_portfolio, name="delete_investment")
 
 @router.put("/investments/{investment_id}/unlinkModel", **answers(ModelLinkOut))
 def unlink_model(actor: CurrentActor, investment_id: str):
-    return ok(portfolios.unlink_model(actor=actor, portfolio_id=investment_id))
+    return ok(rendered(portfolios.unlink_model(actor=actor, portfolio_id=path_id(investment_id))))
 
 
 @router.get("/investments/{investment_id}/linkable-models", **answers(LinkableModelsOut))
 def linkable_models(actor: CurrentActor, investment_id: str, search: str | None = None, limit: str | None = None,
                     offset: str | None = None):
-    return ok(portfolios.linkable_models(actor=actor, portfolio_id=investment_id, search=search, limit=limit,
-                                         offset=offset))
+    return ok(rendered(portfolios.linkable_models(actor=actor, portfolio_id=path_id(investment_id), search=search,
+                                                  limit=query_number(limit), offset=query_number(offset))))
 
 
 @router.get("/brokers", **answers(Rows[BrokerOut]))

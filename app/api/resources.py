@@ -12,6 +12,7 @@ a name of its own. A route that does more than this stays written out in its rou
 """
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
@@ -38,6 +39,8 @@ class Resource:
     # A typed service: it takes `form=form_of(body)` (rather than `data`) and the id as a number
     # (schemas.path_id), and its answer is rendered from its dataclass (schemas.rendered).
     form_of: Optional[Callable[[Any], Any]] = None
+    # A service that takes the id as a number while its body still goes to it as `data`.
+    numbered: bool = False
 
     def create(self, service: Service, *, name: Optional[str] = None) -> None:
         self._route("POST", service, name, self.out, item=False, write=True)
@@ -66,7 +69,7 @@ class Resource:
             typed = self.form_of is not None
             if item:
                 sent_id = sent_in[self.id_param]
-                arguments[self.service_id or self.id_param] = path_id(sent_id) if typed else sent_id
+                arguments[self.service_id or self.id_param] = path_id(sent_id) if typed or self.numbered else sent_id
             if write:
                 if self.form_of is not None:
                     arguments["form"] = self.form_of(sent_in["body"])
@@ -75,7 +78,8 @@ class Resource:
             result = service(actor=actor, **arguments)
             if message is not None:
                 return ok_message(message)
-            return ok(rendered(result) if typed else result)
+            # a service's typed value is rendered, whatever its arguments
+            return ok(rendered(result) if typed or dataclasses.is_dataclass(result) else result)
 
         # FastAPI reads the parameters from the signature: the path's own id name and the body's model.
         endpoint.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]

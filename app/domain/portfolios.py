@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Mapping
 
@@ -328,6 +329,48 @@ def broker_filter_of(value: Any) -> int:
         return BROKER_NA
     broker = as_id(text)
     return broker if broker is not None else BROKER_ALL
+
+
+# ---- the list's filters --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PortfolioFilter:
+    """The portfolio list's context and filters (001 s3 "Portfolio list filter"), read once from the
+    query: an id of 0 names nothing (text that is no id), None is no filter; `activity` None: not
+    asked (clients then see every portfolio they hold, others the active ones)."""
+    client_id: int | None = None
+    adviser_id: int | None = None
+    firm_id: int | None = None
+    model_id: int | None = None
+    model_ids: tuple[int, ...] | None = None
+    activity: str | None = None
+    broker: int = BROKER_ALL
+    approved: bool = False
+    tp_calculation: bool = False  # portfolios a target portfolio can be calculated for
+    ti_calculation: bool = False  # ... and trade recommendations
+
+
+def _filter_id(value: Any, *, every: tuple[str, ...] = ("-1", "-2")) -> int | None:
+    """An id filter as sent: None when empty (or one of `every`, the list's "all"), else the id,
+    0 for text that names none."""
+    if v.is_empty(value) or str(value).strip() in every:
+        return None
+    return as_id(value) or 0
+
+
+def read_filter(*, client_id: Any = None, adviser_id: Any = None, firm_id: Any = None, model_id: Any = None,
+                model_ids: Any = None, activity_status: Any = None, broker_id: Any = None, approved: Any = None,
+                tp_calculation: Any = None, tp_bulk_calculation: Any = None, ti_calculation: Any = None,
+                ti_bulk_calculation: Any = None) -> PortfolioFilter:
+    """The list's query parameters as sent (text, or ids from a screen) as its filter."""
+    return PortfolioFilter(
+        client_id=_filter_id(client_id, every=()), adviser_id=_filter_id(adviser_id), firm_id=_filter_id(firm_id),
+        model_id=_filter_id(model_id),
+        model_ids=None if model_ids is None else tuple(i for i in (as_id(x) for x in model_ids) if i is not None),
+        activity=None if v.is_empty(activity_status) else activity_of(activity_status),
+        broker=broker_filter_of(broker_id), approved=as_bool(approved),
+        tp_calculation=as_bool(tp_calculation) or as_bool(tp_bulk_calculation),
+        ti_calculation=as_bool(ti_calculation) or as_bool(ti_bulk_calculation),
+    )
 
 
 def _text(value: Any) -> str:

@@ -376,10 +376,10 @@ def _create(adviser: User, superuser: User, plan: ChainPlan, holder: User, model
     if broker_id is not None:
         data.update(broker=broker_id, hin=f"X{4100000000 + number}", broker_account=f"{7300000 + number}")
     created = portfolios.create_portfolio(actor=_actor(adviser), data=data)
-    portfolios.update_portfolio(actor=_actor(superuser), portfolio_id=created["id"],
-                                data={"inactive": False, "version": created["version"]})
-    portfolios.link_model(actor=_actor(adviser), portfolio_id=created["id"], model_id=model_id)
-    return created["id"]
+    portfolios.update_portfolio(actor=_actor(superuser), portfolio_id=created.id,
+                                data={"inactive": False, "version": created.version})
+    portfolios.link_model(actor=_actor(adviser), portfolio_id=created.id, model_id=model_id)
+    return created.id
 
 
 def _advance(pid: int, plan: ChainPlan, adviser: Actor, client: Actor, today: date) -> None:

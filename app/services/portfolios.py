@@ -13,11 +13,11 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, Iterable, Mapping
+from typing import AbstractSet, Any, Iterable, Mapping
 
-from sqlalchemy import delete, exists, func, insert, or_, select as sa_select, update
+from sqlalchemy import ColumnElement, CursorResult, delete, exists, func, insert, or_, select as sa_select, update
 from sqlalchemy.orm import aliased
-from sqlmodel import Session, col, select
+from sqlmodel import Session, SQLModel, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import (
@@ -25,25 +25,28 @@ from app.db.tables import (
     PortfolioClass, PortfolioException, PortfolioIndustryGroup, PortfolioUser, TargetPortfolio, TradeInstruction,
     User,
 )
-from app.db.types import utcnow
+from app.db.types import stored_id, utcnow
 from app.domain import addresses
 from app.domain import portfolios as rules
 from app.domain import validators as v
-from app.domain.advice import TIStatus, TPStatus
+from app.domain.advice.target_portfolios import TPStatus
+from app.domain.advice.trade_instructions import TIStatus
 from app.domain.allocations import flag_unknown_choices
 from app.domain.errors import Conflict, NotFound, ValidationError
+from app.domain.parsing import as_id
 from app.domain.money import cents_json, percent_trimmed_text
 from app.domain.model_rules import METHOD_TITLES
 from app.domain.models import Availability, ModelStatus
 from app.domain.permissions import Actor, is_staff, require_staff
 from app.domain.roles import Role, UserStatus
 from app.domain.transactions import CASH_ACCOUNT
-from app.domain.parsing import as_bool
 from app.domain.timezones import iso_json
-from app.domain.wire import wire
+from app.domain.wire import rendered, wire
 from app.services import assets as asset_service
-from app.services.assets import FirmRef  # the firm as the asset universe names it, the same record
+from app.services.assets import Done, FirmRef, GroupRef  # as the asset universe names them, the same records
 from app.services import audit, industry_groups, listing
+from app.services.models import ClassOption
+from app.services.transactions import FormOption
 from app.services.tenancy import (
     MODEL_NOT_FOUND, asset_classes_of, load_portfolio, models_usable_by, people_of_firm, readable_assets,
     readable_portfolios, usable_ids,
@@ -58,168 +61,157 @@ def _pct(value: Decimal | None) -> str | None:
     return percent_trimmed_text(value)
 
 
-def _person(user: User) -> dict[str, Any]:
-    return {"id": user.id, "first_name": user.first_name, "last_name": user.last_name,
-            "preferred_name": user.preferred_name, "name": f"{user.first_name} {user.last_name}",
-            "firm_id": user.firm_id}
-
-
-def _approval(text: str | None) -> dict[str, Any]:
+def _approval(text: str | None) -> dict[str, bool | str]:
     """The stored approval settings completed with the defaults (keys added later read as defaults)."""
-    return rules.approval_settings_of(text)
+    settings: dict[str, bool | str] = rules.approval_settings_of(text)
+    return settings
 
 
-def _holders(s: Session, ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+def _holders(s: Session, ids: list[int]) -> dict[int, list[Holder]]:
     """Holders of the portfolios (owners first, then by name)."""
-    out: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
+    out: dict[int, list[Holder]] = {i: [] for i in ids}
     if not ids:
         return out
     rows = s.execute(
-        sa_select(PortfolioUser.investment_id, PortfolioUser.is_owner, User)
-        .join(User, User.id == PortfolioUser.user_id)
+        sa_select(col(PortfolioUser.investment_id), col(PortfolioUser.is_owner), User)
+        .join(User, col(User.id) == PortfolioUser.user_id)
         .where(col(PortfolioUser.investment_id).in_(ids))
-        .order_by(PortfolioUser.is_owner.desc(), func.lower(User.first_name), func.lower(User.last_name), User.id)
+        .order_by(col(PortfolioUser.is_owner).desc(), func.lower(User.first_name), func.lower(User.last_name), col(User.id))
     ).all()
     for pid, is_owner, user in rows:
-        out[pid].append({**_person(user), "is_owner": bool(is_owner)})
+        out[pid].append(Holder(id=stored_id(user), first_name=user.first_name, last_name=user.last_name,
+                               preferred_name=user.preferred_name, name=f"{user.first_name} {user.last_name}",
+                               firm_id=user.firm_id, is_owner=bool(is_owner)))
     return out
 
 
-def _advice_facts(s: Session, ids: list[int]) -> dict[int, dict[str, Any]]:
+@dataclass
+class _AdviceFacts:
+    """What a portfolio's advice says of it, gathered for a page of portfolios."""
+    approved_target_portfolios: int = 0
+    approved_trade_instructions: int = 0
+    latest: LatestTargetPortfolio | None = None
+    last_approved_tp_id: int | None = None
+
+
+def _advice_facts(s: Session, ids: list[int]) -> dict[int, _AdviceFacts]:
     """Per portfolio: approved target portfolios and trade instructions (counts), the latest target
     portfolio (id, status, version) and the last approved one."""
-    facts: dict[int, dict[str, Any]] = {i: {"approved_target_portfolios": 0, "approved_trade_instructions": 0,
-                                            "latest_tp_data": None, "target_portfolio_id": None,
-                                            "last_approved_tp_id": None} for i in ids}
+    facts = {i: _AdviceFacts() for i in ids}
     if not ids:
         return facts
     for pid, n, last in s.execute(
-        sa_select(TargetPortfolio.investment_id, func.count(), func.max(TargetPortfolio.id))
-        .where(col(TargetPortfolio.investment_id).in_(ids), TargetPortfolio.status == TPStatus.ACTIVE.value)
-        .group_by(TargetPortfolio.investment_id)
+        sa_select(col(TargetPortfolio.investment_id), func.count(), func.max(col(TargetPortfolio.id)))
+        .where(col(TargetPortfolio.investment_id).in_(ids), col(TargetPortfolio.status) == TPStatus.ACTIVE.value)
+        .group_by(col(TargetPortfolio.investment_id))
     ).all():
-        facts[pid].update(approved_target_portfolios=int(n), last_approved_tp_id=last)
+        facts[pid].approved_target_portfolios = int(n)
+        facts[pid].last_approved_tp_id = last
     for pid, n in s.execute(
-        sa_select(TradeInstruction.investment_id, func.count())
+        sa_select(col(TradeInstruction.investment_id), func.count())
         .where(col(TradeInstruction.investment_id).in_(ids), col(TradeInstruction.status).in_(APPROVED_TI))
-        .group_by(TradeInstruction.investment_id)
+        .group_by(col(TradeInstruction.investment_id))
     ).all():
-        facts[pid]["approved_trade_instructions"] = int(n)
-    newest = sa_select(TargetPortfolio.investment_id, func.max(TargetPortfolio.version).label("v")) \
-        .where(col(TargetPortfolio.investment_id).in_(ids)).group_by(TargetPortfolio.investment_id).subquery()
-    for tp in s.execute(
-        sa_select(TargetPortfolio.investment_id, TargetPortfolio.id, TargetPortfolio.status, TargetPortfolio.version)
-        .join(newest, (newest.c.investment_id == TargetPortfolio.investment_id) & (newest.c.v == TargetPortfolio.version))
+        facts[pid].approved_trade_instructions = int(n)
+    newest = sa_select(col(TargetPortfolio.investment_id), func.max(col(TargetPortfolio.version)).label("v")) \
+        .where(col(TargetPortfolio.investment_id).in_(ids)).group_by(col(TargetPortfolio.investment_id)).subquery()
+    for pid, tp_id, status, version in s.execute(
+        sa_select(col(TargetPortfolio.investment_id), col(TargetPortfolio.id), col(TargetPortfolio.status),
+                  col(TargetPortfolio.version))
+        .join(newest, (newest.c.investment_id == col(TargetPortfolio.investment_id))
+              & (newest.c.v == col(TargetPortfolio.version)))
     ).all():
-        facts[tp[0]].update(latest_tp_data={"id": tp[1], "status": tp[2], "version": tp[3]}, target_portfolio_id=tp[1])
+        facts[pid].latest = LatestTargetPortfolio(id=tp_id, status=status, version=version)
     return facts
 
 
-def _summary(p: Portfolio, *, firm: tuple[int, str] | None, model: Model | None, adviser: User | None,
-             broker: Broker | None, holders: list[dict[str, Any]], facts: dict[str, Any], actor: Actor) -> dict[str, Any]:
-    """The list row (and the head of the read shape)."""
-    return {
-        "id": p.id,
-        "name": p.name,
-        "type": p.type,
-        "type_title": rules.TYPE_TITLES.get(p.type, p.type),
-        "inactive": p.inactive,
-        "status_title": rules.ACTIVITY_TITLES[rules.ACTIVITY_INACTIVE if p.inactive else rules.ACTIVITY_ACTIVE],
-        "firm_id": p.firm_id,
-        "firm": {"id": firm[0], "name": firm[1]} if firm else {"id": p.firm_id, "name": None},
-        "model_id": p.model_id,
-        "model": None if model is None else {"id": model.id, "name": model.name, "firm_id": model.firm_id,
-                                             "allocation_method": model.allocation_method,
-                                             "analyst_recommendations": model.analyst_recommendations,
-                                             "deleted": model.deleted_at is not None},
-        "firm_ids": {"owner_firm_id": p.firm_id, "model_firm_id": model.firm_id if model is not None else None},
-        "Users": holders,
-        "owners": [h["id"] for h in holders if h["is_owner"]],
-        "adviser": p.adviser_id,
-        "adviser_name": f"{adviser.first_name} {adviser.last_name}" if adviser is not None else None,
-        "broker": p.broker_id,
-        "broker_id": p.broker_id,
-        "broker_name": broker.name if broker is not None else None,
-        "hin": p.hin,
-        "version": p.version,
-        "created_at": iso_json(p.created_at),
-        "updated_at": iso_json(p.updated_at),
-        "can_edit": is_staff(actor),
-        **facts,
-    }
+def _summary(p: Portfolio, *, firm_name: str | None, model: Model | None, adviser: User | None,
+             broker: Broker | None, holders: list[Holder], facts: _AdviceFacts, actor: Actor) -> PortfolioSummary:
+    """The list row (and the head of the read)."""
+    latest = facts.latest
+    return PortfolioSummary(
+        id=stored_id(p), name=p.name, type=p.type, type_title=rules.TYPE_TITLES.get(p.type, p.type),
+        inactive=p.inactive,
+        status_title=rules.ACTIVITY_TITLES[rules.ACTIVITY_INACTIVE if p.inactive else rules.ACTIVITY_ACTIVE],
+        firm_id=p.firm_id, firm=FirmRef(id=p.firm_id, name=firm_name),
+        model_id=p.model_id,
+        model=None if model is None else ModelRef(
+            id=stored_id(model), name=model.name, firm_id=model.firm_id, allocation_method=model.allocation_method,
+            analyst_recommendations=model.analyst_recommendations, deleted=model.deleted_at is not None),
+        firm_ids=FirmIds(owner_firm_id=p.firm_id, model_firm_id=model.firm_id if model is not None else None),
+        holders=tuple(holders), owners=tuple(h.id for h in holders if h.is_owner),
+        adviser_id=p.adviser_id,
+        adviser_name=f"{adviser.first_name} {adviser.last_name}" if adviser is not None else None,
+        broker=p.broker_id, broker_id=p.broker_id, broker_name=broker.name if broker is not None else None,
+        hin=p.hin, version=p.version, created_at=iso_json(p.created_at), updated_at=iso_json(p.updated_at),
+        can_edit=is_staff(actor),
+        approved_target_portfolios=facts.approved_target_portfolios,
+        approved_trade_instructions=facts.approved_trade_instructions,
+        latest_tp_data=latest, target_portfolio_id=latest.id if latest is not None else None,
+        last_approved_tp_id=facts.last_approved_tp_id,
+    )
 
 
 # ---- the list -----------------------------------------------------------------------------------------
-def _context_where(actor: Actor, *, client_id: Any, adviser_id: Any, firm_id: Any, model_id: Any,
-                   model_ids: Iterable[Any] | None, activity_status: Any, broker_id: Any, search: Any, approved: Any,
-                   tp_calculation: Any, ti_calculation: Any) -> list[Any]:
-    where = [readable_portfolios(actor, rules.as_id(firm_id))]
-    client = rules.as_id(client_id)
-    if client is not None:
-        where.append(exists().where(PortfolioUser.investment_id == Portfolio.id, PortfolioUser.user_id == client))
-    elif not v.is_empty(client_id):
-        where.append(Portfolio.id.is_(None))  # a junk id matches nothing
-    for raw, column in ((adviser_id, Portfolio.adviser_id), (firm_id, None), (model_id, Portfolio.model_id)):
-        number = rules.as_id(raw)
-        if number is not None:
-            if column is not None:  # the firm's filter is the readable clause's (above)
-                where.append(column == number)
-        elif not v.is_empty(raw) and str(raw).strip() not in ("-1", "-2"):
-            where.append(Portfolio.id.is_(None))
-    if model_ids is not None:
-        wanted = [i for i in (rules.as_id(x) for x in model_ids) if i is not None]
-        where.append(col(Portfolio.model_id).in_(wanted or [-1]))
+def _context_where(actor: Actor, where: rules.PortfolioFilter, search: str | None) -> list[ColumnElement[bool]]:
+    # an id filter of 0 names nothing (text that was no id)
+    named_none = any(i == 0 for i in (where.client_id, where.adviser_id, where.firm_id, where.model_id))
+    clauses = [readable_portfolios(actor, where.firm_id or None)]
+    if named_none:
+        clauses.append(col(Portfolio.id).is_(None))
+    if where.client_id:
+        clauses.append(exists().where(col(PortfolioUser.investment_id) == col(Portfolio.id),
+                                      col(PortfolioUser.user_id) == where.client_id))
+    if where.adviser_id:
+        clauses.append(col(Portfolio.adviser_id) == where.adviser_id)
+    if where.model_id:
+        clauses.append(col(Portfolio.model_id) == where.model_id)
+    if where.model_ids is not None:
+        clauses.append(col(Portfolio.model_id).in_(where.model_ids or (-1,)))
     # the activity filter is hidden from clients: they see every portfolio they hold unless they ask
-    if v.is_empty(activity_status) and actor.role is Role.CLIENT:
+    if where.activity is None and actor.role is Role.CLIENT:
         activity = rules.ACTIVITY_ALL
     else:
-        activity = rules.activity_of(activity_status)
+        activity = where.activity or rules.DEFAULT_ACTIVITY
     if activity == rules.ACTIVITY_ACTIVE:
-        where.append(Portfolio.inactive.is_(False))
+        clauses.append(col(Portfolio.inactive).is_(False))
     elif activity == rules.ACTIVITY_INACTIVE:
-        where.append(Portfolio.inactive.is_(True))
-    broker = rules.broker_filter_of(broker_id)
-    if broker == rules.BROKER_NA:
-        where.append(Portfolio.broker_id.is_(None))
-    elif broker != rules.BROKER_ALL:
-        where.append(Portfolio.broker_id == broker)
-    text = str(search or "").strip().lower()[:200]
+        clauses.append(col(Portfolio.inactive).is_(True))
+    if where.broker == rules.BROKER_NA:
+        clauses.append(col(Portfolio.broker_id).is_(None))
+    elif where.broker != rules.BROKER_ALL:
+        clauses.append(col(Portfolio.broker_id) == where.broker)
+    text = (search or "").strip().lower()[:200]
     if text:
         holder, named = aliased(User), aliased(Model)  # aliases: the page query joins User and Model itself
         holder_name = func.lower(holder.first_name + " " + holder.last_name)
-        held_by = exists().where(PortfolioUser.investment_id == Portfolio.id, PortfolioUser.user_id == holder.id,
+        held_by = exists().where(col(PortfolioUser.investment_id) == col(Portfolio.id),
+                                 col(PortfolioUser.user_id) == holder.id,
                                  or_(holder_name.contains(text, autoescape=True),
                                      func.lower(func.coalesce(holder.preferred_name, "")).contains(text, autoescape=True)))
-        model_named = exists().where(named.id == Portfolio.model_id, func.lower(named.name).contains(text, autoescape=True))
-        where.append(or_(func.lower(Portfolio.name).contains(text, autoescape=True), held_by, model_named,
-                         func.lower(func.coalesce(Portfolio.hin, "")).contains(text, autoescape=True)))
-    if as_bool(approved):
-        where.append(exists().where(TargetPortfolio.investment_id == Portfolio.id,
-                                    TargetPortfolio.status == TPStatus.ACTIVE.value))
-    if as_bool(tp_calculation):  # portfolios a target portfolio can be calculated for
-        where += [Portfolio.model_id.is_not(None), Portfolio.suspend_rebalancing.is_(False)]
-    if as_bool(ti_calculation):  # ... and trade recommendations: a target portfolio to trade to
-        where += [Portfolio.model_id.is_not(None), Portfolio.suspend_tr_calculation.is_(False),
-                  exists().where(TargetPortfolio.investment_id == Portfolio.id,
-                                 TargetPortfolio.status != TPStatus.FAILED.value)]
-    return where
+        model_named = exists().where(col(named.id) == col(Portfolio.model_id),
+                                     func.lower(named.name).contains(text, autoescape=True))
+        clauses.append(or_(func.lower(Portfolio.name).contains(text, autoescape=True), held_by, model_named,
+                           func.lower(func.coalesce(Portfolio.hin, "")).contains(text, autoescape=True)))
+    if where.approved:
+        clauses.append(exists().where(col(TargetPortfolio.investment_id) == col(Portfolio.id),
+                                      col(TargetPortfolio.status) == TPStatus.ACTIVE.value))
+    if where.tp_calculation:  # portfolios a target portfolio can be calculated for
+        clauses += [col(Portfolio.model_id).is_not(None), col(Portfolio.suspend_rebalancing).is_(False)]
+    if where.ti_calculation:  # ... and trade recommendations: a target portfolio to trade to
+        clauses += [col(Portfolio.model_id).is_not(None), col(Portfolio.suspend_tr_calculation).is_(False),
+                    exists().where(col(TargetPortfolio.investment_id) == col(Portfolio.id),
+                                   col(TargetPortfolio.status) != TPStatus.FAILED.value)]
+    return clauses
 
 
-def list_portfolios(*, actor: Actor, limit: Any = None, offset: Any = None, sort: Any = rules.DEFAULT_SORT,
-                    order: Any = rules.DEFAULT_ORDER, search: Any = None, client_id: Any = None, adviser_id: Any = None,
-                    firm_id: Any = None, model_id: Any = None, model_ids: Iterable[Any] | None = None,
-                    activity_status: Any = None, broker_id: Any = None, approved: Any = None,
-                    tp_calculation: Any = None, tp_bulk_calculation: Any = None, ti_calculation: Any = None,
-                    ti_bulk_calculation: Any = None) -> tuple[list[dict[str, Any]], int]:
+def list_portfolios(*, actor: Actor, where: rules.PortfolioFilter | None = None, limit: int | None = None,
+                    offset: int | None = None, sort: str = rules.DEFAULT_SORT, order: str = rules.DEFAULT_ORDER,
+                    search: str | None = None) -> listing.Page[PortfolioSummary]:
     """A page of the portfolios the actor may see, in a client, adviser, firm or model context
     (001 s3 "Portfolio list filter"), with the total count. Default: active ones by name."""
     limit_i, offset_i = listing.page(limit, offset, default=rules.DEFAULT_PAGE_SIZE)
-    where = _context_where(
-        actor, client_id=client_id, adviser_id=adviser_id, firm_id=firm_id, model_id=model_id, model_ids=model_ids,
-        activity_status=activity_status, broker_id=broker_id, search=search, approved=approved,
-        tp_calculation=as_bool(tp_calculation) or as_bool(tp_bulk_calculation),
-        ti_calculation=as_bool(ti_calculation) or as_bool(ti_bulk_calculation),
-    )
+    clauses = _context_where(actor, where or rules.PortfolioFilter(), search)
     adviser = aliased(User)
     columns = {
         "name": (func.lower(Portfolio.name), Portfolio.id),
@@ -233,127 +225,133 @@ def list_portfolios(*, actor: Actor, limit: Any = None, offset: Any = None, sort
         "updated_at": (Portfolio.updated_at, Portfolio.id),
     }
     with session_scope() as s:
-        total = s.exec(select(func.count()).select_from(Portfolio).where(*where)).one()
+        total = s.exec(select(func.count()).select_from(Portfolio).where(*clauses)).one()
         page = s.execute(
-            sa_select(Portfolio, Model, adviser, Broker, Firm.name)
-            .outerjoin(Model, Model.id == Portfolio.model_id)
-            .outerjoin(adviser, adviser.id == Portfolio.adviser_id)
-            .outerjoin(Broker, Broker.id == Portfolio.broker_id)
-            .outerjoin(Firm, Firm.id == Portfolio.firm_id)
-            .where(*where)
+            sa_select(Portfolio, Model, adviser, Broker, col(Firm.name))
+            .outerjoin(Model, col(Model.id) == Portfolio.model_id)
+            .outerjoin(adviser, col(adviser.id) == Portfolio.adviser_id)
+            .outerjoin(Broker, col(Broker.id) == Portfolio.broker_id)
+            .outerjoin(Firm, col(Firm.id) == Portfolio.firm_id)
+            .where(*clauses)
             .order_by(*listing.order_by(sort, order, columns, rules.DEFAULT_SORT))
             .offset(offset_i).limit(limit_i)
         ).all()
-        ids = [row[0].id for row in page]
+        ids = [stored_id(row[0]) for row in page]
         holders = _holders(s, ids)
         facts = _advice_facts(s, ids)
-        rows = [_summary(p, firm=(p.firm_id, firm_name), model=model, adviser=adv, broker=broker, holders=holders[p.id],
-                         facts=facts[p.id], actor=actor)
-                for p, model, adv, broker, firm_name in page]
-    return rows, int(total)
+        rows = tuple(_summary(p, firm_name=firm_name, model=model, adviser=adv, broker=broker,
+                              holders=holders[stored_id(p)], facts=facts[stored_id(p)], actor=actor)
+                     for p, model, adv, broker, firm_name in page)
+    return listing.Page(rows=rows, total=int(total))
 
 
-def portfolio_counts(*, actor: Actor, user_ids: Iterable[Any]) -> dict[int, int]:
+def portfolio_counts(*, actor: Actor, user_ids: Iterable[int]) -> dict[int, int]:
     """How many (visible, not deleted) portfolios each user has: held ones for clients, advised
     ones for advisers (the users lists' View Portfolios)."""
-    ids = sorted({i for i in (rules.as_id(x) for x in user_ids) if i is not None})
+    ids = sorted(set(user_ids))
     if not ids:
         return {}
     counts = {i: 0 for i in ids}
     with session_scope() as s:
         for uid, n in s.execute(
-            sa_select(PortfolioUser.user_id, func.count()).join(Portfolio, Portfolio.id == PortfolioUser.investment_id)
-            .where(col(PortfolioUser.user_id).in_(ids), readable_portfolios(actor)).group_by(PortfolioUser.user_id)
+            sa_select(col(PortfolioUser.user_id), func.count())
+            .join(Portfolio, col(Portfolio.id) == PortfolioUser.investment_id)
+            .where(col(PortfolioUser.user_id).in_(ids), readable_portfolios(actor)).group_by(col(PortfolioUser.user_id))
         ).all():
             counts[uid] += int(n)
         for uid, n in s.execute(
-            sa_select(Portfolio.adviser_id, func.count()).where(col(Portfolio.adviser_id).in_(ids), readable_portfolios(actor))
-            .group_by(Portfolio.adviser_id)
+            sa_select(col(Portfolio.adviser_id), func.count())
+            .where(col(Portfolio.adviser_id).in_(ids), readable_portfolios(actor)).group_by(col(Portfolio.adviser_id))
         ).all():
             counts[uid] += int(n)
     return counts
 
 
 # ---- the read shape -------------------------------------------------------------------------------------
-def _read_shape(s: Session, actor: Actor, p: Portfolio) -> dict[str, Any]:
+def _detail(s: Session, actor: Actor, p: Portfolio) -> PortfolioDetail:
+    """The portfolio as get_portfolio answers it (and create and update, rendered)."""
+    pid = stored_id(p)
     model = s.get(Model, p.model_id) if p.model_id else None
     adviser = s.get(User, p.adviser_id) if p.adviser_id else None
     broker = s.get(Broker, p.broker_id) if p.broker_id else None
     institution = s.get(Institution, p.institution_id) if p.institution_id else None
     firm = s.get(Firm, p.firm_id)
-    shape = _summary(p, firm=(firm.id, firm.name) if firm else None, model=model, adviser=adviser, broker=broker,
-                     holders=_holders(s, [p.id])[p.id], facts=_advice_facts(s, [p.id])[p.id], actor=actor)
+    summary = _summary(p, firm_name=firm.name if firm else None, model=model, adviser=adviser, broker=broker,
+                       holders=_holders(s, [pid])[pid], facts=_advice_facts(s, [pid])[pid], actor=actor)
 
     classes = s.execute(
-        sa_select(PortfolioClass, AssetClass.title, AssetClass.is_cash).join(AssetClass, AssetClass.id == PortfolioClass.class_id)
-        .where(PortfolioClass.investment_id == p.id).order_by(PortfolioClass.id)
+        sa_select(PortfolioClass, col(AssetClass.title), col(AssetClass.is_cash))
+        .join(AssetClass, col(AssetClass.id) == PortfolioClass.class_id)
+        .where(col(PortfolioClass.investment_id) == pid).order_by(col(PortfolioClass.id))
     ).all()
     groups = s.execute(
-        sa_select(PortfolioIndustryGroup, IndustryGroup.title, IndustryGroup.color)
-        .join(IndustryGroup, IndustryGroup.id == PortfolioIndustryGroup.industry_group_id)
-        .where(PortfolioIndustryGroup.investment_id == p.id).order_by(PortfolioIndustryGroup.id)
+        sa_select(PortfolioIndustryGroup, col(IndustryGroup.title), col(IndustryGroup.color))
+        .join(IndustryGroup, col(IndustryGroup.id) == PortfolioIndustryGroup.industry_group_id)
+        .where(col(PortfolioIndustryGroup.investment_id) == pid).order_by(col(PortfolioIndustryGroup.id))
     ).all()
     holdings = s.execute(
-        sa_select(CustomHolding.id, CustomHolding.name, CustomHolding.class_id, AssetClass.title)
-        .outerjoin(AssetClass, AssetClass.id == CustomHolding.class_id)
-        .where(CustomHolding.investment_id == p.id).order_by(func.lower(CustomHolding.name), CustomHolding.id)
+        sa_select(col(CustomHolding.id), col(CustomHolding.name), col(CustomHolding.class_id), col(AssetClass.title))
+        .outerjoin(AssetClass, col(AssetClass.id) == CustomHolding.class_id)
+        .where(col(CustomHolding.investment_id) == pid).order_by(func.lower(CustomHolding.name), col(CustomHolding.id))
     ).all()
-    held = {hid: name for hid, name, _, _ in holdings}
+    held: dict[int, str] = {hid: name for hid, name, _, _ in holdings}
     asset, sub = aliased(Asset), aliased(Asset)
     exceptions = s.execute(
-        sa_select(PortfolioException, asset.code, asset.name, sub.code, sub.name)
-        .outerjoin(asset, asset.id == PortfolioException.asset_id)
-        .outerjoin(sub, sub.id == PortfolioException.substitute_asset_id)
-        .where(PortfolioException.investment_id == p.id).order_by(PortfolioException.id)
+        sa_select(PortfolioException, col(asset.code), col(asset.name), col(sub.code), col(sub.name))
+        .outerjoin(asset, col(asset.id) == PortfolioException.asset_id)
+        .outerjoin(sub, col(sub.id) == PortfolioException.substitute_asset_id)
+        .where(col(PortfolioException.investment_id) == pid).order_by(col(PortfolioException.id))
     ).all()
-
-    shape.update({
-        "trustee_name": p.trustee_name, "trustee_abn": p.trustee_abn,
-        "company_name": p.company_name, "company_abn": p.company_abn,
-        "soa_date": iso_json(p.soa_date),
-        "tax_treatment": p.tax_treatment,
-        "tax_treatment_title": rules.TAX_TREATMENT_TITLES.get(p.tax_treatment, p.tax_treatment),
-        "sell_look_back_period": p.sell_look_back_period,
-        "institution_id": p.institution_id,
-        "institution": None if institution is None else {"id": institution.id, "title": institution.title},
-        "bank_bsb": p.bank_bsb, "bank_account": p.bank_account,
-        "broker_account": p.broker_account, "facility_id": p.facility_id,
-        "fee_percent": _pct(p.fee_percent), "fee_limit_min": cents_json(p.fee_limit_min), "fee_limit_max": cents_json(p.fee_limit_max),
-        **{f: _pct(getattr(p, f)) for f in rules.PERCENT_LIMITS},
-        **{f: cents_json(getattr(p, f)) for f in rules.MONEY_LIMITS},
-        "class_allocation": p.class_allocation,
-        "allocation_classes": [{"class_id": c.class_id, "title": title, "is_cash": bool(is_cash),
-                                "allocation": _pct(c.allocation), "min": _pct(c.min), "max": _pct(c.max)}
-                               for c, title, is_cash in classes],
-        "industry_group_allocation": p.industry_group_allocation,
-        "industry_groups_allocations": [{"industry_group_id": g.industry_group_id, "title": title, "color": color,
-                                         "allocation": _pct(g.allocation)} for g, title, color in groups],
-        "exceptions": [{
-            "id": e.id, "asset_id": e.asset_id,
-            "asset": None if e.asset_id is None else {"id": e.asset_id, "code": code, "name": name},
-            "custom_holding_id": e.custom_holding_id,
-            "custom_holding": None if e.custom_holding_id is None else {"id": e.custom_holding_id,
-                                                                       "name": held.get(e.custom_holding_id)},
-            "action": e.action, "action_title": rules.EXCEPTION_TITLES.get(e.action, e.action),
-            "substitute_asset_id": e.substitute_asset_id,
-            "substitution": None if e.substitute_asset_id is None else {"id": e.substitute_asset_id, "code": s_code,
-                                                                        "name": s_name},
-        } for e, code, name, s_code, s_name in exceptions],
-        "custom_holdings": [{"id": hid, "name": name, "class_id": cid, "classTitle": title}
-                            for hid, name, cid, title in holdings],
-        "suspend_rebalancing": p.suspend_rebalancing,
-        "suspend_tr_calculation": p.suspend_tr_calculation,
-        "approval_settings": _approval(p.approval_settings),
-        "address": addresses.of_row(p).as_form(),  # the holder's address (the record of advice prints it)
-        "can_edit_inactive": actor.is_superuser,
-        "can_link": is_staff(actor),
-    })
-    return shape
+    # the list row's fields as they are (vars: shallow), then the read's own
+    return PortfolioDetail(
+        **vars(summary),
+        trustee_name=p.trustee_name, trustee_abn=p.trustee_abn, company_name=p.company_name, company_abn=p.company_abn,
+        soa_date=iso_json(p.soa_date), tax_treatment=p.tax_treatment,
+        tax_treatment_title=rules.TAX_TREATMENT_TITLES.get(p.tax_treatment, p.tax_treatment),
+        sell_look_back_period=p.sell_look_back_period, institution_id=p.institution_id,
+        institution=None if institution is None else InstitutionRef(id=stored_id(institution), title=institution.title),
+        bank_bsb=p.bank_bsb, bank_account=p.bank_account, broker_account=p.broker_account, facility_id=p.facility_id,
+        fee_percent=_pct(p.fee_percent), fee_limit_min=cents_json(p.fee_limit_min),
+        fee_limit_max=cents_json(p.fee_limit_max),
+        min_asset_allocation=_pct(p.min_asset_allocation), max_exposure=_pct(p.max_exposure),
+        min_cash_allocation=_pct(p.min_cash_allocation), percentages_max_exposure=_pct(p.percentages_max_exposure),
+        percentages_min_cash_balance=_pct(p.percentages_min_cash_balance),
+        min_asset_allocation_value=cents_json(p.min_asset_allocation_value),
+        max_asset_allocation_value=cents_json(p.max_asset_allocation_value),
+        min_trade_amount=cents_json(p.min_trade_amount), min_cash_allocation_value=cents_json(p.min_cash_allocation_value),
+        percentages_min_trade_amount=cents_json(p.percentages_min_trade_amount),
+        percentages_min_cash_balance_value=cents_json(p.percentages_min_cash_balance_value),
+        class_allocation=p.class_allocation,
+        allocation_classes=tuple(
+            AllocationClass(class_id=c.class_id, title=title, is_cash=bool(is_cash), allocation=_pct(c.allocation),
+                            min=_pct(c.min), max=_pct(c.max)) for c, title, is_cash in classes),
+        industry_group_allocation=p.industry_group_allocation,
+        industry_groups_allocations=tuple(
+            IndustryGroupAllocation(industry_group_id=g.industry_group_id, title=title, color=color,
+                                    allocation=_pct(g.allocation)) for g, title, color in groups),
+        exceptions=tuple(PortfolioExceptionView(
+            id=stored_id(e), asset_id=e.asset_id,
+            asset=None if e.asset_id is None else AssetRef(id=e.asset_id, code=code, name=name),
+            custom_holding_id=e.custom_holding_id,
+            custom_holding=None if e.custom_holding_id is None else HoldingRef(
+                id=e.custom_holding_id, name=held.get(e.custom_holding_id)),
+            action=e.action, action_title=rules.EXCEPTION_TITLES.get(e.action, e.action),
+            substitute_asset_id=e.substitute_asset_id,
+            substitution=None if e.substitute_asset_id is None else AssetRef(
+                id=e.substitute_asset_id, code=s_code, name=s_name),
+        ) for e, code, name, s_code, s_name in exceptions),
+        custom_holdings=tuple(CustomHoldingRef(id=hid, name=name, class_id=cid, class_title=title)
+                              for hid, name, cid, title in holdings),
+        suspend_rebalancing=p.suspend_rebalancing, suspend_tr_calculation=p.suspend_tr_calculation,
+        approval_settings=_approval(p.approval_settings),
+        address=addresses.of_row(p),  # the holder's address (the record of advice prints it)
+        can_edit_inactive=actor.is_superuser, can_link=is_staff(actor),
+    )
 
 
 def get_portfolio(*, actor: Actor, portfolio_id: int) -> PortfolioDetail:
     with session_scope() as s:
-        return _detail_of(_read_shape(s, actor, load_portfolio(s, actor, portfolio_id)))
+        return _detail(s, actor, load_portfolio(s, actor, portfolio_id))
 
 
 # ---- the read shape, typed ------------------------------------------------------------------------------
@@ -454,8 +452,8 @@ class CustomHoldingRef:
 
 
 @dataclass(frozen=True)
-class PortfolioDetail:
-    """One portfolio as its screens and GET /investments/{id} read it."""
+class PortfolioSummary:
+    """A portfolio as the lists show it (GET /investments' rows)."""
     id: int
     name: str
     type: str
@@ -484,6 +482,11 @@ class PortfolioDetail:
     latest_tp_data: LatestTargetPortfolio | None
     target_portfolio_id: int | None
     last_approved_tp_id: int | None
+
+
+@dataclass(frozen=True)
+class PortfolioDetail(PortfolioSummary):
+    """One portfolio as its screens and GET /investments/{id} read it: the list row, then the form."""
     trustee_name: str | None
     trustee_abn: str | None
     company_name: str | None
@@ -534,75 +537,10 @@ class PortfolioDetail:
         return value
 
 
-def _asset_ref(d: Mapping[str, Any] | None) -> AssetRef | None:
-    return None if d is None else AssetRef(id=d["id"], code=d["code"], name=d["name"])
-
-
-def _detail_of(shape: Mapping[str, Any]) -> PortfolioDetail:
-    """The read shape (_read_shape, which create and update answer too) as its typed value."""
-    model, latest, institution = shape["model"], shape["latest_tp_data"], shape["institution"]
-    return PortfolioDetail(
-        id=shape["id"], name=shape["name"], type=shape["type"], type_title=shape["type_title"],
-        inactive=shape["inactive"], status_title=shape["status_title"], firm_id=shape["firm_id"],
-        firm=FirmRef(id=shape["firm"]["id"], name=shape["firm"]["name"]),
-        model_id=shape["model_id"],
-        model=None if model is None else ModelRef(
-            id=model["id"], name=model["name"], firm_id=model["firm_id"], allocation_method=model["allocation_method"],
-            analyst_recommendations=model["analyst_recommendations"], deleted=model["deleted"]),
-        firm_ids=FirmIds(owner_firm_id=shape["firm_ids"]["owner_firm_id"],
-                         model_firm_id=shape["firm_ids"]["model_firm_id"]),
-        holders=tuple(Holder(id=h["id"], first_name=h["first_name"], last_name=h["last_name"],
-                             preferred_name=h["preferred_name"], name=h["name"], firm_id=h["firm_id"],
-                             is_owner=h["is_owner"]) for h in shape["Users"]),
-        owners=tuple(shape["owners"]),
-        adviser_id=shape["adviser"], adviser_name=shape["adviser_name"],
-        broker=shape["broker"], broker_id=shape["broker_id"], broker_name=shape["broker_name"],
-        hin=shape["hin"], version=shape["version"],
-        created_at=shape["created_at"], updated_at=shape["updated_at"], can_edit=shape["can_edit"],
-        approved_target_portfolios=shape["approved_target_portfolios"],
-        approved_trade_instructions=shape["approved_trade_instructions"],
-        latest_tp_data=None if latest is None else LatestTargetPortfolio(
-            id=latest["id"], status=latest["status"], version=latest["version"]),
-        target_portfolio_id=shape["target_portfolio_id"], last_approved_tp_id=shape["last_approved_tp_id"],
-        trustee_name=shape["trustee_name"], trustee_abn=shape["trustee_abn"],
-        company_name=shape["company_name"], company_abn=shape["company_abn"],
-        soa_date=shape["soa_date"], tax_treatment=shape["tax_treatment"],
-        tax_treatment_title=shape["tax_treatment_title"], sell_look_back_period=shape["sell_look_back_period"],
-        institution_id=shape["institution_id"],
-        institution=None if institution is None else InstitutionRef(id=institution["id"], title=institution["title"]),
-        bank_bsb=shape["bank_bsb"], bank_account=shape["bank_account"],
-        broker_account=shape["broker_account"], facility_id=shape["facility_id"],
-        fee_percent=shape["fee_percent"], fee_limit_min=shape["fee_limit_min"], fee_limit_max=shape["fee_limit_max"],
-        min_asset_allocation=shape["min_asset_allocation"], max_exposure=shape["max_exposure"],
-        min_cash_allocation=shape["min_cash_allocation"], percentages_max_exposure=shape["percentages_max_exposure"],
-        percentages_min_cash_balance=shape["percentages_min_cash_balance"],
-        min_asset_allocation_value=shape["min_asset_allocation_value"],
-        max_asset_allocation_value=shape["max_asset_allocation_value"],
-        min_trade_amount=shape["min_trade_amount"], min_cash_allocation_value=shape["min_cash_allocation_value"],
-        percentages_min_trade_amount=shape["percentages_min_trade_amount"],
-        percentages_min_cash_balance_value=shape["percentages_min_cash_balance_value"],
-        class_allocation=shape["class_allocation"],
-        allocation_classes=tuple(AllocationClass(class_id=c["class_id"], title=c["title"], is_cash=c["is_cash"],
-                                                 allocation=c["allocation"], min=c["min"], max=c["max"])
-                                 for c in shape["allocation_classes"]),
-        industry_group_allocation=shape["industry_group_allocation"],
-        industry_groups_allocations=tuple(
-            IndustryGroupAllocation(industry_group_id=g["industry_group_id"], title=g["title"], color=g["color"],
-                                    allocation=g["allocation"]) for g in shape["industry_groups_allocations"]),
-        exceptions=tuple(PortfolioExceptionView(
-            id=e["id"], asset_id=e["asset_id"], asset=_asset_ref(e["asset"]),
-            custom_holding_id=e["custom_holding_id"],
-            custom_holding=None if e["custom_holding"] is None else HoldingRef(
-                id=e["custom_holding"]["id"], name=e["custom_holding"]["name"]),
-            action=e["action"], action_title=e["action_title"], substitute_asset_id=e["substitute_asset_id"],
-            substitution=_asset_ref(e["substitution"])) for e in shape["exceptions"]),
-        custom_holdings=tuple(CustomHoldingRef(id=h["id"], name=h["name"], class_id=h["class_id"],
-                                               class_title=h["classTitle"]) for h in shape["custom_holdings"]),
-        suspend_rebalancing=shape["suspend_rebalancing"], suspend_tr_calculation=shape["suspend_tr_calculation"],
-        approval_settings=dict(shape["approval_settings"]),
-        address=addresses.Address(**{name: shape["address"][key] for name, (key, _, _) in addresses.FORM_KEYS.items()}),
-        can_edit_inactive=shape["can_edit_inactive"], can_link=shape["can_link"],
-    )
+@dataclass(frozen=True)
+class SavedPortfolio(PortfolioDetail):
+    """What create and update answer: the portfolio as read, and the toast."""
+    message: str
 
 
 # ---- writing ---------------------------------------------------------------------------------------------
@@ -611,7 +549,7 @@ def _firm_of_new(s: Session, actor: Actor, data: Mapping[str, Any], values: dict
     firm of the first holder or of the adviser."""
     if not actor.is_superuser:
         return actor.firm_id
-    wanted = rules.as_id(data.get("firm_id"))
+    wanted = as_id(data.get("firm_id"))
     if wanted is None:
         people = [uid for uid, _ in values["holders"]] + ([values["adviser_id"]] if values["adviser_id"] else [])
         for uid in people:
@@ -626,7 +564,7 @@ def _firm_of_new(s: Session, actor: Actor, data: Mapping[str, Any], values: dict
 
 
 def _check_references(s: Session, actor: Actor, firm_id: int, values: dict[str, Any],
-                      portfolio_id: int | None, errors: v.FieldErrors, kept: set[int] = frozenset()) -> None:
+                      portfolio_id: int | None, errors: v.FieldErrors, kept: AbstractSet[int] = frozenset()) -> None:
     """Every id of the payload must name something the portfolio's firm may use. `kept`: the
     people the portfolio already has (they stay valid, e.g. after being disabled or deleted)."""
     holder_ids = [uid for uid, _ in values["holders"] if uid not in kept]
@@ -686,11 +624,12 @@ def _write_rows(s: Session, p: Portfolio, values: dict[str, Any], *, new: bool) 
     """Replace the holders, class allocation, industry group allocation and exceptions rows."""
     pid = p.id
     if not new:
-        for table in (PortfolioClass, PortfolioIndustryGroup, PortfolioException):
-            s.execute(delete(table).where(table.investment_id == pid))
+        s.execute(delete(PortfolioClass).where(col(PortfolioClass.investment_id) == pid))
+        s.execute(delete(PortfolioIndustryGroup).where(col(PortfolioIndustryGroup.investment_id) == pid))
+        s.execute(delete(PortfolioException).where(col(PortfolioException.investment_id) == pid))
         if values["holders_named"]:
-            s.execute(delete(PortfolioUser).where(PortfolioUser.investment_id == pid))
-    batches = [
+            s.execute(delete(PortfolioUser).where(col(PortfolioUser.investment_id) == pid))
+    batches: list[tuple[type[SQLModel], list[dict[str, Any]]]] = [
         (PortfolioClass, [{"investment_id": pid, "class_id": c["class_id"], "allocation": c["allocation"] or Decimal(0),
                            "min": c["min"], "max": c["max"]} for c in values["classes"]]),
         (PortfolioIndustryGroup, [{"investment_id": pid, "industry_group_id": g["industry_group_id"],
@@ -713,7 +652,7 @@ def _raise(errors: v.FieldErrors, message: str | None) -> None:
         raise ValidationError(message or rules.form_message(errors) or rules.INVALID_FORM, dict(errors))
 
 
-def create_portfolio(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
+def create_portfolio(*, actor: Actor, data: Mapping[str, Any]) -> SavedPortfolio:
     """A new portfolio (001 s2, s4): null fields are dropped so the defaults apply (inactive,
     sell look-back 0, FIFO, the approval defaults); an adviser creating it is its adviser unless
     another is named; only a superuser may create it active."""
@@ -728,8 +667,8 @@ def create_portfolio(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]
         firm_id = _firm_of_new(s, actor, data, values)
         if firm_id is None:
             errors.check("firm_id", rules.SELECT_FIRM)
-        else:
-            _check_references(s, actor, firm_id, values, None, errors)
+            raise ValidationError(rules.form_message(errors) or rules.INVALID_FORM, dict(errors))
+        _check_references(s, actor, firm_id, values, None, errors)
         _raise(errors, None)
         now = utcnow()
         p = Portfolio(firm_id=firm_id, name=values["name"], type=values["type"], adviser_id=values["adviser_id"],
@@ -740,10 +679,10 @@ def create_portfolio(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]
         s.add(p)
         s.flush()
         _write_rows(s, p, values, new=True)
-        shape = _read_shape(s, actor, p)
+        detail = _detail(s, actor, p)
         audit.record(s, actor, "portfolio.created", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
-                     after={k: v for k, v in _as_payload(shape).items() if v not in (None, "", [], {})})
-        return {**shape, "message": rules.SAVED}
+                     after={k: v for k, v in _as_payload(rendered(detail)).items() if v not in (None, "", [], {})})
+        return SavedPortfolio(**vars(detail), message=rules.SAVED)
 
 
 def _as_payload(shape: Mapping[str, Any]) -> dict[str, Any]:
@@ -776,7 +715,7 @@ def _merge(current: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
     return merged
 
 
-def update_portfolio(*, actor: Actor, portfolio_id: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+def update_portfolio(*, actor: Actor, portfolio_id: int, data: Mapping[str, Any]) -> SavedPortfolio:
     """Save the form (PUT): the payload's `version` must be the current one (else ConflictError);
     the inactive flag changes for superusers only; the firm and the linked model never change here."""
     data = data if isinstance(data, Mapping) else {}
@@ -786,7 +725,7 @@ def update_portfolio(*, actor: Actor, portfolio_id: Any, data: Mapping[str, Any]
         expected = data.get("version")
         if not v.is_empty(expected) and str(expected).strip() != str(current):
             raise Conflict(rules.PORTFOLIO_CHANGED)
-        current_shape = _read_shape(s, actor, p)
+        current_shape = rendered(_detail(s, actor, p))
         merged = _merge(_as_payload(current_shape), data)
         values, errors, _message = rules.clean_portfolio(merged)
         # null or left out: the saved address stays
@@ -796,8 +735,9 @@ def update_portfolio(*, actor: Actor, portfolio_id: Any, data: Mapping[str, Any]
         kept = {h["id"] for h in current_shape["Users"]} | ({p.adviser_id} if p.adviser_id else set())
         _check_references(s, actor, p.firm_id, values, p.id, errors, kept=kept)
         _raise(errors, None)
-        bumped = s.execute(
-            update(Portfolio).where(Portfolio.id == p.id, Portfolio.version == current).values(version=current + 1)
+        bumped: CursorResult[tuple[int]] = s.execute(  # type: ignore[assignment]  # an UPDATE's result counts rows
+            update(Portfolio).where(col(Portfolio.id) == p.id, col(Portfolio.version) == current)
+            .values(version=current + 1)
             .execution_options(synchronize_session=False)
         )
         if bumped.rowcount != 1:
@@ -812,16 +752,16 @@ def update_portfolio(*, actor: Actor, portfolio_id: Any, data: Mapping[str, Any]
         s.add(p)
         s.flush()
         _write_rows(s, p, values, new=False)
-        shape = _read_shape(s, actor, p)
+        detail = _detail(s, actor, p)
         # the form's fields, its owners, exceptions and approval settings: what changed
-        old, new = audit.diff(_as_payload(current_shape), _as_payload(shape))
+        old, new = audit.diff(_as_payload(current_shape), _as_payload(rendered(detail)))
         if old or new:
             audit.record(s, actor, "portfolio.updated", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
                          before=old, after=new)
-        return {**shape, "message": rules.SAVED}
+        return SavedPortfolio(**vars(detail), message=rules.SAVED)
 
 
-def delete_portfolio(*, actor: Actor, portfolio_id: Any) -> dict[str, Any]:
+def delete_portfolio(*, actor: Actor, portfolio_id: int) -> Done:
     """Soft delete (staff): the portfolio leaves every list and read (404 afterwards)."""
     with session_scope() as s:
         p = load_portfolio(s, actor, portfolio_id, for_edit=True, lock=True)
@@ -833,45 +773,96 @@ def delete_portfolio(*, actor: Actor, portfolio_id: Any) -> dict[str, Any]:
         s.add(p)
         audit.record(s, actor, "portfolio.deleted", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
                      after={"deleted_at": now})
-    return {"message": rules.DELETED}
+    return Done(message=rules.DELETED)
 
 
 # ---- linking a model (the buy route) -------------------------------------------------------------------
-def _linkable_clause(firm_id: int):
-    return models_usable_by(firm_id) & (Model.status == ModelStatus.ACTIVE.value) & \
-        (Model.availability != Availability.NOBODY.value)
+def _linkable_clause(firm_id: int) -> ColumnElement[bool]:
+    usable: ColumnElement[bool] = models_usable_by(firm_id)
+    return usable & (col(Model.status) == ModelStatus.ACTIVE.value) & \
+        (col(Model.availability) != Availability.NOBODY.value)
 
 
 def _cash_custom_holdings(s: Session, portfolio_id: int) -> bool:
     """Set the class of the portfolio's custom holdings to the cash class; True when any changed."""
     cash = asset_service.cash_class(s)
-    changed = s.execute(
-        update(CustomHolding).where(CustomHolding.investment_id == portfolio_id, CustomHolding.class_id != cash.id)
+    changed: CursorResult[tuple[int]] = s.execute(  # type: ignore[assignment]  # an UPDATE's result counts rows
+        update(CustomHolding).where(col(CustomHolding.investment_id) == portfolio_id,
+                                    col(CustomHolding.class_id) != cash.id)
         .values(class_id=cash.id, updated_at=utcnow()).execution_options(synchronize_session=False)
     )
     return bool(changed.rowcount)
 
 
-def link_model(*, actor: Actor, portfolio_id: Any, model_id: Any) -> dict[str, Any]:
+# What the link routes answer (the payload's names by app.domain.wire).
+@dataclass(frozen=True)
+class ModelLinked:
+    investment_id: int
+    model_id: int
+    model_name: str = field(metadata=wire("modelName"))
+    custom_classes_changed: bool = field(metadata=wire("customAssetClassesChanged"))
+    message: str
+
+
+@dataclass(frozen=True)
+class ModelUnlinked:
+    investment_id: int
+    custom_classes_changed: bool = field(metadata=wire("customAssetClassesChanged"))
+    message: str
+
+
+@dataclass(frozen=True)
+class LinkingPortfolio:
+    """The portfolio as the buy screen shows it above the models."""
+    id: int
+    name: str
+    firm_id: int
+    firm_name: str | None
+    model_id: int | None
+    model_name: str | None
+    model_cross_firm: bool
+    custom_holdings: int
+
+
+@dataclass(frozen=True)
+class LinkableModel:
+    id: int
+    name: str
+    firm: FirmRef
+    allocation_method: str
+    allocation_method_title: str
+    assets_count: int
+    cross_firm: bool
+    current: bool
+
+
+@dataclass(frozen=True)
+class LinkableModels:
+    portfolio: LinkingPortfolio
+    rows: tuple[LinkableModel, ...]
+    count: int
+
+
+def link_model(*, actor: Actor, portfolio_id: int, model_id: int | None) -> ModelLinked:
     """POST /api/investments-buy-model: link the portfolio to a model its firm may use (active, not
     'nobody'). Across firms (the new or the previous model of another firm) the custom holdings'
     class becomes cash; customAssetClassesChanged tells whether any did. Clients cannot."""
     with session_scope() as s:
         p = load_portfolio(s, actor, portfolio_id, for_edit=True, lock=True)
-        mid = rules.as_id(model_id)
-        model = s.exec(select(Model).where(Model.id == (mid or -1), models_usable_by(p.firm_id))).first()
+        model = s.exec(select(Model).where(Model.id == (model_id or -1), models_usable_by(p.firm_id))).first()
         if model is None:
             raise NotFound(MODEL_NOT_FOUND)
         if model.status != ModelStatus.ACTIVE.value or model.availability == Availability.NOBODY.value:
             raise ValidationError(rules.MODEL_NOT_LINKABLE)
+        pid = stored_id(p)
         changed = False
         if p.model_id != model.id:
             previous = s.get(Model, p.model_id) if p.model_id else None
             cross = rules.is_cross_firm(p.firm_id, model.firm_id) or \
                 rules.is_cross_firm(p.firm_id, previous.firm_id if previous is not None else None)
             if cross:
-                changed = _cash_custom_holdings(s, p.id)
-            audit.record(s, actor, "portfolio.model_linked", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
+                changed = _cash_custom_holdings(s, pid)
+            audit.record(s, actor, "portfolio.model_linked", "portfolio", pid, label=p.name, firm_id=p.firm_id,
                          before={"model_id": p.model_id}, after={"model_id": model.id, "model": model.name,
                                                                  "custom_holdings_to_cash": changed})
             p.model_id = model.id
@@ -879,22 +870,23 @@ def link_model(*, actor: Actor, portfolio_id: Any, model_id: Any) -> dict[str, A
             p.updated_at = utcnow()
             p.updated_by = actor.id
             s.add(p)
-        return {"investment_id": p.id, "model_id": model.id, "modelName": model.name,
-                "customAssetClassesChanged": changed, "message": rules.MODEL_LINKED}
+        return ModelLinked(investment_id=pid, model_id=stored_id(model), model_name=model.name,
+                           custom_classes_changed=changed, message=rules.MODEL_LINKED)
 
 
-def unlink_model(*, actor: Actor, portfolio_id: Any) -> dict[str, Any]:
+def unlink_model(*, actor: Actor, portfolio_id: int) -> ModelUnlinked:
     """PUT /api/investments/{id}/unlinkModel: 'Model unlinked'. Unlinking a model of another firm
     sets the custom holdings' class to cash."""
     with session_scope() as s:
         p = load_portfolio(s, actor, portfolio_id, for_edit=True, lock=True)
         if p.model_id is None:
             raise ValidationError(rules.NO_MODEL_LINKED)
+        pid = stored_id(p)
         previous = s.get(Model, p.model_id)
         changed = False
         if rules.is_cross_firm(p.firm_id, previous.firm_id if previous is not None else None):
-            changed = _cash_custom_holdings(s, p.id)
-        audit.record(s, actor, "portfolio.model_unlinked", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
+            changed = _cash_custom_holdings(s, pid)
+        audit.record(s, actor, "portfolio.model_unlinked", "portfolio", pid, label=p.name, firm_id=p.firm_id,
                      before={"model_id": p.model_id, "model": previous.name if previous is not None else None},
                      after={"model_id": None, "custom_holdings_to_cash": changed})
         p.model_id = None
@@ -902,79 +894,133 @@ def unlink_model(*, actor: Actor, portfolio_id: Any) -> dict[str, Any]:
         p.updated_at = utcnow()
         p.updated_by = actor.id
         s.add(p)
-        return {"investment_id": p.id, "customAssetClassesChanged": changed, "message": rules.MODEL_UNLINKED}
+        return ModelUnlinked(investment_id=pid, custom_classes_changed=changed, message=rules.MODEL_UNLINKED)
 
 
-def linkable_models(*, actor: Actor, portfolio_id: Any, search: Any = None, limit: Any = None,
-                    offset: Any = None) -> dict[str, Any]:
+def linkable_models(*, actor: Actor, portfolio_id: int, search: str | None = None, limit: int | None = None,
+                    offset: int | None = None) -> LinkableModels:
     """The buy screen: the portfolio (name, firm, linked model) and a page of the active models its
     firm may link to, by name, each saying whether it belongs to another firm."""
     limit_i, offset_i = listing.page(limit, offset, default=rules.DEFAULT_PAGE_SIZE)
     with session_scope() as s:
         p = load_portfolio(s, actor, portfolio_id, for_edit=True)
+        pid = stored_id(p)
         where = [_linkable_clause(p.firm_id)]
-        text = str(search or "").strip().lower()[:200]
+        text = (search or "").strip().lower()[:200]
         if text:
             where.append(func.lower(Model.name).contains(text, autoescape=True))
         total = s.exec(select(func.count()).select_from(Model).where(*where)).one()
         page = s.execute(
-            sa_select(Model, Firm.name).outerjoin(Firm, Firm.id == Model.firm_id).where(*where)
-            .order_by(func.lower(Model.name), Model.id).offset(offset_i).limit(limit_i)
+            sa_select(Model, col(Firm.name)).outerjoin(Firm, col(Firm.id) == Model.firm_id).where(*where)
+            .order_by(func.lower(Model.name), col(Model.id)).offset(offset_i).limit(limit_i)
         ).all()
-        ids = [m.id for m, _ in page]
-        counts = dict(s.execute(sa_select(ModelAsset.model_id, func.count()).where(col(ModelAsset.model_id).in_(ids))
-                                .group_by(ModelAsset.model_id)).all()) if ids else {}
+        ids = [stored_id(m) for m, _ in page]
+        counts: dict[int, int] = {
+            mid: int(n) for mid, n in s.execute(
+                sa_select(col(ModelAsset.model_id), func.count()).where(col(ModelAsset.model_id).in_(ids))
+                .group_by(col(ModelAsset.model_id))).all()} if ids else {}
         current = s.get(Model, p.model_id) if p.model_id else None
         holdings = s.exec(select(func.count()).select_from(CustomHolding)
-                          .where(CustomHolding.investment_id == p.id)).one()
+                          .where(CustomHolding.investment_id == pid)).one()
         firm = s.get(Firm, p.firm_id)
-        return {
-            "portfolio": {"id": p.id, "name": p.name, "firm_id": p.firm_id, "firm_name": firm.name if firm else None,
-                          "model_id": p.model_id, "model_name": current.name if current is not None else None,
-                          "model_cross_firm": rules.is_cross_firm(p.firm_id, current.firm_id if current else None),
-                          "custom_holdings": int(holdings)},
-            "rows": [{"id": m.id, "name": m.name, "firm": {"id": m.firm_id, "name": firm_name},
-                      "allocation_method": m.allocation_method,
-                      "allocation_method_title": METHOD_TITLES.get(m.allocation_method, m.allocation_method),
-                      "assets_count": int(counts.get(m.id, 0)), "cross_firm": rules.is_cross_firm(p.firm_id, m.firm_id),
-                      "current": m.id == p.model_id} for m, firm_name in page],
-            "count": int(total),
-        }
+        return LinkableModels(
+            portfolio=LinkingPortfolio(
+                id=pid, name=p.name, firm_id=p.firm_id, firm_name=firm.name if firm else None, model_id=p.model_id,
+                model_name=current.name if current is not None else None,
+                model_cross_firm=rules.is_cross_firm(p.firm_id, current.firm_id if current else None),
+                custom_holdings=int(holdings)),
+            rows=tuple(LinkableModel(
+                id=stored_id(m), name=m.name, firm=FirmRef(id=m.firm_id, name=firm_name),
+                allocation_method=m.allocation_method,
+                allocation_method_title=METHOD_TITLES.get(m.allocation_method, m.allocation_method),
+                assets_count=counts.get(stored_id(m), 0), cross_firm=rules.is_cross_firm(p.firm_id, m.firm_id),
+                current=m.id == p.model_id) for m, firm_name in page),
+            count=int(total),
+        )
 
 
 # ---- the form's options ------------------------------------------------------------------------------------
-def form_options(*, actor: Actor, firm_id: Any = None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class PersonChoice:
+    """A client or adviser the form offers (holders and the adviser)."""
+    id: int
+    first_name: str
+    last_name: str
+    preferred_name: str | None
+    name: str
+    firm_id: int | None
+    status: str
+
+
+@dataclass(frozen=True)
+class BrokerChoice:
+    id: int
+    name: str
+    code: str
+
+
+@dataclass(frozen=True)
+class InstitutionChoice:
+    id: int
+    title: str
+    provider_type: str
+
+
+@dataclass(frozen=True)
+class PortfolioFormOptions:
+    """What the portfolio form offers for one firm (none: nobody to hold or advise it)."""
+    firm_id: int | None
+    clients: tuple[PersonChoice, ...]
+    advisers: tuple[PersonChoice, ...]
+    classes: tuple[ClassOption, ...]
+    industry_groups: tuple[GroupRef, ...]
+    brokers: tuple[BrokerChoice, ...]
+    institutions: tuple[InstitutionChoice, ...]
+    types: tuple[FormOption, ...]
+    tax_treatments: tuple[FormOption, ...]
+    exception_actions: tuple[FormOption, ...]
+
+
+def _choices(titles: Mapping[str, str]) -> tuple[FormOption, ...]:
+    return tuple(FormOption(value=k, label=t) for k, t in titles.items())
+
+
+def form_options(*, actor: Actor, firm_id: int | None = None) -> PortfolioFormOptions:
     """What the form offers for a portfolio of `firm_id` (the actor's own firm unless a superuser):
     its clients (holders) and advisers, the asset classes it may use, industry groups, brokers and
     the institutions with a cash account."""
     require_staff(actor)
-    firm = rules.as_id(firm_id) if actor.is_superuser else actor.firm_id
-    live = (User.status != UserStatus.DELETED.value)
+    firm = firm_id if actor.is_superuser else actor.firm_id
+    live = col(User.status) != UserStatus.DELETED.value
     with session_scope() as s:
-        def people(role: Role) -> list[dict[str, Any]]:
+        def people(role: Role) -> tuple[PersonChoice, ...]:
             if firm is None:
-                return []
-            rows = s.exec(select(User).where(people_of_firm(firm), User.role == role.value, live)
-                          .order_by(func.lower(User.first_name), func.lower(User.last_name), User.id)
+                return ()
+            rows = s.exec(select(User).where(people_of_firm(firm), col(User.role) == role.value, live)
+                          .order_by(func.lower(User.first_name), func.lower(User.last_name), col(User.id))
                           .limit(HOLDER_OPTIONS_MAX)).all()
-            return [{**_person(u), "status": u.status} for u in rows]
+            return tuple(PersonChoice(id=stored_id(u), first_name=u.first_name, last_name=u.last_name,
+                                      preferred_name=u.preferred_name, name=f"{u.first_name} {u.last_name}",
+                                      firm_id=u.firm_id, status=u.status) for u in rows)
 
         classes = s.exec(select(AssetClass).where(
             asset_classes_of(firm)
-        ).order_by(AssetClass.is_cash.desc(), AssetClass.idx, func.lower(AssetClass.title), AssetClass.id)).all()
-        groups = s.exec(select(IndustryGroup).order_by(IndustryGroup.idx, IndustryGroup.id)).all()
-        brokers = s.exec(select(Broker).order_by(func.lower(Broker.name), Broker.id)).all()
-        institutions = s.exec(select(Institution).order_by(func.lower(Institution.title), Institution.id)).all()
-        return {
-            "firm_id": firm,
-            "clients": people(Role.CLIENT),
-            "advisers": people(Role.ADVISER),
-            "classes": [{"id": c.id, "title": c.title, "is_cash": bool(c.is_cash)} for c in classes],
-            "industry_groups": [{"id": g.id, "title": g.title, "color": g.color} for g in groups],
-            "brokers": [{"id": b.id, "name": b.name, "code": b.code} for b in brokers],
-            "institutions": [{"id": i.id, "title": i.title, "provider_type": i.provider_type} for i in institutions
-                             if CASH_ACCOUNT.lower() in (p.strip().lower() for p in i.product_types.split(","))],
-            "types": [{"value": k, "label": t} for k, t in rules.TYPE_TITLES.items()],
-            "tax_treatments": [{"value": k, "label": t} for k, t in rules.TAX_TREATMENT_TITLES.items()],
-            "exception_actions": [{"value": k, "label": t} for k, t in rules.EXCEPTION_TITLES.items()],
-        }
+        ).order_by(col(AssetClass.is_cash).desc(), col(AssetClass.idx), func.lower(AssetClass.title),
+                   col(AssetClass.id))).all()
+        groups = s.exec(select(IndustryGroup).order_by(col(IndustryGroup.idx), col(IndustryGroup.id))).all()
+        brokers = s.exec(select(Broker).order_by(func.lower(Broker.name), col(Broker.id))).all()
+        institutions = s.exec(select(Institution).order_by(func.lower(Institution.title), col(Institution.id))).all()
+        return PortfolioFormOptions(
+            firm_id=firm,
+            clients=people(Role.CLIENT),
+            advisers=people(Role.ADVISER),
+            classes=tuple(ClassOption(id=stored_id(c), title=c.title, is_cash=bool(c.is_cash)) for c in classes),
+            industry_groups=tuple(GroupRef(id=stored_id(g), title=g.title, color=g.color) for g in groups),
+            brokers=tuple(BrokerChoice(id=stored_id(b), name=b.name, code=b.code) for b in brokers),
+            institutions=tuple(InstitutionChoice(id=stored_id(i), title=i.title, provider_type=i.provider_type)
+                               for i in institutions
+                               if CASH_ACCOUNT.lower() in (p.strip().lower() for p in i.product_types.split(","))),
+            types=_choices(rules.TYPE_TITLES),
+            tax_treatments=_choices(rules.TAX_TREATMENT_TITLES),
+            exception_actions=_choices(rules.EXCEPTION_TITLES),
+        )

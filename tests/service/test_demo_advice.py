@@ -14,6 +14,7 @@ from app.db.tables import (
     PortfolioUser, ShortTermRecommendation, TargetPortfolio, TradeInstruction, TradeTransaction, User,
 )
 from app.domain.models import SHORT_TERM_ACTIONS
+from app.domain.wire import rendered
 from app.services import (
     advice_reports, holdings, orders, portfolios, records_of_advice, target_portfolios as tps, trade_approval_report, trade_file,
     trade_instructions as tis,
@@ -154,7 +155,7 @@ def test_demo_data_runs_the_whole_advice_chain_once(db):
     assert trades["status"] == "pending_approval" and trades["permissions"]["approve"]
 
     # the first portfolios of the adviser's list are still the older demo portfolios
-    listed, _ = portfolios.list_portfolios(actor=adviser)
+    listed = rendered(portfolios.list_portfolios(actor=adviser).rows)
     names = {p.name for key in FIRM_KEYS for p in chain_plans(key)}
     first = [r["name"] for r in listed[:4]]
     assert len(first) == 4 and not names & set(first)

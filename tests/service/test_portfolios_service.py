@@ -41,6 +41,18 @@ def _rows(table, pid):
         return s.exec(select(table).where(table.investment_id == pid)).all()
 
 
+def _create(**sent):
+    return rendered(svc.create_portfolio(**sent))
+
+
+def _update(**sent):
+    return rendered(svc.update_portfolio(**sent))
+
+
+def _delete(**sent):
+    return rendered(svc.delete_portfolio(**sent))
+
+
 def _payload(w, **changes):
     data = {"name": "Jones Super", "type": "SMSF", "trustee_name": "Jones Pty Ltd",
             "users": [{"id": w.client.id, "is_owner": True}], "adviser": w.adviser.id}
@@ -50,7 +62,7 @@ def _payload(w, **changes):
 
 # ---- create ----------------------------------------------------------------------------------------
 def test_create_takes_the_creation_defaults_and_removes_null_fields(w):
-    saved = svc.create_portfolio(actor=a(w.admin), data=_payload(
+    saved = _create(actor=a(w.admin), data=_payload(
         w, inactive=None, tax_treatment=None, sell_look_back_period=None, fee_percent=None, approval_settings=None))
     assert saved["message"] == "Portfolio is created/updated"
     assert saved["inactive"] is True and saved["tax_treatment"] == "fifo" and saved["sell_look_back_period"] == 0
@@ -65,20 +77,20 @@ def test_create_takes_the_creation_defaults_and_removes_null_fields(w):
 
 
 def test_an_adviser_creating_is_preselected_and_only_a_superuser_creates_active(w):
-    mine = svc.create_portfolio(actor=a(w.adviser), data={"name": "Mine", "type": "SAVINGS", "inactive": False,
+    mine = _create(actor=a(w.adviser), data={"name": "Mine", "type": "SAVINGS", "inactive": False,
                                                           "owners": [w.client.id]})
     assert mine["adviser"] == w.adviser.id and mine["inactive"] is True
     other = f.make_user(Role.ADVISER, w.firm)
-    named = svc.create_portfolio(actor=a(w.adviser), data={"name": "Named", "type": "SAVINGS", "adviser": other.id})
+    named = _create(actor=a(w.adviser), data={"name": "Named", "type": "SAVINGS", "adviser": other.id})
     assert named["adviser"] == other.id
     # a superuser: the firm comes from the holder, and may create it active
-    active = svc.create_portfolio(actor=a(w.superuser), data={"name": "Live", "type": "SAVINGS", "inactive": False,
+    active = _create(actor=a(w.superuser), data={"name": "Live", "type": "SAVINGS", "inactive": False,
                                                               "users": [{"id": w.other_client.id}]})
     assert active["inactive"] is False and active["firm_id"] == w.other_firm.id
     with pytest.raises(ValidationError) as err:
-        svc.create_portfolio(actor=a(w.superuser), data={"name": "Nowhere", "type": "SAVINGS"})
+        _create(actor=a(w.superuser), data={"name": "Nowhere", "type": "SAVINGS"})
     assert err.value.fields == {"firm_id": "Please, select firm. "}
-    assert svc.create_portfolio(actor=a(w.superuser), data={"name": "Firm", "type": "SAVINGS",
+    assert _create(actor=a(w.superuser), data={"name": "Firm", "type": "SAVINGS",
                                                             "firm_id": w.firm.id})["firm_id"] == w.firm.id
 
 
@@ -91,26 +103,26 @@ def test_holders_and_adviser_come_from_the_portfolios_firm(w):
     ]
     for change, fields in cases:
         with pytest.raises(ValidationError) as err:
-            svc.create_portfolio(actor=a(w.admin), data=_payload(w, **change))
+            _create(actor=a(w.admin), data=_payload(w, **change))
         assert err.value.fields == fields and err.value.message == rules.INVALID_FORM
     deleted = f.make_user(Role.CLIENT, w.firm, status=UserStatus.DELETED)
     with pytest.raises(ValidationError):
-        svc.create_portfolio(actor=a(w.admin), data=_payload(w, users=[{"id": deleted.id}]))
+        _create(actor=a(w.admin), data=_payload(w, users=[{"id": deleted.id}]))
 
 
 def test_clients_create_nothing(w):
     with pytest.raises(PermissionDenied):
-        svc.create_portfolio(actor=a(w.client), data=_payload(w))
+        _create(actor=a(w.client), data=_payload(w))
 
 
 def test_validation_messages(w):
     with pytest.raises(ValidationError) as err:
-        svc.create_portfolio(actor=a(w.admin), data={"name": "", "type": ""})
+        _create(actor=a(w.admin), data={"name": "", "type": ""})
     assert err.value.message == "Please, fill all required fields with valid data."
     assert err.value.fields == {"name": "Please, enter portfolio name. ", "type": "Please, select portfolio type. "}
     cls = fa.make_class("Equities")
     with pytest.raises(ValidationError) as err:
-        svc.create_portfolio(actor=a(w.admin), data=_payload(w, class_allocation=True, allocation_classes=[
+        _create(actor=a(w.admin), data=_payload(w, class_allocation=True, allocation_classes=[
             {"class_id": cls.id, "allocation": "90"}]))
     assert err.value.message == "Total class allocation has to be 100%."
 
@@ -130,7 +142,7 @@ def test_rows_are_saved_checked_against_the_firm_and_replaced_in_one_transaction
             {"industry_group_id": banks.id, "allocation": "30"}, {"industry_group_id": miners.id, "allocation": "20"}],
         exceptions=[{"asset_id": bhp.id, "action": "substitute", "substitute_asset_id": cba.id},
                     {"asset_id": cba.id, "action": "lock"}])
-    saved = svc.create_portfolio(actor=a(w.admin), data=data)
+    saved = _create(actor=a(w.admin), data=data)
     pid = saved["id"]
     assert [(c["title"], c["allocation"], c["min"], c["max"]) for c in saved["allocation_classes"]] == [
         ("Equities", "70", "60", "80"), ("Harbour Only", "25", None, None), ("Cash", "5", None, None)]
@@ -144,7 +156,7 @@ def test_rows_are_saved_checked_against_the_firm_and_replaced_in_one_transaction
                          "allocation_classes.0.class_id"),
                         ({"exceptions": [{"asset_id": secret.id, "action": "dont_hold"}]}, "exceptions.0.asset_id")):
         with pytest.raises(ValidationError) as err:
-            svc.update_portfolio(actor=a(w.admin), portfolio_id=pid, data=change)
+            _update(actor=a(w.admin), portfolio_id=pid, data=change)
         assert key in err.value.fields
     assert len(_rows(PortfolioClass, pid)) == 3 and len(_rows(PortfolioException, pid)) == 2
 
@@ -152,9 +164,9 @@ def test_rows_are_saved_checked_against_the_firm_and_replaced_in_one_transaction
     holding = fp.make_custom_holding(pid, "Beach House", asset_class=equities)
     stranger = fp.make_custom_holding(w.portfolio, "Farm", asset_class=equities)
     with pytest.raises(ValidationError):
-        svc.update_portfolio(actor=a(w.admin), portfolio_id=pid, data={"exceptions": [
+        _update(actor=a(w.admin), portfolio_id=pid, data={"exceptions": [
             {"custom_holding_id": stranger.id, "action": "lock"}]})
-    updated = svc.update_portfolio(actor=a(w.admin), portfolio_id=pid, data={
+    updated = _update(actor=a(w.admin), portfolio_id=pid, data={
         "version": 1, "class_allocation": False, "allocation_classes": [],
         "industry_groups_allocations": [{"industry_group_id": miners.id, "allocation": "100"}],
         "exceptions": [{"custom_holding_id": holding.id, "action": "dont_hold"}]})
@@ -178,23 +190,23 @@ def _same_as_the_read_shape(w, written):
 def test_update_checks_the_version_and_keeps_what_is_not_sent(w):
     pid = w.portfolio.id
     current = rendered(svc.get_portfolio(actor=a(w.adviser), portfolio_id=pid))
-    saved = svc.update_portfolio(actor=a(w.adviser), portfolio_id=pid, data={**current, "name": "Smith Family Trust",
+    saved = _update(actor=a(w.adviser), portfolio_id=pid, data={**current, "name": "Smith Family Trust",
                                                                              "type": "TRUST", "trustee_name": "Smith Co"})
     assert saved["name"] == "Smith Family Trust" and saved["version"] == current["version"] + 1
     assert saved["Users"] == current["Users"]  # the read shape goes back unchanged
     with pytest.raises(Conflict) as err:
-        svc.update_portfolio(actor=a(w.admin), portfolio_id=pid, data={**current, "name": "Late"})
+        _update(actor=a(w.admin), portfolio_id=pid, data={**current, "name": "Late"})
     assert err.value.message == rules.PORTFOLIO_CHANGED
     assert fp.portfolio_row(pid).name == "Smith Family Trust"
     # no version: no check; a type without trustee drops the trustee name
-    saved = svc.update_portfolio(actor=a(w.admin), portfolio_id=pid, data={"type": "SAVINGS"})
+    saved = _update(actor=a(w.admin), portfolio_id=pid, data={"type": "SAVINGS"})
     assert saved["trustee_name"] is None
 
 
 def test_only_a_superuser_changes_the_inactive_flag(w):
     pid = w.portfolio.id
-    assert svc.update_portfolio(actor=a(w.admin), portfolio_id=pid, data={"inactive": True})["inactive"] is False
-    assert svc.update_portfolio(actor=a(w.superuser), portfolio_id=pid, data={"inactive": True})["inactive"] is True
+    assert _update(actor=a(w.admin), portfolio_id=pid, data={"inactive": True})["inactive"] is False
+    assert _update(actor=a(w.superuser), portfolio_id=pid, data={"inactive": True})["inactive"] is True
     shape = svc.get_portfolio(actor=a(w.superuser), portfolio_id=pid)
     assert shape.can_edit_inactive is True
     assert svc.get_portfolio(actor=a(w.admin), portfolio_id=pid).can_edit_inactive is False
@@ -202,42 +214,49 @@ def test_only_a_superuser_changes_the_inactive_flag(w):
 
 def test_holders_are_replaced_only_when_named(w):
     pid = w.portfolio.id
-    svc.update_portfolio(actor=a(w.admin), portfolio_id=pid, data={"name": "Renamed"})
+    _update(actor=a(w.admin), portfolio_id=pid, data={"name": "Renamed"})
     assert {u.user_id for u in _rows(PortfolioUser, pid)} == {w.client.id, w.co_holder.id}
-    saved = svc.update_portfolio(actor=a(w.admin), portfolio_id=pid, data={"owners": [w.stranger.id]})
+    saved = _update(actor=a(w.admin), portfolio_id=pid, data={"owners": [w.stranger.id]})
     assert [(u["id"], u["is_owner"]) for u in saved["Users"]] == [(w.stranger.id, True)]
     # a holder who was deleted later stays valid on the next save
     f.update_user_row(w.stranger.id, status=UserStatus.DELETED.value)
-    assert svc.update_portfolio(actor=a(w.admin), portfolio_id=pid, data={"name": "Again"})["name"] == "Again"
+    assert _update(actor=a(w.admin), portfolio_id=pid, data={"name": "Again"})["name"] == "Again"
 
 
 def test_clients_and_other_firms_cannot_update(w):
     with pytest.raises(PermissionDenied):
-        svc.update_portfolio(actor=a(w.client), portfolio_id=w.portfolio.id, data={"name": "Mine"})
+        _update(actor=a(w.client), portfolio_id=w.portfolio.id, data={"name": "Mine"})
     with pytest.raises(NotFound):
-        svc.update_portfolio(actor=a(w.other_adviser), portfolio_id=w.portfolio.id, data={"name": "Theirs"})
+        _update(actor=a(w.other_adviser), portfolio_id=w.portfolio.id, data={"name": "Theirs"})
     with pytest.raises(NotFound):
-        svc.update_portfolio(actor=a(w.stranger), portfolio_id=w.portfolio.id, data={"name": "Theirs"})
+        _update(actor=a(w.stranger), portfolio_id=w.portfolio.id, data={"name": "Theirs"})
 
 
 # ---- delete ------------------------------------------------------------------------------------------
 def test_soft_delete(w):
     pid = w.portfolio.id
     with pytest.raises(PermissionDenied):
-        svc.delete_portfolio(actor=a(w.client), portfolio_id=pid)
+        _delete(actor=a(w.client), portfolio_id=pid)
     with pytest.raises(NotFound):
-        svc.delete_portfolio(actor=a(w.other_adviser), portfolio_id=pid)
-    assert svc.delete_portfolio(actor=a(w.adviser), portfolio_id=pid) == {"message": "Portfolio is deleted"}
+        _delete(actor=a(w.other_adviser), portfolio_id=pid)
+    assert _delete(actor=a(w.adviser), portfolio_id=pid) == {"message": "Portfolio is deleted"}
     assert fp.portfolio_row(pid).deleted_at is not None
     for user in (w.admin, w.client, w.superuser):
         with pytest.raises(NotFound):
             svc.get_portfolio(actor=a(user), portfolio_id=pid)
-    assert svc.list_portfolios(actor=a(w.superuser), activity_status="all")[1] == 1  # only the other firm's
+    assert _listed(actor=a(w.superuser), activity_status="all")[1] == 1  # only the other firm's
 
 
 # ---- the list ------------------------------------------------------------------------------------------
 def _names(rows):
     return [r["name"] for r in rows]
+
+
+def _listed(actor, *, limit=None, offset=None, sort=rules.DEFAULT_SORT, order=rules.DEFAULT_ORDER, search=None, **query):
+    """The list as the API answers it: its rows rendered, and the total; the filters as sent."""
+    found = svc.list_portfolios(actor=actor, where=rules.read_filter(**query), limit=limit, offset=offset, sort=sort,
+                                order=order, search=search)
+    return rendered(found.rows), found.total
 
 
 def test_list_contexts_and_filters(w):
@@ -247,34 +266,34 @@ def test_list_contexts_and_filters(w):
     fp.make_portfolio(w.firm, holders=[w.client], name="Apple Trust", broker_id=broker.id, model=model, adviser=w.adviser)
     admin = a(w.admin)
 
-    rows, total = svc.list_portfolios(actor=admin)  # default: active, by name
+    rows, total = _listed(actor=admin)  # default: active, by name
     assert _names(rows) == ["Apple Trust", "Smith Family"] and total == 2
-    assert _names(svc.list_portfolios(actor=admin, activity_status="all")[0]) == ["Apple Trust", "Archive", "Smith Family"]
-    assert _names(svc.list_portfolios(actor=admin, activity_status="inactive")[0]) == ["Archive"]
-    assert _names(svc.list_portfolios(actor=admin, order="desc")[0]) == ["Smith Family", "Apple Trust"]
-    assert _names(svc.list_portfolios(actor=admin, sort="id; drop table", order="asc")[0]) == ["Apple Trust", "Smith Family"]
-    assert _names(svc.list_portfolios(actor=admin, sort="model")[0]) == ["Smith Family", "Apple Trust"]
+    assert _names(_listed(actor=admin, activity_status="all")[0]) == ["Apple Trust", "Archive", "Smith Family"]
+    assert _names(_listed(actor=admin, activity_status="inactive")[0]) == ["Archive"]
+    assert _names(_listed(actor=admin, order="desc")[0]) == ["Smith Family", "Apple Trust"]
+    assert _names(_listed(actor=admin, sort="id; drop table", order="asc")[0]) == ["Apple Trust", "Smith Family"]
+    assert _names(_listed(actor=admin, sort="model")[0]) == ["Smith Family", "Apple Trust"]
     # contexts
-    assert _names(svc.list_portfolios(actor=admin, client_id=w.client.id)[0]) == ["Apple Trust", "Smith Family"]
-    assert _names(svc.list_portfolios(actor=admin, client_id=w.co_holder.id)[0]) == ["Smith Family"]
-    assert _names(svc.list_portfolios(actor=admin, adviser_id=w.adviser.id)[0]) == ["Apple Trust", "Smith Family"]
-    assert _names(svc.list_portfolios(actor=admin, model_id=model.id)[0]) == ["Apple Trust"]
-    assert _names(svc.list_portfolios(actor=admin, model_ids=[model.id, 999])[0]) == ["Apple Trust"]
-    assert svc.list_portfolios(actor=admin, firm_id=w.other_firm.id)[1] == 0  # never another firm's
-    assert svc.list_portfolios(actor=admin, client_id="junk")[1] == 0
+    assert _names(_listed(actor=admin, client_id=w.client.id)[0]) == ["Apple Trust", "Smith Family"]
+    assert _names(_listed(actor=admin, client_id=w.co_holder.id)[0]) == ["Smith Family"]
+    assert _names(_listed(actor=admin, adviser_id=w.adviser.id)[0]) == ["Apple Trust", "Smith Family"]
+    assert _names(_listed(actor=admin, model_id=model.id)[0]) == ["Apple Trust"]
+    assert _names(_listed(actor=admin, model_ids=[model.id, 999])[0]) == ["Apple Trust"]
+    assert _listed(actor=admin, firm_id=w.other_firm.id)[1] == 0  # never another firm's
+    assert _listed(actor=admin, client_id="junk")[1] == 0
     # broker filter: -1 all, -2 N/A, an id
-    assert svc.list_portfolios(actor=admin, broker_id="-1")[1] == 2
-    assert _names(svc.list_portfolios(actor=admin, broker_id="-2")[0]) == ["Smith Family"]
-    assert _names(svc.list_portfolios(actor=admin, broker_id=str(broker.id))[0]) == ["Apple Trust"]
+    assert _listed(actor=admin, broker_id="-1")[1] == 2
+    assert _names(_listed(actor=admin, broker_id="-2")[0]) == ["Smith Family"]
+    assert _names(_listed(actor=admin, broker_id=str(broker.id))[0]) == ["Apple Trust"]
     # search: portfolio name, holder name, model name
-    assert _names(svc.list_portfolios(actor=admin, search="apple")[0]) == ["Apple Trust"]
-    assert _names(svc.list_portfolios(actor=admin, search=w.co_holder.first_name.lower())[0]) == ["Smith Family"]
-    assert _names(svc.list_portfolios(actor=admin, search="GROWTH")[0]) == ["Apple Trust"]
-    assert svc.list_portfolios(actor=admin, search="100%")[1] == 0
+    assert _names(_listed(actor=admin, search="apple")[0]) == ["Apple Trust"]
+    assert _names(_listed(actor=admin, search=w.co_holder.first_name.lower())[0]) == ["Smith Family"]
+    assert _names(_listed(actor=admin, search="GROWTH")[0]) == ["Apple Trust"]
+    assert _listed(actor=admin, search="100%")[1] == 0
     # paging
-    rows, total = svc.list_portfolios(actor=admin, limit=1, offset=1)
+    rows, total = _listed(actor=admin, limit=1, offset=1)
     assert _names(rows) == ["Smith Family"] and total == 2
-    row = svc.list_portfolios(actor=admin, search="apple")[0][0]
+    row = _listed(actor=admin, search="apple")[0][0]
     assert row["model"]["name"] == "Growth" and row["broker_name"] == "CommSec Test" and row["adviser_name"]
     assert row["status_title"] == "Active" and row["type_title"] == "Savings" and row["can_edit"] is True
     assert row["firm_ids"] == {"owner_firm_id": w.firm.id, "model_firm_id": w.firm.id}
@@ -283,14 +302,14 @@ def test_list_contexts_and_filters(w):
 
 def test_list_by_role(w):
     fp.make_portfolio(w.firm, holders=[w.client], name="Dormant", inactive=True)
-    assert svc.list_portfolios(actor=a(w.superuser))[1] == 2  # both firms' active ones
-    assert _names(svc.list_portfolios(actor=a(w.other_adviser))[0]) == ["Other Family"]
+    assert _listed(actor=a(w.superuser))[1] == 2  # both firms' active ones
+    assert _names(_listed(actor=a(w.other_adviser))[0]) == ["Other Family"]
     # a client sees what they hold; the hidden activity filter means every status
-    assert _names(svc.list_portfolios(actor=a(w.client))[0]) == ["Dormant", "Smith Family"]
-    assert _names(svc.list_portfolios(actor=a(w.client), activity_status="active")[0]) == ["Smith Family"]
-    assert _names(svc.list_portfolios(actor=a(w.co_holder))[0]) == ["Smith Family"]
-    assert svc.list_portfolios(actor=a(w.stranger))[1] == 0
-    assert svc.list_portfolios(actor=a(w.client))[0][0]["can_edit"] is False
+    assert _names(_listed(actor=a(w.client))[0]) == ["Dormant", "Smith Family"]
+    assert _names(_listed(actor=a(w.client), activity_status="active")[0]) == ["Smith Family"]
+    assert _names(_listed(actor=a(w.co_holder))[0]) == ["Smith Family"]
+    assert _listed(actor=a(w.stranger))[1] == 0
+    assert _listed(actor=a(w.client))[0][0]["can_edit"] is False
 
 
 def test_portfolio_counts(w):
@@ -306,11 +325,11 @@ def test_link_and_unlink_a_model_of_the_firm(w):
     pid = w.portfolio.id
     own = fm.make_model(w.firm, name="Harbour Growth", availability="only_superuser")
     holding = fp.make_custom_holding(pid, "Art", asset_class=fa.make_class("Collectibles"))
-    linked = svc.link_model(actor=a(w.adviser), portfolio_id=pid, model_id=own.id)
+    linked = rendered(svc.link_model(actor=a(w.adviser), portfolio_id=pid, model_id=own.id))
     assert linked == {"investment_id": pid, "model_id": own.id, "modelName": "Harbour Growth",
                       "customAssetClassesChanged": False, "message": "Model linked"}
     assert fp.portfolio_row(pid).model_id == own.id
-    unlinked = svc.unlink_model(actor=a(w.adviser), portfolio_id=pid)
+    unlinked = rendered(svc.unlink_model(actor=a(w.adviser), portfolio_id=pid))
     assert unlinked == {"investment_id": pid, "customAssetClassesChanged": False, "message": "Model unlinked"}
     assert fp.portfolio_row(pid).model_id is None
     with session_scope() as s:
@@ -325,17 +344,17 @@ def test_cross_firm_link_and_unlink_set_custom_holdings_to_cash(w):
     pid = w.portfolio.id
     shared = fm.make_model(w.other_firm, name="Shared Income", availability="with_practice", shared=[w.firm])
     holding = fp.make_custom_holding(pid, "Farm", asset_class=fa.make_class("Property"))
-    linked = svc.link_model(actor=a(w.admin), portfolio_id=pid, model_id=shared.id)
+    linked = rendered(svc.link_model(actor=a(w.admin), portfolio_id=pid, model_id=shared.id))
     assert linked["customAssetClassesChanged"] is True
     with session_scope() as s:
         assert s.get(CustomHolding, holding.id).class_id == cash.id
         s.get(CustomHolding, holding.id).class_id = fa.make_class("Property again").id
-    unlinked = svc.unlink_model(actor=a(w.admin), portfolio_id=pid)
+    unlinked = rendered(svc.unlink_model(actor=a(w.admin), portfolio_id=pid))
     assert unlinked["customAssetClassesChanged"] is True
     with session_scope() as s:
         assert s.get(CustomHolding, holding.id).class_id == cash.id
     # nothing to change: reported as unchanged
-    assert svc.link_model(actor=a(w.admin), portfolio_id=pid, model_id=shared.id)["customAssetClassesChanged"] is False
+    assert rendered(svc.link_model(actor=a(w.admin), portfolio_id=pid, model_id=shared.id))["customAssetClassesChanged"] is False
 
 
 def test_only_models_the_firm_may_use_are_linked(w):
@@ -352,7 +371,7 @@ def test_only_models_the_firm_may_use_are_linked(w):
         with pytest.raises(ValidationError) as err:
             svc.link_model(actor=a(w.admin), portfolio_id=pid, model_id=model.id)
         assert err.value.message == rules.MODEL_NOT_LINKABLE
-    assert svc.link_model(actor=a(w.superuser), portfolio_id=pid, model_id=everyone.id)["modelName"] == "Open"
+    assert rendered(svc.link_model(actor=a(w.superuser), portfolio_id=pid, model_id=everyone.id))["modelName"] == "Open"
     with pytest.raises(PermissionDenied):
         svc.link_model(actor=a(w.client), portfolio_id=pid, model_id=everyone.id)
     with pytest.raises(PermissionDenied):
@@ -360,11 +379,11 @@ def test_only_models_the_firm_may_use_are_linked(w):
     with pytest.raises(NotFound):
         svc.link_model(actor=a(w.other_adviser), portfolio_id=pid, model_id=everyone.id)
 
-    found = svc.linkable_models(actor=a(w.admin), portfolio_id=pid)
+    found = rendered(svc.linkable_models(actor=a(w.admin), portfolio_id=pid))
     assert [(r["name"], r["cross_firm"], r["current"]) for r in found["rows"]] == [("Open", True, True)]
     assert found["portfolio"]["model_name"] == "Open" and found["portfolio"]["model_cross_firm"] is True
     own = fm.make_model(w.firm, name="Balanced", availability="with_practice")
-    assert [r["name"] for r in svc.linkable_models(actor=a(w.admin), portfolio_id=pid, search="bal")["rows"]] == ["Balanced"]
+    assert [r["name"] for r in rendered(svc.linkable_models(actor=a(w.admin), portfolio_id=pid, search="bal"))["rows"]] == ["Balanced"]
     assert own.id
     with pytest.raises(PermissionDenied):
         svc.linkable_models(actor=a(w.client), portfolio_id=pid)
@@ -374,21 +393,21 @@ def test_linking_bumps_the_version_so_an_open_form_conflicts(w):
     pid = w.portfolio.id
     before = rendered(svc.get_portfolio(actor=a(w.admin), portfolio_id=pid))
     svc.link_model(actor=a(w.admin), portfolio_id=pid, model_id=fm.make_model(w.firm, name="Growth", availability="with_practice").id)
-    _same_as_the_read_shape(w, svc.update_portfolio(actor=a(w.admin), portfolio_id=pid, data={"name": "Linked"}))
+    _same_as_the_read_shape(w, _update(actor=a(w.admin), portfolio_id=pid, data={"name": "Linked"}))
     with pytest.raises(Conflict):
-        svc.update_portfolio(actor=a(w.admin), portfolio_id=pid, data=before)
+        _update(actor=a(w.admin), portfolio_id=pid, data=before)
 
 
 # ---- options and reference data ---------------------------------------------------------------------------
 def test_form_options_are_the_firms_own(w):
     reference_data.ensure_reference_data()
-    options = svc.form_options(actor=a(w.admin))
+    options = rendered(svc.form_options(actor=a(w.admin)))
     assert {c["id"] for c in options["clients"]} == {w.client.id, w.co_holder.id, w.stranger.id}
     assert [x["id"] for x in options["advisers"]] == [w.adviser.id]
     assert options["brokers"] and all(i["title"] for i in options["institutions"])
     assert "Judo Bank" not in {i["title"] for i in options["institutions"]}  # term deposits only: no cash account
-    assert svc.form_options(actor=a(w.admin), firm_id=w.other_firm.id)["firm_id"] == w.firm.id
-    assert [x["id"] for x in svc.form_options(actor=a(w.superuser), firm_id=w.other_firm.id)["advisers"]] == [w.other_adviser.id]
+    assert rendered(svc.form_options(actor=a(w.admin), firm_id=w.other_firm.id))["firm_id"] == w.firm.id
+    assert [x["id"] for x in rendered(svc.form_options(actor=a(w.superuser), firm_id=w.other_firm.id))["advisers"]] == [w.other_adviser.id]
     with pytest.raises(PermissionDenied):
         svc.form_options(actor=a(w.client))
 
@@ -413,7 +432,7 @@ def test_reference_data_is_seeded_once(db):
 
 
 def test_money_and_percent_fields_round_trip(w):
-    saved = svc.update_portfolio(actor=a(w.admin), portfolio_id=w.portfolio.id, data={
+    saved = _update(actor=a(w.admin), portfolio_id=w.portfolio.id, data={
         "fee_percent": "0.55", "fee_limit_min": "19.95", "fee_limit_max": "250", "min_trade_amount": "500",
         "max_exposure": "12.5", "percentages_min_cash_balance_value": "1000.1", "soa_date": "2026-02-03",
         "approval_settings": {"client_send_tp_to_other_email": True, "client_tp_other_email": "a@x.com,b@y.com"}})
@@ -425,6 +444,6 @@ def test_money_and_percent_fields_round_trip(w):
     row = fp.portfolio_row(w.portfolio.id)
     assert row.fee_limit_max == Decimal("250.00") and row.max_exposure == Decimal("12.5")
     with pytest.raises(ValidationError) as err:
-        svc.update_portfolio(actor=a(w.admin), portfolio_id=w.portfolio.id, data={
+        _update(actor=a(w.admin), portfolio_id=w.portfolio.id, data={
             "approval_settings": {"adviser_send_tr_to_other_email": True}})
     assert err.value.fields == {"approval_settings.adviser_tr_other_email": rules.RECEIVERS_EMPTY}

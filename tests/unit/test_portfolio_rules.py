@@ -264,6 +264,18 @@ def test_list_filters():
     assert p.broker_filter_of("7") == 7 and p.broker_filter_of("junk") == -1
 
 
+def test_the_list_filter_is_read_once_from_the_query():
+    assert p.read_filter() == p.PortfolioFilter()
+    # "-1" and "-2" are every adviser, firm or model; text that is no id names none (0), a client too
+    found = p.read_filter(client_id="-1", adviser_id="-2", firm_id="junk", model_id=" 5 ", model_ids=["3", "x", 4])
+    assert (found.client_id, found.adviser_id, found.firm_id, found.model_id) == (0, None, 0, 5)
+    assert found.model_ids == (3, 4)
+    assert p.read_filter(activity_status=" ").activity is None and p.read_filter(activity_status="x").activity == "active"
+    assert p.read_filter(broker_id="-2").broker == -2 and p.read_filter(broker_id="9").broker == 9
+    both = p.read_filter(approved="true", tp_bulk_calculation="1", ti_calculation="0")
+    assert both.approved and both.tp_calculation and not both.ti_calculation
+
+
 def test_creation_removes_null_fields_and_cross_firm():
     assert p.creation_payload({"name": "A", "fee_percent": None, "inactive": None}) == {"name": "A"}
     assert p.is_cross_firm(1, 2) and not p.is_cross_firm(1, 1) and not p.is_cross_firm(1, None)

@@ -17,7 +17,7 @@ import reflex as rx
 from app.domain.allocations import bar_width
 from app.domain.permissions import Actor, is_staff
 from app.domain.portfolios import (
-    CONFIRM_UNLINK, CONFIRM_UNLINK_CROSS_FIRM, CUSTOM_CLASSES_CHANGED, MODEL_UNLINKED, is_cross_firm,
+    CONFIRM_UNLINK, CONFIRM_UNLINK_CROSS_FIRM, CUSTOM_CLASSES_CHANGED, is_cross_firm,
 )
 from app.services import custom_holdings as ch_service
 from app.services import holdings as holdings_service
@@ -248,8 +248,8 @@ class HoldingsState(Confirm, FormDialog, ExportLinks, Paged, PortfolioHeader, Ap
             return events(toast_success(result["message"]), self._refresh())
         result = portfolio_service.unlink_model(actor=actor, portfolio_id=self.portfolio_id)
         self._load(actor)  # spec: after unlinking, the page reloads
-        return events(toast_success(result.get("message") or MODEL_UNLINKED),
-                      toast_success(CUSTOM_CLASSES_CHANGED) if result.get("customAssetClassesChanged") else None)
+        return events(toast_success(result.message),
+                      toast_success(CUSTOM_CLASSES_CHANGED) if result.custom_classes_changed else None)
 
     @guarded
     def _refresh(self):

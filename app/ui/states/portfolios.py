@@ -26,7 +26,10 @@ from app.domain.roles import Role
 from app.services import firms as firm_service
 from app.services import models as model_service
 from app.services import portfolios as portfolio_service
-from app.services.portfolios import AllocationClass, PortfolioDetail, PortfolioExceptionView
+from app.domain.portfolios import PortfolioFilter, read_filter
+from app.services.portfolios import (
+    AllocationClass, Holder, ModelLinked, ModelUnlinked, PortfolioDetail, PortfolioExceptionView, PortfolioSummary,
+)
 from app.services.tenancy import USER_NOT_FOUND
 from app.services import records_of_advice, reference_data
 from app.services import users as user_service
@@ -39,7 +42,7 @@ from app.ui.states.base import AppState, toast_error, toast_success, toast_warni
 from app.ui.display import count_of, text as _text
 from app.ui.toolkit.lists import RECORD_PAGES, InRecord, ListControls, LoadMore
 from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, guarded, screen_load
-from app.ui.parse import person_name, to_int as _int
+from app.ui.parse import to_int as _int
 from app.ui.toolkit.rows import ClassBand, Option, TotalBar, keeping, offers, options_of, total_bar
 
 log = logging.getLogger("app.ui.portfolios")
@@ -100,14 +103,14 @@ def unlink_question(portfolio: PortfolioDetail) -> str:
         name=_text(model.name if model is not None else None))
 
 
-def _holders_text(users: list[dict[str, Any]]) -> str:
-    return ", ".join(person_name(u) for u in users or [])
+def _holders_text(holders: tuple[Holder, ...]) -> str:
+    return ", ".join(f"{h.first_name} {h.last_name}".strip() for h in holders)
 
 
-def _model_toasts(done: dict[str, Any], text: str) -> list[Any]:
+def _model_toasts(done: ModelLinked | ModelUnlinked, text: str) -> list[Any]:
     """A model linked or unlinked: the success, and a warning when the custom asset classes changed."""
     return events(toast_success(text),
-                  toast_warning(rules.CUSTOM_CLASSES_CHANGED) if done.get("customAssetClassesChanged") else None)
+                  toast_warning(rules.CUSTOM_CLASSES_CHANGED) if done.custom_classes_changed else None)
 
 
 # ---- what the screens hold ------------------------------------------------------------------------
@@ -239,39 +242,38 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
             name, params = "portfolios.list", {}
         return name, LIST_CONTEXTS[name], params
 
-    def _query(self, actor: Actor) -> dict[str, Any]:
-        query: dict[str, Any] = dict(
-            limit=self._limit(), offset=self._offset(), sort=self.sort if self.sort in rules.SORTS else "name",
-            order="desc" if self.order == "desc" else "asc", search=self.search.strip() or None,
-            broker_id=self.broker_filter,
-            # the activity filter is hidden from clients: theirs are all they hold
-            activity_status=None if actor.role is Role.CLIENT else self.activity,
-        )
+    def _filter(self, actor: Actor) -> PortfolioFilter:
         kind = self.context_kind
-        if kind == "me":
-            query["client_id"] = actor.id
-        elif kind in ("client", "adviser", "firm", "model"):
-            query[f"{kind}_id"] = self._context_id
-        return query
+        context = {"client_id": actor.id} if kind == "me" else \
+            {f"{kind}_id": self._context_id} if kind in ("client", "adviser", "firm", "model") else {}
+        # the activity filter is hidden from clients: theirs are all they hold
+        return read_filter(broker_id=self.broker_filter,
+                           activity_status=None if actor.role is Role.CLIENT else self.activity, **context)
 
-    def _row(self, actor: Actor, p: dict[str, Any]) -> PortfolioRow:
+    def _page(self, actor: Actor) -> tuple[list[PortfolioSummary], int]:
+        found = portfolio_service.list_portfolios(
+            actor=actor, where=self._filter(actor), limit=self._limit(), offset=self._offset(),
+            sort=self.sort if self.sort in rules.SORTS else "name", order="desc" if self.order == "desc" else "asc",
+            search=self.search.strip() or None)
+        return list(found.rows), found.total
+
+    def _row(self, actor: Actor, p: PortfolioSummary) -> PortfolioRow:
         back = referer_query(self.router.url.path)
-        model = p.get("model") or {}
         return PortfolioRow(
-            id=p["id"], name=p["name"], type_title=p["type_title"], holders=_holders_text(p.get("Users") or []),
-            adviser=_text(p.get("adviser_name")), model=_text(model.get("name")), broker=_text(p.get("broker_name")),
-            firm=_text((p.get("firm") or {}).get("name")), inactive=bool(p["inactive"]), status_title=p["status_title"],
-            updated_at=_text(p.get("updated_at")),
-            holdings_url=routes.url("portfolios.holdings", id=p["id"]),
-            history_url=routes.url("portfolios.history", id=p["id"]),
-            edit_url=routes.url("portfolios.edit", id=p["id"], query=back or None),
-            buy_url=routes.url("portfolios.buy", id=p["id"], query=back or None),
-            has_model=bool(model),
+            id=p.id, name=p.name, type_title=p.type_title, holders=_holders_text(p.holders),
+            adviser=_text(p.adviser_name), model=_text(p.model.name if p.model is not None else None),
+            broker=_text(p.broker_name), firm=_text(p.firm.name), inactive=p.inactive, status_title=p.status_title,
+            updated_at=_text(p.updated_at),
+            holdings_url=routes.url("portfolios.holdings", id=p.id),
+            history_url=routes.url("portfolios.history", id=p.id),
+            edit_url=routes.url("portfolios.edit", id=p.id, query=back or None),
+            buy_url=routes.url("portfolios.buy", id=p.id, query=back or None),
+            has_model=p.model is not None,
         )
 
     def _load(self, actor: Actor) -> None:
         self.loading = False  # a failed load leaves the rows it had
-        found = self._fetch_page(lambda: portfolio_service.list_portfolios(actor=actor, **self._query(actor)))
+        found: list[PortfolioSummary] = self._fetch_page(lambda: self._page(actor))
         self.rows = [self._row(actor, p) for p in found]
 
     def _load_awaiting(self, actor: Actor) -> None:
@@ -369,9 +371,9 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
         actor = self._actor()
         if action == "delete":
             done = portfolio_service.delete_portfolio(actor=actor, portfolio_id=portfolio_id)
-            return events(toast_success(done["message"]), self._reload())
-        done = portfolio_service.unlink_model(actor=actor, portfolio_id=portfolio_id)
-        return events(_model_toasts(done, done["message"]), self._reload())
+            return events(toast_success(done.message), self._reload())
+        unlinked = portfolio_service.unlink_model(actor=actor, portfolio_id=portfolio_id)
+        return events(_model_toasts(unlinked, unlinked.message), self._reload())
 
     # ---- what the screen shows ----------------------------------------------------------------------------
     @rx.var
@@ -490,19 +492,23 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
     _pick_target: str = ""
 
     # ---- loading --------------------------------------------------------------------------------
-    def _fill_approval(self, settings: Mapping[str, Any]) -> None:
-        self.approval = {k: bool(settings.get(k)) for k in rules.APPROVAL_FLAGS}
-        self.auto_approval = _text(settings.get(rules.AUTO_APPROVAL)) or "never"
-        self.receivers = {k: _text(settings.get(k)) for k in rules.APPROVAL_TEXTS}
+    def _fill_approval(self, settings: Mapping[str, bool | str]) -> None:
+        # the portfolio's settings carry every key (the defaults filled in)
+        self.approval = {k: bool(settings[k]) for k in rules.APPROVAL_FLAGS}
+        self.auto_approval = _text(settings[rules.AUTO_APPROVAL]) or "never"
+        self.receivers = {k: _text(settings[k]) for k in rules.APPROVAL_TEXTS}
 
     def _load_options(self, actor: Actor) -> None:
-        options = portfolio_service.form_options(actor=actor, firm_id=self._firm_id)
-        self._names = {c["id"]: c["name"] for c in options["clients"]}
-        self.client_options = options_of(options["clients"])
-        self.adviser_options = [Option(value=NO_ADVISER, label="No adviser")] + options_of(options["advisers"])
-        self.institution_options = [Option(value=NO_CHOICE, label="None")] + options_of(options["institutions"], "title")
-        self.broker_options = [Option(value=NO_CHOICE, label="None")] + options_of(options["brokers"])
-        self.class_options = [ClassBand(class_id=c["id"], title=c["title"], is_cash=c["is_cash"]) for c in options["classes"]]
+        options = portfolio_service.form_options(actor=actor, firm_id=self._firm_id or None)
+        self._names = {c.id: c.name for c in options.clients}
+        self.client_options = [Option(value=str(c.id), label=c.name) for c in options.clients]
+        self.adviser_options = [Option(value=NO_ADVISER, label="No adviser")] + \
+            [Option(value=str(c.id), label=c.name) for c in options.advisers]
+        self.institution_options = [Option(value=NO_CHOICE, label="None")] + \
+            [Option(value=str(i.id), label=i.title) for i in options.institutions]
+        self.broker_options = [Option(value=NO_CHOICE, label="None")] + \
+            [Option(value=str(b.id), label=b.name) for b in options.brokers]
+        self.class_options = [ClassBand(class_id=c.id, title=c.title, is_cash=c.is_cash) for c in options.classes]
         self._ig_load_options(actor)
 
     def _fill(self, p: PortfolioDetail) -> None:
@@ -870,7 +876,7 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
             return self._fail(exc)
         self.form_dirty = False
         self.leave_open = False
-        self._portfolio_id = int(saved["id"])
+        self._portfolio_id = saved.id
         # a new portfolio opens its details (it starts inactive: the default list filter would hide it)
         target = then or (routes.url("portfolios.view", id=self._portfolio_id) if self.mode == "new" else "") \
             or self.back_url or routes.url("portfolios.view", id=self._portfolio_id)
@@ -898,10 +904,10 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
         self.form_dirty = False
         if action == "delete":
             done = portfolio_service.delete_portfolio(actor=actor, portfolio_id=portfolio_id)
-            return [toast_success(done["message"]), rx.redirect(self.back_url or routes.url("portfolios.list"))]
-        done = portfolio_service.unlink_model(actor=actor, portfolio_id=portfolio_id)
+            return [toast_success(done.message), rx.redirect(self.back_url or routes.url("portfolios.list"))]
+        unlinked = portfolio_service.unlink_model(actor=actor, portfolio_id=portfolio_id)
         # spec 001 s4: after unlinking, the page reloads
-        return events(_model_toasts(done, done["message"]), PortfolioFormState.on_load)
+        return events(_model_toasts(unlinked, unlinked.message), PortfolioFormState.on_load)
 
     # ---- what the screen shows ----------------------------------------------------------------------------
     @rx.var
@@ -1001,15 +1007,15 @@ class PortfolioBuyState(Confirm, LoadMore, AppState):
         """A page of the linkable models; the portfolio's own facts come along with every page."""
         found = portfolio_service.linkable_models(actor=actor, portfolio_id=self._portfolio_id,
                                                   search=self.search or None, limit=limit, offset=offset)
-        info = found["portfolio"]
-        self.portfolio_name = info["name"]
-        self.current_model = _text(info["model_name"])
-        self.current_cross_firm = bool(info["model_cross_firm"])
-        self.custom_holdings = int(info["custom_holdings"])
-        rows = [ModelChoice(id=m["id"], name=m["name"], firm=_text((m.get("firm") or {}).get("name")),
-                            method=m["allocation_method_title"], assets_count=m["assets_count"],
-                            cross_firm=m["cross_firm"], current=m["current"]) for m in found["rows"]]
-        return rows, int(found["count"])
+        info = found.portfolio
+        self.portfolio_name = info.name
+        self.current_model = _text(info.model_name)
+        self.current_cross_firm = info.model_cross_firm
+        self.custom_holdings = info.custom_holdings
+        rows = [ModelChoice(id=m.id, name=m.name, firm=_text(m.firm.name), method=m.allocation_method_title,
+                            assets_count=m.assets_count, cross_firm=m.cross_firm, current=m.current)
+                for m in found.rows]
+        return rows, found.count
 
     def _back(self, actor: Actor) -> str:
         return self.back_url or routes.url("portfolios.list")
@@ -1044,7 +1050,7 @@ class PortfolioBuyState(Confirm, LoadMore, AppState):
             done = portfolio_service.link_model(actor=self._actor(), portfolio_id=self._portfolio_id, model_id=model_id)
         finally:
             self.linking = False
-        return events(_model_toasts(done, f"{rules.MODEL_LINKED}: {done['modelName']}"),
+        return events(_model_toasts(done, f"{rules.MODEL_LINKED}: {done.model_name}"),
                       rx.redirect(self.back_url or self.holdings_url))
 
     @rx.event
