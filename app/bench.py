@@ -188,15 +188,14 @@ def _workers(count: int) -> list[subprocess.Popen]:
 
 def _run(kind: str, g: Generated, workers: int, chunk_size: int) -> dict:
     from app.jobs import runner
-    from app.domain.wire import rendered
     from app.services import bulk_runs
 
     started = time.perf_counter()
-    run = rendered(bulk_runs.start_for_models(actor=g.adviser, kind=kind, model_ids=g.model_ids, chunk_size=chunk_size))
+    run_id = bulk_runs.start_for_models(actor=g.adviser, kind=kind, model_ids=g.model_ids, chunk_size=chunk_size).id
     procs = _workers(workers) if runner.uses_redis() else []
     while True:
         with session_scope() as s:
-            current = s.get(BulkRun, run["id"])
+            current = s.get(BulkRun, run_id)
             finished = current.done + current.failed >= current.total
         if finished:
             break
@@ -207,7 +206,7 @@ def _run(kind: str, g: Generated, workers: int, chunk_size: int) -> dict:
     for p in procs:
         p.wait()
     runner.wait_in_process()
-    final = rendered(bulk_runs.get(actor=g.adviser, run_id=run["id"]))
+    final = bulk_runs.get(actor=g.adviser, run_id=run_id)
     split = {"load": 0.0, "calculate": 0.0, "persist": 0.0}
     peak = 0.0
     if runner.uses_redis():
@@ -217,12 +216,12 @@ def _run(kind: str, g: Generated, workers: int, chunk_size: int) -> dict:
         for job_id in FinishedJobRegistry(queue=queue).get_job_ids():
             job = queue.fetch_job(job_id)
             result = job.return_value() if job else None
-            if isinstance(result, dict) and job.args and job.args[0] == run["id"]:
+            if isinstance(result, dict) and job.args and job.args[0] == run_id:
                 for key in split:
                     split[key] += float(result.get(key, 0.0))
                 peak = max(peak, float(result.get("peak_mb", 0.0)))
     else:
-        split = dict(bulk_runs.LAST_TIMINGS.get(run["id"], split))
+        split = dict(bulk_runs.LAST_TIMINGS.get(run_id, split))
         peak = peak_memory_mb()
     return {"run": final, "wall": wall, "split": split, "peak_mb": peak}
 
@@ -438,19 +437,19 @@ def bench_engine(portfolios: int = 10_000, models: int = 20, workers: int = 2, c
             out = _run(kind, g, workers, chunk_size)
             run, wall, split = out["run"], out["wall"], out["split"]
             worker_peak = max(worker_peak, out["peak_mb"])
-            rate = run["total"] / wall if wall else 0.0
-            _say(f"\nBulk {title}: {run['done']:,} done, {run['failed']:,} failed of {run['total']:,} "
+            rate = run.total / wall if wall else 0.0
+            _say(f"\nBulk {title}: {run.done:,} done, {run.failed:,} failed of {run.total:,} "
                  f"in {wall:.2f} s wall -> {rate:,.0f} portfolios/s")
             total = sum(split.values()) or 1.0
             _say("  time in workers (summed over processes): " + ", ".join(
                 f"{k} {v:.2f} s ({100 * v / total:.0f}%)" for k, v in split.items()))
             if kind == "tp":
-                copy_seconds, count = _copy_baseline(run["id"])
+                copy_seconds, count = _copy_baseline(run.id)
                 ratio = split["persist"] / copy_seconds if copy_seconds else float("nan")
                 _say(f"  plain COPY of the same {count:,} target portfolio rows: {copy_seconds:.2f} s; "
                      f"persist / COPY = {ratio:.2f}x")
             if with_digest:
-                digests.append(digest(g.firm_id, run["id"]))
+                digests.append(digest(g.firm_id, run.id))
         where = "worker process" if settings.redis_url else "this process, where the chunks ran"
         _say(f"\nPeak memory: this process {peak_memory_mb():,.0f} MB; largest {where} {worker_peak:,.0f} MB "
              f"(peak resident memory of its own, VmHWM)")
