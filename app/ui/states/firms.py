@@ -14,7 +14,7 @@ import reflex as rx
 from app.domain.errors import DomainError, PermissionDenied, ValidationError
 from app.domain.firms import FIRM_SORTS, clean_firm, read_firm_form
 from app.domain.firm_documents import (
-    DEFAULT_COLOUR, LAYOUT_DESCRIPTIONS, LAYOUT_TITLES, LAYOUTS, Branding, DocumentSettings, RofaTemplate,
+    LAYOUT_TITLES, LAYOUTS, Branding, DocumentSettings, RofaTemplate,
     parse_document_settings,
 )
 from app.domain.money import percent_trimmed_text
