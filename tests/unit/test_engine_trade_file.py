@@ -126,3 +126,9 @@ def test_expiry_dates():
     assert F.expiry_error(date(2025, 3, 9), today) == "earlier_than_today"
     assert F.expiry_error(date(2025, 3, 10), today) is None and F.expiry_error(None, today) is None
     assert F.expiry_end_of_day(date(2025, 3, 10)) == datetime(2025, 3, 10, 23, 59, 59, 999999, tzinfo=timezone.utc)
+
+
+def test_an_exact_quotient_reads_as_whole_units_not_in_exponent_notation():
+    # 37,336 / 287.20 is exactly 130: the payload must say "130", never "1.3E+2"
+    quantity = F.order_quantity("increase", D("37336"), D("0"), D("287.2"))
+    assert quantity == 130 and str(quantity) == "130"

@@ -28,6 +28,7 @@ from app.domain import validators
 from app.domain.engine.snapshot import DECREASE, INCREASE
 
 ZERO = Decimal(0)
+ONE = Decimal(1)
 HUNDRED = Decimal(100)
 PRICE_PLACES = Decimal("0.001")
 GAP_PLACES = Decimal("0.01")
@@ -107,7 +108,9 @@ def order_quantity(action: str, amount: Decimal, brokerage: Decimal, price: Deci
         return ZERO
     with localcontext() as ctx:
         ctx.prec = 40
-        return (basis / Decimal(price)).to_integral_value(rounding=ROUND_FLOOR)
+        # quantize, not to_integral_value: an exact quotient keeps its exponent (37336 / 287.2 is
+        # 1.3E+2), which the REST payload would write as is; whole units read 130
+        return (basis / Decimal(price)).quantize(ONE, rounding=ROUND_FLOOR)
 
 
 def round_quantity(quantity: Decimal, method: str | None, multiple: int | None) -> Decimal:
