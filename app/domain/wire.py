@@ -17,6 +17,8 @@ from decimal import Decimal
 from enum import Enum
 from typing import Any
 
+import orjson
+
 WIRE = "wire"  # the metadata key
 WHEN_SET = "when_set"  # the metadata key of a field left out when None
 
@@ -58,3 +60,10 @@ def rendered(value: Any) -> Any:
     if isinstance(value, Enum):
         return value.value
     return value
+
+
+def json_text(value: dict[str, Any]) -> str:
+    """A payload kept as JSON text (a transaction's or a recommendation's `payload` column), as
+    json.loads reads it back; written by orjson, since bulk runs and broker files store hundreds of
+    thousands."""
+    return orjson.dumps(value).decode()

@@ -18,7 +18,6 @@ from datetime import datetime
 from decimal import Decimal
 from typing import Any, Iterable, Sequence
 
-import orjson
 from sqlalchemy import Integer, case, func, literal, select as sa_select, tuple_
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlmodel import Session, col, select
@@ -27,6 +26,7 @@ from app.db import bulk
 from app.db.tables import AssetTransaction, CashTransaction, Portfolio
 from app.db.types import utcnow
 from app.domain import ledger
+from app.domain.wire import json_text
 from app.domain.transactions import EFFECTS, Cash, CashType, Kind, Status, cash_amount
 
 ZERO = Decimal(0)
@@ -135,20 +135,14 @@ def record_trades(s: Session, *, actor_id: int | None, status: str, trade_at: da
         moved = cash_amount(k.value, quantity=e.quantity, price=e.price, fee=e.fee)
         asset_rows.append((
             tid, e.portfolio_id, e.asset_id, k.value, "buy" if k is Kind.ASSET_BUY else "sell", status, e.quantity,
-            e.price, e.fee, moved, trade_at, f"WA{tid}", e.limit_price, _json(e.payload) if e.payload else None,
+            e.price, e.fee, moved, trade_at, f"WA{tid}", e.limit_price, json_text(e.payload) if e.payload else None,
             e.trade_transaction_id, e.expires_at, actor_id, actor_id, now, now))
         cash_rows.append((
             e.portfolio_id, CashType.LINKED.value, EFFECTS[k].cash.value, status, moved, trade_at, tid,
-            _json({"description": e.description}) if e.description else None, actor_id, now, now))
+            json_text({"description": e.description}) if e.description else None, actor_id, now, now))
     bulk.copy_rows(s, AssetTransaction, asset_rows, _TRADE_COLUMNS)
     bulk.copy_rows(s, CashTransaction, cash_rows, _LINKED_CASH_COLUMNS)
     return ids
-
-
-def _json(value: dict[str, Any]) -> str:
-    """JSON text of a payload, as json.dumps reads it back (orjson: a broker file places tens of
-    thousands of orders)."""
-    return orjson.dumps(value).decode()
 
 
 _TRADE_COLUMNS = ("id", "investment_id", "asset_id", "type", "action", "status", "quantity", "price", "fee",

@@ -671,10 +671,10 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
                                               file_kind=kind, actor_id=actor.id)
             s.flush()
         fresh = [] if preview else [d for d in drafts if d.change == order_rules.NEW]
-        fresh_set = {id(d) for d in fresh}
         # each new order is named by its open asset transaction (WA<id>): the ids are taken first,
         # so that the file can be written while the orders are
         opening = bulk.reserve_ids(s, AssetTransaction, len(fresh))
+        references = {id(d): f"WA{tid}" for d, tid in zip(fresh, opening)}
 
         def place() -> None:
             # a chunk at a time, so that a firm's tens of thousands of orders are never all held twice
@@ -693,9 +693,8 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
                     for tid, d, entry in zip(ids, chunk, entries)])
 
         def orders() -> Iterator[order_rules.Order]:
-            references = iter(opening)  # in the order of `fresh`, which keeps the drafts' order
             for d in drafts:
-                yield _referenced(d.order, f"WA{next(references)}") if id(d) in fresh_set else d.order
+                yield _referenced(d.order, references[id(d)]) if id(d) in references else d.order
 
         firm_name = firms[fid].name if fid in firms else ("All Firms" if fid is None else s.get(Firm, fid).name)
         name = order_rules.file_name(kind, firm_name, now)

@@ -31,6 +31,7 @@ from app.db.tables import (
 )
 from app.db.types import utcnow
 from app.domain import advice, validators
+from app.domain.wire import json_text
 from app.domain.advice.target_portfolios import TPPermissions
 from app.domain.advice import (
     PENDING_TX, NoteState, PortfolioFacts, TIStatus, TPStatus, TradeHistoryEntry, TradeInstructionSummary,
@@ -212,11 +213,6 @@ def compute_trades(s: Session, portfolio_ids: Iterable[int]) -> dict[int, tuple[
     return generate_all(load_trade_inputs(s, portfolio_ids))
 
 
-def _json(value: dict[str, Any]) -> str:
-    """A payload's JSON text, written by orjson (a bulk run stores hundreds of thousands)."""
-    return orjson.dumps(value).decode()
-
-
 def instruction_rows(pid: int, version: int, tp_id: int | None, trades: Trades | CalculationError, *,
                      actor_id: int | None, run_id: int | None, now: datetime) -> tuple[dict, list[dict], list[dict]]:
     """The rows (as dicts of columns) storing one generation: the instruction, its transactions
@@ -227,29 +223,29 @@ def instruction_rows(pid: int, version: int, tp_id: int | None, trades: Trades |
     if isinstance(trades, CalculationError):
         return {**head, "status": TIStatus.FAILED.value, "error_message": trades.message, "payload": None}, [], []
     head.update(status=TIStatus.PENDING_VALIDATION.value, error_message=None,
-                payload=_json({"buys": str(trades.buys), "sells": str(trades.sells),
-                               "brokerage": str(trades.brokerage),
-                               "min_trade_amount": str(trades.min_trade_amount)}))
+                payload=json_text({"buys": str(trades.buys), "sells": str(trades.sells),
+                                   "brokerage": str(trades.brokerage),
+                                   "min_trade_amount": str(trades.min_trade_amount)}))
     txs = [dict(
         asset_id=t.asset_id, asset_code=t.code, action=t.action, status=TxStatus.DRAFT.value, decision=None,
         user_action=None, quantity=t.units, price=t.price, asset_price=t.last_close_price, limit_price=t.limit_price,
         value=t.value, fee=t.brokerage, cost_base=t.cost_base, amount=t.amount, pending=t.pending,
         initial_quantity=t.units, initial_price=t.price, current_units=t.current_units, full_sell=t.full_sell,
         stop_loss=t.stop_loss, urgent=t.urgent, updated_at=now,
-        payload=_json({"limit_price": str(t.limit_price) if t.limit_price is not None else None,
-                       "recommendation_action": t.recommendation_action, "comment": t.comment,
-                       "manual_trade_decision": False, "target_units": str(t.target_units),
-                       "str_on_ti_generation": {"action": t.recommendation_action, "comment": t.comment,
-                                                "text": t.str_on_ti_generation}}),
+        payload=json_text({"limit_price": str(t.limit_price) if t.limit_price is not None else None,
+                           "recommendation_action": t.recommendation_action, "comment": t.comment,
+                           "manual_trade_decision": False, "target_units": str(t.target_units),
+                           "str_on_ti_generation": {"action": t.recommendation_action, "comment": t.comment,
+                                                    "text": t.str_on_ti_generation}}),
     ) for t in trades.transactions]
     notes = [dict(
         asset_id=n.asset_id, source=n.source, state=NoteState.PENDING_VALIDATION.value, decision=None, updated_at=now,
-        payload=_json({"code": n.code, "text": n.text, "action": n.action,
-                       "units": str(n.units) if n.units is not None else None,
-                       "price": str(n.price) if n.price is not None else None,
-                       "value": str(n.value) if n.value is not None else None,
-                       "recommendation_action": n.recommendation_action, "comment": n.comment,
-                       "custom_holding_id": n.custom_holding_id}),
+        payload=json_text({"code": n.code, "text": n.text, "action": n.action,
+                           "units": str(n.units) if n.units is not None else None,
+                           "price": str(n.price) if n.price is not None else None,
+                           "value": str(n.value) if n.value is not None else None,
+                           "recommendation_action": n.recommendation_action, "comment": n.comment,
+                           "custom_holding_id": n.custom_holding_id}),
     ) for n in trades.notes]
     return head, txs, notes
 
