@@ -567,12 +567,13 @@ def bench_reports(portfolios: int = 10_000, keep: bool = False) -> int:
         report, t1 = measure("Trade file generate", lambda: trade_file.generate(actor=g.adviser))
         _say(f"  {len(report.rows):,} rows, {len(report.cash):,} portfolio cash summaries")
         # the screen sends the rows it selected, with their quantities and prices
-        chosen = [{"id": r.recommendation_id, "quantity": str(r.quantity),
-                   "price": None if r.limit_price is None else str(r.limit_price), "expirationDate": None}
-                  for r in report.rows if r.selected and not r.hidden]
+        chosen = trade_file.read_export_lines(
+            [{"id": r.recommendation_id, "quantity": str(r.quantity),
+              "price": None if r.limit_price is None else str(r.limit_price), "expirationDate": None}
+             for r in report.rows if r.selected and not r.hidden])
         del report  # a web process answers the generate call and lets it go before the export comes
         out, t2 = measure("Trade file Excel export of the selected rows (places every one)",
-                          lambda: trade_file.export(actor=g.adviser, kind="trade_file", transactions=chosen))
+                          lambda: trade_file.export(actor=g.adviser, kind="trade_file", lines=chosen))
         _say(f"  {out.rows:,} orders written, {out.placed:,} placed, {len(out.data) / 2**20:.1f} MB file")
         _say(f"Trade file generate + Excel: {t1 + t2:.2f} s")
         groups, _ = measure("Approval report (all statuses)",

@@ -28,7 +28,8 @@ from pydantic import BaseModel, Field
 from pydantic_core import to_json
 
 from app.api.deps import ClientOffset, CurrentActor, answers, download, file_format, listing, ok, read_upload
-from app.api.schemas import Amount, Body, Id, Page, Rows, payload_of, rendered
+from app.api.schemas import Amount, Body, Id, Page, Rows, payload_of, query_number, rendered
+from app.domain.parsing import as_id
 from app.services import orders, trade_approval_report as approval, trade_file
 
 from app.api.payloads import UploadOut
@@ -126,7 +127,7 @@ def _file(result) -> Response:
 # ---- trade file ---------------------------------------------------------------------------------------
 @router.get("/reports/trade-file-generate", **answers(TradeFileOut))
 def trade_file_generate(actor: CurrentActor, firm_id: Optional[str] = Query(None, alias="firmId")):
-    report = trade_file.generate(actor=actor, firm_id=firm_id)
+    report = trade_file.generate(actor=actor, firm_id=trade_file.firm_choice(firm_id))
     # A firm's file has tens of thousands of rows: the declared fields are read straight off the
     # service's rows and written by pydantic's serializer, without validating each row again
     # (the response model still documents the payload).
@@ -141,14 +142,14 @@ def _declared(rows: list[Any], model: type[BaseModel]) -> list[dict[str, Any]]:
 
 
 def _export(actor, kind: str, body: ExportBody) -> Response:
-    return _file(trade_file.export(actor=actor, kind=kind, firm_id=body.firmId,
-                                   transactions=[t.model_dump() for t in body.transactions],
+    return _file(trade_file.export(actor=actor, kind=kind, firm_id=trade_file.firm_choice(body.firmId),
+                                   lines=trade_file.read_export_lines([t.model_dump() for t in body.transactions]),
                                    download_all=body.downloadAll))
 
 
-_FILE_RESPONSES = {200: {"description": "the broker file", "content": {
+_FILE_RESPONSES: dict[int | str, dict[str, Any]] = {200: {"description": "the broker file", "content": {
     "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {}, "text/csv": {}}}}
-_PDF_RESPONSES = {200: {"description": "PDF", "content": {"application/pdf": {}}}}
+_PDF_RESPONSES: dict[int | str, dict[str, Any]] = {200: {"description": "PDF", "content": {"application/pdf": {}}}}
 
 
 @router.post("/reports/trade-file-report-export", response_class=Response, responses=_FILE_RESPONSES)
@@ -168,7 +169,7 @@ def ausiex_export(actor: CurrentActor, body: ExportBody):
 
 @router.get("/reports/desktop-broker-export-excel", response_class=Response, responses=_FILE_RESPONSES)
 def desktop_broker_excel(actor: CurrentActor, firm_id: Optional[str] = Query(None, alias="firmId")):
-    return _file(trade_file.desktop_broker_file(actor=actor, firm_id=firm_id))
+    return _file(trade_file.desktop_broker_file(actor=actor, firm_id=trade_file.firm_choice(firm_id)))
 
 
 # ---- approval report -------------------------------------------------------------------------------------
@@ -221,24 +222,30 @@ def portfolio_file(request: Request, actor: CurrentActor, investment_id: str, cl
 
 
 # ---- orders ---------------------------------------------------------------------------------------------
+def _order_id(text: str) -> int:
+    """An order's id from the path (anything else names no order: 404 from the service)."""
+    return as_id(text) or 0
+
+
 @router.get("/orders", **answers(Page[OrderOut]))
 def list_orders(actor: CurrentActor, firm_id: Optional[str] = Query(None, alias="firmId"), status: str = "placed",
                 limit: Optional[str] = None, offset: Optional[str] = None):
-    rows, total = orders.list_orders(actor=actor, firm_id=firm_id, status=status, limit=limit, offset=offset)
+    rows, total = orders.list_orders(actor=actor, firm_id=trade_file.firm_choice(firm_id), status=status,
+                                     limit=query_number(limit), offset=query_number(offset))
     return listing([asdict(r) for r in rows], total)
 
 
 @router.put("/orders/{order_id}/execute", **answers(OrderOut))
 def execute_order(actor: CurrentActor, order_id: str, body: ExecuteBody):
-    row = orders.execute(actor=actor, order_id=order_id, price=body.price, fee=body.fee, quantity=body.quantity,
-                         trade_date=body.trade_date, settlement_date=body.settlement_date,
-                         contract_note=body.contract_note)
+    row = orders.execute(actor=actor, order_id=_order_id(order_id), execution=orders.read_execution(
+        price=body.price, fee=body.fee, quantity=body.quantity, trade_date=body.trade_date,
+        settlement_date=body.settlement_date, contract_note=body.contract_note))
     return ok(asdict(row))
 
 
 @router.put("/orders/{order_id}/reject", **answers(OrderOut))
 def reject_order(actor: CurrentActor, order_id: str, body: RejectBody):
-    return ok(asdict(orders.reject(actor=actor, order_id=order_id, reason=body.reason)))
+    return ok(asdict(orders.reject(actor=actor, order_id=_order_id(order_id), reason=body.reason)))
 
 
 @router.get("/orders/reconciliation", **answers(ReconciliationOut))
@@ -247,20 +254,22 @@ def order_reconciliation(actor: CurrentActor, day: Optional[str] = Query(None, d
                          firm_id: Optional[str] = Query(None, alias="firmId")):
     """What happened to the firm's orders on one day (placed, filled, partly filled, expired, cancelled,
     rejected), with totals by broker."""
-    return ok(rendered(orders.reconciliation(actor=actor, day=day, firm_id=firm_id)))
+    return ok(rendered(orders.reconciliation(actor=actor, day=orders.read_day(day, "day"),
+                                             firm_id=trade_file.firm_choice(firm_id))))
 
 
 @router.get("/orders/reconciliation/export-excel", response_class=Response, responses=_FILE_RESPONSES)
 def order_reconciliation_excel(actor: CurrentActor, day: Optional[str] = None,
                                firm_id: Optional[str] = Query(None, alias="firmId")):
-    return _file(orders.reconciliation_file(actor=actor, day=day, firm_id=firm_id))
+    return _file(orders.reconciliation_file(actor=actor, day=orders.read_day(day, "day"),
+                                            firm_id=trade_file.firm_choice(firm_id)))
 
 
 @router.put("/orders/{order_id}/cancel", **answers(OrderOut))
 def cancel_order(actor: CurrentActor, order_id: str, body: RejectBody):
     """The broker confirmed the order cancelled: what was not executed is released (409 once the order
     is executed, expired, cancelled or rejected)."""
-    return ok(asdict(orders.cancel(actor=actor, order_id=order_id, reason=body.reason)))
+    return ok(asdict(orders.cancel(actor=actor, order_id=_order_id(order_id), reason=body.reason)))
 
 
 @router.post("/orders/confirmations-upload", **answers(UploadOut))
@@ -268,4 +277,4 @@ async def upload_confirmations(actor: CurrentActor, file: UploadFile = File(...)
                                firm_id: Optional[str] = Form(None, alias="firmId")):
     content_type, data = await read_upload(file, orders.MAX_UPLOAD_BYTES)
     return ok(asdict(orders.upload_confirmations(actor=actor, content_type=content_type, data=data,
-                                                firm_id=firm_id)))
+                                                firm_id=trade_file.firm_choice(firm_id))))

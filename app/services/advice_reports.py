@@ -55,7 +55,7 @@ from app.domain.timezones import days_between
 from app.services import listing, postings
 from app.services.advice_queries import owner_names, result_text, user_names
 from app.services.tenancy import readable_portfolios
-from app.services.trade_file import report_firm
+from app.services.trade_file import firm_choice, report_firm
 
 CASH, PENDING = "cash", "pending"
 ALL_FIRMS = "-1"
@@ -221,7 +221,7 @@ def _report_targets(s: Session, actor: Actor, firm_id: Any, *columns: Any, with_
     the newest version (and, `with_approved`, the last approved one), optionally only in `statuses`;
     each with `columns`, its portfolio's name, firm and adviser, and the name of its model (its own,
     else the portfolio's)."""
-    fid = report_firm(s, actor, firm_id)
+    fid = report_firm(s, actor, firm_choice(firm_id))
     latest = _latest(readable_portfolios(actor, fid), with_approved=with_approved)
     tp = TargetPortfolio
     version = tp.version == latest.c.newest

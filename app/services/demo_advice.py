@@ -410,16 +410,16 @@ def _advance(pid: int, plan: ChainPlan, adviser: Actor, client: Actor, today: da
             if r.investment_id == pid and not r.hidden and r.placed_transaction_id is None and r.quantity > 0]
     if not rows:
         raise _Stop("no trades for the trade file")
-    expiry = (today + timedelta(days=ORDER_DAYS)).isoformat()
-    trade_file.export(actor=adviser, kind="desktop_broker", today=today, transactions=[
-        {"id": r.recommendation_id, "quantity": str(r.quantity), "expirationDate": expiry} for r in rows])
+    expiry = today + timedelta(days=ORDER_DAYS)
+    trade_file.export(actor=adviser, kind="desktop_broker", today=today, lines=[
+        trade_file.ExportLine(r.recommendation_id, r.quantity, None, None, expiry) for r in rows])
     # the Desktop Broker file takes no conditional order: the stop losses go out in the firm's trade
     # file (which carries them as stop orders) and are placed by hand with the broker
     stops = [r for r in trade_file.generate(actor=adviser).rows
              if r.investment_id == pid and r.stop_loss and not r.hidden and r.placed_transaction_id is None]
     if stops:
-        trade_file.export(actor=adviser, kind="trade_file", today=today, transactions=[
-            {"id": r.recommendation_id, "quantity": str(r.quantity), "expirationDate": expiry} for r in stops])
+        trade_file.export(actor=adviser, kind="trade_file", today=today, lines=[
+            trade_file.ExportLine(r.recommendation_id, r.quantity, None, None, expiry) for r in stops])
     if plan.step == PLACED:
         _order_history(pid, adviser, today)
         _amended_order(pid, adviser, client, today)
@@ -427,8 +427,9 @@ def _advance(pid: int, plan: ChainPlan, adviser: Actor, client: Actor, today: da
     placed, _ = orders.list_orders(actor=adviser, status="placed", limit=500)
     mine = sorted((o for o in placed if o.investment_id == pid), key=lambda o: (o.side != "SELL", o.id))
     for order in mine:  # sells first: their proceeds pay for the buys; filled at the order's price
-        orders.execute(actor=adviser, order_id=order.id, price=str(order.price), trade_date=today.isoformat(),
-                       settlement_date=_settlement(today).isoformat(), contract_note=f"DB{order.id:08d}")
+        orders.execute(actor=adviser, order_id=order.id, execution=orders.Execution(
+            price=order.price or Decimal(0), trade_date=today, settlement_date=_settlement(today),
+            contract_note=f"DB{order.id:08d}"))
 
 
 def _order_history(pid: int, adviser: Actor, today: date) -> None:
@@ -444,9 +445,9 @@ def _order_history(pid: int, adviser: Actor, today: date) -> None:
     if buys:
         part = (buys[0].quantity * 2 / 5).to_integral_value(rounding=ROUND_DOWN)
         if part > 0:
-            orders.execute(actor=adviser, order_id=buys[0].id, price=str(buys[0].price), quantity=str(part),
-                           trade_date=today.isoformat(), settlement_date=_settlement(today).isoformat(),
-                           contract_note=f"DB{buys[0].id:08d}-1")
+            orders.execute(actor=adviser, order_id=buys[0].id, execution=orders.Execution(
+                price=buys[0].price or Decimal(0), quantity=part, trade_date=today,
+                settlement_date=_settlement(today), contract_note=f"DB{buys[0].id:08d}-1"))
     if len(buys) > 1:
         orders.cancel(actor=adviser, order_id=buys[1].id, reason="The client asked to wait for the next review")
     if len(buys) > 2:
@@ -481,7 +482,8 @@ def _amended_order(pid: int, adviser: Actor, client: Actor, today: date) -> None
         decisions = {t["id"]: "approved" if t["id"] == added["id"] else "declined" for t in view["transactions"]}
         tis.confirm(actor=client, ti_id=ti["id"], decisions=decisions,
                     notes={n["id"]: "declined" for n in view.get("tradeRecommendationNotes", [])})
-        trade_file.export(actor=adviser, kind="trade_file", today=today, transactions=[{"id": added["id"]}])
+        trade_file.export(actor=adviser, kind="trade_file", today=today,
+                          lines=trade_file.read_export_lines([{"id": added["id"]}]))
     except DomainError as exc:  # the demo goes on without its amended order
         log.warning("demo: no amended order for portfolio %s: %s", pid, exc.message)
 

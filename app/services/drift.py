@@ -192,7 +192,7 @@ def report(*, actor: Actor, firm_id: Any = None, model_id: Any = None, adviser_i
     direction = str(order).lower() if str(order).lower() in ("asc", "desc") else (
         DEFAULT_SORT[1] if key == DEFAULT_SORT[0] else "asc")
     with session_scope() as s:
-        fid = trade_file.report_firm(s, actor, firm_id)
+        fid = trade_file.report_firm(s, actor, trade_file.firm_choice(firm_id))
         scope = _scope(actor, fid)
         options_rows = s.execute(sa_select(Portfolio.model_id, Portfolio.adviser_id).where(scope).distinct()).all()
         mid, aid = as_id(model_id), as_id(adviser_id)
@@ -342,7 +342,7 @@ def queues(*, actor: Actor, firm_id: Any = None, now: datetime | None = None) ->
     _may_read(actor)
     now = now or utcnow()
     with session_scope() as s:
-        fid = trade_file.report_firm(s, actor, firm_id)
+        fid = trade_file.report_firm(s, actor, trade_file.firm_choice(firm_id))
     out = Queues(firm_id=fid)
     pending = advice_reports.pending_report(actor=actor, firm_id=fid if fid is not None else None, now=now)
     out.sees_drafts = any(o["value"] == TPStatus.DRAFT.value for o in pending.offered_statuses)

@@ -26,9 +26,9 @@ from app.db.tables import (
     AssetTransaction, BrokerOrder, BrokerOrderFill, BrokerOrderVersion, CashTransaction, Portfolio, TradeInstruction,
     TradeTransaction,
 )
-from app.db.types import utcnow
+from app.db.types import stored_id, utcnow
 from app.domain import orders as rules
-from app.domain.advice import TxStatus, side_of
+from app.domain.advice.trade_instructions import TxStatus, side_of
 from app.domain.money import to_cents
 from app.domain.transactions import Status, cash_amount
 from app.services import postings
@@ -85,8 +85,8 @@ def carried(s: Session, order: BrokerOrder) -> list[int]:
     """The recommendations an order carries out: the one it was placed for, then each a later
     version (an Amend or a Cancel) carried, in order."""
     later = s.exec(select(BrokerOrderVersion.trade_transaction_id).where(
-        BrokerOrderVersion.order_id == order.id, BrokerOrderVersion.trade_transaction_id.is_not(None))
-        .order_by(BrokerOrderVersion.version)).all()
+        BrokerOrderVersion.order_id == order.id, col(BrokerOrderVersion.trade_transaction_id).is_not(None))
+        .order_by(col(BrokerOrderVersion.version))).all()
     return list(dict.fromkeys(rid for rid in ([order.trade_transaction_id] + list(later)) if rid is not None))
 
 
@@ -101,7 +101,9 @@ def amend(s: Session, order: BrokerOrder, *, quantity: Decimal, limit_price: Dec
     when one is given): a new version (Amend) with the same reference, the open remainder and its
     committed cash in line."""
     now = utcnow()
-    open_tx = s.get(AssetTransaction, order.open_transaction_id)
+    open_tx = s.get(AssetTransaction, order.open_transaction_id) if order.open_transaction_id else None
+    if open_tx is None:
+        raise ValueError(f"order {order.reference} has no open remainder")
     left = remaining(order)
     if limit_price is not None and order.order_type != "stop_loss":
         order.limit_price, order.order_type = limit_price, "limit"
@@ -116,7 +118,7 @@ def amend(s: Session, order: BrokerOrder, *, quantity: Decimal, limit_price: Dec
     order.quantity = Decimal(order.filled_quantity or 0) + quantity
     order.updated_at = now
     s.add(order)
-    s.add(BrokerOrderVersion(order_id=order.id, version=_next_version(s, order), action=rules.AMEND,
+    s.add(BrokerOrderVersion(order_id=stored_id(order), version=_next_version(s, order), action=rules.AMEND,
                              quantity=order.quantity, limit_price=order.limit_price, stop_price=order.stop_price,
                              expires_on=order.expires_on, file_kind=file_kind, trade_transaction_id=recommendation_id,
                              sent_at=now, sent_by=actor_id))
@@ -128,7 +130,7 @@ def cancel_by_file(s: Session, order: BrokerOrder, *, recommendation_id: int | N
     """A later recommendation undoes what the order has left: a version (Cancel) is sent and the
     order ends cancelled; that recommendation is carried out by the cancellation."""
     now = utcnow()
-    s.add(BrokerOrderVersion(order_id=order.id, version=_next_version(s, order), action=rules.CANCEL,
+    s.add(BrokerOrderVersion(order_id=stored_id(order), version=_next_version(s, order), action=rules.CANCEL,
                              quantity=remaining(order), limit_price=order.limit_price, stop_price=order.stop_price,
                              expires_on=order.expires_on, file_kind=file_kind, trade_transaction_id=recommendation_id,
                              sent_at=now, sent_by=actor_id))
@@ -188,6 +190,8 @@ def fill(s: Session, order: BrokerOrder, f: Fill, *, actor_id: int | None) -> As
                 s.add(rec)
     else:  # a part: its own executed transaction; the open remainder shrinks
         portfolio = s.get(Portfolio, order.investment_id)
+        if portfolio is None:
+            raise ValueError(f"order {order.reference} has no portfolio")
         executed, _ = postings.record(
             s, actor_id=actor_id, portfolio=portfolio, kind=open_tx.type, status=Status.EXECUTED.value,
             trade_at=f.trade_at, asset_id=open_tx.asset_id, quantity=f.quantity, price=f.price,
@@ -207,9 +211,9 @@ def fill(s: Session, order: BrokerOrder, f: Fill, *, actor_id: int | None) -> As
     order.updated_at = now
     s.add(order)
     s.flush()
-    s.add(BrokerOrderFill(order_id=order.id, fill_key=f.key, quantity=f.quantity, price=f.price,
+    s.add(BrokerOrderFill(order_id=stored_id(order), fill_key=f.key, quantity=f.quantity, price=f.price,
                           brokerage=to_cents(f.brokerage), trade_at=f.trade_at, settlement_at=f.settlement_at,
-                          asset_transaction_id=executed.id, created_at=now, created_by=actor_id))
+                          asset_transaction_id=stored_id(executed), created_at=now, created_by=actor_id))
     s.flush()
     return executed
 
@@ -221,12 +225,13 @@ def close_unfilled(s: Session, order: BrokerOrder, status: str, *, reason: str |
     stays in the holdings)."""
     now = utcnow()
     if order.open_transaction_id:
-        s.execute(delete(CashTransaction).where(CashTransaction.linked_transaction_id == order.open_transaction_id))
+        s.execute(delete(CashTransaction).where(
+            col(CashTransaction.linked_transaction_id) == order.open_transaction_id))
         open_id = order.open_transaction_id
         order.open_transaction_id = None
         s.add(order)
         s.flush()
-        s.execute(delete(AssetTransaction).where(AssetTransaction.id == open_id))
+        s.execute(delete(AssetTransaction).where(col(AssetTransaction.id) == open_id))
     order.status, order.closed_at, order.updated_at = status, now, now
     if reason:
         order.reason = reason
@@ -243,8 +248,9 @@ def close_unfilled(s: Session, order: BrokerOrder, status: str, *, reason: str |
 def expire_due(s: Session, today: date) -> list[BrokerOrder]:
     """Every open order whose expiry day is before `today` becomes Expired (idempotent)."""
     due = s.exec(select(BrokerOrder).where(col(BrokerOrder.status).in_(rules.OPEN_STATUSES),
-                                           BrokerOrder.expires_on.is_not(None), BrokerOrder.expires_on < today)
-                 .order_by(BrokerOrder.id).with_for_update()).all()
+                                           col(BrokerOrder.expires_on).is_not(None),
+                                           col(BrokerOrder.expires_on) < today)
+                 .order_by(col(BrokerOrder.id)).with_for_update()).all()
     for order in due:
         close_unfilled(s, order, rules.EXPIRED, reason=f"Expired unexecuted on {rules.expiry_text(order.expires_on)}")
     return list(due)
@@ -259,7 +265,7 @@ def filled_units(s: Session, recommendation_ids: Iterable[int]) -> dict[int, Dec
         return {}
     partly = s.exec(select(BrokerOrder).where(BrokerOrder.status == rules.PARTLY_FILLED, bulk.among(
         s, BrokerOrder.investment_id, {r for r in s.exec(select(TradeInstruction.investment_id).join(
-            TradeTransaction, TradeTransaction.trade_instruction_id == TradeInstruction.id).where(
+            TradeTransaction, col(TradeTransaction.trade_instruction_id) == TradeInstruction.id).where(
             bulk.among(s, TradeTransaction.id, ids))).all()}))).all()
     out: dict[int, Decimal] = {}
     for order in partly:

@@ -33,7 +33,7 @@ from app.db.engine import session_scope
 from app.db.tables import (
     Asset, AssetTransaction, Broker, BrokerOrder, BrokerOrderFill, Firm, Portfolio,
 )
-from app.db.types import utcnow
+from app.db.types import stored_id, utcnow
 from app.domain import orders as order_rules
 from app.domain.errors import Conflict, NotFound, ValidationError, not_found
 from app.domain.ledger import NOT_ENOUGH_ASSETS
@@ -43,8 +43,8 @@ from app.domain.uploads import MAX_UPLOAD_BYTES, LineError, checked_upload  # no
 from app.domain.transactions import Status, cash_amount
 from app.services import audit, order_book, postings
 from app.exports.file_names import safe_name
-from app.services.tenancy import as_id, readable_portfolios
-from app.services.trade_file import report_firm
+from app.services.tenancy import readable_portfolios
+from app.services.trade_file import firm_choice, report_firm  # noqa: F401  (firm_choice: the edges read the firm with it)
 
 ORDER_NOT_FOUND = not_found("Order")
 PAGE_SIZE = 100
@@ -104,7 +104,7 @@ def _row(o: BrokerOrder, p: Portfolio, code: str, broker: str, fills: list[Broke
                                        price=f.price, fee=f.brokerage) for f in fills), ZERO)) if fills else (
         open_tx.amount if open_tx else None)
     return OrderRow(
-        id=o.id, investment_id=p.id, investment_name=p.name, account=p.broker_account or p.hin or "",
+        id=stored_id(o), investment_id=stored_id(p), investment_name=p.name, account=p.broker_account or p.hin or "",
         asset_code=code, side=o.side, quantity=Decimal(o.quantity),
         price=average if average is not None else (open_tx.price if open_tx else o.placed_price or o.limit_price),
         limit_price=o.limit_price, fee=fee, amount=amount, status=o.status,
@@ -123,13 +123,13 @@ def _rows(s: Session, found: list[tuple[BrokerOrder, Portfolio, str]]) -> list[O
     fills: dict[int, list[BrokerOrderFill]] = {}
     if ids:
         for f in s.exec(select(BrokerOrderFill).where(col(BrokerOrderFill.order_id).in_(ids))
-                        .order_by(BrokerOrderFill.id)).all():
+                        .order_by(col(BrokerOrderFill.id))).all():
             fills.setdefault(f.order_id, []).append(f)
     open_ids = [o.open_transaction_id for o, _, _ in found if o.open_transaction_id]
     opens = {t.id: t for t in s.exec(select(AssetTransaction).where(col(AssetTransaction.id).in_(open_ids))).all()} \
         if open_ids else {}
     brokers = dict(s.exec(select(Broker.id, Broker.name)).all())
-    return [_row(o, p, code, brokers.get(o.broker_id, "") if o.broker_id else "", fills.get(o.id, []),
+    return [_row(o, p, code, brokers.get(o.broker_id, "") if o.broker_id else "", fills.get(stored_id(o), []),
                  opens.get(o.open_transaction_id) if o.open_transaction_id else None) for o, p, code in found]
 
 
@@ -140,32 +140,33 @@ STATUS_FILTERS: dict[str, tuple[str, ...]] = {
 }
 
 
-def list_orders(*, actor: Actor, firm_id: Any = None, status: Any = "placed", limit: Any = None,
-                offset: Any = None) -> tuple[list[OrderRow], int]:
-    """The firm's broker orders in one status (placed by default; 'all' for every status)."""
+def list_orders(*, actor: Actor, firm_id: int | None = None, status: str = "placed", limit: int | None = None,
+                offset: int | None = None) -> tuple[list[OrderRow], int]:
+    """The firm's broker orders in one status (placed by default; 'all' for every status), a page
+    of `limit` (100 when none; at most 500) from `offset`."""
     require_staff(actor)
-    limit_ = min(max(as_id(limit) or PAGE_SIZE, 1), 500)
-    offset_ = max(int(offset) if str(offset or "").isdigit() else 0, 0)
+    limit_ = min(limit, 500) if limit and limit > 0 else PAGE_SIZE
+    offset_ = max(offset or 0, 0)
     with session_scope() as s:
         fid = report_firm(s, actor, firm_id)
         clause = [readable_portfolios(actor, fid)]
-        wanted = STATUS_FILTERS.get(str(status or "placed"))
+        wanted = STATUS_FILTERS.get(status or "placed")
         if wanted:
             clause.append(col(BrokerOrder.status).in_(wanted))
         total = s.execute(sa_select(func.count()).select_from(
-            sa_select(BrokerOrder.id).join(Portfolio, Portfolio.id == BrokerOrder.investment_id)
+            sa_select(col(BrokerOrder.id)).join(Portfolio, col(Portfolio.id) == BrokerOrder.investment_id)
             .where(*clause).subquery())).scalar_one()
         found = s.exec(select(BrokerOrder, Portfolio, Asset.code)
-                       .join(Portfolio, Portfolio.id == BrokerOrder.investment_id)
-                       .join(Asset, Asset.id == BrokerOrder.asset_id).where(*clause)
-                       .order_by(BrokerOrder.placed_at.desc(), BrokerOrder.id.desc()).limit(limit_).offset(offset_)).all()
+                       .join(Portfolio, col(Portfolio.id) == BrokerOrder.investment_id)
+                       .join(Asset, col(Asset.id) == BrokerOrder.asset_id).where(*clause)
+                       .order_by(col(BrokerOrder.placed_at).desc(), col(BrokerOrder.id).desc())
+                       .limit(limit_).offset(offset_)).all()
         return _rows(s, list(found)), int(total)
 
 
-def _order(s: Session, actor: Actor, order_id: Any, *, lock: bool = True) -> tuple[BrokerOrder, Portfolio]:
-    oid = as_id(order_id)
-    stmt = (select(BrokerOrder, Portfolio).join(Portfolio, Portfolio.id == BrokerOrder.investment_id)
-            .where(BrokerOrder.id == (oid or 0), readable_portfolios(actor)))
+def _order(s: Session, actor: Actor, order_id: int, *, lock: bool = True) -> tuple[BrokerOrder, Portfolio]:
+    stmt = (select(BrokerOrder, Portfolio).join(Portfolio, col(Portfolio.id) == BrokerOrder.investment_id)
+            .where(BrokerOrder.id == order_id, readable_portfolios(actor)))
     found = s.exec(stmt.with_for_update(of=BrokerOrder) if lock else stmt).first()
     if found is None:
         raise NotFound(ORDER_NOT_FOUND)
@@ -185,11 +186,11 @@ def _check_units(s: Session, order: BrokerOrder, quantity: Decimal, *, field: st
                               {field: "too_many"})
     if order.side == "SELL":
         portfolio = s.get(Portfolio, order.investment_id)
-        if quantity > postings.position(s, portfolio, order.asset_id).units:
+        if portfolio is None or quantity > postings.position(s, portfolio, order.asset_id).units:
             raise ValidationError(NOT_ENOUGH_ASSETS, {field: NOT_ENOUGH_ASSETS})
 
 
-def _amount(value: Any, label: str, *, allow_zero: bool = False) -> Decimal:
+def _amount(value: object, label: str, *, allow_zero: bool = False) -> Decimal:
     try:
         number = Decimal(str(value).replace("$", "").replace(",", "").strip())
     except (ArithmeticError, ValueError):
@@ -199,55 +200,85 @@ def _amount(value: Any, label: str, *, allow_zero: bool = False) -> Decimal:
     return number
 
 
-def _day(value: Any, label: str, *, required: bool) -> datetime | None:
-    if value in (None, ""):
-        if required:
-            raise ValidationError(f"Invalid {label}", {label: "required"})
+def read_day(value: str | date | None, label: str) -> date | None:
+    """A day sent as text (YYYY-MM-DD or DD/MM/YYYY), read at the edge; None when none was sent."""
+    if value is None or value == "":
         return None
     day = value if isinstance(value, date) else order_rules.parse_day(str(value)[:10])
     if day is None:
         raise ValidationError(f"Invalid {label}", {label: "invalid"})
-    return datetime(day.year, day.month, day.day, tzinfo=timezone.utc)
+    return day
+
+
+def _day_start(day: date | None) -> datetime | None:
+    return datetime(day.year, day.month, day.day, tzinfo=timezone.utc) if day else None
 
 
 def _code(s: Session, order: BrokerOrder) -> str:
-    return s.get(Asset, order.asset_id).code
+    asset = s.get(Asset, order.asset_id)
+    return asset.code if asset is not None else ""
 
 
-def execute(*, actor: Actor, order_id: Any, price: Any, fee: Any = None, quantity: Any = None,
-            trade_date: Any = None, settlement_date: Any = None, contract_note: Any = None) -> OrderRow:
+@dataclass(frozen=True)
+class Execution:
+    """A fill entered by hand: its price, and optionally its brokerage, units (none: the whole
+    remainder), days and contract note."""
+
+    price: Decimal
+    fee: Decimal | None = None
+    quantity: Decimal | None = None
+    trade_date: date | None = None
+    settlement_date: date | None = None
+    contract_note: str = ""
+
+
+def read_execution(*, price: object, fee: object = None, quantity: object = None, trade_date: str | None = None,
+                   settlement_date: str | None = None, contract_note: str | None = None) -> Execution:
+    """The execution form or request body, read once at the edge (amounts without $ or commas,
+    days as YYYY-MM-DD or DD/MM/YYYY)."""
+    return Execution(
+        price=_amount(price, "price"),
+        fee=_amount(fee, "brokerage", allow_zero=True) if fee not in (None, "") else None,
+        quantity=_amount(quantity, "quantity") if quantity not in (None, "") else None,
+        trade_date=read_day(trade_date, "trade date"), settlement_date=read_day(settlement_date, "settlement date"),
+        contract_note=(contract_note or "").strip()[:80])
+
+
+def execute(*, actor: Actor, order_id: int, execution: Execution) -> OrderRow:
     """Records a fill of a placed order: its whole remainder (no quantity) or a part of it."""
     require_staff(actor)
     with session_scope() as s:
         order, p = _order(s, actor, order_id)
         _open(order)
-        units = order_book.remaining(order) if quantity in (None, "") else _amount(quantity, "quantity")
+        if not execution.price.is_finite() or execution.price <= 0:
+            raise ValidationError("Invalid price", {"price": "invalid"})
+        units = order_book.remaining(order) if execution.quantity is None else execution.quantity
         if units != units.to_integral_value():
             raise ValidationError("Invalid quantity", {"quantity": "invalid"})
         _check_units(s, order, units)
-        trade_at = _day(trade_date, "trade date", required=False) or utcnow()
-        settlement_at = _day(settlement_date, "settlement date", required=False)
+        trade_at = _day_start(execution.trade_date) or utcnow()
+        settlement_at = _day_start(execution.settlement_date)
         if settlement_at and settlement_at.date() < trade_at.date():
             raise ValidationError("The settlement date is before the trade date", {"settlement_date": "invalid"})
-        note = str(contract_note).strip()[:80] if contract_note else ""
+        note = execution.contract_note
         if note and s.exec(select(BrokerOrderFill.id).where(BrokerOrderFill.fill_key == note)).first():
             raise Conflict(f"Contract note {note} is already recorded")
-        open_tx = s.get(AssetTransaction, order.open_transaction_id)
-        if fee not in (None, ""):
-            brokerage = _amount(fee, "brokerage", allow_zero=True)
+        open_tx = s.get(AssetTransaction, order.open_transaction_id) if order.open_transaction_id else None
+        if execution.fee is not None:
+            brokerage = execution.fee
         else:  # the order's estimated brokerage, in proportion to the units filled
             brokerage = to_cents((open_tx.fee or ZERO) * units / order_book.remaining(order)) if open_tx else ZERO
         order_book.fill(s, order, order_book.Fill(
-            key=note or f"manual-{uuid.uuid4().hex}", quantity=units, price=_amount(price, "price"),
+            key=note or f"manual-{uuid.uuid4().hex}", quantity=units, price=execution.price,
             brokerage=brokerage, trade_at=trade_at, settlement_at=settlement_at), actor_id=actor.id)
         code = _code(s, order)
         audit.record(s, actor, "order.executed", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
                      after={"order": order.reference, "side": order.side, "code": code, "quantity": units,
-                            "price": _amount(price, "price"), "status": order.status})
+                            "price": execution.price, "status": order.status})
         return _rows(s, [(order, p, code)])[0]
 
 
-def reject(*, actor: Actor, order_id: Any, reason: Any = None) -> OrderRow:
+def reject(*, actor: Actor, order_id: int, reason: str | None = None) -> OrderRow:
     """The broker refused the order: Error, and the recommendation can be exported again."""
     require_staff(actor)
     with session_scope() as s:
@@ -255,8 +286,10 @@ def reject(*, actor: Actor, order_id: Any, reason: Any = None) -> OrderRow:
         _open(order)
         if order.status != order_rules.PLACED:
             raise Conflict("Part of the order is executed: it can no longer be rejected")
-        text = (str(reason).strip()[:300] if reason else None) or "Rejected by the broker"
-        t = s.get(AssetTransaction, order.open_transaction_id)
+        text = (reason.strip()[:300] if reason else None) or "Rejected by the broker"
+        t = s.get(AssetTransaction, order.open_transaction_id) if order.open_transaction_id else None
+        if t is None:
+            raise Conflict(order_rules.ORDER_CLOSED.format(status=order.status))
         payload = json.loads(t.payload) if t.payload else {}
         payload["rejection"] = text
         t.payload = json.dumps(payload)
@@ -274,7 +307,7 @@ def reject(*, actor: Actor, order_id: Any, reason: Any = None) -> OrderRow:
         return _rows(s, [(order, p, code)])[0]
 
 
-def cancel(*, actor: Actor, order_id: Any, reason: Any = None) -> OrderRow:
+def cancel(*, actor: Actor, order_id: int, reason: str | None = None) -> OrderRow:
     """The broker confirmed the order cancelled (at the firm's request): what was not executed goes
     (its cash and units are no longer committed) and the recommendation stops being pending; fills
     already recorded stay."""
@@ -282,7 +315,7 @@ def cancel(*, actor: Actor, order_id: Any, reason: Any = None) -> OrderRow:
     with session_scope() as s:
         order, p = _order(s, actor, order_id)
         _open(order)
-        text = (str(reason).strip()[:300] if reason else None) or "Cancelled with the broker"
+        text = (reason.strip()[:300] if reason else None) or "Cancelled with the broker"
         left = order_book.remaining(order)
         order_book.close_unfilled(s, order, order_rules.CANCELLED, reason=text, actor_id=actor.id)
         code = _code(s, order)
@@ -302,7 +335,7 @@ def _fill_key(c: order_rules.Confirmation) -> str:
 
 
 def upload_confirmations(*, actor: Actor, content_type: str | None, data: bytes | None,
-                         firm_id: Any = None) -> UploadResult:
+                         firm_id: int | None = None) -> UploadResult:
     """Records every fill the broker's execution file reports, or none."""
     require_staff(actor)
     lines, errors = checked_upload(content_type, data or None, order_rules.parse_confirmations)
@@ -310,12 +343,12 @@ def upload_confirmations(*, actor: Actor, content_type: str | None, data: bytes 
         fid = report_firm(s, actor, firm_id)
         # every order of the firm's portfolios that a line could name (open or closed, for the messages)
         candidates = s.exec(select(BrokerOrder, Portfolio, Asset.code)
-                            .join(Portfolio, Portfolio.id == BrokerOrder.investment_id)
-                            .join(Asset, Asset.id == BrokerOrder.asset_id)
+                            .join(Portfolio, col(Portfolio.id) == BrokerOrder.investment_id)
+                            .join(Asset, col(Asset.id) == BrokerOrder.asset_id)
                             .where(readable_portfolios(actor, fid),
                                    or_(col(BrokerOrder.status).in_(order_rules.OPEN_STATUSES),
-                                       BrokerOrder.closed_at >= utcnow() - timedelta(days=90)))
-                            .order_by(BrokerOrder.id).with_for_update(of=BrokerOrder)).all()
+                                       col(BrokerOrder.closed_at) >= utcnow() - timedelta(days=90)))
+                            .order_by(col(BrokerOrder.id)).with_for_update(of=BrokerOrder)).all()
         keys = [_fill_key(c) for c in lines]
         known = set(s.exec(select(BrokerOrderFill.fill_key).where(col(BrokerOrderFill.fill_key).in_(keys))).all()) \
             if keys else set()
@@ -365,7 +398,8 @@ def upload_confirmations(*, actor: Actor, content_type: str | None, data: bytes 
                 if o.side == "SELL":
                     wanted[(o.investment_id, o.asset_id)] = wanted.get((o.investment_id, o.asset_id), ZERO) + c.quantity
             for (pid, aid), units in wanted.items():
-                if units > postings.position(s, s.get(Portfolio, pid), aid).units:
+                portfolio = s.get(Portfolio, pid)
+                if portfolio is None or units > postings.position(s, portfolio, aid).units:
                     line = next(c.line for c, o, _ in plan if (o.investment_id, o.asset_id) == (pid, aid))
                     errors.append(LineError(line, NOT_ENOUGH_ASSETS))
         if errors:
@@ -431,13 +465,12 @@ EVENT_LABELS = {"placed": "Placed", "filled": "Filled", "partly_filled": "Partly
                 "cancelled": "Cancelled", "rejected": "Rejected"}
 
 
-def reconciliation(*, actor: Actor, day: Any = None, firm_id: Any = None) -> Reconciliation:
+def reconciliation(*, actor: Actor, day: date | None = None, firm_id: int | None = None) -> Reconciliation:
     """What happened to the firm's orders on one day (UTC): placed, filled, partly filled, expired,
     cancelled, rejected, each order with its units and value, and totals by broker, so that
     operations can tick off a broker's confirmations against what was sent."""
     require_staff(actor)
-    chosen = _day(day, "day", required=False)
-    the_day = chosen.date() if chosen else utcnow().date()
+    the_day = day or utcnow().date()
     start = datetime.combine(the_day, time.min, tzinfo=timezone.utc)
     end = start + timedelta(days=1)
     with session_scope() as s:
@@ -446,19 +479,20 @@ def reconciliation(*, actor: Actor, day: Any = None, firm_id: Any = None) -> Rec
                                                            BrokerOrderFill.trade_at < end)).all()
         touched_ids = {f.order_id for f in fills_today}
         found = s.exec(select(BrokerOrder, Portfolio, Asset.code)
-                       .join(Portfolio, Portfolio.id == BrokerOrder.investment_id)
-                       .join(Asset, Asset.id == BrokerOrder.asset_id)
+                       .join(Portfolio, col(Portfolio.id) == BrokerOrder.investment_id)
+                       .join(Asset, col(Asset.id) == BrokerOrder.asset_id)
                        .where(readable_portfolios(actor, fid),
-                              or_(BrokerOrder.placed_at.between(start, end), BrokerOrder.closed_at.between(start, end),
+                              or_(col(BrokerOrder.placed_at).between(start, end),
+                                  col(BrokerOrder.closed_at).between(start, end),
                                   col(BrokerOrder.id).in_(sorted(touched_ids) or [0])))
-                       .order_by(BrokerOrder.placed_at, BrokerOrder.id)).all()
+                       .order_by(col(BrokerOrder.placed_at), col(BrokerOrder.id))).all()
         rows = {r.id: r for r in _rows(s, list(found))}
         by_order: dict[int, list[BrokerOrderFill]] = {}
         for f in fills_today:
             by_order.setdefault(f.order_id, []).append(f)
         lines: list[ReconciliationLine] = []
         for o, _, _ in found:
-            row = rows[o.id]
+            row = rows[stored_id(o)]
             if start <= o.placed_at < end:
                 price = o.placed_price or o.stop_price or o.limit_price or row.price or ZERO
                 lines.append(ReconciliationLine(row, "placed", EVENT_LABELS["placed"], Decimal(o.quantity),
@@ -494,7 +528,7 @@ class OrderFile:
     media_type: str
 
 
-def reconciliation_file(*, actor: Actor, day: Any = None, firm_id: Any = None) -> OrderFile:
+def reconciliation_file(*, actor: Actor, day: date | None = None, firm_id: int | None = None) -> OrderFile:
     """GET /api/orders/reconciliation/export-excel: the day's reconciliation as a workbook."""
     from app.exports import order_reconciliation
     from app.exports.broker_files import XLSX
@@ -502,10 +536,11 @@ def reconciliation_file(*, actor: Actor, day: Any = None, firm_id: Any = None) -
     recon = reconciliation(actor=actor, day=day, firm_id=firm_id)
     with session_scope() as s:
         fid = report_firm(s, actor, firm_id)
-        firm_name = s.get(Firm, fid).name if fid is not None else "All Firms"
+        firm = s.get(Firm, fid) if fid is not None else None
+        firm_name = firm.name if firm is not None else "All Firms"
     name = f"{safe_name(firm_name, 'All Firms')} - Orders of {recon.day:%Y-%m-%d}.xlsx"
     return OrderFile(name=name, data=order_reconciliation.xlsx(recon, firm_name), media_type=XLSX)
 
 
 __all__ = ["OrderRow", "UploadResult", "list_orders", "execute", "reject", "cancel", "upload_confirmations", "expire_orders",
-           "reconciliation", "reconciliation_file", "OrderFile", "Reconciliation", "ReconciliationLine", "BrokerTotal", "MAX_UPLOAD_BYTES"]
+           "reconciliation", "reconciliation_file", "Execution", "read_execution", "read_day", "firm_choice", "OrderFile", "Reconciliation", "ReconciliationLine", "BrokerTotal", "MAX_UPLOAD_BYTES"]

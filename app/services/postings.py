@@ -16,15 +16,15 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Sequence, TypeVarTuple, Unpack
 
-from sqlalchemy import Integer, case, func, literal, select as sa_select, tuple_
+from sqlalchemy import Integer, Row, Select, case, func, literal, select as sa_select, tuple_
 from sqlalchemy.dialects.postgresql import ARRAY
 from sqlmodel import Session, col, select
 
 from app.db import bulk
 from app.db.tables import AssetTransaction, CashTransaction, Portfolio
-from app.db.types import utcnow
+from app.db.types import stored_id, utcnow
 from app.domain import ledger
 from app.domain.wire import json_text
 from app.domain.transactions import EFFECTS, Cash, CashType, Kind, Status, cash_amount
@@ -63,7 +63,7 @@ def record(s: Session, *, actor_id: int | None, portfolio: Portfolio, kind: str,
     moved = cash_amount(k.value, quantity=quantity, price=price, fee=fee, gst=gst, amount=amount)
     now = utcnow()
     row = AssetTransaction(
-        investment_id=portfolio.id, asset_id=asset_id, deposit_id=deposit_id, type=k.value, action=action,
+        investment_id=stored_id(portfolio), asset_id=asset_id, deposit_id=deposit_id, type=k.value, action=action,
         status=Status(status).value, quantity=quantity, price=price, fee=fee, gst=gst,
         amount=moved if k not in (Kind.RECONSTRUCTION,) else amount, franking_credits=franking_credits,
         ratio=ratio, trade_at=trade_at, ex_date=ex_date, settlement_at=settlement_at,
@@ -84,7 +84,7 @@ def record(s: Session, *, actor_id: int | None, portfolio: Portfolio, kind: str,
         if franking_credits is not None:
             cash_payload["franking_credits"] = str(franking_credits)
         cash = CashTransaction(
-            investment_id=portfolio.id, type=CashType.LINKED.value, action=direction.value, status=row.status,
+            investment_id=stored_id(portfolio), type=CashType.LINKED.value, action=direction.value, status=row.status,
             price=moved, trade_at=trade_at, settlement_at=settlement_at, linked_transaction_id=row.id,
             payload=json.dumps(cash_payload) if cash_payload else None, created_by=actor_id,
             created_at=now, updated_at=now,
@@ -198,10 +198,12 @@ def _ledger_trade(row: AssetTransaction) -> ledger.Trade | None:
     )
 
 
+_Columns = TypeVarTuple("_Columns")
 PAIRS_PER_QUERY = 2_000  # (portfolio, asset) pairs per statement: within SQLite's bound-parameter limit
 
 
-def _among_pairs(s: Session, stmt: Any, pairs: Iterable[tuple[int, int]]) -> list[Any]:
+def _among_pairs(s: Session, stmt: Select[Unpack[_Columns]], pairs: Iterable[tuple[int, int]]
+                 ) -> list[Select[Unpack[_Columns]]]:
     """`stmt` (over AssetTransaction) restricted to the (portfolio id, asset id) `pairs`: one
     statement on PostgreSQL, chunks within SQLite's parameter limit otherwise."""
     t = AssetTransaction
@@ -229,12 +231,12 @@ def held_units(s: Session, pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, 
     kinds: dict[str | None, list[str]] = defaultdict(list)
     for k, e in EFFECTS.items():
         kinds[e.ledger].append(k.value)
-    signed = case((col(t.type).in_(kinds["buy"]), t.quantity), (col(t.type).in_(kinds["sell"]), -t.quantity),
+    signed = case((col(t.type).in_(kinds["buy"]), col(t.quantity)), (col(t.type).in_(kinds["sell"]), -col(t.quantity)),
                   else_=0)
     reshaped = func.sum(case((col(t.type).in_(kinds["reconstruction"]), 1), else_=0))
-    stmt = (sa_select(t.investment_id, t.asset_id, func.sum(signed), reshaped)
-            .where(t.status == Status.EXECUTED.value, t.asset_id.is_not(None))
-            .group_by(t.investment_id, t.asset_id))
+    stmt = (sa_select(col(t.investment_id), col(t.asset_id), func.sum(signed), reshaped)
+            .where(col(t.status) == Status.EXECUTED.value, col(t.asset_id).is_not(None))
+            .group_by(col(t.investment_id), col(t.asset_id)))
     replay: set[tuple[int, int]] = set()
     for stmt_part in _among_pairs(s, stmt, wanted):
         for pid, aid, units, reshapes in s.execute(stmt_part).all():
@@ -259,14 +261,16 @@ def executed_trades(s: Session, portfolio_ids: Iterable[int], *, until: datetime
     ids = list(portfolio_ids)
     out: dict[int, dict[int, list[ledger.Trade]]] = defaultdict(lambda: defaultdict(list))
     t = AssetTransaction
-    columns = sa_select(t.investment_id, t.asset_id, t.type, t.trade_at, t.quantity, t.price, t.fee, t.gst,
-                        t.ratio, t.amount)
-    common = [t.status == Status.EXECUTED.value, t.asset_id.is_not(None),
-              *([t.trade_at < until] if until is not None else [])]
-    order = (t.investment_id, t.trade_at, t.id)
+    columns = sa_select(
+        col(t.investment_id), col(t.asset_id), col(t.type), col(t.trade_at), col(t.quantity), col(t.price),
+        col(t.fee), col(t.gst), col(t.ratio), col(t.amount))
+    common = [col(t.status) == Status.EXECUTED.value, col(t.asset_id).is_not(None),
+              *([col(t.trade_at) < until] if until is not None else [])]
+    order = (col(t.investment_id), col(t.trade_at), col(t.id))
     if pairs is not None:
-        rows = [row for stmt in _among_pairs(s, columns.where(*common).order_by(*order), pairs)
-                for row in s.execute(stmt).all()]
+        rows: Sequence[Row[Unpack[tuple[Any, ...]]]] = [
+            row for stmt in _among_pairs(s, columns.where(*common).order_by(*order), pairs)
+            for row in s.execute(stmt).all()]
     elif ids:
         rows = s.execute(columns.where(bulk.among(s, t.investment_id, ids), *common).order_by(*order)).all()
     else:
@@ -286,7 +290,8 @@ def executed_trades(s: Session, portfolio_ids: Iterable[int], *, until: datetime
 
 def positions(s: Session, portfolio: Portfolio, *, asset_ids: Iterable[int] | None = None) -> dict[int, ledger.Position]:
     """asset id -> the position its executed transactions leave (assets ever traded)."""
-    trades = executed_trades(s, [portfolio.id]).get(portfolio.id, {})
+    pid = stored_id(portfolio)
+    trades = executed_trades(s, [pid]).get(pid, {})
     wanted = None if asset_ids is None else set(asset_ids)
     treatment = tax_treatment(portfolio)
     return {asset_id: ledger.apply(rows, treatment) for asset_id, rows in trades.items()
@@ -304,9 +309,9 @@ def cash_balances(s: Session, portfolio_ids: Iterable[int]) -> dict[int, Decimal
     if not ids:
         return out
     rows = s.execute(
-        sa_select(CashTransaction.investment_id, CashTransaction.action, func.sum(CashTransaction.price))
-        .where(bulk.among(s, CashTransaction.investment_id, ids), CashTransaction.status == Status.EXECUTED.value)
-        .group_by(CashTransaction.investment_id, CashTransaction.action)
+        sa_select(col(CashTransaction.investment_id), col(CashTransaction.action), func.sum(col(CashTransaction.price)))
+        .where(bulk.among(s, CashTransaction.investment_id, ids), col(CashTransaction.status) == Status.EXECUTED.value)
+        .group_by(col(CashTransaction.investment_id), col(CashTransaction.action))
     ).all()
     for pid, action, total in rows:
         total = Decimal(total or 0)
@@ -323,10 +328,11 @@ def committed_to_orders(s: Session, portfolio_ids: Iterable[int]) -> dict[int, D
     if not ids:
         return out
     rows = s.execute(
-        sa_select(AssetTransaction.investment_id, func.sum(AssetTransaction.amount))
-        .where(bulk.among(s, AssetTransaction.investment_id, ids), AssetTransaction.status == Status.PROCESSING.value,
-               AssetTransaction.action == "buy", AssetTransaction.trade_transaction_id.is_not(None))
-        .group_by(AssetTransaction.investment_id)
+        sa_select(col(AssetTransaction.investment_id), func.sum(col(AssetTransaction.amount)))
+        .where(bulk.among(s, AssetTransaction.investment_id, ids),
+               col(AssetTransaction.status) == Status.PROCESSING.value,
+               col(AssetTransaction.action) == "buy", col(AssetTransaction.trade_transaction_id).is_not(None))
+        .group_by(col(AssetTransaction.investment_id))
     ).all()
     for pid, total in rows:
         out[pid] = Decimal(total or 0)
@@ -344,11 +350,11 @@ def deposit_balances(s: Session, portfolio_ids: Iterable[int]) -> dict[int, dict
     if not ids:
         return out
     rows = s.execute(
-        sa_select(AssetTransaction.investment_id, AssetTransaction.deposit_id, AssetTransaction.type,
-                  func.sum(AssetTransaction.amount))
-        .where(bulk.among(s, AssetTransaction.investment_id, ids), AssetTransaction.deposit_id.is_not(None),
-               AssetTransaction.status == Status.EXECUTED.value)
-        .group_by(AssetTransaction.investment_id, AssetTransaction.deposit_id, AssetTransaction.type)
+        sa_select(col(AssetTransaction.investment_id), col(AssetTransaction.deposit_id), col(AssetTransaction.type),
+                  func.sum(col(AssetTransaction.amount)))
+        .where(bulk.among(s, AssetTransaction.investment_id, ids), col(AssetTransaction.deposit_id).is_not(None),
+               col(AssetTransaction.status) == Status.EXECUTED.value)
+        .group_by(col(AssetTransaction.investment_id), col(AssetTransaction.deposit_id), col(AssetTransaction.type))
     ).all()
     for pid, deposit_id, kind, total in rows:
         sign = EFFECTS[Kind(kind)].deposit
@@ -359,4 +365,5 @@ def deposit_balances(s: Session, portfolio_ids: Iterable[int]) -> dict[int, dict
 
 
 def book(s: Session, portfolio: Portfolio) -> Book:
-    return Book(positions(s, portfolio), cash_balance(s, portfolio.id), deposit_balances(s, [portfolio.id])[portfolio.id])
+    pid = stored_id(portfolio)
+    return Book(positions(s, portfolio), cash_balance(s, pid), deposit_balances(s, [pid])[pid])

@@ -21,10 +21,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from datetime import date
 from decimal import Decimal
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any, Iterable, Iterator, Mapping, Sequence, cast
 
 import orjson
-from sqlalchemy import func, select as sa_select
+from sqlalchemy import ColumnElement, Row, func, select as sa_select
 from sqlmodel import Session, col, select
 
 from app.db import bulk
@@ -33,9 +33,9 @@ from app.db.tables import (
     Asset, AssetClass, AssetTransaction, Broker, BrokerOrder, BrokerOrderVersion, Firm, Model, Portfolio, TargetPortfolio, TradeInstruction,
     TradeTransaction, User,
 )
-from app.db.types import utcnow
+from app.db.types import stored_id, utcnow
 from app.domain import orders as order_rules
-from app.domain.advice import TxStatus, side_of
+from app.domain.advice.trade_instructions import TxStatus, side_of
 from app.domain.engine import trade_file as rules
 from app.domain.engine.limits import brokerage_fee, limits_for
 from app.domain.engine.snapshot import DECREASE, INCREASE, PortfolioSettings
@@ -49,28 +49,38 @@ from app.services import audit, order_book, postings
 from app.services.advice_queries import result_text
 from app.services.engine_inputs import brokerage_of
 from app.services.holdings import person_name
-from app.services.tenancy import FIRM_NOT_FOUND, as_id, live_portfolios_of
+from app.domain.parsing import as_id
+from app.services.tenancy import FIRM_NOT_FOUND, live_portfolios_of
 
 ZERO = Decimal(0)
 
 
 # ---- who may see which firm -----------------------------------------------------------------------
-def report_firm(s: Session, actor: Actor, firm_id: Any) -> int | None:
-    """The firm a report reads: a superuser's choice (None for 'All Firms', -2 or -1 or empty), or
-    the actor's own firm. Clients may not use reports (403); another firm's id from anyone else is
-    not found (404)."""
+def firm_choice(value: str | int | None) -> int | None:
+    """The firm a report is asked for, as a request or a firm select sends it: None for every firm
+    (empty, 'All Firms' -2, or -1), else its id; anything else is a firm not found (404)."""
+    text = "" if value is None else str(value).strip()
+    if text in ("", str(rules.ALL_FIRMS), "-1"):
+        return None
+    fid = as_id(text)
+    if fid is None:
+        raise NotFound(FIRM_NOT_FOUND)
+    return fid
+
+
+def report_firm(s: Session, actor: Actor, firm_id: int | None) -> int | None:
+    """The firm a report reads: a superuser's choice (None: every firm), or the actor's own firm.
+    Clients may not use reports (403); another firm's id from anyone else is not found (404)."""
     if actor.role is Role.CLIENT:
         raise PermissionDenied(NOT_ALLOWED)
-    text = "" if firm_id is None else str(firm_id).strip()
     if actor.is_superuser:
-        if text in ("", str(rules.ALL_FIRMS), "-1"):
+        if firm_id is None:
             return None
-        fid = as_id(text)
-        firm = s.get(Firm, fid) if fid else None
+        firm = s.get(Firm, firm_id) if firm_id else None
         if firm is None or firm.deleted_at is not None:
             raise NotFound(FIRM_NOT_FOUND)
-        return firm.id
-    if text not in ("", str(rules.ALL_FIRMS), "-1") and as_id(text) != actor.firm_id:
+        return stored_id(firm)
+    if firm_id is not None and firm_id != actor.firm_id:
         raise NotFound(FIRM_NOT_FOUND)
     return actor.firm_id
 
@@ -164,7 +174,12 @@ _LIMIT_COLUMNS = ("min_trade_amount", "min_cash_allocation", "min_cash_allocatio
                   "percentages_min_cash_balance_value", "percentages_max_exposure")
 
 
-def _limit_settings(p: Any) -> PortfolioSettings:
+def _columns(*columns: object) -> list[ColumnElement[Any]]:
+    """Plain columns to select (SQLModel types a table's attributes as their Python values)."""
+    return [cast("ColumnElement[Any]", col(c)) for c in columns]
+
+
+def _limit_settings(p: Row[Any]) -> PortfolioSettings:
     return PortfolioSettings(
         min_trade_amount=p.min_trade_amount, min_cash_allocation=p.min_cash_allocation,
         min_cash_allocation_value=p.min_cash_allocation_value, max_exposure=p.max_exposure,
@@ -194,59 +209,63 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
     today = today or utcnow().date()
     # approved, not executed recommendations of live portfolios, with their instruction and portfolio
     tt = TradeTransaction  # plain columns, not ORM objects: a firm's file holds tens of thousands of rows
-    stmt = (sa_select(tt.id, tt.asset_id, tt.asset_code, tt.action, tt.amount, tt.pending, tt.fee, tt.limit_price,
-                      tt.quantity, tt.current_units, tt.full_sell, tt.stop_loss, tt.urgent, tt.payload,
-                      TradeInstruction.investment_id, TradeInstruction.target_portfolio_id)
-            .join(TradeInstruction, TradeInstruction.id == TradeTransaction.trade_instruction_id)
-            .join(Portfolio, Portfolio.id == TradeInstruction.investment_id)
-            .where(live_portfolios_of(firm_id), TradeTransaction.status == TxStatus.APPROVED.value))
+    stmt = (sa_select(*_columns(tt.id, tt.asset_id, tt.asset_code, tt.action, tt.amount, tt.pending, tt.fee,
+                                tt.limit_price, tt.quantity, tt.current_units, tt.full_sell, tt.stop_loss, tt.urgent,
+                                tt.payload, TradeInstruction.investment_id, TradeInstruction.target_portfolio_id))
+            .join(TradeInstruction, col(TradeInstruction.id) == TradeTransaction.trade_instruction_id)
+            .join(Portfolio, col(Portfolio.id) == TradeInstruction.investment_id)
+            .where(live_portfolios_of(firm_id), col(TradeTransaction.status) == TxStatus.APPROVED.value))
     wanted = None if only_ids is None else set(only_ids)
     if wanted is not None and len(wanted) <= IDS_IN_QUERY:
         stmt = stmt.where(col(TradeTransaction.id).in_(sorted(wanted)))
     # a firm's whole selection is filtered here rather than sent as tens of thousands of parameters
     found = [(row, row.investment_id, row.target_portfolio_id)
-             for row in s.execute(stmt.order_by(TradeTransaction.id)).all() if wanted is None or row.id in wanted]
+             for row in s.execute(stmt.order_by(col(TradeTransaction.id))).all() if wanted is None or row.id in wanted]
     if not found:
         return TradeFile(firm_id)
     portfolio_ids = sorted({pid for _, pid, _ in found})
     pf = Portfolio  # plain columns again: ORM objects cost a firm of 10,000 portfolios seconds
-    portfolios = {p.id: p for p in s.execute(sa_select(
+    portfolios = {p.id: p for p in s.execute(sa_select(*_columns(
         pf.id, pf.name, pf.firm_id, pf.broker_id, pf.adviser_id, pf.model_id, pf.hin, pf.broker_account,
-        *(getattr(pf, name) for name in _LIMIT_COLUMNS)).where(bulk.among(s, pf.id, portfolio_ids))).all()}
+        *(getattr(pf, name) for name in _LIMIT_COLUMNS))).where(bulk.among(s, pf.id, portfolio_ids))).all()}
     asset_ids = {t.asset_id for t, *_ in found}
-    assets = {a.id: a for a in s.execute(sa_select(Asset.id, Asset.last_close_price, Asset.class_id, Asset.type_id)
+    assets = {a.id: a for a in s.execute(sa_select(*_columns(Asset.id, Asset.last_close_price, Asset.class_id,
+                                                             Asset.type_id))
                                          .where(bulk.among(s, Asset.id, asset_ids))).all()}
-    classes = dict(s.execute(sa_select(AssetClass.id, AssetClass.title)
-                             .where(col(AssetClass.id).in_({a.class_id for a in assets.values()}))).all())
+    classes: dict[int, str] = {cid: title for cid, title in s.execute(
+        sa_select(col(AssetClass.id), col(AssetClass.title))
+        .where(col(AssetClass.id).in_({a.class_id for a in assets.values()}))).all()}
     brokers = {b.id: b for b in s.exec(select(Broker)).all()}
     adviser_names = {u.id: person_name(u) for u in s.exec(select(User).where(
         col(User.id).in_({p.adviser_id for p in portfolios.values() if p.adviser_id}))).all()}
-    models = dict(s.execute(sa_select(Model.id, Model.allocation_method)
-                            .where(col(Model.id).in_({p.model_id for p in portfolios.values() if p.model_id}))).all())
+    models: dict[int, str] = {mid: method for mid, method in s.execute(
+        sa_select(col(Model.id), col(Model.allocation_method))
+        .where(col(Model.id).in_({p.model_id for p in portfolios.values() if p.model_id}))).all()}
     tp_values: dict[int, Decimal] = {}
     tp_min_cash: dict[int, Decimal | None] = {}
     if cash_summaries:
-        tp_values = dict(s.execute(sa_select(TargetPortfolio.id, TargetPortfolio.value).where(
-            bulk.among(s, TargetPortfolio.id, {tp for *_, tp in found if tp}))).all())
+        tp_values = {tid: value for tid, value in s.execute(
+            sa_select(col(TargetPortfolio.id), col(TargetPortfolio.value)).where(
+                bulk.among(s, TargetPortfolio.id, {tp for *_, tp in found if tp}))).all()}
         # the minimum cash the target portfolio screen and the cash report show (its own stored figure)
         tp_min_cash = {tid: _decimal_or_none(v) for tid, v in s.execute(
-            sa_select(TargetPortfolio.id, result_text(s, "min_cash")).where(
+            sa_select(col(TargetPortfolio.id), result_text(s, "min_cash")).where(
                 bulk.among(s, TargetPortfolio.id, {tp for *_, tp in found if tp}))).all()}
     # live orders (placed, not executed): by recommendation, and by portfolio + asset + side
     at = AssetTransaction
-    placed_rows = s.execute(sa_select(at.id, at.trade_transaction_id, at.investment_id, at.asset_id, at.action,
-                                      at.quantity, at.limit_price, at.amount, at.expires_at).where(
-        bulk.among(s, at.investment_id, portfolio_ids), at.trade_transaction_id.is_not(None),
-        at.status == Status.PROCESSING.value)).all()
+    placed_rows = s.execute(sa_select(*_columns(at.id, at.trade_transaction_id, at.investment_id, at.asset_id,
+                                                at.action, at.quantity, at.limit_price, at.amount, at.expires_at)).where(
+        bulk.among(s, at.investment_id, portfolio_ids), col(at.trade_transaction_id).is_not(None),
+        col(at.status) == Status.PROCESSING.value)).all()
     placed = {r.trade_transaction_id: r for r in placed_rows}
     # the live orders (by portfolio and asset: a later trade amends or cancels them), and the later
     # recommendations an order already carries (placed with it)
     by_tx = {r.id: r for r in placed_rows}
     bo = BrokerOrder  # plain columns: a firm may have tens of thousands of orders with the broker
-    open_orders = s.execute(sa_select(bo.id, bo.investment_id, bo.asset_id, bo.side, bo.order_type, bo.quantity,
-                                      bo.filled_quantity, bo.open_transaction_id)
+    open_orders = s.execute(sa_select(*_columns(bo.id, bo.investment_id, bo.asset_id, bo.side, bo.order_type,
+                                                bo.quantity, bo.filled_quantity, bo.open_transaction_id))
                             .where(bulk.among(s, bo.investment_id, portfolio_ids),
-                                   col(bo.status).in_(order_rules.OPEN_STATUSES)).order_by(bo.id)).all()
+                                   col(bo.status).in_(order_rules.OPEN_STATUSES)).order_by(col(bo.id))).all()
     live_orders: dict[tuple[int, int], Any] = {}
     for o in open_orders:
         live_orders.setdefault((o.investment_id, o.asset_id), o)
@@ -255,9 +274,10 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
         carried_by[r.id] += 1
     if open_orders:
         opens = {o.id: o.open_transaction_id for o in open_orders}
-        for oid, rid in s.execute(sa_select(BrokerOrderVersion.order_id, BrokerOrderVersion.trade_transaction_id)
+        for oid, rid in s.execute(sa_select(col(BrokerOrderVersion.order_id),
+                                            col(BrokerOrderVersion.trade_transaction_id))
                                   .where(bulk.among(s, BrokerOrderVersion.order_id, list(opens)),
-                                         BrokerOrderVersion.trade_transaction_id.is_not(None))).all():
+                                         col(BrokerOrderVersion.trade_transaction_id).is_not(None))).all():
             tx = by_tx.get(opens[oid])
             if tx is not None and rid not in placed:
                 placed[rid] = tx
@@ -348,7 +368,7 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
     return out
 
 
-def generate(*, actor: Actor, firm_id: Any = None) -> TradeFile:
+def generate(*, actor: Actor, firm_id: int | None = None) -> TradeFile:
     """GET /api/reports/trade-file-generate: the trade file of the actor's firm (a superuser's
     chosen firm, or every firm)."""
     with session_scope() as s:
@@ -368,8 +388,8 @@ class ExportLine:
     expiry: date | None
 
 
-def _decimal(value: Any, label: str) -> Decimal | None:
-    if value in (None, ""):
+def _decimal(value: object, label: str) -> Decimal | None:
+    if value is None or value == "":
         return None
     try:
         number = Decimal(str(value).strip())
@@ -380,8 +400,10 @@ def _decimal(value: Any, label: str) -> Decimal | None:
     return number
 
 
-def parse_export_lines(raw: Any, *, today: date) -> list[ExportLine]:
-    """The body's transactions, checked: ids, numbers, and expiry dates not before today."""
+def read_export_lines(raw: Iterable[Mapping[str, object]] | None) -> list[ExportLine]:
+    """The rows a request or the screen sends for export (id, quantity, price, amount,
+    expirationDate as text or numbers), read once at the edge: ids, numbers that are not negative,
+    and dates. Whole units and an expiry not before today are the export's to check."""
     out: list[ExportLine] = []
     for item in raw or []:
         if not isinstance(item, Mapping):
@@ -391,18 +413,25 @@ def parse_export_lines(raw: Any, *, today: date) -> list[ExportLine]:
             raise NotFound(order_rules.TRADE_NOT_FOUND)
         expiry_text = item.get("expirationDate") or item.get("expiration_date")
         expiry = None
-        if expiry_text not in (None, ""):
-            expiry = order_rules.parse_day(str(expiry_text)[:10]) if not isinstance(expiry_text, date) else expiry_text
+        if isinstance(expiry_text, date):
+            expiry = expiry_text
+        elif expiry_text is not None and expiry_text != "":
+            expiry = order_rules.parse_day(str(expiry_text)[:10])
             if expiry is None:
                 raise ValidationError("Invalid expiry date", {"expirationDate": "invalid"})
-            if rules.expiry_error(expiry, today):
-                raise ValidationError(rules.EARLIER_THAN_TODAY, {"expirationDate": rules.EARLIER_THAN_TODAY})
-        quantity = _decimal(item.get("quantity"), "quantity")
-        if quantity is not None and quantity != quantity.to_integral_value():
-            raise ValidationError("Invalid quantity", {"quantity": "invalid"})
-        out.append(ExportLine(tid, quantity, _decimal(item.get("price"), "price"),
+        out.append(ExportLine(tid, _decimal(item.get("quantity"), "quantity"), _decimal(item.get("price"), "price"),
                               _decimal(item.get("amount"), "amount"), expiry))
     return out
+
+
+def _checked_lines(lines: Sequence[ExportLine], today: date) -> list[ExportLine]:
+    """The export's rows as sent, checked: an expiry not before today, and whole units."""
+    for line in lines:
+        if line.expiry is not None and rules.expiry_error(line.expiry, today):
+            raise ValidationError(rules.EARLIER_THAN_TODAY, {"expirationDate": rules.EARLIER_THAN_TODAY})
+        if line.quantity is not None and line.quantity != line.quantity.to_integral_value():
+            raise ValidationError("Invalid quantity", {"quantity": "invalid"})
+    return list(lines)
 
 
 @dataclass
@@ -522,7 +551,7 @@ def _drafts(s: Session, kind: str, chosen: list[TradeFileRow], wanted: Mapping[i
             order = order_rules.Order(
                 reference=book.reference if book else (tx.order_id or f"WA{tx.id}"),
                 portfolio_name=row.investment_name, hin=row.hin, broker_account=row.broker_account,
-                broker_name=row.broker_name, side=row.action, code=row.asset_code, quantity=Decimal(tx.quantity),
+                broker_name=row.broker_name, side=row.action, code=row.asset_code, quantity=Decimal(tx.quantity or 0),
                 order_type=order_type, limit_price=book.limit_price if book else tx.limit_price,
                 stop_price=book.stop_price if book else None,
                 expiry=book.expires_on if book else row.expiry, row_type=rules.MAINTAIN,
@@ -543,11 +572,11 @@ def _drafts(s: Session, kind: str, chosen: list[TradeFileRow], wanted: Mapping[i
                                           firm_days=firm.order_expiry_days if firm else None,
                                           good_till_cancelled=bool(firm and firm.order_good_till_cancelled))
         live = lives.get(row.amends_order_id) if row.amends_order_id else None
-        units_left = left.get(live.id, order_book.remaining(live)) if live else ZERO
+        units_left = left.get(stored_id(live), order_book.remaining(live)) if live else ZERO
         change = order_rules.order_change(live.side if live and units_left > 0 else None, units_left, row.action,
                                           Decimal(quantity))
         if live is not None and change.row_type != order_rules.NEW:
-            left[live.id] = change.quantity if change.row_type == order_rules.AMEND else ZERO
+            left[stored_id(live)] = change.quantity if change.row_type == order_rules.AMEND else ZERO
             # the live order changes: its reference, side and type, its units once changed (a
             # same-side trade's own limit price becomes the order's)
             same_side = row.action == live.side
@@ -571,11 +600,16 @@ def _drafts(s: Session, kind: str, chosen: list[TradeFileRow], wanted: Mapping[i
     return out
 
 
+def _firm_name(s: Session, fid: int | None) -> str:
+    firm = s.get(Firm, fid) if fid is not None else None
+    return firm.name if firm is not None else "All Firms"
+
+
 def _firms_of(s: Session, rows: Iterable[TradeFileRow]) -> dict[int, Firm]:
-    return {f.id: f for f in s.exec(select(Firm).where(col(Firm.id).in_({r.firm_id for r in rows}))).all()}
+    return {stored_id(f): f for f in s.exec(select(Firm).where(col(Firm.id).in_({r.firm_id for r in rows}))).all()}
 
 
-def plan_export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = None,
+def plan_export(*, actor: Actor, kind: str, firm_id: int | None = None, lines: Sequence[ExportLine] = (),
                 download_all: bool = False, today: date | None = None) -> ExportPlan:
     """What exporting would write and place, without writing or placing anything: the question
     the screen asks before orders go live."""
@@ -583,7 +617,7 @@ def plan_export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: A
         raise NotFound("Unknown broker file")
     require_staff(actor)
     today = today or utcnow().date()
-    lines = parse_export_lines(transactions, today=today)
+    lines = _checked_lines(lines, today)
     with session_scope() as s:
         fid = report_firm(s, actor, firm_id)
         chosen, wanted = _chosen_rows(s, fid, lines, download_all=download_all, today=today)
@@ -609,8 +643,8 @@ def plan_export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: A
                 good_till_cancelled=bool(firm and firm.order_good_till_cancelled)))
 
 
-def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = None, download_all: bool = False,
-           today: date | None = None, preview: bool = False) -> BrokerFile:
+def export(*, actor: Actor, kind: str, firm_id: int | None = None, lines: Sequence[ExportLine] = (),
+           download_all: bool = False, today: date | None = None, preview: bool = False) -> BrokerFile:
     """Writes a broker file (`kind`: trade_file, desktop_broker or ausiex) of the chosen trade
     recommendations, with the user's quantities, prices and expiry dates, and places the ones not
     placed yet (a preview writes the same file and places nothing). A broker's file holds only the
@@ -625,14 +659,14 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
     require_staff(actor)
     now = utcnow()
     today = today or now.date()
-    lines = parse_export_lines(transactions, today=today)
+    lines = _checked_lines(lines, today)
     with session_scope() as s:
         fid = report_firm(s, actor, firm_id)
         chosen, wanted = _chosen_rows(s, fid, lines, download_all=download_all, today=today)
         firms = _firms_of(s, chosen)
         if not preview:  # lock the portfolios whose orders are placed, in one order (no deadlock)
             s.exec(select(Portfolio.id).where(bulk.among(s, Portfolio.id, sorted({r.investment_id for r in chosen})))
-                   .order_by(Portfolio.id).with_for_update()).all()
+                   .order_by(col(Portfolio.id)).with_for_update()).all()
         drafts = _drafts(s, kind, chosen, wanted, firms, today)
         del chosen
         left_out = [(d.reason, d.order) for d in drafts if d.reason]
@@ -661,6 +695,8 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
 
         if not preview:  # live orders changed by later recommendations (few): same reference, a new version
             for d in drafts:
+                if d.live is None:
+                    continue
                 if d.change == order_rules.AMEND:
                     same_side = d.row.action == d.live.side
                     order_book.amend(s, d.live, quantity=d.order.quantity,
@@ -696,7 +732,7 @@ def export(*, actor: Actor, kind: str, firm_id: Any = None, transactions: Any = 
             for d in drafts:
                 yield _referenced(d.order, references[id(d)]) if id(d) in references else d.order
 
-        firm_name = firms[fid].name if fid in firms else ("All Firms" if fid is None else s.get(Firm, fid).name)
+        firm_name = firms[fid].name if fid in firms else _firm_name(s, fid)
         name = order_rules.file_name(kind, firm_name, now)
         if preview:
             name = name.replace(f" - {order_rules.FILE_TITLES[kind]} - ",
@@ -760,11 +796,11 @@ def _sellable_units(s: Session,
         return {}
     pids = sorted({pid for pid, _ in keys})
     out = postings.held_units(s, keys)
-    committed = s.execute(sa_select(AssetTransaction.investment_id, AssetTransaction.asset_id,
-                                    func.sum(AssetTransaction.quantity))
-                          .where(bulk.among(s, AssetTransaction.investment_id, pids), AssetTransaction.type == Kind.PARCEL.value,
-                                 col(AssetTransaction.status).in_([Status.PROCESSING.value, Status.PENDING.value]))
-                          .group_by(AssetTransaction.investment_id, AssetTransaction.asset_id)).all()
+    at = AssetTransaction
+    committed = s.execute(sa_select(col(at.investment_id), col(at.asset_id), func.sum(col(at.quantity)))
+                          .where(bulk.among(s, at.investment_id, pids), col(at.type) == Kind.PARCEL.value,
+                                 col(at.status).in_([Status.PROCESSING.value, Status.PENDING.value]))
+                          .group_by(col(at.investment_id), col(at.asset_id))).all()
     for pid, aid, units in committed:
         if (pid, aid) in out:
             out[(pid, aid)] -= Decimal(units or 0)
@@ -791,7 +827,7 @@ def _desktop_broker_rows(report: TradeFile) -> list[TradeFileRow]:
     return [r for r in report.rows if not r.hidden and r.broker_name == DESKTOP_BROKER_NAME]
 
 
-def desktop_broker_orders(*, actor: Actor, firm_id: Any = None) -> tuple[int | None, list[TradeFileRow]]:
+def desktop_broker_orders(*, actor: Actor, firm_id: int | None = None) -> tuple[int | None, list[TradeFileRow]]:
     """The Desktop Broker trade file page: (the firm read, None for every firm; its rows), the
     rows its Excel writes, by portfolio then code."""
     with session_scope() as s:
@@ -799,7 +835,7 @@ def desktop_broker_orders(*, actor: Actor, firm_id: Any = None) -> tuple[int | N
         return fid, _desktop_broker_rows(build(s, fid))
 
 
-def desktop_broker_file(*, actor: Actor, firm_id: Any = None) -> BrokerFile:
+def desktop_broker_file(*, actor: Actor, firm_id: int | None = None) -> BrokerFile:
     """GET /api/reports/desktop-broker-export-excel: the Desktop Broker trade file page's Excel:
     the firm's live orders (placed, not executed) for portfolios with Desktop Broker, and the
     approved trades not yet placed. Reading only: nothing is placed."""
@@ -809,7 +845,7 @@ def desktop_broker_file(*, actor: Actor, firm_id: Any = None) -> BrokerFile:
         fid = report_firm(s, actor, firm_id)
         report = build(s, fid)
         rows = _desktop_broker_rows(report)
-        firm_name = "All Firms" if fid is None else s.get(Firm, fid).name
+        firm_name = _firm_name(s, fid)
         orders = [order_rules.Order(
             reference=f"WA{r.placed_transaction_id}" if r.placed_transaction_id else f"TR{r.recommendation_id}",
             portfolio_name=r.investment_name, hin=r.hin, broker_account=r.broker_account,

@@ -97,8 +97,8 @@ def seed_placed_orders(url: str, monkeypatch: pytest.MonkeyPatch) -> SimpleNames
         rows = [r for r in trade_file.generate(actor=adviser).rows if not r.hidden]
         assert len(rows) >= 2, "the model's trades give at least two orders"
         expiry = (date.today() + timedelta(days=5)).isoformat()
-        trade_file.export(actor=adviser, kind="desktop_broker", transactions=[
-            {"id": r.recommendation_id, "quantity": str(r.quantity), "expirationDate": expiry} for r in rows])
+        trade_file.export(actor=adviser, kind="desktop_broker", lines=trade_file.read_export_lines([
+            {"id": r.recommendation_id, "quantity": str(r.quantity), "expirationDate": expiry} for r in rows]))
         live, total = orders.list_orders(actor=adviser)
         assert total == len(rows)
         return SimpleNamespace(book=book, pid=pid, account=account, live=live, name=f"Calc {0:03d}",

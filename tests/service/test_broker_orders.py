@@ -77,7 +77,7 @@ def _open_orders() -> list[BrokerOrder]:
 
 
 def test_a_brokers_file_holds_only_its_own_portfolios_and_says_what_it_left_out(book):
-    out = trade_file.export(actor=book.adviser, kind="desktop_broker", transactions=_all(book))
+    out = trade_file.export(actor=book.adviser, kind="desktop_broker", lines=trade_file.read_export_lines(_all(book)))
     lines = _csv(out.data)
     assert lines[0] == ["Account Number", "Buy/Sell", "Security Code", "Quantity", "Order Type", "Limit Price",
                         "Expiry Date", "Reference"]
@@ -98,7 +98,7 @@ def test_a_brokers_file_holds_only_its_own_portfolios_and_says_what_it_left_out(
 
 def test_stop_loss_goes_out_as_a_conditional_order(book):
     update_row(Firm, book.w.firm.id, stop_loss_limit_gap=D("2.00"))
-    preview = trade_file.export(actor=book.adviser, kind="trade_file", transactions=_all(book), preview=True)
+    preview = trade_file.export(actor=book.adviser, kind="trade_file", lines=trade_file.read_export_lines(_all(book)), preview=True)
     sheet = {r["Code"]: r for r in _sheet(preview.data)}
     assert sheet["BHP"]["Order Type"] == "Stop Loss" and D(str(sheet["BHP"]["Trigger Price"])) == D("30.54")
     assert D(str(sheet["BHP"]["Limit Price"])) == D("29.929")  # triggered: sell no lower than 2% under the trigger
@@ -111,7 +111,7 @@ def test_stop_loss_goes_out_as_a_conditional_order(book):
         from app.db.tables import Broker, Portfolio
         ausiex = s.exec(select(Broker).where(Broker.name == "AUSIEX")).one()
         s.get(Portfolio, book.watsons.id).broker_id = ausiex.id
-    out = trade_file.export(actor=book.adviser, kind="ausiex", transactions=[{"id": book.stop.id}])
+    out = trade_file.export(actor=book.adviser, kind="ausiex", lines=trade_file.read_export_lines([{"id": book.stop.id}]))
     header, line = _csv(out.data)
     row = dict(zip(header, line))
     assert row["Price Type"] == "STOPLMT" and row["Trigger Price"] == "30.54" and row["Limit Price"] == "29.929"
@@ -124,33 +124,33 @@ def test_stop_loss_goes_out_as_a_conditional_order(book):
 
 
 def test_every_order_has_an_expiry(book):
-    trade_file.export(actor=book.adviser, kind="desktop_broker", transactions=[{"id": book.buy.id}])
+    trade_file.export(actor=book.adviser, kind="desktop_broker", lines=trade_file.read_export_lines([{"id": book.buy.id}]))
     [order] = _open_orders()
     assert order.expires_on == TODAY + timedelta(days=30)  # the product's default life
     update_row(Firm, book.w.firm.id, order_expiry_days=7)
-    plan = trade_file.plan_export(actor=book.adviser, kind="trade_file", transactions=[{"id": book.other.id}])
+    plan = trade_file.plan_export(actor=book.adviser, kind="trade_file", lines=trade_file.read_export_lines([{"id": book.other.id}]))
     assert plan.default_expiry == TODAY + timedelta(days=7)
     assert plan.question == "Place 1 order for 1 portfolio?"
     chosen = (TODAY + timedelta(days=3)).isoformat()
     out = trade_file.export(actor=book.adviser, kind="trade_file",
-                            transactions=[{"id": book.other.id, "expirationDate": chosen}])
+                            lines=trade_file.read_export_lines([{"id": book.other.id, "expirationDate": chosen}]))
     assert _sheet(out.data)[0]["Expiry"] == (TODAY + timedelta(days=3)).strftime("%d/%m/%Y")
 
 
 def test_placed_orders_are_never_sent_again_as_new(book):
-    trade_file.export(actor=book.adviser, kind="desktop_broker", transactions=[{"id": book.buy.id}])
-    plan = trade_file.plan_export(actor=book.adviser, kind="desktop_broker", transactions=[], download_all=True)
+    trade_file.export(actor=book.adviser, kind="desktop_broker", lines=trade_file.read_export_lines([{"id": book.buy.id}]))
+    plan = trade_file.plan_export(actor=book.adviser, kind="desktop_broker", lines=trade_file.read_export_lines([]), download_all=True)
     assert (plan.orders, plan.to_place) == (0, 0)
     with pytest.raises(ValidationError) as err:
-        trade_file.export(actor=book.adviser, kind="desktop_broker", transactions=[], download_all=True)
+        trade_file.export(actor=book.adviser, kind="desktop_broker", lines=trade_file.read_export_lines([]), download_all=True)
     assert "1 order already with the broker was not sent again" in err.value.message
-    again = trade_file.export(actor=book.adviser, kind="trade_file", transactions=[], download_all=True)
+    again = trade_file.export(actor=book.adviser, kind="trade_file", lines=trade_file.read_export_lines([]), download_all=True)
     assert [(r["Code"], r["Type"]) for r in _sheet(again.data)] == [("CBA", "Maintain")]
     assert again.placed == 0 and len(_open_orders()) == 1
 
 
 def _place_buy(book) -> BrokerOrder:
-    trade_file.export(actor=book.adviser, kind="desktop_broker", transactions=[{"id": book.buy.id}])
+    trade_file.export(actor=book.adviser, kind="desktop_broker", lines=trade_file.read_export_lines([{"id": book.buy.id}]))
     [order] = _open_orders()
     return order
 
@@ -198,7 +198,7 @@ def test_partial_fills_add_up_to_an_average_price(book):
     with session_scope() as s:
         assert s.get(TradeTransaction, book.buy.id).status == "executed"
     with pytest.raises(Conflict) as err:
-        orders.execute(actor=book.adviser, order_id=order.id, price="118")
+        orders.execute(actor=book.adviser, order_id=order.id, execution=orders.read_execution(price="118"))
     assert err.value.message == "The order is executed: it can no longer be executed"
 
 
@@ -223,18 +223,17 @@ def test_a_wrong_fill_file_writes_nothing_and_names_each_line(book):
     assert _units(book, "CBA") == 0
     # another firm's adviser cannot reach the order
     with pytest.raises(NotFound):
-        orders.execute(actor=actor(book.w.other_adviser), order_id=order.id, price="1")
+        orders.execute(actor=actor(book.w.other_adviser), order_id=order.id, execution=orders.read_execution(price="1"))
 
 
 def test_manual_partial_execution_and_cancel(book):
     order = _place_buy(book)
-    out = orders.execute(actor=book.adviser, order_id=order.id, price="118.40", quantity="400",
-                         contract_note="CN-1")
+    out = orders.execute(actor=book.adviser, order_id=order.id, execution=orders.read_execution(price="118.40", quantity="400", contract_note="CN-1"))
     assert (out.status, out.remaining_quantity) == ("partly_filled", D(703))
     with pytest.raises(Conflict):  # one contract note, one fill
-        orders.execute(actor=book.adviser, order_id=order.id, price="118.40", quantity="1", contract_note="CN-1")
+        orders.execute(actor=book.adviser, order_id=order.id, execution=orders.read_execution(price="118.40", quantity="1", contract_note="CN-1"))
     with pytest.raises(ValidationError) as err:
-        orders.execute(actor=book.adviser, order_id=order.id, price="118.40", quantity="704")
+        orders.execute(actor=book.adviser, order_id=order.id, execution=orders.read_execution(price="118.40", quantity="704"))
     assert err.value.message == "The quantity is more than the order's 703 units not yet executed"
     with pytest.raises(Conflict):
         orders.reject(actor=book.adviser, order_id=order.id)
@@ -245,7 +244,7 @@ def test_manual_partial_execution_and_cancel(book):
         assert s.exec(select(AssetTransaction).where(AssetTransaction.status == "processing")).all() == []
     assert _units(book, "CBA") == 400
     with pytest.raises(Conflict) as err:
-        orders.execute(actor=book.adviser, order_id=order.id, price="1")
+        orders.execute(actor=book.adviser, order_id=order.id, execution=orders.read_execution(price="1"))
     assert err.value.message == "The order is cancelled: it can no longer be executed"
 
 
@@ -271,10 +270,10 @@ def test_expired_orders_release_their_cash_and_leave_the_pending_trades(book):
 
 
 def test_the_days_reconciliation_by_broker(book):
-    trade_file.export(actor=book.adviser, kind="desktop_broker", transactions=[{"id": book.buy.id}])
-    trade_file.export(actor=book.adviser, kind="trade_file", transactions=[{"id": book.other.id}])
+    trade_file.export(actor=book.adviser, kind="desktop_broker", lines=trade_file.read_export_lines([{"id": book.buy.id}]))
+    trade_file.export(actor=book.adviser, kind="trade_file", lines=trade_file.read_export_lines([{"id": book.other.id}]))
     orders_ = {o.trade_transaction_id: o for o in _open_orders()}
-    orders.execute(actor=book.adviser, order_id=orders_[book.buy.id].id, price="118.00", quantity="100")
+    orders.execute(actor=book.adviser, order_id=orders_[book.buy.id].id, execution=orders.read_execution(price="118.00", quantity="100"))
     orders.reject(actor=book.adviser, order_id=orders_[book.other.id].id, reason="No funds")
     day = orders.reconciliation(actor=book.adviser)
     events = sorted((line.order.asset_code, line.order.broker_name, line.event_label, line.units)
@@ -284,7 +283,7 @@ def test_the_days_reconciliation_by_broker(book):
     totals = {t.broker: t for t in day.totals}
     assert (totals["Desktop Broker"].placed, totals["Desktop Broker"].partly_filled) == (1, 1)
     assert totals["Desktop Broker"].buys == D("11800.00") and totals["CommSec"].rejected == 1
-    assert orders.reconciliation(actor=book.adviser, day=(TODAY - timedelta(days=1)).isoformat()).lines == ()
+    assert orders.reconciliation(actor=book.adviser, day=TODAY - timedelta(days=1)).lines == ()
     with pytest.raises(NotFound):
         orders.reconciliation(actor=actor(book.w.other_adviser), firm_id=book.w.firm.id)
 
@@ -330,7 +329,7 @@ def test_cash_committed_to_placed_buys_is_one_figure_on_every_screen(db):
     tis.confirm(actor=actor(w.client), ti_id=ti["id"], is_approve_all=True)
     adviser = actor(w.adviser)
     rows = [r for r in trade_file.generate(actor=adviser).rows if not r.hidden and r.action == "BUY"]
-    trade_file.export(actor=adviser, kind="desktop_broker", transactions=[{"id": rows[0].recommendation_id}])
+    trade_file.export(actor=adviser, kind="desktop_broker", lines=trade_file.read_export_lines([{"id": rows[0].recommendation_id}]))
     with session_scope() as s:
         placed = s.exec(select(AssetTransaction).where(AssetTransaction.status == "processing")).one()
         expected = placed.amount
@@ -358,7 +357,7 @@ def test_the_firm_sets_its_orders_life_and_stop_loss_limit(book):
     saved = rendered(firms.update_firm(actor=admin, firm_id=book.w.firm.id, form=read_firm_form({
         **data, "orderExpiryDays": "7", "orderGoodTillCancelled": False, "stopLossLimitGap": "2.5"})))
     assert (saved["orderExpiryDays"], saved["orderGoodTillCancelled"], saved["stopLossLimitGap"]) == (7, False, "2.5")
-    plan = trade_file.plan_export(actor=book.adviser, kind="desktop_broker", transactions=[{"id": book.buy.id}])
+    plan = trade_file.plan_export(actor=book.adviser, kind="desktop_broker", lines=trade_file.read_export_lines([{"id": book.buy.id}]))
     assert plan.default_expiry == TODAY + timedelta(days=7)
     for days in ("0", "400", "2.5", "abc"):
         with pytest.raises(ValidationError) as err:
@@ -371,11 +370,11 @@ def test_the_firm_sets_its_orders_life_and_stop_loss_limit(book):
     gtc = rendered(firms.update_firm(actor=admin, firm_id=book.w.firm.id, form=read_firm_form({**saved, "orderGoodTillCancelled": True})))
     assert gtc["orderGoodTillCancelled"] is True
     assert trade_file.plan_export(actor=book.adviser, kind="desktop_broker",
-                                  transactions=[{"id": book.buy.id}]).default_expiry is None
+                                  lines=trade_file.read_export_lines([{"id": book.buy.id}])).default_expiry is None
 
 
 def test_the_reconciliation_workbook_reads_as_the_day(book):
-    trade_file.export(actor=book.adviser, kind="desktop_broker", transactions=[{"id": book.buy.id}])
+    trade_file.export(actor=book.adviser, kind="desktop_broker", lines=trade_file.read_export_lines([{"id": book.buy.id}]))
     out = orders.reconciliation_file(actor=book.adviser)
     assert out.name.startswith("Harbour Test - Orders of ") and out.name.endswith(".xlsx")
     rows = [list(r) for r in load_workbook(io.BytesIO(out.data)).active.iter_rows(values_only=True)]
@@ -403,13 +402,13 @@ def test_a_later_trade_amends_the_live_order_and_the_fill_executes_both(book):
     assert (row.type, row.status, row.amends_order_id) == ("Amend", "Approved", order.id)
     # Desktop Broker's file takes no amendment: left out, named, still to be sent
     with pytest.raises(ValidationError) as err:
-        trade_file.export(actor=book.adviser, kind="desktop_broker", transactions=[{"id": more.id}])
+        trade_file.export(actor=book.adviser, kind="desktop_broker", lines=trade_file.read_export_lines([{"id": more.id}]))
     assert ("1 change to orders already with the broker not written: Desktop Broker takes no amendments or "
             f"cancellations in its file. Make it with the broker by hand: amend {order.reference} (Buy CBA in Watsons "
             "Bay Super Fund, to 1203 units)") in err.value.message
-    plan = trade_file.plan_export(actor=book.adviser, kind="trade_file", transactions=[{"id": more.id}])
+    plan = trade_file.plan_export(actor=book.adviser, kind="trade_file", lines=trade_file.read_export_lines([{"id": more.id}]))
     assert plan.question == "Place 0 orders for 1 portfolio? It also amends 1 order already with the broker."
-    out = trade_file.export(actor=book.adviser, kind="trade_file", transactions=[{"id": more.id}])
+    out = trade_file.export(actor=book.adviser, kind="trade_file", lines=trade_file.read_export_lines([{"id": more.id}]))
     [line] = _sheet(out.data)
     assert (line["Type"], line["Reference"], line["Quantity"], line["Side"]) == ("Amend", order.reference, 1203, "BUY")
     assert (out.placed, out.amended) == (0, 1)
@@ -423,7 +422,7 @@ def test_a_later_trade_amends_the_live_order_and_the_fill_executes_both(book):
             (1, "New", D(1103), book.buy.id), (2, "Amend", D(1203), more.id)]
     rows = {r.recommendation_id: r for r in trade_file.generate(actor=book.adviser).rows}
     assert rows[book.buy.id].status == rows[more.id].status == "Placed"
-    orders.execute(actor=book.adviser, order_id=order.id, price="118.50")
+    orders.execute(actor=book.adviser, order_id=order.id, execution=orders.read_execution(price="118.50"))
     with session_scope() as s:
         assert {s.get(TradeTransaction, t).status for t in (book.buy.id, more.id)} == {"executed"}
     assert _units(book, "CBA") == 1203
@@ -432,13 +431,13 @@ def test_a_later_trade_amends_the_live_order_and_the_fill_executes_both(book):
 def test_a_later_opposite_trade_shrinks_or_cancels_the_live_order(book):
     order = _place_buy(book)
     fewer = _later_trade(book, "decrease", "103")
-    out = trade_file.export(actor=book.adviser, kind="trade_file", transactions=[{"id": fewer.id}])
+    out = trade_file.export(actor=book.adviser, kind="trade_file", lines=trade_file.read_export_lines([{"id": fewer.id}]))
     [line] = _sheet(out.data)
     assert (line["Type"], line["Reference"], line["Quantity"], line["Side"]) == ("Amend", order.reference, 1000, "BUY")
     rest = _later_trade(book, "decrease", "1000", version=3)
     row = next(r for r in trade_file.generate(actor=book.adviser).rows if r.recommendation_id == rest.id)
     assert row.type == "Cancel"
-    out = trade_file.export(actor=book.adviser, kind="trade_file", transactions=[{"id": rest.id}])
+    out = trade_file.export(actor=book.adviser, kind="trade_file", lines=trade_file.read_export_lines([{"id": rest.id}]))
     [line] = _sheet(out.data)
     assert (line["Type"], line["Reference"], line["Quantity"]) == ("Cancel", order.reference, 1000)
     assert out.cancelled == 1
@@ -457,9 +456,9 @@ def test_the_holdings_pending_trades_say_the_order_in_words(book):
 
     assert pending() == {"BHP": ("Approved", D(500), "Stop loss at $30.54"),
                          "CBA": ("Approved", D(1103), "Limit $118.50")}
-    trade_file.export(actor=book.adviser, kind="trade_file", transactions=[{"id": book.stop.id}, {"id": book.buy.id}])
+    trade_file.export(actor=book.adviser, kind="trade_file", lines=trade_file.read_export_lines([{"id": book.stop.id}, {"id": book.buy.id}]))
     more = _later_trade(book, "increase", "100")
-    trade_file.export(actor=book.adviser, kind="trade_file", transactions=[{"id": more.id}])
+    trade_file.export(actor=book.adviser, kind="trade_file", lines=trade_file.read_export_lines([{"id": more.id}]))
     got = pending()
     assert got["BHP"] == ("Placed", D(500), "Stop loss at $30.54, then limit $29.929")
     h = holdings.load(actor=book.adviser, portfolio_id=book.watsons.id)
@@ -474,10 +473,10 @@ def test_a_stop_loss_neither_amends_nor_is_amended(book):
     bhp = book.u.stocks[0]
     buy = make_trade(make_trade_instruction(book.watsons, version=2), bhp, "increase", "10", price="45.00",
                      amount="469.95")
-    trade_file.export(actor=book.adviser, kind="trade_file", transactions=[{"id": buy.id}])
+    trade_file.export(actor=book.adviser, kind="trade_file", lines=trade_file.read_export_lines([{"id": buy.id}]))
     rows = {r.recommendation_id: r for r in trade_file.generate(actor=book.adviser).rows}
     assert (rows[book.stop.id].type, rows[book.stop.id].amends_order_id) == ("New", None)
-    trade_file.export(actor=book.adviser, kind="trade_file", transactions=[{"id": book.stop.id}])
+    trade_file.export(actor=book.adviser, kind="trade_file", lines=trade_file.read_export_lines([{"id": book.stop.id}]))
     sell = make_trade(make_trade_instruction(book.watsons, version=3), bhp, "decrease", "10", price="45.00",
                       current_units=D(2000))
     row = next(r for r in trade_file.generate(actor=book.adviser).rows if r.recommendation_id == sell.id)
@@ -487,7 +486,7 @@ def test_a_stop_loss_neither_amends_nor_is_amended(book):
 
 
 def test_an_expired_market_order_keeps_the_value_it_was_placed_at(book):
-    out = trade_file.export(actor=book.adviser, kind="trade_file", transactions=[{"id": book.loose.id}])
+    out = trade_file.export(actor=book.adviser, kind="trade_file", lines=trade_file.read_export_lines([{"id": book.loose.id}]))
     assert out.placed == 1
     [order] = _open_orders()
     assert order.placed_price == D("46.00")  # VAF's last close: a market order
@@ -502,7 +501,7 @@ def test_two_later_trades_in_one_file_amend_the_order_once_each(book):
     order = _place_buy(book)
     more = _later_trade(book, "increase", "100")
     again = _later_trade(book, "increase", "50", version=3)
-    out = trade_file.export(actor=book.adviser, kind="trade_file", transactions=[{"id": more.id}, {"id": again.id}])
+    out = trade_file.export(actor=book.adviser, kind="trade_file", lines=trade_file.read_export_lines([{"id": more.id}, {"id": again.id}]))
     assert [(r["Type"], r["Quantity"]) for r in _sheet(out.data)] == [("Amend", 1203), ("Amend", 1253)]
     with session_scope() as s:
         assert s.get(BrokerOrder, order.id).quantity == D(1253)

@@ -28,9 +28,9 @@ def _migration():
 
 def test_existing_orders_move_into_the_order_book(book):  # noqa: F811
     trade_file.export(actor=book.adviser, kind="trade_file",
-                      transactions=[{"id": t.id} for t in (book.buy, book.other, book.loose)])
+                      lines=trade_file.read_export_lines([{"id": t.id} for t in (book.buy, book.other, book.loose)]))
     placed = {o.trade_transaction_id: o for o in _open_orders()}
-    orders.execute(actor=book.adviser, order_id=placed[book.buy.id].id, price="118.40", contract_note="CN-9")
+    orders.execute(actor=book.adviser, order_id=placed[book.buy.id].id, execution=orders.read_execution(price="118.40", contract_note="CN-9"))
     orders.reject(actor=book.adviser, order_id=placed[book.other.id].id, reason="No funds")
     before = {(o.reference, o.status, o.side, D(o.quantity)) for o in _open_orders()}
     with session_scope() as s:
@@ -52,5 +52,5 @@ def test_existing_orders_move_into_the_order_book(book):  # noqa: F811
     # the moved orders work as any: the placed one takes its fill
     [live], _ = orders.list_orders(actor=book.adviser)
     assert live.reference == by_rec[book.loose.id].reference
-    done = orders.execute(actor=book.adviser, order_id=live.id, price="46.00")
+    done = orders.execute(actor=book.adviser, order_id=live.id, execution=orders.read_execution(price="46.00"))
     assert done.status_label == "Executed"

@@ -221,7 +221,7 @@ def trades(db):
                    "increase", "10", amount="2000.00")
     from app.services import trade_file
 
-    assert trade_file.export(actor=f.actor(w.adviser), kind="desktop_broker", transactions=[{"id": placed.id}]).placed == 1
+    assert trade_file.export(actor=f.actor(w.adviser), kind="desktop_broker", lines=trade_file.read_export_lines([{"id": placed.id}])).placed == 1
     return w
 
 

@@ -152,7 +152,7 @@ def test_pending_trades_follow_the_orders_from_approval_to_execution(db):
     rows = [r for r in trade_file.generate(actor=actor(w.adviser)).rows if not r.hidden]
     assert rows and {(c, st) for c, _, _, st in pending()} >= {(r.asset_code, "Approved") for r in rows}
     trade_file.export(actor=actor(w.adviser), kind="desktop_broker",
-                      transactions=[{"id": r.recommendation_id, "quantity": str(r.quantity)} for r in rows])
+                      lines=trade_file.read_export_lines([{"id": r.recommendation_id, "quantity": str(r.quantity)} for r in rows]))
     placed = {(code, side, units) for code, side, units, st in pending() if st == "Placed"}
     assert placed == {(r.asset_code, r.action, r.quantity) for r in rows}
 

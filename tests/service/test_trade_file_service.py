@@ -72,12 +72,12 @@ def test_tenancy_and_roles(chain):
         trade_file.generate(actor=actor(w.other_adviser), firm_id=w.firm.id)
     with pytest.raises(PermissionDenied):
         trade_file.generate(actor=actor(w.client))
-    assert trade_file.generate(actor=actor(w.superuser), firm_id="-2").rows
+    assert trade_file.generate(actor=actor(w.superuser), firm_id=trade_file.firm_choice("-2")).rows
     assert trade_file.generate(actor=actor(w.superuser), firm_id=w.other_firm.id).rows == []
     row = trade_file.generate(actor=actor(w.adviser)).rows[0]
     with pytest.raises(NotFound):
         trade_file.export(actor=actor(w.other_adviser), kind="desktop_broker",
-                          transactions=[{"id": row.recommendation_id}])
+                          lines=trade_file.read_export_lines([{"id": row.recommendation_id}]))
 
 
 def test_export_places_once_and_execution_moves_holdings(chain):
@@ -86,7 +86,7 @@ def test_export_places_once_and_execution_moves_holdings(chain):
     expiry = (date.today() + timedelta(days=3)).isoformat()
     body = [{"id": r.recommendation_id, "quantity": str(r.quantity), "price": None, "amount": str(r.amount),
              "expirationDate": expiry} for r in rows]
-    out = trade_file.export(actor=actor(w.adviser), kind="desktop_broker", transactions=body)
+    out = trade_file.export(actor=actor(w.adviser), kind="desktop_broker", lines=trade_file.read_export_lines(body))
     assert out.placed == len(rows) and out.name.endswith(".csv")
     lines = list(csv.reader(io.StringIO(out.data.decode())))
     assert lines[0] == ["Account Number", "Buy/Sell", "Security Code", "Quantity", "Order Type", "Limit Price",
@@ -99,19 +99,19 @@ def test_export_places_once_and_execution_moves_holdings(chain):
     again = trade_file.generate(actor=actor(w.adviser)).rows
     assert {(r.type, r.status, r.selected) for r in again} == {("Maintain", "Placed", False)}
     with pytest.raises(ValidationError) as err:
-        trade_file.export(actor=actor(w.adviser), kind="desktop_broker", transactions=body)
+        trade_file.export(actor=actor(w.adviser), kind="desktop_broker", lines=trade_file.read_export_lines(body))
     assert "no trades to export" in err.value.message
     with session_scope() as s:
         placed = len(s.exec(select(AssetTransaction).where(AssetTransaction.trade_transaction_id.is_not(None))).all())
     assert placed == len(rows)
     # downloadAll writes the live orders again in the firm's trade file, as Maintain, without placing
     # them twice; a broker's file never sends them again (the broker holds them), and says so
-    again_all = trade_file.export(actor=actor(w.adviser), kind="trade_file", transactions=[], download_all=True)
+    again_all = trade_file.export(actor=actor(w.adviser), kind="trade_file", lines=trade_file.read_export_lines([]), download_all=True)
     assert again_all.placed == 0 and again_all.rows == len(rows)
     sheet = load_workbook(io.BytesIO(again_all.data)).active
     assert {row[11] for row in sheet.iter_rows(min_row=2, values_only=True)} == {"Maintain"}
     with pytest.raises(ValidationError) as err:
-        trade_file.export(actor=actor(w.adviser), kind="desktop_broker", transactions=[], download_all=True)
+        trade_file.export(actor=actor(w.adviser), kind="desktop_broker", lines=trade_file.read_export_lines([]), download_all=True)
     assert f"{len(rows)} orders already with the broker were not sent again" in err.value.message
 
     # the broker's execution file: a wrong line writes nothing and is named
@@ -148,14 +148,14 @@ def test_reject_returns_the_trade_to_the_file(chain):
     w = chain.w
     rows = [r for r in trade_file.generate(actor=actor(w.adviser)).rows if not r.hidden]
     trade_file.export(actor=actor(w.adviser), kind="trade_file",
-                      transactions=[{"id": rows[0].recommendation_id, "quantity": str(rows[0].quantity)}])
+                      lines=trade_file.read_export_lines([{"id": rows[0].recommendation_id, "quantity": str(rows[0].quantity)}]))
     [order], _ = orders.list_orders(actor=actor(w.adviser))
     out = orders.reject(actor=actor(w.adviser), order_id=order.id, reason="Insufficient funds at broker")
     assert out.status_label == "Error"
     first = [r for r in trade_file.generate(actor=actor(w.adviser)).rows if r.recommendation_id == rows[0].recommendation_id]
     assert first[0].type == "New" and first[0].status == "Approved"
     with pytest.raises(Conflict) as closed:  # a rejected order takes no fill: 409
-        orders.execute(actor=actor(w.adviser), order_id=order.id, price="1.00")
+        orders.execute(actor=actor(w.adviser), order_id=order.id, execution=orders.read_execution(price="1.00"))
     assert closed.value.message == "The order is rejected by the broker: it can no longer be executed"
     with pytest.raises(NotFound):
         orders.reject(actor=actor(w.other_adviser), order_id=order.id)
@@ -166,7 +166,7 @@ def test_trade_file_excel_keeps_text_as_text(chain):
     update_row(Portfolio, w.portfolio.id, name="=HYPERLINK(\"x\")")
     rows = [r for r in trade_file.generate(actor=actor(w.adviser)).rows if not r.hidden]
     out = trade_file.export(actor=actor(w.adviser), kind="trade_file",
-                            transactions=[{"id": r.recommendation_id} for r in rows])
+                            lines=trade_file.read_export_lines([{"id": r.recommendation_id} for r in rows]))
     ws = load_workbook(io.BytesIO(out.data)).active
     assert [c.value for c in ws[1]][:6] == ["Portfolio", "HIN", "Broker Account", "Broker", "Side", "Code"]
     assert ws.cell(row=2, column=1).value == "=HYPERLINK(\"x\")" and ws.cell(row=2, column=1).data_type == "s"
@@ -177,7 +177,7 @@ def test_expiry_before_today_is_refused(chain):
     row = trade_file.generate(actor=actor(w.adviser)).rows[0]
     with pytest.raises(ValidationError) as err:
         trade_file.export(actor=actor(w.adviser), kind="trade_file",
-                          transactions=[{"id": row.recommendation_id, "expirationDate": (date.today() - timedelta(days=1)).isoformat()}])
+                          lines=trade_file.read_export_lines([{"id": row.recommendation_id, "expirationDate": (date.today() - timedelta(days=1)).isoformat()}]))
     assert err.value.message == "earlier_than_today"
     with session_scope() as s:
         assert s.exec(select(AssetTransaction).where(AssetTransaction.trade_transaction_id.is_not(None))).all() == []
@@ -192,7 +192,7 @@ def test_placed_row_shows_the_order_as_sent(chain):
     expiry = date.today() + timedelta(days=3)
     price = (row.last_close_price * Decimal("1.02")).quantize(Decimal("0.001"))
     trade_file.export(actor=actor(w.adviser), kind="trade_file",
-                      transactions=[{"id": row.recommendation_id, "price": str(price), "expirationDate": expiry.isoformat()}])
+                      lines=trade_file.read_export_lines([{"id": row.recommendation_id, "price": str(price), "expirationDate": expiry.isoformat()}]))
     placed = next(r for r in trade_file.generate(actor=actor(w.adviser)).rows
                   if r.recommendation_id == row.recommendation_id)
     assert placed.status == "Placed" and placed.placed_transaction_id is not None
@@ -209,7 +209,7 @@ def test_export_places_only_the_chosen_rows(chain, monkeypatch, ids_in_query):
     w = chain.w
     rows = [r for r in trade_file.generate(actor=actor(w.adviser)).rows if not r.hidden]
     assert len(rows) >= 2
-    out = trade_file.export(actor=actor(w.adviser), kind="trade_file", transactions=[{"id": rows[0].recommendation_id}])
+    out = trade_file.export(actor=actor(w.adviser), kind="trade_file", lines=trade_file.read_export_lines([{"id": rows[0].recommendation_id}]))
     assert (out.placed, out.rows) == (1, 1)
     with session_scope() as s:
         placed = s.exec(select(AssetTransaction.trade_transaction_id)
@@ -227,5 +227,5 @@ def test_long_id_lists_read_the_same(chain, monkeypatch):
     long = trade_file.generate(actor=actor(w.adviser))
     assert long.rows == short.rows and long.cash == short.cash and long.rows
     out = trade_file.export(actor=actor(w.adviser), kind="trade_file",
-                            transactions=[{"id": r.recommendation_id} for r in long.rows if not r.hidden])
+                            lines=trade_file.read_export_lines([{"id": r.recommendation_id} for r in long.rows if not r.hidden]))
     assert out.placed == len([r for r in long.rows if not r.hidden])

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from datetime import date
-from typing import Any, Callable, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping
 from urllib.parse import urlencode
 
 import reflex as rx
@@ -134,6 +134,12 @@ class FirmReport(FirmChoice, Paged, mixin=True):
     loading: bool = True
     error: str = ""
 
+    if TYPE_CHECKING:  # what the screens' other bases (AppState and each screen's rows) give this mixin
+        rows: list[Any]
+
+        def _actor(self) -> Actor: ...
+        def _fail(self, exc: DomainError) -> Any: ...
+
     def _fetch(self, actor: Actor) -> None:  # pragma: no cover - each screen loads its rows
         raise NotImplementedError
 
@@ -195,7 +201,8 @@ class DesktopBrokerState(FirmReport, AppState):
         self._all, self.rows, self.total, self.placed_count = [], [], 0, 0
 
     def _fetch(self, actor: Actor) -> None:
-        _fid, found = trade_file_service.desktop_broker_orders(actor=actor, firm_id=self._firm_id())
+        _fid, found = trade_file_service.desktop_broker_orders(
+            actor=actor, firm_id=trade_file_service.firm_choice(self._firm_id()))
         self._all = [dataclasses.asdict(broker_row(r)) for r in found]
         self.total = len(found)
         self.placed_count = sum(1 for r in found if r.status == "Placed")
@@ -243,7 +250,8 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
     # ---- loading ------------------------------------------------------------------------------------
     def _fetch(self, actor: Actor) -> None:
         self.rows = [order_view(o) for o in self._fetch_page(lambda: order_service.list_orders(
-            actor=actor, firm_id=self._firm_id(), status=self.status_filter, limit=self._limit(),
+            actor=actor, firm_id=order_service.firm_choice(self._firm_id()), status=self.status_filter,
+            limit=self._limit(),
             offset=self._offset()))]
 
     # ---- toolbar -------------------------------------------------------------------------------------
@@ -300,11 +308,9 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
         try:
             actor = self._actor()
             self.saving = True
-            done = order_service.execute(actor=actor, order_id=self.ex_id, price=form["price"],
-                                         fee=form["fee"] or None, quantity=form["quantity"] or None,
-                                         trade_date=form["trade_date"],
-                                         settlement_date=form["settlement_date"] or None,
-                                         contract_note=form["contract_note"] or None)
+            done = order_service.execute(actor=actor, order_id=self.ex_id, execution=order_service.read_execution(
+                price=form["price"], fee=form["fee"], quantity=form["quantity"], trade_date=form["trade_date"],
+                settlement_date=form["settlement_date"], contract_note=form["contract_note"]))
         except ValidationError as exc:
             self.saving = False
             self.form_errors = {_FORM_FIELDS.get(k, "form"): exc.message for k in (exc.fields or {"form": ""})}
@@ -362,7 +368,8 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
     @guarded
     async def upload(self, files: list[rx.UploadFile]):
         actor = self._actor()
-        confirmations = functools.partial(order_service.upload_confirmations, firm_id=self._firm_id())
+        confirmations = functools.partial(order_service.upload_confirmations,
+                                          firm_id=order_service.firm_choice(self._firm_id()))
         try:
             async for shown in self._send_upload(actor, files, confirmations):
                 yield shown
@@ -432,8 +439,9 @@ class OrderReconciliationState(FirmChoice, AppState):
     def _load(self, actor: Actor | None = None):
         self.loading = True
         try:
-            recon = order_service.reconciliation(actor=actor or self._actor(), day=self.day or None,
-                                                 firm_id=self._firm_id())
+            recon = order_service.reconciliation(actor=actor or self._actor(),
+                                                 day=order_service.read_day(self.day, "day"),
+                                                 firm_id=order_service.firm_choice(self._firm_id()))
         except AuthenticationError as exc:
             return self._fail(exc)
         except DomainError as exc:

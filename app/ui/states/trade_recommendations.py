@@ -35,7 +35,8 @@ from urllib.parse import urlencode
 import reflex as rx
 
 from app.db.types import utcnow
-from app.domain import advice, orders as order_rules, validators
+from app.domain import orders as order_rules, validators
+from app.domain.advice import texts as advice_texts
 from app.domain.engine import trade_file as rules
 from app.domain.errors import DomainError
 from app.domain.permissions import Actor
@@ -252,7 +253,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         self._changes = {}
         keep = set(self._selected) if keep_selection else None
         try:
-            report = trade_file_service.generate(actor=actor, firm_id=self._firm_id())
+            report = trade_file_service.generate(actor=actor, firm_id=trade_file_service.firm_choice(self._firm_id()))
         except DomainError as exc:
             self._hold((), exc.message)
             return self._fail(exc)
@@ -512,25 +513,21 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
                                    else "price_gap_percentage", "")
 
     # ---- export -------------------------------------------------------------------------------------
-    def _transactions(self) -> list[dict[str, Any]]:
+    def _lines(self) -> list[trade_file_service.ExportLine]:
+        """The selected rows as the export takes them, with the adjustments applied to them."""
         out = []
         for row in self._file:
             if row.recommendation_id not in self._selected:
                 continue
             change = self._changes.get(row.recommendation_id)
-            item: dict[str, Any] = {"id": row.recommendation_id}
-            if change is not None:
-                item.update(quantity=str(change.quantity), amount=str(change.amount))
-                if change.price is not None:
-                    item["price"] = str(change.price)
-                if change.expiry is not None:
-                    item["expirationDate"] = change.expiry.isoformat()
-            out.append(item)
+            out.append(trade_file_service.ExportLine(row.recommendation_id, None, None, None, None) if change is None
+                       else trade_file_service.ExportLine(row.recommendation_id, change.quantity, change.price,
+                                                          change.amount, change.expiry))
         return out
 
-    def _export_args(self, kind: str) -> dict[str, Any] | None:
-        return dict(actor=self._actor(), kind=kind, firm_id=self._firm_id(), transactions=self._transactions(),
-                    download_all=self.download_all)
+    def _export_args(self, kind: str) -> dict[str, Any]:
+        return dict(actor=self._actor(), kind=kind, firm_id=trade_file_service.firm_choice(self._firm_id()),
+                    lines=self._lines(), download_all=self.download_all)
 
     def _nothing_chosen(self) -> bool:
         return not self._selected and not self.download_all
@@ -858,13 +855,13 @@ class TradeApprovalState(Confirm, ExportLinks, AppState):
     def ask_validate(self):
         if not any(line.checked for line in self.lines if line.is_group):
             return self._run("validate")  # nothing to ask about: the service names what is missing
-        self._ask("validate", advice.CONFIRM_VALIDATE, label="Validate")
+        self._ask("validate", advice_texts.CONFIRM_VALIDATE, label="Validate")
         return None
 
     @rx.event
     def ask_confirm(self):
         if self._decided():
-            self._ask("confirm", advice.CONFIRM_DECISIONS, label="Confirm")
+            self._ask("confirm", advice_texts.CONFIRM_DECISIONS, label="Confirm")
 
     def _confirmed(self, action: str, _target: int):
         """validate, confirm, or leave (confirm, then go where the leave dialog was going)."""
@@ -935,7 +932,7 @@ class TradeApprovalState(Confirm, ExportLinks, AppState):
         self.leave_open = False
         if not self._decided():
             return AppState.discard_and_leave
-        self._ask("leave", advice.CONFIRM_DECISIONS, label="Confirm")
+        self._ask("leave", advice_texts.CONFIRM_DECISIONS, label="Confirm")
         return None
 
     # ---- exports ------------------------------------------------------------------------------------
