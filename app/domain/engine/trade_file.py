@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, datetime, time, timezone
-from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Context, Decimal, localcontext
 from typing import Any
 
 from app.domain import validators
@@ -99,6 +99,9 @@ def file_pending_amount(pending_amount: Decimal, min_trade_amount: Decimal, *, e
     return pending_amount
 
 
+_WIDE = Context(prec=40)  # the quotient's digits before it is floored to whole units
+
+
 def order_quantity(action: str, amount: Decimal, brokerage: Decimal, price: Decimal | None) -> Decimal:
     """floor((amount, less brokerage for buys) / price); 0 without a price or an amount."""
     if not price or price <= 0 or not amount or amount <= 0:
@@ -106,11 +109,10 @@ def order_quantity(action: str, amount: Decimal, brokerage: Decimal, price: Deci
     basis = Decimal(amount) - (Decimal(brokerage or 0) if _buy(action) else ZERO)
     if basis <= 0:
         return ZERO
-    with localcontext() as ctx:
-        ctx.prec = 40
-        # quantize, not to_integral_value: an exact quotient keeps its exponent (37336 / 287.2 is
-        # 1.3E+2), which the REST payload would write as is; whole units read 130
-        return (basis / Decimal(price)).quantize(ONE, rounding=ROUND_FLOOR)
+    # quantize, not to_integral_value: an exact quotient keeps its exponent (37336 / 287.2 is
+    # 1.3E+2), which the REST payload would write as is; whole units read 130. One context made
+    # once: a firm's file computes tens of thousands of these, and localcontext() copies one each.
+    return _WIDE.divide(basis, Decimal(price)).quantize(ONE, rounding=ROUND_FLOOR, context=_WIDE)
 
 
 def round_quantity(quantity: Decimal, method: str | None, multiple: int | None) -> Decimal:
