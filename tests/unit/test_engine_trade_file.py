@@ -132,3 +132,13 @@ def test_an_exact_quotient_reads_as_whole_units_not_in_exponent_notation():
     # 37,336 / 287.20 is exactly 130: the payload must say "130", never "1.3E+2"
     quantity = F.order_quantity("increase", D("37336"), D("0"), D("287.2"))
     assert quantity == 130 and str(quantity) == "130"
+
+
+def test_a_kept_quantity_reads_as_whole_units_not_with_the_databases_places():
+    # a stop loss and a full sell keep their stored units (six places in the database): "821"
+    stop = F.file_line(row(action="decrease", amount=D(4750), pending_amount=D(4750), limit_price=D(38),
+                           quantity=D("821.000000"), stop_loss=True))
+    full = F.file_line(row(action="decrease", amount=D(400), pending_amount=D(400), quantity=D("10.000000"),
+                           full_sell=True))
+    assert str(stop.quantity) == "821" and str(full.quantity) == "10"
+    assert F.whole_units(D("2.500000")) == D("2.5")

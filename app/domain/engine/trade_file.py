@@ -115,6 +115,12 @@ def order_quantity(action: str, amount: Decimal, brokerage: Decimal, price: Deci
     return _WIDE.divide(basis, Decimal(price)).quantize(ONE, rounding=ROUND_FLOOR, context=_WIDE)
 
 
+def whole_units(units: Decimal) -> Decimal:
+    """Stored units (the database keeps six places: 821.000000) as the files and the REST payload
+    write them: 821; a fraction stays as it is."""
+    return units.quantize(ONE) if units == units.to_integral_value() else units
+
+
 def round_quantity(quantity: Decimal, method: str | None, multiple: int | None) -> Decimal:
     """Rounded to a multiple of 5 or 10: nearest (halves up), up or down. No method: unchanged."""
     if not method or not multiple:
@@ -184,14 +190,14 @@ def file_line(row: FileRow, adjustments: Adjustments = Adjustments()) -> FileLin
     base_price = row.limit_price if row.limit_price is not None else row.last_close_price
     price = adjust_price(base_price, row.action, adjustments.price_gap_type, adjustments.price_gap) if adjust else base_price
     if row.full_sell or row.stop_loss:
-        quantity = Decimal(row.quantity)  # kept, never recomputed
+        quantity = whole_units(Decimal(row.quantity))  # kept, never recomputed
     else:
         quote = row.limit_price if row.limit_price is not None else row.last_close_price
         quantity = order_quantity(row.action, basis, row.brokerage, quote)
         if adjust:
             quantity = round_quantity(quantity, adjustments.rounding_method, adjustments.rounding_multiple)
         if not _buy(row.action) and row.current_units is not None and quantity > row.current_units:
-            quantity = Decimal(row.current_units)
+            quantity = whole_units(Decimal(row.current_units))
     pct, value = limit_vs_price(row.limit_price, row.last_close_price)
     hidden = pending == 0 or quantity <= 0
     return FileLine(pending_amount=pending, hidden=hidden, quantity=quantity, price=price, order_type=order_type,
