@@ -422,8 +422,8 @@ class RecordOfAdvice:
 
     @property
     def approved(self) -> bool:
-        return self.tp.summary.status == TPStatus.ACTIVE.value
+        return bool(self.tp.summary.status == TPStatus.ACTIVE.value)
 
     @property
     def declined(self) -> bool:
-        return self.tp.summary.status == TPStatus.DECLINED.value
+        return bool(self.tp.summary.status == TPStatus.DECLINED.value)

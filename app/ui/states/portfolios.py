@@ -32,7 +32,6 @@ from app.services.portfolios import (
 )
 from app.services.tenancy import USER_NOT_FOUND
 from app.services import records_of_advice, reference_data
-from app.services.records_of_advice import AwaitingDecision, AwaitingTrades
 from app.services import users as user_service
 from app.ui.states.address import AddressForm
 from app.ui.states.broker_credentials import BrokerCredentialsCard
@@ -182,7 +181,7 @@ def waiting_text(days: int) -> str:
     return "today" if days <= 0 else count_of(days, "day")
 
 
-def _to_decide(t: AwaitingTrades) -> str:
+def _to_decide(t: records_of_advice.AwaitingTrades) -> str:
     """'7 trades to decide' (trades count trades), with the "please note" items apart: '7 trades
     and 2 notes to decide'."""
     trades, notes = t.items, t.notes
@@ -193,7 +192,7 @@ def _to_decide(t: AwaitingTrades) -> str:
     return f"{count_of(trades, 'trade')} and {count_of(notes, 'note')} to decide"
 
 
-def awaiting_rows(found: AwaitingDecision) -> list[AwaitingRow]:
+def awaiting_rows(found: records_of_advice.AwaitingDecision) -> list[AwaitingRow]:
     rows = [AwaitingRow(key=f"record-{r.tp_id}", kind="record", portfolio=r.portfolio,
                         what=f"Record of advice (version {r.version})", sent_at=r.sent_at.isoformat(),
                         waiting=waiting_text(r.waiting_days),
