@@ -48,8 +48,12 @@ from app.api.payloads import (
     BulkRunOut, CommentOut, InstructionEventOut, ResumedOut, TargetPortfolioOut, TradeInstructionOut,
     TradeTransactionOut,
 )
-from app.api.schemas import WHERE_INVALID, Amount, Body, Flag, Id, Page, Row, Sent, path_id, rendered, where_of
-from app.domain.parsing import ids_of
+from app.api.schemas import (
+    WHERE_INVALID, Amount, Body, Flag, Id, Page, Row, Sent, path_id, query_number, rendered, where_of,
+)
+from app.domain.advice.target_portfolios import TargetEdit, read_edits, summary_payload, tp_payload
+from app.domain.parsing import as_id, ids_of
+from app.domain.timezones import client_offset
 from app.domain.errors import ValidationError
 
 
@@ -128,21 +132,28 @@ def _row_version(body: Optional[RowVersionBody]) -> Optional[Id]:
     return body.row_version if body is not None else None
 
 
-def _edit(step, actor, tp_id: str, body: Optional[EditBody]) -> dict[str, Any]:
-    """Edit mode's recalculation or save: the adviser's edits so far, in the order made."""
+def _sent_id(value: Optional[Id]) -> int | None:
+    """An id or a row_version a body may leave out: None when it does (or sends ""), else the number
+    (0 for text that is none, which names no row and matches no row_version)."""
+    return None if value is None or value == "" else (as_id(value) or 0)
+
+
+def _edits(body: Optional[EditBody]) -> tuple[int | None, tuple[TargetEdit, ...]]:
+    """Edit mode's row_version and the adviser's edits so far, in the order made, read once."""
     body = body or EditBody()
-    return ok(step(actor=actor, tp_id=tp_id, row_version=body.row_version,
-                   overrides=[o.model_dump(exclude_unset=True) for o in body.overrides]))
+    return _sent_id(body.row_version), read_edits([o.model_dump(exclude_unset=True) for o in body.overrides])
 
 
 @router.post("/investments/{investment_id}/target-portfolio", **answers(TargetPortfolioOut))
 def calculate_target(actor: CurrentActor, investment_id: str):
-    return ok(tps.calculate(actor=actor, investment_id=investment_id))
+    return ok(tp_payload(tps.calculate(actor=actor, investment_id=path_id(investment_id))))
 
 
 @router.get("/investments/{investment_id}/target-portfolio", **answers(Optional[TargetPortfolioOut]))
 def current_target(actor: CurrentActor, investment_id: str, version: str | None = None):
-    return ok(tps.get_current(actor=actor, investment_id=investment_id, version=version))
+    view = tps.current(actor=actor, investment_id=path_id(investment_id),
+                       version=None if version in (None, "") else path_id(version))
+    return ok(None if view is None else tp_payload(view))
 
 
 class NotNull(BaseModel):
@@ -181,56 +192,63 @@ def target_versions(actor: CurrentActor, investment_id: str | None = None, limit
         raise ValidationError(WHERE_INVALID, {"investment_id": WHERE_INVALID})
     if investment_id is not None and found.investment_id is not None and str(found.investment_id) != investment_id:
         raise ValidationError(WHERE_INVALID, {"investment_id": WHERE_INVALID})
-    return listing(*tps.list_versions(
-        actor=actor, investment_id=investment_id if investment_id is not None else found.investment_id,
-        limit=limit, offset=offset, order=order_direction, order_by=order_by, statuses=found.statuses(),
-        versioned=found.version is not None))
+    page = tps.versions(
+        actor=actor, investment_id=as_id(investment_id if investment_id is not None else found.investment_id) or 0,
+        limit=query_number(limit), offset=query_number(offset), order=order_direction, order_by=order_by,
+        statuses=found.statuses(), versioned=found.version is not None)
+    return listing([summary_payload(row) for row in page.rows], page.total)
 
 
 @router.get("/target-portfolios/{tp_id}", **answers(TargetPortfolioOut))
 def get_target(actor: CurrentActor, tp_id: str):
-    return ok(tps.get(actor=actor, tp_id=tp_id))
+    return ok(tp_payload(tps.get(actor=actor, tp_id=path_id(tp_id))))
 
 
 @router.put("/target-portfolios/{tp_id}/validate", **answers(TargetPortfolioOut))
 def validate_target(actor: CurrentActor, tp_id: str, body: Optional[RowVersionBody] = None):
-    return ok(tps.validate(actor=actor, tp_id=tp_id, row_version=_row_version(body)))
+    return ok(tp_payload(tps.validate(actor=actor, tp_id=path_id(tp_id), row_version=_sent_id(_row_version(body)))))
 
 
 @router.put("/target-portfolios/{tp_id}/rofa", **answers(TargetPortfolioOut))
 def decide_record(actor: CurrentActor, tp_id: str, body: DecisionBody):
-    return ok(tps.decide(actor=actor, tp_id=tp_id, action=body.action or "", row_version=body.row_version))
+    decided = tps.decide(actor=actor, tp_id=path_id(tp_id), action=body.action or "",
+                         row_version=_sent_id(body.row_version))
+    return ok(tp_payload(decided.view, message=decided.message))
 
 
 @router.get("/target-portfolios/{tp_id}/rofa", **answers(TargetPortfolioOut))
 def get_record(actor: CurrentActor, tp_id: str):
-    return ok(records_of_advice.record(actor=actor, tp_id=tp_id))
+    return ok(records_of_advice.record_payload(records_of_advice.document(actor=actor, tp_id=path_id(tp_id))))
 
 
 @router.get("/target-portfolios/{tp_id}/rofa/export", response_class=Response,
             responses={200: {"description": "the record of advice as PDF", "content": {"application/pdf": {}}}})
 def export_record(actor: CurrentActor, tp_id: str,
                   offset: str | None = Query(None, alias="client-timezone-offset")):
-    name, data = records_of_advice.export_pdf(actor=actor, tp_id=tp_id, client_offset=offset)
+    name, data = records_of_advice.export_pdf(actor=actor, tp_id=path_id(tp_id), client_offset=client_offset(offset))
     return download(name, data, "application/pdf")
 
 
 @router.put("/target-portfolios/{tp_id}/comments", **answers(CommentOut))
 def save_comment(actor: CurrentActor, tp_id: str, body: CommentBody):
-    return ok(tps.save_comment(actor=actor, tp_id=tp_id, type=body.type or "", description=body.description or "",
-                               comment_id=body.comment_id))
+    return ok(rendered(tps.save_comment(actor=actor, tp_id=path_id(tp_id), type=body.type or "",
+                                        description=body.description or "", comment_id=_sent_id(body.comment_id))))
 
 
 @router.post("/target-portfolios/{tp_id}/recalculate", **answers(TargetPortfolioOut))
 def recalculate_target(actor: CurrentActor, tp_id: str, body: Optional[EditBody] = None):
     """Edit mode: the target recalculated with the adviser's edits (units set, assets added)."""
-    return _edit(tps.edit_step, actor, tp_id, body)
+    row_version, edits = _edits(body)
+    view = tps.edit_preview(actor=actor, tp_id=path_id(tp_id), row_version=row_version, edits=edits)
+    return ok(tp_payload(view, mode=tps.MODE_EDIT))
 
 
 @router.put("/target-portfolios/{tp_id}", **answers(TargetPortfolioOut))
 def save_target(actor: CurrentActor, tp_id: str, body: Optional[EditBody] = None):
     """Edit mode: save the edited target portfolio as a new version ('Target Portfolio saved')."""
-    return _edit(tps.save_edit, actor, tp_id, body)
+    row_version, edits = _edits(body)
+    saved = tps.save_edit(actor=actor, tp_id=path_id(tp_id), row_version=row_version, edits=edits)
+    return ok(tp_payload(saved.view, message=saved.message))
 
 
 @router.post("/investments-trigger-rebalance", **answers(BulkRunOut))
@@ -362,14 +380,14 @@ class CapitalGainsOut(BaseModel):
 
 
 def _gains(est: Any) -> CapitalGainsOut | None:
-    shape = records_of_advice.capital_gains_json(est)
+    shape = records_of_advice.capital_gains_payload(est)
     return CapitalGainsOut.model_validate(shape) if shape else None
 
 
 @router.get("/target-portfolios/{tp_id}/capital-gains", **answers(Optional[CapitalGainsOut]))
 def target_capital_gains(actor: CurrentActor, tp_id: str):
     """The recommended sells' capital gains by parcel (null when the target portfolio sells nothing)."""
-    return ok(_gains(records_of_advice.capital_gains(actor=actor, tp_id=tp_id)))
+    return ok(_gains(records_of_advice.capital_gains(actor=actor, tp_id=path_id(tp_id))))
 
 
 @router.get("/trade-instructions/{ti_id}/capital-gains", **answers(Optional[CapitalGainsOut]))
@@ -406,19 +424,19 @@ def _sent_json(sent) -> dict[str, Any]:
 
 @router.get("/target-portfolios/{tp_id}/email", **answers(SendAgainPreviewOut))
 def target_email_preview(actor: CurrentActor, tp_id: str):
-    return ok(_preview_json(notices.send_again_target_preview(actor=actor, tp_id=tp_id)))
+    return ok(_preview_json(notices.send_again_target_preview(actor=actor, tp_id=path_id(tp_id))))
 
 
 @router.post("/target-portfolios/{tp_id}/email", **answers(SentAgainOut))
 def target_email(actor: CurrentActor, tp_id: str):
-    return ok(_sent_json(notices.send_again_target(actor=actor, tp_id=tp_id)))
+    return ok(_sent_json(notices.send_again_target(actor=actor, tp_id=path_id(tp_id))))
 
 
 @router.get("/trade-instructions/{ti_id}/email", **answers(SendAgainPreviewOut))
 def instruction_email_preview(actor: CurrentActor, ti_id: str):
-    return ok(_preview_json(notices.send_again_trades_preview(actor=actor, ti_id=ti_id)))
+    return ok(_preview_json(notices.send_again_trades_preview(actor=actor, ti_id=path_id(ti_id))))
 
 
 @router.post("/trade-instructions/{ti_id}/email", **answers(SentAgainOut))
 def instruction_email(actor: CurrentActor, ti_id: str):
-    return ok(_sent_json(notices.send_again_trades(actor=actor, ti_id=ti_id)))
+    return ok(_sent_json(notices.send_again_trades(actor=actor, ti_id=path_id(ti_id))))

@@ -133,5 +133,5 @@ def update_documents(actor: CurrentActor, firm_id: str, body: DocumentsBody):
             responses={200: {"description": "the firm's newest record of advice (or a sample) as PDF, with its "
                                             "stored settings", "content": {"application/pdf": {}}}})
 def preview_documents(actor: CurrentActor, firm_id: str):
-    name, data = records_of_advice.preview_pdf(actor=actor, firm_id=firm_id)
+    name, data = records_of_advice.preview_pdf(actor=actor, firm_id=path_id(firm_id))
     return download(name, data, "application/pdf")

@@ -7,7 +7,7 @@ the assets sold, the authority with the adviser's signature, the firm's disclaim
 with the firm's text and the page numbers.
 
 The firm's layout (app.domain.firm_documents: default, compact, detailed) and colour shape it.
-Built from app.services.records_of_advice.record, so the PDF and the screen show the same figures."""
+Built from app.services.records_of_advice.record_payload, so the PDF and the screen show the same figures."""
 from __future__ import annotations
 
 from datetime import date, datetime
@@ -232,7 +232,7 @@ def html(rec: dict[str, Any], offset: int) -> str:
 
 
 def build(rec: dict[str, Any], offset: int) -> tuple[str, bytes]:
-    """(file name, PDF bytes) of a record of advice (as app.services.records_of_advice.record gives it),
+    """(file name, PDF bytes) of a record of advice (as app.services.records_of_advice.record_payload gives it),
     times in the browser's offset."""
     name = f"{safe_name(rec['investment']['name'])} - Record of Advice v{rec['version']}.pdf"
     return name, render(html(rec, offset))

@@ -3,9 +3,6 @@ portfolio that may have no target portfolio yet (the Calculate action). Read-onl
 checks as target_portfolios.get."""
 from __future__ import annotations
 
-import dataclasses
-from typing import Any
-
 from app.db.engine import session_scope
 from app.domain.advice.target_portfolios import TPPermissions
 from app.domain.permissions import Actor
@@ -13,14 +10,9 @@ from app.services import advice_queries
 from app.services.tenancy import load_portfolio
 
 
-def permissions(*, actor: Actor, investment_id: Any) -> TPPermissions:
+def permissions(*, actor: Actor, investment_id: int) -> TPPermissions:
     """The actor's target portfolio permissions on a portfolio, whether or not it has a target
     portfolio."""
     with session_scope() as s:
         p = load_portfolio(s, actor, investment_id)
         return TPPermissions.of(actor, advice_queries.portfolio_facts(s, actor, p))
-
-
-def tp_permissions(*, actor: Actor, investment_id: Any) -> dict[str, bool]:
-    """`permissions` as the keys of the target portfolio shape's `permissions`."""
-    return dataclasses.asdict(permissions(actor=actor, investment_id=investment_id))

@@ -5,7 +5,6 @@ settings and who receives the e-mails, people's names, and the firm's live-updat
 modules of those use cases import this one; it imports none of them."""
 from __future__ import annotations
 
-import dataclasses
 import json
 from typing import Any, Iterable
 
@@ -20,7 +19,7 @@ from app.domain import advice
 from app.domain import portfolios as portfolio_rules
 from app.domain.advice import PortfolioFacts, TIStatus, TPStatus
 from app.domain.advice.target_portfolios import (
-    Commentary, InvestmentRef, ModelRef, ResultNames, TargetPortfolioView, TPPermissions, TPSummary, edits_of,
+    Commentary, InvestmentRef, ModelRef, ResultNames, TargetPortfolioView, TPPermissions, TPSummary,
 )
 from app.domain.engine.results import Target
 from app.domain.users import DecisionTrail, PersonName, known_as
@@ -152,17 +151,6 @@ def summary_of(row: TargetPortfolio, names: dict[int, PersonName]) -> TPSummary:
     )
 
 
-def summary_json(t: TPSummary) -> dict[str, Any]:
-    """A target portfolio version as the API lists it."""
-    return {
-        "id": t.id, "investment_id": t.investment_id, "version": t.version, "status": t.status,
-        "status_label": t.status_label, "not_enough_cash": t.not_enough_cash,
-        "error_message": t.error_message, "target_portfolio_value": str(t.value) if t.value is not None else None,
-        "model_id": t.model_id, "model_version": t.model_version, "allocation_method": t.allocation_method,
-        "row_version": t.row_version, **trail_json(t),
-    }
-
-
 def stored_result(row: TargetPortfolio) -> Target | None:
     return Target.from_dict(json.loads(row.result)) if row.result else None
 
@@ -187,25 +175,6 @@ def tp_view(s: Session, actor: Actor, p: Portfolio, row: TargetPortfolio, result
         permissions=TPPermissions.of(actor, facts or portfolio_facts(s, actor, p)),
         placed_buys=postings.committed_to_orders(s, [p.id])[p.id],
     )
-
-
-def tp_json(view: TargetPortfolioView) -> dict[str, Any]:
-    """The target portfolio as the API shows it."""
-    result = view.result.to_dict() if view.result is not None else None
-    model = view.model
-    return {
-        **summary_json(view.summary),
-        "investment": dataclasses.asdict(view.investment),
-        "model": dataclasses.asdict(model) if model else None,
-        "result": result,
-        "overrides": edits_of(view.result),
-        "commentaries": [dataclasses.asdict(c) for c in view.commentaries],
-        "permissions": dataclasses.asdict(view.permissions),
-    }
-
-
-def tp_shape(s: Session, actor: Actor, p: Portfolio, row: TargetPortfolio, result: Target | None = None) -> dict[str, Any]:
-    return tp_json(tp_view(s, actor, p, row, result))
 
 
 def result_names(s: Session, result: Target) -> ResultNames:

@@ -386,15 +386,15 @@ def _advance(pid: int, plan: ChainPlan, adviser: Actor, client: Actor, today: da
     """Takes a funded portfolio through the chain up to its plan's step."""
     from app.services import orders, target_portfolios as tps, trade_file, trade_instructions as tis
 
-    tp = tps.calculate(actor=adviser, investment_id=pid)
-    if tp["status"] != "draft" or tp["not_enough_cash"]:
-        raise _Stop(f"target portfolio {tp['status_label']}: {tp.get('error_message') or ''}")
+    tp = tps.calculate(actor=adviser, investment_id=pid).summary
+    if tp.status != "draft" or tp.not_enough_cash:
+        raise _Stop(f"target portfolio {tp.status_label}: {tp.error_message or ''}")
     if plan.step == DRAFT:
         return
-    tp = tps.validate(actor=adviser, tp_id=tp["id"], row_version=tp["row_version"])
+    tp = tps.validate(actor=adviser, tp_id=tp.id, row_version=tp.row_version).summary
     if plan.step == AWAITING_CLIENT:
         return
-    tps.decide(actor=client, tp_id=tp["id"], action="approve", row_version=tp["row_version"])
+    tps.decide(actor=client, tp_id=tp.id, action="approve", row_version=tp.row_version)
     [ti] = tis.generate(actor=adviser, investment_ids=[pid])
     if ti["status"] != "pending_validation" or not ti["transactions"]:
         raise _Stop(f"trade recommendations {ti['status_label']}: {ti.get('error_message') or 'no trades'}")
@@ -608,12 +608,12 @@ def _main_client_record(key: str) -> bool:
                       if not p.inactive and p.model_id is not None and p.adviser_id == adviser.id]
     for pid in candidates:
         try:
-            tp = tps.calculate(actor=_actor(adviser), investment_id=pid)
-            if tp["status"] != "draft" or tp["not_enough_cash"]:
-                log.warning("demo record of advice for client@%s: target portfolio %s", key, tp["status_label"])
+            tp = tps.calculate(actor=_actor(adviser), investment_id=pid).summary
+            if tp.status != "draft" or tp.not_enough_cash:
+                log.warning("demo record of advice for client@%s: target portfolio %s", key, tp.status_label)
                 continue
             every_notice_on(adviser, pid, key)
-            tps.validate(actor=_actor(adviser), tp_id=tp["id"], row_version=tp["row_version"])
+            tps.validate(actor=_actor(adviser), tp_id=tp.id, row_version=tp.row_version)
             return True
         except DomainError as exc:
             log.warning("demo record of advice for client@%s: %s", key, exc.message)

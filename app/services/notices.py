@@ -6,11 +6,11 @@ commit, so a failing build or send never blocks or undoes the action)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from sqlmodel import Session, select
 
 from app.db.engine import session_scope
+from app.db.types import stored_id
 from app.db.tables import Firm, Portfolio, TargetPortfolio, TradeInstruction, TradeNote, TradeTransaction, User
 from app.domain import notices as rules
 from app.domain.firm_documents import Branding
@@ -20,7 +20,7 @@ from app.domain.permissions import Actor, require_staff
 from app.domain.users import known_as
 from app.services import firms, mail
 from app.services.advice_queries import approval_settings, load_tp, portfolio_owners
-from app.services.tenancy import as_id, load_portfolio
+from app.services.tenancy import load_portfolio
 from app.settings import settings as app_settings
 
 
@@ -66,7 +66,7 @@ class SentAgain:
 # ---- the people, the words ---------------------------------------------------------------------------
 def people_of(s: Session, p: Portfolio) -> People:
     adviser = s.get(User, p.adviser_id) if p.adviser_id else None
-    return People(owners=tuple(u.email for u in portfolio_owners(s, p.id)), adviser=adviser.email if adviser else None)
+    return People(owners=tuple(u.email for u in portfolio_owners(s, stored_id(p))), adviser=adviser.email if adviser else None)
 
 
 def _name_of(s: Session, user_id: int | None) -> str | None:
@@ -98,15 +98,24 @@ def _send(s: Session, p: Portfolio, event: Event, facts: Facts, object_id: int, 
     return Notice(event=event, receivers=found)
 
 
-def _from_firm(s: Session, p: Portfolio) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _FirmFacts:
     """The Facts a message takes from the portfolio's firm: its name, logo, branding and licensee."""
+
+    firm: str = ""
+    logo: bool = False
+    branding: Branding = Branding()
+    licensee: str = ""
+
+
+def _from_firm(s: Session, p: Portfolio) -> _FirmFacts:
     firm = s.get(Firm, p.firm_id)
     if firm is None:
-        return {"firm": ""}
-    brand = firms.branding_for(s, firm.id)
-    return {"firm": firm.name, "logo": bool(firm.logo), "licensee": brand.licensee_line,
-            "branding": Branding(layout=brand.layout, colour=brand.colour, disclaimer=brand.disclaimer,
-                                 footer=brand.footer)}
+        return _FirmFacts()
+    brand = firms.branding_for(s, stored_id(firm))
+    return _FirmFacts(firm=firm.name, logo=bool(firm.logo), licensee=brand.licensee_line,
+                      branding=Branding(layout=brand.layout, colour=brand.colour, disclaimer=brand.disclaimer,
+                                        footer=brand.footer))
 
 
 def _reader(actor_id: int | None, p: Portfolio) -> int | None:
@@ -120,29 +129,31 @@ def notify_target(s: Session, *, p: Portfolio, tp: TargetPortfolio, event: Event
     """Queues the notices of `event` for the target portfolio `tp` (in the caller's transaction)."""
     if event not in rules.TP_EVENTS:
         raise ValueError(event)
+    firm = _from_firm(s, p)
     facts = Facts(event=event, portfolio=p.name, version=tp.version, by=_name_of(s, actor_id),
-                  link=record_link(p, tp), again=again, **_from_firm(s, p))
-    return _send(s, p, event, facts, tp.id, _reader(actor_id, p), f"{p.name} - Record of Advice v{tp.version}.pdf")
+                  link=record_link(p, tp), again=again, firm=firm.firm, logo=firm.logo, branding=firm.branding,
+                  licensee=firm.licensee)
+    return _send(s, p, event, facts, stored_id(tp), _reader(actor_id, p), f"{p.name} - Record of Advice v{tp.version}.pdf")
 
 
-def _target_preview(s: Session, actor: Actor, tp_id: Any) -> tuple[Portfolio, TargetPortfolio, SendAgainPreview]:
+def _target_preview(s: Session, actor: Actor, tp_id: int) -> tuple[Portfolio, TargetPortfolio, SendAgainPreview]:
     require_staff(actor)
     p, tp = load_tp(s, actor, tp_id)
     event = rules.send_again_event(Document.RECORD_OF_ADVICE, tp.status)
     if event is None:
         raise ValidationError(rules.SEND_AGAIN_NOT_SENT)
     found = rules.receivers(event, approval_settings(p), people_of(s, p))
-    return p, tp, SendAgainPreview(event=event, document=Document.RECORD_OF_ADVICE, object_id=tp.id,
+    return p, tp, SendAgainPreview(event=event, document=Document.RECORD_OF_ADVICE, object_id=stored_id(tp),
                                    version=tp.version, receivers=found)
 
 
-def send_again_target_preview(*, actor: Actor, tp_id: Any) -> SendAgainPreview:
+def send_again_target_preview(*, actor: Actor, tp_id: int) -> SendAgainPreview:
     """Who "Email" on the target portfolio screen would send its record of advice to (staff only)."""
     with session_scope() as s:
         return _target_preview(s, actor, tp_id)[2]
 
 
-def send_again_target(*, actor: Actor, tp_id: Any) -> SentAgain:
+def send_again_target(*, actor: Actor, tp_id: int) -> SentAgain:
     """Sends the record of advice of `tp_id` again, as its current state's notice, to the people its
     switches name; refused when they name nobody."""
     with session_scope() as s:
@@ -170,10 +181,11 @@ def notify_trades(s: Session, *, p: Portfolio, ti: TradeInstruction, event: Even
         raise ValueError(event)
     approved, declined = _decisions(s, ti) if event in (Event.TR_APPROVED, Event.TR_AUTO_APPROVED,
                                                         Event.TR_DECLINED) else (0, 0)
+    firm = _from_firm(s, p)
     facts = Facts(event=event, portfolio=p.name, version=ti.version, by=_name_of(s, actor_id),
-                  link=trades_link(p, ti), approved=approved, declined=declined, again=again,
-                  **_from_firm(s, p))
-    return _send(s, p, event, facts, ti.id, _reader(actor_id, p), f"{p.name} - Trade Recommendations v{ti.version}.pdf")
+                  link=trades_link(p, ti), approved=approved, declined=declined, again=again, firm=firm.firm,
+                  logo=firm.logo, branding=firm.branding, licensee=firm.licensee)
+    return _send(s, p, event, facts, stored_id(ti), _reader(actor_id, p), f"{p.name} - Trade Recommendations v{ti.version}.pdf")
 
 
 def trades_event(status: str, *, automatic: bool = False) -> Event | None:
@@ -185,9 +197,9 @@ def trades_event(status: str, *, automatic: bool = False) -> Event | None:
     return None
 
 
-def _trades_preview(s: Session, actor: Actor, ti_id: Any) -> tuple[Portfolio, TradeInstruction, SendAgainPreview]:
+def _trades_preview(s: Session, actor: Actor, ti_id: int) -> tuple[Portfolio, TradeInstruction, SendAgainPreview]:
     require_staff(actor)
-    ti = s.get(TradeInstruction, as_id(ti_id) or 0)
+    ti = s.get(TradeInstruction, ti_id)
     if ti is None:
         raise NotFound(TI_NOT_FOUND)
     p = load_portfolio(s, actor, ti.investment_id)
@@ -195,16 +207,16 @@ def _trades_preview(s: Session, actor: Actor, ti_id: Any) -> tuple[Portfolio, Tr
     if event is None:
         raise ValidationError(rules.SEND_AGAIN_NOT_SENT)
     found = rules.receivers(event, approval_settings(p), people_of(s, p))
-    return p, ti, SendAgainPreview(event=event, document=Document.TRADE_RECOMMENDATIONS, object_id=ti.id,
+    return p, ti, SendAgainPreview(event=event, document=Document.TRADE_RECOMMENDATIONS, object_id=stored_id(ti),
                                    version=ti.version, receivers=found)
 
 
-def send_again_trades_preview(*, actor: Actor, ti_id: Any) -> SendAgainPreview:
+def send_again_trades_preview(*, actor: Actor, ti_id: int) -> SendAgainPreview:
     with session_scope() as s:
         return _trades_preview(s, actor, ti_id)[2]
 
 
-def send_again_trades(*, actor: Actor, ti_id: Any) -> SentAgain:
+def send_again_trades(*, actor: Actor, ti_id: int) -> SentAgain:
     """Sends the trade recommendations `ti_id` again, as their current state's notice, to the people
     the switches name; refused when they name nobody."""
     with session_scope() as s:

@@ -8,7 +8,7 @@ import dataclasses
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from sqlalchemy import func, select as sa_select
 from sqlmodel import Session, col, select
@@ -17,8 +17,8 @@ from app.db.engine import session_scope
 from app.db.tables import Firm, Portfolio, PortfolioUser, TargetPortfolio, User
 from app.domain import addresses, advice, cgt
 from app.domain import portfolios as portfolio_rules
-from app.db.types import utcnow
-from app.domain.advice.target_portfolios import Client, ManagementFee, Practice, RecordOfAdvice
+from app.db.types import stored_id, utcnow
+from app.domain.advice.target_portfolios import Client, ManagementFee, Practice, RecordOfAdvice, tp_payload
 from app.domain.advice_words import AdviceLine, advice_lines
 from app.domain.engine.results import Target
 from app.domain.firm_documents import AssetComment, Branding, DocumentSettings, Letterhead, RofaTemplate
@@ -29,7 +29,7 @@ from app.domain.timezones import days_between, iso_json
 from app.domain.users import Person
 from app.services import firms, postings
 from app.services.advice_queries import (
-    last_validated_tp_id, load_tp, portfolio_facts, portfolio_owners, stored_result, tp_json, tp_view,
+    last_validated_tp_id, load_tp, portfolio_facts, portfolio_owners, stored_result, tp_view,
 )
 from app.services.tenancy import load_portfolio, readable_portfolios
 from app.exports.file_names import safe_name
@@ -62,7 +62,7 @@ def _recommended_sells(result: Target) -> list[tuple[int, str, Decimal, Decimal]
             if a.delta_units < 0 and a.price is not None]
 
 
-def capital_gains(*, actor: Actor, tp_id: Any) -> AdviceTax | None:
+def capital_gains(*, actor: Actor, tp_id: int) -> AdviceTax | None:
     """The capital gains of a target portfolio's recommended sells: each with the parcels it takes
     under the portfolio's tax treatment, the total beside "Minimise capital gains tax", and the waits
     that would tax less (None when it sells nothing). Whoever may read the target portfolio."""
@@ -91,16 +91,16 @@ def _with_parcel_estimate(s: Session, p: Portfolio, result: Target, text: str) -
     return " ".join([text, *lines])
 
 
-def read(*, actor: Actor, tp_id: Any, template: RofaTemplate | None = None) -> RecordOfAdvice:
+def read(*, actor: Actor, tp_id: int, template: RofaTemplate | None = None) -> RecordOfAdvice:
     """The record of advice of a target portfolio (the approval screen); its CGT estimate follows
     the firm's template (or `template`, a preview's)."""
     with session_scope() as s:
         p, tp = load_tp(s, actor, tp_id)
         view = tp_view(s, actor, p, tp)
         firm = s.get(Firm, p.firm_id)
-        owners = portfolio_owners(s, p.id)
+        owners = portfolio_owners(s, stored_id(p))
         adviser = s.get(User, p.adviser_id) if p.adviser_id else None
-        last_validated = last_validated_tp_id(s, p.id)
+        last_validated = last_validated_tp_id(s, stored_id(p))
         result = view.result
         sold = _sold_assets(s, p, result) if result else []
         if template is None:
@@ -109,7 +109,7 @@ def read(*, actor: Actor, tp_id: Any, template: RofaTemplate | None = None) -> R
                                          hin_percent=template.hin_for(p.type),
                                          account_type=cgt.account_type_for(p.type), portfolio_type=p.type,
                                          owner_count=len(owners))
-        if sold:
+        if sold and result is not None:
             cgt_text = _with_parcel_estimate(s, p, result, cgt_text)
         fee = portfolio_rules.management_fee(result.value if result else ZERO, p.fee_percent, p.fee_limit_min,
                                              p.fee_limit_max)
@@ -124,9 +124,9 @@ def read(*, actor: Actor, tp_id: Any, template: RofaTemplate | None = None) -> R
             tp=view,
             practice=Practice(name=firm.name, abn=firm.abn, licensee_name=firm.licensee_name,
                               licensee_afsl=firm.licensee_afsl) if firm else Practice(None, None, None, None),
-            owners=tuple(Client(id=u.id, first_name=u.first_name, last_name=u.last_name,
+            owners=tuple(Client(id=stored_id(u), first_name=u.first_name, last_name=u.last_name,
                                 preferred_name=u.preferred_name, email=u.email) for u in owners),
-            adviser=Person(id=adviser.id, first_name=adviser.first_name, last_name=adviser.last_name)
+            adviser=Person(id=stored_id(adviser), first_name=adviser.first_name, last_name=adviser.last_name)
             if adviser else None,
             client_wording=cgt.client_type_wording(p.type, len(owners)),
             fee=ManagementFee(percent=p.fee_percent, min=p.fee_limit_min, max=p.fee_limit_max, amount=fee),
@@ -154,7 +154,8 @@ class RecordDocument:
     capital_gains: AdviceTax | None = None  # the sells' parcels and gains (None: nothing sold)
 
 
-def document(*, actor: Actor, tp_id: Any, settings: DocumentSettings | None = None) -> RecordDocument:
+
+def document(*, actor: Actor, tp_id: int, settings: DocumentSettings | None = None) -> RecordDocument:
     """The record of advice of a target portfolio with what its documents carry; `settings`
     replace the firm's stored branding and template (the firm form's preview of unsaved settings)."""
     r = read(actor=actor, tp_id=tp_id, template=settings.template if settings else None)
@@ -181,8 +182,9 @@ def _money_text(value: Decimal | None) -> str | None:
     return format(value, "f") if value is not None else None
 
 
-def capital_gains_json(est: AdviceTax | None) -> dict[str, Any] | None:
-    """The sells' capital gains as the API and the PDF read them (amounts as text)."""
+# ---- the record of advice as its PDF file (app.exports.rofa_pdf) and the REST payload read it -------
+def capital_gains_payload(est: AdviceTax | None) -> dict[str, object] | None:
+    """The sells' capital gains as the API and the PDF file read them (amounts as text)."""
     if est is None:
         return None
     return {"treatment": est.treatment, "net": _money_text(est.net), "minimised": _money_text(est.minimised),
@@ -200,7 +202,7 @@ def capital_gains_json(est: AdviceTax | None) -> dict[str, Any] | None:
                       for x in est.sells]}
 
 
-def document_json(d: RecordDocument) -> dict[str, Any]:
+def _document_payload(d: RecordDocument) -> dict[str, object]:
     """What a record of advice's documents add to its API shape: letterhead, branding, template,
     the lines in words and the CGT notes (amounts as text)."""
     return {
@@ -215,18 +217,18 @@ def document_json(d: RecordDocument) -> dict[str, Any]:
             "price", "current_units", "target_units", "current_value", "target_value", "target_percent")}}
                   for line in d.lines],
         "cgt_notes": [dataclasses.asdict(c) for c in d.cgt_notes],
-        "capital_gains": capital_gains_json(d.capital_gains),
+        "capital_gains": capital_gains_payload(d.capital_gains),
         "group_titles": {str(gid): title for gid, (title, _) in d.record.tp.names.industry_groups.items()},
     }
 
 
-def record(*, actor: Actor, tp_id: Any, settings: DocumentSettings | None = None) -> dict[str, Any]:
-    """The record of advice of a target portfolio as the API and its PDF show it."""
-    d = document(actor=actor, tp_id=tp_id, settings=settings)
+def record_payload(d: RecordDocument) -> dict[str, object]:
+    """The record of advice of a target portfolio as its PDF file (app.exports.rofa_pdf builds the
+    file from it) and the API show it."""
     r = d.record
     return {
-        **document_json(d),
-        **tp_json(r.tp),
+        **_document_payload(d),
+        **tp_payload(r.tp),
         "date": iso_json(r.date),
         "practice": dataclasses.asdict(r.practice),
         "owners": [dataclasses.asdict(o) for o in r.owners],
@@ -247,111 +249,8 @@ def record(*, actor: Actor, tp_id: Any, settings: DocumentSettings | None = None
     }
 
 
-def export_pdf(*, actor: Actor, tp_id: Any, client_offset: Any = None) -> tuple[str, bytes]:
-    """(file name, PDF bytes) of the record of advice of target portfolio `tp_id`, times in the
-    browser's offset (client-timezone-offset)."""
-    from app.domain.timezones import client_offset as parse_offset
-    from app.exports import rofa_pdf
 
-    return rofa_pdf.build(record(actor=actor, tp_id=tp_id), parse_offset(client_offset))
-
-
-# ---- what awaits the client ------------------------------------------------------------------------
-def awaiting_decision(*, actor: Actor, now: datetime | None = None) -> dict[str, list[dict[str, Any]]]:
-    """What awaits the signed-in client's decision, on the portfolios the client owns (a holder who
-    is not an owner does not decide; other firms' portfolios are never read), oldest first:
-
-    - `records`: each portfolio's record of advice awaiting approval (its newest validated target
-      portfolio, still 'Approval Required'): tp_id, investment_id, portfolio, version, sent_at (when
-      it was validated), waiting_days;
-    - `trades`: each portfolio's newest trade recommendations pending approval with items still
-      undecided: ti_id, investment_id, portfolio, version, sent_at, waiting_days, items (the trades
-      to decide: transactions only) and notes (the "please note" items to decide).
-
-    Clients only (PermissionDenied otherwise): staff decide from the reports."""
-    from app.db.tables import TradeInstruction, TradeNote, TradeTransaction
-    from app.domain.advice import NoteState, TIStatus, TPStatus, TxStatus
-    from app.domain.errors import PermissionDenied
-    from app.domain.permissions import NOT_ALLOWED
-    from app.domain.roles import Role
-
-    if actor.role is not Role.CLIENT:
-        raise PermissionDenied(NOT_ALLOWED)
-    now = now or utcnow()
-    if now.tzinfo is None:
-        now = now.replace(tzinfo=timezone.utc)
-    with session_scope() as s:
-        owned = {pid: name for pid, name in s.execute(
-            sa_select(Portfolio.id, Portfolio.name)
-            .where(readable_portfolios(actor), col(Portfolio.id).in_(
-                sa_select(PortfolioUser.investment_id).where(PortfolioUser.user_id == actor.id,
-                                                             PortfolioUser.is_owner.is_(True))))).all()}
-        if not owned:
-            return {"records": [], "trades": []}
-        ids = list(owned)
-        # each portfolio's newest validated target portfolio, when it still awaits approval
-        records = []
-        seen: set[int] = set()
-        for tp in s.exec(select(TargetPortfolio).where(col(TargetPortfolio.investment_id).in_(ids),
-                                                       TargetPortfolio.validated_at.is_not(None))
-                         .order_by(TargetPortfolio.investment_id, TargetPortfolio.version.desc())).all():
-            if tp.investment_id in seen:
-                continue
-            seen.add(tp.investment_id)
-            if tp.status == TPStatus.VALIDATED.value:
-                records.append({"tp_id": tp.id, "investment_id": tp.investment_id, "portfolio": owned[tp.investment_id],
-                                "version": tp.version, "sent_at": tp.validated_at.isoformat(),
-                                "waiting_days": days_between(tp.validated_at, now)})
-        # each portfolio's newest trade recommendations, when pending approval with undecided items
-        newest: dict[int, TradeInstruction] = {}
-        for ti in s.exec(select(TradeInstruction).where(col(TradeInstruction.investment_id).in_(ids))
-                         .order_by(TradeInstruction.investment_id, TradeInstruction.version.desc())).all():
-            newest.setdefault(ti.investment_id, ti)
-        waiting = {ti.id: ti for ti in newest.values() if ti.status == TIStatus.PENDING_APPROVAL.value}
-        counts: dict[int, int] = dict.fromkeys(waiting, 0)
-        note_counts: dict[int, int] = dict.fromkeys(waiting, 0)
-        if waiting:
-            open_tx = (TxStatus.PENDING_APPROVAL.value, TxStatus.PENDING_TO_CANCEL.value, TxStatus.PENDING_COPY.value)
-            for ti_id, n in s.execute(
-                    sa_select(TradeTransaction.trade_instruction_id, func.count())
-                    .where(col(TradeTransaction.trade_instruction_id).in_(list(waiting)),
-                           col(TradeTransaction.status).in_(open_tx), TradeTransaction.decision.is_(None))
-                    .group_by(TradeTransaction.trade_instruction_id)).all():
-                counts[ti_id] += int(n)
-            for ti_id, n in s.execute(
-                    sa_select(TradeNote.trade_instruction_id, func.count())
-                    .where(col(TradeNote.trade_instruction_id).in_(list(waiting)),
-                           TradeNote.state == NoteState.VALIDATED.value, TradeNote.decision.is_(None))
-                    .group_by(TradeNote.trade_instruction_id)).all():
-                note_counts[ti_id] += int(n)
-        trades = [{"ti_id": ti.id, "investment_id": ti.investment_id, "portfolio": owned[ti.investment_id],
-                   "version": ti.version, "sent_at": (ti.validated_at or ti.created_at).isoformat(),
-                   "waiting_days": days_between(ti.validated_at or ti.created_at, now), "items": counts[ti.id],
-                   "notes": note_counts[ti.id]}
-                  for ti in waiting.values() if counts[ti.id] + note_counts[ti.id] > 0]
-    records.sort(key=lambda r: (r["sent_at"], r["portfolio"]))
-    trades.sort(key=lambda r: (r["sent_at"], r["portfolio"]))
-    return {"records": records, "trades": trades}
-
-
-def pending_record(*, actor: Actor, investment_id: Any) -> dict[str, Any] | None:
-    """The portfolio's record of advice awaiting the client's approval (its newest validated target
-    portfolio, while still 'Approval Required'), for anyone who may see the portfolio (404
-    otherwise): tp_id, version, sent_at; None when there is none."""
-    from app.domain.advice import TPStatus
-
-    with session_scope() as s:
-        p = load_portfolio(s, actor, investment_id)
-        tp = s.exec(select(TargetPortfolio).where(TargetPortfolio.investment_id == p.id,
-                                                  TargetPortfolio.validated_at.is_not(None))
-                    .order_by(TargetPortfolio.version.desc())).first()
-        if tp is None or tp.status != TPStatus.VALIDATED.value:
-            return None
-        return {"tp_id": tp.id, "investment_id": p.id, "version": tp.version, "sent_at": tp.validated_at.isoformat()}
-
-
-# ---- the firm form's preview ------------------------------------------------------------------------
-def _sample_record(firm_name: str, head: Letterhead, settings: DocumentSettings) -> dict[str, Any]:
+def sample_payload(firm_name: str, head: Letterhead, settings: DocumentSettings) -> dict[str, object]:
     """A record of advice of made-up figures, for a firm without any yet (the preview says so)."""
     from app.domain.advice_words import action_words
     from app.domain.money import format_aud
@@ -385,7 +284,164 @@ def _sample_record(firm_name: str, head: Letterhead, settings: DocumentSettings)
     }
 
 
-def preview_pdf(*, actor: Actor, firm_id: Any, settings: DocumentSettings | None = None) -> tuple[str, bytes]:
+def export_pdf(*, actor: Actor, tp_id: int, client_offset: int = 0) -> tuple[str, bytes]:
+    """(file name, PDF bytes) of the record of advice of target portfolio `tp_id`, times in the
+    browser's offset in minutes (client-timezone-offset)."""
+    from app.exports import rofa_pdf
+
+    return rofa_pdf.build(record_payload(document(actor=actor, tp_id=tp_id)), client_offset)
+
+
+# ---- what awaits the client ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class AwaitingRecord:
+    """A portfolio's record of advice awaiting the client's approval, since `sent_at` (validated)."""
+
+    tp_id: int
+    investment_id: int
+    portfolio: str
+    version: int
+    sent_at: datetime
+    waiting_days: int
+
+
+@dataclass(frozen=True)
+class AwaitingTrades:
+    """A portfolio's trade recommendations pending the client's approval: the trades (`items`) and
+    the "please note" items (`notes`) still undecided."""
+
+    ti_id: int
+    investment_id: int
+    portfolio: str
+    version: int
+    sent_at: datetime
+    waiting_days: int
+    items: int
+    notes: int
+
+
+@dataclass(frozen=True)
+class AwaitingDecision:
+    """What awaits the signed-in client's decision, oldest first."""
+
+    records: tuple[AwaitingRecord, ...] = ()
+    trades: tuple[AwaitingTrades, ...] = ()
+
+
+def awaiting_decision(*, actor: Actor, now: datetime | None = None) -> AwaitingDecision:
+    """What awaits the signed-in client's decision, on the portfolios the client owns (a holder who
+    is not an owner does not decide; other firms' portfolios are never read), oldest first:
+
+    - `records`: each portfolio's record of advice awaiting approval (its newest validated target
+      portfolio, still 'Approval Required'): tp_id, investment_id, portfolio, version, sent_at (when
+      it was validated), waiting_days;
+    - `trades`: each portfolio's newest trade recommendations pending approval with items still
+      undecided: ti_id, investment_id, portfolio, version, sent_at, waiting_days, items (the trades
+      to decide: transactions only) and notes (the "please note" items to decide).
+
+    Clients only (PermissionDenied otherwise): staff decide from the reports."""
+    from app.db.tables import TradeInstruction, TradeNote, TradeTransaction
+    from app.domain.advice import NoteState, TIStatus, TPStatus, TxStatus
+    from app.domain.errors import PermissionDenied
+    from app.domain.permissions import NOT_ALLOWED
+    from app.domain.roles import Role
+
+    if actor.role is not Role.CLIENT:
+        raise PermissionDenied(NOT_ALLOWED)
+    now = now or utcnow()
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=timezone.utc)
+    with session_scope() as s:
+        owned = {pid: name for pid, name in s.execute(
+            sa_select(col(Portfolio.id), col(Portfolio.name))
+            .where(readable_portfolios(actor), col(Portfolio.id).in_(
+                sa_select(col(PortfolioUser.investment_id)).where(col(PortfolioUser.user_id) == actor.id,
+                                                                  col(PortfolioUser.is_owner).is_(True))))).all()}
+        if not owned:
+            return AwaitingDecision()
+        ids = list(owned)
+        # each portfolio's newest validated target portfolio, when it still awaits approval
+        records: list[AwaitingRecord] = []
+        seen: set[int] = set()
+        for tp in s.exec(select(TargetPortfolio).where(col(TargetPortfolio.investment_id).in_(ids),
+                                                       col(TargetPortfolio.validated_at).is_not(None))
+                         .order_by(col(TargetPortfolio.investment_id), col(TargetPortfolio.version).desc())).all():
+            if tp.investment_id in seen:
+                continue
+            seen.add(tp.investment_id)
+            if tp.status == TPStatus.VALIDATED.value and tp.validated_at is not None:
+                records.append(AwaitingRecord(tp_id=stored_id(tp), investment_id=tp.investment_id,
+                                              portfolio=owned[tp.investment_id], version=tp.version,
+                                              sent_at=tp.validated_at, waiting_days=days_between(tp.validated_at, now)))
+        # each portfolio's newest trade recommendations, when pending approval with undecided items
+        newest: dict[int, TradeInstruction] = {}
+        for ti in s.exec(select(TradeInstruction).where(col(TradeInstruction.investment_id).in_(ids))
+                         .order_by(col(TradeInstruction.investment_id), col(TradeInstruction.version).desc())).all():
+            newest.setdefault(ti.investment_id, ti)
+        waiting = {stored_id(ti): ti for ti in newest.values() if ti.status == TIStatus.PENDING_APPROVAL.value}
+        counts: dict[int, int] = dict.fromkeys(waiting, 0)
+        note_counts: dict[int, int] = dict.fromkeys(waiting, 0)
+        if waiting:
+            open_tx = (TxStatus.PENDING_APPROVAL.value, TxStatus.PENDING_TO_CANCEL.value, TxStatus.PENDING_COPY.value)
+            for ti_id, n in s.execute(
+                    sa_select(col(TradeTransaction.trade_instruction_id), func.count())
+                    .where(col(TradeTransaction.trade_instruction_id).in_(list(waiting)),
+                           col(TradeTransaction.status).in_(open_tx), col(TradeTransaction.decision).is_(None))
+                    .group_by(col(TradeTransaction.trade_instruction_id))).all():
+                counts[ti_id] += int(n)
+            for ti_id, n in s.execute(
+                    sa_select(col(TradeNote.trade_instruction_id), func.count())
+                    .where(col(TradeNote.trade_instruction_id).in_(list(waiting)),
+                           col(TradeNote.state) == NoteState.VALIDATED.value, col(TradeNote.decision).is_(None))
+                    .group_by(col(TradeNote.trade_instruction_id))).all():
+                note_counts[ti_id] += int(n)
+        trades = [AwaitingTrades(ti_id=ti_id, investment_id=ti.investment_id, portfolio=owned[ti.investment_id],
+                                 version=ti.version, sent_at=_sent_at(ti.validated_at or ti.created_at),
+                                 waiting_days=days_between(ti.validated_at or ti.created_at, now), items=counts[ti_id],
+                                 notes=note_counts[ti_id])
+                  for ti_id, ti in waiting.items() if counts[ti_id] + note_counts[ti_id] > 0]
+    # by when sent as the payload writes it (ISO text), then by portfolio
+    records.sort(key=lambda r: (r.sent_at.isoformat(), r.portfolio))
+    trades.sort(key=lambda r: (r.sent_at.isoformat(), r.portfolio))
+    return AwaitingDecision(records=tuple(records), trades=tuple(trades))
+
+
+def _sent_at(moment: datetime | None) -> datetime:
+    """When trade recommendations were sent (validated, else created: always stored)."""
+    if moment is None:
+        raise ValueError("trade recommendations without a creation time")
+    return moment
+
+
+@dataclass(frozen=True)
+class PendingRecord:
+    """A portfolio's record of advice awaiting the client's approval, sent (validated) at `sent_at`."""
+
+    tp_id: int
+    investment_id: int
+    version: int
+    sent_at: datetime
+
+
+def pending_record(*, actor: Actor, investment_id: int) -> PendingRecord | None:
+    """The portfolio's record of advice awaiting the client's approval (its newest validated target
+    portfolio, while still 'Approval Required'), for anyone who may see the portfolio (404
+    otherwise): tp_id, version, sent_at; None when there is none."""
+    from app.domain.advice import TPStatus
+
+    with session_scope() as s:
+        p = load_portfolio(s, actor, investment_id)
+        tp = s.exec(select(TargetPortfolio).where(TargetPortfolio.investment_id == p.id,
+                                                  col(TargetPortfolio.validated_at).is_not(None))
+                    .order_by(col(TargetPortfolio.version).desc())).first()
+        if tp is None or tp.status != TPStatus.VALIDATED.value or tp.validated_at is None:
+            return None
+        return PendingRecord(tp_id=stored_id(tp), investment_id=stored_id(p), version=tp.version,
+                             sent_at=tp.validated_at)
+
+
+# ---- the firm form's preview ------------------------------------------------------------------------
+def preview_pdf(*, actor: Actor, firm_id: int, settings: DocumentSettings | None = None) -> tuple[str, bytes]:
     """The firm form's preview: (file name, PDF bytes) of the firm's newest record of advice with
     `settings` (unsaved; the stored ones when None), or of a sample when the firm has none yet.
     Those who may edit the firm only."""
@@ -395,15 +451,17 @@ def preview_pdf(*, actor: Actor, firm_id: Any, settings: DocumentSettings | None
 
     with session_scope() as s:
         firm = load_firm(s, actor, firm_id)
-        require(can_edit_firm(actor, firm.id))
+        require(can_edit_firm(actor, stored_id(firm)))
         used = settings or firms.settings_of(firm)
-        newest = s.exec(select(TargetPortfolio.id).join(Portfolio, Portfolio.id == TargetPortfolio.investment_id)
-                        .where(readable_portfolios(actor, firm.id), TargetPortfolio.validated_at.is_not(None))
+        newest = s.exec(select(TargetPortfolio.id).join(Portfolio, col(Portfolio.id) == col(TargetPortfolio.investment_id))
+                        .where(readable_portfolios(actor, firm.id), col(TargetPortfolio.validated_at).is_not(None))
                         .order_by(col(TargetPortfolio.validated_at).desc(), col(TargetPortfolio.id).desc())).first()
         head = firms.letterhead_for(s, firm.id)
         firm_name = firm.name
     if newest is not None:
-        name, data = rofa_pdf.build(record(actor=actor, tp_id=newest, settings=used), 0)
+        name, data = rofa_pdf.build(record_payload(document(actor=actor, tp_id=newest, settings=used)), 0)
         return f"Preview - {name}", data
+    from app.exports.pdf import render
+
     return f"Preview - {safe_name(firm_name)} - Sample Record of Advice.pdf", \
-        rofa_pdf.render(rofa_pdf.html(_sample_record(firm_name, head, used), 0))
+        render(rofa_pdf.html(sample_payload(firm_name, head, used), 0))

@@ -1,6 +1,6 @@
 """Target portfolios: calculate (one portfolio, or a chunk of a bulk run), read the current or
 last approved one by role, list versions, validate, approve or decline (the record of advice),
-edit (mode EDIT: `edit_step`, `save_edit`) and the commentary.
+edit (mode EDIT: `edit_preview`, `save_edit`) and the commentary.
 
 Every calculation writes a new TargetPortfolio row (a version): draft, draft flagged Not Enough
 Cash, or failed (Calculation Error with the message). Nothing is overwritten; status changes
@@ -16,23 +16,23 @@ import orjson
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, Iterable
+from typing import Iterable, Sequence
 
-from sqlalchemy import event as sa_event, func, select as sa_select, update
+from sqlalchemy import ColumnElement, CursorResult, event as sa_event, func, select as sa_select, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import Asset, Portfolio, TargetPortfolio, TargetPortfolioComment
-from app.db.types import utcnow
+from app.db.types import stored_id, utcnow
 from app.domain import advice
 from app.domain.advice import PortfolioFacts, TPStatus
-from app.domain.advice.target_portfolios import TargetPortfolioView, TPSummary
+from app.domain.advice.target_portfolios import TargetEdit, TargetPortfolioView, TPSummary
 from app.domain import rich_text, validators
 from app.domain.assets import ASSET_CODE_NOT_FOUND, ASSET_NOT_FOUND
 from app.domain.engine.errors import CalculationError
 from app.domain.engine.results import Target
-from app.domain.engine.snapshot import AddedAsset, TargetOverride
+from app.domain.engine.snapshot import AddedAsset, Snapshot, TargetOverride
 from app.domain.engine.target import calculate_target
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError, not_found
 from app.domain.permissions import NOT_ALLOWED, Actor, require
@@ -41,9 +41,10 @@ from app.domain.notices import Event
 from app.services import audit, engine_inputs, listing, notices
 from app.services.advice_queries import (
     TP_NOT_FOUND, approval_settings, firm_topic, last_validated_tp_id, load_tp, next_versions, portfolio_facts,
-    person_names, summary_json, summary_of, tp_json, tp_shape, tp_view, trail_people, visible_tp_row,
+    person_names, summary_of, tp_view, trail_people, visible_tp_row,
 )
-from app.services.tenancy import as_id, find_assets_by_codes, load_portfolio, normalise_code, readable_assets
+from app.services.engine_inputs import AssetFacts
+from app.services.tenancy import find_assets_by_codes, load_portfolio, readable_assets
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +91,7 @@ def compute_targets(s: Session, portfolio_ids: Iterable[int]) -> dict[int, Targe
     return calculate_all(engine_inputs.build_snapshots(s, portfolio_ids))
 
 
-def calculate_all(snapshots: dict[int, Any]) -> dict[int, Target | CalculationError]:
+def calculate_all(snapshots: dict[int, Snapshot | CalculationError]) -> dict[int, Target | CalculationError]:
     """Runs the engine on loaded snapshots (no database access)."""
     out: dict[int, Target | CalculationError] = {}
     for pid, snapshot in snapshots.items():
@@ -107,7 +108,7 @@ def calculate_all(snapshots: dict[int, Any]) -> dict[int, Target | CalculationEr
     return out
 
 
-def _plain(value: Any) -> str:
+def _plain(value: object) -> str:
     """A Decimal as format(value, "f"): str() writes the same text, three times faster, except in
     exponent notation (0E-8, 1E+2), which "f" spells out."""
     if value.__class__ is Decimal:
@@ -118,15 +119,16 @@ def _plain(value: Any) -> str:
     raise TypeError(type(value).__name__)
 
 
-def dumps(result: Any) -> str:
+def dumps(result: Target) -> str:
     """An engine result as compact JSON, the same as json.dumps(result.to_dict()) (Decimals as
     strings) but written by orjson: bulk runs store thousands of these."""
     return orjson.dumps(result, default=_plain).decode()
 
 
 def target_row(pid: int, version: int, result: Target | CalculationError, *, actor_id: int | None,
-               run_id: int | None, now: datetime, model_id: int | None) -> dict[str, Any]:
-    """The row (as a dict of columns) that stores one calculation's outcome."""
+               run_id: int | None, now: datetime, model_id: int | None) -> dict[str, object]:
+    """The row that stores one calculation's outcome, by column: what a bulk run copies into the
+    table (app.db.bulk.copy_rows) and a single calculation stores as a TargetPortfolio."""
     base = dict(investment_id=pid, version=version, bulk_run_id=run_id, created_by=actor_id, moderator_id=actor_id,
                 created_at=now, updated_at=now, row_version=1, model_id=model_id)
     if isinstance(result, CalculationError):
@@ -138,20 +140,21 @@ def target_row(pid: int, version: int, result: Target | CalculationError, *, act
             "result": dumps(result)}
 
 
-def calculate(*, actor: Actor, investment_id: Any) -> dict[str, Any]:
+def calculate(*, actor: Actor, investment_id: int) -> TargetPortfolioView:
     """Calculates the target portfolio of one portfolio and stores it as a new version."""
     with session_scope() as s:
         p = load_portfolio(s, actor, investment_id, lock=True)
+        pid = stored_id(p)
         require(advice.can_calculate_tp(actor, portfolio_facts(s, actor, p)))
-        result = compute_targets(s, [p.id])[p.id]
-        version = next_versions(s, [p.id])[p.id]
-        row = TargetPortfolio(**target_row(p.id, version, result, actor_id=actor.id, run_id=None, now=utcnow(),
-                                           model_id=p.model_id))
+        result = compute_targets(s, [pid])[pid]
+        version = next_versions(s, [pid])[pid]
+        row = TargetPortfolio.model_validate(target_row(pid, version, result, actor_id=actor.id, run_id=None,
+                                                        now=utcnow(), model_id=p.model_id))
         s.add(row)
         s.flush()
         _audit(s, actor, "target_portfolio.calculated", p, row)
         _announce(s, p, row)
-        return tp_shape(s, actor, p, row)
+        return tp_view(s, actor, p, row)
 
 
 # ---- reading ------------------------------------------------------------------------------------
@@ -163,50 +166,35 @@ def current_row(s: Session, actor: Actor, p: Portfolio, facts: PortfolioFacts | 
     query = select(TargetPortfolio).where(TargetPortfolio.investment_id == p.id)
     if not advice.sees_current_tp(actor, facts or portfolio_facts(s, actor, p)):
         query = query.where(TargetPortfolio.status == TPStatus.ACTIVE.value)
-    return s.exec(query.order_by(TargetPortfolio.version.desc())).first()
+    return s.exec(query.order_by(col(TargetPortfolio.version).desc())).first()
 
 
-def current(*, actor: Actor, investment_id: Any, version: Any = None) -> TargetPortfolioView | None:
-    """The current target portfolio of the portfolio for this actor, or a given version."""
+def current(*, actor: Actor, investment_id: int, version: int | None = None) -> TargetPortfolioView | None:
+    """The current target portfolio of the portfolio for this actor, or a given version (one there
+    is not, such as 0, is not found)."""
     with session_scope() as s:
         p = load_portfolio(s, actor, investment_id)
-        if version not in (None, ""):
-            number = as_id(version)
+        if version is not None:
             row = s.exec(select(TargetPortfolio).where(TargetPortfolio.investment_id == p.id,
-                                                       TargetPortfolio.version == number)).first() if number else None
+                                                       TargetPortfolio.version == version)).first() if version else None
             return tp_view(s, actor, p, visible_tp_row(s, actor, p, row))
         facts = portfolio_facts(s, actor, p)  # read once: which version is shown, and what may be done
         row = current_row(s, actor, p, facts)
         return None if row is None else tp_view(s, actor, p, row, facts=facts)
 
 
-def get_current(*, actor: Actor, investment_id: Any, version: Any = None) -> dict[str, Any] | None:
-    """`current` as the API shows it."""
-    view = current(actor=actor, investment_id=investment_id, version=version)
-    return None if view is None else tp_json(view)
-
-
-def get(*, actor: Actor, tp_id: Any) -> dict[str, Any]:
+def get(*, actor: Actor, tp_id: int) -> TargetPortfolioView:
     with session_scope() as s:
         p, row = load_tp(s, actor, tp_id)
-        return tp_shape(s, actor, p, row)
-
-
-def list_versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset: Any = None,
-                  order: Any = "desc", order_by: Any = "created_at", statuses: Iterable[Any] | None = None,
-                  versioned: bool = False) -> tuple[list[dict[str, Any]], int]:
-    """`versions` as the API lists them."""
-    rows, total = versions(actor=actor, investment_id=investment_id, limit=limit, offset=offset, order=order,
-                           order_by=order_by, statuses=statuses, versioned=versioned)
-    return [summary_json(r) for r in rows], total
+        return tp_view(s, actor, p, row)
 
 
 VERSION_SORTS = ("created_at", "version", "status")
 
 
-def versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset: Any = None,
-             order: Any = "desc", order_by: Any = "created_at", statuses: Iterable[Any] | None = None,
-             versioned: bool = False) -> tuple[list[TPSummary], int]:
+def versions(*, actor: Actor, investment_id: int, limit: int | None = None, offset: int | None = None,
+             order: str | None = "desc", order_by: str | None = "created_at", statuses: Iterable[str] | None = None,
+             versioned: bool = False) -> listing.Page[TPSummary]:
     """Versions by `order_by` (created_at, version or status; 001 s7: created_at descending by
     default), 12/20/32 per page; `statuses` keeps those statuses only (an unknown one matches
     nothing) and `versioned` those with a version number. Others than superusers and advisers see
@@ -214,12 +202,12 @@ def versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset: Any
     limit_, offset_ = listing.page(limit, offset, default=advice.VERSION_PAGE_SIZES[0])
     with session_scope() as s:
         p = load_portfolio(s, actor, investment_id)
-        where = [TargetPortfolio.investment_id == p.id]
+        where: list[ColumnElement[bool]] = [col(TargetPortfolio.investment_id) == p.id]
         visible = advice.visible_tp_statuses(actor)
         if visible is not None:
             where.append(col(TargetPortfolio.status).in_([st.value for st in visible]))
         if statuses is not None:
-            where.append(col(TargetPortfolio.status).in_([str(st) for st in statuses]))
+            where.append(col(TargetPortfolio.status).in_(list(statuses)))
         if versioned:
             where.append(col(TargetPortfolio.version).is_not(None))
         total = s.execute(sa_select(func.count()).select_from(TargetPortfolio).where(*where)).scalar_one()
@@ -230,28 +218,30 @@ def versions(*, actor: Actor, investment_id: Any, limit: Any = None, offset: Any
                       .order_by(*listing.order_by(order_by, order or "desc", columns, "created_at"))
                       .limit(limit_).offset(offset_)).all()
         names = person_names(s, trail_people(rows))
-        return [summary_of(r, names) for r in rows], int(total)
+        return listing.Page(rows=tuple(summary_of(r, names) for r in rows), total=int(total))
 
 
 # ---- status changes -------------------------------------------------------------------------------
-def _load_for_change(s: Session, actor: Actor, tp_id: Any, row_version: Any) -> tuple[Portfolio, TargetPortfolio, PortfolioFacts]:
+def _load_for_change(s: Session, actor: Actor, tp_id: int,
+                     row_version: int | None) -> tuple[Portfolio, TargetPortfolio, PortfolioFacts]:
     p, row = load_tp(s, actor, tp_id, lock=True)
-    if row_version not in (None, "") and as_id(row_version) != row.row_version:
+    if row_version is not None and row_version != row.row_version:
         raise Conflict(advice.EDITED_ELSEWHERE)
     return p, row, portfolio_facts(s, actor, p)
 
 
-def _bump(s: Session, row: TargetPortfolio, **values: Any) -> None:
+def _bump(s: Session, row: TargetPortfolio, **values: object) -> None:
     """Writes a status change only if nobody else changed the row meanwhile."""
-    done = s.execute(update(TargetPortfolio).where(TargetPortfolio.id == row.id,
-                                                   TargetPortfolio.row_version == row.row_version)
-                     .values(row_version=row.row_version + 1, updated_at=utcnow(), **values)).rowcount
-    if done != 1:
+    done: CursorResult[tuple[int]] = s.execute(  # type: ignore[assignment]  # an UPDATE's result counts rows
+        update(TargetPortfolio).where(col(TargetPortfolio.id) == row.id,
+                                      col(TargetPortfolio.row_version) == row.row_version)
+        .values(row_version=row.row_version + 1, updated_at=utcnow(), **values))
+    if done.rowcount != 1:
         raise Conflict(advice.EDITED_ELSEWHERE)
     s.expire(row)
 
 
-def validate(*, actor: Actor, tp_id: Any, row_version: Any = None) -> dict[str, Any]:
+def validate(*, actor: Actor, tp_id: int, row_version: int | None = None) -> TargetPortfolioView:
     """Draft -> validated (Approval Required), with the notices the approval switches ask for
     (app.domain.notices). When the portfolio does not require approval it becomes active (and the
     notices are those of an approval)."""
@@ -263,8 +253,8 @@ def validate(*, actor: Actor, tp_id: Any, row_version: Any = None) -> dict[str, 
             raise ValidationError(advice.NOT_EDITABLE)
         now = utcnow()
         settings = approval_settings(p)
-        values: dict[str, Any] = dict(status=TPStatus.VALIDATED.value, validated_by=actor.id, validated_at=now,
-                                      moderator_id=actor.id)
+        values: dict[str, object] = dict(status=TPStatus.VALIDATED.value, validated_by=actor.id, validated_at=now,
+                                         moderator_id=actor.id)
         if not settings.get("tp_approval_required", True):
             values.update(status=TPStatus.ACTIVE.value, approved_by=actor.id, approved_at=now)
         _bump(s, row, **values)
@@ -273,10 +263,19 @@ def validate(*, actor: Actor, tp_id: Any, row_version: Any = None) -> dict[str, 
                               event=Event.TP_VALIDATED if row.status == TPStatus.VALIDATED.value else Event.TP_APPROVED)
         _audit(s, actor, "target_portfolio.validated", p, row)
         _announce(s, p, row)
-        return tp_shape(s, actor, p, row)
+        return tp_view(s, actor, p, row)
 
 
-def decide(*, actor: Actor, tp_id: Any, action: str, row_version: Any = None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class TPChange:
+    """A target portfolio after a change the screen announces (a decision on its record of advice,
+    a saved edit): the version as read afterwards and the message."""
+
+    view: TargetPortfolioView
+    message: str
+
+
+def decide(*, actor: Actor, tp_id: int, action: str, row_version: int | None = None) -> TPChange:
     """Approve or decline a record of advice (002 s4): only when it is the last validated target
     portfolio or still pending, by a superuser, a client owner or an adviser; the notices the
     approval switches ask for are queued with the change."""
@@ -286,7 +285,7 @@ def decide(*, actor: Actor, tp_id: Any, action: str, row_version: Any = None) ->
         p, row, facts = _load_for_change(s, actor, tp_id, row_version)
         if not advice.can_decide_roa(actor, facts):
             raise PermissionDenied(NOT_ALLOWED)
-        last_validated = last_validated_tp_id(s, p.id)
+        last_validated = last_validated_tp_id(s, stored_id(p))
         if row.status == TPStatus.FAILED.value or not advice.roa_decidable(row.status, last_validated == row.id):
             raise ValidationError(advice.NOT_EDITABLE)
         if row.status == TPStatus.DRAFT.value and action == "approve":
@@ -301,9 +300,8 @@ def decide(*, actor: Actor, tp_id: Any, action: str, row_version: Any = None) ->
                               event=Event.TP_APPROVED if action == "approve" else Event.TP_DECLINED)
         _audit(s, actor, "record_of_advice.approved" if action == "approve" else "record_of_advice.declined", p, row)
         _announce(s, p, row)
-        shape = tp_shape(s, actor, p, row)
-        shape["message"] = advice.TP_APPROVED if action == "approve" else advice.TP_DECLINED
-        return shape
+        return TPChange(view=tp_view(s, actor, p, row),
+                        message=advice.TP_APPROVED if action == "approve" else advice.TP_DECLINED)
 
 
 # ---- edit mode (spec 001 s4: mode EDIT, steps with undo; s5: the texts) ---------------------------
@@ -313,40 +311,34 @@ EDITABLE_STATUSES = (TPStatus.DRAFT.value, TPStatus.VALIDATED.value, TPStatus.DE
 _MALFORMED = ("override_units", "not_in_target", "already_in_target", "unknown_asset", "class_not_in_model")
 
 
-def edit_step(*, actor: Actor, tp_id: Any, row_version: Any, overrides: list[dict[str, Any]] | None) -> dict[str, Any]:
-    """One step of editing a target portfolio (mode EDIT): recalculates its portfolio (today's
-    holdings, prices and recommendations) with the adviser's edits and returns the shape of `get`
-    with the recalculated `result`, `overrides` (the edits as understood) and mode 'EDIT'. Nothing
-    is stored: the service keeps no state between steps, the screen keeps the history of steps and
-    undoes one by sending the list without it; when a step fails (a ValidationError with the
-    specification's text, e.g. 'Assets limit is exceeded', 'Not enough cash to add asset'), the
-    screen undoes that step.
+def edit_preview(*, actor: Actor, tp_id: int, row_version: int | None,
+                 edits: Sequence[TargetEdit]) -> TargetPortfolioView:
+    """One step of editing a target portfolio (mode EDIT): the version with its portfolio
+    recalculated (today's holdings, prices and recommendations) with the adviser's edits; the
+    edits it carries (`stored_edits` of its result) are those understood. Nothing is stored: the
+    service keeps no state between steps, the screen keeps the history of steps and undoes one by
+    sending the list without it; when a step fails (a ValidationError with the specification's
+    text, e.g. 'Assets limit is exceeded', 'Not enough cash to add asset'), the screen undoes that
+    step.
 
-    `overrides` is the whole list of edits, in the order made (a later one of an asset wins):
-    {asset_id | code, target_units} sets an asset's whole units (0 removes it: an asset whose
-    allocation reaches zero is offered for deletion); {code | asset_id, class_id?} (no
-    target_units) adds an asset to a class of the model (its own class when none). Codes are
-    uppercased; an unknown one gives 'Asset {code} is not found'. See app.domain.engine.target
-    "Edits" for how the rest is recalculated and which error applies when.
+    `edits` is the whole list of edits, in the order made (a later one of an asset wins; see
+    app.domain.advice.target_portfolios.TargetEdit): units set (0 removes an asset: one whose
+    allocation reaches zero is offered for deletion), or an asset added to a class of the model (its
+    own class when none). An unknown code gives 'Asset {code} is not found'. See
+    app.domain.engine.target "Edits" for how the rest is recalculated and which error applies when.
 
     Who: as for calculating (advice.can_calculate_tp), and not view-only; only a draft, validated
     or declined version that is the newest of its portfolio; `row_version` (when given) must be the
     row's, else Conflict (someone changed it meanwhile)."""
-    return {**tp_json(edit_preview(actor=actor, tp_id=tp_id, row_version=row_version, overrides=overrides)),
-            "mode": MODE_EDIT}
-
-
-def edit_preview(*, actor: Actor, tp_id: Any, row_version: Any, overrides: list[dict[str, Any]] | None) -> TargetPortfolioView:
-    """An edit step (see `edit_step`) as the screen reads it: the version with the recalculated result."""
     with session_scope() as s:
         p, row = _load_for_edit(s, actor, tp_id, row_version)
-        return tp_view(s, actor, p, row, result=_recalculate(s, actor, p, overrides, saving=False))
+        return tp_view(s, actor, p, row, result=_recalculate(s, actor, p, edits, saving=False))
 
 
-def save_edit(*, actor: Actor, tp_id: Any, row_version: Any, overrides: list[dict[str, Any]] | None) -> dict[str, Any]:
+def save_edit(*, actor: Actor, tp_id: int, row_version: int | None, edits: Sequence[TargetEdit]) -> TPChange:
     """Saves an edited target portfolio as a NEW version (status draft, whatever the edited one's:
-    a declined one saved goes back to draft), calculated with the edits as `edit_step` does; the
-    edits are kept in its result (`result.overrides` / `result.added`, and `overrides` of the shape)
+    a declined one saved goes back to draft), calculated with the edits as `edit_preview` does; the
+    edits are kept in its result (`result.overrides` / `result.added`, read back by `stored_edits`)
     so that the next edit starts from them, and the edited version's commentary is copied. The
     edited version itself is left as it was. Message 'Target Portfolio saved'.
 
@@ -354,31 +346,30 @@ def save_edit(*, actor: Actor, tp_id: Any, row_version: Any, overrides: list[dic
     of its portfolio (another save or calculation came first) or its `row_version` changed, Conflict
     (advice.EDITED_ELSEWHERE). Malformed edits (units not a whole number, an unknown code, an asset
     not in the target ...) give 'Please, validate data first.' with the problem in `fields`; edits
-    the portfolio cannot take give their own text, as in `edit_step`."""
+    the portfolio cannot take give their own text, as in `edit_preview`."""
     with session_scope() as s:
         p, row = _load_for_edit(s, actor, tp_id, row_version, lock=True)
-        target = _recalculate(s, actor, p, overrides, saving=True)
-        version = next_versions(s, [p.id])[p.id]
-        new = TargetPortfolio(**target_row(p.id, version, target, actor_id=actor.id, run_id=None, now=utcnow(),
-                                           model_id=p.model_id))
+        target = _recalculate(s, actor, p, edits, saving=True)
+        pid = stored_id(p)
+        version = next_versions(s, [pid])[pid]
+        new = TargetPortfolio.model_validate(target_row(pid, version, target, actor_id=actor.id, run_id=None,
+                                                        now=utcnow(), model_id=p.model_id))
         s.add(new)
         try:
             s.flush()
         except IntegrityError:  # another save took this version number first (no row lock on SQLite)
             raise Conflict(advice.EDITED_ELSEWHERE) from None
         for c in s.exec(select(TargetPortfolioComment).where(TargetPortfolioComment.tp_id == row.id)
-                        .order_by(TargetPortfolioComment.id)).all():
-            s.add(TargetPortfolioComment(tp_id=new.id, model_id=c.model_id, type=c.type, description=c.description,
+                        .order_by(col(TargetPortfolioComment.id))).all():
+            s.add(TargetPortfolioComment(tp_id=stored_id(new), model_id=c.model_id, type=c.type, description=c.description,
                                          updated_by=c.updated_by, updated_at=c.updated_at))
         s.flush()
         _audit(s, actor, "target_portfolio.saved", p, new)
         _announce(s, p, new)
-        shape = tp_shape(s, actor, p, new)
-        shape["message"] = advice.TP_SAVED
-        return shape
+        return TPChange(view=tp_view(s, actor, p, new), message=advice.TP_SAVED)
 
 
-def _load_for_edit(s: Session, actor: Actor, tp_id: Any, row_version: Any,
+def _load_for_edit(s: Session, actor: Actor, tp_id: int, row_version: int | None,
                    lock: bool = False) -> tuple[Portfolio, TargetPortfolio]:
     p, row = load_tp(s, actor, tp_id, lock=lock)
     facts = portfolio_facts(s, actor, p)
@@ -387,17 +378,18 @@ def _load_for_edit(s: Session, actor: Actor, tp_id: Any, row_version: Any,
     if row.status not in EDITABLE_STATUSES or row.result is None:
         raise ValidationError(advice.NOT_EDITABLE)
     newest = s.execute(sa_select(func.max(TargetPortfolio.version))
-                       .where(TargetPortfolio.investment_id == p.id)).scalar_one()
-    if newest != row.version or (row_version not in (None, "") and as_id(row_version) != row.row_version):
+                       .where(col(TargetPortfolio.investment_id) == p.id)).scalar_one()
+    if newest != row.version or (row_version is not None and row_version != row.row_version):
         raise Conflict(advice.EDITED_ELSEWHERE)
     return p, row
 
 
-def _recalculate(s: Session, actor: Actor, p: Portfolio, items: Any, *, saving: bool) -> Target:
-    """The portfolio's target with the edits `items` (see edit_step)."""
+def _recalculate(s: Session, actor: Actor, p: Portfolio, edits: Sequence[TargetEdit], *, saving: bool) -> Target:
+    """The portfolio's target with the edits (see edit_preview)."""
     try:
-        overrides, added, facts = _read_edits(s, actor, p, items)
-        snapshot = engine_inputs.build_snapshots(s, [p.id]).get(p.id)
+        overrides, added, facts = _read_edits(s, actor, p, edits)
+        pid = stored_id(p)
+        snapshot = engine_inputs.build_snapshots(s, [pid]).get(pid)
         if snapshot is None:
             raise NotFound(TP_NOT_FOUND)
         if isinstance(snapshot, CalculationError):
@@ -413,61 +405,56 @@ def _recalculate(s: Session, actor: Actor, p: Portfolio, items: Any, *, saving: 
         raise
 
 
-def _read_edits(s: Session, actor: Actor, p: Portfolio,
-                items: Any) -> tuple[tuple[TargetOverride, ...], tuple[AddedAsset, ...], dict[int, Any]]:
+def _read_edits(s: Session, actor: Actor, p: Portfolio, edits: Sequence[TargetEdit]
+                ) -> tuple[tuple[TargetOverride, ...], tuple[AddedAsset, ...], dict[int, AssetFacts]]:
     """(units set, assets added, the facts of every asset named) from the screen's list of edits."""
-    if items is None:
-        items = []
-    if not isinstance(items, (list, tuple)):
-        raise ValidationError(validators.DEFAULT, fields={"overrides": validators.DEFAULT})
-    rows: list[tuple[int, int | None, str, Decimal | None, int | None]] = []  # (n, asset id, code, units, class id)
-    for n, item in enumerate(items):
-        if not isinstance(item, dict):
-            raise ValidationError(validators.DEFAULT, fields={f"overrides.{n}": validators.DEFAULT})
-        asset_id = as_id(item.get("asset_id"))
-        code = normalise_code(item.get("code"))
-        if asset_id is None and not code:
+    for n, edit in enumerate(edits):
+        if edit.problem is not None:  # what the edge could not read, in its turn
+            raise ValidationError(edit.problem.message, fields={edit.problem.field: edit.problem.text})
+        if edit.asset_id is None and not edit.code:
             text = validators.REQUIRED.format(label="asset").strip()
             raise ValidationError(text, fields={f"overrides.{n}.code": text})
-        units = item.get("target_units")
-        if units is not None and str(units).strip() != "":
-            try:
-                units = Decimal(str(units).strip())
-            except ArithmeticError:
-                units = None
-            if units is None or not units.is_finite():
-                raise ValidationError(validators.NUMBER.strip(), fields={f"overrides.{n}.target_units": validators.NUMBER})
-        elif "target_units" in item:  # an emptied units field
-            text = validators.REQUIRED.format(label="target units").strip()
-            raise ValidationError(text, fields={f"overrides.{n}.target_units": text})
-        else:
-            units = None
-        rows.append((n, asset_id, code, units, as_id(item.get("class_id"))))
-    by_code = find_assets_by_codes(s, actor, [code for _, aid, code, _, _ in rows if aid is None], p.firm_id)
-    ids = {aid for _, aid, _, _, _ in rows if aid is not None}
+    by_code = find_assets_by_codes(s, actor, [e.code for e in edits if e.asset_id is None], p.firm_id)
+    ids = {e.asset_id for e in edits if e.asset_id is not None}
     usable = set(s.exec(select(Asset.id).where(col(Asset.id).in_(ids), readable_assets(actor, p.firm_id)))
                  .all()) if ids else set()
-    facts = engine_inputs.load_assets(s, usable | {a.id for a in by_code.values()})
+    facts = engine_inputs.load_assets(s, {i for i in usable if i is not None} | {stored_id(a) for a in by_code.values()})
     overrides: list[TargetOverride] = []
     added: list[AddedAsset] = []
-    for n, asset_id, code, units, class_id in rows:
+    for n, edit in enumerate(edits):
+        asset_id = edit.asset_id
         if asset_id is None:
-            asset = by_code.get(code)
+            asset = by_code.get(edit.code)
             if asset is None:
-                text = ASSET_CODE_NOT_FOUND.format(code=code)
+                text = ASSET_CODE_NOT_FOUND.format(code=edit.code)
                 raise ValidationError(text, fields={f"overrides.{n}.code": text})
-            asset_id = asset.id
+            asset_id = stored_id(asset)
         elif asset_id not in facts:
             raise ValidationError(ASSET_NOT_FOUND, fields={f"overrides.{n}.asset_id": ASSET_NOT_FOUND})
-        if units is not None:
-            overrides.append(TargetOverride(asset_id, units))
+        if edit.target_units is not None:
+            overrides.append(TargetOverride(asset_id, edit.target_units))
         else:
-            added.append(AddedAsset(asset_id, class_id))
+            added.append(AddedAsset(asset_id, edit.class_id))
     return tuple(overrides), tuple(added), facts
 
 
 # ---- commentary ---------------------------------------------------------------------------------
-def save_comment(*, actor: Actor, tp_id: Any, type: str, description: str, comment_id: Any = None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class SavedComment:
+    """A commentary as saved for the target portfolio (the model's one, once saved here, is its own):
+    its id (also as new_comment_id, which the screens read after a first save), type and the
+    sanitised text."""
+
+    id: int
+    type: str
+    description: str
+    new_comment_id: int
+
+
+def save_comment(*, actor: Actor, tp_id: int, type: str, description: str,
+                 comment_id: int | None = None) -> SavedComment:
+    """Saves the commentary of `type` (`comment_id`: the one shown, when it was saved here; 0 or
+    another target portfolio's is not found)."""
     if type not in advice.COMMENT_TYPES:
         raise ValidationError("Unknown commentary type")
     with session_scope() as s:
@@ -476,15 +463,15 @@ def save_comment(*, actor: Actor, tp_id: Any, type: str, description: str, comme
                 TPStatus.DRAFT.value, TPStatus.VALIDATED.value):
             raise PermissionDenied(NOT_ALLOWED)
         comment = None
-        if comment_id not in (None, ""):
-            comment = s.get(TargetPortfolioComment, as_id(comment_id) or 0)
+        if comment_id is not None:
+            comment = s.get(TargetPortfolioComment, comment_id)
             if comment is None or comment.tp_id != row.id:
                 raise NotFound(not_found("Comment"))
         if comment is None:
             comment = s.exec(select(TargetPortfolioComment).where(TargetPortfolioComment.tp_id == row.id,
                                                                   TargetPortfolioComment.type == type)).first()
         if comment is None:
-            comment = TargetPortfolioComment(tp_id=row.id, model_id=row.model_id, type=type, description="")
+            comment = TargetPortfolioComment(tp_id=stored_id(row), model_id=row.model_id, type=type, description="")
         comment.description = rich_text.sanitise(description)
         too_long = validators.max_length(comment.description, rich_text.MAX_LENGTH)
         if too_long:
@@ -493,4 +480,5 @@ def save_comment(*, actor: Actor, tp_id: Any, type: str, description: str, comme
         comment.updated_at = utcnow()
         s.add(comment)
         s.flush()
-        return {"id": comment.id, "type": comment.type, "description": comment.description, "new_comment_id": comment.id}
+        saved = stored_id(comment)
+        return SavedComment(id=saved, type=comment.type, description=comment.description, new_comment_id=saved)

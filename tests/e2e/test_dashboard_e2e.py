@@ -17,7 +17,8 @@ from sqlmodel import select
 from app.db.engine import session_scope
 from app.db.tables import Asset, TargetPortfolio, User
 from app.domain import advice
-from app.services import assets as asset_service, target_portfolios as tps
+from app.services import assets as asset_service
+from tests.advice_edge import tps
 from tests.e2e.test_trade_instructions_e2e import app_database, seed_book
 from tests.factories import PASSWORD, actor
 from tests.factories_portfolios import cash, make_portfolio, post

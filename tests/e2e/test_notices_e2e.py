@@ -39,7 +39,7 @@ def _awaiting_record(database_url: str) -> tuple[int, int, str]:
 
             from app.db.engine import session_scope
             from app.db.tables import User
-            from app.services import target_portfolios as tps
+            from tests.advice_edge import tps
             from app.services.auth import actor_of
             from tests.e2e.test_orders_e2e import app_database
 

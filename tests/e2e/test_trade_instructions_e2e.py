@@ -28,7 +28,7 @@ from app.domain.cgt import format_aud
 from app.domain.engine.errors import CalculationError
 from app.domain.errors import ValidationError
 from app.db.types import utcnow
-from app.services import target_portfolios as tps
+from tests.advice_edge import tps
 from app.services import trade_instructions as tis
 from app.settings import settings
 from tests.factories import PASSWORD, actor

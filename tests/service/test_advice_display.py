@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.domain.errors import NotFound
-from app.services import advice_display, target_portfolios as tps
+from tests.advice_edge import advice_display, tps
 from tests.factories import actor, make_firm, make_user
 from tests.factories_advice import make_book
 from tests.factories_portfolios import make_custom_holding

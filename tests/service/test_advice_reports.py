@@ -21,7 +21,7 @@ from app.db.tables import Portfolio
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
 from app.jobs import progress
 from app.services import advice_reports as reports
-from app.services import target_portfolios as tps
+from tests.advice_edge import tps
 from app.services.bulk_runs import firm_topic
 from tests.factories import actor, at
 from tests.factories_advice import make_book, make_target_portfolio

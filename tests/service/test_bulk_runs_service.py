@@ -241,7 +241,7 @@ def test_a_run_lists_the_portfolios_finished_most_recently_with_their_names(db):
     # each finished portfolio names the version this run produced, and the progress modal links to that
     # version, even once a later calculation made another one current
     assert by_id[book.portfolio_ids[0]]["version"] == 2
-    from app.services import target_portfolios as tps
+    from tests.advice_edge import tps
     from app.ui.states.bulk_progress import _items
 
     tps.calculate(actor=actor(book.adviser), investment_id=book.portfolio_ids[0])

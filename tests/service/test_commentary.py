@@ -11,7 +11,8 @@ from pypdf import PdfReader
 
 from app.api.schemas import rendered
 from app.domain.model_rules import read_form
-from app.services import models, records_of_advice, target_portfolios as tps, trade_approval_report
+from app.services import models, trade_approval_report
+from tests.advice_edge import records_of_advice, tps
 from app.services import trade_instructions as tis
 from tests.factories import actor
 from tests.factories_models import payload

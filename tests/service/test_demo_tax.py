@@ -11,7 +11,8 @@ from app.db.tables import Portfolio, TargetPortfolio, User
 from app.domain import tax
 from app.domain.permissions import Actor
 from app.domain.roles import Role
-from app.services import records_of_advice, tax_reports
+from app.services import tax_reports
+from tests.advice_edge import records_of_advice
 
 
 def test_demo_tax_reports_have_content(db):

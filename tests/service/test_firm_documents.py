@@ -17,7 +17,8 @@ from app.domain.errors import NotFound, PermissionDenied, ValidationError
 from app.domain.firm_documents import (
     AssetComment, Branding, DocumentSettings, RofaTemplate, HIN_RANGE, parse_document_settings,
 )
-from app.services import firms, records_of_advice, target_portfolios as tps
+from app.services import firms
+from tests.advice_edge import records_of_advice, tps
 from tests import factories as f
 from tests.factories import actor
 from tests.factories_models import make_model, make_universe

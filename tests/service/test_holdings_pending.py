@@ -15,7 +15,8 @@ import pytest
 from app.db.engine import session_scope
 from app.db.tables import AssetTransaction, Firm, Portfolio, TradeTransaction
 from app.domain.errors import NotFound
-from app.services import holdings, orders, target_portfolios as tps, trade_file, trade_instructions as tis
+from app.services import holdings, orders, trade_file, trade_instructions as tis
+from tests.advice_edge import tps
 from tests.factories import actor, update_row
 from tests.factories_advice import make_trade, make_trade_instruction
 from tests.factories_assets import make_asset, make_class

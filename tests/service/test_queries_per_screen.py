@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 import reflex as rx
 
-from app.services import auth, target_portfolios as tps
+from app.services import auth
+from tests.advice_edge import tps
 from app.ui.states.holdings import HoldingsState
 from app.ui.states.target_portfolio import TargetPortfolioState
 from tests._harness import statements_during

@@ -7,7 +7,8 @@ from app.db.tables import Portfolio
 from app.domain.firms import read_firm_form
 from app.domain.users import read_user_form
 from app.domain.wire import rendered
-from app.services import firms, records_of_advice, target_portfolios as tps, users
+from app.services import firms, users
+from tests.advice_edge import records_of_advice, tps
 from tests import factories as f
 from tests.factories import actor
 from tests.service.test_firm_documents import _validated, pdf_text, world  # noqa: F401 - the fixture

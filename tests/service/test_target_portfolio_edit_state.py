@@ -17,7 +17,8 @@ import reflex as rx
 
 from app.domain import advice
 from app.domain.errors import DomainError
-from app.services import auth, target_portfolios as tps
+from app.services import auth
+from tests.advice_edge import tps
 from app.ui.states.base import AppState
 from app.ui.states.target_portfolio import MODE_EDIT, TargetPortfolioState
 from tests._harness import statements_during
@@ -65,6 +66,21 @@ def _recalculated(state) -> list[Any]:
     return [error] if error else []
 
 
+def _sent(state) -> list[dict[str, Any]]:
+    """The edits of the last step (typed, app.domain.advice.target_portfolios.TargetEdit) in the form
+    the REST edit step takes them: {asset_id?, code, target_units} or {asset_id?, code, class_id}."""
+    out = []
+    for e in state._current():
+        entry: dict[str, Any] = {"asset_id": e.asset_id} if e.asset_id else {}
+        entry["code"] = e.code
+        if e.target_units is not None:
+            entry["target_units"] = format(e.target_units, "f")
+        else:
+            entry["class_id"] = e.class_id
+        out.append(entry)
+    return out
+
+
 def _lines(state) -> dict[str, Any]:
     return {line.code: line for c in state.classes for line in c.lines if line.kind == "asset"}
 
@@ -84,7 +100,7 @@ def test_a_step_undo_and_save_refused_while_recalculating(screen):
     new_units = int(bhp.units_raw) + 200
     assert _call(s, "commit_units", bhp.asset_id, f"{new_units:,}") != []  # the step's recalculation starts
     assert s.recalculating and s.edit_steps == 1 and s.edit_changed and s.form_dirty
-    assert s._current() == [{"asset_id": bhp.asset_id, "code": "BHP", "target_units": str(new_units)}]
+    assert _sent(s) == [{"asset_id": bhp.asset_id, "code": "BHP", "target_units": str(new_units)}]
 
     # Save, another step, Undo, Add asset or Remove while it runs: 'Recalculating in proccess. Please, wait'
     assert _said(_call(s, "save_edit"), advice.RECALCULATING)
@@ -131,7 +147,7 @@ def test_a_failed_step_is_dropped_and_the_result_stays(screen):
     s = screen
     _call(s, "start_edit")
     _call(s, "add_asset", {"code": "wes", "class_id": str(bhp_class(s))})
-    assert s._current() == [{"code": "WES", "class_id": bhp_class(s)}]
+    assert _sent(s) == [{"code": "WES", "class_id": bhp_class(s)}]
     _recalculated(s)
     assert _lines(s)["WES"].added and "Added" in _lines(s)["WES"].flags and s.edit_steps == 1
     shown = {code: line.units_raw for code, line in _lines(s).items()}
@@ -139,7 +155,7 @@ def test_a_failed_step_is_dropped_and_the_result_stays(screen):
     _call(s, "add_asset", {"code": "zzz", "class_id": bhp_class(s)})
     assert s.edit_steps == 2
     assert _recalculated(s) == ["Asset ZZZ is not found"]
-    assert s.edit_steps == 1 and not s.recalculating and s._current() == [{"code": "WES", "class_id": bhp_class(s)}]
+    assert s.edit_steps == 1 and not s.recalculating and _sent(s) == [{"code": "WES", "class_id": bhp_class(s)}]
     assert {code: line.units_raw for code, line in _lines(s).items()} == shown
     # a class the result does not have, or no code: no step
     assert _call(s, "add_asset", {"code": "CSL", "class_id": 999999}) == [] and s.edit_steps == 1
@@ -162,7 +178,7 @@ def test_remove_an_asset_whose_target_reached_zero(screen):
     _call(s, "ask_remove", wes.asset_id)
     assert s.confirm_open and s.confirm_message == advice.CONFIRM_REMOVE_ASSET == "Are you sure you want to remove this asset?"
     _call(s, "confirm")
-    assert s.edit_steps == 3 and s._current() == []  # an added asset leaves with its edits
+    assert s.edit_steps == 3 and _sent(s) == []  # an added asset leaves with its edits
     _recalculated(s)
     assert "WES" not in _lines(s)
 
@@ -186,9 +202,9 @@ def test_save_stores_a_new_version_and_the_next_edit_starts_from_its_edits(scree
 
     _call(s, "start_edit")
     assert s.mode == MODE_EDIT and s.edit_steps == 0 and not s.form_dirty
-    assert s._current() == [{"asset_id": bhp.asset_id, "code": "BHP", "target_units": "321"}]
+    assert _sent(s) == [{"asset_id": bhp.asset_id, "code": "BHP", "target_units": "321"}]
     _call(s, "commit_units", _lines(s)["CBA"].asset_id, "5")
-    assert s._current()[0]["target_units"] == "321" and s.edit_steps == 1
+    assert _sent(s)[0]["target_units"] == "321" and s.edit_steps == 1
     _recalculated(s)
     # Cancel with a change asks first (the leave dialog); without one it leaves at once
     _call(s, "cancel_edit")

@@ -7,7 +7,7 @@ from decimal import Decimal
 import pytest
 
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
-from app.services import records_of_advice, target_portfolios as tps
+from tests.advice_edge import records_of_advice, tps
 from tests.factories import actor, make_user
 from tests.factories_models import make_model, make_universe
 from tests.factories_portfolios import cash, make_portfolio_world, post, portfolio_row

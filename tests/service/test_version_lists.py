@@ -9,7 +9,8 @@ import pytest
 
 from app.db.tables import ModelVersion
 from app.domain.model_rules import read_form
-from app.services import models, target_portfolios as tps
+from app.services import models
+from tests.advice_edge import tps
 from tests import factories as f
 from tests import factories_models as fm
 from tests.factories_advice import make_target_portfolio

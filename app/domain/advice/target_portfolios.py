@@ -4,7 +4,7 @@ services pass in the facts about the portfolio and the actor."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
 from decimal import Decimal
 from typing import Any
@@ -14,6 +14,7 @@ from app.domain.engine.results import Target
 from app.domain.roles import Role
 from app.domain.titled import TitledEnum
 from app.domain.users import DecisionTrail, Person
+from app.domain.wire import rendered
 
 
 class TPStatus(TitledEnum):
@@ -185,6 +186,17 @@ class ResultNames:
     classes: Mapping[int, str] = field(default_factory=dict)
     industry_groups: Mapping[int, tuple[str, str]] = field(default_factory=dict)
 
+    def asset(self, asset_id: int) -> tuple[str, str]:
+        """(name, url) of an asset; empty texts when unknown."""
+        return self.assets.get(asset_id, ("", ""))
+
+    def class_title(self, class_id: int) -> str:
+        return self.classes.get(class_id, "")
+
+    def group(self, group_id: int) -> tuple[str, str]:
+        """(title, colour) of an industry group; empty texts when unknown."""
+        return self.industry_groups.get(group_id, ("", ""))
+
 
 @dataclass(frozen=True)
 class InvestmentRef:
@@ -220,6 +232,89 @@ class TargetPortfolioView:
         return next((c for c in self.commentaries if c.type == kind), None)
 
 
+@dataclass(frozen=True)
+class EditProblem:
+    """What could not be read of an edit as sent: the failure's text, the field it names
+    ('overrides.0.target_units') and the field's own text."""
+
+    message: str
+    field: str
+    text: str
+
+
+@dataclass(frozen=True)
+class TargetEdit:
+    """One edit of edit mode (001 s4), read once from what was sent: `target_units` set (0 removes
+    the asset) sets an asset's whole units; without it the asset (`asset_id`, else `code`,
+    uppercased) is added to `class_id` (its own class when None). `problem`: what the edge could
+    not read (not an object, units that are no number, an emptied units field); the service
+    answers it in its turn, with the same texts as any other malformed edit."""
+
+    asset_id: int | None = None
+    code: str = ""
+    target_units: Decimal | None = None
+    class_id: int | None = None
+    problem: EditProblem | None = None
+
+    @property
+    def sets_units(self) -> bool:
+        return self.target_units is not None
+
+
+def _units_problem(n: int, item: Mapping[str, Any]) -> tuple[Decimal | None, EditProblem | None]:
+    """The units an edit sets (None: it adds the asset), or why they cannot be read."""
+    from app.domain import validators
+
+    units = item.get("target_units")
+    if units is not None and str(units).strip() != "":
+        try:
+            number: Decimal | None = Decimal(str(units).strip())
+        except ArithmeticError:
+            number = None
+        if number is None or not number.is_finite():
+            return None, EditProblem(validators.NUMBER.strip(), f"overrides.{n}.target_units", validators.NUMBER)
+        return number, None
+    if "target_units" in item:  # an emptied units field
+        text = validators.REQUIRED.format(label="target units").strip()
+        return None, EditProblem(text, f"overrides.{n}.target_units", text)
+    return None, None
+
+
+def read_edits(items: Any) -> tuple[TargetEdit, ...]:
+    """The edits as sent (a list of {asset_id | code, target_units} or {code | asset_id, class_id}),
+    read once at the edge: ids as numbers, codes uppercased, units as Decimal."""
+    from app.domain import validators
+    from app.domain.parsing import as_id
+
+    if items is None:
+        return ()
+    if not isinstance(items, (list, tuple)):
+        return (TargetEdit(problem=EditProblem(validators.DEFAULT, "overrides", validators.DEFAULT)),)
+    out: list[TargetEdit] = []
+    for n, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            out.append(TargetEdit(problem=EditProblem(validators.DEFAULT, f"overrides.{n}", validators.DEFAULT)))
+            continue
+        asset_id, code = as_id(item.get("asset_id")), str(item.get("code") or "").strip().upper()
+        units, problem = _units_problem(n, item)
+        # an edit naming no asset is refused for that first (the service's check)
+        out.append(TargetEdit(asset_id=asset_id, code=code, target_units=units, class_id=as_id(item.get("class_id")),
+                              problem=problem if asset_id is not None or code else None))
+    return tuple(out)
+
+
+def stored_edits(result: Target | None) -> tuple[TargetEdit, ...]:
+    """The adviser's edits a (stored or recalculated) result carries, as the next edit starts from
+    them: added assets first, then the units set."""
+    if result is None:
+        return ()
+    codes = {a.asset_id: a.code for a in result.assets}
+    return (tuple(TargetEdit(asset_id=a.asset_id, code=codes.get(a.asset_id) or "", class_id=a.class_id)
+                  for a in result.added)
+            + tuple(TargetEdit(asset_id=o.asset_id, code=codes.get(o.asset_id) or "", target_units=o.target_units)
+                    for o in result.overrides))
+
+
 def edits_of(result: Target | None) -> list[dict[str, Any]]:
     """The adviser's edits a (stored or recalculated) result carries, in the form the edit step and
     the save of an edit take them (JSON-ready), so that the next edit starts from them: added
@@ -231,6 +326,40 @@ def edits_of(result: Target | None) -> list[dict[str, Any]]:
                                  for a in result.added]
     out += [{"asset_id": o.asset_id, "code": codes.get(o.asset_id), "target_units": format(o.target_units, "f")}
             for o in result.overrides]
+    return out
+
+
+# ---- the target portfolio as the REST payloads (and the record of advice's PDF) read it ------------
+def summary_payload(t: TPSummary) -> dict[str, Any]:
+    """A target portfolio version as the API lists it: its figures, then the decision trail as
+    app.domain.wire.rendered writes it (instants in ISO 8601, people as {first_name, last_name})."""
+    trail = {item.name: rendered(getattr(t, item.name)) for item in fields(DecisionTrail)}
+    return {
+        "id": t.id, "investment_id": t.investment_id, "version": t.version, "status": t.status,
+        "status_label": t.status_label, "not_enough_cash": t.not_enough_cash,
+        "error_message": t.error_message, "target_portfolio_value": str(t.value) if t.value is not None else None,
+        "model_id": t.model_id, "model_version": t.model_version, "allocation_method": t.allocation_method,
+        "row_version": t.row_version, **trail,
+    }
+
+
+def tp_payload(view: TargetPortfolioView, *, mode: str | None = None, message: str | None = None) -> dict[str, Any]:
+    """The target portfolio as the API shows it: the version's fields, its portfolio and model, the
+    engine's result, the edits it carries, the commentary and what the actor may do; an edit step
+    adds its `mode`, a decision or a saved edit its `message`."""
+    out = {
+        **summary_payload(view.summary),
+        "investment": rendered(view.investment),
+        "model": rendered(view.model),
+        "result": view.result.to_dict() if view.result is not None else None,
+        "overrides": edits_of(view.result),
+        "commentaries": rendered(view.commentaries),
+        "permissions": rendered(view.permissions),
+    }
+    if mode is not None:
+        out["mode"] = mode
+    if message is not None:
+        out["message"] = message
     return out
 
 
@@ -293,8 +422,8 @@ class RecordOfAdvice:
 
     @property
     def approved(self) -> bool:
-        return self.tp.summary.status == TPStatus.ACTIVE.value
+        return bool(self.tp.summary.status == TPStatus.ACTIVE.value)
 
     @property
     def declined(self) -> bool:
-        return self.tp.summary.status == TPStatus.DECLINED.value
+        return bool(self.tp.summary.status == TPStatus.DECLINED.value)

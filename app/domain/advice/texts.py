@@ -1,7 +1,7 @@
 """What the advice screens and services say (spec 001 s5/s8, 002 s4/s8)."""
 from __future__ import annotations
 
-from app.domain.ledger import NOT_ENOUGH_ASSETS  # noqa: F401  (the advice screens' text too)
+from app.domain.ledger import NOT_ENOUGH_ASSETS as NOT_ENOUGH_ASSETS  # noqa: F401  (the advice screens' text too)
 
 TP_SAVED = "Target Portfolio saved"
 TP_APPROVED = "Target Portfolio approved"

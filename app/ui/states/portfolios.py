@@ -181,10 +181,10 @@ def waiting_text(days: int) -> str:
     return "today" if days <= 0 else count_of(days, "day")
 
 
-def _to_decide(t: dict[str, Any]) -> str:
+def _to_decide(t: records_of_advice.AwaitingTrades) -> str:
     """'7 trades to decide' (trades count trades), with the "please note" items apart: '7 trades
     and 2 notes to decide'."""
-    trades, notes = int(t["items"]), int(t.get("notes") or 0)
+    trades, notes = t.items, t.notes
     if not notes:
         return f"{count_of(trades, 'trade')} to decide"
     if not trades:
@@ -192,17 +192,17 @@ def _to_decide(t: dict[str, Any]) -> str:
     return f"{count_of(trades, 'trade')} and {count_of(notes, 'note')} to decide"
 
 
-def awaiting_rows(found: dict[str, list[dict[str, Any]]]) -> list[AwaitingRow]:
-    rows = [AwaitingRow(key=f"record-{r['tp_id']}", kind="record", portfolio=r["portfolio"],
-                        what=f"Record of advice (version {r['version']})", sent_at=r["sent_at"] or "",
-                        waiting=waiting_text(int(r["waiting_days"])),
-                        url=routes.url("portfolios.rofa", id=r["investment_id"], rofa_id=r["tp_id"]))
-            for r in found.get("records") or []]
-    rows += [AwaitingRow(key=f"trades-{t['ti_id']}", kind="trades", portfolio=t["portfolio"],
-                         what=f"Trade recommendations (version {t['version']}): {_to_decide(t)}",
-                         sent_at=t["sent_at"] or "", waiting=waiting_text(int(t["waiting_days"])),
-                         url=routes.url("portfolios.trade-instructions", id=t["investment_id"]))
-             for t in found.get("trades") or []]
+def awaiting_rows(found: records_of_advice.AwaitingDecision) -> list[AwaitingRow]:
+    rows = [AwaitingRow(key=f"record-{r.tp_id}", kind="record", portfolio=r.portfolio,
+                        what=f"Record of advice (version {r.version})", sent_at=r.sent_at.isoformat(),
+                        waiting=waiting_text(r.waiting_days),
+                        url=routes.url("portfolios.rofa", id=r.investment_id, rofa_id=r.tp_id))
+            for r in found.records]
+    rows += [AwaitingRow(key=f"trades-{t.ti_id}", kind="trades", portfolio=t.portfolio,
+                         what=f"Trade recommendations (version {t.version}): {_to_decide(t)}",
+                         sent_at=t.sent_at.isoformat(), waiting=waiting_text(t.waiting_days),
+                         url=routes.url("portfolios.trade-instructions", id=t.investment_id))
+             for t in found.trades]
     return rows
 
 

@@ -8,7 +8,7 @@ acting user from the token; the service decides who may approve or decline."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from decimal import Decimal
 
 import reflex as rx
 
@@ -66,7 +66,7 @@ class LetterheadView:
     signature: str = ""
 
 
-def fee_percent(value: Any) -> str:
+def fee_percent(value: Decimal | None) -> str:
     """The management fee's percentage as it was set: '1.1%', '100%'."""
     shown = input_number(value)
     return f"{shown}%" if shown else ""

@@ -6,12 +6,12 @@ Calculate, Edit, Validate, Record of advice, Versions and Cancel.
 
 Edit (mode EDIT, spec 001 s4/s5/s8): every change (target units set, an asset added or removed) is
 a step; the screen keeps the list of edits after each step (the history, undone one at a time) and
-sends the whole list to target_portfolios.edit_step, which recalculates the rest without storing
+sends the whole list to target_portfolios.edit_preview, which recalculates the rest without storing
 anything. A step runs in a background event, so Save pressed meanwhile answers 'Recalculating in
 proccess. Please, wait'; a step that fails is dropped (the previous result stays). Save stores a new
 version through target_portfolios.save_edit.
 
-`TPDisplay` turns the target portfolio shape of app.services.target_portfolios into what the
+`TPDisplay` turns the target portfolio of app.services.target_portfolios into what the
 screens show; the record of advice (app.ui.states.rofa) shows the same. Every handler resolves the
 acting user from the token and calls the services, which check the permissions again."""
 from __future__ import annotations
@@ -42,9 +42,9 @@ from app.ui.states.advice_versions import LOAD_FAILED, AdviceScreen, AdviceVersi
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.rows import TradeTotals
 from app.ui.toolkit.screen import Confirm, guarded
-from app.ui.parse import decimal_or_none as _dec, positive_int as _int
+from app.ui.parse import positive_int as _int
 from app.ui.toolkit.badges import TP_COLORS, color_of
-from app.domain.advice.target_portfolios import ResultNames, TargetPortfolioView, TPSummary, edits_of
+from app.domain.advice.target_portfolios import ResultNames, TargetEdit, TargetPortfolioView, TPSummary, stored_edits
 from app.domain.users import PersonName
 from app.domain.engine.results import AllocationTarget, AssetTarget, HoldingTarget, Reason, Target
 
@@ -52,7 +52,7 @@ log = logging.getLogger(__name__)
 
 # Edit mode (001 s4: mode EDIT, history of steps with undo) needs the service's edit functions;
 # the Edit action is offered only once they exist.
-EDIT_AVAILABLE = hasattr(target_portfolios, "edit_step")
+EDIT_AVAILABLE = hasattr(target_portfolios, "edit_preview")
 MODE_EDIT = "EDIT"
 WHOLE_UNITS = re.compile(r"\d{1,12}")  # target units: a whole number, zero or more
 UNITS_INVALID = "Please, enter a whole number of units, zero or more."
@@ -203,7 +203,7 @@ def _asset_line(a: AssetTarget, names: ResultNames) -> TPLine:
         flags.append("Added")
     if any(r.code == "edited" for r in a.reasons):
         flags.append("Set by adviser")
-    name, url = names.assets.get(a.asset_id, ("", ""))
+    name, url = names.asset(a.asset_id)
     reasons = _texts(a.reasons)
     if a.comment:
         reasons.append(f"analyst comment: {a.comment}")
@@ -220,9 +220,8 @@ def _asset_line(a: AssetTarget, names: ResultNames) -> TPLine:
     )
 
 
-def _whole(value: Any) -> int | None:
-    """Whole units of a result's Decimal or of an edit's text (None when not a number)."""
-    number = _dec(value)
+def _whole(number: Decimal | None) -> int | None:
+    """Whole units of a result's or an edit's units (None when it sets none)."""
     return None if number is None else int(number.quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
@@ -275,7 +274,7 @@ def build_classes(result: Target, names: ResultNames) -> list[TPClass]:
         low, high = c.min, c.max
         bounds = " · ".join(part for part in (f"min {percent(low)}" if low is not None else "",
                                               f"max {percent(high)}" if high is not None else "") if part)
-        title = c.title or names.classes.get(cid) or ("Cash" if c.is_cash else f"Class {cid}")
+        title = c.title or names.class_title(cid) or ("Cash" if c.is_cash else f"Class {cid}")
         out.append(TPClass(
             id=cid, title=title, is_cash=c.is_cash, target=percent(target) if target is not None else "",
             bounds=bounds, current=percent(current), result=percent(res), current_value=money(c.current_value),
@@ -284,7 +283,7 @@ def build_classes(result: Target, names: ResultNames) -> list[TPClass]:
             color=_class_color(res, low, high), reasons=_texts(c.reasons), lines=rows,
         ))
     for cid, rows in lines.items():  # lines of a class the result does not list (never expected)
-        out.append(TPClass(id=cid, title=names.classes.get(cid) or f"Class {cid}", lines=rows))
+        out.append(TPClass(id=cid, title=names.class_title(cid) or f"Class {cid}", lines=rows))
     return out
 
 
@@ -318,7 +317,7 @@ def build_groups(result: Target, names: ResultNames) -> list[GroupRow]:
     out = []
     for g in result.industry_groups:
         gid = g.id or 0
-        title, color = names.industry_groups.get(gid, ("", ""))
+        title, color = names.group(gid)
         out.append(GroupRow(id=gid, title=g.title or title or f"Group {gid}", color=color,
                             cap=percent(g.max) if g.max is not None else "", current=percent(g.current_percent),
                             result=percent(g.result_percent), result_value=money(g.result_value),
@@ -376,11 +375,11 @@ class TPDisplay(rx.State, mixin=True):
         self.tp_model = view.model.name if view and view.model else ""
         self._row_version = t.row_version if t else 0
         self.steps = build_steps(t) if t else []
-        result = view.result if view else None
+        result, names = (view.result, view.names) if view else (None, ResultNames())
         self.has_result = result is not None
-        self.figures = build_figures(result, view.placed_buys) if result else TPFigures()
-        self.classes = build_classes(result, view.names) if result else []
-        self.groups = build_groups(result, view.names) if result else []
+        self.figures = build_figures(result, view.placed_buys) if view and result else TPFigures()
+        self.classes = build_classes(result, names) if result else []
+        self.groups = build_groups(result, names) if result else []
         self.notes = _texts(result.reasons) if result else []
 
     def _clear_tp(self) -> None:
@@ -430,9 +429,9 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     # version carries), the history whose result is shown, the invalid units typed by asset id
     _shown_view: TargetPortfolioView | None = None
     _recalculated_shown: bool = False  # a step's recalculated result is on screen (Cancel reloads)
-    _stored_overrides: list[dict[str, Any]] = []
-    _history: list[list[dict[str, Any]]] = []
-    _shown: list[list[dict[str, Any]]] = []
+    _stored_edits: tuple[TargetEdit, ...] = ()
+    _history: list[tuple[TargetEdit, ...]] = []
+    _shown: list[tuple[TargetEdit, ...]] = []
     _invalid: dict[str, str] = {}
     _recalc_run: int = 0
     _leave_after_save: bool = False
@@ -441,10 +440,10 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     def _load(self, actor: Actor) -> None:
         self._load_header(actor)
         pending = records_of_advice.pending_record(actor=actor, investment_id=self.portfolio_id)
-        self.pending_rofa_url = routes.url("portfolios.rofa", id=self.portfolio_id, rofa_id=pending["tp_id"]) \
+        self.pending_rofa_url = routes.url("portfolios.rofa", id=self.portfolio_id, rofa_id=pending.tp_id) \
             if pending else ""
-        self.pending_rofa_version = int(pending["version"]) if pending else 0
-        self.pending_rofa_sent = pending["sent_at"] if pending else ""
+        self.pending_rofa_version = pending.version if pending else 0
+        self.pending_rofa_sent = iso_moment(pending.sent_at) if pending else ""
         view = target_portfolios.current(actor=actor, investment_id=self.portfolio_id,
                                          version=self.viewing_version or None)
         self.missing = view is None  # nothing calculated (or approved, for others) yet
@@ -452,11 +451,11 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         self._show_tp(view)
         self._show_capital_gains(actor)
         self._keep(view)
-        self._stored_overrides = edits_of(view.result) if view else []
+        self._stored_edits = stored_edits(view.result) if view else ()
         self.latest_version = self.tp_version
         if view and self.viewing_version and perms.calculate:
-            rows, _ = target_portfolios.versions(actor=actor, investment_id=self.portfolio_id, limit=1)
-            self.latest_version = max([r.version for r in rows] + [self.tp_version])
+            newest = target_portfolios.versions(actor=actor, investment_id=self.portfolio_id, limit=1).rows
+            self.latest_version = max([r.version for r in newest] + [self.tp_version])
         market, recommendation = (view.commentary(kind) if view else None for kind in advice.COMMENT_TYPES)
         self.market = rich_text.as_html(market.description if market else "")
         self.recommendation = rich_text.as_html(recommendation.description if recommendation else "")
@@ -557,18 +556,17 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         yield
         try:
             actor = self._actor()
-            shape = target_portfolios.calculate(actor=actor, investment_id=self.portfolio_id)
+            new = target_portfolios.calculate(actor=actor, investment_id=self.portfolio_id).summary
         finally:
             self.busy = ""
         if self.viewing_version:  # the new version is the current one: show it at its own address
             yield rx.redirect(routes.url(self.SCREEN, id=self.portfolio_id))
             return
         self._load(actor)
-        label = shape.get("status_label") or ""
-        if shape.get("status") == advice.TPStatus.FAILED.value:
-            yield toast_error(f"{label}: {shape.get('error_message') or ''}".strip(": "))
+        if new.status == advice.TPStatus.FAILED.value:
+            yield toast_error(f"{new.status_label}: {new.error_message or ''}".strip(": "))
         else:
-            yield toast_success(f"Target Portfolio version {shape.get('version')} calculated: {label}")
+            yield toast_success(f"Target Portfolio version {new.version} calculated: {new.status_label}")
 
     @rx.event
     @guarded
@@ -579,11 +577,11 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         yield
         try:
             actor = self._actor()
-            shape = target_portfolios.validate(actor=actor, tp_id=self.tp_id, row_version=self._row_version)
+            validated = target_portfolios.validate(actor=actor, tp_id=self.tp_id, row_version=self._row_version)
             self._load(actor)
         finally:
             self.busy = ""
-        yield toast_success(f"Target Portfolio validated: {shape.get('status_label') or ''}")
+        yield toast_success(f"Target Portfolio validated: {validated.summary.status_label}")
 
     # ---- Email (001 s2): the record of advice sent again, after a confirmation naming the receivers ----
     @rx.var
@@ -626,15 +624,14 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         result = self._shown_view.result if self._shown_view else None
         return result.asset(aid) if aid and result else None
 
-    def _current(self) -> list[dict[str, Any]]:
+    def _current(self) -> tuple[TargetEdit, ...]:
         """The edits of the last step (what the next step builds on)."""
-        return [dict(e) for e in (self._history[-1] if self._history else self._stored_overrides)]
+        return self._history[-1] if self._history else self._stored_edits
 
-    def _entry_asset(self, entry: dict[str, Any]) -> int | None:
-        aid = _int(entry.get("asset_id"))
-        if aid:
-            return aid
-        code = str(entry.get("code") or "").strip().upper()
+    def _entry_asset(self, entry: TargetEdit) -> int | None:
+        if entry.asset_id:
+            return entry.asset_id
+        code = entry.code
         assets = self._shown_view.result.assets if self._shown_view and self._shown_view.result else ()
         return next((a.asset_id for a in assets if a.code == code), None) if code else None
 
@@ -643,8 +640,8 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         last: dict[int, int | None] = {}
         for entry in self._current():
             aid = self._entry_asset(entry)
-            if aid and "target_units" in entry:
-                last[aid] = _whole(entry.get("target_units"))
+            if aid and entry.sets_units:
+                last[aid] = _whole(entry.target_units)
         return last
 
     def _requested(self, asset_id: int) -> int | None:
@@ -703,12 +700,12 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         self._reset_edit()
         self.mode = MODE_EDIT
         # a version saved with edits carries them: the history starts from them
-        self._history = [[dict(e) for e in self._stored_overrides]]
+        self._history = [self._stored_edits]
         self._shown = list(self._history)
         self.edit_rev += 1
         self._render()
 
-    def _push(self, edits: list[dict[str, Any]]):
+    def _push(self, edits: tuple[TargetEdit, ...]):
         """A step: the edits after it join the history and the rest is recalculated."""
         self._history = self._history + [edits]
         return self._recalculate()
@@ -722,7 +719,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
 
     @rx.event(background=True)
     async def recalculate(self, run: int):
-        """Runs a step's recalculation (target_portfolios.edit_step) off the event queue, so that a
+        """Runs a step's recalculation (target_portfolios.edit_preview) off the event queue, so that a
         Save pressed meanwhile is answered; shows its result, or drops the failed step."""
         failure = None
         async with self:
@@ -741,7 +738,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         view, error = None, None
         try:
             view = await asyncio.to_thread(target_portfolios.edit_preview, actor=actor, tp_id=tp_id,
-                                           row_version=row_version, overrides=edits)
+                                           row_version=row_version, edits=edits)
         except DomainError as exc:
             error = exc.message or LOAD_FAILED
         except Exception:  # never leave the screen recalculating forever
@@ -800,7 +797,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
             return None
         if self.recalculating:
             return self._busy_editing()
-        return self._push(self._current() + [{"asset_id": aid, "code": info.code, "target_units": str(units)}])
+        return self._push(self._current() + (TargetEdit(asset_id=aid, code=info.code, target_units=Decimal(units)),))
 
     @rx.event
     def commit_units(self, asset_id: Any, value: Any):
@@ -825,10 +822,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
             return toast_error(CODE_REQUIRED)
         if self.recalculating:
             return self._busy_editing()
-        step: dict[str, Any] = {"code": code_text, "class_id": cid}
-        if _int(asset_id):
-            step = {"asset_id": _int(asset_id), **step}
-        return self._push(self._current() + [step])
+        return self._push(self._current() + (TargetEdit(asset_id=_int(asset_id), code=code_text, class_id=cid),))
 
     @rx.event
     def add_asset(self, form: dict[str, Any]):
@@ -877,9 +871,9 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
             return self._busy_editing()
         self._invalid = {k: v for k, v in self._invalid.items() if k != str(aid)}
         if info.kind == "added":
-            edits = [e for e in self._current() if self._entry_asset(e) != aid]
+            edits = tuple(e for e in self._current() if self._entry_asset(e) != aid)
         else:
-            edits = self._current() + [{"asset_id": aid, "code": info.code, "target_units": "0"}]
+            edits = self._current() + (TargetEdit(asset_id=aid, code=info.code, target_units=ZERO),)
         return self._push(edits)
 
     @rx.event
@@ -909,12 +903,11 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         yield
         try:
             actor = self._actor()
-            shape = target_portfolios.save_edit(actor=actor, tp_id=self.tp_id, row_version=self._row_version,
-                                                overrides=self._current())
+            message = target_portfolios.save_edit(actor=actor, tp_id=self.tp_id, row_version=self._row_version,
+                                                  edits=self._current()).message
         finally:
             self.saving = False
         self._reset_edit()
-        message = shape.get("message") or advice.TP_SAVED
         if leave and self.leave_to:
             yield [toast_success(message), rx.redirect(self.leave_to)]
             return
@@ -981,9 +974,9 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         except DomainError as exc:
             self._feedback(kind, exc.message or LOAD_FAILED, "error")
         else:
-            self._comment_ids = {**self._comment_ids, kind: int(saved["id"])}
-            setattr(self, kind, saved["description"])
-            setattr(self, f"{kind}_shown", saved["description"])
+            self._comment_ids = {**self._comment_ids, kind: saved.id}
+            setattr(self, kind, saved.description)
+            setattr(self, f"{kind}_shown", saved.description)
             self._feedback(kind, COMMENT_SAVED, "saved")
         run = self._feedback_runs.get(kind, 0) + 1
         self._feedback_runs = {**self._feedback_runs, kind: run}
@@ -1040,9 +1033,9 @@ class TPVersionsState(AdviceVersions, AppState):
     rows: list[VersionRow] = []
 
     def _versions(self, actor: Actor, limit: int, offset: int) -> tuple[list[VersionRow], int]:
-        rows, total = target_portfolios.versions(actor=actor, investment_id=self.portfolio_id, limit=limit,
-                                                      offset=offset, order="desc")
-        return [version_row(self.portfolio_id, r) for r in rows], total
+        page = target_portfolios.versions(actor=actor, investment_id=self.portfolio_id, limit=limit, offset=offset,
+                                          order="desc")
+        return [version_row(self.portfolio_id, r) for r in page.rows], page.total
 
     @rx.var
     def count_text(self) -> str:
