@@ -12,7 +12,7 @@ from pypdf import PdfReader
 from app.api.schemas import rendered
 from app.domain.model_rules import read_form
 from app.services import models, records_of_advice, target_portfolios as tps, trade_approval_report
-from app.services import trade_instructions as tis
+from tests import trade_instructions_edge as tis
 from tests.factories import actor
 from tests.factories_models import payload
 from tests.service.test_firm_documents import _validated, pdf_text, world  # noqa: F401  (the fixture)

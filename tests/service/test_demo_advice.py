@@ -17,8 +17,8 @@ from app.domain.models import SHORT_TERM_ACTIONS
 from app.domain.wire import rendered
 from app.services import (
     advice_reports, holdings, orders, portfolios, records_of_advice, target_portfolios as tps, trade_approval_report, trade_file,
-    trade_instructions as tis,
 )
+from tests import trade_instructions_edge as tis
 from app.services.demo_advice import (
     AWAITING_CLIENT, DRAFT, EXECUTED, FIRM_KEYS, PLACED, STEPS, TRADES_APPROVED, TRADES_TO_APPROVE,
     TRADES_TO_VALIDATE, chain_plans, load_demo_advice,

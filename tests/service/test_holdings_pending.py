@@ -16,7 +16,8 @@ from app.db.engine import session_scope
 from app.db.tables import AssetTransaction, Firm, Portfolio, TradeTransaction
 from app.domain.errors import NotFound
 from app.domain.wire import rendered
-from app.services import holdings, orders, target_portfolios as tps, trade_file, trade_instructions as tis
+from app.services import holdings, orders, target_portfolios as tps, trade_file
+from tests import trade_instructions_edge as tis
 from tests.factories import actor, update_row
 from tests.factories_advice import make_trade, make_trade_instruction
 from tests.factories_assets import make_asset, make_class
