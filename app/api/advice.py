@@ -262,7 +262,8 @@ def generate_ti(actor: CurrentActor, body: InvestmentIdsBody):
     ids = body.investment_ids or []
     if body.model:  # generateTI from models: ids are model ids, run in the background
         return ok(rendered(bulk_runs.start_for_models(actor=actor, kind="tr", model_ids=ids_of(ids, json_text=True))))
-    return ok(tis.generate(actor=actor, investment_ids=ids if isinstance(ids, list) else [ids]))
+    sent = ids if isinstance(ids, list) else [ids]
+    return ok(rendered(tis.generate(actor=actor, investment_ids=[as_id(i) or 0 for i in sent])))
 
 
 @router.post("/bulk-calculate", **answers(BulkRunOut))
@@ -282,52 +283,68 @@ def resume_run(actor: CurrentActor, run_id: str):
     return ok({"pending": bulk_runs.resume(actor=actor, run_id=run.id)})
 
 
+def _sent_number(value: Optional[Id]) -> int | None:
+    """A version or a row_version as sent: None when not sent (or empty), 0 when it is no number."""
+    return None if value is None or value == "" else (as_id(value) or 0)
+
+
+def _sent_text(value: Optional[Amount]) -> str | None:
+    """Units or a price as typed (a JSON number as its digits), for the service to read."""
+    return None if value is None else str(value)
+
+
 @router.get("/investments/{investment_id}/trade-instructions", **answers(Optional[TradeInstructionOut]))
 def current_instruction(actor: CurrentActor, investment_id: str, version: str | None = None):
-    return ok(tis.get(actor=actor, investment_id=investment_id, version=version))
+    return ok(rendered(tis.get(actor=actor, investment_id=path_id(investment_id), version=_sent_number(version))))
 
 
 @router.get("/trade-instructions", **answers(Page[TradeInstructionOut]))
 def instruction_versions(actor: CurrentActor, investment_id: str, limit: str | None = None, offset: str | None = None):
-    return listing(*tis.list_versions(actor=actor, investment_id=investment_id, limit=limit, offset=offset))
+    found = tis.list_versions(actor=actor, investment_id=path_id(investment_id), limit=query_number(limit),
+                              offset=query_number(offset))
+    return listing(rendered(found.rows), found.total)
 
 
 @router.get("/trade-instructions/{ti_id}/history", **answers(Page[InstructionEventOut]))
 def instruction_history(actor: CurrentActor, ti_id: str, offset: str | None = None):
-    return listing(*tis.history(actor=actor, ti_id=ti_id, offset=offset))
+    found = tis.history(actor=actor, ti_id=path_id(ti_id), offset=query_number(offset))
+    return listing(rendered(found.rows), found.total)
 
 
 @router.put("/trade-instructions/{ti_id}/validate", **answers(TradeInstructionOut))
 def validate_instruction(actor: CurrentActor, ti_id: str, body: Optional[RowVersionBody] = None):
-    return ok(tis.validate(actor=actor, ti_id=ti_id, row_version=_row_version(body)))
+    return ok(rendered(tis.validate(actor=actor, ti_id=path_id(ti_id), row_version=_sent_number(_row_version(body)))))
 
 
 @router.put("/trade-instructions/{ti_id}/decline-all", **answers(TradeInstructionOut))
 def decline_all(actor: CurrentActor, ti_id: str, body: Optional[RowVersionBody] = None):
-    return ok(tis.decline_all(actor=actor, ti_id=ti_id, row_version=_row_version(body)))
+    return ok(rendered(tis.decline_all(actor=actor, ti_id=path_id(ti_id),
+                                       row_version=_sent_number(_row_version(body)))))
 
 
 @router.put("/trade-instructions/{ti_id}/confirm", **answers(TradeInstructionOut))
 def confirm(actor: CurrentActor, ti_id: str, body: Optional[ConfirmBody] = None):
     body = body or ConfirmBody()
-    return ok(tis.confirm(actor=actor, ti_id=ti_id, decisions=body.decisions, notes=body.notes,
-                          is_approve_all=bool(body.is_approve_all), row_version=body.row_version))
+    return ok(rendered(tis.confirm(actor=actor, ti_id=path_id(ti_id), decisions=body.decisions, notes=body.notes,
+                                   is_approve_all=bool(body.is_approve_all),
+                                   row_version=_sent_number(body.row_version))))
 
 
 @router.post("/trade-instructions/{ti_id}/transactions", **answers(TradeTransactionOut))
 def add_transaction(actor: CurrentActor, ti_id: str, body: TransactionBody):
-    return ok(tis.add_transaction(actor=actor, ti_id=ti_id, code=body.code, action=body.action,
-                                  quantity=body.quantity, price=body.price))
+    return ok(rendered(tis.add_transaction(actor=actor, ti_id=path_id(ti_id), code=body.code, action=body.action,
+                                           quantity=_sent_text(body.quantity), price=_sent_text(body.price))))
 
 
 @router.put("/trade-transactions/{tx_id}", **answers(TradeTransactionOut))
 def update_transaction(actor: CurrentActor, tx_id: str, body: TransactionEditBody):
-    return ok(tis.update_transaction(actor=actor, tx_id=tx_id, quantity=body.quantity, price=body.price))
+    return ok(rendered(tis.update_transaction(actor=actor, tx_id=path_id(tx_id), quantity=_sent_text(body.quantity),
+                                              price=_sent_text(body.price))))
 
 
 @router.delete("/trade-transactions/{tx_id}", **answers(TradeTransactionOut))
 def delete_transaction(actor: CurrentActor, tx_id: str):
-    return ok(tis.delete_transaction(actor=actor, tx_id=tx_id))
+    return ok(rendered(tis.delete_transaction(actor=actor, tx_id=path_id(tx_id))))
 
 
 # ---- "Send again" (001 s2: the target portfolio's Email action; the same for trades) ----------------
@@ -393,7 +410,7 @@ def target_capital_gains(actor: CurrentActor, tp_id: str):
 @router.get("/trade-instructions/{ti_id}/capital-gains", **answers(Optional[CapitalGainsOut]))
 def instruction_capital_gains(actor: CurrentActor, ti_id: str):
     """The trade recommendations' sells (those not declined) with their capital gains by parcel."""
-    return ok(_gains(tis.capital_gains(actor=actor, ti_id=ti_id)))
+    return ok(_gains(tis.capital_gains(actor=actor, ti_id=path_id(ti_id))))
 
 
 class SendAgainPreviewOut(BaseModel):

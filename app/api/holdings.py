@@ -26,12 +26,16 @@ from fastapi.responses import Response
 from app.api.deps import (
     ClientOffset, CurrentActor, answers, download, file_format, listing, ok, portfolio_listing,
 )
+from app.domain import timezones
+from app.domain.custom_holdings import read_form
+from app.domain.holdings import ownership_day
+from app.domain.parsing import as_id
 from app.services import custom_holdings, holdings
 
 from app.api.payloads import (
     AssetClassOption, CustomHoldingOut, DeletedOut, HoldingsOut, OwnershipOut, PortfolioAssetOut, Valid,
 )
-from app.api.schemas import Body, CountTotals, Page, SentAmount, SentId, SentText
+from app.api.schemas import Body, CountTotals, Page, SentAmount, SentId, SentText, path_id, query_number, rendered
 
 
 router = APIRouter(tags=["holdings"])
@@ -49,13 +53,15 @@ class CustomHoldingBody(Body):
 @router.get("/investments/{investment_id}/assets", **answers(Page[PortfolioAssetOut]))
 def list_assets(actor: CurrentActor, investment_id: str, limit: str | None = None, offset: str | None = None,
                 firm_id: str | None = None):
-    return listing(*holdings.list_assets(actor=actor, portfolio_id=investment_id, limit=limit, offset=offset,
-                                         firm_id=firm_id))
+    found = holdings.list_assets(actor=actor, portfolio_id=path_id(investment_id), limit=query_number(limit),
+                                 offset=query_number(offset), firm_id=as_id(firm_id))
+    return listing(rendered(found.rows), found.total)
 
 
 @router.get("/investments/{investment_id}/holdings", **answers(HoldingsOut))
 def get_holdings(actor: CurrentActor, investment_id: str, limit: str | None = None, offset: str | None = None):
-    return ok(holdings.get_holdings(actor=actor, portfolio_id=investment_id, limit=limit, offset=offset))
+    shares_page = None if limit in (None, "") else holdings.page_bounds(query_number(limit), query_number(offset))
+    return ok(rendered(holdings.get_holdings(actor=actor, portfolio_id=path_id(investment_id), shares_page=shares_page)))
 
 
 @router.get("/investments/{investment_id}/holdings/export-pdf", name="export_pdf", response_class=Response,
@@ -64,47 +70,47 @@ def get_holdings(actor: CurrentActor, investment_id: str, limit: str | None = No
             responses={200: {"description": "the holdings workbook", "content": {
                 "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {}}}})
 def export_file(request: Request, actor: CurrentActor, investment_id: str, client_offset: ClientOffset = None):
-    return download(*holdings.export(actor=actor, portfolio_id=investment_id, file_format=file_format(request),
-                                     client_offset=client_offset))
+    return download(*holdings.export(actor=actor, portfolio_id=path_id(investment_id), file_format=file_format(request),
+                                     offset=timezones.client_offset(client_offset)))
 
 
 @router.get("/investments-asset-ownership", **answers(CountTotals[OwnershipOut]))
 def asset_ownership(actor: CurrentActor, date: str | None = None):
     """Who held which listed asset at the end of `date` (YYYY-MM-DD; default today)."""
-    return portfolio_listing(holdings.asset_ownership(actor=actor, on=date))
+    return portfolio_listing(rendered(holdings.asset_ownership(actor=actor, on=ownership_day(date))))
 
 
 @router.get("/investments/{investment_id}/custom-holdings", **answers(Page[CustomHoldingOut]))
 def list_custom_holdings(actor: CurrentActor, investment_id: str):
-    return listing(custom_holdings.list_for_portfolio(actor=actor, portfolio_id=investment_id))
+    return listing(rendered(custom_holdings.list_for_portfolio(actor=actor, portfolio_id=path_id(investment_id))))
 
 
 @router.get("/investments/{investment_id}/custom-holding-classes", **answers(list[AssetClassOption]))
 def custom_holding_classes(actor: CurrentActor, investment_id: str):
-    return ok(custom_holdings.class_options(actor=actor, portfolio_id=investment_id))
+    return ok(rendered(custom_holdings.class_options(actor=actor, portfolio_id=path_id(investment_id))))
 
 
 @router.post("/custom-holdings/validate", **answers(Valid))
 def validate_custom_holding(actor: CurrentActor, body: CustomHoldingBody):
-    return ok(custom_holdings.validate(actor=actor, data=body.model_dump()))
+    return ok(rendered(custom_holdings.validate(actor=actor, form=read_form(body.model_dump()))))
 
 
 @router.post("/custom-holdings", **answers(CustomHoldingOut))
 def create_custom_holding(actor: CurrentActor, body: CustomHoldingBody):
-    return ok(custom_holdings.create(actor=actor, data=body.model_dump(exclude={"id"})))
+    return ok(rendered(custom_holdings.create(actor=actor, form=read_form(body.model_dump(exclude={"id"})))))
 
 
 @router.get("/custom-holdings/{holding_id}", **answers(CustomHoldingOut))
 def get_custom_holding(actor: CurrentActor, holding_id: str):
-    return ok(custom_holdings.get(actor=actor, holding_id=holding_id))
+    return ok(rendered(custom_holdings.get(actor=actor, holding_id=path_id(holding_id))))
 
 
 @router.put("/custom-holdings/{holding_id}", **answers(CustomHoldingOut))
 def update_custom_holding(actor: CurrentActor, holding_id: str, body: CustomHoldingBody):
-    return ok(custom_holdings.update(actor=actor, holding_id=holding_id,
-                                     data=body.model_dump(exclude_unset=True, exclude={"id", "investment_id"})))
+    form = read_form(body.model_dump(exclude_unset=True, exclude={"id", "investment_id"}))
+    return ok(rendered(custom_holdings.update(actor=actor, holding_id=path_id(holding_id), form=form)))
 
 
 @router.delete("/custom-holdings/{holding_id}", **answers(DeletedOut))
 def delete_custom_holding(actor: CurrentActor, holding_id: str):
-    return ok(custom_holdings.delete(actor=actor, holding_id=holding_id))
+    return ok(rendered(custom_holdings.delete(actor=actor, holding_id=path_id(holding_id))))

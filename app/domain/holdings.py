@@ -236,3 +236,20 @@ def sections(h: Holdings) -> list[Section]:
         if lines or klass.target:
             out.append(Section(klass, tuple(lines)))
     return out
+
+
+# ---- the day asset ownership is asked for ----------------------------------------------------
+INVALID_DAY = "Please, enter a valid date format. "
+
+
+def ownership_day(text: str | None) -> date | None:
+    """The day GET /investments-asset-ownership names (YYYY-MM-DD, what follows the tenth character
+    left out); None when none was sent (today); a ValidationError for anything else."""
+    from app.domain.errors import ValidationError
+
+    if text in (None, ""):
+        return None
+    try:
+        return date.fromisoformat(str(text)[:10])
+    except ValueError:
+        raise ValidationError(INVALID_DAY, fields={"date": "invalid"}) from None

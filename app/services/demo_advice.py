@@ -395,15 +395,16 @@ def _advance(pid: int, plan: ChainPlan, adviser: Actor, client: Actor, today: da
     if plan.step == AWAITING_CLIENT:
         return
     tps.decide(actor=client, tp_id=tp.id, action="approve", row_version=tp.row_version)
-    [ti] = tis.generate(actor=adviser, investment_ids=[pid])
-    if ti["status"] != "pending_validation" or not ti["transactions"]:
-        raise _Stop(f"trade recommendations {ti['status_label']}: {ti.get('error_message') or 'no trades'}")
+    [ti] = tis.generate_views(actor=adviser, investment_ids=[pid])
+    head = ti.instruction
+    if head.status.value != "pending_validation" or not ti.transactions:
+        raise _Stop(f"trade recommendations {head.status_label}: {head.error_message or 'no trades'}")
     if plan.step == TRADES_TO_VALIDATE:
         return
-    ti = tis.validate(actor=adviser, ti_id=ti["id"], row_version=ti["row_version"])
+    head = tis.validate_view(actor=adviser, ti_id=head.id, row_version=head.row_version).instruction
     if plan.step == TRADES_TO_APPROVE:
         return
-    tis.confirm(actor=client, ti_id=ti["id"], is_approve_all=True, row_version=ti["row_version"])
+    tis.confirm_view(actor=client, ti_id=head.id, is_approve_all=True, row_version=head.row_version)
     if plan.step == TRADES_APPROVED:
         return
     rows = [r for r in trade_file.generate(actor=adviser).rows
@@ -472,18 +473,17 @@ def _amended_order(pid: int, adviser: Actor, client: Actor, today: date) -> None
         return
     target = live[-1]
     try:
-        [ti] = tis.generate(actor=adviser, investment_ids=[pid])
-        view = tis.get(actor=adviser, investment_id=pid)
-        for t in view["transactions"]:
-            if t.get("asset_code") == target.asset_code:
-                tis.delete_transaction(actor=adviser, tx_id=t["id"])
-        added = tis.add_transaction(actor=adviser, ti_id=ti["id"], code=target.asset_code, action="buy", quantity="20")
-        view = tis.validate(actor=adviser, ti_id=ti["id"])
-        decisions = {t["id"]: "approved" if t["id"] == added["id"] else "declined" for t in view["transactions"]}
-        tis.confirm(actor=client, ti_id=ti["id"], decisions=decisions,
-                    notes={n["id"]: "declined" for n in view.get("tradeRecommendationNotes", [])})
+        [ti] = tis.generate_views(actor=adviser, investment_ids=[pid])
+        ti_id = ti.instruction.id
+        for t in ti.transactions:
+            if t.code == target.asset_code:
+                tis.delete_transaction(actor=adviser, tx_id=t.id)
+        added = tis.add_transaction(actor=adviser, ti_id=ti_id, code=target.asset_code, action="buy", quantity="20")
+        view = tis.validate_view(actor=adviser, ti_id=ti_id)
+        decisions = {t.id: "approved" if t.id == added.id else "declined" for t in view.transactions}
+        tis.confirm_view(actor=client, ti_id=ti_id, decisions=decisions, notes={n.id: "declined" for n in view.notes})
         trade_file.export(actor=adviser, kind="trade_file", today=today,
-                          lines=trade_file.read_export_lines([{"id": added["id"]}]))
+                          lines=trade_file.read_export_lines([{"id": added.id}]))
     except DomainError as exc:  # the demo goes on without its amended order
         log.warning("demo: no amended order for portfolio %s: %s", pid, exc.message)
 

@@ -352,8 +352,8 @@ def _build_firm(label: str, u) -> SimpleNamespace:
     from app.db.engine import session_scope
     from app.db.tables import AssetTransaction, BulkRun, BulkRunItem
     from app.domain.roles import Role
-    from app.services import trade_instructions
     from tests.advice_edge import target_portfolios
+    from tests import trade_instructions_edge as trade_instructions
     from tests import factories as f
     from tests.factories_assets import make_asset, make_class, make_type
     from tests.factories_orders import make_order

@@ -80,8 +80,8 @@ class Contract:
 
 def _build() -> Contract:
     """The world every example runs against; ids by the path parameter names of the API."""
-    from app.services import trade_instructions as tis
     from tests.advice_edge import tps
+    from tests import trade_instructions_edge as tis
     from tests.factories_models import make_model, make_universe
     from tests.factories_portfolios import cash, make_custom_holding, make_deposit, make_portfolio, post
     from tests.factories_recommendations import make_short_term

@@ -19,8 +19,9 @@ import tests.factories_advice as factories_advice
 from app.db.engine import session_scope
 from app.db.tables import Broker, Portfolio, TradeInstruction
 from app.domain import orders as order_rules
-from app.services import trade_file, trade_instructions as tis
+from app.services import trade_file
 from tests.advice_edge import tps
+from tests import trade_instructions_edge as tis
 from tests.e2e.test_orders_e2e import _demo_universe, app_database
 from tests.factories import PASSWORD, actor
 from tests.factories_advice import make_trade

@@ -27,8 +27,9 @@ from sqlmodel import col, select
 import tests.factories_advice as factories_advice
 from app.db.engine import reset_engine, session_scope
 from app.db.tables import Asset, AssetClass, AssetType, Broker, IndustryGroup, Portfolio
-from app.services import holdings, orders, trade_file, trade_instructions as tis
+from app.services import holdings, orders, trade_file
 from tests.advice_edge import tps
+from tests import trade_instructions_edge as tis
 from app.settings import settings
 from tests.factories import PASSWORD, actor
 from tests.factories_models import Universe

@@ -29,7 +29,7 @@ from app.domain.engine.errors import CalculationError
 from app.domain.errors import ValidationError
 from app.db.types import utcnow
 from tests.advice_edge import tps
-from app.services import trade_instructions as tis
+from tests import trade_instructions_edge as tis
 from app.settings import settings
 from tests.factories import PASSWORD, actor
 from tests.factories_models import Universe

@@ -30,8 +30,9 @@ from app.db.engine import session_scope
 from app.db.tables import Broker, Portfolio
 from app.domain import advice, orders as order_rules
 from app.domain.engine import trade_file as rules
-from app.services import trade_file, trade_instructions as tis
+from app.services import trade_file
 from tests.advice_edge import tps
+from tests import trade_instructions_edge as tis
 from app.ui.display import close_price
 from app.ui.states.trade_recommendations import EXPIRY_ERROR
 from tests.e2e.test_orders_e2e import _demo_universe, app_database

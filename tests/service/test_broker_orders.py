@@ -309,8 +309,9 @@ def test_cash_committed_to_placed_buys_is_one_figure_on_every_screen(db):
     """The trade report's cash summary, the cash report and the target portfolio read the same
     placed buys and the same minimum cash for a portfolio; 'to invest' nets the placed buys."""
     from app.db.tables import Portfolio
-    from app.services import advice_reports, advice_queries, trade_instructions as tis
+    from app.services import advice_reports, advice_queries
     from tests.advice_edge import tps
+    from tests import trade_instructions_edge as tis
     from tests.factories_models import make_model
     from tests.factories_recommendations import make_short_term
 

@@ -179,7 +179,7 @@ def test_portfolios_that_may_not_be_calculated_fail_with_the_reason_and_the_rest
 
 def test_bulk_trade_recommendations_get_the_calculated_history_entry_of_one_at_a_time(db):
     from app.db.tables import TradeAction
-    from app.services import trade_instructions
+    from tests import trade_instructions_edge as trade_instructions
 
     book = make_book(4)
     _no_approval_needed(book.portfolio_ids)

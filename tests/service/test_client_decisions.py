@@ -14,8 +14,9 @@ from app.db.tables import Model, Portfolio, ShortTermRecommendation, TargetPortf
 from app.db.types import utcnow
 from app.domain import advice
 from app.domain.errors import NotFound, PermissionDenied, ValidationError
-from app.services import trade_approval_report, trade_instructions as tis
+from app.services import trade_approval_report
 from tests.advice_edge import records_of_advice, tps
+from tests import trade_instructions_edge as tis
 from tests.factories import actor, update_row
 from tests.factories_models import make_model, make_universe
 from tests.factories_portfolios import cash, make_portfolio, make_portfolio_world, post

@@ -13,7 +13,7 @@ from app.api.schemas import rendered
 from app.domain.model_rules import read_form
 from app.services import models, trade_approval_report
 from tests.advice_edge import records_of_advice, tps
-from app.services import trade_instructions as tis
+from tests import trade_instructions_edge as tis
 from tests.factories import actor
 from tests.factories_models import payload
 from tests.service.test_firm_documents import _validated, pdf_text, world  # noqa: F401  (the fixture)

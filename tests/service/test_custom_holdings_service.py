@@ -11,11 +11,43 @@ from sqlmodel import select
 from app.db.engine import session_scope
 from app.db.tables import CustomHolding, PortfolioException
 from app.domain.errors import NotFound, PermissionDenied, ValidationError
-from app.services import custom_holdings as ch
+from app.domain.custom_holdings import read_form
+from app.domain.wire import rendered
+from app.services import custom_holdings as service
 from app.services import holdings
 from tests.factories import actor
 from tests.factories_assets import make_cash_class, make_class
 from tests.factories_portfolios import make_custom_holding, make_portfolio, make_portfolio_world
+
+class ch:  # noqa: N801 - the service as these tests call it: the form as sent, the answer as the API renders it
+    @staticmethod
+    def create(*, actor, data):
+        return rendered(service.create(actor=actor, form=read_form(data)))
+
+    @staticmethod
+    def update(*, actor, holding_id, data):
+        return rendered(service.update(actor=actor, holding_id=holding_id, form=read_form(data)))
+
+    @staticmethod
+    def validate(*, actor, data):
+        return rendered(service.validate(actor=actor, form=read_form(data)))
+
+    @staticmethod
+    def delete(*, actor, holding_id):
+        return rendered(service.delete(actor=actor, holding_id=holding_id))
+
+    @staticmethod
+    def get(*, actor, holding_id):
+        return rendered(service.get(actor=actor, holding_id=holding_id))
+
+    @staticmethod
+    def list_for_portfolio(*, actor, portfolio_id):
+        return rendered(service.list_for_portfolio(actor=actor, portfolio_id=portfolio_id))
+
+    @staticmethod
+    def class_options(*, actor, portfolio_id):
+        return rendered(service.class_options(actor=actor, portfolio_id=portfolio_id))
+
 
 INVALID = "Please, fill all required fields with valid data"
 UNIQUE = "Name should be unique."

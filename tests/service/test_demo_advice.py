@@ -16,9 +16,10 @@ from app.db.tables import (
 from app.domain.models import SHORT_TERM_ACTIONS
 from app.domain.wire import rendered
 from app.services import (
-    advice_reports, holdings, orders, portfolios, trade_approval_report, trade_file, trade_instructions as tis,
+    advice_reports, holdings, orders, portfolios, trade_approval_report, trade_file,
 )
 from tests.advice_edge import records_of_advice, tps
+from tests import trade_instructions_edge as tis
 from app.services.demo_advice import (
     AWAITING_CLIENT, DRAFT, EXECUTED, FIRM_KEYS, PLACED, STEPS, TRADES_APPROVED, TRADES_TO_APPROVE,
     TRADES_TO_VALIDATE, chain_plans, load_demo_advice,

@@ -247,7 +247,8 @@ def test_a_logo_that_is_not_an_image_or_too_large_is_refused(world):
 
 
 def test_trade_recommendations_pdf_has_the_letterhead_and_trades_in_words(world):
-    from app.services import trade_approval_report, trade_instructions as tis
+    from app.services import trade_approval_report
+    from tests import trade_instructions_edge as tis
 
     w, _, _ = world
     firms.upload_logo(actor=actor(w.admin), firm_id=w.firm.id, content_type="image/png", data=f.png_bytes((90, 30)))
@@ -330,7 +331,7 @@ def test_the_sells_capital_gains_by_parcel_on_every_document(world):
     """BHP (1,500 bought at $40 + $10 brokerage, last close $45) is partly sold by the take-profit:
     the target portfolio, the record of advice (screen shape, REST shape and PDF) and the trade
     recommendations show the parcel it takes with its gain; bought today, no discount applies."""
-    from app.services import trade_instructions as tis
+    from tests import trade_instructions_edge as tis
 
     w, u, _ = world
     tp = _validated(w)

@@ -15,14 +15,22 @@ import pytest
 from app.db.engine import session_scope
 from app.db.tables import AssetTransaction, Firm, Portfolio, TradeTransaction
 from app.domain.errors import NotFound
-from app.services import holdings, orders, trade_file, trade_instructions as tis
+from app.domain.wire import rendered
+from app.services import holdings, orders, trade_file
 from tests.advice_edge import tps
+from tests import trade_instructions_edge as tis
 from tests.factories import actor, update_row
 from tests.factories_advice import make_trade, make_trade_instruction
 from tests.factories_assets import make_asset, make_class
 from tests.factories_models import count_queries, make_model, make_universe
 from tests.factories_portfolios import cash, make_broker, make_portfolio_world, post
 from tests.factories_recommendations import make_short_term
+
+
+def _holdings(*, actor, portfolio_id, limit=None, offset=0):
+    """The holdings result as the API renders it (a page of shares when a limit is given)."""
+    shares_page = None if limit is None else holdings.page_bounds(limit, offset)
+    return rendered(holdings.get_holdings(actor=actor, portfolio_id=portfolio_id, shares_page=shares_page))
 
 
 def _order(portfolio, asset, trade_id: int, quantity: str, status: str = "processing") -> int:
@@ -91,7 +99,7 @@ def test_pending_trades_by_hand(book):
 
 
 def test_pending_trades_in_the_holdings_json(book):
-    result = holdings.get_holdings(actor=actor(book.w.adviser), portfolio_id=book.w.portfolio.id, limit=12)
+    result = _holdings(actor=actor(book.w.adviser), portfolio_id=book.w.portfolio.id, limit=12)
     assert result["pending_trades"] == [
         {"id": book.ids.bhp, "asset_id": book.a["BHP"].id, "code": "BHP", "side": "SELL", "units": "40",
          "status": "Placed", "order_id": book.ids.bhp_order, "price_text": "Market"},
@@ -103,11 +111,11 @@ def test_pending_trades_in_the_holdings_json(book):
          "status": "Placed", "order_id": book.ids.wes_order, "price_text": "Market"},
     ]
     # the holder reads the same; another firm's adviser does not read the portfolio at all
-    mine = holdings.get_holdings(actor=actor(book.w.client), portfolio_id=book.w.portfolio.id)
+    mine = _holdings(actor=actor(book.w.client), portfolio_id=book.w.portfolio.id)
     assert [p["code"] for p in mine["pending_trades"]] == ["BHP", "CBA", "CSL", "WES"]
     with pytest.raises(NotFound):
-        holdings.get_holdings(actor=actor(book.w.other_adviser), portfolio_id=book.w.portfolio.id)
-    other = holdings.get_holdings(actor=actor(book.w.other_adviser), portfolio_id=book.w.other_portfolio.id)
+        _holdings(actor=actor(book.w.other_adviser), portfolio_id=book.w.portfolio.id)
+    other = _holdings(actor=actor(book.w.other_adviser), portfolio_id=book.w.other_portfolio.id)
     assert [(p["code"], p["units"], p["status"]) for p in other["pending_trades"]] == [("CBA", "7", "Approved")]
 
 

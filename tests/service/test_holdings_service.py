@@ -13,6 +13,7 @@ from pypdf import PdfReader
 from app.db.engine import session_scope
 from app.db.tables import Portfolio, PortfolioClass
 from app.domain.errors import NotFound
+from app.domain.wire import rendered
 from app.services import holdings
 from tests.factories import actor, update_row
 from tests.factories_assets import make_asset, make_cash_class, make_class
@@ -20,6 +21,18 @@ from tests.factories_models import make_model
 from tests.factories_portfolios import (
     cash, make_custom_holding, make_deposit, make_institution, make_portfolio_world, post,
 )
+
+
+def _holdings(*, actor, portfolio_id, limit=None, offset=0):
+    """The holdings result as the API renders it (a page of shares when a limit is given)."""
+    shares_page = None if limit is None else holdings.page_bounds(limit, offset)
+    return rendered(holdings.get_holdings(actor=actor, portfolio_id=portfolio_id, shares_page=shares_page))
+
+
+def _assets(*, actor, portfolio_id, **query):
+    """(rows as the API renders them, how many there are) of the listed assets held."""
+    page = holdings.list_assets(actor=actor, portfolio_id=portfolio_id, **query)
+    return rendered(page.rows), page.total
 
 
 @pytest.fixture
@@ -100,7 +113,7 @@ def test_figures_to_the_cent(book):
 
 def test_json_shape_matches_the_spec(book):
     w = book["w"]
-    result = holdings.get_holdings(actor=actor(w.client), portfolio_id=w.portfolio.id)
+    result = _holdings(actor=actor(w.client), portfolio_id=w.portfolio.id)
     share = result["shares"][0]
     assert {"name", "code", "quantity", "cost", "value", "url", "pdf_url", "sixMonthsReturn", "sincePurchase",
             "dividendYield", "class", "class_id"} <= set(share)
@@ -184,17 +197,17 @@ def test_paging_and_assets_list(book):
     for i in range(25):
         a = make_asset(f"X{i:03d}", equities, last_close_price=D("1.00"))
         post(w.portfolio, "asset_buy", asset_id=a.id, quantity=1, price="1.00", day="2026-03-09")
-    rows, total = holdings.list_assets(actor=actor(w.adviser), portfolio_id=w.portfolio.id)
+    rows, total = _assets(actor=actor(w.adviser), portfolio_id=w.portfolio.id)
     assert total == 27 and len(rows) == 12
     assert set(rows[0]) == {"id", "code", "name", "url", "class", "class_id", "allocation", "value", "cost"}
     assert [r["code"] for r in rows[:3]] == ["BHP", "CBA", "X000"]
-    rows, _ = holdings.list_assets(actor=actor(w.adviser), portfolio_id=w.portfolio.id, limit=20, offset=20)
+    rows, _ = _assets(actor=actor(w.adviser), portfolio_id=w.portfolio.id, limit=20, offset=20)
     assert len(rows) == 7
-    rows, _ = holdings.list_assets(actor=actor(w.adviser), portfolio_id=w.portfolio.id, limit=32)
+    rows, _ = _assets(actor=actor(w.adviser), portfolio_id=w.portfolio.id, limit=32)
     assert len(rows) == 27
-    rows, _ = holdings.list_assets(actor=actor(w.adviser), portfolio_id=w.portfolio.id, limit=1000)
+    rows, _ = _assets(actor=actor(w.adviser), portfolio_id=w.portfolio.id, limit=1000)
     assert len(rows) == 12  # only 12, 20 or 32 per page
-    page = holdings.get_holdings(actor=actor(w.adviser), portfolio_id=w.portfolio.id, limit=20, offset=20)
+    page = _holdings(actor=actor(w.adviser), portfolio_id=w.portfolio.id, limit=20, offset=20)
     assert len(page["shares"]) == 7 and page["shares_count"] == 27
 
 
@@ -238,10 +251,10 @@ def test_tenancy(book):
         holdings.load(actor=actor(w.adviser), portfolio_id="junk")
     # a superuser naming another firm's context does not see it
     with pytest.raises(NotFound):
-        holdings.list_assets(actor=actor(w.superuser), portfolio_id=w.portfolio.id, firm_id=w.other_firm.id)
-    assert holdings.list_assets(actor=actor(w.superuser), portfolio_id=w.portfolio.id, firm_id=w.firm.id)[1] == 2
+        _assets(actor=actor(w.superuser), portfolio_id=w.portfolio.id, firm_id=w.other_firm.id)
+    assert _assets(actor=actor(w.superuser), portfolio_id=w.portfolio.id, firm_id=w.firm.id)[1] == 2
     # the firm id a non-superuser sends changes nothing
-    assert holdings.list_assets(actor=actor(w.adviser), portfolio_id=w.portfolio.id, firm_id=w.other_firm.id)[1] == 2
+    assert _assets(actor=actor(w.adviser), portfolio_id=w.portfolio.id, firm_id=w.other_firm.id)[1] == 2
 
 
 def test_excel_export_contents(book):
@@ -250,7 +263,7 @@ def test_excel_export_contents(book):
                        classes={book["cash_class"].id: "10", book["equities"].id: "20", book["property"].id: "70"})
     update_row(Portfolio, w.portfolio.id, model_id=model.id)
     name, data, media = holdings.export(actor=actor(w.adviser), portfolio_id=w.portfolio.id, file_format="xlsx",
-                                        client_offset="-600")
+                                        offset=-600)
     assert name.startswith("Smith Family - Holdings - ") and name.endswith(".xlsx")
     assert media.endswith("spreadsheetml.sheet")
     ws = load_workbook(io.BytesIO(data)).active

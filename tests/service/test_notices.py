@@ -20,8 +20,9 @@ from app.domain.errors import PermissionDenied, ValidationError
 from app.domain.notices import Event
 from app.domain.portfolios import APPROVAL_FLAGS
 from app.domain.firm_documents import Branding, DocumentSettings, RofaTemplate
-from app.services import firms, mail, notice_documents, notices, trade_instructions as tis
+from app.services import firms, mail, notice_documents, notices
 from tests.advice_edge import tps
+from tests import trade_instructions_edge as tis
 from app.settings import settings
 from tests import factories as f
 from tests.factories import actor, update_row

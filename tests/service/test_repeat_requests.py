@@ -13,8 +13,8 @@ from app.db.engine import session_scope
 from app.db.tables import AuditEvent, Portfolio, TargetPortfolio, TradeInstruction
 from app.domain import advice
 from app.domain.errors import Conflict
-from app.services import trade_instructions as tis
 from tests.advice_edge import tps
+from tests import trade_instructions_edge as tis
 from tests.factories import actor, update_row
 from tests.factories_models import make_model, make_universe
 from tests.factories_portfolios import cash, make_portfolio_world, post

@@ -18,8 +18,9 @@ from app.db.tables import Portfolio
 from app.api.schemas import rendered
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
 from app.domain.model_rules import read_form
-from app.services import models, trade_instructions as tis
+from app.services import models
 from tests.advice_edge import tps
+from tests import trade_instructions_edge as tis
 from tests.factories import actor, update_row
 from tests.factories_models import make_model, make_universe, payload
 from tests.factories_portfolios import cash, make_portfolio_world, post

@@ -16,8 +16,9 @@ from sqlmodel import col, select
 from app.db.engine import session_scope
 from app.db.tables import AssetTransaction, Firm, Portfolio, TradeTransaction
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
-from app.services import holdings, orders, trade_file, trade_instructions as tis
+from app.services import holdings, orders, trade_file
 from tests.advice_edge import tps
+from tests import trade_instructions_edge as tis
 from tests.factories import actor, update_row
 from tests.factories_models import make_model, make_universe
 from tests.factories_portfolios import cash, make_broker, make_portfolio_world, post

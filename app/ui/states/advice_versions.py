@@ -4,11 +4,11 @@ versions addresses, the load failure that goes back to the portfolios list, and 
 (newest first, 12 / 20 / 32 a page, spec 002 s9)."""
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import reflex as rx
 
-from app.domain import advice
+from app.domain.advice.target_portfolios import VERSION_PAGE_SIZES as ADVICE_PAGE_SIZES
 from app.domain.permissions import Actor
 from app.services import holdings as holdings_service
 from app.ui import routes
@@ -18,17 +18,13 @@ from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.toolkit.screen import guarded, screen_load
 
 LOAD_FAILED = "Opps, something went wrong"
-VERSION_PAGE_SIZES = [str(n) for n in advice.VERSION_PAGE_SIZES]
-
-
-def back_to_list(state: Any, actor: Actor) -> str:
-    """Where a screen goes when its portfolio cannot be shown: the portfolios list (a client's own)."""
-    return state._list_url(actor)
+VERSION_PAGE_SIZES = [str(n) for n in ADVICE_PAGE_SIZES]
 
 
 def load_failed(*, clients: bool = True):
-    """The on_load preamble of these screens: a failure shows its message and goes back to the list."""
-    return screen_load(clients=clients, failed=LOAD_FAILED, back=back_to_list)
+    """The on_load preamble of these screens: a failure shows its message and goes back to the
+    portfolios list (a client's own)."""
+    return screen_load(clients=clients, failed=LOAD_FAILED, back=PortfolioHeader._list_url)
 
 
 class AdviceScreen(PortfolioHeader, mixin=True):
@@ -61,11 +57,14 @@ class AdviceVersions(Paged, AdviceScreen, mixin=True):
     """A portfolio's versions, a page at a time. The screen declares `rows` and gives
     `_versions(actor, limit, offset) -> (rows, total)`."""
 
-    PAGE_SIZES: ClassVar[tuple[int, ...]] = advice.VERSION_PAGE_SIZES
-    DEFAULT_SIZE: ClassVar[int] = advice.VERSION_PAGE_SIZES[0]
+    PAGE_SIZES: ClassVar[tuple[int, ...]] = ADVICE_PAGE_SIZES
+    DEFAULT_SIZE: ClassVar[int] = ADVICE_PAGE_SIZES[0]
 
     loading: bool = True
     page_size: str = VERSION_PAGE_SIZES[0]
+
+    if TYPE_CHECKING:  # the screen's AppState answers it
+        def _actor(self) -> Actor: ...
 
     def _versions(self, actor: Actor, limit: int, offset: int) -> tuple[list[Any], int]:  # pragma: no cover
         raise NotImplementedError

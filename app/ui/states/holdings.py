@@ -15,6 +15,8 @@ from typing import Any, ClassVar
 import reflex as rx
 
 from app.domain.allocations import bar_width
+from app.domain.custom_holdings import CustomHoldingForm, read_form
+from app.domain.holdings import ClassLine, Line, PendingTrade, Section, sections
 from app.domain.permissions import Actor, is_staff
 from app.domain.portfolios import (
     CONFIRM_UNLINK, CONFIRM_UNLINK_CROSS_FIRM, CUSTOM_CLASSES_CHANGED, is_cross_firm,
@@ -29,7 +31,7 @@ from app.ui.toolkit.lists import Paged
 from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.parse import to_int
 from app.ui.states.portfolios import referer_query
-from app.ui.toolkit.rows import Amount, Option, Performance, amount_of, options_of, performance_of
+from app.ui.toolkit.rows import Amount, Option, Performance, amount_of, performance_of
 from app.ui.toolkit.screen import Confirm, ExportLinks, FormDialog, events, guarded, screen_load
 
 PAGE_SIZES = [str(n) for n in holdings_service.PAGE_SIZES]
@@ -58,7 +60,7 @@ class ClassTotal:
     color: str = ""            # success | warning | danger | '' (no target)
 
 
-def class_total(c: holdings_service.ClassLine) -> ClassTotal:
+def class_total(c: ClassLine) -> ClassTotal:
     return ClassTotal(class_id=c.class_id, title=c.title, value=money(c.value), actual=percent(c.actual),
                       target=percent(c.target) if c.target is not None else "",
                       width=bar_width(c.actual or Decimal(0)), color=c.color or "")
@@ -109,25 +111,25 @@ class PendingRow:
     price: str = ""            # Market, Limit $12.50, Stop loss at $30.54
 
 
-def pending_row(p: holdings_service.PendingTrade) -> PendingRow:
+def pending_row(p: PendingTrade) -> PendingRow:
     sign = "+" if p.side == "BUY" else "-"
     return PendingRow(key=f"trade-{p.trade_id}", code=p.code, side=p.side, units=sign + whole_units(p.units),
                       status=p.status, price=p.price_text)
 
 
-def _line_row(line: holdings_service.Line, url: str | None = None) -> HoldingRow:
-    share = line.kind == "share"
+def _line_row(line: Line, url: str | None = None) -> HoldingRow:
+    def shown(value: Decimal | None) -> Performance:  # a share's returns; the other kinds show none
+        return performance_of(value) if line.kind == "share" else Performance()
+
     return HoldingRow(
         key=f"{line.kind}-{line.id or 0}", kind=line.kind, id=line.id or 0, code=line.code, name=line.name,
         detail=line.detail, url=url or "", quantity=whole_units(line.quantity), cost=money(line.cost),
-        value=amount_of(line.value), allocation=percent(line.allocation),
-        **({"six": performance_of(line.six_months_return), "since": performance_of(line.since_purchase),
-            "dividend": performance_of(line.dividend_yield)} if share else {}),
-        fee=percent(line.fee) if line.kind == "custom" else "",
-    )
+        value=amount_of(line.value), allocation=percent(line.allocation), six=shown(line.six_months_return),
+        since=shown(line.since_purchase), dividend=shown(line.dividend_yield),
+        fee=percent(line.fee) if line.kind == "custom" else "")
 
 
-def _header_row(section: holdings_service.Section) -> HoldingRow:
+def _header_row(section: Section) -> HoldingRow:
     return HoldingRow(key=f"class-{section.klass.class_id}", is_header=True, klass=class_total(section.klass))
 
 
@@ -157,7 +159,7 @@ class HoldingsState(Confirm, FormDialog, ExportLinks, Paged, PortfolioHeader, Ap
     class_options: list[Option] = []
     close_prompt_open: bool = False
 
-    _lines: list[dict[str, HoldingRow | None]] = []  # each holding (or a class with none) under its class header
+    _lines: list[tuple[HoldingRow, HoldingRow | None]] = []  # each holding (or a class with none) and its class's header
     _holding_id: int = 0
     _original: dict[str, str] = {}
     _model_cross_firm: bool = False
@@ -183,35 +185,31 @@ class HoldingsState(Confirm, FormDialog, ExportLinks, Paged, PortfolioHeader, Ap
         self.target_total_color = (h.target_total_color or "") if h.target_total is not None else ""
         self.pending = [pending_row(p) for p in h.pending_trades]
         urls = {s.asset_id: s.url for s in h.shares}
-        lines: list[dict[str, HoldingRow | None]] = []
-        for section in holdings_service.sections(h):
-            header = _header_row(section)
-            if not section.lines:
-                lines.append({"header": header, "row": None})
-            for line in section.lines:
-                row = _line_row(line, urls.get(line.id) if line.kind == "share" else None)
-                lines.append({"header": header, "row": row})
+        lines: list[tuple[HoldingRow, HoldingRow | None]] = []
+        for section in sections(h):
+            header = _header_row(section)  # a class with nothing held: its header alone
+            lines += [(header, _line_row(line, urls.get(line.id or 0) if line.kind == "share" else None))
+                      for line in section.lines] or [(header, None)]
         self._lines = lines
-        self.total = sum(1 for item in lines if item["row"] is not None)
+        self.total = sum(1 for _, row in lines if row is not None)
         self._reload()
         self.loading = False
 
     def _reload(self) -> None:
         """The current page of holdings, each class's header above its first row on the page."""
         self._clamp_page()
-        held = [item for item in self._lines if item["row"] is not None]
+        held = [item for item in self._lines if item[1] is not None]
         page_items = held[self._offset():self._offset() + self._limit()]
         if self.page == self._page_count():  # classes with a target but nothing held close the last page
-            page_items += [item for item in self._lines if item["row"] is None]
+            page_items += [item for item in self._lines if item[1] is None]
         rows: list[HoldingRow] = []
         current = None
-        for item in page_items:  # copies: the rows shown are their own, not the held ones
-            header = item["header"]
+        for header, row in page_items:  # copies: the rows shown are their own, not the held ones
             if header.key != current:
                 rows.append(copy.copy(header))
                 current = header.key
-            if item["row"] is not None:
-                rows.append(copy.copy(item["row"]))
+            if row is not None:
+                rows.append(copy.copy(row))
         self.rows = rows
 
     @rx.event
@@ -244,8 +242,8 @@ class HoldingsState(Confirm, FormDialog, ExportLinks, Paged, PortfolioHeader, Ap
     def _confirmed(self, action: str, target_id: int):
         actor = self._actor()
         if action == "delete":
-            result = ch_service.delete(actor=actor, holding_id=target_id)
-            return events(toast_success(result["message"]), self._refresh())
+            deleted = ch_service.delete(actor=actor, holding_id=target_id)
+            return events(toast_success(deleted.message), self._refresh())
         result = portfolio_service.unlink_model(actor=actor, portfolio_id=self.portfolio_id)
         self._load(actor)  # spec: after unlinking, the page reloads
         return events(toast_success(result.message),
@@ -258,8 +256,8 @@ class HoldingsState(Confirm, FormDialog, ExportLinks, Paged, PortfolioHeader, Ap
     # ---- the custom holding modal (the form dialog) -------------------------------------------------
     def _open_modal(self, actor: Actor, mode: str, holding_id: int = 0, values: dict[str, str] | None = None) -> None:
         """The modal on a new custom holding or a saved one, with the classes the portfolio offers."""
-        self.class_options = options_of(ch_service.class_options(actor=actor, portfolio_id=self.portfolio_id),
-                                        label="title")
+        self.class_options = [Option(value=str(c.id), label=c.title)
+                              for c in ch_service.class_options(actor=actor, portfolio_id=self.portfolio_id)]
         self._holding_id, self.modal_mode = holding_id, mode
         self._open_form(values)
         self._original = self._snapshot()
@@ -283,10 +281,10 @@ class HoldingsState(Confirm, FormDialog, ExportLinks, Paged, PortfolioHeader, Ap
     @guarded
     def _open_existing(self, holding_id: Any, mode: str):
         actor = self._actor()
-        found = ch_service.get(actor=actor, holding_id=holding_id)
-        self._open_modal(actor, mode if is_staff(actor) else "view", int(found["id"]),
-                         {"name": found["name"], "class_id": found["class_id"], "fee": found["fee"],
-                          "value": input_number(found["value"])})
+        found = ch_service.get(actor=actor, holding_id=to_int(holding_id) or 0)
+        self._open_modal(actor, mode if is_staff(actor) else "view", found.id,
+                         {"name": found.name, "class_id": str(found.class_id), "fee": input_number(found.fee),
+                          "value": input_number(found.value)})
 
     @rx.event
     def open_view(self, holding_id: Any):
@@ -310,13 +308,13 @@ class HoldingsState(Confirm, FormDialog, ExportLinks, Paged, PortfolioHeader, Ap
     def _check_form(self) -> dict[str, str]:
         """The service's own check; the uniqueness mark comes from the server and stays until the
         name is edited."""
-        errors = dict(ch_service.clean(self._form_data())[1])
+        errors = dict(ch_service.clean(self._form())[1])
         if self.form_errors.get("name") == ch_service.NAME_UNIQUE:
             errors.setdefault("name", ch_service.NAME_UNIQUE)
         return errors
 
-    def _form_data(self) -> dict[str, Any]:
-        return {"investment_id": self.portfolio_id, **self.form}
+    def _form(self) -> CustomHoldingForm:
+        return read_form({"investment_id": self.portfolio_id, **self.form})
 
     @rx.event
     def set_form_field(self, key: str, value: str):
@@ -354,11 +352,11 @@ class HoldingsState(Confirm, FormDialog, ExportLinks, Paged, PortfolioHeader, Ap
     def _write(self) -> Any:
         actor = self._actor()
         if self.modal_mode == "create":
-            result = ch_service.create(actor=actor, data=self._form_data())
+            result = ch_service.create(actor=actor, form=self._form())
         else:
-            result = ch_service.update(actor=actor, holding_id=self._holding_id, data=dict(self.form))
+            result = ch_service.update(actor=actor, holding_id=self._holding_id, form=self._form())
         self._close_form()
-        return events(toast_success(result["message"]), self._refresh())
+        return events(toast_success(result.message), self._refresh())
 
     @rx.event
     def request_close(self):

@@ -14,7 +14,7 @@ import reflex as rx
 
 from app.domain.permissions import Actor
 from app.domain.roles import Role
-from app.services.holdings import Header, Owner
+from app.domain.holdings import Header, Owner
 from app.ui import routes
 from app.ui.parse import positive_int as _int
 from app.ui.toolkit.screen import Viewer

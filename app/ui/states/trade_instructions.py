@@ -24,10 +24,9 @@ from app.domain.advice import (
     NoteState, TIStatus, TradeInstructionSummary, TradeInstructionView, TradeLine, TradeNoteLine,
 )
 from app.domain.errors import GENERIC, DomainError, ValidationError
-from app.domain.permissions import Actor
+from app.domain.permissions import Actor, is_staff
 from app.domain.users import PersonName
 from app.domain.notices import SEND_AGAIN_NOBODY
-from app.domain.permissions import is_staff
 from app.services import notices, trade_instructions as ti_service
 from app.ui import routes
 from app.domain.advice_words import action_words
@@ -606,15 +605,15 @@ class TradeInstructionsState(Confirm, FormDialog, ExportLinks, AdviceScreen, App
     def _load_history(self):
         self.history_loading = True
         try:
-            rows, total = ti_service.history_entries(actor=self._actor(), ti_id=self._ti_id,
-                                                     offset=(self.history_page - 1) * advice.HISTORY_PAGE_SIZE)
+            found = ti_service.history_entries(actor=self._actor(), ti_id=self._ti_id,
+                                               offset=(self.history_page - 1) * advice.HISTORY_PAGE_SIZE)
         finally:
             self.history_loading = False
-        self.history_total = int(total)
+        self.history_total = found.total
         self.history_pages = max(1, math.ceil(self.history_total / advice.HISTORY_PAGE_SIZE))
         self.history_visible = visible_pages(self.history_page, self.history_pages)
         self.history_rows = [HistoryRow(id=r.id, created_at=iso_moment(r.created_at), who=name_of(r.actor),
-                                        action=r.action or "", detail=r.detail or "") for r in rows]
+                                        action=r.action or "", detail=r.detail or "") for r in found.rows]
 
     @rx.event
     def open_history(self):
@@ -664,8 +663,8 @@ class TradeInstructionVersionsState(AdviceVersions, AppState):
     rows: list[VersionRow] = []
 
     def _versions(self, actor: Actor, limit: int, offset: int) -> tuple[list[VersionRow], int]:
-        rows, total = ti_service.versions(actor=actor, investment_id=self.portfolio_id, limit=limit, offset=offset)
-        return [version_row(self.portfolio_id, r) for r in rows], total
+        found = ti_service.versions(actor=actor, investment_id=self.portfolio_id, limit=limit, offset=offset)
+        return [version_row(self.portfolio_id, r) for r in found.rows], found.total
 
     @rx.var
     def showing(self) -> str:
