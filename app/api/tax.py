@@ -75,7 +75,7 @@ def portfolio_file(request: Request, actor: CurrentActor, investment_id: str, ye
 @router.put("/investments/{investment_id}/carried-forward-losses/{year}", **answers(CarriedForwardOut))
 def set_carried_forward_loss(actor: CurrentActor, investment_id: str, year: str, body: CarriedForwardBody):
     return ok(rendered(svc.set_carried_forward_loss(actor=actor, portfolio_id=path_id(investment_id),
-                                                    year=svc.read_year(year), amount=svc.parse_loss(body.amount))))
+                                                    year=svc.read_year(year), amount=body.amount)))
 
 
 @router.get("/users/{user_id}/tax-report", **answers(ClientTaxReportOut))

@@ -393,12 +393,14 @@ def parse_loss(value: str | int | float | Decimal | None) -> Decimal:
     return to_cents(amount)
 
 
-def set_carried_forward_loss(*, actor: Actor, portfolio_id: int, year: int | None, amount: Decimal) -> CarriedForward:
+def set_carried_forward_loss(*, actor: Actor, portfolio_id: int, year: int | None,
+                             amount: str | int | float | Decimal | None) -> CarriedForward:
     """Enters the net capital loss the portfolio brings into financial year `year` (staff only);
-    0 clears it. `amount` as parse_loss reads it (dollars to the cent, not negative)."""
+    0 clears it. `amount` as entered, read by parse_loss once the portfolio is known to be the
+    actor's to change (someone else's portfolio is not found, or refused, whatever was entered)."""
     with session_scope() as s:
         p = load_portfolio(s, actor, portfolio_id, for_edit=True, lock=True)
-        amount_d = amount
+        amount_d = parse_loss(amount)
         fy = _year(year, utcnow().date())
         pid = stored_id(p)
         row = s.exec(select(CarriedForwardLoss).where(CarriedForwardLoss.investment_id == pid,

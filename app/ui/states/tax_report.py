@@ -338,7 +338,7 @@ class TaxReportState(PortfolioHeader, ExportLinks, AppState):
         try:
             saved = tax_service.set_carried_forward_loss(actor=actor, portfolio_id=self.portfolio_id,
                                                          year=tax_service.read_year(self.year),
-                                                         amount=tax_service.parse_loss(self.loss_amount))
+                                                         amount=self.loss_amount)
         except ValidationError as exc:
             self.loss_error = exc.fields.get("amount") or exc.message
             return None
