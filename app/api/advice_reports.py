@@ -21,7 +21,11 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, Field
 
 from app.api.deps import ClientOffset, CurrentActor, answers, download, ok
+from app.api.schemas import query_number, rendered
+from app.domain.parsing import as_bool, firm_choice
+from app.domain.timezones import client_offset as offset_minutes
 from app.services import advice_reports as reports
+from app.services.listing import DEFAULT_PAGE_SIZE
 
 from app.api.payloads import ReportOut
 
@@ -53,16 +57,50 @@ class PendingReportQuery(ReportQuery):
     not_enough_cash: Optional[str] = Field(None, alias="notEnoughCash")
 
 
+def _limit(text: Optional[str]) -> Optional[int]:
+    """The page size sent: None (every row) when none is sent; text that is no number, the default size."""
+    if text in (None, ""):
+        return None
+    number = query_number(text)
+    return DEFAULT_PAGE_SIZE if number is None else number
+
+
+def _payload(report: reports.Report[reports.CashRow] | reports.Report[reports.PendingRow]) -> dict[str, Any]:
+    """The loaders' result: the report's rows (each with the screen it opens), totalAmount and
+    availableStatuses, and what the screens need besides, from the report's typed values."""
+    return {
+        "rows": [{**rendered(r), "route": {"name": reports.TARGET_ROUTE, "params": {"id": r.investment_id}}}
+                 for r in report.rows],
+        "totalAmount": rendered(report.total_amount),
+        "availableStatuses": rendered(report.available_statuses),
+        "count": report.count,
+        "totals": rendered(report.totals),
+        "firmId": report.firm_id,
+        "targetPortfolioStatus": report.statuses,
+        "notEnoughCash": report.not_enough_cash,
+        "sort": report.sort,
+        "order": report.order,
+    }
+
+
 def _answer(actor, kind: str, request: Request, client_offset: Optional[str], query: ReportQuery):
-    """The report as JSON, its rows paged by limit and offset; or with fileType the whole report as that file."""
-    filters = query.model_dump(exclude={"file_type", "target_portfolio_status", "limit", "offset"})
-    filters["status"] = _statuses(request)
+    """The report as JSON, its rows paged by limit and offset; or with fileType the whole report as that file.
+    The query is read here: the firm, the statuses, the flag and the page as the service takes them."""
+    statuses = reports.parse_statuses(_statuses(request), reports.CASH_STATUSES if kind == reports.CASH
+                                      else reports.PENDING_STATUSES)
+    firm_id = firm_choice(query.firm_id)
+    nec = as_bool(query.not_enough_cash) if isinstance(query, PendingReportQuery) else False
     if query.file_type:
-        result = reports.export(actor=actor, kind=kind, file_type=query.file_type, client_offset=client_offset,
-                                **filters)
+        result = reports.export(actor=actor, kind=kind, file_type=query.file_type,
+                                client_offset=offset_minutes(client_offset), firm_id=firm_id, statuses=statuses,
+                                not_enough_cash=nec, sort=query.sort, order=query.order)
         return download(result.name, result.data, result.media_type)
-    loader = reports.cash_report if kind == reports.CASH else reports.pending_report
-    return ok(reports.report_json(loader(actor=actor, limit=query.limit, offset=query.offset, **filters)))
+    limit, offset = _limit(query.limit), query_number(query.offset)
+    if kind == reports.CASH:
+        return ok(_payload(reports.cash_report(actor=actor, firm_id=firm_id, statuses=statuses, sort=query.sort,
+                                               order=query.order, limit=limit, offset=offset)))
+    return ok(_payload(reports.pending_report(actor=actor, firm_id=firm_id, statuses=statuses, not_enough_cash=nec,
+                                              sort=query.sort, order=query.order, limit=limit, offset=offset)))
 
 
 @router.get("/target-portfolios-cash-report/generate", **answers(ReportOut), responses=_RESPONSES)

@@ -16,21 +16,26 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
-from typing import Optional
+from typing import Any, Optional
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
 from app.api.deps import ClientOffset, CurrentActor, answers, download, file_format, ok
+from app.api.schemas import path_id
+from app.domain.parsing import as_id
+from app.domain.timezones import client_offset as offset_minutes
 from app.domain.performance import PerformanceReport, PeriodLine, PortfolioLine, ValuePoint
 from app.services import performance
 
 router = APIRouter(tags=["performance"])
 
-_XLSX = {200: {"description": "the performance workbook",
-               "content": {"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {}}}}
-_PDF = {200: {"description": "the performance report as PDF", "content": {"application/pdf": {}}}}
+_XLSX: dict[int | str, dict[str, Any]] = {200: {
+    "description": "the performance workbook",
+    "content": {"application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {}}}}
+_PDF: dict[int | str, dict[str, Any]] = {200: {
+    "description": "the performance report as PDF", "content": {"application/pdf": {}}}}
 
 
 def _s(value: Decimal | None) -> str | None:
@@ -122,7 +127,8 @@ class PerformanceOut(BaseModel):
 
 @router.get("/investments/{investment_id}/performance", **answers(PerformanceOut))
 def portfolio_performance(actor: CurrentActor, investment_id: str, until: str | None = None):
-    return ok(PerformanceOut.of(performance.portfolio_performance(actor=actor, portfolio_id=investment_id, until=until)))
+    return ok(PerformanceOut.of(performance.portfolio_performance(actor=actor, portfolio_id=path_id(investment_id),
+                                                                  until=performance.read_until(until))))
 
 
 @router.get("/investments/{investment_id}/performance/export-pdf", name="portfolio_pdf", response_class=Response,
@@ -131,18 +137,20 @@ def portfolio_performance(actor: CurrentActor, investment_id: str, until: str | 
             responses=_XLSX)
 def portfolio_file(request: Request, actor: CurrentActor, investment_id: str, until: str | None = None,
                    client_offset: ClientOffset = None):
-    return download(*performance.export(actor=actor, portfolio_id=investment_id, file_format=file_format(request),
-                                        until=until, client_offset=client_offset))
+    return download(*performance.export(actor=actor, portfolio_id=path_id(investment_id), file_format=file_format(request),
+                                        until=performance.read_until(until), client_offset=offset_minutes(client_offset)))
 
 
 @router.get("/users/{user_id}/performance", **answers(PerformanceOut))
 def client_performance(actor: CurrentActor, user_id: str, until: str | None = None):
-    return ok(PerformanceOut.of(performance.client_performance(actor=actor, client_id=user_id, until=until)))
+    # a client's own id reads as theirs, text that is no id too (None: the client themselves)
+    return ok(PerformanceOut.of(performance.client_performance(actor=actor, client_id=as_id(user_id),
+                                                               until=performance.read_until(until))))
 
 
 @router.get("/users/{user_id}/performance/export-pdf", name="client_pdf", response_class=Response, responses=_PDF)
 @router.get("/users/{user_id}/performance/export-excel", name="client_excel", response_class=Response, responses=_XLSX)
 def client_file(request: Request, actor: CurrentActor, user_id: str, until: str | None = None,
                 client_offset: ClientOffset = None):
-    return download(*performance.export(actor=actor, client_id=user_id, file_format=file_format(request), until=until,
-                                        client_offset=client_offset))
+    return download(*performance.export(actor=actor, client_id=as_id(user_id), file_format=file_format(request),
+                                        until=performance.read_until(until), client_offset=offset_minutes(client_offset)))

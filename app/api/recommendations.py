@@ -11,10 +11,13 @@ from pydantic import BaseModel, ConfigDict, Field
 from app.api.deps import ClientOffset, CurrentActor, answers, download, form_with_file, listing, ok, ok_message
 from app.api.resources import Resource
 from app.domain import recommendations as rules
+from app.domain.parsing import as_id
+from app.domain.uploads import MAX_UPLOAD_BYTES, SELECT_FILE
+from app.domain.timezones import client_offset as offset_minutes
 from app.services import recommendations
 
 from app.api.payloads import LongTermOut, MessageCount, RecommendationUploadOut, ShortTermOut
-from app.api.schemas import Body, Id, Page, SentAmount, SentId, SentText, read_by_hand
+from app.api.schemas import Body, Id, Page, SentAmount, SentId, SentText, path_id, read_by_hand, rendered
 
 router = APIRouter(tags=["recommendations"])
 _CSV_RESPONSES: dict[int | str, dict[str, Any]] = {200: {"description": "the recommendations as CSV",
@@ -37,7 +40,7 @@ class ShortTermBody(LongTermBody):
 class _UploadForm(BaseModel):
     model_config = ConfigDict(populate_by_name=True)
     model_ids: list[Id] = Field(alias="model_ids[]", description="the models to load the file into (repeated)")
-    file: bytes = Field(description=f"CSV or .xlsx, at most {rules.MAX_UPLOAD_BYTES // (1024 * 1024)} MB")
+    file: bytes = Field(description=f"CSV or .xlsx, at most {MAX_UPLOAD_BYTES // (1024 * 1024)} MB")
 
 
 class LongTermUploadForm(_UploadForm):
@@ -56,26 +59,30 @@ class MarkDeletedBody(BaseModel):
     ids: Optional[list[Id]] = None
 
 
-async def _upload_form(request: Request, type_keys: tuple[str, ...]) -> dict[str, Any]:
-    """model_ids[] (repeated, or model_ids), the file and the upload type from a multipart form."""
-    form, file_type, data = await form_with_file(request, limit=rules.MAX_UPLOAD_BYTES, select_file=rules.SELECT_FILE)
-    model_ids = [*form.getlist("model_ids[]"), *form.getlist("model_ids")]
-    upload_type = next((form.get(k) for k in type_keys if form.get(k) not in (None, "")), None)
-    return {"model_ids": model_ids, "upload_type": upload_type, "content_type": file_type, "data": data}
+async def _upload(actor, request: Request, kind: rules.Kind, type_keys: tuple[str, ...]) -> dict[str, Any]:
+    """The file of a multipart form loaded into the models it names (model_ids[], repeated, or
+    model_ids), with its upload type."""
+    form, file_type, data = await form_with_file(request, limit=MAX_UPLOAD_BYTES, select_file=SELECT_FILE)
+    model_ids = recommendations.read_model_ids([*form.getlist("model_ids[]"), *form.getlist("model_ids")])
+    upload_type = next((str(form.get(k)) for k in type_keys if form.get(k) not in (None, "")), None)
+    return ok(rendered(recommendations.upload(actor=actor, kind=kind, model_ids=model_ids, upload_type=upload_type,
+                                              content_type=file_type, data=data)))
 
 
 def _export(actor, model_id: str, kind: rules.Kind, client_offset: str | None) -> Response:
-    name, data = recommendations.export_csv(actor=actor, model_id=model_id, kind=kind, client_offset=client_offset)
+    name, data = recommendations.export_csv(actor=actor, model_id=path_id(model_id), kind=kind,
+                                            client_offset=offset_minutes(client_offset))
     return download(name, data, "text/csv; charset=utf-8")
 
 
 # ---- long-term ----------------------------------------------------------------------------------
 @router.get("/long-terms", **answers(Page[LongTermOut]))
 def list_long_terms(actor: CurrentActor, model_id: str | None = None):
-    return listing(*recommendations.list_long_terms(actor=actor, model_id=model_id))
+    found = recommendations.list_long_terms(actor=actor, model_id=as_id(model_id))
+    return listing(rendered(list(found.rows)), found.total)
 
 
-long_term = Resource(router, "/long-terms", "rec_id", LongTermOut, LongTermBody)
+long_term = Resource(router, "/long-terms", "rec_id", LongTermOut, LongTermBody, numbered=True)
 long_term.create(recommendations.create_long_term)
 long_term.update(recommendations.update_long_term)
 long_term.delete(recommendations.delete_long_term, message=rules.LONG_TERM_DELETED)
@@ -83,15 +90,14 @@ long_term.delete(recommendations.delete_long_term, message=rules.LONG_TERM_DELET
 
 @router.delete("/long-terms-all", **answers(MessageCount))
 def delete_all_long_terms(actor: CurrentActor, model_id: str | None = None):
-    count = recommendations.delete_all_long_terms(actor=actor, model_id=model_id)
+    count = recommendations.delete_all_long_terms(actor=actor, model_id=as_id(model_id))
     return ok_message(rules.LONG_TERMS_ALL_DELETED, count=count)
 
 
 @router.post("/long-terms-upload", openapi_extra=read_by_hand(("multipart/form-data", LongTermUploadForm)),
              **answers(RecommendationUploadOut))
 async def upload_long_terms(actor: CurrentActor, request: Request):
-    form = await _upload_form(request, ("uploadType", "upload_type"))
-    return ok(recommendations.upload_long_terms(actor=actor, **form))
+    return await _upload(actor, request, rules.Kind.LONG_TERM, ("uploadType", "upload_type"))
 
 
 @router.get("/long-terms/{model_id}/export-csv", response_class=Response, responses=_CSV_RESPONSES)
@@ -102,7 +108,8 @@ def export_long_terms(actor: CurrentActor, model_id: str, client_offset: ClientO
 # ---- short-term ---------------------------------------------------------------------------------
 @router.get("/recommendations", **answers(Page[ShortTermOut]))
 def list_short_terms(actor: CurrentActor, model_id: str | None = None):
-    return listing(*recommendations.list_short_terms(actor=actor, model_id=model_id))
+    found = recommendations.list_short_terms(actor=actor, model_id=as_id(model_id))
+    return listing(rendered(list(found.rows)), found.total)
 
 
 @router.put("/recommendations-mark-as-deleted",
@@ -124,11 +131,12 @@ async def mark_short_terms_deleted(actor: CurrentActor, request: Request):
                     ids.append(value)
         elif isinstance(body, list):
             ids.extend(body)
-    count = recommendations.mark_short_terms_deleted(actor=actor, ids=ids)
+    numbers = [n for n in (as_id(i) for i in ids) if n is not None]
+    count = recommendations.mark_short_terms_deleted(actor=actor, ids=numbers)
     return ok_message(rules.SHORT_TERM_DELETED if count == 1 else rules.SHORT_TERMS_ALL_DELETED, count=count)
 
 
-short_term = Resource(router, "/recommendations", "rec_id", ShortTermOut, ShortTermBody)
+short_term = Resource(router, "/recommendations", "rec_id", ShortTermOut, ShortTermBody, numbered=True)
 short_term.create(recommendations.create_short_term)
 short_term.update(recommendations.update_short_term)
 
@@ -136,8 +144,7 @@ short_term.update(recommendations.update_short_term)
 @router.post("/recommendations-upload", openapi_extra=read_by_hand(("multipart/form-data", ShortTermUploadForm)),
              **answers(RecommendationUploadOut))
 async def upload_short_terms(actor: CurrentActor, request: Request):
-    form = await _upload_form(request, ("upload_type", "uploadType"))
-    return ok(recommendations.upload_short_terms(actor=actor, **form))
+    return await _upload(actor, request, rules.Kind.SHORT_TERM, ("upload_type", "uploadType"))
 
 
 @router.get("/recommendations/{model_id}/export-csv", response_class=Response, responses=_CSV_RESPONSES)

@@ -22,7 +22,9 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Iterable, Mapping
 
+from app.domain import validators as v
 from app.domain.allocations import ClassAllocation
+from app.domain.errors import ValidationError
 from app.domain.engine.prepared import PreparedModel
 from app.domain.money import to_cents
 
@@ -46,6 +48,17 @@ def pct(part: Decimal, whole: Decimal) -> Decimal:
     if whole <= 0:
         return ZERO.quantize(PCT)
     return (part * HUNDRED / whole).quantize(PCT, rounding=ROUND_HALF_UP)
+
+
+def read_min_breach(text: str | None) -> Decimal | None:
+    """The minimum breach filter as typed: empty for none, else a number of points not below 0,
+    refused with the validators' texts (002 s7: 'Please, enter a valid number. ', 'Please, enter
+    positive value')."""
+    typed = "" if text is None else str(text).strip()
+    error = v.positive(typed)
+    if error:
+        raise ValidationError(error, {"min_breach": error})
+    return v.parse_decimal(typed)
 
 
 def breach(current: Decimal, minimum: Decimal | None, maximum: Decimal | None) -> tuple[Decimal, str]:

@@ -45,3 +45,13 @@ def as_bool(value: Any, default: bool = False) -> bool:
     if isinstance(value, (int, float)):
         return value != 0
     return str(value).strip().lower() in ("1", "true", "yes", "on")
+
+
+def firm_choice(value: Any) -> int | None:
+    """A report's firm as a query or a screen names it: None for every firm (nothing, '-1' or '-2',
+    the lists' 'All firms'; the report then reads the actor's own firm, or a superuser's every
+    firm), else its id; 0 for text that names no firm (the report answers not found)."""
+    text = "" if value is None else str(value).strip()
+    if text in ("", "-1", "-2"):
+        return None
+    return as_id(text) or 0

@@ -34,22 +34,23 @@ each portfolio's result.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
-from typing import Any, Iterable, Sequence
+from typing import Any, Generic, Iterable, Sequence, TypeVar
 
-from sqlalchemy import and_, case, func, or_, select as sa_select
+from sqlalchemy import ColumnElement, Row, Subquery, and_, case, func, or_, select as sa_select
+from sqlalchemy.orm import Mapped
 from sqlmodel import Session, col
 
 from app.db.engine import session_scope
 from app.db.tables import Firm, Model, Portfolio, TargetPortfolio
 from app.db.types import utcnow
-from app.domain import advice
-from app.domain.advice import NOT_ENOUGH_CASH, TP_KEY_LABELS, TPStatus, tp_status_key
+from app.domain.advice.target_portfolios import (
+    NOT_ENOUGH_CASH, TP_KEY_LABELS, TPStatus, tp_status_key, visible_tp_statuses,
+)
 from app.domain.errors import ValidationError
 from app.domain.money import to_cents
-from app.domain.parsing import as_bool
 from app.domain.permissions import Actor
 from app.domain.timezones import days_between
 from app.services import listing, postings
@@ -88,7 +89,7 @@ def status_label(key: str) -> str:
 
 
 # ---- rows -----------------------------------------------------------------------------------------
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class ReportRow:
     """What both reports show of a portfolio and its target portfolio."""
 
@@ -105,7 +106,7 @@ class ReportRow:
     status_label: str
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class CashRow(ReportRow):
     date: datetime              # approved / validated / declined at; calculated at for drafts
     value: Decimal | None       # the portfolio value the target was calculated on
@@ -116,7 +117,7 @@ class CashRow(ReportRow):
     placed_buys: Decimal = ZERO     # committed to buys with the broker, not executed yet (postings.committed_to_orders)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class PendingRow(ReportRow):
     not_enough_cash: bool
     error_message: str | None
@@ -126,8 +127,19 @@ class PendingRow(ReportRow):
     value: Decimal | None
 
 
-@dataclass
-class Report:
+R = TypeVar("R", bound=ReportRow)
+
+
+@dataclass(frozen=True, slots=True)
+class StatusOption:
+    """A status the report's filter offers: its key and label."""
+    value: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Report(Generic[R]):
+    """A report (cash or pending, `kind`) as its screen, the REST answer and its files read it."""
     kind: str
     firm_id: int | None          # None: every firm the actor may see (a superuser's All firms)
     firm_name: str
@@ -135,13 +147,13 @@ class Report:
     not_enough_cash: bool
     sort: str
     order: str
-    rows: list[Any]              # the page asked for (every row without a limit)
+    rows: list[R]                # the page asked for (every row without a limit)
     count: int                   # rows in the whole report
     total_amount: Decimal
     totals: dict[str, Decimal]
-    available_statuses: list[dict[str, str]]
+    available_statuses: list[StatusOption]
     every_status: bool = False   # the filter holds every status the report offers
-    offered_statuses: list[dict[str, str]] = field(default_factory=list)  # every status the actor may filter by
+    offered_statuses: list[StatusOption] = field(default_factory=list)  # every status the actor may filter by
     generated_at: datetime = field(default_factory=utcnow)
 
 
@@ -152,12 +164,13 @@ class ReportFile:
     media_type: str
 
 
-# ---- parsing the query ------------------------------------------------------------------------------
-def parse_statuses(raw: Any, allowed: Sequence[str]) -> list[str] | None:
-    """The status filter: one value, a comma-separated list or a list of values (keys or labels,
-    'approved' for active); 'all': every status offered here; nothing: None (the report's default).
-    Unknown or not offered here: ValidationError."""
-    values = raw if isinstance(raw, (list, tuple, set)) else [raw]
+# ---- parsing the query (at the edge: the API's query, the screen's filter) ----------------------------
+def parse_statuses(raw: str | Sequence[str] | None, allowed: Sequence[str]) -> list[str] | None:
+    """The status filter as sent: one value, a comma-separated list or a list of values (keys or
+    labels, 'approved' for active); 'all': every status offered here (CASH_STATUSES or
+    PENDING_STATUSES); nothing: None (the report's default). Unknown or not offered here:
+    ValidationError."""
+    values = [raw] if raw is None or isinstance(raw, str) else list(raw)
     chosen: list[str] = []
     for value in values:
         for part in str(value if value is not None else "").split(","):
@@ -174,7 +187,7 @@ def parse_statuses(raw: Any, allowed: Sequence[str]) -> list[str] | None:
     return chosen or None
 
 
-def parse_sort(kind: str, sort: Any, order: Any) -> tuple[str, str]:
+def parse_sort(kind: str, sort: str | None, order: str | None) -> tuple[str, str]:
     """(sort key, asc|desc) from the whitelist; `sort` and `order` are also taken the other way
     round (order=portfolio_name&sort=asc)."""
     keys = CASH_SORTS if kind == CASH else PENDING_SORTS
@@ -188,7 +201,7 @@ def parse_sort(kind: str, sort: Any, order: Any) -> tuple[str, str]:
 
 
 # ---- reading ----------------------------------------------------------------------------------------
-def _money(value: Any) -> Decimal | None:
+def _money(value: Decimal | int | str | None) -> Decimal | None:
     if value is None or value == "":
         return None
     try:
@@ -202,38 +215,41 @@ def _firms(s: Session, ids: Iterable[int]) -> dict[int, str]:
     wanted = set(ids)
     if not wanted:
         return {}
-    return dict(s.execute(sa_select(Firm.id, Firm.name).where(col(Firm.id).in_(wanted))).all())
+    found = s.execute(sa_select(col(Firm.id), col(Firm.name)).where(col(Firm.id).in_(wanted))).all()
+    return {i: name for i, name in found}
 
 
-def _latest(scope, *, with_approved: bool):
+def _latest(scope: ColumnElement[bool], *, with_approved: bool) -> Subquery:
     """Per portfolio in scope: its newest target portfolio version (and its last approved one)."""
-    columns = [TargetPortfolio.investment_id.label("pid"), func.max(TargetPortfolio.version).label("newest")]
+    tp = TargetPortfolio
+    columns: list[ColumnElement[int]] = [col(tp.investment_id).label("pid"), func.max(tp.version).label("newest")]
     if with_approved:
-        columns.append(func.max(case((TargetPortfolio.status == TPStatus.ACTIVE.value, TargetPortfolio.version),
+        columns.append(func.max(case((tp.status == TPStatus.ACTIVE.value, col(tp.version)),
                                      else_=None)).label("approved"))
-    return (sa_select(*columns).join(Portfolio, Portfolio.id == TargetPortfolio.investment_id).where(scope)
-            .group_by(TargetPortfolio.investment_id).subquery())
+    return (sa_select(*columns).join(Portfolio, col(Portfolio.id) == tp.investment_id).where(scope)
+            .group_by(col(tp.investment_id)).subquery())
 
 
-def _report_targets(s: Session, actor: Actor, firm_id: Any, *columns: Any, with_approved: bool,
-                    statuses: Sequence[str] | None = None) -> tuple[int | None, list[Any]]:
+def _report_targets(s: Session, actor: Actor, firm_id: int | None, *columns: ColumnElement[Any] | Mapped[Any],
+                    with_approved: bool, statuses: Sequence[str] | None = None) -> tuple[int | None, Sequence[Row[Any]]]:
     """The report's firm and the target portfolios it reads: of each portfolio the actor may read there,
     the newest version (and, `with_approved`, the last approved one), optionally only in `statuses`;
     each with `columns`, its portfolio's name, firm and adviser, and the name of its model (its own,
     else the portfolio's)."""
-    fid = report_firm(s, actor, firm_choice(firm_id))
-    latest = _latest(readable_portfolios(actor, fid), with_approved=with_approved)
+    fid = report_firm(s, actor, firm_id)
+    readable: ColumnElement[bool] = readable_portfolios(actor, fid)
+    latest = _latest(readable, with_approved=with_approved)
     tp = TargetPortfolio
-    version = tp.version == latest.c.newest
+    version = col(tp.version) == latest.c.newest
     if with_approved:
-        version = or_(version, tp.version == latest.c.approved)
+        version = or_(version, col(tp.version) == latest.c.approved)
     query = (
-        sa_select(tp.id, tp.investment_id, tp.version, tp.status, tp.not_enough_cash, tp.value, tp.created_at,
-                  latest.c.newest, *columns, Portfolio.name, Portfolio.firm_id, Portfolio.adviser_id,
-                  Model.name.label("model_name"))
+        sa_select(col(tp.id), col(tp.investment_id), col(tp.version), col(tp.status), col(tp.not_enough_cash),
+                  col(tp.value), col(tp.created_at), latest.c.newest, *columns, col(Portfolio.name),
+                  col(Portfolio.firm_id), col(Portfolio.adviser_id), col(Model.name).label("model_name"))
         .join(latest, and_(latest.c.pid == tp.investment_id, version))
-        .join(Portfolio, Portfolio.id == tp.investment_id)
-        .outerjoin(Model, Model.id == func.coalesce(tp.model_id, Portfolio.model_id))
+        .join(Portfolio, col(Portfolio.id) == tp.investment_id)
+        .outerjoin(Model, col(Model.id) == func.coalesce(tp.model_id, Portfolio.model_id))
     )
     if statuses is not None:
         query = query.where(col(tp.status).in_(statuses))
@@ -242,21 +258,21 @@ def _report_targets(s: Session, actor: Actor, firm_id: Any, *columns: Any, with_
 
 def _visible_keys(actor: Actor, keys: Iterable[str]) -> set[str]:
     """The report statuses this actor's role sees on the target portfolio screens."""
-    shown = advice.visible_tp_statuses(actor)
+    shown = visible_tp_statuses(actor)
     if shown is None:
         return set(keys)
     allowed = {s.value for s in shown}
     return {k for k in keys if (TPStatus.DRAFT.value if k == NOT_ENOUGH_CASH else k) in allowed}
 
 
-def _available(keys: Iterable[str]) -> list[dict[str, str]]:
+def _available(keys: Iterable[str]) -> list[StatusOption]:
     present = set(keys)
-    return [{"value": k, "label": TP_KEY_LABELS[k]} for k in STATUS_ORDER if k in present]
+    return [StatusOption(value=k, label=TP_KEY_LABELS[k]) for k in STATUS_ORDER if k in present]
 
 
-def _sorted(rows: list[Any], key: str, order: str) -> list[Any]:
+def _sorted(rows: list[R], key: str, order: str) -> list[R]:
     """Rows by `key` (text case-insensitively; empty values last either way), then by name and id."""
-    def value(row: Any) -> Any:
+    def value(row: R) -> Any:  # the column's value: text, a number, a day (compared among themselves)
         if key == "status":
             return STATUS_ORDER.index(row.status)
         v = getattr(row, key)
@@ -269,8 +285,8 @@ def _sorted(rows: list[Any], key: str, order: str) -> list[Any]:
     return filled + empty
 
 
-def _page(rows: list[Any], limit: Any, offset: Any) -> list[Any]:
-    if limit in (None, ""):
+def _page(rows: list[R], limit: int | None, offset: int | None) -> list[R]:
+    if limit is None:
         return rows
     size, start = listing.page(limit, offset)
     return rows[start:start + size]
@@ -290,19 +306,22 @@ def _status_date(status: str, created: datetime, validated: datetime | None, app
     return moment or created
 
 
-def cash_report(*, actor: Actor, firm_id: Any = None, status: Any = None, sort: Any = None, order: Any = None,
-                limit: Any = None, offset: Any = None) -> Report:
-    """GET /api/target-portfolios-cash-report/generate (see the module's docstring)."""
-    wanted = parse_statuses(status, CASH_STATUSES) or list(CASH_DEFAULT_STATUSES)
+def cash_report(*, actor: Actor, firm_id: int | None = None, statuses: Sequence[str] | None = None,
+                sort: str | None = None, order: str | None = None, limit: int | None = None,
+                offset: int | None = None) -> Report[CashRow]:
+    """GET /api/target-portfolios-cash-report/generate (see the module's docstring): `firm_id` a
+    superuser's firm (None: every firm; app.domain.parsing.firm_choice reads it as sent), `statuses`
+    CASH_STATUSES keys (parse_statuses reads them as sent; None: Approved), `limit` None: every row."""
+    wanted = list(statuses or CASH_DEFAULT_STATUSES)
     key, direction = parse_sort(CASH, sort, order)
     with session_scope() as s:
         tp = TargetPortfolio
-        fid, found = _report_targets(s, actor, firm_id, tp.validated_at, tp.approved_at, tp.declined_at,
+        fid, found = _report_targets(s, actor, firm_id, col(tp.validated_at), col(tp.approved_at), col(tp.declined_at),
                                      result_text(s, "cash_after").label("cash_after"),
                                      result_text(s, "min_cash").label("min_cash"), with_approved=True)
         visible = _visible_keys(actor, CASH_STATUSES)
         present: set[str] = set()
-        chosen: dict[int, Any] = {}  # portfolio id -> the newest matching target portfolio
+        chosen: dict[int, Row[Any]] = {}  # portfolio id -> the newest matching target portfolio
         for r in found:
             k = tp_status_key(r.status, r.not_enough_cash)
             current = k == TPStatus.ACTIVE.value or r.version == r.newest
@@ -342,21 +361,23 @@ def cash_report(*, actor: Actor, firm_id: Any = None, status: Any = None, sort: 
                   offered_statuses=_available(visible))
 
 
-def pending_report(*, actor: Actor, firm_id: Any = None, status: Any = None, not_enough_cash: Any = None,
-                   sort: Any = None, order: Any = None, limit: Any = None, offset: Any = None,
-                   now: datetime | None = None) -> Report:
-    """GET /api/target-portfolios-pending-report/generate (see the module's docstring)."""
-    wanted = parse_statuses(status, PENDING_STATUSES)
-    only_nec = as_bool(not_enough_cash)
+def pending_report(*, actor: Actor, firm_id: int | None = None, statuses: Sequence[str] | None = None,
+                   not_enough_cash: bool = False, sort: str | None = None, order: str | None = None,
+                   limit: int | None = None, offset: int | None = None,
+                   now: datetime | None = None) -> Report[PendingRow]:
+    """GET /api/target-portfolios-pending-report/generate (see the module's docstring), as
+    cash_report; `statuses` PENDING_STATUSES keys (None: every one)."""
+    wanted = list(statuses) if statuses else None
+    only_nec = not_enough_cash
     key, direction = parse_sort(PENDING, sort, order)
     now = now or utcnow()
     with session_scope() as s:
         tp = TargetPortfolio
-        fid, found = _report_targets(s, actor, firm_id, tp.error_message, tp.created_by, with_approved=False,
+        fid, found = _report_targets(s, actor, firm_id, col(tp.error_message), col(tp.created_by), with_approved=False,
                                      statuses=(TPStatus.DRAFT.value, TPStatus.VALIDATED.value, TPStatus.FAILED.value))
         visible = _visible_keys(actor, PENDING_STATUSES)
         present: set[str] = set()
-        chosen = []
+        chosen: list[Row[Any]] = []
         for r in found:
             k = tp_status_key(r.status, r.not_enough_cash)
             if k not in visible:
@@ -384,7 +405,7 @@ def pending_report(*, actor: Actor, firm_id: Any = None, status: Any = None, not
                   every_status=wanted is None or set(wanted) == set(PENDING_STATUSES), offered_statuses=_available(visible))
 
 
-def drafts_with_advisers(*, actor: Actor, firm_id: Any = None) -> int:
+def drafts_with_advisers(*, actor: Actor, firm_id: int | None = None) -> int:
     """How many portfolios of the report's firm have a newest target portfolio still Validation
     Required that the actor's role is not shown (an administrator sees no drafts: they wait with the
     advisers); 0 for those who see drafts."""
@@ -404,58 +425,26 @@ def _pending_match(key: str, wanted: list[str] | None, only_nec: bool) -> bool:
     return wanted is None or key in wanted
 
 
-# ---- JSON (REST) ------------------------------------------------------------------------------------
-def _text(value: Decimal | None) -> str | None:
-    return None if value is None else format(value, "f")
-
-
-def row_json(row: CashRow | PendingRow) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for column in fields(row):
-        name, value = column.name, getattr(row, column.name)
-        if isinstance(value, Decimal):
-            value = _text(value)
-        elif isinstance(value, datetime):
-            value = value.isoformat()
-        out[name] = value
-    out["route"] = {"name": TARGET_ROUTE, "params": {"id": row.investment_id}}
-    return out
-
-
-def report_json(report: Report) -> dict[str, Any]:
-    """The loaders' result: rows, totalAmount and availableStatuses (and what the screens need besides)."""
-    return {
-        "rows": [row_json(r) for r in report.rows],
-        "totalAmount": _text(report.total_amount),
-        "availableStatuses": report.available_statuses,
-        "count": report.count,
-        "totals": {k: _text(v) for k, v in report.totals.items()},
-        "firmId": report.firm_id,
-        "targetPortfolioStatus": report.statuses,
-        "notEnoughCash": report.not_enough_cash,
-        "sort": report.sort,
-        "order": report.order,
-    }
-
-
 # ---- exports --------------------------------------------------------------------------------------
-def export(*, actor: Actor, kind: str, file_type: Any, client_offset: Any = None, **query: Any) -> ReportFile:
-    """The whole report (every row, in the chosen sort) as an Excel workbook or a PDF document,
-    dates in the browser's offset (client-timezone-offset)."""
+def export(*, actor: Actor, kind: str, file_type: str | None, client_offset: int = 0, firm_id: int | None = None,
+           statuses: Sequence[str] | None = None, not_enough_cash: bool = False, sort: str | None = None,
+           order: str | None = None) -> ReportFile:
+    """The whole report (every row, in the chosen sort, filtered as cash_report and pending_report
+    are) as an Excel workbook or a PDF document, dates in the browser's offset in minutes
+    (client-timezone-offset, read by app.domain.timezones.client_offset)."""
     from app.exports import advice_reports as out
-    from app.domain.timezones import client_offset as parse_offset
 
-    kind_ = CASH if kind == CASH else PENDING
     fmt = str(file_type or "").strip().lower()
     fmt = {"excel": "xlsx", "xls": "xlsx"}.get(fmt, fmt)
     if fmt not in FILE_TYPES:
         raise ValidationError(UNKNOWN_FILE_TYPE, {"fileType": UNKNOWN_FILE_TYPE})
-    query.pop("limit", None)
-    query.pop("offset", None)
-    report = (cash_report if kind_ == CASH else pending_report)(actor=actor, **query)
-    offset = parse_offset(client_offset)
-    name = out.filename(report, fmt, offset)
+    report: Report[CashRow] | Report[PendingRow]
+    if kind == CASH:
+        report = cash_report(actor=actor, firm_id=firm_id, statuses=statuses, sort=sort, order=order)
+    else:
+        report = pending_report(actor=actor, firm_id=firm_id, statuses=statuses, not_enough_cash=not_enough_cash,
+                                sort=sort, order=order)
+    name = out.filename(report, fmt, client_offset)
     if fmt == "xlsx":
-        return ReportFile(name, out.xlsx(report, offset), out.XLSX)
-    return ReportFile(name, out.pdf(report, offset), out.PDF)
-
+        return ReportFile(name, out.xlsx(report, client_offset), out.XLSX)
+    return ReportFile(name, out.pdf(report, client_offset), out.PDF)

@@ -23,10 +23,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, Iterable
+from typing import Iterable, Sequence
 
-from sqlalchemy import case, func, select as sa_select
-from sqlmodel import Session
+from sqlalchemy import ColumnElement, Select, case, func, select as sa_select
+from sqlmodel import Session, col
 
 from app.db import bulk
 from app.db.engine import session_scope
@@ -36,23 +36,22 @@ from app.db.tables import (
 from app.db.types import utcnow
 from app.domain import drift as rules
 from app.domain import ledger
-from app.domain import validators as v
-from app.domain.advice import TIStatus, TPStatus
+from app.domain.advice.target_portfolios import NOT_ENOUGH_CASH, TPStatus
+from app.domain.advice.trade_instructions import TIStatus
 from app.domain.engine.prepared import prepare_model
-from app.domain.errors import ValidationError
 from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.domain.timezones import days_between
 from app.domain.roles import Role
 from app.domain.transactions import Kind, Status
 from app.services import advice_queries, advice_reports, engine_inputs, listing, postings, trade_approval_report, trade_file
-from app.services.tenancy import as_id, readable_portfolios
+from app.services.tenancy import readable_portfolios
 
 ZERO = Decimal(0)
 SORTS = ("breach", "name", "client", "adviser", "model", "value", "out_of_band")
 DEFAULT_SORT = ("breach", "desc")
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class PortfolioDrift:
     investment_id: int
     name: str
@@ -69,13 +68,13 @@ class PortfolioDrift:
     assets: list[rules.AssetDrift] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Option:
     id: int
     name: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class DriftReport:
     firm_id: int | None              # None: every firm (superuser)
     rows: list[PortfolioDrift]       # filtered and sorted (every row; page with `page_of`)
@@ -92,52 +91,51 @@ def _may_read(actor: Actor) -> None:
     require(actor.role is not Role.CLIENT, NOT_ALLOWED)
 
 
-def _min_breach(raw: Any) -> Decimal | None:
-    """The minimum breach filter: empty for none, else a number of points not below 0, refused with
-    the validators' texts (002 s7: 'Please, enter a valid number. ', 'Please, enter positive value')."""
-    text = "" if raw is None else str(raw).strip()
-    error = v.positive(text)
-    if error:
-        raise ValidationError(error, {"min_breach": error})
-    return v.parse_decimal(text)
+def _scope(actor: Actor, firm_id: int | None) -> ColumnElement[bool]:
+    readable: ColumnElement[bool] = readable_portfolios(actor, firm_id)
+    return readable & col(Portfolio.model_id).is_not(None)
 
 
-def _scope(actor: Actor, firm_id: int | None):
-    return readable_portfolios(actor, firm_id) & Portfolio.model_id.is_not(None)
+def _in_scope(scope: ColumnElement[bool]) -> Select[int | None]:
+    """The ids of the portfolios of the scope (a subquery)."""
+    return sa_select(col(Portfolio.id)).where(scope)
 
 
-def _positions(scope):
+def _positions(scope: ColumnElement[bool]) -> Select[int | None, int | None, Decimal, int]:
     """Per (portfolio, asset) of the scope: units bought less units sold (executed), and whether a
     reconstruction touched the holding (then the ledger decides its units)."""
     t = AssetTransaction
-    signed = case((t.type == Kind.ASSET_BUY.value, t.quantity), (t.type == Kind.PARCEL.value, -t.quantity), else_=0)
-    rebuilt = func.max(case((t.type == Kind.RECONSTRUCTION.value, 1), else_=0))
-    return (sa_select(t.investment_id.label("pid"), t.asset_id.label("aid"), func.sum(signed).label("units"),
+    quantity = col(t.quantity)
+    kind = col(t.type)
+    signed = case((kind == Kind.ASSET_BUY.value, quantity), (kind == Kind.PARCEL.value, -quantity), else_=0)
+    rebuilt: ColumnElement[int] = func.max(case((kind == Kind.RECONSTRUCTION.value, 1), else_=0))
+    return (sa_select(col(t.investment_id).label("pid"), col(t.asset_id).label("aid"), func.sum(signed).label("units"),
                       rebuilt.label("touched"))
-            .where(t.status == Status.EXECUTED.value, t.asset_id.is_not(None),
-                   t.investment_id.in_(sa_select(Portfolio.id).where(scope)))
-            .group_by(t.investment_id, t.asset_id))
+            .where(col(t.status) == Status.EXECUTED.value, col(t.asset_id).is_not(None),
+                   col(t.investment_id).in_(_in_scope(scope)))
+            .group_by(col(t.investment_id), col(t.asset_id)))
 
 
-def _listed_by_class(s: Session, scope) -> tuple[dict[int, dict[int, Decimal]], dict[int, dict[int, Decimal]]]:
+def _listed_by_class(s: Session,
+                     scope: ColumnElement[bool]) -> tuple[dict[int, dict[int, Decimal]], dict[int, dict[int, Decimal]]]:
     """PostgreSQL, for the list (no asset rows): portfolio id -> class id -> value of its listed
     holdings, each at its last close rounded to the cent (half-up: units and prices are positive)
     and summed by the database; plus the units of the holdings a reconstruction touched, which the
     ledger values in Python."""
     held = _positions(scope).subquery()
-    value = func.round(held.c.units * Asset.last_close_price, 2)
+    value = func.round(held.c.units * col(Asset.last_close_price), 2)
     rows = s.connection().execute(
-        sa_select(held.c.pid, Asset.class_id, func.sum(value))
-        .join(Asset, Asset.id == held.c.aid)
-        .where(held.c.touched == 0, held.c.units > 0, Asset.last_close_price > 0)
-        .group_by(held.c.pid, Asset.class_id)).all()
+        sa_select(held.c.pid, col(Asset.class_id), func.sum(value))
+        .join(Asset, col(Asset.id) == held.c.aid)
+        .where(held.c.touched == 0, held.c.units > 0, col(Asset.last_close_price) > 0)
+        .group_by(held.c.pid, col(Asset.class_id))).all()
     out: dict[int, dict[int, Decimal]] = defaultdict(dict)
     for pid, class_id, total in rows:
         out[pid][class_id] = Decimal(total)
     return out, _units(s, scope, touched_only=True)
 
 
-def _units(s: Session, scope, *, touched_only: bool = False) -> dict[int, dict[int, Decimal]]:
+def _units(s: Session, scope: ColumnElement[bool], *, touched_only: bool = False) -> dict[int, dict[int, Decimal]]:
     """portfolio id -> asset id -> units held, from executed transactions: buys less sells summed
     by the database; the few holdings a reconstruction touched replayed through the ledger (its
     per-parcel rounding is the ledger's), as engine_inputs does for every holding. With
@@ -146,20 +144,22 @@ def _units(s: Session, scope, *, touched_only: bool = False) -> dict[int, dict[i
     replay: list[tuple[int, int]] = []
     if touched_only:
         t = AssetTransaction
-        replay = [tuple(r) for r in s.connection().execute(
-            sa_select(t.investment_id, t.asset_id).where(
-                t.type == Kind.RECONSTRUCTION.value, t.status == Status.EXECUTED.value, t.asset_id.is_not(None),
-                t.investment_id.in_(sa_select(Portfolio.id).where(scope))).distinct()).all()]
+        replay = [(pid, aid) for pid, aid in s.connection().execute(
+            sa_select(col(t.investment_id), col(t.asset_id)).where(
+                col(t.type) == Kind.RECONSTRUCTION.value, col(t.status) == Status.EXECUTED.value,
+                col(t.asset_id).is_not(None),
+                col(t.investment_id).in_(_in_scope(scope))).distinct()).all() if aid is not None]
     else:
         for pid, aid, units, touched in s.connection().execute(_positions(scope)).all():
+            if pid is None or aid is None:
+                continue  # (the query reads only rows with both)
             if touched:
                 replay.append((pid, aid))
             elif units and units > 0:
                 out[pid][aid] = Decimal(units)
     if replay:
-        treatments = {pid: postings.tax_treatment(p) for pid, p in (
-            (p.id, p) for p in s.execute(sa_select(Portfolio).where(
-                bulk.among(s, Portfolio.id, {pid for pid, _ in replay}))).scalars())}
+        treatments = {p.id: postings.tax_treatment(p) for p in s.execute(sa_select(Portfolio).where(
+            bulk.among(s, col(Portfolio.id), {pid for pid, _ in replay}))).scalars()}
         for pid, assets in postings.executed_trades(s, [], pairs=replay).items():
             for aid, trades in assets.items():
                 units = ledger.apply(trades, treatments.get(pid, ledger.TaxTreatment.FIFO)).units
@@ -179,35 +179,37 @@ def _sort(rows: list[PortfolioDrift], key: str, order: str) -> list[PortfolioDri
     return rows
 
 
-def report(*, actor: Actor, firm_id: Any = None, model_id: Any = None, adviser_id: Any = None,
-           min_breach: Any = None, investment_ids: Iterable[Any] | None = None, sort: Any = None,
-           order: Any = None, with_assets: bool = True) -> DriftReport:
+def report(*, actor: Actor, firm_id: int | None = None, model_id: int | None = None, adviser_id: int | None = None,
+           min_breach: Decimal | None = None, investment_ids: Iterable[int] | None = None, sort: str | None = None,
+           order: str | None = None, with_assets: bool = True) -> DriftReport:
     """The drift of the actor's portfolios (see the module text). Filters: a superuser's firm
-    (None or -1: every firm), a model, an adviser, a minimum breach in percentage points (only
-    portfolios breached by at least that much), chosen portfolio ids. Default order: largest
-    breach first, then by name."""
+    (None: every firm; app.domain.parsing.firm_choice reads it as sent), a model, an adviser, a
+    minimum breach in percentage points (only portfolios breached by at least that much; as typed,
+    app.domain.drift.read_min_breach reads it), chosen portfolio ids. Default order: largest breach
+    first, then by name."""
     _may_read(actor)
-    threshold = _min_breach(min_breach)
-    key = str(sort) if sort in SORTS else DEFAULT_SORT[0]
+    threshold = min_breach
+    key = sort if sort in SORTS and sort is not None else DEFAULT_SORT[0]
     direction = str(order).lower() if str(order).lower() in ("asc", "desc") else (
         DEFAULT_SORT[1] if key == DEFAULT_SORT[0] else "asc")
     with session_scope() as s:
         fid = trade_file.report_firm(s, actor, trade_file.firm_choice(firm_id))
         scope = _scope(actor, fid)
-        options_rows = s.execute(sa_select(Portfolio.model_id, Portfolio.adviser_id).where(scope).distinct()).all()
-        mid, aid = as_id(model_id), as_id(adviser_id)
-        if mid is not None:
-            scope = scope & (Portfolio.model_id == mid)
-        if aid is not None:
-            scope = scope & (Portfolio.adviser_id == aid)
+        options_rows: list[tuple[int | None, int | None]] = [
+            (m, a) for m, a in s.execute(
+                sa_select(col(Portfolio.model_id), col(Portfolio.adviser_id)).where(scope).distinct()).all()]
+        if model_id is not None:
+            scope = scope & (col(Portfolio.model_id) == model_id)
+        if adviser_id is not None:
+            scope = scope & (col(Portfolio.adviser_id) == adviser_id)
         if investment_ids is not None:
-            wanted = sorted({i for i in (as_id(x) for x in investment_ids) if i is not None})
-            scope = scope & bulk.among(s, Portfolio.id, wanted)
-        portfolios = s.execute(sa_select(Portfolio.id, Portfolio.name, Portfolio.firm_id, Portfolio.model_id,
-                                         Portfolio.adviser_id, Portfolio.class_allocation)
-                               .where(scope).order_by(Portfolio.id)).all()
-        ids = [p.id for p in portfolios]
-        model_ids = {p.model_id for p in portfolios} | {m for m, _ in options_rows if m}
+            scope = scope & bulk.among(s, col(Portfolio.id), sorted(set(investment_ids)))
+        portfolios = s.execute(sa_select(col(Portfolio.id), col(Portfolio.name), col(Portfolio.firm_id),
+                                         col(Portfolio.model_id), col(Portfolio.adviser_id),
+                                         col(Portfolio.class_allocation))
+                               .where(scope).order_by(col(Portfolio.id))).all()
+        ids: list[int] = [p.id for p in portfolios]
+        model_ids: set[int] = {p.model_id for p in portfolios} | {m for m, _ in options_rows if m}
         specs = engine_inputs.cached_models(s, model_ids)
         model_names = {m: spec.name for m, spec in specs.items()}
         people = advice_queries.user_names(s, {a for _, a in options_rows if a})
@@ -220,28 +222,29 @@ def report(*, actor: Actor, firm_id: Any = None, model_id: Any = None, adviser_i
         by_sql = not with_assets and s.get_bind().dialect.name == "postgresql"
         listed, units = _listed_by_class(s, scope) if by_sql else ({}, _units(s, scope))
         cash = postings.cash_balances(s, ids)
-        open_deposits = set(s.execute(sa_select(Deposit.id).where(
-            Deposit.investment_id.in_(sa_select(Portfolio.id).where(scope)), Deposit.closed_at.is_(None))).scalars())
+        open_deposits = set(s.execute(sa_select(col(Deposit.id)).where(
+            col(Deposit.investment_id).in_(_in_scope(scope)), col(Deposit.closed_at).is_(None))).scalars())
         deposits = postings.deposit_balances(s, ids) if open_deposits else {}
         customs: dict[int, list[tuple[int, Decimal]]] = defaultdict(list)
-        for pid, class_id, value in s.execute(sa_select(CustomHolding.investment_id, CustomHolding.class_id,
-                                                        CustomHolding.value)
-                                              .where(CustomHolding.investment_id.in_(sa_select(Portfolio.id).where(scope)))):
+        for pid, class_id, value in s.execute(sa_select(col(CustomHolding.investment_id), col(CustomHolding.class_id),
+                                                        col(CustomHolding.value))
+                                              .where(col(CustomHolding.investment_id).in_(_in_scope(scope)))):
             customs[pid].append((class_id, Decimal(value or 0)))
         own: dict[int, list[rules.OwnClass]] = defaultdict(list)
         for pid, class_id, allocation, low, high in s.execute(
-                sa_select(PortfolioClass.investment_id, PortfolioClass.class_id, PortfolioClass.allocation,
-                          PortfolioClass.min, PortfolioClass.max)
-                .where(PortfolioClass.investment_id.in_(sa_select(Portfolio.id).where(
-                    scope & Portfolio.class_allocation.is_(True))))
-                .order_by(PortfolioClass.id)):
+                sa_select(col(PortfolioClass.investment_id), col(PortfolioClass.class_id),
+                          col(PortfolioClass.allocation), col(PortfolioClass.min), col(PortfolioClass.max))
+                .where(col(PortfolioClass.investment_id).in_(_in_scope(
+                    scope & col(Portfolio.class_allocation).is_(True))))
+                .order_by(col(PortfolioClass.id))):
             own[pid].append(rules.OwnClass(class_id, Decimal(allocation), low, high))
         asset_ids = {a for held in units.values() for a in held}
         if with_assets:
             for spec in specs.values():
                 asset_ids |= {a.asset.id for _, a in spec.assets()}
         assets = engine_inputs.load_assets(s, asset_ids)
-        titles = dict(s.execute(sa_select(AssetClass.id, AssetClass.title)).all())
+        titles: dict[int, str] = {i: title for i, title in s.execute(
+            sa_select(col(AssetClass.id), col(AssetClass.title))).all()}
         owners = advice_queries.owner_names(s, ids)
         people.update(advice_queries.user_names(s, {p.adviser_id for p in portfolios if p.adviser_id} - set(people)))
     prepared = {m: prepare_model(spec) for m, spec in specs.items() if not spec.deleted}
@@ -254,7 +257,7 @@ def report(*, actor: Actor, firm_id: Any = None, model_id: Any = None, adviser_i
         if model is None:
             continue  # a deleted model: nothing to measure against
         t = rules.targets(model, own[p.id]) if p.class_allocation else shared[p.model_id]
-        holdings = []
+        holdings: list[rules.Holding] = []
         for asset_id, n in units.get(p.id, {}).items():
             a = assets.get(asset_id)
             if a is not None:
@@ -294,22 +297,19 @@ def _histogram(rows: list[PortfolioDrift]) -> list[tuple[str, int]]:
     return list(counts.items())
 
 
-def page_of(rows: list[PortfolioDrift], limit: Any, offset: Any) -> list[PortfolioDrift]:
+def page_of(rows: Sequence[PortfolioDrift], limit: int | None, offset: int | None) -> list[PortfolioDrift]:
     size, start = listing.page(limit, offset)
-    return rows[start:start + size]
+    return list(rows[start:start + size])
 
 
-def portfolio(*, actor: Actor, investment_id: Any) -> PortfolioDrift | None:
+def portfolio(*, actor: Actor, investment_id: int) -> PortfolioDrift | None:
     """One portfolio's drift with its classes and assets (None: not visible, or no model)."""
-    pid = as_id(investment_id)
-    if pid is None:
-        return None
-    found = report(actor=actor, investment_ids=[pid]).rows
+    found = report(actor=actor, investment_ids=[investment_id]).rows
     return found[0] if found else None
 
 
 # ---- queues -----------------------------------------------------------------------------------------
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class WaitingRecord:
     investment_id: int
     portfolio_name: str
@@ -319,7 +319,7 @@ class WaitingRecord:
     days: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class Queues:
     firm_id: int | None
     to_validate: int = 0                 # target portfolios Validation Required
@@ -337,39 +337,27 @@ class Queues:
     trades_to_export_portfolios: int = 0
 
 
-def queues(*, actor: Actor, firm_id: Any = None, now: datetime | None = None) -> Queues:
-    """The work queues of the actor's firm (a superuser's chosen firm, or every firm)."""
+def queues(*, actor: Actor, firm_id: int | None = None, now: datetime | None = None) -> Queues:
+    """The work queues of the actor's firm (a superuser's chosen firm, or every firm: None)."""
     _may_read(actor)
     now = now or utcnow()
     with session_scope() as s:
-        fid = trade_file.report_firm(s, actor, trade_file.firm_choice(firm_id))
-    out = Queues(firm_id=fid)
-    pending = advice_reports.pending_report(actor=actor, firm_id=fid if fid is not None else None, now=now)
-    out.sees_drafts = any(o["value"] == TPStatus.DRAFT.value for o in pending.offered_statuses)
-    out.drafts_with_advisers = advice_reports.drafts_with_advisers(actor=actor, firm_id=fid)
-    validated: list[advice_reports.PendingRow] = []
-    for r in pending.rows:
-        if r.status == TPStatus.DRAFT.value:
-            out.to_validate += 1
-            out.to_validate_oldest_days = max(out.to_validate_oldest_days, r.days_waiting)
-        elif r.status == advice_reports.NOT_ENOUGH_CASH:
-            out.not_enough_cash += 1
-        elif r.status == TPStatus.FAILED.value:
-            out.calculation_error += 1
-        elif r.status == TPStatus.VALIDATED.value:
-            validated.append(r)
+        fid = trade_file.report_firm(s, actor, firm_id)
+    pending = advice_reports.pending_report(actor=actor, firm_id=fid, now=now)
+    drafts = [r for r in pending.rows if r.status == TPStatus.DRAFT.value]
+    validated = [r for r in pending.rows if r.status == TPStatus.VALIDATED.value]
+    awaiting: list[WaitingRecord] = []
     if validated:
         # a record of advice waits from when it was validated (sent to the client)
         with session_scope() as s:
-            sent = dict(s.execute(sa_select(TargetPortfolio.id, TargetPortfolio.validated_at).where(
-                bulk.among(s, TargetPortfolio.id, [r.tp_id for r in validated]))).all())
+            sent: dict[int, datetime | None] = {tp_id: at for tp_id, at in s.execute(
+                sa_select(col(TargetPortfolio.id), col(TargetPortfolio.validated_at)).where(
+                    bulk.among(s, col(TargetPortfolio.id), [r.tp_id for r in validated]))).all()}
         for r in validated:
             at = sent.get(r.tp_id) or r.date
-            out.awaiting.append(WaitingRecord(r.investment_id, r.portfolio_name, r.tp_id, r.version, at,
-                                              days_between(at, now)))
-        out.awaiting.sort(key=lambda w: (-w.days, w.portfolio_name.lower()))
-        out.awaiting_client = len(out.awaiting)
-        out.awaiting_client_oldest_days = out.awaiting[0].days
+            awaiting.append(WaitingRecord(r.investment_id, r.portfolio_name, r.tp_id, r.version, at,
+                                          days_between(at, now)))
+        awaiting.sort(key=lambda w: (-w.days, w.portfolio_name.lower()))
     statuses = ("spv", "spa")
     if actor.is_superuser:
         with session_scope() as s:
@@ -377,10 +365,17 @@ def queues(*, actor: Actor, firm_id: Any = None, now: datetime | None = None) ->
             groups = trade_approval_report.build(s, actor, clause, statuses)
     else:
         groups = trade_approval_report.generate(actor=actor, statuses=list(statuses))
-    out.trades_to_validate = sum(1 for g in groups if g.status == TIStatus.PENDING_VALIDATION.value)
-    out.trades_to_approve = sum(1 for g in groups if g.status == TIStatus.PENDING_APPROVAL.value)
     tf = trade_file.generate(actor=actor, firm_id=fid)
     waiting = [r for r in tf.rows if r.placed_transaction_id is None and not r.hidden]
-    out.trades_to_export = len(waiting)
-    out.trades_to_export_portfolios = len({r.investment_id for r in waiting})
-    return out
+    return Queues(
+        firm_id=fid,
+        to_validate=len(drafts), to_validate_oldest_days=max((r.days_waiting for r in drafts), default=0),
+        drafts_with_advisers=advice_reports.drafts_with_advisers(actor=actor, firm_id=fid),
+        sees_drafts=any(o.value == TPStatus.DRAFT.value for o in pending.offered_statuses),
+        not_enough_cash=sum(1 for r in pending.rows if r.status == NOT_ENOUGH_CASH),
+        calculation_error=sum(1 for r in pending.rows if r.status == TPStatus.FAILED.value),
+        awaiting_client=len(awaiting), awaiting_client_oldest_days=awaiting[0].days if awaiting else 0,
+        awaiting=awaiting,
+        trades_to_validate=sum(1 for g in groups if g.status == TIStatus.PENDING_VALIDATION.value),
+        trades_to_approve=sum(1 for g in groups if g.status == TIStatus.PENDING_APPROVAL.value),
+        trades_to_export=len(waiting), trades_to_export_portfolios=len({r.investment_id for r in waiting}))

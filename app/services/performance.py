@@ -40,6 +40,7 @@ from sqlmodel import Session, col, select
 
 from app.db import bulk
 from app.db.engine import session_scope
+from app.db.types import stored_id
 from app.db.tables import (
     AssetPrice, AssetTransaction, CashTransaction, Firm, Model, ModelVersion, Portfolio, PortfolioUser, User,
 )
@@ -55,7 +56,7 @@ from app.domain.permissions import Actor
 from app.domain.roles import Role
 from app.domain.transactions import EFFECTS, Cash, CashType, Kind, Status
 from app.services import engine_inputs, postings
-from app.services.tenancy import USER_NOT_FOUND, as_id, load_portfolio, load_user, readable_portfolios
+from app.services.tenancy import USER_NOT_FOUND, load_portfolio, load_user, readable_portfolios
 
 ZERO = Decimal(0)
 PCT = Decimal("0.01")
@@ -96,14 +97,15 @@ def _add(book: dict[date, Decimal], day: date, amount: Decimal) -> None:
 
 
 def _histories(s: Session, portfolios: list[Portfolio], until: date | None = None) -> dict[int, _History]:
-    ids = [p.id for p in portfolios]
-    out = {p.id: _History(p, {}, {}, {}, {}, p.model_id) for p in portfolios}
+    ids = [stored_id(p) for p in portfolios]
+    out = {stored_id(p): _History(p, {}, {}, {}, {}, p.model_id) for p in portfolios}
     if not ids:
         return out
     t = AssetTransaction
     kinds: dict[int, str] = {}
-    rows = s.execute(sa_select(t.id, t.investment_id, t.type, t.deposit_id, t.amount, t.trade_at)
-                     .where(col(t.investment_id).in_(ids), t.status == Status.EXECUTED.value)).all()
+    rows = s.execute(sa_select(col(t.id), col(t.investment_id), col(t.type), col(t.deposit_id), col(t.amount),
+                               col(t.trade_at))
+                     .where(col(t.investment_id).in_(ids), col(t.status) == Status.EXECUTED.value)).all()
     for tid, pid, kind, deposit_id, amount, trade_at in rows:
         kinds[tid] = kind
         h, day = out[pid], trade_at.date()
@@ -115,8 +117,9 @@ def _histories(s: Session, portfolios: list[Portfolio], until: date | None = Non
                 _add(h.income, day, Decimal(amount or 0))
     c = CashTransaction
     for pid, kind, action, amount, trade_at, linked in s.execute(
-            sa_select(c.investment_id, c.type, c.action, c.price, c.trade_at, c.linked_transaction_id)
-            .where(col(c.investment_id).in_(ids), c.status == Status.EXECUTED.value)).all():
+            sa_select(col(c.investment_id), col(c.type), col(c.action), col(c.price), col(c.trade_at),
+                      col(c.linked_transaction_id))
+            .where(col(c.investment_id).in_(ids), col(c.status) == Status.EXECUTED.value)).all():
         h, day = out[pid], trade_at.date()
         signed = Decimal(amount) if action == Cash.IN.value else -Decimal(amount)
         _add(h.cash_delta, day, signed)
@@ -180,15 +183,17 @@ def _closes(s: Session, asset_ids: Iterable[int], until: date | None,
         # Decimals, rather than through SQLAlchemy's row processing (a third of the page's time)
         sql = ("SELECT asset_id, price_date, close FROM asset_prices WHERE asset_id = ANY(%s) AND price_date >= %s"
                + (" AND price_date <= %s" if until is not None else "") + " ORDER BY asset_id, price_date")
-        with s.connection().connection.driver_connection.cursor() as cursor:
+        driver = s.connection().connection.driver_connection
+        assert driver is not None  # (an open connection)
+        with driver.cursor() as cursor:
             cursor.execute(sql, (ids, since, until) if until is not None else (ids, since))
             rows = cursor.fetchall()
     else:
-        q = sa_select(AssetPrice.asset_id, AssetPrice.price_date, AssetPrice.close).where(
-            col(AssetPrice.asset_id).in_(ids), AssetPrice.price_date >= since)
+        q = sa_select(col(AssetPrice.asset_id), col(AssetPrice.price_date), col(AssetPrice.close)).where(
+            col(AssetPrice.asset_id).in_(ids), col(AssetPrice.price_date) >= since)
         if until is not None:
-            q = q.where(AssetPrice.price_date <= until)
-        rows = s.execute(q.order_by(AssetPrice.asset_id, AssetPrice.price_date)).all()
+            q = q.where(col(AssetPrice.price_date) <= until)
+        rows = s.execute(q.order_by(col(AssetPrice.asset_id), col(AssetPrice.price_date))).all()
     for asset_id, day, close in rows:
         out[asset_id].append((day, close))
     return out
@@ -246,12 +251,17 @@ def _models(s: Session, model_ids: Iterable[int]) -> dict[int, _ModelWeights]:
     out: dict[int, _ModelWeights] = {}
     if not ids:
         return out
-    names = dict(s.execute(sa_select(Model.id, Model.name).where(col(Model.id).in_(ids))).all())
-    firms = dict(s.execute(sa_select(Model.id, Model.firm_id).where(col(Model.id).in_(ids))).all())
+    names: dict[int, str] = {}
+    firms: dict[int, int] = {}
+    for mid, name, firm_id in s.execute(
+            sa_select(col(Model.id), col(Model.name), col(Model.firm_id)).where(col(Model.id).in_(ids))).all():
+        names[mid], firms[mid] = name, firm_id
     versions: dict[int, list[tuple[date, dict[int, float]]]] = defaultdict(list)
     for mid, version, snapshot, created_at in s.execute(
-            sa_select(ModelVersion.model_id, ModelVersion.version, ModelVersion.snapshot, ModelVersion.created_at)
-            .where(col(ModelVersion.model_id).in_(ids)).order_by(ModelVersion.model_id, ModelVersion.version)).all():
+            sa_select(col(ModelVersion.model_id), col(ModelVersion.version), col(ModelVersion.snapshot),
+                      col(ModelVersion.created_at))
+            .where(col(ModelVersion.model_id).in_(ids))
+            .order_by(col(ModelVersion.model_id), col(ModelVersion.version))).all():
         try:
             weights = _weights_of(_spec_of_snapshot(mid, firms[mid], version, json.loads(snapshot)))
         except (ValueError, KeyError, TypeError):
@@ -312,7 +322,7 @@ def _books(days: list[date], histories: list[_History]) -> list[perf.DayBook]:
             income[d] += v
         for asset_id, rows in h.units.items():
             for d, units in rows:
-                changes[d].append(((h.portfolio.id, asset_id), units))
+                changes[d].append(((stored_id(h.portfolio), asset_id), units))
     out: list[perf.DayBook] = []
     cash = ZERO
     held: dict[tuple[int, int], Decimal] = {}
@@ -387,7 +397,7 @@ def _firm_name(s: Session, firm_id: int) -> str:
 
 def _portfolio_report(s: Session, portfolio: Portfolio, until: date | None) -> PerformanceReport:
     histories = _histories(s, [portfolio], until)
-    h = histories[portfolio.id]
+    h = histories[stored_id(portfolio)]
     models = _models(s, [portfolio.model_id] if portfolio.model_id else [])
     model = models.get(portfolio.model_id) if portfolio.model_id else None
     closes = _with_trade_prices(_closes(s, set(h.units) | (model.asset_ids if model else set()), until, [h]), [h])
@@ -401,8 +411,9 @@ def _portfolio_report(s: Session, portfolio: Portfolio, until: date | None) -> P
     )
 
 
-def _as_day(value: Any) -> date | None:
-    """The `until` day (DD/MM/YYYY or YYYY-MM-DD); refused with the shared date text otherwise."""
+def read_until(value: str | None) -> date | None:
+    """The `until` day as sent (DD/MM/YYYY or YYYY-MM-DD; nothing: up to the latest close), read at the
+    edge; refused with the shared date text otherwise."""
     if value is None or value == "":
         return None
     day = validators.parse_date(value)
@@ -412,18 +423,18 @@ def _as_day(value: Any) -> date | None:
 
 
 # ---- use cases ---------------------------------------------------------------------------------------
-def portfolio_performance(*, actor: Actor, portfolio_id: Any, until: Any = None) -> PerformanceReport:
+def portfolio_performance(*, actor: Actor, portfolio_id: int, until: date | None = None) -> PerformanceReport:
     """A portfolio's performance against its model, up to the latest close (or `until`)."""
     with session_scope() as s:
         portfolio = load_portfolio(s, actor, portfolio_id)
-        return _portfolio_report(s, portfolio, _as_day(until))
+        return _portfolio_report(s, portfolio, until)
 
 
-def client_of(s: Session, actor: Actor, client_id: Any) -> User:
-    """The client whose portfolios are read: a client only themselves; staff a client of their
-    firm (the superuser any); anyone else's id is not found."""
+def client_of(s: Session, actor: Actor, client_id: int | None) -> User:
+    """The client whose portfolios are read: a client only themselves (None: the actor); staff a
+    client of their firm (the superuser any); anyone else's id is not found."""
     if actor.role is Role.CLIENT:
-        if as_id(client_id) not in (None, actor.id):
+        if client_id not in (None, actor.id):
             raise NotFound(USER_NOT_FOUND)
         user = s.get(User, actor.id)
     else:
@@ -433,16 +444,16 @@ def client_of(s: Session, actor: Actor, client_id: Any) -> User:
     return user
 
 
-def client_performance(*, actor: Actor, client_id: Any = None, until: Any = None) -> PerformanceReport:
+def client_performance(*, actor: Actor, client_id: int | None = None, until: date | None = None) -> PerformanceReport:
     """A client's portfolios together (the ones the client holds and the actor may read): the
     combined value, flows and income; against the blend of their models, each portfolio's
     model weighted by the portfolio's value at the start of the day."""
-    day_until = _as_day(until)
+    day_until = until
     with session_scope() as s:
         client = client_of(s, actor, client_id)
-        held = select(PortfolioUser.investment_id).where(PortfolioUser.user_id == client.id)
+        held = select(col(PortfolioUser.investment_id)).where(PortfolioUser.user_id == client.id)
         portfolios = list(s.exec(select(Portfolio).where(col(Portfolio.id).in_(held), readable_portfolios(actor))
-                                 .order_by(Portfolio.name, Portfolio.id)).all())
+                                 .order_by(col(Portfolio.name), col(Portfolio.id))).all())
         histories = _histories(s, portfolios, day_until)
         models = _models(s, [p.model_id for p in portfolios if p.model_id])
         asset_ids = {a for h in histories.values() for a in h.units} | {a for m in models.values() for a in m.asset_ids}
@@ -451,11 +462,12 @@ def client_performance(*, actor: Actor, client_id: Any = None, until: Any = None
         singles: dict[int, _Computed] = {}
         for p in portfolios:
             model = models.get(p.model_id) if p.model_id else None
-            single = _compute([histories[p.id]], closes, model.on if model else None, day_until)
-            singles[p.id] = single
+            pid = stored_id(p)
+            single = _compute([histories[pid]], closes, model.on if model else None, day_until)
+            singles[pid] = single
             by_period = {f.period: f for f in single.figures}
             lines.append(PortfolioLine(
-                p.id, p.name, model.name if model else None, single.value,
+                pid, p.name, model.name if model else None, single.value,
                 _pct(by_period[perf.Period.FYTD].twr) if perf.Period.FYTD in by_period else None,
                 _pct(by_period[perf.Period.INCEPTION].twr) if perf.Period.INCEPTION in by_period else None))
         weights_on = _blend(portfolios, singles, models) if models else None
@@ -475,22 +487,21 @@ def _blend(portfolios: list[Portfolio], singles: dict[int, _Computed],
            models: dict[int, _ModelWeights]) -> Callable[[date], perf.Weights]:
     """Each day, the portfolios' model weights weighted by the portfolios' values at that close
     (a portfolio without a model counts as cash)."""
-    values: dict[int, tuple[list[date], list[Decimal]]] = {}
+    values: list[tuple[list[date], list[Decimal], int | None]] = []  # per portfolio: its days, values and model
     for p in portfolios:
-        rows = singles[p.id].values
-        values[p.id] = ([d for d, _ in rows], [v for _, v in rows])
+        rows = singles[stored_id(p)].values
+        values.append(([d for d, _ in rows], [v for _, v in rows], p.model_id))
 
     def on(day: date) -> perf.Weights:
         total = 0.0
         mix: dict[int, float] = defaultdict(float)
-        for p in portfolios:
-            days, vals = values[p.id]
+        for days, vals, model_id in values:
             i = bisect.bisect_right(days, day) - 1
             value = float(vals[i]) if i >= 0 else 0.0
             if value <= 0:
                 continue
             total += value
-            model = models.get(p.model_id) if p.model_id else None
+            model = models.get(model_id) if model_id else None
             if model is not None:
                 for a, w in model.on(day).items():
                     mix[a] += value * w
@@ -502,13 +513,14 @@ def _blend(portfolios: list[Portfolio], singles: dict[int, _Computed],
 EXPORT_FORMATS = ("xlsx", "pdf")
 
 
-def export(*, actor: Actor, file_format: str, portfolio_id: Any = None, client_id: Any = None, until: Any = None,
-           client_offset: Any = None, now: datetime | None = None) -> tuple[str, bytes, str]:
-    """(file name, bytes, media type) of a portfolio's performance (or, with `client_id`, a client's)
-    as an Excel workbook or a PDF document, with the firm's name; the file's date in the browser's
-    offset (client-timezone-offset, minutes as getTimezoneOffset gives)."""
-    from app.domain.timezones import client_offset as parse_offset
+def export(*, actor: Actor, file_format: str, portfolio_id: int | None = None, client_id: int | None = None,
+           until: date | None = None, client_offset: int = 0, now: datetime | None = None) -> tuple[str, bytes, str]:
+    """(file name, bytes, media type) of a portfolio's performance (or, without `portfolio_id`, a
+    client's) as an Excel workbook or a PDF document, with the firm's name; the file's date in the
+    browser's offset (client-timezone-offset, minutes as getTimezoneOffset gives, read by
+    app.domain.timezones.client_offset)."""
     from app.exports import performance_pdf, performance_xlsx
+    from app.exports.xlsx_styles import MEDIA_TYPE as XLSX_MEDIA_TYPE
 
     if file_format not in EXPORT_FORMATS:
         raise ValidationError("Unknown export format")
@@ -516,8 +528,8 @@ def export(*, actor: Actor, file_format: str, portfolio_id: Any = None, client_i
         report = portfolio_performance(actor=actor, portfolio_id=portfolio_id, until=until)
     else:
         report = client_performance(actor=actor, client_id=client_id, until=until)
-    offset = parse_offset(client_offset)
+    offset = client_offset
     moment = now or datetime.now(timezone.utc)
     if file_format == "xlsx":
-        return performance_xlsx.filename(report, offset, moment), performance_xlsx.build(report), performance_xlsx.MEDIA_TYPE
+        return performance_xlsx.filename(report, offset, moment), performance_xlsx.build(report), XLSX_MEDIA_TYPE
     return performance_pdf.filename(report, offset, moment), performance_pdf.build(report, moment), performance_pdf.MEDIA_TYPE

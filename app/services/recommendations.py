@@ -8,83 +8,155 @@ recommendations are never removed: they are marked deleted, and every change sta
 analyst_recommendations_date (the engine reads it to know the recommendations changed)."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from sqlalchemy import delete, func, update
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import Asset, LongTermRecommendation, Model, ModelAsset, ShortTermRecommendation
-from app.db.types import utcnow
+from app.db.types import stored_id, utcnow
 from app.domain import recommendations as rules
 from app.domain import validators as v
 from app.domain.errors import INVALID_FORM, DomainError, NotFound, ValidationError
 from app.domain.models import UPLOAD_TYPES
 from app.domain.permissions import Actor, can_edit_model, require_staff
-from app.domain.recommendations import Kind, LineError, UploadLine
-from app.domain.uploads import parsed_upload
+from app.domain.recommendations import Kind, UploadLine
+from app.domain.uploads import SELECT_FILE, LineError, file_type_error, parsed_upload
 from app.domain.parsing import as_id
-from app.domain.timezones import client_offset as browser_offset, iso_json
+from app.domain.timezones import iso_json
 from app.domain.money import number_json
+from app.domain.wire import only_when_set, wire
 from app.exports import recommendations_csv
-from app.services import tenancy
+from app.services import listing, tenancy
 from app.services.models import ModelSummary
 
 ACTIVE, DELETED = "active", "deleted"
 REPLACE = UPLOAD_TYPES[1]
 
 
-# ---- shapes --------------------------------------------------------------------------------------
-def long_term_row(rec: LongTermRecommendation, asset: Asset) -> dict[str, Any]:
-    return {
-        "id": rec.id,
-        "model_id": rec.model_id,
-        "asset_id": rec.asset_id,
-        "asset": {"id": asset.id, "code": asset.code, "name": asset.name},
-        "action": rec.action,
-        "comment": rec.comment,
-        "is_new": False,
-        "created_at": iso_json(rec.created_at),
-        "updated_at": iso_json(rec.updated_at),
-    }
+# ---- what the screens and the API read -----------------------------------------------------------
+@dataclass(frozen=True)
+class RecommendedAsset:
+    id: int
+    code: str
+    name: str
 
 
-def short_term_row(rec: ShortTermRecommendation, asset: Asset, in_model: bool) -> dict[str, Any]:
-    return {
-        "id": rec.id,
-        "asset_id": rec.asset_id,
-        "code": asset.code,
-        "name": asset.name,
-        "action": rec.action,
-        "price": number_json(rec.price),
-        "yield": number_json(rec.yield_),
-        "comment": rec.comment,
-        "status": rec.status,
-        "model_id": rec.model_id,
-        "is_new": False,
-        "model_asset": in_model,  # the asset is one of the model's assets
-        "created_at": iso_json(rec.created_at),
-        "updated_at": iso_json(rec.updated_at),
-    }
+@dataclass(frozen=True)
+class LongTermView:
+    """A long-term recommendation (GET /api/long-terms' rows; create and update add their toast)."""
+    id: int
+    model_id: int
+    asset_id: int
+    asset: RecommendedAsset
+    action: str
+    comment: str | None
+    is_new: bool
+    created_at: str | None
+    updated_at: str | None
+    message: str | None = field(default=None, metadata=only_when_set())
 
 
-def _model_summary(actor: Actor, model: Model) -> dict[str, Any]:
-    return {"id": model.id, "name": model.name, "firm_id": model.firm_id, "status": model.status,
-            "analyst_recommendations": model.analyst_recommendations,
-            "analyst_recommendations_date": iso_json(model.analyst_recommendations_date),
-            "can_edit": can_edit_model(actor, model.firm_id)}
+@dataclass(frozen=True)
+class ShortTermView:
+    """A short-term (analyst) recommendation (GET /api/recommendations' rows; an update also says
+    whether it deleted the recommendation, a hold without a comment)."""
+    id: int
+    asset_id: int
+    code: str
+    name: str
+    action: str
+    price: str | None
+    yield_: str | None = field(metadata=wire("yield"))
+    comment: str | None
+    status: str
+    model_id: int
+    is_new: bool
+    model_asset: bool  # the asset is one of the model's assets
+    created_at: str | None
+    updated_at: str | None
+    deleted: bool | None = field(default=None, metadata=only_when_set())
+    message: str | None = field(default=None, metadata=only_when_set())
+
+
+@dataclass(frozen=True)
+class RecommendationsModel:
+    """The model whose recommendations a screen shows."""
+    id: int
+    name: str
+    firm_id: int
+    status: str
+    analyst_recommendations: bool
+    analyst_recommendations_date: str | None
+    can_edit: bool
+
+
+@dataclass(frozen=True)
+class RecommendationsPage:
+    """A screen's first load: the model and its recommendations of one kind."""
+    model: RecommendationsModel
+    long_terms: tuple[LongTermView, ...] = ()
+    short_terms: tuple[ShortTermView, ...] = ()
+
+    @property
+    def rows(self) -> tuple[LongTermView | ShortTermView, ...]:
+        """The recommendations shown (of the kind asked for)."""
+        return (*self.long_terms, *self.short_terms)
+
+
+@dataclass(frozen=True)
+class UploadedModel:
+    model_id: int
+    name: str
+    success: bool
+    message: str
+
+
+@dataclass(frozen=True)
+class UploadResult:
+    """What an upload did: its message, how many models failed, and each model's outcome."""
+    message: str
+    failed: int
+    rows: tuple[UploadedModel, ...]
+
+
+def long_term_row(rec: LongTermRecommendation, asset: Asset, message: str | None = None) -> LongTermView:
+    return LongTermView(
+        id=stored_id(rec), model_id=rec.model_id, asset_id=rec.asset_id,
+        asset=RecommendedAsset(id=stored_id(asset), code=asset.code, name=asset.name), action=rec.action,
+        comment=rec.comment, is_new=False, created_at=iso_json(rec.created_at), updated_at=iso_json(rec.updated_at),
+        message=message)
+
+
+def short_term_row(rec: ShortTermRecommendation, asset: Asset, in_model: bool, *, deleted: bool | None = None,
+                   message: str | None = None) -> ShortTermView:
+    return ShortTermView(
+        id=stored_id(rec), asset_id=rec.asset_id, code=asset.code, name=asset.name, action=rec.action,
+        price=number_json(rec.price), yield_=number_json(rec.yield_), comment=rec.comment, status=rec.status,
+        model_id=rec.model_id, is_new=False, model_asset=in_model, created_at=iso_json(rec.created_at),
+        updated_at=iso_json(rec.updated_at), deleted=deleted, message=message)
+
+
+def _model_summary(actor: Actor, model: Model) -> RecommendationsModel:
+    return RecommendationsModel(
+        id=stored_id(model), name=model.name, firm_id=model.firm_id, status=model.status,
+        analyst_recommendations=model.analyst_recommendations,
+        analyst_recommendations_date=iso_json(model.analyst_recommendations_date),
+        can_edit=can_edit_model(actor, model.firm_id))
 
 
 # ---- helpers -------------------------------------------------------------------------------------
-def _model_for_write(s: Session, actor: Actor, model_id: Any) -> Model:
+def _model_for_write(s: Session, actor: Actor, model_id: int | None) -> Model:
     """The model if the actor may change it, locked until the transaction ends (PostgreSQL)."""
-    model = tenancy.load_model(s, actor, model_id, for_edit=True)
-    s.exec(select(Model.id).where(Model.id == model.id).with_for_update()).first()
+    model: Model = tenancy.load_model(s, actor, model_id, for_edit=True)
+    s.exec(select(col(Model.id)).where(Model.id == model.id).with_for_update()).first()
     return model
 
 
-def _usable_asset(s: Session, actor: Actor, model: Model, asset_id: Any) -> Asset | None:
+def _usable_asset(s: Session, actor: Actor, model: Model, asset_id: object) -> Asset | None:
     number = as_id(asset_id)
     if number is None:
         return None
@@ -113,11 +185,12 @@ def _new_recommendation_target(s: Session, actor: Actor, data: Mapping[str, Any]
                                errors: dict[str, str]) -> tuple[Model, Asset]:
     """The model (writable by the actor) and the asset a new recommendation is for; refuses the
     form, with `errors` and an unusable asset, if anything is wrong."""
-    model = _model_for_write(s, actor, data.get("model_id"))
+    model = _model_for_write(s, actor, as_id(data.get("model_id")))
     asset = _usable_asset(s, actor, model, data.get("asset_id"))
     if asset is None:
         errors["asset_id"] = v.REQUIRED_SELECT.format(label="asset")
     _refuse(errors)
+    assert asset is not None  # (refused above)
     return model, asset
 
 
@@ -127,72 +200,75 @@ def _stamp_short_terms(model: Model, s: Session) -> None:
 
 
 # ---- the screens' first load ------------------------------------------------------------------------
-def recommendations_page(*, actor: Actor, model_id: Any, kind: Kind | str) -> dict[str, Any]:
+def recommendations_page(*, actor: Actor, model_id: int, kind: Kind) -> RecommendationsPage:
     """The model (id, name, can_edit ...) and its recommendations of one kind, in one call."""
-    kind = Kind(kind)
     with session_scope() as s:
         model = tenancy.load_model(s, actor, model_id)
-        rows = _long_terms(s, model) if kind is Kind.LONG_TERM else _short_terms(s, model)
-        return {"model": _model_summary(actor, model), "rows": rows}
+        head = _model_summary(actor, model)
+        if kind is Kind.LONG_TERM:
+            return RecommendationsPage(model=head, long_terms=tuple(_long_terms(s, model)))
+        return RecommendationsPage(model=head, short_terms=tuple(_short_terms(s, model)))
 
 
 # ---- long-term ----------------------------------------------------------------------------------
-def _long_terms(s: Session, model: Model) -> list[dict[str, Any]]:
+def _long_terms(s: Session, model: Model) -> list[LongTermView]:
     found = s.exec(
-        select(LongTermRecommendation, Asset).join(Asset, Asset.id == LongTermRecommendation.asset_id)
-        .where(LongTermRecommendation.model_id == model.id).order_by(Asset.code, LongTermRecommendation.id)
+        select(LongTermRecommendation, Asset).join(Asset, col(Asset.id) == LongTermRecommendation.asset_id)
+        .where(LongTermRecommendation.model_id == model.id).order_by(col(Asset.code), col(LongTermRecommendation.id))
     ).all()
     return [long_term_row(rec, asset) for rec, asset in found]
 
 
-def list_long_terms(*, actor: Actor, model_id: Any) -> tuple[list[dict[str, Any]], int]:
+def list_long_terms(*, actor: Actor, model_id: int | None) -> listing.Page[LongTermView]:
     with session_scope() as s:
         model = tenancy.load_model(s, actor, model_id)
         rows = _long_terms(s, model)
-        return rows, len(rows)
+        return listing.Page(rows=tuple(rows), total=len(rows))
 
 
-def _load_recommendation(s: Session, actor: Actor, table, rec_id: Any):
-    """A long- or short-term recommendation (`table`) and its model, for a change by a staff member
-    who may edit the model; 404 otherwise (and for a short-term one no longer active)."""
-    require_staff(actor)
-    number = as_id(rec_id)
-    rec = s.get(table, number) if number else None
+def _load_recommendation(s: Session, actor: Actor, rec: LongTermRecommendation | ShortTermRecommendation | None
+                         ) -> Model:
+    """The model of a long- or short-term recommendation, for a change by a staff member who may
+    edit the model; 404 otherwise (and for a short-term one no longer active)."""
     if rec is None or getattr(rec, "status", ACTIVE) != ACTIVE:
         raise NotFound(rules.RECOMMENDATION_NOT_FOUND)
     try:
-        model = _model_for_write(s, actor, rec.model_id)
+        return _model_for_write(s, actor, rec.model_id)
     except NotFound:
         raise NotFound(rules.RECOMMENDATION_NOT_FOUND) from None
+
+
+def _load_long_term(s: Session, actor: Actor, rec_id: int) -> tuple[LongTermRecommendation, Model]:
+    require_staff(actor)
+    rec = s.get(LongTermRecommendation, rec_id) if rec_id else None
+    model = _load_recommendation(s, actor, rec)
+    assert rec is not None  # (not found above)
     return rec, model
 
 
-def _load_long_term(s: Session, actor: Actor, rec_id: Any) -> tuple[LongTermRecommendation, Model]:
-    return _load_recommendation(s, actor, LongTermRecommendation, rec_id)
-
-
-def create_long_term(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
-    """data: asset_id, model_id, action (buy | sell | hold), comment. A new hold needs a comment."""
+def create_long_term(*, actor: Actor, data: Mapping[str, Any]) -> LongTermView:
+    """data: asset_id, model_id, action (buy | sell | hold), comment, as sent (the domain's
+    rules.clean_recommendation reads them). A new hold needs a comment."""
     require_staff(actor)
     values, errors = _clean_form(Kind.LONG_TERM, data)
     with session_scope() as s:
         model, asset = _new_recommendation_target(s, actor, data, errors)
-        taken = s.exec(select(LongTermRecommendation.id).where(LongTermRecommendation.model_id == model.id,
-                                                               LongTermRecommendation.asset_id == asset.id)).first()
+        taken = s.exec(select(col(LongTermRecommendation.id)).where(LongTermRecommendation.model_id == model.id,
+                                                                    LongTermRecommendation.asset_id == asset.id)).first()
         duplicate = rules.LONG_TERM_DUPLICATE.format(code=asset.code)
         if taken is not None:
             raise ValidationError(duplicate, {"asset_id": duplicate})
-        rec = LongTermRecommendation(model_id=model.id, asset_id=asset.id, action=values["action"], comment=values["comment"],
-                                     created_by=actor.id, updated_by=actor.id)
+        rec = LongTermRecommendation(model_id=stored_id(model), asset_id=stored_id(asset), action=values["action"],
+                                     comment=values["comment"], created_by=actor.id, updated_by=actor.id)
         s.add(rec)
         try:
             s.flush()
         except IntegrityError:  # the same asset added at the same moment by someone else
             raise ValidationError(duplicate, {"asset_id": duplicate}) from None
-        return {**long_term_row(rec, asset), "message": rules.LONG_TERM_ADDED}
+        return long_term_row(rec, asset, rules.LONG_TERM_ADDED)
 
 
-def update_long_term(*, actor: Actor, rec_id: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+def update_long_term(*, actor: Actor, rec_id: int, data: Mapping[str, Any]) -> LongTermView:
     """Action and comment (what is not sent stays). A hold is kept only with a comment: the screen
     asks whether to delete instead (spec 000 s4)."""
     with session_scope() as s:
@@ -205,16 +281,17 @@ def update_long_term(*, actor: Actor, rec_id: Any, data: Mapping[str, Any]) -> d
         s.add(rec)
         s.flush()
         asset = s.get(Asset, rec.asset_id)
-        return {**long_term_row(rec, asset), "message": rules.LONG_TERM_UPDATED}
+        assert asset is not None  # (a recommendation's asset is kept)
+        return long_term_row(rec, asset, rules.LONG_TERM_UPDATED)
 
 
-def delete_long_term(*, actor: Actor, rec_id: Any) -> None:
+def delete_long_term(*, actor: Actor, rec_id: int) -> None:
     with session_scope() as s:
         rec, _ = _load_long_term(s, actor, rec_id)
         s.delete(rec)
 
 
-def delete_all_long_terms(*, actor: Actor, model_id: Any) -> int:
+def delete_all_long_terms(*, actor: Actor, model_id: int | None) -> int:
     require_staff(actor)
     with session_scope() as s:
         model = _model_for_write(s, actor, model_id)
@@ -222,60 +299,67 @@ def delete_all_long_terms(*, actor: Actor, model_id: Any) -> int:
                        .where(LongTermRecommendation.model_id == model.id)).one()
         if not count:
             raise ValidationError(rules.NOTHING_TO_REMOVE)
-        s.exec(delete(LongTermRecommendation).where(LongTermRecommendation.model_id == model.id))
+        s.exec(delete(LongTermRecommendation).where(col(LongTermRecommendation.model_id) == model.id))
         return int(count)
 
 
 # ---- short-term ---------------------------------------------------------------------------------
-def _short_terms(s: Session, model: Model) -> list[dict[str, Any]]:
+def _short_terms(s: Session, model: Model) -> list[ShortTermView]:
     found = s.exec(
-        select(ShortTermRecommendation, Asset).join(Asset, Asset.id == ShortTermRecommendation.asset_id)
+        select(ShortTermRecommendation, Asset).join(Asset, col(Asset.id) == ShortTermRecommendation.asset_id)
         .where(ShortTermRecommendation.model_id == model.id, ShortTermRecommendation.status == ACTIVE)
-        .order_by(Asset.code, ShortTermRecommendation.id)
+        .order_by(col(Asset.code), col(ShortTermRecommendation.id))
     ).all()
-    in_model = set(s.exec(select(ModelAsset.asset_id).where(ModelAsset.model_id == model.id)).all())
+    in_model = set(s.exec(select(col(ModelAsset.asset_id)).where(ModelAsset.model_id == model.id)).all())
     return [short_term_row(rec, asset, asset.id in in_model) for rec, asset in found]
 
 
-def list_short_terms(*, actor: Actor, model_id: Any) -> tuple[list[dict[str, Any]], int]:
+def list_short_terms(*, actor: Actor, model_id: int | None) -> listing.Page[ShortTermView]:
     with session_scope() as s:
         model = tenancy.load_model(s, actor, model_id)
         rows = _short_terms(s, model)
-        return rows, len(rows)
+        return listing.Page(rows=tuple(rows), total=len(rows))
 
 
-def _load_short_term(s: Session, actor: Actor, rec_id: Any) -> tuple[ShortTermRecommendation, Model]:
-    return _load_recommendation(s, actor, ShortTermRecommendation, rec_id)
+def _load_short_term(s: Session, actor: Actor, rec_id: int) -> tuple[ShortTermRecommendation, Model]:
+    require_staff(actor)
+    rec = s.get(ShortTermRecommendation, rec_id) if rec_id else None
+    model = _load_recommendation(s, actor, rec)
+    assert rec is not None  # (not found above)
+    return rec, model
 
 
 def _in_model(s: Session, model: Model, asset_id: int) -> bool:
-    return s.exec(select(ModelAsset.id).where(ModelAsset.model_id == model.id, ModelAsset.asset_id == asset_id)).first() is not None
+    return s.exec(select(col(ModelAsset.id)).where(
+        ModelAsset.model_id == model.id, ModelAsset.asset_id == asset_id)).first() is not None
 
 
-def create_short_term(*, actor: Actor, data: Mapping[str, Any]) -> dict[str, Any]:
-    """data: model_id, asset_id, action (a code of SHORT_TERM_ACTIONS), comment, price, yield.
-    Created active; a new hold needs a comment; one active recommendation per asset."""
+def create_short_term(*, actor: Actor, data: Mapping[str, Any]) -> ShortTermView:
+    """data: model_id, asset_id, action (a code of SHORT_TERM_ACTIONS), comment, price, yield, as
+    sent (the domain's rules.clean_recommendation reads them). Created active; a new hold needs a
+    comment; one active recommendation per asset."""
     require_staff(actor)
     values, errors = _clean_form(Kind.SHORT_TERM, data)
     with session_scope() as s:
         model, asset = _new_recommendation_target(s, actor, data, errors)
-        taken = s.exec(select(ShortTermRecommendation.id).where(
+        taken = s.exec(select(col(ShortTermRecommendation.id)).where(
             ShortTermRecommendation.model_id == model.id, ShortTermRecommendation.asset_id == asset.id,
             ShortTermRecommendation.status == ACTIVE)).first()
         if taken is not None:
             duplicate = rules.SHORT_TERM_DUPLICATE.format(code=asset.code)
             raise ValidationError(duplicate, {"asset_id": duplicate})
-        rec = ShortTermRecommendation(model_id=model.id, asset_id=asset.id, action=values["action"], comment=values["comment"],
+        rec = ShortTermRecommendation(model_id=stored_id(model), asset_id=stored_id(asset), action=values["action"],
+                                      comment=values["comment"],
                                       price=values["price"], yield_=values["yield"], status=ACTIVE,
                                       created_by=actor.id, updated_by=actor.id)
         s.add(rec)
         _stamp_short_terms(model, s)
         s.flush()
         s.refresh(rec)
-        return {**short_term_row(rec, asset, _in_model(s, model, asset.id)), "message": rules.SHORT_TERM_ADDED}
+        return short_term_row(rec, asset, _in_model(s, model, stored_id(asset)), message=rules.SHORT_TERM_ADDED)
 
 
-def update_short_term(*, actor: Actor, rec_id: Any, data: Mapping[str, Any]) -> dict[str, Any]:
+def update_short_term(*, actor: Actor, rec_id: int, data: Mapping[str, Any]) -> ShortTermView:
     """Action, comment, price, yield (what is not sent stays). An update to hold without a comment
     deletes the recommendation (spec 001 s4): the answer then has deleted true."""
     with session_scope() as s:
@@ -291,25 +375,27 @@ def update_short_term(*, actor: Actor, rec_id: Any, data: Mapping[str, Any]) -> 
         rec.updated_by, rec.updated_at = actor.id, utcnow()
         _stamp_short_terms(model, s)
         asset = s.get(Asset, rec.asset_id)
+        assert asset is not None  # (a recommendation's asset is kept)
         if rules.is_hold_without_comment(Kind.SHORT_TERM, values["action"], values["comment"]):
             rec.status = DELETED
             s.add(rec)
             s.flush()
-            return {**short_term_row(rec, asset, _in_model(s, model, asset.id)), "deleted": True,
-                    "message": rules.SHORT_TERM_DELETED}
+            return short_term_row(rec, asset, _in_model(s, model, rec.asset_id), deleted=True,
+                                  message=rules.SHORT_TERM_DELETED)
         rec.action, rec.comment, rec.price, rec.yield_ = values["action"], values["comment"], values["price"], values["yield"]
         s.add(rec)
         s.flush()
         s.refresh(rec)
-        return {**short_term_row(rec, asset, _in_model(s, model, asset.id)), "deleted": False,
-                "message": rules.SHORT_TERM_UPDATED}
+        return short_term_row(rec, asset, _in_model(s, model, rec.asset_id), deleted=False,
+                              message=rules.SHORT_TERM_UPDATED)
 
 
-def mark_short_terms_deleted(*, actor: Actor, ids: Iterable[Any]) -> int:
+def mark_short_terms_deleted(*, actor: Actor, ids: Iterable[int]) -> int:
     """PUT /api/recommendations-mark-as-deleted: every listed active recommendation is marked deleted
-    (all or none: one that is not found or not editable refuses the whole call)."""
+    (all or none: one that is not found or not editable refuses the whole call). The ids as read
+    from the request (app.domain.parsing.ids_of: what is no id left out)."""
     require_staff(actor)
-    numbers = list(dict.fromkeys(n for n in (as_id(i) for i in ids or []) if n is not None))
+    numbers = list(dict.fromkeys(ids))
     if not numbers:
         raise ValidationError(rules.NOTHING_TO_REMOVE)
     with session_scope() as s:
@@ -317,7 +403,7 @@ def mark_short_terms_deleted(*, actor: Actor, ids: Iterable[Any]) -> int:
         recs = []
         for number in numbers:
             rec, model = _load_short_term(s, actor, number)
-            models[model.id] = model
+            models[stored_id(model)] = model
             recs.append(rec)
         now = utcnow()
         for rec in recs:
@@ -328,7 +414,7 @@ def mark_short_terms_deleted(*, actor: Actor, ids: Iterable[Any]) -> int:
         return len(recs)
 
 
-def delete_all_short_terms(*, actor: Actor, model_id: Any) -> int:
+def delete_all_short_terms(*, actor: Actor, model_id: int | None) -> int:
     """Marks every active recommendation of the model deleted ('There are no recommendations to
     remove' when there is none)."""
     require_staff(actor)
@@ -345,31 +431,32 @@ def delete_all_short_terms(*, actor: Actor, model_id: Any) -> int:
 
 def _clear_short_terms(s: Session, actor: Actor, model: Model) -> None:
     s.exec(update(ShortTermRecommendation)
-           .where(ShortTermRecommendation.model_id == model.id, ShortTermRecommendation.status == ACTIVE)
+           .where(col(ShortTermRecommendation.model_id) == model.id, col(ShortTermRecommendation.status) == ACTIVE)
            .values(status=DELETED, updated_by=actor.id, updated_at=utcnow()))
 
 
 # ---- download ----------------------------------------------------------------------------------
-def export_csv(*, actor: Actor, model_id: Any, kind: Kind | str, client_offset: Any = None) -> tuple[str, bytes]:
+def export_csv(*, actor: Actor, model_id: int, kind: Kind, client_offset: int = 0) -> tuple[str, bytes]:
     """(file name, CSV bytes) of the model's recommendations; 'There are no recommendations to
-    download' when there is none. Times and the file's date are in the browser's offset."""
-    kind = Kind(kind)
-    offset = browser_offset(client_offset)
+    download' when there is none. Times and the file's date are in the browser's offset (minutes,
+    app.domain.timezones.client_offset reads it). The rows given the file are its own (its columns)."""
+    offset = client_offset
     with session_scope() as s:
         model = tenancy.load_model(s, actor, model_id)
+        rows: list[dict[str, object]]
         if kind is Kind.LONG_TERM:
-            found = s.exec(
-                select(LongTermRecommendation, Asset).join(Asset, Asset.id == LongTermRecommendation.asset_id)
-                .where(LongTermRecommendation.model_id == model.id).order_by(Asset.code)).all()
+            longs = s.exec(
+                select(LongTermRecommendation, Asset).join(Asset, col(Asset.id) == LongTermRecommendation.asset_id)
+                .where(LongTermRecommendation.model_id == model.id).order_by(col(Asset.code))).all()
             rows = [{"code": a.code, "name": a.name, "action": r.action, "comment": r.comment, "updated_at": r.updated_at}
-                    for r, a in found]
+                    for r, a in longs]
         else:
-            found = s.exec(
-                select(ShortTermRecommendation, Asset).join(Asset, Asset.id == ShortTermRecommendation.asset_id)
+            shorts = s.exec(
+                select(ShortTermRecommendation, Asset).join(Asset, col(Asset.id) == ShortTermRecommendation.asset_id)
                 .where(ShortTermRecommendation.model_id == model.id, ShortTermRecommendation.status == ACTIVE)
-                .order_by(Asset.code)).all()
+                .order_by(col(Asset.code))).all()
             rows = [{"code": a.code, "name": a.name, "action": r.action, "comment": r.comment, "price": number_json(r.price),
-                     "yield": number_json(r.yield_), "updated_at": r.updated_at} for r, a in found]
+                     "yield": number_json(r.yield_), "updated_at": r.updated_at} for r, a in shorts]
         if not rows:
             raise ValidationError(rules.NOTHING_TO_DOWNLOAD)
         name = recommendations_csv.filename(kind, model.name, utcnow(), offset)
@@ -377,7 +464,7 @@ def export_csv(*, actor: Actor, model_id: Any, kind: Kind | str, client_offset: 
 
 
 # ---- upload ------------------------------------------------------------------------------------
-Plan = list[tuple]
+Plan = list[tuple[Any, ...]]  # ('clear',), ('create', asset, line), ('update', rec, line), ('remove', rec)
 
 
 def _plan(s: Session, actor: Actor, kind: Kind, model: Model, lines: Sequence[UploadLine],
@@ -387,22 +474,23 @@ def _plan(s: Session, actor: Actor, kind: Kind, model: Model, lines: Sequence[Up
     found = tenancy.find_assets_by_codes(s, actor, [line.code for line in lines], firm_id=model.firm_id)
     errors = [rules.unknown_code_error(line.line, line.code) for line in lines if line.code not in found]
     plan: Plan = []
-    existing: dict[int, Any] = {}
+    existing: dict[int, LongTermRecommendation | ShortTermRecommendation] = {}
     if upload_type == REPLACE:
         plan.append(("clear",))
     elif kind is Kind.LONG_TERM:
-        for rec in s.exec(select(LongTermRecommendation).where(LongTermRecommendation.model_id == model.id)).all():
-            existing[rec.asset_id] = rec
+        for long_term in s.exec(select(LongTermRecommendation)
+                                .where(LongTermRecommendation.model_id == model.id)).all():
+            existing[long_term.asset_id] = long_term
     else:
-        for rec in s.exec(select(ShortTermRecommendation).where(ShortTermRecommendation.model_id == model.id,
-                                                                ShortTermRecommendation.status == ACTIVE)
-                          .order_by(ShortTermRecommendation.id)).all():
-            existing.setdefault(rec.asset_id, rec)
+        for short_term in s.exec(select(ShortTermRecommendation).where(ShortTermRecommendation.model_id == model.id,
+                                                                       ShortTermRecommendation.status == ACTIVE)
+                                 .order_by(col(ShortTermRecommendation.id))).all():
+            existing.setdefault(short_term.asset_id, short_term)
     for line in lines:
         asset = found.get(line.code)
         if asset is None:
             continue
-        rec = existing.get(asset.id)
+        rec = existing.get(stored_id(asset))
         if rules.is_hold_without_comment(kind, line.action, line.comment):
             if rec is None:  # a new hold needs a comment
                 errors.append(rules.hold_comment_error(line.line, line.code))
@@ -419,7 +507,7 @@ def _apply(s: Session, actor: Actor, kind: Kind, model: Model, plan: Plan) -> No
         op = step[0]
         if op == "clear":
             if kind is Kind.LONG_TERM:
-                s.exec(delete(LongTermRecommendation).where(LongTermRecommendation.model_id == model.id))
+                s.exec(delete(LongTermRecommendation).where(col(LongTermRecommendation.model_id) == model.id))
             else:
                 _clear_short_terms(s, actor, model)
         elif op == "remove":
@@ -438,10 +526,10 @@ def _apply(s: Session, actor: Actor, kind: Kind, model: Model, plan: Plan) -> No
         else:  # create
             asset, line = step[1], step[2]
             if kind is Kind.LONG_TERM:
-                s.add(LongTermRecommendation(model_id=model.id, asset_id=asset.id, action=line.action, comment=line.comment,
+                s.add(LongTermRecommendation(model_id=stored_id(model), asset_id=asset.id, action=line.action, comment=line.comment,
                                              created_by=actor.id, updated_by=actor.id))
             else:
-                s.add(ShortTermRecommendation(model_id=model.id, asset_id=asset.id, action=line.action, comment=line.comment,
+                s.add(ShortTermRecommendation(model_id=stored_id(model), asset_id=asset.id, action=line.action, comment=line.comment,
                                               price=line.price, yield_=line.yield_, status=ACTIVE,
                                               created_by=actor.id, updated_by=actor.id))
     if kind is Kind.SHORT_TERM:
@@ -461,13 +549,16 @@ def _model_errors(per_model: list[tuple[Model, list[LineError]]]) -> list[LineEr
     return merged
 
 
-def _model_ids(model_ids: Any) -> list[int]:
+def read_model_ids(model_ids: object) -> list[int]:
+    """The models an upload names, as sent (a list, repeated values or 'a,b'), read at the edge; text
+    that is no id is refused as a model not found."""
     if model_ids is None:
         return []
-    if isinstance(model_ids, (str, int)):
-        model_ids = str(model_ids).replace("[", "").replace("]", "").split(",")
+    items: Iterable[object] = (str(model_ids).replace("[", "").replace("]", "").split(",")
+                               if isinstance(model_ids, (str, int)) or not isinstance(model_ids, Iterable)
+                               else model_ids)
     numbers: list[int] = []
-    for item in model_ids:
+    for item in items:
         for part in str(item).replace("[", "").replace("]", "").split(","):
             if part.strip():
                 number = as_id(part)
@@ -477,8 +568,8 @@ def _model_ids(model_ids: Any) -> list[int]:
     return list(dict.fromkeys(numbers))
 
 
-def upload(*, actor: Actor, kind: Kind | str, model_ids: Any, content_type: str | None, data: bytes | None,
-           upload_type: Any = None, on_model_done: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+def upload(*, actor: Actor, kind: Kind, model_ids: Sequence[int], content_type: str | None, data: bytes | None,
+           upload_type: str | None = None, on_model_done: Callable[[int, int], None] | None = None) -> UploadResult:
     """Apply a CSV or Excel file of recommendations to every listed model.
 
     The type is checked first ('Invalid file type!'); then the whole file is read and validated,
@@ -486,20 +577,19 @@ def upload(*, actor: Actor, kind: Kind | str, model_ids: Any, content_type: str 
     bad number, a new hold without a comment ...) writes nothing and the message names each line.
     amend (the default) updates or adds per asset; replace removes the model's recommendations
     (long-term deleted, short-term marked deleted) and the file's lines become the set. Each model
-    is written in its own transaction. Answer: {message, rows: [{model_id, name, success, message}]}."""
-    kind = Kind(kind)
+    is written in its own transaction. `model_ids` as read_model_ids reads them."""
     require_staff(actor)
     mode, mode_error = rules.clean_upload_type(upload_type)
     if mode_error:
         raise ValidationError(INVALID_FORM, {"upload_type": mode_error})
-    ids = _model_ids(model_ids)
+    ids = list(dict.fromkeys(model_ids))
     if not ids:
         raise ValidationError(rules.SELECT_MODEL, {"model_ids": rules.SELECT_MODEL})
-    type_error = rules.file_type_error(content_type)
+    type_error = file_type_error(content_type)
     if type_error:
         raise ValidationError(type_error, {"file": type_error})
     if data is None:
-        raise ValidationError(rules.SELECT_FILE, {"file": rules.SELECT_FILE})
+        raise ValidationError(SELECT_FILE, {"file": SELECT_FILE})
     with session_scope() as s:  # who may: every model, before the file is even read
         models = [tenancy.load_model(s, actor, number, for_edit=True) for number in ids]
     lines, errors = parsed_upload(data, lambda read: rules.parse_upload(kind, read))
@@ -511,7 +601,7 @@ def upload(*, actor: Actor, kind: Kind | str, model_ids: Any, content_type: str 
         message = rules.describe_errors(errors)
         raise ValidationError(message, {"file": message})
 
-    results: list[dict[str, Any]] = []
+    results: list[UploadedModel] = []
     for done, model in enumerate(models, start=1):
         try:
             with session_scope() as s:
@@ -520,41 +610,32 @@ def upload(*, actor: Actor, kind: Kind | str, model_ids: Any, content_type: str 
                 if late:  # changed by someone else since the dry run
                     raise ValidationError(rules.describe_errors(late))
                 _apply(s, actor, kind, locked, plan)
-            results.append({"model_id": model.id, "name": model.name, "success": True, "message": rules.UPLOAD_DONE})
+            results.append(UploadedModel(stored_id(model), model.name, True, rules.UPLOAD_DONE))
         except DomainError as exc:
             if len(models) == 1:
                 raise
-            results.append({"model_id": model.id, "name": model.name, "success": False, "message": exc.message})
+            results.append(UploadedModel(stored_id(model), model.name, False, exc.message))
         if on_model_done is not None:
             on_model_done(done, len(models))
-    failed = sum(1 for r in results if not r["success"])
+    failed = sum(1 for r in results if not r.success)
     if failed:
         message = rules.UPLOAD_FAILED
     else:
         message = rules.UPLOAD_DONE if len(models) == 1 else rules.UPLOAD_DONE_ALL
-    return {"message": message, "failed": failed, "rows": results}
-
-
-def upload_long_terms(**kw: Any) -> dict[str, Any]:
-    return upload(kind=Kind.LONG_TERM, **kw)
-
-
-def upload_short_terms(**kw: Any) -> dict[str, Any]:
-    return upload(kind=Kind.SHORT_TERM, **kw)
+    return UploadResult(message=message, failed=failed, rows=tuple(results))
 
 
 # ---- bulk selection ----------------------------------------------------------------------------
-def upload_candidates(*, actor: Actor, kind: Kind | str, firm_id: Any = None) -> list[ModelSummary]:
+def upload_candidates(*, actor: Actor, kind: Kind, firm_id: int | None = None) -> list[ModelSummary]:
     """Models the actor may upload recommendations to (the bulk selection screens), by name: the
     models list with `recommendations_upload` (models the actor may edit) for long-term uploads and
     `str_upload` (also with analyst recommendations on) for short-term ones. A superuser may filter
-    by firm ('-2' or empty: all firms); everyone else sees their own firm's."""
-    from app.domain.model_rules import owner_filter
+    by firm (None: all firms; app.domain.model_rules.owner_filter reads it as sent); everyone else
+    sees their own firm's."""
     from app.services import models as models_service
 
-    kind = Kind(kind)
     require_staff(actor)
     long_term = kind is Kind.LONG_TERM
-    rows = models_service.all_models(actor=actor, firm_id=owner_filter(firm_id) if actor.is_superuser else None,
+    rows = models_service.all_models(actor=actor, firm_id=firm_id if actor.is_superuser else None,
                                      recommendations_upload=long_term, str_upload=not long_term)
     return [m for m in rows if m.can_edit]

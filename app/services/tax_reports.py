@@ -27,9 +27,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timezone
 from decimal import Decimal, InvalidOperation
+from functools import partial
 from typing import Any
 
-from sqlalchemy import and_
+from sqlalchemy import and_, select as sa_select
 from sqlmodel import Session, col, select
 
 from app.db import bulk
@@ -37,7 +38,7 @@ from app.db.engine import session_scope
 from app.db.tables import (
     Asset, AssetTransaction, CarriedForwardLoss, CashTransaction, Deposit, Firm, Portfolio, PortfolioUser, User,
 )
-from app.db.types import utcnow
+from app.db.types import stored_id, utcnow
 from app.domain import ledger, tax
 from app.domain import portfolios as portfolio_rules
 from app.domain.errors import NotFound, ValidationError, not_found
@@ -102,26 +103,27 @@ INCOME_KINDS = (Kind.DIVIDEND.value, Kind.INTEREST.value, Kind.TD_INCOME.value, 
 def _load(s: Session, portfolios: list[Portfolio], fy: tax.FinancialYear) -> _Data:
     from app.services.assets import _newest_closes  # the one "close on or before a day" query
 
-    ids = [p.id for p in portfolios]
+    ids = [stored_id(p) for p in portfolios]
     until = _moment(fy.end, end=True)
     trades = postings.executed_trades(s, ids, until=until)
     start = _moment(fy.start)
     t = AssetTransaction
     income: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
-    for row in s.exec(select(t.investment_id, t.type, t.trade_at, t.asset_id, t.deposit_id, t.amount, t.franking_credits)
-                      .where(bulk.among(s, t.investment_id, ids), t.status == Status.EXECUTED.value,
-                             col(t.type).in_(INCOME_KINDS), t.trade_at >= start, t.trade_at <= until)
-                      .order_by(t.investment_id, t.trade_at, t.id)).all():
+    for row in s.execute(sa_select(col(t.investment_id), col(t.type), col(t.trade_at), col(t.asset_id),
+                                   col(t.deposit_id), col(t.amount), col(t.franking_credits))
+                      .where(bulk.among(s, t.investment_id, ids), col(t.status) == Status.EXECUTED.value,
+                             col(t.type).in_(INCOME_KINDS), col(t.trade_at) >= start, col(t.trade_at) <= until)
+                      .order_by(col(t.investment_id), col(t.trade_at), col(t.id))).all():
         income[row[0]].append(tuple(row[1:]))
     c = CashTransaction
     cash_income: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
-    for row in s.exec(select(c.investment_id, c.trade_at, c.price, c.payload)
-                      .where(bulk.among(s, c.investment_id, ids), c.status == Status.EXECUTED.value,
-                             c.type == CashType.INCOME.value, c.trade_at >= start, c.trade_at <= until)
-                      .order_by(c.investment_id, c.trade_at, c.id)).all():
-        cash_income[row[0]].append(tuple(row[1:]))
+    for paid in s.exec(select(col(c.investment_id), col(c.trade_at), col(c.price), col(c.payload))
+                      .where(bulk.among(s, c.investment_id, ids), col(c.status) == Status.EXECUTED.value,
+                             col(c.type) == CashType.INCOME.value, col(c.trade_at) >= start, col(c.trade_at) <= until)
+                      .order_by(col(c.investment_id), col(c.trade_at), col(c.id))).all():
+        cash_income[paid[0]].append(tuple(paid[1:]))
     losses = {(pid, year): amount for pid, year, amount in s.exec(
-        select(CarriedForwardLoss.investment_id, CarriedForwardLoss.year, CarriedForwardLoss.amount)
+        select(col(CarriedForwardLoss.investment_id), col(CarriedForwardLoss.year), col(CarriedForwardLoss.amount))
         .where(bulk.among(s, CarriedForwardLoss.investment_id, ids))).all()}
     asset_ids = sorted({aid for by in trades.values() for aid in by} | {r[2] for rows in income.values()
                                                                          for r in rows if r[2] is not None})
@@ -130,12 +132,12 @@ def _load(s: Session, portfolios: list[Portfolio], fy: tax.FinancialYear) -> _Da
     for i in range(0, len(asset_ids), 500):
         chunk = asset_ids[i:i + 500]
         assets.update({a: (code, name) for a, code, name in s.exec(
-            select(Asset.id, Asset.code, Asset.name).where(col(Asset.id).in_(chunk))).all()})
+            select(col(Asset.id), col(Asset.code), col(Asset.name)).where(col(Asset.id).in_(chunk))).all() if a is not None})
         closes.update(_newest_closes(s, chunk, fy.end))
     deposit_ids = sorted({r[3] for rows in income.values() for r in rows if r[3] is not None})
     deposits = {d: f"{name} ({product})" for d, name, product in s.exec(
-        select(Deposit.id, Deposit.provider_name, Deposit.product_type).where(col(Deposit.id).in_(deposit_ids))).all()} \
-        if deposit_ids else {}
+        select(col(Deposit.id), col(Deposit.provider_name), col(Deposit.product_type))
+        .where(col(Deposit.id).in_(deposit_ids))).all() if d is not None} if deposit_ids else {}
     return _Data(trades, income, cash_income, losses, assets, closes, _spans(s, ids), deposits)
 
 
@@ -145,10 +147,11 @@ def _spans(s: Session, ids: list[int]) -> dict[int, tuple[date, date]]:
 
     out: dict[int, tuple[date, date]] = {}
     for table in (AssetTransaction, CashTransaction):
-        for pid, first, last in s.exec(select(table.investment_id, func.min(table.trade_at), func.max(table.trade_at))
+        for pid, first, last in s.exec(select(col(table.investment_id), func.min(table.trade_at),
+                                              func.max(table.trade_at))
                                        .where(bulk.among(s, table.investment_id, ids),
-                                              table.status == Status.EXECUTED.value)
-                                       .group_by(table.investment_id)).all():
+                                              col(table.status) == Status.EXECUTED.value)
+                                       .group_by(col(table.investment_id))).all():
             if first is None:
                 continue
             a, b = first.date(), last.date()
@@ -175,7 +178,7 @@ def _dividend_line(day: date, code: str, amount: Decimal, credits: Decimal | Non
 
 def _income(p: Portfolio, data: _Data) -> list[IncomeLine]:
     out: list[IncomeLine] = []
-    for kind, trade_at, asset_id, deposit_id, amount, credits in data.income.get(p.id, []):
+    for kind, trade_at, asset_id, deposit_id, amount, credits in data.income.get(stored_id(p), []):
         code = data.assets.get(asset_id, ("", ""))[0] if asset_id else data.deposits.get(deposit_id, "")
         amount = to_cents(amount or ZERO)
         if kind == Kind.DIVIDEND.value:
@@ -183,7 +186,7 @@ def _income(p: Portfolio, data: _Data) -> list[IncomeLine]:
         else:
             label = "Interest" if kind == Kind.INTEREST.value else Kind(kind).title
             out.append(IncomeLine(trade_at.date(), code, "Interest", label, ZERO, ZERO, ZERO, amount, ZERO))
-    for trade_at, amount, payload in data.cash_income.get(p.id, []):
+    for trade_at, amount, payload in data.cash_income.get(stored_id(p), []):
         description = ""
         if payload:
             try:
@@ -208,7 +211,7 @@ def _capital(p: Portfolio, fy: tax.FinancialYear, data: _Data, entity: tax.Entit
     returns: list[CapitalReturnLine] = []
     unrealised: list[UnrealisedLine] = []
     flags: list[str] = []
-    for asset_id, rows in sorted(data.trades.get(p.id, {}).items(), key=lambda kv: data.assets.get(kv[0], ("",))[0]):
+    for asset_id, rows in sorted(data.trades.get(stored_id(p), {}).items(), key=lambda kv: data.assets.get(kv[0], ("",))[0]):
         code, name = data.assets.get(asset_id, (str(asset_id), ""))
         try:
             position = ledger.apply(rows, treatment, strict=False)
@@ -240,20 +243,22 @@ def _capital(p: Portfolio, fy: tax.FinancialYear, data: _Data, entity: tax.Entit
 def _report(p: Portfolio, fy: tax.FinancialYear, data: _Data, *, firm_name: str, exempt_percent: Decimal,
             can_edit: bool, today: date) -> TaxReport:
     entity = tax.entity_of(p.type)
-    span = data.span.get(p.id)
+    pid = stored_id(p)
+    span = data.span.get(pid)
     years = _years(span, today)
-    carried_in = data.losses.get((p.id, fy.year), ZERO)
-    common = dict(portfolio_id=p.id, portfolio_name=p.name, portfolio_type=portfolio_rules.TYPE_TITLES.get(p.type, p.type),
-                  entity=tax.ENTITY_TITLES[entity],
-                  treatment=portfolio_rules.TAX_TREATMENT_TITLES.get(p.tax_treatment, p.tax_treatment),
-                  firm_name=firm_name, year=fy.year, label=fy.label, start=fy.start, end=fy.end, years=years,
-                  exempt_percent=exempt_percent if entity is tax.Entity.SUPER_FUND else ZERO, can_edit=can_edit)
+    carried_in = data.losses.get((pid, fy.year), ZERO)
+    exempt = exempt_percent if entity is tax.Entity.SUPER_FUND else ZERO
+    report = partial(TaxReport, portfolio_id=pid, portfolio_name=p.name,
+                     portfolio_type=portfolio_rules.TYPE_TITLES.get(p.type, p.type), entity=tax.ENTITY_TITLES[entity],
+                     treatment=portfolio_rules.TAX_TREATMENT_TITLES.get(p.tax_treatment, p.tax_treatment),
+                     firm_name=firm_name, year=fy.year, label=fy.label, start=fy.start, end=fy.end, years=years,
+                     exempt_percent=exempt, can_edit=can_edit)
     if span is None or span[0] > fy.end or fy.start > max(span[1], today):
         message = (NO_HISTORY.format(label=fy.label) if span is None else
                    EMPTY.format(label=fy.label, first=day_text(span[0]), last=day_text(span[1])))
         nothing = CapitalTotals(ZERO, ZERO, ZERO, to_cents(carried_in), ZERO, ZERO, ZERO, to_cents(carried_in), ZERO,
                                 ZERO)
-        return TaxReport(**common, empty=True, message=message, income=(), income_totals=IncomeTotals.of(()),
+        return report(empty=True, message=message, income=(), income_totals=IncomeTotals.of(()),
                          gains=(), capital=nothing, capital_returns=(), unrealised=(),
                          unrealised_totals=UnrealisedTotals(ZERO, ZERO, ZERO), flags=())
     income = _income(p, data)
@@ -278,23 +283,33 @@ def _report(p: Portfolio, fy: tax.FinancialYear, data: _Data, *, firm_name: str,
         carried_forward_in=netted.prior_losses, carried_forward_applied=netted.prior_losses_applied,
         discount=netted.discount, net_capital_gain=netted.net_capital_gain,
         carried_forward_out=netted.loss_carried_forward,
-        taxable=tax.taxable_capital_gain(netted.net_capital_gain, entity, common["exempt_percent"]),
+        taxable=tax.taxable_capital_gain(netted.net_capital_gain, entity, exempt),
         capital_returns=sum((r.amount for r in returns), ZERO))
-    valued = [u for u in unrealised if u.value is not None]
-    totals = UnrealisedTotals(sum((u.cost_base for u in unrealised), ZERO), sum((u.value for u in valued), ZERO),
-                              sum((u.gain for u in valued), ZERO))
-    return TaxReport(**common, empty=False, message=None, income=tuple(income), income_totals=IncomeTotals.of(income),
+    values = [(u.value, u.gain or ZERO) for u in unrealised if u.value is not None]
+    totals = UnrealisedTotals(sum((u.cost_base for u in unrealised), ZERO), sum((v for v, _ in values), ZERO),
+                              sum((g for _, g in values), ZERO))
+    return report(empty=False, message=None, income=tuple(income), income_totals=IncomeTotals.of(income),
                      gains=tuple(gains), capital=capital, capital_returns=tuple(returns),
                      unrealised=tuple(unrealised), unrealised_totals=totals, flags=tuple(flags))
 
 
-def _year(year: Any, today: date) -> tax.FinancialYear:
-    if year is None or (isinstance(year, str) and not year.strip()):
-        return tax.financial_year(tax.financial_year_of(today))
-    number = as_id(year)
-    if number is None or not 1900 <= number <= 9998:
+def read_year(value: str | int | None) -> int | None:
+    """The financial year as sent (the year it ends in), read at the edge: None when nothing is sent
+    (the current one); refused with UNKNOWN_YEAR when it is no year."""
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    number = as_id(value)
+    if number is None:
         raise ValidationError(UNKNOWN_YEAR, {"year": UNKNOWN_YEAR})
-    return tax.financial_year(number)
+    return number
+
+
+def _year(year: int | None, today: date) -> tax.FinancialYear:
+    if year is None:
+        return tax.financial_year(tax.financial_year_of(today))
+    if not 1900 <= year <= 9998:
+        raise ValidationError(UNKNOWN_YEAR, {"year": UNKNOWN_YEAR})
+    return tax.financial_year(year)
 
 
 def _firm_facts(s: Session, firm_id: int | None) -> tuple[str, Decimal]:
@@ -319,48 +334,49 @@ def build(s: Session, portfolios: list[Portfolio], fy: tax.FinancialYear, *, can
 
 
 # ---- use cases -------------------------------------------------------------------------------------
-def portfolio_report(*, actor: Actor, portfolio_id: Any, year: Any = None) -> TaxReport:
+def portfolio_report(*, actor: Actor, portfolio_id: int, year: int | None = None) -> TaxReport:
     """One portfolio's tax report for the financial year ending 30 June `year` (default: the
-    current financial year)."""
+    current financial year; read_year reads it as sent)."""
     with session_scope() as s:
         p = load_portfolio(s, actor, portfolio_id)
         fy = _year(year, utcnow().date())
         return build(s, [p], fy, can_edit=actor.role is not Role.CLIENT)[0]
 
 
-def client_report(*, actor: Actor, client_id: Any, year: Any = None) -> ClientTaxReport:
+def client_report(*, actor: Actor, client_id: int, year: int | None = None) -> ClientTaxReport:
     """A client's tax report across the portfolios they hold (those the actor may read)."""
     with session_scope() as s:
-        if actor.role is Role.CLIENT and as_id(client_id) != actor.id:
+        if actor.role is Role.CLIENT and client_id != actor.id:
             raise NotFound(not_found("User"))
         client = load_user(s, actor, client_id)
         if client.role != Role.CLIENT.value:
             raise ValidationError(NOT_A_CLIENT)
         fy = _year(year, utcnow().date())
-        held = select(PortfolioUser.investment_id).where(PortfolioUser.user_id == client.id)
+        held = select(col(PortfolioUser.investment_id)).where(PortfolioUser.user_id == client.id)
         portfolios = list(s.exec(select(Portfolio).where(readable_portfolios(actor), col(Portfolio.id).in_(held))
-                                 .order_by(Portfolio.name, Portfolio.id)).all())
+                                 .order_by(col(Portfolio.name), col(Portfolio.id))).all())
         reports = build(s, portfolios, fy, can_edit=actor.role is not Role.CLIENT)
         firm_name = _firm_facts(s, client.firm_id)[0]
         years = tuple(sorted({y for r in reports for y in r.years}, reverse=True)) or (fy.year,)
         return ClientTaxReport(
-            client_id=client.id, client_name=f"{client.first_name} {client.last_name}".strip(), firm_name=firm_name,
+            client_id=stored_id(client), client_name=f"{client.first_name} {client.last_name}".strip(), firm_name=firm_name,
             year=fy.year, label=fy.label, years=years, portfolios=tuple(reports),
             income_totals=IncomeTotals.of(ln for r in reports for ln in r.income),
             net_capital_gain=sum((r.capital.net_capital_gain for r in reports), ZERO),
             carried_forward_out=sum((r.capital.carried_forward_out for r in reports), ZERO))
 
 
-def firm_reports(*, actor: Actor, year: Any = None, firm_id: Any = None) -> list[TaxReport]:
+def firm_reports(*, actor: Actor, year: int | None = None, firm_id: int | None = None) -> list[TaxReport]:
     """Every live portfolio's report of the actor's firm (a superuser names the firm) - the bench."""
     with session_scope() as s:
-        fid = as_id(firm_id) if actor.is_superuser else actor.firm_id
-        portfolios = list(s.exec(select(Portfolio).where(readable_portfolios(actor, fid)).order_by(Portfolio.id)).all())
+        fid = firm_id if actor.is_superuser else actor.firm_id
+        portfolios = list(s.exec(select(Portfolio).where(readable_portfolios(actor, fid)).order_by(col(Portfolio.id))).all())
         return build(s, portfolios, _year(year, utcnow().date()), can_edit=actor.role is not Role.CLIENT)
 
 
-def parse_loss(value: Any) -> Decimal:
-    """A carried-forward loss as entered: a number of dollars, not negative (its text otherwise)."""
+def parse_loss(value: str | int | float | Decimal | None) -> Decimal:
+    """A carried-forward loss as entered (read at the edge): a number of dollars, not negative (its
+    text otherwise)."""
     if isinstance(value, bool) or value is None:
         raise ValidationError(NOT_A_NUMBER, {"amount": NOT_A_NUMBER})
     text = str(value).strip().replace(",", "").replace("$", "")
@@ -377,27 +393,30 @@ def parse_loss(value: Any) -> Decimal:
     return to_cents(amount)
 
 
-def set_carried_forward_loss(*, actor: Actor, portfolio_id: Any, year: Any, amount: Any) -> CarriedForward:
+def set_carried_forward_loss(*, actor: Actor, portfolio_id: int, year: int | None,
+                             amount: str | int | float | Decimal | None) -> CarriedForward:
     """Enters the net capital loss the portfolio brings into financial year `year` (staff only);
-    0 clears it."""
+    0 clears it. `amount` as entered, read by parse_loss once the portfolio is known to be the
+    actor's to change (someone else's portfolio is not found, or refused, whatever was entered)."""
     with session_scope() as s:
         p = load_portfolio(s, actor, portfolio_id, for_edit=True, lock=True)
         amount_d = parse_loss(amount)
         fy = _year(year, utcnow().date())
-        row = s.exec(select(CarriedForwardLoss).where(CarriedForwardLoss.investment_id == p.id,
+        pid = stored_id(p)
+        row = s.exec(select(CarriedForwardLoss).where(CarriedForwardLoss.investment_id == pid,
                                                       CarriedForwardLoss.year == fy.year)).first()
         now = utcnow()
         if row is None:
-            row = CarriedForwardLoss(investment_id=p.id, year=fy.year, amount=amount_d, created_by=actor.id,
+            row = CarriedForwardLoss(investment_id=pid, year=fy.year, amount=amount_d, created_by=actor.id,
                                      updated_by=actor.id, created_at=now, updated_at=now)
         else:
             row.amount, row.updated_by, row.updated_at = amount_d, actor.id, now
         s.add(row)
         s.flush()
-        return CarriedForward(portfolio_id=p.id, year=fy.year, amount=amount_d)
+        return CarriedForward(portfolio_id=pid, year=fy.year, amount=amount_d)
 
 
-def export(*, actor: Actor, portfolio_id: Any = None, client_id: Any = None, year: Any = None,
+def export(*, actor: Actor, portfolio_id: int | None = None, client_id: int | None = None, year: int | None = None,
            file_format: str) -> tuple[str, bytes, str]:
     """(file name, bytes, media type) of a portfolio's (or a client's) tax report as .xlsx or .pdf."""
     from app.exports import tax_report_pdf, tax_report_xlsx
@@ -409,7 +428,7 @@ def export(*, actor: Actor, portfolio_id: Any = None, client_id: Any = None, yea
         title, items = reports.client_name, list(reports.portfolios)
         label, firm = reports.label, reports.firm_name
     else:
-        r = portfolio_report(actor=actor, portfolio_id=portfolio_id, year=year)
+        r = portfolio_report(actor=actor, portfolio_id=portfolio_id or 0, year=year)
         title, items, label, firm = r.portfolio_name, [r], r.label, r.firm_name
     module = tax_report_xlsx if file_format == "xlsx" else tax_report_pdf
     return module.filename(title, items[0].year if items else _year(year, utcnow().date()).year), \
@@ -495,7 +514,7 @@ def advice_estimate(s: Session, p: Portfolio, sells: list[tuple[int, str, Decima
                     today: date | None = None) -> AdviceTax:
     """`sells`: (asset id, code, units, price a unit) of the recommended sells, sold on `today`."""
     today = today or utcnow().date()
-    trades = postings.executed_trades(s, [p.id]).get(p.id, {})
+    trades = postings.executed_trades(s, [stored_id(p)]).get(stored_id(p), {})
     entity = tax.entity_of(p.type)
     own = postings.tax_treatment(p)
 

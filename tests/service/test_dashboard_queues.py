@@ -13,6 +13,7 @@ from reflex.istate.data import RouterData
 
 from app.domain import advice
 from app.domain import validators as v
+from app.domain.drift import read_min_breach
 from app.domain.errors import ValidationError
 from app.domain.wire import rendered
 from app.services import advice_reports, auth, bulk_runs, drift
@@ -117,10 +118,10 @@ def test_calculation_error_is_offered_when_no_portfolio_has_one(db):
     w = f.make_world()
     make_target_portfolio(make_portfolio(w.firm_a, holders=[w.client_a]), 1, "draft")
     report = advice_reports.pending_report(actor=f.actor(w.adviser_a))
-    assert [s["label"] for s in report.available_statuses] == ["Validation Required"]  # what is there
-    assert "Calculation Error" in [s["label"] for s in report.offered_statuses]  # what may be chosen
+    assert [s.label for s in report.available_statuses] == ["Validation Required"]  # what is there
+    assert "Calculation Error" in [s.label for s in report.offered_statuses]  # what may be chosen
     admin = advice_reports.pending_report(actor=f.actor(w.admin_a))
-    assert [s["label"] for s in admin.offered_statuses] == ["Approval Required"]
+    assert [s.label for s in admin.offered_statuses] == ["Approval Required"]
 
 
 # ---- the minimum breach box ---------------------------------------------------------------------------------
@@ -133,7 +134,7 @@ def test_min_breach_refuses_what_is_not_points(db, typed, text):
     _call(state, "set_min_breach", " 2.5 ")
     assert state.min_breach_error == "" and state.min_breach == "2.5"
     with pytest.raises(ValidationError) as refused:
-        drift.report(actor=f.actor(w.adviser_a), min_breach=typed)
+        drift.report(actor=f.actor(w.adviser_a), min_breach=read_min_breach(typed))
     assert refused.value.message == v.NUMBER if typed != "-5" else refused.value.message == v.POSITIVE
 
 

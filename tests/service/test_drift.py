@@ -14,6 +14,7 @@ import pytest
 
 from app.db.engine import session_scope
 from app.domain.errors import NotFound, PermissionDenied, ValidationError
+from app.domain.drift import read_min_breach
 from app.services import drift
 from tests.factories import actor, at
 from tests.factories_advice import make_target_portfolio, make_trade, make_trade_instruction
@@ -133,13 +134,13 @@ def test_a_new_last_close_moves_the_drift(world):
 
 def test_filters(world):
     a = actor(world.w.adviser)
-    assert [r.name for r in drift.report(actor=a, min_breach="40").rows] == ["Property"]
-    assert [r.name for r in drift.report(actor=a, min_breach="0.01").rows] == ["Property", "Smith Family"]
+    assert [r.name for r in drift.report(actor=a, min_breach=read_min_breach("40")).rows] == ["Property"]
+    assert [r.name for r in drift.report(actor=a, min_breach=read_min_breach("0.01")).rows] == ["Property", "Smith Family"]
     assert drift.report(actor=a, model_id=world.other_model["id"]).rows == []
     assert drift.report(actor=a, adviser_id=world.w.other_adviser.id).rows == []
     assert [r.name for r in drift.report(actor=a, investment_ids=[world.balanced.id]).rows] == ["Balanced"]
     with pytest.raises(ValidationError):
-        drift.report(actor=a, min_breach="lots")
+        drift.report(actor=a, min_breach=read_min_breach("lots"))
     one = drift.portfolio(actor=a, investment_id=world.smith.id)
     assert one is not None and one.largest_breach == D("30.00")
     report = drift.report(actor=a)

@@ -16,6 +16,7 @@ from decimal import Decimal
 
 import pytest
 
+from app.api.schemas import path_id
 from app.db.engine import session_scope
 from app.db.tables import AssetPrice, ModelVersion, Portfolio
 from app.domain.errors import NotFound, ValidationError
@@ -100,11 +101,12 @@ def test_the_portfolio_figures_match_the_hand_computed_ones(world):
 
 def test_a_period_ending_earlier_and_an_invalid_date(world):
     report = performance.portfolio_performance(actor=actor(world.adviser), portfolio_id=world.portfolio.id,
-                                               until="05/01/2026")
+                                               until=performance.read_until("05/01/2026"))
     assert report.as_at == date(2026, 1, 5) and report.value == D("9990.00")
     assert by_period(report)["inception"].twr == D("-0.10")
     with pytest.raises(ValidationError):
-        performance.portfolio_performance(actor=actor(world.adviser), portfolio_id=world.portfolio.id, until="31/02/2026")
+        performance.portfolio_performance(actor=actor(world.adviser), portfolio_id=world.portfolio.id,
+                                          until=performance.read_until("31/02/2026"))
 
 
 def test_the_model_version_in_force_on_each_day(world):
@@ -131,7 +133,7 @@ def test_who_may_read_a_portfolios_performance(world):
         with pytest.raises(NotFound):
             performance.portfolio_performance(actor=actor(outsider), portfolio_id=world.portfolio.id)
     with pytest.raises(NotFound):
-        performance.portfolio_performance(actor=actor(world.adviser), portfolio_id="nope")
+        performance.portfolio_performance(actor=actor(world.adviser), portfolio_id=path_id("nope"))
 
 
 def test_a_clients_performance_across_their_portfolios(world):

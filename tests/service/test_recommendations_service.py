@@ -14,7 +14,7 @@ from app.domain import recommendations as rules
 from app.domain import validators as v
 from app.domain.errors import INVALID_FORM, NotFound, PermissionDenied, ValidationError
 from app.services.assets import FirmRef
-from app.services import recommendations as recs
+from tests import recommendations_edge as recs
 from tests import factories as f
 from tests import factories_assets as fa
 from tests import factories_models as fm
@@ -430,14 +430,14 @@ def test_bulk_errors_for_some_models_name_the_model(w):
 
 def test_bulk_upload_one_transaction_per_model(w, monkeypatch):
     """A model that fails while being written keeps nothing; the others keep theirs."""
-    real_apply = recs._apply
+    real_apply = recs.typed._apply
 
     def failing(s, actor, kind, model, plan):
         real_apply(s, actor, kind, model, plan)
         if model.id == w.model_a2.id:
             raise ValidationError("disk full")
 
-    monkeypatch.setattr(recs, "_apply", failing)
+    monkeypatch.setattr(recs.typed, "_apply", failing)
     result = _upload(w, "short_term", [("BHP", "BUY", "", "", ""), ("CBA", "SELL", "", "", "")],
                      models=[w.model_a.id, w.model_a2.id])
     assert result["message"] == "The file upload was unsuccessful" and result["failed"] == 1

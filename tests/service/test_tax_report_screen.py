@@ -36,7 +36,8 @@ def test_the_screen_rows_of_a_report_with_a_loss_and_an_oversold_sale(db):
     post(w.portfolio, "asset_buy", asset_id=abc.id, quantity=1000, price="5", day="2025-08-01")
     post(w.portfolio, "parcel", asset_id=abc.id, quantity=1, price="2", day="2025-10-01")
     post(w.portfolio, "dividend", asset_id=abc.id, amount="70", franking_credits="30", day="2025-12-01")
-    report = tax_reports.portfolio_report(actor=actor(w.adviser), portfolio_id=w.portfolio.id, year="2026")
+    report = tax_reports.portfolio_report(actor=actor(w.adviser), portfolio_id=w.portfolio.id,
+                                          year=tax_reports.read_year("2026"))
 
     rows = {r.code: r for r in gain_rows(report)}
     oversold, loss = rows["XYZ"], rows["ABC"]
@@ -57,7 +58,7 @@ def test_the_screen_rows_of_a_report_with_a_loss_and_an_oversold_sale(db):
     (held,) = unrealised_rows(report)
     assert (held.code, held.units, held.close, held.value.text) == ("ABC", "999", "$3.50", "$3,496.50")
 
-    client = tax_reports.client_report(actor=actor(w.adviser), client_id=w.client.id, year="2026")
+    client = tax_reports.client_report(actor=actor(w.adviser), client_id=w.client.id, year=tax_reports.read_year("2026"))
     (line,) = portfolio_rows(client)
     assert line.url == f"/portfolios/{w.portfolio.id}/tax-report?year=2026"
     assert line.net_capital_gain.text == "$7.00" and line.franking_credits.text == "$30.00"

@@ -56,13 +56,14 @@ def trust(db):
     cash(p, "50.00", type="income", day="2026-01-15")
     post(p, "capital_return", asset_id=bhp.id, amount="200", day="2026-04-01")
     post(p, "parcel", asset_id=bhp.id, quantity=10, price="60", day="2026-08-03")
-    tax_reports.set_carried_forward_loss(actor=actor(w.adviser), portfolio_id=p.id, year="2026", amount="100")
+    tax_reports.set_carried_forward_loss(actor=actor(w.adviser), portfolio_id=p.id, year=tax_reports.read_year("2026"),
+                                         amount="100")
     return w, bhp
 
 
 def test_fy2026_of_a_trust_worked_by_hand(trust):
     w, bhp = trust
-    r = tax_reports.portfolio_report(actor=actor(w.adviser), portfolio_id=w.portfolio.id, year="2026")
+    r = tax_reports.portfolio_report(actor=actor(w.adviser), portfolio_id=w.portfolio.id, year=tax_reports.read_year("2026"))
     assert not r.empty and r.label == "FY2026 (1 July 2025 - 30 June 2026)" and r.entity == "Trust"
     assert r.firm_name == "Harbour Test" and r.can_edit
     lines = [(g.code, g.acquired, g.sold, g.units, g.cost_base, g.proceeds, g.gain, g.eligible) for g in r.gains]
@@ -107,12 +108,13 @@ def test_every_line_re_adds_to_the_totals(trust):
 
 def test_a_year_outside_the_history_is_an_empty_report_that_says_so(trust):
     w, _ = trust
-    r = tax_reports.portfolio_report(actor=actor(w.adviser), portfolio_id=w.portfolio.id, year="2020")
+    r = tax_reports.portfolio_report(actor=actor(w.adviser), portfolio_id=w.portfolio.id, year=tax_reports.read_year("2020"))
     assert r.empty and r.gains == () and r.income == ()
     assert r.message == ("No transactions fall in FY2020 (1 July 2019 - 30 June 2020): the portfolio's history "
                          "runs from 01/07/2024 to 03/08/2026.")
     with pytest.raises(ValidationError) as e:
-        tax_reports.portfolio_report(actor=actor(w.adviser), portfolio_id=w.portfolio.id, year="twenty")
+        tax_reports.portfolio_report(actor=actor(w.adviser), portfolio_id=w.portfolio.id,
+                                     year=tax_reports.read_year("twenty"))
     assert e.value.message == tax_reports.UNKNOWN_YEAR
 
 
@@ -123,7 +125,7 @@ def test_a_sale_beyond_the_holding_is_flagged_and_left_out_of_the_totals(db):
     asset = make_asset("XYZ", make_class("Equities"))
     post(w.portfolio, "asset_buy", asset_id=asset.id, quantity=10, price="1", day="2025-08-01")
     post(w.portfolio, "parcel", asset_id=asset.id, quantity=15, price="2", day="2025-09-01")
-    r = tax_reports.portfolio_report(actor=actor(w.adviser), portfolio_id=w.portfolio.id, year="2026")
+    r = tax_reports.portfolio_report(actor=actor(w.adviser), portfolio_id=w.portfolio.id, year=tax_reports.read_year("2026"))
     (line,) = r.gains
     # 10 of the 15 units are matched: $20 of the $30, less the $10 cost base = $10 (not discounted)
     assert (line.units, line.proceeds, line.gain, line.net) == (D(10), D(20), D(10), D(10))
@@ -138,7 +140,8 @@ def test_the_carried_forward_loss_form(trust):
     for bad, text in (("-5", tax_reports.NEGATIVE), ("abc", tax_reports.NOT_A_NUMBER), ("", tax_reports.NOT_A_NUMBER),
                       ("NaN", tax_reports.NOT_A_NUMBER), (None, tax_reports.NOT_A_NUMBER)):
         with pytest.raises(ValidationError) as e:
-            tax_reports.set_carried_forward_loss(actor=staff, portfolio_id=w.portfolio.id, year=2026, amount=bad)
+            tax_reports.set_carried_forward_loss(actor=staff, portfolio_id=w.portfolio.id, year=2026,
+                                                 amount=bad)
         assert e.value.message == text and e.value.fields == {"amount": text}
     saved = tax_reports.set_carried_forward_loss(actor=staff, portfolio_id=w.portfolio.id, year=2026,
                                                  amount="$1,000.005")
@@ -147,7 +150,8 @@ def test_the_carried_forward_loss_form(trust):
     # $400 + $1,000.01 of losses against $800 of gains: nothing taxed, $600.01 carried out
     assert (r.capital.net_capital_gain, r.capital.carried_forward_out) == (0, D("600.01"))
     with pytest.raises(PermissionDenied):
-        tax_reports.set_carried_forward_loss(actor=actor(w.client), portfolio_id=w.portfolio.id, year=2026, amount="1")
+        tax_reports.set_carried_forward_loss(actor=actor(w.client), portfolio_id=w.portfolio.id, year=2026,
+                                             amount="1")
     with pytest.raises(NotFound):
         tax_reports.set_carried_forward_loss(actor=actor(w.other_adviser), portfolio_id=w.portfolio.id, year=2026,
                                              amount="1")

@@ -314,10 +314,10 @@ def _bulk_row(model) -> rx.Component:
 def _results_dialog() -> rx.Component:
     def result(row) -> rx.Component:
         return rx.hstack(
-            rx.cond(row["success"], rx.icon("circle-check", size=16, color=rx.color("green", 10)),
+            rx.cond(row.success, rx.icon("circle-check", size=16, color=rx.color("green", 10)),
                     rx.icon("circle-x", size=16, color=rx.color("red", 10))),
-            rx.vstack(rx.text(row["name"], size="2", weight="medium"),
-                      rx.text(row["message"], size="1", color=rx.color("gray", 11)), spacing="0"),
+            rx.vstack(rx.text(row.name, size="2", weight="medium"),
+                      rx.text(row.message, size="1", color=rx.color("gray", 11)), spacing="0"),
             spacing="2", align="start", class_name="bulk-result",
         )
 

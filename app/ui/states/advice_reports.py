@@ -18,17 +18,19 @@ import asyncio
 import dataclasses
 import logging
 import time
-from typing import Any, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 from urllib.parse import urlencode
 
 import reflex as rx
 
-from app.domain.advice import TP_KEY_LABELS
+from app.domain.advice.target_portfolios import TP_KEY_LABELS
 from app.domain.errors import GENERIC, DomainError
 from app.domain.permissions import Actor
+from app.domain.parsing import firm_choice
 from app.jobs import progress
 from app.services import advice_reports as reports
 from app.services import bulk_runs
+from app.services.advice_queries import firm_topic
 from app.services import target_portfolios
 from app.ui import routes
 from app.ui.display import count_of, money
@@ -97,31 +99,17 @@ class PendingReportRow(ReportRow):
     days_waiting: int = 0
 
 
-def _report_row(r: reports.CashRow | reports.PendingRow) -> dict[str, Any]:
-    return dict(id=r.investment_id, name=r.portfolio_name,
-                url=routes.url("portfolios.target-portfolio", id=r.investment_id), firm=r.firm, owners=r.owners,
-                adviser=r.adviser, model=r.model, status=r.status, status_label=r.status_label,
-                date=r.date.isoformat(), value=money(r.value))
-
-
-def cash_row(r: reports.CashRow) -> CashReportRow:
-    return CashReportRow(**_report_row(r), cash=amount_of(r.cash), placed_buys=money(r.placed_buys),
-                         cash_after=amount_of(r.cash_after),
-                         min_cash=money(r.min_cash), cash_to_invest=amount_of(r.cash_to_invest))
-
-
-def pending_row(r: reports.PendingRow) -> PendingReportRow:
-    return PendingReportRow(**_report_row(r), error_message=r.error_message or "", calculated_by=r.calculated_by,
-                            days_waiting=r.days_waiting)
+def _head(r: reports.CashRow | reports.PendingRow) -> ReportRow:
+    return ReportRow(r.investment_id, r.portfolio_name, routes.url(reports.TARGET_ROUTE, id=r.investment_id), r.firm,
+                     r.owners, r.adviser, r.model, r.status, r.status_label, r.date.isoformat(), money(r.value))
 
 
 class ReportControls(FirmChoice, ListControls, ExportLinks, mixin=True):
     """What both report screens share: firm and status filters, paging and sorting, totals, export
-    links. A screen sets KIND, STATUS_DEFAULT, EXPORT_PATH and SORT_KEYS and implements `_show`; its
-    own filters go in `_query`, and `_clear_rows` empties what it shows besides the rows."""
+    links. A screen sets KIND, EXPORT_PATH and SORT_KEYS and implements `_reader` (its
+    own filters read there) and `_show`; `_clear_rows` empties what it shows besides the rows."""
 
     KIND: ClassVar[str] = reports.CASH
-    STATUS_DEFAULT: ClassVar[str] = ALL_STATUSES
     EXPORT_PATH: ClassVar[str] = CASH_PATH
     ALL_FIRMS: ClassVar[str] = ALL_FIRMS
     ALL_FIRMS_LABEL: ClassVar[str] = "All firms"
@@ -134,30 +122,33 @@ class ReportControls(FirmChoice, ListControls, ExportLinks, mixin=True):
     status_filter: str = ALL_STATUSES
     status_options: list[Option] = []
 
-    # ---- what a screen provides -------------------------------------------------------------------
-    def _query(self) -> dict[str, Any]:
-        return {}
+    if TYPE_CHECKING:  # what the screens' other base (AppState) gives this mixin, and each screen's rows
+        rows: list[Any]
 
-    def _show(self, report: reports.Report) -> None:  # pragma: no cover - each report shows its rows
+        def _actor(self) -> Actor: ...
+        def _fail(self, exc: Exception) -> Any: ...
+
+    # ---- what a screen provides -------------------------------------------------------------------
+    def _reader(self, actor: Actor) -> Callable[[], Any]:  # pragma: no cover - each report reads its own
+        """The page shown as the service reads it, the filters read here (a thread may call it)."""
+        raise NotImplementedError
+
+    def _show(self, report: Any) -> None:  # pragma: no cover - each report shows its rows
         raise NotImplementedError
 
     def _clear_rows(self) -> None:
         self.rows = []
 
-    def _loader(self):
-        return reports.cash_report if self.KIND == reports.CASH else reports.pending_report
-
     # ---- loading ----------------------------------------------------------------------------------
-    def _filters(self) -> dict[str, Any]:
-        return dict(firm_id=self.firm_filter if self.show_firm else None,
-                    status=None if self.status_filter == ALL_STATUSES and self.KIND == reports.PENDING
-                    else self.status_filter,
-                    sort=self.sort, order=self.order, **self._query())
+    def _page(self) -> dict[str, Any]:
+        """The firm, order and page shown, as the reports take them."""
+        return dict(firm_id=firm_choice(self._firm_id()), sort=self.sort, order=self.order, limit=self._limit(),
+                    offset=self._offset())
 
     def _load(self, actor: Actor):
         """The current page; on an error the list is emptied and the message shown."""
         try:
-            report = self._loader()(actor=actor, limit=self._limit(), offset=self._offset(), **self._filters())
+            report = self._reader(actor)()
         except DomainError as exc:
             self._failed(exc.message)
             return self._fail(exc)
@@ -178,13 +169,13 @@ class ReportControls(FirmChoice, ListControls, ExportLinks, mixin=True):
         self.total, self.total_amount = 0, Amount("$0.00")
         self.error = message
 
-    def _apply(self, report: reports.Report) -> None:
+    def _apply(self, report: reports.Report[reports.CashRow] | reports.Report[reports.PendingRow]) -> None:
         self.error = ""
         self.total = report.count
         self.total_amount = amount_of(report.total_amount)
         self.show_firm_column = report.firm_id is None
         # every status the actor may filter by, present or not (002 s4: Calculation Error included)
-        options = [Option(value=s["value"], label=s["label"]) for s in report.offered_statuses]
+        options = [Option(value=s.value, label=s.label) for s in report.offered_statuses]
         if self.status_filter != ALL_STATUSES:
             options = keeping(options, self.status_filter, TP_KEY_LABELS.get(self.status_filter, ""))
         self.status_options = [Option(value=ALL_STATUSES, label="All statuses")] + options
@@ -261,10 +252,7 @@ class CashReportState(ReportControls, AppState):
     """reports.cash: portfolios with their current target portfolio in the chosen status."""
 
     KIND: ClassVar[str] = reports.CASH
-    STATUS_DEFAULT: ClassVar[str] = reports.CASH_DEFAULT_STATUSES[0]
     EXPORT_PATH: ClassVar[str] = CASH_PATH
-    ALL_FIRMS: ClassVar[str] = ALL_FIRMS
-    ALL_FIRMS_LABEL: ClassVar[str] = "All firms"
     SORT_KEYS: ClassVar[tuple[str, ...]] = reports.CASH_SORTS
 
     sort: str = "portfolio_name"
@@ -275,11 +263,17 @@ class CashReportState(ReportControls, AppState):
     def _clear_rows(self) -> None:
         self.rows, self.totals = [], CashTotals()
 
-    def _show(self, report: reports.Report) -> None:
-        self.rows = [cash_row(r) for r in report.rows]
+    def _reader(self, actor: Actor) -> Callable[[], reports.Report[reports.CashRow]]:
+        wanted, page = self.status_filter, self._page()
+        return lambda: reports.cash_report(actor=actor, statuses=reports.parse_statuses(wanted, reports.CASH_STATUSES),
+                                           **page)
+
+    def _show(self, report: reports.Report[reports.CashRow]) -> None:
+        self.rows = [CashReportRow(**vars(_head(r)), cash=amount_of(r.cash), placed_buys=money(r.placed_buys),
+                                   cash_after=amount_of(r.cash_after), min_cash=money(r.min_cash),
+                                   cash_to_invest=amount_of(r.cash_to_invest)) for r in report.rows]
         t = report.totals
-        self.totals = CashTotals(value=money(t["value"]), placed_buys=money(t["placed_buys"]),
-                                 cash_after=money(t["cash_after"]),
+        self.totals = CashTotals(money(t["value"]), money(t["placed_buys"]), money(t["cash_after"]),
                                  min_cash=money(t["min_cash"]), cash_to_invest=amount_of(t["cash_to_invest"]))
 
     @rx.event
@@ -293,7 +287,6 @@ class PendingReportState(ReportControls, AppState):
     validation or approval, has not enough cash, or failed; reloads live on target portfolio updates."""
 
     KIND: ClassVar[str] = reports.PENDING
-    STATUS_DEFAULT: ClassVar[str] = ALL_STATUSES
     URL_STATUSES: ClassVar[tuple[str, ...]] = reports.PENDING_STATUSES
     EXPORT_PATH: ClassVar[str] = PENDING_PATH
     SORT_KEYS: ClassVar[tuple[str, ...]] = reports.PENDING_SORTS
@@ -308,15 +301,19 @@ class PendingReportState(ReportControls, AppState):
     _watching: bool = False
     _seen: float = 0.0        # the page's last heartbeat (wall clock: shared by backend processes)
 
-    def _query(self) -> dict[str, Any]:
-        return {"not_enough_cash": "1" if self.not_enough_cash else None}
+    def _reader(self, actor: Actor) -> Callable[[], reports.Report[reports.PendingRow]]:
+        wanted = None if self.status_filter == ALL_STATUSES else self.status_filter
+        nec, page = self.not_enough_cash, self._page()
+        return lambda: reports.pending_report(
+            actor=actor, statuses=reports.parse_statuses(wanted, reports.PENDING_STATUSES), not_enough_cash=nec, **page)
 
     def _export_query(self) -> dict[str, Any]:
         return {"targetPortfolioStatus": None if self.status_filter == ALL_STATUSES else self.status_filter,
                 "notEnoughCash": "1" if self.not_enough_cash else None}
 
-    def _show(self, report: reports.Report) -> None:
-        self.rows = [pending_row(r) for r in report.rows]
+    def _show(self, report: reports.Report[reports.PendingRow]) -> None:
+        self.rows = [PendingReportRow(**vars(_head(r)), error_message=r.error_message or "",
+                                      calculated_by=r.calculated_by, days_waiting=r.days_waiting) for r in report.rows]
 
     @rx.event
     @screen_load(clients=False)
@@ -353,7 +350,7 @@ class PendingReportState(ReportControls, AppState):
             ids = [int(self.firm_filter)]
         else:
             ids = [int(o.value) for o in self.firm_options if o.value != ALL_FIRMS]
-        return sorted({bulk_runs.firm_topic(i) for i in ids} | {bulk_runs.firm_topic(None)})
+        return sorted({firm_topic(i) for i in ids} | {firm_topic(None)})
 
     def _matches(self, event: dict[str, Any] | None) -> bool:
         if not event or event.get("event") not in LIVE_EVENTS:
@@ -420,9 +417,9 @@ class PendingReportState(ReportControls, AppState):
                 actor = self._actor()
             except DomainError:
                 return False
-            query = dict(actor=actor, limit=self._limit(), offset=self._offset(), **self._filters())
+            read = self._reader(actor)
         try:
-            report = await asyncio.to_thread(reports.pending_report, **query)
+            report = await asyncio.to_thread(read)
         except DomainError as exc:
             async with self:
                 if token == self._watch:

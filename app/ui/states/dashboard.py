@@ -13,6 +13,7 @@ import logging
 import threading
 import time
 from decimal import Decimal
+from functools import partial
 from typing import Any, Callable, ClassVar, Mapping
 
 import reflex as rx
@@ -20,11 +21,12 @@ import reflex as rx
 from app.domain import drift as drift_rules
 from app.domain.engine.trade_file import STATUS_APPROVED
 from app.domain import validators as v
-from app.domain.advice import CONFIRM_RECALCULATE_TP, NOT_ENOUGH_CASH, SELECT_PORTFOLIO, TPStatus, rebalance_triggered
+from app.domain.advice.target_portfolios import NOT_ENOUGH_CASH, TPStatus
+from app.domain.advice.texts import CONFIRM_RECALCULATE_TP, SELECT_PORTFOLIO, rebalance_triggered
 from app.domain.errors import GENERIC, DomainError
 from app.domain.permissions import Actor, can_bulk_calculate
 from app.services import bulk_runs, drift, target_portfolios
-from app.services.tenancy import as_id
+from app.domain.parsing import as_id, firm_choice
 from app.ui import routes
 from app.ui.display import count_of, money, percent_1dp, percentage_points
 from app.ui.parse import to_int
@@ -135,12 +137,12 @@ def _band(low: Decimal | None, high: Decimal | None) -> str:
     return f"{percent_1dp(low, '0.0%')} - {percent_1dp(high, '100.0%')}"
 
 
-_cache: dict[tuple, tuple[float, drift.DriftReport]] = {}
+_cache: dict[tuple[object, ...], tuple[float, drift.DriftReport]] = {}
 _cache_lock = threading.Lock()
 
 
-def _cached_report(actor: Actor, fresh: bool, **query: Any) -> drift.DriftReport:
-    key = (actor.id, actor.role.value, actor.firm_id, tuple(sorted((k, str(v)) for k, v in query.items())))
+def _cached_report(actor: Actor, fresh: bool, read: partial[drift.DriftReport]) -> drift.DriftReport:
+    key = (actor.id, actor.role.value, actor.firm_id, tuple(sorted(read.keywords.items())))
     now = time.monotonic()
     with _cache_lock:
         for k in [k for k, (at, _) in _cache.items() if now - at > CACHE_SECONDS]:
@@ -148,7 +150,7 @@ def _cached_report(actor: Actor, fresh: bool, **query: Any) -> drift.DriftReport
         hit = None if fresh else _cache.get(key)
     if hit is not None:
         return hit[1]
-    report = drift.report(actor=actor, with_assets=False, **query)
+    report = read(actor=actor, with_assets=False)
     with _cache_lock:
         if len(_cache) > 200:
             _cache.clear()
@@ -228,16 +230,13 @@ class DashboardState(Confirm, FirmChoice, ListControls, AppState):
         return [DashboardState.load_queues, DashboardState.load_drift(True)] + (
             [DashboardState.watch_run(going)] if going else [])
 
-    def _query(self) -> dict[str, Any]:
-        return {"firm_id": self.firm_filter if self.show_firm else None,
-                "model_id": None if self.model_filter == ALL else self.model_filter,
-                "adviser_id": None if self.adviser_filter == ALL else self.adviser_filter,
-                "min_breach": self.min_breach or None, "sort": self.sort, "order": self.order}
-
     @rx.event
     def load_drift(self, fresh: bool = False):
         try:
-            report = _cached_report(self._actor(), bool(fresh), **self._query())
+            report = _cached_report(self._actor(), bool(fresh), partial(
+                drift.report, firm_id=firm_choice(self._firm_id()), model_id=as_id(self.model_filter),
+                adviser_id=as_id(self.adviser_filter), min_breach=drift_rules.read_min_breach(self.min_breach),
+                sort=self.sort, order=self.order))
         except DomainError as exc:
             self.rows = []
             return self._fail(exc)
@@ -262,7 +261,7 @@ class DashboardState(Confirm, FirmChoice, ListControls, AppState):
     @rx.event
     def load_queues(self):
         try:
-            q = drift.queues(actor=self._actor(), firm_id=self.firm_filter if self.show_firm else None)
+            q = drift.queues(actor=self._actor(), firm_id=firm_choice(self._firm_id()))
         except DomainError as exc:
             self.queues_loading = False
             return self._fail(exc)
@@ -452,7 +451,7 @@ class DashboardState(Confirm, FirmChoice, ListControls, AppState):
             else:
                 failure = None if ids else toast_error(SELECT_PORTFOLIO)
                 self.starting = failure is None
-        if failure is not None:
+        if failure is not None or actor is None:
             yield failure
             return
         try:

@@ -10,15 +10,19 @@ sent by the browser are only looked up among the rows this state holds."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any, ClassVar, TypedDict
+from typing import Any, ClassVar, Mapping, TypedDict, cast
 
 import reflex as rx
 
 from app.domain import recommendations as rules
 from app.domain import validators as v
+from app.domain.model_rules import owner_filter
+from app.domain.parsing import as_id
+from app.domain.assets import normalise_code
 from app.domain.errors import GENERIC, INVALID_FORM, AuthenticationError, DomainError, ValidationError
 from app.domain.permissions import Actor
 from app.domain.recommendations import Kind
+from app.domain.uploads import SELECT_FILE
 from app.services import assets as asset_service
 from app.services import recommendations as service
 from app.services.models import ModelSummary
@@ -70,43 +74,35 @@ class RecRow(TypedDict):
     err_yield: str
 
 
-class UploadResult(TypedDict):
-    model_id: int
-    name: str
-    success: bool
-    message: str
+def _with(row: Mapping[str, Any], **changes: Any) -> RecRow:
+    return cast(RecRow, {**row, **changes})
 
 
-def _with(row: RecRow, **changes: Any) -> RecRow:
-    return RecRow(**{**row, **changes})
-
-
-def _at_rest(row: RecRow, editing: bool = False) -> RecRow:
+def _at_rest(row: Mapping[str, Any], editing: bool = False) -> RecRow:
     """The row's inputs holding its saved values, no errors shown (editing it, or not)."""
     return _with(row, editing=editing, tried=False, e_code=row["code"], e_action=row["action"], e_comment=row["comment"],
                  e_price=row["price"], e_yield=row["yld"], **NO_ERRORS)
 
 
-def _row(kind: Kind, rec: dict[str, Any]) -> RecRow:
-    long_term = kind is Kind.LONG_TERM
-    named = rec["asset"] if long_term else rec
-    price, yld = ("", "") if long_term else (_text(rec["price"]), _text(rec["yield"]))
-    return _at_rest(RecRow(key=f"r{rec['id']}", id=rec["id"], asset_id=rec["asset_id"], code=named["code"],
-                           name=named["name"], action=rec["action"], comment=_text(rec["comment"]), price=price, yld=yld,
+def _row(rec: service.LongTermView | service.ShortTermView) -> RecRow:
+    named = rec.asset if isinstance(rec, service.LongTermView) else rec
+    price, yld = ("", "") if isinstance(rec, service.LongTermView) else (_text(rec.price), _text(rec.yield_))
+    return _at_rest(dict(key=f"r{rec.id}", id=rec.id, asset_id=rec.asset_id, code=named.code, name=named.name,
+                           action=rec.action, comment=_text(rec.comment), price=price, yld=yld,
                            price_text=price_2_to_6dp(price), yield_text=percent_1dp(yld),
-                           in_model=not long_term and bool(rec["model_asset"]), is_new=False))
+                           in_model=isinstance(rec, service.ShortTermView) and rec.model_asset, is_new=False))
 
 
 def _new_row(kind: Kind, key: str) -> RecRow:
     action = "buy" if kind is Kind.LONG_TERM else "BUY"  # a new row starts as buy (spec 000 s4)
-    return _at_rest(RecRow(key=key, id=0, asset_id=0, code="", name="", action=action, comment="", price="", yld="",
+    return _at_rest(dict(key=key, id=0, asset_id=0, code="", name="", action=action, comment="", price="", yld="",
                            price_text="", yield_text="", in_model=False, is_new=True), editing=True)
 
 
 class RecommendationUpload(UploadDialog, mixin=True):
     """The upload modal of both screens: amend or replace, and the failure dialog of a refused file."""
 
-    SELECT_FILE: ClassVar[str] = rules.SELECT_FILE
+    SELECT_FILE: ClassVar[str] = SELECT_FILE
 
     upload_type: str = "amend"
     failure_open: bool = False
@@ -186,30 +182,30 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         self.kind = kind.value
         model_id = params.get("id", "")
         try:
-            page = service.recommendations_page(actor=actor, model_id=model_id, kind=kind)
+            page = service.recommendations_page(actor=actor, model_id=as_id(model_id) or 0, kind=kind)
         except AuthenticationError:
             raise
         except DomainError as exc:
             self.loading = False
             return self._load_failed(kind, exc.message, model_id)
-        model = page["model"]
-        self._model_id, self._firm_id = model["id"], model["firm_id"]
+        model = page.model
+        self._model_id, self._firm_id = model.id, model.firm_id
         self.firm_id = self._firm_id
-        self.model_name = model["name"]
-        self.can_edit = bool(model["can_edit"])
+        self.model_name = model.name
+        self.can_edit = model.can_edit
         self.details_url = routes.url("models.details", id=self._model_id)
         segment = "long-terms" if kind is Kind.LONG_TERM else "recommendations"
         self.download_path = f"/api/{segment}/{self._model_id}/export-csv"
-        self.rows = [_row(kind, r) for r in page["rows"]]
+        self.rows = [_row(r) for r in page.rows]
         self.loading = False
         return None
 
     def _reload(self, actor: Actor) -> None:
         """The saved rows again, keeping rows that are still being edited (new ones first)."""
         page = service.recommendations_page(actor=actor, model_id=self._model_id, kind=self._kind())
-        self.can_edit = bool(page["model"]["can_edit"])
+        self.can_edit = page.model.can_edit
         editing = {r["key"]: r for r in self.rows if r["editing"]}
-        fresh = [editing.get(f"r{r['id']}") or _row(self._kind(), r) for r in page["rows"]]
+        fresh = [editing.get(f"r{r.id}") or _row(r) for r in page.rows]
         self.rows = [r for r in editing.values() if r["is_new"]] + fresh
         self._sync_dirty()
 
@@ -287,7 +283,7 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         if field == "code":
             if not row["is_new"]:
                 return None
-            text = asset_service.normalise_code(text)[:CODE_MAX]
+            text = normalise_code(text)[:CODE_MAX]
             row = _with(row, e_code=text, asset_id=0, name="")  # a changed code clears the asset
         elif field == "comment":
             row = _with(row, e_comment=text[: rules.COMMENT_MAX + 1])
@@ -354,7 +350,7 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         self._put(row)
         if errors:
             return False, [toast_error(_headline(errors))]
-        data = {"action": row["e_action"], "comment": row["e_comment"]}
+        data: dict[str, object] = {"action": row["e_action"], "comment": row["e_comment"]}
         if kind is Kind.SHORT_TERM:
             data.update(price=row["e_price"], **{"yield": row["e_yield"]})
         if not row["is_new"] and rules.is_hold_without_comment(kind, row["e_action"], row["e_comment"]) and kind is Kind.LONG_TERM:
@@ -374,16 +370,16 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
             return False, [toast_error(exc.message)]
         except DomainError as exc:
             return False, [self._fail(exc)]
-        if saved.get("deleted"):  # a short-term update to hold without a comment deletes it (spec 001 s4)
+        if isinstance(saved, service.ShortTermView) and saved.deleted:  # a hold without a comment deletes it (001 s4)
             self._drop(row["key"])
         elif row["is_new"]:
             others = [r for r in self.rows if r["key"] != row["key"]]
             self.rows = [r for r in others if r["is_new"]] + sorted(
-                [r for r in others if not r["is_new"]] + [_row(kind, saved)], key=lambda r: (r["code"], r["id"]))
+                [r for r in others if not r["is_new"]] + [_row(saved)], key=lambda r: (r["code"], r["id"]))
         else:
-            self._put(_row(kind, saved))
+            self._put(_row(saved))
         self._sync_dirty()
-        return True, [toast_success(saved["message"])]
+        return True, [toast_success(saved.message or "")]
 
     @rx.event
     @guarded
@@ -439,6 +435,7 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         row = self._find(f"r{rec_id}")
         if action != "delete_all" and row is None:
             return None
+        row_id, key = (row["id"], row["key"]) if row is not None else (0, "")
         try:
             if action == "delete_all":
                 if kind is Kind.LONG_TERM:
@@ -450,15 +447,15 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
                 return toast_success(rules.LONG_TERMS_ALL_DELETED if kind is Kind.LONG_TERM
                                      else rules.SHORT_TERMS_ALL_DELETED)
             if kind is Kind.LONG_TERM:
-                service.delete_long_term(actor=actor, rec_id=row["id"])
+                service.delete_long_term(actor=actor, rec_id=row_id)
             else:
-                service.mark_short_terms_deleted(actor=actor, ids=[row["id"]])
+                service.mark_short_terms_deleted(actor=actor, ids=[row_id])
         except AuthenticationError:
             raise
         except DomainError as exc:
             # spec 000 s8: a failed long-term delete says so
             return toast_error(rules.LONG_TERMS_NOT_DELETED if kind is Kind.LONG_TERM else exc.message)
-        self._drop(row["key"])
+        self._drop(key)
         return toast_success(rules.LONG_TERM_DELETED if kind is Kind.LONG_TERM else rules.SHORT_TERM_DELETED)
 
     # ---- download -----------------------------------------------------------------------------
@@ -521,7 +518,7 @@ def _find_asset(actor: Actor, code: str, firm_id: int) -> dict[str, Any] | None:
     """The usable asset with this code for the model's firm, or None."""
     from app.db.engine import session_scope
 
-    code = asset_service.normalise_code(code)
+    code = normalise_code(code)
     if not code:
         return None
     with session_scope() as s:
@@ -541,7 +538,7 @@ class BulkUploadState(ModelSelection, RecommendationUpload, AppState):
 
     results_open: bool = False
     results_title: str = ""
-    results: list[UploadResult] = []
+    results: list[service.UploadedModel] = []
 
     @rx.event
     @screen_load(clients=False)
@@ -556,7 +553,7 @@ class BulkUploadState(ModelSelection, RecommendationUpload, AppState):
             self.loading = False
 
     def _find_models(self, actor: Actor) -> list[ModelSummary]:
-        return service.upload_candidates(actor=actor, kind=Kind(self.kind), firm_id=self._firm_id())
+        return service.upload_candidates(actor=actor, kind=Kind(self.kind), firm_id=owner_filter(self._firm_id()))
 
     @rx.event
     def open_upload(self):
@@ -583,11 +580,10 @@ class BulkUploadState(ModelSelection, RecommendationUpload, AppState):
             yield rx.clear_selected_files(BULK_UPLOAD_ID)
             return
         self.upload_open = False
-        self.results = [UploadResult(model_id=r["model_id"], name=r["name"], success=r["success"], message=r["message"])
-                        for r in result["rows"]]
-        self.results_title = result["message"]
+        self.results = list(result.rows)
+        self.results_title = result.message
         self.results_open = True
-        done = toast_success(result["message"]) if not result["failed"] else toast_error(result["message"])
+        done = toast_success(result.message) if not result.failed else toast_error(result.message)
         yield [rx.clear_selected_files(BULK_UPLOAD_ID), done]
 
     # ---- what the screen shows --------------------------------------------------------------------

@@ -292,9 +292,6 @@ class TaxReportState(PortfolioHeader, ExportLinks, AppState):
     def _query(self, name: str) -> str:
         return str(self.router.url.query_parameters.get(name) or "")
 
-    def _year_param(self) -> int | None:
-        return positive_int(self._query("year"))
-
     # ---- loading ---------------------------------------------------------------------------------
     @rx.event
     @screen_load(failed=LOAD_FAILED, back=PortfolioHeader._list_url)
@@ -307,10 +304,10 @@ class TaxReportState(PortfolioHeader, ExportLinks, AppState):
         if self.client_view:
             wanted = positive_int(self._query("client")) if actor.role is not Role.CLIENT else None
             self._client_id = wanted or actor.id
-            self._show_client(self._client_report(actor, self._year_param()))
+            self._show_client(self._client_report(actor, positive_int(self._query("year"))))
             return
         self._show_header(holdings_service.header(actor=actor, portfolio_id=self.portfolio_id), actor)
-        self._show(self._portfolio_report(actor, self._year_param()))
+        self._show(self._portfolio_report(actor, positive_int(self._query("year"))))
 
     @rx.event
     @guarded
@@ -340,7 +337,8 @@ class TaxReportState(PortfolioHeader, ExportLinks, AppState):
         self.loss_saving = True
         try:
             saved = tax_service.set_carried_forward_loss(actor=actor, portfolio_id=self.portfolio_id,
-                                                         year=self.year, amount=self.loss_amount)
+                                                         year=tax_service.read_year(self.year),
+                                                         amount=self.loss_amount)
         except ValidationError as exc:
             self.loss_error = exc.fields.get("amount") or exc.message
             return None
