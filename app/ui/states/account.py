@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import ClassVar, Mapping
+from typing import TYPE_CHECKING, ClassVar, Mapping
 
 import reflex as rx
 
 from app.domain import auth_rules
 from app.domain.errors import INVALID_FORM, AuthenticationError, DomainError, ValidationError
-from app.domain.permissions import home_route
+from app.domain.permissions import Actor, home_route
 from app.domain.users import clean_new_password
 from app.services import auth
+from app.services.auth import LinkOwner
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.passwords import TypedPasswords
@@ -54,10 +55,15 @@ class _PasswordForm(TypedPasswords, mixin=True):
 
     _run: int = 0  # one countdown at a time: a newer one (or leaving the page) stops the older
 
+    if TYPE_CHECKING:  # what the screens' other base (AppState) gives this mixin
+        token: str
+
+        def _actor(self) -> Actor: ...
+
     # ---- hooks -----------------------------------------------------------------------------
     _route: ClassVar[str] = ""
 
-    def _check(self, token: str) -> dict[str, str]:  # pragma: no cover - implemented by subclasses
+    def _check(self, token: str) -> LinkOwner:  # pragma: no cover - implemented by subclasses
         raise NotImplementedError
 
     def _set_password(self, token: str, password: str, repeat: str) -> None:  # pragma: no cover
@@ -103,8 +109,7 @@ class _PasswordForm(TypedPasswords, mixin=True):
         except DomainError as exc:
             self.checking = False
             return [toast_error(exc.message), rx.redirect(routes.url("login"))]
-        self.email = info.get("email", "")
-        self.first_name = info.get("first_name", "")
+        self.email, self.first_name = info.email, info.first_name or ""
         self.checking = False
         return None
 
@@ -190,7 +195,7 @@ class ActivationState(_PasswordForm, AppState):
 
     _route: ClassVar[str] = "activation"
 
-    def _check(self, token: str) -> dict[str, str]:
+    def _check(self, token: str) -> LinkOwner:
         return auth.check_activation_token(token=token)
 
     def _set_password(self, token: str, password: str, repeat: str) -> None:
@@ -203,7 +208,7 @@ class ResetPasswordState(_PasswordForm, AppState):
 
     _route: ClassVar[str] = "reset-password"
 
-    def _check(self, token: str) -> dict[str, str]:
+    def _check(self, token: str) -> LinkOwner:
         return auth.check_recovery_token(token=token)
 
     def _set_password(self, token: str, password: str, repeat: str) -> None:
@@ -240,7 +245,7 @@ class EmailChangeState(AppState):
         self.message = ""
         self.new_email = ""
         try:
-            self.new_email = auth.check_email_change_token(token=token)["email"]
+            self.new_email = auth.check_email_change_token(token=token).email
             self.message = auth.confirm_email_change(token=token)
         except DomainError as exc:
             self.status = "failed"

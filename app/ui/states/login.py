@@ -96,7 +96,7 @@ class LoginState(TypedPasswords, AppState):
         except ValidationError as exc:
             self.recovery = dataclasses.replace(self.recovery, error=exc.message)
             return None
-        self.recovery = dataclasses.replace(self.recovery, sent=True, webmail=result["webmail"] or "",
+        self.recovery = dataclasses.replace(self.recovery, sent=True, webmail=result.webmail or "",
                                             countdown=auth_rules.COUNTDOWN_SECONDS)
         self._recovery_run += 1
         return LoginState.recovery_tick(self._recovery_run)
