@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import reflex as rx
@@ -16,7 +16,8 @@ from app.domain.permissions import NOT_ALLOWED, Actor, home_route
 from app.domain.roles import Role
 from app.exports.audit_xlsx import changes_text, object_text
 from app.services import audit, firms as firm_service, portfolios as portfolio_service
-from app.services.listing import DEFAULT_PAGE_SIZE
+from app.services.audit import AuditEntry, AuditFilter, Choice
+from app.services.listing import DEFAULT_PAGE_SIZE, Page
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error
 from app.ui.toolkit.lists import Paged
@@ -38,10 +39,9 @@ class AuditRow:
     ip: str = ""
 
 
-def audit_row(e: dict[str, Any]) -> AuditRow:
-    return AuditRow(id=int(e["id"]), at=e["at"], who=e.get("actor_email") or "", action=e["action"],
-                    action_title=e["action_title"], object=object_text(e), changes=changes_text(e),
-                    ip=e.get("ip") or "")
+def audit_row(e: AuditEntry) -> AuditRow:
+    return AuditRow(id=e.id, at=e.at.isoformat(), who=e.actor_email or "", action=e.action,
+                    action_title=e.action_title, object=object_text(e), changes=changes_text(e), ip=e.ip or "")
 
 
 @dataclasses.dataclass
@@ -55,20 +55,23 @@ class AuditFilters:
     date_to: str = ""
     firm: str = ALL
 
-    def query(self) -> dict[str, Any]:
-        """The filters as app.services.audit.list_events reads them."""
+    def query(self) -> dict[str, str]:
+        """The filters chosen, as the export's address names them."""
         return {"who": self.who, "action": "" if self.action == ALL else self.action,
                 "object_type": "" if self.object_type == ALL else self.object_type,
-                "date_from": self.date_from, "date_to": self.date_to,
-                "firm_id": None if self.firm == ALL else self.firm}
+                "date_from": self.date_from, "date_to": self.date_to, "firm_id": "" if self.firm == ALL else self.firm}
+
+    def read(self) -> AuditFilter:
+        """The filters as app.services.audit.list_events takes them."""
+        return audit.read_filter(**self.query())
 
 
 FILTER_KEYS = tuple(f.name for f in dataclasses.fields(AuditFilters))  # each one's key in the address
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def _choices(first: str, options: list[dict[str, Any]], value: str = "value", label: str = "label") -> list[Option]:
-    return [Option(ALL, first)] + [Option(str(o[value]), o[label]) for o in options]
+def _choices(first: str, options: tuple[Choice, ...]) -> list[Option]:
+    return [Option(ALL, first)] + [Option(o.value, o.label) for o in options]
 
 
 class AuditList(Paged, mixin=True):
@@ -80,18 +83,22 @@ class AuditList(Paged, mixin=True):
     rows: list[AuditRow] = []
     loading: bool = True
 
-    def _read(self, actor: Actor) -> tuple[list[dict[str, Any]], int]:  # pragma: no cover
+    if TYPE_CHECKING:  # what the screens' other base (AppState) gives this mixin
+        def _actor(self) -> Actor: ...
+        def _fail(self, exc: Exception) -> object: ...
+
+    def _read(self, actor: Actor) -> Page[AuditEntry]:  # pragma: no cover
         raise NotImplementedError
 
     def _reload(self):
         try:
-            rows, total = self._read(self._actor())
+            page = self._read(self._actor())
         except DomainError as exc:
             if self.REFUSED_HOME and isinstance(exc, PermissionDenied):
                 return [toast_error(NOT_ALLOWED), rx.redirect(routes.url("home"))]
             self.loading = False
             return self._fail(exc)
-        self.rows, self.total, self.loading = [audit_row(e) for e in rows], total, False
+        self.rows, self.total, self.loading = [audit_row(e) for e in page.rows], page.total, False
         return None
 
 
@@ -110,10 +117,10 @@ class AuditState(AuditList, AppState):
         return "/api/audit-events/export-excel?" + urlencode(self._filters_query())
 
     def _filters_query(self) -> dict[str, str]:
-        return {k: str(v) for k, v in self.filters.query().items() if v not in (None, "")}
+        return {k: v for k, v in self.filters.query().items() if v}
 
-    def _read(self, actor: Actor) -> tuple[list[dict[str, Any]], int]:
-        return audit.list_events(actor=actor, limit=self._limit(), offset=self._offset(), **self.filters.query())
+    def _read(self, actor: Actor) -> Page[AuditEntry]:
+        return audit.list_events(actor=actor, limit=self._limit(), offset=self._offset(), filters=self.filters.read())
 
     @rx.event
     @screen_load()
@@ -128,8 +135,8 @@ class AuditState(AuditList, AppState):
         self.is_superuser_view = actor.is_superuser
         firms = firm_service.firm_options(actor=actor) if actor.is_superuser else []
         self.firms = [Option(ALL, "All firms")] + [Option(str(o.id), o.name) for o in firms]
-        self.actions = _choices("All actions", options["actions"])
-        self.object_types = _choices("All objects", options["object_types"])
+        self.actions = _choices("All actions", options.actions)
+        self.object_types = _choices("All objects", options.object_types)
         return self._reload()
 
     def _filter(self, **chosen: str):
@@ -223,7 +230,7 @@ class PortfolioHistoryState(AuditList, AppState):
     def holdings_url(self) -> str:
         return routes.url("portfolios.holdings", id=self.portfolio_id) if self.portfolio_id else routes.url("home")
 
-    def _read(self, actor: Actor) -> tuple[list[dict[str, Any]], int]:
+    def _read(self, actor: Actor) -> Page[AuditEntry]:
         return audit.portfolio_history(actor=actor, investment_id=self.portfolio_id, limit=self._limit(),
                                        offset=self._offset())
 
