@@ -14,6 +14,7 @@ from fastapi.responses import Response
 
 from app.api.deps import CurrentActor, answers, download, listing
 from app.db.types import utcnow
+from app.domain.audit_trail import AuditEntry
 from app.exports import audit_xlsx
 from app.domain.timezones import client_offset
 from app.services import audit, listing as rows
@@ -31,7 +32,7 @@ def _filters(who: str | None, action: str | None, object_type: str | None, objec
                              date_from=date_from, date_to=date_to, firm_id=firm_id)
 
 
-def _page(page: rows.Page[audit.AuditEntry]) -> dict[str, Any]:
+def _page(page: rows.Page[AuditEntry]) -> dict[str, Any]:
     return listing(rendered(list(page.rows)), page.total)
 
 

@@ -4,18 +4,15 @@ the service reads."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 from openpyxl import Workbook
 from openpyxl.styles import Font, PatternFill
 
+from app.domain.audit_trail import AuditEntry
 from app.domain.audit_words import change_lines, object_words
 from app.domain.timezones import file_day, local_time
 from app.exports.xlsx_stream import with_rows
-
-if TYPE_CHECKING:
-    from app.services.audit import AuditEntry
-
 HEADER = ("When", "Who", "Action", "Object", "Changes", "From")
 WIDTHS = (18, 34, 28, 40, 80, 16)
 

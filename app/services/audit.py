@@ -24,15 +24,13 @@ from app.db.engine import session_scope
 from app.db.tables import AuditEvent, Firm, Portfolio, User
 from app.db.types import stored_id, utcnow
 from app.domain.errors import NotFound, ValidationError
+from app.domain.audit_trail import AuditEntry, Snapshot
 from app.domain.parsing import as_id
 from app.domain.permissions import Actor
 from app.domain.wire import Json
 from app.services import listing
 from app.services.listing import Page
 from app.services.tenancy import PORTFOLIO_NOT_FOUND, readable_audit_events, readable_portfolios
-
-# A row's column values as the trail keeps them (JSON: amounts and days as text), by column.
-Snapshot = dict[str, Json]
 
 # Never in a before/after: secrets, and bookkeeping that changes with every write.
 HIDDEN_FIELDS = frozenset({"password_hash", "token_hash", "updated_at", "version", "created_at",
@@ -194,26 +192,6 @@ def changed(s: Session, actor: Actor | None, action: str, object_type: str, row:
 
 
 # ---- reading --------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class AuditEntry:
-    """An event as the trail shows it: the action and the object's type with the screen's words for
-    them, and the fields that changed (before and after, by column)."""
-    id: int
-    at: datetime
-    actor_id: int | None
-    actor_email: str | None
-    firm_id: int | None
-    action: str
-    action_title: str
-    object_type: str
-    object_type_title: str
-    object_id: int | None
-    object_label: str | None
-    before: Snapshot
-    after: Snapshot
-    ip: str | None
-
-
 @dataclass(frozen=True)
 class AuditFilter:
     """The trail's filters as read at the edge (None: not filtered): `who` part of the e-mail, the

@@ -16,7 +16,8 @@ from app.domain.permissions import NOT_ALLOWED, Actor, home_route
 from app.domain.roles import Role
 from app.exports.audit_xlsx import changes_text, object_text
 from app.services import audit, firms as firm_service, portfolios as portfolio_service
-from app.services.audit import AuditEntry, AuditFilter, Choice
+from app.domain.audit_trail import AuditEntry
+from app.services.audit import AuditFilter, Choice
 from app.services.listing import DEFAULT_PAGE_SIZE, Page
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error
