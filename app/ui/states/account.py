@@ -17,7 +17,6 @@ from app.domain.errors import INVALID_FORM, AuthenticationError, DomainError, Va
 from app.domain.permissions import Actor, home_route
 from app.domain.users import clean_new_password
 from app.services import auth
-from app.services.auth import LinkOwner
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.passwords import TypedPasswords
@@ -57,13 +56,12 @@ class _PasswordForm(TypedPasswords, mixin=True):
 
     if TYPE_CHECKING:  # what the screens' other base (AppState) gives this mixin
         token: str
-
         def _actor(self) -> Actor: ...
 
     # ---- hooks -----------------------------------------------------------------------------
     _route: ClassVar[str] = ""
 
-    def _check(self, token: str) -> LinkOwner:  # pragma: no cover - implemented by subclasses
+    def _check(self, token: str) -> auth.LinkOwner:  # pragma: no cover - implemented by subclasses
         raise NotImplementedError
 
     def _set_password(self, token: str, password: str, repeat: str) -> None:  # pragma: no cover
@@ -94,10 +92,9 @@ class _PasswordForm(TypedPasswords, mixin=True):
 
     def _is_signed_in(self) -> bool:
         try:
-            auth.authenticate(self.token)
+            return bool(auth.authenticate(self.token))
         except AuthenticationError:
             return False
-        return True
 
     # ---- events ----------------------------------------------------------------------------
     @rx.event
@@ -109,8 +106,7 @@ class _PasswordForm(TypedPasswords, mixin=True):
         except DomainError as exc:
             self.checking = False
             return [toast_error(exc.message), rx.redirect(routes.url("login"))]
-        self.email, self.first_name = info.email, info.first_name or ""
-        self.checking = False
+        self.email, self.first_name, self.checking = info.email, info.first_name or "", False
         return None
 
     def _password_typed(self) -> None:
@@ -129,11 +125,13 @@ class _PasswordForm(TypedPasswords, mixin=True):
         self.busy = True
         try:
             self._set_password(self._token(), self._typed("password"), self._typed("rptPassword"))
-        except ValidationError as exc:
+        except DomainError as exc:
             # A failed set-password clears both password fields (spec 000 s5).
             self.busy = False
             self._forget_passwords()
             self.submitted = False
+            if not isinstance(exc, ValidationError):
+                return [toast_error(exc.message), *_CLEAR_PASSWORDS]
             self._show_errors(exc.fields)
             if exc.fields:
                 self.form_error = exc.message
@@ -141,11 +139,6 @@ class _PasswordForm(TypedPasswords, mixin=True):
             # the link itself is no longer valid: toast, then sign in (spec 000 s8)
             self.form_error = ""
             return [toast_error(exc.message), rx.redirect(routes.url("login"))]
-        except DomainError as exc:
-            self.busy = False
-            self._forget_passwords()
-            self.submitted = False
-            return [toast_error(exc.message), *_CLEAR_PASSWORDS]
         self.busy = False
         self._forget_passwords()
         self.form_error = ""
@@ -195,7 +188,7 @@ class ActivationState(_PasswordForm, AppState):
 
     _route: ClassVar[str] = "activation"
 
-    def _check(self, token: str) -> LinkOwner:
+    def _check(self, token: str) -> auth.LinkOwner:
         return auth.check_activation_token(token=token)
 
     def _set_password(self, token: str, password: str, repeat: str) -> None:
@@ -208,7 +201,7 @@ class ResetPasswordState(_PasswordForm, AppState):
 
     _route: ClassVar[str] = "reset-password"
 
-    def _check(self, token: str) -> LinkOwner:
+    def _check(self, token: str) -> auth.LinkOwner:
         return auth.check_recovery_token(token=token)
 
     def _set_password(self, token: str, password: str, repeat: str) -> None:

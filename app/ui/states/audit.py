@@ -17,7 +17,7 @@ from app.domain.roles import Role
 from app.exports.audit_xlsx import changes_text, object_text
 from app.services import audit, firms as firm_service, portfolios as portfolio_service
 from app.domain.audit_trail import AuditEntry
-from app.services.audit import AuditFilter, Choice
+from app.services.audit import Choice
 from app.services.listing import DEFAULT_PAGE_SIZE, Page
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error
@@ -62,9 +62,8 @@ class AuditFilters:
                 "object_type": "" if self.object_type == ALL else self.object_type,
                 "date_from": self.date_from, "date_to": self.date_to, "firm_id": "" if self.firm == ALL else self.firm}
 
-    def read(self) -> AuditFilter:
-        """The filters as app.services.audit.list_events takes them."""
-        return audit.read_filter(**self.query())
+    def date_error(self) -> str:  # a From date after the To date, said under the dates
+        return audit.DATES_REVERSED if self.date_from and self.date_to and self.date_from > self.date_to else ""
 
 
 FILTER_KEYS = tuple(f.name for f in dataclasses.fields(AuditFilters))  # each one's key in the address
@@ -115,21 +114,16 @@ class AuditState(AuditList, AppState):
 
     @rx.var
     def export_path(self) -> str:
-        return "/api/audit-events/export-excel?" + urlencode(self._filters_query())
-
-    def _filters_query(self) -> dict[str, str]:
-        return {k: v for k, v in self.filters.query().items() if v}
+        return "/api/audit-events/export-excel?" + urlencode({k: v for k, v in self.filters.query().items() if v})
 
     def _read(self, actor: Actor) -> Page[AuditEntry]:
-        return audit.list_events(actor=actor, limit=self._limit(), offset=self._offset(), filters=self.filters.read())
+        return audit.list_events(actor=actor, limit=self._limit(), offset=self._offset(),
+                                 filters=audit.read_filter(**self.filters.query()))
 
     @rx.event
     @screen_load()
     def on_load(self, actor: Actor):
-        self.loading = True
-        self.page, self.rows, self.total = 1, [], 0
-        self.filters = AuditFilters()
-        self.date_error = ""
+        self.loading, self.page, self.rows, self.total, self.filters, self.date_error = True, 1, [], 0, AuditFilters(), ""
         if actor.role not in (Role.SUPERUSER, Role.ADMINISTRATOR):
             return [toast_error(NOT_ALLOWED), rx.redirect(routes.url(home_route(actor.role)))]
         options = audit.filter_options(actor=actor)
@@ -144,8 +138,7 @@ class AuditState(AuditList, AppState):
         """Filters changed: the first page of what they show. A From date after the To date says so
         under the dates (and shows nothing) instead of reading an empty trail."""
         self.filters = dataclasses.replace(self.filters, **chosen)
-        f = self.filters
-        self.date_error = audit.DATES_REVERSED if f.date_from and f.date_to and f.date_from > f.date_to else ""
+        self.date_error = self.filters.date_error()
         if self.date_error:
             self.rows, self.total, self.page, self.loading = [], 0, 1, False
             return None
@@ -183,8 +176,7 @@ class AuditState(AuditList, AppState):
 
     @rx.event
     def clear_filters(self):
-        self.filters = AuditFilters()
-        self.date_error = ""
+        self.filters, self.date_error = AuditFilters(), ""
         return self._reload_first_page()
 
     # ---- the filters in the address (Back, a reload, a bookmark: the trail as it was left) ----------
@@ -208,8 +200,7 @@ class AuditState(AuditList, AppState):
                 chosen[key] = taken
         if chosen:
             self.filters = dataclasses.replace(self.filters, **chosen)
-            f = self.filters
-            self.date_error = audit.DATES_REVERSED if f.date_from and f.date_to and f.date_from > f.date_to else ""
+            self.date_error = self.filters.date_error()
         return changed or bool(chosen)
 
     def _address(self) -> str:

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import ClassVar
 
 import reflex as rx
-
-from typing import ClassVar
 
 from app.domain.errors import PermissionDenied
 from app.domain.permissions import NOT_ALLOWED, Actor, can_read_outbox, home_route
@@ -92,10 +91,10 @@ class OutboxState(Paged, AppState):
         if not page.rows and page.total and self.page > 1:
             self.page = 1
             page = mail_service.list_outbox(actor=actor, limit=self._limit(), offset=self._offset())
-        self.total = page.total
-        self.rows = [{"id": str(row.id), "to": row.to_address, "subject": row.subject,
-                      "created_at": row.created_at.isoformat(), "status": status_of(row),
-                      "attachments": ", ".join(a.file_name for a in row.attachments)} for row in page.rows]
+        self.total, self.rows = page.total, [
+            {"id": str(row.id), "to": row.to_address, "subject": row.subject, "created_at": row.created_at.isoformat(),
+             "status": status_of(row), "attachments": ", ".join(a.file_name for a in row.attachments)}
+            for row in page.rows]
         self.loading = False
 
     @rx.event
@@ -103,8 +102,7 @@ class OutboxState(Paged, AppState):
     def on_load(self, actor: Actor):
         self.loading = True
         self.page = 1
-        self.mail_open = False
-        self.smtp_configured = bool(settings.smtp_url)
+        self.mail_open, self.smtp_configured = False, bool(settings.smtp_url)
         self._load(actor)
 
     @guarded
@@ -118,8 +116,7 @@ class OutboxState(Paged, AppState):
     @rx.event
     @guarded
     def open_mail(self, mail_id: str):
-        number = to_int(mail_id)
-        if number is None:
+        if (number := to_int(mail_id)) is None:
             return None
         row = mail_service.get_outbox_mail(actor=self._actor(), mail_id=number)
         waiting = row.sent_at is None and row.error and row.next_attempt_at is not None
