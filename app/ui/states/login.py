@@ -72,8 +72,7 @@ class LoginState(TypedPasswords, AppState):
         self.token = token
         self._forget_passwords()
         target = remembered_target(self.target_path, self.target_path_at)
-        self.target_path = ""
-        self.target_path_at = ""
+        self.target_path, self.target_path_at = "", ""
         return rx.redirect(target or routes.url(home_route(Role(user.role))))
 
     # ---- recovery modal -----------------------------------------------------------------------
