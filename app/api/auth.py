@@ -1,7 +1,7 @@
 """Sign-in, sign-out, activation, recovery, reset and e-mail change."""
 from __future__ import annotations
 
-from typing import Annotated, Callable
+from typing import Annotated, Any, Callable
 
 from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel
@@ -33,15 +33,24 @@ class EmailBody(BaseModel):
     email: SentText = None
 
 
-def _set_password(set_password: Callable[..., None], body: PasswordBody) -> dict:
+def _text(value: Any) -> str:
+    """A sent text as the services read it: empty when left out (a number sent as its digits)."""
+    return str(value or "")
+
+
+def _password(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _set_password(set_password: Callable[..., None], body: PasswordBody) -> dict[str, Any]:
     """Activation and reset: the link's token and the new password twice."""
-    set_password(token=body.token, password=body.password, rpt_password=body.rptPassword)
+    set_password(token=body.token, password=_password(body.password), rpt_password=_password(body.rptPassword))
     return ok(None)
 
 
 @router.post("/signin", **answers(SigninOut))
 def signin(body: SigninBody, request: Request):
-    token, user = auth.signin(email=body.email, password=body.password, ip=client_ip(request))
+    token, user = auth.signin(email=_text(body.email), password=_text(body.password), ip=client_ip(request))
     return ok({"token": token, "user": rendered(users.get_me(actor=auth.actor_of(user)))})
 
 
@@ -54,7 +63,7 @@ def signout(actor: CurrentActor, x_token: Annotated[str | None, Header(alias="x-
 
 @router.get("/activation/{token}", **answers(TokenOwnerOut))
 def check_activation(token: str):
-    return ok(auth.check_activation_token(token=token))
+    return ok(rendered(auth.check_activation_token(token=token)))
 
 
 @router.post("/activation", **answers(None))
@@ -64,12 +73,12 @@ def activate(body: PasswordBody):
 
 @router.post("/password-recovery", **answers(RecoveryOut))
 def password_recovery(body: EmailBody):
-    return ok(auth.request_recovery(email=body.email))
+    return ok(rendered(auth.request_recovery(email=_text(body.email))))
 
 
 @router.get("/password-recovery/{token}", **answers(TokenOwnerOut))
 def check_recovery(token: str):
-    return ok(auth.check_recovery_token(token=token))
+    return ok(rendered(auth.check_recovery_token(token=token)))
 
 
 @router.post("/reset-password", **answers(None))
@@ -79,7 +88,7 @@ def reset_password(body: PasswordBody):
 
 @router.get("/email-change/{token}", **answers(TokenOwnerOut))
 def check_email_change(token: str):
-    return ok(auth.check_email_change_token(token=token))
+    return ok(rendered(auth.check_email_change_token(token=token)))
 
 
 @router.post("/email-change", **answers(Message))

@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from pydantic import BaseModel, Field
 
 from app.api.deps import CurrentActor, answers, ok
-from app.api.schemas import SentText
+from app.api.schemas import SentText, path_id
 from app.domain.timezones import iso_json
 from app.services import broker_credentials as credentials
 
@@ -43,16 +43,17 @@ def _out(status: credentials.CredentialsStatus) -> BrokerCredentialsOut:
 
 @router.get(PATH, **answers(BrokerCredentialsOut))
 def get_broker_credentials(actor: CurrentActor, investment_id: str):
-    return ok(_out(credentials.credentials_status(actor=actor, investment_id=investment_id)))
+    return ok(_out(credentials.credentials_status(actor=actor, investment_id=path_id(investment_id))))
 
 
 @router.put(PATH, **answers(BrokerCredentialsOut))
 def save_broker_credentials(actor: CurrentActor, investment_id: str, body: BrokerCredentialsBody):
     update = credentials.CredentialsUpdate(auth_code=body.macquarieAuthCode, password=body.macquarieAuthPass,
                                            code_expiry_date=body.macquarieCodeExpiryDate)
-    return ok(_out(credentials.save_credentials(actor=actor, investment_id=investment_id, update=update)))
+    return ok(_out(credentials.save_credentials(actor=actor, investment_id=path_id(investment_id),
+                                                     update=update)))
 
 
 @router.delete(PATH, **answers(BrokerCredentialsOut))
 def remove_broker_credentials(actor: CurrentActor, investment_id: str):
-    return ok(_out(credentials.remove_credentials(actor=actor, investment_id=investment_id)))
+    return ok(_out(credentials.remove_credentials(actor=actor, investment_id=path_id(investment_id))))

@@ -68,8 +68,9 @@ class ListQuery(BaseModel):
 
 class WholeNumberListQuery(ListQuery):
     """A list query whose page numbers must be whole numbers (else the request's 400)."""
-    limit: int | None = None
-    offset: int | None = None
+    # narrowed from the text of ListQuery (pydantic reads the field as redeclared, in its place)
+    limit: int | None = None  # type: ignore[assignment]
+    offset: int | None = None  # type: ignore[assignment]
 
 
 def portfolio_listing(rows: list[Any], total: int | None = None) -> dict[str, Any]:
@@ -114,6 +115,6 @@ async def form_with_file(request: Request, *, limit: int, select_file: str) -> t
         raise ValidationError(select_file, {"file": select_file})
     form = await request.form()
     upload = form.get("file")
-    if upload is None or not hasattr(upload, "read"):
+    if upload is None or isinstance(upload, str):  # no file part, or a text field named file
         return form, None, None
     return form, upload.content_type or "", await upload.read(limit + 1)

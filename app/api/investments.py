@@ -193,10 +193,10 @@ def linkable_models(actor: CurrentActor, investment_id: str, search: str | None 
 
 @router.get("/brokers", **answers(Rows[BrokerOut]))
 def list_brokers(actor: CurrentActor):
-    return ok({"rows": reference_data.list_brokers(actor=actor)})
+    return ok({"rows": rendered(reference_data.list_brokers(actor=actor))})
 
 
 @router.get("/institutions", **answers(Rows[InstitutionOut]))
 def list_institutions(actor: CurrentActor, where: str | None = None, product_type: str | None = None):
     wanted = reference_data.product_type_of(where) if where else product_type
-    return ok({"rows": reference_data.list_institutions(actor=actor, product_type=wanted)})
+    return ok({"rows": rendered(reference_data.list_institutions(actor=actor, product_type=wanted))})

@@ -7,7 +7,7 @@ from app.api.deps import CurrentActor, answers, listing, ok
 from app.services import files, mail
 
 from app.api.payloads import HealthOut, MailOut
-from app.api.schemas import Page
+from app.api.schemas import Page, rendered
 
 router = APIRouter(tags=["system"])
 
@@ -26,7 +26,5 @@ def stored_file(key: str):
 
 @router.get("/outbox", **answers(Page[MailOut]))
 def outbox(actor: CurrentActor, limit: int = Query(50, ge=1, le=1000), offset: int = Query(0, ge=0, le=2**31 - 1)):
-    rows, total = mail.list_outbox(actor=actor, limit=limit, offset=offset)
-    return listing([{"id": m.id, "to": m.to_address, "subject": m.subject, "body": m.body,
-                     "created_at": m.created_at.isoformat(), "sent_at": m.sent_at.isoformat() if m.sent_at else None,
-                     "error": m.error} for m in rows], total)
+    page = mail.list_outbox(actor=actor, limit=limit, offset=offset)
+    return listing(rendered([m.summary() for m in page.rows]), page.total)

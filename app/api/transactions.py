@@ -37,6 +37,7 @@ from app.api.deps import CurrentActor, answers, form_with_file, ok
 from app.api.resources import Resource
 from app.api.schemas import Amount, Body, Flag, Id, path_id, query_number, read_by_hand, rendered, sent
 from app.domain import transaction_rules as rules
+from app.domain.parsing import as_id
 from app.domain.uploads import MAX_UPLOAD_BYTES, SELECT_FILE
 from app.services import transaction_upload, transactions
 
@@ -176,8 +177,8 @@ async def upload_transactions(actor: CurrentActor, request: Request):
     """multipart/form-data: investment_id, file (CSV or .xlsx)."""
     form, content_type, data = await form_with_file(request, limit=MAX_UPLOAD_BYTES,
                                                     select_file=SELECT_FILE)
-    return ok(transaction_upload.upload_transactions(actor=actor, investment_id=form.get("investment_id"),
-                                                     content_type=content_type, data=data))
+    return ok(rendered(transaction_upload.upload_transactions(actor=actor, investment_id=as_id(form.get("investment_id")),
+                                                              content_type=content_type, data=data)))
 
 
 asset_transaction = Resource(router, "/transactions", "transaction_id", AssetTransactionOut, TransactionBody,

@@ -4,37 +4,36 @@ the service reads."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Iterable, Mapping
+from typing import Iterable
 
 from openpyxl import Workbook
 from openpyxl.styles import Font, PatternFill
 
+from app.domain.audit_trail import AuditEntry
 from app.domain.audit_words import change_lines, object_words
 from app.domain.timezones import file_day, local_time
 from app.exports.xlsx_stream import with_rows
-
 HEADER = ("When", "Who", "Action", "Object", "Changes", "From")
 WIDTHS = (18, 34, 28, 40, 80, 16)
 
 
-def changes_text(e: Mapping[str, Any]) -> str:
+def changes_text(e: AuditEntry) -> str:
     """An event's changes, one line per field in the screens' words (app.domain.audit_words):
     'Phone: empty -> 02 9000 1234' (only an after: 'Kind: Desktop Broker Trade File')."""
-    return "\n".join(change_lines(e.get("action") or "", e.get("object_type") or "", e.get("before") or {},
-                                   e.get("after") or {}))
+    return "\n".join(change_lines(e.action, e.object_type, e.before, e.after))
 
 
-def object_text(e: Mapping[str, Any]) -> str:
+def object_text(e: AuditEntry) -> str:
     """'Portfolio: Rose Bay Family Trust' (the type alone when the event names no object)."""
-    label = object_words(e.get("object_label") or "")
-    return f"{e['object_type_title']}: {label}" if label else e["object_type_title"]
+    label = object_words(e.object_label or "")
+    return f"{e.object_type_title}: {label}" if label else e.object_type_title
 
 
 def filename(now: datetime, offset_minutes: int) -> str:
     return f"Audit Trail - {file_day(now, offset_minutes)}.xlsx"
 
 
-def build(events: Iterable[Mapping[str, Any]], offset_minutes: int) -> bytes:
+def build(events: Iterable[AuditEntry], offset_minutes: int) -> bytes:
     wb = Workbook()
     ws = wb.active
     ws.title = "Audit trail"
@@ -47,8 +46,8 @@ def build(events: Iterable[Mapping[str, Any]], offset_minutes: int) -> bytes:
 
     def rows():
         for e in events:
-            at = local_time(datetime.fromisoformat(e["at"]), offset_minutes)
-            yield (f"{at:%d/%m/%Y %H:%M:%S}", e.get("actor_email") or "", e["action_title"], object_text(e),
-                   changes_text(e), e.get("ip") or "")
+            at = local_time(e.at, offset_minutes)
+            yield (f"{at:%d/%m/%Y %H:%M:%S}", e.actor_email or "", e.action_title, object_text(e),
+                   changes_text(e), e.ip or "")
 
     return with_rows(wb, rows(), first_row=2, columns=len(HEADER))

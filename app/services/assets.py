@@ -522,7 +522,7 @@ def list_assets(*, actor: Actor, limit: int | None = None, offset: int | None = 
         where.append(_search_clause(text))
     for column, value in ((Asset.class_id, class_id), (Asset.type_id, type_id), (Asset.industry_group_id, industry_group_id)):
         if value is not None:
-            where.append(column == value)
+            where.append(col(column) == value)
     key = sort if sort in rules.ASSET_SORTS else "code"
     descending = (order or "").lower() in ("desc", "descending", "-1")
     plain: dict[str, Any] = {"code": Asset.code, "name": func.lower(Asset.name), "class": func.lower(AssetClass.title)}
@@ -586,7 +586,7 @@ def search_assets(*, actor: Actor, query: str | None, firm_id: int | None = None
     limit_i = max(1, min(limit, PICKER_LIMIT_MAX))
     where = [readable_assets(actor, _scope_firm(actor, firm_id))]
     if class_id is not None:
-        where.append(Asset.class_id == class_id)
+        where.append(col(Asset.class_id) == class_id)
     ordering: list[Any] = []
     if text:
         where.append(_search_clause(text))

@@ -1,15 +1,16 @@
 """Sign-in, sessions, activation, password recovery and reset, e-mail change."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import NamedTuple
 
 from sqlalchemy import func, update
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import DownloadTicket, Firm, SessionToken, SigninFailure, User
-from app.db.types import utcnow
+from app.db.types import stored_id, utcnow
 from app.domain import auth_rules as rules
 from app.domain import validators as v
 from app.domain.errors import AuthenticationError, TooManyRequests, ValidationError
@@ -17,13 +18,34 @@ from app.domain.errors import INVALID_FORM
 from app.domain.permissions import Actor
 from app.domain.roles import Role, TokenPurpose, UserStatus
 from app.domain.users import clean_new_password
+from app.domain.wire import only_when_set
 from app.services import audit, tokens
 from app.services.security import hash_password, new_token, token_digest, verify_password
 from app.settings import settings
 
 
+class SignedIn(NamedTuple):
+    """A sign-in: the session token (sent back as the x-token header) and the user, as stored."""
+    token: str
+    user: User
+
+
+@dataclass(frozen=True)
+class LinkOwner:
+    """Whose e-mailed link it is: the e-mail (the new one for an e-mail change) and, on an
+    activation link, the first name."""
+    email: str
+    first_name: str | None = field(default=None, metadata=only_when_set())
+
+
+@dataclass(frozen=True)
+class RecoverySent:
+    """The answer to a recovery request, the same whether or not the address has an account."""
+    webmail: str | None  # the web mail of the address's provider, where known
+
+
 def actor_of(user: User) -> Actor:
-    return Actor(id=user.id, role=Role(user.role), firm_id=user.firm_id, email=user.email,
+    return Actor(id=stored_id(user), role=Role(user.role), firm_id=user.firm_id, email=user.email,
                  first_name=user.first_name, last_name=user.last_name)
 
 
@@ -38,10 +60,11 @@ def _may_sign_in(session: Session, user: User) -> bool:
 
 
 # ---- sign-in and sessions ---------------------------------------------------------------------
-def signin(*, email: Any, password: Any, ip: str | None = None) -> tuple[str, User]:
-    """Returns (session token, user). Failures are counted per e-mail and throttled."""
-    email = str(email or "").strip().lower()
-    password = str(password or "")
+def signin(*, email: str | None, password: str | None, ip: str | None = None) -> SignedIn:
+    """The session token and the user (None: the field was left out). Failures are counted per
+    e-mail and throttled."""
+    email = (email or "").strip().lower()
+    password = password or ""
     if v.is_empty(email) or v.email(email) or not password:
         raise AuthenticationError(rules.SIGNIN_FAILED)
     window_start = utcnow() - timedelta(minutes=settings.signin_lockout_minutes)
@@ -67,7 +90,7 @@ def signin(*, email: Any, password: Any, ip: str | None = None) -> tuple[str, Us
             raise AuthenticationError(rules.ACCOUNT_DISABLED)
         token = new_token()
         now = utcnow()
-        s.add(SessionToken(token_hash=token_digest(token), user_id=user.id, expires_at=now + timedelta(hours=settings.session_token_hours)))
+        s.add(SessionToken(token_hash=token_digest(token), user_id=stored_id(user), expires_at=now + timedelta(hours=settings.session_token_hours)))
         user.logined_at = now
         s.add(user)
         audit.record(s, actor_of(user), "signin", "session", user.id, firm_id=user.firm_id, label=email)
@@ -76,7 +99,7 @@ def signin(*, email: Any, password: Any, ip: str | None = None) -> tuple[str, Us
             s.delete(row)
         s.flush()
         s.refresh(user)
-        return token, user
+        return SignedIn(token, user)
 
 
 def signout(*, token: str) -> None:
@@ -92,7 +115,7 @@ def signout(*, token: str) -> None:
 
 def revoke_sessions(session: Session, user_id: int) -> None:
     now = utcnow()
-    for row in session.exec(select(SessionToken).where(SessionToken.user_id == user_id, SessionToken.revoked_at.is_(None))):
+    for row in session.exec(select(SessionToken).where(SessionToken.user_id == user_id, col(SessionToken.revoked_at).is_(None))):
         row.revoked_at = now
         session.add(row)
 
@@ -108,7 +131,7 @@ def _live_session(s: Session, token: str | None) -> tuple[SessionToken, User]:
     if not token:
         raise AuthenticationError(rules.SESSION_EXPIRED)
     row = s.exec(
-        select(SessionToken, User).join(User, User.id == SessionToken.user_id).where(SessionToken.token_hash == token_digest(token))
+        select(SessionToken, User).join(User, col(User.id) == SessionToken.user_id).where(SessionToken.token_hash == token_digest(token))
     ).first()
     if row is None:
         raise AuthenticationError(rules.SESSION_EXPIRED)
@@ -119,7 +142,7 @@ def _live_session(s: Session, token: str | None) -> tuple[SessionToken, User]:
             or seen + timedelta(minutes=settings.session_idle_minutes) <= now or not _may_sign_in(s, user)):
         raise AuthenticationError(rules.SESSION_EXPIRED)
     if now - seen >= LAST_SEEN_RESOLUTION:
-        s.execute(update(SessionToken).where(SessionToken.id == session_token.id).values(last_seen_at=now))
+        s.execute(update(SessionToken).where(col(SessionToken.id) == session_token.id).values(last_seen_at=now))
     return session_token, user
 
 
@@ -142,7 +165,7 @@ def issue_download_ticket(*, token: str | None, path: str) -> str:
     with session_scope() as s:
         session_token, _ = _live_session(s, token)
         ticket = new_token()
-        s.add(DownloadTicket(token_hash=token_digest(ticket), session_token_id=session_token.id, path=path,
+        s.add(DownloadTicket(token_hash=token_digest(ticket), session_token_id=stored_id(session_token), path=path,
                              expires_at=utcnow() + timedelta(seconds=settings.download_ticket_seconds)))
         return ticket
 
@@ -156,10 +179,10 @@ def redeem_download_ticket(ticket: str | None, path: str) -> Actor:
         now = utcnow()
         spent = s.execute(
             update(DownloadTicket)
-            .where(DownloadTicket.token_hash == token_digest(ticket), DownloadTicket.used_at.is_(None),
-                   DownloadTicket.expires_at > now, DownloadTicket.path == str(path or ""))
+            .where(col(DownloadTicket.token_hash) == token_digest(ticket), col(DownloadTicket.used_at).is_(None),
+                   col(DownloadTicket.expires_at) > now, col(DownloadTicket.path) == str(path or ""))
             .values(used_at=now)
-            .returning(DownloadTicket.session_token_id)
+            .returning(col(DownloadTicket.session_token_id))
         ).first()
         if spent is None:
             raise AuthenticationError(rules.SESSION_EXPIRED)
@@ -172,25 +195,24 @@ def redeem_download_ticket(ticket: str | None, path: str) -> Actor:
 
 
 # ---- activation -------------------------------------------------------------------------------
-def check_activation_token(*, token: str) -> dict[str, str]:
+def check_activation_token(*, token: str) -> LinkOwner:
     with session_scope() as s:
-        row = tokens.find_valid(s, token, TokenPurpose.ACTIVATION, rules.ACTIVATION_LINK_INVALID)
-        user = s.get(User, row.user_id)
-        return {"email": user.email, "first_name": user.first_name}
+        user = tokens.user_of(s, tokens.find_valid(s, token, TokenPurpose.ACTIVATION, rules.ACTIVATION_LINK_INVALID))
+        return LinkOwner(email=user.email, first_name=user.first_name)
 
 
-def _require_new_password(password: Any, rpt_password: Any) -> None:
+def _require_new_password(password: str | None, rpt_password: str | None) -> None:
     errors = clean_new_password(password, rpt_password)
     if not errors.ok:
         raise ValidationError(INVALID_FORM, errors)
 
 
-def _set_password_by_link(s: Session, token: str, purpose: TokenPurpose, invalid_link: str, password: Any,
+def _set_password_by_link(s: Session, token: str, purpose: TokenPurpose, invalid_link: str, password: str | None,
                           by: str) -> User:
     """Set the password of the user a valid e-mailed link (`token`) was sent to, record it and use
     the link up; the link's user."""
     row = tokens.find_valid(s, token, purpose, invalid_link)
-    user = s.get(User, row.user_id)
+    user = tokens.user_of(s, row)
     user.password_hash = hash_password(str(password))
     user.updated_at = utcnow()
     s.add(user)
@@ -200,7 +222,7 @@ def _set_password_by_link(s: Session, token: str, purpose: TokenPurpose, invalid
     return user
 
 
-def activate(*, token: str, password: Any, rpt_password: Any) -> None:
+def activate(*, token: str, password: str | None, rpt_password: str | None) -> None:
     _require_new_password(password, rpt_password)
     with session_scope() as s:
         user = _set_password_by_link(s, token, TokenPurpose.ACTIVATION, rules.ACTIVATION_LINK_INVALID, password,
@@ -209,10 +231,10 @@ def activate(*, token: str, password: Any, rpt_password: Any) -> None:
 
 
 # ---- recovery and reset -------------------------------------------------------------------------
-def request_recovery(*, email: Any) -> dict[str, Any]:
+def request_recovery(*, email: str | None) -> RecoverySent:
     """Mails a reset link when the address belongs to an active account. The answer is the same
     either way (no account discovery): the webmail link for the address's provider, if known."""
-    email = str(email or "").strip().lower()
+    email = (email or "").strip().lower()
     error = v.required(email, "email") or v.email(email)
     if error:
         raise ValidationError(error, {"email": error})
@@ -220,28 +242,28 @@ def request_recovery(*, email: Any) -> dict[str, Any]:
         user = s.exec(select(User).where(User.email == email)).first()
         if user is not None and _may_sign_in(s, user):
             tokens.send_recovery(s, user)
-    return {"webmail": rules.webmail_url(email)}
+    return RecoverySent(webmail=rules.webmail_url(email))
 
 
-def check_recovery_token(*, token: str) -> dict[str, str]:
+def check_recovery_token(*, token: str) -> LinkOwner:
     with session_scope() as s:
         row = tokens.find_valid(s, token, TokenPurpose.RECOVERY, rules.RECOVERY_LINK_INVALID)
-        return {"email": s.get(User, row.user_id).email}
+        return LinkOwner(email=tokens.user_of(s, row).email)
 
 
-def reset_password(*, token: str, password: Any, rpt_password: Any) -> None:
+def reset_password(*, token: str, password: str | None, rpt_password: str | None) -> None:
     _require_new_password(password, rpt_password)
     with session_scope() as s:
         user = _set_password_by_link(s, token, TokenPurpose.RECOVERY, rules.RECOVERY_LINK_INVALID, password,
                                      by="recovery link")
-        revoke_sessions(s, user.id)  # a reset signs every other session out
+        revoke_sessions(s, stored_id(user))  # a reset signs every other session out
 
 
 # ---- e-mail change ------------------------------------------------------------------------------
-def check_email_change_token(*, token: str) -> dict[str, str]:
+def check_email_change_token(*, token: str) -> LinkOwner:
     with session_scope() as s:
         row = tokens.find_valid(s, token, TokenPurpose.EMAIL_CHANGE, rules.EMAIL_CHANGE_LINK_INVALID)
-        return {"email": row.new_email or ""}
+        return LinkOwner(email=row.new_email or "")
 
 
 def confirm_email_change(*, token: str) -> str:
@@ -250,10 +272,10 @@ def confirm_email_change(*, token: str) -> str:
         taken = s.exec(select(User).where(User.email == row.new_email, User.id != row.user_id)).first()
         if taken is not None:
             raise ValidationError(v.UNIQUE.format(label="Email"), {"email": v.UNIQUE.format(label="Email")})
-        user = s.get(User, row.user_id)
+        user = tokens.user_of(s, row)
         audit.record(s, actor_of(user), "email.changed", "user", user.id, firm_id=user.firm_id, label=row.new_email,
                      before={"email": user.email}, after={"email": row.new_email})
-        user.email = row.new_email
+        user.email = row.new_email or user.email
         user.updated_at = utcnow()
         user.version += 1
         s.add(user)

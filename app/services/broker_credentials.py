@@ -17,19 +17,22 @@ import datetime as dt
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Mapping
 
 from sqlmodel import Session
 
 from app.db.engine import session_scope
 from app.db.tables import Portfolio
-from app.db.types import utcnow
+from app.db.types import stored_id, utcnow
 from app.domain import broker_credentials as rules
 from app.domain.errors import INVALID_FORM, ValidationError
 from app.domain.permissions import Actor, require_staff
 from app.services import audit
 from app.services.tenancy import load_portfolio
 from app.settings import settings
+
+if TYPE_CHECKING:
+    from cryptography.fernet import Fernet
 
 SAVED_MESSAGE = "Broker credentials are saved"
 REMOVED_MESSAGE = "Broker credentials are removed"
@@ -40,7 +43,9 @@ UNREADABLE = "The saved broker credentials cannot be read with the configured ke
 
 @dataclass(frozen=True)
 class CredentialsUpdate:
-    """What the form sends: an empty code or password keeps the saved one."""
+    """What the form sends: an empty code or password keeps the saved one. (The REST body hands
+    over what was sent, and clean_credentials answers a code or a password that is no text with
+    the field's own error.)"""
     auth_code: str | None = None
     password: str | None = None
     code_expiry_date: str | dt.date | None = None
@@ -86,7 +91,7 @@ def _key() -> bytes:
     return path.read_bytes().strip()
 
 
-def _fernet():
+def _fernet() -> Fernet:
     from cryptography.fernet import Fernet
 
     key = _key()
@@ -114,24 +119,24 @@ def _open(token: str) -> str:
 # ---- reading and writing --------------------------------------------------------------------------
 def _status(p: Portfolio, message: str | None = None) -> CredentialsStatus:
     return CredentialsStatus(
-        investment_id=p.id, auth_code=rules.SAVED if p.broker_auth_code_secret else rules.NOT_SET,
+        investment_id=stored_id(p), auth_code=rules.SAVED if p.broker_auth_code_secret else rules.NOT_SET,
         password=rules.SAVED if p.broker_auth_pass_secret else rules.NOT_SET,
         code_expiry_date=p.broker_code_expiry_date,
         expired=rules.is_expired(p.broker_code_expiry_date, utcnow().date()),
         updated_at=p.broker_credentials_updated_at, message=message)
 
 
-def credentials_status(*, actor: Actor, investment_id: Any) -> CredentialsStatus:
+def credentials_status(*, actor: Actor, investment_id: int) -> CredentialsStatus:
     require_staff(actor)
     with session_scope() as s:
         return _status(load_portfolio(s, actor, investment_id, for_edit=True))
 
 
-def _audit(s: Session, actor: Actor, p: Portfolio, action: str, after: dict[str, Any]) -> None:
+def _audit(s: Session, actor: Actor, p: Portfolio, action: str, after: Mapping[str, object]) -> None:
     audit.record(s, actor, action, "portfolio", p.id, label=p.name, firm_id=p.firm_id, after=after)
 
 
-def save_credentials(*, actor: Actor, investment_id: Any, update: CredentialsUpdate) -> CredentialsStatus:
+def save_credentials(*, actor: Actor, investment_id: int, update: CredentialsUpdate) -> CredentialsStatus:
     """Save the form: a new code and password are encrypted, an empty one keeps the saved one;
     audited as which parts changed and the expiry date, never the values."""
     require_staff(actor)
@@ -142,7 +147,7 @@ def save_credentials(*, actor: Actor, investment_id: Any, update: CredentialsUpd
             has_code=bool(p.broker_auth_code_secret), has_password=bool(p.broker_auth_pass_secret))
         if not errors.ok:
             raise ValidationError(INVALID_FORM, errors)
-        changed: dict[str, Any] = {}
+        changed: dict[str, object] = {}
         if change.auth_code is not None:
             p.broker_auth_code_secret = _seal(change.auth_code)
             changed["authorisation code"] = "changed"
@@ -160,7 +165,7 @@ def save_credentials(*, actor: Actor, investment_id: Any, update: CredentialsUpd
         return _status(p, SAVED_MESSAGE)
 
 
-def remove_credentials(*, actor: Actor, investment_id: Any) -> CredentialsStatus:
+def remove_credentials(*, actor: Actor, investment_id: int) -> CredentialsStatus:
     require_staff(actor)
     with session_scope() as s:
         p = load_portfolio(s, actor, investment_id, for_edit=True, lock=True)

@@ -277,22 +277,22 @@ def _deposits(actor: Actor, portfolio_id: int, plan: Plan, start: date, accrual_
     interest accrued, at the first demo institutions offering them."""
     from app.domain.deposits import read_form
     from app.services import deposits
-    from app.services.reference_data import list_institutions
+    from app.services.reference_data import InstitutionOption, list_institutions
 
-    def first(product: str) -> dict[str, Any] | None:
+    def first(product: str) -> InstitutionOption | None:
         found = list_institutions(actor=actor, product_type=product)
         return found[0] if found else None
 
     term = first("Term Deposits")
     if term is not None:
         deposits.buy(actor=actor, form=read_form({
-            "investment_id": portfolio_id, "ProviderProductType": "Term Deposits", "institution_id": term["id"],
+            "investment_id": portfolio_id, "ProviderProductType": "Term Deposits", "institution_id": term.id,
             "StartDate": start.isoformat(), "MaturityTerm": "6", "Rate": "4.35",
             "amount": str(to_cents(plan.opening * Decimal("0.05"))), "description": "Six-month term deposit"}))
     at_call = first("At Call Account")
     if at_call is not None and plan.opening >= Decimal(200000):
         made = deposits.buy(actor=actor, form=read_form({
-            "investment_id": portfolio_id, "ProviderProductType": "At Call Account", "institution_id": at_call["id"],
+            "investment_id": portfolio_id, "ProviderProductType": "At Call Account", "institution_id": at_call.id,
             "StartDate": start.isoformat(), "Rate": "3.10",
             "amount": str(to_cents(plan.opening * Decimal("0.03"))), "description": "At-call cash reserve"}))
         deposits.interest_accrual(actor=actor, deposit_id=made.deposit.id, form=read_form({

@@ -8,7 +8,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
@@ -23,6 +23,7 @@ from app.domain.money import to_cents
 from app.domain.advice import NO_MODEL, TxStatus
 from app.domain.engine import snapshot as engine
 from app.domain.engine.errors import CalculationError
+from app.domain.model_spec import ModelSpec
 from app.services import order_book, postings
 
 CHUNK = 2000  # ids per IN (...) list
@@ -198,9 +199,9 @@ def quote_of(a: AssetFacts) -> engine.AssetQuote:
     return quote
 
 
-def snapshot_of(inputs: PortfolioInputs, model, assets: dict[int, AssetFacts],
-                recommendations: dict[int, engine.Recommendation]) -> engine.Snapshot:
-    """The engine's snapshot of one portfolio against `model` (a ModelSpec). `assets` must hold the
+def snapshot_of(inputs: PortfolioInputs, model: ModelSpec, assets: Mapping[int, AssetFacts],
+                recommendations: Mapping[int, engine.Recommendation]) -> engine.Snapshot:
+    """The engine's snapshot of one portfolio against `model`. `assets` must hold the
     facts of the portfolio's positions, its pending trades' assets, the model's assets with their
     alternates, and the substitutes of its exceptions (see `assets_needed`)."""
     p = inputs.portfolio
@@ -244,7 +245,8 @@ def snapshot_of(inputs: PortfolioInputs, model, assets: dict[int, AssetFacts],
     )
 
 
-def assets_needed(inputs: PortfolioInputs, model) -> set[int]:
+def assets_needed(inputs: PortfolioInputs, model: ModelSpec | None) -> set[int]:
+    """The assets whose facts a snapshot against `model` reads (see `snapshot_of`)."""
     ids = {aid for aid, units in inputs.units.items() if units > 0}
     ids |= {t.asset_id for t in inputs.pending}
     ids |= {e.substitute_asset_id for e in inputs.exceptions if e.substitute_asset_id}
@@ -293,7 +295,7 @@ def build_snapshots(s: Session, portfolio_ids: Iterable[int],
 
 # ---- models, cached per process by (id, version, deleted) ----------------------------------------
 MODEL_CACHE_SECONDS = 300
-_model_cache: dict[int, tuple[tuple[int, bool], float, Any]] = {}
+_model_cache: dict[int, tuple[tuple[int, bool], float, ModelSpec]] = {}
 _model_lock = threading.Lock()
 
 
@@ -304,7 +306,7 @@ def forget_models() -> None:
         _model_cache.clear()
 
 
-def cached_models(s: Session, model_ids: Iterable[int]) -> dict[int, Any]:
+def cached_models(s: Session, model_ids: Iterable[int]) -> dict[int, ModelSpec]:
     """The models as ModelSpec trees. A worker calculating chunk after chunk of the same models
     loads each model once: a cached tree is reused while its version and deletion are unchanged
     (checked with one small query) and for at most MODEL_CACHE_SECONDS."""
@@ -316,7 +318,7 @@ def cached_models(s: Session, model_ids: Iterable[int]) -> dict[int, Any]:
     keys = {mid: (version, deleted is not None) for mid, version, deleted in s.execute(
         sa_select(Model.id, Model.version, Model.deleted_at).where(col(Model.id).in_(ids))).all()}
     now = time.monotonic()
-    out: dict[int, Any] = {}
+    out: dict[int, ModelSpec] = {}
     missing = []
     with _model_lock:
         for mid in ids:

@@ -16,20 +16,23 @@ from __future__ import annotations
 
 import logging
 import smtplib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from email.message import EmailMessage
+from email.message import EmailMessage, MIMEPart
 from typing import Callable, Iterable, Sequence
 from urllib.parse import unquote, urlparse
 
 from sqlalchemy import event, func
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import Firm, OutboxAttachment, OutboxMail
-from app.db.types import utcnow
+from app.db.types import stored_id, utcnow
 from app.domain.errors import NotFound, not_found
 from app.domain.permissions import Actor, can_read_outbox, require
+from app.domain.wire import wire
+from app.services.listing import Page
 from app.settings import settings
 
 log = logging.getLogger(__name__)
@@ -61,8 +64,21 @@ class AttachmentInfo:
 
 
 @dataclass(frozen=True)
+class MailSummary:
+    """A message as the REST outbox lists it."""
+
+    id: int
+    to_address: str = field(metadata=wire("to"))
+    subject: str
+    body: str
+    created_at: datetime
+    sent_at: datetime | None
+    error: str | None
+
+
+@dataclass(frozen=True)
 class OutboxEntry:
-    """A message as the outbox lists it."""
+    """A message as the outbox screen lists it."""
 
     id: int
     to_address: str
@@ -76,6 +92,15 @@ class OutboxEntry:
     next_attempt_at: datetime | None
     attachments: tuple[AttachmentInfo, ...]
 
+    def summary(self) -> MailSummary:
+        return MailSummary(id=self.id, to_address=self.to_address, subject=self.subject, body=self.body,
+                           created_at=self.created_at, sent_at=self.sent_at, error=self.error)
+
+
+# Documents built while mails are processed, kept for the next mail that carries the same one:
+# (document, object id, reader id) -> (file name, PDF bytes)
+Built = dict[tuple[str, int, "int | None"], tuple[str, bytes]]
+
 
 # ---- queueing (in the caller's transaction) ---------------------------------------------------------
 def queue(session: Session, *, to: str, subject: str, body: str, html: str | None = None,
@@ -85,7 +110,7 @@ def queue(session: Session, *, to: str, subject: str, body: str, html: str | Non
     session.add(mail)
     session.flush()
     for doc in documents:
-        session.add(OutboxAttachment(mail_id=mail.id, file_name=doc.file_name, content_type=PDF,
+        session.add(OutboxAttachment(mail_id=stored_id(mail), file_name=doc.file_name, content_type=PDF,
                                      document=doc.document, object_id=doc.object_id, reader_id=doc.reader_id))
     if settings.smtp_url or documents:
         pending = session.info.setdefault(_PENDING_KEY, [])
@@ -105,8 +130,8 @@ def queue_each(session: Session, addresses: Iterable[str], *, subject: str, body
 
 
 def _process_after_commit(session: Session) -> None:
-    ids = session.info.pop(_PENDING_KEY, [])
-    built: dict[tuple[str, int, int | None], tuple[str, bytes]] = {}
+    ids: list[int] = session.info.pop(_PENDING_KEY, [])
+    built: Built = {}
     for mail_id in ids:
         try:
             process(mail_id, built)
@@ -116,7 +141,8 @@ def _process_after_commit(session: Session) -> None:
 
 # ---- building the documents and delivering ----------------------------------------------------------
 def _wait_after(attempts: int) -> timedelta:
-    return min(FIRST_RETRY * (2 ** max(attempts - 1, 0)), LONGEST_WAIT)
+    wait: timedelta = FIRST_RETRY * (2 ** max(attempts - 1, 0))
+    return min(wait, LONGEST_WAIT)
 
 
 # (document, object id, reader id) -> (file name, PDF bytes): plugged in by
@@ -130,8 +156,7 @@ def set_document_builder(builder: DocumentBuilder) -> None:
     _document_builder = builder
 
 
-def _build_documents(s: Session, mail: OutboxMail,
-                     built: dict[tuple[str, int, int | None], tuple[str, bytes]]) -> list[OutboxAttachment]:
+def _build_documents(s: Session, mail: OutboxMail, built: Built) -> list[OutboxAttachment]:
     """The message's attachments, building the documents not built yet (raises when one fails)."""
     if _document_builder is None:
         raise RuntimeError("no document builder is plugged into the mail (app.services.notice_documents)")
@@ -150,7 +175,7 @@ def _build_documents(s: Session, mail: OutboxMail,
     return rows
 
 
-def process(mail_id: int, built: dict | None = None) -> None:
+def process(mail_id: int, built: Built | None = None) -> None:
     """Builds the message's documents and, with SMTP configured, delivers it; a failure is kept on
     the message with the time of the next attempt."""
     built = {} if built is None else built
@@ -186,11 +211,11 @@ def retry_due(now: datetime | None = None, limit: int = RETRY_BATCH) -> int:
     built, delivered when SMTP is configured). Returns how many were tried."""
     now = now or utcnow()
     with session_scope() as s:
-        ids = list(s.exec(select(OutboxMail.id).where(OutboxMail.sent_at.is_(None),
-                                                      OutboxMail.next_attempt_at.is_not(None),
-                                                      OutboxMail.next_attempt_at <= now)
-                          .order_by(col(OutboxMail.next_attempt_at)).limit(limit)).all())
-    built: dict = {}
+        ids = [i for i in s.exec(select(OutboxMail.id).where(col(OutboxMail.sent_at).is_(None),
+                                                             col(OutboxMail.next_attempt_at).is_not(None),
+                                                             col(OutboxMail.next_attempt_at) <= now)
+                                 .order_by(col(OutboxMail.next_attempt_at)).limit(limit)).all() if i is not None]
+    built: Built = {}
     for mail_id in ids:
         try:
             process(mail_id, built)
@@ -214,9 +239,9 @@ def _logo(s: Session, firm_id: int | None) -> tuple[bytes, str, str] | None:
     return data, maintype, subtype
 
 
-def build_message(s: Session, mail: OutboxMail, attachments: Sequence[OutboxAttachment]) -> EmailMessage:
+def build_message(s: Session, mail: OutboxMail, attachments: Sequence[OutboxAttachment]) -> EmailMessage[str, str]:
     """The MIME message: text, HTML (with the logo inline) and the attachments."""
-    msg = EmailMessage()
+    msg: EmailMessage[str, str] = EmailMessage()
     msg["From"] = settings.mail_from
     msg["To"] = mail.to_address
     msg["Subject"] = mail.subject
@@ -229,8 +254,10 @@ def build_message(s: Session, mail: OutboxMail, attachments: Sequence[OutboxAtta
         msg.add_alternative(html, subtype="html")
         if logo is not None:
             data, maintype, subtype = logo
-            msg.get_payload()[1].add_related(data, maintype=maintype, subtype=subtype, cid=f"<{LOGO_CID}>",
-                                             filename=f"logo.{subtype}")
+            html_part = msg.get_payload(1)  # the alternative just added (a part of the message's own kind)
+            if isinstance(html_part, MIMEPart):
+                html_part.add_related(data, maintype=maintype, subtype=subtype, cid=f"<{LOGO_CID}>",
+                                      filename=f"logo.{subtype}")
     for a in attachments:
         maintype, subtype = a.content_type.split("/", 1)
         msg.add_attachment(a.data or b"", maintype=maintype, subtype=subtype, filename=a.file_name)
@@ -260,25 +287,27 @@ def _smtp_send(s: Session, mail: OutboxMail, attachments: Sequence[OutboxAttachm
 
 # ---- reading the outbox (superusers: every message the app sent or keeps) ----------------------------
 def _entries(s: Session, mails: Sequence[OutboxMail]) -> list[OutboxEntry]:
-    ids = [m.id for m in mails]
+    ids = [stored_id(m) for m in mails]
     found: dict[int, list[AttachmentInfo]] = {i: [] for i in ids}
     if ids:
-        for a_id, mail_id, name, ctype, size in s.exec(
-                select(OutboxAttachment.id, OutboxAttachment.mail_id, OutboxAttachment.file_name,
-                       OutboxAttachment.content_type, OutboxAttachment.size)
+        # the columns the list shows, not the documents' bytes
+        for a_id, mail_id, name, ctype, size in s.execute(
+                sa_select(col(OutboxAttachment.id), col(OutboxAttachment.mail_id), col(OutboxAttachment.file_name),
+                          col(OutboxAttachment.content_type), col(OutboxAttachment.size))
                 .where(col(OutboxAttachment.mail_id).in_(ids)).order_by(col(OutboxAttachment.id))).all():
-            found[mail_id].append(AttachmentInfo(id=a_id, file_name=name, content_type=ctype, size=size))
-    return [OutboxEntry(id=m.id, to_address=m.to_address, subject=m.subject, body=m.body, html=m.html,
+            if a_id is not None:
+                found[mail_id].append(AttachmentInfo(id=a_id, file_name=name, content_type=ctype, size=size))
+    return [OutboxEntry(id=stored_id(m), to_address=m.to_address, subject=m.subject, body=m.body, html=m.html,
                         created_at=m.created_at, sent_at=m.sent_at, error=m.error, attempts=m.attempts,
-                        next_attempt_at=m.next_attempt_at, attachments=tuple(found[m.id])) for m in mails]
+                        next_attempt_at=m.next_attempt_at, attachments=tuple(found[stored_id(m)])) for m in mails]
 
 
-def list_outbox(*, actor: Actor, limit: int = 50, offset: int = 0) -> tuple[list[OutboxEntry], int]:
+def list_outbox(*, actor: Actor, limit: int = 50, offset: int = 0) -> Page[OutboxEntry]:
     require(can_read_outbox(actor))
     with session_scope() as s:
         total = s.exec(select(func.count()).select_from(OutboxMail)).one()
         rows = s.exec(select(OutboxMail).order_by(col(OutboxMail.id).desc()).offset(offset).limit(limit)).all()
-        return _entries(s, rows), int(total)
+        return Page(rows=tuple(_entries(s, rows)), total=int(total))
 
 
 def get_outbox_mail(*, actor: Actor, mail_id: int) -> OutboxEntry:

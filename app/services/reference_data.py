@@ -8,13 +8,14 @@ of times. The portfolio form's pickers read them through `list_brokers` / `list_
 from __future__ import annotations
 
 import json
-from typing import Any
+from dataclasses import dataclass
 
 from sqlalchemy import func
-from sqlmodel import select
+from sqlmodel import col, select
 
 from app.db.engine import session_scope
 from app.db.tables import Broker, Institution
+from app.db.types import stored_id
 from app.domain.permissions import Actor
 from app.domain.transactions import AT_CALL_ACCOUNT, CASH_ACCOUNT, TERM_DEPOSITS
 
@@ -104,23 +105,37 @@ def ensure_reference_data() -> int:
     return added
 
 
-def _broker_row(row: Broker) -> dict[str, Any]:
-    return {"id": row.id, "name": row.name, "code": row.code}
+@dataclass(frozen=True)
+class BrokerOption:
+    """A stockbroker as the pickers offer it."""
+    id: int
+    name: str
+    code: str
 
 
-def _institution_row(row: Institution) -> dict[str, Any]:
-    return {"id": row.id, "title": row.title, "provider_type": row.provider_type,
-            "product_types": [p.strip() for p in row.product_types.split(",") if p.strip()]}
+@dataclass(frozen=True)
+class InstitutionOption:
+    """A deposit-taking institution as the pickers offer it, with the products it offers."""
+    id: int
+    title: str
+    provider_type: str
+    product_types: tuple[str, ...]
 
 
-def list_brokers(*, actor: Actor) -> list[dict[str, Any]]:
+def _institution_row(row: Institution) -> InstitutionOption:
+    return InstitutionOption(id=stored_id(row), title=row.title, provider_type=row.provider_type,
+                             product_types=tuple(p.strip() for p in row.product_types.split(",") if p.strip()))
+
+
+def list_brokers(*, actor: Actor) -> list[BrokerOption]:
     """Every broker by name (the portfolio form's picker and the list's broker filter). Any
     signed-in user may read them: they are public reference data."""
     with session_scope() as s:
-        return [_broker_row(b) for b in s.exec(select(Broker).order_by(func.lower(Broker.name), Broker.id)).all()]
+        rows = s.exec(select(Broker).order_by(func.lower(col(Broker.name)), col(Broker.id))).all()
+        return [BrokerOption(id=stored_id(b), name=b.name, code=b.code) for b in rows]
 
 
-def product_type_of(where: Any) -> str | None:
+def product_type_of(where: object) -> str | None:
     """The product type a `where` filter asks for: {"product_types": {"contains": "Cash Account"}},
     {"product_types": "Cash Account"} or {"product_type": ...}, as a dict or its JSON text."""
     if isinstance(where, str):
@@ -147,12 +162,12 @@ def product_type_of(where: Any) -> str | None:
     return text or None
 
 
-def list_institutions(*, actor: Actor, product_type: Any = None) -> list[dict[str, Any]]:
+def list_institutions(*, actor: Actor, product_type: str | None = None) -> list[InstitutionOption]:
     """Institutions by title, those offering `product_type` only when it is given."""
-    wanted = str(product_type or "").strip().lower()
+    wanted = (product_type or "").strip().lower()
     with session_scope() as s:
-        rows = s.exec(select(Institution).order_by(func.lower(Institution.title), Institution.id)).all()
+        rows = s.exec(select(Institution).order_by(func.lower(col(Institution.title)), col(Institution.id))).all()
         out = [_institution_row(r) for r in rows]
     if wanted:
-        out = [r for r in out if any(p.lower() == wanted for p in r["product_types"])]
+        out = [r for r in out if any(p.lower() == wanted for p in r.product_types)]
     return out

@@ -20,10 +20,10 @@ for a read (tests/unit/test_tenancy_gate.py keeps it so).
 """
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Iterable, TypeVar
 
-from sqlalchemy import exists, func, or_
-from sqlmodel import Session, col, select
+from sqlalchemy import ColumnElement, exists, func, or_
+from sqlmodel import Session, SQLModel, col, select
 
 from app.db.tables import (
     Asset, AssetClass, AssetType, AuditEvent, BulkRun, Firm, IndustryGroup, Model, ModelSharedFirm, Portfolio,
@@ -34,7 +34,15 @@ from app.domain.errors import NotFound, PermissionDenied, not_found
 from app.domain.models import Availability
 from app.domain.permissions import NOT_ALLOWED, Actor, can_edit_model, can_view_firm, can_view_user, is_staff
 from app.domain.roles import Role
+from app.db.types import stored_id
 from app.domain.parsing import as_id
+
+# A WHERE clause, for a select of the table it names.
+Where = ColumnElement[bool]
+# A firm-owned row of a portfolio (a deposit, a transaction, a custom holding).
+PortfolioRow = TypeVar("PortfolioRow", bound=SQLModel)
+# A reference table (asset classes, asset types) with its firm column.
+ReferenceTable = type[AssetClass] | type[AssetType] | type[Asset]
 
 FIRM_NOT_FOUND = not_found("Firm")
 USER_NOT_FOUND = not_found("User")
@@ -43,6 +51,8 @@ MODEL_NOT_FOUND = not_found("Model")
 
 
 # ---- ids -------------------------------------------------------------------------------------------
+# The loaders take ids as numbers; they still read them through as_id, so that a number that is no
+# id (zero, past the 32-bit ids) is "not found" rather than a database error.
 def normalise_code(code: object) -> str:
     """Asset codes are looked up uppercased (spec 002 s5)."""
     return str(code or "").strip().upper()
@@ -55,94 +65,98 @@ def _firm_in_view(actor: Actor, firm_id: int | None) -> int | None:
 
 
 # ---- firms -----------------------------------------------------------------------------------------
-def readable_firms(actor: Actor):
+def readable_firms(actor: Actor) -> Where:
     """WHERE clause of the live firms the actor may read: every one for the superuser, else its own."""
-    alive = Firm.deleted_at.is_(None)
-    return alive if actor.is_superuser else alive & (Firm.id == actor.firm_id)
+    alive = col(Firm.deleted_at).is_(None)
+    return alive if actor.is_superuser else alive & (col(Firm.id) == actor.firm_id)
 
 
-def load_firm(session: Session, actor: Actor, firm_id: Any) -> Firm:
+def load_firm(session: Session, actor: Actor, firm_id: int) -> Firm:
     """The live firm if the actor may see it; another firm is "not found", never "forbidden"."""
     number = as_id(firm_id)  # not an id (or beyond one): not found, never a database error
     firm = session.get(Firm, number) if number is not None else None
-    if firm is None or firm.deleted_at is not None or not can_view_firm(actor, firm.id):
+    if firm is None or firm.deleted_at is not None or not can_view_firm(actor, stored_id(firm)):
         raise NotFound(FIRM_NOT_FOUND)
     return firm
 
 
-def firms_to_own_or_share(actor: Actor):
+def firms_to_own_or_share(actor: Actor) -> Where:
     """WHERE clause of the firms a model form offers: every live firm for the superuser (to own or
     share with); for others the live firms to share with (every firm but their own, names only)."""
-    alive = Firm.deleted_at.is_(None)
-    return alive if actor.is_superuser else alive & (Firm.id != actor.firm_id)
+    alive = col(Firm.deleted_at).is_(None)
+    return alive if actor.is_superuser else alive & (col(Firm.id) != actor.firm_id)
 
 
-def firms_of_model(model: Model):
+def firms_of_model(model: Model) -> Where:
     """WHERE clause of the firms a (readable) model names: its owner and the firms it is shared with
     (deleted ones included: the caller shows or drops them)."""
     shared = select(ModelSharedFirm.firm_id).where(ModelSharedFirm.model_id == model.id)
-    return or_(Firm.id == model.firm_id, col(Firm.id).in_(shared))
+    return or_(col(Firm.id) == model.firm_id, col(Firm.id).in_(shared))
 
 
 # ---- users -----------------------------------------------------------------------------------------
-def readable_users(actor: Actor, firm_id: int | None = None):
+def readable_users(actor: Actor, firm_id: int | None = None) -> Where:
     """WHERE clause of the users of the actor's firm; for the superuser every user, or those of
     `firm_id` when named. (Which roles a list shows is the caller's filter: `visible_roles`.)"""
     if actor.is_superuser:
-        return User.firm_id == firm_id if firm_id else User.id.is_not(None)
-    return User.firm_id == actor.firm_id
+        return col(User.firm_id) == firm_id if firm_id else col(User.id).is_not(None)
+    return col(User.firm_id) == actor.firm_id
 
 
-def people_of_firm(firm_id: int | None):
+def people_of_firm(firm_id: int | None | ColumnElement[int | None]) -> Where:
     """WHERE clause of the users who belong to `firm_id`: the only people a record of that firm may
-    name (its holders, its adviser). The firm is one the caller has already read for the actor."""
-    return User.firm_id == firm_id
+    name (its holders, its adviser). The firm is one the caller has already read for the actor (or
+    the firm column of the row a query reads)."""
+    return col(User.firm_id) == firm_id
 
 
-def load_user(session: Session, actor: Actor, user_id: Any) -> User:
+def load_user(session: Session, actor: Actor, user_id: int) -> User:
     """The user if the actor may see them (themselves, or a visible role of their firm); 404 otherwise."""
     number = as_id(user_id)
     user = session.get(User, number) if number is not None else None
-    if user is None or not can_view_user(actor, Role(user.role), user.firm_id, user.id):
+    if user is None or not can_view_user(actor, Role(user.role), user.firm_id, stored_id(user)):
         raise NotFound(USER_NOT_FOUND)
     return user
 
 
 # ---- portfolios ------------------------------------------------------------------------------------
-def readable_portfolios(actor: Actor, firm_id: int | None = None):
+def readable_portfolios(actor: Actor, firm_id: int | None = None) -> Where:
     """WHERE clause of the (not deleted) portfolios the actor can see; narrowed to `firm_id`'s
     portfolios when one is given (a firm the caller resolved for the actor, e.g. a superuser's filter)."""
-    alive = Portfolio.deleted_at.is_(None)
+    alive = col(Portfolio.deleted_at).is_(None)
+    clause: Where
     if actor.is_superuser:
         clause = alive
     elif actor.role is Role.CLIENT:
-        held = exists().where(PortfolioUser.investment_id == Portfolio.id, PortfolioUser.user_id == actor.id)
+        held = exists().where(col(PortfolioUser.investment_id) == col(Portfolio.id),
+                              col(PortfolioUser.user_id) == actor.id)
         clause = alive & held
     else:
-        clause = alive & (Portfolio.firm_id == actor.firm_id)
+        clause = alive & (col(Portfolio.firm_id) == actor.firm_id)
     if firm_id is not None:
-        clause = clause & (Portfolio.firm_id == firm_id)
+        clause = clause & (col(Portfolio.firm_id) == firm_id)
     return clause
 
 
-def live_portfolios_of(firm_id: int | None):
+def live_portfolios_of(firm_id: int | None) -> Where:
     """WHERE clause of the live portfolios of one firm (every firm when None), for reports whose
     firm the caller has resolved for the actor (app.services.trade_file.report_firm)."""
-    clause = Portfolio.deleted_at.is_(None)
+    clause: Where = col(Portfolio.deleted_at).is_(None)
     if firm_id is not None:
-        clause = clause & (Portfolio.firm_id == firm_id)
+        clause = clause & (col(Portfolio.firm_id) == firm_id)
     return clause
 
 
-def load_portfolio(session: Session, actor: Actor, portfolio_id: Any, *, for_edit: bool = False,
+def load_portfolio(session: Session, actor: Actor, portfolio_id: int | None, *, for_edit: bool = False,
                    lock: bool = False) -> Portfolio:
-    """The portfolio if the actor may see it (404 otherwise); with for_edit, also refuse (403)
+    """The portfolio if the actor may see it (404 otherwise, also for a form that named none: None);
+    with for_edit, also refuse (403)
     a client. lock takes a row lock (PostgreSQL) so that concurrent writers of one portfolio's
     transactions queue up instead of interleaving balance checks."""
     pid = as_id(portfolio_id)
     if pid is None:
         raise NotFound(PORTFOLIO_NOT_FOUND)
-    statement = select(Portfolio).where(Portfolio.id == pid, readable_portfolios(actor))
+    statement = select(Portfolio).where(col(Portfolio.id) == pid, readable_portfolios(actor))
     if lock:
         statement = statement.with_for_update()
     portfolio = session.exec(statement).first()
@@ -153,8 +167,8 @@ def load_portfolio(session: Session, actor: Actor, portfolio_id: Any, *, for_edi
     return portfolio
 
 
-def load_portfolio_row(session: Session, actor: Actor, table, row_id: Any, not_found: str, *,
-                       for_edit: bool = False, lock: bool = False):
+def load_portfolio_row(session: Session, actor: Actor, table: type[PortfolioRow], row_id: int, not_found: str, *,
+                       for_edit: bool = False, lock: bool = False) -> tuple[PortfolioRow, Portfolio]:
     """A row of a portfolio's own `table` (a deposit, a transaction, a custom holding) and its
     portfolio, loaded as load_portfolio does; 404 with `not_found` when there is no such row or the
     actor may not see its portfolio."""
@@ -163,7 +177,7 @@ def load_portfolio_row(session: Session, actor: Actor, table, row_id: Any, not_f
     if row is None:
         raise NotFound(not_found)
     try:
-        portfolio = load_portfolio(session, actor, row.investment_id, for_edit=for_edit, lock=lock)
+        portfolio = load_portfolio(session, actor, getattr(row, "investment_id"), for_edit=for_edit, lock=lock)
     except NotFound:
         raise NotFound(not_found) from None
     return row, portfolio
@@ -175,38 +189,38 @@ def is_holder(session: Session, portfolio_id: int, user_id: int) -> bool:
 
 
 # ---- models ----------------------------------------------------------------------------------------
-def readable_models(actor: Actor, firm_id: int | None = None):
+def readable_models(actor: Actor, firm_id: int | None = None) -> Where:
     """WHERE clause of the models an actor can see: own firm's, shared with the firm, or open to
     all; every live model for the superuser, or those `firm_id` owns when the superuser names one."""
     if actor.is_superuser:
-        clause = Model.deleted_at.is_(None)
-        return clause & (Model.firm_id == firm_id) if firm_id is not None else clause
+        clause = col(Model.deleted_at).is_(None)
+        return clause & (col(Model.firm_id) == firm_id) if firm_id is not None else clause
     return models_usable_by(actor.firm_id)
 
 
-def models_usable_by(firm_id: int | None):
+def models_usable_by(firm_id: int | None) -> Where:
     """WHERE clause of the models a firm can see (and link its portfolios to, when active and
     available): its own, those shared with it, and those open to all."""
-    shared = exists().where(ModelSharedFirm.model_id == Model.id, ModelSharedFirm.firm_id == firm_id)
-    return (Model.deleted_at.is_(None)) & or_(
-        Model.firm_id == firm_id,
-        Model.availability == Availability.ALL.value,
-        (Model.availability == Availability.WITH_PRACTICE.value) & shared,
+    shared = exists().where(col(ModelSharedFirm.model_id) == col(Model.id), col(ModelSharedFirm.firm_id) == firm_id)
+    return (col(Model.deleted_at).is_(None)) & or_(
+        col(Model.firm_id) == firm_id,
+        col(Model.availability) == Availability.ALL.value,
+        (col(Model.availability) == Availability.WITH_PRACTICE.value) & shared,
     )
 
 
-def editable_models(actor: Actor):
+def editable_models(actor: Actor) -> Where:
     """WHERE clause of the models the actor may change: its firm's own (every one for the superuser)."""
-    return Model.id.is_not(None) if actor.is_superuser else Model.firm_id == actor.firm_id
+    return col(Model.id).is_not(None) if actor.is_superuser else col(Model.firm_id) == actor.firm_id
 
 
-def load_model(session: Session, actor: Actor, model_id: Any, *, for_edit: bool = False) -> Model:
+def load_model(session: Session, actor: Actor, model_id: int, *, for_edit: bool = False) -> Model:
     """The model if the actor may see it (404 otherwise, never revealing other firms' models);
     with for_edit, also refuse (403) when the actor's firm does not own it."""
     if not is_staff(actor):
         raise PermissionDenied(NOT_ALLOWED)
     number = as_id(model_id)
-    model = session.exec(select(Model).where(Model.id == number, readable_models(actor))).first() \
+    model = session.exec(select(Model).where(col(Model.id) == number, readable_models(actor))).first() \
         if number is not None else None
     if model is None:
         raise NotFound(MODEL_NOT_FOUND)
@@ -216,77 +230,79 @@ def load_model(session: Session, actor: Actor, model_id: Any, *, for_edit: bool 
 
 
 # ---- reference data: assets, asset classes, asset types, industry groups ---------------------------
-def own_or_shared(column, firm_id: int | None):
-    """WHERE clause on a reference table's firm column: the shared rows plus `firm_id`'s own; only
-    the shared rows when no firm is given."""
-    return column.is_(None) if firm_id is None else or_(column.is_(None), column == firm_id)
+def own_or_shared(column: int | None, firm_id: int | None) -> Where:
+    """WHERE clause on a reference table's firm column (`Asset.firm_id`, ...): the shared rows plus
+    `firm_id`'s own; only the shared rows when no firm is given."""
+    firm = col(column)
+    return firm.is_(None) if firm_id is None else or_(firm.is_(None), firm == firm_id)
 
 
-def readable_assets(actor: Actor, firm_id: int | None = None):
+def readable_assets(actor: Actor, firm_id: int | None = None) -> Where:
     """Assets a firm may use: the shared universe plus the firm's own. The superuser reads every
     asset, or a named firm's view of the universe."""
     return _readable_own_or_shared(Asset, actor, firm_id)
 
 
-def _readable_own_or_shared(table, actor: Actor, firm_id: int | None):
+def _readable_own_or_shared(table: ReferenceTable, actor: Actor, firm_id: int | None) -> Where:
     """WHERE clause of the rows of `table` (shared, or a firm's own) the actor may read: the shared
     ones plus its firm's; for the superuser every row, or the view of the firm it names."""
     firm = _firm_in_view(actor, firm_id)
     if actor.is_superuser and firm is None:
-        return table.id.is_not(None)
+        return col(table.id).is_not(None)
     return own_or_shared(table.firm_id, firm)
 
 
-def asset_classes_of(firm_id: int | None):
+def asset_classes_of(firm_id: int | None) -> Where:
     """WHERE clause of the asset classes a firm may use (the shared ones only when no firm)."""
     return own_or_shared(AssetClass.firm_id, firm_id)
 
 
-def asset_types_of(firm_id: int | None):
+def asset_types_of(firm_id: int | None) -> Where:
     """WHERE clause of the asset types a firm may use (the shared ones only when no firm)."""
     return own_or_shared(AssetType.firm_id, firm_id)
 
 
-def readable_asset_classes(actor: Actor, firm_id: int | None = None):
+def readable_asset_classes(actor: Actor, firm_id: int | None = None) -> Where:
     """Asset classes the actor may read: shared plus its firm's; the superuser every class, or a
     named firm's view."""
     return _readable_own_or_shared(AssetClass, actor, firm_id)
 
 
-def readable_asset_types(actor: Actor, firm_id: int | None = None):
+def readable_asset_types(actor: Actor, firm_id: int | None = None) -> Where:
     """Asset types the actor may read: shared plus its firm's; the superuser every type, or a
     named firm's view."""
     return _readable_own_or_shared(AssetType, actor, firm_id)
 
 
-def readable_industry_groups(actor: Actor):
+def readable_industry_groups(actor: Actor) -> Where:
     """Industry groups are the shared taxonomy (no firm owns one): staff read every group."""
     if not is_staff(actor):
         raise PermissionDenied(NOT_ALLOWED)
-    return IndustryGroup.id.is_not(None)
+    return col(IndustryGroup.id).is_not(None)
 
 
-def usable_ids(s: Session, table, ids: Iterable[int], firm_id: int | None) -> set[int]:
+def usable_ids(s: Session, table: ReferenceTable, ids: Iterable[int], firm_id: int | None) -> set[int]:
     """Those of `ids` that name rows of `table` (asset classes, asset types) the firm may use."""
-    ids = set(ids)
-    if not ids:
+    wanted = set(ids)
+    if not wanted:
         return set()
-    return set(s.exec(select(table.id).where(col(table.id).in_(ids), own_or_shared(table.firm_id, firm_id))).all())
+    found = s.exec(select(col(table.id)).where(col(table.id).in_(wanted), own_or_shared(table.firm_id, firm_id))).all()
+    return {i for i in found if i is not None}
 
 
-def titled(table, title: str, firm_id: int | None):
+def titled(table: type[AssetClass] | type[AssetType], title: str, firm_id: int | None) -> Where:
     """WHERE clause of the rows of a reference table (asset classes, asset types) called `title`
     (case-insensitive) that `firm_id` may use; with no firm, every firm's and the shared ones
     (a shared title must not clash with any firm's own either)."""
-    same = func.lower(table.title) == title.lower()
+    same = func.lower(col(table.title)) == title.lower()
     return same if firm_id is None else same & own_or_shared(table.firm_id, firm_id)
 
 
-def asset_by_code(actor: Actor, code: Any, firm_id: int | None = None, *, with_usable_class: bool = False):
+def asset_by_code(actor: Actor, code: str, firm_id: int | None = None, *, with_usable_class: bool = False) -> Where:
     """WHERE clause of the asset with that code (uppercased) among those the firm may use; with
     `with_usable_class`, its class must also be one the firm may use (join AssetClass)."""
     firm = _firm_in_view(actor, firm_id)
-    clause = (Asset.code == normalise_code(code)) & readable_assets(actor, firm)
+    clause = (col(Asset.code) == normalise_code(code)) & readable_assets(actor, firm)
     if with_usable_class and not (actor.is_superuser and firm is None):
         clause = clause & asset_classes_of(firm)
     return clause
@@ -303,18 +319,18 @@ def find_assets_by_codes(session: Session, actor: Actor, codes: Iterable[object]
     return {a.code: a for a in rows}
 
 
-def load_asset(session: Session, actor: Actor, asset_id: Any, firm_id: int | None = None) -> Asset:
+def load_asset(session: Session, actor: Actor, asset_id: int, firm_id: int | None = None) -> Asset:
     """The asset if the (named) firm may use it; 'Asset not found' otherwise."""
     number = as_id(asset_id)
     asset = None
     if number is not None:
-        asset = session.exec(select(Asset).where(Asset.id == number, readable_assets(actor, firm_id))).first()
+        asset = session.exec(select(Asset).where(col(Asset.id) == number, readable_assets(actor, firm_id))).first()
     if asset is None:
         raise NotFound(asset_rules.ASSET_NOT_FOUND)
     return asset
 
 
-def load_asset_by_code(session: Session, actor: Actor, code: Any, firm_id: int | None = None) -> Asset:
+def load_asset_by_code(session: Session, actor: Actor, code: str, firm_id: int | None = None) -> Asset:
     """The asset with that code if the (named) firm may use it; 'Asset {code} is not found' otherwise."""
     wanted = normalise_code(code)
     asset = session.exec(select(Asset).where(asset_by_code(actor, wanted, firm_id))).first() if wanted else None
@@ -324,12 +340,12 @@ def load_asset_by_code(session: Session, actor: Actor, code: Any, firm_id: int |
 
 
 # ---- audit events and bulk runs --------------------------------------------------------------------
-def readable_audit_events(actor: Actor, firm_id: int | None = None):
+def readable_audit_events(actor: Actor, firm_id: int | None = None) -> Where:
     """Superusers: every event (or one firm's); administrators: their firm's; others none (403)."""
     if actor.is_superuser:
-        return AuditEvent.firm_id == firm_id if firm_id is not None else AuditEvent.id.is_not(None)
+        return col(AuditEvent.firm_id) == firm_id if firm_id is not None else col(AuditEvent.id).is_not(None)
     if actor.role is Role.ADMINISTRATOR and actor.firm_id is not None:
-        return AuditEvent.firm_id == actor.firm_id
+        return col(AuditEvent.firm_id) == actor.firm_id
     raise PermissionDenied(NOT_ALLOWED)
 
 

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.db.tables import ActionToken, User
-from app.db.types import utcnow
+from app.db.types import stored_id, utcnow
 from app.domain.errors import ValidationError
 from app.domain.roles import TokenPurpose, UserStatus
 from app.services import mail
@@ -24,13 +24,14 @@ def issue(session: Session, user: User, purpose: TokenPurpose, new_email: str | 
     """A fresh token; earlier unused tokens of the same purpose for this user stop working."""
     now = utcnow()
     for old in session.exec(
-        select(ActionToken).where(ActionToken.user_id == user.id, ActionToken.purpose == purpose.value, ActionToken.used_at.is_(None))
+        select(ActionToken).where(ActionToken.user_id == user.id, ActionToken.purpose == purpose.value,
+                                  col(ActionToken.used_at).is_(None))
     ):
         old.used_at = now
         session.add(old)
     token = new_token()
     session.add(
-        ActionToken(token_hash=token_digest(token), purpose=purpose.value, user_id=user.id, new_email=new_email,
+        ActionToken(token_hash=token_digest(token), purpose=purpose.value, user_id=stored_id(user), new_email=new_email,
                     expires_at=now + _LIFETIME[purpose]())
     )
     return token
@@ -44,6 +45,14 @@ def find_valid(session: Session, token: str, purpose: TokenPurpose, invalid_text
     if user is None or user.status == UserStatus.DELETED.value:  # a deleted user is read-only
         raise ValidationError(invalid_text)
     return row
+
+
+def user_of(session: Session, row: ActionToken) -> User:
+    """The user a valid link (`find_valid`) was sent to."""
+    user = session.get(User, row.user_id)
+    if user is None:  # find_valid has read them; a user row is never deleted
+        raise RuntimeError(f"the user {row.user_id} of a link is gone")
+    return user
 
 
 def consume(session: Session, row: ActionToken) -> None:

@@ -13,11 +13,11 @@ Staff only (a client is refused before anything is read); another firm's portfol
 from __future__ import annotations
 
 import json
-from typing import Any
+from dataclasses import dataclass
 
 from app.db.engine import session_scope
 from app.db.tables import CashTransaction
-from app.db.types import utcnow
+from app.db.types import stored_id, utcnow
 from app.domain import transaction_rules as rules
 from app.domain.errors import ValidationError
 from app.domain.permissions import Actor, require_staff
@@ -29,14 +29,23 @@ from app.services.tenancy import find_assets_by_codes, load_portfolio
 from app.services.transactions import add_asset_in_session, units_book
 
 
+@dataclass(frozen=True)
+class UploadedTransactions:
+    """A file uploaded: its notice ('File uploaded'), how many lines were added, of them how many
+    asset and how many cash transactions."""
+    notice: str
+    count: int
+    asset_transactions: int
+    cash_transactions: int
 
-def upload_transactions(*, actor: Actor, investment_id: Any, content_type: str | None, data: bytes | None,
-                        ) -> dict[str, Any]:
-    """Add every transaction of the file to the portfolio, or none.
+
+def upload_transactions(*, actor: Actor, investment_id: int | None, content_type: str | None, data: bytes | None,
+                        ) -> UploadedTransactions:
+    """Add every transaction of the file to the portfolio (None: the form named none, not found),
+    or none.
 
     Checks, in order: staff; the portfolio (404 for another firm's); the file type ('Invalid file
-    type!'); a file is there; the file can be read (its header names date and type); every line.
-    Returns {notice: 'File uploaded', count: lines added, asset_transactions: n, cash_transactions: n}."""
+    type!'); a file is there; the file can be read (its header names date and type); every line."""
     require_staff(actor)  # clients are refused before anything is read
     with session_scope() as s:
         load_portfolio(s, actor, investment_id, for_edit=True)
@@ -66,7 +75,7 @@ def upload_transactions(*, actor: Actor, investment_id: Any, content_type: str |
             else:
                 values = line.values
                 s.add(CashTransaction(
-                    investment_id=portfolio.id, type=values["cash_type"].value, action=values["action"].value,
+                    investment_id=stored_id(portfolio), type=values["cash_type"].value, action=values["action"].value,
                     status=values["status"], price=values["price"], trade_at=values["trade_at"],
                     settlement_at=values["settlement_at"],
                     payload=json.dumps({"description": values["description"]}) if values["description"] else None,
@@ -75,5 +84,5 @@ def upload_transactions(*, actor: Actor, investment_id: Any, content_type: str |
                 cash_count += 1
         if errors:  # nothing is kept: leaving the session with an error rolls every line back
             raise rules.upload_failure(errors)
-    return {"notice": rules.FILE_UPLOADED, "count": asset_count + cash_count, "asset_transactions": asset_count,
-            "cash_transactions": cash_count}
+    return UploadedTransactions(notice=rules.FILE_UPLOADED, count=asset_count + cash_count,
+                                asset_transactions=asset_count, cash_transactions=cash_count)

@@ -13,6 +13,7 @@ from app.domain.firms import read_firm_form
 from app.domain.users import read_profile_form
 from app.domain.wire import rendered
 from app.services import audit, auth, firms, portfolios, users
+from tests import audit_edge
 from tests import factories as f
 from tests import factories_portfolios as fp
 
@@ -64,7 +65,7 @@ def test_a_change_keeps_before_and_after_of_what_changed(w):
     current = rendered(firms.get_firm(actor=a(w.superuser), firm_id=w.firm.id))
     firms.update_firm(actor=a(w.superuser), firm_id=w.firm.id, form=read_firm_form({**current, "phone": "02 9000 1234"}))
     [event] = _events(action="firm.updated")
-    row = audit.list_events(actor=a(w.superuser), action="firm.updated")[0][0]
+    row = audit_edge.list_events(actor=a(w.superuser), action="firm.updated")[0][0]
     assert row["before"] == {"phone": None} and row["after"] == {"phone": "02 9000 1234"}
     assert event.firm_id == w.firm.id and row["object_label"] == w.firm.name
     assert row["action_title"] == "Firm changed"
@@ -74,14 +75,14 @@ def test_approval_settings_and_model_links_are_recorded_against_the_portfolio(w)
     portfolios.update_portfolio(actor=a(w.admin), portfolio_id=w.portfolio.id,
                                 data={"approval_settings": {"client_send_tp_to_other_email": True,
                                                             "client_tp_other_email": "a@x.com"}})
-    rows, total = audit.portfolio_history(actor=a(w.adviser), investment_id=w.portfolio.id)
+    rows, total = audit_edge.portfolio_history(actor=a(w.adviser), investment_id=w.portfolio.id)
     assert total == 1 and rows[0]["action"] == "portfolio.updated"
     assert rows[0]["after"]["approval_settings"]["client_tp_other_email"] == "a@x.com"
     assert rows[0]["before"]["approval_settings"]["client_send_tp_to_other_email"] is False
     # the client holding the portfolio reads its history; another firm's adviser cannot
-    assert audit.portfolio_history(actor=a(w.client), investment_id=w.portfolio.id)[1] == 1
+    assert audit_edge.portfolio_history(actor=a(w.client), investment_id=w.portfolio.id)[1] == 1
     with pytest.raises(NotFound):
-        audit.portfolio_history(actor=a(w.other_adviser), investment_id=w.portfolio.id)
+        audit_edge.portfolio_history(actor=a(w.other_adviser), investment_id=w.portfolio.id)
 
 
 def test_an_event_is_kept_only_with_its_change(w):
@@ -101,15 +102,15 @@ def test_who_reads_the_trail(w):
     for firm, admin in ((w.firm, w.admin), (w.other_firm, other_admin)):
         with session_scope() as s:
             audit.record(s, a(admin), "firm.updated", "firm", firm.id, firm_id=firm.id, label=firm.name)
-    assert audit.list_events(actor=a(w.superuser))[1] == 2
-    assert audit.list_events(actor=a(w.superuser), firm_id=w.other_firm.id)[1] == 1
-    mine, total = audit.list_events(actor=a(w.admin))
+    assert audit_edge.list_events(actor=a(w.superuser))[1] == 2
+    assert audit_edge.list_events(actor=a(w.superuser), firm_id=w.other_firm.id)[1] == 1
+    mine, total = audit_edge.list_events(actor=a(w.admin))
     assert total == 1 and mine[0]["firm_id"] == w.firm.id
     # an administrator cannot widen the scope to another firm
-    assert audit.list_events(actor=a(w.admin), firm_id=w.other_firm.id)[0][0]["firm_id"] == w.firm.id
+    assert audit_edge.list_events(actor=a(w.admin), firm_id=w.other_firm.id)[0][0]["firm_id"] == w.firm.id
     for user in (w.adviser, w.client):
         with pytest.raises(PermissionDenied):
-            audit.list_events(actor=a(user))
+            audit_edge.list_events(actor=a(user))
 
 
 def test_filters(w):
@@ -117,14 +118,14 @@ def test_filters(w):
         audit.record(s, a(w.admin), "firm.updated", "firm", w.firm.id, firm_id=w.firm.id)
         audit.record(s, a(w.adviser), "portfolio.updated", "portfolio", w.portfolio.id, firm_id=w.firm.id)
     superuser = a(w.superuser)
-    assert [r["action"] for r in audit.list_events(actor=superuser, who=w.adviser.email[:6].upper())[0]] == \
+    assert [r["action"] for r in audit_edge.list_events(actor=superuser, who=w.adviser.email[:6].upper())[0]] == \
         ["portfolio.updated"]
-    assert audit.list_events(actor=superuser, object_type="portfolio", object_id=w.portfolio.id)[1] == 1
-    assert audit.list_events(actor=superuser, date_from="2000-01-01", date_to="2000-01-02")[1] == 0
+    assert audit_edge.list_events(actor=superuser, object_type="portfolio", object_id=w.portfolio.id)[1] == 1
+    assert audit_edge.list_events(actor=superuser, date_from="2000-01-01", date_to="2000-01-02")[1] == 0
     with pytest.raises(ValidationError):
-        audit.list_events(actor=superuser, action="nonsense")
+        audit_edge.list_events(actor=superuser, action="nonsense")
     with pytest.raises(ValidationError):
-        audit.list_events(actor=superuser, date_from="not a date")
+        audit_edge.list_events(actor=superuser, date_from="not a date")
 
 
 
@@ -143,5 +144,5 @@ def test_a_bulk_run_and_each_of_its_portfolios_are_recorded(db):
     assert set(calculated) == set(book.portfolio_ids)
     assert all(e.actor_email == book.adviser.email and e.firm_id == book.firm.id for e in calculated.values())
     assert '"error": "The portfolio is not linked to a model"' in calculated[book.portfolio_ids[1]].after
-    history, total = audit.portfolio_history(actor=f.actor(book.adviser), investment_id=book.portfolio_ids[0])
+    history, total = audit_edge.portfolio_history(actor=f.actor(book.adviser), investment_id=book.portfolio_ids[0])
     assert total == 1 and history[0]["after"]["bulk_run"] == run["id"]

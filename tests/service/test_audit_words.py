@@ -15,6 +15,7 @@ from app.domain.audit_words import change_lines, object_words
 from app.domain.errors import ValidationError
 from app.services import audit, auth
 from app.ui.states.audit import AuditState, audit_row
+from tests import audit_edge
 from tests import factories as f
 from tests import factories_portfolios as fp
 
@@ -57,8 +58,7 @@ def _record(w, action: str, object_type: str, after: dict, label: str | None = N
 def test_the_screens_rows_and_the_excel_file_read_the_same_words(w):
     _record(w, "order.executed", "portfolio", {"order": "WA7", "side": "BUY", "code": "BHP", "quantity": "24.000000"})
     _record(w, "bulk_run.started", "bulk_run", {"kind": "tp", "portfolios": 1}, label="Target portfolios of 1 portfolios")
-    rows, _ = audit.list_events(actor=f.actor(w.admin))
-    shown = [audit_row(e) for e in rows]
+    shown = [audit_row(e) for e in audit.list_events(actor=f.actor(w.admin)).rows]
     assert shown[0].changes == "Kind: Target portfolios\nPortfolios: 1"
     assert shown[0].object == "Bulk calculation: Target portfolios of 1 portfolio"
     assert shown[1].changes == "Code: BHP\nOrder: WA7\nQuantity: 24\nSide: BUY"
@@ -75,9 +75,9 @@ def test_the_screens_rows_and_the_excel_file_read_the_same_words(w):
 
 def test_a_from_date_after_the_to_date_is_said(w):
     with pytest.raises(ValidationError) as refused:
-        audit.list_events(actor=f.actor(w.admin), date_from="2026-03-10", date_to="2026-03-01")
+        audit_edge.list_events(actor=f.actor(w.admin), date_from="2026-03-10", date_to="2026-03-01")
     assert refused.value.message == audit.DATES_REVERSED
-    rows, total = audit.list_events(actor=f.actor(w.admin), date_from="2026-03-01", date_to="2026-03-01")
+    rows, total = audit_edge.list_events(actor=f.actor(w.admin), date_from="2026-03-01", date_to="2026-03-01")
     assert total == len(rows)  # one day is a range
 
     root = rx.State(_reflex_internal_init=True)

@@ -15,6 +15,7 @@ from app.domain import validators as v
 from app.domain.errors import AuthenticationError, TooManyRequests, ValidationError
 from app.domain.roles import Role, TokenPurpose, UserStatus
 from app.domain.users import read_profile_form, read_user_form
+from app.domain.wire import rendered
 from app.services import auth, mail, users
 from app.services.security import token_digest
 from app.settings import settings
@@ -192,7 +193,7 @@ def test_new_user_gets_an_activation_mail(db):
     assert mails[0].sent_at is None  # no SMTP configured: kept in the outbox
     token = f.token_from(mails[0].body, "activation")
     assert settings.public_url.rstrip("/") + "/activation/" + token in mails[0].body
-    assert auth.check_activation_token(token=token) == {"email": "newbie@example.com", "first_name": "New"}
+    assert rendered(auth.check_activation_token(token=token)) == {"email": "newbie@example.com", "first_name": "New"}
 
 
 def test_activation_sets_the_password_once(db):
@@ -237,7 +238,7 @@ def test_activation_password_rules(db, password, repeat, field, text):
     assert err.value.message == "Please, fill all required fields with valid data"
     assert err.value.fields[field] == text
     # the token still works after a refused attempt
-    assert auth.check_activation_token(token=token)["email"] == "newbie@example.com"
+    assert auth.check_activation_token(token=token).email == "newbie@example.com"
 
 
 def test_expired_activation_token_is_refused(db):
@@ -271,7 +272,7 @@ def test_activation_mail_goes_through_smtp_after_commit(db, smtp_sink):
     links = smtp_sink.links(msg)
     assert len(links) == 1 and "/activation/" in links[0]
     token = links[0].rsplit("/", 1)[1]
-    assert auth.check_activation_token(token=token)["email"] == "smtp.newbie@example.com"
+    assert auth.check_activation_token(token=token).email == "smtp.newbie@example.com"
     (row,) = f.outbox("smtp.newbie@example.com")
     assert row.sent_at is not None and row.error is None
 
@@ -327,7 +328,7 @@ def test_smtp_failure_is_recorded_and_does_not_undo_the_action(db):
 )
 def test_recovery_answers_the_same_for_unknown_and_known_emails(db, email, webmail):
     unknown = auth.request_recovery(email=email)
-    assert unknown == {"webmail": webmail}
+    assert rendered(unknown) == {"webmail": webmail}
     assert f.outbox() == []  # nobody to mail
     f.make_user(Role.CLIENT, f.make_firm(), email=email)
     assert auth.request_recovery(email=email) == unknown
@@ -338,7 +339,7 @@ def test_recovery_answers_the_same_for_unknown_and_known_emails(db, email, webma
 @pytest.mark.parametrize("status", [UserStatus.DISABLED, UserStatus.DELETED])
 def test_recovery_mails_nothing_to_inactive_accounts(db, status):
     f.make_user(Role.CLIENT, f.make_firm(), email="inactive@example.com", status=status)
-    assert auth.request_recovery(email="inactive@example.com") == {"webmail": None}
+    assert rendered(auth.request_recovery(email="inactive@example.com")) == {"webmail": None}
     assert f.outbox() == []
 
 
@@ -356,7 +357,7 @@ def test_reset_works_once_and_signs_every_session_out(db):
     old_session = f.session_token(user)
     auth.request_recovery(email="RESET@example.com")
     token = f.last_token("reset@example.com", "reset-password")
-    assert auth.check_recovery_token(token=token) == {"email": "reset@example.com"}
+    assert rendered(auth.check_recovery_token(token=token)) == {"email": "reset@example.com"}
     auth.reset_password(token=token, password=NEW_PASSWORD, rpt_password=NEW_PASSWORD)
     with pytest.raises(AuthenticationError):
         auth.authenticate(old_session)
@@ -413,7 +414,7 @@ def test_email_change_waits_for_the_new_address(db):
     assert f.get_user_row(user.id).email == "before@example.com"
     assert f.outbox("before@example.com") == []
     token = f.last_token("after@example.com", "email-change")
-    assert auth.check_email_change_token(token=token) == {"email": "after@example.com"}
+    assert rendered(auth.check_email_change_token(token=token)) == {"email": "after@example.com"}
     assert auth.confirm_email_change(token=token) == "Email changed"
     assert f.get_user_row(user.id).email == "after@example.com"
     with pytest.raises(ValidationError) as err:

@@ -12,6 +12,7 @@ from app.domain.errors import DATABASE_UNAVAILABLE, ServiceUnavailable
 from app.domain.firms import read_firm_form
 from app.domain.wire import rendered
 from app.services import audit, firms
+from tests import audit_edge
 from tests import factories as f
 
 pytestmark = pytest.mark.postgres
@@ -56,5 +57,5 @@ def test_work_is_refused_clearly_during_an_outage_and_goes_through_after(db, dat
     assert rendered(firms.get_firm(actor=superuser, firm_id=world.firm_a.id))["phone"] == current["phone"]
     saved = rendered(firms.update_firm(actor=superuser, firm_id=world.firm_a.id, form=read_firm_form({**current, "phone": "02 9999 0000"})))
     assert saved["phone"] == "02 9999 0000"
-    assert audit.list_events(actor=superuser, action="firm.updated")[1] == 1
+    assert audit_edge.list_events(actor=superuser, action="firm.updated")[1] == 1
     assert client.get("/api/me", headers=headers).status_code == 200

@@ -424,11 +424,11 @@ def test_reference_data_is_seeded_once(db):
     user = f.make_user(Role.CLIENT, None)
     cash = reference_data.list_institutions(actor=a(user), product_type="Cash Account")
     at_call = reference_data.list_institutions(actor=a(user), product_type="At Call Account")
-    assert cash and at_call and all("Cash Account" in i["product_types"] for i in cash)
+    assert cash and at_call and all("Cash Account" in i.product_types for i in cash)
     assert len(reference_data.list_institutions(actor=a(user))) == len(reference_data.INSTITUTIONS)
     assert reference_data.product_type_of('{"product_types": {"contains": "Cash Account"}}') == "Cash Account"
     assert reference_data.product_type_of({"product_types": "Term Deposits"}) == "Term Deposits"
-    assert [b["name"] for b in reference_data.list_brokers(actor=a(user))][0] == "ANZ Share Investing"
+    assert [b.name for b in reference_data.list_brokers(actor=a(user))][0] == "ANZ Share Investing"
 
 
 def test_money_and_percent_fields_round_trip(w):

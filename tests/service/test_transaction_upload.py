@@ -11,6 +11,8 @@ from sqlmodel import func, select
 from app.db.engine import session_scope
 from app.db.tables import AssetTransaction, CashTransaction, Portfolio
 from app.domain.errors import NotFound, PermissionDenied, ValidationError
+from app.domain.parsing import as_id
+from app.domain.wire import rendered
 from app.services import postings
 from app.services.transaction_upload import upload_transactions
 from tests import factories as f
@@ -40,8 +42,8 @@ def book(pid: int) -> postings.Book:
 
 
 def upload(w, data, content_type=CSV, user=None):
-    return upload_transactions(actor=f.actor(user or w.adviser), investment_id=w.portfolio.id,
-                               content_type=content_type, data=data)
+    return rendered(upload_transactions(actor=f.actor(user or w.adviser), investment_id=w.portfolio.id,
+                                        content_type=content_type, data=data))
 
 
 def refused(call) -> ValidationError:
@@ -156,7 +158,7 @@ def test_permissions(w, assets):
         with pytest.raises(NotFound, match="^Portfolio not found$"):
             upload(w, data, user=outsider)
     with pytest.raises(NotFound):
-        upload_transactions(actor=f.actor(w.adviser), investment_id="nope", content_type=CSV, data=data)
+        upload_transactions(actor=f.actor(w.adviser), investment_id=as_id("nope"), content_type=CSV, data=data)
     # another firm's private asset is an unknown code here
     make_asset("OWN", firm=w.other_firm)
     error = refused(lambda: upload(w, csv_bytes([("05/01/2026", "buy", "OWN", "1", "1", "", "", "", "", "")], HEADER)))

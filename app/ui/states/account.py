@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import ClassVar, Mapping
+from typing import TYPE_CHECKING, ClassVar, Mapping
 
 import reflex as rx
 
 from app.domain import auth_rules
 from app.domain.errors import INVALID_FORM, AuthenticationError, DomainError, ValidationError
-from app.domain.permissions import home_route
+from app.domain.permissions import Actor, home_route
 from app.domain.users import clean_new_password
 from app.services import auth
 from app.ui import routes
@@ -54,10 +54,14 @@ class _PasswordForm(TypedPasswords, mixin=True):
 
     _run: int = 0  # one countdown at a time: a newer one (or leaving the page) stops the older
 
+    if TYPE_CHECKING:  # what the screens' other base (AppState) gives this mixin
+        token: str
+        def _actor(self) -> Actor: ...
+
     # ---- hooks -----------------------------------------------------------------------------
     _route: ClassVar[str] = ""
 
-    def _check(self, token: str) -> dict[str, str]:  # pragma: no cover - implemented by subclasses
+    def _check(self, token: str) -> auth.LinkOwner:  # pragma: no cover - implemented by subclasses
         raise NotImplementedError
 
     def _set_password(self, token: str, password: str, repeat: str) -> None:  # pragma: no cover
@@ -88,10 +92,9 @@ class _PasswordForm(TypedPasswords, mixin=True):
 
     def _is_signed_in(self) -> bool:
         try:
-            auth.authenticate(self.token)
+            return bool(auth.authenticate(self.token))
         except AuthenticationError:
             return False
-        return True
 
     # ---- events ----------------------------------------------------------------------------
     @rx.event
@@ -103,9 +106,7 @@ class _PasswordForm(TypedPasswords, mixin=True):
         except DomainError as exc:
             self.checking = False
             return [toast_error(exc.message), rx.redirect(routes.url("login"))]
-        self.email = info.get("email", "")
-        self.first_name = info.get("first_name", "")
-        self.checking = False
+        self.email, self.first_name, self.checking = info.email, info.first_name or "", False
         return None
 
     def _password_typed(self) -> None:
@@ -124,11 +125,13 @@ class _PasswordForm(TypedPasswords, mixin=True):
         self.busy = True
         try:
             self._set_password(self._token(), self._typed("password"), self._typed("rptPassword"))
-        except ValidationError as exc:
+        except DomainError as exc:
             # A failed set-password clears both password fields (spec 000 s5).
             self.busy = False
             self._forget_passwords()
             self.submitted = False
+            if not isinstance(exc, ValidationError):
+                return [toast_error(exc.message), *_CLEAR_PASSWORDS]
             self._show_errors(exc.fields)
             if exc.fields:
                 self.form_error = exc.message
@@ -136,11 +139,6 @@ class _PasswordForm(TypedPasswords, mixin=True):
             # the link itself is no longer valid: toast, then sign in (spec 000 s8)
             self.form_error = ""
             return [toast_error(exc.message), rx.redirect(routes.url("login"))]
-        except DomainError as exc:
-            self.busy = False
-            self._forget_passwords()
-            self.submitted = False
-            return [toast_error(exc.message), *_CLEAR_PASSWORDS]
         self.busy = False
         self._forget_passwords()
         self.form_error = ""
@@ -190,7 +188,7 @@ class ActivationState(_PasswordForm, AppState):
 
     _route: ClassVar[str] = "activation"
 
-    def _check(self, token: str) -> dict[str, str]:
+    def _check(self, token: str) -> auth.LinkOwner:
         return auth.check_activation_token(token=token)
 
     def _set_password(self, token: str, password: str, repeat: str) -> None:
@@ -203,7 +201,7 @@ class ResetPasswordState(_PasswordForm, AppState):
 
     _route: ClassVar[str] = "reset-password"
 
-    def _check(self, token: str) -> dict[str, str]:
+    def _check(self, token: str) -> auth.LinkOwner:
         return auth.check_recovery_token(token=token)
 
     def _set_password(self, token: str, password: str, repeat: str) -> None:
@@ -240,7 +238,7 @@ class EmailChangeState(AppState):
         self.message = ""
         self.new_email = ""
         try:
-            self.new_email = auth.check_email_change_token(token=token)["email"]
+            self.new_email = auth.check_email_change_token(token=token).email
             self.message = auth.confirm_email_change(token=token)
         except DomainError as exc:
             self.status = "failed"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import reflex as rx
@@ -16,7 +16,9 @@ from app.domain.permissions import NOT_ALLOWED, Actor, home_route
 from app.domain.roles import Role
 from app.exports.audit_xlsx import changes_text, object_text
 from app.services import audit, firms as firm_service, portfolios as portfolio_service
-from app.services.listing import DEFAULT_PAGE_SIZE
+from app.domain.audit_trail import AuditEntry
+from app.services.audit import Choice
+from app.services.listing import DEFAULT_PAGE_SIZE, Page
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error
 from app.ui.toolkit.lists import Paged
@@ -38,10 +40,9 @@ class AuditRow:
     ip: str = ""
 
 
-def audit_row(e: dict[str, Any]) -> AuditRow:
-    return AuditRow(id=int(e["id"]), at=e["at"], who=e.get("actor_email") or "", action=e["action"],
-                    action_title=e["action_title"], object=object_text(e), changes=changes_text(e),
-                    ip=e.get("ip") or "")
+def audit_row(e: AuditEntry) -> AuditRow:
+    return AuditRow(id=e.id, at=e.at.isoformat(), who=e.actor_email or "", action=e.action,
+                    action_title=e.action_title, object=object_text(e), changes=changes_text(e), ip=e.ip or "")
 
 
 @dataclasses.dataclass
@@ -55,20 +56,22 @@ class AuditFilters:
     date_to: str = ""
     firm: str = ALL
 
-    def query(self) -> dict[str, Any]:
-        """The filters as app.services.audit.list_events reads them."""
+    def query(self) -> dict[str, str]:
+        """The filters chosen, as the export's address names them."""
         return {"who": self.who, "action": "" if self.action == ALL else self.action,
                 "object_type": "" if self.object_type == ALL else self.object_type,
-                "date_from": self.date_from, "date_to": self.date_to,
-                "firm_id": None if self.firm == ALL else self.firm}
+                "date_from": self.date_from, "date_to": self.date_to, "firm_id": "" if self.firm == ALL else self.firm}
+
+    def date_error(self) -> str:  # a From date after the To date, said under the dates
+        return audit.DATES_REVERSED if self.date_from and self.date_to and self.date_from > self.date_to else ""
 
 
 FILTER_KEYS = tuple(f.name for f in dataclasses.fields(AuditFilters))  # each one's key in the address
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def _choices(first: str, options: list[dict[str, Any]], value: str = "value", label: str = "label") -> list[Option]:
-    return [Option(ALL, first)] + [Option(str(o[value]), o[label]) for o in options]
+def _choices(first: str, options: tuple[Choice, ...]) -> list[Option]:
+    return [Option(ALL, first)] + [Option(o.value, o.label) for o in options]
 
 
 class AuditList(Paged, mixin=True):
@@ -80,18 +83,22 @@ class AuditList(Paged, mixin=True):
     rows: list[AuditRow] = []
     loading: bool = True
 
-    def _read(self, actor: Actor) -> tuple[list[dict[str, Any]], int]:  # pragma: no cover
+    if TYPE_CHECKING:  # what the screens' other base (AppState) gives this mixin
+        def _actor(self) -> Actor: ...
+        def _fail(self, exc: Exception) -> object: ...
+
+    def _read(self, actor: Actor) -> Page[AuditEntry]:  # pragma: no cover
         raise NotImplementedError
 
     def _reload(self):
         try:
-            rows, total = self._read(self._actor())
+            page = self._read(self._actor())
         except DomainError as exc:
             if self.REFUSED_HOME and isinstance(exc, PermissionDenied):
                 return [toast_error(NOT_ALLOWED), rx.redirect(routes.url("home"))]
             self.loading = False
             return self._fail(exc)
-        self.rows, self.total, self.loading = [audit_row(e) for e in rows], total, False
+        self.rows, self.total, self.loading = [audit_row(e) for e in page.rows], page.total, False
         return None
 
 
@@ -107,37 +114,31 @@ class AuditState(AuditList, AppState):
 
     @rx.var
     def export_path(self) -> str:
-        return "/api/audit-events/export-excel?" + urlencode(self._filters_query())
+        return "/api/audit-events/export-excel?" + urlencode({k: v for k, v in self.filters.query().items() if v})
 
-    def _filters_query(self) -> dict[str, str]:
-        return {k: str(v) for k, v in self.filters.query().items() if v not in (None, "")}
-
-    def _read(self, actor: Actor) -> tuple[list[dict[str, Any]], int]:
-        return audit.list_events(actor=actor, limit=self._limit(), offset=self._offset(), **self.filters.query())
+    def _read(self, actor: Actor) -> Page[AuditEntry]:
+        return audit.list_events(actor=actor, limit=self._limit(), offset=self._offset(),
+                                 filters=audit.read_filter(**self.filters.query()))
 
     @rx.event
     @screen_load()
     def on_load(self, actor: Actor):
-        self.loading = True
-        self.page, self.rows, self.total = 1, [], 0
-        self.filters = AuditFilters()
-        self.date_error = ""
+        self.loading, self.page, self.rows, self.total, self.filters, self.date_error = True, 1, [], 0, AuditFilters(), ""
         if actor.role not in (Role.SUPERUSER, Role.ADMINISTRATOR):
             return [toast_error(NOT_ALLOWED), rx.redirect(routes.url(home_route(actor.role)))]
         options = audit.filter_options(actor=actor)
         self.is_superuser_view = actor.is_superuser
         firms = firm_service.firm_options(actor=actor) if actor.is_superuser else []
         self.firms = [Option(ALL, "All firms")] + [Option(str(o.id), o.name) for o in firms]
-        self.actions = _choices("All actions", options["actions"])
-        self.object_types = _choices("All objects", options["object_types"])
+        self.actions = _choices("All actions", options.actions)
+        self.object_types = _choices("All objects", options.object_types)
         return self._reload()
 
     def _filter(self, **chosen: str):
         """Filters changed: the first page of what they show. A From date after the To date says so
         under the dates (and shows nothing) instead of reading an empty trail."""
         self.filters = dataclasses.replace(self.filters, **chosen)
-        f = self.filters
-        self.date_error = audit.DATES_REVERSED if f.date_from and f.date_to and f.date_from > f.date_to else ""
+        self.date_error = self.filters.date_error()
         if self.date_error:
             self.rows, self.total, self.page, self.loading = [], 0, 1, False
             return None
@@ -175,8 +176,7 @@ class AuditState(AuditList, AppState):
 
     @rx.event
     def clear_filters(self):
-        self.filters = AuditFilters()
-        self.date_error = ""
+        self.filters, self.date_error = AuditFilters(), ""
         return self._reload_first_page()
 
     # ---- the filters in the address (Back, a reload, a bookmark: the trail as it was left) ----------
@@ -200,8 +200,7 @@ class AuditState(AuditList, AppState):
                 chosen[key] = taken
         if chosen:
             self.filters = dataclasses.replace(self.filters, **chosen)
-            f = self.filters
-            self.date_error = audit.DATES_REVERSED if f.date_from and f.date_to and f.date_from > f.date_to else ""
+            self.date_error = self.filters.date_error()
         return changed or bool(chosen)
 
     def _address(self) -> str:
@@ -223,7 +222,7 @@ class PortfolioHistoryState(AuditList, AppState):
     def holdings_url(self) -> str:
         return routes.url("portfolios.holdings", id=self.portfolio_id) if self.portfolio_id else routes.url("home")
 
-    def _read(self, actor: Actor) -> tuple[list[dict[str, Any]], int]:
+    def _read(self, actor: Actor) -> Page[AuditEntry]:
         return audit.portfolio_history(actor=actor, investment_id=self.portfolio_id, limit=self._limit(),
                                        offset=self._offset())
 

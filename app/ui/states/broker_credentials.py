@@ -4,13 +4,13 @@ card shows only "saved" or "not set" for the code and the password (the service 
 them), and the expiry date. Saved on its own (not with the portfolio form), by staff."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import reflex as rx
 
 from app.domain import broker_credentials as rules
 from app.domain.errors import DomainError, ValidationError
-from app.domain.permissions import is_staff
+from app.domain.permissions import Actor, is_staff
 from app.services import broker_credentials as credentials
 from app.ui.states.base import toast_error, toast_success
 
@@ -27,18 +27,18 @@ class BrokerCredentialsCard(rx.State, mixin=True):
     cred_errors: dict[str, str] = {key: "" for key in KEYS}
     cred_busy: bool = False
 
-    def _cred_portfolio_id(self) -> int:  # pragma: no cover - the screen says
-        raise NotImplementedError
+    if TYPE_CHECKING:  # what the screen gives this mixin: its portfolio, and AppState's actor
+        def _cred_portfolio_id(self) -> int: ...
+        def _actor(self) -> Actor: ...
 
     def _cred_show(self, status: credentials.CredentialsStatus) -> None:
         self.cred_code_status, self.cred_pass_status = status.auth_code, status.password
         self.cred_saved_expiry = status.code_expiry_date.isoformat() if status.code_expiry_date else ""
         self.cred_expired = status.expired
-        self.cred_form = {key: "" for key in KEYS}
-        self.cred_form[rules.EXPIRY] = self.cred_saved_expiry
+        self.cred_form = {**{key: "" for key in KEYS}, rules.EXPIRY: self.cred_saved_expiry}
         self.cred_errors = {key: "" for key in KEYS}
 
-    def _cred_load(self, actor: Any, can_edit: bool) -> None:
+    def _cred_load(self, actor: Actor, can_edit: bool) -> None:
         self.cred_shown = bool(can_edit and is_staff(actor) and self._cred_portfolio_id())
         if self.cred_shown:
             self._cred_show(credentials.credentials_status(actor=actor, investment_id=self._cred_portfolio_id()))
@@ -55,10 +55,9 @@ class BrokerCredentialsCard(rx.State, mixin=True):
         self.cred_busy = True
         try:
             form = self.cred_form
-            status = credentials.save_credentials(
-                actor=self._actor(), investment_id=self._cred_portfolio_id(),
-                update=credentials.CredentialsUpdate(auth_code=form[rules.CODE], password=form[rules.PASSWORD],
-                                                     code_expiry_date=form[rules.EXPIRY]))
+            update = credentials.CredentialsUpdate(form[rules.CODE], form[rules.PASSWORD], form[rules.EXPIRY])
+            status = credentials.save_credentials(actor=self._actor(), investment_id=self._cred_portfolio_id(),
+                                                  update=update)
         except ValidationError as exc:
             self.cred_errors = {key: exc.fields.get(key, "") for key in KEYS}
             return toast_error(exc.message)

@@ -37,7 +37,7 @@ from app.services import reference_data
 from app.ui import routes
 from app.ui.display import day, input_number, money
 from app.ui.states.base import AppState, toast_success
-from app.ui.toolkit.rows import Detail, Option, offers, options_of
+from app.ui.toolkit.rows import Detail, Option, offers
 from app.ui.toolkit.screen import FormDialog, events, guarded, screen_load
 from app.ui.parse import positive_int as _int
 
@@ -269,8 +269,8 @@ class DepositState(FormDialog, AppState):
             found = reference_data.list_institutions(actor=self._actor(), product_type=product_type)
         except DomainError:
             found = []
-        self.institutions = options_of(found, "title")
-        self._institution_facts = {str(i["id"]): [i["title"], i["provider_type"]] for i in found}
+        self.institutions = [Option(value=str(i.id), label=i.title) for i in found]
+        self._institution_facts = {str(i.id): [i.title, i.provider_type] for i in found}
 
     def _deposit_choices(self, form: rules.Form) -> list[Option]:
         def fits(d: service.DepositView) -> bool:

@@ -72,8 +72,7 @@ class LoginState(TypedPasswords, AppState):
         self.token = token
         self._forget_passwords()
         target = remembered_target(self.target_path, self.target_path_at)
-        self.target_path = ""
-        self.target_path_at = ""
+        self.target_path, self.target_path_at = "", ""
         return rx.redirect(target or routes.url(home_route(Role(user.role))))
 
     # ---- recovery modal -----------------------------------------------------------------------
@@ -96,7 +95,7 @@ class LoginState(TypedPasswords, AppState):
         except ValidationError as exc:
             self.recovery = dataclasses.replace(self.recovery, error=exc.message)
             return None
-        self.recovery = dataclasses.replace(self.recovery, sent=True, webmail=result["webmail"] or "",
+        self.recovery = dataclasses.replace(self.recovery, sent=True, webmail=result.webmail or "",
                                             countdown=auth_rules.COUNTDOWN_SECONDS)
         self._recovery_run += 1
         return LoginState.recovery_tick(self._recovery_run)

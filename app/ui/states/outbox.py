@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import ClassVar
 
 import reflex as rx
-
-from typing import ClassVar
 
 from app.domain.errors import PermissionDenied
 from app.domain.permissions import NOT_ALLOWED, Actor, can_read_outbox, home_route
@@ -22,7 +21,7 @@ _URL = re.compile(r"https?://[^\s<>\"']+")
 _TRAILING = ".,;:!?)]}"
 
 
-def status_of(row) -> str:
+def status_of(row: mail_service.OutboxEntry) -> str:
     if row.sent_at is not None:
         return "delivered"
     if row.error:
@@ -88,13 +87,14 @@ class OutboxState(Paged, AppState):
     def _load(self, actor: Actor) -> None:
         if not can_read_outbox(actor):
             raise PermissionDenied(NOT_ALLOWED)
-        rows, self.total = mail_service.list_outbox(actor=actor, limit=self._limit(), offset=self._offset())
-        if rows == [] and self.total and self.page > 1:
+        page = mail_service.list_outbox(actor=actor, limit=self._limit(), offset=self._offset())
+        if not page.rows and page.total and self.page > 1:
             self.page = 1
-            rows, self.total = mail_service.list_outbox(actor=actor, limit=self._limit(), offset=self._offset())
-        self.rows = [{"id": str(row.id), "to": row.to_address, "subject": row.subject,
-                      "created_at": row.created_at.isoformat(), "status": status_of(row),
-                      "attachments": ", ".join(a.file_name for a in row.attachments)} for row in rows]
+            page = mail_service.list_outbox(actor=actor, limit=self._limit(), offset=self._offset())
+        self.total, self.rows = page.total, [
+            {"id": str(row.id), "to": row.to_address, "subject": row.subject, "created_at": row.created_at.isoformat(),
+             "status": status_of(row), "attachments": ", ".join(a.file_name for a in row.attachments)}
+            for row in page.rows]
         self.loading = False
 
     @rx.event
@@ -102,8 +102,7 @@ class OutboxState(Paged, AppState):
     def on_load(self, actor: Actor):
         self.loading = True
         self.page = 1
-        self.mail_open = False
-        self.smtp_configured = bool(settings.smtp_url)
+        self.mail_open, self.smtp_configured = False, bool(settings.smtp_url)
         self._load(actor)
 
     @guarded
@@ -117,15 +116,15 @@ class OutboxState(Paged, AppState):
     @rx.event
     @guarded
     def open_mail(self, mail_id: str):
-        if to_int(mail_id) is None:
+        if (number := to_int(mail_id)) is None:
             return None
-        row = mail_service.get_outbox_mail(actor=self._actor(), mail_id=to_int(mail_id))
+        row = mail_service.get_outbox_mail(actor=self._actor(), mail_id=number)
         waiting = row.sent_at is None and row.error and row.next_attempt_at is not None
         self.mail = MailView(to_address=row.to_address, subject=row.subject, created_at=row.created_at.isoformat(),
                              status=status_of(row), error=row.error or "",
                              attempts=(f"{row.attempts} attempt{'' if row.attempts == 1 else 's'}; tried again "
                                        "automatically") if waiting else "",
-                             next_attempt_at=row.next_attempt_at.isoformat() if waiting else "",
+                             next_attempt_at=row.next_attempt_at.isoformat() if waiting and row.next_attempt_at else "",
                              segments=body_segments(row.body),
                              attachments=[{"name": a.file_name, "size": size_text(a.size)} for a in row.attachments])
         self.mail_open = True

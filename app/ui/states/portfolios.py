@@ -43,7 +43,7 @@ from app.ui.display import count_of, text as _text
 from app.ui.toolkit.lists import RECORD_PAGES, InRecord, ListControls, LoadMore
 from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, guarded, screen_load
 from app.ui.parse import to_int as _int
-from app.ui.toolkit.rows import ClassBand, Option, TotalBar, keeping, offers, options_of, total_bar
+from app.ui.toolkit.rows import ClassBand, Option, TotalBar, keeping, offers, total_bar
 
 log = logging.getLogger("app.ui.portfolios")
 
@@ -315,7 +315,7 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
             return rx.redirect(routes.url("portfolios.list"))
         self._setup_context(actor, kind, params)
         self.broker_options = [Option(value=str(k), label=t) for k, t in rules.BROKER_FILTER_TITLES.items()] + \
-            options_of(reference_data.list_brokers(actor=actor))
+            [Option(value=str(b.id), label=b.name) for b in reference_data.list_brokers(actor=actor)]
         # 'Add New' for non-clients, only when a client is given
         self.new_url = routes.url("clients.new-portfolio", id=self._context_id,
                                   query=referer_query(self.router.url.path)) \

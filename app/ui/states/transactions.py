@@ -656,8 +656,8 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
         self.failure_open = True
         return self._upload_done()
 
-    def _uploaded(self, actor: Actor, result: dict[str, Any]):
-        return self._after_write(actor, [self._upload_done(), *feedback(result["notice"])])
+    def _uploaded(self, actor: Actor, result: transaction_upload.UploadedTransactions):
+        return self._after_write(actor, [self._upload_done(), *feedback(result.notice)])
 
     # ---- what the modal shows -------------------------------------------------------------------------
     @rx.var
