@@ -30,6 +30,7 @@ from pydantic_core import to_json
 from app.api.deps import ClientOffset, CurrentActor, answers, download, file_format, listing, ok, read_upload
 from app.api.schemas import Amount, Body, Id, Page, Rows, payload_of, query_number, rendered
 from app.domain.parsing import as_id
+from app.domain.timezones import client_offset as read_offset
 from app.services import orders, trade_approval_report as approval, trade_file
 
 from app.api.payloads import UploadOut
@@ -180,19 +181,21 @@ def _statuses(request: Request) -> list[str]:
 @router.get("/reports/trade-recommendations-generate", **answers(Rows[ApprovalGroupOut]))
 def approval_generate(actor: CurrentActor, request: Request, adviser: Optional[str] = None,
                       order: Optional[str] = None):
-    groups = approval.generate(actor=actor, adviser=adviser, order=order, statuses=_statuses(request))
+    groups = approval.generate(actor=actor, adviser=approval.read_adviser(adviser), order=order,
+                               statuses=_statuses(request))
     return ok({"rows": [asdict(g) for g in groups]})
 
 
 @router.put("/reports/trade-recommendations-validate", **answers(BulkOut))
 def approval_validate(actor: CurrentActor, body: ValidateBody):
-    return ok(asdict(approval.validate(actor=actor, trade_instructions=body.trade_instructions)))
+    return ok(asdict(approval.validate(actor=actor,
+                                       trade_instructions=approval.read_instruction_ids(body.trade_instructions))))
 
 
 @router.put("/reports/trade-recommendations-confirm", **answers(BulkOut))
 def approval_confirm(actor: CurrentActor, body: ConfirmBody):
     items = [t.model_dump() if isinstance(t, BaseModel) else t for t in body.trade_instructions]
-    outcome = approval.confirm(actor=actor, trade_instructions=items, notes=[n.model_dump() for n in body.notes],
+    outcome = approval.confirm(actor=actor, decisions=approval.read_decisions(items, [n.model_dump() for n in body.notes]),
                                is_approve_all=body.is_approve_all)
     return ok(asdict(outcome))
 
@@ -200,15 +203,15 @@ def approval_confirm(actor: CurrentActor, body: ConfirmBody):
 @router.get("/reports/trade-instructions-export-excel", response_class=Response, responses=_FILE_RESPONSES)
 def approval_excel(actor: CurrentActor, request: Request, client_offset: ClientOffset = None,
                    adviser: Optional[str] = None, order: Optional[str] = None, mode: Optional[str] = None):
-    return _file(approval.export(actor=actor, file_format="xlsx", adviser=adviser, order=order,
-                                 statuses=_statuses(request), mode=mode, client_offset=client_offset))
+    return _file(approval.export(actor=actor, file_format="xlsx", adviser=approval.read_adviser(adviser), order=order,
+                                 statuses=_statuses(request), mode=mode, client_offset=read_offset(client_offset)))
 
 
 @router.get("/reports/trade-instructions-export-pdf", response_class=Response, responses=_PDF_RESPONSES)
 def approval_pdf(actor: CurrentActor, request: Request, client_offset: ClientOffset = None,
                  adviser: Optional[str] = None, order: Optional[str] = None):
-    return _file(approval.export(actor=actor, file_format="pdf", adviser=adviser, order=order,
-                                 statuses=_statuses(request), client_offset=client_offset))
+    return _file(approval.export(actor=actor, file_format="pdf", adviser=approval.read_adviser(adviser), order=order,
+                                 statuses=_statuses(request), client_offset=read_offset(client_offset)))
 
 
 @router.get("/investments/{investment_id}/trade-instructions/export-pdf", name="portfolio_pdf",
@@ -217,8 +220,10 @@ def approval_pdf(actor: CurrentActor, request: Request, client_offset: ClientOff
             response_class=Response, responses=_FILE_RESPONSES)
 def portfolio_file(request: Request, actor: CurrentActor, investment_id: str, client_offset: ClientOffset = None,
                    version: Optional[str] = None):
-    return _file(approval.portfolio_export(actor=actor, investment_id=investment_id, file_format=file_format(request),
-                                           version=version, client_offset=client_offset))
+    return _file(approval.portfolio_export(actor=actor, investment_id=as_id(investment_id) or 0,
+                                           file_format=file_format(request),
+                                           version=(as_id(version) or 0) if version else None,
+                                           client_offset=read_offset(client_offset)))
 
 
 # ---- orders ---------------------------------------------------------------------------------------------

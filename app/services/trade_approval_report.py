@@ -16,19 +16,21 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from sqlalchemy import func, select as sa_select
+from sqlalchemy import ColumnElement, func, select as sa_select
 from sqlmodel import Session, col, select
 
 from app.db.engine import session_scope
+from app.db.types import stored_id
 from app.db.tables import (
     AssetTransaction, Portfolio, PortfolioUser, TargetPortfolio, TargetPortfolioComment, TradeInstruction, TradeNote,
     TradeTransaction, User,
 )
 from app.domain import advice
 from app.domain.engine.trade_file import FILTER_NOT_FOUND
-from app.domain.advice import NoteState, PortfolioFacts, TIStatus, TPStatus, TxStatus
+from app.domain.advice.target_portfolios import PortfolioFacts, TPStatus
+from app.domain.advice.trade_instructions import PENDING_TX, NoteState, TIStatus, TxStatus
 from app.domain.errors import DomainError, NotFound, PermissionDenied, ValidationError, not_found
 from app.domain.permissions import NOT_ALLOWED, Actor
 from app.domain.roles import Role
@@ -36,7 +38,8 @@ from app.domain.timezones import file_day
 from app.domain.transactions import ASSET_PANEL_LABELS, Status
 from app.services import trade_instructions as tis
 from app.services.advice_queries import shown_instruction, tp_commentaries
-from app.services.tenancy import as_id, load_portfolio, readable_portfolios
+from app.domain.parsing import as_id
+from app.services.tenancy import load_portfolio, readable_portfolios
 
 ADVISER_NOT_FOUND = not_found("Adviser")
 SELECT_ADVISER = "Select an adviser"
@@ -100,8 +103,8 @@ class ApprovalGroup:
     items: list[ApprovalItem] = field(default_factory=list)
 
 
-def parse_statuses(raw: Iterable[Any] | None) -> tuple[str, ...]:
-    chosen = tuple(dict.fromkeys(str(r).strip().lower() for r in (raw or []) if str(r).strip()))
+def parse_statuses(raw: Iterable[str] | None) -> tuple[str, ...]:
+    chosen = tuple(dict.fromkeys(r.strip().lower() for r in (raw or []) if r.strip()))
     if not chosen:
         return DEFAULT_STATUS_FILTERS
     unknown = [c for c in chosen if c not in STATUS_FILTERS]
@@ -110,31 +113,37 @@ def parse_statuses(raw: Iterable[Any] | None) -> tuple[str, ...]:
     return chosen
 
 
-def _adviser_scope(s: Session, actor: Actor, adviser: Any):
-    """The WHERE clause of the portfolios the report reads."""
-    alive = Portfolio.deleted_at.is_(None)
+def read_adviser(value: str | None) -> int | None:
+    """The adviser a report is asked for, as a query or the screen's select sends it: None for
+    every adviser (nothing sent), else the id; 0 for text that names no one (not found)."""
+    if value is None or not value.strip():
+        return None
+    return as_id(value) or 0
+
+
+def _adviser_scope(s: Session, actor: Actor, adviser: int | None) -> ColumnElement[bool] | None:
+    """The WHERE clause of the portfolios the report reads (None: a superuser chose no adviser)."""
+    alive = col(Portfolio.deleted_at).is_(None)
     if actor.role is Role.CLIENT:
         raise PermissionDenied(NOT_ALLOWED)
     if actor.is_superuser:
-        aid = as_id(adviser)
-        if aid is None:
+        if adviser is None:
             return None
-        u = s.get(User, aid)
+        u = s.get(User, adviser) if adviser else None
         if u is None or u.role != Role.ADVISER.value or u.status != "active":
             raise NotFound(ADVISER_NOT_FOUND)
-        return alive & (Portfolio.adviser_id == aid)
+        return alive & (col(Portfolio.adviser_id) == adviser)
     if actor.role is Role.ADVISER:
-        if adviser not in (None, "") and as_id(adviser) != actor.id:
+        if adviser is not None and adviser != actor.id:
             raise NotFound(ADVISER_NOT_FOUND)
-        return alive & (Portfolio.adviser_id == actor.id)
+        return alive & (col(Portfolio.adviser_id) == actor.id)
     # administrator: the firm's portfolios, or one of its advisers'
     clause = readable_portfolios(actor)  # an administrator's: the live portfolios of the firm
-    aid = as_id(adviser)
-    if aid is not None:
-        u = s.get(User, aid)
+    if adviser is not None:
+        u = s.get(User, adviser) if adviser else None
         if u is None or u.firm_id != actor.firm_id or u.role != Role.ADVISER.value:
             raise NotFound(ADVISER_NOT_FOUND)
-        clause = clause & (Portfolio.adviser_id == aid)
+        clause = clause & (col(Portfolio.adviser_id) == adviser)
     return clause
 
 
@@ -164,7 +173,7 @@ def _order_statuses(s: Session, trade_ids: list[int]) -> dict[int, str]:
         return {}
     found: dict[int, str] = {}
     for trade_id, status in s.execute(
-            sa_select(AssetTransaction.trade_transaction_id, AssetTransaction.status)
+            sa_select(col(AssetTransaction.trade_transaction_id), col(AssetTransaction.status))
             .where(col(AssetTransaction.trade_transaction_id).in_(trade_ids),
                    col(AssetTransaction.status).in_((Status.EXECUTED.value, Status.PROCESSING.value)))).all():
         if found.get(trade_id) != Status.EXECUTED.value:
@@ -177,7 +186,7 @@ def _tx_label(t: TradeTransaction, order_status: str | None) -> str:
     'Approved' after it went to the broker."""
     if t.status == TxStatus.APPROVED.value and order_status is not None:
         return ASSET_PANEL_LABELS[Status(order_status)]
-    return advice.TX_LABELS[TxStatus(t.status)]
+    return str(advice.TX_LABELS[TxStatus(t.status)])
 
 
 def _tx_item(group: ApprovalGroup, p: Portfolio, t: TradeTransaction, count: int,
@@ -188,10 +197,10 @@ def _tx_item(group: ApprovalGroup, p: Portfolio, t: TradeTransaction, count: int
         ti_count=count, inactive=p.inactive, is_holder=group.is_holder, item_type=1, tr_id=t.id, tr_status=t.status,
         tr_status_label=_tx_label(t, order_status), tr_declined_at=t.declined_at,
         tr_approved_at=t.approved_at, str_id=None, state=None, source=None, decision=t.decision,
-        investment_id=p.id, investment_name=p.name, asset_code=t.asset_code,
+        investment_id=stored_id(p), investment_name=p.name, asset_code=t.asset_code,
         action=advice.side_of(t.action), quantity=t.quantity, price=t.price, value=t.value,
         text=str((payload.get("str_on_ti_generation") or {}).get("text") or ""),
-        pending=t.status in tis.PENDING_TX and t.decision is None)
+        pending=t.status in PENDING_TX and t.decision is None)
 
 
 def _note_item(group: ApprovalGroup, p: Portfolio, n: TradeNote, count: int) -> ApprovalItem:
@@ -200,61 +209,65 @@ def _note_item(group: ApprovalGroup, p: Portfolio, n: TradeNote, count: int) -> 
         trade_inst_id=group.trade_inst_id, ti_status=group.status, ti_status_label=group.status_label,
         ti_count=count, inactive=p.inactive, is_holder=group.is_holder, item_type=2, tr_id=None, tr_status=None,
         tr_status_label=n.state.replace("_", " ").capitalize(), tr_declined_at=None, tr_approved_at=None,
-        str_id=n.id, state=n.state, source=n.source, decision=n.decision, investment_id=p.id,
+        str_id=n.id, state=n.state, source=n.source, decision=n.decision, investment_id=stored_id(p),
         investment_name=p.name, asset_code=str(payload.get("code") or ""), action="NOTE", quantity=None, price=None,
         value=None, text=str(payload.get("text") or ""),
         pending=n.state == NoteState.VALIDATED.value and n.decision is None)
 
 
-def build(s: Session, actor: Actor, clause, statuses: tuple[str, ...], order: str = "investment_name") -> list[ApprovalGroup]:
+def build(s: Session, actor: Actor, clause: ColumnElement[bool], statuses: tuple[str, ...],
+          order: str = "investment_name") -> list[ApprovalGroup]:
     wanted = [v for key in statuses for v in STATUS_FILTERS[key]]
-    newest = (sa_select(TradeInstruction.investment_id, func.max(TradeInstruction.version).label("v"))
-              .join(Portfolio, Portfolio.id == TradeInstruction.investment_id).where(clause)
-              .group_by(TradeInstruction.investment_id).subquery())
+    newest = (sa_select(col(TradeInstruction.investment_id), func.max(col(TradeInstruction.version)).label("v"))
+              .join(Portfolio, col(Portfolio.id) == TradeInstruction.investment_id).where(clause)
+              .group_by(col(TradeInstruction.investment_id)).subquery())
     found = s.exec(select(TradeInstruction, Portfolio)
                    .join(newest, (newest.c.investment_id == TradeInstruction.investment_id)
                          & (newest.c.v == TradeInstruction.version))
-                   .join(Portfolio, Portfolio.id == TradeInstruction.investment_id)
+                   .join(Portfolio, col(Portfolio.id) == TradeInstruction.investment_id)
                    .where(col(TradeInstruction.status).in_(wanted))).all()
     if not found:
         return []
-    ti_ids = [ti.id for ti, _ in found]
-    pids = [p.id for _, p in found]
+    ti_ids = [stored_id(ti) for ti, _ in found]
+    pids = [stored_id(p) for _, p in found]
     txs: dict[int, list[TradeTransaction]] = {}
     for t in s.exec(select(TradeTransaction).where(col(TradeTransaction.trade_instruction_id).in_(ti_ids),
                                                    TradeTransaction.status != TxStatus.DELETED.value)
-                    .order_by(TradeTransaction.id)).all():
+                    .order_by(col(TradeTransaction.id))).all():
         txs.setdefault(t.trade_instruction_id, []).append(t)
-    orders = _order_statuses(s, [t.id for rows in txs.values() for t in rows if t.status == TxStatus.APPROVED.value])
+    orders = _order_statuses(s, [stored_id(t) for rows in txs.values() for t in rows
+                                 if t.status == TxStatus.APPROVED.value])
     notes: dict[int, list[TradeNote]] = {}
-    for n in s.exec(select(TradeNote).where(col(TradeNote.trade_instruction_id).in_(ti_ids)).order_by(TradeNote.id)).all():
+    for n in s.exec(select(TradeNote).where(col(TradeNote.trade_instruction_id).in_(ti_ids))
+                    .order_by(col(TradeNote.id))).all():
         notes.setdefault(n.trade_instruction_id, []).append(n)
     links = {r.investment_id: r for r in s.exec(select(PortfolioUser).where(
         col(PortfolioUser.investment_id).in_(pids), PortfolioUser.user_id == actor.id)).all()}
-    approved_tp = set(s.execute(sa_select(TargetPortfolio.investment_id).where(
+    approved_tp = set(s.execute(sa_select(col(TargetPortfolio.investment_id)).where(
         col(TargetPortfolio.investment_id).in_(pids), TargetPortfolio.status == TPStatus.ACTIVE.value).distinct()).scalars())
-    approved_ti = set(s.execute(sa_select(TradeInstruction.investment_id).where(
+    approved_ti = set(s.execute(sa_select(col(TradeInstruction.investment_id)).where(
         col(TradeInstruction.investment_id).in_(pids),
         col(TradeInstruction.status).in_([TIStatus.APPROVED.value, TIStatus.PARTIALLY_APPROVED.value])).distinct()).scalars())
     groups: list[ApprovalGroup] = []
     for ti, p in found:
-        link = links.get(p.id)
-        facts = PortfolioFacts(inactive=p.inactive, has_approved_tp=p.id in approved_tp,
-                               has_approved_ti=p.id in approved_ti, actor_is_owner=bool(link and link.is_owner),
+        pid, ti_id = stored_id(p), stored_id(ti)
+        link = links.get(pid)
+        facts = PortfolioFacts(inactive=p.inactive, has_approved_tp=pid in approved_tp,
+                               has_approved_ti=pid in approved_ti, actor_is_owner=bool(link and link.is_owner),
                                actor_is_holder=link is not None, has_model=p.model_id is not None)
         allowed = permissible(actor, facts)
-        t_rows, n_rows = txs.get(ti.id, []), notes.get(ti.id, [])
-        pending = any(t.status in tis.PENDING_TX and t.decision is None for t in t_rows) or any(
+        t_rows, n_rows = txs.get(ti_id, []), notes.get(ti_id, [])
+        pending = any(t.status in PENDING_TX and t.decision is None for t in t_rows) or any(
             n.state == NoteState.VALIDATED.value and n.decision is None for n in n_rows)
         status = TIStatus(ti.status)
         group = ApprovalGroup(
-            trade_inst_id=ti.id, investment_id=p.id, investment_name=p.name, status=ti.status,
+            trade_inst_id=ti_id, investment_id=pid, investment_name=p.name, status=ti.status,
             status_label=advice.TI_LABELS[status], row_version=ti.row_version, created_at=ti.created_at,
             inactive=p.inactive, is_holder=link is not None,
             can_validate=allowed and advice.can_edit_ti(actor, ti.status),
             can_approve=allowed and status is TIStatus.PENDING_APPROVAL and advice.can_approve_ti(actor, facts, pending))
         count = len(t_rows) + len(n_rows)
-        group.items.extend(_tx_item(group, p, t, count, orders.get(t.id)) for t in t_rows)
+        group.items.extend(_tx_item(group, p, t, count, orders.get(stored_id(t))) for t in t_rows)
         group.items.extend(_note_item(group, p, n, count) for n in n_rows)
         groups.append(group)
     key = {"status": lambda g: (g.status_label, g.investment_name.lower()),
@@ -263,13 +276,11 @@ def build(s: Session, actor: Actor, clause, statuses: tuple[str, ...], order: st
     return groups
 
 
-def generate(*, actor: Actor, adviser: Any = None, order: Any = None, statuses: Iterable[Any] | None = None
-             ) -> list[ApprovalGroup]:
+def generate(*, actor: Actor, adviser: int | None = None, order: str | None = None,
+             statuses: Iterable[str] | None = None) -> list[ApprovalGroup]:
     """GET /api/reports/trade-recommendations-generate."""
     chosen = parse_statuses(statuses)
-    order_ = str(order or "investment_name")
-    if order_ not in ORDERS:
-        order_ = "investment_name"
+    order_ = order if order in ORDERS else "investment_name"
     with session_scope() as s:
         clause = _adviser_scope(s, actor, adviser)
         if clause is None:
@@ -277,7 +288,9 @@ def generate(*, actor: Actor, adviser: Any = None, order: Any = None, statuses: 
         return build(s, actor, clause, chosen, order_)
 
 
-def _ids(raw: Any) -> list[int]:
+def read_instruction_ids(raw: Iterable[object] | None) -> list[int]:
+    """The trade recommendations a request names (ids, or objects with an id), in order, once each;
+    an id that names none is not found."""
     out = []
     for item in raw or []:
         value = item.get("id") if isinstance(item, Mapping) else item
@@ -286,6 +299,36 @@ def _ids(raw: Any) -> list[int]:
             raise NotFound(tis.TI_NOT_FOUND)
         out.append(tid)
     return list(dict.fromkeys(out))
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """A confirmation as sent: each instruction's decisions on its trades ({id, decision} items or
+    trade id -> decision, checked by the trade recommendations service) and the decisions on notes."""
+
+    trades: Mapping[int, tis.SentDecisions]
+    notes: Mapping[int, str]
+
+
+def read_decisions(items: Iterable[object] | None, notes: Iterable[object] | None) -> Decisions:
+    """The confirm body's instructions ({id, transactions: [{id, decision}]}, or bare ids) and notes
+    ([{id, decision}]), read once at the edge; an instruction id that names none is not found."""
+    trades: dict[int, tis.SentDecisions] = {}
+    for item in items or []:
+        if isinstance(item, Mapping):
+            [tid] = read_instruction_ids([item])
+            sent = item.get("transactions") or item.get("decisions") or []
+            trades[tid] = sent if isinstance(sent, (Mapping, list, tuple)) else []
+        else:
+            [tid] = read_instruction_ids([item])
+            trades.setdefault(tid, [])
+    on_notes: dict[int, str] = {}
+    for n in notes or []:
+        if isinstance(n, Mapping):
+            nid = as_id(n.get("id"))
+            if nid is not None:
+                on_notes[nid] = str(n.get("decision"))
+    return Decisions(trades, on_notes)
 
 
 @dataclass
@@ -299,13 +342,13 @@ def _require_visible(actor: Actor, ids: list[int]) -> None:
     """Every instruction named must be one the actor may see, before any is touched: a request
     naming another firm's is refused whole (404), not half done."""
     with session_scope() as s:
-        seen = set(s.exec(select(TradeInstruction.id).join(Portfolio, Portfolio.id == TradeInstruction.investment_id)
+        seen = set(s.exec(select(TradeInstruction.id).join(Portfolio, col(Portfolio.id) == TradeInstruction.investment_id)
                           .where(col(TradeInstruction.id).in_(ids), readable_portfolios(actor))).all())
     if seen != set(ids):
         raise NotFound(tis.TI_NOT_FOUND)
 
 
-def _one_by_one(ids: list[int], act: Callable[[Session, int], Any]) -> tuple[list[int], dict[int, str]]:
+def _one_by_one(ids: list[int], act: Callable[[Session, int], object]) -> tuple[list[int], dict[int, str]]:
     """`act` on each instruction in its own transaction: those done, and each refused one's text. An
     instruction not found stops it all (404); when none is done, the first refusal is the answer."""
     done: list[int] = []
@@ -324,10 +367,10 @@ def _one_by_one(ids: list[int], act: Callable[[Session, int], Any]) -> tuple[lis
     return done, failed
 
 
-def validate(*, actor: Actor, trade_instructions: Any) -> BulkOutcome:
+def validate(*, actor: Actor, trade_instructions: Sequence[int]) -> BulkOutcome:
     """PUT /api/reports/trade-recommendations-validate: validates each instruction (each in its
     own transaction; one that cannot be validated is reported, the others go ahead)."""
-    ids = _ids(trade_instructions)
+    ids = list(dict.fromkeys(trade_instructions))
     if not ids:
         raise ValidationError(advice.SELECT_INVESTMENT)
     _require_visible(actor, ids)
@@ -335,31 +378,23 @@ def validate(*, actor: Actor, trade_instructions: Any) -> BulkOutcome:
     return BulkOutcome(advice.TRADES_VALIDATED, done, failed)
 
 
-def confirm(*, actor: Actor, trade_instructions: Any, notes: Any = None, is_approve_all: bool = False) -> BulkOutcome:
-    """PUT /api/reports/trade-recommendations-confirm: each instruction's decisions ({id,
-    transactions: [{id, decision}]}, notes [{id, decision}] for any instruction), or every pending
-    item approved with is_approve_all."""
-    items = list(trade_instructions or [])
-    ids = _ids(items)
+def confirm(*, actor: Actor, decisions: Decisions, is_approve_all: bool = False) -> BulkOutcome:
+    """PUT /api/reports/trade-recommendations-confirm: each instruction's decisions on its trades
+    and any instruction's notes, or every pending item approved with is_approve_all."""
+    ids = list(decisions.trades)
     if not ids:
         raise ValidationError(advice.SELECT_INVESTMENT)
     _require_visible(actor, ids)
-    decisions: dict[int, Any] = {}
-    for item in items:
-        if isinstance(item, Mapping):
-            decisions[as_id(item.get("id"))] = item.get("transactions") or item.get("decisions") or []
-    note_decisions: dict[int, str] = {}
-    for n in notes or []:
-        if isinstance(n, Mapping) and as_id(n.get("id")) is not None:
-            note_decisions[as_id(n.get("id"))] = n.get("decision")
+    note_decisions = decisions.notes
     with session_scope() as s:
-        note_owner = dict(s.execute(sa_select(TradeNote.id, TradeNote.trade_instruction_id)
-                                    .where(col(TradeNote.id).in_(list(note_decisions)))).all()) if note_decisions else {}
+        note_owner: dict[int, int] = {nid: tid for nid, tid in s.execute(
+            sa_select(col(TradeNote.id), col(TradeNote.trade_instruction_id))
+            .where(col(TradeNote.id).in_(list(note_decisions)))).all()} if note_decisions else {}
 
     def decide(s: Session, ti_id: int) -> None:
-        mine = [{"id": nid, "decision": d} for nid, d in note_decisions.items() if note_owner.get(nid) == ti_id]
-        tis.confirm_instruction(s, actor=actor, ti_id=ti_id, decisions=decisions.get(ti_id) or [], notes=mine,
-                                is_approve_all=bool(is_approve_all))
+        mine = {nid: d for nid, d in note_decisions.items() if note_owner.get(nid) == ti_id}
+        tis.confirm_instruction(s, actor=actor, ti_id=ti_id, decisions=decisions.trades.get(ti_id) or [],
+                                notes=mine, is_approve_all=bool(is_approve_all))
 
     done, failed = _one_by_one(ids, decide)
     return BulkOutcome(advice.TRADES_APPROVED if is_approve_all else advice.TRADES_CONFIRMED, done, failed)
@@ -373,20 +408,18 @@ class ReportFile:
     media_type: str
 
 
-def export(*, actor: Actor, file_format: str, adviser: Any = None, order: Any = None,
-           statuses: Iterable[Any] | None = None, mode: Any = None, client_offset: Any = None) -> ReportFile:
+def export(*, actor: Actor, file_format: str, adviser: int | None = None, order: str | None = None,
+           statuses: Iterable[str] | None = None, mode: str | None = None, client_offset: int = 0) -> ReportFile:
     """/api/reports/trade-instructions-export-excel (mode standart | simple) and -pdf: the approval
     report as the screen shows it."""
     from app.db.types import utcnow
     from app.exports import trade_recommendations as out
-    from app.domain.timezones import client_offset as parse_offset
-
-    offset = parse_offset(client_offset)
+    offset = client_offset
     groups = generate(actor=actor, adviser=adviser, order=order, statuses=statuses)
     now = utcnow()
     who = ""
     with session_scope() as s:
-        aid = as_id(adviser) if actor.is_superuser or actor.role is Role.ADMINISTRATOR else actor.id
+        aid = adviser if actor.is_superuser or actor.role is Role.ADMINISTRATOR else actor.id
         u = s.get(User, aid) if aid else None
         who = f"{u.first_name} {u.last_name}" if u else "All advisers"
     subtitle = f"Adviser: {who}"
@@ -394,29 +427,27 @@ def export(*, actor: Actor, file_format: str, adviser: Any = None, order: Any = 
     if file_format == "pdf":
         return ReportFile(f"Trade Recommendations - {who} - {day}.pdf",
                           out.pdf(groups, offset=offset, subtitle=subtitle, now=now), out.PDF)
-    variant = str(mode or out.STANDARD)
+    variant = mode or out.STANDARD
     # the two Excel variants download under their own names: '... - Simple - ...' for the simple one
     kind = "Trade Recommendations - Simple" if variant == out.SIMPLE else "Trade Recommendations"
     return ReportFile(f"{kind} - {who} - {day}.xlsx", out.xlsx(groups, mode=variant, offset=offset), out.XLSX)
 
 
-def portfolio_export(*, actor: Actor, investment_id: Any, file_format: str, version: Any = None,
-                     client_offset: Any = None) -> ReportFile:
+def portfolio_export(*, actor: Actor, investment_id: int, file_format: str, version: int | None = None,
+                     client_offset: int = 0) -> ReportFile:
     """One portfolio's trade recommendations (the newest, or a version) as Excel or PDF, from the
     trade instructions screen. Clients never receive recommendations still pending validation."""
     from app.db.types import utcnow
     from app.exports import trade_recommendations as out
     from app.exports.file_names import safe_name
-    from app.domain.timezones import client_offset as parse_offset
-
-    offset = parse_offset(client_offset)
+    offset = client_offset
     with session_scope() as s:
         p = load_portfolio(s, actor, investment_id)
         # the same visibility as the trade instructions screen
         ti = shown_instruction(s, actor, p, version)
         if ti is None:
             raise NotFound(tis.TI_NOT_FOUND)
-        groups = [g for g in build(s, actor, Portfolio.id == p.id, tuple(STATUS_FILTERS), "investment_name")
+        groups = [g for g in build(s, actor, col(Portfolio.id) == p.id, tuple(STATUS_FILTERS), "investment_name")
                   if g.trade_inst_id == ti.id]
         if not groups:  # an older version: build() reads the newest; read this one alone
             groups = _one(s, actor, p, ti)
@@ -440,18 +471,19 @@ def _commentaries(s: Session, ti: TradeInstruction) -> tuple[tuple[str, str], ..
     if row is None:
         return ()
     own = list(s.exec(select(TargetPortfolioComment).where(TargetPortfolioComment.tp_id == row.id)
-                      .order_by(TargetPortfolioComment.id)).all())
+                      .order_by(col(TargetPortfolioComment.id))).all())
     return tuple((c.type, c.description) for c in tp_commentaries(s, row, own) if c.description)
 
 
 def _one(s: Session, actor: Actor, p: Portfolio, ti: TradeInstruction) -> list[ApprovalGroup]:
-    group = ApprovalGroup(trade_inst_id=ti.id, investment_id=p.id, investment_name=p.name, status=ti.status,
+    group = ApprovalGroup(trade_inst_id=stored_id(ti), investment_id=stored_id(p), investment_name=p.name,
+                          status=ti.status,
                           status_label=advice.TI_LABELS[TIStatus(ti.status)], row_version=ti.row_version,
                           created_at=ti.created_at, inactive=p.inactive, is_holder=False, can_validate=False,
                           can_approve=False)
     rows = s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id,
                                                  TradeTransaction.status != TxStatus.DELETED.value)
-                  .order_by(TradeTransaction.id)).all()
-    orders = _order_statuses(s, [t.id for t in rows if t.status == TxStatus.APPROVED.value])
-    group.items.extend(_tx_item(group, p, t, len(rows), orders.get(t.id)) for t in rows)
+                  .order_by(col(TradeTransaction.id))).all()
+    orders = _order_statuses(s, [stored_id(t) for t in rows if t.status == TxStatus.APPROVED.value])
+    group.items.extend(_tx_item(group, p, t, len(rows), orders.get(stored_id(t))) for t in rows)
     return [group]

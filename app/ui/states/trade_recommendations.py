@@ -722,7 +722,8 @@ class TradeApprovalState(Confirm, ExportLinks, AppState):
             return None
         self.loading = True
         try:
-            groups = approval_service.generate(actor=actor, adviser=self.adviser or None, order=self.order,
+            groups = approval_service.generate(actor=actor, adviser=approval_service.read_adviser(self.adviser),
+                                               order=self.order,
                                                statuses=statuses)
         except DomainError as exc:
             self._hold([], 0, exc.message)
@@ -902,20 +903,19 @@ class TradeApprovalState(Confirm, ExportLinks, AppState):
     async def _confirm(self, leave: bool = False):
         decided = [line for line in self.lines if line.awaiting and line.choice in DECISIONS]
         everything = all(line.choice == "approved" for line in self.lines if line.awaiting)
-        by_ti: dict[int, list[dict[str, Any]]] = {}
-        notes: list[dict[str, Any]] = []
+        by_ti: dict[int, dict[int, str]] = {}
+        notes: dict[int, str] = {}
         for line in decided:
-            by_ti.setdefault(line.ti_id, [])
+            by_ti.setdefault(line.ti_id, {})
             if line.is_note:
-                notes.append({"id": line.item_id, "decision": line.choice})
+                notes[line.item_id] = line.choice
             else:
-                by_ti[line.ti_id].append({"id": line.item_id, "decision": line.choice})
+                by_ti[line.ti_id][line.item_id] = line.choice
         try:
             actor = self._actor()
             outcome = await asyncio.to_thread(
-                approval_service.confirm,
-                actor=actor, trade_instructions=[{"id": ti, "transactions": txs} for ti, txs in by_ti.items()],
-                notes=notes, is_approve_all=self._approve_all and everything)
+                approval_service.confirm, actor=actor, decisions=approval_service.Decisions(by_ti, notes),
+                is_approve_all=self._approve_all and everything)
         except DomainError as exc:
             return events(self._fail(exc), self._refresh())
         self._approve_all = False
