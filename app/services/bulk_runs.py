@@ -20,7 +20,7 @@ from datetime import datetime, timedelta
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from sqlalchemy import case, func, select as sa_select, update
+from sqlalchemy import ColumnElement, case, func, select as sa_select, update
 from sqlmodel import Session, col, select
 
 from app.db import bulk
@@ -39,8 +39,9 @@ from app.jobs import progress, runner
 from app.services import audit, engine_inputs, target_portfolios, trade_instructions
 from app.services.advice_queries import firm_topic, next_versions
 from app.services.tenancy import (
-    MODEL_NOT_FOUND, PORTFOLIO_NOT_FOUND, as_id, can_read_bulk_run, readable_models, readable_portfolios,
+    MODEL_NOT_FOUND, PORTFOLIO_NOT_FOUND, can_read_bulk_run, readable_models, readable_portfolios,
 )
+from app.domain.parsing import as_id
 from app.settings import settings
 
 log = logging.getLogger(__name__)
@@ -65,14 +66,14 @@ def _may_start(actor: Actor) -> None:
     require(can_bulk_calculate(actor), NOT_ALLOWED)
 
 
-def _calculable(s: Session, actor: Actor, where: list) -> list[int]:
+def _calculable(s: Session, actor: Actor, where: list[ColumnElement[bool]]) -> list[int]:
     """Ids of the portfolios matching `where` that the actor may calculate (001 s6): superusers
     all; advisers those active, or inactive without an approved target portfolio."""
-    query = select(Portfolio.id).where(readable_portfolios(actor), *where)
+    query = select(col(Portfolio.id)).where(readable_portfolios(actor), *where)
     if not actor.is_superuser:
-        approved = sa_select(TargetPortfolio.investment_id).where(TargetPortfolio.status == TPStatus.ACTIVE.value)
-        query = query.where((Portfolio.inactive.is_(False)) | (col(Portfolio.id).not_in(approved)))
-    return list(s.exec(query.order_by(Portfolio.id)).all())
+        approved = sa_select(col(TargetPortfolio.investment_id)).where(TargetPortfolio.status == TPStatus.ACTIVE.value)
+        query = query.where((col(Portfolio.inactive).is_(False)) | (col(Portfolio.id).not_in(approved)))
+    return [pid for pid in s.exec(query.order_by(col(Portfolio.id))).all() if pid is not None]
 
 
 def _create(s: Session, actor: Actor, kind: str, ids: list[int], model_ids: list[int] | None,
@@ -150,7 +151,7 @@ def start_for_models(*, actor: Actor, kind: str, model_ids: Sequence[int],
     with session_scope() as s:
         portfolios = _models_portfolios(s, actor, ids)
         run = _create(s, actor, kind, portfolios, ids)
-        run_id = run.id
+        run_id = stored_id(run)
     _launch(run_id, portfolios, _chunk(chunk_size))
     return get(actor=actor, run_id=run_id)
 
@@ -174,7 +175,7 @@ def start_for_investments(*, actor: Actor, kind: str, investment_ids: Sequence[i
             raise NotFound(PORTFOLIO_NOT_FOUND)
         refused = {pid: NOT_ALLOWED for pid in ids if pid not in set(allowed)}
         run = _create(s, actor, kind, allowed, None, refused)
-        run_id = run.id
+        run_id = stored_id(run)
     _launch(run_id, allowed, _chunk(chunk_size))
     return get(actor=actor, run_id=run_id)
 
@@ -188,7 +189,7 @@ def resume(*, actor: Actor | None, run_id: int, chunk_size: int | None = None) -
             raise NotFound(RUN_NOT_FOUND)
         pending = list(s.exec(select(BulkRunItem.investment_id).where(BulkRunItem.run_id == run_id,
                                                                       BulkRunItem.status == "pending")
-                              .order_by(BulkRunItem.investment_id)).all())
+                              .order_by(col(BulkRunItem.investment_id))).all())
         run.resumed_at = utcnow()
         s.add(run)
     _launch(run_id, pending, _chunk(chunk_size))
@@ -202,7 +203,7 @@ WAITING_AFTER = timedelta(seconds=20)
 STALL_AFTER = timedelta(minutes=2)
 
 
-def resume_stalled(*, stall_after: timedelta = STALL_AFTER, now: Any = None) -> list[int]:
+def resume_stalled(*, stall_after: timedelta = STALL_AFTER, now: datetime | None = None) -> list[int]:
     """Queues again the pending portfolios of every run that stopped moving; returns their ids.
     Called by the periodic sweep (workers, or the web process on the embedded default), so a run
     finishes by itself once a worker and Redis are back. Safe to repeat and to run in several
@@ -210,11 +211,13 @@ def resume_stalled(*, stall_after: timedelta = STALL_AFTER, now: Any = None) -> 
     now = now or utcnow()
     with session_scope() as s:
         live = s.exec(select(BulkRun).where(col(BulkRun.status).in_(("queued", "running")))).all()
-        moved = dict(s.execute(sa_select(BulkRunItem.run_id, func.max(BulkRunItem.finished_at))
-                               .where(col(BulkRunItem.run_id).in_([r.id for r in live]))
-                               .group_by(BulkRunItem.run_id)).all()) if live else {}
-        stalled = [r.id for r in live
-                   if now - max(t for t in (moved.get(r.id), r.resumed_at, r.started_at, r.created_at) if t) >= stall_after]
+        moved: dict[int, datetime | None] = {rid: at for rid, at in s.execute(
+            sa_select(col(BulkRunItem.run_id), func.max(col(BulkRunItem.finished_at)))
+            .where(col(BulkRunItem.run_id).in_([r.id for r in live]))
+            .group_by(col(BulkRunItem.run_id))).all()} if live else {}
+        stalled = [stored_id(r) for r in live
+                   if now - max(t for t in (moved.get(stored_id(r)), r.resumed_at, r.started_at, r.created_at) if t)
+                   >= stall_after]
     resumed = []
     for run_id in stalled:
         if resume(actor=None, run_id=run_id):
@@ -291,7 +294,7 @@ def _run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
         timings.calculate = time.perf_counter() - started
         started = time.perf_counter()
         facts = {pid: (model_id, name, firm_id) for pid, model_id, name, firm_id in s.execute(
-            sa_select(Portfolio.id, Portfolio.model_id, Portfolio.name, Portfolio.firm_id)
+            sa_select(col(Portfolio.id), col(Portfolio.model_id), col(Portfolio.name), col(Portfolio.firm_id))
             .where(col(Portfolio.id).in_(ids))).all()}
         portfolios = {pid: f[0] for pid, f in facts.items()}
         outcomes: dict[int, tuple[str, str | None, int | None]] = {}
@@ -299,19 +302,20 @@ def _run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
             rows = []
             tp_ids = bulk.reserve_ids(s, TargetPortfolio, len(ids))
             for new_id, pid in zip(tp_ids, ids):
-                result = results.get(pid) or CalculationError("missing", "The portfolio was deleted")
-                row = target_portfolios.target_row(pid, versions[pid], result, actor_id=run.created_by, run_id=run_id,
+                target = results.get(pid) or CalculationError("missing", "The portfolio was deleted")
+                row = target_portfolios.target_row(pid, versions[pid], target, actor_id=run.created_by, run_id=run_id,
                                                    now=now, model_id=portfolios.get(pid))
                 row["id"] = new_id
                 rows.append(row)
-                failed = isinstance(result, CalculationError)
-                outcomes[pid] = ("failed" if failed else "done", result.message if failed else None, new_id)
+                error = target.message if isinstance(target, CalculationError) else None
+                outcomes[pid] = ("failed" if error is not None else "done", error, new_id)
             bulk.copy_rows(s, TargetPortfolio, rows)
         else:
             heads, children, notes, actions = [], [], [], []
             ti_ids = bulk.reserve_ids(s, TradeInstruction, len(ids))
             for new_id, pid in zip(ti_ids, ids):
                 tp_id, result = trades.get(pid) or (None, CalculationError("missing", "The portfolio was deleted"))
+                error = result.message if isinstance(result, CalculationError) else None
                 head, txs, nts = trade_instructions.instruction_rows(pid, versions[pid], tp_id, result,
                                                                      actor_id=run.created_by, run_id=run_id, now=now)
                 head["id"] = new_id
@@ -322,11 +326,10 @@ def _run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
                     row["trade_instruction_id"] = new_id
                 children += txs
                 notes += nts
-                failed = isinstance(result, CalculationError)
-                outcomes[pid] = ("failed" if failed else "done", result.message if failed else None, new_id)
+                outcomes[pid] = ("failed" if error is not None else "done", error, new_id)
                 # the action history entry trade_instructions._store writes for one at a time
-                actions.append((new_id, run.created_by, "calculation failed" if failed else "calculated",
-                                result.message if failed else None, now))
+                actions.append((new_id, run.created_by, "calculation failed" if error is not None else "calculated",
+                                error, now))
             bulk.copy_rows(s, TradeInstruction, heads)
             if children:
                 bulk.copy_rows(s, TradeTransaction, children)
@@ -348,22 +351,25 @@ def _run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
                 continue
             if status == "done":
                 # each item names the version it produced (the progress modal links to it)
-                s.execute(update(BulkRunItem).where(BulkRunItem.run_id == run_id, col(BulkRunItem.investment_id).in_(group))
+                s.execute(update(BulkRunItem).where(col(BulkRunItem.run_id) == run_id,
+                                                    col(BulkRunItem.investment_id).in_(group))
                           .values(status="done", finished_at=now,
                                   result_id=case({pid: outcomes[pid][2] for pid in group},
                                                  value=BulkRunItem.investment_id)))
             else:
                 for pid in group:
-                    s.execute(update(BulkRunItem).where(BulkRunItem.run_id == run_id, BulkRunItem.investment_id == pid)
+                    s.execute(update(BulkRunItem).where(col(BulkRunItem.run_id) == run_id,
+                                                        col(BulkRunItem.investment_id) == pid)
                               .values(status="failed", error=outcomes[pid][1], finished_at=now,
                                       result_id=outcomes[pid][2]))
-        s.execute(update(BulkRun).where(BulkRun.id == run_id).values(
-            done=BulkRun.done + counts["done"], failed=BulkRun.failed + counts["failed"], status="running",
-            started_at=func.coalesce(BulkRun.started_at, now)))
+        s.execute(update(BulkRun).where(col(BulkRun.id) == run_id).values(
+            done=col(BulkRun.done) + counts["done"], failed=col(BulkRun.failed) + counts["failed"], status="running",
+            started_at=func.coalesce(col(BulkRun.started_at), now)))
         s.flush()
-        totals = s.execute(sa_select(BulkRun.done, BulkRun.failed, BulkRun.total).where(BulkRun.id == run_id)).one()
+        totals = s.execute(sa_select(col(BulkRun.done), col(BulkRun.failed), col(BulkRun.total))
+                           .where(col(BulkRun.id) == run_id)).one()
         if totals.done + totals.failed >= totals.total:
-            s.execute(update(BulkRun).where(BulkRun.id == run_id).values(status="done", finished_at=now))
+            s.execute(update(BulkRun).where(col(BulkRun.id) == run_id).values(status="done", finished_at=now))
         timings.persist = time.perf_counter() - started
         timings.done, timings.failed = counts["done"], counts["failed"]
         firm_id = run.firm_id
@@ -397,12 +403,14 @@ def run_names(*, actor: Actor, run_id: int, limit: int = 3) -> RunNames:
             raise NotFound(RUN_NOT_FOUND)
         model_ids = [i for i in (as_id(x) for x in json.loads(run.model_ids or "[]")) if i is not None]
         if model_ids:
-            names = s.execute(sa_select(Model.name).where(col(Model.id).in_(model_ids))
-                              .order_by(func.lower(Model.name), Model.id).limit(limit)).scalars().all()
+            names = s.execute(sa_select(col(Model.name)).where(col(Model.id).in_(model_ids))
+                              .order_by(func.lower(col(Model.name)), col(Model.id)).limit(limit)).scalars().all()
             return RunNames(list(names), len(model_ids))
-        where = BulkRunItem.run_id == run.id
-        names = s.execute(sa_select(Portfolio.name).join(BulkRunItem, BulkRunItem.investment_id == Portfolio.id)
-                          .where(where).order_by(func.lower(Portfolio.name), Portfolio.id).limit(limit)).scalars().all()
+        where = col(BulkRunItem.run_id) == run.id
+        names = s.execute(sa_select(col(Portfolio.name))
+                          .join(BulkRunItem, col(BulkRunItem.investment_id) == Portfolio.id)
+                          .where(where).order_by(func.lower(col(Portfolio.name)), col(Portfolio.id))
+                          .limit(limit)).scalars().all()
         total = s.execute(sa_select(func.count()).select_from(BulkRunItem).where(where)).scalar_one()
         return RunNames(list(names), int(total))
 
@@ -457,22 +465,23 @@ def get(*, actor: Actor, run_id: int, errors_limit: int = 200, recent_limit: int
         if run is None or not can_read_bulk_run(actor, run):
             raise NotFound(RUN_NOT_FOUND)
         errors = s.execute(
-            sa_select(BulkRunItem.investment_id, Portfolio.name, BulkRunItem.error)
-            .join(Portfolio, Portfolio.id == BulkRunItem.investment_id)
-            .where(BulkRunItem.run_id == run.id, BulkRunItem.status == "failed")
-            .order_by(Portfolio.name, BulkRunItem.investment_id).limit(max(0, int(errors_limit)))
+            sa_select(col(BulkRunItem.investment_id), col(Portfolio.name), col(BulkRunItem.error))
+            .join(Portfolio, col(Portfolio.id) == BulkRunItem.investment_id)
+            .where(col(BulkRunItem.run_id) == run.id, col(BulkRunItem.status) == "failed")
+            .order_by(col(Portfolio.name), col(BulkRunItem.investment_id)).limit(max(0, int(errors_limit)))
         ).all()
         produced = TargetPortfolio if run.kind == "tp" else TradeInstruction
         recent = s.execute(
-            sa_select(BulkRunItem.investment_id, Portfolio.name, BulkRunItem.status, BulkRunItem.error,
-                      BulkRunItem.finished_at, produced.version)
-            .join(Portfolio, Portfolio.id == BulkRunItem.investment_id)
-            .outerjoin(produced, produced.id == BulkRunItem.result_id)
-            .where(BulkRunItem.run_id == run.id, col(BulkRunItem.status).in_(("done", "failed")))
+            sa_select(col(BulkRunItem.investment_id), col(Portfolio.name), col(BulkRunItem.status),
+                      col(BulkRunItem.error), col(BulkRunItem.finished_at), col(produced.version))
+            .join(Portfolio, col(Portfolio.id) == BulkRunItem.investment_id)
+            .outerjoin(produced, col(produced.id) == BulkRunItem.result_id)
+            .where(col(BulkRunItem.run_id) == run.id, col(BulkRunItem.status).in_(("done", "failed")))
             .order_by(col(BulkRunItem.finished_at).desc(), col(BulkRunItem.id).desc())
             .limit(max(0, int(recent_limit)))
         ).all() if recent_limit else []
-        last = s.execute(sa_select(func.max(BulkRunItem.finished_at)).where(BulkRunItem.run_id == run.id)).scalar()
+        last = s.execute(sa_select(func.max(col(BulkRunItem.finished_at)))
+                         .where(col(BulkRunItem.run_id) == run.id)).scalar()
         moved = max(t for t in (last, run.resumed_at, run.started_at, run.created_at) if t)
         return BulkRunView(
             id=stored_id(run), kind=run.kind, status=run.status, total=run.total, done=run.done,
@@ -494,6 +503,7 @@ def active_run(*, actor: Actor) -> int | None:
         return None
     since = utcnow() - timedelta(hours=ACTIVE_HOURS)
     with session_scope() as s:
-        return s.execute(sa_select(BulkRun.id).where(BulkRun.created_by == actor.id, col(BulkRun.status).in_(ACTIVE),
-                                                     BulkRun.created_at >= since)
+        return s.execute(sa_select(col(BulkRun.id)).where(col(BulkRun.created_by) == actor.id,
+                                                          col(BulkRun.status).in_(ACTIVE),
+                                                          col(BulkRun.created_at) >= since)
                          .order_by(col(BulkRun.id).desc()).limit(1)).scalar_one_or_none()
