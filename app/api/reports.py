@@ -29,7 +29,7 @@ from pydantic_core import to_json
 
 from app.api.deps import ClientOffset, CurrentActor, answers, download, file_format, listing, ok, read_upload
 from app.api.schemas import Amount, Body, Id, Page, Rows, payload_of, query_number, rendered
-from app.domain.parsing import as_id
+from app.domain.parsing import as_id, firm_choice
 from app.domain.timezones import client_offset as read_offset
 from app.services import orders, trade_approval_report as approval, trade_file
 
@@ -128,7 +128,7 @@ def _file(result) -> Response:
 # ---- trade file ---------------------------------------------------------------------------------------
 @router.get("/reports/trade-file-generate", **answers(TradeFileOut))
 def trade_file_generate(actor: CurrentActor, firm_id: Optional[str] = Query(None, alias="firmId")):
-    report = trade_file.generate(actor=actor, firm_id=trade_file.firm_choice(firm_id))
+    report = trade_file.generate(actor=actor, firm_id=firm_choice(firm_id))
     # A firm's file has tens of thousands of rows: the declared fields are read straight off the
     # service's rows and written by pydantic's serializer, without validating each row again
     # (the response model still documents the payload).
@@ -143,7 +143,7 @@ def _declared(rows: list[Any], model: type[BaseModel]) -> list[dict[str, Any]]:
 
 
 def _export(actor, kind: str, body: ExportBody) -> Response:
-    return _file(trade_file.export(actor=actor, kind=kind, firm_id=trade_file.firm_choice(body.firmId),
+    return _file(trade_file.export(actor=actor, kind=kind, firm_id=firm_choice(body.firmId),
                                    lines=trade_file.read_export_lines([t.model_dump() for t in body.transactions]),
                                    download_all=body.downloadAll))
 
@@ -170,7 +170,7 @@ def ausiex_export(actor: CurrentActor, body: ExportBody):
 
 @router.get("/reports/desktop-broker-export-excel", response_class=Response, responses=_FILE_RESPONSES)
 def desktop_broker_excel(actor: CurrentActor, firm_id: Optional[str] = Query(None, alias="firmId")):
-    return _file(trade_file.desktop_broker_file(actor=actor, firm_id=trade_file.firm_choice(firm_id)))
+    return _file(trade_file.desktop_broker_file(actor=actor, firm_id=firm_choice(firm_id)))
 
 
 # ---- approval report -------------------------------------------------------------------------------------
@@ -235,7 +235,7 @@ def _order_id(text: str) -> int:
 @router.get("/orders", **answers(Page[OrderOut]))
 def list_orders(actor: CurrentActor, firm_id: Optional[str] = Query(None, alias="firmId"), status: str = "placed",
                 limit: Optional[str] = None, offset: Optional[str] = None):
-    rows, total = orders.list_orders(actor=actor, firm_id=trade_file.firm_choice(firm_id), status=status,
+    rows, total = orders.list_orders(actor=actor, firm_id=firm_choice(firm_id), status=status,
                                      limit=query_number(limit), offset=query_number(offset))
     return listing([asdict(r) for r in rows], total)
 
@@ -260,14 +260,14 @@ def order_reconciliation(actor: CurrentActor, day: Optional[str] = Query(None, d
     """What happened to the firm's orders on one day (placed, filled, partly filled, expired, cancelled,
     rejected), with totals by broker."""
     return ok(rendered(orders.reconciliation(actor=actor, day=orders.read_day(day, "day"),
-                                             firm_id=trade_file.firm_choice(firm_id))))
+                                             firm_id=firm_choice(firm_id))))
 
 
 @router.get("/orders/reconciliation/export-excel", response_class=Response, responses=_FILE_RESPONSES)
 def order_reconciliation_excel(actor: CurrentActor, day: Optional[str] = None,
                                firm_id: Optional[str] = Query(None, alias="firmId")):
     return _file(orders.reconciliation_file(actor=actor, day=orders.read_day(day, "day"),
-                                            firm_id=trade_file.firm_choice(firm_id)))
+                                            firm_id=firm_choice(firm_id)))
 
 
 @router.put("/orders/{order_id}/cancel", **answers(OrderOut))
@@ -282,4 +282,4 @@ async def upload_confirmations(actor: CurrentActor, file: UploadFile = File(...)
                                firm_id: Optional[str] = Form(None, alias="firmId")):
     content_type, data = await read_upload(file, orders.MAX_UPLOAD_BYTES)
     return ok(asdict(orders.upload_confirmations(actor=actor, content_type=content_type, data=data,
-                                                firm_id=trade_file.firm_choice(firm_id))))
+                                                firm_id=firm_choice(firm_id))))

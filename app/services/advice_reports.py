@@ -56,7 +56,7 @@ from app.domain.timezones import days_between
 from app.services import listing, postings
 from app.services.advice_queries import owner_names, result_text, user_names
 from app.services.tenancy import readable_portfolios
-from app.services.trade_file import firm_choice, report_firm
+from app.services.trade_file import report_firm
 
 CASH, PENDING = "cash", "pending"
 ALL_FIRMS = "-1"

@@ -193,7 +193,7 @@ def report(*, actor: Actor, firm_id: int | None = None, model_id: int | None = N
     direction = str(order).lower() if str(order).lower() in ("asc", "desc") else (
         DEFAULT_SORT[1] if key == DEFAULT_SORT[0] else "asc")
     with session_scope() as s:
-        fid = trade_file.report_firm(s, actor, trade_file.firm_choice(firm_id))
+        fid = trade_file.report_firm(s, actor, firm_id)
         scope = _scope(actor, fid)
         options_rows: list[tuple[int | None, int | None]] = [
             (m, a) for m, a in s.execute(

@@ -44,7 +44,7 @@ from app.domain.transactions import Status, cash_amount
 from app.services import audit, order_book, postings
 from app.exports.file_names import safe_name
 from app.services.tenancy import readable_portfolios
-from app.services.trade_file import firm_choice, report_firm  # noqa: F401  (firm_choice: the edges read the firm with it)
+from app.services.trade_file import report_firm
 
 ORDER_NOT_FOUND = not_found("Order")
 PAGE_SIZE = 100
@@ -543,4 +543,4 @@ def reconciliation_file(*, actor: Actor, day: date | None = None, firm_id: int |
 
 
 __all__ = ["OrderRow", "UploadResult", "list_orders", "execute", "reject", "cancel", "upload_confirmations", "expire_orders",
-           "reconciliation", "reconciliation_file", "Execution", "read_execution", "read_day", "firm_choice", "OrderFile", "Reconciliation", "ReconciliationLine", "BrokerTotal", "MAX_UPLOAD_BYTES"]
+           "reconciliation", "reconciliation_file", "Execution", "read_execution", "read_day", "OrderFile", "Reconciliation", "ReconciliationLine", "BrokerTotal", "MAX_UPLOAD_BYTES"]

@@ -56,20 +56,9 @@ ZERO = Decimal(0)
 
 
 # ---- who may see which firm -----------------------------------------------------------------------
-def firm_choice(value: str | int | None) -> int | None:
-    """The firm a report is asked for, as a request or a firm select sends it: None for every firm
-    (empty, 'All Firms' -2, or -1), else its id; anything else is a firm not found (404)."""
-    text = "" if value is None else str(value).strip()
-    if text in ("", str(rules.ALL_FIRMS), "-1"):
-        return None
-    fid = as_id(text)
-    if fid is None:
-        raise NotFound(FIRM_NOT_FOUND)
-    return fid
-
-
 def report_firm(s: Session, actor: Actor, firm_id: int | None) -> int | None:
-    """The firm a report reads: a superuser's choice (None: every firm), or the actor's own firm.
+    """The firm a report reads (app.domain.parsing.firm_choice reads it as sent): a superuser's
+    choice (None: every firm; 0 names none), or the actor's own firm.
     Clients may not use reports (403); another firm's id from anyone else is not found (404)."""
     if actor.role is Role.CLIENT:
         raise PermissionDenied(NOT_ALLOWED)

@@ -16,6 +16,7 @@ from sqlmodel import col, select
 from app.db.engine import session_scope
 from app.db.tables import AssetTransaction, Firm, Portfolio, TradeTransaction
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError
+from app.domain.parsing import firm_choice
 from app.services import holdings, orders, trade_file
 from tests.advice_edge import tps
 from tests import trade_instructions_edge as tis
@@ -74,7 +75,7 @@ def test_tenancy_and_roles(chain):
         trade_file.generate(actor=actor(w.other_adviser), firm_id=w.firm.id)
     with pytest.raises(PermissionDenied):
         trade_file.generate(actor=actor(w.client))
-    assert trade_file.generate(actor=actor(w.superuser), firm_id=trade_file.firm_choice("-2")).rows
+    assert trade_file.generate(actor=actor(w.superuser), firm_id=firm_choice("-2")).rows
     assert trade_file.generate(actor=actor(w.superuser), firm_id=w.other_firm.id).rows == []
     row = trade_file.generate(actor=actor(w.adviser)).rows[0]
     with pytest.raises(NotFound):

@@ -28,6 +28,7 @@ from app.domain import orders as order_rules
 from app.domain.errors import AuthenticationError, DomainError, ValidationError
 from app.domain.permissions import Actor
 from app.domain.uploads import SELECT_FILE
+from app.domain.parsing import firm_choice
 from app.services import orders as order_service
 from app.services import trade_file as trade_file_service
 from app.ui import routes
@@ -202,7 +203,7 @@ class DesktopBrokerState(FirmReport, AppState):
 
     def _fetch(self, actor: Actor) -> None:
         _fid, found = trade_file_service.desktop_broker_orders(
-            actor=actor, firm_id=trade_file_service.firm_choice(self._firm_id()))
+            actor=actor, firm_id=firm_choice(self._firm_id()))
         self._all = [dataclasses.asdict(broker_row(r)) for r in found]
         self.total = len(found)
         self.placed_count = sum(1 for r in found if r.status == "Placed")
@@ -250,7 +251,7 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
     # ---- loading ------------------------------------------------------------------------------------
     def _fetch(self, actor: Actor) -> None:
         self.rows = [order_view(o) for o in self._fetch_page(lambda: order_service.list_orders(
-            actor=actor, firm_id=order_service.firm_choice(self._firm_id()), status=self.status_filter,
+            actor=actor, firm_id=firm_choice(self._firm_id()), status=self.status_filter,
             limit=self._limit(),
             offset=self._offset()))]
 
@@ -369,7 +370,7 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
     async def upload(self, files: list[rx.UploadFile]):
         actor = self._actor()
         confirmations = functools.partial(order_service.upload_confirmations,
-                                          firm_id=order_service.firm_choice(self._firm_id()))
+                                          firm_id=firm_choice(self._firm_id()))
         try:
             async for shown in self._send_upload(actor, files, confirmations):
                 yield shown
@@ -441,7 +442,7 @@ class OrderReconciliationState(FirmChoice, AppState):
         try:
             recon = order_service.reconciliation(actor=actor or self._actor(),
                                                  day=order_service.read_day(self.day, "day"),
-                                                 firm_id=order_service.firm_choice(self._firm_id()))
+                                                 firm_id=firm_choice(self._firm_id()))
         except AuthenticationError as exc:
             return self._fail(exc)
         except DomainError as exc:

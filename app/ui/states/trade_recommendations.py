@@ -41,6 +41,7 @@ from app.domain.engine import trade_file as rules
 from app.domain.errors import DomainError
 from app.domain.permissions import Actor
 from app.domain.roles import Role
+from app.domain.parsing import firm_choice
 from app.services import firms as firm_service
 from app.services import trade_approval_report as approval_service
 from app.services import trade_file as trade_file_service
@@ -253,7 +254,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         self._changes = {}
         keep = set(self._selected) if keep_selection else None
         try:
-            report = trade_file_service.generate(actor=actor, firm_id=trade_file_service.firm_choice(self._firm_id()))
+            report = trade_file_service.generate(actor=actor, firm_id=firm_choice(self._firm_id()))
         except DomainError as exc:
             self._hold((), exc.message)
             return self._fail(exc)
@@ -526,7 +527,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         return out
 
     def _export_args(self, kind: str) -> dict[str, Any]:
-        return dict(actor=self._actor(), kind=kind, firm_id=trade_file_service.firm_choice(self._firm_id()),
+        return dict(actor=self._actor(), kind=kind, firm_id=firm_choice(self._firm_id()),
                     lines=self._lines(), download_all=self.download_all)
 
     def _nothing_chosen(self) -> bool:
