@@ -110,8 +110,9 @@ def people_of_firm(firm_id: int | None | ColumnElement[int | None]) -> Where:
     return col(User.firm_id) == firm_id
 
 
-def load_user(session: Session, actor: Actor, user_id: int) -> User:
-    """The user if the actor may see them (themselves, or a visible role of their firm); 404 otherwise."""
+def load_user(session: Session, actor: Actor, user_id: int | None) -> User:
+    """The user if the actor may see them (themselves, or a visible role of their firm); 404 otherwise
+    (also for none named: None)."""
     number = as_id(user_id)
     user = session.get(User, number) if number is not None else None
     if user is None or not can_view_user(actor, Role(user.role), user.firm_id, stored_id(user)):
@@ -214,7 +215,7 @@ def editable_models(actor: Actor) -> Where:
     return col(Model.id).is_not(None) if actor.is_superuser else col(Model.firm_id) == actor.firm_id
 
 
-def load_model(session: Session, actor: Actor, model_id: int, *, for_edit: bool = False) -> Model:
+def load_model(session: Session, actor: Actor, model_id: int | None, *, for_edit: bool = False) -> Model:
     """The model if the actor may see it (404 otherwise, never revealing other firms' models);
     with for_edit, also refuse (403) when the actor's firm does not own it."""
     if not is_staff(actor):

@@ -49,7 +49,6 @@ from app.domain.ledger import NOT_ENOUGH_ASSETS
 from app.domain.model_spec import EQUAL_AMOUNTS
 from app.domain.permissions import NOT_ALLOWED, Actor, require
 from app.domain.roles import Role
-from app.domain.timezones import iso_json
 from app.domain.users import PersonName
 from app.domain.notices import Event
 from app.services import audit, engine_inputs, listing, notices, postings
