@@ -79,7 +79,7 @@ def trail_people(rows: Iterable[Any]) -> list[int | None]:
     return [u for r in rows for u in (r.created_by, r.validated_by, r.approved_by, r.declined_by, r.moderator_id)]
 
 
-def trail_of(row: Any, names: dict[int, PersonName]) -> dict[str, Any]:
+def trail_of(row: TargetPortfolio | TradeInstruction, names: dict[int, PersonName]) -> dict[str, Any]:
     """The DecisionTrail fields of a target portfolio or trade instructions row."""
     return {"created_at": row.created_at, "validated_at": row.validated_at, "approved_at": row.approved_at,
             "declined_at": row.declined_at, "creator": names.get(row.created_by),
@@ -131,7 +131,7 @@ def portfolio_owners(s: Session, portfolio_id: int) -> list[User]:
                        .order_by(User.first_name, User.last_name, User.id)).all())
 
 
-def receivers(text: Any) -> list[str]:
+def receivers(text: str | None) -> list[str]:
     return [part.strip() for part in str(text or "").split(",") if part.strip()]
 
 
@@ -224,7 +224,7 @@ def last_validated_tp_id(s: Session, portfolio_id: int) -> int | None:
                   .order_by(TargetPortfolio.version.desc())).first()
 
 
-def load_tp(s: Session, actor: Actor, tp_id: Any, *, lock: bool = False) -> tuple[Portfolio, TargetPortfolio]:
+def load_tp(s: Session, actor: Actor, tp_id: int, *, lock: bool = False) -> tuple[Portfolio, TargetPortfolio]:
     """A target portfolio by id with its portfolio (locked when asked), when the actor may see
     both; NotFound otherwise."""
     row = s.get(TargetPortfolio, as_id(tp_id) or 0)
@@ -240,7 +240,7 @@ def client_visible_instructions(actor: Actor):
     return col(TradeInstruction.status).not_in(STAFF_ONLY_TI) if actor.role is Role.CLIENT else true()
 
 
-def shown_instruction(s: Session, actor: Actor, p: Portfolio, version: Any = None) -> TradeInstruction | None:
+def shown_instruction(s: Session, actor: Actor, p: Portfolio, version: int | None = None) -> TradeInstruction | None:
     """The portfolio's trade recommendations the actor is shown: the version asked for, else the
     newest (a client's newest is the newest validated one); None when there is none."""
     query = select(TradeInstruction).where(TradeInstruction.investment_id == p.id, client_visible_instructions(actor))

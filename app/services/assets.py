@@ -307,7 +307,7 @@ TYPES = TitledList(
 )
 
 
-def _asset_counts(session: Session, column: Any) -> dict[int, int]:
+def _asset_counts(session: Session, column: Any) -> dict[int, int]:  # a SQLAlchemy column (SQLModel types it as its value)
     return {key: n for key, n in session.exec(select(column, func.count()).where(column.is_not(None)).group_by(column)).all()}
 
 
@@ -499,7 +499,7 @@ def _saved_asset(view: AssetView, message: str) -> AssetSaved:
     return AssetSaved(**{name: getattr(view, name) for name in view.__dataclass_fields__}, message=message)
 
 
-def _nulls_last(column: Any, descending: bool) -> list[Any]:
+def _nulls_last(column: Any, descending: bool) -> list[Any]:  # a SQLAlchemy column, as above
     return [case((column.is_(None), 1), else_=0), column.desc() if descending else column.asc()]
 
 

@@ -22,7 +22,7 @@ import logging
 from dataclasses import dataclass
 from datetime import date
 from decimal import ROUND_DOWN, Decimal
-from typing import Any
+from typing import Any, Callable
 
 from sqlmodel import col, select
 
@@ -171,7 +171,7 @@ def _fill(actor: Actor, portfolio_id: int, plan: Plan, assets: list[Asset],
     priced, days, day_at, close = calendar.priced, calendar.days, calendar.day_at, calendar.close
     n = len(days)
 
-    def add(**data: Any) -> None:
+    def add(**data: Any) -> None:  # a transaction's form, as the transactions service reads it
         tx.add_asset_transaction(actor=actor, form=read_transaction_form({"investment_id": portfolio_id, **data}))
 
     tx.set_opening_balance(actor=actor, investment_id=portfolio_id, form=read_opening_balance({
@@ -235,7 +235,7 @@ def _early_day(days: list[date]) -> date:
     return early - timedelta(days=max(0, early.weekday() - 4))
 
 
-def _tax_history(add: Any, priced: list[Asset], held: dict[int, Decimal], calendar: TradingDays,
+def _tax_history(add: Callable[..., None], priced: list[Asset], held: dict[int, Decimal], calendar: TradingDays,
                  opening: Decimal) -> None:
     """Two financial years for the tax report: a parcel of the first asset bought about 14 months
     before the price history at 70% of its lowest close (its part of the later sell is a discounted

@@ -23,7 +23,7 @@ def check_image(content_type: str | None, data: bytes, field: str = "file") -> N
         raise ValidationError(error, {field: error})
 
 
-def unlink_flagged(row: Any, data: Mapping[str, Any], flags: Mapping[str, str]) -> list[str]:
+def unlink_flagged(row: Any, data: Mapping[str, Any], flags: Mapping[str, str]) -> list[str]:  # any table with image columns
     """Clear each image column of `row` whose removal flag (`flags`: flag -> column) the form set;
     the keys of the files no longer pointed at, to remove once the change is saved."""
     removed = []

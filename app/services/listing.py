@@ -10,7 +10,8 @@ MAX_LIMIT = 1000
 Row = TypeVar("Row")
 
 
-def page(limit: Any, offset: Any, default: int = DEFAULT_PAGE_SIZE) -> tuple[int, int]:
+def page(limit: int | str | None, offset: int | str | None, default: int = DEFAULT_PAGE_SIZE) -> tuple[int, int]:
+    """A page's limit (within 1..MAX_LIMIT, `default` when none or not a number) and offset (0 or more)."""
     try:
         limit_i = int(limit) if limit not in (None, "") else default
     except (TypeError, ValueError):
@@ -22,7 +23,7 @@ def page(limit: Any, offset: Any, default: int = DEFAULT_PAGE_SIZE) -> tuple[int
     return max(1, min(limit_i, MAX_LIMIT)), max(0, offset_i)
 
 
-def order_by(sort: Any, order: Any, columns: Mapping[str, Any], default: str) -> list[Any]:
+def order_by(sort: object, order: object, columns: Mapping[str, Any], default: str) -> list[Any]:
     """SQL ORDER BY clauses for a whitelisted sort key; `columns` maps a key to one column or a tuple."""
     key = sort if isinstance(sort, str) and sort in columns else default
     descending = str(order or "").lower() in ("desc", "descending", "-1")

@@ -200,7 +200,7 @@ def _closes(s: Session, asset_ids: Iterable[int], until: date | None,
 
 
 # ---- the model's weights -----------------------------------------------------------------------------
-def _dec(text: Any) -> Decimal | None:
+def _dec(text: object) -> Decimal | None:
     return None if text in (None, "") else Decimal(str(text))
 
 

@@ -179,7 +179,7 @@ def _limit_settings(p: Row[Any]) -> PortfolioSettings:
     )
 
 
-def _decimal_or_none(value: Any) -> Decimal | None:
+def _decimal_or_none(value: object) -> Decimal | None:
     if value in (None, ""):
         return None
     try:
