@@ -304,8 +304,10 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
         quantity = line.quantity
         expiry = None
         live = None
-        if order is not None:  # the order's units, unless it carries several recommendations
-            quantity = (order.quantity or quantity) if carried_by[order.id] <= 1 else t.quantity
+        if order is not None:
+            # the order's units (as whole units: the database keeps six places), unless it carries several
+            quantity = rules.whole_units(Decimal((order.quantity or quantity) if carried_by[order.id] <= 1
+                                                 else t.quantity))
             expiry = order.expires_at.date() if order.expires_at else None
             row_type = rules.row_type(placed=True, expired=bool(expiry and expiry < today),
                                       live_order_same_asset=False)

@@ -204,6 +204,19 @@ def test_placed_row_shows_the_order_as_sent(chain):
     assert placed.expiry == expiry
 
 
+def test_a_placed_row_reads_its_units_as_whole_units(chain):
+    """The order's units are stored with six places; the row (and so the REST payload) says 130,
+    never 130.000000."""
+    w = chain.w
+    row = next(r for r in trade_file.generate(actor=actor(w.adviser)).rows if not r.hidden)
+    trade_file.export(actor=actor(w.adviser), kind="trade_file",
+                      lines=trade_file.read_export_lines([{"id": row.recommendation_id}]))
+    placed = next(r for r in trade_file.generate(actor=actor(w.adviser)).rows
+                  if r.recommendation_id == row.recommendation_id)
+    assert placed.status == "Placed" and placed.quantity == row.quantity
+    assert str(placed.quantity) == str(int(row.quantity))
+
+
 @pytest.mark.parametrize("ids_in_query", [1_000, 0])
 def test_export_places_only_the_chosen_rows(chain, monkeypatch, ids_in_query):
     """The chosen ids filter the firm's file in the query, or after reading it when a selection
