@@ -20,6 +20,7 @@ from app.services import auth
 from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.passwords import TypedPasswords
+from app.ui.toolkit.rows import field_errors
 
 
 _REPEAT_LOAD_SECONDS = 10
@@ -81,7 +82,7 @@ class _PasswordForm(TypedPasswords, mixin=True):
         self._run = run + 1
 
     def _show_errors(self, errors: Mapping[str, str]) -> None:
-        self.errors = {name: errors.get(name, "") for name in PASSWORD_FIELDS}
+        self.errors = field_errors(errors, PASSWORD_FIELDS)
 
     def _validate(self) -> bool:
         errors = clean_new_password(self._typed("password"), self._typed("rptPassword"))

@@ -16,6 +16,7 @@ from app.domain.permissions import NOT_ALLOWED, Actor, home_route
 from app.domain.roles import Role
 from app.services import audit, auth, firms, users
 from app.ui import routes
+from app.ui.parse import positive_int
 
 
 def toast_success(text: str):
@@ -97,6 +98,19 @@ class AppState(rx.State):
         if isinstance(exc, DomainError):
             return toast_error(exc.message)
         raise exc
+
+    # ---- the page's address, read once, as the types the services take -------------------------
+    def _path_id(self, name: str = "id") -> int | None:
+        """A positive id from the page's path (`/portfolios/[id]`), None when absent or not one."""
+        return positive_int(self.router.page.params.get(name))
+
+    def _path_text(self, name: str) -> str:
+        """A path parameter as text, '' when absent."""
+        return str(self.router.page.params.get(name) or "")
+
+    def _query_text(self, name: str) -> str:
+        """A query-string parameter as text, '' when absent."""
+        return str((self.router.url.query_parameters or {}).get(name) or "")
 
     # ---- navigation with the dirty-form guard ---------------------------------------------------
     @rx.event

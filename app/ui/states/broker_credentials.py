@@ -13,6 +13,7 @@ from app.domain.errors import DomainError, ValidationError
 from app.domain.permissions import Actor, is_staff
 from app.services import broker_credentials as credentials
 from app.ui.states.base import toast_error, toast_success
+from app.ui.toolkit.rows import field_errors
 
 KEYS = (rules.CODE, rules.PASSWORD, rules.EXPIRY)
 
@@ -59,7 +60,7 @@ class BrokerCredentialsCard(rx.State, mixin=True):
             status = credentials.save_credentials(actor=self._actor(), investment_id=self._cred_portfolio_id(),
                                                   update=update)
         except ValidationError as exc:
-            self.cred_errors = {key: exc.fields.get(key, "") for key in KEYS}
+            self.cred_errors = field_errors(exc.fields, KEYS)
             return toast_error(exc.message)
         except DomainError as exc:
             return toast_error(exc.message)

@@ -17,6 +17,7 @@ from app.services import industry_groups as service
 from app.ui.parse import to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.screen import Confirm, events, guarded, screen_load
+from app.ui.toolkit.rows import field_errors
 
 NO_ERRORS = {"title": "", "color": ""}
 
@@ -94,7 +95,7 @@ class IndustryGroupsState(Confirm, AppState):
         others = [r["title"] for r in self.rows if r["id"] != self._editor_id]
         _, found = rules.clean_industry_group({"title": self.editor_title, "color": self.editor_color},
                                               other_titles=others)
-        self.editor_errors = {key: found.get(key, "") for key in NO_ERRORS}
+        self.editor_errors = field_errors(found, NO_ERRORS)
 
     def _open_editor(self, group_id: int, title: str, color: str) -> None:
         self._editor_id = group_id
@@ -154,7 +155,7 @@ class IndustryGroupsState(Confirm, AppState):
             else:
                 service.create_industry_group(actor=actor, form=form)
         except ValidationError as exc:
-            self.editor_errors = {key: exc.fields.get(key, "") for key in NO_ERRORS}
+            self.editor_errors = field_errors(exc.fields, NO_ERRORS)
             raise
         finally:
             self.saving = False

@@ -19,6 +19,7 @@ from app.ui.states.images import ImageStaging
 from app.ui.states.person import PersonForm
 from app.ui.toolkit.passwords import TypedPasswords
 from app.ui.toolkit.screen import Viewer, guarded, screen_load
+from app.ui.toolkit.rows import field_errors
 
 # The password fields are emptied in the browser once saved or reset (the server keeps no copy to send back).
 PASSWORD_FIELDS = ("oldPassword", "password", "rptPassword")
@@ -82,7 +83,7 @@ class ProfileState(Viewer, PersonForm, TypedPasswords, ImageStaging, AppState):
         return errors
 
     def _show_errors(self, errors: dict[str, str]) -> None:
-        self.errors = {f: errors.get(f, "") for f in PROFILE_FIELDS}
+        self.errors = field_errors(errors, PROFILE_FIELDS)
 
     # ---- setters --------------------------------------------------------------------------------
     def _person_editable(self) -> bool:

@@ -62,6 +62,13 @@ class Detail:
     value: str = ""
 
 
+def field_errors(found: Mapping[str, str] | None, fields: Iterable[str]) -> dict[str, str]:
+    """A form's error under each of its fields ('' where the field has none), from a refusal's
+    `fields`; keys the form does not show are left out (they reach the user as the toast)."""
+    found = found or {}
+    return {name: found[name] if name in found else "" for name in fields}
+
+
 def refused_lines(fields: Mapping[str, str], only_lines: bool = False) -> list[Detail]:
     """An upload's refused lines as the failure shows them ('Line 7': its reasons), in line order;
     other keys (the file itself) after them unless `only_lines`."""
