@@ -708,7 +708,7 @@ def validate_instruction(s: Session, *, actor: Actor, ti_id: int,
     _editable(s, actor, p, ti)
     settings = approval_settings(p)
     required = bool(settings.get("tr_approval_required", True))
-    auto = settings.get("tr_auto_approval") or advice.AUTO_APPROVAL_NEVER
+    auto = str(settings.get("tr_auto_approval") or advice.AUTO_APPROVAL_NEVER)
     now = utcnow()
     decisions: list[str | None] = []
     for t in s.exec(select(TradeTransaction).where(TradeTransaction.trade_instruction_id == ti.id,
