@@ -163,7 +163,7 @@ def note_row(n: TradeNoteLine, approvable: bool) -> NoteRow:
     # a HOLD note's text is its comment: printed once, with what the recommendation means
     comment = n.comment if n.comment.strip() != n.text.strip() else ""
     if not comment:
-        comment = action_words(str(n.payload.get("recommendation_action") or ""))
+        comment = action_words(n.recommendation_action)
     return NoteRow(key=f"n{n.id}", id=n.id, code=n.code, text=n.text, trade=trade, comment=comment,
                    state=n.state, state_label=NOTE_LABELS.get(n.state, n.state),
                    awaiting=approvable and n.awaits_decision)
@@ -300,7 +300,7 @@ class TradeInstructionsState(Confirm, FormDialog, ExportLinks, AdviceScreen, App
             self._load(actor)
         finally:
             self.loading = False
-        if self.router.url.query_parameters.get("calculate") in ("1", "true") and self.can_calculate:
+        if self._query_text("calculate") in ("1", "true") and self.can_calculate:
             self._ask_to("calculate")  # 'Calculate Trade Recommendations' of the holdings actions menu
 
     @guarded

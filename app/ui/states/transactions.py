@@ -951,8 +951,7 @@ class AssetTransactionsState(TransactionForms, PortfolioHeader, AppState):
         self.filters = []
         failed = self._open_screen(actor)
         if failed is None and routes.match(self.router.url.path)[0] == "portfolios.add-transaction":
-            query = self.router.url.query_parameters
-            return self._open_add(actor, str(query.get("type") or DEFAULT_FORM), str(query.get("code") or ""))
+            return self._open_add(actor, self._query_text("type") or DEFAULT_FORM, self._query_text("code"))
         return failed
 
     @rx.event
