@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 from decimal import Decimal
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Mapping
 
 import reflex as rx
 
@@ -39,7 +39,8 @@ from app.ui import routes
 from app.ui.display import day, input_number, money
 from app.ui.states.base import AppState, toast_success
 from app.ui.toolkit.rows import Detail, Option, offers
-from app.ui.toolkit.screen import FormDialog, events, guarded, screen_load
+from app.ui.toolkit.screen import events, guarded, screen_load
+from app.ui.toolkit.typed_form import TypedFormDialog
 from app.ui.parse import positive_int as _int
 
 NONE = "none"  # a select's "nothing chosen" (Radix items cannot be "")
@@ -177,8 +178,10 @@ def _details(d: service.DepositView) -> list[Detail]:
     return [Detail(label=label, value=value or "—") for label, value in pairs]
 
 
-class DepositState(FormDialog, AppState):
+class DepositState(TypedFormDialog, AppState):
     FORM_FIELDS: ClassVar[tuple[str, ...]] = tuple(INPUT_NAMES)
+    FORM_TYPE: ClassVar[type] = DepositInputs
+    INPUT_NAMES: ClassVar[Mapping[str, str]] = INPUT_NAMES
     LEAVE_GUARD: ClassVar[bool] = True
 
     # ---- the portfolio and its deposits ----------------------------------------------------------
@@ -381,20 +384,6 @@ class DepositState(FormDialog, AppState):
         text = "" if value is None else str(value)[:500]
         self._form_edited({key: "" if key == "ProviderType" and text == NONE else text})
         return None
-
-    def _open_form(self, values: dict[str, Any] | None = None) -> None:
-        super()._open_form()  # the marks, the saving flag and the dialog open; then an empty typed form
-        self.form = DepositInputs()
-
-    def _form_edited(self, values: dict[str, str]) -> None:
-        """Inputs typed or chosen, by the names the page gives them; their marks follow as FormDialog's do."""
-        changed: dict[str, Any] = {INPUT_NAMES[key]: text for key, text in values.items()}  # text inputs only
-        self.form = dataclasses.replace(self.form, **changed)
-        self.form_dirty = True
-        if self.form_submitted:
-            self._recheck_form()
-        elif any(key in self.form_errors for key in values):
-            self.form_errors = {k: v for k, v in self.form_errors.items() if k not in values}
 
     @rx.event
     def set_auto_matured(self, value: bool):
