@@ -164,7 +164,6 @@ class CashRow(LedgerRow):
     is_opening: bool = False
     form: str = ""
     linked_id: int = 0          # its asset transaction (a listed asset's), 0 for none or a deposit's
-    is_deposit: bool = False
 
 
 @dataclasses.dataclass
@@ -307,7 +306,7 @@ def cash_row(r: CashTransactionView) -> CashRow:
         status_label=r.status_label, status_color=_status_color(r.status), counted=r.counted,
         is_opening=r.type == "opening_balance", form=r.form or "",
         linked_id=linked.id if linked is not None and asset is not None else 0,
-        is_deposit=deposit is not None, can_edit=r.can_edit, can_delete=r.can_delete,
+        can_edit=r.can_edit, can_delete=r.can_delete,
     )
 
 
