@@ -366,7 +366,8 @@ def note_line(n: TradeNote) -> TradeNoteLine:
         id=stored_id(n), asset_id=n.asset_id, source=n.source, state=n.state, decision=n.decision,
         code=payload.get("code") or "", text=payload.get("text") or "", action=payload.get("action"),
         units=_figure(payload.get("units")), price=_figure(payload.get("price")), value=_figure(payload.get("value")),
-        comment=payload.get("comment") or "", payload=payload,
+        comment=payload.get("comment") or "", recommendation_action=str(payload.get("recommendation_action") or ""),
+        payload=payload,
     )
 
 

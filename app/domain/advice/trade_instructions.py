@@ -209,6 +209,7 @@ class TradeNoteLine:
     price: Decimal | None
     value: Decimal | None
     comment: str
+    recommendation_action: str        # what the recommendation said (BUY | SELL | HOLD ...), '' when unknown
     payload: dict[str, Any]
 
     @property

@@ -9,22 +9,27 @@ from typing import Any
 import reflex as rx
 
 from app.ui.components.widgets import cancel_button, close_button, date_input, field, form_grid, label_for, modal, plain_header, text_input
-from app.ui.states.deposits import DepositState as S
+from app.ui.states.deposits import INPUT_NAMES, DepositState as S
 
 
 def _err(key: str) -> Any:
     return S.form_errors.get(key, "")
 
 
+def _value(key: str) -> Any:
+    """The typed form's input named `key` (the specification's name)."""
+    return getattr(S.form, INPUT_NAMES[key])
+
+
 def _input(key: str, label: str, required: bool = False, read_only: Any = False, **props) -> rx.Component:
     slug = key.lower().replace("_", "-")
-    return field(label, text_input(f"deposit-{slug}", S.form[key], lambda value: S.set_form_field(key, value),
+    return field(label, text_input(f"deposit-{slug}", _value(key), lambda value: S.set_form_field(key, value),
                                    error=_err(key), read_only=read_only, **props),
                  _err(key), required)
 
 
 def _date(key: str, label: str, minimum: Any = "", required: bool = False, id_: str = "") -> rx.Component:
-    return field(label, date_input(S.form[key], lambda value: S.set_form_field(key, value),
+    return field(label, date_input(_value(key), lambda value: S.set_form_field(key, value),
                                    id_ or f"deposit-{key.lower()}", error=_err(key), name=key,
                                    minimum=minimum if not isinstance(minimum, str) or minimum else None),
                  _err(key), required)
@@ -81,11 +86,11 @@ def _type_buttons() -> rx.Component:
 def _identity_fields() -> rx.Component:
     """The provider identity: editable while buying, disabled once a deposit is chosen (spec 002 s5)."""
     return form_grid(
-        _option_select("Institution", S.form["institution_id"], S.institutions, S.choose_institution,
+        _option_select("Institution", S.form.institution_id, S.institutions, S.choose_institution,
                        "deposit-institution", _err("institution_id"), disabled=S.locked, required=True,
                        placeholder="Select provider"),
         _input("ProviderName", "Provider name", read_only=S.locked),
-        _select("Provider type", S.form["ProviderType"], S.provider_types,
+        _select("Provider type", S.form.provider_type, S.provider_types,
                 lambda v: S.set_form_field("ProviderType", v), "deposit-providertype", _err("ProviderType"),
                 disabled=S.locked),
         _input("ProviderID", "Provider ID", read_only=S.locked),
@@ -99,7 +104,7 @@ def _identity_fields() -> rx.Component:
 def _buy_fields() -> rx.Component:
     return rx.vstack(
         form_grid(
-            _select("Product type", S.form["ProviderProductType"], S.product_types, S.set_product_type,
+            _select("Product type", S.form.product_type, S.product_types, S.set_product_type,
                     "deposit-product", _err("ProviderProductType"), disabled=S.locked, required=True),
             _read_only("Type", S.kind_label, "deposit-kind"),
         ),
@@ -107,18 +112,18 @@ def _buy_fields() -> rx.Component:
         form_grid(
             _date("StartDate", "Start date", required=True, id_="deposit-start"),
             _input("amount", "Amount ($)", required=True, input_mode="decimal", placeholder="e.g. 10000"),
-            rx.cond(S.is_term, _date("MaturityDate", "Maturity date", minimum=S.form["StartDate"],
+            rx.cond(S.is_term, _date("MaturityDate", "Maturity date", minimum=S.form.start_date,
                                      id_="deposit-maturity")),
             rx.cond(S.is_term, _input("MaturityTerm", "Term (months)", input_mode="numeric", placeholder="e.g. 6")),
             _input("Rate", "Rate (%)", input_mode="decimal", placeholder="Leave empty while the rate is to confirm"),
             _input("CutOffTime", "Cut-off time", placeholder="HH:MM"),
-            rx.cond(S.is_edit, _select("Deal status", S.form["DealStatus"], S.deal_statuses,
+            rx.cond(S.is_edit, _select("Deal status", S.form.deal_status, S.deal_statuses,
                                        lambda v: S.set_form_field("DealStatus", v), "deposit-deal-status",
                                        _err("DealStatus"))),
             _read_only("TransactionType", S.transaction_type, "deposit-transaction-type"),
             columns="3",
         ),
-        rx.hstack(rx.switch(checked=S.auto_matured, on_change=S.set_auto_matured, id="deposit-auto-matured"),
+        rx.hstack(rx.switch(checked=S.form.auto_matured, on_change=S.set_auto_matured, id="deposit-auto-matured"),
                   label_for("Auto matured", control="deposit-auto-matured"),
                   spacing="3", align="center"),
         spacing="4", width="100%",
@@ -126,10 +131,10 @@ def _buy_fields() -> rx.Component:
 
 
 def _move_fields() -> rx.Component:
-    chosen = S.form["deposit_id"] != ""
+    chosen = S.form.deposit_id != ""
     return rx.vstack(
         form_grid(
-            _option_select("Deposit", S.form["deposit_id"], S.deposit_options, S.choose_deposit, "deposit-choice",
+            _option_select("Deposit", S.form.deposit_id, S.deposit_options, S.choose_deposit, "deposit-choice",
                            _err("deposit_id"), disabled=S.is_edit, required=True),
             _read_only("Type", S.kind_label, "deposit-kind"),
         ),

@@ -66,7 +66,7 @@ def _footer(*buttons: rx.Component) -> rx.Component:
 # ---- the asset transaction modal ------------------------------------------------------------------
 def _af_input(S: Any, key: str, label: str, required: bool = False, hint: str = "", **props) -> rx.Component:
     error = S.form_errors.get(key, "")
-    return field(label, text_input(f"af-{key.replace('_', '-')}", S.form[key], lambda value: S.set_form_field(key, value),
+    return field(label, text_input(f"af-{key.replace('_', '-')}", getattr(S.form, key), lambda value: S.set_form_field(key, value),
                                    error=error, read_only=S.af_read_only, **props),
                  error=error, required=required, hint=hint)
 
@@ -77,7 +77,7 @@ def _af_money(S: Any, key: str, label: str, required: bool = False, hint: str = 
 
 def _af_date(S: Any, key: str, label: str, required: bool = False) -> rx.Component:
     error = S.form_errors.get(key, "")
-    return field(label, _date(S.form[key], lambda value: S.set_form_field(key, value), f"af-{key.replace('_', '-')}",
+    return field(label, _date(getattr(S.form, key), lambda value: S.set_form_field(key, value), f"af-{key.replace('_', '-')}",
                               error, S.af_read_only), error=error, required=required)
 
 
@@ -96,7 +96,7 @@ def _asset_field(S: Any) -> rx.Component:
     error = S.form_errors.get("code", "")
     adding = S.form_mode == "add"
     control = rx.hstack(
-        rx.input(value=S.form["code"], on_change=S.set_af_code, on_blur=S.lookup_code, id="af-code", name="af-code",
+        rx.input(value=S.form.code, on_change=S.set_af_code, on_blur=S.lookup_code, id="af-code", name="af-code",
                  read_only=~adding, placeholder="e.g. BHP", max_length=20,
                  color_scheme=rx.cond(error != "", "red", "gray"), variant=rx.cond(adding, "surface", "soft"),
                  width="120px", min_width="96px", text_transform="uppercase"),
@@ -122,7 +122,7 @@ def _trade_fields(S: Any) -> rx.Component:
         rx.cond(S.af_value_hint != "", rx.text(S.af_value_hint, size="1", color=rx.color("gray", 11), id="af-value-hint")),
         rx.grid(
             _af_date(S, "settlement_at", "Settlement date"),
-            field("Status", _select(S.form["status"], ASSET_STATUS_OPTIONS, lambda v: S.set_form_field("status", v),
+            field("Status", _select(S.form.status, ASSET_STATUS_OPTIONS, lambda v: S.set_form_field("status", v),
                                     "af-status", status_error, S.af_read_only), status_error),
             columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
         ),
@@ -186,7 +186,7 @@ def asset_transaction_modal(S: Any) -> rx.Component:
             columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
         ),
         _form_fields(S),
-        field("Description", rx.text_area(value=S.form["description"], on_change=lambda v: S.set_form_field("description", v),
+        field("Description", rx.text_area(value=S.form.description, on_change=lambda v: S.set_form_field("description", v),
                                           id="af-description", read_only=S.af_read_only, rows="2", width="100%",
                                           color_scheme=rx.cond(description_error != "", "red", "gray")),
               error=description_error),
@@ -250,13 +250,13 @@ def upload_failure_dialog(S: Any) -> rx.Component:
 def _cm_input(S: Any, key: str, label: str, required: bool = False, id_: str = "", **props) -> rx.Component:
     """A field of the cash screen's form dialog (ids cm-<key> unless given)."""
     error, id_ = S.form_errors.get(key, ""), id_ or f"cm-{key.replace('_', '-')}"
-    return field(label, text_input(id_, S.form[key], lambda v: S.set_form_field(key, v), error=error, **props),
+    return field(label, text_input(id_, getattr(S.form, key), lambda v: S.set_form_field(key, v), error=error, **props),
                  error=error, required=required)
 
 
 def _cm_date(S: Any, key: str, label: str, required: bool = False, id_: str = "") -> rx.Component:
     error, id_ = S.form_errors.get(key, ""), id_ or f"cm-{key.replace('_', '-')}"
-    return field(label, _date(S.form[key], lambda v: S.set_form_field(key, v), id_, error), error=error,
+    return field(label, _date(getattr(S.form, key), lambda v: S.set_form_field(key, v), id_, error), error=error,
                  required=required)
 
 
@@ -287,16 +287,16 @@ def cash_transaction_modal(S: Any) -> rx.Component:
     return _cash_form_modal(
         S, "cash", "cm", S.cm_title,
         rx.grid(
-            field("Type", _select(S.form["type"], CASH_FORM_OPTIONS, lambda v: S.set_form_field("type", v), "cm-type",
+            field("Type", _select(S.form.type, CASH_FORM_OPTIONS, lambda v: S.set_form_field("type", v), "cm-type",
                                   type_error), type_error, required=True),
             _cm_input(S, "price", "Amount ($)", required=True, input_mode="decimal", placeholder="0.00"),
             _cm_date(S, "trade_at", "Date", required=True),
             _cm_date(S, "settlement_at", "Settlement date"),
-            field("Status", _select(S.form["status"], CASH_STATUS_OPTIONS, lambda v: S.set_form_field("status", v),
+            field("Status", _select(S.form.status, CASH_STATUS_OPTIONS, lambda v: S.set_form_field("status", v),
                                     "cm-status", status_error), status_error),
             columns=rx.breakpoints(initial="1", sm="2"), spacing="3", width="100%",
         ),
-        field("Description", rx.text_area(value=S.form["description"],
+        field("Description", rx.text_area(value=S.form.description,
                                           on_change=lambda v: S.set_form_field("description", v),
                                           id="cm-description", rows="2", width="100%",
                                           color_scheme=rx.cond(description_error != "", "red", "gray")),

@@ -321,7 +321,7 @@ def _pending() -> rx.Component:
 # ---- the custom holding modal -------------------------------------------------------------------
 def _ch_field(label: str, key: str, required: bool = False, **props) -> rx.Component:
     error = S.form_errors.get(key, "")
-    return field(label, text_input(f"ch-{key}", S.form[key], lambda value: S.set_form_field(key, value), error=error,
+    return field(label, text_input(f"ch-{key}", getattr(S.form, key), lambda value: S.set_form_field(key, value), error=error,
                                    read_only=S.ch_read_only, **props),
                  error=error, required=required)
 
@@ -329,9 +329,9 @@ def _ch_field(label: str, key: str, required: bool = False, **props) -> rx.Compo
 def _custom_modal() -> rx.Component:
     class_control = rx.cond(
         S.ch_read_only,
-        text_input("ch-class-view", S.ch_class_title, lambda _: S.set_form_field("class_id", S.form["class_id"]),
+        text_input("ch-class-view", S.ch_class_title, lambda _: S.set_form_field("class_id", S.form.class_id),
                    read_only=True),
-        option_select(S.form["class_id"], S.class_options, lambda value: S.set_form_field("class_id", value),
+        option_select(S.form.class_id, S.class_options, lambda value: S.set_form_field("class_id", value),
                       id="ch-class", placeholder="Choose a class", error=S.form_errors.get("class_id", "")),
     )
     return rx.dialog.root(

@@ -215,9 +215,9 @@ def _form_field(label: str, key: str, id_: str, required: bool = False, **props:
     error = S.form_errors.get(key, "")
     on_change = lambda value: S.set_form_field(key, value)  # noqa: E731
     if key.endswith("_date"):
-        control = date_input(S.form[key], on_change, id_, error=error)
+        control = date_input(getattr(S.form, key), on_change, id_, error=error)
     else:
-        control = text_input(id_, S.form[key], on_change, error=error, **props)
+        control = text_input(id_, getattr(S.form, key), on_change, error=error, **props)
     return field(label, control, "" if key == "contract_note" else error, required=required)
 
 

@@ -371,9 +371,9 @@ def _ask_dialog() -> rx.Component:
 
 
 def _add_field(label: str, key: str, id_: str, required: bool = True, hint: str = "", **props: Any) -> rx.Component:
-    """A text field of the add dialog (a key of S.form), with its error under it."""
+    """A text field of the add dialog (an attribute of S.form), with its error under it."""
     error = S.form_errors.get(key, "")
-    control = text_input(id_, S.form[key], lambda value: S.set_form_field(key, value), error, **props)
+    control = text_input(id_, getattr(S.form, key), lambda value: S.set_form_field(key, value), error, **props)
     return field(label, control, error, required=required, hint=hint)
 
 
@@ -387,7 +387,7 @@ def _add_dialog() -> rx.Component:
             field("Action", rx.select.root(
                 rx.select.trigger(id="add-action", width="100%"),
                 rx.select.content(*[rx.select.item(label, value=value) for value, label in ACTIONS]),
-                value=S.form["action"], on_change=lambda value: S.set_form_field("action", value),
+                value=S.form.action, on_change=lambda value: S.set_form_field("action", value),
             ), required=True),
             _add_field("Units", "quantity", "add-units", input_mode="decimal"),
             _add_field("Price", "price", "add-price", required=False, hint="Leave empty for the last close price.",

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 from decimal import Decimal
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Mapping
 
 import reflex as rx
 
@@ -34,20 +34,67 @@ from app.domain.transactions import (
 )
 from app.services import deposits as service
 from app.services import reference_data
+from app.services.reference_data import InstitutionOption
 from app.ui import routes
 from app.ui.display import day, input_number, money
 from app.ui.states.base import AppState, toast_success
 from app.ui.toolkit.rows import Detail, Option, offers
-from app.ui.toolkit.screen import FormDialog, events, guarded, screen_load
+from app.ui.toolkit.screen import events, guarded, screen_load
+from app.ui.toolkit.typed_form import TypedFormDialog
 from app.ui.parse import positive_int as _int
 
 NONE = "none"  # a select's "nothing chosen" (Radix items cannot be "")
-FORM_KEYS = tuple(dict.fromkeys((*rules.BUY_KEYS, *rules.MOVE_KEYS, "DealStatus")))
 SORRY = "Sorry!"
+# The form's text inputs by the specification's names (the page's fields, their marks and the domain's
+# errors go by these) -> the typed form's attribute. Auto matured is a switch with its own handler.
+INPUT_NAMES = {
+    "deposit_id": "deposit_id", "ProviderProductType": "product_type", "institution_id": "institution_id",
+    "ProviderName": "provider_name", "ProviderType": "provider_type", "ProviderID": "provider_id",
+    "FacilityID": "facility_id", "AccountNumber": "account_number", "DealID": "deal_id",
+    "StartDate": "start_date", "MaturityDate": "maturity_date", "MaturityTerm": "maturity_term", "Rate": "rate",
+    "CutOffTime": "cut_off_time", "amount": "amount", "description": "description", "DealStatus": "deal_status",
+}
+IDENTITY_INPUTS = frozenset(INPUT_NAMES[key] for key in rules.IDENTITY_KEYS)
 
 
-def _blank() -> dict[str, str]:
-    return {key: "" for key in FORM_KEYS}
+@dataclasses.dataclass
+class DepositInputs:
+    """The deposit form as the user fills it in: each input's text, the auto-matured switch a flag.
+    The service's DepositForm is built from it once (`sent`), for the screen's check and the write."""
+
+    deposit_id: str = ""
+    product_type: str = ""
+    institution_id: str = ""
+    provider_name: str = ""
+    provider_type: str = ""
+    provider_id: str = ""
+    facility_id: str = ""
+    account_number: str = ""
+    deal_id: str = ""
+    start_date: str = ""
+    maturity_date: str = ""
+    maturity_term: str = ""
+    rate: str = ""
+    auto_matured: bool = rules.DEFAULT_AUTO_MATURED
+    cut_off_time: str = ""
+    amount: str = ""
+    description: str = ""
+    deal_status: str = ""
+
+    def sent(self, investment_id: int) -> rules.DepositForm:
+        """The form as the service takes it: an input left empty is not sent."""
+        return rules.DepositForm(
+            investment_id=investment_id or None,
+            deposit_id=(_int(self.deposit_id) or 0) if self.deposit_id else None,
+            product_type=self.product_type or None, institution_id=self.institution_id or None,
+            provider_name=self.provider_name or None, provider_type=self.provider_type or None,
+            provider_id=self.provider_id or None, facility_id=self.facility_id or None,
+            account_number=self.account_number or None, deal_id=self.deal_id or None,
+            start_date=self.start_date or None, maturity_date=self.maturity_date or None,
+            maturity_term=self.maturity_term or None, rate=self.rate or None, auto_matured=self.auto_matured,
+            cut_off_time=self.cut_off_time or None, amount=self.amount or None,
+            description=self.description or None, deal_status=self.deal_status or None,
+        )
 
 
 def sorry(message: str):
@@ -131,8 +178,10 @@ def _details(d: service.DepositView) -> list[Detail]:
     return [Detail(label=label, value=value or "—") for label, value in pairs]
 
 
-class DepositState(FormDialog, AppState):
-    FORM_FIELDS: ClassVar[tuple[str, ...]] = FORM_KEYS
+class DepositState(TypedFormDialog, AppState):
+    FORM_FIELDS: ClassVar[tuple[str, ...]] = tuple(INPUT_NAMES)
+    FORM_TYPE: ClassVar[type] = DepositInputs
+    INPUT_NAMES: ClassVar[Mapping[str, str]] = INPUT_NAMES
     LEAVE_GUARD: ClassVar[bool] = True
 
     # ---- the portfolio and its deposits ----------------------------------------------------------
@@ -147,10 +196,11 @@ class DepositState(FormDialog, AppState):
     _deposits: dict[int, service.DepositView] = {}
 
     # ---- the form modal (the form dialog: form, form_errors, saving, form_open) ----------------------
+    form: DepositInputs = DepositInputs()  # type: ignore[assignment]  # typed, where FormDialog holds text by name
     form_type: str = rules.Form.BUY.value
     form_mode: str = "new"  # new | edit
     institutions: list[Option] = []
-    _institution_facts: dict[str, list[str]] = {}
+    _institutions: dict[str, InstitutionOption] = {}  # the ones offered, by id as the select sends it
     deposit_options: list[Option] = []
     balance_hint: str = ""
     locked: bool = False
@@ -172,10 +222,10 @@ class DepositState(FormDialog, AppState):
         return super()._fail(exc)
 
     # ---- loading -----------------------------------------------------------------------------------
-    def _load(self, portfolio_id: Any):
+    def _load(self, portfolio_id: int | None):
         """Loads the portfolio's deposits (None, or the error toast of a failure)."""
         try:
-            found = service.overview(actor=self._actor(), portfolio_id=_int(portfolio_id) or 0)
+            found = service.overview(actor=self._actor(), portfolio_id=portfolio_id or 0)
         except DomainError as exc:
             self.rows = []
             return AppState._fail(self, exc)
@@ -193,19 +243,18 @@ class DepositState(FormDialog, AppState):
     def on_load(self, actor: Any):
         self._close_sheets()
         self.loading = True
-        failed = self._load(routes.param(self.router.url.path, "id"))
+        failed = self._load(self._path_id())
         self.loading = False
-        query = self.router.url.query_parameters
-        form = rules.as_form(query.get("form", ""))
+        form = rules.as_form(self._query_text("form"))
         if failed is not None or form is None:
             return failed
-        return self._open(form, _int(query.get("deposit_id")) or 0)  # e.g. ?form=sell&deposit_id=9 opens that form
+        return self._open(form, _int(self._query_text("deposit_id")) or 0)  # e.g. ?form=sell&deposit_id=9 opens that form
 
     # ---- opening the form ---------------------------------------------------------------------------
     @rx.event
     def open_for(self, portfolio_id: Any, form: str = "buy", deposit_id: Any = 0):
         """For other screens: load the portfolio's deposits and open a form (a deposit chosen when given)."""
-        return self._load(portfolio_id) or self._open(rules.as_form(form) or rules.Form.BUY, _int(deposit_id) or 0)
+        return self._load(_int(portfolio_id)) or self._open(rules.as_form(form) or rules.Form.BUY, _int(deposit_id) or 0)
 
     @rx.event
     def open_form(self, form: str, deposit_id: Any = 0):
@@ -230,21 +279,17 @@ class DepositState(FormDialog, AppState):
             self._choose(deposit_id)
         return None
 
-    def _enabled(self, form: rules.Form) -> bool:
-        return bool(self.enabled.get(form.value, False))
-
     def _switch(self, form: rules.Form) -> None:
         """Toggle the form (only to an enabled one), keeping what the forms share (date, amount)."""
-        if form is not rules.Form.BUY and not self._enabled(form):
+        if form is not rules.Form.BUY and not self.enabled[form.value]:
             form = rules.Form.BUY
-        keep = {"StartDate": self.form.get("StartDate", ""), "amount": self.form.get("amount", "")}
         self.form_type = form.value
-        self.form = {**_blank(), **keep}
+        self.form = DepositInputs(start_date=self.form.start_date, amount=self.form.amount)
         self.form_errors = {}
         self.locked = False
         self.date_min = ""
         if form is rules.Form.BUY:
-            self.form = {**self.form, "ProviderProductType": TERM_DEPOSITS, "AutoMatured": "true"}
+            self.form.product_type = TERM_DEPOSITS
             self._load_institutions(TERM_DEPOSITS)
         self.balance_hint = ""
         options = self._deposit_choices(form)
@@ -257,7 +302,7 @@ class DepositState(FormDialog, AppState):
         chosen = rules.as_form(form)
         if chosen is None or self.form_mode != "new" or not self.form_open:
             return None
-        if chosen is not rules.Form.BUY and not self._enabled(chosen):
+        if chosen is not rules.Form.BUY and not self.enabled[chosen.value]:
             return None
         self._switch(chosen)
         self.form_submitted = False
@@ -270,7 +315,7 @@ class DepositState(FormDialog, AppState):
         except DomainError:
             found = []
         self.institutions = [Option(value=str(i.id), label=i.title) for i in found]
-        self._institution_facts = {str(i.id): [i.title, i.provider_type] for i in found}
+        self._institutions = {str(i.id): i for i in found}
 
     def _deposit_choices(self, form: rules.Form) -> list[Option]:
         def fits(d: service.DepositView) -> bool:
@@ -285,12 +330,12 @@ class DepositState(FormDialog, AppState):
         d = self._deposits.get(deposit_id)
         if d is None:
             return
-        self.form = {
-            **self.form, "deposit_id": str(deposit_id), "ProviderProductType": d.product_type,
-            "institution_id": str(d.institution_id or ""), "ProviderName": d.provider_name,
-            "ProviderType": d.provider_type or "", "ProviderID": d.provider_id or "",
-            "FacilityID": d.facility_id or "", "AccountNumber": d.account_number or "", "DealID": d.deal_id,
-        }
+        self.form = dataclasses.replace(
+            self.form, deposit_id=str(deposit_id), product_type=d.product_type,
+            institution_id=str(d.institution_id or ""), provider_name=d.provider_name,
+            provider_type=d.provider_type or "", provider_id=d.provider_id or "",
+            facility_id=d.facility_id or "", account_number=d.account_number or "", deal_id=d.deal_id,
+        )
         self.locked = True
         self.date_min = d.start_date.isoformat()
         self.balance_hint = ("" if self.form_type == rules.Form.BUY.value else
@@ -314,7 +359,7 @@ class DepositState(FormDialog, AppState):
         if not self.form_open or self.locked or value not in PRODUCT_TYPES:
             return None
         self._load_institutions(value)
-        kept = self.form.get("institution_id", "") in ("", *self._institution_facts)
+        kept = self.form.institution_id in ("", *self._institutions)
         self._form_edited({"ProviderProductType": value,
                            **({} if kept else {"institution_id": "", "ProviderName": "", "ProviderType": ""})})
         return None
@@ -323,15 +368,16 @@ class DepositState(FormDialog, AppState):
     def choose_institution(self, value: str):
         if not self.form_open or self.locked:
             return None
-        facts = self._institution_facts.get(str(value))
-        if facts is None:
+        chosen = self._institutions.get(str(value))
+        if chosen is None:
             return None
-        self._form_edited({"institution_id": str(value), "ProviderName": facts[0], "ProviderType": facts[1]})
+        self._form_edited({"institution_id": str(value), "ProviderName": chosen.title,
+                           "ProviderType": chosen.provider_type})
         return None
 
     @rx.event
     def set_form_field(self, key: str, value: Any):
-        if key not in FORM_KEYS or not self.form_open:
+        if key not in INPUT_NAMES or not self.form_open:
             return None
         if self.locked and key in rules.IDENTITY_KEYS:
             return None  # provider identity fields are fixed once a deposit is chosen (spec s5)
@@ -343,7 +389,7 @@ class DepositState(FormDialog, AppState):
     def set_auto_matured(self, value: bool):
         if not self.form_open:
             return None
-        self.form = {**self.form, "AutoMatured": "true" if value else "false"}
+        self.form.auto_matured = bool(value)
         self.form_dirty = True
         return None
 
@@ -371,14 +417,13 @@ class DepositState(FormDialog, AppState):
             return sorry(NOT_ALLOWED)
         placement = next((t for t in d.transactions if t.form == rules.Form.BUY.value), None)
         self._deposits[did] = d
-        self._open_edit(rules.Form.BUY, did, 0, {
-            "StartDate": d.start_date.isoformat(), "MaturityDate": d.maturity_date.isoformat() if d.maturity_date else "",
-            "MaturityTerm": str(d.maturity_term or ""), "Rate": input_number(d.rate),
-            "AutoMatured": "true" if d.auto_matured else "false", "DealStatus": d.deal_status,
-            "amount": input_number(placement.amount) if placement else "",
-            "CutOffTime": placement.cut_off_time if placement else "",
-            "description": (placement.description or "") if placement else "",
-        })
+        self._open_edit(rules.Form.BUY, did, 0, dict(
+            start_date=d.start_date.isoformat(), maturity_date=d.maturity_date.isoformat() if d.maturity_date else "",
+            maturity_term=str(d.maturity_term or ""), rate=input_number(d.rate), auto_matured=d.auto_matured,
+            deal_status=d.deal_status, amount=input_number(placement.amount) if placement else "",
+            cut_off_time=placement.cut_off_time if placement else "",
+            description=(placement.description or "") if placement else "",
+        ))
         return None
 
     @rx.event
@@ -398,21 +443,22 @@ class DepositState(FormDialog, AppState):
         if not t.can_edit:
             return sorry(rules.NOT_EDITABLE.format(status=t.status_label.lower()))
         self._deposits[did] = d
-        self._open_edit(rules.Form(t.form), did, tid, {"StartDate": t.date.isoformat() if t.date else "",
-                                                        "amount": input_number(t.amount),
-                                                        "description": t.description or ""})
+        self._open_edit(rules.Form(t.form), did, tid, dict(start_date=t.date.isoformat() if t.date else "",
+                                                            amount=input_number(t.amount),
+                                                            description=t.description or ""))
         return None
 
-    def _open_edit(self, form: rules.Form, deposit_id: int, tx_id: int, values: dict[str, str]) -> None:
+    def _open_edit(self, form: rules.Form, deposit_id: int, tx_id: int, values: dict[str, Any]) -> None:
+        """The form in edit mode: the deposit chosen, then `values` (DepositInputs' attributes) as stored."""
         self._reset_form("edit", deposit_id, tx_id)
         self.form_type = form.value
         self.deposit_options = [_option(deposit_id, self._deposits[deposit_id])]
         self._choose(deposit_id)
-        self.form = {**self.form, **values}
+        self.form = dataclasses.replace(self.form, **values)
 
     # ---- validation and saving ------------------------------------------------------------------------
     def _facts(self) -> rules.DepositFacts | None:
-        d = self._deposits.get(_int(self.form.get("deposit_id")) or 0)
+        d = self._deposits.get(_int(self.form.deposit_id) or 0)
         if d is None:
             return None
         balance = d.balance
@@ -425,31 +471,22 @@ class DepositState(FormDialog, AppState):
         return rules.DepositFacts(product_type=d.product_type, start_date=d.start_date, closed=closed, balance=balance)
 
     def _check_form(self) -> dict[str, str]:
+        """The domain's check of what the service would be sent."""
         form = rules.Form(self.form_type)
-        if form is rules.Form.BUY:
-            if self.form_mode == "edit":
-                edited = self._deposits.get(self._edit_deposit_id)
-                _, errors = rules.clean_buy({**self.form, "institution_id": None},
-                                            edit_product_type=edited.product_type if edited else None)
-            else:
-                facts = self._institution_facts.get(self.form.get("institution_id", ""))
-                institution = (facts[0], facts[1], [self.form.get("ProviderProductType", "")]) if facts else None
-                _, errors = rules.clean_buy(self.form, institution=institution)
-        else:
-            _, errors = rules.clean_move(form, self.form, self._facts())
-        return errors
-
-    def _data(self) -> rules.DepositForm:
-        """The form as typed, read once into the service's form."""
-        data: dict[str, object] = {key: value for key, value in self.form.items() if value != ""}
-        if self.portfolio_id:
-            data["investment_id"] = self.portfolio_id
-        data["AutoMatured"] = self.form.get("AutoMatured", "true") != "false"
-        return rules.read_form(data)
+        sent = self.form.sent(self.portfolio_id).fields()
+        if form is not rules.Form.BUY:
+            return rules.clean_move(form, sent, self._facts())[1]
+        if self.form_mode == "edit":
+            edited = self._deposits.get(self._edit_deposit_id)
+            return rules.clean_buy({**sent, "institution_id": None},
+                                   edit_product_type=edited.product_type if edited else None)[1]
+        chosen = self._institutions.get(self.form.institution_id)
+        institution = (chosen.title, chosen.provider_type, [self.form.product_type]) if chosen else None
+        return rules.clean_buy(sent, institution=institution)[1]
 
     def _write(self) -> service.DepositWrite:
         actor = self._actor()
-        data = self._data()
+        data = self.form.sent(self.portfolio_id)
         form = rules.Form(self.form_type)
         if self.form_mode == "edit":
             if self._edit_tx_id:
@@ -458,7 +495,7 @@ class DepositState(FormDialog, AppState):
             return service.update_deposit(actor=actor, deposit_id=self._edit_deposit_id, form=data)
         if form is rules.Form.BUY:
             return service.buy(actor=actor, form=data)
-        deposit_id = _int(self.form.get("deposit_id")) or 0
+        deposit_id = _int(self.form.deposit_id) or 0
         call = {rules.Form.SELL: service.sell, rules.Form.INTEREST_ACCRUAL: service.interest_accrual,
                 rules.Form.DEPOSIT: service.at_call_deposit, rules.Form.INCOME: service.income}[form]
         return call(actor=actor, deposit_id=deposit_id, form=data)
@@ -561,7 +598,7 @@ class DepositState(FormDialog, AppState):
 
     @rx.var
     def is_term(self) -> bool:
-        return self.form.get("ProviderProductType", "") == TERM_DEPOSITS
+        return self.form.product_type == TERM_DEPOSITS
 
     @rx.var
     def is_edit(self) -> bool:
@@ -576,7 +613,7 @@ class DepositState(FormDialog, AppState):
     def kind_label(self) -> str:
         """The asset transaction type the form writes (set by the product type or the chosen deposit)."""
         form = rules.Form(self.form_type)
-        product = self.form.get("ProviderProductType", "")
+        product = self.form.product_type
         if form in (rules.Form.BUY, rules.Form.SELL) and product not in PRODUCT_TYPES:
             return ""
         return KIND_LABELS[rules.form_kind(form, product or TERM_DEPOSITS)]
@@ -584,7 +621,7 @@ class DepositState(FormDialog, AppState):
     @rx.var
     def transaction_type(self) -> str:
         form = rules.Form(self.form_type)
-        return rules.transaction_type(rules.form_kind(form, self.form.get("ProviderProductType", "") or TERM_DEPOSITS))
+        return rules.transaction_type(rules.form_kind(form, self.form.product_type or TERM_DEPOSITS))
 
     @rx.var
     def type_forms(self) -> list[Option]:
@@ -600,14 +637,10 @@ class DepositState(FormDialog, AppState):
 
     @rx.var
     def deal_statuses(self) -> list[str]:
-        current = self.form.get("DealStatus", "")
+        current = self.form.deal_status
         if not current:
             return []
         return [current, *sorted(rules.DEAL_TRANSITIONS.get(current, frozenset()), key=DEAL_STATUSES.index)]
-
-    @rx.var
-    def auto_matured(self) -> bool:
-        return self.form.get("AutoMatured", "true") != "false"
 
     @rx.var
     def holdings_url(self) -> str:

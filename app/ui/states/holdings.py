@@ -32,7 +32,8 @@ from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.parse import to_int
 from app.ui.states.portfolios import referer_query
 from app.ui.toolkit.rows import Amount, Option, Performance, amount_of, performance_of
-from app.ui.toolkit.screen import Confirm, ExportLinks, FormDialog, events, guarded, screen_load
+from app.ui.toolkit.screen import Confirm, ExportLinks, events, guarded, screen_load
+from app.ui.toolkit.typed_form import TypedFormDialog
 
 PAGE_SIZES = [str(n) for n in holdings_service.PAGE_SIZES]
 LOAD_FAILED = "Opps, something went wrong"
@@ -129,12 +130,29 @@ def _line_row(line: Line, url: str | None = None) -> HoldingRow:
         fee=percent(line.fee) if line.kind == "custom" else "")
 
 
+@dataclasses.dataclass
+class HoldingInputs:
+    """The custom holding modal's inputs as typed: the name, the class chosen (its id as the select
+    sends it), the fee and the value."""
+
+    name: str = ""
+    class_id: str = ""
+    fee: str = ""
+    value: str = ""
+
+    def trimmed(self) -> HoldingInputs:
+        """What the unsaved-changes check compares (spec 002 s4): the texts without surrounding spaces."""
+        return HoldingInputs(name=self.name.strip(), class_id=self.class_id, fee=self.fee.strip(),
+                             value=self.value.strip())
+
+
 def _header_row(section: Section) -> HoldingRow:
     return HoldingRow(key=f"class-{section.klass.class_id}", is_header=True, klass=class_total(section.klass))
 
 
-class HoldingsState(Confirm, FormDialog, ExportLinks, Paged, PortfolioHeader, AppState):
+class HoldingsState(Confirm, TypedFormDialog, ExportLinks, Paged, PortfolioHeader, AppState):
     FORM_FIELDS: ClassVar[tuple[str, ...]] = ch_service.FIELDS
+    FORM_TYPE: ClassVar[type] = HoldingInputs
     PAGE_SIZES: ClassVar[tuple[int, ...]] = holdings_service.PAGE_SIZES
     DEFAULT_SIZE: ClassVar[int] = holdings_service.DEFAULT_PAGE_SIZE
 
@@ -155,13 +173,14 @@ class HoldingsState(Confirm, FormDialog, ExportLinks, Paged, PortfolioHeader, Ap
     pending: list[PendingRow] = []
 
     # the custom holding modal (the form dialog: form, form_errors, saving, form_open)
+    form: HoldingInputs = HoldingInputs()  # type: ignore[assignment]  # typed, where FormDialog holds text
     modal_mode: str = "view"           # create | edit | view
     class_options: list[Option] = []
     close_prompt_open: bool = False
 
     _lines: list[tuple[HoldingRow, HoldingRow | None]] = []  # each holding (or a class with none) and its class's header
     _holding_id: int = 0
-    _original: dict[str, str] = {}
+    _original: HoldingInputs | None = None  # as opened (trimmed), for the unsaved-changes check
     _model_cross_firm: bool = False
     _prompt_for: str = "close"
 
@@ -254,22 +273,17 @@ class HoldingsState(Confirm, FormDialog, ExportLinks, Paged, PortfolioHeader, Ap
         self._load(self._actor())
 
     # ---- the custom holding modal (the form dialog) -------------------------------------------------
-    def _open_modal(self, actor: Actor, mode: str, holding_id: int = 0, values: dict[str, str] | None = None) -> None:
+    def _open_modal(self, actor: Actor, mode: str, holding_id: int = 0, inputs: HoldingInputs | None = None) -> None:
         """The modal on a new custom holding or a saved one, with the classes the portfolio offers."""
         self.class_options = [Option(value=str(c.id), label=c.title)
                               for c in ch_service.class_options(actor=actor, portfolio_id=self.portfolio_id)]
         self._holding_id, self.modal_mode = holding_id, mode
-        self._open_form(values)
-        self._original = self._snapshot()
+        self._open_form(inputs)
+        self._original = self.form.trimmed()
         self.close_prompt_open = False
 
     def _class_title(self, class_id: str) -> str:
         return next((o.label for o in self.class_options if o.value == class_id), "")
-
-    def _snapshot(self) -> dict[str, str]:
-        """What the unsaved-changes check compares: class, class title, fee, value and name (spec 002 s4)."""
-        return {"class_id": self.form["class_id"], "class_title": self._class_title(self.form["class_id"]),
-                "fee": self.form["fee"].strip(), "value": self.form["value"].strip(), "name": self.form["name"].strip()}
 
     @rx.event
     @guarded
@@ -283,8 +297,8 @@ class HoldingsState(Confirm, FormDialog, ExportLinks, Paged, PortfolioHeader, Ap
         actor = self._actor()
         found = ch_service.get(actor=actor, holding_id=to_int(holding_id) or 0)
         self._open_modal(actor, mode if is_staff(actor) else "view", found.id,
-                         {"name": found.name, "class_id": str(found.class_id), "fee": input_number(found.fee),
-                          "value": input_number(found.value)})
+                         HoldingInputs(name=found.name, class_id=str(found.class_id), fee=input_number(found.fee),
+                                       value=input_number(found.value)))
 
     @rx.event
     def open_view(self, holding_id: Any):
@@ -314,7 +328,7 @@ class HoldingsState(Confirm, FormDialog, ExportLinks, Paged, PortfolioHeader, Ap
         return errors
 
     def _form(self) -> CustomHoldingForm:
-        return read_form({"investment_id": self.portfolio_id, **self.form})
+        return read_form({"investment_id": self.portfolio_id, **dataclasses.asdict(self.form)})
 
     @rx.event
     def set_form_field(self, key: str, value: str):
@@ -327,7 +341,7 @@ class HoldingsState(Confirm, FormDialog, ExportLinks, Paged, PortfolioHeader, Ap
     def _dirty(self) -> bool:
         if self.modal_mode == "view" or not self.form_open:
             return False
-        return self._snapshot() != self._original
+        return self.form.trimmed() != self._original
 
     @rx.var
     def modal_title(self) -> str:
@@ -339,7 +353,7 @@ class HoldingsState(Confirm, FormDialog, ExportLinks, Paged, PortfolioHeader, Ap
 
     @rx.var
     def ch_class_title(self) -> str:
-        return self._class_title(self.form.get("class_id", ""))
+        return self._class_title(self.form.class_id)
 
     @rx.event
     @guarded
@@ -379,7 +393,7 @@ class HoldingsState(Confirm, FormDialog, ExportLinks, Paged, PortfolioHeader, Ap
         self.form_errors = {}
         self.form_submitted = False
         if self._prompt_for == "view" and self._original:
-            self.form = {key: self._original[key] for key in self.FORM_FIELDS}
+            self.form = dataclasses.replace(self._original)
             self.modal_mode = "view"
             return
         self._close_form()

@@ -36,7 +36,8 @@ from app.ui.display import close_price, count_of, day, input_number, money, whol
 from app.ui.parse import positive_int
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.lists import FirmChoice, Paged
-from app.ui.toolkit.screen import FormDialog, UploadDialog, events, guarded, screen_load
+from app.ui.toolkit.screen import UploadDialog, events, guarded, screen_load
+from app.ui.toolkit.typed_form import TypedFormDialog
 from app.ui.toolkit.rows import Detail, OrderLine, refused_lines
 
 EXCEL_PATH = "/api/reports/desktop-broker-export-excel"
@@ -84,6 +85,26 @@ class OrderView(OrderLine):
     remaining: str = ""        # units still placed
     price_input: str = ""
     fee_input: str = ""
+
+
+@dataclasses.dataclass
+class ExecutionInputs:
+    """The execution form as typed: the quantity placed, and the price, brokerage, days and contract
+    note entered (the service reads them with read_execution)."""
+
+    quantity: str = ""
+    price: str = ""
+    fee: str = ""
+    trade_date: str = ""
+    settlement_date: str = ""
+    contract_note: str = ""
+
+    def execution(self) -> order_service.Execution:
+        """The service's execution, read once from the inputs (a ValidationError names what is wrong)."""
+        return order_service.read_execution(
+            price=self.price.strip(), fee=self.fee.strip(), quantity=self.quantity.strip(),
+            trade_date=self.trade_date.strip(), settlement_date=self.settlement_date.strip(),
+            contract_note=self.contract_note.strip())
 
 
 @dataclasses.dataclass
@@ -225,16 +246,17 @@ class DesktopBrokerState(FirmReport, AppState):
 
 
 # ---- reports.orders ---------------------------------------------------------------------------------------
-class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
-    """The execution form is the FormDialog (price, fee, dates, contract note; the quantity is shown)."""
+class OrdersState(TypedFormDialog, UploadDialog, FirmReport, AppState):
+    """The execution form is the form dialog (price, fee, dates, contract note; the quantity is shown)."""
     ADDRESS_FILTERS: ClassVar[Mapping[str, Callable[[str], Any]]] = {
         "status_filter": lambda v: v if v in STATUS_VALUES else None}
 
     UPLOAD_ID: ClassVar[str] = UPLOAD_ID
     SELECT_FILE: ClassVar[str] = SELECT_FILE
-    FORM_FIELDS: ClassVar[tuple[str, ...]] = ("quantity", "price", "fee", "trade_date", "settlement_date",
-                                              "contract_note")
+    FORM_FIELDS: ClassVar[tuple[str, ...]] = tuple(f.name for f in dataclasses.fields(ExecutionInputs))
+    FORM_TYPE: ClassVar[type] = ExecutionInputs
 
+    form: ExecutionInputs = ExecutionInputs()  # type: ignore[assignment]  # typed, where FormDialog holds text
     status_filter: str = "placed"
     rows: list[OrderView] = []
 
@@ -292,16 +314,15 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
             return None
         self.ex_id, self.ex_quantity = row.id, row.remaining
         self.ex_title = f"{row.side} {row.remaining} {row.code} - {row.portfolio}"
-        self._open_form({"quantity": row.remaining.replace(",", ""), "price": row.price_input, "fee": row.fee_input,
-                         "trade_date": date.today().isoformat()})
+        self._open_form(ExecutionInputs(quantity=row.remaining.replace(",", ""), price=row.price_input,
+                                        fee=row.fee_input, trade_date=date.today().isoformat()))
 
     @rx.event
     def save_execution(self):
-        form = {key: self.form.get(key, "").strip() for key in self.FORM_FIELDS}
         errors: dict[str, str] = {}
-        if not form["price"]:
+        if not self.form.price.strip():
             errors["price"] = "Please, enter the price"
-        if not form["trade_date"]:
+        if not self.form.trade_date.strip():
             errors["trade_date"] = "Please, enter the trade date"
         if errors:
             self.form_errors = errors
@@ -309,9 +330,7 @@ class OrdersState(FormDialog, UploadDialog, FirmReport, AppState):
         try:
             actor = self._actor()
             self.saving = True
-            done = order_service.execute(actor=actor, order_id=self.ex_id, execution=order_service.read_execution(
-                price=form["price"], fee=form["fee"], quantity=form["quantity"], trade_date=form["trade_date"],
-                settlement_date=form["settlement_date"], contract_note=form["contract_note"]))
+            done = order_service.execute(actor=actor, order_id=self.ex_id, execution=self.form.execution())
         except ValidationError as exc:
             self.saving = False
             self.form_errors = {_FORM_FIELDS.get(k, "form"): exc.message for k in (exc.fields or {"form": ""})}

@@ -36,7 +36,8 @@ from app.ui.states.advice_versions import AdviceScreen, AdviceVersions, load_fai
 from app.ui.toolkit.lists import visible_pages
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.rows import TradeTotals
-from app.ui.toolkit.screen import Confirm, ExportLinks, FormDialog, events, guarded
+from app.ui.toolkit.screen import Confirm, ExportLinks, events, guarded
+from app.ui.toolkit.typed_form import TypedFormDialog
 from app.ui.parse import positive_int as _int
 
 TITLE = "Trade Recommendations"
@@ -163,7 +164,7 @@ def note_row(n: TradeNoteLine, approvable: bool) -> NoteRow:
     # a HOLD note's text is its comment: printed once, with what the recommendation means
     comment = n.comment if n.comment.strip() != n.text.strip() else ""
     if not comment:
-        comment = action_words(str(n.payload.get("recommendation_action") or ""))
+        comment = action_words(n.recommendation_action)
     return NoteRow(key=f"n{n.id}", id=n.id, code=n.code, text=n.text, trade=trade, comment=comment,
                    state=n.state, state_label=NOTE_LABELS.get(n.state, n.state),
                    awaiting=approvable and n.awaits_decision)
@@ -180,9 +181,21 @@ def version_row(portfolio_id: int, r: TradeInstructionSummary) -> VersionRow:
 
 
 # ---- the screen ----------------------------------------------------------------------------------
-class TradeInstructionsState(Confirm, FormDialog, ExportLinks, AdviceScreen, AppState):
+@dataclasses.dataclass
+class AddedTrade:
+    """The add-transaction dialog's inputs as typed: the asset's code, buy or sell, the units and the
+    price (empty: the last close price)."""
+
+    code: str = ""
+    action: str = "buy"
+    quantity: str = ""
+    price: str = ""
+
+
+class TradeInstructionsState(Confirm, TypedFormDialog, ExportLinks, AdviceScreen, AppState):
     SCREEN = "portfolios.trade-instructions"
-    FORM_FIELDS = ("code", "action", "quantity", "price")  # the add dialog's
+    FORM_FIELDS = tuple(f.name for f in dataclasses.fields(AddedTrade))  # the add dialog's
+    FORM_TYPE = AddedTrade
 
     loading: bool = True
     exists: bool = False
@@ -214,7 +227,8 @@ class TradeInstructionsState(Confirm, FormDialog, ExportLinks, AdviceScreen, App
     edit_price: str = ""
     edit_errors: dict[str, str] = {}
 
-    # the add-transaction dialog (FormDialog): its message when the refusal names no field
+    # the add-transaction dialog (the form dialog): its message when the refusal names no field
+    form: AddedTrade = AddedTrade()  # type: ignore[assignment]  # typed, where FormDialog holds text
     add_error: str = ""
 
     # what the confirm dialog asks (Confirm): its action names the dialog's button; busy while it runs
@@ -300,7 +314,7 @@ class TradeInstructionsState(Confirm, FormDialog, ExportLinks, AdviceScreen, App
             self._load(actor)
         finally:
             self.loading = False
-        if self.router.url.query_parameters.get("calculate") in ("1", "true") and self.can_calculate:
+        if self._query_text("calculate") in ("1", "true") and self.can_calculate:
             self._ask_to("calculate")  # 'Calculate Trade Recommendations' of the holdings actions menu
 
     @guarded
@@ -560,7 +574,7 @@ class TradeInstructionsState(Confirm, FormDialog, ExportLinks, AdviceScreen, App
     @rx.event
     def open_add(self):
         if self.can_edit:
-            self._open_form({"action": "buy"})
+            self._open_form(AddedTrade())
             self.add_error = ""
 
     @rx.event
@@ -570,7 +584,7 @@ class TradeInstructionsState(Confirm, FormDialog, ExportLinks, AdviceScreen, App
         text = str(value or "")
         if key not in self.FORM_FIELDS or (key == "action" and text not in dict(ACTIONS)):
             return
-        self.form = {**self.form, key: text.upper()[:20] if key == "code" else text[:30]}
+        self.form = dataclasses.replace(self.form, **{key: text.upper()[:20] if key == "code" else text[:30]})
         cleared = ("action", "quantity") if key == "action" else (key,)
         self.form_errors = {k: v for k, v in self.form_errors.items() if k not in cleared}
         self.add_error = ""
@@ -580,17 +594,17 @@ class TradeInstructionsState(Confirm, FormDialog, ExportLinks, AdviceScreen, App
     def save_add(self):
         if not self.can_edit or self.saving:
             return None
-        form = {key: str(self.form.get(key) or "") for key in self.FORM_FIELDS}
+        form = self.form
         errors = {key: text for key, text in (("code", REQUIRED_CODE), ("quantity", REQUIRED_UNITS))
-                  if not form[key].strip()}
+                  if not getattr(form, key).strip()}
         if errors:
             self.form_errors = errors
             return None
         self.saving = True
         try:
             actor = self._actor()
-            ti_service.add_transaction(actor=actor, ti_id=self._ti_id, code=form["code"], action=form["action"] or "buy",
-                                       quantity=form["quantity"].strip(), price=form["price"].strip() or None)
+            ti_service.add_transaction(actor=actor, ti_id=self._ti_id, code=form.code, action=form.action or "buy",
+                                       quantity=form.quantity.strip(), price=form.price.strip() or None)
         except ValidationError as exc:
             self.form_errors = {k: (exc.message if v in ("required", "") else v) for k, v in exc.fields.items()}
             self.add_error = "" if exc.fields else exc.message

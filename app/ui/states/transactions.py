@@ -27,7 +27,7 @@ import dataclasses
 import functools
 from datetime import datetime
 from decimal import Decimal, InvalidOperation
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, cast
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping, cast
 
 import reflex as rx
 
@@ -54,7 +54,8 @@ from app.ui.states.base import AppState
 from app.ui.toolkit.lists import ListControls
 from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.toolkit.rows import Detail, Option, refused_lines
-from app.ui.toolkit.screen import Confirm, FormDialog, UploadDialog, guarded, screen_load
+from app.ui.toolkit.screen import Confirm, UploadDialog, guarded, screen_load
+from app.ui.toolkit.typed_form import TypedFormDialog
 from app.ui.parse import decimal_or_none as _dec, positive_int as _int
 
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
@@ -82,6 +83,7 @@ FORM_FIELDS: dict[str, tuple[str, ...]] = {
 }
 ASSET_KEYS = tuple(dict.fromkeys(k for keys in FORM_FIELDS.values() for k in keys))
 CASH_KEYS = ("type", "price", "trade_at", "settlement_at", "status", "description")
+OPENING_KEYS = ("price", "trade_at")
 CASH_FORMS = ("withdrawal", "credit", "income")
 # the longest text a field keeps (40 unless named), and a field of the opening balance modal
 FIELD_LIMITS = {"description": rules.DESCRIPTION_MAX + 20}
@@ -131,10 +133,6 @@ def _status_color(status: str) -> str:
             Status.PROCESSING.value: "gray", Status.PROCESSING_ERROR.value: "red"}.get(status, "gray")
 
 
-def _blank(keys: tuple[str, ...]) -> dict[str, str]:
-    return {key: "" for key in keys}
-
-
 def _can_act(actor: Actor) -> bool:
     """The asset panel's actions: superuser and adviser (spec 002 s6)."""
     return actor.role in (Role.SUPERUSER, Role.ADVISER)
@@ -166,7 +164,6 @@ class CashRow(LedgerRow):
     is_opening: bool = False
     form: str = ""
     linked_id: int = 0          # its asset transaction (a listed asset's), 0 for none or a deposit's
-    is_deposit: bool = False
 
 
 @dataclasses.dataclass
@@ -231,21 +228,51 @@ def _input(value: object) -> str:
     return format(value, "f") if isinstance(value, Decimal) else str(value)
 
 
-def _asset_inputs(r: AssetTransactionView) -> dict[str, str]:
-    """An asset transaction as the asset form's inputs (ASSET_KEYS): days YYYY-MM-DD, the rest as text."""
-    return {
-        "code": _input(r.code), "trade_at": input_day(r.trade_at), "quantity": _input(r.quantity),
-        "price": _input(r.price), "fee": _input(r.fee), "gst": _input(r.gst), "settlement_at": input_day(r.settlement_at),
-        "status": r.status, "contract_note": _input(r.contract_note), "order_id": _input(r.order_id),
-        "limit_price": _input(r.limit_price), "description": _input(r.description), "amount": _input(r.amount),
-        "franking_credits": _input(r.franking_credits), "ex_date": input_day(r.ex_date), "ratio": _input(r.ratio),
-    }
+@dataclasses.dataclass
+class TransactionInputs:
+    """The form dialog's inputs as typed, each its text (days YYYY-MM-DD): an asset form's (FORM_FIELDS
+    of its type), the cash form's (CASH_KEYS) or the opening balance's (price and trade_at)."""
+
+    code: str = ""
+    type: str = ""              # the cash form's withdrawal | credit | income
+    trade_at: str = ""
+    quantity: str = ""
+    price: str = ""
+    fee: str = ""
+    gst: str = ""
+    settlement_at: str = ""
+    status: str = ""
+    contract_note: str = ""
+    order_id: str = ""
+    limit_price: str = ""
+    amount: str = ""
+    franking_credits: str = ""
+    ex_date: str = ""
+    ratio: str = ""
+    description: str = ""
+
+    def of(self, keys: Iterable[str]) -> dict[str, str]:
+        """The inputs named, as the domain's rules read a form sent."""
+        return {key: getattr(self, key) for key in keys}
 
 
-def _cash_inputs(r: CashTransactionView) -> dict[str, str]:
-    """A cash transaction as the cash form's inputs (CASH_KEYS)."""
-    return {"type": r.form or "", "price": _input(r.price), "trade_at": input_day(r.trade_at),
-            "settlement_at": input_day(r.settlement_at), "status": r.status, "description": _input(r.description)}
+def _asset_inputs(r: AssetTransactionView) -> TransactionInputs:
+    """An asset transaction as the asset form's inputs."""
+    return TransactionInputs(
+        code=_input(r.code), trade_at=input_day(r.trade_at), quantity=_input(r.quantity),
+        price="" if r.form == "capital_return" and r.amount else _input(r.price),  # a per-unit return is stored as its amount
+        fee=_input(r.fee), gst=_input(r.gst), settlement_at=input_day(r.settlement_at), status=r.status,
+        contract_note=_input(r.contract_note), order_id=_input(r.order_id), limit_price=_input(r.limit_price),
+        description=_input(r.description), amount=_input(r.amount), franking_credits=_input(r.franking_credits),
+        ex_date=input_day(r.ex_date), ratio=_input(r.ratio),
+    )
+
+
+def _cash_inputs(r: CashTransactionView) -> TransactionInputs:
+    """A cash transaction as the cash form's inputs."""
+    return TransactionInputs(type=r.form or "", price=_input(r.price), trade_at=input_day(r.trade_at),
+                             settlement_at=input_day(r.settlement_at), status=r.status,
+                             description=_input(r.description))
 
 
 def tx_row(r: AssetTransactionView, can_act: bool) -> TxRow:
@@ -279,7 +306,7 @@ def cash_row(r: CashTransactionView) -> CashRow:
         status_label=r.status_label, status_color=_status_color(r.status), counted=r.counted,
         is_opening=r.type == "opening_balance", form=r.form or "",
         linked_id=linked.id if linked is not None and asset is not None else 0,
-        is_deposit=deposit is not None, can_edit=r.can_edit, can_delete=r.can_delete,
+        can_edit=r.can_edit, can_delete=r.can_delete,
     )
 
 
@@ -296,7 +323,7 @@ def panel_row(r: AssetPosition) -> PanelRow:
 
 
 # ---- what both screens share --------------------------------------------------------------------
-class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=True):
+class TransactionForms(TypedFormDialog, Confirm, UploadDialog, ListControls, mixin=True):
     """The form dialog (the asset transaction modal here; the cash screen adds its cash and opening
     balance modals), the re-creation and delete confirmations, the upload and the paging of both
     screens. The screen implements `_reload_screen(actor)` (reload what it shows after a write).
@@ -306,15 +333,17 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
     SELECT_FILE: ClassVar[str] = SELECT_FILE
     PAGE_SIZES: ClassVar[tuple[int, ...]] = rules.PAGE_SIZES
     DEFAULT_SIZE: ClassVar[int] = rules.DEFAULT_PAGE_SIZE
+    FORM_TYPE: ClassVar[type] = TransactionInputs
 
     loading: bool = True
     can_act: bool = False
 
     # the form dialog (form, form_errors, saving, form_open) holds one form at a time
+    form: TransactionInputs = TransactionInputs()  # type: ignore[assignment]  # typed, where FormDialog holds text
     form_kind: str = "asset"              # asset | cash | opening (the last two on the cash screen)
     form_mode: str = "add"                # add | edit | view (view: the asset form only)
     _form_id: int = 0                     # the transaction being edited or viewed
-    _form_original: dict[str, str] = {}   # its values as opened
+    _form_original: TransactionInputs | None = None  # its inputs as opened
     # the asset transaction modal
     af_form: str = DEFAULT_FORM
     af_asset_name: str = ""
@@ -378,11 +407,11 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
         return _can_act(actor)
 
     # ---- the form dialog ----------------------------------------------------------------------------
-    def _open_transaction_form(self, kind: str, mode: str, values: dict[str, Any], transaction_id: int = 0) -> None:
+    def _open_transaction_form(self, kind: str, mode: str, inputs: TransactionInputs, transaction_id: int = 0) -> None:
         self.form_kind, self.form_mode = kind, mode
-        self._open_form(values)
+        self._open_form(inputs)
         self._form_id = transaction_id
-        self._form_original = dict(self.form) if transaction_id else {}
+        self._form_original = dataclasses.replace(inputs) if transaction_id else None
 
     def _form_fields(self) -> tuple[str, ...]:
         return ASSET_KEYS if self.form_kind == "asset" else CASH_KEYS
@@ -392,8 +421,9 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
         self.af_question_open = False
 
     def _changed(self, values: dict[str, Any]) -> dict[str, Any]:
-        """What an edit changes of the values the form opened with."""
-        return {key: value for key, value in values.items() if value != self._form_original.get(key, "")}
+        """What an edit changes of the inputs the form opened with."""
+        original = self._form_original or TransactionInputs()
+        return {key: value for key, value in values.items() if value != getattr(original, key, "")}
 
     def _written(self, actor: Actor, notice: str, message: str | None = None) -> list[Any]:
         self._close_form()
@@ -427,9 +457,9 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
         return self._write_asset(confirm=False)
 
     # ---- the asset transaction modal: opening -----------------------------------------------------
-    def _open_asset_form(self, mode: str, form: str, values: dict[str, Any], transaction_id: int = 0) -> None:
+    def _open_asset_form(self, mode: str, form: str, inputs: TransactionInputs, transaction_id: int = 0) -> None:
         self.af_form = form
-        self._open_transaction_form("asset", mode, values, transaction_id)
+        self._open_transaction_form("asset", mode, inputs, transaction_id)
         self.af_asset_name = self.af_status_label = self.af_question = ""
         self.af_summary = []
         self.af_can_edit = self.af_question_open = self._af_recreate = False
@@ -441,8 +471,8 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
         kind = rules.asset_kind(form) if form else None
         form = rules.FORM_NAMES.get(kind, DEFAULT_FORM) if kind is not None else DEFAULT_FORM
         code = normalise_code(code)[:20]
-        self._open_asset_form("add", form, {"trade_at": datetime.now().date().isoformat(),
-                                            "status": Status.EXECUTED.value, "code": code})
+        self._open_asset_form("add", form, TransactionInputs(trade_at=datetime.now().date().isoformat(),
+                                                             status=Status.EXECUTED.value, code=code))
         return self._lookup(actor) if code else None
 
     @rx.event
@@ -457,11 +487,8 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
         r = service.get_asset_transaction(actor=actor, transaction_id=_int(transaction_id) or 0)
         if r.form not in ASSET_FORMS:
             return sorry_toast(rules.NOT_AN_ASSET_TRANSACTION)
-        values = _asset_inputs(r)
-        if r.form == "capital_return" and r.amount:
-            values["price"] = ""  # a per-unit capital return is stored as its amount
         can_edit = r.can_edit and self._may_act(actor)
-        self._open_asset_form("edit" if edit and can_edit else "view", r.form, values, r.id)
+        self._open_asset_form("edit" if edit and can_edit else "view", r.form, _asset_inputs(r), r.id)
         self._af_asset_id = r.asset_id or 0
         self.af_asset_name = r.name or ""
         self.af_status_label = r.status_label or ""
@@ -517,21 +544,21 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
         if not self._adding_asset():
             return
         code = str(value or "").upper()[:20]
-        if code != self.form.get("code"):
+        if code != self.form.code:
             self._take_asset(None)
-        self.form = {**self.form, "code": code}
+        self.form.code = code
 
     def _take_asset(self, asset: dict[str, Any] | None) -> None:
         """The asset the code names (None: not known yet); the code's mark goes."""
         self._af_asset_id = int(asset["id"]) if asset else 0
         self.af_asset_name = (asset["name"] or "") if asset else ""
         if asset:
-            self.form = {**self.form, "code": asset["code"]}
+            self.form.code = asset["code"]
         self.form_errors = {k: v for k, v in self.form_errors.items() if k not in ("code", "asset_id")}
 
     @guarded
     def _lookup(self, actor: Actor):
-        code = normalise_code(self.form.get("code"))
+        code = normalise_code(self.form.code)
         if not code:
             return None
         try:
@@ -566,16 +593,16 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
     # ---- the asset transaction modal: checking and saving -----------------------------------------
     def _form_values(self) -> dict[str, Any]:
         """The shown form's fields (the asset as its id once known, else the code)."""
-        data: dict[str, Any] = {k: self.form.get(k, "") for k in FORM_FIELDS[self.af_form] if k != "code"}
+        data: dict[str, Any] = self.form.of(k for k in FORM_FIELDS[self.af_form] if k != "code")
         if self._af_asset_id:
             data["asset_id"] = self._af_asset_id
         else:
-            data["code"] = self.form.get("code", "")
+            data["code"] = self.form.code
         return data
 
     def _check_form(self) -> dict[str, str]:
         errors = _beside_code(rules.clean_asset_form(FORM_KINDS[self.af_form], self._form_values())[1])
-        if self.form_errors.get("code") and not self._af_asset_id and self.form.get("code"):
+        if self.form_errors.get("code") and not self._af_asset_id and self.form.code:
             errors.setdefault("code", self.form_errors["code"])  # an unknown code stays marked until changed
         return errors
 
@@ -676,13 +703,12 @@ class TransactionForms(FormDialog, Confirm, UploadDialog, ListControls, mixin=Tr
         """Purchases and sells: quantity x price, and the cash it moves with brokerage and GST."""
         if self.af_form not in ("purchase", "sell"):
             return ""
-        quantity, price = _dec(self.form.get("quantity")), _dec(self.form.get("price"))
+        quantity, price = _dec(self.form.quantity), _dec(self.form.price)
         if quantity is None or price is None or quantity <= 0 or price <= 0:
             return ""
         kind = FORM_KINDS[self.af_form].value
         try:
-            cash = cash_amount(kind, quantity=quantity, price=price, fee=_dec(self.form.get("fee")),
-                               gst=_dec(self.form.get("gst")))
+            cash = cash_amount(kind, quantity=quantity, price=price, fee=_dec(self.form.fee), gst=_dec(self.form.gst))
         except (InvalidOperation, ValueError):
             return ""
         word = "Cash out" if self.af_form == "purchase" else "Cash in"
@@ -729,7 +755,7 @@ class CashTransactionsState(TransactionForms, PortfolioHeader, AppState):
     @screen_load()
     def on_load(self, actor: Actor):
         self.detail_open = False
-        self.form = _blank(CASH_KEYS)
+        self.form = TransactionInputs()
         self.can_edit = is_staff(actor)
         return self._open_screen(actor)
 
@@ -738,9 +764,9 @@ class CashTransactionsState(TransactionForms, PortfolioHeader, AppState):
     @rx.event
     def open_cash(self, form: str = "credit"):
         if self.can_edit:
-            self._open_transaction_form("cash", "add", {
-                "type": form if form in CASH_FORMS else "credit", "trade_at": datetime.now().date().isoformat(),
-                "status": Status.EXECUTED.value})
+            self._open_transaction_form("cash", "add", TransactionInputs(
+                type=form if form in CASH_FORMS else "credit", trade_at=datetime.now().date().isoformat(),
+                status=Status.EXECUTED.value))
 
     @rx.event
     @guarded
@@ -757,15 +783,16 @@ class CashTransactionsState(TransactionForms, PortfolioHeader, AppState):
         if not self.can_edit:
             return None
         found = service.get_opening_balance(actor=self._actor(), investment_id=self.portfolio_id)
-        values = {"price": input_number(found.price), "trade_at": input_day(found.trade_at)} if found else {}
-        self._open_transaction_form("opening", "edit" if found else "add", values, found.id if found else 0)
+        inputs = TransactionInputs(price=input_number(found.price), trade_at=input_day(found.trade_at)) if found else \
+            TransactionInputs()
+        self._open_transaction_form("opening", "edit" if found else "add", inputs, found.id if found else 0)
         return None
 
     def _check_form(self) -> dict[str, str]:
         if self.form_kind == "opening":
-            return rules.clean_opening_balance(self.form)[1]
+            return rules.clean_opening_balance(self.form.of(OPENING_KEYS))[1]
         if self.form_kind == "cash":
-            return rules.clean_cash_form(self.form)[1]
+            return rules.clean_cash_form(self.form.of(CASH_KEYS))[1]
         return super()._check_form()
 
     def _write_form(self) -> Any:
@@ -778,10 +805,10 @@ class CashTransactionsState(TransactionForms, PortfolioHeader, AppState):
     def _write_cash(self) -> Any:
         actor = self._actor()
         if self.form_mode == "add":
-            form = rules.read_transaction_form({**self.form, "investment_id": self.portfolio_id})
+            form = rules.read_transaction_form({**self.form.of(CASH_KEYS), "investment_id": self.portfolio_id})
             result = service.create_cash_transaction(actor=actor, form=form)
         else:
-            changed = self._changed(self.form)
+            changed = self._changed(self.form.of(CASH_KEYS))
             if not changed:
                 self._close_form()
                 return success_toast(rules.TRANSACTION_UPDATED)
@@ -790,13 +817,13 @@ class CashTransactionsState(TransactionForms, PortfolioHeader, AppState):
         return self._written(actor, result.notice)
 
     def _write_opening(self) -> Any:
-        form = {"price": self.form["price"].strip(), "trade_at": self.form["trade_at"]}
-        if self._form_original and _same_opening(self._form_original, form):
+        price, trade_at, original = self.form.price.strip(), self.form.trade_at, self._form_original
+        if original and _dec(original.price) == _dec(price) and original.trade_at == trade_at:
             self._close_form()  # an unchanged form closes with the success message, no call (spec 002 s5)
             return success_toast(rules.OPENING_BALANCE_CHANGED)
         actor = self._actor()
         written = service.set_opening_balance(actor=actor, investment_id=self.portfolio_id,
-                                              form=rules.read_opening_balance(form))
+                                              form=rules.read_opening_balance({"price": price, "trade_at": trade_at}))
         return self._written(actor, written.notice)
 
     # ---- the detail modal ---------------------------------------------------------------------------
@@ -856,10 +883,6 @@ class CashTransactionsState(TransactionForms, PortfolioHeader, AppState):
     @rx.var
     def cm_title(self) -> str:
         return "Add cash transaction" if self.form_mode == "add" else "Edit cash transaction"
-
-
-def _same_opening(original: dict[str, str], form: dict[str, str]) -> bool:
-    return _dec(original.get("price")) == _dec(form.get("price")) and original.get("trade_at") == form.get("trade_at")
 
 
 # ---- portfolios.asset-transactions and portfolios.add-transaction ------------------------------------
@@ -951,8 +974,7 @@ class AssetTransactionsState(TransactionForms, PortfolioHeader, AppState):
         self.filters = []
         failed = self._open_screen(actor)
         if failed is None and routes.match(self.router.url.path)[0] == "portfolios.add-transaction":
-            query = self.router.url.query_parameters
-            return self._open_add(actor, str(query.get("type") or DEFAULT_FORM), str(query.get("code") or ""))
+            return self._open_add(actor, self._query_text("type") or DEFAULT_FORM, self._query_text("code"))
         return failed
 
     @rx.event

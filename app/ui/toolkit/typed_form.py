@@ -1,0 +1,35 @@
+"""A form dialog whose form is typed: a dataclass of its inputs that the page reads as
+`State.form.field`, rather than FormDialog's dict of text by name."""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar, Mapping, cast
+
+from app.ui.toolkit.screen import FormDialog
+
+
+class TypedFormDialog(FormDialog, mixin=True):
+    """FormDialog with `form` an instance of FORM_TYPE (the screen declares `form: FORM_TYPE`). The page
+    still names each input by its key (its id, its mark, the domain's error and `set_form_field` go by
+    it); INPUT_NAMES maps a key to the dataclass's attribute where the two differ."""
+
+    FORM_TYPE: ClassVar[type] = object
+    INPUT_NAMES: ClassVar[Mapping[str, str]] = {}
+
+    def _open_form(self, values: Any = None) -> None:
+        """The dialog open on `values` (a FORM_TYPE; None: an empty form), without marks."""
+        super()._open_form()
+        self.form = values if values is not None else self.FORM_TYPE()
+
+    def _form_edited(self, values: dict[str, str]) -> None:
+        """Inputs typed or chosen, by their keys: checked again after the first save attempt, else
+        their marks go (as FormDialog's)."""
+        changed = {self.INPUT_NAMES.get(key, key): text for key, text in values.items()}
+        self.form = dataclasses.replace(cast(Any, self.form), **changed)
+        if self.LEAVE_GUARD:
+            self.form_dirty = True
+        if self.form_submitted:
+            self._recheck_form()
+        elif any(key in self.form_errors for key in values):
+            self.form_errors = {k: v for k, v in self.form_errors.items() if k not in values}
+
