@@ -230,7 +230,6 @@ class PortfolioHistoryState(AuditList, AppState):
     @screen_load(back=lambda self, actor: routes.url(home_route(actor.role)))
     def on_load(self, actor: Actor):
         self.loading, self.page, self.rows, self.total, self.portfolio_name = True, 1, [], 0, ""
-        raw = routes.param(self.router.url.path)
-        self.portfolio_id = int(raw) if raw.isdigit() else 0
+        self.portfolio_id = self._path_id() or 0
         self.portfolio_name = portfolio_service.get_portfolio(actor=actor, portfolio_id=self.portfolio_id).name
         return self._reload()

@@ -481,7 +481,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         finally:
             self.loading = False
         # the holdings menu's 'Calculate Target Portfolio' arrives with ?calculate=1
-        if self.router.url.query_parameters.get("calculate") == "1" and self.can_calculate and not self.viewing_version:
+        if self._query_text("calculate") == "1" and self.can_calculate and not self.viewing_version:
             self._ask_to("calculate")
 
     # ---- links --------------------------------------------------------------------------------------

@@ -315,8 +315,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         self.today = utcnow().date().isoformat()
         self._load_firms(actor)
         # a link to the approval view (a dashboard card's) opens it at once
-        approval = TradeApprovalState.open if (self.router.url.query_parameters or {}).get(VIEW_KEY) == APPROVAL_VIEW \
-            else None
+        approval = TradeApprovalState.open if self._query_text(VIEW_KEY) == APPROVAL_VIEW else None
         if actor.is_superuser:
             self.loading = False
             if self._take_address() and self.firm_filter != self.ALL_FIRMS:
@@ -688,12 +687,12 @@ class TradeApprovalState(Confirm, ExportLinks, AppState):
         self.show_adviser = actor.is_superuser
         # the address may name the statuses and the order (a dashboard card's link: what it counted;
         # the browser's Back or a reload: as the view was left)
-        query = self.router.url.query_parameters or {}
-        named = [k for k in str(query.get(APPROVAL_STATUS_KEY) or "").split(",") if k]
+        named = [k for k in self._query_text(APPROVAL_STATUS_KEY).split(",") if k]
         if named and all(k in approval_service.STATUS_FILTERS for k in named):
             self.spv, self.spa, self.sad = (key in named for key in ("spv", "spa", "sad"))
-        if query.get(APPROVAL_ORDER_KEY) in approval_service.ORDERS:
-            self.order = str(query[APPROVAL_ORDER_KEY])
+        order = self._query_text(APPROVAL_ORDER_KEY)
+        if order in approval_service.ORDERS:
+            self.order = order
         if actor.is_superuser:
             self._load_advisers(actor)
             return None  # 001 s6: the superuser picks an active adviser
