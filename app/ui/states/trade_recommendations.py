@@ -146,21 +146,20 @@ class Change(NamedTuple):
     amount: Decimal
 
 
-def _effective(row: trade_file_service.TradeFileRow, change: Change | None) -> dict[str, Any]:
-    """The row's figures as the table shows and the export sends them."""
-    price = change.price if change and change.price is not None else row.limit_price
-    if change and change.price is not None:
-        vs_pct, vs_value = rules.limit_vs_price(price, row.last_close_price)
-    else:
-        vs_pct, vs_value = row.limit_vs_price_percentage, row.limit_vs_price_value
-    return {"quantity": change.quantity if change else row.quantity, "limit_price": price,
-            "expiry": (change.expiry if change and change.expiry else row.expiry),
-            "limit_vs_price_percentage": vs_pct, "limit_vs_price_value": vs_value}
+def adjusted(row: trade_file_service.TradeFileRow, change: Change | None) -> trade_file_service.TradeFileRow:
+    """The row as the table shows and sorts it: with what an applied adjustment made of it."""
+    if change is None:
+        return row
+    price = change.price if change.price is not None else row.limit_price
+    vs_pct, vs_value = (rules.limit_vs_price(price, row.last_close_price) if change.price is not None
+                        else (row.limit_vs_price_percentage, row.limit_vs_price_value))
+    return dataclasses.replace(row, quantity=change.quantity, limit_price=price, expiry=change.expiry or row.expiry,
+                               limit_vs_price_percentage=vs_pct, limit_vs_price_value=vs_value)
 
 
 def file_row_view(row: trade_file_service.TradeFileRow, change: Change | None, selected: bool) -> FileRowView:
-    figures = _effective(row, change)
-    price, vs_value = figures["limit_price"], figures["limit_vs_price_value"]
+    shown = adjusted(row, change)
+    price, vs_value = shown.limit_price, shown.limit_vs_price_value
     if row.stop_loss and row.action == "SELL":  # a conditional order: "Stop loss at $30.54"
         order_type = order_rules.price_words(order_rules.STOP_LOSS, None, price).split(",")[0]
     else:
@@ -169,11 +168,11 @@ def file_row_view(row: trade_file_service.TradeFileRow, change: Change | None, s
         id=row.recommendation_id, portfolio=row.investment_name,
         holdings_url=routes.url("portfolios.holdings", id=row.investment_id), broker=row.broker_name or "N/A",
         action=row.action, code=row.asset_code, amount=money(row.amount), pending_amount=money(row.pending_amount),
-        quantity=whole_units(figures["quantity"]), limit_price=close_price(price, ""),
+        quantity=whole_units(shown.quantity), limit_price=close_price(price, ""),
         last_close=close_price(row.last_close_price),
-        vs_percentage=percent_1dp(figures["limit_vs_price_percentage"], NA) if vs_value is not None else "",
+        vs_percentage=percent_1dp(shown.limit_vs_price_percentage, NA) if vs_value is not None else "",
         vs_value=Amount(text=close_price(vs_value, ""), negative=vs_value is not None and vs_value < 0),
-        row_type=row.type, status=row.status, expiry=day(figures["expiry"]), order_type=order_type, selected=selected,
+        row_type=row.type, status=row.status, expiry=day(shown.expiry), order_type=order_type, selected=selected,
         adjusted=change is not None)
 
 
@@ -187,8 +186,7 @@ def cash_view(c: trade_file_service.CashSummaryRow) -> CashView:
 
 def _sort_value(row: trade_file_service.TradeFileRow, change: Change | None, key: str) -> Any:
     """The row's value in the sort column as the table shows it (None when empty)."""
-    figures = _effective(row, change)
-    value = figures[key] if key in figures else getattr(row, key)
+    value = getattr(adjusted(row, change), key)
     return value.lower() if isinstance(value, str) else value
 
 
