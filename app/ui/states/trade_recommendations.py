@@ -51,7 +51,7 @@ from app.ui.display import NA, close_price, count_of, day, money, percent_1dp, w
 from app.ui.parse import positive_int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import FirmChoice, ListControls
-from app.ui.toolkit.rows import Amount, Option, OrderLine, offers
+from app.ui.toolkit.rows import Amount, Option, OrderLine, field_errors, offers
 from app.ui.toolkit.screen import Confirm, ExportLinks, events, guarded, screen_load
 
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
@@ -134,6 +134,20 @@ class AdjustmentInputs:
     multiple: str = str(rules.ROUNDING_MULTIPLES[0])
     use_pending: bool = True
     expiry: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class AdjustmentErrors:
+    """The adjustments panel's error under each field ('' where it has none)."""
+
+    price_gap_percentage: str = ""
+    price_gap_value: str = ""
+    limit_vs_last_percentage: str = ""
+    limit_vs_last_value: str = ""
+    expiry: str = ""
+
+
+ADJUSTMENT_ERROR_FIELDS = tuple(f.name for f in dataclasses.fields(AdjustmentErrors))
 
 
 class Change(NamedTuple):
@@ -231,7 +245,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
     exporting: str = ""             # the kind of file being built
 
     adj: AdjustmentInputs = AdjustmentInputs()
-    adj_errors: dict[str, str] = {}
+    adj_errors: AdjustmentErrors = AdjustmentErrors()
     adjusted_count: int = 0
     today: str = ""
 
@@ -242,7 +256,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
 
     # ---- loading ------------------------------------------------------------------------------------
     def _reset_adjustments(self) -> None:
-        self.adj, self.adj_errors = AdjustmentInputs(), {}
+        self.adj, self.adj_errors = AdjustmentInputs(), AdjustmentErrors()
         self.confirm_open = False
 
     def _load(self, actor: Actor, keep_selection: bool = False):
@@ -376,8 +390,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
 
     # ---- adjustments --------------------------------------------------------------------------------
     def _clear(self, *keys: str) -> None:
-        if any(k in self.adj_errors for k in keys):
-            self.adj_errors = {k: v for k, v in self.adj_errors.items() if k not in keys}
+        self.adj_errors = dataclasses.replace(self.adj_errors, **{k: "" for k in keys})
 
     def _adjust(self, **typed: Any) -> None:
         self.adj = dataclasses.replace(self.adj, **typed)
@@ -435,6 +448,9 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
     def set_adj_expiry(self, value: str):
         self._set_text("expiry", value, "expiry", 10)
 
+    def _show_errors(self, errors: dict[str, str]) -> None:
+        self.adj_errors = AdjustmentErrors(**field_errors(errors, ADJUSTMENT_ERROR_FIELDS))
+
     def _adjustment_errors(self) -> dict[str, str]:
         adj = self.adj
         errors = rules.adjustment_errors(
@@ -452,8 +468,9 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
     @rx.event
     def ask_adjust(self):
         """Apply: invalid inputs show their texts and change nothing; valid ones are asked about."""
-        self.adj_errors = self._adjustment_errors()
-        if not self.adj_errors:
+        errors = self._adjustment_errors()
+        self._show_errors(errors)
+        if not errors:
             self._ask("adjust", rules.CONFIRM_ADJUSTMENTS, label="Apply")
 
     def _confirmed(self, action: str, _target: int):
@@ -461,7 +478,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
             return TradeFileState.place_orders(action.split(":", 1)[1])
         errors = self._adjustment_errors()
         if errors:
-            self.adj_errors = errors
+            self._show_errors(errors)
             return None
         adj = self.adj
         gap_type = adj.gap_type
@@ -507,8 +524,8 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
 
     @rx.var
     def adj_gap_error(self) -> str:
-        return self.adj_errors.get("price_gap_value" if self.adj.gap_type == rules.GAP_VALUE
-                                   else "price_gap_percentage", "")
+        errors = self.adj_errors
+        return errors.price_gap_value if self.adj.gap_type == rules.GAP_VALUE else errors.price_gap_percentage
 
     # ---- export -------------------------------------------------------------------------------------
     def _lines(self) -> list[trade_file_service.ExportLine]:
