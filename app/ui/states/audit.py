@@ -191,11 +191,10 @@ class AuditState(AuditList, AppState):
 
     def _take_address(self) -> bool:
         changed = super()._take_address()
-        query = self.router.url.query_parameters or {}
         chosen = {}
         for key in FILTER_KEYS:
-            value = query.get(key)
-            taken = self._address_filter(key, value) if isinstance(value, str) else None
+            value = self._query_text(key)
+            taken = self._address_filter(key, value) if value else None
             if taken is not None and getattr(self.filters, key) != taken:
                 chosen[key] = taken
         if chosen:
