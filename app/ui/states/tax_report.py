@@ -288,9 +288,11 @@ class TaxReportState(PortfolioHeader, ExportLinks, AppState):
     def _show_year(self, actor: Actor, year: int | None) -> None:
         """The report of the year asked for (the client's or the portfolio's)."""
         if self.client_view:
-            self._show_client(of_year(partial(tax_service.client_report, actor=actor, client_id=self._client_id), year))
+            of_client = partial(tax_service.client_report, actor=actor, client_id=self._client_id)
+            self._show_client(of_year(of_client, year))
         else:
-            self._show(of_year(partial(tax_service.portfolio_report, actor=actor, portfolio_id=self.portfolio_id), year))
+            of_portfolio = partial(tax_service.portfolio_report, actor=actor, portfolio_id=self.portfolio_id)
+            self._show(of_year(of_portfolio, year))
 
     # ---- loading ---------------------------------------------------------------------------------
     @rx.event

@@ -249,7 +249,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
     adjusted_count: int = 0
     today: str = ""
 
-    _file: tuple = ()                       # the shown TradeFileRows of the last load
+    _file: tuple[trade_file_service.TradeFileRow, ...] = ()  # the rows shown of the last load
     _changes: dict[int, Change] = {}        # recommendation id -> what the adjustments made of it
     _selected: set[int] = set()
     _cash: dict[int, trade_file_service.CashSummaryRow] = {}  # by portfolio
@@ -274,7 +274,8 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         self._hold(tuple(r for r in report.rows if not r.hidden), "", keep)
         return None
 
-    def _hold(self, shown: tuple, error: str, keep: set[int] | None = None) -> None:
+    def _hold(self, shown: tuple[trade_file_service.TradeFileRow, ...], error: str,
+              keep: set[int] | None = None) -> None:
         """The rows read (none after a failure), selected by the domain rule (or, after a download,
         as the user left them), and the page of them."""
         self._file = shown
