@@ -432,7 +432,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     _stored_edits: tuple[TargetEdit, ...] = ()
     _history: list[tuple[TargetEdit, ...]] = []
     _shown: list[tuple[TargetEdit, ...]] = []
-    _invalid: dict[str, str] = {}
+    _invalid: dict[int, str] = {}
     _recalc_run: int = 0
     _leave_after_save: bool = False
 
@@ -660,7 +660,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
                 for line in c.lines:
                     if line.kind != "asset" or not line.asset_id:
                         continue
-                    typed = self._invalid.get(str(line.asset_id))
+                    typed = self._invalid.get(line.asset_id)
                     line.invalid = typed is not None
                     line.units_input = typed if typed is not None else line.units_raw
                     line.removable = line.units_raw == "0" and (line.added or line.asset_id not in pinned_zero)
@@ -778,16 +778,15 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         if info is None:
             return None
         aid = info.asset_id
-        key = str(aid)
         text = str(value if value is not None else "").strip()[:24]
         plain = text.replace(",", "").replace(" ", "")
         if not WHOLE_UNITS.fullmatch(plain):
-            self._invalid = {**self._invalid, key: text}
+            self._invalid = {**self._invalid, aid: text}
             self._render()
             return None
         units = int(plain)
-        if key in self._invalid:
-            self._invalid = {k: v for k, v in self._invalid.items() if k != key}
+        if aid in self._invalid:
+            self._invalid = {k: v for k, v in self._invalid.items() if k != aid}
             self._render()
         if units == self._requested(aid):
             return None
@@ -865,7 +864,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
             return None
         if self.recalculating:
             return self._busy_editing()
-        self._invalid = {k: v for k, v in self._invalid.items() if k != str(aid)}
+        self._invalid = {k: v for k, v in self._invalid.items() if k != aid}
         if info.kind == "added":
             edits = tuple(e for e in self._current() if self._entry_asset(e) != aid)
         else:
