@@ -37,7 +37,8 @@ from app.services import notices, records_of_advice
 from app.ui import routes
 from app.ui.components.capital_gains import CapitalGainsView, capital_gains_view
 from app.ui.components.asset_picker import AssetPickerState, take_pick
-from app.ui.display import iso_moment, money, percent_1dp as percent, sign_of, signed_money, signed_whole_units, whole_units
+from app.ui.display import (count_of, iso_moment, money, percent_1dp as percent, sign_of, signed_money,
+                            signed_whole_units, whole_units)
 from app.ui.states.advice_versions import LOAD_FAILED, AdviceScreen, AdviceVersions, load_failed
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.rows import TradeTotals
@@ -516,7 +517,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     def edit_steps_text(self) -> str:
         if not self.edit_steps:
             return "No changes yet"
-        return f"{self.edit_steps} change" + ("" if self.edit_steps == 1 else "s")
+        return count_of(self.edit_steps, "change")
 
     @rx.var
     def can_open_rofa(self) -> bool:
@@ -1034,4 +1035,4 @@ class TPVersionsState(AdviceVersions, AppState):
 
     @rx.var
     def count_text(self) -> str:
-        return f"{self.total} version" + ("" if self.total == 1 else "s")
+        return count_of(self.total, "version")
