@@ -24,7 +24,7 @@ from app.ui.components.widgets import (
 from app.ui.states.advice_versions import VERSION_PAGE_SIZES
 from app.ui.states.base import AppState
 from app.ui.states.target_portfolio import (
-    CODE_MAX, COMMENT_TITLES, EDIT_AVAILABLE, UNITS_INVALID, GroupRow, Step, TargetPortfolioState,
+    CODE_MAX, COMMENT_TITLES, UNITS_INVALID, GroupRow, Step, TargetPortfolioState,
     TPClass, TPLine, TPVersionsState, VersionRow,
 )
 
@@ -488,25 +488,27 @@ def _feedback(text: Any, tone: Any, id_: str) -> rx.Component:
     ))
 
 
-def _comment(kind: str, value: Any, shown: Any, on_change: Any, feedback: Any, tone: Any) -> rx.Component:
+def _comment(kind: str, box: Any) -> rx.Component:
     editor_id = f"comment-{kind}"
+    tone = box.tone
     return rx.vstack(
         rx.hstack(
             rx.text(COMMENT_TITLES[kind], size="2", weight="bold"),
             rx.spacer(),
-            _feedback(feedback, tone, f"comment-{kind}-feedback"),
+            _feedback(box.feedback, tone, f"comment-{kind}-feedback"),
             width="100%", align="center",
         ),
         rx.cond(
             S.comments_editable,
             rx.vstack(
-                rich_text_editor(editor_id, COMMENT_TITLES[kind], shown, on_change, height=TARGET_PORTFOLIO_HEIGHT),
+                rich_text_editor(editor_id, COMMENT_TITLES[kind], box.shown, S.set_comment(kind),
+                                 height=TARGET_PORTFOLIO_HEIGHT),
                 rx.button("Save", size="1", variant="soft", id=f"comment-{kind}-save", loading=tone == "updating",
                           on_click=rx.call_script(f"window.waRich ? window.waRich.html('{editor_id}') : null",
                                                   callback=S.save_comment(kind))),
                 spacing="2", width="100%", align="end",
             ),
-            rich_text(value, f"comment-{kind}-text"),
+            rich_text(box.html, f"comment-{kind}-text"),
         ),
         spacing="2", width="100%",
     )
@@ -515,9 +517,8 @@ def _comment(kind: str, value: Any, shown: Any, on_change: Any, feedback: Any, t
 def _commentary() -> rx.Component:
     return rx.card(
         rx.grid(
-            _comment("market", S.market, S.market_shown, S.set_market, S.market_feedback, S.market_tone),
-            _comment("recommendation", S.recommendation, S.recommendation_shown, S.set_recommendation,
-                     S.recommendation_feedback, S.recommendation_tone),
+            _comment("market", S.market),
+            _comment("recommendation", S.recommendation),
             columns=rx.breakpoints(initial="1", md="2"), spacing="4", width="100%",
         ),
         width="100%", size="2", id="tp-commentary",
@@ -527,9 +528,8 @@ def _commentary() -> rx.Component:
 # ---- the page ---------------------------------------------------------------------------------------
 def _actions() -> rx.Component:
     """The toolbar; in edit mode the edit bar holds Undo, Save and Cancel instead."""
-    edit = (rx.cond(S.can_edit,
-                    rx.button(rx.icon("pencil", size=14), "Edit", variant="soft", on_click=S.start_edit, id="tp-edit"))
-            if EDIT_AVAILABLE else rx.fragment())
+    edit = rx.cond(S.can_edit, rx.button(rx.icon("pencil", size=14), "Edit", variant="soft", on_click=S.start_edit,
+                                         id="tp-edit"))
     return rx.cond(S.editing, rx.fragment(), rx.hstack(
         rx.cond(S.can_calculate, rx.button(rx.icon("calculator", size=14), "Calculate", on_click=S.ask_calculate,
                                            loading=S.busy == "calculate", id="tp-calculate")),

@@ -92,7 +92,7 @@ def _file_toolbar() -> rx.Component:
 def _adjustments() -> rx.Component:
     gap_label = rx.cond(F.adj.gap_type == rules.GAP_VALUE, "Price gap ($)", "Price gap (%)")
     expiry_error, limit_percentage_error, limit_value_error = (
-        F.adj_errors.get(key, "") for key in ("expiry", "limit_vs_last_percentage", "limit_vs_last_value"))
+        F.adj_errors.expiry, F.adj_errors.limit_vs_last_percentage, F.adj_errors.limit_vs_last_value)
     return rx.card(
         rx.vstack(
             rx.hstack(

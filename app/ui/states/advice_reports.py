@@ -127,6 +127,7 @@ class ReportControls(FirmChoice, ListControls, ExportLinks, mixin=True):
 
         def _actor(self) -> Actor: ...
         def _fail(self, exc: Exception) -> Any: ...
+        def _query_text(self, name: str) -> str: ...
 
     # ---- what a screen provides -------------------------------------------------------------------
     def _reader(self, actor: Actor) -> Callable[[], Any]:  # pragma: no cover - each report reads its own
@@ -198,7 +199,7 @@ class ReportControls(FirmChoice, ListControls, ExportLinks, mixin=True):
 
     def _from_url(self) -> None:
         """The filters the page's URL names (a dashboard card's link): ?status=<key>."""
-        wanted = self._status_of(str(self.router.url.query_parameters.get(STATUS_KEY) or ""))
+        wanted = self._status_of(self._query_text(STATUS_KEY))
         if wanted is not None:
             self.status_filter = wanted
 

@@ -191,11 +191,10 @@ class AuditState(AuditList, AppState):
 
     def _take_address(self) -> bool:
         changed = super()._take_address()
-        query = self.router.url.query_parameters or {}
         chosen = {}
         for key in FILTER_KEYS:
-            value = query.get(key)
-            taken = self._address_filter(key, value) if isinstance(value, str) else None
+            value = self._query_text(key)
+            taken = self._address_filter(key, value) if value else None
             if taken is not None and getattr(self.filters, key) != taken:
                 chosen[key] = taken
         if chosen:
@@ -230,7 +229,6 @@ class PortfolioHistoryState(AuditList, AppState):
     @screen_load(back=lambda self, actor: routes.url(home_route(actor.role)))
     def on_load(self, actor: Actor):
         self.loading, self.page, self.rows, self.total, self.portfolio_name = True, 1, [], 0, ""
-        raw = routes.param(self.router.url.path)
-        self.portfolio_id = int(raw) if raw.isdigit() else 0
+        self.portfolio_id = self._path_id() or 0
         self.portfolio_name = portfolio_service.get_portfolio(actor=actor, portfolio_id=self.portfolio_id).name
         return self._reload()

@@ -18,7 +18,6 @@ from app.services import holdings as holdings_service
 from app.services import performance as performance_service
 from app.ui import routes
 from app.ui.display import money
-from app.ui.parse import positive_int
 from app.ui.states.base import AppState
 from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.toolkit.rows import Performance, performance_of
@@ -130,7 +129,7 @@ class PerformanceState(PortfolioHeader, ExportLinks, AppState):
         self.loading = True
         self.client_view = True
         self.portfolio_id = 0
-        wanted = positive_int(self.router.page.params.get("client", "")) if actor.role.value != "client" else None
+        wanted = self._path_id("client") if actor.role.value != "client" else None
         report = performance_service.client_performance(actor=actor, client_id=wanted or actor.id)
         self._client_id = report.client_id or 0
         self.viewer_role = actor.role.value

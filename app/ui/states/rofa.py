@@ -17,14 +17,12 @@ from app.domain.errors import NotFound
 from app.domain.permissions import Actor
 from app.services import records_of_advice
 from app.services import target_portfolios
-from app.ui import routes
 from app.ui.components.capital_gains import capital_gains_view
 from app.ui.display import input_number, iso_moment, money, percent_1dp
 from app.ui.states.advice_versions import AdviceScreen, load_failed
 from app.ui.states.base import AppState, toast_success
 from app.ui.toolkit.screen import Confirm, guarded
 from app.ui.states.target_portfolio import TPDisplay
-from app.ui.parse import positive_int as _int
 
 TABS = ["overview", "fee", "recommendation", "authority"]
 TAB_TITLES = {"overview": "Overview", "fee": "Fee", "recommendation": "Recommendation", "authority": "Authority"}
@@ -118,11 +116,8 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
     words: list[WordsLine] = []
     cgt_notes: list[str] = []
 
-    def _rofa_param(self) -> int | None:
-        return _int(routes.param(self.router.url.path, "rofa_id"))
-
     def _load(self, actor: Actor) -> None:
-        document = records_of_advice.document(actor=actor, tp_id=self._rofa_param() or 0)
+        document = records_of_advice.document(actor=actor, tp_id=self._path_id("rofa_id") or 0)
         record = document.record
         view, t = record.tp, record.tp.summary
         if self.portfolio_id and t.investment_id != self.portfolio_id:

@@ -37,7 +37,8 @@ from app.services import notices, records_of_advice
 from app.ui import routes
 from app.ui.components.capital_gains import CapitalGainsView, capital_gains_view
 from app.ui.components.asset_picker import AssetPickerState, take_pick
-from app.ui.display import iso_moment, money, percent_1dp as percent, sign_of, signed_money, signed_whole_units, whole_units
+from app.ui.display import (count_of, iso_moment, money, percent_1dp as percent, sign_of, signed_money,
+                            signed_whole_units, whole_units)
 from app.ui.states.advice_versions import LOAD_FAILED, AdviceScreen, AdviceVersions, load_failed
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.rows import TradeTotals
@@ -50,9 +51,6 @@ from app.domain.engine.results import AllocationTarget, AssetTarget, HoldingTarg
 
 log = logging.getLogger(__name__)
 
-# Edit mode (001 s4: mode EDIT, history of steps with undo) needs the service's edit functions;
-# the Edit action is offered only once they exist.
-EDIT_AVAILABLE = hasattr(target_portfolios, "edit_preview")
 MODE_EDIT = "EDIT"
 WHOLE_UNITS = re.compile(r"\d{1,12}")  # target units: a whole number, zero or more
 UNITS_INVALID = "Please, enter a whole number of units, zero or more."
@@ -156,6 +154,18 @@ def build_figures(result: Target, placed_buys: Decimal = Decimal(0)) -> TPFigure
         value=money(result.value), cash_now=money(result.cash), cash_after=money(result.cash_after),
         cash_after_low=result.cash_after < 0 or result.cash_after < result.min_cash, buys=money(result.buys),
         sells=money(result.sells), brokerage=money(result.brokerage), min_cash=money(result.min_cash))
+
+
+@dataclasses.dataclass
+class CommentBox:
+    """A commentary of the target portfolio (market | recommendation) as the screen holds it."""
+
+    html: str = ""              # as the editor holds it now (sanitised HTML once saved)
+    shown: str = ""             # what the editor shows: changes only on a load or a save
+    feedback: str = ""          # the updating / saved / error line, and its tone (updating | saved | error)
+    tone: str = ""
+    id: int = 0                 # the stored commentary (0: still the model's)
+    run: int = 0                # the feedback line's newest run (only that one clears it)
 
 
 @dataclasses.dataclass
@@ -413,17 +423,8 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     invalid_count: int = 0         # units fields holding something that is not a whole number
     edit_rev: int = 0              # bumped to reset the units fields to what the result shows
 
-    market: str = ""               # the commentary as the editor holds it now (sanitised HTML once saved)
-    recommendation: str = ""
-    market_shown: str = ""         # what the editor shows: changes only on a load or a save
-    recommendation_shown: str = ""
-    # the commentary's feedback line per type: the text and its tone (updating | saved | error)
-    market_feedback: str = ""
-    market_tone: str = ""
-    recommendation_feedback: str = ""
-    recommendation_tone: str = ""
-    _comment_ids: dict[str, int] = {}
-    _feedback_runs: dict[str, int] = {}
+    market: CommentBox = CommentBox()   # one per advice.COMMENT_TYPES
+    recommendation: CommentBox = CommentBox()
 
     # edit mode: the shown result and its names, the edits of each step (history[0]: the edits the
     # version carries), the history whose result is shown, the invalid units typed by asset id
@@ -432,7 +433,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     _stored_edits: tuple[TargetEdit, ...] = ()
     _history: list[tuple[TargetEdit, ...]] = []
     _shown: list[tuple[TargetEdit, ...]] = []
-    _invalid: dict[str, str] = {}
+    _invalid: dict[int, str] = {}
     _recalc_run: int = 0
     _leave_after_save: bool = False
 
@@ -450,17 +451,17 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         perms = view.permissions if view else advice_display.permissions(actor=actor, investment_id=self.portfolio_id)
         self._show_tp(view)
         self._show_capital_gains(actor)
-        self._keep(view)
+        self._shown_view = view
         self._stored_edits = stored_edits(view.result) if view else ()
         self.latest_version = self.tp_version
         if view and self.viewing_version and perms.calculate:
             newest = target_portfolios.versions(actor=actor, investment_id=self.portfolio_id, limit=1).rows
             self.latest_version = max([r.version for r in newest] + [self.tp_version])
-        market, recommendation = (view.commentary(kind) if view else None for kind in advice.COMMENT_TYPES)
-        self.market = rich_text.as_html(market.description if market else "")
-        self.recommendation = rich_text.as_html(recommendation.description if recommendation else "")
-        self.market_shown, self.recommendation_shown = self.market, self.recommendation
-        self._comment_ids = {c.type: c.id for c in (view.commentaries if view else ()) if c.id}
+        for kind in advice.COMMENT_TYPES:
+            stored = view.commentary(kind) if view else None
+            html = rich_text.as_html(stored.description if stored else "")
+            self._put_comment(kind, dataclasses.replace(self._comment(kind), html=html, shown=html,
+                                                        id=(stored.id if stored else None) or 0))
         self.can_calculate, self.view_only, self.can_edit_comment = perms.calculate, perms.view_only, perms.edit_commentary
 
     @rx.event
@@ -471,7 +472,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         self.busy = ""
         self._reset_edit()
         self.confirm_open = False
-        self.market_feedback = self.market_tone = self.recommendation_feedback = self.recommendation_tone = ""
+        self.market, self.recommendation = CommentBox(), CommentBox()
         self._clear_header()
         self._clear_tp()
         self.portfolio_id = self._portfolio_param() or 0
@@ -481,7 +482,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         finally:
             self.loading = False
         # the holdings menu's 'Calculate Target Portfolio' arrives with ?calculate=1
-        if self.router.url.query_parameters.get("calculate") == "1" and self.can_calculate and not self.viewing_version:
+        if self._query_text("calculate") == "1" and self.can_calculate and not self.viewing_version:
             self._ask_to("calculate")
 
     # ---- links --------------------------------------------------------------------------------------
@@ -505,7 +506,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     @rx.var
     def can_edit(self) -> bool:
         """Edit is offered on a version that is editable and the newest of its portfolio."""
-        return (EDIT_AVAILABLE and self.editable and self.mode != MODE_EDIT
+        return (self.editable and self.mode != MODE_EDIT
                 and self.tp_version >= self.latest_version)
 
     @rx.var
@@ -516,7 +517,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     def edit_steps_text(self) -> str:
         if not self.edit_steps:
             return "No changes yet"
-        return f"{self.edit_steps} change" + ("" if self.edit_steps == 1 else "s")
+        return count_of(self.edit_steps, "change")
 
     @rx.var
     def can_open_rofa(self) -> bool:
@@ -614,10 +615,6 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         yield toast_success(sent.message)
 
     # ---- edit mode (001 s4: mode EDIT, steps with undo, every change recalculates) -------------------
-    def _keep(self, view: TargetPortfolioView | None) -> None:
-        """The shown target portfolio, for the edit mode's lines and checks."""
-        self._shown_view = view
-
     def _shown_asset(self, asset_id: Any) -> AssetTarget | None:
         """An asset line of the shown result."""
         aid = _int(asset_id)
@@ -664,7 +661,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
                 for line in c.lines:
                     if line.kind != "asset" or not line.asset_id:
                         continue
-                    typed = self._invalid.get(str(line.asset_id))
+                    typed = self._invalid.get(line.asset_id)
                     line.invalid = typed is not None
                     line.units_input = typed if typed is not None else line.units_raw
                     line.removable = line.units_raw == "0" and (line.added or line.asset_id not in pinned_zero)
@@ -695,7 +692,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
 
     @rx.event
     def start_edit(self):
-        if not (EDIT_AVAILABLE and self.can_edit and self.tp_id and self.has_result and not self.busy):
+        if not (self.can_edit and self.tp_id and self.has_result and not self.busy):
             return
         self._reset_edit()
         self.mode = MODE_EDIT
@@ -770,7 +767,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         if self.tp_status:
             self.tp_status_label = advice.tp_label(self.tp_status, self.not_enough_cash)
         self.tp_status_color = status_color(self.tp_status, self.not_enough_cash)
-        self._keep(view)
+        self._shown_view = view
         self._recalculated_shown = True
         self._render()
 
@@ -782,16 +779,15 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         if info is None:
             return None
         aid = info.asset_id
-        key = str(aid)
         text = str(value if value is not None else "").strip()[:24]
         plain = text.replace(",", "").replace(" ", "")
         if not WHOLE_UNITS.fullmatch(plain):
-            self._invalid = {**self._invalid, key: text}
+            self._invalid = {**self._invalid, aid: text}
             self._render()
             return None
         units = int(plain)
-        if key in self._invalid:
-            self._invalid = {k: v for k, v in self._invalid.items() if k != key}
+        if aid in self._invalid:
+            self._invalid = {k: v for k, v in self._invalid.items() if k != aid}
             self._render()
         if units == self._requested(aid):
             return None
@@ -869,7 +865,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
             return None
         if self.recalculating:
             return self._busy_editing()
-        self._invalid = {k: v for k, v in self._invalid.items() if k != str(aid)}
+        self._invalid = {k: v for k, v in self._invalid.items() if k != aid}
         if info.kind == "added":
             edits = tuple(e for e in self._current() if self._entry_asset(e) != aid)
         else:
@@ -945,17 +941,19 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
             self._render()
 
     # ---- the commentary --------------------------------------------------------------------------------
-    @rx.event
-    def set_market(self, value: str):
-        self.market = str(value or "")
+    def _comment(self, kind: str) -> CommentBox:
+        return self.market if kind == "market" else self.recommendation
+
+    def _put_comment(self, kind: str, box: CommentBox) -> None:
+        if kind == "market":
+            self.market = box
+        else:
+            self.recommendation = box
 
     @rx.event
-    def set_recommendation(self, value: str):
-        self.recommendation = str(value or "")
-
-    def _feedback(self, kind: str, text: str, tone: str) -> None:
-        setattr(self, f"{kind}_feedback", text)
-        setattr(self, f"{kind}_tone", tone)
+    def set_comment(self, kind: str, value: str):
+        if kind in advice.COMMENT_TYPES:
+            self._put_comment(kind, dataclasses.replace(self._comment(kind), html=str(value or "")))
 
     @rx.event
     def save_comment(self, kind: str, html: str | None = None):
@@ -963,24 +961,21 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         one it handed over)."""
         if kind not in advice.COMMENT_TYPES or not self.tp_id:
             return
-        if isinstance(html, str):
-            setattr(self, kind, html)
-        self._feedback(kind, COMMENT_UPDATING, "updating")
+        box = self._comment(kind)
+        self._put_comment(kind, dataclasses.replace(box, html=html if isinstance(html, str) else box.html,
+                                                    feedback=COMMENT_UPDATING, tone="updating"))
         yield
-        text = self.market if kind == "market" else self.recommendation
+        box = self._comment(kind)
         try:
-            saved = target_portfolios.save_comment(actor=self._actor(), tp_id=self.tp_id, type=kind, description=text,
-                                                   comment_id=self._comment_ids.get(kind))
+            saved = target_portfolios.save_comment(actor=self._actor(), tp_id=self.tp_id, type=kind,
+                                                   description=box.html, comment_id=box.id or None)
         except DomainError as exc:
-            self._feedback(kind, exc.message or LOAD_FAILED, "error")
+            box = dataclasses.replace(box, feedback=exc.message or LOAD_FAILED, tone="error")
         else:
-            self._comment_ids = {**self._comment_ids, kind: saved.id}
-            setattr(self, kind, saved.description)
-            setattr(self, f"{kind}_shown", saved.description)
-            self._feedback(kind, COMMENT_SAVED, "saved")
-        run = self._feedback_runs.get(kind, 0) + 1
-        self._feedback_runs = {**self._feedback_runs, kind: run}
-        yield TargetPortfolioState.clear_feedback(kind, run)
+            box = dataclasses.replace(box, id=saved.id, html=saved.description, shown=saved.description,
+                                      feedback=COMMENT_SAVED, tone="saved")
+        self._put_comment(kind, dataclasses.replace(box, run=box.run + 1))
+        yield TargetPortfolioState.clear_feedback(kind, box.run + 1)
 
     @rx.event(background=True)
     async def clear_feedback(self, kind: str, run: int):
@@ -989,8 +984,9 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         if kind not in advice.COMMENT_TYPES:
             return
         async with self:
-            if run == self._feedback_runs.get(kind):
-                self._feedback(kind, "", "")
+            box = self._comment(kind)
+            if run == box.run:
+                self._put_comment(kind, dataclasses.replace(box, feedback="", tone=""))
 
 
 # ---- portfolios.target-portfolio-versions ---------------------------------------------------------
@@ -1039,4 +1035,4 @@ class TPVersionsState(AdviceVersions, AppState):
 
     @rx.var
     def count_text(self) -> str:
-        return f"{self.total} version" + ("" if self.total == 1 else "s")
+        return count_of(self.total, "version")

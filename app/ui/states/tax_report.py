@@ -12,6 +12,9 @@ from __future__ import annotations
 import dataclasses
 from datetime import date
 from decimal import Decimal
+from functools import partial
+from typing import Callable, TypeVar
+
 import reflex as rx
 
 from app.db.types import utcnow
@@ -28,7 +31,7 @@ from app.ui.display import close_price, input_number, units_or_fraction
 from app.ui.parse import positive_int
 from app.ui.states.base import AppState, toast_success
 from app.ui.states.portfolio_header import PortfolioHeader
-from app.ui.toolkit.rows import Amount, Option, amount_of, offers
+from app.ui.toolkit.rows import Amount, Option, amount_of, field_errors, offers
 from app.ui.toolkit.screen import ExportLinks, guarded, screen_load
 
 LOAD_FAILED = "The tax report could not be loaded."
@@ -125,6 +128,20 @@ def default_year(years: tuple[int, ...], today: date) -> int:
     if completed in years:
         return completed
     return years[0] if years else tax.financial_year_of(today)
+
+
+YearReport = TypeVar("YearReport", TaxReport, ClientTaxReport)
+
+
+def of_year(read: Callable[..., YearReport], year: int | None) -> YearReport:
+    """The report of `year`; with none, of the last completed financial year when the history reaches
+    it, else of the newest one offered (the first read tells which years there are)."""
+    if year is not None:
+        return read(year=year)
+    today = utcnow().date()
+    first = read(year=tax.financial_year_of(today) - 1)
+    wanted = default_year(first.years, today)
+    return first if wanted == first.year else read(year=wanted)
 
 
 def income_rows(r: TaxReport) -> list[IncomeRow]:
@@ -268,29 +285,14 @@ class TaxReportState(PortfolioHeader, ExportLinks, AppState):
         self.can_edit = False
         self.message = "" if report.portfolios else "You hold no portfolios to report on."
 
-    def _portfolio_report(self, actor: Actor, year: int | None) -> TaxReport:
-        """The report of the year asked for; with none, the last completed financial year."""
-        if year is not None:
-            return tax_service.portfolio_report(actor=actor, portfolio_id=self.portfolio_id, year=year)
-        today = utcnow().date()
-        first = tax_service.portfolio_report(actor=actor, portfolio_id=self.portfolio_id,
-                                             year=tax.financial_year_of(today) - 1)
-        wanted = default_year(first.years, today)
-        return first if wanted == first.year else \
-            tax_service.portfolio_report(actor=actor, portfolio_id=self.portfolio_id, year=wanted)
-
-    def _client_report(self, actor: Actor, year: int | None) -> ClientTaxReport:
-        today = utcnow().date()
-        first = tax_service.client_report(actor=actor, client_id=self._client_id,
-                                          year=year if year is not None else tax.financial_year_of(today) - 1)
-        if year is not None:
-            return first
-        wanted = default_year(first.years, today)
-        return first if wanted == first.year else \
-            tax_service.client_report(actor=actor, client_id=self._client_id, year=wanted)
-
-    def _query(self, name: str) -> str:
-        return str(self.router.url.query_parameters.get(name) or "")
+    def _show_year(self, actor: Actor, year: int | None) -> None:
+        """The report of the year asked for (the client's or the portfolio's)."""
+        if self.client_view:
+            of_client = partial(tax_service.client_report, actor=actor, client_id=self._client_id)
+            self._show_client(of_year(of_client, year))
+        else:
+            of_portfolio = partial(tax_service.portfolio_report, actor=actor, portfolio_id=self.portfolio_id)
+            self._show(of_year(of_portfolio, year))
 
     # ---- loading ---------------------------------------------------------------------------------
     @rx.event
@@ -302,12 +304,11 @@ class TaxReportState(PortfolioHeader, ExportLinks, AppState):
         self.portfolio_id = self._portfolio_param() or 0
         self.client_view = not self.portfolio_id
         if self.client_view:
-            wanted = positive_int(self._query("client")) if actor.role is not Role.CLIENT else None
+            wanted = positive_int(self._query_text("client")) if actor.role is not Role.CLIENT else None
             self._client_id = wanted or actor.id
-            self._show_client(self._client_report(actor, positive_int(self._query("year"))))
-            return
-        self._show_header(holdings_service.header(actor=actor, portfolio_id=self.portfolio_id), actor)
-        self._show(self._portfolio_report(actor, positive_int(self._query("year"))))
+        else:
+            self._show_header(holdings_service.header(actor=actor, portfolio_id=self.portfolio_id), actor)
+        self._show_year(actor, positive_int(self._query_text("year")))
 
     @rx.event
     @guarded
@@ -315,11 +316,7 @@ class TaxReportState(PortfolioHeader, ExportLinks, AppState):
         """Another financial year (one the picker offers) is shown."""
         if not offers(self.years, value) or value == self.year:
             return None
-        actor = self._actor()
-        if self.client_view:
-            self._show_client(self._client_report(actor, int(value)))
-        else:
-            self._show(self._portfolio_report(actor, int(value)))
+        self._show_year(self._actor(), int(value))
         return None
 
     # ---- the carried-forward loss ----------------------------------------------------------------
@@ -340,11 +337,11 @@ class TaxReportState(PortfolioHeader, ExportLinks, AppState):
                                                          year=tax_service.read_year(self.year),
                                                          amount=self.loss_amount)
         except ValidationError as exc:
-            self.loss_error = exc.fields.get("amount") or exc.message
+            self.loss_error = field_errors(exc.fields, ("amount",))["amount"] or exc.message
             return None
         finally:
             self.loss_saving = False
-        self._show(self._portfolio_report(actor, saved.year))
+        self._show_year(actor, saved.year)
         return toast_success(saved.message)
 
     # ---- downloads -------------------------------------------------------------------------------

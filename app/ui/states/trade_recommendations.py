@@ -51,7 +51,7 @@ from app.ui.display import NA, close_price, count_of, day, money, percent_1dp, w
 from app.ui.parse import positive_int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import FirmChoice, ListControls
-from app.ui.toolkit.rows import Amount, Option, OrderLine, offers
+from app.ui.toolkit.rows import Amount, Option, OrderLine, field_errors, offers
 from app.ui.toolkit.screen import Confirm, ExportLinks, events, guarded, screen_load
 
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
@@ -136,6 +136,20 @@ class AdjustmentInputs:
     expiry: str = ""
 
 
+@dataclasses.dataclass(frozen=True)
+class AdjustmentErrors:
+    """The adjustments panel's error under each field ('' where it has none)."""
+
+    price_gap_percentage: str = ""
+    price_gap_value: str = ""
+    limit_vs_last_percentage: str = ""
+    limit_vs_last_value: str = ""
+    expiry: str = ""
+
+
+ADJUSTMENT_ERROR_FIELDS = tuple(f.name for f in dataclasses.fields(AdjustmentErrors))
+
+
 class Change(NamedTuple):
     """What an applied adjustment made of a row (absent fields keep the service's values). A tuple,
     so that the state keeps it as it is (no change tracking)."""
@@ -146,21 +160,20 @@ class Change(NamedTuple):
     amount: Decimal
 
 
-def _effective(row: trade_file_service.TradeFileRow, change: Change | None) -> dict[str, Any]:
-    """The row's figures as the table shows and the export sends them."""
-    price = change.price if change and change.price is not None else row.limit_price
-    if change and change.price is not None:
-        vs_pct, vs_value = rules.limit_vs_price(price, row.last_close_price)
-    else:
-        vs_pct, vs_value = row.limit_vs_price_percentage, row.limit_vs_price_value
-    return {"quantity": change.quantity if change else row.quantity, "limit_price": price,
-            "expiry": (change.expiry if change and change.expiry else row.expiry),
-            "limit_vs_price_percentage": vs_pct, "limit_vs_price_value": vs_value}
+def adjusted(row: trade_file_service.TradeFileRow, change: Change | None) -> trade_file_service.TradeFileRow:
+    """The row as the table shows and sorts it: with what an applied adjustment made of it."""
+    if change is None:
+        return row
+    price = change.price if change.price is not None else row.limit_price
+    vs_pct, vs_value = (rules.limit_vs_price(price, row.last_close_price) if change.price is not None
+                        else (row.limit_vs_price_percentage, row.limit_vs_price_value))
+    return dataclasses.replace(row, quantity=change.quantity, limit_price=price, expiry=change.expiry or row.expiry,
+                               limit_vs_price_percentage=vs_pct, limit_vs_price_value=vs_value)
 
 
 def file_row_view(row: trade_file_service.TradeFileRow, change: Change | None, selected: bool) -> FileRowView:
-    figures = _effective(row, change)
-    price, vs_value = figures["limit_price"], figures["limit_vs_price_value"]
+    shown = adjusted(row, change)
+    price, vs_value = shown.limit_price, shown.limit_vs_price_value
     if row.stop_loss and row.action == "SELL":  # a conditional order: "Stop loss at $30.54"
         order_type = order_rules.price_words(order_rules.STOP_LOSS, None, price).split(",")[0]
     else:
@@ -169,11 +182,11 @@ def file_row_view(row: trade_file_service.TradeFileRow, change: Change | None, s
         id=row.recommendation_id, portfolio=row.investment_name,
         holdings_url=routes.url("portfolios.holdings", id=row.investment_id), broker=row.broker_name or "N/A",
         action=row.action, code=row.asset_code, amount=money(row.amount), pending_amount=money(row.pending_amount),
-        quantity=whole_units(figures["quantity"]), limit_price=close_price(price, ""),
+        quantity=whole_units(shown.quantity), limit_price=close_price(price, ""),
         last_close=close_price(row.last_close_price),
-        vs_percentage=percent_1dp(figures["limit_vs_price_percentage"], NA) if vs_value is not None else "",
+        vs_percentage=percent_1dp(shown.limit_vs_price_percentage, NA) if vs_value is not None else "",
         vs_value=Amount(text=close_price(vs_value, ""), negative=vs_value is not None and vs_value < 0),
-        row_type=row.type, status=row.status, expiry=day(figures["expiry"]), order_type=order_type, selected=selected,
+        row_type=row.type, status=row.status, expiry=day(shown.expiry), order_type=order_type, selected=selected,
         adjusted=change is not None)
 
 
@@ -187,8 +200,7 @@ def cash_view(c: trade_file_service.CashSummaryRow) -> CashView:
 
 def _sort_value(row: trade_file_service.TradeFileRow, change: Change | None, key: str) -> Any:
     """The row's value in the sort column as the table shows it (None when empty)."""
-    figures = _effective(row, change)
-    value = figures[key] if key in figures else getattr(row, key)
+    value = getattr(adjusted(row, change), key)
     return value.lower() if isinstance(value, str) else value
 
 
@@ -233,18 +245,18 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
     exporting: str = ""             # the kind of file being built
 
     adj: AdjustmentInputs = AdjustmentInputs()
-    adj_errors: dict[str, str] = {}
+    adj_errors: AdjustmentErrors = AdjustmentErrors()
     adjusted_count: int = 0
     today: str = ""
 
-    _file: tuple = ()                       # the shown TradeFileRows of the last load
+    _file: tuple[trade_file_service.TradeFileRow, ...] = ()  # the rows shown of the last load
     _changes: dict[int, Change] = {}        # recommendation id -> what the adjustments made of it
     _selected: set[int] = set()
     _cash: dict[int, trade_file_service.CashSummaryRow] = {}  # by portfolio
 
     # ---- loading ------------------------------------------------------------------------------------
     def _reset_adjustments(self) -> None:
-        self.adj, self.adj_errors = AdjustmentInputs(), {}
+        self.adj, self.adj_errors = AdjustmentInputs(), AdjustmentErrors()
         self.confirm_open = False
 
     def _load(self, actor: Actor, keep_selection: bool = False):
@@ -262,7 +274,8 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         self._hold(tuple(r for r in report.rows if not r.hidden), "", keep)
         return None
 
-    def _hold(self, shown: tuple, error: str, keep: set[int] | None = None) -> None:
+    def _hold(self, shown: tuple[trade_file_service.TradeFileRow, ...], error: str,
+              keep: set[int] | None = None) -> None:
         """The rows read (none after a failure), selected by the domain rule (or, after a download,
         as the user left them), and the page of them."""
         self._file = shown
@@ -315,8 +328,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         self.today = utcnow().date().isoformat()
         self._load_firms(actor)
         # a link to the approval view (a dashboard card's) opens it at once
-        approval = TradeApprovalState.open if (self.router.url.query_parameters or {}).get(VIEW_KEY) == APPROVAL_VIEW \
-            else None
+        approval = TradeApprovalState.open if self._query_text(VIEW_KEY) == APPROVAL_VIEW else None
         if actor.is_superuser:
             self.loading = False
             if self._take_address() and self.firm_filter != self.ALL_FIRMS:
@@ -379,8 +391,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
 
     # ---- adjustments --------------------------------------------------------------------------------
     def _clear(self, *keys: str) -> None:
-        if any(k in self.adj_errors for k in keys):
-            self.adj_errors = {k: v for k, v in self.adj_errors.items() if k not in keys}
+        self.adj_errors = dataclasses.replace(self.adj_errors, **{k: "" for k in keys})
 
     def _adjust(self, **typed: Any) -> None:
         self.adj = dataclasses.replace(self.adj, **typed)
@@ -438,6 +449,9 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
     def set_adj_expiry(self, value: str):
         self._set_text("expiry", value, "expiry", 10)
 
+    def _show_errors(self, errors: dict[str, str]) -> None:
+        self.adj_errors = AdjustmentErrors(**field_errors(errors, ADJUSTMENT_ERROR_FIELDS))
+
     def _adjustment_errors(self) -> dict[str, str]:
         adj = self.adj
         errors = rules.adjustment_errors(
@@ -455,8 +469,9 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
     @rx.event
     def ask_adjust(self):
         """Apply: invalid inputs show their texts and change nothing; valid ones are asked about."""
-        self.adj_errors = self._adjustment_errors()
-        if not self.adj_errors:
+        errors = self._adjustment_errors()
+        self._show_errors(errors)
+        if not errors:
             self._ask("adjust", rules.CONFIRM_ADJUSTMENTS, label="Apply")
 
     def _confirmed(self, action: str, _target: int):
@@ -464,7 +479,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
             return TradeFileState.place_orders(action.split(":", 1)[1])
         errors = self._adjustment_errors()
         if errors:
-            self.adj_errors = errors
+            self._show_errors(errors)
             return None
         adj = self.adj
         gap_type = adj.gap_type
@@ -510,8 +525,8 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
 
     @rx.var
     def adj_gap_error(self) -> str:
-        return self.adj_errors.get("price_gap_value" if self.adj.gap_type == rules.GAP_VALUE
-                                   else "price_gap_percentage", "")
+        errors = self.adj_errors
+        return errors.price_gap_value if self.adj.gap_type == rules.GAP_VALUE else errors.price_gap_percentage
 
     # ---- export -------------------------------------------------------------------------------------
     def _lines(self) -> list[trade_file_service.ExportLine]:
@@ -688,12 +703,12 @@ class TradeApprovalState(Confirm, ExportLinks, AppState):
         self.show_adviser = actor.is_superuser
         # the address may name the statuses and the order (a dashboard card's link: what it counted;
         # the browser's Back or a reload: as the view was left)
-        query = self.router.url.query_parameters or {}
-        named = [k for k in str(query.get(APPROVAL_STATUS_KEY) or "").split(",") if k]
+        named = [k for k in self._query_text(APPROVAL_STATUS_KEY).split(",") if k]
         if named and all(k in approval_service.STATUS_FILTERS for k in named):
             self.spv, self.spa, self.sad = (key in named for key in ("spv", "spa", "sad"))
-        if query.get(APPROVAL_ORDER_KEY) in approval_service.ORDERS:
-            self.order = str(query[APPROVAL_ORDER_KEY])
+        order = self._query_text(APPROVAL_ORDER_KEY)
+        if order in approval_service.ORDERS:
+            self.order = order
         if actor.is_superuser:
             self._load_advisers(actor)
             return None  # 001 s6: the superuser picks an active adviser
