@@ -52,8 +52,3 @@ class AddressForm(rx.State, mixin=True):
             return
         self.address = {**self.address, key: str(value or "")[:LONGEST[key]]}
         self._address_changed()
-
-    @rx.var
-    def address_text(self) -> str:
-        """The address on one line (view mode)."""
-        return addresses.clean_address(self.address)[0].one_line()
