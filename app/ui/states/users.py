@@ -151,7 +151,6 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
     route_name: str = ""
     kind: str = "users"
     title: str = "Users"
-    firm_fixed: bool = False
 
     rows: list[UserRow] = []
     loading: bool = True
@@ -284,8 +283,7 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
         name, kind, _role = self._context()
         self.route_name, self.kind = name, kind
         self.title = KIND_TITLES[kind]
-        self.firm_fixed = name in ("firms.clients", "firms.advisers")
-        if self.firm_fixed:
+        if name in ("firms.clients", "firms.advisers"):
             firm = firms.get_firm(actor=actor, firm_id=self._path_id() or 0)
             self._inside("firm", firm.id, firm.name)
         elif name == "advisers.clients":
@@ -304,7 +302,7 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
         shown = [r for r in (Role.CLIENT, Role.ADVISER, Role.ADMINISTRATOR, Role.SUPERUSER) if r in visible_roles(actor)]
         self.role_options = [Option(value=ALL, label="All roles")] + [Option(value=r.value, label=r.title) for r in shown]
         self._load_firms(actor)
-        if self.firm_fixed or name in ("advisers.clients", "models.clients"):  # one firm's list already
+        if name in IN_RECORD:  # one firm's list already
             self.show_firm, self.firm_options = False, []
         self._setup_new(actor, name, kind)
         self._load(actor)
