@@ -671,13 +671,9 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
         self._show_address_errors(errors)
         self.message = message
         self.ig_total_error = errors.get("industry_groups_allocations", "")
-        by_group: dict[int, dict[str, str]] = {}
-        for i, row in enumerate(self.ig_rows):
-            text = errors.get(f"industry_groups_allocations.{i}.allocation")
-            if text:
-                by_group[row["industry_group_id"]] = {"allocation": text}
-        self.ig_submitted = True
-        self._ig_show_errors(by_group)
+        self.ig_submitted = True  # each row's allocation error is named by the row's place in the payload
+        self._ig_show_errors({row["industry_group_id"]: {"allocation": errors[key]} for i, row in enumerate(self.ig_rows)
+                              if (key := f"industry_groups_allocations.{i}.allocation") in errors})
 
     def _validate(self) -> None:
         try:
