@@ -6,7 +6,7 @@ from typing import Any
 
 import reflex as rx
 
-from app.domain.addresses import AU_STATES, AUSTRALIA
+from app.domain.addresses import AU_STATES, AUSTRALIA, error_key
 from app.ui.components.widgets import field, form_grid, text_input
 
 LABELS = (("propertyName", "Property name"), ("unitNumber", "Unit"), ("streetNumber", "Street number"),
@@ -14,7 +14,7 @@ LABELS = (("propertyName", "Property name"), ("unitNumber", "Unit"), ("streetNum
 
 
 def _text(state: Any, key: str, label: str, prefix: str, read_only: Any, required: bool = False, **props) -> rx.Component:
-    error = state.address_errors[key].to(str)
+    error = state.address_errors[error_key(key)].to(str)
     control = text_input(f"{prefix}-{key}", state.address[key].to(str),
                          lambda value: state.set_address_field(key, value), error, read_only, **props)
     return field(label, control, error, required)
@@ -24,7 +24,7 @@ def address_fields(state: Any, read_only: Any, prefix: str = "address") -> rx.Co
     """The address's fields bound to an AddressForm state; ids are '<prefix>-<field>'."""
     country = state.address["country"].to(str)
     in_australia = (country == "") | (country.lower() == AUSTRALIA.lower())
-    state_error = state.address_errors["state"].to(str)
+    state_error = state.address_errors[error_key("state")].to(str)
     state_select = rx.select.root(
         rx.select.trigger(placeholder="Select state", id=f"{prefix}-state", width="100%"),
         rx.select.content(*[rx.select.item(f"{code} - {name}", value=code) for code, name in AU_STATES.items()]),

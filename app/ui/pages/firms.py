@@ -14,7 +14,7 @@ from app.ui.components.widgets import (
 )
 from app.domain.firm_documents import LAYOUT_DESCRIPTIONS
 from app.ui.states.base import AppState
-from app.ui.states.firms import FirmFormState, FirmsListState
+from app.ui.states.firms import FIELD_NAMES, FirmFormState, FirmsListState
 
 TITLE = "Wealth Advice"
 LIST_COLUMNS = 7
@@ -118,11 +118,18 @@ def firms_list_page() -> rx.Component:
 
 
 # ---- form -----------------------------------------------------------------------------------------
-def _input(key: str, label: str, required: bool = False, placeholder: str = "", **props) -> rx.Component:
+def _value(path: str) -> rx.Var:
+    """A text field of the form by its path ('name', 'licensee.afsl')."""
+    group, _, name = path.rpartition(".")
+    return getattr(FirmFormState.form.licensee if group else FirmFormState.form, name).to(str)
+
+
+def _input(path: str, label: str, required: bool = False, placeholder: str = "", **props) -> rx.Component:
+    key = FIELD_NAMES[path]
     error = FirmFormState.errors[key]
     return field(
         label,
-        text_input(key.replace(".", "-"), FirmFormState.form[key], lambda value: FirmFormState.set_field(key, value),
+        text_input(key.replace(".", "-"), _value(path), lambda value: FirmFormState.set_field(path, value),
                    error=error, read_only=FirmFormState.read_only,
                    placeholder=rx.cond(FirmFormState.read_only, "", placeholder), **props),
         error,
@@ -165,8 +172,8 @@ def _licensee() -> rx.Component:
             _input("licensee.afsl", "AFSL", placeholder="Licence number", input_mode="numeric"),
             _input("licensee.phone", "Phone", type="tel"),
             _input("licensee.email", "Email", type="email"),
-            _input("licensee.fsgLink", "FSG link", placeholder="https://"),
-            _input("licensee.privacyPolicyLink", "Privacy policy link", placeholder="https://"),
+            _input("licensee.fsg_link", "FSG link", placeholder="https://"),
+            _input("licensee.privacy_policy_link", "Privacy policy link", placeholder="https://"),
         ),
         _logo_field("Licensee logo", "licensee", "licensee-logo"),
         description="The AFSL holder the firm operates under.",
@@ -178,9 +185,9 @@ def _fees() -> rx.Component:
         "Fees",
         form_grid(
             _input("fee", "Brokerage (%)", placeholder="e.g. 0.11", input_mode="decimal"),
-            _input("ausiexCode", "Broker adviser code", placeholder="e.g. ABC123"),
-            _input("minFee", "Min fee ($)", placeholder="e.g. 19.95", input_mode="decimal"),
-            _input("maxFee", "Max fee ($)", placeholder="e.g. 150.00", input_mode="decimal"),
+            _input("ausiex_code", "Broker adviser code", placeholder="e.g. ABC123"),
+            _input("min_fee", "Min fee ($)", placeholder="e.g. 19.95", input_mode="decimal"),
+            _input("max_fee", "Max fee ($)", placeholder="e.g. 150.00", input_mode="decimal"),
         ),
         description="Brokerage as a percent of the trade value, limited by the minimum and maximum fee in dollars.",
     )
@@ -189,14 +196,14 @@ def _fees() -> rx.Component:
 def _orders() -> rx.Component:
     S = FirmFormState
     gtc = rx.checkbox("Orders without an expiry date of their own are good till cancelled (GTC)",
-                      checked=S.form["orderGoodTillCancelled"] == "True",
+                      checked=S.form.order_good_till_cancelled,
                       on_change=S.set_order_gtc,
                       disabled=S.read_only, id="order-gtc")
     return section(
         "Orders",
         form_grid(
-            _input("orderExpiryDays", "Order life (days)", placeholder="30", input_mode="numeric"),
-            _input("stopLossLimitGap", "Stop loss limit under the trigger (%)", placeholder="e.g. 2 (empty: market)",
+            _input("order_expiry_days", "Order life (days)", placeholder="30", input_mode="numeric"),
+            _input("stop_loss_limit_gap", "Stop loss limit under the trigger (%)", placeholder="e.g. 2 (empty: market)",
                    input_mode="decimal"),
         ),
         gtc,
@@ -242,10 +249,9 @@ def _rofa_sample() -> rx.Component:
                 rx.cond(FirmFormState.image_urls["logo"] != "",
                         rx.image(src=file_src(FirmFormState.image_urls["logo"]), alt="", max_height="36px",
                                  max_width="120px", object_fit="contain")),
-                rx.vstack(rx.text(rx.cond(FirmFormState.form["name"] != "", FirmFormState.form["name"], "Firm name"),
-                                  weight="bold", size="3"),
-                          rx.text(FirmFormState.form["licensee.name"],
-                                  rx.cond(FirmFormState.form["licensee.afsl"] != "", ", AFSL " + FirmFormState.form["licensee.afsl"], ""),
+                rx.vstack(rx.text(rx.cond(_value("name") != "", _value("name"), "Firm name"), weight="bold", size="3"),
+                          rx.text(_value("licensee.name"),
+                                  rx.cond(_value("licensee.afsl") != "", ", AFSL " + _value("licensee.afsl"), ""),
                                   size="1", color=rx.color("gray", 10)),
                           spacing="0"),
                 spacing="3", align="center", width="100%",

@@ -228,7 +228,7 @@ def _membership() -> rx.Component:
     )
     return form_grid(
         field("User type", role_control, f.errors["role"].to(str), required=True),
-        rx.cond(f.shows_firm, field("Firm", firm_control, f.errors["firm_id"].to(str), required=f.firm_required)),
+        rx.cond(f.shows_firm, field("Firm", firm_control, f.errors["firm_id"].to(str), required=True)),
         rx.cond(f.shows_adviser, field("Adviser", adviser_control, f.errors["adviser_id"].to(str))),
         rx.cond(f.shows_ar_number, field(
             "Authorised representative no.",

@@ -1,6 +1,6 @@
 """Public account pages reached from e-mailed links: activation, password reset, e-mail change.
 
-The token comes from the page's own URL on the server (`self.router.url.path`), is checked on
+The token comes from the page's own path on the server (`_path_text("token")`), is checked on
 load, and is checked again by the service on submit: the browser only ever holds the token the
 e-mail gave it.
 """
@@ -58,6 +58,7 @@ class _PasswordForm(TypedPasswords, mixin=True):
     if TYPE_CHECKING:  # what the screens' other base (AppState) gives this mixin
         token: str
         def _actor(self) -> Actor: ...
+        def _path_text(self, name: str) -> str: ...
 
     # ---- hooks -----------------------------------------------------------------------------
     _route: ClassVar[str] = ""
@@ -72,9 +73,6 @@ class _PasswordForm(TypedPasswords, mixin=True):
         return True
 
     # ---- helpers ---------------------------------------------------------------------------
-    def _token(self) -> str:
-        return routes.param(self.router.url.path, "token")
-
     def _reset(self) -> None:
         """Every field of the form back to its default; a countdown still running stops."""
         run = self._run
@@ -103,7 +101,7 @@ class _PasswordForm(TypedPasswords, mixin=True):
         """Check the link first; a used or expired one goes back to sign in with the reason."""
         self._reset()
         try:
-            info = self._check(self._token())
+            info = self._check(self._path_text("token"))
         except DomainError as exc:
             self.checking = False
             return [toast_error(exc.message), rx.redirect(routes.url("login"))]
@@ -125,7 +123,7 @@ class _PasswordForm(TypedPasswords, mixin=True):
             return None
         self.busy = True
         try:
-            self._set_password(self._token(), self._typed("password"), self._typed("rptPassword"))
+            self._set_password(self._path_text("token"), self._typed("password"), self._typed("rptPassword"))
         except DomainError as exc:
             # A failed set-password clears both password fields (spec 000 s5).
             self.busy = False
@@ -227,7 +225,7 @@ class EmailChangeState(AppState):
 
     @rx.event
     def on_load(self):
-        token = routes.param(self.router.url.path, "token")
+        token = self._path_text("token")
         try:
             self._actor()
             self.signed_in = True

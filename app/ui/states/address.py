@@ -6,27 +6,30 @@ address again (`_address_changed`). The screen sends `_address_payload()` with i
 the service's errors named 'address.<field>' with `_show_address_errors`."""
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Mapping
 
 import reflex as rx
 
 from app.domain import addresses
+from app.domain.addresses import Address
+from app.ui.toolkit.rows import field_errors
 
 FIELDS = addresses.KEYS
+ERROR_KEYS = tuple(addresses.error_key(key) for key in FIELDS)  # as a refusal names them
 LONGEST = {key: longest for key, _, longest in addresses.FORM_KEYS.values()}
 
 
 class AddressForm(rx.State, mixin=True):
     address: dict[str, str] = {key: "" for key in FIELDS}
-    address_errors: dict[str, str] = {key: "" for key in FIELDS}
+    address_errors: dict[str, str] = field_errors(None, ERROR_KEYS)  # by 'address.<field>'
 
     def _address_editable(self) -> bool:  # pragma: no cover - each screen says
         raise NotImplementedError
 
-    def _fill_address(self, form: Mapping[str, Any] | None) -> None:
-        """Show an address as the service answered it ({propertyName, ...}; None: empty)."""
-        self.address = {key: str((form or {}).get(key) or "") for key in FIELDS}
-        self.address_errors = {key: "" for key in FIELDS}
+    def _fill_address(self, address: Address = addresses.EMPTY) -> None:
+        """Show an address as the service answered it (empty by default)."""
+        self.address = {key: getattr(address, name) or "" for name, (key, _, _) in addresses.FORM_KEYS.items()}
+        self.address_errors = field_errors(None, ERROR_KEYS)
 
     def _address_payload(self) -> dict[str, str]:
         return dict(self.address)
@@ -36,7 +39,7 @@ class AddressForm(rx.State, mixin=True):
         return dict(addresses.clean_address(self._address_payload())[1])
 
     def _show_address_errors(self, errors: Mapping[str, str]) -> None:
-        self.address_errors = {key: errors.get(addresses.error_key(key), "") for key in FIELDS}
+        self.address_errors = field_errors(errors, ERROR_KEYS)
 
     def _address_changed(self) -> None:
         self.form_dirty = True
@@ -49,8 +52,3 @@ class AddressForm(rx.State, mixin=True):
             return
         self.address = {**self.address, key: str(value or "")[:LONGEST[key]]}
         self._address_changed()
-
-    @rx.var
-    def address_text(self) -> str:
-        """The address on one line (view mode)."""
-        return addresses.clean_address(self.address)[0].one_line()

@@ -5,6 +5,7 @@ Every handler resolves the signed-in user from the token and goes through app.se
 which checks permission and scopes by firm; ids of what is loaded stay in backend-only vars."""
 from __future__ import annotations
 
+import dataclasses
 import logging
 from decimal import Decimal
 from typing import Any, ClassVar, TypedDict
@@ -12,7 +13,7 @@ from typing import Any, ClassVar, TypedDict
 import reflex as rx
 
 from app.domain.errors import DomainError, PermissionDenied, ValidationError
-from app.domain.firms import FIRM_SORTS, clean_firm, read_firm_form
+from app.domain.firms import FIRM_SORTS, FirmForm, LicenseeForm, clean_firm
 from app.domain.firm_documents import (
     LAYOUT_TITLES, LAYOUTS, Branding, DocumentSettings, RofaTemplate,
     parse_document_settings,
@@ -28,7 +29,7 @@ from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
 from app.ui.parse import to_int
 from app.ui.toolkit.lists import LoadMore, RowPages
-from app.ui.toolkit.rows import Option
+from app.ui.toolkit.rows import Option, field_errors
 from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, screen_load
 
 log = logging.getLogger("app.ui.firms")
@@ -108,38 +109,32 @@ class FirmsListState(Viewer, Confirm, RowPages, LoadMore, AppState):
 
 
 # ---- the firm form ------------------------------------------------------------------------------
-FIRM_KEYS = ("name", "abn", "car", "phone", "email", "website")
-LICENSEE_KEYS = ("name", "abn", "afsl", "phone", "email", "website", "fsgLink", "privacyPolicyLink")
-FEE_KEYS = ("fee", "maxFee", "minFee", "ausiexCode", "orderExpiryDays", "orderGoodTillCancelled", "stopLossLimitGap")
-FORM_KEYS = (*FIRM_KEYS, *(f"licensee.{k}" for k in LICENSEE_KEYS), *FEE_KEYS)
+FIRM_TEXTS = ("name", "abn", "car", "phone", "email", "website", "fee", "max_fee", "min_fee", "ausiex_code",
+              "order_expiry_days", "stop_loss_limit_gap")
+LICENSEE_TEXTS = tuple(f.name for f in dataclasses.fields(LicenseeForm))
 
 
-def _blank() -> dict[str, str]:
-    return {key: "" for key in FORM_KEYS}
+def _payload_name(path: str) -> str:
+    """A field's name in the payload, in a refusal's fields and as the input's id: the form's
+    attribute in camelCase ('max_fee' -> 'maxFee', 'licensee.fsg_link' -> 'licensee.fsgLink')."""
+    head, *rest = path.split("_")
+    return head + "".join(word.title() for word in rest)
 
 
-def _text(value: str | int | bool | Decimal | None) -> str:
-    """A saved value as its field shows it (a number as its digits, as the REST payload writes it)."""
-    if value is None:
-        return ""
-    return format(value, "f") if isinstance(value, Decimal) else str(value)
+# the form's text fields ('licensee.<attribute>' for the licensee's) -> their payload names
+FIELD_NAMES = {path: _payload_name(path) for path in (*FIRM_TEXTS, *(f"licensee.{n}" for n in LICENSEE_TEXTS))}
 
 
-def _form_of(firm: FirmDetail) -> dict[str, str]:
-    """The form's fields (keys of FORM_KEYS) from a saved firm."""
-    licensee = firm.licensee
-    return {
-        "name": _text(firm.name), "abn": _text(firm.abn), "car": _text(firm.car), "phone": _text(firm.phone),
-        "email": _text(firm.email), "website": _text(firm.website),
-        "licensee.name": _text(licensee.name), "licensee.abn": _text(licensee.abn),
-        "licensee.afsl": _text(licensee.afsl), "licensee.phone": _text(licensee.phone),
-        "licensee.email": _text(licensee.email), "licensee.website": _text(licensee.website),
-        "licensee.fsgLink": _text(licensee.fsg_link), "licensee.privacyPolicyLink": _text(licensee.privacy_policy_link),
-        "fee": _text(firm.fee), "maxFee": _text(firm.max_fee), "minFee": _text(firm.min_fee),
-        "ausiexCode": _text(firm.ausiex_code), "orderExpiryDays": _text(firm.order_expiry_days),
-        "orderGoodTillCancelled": _text(firm.order_good_till_cancelled),
-        "stopLossLimitGap": _text(firm.stop_loss_limit_gap),
-    }
+def _texts(source: object, names: tuple[str, ...]) -> dict[str, Any]:
+    """Saved values as their fields show them ('' for none, a number as its digits)."""
+    values = {name: getattr(source, name, None) for name in names}
+    return {name: "" if v is None else format(v, "f") if isinstance(v, Decimal) else str(v) for name, v in values.items()}
+
+
+def _form_of(firm: FirmDetail | None) -> FirmForm:
+    """The form as the screen holds it, every field as text: a saved firm's, or a new firm's (None)."""
+    return FirmForm(**_texts(firm, FIRM_TEXTS), licensee=LicenseeForm(**_texts(firm and firm.licensee, LICENSEE_TEXTS)),
+                    order_good_till_cancelled=bool(firm and firm.order_good_till_cancelled))
 
 
 # the record of advice card: layout, branding and the CGT template (app.domain.firm_documents)
@@ -166,14 +161,14 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
 
     mode: str = "new"
     loading: bool = True
-    form: dict[str, str] = _blank()
-    errors: dict[str, str] = _blank()
+    form: FirmForm = _form_of(None)
+    errors: dict[str, str] = field_errors(None, FIELD_NAMES.values())
     firm_name: str = ""
     view_url: str = ""  # display only (breadcrumb); handlers use _firm_id
     can_edit: bool = False
 
     docs: dict[str, str] = _doc_blank()
-    doc_errors: dict[str, str] = {key: "" for key in DOC_KEYS}
+    doc_errors: dict[str, str] = field_errors(None, DOC_KEYS)
     layout_options: list[Option] = [Option(value=k, label=LAYOUT_TITLES[k]) for k in LAYOUTS]
     previewing: bool = False
 
@@ -184,17 +179,17 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
     # ---- loading --------------------------------------------------------------------------------
     def _reset(self, mode: str) -> None:
         self.mode = mode
-        self.form = _blank()
-        self.errors = _blank()
+        self.form = _form_of(None)
+        self.errors = field_errors(None, FIELD_NAMES.values())
         self.submitted = False
         self.saving = False
         self.firm_name = ""
         self.view_url = ""
         self.can_edit = False
         self._load_images({})
-        self._fill_address(None)
+        self._fill_address()
         self.docs = _doc_blank()
-        self.doc_errors = {key: "" for key in DOC_KEYS}
+        self.doc_errors = field_errors(None, DOC_KEYS)
         self.previewing = False
         self._firm_id = 0
         self._version = 0
@@ -207,13 +202,13 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
         self.view_url = routes.url("firms.view", id=self._firm_id)
         self._version = firm.version
         self._load_images({"logo": firm.logo, "licensee": firm.licensee_logo})
-        self._fill_address(firm.address.as_form())
+        self._fill_address(firm.address)
 
     @rx.event
     @screen_load(clients=False, failed=LOAD_ONE_FAILED, back=lambda self, actor: routes.url("firms.list"))
     def on_load(self, actor: Actor):
-        name, params = routes.match(self.router.url.path)
-        mode = {"firms.new": "new", "firms.view": "view", "firms.edit": "edit"}.get(name or "", "view")
+        name, _ = routes.match(self.router.url.path)
+        mode = name.removeprefix("firms.") if name in ("firms.new", "firms.edit") else "view"
         self._reset(mode)
         self.loading = True
         if mode == "new":
@@ -222,7 +217,7 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
             self.can_edit = True
             self.loading = False
             return None
-        self._fill(firms.get_firm(actor=actor, firm_id=to_int(params.get("id")) or 0))
+        self._fill(firms.get_firm(actor=actor, firm_id=self._path_id() or 0))
         self.docs = _doc_form(firms.documents(actor=actor, firm_id=self._firm_id))
         self.can_edit = can_edit_firm(actor, self._firm_id)
         self.loading = False
@@ -232,30 +227,23 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
         return None
 
     # ---- editing --------------------------------------------------------------------------------
-    def _payload(self) -> dict[str, Any]:
-        """Exactly the REST shape of POST/PUT /api/firms."""
-        form = self.form
-        data: dict[str, Any] = {key: form.get(key, "") for key in FIRM_KEYS}
-        data["licensee"] = {key: form.get(f"licensee.{key}", "") for key in LICENSEE_KEYS}
-        data.update({key: form.get(key, "") for key in FEE_KEYS})
-        data["address"] = self._address_payload()
-        data["isLogoRemoved"] = self._image_removed("logo")
-        data["isLicenseeLogoRemoved"] = self._image_removed("licensee")
-        data["version"] = self._version or None
-        return data
+    def _sent_form(self) -> FirmForm:
+        """The form as the service takes it: the fields with the address, the logos removed and the
+        version it was read at."""
+        return dataclasses.replace(
+            self.form, address=self._address_payload(), logo_removed=self._image_removed("logo"),
+            licensee_logo_removed=self._image_removed("licensee"), version=str(self._version) if self._version else None)
 
     def _validate(self) -> None:
-        _, found = clean_firm(read_firm_form(self._payload()))
+        _, found = clean_firm(self._sent_form())
         self._show_errors({**found, **self._address_check()})
         self._show_doc_errors(parse_document_settings(self.docs)[1])
 
     def _show_doc_errors(self, found: dict[str, str]) -> None:
-        self.doc_errors = {key: found.get(key, "") for key in DOC_KEYS}
+        self.doc_errors = field_errors(found, DOC_KEYS)
 
     def _show_errors(self, found: dict[str, str]) -> None:
-        errors = _blank()
-        errors.update({key: text for key, text in found.items() if key in errors})
-        self.errors = errors
+        self.errors = field_errors(found, FIELD_NAMES.values())
         self._show_address_errors(found)
 
     def _editable(self) -> bool:
@@ -302,14 +290,20 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
         """The firm's orders without an expiry of their own are good till cancelled (a checkbox)."""
         if not self._editable():
             return
-        self.form = {**self.form, "orderGoodTillCancelled": "True" if value is True else ""}
+        self.form = dataclasses.replace(self.form, order_good_till_cancelled=value is True)
         self._changed()
 
     @rx.event
-    def set_field(self, key: str, value: str):
-        if key not in FORM_KEYS or not self._editable():
+    def set_field(self, path: str, value: str):
+        """A text field, by its path in FIELD_NAMES ('name', 'licensee.afsl')."""
+        if path not in FIELD_NAMES or not self._editable():
             return
-        self.form = {**self.form, key: str(value if value is not None else "")[:1000]}
+        group, _, name = path.rpartition(".")
+        changed: dict[str, Any] = {name: str(value if value is not None else "")[:1000]}
+        if group:
+            self.form = dataclasses.replace(self.form, licensee=dataclasses.replace(self.form.licensee, **changed))
+        else:
+            self.form = dataclasses.replace(self.form, **changed)
         self._changed()
 
     # ---- logos (staged by ImageStaging, written on save) -----------------------------------------
@@ -322,7 +316,7 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
 
     # ---- saving ---------------------------------------------------------------------------------
     def _save(self, actor: Actor, then: str | None):
-        form = read_firm_form(self._payload())
+        form = self._sent_form()
         documents, found = parse_document_settings(self.docs)
         self._show_doc_errors(found)
         if documents is None:

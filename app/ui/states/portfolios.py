@@ -20,7 +20,6 @@ import reflex as rx
 from app.domain import portfolios as rules
 from app.domain.allocations import allocation_total, class_total_color
 from app.domain.errors import DomainError, ValidationError
-from app.domain.parsing import as_id
 from app.domain.permissions import Actor, is_staff
 from app.domain.roles import Role
 from app.services import firms as firm_service
@@ -72,13 +71,13 @@ FORM_SWITCHES = ("class_allocation", "industry_group_allocation", "suspend_rebal
 
 
 # ---- small helpers --------------------------------------------------------------------------------
-def _referer(query: Mapping[str, str]) -> str:
-    """The path of the refererStateName / refererStateParams query (a signed-in route only), or ''."""
-    name = str(query.get("refererStateName") or "")
+def _referer(state: AppState) -> str:
+    """The path the page's refererStateName / refererStateParams query names (a signed-in route only), or ''."""
+    name = state._query_text("refererStateName")
     if name not in routes.ROUTES or name in routes.PUBLIC:
         return ""
     try:
-        params = json.loads(query.get("refererStateParams") or "{}")
+        params = json.loads(state._query_text("refererStateParams") or "{}")
         params = {str(k): _int(v) for k, v in params.items()} if isinstance(params, dict) else {}
         if any(v is None or v <= 0 for v in params.values()):
             return ""
@@ -236,11 +235,12 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
     awaiting: list[AwaitingRow] = []
     awaiting_loading: bool = True
 
-    def _context(self) -> tuple[str, str, dict[str, str]]:
-        name, params = routes.match(self.router.url.path)
+    def _context(self) -> tuple[str, str]:
+        """(route name, the kind of record it lists the portfolios of); the record is `_path_id()`."""
+        name, _ = routes.match(self.router.url.path)
         if name not in LIST_CONTEXTS:
-            name, params = "portfolios.list", {}
-        return name, LIST_CONTEXTS[name], params
+            name = "portfolios.list"
+        return name, LIST_CONTEXTS[name]
 
     def _filter(self, actor: Actor) -> PortfolioFilter:
         kind = self.context_kind
@@ -280,8 +280,8 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
         self.awaiting = awaiting_rows(records_of_advice.awaiting_decision(actor=actor))
         self.awaiting_loading = False
 
-    def _setup_context(self, actor: Actor, kind: str, params: dict[str, str]) -> None:
-        self._context_id = _int(params.get("id")) or 0
+    def _setup_context(self, actor: Actor, kind: str) -> None:
+        self._context_id = self._path_id() or 0
         if kind not in RECORD_PAGES:
             return
         if kind in ("client", "adviser"):
@@ -305,7 +305,7 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
     @screen_load(back=_back)
     def on_load(self, actor: Actor):
         self._reset_screen()  # filters, sort and page as a fresh list has them
-        name, kind, params = self._context()
+        name, kind = self._context()
         self.route_name, self.context_kind = name, kind
         self.staff = is_staff(actor)
         # clients have one list, their own; staff have no "own portfolios"
@@ -313,7 +313,7 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
             return rx.redirect(routes.url("portfolios.me"))
         if actor.role is not Role.CLIENT and kind == "me":
             return rx.redirect(routes.url("portfolios.list"))
-        self._setup_context(actor, kind, params)
+        self._setup_context(actor, kind)
         self.broker_options = [Option(value=str(k), label=t) for k, t in rules.BROKER_FILTER_TITLES.items()] + \
             [Option(value=str(b.id), label=b.name) for b in reference_data.list_brokers(actor=actor)]
         # 'Add New' for non-clients, only when a client is given
@@ -559,22 +559,22 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
     @rx.event
     @screen_load(failed=rules.LOAD_FAILED, back=_back)
     def on_load(self, actor: Actor):
-        name, params = routes.match(self.router.url.path)
+        name, _ = routes.match(self.router.url.path)
         mode = {"clients.new-portfolio": "new", "advisers.new-portfolio": "new", "portfolios.edit": "edit"}.get(
             name or "", "view")
         self.reset()  # every field to its default: a new portfolio starts from them
         self.mode = mode
-        self.back_url = _referer(self.router.url.query_parameters)
+        self.back_url = _referer(self)
         if mode == "new":
             if not is_staff(actor):
                 return self._send_client_home(actor)
-            self._start_new(actor, name or "", _int(params.get("id")) or 0)
+            self._start_new(actor, name or "", self._path_id() or 0)
         else:
-            portfolio = portfolio_service.get_portfolio(actor=actor, portfolio_id=as_id(params.get("id")) or 0)
+            portfolio = portfolio_service.get_portfolio(actor=actor, portfolio_id=self._path_id() or 0)
             if mode == "edit" and not portfolio.can_edit:
                 return rx.redirect(routes.url("portfolios.view", id=portfolio.id))  # clients only read
             self._fill(portfolio)
-            self._fill_address(portfolio.address.as_form())
+            self._fill_address(portfolio.address)
             self._urls()
             groups = _group_entries(portfolio)
             self._ig_fill(groups)
@@ -646,7 +646,7 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
             type=self.type, tax_treatment=self.tax_treatment, sell_look_back_period=self.sell_look_back_period.strip(),
             institution_id=choice(self.institution_id), broker=choice(self.broker_id), adviser=choice(self.adviser_id),
             users=[{"id": h.id, "is_owner": h.is_owner} for h in self.holders],
-            **{f: self.limits.get(f, "").strip() for f in rules.LIMIT_FIELDS},
+            **{f: self.limits[f].strip() for f in rules.LIMIT_FIELDS},
             **{key: getattr(self, key) for key in FORM_SWITCHES},
             allocation_classes=[{"class_id": c.class_id, "allocation": c.allocation.strip(), "min": c.min.strip(),
                                  "max": c.max.strip()} for c in self.classes],
@@ -671,13 +671,9 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
         self._show_address_errors(errors)
         self.message = message
         self.ig_total_error = errors.get("industry_groups_allocations", "")
-        by_group: dict[int, dict[str, str]] = {}
-        for i, row in enumerate(self.ig_rows):
-            text = errors.get(f"industry_groups_allocations.{i}.allocation")
-            if text:
-                by_group[row["industry_group_id"]] = {"allocation": text}
-        self.ig_submitted = True
-        self._ig_show_errors(by_group)
+        self.ig_submitted = True  # each row's allocation error is named by the row's place in the payload
+        self._ig_show_errors({row["industry_group_id"]: {"allocation": errors[key]} for i, row in enumerate(self.ig_rows)
+                              if (key := f"industry_groups_allocations.{i}.allocation") in errors})
 
     def _validate(self) -> None:
         try:
@@ -1025,9 +1021,8 @@ class PortfolioBuyState(Confirm, LoadMore, AppState):
     def on_load(self, actor: Actor):
         """Clients cannot link or unlink (001 s4)."""
         self.reset()
-        _, params = routes.match(self.router.url.path)
-        self._portfolio_id = _int(params.get("id")) or 0
-        self.back_url = _referer(self.router.url.query_parameters)
+        self._portfolio_id = self._path_id() or 0
+        self.back_url = _referer(self)
         self.holdings_url = routes.url("portfolios.holdings", id=self._portfolio_id or 0)
         self.view_url = routes.url("portfolios.view", id=self._portfolio_id or 0)
         self.rows, self.total = self._fetch(actor, 0, self._limit())

@@ -7,7 +7,6 @@ computed here only hide buttons."""
 from __future__ import annotations
 
 import dataclasses
-import json
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any, Callable, ClassVar, Mapping
 
@@ -30,9 +29,10 @@ from app.ui.toolkit.lists import FirmChoice, InRecord, ListControls
 from app.ui.toolkit.screen import Confirm, Viewer, events, guarded, screen_load
 from app.ui.states.person import PersonForm
 from app.ui.states.address import AddressForm
+from app.ui.states.portfolios import referer_query
 from app.ui.display import input_day
 from app.ui.parse import to_int as _int
-from app.ui.toolkit.rows import Option, keeping, offers
+from app.ui.toolkit.rows import Option, field_errors, keeping, offers
 
 # ---- contexts -----------------------------------------------------------------------------------
 # list route -> (kind of the form routes, fixed role or "")
@@ -97,7 +97,7 @@ def _iso(moment: datetime | None) -> str:
     return moment.isoformat() if moment else ""
 
 
-def _safe_back(path: str | None) -> str:
+def _safe_back(path: str) -> str:
     """A back link only when it is one of our signed-in routes (never an outside URL)."""
     if not path or not path.startswith("/") or path.startswith("//"):
         return ""
@@ -151,7 +151,6 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
     route_name: str = ""
     kind: str = "users"
     title: str = "Users"
-    firm_fixed: bool = False
 
     rows: list[UserRow] = []
     loading: bool = True
@@ -174,27 +173,28 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
     _adviser_firm_id: int = 0
 
     # ---- context ------------------------------------------------------------------------------
-    def _context(self) -> tuple[str, str, str, dict[str, str]]:
-        """(route name, kind, fixed role, route params) of the page the browser is on."""
-        name, params = routes.match(self.router.url.path)
+    def _context(self) -> tuple[str, str, str]:
+        """(route name, kind, fixed role) of the page the browser is on; its record is `_path_id()`."""
+        name, _ = routes.match(self.router.url.path)
         if name not in LIST_CONTEXTS:
-            name, params = "users.list", {}
+            name = "users.list"
         kind, role = LIST_CONTEXTS[name]
-        return name, kind, role, params
+        return name, kind, role
 
     def _filters(self, actor: Actor) -> dict[str, Any]:
-        name, _kind, fixed_role, params = self._context()
+        name, _kind, fixed_role = self._context()
+        record_id = self._path_id()
         roles = [fixed_role] if fixed_role else ([self.role_filter] if self.role_filter != ALL else [])
         statuses = [self.status_filter] if self.status_filter != ALL else []
         if self.status_filter == UserStatus.DELETED.value and name != "users.list":
             statuses = []
         firm_id: int | None = None
         if name in ("firms.clients", "firms.advisers"):
-            firm_id = _int(params.get("id"))
+            firm_id = record_id
         elif self._firm_id() != ALL:
             firm_id = _int(self.firm_filter)
-        adviser_id = _int(params.get("id")) if name == "advisers.clients" else None
-        model_id = _int(params.get("id")) if name == "models.clients" else None
+        adviser_id = record_id if name == "advisers.clients" else None
+        model_id = record_id if name == "models.clients" else None
         return dict(
             roles=roles, statuses=statuses, search=self.search.strip() or None, firm_id=firm_id, adviser_id=adviser_id,
             model_id=model_id,
@@ -214,9 +214,8 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
         if role in (Role.CLIENT, Role.ADVISER):
             prefix = "clients" if role is Role.CLIENT else "advisers"
             portfolios_url = routes.url(f"{prefix}.portfolios", id=user.id) if portfolio_count else ""
-            add_portfolio_url = "" if deleted else routes.url(f"{prefix}.new-portfolio", id=user.id, query={
-                "refererStateName": self.route_name or "users.list",
-                "refererStateParams": json.dumps(self._context()[3], separators=(",", ":"))})
+            add_portfolio_url = "" if deleted else routes.url(f"{prefix}.new-portfolio", id=user.id,
+                                                               query=referer_query(self.router.url.path) or None)
         if role is Role.ADVISER:
             open_url = adviser_clients
         elif role is Role.CLIENT:
@@ -236,7 +235,7 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
         )
 
     def _load(self, actor: Actor) -> None:
-        _name, kind, _role, _params = self._context()
+        kind = self._context()[1]
         self.loading = False  # a failed load leaves the rows it had
         def page() -> tuple[list[UserView], int]:
             found = users.list_users(actor=actor, **self._filters(actor))
@@ -244,9 +243,9 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
 
         rows: list[UserView] = self._fetch_page(page)
         counts = portfolios.portfolio_counts(actor=actor, user_ids=[u.id for u in rows])
-        self.rows = [self._row(actor, u, kind, counts.get(u.id, 0)) for u in rows]
+        self.rows = [self._row(actor, u, kind, counts[u.id]) for u in rows]
 
-    def _setup_new(self, actor: Actor, name: str, kind: str, params: dict[str, str]) -> None:
+    def _setup_new(self, actor: Actor, name: str, kind: str) -> None:
         allowed = creatable_roles(actor)
         if kind == "users":
             self.new_options = [Option(value=routes.url("users.new", query={"role": r.value}), label=label)
@@ -256,9 +255,9 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
             return
         query: dict[str, str] = {}
         if name in ("firms.clients", "firms.advisers"):
-            query["firm_id"] = params.get("id", "")
+            query["firm_id"] = self._path_text("id")
         if name == "advisers.clients":
-            query["adviser_id"] = params.get("id", "")
+            query["adviser_id"] = self._path_text("id")
             if self._adviser_firm_id:
                 query["firm_id"] = str(self._adviser_firm_id)
         if query:
@@ -281,21 +280,20 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
         size = self.page_size
         self._reset_screen()  # filters, sort and page as a fresh list has them; the page size chosen stays
         self.page_size = size
-        name, kind, _role, params = self._context()
+        name, kind, _role = self._context()
         self.route_name, self.kind = name, kind
         self.title = KIND_TITLES[kind]
-        self.firm_fixed = name in ("firms.clients", "firms.advisers")
-        if self.firm_fixed:
-            firm = firms.get_firm(actor=actor, firm_id=_int(params.get("id")) or 0)
+        if name in ("firms.clients", "firms.advisers"):
+            firm = firms.get_firm(actor=actor, firm_id=self._path_id() or 0)
             self._inside("firm", firm.id, firm.name)
         elif name == "advisers.clients":
-            adviser = users.get_user(actor=actor, user_id=_int(params.get("id")) or 0)
+            adviser = users.get_user(actor=actor, user_id=self._path_id() or 0)
             if adviser.role is not Role.ADVISER:
                 return [toast_error(USER_NOT_FOUND), rx.redirect(routes.url("advisers.list"))]
             self._inside("adviser", adviser.id, adviser.name)
             self._adviser_firm_id = adviser.firm_id or 0
         elif name == "models.clients":
-            model = models.get_model(actor=actor, model_id=_int(params.get("id")) or 0)
+            model = models.get_model(actor=actor, model_id=self._path_id() or 0)
             if not model.can_edit:  # spec 000 s6: View Clients is the owner firm's and the superuser's
                 raise PermissionDenied(NOT_ALLOWED)
             self._inside("model", model.id, model.name)
@@ -304,9 +302,9 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
         shown = [r for r in (Role.CLIENT, Role.ADVISER, Role.ADMINISTRATOR, Role.SUPERUSER) if r in visible_roles(actor)]
         self.role_options = [Option(value=ALL, label="All roles")] + [Option(value=r.value, label=r.title) for r in shown]
         self._load_firms(actor)
-        if self.firm_fixed or name in ("advisers.clients", "models.clients"):  # one firm's list already
+        if name in IN_RECORD:  # one firm's list already
             self.show_firm, self.firm_options = False, []
-        self._setup_new(actor, name, kind, params)
+        self._setup_new(actor, name, kind)
         self._load(actor)
         return rx.call_script("new Date().getTimezoneOffset()", callback=UsersState.set_tz_offset)
 
@@ -410,19 +408,19 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
     _version: int = 0
 
     # ---- context --------------------------------------------------------------------------------
-    def _route(self) -> tuple[str, str, str, dict[str, str]]:
-        """(route name, kind, mode, params) from the browser's path."""
-        name, params = routes.match(self.router.url.path)
+    def _route(self) -> tuple[str, str, str]:
+        """(route name, kind, mode) from the browser's path; the user is `_path_id()`."""
+        name, _ = routes.match(self.router.url.path)
         kind, _, mode = (name or "users.view").partition(".")
         if kind not in KIND_TITLES or mode not in ("new", "edit", "view"):
             kind, mode = "users", "view"
-        return name or "", kind, mode, params
+        return name or "", kind, mode
 
     def _list_url(self) -> str:
         return routes.url(f"{self.kind}.list")
 
     def _fixed_role(self) -> str:
-        return KIND_ROLE.get(self.kind, "")
+        return KIND_ROLE[self.kind]
 
     def _load_options(self, actor: Actor) -> None:
         allowed = creatable_roles(actor)
@@ -450,7 +448,7 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
     def _fill(self, actor: Actor, user: UserView) -> None:
         self._user_id, self._version = user.id, user.version
         self._fill_person(user)
-        self._fill_address(user.address.as_form())
+        self._fill_address(user.address)
         self.role = user.role.value
         self.firm_id = str(user.firm_id or "")
         self.firm_name = user.firm.name if user.firm else ""
@@ -464,31 +462,30 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
                                    logined_at=_iso(user.logined_at))
         self._load_images({"photo": user.photo_url, "signature": user.signature_url})
         self.can_edit, self.can_delete = _rights(actor, user)
-        self.has_portfolios = bool(portfolios.portfolio_counts(actor=actor, user_ids=[user.id]).get(user.id))
+        self.has_portfolios = bool(portfolios.portfolio_counts(actor=actor, user_ids=[user.id])[user.id])
 
     @rx.event
     @screen_load(clients=False, back=lambda self, actor: self._list_url())
     def on_load(self, actor: Actor):
         self._reset_screen()
         self._load_images({})  # each image slot shown empty
-        self._fill_address(None)
-        name, kind, mode, params = self._route()
+        self._fill_address()
+        name, kind, mode = self._route()
         self.route_name, self.kind, self.mode = name, kind, mode
-        query = self.router.url.query_parameters
-        self.back_url = _safe_back(query.get("back"))
+        self.back_url = _safe_back(self._query_text("back"))
         if mode == "new":
             if not creatable_roles(actor):
                 raise PermissionDenied(NOT_ALLOWED)
-            self.role = self._fixed_role() or (query.get("role", "") if query.get("role", "") in
-                                               {r.value for r in creatable_roles(actor)} else "")
+            wanted_role = self._query_text("role")
+            self.role = self._fixed_role() or (wanted_role if wanted_role in {r.value for r in creatable_roles(actor)} else "")
             if actor.is_superuser:
-                self.firm_id = str(_int(query.get("firm_id")) or "")
+                self.firm_id = str(_int(self._query_text("firm_id")) or "")
             if self.role == Role.CLIENT.value:
-                wanted = _int(query.get("adviser_id")) or (actor.id if actor.role is Role.ADVISER else None)
+                wanted = _int(self._query_text("adviser_id")) or (actor.id if actor.role is Role.ADVISER else None)
                 self.adviser_id = str(wanted) if wanted else NO_ADVISER
             self.can_edit = True
         else:
-            user = users.get_user(actor=actor, user_id=_int(params.get("id")) or 0)
+            user = users.get_user(actor=actor, user_id=self._path_id() or 0)
             own_kind = _kind_of(user.role.value)
             if kind != "users" and kind != own_kind:  # e.g. /advisers/5 for a client: show it where it belongs
                 return rx.redirect(routes.url(f"{own_kind}.{mode}", id=user.id))
@@ -513,7 +510,7 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
         return errors
 
     def _show_errors(self, errors: dict[str, str]) -> None:
-        self.errors = {f: errors.get(f, "") for f in FORM_FIELDS}
+        self.errors = field_errors(errors, FORM_FIELDS)
         self._show_address_errors(errors)
 
     # ---- setters ----------------------------------------------------------------------------------
@@ -645,16 +642,16 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
     @rx.var
     def page_title(self) -> str:
         if self.mode == "new":
-            return NEW_TITLES.get(self.kind, "New user")
+            return NEW_TITLES[self.kind]
         return self.display_name
 
     @rx.var
     def kind_title(self) -> str:
-        return KIND_TITLES.get(self.kind, "Users")
+        return KIND_TITLES[self.kind]
 
     @rx.var
     def kind_url(self) -> str:
-        return routes.url(f"{self.kind}.list") if self.kind in KIND_TITLES else routes.url("users.list")
+        return self._list_url()
 
     @rx.var
     def view_url(self) -> str:
@@ -682,10 +679,6 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
 
     @rx.var
     def shows_firm(self) -> bool:
-        return self.viewer_is_superuser and self.role != Role.SUPERUSER.value
-
-    @rx.var
-    def firm_required(self) -> bool:
         return self.viewer_is_superuser and self.role != Role.SUPERUSER.value
 
     @rx.var
