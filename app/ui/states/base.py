@@ -102,11 +102,13 @@ class AppState(rx.State):
     # ---- the page's address, read once, as the types the services take -------------------------
     def _path_id(self, name: str = "id") -> int | None:
         """A positive id from the page's path (`/portfolios/[id]`), None when absent or not one."""
-        return positive_int(self.router.page.params.get(name))
+        return positive_int(self._path_text(name))
 
     def _path_text(self, name: str) -> str:
-        """A path parameter as text, '' when absent."""
-        return str(self.router.page.params.get(name) or "")
+        """A path parameter as text, '' when absent: as the router parsed it, else read from the
+        path itself (an event that names only its page's path, as any client may send)."""
+        value = self.router.page.params.get(name)
+        return str(value or "") if value not in (None, "") else routes.param(self.router.url.path, name)
 
     def _query_text(self, name: str) -> str:
         """A query-string parameter as text, '' when absent."""
