@@ -376,9 +376,13 @@ class FormDialog(rx.State, mixin=True):
         if self.form_submitted:
             self.form_errors = self._field_errors(self._check_form())
 
+    def _with_edits(self, values: dict[str, str]) -> Any:
+        """The form with the fields typed or chosen (a typed form's dialog replaces its attributes)."""
+        return {**self.form, **values}
+
     def _form_edited(self, values: dict[str, str]) -> None:
         """Fields typed or chosen: checked again after the first save attempt, else their marks go."""
-        self.form = {**self.form, **values}
+        self.form = self._with_edits(values)
         if self.LEAVE_GUARD:
             self.form_dirty = True
         if self.form_submitted:

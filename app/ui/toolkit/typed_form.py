@@ -21,15 +21,7 @@ class TypedFormDialog(FormDialog, mixin=True):
         super()._open_form()
         self.form = values if values is not None else self.FORM_TYPE()
 
-    def _form_edited(self, values: dict[str, str]) -> None:
-        """Inputs typed or chosen, by their keys: checked again after the first save attempt, else
-        their marks go (as FormDialog's)."""
+    def _with_edits(self, values: dict[str, str]) -> Any:
+        """The form with the inputs typed or chosen, named by their keys."""
         changed = {self.INPUT_NAMES.get(key, key): text for key, text in values.items()}
-        self.form = dataclasses.replace(cast(Any, self.form), **changed)
-        if self.LEAVE_GUARD:
-            self.form_dirty = True
-        if self.form_submitted:
-            self._recheck_form()
-        elif any(key in self.form_errors for key in values):
-            self.form_errors = {k: v for k, v in self.form_errors.items() if k not in values}
-
+        return dataclasses.replace(cast(Any, self.form), **changed)
