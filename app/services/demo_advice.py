@@ -52,7 +52,6 @@ from app.db.types import stored_id, utcnow
 from app.domain.errors import DomainError
 from app.domain.models import ModelStatus
 from app.domain.permissions import Actor
-from app.domain.roles import Role
 from app.services.auth import actor_of
 from app.services.demo_portfolios import TradingDays
 
@@ -544,36 +543,29 @@ def _ausiex_code(key: str, firm_id: int) -> None:
 
 def _firm_chain(key: str, superuser: User, today: date) -> int:
     """The chain portfolios of one demo firm that do not exist yet; returns how many were made."""
-    from app.services.demo_portfolios import firm_models, price_history  # the same models and closes as theirs
+    from app.services.demo_portfolios import FirmPeople, ModelBook  # the same people, models and closes as theirs
 
-    with session_scope() as s:
-        adviser = s.exec(select(User).where(User.email == f"adviser@{key}.example.com")).first()
-        if adviser is None or adviser.firm_id is None:
-            return 0
-        firm_id = adviser.firm_id
-        main = f"client@{key}.example.com"
-        clients = list(s.exec(select(User).where(User.firm_id == firm_id, User.role == Role.CLIENT.value,
-                                                 col(User.email).like("%.example.com")).order_by(col(User.id))).all())
-        taken = {n.casefold() for n in s.exec(select(Portfolio.name).where(Portfolio.firm_id == firm_id)).all()}
-        brokers = {b.name: b.id for b in s.exec(select(Broker)).all()}
-    holders = [c for c in clients if c.email != main] or [c for c in clients if c.email == main]
-    plans = [p for p in chain_plans(key) if p.name.casefold() not in taken]
-    models = firm_models(firm_id)
-    if not plans or not holders or not models:
+    people = FirmPeople.of(key)
+    if people is None:
         return 0
-    asset_ids = sorted({a for _, ids in models for a in ids})
     with session_scope() as s:
-        assets = {stored_id(a): a for a in s.exec(select(Asset).where(col(Asset.id).in_(asset_ids))).all()}
-    history = price_history(asset_ids)
+        brokers = {b.name: b.id for b in s.exec(select(Broker)).all()}
+    main = f"client@{key}.example.com"
+    holders = [c for c in people.clients if c.email != main] or [c for c in people.clients if c.email == main]
+    plans = [p for p in chain_plans(key) if p.name.casefold() not in people.taken]
+    book = ModelBook.of(people.firm_id) if plans and holders else None
+    if book is None:
+        return 0
+    adviser = people.adviser
     made = 0
     for plan in plans:
         n = STEPS.index(plan.step)
         holder = holders[n % len(holders)]
-        model_id, model_assets = models[_MODELS[n] % len(models)]
+        model_id, model_assets = book.model(_MODELS[n])
         broker_id = brokers.get(plan.broker) if plan.broker else None
         try:
             if plan.step in (PLACED, EXECUTED):
-                _ausiex_code(key, firm_id)
+                _ausiex_code(key, people.firm_id)
             pid = _create(adviser, superuser, plan, holder, model_id, broker_id,
                           number=FIRM_KEYS.index(key) * 100 + n)
         except DomainError as exc:
@@ -581,7 +573,7 @@ def _firm_chain(key: str, superuser: User, today: date) -> int:
             continue
         made += 1
         try:
-            _fund(actor_of(adviser), pid, plan, [assets[a] for a in model_assets if a in assets], history,
+            _fund(actor_of(adviser), pid, plan, model_assets, book.history,
                   "capital_return" if n % 2 else "reconstruction")
             _advance(pid, plan, actor_of(adviser), actor_of(holder), today)
         except (DomainError, _Stop) as exc:  # the portfolio stays at the step it reached

@@ -327,38 +327,76 @@ def _deposits(actor: Actor, portfolio_id: int, plan: Plan, start: date, accrual_
             description="Monthly interest"))
 
 
-def load_demo_portfolios() -> int:
-    """Create the demo portfolios that do not exist yet; returns how many were made."""
-    made = 0
-    for key in FIRM_KEYS:
+@dataclass(frozen=True)
+class FirmPeople:
+    """A demo firm's adviser (adviser@<firm>), its demo clients (by id) and the names of its
+    portfolios, case-folded (deleted ones too)."""
+
+    adviser: User
+    firm_id: int
+    clients: list[User]
+    taken: set[str]
+
+    @classmethod
+    def of(cls, key: str) -> FirmPeople | None:
+        """None when the firm has no demo adviser."""
         with session_scope() as s:
             adviser = s.exec(select(User).where(User.email == f"adviser@{key}.example.com")).first()
             if adviser is None or adviser.firm_id is None:
-                continue
+                return None
             firm_id = adviser.firm_id
             clients = list(s.exec(select(User).where(User.firm_id == firm_id, User.role == Role.CLIENT.value,
                                                      col(User.email).like("%.example.com")).order_by(col(User.id))).all())
             taken = {name.casefold() for name in s.exec(select(Portfolio.name).where(Portfolio.firm_id == firm_id)).all()}
-        by_email = {c.email: c for c in clients}
-        if f"client@{key}.example.com" not in by_email:
-            continue
+        return cls(adviser, firm_id, clients, taken)
+
+
+@dataclass(frozen=True)
+class ModelBook:
+    """The models a demo firm's portfolios follow (firm_models), their assets and the assets' closes."""
+
+    models: list[tuple[int, list[int]]]
+    assets: dict[int, Asset]
+    history: dict[int, list[tuple[date, Decimal]]]
+
+    @classmethod
+    def of(cls, firm_id: int) -> ModelBook | None:
+        """None when the firm may follow no model with assets."""
         models = firm_models(firm_id)
         asset_ids = sorted({a for _, ids in models for a in ids})
         if not asset_ids:
-            continue
+            return None
         with session_scope() as s:
             assets = {stored_id(a): a for a in s.exec(select(Asset).where(col(Asset.id).in_(asset_ids))).all()}
-        history = price_history(asset_ids)
-        for plan in _plans(key, [c.email for c in clients]):
+        return cls(models, assets, price_history(asset_ids))
+
+    def model(self, position: int) -> tuple[int, list[Asset]]:
+        """The model at `position`, round the firm's models, and its assets."""
+        model_id, asset_ids = self.models[position % len(self.models)]
+        return model_id, [self.assets[a] for a in asset_ids if a in self.assets]
+
+
+def load_demo_portfolios() -> int:
+    """Create the demo portfolios that do not exist yet; returns how many were made."""
+    made = 0
+    for key in FIRM_KEYS:
+        people = FirmPeople.of(key)
+        if people is None:
+            continue
+        by_email = {c.email: c for c in people.clients}
+        book = ModelBook.of(people.firm_id) if f"client@{key}.example.com" in by_email else None
+        if book is None:
+            continue
+        for plan in _plans(key, [c.email for c in people.clients]):
             holders = [by_email[e] for e in plan.holders if e in by_email]
             name = plan.name.format(last=holders[0].last_name)
-            if name.casefold() in taken:
+            if name.casefold() in people.taken:
                 continue
-            model_id, model_assets = models[plan.model % len(models)]
-            portfolio_id = _create_portfolio(firm_id, plan, name, holders, adviser, model_id)
-            taken.add(name.casefold())
+            model_id, model_assets = book.model(plan.model)
+            portfolio_id = _create_portfolio(people.firm_id, plan, name, holders, people.adviser, model_id)
+            people.taken.add(name.casefold())
             try:
-                _fill(actor_of(adviser), portfolio_id, plan, [assets[a] for a in model_assets if a in assets], history)
+                _fill(actor_of(people.adviser), portfolio_id, plan, model_assets, book.history)
             except DomainError as exc:  # a universe too small for one step: the rest is still made
                 log.warning("demo portfolio %s: %s", name, exc.message)
             made += 1
