@@ -40,19 +40,19 @@ import logging
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import Sequence, TypedDict
 
 from sqlmodel import col, func, select
 
 from app.db.engine import session_scope
 from app.db.tables import (
-    Asset, Broker, Firm, LongTermRecommendation, Model, ModelAsset, ModelClass, Portfolio, ShortTermRecommendation, User,
+    Asset, Broker, LongTermRecommendation, Model, ModelAsset, ModelClass, Portfolio, ShortTermRecommendation, User,
 )
-from app.db.types import utcnow
+from app.db.types import stored_id, utcnow
 from app.domain.errors import DomainError
 from app.domain.models import ModelStatus
 from app.domain.permissions import Actor
-from app.domain.roles import Role
+from app.services.auth import actor_of
 from app.services.demo_portfolios import TradingDays
 
 log = logging.getLogger(__name__)
@@ -135,15 +135,16 @@ def _long_term(code: str) -> tuple[str, str | None]:
 def _model_assets(model_id: int) -> list[Asset]:
     """The model's assets, classes by priority then assets by priority."""
     with session_scope() as s:
-        rows = s.exec(select(Asset).join(ModelAsset, ModelAsset.asset_id == Asset.id)
-                      .join(ModelClass, (ModelClass.model_id == ModelAsset.model_id)
-                            & (ModelClass.class_id == ModelAsset.class_id), isouter=True)
+        rows = s.exec(select(Asset).join(ModelAsset, col(ModelAsset.asset_id) == col(Asset.id))
+                      .join(ModelClass, (col(ModelClass.model_id) == col(ModelAsset.model_id))
+                            & (col(ModelClass.class_id) == col(ModelAsset.class_id)), isouter=True)
                       .where(ModelAsset.model_id == model_id)
-                      .order_by(ModelClass.priority, ModelAsset.priority, ModelAsset.id)).all()
-    seen, out = set(), []
+                      .order_by(col(ModelClass.priority), col(ModelAsset.priority), col(ModelAsset.id))).all()
+    seen: set[int] = set()
+    out: list[Asset] = []
     for asset in rows:
-        if asset.id not in seen:
-            seen.add(asset.id)
+        if stored_id(asset) not in seen:
+            seen.add(stored_id(asset))
             out.append(asset)
     return out
 
@@ -154,14 +155,18 @@ def _untouched_models() -> list[Model]:
         firm_ids = s.exec(select(User.firm_id).where(
             col(User.email).in_([f"admin@{key}.example.com" for key in FIRM_KEYS]))).all()
         models = s.exec(select(Model).where(col(Model.firm_id).in_([f for f in firm_ids if f]),
-                                            Model.deleted_at.is_(None), Model.analyst_recommendations_date.is_(None))
-                        .order_by(Model.id)).all()
+                                            col(Model.deleted_at).is_(None),
+                                            col(Model.analyst_recommendations_date).is_(None))
+                        .order_by(col(Model.id))).all()
         with_long = set(s.exec(select(LongTermRecommendation.model_id).distinct()).all())
         with_short = set(s.exec(select(ShortTermRecommendation.model_id).distinct()).all())
     return [m for m in models if m.id not in with_long and m.id not in with_short]
 
 
-def _csv(header: tuple[str, ...], rows: list[tuple[Any, ...]]) -> bytes:
+Cell = str | Decimal | None  # a cell of an uploaded CSV file (None: left empty)
+
+
+def _csv(header: tuple[str, ...], rows: Sequence[Sequence[Cell]]) -> bytes:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(header)
@@ -173,7 +178,8 @@ def recommendation_files(model_name: str, assets: list[Asset]) -> tuple[bytes, b
     """The long-term and the short-term recommendation files (CSV, the upload's columns) of a
     model's assets, by the model's plan in SHORT_TERMS."""
     plan = SHORT_TERMS.get(model_name, DEFAULT_SHORT_TERMS)
-    long_rows, short_rows = [], []
+    long_rows: list[tuple[str, str, str | None]] = []  # code, action, comment
+    short_rows: list[tuple[str, str, str | None, Decimal | None, Decimal | None]] = []  # ... price, yield
     for i, asset in enumerate(assets):
         code, comment, factor = plan[i % len(plan)]
         long_rows.append((asset.code, *_long_term(code)))
@@ -195,13 +201,13 @@ def load_demo_recommendations() -> int:
     done = 0
     for model in _untouched_models():
         author = _person("admin@%.example.com", firm_id=model.firm_id)
-        assets = _model_assets(model.id)
+        assets = _model_assets(stored_id(model))
         if author is None or not assets:
             continue
         long_file, short_file = recommendation_files(model.name, assets)
         try:
             for kind, data in ((Kind.LONG_TERM, long_file), (Kind.SHORT_TERM, short_file)):
-                recommendations.upload(actor=_actor(author), kind=kind, model_ids=[model.id], content_type="text/csv",
+                recommendations.upload(actor=actor_of(author), kind=kind, model_ids=[stored_id(model)], content_type="text/csv",
                                        data=data, upload_type="amend")
         except DomainError as exc:
             log.warning("demo recommendations of %s: %s", model.name, exc.message)
@@ -266,17 +272,12 @@ class _Stop(Exception):
     """A step that did not come out as the chain needs (e.g. a target portfolio short of cash)."""
 
 
-def _actor(user: User) -> Actor:
-    return Actor(id=user.id, role=Role(user.role), firm_id=user.firm_id, email=user.email,
-                 first_name=user.first_name, last_name=user.last_name)
-
-
 def _person(email_like: str, firm_id: int | None = None) -> User | None:
     with session_scope() as s:
         query = select(User).where(col(User.email).like(email_like))
         if firm_id is not None:
             query = query.where(User.firm_id == firm_id)
-        return s.exec(query.order_by(User.id)).first()
+        return s.exec(query.order_by(col(User.id))).first()
 
 
 def history_file(opening: Decimal, assets: list[Asset], history: dict[int, list[tuple[date, Decimal]]],
@@ -298,7 +299,7 @@ def history_file(opening: Decimal, assets: list[Asset], history: dict[int, list[
 
     header = ("date", "type", "code", "quantity", "price", "fee", "amount", "franking_credits", "ratio",
               "description")
-    rows: list[tuple[Any, ...]] = []
+    rows: list[tuple[date, *tuple[Cell, ...]]] = []  # the header's columns, the day first
     budget = opening * Decimal("0.8") / len(priced)
     held: dict[int, Decimal] = {}
     for i, asset in enumerate(priced):
@@ -308,26 +309,26 @@ def history_file(opening: Decimal, assets: list[Asset], history: dict[int, list[
         if units > 0:
             rows.append((day, "purchase", asset.code, units, price, fee(units * price), None, None, None,
                          "Initial investment"))
-            held[asset.id] = units
+            held[stored_id(asset)] = units
     if not held:
         return None
     if second_parcels:
-        for asset in [a for a in priced if a.id in held]:
+        for asset in [a for a in priced if stored_id(a) in held]:
             day = max((day_at(f / 100) for f in range(8, 41, 4)), key=lambda d: close(asset, d))
             price = close(asset, day)
             units = (opening * Decimal("0.1") / len(priced) / price).quantize(Decimal(1), rounding=ROUND_DOWN)
             if units > 0:
                 rows.append((day, "purchase", asset.code, units, price, fee(units * price), None, None, None,
                              "Top-up"))
-                held[asset.id] += units
-    owned = [a for a in priced if a.id in held]
+                held[stored_id(asset)] += units
+    owned = [a for a in priced if stored_id(a) in held]
     first, last = owned[0], owned[-1]
-    sold = (held[first.id] / 3).quantize(Decimal(1), rounding=ROUND_DOWN)
+    sold = (held[stored_id(first)] / 3).quantize(Decimal(1), rounding=ROUND_DOWN)
     if sold > 0:
         price = close(first, day_at(0.55))
         rows.append((day_at(0.55), "sell", first.code, sold, price, fee(sold * price), None, None, None, "Rebalance"))
     for asset in owned[:3]:
-        amount = (held[asset.id] * close(asset, day_at(0.45)) * (asset.dividend_yield or Decimal(4)) / 200
+        amount = (held[stored_id(asset)] * close(asset, day_at(0.45)) * (asset.dividend_yield or Decimal(4)) / 200
                   ).quantize(CENT, rounding=ROUND_HALF_UP)
         if amount > 0:
             franking = (amount * Decimal(30) / Decimal(70)).quantize(CENT, rounding=ROUND_DOWN)
@@ -348,7 +349,7 @@ def history_file(opening: Decimal, assets: list[Asset], history: dict[int, list[
 def _fund(adviser: Actor, pid: int, plan: ChainPlan, assets: list[Asset],
           history: dict[int, list[tuple[date, Decimal]]], corporate_action: str) -> None:
     """The opening balance, and the history imported as one transaction file."""
-    from app.domain.transaction_rules import read_opening_balance
+    from app.domain.transaction_rules import OpeningBalanceForm
     from app.services import transactions, transaction_upload
 
     made = history_file(plan.opening, assets, history, corporate_action,
@@ -357,8 +358,31 @@ def _fund(adviser: Actor, pid: int, plan: ChainPlan, assets: list[Asset],
         raise _Stop("no price history for the model's assets")
     first_day, data = made
     transactions.set_opening_balance(actor=adviser, investment_id=pid,
-                                     form=read_opening_balance({"price": plan.opening, "trade_at": first_day}))
+                                     form=OpeningBalanceForm(price=str(plan.opening), trade_at=first_day.isoformat()))
     transaction_upload.upload_transactions(actor=adviser, investment_id=pid, content_type="text/csv", data=data)
+
+
+class Holder(TypedDict):
+    id: int
+    is_owner: bool
+
+
+class PortfolioEntry(TypedDict, total=False):
+    """The portfolio form as the adviser fills it in (portfolios.create_portfolio still reads the
+    form as sent, through app.domain.portfolios.clean_portfolio: these are the fields it reads)."""
+    name: str
+    type: str
+    users: list[Holder]
+    adviser: int
+    fee_percent: str
+    fee_limit_min: str
+    fee_limit_max: str
+    tax_treatment: str
+    trustee_name: str
+    company_name: str
+    broker: int
+    hin: str
+    broker_account: str
 
 
 def _create(adviser: User, superuser: User, plan: ChainPlan, holder: User, model_id: int, broker_id: int | None,
@@ -366,19 +390,19 @@ def _create(adviser: User, superuser: User, plan: ChainPlan, holder: User, model
     """The portfolio, as the adviser enters it (the superuser activates it), linked to its model."""
     from app.services import portfolios
 
-    data: dict[str, Any] = {"name": plan.name, "type": plan.type, "users": [{"id": holder.id, "is_owner": True}],
-                            "adviser": adviser.id, "fee_percent": "0.85", "fee_limit_min": "500.00",
-                            "fee_limit_max": "5000.00", "tax_treatment": plan.tax_treatment}
+    data = PortfolioEntry(name=plan.name, type=plan.type, users=[Holder(id=stored_id(holder), is_owner=True)],
+                          adviser=stored_id(adviser), fee_percent="0.85", fee_limit_min="500.00",
+                          fee_limit_max="5000.00", tax_treatment=plan.tax_treatment)
     if plan.type in ("SMSF", "TRUST"):
         data["trustee_name"] = f"{holder.last_name} Nominees Pty Ltd"
     if plan.type == "COMPANY":
         data["company_name"] = plan.name
     if broker_id is not None:
-        data.update(broker=broker_id, hin=f"X{4100000000 + number}", broker_account=f"{7300000 + number}")
-    created = portfolios.create_portfolio(actor=_actor(adviser), data=data)
-    portfolios.update_portfolio(actor=_actor(superuser), portfolio_id=created.id,
+        data["broker"], data["hin"], data["broker_account"] = broker_id, f"X{4100000000 + number}", f"{7300000 + number}"
+    created = portfolios.create_portfolio(actor=actor_of(adviser), data=data)
+    portfolios.update_portfolio(actor=actor_of(superuser), portfolio_id=created.id,
                                 data={"inactive": False, "version": created.version})
-    portfolios.link_model(actor=_actor(adviser), portfolio_id=created.id, model_id=model_id)
+    portfolios.link_model(actor=actor_of(adviser), portfolio_id=created.id, model_id=model_id)
     return created.id
 
 
@@ -453,10 +477,10 @@ def _order_history(pid: int, adviser: Actor, today: date) -> None:
         orders.cancel(actor=adviser, order_id=buys[1].id, reason="The client asked to wait for the next review")
     if len(buys) > 2:
         with session_scope() as s:
-            order = s.get(BrokerOrder, buys[2].id)
-            order.expires_on = today - timedelta(days=1)
+            order = s.exec(select(BrokerOrder).where(BrokerOrder.id == buys[2].id)).one()
+            order.expires_on = last_day = today - timedelta(days=1)
             order_book.close_unfilled(s, order, order_rules.EXPIRED,
-                                      reason=f"Expired unexecuted on {order_rules.expiry_text(order.expires_on)}")
+                                      reason=f"Expired unexecuted on {order_rules.expiry_text(last_day)}")
 
 
 def _amended_order(pid: int, adviser: Actor, client: Actor, today: date) -> None:
@@ -483,7 +507,7 @@ def _amended_order(pid: int, adviser: Actor, client: Actor, today: date) -> None
         decisions = {t.id: "approved" if t.id == added.id else "declined" for t in view.transactions}
         tis.confirm_view(actor=client, ti_id=ti_id, decisions=decisions, notes={n.id: "declined" for n in view.notes})
         trade_file.export(actor=adviser, kind="trade_file", today=today,
-                          lines=trade_file.read_export_lines([{"id": added.id}]))
+                          lines=[trade_file.ExportLine(added.id, None, None, None, None)])
     except DomainError as exc:  # the demo goes on without its amended order
         log.warning("demo: no amended order for portfolio %s: %s", pid, exc.message)
 
@@ -509,46 +533,39 @@ def _ausiex_code(key: str, firm_id: int) -> None:
     admin = _person(f"admin@{key}.example.com")
     if code is None or admin is None:
         return
-    current = firms.get_firm(actor=_actor(admin), firm_id=firm_id)
+    current = firms.get_firm(actor=actor_of(admin), firm_id=firm_id)
     if current.ausiex_code:
         return
     # the saved form as it stands, with the code
-    firms.update_firm(actor=_actor(admin), firm_id=firm_id,
+    firms.update_firm(actor=actor_of(admin), firm_id=firm_id,
                       form=read_firm_form({**rendered(current), "ausiexCode": code}))
 
 
 def _firm_chain(key: str, superuser: User, today: date) -> int:
     """The chain portfolios of one demo firm that do not exist yet; returns how many were made."""
-    from app.services.demo_portfolios import firm_models, price_history  # the same models and closes as theirs
+    from app.services.demo_portfolios import FirmPeople, ModelBook  # the same people, models and closes as theirs
 
-    with session_scope() as s:
-        adviser = s.exec(select(User).where(User.email == f"adviser@{key}.example.com")).first()
-        if adviser is None or adviser.firm_id is None:
-            return 0
-        firm = s.get(Firm, adviser.firm_id)
-        main = f"client@{key}.example.com"
-        clients = list(s.exec(select(User).where(User.firm_id == firm.id, User.role == Role.CLIENT.value,
-                                                 col(User.email).like("%.example.com")).order_by(User.id)).all())
-        taken = {n.casefold() for n in s.exec(select(Portfolio.name).where(Portfolio.firm_id == firm.id)).all()}
-        brokers = {b.name: b.id for b in s.exec(select(Broker)).all()}
-    holders = [c for c in clients if c.email != main] or [c for c in clients if c.email == main]
-    plans = [p for p in chain_plans(key) if p.name.casefold() not in taken]
-    models = firm_models(firm.id)
-    if not plans or not holders or not models:
+    people = FirmPeople.of(key)
+    if people is None:
         return 0
-    asset_ids = sorted({a for _, ids in models for a in ids})
     with session_scope() as s:
-        assets = {a.id: a for a in s.exec(select(Asset).where(col(Asset.id).in_(asset_ids))).all()}
-    history = price_history(asset_ids)
+        brokers = {b.name: b.id for b in s.exec(select(Broker)).all()}
+    main = f"client@{key}.example.com"
+    holders = [c for c in people.clients if c.email != main] or [c for c in people.clients if c.email == main]
+    plans = [p for p in chain_plans(key) if p.name.casefold() not in people.taken]
+    book = ModelBook.of(people.firm_id) if plans and holders else None
+    if book is None:
+        return 0
+    adviser = people.adviser
     made = 0
     for plan in plans:
         n = STEPS.index(plan.step)
         holder = holders[n % len(holders)]
-        model_id, model_assets = models[_MODELS[n] % len(models)]
+        model_id, model_assets = book.model(_MODELS[n])
         broker_id = brokers.get(plan.broker) if plan.broker else None
         try:
             if plan.step in (PLACED, EXECUTED):
-                _ausiex_code(key, firm.id)
+                _ausiex_code(key, people.firm_id)
             pid = _create(adviser, superuser, plan, holder, model_id, broker_id,
                           number=FIRM_KEYS.index(key) * 100 + n)
         except DomainError as exc:
@@ -556,9 +573,9 @@ def _firm_chain(key: str, superuser: User, today: date) -> int:
             continue
         made += 1
         try:
-            _fund(_actor(adviser), pid, plan, [assets[a] for a in model_assets if a in assets], history,
+            _fund(actor_of(adviser), pid, plan, model_assets, book.history,
                   "capital_return" if n % 2 else "reconstruction")
-            _advance(pid, plan, _actor(adviser), _actor(holder), today)
+            _advance(pid, plan, actor_of(adviser), actor_of(holder), today)
         except (DomainError, _Stop) as exc:  # the portfolio stays at the step it reached
             log.warning("demo advice for %s stopped: %s", plan.name, getattr(exc, "message", exc))
     return made
@@ -597,30 +614,30 @@ def _main_client_record(key: str) -> bool:
         adviser = s.exec(select(User).where(User.email == f"adviser@{key}.example.com")).first()
         if client is None or adviser is None:
             return False
-        owned = list(s.exec(select(Portfolio).join(PortfolioUser, PortfolioUser.investment_id == Portfolio.id)
-                            .where(PortfolioUser.user_id == client.id, PortfolioUser.is_owner.is_(True),
-                                   Portfolio.deleted_at.is_(None)).order_by(Portfolio.id)).all())
+        owned = list(s.exec(select(Portfolio).join(PortfolioUser, col(PortfolioUser.investment_id) == col(Portfolio.id))
+                            .where(PortfolioUser.user_id == client.id, col(PortfolioUser.is_owner).is_(True),
+                                   col(Portfolio.deleted_at).is_(None)).order_by(col(Portfolio.id))).all())
         if not owned or s.exec(select(TargetPortfolio.id).where(
                 col(TargetPortfolio.investment_id).in_([p.id for p in owned]))).first() is not None:
             return False
         # a savings portfolio first (the plainest record of advice), then the others
-        candidates = [p.id for p in sorted(owned, key=lambda p: (p.type != "SAVINGS", p.id))
+        candidates = [stored_id(p) for p in sorted(owned, key=lambda p: (p.type != "SAVINGS", stored_id(p)))
                       if not p.inactive and p.model_id is not None and p.adviser_id == adviser.id]
     for pid in candidates:
         try:
-            tp = tps.calculate(actor=_actor(adviser), investment_id=pid).summary
+            tp = tps.calculate(actor=actor_of(adviser), investment_id=pid).summary
             if tp.status != "draft" or tp.not_enough_cash:
                 log.warning("demo record of advice for client@%s: target portfolio %s", key, tp.status_label)
                 continue
             every_notice_on(adviser, pid, key)
-            tps.validate(actor=_actor(adviser), tp_id=tp.id, row_version=tp.row_version)
+            tps.validate(actor=actor_of(adviser), tp_id=tp.id, row_version=tp.row_version)
             return True
         except DomainError as exc:
             log.warning("demo record of advice for client@%s: %s", key, exc.message)
     return False
 
 
-def demo_notice_settings(key: str) -> dict[str, Any]:
+def demo_notice_settings(key: str) -> dict[str, bool | str]:
     """Every approval and notification switch on (001 s3), with the other e-mails of the firm's
     demo domain: the portfolio whose record of advice awaits client@<firm> sends every notice."""
     from app.domain.portfolios import APPROVAL_FLAGS
@@ -636,5 +653,5 @@ def every_notice_on(adviser: User, pid: int, key: str) -> None:
     """The adviser switches every notice on for the portfolio (through the portfolio form's service)."""
     from app.services import portfolios
 
-    portfolios.update_portfolio(actor=_actor(adviser), portfolio_id=pid,
+    portfolios.update_portfolio(actor=actor_of(adviser), portfolio_id=pid,
                                 data={"approval_settings": demo_notice_settings(key)})

@@ -18,14 +18,14 @@ import zlib
 from datetime import date, timedelta
 from decimal import ROUND_HALF_UP, Decimal
 from itertools import count
-from typing import Any, Callable, NamedTuple
+from typing import Callable, NamedTuple, TypeVar
 
 from sqlalchemy import insert
-from sqlmodel import Session, col, select
+from sqlmodel import Session, SQLModel, col, select
 
 from app.db.engine import session_scope
 from app.db.tables import Asset, AssetClass, AssetPrice, AssetType, IndustryGroup
-from app.db.types import utcnow
+from app.db.types import stored_id, utcnow
 from app.services.assets import recompute_prices
 
 TRADING_DAYS = 180
@@ -484,18 +484,21 @@ def _asset_url(code: str, kind: str) -> str:
     return f"https://www.asx.com.au/markets/{section}/{code.lower()}"
 
 
-def _id_by_title(s: Session, existing: dict[str, Any], title: str, new_row: Callable[[], Any]) -> int:
+TitledRow = TypeVar("TitledRow", bound=SQLModel)  # a class, a type or an industry group
+
+
+def _id_by_title(s: Session, existing: dict[str, TitledRow], title: str, new_row: Callable[[], TitledRow]) -> int:
     """The id of the row titled `title` in `existing` (by case-folded title), else of `new_row()`, added."""
     found = existing.get(title.casefold())
     if found is None:
         found = new_row()
         s.add(found)
         s.flush()
-    return found.id
+    return stored_id(found)
 
 
 def _classes(s: Session) -> dict[str, int]:
-    rows = list(s.exec(select(AssetClass).where(AssetClass.firm_id.is_(None))).all())
+    rows = list(s.exec(select(AssetClass).where(col(AssetClass.firm_id).is_(None))).all())
     cash = next((c for c in rows if c.is_cash), None)
     by_title = {c.title.strip().casefold(): c for c in rows if not c.is_cash}
     result: dict[str, int] = {}
@@ -506,14 +509,14 @@ def _classes(s: Session) -> dict[str, int]:
                 cash = AssetClass(title=title, is_cash=True, idx=0)
                 s.add(cash)
                 s.flush()
-            result[key] = cash.id
+            result[key] = stored_id(cash)
             continue
         result[key] = _id_by_title(s, by_title, title, lambda: AssetClass(title=title, is_cash=False, idx=next(next_idx)))
     return result
 
 
 def _types(s: Session) -> dict[str, int]:
-    by_title = {t.title.strip().casefold(): t for t in s.exec(select(AssetType).where(AssetType.firm_id.is_(None))).all()}
+    by_title = {t.title.strip().casefold(): t for t in s.exec(select(AssetType).where(col(AssetType.firm_id).is_(None))).all()}
     result: dict[str, int] = {}
     for key, title in TYPES.items():
         result[key] = _id_by_title(s, by_title, title, lambda: AssetType(title=title))
@@ -535,13 +538,9 @@ def _groups(s: Session, known: dict[str, int]) -> dict[str, int]:
 
 def load_demo_assets(today: date | None = None) -> bool:
     """Add the demo universe once (see the module's docstring); True when something was added."""
-    known_groups: dict[str, int] = {}
-    try:
-        from app.services.demo_industry_groups import load_demo_industry_groups
+    from app.services.demo_industry_groups import load_demo_industry_groups
 
-        known_groups = load_demo_industry_groups()
-    except ImportError:  # pragma: no cover - the industry-group demo is part of the app; titles still match
-        known_groups = {}
+    known_groups = load_demo_industry_groups()
     with session_scope() as s:
         if s.exec(select(Asset.id).where(Asset.code == MARKER_CODE)).first() is not None:
             return False
@@ -557,9 +556,11 @@ def load_demo_assets(today: date | None = None) -> bool:
              "url": _asset_url(code, kind), "created_at": now, "updated_at": now}
             for code, name, group, klass, kind, _, dividend in fresh
         ])
-        ids = dict(s.exec(select(Asset.code, Asset.id).where(col(Asset.code).in_([row[0] for row in fresh]))).all())
+        ids = {code: asset_id for code, asset_id in  # (ids of stored rows: never None)
+               s.exec(select(Asset.code, col(Asset.id)).where(col(Asset.code).in_([row[0] for row in fresh]))).all()
+               if asset_id is not None}
         days = trading_days(today or date.today(), TRADING_DAYS)
-        prices = []
+        prices: list[dict[str, int | date | Decimal]] = []  # AssetPrice rows, inserted in bulk
         for code, _, group, klass, kind, level, _ in fresh:
             level_d = Decimal(level)
             drift = Decimal("0.00015") if klass == "CASH" else (Decimal("0.0001") if klass == "FI" or kind == "H" else Decimal("0.0003"))

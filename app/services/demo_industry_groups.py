@@ -11,6 +11,7 @@ from sqlmodel import col, select
 
 from app.db.engine import session_scope
 from app.db.tables import IndustryGroup
+from app.db.types import stored_id
 from app.domain.industry_groups import title_key
 
 DEMO_GROUPS: tuple[tuple[str, str], ...] = (
@@ -45,4 +46,4 @@ def load_demo_industry_groups() -> dict[str, int]:
                 s.add(group)
                 s.flush()
                 by_key[title_key(title)] = group
-        return {title: by_key[title_key(title)].id for title, _ in DEMO_GROUPS if title_key(title) in by_key}
+        return {title: stored_id(by_key[title_key(title)]) for title, _ in DEMO_GROUPS if title_key(title) in by_key}
