@@ -51,12 +51,8 @@ TEXT_MAX = 20  # numbers typed into the form
 NAME_MAX = 200
 COMMENTARY_MAX = 20_000
 
-AVAILABILITY_TITLES = {
-    Availability.NOBODY.value: "Nobody",
-    Availability.WITH_PRACTICE.value: "With practice",
-    Availability.ONLY_SUPERUSER.value: "Only superuser",
-    Availability.ALL.value: "All firms",
-}
+# the model's titles, but the screens name every firm's availability in full
+AVAILABILITY_TITLES = {**model_rules.AVAILABILITY_TITLES, Availability.ALL.value: "All firms"}
 AVAILABILITY_TEXTS = {
     Availability.NOBODY.value: "Nobody: the model is not available for investment.",
     Availability.WITH_PRACTICE.value: "With practice: the owner firm and the shared firms may link portfolios.",
@@ -120,6 +116,13 @@ def _classes_total(classes: list["ClassLine"], percentages: list["PercentLine"],
 def _commentaries(model: ModelDetail) -> tuple[str, str]:
     """(market, recommendation): the model's two commentaries."""
     return rich_text.as_html(model.commentary("market")), rich_text.as_html(model.commentary("recommendation"))
+
+
+def _model_page(route_name: str, model_id: int, can_edit: bool):
+    """To a page of the model on screen (its form only for those who may edit it)."""
+    if route_name not in LIST_ROUTES or not model_id or (route_name == "models.changeModel" and not can_edit):
+        return None
+    return AppState.navigate(routes.url(route_name, id=model_id))
 
 
 def _back_to_list(_state: Any, _actor: Actor) -> str:
@@ -256,7 +259,7 @@ class HistoryRow:
 
 
 def _availability_title(value: str) -> str:
-    return AVAILABILITY_TITLES.get(_text(value), _text(value).replace("_", " ").capitalize())
+    return AVAILABILITY_TITLES.get(value, value)
 
 
 # ---- the list -------------------------------------------------------------------------------------
@@ -992,9 +995,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
     @rx.event
     def go(self, route_name: str):
-        if route_name not in LIST_ROUTES or not self._model_id:
-            return None
-        return AppState.navigate(routes.url(route_name, id=self._model_id))
+        return _model_page(route_name, self._model_id, self.can_edit)
 
     # ---- what the screen shows ----------------------------------------------------------------------------
     @rx.var
@@ -1157,11 +1158,7 @@ class ModelDetailsState(AppState):
 
     @rx.event
     def go(self, route_name: str):
-        if route_name not in LIST_ROUTES or not self._model_id:
-            return None
-        if route_name == "models.changeModel" and not self.can_edit:
-            return None
-        return AppState.navigate(routes.url(route_name, id=self._model_id))
+        return _model_page(route_name, self._model_id, self.can_edit)
 
     @rx.var
     def has_assets(self) -> bool:
