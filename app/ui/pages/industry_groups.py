@@ -40,7 +40,7 @@ def _add_button(id_: str = "ig-new") -> rx.Component:
 
 
 def _group_row(row) -> rx.Component:
-    gid = row["id"]
+    gid = row.id
     is_target = (S.over_id == gid) & (S.drag_id != gid) & (S.drag_id != 0)
     handle = rx.cond(
         S.can_manage,
@@ -50,9 +50,9 @@ def _group_row(row) -> rx.Component:
     )
     return DraggableRow.create(
         rx.table.cell(handle, width="32px", padding_right="0"),
-        rx.table.cell(_swatch(row["color"]), width="36px"),
-        rx.table.cell(rx.text(row["title"], weight="medium", class_name="ig-title"), min_width="120px"),
-        rx.table.cell(row["assets_count"], text_align="right", font_variant_numeric="tabular-nums",
+        rx.table.cell(_swatch(row.color), width="36px"),
+        rx.table.cell(rx.text(row.title, weight="medium", class_name="ig-title"), min_width="120px"),
+        rx.table.cell(row.assets_count, text_align="right", font_variant_numeric="tabular-nums",
                       class_name="ig-assets"),
         rx.table.cell(
             rx.cond(

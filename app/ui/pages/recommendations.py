@@ -115,35 +115,35 @@ def _failure_dialog(state: Any) -> rx.Component:
 # ---- a model's recommendations ---------------------------------------------------------------------
 def _edit_cell(row, editor: rx.Component, shown: rx.Component, **props: Any) -> rx.Component:
     """A cell of a recommendation: `editor` while its row is edited, else `shown`."""
-    return rx.table.cell(rx.cond(row["editing"], editor, shown), **props)
+    return rx.table.cell(rx.cond(row.editing, editor, shown), **props)
 
 
 def _asset_cell(row) -> rx.Component:
-    key = row["key"].to(str)
-    editing_new = row["editing"] & row["is_new"]
+    key = row.key
+    editing_new = row.editing & row.is_new
     return rx.table.cell(
         rx.cond(
             editing_new,
             rx.vstack(
                 rx.hstack(
-                    rx.input(value=row["e_code"], on_change=lambda value: S.set_edit(row["key"], "code", value),
-                             on_blur=lambda _value: S.lookup_code(row["key"]), placeholder="Asset code", id="rec-code-" + key,
-                             color_scheme=rx.cond(row["err_code"] != "", "red", "gray"), text_transform="uppercase",
+                    rx.input(value=row.e_code, on_change=lambda value: S.set_edit(row.key, "code", value),
+                             on_blur=lambda _value: S.lookup_code(row.key), placeholder="Asset code", id="rec-code-" + key,
+                             color_scheme=rx.cond(row.err_code != "", "red", "gray"), text_transform="uppercase",
                              width="120px", max_length=20, auto_complete="off", auto_focus=True),
                     rx.icon_button(rx.icon("search", size=14), size="2", variant="soft", color_scheme="gray",
-                                   on_click=AssetPickerState.open_for(row["key"], S.firm_id, None, "Select asset"),
+                                   on_click=AssetPickerState.open_for(row.key, S.firm_id, None, "Select asset"),
                                    id="rec-pick-" + key, aria_label="Find an asset", title="Find an asset"),
                     spacing="1", align="center",
                 ),
-                rx.cond(row["name"] != "", rx.text(row["name"], size="1", color=rx.color("gray", 11), class_name="rec-asset-name")),
-                field_error(row["err_code"], "rec-code-error-" + key),
+                rx.cond(row.name != "", rx.text(row.name, size="1", color=rx.color("gray", 11), class_name="rec-asset-name")),
+                field_error(row.err_code, "rec-code-error-" + key),
                 spacing="1",
             ),
             rx.vstack(
-                rx.hstack(rx.text(row["code"], weight="bold", class_name="rec-code"),
-                          rx.cond(S.is_short & row["in_model"], rx.badge("In model", variant="soft", size="1")),
+                rx.hstack(rx.text(row.code, weight="bold", class_name="rec-code"),
+                          rx.cond(S.is_short & row.in_model, rx.badge("In model", variant="soft", size="1")),
                           spacing="2", align="center"),
-                rx.text(row["name"], size="1", color=rx.color("gray", 11)),
+                rx.text(row.name, size="1", color=rx.color("gray", 11)),
                 spacing="0",
             ),
         ),
@@ -152,74 +152,74 @@ def _asset_cell(row) -> rx.Component:
 
 
 def _action_cell(row) -> rx.Component:
-    key = row["key"].to(str)
-    on_change = lambda value: S.set_edit(row["key"], "action", value)  # noqa: E731
+    key = row.key
+    on_change = lambda value: S.set_edit(row.key, "action", value)  # noqa: E731
     return _edit_cell(
         row,
         rx.vstack(
             rx.cond(S.is_short,
-                    _select(SHORT_TERM_OPTIONS, row["e_action"], on_change, "rec-action-" + key, row["err_action"]),
-                    _select(LONG_TERM_OPTIONS, row["e_action"], on_change, "rec-action-" + key, row["err_action"])),
-            field_error(row["err_action"]),
+                    _select(SHORT_TERM_OPTIONS, row.e_action, on_change, "rec-action-" + key, row.err_action),
+                    _select(LONG_TERM_OPTIONS, row.e_action, on_change, "rec-action-" + key, row.err_action)),
+            field_error(row.err_action),
             spacing="1", width="130px",
         ),
-        rx.badge(rx.cond(S.is_short, row["action"], row["action"].to(str).upper()), color_scheme=_action_color(row["action"]),
+        rx.badge(rx.cond(S.is_short, row.action, row.action.upper()), color_scheme=_action_color(row.action),
                  variant="soft", class_name="rec-action"),
     )
 
 
 def _comment_cell(row) -> rx.Component:
-    key = row["key"].to(str)
+    key = row.key
     return _edit_cell(
         row,
         rx.vstack(
-            rx.input(value=row["e_comment"], on_change=lambda value: S.set_edit(row["key"], "comment", value),
+            rx.input(value=row.e_comment, on_change=lambda value: S.set_edit(row.key, "comment", value),
                      placeholder="Comment", id="rec-comment-" + key, width="100%", min_width="200px",
-                     color_scheme=rx.cond(row["err_comment"] != "", "red", "gray")),
-            field_error(row["err_comment"], "rec-comment-error-" + key),
+                     color_scheme=rx.cond(row.err_comment != "", "red", "gray")),
+            field_error(row.err_comment, "rec-comment-error-" + key),
             spacing="1", width="100%",
         ),
-        rx.text(row["comment"], size="2", class_name="rec-comment", white_space="pre-wrap"),
+        rx.text(row.comment, size="2", class_name="rec-comment", white_space="pre-wrap"),
         min_width="220px",
         width="100%",
     )
 
 
 def _number_cell(row, field: str, shown: str, placeholder: str) -> rx.Component:
-    key = row["key"].to(str)
-    error = row[f"err_{field}"]
+    key = row.key
+    error = getattr(row, f"err_{field}")
     return _edit_cell(
         row,
         rx.vstack(
-            rx.input(value=row[f"e_{field}"], on_change=lambda value: S.set_edit(row["key"], field, value),
+            rx.input(value=getattr(row, f"e_{field}"), on_change=lambda value: S.set_edit(row.key, field, value),
                      placeholder=placeholder, id=f"rec-{field}-" + key, input_mode="decimal", text_align="right",
                      width="110px", color_scheme=rx.cond(error != "", "red", "gray")),
             field_error(error, f"rec-{field}-error-" + key),
             spacing="1", align="end",
         ),
-        rx.text(row[shown], size="2"),
+        rx.text(getattr(row, shown), size="2"),
         **NUMBER,
     )
 
 
 def _row_actions(row) -> rx.Component:
-    key = row["key"].to(str)
+    key = row.key
     return _edit_cell(
         row,
         rx.hstack(
-            rx.icon_button(rx.icon("check", size=16), size="1", on_click=S.save_row(row["key"]), id="rec-save-" + key,
+            rx.icon_button(rx.icon("check", size=16), size="1", on_click=S.save_row(row.key), id="rec-save-" + key,
                            aria_label="Save", title="Save"),
             rx.icon_button(rx.icon("x", size=16), size="1", variant="soft", color_scheme="gray",
-                           on_click=S.cancel_row(row["key"]), id="rec-cancel-" + key, aria_label="Cancel", title="Cancel"),
+                           on_click=S.cancel_row(row.key), id="rec-cancel-" + key, aria_label="Cancel", title="Cancel"),
             spacing="2", justify="end",
         ),
         rx.cond(
             S.can_edit,
             rx.hstack(
                 rx.icon_button(rx.icon("pencil", size=14), size="1", variant="ghost", color_scheme="gray",
-                               on_click=S.edit_row(row["key"]), id="rec-edit-" + key, aria_label="Edit", title="Edit"),
+                               on_click=S.edit_row(row.key), id="rec-edit-" + key, aria_label="Edit", title="Edit"),
                 rx.icon_button(rx.icon("trash-2", size=14), size="1", variant="ghost", color_scheme="red",
-                               on_click=S.ask_delete(row["key"]), id="rec-delete-" + key, aria_label="Delete",
+                               on_click=S.ask_delete(row.key), id="rec-delete-" + key, aria_label="Delete",
                                title="Delete"),
                 spacing="3", justify="end",
             ),
@@ -239,9 +239,9 @@ def _rec_row(row) -> rx.Component:
         rx.cond(S.is_short, _number_cell(row, "yield", "yield_text", "0.0")),
         _row_actions(row),
         align="start",
-        class_name=rx.cond(row["editing"], "rec-row rec-row-editing", "rec-row"),
-        id="rec-row-" + row["key"].to(str),
-        background=rx.cond(row["editing"], rx.color("accent", 2), "transparent"),
+        class_name=rx.cond(row.editing, "rec-row rec-row-editing", "rec-row"),
+        id="rec-row-" + row.key,
+        background=rx.cond(row.editing, rx.color("accent", 2), "transparent"),
     )
 
 

@@ -110,7 +110,7 @@ class PriceImport:
 
 def _form_data(form: dict[str, str]) -> AssetForm:
     """The form as the service reads it (read once here): the selects' NONE choice is "no value"."""
-    return read_asset_form({key: ("" if form.get(key, "") == NONE else form.get(key, "")) for key in ASSET_FORM_KEYS})
+    return read_asset_form({key: "" if value == NONE else value for key, value in form.items()})
 
 
 def _options(found: tuple[assets.AssetClassView | assets.AssetTypeView | IndustryGroupOption, ...]) -> list[ColourOption]:

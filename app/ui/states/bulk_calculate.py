@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from typing import Any
 
 import reflex as rx
 
@@ -40,9 +39,9 @@ TITLES = {"tp": "Calculate Target Portfolios", "tr": "Calculate Trade Recommenda
 WHAT = {"tp": "target portfolios", "tr": "trade recommendations"}
 
 
-def parse_ids(raw: Any) -> list[int]:
+def parse_ids(text: str) -> list[int]:
     """The `id` query parameter: one model id or a JSON array of model ids (anything else: none)."""
-    text = str(raw or "").strip()
+    text = text.strip()
     if not text:
         return []
     try:
@@ -60,8 +59,7 @@ def parse_ids(raw: Any) -> list[int]:
 
 def confirm_question(kind: str, portfolios: int, models: int) -> str:
     """'Calculate target portfolios for 12 portfolios of 1 model?'"""
-    what = WHAT.get(kind, WHAT["tp"])
-    return f"Calculate {what} for {count_of(portfolios, 'portfolio')} of {count_of(models, 'model')}?"
+    return f"Calculate {WHAT[kind]} for {count_of(portfolios, 'portfolio')} of {count_of(models, 'model')}?"
 
 
 class BulkCalculateState(Viewer, ModelSelection, Confirm, AppState):
@@ -79,14 +77,14 @@ class BulkCalculateState(Viewer, ModelSelection, Confirm, AppState):
         self._reset_screen()
         name, _ = routes.match(self.router.url.path)
         self.kind = KINDS.get(name or "", "tp")
-        self._wanted = parse_ids(self.router.url.query_parameters.get("id"))
+        self._wanted = parse_ids(self._query_text("id"))
         try:
             self._load_firms(actor)
             failed = self._load_models(actor)
         finally:
             self.loading = False
         self.selected = [m.id for m in self.models if m.id in self._wanted]
-        run_id = as_id(self.router.url.query_parameters.get("run"))
+        run_id = as_id(self._query_text("run"))
         return events(failed, BulkProgressState.attach(run_id) if run_id else BulkProgressState.reattach)
 
     def _find_models(self, actor: Actor) -> list[ModelSummary]:
@@ -95,7 +93,7 @@ class BulkCalculateState(Viewer, ModelSelection, Confirm, AppState):
 
     @rx.var
     def title(self) -> str:
-        return TITLES.get(self.kind, TITLES["tp"])
+        return TITLES[self.kind]
 
     # ---- calculating --------------------------------------------------------------------------------
     @rx.event

@@ -102,20 +102,18 @@ def _result_url(row: bulk_runs.BulkRunFinished, kind: str) -> str:
     if row.status != "done":
         return ""
     if row.version:
-        return routes.url(VERSION_ROUTES.get(kind, VERSION_ROUTES["tp"]), id=row.investment_id, version=row.version)
-    return routes.url(RESULT_ROUTES.get(kind, RESULT_ROUTES["tp"]), id=row.investment_id)
+        return routes.url(VERSION_ROUTES[kind], id=row.investment_id, version=row.version)
+    return routes.url(RESULT_ROUTES[kind], id=row.investment_id)
 
 
 def _items(rows: tuple[bulk_runs.BulkRunFinished, ...], kind: str = "tp") -> list[RunItem]:
-    return [RunItem(investment_id=r.investment_id, investment_name=r.investment_name or "",
-                    status=r.status or "failed", message=r.message or "", url=_result_url(r, kind))
-            for r in rows]
+    return [RunItem(investment_id=r.investment_id, investment_name=r.investment_name, status=r.status,
+                    message=r.message or "", url=_result_url(r, kind)) for r in rows]
 
 
 def _error_items(rows: tuple[bulk_runs.BulkRunError, ...]) -> list[RunItem]:
-    return [RunItem(investment_id=r.investment_id, investment_name=r.investment_name or "", status="failed",
-                    message=r.message or "")
-            for r in rows]
+    return [RunItem(investment_id=r.investment_id, investment_name=r.investment_name, status="failed",
+                    message=r.message or "") for r in rows]
 
 
 class BulkProgressState(AppState):
@@ -258,7 +256,7 @@ class BulkProgressState(AppState):
     # ---- what the modal shows ------------------------------------------------------------------------
     @rx.var
     def title(self) -> str:
-        return TITLES.get(self.kind, TITLES["tp"])
+        return TITLES[self.kind]
 
     @rx.var
     def finished(self) -> int:

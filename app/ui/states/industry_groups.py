@@ -6,8 +6,6 @@ app.services.industry_groups, which checks permission; the id being edited or de
 backend-only vars. The editor validates with the service's own rules (clean_industry_group)."""
 from __future__ import annotations
 
-from typing import TypedDict
-
 import reflex as rx
 
 from app.domain import industry_groups as rules
@@ -20,19 +18,6 @@ from app.ui.toolkit.screen import Confirm, events, guarded, screen_load
 from app.ui.toolkit.rows import field_errors
 
 NO_ERRORS = {"title": "", "color": ""}
-
-
-class GroupRow(TypedDict):
-    id: int
-    title: str
-    color: str
-    idx: int
-    assets_count: int
-
-
-def _row(group: service.IndustryGroupView) -> GroupRow:
-    return GroupRow(id=group.id, title=group.title, color=group.color, idx=group.idx,
-                    assets_count=group.assets_count)
 
 
 def _blocked_toast(message: str, helper: str):
@@ -50,7 +35,7 @@ def moved(ids: list[int], moving: int, target: int) -> list[int]:
 
 
 class IndustryGroupsState(Confirm, AppState):
-    rows: list[GroupRow] = []
+    rows: list[service.IndustryGroupView] = []
     loading: bool = True
     can_manage: bool = False
 
@@ -73,7 +58,7 @@ class IndustryGroupsState(Confirm, AppState):
     def _reload(self):
         """The list again; a failed load shows the message and an empty list."""
         try:
-            self.rows = [_row(g) for g in service.list_industry_groups(actor=self._actor())]
+            self.rows = service.list_industry_groups(actor=self._actor())
         except DomainError as exc:
             self.rows = []
             return self._fail(exc) if exc.message else toast_error(GENERIC)
@@ -92,7 +77,7 @@ class IndustryGroupsState(Confirm, AppState):
 
     # ---- add / edit -----------------------------------------------------------------------------
     def _validate(self) -> None:
-        others = [r["title"] for r in self.rows if r["id"] != self._editor_id]
+        others = [r.title for r in self.rows if r.id != self._editor_id]
         _, found = rules.clean_industry_group({"title": self.editor_title, "color": self.editor_color},
                                               other_titles=others)
         self.editor_errors = field_errors(found, NO_ERRORS)
@@ -109,15 +94,15 @@ class IndustryGroupsState(Confirm, AppState):
     @guarded
     def new_group(self):
         if can_manage_universe(self._actor()):
-            self._open_editor(0, "", rules.next_color(r["color"] for r in self.rows))
+            self._open_editor(0, "", rules.next_color(r.color for r in self.rows))
 
     @rx.event
     @guarded
     def edit_group(self, group_id: int):
         actor = self._actor()
-        row = next((r for r in self.rows if r["id"] == _int(group_id)), None)
+        row = next((r for r in self.rows if r.id == _int(group_id)), None)
         if row is not None and can_manage_universe(actor):
-            self._open_editor(row["id"], row["title"], row["color"])
+            self._open_editor(row.id, row.title, row.color)
 
     @rx.event
     def set_editor_title(self, value: str):
@@ -166,9 +151,9 @@ class IndustryGroupsState(Confirm, AppState):
     # ---- delete ---------------------------------------------------------------------------------
     @rx.event
     def ask_delete(self, group_id: int):
-        row = next((r for r in self.rows if r["id"] == _int(group_id)), None)
+        row = next((r for r in self.rows if r.id == _int(group_id)), None)
         if row is not None and self.can_manage:
-            self._ask("delete", rules.confirm_delete_message(row["title"]), row["id"])
+            self._ask("delete", rules.confirm_delete_message(row.title), row.id)
 
     def _confirmed(self, action: str, group_id: int):
         try:
@@ -181,7 +166,7 @@ class IndustryGroupsState(Confirm, AppState):
     # ---- reorder --------------------------------------------------------------------------------
     @guarded
     def _apply_order(self, ids: list[int]):
-        if ids == [r["id"] for r in self.rows]:
+        if ids == [r.id for r in self.rows]:
             return None
         actor = self._actor()
         self.reordering = True
@@ -192,7 +177,7 @@ class IndustryGroupsState(Confirm, AppState):
             return events(toast_error(exc.message), self._reload())
         finally:
             self.reordering = False
-        self.rows = [_row(g) for g in rows]
+        self.rows = rows
         return toast_success(service.REORDERED)
 
     @rx.event
@@ -215,12 +200,12 @@ class IndustryGroupsState(Confirm, AppState):
         self.drag_id = self.over_id = 0
         if not moving or not target or moving == target or not self.can_manage:
             return None
-        return self._apply_order(moved([r["id"] for r in self.rows], moving, target))
+        return self._apply_order(moved([r.id for r in self.rows], moving, target))
 
     @rx.event
     def move(self, group_id: int, step: int):
         """The keyboard-friendly way: one place up (-1) or down (+1)."""
-        ids = [r["id"] for r in self.rows]
+        ids = [r.id for r in self.rows]
         gid, places = _int(group_id), _int(step)
         if gid is None or gid not in ids or places not in (-1, 1) or places is None or not self.can_manage:
             return None
@@ -236,11 +221,11 @@ class IndustryGroupsState(Confirm, AppState):
 
     @rx.var
     def last_id(self) -> int:
-        return self.rows[-1]["id"] if self.rows else 0
+        return self.rows[-1].id if self.rows else 0
 
     @rx.var
     def first_id(self) -> int:
-        return self.rows[0]["id"] if self.rows else 0
+        return self.rows[0].id if self.rows else 0
 
     @rx.var
     def palette(self) -> list[str]:

@@ -9,7 +9,7 @@ A screen names the models it offers in `_find_models(actor)` (service rows, by n
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import reflex as rx
 
@@ -36,6 +36,9 @@ class ModelSelection(FirmChoice, mixin=True):
     models: list[BulkModelRow] = []
     selected: list[int] = []
     select_error: str = ""
+
+    if TYPE_CHECKING:  # the screen's AppState resolves the signed-in user
+        def _actor(self) -> Actor: ...
 
     def _find_models(self, actor: Actor) -> list[ModelSummary]:  # pragma: no cover - each screen offers its own
         raise NotImplementedError

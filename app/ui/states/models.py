@@ -19,7 +19,7 @@ from app.domain import model_rules, rich_text
 from app.domain.allocations import allocation_total, class_total_color, industry_total_color
 from app.domain.errors import DomainError, ValidationError
 from app.domain.models import (
-    HISTORY_PAGE_SIZES, MODEL_PAGE_SIZES, AllocationMethod, Availability, ModelStatus, derive_availability, switches_of,
+    HISTORY_PAGE_SIZES, MODEL_PAGE_SIZES, AllocationMethod, Availability, ModelStatus, derive_availability,
 )
 from app.domain.parsing import as_id
 from app.domain.permissions import Actor, can_edit_model
@@ -51,12 +51,8 @@ TEXT_MAX = 20  # numbers typed into the form
 NAME_MAX = 200
 COMMENTARY_MAX = 20_000
 
-AVAILABILITY_TITLES = {
-    Availability.NOBODY.value: "Nobody",
-    Availability.WITH_PRACTICE.value: "With practice",
-    Availability.ONLY_SUPERUSER.value: "Only superuser",
-    Availability.ALL.value: "All firms",
-}
+# the model's titles, but the screens name every firm's availability in full
+AVAILABILITY_TITLES = {**model_rules.AVAILABILITY_TITLES, Availability.ALL.value: "All firms"}
 AVAILABILITY_TEXTS = {
     Availability.NOBODY.value: "Nobody: the model is not available for investment.",
     Availability.WITH_PRACTICE.value: "With practice: the owner firm and the shared firms may link portfolios.",
@@ -82,6 +78,8 @@ RANGE_FIELDS = ("allocation", "min", "max")
 GROUP_FIELDS = ("allocation", "min", "max", "priority")
 SWITCHES = ("analyst_recommendations", "class_allocation", "type_allocation", "industry_group_allocation",
             "investment", "all_firms", "share_firms")
+# the form's mode by route (models.changeModel: edit, or preview with ?preview=1)
+FORM_MODES = {"models.createModel": "new", "models.version": "version"}
 LIST_ROUTES = frozenset({"models.details", "models.changeModel", "models.long-terms", "models.short-terms",
                          "models.history", "models.portfolios", "models.clients"})
 
@@ -106,10 +104,6 @@ def _without(lines: list[Any], i: int) -> list[Any]:
     return [line for k, line in enumerate(lines) if k != i]
 
 
-def _has_prefix(errors: dict[str, str], prefixes: tuple[str, ...]) -> bool:
-    return any(key == p or key.startswith(p + ".") for key in errors for p in prefixes)
-
-
 def _classes_total(classes: list["ClassLine"], percentages: list["PercentLine"], method: str):
     """What the class-allocation bar shows: the class allocations; for the percentages method the
     asset percentages plus the cash class's own allocation (as app.domain.model_rules adds them)."""
@@ -122,6 +116,13 @@ def _classes_total(classes: list["ClassLine"], percentages: list["PercentLine"],
 def _commentaries(model: ModelDetail) -> tuple[str, str]:
     """(market, recommendation): the model's two commentaries."""
     return rich_text.as_html(model.commentary("market")), rich_text.as_html(model.commentary("recommendation"))
+
+
+def _model_page(route_name: str, model_id: int, can_edit: bool):
+    """To a page of the model on screen (its form only for those who may edit it)."""
+    if route_name not in LIST_ROUTES or not model_id or (route_name == "models.changeModel" and not can_edit):
+        return None
+    return AppState.navigate(routes.url(route_name, id=model_id))
 
 
 def _back_to_list(_state: Any, _actor: Actor) -> str:
@@ -258,7 +259,7 @@ class HistoryRow:
 
 
 def _availability_title(value: str) -> str:
-    return AVAILABILITY_TITLES.get(_text(value), _text(value).replace("_", " ").capitalize())
+    return AVAILABILITY_TITLES.get(value, value)
 
 
 # ---- the list -------------------------------------------------------------------------------------
@@ -335,16 +336,14 @@ def _priority(priority: int | None, index: int) -> str:
     return _text(priority if priority is not None else index + 1)
 
 
-def _asset_ref(asset: AssetBrief | None, asset_id: int | None = None) -> AssetRef:
+def _asset_ref(asset: AssetBrief | None) -> AssetRef:
     """An asset a saved line names (none: id 0)."""
-    if asset is None:
-        return AssetRef(id=asset_id or 0)
-    return AssetRef(id=asset.id, code=_text(asset.code), name=_text(asset.name))
+    return AssetRef() if asset is None else AssetRef(id=asset.id, code=_text(asset.code), name=_text(asset.name))
 
 
 def _asset_line(entry: ModelAssetLine, index: int) -> AssetLine:
     return AssetLine(asset_id=entry.asset_id, code=_text(entry.code), name=_text(entry.name),
-                     alt=_asset_ref(entry.alt_asset, entry.alt_asset_id), priority=_priority(entry.priority, index))
+                     alt=_asset_ref(entry.alt_asset), priority=_priority(entry.priority, index))
 
 
 def _ranges(entry: ModelClassLine | ModelTypeLine | ModelGroupLine) -> dict[str, str]:
@@ -469,11 +468,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         self.class_allocation = model.class_allocation
         self.type_allocation = model.type_allocation
         self.industry_group_allocation = model.industry_group_allocation
-        try:
-            practice, everyone = switches_of(Availability(model.availability))
-        except ValueError:
-            practice, everyone = model.investment, model.all
-        self.investment, self.all_firms = practice, everyone
+        self.investment, self.all_firms = model.investment, model.all
         self.shared_firm_ids = [str(f.id) for f in model.shared_firms]
         self.share_firms = bool(self.shared_firm_ids)
         self.classes = [_class_line(c, i) for i, c in enumerate(model.allocation_classes)]
@@ -481,14 +476,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         self.groups = [GroupLine(industry_group_id=g.industry_group_id, title=_text(g.title), color=_text(g.color),
                                  priority=_text(g.priority), **_ranges(g))
                        for g in model.industry_groups_allocations]
-        by_id = self._asset_names()
-
-        def named(asset: AssetBrief) -> AssetRef:
-            """An asset with its code and name: as the model gives them, else as its classes have them."""
-            code, name = by_id.get(asset.id, ("", ""))
-            return AssetRef(id=asset.id, code=_text(asset.code) or code, name=_text(asset.name) or name)
-
-        self.equivalents = [EquivalentLine(asset=named(e.asset), eq=named(e.eq)) for e in model.equivalents]
+        self.equivalents = [EquivalentLine(asset=_asset_ref(e.asset), eq=_asset_ref(e.eq)) for e in model.equivalents]
         # a percentage line's alternative is its class asset's alternate, so only the allocation is kept
         saved_pct = {p.asset_id: _num_text(p.allocation) for p in model.assets_percentages_allocations}
         self.percentages = []
@@ -496,31 +484,21 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         self.market, self.recommendation = _commentaries(model)
         self.market_shown, self.recommendation_shown = self.market, self.recommendation
 
-    def _asset_names(self) -> dict[int, tuple[str, str]]:
-        """code and name of every asset (and alternate) in the classes, by id."""
-        found: dict[int, tuple[str, str]] = {}
-        for line in self.classes:
-            for a in line.assets:
-                found[a.asset_id] = (a.code, a.name)
-                if a.alt.id:
-                    found.setdefault(a.alt.id, (a.alt.code, a.alt.name))
-        return found
-
     @rx.event
     @screen_load(clients=False, failed=LOAD_ONE_FAILED, back=_back_to_list)
     def on_load(self, actor: Actor):
-        name, params = routes.match(self.router.url.path)
-        preview = self.router.url.query_parameters.get("preview", "") in ("1", "true")
-        mode = {"models.createModel": "new", "models.version": "version"}.get(name or "", "preview" if preview else "edit")
+        name, _ = routes.match(self.router.url.path)
+        preview = self._query_text("preview") in ("1", "true")
+        mode = FORM_MODES.get(name or "", "preview" if preview else "edit")
         self.reset()  # every field to its default: spec 000 s4 starts a model with the four switches on
         self.mode = mode
         self.can_choose_firm = actor.is_superuser
         try:
-            return self._open(actor, mode, params)
+            return self._open(actor, mode)
         finally:
             self.loading = False
 
-    def _open(self, actor: Actor, mode: str, params: dict[str, str]):
+    def _open(self, actor: Actor, mode: str):
         if mode == "new":
             self.can_edit = True
             self._owner_required = actor.is_superuser
@@ -531,10 +509,10 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
             self._load_options(actor, _int(self.firm_id))
             self._ensure_cash()
             return None
-        model_id = _int(params.get("id")) or 0
+        model_id = self._path_id() or 0
         model: ModelDetail
         if mode == "version":
-            saved = model_service.saved_version(actor=actor, model_id=model_id, version=_int(params.get("version")) or 0)
+            saved = model_service.saved_version(actor=actor, model_id=model_id, version=self._path_id("version") or 0)
             model = saved.model
             self.version_number = model.version_id
             self.version_at = _text(iso_json(saved.saved_at or model.updated_at))
@@ -984,7 +962,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
                 return
 
     def _tab_has_error(self, tab: str) -> bool:
-        return _has_prefix(self.errors, TAB_ERROR_PREFIXES.get(tab, ()))
+        return any(key == p or key.startswith(p + ".") for key in self.errors for p in TAB_ERROR_PREFIXES[tab])
 
     @rx.event
     def save(self, status: str):
@@ -1017,9 +995,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
     @rx.event
     def go(self, route_name: str):
-        if route_name not in LIST_ROUTES or not self._model_id:
-            return None
-        return AppState.navigate(routes.url(route_name, id=self._model_id))
+        return _model_page(route_name, self._model_id, self.can_edit)
 
     # ---- what the screen shows ----------------------------------------------------------------------------
     @rx.var
@@ -1099,11 +1075,11 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
     @rx.var
     def availability_text(self) -> str:
-        return AVAILABILITY_TEXTS.get(self.availability, "")
+        return AVAILABILITY_TEXTS[self.availability]
 
     @rx.var
     def tab_errors(self) -> dict[str, bool]:
-        return {tab: _has_prefix(self.errors, TAB_ERROR_PREFIXES[tab]) for tab in TABS}
+        return {tab: self._tab_has_error(tab) for tab in TABS}
 
     @rx.var
     def show_banner(self) -> bool:
@@ -1156,7 +1132,7 @@ class ModelDetailsState(AppState):
     def on_load(self, actor: Actor):
         self.reset()
         try:
-            found = model_service.model_details(actor=actor, model_id=_int(routes.param(self.router.url.path, "id")) or 0)
+            found = model_service.model_details(actor=actor, model_id=self._path_id() or 0)
         finally:
             self.loading = False
         model = found.model
@@ -1182,11 +1158,7 @@ class ModelDetailsState(AppState):
 
     @rx.event
     def go(self, route_name: str):
-        if route_name not in LIST_ROUTES or not self._model_id:
-            return None
-        if route_name == "models.changeModel" and not self.can_edit:
-            return None
-        return AppState.navigate(routes.url(route_name, id=self._model_id))
+        return _model_page(route_name, self._model_id, self.can_edit)
 
     @rx.var
     def has_assets(self) -> bool:
@@ -1234,7 +1206,7 @@ class ModelHistoryState(Paged, AppState):
         size = self.page_size
         self.reset()
         self.page_size = size  # the page size chosen stays
-        model = model_service.get_model(actor=actor, model_id=_int(routes.param(self.router.url.path, "id")) or 0)
+        model = model_service.get_model(actor=actor, model_id=self._path_id() or 0)
         self._model_id = model.id
         self.details_url = routes.url("models.details", id=self._model_id)
         self._current = model.version_id or model.version

@@ -10,16 +10,16 @@ sent by the browser are only looked up among the rows this state holds."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any, ClassVar, Mapping, TypedDict, cast
+import dataclasses
+from typing import Any, ClassVar
 
 import reflex as rx
 
 from app.domain import recommendations as rules
 from app.domain import validators as v
 from app.domain.model_rules import owner_filter
-from app.domain.parsing import as_id
 from app.domain.assets import normalise_code
-from app.domain.errors import GENERIC, INVALID_FORM, AuthenticationError, DomainError, ValidationError
+from app.domain.errors import GENERIC, INVALID_FORM, AuthenticationError, DomainError, NotFound, ValidationError
 from app.domain.permissions import Actor
 from app.domain.recommendations import Kind
 from app.domain.uploads import SELECT_FILE
@@ -31,6 +31,7 @@ from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.display import count_of, percent_1dp, price_2_to_6dp, text as _text
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.model_selection import ModelSelection
+from app.ui.toolkit.rows import field_errors
 from app.ui.toolkit.screen import Confirm, UploadDialog, guarded, screen_load
 
 PAGE_ROUTES = {"models.long-terms": Kind.LONG_TERM, "models.short-terms": Kind.SHORT_TERM}
@@ -42,61 +43,70 @@ CODE_MAX = 20
 TEXT_MAX = 40
 EDIT_FIELDS = ("code", "action", "comment", "price", "yield")
 LONG_TERM_OPTIONS = [("buy", "Buy"), ("sell", "Sell"), ("hold", "Hold")]
-NO_ERRORS = {"err_code": "", "err_action": "", "err_comment": "", "err_price": "", "err_yield": ""}
 
 
-class RecRow(TypedDict):
-    key: str  # "r<id>" for saved rows, "n<k>" for new ones
-    id: int
-    asset_id: int
-    code: str
-    name: str
-    action: str
-    comment: str
-    price: str
-    yld: str  # yield ("yield" is a keyword)
-    price_text: str  # $1,234.50
-    yield_text: str  # 4.5%
-    in_model: bool
-    is_new: bool
-    editing: bool
-    tried: bool  # a save was attempted: errors show, and then live
-    # what the row's inputs hold while editing
-    e_code: str
-    e_action: str
-    e_comment: str
-    e_price: str
-    e_yield: str
-    err_code: str
-    err_action: str
-    err_comment: str
-    err_price: str
-    err_yield: str
+@dataclasses.dataclass(frozen=True)
+class RecRow:
+    """A recommendation as its row shows it, with what the row's inputs hold while it is edited
+    (e_<field>) and each input's error (err_<field>)."""
+
+    key: str = ""  # "r<id>" for saved rows, "n<k>" for new ones
+    id: int = 0
+    asset_id: int = 0
+    code: str = ""
+    name: str = ""
+    action: str = ""
+    comment: str = ""
+    price: str = ""
+    yld: str = ""  # yield ("yield" is a keyword)
+    price_text: str = ""  # $1,234.50
+    yield_text: str = ""  # 4.5%
+    in_model: bool = False
+    is_new: bool = False
+    editing: bool = False
+    tried: bool = False  # a save was attempted: errors show, and then live
+    e_code: str = ""
+    e_action: str = ""
+    e_comment: str = ""
+    e_price: str = ""
+    e_yield: str = ""
+    err_code: str = ""
+    err_action: str = ""
+    err_comment: str = ""
+    err_price: str = ""
+    err_yield: str = ""
 
 
-def _with(row: Mapping[str, Any], **changes: Any) -> RecRow:
-    return cast(RecRow, {**row, **changes})
+def _with_errors(row: RecRow, errors: dict[str, str]) -> RecRow:
+    """The row showing `errors` (by edit field) under its inputs, and no other."""
+    shown = field_errors(errors, EDIT_FIELDS)
+    return dataclasses.replace(row, err_code=shown["code"], err_action=shown["action"], err_comment=shown["comment"],
+                               err_price=shown["price"], err_yield=shown["yield"])
 
 
-def _at_rest(row: Mapping[str, Any], editing: bool = False) -> RecRow:
+def _with_asset(row: RecRow, asset_id: int, code: str, name: str) -> RecRow:
+    """A new row naming the asset found or picked (its input showing the asset's own code)."""
+    return dataclasses.replace(row, asset_id=asset_id, code=code, name=name, e_code=code, err_code="")
+
+
+def _at_rest(row: RecRow, editing: bool = False) -> RecRow:
     """The row's inputs holding its saved values, no errors shown (editing it, or not)."""
-    return _with(row, editing=editing, tried=False, e_code=row["code"], e_action=row["action"], e_comment=row["comment"],
-                 e_price=row["price"], e_yield=row["yld"], **NO_ERRORS)
+    return _with_errors(dataclasses.replace(row, editing=editing, tried=False, e_code=row.code, e_action=row.action,
+                                            e_comment=row.comment, e_price=row.price, e_yield=row.yld), {})
 
 
 def _row(rec: service.LongTermView | service.ShortTermView) -> RecRow:
     named = rec.asset if isinstance(rec, service.LongTermView) else rec
     price, yld = ("", "") if isinstance(rec, service.LongTermView) else (_text(rec.price), _text(rec.yield_))
-    return _at_rest(dict(key=f"r{rec.id}", id=rec.id, asset_id=rec.asset_id, code=named.code, name=named.name,
+    return _at_rest(RecRow(key=f"r{rec.id}", id=rec.id, asset_id=rec.asset_id, code=named.code, name=named.name,
                            action=rec.action, comment=_text(rec.comment), price=price, yld=yld,
                            price_text=price_2_to_6dp(price), yield_text=percent_1dp(yld),
-                           in_model=isinstance(rec, service.ShortTermView) and rec.model_asset, is_new=False))
+                           in_model=isinstance(rec, service.ShortTermView) and rec.model_asset))
 
 
 def _new_row(kind: Kind, key: str) -> RecRow:
     action = "buy" if kind is Kind.LONG_TERM else "BUY"  # a new row starts as buy (spec 000 s4)
-    return _at_rest(dict(key=key, id=0, asset_id=0, code="", name="", action=action, comment="", price="", yld="",
-                           price_text="", yield_text="", in_model=False, is_new=True), editing=True)
+    return _at_rest(RecRow(key=key, action=action, is_new=True), editing=True)
 
 
 class RecommendationUpload(UploadDialog, mixin=True):
@@ -163,9 +173,9 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
     def _kind(self) -> Kind:
         return Kind(self.kind)
 
-    def _load_failed(self, kind: Kind, message: str, model_id: Any):
+    def _load_failed(self, kind: Kind, message: str, model_id: int | None):
         """Long-term: the message; short-term: 'Sorry' and the message (spec 001 s2). Then the details."""
-        target = routes.url("models.details", id=model_id) if str(model_id).isdigit() else routes.url("models.view")
+        target = routes.url("models.details", id=model_id) if model_id else routes.url("models.view")
         if kind is Kind.SHORT_TERM:
             toast = rx.toast.error("Sorry", description=message or rules.SHORT_TERMS_LOAD_FAILED, position="top-right",
                                    duration=6000)
@@ -176,13 +186,13 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
     @rx.event
     @screen_load(clients=False)
     def on_load(self, actor: Actor):
-        name, params = routes.match(self.router.url.path)
+        name, _ = routes.match(self.router.url.path)
         kind = PAGE_ROUTES.get(name or "", Kind.LONG_TERM)
         self.reset()
         self.kind = kind.value
-        model_id = params.get("id", "")
+        model_id = self._path_id()
         try:
-            page = service.recommendations_page(actor=actor, model_id=as_id(model_id) or 0, kind=kind)
+            page = service.recommendations_page(actor=actor, model_id=model_id or 0, kind=kind)
         except AuthenticationError:
             raise
         except DomainError as exc:
@@ -204,25 +214,25 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         """The saved rows again, keeping rows that are still being edited (new ones first)."""
         page = service.recommendations_page(actor=actor, model_id=self._model_id, kind=self._kind())
         self.can_edit = page.model.can_edit
-        editing = {r["key"]: r for r in self.rows if r["editing"]}
+        editing = {r.key: r for r in self.rows if r.editing}
         fresh = [editing.get(f"r{r.id}") or _row(r) for r in page.rows]
-        self.rows = [r for r in editing.values() if r["is_new"]] + fresh
+        self.rows = [r for r in editing.values() if r.is_new] + fresh
         self._sync_dirty()
 
     # ---- helpers ----------------------------------------------------------------------------------
     def _find(self, key: Any) -> RecRow | None:
-        return next((r for r in self.rows if r["key"] == key), None)
+        return next((r for r in self.rows if r.key == key), None)
 
     def _put(self, row: RecRow) -> None:
-        self.rows = [row if r["key"] == row["key"] else r for r in self.rows]
+        self.rows = [row if r.key == row.key else r for r in self.rows]
         self._sync_dirty()
 
     def _drop(self, key: str) -> None:
-        self.rows = [r for r in self.rows if r["key"] != key]
+        self.rows = [r for r in self.rows if r.key != key]
         self._sync_dirty()
 
     def _sync_dirty(self) -> None:
-        self.form_dirty = any(r["editing"] for r in self.rows)
+        self.form_dirty = any(r.editing for r in self.rows)
 
     def _writer(self) -> Actor | None:
         """The actor when this screen may change things, else None (the service checks again)."""
@@ -232,20 +242,15 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
     def _errors_for(self, row: RecRow) -> dict[str, str]:
         """The same rules as the service (app.domain.recommendations), for the row's inputs."""
         kind = self._kind()
-        _, errors = rules.clean_recommendation(kind, {"action": row["e_action"], "comment": row["e_comment"],
-                                                      "price": row["e_price"], "yield": row["e_yield"]})
-        if row["is_new"]:
-            if not row["asset_id"]:
-                errors["code"] = (rules.UNKNOWN_ASSET.format(code=row["e_code"]) if row["e_code"]
+        _, errors = rules.clean_recommendation(kind, {"action": row.e_action, "comment": row.e_comment,
+                                                      "price": row.e_price, "yield": row.e_yield})
+        if row.is_new:
+            if not row.asset_id:
+                errors["code"] = (rules.UNKNOWN_ASSET.format(code=row.e_code) if row.e_code
                                   else v.REQUIRED_SELECT.format(label="asset"))
-            if "action" not in errors and rules.is_hold_without_comment(kind, row["e_action"], row["e_comment"]):
+            if "action" not in errors and rules.is_hold_without_comment(kind, row.e_action, row.e_comment):
                 errors["comment"] = rules.COMMENT_REQUIRED
         return errors
-
-    def _show_errors(self, row: RecRow, errors: dict[str, str]) -> RecRow:
-        return _with(row, err_code=errors.get("code", errors.get("asset_id", "")), err_action=errors.get("action", ""),
-                     err_comment=errors.get("comment", ""), err_price=errors.get("price", ""),
-                     err_yield=errors.get("yield", ""))
 
     # ---- rows: add, edit, cancel ---------------------------------------------------------------------
     @rx.event
@@ -262,14 +267,14 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         if self._writer() is None:
             return
         row = self._find(key)
-        if row is not None and not row["editing"]:
+        if row is not None and not row.editing:
             self._put(_at_rest(row, editing=True))
 
     @rx.event
     def cancel_row(self, key: str):
         """A new row goes; an existing one shows its saved action and comment again (spec 000 s4)."""
         row = self._find(key)
-        if row is not None and row["is_new"]:
+        if row is not None and row.is_new:
             self._drop(key)
         elif row is not None:
             self._put(_at_rest(row))
@@ -277,20 +282,21 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
     @rx.event
     def set_edit(self, key: str, field: str, value: Any):
         row = self._find(key)
-        if row is None or not row["editing"] or field not in EDIT_FIELDS:
+        if row is None or not row.editing or field not in EDIT_FIELDS:
             return None
         text = _text(value)
         if field == "code":
-            if not row["is_new"]:
+            if not row.is_new:
                 return None
             text = normalise_code(text)[:CODE_MAX]
-            row = _with(row, e_code=text, asset_id=0, name="")  # a changed code clears the asset
+            row = dataclasses.replace(row, e_code=text, asset_id=0, name="")  # a changed code clears the asset
         elif field == "comment":
-            row = _with(row, e_comment=text[: rules.COMMENT_MAX + 1])
+            row = dataclasses.replace(row, e_comment=text[: rules.COMMENT_MAX + 1])
         else:
-            row = _with(row, **{f"e_{field}": text[:TEXT_MAX] if field != "action" else text})
-        if row["tried"]:
-            row = self._show_errors(row, self._errors_for(row))
+            typed: dict[str, Any] = {f"e_{field}": text[:TEXT_MAX] if field != "action" else text}
+            row = dataclasses.replace(row, **typed)
+        if row.tried:
+            row = _with_errors(row, self._errors_for(row))
         self._put(row)
         return None
 
@@ -300,20 +306,19 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         """The typed code, uppercased, looked up among the assets the model's firm may use; an
         unknown code is marked invalid and the asset cleared (spec 002 s5)."""
         row = self._find(key)
-        if row is None or not row["is_new"] or not row["editing"]:
+        if row is None or not row.is_new or not row.editing:
             return None
         actor = self._writer()
         if actor is None:
             return None
-        code = row["e_code"]
+        code = row.e_code
         found = _find_asset(actor, code, self._firm_id)
         if not code:
-            row = _with(row, asset_id=0, name="", err_code=v.REQUIRED_SELECT.format(label="asset") if row["tried"] else "")
+            row = dataclasses.replace(row, asset_id=0, name="", err_code=v.REQUIRED_SELECT.format(label="asset") if row.tried else "")
         elif found is None:
-            row = _with(row, asset_id=0, name="", err_code=rules.UNKNOWN_ASSET.format(code=code))
+            row = dataclasses.replace(row, asset_id=0, name="", err_code=rules.UNKNOWN_ASSET.format(code=code))
         else:
-            row = _with(row, asset_id=found["id"], code=found["code"], name=found["name"], e_code=found["code"],
-                        err_code="")
+            row = _with_asset(row, found.id, found.code, found.name)
         self._put(row)
         return None
 
@@ -323,12 +328,11 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         picker = await self.get_state(AssetPickerState)
         asset = take_pick(picker, target)
         row = self._find(target)
-        if asset is None or row is None or not row["is_new"] or not row["editing"]:
+        if asset is None or row is None or not row.is_new or not row.editing:
             return None
-        row = _with(row, asset_id=int(asset["id"]), code=asset["code"], name=asset["name"], e_code=asset["code"],
-                    err_code="")
-        if row["tried"]:
-            row = self._show_errors(row, self._errors_for(row))
+        row = _with_asset(row, int(asset["id"]), asset["code"], asset["name"])
+        if row.tried:
+            row = _with_errors(row, self._errors_for(row))
         self._put(row)
         return None
 
@@ -336,46 +340,46 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
     def _save(self, actor: Actor, row: RecRow) -> tuple[bool, list]:
         """(saved, events) for one editing row."""
         kind = self._kind()
-        row = _with(row, tried=True)
-        if row["is_new"] and not row["asset_id"] and row["e_code"]:
-            found = _find_asset(actor, row["e_code"], self._firm_id)
+        row = dataclasses.replace(row, tried=True)
+        if row.is_new and not row.asset_id and row.e_code:
+            found = _find_asset(actor, row.e_code, self._firm_id)
             if found is not None:
-                row = _with(row, asset_id=found["id"], code=found["code"], name=found["name"], e_code=found["code"])
+                row = _with_asset(row, found.id, found.code, found.name)
         errors = self._errors_for(row)
-        if row["is_new"] and not errors:
-            duplicate = next((r for r in self.rows if not r["is_new"] and r["asset_id"] == row["asset_id"]), None)
+        if row.is_new and not errors:
+            duplicate = next((r for r in self.rows if not r.is_new and r.asset_id == row.asset_id), None)
             if duplicate is not None:
-                errors["code"] = kind.duplicate.format(code=row["code"])
-        row = self._show_errors(row, errors)
+                errors["code"] = kind.duplicate.format(code=row.code)
+        row = _with_errors(row, errors)
         self._put(row)
         if errors:
             return False, [toast_error(_headline(errors))]
-        data: dict[str, object] = {"action": row["e_action"], "comment": row["e_comment"]}
+        data: dict[str, object] = {"action": row.e_action, "comment": row.e_comment}
         if kind is Kind.SHORT_TERM:
-            data.update(price=row["e_price"], **{"yield": row["e_yield"]})
-        if not row["is_new"] and rules.is_hold_without_comment(kind, row["e_action"], row["e_comment"]) and kind is Kind.LONG_TERM:
+            data.update(price=row.e_price, **{"yield": row.e_yield})
+        if not row.is_new and rules.is_hold_without_comment(kind, row.e_action, row.e_comment) and kind is Kind.LONG_TERM:
             # an existing long-term hold without a comment: ask whether to delete it (spec 000 s4)
-            self._ask("hold", rules.HOLD_DELETE_QUESTION.format(code=row["code"]), row["id"])
+            self._ask("hold", rules.HOLD_DELETE_QUESTION.format(code=row.code), row.id)
             return False, []
         try:
-            if row["is_new"]:
-                data.update(model_id=self._model_id, asset_id=row["asset_id"])
+            if row.is_new:
+                data.update(model_id=self._model_id, asset_id=row.asset_id)
                 saved = (service.create_long_term if kind is Kind.LONG_TERM else service.create_short_term)(actor=actor, data=data)
             elif kind is Kind.LONG_TERM:
-                saved = service.update_long_term(actor=actor, rec_id=row["id"], data=data)
+                saved = service.update_long_term(actor=actor, rec_id=row.id, data=data)
             else:
-                saved = service.update_short_term(actor=actor, rec_id=row["id"], data=data)
+                saved = service.update_short_term(actor=actor, rec_id=row.id, data=data)
         except ValidationError as exc:
-            self._put(self._show_errors(row, {("code" if k == "asset_id" else k): t for k, t in exc.fields.items()}))
+            self._put(_with_errors(row, {("code" if k == "asset_id" else k): t for k, t in exc.fields.items()}))
             return False, [toast_error(exc.message)]
         except DomainError as exc:
             return False, [self._fail(exc)]
         if isinstance(saved, service.ShortTermView) and saved.deleted:  # a hold without a comment deletes it (001 s4)
-            self._drop(row["key"])
-        elif row["is_new"]:
-            others = [r for r in self.rows if r["key"] != row["key"]]
-            self.rows = [r for r in others if r["is_new"]] + sorted(
-                [r for r in others if not r["is_new"]] + [_row(saved)], key=lambda r: (r["code"], r["id"]))
+            self._drop(row.key)
+        elif row.is_new:
+            others = [r for r in self.rows if r.key != row.key]
+            self.rows = [r for r in others if r.is_new] + sorted(
+                [r for r in others if not r.is_new] + [_row(saved)], key=lambda r: (r.code, r.id))
         else:
             self._put(_row(saved))
         self._sync_dirty()
@@ -385,7 +389,7 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
     @guarded
     def save_row(self, key: str):
         row = self._find(key)
-        if row is None or not row["editing"]:
+        if row is None or not row.editing:
             return None
         actor = self._writer()
         return None if actor is None else self._save(actor, row)[1]
@@ -398,7 +402,7 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         actor = self._writer()
         shown: list = []
         ok = actor is not None
-        for row in [r for r in self.rows if r["editing"]]:
+        for row in [r for r in self.rows if r.editing]:
             if actor is None:
                 break
             saved, more = self._save(actor, row)
@@ -413,14 +417,14 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
     @rx.event
     def ask_delete(self, key: str):
         row = self._find(key)
-        if row is not None and not row["is_new"] and self.can_edit:
-            self._ask("delete", f"Are you sure you want to delete the recommendation for {row['code']}?", row["id"])
+        if row is not None and not row.is_new and self.can_edit:
+            self._ask("delete", f"Are you sure you want to delete the recommendation for {row.code}?", row.id)
 
     @rx.event
     def ask_delete_all(self):
         if not self.can_edit:
             return None
-        if not any(not r["is_new"] for r in self.rows):
+        if not any(not r.is_new for r in self.rows):
             return toast_error(rules.NOTHING_TO_REMOVE)
         what = "long term recommendations" if self._kind() is Kind.LONG_TERM else "short term recommendations"
         self._ask("delete_all", f"Are you sure you want to delete all {what} of {self.model_name}?")
@@ -435,14 +439,14 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         row = self._find(f"r{rec_id}")
         if action != "delete_all" and row is None:
             return None
-        row_id, key = (row["id"], row["key"]) if row is not None else (0, "")
+        row_id, key = (row.id, row.key) if row is not None else (0, "")
         try:
             if action == "delete_all":
                 if kind is Kind.LONG_TERM:
                     service.delete_all_long_terms(actor=actor, model_id=self._model_id)
                 else:
                     service.delete_all_short_terms(actor=actor, model_id=self._model_id)
-                self.rows = [r for r in self.rows if r["is_new"]]
+                self.rows = [r for r in self.rows if r.is_new]
                 self._sync_dirty()
                 return toast_success(rules.LONG_TERMS_ALL_DELETED if kind is Kind.LONG_TERM
                                      else rules.SHORT_TERMS_ALL_DELETED)
@@ -498,11 +502,11 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
 
     @rx.var
     def saved_count(self) -> int:
-        return len([r for r in self.rows if not r["is_new"]])
+        return len([r for r in self.rows if not r.is_new])
 
     @rx.var
     def count_text(self) -> str:
-        return count_of(len([r for r in self.rows if not r["is_new"]]), "recommendation")
+        return count_of(len([r for r in self.rows if not r.is_new]), "recommendation")
 
 
 def _headline(errors: dict[str, str]) -> str:
@@ -514,16 +518,14 @@ def _headline(errors: dict[str, str]) -> str:
     return INVALID_FORM
 
 
-def _find_asset(actor: Actor, code: str, firm_id: int) -> dict[str, Any] | None:
+def _find_asset(actor: Actor, code: str, firm_id: int) -> asset_service.AssetView | None:
     """The usable asset with this code for the model's firm, or None."""
-    from app.db.engine import session_scope
-
-    code = normalise_code(code)
-    if not code:
+    if not normalise_code(code):
         return None
-    with session_scope() as s:
-        found = asset_service.find_by_codes(s, actor, [code], firm_id=firm_id).get(code)
-        return None if found is None else {"id": found.id, "code": found.code, "name": found.name}
+    try:
+        return asset_service.get_asset_by_code(actor=actor, code=code, firm_id=firm_id)
+    except NotFound:
+        return None
 
 
 # ---- bulk upload --------------------------------------------------------------------------------
