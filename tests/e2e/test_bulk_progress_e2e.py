@@ -6,15 +6,16 @@ following the run again (also in a new tab); the run reaches 30/30; Close; `?run
 modal on that run.
 
 So that a run lasts long enough to watch, the app server of this test session calculates in chunks
-of 2 portfolios and pauses before each (BULK_CHUNK_SIZE, BULK_TEST_DELAY_MS: test-only settings,
-set here before the session's server starts)."""
+of 2 portfolios and pauses 2 s before each, so that the run lasts about 15 s even on a busy machine
+(the reload and the new tab below must find it still going) (BULK_CHUNK_SIZE, BULK_TEST_DELAY_MS:
+test-only settings, set here before the session's server starts)."""
 from __future__ import annotations
 
 import os
 import re
 
 os.environ.setdefault("BULK_CHUNK_SIZE", "2")
-os.environ.setdefault("BULK_TEST_DELAY_MS", "900")
+os.environ.setdefault("BULK_TEST_DELAY_MS", "2000")
 
 from playwright.sync_api import Page, expect  # noqa: E402
 from sqlmodel import select  # noqa: E402
