@@ -5,7 +5,7 @@ Pure: no database. The services resolve asset codes, check what a model already 
 the plan; the screens validate as the user types with the same functions."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import Enum
 from typing import Any, Iterable, Mapping
@@ -13,6 +13,7 @@ from typing import Any, Iterable, Mapping
 from app.domain import validators as v
 from app.domain.errors import not_found
 from app.domain.models import LONG_TERM_ACTIONS, SHORT_TERM_ACTIONS, UPLOAD_TYPES
+from app.domain.parsing import as_id
 from app.domain.uploads import (  # noqa: F401  (a recommendation upload is read as every upload is)
     FILE_TOO_LARGE, FILE_UNREADABLE, INVALID_FILE_TYPE, LEGACY_EXCEL, MAX_LINES, MAX_UPLOAD_BYTES, SELECT_FILE,
     TOO_MANY_LINES, WORKBOOK_TOO_LARGE, FileProblem, LineError, file_type_error, header_positions, named_lines,
@@ -138,24 +139,79 @@ def parse_yield(value: Any) -> tuple[Decimal | None, str | None]:
     return parse_amount(value, places=4, limit=YIELD_LIMIT, allow_zero=True, symbol="%")
 
 
-def clean_recommendation(kind: Kind, data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+@dataclass(frozen=True)
+class RecommendationForm:
+    """One recommendation as sent (a REST body, a screen's row): each text as typed (a number sent
+    as a number reads as its digits, a null as empty), None when left out (an update keeps what is
+    saved); the model and the asset of a new one as their ids, None when not sent or naming none."""
+    model_id: int | None = None
+    asset_id: int | None = None
+    action: str | None = None
+    comment: str | None = None
+    price: str | None = None
+    yield_: str | None = None
+
+    def over(self, saved: RecommendationForm) -> RecommendationForm:
+        """This form's texts where they were sent, the saved ones where not (an update)."""
+        sent = {name: getattr(self, name) for name in ("action", "comment", "price", "yield_")}
+        return replace(saved, **{name: text for name, text in sent.items() if text is not None})
+
+
+@dataclass(frozen=True)
+class RecommendationValues:
+    """A checked form's values: the action as stored (see normalise_action), the comment trimmed
+    (None when empty); a short-term one's price and yield (None when empty or in error)."""
+    action: str
+    comment: str | None
+    price: Decimal | None = None
+    yield_: Decimal | None = None
+
+
+def _sent_text(data: Mapping[str, object], key: str) -> str | None:
+    value = data.get(key)
+    return None if key not in data else "" if value is None else str(value)
+
+
+def _sent_amount(data: Mapping[str, object], key: str) -> str | None:
+    """A price or yield as the text parse_amount reads: a number sent as a number as its digits
+    (never an exponent), anything empty as empty."""
+    value = data.get(key)
+    if key not in data:
+        return None
+    if v.is_empty(value):
+        return ""
+    if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
+        return format(Decimal(str(value)), "f")
+    return str(value)
+
+
+def read_form(data: Mapping[str, object]) -> RecommendationForm:
+    """The form from the keys sent (model_id, asset_id, action, comment, price, yield or yield_)."""
+    return RecommendationForm(
+        model_id=as_id(data.get("model_id")), asset_id=as_id(data.get("asset_id")),
+        action=_sent_text(data, "action"), comment=_sent_text(data, "comment"), price=_sent_amount(data, "price"),
+        yield_=_sent_amount(data, "yield" if "yield" in data else "yield_"))
+
+
+def clean_recommendation(kind: Kind, form: RecommendationForm) -> tuple[RecommendationValues, dict[str, str]]:
     """The values of one recommendation (action, comment; short-term also price and yield) and the
     per-field error texts. Whether a hold needs a comment depends on new vs existing: see
     `is_hold_without_comment`."""
     errors: dict[str, str] = {}
-    values: dict[str, Any] = {"action": normalise_action(kind, data.get("action")), "comment": clean_comment(data.get("comment"))}
-    if (error := action_error(kind, data.get("action"))) is not None:
+    if (error := action_error(kind, form.action)) is not None:
         errors["action"] = error
-    if (error := comment_error(data.get("comment"))) is not None:
+    if (error := comment_error(form.comment)) is not None:
         errors["comment"] = error
-    if kind is Kind.SHORT_TERM:
-        values["price"], error = parse_price(data.get("price"))
-        if error:
-            errors["price"] = error
-        values["yield"], error = parse_yield(data.get("yield", data.get("yield_")))
-        if error:
-            errors["yield"] = error
-    return values, errors
+    values = RecommendationValues(action=normalise_action(kind, form.action), comment=clean_comment(form.comment))
+    if kind is Kind.LONG_TERM:
+        return values, errors
+    price, error = parse_price(form.price)
+    if error:
+        errors["price"] = error
+    yield_, error = parse_yield(form.yield_)
+    if error:
+        errors["yield"] = error
+    return replace(values, price=price, yield_=yield_), errors
 
 
 def clean_upload_type(value: Any) -> tuple[str, str | None]:
