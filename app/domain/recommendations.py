@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import Enum
-from typing import Any, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from app.domain import validators as v
 from app.domain.errors import not_found
@@ -81,47 +81,45 @@ class Kind(str, Enum):
 
 
 # ---- one recommendation -------------------------------------------------------------------------
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     return "" if value is None else str(value).strip()
 
 
-def normalise_action(kind: Kind, value: Any) -> str:
+def normalise_action(kind: Kind, value: str | None) -> str:
     """Long-term actions are stored lowercase (buy), short-term codes uppercase (FFL/SELL)."""
     text = _text(value)
     return text.lower() if kind is Kind.LONG_TERM else text.upper()
 
 
-def action_error(kind: Kind, value: Any) -> str | None:
+def action_error(kind: Kind, value: str | None) -> str | None:
     action = normalise_action(kind, value)
     if not action:
         return v.REQUIRED_SELECT.format(label="action")
     return None if action in kind.actions else v.DEFAULT
 
 
-def comment_error(value: Any) -> str | None:
+def comment_error(value: str | None) -> str | None:
     return v.MAX_LENGTH.format(n=COMMENT_MAX) if len(_text(value)) > COMMENT_MAX else None
 
 
-def clean_comment(value: Any) -> str | None:
+def clean_comment(value: str | None) -> str | None:
     return _text(value) or None
 
 
-def is_hold_without_comment(kind: Kind, action: Any, comment: Any) -> bool:
+def is_hold_without_comment(kind: Kind, action: str | None, comment: str | None) -> bool:
     return normalise_action(kind, action) == kind.hold and not _text(comment)
 
 
-def parse_amount(value: Any, *, places: int, limit: Decimal, allow_zero: bool, symbol: str = "") -> tuple[Decimal | None, str | None]:
+def parse_amount(value: str | None, *, places: int, limit: Decimal, allow_zero: bool, symbol: str = "") -> tuple[Decimal | None, str | None]:
     """A price or yield: optional; a plain decimal, not negative (a price above zero), under `limit`.
     `symbol` ('$' or '%') may lead or trail the number as spreadsheets write it."""
-    if v.is_empty(value):
+    text = (value or "").strip()
+    if not text:
         return None, None
-    if isinstance(value, str):
-        text = value.strip()
-        if symbol:
-            text = text.removeprefix(symbol).removesuffix(symbol).strip()
-        value = text
-    number, error = v.given_number(value)
-    if error:
+    if symbol:
+        text = text.removeprefix(symbol).removesuffix(symbol).strip()
+    number, error = v.given_number(text)
+    if number is None:
         return None, error
     if number < 0 or (number == 0 and not allow_zero):
         return None, v.POSITIVE
@@ -131,11 +129,11 @@ def parse_amount(value: Any, *, places: int, limit: Decimal, allow_zero: bool, s
     return number, None
 
 
-def parse_price(value: Any) -> tuple[Decimal | None, str | None]:
+def parse_price(value: str | None) -> tuple[Decimal | None, str | None]:
     return parse_amount(value, places=6, limit=PRICE_LIMIT, allow_zero=False, symbol="$")
 
 
-def parse_yield(value: Any) -> tuple[Decimal | None, str | None]:
+def parse_yield(value: str | None) -> tuple[Decimal | None, str | None]:
     return parse_amount(value, places=4, limit=YIELD_LIMIT, allow_zero=True, symbol="%")
 
 
@@ -214,7 +212,7 @@ def clean_recommendation(kind: Kind, form: RecommendationForm) -> tuple[Recommen
     return replace(values, price=price, yield_=yield_), errors
 
 
-def clean_upload_type(value: Any) -> tuple[str, str | None]:
+def clean_upload_type(value: str | None) -> tuple[str, str | None]:
     """amend (the default) or replace."""
     text = _text(value).lower()
     if not text:
@@ -352,7 +350,7 @@ def describe_errors(errors: Iterable[LineError]) -> str:
 
 
 # ---- export ------------------------------------------------------------------------------------
-def formula_guard(text: Any) -> str:
+def formula_guard(value: object) -> str:
     """Cell text a spreadsheet will not run as a formula (the parser takes the quote off again)."""
-    text = "" if text is None else str(text)
+    text = "" if value is None else str(value)
     return "'" + text if _needs_guard(text) else text
