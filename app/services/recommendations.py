@@ -274,7 +274,8 @@ def update_long_term(*, actor: Actor, rec_id: int, form: RecommendationForm) -> 
     asks whether to delete instead (spec 000 s4)."""
     with session_scope() as s:
         rec, model = _load_long_term(s, actor, rec_id)
-        values, errors = _clean_form(Kind.LONG_TERM, form.over(RecommendationForm(action=rec.action, comment=rec.comment)))
+        saved = RecommendationForm(action=rec.action, comment=rec.comment)
+        values, errors = _clean_form(Kind.LONG_TERM, form.over(saved))
         _refuse(errors)
         rec.action, rec.comment = values.action, values.comment
         rec.updated_by, rec.updated_at = actor.id, utcnow()
@@ -539,13 +540,13 @@ def _apply(s: Session, actor: Actor, kind: Kind, model: Model, plan: Plan) -> No
                 rec.price, rec.yield_ = line.price, line.yield_
             s.add(rec)
         else:
-            asset, line = step.asset, step.line
+            line = step.line
             if kind is Kind.LONG_TERM:
-                s.add(LongTermRecommendation(model_id=stored_id(model), asset_id=stored_id(asset), action=line.action, comment=line.comment,
-                                             created_by=actor.id, updated_by=actor.id))
+                s.add(LongTermRecommendation(model_id=stored_id(model), asset_id=stored_id(step.asset), action=line.action,
+                                             comment=line.comment, created_by=actor.id, updated_by=actor.id))
             else:
-                s.add(ShortTermRecommendation(model_id=stored_id(model), asset_id=stored_id(asset), action=line.action, comment=line.comment,
-                                              price=line.price, yield_=line.yield_, status=ACTIVE,
+                s.add(ShortTermRecommendation(model_id=stored_id(model), asset_id=stored_id(step.asset), action=line.action,
+                                              comment=line.comment, price=line.price, yield_=line.yield_, status=ACTIVE,
                                               created_by=actor.id, updated_by=actor.id))
     if kind is Kind.SHORT_TERM:
         _stamp_short_terms(model, s)

@@ -231,9 +231,10 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
 
     def _form_of(self, row: RecRow) -> rules.RecommendationForm:
         """The row's inputs as the service's form (a new row's with its model and asset)."""
-        return rules.RecommendationForm(
-            model_id=self._model_id if row["is_new"] else None, asset_id=(row["asset_id"] or None) if row["is_new"] else None,
-            action=row["e_action"], comment=row["e_comment"], price=row["e_price"], yield_=row["e_yield"])
+        new = row["is_new"]
+        return rules.RecommendationForm(model_id=self._model_id if new else None,
+                                        asset_id=(row["asset_id"] or None) if new else None, action=row["e_action"],
+                                        comment=row["e_comment"], price=row["e_price"], yield_=row["e_yield"])
 
     def _errors_for(self, row: RecRow) -> dict[str, str]:
         """The same rules as the service (app.domain.recommendations), for the row's inputs."""
