@@ -1,13 +1,13 @@
 """app.services.recommendations called as its edges call it (the API, the screens): ids, the kind,
-the browser's offset and the models of an upload read once from what was sent (an id that may be
-text reads as the API reads it), and the typed answers rendered as the payloads a client reads
-(a list as (rows, total)). Its other names are the service's own."""
+a create's or an update's form, the browser's offset and the models of an upload read once from
+what was sent (an id that may be text reads as the API reads it), and the typed answers rendered
+as the payloads a client reads (a list as (rows, total)). Its other names are the service's own."""
 from __future__ import annotations
 
 from app.api.schemas import path_id, rendered
 from app.domain.model_rules import owner_filter
 from app.domain.parsing import as_id
-from app.domain.recommendations import Kind
+from app.domain.recommendations import Kind, read_form
 from app.domain.timezones import client_offset as offset_minutes
 from app.services import recommendations as typed
 from app.services.recommendations import *  # noqa: F401,F403 - the constants and types, as the service names them
@@ -33,11 +33,11 @@ def list_short_terms(*, actor, model_id):
 
 
 def create_long_term(*, actor, data):
-    return rendered(typed.create_long_term(actor=actor, data=data))
+    return rendered(typed.create_long_term(actor=actor, form=read_form(data)))
 
 
 def update_long_term(*, actor, rec_id, data):
-    return rendered(typed.update_long_term(actor=actor, rec_id=_id(rec_id), data=data))
+    return rendered(typed.update_long_term(actor=actor, rec_id=_id(rec_id), form=read_form(data)))
 
 
 def delete_long_term(*, actor, rec_id):
@@ -49,11 +49,11 @@ def delete_all_long_terms(*, actor, model_id):
 
 
 def create_short_term(*, actor, data):
-    return rendered(typed.create_short_term(actor=actor, data=data))
+    return rendered(typed.create_short_term(actor=actor, form=read_form(data)))
 
 
 def update_short_term(*, actor, rec_id, data):
-    return rendered(typed.update_short_term(actor=actor, rec_id=_id(rec_id), data=data))
+    return rendered(typed.update_short_term(actor=actor, rec_id=_id(rec_id), form=read_form(data)))
 
 
 def mark_short_terms_deleted(*, actor, ids):

@@ -17,7 +17,7 @@ from app.domain.timezones import client_offset as offset_minutes
 from app.services import recommendations
 
 from app.api.payloads import LongTermOut, MessageCount, RecommendationUploadOut, ShortTermOut
-from app.api.schemas import Body, Id, Page, SentAmount, SentId, SentText, path_id, read_by_hand, rendered
+from app.api.schemas import Body, Id, Page, SentAmount, SentId, SentText, path_id, read_by_hand, rendered, sent
 
 router = APIRouter(tags=["recommendations"])
 _CSV_RESPONSES: dict[int | str, dict[str, Any]] = {200: {"description": "the recommendations as CSV",
@@ -82,7 +82,12 @@ def list_long_terms(actor: CurrentActor, model_id: str | None = None):
     return listing(rendered(list(found.rows)), found.total)
 
 
-long_term = Resource(router, "/long-terms", "rec_id", LongTermOut, LongTermBody, numbered=True)
+def _form(body: Optional[LongTermBody]) -> rules.RecommendationForm:
+    """A long- or short-term body as the services read it (rules.read_form knows every key)."""
+    return rules.read_form(sent(body))
+
+
+long_term = Resource(router, "/long-terms", "rec_id", LongTermOut, LongTermBody, form_of=_form)
 long_term.create(recommendations.create_long_term)
 long_term.update(recommendations.update_long_term)
 long_term.delete(recommendations.delete_long_term, message=rules.LONG_TERM_DELETED)
@@ -136,7 +141,7 @@ async def mark_short_terms_deleted(actor: CurrentActor, request: Request):
     return ok_message(rules.SHORT_TERM_DELETED if count == 1 else rules.SHORT_TERMS_ALL_DELETED, count=count)
 
 
-short_term = Resource(router, "/recommendations", "rec_id", ShortTermOut, ShortTermBody, numbered=True)
+short_term = Resource(router, "/recommendations", "rec_id", ShortTermOut, ShortTermBody, form_of=_form)
 short_term.create(recommendations.create_short_term)
 short_term.update(recommendations.update_short_term)
 

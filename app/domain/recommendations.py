@@ -5,14 +5,15 @@ Pure: no database. The services resolve asset codes, check what a model already 
 the plan; the screens validate as the user types with the same functions."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from enum import Enum
-from typing import Any, Iterable, Mapping
+from typing import Iterable, Mapping
 
 from app.domain import validators as v
 from app.domain.errors import not_found
 from app.domain.models import LONG_TERM_ACTIONS, SHORT_TERM_ACTIONS, UPLOAD_TYPES
+from app.domain.parsing import as_id
 from app.domain.uploads import (  # noqa: F401  (a recommendation upload is read as every upload is)
     FILE_TOO_LARGE, FILE_UNREADABLE, INVALID_FILE_TYPE, LEGACY_EXCEL, MAX_LINES, MAX_UPLOAD_BYTES, SELECT_FILE,
     TOO_MANY_LINES, WORKBOOK_TOO_LARGE, FileProblem, LineError, file_type_error, header_positions, named_lines,
@@ -80,47 +81,45 @@ class Kind(str, Enum):
 
 
 # ---- one recommendation -------------------------------------------------------------------------
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     return "" if value is None else str(value).strip()
 
 
-def normalise_action(kind: Kind, value: Any) -> str:
+def normalise_action(kind: Kind, value: str | None) -> str:
     """Long-term actions are stored lowercase (buy), short-term codes uppercase (FFL/SELL)."""
     text = _text(value)
     return text.lower() if kind is Kind.LONG_TERM else text.upper()
 
 
-def action_error(kind: Kind, value: Any) -> str | None:
+def action_error(kind: Kind, value: str | None) -> str | None:
     action = normalise_action(kind, value)
     if not action:
         return v.REQUIRED_SELECT.format(label="action")
     return None if action in kind.actions else v.DEFAULT
 
 
-def comment_error(value: Any) -> str | None:
+def comment_error(value: str | None) -> str | None:
     return v.MAX_LENGTH.format(n=COMMENT_MAX) if len(_text(value)) > COMMENT_MAX else None
 
 
-def clean_comment(value: Any) -> str | None:
+def clean_comment(value: str | None) -> str | None:
     return _text(value) or None
 
 
-def is_hold_without_comment(kind: Kind, action: Any, comment: Any) -> bool:
+def is_hold_without_comment(kind: Kind, action: str | None, comment: str | None) -> bool:
     return normalise_action(kind, action) == kind.hold and not _text(comment)
 
 
-def parse_amount(value: Any, *, places: int, limit: Decimal, allow_zero: bool, symbol: str = "") -> tuple[Decimal | None, str | None]:
+def parse_amount(value: str | None, *, places: int, limit: Decimal, allow_zero: bool, symbol: str = "") -> tuple[Decimal | None, str | None]:
     """A price or yield: optional; a plain decimal, not negative (a price above zero), under `limit`.
     `symbol` ('$' or '%') may lead or trail the number as spreadsheets write it."""
-    if v.is_empty(value):
+    text = (value or "").strip()
+    if not text:
         return None, None
-    if isinstance(value, str):
-        text = value.strip()
-        if symbol:
-            text = text.removeprefix(symbol).removesuffix(symbol).strip()
-        value = text
-    number, error = v.given_number(value)
-    if error:
+    if symbol:
+        text = text.removeprefix(symbol).removesuffix(symbol).strip()
+    number, error = v.given_number(text)
+    if number is None:
         return None, error
     if number < 0 or (number == 0 and not allow_zero):
         return None, v.POSITIVE
@@ -130,35 +129,90 @@ def parse_amount(value: Any, *, places: int, limit: Decimal, allow_zero: bool, s
     return number, None
 
 
-def parse_price(value: Any) -> tuple[Decimal | None, str | None]:
+def parse_price(value: str | None) -> tuple[Decimal | None, str | None]:
     return parse_amount(value, places=6, limit=PRICE_LIMIT, allow_zero=False, symbol="$")
 
 
-def parse_yield(value: Any) -> tuple[Decimal | None, str | None]:
+def parse_yield(value: str | None) -> tuple[Decimal | None, str | None]:
     return parse_amount(value, places=4, limit=YIELD_LIMIT, allow_zero=True, symbol="%")
 
 
-def clean_recommendation(kind: Kind, data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+@dataclass(frozen=True)
+class RecommendationForm:
+    """One recommendation as sent (a REST body, a screen's row): each text as typed (a number sent
+    as a number reads as its digits, a null as empty), None when left out (an update keeps what is
+    saved); the model and the asset of a new one as their ids, None when not sent or naming none."""
+    model_id: int | None = None
+    asset_id: int | None = None
+    action: str | None = None
+    comment: str | None = None
+    price: str | None = None
+    yield_: str | None = None
+
+    def over(self, saved: RecommendationForm) -> RecommendationForm:
+        """This form's texts where they were sent, the saved ones where not (an update)."""
+        sent = {name: getattr(self, name) for name in ("action", "comment", "price", "yield_")}
+        return replace(saved, **{name: text for name, text in sent.items() if text is not None})
+
+
+@dataclass(frozen=True)
+class RecommendationValues:
+    """A checked form's values: the action as stored (see normalise_action), the comment trimmed
+    (None when empty); a short-term one's price and yield (None when empty or in error)."""
+    action: str
+    comment: str | None
+    price: Decimal | None = None
+    yield_: Decimal | None = None
+
+
+def _sent_text(data: Mapping[str, object], key: str) -> str | None:
+    value = data.get(key)
+    return None if key not in data else "" if value is None else str(value)
+
+
+def _sent_amount(data: Mapping[str, object], key: str) -> str | None:
+    """A price or yield as the text parse_amount reads: a number sent as a number as its digits
+    (never an exponent), anything empty as empty."""
+    value = data.get(key)
+    if key not in data:
+        return None
+    if v.is_empty(value):
+        return ""
+    if isinstance(value, (int, float, Decimal)) and not isinstance(value, bool):
+        return format(Decimal(str(value)), "f")
+    return str(value)
+
+
+def read_form(data: Mapping[str, object]) -> RecommendationForm:
+    """The form from the keys sent (model_id, asset_id, action, comment, price, yield or yield_)."""
+    return RecommendationForm(
+        model_id=as_id(data.get("model_id")), asset_id=as_id(data.get("asset_id")),
+        action=_sent_text(data, "action"), comment=_sent_text(data, "comment"), price=_sent_amount(data, "price"),
+        yield_=_sent_amount(data, "yield" if "yield" in data else "yield_"))
+
+
+def clean_recommendation(kind: Kind, form: RecommendationForm) -> tuple[RecommendationValues, dict[str, str]]:
     """The values of one recommendation (action, comment; short-term also price and yield) and the
     per-field error texts. Whether a hold needs a comment depends on new vs existing: see
     `is_hold_without_comment`."""
     errors: dict[str, str] = {}
-    values: dict[str, Any] = {"action": normalise_action(kind, data.get("action")), "comment": clean_comment(data.get("comment"))}
-    if (error := action_error(kind, data.get("action"))) is not None:
+    if (error := action_error(kind, form.action)) is not None:
         errors["action"] = error
-    if (error := comment_error(data.get("comment"))) is not None:
+    if (error := comment_error(form.comment)) is not None:
         errors["comment"] = error
-    if kind is Kind.SHORT_TERM:
-        values["price"], error = parse_price(data.get("price"))
-        if error:
-            errors["price"] = error
-        values["yield"], error = parse_yield(data.get("yield", data.get("yield_")))
-        if error:
-            errors["yield"] = error
-    return values, errors
+    values = RecommendationValues(action=normalise_action(kind, form.action), comment=clean_comment(form.comment))
+    if kind is Kind.LONG_TERM:
+        return values, errors
+    price, error = parse_price(form.price)
+    if error:
+        errors["price"] = error
+    yield_, error = parse_yield(form.yield_)
+    if error:
+        errors["yield"] = error
+    return replace(values, price=price, yield_=yield_), errors
 
 
-def clean_upload_type(value: Any) -> tuple[str, str | None]:
+def clean_upload_type(value: str | None) -> tuple[str, str | None]:
     """amend (the default) or replace."""
     text = _text(value).lower()
     if not text:
@@ -296,7 +350,7 @@ def describe_errors(errors: Iterable[LineError]) -> str:
 
 
 # ---- export ------------------------------------------------------------------------------------
-def formula_guard(text: Any) -> str:
+def formula_guard(value: object) -> str:
     """Cell text a spreadsheet will not run as a formula (the parser takes the quote off again)."""
-    text = "" if text is None else str(text)
+    text = "" if value is None else str(value)
     return "'" + text if _needs_guard(text) else text

@@ -9,7 +9,7 @@ analyst_recommendations_date (the engine reads it to know the recommendations ch
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from sqlalchemy import delete, func, update
 from sqlalchemy.exc import IntegrityError
@@ -23,7 +23,7 @@ from app.domain import validators as v
 from app.domain.errors import INVALID_FORM, DomainError, NotFound, ValidationError
 from app.domain.models import UPLOAD_TYPES
 from app.domain.permissions import Actor, can_edit_model, require_staff
-from app.domain.recommendations import Kind, UploadLine
+from app.domain.recommendations import Kind, RecommendationForm, RecommendationValues, UploadLine
 from app.domain.uploads import SELECT_FILE, LineError, file_type_error, parsed_upload
 from app.domain.parsing import as_id
 from app.domain.timezones import iso_json
@@ -149,6 +149,9 @@ def _model_summary(actor: Actor, model: Model) -> RecommendationsModel:
 
 
 # ---- helpers -------------------------------------------------------------------------------------
+Recommendation = LongTermRecommendation | ShortTermRecommendation
+
+
 def _model_for_write(s: Session, actor: Actor, model_id: int | None) -> Model:
     """The model if the actor may change it, locked until the transaction ends (PostgreSQL)."""
     model: Model = tenancy.load_model(s, actor, model_id, for_edit=True)
@@ -156,11 +159,10 @@ def _model_for_write(s: Session, actor: Actor, model_id: int | None) -> Model:
     return model
 
 
-def _usable_asset(s: Session, actor: Actor, model: Model, asset_id: object) -> Asset | None:
-    number = as_id(asset_id)
-    if number is None:
+def _usable_asset(s: Session, actor: Actor, model: Model, asset_id: int | None) -> Asset | None:
+    if asset_id is None:
         return None
-    return s.exec(select(Asset).where(Asset.id == number, tenancy.readable_assets(actor, model.firm_id))).first()
+    return s.exec(select(Asset).where(Asset.id == asset_id, tenancy.readable_assets(actor, model.firm_id))).first()
 
 
 def _refuse(errors: Mapping[str, str]) -> None:
@@ -173,20 +175,20 @@ def _refuse(errors: Mapping[str, str]) -> None:
     raise ValidationError(INVALID_FORM, dict(errors))
 
 
-def _clean_form(kind: Kind, data: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+def _clean_form(kind: Kind, form: RecommendationForm) -> tuple[RecommendationValues, dict[str, str]]:
     """The recommendation's cleaned values and per-field errors; a hold also needs a comment."""
-    values, errors = rules.clean_recommendation(kind, data)
-    if "action" not in errors and rules.is_hold_without_comment(kind, values["action"], values["comment"]):
+    values, errors = rules.clean_recommendation(kind, form)
+    if "action" not in errors and rules.is_hold_without_comment(kind, values.action, values.comment):
         errors["comment"] = rules.COMMENT_REQUIRED
     return values, errors
 
 
-def _new_recommendation_target(s: Session, actor: Actor, data: Mapping[str, Any],
+def _new_recommendation_target(s: Session, actor: Actor, form: RecommendationForm,
                                errors: dict[str, str]) -> tuple[Model, Asset]:
     """The model (writable by the actor) and the asset a new recommendation is for; refuses the
     form, with `errors` and an unusable asset, if anything is wrong."""
-    model = _model_for_write(s, actor, as_id(data.get("model_id")))
-    asset = _usable_asset(s, actor, model, data.get("asset_id"))
+    model = _model_for_write(s, actor, form.model_id)
+    asset = _usable_asset(s, actor, model, form.asset_id)
     if asset is None:
         errors["asset_id"] = v.REQUIRED_SELECT.format(label="asset")
     _refuse(errors)
@@ -226,8 +228,7 @@ def list_long_terms(*, actor: Actor, model_id: int | None) -> listing.Page[LongT
         return listing.Page(rows=tuple(rows), total=len(rows))
 
 
-def _load_recommendation(s: Session, actor: Actor, rec: LongTermRecommendation | ShortTermRecommendation | None
-                         ) -> Model:
+def _load_recommendation(s: Session, actor: Actor, rec: Recommendation | None) -> Model:
     """The model of a long- or short-term recommendation, for a change by a staff member who may
     edit the model; 404 otherwise (and for a short-term one no longer active)."""
     if rec is None or getattr(rec, "status", ACTIVE) != ACTIVE:
@@ -246,20 +247,20 @@ def _load_long_term(s: Session, actor: Actor, rec_id: int) -> tuple[LongTermReco
     return rec, model
 
 
-def create_long_term(*, actor: Actor, data: Mapping[str, Any]) -> LongTermView:
-    """data: asset_id, model_id, action (buy | sell | hold), comment, as sent (the domain's
-    rules.clean_recommendation reads them). A new hold needs a comment."""
+def create_long_term(*, actor: Actor, form: RecommendationForm) -> LongTermView:
+    """The form's model_id, asset_id, action (buy | sell | hold) and comment. A new hold needs a
+    comment."""
     require_staff(actor)
-    values, errors = _clean_form(Kind.LONG_TERM, data)
+    values, errors = _clean_form(Kind.LONG_TERM, form)
     with session_scope() as s:
-        model, asset = _new_recommendation_target(s, actor, data, errors)
+        model, asset = _new_recommendation_target(s, actor, form, errors)
         taken = s.exec(select(col(LongTermRecommendation.id)).where(LongTermRecommendation.model_id == model.id,
                                                                     LongTermRecommendation.asset_id == asset.id)).first()
         duplicate = rules.LONG_TERM_DUPLICATE.format(code=asset.code)
         if taken is not None:
             raise ValidationError(duplicate, {"asset_id": duplicate})
-        rec = LongTermRecommendation(model_id=stored_id(model), asset_id=stored_id(asset), action=values["action"],
-                                     comment=values["comment"], created_by=actor.id, updated_by=actor.id)
+        rec = LongTermRecommendation(model_id=stored_id(model), asset_id=stored_id(asset), action=values.action,
+                                     comment=values.comment, created_by=actor.id, updated_by=actor.id)
         s.add(rec)
         try:
             s.flush()
@@ -268,15 +269,15 @@ def create_long_term(*, actor: Actor, data: Mapping[str, Any]) -> LongTermView:
         return long_term_row(rec, asset, rules.LONG_TERM_ADDED)
 
 
-def update_long_term(*, actor: Actor, rec_id: int, data: Mapping[str, Any]) -> LongTermView:
+def update_long_term(*, actor: Actor, rec_id: int, form: RecommendationForm) -> LongTermView:
     """Action and comment (what is not sent stays). A hold is kept only with a comment: the screen
     asks whether to delete instead (spec 000 s4)."""
     with session_scope() as s:
         rec, model = _load_long_term(s, actor, rec_id)
-        merged = {"action": data.get("action", rec.action), "comment": data.get("comment", rec.comment)}
-        values, errors = _clean_form(Kind.LONG_TERM, merged)
+        saved = RecommendationForm(action=rec.action, comment=rec.comment)
+        values, errors = _clean_form(Kind.LONG_TERM, form.over(saved))
         _refuse(errors)
-        rec.action, rec.comment = values["action"], values["comment"]
+        rec.action, rec.comment = values.action, values.comment
         rec.updated_by, rec.updated_at = actor.id, utcnow()
         s.add(rec)
         s.flush()
@@ -334,23 +335,21 @@ def _in_model(s: Session, model: Model, asset_id: int) -> bool:
         ModelAsset.model_id == model.id, ModelAsset.asset_id == asset_id)).first() is not None
 
 
-def create_short_term(*, actor: Actor, data: Mapping[str, Any]) -> ShortTermView:
-    """data: model_id, asset_id, action (a code of SHORT_TERM_ACTIONS), comment, price, yield, as
-    sent (the domain's rules.clean_recommendation reads them). Created active; a new hold needs a
-    comment; one active recommendation per asset."""
+def create_short_term(*, actor: Actor, form: RecommendationForm) -> ShortTermView:
+    """The form's model_id, asset_id, action (a code of SHORT_TERM_ACTIONS), comment, price and
+    yield. Created active; a new hold needs a comment; one active recommendation per asset."""
     require_staff(actor)
-    values, errors = _clean_form(Kind.SHORT_TERM, data)
+    values, errors = _clean_form(Kind.SHORT_TERM, form)
     with session_scope() as s:
-        model, asset = _new_recommendation_target(s, actor, data, errors)
+        model, asset = _new_recommendation_target(s, actor, form, errors)
         taken = s.exec(select(col(ShortTermRecommendation.id)).where(
             ShortTermRecommendation.model_id == model.id, ShortTermRecommendation.asset_id == asset.id,
             ShortTermRecommendation.status == ACTIVE)).first()
         if taken is not None:
             duplicate = rules.SHORT_TERM_DUPLICATE.format(code=asset.code)
             raise ValidationError(duplicate, {"asset_id": duplicate})
-        rec = ShortTermRecommendation(model_id=stored_id(model), asset_id=stored_id(asset), action=values["action"],
-                                      comment=values["comment"],
-                                      price=values["price"], yield_=values["yield"], status=ACTIVE,
+        rec = ShortTermRecommendation(model_id=stored_id(model), asset_id=stored_id(asset), action=values.action,
+                                      comment=values.comment, price=values.price, yield_=values.yield_, status=ACTIVE,
                                       created_by=actor.id, updated_by=actor.id)
         s.add(rec)
         _stamp_short_terms(model, s)
@@ -359,30 +358,26 @@ def create_short_term(*, actor: Actor, data: Mapping[str, Any]) -> ShortTermView
         return short_term_row(rec, asset, _in_model(s, model, stored_id(asset)), message=rules.SHORT_TERM_ADDED)
 
 
-def update_short_term(*, actor: Actor, rec_id: int, data: Mapping[str, Any]) -> ShortTermView:
+def update_short_term(*, actor: Actor, rec_id: int, form: RecommendationForm) -> ShortTermView:
     """Action, comment, price, yield (what is not sent stays). An update to hold without a comment
     deletes the recommendation (spec 001 s4): the answer then has deleted true."""
     with session_scope() as s:
         rec, model = _load_short_term(s, actor, rec_id)
-        merged = {
-            "action": data.get("action", rec.action),
-            "comment": data.get("comment", rec.comment),
-            "price": data.get("price", rec.price),
-            "yield": data.get("yield", data.get("yield_", rec.yield_)),
-        }
-        values, errors = rules.clean_recommendation(Kind.SHORT_TERM, merged)
+        saved = RecommendationForm(action=rec.action, comment=rec.comment, price=number_json(rec.price),
+                                   yield_=number_json(rec.yield_))
+        values, errors = rules.clean_recommendation(Kind.SHORT_TERM, form.over(saved))
         _refuse(errors)
         rec.updated_by, rec.updated_at = actor.id, utcnow()
         _stamp_short_terms(model, s)
         asset = s.get(Asset, rec.asset_id)
         assert asset is not None  # (a recommendation's asset is kept)
-        if rules.is_hold_without_comment(Kind.SHORT_TERM, values["action"], values["comment"]):
+        if rules.is_hold_without_comment(Kind.SHORT_TERM, values.action, values.comment):
             rec.status = DELETED
             s.add(rec)
             s.flush()
             return short_term_row(rec, asset, _in_model(s, model, rec.asset_id), deleted=True,
                                   message=rules.SHORT_TERM_DELETED)
-        rec.action, rec.comment, rec.price, rec.yield_ = values["action"], values["comment"], values["price"], values["yield"]
+        rec.action, rec.comment, rec.price, rec.yield_ = values.action, values.comment, values.price, values.yield_
         s.add(rec)
         s.flush()
         s.refresh(rec)
@@ -464,19 +459,42 @@ def export_csv(*, actor: Actor, model_id: int, kind: Kind, client_offset: int = 
 
 
 # ---- upload ------------------------------------------------------------------------------------
-Plan = list[tuple[Any, ...]]  # ('clear',), ('create', asset, line), ('update', rec, line), ('remove', rec)
+@dataclass(frozen=True)
+class _Clear:
+    """Replace: the model's recommendations go first."""
+
+
+@dataclass(frozen=True)
+class _Create:
+    asset: Asset
+    line: UploadLine
+
+
+@dataclass(frozen=True)
+class _Update:
+    rec: Recommendation
+    line: UploadLine
+
+
+@dataclass(frozen=True)
+class _Remove:
+    """An existing recommendation updated to hold without a comment."""
+    rec: Recommendation
+
+
+Plan = list[_Clear | _Create | _Update | _Remove]
 
 
 def _plan(s: Session, actor: Actor, kind: Kind, model: Model, lines: Sequence[UploadLine],
           upload_type: str) -> tuple[Plan, list[LineError]]:
-    """What the file does to one model, without writing: ('clear',), ('create', asset, line),
-    ('update', rec, line), ('remove', rec); and the lines that cannot be applied to this model."""
+    """What the file does to one model, without writing, step by step; and the lines that cannot
+    be applied to this model."""
     found = tenancy.find_assets_by_codes(s, actor, [line.code for line in lines], firm_id=model.firm_id)
     errors = [rules.unknown_code_error(line.line, line.code) for line in lines if line.code not in found]
     plan: Plan = []
-    existing: dict[int, LongTermRecommendation | ShortTermRecommendation] = {}
+    existing: dict[int, Recommendation] = {}
     if upload_type == REPLACE:
-        plan.append(("clear",))
+        plan.append(_Clear())
     elif kind is Kind.LONG_TERM:
         for long_term in s.exec(select(LongTermRecommendation)
                                 .where(LongTermRecommendation.model_id == model.id)).all():
@@ -495,42 +513,40 @@ def _plan(s: Session, actor: Actor, kind: Kind, model: Model, lines: Sequence[Up
             if rec is None:  # a new hold needs a comment
                 errors.append(rules.hold_comment_error(line.line, line.code))
             else:  # an existing one updated to hold without a comment goes (spec 000 s4, 001 s4)
-                plan.append(("remove", rec))
+                plan.append(_Remove(rec))
             continue
-        plan.append(("update", rec, line) if rec is not None else ("create", asset, line))
+        plan.append(_Update(rec, line) if rec is not None else _Create(asset, line))
     return plan, errors
 
 
 def _apply(s: Session, actor: Actor, kind: Kind, model: Model, plan: Plan) -> None:
     now = utcnow()
     for step in plan:
-        op = step[0]
-        if op == "clear":
+        if isinstance(step, _Clear):
             if kind is Kind.LONG_TERM:
                 s.exec(delete(LongTermRecommendation).where(col(LongTermRecommendation.model_id) == model.id))
             else:
                 _clear_short_terms(s, actor, model)
-        elif op == "remove":
-            rec = step[1]
-            if kind is Kind.LONG_TERM:
-                s.delete(rec)
+        elif isinstance(step, _Remove):
+            if isinstance(step.rec, LongTermRecommendation):
+                s.delete(step.rec)
             else:
-                rec.status, rec.updated_by, rec.updated_at = DELETED, actor.id, now
-                s.add(rec)
-        elif op == "update":
-            rec, line = step[1], step[2]
+                step.rec.status, step.rec.updated_by, step.rec.updated_at = DELETED, actor.id, now
+                s.add(step.rec)
+        elif isinstance(step, _Update):
+            rec, line = step.rec, step.line
             rec.action, rec.comment, rec.updated_by, rec.updated_at = line.action, line.comment, actor.id, now
-            if kind is Kind.SHORT_TERM:
+            if isinstance(rec, ShortTermRecommendation):
                 rec.price, rec.yield_ = line.price, line.yield_
             s.add(rec)
-        else:  # create
-            asset, line = step[1], step[2]
+        else:
+            line = step.line
             if kind is Kind.LONG_TERM:
-                s.add(LongTermRecommendation(model_id=stored_id(model), asset_id=asset.id, action=line.action, comment=line.comment,
-                                             created_by=actor.id, updated_by=actor.id))
+                s.add(LongTermRecommendation(model_id=stored_id(model), asset_id=stored_id(step.asset), action=line.action,
+                                             comment=line.comment, created_by=actor.id, updated_by=actor.id))
             else:
-                s.add(ShortTermRecommendation(model_id=stored_id(model), asset_id=asset.id, action=line.action, comment=line.comment,
-                                              price=line.price, yield_=line.yield_, status=ACTIVE,
+                s.add(ShortTermRecommendation(model_id=stored_id(model), asset_id=stored_id(step.asset), action=line.action,
+                                              comment=line.comment, price=line.price, yield_=line.yield_, status=ACTIVE,
                                               created_by=actor.id, updated_by=actor.id))
     if kind is Kind.SHORT_TERM:
         _stamp_short_terms(model, s)

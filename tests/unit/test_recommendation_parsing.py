@@ -15,20 +15,29 @@ from tests import factories_recommendations as fr
 
 
 # ---- one recommendation --------------------------------------------------------------------------
+def _clean(kind, data):
+    """clean_recommendation of the form read from `data`, its values as the keys a row of the kind stores."""
+    values, errors = r.clean_recommendation(kind, r.read_form(data))
+    stored = {"action": values.action, "comment": values.comment}
+    if kind is Kind.SHORT_TERM:
+        stored.update(price=values.price, **{"yield": values.yield_})
+    return stored, errors
+
+
 def test_clean_long_term():
-    values, errors = r.clean_recommendation(Kind.LONG_TERM, {"action": " Buy ", "comment": "  why  "})
+    values, errors = _clean(Kind.LONG_TERM, {"action": " Buy ", "comment": "  why  "})
     assert values == {"action": "buy", "comment": "why"} and errors == {}
-    values, errors = r.clean_recommendation(Kind.LONG_TERM, {"action": "ACC"})
+    values, errors = _clean(Kind.LONG_TERM, {"action": "ACC"})
     assert errors == {"action": "Please, enter a valid value. "}
-    _, errors = r.clean_recommendation(Kind.LONG_TERM, {})
+    _, errors = _clean(Kind.LONG_TERM, {})
     assert errors == {"action": "Please, select action. "}
 
 
 def test_clean_short_term():
-    values, errors = r.clean_recommendation(Kind.SHORT_TERM, {"action": "sl/sell", "price": "12.3456789", "yield": "4.56789"})
+    values, errors = _clean(Kind.SHORT_TERM, {"action": "sl/sell", "price": "12.3456789", "yield": "4.56789"})
     assert errors == {}
     assert values == {"action": "SL/SELL", "comment": None, "price": Decimal("12.345679"), "yield": Decimal("4.5679")}
-    _, errors = r.clean_recommendation(Kind.SHORT_TERM, {"action": "SL/BUY", "price": "1.2.3", "yield": "-1"})
+    _, errors = _clean(Kind.SHORT_TERM, {"action": "SL/BUY", "price": "1.2.3", "yield": "-1"})
     assert errors == {"action": "Please, enter a valid value. ", "price": "Please, enter a valid number. ",
                       "yield": "Please, enter positive value"}
 

@@ -239,11 +239,17 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         actor = self._actor()
         return actor if self.can_edit and self._model_id else None
 
+    def _form_of(self, row: RecRow) -> rules.RecommendationForm:
+        """The row's inputs as the service's form (a new row's with its model and asset)."""
+        new = row.is_new
+        return rules.RecommendationForm(model_id=self._model_id if new else None,
+                                        asset_id=(row.asset_id or None) if new else None, action=row.e_action,
+                                        comment=row.e_comment, price=row.e_price, yield_=row.e_yield)
+
     def _errors_for(self, row: RecRow) -> dict[str, str]:
         """The same rules as the service (app.domain.recommendations), for the row's inputs."""
         kind = self._kind()
-        _, errors = rules.clean_recommendation(kind, {"action": row.e_action, "comment": row.e_comment,
-                                                      "price": row.e_price, "yield": row.e_yield})
+        _, errors = rules.clean_recommendation(kind, self._form_of(row))
         if row.is_new:
             if not row.asset_id:
                 errors["code"] = (rules.UNKNOWN_ASSET.format(code=row.e_code) if row.e_code
@@ -354,21 +360,18 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         self._put(row)
         if errors:
             return False, [toast_error(_headline(errors))]
-        data: dict[str, object] = {"action": row.e_action, "comment": row.e_comment}
-        if kind is Kind.SHORT_TERM:
-            data.update(price=row.e_price, **{"yield": row.e_yield})
         if not row.is_new and rules.is_hold_without_comment(kind, row.e_action, row.e_comment) and kind is Kind.LONG_TERM:
             # an existing long-term hold without a comment: ask whether to delete it (spec 000 s4)
             self._ask("hold", rules.HOLD_DELETE_QUESTION.format(code=row.code), row.id)
             return False, []
+        form = self._form_of(row)
         try:
             if row.is_new:
-                data.update(model_id=self._model_id, asset_id=row.asset_id)
-                saved = (service.create_long_term if kind is Kind.LONG_TERM else service.create_short_term)(actor=actor, data=data)
+                saved = (service.create_long_term if kind is Kind.LONG_TERM else service.create_short_term)(actor=actor, form=form)
             elif kind is Kind.LONG_TERM:
-                saved = service.update_long_term(actor=actor, rec_id=row.id, data=data)
+                saved = service.update_long_term(actor=actor, rec_id=row.id, form=form)
             else:
-                saved = service.update_short_term(actor=actor, rec_id=row.id, data=data)
+                saved = service.update_short_term(actor=actor, rec_id=row.id, form=form)
         except ValidationError as exc:
             self._put(_with_errors(row, {("code" if k == "asset_id" else k): t for k, t in exc.fields.items()}))
             return False, [toast_error(exc.message)]
