@@ -33,7 +33,6 @@ from app.domain.advice.target_portfolios import TPStatus
 from app.domain.advice.trade_instructions import TIStatus
 from app.domain.allocations import flag_unknown_choices
 from app.domain.errors import Conflict, NotFound, ValidationError
-from app.domain.parsing import as_id
 from app.domain.money import cents_json, percent_trimmed_text
 from app.domain.model_rules import METHOD_TITLES
 from app.domain.models import Availability, ModelStatus
@@ -544,12 +543,12 @@ class SavedPortfolio(PortfolioDetail):
 
 
 # ---- writing ---------------------------------------------------------------------------------------------
-def _firm_of_new(s: Session, actor: Actor, data: Mapping[str, Any], values: dict[str, Any]) -> int | None:
+def _firm_of_new(s: Session, actor: Actor, named: int | None, values: dict[str, Any]) -> int | None:
     """The owner firm of a new portfolio: the actor's; a superuser names it (firm_id), or it is the
     firm of the first holder or of the adviser."""
     if not actor.is_superuser:
         return actor.firm_id
-    wanted = as_id(data.get("firm_id"))
+    wanted = named
     if wanted is None:
         people = [uid for uid, _ in values["holders"]] + ([values["adviser_id"]] if values["adviser_id"] else [])
         for uid in people:
@@ -652,19 +651,19 @@ def _raise(errors: v.FieldErrors, message: str | None) -> None:
         raise ValidationError(message or rules.form_message(errors) or rules.INVALID_FORM, dict(errors))
 
 
-def create_portfolio(*, actor: Actor, data: Mapping[str, Any]) -> SavedPortfolio:
+def create_portfolio(*, actor: Actor, form: rules.PortfolioForm) -> SavedPortfolio:
     """A new portfolio (001 s2, s4): null fields are dropped so the defaults apply (inactive,
     sell look-back 0, FIFO, the approval defaults); an adviser creating it is its adviser unless
     another is named; only a superuser may create it active."""
     require_staff(actor)
-    data = rules.creation_payload(data if isinstance(data, Mapping) else {})
-    values, errors, _message = rules.clean_portfolio(data)
-    address, address_errors = addresses.clean_address(data.get("address"))
+    form = form.creation()
+    values, errors, _message = rules.clean_portfolio(form)
+    address, address_errors = addresses.clean_address(form.address)
     errors.update(address_errors)
     if actor.role is Role.ADVISER and not values["adviser_named"]:
         values["adviser_id"] = actor.id
     with session_scope() as s:
-        firm_id = _firm_of_new(s, actor, data, values)
+        firm_id = _firm_of_new(s, actor, form.firm_id, values)
         if firm_id is None:
             errors.check("firm_id", rules.SELECT_FIRM)
             raise ValidationError(rules.form_message(errors) or rules.INVALID_FORM, dict(errors))
@@ -686,7 +685,8 @@ def create_portfolio(*, actor: Actor, data: Mapping[str, Any]) -> SavedPortfolio
 
 
 def _as_payload(shape: Mapping[str, Any]) -> dict[str, Any]:
-    """The read shape as a form payload with the canonical keys (users, adviser, broker)."""
+    """The read shape's form fields, by the payload's names (users, adviser, broker): what the audit
+    trail records of a created portfolio and compares across an edit."""
     data = {k: shape.get(k) for k in SCALARS if k in shape and k != "broker_id"}
     data.update(
         users=[{"id": h["id"], "is_owner": h["is_owner"]} for h in shape.get("Users") or []],
@@ -700,39 +700,53 @@ def _as_payload(shape: Mapping[str, Any]) -> dict[str, Any]:
     return data
 
 
-_ALIASES = {"users": ("users", "Users", "owners"), "adviser": ("adviser", "adviser_id"), "broker": ("broker", "broker_id")}
+def _saved_form(p: PortfolioDetail) -> rules.PortfolioForm:
+    """The saved portfolio as its form, every field sent: what an edit leaves out stays as saved."""
+    return rules.PortfolioForm(
+        name=p.name, type=p.type, trustee_name=p.trustee_name, trustee_abn=p.trustee_abn, company_name=p.company_name,
+        company_abn=p.company_abn, soa_date=p.soa_date, tax_treatment=p.tax_treatment,
+        sell_look_back_period=str(p.sell_look_back_period), institution_id=p.institution_id, bank_bsb=p.bank_bsb,
+        bank_account=p.bank_account, broker_id=p.broker, broker_account=p.broker_account, hin=p.hin,
+        facility_id=p.facility_id, fee_percent=p.fee_percent, fee_limit_min=p.fee_limit_min,
+        fee_limit_max=p.fee_limit_max, min_asset_allocation=p.min_asset_allocation, max_exposure=p.max_exposure,
+        min_cash_allocation=p.min_cash_allocation, percentages_max_exposure=p.percentages_max_exposure,
+        percentages_min_cash_balance=p.percentages_min_cash_balance,
+        min_asset_allocation_value=p.min_asset_allocation_value, max_asset_allocation_value=p.max_asset_allocation_value,
+        min_trade_amount=p.min_trade_amount, min_cash_allocation_value=p.min_cash_allocation_value,
+        percentages_min_trade_amount=p.percentages_min_trade_amount,
+        percentages_min_cash_balance_value=p.percentages_min_cash_balance_value,
+        class_allocation=p.class_allocation, industry_group_allocation=p.industry_group_allocation,
+        suspend_rebalancing=p.suspend_rebalancing, suspend_tr_calculation=p.suspend_tr_calculation, inactive=p.inactive,
+        allocation_classes=tuple(rules.ClassRowForm(class_id=c.class_id, allocation=c.allocation, min=c.min, max=c.max)
+                                 for c in p.allocation_classes),
+        industry_groups_allocations=tuple(rules.GroupRowForm(industry_group_id=g.industry_group_id,
+                                                             allocation=g.allocation)
+                                          for g in p.industry_groups_allocations),
+        exceptions=tuple(rules.ExceptionRowForm(asset_id=e.asset_id, custom_holding_id=e.custom_holding_id,
+                                                action=e.action, substitute_asset_id=e.substitute_asset_id)
+                         for e in p.exceptions),
+        approval_settings=p.approval_settings,
+        holders=tuple(rules.PortfolioHolder(id=h.id, is_owner=h.is_owner) for h in p.holders),
+        adviser_id=p.adviser_id, sent=rules.EDITED_FIELDS)
 
 
-def _merge(current: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
-    """An update changes what the payload names and keeps the rest."""
-    merged = dict(current)
-    for canonical, aliases in _ALIASES.items():
-        if any(a in data for a in aliases):
-            merged.pop(canonical, None)
-    merged.update(data)
-    if isinstance(data.get("approval_settings"), Mapping):
-        merged["approval_settings"] = {**(current.get("approval_settings") or {}), **data["approval_settings"]}
-    return merged
-
-
-def update_portfolio(*, actor: Actor, portfolio_id: int, data: Mapping[str, Any]) -> SavedPortfolio:
-    """Save the form (PUT): the payload's `version` must be the current one (else ConflictError);
-    the inactive flag changes for superusers only; the firm and the linked model never change here."""
-    data = data if isinstance(data, Mapping) else {}
+def update_portfolio(*, actor: Actor, portfolio_id: int, form: rules.PortfolioForm) -> SavedPortfolio:
+    """Save the form (PUT): the fields it sent change, the rest stay as saved; its `version` must
+    be the current one (else ConflictError); the inactive flag changes for superusers only; the
+    firm and the linked model never change here."""
     with session_scope() as s:
         p = load_portfolio(s, actor, portfolio_id, for_edit=True, lock=True)
         current = p.version
-        expected = data.get("version")
-        if not v.is_empty(expected) and str(expected).strip() != str(current):
+        if form.version is not None and form.version != str(current):
             raise Conflict(rules.PORTFOLIO_CHANGED)
-        current_shape = rendered(_detail(s, actor, p))
-        merged = _merge(_as_payload(current_shape), data)
-        values, errors, _message = rules.clean_portfolio(merged)
+        saved = _detail(s, actor, p)
+        current_shape = rendered(saved)
+        values, errors, _message = rules.clean_portfolio(form.over(_saved_form(saved)))
         # null or left out: the saved address stays
         address, address_errors = addresses.clean_address(
-            addresses.of_row(p).as_form() if data.get("address") is None else data["address"])
+            addresses.of_row(p).as_form() if form.address is None else form.address)
         errors.update(address_errors)
-        kept = {h["id"] for h in current_shape["Users"]} | ({p.adviser_id} if p.adviser_id else set())
+        kept = {h.id for h in saved.holders} | ({p.adviser_id} if p.adviser_id else set())
         _check_references(s, actor, p.firm_id, values, p.id, errors, kept=kept)
         _raise(errors, None)
         bumped: CursorResult[tuple[int]] = s.execute(  # type: ignore[assignment]  # an UPDATE's result counts rows
