@@ -18,7 +18,8 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, fields, replace
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Mapping
+from datetime import date
+from typing import Any, Mapping, TypedDict, cast
 
 from app.domain import validators as v
 from app.domain.advice import AUTO_APPROVAL_CHOICES, AUTO_APPROVAL_LABELS, AUTO_APPROVAL_NEVER
@@ -684,7 +685,76 @@ def _holders(form: PortfolioForm) -> tuple[list[tuple[int, bool]], bool]:
 
 
 # ---- the form's values ------------------------------------------------------------------------------
-def clean_portfolio(form: PortfolioForm) -> tuple[dict[str, Any], v.FieldErrors, str | None]:
+class ClassValues(TypedDict):
+    class_id: int
+    index: int  # the row's place on the form (its errors are named by it)
+    allocation: Decimal | None
+    min: Decimal | None
+    max: Decimal | None
+
+
+class GroupValues(TypedDict):
+    industry_group_id: int
+    allocation: Decimal | None
+    index: int
+
+
+class ExceptionValues(TypedDict):
+    asset_id: int | None
+    custom_holding_id: int | None
+    action: str
+    substitute_asset_id: int | None
+    index: int
+
+
+class PortfolioValues(TypedDict):
+    """What clean_portfolio makes of a form: the columns the service stores, then the rows."""
+    name: str
+    type: str | None
+    trustee_name: str | None
+    trustee_abn: str | None
+    company_name: str | None
+    company_abn: str | None
+    soa_date: date | None
+    tax_treatment: str
+    sell_look_back_period: int
+    institution_id: int | None
+    bank_bsb: str | None
+    broker_id: int | None
+    bank_account: str | None
+    broker_account: str | None
+    hin: str | None
+    facility_id: str | None
+    fee_percent: Decimal | None
+    fee_limit_min: Decimal | None
+    fee_limit_max: Decimal | None
+    min_asset_allocation: Decimal | None
+    max_exposure: Decimal | None
+    min_cash_allocation: Decimal | None
+    percentages_max_exposure: Decimal | None
+    percentages_min_cash_balance: Decimal | None
+    min_asset_allocation_value: Decimal | None
+    max_asset_allocation_value: Decimal | None
+    min_trade_amount: Decimal | None
+    min_cash_allocation_value: Decimal | None
+    percentages_min_trade_amount: Decimal | None
+    percentages_min_cash_balance_value: Decimal | None
+    class_allocation: bool
+    industry_group_allocation: bool
+    suspend_rebalancing: bool
+    suspend_tr_calculation: bool
+    inactive: bool
+    classes: list[ClassValues]
+    industry_groups: list[GroupValues]
+    exceptions: list[ExceptionValues]
+    approval_settings: dict[str, bool | str]  # every key of APPROVAL_KEYS
+    holders: list[tuple[int, bool]]  # (user id, is_owner)
+    holders_named: bool  # False: an edit keeps the holders
+    adviser_id: int | None
+    adviser_named: bool
+
+
+def clean_portfolio(form: PortfolioForm) -> tuple[PortfolioValues, v.FieldErrors, str | None]:
     """Validate a portfolio form (see the module text)."""
     errors = v.FieldErrors()
     values: dict[str, Any] = {}
@@ -863,7 +933,8 @@ def clean_portfolio(form: PortfolioForm) -> tuple[dict[str, Any], v.FieldErrors,
     if form.adviser_id == 0:
         errors.check("adviser", v.REQUIRED_SELECT.format(label="adviser"))
 
-    return values, errors, form_message(errors)
+    # every key of PortfolioValues is set above
+    return cast(PortfolioValues, values), errors, form_message(errors)
 
 
 def form_message(errors: Mapping[str, str]) -> str | None:

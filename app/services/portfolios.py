@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from typing import AbstractSet, Any, Iterable, Mapping
+from typing import AbstractSet, Iterable, Mapping
 
 from sqlalchemy import ColumnElement, CursorResult, delete, exists, func, insert, or_, select as sa_select, update
 from sqlalchemy.orm import aliased
@@ -543,7 +543,7 @@ class SavedPortfolio(PortfolioDetail):
 
 
 # ---- writing ---------------------------------------------------------------------------------------------
-def _firm_of_new(s: Session, actor: Actor, named: int | None, values: dict[str, Any]) -> int | None:
+def _firm_of_new(s: Session, actor: Actor, named: int | None, values: rules.PortfolioValues) -> int | None:
     """The owner firm of a new portfolio: the actor's; a superuser names it (firm_id), or it is the
     firm of the first holder or of the adviser."""
     if not actor.is_superuser:
@@ -562,7 +562,7 @@ def _firm_of_new(s: Session, actor: Actor, named: int | None, values: dict[str, 
     return firm.id if firm is not None and firm.deleted_at is None else None
 
 
-def _check_references(s: Session, actor: Actor, firm_id: int, values: dict[str, Any],
+def _check_references(s: Session, actor: Actor, firm_id: int, values: rules.PortfolioValues,
                       portfolio_id: int | None, errors: v.FieldErrors, kept: AbstractSet[int] = frozenset()) -> None:
     """Every id of the payload must name something the portfolio's firm may use. `kept`: the
     people the portfolio already has (they stay valid, e.g. after being disabled or deleted)."""
@@ -584,8 +584,10 @@ def _check_references(s: Session, actor: Actor, firm_id: int, values: dict[str, 
         errors.check("broker", v.REQUIRED_SELECT.format(label="broker"))
 
     usable_classes = usable_ids(s, AssetClass, {c["class_id"] for c in values["classes"]}, firm_id)
-    flag_unknown_choices(errors, values["classes"], "allocation_classes", "class_id", "class", usable_classes)
-    industry_groups.flag_unknown(s, errors, values["industry_groups"])
+    flag_unknown_choices(errors, [{"class_id": c["class_id"], "index": c["index"]} for c in values["classes"]],
+                         "allocation_classes", "class_id", "class", usable_classes)
+    industry_groups.flag_unknown(s, errors, [{"industry_group_id": g["industry_group_id"], "index": g["index"]}
+                                             for g in values["industry_groups"]])
 
     wanted_assets = {e["asset_id"] for e in values["exceptions"] if e["asset_id"]} | \
         {e["substitute_asset_id"] for e in values["exceptions"] if e["substitute_asset_id"]}
@@ -611,15 +613,16 @@ SCALARS = ("name", "type", "trustee_name", "trustee_abn", "company_name", "compa
            "facility_id", *rules.FEE_FIELDS, *rules.LIMIT_FIELDS, *rules.SWITCH_FIELDS)
 
 
-def _apply(p: Portfolio, values: dict[str, Any], actor: Actor, now: datetime) -> None:
+def _apply(p: Portfolio, values: rules.PortfolioValues, actor: Actor, now: datetime) -> None:
+    columns: Mapping[str, object] = values
     for key in SCALARS:
-        setattr(p, key, values[key])
+        setattr(p, key, columns[key])
     p.approval_settings = json.dumps(values["approval_settings"], sort_keys=True)
     p.updated_by = actor.id
     p.updated_at = now
 
 
-def _write_rows(s: Session, p: Portfolio, values: dict[str, Any], *, new: bool) -> None:
+def _write_rows(s: Session, p: Portfolio, values: rules.PortfolioValues, *, new: bool) -> None:
     """Replace the holders, class allocation, industry group allocation and exceptions rows."""
     pid = p.id
     if not new:
@@ -628,7 +631,7 @@ def _write_rows(s: Session, p: Portfolio, values: dict[str, Any], *, new: bool) 
         s.execute(delete(PortfolioException).where(col(PortfolioException.investment_id) == pid))
         if values["holders_named"]:
             s.execute(delete(PortfolioUser).where(col(PortfolioUser.investment_id) == pid))
-    batches: list[tuple[type[SQLModel], list[dict[str, Any]]]] = [
+    batches: list[tuple[type[SQLModel], list[dict[str, object]]]] = [
         (PortfolioClass, [{"investment_id": pid, "class_id": c["class_id"], "allocation": c["allocation"] or Decimal(0),
                            "min": c["min"], "max": c["max"]} for c in values["classes"]]),
         (PortfolioIndustryGroup, [{"investment_id": pid, "industry_group_id": g["industry_group_id"],
@@ -670,7 +673,8 @@ def create_portfolio(*, actor: Actor, form: rules.PortfolioForm) -> SavedPortfol
         _check_references(s, actor, firm_id, values, None, errors)
         _raise(errors, None)
         now = utcnow()
-        p = Portfolio(firm_id=firm_id, name=values["name"], type=values["type"], adviser_id=values["adviser_id"],
+        # (a missing type was refused above: the form's errors name it)
+        p = Portfolio(firm_id=firm_id, name=values["name"], type=values["type"] or "", adviser_id=values["adviser_id"],
                       inactive=values["inactive"] if actor.is_superuser else True, version=1,
                       approval_settings="{}", created_by=actor.id, created_at=now)
         _apply(p, values, actor, now)
@@ -680,16 +684,17 @@ def create_portfolio(*, actor: Actor, form: rules.PortfolioForm) -> SavedPortfol
         _write_rows(s, p, values, new=True)
         detail = _detail(s, actor, p)
         audit.record(s, actor, "portfolio.created", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
-                     after={k: v for k, v in _as_payload(rendered(detail)).items() if v not in (None, "", [], {})})
+                     after={k: v for k, v in _as_payload(detail).items() if v not in (None, "", [], {})})
         return SavedPortfolio(**vars(detail), message=rules.SAVED)
 
 
-def _as_payload(shape: Mapping[str, Any]) -> dict[str, Any]:
+def _as_payload(detail: PortfolioDetail) -> dict[str, object]:
     """The read shape's form fields, by the payload's names (users, adviser, broker): what the audit
     trail records of a created portfolio and compares across an edit."""
+    shape = rendered(detail)
     data = {k: shape.get(k) for k in SCALARS if k in shape and k != "broker_id"}
     data.update(
-        users=[{"id": h["id"], "is_owner": h["is_owner"]} for h in shape.get("Users") or []],
+        users=[{"id": h.id, "is_owner": h.is_owner} for h in detail.holders],
         adviser=shape.get("adviser"), broker=shape.get("broker"), inactive=shape.get("inactive"),
         allocation_classes=shape.get("allocation_classes") or [],
         industry_groups_allocations=shape.get("industry_groups_allocations") or [],
@@ -740,7 +745,6 @@ def update_portfolio(*, actor: Actor, portfolio_id: int, form: rules.PortfolioFo
         if form.version is not None and form.version != str(current):
             raise Conflict(rules.PORTFOLIO_CHANGED)
         saved = _detail(s, actor, p)
-        current_shape = rendered(saved)
         values, errors, _message = rules.clean_portfolio(form.over(_saved_form(saved)))
         # null or left out: the saved address stays
         address, address_errors = addresses.clean_address(
@@ -768,7 +772,7 @@ def update_portfolio(*, actor: Actor, portfolio_id: int, form: rules.PortfolioFo
         _write_rows(s, p, values, new=False)
         detail = _detail(s, actor, p)
         # the form's fields, its owners, exceptions and approval settings: what changed
-        old, new = audit.diff(_as_payload(current_shape), _as_payload(rendered(detail)))
+        old, new = audit.diff(_as_payload(saved), _as_payload(detail))
         if old or new:
             audit.record(s, actor, "portfolio.updated", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
                          before=old, after=new)
