@@ -31,7 +31,7 @@ from app.api.schemas import (
     Allocation, Amount, Body, CountTotals, Flag, Id, Row, Rows, RowsOf, Sent, path_id, query_number, rendered, sent,
 )
 from app.domain.parsing import as_id
-from app.domain.portfolios import read_filter
+from app.domain.portfolios import PortfolioForm, read_filter, read_portfolio_form
 from app.services import portfolios, reference_data
 
 from app.api.payloads import (
@@ -66,8 +66,8 @@ class ExceptionRow(Row):
 class PortfolioBody(Body):
     """The portfolio form (spec 001 s7). Its nested rows (holders, classes, exceptions,
     substitutions, approval settings) are checked by the service with the specification's texts."""
-    # extra="allow": an edit merges what was sent over the saved portfolio, so every key of the
-    # form goes to the service unchanged (app.domain.portfolios.clean_portfolio knows them all).
+    # extra="allow": the form's other names (users, Users, owners, adviser, broker) are read too,
+    # once, by app.domain.portfolios.read_portfolio_form.
     model_config = ConfigDict(extra="allow")
     name: Optional[str] = None
     type: Optional[str] = Field(None, description="the portfolio type (e.g. SAVINGS)")
@@ -172,8 +172,12 @@ def get_investment(actor: CurrentActor, investment_id: str):
     return ok(rendered(portfolios.get_portfolio(actor=actor, portfolio_id=path_id(investment_id))))
 
 
+def _portfolio_form(body: PortfolioBody | None) -> PortfolioForm:
+    return read_portfolio_form(sent(body))
+
+
 investment = Resource(router, "/investments", "investment_id", PortfolioOut, PortfolioBody, service_id="portfolio_id",
-                      numbered=True)
+                      form_of=_portfolio_form)
 investment.create(portfolios.create_portfolio, name="create_investment")
 investment.update(portfolios.update_portfolio, name="update_investment")
 investment.delete(portfolios.delete_portfolio, name="delete_investment")

@@ -5,7 +5,9 @@
 - Approval settings: the named switches with their creation defaults (001 s9), the live switch
   rules (`apply_switch`) and the stored invariants (`clean_approval`), and the four "send to other
   e-mail" switches that need a valid comma-separated receiver list (002 s5).
-- `clean_portfolio(data)` validates a whole form payload and returns `(values, errors, message)`:
+- `PortfolioForm`, read once at the edge from the payload by `read_portfolio_form` (the screen and
+  the demo builders make it directly); `clean_portfolio(form)` validates it and returns
+  `(values, errors, message)`:
   `values` the typed values the service stores, `errors` {field: text} keyed as the payload names
   them ("name", "allocation_classes.0.max", "approval_settings.client_tp_other_email", ...) and
   `message` None when it may be saved, else the form-level text. References (users, classes,
@@ -14,9 +16,10 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Mapping
+from datetime import date
+from typing import Any, Mapping, TypedDict, cast
 
 from app.domain import validators as v
 from app.domain.advice import AUTO_APPROVAL_CHOICES, AUTO_APPROVAL_LABELS, AUTO_APPROVAL_NEVER
@@ -283,8 +286,9 @@ def normalise_receivers(value: Any) -> str:
     return ", ".join(entry for entry in entries if entry)
 
 
-def clean_approval(raw: Any) -> tuple[dict[str, Any], dict[str, str]]:
-    """(settings, errors keyed by setting name): every setting present (defaults for the missing),
+def clean_approval(raw: Mapping[str, bool | str] | None) -> tuple[dict[str, Any], dict[str, str]]:
+    """(settings, errors keyed by setting name) of the switches sent (PortfolioForm.approval_settings):
+    every setting present (defaults for the missing),
     the stored invariants (no PDF without its request, no auto-approval without tr approval
     required) and the receiver lists: required and valid when their switch is on, valid when given."""
     settings = default_approval_settings()
@@ -402,13 +406,6 @@ def _money(errors: v.FieldErrors, field: str, value: Any) -> Decimal | None:
     return None if number is None else to_cents(number)
 
 
-def _rows(data: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
-    rows = data.get(key) or []
-    if not isinstance(rows, (list, tuple)):
-        return []
-    return [row if isinstance(row, Mapping) else {} for row in rows]
-
-
 def clean_bsb(value: Any) -> tuple[str | None, str | None]:
     """(BSB as 'XXX-XXX', error): six digits, optionally written with a hyphen or a space."""
     text = _text(value)
@@ -430,45 +427,343 @@ def _abn(errors: v.FieldErrors, field: str, value: Any) -> str | None:
     return text
 
 
-def holders_of(data: Mapping[str, Any]) -> tuple[list[tuple[int, bool]], bool]:
-    """[(user id, is_owner)] of the payload's holders and whether the payload named them.
-    Accepted: `users` / `Users` entries {id, is_owner}, or `owners` ids (each an owner)."""
-    entries = None
+# ---- the form as sent ----------------------------------------------------------------------------------
+# A number as sent: a Decimal for a number, else the text typed (refused by the rules below with
+# the specification's texts); None when left out or empty.
+SentAmount = Decimal | str | None
+AMOUNT_FIELDS = FEE_FIELDS + LIMIT_FIELDS
+NAME_FIELDS = ("name", "type", "trustee_name", "trustee_abn", "company_name", "company_abn", "soa_date",
+               "tax_treatment", "sell_look_back_period", "bank_bsb", *TEXT_FIELDS)
+# the payload's names of a field the form names otherwise (the first one sent wins)
+FORM_ALIASES: dict[str, tuple[str, ...]] = {
+    "holders": ("users", "Users", "owners"), "adviser_id": ("adviser", "adviser_id"),
+    "broker_id": ("broker", "broker_id"),
+}
+
+
+@dataclass(frozen=True)
+class PortfolioHolder:
+    id: int
+    is_owner: bool = True
+
+
+@dataclass(frozen=True)
+class ClassRowForm:
+    """A class allocation row: the class (None: not chosen, 0: sent but naming none) and its band."""
+    class_id: int | None = None
+    allocation: SentAmount = None
+    min: SentAmount = None
+    max: SentAmount = None
+
+
+@dataclass(frozen=True)
+class GroupRowForm:
+    industry_group_id: int | None = None
+    allocation: SentAmount = None
+
+
+@dataclass(frozen=True)
+class ExceptionRowForm:
+    """An exception: an asset or a custom holding (the asset wins when both are named), its action
+    and, for Substitute, the substitution."""
+    asset_id: int | None = None
+    custom_holding_id: int | None = None
+    action: str = ""
+    substitute_asset_id: int | None = None
+
+
+@dataclass(frozen=True)
+class PortfolioForm:
+    """The portfolio form (POST/PUT /api/investments, the portfolio screen) as sent: texts as text,
+    flags as truth, ids as numbers (0: sent but naming none), amounts as SentAmount. `sent` names
+    the fields the form carries (an edit changes only those, see `over`), `nulls` those sent as
+    null (a new portfolio takes their defaults, see `creation`)."""
+    name: str | None = None
+    type: str | None = None
+    trustee_name: str | None = None
+    trustee_abn: str | None = None
+    company_name: str | None = None
+    company_abn: str | None = None
+    soa_date: str | None = None  # 'YYYY-MM-DD', 'DD/MM/YYYY' or an ISO timestamp (its day)
+    tax_treatment: str | None = None
+    sell_look_back_period: str | None = None  # days
+    institution_id: int | None = None
+    bank_bsb: str | None = None
+    bank_account: str | None = None
+    broker_id: int | None = None
+    broker_account: str | None = None
+    hin: str | None = None
+    facility_id: str | None = None
+    fee_percent: SentAmount = None
+    fee_limit_min: SentAmount = None
+    fee_limit_max: SentAmount = None
+    # PERCENT_LIMITS, then MONEY_LIMITS
+    min_asset_allocation: SentAmount = None
+    max_exposure: SentAmount = None
+    min_cash_allocation: SentAmount = None
+    percentages_max_exposure: SentAmount = None
+    percentages_min_cash_balance: SentAmount = None
+    min_asset_allocation_value: SentAmount = None
+    max_asset_allocation_value: SentAmount = None
+    min_trade_amount: SentAmount = None
+    min_cash_allocation_value: SentAmount = None
+    percentages_min_trade_amount: SentAmount = None
+    percentages_min_cash_balance_value: SentAmount = None
+    class_allocation: bool = False
+    industry_group_allocation: bool = False
+    suspend_rebalancing: bool = False
+    suspend_tr_calculation: bool = False
+    inactive: bool = True
+    allocation_classes: tuple[ClassRowForm, ...] = ()
+    industry_groups_allocations: tuple[GroupRowForm, ...] = ()
+    exceptions: tuple[ExceptionRowForm, ...] = ()
+    # the switches sent, by APPROVAL_KEYS (flags as truth, the rest as text); None: the defaults
+    approval_settings: Mapping[str, bool | str] | None = None
+    holders: tuple[PortfolioHolder, ...] | None = None  # None: not named (an edit keeps them)
+    adviser_id: int | None = None
+    address: Mapping[str, object] | None = None  # {propertyName, ...}; None: none (an edit keeps it)
+    firm_id: int | None = None  # the owner firm a superuser names for a new portfolio
+    version: str | None = None  # the version an edit read, as sent
+    sent: frozenset[str] = frozenset()
+    nulls: frozenset[str] = frozenset()
+
+    def creation(self) -> PortfolioForm:
+        """Creation removes null fields, so their defaults apply (001 s2)."""
+        return replace(self, sent=self.sent - self.nulls, nulls=frozenset())
+
+    def over(self, saved: PortfolioForm) -> PortfolioForm:
+        """An edit: the fields this form sent over the saved portfolio's (the approval switches one
+        by one, unless sent as null)."""
+        kept = {name: getattr(saved, name) for name in EDITED_FIELDS if name not in self.sent}
+        if "approval_settings" in self.sent and self.approval_settings is not None:
+            kept["approval_settings"] = {**(saved.approval_settings or {}), **self.approval_settings}
+        return replace(self, **kept, sent=self.sent | saved.sent, nulls=frozenset())
+
+
+# what an edit keeps when the form leaves it out (the address, firm and version are the edit's own)
+EDITED_FIELDS = frozenset(f.name for f in fields(PortfolioForm)) - {"address", "firm_id", "version", "sent", "nulls"}
+
+
+def _sent_text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _sent_id(value: Any) -> int | None:
+    """None when not sent (or empty); 0 when sent but naming no record."""
+    return None if v.is_empty(value) else (as_id(value) or 0)
+
+
+def _sent_amount(value: Any) -> SentAmount:
+    """A number as parse_decimal takes it (a Decimal), else its text (refused); None when empty."""
+    if v.is_empty(value):
+        return None
+    if isinstance(value, Decimal):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return Decimal(str(value))
+    return str(value)
+
+
+def _sent_holders(data: Mapping[str, Any]) -> tuple[PortfolioHolder, ...] | None:
+    """The holders: `users` / `Users` entries {id, is_owner}, or `owners` ids (each an owner);
+    None when none of them is sent (or all as null). Entries naming no user are left out."""
     for key in ("users", "Users"):
-        if key in data and data.get(key) is not None:
-            entries = data.get(key)
-            break
-    named = entries is not None
-    out: list[tuple[int, bool]] = []
-    if entries is not None:
-        for entry in entries if isinstance(entries, (list, tuple)) else []:
-            uid = as_id(entry.get("id") if isinstance(entry, Mapping) else entry)
-            owner = as_bool(entry.get("is_owner"), default=True) if isinstance(entry, Mapping) else True
-            if uid is not None and all(uid != u for u, _ in out):
-                out.append((uid, owner))
-    elif data.get("owners") is not None:
-        named = True
-        owners = data.get("owners")
-        for entry in owners if isinstance(owners, (list, tuple)) else [owners]:
-            uid = as_id(entry)
-            if uid is not None and all(uid != u for u, _ in out):
-                out.append((uid, True))
-    return out, named
+        entries = data.get(key)
+        if entries is not None:
+            out = []
+            for entry in entries if isinstance(entries, (list, tuple)) else []:
+                uid = as_id(entry.get("id") if isinstance(entry, Mapping) else entry)
+                owner = as_bool(entry.get("is_owner"), default=True) if isinstance(entry, Mapping) else True
+                if uid is not None:
+                    out.append(PortfolioHolder(id=uid, is_owner=owner))
+            return tuple(out)
+    owners = data.get("owners")
+    if owners is None:
+        return None
+    return tuple(PortfolioHolder(id=uid) for uid in (as_id(entry) for entry in (
+        owners if isinstance(owners, (list, tuple)) else [owners])) if uid is not None)
 
 
-# ---- the payload -------------------------------------------------------------------------------------
-def clean_portfolio(data: Mapping[str, Any]) -> tuple[dict[str, Any], v.FieldErrors, str | None]:
-    """Validate a portfolio form payload (see the module text)."""
+def _sent_approval(raw: Any) -> dict[str, bool | str] | None:
+    """The approval switches sent (unknown keys left out); None when not an object."""
+    if not isinstance(raw, Mapping):
+        return None
+    settings: dict[str, bool | str] = {flag: as_bool(raw[flag]) for flag in APPROVAL_FLAGS if flag in raw}
+    if AUTO_APPROVAL in raw:
+        settings[AUTO_APPROVAL] = str(raw[AUTO_APPROVAL] or AUTO_APPROVAL_NEVER)
+    settings.update({key: "" if raw[key] is None else str(raw[key]) for key in APPROVAL_TEXTS if key in raw})
+    return settings
+
+
+def _rows(data: Mapping[str, Any], key: str) -> list[Mapping[str, Any]]:
+    """The rows sent under `key` (a row that is not an object reads as an empty row)."""
+    rows = data.get(key) or []
+    if not isinstance(rows, (list, tuple)):
+        return []
+    return [row if isinstance(row, Mapping) else {} for row in rows]
+
+
+def _class_row(row: Mapping[str, Any]) -> ClassRowForm:
+    return ClassRowForm(class_id=_sent_id(row.get("class_id")), allocation=_sent_amount(row.get("allocation")),
+                        min=_sent_amount(row.get("min")), max=_sent_amount(row.get("max")))
+
+
+def _group_row(row: Mapping[str, Any]) -> GroupRowForm:
+    return GroupRowForm(industry_group_id=_sent_id(row.get("industry_group_id")),
+                        allocation=_sent_amount(row.get("allocation")))
+
+
+def _exception_row(row: Mapping[str, Any]) -> ExceptionRowForm:
+    """An exception row, its asset and substitution also as the read shape names them (asset, substitution)."""
+    return ExceptionRowForm(
+        asset_id=as_id(row.get("asset_id") or row.get("asset")),
+        custom_holding_id=as_id(row.get("custom_holding_id") or row.get("custom_holding")),
+        action=_text(row.get("action")),
+        substitute_asset_id=as_id(row.get("substitute_asset_id") or row.get("substitution")))
+
+
+ROW_READERS = {"allocation_classes": _class_row, "industry_groups_allocations": _group_row,
+               "exceptions": _exception_row}
+
+
+def read_portfolio_form(data: Mapping[str, Any]) -> PortfolioForm:
+    """The form from the keys sent, by the payload's names (and the aliases of FORM_ALIASES)."""
     if not isinstance(data, Mapping):
         data = {}
+    values: dict[str, Any] = {}
+    nulls: set[str] = set()
+    for name in NAME_FIELDS:
+        if name in data:
+            values[name] = _sent_text(data[name])
+    for name in AMOUNT_FIELDS:
+        if name in data:
+            values[name] = _sent_amount(data[name])
+    for name in SWITCH_FIELDS:
+        if name in data:
+            values[name] = as_bool(data[name])
+    if "inactive" in data:
+        values["inactive"] = as_bool(data["inactive"], default=True)
+    for name, read_row in ROW_READERS.items():
+        if name in data:
+            values[name] = tuple(read_row(row) for row in _rows(data, name))
+    if "institution_id" in data:
+        values["institution_id"] = _sent_id(data["institution_id"])
+    for name, aliases in FORM_ALIASES.items():
+        sent_as = next((alias for alias in aliases if alias in data), None)
+        if sent_as is None:
+            continue
+        raw = data[sent_as]
+        if name == "holders":
+            values[name] = raw = _sent_holders(data)
+        elif name == "broker_id":
+            values[name] = _sent_id(raw.get("id") if isinstance(raw, Mapping) else raw)
+        else:
+            values[name] = _sent_id(raw)
+        if raw is None:
+            nulls.add(name)
+    if "approval_settings" in data:
+        values["approval_settings"] = _sent_approval(data["approval_settings"])
+    if "address" in data:
+        address = data["address"]
+        values["address"] = address if isinstance(address, Mapping) else None
+    nulls.update(name for name in values if name in data and data[name] is None)
+    version = data.get("version")
+    return PortfolioForm(**values, firm_id=as_id(data.get("firm_id")),
+                         version=None if v.is_empty(version) else str(version).strip(),
+                         sent=frozenset(values), nulls=frozenset(nulls))
+
+
+def _holders(form: PortfolioForm) -> tuple[list[tuple[int, bool]], bool]:
+    """[(user id, is_owner)] of the form's holders (the first of a repeated one) and whether it named them."""
+    if form.holders is None:
+        return [], False
+    out: list[tuple[int, bool]] = []
+    for holder in form.holders:
+        if all(holder.id != uid for uid, _ in out):
+            out.append((holder.id, holder.is_owner))
+    return out, True
+
+
+# ---- the form's values ------------------------------------------------------------------------------
+class ClassValues(TypedDict):
+    class_id: int
+    index: int  # the row's place on the form (its errors are named by it)
+    allocation: Decimal | None
+    min: Decimal | None
+    max: Decimal | None
+
+
+class GroupValues(TypedDict):
+    industry_group_id: int
+    allocation: Decimal | None
+    index: int
+
+
+class ExceptionValues(TypedDict):
+    asset_id: int | None
+    custom_holding_id: int | None
+    action: str
+    substitute_asset_id: int | None
+    index: int
+
+
+class PortfolioValues(TypedDict):
+    """What clean_portfolio makes of a form: the columns the service stores, then the rows."""
+    name: str
+    type: str | None
+    trustee_name: str | None
+    trustee_abn: str | None
+    company_name: str | None
+    company_abn: str | None
+    soa_date: date | None
+    tax_treatment: str
+    sell_look_back_period: int
+    institution_id: int | None
+    bank_bsb: str | None
+    broker_id: int | None
+    bank_account: str | None
+    broker_account: str | None
+    hin: str | None
+    facility_id: str | None
+    fee_percent: Decimal | None
+    fee_limit_min: Decimal | None
+    fee_limit_max: Decimal | None
+    min_asset_allocation: Decimal | None
+    max_exposure: Decimal | None
+    min_cash_allocation: Decimal | None
+    percentages_max_exposure: Decimal | None
+    percentages_min_cash_balance: Decimal | None
+    min_asset_allocation_value: Decimal | None
+    max_asset_allocation_value: Decimal | None
+    min_trade_amount: Decimal | None
+    min_cash_allocation_value: Decimal | None
+    percentages_min_trade_amount: Decimal | None
+    percentages_min_cash_balance_value: Decimal | None
+    class_allocation: bool
+    industry_group_allocation: bool
+    suspend_rebalancing: bool
+    suspend_tr_calculation: bool
+    inactive: bool
+    classes: list[ClassValues]
+    industry_groups: list[GroupValues]
+    exceptions: list[ExceptionValues]
+    approval_settings: dict[str, bool | str]  # every key of APPROVAL_KEYS
+    holders: list[tuple[int, bool]]  # (user id, is_owner)
+    holders_named: bool  # False: an edit keeps the holders
+    adviser_id: int | None
+    adviser_named: bool
+
+
+def clean_portfolio(form: PortfolioForm) -> tuple[PortfolioValues, v.FieldErrors, str | None]:
+    """Validate a portfolio form (see the module text)."""
     errors = v.FieldErrors()
     values: dict[str, Any] = {}
 
-    name = _text(data.get("name"))
+    name = _text(form.name)
     errors.check("name", v.required(name, LABELS["name"]), v.max_length(name, NAME_MAX))
     values["name"] = name
 
-    kind = _text(data.get("type")).upper()
+    kind = _text(form.type).upper()
     if not kind:
         errors.check("type", v.required_select(kind, LABELS["type"]))
     elif kind not in TYPE_TITLES:
@@ -477,53 +772,50 @@ def clean_portfolio(data: Mapping[str, Any]) -> tuple[dict[str, Any], v.FieldErr
     values["type"] = kind or None
 
     # type-specific names: kept only for the types that carry them
-    trustee = _text(data.get("trustee_name"))
-    company = _text(data.get("company_name"))
+    trustee = _text(form.trustee_name)
+    company = _text(form.company_name)
     values.update(trustee_name=None, trustee_abn=None, company_name=None, company_abn=None)
     if kind in TRUSTEE_TYPES:
         errors.check("trustee_name", v.required(trustee, LABELS["trustee_name"]), v.max_length(trustee, NAME_MAX))
         values["trustee_name"] = trustee or None
-        values["trustee_abn"] = _abn(errors, "trustee_abn", data.get("trustee_abn"))
+        values["trustee_abn"] = _abn(errors, "trustee_abn", form.trustee_abn)
     if kind in COMPANY_TYPES:
         errors.check("company_name", v.required(company, LABELS["company_name"]), v.max_length(company, NAME_MAX))
         values["company_name"] = company or None
-        values["company_abn"] = _abn(errors, "company_abn", data.get("company_abn"))
+        values["company_abn"] = _abn(errors, "company_abn", form.company_abn)
 
-    soa = data.get("soa_date")
-    if isinstance(soa, str) and "T" in soa:  # an ISO timestamp: its day
+    soa = form.soa_date
+    if soa is not None and "T" in soa:  # an ISO timestamp: its day
         soa = soa.split("T", 1)[0]
     errors.check("soa_date", v.date(soa))
     values["soa_date"] = None if v.is_empty(soa) else v.parse_date(soa)
 
-    treatment = _text(data.get("tax_treatment")).lower() or DEFAULT_TAX_TREATMENT
+    treatment = _text(form.tax_treatment).lower() or DEFAULT_TAX_TREATMENT
     if treatment not in TAX_TREATMENTS:
         errors.check("tax_treatment", v.DEFAULT)
         treatment = DEFAULT_TAX_TREATMENT
     values["tax_treatment"] = treatment
 
-    look_back = data.get("sell_look_back_period")
-    if v.is_empty(look_back):
+    look_back = _text(form.sell_look_back_period)
+    if not look_back:
         values["sell_look_back_period"] = 0
     else:
-        error = v.number(str(look_back).strip()) or v.less_than(str(look_back).strip(), LOOK_BACK_MAX + 1)
+        error = v.number(look_back) or v.less_than(look_back, LOOK_BACK_MAX + 1)
         errors.check("sell_look_back_period", error)
-        values["sell_look_back_period"] = int(str(look_back).strip()) if error is None else 0
+        values["sell_look_back_period"] = int(look_back) if error is None else 0
 
     # bank and broker
-    values["institution_id"] = as_id(data.get("institution_id"))
-    if not v.is_empty(data.get("institution_id")) and values["institution_id"] is None:
+    values["institution_id"] = form.institution_id or None
+    if form.institution_id == 0:
         errors.check("institution_id", v.REQUIRED_SELECT.format(label="bank"))
-    bsb, bsb_error = clean_bsb(data.get("bank_bsb"))
+    bsb, bsb_error = clean_bsb(form.bank_bsb)
     errors.check("bank_bsb", bsb_error)
     values["bank_bsb"] = bsb
-    raw_broker = data.get("broker", data.get("broker_id"))
-    if isinstance(raw_broker, Mapping):
-        raw_broker = raw_broker.get("id")
-    values["broker_id"] = as_id(raw_broker)
-    if not v.is_empty(raw_broker) and values["broker_id"] is None:
+    values["broker_id"] = form.broker_id or None
+    if form.broker_id == 0:
         errors.check("broker", v.REQUIRED_SELECT.format(label="broker"))
     for field, limit in TEXT_FIELDS.items():
-        text = _text(data.get(field))
+        text = _text(getattr(form, field))
         check = {"bank_account": v.only_number, "hin": v.word}.get(field)
         errors.check(field, check(text) if check else None, v.max_length(text, limit))
         values[field] = text or None
@@ -531,10 +823,10 @@ def clean_portfolio(data: Mapping[str, Any]) -> tuple[dict[str, Any], v.FieldErr
         values["hin"] = values["hin"].upper()
 
     # fees: an empty fee is stored as null, and clears the max fee (002 s5 fee form)
-    values["fee_percent"] = _percent(errors, "fee_percent", data.get("fee_percent"))
-    values["fee_limit_min"] = _money(errors, "fee_limit_min", data.get("fee_limit_min"))
-    values["fee_limit_max"] = _money(errors, "fee_limit_max", data.get("fee_limit_max"))
-    if v.is_empty(data.get("fee_percent")):
+    values["fee_percent"] = _percent(errors, "fee_percent", form.fee_percent)
+    values["fee_limit_min"] = _money(errors, "fee_limit_min", form.fee_limit_min)
+    values["fee_limit_max"] = _money(errors, "fee_limit_max", form.fee_limit_max)
+    if v.is_empty(form.fee_percent):
         values["fee_limit_max"] = None
     elif "fee_limit_min" not in errors and "fee_limit_max" not in errors:
         low, high = v.min_max(values["fee_limit_min"], values["fee_limit_max"])
@@ -543,33 +835,33 @@ def clean_portfolio(data: Mapping[str, Any]) -> tuple[dict[str, Any], v.FieldErr
 
     # asset allocation limits: a max without a value is cleared; max <= min is refused (002 s5)
     for field in PERCENT_LIMITS:
-        values[field] = _percent(errors, field, data.get(field))
+        values[field] = _percent(errors, field, getattr(form, field))
     for field in MONEY_LIMITS:
-        values[field] = _money(errors, field, data.get(field))
+        values[field] = _money(errors, field, getattr(form, field))
     if "min_asset_allocation_value" not in errors and "max_asset_allocation_value" not in errors:
         low, high = v.min_max(values["min_asset_allocation_value"], values["max_asset_allocation_value"])
         errors.check("min_asset_allocation_value", low)
         errors.check("max_asset_allocation_value", high)
 
     for switch in SWITCH_FIELDS:
-        values[switch] = as_bool(data.get(switch))
-    values["inactive"] = as_bool(data.get("inactive"), default=True)
+        values[switch] = getattr(form, switch)
+    values["inactive"] = form.inactive
 
     # class allocation
     classes: list[dict[str, Any]] = []
-    for i, row in enumerate(_rows(data, "allocation_classes")):
+    for i, row in enumerate(form.allocation_classes):
         prefix = f"allocation_classes.{i}"
-        class_id = chosen_id(errors, prefix, "class_id", row.get("class_id"), "class", classes)
+        class_id = chosen_id(errors, prefix, "class_id", row.class_id, "class", classes)
         if class_id is None:
             continue
-        row_errors = check_allocation_row(row.get("allocation"), row.get("min"), row.get("max"))
+        row_errors = check_allocation_row(row.allocation, row.min, row.max)
         cleaned: dict[str, Any] = {"class_id": class_id, "index": i}
         for key in ("allocation", "min", "max"):
             if key in row_errors:
                 errors.check(f"{prefix}.{key}", row_errors[key])
                 cleaned[key] = None
             else:
-                number = v.parse_decimal(row.get(key))
+                number = v.parse_decimal(getattr(row, key))
                 cleaned[key] = None if number is None else number.quantize(PERCENT_PLACES, rounding=ROUND_HALF_UP)
         if cleaned["allocation"] is None and "allocation" not in row_errors:
             cleaned["allocation"] = Decimal(0)
@@ -580,13 +872,12 @@ def clean_portfolio(data: Mapping[str, Any]) -> tuple[dict[str, Any], v.FieldErr
 
     # industry group allocation
     groups: list[dict[str, Any]] = []
-    for i, row in enumerate(_rows(data, "industry_groups_allocations")):
+    for i, group in enumerate(form.industry_groups_allocations):
         prefix = f"industry_groups_allocations.{i}"
-        group_id = chosen_id(errors, prefix, "industry_group_id", row.get("industry_group_id"), "industry group",
-                             groups)
+        group_id = chosen_id(errors, prefix, "industry_group_id", group.industry_group_id, "industry group", groups)
         if group_id is None:
             continue
-        allocation = _percent(errors, f"{prefix}.allocation", row.get("allocation"))
+        allocation = _percent(errors, f"{prefix}.allocation", group.allocation)
         if allocation is None and f"{prefix}.allocation" not in errors:
             errors.check(f"{prefix}.allocation", v.required(None, LABELS["allocation"]))
         groups.append({"industry_group_id": group_id, "allocation": allocation, "index": i})
@@ -598,12 +889,12 @@ def clean_portfolio(data: Mapping[str, Any]) -> tuple[dict[str, Any], v.FieldErr
     # exceptions: an asset or a custom holding, an action, and a substitution for Substitute only
     exceptions: list[dict[str, Any]] = []
     seen: set[tuple[str, int]] = set()
-    for i, row in enumerate(_rows(data, "exceptions")):
+    for i, exception in enumerate(form.exceptions):
         prefix = f"exceptions.{i}"
-        asset_id = as_id(row.get("asset_id") or row.get("asset"))
-        holding_id = None if asset_id is not None else as_id(row.get("custom_holding_id") or row.get("custom_holding"))
-        action = _text(row.get("action"))
-        substitute = as_id(row.get("substitute_asset_id") or row.get("substitution"))
+        asset_id = exception.asset_id
+        holding_id = None if asset_id is not None else exception.custom_holding_id
+        action = exception.action
+        substitute = exception.substitute_asset_id
         ok = True
         if asset_id is None and holding_id is None:
             errors.check(f"{prefix}.asset_id", EXCEPTION_TARGET_REQUIRED)
@@ -631,19 +922,19 @@ def clean_portfolio(data: Mapping[str, Any]) -> tuple[dict[str, Any], v.FieldErr
                                "substitute_asset_id": substitute, "index": i})
     values["exceptions"] = exceptions
 
-    approval, approval_errors = clean_approval(data.get("approval_settings"))
+    approval, approval_errors = clean_approval(form.approval_settings)
     for key, text in approval_errors.items():
         errors.check(f"approval_settings.{key}", text)
     values["approval_settings"] = approval
 
-    values["holders"], values["holders_named"] = holders_of(data)
-    raw_adviser = data.get("adviser", data.get("adviser_id"))
-    values["adviser_id"] = as_id(raw_adviser)
-    values["adviser_named"] = "adviser" in data or "adviser_id" in data
-    if not v.is_empty(raw_adviser) and values["adviser_id"] is None:
+    values["holders"], values["holders_named"] = _holders(form)
+    values["adviser_id"] = form.adviser_id or None
+    values["adviser_named"] = "adviser_id" in form.sent or form.adviser_id is not None
+    if form.adviser_id == 0:
         errors.check("adviser", v.REQUIRED_SELECT.format(label="adviser"))
 
-    return values, errors, form_message(errors)
+    # every key of PortfolioValues is set above
+    return cast(PortfolioValues, values), errors, form_message(errors)
 
 
 def form_message(errors: Mapping[str, str]) -> str | None:
@@ -656,11 +947,6 @@ def form_message(errors: Mapping[str, str]) -> str | None:
     if keys == {"industry_groups_allocations"}:
         return INDUSTRY_TOTAL
     return INVALID_FORM
-
-
-def creation_payload(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Creation removes null (and undefined) fields, so their defaults apply (001 s2)."""
-    return {key: value for key, value in (data or {}).items() if value is not None}
 
 
 def is_cross_firm(portfolio_firm_id: int, model_firm_id: int | None) -> bool:

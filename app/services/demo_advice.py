@@ -40,7 +40,7 @@ import logging
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
-from typing import Sequence, TypedDict
+from typing import Sequence
 
 from sqlmodel import col, func, select
 
@@ -52,6 +52,7 @@ from app.db.types import stored_id, utcnow
 from app.domain.errors import DomainError
 from app.domain.models import ModelStatus
 from app.domain.permissions import Actor
+from app.domain.portfolios import PortfolioForm, PortfolioHolder
 from app.services.auth import actor_of
 from app.services.demo_portfolios import TradingDays
 
@@ -362,46 +363,23 @@ def _fund(adviser: Actor, pid: int, plan: ChainPlan, assets: list[Asset],
     transaction_upload.upload_transactions(actor=adviser, investment_id=pid, content_type="text/csv", data=data)
 
 
-class Holder(TypedDict):
-    id: int
-    is_owner: bool
-
-
-class PortfolioEntry(TypedDict, total=False):
-    """The portfolio form as the adviser fills it in (portfolios.create_portfolio still reads the
-    form as sent, through app.domain.portfolios.clean_portfolio: these are the fields it reads)."""
-    name: str
-    type: str
-    users: list[Holder]
-    adviser: int
-    fee_percent: str
-    fee_limit_min: str
-    fee_limit_max: str
-    tax_treatment: str
-    trustee_name: str
-    company_name: str
-    broker: int
-    hin: str
-    broker_account: str
-
-
 def _create(adviser: User, superuser: User, plan: ChainPlan, holder: User, model_id: int, broker_id: int | None,
             number: int) -> int:
     """The portfolio, as the adviser enters it (the superuser activates it), linked to its model."""
     from app.services import portfolios
 
-    data = PortfolioEntry(name=plan.name, type=plan.type, users=[Holder(id=stored_id(holder), is_owner=True)],
-                          adviser=stored_id(adviser), fee_percent="0.85", fee_limit_min="500.00",
-                          fee_limit_max="5000.00", tax_treatment=plan.tax_treatment)
-    if plan.type in ("SMSF", "TRUST"):
-        data["trustee_name"] = f"{holder.last_name} Nominees Pty Ltd"
-    if plan.type == "COMPANY":
-        data["company_name"] = plan.name
-    if broker_id is not None:
-        data["broker"], data["hin"], data["broker_account"] = broker_id, f"X{4100000000 + number}", f"{7300000 + number}"
-    created = portfolios.create_portfolio(actor=actor_of(adviser), data=data)
+    trustee = f"{holder.last_name} Nominees Pty Ltd" if plan.type in ("SMSF", "TRUST") else None
+    brokered = broker_id is not None
+    form = PortfolioForm(name=plan.name, type=plan.type, holders=(PortfolioHolder(id=stored_id(holder)),),
+                         adviser_id=stored_id(adviser), fee_percent=Decimal("0.85"), fee_limit_min=Decimal("500.00"),
+                         fee_limit_max=Decimal("5000.00"), tax_treatment=plan.tax_treatment, trustee_name=trustee,
+                         company_name=plan.name if plan.type == "COMPANY" else None, broker_id=broker_id,
+                         hin=f"X{4100000000 + number}" if brokered else None,
+                         broker_account=f"{7300000 + number}" if brokered else None)
+    created = portfolios.create_portfolio(actor=actor_of(adviser), form=form)
     portfolios.update_portfolio(actor=actor_of(superuser), portfolio_id=created.id,
-                                data={"inactive": False, "version": created.version})
+                                form=PortfolioForm(inactive=False, version=str(created.version),
+                                                   sent=frozenset({"inactive"})))
     portfolios.link_model(actor=actor_of(adviser), portfolio_id=created.id, model_id=model_id)
     return created.id
 
@@ -654,4 +632,5 @@ def every_notice_on(adviser: User, pid: int, key: str) -> None:
     from app.services import portfolios
 
     portfolios.update_portfolio(actor=actor_of(adviser), portfolio_id=pid,
-                                data={"approval_settings": demo_notice_settings(key)})
+                                form=PortfolioForm(approval_settings=demo_notice_settings(key),
+                                                   sent=frozenset({"approval_settings"})))

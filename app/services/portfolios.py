@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from typing import AbstractSet, Any, Iterable, Mapping
+from typing import AbstractSet, Iterable, Mapping
 
 from sqlalchemy import ColumnElement, CursorResult, delete, exists, func, insert, or_, select as sa_select, update
 from sqlalchemy.orm import aliased
@@ -33,7 +33,6 @@ from app.domain.advice.target_portfolios import TPStatus
 from app.domain.advice.trade_instructions import TIStatus
 from app.domain.allocations import flag_unknown_choices
 from app.domain.errors import Conflict, NotFound, ValidationError
-from app.domain.parsing import as_id
 from app.domain.money import cents_json, percent_trimmed_text
 from app.domain.model_rules import METHOD_TITLES
 from app.domain.models import Availability, ModelStatus
@@ -544,12 +543,12 @@ class SavedPortfolio(PortfolioDetail):
 
 
 # ---- writing ---------------------------------------------------------------------------------------------
-def _firm_of_new(s: Session, actor: Actor, data: Mapping[str, Any], values: dict[str, Any]) -> int | None:
+def _firm_of_new(s: Session, actor: Actor, named: int | None, values: rules.PortfolioValues) -> int | None:
     """The owner firm of a new portfolio: the actor's; a superuser names it (firm_id), or it is the
     firm of the first holder or of the adviser."""
     if not actor.is_superuser:
         return actor.firm_id
-    wanted = as_id(data.get("firm_id"))
+    wanted = named
     if wanted is None:
         people = [uid for uid, _ in values["holders"]] + ([values["adviser_id"]] if values["adviser_id"] else [])
         for uid in people:
@@ -563,7 +562,7 @@ def _firm_of_new(s: Session, actor: Actor, data: Mapping[str, Any], values: dict
     return firm.id if firm is not None and firm.deleted_at is None else None
 
 
-def _check_references(s: Session, actor: Actor, firm_id: int, values: dict[str, Any],
+def _check_references(s: Session, actor: Actor, firm_id: int, values: rules.PortfolioValues,
                       portfolio_id: int | None, errors: v.FieldErrors, kept: AbstractSet[int] = frozenset()) -> None:
     """Every id of the payload must name something the portfolio's firm may use. `kept`: the
     people the portfolio already has (they stay valid, e.g. after being disabled or deleted)."""
@@ -585,8 +584,10 @@ def _check_references(s: Session, actor: Actor, firm_id: int, values: dict[str, 
         errors.check("broker", v.REQUIRED_SELECT.format(label="broker"))
 
     usable_classes = usable_ids(s, AssetClass, {c["class_id"] for c in values["classes"]}, firm_id)
-    flag_unknown_choices(errors, values["classes"], "allocation_classes", "class_id", "class", usable_classes)
-    industry_groups.flag_unknown(s, errors, values["industry_groups"])
+    flag_unknown_choices(errors, [{"class_id": c["class_id"], "index": c["index"]} for c in values["classes"]],
+                         "allocation_classes", "class_id", "class", usable_classes)
+    industry_groups.flag_unknown(s, errors, [{"industry_group_id": g["industry_group_id"], "index": g["index"]}
+                                             for g in values["industry_groups"]])
 
     wanted_assets = {e["asset_id"] for e in values["exceptions"] if e["asset_id"]} | \
         {e["substitute_asset_id"] for e in values["exceptions"] if e["substitute_asset_id"]}
@@ -612,15 +613,16 @@ SCALARS = ("name", "type", "trustee_name", "trustee_abn", "company_name", "compa
            "facility_id", *rules.FEE_FIELDS, *rules.LIMIT_FIELDS, *rules.SWITCH_FIELDS)
 
 
-def _apply(p: Portfolio, values: dict[str, Any], actor: Actor, now: datetime) -> None:
+def _apply(p: Portfolio, values: rules.PortfolioValues, actor: Actor, now: datetime) -> None:
+    columns: Mapping[str, object] = values
     for key in SCALARS:
-        setattr(p, key, values[key])
+        setattr(p, key, columns[key])
     p.approval_settings = json.dumps(values["approval_settings"], sort_keys=True)
     p.updated_by = actor.id
     p.updated_at = now
 
 
-def _write_rows(s: Session, p: Portfolio, values: dict[str, Any], *, new: bool) -> None:
+def _write_rows(s: Session, p: Portfolio, values: rules.PortfolioValues, *, new: bool) -> None:
     """Replace the holders, class allocation, industry group allocation and exceptions rows."""
     pid = p.id
     if not new:
@@ -629,7 +631,7 @@ def _write_rows(s: Session, p: Portfolio, values: dict[str, Any], *, new: bool) 
         s.execute(delete(PortfolioException).where(col(PortfolioException.investment_id) == pid))
         if values["holders_named"]:
             s.execute(delete(PortfolioUser).where(col(PortfolioUser.investment_id) == pid))
-    batches: list[tuple[type[SQLModel], list[dict[str, Any]]]] = [
+    batches: list[tuple[type[SQLModel], list[dict[str, object]]]] = [
         (PortfolioClass, [{"investment_id": pid, "class_id": c["class_id"], "allocation": c["allocation"] or Decimal(0),
                            "min": c["min"], "max": c["max"]} for c in values["classes"]]),
         (PortfolioIndustryGroup, [{"investment_id": pid, "industry_group_id": g["industry_group_id"],
@@ -652,26 +654,27 @@ def _raise(errors: v.FieldErrors, message: str | None) -> None:
         raise ValidationError(message or rules.form_message(errors) or rules.INVALID_FORM, dict(errors))
 
 
-def create_portfolio(*, actor: Actor, data: Mapping[str, Any]) -> SavedPortfolio:
+def create_portfolio(*, actor: Actor, form: rules.PortfolioForm) -> SavedPortfolio:
     """A new portfolio (001 s2, s4): null fields are dropped so the defaults apply (inactive,
     sell look-back 0, FIFO, the approval defaults); an adviser creating it is its adviser unless
     another is named; only a superuser may create it active."""
     require_staff(actor)
-    data = rules.creation_payload(data if isinstance(data, Mapping) else {})
-    values, errors, _message = rules.clean_portfolio(data)
-    address, address_errors = addresses.clean_address(data.get("address"))
+    form = form.creation()
+    values, errors, _message = rules.clean_portfolio(form)
+    address, address_errors = addresses.clean_address(form.address)
     errors.update(address_errors)
     if actor.role is Role.ADVISER and not values["adviser_named"]:
         values["adviser_id"] = actor.id
     with session_scope() as s:
-        firm_id = _firm_of_new(s, actor, data, values)
+        firm_id = _firm_of_new(s, actor, form.firm_id, values)
         if firm_id is None:
             errors.check("firm_id", rules.SELECT_FIRM)
             raise ValidationError(rules.form_message(errors) or rules.INVALID_FORM, dict(errors))
         _check_references(s, actor, firm_id, values, None, errors)
         _raise(errors, None)
         now = utcnow()
-        p = Portfolio(firm_id=firm_id, name=values["name"], type=values["type"], adviser_id=values["adviser_id"],
+        # (a missing type was refused above: the form's errors name it)
+        p = Portfolio(firm_id=firm_id, name=values["name"], type=values["type"] or "", adviser_id=values["adviser_id"],
                       inactive=values["inactive"] if actor.is_superuser else True, version=1,
                       approval_settings="{}", created_by=actor.id, created_at=now)
         _apply(p, values, actor, now)
@@ -681,15 +684,17 @@ def create_portfolio(*, actor: Actor, data: Mapping[str, Any]) -> SavedPortfolio
         _write_rows(s, p, values, new=True)
         detail = _detail(s, actor, p)
         audit.record(s, actor, "portfolio.created", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
-                     after={k: v for k, v in _as_payload(rendered(detail)).items() if v not in (None, "", [], {})})
+                     after={k: v for k, v in _as_payload(detail).items() if v not in (None, "", [], {})})
         return SavedPortfolio(**vars(detail), message=rules.SAVED)
 
 
-def _as_payload(shape: Mapping[str, Any]) -> dict[str, Any]:
-    """The read shape as a form payload with the canonical keys (users, adviser, broker)."""
+def _as_payload(detail: PortfolioDetail) -> dict[str, object]:
+    """The read shape's form fields, by the payload's names (users, adviser, broker): what the audit
+    trail records of a created portfolio and compares across an edit."""
+    shape = rendered(detail)
     data = {k: shape.get(k) for k in SCALARS if k in shape and k != "broker_id"}
     data.update(
-        users=[{"id": h["id"], "is_owner": h["is_owner"]} for h in shape.get("Users") or []],
+        users=[{"id": h.id, "is_owner": h.is_owner} for h in detail.holders],
         adviser=shape.get("adviser"), broker=shape.get("broker"), inactive=shape.get("inactive"),
         allocation_classes=shape.get("allocation_classes") or [],
         industry_groups_allocations=shape.get("industry_groups_allocations") or [],
@@ -700,39 +705,52 @@ def _as_payload(shape: Mapping[str, Any]) -> dict[str, Any]:
     return data
 
 
-_ALIASES = {"users": ("users", "Users", "owners"), "adviser": ("adviser", "adviser_id"), "broker": ("broker", "broker_id")}
+def _saved_form(p: PortfolioDetail) -> rules.PortfolioForm:
+    """The saved portfolio as its form, every field sent: what an edit leaves out stays as saved."""
+    return rules.PortfolioForm(
+        name=p.name, type=p.type, trustee_name=p.trustee_name, trustee_abn=p.trustee_abn, company_name=p.company_name,
+        company_abn=p.company_abn, soa_date=p.soa_date, tax_treatment=p.tax_treatment,
+        sell_look_back_period=str(p.sell_look_back_period), institution_id=p.institution_id, bank_bsb=p.bank_bsb,
+        bank_account=p.bank_account, broker_id=p.broker, broker_account=p.broker_account, hin=p.hin,
+        facility_id=p.facility_id, fee_percent=p.fee_percent, fee_limit_min=p.fee_limit_min,
+        fee_limit_max=p.fee_limit_max, min_asset_allocation=p.min_asset_allocation, max_exposure=p.max_exposure,
+        min_cash_allocation=p.min_cash_allocation, percentages_max_exposure=p.percentages_max_exposure,
+        percentages_min_cash_balance=p.percentages_min_cash_balance,
+        min_asset_allocation_value=p.min_asset_allocation_value, max_asset_allocation_value=p.max_asset_allocation_value,
+        min_trade_amount=p.min_trade_amount, min_cash_allocation_value=p.min_cash_allocation_value,
+        percentages_min_trade_amount=p.percentages_min_trade_amount,
+        percentages_min_cash_balance_value=p.percentages_min_cash_balance_value,
+        class_allocation=p.class_allocation, industry_group_allocation=p.industry_group_allocation,
+        suspend_rebalancing=p.suspend_rebalancing, suspend_tr_calculation=p.suspend_tr_calculation, inactive=p.inactive,
+        allocation_classes=tuple(rules.ClassRowForm(class_id=c.class_id, allocation=c.allocation, min=c.min, max=c.max)
+                                 for c in p.allocation_classes),
+        industry_groups_allocations=tuple(rules.GroupRowForm(industry_group_id=g.industry_group_id,
+                                                             allocation=g.allocation)
+                                          for g in p.industry_groups_allocations),
+        exceptions=tuple(rules.ExceptionRowForm(asset_id=e.asset_id, custom_holding_id=e.custom_holding_id,
+                                                action=e.action, substitute_asset_id=e.substitute_asset_id)
+                         for e in p.exceptions),
+        approval_settings=p.approval_settings,
+        holders=tuple(rules.PortfolioHolder(id=h.id, is_owner=h.is_owner) for h in p.holders),
+        adviser_id=p.adviser_id, sent=rules.EDITED_FIELDS)
 
 
-def _merge(current: dict[str, Any], data: Mapping[str, Any]) -> dict[str, Any]:
-    """An update changes what the payload names and keeps the rest."""
-    merged = dict(current)
-    for canonical, aliases in _ALIASES.items():
-        if any(a in data for a in aliases):
-            merged.pop(canonical, None)
-    merged.update(data)
-    if isinstance(data.get("approval_settings"), Mapping):
-        merged["approval_settings"] = {**(current.get("approval_settings") or {}), **data["approval_settings"]}
-    return merged
-
-
-def update_portfolio(*, actor: Actor, portfolio_id: int, data: Mapping[str, Any]) -> SavedPortfolio:
-    """Save the form (PUT): the payload's `version` must be the current one (else ConflictError);
-    the inactive flag changes for superusers only; the firm and the linked model never change here."""
-    data = data if isinstance(data, Mapping) else {}
+def update_portfolio(*, actor: Actor, portfolio_id: int, form: rules.PortfolioForm) -> SavedPortfolio:
+    """Save the form (PUT): the fields it sent change, the rest stay as saved; its `version` must
+    be the current one (else ConflictError); the inactive flag changes for superusers only; the
+    firm and the linked model never change here."""
     with session_scope() as s:
         p = load_portfolio(s, actor, portfolio_id, for_edit=True, lock=True)
         current = p.version
-        expected = data.get("version")
-        if not v.is_empty(expected) and str(expected).strip() != str(current):
+        if form.version is not None and form.version != str(current):
             raise Conflict(rules.PORTFOLIO_CHANGED)
-        current_shape = rendered(_detail(s, actor, p))
-        merged = _merge(_as_payload(current_shape), data)
-        values, errors, _message = rules.clean_portfolio(merged)
+        saved = _detail(s, actor, p)
+        values, errors, _message = rules.clean_portfolio(form.over(_saved_form(saved)))
         # null or left out: the saved address stays
         address, address_errors = addresses.clean_address(
-            addresses.of_row(p).as_form() if data.get("address") is None else data["address"])
+            addresses.of_row(p).as_form() if form.address is None else form.address)
         errors.update(address_errors)
-        kept = {h["id"] for h in current_shape["Users"]} | ({p.adviser_id} if p.adviser_id else set())
+        kept = {h.id for h in saved.holders} | ({p.adviser_id} if p.adviser_id else set())
         _check_references(s, actor, p.firm_id, values, p.id, errors, kept=kept)
         _raise(errors, None)
         bumped: CursorResult[tuple[int]] = s.execute(  # type: ignore[assignment]  # an UPDATE's result counts rows
@@ -754,7 +772,7 @@ def update_portfolio(*, actor: Actor, portfolio_id: int, data: Mapping[str, Any]
         _write_rows(s, p, values, new=False)
         detail = _detail(s, actor, p)
         # the form's fields, its owners, exceptions and approval settings: what changed
-        old, new = audit.diff(_as_payload(current_shape), _as_payload(rendered(detail)))
+        old, new = audit.diff(_as_payload(saved), _as_payload(detail))
         if old or new:
             audit.record(s, actor, "portfolio.updated", "portfolio", p.id, label=p.name, firm_id=p.firm_id,
                          before=old, after=new)

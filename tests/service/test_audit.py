@@ -10,6 +10,7 @@ from app.db.tables import AuditEvent, Portfolio
 from app.domain.errors import AuthenticationError, NotFound, PermissionDenied, ValidationError
 from app.domain.roles import Role
 from app.domain.firms import read_firm_form
+from app.domain.portfolios import read_portfolio_form
 from app.domain.users import read_profile_form
 from app.domain.wire import rendered
 from app.services import audit, auth, firms, portfolios, users
@@ -73,8 +74,8 @@ def test_a_change_keeps_before_and_after_of_what_changed(w):
 
 def test_approval_settings_and_model_links_are_recorded_against_the_portfolio(w):
     portfolios.update_portfolio(actor=a(w.admin), portfolio_id=w.portfolio.id,
-                                data={"approval_settings": {"client_send_tp_to_other_email": True,
-                                                            "client_tp_other_email": "a@x.com"}})
+                                form=read_portfolio_form({"approval_settings": {"client_send_tp_to_other_email": True,
+                                                                                "client_tp_other_email": "a@x.com"}}))
     rows, total = audit_edge.portfolio_history(actor=a(w.adviser), investment_id=w.portfolio.id)
     assert total == 1 and rows[0]["action"] == "portfolio.updated"
     assert rows[0]["after"]["approval_settings"]["client_tp_other_email"] == "a@x.com"

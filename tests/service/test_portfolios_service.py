@@ -41,12 +41,12 @@ def _rows(table, pid):
         return s.exec(select(table).where(table.investment_id == pid)).all()
 
 
-def _create(**sent):
-    return rendered(svc.create_portfolio(**sent))
+def _create(*, data, **sent):
+    return rendered(svc.create_portfolio(form=rules.read_portfolio_form(data), **sent))
 
 
-def _update(**sent):
-    return rendered(svc.update_portfolio(**sent))
+def _update(*, data, **sent):
+    return rendered(svc.update_portfolio(form=rules.read_portfolio_form(data), **sent))
 
 
 def _delete(**sent):

@@ -13,7 +13,7 @@ VALID = {"name": "Smith Family", "type": "SAVINGS"}
 
 
 def clean(**changes):
-    return p.clean_portfolio({**VALID, **changes})
+    return p.clean_portfolio(p.read_portfolio_form({**VALID, **changes}))
 
 
 def test_vocabulary_and_constants():
@@ -46,7 +46,7 @@ def test_a_minimal_payload_takes_the_creation_defaults():
 
 
 def test_name_and_type_are_required_with_the_form_message():
-    _, errors, message = p.clean_portfolio({})
+    _, errors, message = p.clean_portfolio(p.read_portfolio_form({}))
     assert errors == {"name": "Please, enter portfolio name. ", "type": "Please, select portfolio type. "}
     assert message == "Please, fill all required fields with valid data."
     _, errors, _ = clean(type="PENSION")
@@ -277,7 +277,8 @@ def test_the_list_filter_is_read_once_from_the_query():
 
 
 def test_creation_removes_null_fields_and_cross_firm():
-    assert p.creation_payload({"name": "A", "fee_percent": None, "inactive": None}) == {"name": "A"}
+    assert p.read_portfolio_form({"name": "A", "fee_percent": None, "inactive": None}).creation() == \
+        p.read_portfolio_form({"name": "A"})
     assert p.is_cross_firm(1, 2) and not p.is_cross_firm(1, 1) and not p.is_cross_firm(1, None)
 
 

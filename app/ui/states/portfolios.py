@@ -6,7 +6,7 @@ links a model.
 The context always comes from the route the browser is on; every handler resolves the acting user
 from the token and goes through app.services.portfolios, which checks permission and scopes by firm
 (the flags here only hide buttons). The ids of the records on screen stay in backend-only vars. The
-form keeps what the user types as text, sends the payload of POST/PUT /api/investments and, after
+form keeps what the user types as text, hands the service its PortfolioForm and, after
 the first save attempt, validates live with the service's own rules (app.domain.portfolios)."""
 from __future__ import annotations
 
@@ -634,37 +634,56 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
     def _cred_portfolio_id(self) -> int:
         return self._portfolio_id if self.mode != "new" else 0
 
-    def _payload(self) -> dict[str, Any]:
-        """The body of POST / PUT /api/investments."""
+    def _form(self) -> rules.PortfolioForm:
+        """The form as POST / PUT /api/investments read it: every field sent (the inactive flag where
+        it may change), an adviser left out of a new portfolio as null (its creator advises it)."""
         def choice(value: str) -> int | None:
             return _int(value) if value not in (NO_CHOICE, NO_ADVISER, "") else None
 
-        data: dict[str, Any] = {key: getattr(self, key).strip() for key in (
-            "name", "trustee_name", "trustee_abn", "company_name", "company_abn", "soa_date", "bank_bsb",
-            "bank_account", "broker_account", "hin", "facility_id", *rules.FEE_FIELDS)}
-        data.update(
-            type=self.type, tax_treatment=self.tax_treatment, sell_look_back_period=self.sell_look_back_period.strip(),
-            institution_id=choice(self.institution_id), broker=choice(self.broker_id), adviser=choice(self.adviser_id),
-            users=[{"id": h.id, "is_owner": h.is_owner} for h in self.holders],
-            **{f: self.limits[f].strip() for f in rules.LIMIT_FIELDS},
+        def typed(key: str) -> str | None:
+            text: str = getattr(self, key)
+            return text.strip() or None
+
+        def limit(key: str) -> str | None:
+            return self.limits[key].strip() or None
+
+        adviser = choice(self.adviser_id)
+        new = self.mode == "new"
+        return rules.PortfolioForm(
+            name=typed("name"), type=self.type or None, trustee_name=typed("trustee_name"),
+            trustee_abn=typed("trustee_abn"), company_name=typed("company_name"), company_abn=typed("company_abn"),
+            soa_date=typed("soa_date"), tax_treatment=self.tax_treatment or None,
+            sell_look_back_period=typed("sell_look_back_period"), institution_id=choice(self.institution_id),
+            bank_bsb=typed("bank_bsb"), bank_account=typed("bank_account"), broker_id=choice(self.broker_id),
+            broker_account=typed("broker_account"), hin=typed("hin"), facility_id=typed("facility_id"),
+            fee_percent=typed("fee_percent"), fee_limit_min=typed("fee_limit_min"), fee_limit_max=typed("fee_limit_max"),
+            min_asset_allocation=limit("min_asset_allocation"), max_exposure=limit("max_exposure"),
+            min_cash_allocation=limit("min_cash_allocation"), percentages_max_exposure=limit("percentages_max_exposure"),
+            percentages_min_cash_balance=limit("percentages_min_cash_balance"),
+            min_asset_allocation_value=limit("min_asset_allocation_value"),
+            max_asset_allocation_value=limit("max_asset_allocation_value"), min_trade_amount=limit("min_trade_amount"),
+            min_cash_allocation_value=limit("min_cash_allocation_value"),
+            percentages_min_trade_amount=limit("percentages_min_trade_amount"),
+            percentages_min_cash_balance_value=limit("percentages_min_cash_balance_value"),
             **{key: getattr(self, key) for key in FORM_SWITCHES},
-            allocation_classes=[{"class_id": c.class_id, "allocation": c.allocation.strip(), "min": c.min.strip(),
-                                 "max": c.max.strip()} for c in self.classes],
-            industry_groups_allocations=[{"industry_group_id": r["industry_group_id"], "allocation": r["allocation"]}
-                                         for r in self.ig_rows],
-            exceptions=[{"asset_id": e.asset_id or None, "custom_holding_id": e.custom_holding_id or None,
-                         "action": e.action, "substitute_asset_id": e.substitute_id or None} for e in self.exceptions],
+            inactive=self.inactive if self.can_edit_inactive else True,
+            allocation_classes=tuple(rules.ClassRowForm(class_id=c.class_id, allocation=c.allocation.strip() or None,
+                                                        min=c.min.strip() or None, max=c.max.strip() or None)
+                                     for c in self.classes),
+            industry_groups_allocations=tuple(rules.GroupRowForm(industry_group_id=r["industry_group_id"],
+                                                                 allocation=r["allocation"] or None)
+                                              for r in self.ig_rows),
+            exceptions=tuple(rules.ExceptionRowForm(asset_id=e.asset_id or None,
+                                                    custom_holding_id=e.custom_holding_id or None, action=e.action,
+                                                    substitute_asset_id=e.substitute_id or None)
+                             for e in self.exceptions),
             approval_settings={**self.approval, rules.AUTO_APPROVAL: self.auto_approval, **self.receivers},
-            address=self._address_payload(),
+            holders=tuple(rules.PortfolioHolder(id=h.id, is_owner=h.is_owner) for h in self.holders),
+            adviser_id=adviser, address=self._address_payload(),
+            firm_id=self._firm_id if new else None, version=None if new else str(self._version),
+            sent=rules.EDITED_FIELDS if self.can_edit_inactive else rules.EDITED_FIELDS - {"inactive"},
+            nulls=frozenset({"adviser_id"}) if adviser is None else frozenset(),
         )
-        if self.can_edit_inactive:
-            data["inactive"] = self.inactive
-        if self.mode == "new":
-            data["firm_id"] = self._firm_id
-            data = rules.creation_payload({k: (None if v == "" else v) for k, v in data.items()})
-        else:
-            data["version"] = self._version
-        return data
 
     def _show(self, errors: dict[str, str], message: str) -> None:
         self.errors = dict(errors)
@@ -677,7 +696,7 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
 
     def _validate(self) -> None:
         try:
-            _, errors, message = rules.clean_portfolio(self._payload())
+            _, errors, message = rules.clean_portfolio(self._form())
             address_errors = self._address_check()
             self._show({**errors, **address_errors}, message or ("" if not address_errors else rules.INVALID_FORM))
         except Exception as exc:  # live feedback must never break typing
@@ -860,10 +879,10 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
             return toast_error(self.message or rules.INVALID_FORM)
         try:
             if self.mode == "new":
-                saved = portfolio_service.create_portfolio(actor=actor, data=self._payload())
+                saved = portfolio_service.create_portfolio(actor=actor, form=self._form())
             else:
                 saved = portfolio_service.update_portfolio(actor=actor, portfolio_id=self._portfolio_id,
-                                                           data=self._payload())
+                                                           form=self._form())
         except ValidationError as exc:
             self._show(dict(exc.fields or {}), exc.message)
             return self._fail(exc)
