@@ -28,7 +28,7 @@ from app.services import holdings as holdings_service
 from app.services import tax_reports as tax_service
 from app.ui import routes
 from app.ui.display import close_price, input_number, units_or_fraction
-from app.ui.parse import positive_int
+from app.ui.parse import form_text, positive_int
 from app.ui.states.base import AppState, toast_success
 from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.toolkit.rows import Amount, Option, amount_of, field_errors, offers
@@ -327,9 +327,13 @@ class TaxReportState(PortfolioHeader, ExportLinks, AppState):
 
     @rx.event
     @guarded
-    def save_loss(self, _form: dict | None = None):
+    def save_loss(self, form: dict | None = None):
         if self.client_view or not self.portfolio_id or self.loss_saving:
             return None
+        # what the field shows when Save is pressed: its last change may still be on its way
+        submitted = form_text(form, "carried-forward-loss", 40)
+        if submitted is not None:
+            self.loss_amount = submitted
         actor = self._actor()
         self.loss_saving = True
         try:
