@@ -339,9 +339,14 @@ class FormDialog(rx.State, mixin=True):
     def _form_fields(self) -> tuple[str, ...]:
         return self.FORM_FIELDS
 
-    def _open_form(self, values: dict[str, Any] | None = None) -> None:
+    def _blank_form(self, values: Any) -> Any:
+        """The form the dialog opens on: each field's text from `values` (a typed form's dialog
+        takes its form object as given)."""
         given = values or {}
-        self.form = {key: "" if given.get(key) is None else str(given.get(key)) for key in self._form_fields()}
+        return {key: "" if given.get(key) is None else str(given.get(key)) for key in self._form_fields()}
+
+    def _open_form(self, values: Any = None) -> None:
+        self.form = self._blank_form(values)
         self.form_errors = {}
         self.form_submitted = False
         self.saving = False

@@ -16,10 +16,9 @@ class TypedFormDialog(FormDialog, mixin=True):
     FORM_TYPE: ClassVar[type] = object
     INPUT_NAMES: ClassVar[Mapping[str, str]] = {}
 
-    def _open_form(self, values: Any = None) -> None:
-        """The dialog open on `values` (a FORM_TYPE; None: an empty form), without marks."""
-        super()._open_form()
-        self.form = values if values is not None else self.FORM_TYPE()
+    def _blank_form(self, values: Any) -> Any:
+        """The dialog opens on `values` (a FORM_TYPE; None: an empty form)."""
+        return values if values is not None else self.FORM_TYPE()
 
     def _with_edits(self, values: dict[str, str]) -> Any:
         """The form with the inputs typed or chosen, named by their keys."""
