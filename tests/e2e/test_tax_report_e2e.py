@@ -118,6 +118,8 @@ def test_adviser_and_client_read_the_tax_report(page: Page, login) -> None:
     page.locator("#tax-loss-save").click()
     expect(page.locator("#tax-loss-form .field-error")).to_have_text(NEGATIVE, timeout=TIMEOUT)
     loss_field.fill("100")
+    # typing clears the mark, and the Save button moves up as it goes: click once it has
+    expect(page.locator("#tax-loss-form .field-error")).to_have_count(0, timeout=TIMEOUT)
     page.locator("#tax-loss-save").click()
     expect(page.get_by_text("Carried-forward loss saved").first).to_be_visible(timeout=TIMEOUT)
     expect(page.locator("#tax-loss-form .field-error")).to_have_count(0)
