@@ -68,6 +68,9 @@ def test_superuser_searches_and_imports_prices_with_a_rejected_line(page: Page, 
 
     # a file that cannot be read changes nothing and says why
     page.locator("#import-prices").click()
+    # the dialog opens empty (the server answers the click): choose the file once it has
+    expect(page.locator("#import-dialog")).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator("#import-file-name")).to_have_count(0, timeout=TIMEOUT)
     page.locator("#prices-upload input[type=file]").set_input_files(
         files=[{"name": "bad.csv", "mimeType": "text/csv", "buffer": b"symbol,day\nBHP,1\n"}])
     expect(page.locator("#import-file-name")).to_have_text("bad.csv", timeout=TIMEOUT)
@@ -81,6 +84,9 @@ def test_superuser_searches_and_imports_prices_with_a_rejected_line(page: Page, 
     page.mouse.move(0, 0)  # a toast waits while the pointer is over it
     expect(page.locator("[data-sonner-toast]")).to_have_count(0, timeout=TIMEOUT)
     page.locator("#import-prices").click()
+    # the dialog opens empty (the server answers the click): choose the file once it has
+    expect(page.locator("#import-dialog")).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator("#import-file-name")).to_have_count(0, timeout=TIMEOUT)
     page.locator("#prices-upload input[type=file]").set_input_files(files=[{
         "name": "rejected.csv", "mimeType": "text/csv", "buffer": f"code,date,close\nXYZQ,{day},1.00\nbhp,{day},-3\n".encode()}])
     expect(page.locator("#import-file-name")).to_have_text("rejected.csv", timeout=TIMEOUT)
