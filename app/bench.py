@@ -176,7 +176,9 @@ def _analyze() -> None:
     """Fresh COPY'd tables get the statistics autovacuum would take within its minute: without
     them PostgreSQL plans a chunk's few hundred portfolios as a scan of every transaction."""
     if get_engine().dialect.name == "postgresql":
-        with get_engine().connect() as conn:
+        # committed: ANALYZE writes its statistics in the transaction, and a connection closed
+        # without a commit rolls them back (the run would then plan without any)
+        with get_engine().begin() as conn:
             conn.execute(text("ANALYZE"))
 
 
