@@ -16,6 +16,9 @@ def run_worker(burst: bool = False) -> int:
     from rq import Queue, SimpleWorker
 
     import app.jobs.tasks  # noqa: F401  (loaded once, before the first job)
+    from app.jobs import collector
+
+    collector.freeze_startup()
 
     connection = Redis.from_url(settings.redis_url)
     # SimpleWorker runs jobs in this process (no fork per job), so what a calculation caches (the

@@ -35,7 +35,7 @@ from app.domain.engine.errors import CalculationError
 from app.domain.errors import NotFound, ValidationError, not_found
 from app.domain.permissions import NOT_ALLOWED, Actor, can_bulk_calculate, require
 from app.domain.recommendations import SELECT_MODEL
-from app.jobs import progress, runner
+from app.jobs import collector, progress, runner
 from app.services import audit, engine_inputs, target_portfolios, trade_instructions
 from app.services.advice_queries import firm_topic, next_versions
 from app.services.tenancy import (
@@ -257,11 +257,12 @@ def run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
     the in-process threads take turns."""
     from app.db.engine import get_engine
 
-    if get_engine().dialect.name == "sqlite":
-        with _sqlite_writer:
+    with collector.paused():
+        if get_engine().dialect.name == "sqlite":
+            with _sqlite_writer:
+                timings = _run_chunk(run_id, investment_ids)
+        else:
             timings = _run_chunk(run_id, investment_ids)
-    else:
-        timings = _run_chunk(run_id, investment_ids)
     _account(run_id, timings)
     return timings
 
