@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 from html import escape
-from typing import TYPE_CHECKING
 
 from app.domain.advice.target_portfolios import SUPERUSER_NOTE, ManagementFee
 from app.domain.engine.results import AllocationTarget
@@ -28,9 +27,7 @@ from app.exports.holdings_pdf import money, percent, units
 from app.exports.file_names import safe_name
 from app.domain.timezones import day_text, local_moment_text
 
-if TYPE_CHECKING:
-    from app.services.records_of_advice import RecordSheet
-    from app.services.tax_reports import AdviceTax
+from app.exports.rofa_sheet import CapitalGains, RecordSheet
 
 TITLE = "Record of Advice"
 CSS = page_css(landscape=False, vertical="1.4cm", horizontal="1.3cm", bottom="1.6cm") + BASE_CSS + LETTERHEAD_CSS + """
@@ -129,7 +126,7 @@ def _groups_html(industry_groups: tuple[AllocationTarget, ...], titles: Mapping[
             f'<th class="num" width="16%">Recommended</th></tr>{rows}</table>')
 
 
-def _capital_gains_html(gains: AdviceTax | None) -> str:
+def _capital_gains_html(gains: CapitalGains | None) -> str:
     """Each recommended sell with the parcels it takes: bought, units, cost base, proceeds, gain,
     method, discount and net gain, then the comparison with "Minimise capital gains tax"."""
     if not gains or not gains.sells:
@@ -225,7 +222,7 @@ def html(rec: RecordSheet, offset: int) -> str:
 
 
 def build(rec: RecordSheet, offset: int) -> tuple[str, bytes]:
-    """(file name, PDF bytes) of a record of advice (as app.services.records_of_advice.sheet gives it),
+    """(file name, PDF bytes) of a record of advice (app.services.records_of_advice.sheet),
     times in the browser's offset."""
     name = f"{safe_name(rec.portfolio)} - Record of Advice v{rec.version}.pdf"
     return name, render(html(rec, offset))

@@ -4,7 +4,6 @@ PDF. Approving or declining it is app.services.target_portfolios.decide; the not
 (and on validation) are app.services.notices."""
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from decimal import Decimal
@@ -18,9 +17,9 @@ from app.db.tables import Firm, Portfolio, PortfolioUser, TargetPortfolio, User
 from app.domain import addresses, advice, cgt
 from app.domain import portfolios as portfolio_rules
 from app.db.types import stored_id, utcnow
-from app.domain.advice.target_portfolios import Client, Commentary, ManagementFee, Practice, RecordOfAdvice
+from app.domain.advice.target_portfolios import Client, ManagementFee, Practice, RecordOfAdvice
 from app.domain.advice_words import AdviceLine, advice_lines
-from app.domain.engine.results import AllocationTarget, Target
+from app.domain.engine.results import Target
 from app.domain.firm_documents import AssetComment, Branding, DocumentSettings, Letterhead, RofaTemplate
 from app.domain.money import to_cents
 from app.domain.permissions import Actor
@@ -33,6 +32,7 @@ from app.services.advice_queries import (
 )
 from app.services.tenancy import load_portfolio, readable_portfolios
 from app.exports.file_names import safe_name
+from app.exports.rofa_sheet import RecordSheet
 
 if TYPE_CHECKING:
     from app.services.tax_reports import AdviceTax
@@ -175,42 +175,6 @@ def document(*, actor: Actor, tp_id: int, settings: DocumentSettings | None = No
 
 
 # ---- the record of advice as its PDF file prints it (app.exports.rofa_pdf) --------------------------
-@dataclass(frozen=True)
-class RecordSheet:
-    """A record of advice as its PDF file prints it: the letterhead and branding, the clients and the
-    portfolio, the overview's figures, the recommended portfolio in words, the class and industry group
-    allocations, the commentaries, the fee, the CGT estimate (with the template's comments on the assets
-    sold and the sells' parcels) and the decision. A firm without any record yet previews a sample."""
-
-    letterhead: Letterhead
-    branding: Branding
-    owners: tuple[PersonName, ...]
-    portfolio: str
-    model: str
-    date: datetime | None
-    version: int
-    status_label: str
-    client_address: tuple[str, ...]
-    practice_address: tuple[str, ...]
-    value: Decimal | None  # the overview: the portfolio's value, its cash after the trades, the brokerage
-    cash_after: Decimal | None
-    brokerage: Decimal | None
-    lines: tuple[AdviceLine, ...]
-    classes: tuple[AllocationTarget, ...]
-    industry_groups: tuple[AllocationTarget, ...]
-    group_titles: Mapping[int, str]  # an industry group's title where the result has none
-    commentaries: tuple[Commentary, ...]
-    fee: ManagementFee | None  # None: no fee set (the sample)
-    cgt_estimate: str
-    cgt_notes: tuple[AssetComment, ...]
-    capital_gains: AdviceTax | None
-    decided_by_superuser: bool = False
-    approved_at: datetime | None = None
-    declined_at: datetime | None = None
-    approver: PersonName | None = None
-    decliner: PersonName | None = None
-
-
 def sheet(d: RecordDocument) -> RecordSheet:
     """The record of advice of a target portfolio as its PDF file prints it."""
     r = d.record
