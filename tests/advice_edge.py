@@ -5,6 +5,7 @@ from its text; the typed answers rendered as the payloads a client reads. Whatev
 use of a module is the module's own."""
 from __future__ import annotations
 
+from app.api import advice as advice_api
 from app.api.schemas import path_id, rendered
 from app.domain.advice.target_portfolios import TargetEdit, read_edits, summary_payload, tp_payload
 from app.domain.parsing import as_id
@@ -107,7 +108,7 @@ class _RecordsOfAdvice(_Edge):
 
     @staticmethod
     def record(*, actor, tp_id, settings=None):
-        return typed_records.record_payload(typed_records.document(actor=actor, tp_id=_id(tp_id), settings=settings))
+        return advice_api.record_payload(typed_records.document(actor=actor, tp_id=_id(tp_id), settings=settings))
 
     @staticmethod
     def read(*, actor, tp_id, template=None):

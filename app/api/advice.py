@@ -35,7 +35,9 @@ POST /api/trade-instructions/{id}/email
 """
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+import dataclasses
+from decimal import Decimal
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
@@ -52,8 +54,13 @@ from app.api.schemas import (
     WHERE_INVALID, Amount, Body, Flag, Id, Page, Row, Sent, path_id, query_number, rendered, where_of,
 )
 from app.domain.advice.target_portfolios import TargetEdit, read_edits, summary_payload, tp_payload
+from app.domain.advice.texts import CONFIRM_APPROVE_ROA, CONFIRM_DECLINE_ROA
 from app.domain.parsing import as_id, ids_of
-from app.domain.timezones import client_offset
+from app.domain.timezones import client_offset, iso_json
+
+if TYPE_CHECKING:
+    from app.services.records_of_advice import RecordDocument
+    from app.services.tax_reports import AdviceTax
 from app.domain.errors import ValidationError
 
 
@@ -216,9 +223,83 @@ def decide_record(actor: CurrentActor, tp_id: str, body: DecisionBody):
     return ok(tp_payload(decided.view, message=decided.message))
 
 
+def _text(value: Decimal | None) -> str | None:
+    return str(value) if value is not None else None
+
+
+def _money_text(value: Decimal | None) -> str | None:
+    return format(value, "f") if value is not None else None
+
+
+def capital_gains_payload(est: AdviceTax | None) -> dict[str, Any] | None:
+    """The sells' capital gains as the API shows them (amounts as text)."""
+    if est is None:
+        return None
+    return {"treatment": est.treatment, "net": _money_text(est.net), "minimised": _money_text(est.minimised),
+            "fifo": _money_text(est.fifo), "saving": _money_text(est.saving), "comparison": est.comparison,
+            "waits": [{"code": w.code, "until": w.until.isoformat(), "saving": _money_text(w.saving)}
+                      for w in est.waits],
+            "sells": [{"code": x.code, "units": _money_text(x.units), "price": _money_text(x.price),
+                       "gain": _money_text(x.gain), "discount": _money_text(x.discount), "net": _money_text(x.net),
+                       "parcels": [{"bought_on": pc.bought_on.isoformat() if pc.bought_on else None,
+                                    "units": _money_text(pc.units), "cost_base": _money_text(pc.cost_base),
+                                    "proceeds": _money_text(pc.proceeds), "gain": _money_text(pc.gain),
+                                    "method": pc.method, "loss_applied": _money_text(pc.loss_applied),
+                                    "discount": _money_text(pc.discount), "net": _money_text(pc.net)}
+                                   for pc in x.parcels]}
+                      for x in est.sells]}
+
+
+def _document_payload(d: RecordDocument) -> dict[str, Any]:
+    """What a record of advice's documents add to its API shape: letterhead, branding, template,
+    the lines in words and the CGT notes (amounts as text)."""
+    return {
+        "letterhead": {**dataclasses.asdict(d.letterhead), "licensee_line": d.letterhead.licensee_line,
+                       "representative_line": d.letterhead.representative_line,
+                       "adviser_representative_line": d.letterhead.adviser_representative_line},
+        "branding": dataclasses.asdict(d.branding),
+        "template": {"hin_percent": _money_text(d.template.hin_percent),
+                     "discount_percent": _money_text(d.template.discount_percent),
+                     "asset_comments": [dataclasses.asdict(c) for c in d.template.asset_comments]},
+        "lines": [{**dataclasses.asdict(line), **{k: _money_text(getattr(line, k)) for k in (
+            "price", "current_units", "target_units", "current_value", "target_value", "target_percent")}}
+                  for line in d.lines],
+        "cgt_notes": [dataclasses.asdict(c) for c in d.cgt_notes],
+        "capital_gains": capital_gains_payload(d.capital_gains),
+        "group_titles": {str(gid): title for gid, (title, _) in d.record.tp.names.industry_groups.items()},
+    }
+
+
+def record_payload(d: RecordDocument) -> dict[str, Any]:
+    """The record of advice of a target portfolio as the API shows it (its PDF file prints the same
+    record: app.services.records_of_advice.sheet)."""
+    r = d.record
+    return {
+        **_document_payload(d),
+        **tp_payload(r.tp),
+        "date": iso_json(r.date),
+        "practice": dataclasses.asdict(r.practice),
+        "owners": [dataclasses.asdict(o) for o in r.owners],
+        "adviser": dataclasses.asdict(r.adviser) if r.adviser else None,
+        "client_wording": r.client_wording,
+        "managmentFee": {"percent": _text(r.fee.percent), "min": _text(r.fee.min), "max": _text(r.fee.max),
+                         "amount": _text(r.fee.amount)},
+        "cgt_estimate": r.cgt_estimate,
+        "last_validated_tp": r.last_validated_tp,
+        "target_portfolio_status": r.tp.summary.status,
+        "rofaStatuses": {"pending": r.pending, "approved": r.approved, "declined": r.declined},
+        "can_decide": r.can_decide,
+        "decided_by_superuser": r.decided_by_superuser,
+        "client_address": list(r.client_address),
+        "practice_address": list(r.practice_address),
+        "confirm_approve": CONFIRM_APPROVE_ROA,
+        "confirm_decline": CONFIRM_DECLINE_ROA,
+    }
+
+
 @router.get("/target-portfolios/{tp_id}/rofa", **answers(TargetPortfolioOut))
 def get_record(actor: CurrentActor, tp_id: str):
-    return ok(records_of_advice.record_payload(records_of_advice.document(actor=actor, tp_id=path_id(tp_id))))
+    return ok(record_payload(records_of_advice.document(actor=actor, tp_id=path_id(tp_id))))
 
 
 @router.get("/target-portfolios/{tp_id}/rofa/export", response_class=Response,
@@ -396,8 +477,8 @@ class CapitalGainsOut(BaseModel):
     sells: list[SellGainOut]
 
 
-def _gains(est: Any) -> CapitalGainsOut | None:
-    shape = records_of_advice.capital_gains_payload(est)
+def _gains(est: AdviceTax | None) -> CapitalGainsOut | None:
+    shape = capital_gains_payload(est)
     return CapitalGainsOut.model_validate(shape) if shape else None
 
 

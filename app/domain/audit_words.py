@@ -12,7 +12,7 @@ import re
 from decimal import Decimal, InvalidOperation
 from typing import Any, Mapping
 
-from app.domain.advice import NOT_ENOUGH_CASH, TI_LABELS, TP_KEY_LABELS
+from app.domain.advice import NOT_ENOUGH_CASH, TP_KEY_LABELS, TIStatus
 from app.domain.model_rules import AVAILABILITY_TITLES, METHOD_TITLES, STATUS_TITLES as MODEL_STATUS_TITLES
 from app.domain.money import number_text
 from app.domain.orders import FILE_TITLES
@@ -32,7 +32,7 @@ def _vocabularies(action: str, object_type: str) -> dict[str, Mapping[str, str]]
     if action.startswith(("target_portfolio.", "record_of_advice.")):
         return {"status": TP_KEY_LABELS}
     if action.startswith("trade_instruction."):
-        return {"status": TI_LABELS}
+        return {"status": TIStatus.value_titles()}
     if object_type == "user":
         return {"status": {st.value: st.title for st in UserStatus}, "role": Role.value_titles()}
     if object_type == "model":

@@ -85,7 +85,7 @@ def _percent(x: object, name: str) -> Decimal:
 
 def discount_percent_for(portfolio_type: str | None) -> Decimal:
     """The CGT discount (percent) of a portfolio type; none for a type not in the table."""
-    return CGT_DISCOUNT.get(portfolio_type, ZERO)
+    return CGT_DISCOUNT.get(portfolio_type or "", ZERO)
 
 
 def account_type_for(portfolio_type: str | None) -> int:

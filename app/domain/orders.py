@@ -399,8 +399,8 @@ def parse_confirmations(data: bytes) -> tuple[list[Confirmation], list[LineError
         account = cell("account")
         if not account:
             problems.append("account: the account is missing")
-        if problems:
-            errors.extend(LineError(n, p) for p in problems)
+        if problems or side is None or quantity is None or price is None or brokerage is None or trade_day is None:
+            errors.extend(LineError(n, p) for p in problems)  # (each missing value has its problem)
             continue
         out.append(Confirmation(line=n, code=code, side=side, quantity=quantity, price=price,
                                 brokerage=brokerage.quantize(Decimal("0.01")), trade_at=_moment(trade_day),

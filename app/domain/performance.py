@@ -220,7 +220,7 @@ def annualise(total: float, days: int) -> float:
     """A cumulative return over `days` as a rate a year."""
     if total <= -1.0:
         return -1.0
-    return (1.0 + total) ** (YEAR_DAYS / days) - 1.0
+    return float((1.0 + total) ** (YEAR_DAYS / days)) - 1.0
 
 
 def irr(flows: Sequence[tuple[float, float]]) -> float | None:

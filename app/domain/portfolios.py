@@ -888,7 +888,7 @@ def clean_portfolio(form: PortfolioForm) -> tuple[PortfolioValues, v.FieldErrors
 
     # exceptions: an asset or a custom holding, an action, and a substitution for Substitute only
     exceptions: list[dict[str, Any]] = []
-    seen: set[tuple[str, int]] = set()
+    seen: set[tuple[str, int | None]] = set()
     for i, exception in enumerate(form.exceptions):
         prefix = f"exceptions.{i}"
         asset_id = exception.asset_id
@@ -900,11 +900,11 @@ def clean_portfolio(form: PortfolioForm) -> tuple[PortfolioValues, v.FieldErrors
             errors.check(f"{prefix}.asset_id", EXCEPTION_TARGET_REQUIRED)
             ok = False
         else:
-            key = ("asset", asset_id) if asset_id is not None else ("custom_holding", holding_id)
-            if key in seen:
+            target = ("asset", asset_id) if asset_id is not None else ("custom_holding", holding_id)
+            if target in seen:
                 errors.check(f"{prefix}.asset_id", ALREADY_SELECTED)
                 ok = False
-            seen.add(key)
+            seen.add(target)
         if action not in EXCEPTION_TITLES:
             errors.check(f"{prefix}.action", v.REQUIRED_SELECT.format(label="action"))
             ok = False

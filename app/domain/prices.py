@@ -293,7 +293,7 @@ def parse_price_file(filename: str | None, content_type: str | None, data: Any,
         if close is None:
             reasons.append(CLOSE_POSITIVE)
         shown = code[:MAX_CODE_LENGTH]
-        if reasons:
+        if reasons or price_date is None or close is None:  # (a missing date or close has its reason)
             parsed.rejected.append(Rejection(number, shown, "; ".join(reasons)))
             continue
         key = (code, price_date)

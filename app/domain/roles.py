@@ -21,7 +21,7 @@ class UserStatus(str, Enum):
     DELETED = "deleted"
 
     @property
-    def title(self) -> str:
+    def title(self) -> str:  # type: ignore[override]  # the status as shown, by design in place of str.title
         return self.value.capitalize()
 
 

@@ -5,7 +5,7 @@ and times DD/MM/YYYY HH:MM, as Australians write them."""
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta, timezone
-from typing import Any
+from typing import Any, overload
 
 MAX_OFFSET_MINUTES = 14 * 60  # the widest offset in use (UTC+14)
 
@@ -19,6 +19,10 @@ def client_offset(value: Any) -> int:
     return minutes if abs(minutes) <= MAX_OFFSET_MINUTES else 0
 
 
+@overload
+def local_time(moment: datetime, offset_minutes: int) -> datetime: ...
+@overload
+def local_time(moment: datetime | None, offset_minutes: int) -> datetime | None: ...
 def local_time(moment: datetime | None, offset_minutes: int) -> datetime | None:
     """A stored instant (naive ones are UTC) in the browser's offset."""
     if moment is None:

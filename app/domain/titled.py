@@ -3,13 +3,14 @@ value and its title, so a new value cannot be added without the text the screens
 from __future__ import annotations
 
 from enum import Enum
+from typing import Self
 
 
 class TitledEnum(str, Enum):
     """A str enum whose members are declared as `NAME = "value", "Title"`. The member is still the
     plain string value (comparisons, `.value`, JSON); `.title` is the text shown for it."""
 
-    title: str
+    title: str  # type: ignore[assignment]  # the member's title, by design in place of str.title
 
     def __new__(cls, value: str, title: str = "") -> TitledEnum:  # (a default: Kind(value) looks a member up)
         member = str.__new__(cls, value)
@@ -18,7 +19,7 @@ class TitledEnum(str, Enum):
         return member
 
     @classmethod
-    def titles(cls) -> dict:
+    def titles(cls) -> dict[Self, str]:
         """{member: title}, in declaration order."""
         return {member: member.title for member in cls}
 

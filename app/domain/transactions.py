@@ -189,11 +189,12 @@ AMM_TYPES = ("Redemption", "Interest Accrual", "Rate Change", "Placement", "With
 
 
 # ---- the cash side of an asset transaction -----------------------------------------------------
-def _dec(value) -> Decimal:
+def _dec(value: Decimal | int | str | None) -> Decimal:
     return Decimal(0) if value is None else Decimal(value)
 
 
-def cash_amount(kind: str, *, quantity=None, price=None, fee=None, gst=None, amount=None) -> Decimal:
+def cash_amount(kind: str, *, quantity: Decimal | None = None, price: Decimal | None = None, fee: Decimal | None = None,
+                gst: Decimal | None = None, amount: Decimal | None = None) -> Decimal:
     """The cash an asset transaction moves (a magnitude, to the cent; the direction is
     EFFECTS[kind].cash). Buys pay units x price plus brokerage and GST; sells receive units x price
     less brokerage and GST; a capital return without an amount is units x price; every other kind

@@ -20,7 +20,8 @@ from __future__ import annotations
 import io
 import re
 import zipfile
-from typing import Any, Iterator
+from collections.abc import Generator
+from typing import Any
 
 MAX_UNPACKED_BYTES = 64 * 1024 * 1024
 MAX_PARTS = 1000
@@ -89,7 +90,7 @@ def check_archive(data: bytes, *, max_rows: int) -> None:
         raise WorkbookProblem(UNREADABLE) from None
 
 
-def sheet_rows(data: bytes, *, max_rows: int, max_col: int | None = None) -> Iterator[list[Any]]:
+def sheet_rows(data: bytes, *, max_rows: int, max_col: int | None = None) -> Generator[list[Any], None, None]:
     """The cell values of the first sheet, row by row (checked by check_archive first). Stop
     iterating whenever you like: the workbook is closed either way."""
     check_archive(data, max_rows=max_rows)

@@ -4,7 +4,6 @@ PDF. Approving or declining it is app.services.target_portfolios.decide; the not
 (and on validation) are app.services.notices."""
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from decimal import Decimal
@@ -18,21 +17,22 @@ from app.db.tables import Firm, Portfolio, PortfolioUser, TargetPortfolio, User
 from app.domain import addresses, advice, cgt
 from app.domain import portfolios as portfolio_rules
 from app.db.types import stored_id, utcnow
-from app.domain.advice.target_portfolios import Client, ManagementFee, Practice, RecordOfAdvice, tp_payload
+from app.domain.advice.target_portfolios import Client, ManagementFee, Practice, RecordOfAdvice
 from app.domain.advice_words import AdviceLine, advice_lines
 from app.domain.engine.results import Target
 from app.domain.firm_documents import AssetComment, Branding, DocumentSettings, Letterhead, RofaTemplate
 from app.domain.money import to_cents
 from app.domain.permissions import Actor
 from app.domain.roles import Role
-from app.domain.timezones import days_between, iso_json
-from app.domain.users import Person
+from app.domain.timezones import days_between
+from app.domain.users import Person, PersonName
 from app.services import firms, postings
 from app.services.advice_queries import (
     last_validated_tp_id, load_tp, portfolio_facts, portfolio_owners, stored_result, tp_view,
 )
 from app.services.tenancy import load_portfolio, readable_portfolios
 from app.exports.file_names import safe_name
+from app.exports.rofa_sheet import RecordSheet
 
 if TYPE_CHECKING:
     from app.services.tax_reports import AdviceTax
@@ -174,83 +174,27 @@ def document(*, actor: Actor, tp_id: int, settings: DocumentSettings | None = No
                           if result else None)
 
 
-def _text(value: Decimal | None) -> str | None:
-    return str(value) if value is not None else None
-
-
-def _money_text(value: Decimal | None) -> str | None:
-    return format(value, "f") if value is not None else None
-
-
-# ---- the record of advice as its PDF file (app.exports.rofa_pdf) and the REST payload read it -------
-def capital_gains_payload(est: AdviceTax | None) -> dict[str, object] | None:
-    """The sells' capital gains as the API and the PDF file read them (amounts as text)."""
-    if est is None:
-        return None
-    return {"treatment": est.treatment, "net": _money_text(est.net), "minimised": _money_text(est.minimised),
-            "fifo": _money_text(est.fifo), "saving": _money_text(est.saving), "comparison": est.comparison,
-            "waits": [{"code": w.code, "until": w.until.isoformat(), "saving": _money_text(w.saving)}
-                      for w in est.waits],
-            "sells": [{"code": x.code, "units": _money_text(x.units), "price": _money_text(x.price),
-                       "gain": _money_text(x.gain), "discount": _money_text(x.discount), "net": _money_text(x.net),
-                       "parcels": [{"bought_on": pc.bought_on.isoformat() if pc.bought_on else None,
-                                    "units": _money_text(pc.units), "cost_base": _money_text(pc.cost_base),
-                                    "proceeds": _money_text(pc.proceeds), "gain": _money_text(pc.gain),
-                                    "method": pc.method, "loss_applied": _money_text(pc.loss_applied),
-                                    "discount": _money_text(pc.discount), "net": _money_text(pc.net)}
-                                   for pc in x.parcels]}
-                      for x in est.sells]}
-
-
-def _document_payload(d: RecordDocument) -> dict[str, object]:
-    """What a record of advice's documents add to its API shape: letterhead, branding, template,
-    the lines in words and the CGT notes (amounts as text)."""
-    return {
-        "letterhead": {**dataclasses.asdict(d.letterhead), "licensee_line": d.letterhead.licensee_line,
-                       "representative_line": d.letterhead.representative_line,
-                       "adviser_representative_line": d.letterhead.adviser_representative_line},
-        "branding": dataclasses.asdict(d.branding),
-        "template": {"hin_percent": _money_text(d.template.hin_percent),
-                     "discount_percent": _money_text(d.template.discount_percent),
-                     "asset_comments": [dataclasses.asdict(c) for c in d.template.asset_comments]},
-        "lines": [{**dataclasses.asdict(line), **{k: _money_text(getattr(line, k)) for k in (
-            "price", "current_units", "target_units", "current_value", "target_value", "target_percent")}}
-                  for line in d.lines],
-        "cgt_notes": [dataclasses.asdict(c) for c in d.cgt_notes],
-        "capital_gains": capital_gains_payload(d.capital_gains),
-        "group_titles": {str(gid): title for gid, (title, _) in d.record.tp.names.industry_groups.items()},
-    }
-
-
-def record_payload(d: RecordDocument) -> dict[str, object]:
-    """The record of advice of a target portfolio as its PDF file (app.exports.rofa_pdf builds the
-    file from it) and the API show it."""
+# ---- the record of advice as its PDF file prints it (app.exports.rofa_pdf) --------------------------
+def sheet(d: RecordDocument) -> RecordSheet:
+    """The record of advice of a target portfolio as its PDF file prints it."""
     r = d.record
-    return {
-        **_document_payload(d),
-        **tp_payload(r.tp),
-        "date": iso_json(r.date),
-        "practice": dataclasses.asdict(r.practice),
-        "owners": [dataclasses.asdict(o) for o in r.owners],
-        "adviser": dataclasses.asdict(r.adviser) if r.adviser else None,
-        "client_wording": r.client_wording,
-        "managmentFee": {"percent": _text(r.fee.percent), "min": _text(r.fee.min), "max": _text(r.fee.max),
-                         "amount": _text(r.fee.amount)},
-        "cgt_estimate": r.cgt_estimate,
-        "last_validated_tp": r.last_validated_tp,
-        "target_portfolio_status": r.tp.summary.status,
-        "rofaStatuses": {"pending": r.pending, "approved": r.approved, "declined": r.declined},
-        "can_decide": r.can_decide,
-        "decided_by_superuser": r.decided_by_superuser,
-        "client_address": list(r.client_address),
-        "practice_address": list(r.practice_address),
-        "confirm_approve": advice.CONFIRM_APPROVE_ROA,
-        "confirm_decline": advice.CONFIRM_DECLINE_ROA,
-    }
+    summary = r.tp.summary
+    result = r.tp.result
+    return RecordSheet(
+        letterhead=d.letterhead, branding=d.branding, owners=r.owners, portfolio=r.tp.investment.name,
+        model=r.tp.model.name if r.tp.model else "", date=r.date, version=summary.version,
+        status_label=summary.status_label, client_address=r.client_address, practice_address=r.practice_address,
+        value=result.value if result else None, cash_after=result.cash_after if result else None,
+        brokerage=result.brokerage if result else None, lines=d.lines,
+        classes=result.classes if result else (), industry_groups=result.industry_groups if result else (),
+        group_titles={gid: title for gid, (title, _) in r.tp.names.industry_groups.items()},
+        commentaries=r.tp.commentaries, fee=r.fee, cgt_estimate=r.cgt_estimate, cgt_notes=d.cgt_notes,
+        capital_gains=d.capital_gains, decided_by_superuser=r.decided_by_superuser,
+        approved_at=summary.approved_at, declined_at=summary.declined_at, approver=summary.approver,
+        decliner=summary.decliner)
 
 
-
-def sample_payload(firm_name: str, head: Letterhead, settings: DocumentSettings) -> dict[str, object]:
+def sample_sheet(firm_name: str, head: Letterhead, settings: DocumentSettings) -> RecordSheet:
     """A record of advice of made-up figures, for a firm without any yet (the preview says so)."""
     from app.domain.advice_words import action_words
     from app.domain.money import format_aud
@@ -258,30 +202,28 @@ def sample_payload(firm_name: str, head: Letterhead, settings: DocumentSettings)
     rows = [("VAS", "Vanguard Australian Shares ETF", "Buy 120", "BUY", "ACC", "12000.00", "22.0"),
             ("BHP", "BHP Group", "Sell 150", "SELL", "TAP", "9000.00", "16.5"),
             ("VAF", "Vanguard Australian Fixed Interest", "Hold", "HOLD", "FFL/HOLD", "9200.00", "16.9")]
-    lines = [{"kind": "asset", "code": code, "name": name, "trade": trade, "side": side,
-              "reason": f"Recommendation: {action_words(action)}.", "detail": "sample figures", "price": None,
-              "current_units": None, "target_units": None, "current_value": value, "target_value": value,
-              "target_percent": share} for code, name, trade, side, action, value, share in rows]
-    lines.append({"kind": "cash", "code": "Cash", "name": "Cash account", "trade": f"Use {format_aud(Decimal(3000))}",
-                  "side": "HOLD", "reason": "Cash after the trades: the sells come in, the buys and the brokerage go out.",
-                  "detail": "", "price": None, "current_units": None, "target_units": None, "current_value": "27300.00",
-                  "target_value": "24300.00", "target_percent": "44.6"})
-    sample = DocumentSettings(settings.branding, settings.template)
-    return {
-        "version": 1, "status_label": "Approval Required", "date": iso_json(utcnow()),
-        "investment": {"name": "Sample Family Trust"}, "model": {"name": "Sample Balanced"},
-        "owners": [{"first_name": "Sample", "last_name": "Client"}], "result": {"value": "54500.00",
-                                                                                 "cash_after": "24300.00",
-                                                                                 "brokerage": "39.90"},
-        "commentaries": [], "managmentFee": {}, "practice": {"name": firm_name},
-        "cgt_estimate": cgt.cgt_estimate_text(
+    lines = [AdviceLine(kind="asset", code=code, name=name, trade=trade, side=side,
+                        reason=f"Recommendation: {action_words(action)}.", detail="sample figures", price=None,
+                        current_units=None, target_units=None, current_value=Decimal(value),
+                        target_value=Decimal(value), target_percent=Decimal(share))
+             for code, name, trade, side, action, value, share in rows]
+    lines.append(AdviceLine(kind="cash", code="Cash", name="Cash account", trade=f"Use {format_aud(Decimal(3000))}",
+                            side="HOLD", reason="Cash after the trades: the sells come in, the buys and the brokerage go out.",
+                            detail="", price=None, current_units=None, target_units=None,
+                            current_value=Decimal("27300.00"), target_value=Decimal("24300.00"),
+                            target_percent=Decimal("44.6")))
+    template = settings.template
+    return RecordSheet(
+        letterhead=head, branding=settings.branding, owners=(PersonName(first_name="Sample", last_name="Client"),),
+        portfolio="Sample Family Trust", model="Sample Balanced", date=utcnow(), version=1,
+        status_label="Approval Required", client_address=(), practice_address=(),
+        value=Decimal("54500.00"), cash_after=Decimal("24300.00"), brokerage=Decimal("39.90"), lines=tuple(lines),
+        classes=(), industry_groups=(), group_titles={}, commentaries=(), fee=None,
+        cgt_estimate=cgt.cgt_estimate_text(
             [cgt.SoldAsset(code="BHP", pending=Decimal(9000), value=Decimal(27000), cost=Decimal(21000))],
-            discount_percent=sample.template.discount_for("TRUST"), hin_percent=sample.template.hin_for("TRUST"),
+            discount_percent=template.discount_for("TRUST"), hin_percent=template.hin_for("TRUST"),
             account_type=cgt.account_type_for("TRUST"), portfolio_type="TRUST", owner_count=1),
-        "letterhead": dataclasses.asdict(head), "branding": dataclasses.asdict(sample.branding),
-        "lines": lines, "cgt_notes": [dataclasses.asdict(c) for c in sample.template.asset_comments
-                                      if c.code == "BHP"],
-    }
+        cgt_notes=tuple(c for c in template.asset_comments if c.code == "BHP"), capital_gains=None)
 
 
 def export_pdf(*, actor: Actor, tp_id: int, client_offset: int = 0) -> tuple[str, bytes]:
@@ -289,7 +231,7 @@ def export_pdf(*, actor: Actor, tp_id: int, client_offset: int = 0) -> tuple[str
     browser's offset in minutes (client-timezone-offset)."""
     from app.exports import rofa_pdf
 
-    return rofa_pdf.build(record_payload(document(actor=actor, tp_id=tp_id)), client_offset)
+    return rofa_pdf.build(sheet(document(actor=actor, tp_id=tp_id)), client_offset)
 
 
 # ---- what awaits the client ------------------------------------------------------------------------
@@ -459,9 +401,9 @@ def preview_pdf(*, actor: Actor, firm_id: int, settings: DocumentSettings | None
         head = firms.letterhead_for(s, firm.id)
         firm_name = firm.name
     if newest is not None:
-        name, data = rofa_pdf.build(record_payload(document(actor=actor, tp_id=newest, settings=used)), 0)
+        name, data = rofa_pdf.build(sheet(document(actor=actor, tp_id=newest, settings=used)), 0)
         return f"Preview - {name}", data
     from app.exports.pdf import render
 
     return f"Preview - {safe_name(firm_name)} - Sample Record of Advice.pdf", \
-        render(rofa_pdf.html(sample_payload(firm_name, head, used), 0))
+        render(rofa_pdf.html(sample_sheet(firm_name, head, used), 0))

@@ -127,8 +127,9 @@ def dumps(result: Target) -> str:
 
 def target_row(pid: int, version: int, result: Target | CalculationError, *, actor_id: int | None,
                run_id: int | None, now: datetime, model_id: int | None) -> dict[str, object]:
-    """The row that stores one calculation's outcome, by column: what a bulk run copies into the
-    table (app.db.bulk.copy_rows) and a single calculation stores as a TargetPortfolio."""
+    """One of a table's rows: the row that stores one calculation's outcome, by column, which a bulk
+    run copies into the table (app.db.bulk.copy_rows) and a single calculation stores as a
+    TargetPortfolio (a row writer: its keys are the table's columns)."""
     base = dict(investment_id=pid, version=version, bulk_run_id=run_id, created_by=actor_id, moderator_id=actor_id,
                 created_at=now, updated_at=now, row_version=1, model_id=model_id)
     if isinstance(result, CalculationError):
