@@ -243,7 +243,7 @@ def _copy_baseline(run_id: int) -> tuple[float, int]:
     with engine.begin() as conn:
         conn.execute(text("DROP TABLE IF EXISTS bench_copy"))
         if engine.dialect.name == "postgresql":
-            conn.execute(text("CREATE TABLE bench_copy (LIKE target_portfolios INCLUDING DEFAULTS)"))
+            conn.execute(text("CREATE TABLE bench_copy (LIKE target_portfolios INCLUDING DEFAULTS INCLUDING COMPRESSION)"))
     if engine.dialect.name == "postgresql":
         scratch = Table("bench_copy", MetaData(), autoload_with=engine)
     else:  # SQLite's CREATE TABLE AS keeps no column types (a time would read back as a number)

@@ -41,9 +41,9 @@ from app.domain.advice import (
 )
 from app.domain.engine.errors import CalculationError
 from app.domain.engine.limits import min_trade_amount_for
-from app.domain.engine.results import Target, Trades
+from app.domain.engine.results import Trades
 from app.domain.engine.snapshot import DECREASE, INCREASE, Brokerage, Snapshot
-from app.domain.engine.trades import generate_trades, str_on_generation, trade_figures
+from app.domain.engine.trades import generate_trades_to_stored, str_on_generation, trade_figures
 from app.domain.errors import Conflict, NotFound, PermissionDenied, ValidationError, not_found
 from app.domain.ledger import NOT_ENOUGH_ASSETS
 from app.domain.model_spec import EQUAL_AMOUNTS
@@ -215,8 +215,7 @@ def generate_all(inputs: TradeInputs) -> dict[int, tuple[int | None, Trades | Ca
             continue
         try:
             assert source is not None and source.result is not None  # else a problem (NO_TARGET) above
-            target = Target.from_dict(orjson.loads(source.result))
-            out[pid] = (source_id, generate_trades(snapshot, target))
+            out[pid] = (source_id, generate_trades_to_stored(snapshot, orjson.loads(source.result)))
         except CalculationError as exc:
             out[pid] = (source_id, exc)
         except Exception as exc:

@@ -1,6 +1,8 @@
 """`generate_trades(snapshot, target) -> Trades`: the trade recommendations that take today's
 portfolio to a target (design/engine.md "Trade instructions"), and `trade_figures`, the money of
 one transaction, used here and whenever a user edits a transaction's units or price (spec 002 s5).
+`generate_trades_to_stored(snapshot, data)` does the same from a stored target's JSON, reading
+only what trading needs of each asset (a bulk run reads ten thousand stored targets).
 
 - The target may be older than the snapshot (the last approved one): each asset's trade is its
   target units less today's units (holdings plus pending trades); fixed assets (Lock, HOLD) never
@@ -20,7 +22,9 @@ one transaction, used here and whenever a user edits a transaction's units or pr
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal, localcontext
+from typing import Any, Iterable
 
 from app.domain import validators
 from app.domain.engine import actions as A
@@ -97,13 +101,62 @@ def str_on_generation(action_code: str, comment: str | None) -> str:
     return f"{action_code}: {comment}" if comment else action_code
 
 
+@dataclass(frozen=True, slots=True)
+class TradedAsset:
+    """What trading reads of one asset of a target (an AssetTarget's fields of the same names;
+    `edited`: the adviser set its units)."""
+    asset_id: int
+    code: str
+    class_id: int | None
+    industry_group_id: int | None
+    kind: str
+    model_asset_id: int | None
+    rank: int
+    fixed: bool
+    manual_trade_decision: bool
+    price: Decimal | None
+    target_units: Decimal
+    edited: bool
+
+
+def traded_assets(target: Target) -> list[TradedAsset]:
+    return [TradedAsset(a.asset_id, a.code, a.class_id, a.industry_group_id, a.kind, a.model_asset_id, a.rank,
+                        a.fixed, a.manual_trade_decision, a.price, a.target_units,
+                        any(r.code == R.EDITED for r in a.reasons)) for a in target.assets]
+
+
+def stored_traded_assets(data: dict[str, Any]) -> list[TradedAsset]:
+    """The assets of a target stored as `Target.to_dict()` (JSON-decoded), as `traded_assets` reads
+    them from the Target itself: a stored value is what `to_dict` wrote (Decimals as strings)."""
+    edited = R.EDITED
+    out = []
+    for a in data["assets"]:
+        price = a["price"]
+        out.append(TradedAsset(
+            a["asset_id"], a["code"], a["class_id"], a["industry_group_id"], a["kind"], a["model_asset_id"], a["rank"],
+            a["fixed"], a["manual_trade_decision"], None if price is None else _decimal(price),
+            _decimal(a["target_units"]), any(r["code"] == edited for r in a["reasons"])))
+    return out
+
+
+def _decimal(value: object) -> Decimal:
+    """A stored figure as `Target.from_dict` reads it: from its text (a number, from its text too)."""
+    return Decimal(value if value.__class__ is str else str(value))
+
+
 def generate_trades(snapshot: Snapshot, target: Target) -> Trades:
     """The transactions and notes that take `snapshot`'s portfolio to `target` (module text)."""
     with localcontext(CTX):
-        return _generate(snapshot, target)
+        return _generate(snapshot, traded_assets(target))
 
 
-def _generate(snapshot: Snapshot, target: Target) -> Trades:
+def generate_trades_to_stored(snapshot: Snapshot, data: dict[str, Any]) -> Trades:
+    """`generate_trades` to a target stored as `Target.to_dict()` (JSON-decoded)."""
+    with localcontext(CTX):
+        return _generate(snapshot, stored_traded_assets(data))
+
+
+def _generate(snapshot: Snapshot, assets: Iterable[TradedAsset]) -> Trades:
     prep = prepare_model(snapshot.model)
     gathered = gather_positions(snapshot, prep)
     info, units = gathered.info, gathered.units
@@ -121,7 +174,7 @@ def _generate(snapshot: Snapshot, target: Target) -> Trades:
     sells: list[Transaction] = []
     buys: list[Transaction] = []
     notes: list[Note] = []
-    for a in sorted(target.assets, key=lambda x: x.rank):
+    for a in sorted(assets, key=lambda x: x.rank):
         current = units.get(a.asset_id, ZERO)
         rec = recs.get(a.asset_id)
         if rec is None and a.model_asset_id is not None:
@@ -129,7 +182,7 @@ def _generate(snapshot: Snapshot, target: Target) -> Trades:
         resolved = A.resolve(rec, use_short, a.code)
         action = resolved.action
         if a.kind in ("unmodelled", "replaced") and action.base not in A.TARGET_ZERO and not (
-                a.target_units > 0 and any(r.code == R.EDITED for r in a.reasons)):  # kept by the adviser: its own
+                a.target_units > 0 and a.edited):  # kept by the adviser: its own
             action = SELL_ACTION
         if action.base == A.HOLD and resolved.comment and current > 0:
             notes.append(Note(source=NOTE_HOLD, asset_id=a.asset_id, custom_holding_id=None, code=a.code,
