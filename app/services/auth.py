@@ -50,13 +50,14 @@ def actor_of(user: User) -> Actor:
 
 
 def _may_sign_in(session: Session, user: User) -> bool:
+    return _active(user, session.get(Firm, user.firm_id) if user.firm_id is not None else None)
+
+
+def _active(user: User, firm: Firm | None) -> bool:
+    """An active user of a firm that is not deleted (a superuser has none)."""
     if user.status != UserStatus.ACTIVE.value:
         return False
-    if user.firm_id is not None:
-        firm = session.get(Firm, user.firm_id)
-        if firm is None or firm.deleted_at is not None:
-            return False
-    return True
+    return user.firm_id is None or (firm is not None and firm.deleted_at is None)
 
 
 # ---- sign-in and sessions ---------------------------------------------------------------------
@@ -130,16 +131,18 @@ def _live_session(s: Session, token: str | None) -> tuple[SessionToken, User]:
     idle lifetime, nor of a user who may no longer sign in (else SESSION_EXPIRED)."""
     if not token:
         raise AuthenticationError(rules.SESSION_EXPIRED)
+    # the user's firm in the same query: every screen event and API call starts here
     row = s.exec(
-        select(SessionToken, User).join(User, col(User.id) == SessionToken.user_id).where(SessionToken.token_hash == token_digest(token))
+        select(SessionToken, User, Firm).join(User, col(User.id) == SessionToken.user_id)
+        .outerjoin(Firm, col(Firm.id) == User.firm_id).where(SessionToken.token_hash == token_digest(token))
     ).first()
     if row is None:
         raise AuthenticationError(rules.SESSION_EXPIRED)
-    session_token, user = row
+    session_token, user, firm = row
     now = utcnow()
     seen = session_token.last_seen_at or session_token.created_at
     if (session_token.revoked_at is not None or session_token.expires_at <= now
-            or seen + timedelta(minutes=settings.session_idle_minutes) <= now or not _may_sign_in(s, user)):
+            or seen + timedelta(minutes=settings.session_idle_minutes) <= now or not _active(user, firm)):
         raise AuthenticationError(rules.SESSION_EXPIRED)
     if now - seen >= LAST_SEEN_RESOLUTION:
         s.execute(update(SessionToken).where(col(SessionToken.id) == session_token.id).values(last_seen_at=now))
