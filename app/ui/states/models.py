@@ -51,8 +51,6 @@ TEXT_MAX = 20  # numbers typed into the form
 NAME_MAX = 200
 COMMENTARY_MAX = 20_000
 
-# the model's titles, but the screens name every firm's availability in full
-AVAILABILITY_TITLES = {**model_rules.AVAILABILITY_TITLES, Availability.ALL.value: "All firms"}
 AVAILABILITY_TEXTS = {
     Availability.NOBODY.value: "Nobody: the model is not available for investment.",
     Availability.WITH_PRACTICE.value: "With practice: the owner firm and the shared firms may link portfolios.",
@@ -259,7 +257,8 @@ class HistoryRow:
 
 
 def _availability_title(value: str) -> str:
-    return AVAILABILITY_TITLES.get(value, value)
+    """The model's title of an availability, but the screens name every firm's in full."""
+    return "All firms" if value == Availability.ALL else Availability.title_of(value)
 
 
 # ---- the list -------------------------------------------------------------------------------------
@@ -487,9 +486,8 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     @rx.event
     @screen_load(clients=False, failed=LOAD_ONE_FAILED, back=_back_to_list)
     def on_load(self, actor: Actor):
-        name, _ = routes.match(self.router.url.path)
         preview = self._query_text("preview") in ("1", "true")
-        mode = FORM_MODES.get(name or "", "preview" if preview else "edit")
+        mode = routes.page_value(self.router.url.path, FORM_MODES, "preview" if preview else "edit")
         self.reset()  # every field to its default: spec 000 s4 starts a model with the four switches on
         self.mode = mode
         self.can_choose_firm = actor.is_superuser
@@ -1014,7 +1012,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
     @rx.var
     def status_title(self) -> str:
-        return STATUS_TITLES.get(self.status, self.status)
+        return ModelStatus.title_of(self.status)
 
     @rx.var
     def is_percentages(self) -> bool:

@@ -29,7 +29,7 @@ from app.domain import advice, rich_text, validators
 from app.domain.allocations import bar_width
 from app.domain.errors import GENERIC, AuthenticationError, DomainError
 from app.domain.permissions import Actor
-from app.domain.portfolios import EXCEPTION_TITLES
+from app.domain.portfolios import ExceptionAction
 from app.services import advice_display
 from app.services import target_portfolios
 from app.domain.notices import SEND_AGAIN_NOBODY
@@ -200,7 +200,7 @@ def _class_color(result: Decimal | None, low: Decimal | None, high: Decimal | No
 
 
 def _exception_flags(exception: str | None) -> list[str]:
-    return [EXCEPTION_TITLES.get(exception, exception)] if exception else []
+    return [ExceptionAction.title_of(exception)] if exception else []
 
 
 def _asset_line(a: AssetTarget, names: ResultNames) -> TPLine:
