@@ -36,7 +36,7 @@ from app.ui.display import NA, input_number as _num_text, percent_1dp, price_up_
 from app.ui.parse import to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import FirmChoice, LoadMore, Paged, RowPages
-from app.ui.toolkit.rows import AllocationRange, ClassBand, Option, TotalBar, total_bar
+from app.ui.toolkit.rows import AllocationRange, ClassBand, Option, TotalBar, label_of, total_bar
 from app.ui.toolkit.screen import Confirm, SavingForm, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.models")
@@ -584,7 +584,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
             return None
         self.firm_id = value
         self._owner_id = int(value)
-        self.owner_name = next((o.label for o in self.firm_options if o.value == value), "")
+        self.owner_name = label_of(self.firm_options, value)
         self._load_options(actor, int(value))
         self.classes = []
         self._ensure_cash()
@@ -1047,14 +1047,13 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
     @rx.var
     def shared_firms(self) -> list[Option]:
-        names = {o.value: o.label for o in self.firm_options}
-        return [Option(value=f, label=names.get(f, f"Firm {f}")) for f in self.shared_firm_ids]
+        return [Option(value=f, label=label_of(self.firm_options, f, f"Firm {f}")) for f in self.shared_firm_ids]
 
     @rx.var
     def owner_label(self) -> str:
         if self.owner_name:
             return self.owner_name
-        return next((o.label for o in self.firm_options if o.value == self.firm_id), "")
+        return label_of(self.firm_options, self.firm_id)
 
     @rx.var
     def class_bar(self) -> TotalBar:

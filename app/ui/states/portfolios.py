@@ -44,7 +44,7 @@ from app.ui.display import count_of, text as _text
 from app.ui.toolkit.lists import RECORD_PAGES, InRecord, ListControls, LoadMore
 from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, guarded, screen_load
 from app.ui.parse import to_int as _int
-from app.ui.toolkit.rows import ClassBand, Option, TotalBar, keeping, offers, total_bar
+from app.ui.toolkit.rows import ClassBand, Option, TotalBar, keeping, label_of, offers, total_bar
 
 log = logging.getLogger("app.ui.portfolios")
 
@@ -970,7 +970,7 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
         return self.errors.get("users", "")
 
     def _label(self, options: list[Option], value: str) -> str:
-        return next((o.label for o in options if o.value == value and value not in (NO_CHOICE, NO_ADVISER)), "")
+        return "" if value in (NO_CHOICE, NO_ADVISER) else label_of(options, value)
 
     @rx.var
     def adviser_label(self) -> str:
