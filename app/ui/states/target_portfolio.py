@@ -43,7 +43,7 @@ from app.ui.states.advice_versions import LOAD_FAILED, AdviceScreen, AdviceVersi
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.rows import TradeTotals
 from app.ui.toolkit.screen import Confirm, guarded
-from app.ui.parse import form_text, positive_int as _int
+from app.ui.parse import form_id, form_text, positive_int as _int
 from app.ui.toolkit.badges import TP_COLORS, color_of
 from app.domain.advice.target_portfolios import ResultNames, TargetEdit, TargetPortfolioView, TPSummary, stored_edits
 from app.domain.users import PersonName
@@ -802,7 +802,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     @rx.event
     def submit_units(self, form: dict[str, Any]):
         """Enter in a units field (its form carries the asset id)."""
-        return self._commit(form_text(form, "asset_id"), form_text(form, "units"))
+        return self._commit(form_id(form, "asset_id"), form_text(form, "units"))
 
     def _add(self, code: Any, class_id: Any, asset_id: Any = None):
         if self.mode != MODE_EDIT:
@@ -821,7 +821,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     @rx.event
     def add_asset(self, form: dict[str, Any]):
         """'Add asset' of a class: an asset code (uppercased) added to that class."""
-        return self._add(form_text(form, "code"), form_text(form, "class_id"))
+        return self._add(form_text(form, "code"), form_id(form, "class_id"))
 
     @rx.event
     def open_picker(self, class_id: Any):
