@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Literal
 
 from app.domain.engine.results import AssetTarget, Target
 from app.domain.money import format_aud
@@ -71,7 +72,10 @@ def trade_words(delta_units: Decimal | None) -> str:
     return "Hold"
 
 
-def trade_side(delta_units: Decimal | None) -> str:
+Side = Literal["BUY", "SELL", "HOLD"]  # what a line of advice does with its asset
+
+
+def trade_side(delta_units: Decimal | None) -> Side:
     units = whole(delta_units or ZERO)
     return "BUY" if units > 0 else "SELL" if units < 0 else "HOLD"
 
@@ -86,7 +90,7 @@ class AdviceLine:
     code: str
     name: str
     trade: str
-    side: str
+    side: Side
     reason: str
     detail: str
     price: Decimal | None

@@ -309,6 +309,12 @@ DEAL_TRANSITIONS: dict[str, frozenset[str]] = {
 NEEDS_RATE = frozenset({BANK_TO_PROCESS, LIVE})
 
 
+def deal_moves(current: str) -> list[str]:
+    """The deal statuses staff may move a deal in `current` to, in DEAL_STATUSES's order (none from a
+    status that is not one)."""
+    return sorted(DEAL_TRANSITIONS.get(current, frozenset()), key=DEAL_STATUSES.index)
+
+
 def initial_deal_status(rate: Decimal | None) -> str:
     """A new buy: 'Pending – Rate to Confirm' without a rate, else 'Pending – Bank to Process'."""
     return RATE_TO_CONFIRM if rate is None else BANK_TO_PROCESS
@@ -323,7 +329,7 @@ def deal_status_change(current: str, new: str | None, rate: Decimal | None) -> t
         if current in NEEDS_RATE and rate is None:
             return current, RATE_NEEDED
         return current, None
-    if new not in DEAL_STATUSES or new not in DEAL_TRANSITIONS.get(current, frozenset()):
+    if new not in DEAL_STATUSES or new not in deal_moves(current):
         return current, DEAL_STATUS_CHANGE.format(old=current, new=new)
     if new in NEEDS_RATE and rate is None:
         return current, RATE_NEEDED

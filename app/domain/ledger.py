@@ -36,7 +36,6 @@ negative (validators.POSITIVE otherwise).
 from __future__ import annotations
 
 import datetime as _dt
-import enum
 from dataclasses import dataclass, replace
 from decimal import ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_UP, Decimal, localcontext
 from typing import Iterable
@@ -44,6 +43,7 @@ from typing import Iterable
 from app.domain import tax, validators
 from app.domain.errors import ValidationError
 from app.domain.money import to_cents
+from app.domain.titled import TitledEnum
 
 NOT_ENOUGH_ASSETS = "Not enough assets to sell"
 
@@ -62,11 +62,11 @@ def unit_cost(cost_base: Decimal, units: Decimal) -> Decimal:
         return (cost_base / units).quantize(UNIT_COST_PLACES, rounding=ROUND_HALF_UP)
 
 
-class TaxTreatment(enum.Enum):
-    FIFO = "fifo"
-    LIFO = "lifo"
-    HIGHEST_COST = "highest_cost"  # dearest parcels first
-    MINIMISE_CGT = "minimise_cgt"  # losses, then discount-eligible dearest, then the rest dearest
+class TaxTreatment(TitledEnum):
+    FIFO = "fifo", "FIFO (first in, first out)"
+    LIFO = "lifo", "LIFO (last in, first out)"
+    HIGHEST_COST = "highest_cost", "Highest cost first (minimum tax)"  # dearest parcels first
+    MINIMISE_CGT = "minimise_cgt", "Minimise capital gains tax"  # losses, then discount-eligible dearest, then the rest dearest
 
 
 @dataclass(frozen=True)

@@ -56,10 +56,9 @@ SAME_ALTERNATE = "The alternate asset must differ from the asset."
 SAME_EQUIVALENT = "The equivalent must differ from the asset."
 NAME_LABEL = "model name"
 
-STATUS_TITLES = {ModelStatus.DRAFT.value: "Draft", ModelStatus.ACTIVE.value: "Active"}
+STATUS_TITLES = ModelStatus.value_titles()
 METHOD_TITLES = {AllocationMethod.EQUAL_AMOUNTS.value: "Equal Amounts", AllocationMethod.PERCENTAGES.value: "Percentages"}
-AVAILABILITY_TITLES = {Availability.NOBODY.value: "Nobody", Availability.WITH_PRACTICE.value: "With practice",
-                       Availability.ONLY_SUPERUSER.value: "Only superuser", Availability.ALL.value: "All"}
+AVAILABILITY_TITLES = Availability.value_titles()
 
 HUNDRED = Decimal(100)
 PLACES = Decimal("0.0001")  # percentages are stored as NUMERIC(9,4)

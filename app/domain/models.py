@@ -3,10 +3,12 @@ from __future__ import annotations
 
 from enum import Enum
 
+from app.domain.titled import TitledEnum
 
-class ModelStatus(str, Enum):
-    DRAFT = "draft"
-    ACTIVE = "active"
+
+class ModelStatus(TitledEnum):
+    DRAFT = "draft", "Draft"
+    ACTIVE = "active", "Active"
 
 
 class AllocationMethod(str, Enum):
@@ -14,11 +16,11 @@ class AllocationMethod(str, Enum):
     PERCENTAGES = "percentages"
 
 
-class Availability(str, Enum):
-    NOBODY = "nobody"
-    WITH_PRACTICE = "with_practice"
-    ONLY_SUPERUSER = "only_superuser"
-    ALL = "all"
+class Availability(TitledEnum):
+    NOBODY = "nobody", "Nobody"
+    WITH_PRACTICE = "with_practice", "With practice"
+    ONLY_SUPERUSER = "only_superuser", "Only superuser"
+    ALL = "all", "All"
 
 
 def derive_availability(practice: bool, everyone: bool, shared_firms: int) -> Availability:

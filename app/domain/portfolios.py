@@ -46,12 +46,7 @@ COMPANY_TYPES = frozenset({PortfolioType.COMPANY.value})
 
 TAX_TREATMENTS = tuple(t.value for t in TaxTreatment)  # fifo, lifo, highest_cost, minimise_cgt (app.domain.ledger)
 DEFAULT_TAX_TREATMENT = TaxTreatment.FIFO.value
-TAX_TREATMENT_TITLES: dict[str, str] = {
-    TaxTreatment.FIFO.value: "FIFO (first in, first out)",
-    TaxTreatment.LIFO.value: "LIFO (last in, first out)",
-    TaxTreatment.HIGHEST_COST.value: "Highest cost first (minimum tax)",
-    TaxTreatment.MINIMISE_CGT.value: "Minimise capital gains tax",
-}
+TAX_TREATMENT_TITLES: dict[str, str] = TaxTreatment.value_titles()
 
 
 class ExceptionAction(TitledEnum):

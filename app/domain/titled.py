@@ -27,3 +27,12 @@ class TitledEnum(str, Enum):
     def value_titles(cls) -> dict[str, str]:
         """{stored value: title}, in declaration order (for lookups by the plain string)."""
         return {member.value: member.title for member in cls}
+
+    @classmethod
+    def title_of(cls, value: str, default: str | None = None) -> str:
+        """The title of a stored value; for a value not of this vocabulary, `default` (the value
+        itself when no default is given)."""
+        try:
+            return cls(value).title
+        except ValueError:
+            return value if default is None else default

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Iterable, TypedDict
 
@@ -266,3 +267,19 @@ def shown_instruction(s: Session, actor: Actor, p: Portfolio, version: int | Non
 # ---- live updates --------------------------------------------------------------------------------
 def firm_topic(firm_id: int | None) -> str:
     return f"firm:{firm_id or 0}"
+
+
+@dataclass(frozen=True)
+class FirmEvent:
+    """An event on a firm's topic as a screen following the topic reads it: its name ('target portfolio
+    updated', a bulk run's progress ...) and the firm it names (None: a bulk run's progress names its run)."""
+    name: str
+    firm_id: int | None
+
+    @classmethod
+    def parse(cls, event: Mapping[str, object] | None) -> FirmEvent | None:
+        """An event as received (None: nothing arrived, or not an event of ours)."""
+        name = event.get("event") if event else None
+        if event is None or not isinstance(name, str):
+            return None
+        return cls(name=name, firm_id=as_id(event.get("firm_id")))

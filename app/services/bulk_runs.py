@@ -17,8 +17,8 @@ import threading
 import time
 from collections import Counter
 from datetime import datetime, timedelta
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
 
 from sqlalchemy import ColumnElement, case, func, select as sa_select, update
 from sqlmodel import Session, col, select
@@ -58,6 +58,42 @@ RUN_NOT_FOUND = not_found("Bulk calculation")
 
 def topic(run_id: int) -> str:
     return f"bulk-run:{run_id}"
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    """A portfolio of a run finished: what is published on the run's topic and its firm's (named by
+    EVENTS for the run's kind), with the run's running totals at that portfolio."""
+    event: str
+    run_id: int
+    investment_id: int
+    status: str
+    error: str | None
+    result_id: int | None
+    done: int
+    failed: int
+    total: int
+
+    @property
+    def finished(self) -> int:
+        return self.done + self.failed
+
+    def payload(self) -> dict[str, Any]:
+        """As published (JSON)."""
+        return asdict(self)
+
+    @classmethod
+    def parse(cls, event: Mapping[str, Any] | None) -> RunProgress | None:
+        """An event as received, read once (None: nothing arrived, or not a run's progress)."""
+        run_id = as_id(event.get("run_id")) if event else None
+        if event is None or run_id is None:
+            return None
+        error = event.get("error")
+        return cls(event=str(event.get("event") or ""), run_id=run_id,
+                   investment_id=as_id(event.get("investment_id")) or 0, status=str(event.get("status") or ""),
+                   error=None if error is None else str(error), result_id=as_id(event.get("result_id")),
+                   done=int(event.get("done") or 0), failed=int(event.get("failed") or 0),
+                   total=int(event.get("total") or 0))
 
 
 # ---- starting -----------------------------------------------------------------------------------
@@ -234,7 +270,7 @@ class ChunkTimings:
     persist: float = 0.0
     done: int = 0
     failed: int = 0
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[RunProgress] = field(default_factory=list)
 
 
 _sqlite_writer = threading.Lock()
@@ -380,10 +416,10 @@ def _run_chunk(run_id: int, investment_ids: Iterable[int]) -> ChunkTimings:
             status, error, result_id = outcomes[pid]
             running_done += status == "done"
             running_failed += status == "failed"
-            timings.events.append({"event": EVENTS[kind], "run_id": run_id, "investment_id": pid, "status": status,
-                                   "error": error, "result_id": result_id, "done": running_done,
-                                   "failed": running_failed, "total": totals.total})
-    progress.publish_many([topic(run_id), firm_topic(firm_id)], timings.events)
+            timings.events.append(RunProgress(event=EVENTS[kind], run_id=run_id, investment_id=pid, status=status,
+                                              error=error, result_id=result_id, done=running_done,
+                                              failed=running_failed, total=totals.total))
+    progress.publish_many([topic(run_id), firm_topic(firm_id)], [e.payload() for e in timings.events])
     return timings
 
 

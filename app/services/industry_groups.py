@@ -32,6 +32,15 @@ SAVED, DELETED, REORDERED = rules.SAVED, rules.DELETED, rules.REORDERED
 NOT_FOUND = rules.NOT_FOUND
 HAS_ASSETS_HELPER = rules.HAS_ASSETS_HELPER
 
+
+class HasLinkedAssets(Conflict):
+    """A group some asset links to is not deleted: the message, and what to do first (`helper`, which the
+    API answers as errors.helper)."""
+
+    def __init__(self, title: str) -> None:
+        super().__init__(rules.has_assets_message(title), {"helper": HAS_ASSETS_HELPER})
+        self.helper = HAS_ASSETS_HELPER
+
 _LOCK_KEY = 730_020_001  # pg_advisory_xact_lock key of industry group writes
 
 
@@ -218,7 +227,7 @@ def delete_industry_group(*, actor: Actor, group_id: int) -> None:
         group = _load(s, group_id)
         linked = s.exec(select(func.count(col(Asset.id))).where(Asset.industry_group_id == group.id)).one()
         if linked:
-            raise Conflict(rules.has_assets_message(group.title), {"helper": HAS_ASSETS_HELPER})
+            raise HasLinkedAssets(group.title)
         s.execute(sql_delete(ModelIndustryGroup).where(col(ModelIndustryGroup.industry_group_id) == group.id))
         s.delete(group)
         s.flush()

@@ -272,11 +272,11 @@ def _detail(s: Session, model: Model, *, can_edit: bool) -> ModelDetail:
     percentages = model.allocation_method == AllocationMethod.PERCENTAGES.value
     return ModelDetail(
         id=mid, name=model.name,
-        status=model.status, status_title=rules.STATUS_TITLES.get(model.status, model.status),
+        status=model.status, status_title=ModelStatus.title_of(model.status),
         allocation_method=model.allocation_method,
         allocation_method_title=rules.METHOD_TITLES.get(model.allocation_method, model.allocation_method),
         availability=model.availability,
-        availability_title=rules.AVAILABILITY_TITLES.get(model.availability, model.availability),
+        availability_title=Availability.title_of(model.availability),
         investment=investment, all=everyone,
         owner_id=model.firm_id, owner=(owner,), firm=owner, firms=tuple(f.id for f in shared), shared_firms=shared,
         analyst_recommendations=model.analyst_recommendations, class_allocation=model.class_allocation,
@@ -603,7 +603,7 @@ def list_models(*, actor: Actor, limit: int | None = None, offset: int | None = 
         firm = FirmRef(model.firm_id, firm_name)
         rows.append(ModelSummary(
             id=model.id, name=model.name,
-            status=model.status, status_title=rules.STATUS_TITLES.get(model.status, model.status),
+            status=model.status, status_title=ModelStatus.title_of(model.status),
             allocation_method=model.allocation_method,
             allocation_method_title=rules.METHOD_TITLES.get(model.allocation_method, model.allocation_method),
             analyst_recommendations=model.analyst_recommendations,

@@ -35,6 +35,7 @@ from app.domain.allocations import flag_unknown_choices
 from app.domain.errors import Conflict, NotFound, ValidationError
 from app.domain.money import cents_json, percent_trimmed_text
 from app.domain.model_rules import METHOD_TITLES
+from app.domain.ledger import TaxTreatment
 from app.domain.models import Availability, ModelStatus
 from app.domain.permissions import Actor, is_staff, require_staff
 from app.domain.roles import Role, UserStatus
@@ -129,7 +130,7 @@ def _summary(p: Portfolio, *, firm_name: str | None, model: Model | None, advise
     """The list row (and the head of the read)."""
     latest = facts.latest
     return PortfolioSummary(
-        id=stored_id(p), name=p.name, type=p.type, type_title=rules.TYPE_TITLES.get(p.type, p.type),
+        id=stored_id(p), name=p.name, type=p.type, type_title=rules.PortfolioType.title_of(p.type),
         inactive=p.inactive,
         status_title=rules.ACTIVITY_TITLES[rules.ACTIVITY_INACTIVE if p.inactive else rules.ACTIVITY_ACTIVE],
         firm_id=p.firm_id, firm=FirmRef(id=p.firm_id, name=firm_name),
@@ -306,7 +307,7 @@ def _detail(s: Session, actor: Actor, p: Portfolio) -> PortfolioDetail:
         **vars(summary),
         trustee_name=p.trustee_name, trustee_abn=p.trustee_abn, company_name=p.company_name, company_abn=p.company_abn,
         soa_date=iso_json(p.soa_date), tax_treatment=p.tax_treatment,
-        tax_treatment_title=rules.TAX_TREATMENT_TITLES.get(p.tax_treatment, p.tax_treatment),
+        tax_treatment_title=TaxTreatment.title_of(p.tax_treatment),
         sell_look_back_period=p.sell_look_back_period, institution_id=p.institution_id,
         institution=None if institution is None else InstitutionRef(id=stored_id(institution), title=institution.title),
         bank_bsb=p.bank_bsb, bank_account=p.bank_account, broker_account=p.broker_account, facility_id=p.facility_id,
@@ -334,7 +335,7 @@ def _detail(s: Session, actor: Actor, p: Portfolio) -> PortfolioDetail:
             custom_holding_id=e.custom_holding_id,
             custom_holding=None if e.custom_holding_id is None else HoldingRef(
                 id=e.custom_holding_id, name=held.get(e.custom_holding_id)),
-            action=e.action, action_title=rules.EXCEPTION_TITLES.get(e.action, e.action),
+            action=e.action, action_title=rules.ExceptionAction.title_of(e.action),
             substitute_asset_id=e.substitute_asset_id,
             substitution=None if e.substitute_asset_id is None else AssetRef(
                 id=e.substitute_asset_id, code=s_code, name=s_name),
@@ -797,8 +798,9 @@ def delete_portfolio(*, actor: Actor, portfolio_id: int) -> Done:
 # ---- linking a model (the buy route) -------------------------------------------------------------------
 def _linkable_clause(firm_id: int) -> ColumnElement[bool]:
     usable: ColumnElement[bool] = models_usable_by(firm_id)
-    return usable & (col(Model.status) == ModelStatus.ACTIVE.value) & \
-        (col(Model.availability) != Availability.NOBODY.value)
+    linkable: ColumnElement[bool] = usable & (col(Model.status) == ModelStatus.ACTIVE.value) & \
+        (col(Model.availability) != Availability.NOBODY.value)  # (a titled value's type is not known to mypy)
+    return linkable
 
 
 def _cash_custom_holdings(s: Session, portfolio_id: int) -> bool:

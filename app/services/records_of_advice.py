@@ -196,10 +196,10 @@ def sheet(d: RecordDocument) -> RecordSheet:
 
 def sample_sheet(firm_name: str, head: Letterhead, settings: DocumentSettings) -> RecordSheet:
     """A record of advice of made-up figures, for a firm without any yet (the preview says so)."""
-    from app.domain.advice_words import action_words
+    from app.domain.advice_words import Side, action_words
     from app.domain.money import format_aud
 
-    rows = [("VAS", "Vanguard Australian Shares ETF", "Buy 120", "BUY", "ACC", "12000.00", "22.0"),
+    rows: list[tuple[str, str, str, Side, str, str, str]] = [("VAS", "Vanguard Australian Shares ETF", "Buy 120", "BUY", "ACC", "12000.00", "22.0"),
             ("BHP", "BHP Group", "Sell 150", "SELL", "TAP", "9000.00", "16.5"),
             ("VAF", "Vanguard Australian Fixed Interest", "Hold", "HOLD", "FFL/HOLD", "9200.00", "16.9")]
     lines = [AdviceLine(kind="asset", code=code, name=name, trade=trade, side=side,

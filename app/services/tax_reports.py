@@ -249,8 +249,8 @@ def _report(p: Portfolio, fy: tax.FinancialYear, data: _Data, *, firm_name: str,
     carried_in = data.losses.get((pid, fy.year), ZERO)
     exempt = exempt_percent if entity is tax.Entity.SUPER_FUND else ZERO
     report = partial(TaxReport, portfolio_id=pid, portfolio_name=p.name,
-                     portfolio_type=portfolio_rules.TYPE_TITLES.get(p.type, p.type), entity=tax.ENTITY_TITLES[entity],
-                     treatment=portfolio_rules.TAX_TREATMENT_TITLES.get(p.tax_treatment, p.tax_treatment),
+                     portfolio_type=portfolio_rules.PortfolioType.title_of(p.type), entity=tax.ENTITY_TITLES[entity],
+                     treatment=ledger.TaxTreatment.title_of(p.tax_treatment),
                      firm_name=firm_name, year=fy.year, label=fy.label, start=fy.start, end=fy.end, years=years,
                      exempt_percent=exempt, can_edit=can_edit)
     if span is None or span[0] > fy.end or fy.start > max(span[1], today):
@@ -566,7 +566,7 @@ def advice_estimate(s: Session, p: Portfolio, sells: list[tuple[int, str, Decima
                                      discount=line.discount, net=line.net))
         by_sell.append(SellTax(asset_id=asset_id, code=code, units=sum((d.units for d in ds), ZERO), price=price,
                                parcels=tuple(parcels)))
-    return AdviceTax(treatment=portfolio_rules.TAX_TREATMENT_TITLES.get(p.tax_treatment, p.tax_treatment),
+    return AdviceTax(treatment=ledger.TaxTreatment.title_of(p.tax_treatment),
                      net=netted.net_capital_gain,
                      minimised=net(gains(disposals(ledger.TaxTreatment.MINIMISE_CGT, today))),
                      waits=tuple(waits), sells=tuple(by_sell),

@@ -40,14 +40,24 @@ def person_name(value: Any) -> str:
     return f"{value.get('first_name') or ''} {value.get('last_name') or ''}".strip()
 
 
+def _submitted(form: Any) -> Mapping[str, Any]:
+    """A submitted form's fields by name ({} for anything that is not a form)."""
+    if not isinstance(form, Mapping):
+        return {}
+    if FORM_DATA_ENTRIES_KEY in form and isinstance(form[FORM_DATA_ENTRIES_KEY], list):
+        return {str(pair[0]): pair[1] for pair in form[FORM_DATA_ENTRIES_KEY]
+                if isinstance(pair, (list, tuple)) and len(pair) == 2}
+    return form
+
+
 def form_text(form: Any, name: str, limit: int = 200) -> str | None:
     """A text field of a submitted form (None when the form did not send it). Password fields are
     read from the submission itself: the page's state never holds them, and a field typed before
     the page's own load event had run is still what the user submitted."""
-    if not isinstance(form, Mapping):
-        return None
-    if FORM_DATA_ENTRIES_KEY in form and isinstance(form[FORM_DATA_ENTRIES_KEY], list):
-        form = {str(pair[0]): pair[1] for pair in form[FORM_DATA_ENTRIES_KEY]
-                if isinstance(pair, (list, tuple)) and len(pair) == 2}
-    value = form.get(name)
+    value = _submitted(form).get(name)
     return value[:limit] if isinstance(value, str) else None
+
+
+def form_id(form: Any, name: str) -> int | None:
+    """An id a submitted form carries (a hidden input's, as text or a number), None when it sent none."""
+    return positive_int(_submitted(form).get(name))

@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 import re
+from typing import Mapping, TypeVar
 from urllib.parse import urlencode
+
+T = TypeVar("T")
 
 ROUTES: dict[str, str] = {
     "home": "/",
@@ -118,6 +121,12 @@ def match(path: str) -> tuple[str | None, dict[str, str]]:
         return None, {}
     found.sort(key=lambda item: len(item[1]))
     return found[0]
+
+
+def page_value(path: str, values: Mapping[str, T], default: T) -> T:
+    """What `values` (route name -> value) gives the page at `path`, `default` on any other page: how
+    a screen served at several routes knows which one it is on."""
+    return values.get(match(path)[0] or "", default)
 
 
 def param(path: str, key: str = "id") -> str:

@@ -28,7 +28,7 @@ from app.domain.advice.trade_instructions import (  # noqa: F401
 )
 from app.domain.advice.auto_approval import (  # noqa: F401
     AUTO_APPROVAL_NEVER, AUTO_APPROVAL_NEXT_DAY, AUTO_APPROVAL_CHOICES, AUTO_APPROVAL_LABELS, PRACTICE_TZ,
-    auto_approve_deadline,
+    auto_approval_title, auto_approve_deadline,
 )
 
 # the names above are this package's own (a strict type check reads only what is listed as re-exported)
@@ -48,4 +48,4 @@ __all__ = ["TP_SAVED", "TP_APPROVED", "TP_DECLINED", "VALIDATE_FIRST", "RECALCUL
     "can_edit_ti", "can_approve_ti", "PENDING_TX", "TradeLine", "TradeNoteLine", "TradePermissions",
     "TradeInstructionSummary", "TradeInstructionView", "TradeHistoryEntry", "side_of", "AUTO_APPROVAL_NEVER",
     "AUTO_APPROVAL_NEXT_DAY", "AUTO_APPROVAL_CHOICES", "AUTO_APPROVAL_LABELS", "PRACTICE_TZ",
-    "auto_approve_deadline"]
+    "auto_approval_title", "auto_approve_deadline"]

@@ -13,6 +13,11 @@ AUTO_APPROVAL_LABELS = {AUTO_APPROVAL_NEVER: "Never", AUTO_APPROVAL_NEXT_DAY: "N
 PRACTICE_TZ = ZoneInfo("Australia/Sydney")
 
 
+def auto_approval_title(choice: str) -> str:
+    """What an auto-approval choice is called ('' for a value that is not one)."""
+    return AUTO_APPROVAL_LABELS.get(choice, "")
+
+
 def auto_approve_deadline(choice: str, validated_at: datetime) -> datetime | None:
     """When pending items are approved automatically (UTC), or None for 'never'."""
     if choice not in AUTO_APPROVAL_CHOICES:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from enum import Enum
 from typing import Any
 
 from app.domain.advice.target_portfolios import PortfolioFacts, decides_for_client
@@ -62,11 +61,11 @@ TX_LABELS = TxStatus.titles()
 PENDING_TX = (TxStatus.PENDING_APPROVAL.value, TxStatus.PENDING_TO_CANCEL.value, TxStatus.PENDING_COPY.value)
 
 
-class NoteState(str, Enum):
-    PENDING_VALIDATION = "pending_validation"
-    VALIDATED = "validated"
-    APPROVED = "approved"
-    DECLINED = "declined"
+class NoteState(TitledEnum):
+    PENDING_VALIDATION = "pending_validation", "To be reviewed"
+    VALIDATED = "validated", "To be reviewed"
+    APPROVED = "approved", "Approved"
+    DECLINED = "declined", "Declined"
 
 
 USER_ACTIONS = ("added", "deleted", "changed price", "changed quantity", "changed price and quantity")

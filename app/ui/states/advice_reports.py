@@ -30,7 +30,7 @@ from app.domain.parsing import firm_choice
 from app.jobs import progress
 from app.services import advice_reports as reports
 from app.services import bulk_runs
-from app.services.advice_queries import firm_topic
+from app.services.advice_queries import FirmEvent, firm_topic
 from app.services import target_portfolios
 from app.ui import routes
 from app.ui.display import count_of, money
@@ -178,7 +178,7 @@ class ReportControls(FirmChoice, ListControls, ExportLinks, mixin=True):
         # every status the actor may filter by, present or not (002 s4: Calculation Error included)
         options = [Option(value=s.value, label=s.label) for s in report.offered_statuses]
         if self.status_filter != ALL_STATUSES:
-            options = keeping(options, self.status_filter, TP_KEY_LABELS.get(self.status_filter, ""))
+            options = keeping(options, self.status_filter, reports.status_label(self.status_filter))
         self.status_options = [Option(value=ALL_STATUSES, label="All statuses")] + options
         self._show(report)
 
@@ -353,10 +353,10 @@ class PendingReportState(ReportControls, AppState):
             ids = [int(o.value) for o in self.firm_options if o.value != ALL_FIRMS]
         return sorted({firm_topic(i) for i in ids} | {firm_topic(None)})
 
-    def _matches(self, event: dict[str, Any] | None) -> bool:
-        if not event or event.get("event") not in LIVE_EVENTS:
+    def _matches(self, event: FirmEvent | None) -> bool:
+        if event is None or event.name not in LIVE_EVENTS:
             return False
-        firm = event.get("firm_id")
+        firm = event.firm_id
         return firm is None or not self.show_firm or self.firm_filter == ALL_FIRMS or str(firm) == self.firm_filter
 
     @rx.event(background=True)
@@ -390,7 +390,7 @@ class PendingReportState(ReportControls, AppState):
                 async with self:
                     if not self._following(token):
                         return
-                    wanted = self._matches(event)
+                    wanted = self._matches(FirmEvent.parse(event))
                 if not wanted:
                     continue
                 await asyncio.sleep(max(QUIET_SECONDS, MIN_RELOAD_SECONDS - (time.time() - last_reload)))

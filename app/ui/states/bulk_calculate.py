@@ -75,8 +75,7 @@ class BulkCalculateState(Viewer, ModelSelection, Confirm, AppState):
     @screen_load(clients=False)
     def on_load(self, actor: Actor):
         self._reset_screen()
-        name, _ = routes.match(self.router.url.path)
-        self.kind = KINDS.get(name or "", "tp")
+        self.kind = routes.page_value(self.router.url.path, KINDS, "tp")
         self._wanted = parse_ids(self._query_text("id"))
         try:
             self._load_firms(actor)

@@ -22,7 +22,6 @@ import asyncio
 import dataclasses
 import logging
 import time
-from typing import Any, Mapping
 
 import reflex as rx
 
@@ -59,36 +58,16 @@ RESULT_ROUTES = {"tp": "portfolios.target-portfolio", "tr": "portfolios.trade-in
 VERSION_ROUTES = {"tp": "portfolios.target-portfolio-version", "tr": "portfolios.trade-instructions-version"}
 
 
-@dataclasses.dataclass(frozen=True)
-class RunCounts:
-    """What a progress event of a run says: its running totals (the event's other keys name the
-    portfolio, which the stored run names too)."""
-    run_id: int | None
-    total: int
-    done: int
-    failed: int
-
-    @property
-    def finished(self) -> int:
-        return self.done + self.failed
-
-
-def _counts_of(event: Mapping[str, Any]) -> RunCounts:
-    """An event as published per portfolio ({run_id, done, failed, total, ...}), read once."""
-    return RunCounts(run_id=as_id(event.get("run_id")), total=int(event.get("total") or 0),
-                     done=int(event.get("done") or 0), failed=int(event.get("failed") or 0))
-
-
-def _next_events(subscription: progress.Subscription, run_id: int) -> RunCounts | None:
+def _next_events(subscription: progress.Subscription, run_id: int) -> bulk_runs.RunProgress | None:
     """Waits up to a second for events, then takes every event already waiting (a burst of
-    thousands moves the modal once); returns the counts of the run's most advanced event (they are
-    running totals), or None."""
+    thousands moves the modal once); returns the run's most advanced event (its counts are
+    running totals; the portfolio it names, the stored run names too), or None."""
     newest = None
     event = subscription.get(POLL_SECONDS)
     taken = 0
     while event is not None:
-        counts = _counts_of(event)
-        if counts.run_id == run_id and (newest is None or counts.finished >= newest.finished):
+        counts = bulk_runs.RunProgress.parse(event)
+        if counts is not None and counts.run_id == run_id and (newest is None or counts.finished >= newest.finished):
             newest = counts
         taken += 1
         if taken >= DRAIN_LIMIT:
@@ -224,7 +203,7 @@ class BulkProgressState(AppState):
         self.running = run.status != "done" and self.done + self.failed < self.total
         self.waiting = self.running and run.waiting
 
-    def _apply_event(self, event: RunCounts) -> None:
+    def _apply_event(self, event: bulk_runs.RunProgress) -> None:
         self.total = event.total or self.total
         self.done = max(self.done, event.done)
         self.failed = max(self.failed, event.failed)

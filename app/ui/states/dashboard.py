@@ -34,7 +34,7 @@ from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.bulk_progress import BulkProgressState
 from app.ui.states.trade_recommendations import APPROVAL_STATUS_KEY, APPROVAL_VIEW, VIEW_KEY
 from app.ui.toolkit.lists import FIRM_KEY, FirmChoice, ListControls
-from app.ui.toolkit.rows import Option, Performance, offers
+from app.ui.toolkit.rows import Option, Performance, label_of, offers
 from app.ui.toolkit.screen import Confirm, guarded, screen_load
 
 log = logging.getLogger("app.ui.dashboard")
@@ -249,10 +249,9 @@ class DashboardState(Confirm, FirmChoice, ListControls, AppState):
         self.adviser_options = [Option(ALL, "All advisers")] + [Option(str(o.id), o.name) for o in report.advisers]
         self._clamp_page()
         shown = drift.page_of(report.rows, self._limit(), self._offset())
-        firms = {o.value: o.label for o in self.firm_options}
         self.rows = [DriftRow(
             id=r.investment_id, name=r.name, client=r.client_name, adviser=r.adviser_name, model=r.model_name,
-            firm=firms.get(str(r.firm_id), "") if self.show_firm else "", value=money(r.value),
+            firm=label_of(self.firm_options, str(r.firm_id)) if self.show_firm else "", value=money(r.value),
             breach=_pp(r.largest_breach), breach_colour=_breach_colour(r.largest_breach),
             out_of_band=r.out_of_band, url=routes.url("portfolios.target-portfolio", id=r.investment_id),
             holdings_url=routes.url("portfolios.holdings", id=r.investment_id)) for r in shown]

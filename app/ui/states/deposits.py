@@ -30,7 +30,7 @@ from app.domain import deposits as rules
 from app.domain.errors import AuthenticationError, DomainError
 from app.domain.permissions import NOT_ALLOWED
 from app.domain.transactions import (
-    AT_CALL_ACCOUNT, DEAL_STATUSES, EFFECTS, KIND_LABELS, PRODUCT_TYPES, PROVIDER_TYPES, TERM_DEPOSITS, Kind, Status,
+    AT_CALL_ACCOUNT, EFFECTS, KIND_LABELS, PRODUCT_TYPES, PROVIDER_TYPES, TERM_DEPOSITS, Kind, Status,
 )
 from app.services import deposits as service
 from app.services import reference_data
@@ -640,7 +640,7 @@ class DepositState(TypedFormDialog, AppState):
         current = self.form.deal_status
         if not current:
             return []
-        return [current, *sorted(rules.DEAL_TRANSITIONS.get(current, frozenset()), key=DEAL_STATUSES.index)]
+        return [current, *rules.deal_moves(current)]
 
     @rx.var
     def holdings_url(self) -> str:

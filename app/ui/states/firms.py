@@ -138,8 +138,10 @@ def _form_of(firm: FirmDetail | None) -> FirmForm:
 
 
 # the record of advice card: layout, branding and the CGT template (app.domain.firm_documents)
-DOC_KEYS = ("layout", "colour", "disclaimer", "footer", "hinPercent", "cgtDiscount", "assetComments")
-DOC_LIMITS = {"disclaimer": 4000, "assetComments": 20000}
+# its fields, each with the most text it takes
+DOC_LIMITS = {"layout": 1000, "colour": 1000, "disclaimer": 4000, "footer": 1000, "hinPercent": 1000,
+              "cgtDiscount": 1000, "assetComments": 20000}
+DOC_KEYS = tuple(DOC_LIMITS)
 SAVE_FIRM_FIRST = "Save the firm first: the preview shows its newest record of advice."
 
 
@@ -258,9 +260,9 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
     @rx.event
     def set_doc_field(self, key: str, value: str):
         """A field of the record of advice card (layout, colour, disclaimer, footer, template)."""
-        if key not in DOC_KEYS or not self._editable():
+        if key not in DOC_LIMITS or not self._editable():
             return
-        text = str(value if value is not None else "")[:DOC_LIMITS.get(key, 1000)]
+        text = str(value if value is not None else "")[:DOC_LIMITS[key]]
         if key == "layout" and text not in LAYOUTS:
             return
         self.docs = {**self.docs, key: text}

@@ -31,7 +31,7 @@ from app.ui.toolkit.lists import Paged
 from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.parse import to_int
 from app.ui.states.portfolios import referer_query
-from app.ui.toolkit.rows import Amount, Option, Performance, amount_of, performance_of
+from app.ui.toolkit.rows import Amount, Option, Performance, amount_of, label_of, performance_of
 from app.ui.toolkit.screen import Confirm, ExportLinks, events, guarded, screen_load
 from app.ui.toolkit.typed_form import TypedFormDialog
 
@@ -39,7 +39,8 @@ PAGE_SIZES = [str(n) for n in holdings_service.PAGE_SIZES]
 LOAD_FAILED = "Opps, something went wrong"
 SAVE_CHANGES = "Do you want to save changes?"
 CONFIRM_DELETE_HOLDING = "Are you sure you want to delete the custom holding {name}?"
-FIELD_LIMITS = {"name": ch_service.NAME_MAX + 50, "fee": 30, "value": 30}  # the longest text a field keeps
+# the longest text each field of the form (ch_service.FIELDS) keeps
+FIELD_LIMITS = {"name": ch_service.NAME_MAX + 50, "class_id": 500, "fee": 30, "value": 30}
 MODAL_TITLES = {"create": "New custom holding", "edit": "Edit custom holding", "view": "Custom holding"}
 
 
@@ -283,7 +284,7 @@ class HoldingsState(Confirm, TypedFormDialog, ExportLinks, Paged, PortfolioHeade
         self.close_prompt_open = False
 
     def _class_title(self, class_id: str) -> str:
-        return next((o.label for o in self.class_options if o.value == class_id), "")
+        return label_of(self.class_options, class_id)
 
     @rx.event
     @guarded
@@ -336,7 +337,7 @@ class HoldingsState(Confirm, TypedFormDialog, ExportLinks, Paged, PortfolioHeade
             return
         if key == "name":  # editing the name clears its mark (the uniqueness one too)
             self.form_errors = {k: v for k, v in self.form_errors.items() if k != "name"}
-        self._form_edited({key: str(value or "")[:FIELD_LIMITS.get(key, 500)]})
+        self._form_edited({key: str(value or "")[:FIELD_LIMITS[key]]})
 
     def _dirty(self) -> bool:
         if self.modal_mode == "view" or not self.form_open:
@@ -345,7 +346,7 @@ class HoldingsState(Confirm, TypedFormDialog, ExportLinks, Paged, PortfolioHeade
 
     @rx.var
     def modal_title(self) -> str:
-        return MODAL_TITLES.get(self.modal_mode, MODAL_TITLES["view"])
+        return MODAL_TITLES[self.modal_mode]
 
     @rx.var
     def ch_read_only(self) -> bool:

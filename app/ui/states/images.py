@@ -139,5 +139,5 @@ class ImageStaging(rx.State, mixin=True):
 
     @rx.var
     def image_remove_question(self) -> str:
-        noun = type(self).IMAGE_SLOTS.get(self.image_confirm, "")
-        return REMOVE_IMAGE_QUESTION.format(noun=noun) if noun else ""
+        slot = self.image_confirm  # '' or a slot of IMAGE_SLOTS (ask_remove_image takes no other)
+        return REMOVE_IMAGE_QUESTION.format(noun=type(self).IMAGE_SLOTS[slot]) if slot else ""

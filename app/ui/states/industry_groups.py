@@ -158,9 +158,8 @@ class IndustryGroupsState(Confirm, AppState):
     def _confirmed(self, action: str, group_id: int):
         try:
             service.delete_industry_group(actor=self._actor(), group_id=group_id)
-        except Conflict as exc:
-            helper = exc.fields.get("helper", "")
-            return events(_blocked_toast(exc.message, helper) if helper else toast_error(exc.message), self._reload())
+        except service.HasLinkedAssets as exc:
+            return events(_blocked_toast(exc.message, exc.helper), self._reload())
         return events(toast_success(service.DELETED), self._reload())
 
     # ---- reorder --------------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from app.ui.display import NA, input_number as _num_text, percent_1dp, price_up_
 from app.ui.parse import to_int as _int
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import FirmChoice, LoadMore, Paged, RowPages
-from app.ui.toolkit.rows import AllocationRange, ClassBand, Option, TotalBar, total_bar
+from app.ui.toolkit.rows import AllocationRange, ClassBand, Option, TotalBar, label_of, total_bar
 from app.ui.toolkit.screen import Confirm, SavingForm, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.models")
@@ -51,8 +51,6 @@ TEXT_MAX = 20  # numbers typed into the form
 NAME_MAX = 200
 COMMENTARY_MAX = 20_000
 
-# the model's titles, but the screens name every firm's availability in full
-AVAILABILITY_TITLES = {**model_rules.AVAILABILITY_TITLES, Availability.ALL.value: "All firms"}
 AVAILABILITY_TEXTS = {
     Availability.NOBODY.value: "Nobody: the model is not available for investment.",
     Availability.WITH_PRACTICE.value: "With practice: the owner firm and the shared firms may link portfolios.",
@@ -259,7 +257,8 @@ class HistoryRow:
 
 
 def _availability_title(value: str) -> str:
-    return AVAILABILITY_TITLES.get(value, value)
+    """The model's title of an availability, but the screens name every firm's in full."""
+    return "All firms" if value == Availability.ALL else Availability.title_of(value)
 
 
 # ---- the list -------------------------------------------------------------------------------------
@@ -487,9 +486,8 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     @rx.event
     @screen_load(clients=False, failed=LOAD_ONE_FAILED, back=_back_to_list)
     def on_load(self, actor: Actor):
-        name, _ = routes.match(self.router.url.path)
         preview = self._query_text("preview") in ("1", "true")
-        mode = FORM_MODES.get(name or "", "preview" if preview else "edit")
+        mode = routes.page_value(self.router.url.path, FORM_MODES, "preview" if preview else "edit")
         self.reset()  # every field to its default: spec 000 s4 starts a model with the four switches on
         self.mode = mode
         self.can_choose_firm = actor.is_superuser
@@ -586,7 +584,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
             return None
         self.firm_id = value
         self._owner_id = int(value)
-        self.owner_name = next((o.label for o in self.firm_options if o.value == value), "")
+        self.owner_name = label_of(self.firm_options, value)
         self._load_options(actor, int(value))
         self.classes = []
         self._ensure_cash()
@@ -1014,7 +1012,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
     @rx.var
     def status_title(self) -> str:
-        return STATUS_TITLES.get(self.status, self.status)
+        return ModelStatus.title_of(self.status)
 
     @rx.var
     def is_percentages(self) -> bool:
@@ -1049,14 +1047,13 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
     @rx.var
     def shared_firms(self) -> list[Option]:
-        names = {o.value: o.label for o in self.firm_options}
-        return [Option(value=f, label=names.get(f, f"Firm {f}")) for f in self.shared_firm_ids]
+        return [Option(value=f, label=label_of(self.firm_options, f, f"Firm {f}")) for f in self.shared_firm_ids]
 
     @rx.var
     def owner_label(self) -> str:
         if self.owner_name:
             return self.owner_name
-        return next((o.label for o in self.firm_options if o.value == self.firm_id), "")
+        return label_of(self.firm_options, self.firm_id)
 
     @rx.var
     def class_bar(self) -> TotalBar:

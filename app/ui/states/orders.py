@@ -47,6 +47,17 @@ REJECT_QUESTION = "Reject the order {side} {quantity} {code} of {portfolio}? The
 ORDER_STATUSES = (("placed", "Placed"), ("partly_filled", "Partly filled"), ("executed", "Executed"),
                   ("expired", "Expired"), ("cancelled", "Cancelled"), ("error", "Error"), ("all", "All"))
 STATUS_VALUES = {value for value, _ in ORDER_STATUSES}
+# what the list says when no order has the status filtered by
+EMPTY_TEXTS = {
+    "placed": "No order is with the broker: orders appear here once a broker file is exported from the "
+              "trade recommendations report.",
+    "partly_filled": "No order is partly filled.",
+    "executed": "No executed order yet: record an execution or upload the broker's execution file.",
+    "expired": "No order expired: an order whose expiry passes unexecuted shows here.",
+    "cancelled": "No order was cancelled.",
+    "error": "No order was rejected.",
+    "all": "No broker orders yet: export a broker file from the trade recommendations report to place them.",
+}
 _FORM_FIELDS = {"price": "price", "brokerage": "fee", "fee": "fee", "trade date": "trade_date",
                 "trade_date": "trade_date", "settlement date": "settlement_date",
                 "settlement_date": "settlement_date", "quantity": "quantity"}
@@ -291,16 +302,7 @@ class OrdersState(TypedFormDialog, UploadDialog, FirmReport, AppState):
 
     @rx.var
     def empty_text(self) -> str:
-        return {
-            "placed": "No order is with the broker: orders appear here once a broker file is exported from the "
-                      "trade recommendations report.",
-            "executed": "No executed order yet: record an execution or upload the broker's execution file.",
-            "error": "No order was rejected.",
-            "partly_filled": "No order is partly filled.",
-            "expired": "No order expired: an order whose expiry passes unexecuted shows here.",
-            "cancelled": "No order was cancelled.",
-        }.get(self.status_filter, "No broker orders yet: export a broker file from the trade recommendations "
-                                  "report to place them.")
+        return EMPTY_TEXTS[self.status_filter]
 
     def _placed_row(self, order_id: Any) -> OrderView | None:
         row = next((r for r in self.rows if r.id == (positive_int(order_id) or 0)), None)

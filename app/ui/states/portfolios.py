@@ -18,8 +18,10 @@ from typing import Any, Callable, ClassVar, Mapping
 import reflex as rx
 
 from app.domain import portfolios as rules
+from app.domain.advice import auto_approval_title
 from app.domain.allocations import allocation_total, class_total_color
 from app.domain.errors import DomainError, ValidationError
+from app.domain.ledger import TaxTreatment
 from app.domain.permissions import Actor, is_staff
 from app.domain.roles import Role
 from app.services import firms as firm_service
@@ -42,7 +44,7 @@ from app.ui.display import count_of, text as _text
 from app.ui.toolkit.lists import RECORD_PAGES, InRecord, ListControls, LoadMore
 from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, guarded, screen_load
 from app.ui.parse import to_int as _int
-from app.ui.toolkit.rows import ClassBand, Option, TotalBar, keeping, offers, total_bar
+from app.ui.toolkit.rows import ClassBand, Option, TotalBar, keeping, label_of, offers, total_bar
 
 log = logging.getLogger("app.ui.portfolios")
 
@@ -60,6 +62,7 @@ LIST_CONTEXTS: dict[str, str] = {
     "models.portfolios": "model",
 }
 FORM_ROUTES = ("clients.new-portfolio", "advisers.new-portfolio", "portfolios.edit", "portfolios.view")
+FORM_MODES = {"clients.new-portfolio": "new", "advisers.new-portfolio": "new", "portfolios.edit": "edit"}  # else view
 TEXT_MAX = 200
 NUMBER_MAX = 20
 NO_ADVISER = "none"
@@ -559,16 +562,14 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
     @rx.event
     @screen_load(failed=rules.LOAD_FAILED, back=_back)
     def on_load(self, actor: Actor):
-        name, _ = routes.match(self.router.url.path)
-        mode = {"clients.new-portfolio": "new", "advisers.new-portfolio": "new", "portfolios.edit": "edit"}.get(
-            name or "", "view")
+        mode = routes.page_value(self.router.url.path, FORM_MODES, "view")
         self.reset()  # every field to its default: a new portfolio starts from them
         self.mode = mode
         self.back_url = _referer(self)
         if mode == "new":
             if not is_staff(actor):
                 return self._send_client_home(actor)
-            self._start_new(actor, name or "", self._path_id() or 0)
+            self._start_new(actor, routes.match(self.router.url.path)[0] or "", self._path_id() or 0)
         else:
             portfolio = portfolio_service.get_portfolio(actor=actor, portfolio_id=self._path_id() or 0)
             if mode == "edit" and not portfolio.can_edit:
@@ -962,14 +963,14 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
 
     @rx.var
     def type_title(self) -> str:
-        return rules.TYPE_TITLES.get(self.type, "")
+        return rules.PortfolioType.title_of(self.type, "")
 
     @rx.var
     def holders_error(self) -> str:
         return self.errors.get("users", "")
 
     def _label(self, options: list[Option], value: str) -> str:
-        return next((o.label for o in options if o.value == value and value not in (NO_CHOICE, NO_ADVISER)), "")
+        return "" if value in (NO_CHOICE, NO_ADVISER) else label_of(options, value)
 
     @rx.var
     def adviser_label(self) -> str:
@@ -991,11 +992,11 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
 
     @rx.var
     def tax_treatment_title(self) -> str:
-        return rules.TAX_TREATMENT_TITLES.get(self.tax_treatment, "")
+        return TaxTreatment.title_of(self.tax_treatment, "")
 
     @rx.var
     def auto_approval_title(self) -> str:
-        return dict(rules.AUTO_APPROVAL_OPTIONS).get(self.auto_approval, "")
+        return auto_approval_title(self.auto_approval)
 
 
 # ---- the buy screen: link a model -------------------------------------------------------------------

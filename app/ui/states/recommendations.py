@@ -186,8 +186,7 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
     @rx.event
     @screen_load(clients=False)
     def on_load(self, actor: Actor):
-        name, _ = routes.match(self.router.url.path)
-        kind = PAGE_ROUTES.get(name or "", Kind.LONG_TERM)
+        kind = routes.page_value(self.router.url.path, PAGE_ROUTES, Kind.LONG_TERM)
         self.reset()
         self.kind = kind.value
         model_id = self._path_id()
@@ -548,9 +547,8 @@ class BulkUploadState(ModelSelection, RecommendationUpload, AppState):
     @rx.event
     @screen_load(clients=False)
     def on_load(self, actor: Actor):
-        name, _ = routes.match(self.router.url.path)
         self.reset()
-        self.kind = BULK_ROUTES.get(name or "", Kind.LONG_TERM).value
+        self.kind = routes.page_value(self.router.url.path, BULK_ROUTES, Kind.LONG_TERM).value
         try:
             self._load_firms(actor)
             return self._load_models(actor)

@@ -13,6 +13,7 @@ from decimal import Decimal
 import reflex as rx
 
 from app.domain import advice, rich_text
+from app.domain.advice_words import Side
 from app.domain.errors import NotFound
 from app.domain.permissions import Actor
 from app.services import records_of_advice
@@ -31,7 +32,7 @@ QUESTIONS = {"approve": advice.CONFIRM_APPROVE_ROA, "decline": advice.CONFIRM_DE
 # a client approves a record of advice (not a "target portfolio"): the toast says so
 RECORD_APPROVED, RECORD_DECLINED = "Record of advice approved", "Record of advice declined"
 DONE = {"approve": RECORD_APPROVED, "decline": RECORD_DECLINED}
-SIDE_COLORS = {"BUY": "green", "SELL": "red", "HOLD": "gray"}
+SIDE_COLORS: dict[Side, str] = {"BUY": "green", "SELL": "red", "HOLD": "gray"}
 
 
 @dataclasses.dataclass
@@ -156,7 +157,7 @@ class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):
         self.layout, self.colour = brand.layout, brand.colour
         self.disclaimer, self.footer = brand.disclaimer, brand.footer
         self.words = [WordsLine(key=f"{line.kind}-{i}", kind=line.kind, code=line.code, name=line.name, trade=line.trade,
-                                side=line.side, color=SIDE_COLORS.get(line.side, "gray"), reason=line.reason,
+                                side=line.side, color=SIDE_COLORS[line.side], reason=line.reason,
                                 detail=line.detail, target_value=money(line.target_value),
                                 target_percent=percent_1dp(line.target_percent))
                       for i, line in enumerate(document.lines)]

@@ -29,7 +29,7 @@ from app.domain import advice, rich_text, validators
 from app.domain.allocations import bar_width
 from app.domain.errors import GENERIC, AuthenticationError, DomainError
 from app.domain.permissions import Actor
-from app.domain.portfolios import EXCEPTION_TITLES
+from app.domain.portfolios import ExceptionAction
 from app.services import advice_display
 from app.services import target_portfolios
 from app.domain.notices import SEND_AGAIN_NOBODY
@@ -43,7 +43,7 @@ from app.ui.states.advice_versions import LOAD_FAILED, AdviceScreen, AdviceVersi
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.rows import TradeTotals
 from app.ui.toolkit.screen import Confirm, guarded
-from app.ui.parse import positive_int as _int
+from app.ui.parse import form_id, form_text, positive_int as _int
 from app.ui.toolkit.badges import TP_COLORS, color_of
 from app.domain.advice.target_portfolios import ResultNames, TargetEdit, TargetPortfolioView, TPSummary, stored_edits
 from app.domain.users import PersonName
@@ -200,7 +200,7 @@ def _class_color(result: Decimal | None, low: Decimal | None, high: Decimal | No
 
 
 def _exception_flags(exception: str | None) -> list[str]:
-    return [EXCEPTION_TITLES.get(exception, exception)] if exception else []
+    return [ExceptionAction.title_of(exception)] if exception else []
 
 
 def _asset_line(a: AssetTarget, names: ResultNames) -> TPLine:
@@ -802,9 +802,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     @rx.event
     def submit_units(self, form: dict[str, Any]):
         """Enter in a units field (its form carries the asset id)."""
-        if not isinstance(form, dict):
-            return None
-        return self._commit(form.get("asset_id"), form.get("units"))
+        return self._commit(form_id(form, "asset_id"), form_text(form, "units"))
 
     def _add(self, code: Any, class_id: Any, asset_id: Any = None):
         if self.mode != MODE_EDIT:
@@ -823,9 +821,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
     @rx.event
     def add_asset(self, form: dict[str, Any]):
         """'Add asset' of a class: an asset code (uppercased) added to that class."""
-        if not isinstance(form, dict):
-            return None
-        return self._add(form.get("code"), form.get("class_id"))
+        return self._add(form_text(form, "code"), form_id(form, "class_id"))
 
     @rx.event
     def open_picker(self, class_id: Any):
@@ -845,7 +841,7 @@ class TargetPortfolioState(Confirm, TPDisplay, AdviceScreen, AppState):
         asset = take_pick(picker, target)
         if asset is None or not str(target).startswith("class:"):
             return None
-        return self._add(asset.get("code"), str(target)[len("class:"):], asset.get("id"))
+        return self._add(asset["code"], str(target)[len("class:"):], asset["id"])
 
     @rx.event
     def ask_remove(self, asset_id: Any):

@@ -42,8 +42,6 @@ from app.ui.parse import positive_int as _int
 
 TITLE = "Trade Recommendations"
 EMPTY = "There are no trade recommendations for this portfolio yet."
-NOTE_LABELS = {NoteState.PENDING_VALIDATION.value: "To be reviewed", NoteState.VALIDATED.value: "To be reviewed",
-               NoteState.APPROVED.value: "Approved", NoteState.DECLINED.value: "Declined"}
 DECISIONS = ("approved", "declined")
 ACTIONS = [("buy", "BUY"), ("sell", "SELL")]
 QUESTIONS = {
@@ -166,7 +164,7 @@ def note_row(n: TradeNoteLine, approvable: bool) -> NoteRow:
     if not comment:
         comment = action_words(n.recommendation_action)
     return NoteRow(key=f"n{n.id}", id=n.id, code=n.code, text=n.text, trade=trade, comment=comment,
-                   state=n.state, state_label=NOTE_LABELS.get(n.state, n.state),
+                   state=n.state, state_label=NoteState.title_of(n.state),
                    awaiting=approvable and n.awaits_decision)
 
 

@@ -53,7 +53,7 @@ from app.ui.display import NA, close_price, count_of, day, input_day, input_numb
 from app.ui.states.base import AppState
 from app.ui.toolkit.lists import ListControls
 from app.ui.states.portfolio_header import PortfolioHeader
-from app.ui.toolkit.rows import Detail, Option, refused_lines
+from app.ui.toolkit.rows import Detail, Option, label_of, refused_lines
 from app.ui.toolkit.screen import Confirm, UploadDialog, guarded, screen_load
 from app.ui.toolkit.typed_form import TypedFormDialog
 from app.ui.parse import decimal_or_none as _dec, positive_int as _int
@@ -469,7 +469,7 @@ class TransactionForms(TypedFormDialog, Confirm, UploadDialog, ListControls, mix
         if not self._may_act(actor):
             return None
         kind = rules.asset_kind(form) if form else None
-        form = rules.FORM_NAMES.get(kind, DEFAULT_FORM) if kind is not None else DEFAULT_FORM
+        form = rules.FORM_NAMES[kind] if kind is not None else DEFAULT_FORM
         code = normalise_code(code)[:20]
         self._open_asset_form("add", form, TransactionInputs(trade_at=datetime.now().date().isoformat(),
                                                              status=Status.EXECUTED.value, code=code))
@@ -691,7 +691,7 @@ class TransactionForms(TypedFormDialog, Confirm, UploadDialog, ListControls, mix
     def af_title(self) -> str:
         if self.form_mode == "add":
             return "Add transaction"
-        label = next((o.label for o in FORM_OPTIONS if o.value == self.af_form), "Transaction")
+        label = label_of(FORM_OPTIONS, self.af_form, "Transaction")
         return f"{'Edit' if self.form_mode == 'edit' else 'View'} {label.lower()}"
 
     @rx.var

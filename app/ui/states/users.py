@@ -80,9 +80,9 @@ def _day_bound(value: str, offset_minutes: int, end: bool) -> datetime | None:
     return datetime.combine(day, time.max if end else time.min, tzinfo=timezone.utc) + timedelta(minutes=offset_minutes)
 
 
-def _kind_of(role: str) -> str:
+def _kind_of(role: Role) -> str:
     """The routes a user's pages live under: clients, advisers, or users for everyone else."""
-    return {Role.CLIENT.value: "clients", Role.ADVISER.value: "advisers"}.get(role, "users")
+    return "clients" if role is Role.CLIENT else "advisers" if role is Role.ADVISER else "users"
 
 
 def _rights(actor: Actor, user: UserView) -> tuple[bool, bool]:
@@ -206,7 +206,7 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
     def _row(self, actor: Actor, user: UserView, kind: str, portfolio_count: int = 0) -> UserRow:
         role = user.role
         deleted = user.status is UserStatus.DELETED
-        row_kind = _kind_of(role.value) if kind == "users" else kind
+        row_kind = _kind_of(role) if kind == "users" else kind
         view_url = routes.url(f"{row_kind}.view", id=user.id)
         adviser_clients = routes.url("advisers.clients", id=user.id) if role is Role.ADVISER else ""
         clients_url = adviser_clients if portfolio_count else ""  # 002 s2: View Clients only with portfolios
@@ -486,7 +486,7 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
             self.can_edit = True
         else:
             user = users.get_user(actor=actor, user_id=self._path_id() or 0)
-            own_kind = _kind_of(user.role.value)
+            own_kind = _kind_of(user.role)
             if kind != "users" and kind != own_kind:  # e.g. /advisers/5 for a client: show it where it belongs
                 return rx.redirect(routes.url(f"{own_kind}.{mode}", id=user.id))
             self._fill(actor, user)

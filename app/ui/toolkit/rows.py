@@ -23,6 +23,11 @@ def offers(options: Iterable[Option], value: Any) -> bool:
     return any(o.value == value for o in options)
 
 
+def label_of(options: Iterable[Option], value: str, default: str = "") -> str:
+    """What a select shows for `value` (`default` when it does not offer it)."""
+    return next((o.label for o in options if o.value == value), default)
+
+
 def keeping(options: list[Option], value: str, label: str) -> list[Option]:
     """The options with a saved choice kept visible when it is no longer offered (e.g. a disabled
     adviser, a status no longer in the report)."""
