@@ -8,7 +8,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
@@ -18,6 +18,7 @@ from app.db.tables import (
     PortfolioIndustryGroup, ShortTermRecommendation, TradeInstruction, TradeTransaction,
 )
 from app.db import bulk
+from app.db.types import stored_id
 from app.domain import ledger
 from app.domain.money import to_cents
 from app.domain.advice import NO_MODEL, TxStatus
@@ -66,8 +67,11 @@ class AssetFacts:
     dividend_yield: Decimal | None
 
 
-def _group(rows, key) -> dict[int, list]:
-    out: dict[int, list] = defaultdict(list)
+Row = TypeVar("Row")
+
+
+def _group(rows: Iterable[Row], key: Callable[[Row], int]) -> dict[int, list[Row]]:
+    out: dict[int, list[Row]] = defaultdict(list)
     for row in rows:
         out[key(row)].append(row)
     return out
@@ -80,64 +84,67 @@ def load_portfolios(s: Session, portfolio_ids: Iterable[int],
     ids = sorted(set(portfolio_ids))
     out: dict[int, PortfolioInputs] = {}
     for part in chunks(ids):
+        portfolios: Sequence[Portfolio]
         if loaded is not None and all(pid in loaded for pid in part):
             portfolios = [loaded[pid] for pid in part if loaded[pid].deleted_at is None]
         else:
             portfolios = s.exec(select(Portfolio).where(col(Portfolio.id).in_(part),
-                                                        Portfolio.deleted_at.is_(None))).all()
+                                                        col(Portfolio.deleted_at).is_(None))).all()
         if not portfolios:
             continue
-        live = [p.id for p in portfolios]
+        live = [stored_id(p) for p in portfolios]
         classes = _group(s.exec(select(PortfolioClass).where(col(PortfolioClass.investment_id).in_(live))
-                                .order_by(PortfolioClass.id)).all(), lambda r: r.investment_id)
+                                .order_by(col(PortfolioClass.id))).all(), lambda r: r.investment_id)
         groups = _group(s.exec(select(PortfolioIndustryGroup).where(col(PortfolioIndustryGroup.investment_id).in_(live))
-                               .order_by(PortfolioIndustryGroup.id)).all(), lambda r: r.investment_id)
+                               .order_by(col(PortfolioIndustryGroup.id))).all(), lambda r: r.investment_id)
         exceptions = _group(s.exec(select(PortfolioException).where(col(PortfolioException.investment_id).in_(live))
-                                   .order_by(PortfolioException.id)).all(), lambda r: r.investment_id)
+                                   .order_by(col(PortfolioException.id))).all(), lambda r: r.investment_id)
         customs = _group(s.exec(select(CustomHolding).where(col(CustomHolding.investment_id).in_(live))
-                                .order_by(CustomHolding.id)).all(), lambda r: r.investment_id)
-        deposits = _group(s.exec(select(Deposit).where(col(Deposit.investment_id).in_(live), Deposit.closed_at.is_(None))
-                                 .order_by(Deposit.id)).all(), lambda r: r.investment_id)
+                                .order_by(col(CustomHolding.id))).all(), lambda r: r.investment_id)
+        deposits = _group(s.exec(select(Deposit).where(col(Deposit.investment_id).in_(live), col(Deposit.closed_at).is_(None))
+                                 .order_by(col(Deposit.id))).all(), lambda r: r.investment_id)
         trades = postings.executed_trades(s, live)
         cash = postings.cash_balances(s, live)
         deposit_balances = postings.deposit_balances(s, live)
         # the portfolios' instructions first, then their approved trades by the instruction index: a
         # join lets PostgreSQL scan every trade transaction, and a bulk run keeps adding them
-        ti_owner = dict(s.execute(sa_select(TradeInstruction.id, TradeInstruction.investment_id)
-                                  .where(bulk.among(s, TradeInstruction.investment_id, live))).all())
+        ti_owner: dict[int, int] = {tid: pid for tid, pid in s.execute(
+            sa_select(col(TradeInstruction.id), col(TradeInstruction.investment_id))
+            .where(bulk.among(s, TradeInstruction.investment_id, live))).all()}
         instructions = (bulk.among(s, TradeTransaction.trade_instruction_id, ti_owner) if bulk.is_postgres(s) else
                         col(TradeTransaction.trade_instruction_id).in_(  # SQLite: no list of every version's id
-                            sa_select(TradeInstruction.id).where(col(TradeInstruction.investment_id).in_(live))))
+                            sa_select(col(TradeInstruction.id)).where(col(TradeInstruction.investment_id).in_(live))))
         pending = _group(s.exec(
             select(TradeTransaction)
             .where(instructions,
                    TradeTransaction.status == TxStatus.APPROVED.value)
-            .order_by(TradeTransaction.id)
+            .order_by(col(TradeTransaction.id))
         ).all(), lambda r: r.trade_instruction_id) if ti_owner else {}
         firms = {f.id: f for f in s.exec(select(Firm).where(col(Firm.id).in_({p.firm_id for p in portfolios}))).all()}
         for p in portfolios:
+            pid = stored_id(p)
             treatment = postings.tax_treatment(p)
             firm = firms.get(p.firm_id)
-            balances = deposit_balances.get(p.id, {})
-            out[p.id] = PortfolioInputs(
+            balances = deposit_balances.get(pid, {})
+            out[pid] = PortfolioInputs(
                 portfolio=p,
-                classes=classes.get(p.id, []),
-                industry_groups=groups.get(p.id, []),
-                exceptions=exceptions.get(p.id, []),
-                custom_holdings=customs.get(p.id, []),
-                units={aid: ledger.units_held(rows, treatment) for aid, rows in trades.get(p.id, {}).items()},
-                cash=cash.get(p.id, Decimal(0)),
-                deposits=[(d, balances.get(d.id, Decimal(0))) for d in deposits.get(p.id, [])],
+                classes=classes.get(pid, []),
+                industry_groups=groups.get(pid, []),
+                exceptions=exceptions.get(pid, []),
+                custom_holdings=customs.get(pid, []),
+                units={aid: ledger.units_held(rows, treatment) for aid, rows in trades.get(pid, {}).items()},
+                cash=cash.get(pid, Decimal(0)),
+                deposits=[(d, balances.get(stored_id(d), Decimal(0))) for d in deposits.get(pid, [])],
                 brokerage=brokerage_of(firm),
             )
         for ti_id, rows in pending.items():
             owner = ti_owner.get(ti_id)
             if owner in out:
                 out[owner].pending.extend(rows)
-        filled = order_book.filled_units(s, (t.id for rows in pending.values() for t in rows))
+        filled = order_book.filled_units(s, (stored_id(t) for rows in pending.values() for t in rows))
         if filled:
             for inputs in out.values():
-                inputs.filled.update({t.id: filled[t.id] for t in inputs.pending if t.id in filled})
+                inputs.filled.update({tid: filled[tid] for tid in map(stored_id, inputs.pending) if tid in filled})
     return out
 
 
@@ -157,7 +164,8 @@ def load_assets(s: Session, asset_ids: Iterable[int]) -> dict[int, AssetFacts]:
     out: dict[int, AssetFacts] = {}
     for part in chunks(ids):
         for a in s.exec(select(Asset).where(col(Asset.id).in_(part))).all():
-            out[a.id] = AssetFacts(a.id, a.code, a.name, a.class_id, a.industry_group_id, a.last_close_price,
+            aid = stored_id(a)
+            out[aid] = AssetFacts(aid, a.code, a.name, a.class_id, a.industry_group_id, a.last_close_price,
                                    a.dividend_yield)
     return out
 
@@ -169,12 +177,12 @@ def load_recommendations(s: Session, model_ids: Iterable[int]) -> dict[int, dict
     short: dict[tuple[int, int], ShortTermRecommendation] = {}
     long: dict[tuple[int, int], LongTermRecommendation] = {}
     for part in chunks(ids):
-        for row in s.exec(select(LongTermRecommendation).where(col(LongTermRecommendation.model_id).in_(part))).all():
-            long[(row.model_id, row.asset_id)] = row
-        for row in s.exec(select(ShortTermRecommendation).where(col(ShortTermRecommendation.model_id).in_(part),
-                                                              ShortTermRecommendation.status == "active")
-                          .order_by(ShortTermRecommendation.id)).all():
-            short[(row.model_id, row.asset_id)] = row
+        for lt_row in s.exec(select(LongTermRecommendation).where(col(LongTermRecommendation.model_id).in_(part))).all():
+            long[(lt_row.model_id, lt_row.asset_id)] = lt_row
+        for st_row in s.exec(select(ShortTermRecommendation).where(col(ShortTermRecommendation.model_id).in_(part),
+                                                                 col(ShortTermRecommendation.status) == "active")
+                             .order_by(col(ShortTermRecommendation.id))).all():
+            short[(st_row.model_id, st_row.asset_id)] = st_row
     out: dict[int, dict[int, engine.Recommendation]] = {m: {} for m in ids}
     for key in sorted(set(short) | set(long)):
         st, lt = short.get(key), long.get(key)
@@ -233,10 +241,10 @@ def snapshot_of(inputs: PortfolioInputs, model: ModelSpec, assets: Mapping[int, 
         model=model,
         holdings=tuple(holdings),
         cash=inputs.cash,
-        deposits=tuple(engine.DepositHolding(d.id, balance, None, d.provider_name) for d, balance in inputs.deposits
+        deposits=tuple(engine.DepositHolding(stored_id(d), balance, None, d.provider_name) for d, balance in inputs.deposits
                        if balance > 0),
-        custom_holdings=tuple(engine.CustomHolding(c.id, c.name, c.value, c.class_id) for c in inputs.custom_holdings),
-        pending_trades=tuple(_pending_trade(t, inputs.filled.get(t.id)) for t in inputs.pending),
+        custom_holdings=tuple(engine.CustomHolding(stored_id(c), c.name, c.value, c.class_id) for c in inputs.custom_holdings),
+        pending_trades=tuple(_pending_trade(t, inputs.filled.get(stored_id(t))) for t in inputs.pending),
         settings=settings,
         brokerage=inputs.brokerage,
         recommendations=tuple(recommendations[k] for k in sorted(recommendations)),
@@ -274,21 +282,23 @@ def build_snapshots(s: Session, portfolio_ids: Iterable[int],
     needed: set[int] = set()
     wanted: dict[int, set[int]] = {}
     for pid, i in inputs.items():
-        wanted[pid] = assets_needed(i, models.get(i.portfolio.model_id))
+        mid = i.portfolio.model_id
+        wanted[pid] = assets_needed(i, models.get(mid) if mid else None)
         needed |= wanted[pid]
     assets = load_assets(s, needed)
     out: dict[int, engine.Snapshot | CalculationError] = {}
     for pid in ids:
-        i = inputs.get(pid)
-        if i is None:
+        found = inputs.get(pid)
+        if found is None:
             continue
-        model = models.get(i.portfolio.model_id) if i.portfolio.model_id else None
+        mid = found.portfolio.model_id
+        model = models.get(mid) if mid else None
         if model is None:
             out[pid] = CalculationError("no_model", NO_MODEL)
         elif model.deleted:
             out[pid] = CalculationError("no_model", MODEL_DELETED.format(name=model.name))
         else:
-            out[pid] = snapshot_of(i, model, {a: assets[a] for a in wanted[pid] if a in assets},
+            out[pid] = snapshot_of(found, model, {a: assets[a] for a in wanted[pid] if a in assets},
                                    recommendations.get(model.id, {}))
     return out
 
@@ -316,7 +326,7 @@ def cached_models(s: Session, model_ids: Iterable[int]) -> dict[int, ModelSpec]:
     if not ids:
         return {}
     keys = {mid: (version, deleted is not None) for mid, version, deleted in s.execute(
-        sa_select(Model.id, Model.version, Model.deleted_at).where(col(Model.id).in_(ids))).all()}
+        sa_select(col(Model.id), col(Model.version), col(Model.deleted_at)).where(col(Model.id).in_(ids))).all()}
     now = time.monotonic()
     out: dict[int, ModelSpec] = {}
     missing = []
