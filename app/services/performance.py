@@ -35,7 +35,7 @@ from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal, ROUND_HALF_UP
 from typing import Any, Callable, Iterable
 
-from sqlalchemy import func, select as sa_select
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from app.db import bulk

@@ -30,13 +30,13 @@ from decimal import Decimal, InvalidOperation
 from functools import partial
 from typing import Any
 
-from sqlalchemy import and_, select as sa_select
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from app.db import bulk
 from app.db.engine import session_scope
 from app.db.tables import (
-    Asset, AssetTransaction, CarriedForwardLoss, CashTransaction, Deposit, Firm, Portfolio, PortfolioUser, User,
+    Asset, AssetTransaction, CarriedForwardLoss, CashTransaction, Deposit, Firm, Portfolio, PortfolioUser,
 )
 from app.db.types import stored_id, utcnow
 from app.domain import ledger, tax
