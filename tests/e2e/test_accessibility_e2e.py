@@ -275,11 +275,23 @@ def test_the_frame_keyboard_and_reflow(page: Page, login: Callable[..., None]) -
     expect(page.locator("#main")).to_be_focused()
 
     # a sortable header is a button that says how the column is sorted
-    header = page.locator("th:has(button.wa-sort)").first
-    before = header.get_attribute("aria-sort")
-    header.locator("button.wa-sort").focus()
-    page.keyboard.press("Enter")
-    expect(header).not_to_have_attribute("aria-sort", before or "", timeout=TIMEOUT)
+    # (a column not sorted yet: one press or more sorts it, so a press lost to a re-render or a
+    # reconnect's reload can be repeated without undoing the first)
+    header = page.locator("th[aria-sort='none']:has(button.wa-sort)").first
+    expect(header).to_be_visible(timeout=TIMEOUT)
+    name = header.locator("button.wa-sort").inner_text().strip()
+    header = page.locator("th:has(button.wa-sort)").filter(
+        has=page.get_by_role("button", name=name, exact=True)).first
+    for _ in range(3):
+        button = header.locator("button.wa-sort")
+        button.focus()
+        expect(button).to_be_focused()
+        page.keyboard.press("Enter")
+        try:
+            expect(header).not_to_have_attribute("aria-sort", "none", timeout=10_000)
+            break
+        except AssertionError:
+            continue
     assert header.get_attribute("aria-sort") in ("ascending", "descending")
 
     # after a move to another screen the focus is on its heading
