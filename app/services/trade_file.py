@@ -38,7 +38,7 @@ from app.domain import orders as order_rules
 from app.domain.advice.trade_instructions import TxStatus, side_of
 from app.domain.engine import trade_file as rules
 from app.domain.engine.limits import brokerage_fee, limits_for
-from app.domain.engine.snapshot import DECREASE, INCREASE, PortfolioSettings
+from app.domain.engine.snapshot import DECREASE, INCREASE, Brokerage, PortfolioSettings
 from app.domain.errors import NotFound, PermissionDenied, ValidationError
 from app.domain.ledger import NOT_ENOUGH_ASSETS
 from app.domain.money import to_cents
@@ -53,6 +53,7 @@ from app.domain.parsing import as_id
 from app.services.tenancy import FIRM_NOT_FOUND, live_portfolios_of
 
 ZERO = Decimal(0)
+NO_BROKERAGE = Brokerage()  # a row whose firm is not read (never in practice): no fee, as brokerage_of(None)
 
 
 # ---- who may see which firm -----------------------------------------------------------------------
@@ -315,9 +316,8 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
             live = live_orders.get((pid, t.asset_id))
             if live is not None and (live.order_type == "stop_loss" or (t.stop_loss and side == "SELL")):
                 live = None  # a stop loss is a conditional order of its own: it neither changes nor is changed
-            row_type = order_rules.order_change(live.side if live else None,
-                                                order_book.remaining(live) if live else ZERO, side,
-                                                quantity).row_type
+            row_type = order_rules.NEW if live is None else order_rules.order_change(
+                live.side, order_book.remaining(live), side, quantity).row_type
             if row_type == order_rules.NEW:
                 live = None
         status = rules.row_status(order is not None)
@@ -698,6 +698,7 @@ def export(*, actor: Actor, kind: str, firm_id: int | None = None, lines: Sequen
                                               file_kind=kind, actor_id=actor.id)
             s.flush()
         fresh = [] if preview else [d for d in drafts if d.change == order_rules.NEW]
+        brokerages = {fid_: brokerage_of(f) for fid_, f in firms.items()}  # read once, not per order
         # each new order is named by its open asset transaction (WA<id>): the ids are taken first,
         # so that the file can be written while the orders are
         opening = bulk.reserve_ids(s, AssetTransaction, len(fresh))
@@ -707,7 +708,7 @@ def export(*, actor: Actor, kind: str, firm_id: int | None = None, lines: Sequen
             # a chunk at a time, so that a firm's tens of thousands of orders are never all held twice
             for start in range(0, len(fresh), EXPORT_CHUNK):
                 chunk, ids = fresh[start:start + EXPORT_CHUNK], opening[start:start + EXPORT_CHUNK]
-                entries = [_placing(d, kind, firms) for d in chunk]
+                entries = [_placing(d, kind, brokerages) for d in chunk]
                 postings.record_trades(s, actor_id=actor.id, status=Status.PROCESSING.value, trade_at=now,
                                        entries=entries, ids=ids)
                 order_book.record_new(s, actor_id=actor.id, now=now, file_kind=kind, orders=[
@@ -761,16 +762,17 @@ def _referenced(order: order_rules.Order, reference: str) -> order_rules.Order:
     return order_rules.Order(**fields)
 
 
-def _placing(d: _Draft, kind: str, firms: Mapping[int, Firm]) -> postings.TradeEntry:
+def _placing(d: _Draft, kind: str, brokerages: Mapping[int, Brokerage]) -> postings.TradeEntry:
     """The order a broker file places for a row: an asset transaction in processing (Placed) linked
-    to its recommendation, at the limit (a stop loss: its trigger) or else the last close."""
+    to its recommendation, at the limit (a stop loss: its trigger) or else the last close, its fee
+    by the firm's brokerage (`brokerages`: by firm id)."""
     row, o = d.row, d.order
     price = o.stop_price if o.order_type == order_rules.STOP_LOSS else o.limit_price
     order_price = price if price is not None else (row.last_close_price or ZERO)
     return postings.TradeEntry(
         portfolio_id=row.investment_id, kind=Kind.ASSET_BUY.value if row.action == "BUY" else Kind.PARCEL.value,
         asset_id=row.asset_id, quantity=o.quantity, price=order_price,
-        fee=brokerage_fee(to_cents(o.quantity * order_price), brokerage_of(firms.get(row.firm_id))),
+        fee=brokerage_fee(to_cents(o.quantity * order_price), brokerages.get(row.firm_id, NO_BROKERAGE)),
         limit_price=price,
         payload={"order_type": o.order_type.lower(), "row_type": o.row_type, "file": kind,
                  "instruction": row.instruction},

@@ -164,11 +164,15 @@ def limit_vs_price(limit_price: Decimal | None, last_close: Decimal | None) -> t
     """(percentage, value) by which the limit price differs from the last close, 2 decimals."""
     if limit_price is None or not last_close:
         return None, None
-    with localcontext() as ctx:
-        ctx.prec = 40
-        value = Decimal(limit_price) - Decimal(last_close)
-        pct = (value * HUNDRED / Decimal(last_close)).quantize(GAP_PLACES, rounding=ROUND_HALF_UP)
-        return pct, value.quantize(Decimal("0.000001"), rounding=ROUND_HALF_UP).normalize()
+    # the wide context's own methods rather than localcontext(), which copies a context per call
+    # (a firm's file computes this for every limit order)
+    value = _WIDE.subtract(Decimal(limit_price), Decimal(last_close))
+    pct = _WIDE.divide(_WIDE.multiply(value, HUNDRED), Decimal(last_close)).quantize(
+        GAP_PLACES, rounding=ROUND_HALF_UP, context=_WIDE)
+    return pct, value.quantize(_MICRO, rounding=ROUND_HALF_UP, context=_WIDE).normalize(context=_WIDE)
+
+
+_MICRO = Decimal("0.000001")
 
 
 def exceeds_gap(line: FileLine, percentage: Decimal | None, value: Decimal | None) -> bool:
