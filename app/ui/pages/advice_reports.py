@@ -45,7 +45,8 @@ def _portfolio(row: Any, state: Any) -> rx.Component:
     """The portfolio (a link to its target portfolio), its owners, and its firm when every firm shows."""
     return rx.table.cell(
         rx.vstack(
-            rx.link(row.name, href=row.url, weight="medium", class_name="report-portfolio", white_space="nowrap"),
+            # a long name wraps: the first column stays in view as the table scrolls sideways
+            rx.link(row.name, href=row.url, weight="medium", class_name="report-portfolio", max_width="180px"),
             rx.text(row.owners, size="1", color=rx.color("gray", 10), white_space="nowrap"),
             rx.cond(state.show_firm_column,
                     rx.hstack(rx.icon("building-2", size=11, color=rx.color("gray", 9)),
@@ -128,8 +129,11 @@ def _cash_row(row: Any) -> rx.Component:
     return rx.table.row(
         _portfolio(row, S),
         _model(row),
-        rx.table.cell(_status(row.status, row.status_label)),
-        rx.table.cell(rx.moment(row.date, format=DATE), **NUMBER),
+        # the target portfolio's status with its date under it: one column, so that the cash
+        # figures up to "To invest" fit a laptop's screen
+        rx.table.cell(rx.vstack(_status(row.status, row.status_label),
+                                rx.text(rx.moment(row.date, format=DATE), size="1", color=rx.color("gray", 10)),
+                                spacing="1")),
         _money(row.value),
         _amount(row.cash, weight="medium"),
         _money(row.placed_buys),
@@ -146,7 +150,7 @@ def _cash_totals() -> rx.Component:
     strong = {"weight": "bold"}
     return rx.table.row(
         rx.table.cell(rx.text("Total", weight="bold")),
-        rx.table.cell(""), rx.table.cell(""), rx.table.cell(""),
+        rx.table.cell(""), rx.table.cell(""),
         _money(S.totals.value, **strong),
         _amount(S.total_amount, **strong),
         _money(S.totals.placed_buys, **strong),
@@ -160,8 +164,8 @@ def _cash_totals() -> rx.Component:
 
 def cash_report_page() -> rx.Component:
     S = CashReportState
-    columns = [("Portfolio", "portfolio_name", "left"), ("Model", "model", "left"), ("Status", "status", "left"),
-               ("Date", "date", "right"), ("Value", "value", "right"), ("Cash", "cash", "right"),
+    columns = [("Portfolio", "portfolio_name", "left"), ("Model", "model", "left"), ("Status", "date", "left"),
+               ("Value", "value", "right"), ("Cash", "cash", "right"),
                ("Placed buys", "placed_buys", "right"), ("After trades", "cash_after", "right"), ("Min. cash", "min_cash", "right"),
                ("To invest", "cash_to_invest", "right")]
     return page(

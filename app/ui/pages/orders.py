@@ -169,18 +169,20 @@ def _order_cell(row: OrderView) -> rx.Component:
             ),
             rx.text(rx.cond(row.expiry == "GTC", kind + " · good till cancelled",
                             rx.cond(row.expiry != "", kind + " · expires " + row.expiry, kind)), **MUTED,
-                    class_name="order-type"),
+                    class_name="order-type", white_space="normal", max_width="230px"),
             rx.text(row.reference, **MUTED, class_name="order-reference"),
             spacing="0",
         ),
+        # a stop loss's words wrap under the code rather than pushing the status out of a laptop's view
         white_space="nowrap",
     )
 
 
 def _order_row(row: OrderView) -> rx.Component:
     return rx.table.row(
-        rx.table.cell(rx.moment(row.placed_at, format="DD/MM/YYYY HH:mm"), white_space="nowrap",
-                      font_variant_numeric="tabular-nums", class_name="order-placed"),
+        rx.table.cell(rx.vstack(rx.moment(row.placed_at, format="DD/MM/YYYY"),
+                                rx.text(rx.moment(row.placed_at, format="HH:mm"), **MUTED), spacing="0"),
+                      white_space="nowrap", font_variant_numeric="tabular-nums", class_name="order-placed"),
         _portfolio(row.portfolio, row.holdings_url, row.account),
         _order_cell(row),
         _num(row.quantity, class_name="order-quantity"),
