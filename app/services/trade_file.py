@@ -150,6 +150,9 @@ class TradeFile:
     firm_id: int | None
     rows: list[TradeFileRow] = field(default_factory=list)
     cash: list[CashSummaryRow] = field(default_factory=list)
+    # by firm: the expiry an order placed today gets when none is chosen for it (None: good till
+    # cancelled), which the report shows on the rows not placed yet
+    default_expiry: dict[int, date | None] = field(default_factory=dict)
 
 
 def _payload(text: str | None) -> dict[str, Any]:
@@ -276,6 +279,12 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
     committed = postings.committed_to_orders(s, portfolio_ids) if cash_summaries else {}
 
     out = TradeFile(firm_id)
+    if cash_summaries:
+        out.default_expiry = {fid: order_rules.order_expiry(None, today=today, firm_days=days,
+                                                            good_till_cancelled=bool(gtc))
+                              for fid, days, gtc in s.execute(sa_select(
+                                  col(Firm.id), col(Firm.order_expiry_days), col(Firm.order_good_till_cancelled))
+                                  .where(col(Firm.id).in_({p.firm_id for p in portfolios.values()}))).all()}
     sums: dict[int, dict[str, Decimal]] = defaultdict(lambda: {"buy": ZERO, "sell": ZERO})
     min_cash: dict[int, Decimal] = {}
     min_trade: dict[int, Decimal] = {}

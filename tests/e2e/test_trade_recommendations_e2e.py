@@ -66,9 +66,12 @@ def seed(url: str, monkeypatch: pytest.MonkeyPatch, *, approve_trades: bool) -> 
         if approve_trades:
             tis.validate(actor=adviser, ti_id=ti["id"])
             tis.confirm(actor=client, ti_id=ti["id"], is_approve_all=True)
-            rows = [r for r in trade_file.generate(actor=adviser).rows if not r.hidden]
+            report = trade_file.generate(actor=adviser)
+            rows = [r for r in report.rows if not r.hidden]
             assert len(rows) >= 2, "the model's trades give at least two orders"
-        return SimpleNamespace(book=book, pid=pid, rows=rows, ti_id=ti["id"], account=f"DB-{pid:05d}")
+            default_expiry = report.default_expiry[book.firm.id]
+        return SimpleNamespace(book=book, pid=pid, rows=rows, ti_id=ti["id"], account=f"DB-{pid:05d}",
+                               default_expiry=order_rules.expiry_text(default_expiry) if approve_trades else "")
 
 
 def _toast(page: Page, text: str) -> None:
@@ -95,6 +98,8 @@ def test_adviser_adjusts_and_exports_the_desktop_broker_file(page: Page, login, 
     expect(page.locator(".file-row")).to_have_count(count, timeout=TIMEOUT)
     expect(page.locator(".file-status")).to_have_text(["Approved"] * count)
     expect(page.locator(".file-type")).to_have_text(["New"] * count)
+    # before anything is chosen, each order shows the expiry it would get: the firm's default
+    expect(page.locator(".file-expiry-default")).to_have_text([data.default_expiry] * count)
     for box in page.locator(".file-select").all():
         expect(box).to_have_attribute("data-state", "checked")
     expect(page.locator("#file-count")).to_contain_text(f"{count} trades, 0 placed, {count} selected")

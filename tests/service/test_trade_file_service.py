@@ -245,3 +245,16 @@ def test_long_id_lists_read_the_same(chain, monkeypatch):
     out = trade_file.export(actor=actor(w.adviser), kind="trade_file",
                             lines=trade_file.read_export_lines([{"id": r.recommendation_id} for r in long.rows if not r.hidden]))
     assert out.placed == len([r for r in long.rows if not r.hidden])
+
+
+def test_the_report_says_which_expiry_an_order_gets_by_default(chain):
+    """The firm's default life of an order (30 days unless it sets another; none when it keeps
+    orders good till cancelled), for the rows the report shows before they are placed."""
+    from app.db.types import utcnow
+    firm_id = chain.w.firm.id
+    today = utcnow().date()
+    assert trade_file.generate(actor=actor(chain.w.adviser)).default_expiry == {firm_id: today + timedelta(days=30)}
+    update_row(Firm, firm_id, order_expiry_days=5)
+    assert trade_file.generate(actor=actor(chain.w.adviser)).default_expiry == {firm_id: today + timedelta(days=5)}
+    update_row(Firm, firm_id, order_good_till_cancelled=True)
+    assert trade_file.generate(actor=actor(chain.w.adviser)).default_expiry == {firm_id: None}

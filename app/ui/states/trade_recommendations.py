@@ -29,7 +29,7 @@ import dataclasses
 import json
 from datetime import date
 from decimal import Decimal
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Mapping, NamedTuple
 from urllib.parse import urlencode
 
 import reflex as rx
@@ -102,6 +102,7 @@ class FileRowView(OrderLine):
     row_type: str = ""          # New | Amend | Cancel | Maintain
     selected: bool = False
     adjusted: bool = False
+    expiry_default: bool = False  # the expiry shown is the firm's default, the order has none of its own yet
 
 
 @dataclasses.dataclass
@@ -171,8 +172,12 @@ def adjusted(row: trade_file_service.TradeFileRow, change: Change | None) -> tra
                                limit_vs_price_percentage=vs_pct, limit_vs_price_value=vs_value)
 
 
-def file_row_view(row: trade_file_service.TradeFileRow, change: Change | None, selected: bool) -> FileRowView:
+def file_row_view(row: trade_file_service.TradeFileRow, change: Change | None, selected: bool,
+                  default_expiry: Mapping[int, date | None]) -> FileRowView:
+    """`default_expiry`: by firm, the expiry a row not placed gets when none is chosen for it."""
     shown = adjusted(row, change)
+    by_default = shown.expiry is None and row.placed_transaction_id is None and row.firm_id in default_expiry
+    expiry = order_rules.expiry_text(default_expiry[row.firm_id]) if by_default else day(shown.expiry)
     price, vs_value = shown.limit_price, shown.limit_vs_price_value
     if row.stop_loss and row.action == "SELL":  # a conditional order: "Stop loss at $30.54"
         order_type = order_rules.price_words(order_rules.STOP_LOSS, None, price).split(",")[0]
@@ -186,8 +191,8 @@ def file_row_view(row: trade_file_service.TradeFileRow, change: Change | None, s
         last_close=close_price(row.last_close_price),
         vs_percentage=percent_1dp(shown.limit_vs_price_percentage, NA) if vs_value is not None else "",
         vs_value=Amount(text=close_price(vs_value, ""), negative=vs_value is not None and vs_value < 0),
-        row_type=row.type, status=row.status, expiry=day(shown.expiry), order_type=order_type, selected=selected,
-        adjusted=change is not None)
+        row_type=row.type, status=row.status, expiry=expiry, order_type=order_type, selected=selected,
+        adjusted=change is not None, expiry_default=by_default)
 
 
 def cash_view(c: trade_file_service.CashSummaryRow) -> CashView:
@@ -253,6 +258,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
     _changes: dict[int, Change] = {}        # recommendation id -> what the adjustments made of it
     _selected: set[int] = set()
     _cash: dict[int, trade_file_service.CashSummaryRow] = {}  # by portfolio
+    _default_expiry: dict[int, date | None] = {}  # by firm: an order's expiry when none is chosen
 
     # ---- loading ------------------------------------------------------------------------------------
     def _reset_adjustments(self) -> None:
@@ -271,6 +277,7 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
             self._hold((), exc.message)
             return self._fail(exc)
         self._cash = {c.investment_id: c for c in report.cash}
+        self._default_expiry = report.default_expiry
         self._hold(tuple(r for r in report.rows if not r.hidden), "", keep)
         return None
 
@@ -309,8 +316,8 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         self._clamp_page()
         shown = found[self._offset():self._offset() + self._limit()]
         selected, changes = self._selected, self._changes
-        self.rows = [file_row_view(r, changes.get(r.recommendation_id), r.recommendation_id in selected)
-                     for r in shown]
+        self.rows = [file_row_view(r, changes.get(r.recommendation_id), r.recommendation_id in selected,
+                                   self._default_expiry) for r in shown]
         portfolios = list(dict.fromkeys(r.investment_id for r in shown))
         self.cash = [cash_view(self._cash[pid]) for pid in portfolios if pid in self._cash]
         self.selected_count = len(selected)
