@@ -35,9 +35,8 @@ POST /api/trade-instructions/{id}/email
 """
 from __future__ import annotations
 
-import dataclasses
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, TypeVar, Union
 
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
@@ -51,12 +50,18 @@ from app.api.payloads import (
     TradeTransactionOut,
 )
 from app.api.schemas import (
-    WHERE_INVALID, Amount, Body, Flag, Id, Page, Row, Sent, path_id, query_number, rendered, where_of,
+    WHERE_INVALID, Amount, AsText, Body, Flag, Id, Page, Row, Sent, path_id, payload_of, query_number, rendered,
+    where_of,
 )
-from app.domain.advice.target_portfolios import TargetEdit, read_edits, summary_payload, tp_payload
+from app.domain.advice.target_portfolios import (
+    Client, Practice, RecordOfAdvice, TargetEdit, read_edits, summary_payload, tp_payload,
+)
 from app.domain.advice.texts import CONFIRM_APPROVE_ROA, CONFIRM_DECLINE_ROA
+from app.domain.advice_words import AdviceLine
+from app.domain.firm_documents import AssetComment, Branding, Letterhead, RofaTemplate
 from app.domain.parsing import as_id, ids_of
 from app.domain.timezones import client_offset, iso_json
+from app.domain.users import Person
 
 if TYPE_CHECKING:
     from app.services.records_of_advice import RecordDocument
@@ -224,77 +229,159 @@ def decide_record(actor: CurrentActor, tp_id: str, body: DecisionBody):
 
 
 def _text(value: Decimal | None) -> str | None:
+    """The management fee's figures as their stored digits (str of the value)."""
     return str(value) if value is not None else None
 
 
-def _money_text(value: Decimal | None) -> str | None:
-    return format(value, "f") if value is not None else None
+M = TypeVar("M", bound=BaseModel)
 
 
-def capital_gains_payload(est: AdviceTax | None) -> dict[str, Any] | None:
-    """The sells' capital gains as the API shows them (amounts as text)."""
-    if est is None:
-        return None
-    return {"treatment": est.treatment, "net": _money_text(est.net), "minimised": _money_text(est.minimised),
-            "fifo": _money_text(est.fifo), "saving": _money_text(est.saving), "comparison": est.comparison,
-            "waits": [{"code": w.code, "until": w.until.isoformat(), "saving": _money_text(w.saving)}
-                      for w in est.waits],
-            "sells": [{"code": x.code, "units": _money_text(x.units), "price": _money_text(x.price),
-                       "gain": _money_text(x.gain), "discount": _money_text(x.discount), "net": _money_text(x.net),
-                       "parcels": [{"bought_on": pc.bought_on.isoformat() if pc.bought_on else None,
-                                    "units": _money_text(pc.units), "cost_base": _money_text(pc.cost_base),
-                                    "proceeds": _money_text(pc.proceeds), "gain": _money_text(pc.gain),
-                                    "method": pc.method, "loss_applied": _money_text(pc.loss_applied),
-                                    "discount": _money_text(pc.discount), "net": _money_text(pc.net)}
-                                   for pc in x.parcels]}
-                      for x in est.sells]}
+def _read(model: type[M], value: object) -> M:
+    """`model` read from a service's value: its attributes and properties, nested values alike."""
+    return model.model_validate(value, from_attributes=True)
 
 
-def _document_payload(d: RecordDocument) -> dict[str, Any]:
-    """What a record of advice's documents add to its API shape: letterhead, branding, template,
-    the lines in words and the CGT notes (amounts as text)."""
-    return {
-        "letterhead": {**dataclasses.asdict(d.letterhead), "licensee_line": d.letterhead.licensee_line,
-                       "representative_line": d.letterhead.representative_line,
-                       "adviser_representative_line": d.letterhead.adviser_representative_line},
-        "branding": dataclasses.asdict(d.branding),
-        "template": {"hin_percent": _money_text(d.template.hin_percent),
-                     "discount_percent": _money_text(d.template.discount_percent),
-                     "asset_comments": [dataclasses.asdict(c) for c in d.template.asset_comments]},
-        "lines": [{**dataclasses.asdict(line), **{k: _money_text(getattr(line, k)) for k in (
-            "price", "current_units", "target_units", "current_value", "target_value", "target_percent")}}
-                  for line in d.lines],
-        "cgt_notes": [dataclasses.asdict(c) for c in d.cgt_notes],
-        "capital_gains": capital_gains_payload(d.capital_gains),
-        "group_titles": {str(gid): title for gid, (title, _) in d.record.tp.names.industry_groups.items()},
-    }
+# ---- the sells' capital gains (the record of advice, GET .../capital-gains) -------------------------------
+class ParcelGainOut(BaseModel):
+    bought_on: Optional[AsText] = Field(None, description="YYYY-MM-DD the parcel was bought")
+    units: AsText
+    cost_base: AsText
+    proceeds: AsText
+    gain: AsText = Field(description="proceeds less cost base (negative: a loss)")
+    method: str = Field(description='the discount method in words, e.g. "Discount 50%"')
+    loss_applied: AsText = Field(description="capital losses of the other sells applied to this gain")
+    discount: AsText
+    net: AsText = Field(description="what the parcel adds to the net capital gain")
+
+
+class SellGainOut(BaseModel):
+    code: str
+    units: AsText
+    price: AsText = Field(description="the price a unit the sell is estimated at")
+    gain: AsText
+    discount: AsText
+    net: AsText
+    parcels: list[ParcelGainOut]
+
+
+class WaitOut(BaseModel):
+    code: str
+    until: AsText = Field(description="YYYY-MM-DD from which the sell would be taxed less")
+    saving: AsText
+
+
+class CapitalGainsOut(BaseModel):
+    """The estimated capital gains of the advice's sells under the portfolio's tax treatment, each
+    with the parcels it takes, beside "Minimise capital gains tax" (amounts in dollars as text)."""
+    treatment: str
+    net: AsText = Field(description="estimated net capital gain under the portfolio's treatment")
+    minimised: AsText = Field(description='the same under "Minimise capital gains tax"')
+    fifo: AsText = Field(description="the same by first in, first out")
+    saving: AsText = Field(description='what "Minimise capital gains tax" saves against the portfolio\'s treatment '
+                                       '(against first in, first out when it is the portfolio\'s own)')
+    comparison: str = Field(description="the comparison in words, as the record of advice says it")
+    waits: list[WaitOut]
+    sells: list[SellGainOut]
+
+
+def _gains(est: AdviceTax | None) -> CapitalGainsOut | None:
+    return _read(CapitalGainsOut, est) if est is not None else None
+
+
+# ---- the record of advice (GET .../rofa) ------------------------------------------------------------------
+# The route documents TargetPortfolioOut, whose extra keys are allowed: these models give the keys the
+# record adds their shape. Their values are read from the service's (properties included).
+PracticeOut = payload_of("RecordPracticeOut", Practice)
+ClientOut = payload_of("RecordClientOut", Client)
+AdviserOut = payload_of("RecordAdviserOut", Person)
+BrandingOut = payload_of("RecordBrandingOut", Branding)
+AssetCommentOut = payload_of("RecordAssetCommentOut", AssetComment)
+TemplateOut = payload_of("RecordTemplateOut", RofaTemplate, types={
+    "hin_percent": AsText, "discount_percent": Optional[AsText], "asset_comments": list[AssetCommentOut]})
+LineOut = payload_of("RecordLineOut", AdviceLine, types={
+    "price": Optional[AsText], "current_units": Optional[AsText], "target_units": Optional[AsText],
+    "current_value": AsText, "target_value": AsText, "target_percent": Optional[AsText]})
+
+
+class LetterheadOut(payload_of("RecordLetterheadFields", Letterhead)):
+    """The letterhead's fields and the lines the documents print from them."""
+    licensee_line: str
+    representative_line: str
+    adviser_representative_line: str
+
+
+class FeeOut(BaseModel):
+    percent: Optional[str]
+    min: Optional[str]
+    max: Optional[str]
+    amount: Optional[str]
+
+
+class RofaStatusesOut(BaseModel):
+    pending: bool
+    approved: bool
+    declined: bool
+
+
+class RecordDocumentOut(BaseModel):
+    """What a record of advice's documents add to its payload: letterhead, branding, template, the
+    lines in words, the CGT notes and the sells' capital gains (amounts as text)."""
+    letterhead: LetterheadOut
+    branding: BrandingOut
+    template: TemplateOut
+    lines: list[LineOut]
+    cgt_notes: list[AssetCommentOut]
+    capital_gains: Optional[CapitalGainsOut]
+    group_titles: dict[str, str] = Field(description="industry group id -> title")
+
+
+class RecordOut(BaseModel):
+    """The record's own keys: the practice, the clients and their adviser, the fee, the CGT
+    estimate, the decision's state and the confirmations' texts."""
+    date: Optional[str]
+    practice: PracticeOut
+    owners: list[ClientOut]
+    adviser: Optional[AdviserOut]
+    client_wording: str
+    managmentFee: FeeOut
+    cgt_estimate: str
+    last_validated_tp: Optional[int]
+    target_portfolio_status: str
+    rofaStatuses: RofaStatusesOut
+    can_decide: bool
+    decided_by_superuser: bool
+    client_address: list[str]
+    practice_address: list[str]
+    confirm_approve: str
+    confirm_decline: str
+
+
+def _document_out(d: RecordDocument) -> RecordDocumentOut:
+    return RecordDocumentOut(
+        letterhead=_read(LetterheadOut, d.letterhead), branding=_read(BrandingOut, d.branding),
+        template=_read(TemplateOut, d.template), lines=[_read(LineOut, line) for line in d.lines],
+        cgt_notes=[_read(AssetCommentOut, c) for c in d.cgt_notes], capital_gains=_gains(d.capital_gains),
+        group_titles={str(gid): title for gid, (title, _) in d.record.tp.names.industry_groups.items()})
+
+
+def _record_out(r: RecordOfAdvice) -> RecordOut:
+    return RecordOut(
+        date=iso_json(r.date), practice=_read(PracticeOut, r.practice), owners=[_read(ClientOut, o) for o in r.owners],
+        adviser=_read(AdviserOut, r.adviser) if r.adviser else None, client_wording=r.client_wording,
+        managmentFee=FeeOut(percent=_text(r.fee.percent), min=_text(r.fee.min), max=_text(r.fee.max),
+                            amount=_text(r.fee.amount)),
+        cgt_estimate=r.cgt_estimate, last_validated_tp=r.last_validated_tp,
+        target_portfolio_status=r.tp.summary.status, rofaStatuses=_read(RofaStatusesOut, r),
+        can_decide=r.can_decide, decided_by_superuser=r.decided_by_superuser,
+        client_address=list(r.client_address), practice_address=list(r.practice_address),
+        confirm_approve=CONFIRM_APPROVE_ROA, confirm_decline=CONFIRM_DECLINE_ROA)
 
 
 def record_payload(d: RecordDocument) -> dict[str, Any]:
-    """The record of advice of a target portfolio as the API shows it (its PDF file prints the same
-    record: app.services.records_of_advice.sheet)."""
-    r = d.record
-    return {
-        **_document_payload(d),
-        **tp_payload(r.tp),
-        "date": iso_json(r.date),
-        "practice": dataclasses.asdict(r.practice),
-        "owners": [dataclasses.asdict(o) for o in r.owners],
-        "adviser": dataclasses.asdict(r.adviser) if r.adviser else None,
-        "client_wording": r.client_wording,
-        "managmentFee": {"percent": _text(r.fee.percent), "min": _text(r.fee.min), "max": _text(r.fee.max),
-                         "amount": _text(r.fee.amount)},
-        "cgt_estimate": r.cgt_estimate,
-        "last_validated_tp": r.last_validated_tp,
-        "target_portfolio_status": r.tp.summary.status,
-        "rofaStatuses": {"pending": r.pending, "approved": r.approved, "declined": r.declined},
-        "can_decide": r.can_decide,
-        "decided_by_superuser": r.decided_by_superuser,
-        "client_address": list(r.client_address),
-        "practice_address": list(r.practice_address),
-        "confirm_approve": CONFIRM_APPROVE_ROA,
-        "confirm_decline": CONFIRM_DECLINE_ROA,
-    }
+    """The record of advice of a target portfolio as the API shows it: what its documents add, the
+    target portfolio's payload, the record's own keys (its PDF file prints the same record:
+    app.services.records_of_advice.sheet)."""
+    return {**_document_out(d).model_dump(), **tp_payload(d.record.tp), **_record_out(d.record).model_dump()}
 
 
 @router.get("/target-portfolios/{tp_id}/rofa", **answers(TargetPortfolioOut))
@@ -361,7 +448,7 @@ def get_run(actor: CurrentActor, run_id: str):
 @router.post("/bulk-runs/{run_id}/resume", **answers(ResumedOut))
 def resume_run(actor: CurrentActor, run_id: str):
     run = bulk_runs.get(actor=actor, run_id=path_id(run_id))
-    return ok({"pending": bulk_runs.resume(actor=actor, run_id=run.id)})
+    return ok(ResumedOut(pending=bulk_runs.resume(actor=actor, run_id=run.id)))
 
 
 def _sent_number(value: Optional[Id]) -> int | None:
@@ -435,53 +522,6 @@ class NoticeReceiverOut(BaseModel):
     attach: bool = Field(description="the PDF is attached for this receiver")
 
 
-class ParcelGainOut(BaseModel):
-    bought_on: Optional[str] = Field(None, description="YYYY-MM-DD the parcel was bought")
-    units: str
-    cost_base: str
-    proceeds: str
-    gain: str = Field(description="proceeds less cost base (negative: a loss)")
-    method: str = Field(description='the discount method in words, e.g. "Discount 50%"')
-    loss_applied: str = Field(description="capital losses of the other sells applied to this gain")
-    discount: str
-    net: str = Field(description="what the parcel adds to the net capital gain")
-
-
-class SellGainOut(BaseModel):
-    code: str
-    units: str
-    price: str = Field(description="the price a unit the sell is estimated at")
-    gain: str
-    discount: str
-    net: str
-    parcels: list[ParcelGainOut]
-
-
-class WaitOut(BaseModel):
-    code: str
-    until: str = Field(description="YYYY-MM-DD from which the sell would be taxed less")
-    saving: str
-
-
-class CapitalGainsOut(BaseModel):
-    """The estimated capital gains of the advice's sells under the portfolio's tax treatment, each
-    with the parcels it takes, beside "Minimise capital gains tax" (amounts in dollars as text)."""
-    treatment: str
-    net: str = Field(description="estimated net capital gain under the portfolio's treatment")
-    minimised: str = Field(description='the same under "Minimise capital gains tax"')
-    fifo: str = Field(description="the same by first in, first out")
-    saving: str = Field(description='what "Minimise capital gains tax" saves against the portfolio\'s treatment '
-                                    '(against first in, first out when it is the portfolio\'s own)')
-    comparison: str = Field(description="the comparison in words, as the record of advice says it")
-    waits: list[WaitOut]
-    sells: list[SellGainOut]
-
-
-def _gains(est: AdviceTax | None) -> CapitalGainsOut | None:
-    shape = capital_gains_payload(est)
-    return CapitalGainsOut.model_validate(shape) if shape else None
-
-
 @router.get("/target-portfolios/{tp_id}/capital-gains", **answers(Optional[CapitalGainsOut]))
 def target_capital_gains(actor: CurrentActor, tp_id: str):
     """The recommended sells' capital gains by parcel (null when the target portfolio sells nothing)."""
@@ -507,34 +547,21 @@ class SentAgainOut(BaseModel):
     receivers: list[NoticeReceiverOut]
 
 
-def _receivers_json(receivers) -> list[dict[str, Any]]:
-    return [{"address": r.address, "audience": r.audience.value, "attach": r.attach} for r in receivers]
-
-
-def _preview_json(preview) -> dict[str, Any]:
-    return {"event": preview.event.value, "version": preview.version, "question": preview.question,
-            "receivers": _receivers_json(preview.receivers)}
-
-
-def _sent_json(sent) -> dict[str, Any]:
-    return {"message": sent.message, "event": sent.event.value, "receivers": _receivers_json(sent.receivers)}
-
-
 @router.get("/target-portfolios/{tp_id}/email", **answers(SendAgainPreviewOut))
 def target_email_preview(actor: CurrentActor, tp_id: str):
-    return ok(_preview_json(notices.send_again_target_preview(actor=actor, tp_id=path_id(tp_id))))
+    return ok(_read(SendAgainPreviewOut, notices.send_again_target_preview(actor=actor, tp_id=path_id(tp_id))))
 
 
 @router.post("/target-portfolios/{tp_id}/email", **answers(SentAgainOut))
 def target_email(actor: CurrentActor, tp_id: str):
-    return ok(_sent_json(notices.send_again_target(actor=actor, tp_id=path_id(tp_id))))
+    return ok(_read(SentAgainOut, notices.send_again_target(actor=actor, tp_id=path_id(tp_id))))
 
 
 @router.get("/trade-instructions/{ti_id}/email", **answers(SendAgainPreviewOut))
 def instruction_email_preview(actor: CurrentActor, ti_id: str):
-    return ok(_preview_json(notices.send_again_trades_preview(actor=actor, ti_id=path_id(ti_id))))
+    return ok(_read(SendAgainPreviewOut, notices.send_again_trades_preview(actor=actor, ti_id=path_id(ti_id))))
 
 
 @router.post("/trade-instructions/{ti_id}/email", **answers(SentAgainOut))
 def instruction_email(actor: CurrentActor, ti_id: str):
-    return ok(_sent_json(notices.send_again_trades(actor=actor, ti_id=path_id(ti_id))))
+    return ok(_read(SentAgainOut, notices.send_again_trades(actor=actor, ti_id=path_id(ti_id))))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from decimal import Decimal
-from typing import Any, Generic, Optional, TypeVar, Union, get_type_hints
+from typing import Annotated, Any, Generic, Optional, TypeVar, Union, get_type_hints
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, create_model
 
@@ -27,6 +27,10 @@ rendered = wire.rendered
 Id = Union[int, str]
 Amount = Union[Decimal, str]
 Flag = Union[bool, int, str]
+
+# A response field read from a service's Decimal or date (payload_of's `types`, a model read from a
+# service's value): the amount's digits ('1234.50', as rendered writes them), the day 'YYYY-MM-DD'.
+AsText = Annotated[str, BeforeValidator(rendered)]
 
 
 def _inlined(schema: dict[str, Any]) -> dict[str, Any]:

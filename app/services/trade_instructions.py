@@ -37,7 +37,7 @@ from app.domain.wire import Json, json_text, only_when_set, wire
 from app.domain.advice.target_portfolios import TPPermissions
 from app.domain.advice import (
     PENDING_TX, NoteState, PortfolioFacts, TIStatus, TPStatus, TradeHistoryEntry, TradeInstructionSummary,
-    TradeInstructionView, TradeLine, TradeNoteLine, TradePermissions, TxStatus, side_of,
+    StoredNote, StoredTrade, TradeInstructionView, TradeLine, TradeNoteLine, TradePermissions, TxStatus, side_of,
 )
 from app.domain.engine.errors import CalculationError
 from app.domain.engine.limits import min_trade_amount_for
@@ -313,8 +313,14 @@ def generate_views(*, actor: Actor, investment_ids: Sequence[int]) -> list[Trade
 
 
 # ---- reading: the typed read model, from the rows -----------------------------------------------
-def _stored(payload: str | None) -> dict[str, Any]:  # the JSON kept beside the columns, as read
-    return json.loads(payload) if payload else {}
+def _stored_trade(payload: str | None) -> StoredTrade:
+    found: StoredTrade = json.loads(payload) if payload else {}  # as instruction_rows and add_transaction write it
+    return found
+
+
+def _stored_note(payload: str | None) -> StoredNote:
+    found: StoredNote = json.loads(payload) if payload else {}  # as instruction_rows writes it
+    return found
 
 
 def _figure(value: object) -> Decimal | None:
@@ -345,7 +351,7 @@ def capital_gains(*, actor: Actor, ti_id: int) -> AdviceTax | None:
 
 
 def trade_line(t: TradeTransaction) -> TradeLine:
-    payload = _stored(t.payload)
+    payload = _stored_trade(t.payload)
     at_generation = payload.get("str_on_ti_generation") or {}
     return TradeLine(
         id=stored_id(t), asset_id=t.asset_id, code=t.asset_code, action=t.action, status=TxStatus(t.status),
@@ -360,7 +366,7 @@ def trade_line(t: TradeTransaction) -> TradeLine:
 
 
 def note_line(n: TradeNote) -> TradeNoteLine:
-    payload = _stored(n.payload)
+    payload = _stored_note(n.payload)
     return TradeNoteLine(
         id=stored_id(n), asset_id=n.asset_id, source=n.source, state=n.state, decision=n.decision,
         code=payload.get("code") or "", text=payload.get("text") or "", action=payload.get("action"),
@@ -524,7 +530,7 @@ class TradePayload:
     urgent: bool
     approved_at: datetime | None
     declined_at: datetime | None
-    payload: Mapping[str, Json]
+    payload: StoredTrade
 
 
 @dataclass(frozen=True)
@@ -534,7 +540,7 @@ class NotePayload:
     source: str
     state: str
     decision: str | None
-    payload: Mapping[str, Json]
+    payload: StoredNote
 
 
 @dataclass(frozen=True)

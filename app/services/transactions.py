@@ -29,7 +29,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from decimal import Decimal, localcontext
-from typing import Any, Iterable, TypeVar
+from typing import Any, Iterable, TypedDict, TypeVar
 
 from sqlalchemy import func, update
 from sqlmodel import Session, col, select
@@ -785,19 +785,41 @@ def create_transaction(*, actor: Actor, form: TransactionForm) -> CashTransactio
     return add_asset_transaction(actor=actor, form=form)
 
 
-def _form_of(row: AssetTransaction, asset: Asset | None) -> dict[str, Any]:
+class StoredAssetForm(TypedDict):
+    """A stored asset transaction by its form's names, as clean_asset_form reads them (what an edit
+    starts from; the fields the edit sends replace theirs)."""
+    asset_id: int | None
+    code: str | None
+    trade_at: datetime
+    settlement_at: datetime | None
+    ex_date: datetime | None
+    status: str
+    quantity: Decimal | None
+    price: Decimal | None
+    fee: Decimal | None
+    gst: Decimal | None
+    amount: Decimal | None
+    franking_credits: Decimal | None
+    ratio: str | None
+    contract_note: str | None
+    order_id: str | None
+    limit_price: Decimal | None
+    description: Json
+
+
+def _form_of(row: AssetTransaction, asset: Asset | None) -> StoredAssetForm:
     """The stored transaction as form data (what an edit starts from)."""
     payload = _json(row.payload)
     amount = row.amount
     if Kind(row.type) in rules.TRADE_KINDS:
         amount = None
-    return {
-        "asset_id": row.asset_id, "code": asset.code if asset else None, "trade_at": row.trade_at,
-        "settlement_at": row.settlement_at, "ex_date": row.ex_date, "status": row.status,
-        "quantity": row.quantity, "price": row.price, "fee": row.fee, "gst": row.gst, "amount": amount,
-        "franking_credits": row.franking_credits, "ratio": row.ratio, "contract_note": row.contract_note,
-        "order_id": row.order_id, "limit_price": row.limit_price, "description": payload.get("comment"),
-    }
+    return StoredAssetForm(
+        asset_id=row.asset_id, code=asset.code if asset else None, trade_at=row.trade_at,
+        settlement_at=row.settlement_at, ex_date=row.ex_date, status=row.status,
+        quantity=row.quantity, price=row.price, fee=row.fee, gst=row.gst, amount=amount,
+        franking_credits=row.franking_credits, ratio=row.ratio, contract_note=row.contract_note,
+        order_id=row.order_id, limit_price=row.limit_price, description=payload.get("comment"),
+    )
 
 
 def _check_fixed(kind: Kind, row: AssetTransaction, asset: Asset | None, form: TransactionForm) -> None:

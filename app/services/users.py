@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Callable, Iterable, TypeVar
+from typing import Callable, Iterable, TypedDict, TypeVar
 
 from sqlalchemy import ColumnElement, func, or_
 from sqlalchemy.orm import aliased
@@ -23,7 +23,7 @@ from app.domain.permissions import (
 from app.domain.roles import Role, UserStatus
 from app.domain.addresses import Address
 from app.domain.users import (
-    PERSON_FIELDS, ProfileForm, UserForm, clean_ar_number, clean_new_password, clean_person, parse_role, parse_status,
+    ProfileForm, UserForm, clean_ar_number, clean_new_password, clean_person, parse_role, parse_status,
 )
 from app.services import audit, files, listing, tokens
 from app.services.listing import Page
@@ -297,9 +297,19 @@ def create_user(*, actor: Actor, form: UserForm) -> UserView:
         return _public(s, user)
 
 
-def _saved_person(user: User) -> dict[str, str | None]:
+class SavedPerson(TypedDict):
+    """The saved name, e-mail and phone by the form's names (PERSON_FIELDS), as clean_person reads them."""
+    first_name: str | None
+    last_name: str | None
+    preferred_name: str | None
+    phone: str | None
+    email: str | None
+
+
+def _saved_person(user: User) -> SavedPerson:
     """The saved name, e-mail and phone, that a form's left-out fields keep."""
-    return {name: getattr(user, name) for name in PERSON_FIELDS}
+    return SavedPerson(first_name=user.first_name, last_name=user.last_name, preferred_name=user.preferred_name,
+                       phone=user.phone, email=user.email)
 
 
 def _stale(form: UserForm, user: User) -> bool:

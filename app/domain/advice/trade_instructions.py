@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypedDict
 
 from app.domain.advice.target_portfolios import PortfolioFacts, decides_for_client
 from app.domain.engine.snapshot import INCREASE
@@ -146,6 +146,37 @@ def side_of(action: str | None) -> str:
     return "BUY" if action == INCREASE else "SELL"
 
 
+class GenerationNote(TypedDict, total=False):
+    """What the recommendation said when the trade was generated (None: a trade added by hand)."""
+    action: str | None
+    comment: str | None
+    text: str
+
+
+class StoredTrade(TypedDict, total=False):
+    """The JSON a trade keeps beside its columns, as generated or added (older rows may lack keys)."""
+    limit_price: str | None
+    recommendation_action: str | None
+    comment: str | None
+    manual_trade_decision: bool
+    target_units: str
+    str_on_ti_generation: GenerationNote
+
+
+class StoredNote(TypedDict, total=False):
+    """The JSON a 'please note' item keeps: the recommendation's words and the trade a manual
+    decision would make (figures as text)."""
+    code: str
+    text: str
+    action: str | None
+    units: str | None
+    price: str | None
+    value: str | None
+    recommendation_action: str | None
+    comment: str | None
+    custom_holding_id: int | None
+
+
 @dataclass(frozen=True)
 class TradeLine:
     """One trade of an instruction, its figures as stored. `payload` is the stored payload as it is
@@ -177,7 +208,7 @@ class TradeLine:
     declined_at: datetime | None
     recommendation_action: str        # the recommendation at generation ('' when none)
     recommendation_comment: str
-    payload: dict[str, Any]
+    payload: StoredTrade
 
     @property
     def side(self) -> str:
@@ -209,7 +240,7 @@ class TradeNoteLine:
     value: Decimal | None
     comment: str
     recommendation_action: str        # what the recommendation said (BUY | SELL | HOLD ...), '' when unknown
-    payload: dict[str, Any]
+    payload: StoredNote
 
     @property
     def side(self) -> str:
