@@ -34,7 +34,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from app.domain import ledger
 from app.domain import validators as v
-from app.domain.money import MONEY_LIMIT
+from app.domain.money import MONEY_LIMIT, to_cents
 from app.domain.errors import INVALID_FORM, ValidationError, not_found
 from app.domain.parsing import as_id
 from app.domain.ledger import NOT_ENOUGH_ASSETS  # noqa: F401  (the transaction screens' text too)
@@ -175,7 +175,7 @@ def parse_amount(value: Any, *, label: str, required: bool = False, places: int 
     if isinstance(value, str):
         value = value.strip()
     number, error = v.given_number(value)
-    if error:
+    if error or number is None:
         return None, error
     if number < 0:
         return None, v.POSITIVE
@@ -185,7 +185,7 @@ def parse_amount(value: Any, *, label: str, required: bool = False, places: int 
         return None, v.DECIMALS
     if number >= limit:
         return None, v.LESS_THAN.format(n=f"{limit:f}")
-    return (ledger.to_cents(number) if places == 2 else number), None
+    return (to_cents(number) if places == 2 else number), None
 
 
 def parse_moment(value: Any) -> datetime | None:
@@ -308,7 +308,7 @@ def clean_asset_form(kind: Kind | str, data: Mapping[str, Any]) -> tuple[dict[st
             if values["amount"] is not None and values["franking_credits"] is not None:
                 with localcontext() as ctx:
                     ctx.prec = 40
-                    most = ledger.to_cents(values["amount"] * FRANKING_SHARE)
+                    most = to_cents(values["amount"] * FRANKING_SHARE)
                 if values["franking_credits"] > most:
                     errors.check("franking_credits", FRANKING_TOO_HIGH)
             values["ex_date"] = _moment(data, ("ex_date",), errors, "ex_date", label="ex date")
@@ -633,7 +633,7 @@ def capital_return_amount(units: Decimal, price: Decimal) -> Decimal:
     """A capital return given per unit: units held times the price, to the cent."""
     with localcontext() as ctx:
         ctx.prec = 60
-        return ledger.to_cents(units * price)
+        return to_cents(units * price)
 
 
 # ---- the upload file ---------------------------------------------------------------------------
@@ -735,7 +735,7 @@ def parse_upload(data: bytes) -> tuple[list[UploadLine], list[LineError]]:
             errors.append(LineError(n, f"type: unknown type {_shown(raw_type)}" if raw_type
                                     else "type: " + v.REQUIRED_SELECT.format(label="type").strip()))
             continue
-        form = dict(cells)
+        form: dict[str, str | None] = dict(cells)
         form["date"] = cells.get("date")
         if kind is not None:
             form.pop("type", None)

@@ -122,7 +122,7 @@ def _matching(value: Any, pattern: re.Pattern[str], message: str) -> str | None:
 def _decimal_places(d: Decimal) -> int:
     """Significant decimal places of a finite Decimal (trailing zeros do not count)."""
     sign, digits, exponent = d.as_tuple()
-    if exponent >= 0:
+    if not isinstance(exponent, int) or exponent >= 0:  # 'n', 'N', 'F': not finite, no places
         return 0
     places = -exponent
     for digit in reversed(digits):
@@ -134,7 +134,8 @@ def _decimal_places(d: Decimal) -> int:
 
 def _round(d: Decimal, places: int) -> Decimal:
     """Round half-up to `places` decimals when it has more; precision grows as needed."""
-    if d.as_tuple().exponent >= -places:
+    exponent = d.as_tuple().exponent
+    if not isinstance(exponent, int) or exponent >= -places:  # not finite, or places enough
         return d
     ctx = Context(prec=max(28, len(d.as_tuple().digits) + places + 1))
     return d.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP, context=ctx)
@@ -395,7 +396,7 @@ def _compare(value: Any, n: Any) -> tuple[Decimal | None, Decimal | None, str | 
 def less_than(value: Any, n: Any) -> str | None:
     """The value must be strictly less than n."""
     d, limit, err = _compare(value, n)
-    if err or d is None:
+    if err or d is None or limit is None:
         return err
     return LESS_THAN.format(n=n) if d >= limit else None
 
@@ -403,7 +404,7 @@ def less_than(value: Any, n: Any) -> str | None:
 def greater_than(value: Any, n: Any) -> str | None:
     """The value must be strictly greater than n."""
     d, limit, err = _compare(value, n)
-    if err or d is None:
+    if err or d is None or limit is None:
         return err
     return GREATER_THAN.format(n=n) if d <= limit else None
 
@@ -411,7 +412,7 @@ def greater_than(value: Any, n: Any) -> str | None:
 def inverse(value: Any, n: Any) -> str | None:
     """The value must not be less than n."""
     d, limit, err = _compare(value, n)
-    if err or d is None:
+    if err or d is None or limit is None:
         return err
     return INVERSE.format(n=n) if d < limit else None
 
@@ -527,7 +528,7 @@ def image_extension(data: bytes) -> str:
 
 
 # --- Collecting errors ---------------------------------------------------------------------------
-class FieldErrors(dict):
+class FieldErrors(dict[str, str]):
     """{field: text}; keeps the first error each field gets."""
 
     def check(self, field: str, *results: str | None) -> "FieldErrors":
