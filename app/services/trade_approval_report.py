@@ -12,11 +12,10 @@ recommendations across their portfolios, item by item, to validate and to decide
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from sqlalchemy import ColumnElement, func, select as sa_select
 from sqlmodel import Session, col, select
@@ -30,7 +29,7 @@ from app.db.tables import (
 from app.domain import advice
 from app.domain.engine.trade_file import FILTER_NOT_FOUND
 from app.domain.advice.target_portfolios import PortfolioFacts, TPStatus
-from app.domain.advice.trade_instructions import PENDING_TX, NoteState, TIStatus, TxStatus
+from app.domain.advice.trade_instructions import PENDING_TX, NoteState, TIStatus, TxStatus, stored_note, stored_trade
 from app.domain.errors import DomainError, NotFound, PermissionDenied, ValidationError, not_found
 from app.domain.permissions import NOT_ALLOWED, Actor
 from app.domain.roles import Role
@@ -159,13 +158,6 @@ def permissible(actor: Actor, facts: PortfolioFacts, has_instructions: bool = Tr
     return False
 
 
-def _json(text: str | None) -> dict[str, Any]:
-    try:
-        return json.loads(text) if text else {}
-    except ValueError:
-        return {}
-
-
 def _order_statuses(s: Session, trade_ids: list[int]) -> dict[int, str]:
     """trade id -> the status of the broker order carrying it out: executed once filled, processing
     (Placed) while live; trades without an order (or whose order the broker rejected) are left out."""
@@ -191,7 +183,7 @@ def _tx_label(t: TradeTransaction, order_status: str | None) -> str:
 
 def _tx_item(group: ApprovalGroup, p: Portfolio, t: TradeTransaction, count: int,
              order_status: str | None = None) -> ApprovalItem:
-    payload = _json(t.payload)
+    payload = stored_trade(t.payload)
     return ApprovalItem(
         trade_inst_id=group.trade_inst_id, ti_status=group.status, ti_status_label=group.status_label,
         ti_count=count, inactive=p.inactive, is_holder=group.is_holder, item_type=1, tr_id=t.id, tr_status=t.status,
@@ -204,7 +196,7 @@ def _tx_item(group: ApprovalGroup, p: Portfolio, t: TradeTransaction, count: int
 
 
 def _note_item(group: ApprovalGroup, p: Portfolio, n: TradeNote, count: int) -> ApprovalItem:
-    payload = _json(n.payload)
+    payload = stored_note(n.payload)
     return ApprovalItem(
         trade_inst_id=group.trade_inst_id, ti_status=group.status, ti_status_label=group.status_label,
         ti_count=count, inactive=p.inactive, is_holder=group.is_holder, item_type=2, tr_id=None, tr_status=None,

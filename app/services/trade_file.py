@@ -155,11 +155,17 @@ class TradeFile:
     default_expiry: dict[int, date | None] = field(default_factory=dict)
 
 
-def _payload(text: str | None) -> dict[str, Any]:
+def _recommendation_action(text: str | None) -> str | None:
+    """The recommendation's action code at generation (BUY, SELL, SL/SELL ...) that a trade's
+    stored JSON keeps, if it keeps one."""
+    if not text or "recommendation_action" not in text:  # most say nothing of it: not parsed
+        return None
     try:
-        return orjson.loads(text) if text else {}
+        payload = orjson.loads(text)
     except ValueError:  # orjson.JSONDecodeError is one
-        return {}
+        return None
+    action = payload.get("recommendation_action") if isinstance(payload, dict) else None
+    return str(action) if action else None
 
 
 _LIMIT_COLUMNS = ("min_trade_amount", "min_cash_allocation", "min_cash_allocation_value", "max_exposure",
@@ -291,8 +297,6 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
     for t, pid, tp_id in found:
         p = portfolios[pid]
         asset = assets.get(t.asset_id)
-        # most payloads say nothing of the recommendation: parse only those that do
-        payload = _payload(t.payload) if t.payload and "recommendation_action" in t.payload else {}
         if pid not in min_trade:  # the limits are the portfolio's: chosen once per portfolio
             method = models.get(p.model_id, "equal_amounts") if p.model_id else "equal_amounts"
             limits = limits_for(_limit_settings(p), method)
@@ -334,7 +338,7 @@ def build(s: Session, firm_id: int | None, *, today: date | None = None,
         row = TradeFileRow(
             recommendation_id=t.id, investment_id=pid, investment_name=p.name, broker_id=p.broker_id,
             broker_name=broker.name if broker else "", action=side,
-            instruction=str(payload.get("recommendation_action") or side), asset_code=t.asset_code,
+            instruction=_recommendation_action(t.payload) or side, asset_code=t.asset_code,
             asset_id=t.asset_id, amount=t.amount, pending_amount=line.pending_amount, min_trade_amount=minimum,
             brokerage=t.fee, limit_price=base.limit_price, last_close_price=base.last_close_price, quantity=quantity,
             limit_vs_price_percentage=line.limit_vs_price_percentage, limit_vs_price_value=line.limit_vs_price_value,

@@ -37,7 +37,7 @@ from app.domain.wire import Json, json_text, only_when_set, wire
 from app.domain.advice.target_portfolios import TPPermissions
 from app.domain.advice import (
     PENDING_TX, NoteState, PortfolioFacts, TIStatus, TPStatus, TradeHistoryEntry, TradeInstructionSummary,
-    StoredNote, StoredTrade, TradeInstructionView, TradeLine, TradeNoteLine, TradePermissions, TxStatus, side_of,
+    StoredNote, StoredTrade, TradeInstructionView, stored_note, stored_trade, TradeLine, TradeNoteLine, TradePermissions, TxStatus, side_of,
 )
 from app.domain.engine.errors import CalculationError
 from app.domain.engine.limits import min_trade_amount_for
@@ -313,16 +313,6 @@ def generate_views(*, actor: Actor, investment_ids: Sequence[int]) -> list[Trade
 
 
 # ---- reading: the typed read model, from the rows -----------------------------------------------
-def _stored_trade(payload: str | None) -> StoredTrade:
-    found: StoredTrade = json.loads(payload) if payload else {}  # as instruction_rows and add_transaction write it
-    return found
-
-
-def _stored_note(payload: str | None) -> StoredNote:
-    found: StoredNote = json.loads(payload) if payload else {}  # as instruction_rows writes it
-    return found
-
-
 def _figure(value: object) -> Decimal | None:
     """A number of a stored payload (written as text); None when there is none."""
     if value in (None, ""):
@@ -351,7 +341,7 @@ def capital_gains(*, actor: Actor, ti_id: int) -> AdviceTax | None:
 
 
 def trade_line(t: TradeTransaction) -> TradeLine:
-    payload = _stored_trade(t.payload)
+    payload = stored_trade(t.payload)
     at_generation = payload.get("str_on_ti_generation") or {}
     return TradeLine(
         id=stored_id(t), asset_id=t.asset_id, code=t.asset_code, action=t.action, status=TxStatus(t.status),
@@ -366,7 +356,7 @@ def trade_line(t: TradeTransaction) -> TradeLine:
 
 
 def note_line(n: TradeNote) -> TradeNoteLine:
-    payload = _stored_note(n.payload)
+    payload = stored_note(n.payload)
     return TradeNoteLine(
         id=stored_id(n), asset_id=n.asset_id, source=n.source, state=n.state, decision=n.decision,
         code=payload.get("code") or "", text=payload.get("text") or "", action=payload.get("action"),

@@ -23,7 +23,7 @@ from app.domain.advice.target_portfolios import (  # noqa: F401
 from app.domain.advice.trade_instructions import (  # noqa: F401
     TIStatus, TI_LABELS, TI_ACTOR_LABELS, TxStatus, TX_LABELS, NoteState, USER_ACTIONS, HISTORY_PAGE_SIZE,
     user_action_for, ItemOutcome, validation_outcome, decline_all_outcome, instruction_status, can_edit_ti,
-    can_approve_ti, PENDING_TX, StoredNote, StoredTrade, TradeLine, TradeNoteLine, TradePermissions,
+    can_approve_ti, PENDING_TX, StoredNote, StoredTrade, stored_note, stored_trade, TradeLine, TradeNoteLine, TradePermissions,
     TradeInstructionSummary,
     TradeInstructionView, TradeHistoryEntry, side_of,
 )
@@ -46,7 +46,7 @@ __all__ = ["TP_SAVED", "TP_APPROVED", "TP_DECLINED", "VALIDATE_FIRST", "RECALCUL
     "tp_view_only", "can_edit_commentary", "can_decide_roa", "roa_decidable", "TIStatus", "TI_LABELS",
     "TI_ACTOR_LABELS", "TxStatus", "TX_LABELS", "NoteState", "USER_ACTIONS", "HISTORY_PAGE_SIZE",
     "user_action_for", "ItemOutcome", "validation_outcome", "decline_all_outcome", "instruction_status",
-    "can_edit_ti", "can_approve_ti", "PENDING_TX", "StoredNote", "StoredTrade", "TradeLine", "TradeNoteLine", "TradePermissions",
+    "can_edit_ti", "can_approve_ti", "PENDING_TX", "StoredNote", "StoredTrade", "stored_note", "stored_trade", "TradeLine", "TradeNoteLine", "TradePermissions",
     "TradeInstructionSummary", "TradeInstructionView", "TradeHistoryEntry", "side_of", "AUTO_APPROVAL_NEVER",
     "AUTO_APPROVAL_NEXT_DAY", "AUTO_APPROVAL_CHOICES", "AUTO_APPROVAL_LABELS", "PRACTICE_TZ",
     "auto_approval_title", "auto_approve_deadline"]

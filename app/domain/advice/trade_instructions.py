@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from typing import Any, TypedDict
+import json
+from typing import Any, TypedDict, cast
 
 from app.domain.advice.target_portfolios import PortfolioFacts, decides_for_client
 from app.domain.engine.snapshot import INCREASE
@@ -175,6 +176,25 @@ class StoredNote(TypedDict, total=False):
     recommendation_action: str | None
     comment: str | None
     custom_holding_id: int | None
+
+
+def stored_trade(text: str | None) -> StoredTrade:
+    """A trade's stored JSON, as generation and adding a trade write it ({} when there is none or
+    it cannot be read: a report never fails on one trade's payload)."""
+    return cast(StoredTrade, _json_object(text))  # the shape its writers give it
+
+
+def stored_note(text: str | None) -> StoredNote:
+    """A 'please note' item's stored JSON, as generation writes it ({} as for a trade)."""
+    return cast(StoredNote, _json_object(text))  # the shape its writer gives it
+
+
+def _json_object(text: str | None) -> dict[str, object]:
+    try:
+        found = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 @dataclass(frozen=True)
