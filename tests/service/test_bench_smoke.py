@@ -45,6 +45,23 @@ def test_bench_engine_runs_both_bulk_calculations_and_cleans_up(bench_env, capsy
     assert _left_behind() == {"Firm": 0, "Portfolio": 0, "TargetPortfolio": 0, "TradeInstruction": 0, "BulkRun": 0}
 
 
+def test_bench_engine_with_standing_workers_on_redis(bench_env, redis_url, monkeypatch, capsys) -> None:
+    """As the README runs it with REDIS_URL: worker processes started and waiting before each run is
+    timed, stopped after it, the chunks' timings read back from their jobs."""
+    from app.settings import settings
+
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    monkeypatch.setattr(settings, "redis_url", redis_url)
+    code = main(["bench", "engine", "--portfolios", "12", "--models", "2", "--chunk-size", "5", "--workers", "1"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert re.search(r"1 workers started and waiting in [\d.]+ s \(not timed\)", out), out
+    assert re.search(r"Bulk target portfolios: 12 done, 0 failed of 12 in [\d.]+ s wall", out), out
+    assert re.search(r"Bulk trade recommendations: 12 done, 0 failed of 12 in [\d.]+ s wall", out), out
+    assert re.search(r"time in workers \(summed over processes\): load [\d.]+ s", out), out
+    assert _left_behind() == {"Firm": 0, "Portfolio": 0, "TargetPortfolio": 0, "TradeInstruction": 0, "BulkRun": 0}
+
+
 def test_bench_reports_runs_the_trade_file_the_approval_report_and_a_pdf(bench_env, capsys) -> None:
     code = main(["bench", "reports", "--portfolios", "6"])
     out = capsys.readouterr().out
