@@ -711,7 +711,7 @@ def export(*, actor: Actor, kind: str, firm_id: int | None = None, lines: Sequen
                                               file_kind=kind, actor_id=actor.id)
             s.flush()
         fresh = [] if preview else [d for d in drafts if d.change == order_rules.NEW]
-        brokerages = {fid_: brokerage_of(f) for fid_, f in firms.items()}  # read once, not per order
+        brokerages = {key: brokerage_of(f) for key, f in firms.items()}  # read once, not per order
         # each new order is named by its open asset transaction (WA<id>): the ids are taken first,
         # so that the file can be written while the orders are
         opening = bulk.reserve_ids(s, AssetTransaction, len(fresh))
