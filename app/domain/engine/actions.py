@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from app.domain.engine.errors import UNKNOWN_ACTION, CalculationError
+from app.domain.engine.snapshot import Recommendation
 
 BUY = "BUY"
 ACC = "ACC"
@@ -91,7 +92,7 @@ class Resolved:
 DEFAULT_RESOLVED = Resolved(DEFAULT_ACTION, None, None, SOURCE_DEFAULT)
 
 
-def resolve(rec, use_short_term: bool = True, asset_code: str = "") -> Resolved:
+def resolve(rec: Recommendation | None, use_short_term: bool = True, asset_code: str = "") -> Resolved:
     """The short-term recommendation when it has an action (and the model uses analyst
     recommendations), else the long-term one, else BUY. `rec` is a snapshot.Recommendation or None."""
     if rec is None:

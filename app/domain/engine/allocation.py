@@ -12,7 +12,7 @@ industry group allocation is on.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from app.domain.engine import actions as A
 from app.domain.engine import reasons as R
@@ -81,6 +81,7 @@ def allocate(inputs: Inputs, pos: Positions, classes: Classes, places: Places) -
         for line in c.flex:
             _weight_reason(line, c, percentages)
             if line.hi != INF and line.f >= line.hi - EPS and natural(line, c.lam) > line.hi + EPS:
+                assert line.cap_kind is not None  # set with its cap `hi` (eligibility, _scale_groups)
                 code, text = cap_texts[line.cap_kind]
                 line.add(code, text)
             if c.received > EPS:
@@ -101,11 +102,11 @@ def group_allocation(inputs: Inputs) -> dict[int, GroupMeta]:
                 cap = Decimal(g.allocation)
                 out[g.industry_group_id] = GroupMeta(target=cap, min=None, max=cap, priority=i, cap=cap)
     elif inputs.model.industry_group_allocation:
-        for g in sorted(inputs.model.industry_groups, key=lambda x: x.priority):
-            if g.industry_group_id not in out:
-                cap = g.max if g.max is not None else g.allocation
-                out[g.industry_group_id] = GroupMeta(target=g.allocation, min=g.min, max=cap, priority=g.priority,
-                                                     cap=cap)
+        for mg in sorted(inputs.model.industry_groups, key=lambda x: x.priority):
+            if mg.industry_group_id not in out:
+                model_cap = mg.max if mg.max is not None else mg.allocation
+                out[mg.industry_group_id] = GroupMeta(target=mg.allocation, min=mg.min, max=model_cap,
+                                                      priority=mg.priority, cap=model_cap)
     return out
 
 
@@ -154,6 +155,7 @@ def _scale_groups(caps: dict[int, Decimal], members: dict[int, list[Line]], boun
             if line.role == FIXED:
                 fixed += line.cur_exact
             elif line.role == PINNED and line.pin:
+                assert line.price is not None  # units set above zero need a price (places._pin: missing_price)
                 fixed += line.pin * line.price
         taken = sum((line.f for line in flex), ZERO)
         if fixed + taken <= cap + EPS:
@@ -173,8 +175,9 @@ def _scale_groups(caps: dict[int, Decimal], members: dict[int, list[Line]], boun
 
 def _weight_reason(line: Line, c: ClassState, percentages: bool) -> None:
     a = line.action
-    if line.added:
-        text = (f"the average percentage of {c.label}: {fmt(line.percentage.quantize(PCT))}%"
+    text: str | None
+    if line.added:  # (under percentages an added line's percentage is set: places.place_assets)
+        text = (f"the average percentage of {c.label}: {fmt(cast(Decimal, line.percentage).quantize(PCT))}%"
                 if percentages else f"an equal share of {c.label}")
     elif percentages:
         text = _PCT_TEXTS.get(line.percentage)

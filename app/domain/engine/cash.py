@@ -11,7 +11,7 @@ sold for cash: when they cost cash that is not there, the calculation is refused
 from __future__ import annotations
 
 from decimal import ROUND_CEILING, Decimal
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from app.domain.engine import errors as E
 from app.domain.engine import reasons as R
@@ -65,6 +65,7 @@ def keep_min_cash(inputs: Inputs, pos: Positions, places: Places, eligibility: E
         buys = [line for line in lines if line.tgt > line.cur_units and not line.edited]
         buys.sort(key=lambda line: (line.action.urgent, -line.rank))
         for line in buys:
+            assert line.price is not None  # a buy not edited: a flexible line, which has a price (places._assign)
             deficit = floor - cash
             if deficit <= 0:
                 break
@@ -97,8 +98,10 @@ def keep_min_cash(inputs: Inputs, pos: Positions, places: Places, eligibility: E
                 pool = [line for line in flex if line.tgt > 0]
                 if short <= 0 or not pool:
                     break
-                total = sum((line.tgt * line.price for line in pool), ZERO)
+                # flexible lines, which have a price (places._assign)
+                total = sum((line.tgt * cast(Decimal, line.price) for line in pool), ZERO)
                 for line in pool:
+                    assert line.price is not None  # (the same)
                     share = short * line.tgt * line.price / total
                     k = max(ONE, (share / line.price).to_integral_value(rounding=ROUND_CEILING))
                     new = line.tgt - k

@@ -14,6 +14,7 @@ from typing import NamedTuple
 from app.domain.engine import errors as E
 from app.domain.engine import reasons as R
 from app.domain.engine.positions import Positions
+from app.domain.engine.snapshot import ClassAllocation
 from app.domain.engine.working import HUNDRED, ZERO, ClassState, Inputs, fmt
 
 
@@ -44,7 +45,7 @@ class Classes(NamedTuple):
 def class_targets(inputs: Inputs, pos: Positions) -> Classes:
     """Step 1 (CalculationError custom_total when the portfolio's own allocation is not 100%)."""
     prep, V, custom = inputs.prep, pos.value, inputs.custom
-    rows: dict[int, object] = {}
+    rows: dict[int, ClassAllocation] = {}
     if custom:
         total = ZERO
         for row in inputs.settings.classes:
@@ -57,8 +58,8 @@ def class_targets(inputs: Inputs, pos: Positions) -> Classes:
     by_id: dict[int, ClassState] = {}
     for pc in prep.classes:
         if custom:
-            row = rows.get(pc.class_id)
-            alloc, mn, mx = (Decimal(row.allocation), row.min, row.max) if row is not None else (ZERO, None, None)
+            own = rows.get(pc.class_id)
+            alloc, mn, mx = (Decimal(own.allocation), own.min, own.max) if own is not None else (ZERO, None, None)
         else:
             alloc, mn, mx = pc.allocation, pc.min, pc.max
         c = ClassState(pc.class_id, pc.title, pc.is_cash, alloc, mn, mx, pc.assets_limit, pc.rank, True,
@@ -73,6 +74,7 @@ def class_targets(inputs: Inputs, pos: Positions) -> Classes:
             by_id[c.id] = c
     for c in items:
         _class_target(c, V, custom)
+    assert prep.cash_class_id is not None  # PreparedModel.check refused a model without one (no_cash_class)
     classes = Classes(items=items, by_id=by_id, cash=by_id[prep.cash_class_id], custom_ids=frozenset(rows),
                       min_cash=inputs.limits.min_cash(V), value=V, custom=custom)
     # deposits and custom holdings count toward their class

@@ -15,7 +15,7 @@ what each class's flexible assets share.
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from app.domain.engine import errors as E
 from app.domain.engine import reasons as R
@@ -41,6 +41,7 @@ def eligible_assets(inputs: Inputs, pos: Positions, classes: Classes, places: Pl
         if line.role == FIXED:
             line.cls.fixed += line.cur_exact
         elif line.role == PINNED and line.pin:
+            assert line.price is not None  # units set above zero need a price (places._pin: missing_price)
             line.cls.fixed += line.pin * line.price
     # the cash floor: the minimum cash, raised so that the cash class reaches its min % (ours)
     cash = classes.cash
@@ -55,7 +56,8 @@ def eligible_assets(inputs: Inputs, pos: Positions, classes: Classes, places: Pl
     for c in classes.items:
         if c.limit is not None:
             fixed = sum(1 for line in c.lines if line.role == FIXED and line.held)
-            pinned = [line for line in c.lines if line.role == PINNED and line.pin > 0]
+            # a pinned line's units are set with its role (places._pin)
+            pinned = [line for line in c.lines if line.role == PINNED and cast(Decimal, line.pin) > 0]
             if fixed + len(pinned) > c.limit and any(line.added or not line.held for line in pinned):
                 raise E.CalculationError("assets_limit", E.ASSETS_LIMIT)
             slots = c.limit - fixed - len(pinned)

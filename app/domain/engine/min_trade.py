@@ -44,6 +44,7 @@ def apply_min_trade(inputs: Inputs, places: Places, eligibility: Eligibility, al
             line.tgt = line.cur_units
             line.add(R.BELOW_MIN_TRADE, below)
             continue
+        assert line.price is not None  # a sell: the asset is held, so it has a price (positions: missing_price)
         must = asset_cap is not None and line.cur_exact > asset_cap + EPS and line.role != FIXED
         gid = line.group_id
         if not must and gid in caps:

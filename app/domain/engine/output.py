@@ -9,6 +9,7 @@ Money adds up to the cent: a trade's value at last close is the change of its po
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
+from typing import cast
 
 from app.domain.engine import reasons as R
 from app.domain.engine.allocation import Allocation
@@ -75,7 +76,7 @@ def build_target(inputs: Inputs, pos: Positions, classes: Classes, places: Place
                 group_result[gid] = group_result.get(gid, ZERO) + cv
         if role == FLEX:
             weight = line.f
-            floored = tgt * line.price
+            floored = tgt * cast(Decimal, line.price)  # a flexible line has a price (places._assign)
             if weight > floored + EPS:
                 residue[class_id] = residue.get(class_id, ZERO) + weight - floored
             wp = (weight * HUNDRED / V).quantize(PCT, rounding=half_up) if weight else PCT_ZERO
@@ -155,9 +156,10 @@ def _class_result(c: ClassState, current: Decimal, result: Decimal, residue: Dec
         for code in c.codes:
             if code in R.EXCESS_CAUSES:
                 causes.setdefault(code, [])
-        if c.is_cash:
+        if c.is_cash:  # (a flexible line has a price: places._assign)
             if residue > 0 or any(other is not c and any(
-                    line.role == FLEX and line.f > line.tgt * line.price for line in other.lines) for other in all_classes):
+                    line.role == FLEX and line.f > line.tgt * cast(Decimal, line.price) for line in other.lines)
+                    for other in all_classes):
                 causes.setdefault(R.WHOLE_UNITS, [])
             for line in all_lines:
                 for code in (R.BELOW_MIN_TRADE, R.CUT_FOR_CASH, R.SOLD_FOR_CASH, R.KEPT_FOR_CASH, R.EDITED):
@@ -177,8 +179,8 @@ def _class_result(c: ClassState, current: Decimal, result: Decimal, residue: Dec
     })
 
 
-def _group_results(current: dict, result: dict, V: Decimal, lines: list[Line],
-                   allocation: Allocation) -> tuple[AllocationTarget, ...]:
+def _group_results(current: dict[int | None, Decimal], result: dict[int | None, Decimal], V: Decimal,
+                   lines: list[Line], allocation: Allocation) -> tuple[AllocationTarget, ...]:
     groups, caps = allocation.groups, allocation.group_caps
     capped = {line.group_id for line in lines if R.CAPPED_INDUSTRY_GROUP in line.codes}
     ids = [gid for gid in groups]
@@ -199,6 +201,7 @@ def _group_results(current: dict, result: dict, V: Decimal, lines: list[Line],
             reasons.append(Reason(R.ABOVE_CAP, f"above its cap: its {kinds} holdings alone exceed it ("
                                   + ", ".join(fixed + edited) + ")"))
         if cap is not None and gid in capped:
+            assert meta is not None  # a group with a cap is one of `groups` (allocation.allocate)
             reasons.append(Reason(R.CAPPED_INDUSTRY_GROUP, f"its assets are scaled down to its cap of {fmt(meta.cap)}%"))
         out.append(build(AllocationTarget, {
             "id": gid, "title": "", "is_cash": False, "target_percent": meta.target if meta else None,

@@ -18,7 +18,10 @@ from app.domain.engine import reasons as R
 from app.domain.engine.classes import Classes
 from app.domain.engine.positions import Positions
 from app.domain.engine.prepared import AssetInfo, KnownAsset
-from app.domain.engine.snapshot import DONT_HOLD, EXCEPTION_ACTIONS, LOCK, MANUAL_TRADE_DECISION, SUBSTITUTE
+from app.domain.engine.snapshot import (
+    DONT_HOLD, EXCEPTION_ACTIONS, LOCK, MANUAL_TRADE_DECISION, SUBSTITUTE, PortfolioException, Recommendation,
+    TargetOverride,
+)
 from app.domain.engine.working import (
     ADDED_RANK, FIXED, FLEX, HALF, M_ACC, M_BUY, M_TAP, M_TSP, ONE, OUT, PINNED, SELL_ACTION, UNMODELLED_RANK, ZERO,
     ClassState, Inputs, Line, fmt,
@@ -30,13 +33,13 @@ class Places(NamedTuple):
 
     lines: list[Line]
     pins: dict[int, Decimal]  # asset id -> the target units the adviser set
-    exc_custom: dict[int, object]  # custom holding id -> its exception
+    exc_custom: dict[int, PortfolioException]  # custom holding id -> its exception
 
 
 class _Recommendations(NamedTuple):
     """What a place's recommendation is read from."""
 
-    by_asset: dict[int, object]  # asset id -> its first recommendation
+    by_asset: dict[int, Recommendation]  # asset id -> its first recommendation
     use_short: bool  # the model follows the analyst's short-term recommendations
 
 
@@ -47,8 +50,8 @@ def place_assets(inputs: Inputs, pos: Positions, classes: Classes) -> Places:
     prep, snap = inputs.prep, inputs.snapshot
     info, units = pos.info, pos.units
     pins = _read_pins(snap.overrides, info)
-    exc_asset: dict[int, object] = {}
-    exc_custom: dict[int, object] = {}
+    exc_asset: dict[int, PortfolioException] = {}
+    exc_custom: dict[int, PortfolioException] = {}
     for e in inputs.settings.exceptions:
         if e.action not in EXCEPTION_ACTIONS:
             continue
@@ -56,7 +59,7 @@ def place_assets(inputs: Inputs, pos: Positions, classes: Classes) -> Places:
             exc_asset.setdefault(e.asset_id, e)
         elif e.custom_holding_id is not None:
             exc_custom.setdefault(e.custom_holding_id, e)
-    by_asset: dict[int, object] = {}
+    by_asset: dict[int, Recommendation] = {}
     for r in snap.recommendations:
         by_asset.setdefault(r.asset_id, r)
     recs = _Recommendations(by_asset, bool(inputs.model.analyst_recommendations))
@@ -69,14 +72,14 @@ def place_assets(inputs: Inputs, pos: Positions, classes: Classes) -> Places:
         return Line(asset_id, row.code, cls, row.industry_group_id, row.last_close_price, units.get(asset_id, ZERO),
                     pos.values.get(asset_id, ZERO), kind, model_asset_id, rank)
 
-    def held(asset_id):
+    def held(asset_id: int) -> bool:
         return units.get(asset_id, ZERO) > 0
 
-    def price(asset_id):
+    def price(asset_id: int) -> Decimal | None:
         row = info.get(asset_id)
         return row.last_close_price if row else None
 
-    def exc_of(asset_id):
+    def exc_of(asset_id: int) -> str | None:
         e = exc_asset.get(asset_id)
         return e.action if e is not None else None
 
@@ -85,8 +88,10 @@ def place_assets(inputs: Inputs, pos: Positions, classes: Classes) -> Places:
         for pa in pc.assets:
             m = pa.asset_id
             m_exc = exc_of(m)
-            place, kind = m, "model"
-            note_code = note_text = None
+            place: int | None = m
+            kind = "model"
+            note_code: str | None = None
+            note_text = ""  # read only with a note_code
             if m_exc == SUBSTITUTE:
                 sub = exc_asset[m].substitute_asset_id
                 replaced = new_line(m, cls, pa.rank, "replaced", m)
@@ -111,10 +116,10 @@ def place_assets(inputs: Inputs, pos: Positions, classes: Classes) -> Places:
                     _pin(replaced, pins[m], recs)
                 lines.append(replaced)
             elif m_exc not in (DONT_HOLD, LOCK) and not held(m):
-                for e in prep.equivalents.get(m, ()):
-                    if e not in used and held(e) and exc_of(e) != DONT_HOLD:
-                        used.add(e)
-                        place, kind = e, "equivalent"
+                for eq in prep.equivalents.get(m, ()):
+                    if eq not in used and held(eq) and exc_of(eq) != DONT_HOLD:
+                        used.add(eq)
+                        place, kind = eq, "equivalent"
                         note_code, note_text = R.EQUIVALENT, f"held as the equivalent of {pa.spec.asset.code}"
                         break
                 if place == m and price(m) is None and pa.spec.alternate is not None:
@@ -148,17 +153,17 @@ def place_assets(inputs: Inputs, pos: Positions, classes: Classes) -> Places:
         if aid in used:
             raise E.CalculationError("already_in_target", E.ALREADY_IN_TARGET.format(code=info[aid].code))
         class_id = item.class_id if item.class_id is not None else info[aid].class_id
-        cls = classes.by_id.get(class_id)
-        if cls is None or not (cls.in_model or class_id in classes.custom_ids):
+        into = classes.by_id.get(class_id)
+        if into is None or not (into.in_model or class_id in classes.custom_ids):
             raise E.CalculationError("class_not_in_model", E.CLASS_NOT_IN_MODEL.format(code=info[aid].code))
         used.add(aid)
-        line = new_line(aid, cls, ADDED_RANK + i, "added", None)
+        line = new_line(aid, into, ADDED_RANK + i, "added", None)
         line.added = line.edited = True
-        line.add(R.ADDED, f"added to {cls.label} by the adviser")
+        line.add(R.ADDED, f"added to {into.label} by the adviser")
         if percentages:
-            pc = prep.class_by_id.get(class_id)
-            line.weight = line.percentage = (pc.percentage_total / len(pc.assets)
-                                             if pc is not None and pc.assets else ONE)
+            model_cls = prep.class_by_id.get(class_id)
+            line.weight = line.percentage = (model_cls.percentage_total / len(model_cls.assets)
+                                             if model_cls is not None and model_cls.assets else ONE)
         exc = exc_of(aid)
         line.exception = exc if exc != SUBSTITUTE else None
         line.manual = exc == MANUAL_TRADE_DECISION
@@ -199,7 +204,7 @@ def place_assets(inputs: Inputs, pos: Positions, classes: Classes) -> Places:
     return Places(lines=lines, pins=pins, exc_custom=exc_custom)
 
 
-def _read_pins(overrides, info: dict[int, KnownAsset]) -> dict[int, Decimal]:
+def _read_pins(overrides: tuple[TargetOverride, ...], info: dict[int, KnownAsset]) -> dict[int, Decimal]:
     """asset id -> the target units the adviser set (a later override of an asset wins)."""
     pins: dict[int, Decimal] = {}
     for o in overrides:

@@ -8,11 +8,11 @@ deposits + custom holdings. `gather_positions` is shared with the trade generati
 from __future__ import annotations
 
 from decimal import Decimal
-from typing import Any, NamedTuple
+from typing import Generic, NamedTuple, TypeVar, cast
 
 from app.domain.engine import errors as E
 from app.domain.engine.prepared import AssetInfo, KnownAsset, PreparedModel
-from app.domain.engine.snapshot import DECREASE, INCREASE, Snapshot
+from app.domain.engine.snapshot import DECREASE, INCREASE, AssetQuote, CustomHolding, DepositHolding, Holding, Snapshot
 from app.domain.engine.working import ZERO
 from app.domain.money import to_cents
 
@@ -25,10 +25,13 @@ class Gathered(NamedTuple):
     cash: Decimal  # the cash after pending trades
 
 
-class Valued(NamedTuple):
+H = TypeVar("H", DepositHolding, CustomHolding)
+
+
+class Valued(NamedTuple, Generic[H]):
     """A deposit or custom holding (never traded) and its value to the cent."""
 
-    holding: Any  # snapshot.DepositHolding | snapshot.CustomHolding
+    holding: H
     value: Decimal
 
 
@@ -39,8 +42,8 @@ class Positions(NamedTuple):
     units: dict[int, Decimal]  # listed assets held after pending trades (0 or more)
     values: dict[int, Decimal]  # asset id -> the value held at last close, to the cent (held assets)
     cash: Decimal
-    deposits: tuple[Valued, ...]
-    customs: tuple[Valued, ...]
+    deposits: tuple[Valued[DepositHolding], ...]
+    customs: tuple[Valued[CustomHolding], ...]
     value: Decimal  # V
 
 
@@ -50,7 +53,7 @@ def gather_positions(snap: Snapshot, prep: PreparedModel) -> Gathered:
     price never hides a known one."""
     info: dict[int, KnownAsset] = dict(prep.info)
 
-    def merge(source):
+    def merge(source: Holding | AssetQuote) -> None:
         price = source.last_close_price
         if price is not None and price > 0:
             info[source.asset_id] = source
@@ -101,7 +104,8 @@ def positions(snap: Snapshot, prep: PreparedModel) -> Positions:
     for asset_id in sorted(units):
         n = units[asset_id]
         if n > 0:
-            value = values[asset_id] = to_cents(n * info[asset_id].last_close_price)
+            # a held asset has a price: checked above (missing_price)
+            value = values[asset_id] = to_cents(n * cast(Decimal, info[asset_id].last_close_price))
             listed += value
     deposits = tuple(Valued(d, to_cents(Decimal(d.value))) for d in snap.deposits)
     customs = tuple(Valued(c, to_cents(Decimal(c.value))) for c in snap.custom_holdings)

@@ -22,10 +22,15 @@ class KnownAsset(Protocol):
     """What the calculation knows of a listed asset: a model's AssetRef, a snapshot's AssetQuote
     or Holding as it is (no copy per asset), or an AssetInfo where a price had to be filled in."""
 
-    code: str
-    class_id: int | None
-    industry_group_id: int | None
-    last_close_price: Decimal | None  # positive, or None when unknown (cannot be valued or bought)
+    # read-only members, so that frozen dataclasses (AssetRef, AssetQuote, Holding) are KnownAssets
+    @property
+    def code(self) -> str: ...
+    @property
+    def class_id(self) -> int: ...
+    @property
+    def industry_group_id(self) -> int | None: ...
+    @property
+    def last_close_price(self) -> Decimal | None: ...  # positive, or None when unknown (cannot be valued or bought)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,12 +38,12 @@ class AssetInfo:
     """A KnownAsset whose price is not its source's (not positive: None, or another source's)."""
 
     code: str
-    class_id: int | None
+    class_id: int
     industry_group_id: int | None
     last_close_price: Decimal | None
 
 
-def known_asset(source) -> KnownAsset:
+def known_asset(source: KnownAsset) -> KnownAsset:
     """`source` itself when its price is usable (positive or None), else a copy without it."""
     price = source.last_close_price
     if price is None or price > 0:
@@ -134,19 +139,19 @@ def _build(spec: ModelSpec) -> PreparedModel:
         problems.append(("model_total", E.MODEL_TOTAL.format(model=spec.name, total=number_text(total))))
     equivalents: dict[int, list[int]] = {}
     for pair in spec.equivalents:
-        for a, b in ((pair.asset_id, pair.eq_asset_id), (pair.eq_asset_id, pair.asset_id)):
-            if a == b:
+        for one, other in ((pair.asset_id, pair.eq_asset_id), (pair.eq_asset_id, pair.asset_id)):
+            if one == other:
                 continue
-            seen = equivalents.setdefault(a, [])
-            if b not in seen:
-                seen.append(b)
+            seen = equivalents.setdefault(one, [])
+            if other not in seen:
+                seen.append(other)
     info: dict[int, KnownAsset] = {}
-    for cls in classes:
-        for pa in cls.assets:
+    for prepared in classes:
+        for pa in prepared.assets:
             ref = pa.spec.asset
             info[ref.id] = known_asset(ref)
-    for cls in classes:
-        for pa in cls.assets:
+    for prepared in classes:
+        for pa in prepared.assets:
             alt = pa.spec.alternate
             if alt is not None and alt.id not in info:
                 info[alt.id] = known_asset(alt)

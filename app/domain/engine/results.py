@@ -12,11 +12,12 @@ import types
 import typing
 from dataclasses import MISSING, dataclass, fields, is_dataclass
 from decimal import Decimal
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from app.domain.engine.snapshot import AddedAsset, TargetOverride
 
 ZERO = Decimal(0)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -223,7 +224,7 @@ class Trades:
         return from_dict(cls, data)
 
 
-def build(cls: type, values: dict[str, Any]) -> Any:
+def build(cls: type[T], values: dict[str, Any]) -> T:
     """A frozen result made from its complete field values without the generated __init__ (which
     sets each field through object.__setattr__): the engine makes hundreds of thousands in a bulk
     run. Equal to cls(**values); `values` must name every field."""
@@ -250,10 +251,11 @@ def to_dict(obj: Any) -> dict[str, Any]:
 _READERS: dict[type, Callable[[dict[str, Any]], Any]] = {}
 
 
-def from_dict(cls: type, data: dict[str, Any]) -> Any:
+def from_dict(cls: type[T], data: dict[str, Any]) -> T:
     """The result of class `cls` from its `to_dict` data (JSON-decoded). A field missing from the
     data takes its default (e.g. `Target.overrides` of results stored before edits existed)."""
-    return _reader(cls)(data)
+    read: Callable[[dict[str, Any]], T] = _reader(cls)  # the reader compiled for `cls` makes a `cls`
+    return read(data)
 
 
 def _compile(cls: type) -> Callable[[dict[str, Any]], Any]:
@@ -265,7 +267,7 @@ def _compile(cls: type) -> Callable[[dict[str, Any]], Any]:
                            "intern_reason": intern_reason}
     items = []
     for n, f in enumerate(fields(cls)):
-        if f.default_factory is not MISSING:  # type: ignore[misc]
+        if f.default_factory is not MISSING:
             raise TypeError(f"{cls.__name__}.{f.name}: default factories are not supported")
         if f.default is MISSING:
             get = f"d[{f.name!r}]"
@@ -275,7 +277,8 @@ def _compile(cls: type) -> Callable[[dict[str, Any]], Any]:
         items.append(f"{f.name!r}: {_expression(hints[f.name], get, env)}")
     source = "def read(d):\n    return build(cls, {\n        " + ",\n        ".join(items) + "})\n"
     exec(compile(source, f"<reader of {cls.__name__}>", "exec"), env)  # noqa: S102 - our own generated code
-    return env["read"]
+    read: Callable[[dict[str, Any]], Any] = env["read"]  # the function the source above defines
+    return read
 
 
 def _expression(hint: Any, get: str, env: dict[str, Any]) -> str:

@@ -182,6 +182,7 @@ def exceeds_gap(line: FileLine, percentage: Decimal | None, value: Decimal | Non
         return False
     if percentage is not None and abs(line.limit_vs_price_percentage) > Decimal(percentage):
         return True
+    assert line.limit_vs_price_value is not None  # set with the percentage (limit_vs_price)
     return value is not None and abs(line.limit_vs_price_value) > Decimal(value)
 
 

@@ -34,7 +34,8 @@ from app.domain.engine.positions import gather_positions
 from app.domain.engine.prepared import prepare_model
 from app.domain.engine.results import Note, Target, TradeFigures, Trades, Transaction, build
 from app.domain.engine.snapshot import (
-    DECREASE, DONT_HOLD, EXCEPTION_LABELS, INCREASE, MANUAL_TRADE_DECISION, Brokerage, Snapshot,
+    DECREASE, DONT_HOLD, EXCEPTION_LABELS, INCREASE, MANUAL_TRADE_DECISION, Brokerage, PortfolioException,
+    Recommendation, Snapshot,
 )
 from app.domain.engine.working import CTX, SELL_ACTION
 from app.domain.errors import ValidationError
@@ -50,7 +51,10 @@ _BUY_WORDS = {INCREASE, "buy", "BUY"}
 _SELL_WORDS = {DECREASE, "sell", "SELL"}
 
 
-def _brokerage(value) -> Brokerage:
+BrokerageTuple = tuple[Decimal | None, Decimal | None, Decimal | None]  # (percent, min, max)
+
+
+def _brokerage(value: Brokerage | BrokerageTuple | None) -> Brokerage:
     if isinstance(value, Brokerage):
         return value
     if value is None:
@@ -59,7 +63,8 @@ def _brokerage(value) -> Brokerage:
     return Brokerage(percent, minimum, maximum)
 
 
-def trade_figures(action: str, units, price, brokerage: Brokerage | tuple | None, min_trade_amount,
+def trade_figures(action: str, units: Decimal | int | str | None, price: Decimal | int | str | None,
+                  brokerage: Brokerage | BrokerageTuple | None, min_trade_amount: Decimal | int | None,
                   *, exempt: bool = False) -> TradeFigures:
     """The money of a transaction of `units` at `price` (spec 002 s5, design/engine.md):
     value = units x price to the cent; brokerage = percent x value clamped to [min, max];
@@ -164,10 +169,10 @@ def _generate(snapshot: Snapshot, assets: Iterable[TradedAsset]) -> Trades:
     mta = limits.min_trade_amount
     brokerage = snapshot.brokerage
     use_short = bool(snapshot.model.analyst_recommendations)
-    recs = {}
+    recs: dict[int, Recommendation] = {}
     for r in snapshot.recommendations:
         recs.setdefault(r.asset_id, r)
-    manual_today = set()
+    manual_today: set[int] = set()
     for e in snapshot.settings.exceptions:
         if e.asset_id is not None and e.action == MANUAL_TRADE_DECISION:
             manual_today.add(e.asset_id)
@@ -224,15 +229,15 @@ def _generate(snapshot: Snapshot, assets: Iterable[TradedAsset]) -> Trades:
             "str_on_ti_generation": str_on_generation(action.code, comment), "manual_trade_decision": False,
         })
         (buys if side == INCREASE else sells).append(tx)
-    custom_exceptions = {}
+    custom_exceptions: dict[int, PortfolioException] = {}
     for e in snapshot.settings.exceptions:
         if e.custom_holding_id is not None:
             custom_exceptions.setdefault(e.custom_holding_id, e)
     for ch in snapshot.custom_holdings:
-        e = custom_exceptions.get(ch.id)
-        if e is not None and e.action in (DONT_HOLD, MANUAL_TRADE_DECISION):
+        exc = custom_exceptions.get(ch.id)
+        if exc is not None and exc.action in (DONT_HOLD, MANUAL_TRADE_DECISION):
             notes.append(Note(source=NOTE_MANUAL, asset_id=None, custom_holding_id=ch.id, code=ch.name,
-                              text=f"{EXCEPTION_LABELS[e.action]}: {ch.name} is a custom holding, which is not "
+                              text=f"{EXCEPTION_LABELS[exc.action]}: {ch.name} is a custom holding, which is not "
                                    "traded here; it needs a manual decision"))
     transactions = tuple(sells + buys)
     return Trades(

@@ -19,6 +19,7 @@ def whole_units(places: Places) -> None:
         if role == FIXED:
             line.tgt = line.cur_units
         elif role == PINNED:
+            assert line.pin is not None  # set with the role (places._pin)
             line.tgt = line.pin
         elif role == OUT:
             line.tgt = ZERO
@@ -27,6 +28,7 @@ def whole_units(places: Places) -> None:
             if abs(f - line.cur_exact) <= EPS:
                 line.tgt = line.cur_units
             else:
+                assert line.price is not None  # a flexible line has a price (places._assign)
                 units = ((f + TINY) / line.price).to_integral_value(rounding=ROUND_FLOOR)
                 if units < 0:
                     units = ZERO

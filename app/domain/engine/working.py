@@ -24,7 +24,7 @@ Read them by name; they are not meant to be unpacked. The records made per asset
 from __future__ import annotations
 
 from decimal import ROUND_HALF_EVEN, ROUND_HALF_UP, Context, Decimal, DivisionByZero, InvalidOperation, Overflow
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from app.domain.engine import actions as A
 from app.domain.engine.limits import Limits
@@ -86,34 +86,35 @@ class Line:
     """One asset of the calculation (mutable while the steps run; see the module text). Class
     attributes are the defaults, so a line costs only what differs from them."""
 
-    weight = ONE
-    percentage = None
-    action = A.DEFAULT_ACTION
-    source = A.SOURCE_DEFAULT
-    limit_price = None
-    comment = None
-    exception = None
+    weight: Decimal = ONE
+    percentage: Decimal | None = None
+    action: A.Action = A.DEFAULT_ACTION
+    source: str = A.SOURCE_DEFAULT
+    limit_price: Decimal | None = None
+    comment: str | None = None
+    exception: str | None = None
     manual = False
-    role = OUT
-    mode = M_BUY
-    hi = INF
-    cap_kind = None
+    role: str = OUT
+    mode: str = M_BUY
+    hi: Decimal = INF
+    cap_kind: str | None = None
     # steps 3-4: its target as a function of the class's level lambda (waterfill.set_shape):
     # min(upper, max(lower, base + slope x lambda)), and the value the allocation gives it
     base = slope = lower = upper = ZERO
     f = ZERO
     tgt = ZERO  # its target units (steps 5-7)
-    pin = None  # the adviser's target units (role PINNED)
+    pin: Decimal | None = None  # the adviser's target units (role PINNED)
     added = False  # an AddedAsset's place
     edited = False  # pinned or added: never cut for cash nor sold for it
-    reasons: tuple | list = ()
-    codes: frozenset | set = _NO_CODES
-    _tv_units = None
+    reasons: tuple[Reason, ...] | list[Reason] = ()  # a list once a reason is added
+    codes: frozenset[str] | set[str] = _NO_CODES  # a set once a reason is added
+    _tv_units: Decimal | None = None
     _tv = ZERO
-    _fee_units = None
+    _fee_units: Decimal | None = None
     _fee = ZERO
 
-    def __init__(self, asset_id, code, cls, group_id, price, cur_units, cur_value, kind, model_asset_id, rank):
+    def __init__(self, asset_id: int, code: str, cls: ClassState, group_id: int | None, price: Decimal | None,
+                 cur_units: Decimal, cur_value: Decimal, kind: str, model_asset_id: int | None, rank: int) -> None:
         self.asset_id = asset_id
         self.code = code
         self.cls = cls
@@ -122,7 +123,8 @@ class Line:
         self.price = price
         self.cur_units = cur_units
         self.held = cur_units > 0
-        self.cur_exact = cur_units * price if self.held else ZERO
+        # a held asset has a price: positions() refuses one without (missing_price)
+        self.cur_exact = cur_units * cast(Decimal, price) if self.held else ZERO
         self.cur_value = cur_value
         self.kind = kind
         self.model_asset_id = model_asset_id
@@ -133,9 +135,9 @@ class Line:
         if codes is _NO_CODES:
             self.codes = {code}
             self.reasons = [reason(code, text)]
-        elif code not in codes:
-            codes.add(code)
-            self.reasons.append(reason(code, text))
+        elif code not in codes:  # not the shared empty default: the line's own set and list (above)
+            cast("set[str]", codes).add(code)
+            cast("list[Reason]", self.reasons).append(reason(code, text))
 
     def value_of(self, units: Decimal) -> Decimal:
         """The position's value at `units`, to the cent (remembered for the last units asked)."""
@@ -143,7 +145,9 @@ class Line:
             return self.cur_value
         if units == self._tv_units:
             return self._tv
-        value = to_cents(units * self.price) if units else ZERO
+        # other units than the current ones, not zero: a line that can trade, so it has a price
+        # (places: a line without one is zero, or fixed at its current units, which are then zero)
+        value = to_cents(units * cast(Decimal, self.price)) if units else ZERO
         self._tv_units, self._tv = units, value
         return value
 
@@ -157,7 +161,9 @@ class ClassState:
         "pct_total", "weight_text",
     )
 
-    def __init__(self, class_id, title, is_cash, allocation, min_, max_, limit, rank, in_model, pct_total=ZERO):
+    def __init__(self, class_id: int, title: str, is_cash: bool, allocation: Decimal, min_: Decimal | None,
+                 max_: Decimal | None, limit: int | None, rank: int, in_model: bool,
+                 pct_total: Decimal = ZERO) -> None:
         self.id = class_id
         self.title = title
         self.is_cash = is_cash
