@@ -30,7 +30,7 @@ from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.lists import Paged
 from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.parse import to_int
-from app.ui.states.portfolios import referer_query
+from app.ui.rows.portfolios import referer_query
 from app.ui.toolkit.rows import Amount, Option, Performance, amount_of, label_of, performance_of
 from app.ui.toolkit.screen import Confirm, ExportLinks, events, guarded, screen_load
 from app.ui.toolkit.typed_form import TypedFormDialog

@@ -29,7 +29,7 @@ from app.ui.toolkit.lists import FirmChoice, InRecord, ListControls
 from app.ui.toolkit.screen import Confirm, Viewer, events, guarded, screen_load
 from app.ui.states.person import PersonForm
 from app.ui.states.address import AddressForm
-from app.ui.states.portfolios import referer_query
+from app.ui.rows.portfolios import referer_query
 from app.ui.display import input_day
 from app.ui.parse import to_int as _int
 from app.ui.toolkit.rows import Option, field_errors, keeping, offers
