@@ -10,6 +10,9 @@ from typing import Iterable
 from app.domain.transactions import Status
 from app.services.transactions import AssetPosition, AssetTransactionView, CashTransactionView
 from app.ui.display import NA, close_price, day, input_day, money, sign_of, whole_units
+from app.ui.toolkit.rows import Detail
+
+DASH = "\u2014"
 
 
 def ledger_status_color(status: str) -> str:
@@ -177,3 +180,52 @@ def panel_row(r: AssetPosition) -> PanelRow:
         bought_price=close_price(r.bought_price) if r.bought_price else NA,
         last_trade=day(r.last_trade_at), count=r.transactions_count, pending_count=r.pending_count,
     )
+
+
+def asset_summary(r: AssetTransactionView) -> list[Detail]:
+    """What the form does not show: the cost base of a purchase, the proceeds of a sell, the
+    order management outcome, the transaction it replaced."""
+    pairs: list[tuple[str, str]] = []
+    if r.form == "purchase":
+        pairs += [("Cost base", money(r.cost)),
+                  ("Unit cost", close_price(r.unit_cost) if r.unit_cost else "")]
+    elif r.form == "sell":
+        pairs.append(("Proceeds", money(r.amount)))
+    elif r.form == "capital_return" and r.quantity:
+        pairs.append(("Units held on the date", whole_units(r.quantity)))
+    if r.om_status:
+        pairs.append(("Order management", r.om_status.capitalize()))
+    if r.replaces_id:
+        pairs.append(("Replaces", f"Transaction {r.replaces_id}"))
+    return [Detail(label=k, value=v) for k, v in pairs if v]
+
+
+def cash_detail(r: CashTransactionView) -> list[Detail]:
+    """A cash transaction as its detail modal lists it, with the transaction it comes from."""
+    linked, payload = r.linked_transaction, r.payload
+    asset = linked.asset if linked is not None else None
+    pairs = [
+        ("Class", r.cash_class), ("Amount", money(r.amount)), ("Date", day(r.trade_at)),
+        ("Settlement date", day(r.settlement_at)), ("Status", r.status_label),
+        ("In the totals", "Yes" if r.counted else "No (not executed)"),
+    ]
+    if linked is not None:
+        pairs.append(("Transaction", linked.type_label))
+        if asset is not None:
+            pairs.append(("Asset", f"{asset.code} {DASH} {asset.name}"))
+        if linked.deposit is not None:
+            deposit = linked.deposit
+            pairs.append(("Deposit", " ".join(x for x in (deposit.product_type, deposit.provider_name,
+                                                           deposit.deal_id) if x)))
+        if linked.quantity:
+            pairs.append(("Quantity", whole_units(linked.quantity)))
+        if linked.price and asset is not None:
+            pairs.append(("Price", close_price(linked.price)))
+        if linked.om_status:
+            pairs.append(("Order management", linked.om_status.capitalize()))
+    if payload.ex_date:
+        pairs.append(("Ex date", day(payload.ex_date)))
+    if payload.franking_credits:
+        pairs.append(("Franking credits", money(payload.franking_credits)))
+    pairs.append(("Description", input_text(r.description)))
+    return [Detail(label=k, value=v or DASH) for k, v in pairs]

@@ -44,10 +44,10 @@ from app.services import transaction_upload
 from app.services import transactions as service
 from app.domain.holdings import Header
 from app.services.tenancy import normalise_code
-from app.services.transactions import AssetPosition, AssetTotals, AssetTransactionView, CashTransactionPage
+from app.services.transactions import AssetPosition, AssetTotals, CashTransactionPage
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
-from app.ui.display import close_price, count_of, day, input_day, input_number, money, sign_of, whole_units
+from app.ui.display import count_of, input_day, input_number, money, sign_of
 from app.ui.states.base import AppState
 from app.ui.toolkit.lists import ListControls
 from app.ui.states.portfolio_header import PortfolioHeader
@@ -56,7 +56,7 @@ from app.ui.toolkit.screen import Confirm, UploadDialog, guarded, screen_load
 from app.ui.toolkit.typed_form import TypedFormDialog
 from app.ui.parse import decimal_or_none as _dec, positive_int as _int
 from app.ui.rows.transactions import (
-    CashRow, PanelRow, TransactionInputs, TxRow, asset_inputs, cash_inputs, cash_row, input_text, panel_row, tx_row,
+    CashRow, PanelRow, TransactionInputs, TxRow, asset_inputs, asset_summary, cash_detail, cash_inputs, cash_row, panel_row, tx_row,
 )
 
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
@@ -66,7 +66,6 @@ SORRY = "Sorry!"
 UPLOAD_ID = "transactions-upload"
 UPLOAD_FAILED = "The file upload was unsuccessful"
 PICK_TARGET = "transactions.asset"
-DASH = "\u2014"
 
 ASSET_FORMS = list(rules.FORM_NAMES.values())  # purchase, sell, dividend, interest, capital_return, reconstruction
 FORM_KINDS: dict[str, Kind] = {name: kind for kind, name in rules.FORM_NAMES.items()}
@@ -326,27 +325,10 @@ class TransactionForms(TypedFormDialog, Confirm, UploadDialog, ListControls, mix
         self._af_asset_id = r.asset_id or 0
         self.af_asset_name = r.name or ""
         self.af_status_label = r.status_label or ""
-        self.af_summary = self._summary(r)
+        self.af_summary = asset_summary(r)
         self.af_can_edit = can_edit
         self._af_recreate = bool(r.edit_question)
         return None
-
-    def _summary(self, r: AssetTransactionView) -> list[Detail]:
-        """What the form does not show: the cost base of a purchase, the proceeds of a sell, the
-        order management outcome, the transaction it replaced."""
-        pairs: list[tuple[str, str]] = []
-        if r.form == "purchase":
-            pairs += [("Cost base", money(r.cost)),
-                      ("Unit cost", close_price(r.unit_cost) if r.unit_cost else "")]
-        elif r.form == "sell":
-            pairs.append(("Proceeds", money(r.amount)))
-        elif r.form == "capital_return" and r.quantity:
-            pairs.append(("Units held on the date", whole_units(r.quantity)))
-        if r.om_status:
-            pairs.append(("Order management", r.om_status.capitalize()))
-        if r.replaces_id:
-            pairs.append(("Replaces", f"Transaction {r.replaces_id}"))
-        return [Detail(label=k, value=v) for k, v in pairs if v]
 
     @rx.event
     def open_asset_view(self, transaction_id: Any):
@@ -665,35 +647,10 @@ class CashTransactionsState(TransactionForms, PortfolioHeader, AppState):
     @guarded
     def open_detail(self, transaction_id: Any):
         r = service.get_cash_transaction(actor=self._actor(), transaction_id=_int(transaction_id) or 0)
-        linked, payload = r.linked_transaction, r.payload
-        asset = linked.asset if linked is not None else None
-        pairs = [
-            ("Class", r.cash_class), ("Amount", money(r.amount)), ("Date", day(r.trade_at)),
-            ("Settlement date", day(r.settlement_at)), ("Status", r.status_label),
-            ("In the totals", "Yes" if r.counted else "No (not executed)"),
-        ]
-        if linked is not None:
-            pairs.append(("Transaction", linked.type_label))
-            if asset is not None:
-                pairs.append(("Asset", f"{asset.code} {DASH} {asset.name}"))
-            if linked.deposit is not None:
-                deposit = linked.deposit
-                pairs.append(("Deposit", " ".join(x for x in (deposit.product_type, deposit.provider_name,
-                                                               deposit.deal_id) if x)))
-            if linked.quantity:
-                pairs.append(("Quantity", whole_units(linked.quantity)))
-            if linked.price and asset is not None:
-                pairs.append(("Price", close_price(linked.price)))
-            if linked.om_status:
-                pairs.append(("Order management", linked.om_status.capitalize()))
-        if payload.ex_date:
-            pairs.append(("Ex date", day(payload.ex_date)))
-        if payload.franking_credits:
-            pairs.append(("Franking credits", money(payload.franking_credits)))
-        pairs.append(("Description", input_text(r.description)))
-        self.detail_rows = [Detail(label=k, value=v or DASH) for k, v in pairs]
+        linked = r.linked_transaction
+        self.detail_rows = cash_detail(r)
         self.detail_title = r.cash_class or "Transaction"
-        self.detail_linked_id = linked.id if linked is not None and asset is not None else 0
+        self.detail_linked_id = linked.id if linked is not None and linked.asset is not None else 0
         self.detail_open = True
 
     @rx.event
