@@ -8,7 +8,8 @@ from __future__ import annotations
 import reflex as rx
 
 from app.ui.components.widgets import modal, nav_link
-from app.ui.states.bulk_progress import BulkProgressState, RunItem
+from app.ui.rows.bulk_progress import RunItem
+from app.ui.states.bulk_progress import BulkProgressState
 
 P = BulkProgressState
 

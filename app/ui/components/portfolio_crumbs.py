@@ -8,7 +8,7 @@ from typing import Any
 import reflex as rx
 
 from app.ui.components.widgets import nav_link
-from app.ui.states.portfolio_header import OwnerLink
+from app.ui.rows.portfolio_header import OwnerLink
 
 
 def _owner(owner: OwnerLink) -> rx.Component:

@@ -14,7 +14,8 @@ from app.ui.components.widgets import (
     upload_choice,
 )
 from app.ui.components.asset_picker import AssetPickerState, asset_picker
-from app.ui.states.assets import ALL, NONE, PICK_TARGET, UPLOAD_FAILED, UPLOAD_ID, AssetRow, AssetsState
+from app.ui.rows.assets import NONE, AssetRow
+from app.ui.states.assets import ALL, PICK_TARGET, UPLOAD_FAILED, UPLOAD_ID, AssetsState
 from app.ui.states.base import AppState
 
 TITLE = "Wealth Advice"

@@ -12,7 +12,8 @@ from app.ui.components.widgets import (
     download_button, empty_row, list_footer, page_controls, pagination, plain_header, table_card, table_rows,
 )
 from app.ui.pages.users import date_input, option_select
-from app.ui.states.audit import AuditRow, AuditState, PortfolioHistoryState
+from app.ui.rows.audit import AuditRow
+from app.ui.states.audit import AuditState, PortfolioHistoryState
 from app.ui.states.base import AppState
 
 TITLE = "Wealth Advice"

@@ -11,7 +11,7 @@ from app.ui.components.model_selection import model_selection_header, model_sele
 from app.ui.components.widgets import cancel_button, empty_row, plain_header, table_card, table_rows
 from app.ui.states.base import AppState
 from app.ui.states.bulk_calculate import TITLES, BulkCalculateState
-from app.ui.states.model_selection import BulkModelRow
+from app.ui.rows.model_selection import BulkModelRow
 
 B = BulkCalculateState
 TITLE = "Wealth Advice"

@@ -18,7 +18,8 @@ from app.ui.components.widgets import (
 from app.ui.pages.assets import performance
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
-from app.ui.states.holdings import PAGE_SIZES, SAVE_CHANGES, ClassTotal, HoldingRow, HoldingsState, PendingRow
+from app.ui.rows.holdings import ClassTotal, HoldingRow, PendingRow
+from app.ui.states.holdings import PAGE_SIZES, SAVE_CHANGES, HoldingsState
 
 S = HoldingsState
 TITLE = "Wealth Advice"

@@ -22,9 +22,8 @@ from app.ui.components.widgets import (
 )
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
-from app.ui.states.models import (
-    ModelDetailsState, ModelFormState, ModelHistoryState, ModelRow, ModelsListState,
-)
+from app.ui.rows.models import ModelRow
+from app.ui.states.models import ModelDetailsState, ModelFormState, ModelHistoryState, ModelsListState
 
 TITLE = "Wealth Advice"
 F = ModelFormState

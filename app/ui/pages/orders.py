@@ -16,9 +16,9 @@ from app.ui.components.widgets import (
 )
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
+from app.ui.rows.orders import BrokerRow, BrokerTotalView, OrderView, ReconciliationLineView
 from app.ui.states.orders import (
-    ORDER_STATUSES, PAGE_SIZES, UPLOAD_ID, BrokerRow, BrokerTotalView, DesktopBrokerState, OrderReconciliationState,
-    OrdersState, OrderView, ReconciliationLineView,
+    ORDER_STATUSES, PAGE_SIZES, UPLOAD_ID, DesktopBrokerState, OrderReconciliationState, OrdersState,
 )
 
 TITLE = "Wealth Advice"

@@ -18,7 +18,8 @@ from app.ui.components.portfolio_crumbs import portfolio_crumbs
 from app.ui.components.widgets import download_button, plain_header, table_card
 from app.ui.pages.assets import performance
 from app.ui.states.base import AppState
-from app.ui.states.performance import PerformanceState, PeriodRow, PortfolioRow
+from app.ui.rows.performance import PeriodRow, PortfolioRow
+from app.ui.states.performance import PerformanceState
 
 S = PerformanceState
 TITLE = "Wealth Advice"

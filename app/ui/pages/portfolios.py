@@ -22,8 +22,9 @@ from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
 from app.ui.pages.performance import my_performance_link
 from app.ui.pages.tax_report import my_tax_report_link
+from app.ui.rows.portfolios import AwaitingRow, PortfolioRow
 from app.ui.states.portfolios import (
-    CRUMB, LIST_CONTEXTS, LIST_TITLE, AwaitingRow, PortfolioBuyState, PortfolioFormState, PortfolioRow, PortfoliosListState,
+    CRUMB, LIST_CONTEXTS, LIST_TITLE, PortfolioBuyState, PortfolioFormState, PortfoliosListState,
 )
 
 TITLE = "Wealth Advice"

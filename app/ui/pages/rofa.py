@@ -18,7 +18,8 @@ from app.ui.pages.target_portfolio import (
 )
 from app.ui.states.base import AppState
 from app.domain.advice.target_portfolios import SUPERUSER_NOTE
-from app.ui.states.rofa import TAB_TITLES, TABS, RofaState, WordsLine
+from app.ui.rows.rofa import WordsLine
+from app.ui.states.rofa import TABS, TAB_TITLES, RofaState
 
 S = RofaState
 TITLE = "Wealth Advice"

@@ -23,9 +23,9 @@ from app.ui.components.widgets import (
 )
 from app.ui.states.advice_versions import VERSION_PAGE_SIZES
 from app.ui.states.base import AppState
+from app.ui.rows.target_portfolio import GroupRow, Step, TPClass, TPLine, VersionRow
 from app.ui.states.target_portfolio import (
-    CODE_MAX, COMMENT_TITLES, UNITS_INVALID, GroupRow, Step, TargetPortfolioState,
-    TPClass, TPLine, TPVersionsState, VersionRow,
+    CODE_MAX, COMMENT_TITLES, UNITS_INVALID, TPVersionsState, TargetPortfolioState,
 )
 
 S = TargetPortfolioState

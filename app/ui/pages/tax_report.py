@@ -19,9 +19,8 @@ from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
 from app.ui.components.widgets import download_button, field, option_select, plain_header, table_card, text_input
 from app.ui.states.base import AppState
-from app.ui.states.tax_report import (
-    OVERSOLD, CapitalReturnRow, GainRow, IncomeRow, PortfolioTaxRow, SummaryRow, TaxReportState, UnrealisedRow,
-)
+from app.ui.rows.tax_report import CapitalReturnRow, GainRow, IncomeRow, PortfolioTaxRow, SummaryRow, UnrealisedRow
+from app.ui.states.tax_report import OVERSOLD, TaxReportState
 
 S = TaxReportState
 TITLE = "Wealth Advice"

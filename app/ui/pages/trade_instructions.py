@@ -19,9 +19,9 @@ from app.ui.components.widgets import (
 from app.ui.pages.target_portfolio import advice_versions_page
 from app.ui.states.advice_versions import VERSION_PAGE_SIZES
 from app.ui.states.base import AppState
+from app.ui.rows.trade_instructions import HistoryRow, NoteRow, TxRow, VersionRow
 from app.ui.states.trade_instructions import (
-    ACTIONS, EMPTY, TITLE as SCREEN_TITLE, HistoryRow, NoteRow, TradeInstructionsState,
-    TradeInstructionVersionsState, TxRow, VersionRow,
+    ACTIONS, EMPTY, TITLE as SCREEN_TITLE, TradeInstructionVersionsState, TradeInstructionsState,
 )
 from app.ui.toolkit.badges import TI_COLORS, TX_COLORS, color_match
 

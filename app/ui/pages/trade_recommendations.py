@@ -18,9 +18,10 @@ from app.ui.components.widgets import (
 )
 from app.ui.pages.users import option_select
 from app.ui.states.base import AppState
+from app.ui.rows.trade_recommendations import NO_ROUNDING, ApprovalLine, CashView, FileRowView
 from app.ui.states.trade_recommendations import (
-    APPROVAL_ORDERS, APPROVAL_VIEW, EXPORT_LABELS, FILE_VIEW, GAP_LABELS, NO_ROUNDING, PAGE_SIZES, ApprovalLine,
-    CashView, FileRowView, TradeApprovalState, TradeFileState,
+    APPROVAL_ORDERS, APPROVAL_VIEW, EXPORT_LABELS, FILE_VIEW, GAP_LABELS, PAGE_SIZES, TradeApprovalState,
+    TradeFileState,
 )
 from app.ui.toolkit.badges import TI_COLORS, TX_COLORS, color_match
 

@@ -20,8 +20,9 @@ from app.ui.components.widgets import (
     empty_row, list_footer, page_controls, plain_header, row_menu, sort_header, table_card, table_rows,
 )
 from app.ui.states.base import AppState
+from app.ui.rows.transactions import CashRow, PanelRow, TxRow
 from app.ui.states.transactions import (
-    FILTER_OPTIONS, PAGE_SIZES, AssetTransactionsState, CashRow, CashTransactionsState, Option, PanelRow, TxRow,
+    FILTER_OPTIONS, PAGE_SIZES, AssetTransactionsState, CashTransactionsState, Option,
 )
 
 TITLE = "Wealth Advice"

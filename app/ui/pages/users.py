@@ -15,9 +15,8 @@ from app.ui.components.widgets import (
     section, sort_header, status_badge, table_card, table_rows, text_input,
 )
 from app.ui.states.base import AppState
-from app.ui.states.users import (
-    IN_RECORD, KIND_TITLES, LIST_CONTEXTS, NEW_TITLES, UserFormState, UserRow, UsersState,
-)
+from app.ui.rows.users import UserRow
+from app.ui.states.users import IN_RECORD, KIND_TITLES, LIST_CONTEXTS, NEW_TITLES, UserFormState, UsersState
 
 TITLE = "Wealth Advice"
 

@@ -15,7 +15,6 @@ the user is elsewhere, it stops."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import time
 from typing import TYPE_CHECKING, Any, Callable, ClassVar
@@ -34,6 +33,7 @@ from app.services.advice_queries import FirmEvent, firm_topic
 from app.services import target_portfolios
 from app.ui import routes
 from app.ui.display import count_of, money
+from app.ui.rows.advice_reports import CashReportRow, CashTotals, PendingReportRow, report_head
 from app.ui.states.base import AppState, toast_error
 from app.ui.toolkit.lists import FirmChoice, ListControls
 from app.ui.toolkit.screen import ExportLinks, events, guarded, screen_load
@@ -53,55 +53,6 @@ HEARTBEAT_MS = 20_000
 STALE_SECONDS = 60.0       # no heartbeat for this long: the page is gone, stop following
 QUIET_SECONDS = 0.5        # gather a burst of events into one reload
 MIN_RELOAD_SECONDS = 2.0   # and never reload more often than this
-
-
-@dataclasses.dataclass
-class ReportRow:
-    """What a row of either report shows of its portfolio and target portfolio."""
-
-    id: int = 0
-    name: str = ""
-    url: str = ""
-    firm: str = ""
-    owners: str = ""
-    adviser: str = ""
-    model: str = ""
-    status: str = ""
-    status_label: str = ""
-    date: str = ""
-    value: str = ""
-
-
-@dataclasses.dataclass
-class CashReportRow(ReportRow):
-    cash: Amount = Amount()
-    placed_buys: str = ""       # committed to buys with the broker
-    cash_after: Amount = Amount()
-    min_cash: str = ""
-    cash_to_invest: Amount = Amount()
-
-
-@dataclasses.dataclass
-class CashTotals:
-    """The cash report's totals row (the cash itself is the report's total amount)."""
-
-    value: str = ""
-    placed_buys: str = ""
-    cash_after: str = ""
-    min_cash: str = ""
-    cash_to_invest: Amount = Amount()
-
-
-@dataclasses.dataclass
-class PendingReportRow(ReportRow):
-    error_message: str = ""
-    calculated_by: str = ""
-    days_waiting: int = 0
-
-
-def _head(r: reports.CashRow | reports.PendingRow) -> ReportRow:
-    return ReportRow(r.investment_id, r.portfolio_name, routes.url(reports.TARGET_ROUTE, id=r.investment_id), r.firm,
-                     r.owners, r.adviser, r.model, r.status, r.status_label, r.date.isoformat(), money(r.value))
 
 
 class ReportControls(FirmChoice, ListControls, ExportLinks, mixin=True):
@@ -270,7 +221,7 @@ class CashReportState(ReportControls, AppState):
                                            **page)
 
     def _show(self, report: reports.Report[reports.CashRow]) -> None:
-        self.rows = [CashReportRow(**vars(_head(r)), cash=amount_of(r.cash), placed_buys=money(r.placed_buys),
+        self.rows = [CashReportRow(**vars(report_head(r)), cash=amount_of(r.cash), placed_buys=money(r.placed_buys),
                                    cash_after=amount_of(r.cash_after), min_cash=money(r.min_cash),
                                    cash_to_invest=amount_of(r.cash_to_invest)) for r in report.rows]
         t = report.totals
@@ -313,7 +264,7 @@ class PendingReportState(ReportControls, AppState):
                 "notEnoughCash": "1" if self.not_enough_cash else None}
 
     def _show(self, report: reports.Report[reports.PendingRow]) -> None:
-        self.rows = [PendingReportRow(**vars(_head(r)), error_message=r.error_message or "",
+        self.rows = [PendingReportRow(**vars(report_head(r)), error_message=r.error_message or "",
                                       calculated_by=r.calculated_by, days_waiting=r.days_waiting) for r in report.rows]
 
     @rx.event

@@ -7,118 +7,36 @@ which checks permission and scopes by firm. The id of the asset shown or edited 
 backend-only vars; anything else a browser sends is re-checked by the service."""
 from __future__ import annotations
 
-import dataclasses
 import logging
 from typing import Any, ClassVar, Mapping
 
 import reflex as rx
 
 from app.domain import prices as price_rules
-from app.domain.assets import ASSET_FORM_KEYS, ASSET_SORTS, AssetForm, clean_asset, read_asset_form
+from app.domain.assets import ASSET_FORM_KEYS, ASSET_SORTS, clean_asset
 from app.domain.errors import GENERIC, INVALID_FORM, AuthenticationError, DomainError
 from app.domain.permissions import Actor
 from app.services import assets
-from app.services.industry_groups import IndustryGroupOption
-from app.ui.display import NA, close_price, day, input_number, percent_1dp
+from app.ui.display import close_price, day, input_number
 from app.ui.parse import to_int as _int
+from app.ui.rows.assets import (
+    NONE, AssetRow, ColourOption, PriceImport, RecentPrice, Rejected, asset_form, asset_view, colour_options,
+    firm_colour_options,
+)
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.lists import ListControls
-from app.ui.toolkit.rows import Option, Performance, performance_of
+from app.ui.toolkit.rows import performance_of
 from app.ui.toolkit.screen import FormDialog, UploadDialog, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.assets")
 
 ALL = "all"
-NONE = "none"  # the "no type / no group / shared universe" choice of a select (Radix items cannot be "")
 UPLOAD_ID = "prices-upload"
 UPLOAD_FAILED = "The file upload was unsuccessful"
 UPLOAD_COMPLETE = "The file upload is now complete"
 HISTORY_DAYS = 180
 RECENT_ROWS = 10
 PICK_TARGET = "assets.find"  # the asset picker's target key for "Find asset"
-
-
-def percent_display(value: Any) -> str:  # other screens show percentages the way this one does
-    """A percentage with one decimal ('12.5%'), 'N/A' when empty."""
-    return percent_1dp(value, NA)
-
-
-@dataclasses.dataclass
-class AssetRow:
-    id: int = 0
-    code: str = ""
-    name: str = ""
-    class_title: str = ""
-    type_title: str = ""
-    group_title: str = ""
-    group_color: str = ""
-    firm_name: str = ""
-    price: str = ""
-    close_date: str = ""  # the ISO instant of the close (shown with rx.moment in the browser's offset)
-    dividend_yield: str = ""
-    one_month: Performance = Performance()
-    six_month: Performance = Performance()
-    url: str = ""
-
-
-def asset_view(found: assets.AssetView) -> AssetRow:
-    group, kind, firm = found.industry_group, found.type, found.firm
-    return AssetRow(
-        id=found.id, code=found.code, name=found.name, class_title=found.class_title or "",
-        type_title=(kind.title if kind else None) or "", group_title=(group.title if group else None) or "",
-        group_color=(group.color if group else None) or "", firm_name=(firm.name if firm else None) or "",
-        price=close_price(found.last_close_price),
-        close_date=found.last_close_date.isoformat() if found.last_close_date else "",
-        dividend_yield=percent_display(found.dividend_yield),
-        one_month=performance_of(found.one_month_return), six_month=performance_of(found.six_month_return),
-        url=found.url or "",
-    )
-
-
-@dataclasses.dataclass
-class ColourOption(Option):
-    """A select's choice with the colour of its dot (an industry group's; '' for none)."""
-
-    color: str = ""
-
-
-@dataclasses.dataclass
-class RecentPrice:
-    day: str = ""
-    close: str = ""
-    change: Performance = Performance()
-
-
-@dataclasses.dataclass
-class Rejected:
-    line: int = 0
-    code: str = ""
-    reason: str = ""
-
-
-@dataclasses.dataclass
-class PriceImport:
-    """A price import's report as its dialog shows it (done False: no file imported yet): the prices
-    written new and replaced, the assets they are for, and each line refused."""
-
-    done: bool = False
-    imported: int = 0
-    updated: int = 0
-    assets: int = 0
-    rejected: list[Rejected] = dataclasses.field(default_factory=list)
-
-
-def _form_data(form: dict[str, str]) -> AssetForm:
-    """The form as the service reads it (read once here): the selects' NONE choice is "no value"."""
-    return read_asset_form({key: "" if value == NONE else value for key, value in form.items()})
-
-
-def _options(found: tuple[assets.AssetClassView | assets.AssetTypeView | IndustryGroupOption, ...]) -> list[ColourOption]:
-    return [ColourOption(value=str(o.id), label=o.title, color=getattr(o, "color", "") or "") for o in found]
-
-
-def _firm_options(found: tuple[assets.FirmRef, ...]) -> list[ColourOption]:
-    return [ColourOption(value=str(o.id), label=o.name or "") for o in found]
 
 
 class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
@@ -186,8 +104,8 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
         yield
         self.loading = False
         opts = assets.filter_options(actor=actor)
-        self.class_options, self.type_options = _options(opts.classes), _options(opts.types)
-        self.group_options, self.firm_options = _options(opts.industry_groups), _firm_options(opts.firms)
+        self.class_options, self.type_options = colour_options(opts.classes), colour_options(opts.types)
+        self.group_options, self.firm_options = colour_options(opts.industry_groups), firm_colour_options(opts.firms)
         return self._reload()
 
     # ---- filters ----------------------------------------------------------------------------------
@@ -352,7 +270,7 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
         return None
 
     def _check_form(self) -> dict[str, str]:
-        return clean_asset(_form_data(self.form))[1]
+        return clean_asset(asset_form(self.form))[1]
 
     @rx.event
     def set_form_field(self, key: str, value: Any):
@@ -369,7 +287,7 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
     def _write(self) -> Any:
         """Create or update through the service; the events once saved."""
         actor = self._actor()
-        data = _form_data(self.form)
+        data = asset_form(self.form)
         if self.form_mode == "edit" and self._edit_id:
             result = assets.update_asset(actor=actor, asset_id=self._edit_id, form=data)
         else:

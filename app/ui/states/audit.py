@@ -14,36 +14,15 @@ import reflex as rx
 from app.domain.errors import DomainError, PermissionDenied
 from app.domain.permissions import NOT_ALLOWED, Actor, home_route
 from app.domain.roles import Role
-from app.exports.audit_xlsx import changes_text, object_text
 from app.services import audit, firms as firm_service, portfolios as portfolio_service
 from app.domain.audit_trail import AuditEntry
-from app.services.audit import Choice
 from app.services.listing import DEFAULT_PAGE_SIZE, Page
 from app.ui import routes
+from app.ui.rows.audit import ALL, AuditRow, audit_row, choices_of
 from app.ui.states.base import AppState, toast_error
 from app.ui.toolkit.lists import Paged
 from app.ui.toolkit.rows import Option, offers
 from app.ui.toolkit.screen import screen_load
-
-ALL = "all"
-
-
-@dataclasses.dataclass
-class AuditRow:
-    id: int = 0
-    at: str = ""
-    who: str = ""
-    action: str = ""
-    action_title: str = ""
-    object: str = ""
-    changes: str = ""
-    ip: str = ""
-
-
-def audit_row(e: AuditEntry) -> AuditRow:
-    return AuditRow(id=e.id, at=e.at.isoformat(), who=e.actor_email or "", action=e.action,
-                    action_title=e.action_title, object=object_text(e), changes=changes_text(e), ip=e.ip or "")
-
 
 @dataclasses.dataclass
 class AuditFilters:
@@ -68,10 +47,6 @@ class AuditFilters:
 
 FILTER_KEYS = tuple(f.name for f in dataclasses.fields(AuditFilters))  # each one's key in the address
 ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-def _choices(first: str, options: tuple[Choice, ...]) -> list[Option]:
-    return [Option(ALL, first)] + [Option(o.value, o.label) for o in options]
 
 
 class AuditList(Paged, mixin=True):
@@ -130,8 +105,8 @@ class AuditState(AuditList, AppState):
         self.is_superuser_view = actor.is_superuser
         firms = firm_service.firm_options(actor=actor) if actor.is_superuser else []
         self.firms = [Option(ALL, "All firms")] + [Option(str(o.id), o.name) for o in firms]
-        self.actions = _choices("All actions", options.actions)
-        self.object_types = _choices("All objects", options.object_types)
+        self.actions = choices_of("All actions", options.actions)
+        self.object_types = choices_of("All objects", options.object_types)
         return self._reload()
 
     def _filter(self, **chosen: str):

@@ -19,7 +19,6 @@ another run is attached, or when the user leaves the page it was opened on."""
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import time
 
@@ -30,7 +29,7 @@ from app.domain.permissions import Actor
 from app.jobs import progress
 from app.services import bulk_runs
 from app.domain.parsing import as_id
-from app.ui import routes
+from app.ui.rows.bulk_progress import RunItem, error_items, finished_items as _items
 from app.ui.states.base import AppState, toast_error
 
 log = logging.getLogger("app.ui.bulk_progress")
@@ -41,21 +40,6 @@ EVENT_READ_SECONDS = 0.25   # after events arrive, the run (names, messages) is 
 DRAIN_LIMIT = 5000
 RECENT_SHOWN = 50
 ERRORS_SHOWN = 200
-
-
-@dataclasses.dataclass
-class RunItem:
-    investment_id: int = 0
-    investment_name: str = ""
-    status: str = ""
-    message: str = ""
-    url: str = ""  # a finished portfolio's: the target portfolio (or trade recommendations) it produced
-
-
-# what a finished portfolio of a run of each kind links to: the screen of what the run produced
-RESULT_ROUTES = {"tp": "portfolios.target-portfolio", "tr": "portfolios.trade-instructions"}
-# a finished portfolio links to the very version the run produced (a later one may be current by then)
-VERSION_ROUTES = {"tp": "portfolios.target-portfolio-version", "tr": "portfolios.trade-instructions-version"}
 
 
 def _next_events(subscription: progress.Subscription, run_id: int) -> bulk_runs.RunProgress | None:
@@ -74,25 +58,6 @@ def _next_events(subscription: progress.Subscription, run_id: int) -> bulk_runs.
             break
         event = subscription.get(0)
     return newest
-
-
-def _result_url(row: bulk_runs.BulkRunFinished, kind: str) -> str:
-    """A finished portfolio's link: the version it produced (its current one if the run did not say)."""
-    if row.status != "done":
-        return ""
-    if row.version:
-        return routes.url(VERSION_ROUTES[kind], id=row.investment_id, version=row.version)
-    return routes.url(RESULT_ROUTES[kind], id=row.investment_id)
-
-
-def _items(rows: tuple[bulk_runs.BulkRunFinished, ...], kind: str = "tp") -> list[RunItem]:
-    return [RunItem(investment_id=r.investment_id, investment_name=r.investment_name, status=r.status,
-                    message=r.message or "", url=_result_url(r, kind)) for r in rows]
-
-
-def _error_items(rows: tuple[bulk_runs.BulkRunError, ...]) -> list[RunItem]:
-    return [RunItem(investment_id=r.investment_id, investment_name=r.investment_name, status="failed",
-                    message=r.message or "") for r in rows]
 
 
 class BulkProgressState(AppState):
@@ -199,7 +164,7 @@ class BulkProgressState(AppState):
         self.done = max(self.done, run.done)
         self.failed = max(self.failed, run.failed)
         self.recent = _items(run.recent, self.kind)
-        self.errors = _error_items(run.errors)
+        self.errors = error_items(run.errors)
         self.running = run.status != "done" and self.done + self.failed < self.total
         self.waiting = self.running and run.waiting
 

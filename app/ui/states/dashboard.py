@@ -8,11 +8,9 @@ short per-process cache keyed by the user and the filters lets paging not comput
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 import threading
 import time
-from decimal import Decimal
 from functools import partial
 from typing import Any, Callable, ClassVar, Mapping
 
@@ -22,19 +20,23 @@ from app.domain import drift as drift_rules
 from app.domain.engine.trade_file import STATUS_APPROVED
 from app.domain import validators as v
 from app.domain.advice.target_portfolios import NOT_ENOUGH_CASH, TPStatus
-from app.domain.advice.texts import CONFIRM_RECALCULATE_TP, SELECT_PORTFOLIO, rebalance_triggered
+from app.domain.advice.texts import SELECT_PORTFOLIO, rebalance_triggered
 from app.domain.errors import GENERIC, DomainError
 from app.domain.permissions import Actor, can_bulk_calculate
 from app.services import bulk_runs, drift, target_portfolios
 from app.domain.parsing import as_id, firm_choice
 from app.ui import routes
-from app.ui.display import count_of, money, percent_1dp, percentage_points
+from app.ui.display import count_of, money, percent_1dp
 from app.ui.parse import to_int
+from app.ui.rows.dashboard import (
+    AssetRow, ClassRow, DriftDetail, DriftRow, QueueCard, WaitingItem, awaiting_client_question, band_text,
+    breach_colour, difference, points_text,
+)
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.bulk_progress import BulkProgressState
 from app.ui.states.trade_recommendations import APPROVAL_STATUS_KEY, APPROVAL_VIEW, VIEW_KEY
 from app.ui.toolkit.lists import FIRM_KEY, FirmChoice, ListControls
-from app.ui.toolkit.rows import Option, Performance, label_of, offers
+from app.ui.toolkit.rows import Option, label_of, offers
 from app.ui.toolkit.screen import Confirm, guarded, screen_load
 
 log = logging.getLogger("app.ui.dashboard")
@@ -43,98 +45,6 @@ ALL = "-1"
 CACHE_SECONDS = 30
 RUN_POLL_SECONDS = 1.5  # how often a run started here is read until it is over
 BREACH_MAX = 20
-
-
-@dataclasses.dataclass
-class DriftRow:
-    id: int = 0
-    name: str = ""
-    client: str = ""
-    adviser: str = ""
-    model: str = ""
-    firm: str = ""
-    value: str = ""
-    breach: str = ""
-    breach_colour: str = "green"  # in band | red at drift's SEVERE_BREACH and over | amber under it
-    out_of_band: int = 0
-    url: str = ""
-    holdings_url: str = ""
-
-
-@dataclasses.dataclass
-class ClassRow:
-    title: str = ""
-    value: str = ""
-    current: str = ""
-    target: str = ""
-    band: str = ""
-    breach: str = ""
-    side: str = "inside"
-    in_model: bool = True
-
-
-@dataclasses.dataclass
-class AssetRow:
-    code: str = ""
-    name: str = ""
-    value: str = ""
-    current: str = ""
-    weight: str = ""
-    difference: Performance = Performance()  # over the model's weight (up) or under it (down)
-
-
-@dataclasses.dataclass
-class DriftDetail:
-    """One portfolio's drift as its dialog shows it (id 0: the dialog is closed)."""
-
-    id: int = 0
-    name: str = ""
-    classes: list[ClassRow] = dataclasses.field(default_factory=list)
-    assets: list[AssetRow] = dataclasses.field(default_factory=list)
-
-
-@dataclasses.dataclass
-class QueueCard:
-    key: str = ""
-    title: str = ""
-    count: int = 0
-    detail: str = ""
-    url: str = ""
-    tone: str = "gray"
-    icon: str = "inbox"
-
-
-@dataclasses.dataclass
-class WaitingItem:
-    name: str = ""
-    days: str = ""
-    url: str = ""
-
-
-# the drift module's colour of a breach, in the badges' colour names
-BADGE_COLOURS = {drift_rules.SUCCESS: "green", drift_rules.WARNING: "amber", drift_rules.DANGER: "red"}
-
-
-def _breach_colour(breach: Decimal) -> str:
-    """The colour of a portfolio's largest breach (app.domain.drift.breach_colour)."""
-    return BADGE_COLOURS[drift_rules.breach_colour(breach)]
-
-
-def _pp(value: Decimal) -> str:
-    return percentage_points(value) if value > 0 else "In band"
-
-
-def _difference(value: Decimal | None) -> Performance:
-    """An asset's weight against the model's, in points ('+1.2 pp'); none when no weight is defined for it."""
-    if value is None:
-        return Performance()
-    return Performance(text=f"{value:+.1f} pp", sign="up" if value > 0 else "down" if value < 0 else "")
-
-
-def _band(low: Decimal | None, high: Decimal | None) -> str:
-    if low is None and high is None:
-        return "-"
-    return f"{percent_1dp(low, '0.0%')} - {percent_1dp(high, '100.0%')}"
 
 
 _cache: dict[tuple[object, ...], tuple[float, drift.DriftReport]] = {}
@@ -162,13 +72,6 @@ def _forget(actor_id: int) -> None:
     with _cache_lock:
         for k in [k for k in _cache if k[0] == actor_id]:
             _cache.pop(k, None)
-
-
-def awaiting_client_question(version: int) -> str:
-    """The question before a calculation that makes a new version of a portfolio whose version
-    `version` awaits the client's approval."""
-    return (f"Target portfolio version {version} is awaiting the client's approval; calculating makes a new version. "
-            f"{CONFIRM_RECALCULATE_TP}")
 
 
 class DashboardState(Confirm, FirmChoice, ListControls, AppState):
@@ -252,7 +155,7 @@ class DashboardState(Confirm, FirmChoice, ListControls, AppState):
         self.rows = [DriftRow(
             id=r.investment_id, name=r.name, client=r.client_name, adviser=r.adviser_name, model=r.model_name,
             firm=label_of(self.firm_options, str(r.firm_id)) if self.show_firm else "", value=money(r.value),
-            breach=_pp(r.largest_breach), breach_colour=_breach_colour(r.largest_breach),
+            breach=points_text(r.largest_breach), breach_colour=breach_colour(r.largest_breach),
             out_of_band=r.out_of_band, url=routes.url("portfolios.target-portfolio", id=r.investment_id),
             holdings_url=routes.url("portfolios.holdings", id=r.investment_id)) for r in shown]
         return None
@@ -389,10 +292,10 @@ class DashboardState(Confirm, FirmChoice, ListControls, AppState):
         self.detail = DriftDetail(
             id=d.investment_id, name=d.name,
             classes=[ClassRow(c.title, money(c.value), percent_1dp(c.current), percent_1dp(c.target),
-                              _band(c.min, c.max), _pp(c.breach) if c.breach > 0 else "", c.side, c.in_model)
+                              band_text(c.min, c.max), points_text(c.breach) if c.breach > 0 else "", c.side, c.in_model)
                      for c in d.classes],
             assets=[AssetRow(a.code, a.name, money(a.value), percent_1dp(a.current), percent_1dp(a.weight),
-                             _difference(a.difference))
+                             difference(a.difference))
                     for a in sorted(d.assets, key=lambda a: (-(abs(a.difference or 0)), a.code))])
         return None
 

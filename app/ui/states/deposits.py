@@ -38,10 +38,13 @@ from app.services.reference_data import InstitutionOption
 from app.ui import routes
 from app.ui.display import day, input_number, money
 from app.ui.states.base import AppState, toast_success
-from app.ui.toolkit.rows import Detail, Option, offers
+from app.ui.toolkit.rows import Option, offers
 from app.ui.toolkit.screen import events, guarded, screen_load
 from app.ui.toolkit.typed_form import TypedFormDialog
 from app.ui.parse import positive_int as _int
+from app.ui.rows.deposits import (
+    DepositInputs, DepositRow, DepositSheet, deposit_details, deposit_option, deposit_row, deposit_tx_row,
+)
 
 NONE = "none"  # a select's "nothing chosen" (Radix items cannot be "")
 SORRY = "Sorry!"
@@ -57,125 +60,9 @@ INPUT_NAMES = {
 IDENTITY_INPUTS = frozenset(INPUT_NAMES[key] for key in rules.IDENTITY_KEYS)
 
 
-@dataclasses.dataclass
-class DepositInputs:
-    """The deposit form as the user fills it in: each input's text, the auto-matured switch a flag.
-    The service's DepositForm is built from it once (`sent`), for the screen's check and the write."""
-
-    deposit_id: str = ""
-    product_type: str = ""
-    institution_id: str = ""
-    provider_name: str = ""
-    provider_type: str = ""
-    provider_id: str = ""
-    facility_id: str = ""
-    account_number: str = ""
-    deal_id: str = ""
-    start_date: str = ""
-    maturity_date: str = ""
-    maturity_term: str = ""
-    rate: str = ""
-    auto_matured: bool = rules.DEFAULT_AUTO_MATURED
-    cut_off_time: str = ""
-    amount: str = ""
-    description: str = ""
-    deal_status: str = ""
-
-    def sent(self, investment_id: int) -> rules.DepositForm:
-        """The form as the service takes it: an input left empty is not sent."""
-        return rules.DepositForm(
-            investment_id=investment_id or None,
-            deposit_id=(_int(self.deposit_id) or 0) if self.deposit_id else None,
-            product_type=self.product_type or None, institution_id=self.institution_id or None,
-            provider_name=self.provider_name or None, provider_type=self.provider_type or None,
-            provider_id=self.provider_id or None, facility_id=self.facility_id or None,
-            account_number=self.account_number or None, deal_id=self.deal_id or None,
-            start_date=self.start_date or None, maturity_date=self.maturity_date or None,
-            maturity_term=self.maturity_term or None, rate=self.rate or None, auto_matured=self.auto_matured,
-            cut_off_time=self.cut_off_time or None, amount=self.amount or None,
-            description=self.description or None, deal_status=self.deal_status or None,
-        )
-
-
 def sorry(message: str):
     """The transaction areas' failure notice: 'Sorry!' with the server's message (spec 002 s8)."""
     return rx.toast.error(SORRY, description=message, position="top-right", duration=6000)
-
-
-@dataclasses.dataclass
-class DepositRow:
-    id: int = 0
-    name: str = ""
-    code: str = ""
-    product: str = ""
-    is_at_call: bool = False
-    provider: str = ""
-    start: str = ""
-    maturity: str = ""
-    rate: str = ""
-    deal_status: str = ""
-    balance: str = ""
-    closed: bool = False
-
-
-@dataclasses.dataclass
-class TxRow:
-    id: int = 0
-    date: str = ""
-    type_label: str = ""
-    amm_type: str = ""
-    status: str = ""
-    status_label: str = ""
-    amount: str = ""
-    transaction_type: str = ""
-    description: str = ""
-    can_reprocess: bool = False
-    can_edit: bool = False
-
-
-@dataclasses.dataclass
-class DepositSheet:
-    """A deposit as a read-only modal shows it (the deposit modal, or its AMM transactions with the
-    deal status); closed while `open` is False."""
-
-    open: bool = False
-    title: str = ""
-    deal_status: str = ""
-    details: list[Detail] = dataclasses.field(default_factory=list)
-    rows: list[TxRow] = dataclasses.field(default_factory=list)
-
-
-def _option(deposit_id: int, d: service.DepositView) -> Option:
-    return Option(value=str(deposit_id), label=f"{d.name} ({d.code})")
-
-
-def _row(d: service.DepositView) -> DepositRow:
-    return DepositRow(
-        id=d.id, name=d.name, code=d.code, product=d.product_type, is_at_call=d.product_type == AT_CALL_ACCOUNT,
-        provider=d.provider_name, start=day(d.start_date), maturity=day(d.maturity_date), rate=rules.rate_text(d.rate),
-        deal_status=d.deal_status, balance=money(d.balance), closed=d.closed,
-    )
-
-
-def _tx(t: service.DepositTransactionView) -> TxRow:
-    return TxRow(
-        id=t.id, date=day(t.date), type_label=t.type_label, amm_type=t.amm_type, status=t.status,
-        status_label=t.status_label, amount=money(t.amount), transaction_type=t.transaction_type,
-        description=t.description or "", can_reprocess=t.can_reprocess, can_edit=t.can_edit,
-    )
-
-
-def _details(d: service.DepositView) -> list[Detail]:
-    pairs = [
-        ("Product type", d.product_type), ("Code", d.code), ("Provider", d.provider_name),
-        ("Provider type", d.provider_type or ""), ("Provider ID", d.provider_id or ""),
-        ("Facility ID", d.facility_id or ""), ("Account number", d.account_number or ""), ("Deal ID", d.deal_id),
-        ("Start date", day(d.start_date)), ("Maturity date", day(d.maturity_date)),
-        ("Term", rules.term_text(d.maturity_term)), ("Rate", rules.rate_text(d.rate)),
-        ("Auto matured", "Yes" if d.auto_matured else "No"), ("Deal status", d.deal_status),
-        ("Balance", money(d.balance)), ("Status", "Closed" if d.closed else "Open"),
-    ]
-    return [Detail(label=label, value=value or "—") for label, value in pairs]
 
 
 class DepositState(TypedFormDialog, AppState):
@@ -235,7 +122,7 @@ class DepositState(TypedFormDialog, AppState):
         self.enabled = dict(found.enabled)
         self.cash_text = money(found.cash_balance)
         self._deposits = {d.id: d for d in found.deposits}
-        self.rows = [_row(d) for d in found.deposits]
+        self.rows = [deposit_row(d) for d in found.deposits]
         return None
 
     @rx.event
@@ -323,7 +210,7 @@ class DepositState(TypedFormDialog, AppState):
             if form in (rules.Form.INTEREST_ACCRUAL, rules.Form.DEPOSIT):
                 return is_open and product == AT_CALL_ACCOUNT
             return is_open if form is rules.Form.SELL else form is rules.Form.INCOME and product == TERM_DEPOSITS
-        return [_option(did, d) for did, d in self._deposits.items() if fits(d)]
+        return [deposit_option(did, d) for did, d in self._deposits.items() if fits(d)]
 
     def _choose(self, deposit_id: int) -> None:
         """A deposit chosen: its identity fields shown (disabled), dates not before its start."""
@@ -452,7 +339,7 @@ class DepositState(TypedFormDialog, AppState):
         """The form in edit mode: the deposit chosen, then `values` (DepositInputs' attributes) as stored."""
         self._reset_form("edit", deposit_id, tx_id)
         self.form_type = form.value
-        self.deposit_options = [_option(deposit_id, self._deposits[deposit_id])]
+        self.deposit_options = [deposit_option(deposit_id, self._deposits[deposit_id])]
         self._choose(deposit_id)
         self.form = dataclasses.replace(self.form, **values)
 
@@ -537,7 +424,7 @@ class DepositState(TypedFormDialog, AppState):
         if d is not None:
             self.can_edit = d.can_edit
             self._view_deposit_id = d.id
-            self.view = DepositSheet(open=True, title=d.name, details=_details(d), rows=[_tx(t) for t in d.transactions])
+            self.view = DepositSheet(open=True, title=d.name, details=deposit_details(d), rows=[deposit_tx_row(t) for t in d.transactions])
 
     @rx.event
     def set_view_open(self, value: bool):
@@ -558,7 +445,7 @@ class DepositState(TypedFormDialog, AppState):
         if d is not None:
             self._amm_deposit_id = d.id
             self.amm = DepositSheet(open=True, title=f"{d.name} ({d.code})", deal_status=d.deal_status,
-                                    rows=[_tx(t) for t in d.transactions])
+                                    rows=[deposit_tx_row(t) for t in d.transactions])
 
     @rx.event
     def set_amm_open(self, value: bool):

@@ -7,18 +7,13 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from decimal import Decimal
-from typing import Any, ClassVar, TypedDict
+from typing import Any, ClassVar
 
 import reflex as rx
 
 from app.domain.errors import DomainError, PermissionDenied, ValidationError
-from app.domain.firms import FIRM_SORTS, FirmForm, LicenseeForm, clean_firm
-from app.domain.firm_documents import (
-    LAYOUT_TITLES, LAYOUTS, Branding, DocumentSettings, RofaTemplate,
-    parse_document_settings,
-)
-from app.domain.money import percent_trimmed_text
+from app.domain.firms import FIRM_SORTS, FirmForm, clean_firm
+from app.domain.firm_documents import LAYOUT_TITLES, LAYOUTS, parse_document_settings
 from app.domain.permissions import NOT_ALLOWED, Actor, can_create_firm, can_edit_firm
 from app.domain.roles import Role
 from app.services import firms, records_of_advice
@@ -28,6 +23,9 @@ from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
 from app.ui.parse import to_int
+from app.ui.rows.firms import (
+    FIRM_TEXTS, LICENSEE_TEXTS, FirmRow, blank_document_form, document_form, firm_form, firm_row, payload_name,
+)
 from app.ui.toolkit.lists import LoadMore, RowPages
 from app.ui.toolkit.rows import Option, field_errors
 from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, screen_load
@@ -36,33 +34,6 @@ log = logging.getLogger("app.ui.firms")
 
 LOAD_ONE_FAILED = "Opps, something went wrong"
 ROW_ROUTES = frozenset({"firms.view", "firms.edit", "firms.advisers", "firms.clients", "firms.portfolios"})
-
-
-class FirmRow(TypedDict):
-    id: int
-    name: str
-    initials: str
-    logo: str
-    advisers: int
-    clients: int
-    email: str
-    phone: str
-    created_at: str
-
-
-def _row(firm: FirmDetail) -> FirmRow:
-    name = firm.name or ""
-    return FirmRow(
-        id=firm.id,
-        name=name,
-        initials="".join(part[:1] for part in name.split()[:2]).upper(),
-        logo=firm.logo or "",
-        advisers=firm.advisers,
-        clients=firm.clients,
-        email=firm.email or "",
-        phone=firm.phone or "",
-        created_at=firm.created_at.isoformat(),
-    )
 
 
 class FirmsListState(Viewer, Confirm, RowPages, LoadMore, AppState):
@@ -76,7 +47,7 @@ class FirmsListState(Viewer, Confirm, RowPages, LoadMore, AppState):
     def _fetch(self, actor: Actor, offset: int, limit: int) -> tuple[list[FirmRow], int]:
         found, total = firms.list_firms(actor=actor, limit=limit, offset=offset, sort=self.sort, order=self.order,
                                         search=self.search)
-        return [_row(f) for f in found], total
+        return [firm_row(f) for f in found], total
 
     @rx.event
     @screen_load(clients=False)
@@ -109,32 +80,10 @@ class FirmsListState(Viewer, Confirm, RowPages, LoadMore, AppState):
 
 
 # ---- the firm form ------------------------------------------------------------------------------
-FIRM_TEXTS = ("name", "abn", "car", "phone", "email", "website", "fee", "max_fee", "min_fee", "ausiex_code",
-              "order_expiry_days", "stop_loss_limit_gap")
-LICENSEE_TEXTS = tuple(f.name for f in dataclasses.fields(LicenseeForm))
-
-
-def _payload_name(path: str) -> str:
-    """A field's name in the payload, in a refusal's fields and as the input's id: the form's
-    attribute in camelCase ('max_fee' -> 'maxFee', 'licensee.fsg_link' -> 'licensee.fsgLink')."""
-    head, *rest = path.split("_")
-    return head + "".join(word.title() for word in rest)
 
 
 # the form's text fields ('licensee.<attribute>' for the licensee's) -> their payload names
-FIELD_NAMES = {path: _payload_name(path) for path in (*FIRM_TEXTS, *(f"licensee.{n}" for n in LICENSEE_TEXTS))}
-
-
-def _texts(source: object, names: tuple[str, ...]) -> dict[str, Any]:
-    """Saved values as their fields show them ('' for none, a number as its digits)."""
-    values = {name: getattr(source, name, None) for name in names}
-    return {name: "" if v is None else format(v, "f") if isinstance(v, Decimal) else str(v) for name, v in values.items()}
-
-
-def _form_of(firm: FirmDetail | None) -> FirmForm:
-    """The form as the screen holds it, every field as text: a saved firm's, or a new firm's (None)."""
-    return FirmForm(**_texts(firm, FIRM_TEXTS), licensee=LicenseeForm(**_texts(firm and firm.licensee, LICENSEE_TEXTS)),
-                    order_good_till_cancelled=bool(firm and firm.order_good_till_cancelled))
+FIELD_NAMES = {path: payload_name(path) for path in (*FIRM_TEXTS, *(f"licensee.{n}" for n in LICENSEE_TEXTS))}
 
 
 # the record of advice card: layout, branding and the CGT template (app.domain.firm_documents)
@@ -145,17 +94,6 @@ DOC_KEYS = tuple(DOC_LIMITS)
 SAVE_FIRM_FIRST = "Save the firm first: the preview shows its newest record of advice."
 
 
-def _doc_form(settings: DocumentSettings) -> dict[str, str]:
-    b, t = settings.branding, settings.template
-    return {"layout": b.layout, "colour": b.colour, "disclaimer": b.disclaimer, "footer": b.footer,
-            "hinPercent": percent_trimmed_text(t.hin_percent) or "0",
-            "cgtDiscount": percent_trimmed_text(t.discount_percent) or "", "assetComments": t.comments_text}
-
-
-def _doc_blank() -> dict[str, str]:
-    return _doc_form(DocumentSettings(Branding(), RofaTemplate()))
-
-
 class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
     """firms.new, firms.view and firms.edit. `mode` is taken from the route on every load."""
 
@@ -163,13 +101,13 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
 
     mode: str = "new"
     loading: bool = True
-    form: FirmForm = _form_of(None)
+    form: FirmForm = firm_form(None)
     errors: dict[str, str] = field_errors(None, FIELD_NAMES.values())
     firm_name: str = ""
     view_url: str = ""  # display only (breadcrumb); handlers use _firm_id
     can_edit: bool = False
 
-    docs: dict[str, str] = _doc_blank()
+    docs: dict[str, str] = blank_document_form()
     doc_errors: dict[str, str] = field_errors(None, DOC_KEYS)
     layout_options: list[Option] = [Option(value=k, label=LAYOUT_TITLES[k]) for k in LAYOUTS]
     previewing: bool = False
@@ -181,7 +119,7 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
     # ---- loading --------------------------------------------------------------------------------
     def _reset(self, mode: str) -> None:
         self.mode = mode
-        self.form = _form_of(None)
+        self.form = firm_form(None)
         self.errors = field_errors(None, FIELD_NAMES.values())
         self.submitted = False
         self.saving = False
@@ -190,7 +128,7 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
         self.can_edit = False
         self._load_images({})
         self._fill_address()
-        self.docs = _doc_blank()
+        self.docs = blank_document_form()
         self.doc_errors = field_errors(None, DOC_KEYS)
         self.previewing = False
         self._firm_id = 0
@@ -198,7 +136,7 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
         self._saved = False
 
     def _fill(self, firm: FirmDetail) -> None:
-        self.form = _form_of(firm)
+        self.form = firm_form(firm)
         self.firm_name = firm.name or ""
         self._firm_id = firm.id
         self.view_url = routes.url("firms.view", id=self._firm_id)
@@ -220,7 +158,7 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
             self.loading = False
             return None
         self._fill(firms.get_firm(actor=actor, firm_id=self._path_id() or 0))
-        self.docs = _doc_form(firms.documents(actor=actor, firm_id=self._firm_id))
+        self.docs = document_form(firms.documents(actor=actor, firm_id=self._firm_id))
         self.can_edit = can_edit_firm(actor, self._firm_id)
         self.loading = False
         if mode == "edit" and not self.can_edit:

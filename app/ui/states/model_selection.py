@@ -8,7 +8,6 @@ A screen names the models it offers in `_find_models(actor)` (service rows, by n
 `_chosen_models()`, calling `_no_models()` when that is empty."""
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Any
 
 import reflex as rx
@@ -17,19 +16,10 @@ from app.domain import recommendations as rules
 from app.domain.permissions import Actor
 from app.services.models import ModelSummary
 from app.ui.parse import to_int
+from app.ui.rows.model_selection import BulkModelRow
 from app.ui.states.base import toast_error
 from app.ui.toolkit.lists import FirmChoice
 from app.ui.toolkit.screen import guarded
-
-
-@dataclasses.dataclass
-class BulkModelRow:
-    id: int = 0
-    name: str = ""
-    firm: str = ""
-    method: str = ""  # the allocation method's title (bulk calculation shows it)
-    status: str = ""
-    status_title: str = ""
 
 
 class ModelSelection(FirmChoice, mixin=True):

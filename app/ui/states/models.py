@@ -25,18 +25,21 @@ from app.domain.parsing import as_id
 from app.domain.permissions import Actor, can_edit_model
 from app.domain.timezones import iso_json
 from app.services import models as model_service
-from app.services.models import (
-    AssetBrief, AssetFacts, DetailAsset as ModelDetailAsset, ModelAssetLine, ModelClassLine, ModelDetail, ModelGroupLine,
-    ModelSummary, ModelTypeLine,
-)
+from app.services.models import ModelDetail
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.components.industry_allocations import IndustryGroupPicker
-from app.ui.display import NA, input_number as _num_text, percent_1dp, price_up_to_4dp, sign_of, text as _text
+from app.ui.display import NA, input_number as _num_text, percent_1dp, text as _text
 from app.ui.parse import to_int as _int
+from app.ui.rows.models import (
+    RANGE_FIELDS, AssetLine, AssetRef, ClassLine, ClassOption, DetailClass, EquivalentLine, GroupLine, GroupOption,
+    HistoryRow, ModelRow, PercentLine, TypeLine, asset_ref, availability_label, blank_as_none, class_line,
+    classes_total, detail_asset, model_commentaries, model_row, range_form, range_typed, ranges_shown,
+    whole_number_text, without,
+)
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import FirmChoice, LoadMore, Paged, RowPages
-from app.ui.toolkit.rows import AllocationRange, ClassBand, Option, TotalBar, label_of, total_bar
+from app.ui.toolkit.rows import Option, TotalBar, label_of, total_bar
 from app.ui.toolkit.screen import Confirm, SavingForm, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.models")
@@ -72,7 +75,6 @@ TAB_ERROR_PREFIXES = {
     "availability": ("firms", "investment", "all", "availability"),
 }
 CLASS_FIELDS = ("allocation", "min", "max", "assets_limit", "priority")
-RANGE_FIELDS = ("allocation", "min", "max")
 GROUP_FIELDS = ("allocation", "min", "max", "priority")
 SWITCHES = ("analyst_recommendations", "class_allocation", "type_allocation", "industry_group_allocation",
             "investment", "all_firms", "share_firms")
@@ -83,39 +85,6 @@ LIST_ROUTES = frozenset({"models.details", "models.changeModel", "models.long-te
 
 
 # ---- small helpers --------------------------------------------------------------------------------
-def _num_or_none(text: str) -> str | None:
-    text = (text or "").strip()
-    return text or None
-
-
-def _number_text(text: str) -> str | None:
-    """A whole number as its digits ('007' -> '7'); anything else as typed, for the service to name it."""
-    text = (text or "").strip()
-    if not text:
-        return None
-    number = _int(text)
-    return str(number) if number is not None else text
-
-
-def _without(lines: list[Any], i: int) -> list[Any]:
-    """`lines` less row i (a new list, so the change is sent)."""
-    return [line for k, line in enumerate(lines) if k != i]
-
-
-def _classes_total(classes: list["ClassLine"], percentages: list["PercentLine"], method: str):
-    """What the class-allocation bar shows: the class allocations; for the percentages method the
-    asset percentages plus the cash class's own allocation (as app.domain.model_rules adds them)."""
-    if method == AllocationMethod.PERCENTAGES.value:
-        cash = [c.allocation for c in classes if c.is_cash]
-        return allocation_total([p.allocation for p in percentages] + cash)
-    return allocation_total([c.allocation for c in classes])
-
-
-def _commentaries(model: ModelDetail) -> tuple[str, str]:
-    """(market, recommendation): the model's two commentaries."""
-    return rich_text.as_html(model.commentary("market")), rich_text.as_html(model.commentary("recommendation"))
-
-
 def _model_page(route_name: str, model_id: int, can_edit: bool):
     """To a page of the model on screen (its form only for those who may edit it)."""
     if route_name not in LIST_ROUTES or not model_id or (route_name == "models.changeModel" and not can_edit):
@@ -128,149 +97,7 @@ def _back_to_list(_state: Any, _actor: Actor) -> str:
     return routes.url("models.view")
 
 
-# ---- what the screens hold ------------------------------------------------------------------------
-@dataclasses.dataclass
-class ModelRow:
-    id: int = 0
-    name: str = ""
-    status: str = ""
-    status_title: str = ""
-    method_title: str = ""
-    firm_name: str = ""
-    availability_title: str = ""
-    assets_count: int = 0
-    updated_at: str = ""
-    can_edit: bool = False
-
-
-@dataclasses.dataclass
-class AssetRef:
-    """An asset a line of the form names (an alternate, a side of an equivalence): id 0 when none is chosen."""
-
-    id: int = 0
-    code: str = ""
-    name: str = ""
-
-
-@dataclasses.dataclass
-class AssetLine:
-    asset_id: int = 0
-    code: str = ""
-    name: str = ""
-    alt: AssetRef = dataclasses.field(default_factory=AssetRef)
-    priority: str = ""
-
-
-@dataclasses.dataclass
-class ClassLine(ClassBand):
-    assets_limit: str = ""
-    priority: str = ""
-    assets: list[AssetLine] = dataclasses.field(default_factory=list)
-
-
-@dataclasses.dataclass
-class TypeLine(AllocationRange):
-    type_id: int = 0
-    title: str = ""
-
-
-@dataclasses.dataclass
-class GroupLine(AllocationRange):
-    industry_group_id: int = 0
-    title: str = ""
-    color: str = ""
-    priority: str = ""
-
-
-@dataclasses.dataclass
-class EquivalentLine:
-    asset: AssetRef = dataclasses.field(default_factory=AssetRef)
-    eq: AssetRef = dataclasses.field(default_factory=AssetRef)
-
-
-@dataclasses.dataclass
-class PercentLine:
-    asset_id: int = 0
-    class_id: int = 0
-    class_title: str = ""
-    code: str = ""
-    name: str = ""
-    allocation: str = ""
-    alt: AssetRef = dataclasses.field(default_factory=AssetRef)
-
-
-@dataclasses.dataclass
-class ClassOption:
-    id: int = 0
-    title: str = ""
-    is_cash: bool = False
-
-
-@dataclasses.dataclass
-class GroupOption:
-    id: int = 0
-    title: str = ""
-    color: str = ""
-
-
-@dataclasses.dataclass
-class AssetFigures:
-    """What a details card shows of an asset (and again of its alternate): its code, name, price and
-    returns, each return with its sign (up, down or flat) for the colour."""
-
-    code: str = ""
-    name: str = ""
-    price: str = ""
-    one_month: str = ""
-    one_month_sign: str = ""
-    since_inclusion: str = ""
-    since_inclusion_sign: str = ""
-    dividend_yield: str = ""
-    dividend_yield_sign: str = ""
-
-
-@dataclasses.dataclass
-class DetailAsset:
-    asset_id: int = 0
-    url: str = ""
-    group_title: str = ""
-    group_color: str = ""
-    figures: AssetFigures = dataclasses.field(default_factory=AssetFigures)
-    has_alt: bool = False
-    alt: AssetFigures = dataclasses.field(default_factory=AssetFigures)
-
-
-@dataclasses.dataclass
-class DetailClass:
-    class_id: int = 0
-    title: str = ""
-    allocation: str = ""
-    assets: list[DetailAsset] = dataclasses.field(default_factory=list)
-
-
-@dataclasses.dataclass
-class HistoryRow:
-    version: int = 0
-    created_at: str = ""
-    who: str = ""
-    current: bool = False
-
-
-def _availability_title(value: str) -> str:
-    """The model's title of an availability, but the screens name every firm's in full."""
-    return "All firms" if value == Availability.ALL else Availability.title_of(value)
-
-
 # ---- the list -------------------------------------------------------------------------------------
-def _row(model: ModelSummary) -> ModelRow:
-    return ModelRow(
-        id=model.id, name=model.name, status=model.status, status_title=model.status_title,
-        method_title=model.allocation_method_title, firm_name=_text(model.firm.name),
-        availability_title=_availability_title(model.availability), assets_count=model.assets_count,
-        updated_at=_text(iso_json(model.updated_at)), can_edit=model.can_edit,
-    )
-
-
 class ModelsListState(Confirm, RowPages, FirmChoice, LoadMore, AppState):
     """/models: the models the actor may see (the service scopes by firm, shares and availability)."""
 
@@ -288,7 +115,7 @@ class ModelsListState(Confirm, RowPages, FirmChoice, LoadMore, AppState):
                                           search=self.search or None,
                                           firm_id=None if self._firm_id() == ALL_FIRMS
                                           else model_rules.owner_filter(self.firm_filter))
-        return [_row(m) for m in found.rows], found.total
+        return [model_row(m) for m in found.rows], found.total
 
     @rx.event
     @screen_load(clients=False)
@@ -331,41 +158,6 @@ class ModelsListState(Confirm, RowPages, FirmChoice, LoadMore, AppState):
 
 
 # ---- the form ---------------------------------------------------------------------------------------
-def _priority(priority: int | None, index: int) -> str:
-    return _text(priority if priority is not None else index + 1)
-
-
-def _asset_ref(asset: AssetBrief | None) -> AssetRef:
-    """An asset a saved line names (none: id 0)."""
-    return AssetRef() if asset is None else AssetRef(id=asset.id, code=_text(asset.code), name=_text(asset.name))
-
-
-def _asset_line(entry: ModelAssetLine, index: int) -> AssetLine:
-    return AssetLine(asset_id=entry.asset_id, code=_text(entry.code), name=_text(entry.name),
-                     alt=_asset_ref(entry.alt_asset), priority=_priority(entry.priority, index))
-
-
-def _ranges(entry: ModelClassLine | ModelTypeLine | ModelGroupLine) -> dict[str, str]:
-    """allocation, min and max of a saved line as the form shows them."""
-    return {"allocation": _num_text(entry.allocation), "min": _num_text(entry.min), "max": _num_text(entry.max)}
-
-
-def _range_form(line: AllocationRange) -> dict[str, str | None]:
-    """allocation, min and max of a line on the form as the service reads them."""
-    return {"allocation": _num_or_none(line.allocation), "min": _num_or_none(line.min), "max": _num_or_none(line.max)}
-
-
-def _range_typed(line: AllocationRange) -> bool:
-    """Something is typed in the line's allocation, min or max (a type line left empty is not sent)."""
-    return any(getattr(line, key).strip() for key in RANGE_FIELDS)
-
-
-def _class_line(entry: ModelClassLine, index: int) -> ClassLine:
-    return ClassLine(class_id=entry.class_id, title=_text(entry.title), is_cash=entry.is_cash,
-                     assets_limit=_text(entry.assets_limit), priority=_priority(entry.priority, index),
-                     assets=[_asset_line(a, j) for j, a in enumerate(entry.assets)], **_ranges(entry))
-
-
 class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     """models.createModel, models.changeModel (preview with ?preview=1) and models.version."""
 
@@ -470,17 +262,17 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         self.investment, self.all_firms = model.investment, model.all
         self.shared_firm_ids = [str(f.id) for f in model.shared_firms]
         self.share_firms = bool(self.shared_firm_ids)
-        self.classes = [_class_line(c, i) for i, c in enumerate(model.allocation_classes)]
-        self.types = [TypeLine(type_id=t.type_id, title=_text(t.title), **_ranges(t)) for t in model.allocation_types]
+        self.classes = [class_line(c, i) for i, c in enumerate(model.allocation_classes)]
+        self.types = [TypeLine(type_id=t.type_id, title=_text(t.title), **ranges_shown(t)) for t in model.allocation_types]
         self.groups = [GroupLine(industry_group_id=g.industry_group_id, title=_text(g.title), color=_text(g.color),
-                                 priority=_text(g.priority), **_ranges(g))
+                                 priority=_text(g.priority), **ranges_shown(g))
                        for g in model.industry_groups_allocations]
-        self.equivalents = [EquivalentLine(asset=_asset_ref(e.asset), eq=_asset_ref(e.eq)) for e in model.equivalents]
+        self.equivalents = [EquivalentLine(asset=asset_ref(e.asset), eq=asset_ref(e.eq)) for e in model.equivalents]
         # a percentage line's alternative is its class asset's alternate, so only the allocation is kept
         saved_pct = {p.asset_id: _num_text(p.allocation) for p in model.assets_percentages_allocations}
         self.percentages = []
         self._sync_percentages(saved_pct)
-        self.market, self.recommendation = _commentaries(model)
+        self.market, self.recommendation = model_commentaries(model)
         self.market_shown, self.recommendation_shown = self.market, self.recommendation
 
     @rx.event
@@ -643,7 +435,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         i = self._at(index, self.classes)
         if i is None or self.classes[i].is_cash:
             return
-        self.classes = _without(self.classes, i)
+        self.classes = without(self.classes, i)
         self._sync_percentages()
         self._changed()
 
@@ -664,7 +456,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         if where is None:
             return
         i, j = where
-        self._replace("classes", i, assets=_without(self.classes[i].assets, j))
+        self._replace("classes", i, assets=without(self.classes[i].assets, j))
         self._sync_percentages()
         self._changed()
 
@@ -691,7 +483,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     def remove_group(self, index: Any):
         i = self._at(index, self.groups)
         if i is not None:
-            self.groups = _without(self.groups, i)
+            self.groups = without(self.groups, i)
             self._changed()
 
     @rx.event
@@ -709,7 +501,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     def remove_equivalent(self, index: Any):
         i = self._at(index, self.equivalents)
         if i is not None:
-            self.equivalents = _without(self.equivalents, i)
+            self.equivalents = without(self.equivalents, i)
             self._changed()
 
     # ---- percentages ---------------------------------------------------------------------------------
@@ -866,21 +658,21 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
             analyst_recommendations=self.analyst_recommendations, class_allocation=self.class_allocation,
             type_allocation=self.type_allocation, industry_group_allocation=self.industry_group_allocation,
             allocation_classes=tuple(model_rules.ClassRowForm(
-                class_id=c.class_id, **_range_form(c), assets_limit=_number_text(c.assets_limit),
-                priority=_number_text(c.priority) or str(i + 1),
+                class_id=c.class_id, **range_form(c), assets_limit=whole_number_text(c.assets_limit),
+                priority=whole_number_text(c.priority) or str(i + 1),
                 assets=tuple(model_rules.AssetRowForm(asset_id=a.asset_id, alt_asset_id=a.alt.id or None,
-                                                      priority=_number_text(a.priority) or str(j + 1))
+                                                      priority=whole_number_text(a.priority) or str(j + 1))
                              for j, a in enumerate(c.assets)))
                 for i, c in enumerate(self.classes)),
-            allocation_types=tuple(model_rules.TypeRowForm(type_id=t.type_id, **_range_form(t))
-                                   for t in self.types if _range_typed(t)),
+            allocation_types=tuple(model_rules.TypeRowForm(type_id=t.type_id, **range_form(t))
+                                   for t in self.types if range_typed(t)),
             industry_groups_allocations=tuple(model_rules.GroupRowForm(
-                industry_group_id=g.industry_group_id, **_range_form(g), priority=_number_text(g.priority) or str(i + 1))
+                industry_group_id=g.industry_group_id, **range_form(g), priority=whole_number_text(g.priority) or str(i + 1))
                 for i, g in enumerate(self.groups)),
             equivalents=tuple(model_rules.EquivalentRowForm(asset_id=e.asset.id or None, eq_asset_id=e.eq.id or None)
                               for e in self.equivalents),
             assets_percentages_allocations=tuple(model_rules.PercentageRowForm(
-                asset_id=p.asset_id, allocation=_num_or_none(p.allocation), alternative=p.alt.id or None)
+                asset_id=p.asset_id, allocation=blank_as_none(p.allocation), alternative=p.alt.id or None)
                 for p in self.percentages) if percentages else (),
             commentaries=tuple(model_rules.CommentaryForm(type=kind, description=text)
                                for kind, text in (("market", self.market), ("recommendation", self.recommendation))
@@ -895,7 +687,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     def _remap(self, fields: dict[str, str]) -> dict[str, str]:
         """Field keys of the payload -> keys of the rows on screen (the payload leaves out type rows
         with nothing typed, so its type indexes differ from the screen's)."""
-        typed = [i for i, t in enumerate(self.types) if _range_typed(t)]
+        typed = [i for i, t in enumerate(self.types) if range_typed(t)]
         out: dict[str, str] = {}
         for key, text in fields.items():
             parts = key.split(".")
@@ -1058,7 +850,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     @rx.var
     def class_bar(self) -> TotalBar:
         """Spec 002 s4 colours: success at exactly 100, warning below, danger above."""
-        return total_bar(_classes_total(self.classes, self.percentages, self.method), class_total_color)
+        return total_bar(classes_total(self.classes, self.percentages, self.method), class_total_color)
 
     @rx.var
     def groups_bar(self) -> TotalBar:
@@ -1084,24 +876,6 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
 
 # ---- details --------------------------------------------------------------------------------------------
-def _figures(asset: AssetFacts) -> AssetFigures:
-    return AssetFigures(
-        code=asset.code, name=asset.name, price=price_up_to_4dp(asset.price),
-        one_month=percent_1dp(asset.one_month_return, NA), one_month_sign=sign_of(asset.one_month_return),
-        since_inclusion=percent_1dp(asset.since_inclusion_return, NA),
-        since_inclusion_sign=sign_of(asset.since_inclusion_return),
-        dividend_yield=percent_1dp(asset.dividend_yield, NA), dividend_yield_sign=sign_of(asset.dividend_yield),
-    )
-
-
-def _detail_asset(entry: ModelDetailAsset) -> DetailAsset:
-    group, alt = entry.industry_group, entry.alt_asset
-    return DetailAsset(asset_id=entry.asset_id, url=_text(entry.url),
-                       group_title=_text(group.title) if group is not None else "",
-                       group_color=_text(group.color) if group is not None else "", figures=_figures(entry),
-                       has_alt=alt is not None, alt=_figures(alt) if alt is not None else AssetFigures())
-
-
 class ModelDetailsState(AppState):
     """models.details: header, class-allocation chart, assets by class (4 a row), commentaries."""
 
@@ -1137,17 +911,17 @@ class ModelDetailsState(AppState):
         self.name, self.status, self.status_title = model.name, model.status, model.status_title
         self.method_title = model.allocation_method_title
         self.owner_name = _text(model.firm.name)
-        self.availability_title = _availability_title(model.availability)
+        self.availability_title = availability_label(model.availability)
         self.analyst_recommendations = model.analyst_recommendations
         self.can_edit = model.can_edit and can_edit_model(actor, model.owner_id)
         self.version = model.version_id or model.version
         self.updated_at = _text(iso_json(model.updated_at))
         self.classes = [DetailClass(class_id=c.class_id, title=_text(c.title), allocation=percent_1dp(c.allocation, NA),
-                                    assets=[_detail_asset(a) for a in c.assets]) for c in found.classes]
+                                    assets=[detail_asset(a) for a in c.assets]) for c in found.classes]
         # Recharts plots numbers: the float is for drawing only, the label shows the exact text
         self.chart = [{"title": _text(c.title), "allocation": float(c.allocation or 0),
                        "label": percent_1dp(c.allocation, NA)} for c in found.classes]
-        self.market, self.recommendation = _commentaries(model)
+        self.market, self.recommendation = model_commentaries(model)
 
     @rx.event
     def set_show_alternates(self, value: bool):

@@ -31,14 +31,17 @@ from app.domain.uploads import SELECT_FILE
 from app.domain.parsing import firm_choice
 from app.services import orders as order_service
 from app.services import trade_file as trade_file_service
-from app.ui import routes
-from app.ui.display import close_price, count_of, day, input_number, money, whole_units
+from app.ui.display import count_of, day, whole_units
 from app.ui.parse import positive_int
+from app.ui.rows.orders import (
+    BrokerRow, BrokerTotalView, ExecutionInputs, OrderView, ReconciliationLineView, RejectDialog, broker_row,
+    broker_total, order_view, reconciliation_line,
+)
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.toolkit.lists import FirmChoice, Paged
 from app.ui.toolkit.screen import UploadDialog, events, guarded, screen_load
 from app.ui.toolkit.typed_form import TypedFormDialog
-from app.ui.toolkit.rows import Detail, OrderLine, refused_lines
+from app.ui.toolkit.rows import Detail, refused_lines
 
 EXCEL_PATH = "/api/reports/desktop-broker-export-excel"
 PAGE_SIZES = ["20", "50", "100"]
@@ -63,125 +66,26 @@ _FORM_FIELDS = {"price": "price", "brokerage": "fee", "fee": "fee", "trade date"
                 "settlement_date": "settlement_date", "quantity": "quantity"}
 
 
-@dataclasses.dataclass
-class BrokerRow(OrderLine):
-    """A row of the Desktop Broker trade file page (status: Approved | Placed)."""
+class FirmLoad(FirmChoice, mixin=True):
+    """What the order screens share: the page load, the firm select, the rows read again, the failure
+    shown in the table, and Refresh. A screen reads its rows in `_fetch(actor)` and empties them in
+    `_clear()`."""
 
-    key: str = ""
-    account: str = ""
-    side: str = ""             # BUY | SELL
-    row_type: str = ""         # New | Amend | Cancel | Maintain
-
-
-@dataclasses.dataclass
-class OrderView(OrderLine):
-    """A row of the orders page (display text; the inputs' plain values for the execution form).
-    Its status is processing | executed | processing_error, shown as status_label."""
-
-    id: int = 0
-    assets_url: str = ""
-    account: str = ""
-    side: str = ""
-    price: str = ""
-    fee: str = ""
-    amount: str = ""
-    placed_at: str = ""        # ISO moment (shown in the browser's offset)
-    trade_date: str = ""       # DD/MM/YYYY (executed orders)
-    settlement_date: str = ""
-    status_label: str = ""     # Placed | Partly filled | Executed | Expired | Cancelled | Error
-    reason: str = ""
-    is_placed: bool = False    # still with the broker: takes a fill (and, untouched, a rejection)
-    reference: str = ""        # WA<n>, the broker's reference of the order
-    filled: str = ""           # "400 of 1,103" once partly filled
-    remaining: str = ""        # units still placed
-    price_input: str = ""
-    fee_input: str = ""
-
-
-@dataclasses.dataclass
-class ExecutionInputs:
-    """The execution form as typed: the quantity placed, and the price, brokerage, days and contract
-    note entered (the service reads them with read_execution)."""
-
-    quantity: str = ""
-    price: str = ""
-    fee: str = ""
-    trade_date: str = ""
-    settlement_date: str = ""
-    contract_note: str = ""
-
-    def execution(self) -> order_service.Execution:
-        """The service's execution, read once from the inputs (a ValidationError names what is wrong)."""
-        return order_service.read_execution(
-            price=self.price.strip(), fee=self.fee.strip(), quantity=self.quantity.strip(),
-            trade_date=self.trade_date.strip(), settlement_date=self.settlement_date.strip(),
-            contract_note=self.contract_note.strip())
-
-
-@dataclasses.dataclass
-class RejectDialog:
-    """The reject question: the order, the question asked, the reason typed (closed when not open)."""
-
-    open: bool = False
-    id: int = 0
-    question: str = ""
-    reason: str = ""
-    saving: bool = False
-
-
-def broker_row(r: trade_file_service.TradeFileRow) -> BrokerRow:
-    return BrokerRow(
-        key=f"tr-{r.recommendation_id}", portfolio=r.investment_name,
-        holdings_url=routes.url("portfolios.holdings", id=r.investment_id), account=r.broker_account or r.hin,
-        side=r.action, code=r.asset_code, quantity=whole_units(r.quantity),
-        order_type=trade_file_service.order_price_words(r),
-        limit_price=close_price(r.limit_price, ""), expiry=day(r.expiry), row_type=r.type, status=r.status)
-
-
-def order_view(o: order_service.OrderRow) -> OrderView:
-    executed = o.fills > 0
-    is_open = o.status in order_rules.OPEN_STATUSES
-    return OrderView(
-        id=o.id, portfolio=o.investment_name, holdings_url=routes.url("portfolios.holdings", id=o.investment_id),
-        assets_url=routes.url("portfolios.asset-transactions", id=o.investment_id), account=o.account, side=o.side,
-        code=o.asset_code, quantity=whole_units(o.quantity), order_type=o.price_text,
-        limit_price=close_price(o.limit_price, ""), price=close_price(o.price, ""), fee=money(o.fee),
-        amount=money(o.amount), placed_at=o.placed_at.isoformat(), expiry=o.expiry_text,
-        trade_date=day(o.trade_at) if executed else "", settlement_date=day(o.settlement_at) if executed else "",
-        status=o.status, status_label=o.status_label, reason=o.reason or "", is_placed=is_open,
-        price_input=input_number(o.price if not executed else o.limit_price or o.stop_price),
-        fee_input="" if executed else input_number(o.fee), reference=o.reference,
-        filled=(f"{whole_units(o.filled_quantity)} of {whole_units(o.quantity)}"
-                if o.filled_quantity and o.status != order_rules.FILLED else (f"{o.fills} fills" if o.fills > 1 else "")),
-        remaining=whole_units(o.remaining_quantity) if is_open else "")
-
-
-class FirmReport(FirmChoice, Paged, mixin=True):
-    """What both screens share: the page load, the firm select, one page of rows, the failure shown in
-    the table, and Refresh. A screen loads its rows in `_fetch(actor)`."""
-
-    PAGE_SIZES: ClassVar[tuple[int, ...]] = (20, 50, 100)
-    DEFAULT_SIZE: ClassVar[int] = 20
-
-    page_size: str = "20"
     loading: bool = True
     error: str = ""
 
-    if TYPE_CHECKING:  # what the screens' other bases (AppState and each screen's rows) give this mixin
-        rows: list[Any]
-
+    if TYPE_CHECKING:  # what the screens' other bases (AppState) give this mixin
         def _actor(self) -> Actor: ...
         def _fail(self, exc: DomainError) -> Any: ...
 
     def _fetch(self, actor: Actor) -> None:  # pragma: no cover - each screen loads its rows
         raise NotImplementedError
 
-    def _clear(self) -> None:
-        self.rows, self.total = [], 0
+    def _clear(self) -> None:  # pragma: no cover - each screen empties its own rows
+        raise NotImplementedError
 
-    def _reload(self):
-        """Paged: the page changed; read it."""
-        return self._load()
+    def _firm_picked(self) -> None:
+        """Another firm was chosen (a paged list goes back to its first page)."""
 
     def _load(self, actor: Actor | None = None):
         self.loading = True
@@ -201,7 +105,7 @@ class FirmReport(FirmChoice, Paged, mixin=True):
     @rx.event
     @screen_load(clients=False)
     def on_load(self, actor: Actor):
-        """The screen as new, the firms (for a superuser) and the first page."""
+        """The screen as new, the firms (for a superuser) and the rows."""
         self.reset()
         self._load_firms(actor)
         return self._load(actor)
@@ -210,11 +114,33 @@ class FirmReport(FirmChoice, Paged, mixin=True):
     def set_firm_filter(self, value: str):
         if not self._pick_firm(str(value or "")):
             return None
-        self.page = 1
+        self._firm_picked()
         return self._load()
 
     @rx.event
     def refresh(self):
+        return self._load()
+
+
+class FirmReport(FirmLoad, Paged, mixin=True):
+    """The two order tables: FirmLoad, one page of rows at a time."""
+
+    PAGE_SIZES: ClassVar[tuple[int, ...]] = (20, 50, 100)
+    DEFAULT_SIZE: ClassVar[int] = 20
+
+    page_size: str = "20"
+
+    if TYPE_CHECKING:  # each screen's rows
+        rows: list[Any]
+
+    def _clear(self) -> None:
+        self.rows, self.total = [], 0
+
+    def _firm_picked(self) -> None:
+        self.page = 1
+
+    def _reload(self):
+        """Paged: the page changed; read it."""
         return self._load()
 
 
@@ -412,79 +338,23 @@ class OrdersState(TypedFormDialog, UploadDialog, FirmReport, AppState):
 RECONCILIATION_EXCEL_PATH = "/api/orders/reconciliation/export-excel"
 
 
-@dataclasses.dataclass
-class BrokerTotalView:
-    broker: str = ""
-    placed: int = 0
-    filled: int = 0
-    partly_filled: int = 0
-    expired: int = 0
-    cancelled: int = 0
-    rejected: int = 0
-    buys: str = ""
-    sells: str = ""
-
-
-@dataclasses.dataclass
-class ReconciliationLineView(OrderLine):
-    key: str = ""
-    broker: str = ""
-    account: str = ""
-    reference: str = ""
-    side: str = ""
-    event: str = ""             # Placed | Filled | Partly filled | Expired | Cancelled | Rejected
-    units: str = ""
-    value: str = ""
-    status_label: str = ""      # where the order stands now
-
-
-def reconciliation_line(n: int, line: order_service.ReconciliationLine) -> ReconciliationLineView:
-    o = line.order
-    return ReconciliationLineView(
-        key=f"{o.id}-{line.event}-{n}", portfolio=o.investment_name,
-        holdings_url=routes.url("portfolios.holdings", id=o.investment_id), code=o.asset_code,
-        quantity=whole_units(o.quantity), order_type=o.price_text, expiry=o.expiry_text, status=o.status,
-        broker=o.broker_name or "No broker", account=o.account, reference=o.reference, side=o.side,
-        event=line.event_label, units=whole_units(line.units), value=money(line.value), status_label=o.status_label)
-
-
-class OrderReconciliationState(FirmChoice, AppState):
+class OrderReconciliationState(FirmLoad, AppState):
     """One day's orders by what happened to them, with totals by broker, and its Excel file."""
 
     day: str = ""               # YYYY-MM-DD (the date input's value)
     day_error: str = ""
-    loading: bool = True
-    error: str = ""
     totals: list[BrokerTotalView] = []
     lines: list[ReconciliationLineView] = []
 
-    def _load(self, actor: Actor | None = None):
-        self.loading = True
-        try:
-            recon = order_service.reconciliation(actor=actor or self._actor(),
-                                                 day=order_service.read_day(self.day, "day"),
-                                                 firm_id=firm_choice(self._firm_id()))
-        except AuthenticationError as exc:
-            return self._fail(exc)
-        except DomainError as exc:
-            self.totals, self.lines, self.error = [], [], exc.message
-            return self._fail(exc)
-        finally:
-            self.loading = False
-        self.error, self.day = "", recon.day.isoformat()
-        self.totals = [BrokerTotalView(broker=t.broker, placed=t.placed, filled=t.filled,
-                                       partly_filled=t.partly_filled, expired=t.expired, cancelled=t.cancelled,
-                                       rejected=t.rejected, buys=money(t.buys), sells=money(t.sells))
-                       for t in recon.totals]
+    def _fetch(self, actor: Actor) -> None:
+        recon = order_service.reconciliation(actor=actor, day=order_service.read_day(self.day, "day"),
+                                             firm_id=firm_choice(self._firm_id()))
+        self.day = recon.day.isoformat()
+        self.totals = [broker_total(t) for t in recon.totals]
         self.lines = [reconciliation_line(n, line) for n, line in enumerate(recon.lines)]
-        return None
 
-    @rx.event
-    @screen_load(clients=False)
-    def on_load(self, actor: Actor):
-        self.reset()
-        self._load_firms(actor)
-        return self._load(actor)
+    def _clear(self) -> None:
+        self.totals, self.lines = [], []
 
     @rx.event
     def set_day(self, value: str):
@@ -495,16 +365,6 @@ class OrderReconciliationState(FirmChoice, AppState):
             self.day_error = "Please, enter a valid date format. "
             return None
         self.day, self.day_error = text, ""
-        return self._load()
-
-    @rx.event
-    def set_firm_filter(self, value: str):
-        if not self._pick_firm(str(value or "")):
-            return None
-        return self._load()
-
-    @rx.event
-    def refresh(self):
         return self._load()
 
     @rx.var

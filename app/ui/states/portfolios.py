@@ -28,9 +28,7 @@ from app.services import firms as firm_service
 from app.services import models as model_service
 from app.services import portfolios as portfolio_service
 from app.domain.portfolios import PortfolioFilter, read_filter
-from app.services.portfolios import (
-    AllocationClass, Holder, ModelLinked, ModelUnlinked, PortfolioDetail, PortfolioExceptionView, PortfolioSummary,
-)
+from app.services.portfolios import ModelLinked, ModelUnlinked, PortfolioDetail, PortfolioSummary
 from app.services.tenancy import USER_NOT_FOUND
 from app.services import records_of_advice, reference_data
 from app.services import users as user_service
@@ -40,10 +38,14 @@ from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.components.industry_allocations import IndustryAllocationsMixin
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
-from app.ui.display import count_of, text as _text
+from app.ui.display import text as _text
 from app.ui.toolkit.lists import RECORD_PAGES, InRecord, ListControls, LoadMore
 from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, guarded, screen_load
 from app.ui.parse import to_int as _int
+from app.ui.rows.portfolios import (
+    AwaitingRow, ExceptionLine, HolderLine, ModelChoice, PortfolioRow, awaiting_rows, class_band, exception_line,
+    group_entries, portfolio_row, referer_query, unlink_question,
+)
 from app.ui.toolkit.rows import ClassBand, Option, TotalBar, keeping, label_of, offers, total_bar
 
 log = logging.getLogger("app.ui.portfolios")
@@ -89,123 +91,10 @@ def _referer(state: AppState) -> str:
         return ""
 
 
-def referer_query(path: str) -> dict[str, str]:
-    """refererStateName / refererStateParams of a signed-in path (where the next screen goes back to)."""
-    name, params = routes.match(path)
-    if name is None or name in routes.PUBLIC:
-        return {}
-    return {"refererStateName": name, "refererStateParams": json.dumps(params, separators=(",", ":"))}
-
-
-def unlink_question(portfolio: PortfolioDetail) -> str:
-    """The unlink confirmation: the model's name, and a warning when it belongs to another firm."""
-    model = portfolio.model
-    cross = rules.is_cross_firm(portfolio.firm_id, model.firm_id if model is not None else None)
-    return (rules.CONFIRM_UNLINK_CROSS_FIRM if cross else rules.CONFIRM_UNLINK).format(
-        name=_text(model.name if model is not None else None))
-
-
-def _holders_text(holders: tuple[Holder, ...]) -> str:
-    return ", ".join(f"{h.first_name} {h.last_name}".strip() for h in holders)
-
-
 def _model_toasts(done: ModelLinked | ModelUnlinked, text: str) -> list[Any]:
     """A model linked or unlinked: the success, and a warning when the custom asset classes changed."""
     return events(toast_success(text),
                   toast_warning(rules.CUSTOM_CLASSES_CHANGED) if done.custom_classes_changed else None)
-
-
-# ---- what the screens hold ------------------------------------------------------------------------
-@dataclasses.dataclass
-class PortfolioRow:
-    id: int = 0
-    name: str = ""
-    type_title: str = ""
-    holders: str = ""
-    adviser: str = ""
-    model: str = ""
-    broker: str = ""
-    firm: str = ""
-    inactive: bool = False
-    status_title: str = ""
-    updated_at: str = ""
-    holdings_url: str = ""
-    edit_url: str = ""
-    buy_url: str = ""
-    history_url: str = ""
-    has_model: bool = False
-
-
-@dataclasses.dataclass
-class HolderLine:
-    id: int = 0
-    name: str = ""
-    is_owner: bool = True
-
-
-@dataclasses.dataclass
-class ExceptionLine:
-    asset_id: int = 0
-    custom_holding_id: int = 0
-    code: str = ""
-    label: str = ""
-    action: str = ""
-    substitute_id: int = 0
-    substitute_code: str = ""
-    substitute_name: str = ""
-
-
-@dataclasses.dataclass
-class ModelChoice:
-    id: int = 0
-    name: str = ""
-    firm: str = ""
-    method: str = ""
-    assets_count: int = 0
-    cross_firm: bool = False
-    current: bool = False
-
-
-@dataclasses.dataclass
-class AwaitingRow:
-    """One thing awaiting the client's decision (client home): a record of advice or trades."""
-
-    key: str = ""
-    kind: str = ""             # record | trades
-    portfolio: str = ""
-    what: str = ""             # 'Record of advice v2' / 'Trade recommendations v1 · 3 items'
-    sent_at: str = ""          # ISO instant, shown in the browser's offset
-    waiting: str = ""          # 'today', '1 day', '5 days'
-    url: str = ""
-
-
-def waiting_text(days: int) -> str:
-    return "today" if days <= 0 else count_of(days, "day")
-
-
-def _to_decide(t: records_of_advice.AwaitingTrades) -> str:
-    """'7 trades to decide' (trades count trades), with the "please note" items apart: '7 trades
-    and 2 notes to decide'."""
-    trades, notes = t.items, t.notes
-    if not notes:
-        return f"{count_of(trades, 'trade')} to decide"
-    if not trades:
-        return f"{count_of(notes, 'note')} to decide"
-    return f"{count_of(trades, 'trade')} and {count_of(notes, 'note')} to decide"
-
-
-def awaiting_rows(found: records_of_advice.AwaitingDecision) -> list[AwaitingRow]:
-    rows = [AwaitingRow(key=f"record-{r.tp_id}", kind="record", portfolio=r.portfolio,
-                        what=f"Record of advice (version {r.version})", sent_at=r.sent_at.isoformat(),
-                        waiting=waiting_text(r.waiting_days),
-                        url=routes.url("portfolios.rofa", id=r.investment_id, rofa_id=r.tp_id))
-            for r in found.records]
-    rows += [AwaitingRow(key=f"trades-{t.ti_id}", kind="trades", portfolio=t.portfolio,
-                         what=f"Trade recommendations (version {t.version}): {_to_decide(t)}",
-                         sent_at=t.sent_at.isoformat(), waiting=waiting_text(t.waiting_days),
-                         url=routes.url("portfolios.trade-instructions", id=t.investment_id))
-             for t in found.trades]
-    return rows
 
 
 # ---- the list -------------------------------------------------------------------------------------
@@ -260,24 +149,11 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
             search=self.search.strip() or None)
         return list(found.rows), found.total
 
-    def _row(self, actor: Actor, p: PortfolioSummary) -> PortfolioRow:
-        back = referer_query(self.router.url.path)
-        return PortfolioRow(
-            id=p.id, name=p.name, type_title=p.type_title, holders=_holders_text(p.holders),
-            adviser=_text(p.adviser_name), model=_text(p.model.name if p.model is not None else None),
-            broker=_text(p.broker_name), firm=_text(p.firm.name), inactive=p.inactive, status_title=p.status_title,
-            updated_at=_text(p.updated_at),
-            holdings_url=routes.url("portfolios.holdings", id=p.id),
-            history_url=routes.url("portfolios.history", id=p.id),
-            edit_url=routes.url("portfolios.edit", id=p.id, query=back or None),
-            buy_url=routes.url("portfolios.buy", id=p.id, query=back or None),
-            has_model=p.model is not None,
-        )
-
     def _load(self, actor: Actor) -> None:
         self.loading = False  # a failed load leaves the rows it had
         found: list[PortfolioSummary] = self._fetch_page(lambda: self._page(actor))
-        self.rows = [self._row(actor, p) for p in found]
+        back = referer_query(self.router.url.path)
+        self.rows = [portfolio_row(p, back) for p in found]
 
     def _load_awaiting(self, actor: Actor) -> None:
         self.awaiting = awaiting_rows(records_of_advice.awaiting_decision(actor=actor))
@@ -399,28 +275,6 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
 
 
 # ---- the form -------------------------------------------------------------------------------------
-def _class_line(entry: AllocationClass) -> ClassBand:
-    return ClassBand(class_id=entry.class_id, title=entry.title, is_cash=entry.is_cash,
-                     allocation=_text(entry.allocation), min=_text(entry.min), max=_text(entry.max))
-
-
-def _exception_line(entry: PortfolioExceptionView) -> ExceptionLine:
-    asset, holding, sub = entry.asset, entry.custom_holding, entry.substitution
-    return ExceptionLine(
-        asset_id=entry.asset_id or 0, custom_holding_id=entry.custom_holding_id or 0,
-        code=_text(asset.code if asset else None),
-        label=_text((asset.name if asset else None) or (holding.name if holding else None)),
-        action=entry.action, substitute_id=entry.substitute_asset_id or 0,
-        substitute_code=_text(sub.code if sub else None), substitute_name=_text(sub.name if sub else None),
-    )
-
-
-def _group_entries(p: PortfolioDetail) -> list[dict[str, Any]]:
-    """The saved industry group allocations as the allocations card reads them."""
-    return [{"industry_group_id": g.industry_group_id, "title": g.title, "color": g.color, "allocation": g.allocation}
-            for g in p.industry_groups_allocations]
-
-
 class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard, IndustryAllocationsMixin, AppState):
     """clients.new-portfolio, advisers.new-portfolio, portfolios.edit and portfolios.view."""
 
@@ -537,8 +391,8 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
         self.limits = {f: _text(p.limit(f)) for f in rules.LIMIT_FIELDS}
         self.class_allocation, self.industry_group_allocation = p.class_allocation, p.industry_group_allocation
         self.suspend_rebalancing, self.suspend_tr_calculation = p.suspend_rebalancing, p.suspend_tr_calculation
-        self.classes = [_class_line(c) for c in p.allocation_classes]
-        self.exceptions = [_exception_line(e) for e in p.exceptions]
+        self.classes = [class_band(c) for c in p.allocation_classes]
+        self.exceptions = [exception_line(e) for e in p.exceptions]
         self.holding_options = [Option(value=str(h.id), label=_text(h.name)) for h in p.custom_holdings]
         self._fill_approval(p.approval_settings)
         model = p.model
@@ -577,7 +431,7 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
             self._fill(portfolio)
             self._fill_address(portfolio.address)
             self._urls()
-            groups = _group_entries(portfolio)
+            groups = group_entries(portfolio)
             self._ig_fill(groups)
             if self.can_edit:
                 self._load_options(actor)

@@ -19,7 +19,7 @@ from app.domain import recommendations as rules
 from app.domain import validators as v
 from app.domain.model_rules import owner_filter
 from app.domain.assets import normalise_code
-from app.domain.errors import GENERIC, INVALID_FORM, AuthenticationError, DomainError, NotFound, ValidationError
+from app.domain.errors import GENERIC, AuthenticationError, DomainError, NotFound, ValidationError
 from app.domain.permissions import Actor
 from app.domain.recommendations import Kind
 from app.domain.uploads import SELECT_FILE
@@ -28,10 +28,12 @@ from app.services import recommendations as service
 from app.services.models import ModelSummary
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
-from app.ui.display import count_of, percent_1dp, price_2_to_6dp, text as _text
+from app.ui.display import count_of, text as _text
+from app.ui.rows.recommendations import (
+    EDIT_FIELDS, RecRow, at_rest, new_rec_row, rec_row, upload_headline, with_asset, with_errors,
+)
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.model_selection import ModelSelection
-from app.ui.toolkit.rows import field_errors
 from app.ui.toolkit.screen import Confirm, UploadDialog, guarded, screen_load
 
 PAGE_ROUTES = {"models.long-terms": Kind.LONG_TERM, "models.short-terms": Kind.SHORT_TERM}
@@ -41,72 +43,7 @@ UPLOAD_ID = "rec-upload"
 BULK_UPLOAD_ID = "bulk-upload-file"
 CODE_MAX = 20
 TEXT_MAX = 40
-EDIT_FIELDS = ("code", "action", "comment", "price", "yield")
 LONG_TERM_OPTIONS = [("buy", "Buy"), ("sell", "Sell"), ("hold", "Hold")]
-
-
-@dataclasses.dataclass(frozen=True)
-class RecRow:
-    """A recommendation as its row shows it, with what the row's inputs hold while it is edited
-    (e_<field>) and each input's error (err_<field>)."""
-
-    key: str = ""  # "r<id>" for saved rows, "n<k>" for new ones
-    id: int = 0
-    asset_id: int = 0
-    code: str = ""
-    name: str = ""
-    action: str = ""
-    comment: str = ""
-    price: str = ""
-    yld: str = ""  # yield ("yield" is a keyword)
-    price_text: str = ""  # $1,234.50
-    yield_text: str = ""  # 4.5%
-    in_model: bool = False
-    is_new: bool = False
-    editing: bool = False
-    tried: bool = False  # a save was attempted: errors show, and then live
-    e_code: str = ""
-    e_action: str = ""
-    e_comment: str = ""
-    e_price: str = ""
-    e_yield: str = ""
-    err_code: str = ""
-    err_action: str = ""
-    err_comment: str = ""
-    err_price: str = ""
-    err_yield: str = ""
-
-
-def _with_errors(row: RecRow, errors: dict[str, str]) -> RecRow:
-    """The row showing `errors` (by edit field) under its inputs, and no other."""
-    shown = field_errors(errors, EDIT_FIELDS)
-    return dataclasses.replace(row, err_code=shown["code"], err_action=shown["action"], err_comment=shown["comment"],
-                               err_price=shown["price"], err_yield=shown["yield"])
-
-
-def _with_asset(row: RecRow, asset_id: int, code: str, name: str) -> RecRow:
-    """A new row naming the asset found or picked (its input showing the asset's own code)."""
-    return dataclasses.replace(row, asset_id=asset_id, code=code, name=name, e_code=code, err_code="")
-
-
-def _at_rest(row: RecRow, editing: bool = False) -> RecRow:
-    """The row's inputs holding its saved values, no errors shown (editing it, or not)."""
-    return _with_errors(dataclasses.replace(row, editing=editing, tried=False, e_code=row.code, e_action=row.action,
-                                            e_comment=row.comment, e_price=row.price, e_yield=row.yld), {})
-
-
-def _row(rec: service.LongTermView | service.ShortTermView) -> RecRow:
-    named = rec.asset if isinstance(rec, service.LongTermView) else rec
-    price, yld = ("", "") if isinstance(rec, service.LongTermView) else (_text(rec.price), _text(rec.yield_))
-    return _at_rest(RecRow(key=f"r{rec.id}", id=rec.id, asset_id=rec.asset_id, code=named.code, name=named.name,
-                           action=rec.action, comment=_text(rec.comment), price=price, yld=yld,
-                           price_text=price_2_to_6dp(price), yield_text=percent_1dp(yld),
-                           in_model=isinstance(rec, service.ShortTermView) and rec.model_asset))
-
-
-def _new_row(kind: Kind, key: str) -> RecRow:
-    action = "buy" if kind is Kind.LONG_TERM else "BUY"  # a new row starts as buy (spec 000 s4)
-    return _at_rest(RecRow(key=key, action=action, is_new=True), editing=True)
 
 
 class RecommendationUpload(UploadDialog, mixin=True):
@@ -205,7 +142,7 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         self.details_url = routes.url("models.details", id=self._model_id)
         segment = "long-terms" if kind is Kind.LONG_TERM else "recommendations"
         self.download_path = f"/api/{segment}/{self._model_id}/export-csv"
-        self.rows = [_row(r) for r in page.rows]
+        self.rows = [rec_row(r) for r in page.rows]
         self.loading = False
         return None
 
@@ -214,7 +151,7 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         page = service.recommendations_page(actor=actor, model_id=self._model_id, kind=self._kind())
         self.can_edit = page.model.can_edit
         editing = {r.key: r for r in self.rows if r.editing}
-        fresh = [editing.get(f"r{r.id}") or _row(r) for r in page.rows]
+        fresh = [editing.get(f"r{r.id}") or rec_row(r) for r in page.rows]
         self.rows = [r for r in editing.values() if r.is_new] + fresh
         self._sync_dirty()
 
@@ -263,7 +200,7 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
     def add_row(self):
         if self._writer() is not None:
             self._new_keys += 1
-            self.rows = [_new_row(self._kind(), f"n{self._new_keys}")] + self.rows
+            self.rows = [new_rec_row(self._kind(), f"n{self._new_keys}")] + self.rows
             self._sync_dirty()
 
     @rx.event
@@ -273,7 +210,7 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
             return
         row = self._find(key)
         if row is not None and not row.editing:
-            self._put(_at_rest(row, editing=True))
+            self._put(at_rest(row, editing=True))
 
     @rx.event
     def cancel_row(self, key: str):
@@ -282,7 +219,7 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         if row is not None and row.is_new:
             self._drop(key)
         elif row is not None:
-            self._put(_at_rest(row))
+            self._put(at_rest(row))
 
     @rx.event
     def set_edit(self, key: str, field: str, value: Any):
@@ -301,7 +238,7 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
             typed: dict[str, Any] = {f"e_{field}": text[:TEXT_MAX] if field != "action" else text}
             row = dataclasses.replace(row, **typed)
         if row.tried:
-            row = _with_errors(row, self._errors_for(row))
+            row = with_errors(row, self._errors_for(row))
         self._put(row)
         return None
 
@@ -323,7 +260,7 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         elif found is None:
             row = dataclasses.replace(row, asset_id=0, name="", err_code=rules.UNKNOWN_ASSET.format(code=code))
         else:
-            row = _with_asset(row, found.id, found.code, found.name)
+            row = with_asset(row, found.id, found.code, found.name)
         self._put(row)
         return None
 
@@ -335,9 +272,9 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         row = self._find(target)
         if asset is None or row is None or not row.is_new or not row.editing:
             return None
-        row = _with_asset(row, int(asset["id"]), asset["code"], asset["name"])
+        row = with_asset(row, int(asset["id"]), asset["code"], asset["name"])
         if row.tried:
-            row = _with_errors(row, self._errors_for(row))
+            row = with_errors(row, self._errors_for(row))
         self._put(row)
         return None
 
@@ -349,16 +286,16 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         if row.is_new and not row.asset_id and row.e_code:
             found = _find_asset(actor, row.e_code, self._firm_id)
             if found is not None:
-                row = _with_asset(row, found.id, found.code, found.name)
+                row = with_asset(row, found.id, found.code, found.name)
         errors = self._errors_for(row)
         if row.is_new and not errors:
             duplicate = next((r for r in self.rows if not r.is_new and r.asset_id == row.asset_id), None)
             if duplicate is not None:
                 errors["code"] = kind.duplicate.format(code=row.code)
-        row = _with_errors(row, errors)
+        row = with_errors(row, errors)
         self._put(row)
         if errors:
-            return False, [toast_error(_headline(errors))]
+            return False, [toast_error(upload_headline(errors))]
         if not row.is_new and rules.is_hold_without_comment(kind, row.e_action, row.e_comment) and kind is Kind.LONG_TERM:
             # an existing long-term hold without a comment: ask whether to delete it (spec 000 s4)
             self._ask("hold", rules.HOLD_DELETE_QUESTION.format(code=row.code), row.id)
@@ -372,7 +309,7 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
             else:
                 saved = service.update_short_term(actor=actor, rec_id=row.id, form=form)
         except ValidationError as exc:
-            self._put(_with_errors(row, {("code" if k == "asset_id" else k): t for k, t in exc.fields.items()}))
+            self._put(with_errors(row, {("code" if k == "asset_id" else k): t for k, t in exc.fields.items()}))
             return False, [toast_error(exc.message)]
         except DomainError as exc:
             return False, [self._fail(exc)]
@@ -381,9 +318,9 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
         elif row.is_new:
             others = [r for r in self.rows if r.key != row.key]
             self.rows = [r for r in others if r.is_new] + sorted(
-                [r for r in others if not r.is_new] + [_row(saved)], key=lambda r: (r.code, r.id))
+                [r for r in others if not r.is_new] + [rec_row(saved)], key=lambda r: (r.code, r.id))
         else:
-            self._put(_row(saved))
+            self._put(rec_row(saved))
         self._sync_dirty()
         return True, [toast_success(saved.message or "")]
 
@@ -509,15 +446,6 @@ class ModelRecommendationsState(Confirm, RecommendationUpload, AppState):
     @rx.var
     def count_text(self) -> str:
         return count_of(len([r for r in self.rows if not r.is_new]), "recommendation")
-
-
-def _headline(errors: dict[str, str]) -> str:
-    """The toast for a refused row: the specification's own text where it has one."""
-    if errors.get("comment") == rules.COMMENT_REQUIRED:
-        return rules.COMMENT_REQUIRED
-    if "code" in errors and len(errors) == 1:
-        return errors["code"]
-    return INVALID_FORM
 
 
 def _find_asset(actor: Actor, code: str, firm_id: int) -> asset_service.AssetView | None:

@@ -7,8 +7,6 @@ Clients open it from the link in their e-mail (often on a phone). Every handler 
 acting user from the token; the service decides who may approve or decline."""
 from __future__ import annotations
 
-import dataclasses
-from decimal import Decimal
 
 import reflex as rx
 
@@ -19,7 +17,8 @@ from app.domain.permissions import Actor
 from app.services import records_of_advice
 from app.services import target_portfolios
 from app.ui.components.capital_gains import capital_gains_view
-from app.ui.display import input_number, iso_moment, money, percent_1dp
+from app.ui.display import iso_moment, money, percent_1dp
+from app.ui.rows.rofa import FeeView, LetterheadView, WordsLine, fee_percent
 from app.ui.states.advice_versions import AdviceScreen, load_failed
 from app.ui.states.base import AppState, toast_success
 from app.ui.toolkit.screen import Confirm, guarded
@@ -33,53 +32,6 @@ QUESTIONS = {"approve": advice.CONFIRM_APPROVE_ROA, "decline": advice.CONFIRM_DE
 RECORD_APPROVED, RECORD_DECLINED = "Record of advice approved", "Record of advice declined"
 DONE = {"approve": RECORD_APPROVED, "decline": RECORD_DECLINED}
 SIDE_COLORS: dict[Side, str] = {"BUY": "green", "SELL": "red", "HOLD": "gray"}
-
-
-@dataclasses.dataclass
-class WordsLine:
-    """A line of the recommended portfolio in words: the trade ('Buy 199', 'Sell 642', 'Hold') and
-    the model's recommendation as its reason (the cash line included)."""
-
-    key: str = ""
-    kind: str = ""           # asset | holding | cash
-    code: str = ""
-    name: str = ""
-    trade: str = ""
-    side: str = ""           # BUY | SELL | HOLD
-    color: str = "gray"
-    reason: str = ""
-    detail: str = ""
-    target_value: str = ""
-    target_percent: str = ""
-
-
-@dataclasses.dataclass
-class LetterheadView:
-    firm: str = ""
-    logo: str = ""
-    abn: str = ""
-    representative: str = ""
-    licensee: str = ""
-    adviser: str = ""
-    adviser_representative: str = ""
-    signature: str = ""
-
-
-def fee_percent(value: Decimal | None) -> str:
-    """The management fee's percentage as it was set: '1.1%', '100%'."""
-    shown = input_number(value)
-    return f"{shown}%" if shown else ""
-
-
-@dataclasses.dataclass
-class FeeView:
-    """The management fee as the record shows it: the yearly percentage, its minimum and maximum,
-    and the estimate on the recommended portfolio (money texts)."""
-
-    percent: str = ""
-    min: str = ""
-    max: str = ""
-    amount: str = ""
 
 
 class RofaState(Confirm, TPDisplay, AdviceScreen, AppState):

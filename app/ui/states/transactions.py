@@ -26,8 +26,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 from datetime import datetime
-from decimal import Decimal, InvalidOperation
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterable, Mapping, cast
+from decimal import InvalidOperation
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, cast
 
 import reflex as rx
 
@@ -44,12 +44,10 @@ from app.services import transaction_upload
 from app.services import transactions as service
 from app.domain.holdings import Header
 from app.services.tenancy import normalise_code
-from app.services.transactions import (
-    AssetPosition, AssetTotals, AssetTransactionView, CashTransactionPage, CashTransactionView,
-)
+from app.services.transactions import AssetPosition, AssetTotals, CashTransactionPage
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
-from app.ui.display import NA, close_price, count_of, day, input_day, input_number, money, sign_of, whole_units
+from app.ui.display import count_of, input_day, input_number, money, sign_of
 from app.ui.states.base import AppState
 from app.ui.toolkit.lists import ListControls
 from app.ui.states.portfolio_header import PortfolioHeader
@@ -57,6 +55,9 @@ from app.ui.toolkit.rows import Detail, Option, label_of, refused_lines
 from app.ui.toolkit.screen import Confirm, UploadDialog, guarded, screen_load
 from app.ui.toolkit.typed_form import TypedFormDialog
 from app.ui.parse import decimal_or_none as _dec, positive_int as _int
+from app.ui.rows.transactions import (
+    CashRow, PanelRow, TransactionInputs, TxRow, asset_inputs, asset_summary, cash_detail, cash_inputs, cash_row, panel_row, tx_row,
+)
 
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
 SUCCESS = "Success!"
@@ -65,7 +66,6 @@ SORRY = "Sorry!"
 UPLOAD_ID = "transactions-upload"
 UPLOAD_FAILED = "The file upload was unsuccessful"
 PICK_TARGET = "transactions.asset"
-DASH = "\u2014"
 
 ASSET_FORMS = list(rules.FORM_NAMES.values())  # purchase, sell, dividend, interest, capital_return, reconstruction
 FORM_KINDS: dict[str, Kind] = {name: kind for kind, name in rules.FORM_NAMES.items()}
@@ -128,75 +128,9 @@ def feedback(notice: str, message: str | None = None) -> list[Any]:
 
 
 # ---- display ------------------------------------------------------------------------------------
-def _status_color(status: str) -> str:
-    return {Status.EXECUTED.value: "green", Status.PENDING.value: "amber", Status.PENDING_APPROVAL.value: "blue",
-            Status.PROCESSING.value: "gray", Status.PROCESSING_ERROR.value: "red"}.get(status, "gray")
-
-
 def _can_act(actor: Actor) -> bool:
     """The asset panel's actions: superuser and adviser (spec 002 s6)."""
     return actor.role in (Role.SUPERUSER, Role.ADVISER)
-
-
-@dataclasses.dataclass
-class LedgerRow:
-    """What a cash and an asset transaction's row share: its day, amount and description, its status
-    badge, and whether the user may edit or delete it."""
-
-    id: int = 0
-    date: str = ""
-    amount: str = ""
-    description: str = ""
-    status: str = ""
-    status_label: str = ""
-    status_color: str = "gray"
-    can_edit: bool = False
-    can_delete: bool = False
-
-
-@dataclasses.dataclass
-class CashRow(LedgerRow):
-    settlement: str = ""
-    klass: str = ""
-    asset: str = ""
-    negative: bool = False      # the amount is below zero
-    counted: bool = True
-    is_opening: bool = False
-    form: str = ""
-    linked_id: int = 0          # its asset transaction (a listed asset's), 0 for none or a deposit's
-
-
-@dataclasses.dataclass
-class TxRow(LedgerRow):
-    type_label: str = ""
-    quantity: str = ""
-    negative: bool = False      # the quantity is below zero
-    price: str = ""
-    fee: str = ""
-    stop_loss: str = ""         # 'Stop loss' for a transaction a stop-loss recommendation generated
-
-
-@dataclasses.dataclass
-class PanelRow:
-    asset_id: int = 0
-    code: str = ""
-    name: str = ""
-    quantity: str = ""
-    remaining: str = ""
-    price: str = ""
-    cost: str = ""
-    value: str = ""
-    realised: str = ""
-    realised_sign: str = ""
-    unrealised: str = ""
-    unrealised_sign: str = ""
-    bought_price: str = ""
-    last_trade: str = ""
-    count: int = 0
-    pending_count: int = 0
-    expanded: bool = False
-    loaded: bool = False
-    transactions: list[TxRow] = dataclasses.field(default_factory=list)
 
 
 _STATUSES = (Status.EXECUTED, Status.PENDING, Status.PENDING_APPROVAL, Status.PROCESSING, Status.PROCESSING_ERROR)
@@ -219,107 +153,6 @@ def _beside_code(errors: dict[str, str]) -> dict[str, str]:
     if "asset_id" in out:
         out["code"] = out.pop("asset_id")
     return out
-
-
-def _input(value: object) -> str:
-    """A figure or a text of the service's, as a form's input holds it (a number as its digits)."""
-    if value is None:
-        return ""
-    return format(value, "f") if isinstance(value, Decimal) else str(value)
-
-
-@dataclasses.dataclass
-class TransactionInputs:
-    """The form dialog's inputs as typed, each its text (days YYYY-MM-DD): an asset form's (FORM_FIELDS
-    of its type), the cash form's (CASH_KEYS) or the opening balance's (price and trade_at)."""
-
-    code: str = ""
-    type: str = ""              # the cash form's withdrawal | credit | income
-    trade_at: str = ""
-    quantity: str = ""
-    price: str = ""
-    fee: str = ""
-    gst: str = ""
-    settlement_at: str = ""
-    status: str = ""
-    contract_note: str = ""
-    order_id: str = ""
-    limit_price: str = ""
-    amount: str = ""
-    franking_credits: str = ""
-    ex_date: str = ""
-    ratio: str = ""
-    description: str = ""
-
-    def of(self, keys: Iterable[str]) -> dict[str, str]:
-        """The inputs named, as the domain's rules read a form sent."""
-        return {key: getattr(self, key) for key in keys}
-
-
-def _asset_inputs(r: AssetTransactionView) -> TransactionInputs:
-    """An asset transaction as the asset form's inputs."""
-    return TransactionInputs(
-        code=_input(r.code), trade_at=input_day(r.trade_at), quantity=_input(r.quantity),
-        price="" if r.form == "capital_return" and r.amount else _input(r.price),  # a per-unit return is stored as its amount
-        fee=_input(r.fee), gst=_input(r.gst), settlement_at=input_day(r.settlement_at), status=r.status,
-        contract_note=_input(r.contract_note), order_id=_input(r.order_id), limit_price=_input(r.limit_price),
-        description=_input(r.description), amount=_input(r.amount), franking_credits=_input(r.franking_credits),
-        ex_date=input_day(r.ex_date), ratio=_input(r.ratio),
-    )
-
-
-def _cash_inputs(r: CashTransactionView) -> TransactionInputs:
-    """A cash transaction as the cash form's inputs."""
-    return TransactionInputs(type=r.form or "", price=_input(r.price), trade_at=input_day(r.trade_at),
-                             settlement_at=input_day(r.settlement_at), status=r.status,
-                             description=_input(r.description))
-
-
-def tx_row(r: AssetTransactionView, can_act: bool) -> TxRow:
-    """An asset transaction as an expanded panel row shows it."""
-    form, trade = r.form, r.form in ("purchase", "sell")
-    reconstruction = form == "reconstruction"
-    return TxRow(
-        id=r.id, date=day(r.trade_at), type_label=r.type_label, status=r.status,
-        status_label=r.status_label or "", status_color=_status_color(r.status),
-        quantity=f"Ratio {r.ratio or ''}" if reconstruction else whole_units(r.display_quantity),
-        negative=r.display_quantity is not None and r.display_quantity < 0,
-        price=close_price(r.price) if r.price and (trade or form == "capital_return") else "",
-        amount="" if reconstruction else money(r.value if trade else r.amount),
-        fee=money(r.fee) if trade else "", description=_input(r.description),
-        can_edit=can_act and r.can_edit, can_delete=can_act and r.can_delete,
-        stop_loss=r.stop_loss_label or "",
-    )
-
-
-def cash_row(r: CashTransactionView) -> CashRow:
-    linked = r.linked_transaction
-    asset = linked.asset if linked is not None else None
-    deposit = linked.deposit if linked is not None else None
-    if deposit is not None:
-        detail = " ".join(x for x in (deposit.provider_name, deposit.deal_id) if x)
-    else:
-        detail = asset.code if asset is not None else ""
-    return CashRow(
-        id=r.id, date=day(r.trade_at), settlement=day(r.settlement_at), klass=r.cash_class, asset=detail,
-        description=_input(r.description), amount=money(r.amount), negative=r.amount < 0, status=r.status,
-        status_label=r.status_label, status_color=_status_color(r.status), counted=r.counted,
-        is_opening=r.type == "opening_balance", form=r.form or "",
-        linked_id=linked.id if linked is not None and asset is not None else 0,
-        can_edit=r.can_edit, can_delete=r.can_delete,
-    )
-
-
-def panel_row(r: AssetPosition) -> PanelRow:
-    return PanelRow(
-        asset_id=r.asset_id, code=r.code or "", name=r.name or "", quantity=whole_units(r.quantity),
-        remaining=whole_units(r.remaining_quantity), price=close_price(r.price), cost=money(r.cost),
-        value=money(r.value, NA), realised=money(r.realised_gain_loss, NA),
-        realised_sign=sign_of(r.realised_gain_loss), unrealised=money(r.unrealised_gain_loss, NA),
-        unrealised_sign=sign_of(r.unrealised_gain_loss),
-        bought_price=close_price(r.bought_price) if r.bought_price else NA,
-        last_trade=day(r.last_trade_at), count=r.transactions_count, pending_count=r.pending_count,
-    )
 
 
 # ---- what both screens share --------------------------------------------------------------------
@@ -488,31 +321,14 @@ class TransactionForms(TypedFormDialog, Confirm, UploadDialog, ListControls, mix
         if r.form not in ASSET_FORMS:
             return sorry_toast(rules.NOT_AN_ASSET_TRANSACTION)
         can_edit = r.can_edit and self._may_act(actor)
-        self._open_asset_form("edit" if edit and can_edit else "view", r.form, _asset_inputs(r), r.id)
+        self._open_asset_form("edit" if edit and can_edit else "view", r.form, asset_inputs(r), r.id)
         self._af_asset_id = r.asset_id or 0
         self.af_asset_name = r.name or ""
         self.af_status_label = r.status_label or ""
-        self.af_summary = self._summary(r)
+        self.af_summary = asset_summary(r)
         self.af_can_edit = can_edit
         self._af_recreate = bool(r.edit_question)
         return None
-
-    def _summary(self, r: AssetTransactionView) -> list[Detail]:
-        """What the form does not show: the cost base of a purchase, the proceeds of a sell, the
-        order management outcome, the transaction it replaced."""
-        pairs: list[tuple[str, str]] = []
-        if r.form == "purchase":
-            pairs += [("Cost base", money(r.cost)),
-                      ("Unit cost", close_price(r.unit_cost) if r.unit_cost else "")]
-        elif r.form == "sell":
-            pairs.append(("Proceeds", money(r.amount)))
-        elif r.form == "capital_return" and r.quantity:
-            pairs.append(("Units held on the date", whole_units(r.quantity)))
-        if r.om_status:
-            pairs.append(("Order management", r.om_status.capitalize()))
-        if r.replaces_id:
-            pairs.append(("Replaces", f"Transaction {r.replaces_id}"))
-        return [Detail(label=k, value=v) for k, v in pairs if v]
 
     @rx.event
     def open_asset_view(self, transaction_id: Any):
@@ -774,7 +590,7 @@ class CashTransactionsState(TransactionForms, PortfolioHeader, AppState):
         r = service.get_cash_transaction(actor=self._actor(), transaction_id=_int(transaction_id) or 0)
         if not r.can_edit or r.form not in CASH_FORMS:
             return sorry_toast(rules.EDIT_IN_ASSET_TRANSACTIONS if r.linked_transaction else rules.INVALID)
-        self._open_transaction_form("cash", "edit", _cash_inputs(r), r.id)
+        self._open_transaction_form("cash", "edit", cash_inputs(r), r.id)
         return None
 
     @rx.event
@@ -831,35 +647,10 @@ class CashTransactionsState(TransactionForms, PortfolioHeader, AppState):
     @guarded
     def open_detail(self, transaction_id: Any):
         r = service.get_cash_transaction(actor=self._actor(), transaction_id=_int(transaction_id) or 0)
-        linked, payload = r.linked_transaction, r.payload
-        asset = linked.asset if linked is not None else None
-        pairs = [
-            ("Class", r.cash_class), ("Amount", money(r.amount)), ("Date", day(r.trade_at)),
-            ("Settlement date", day(r.settlement_at)), ("Status", r.status_label),
-            ("In the totals", "Yes" if r.counted else "No (not executed)"),
-        ]
-        if linked is not None:
-            pairs.append(("Transaction", linked.type_label))
-            if asset is not None:
-                pairs.append(("Asset", f"{asset.code} {DASH} {asset.name}"))
-            if linked.deposit is not None:
-                deposit = linked.deposit
-                pairs.append(("Deposit", " ".join(x for x in (deposit.product_type, deposit.provider_name,
-                                                               deposit.deal_id) if x)))
-            if linked.quantity:
-                pairs.append(("Quantity", whole_units(linked.quantity)))
-            if linked.price and asset is not None:
-                pairs.append(("Price", close_price(linked.price)))
-            if linked.om_status:
-                pairs.append(("Order management", linked.om_status.capitalize()))
-        if payload.ex_date:
-            pairs.append(("Ex date", day(payload.ex_date)))
-        if payload.franking_credits:
-            pairs.append(("Franking credits", money(payload.franking_credits)))
-        pairs.append(("Description", _input(r.description)))
-        self.detail_rows = [Detail(label=k, value=v or DASH) for k, v in pairs]
+        linked = r.linked_transaction
+        self.detail_rows = cash_detail(r)
         self.detail_title = r.cash_class or "Transaction"
-        self.detail_linked_id = linked.id if linked is not None and asset is not None else 0
+        self.detail_linked_id = linked.id if linked is not None and linked.asset is not None else 0
         self.detail_open = True
 
     @rx.event

@@ -6,7 +6,6 @@ resolves the acting user from the token again; the services enforce every permis
 computed here only hide buttons."""
 from __future__ import annotations
 
-import dataclasses
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any, Callable, ClassVar, Mapping
 
@@ -29,9 +28,10 @@ from app.ui.toolkit.lists import FirmChoice, InRecord, ListControls
 from app.ui.toolkit.screen import Confirm, Viewer, events, guarded, screen_load
 from app.ui.states.person import PersonForm
 from app.ui.states.address import AddressForm
-from app.ui.states.portfolios import referer_query
+from app.ui.rows.portfolios import referer_query
 from app.ui.display import input_day
 from app.ui.parse import to_int as _int
+from app.ui.rows.users import UserAccount, UserRow, initials_of, iso_text
 from app.ui.toolkit.rows import Option, field_errors, keeping, offers
 
 # ---- contexts -----------------------------------------------------------------------------------
@@ -67,10 +67,6 @@ def _iso_day_or_none(text: str) -> str | None:
     return input_day(text) or None
 
 
-def _initials(first: str | None, last: str | None) -> str:
-    return f"{(first or '')[:1]}{(last or '')[:1]}".upper()
-
-
 def _day_bound(value: str, offset_minutes: int, end: bool) -> datetime | None:
     """A YYYY-MM-DD day in the browser's offset -> the UTC instant of its start (or end)."""
     try:
@@ -92,11 +88,6 @@ def _rights(actor: Actor, user: UserView) -> tuple[bool, bool]:
     return can_edit, not deleted and can_delete_user(actor, user.role, user.firm_id, user.id)
 
 
-def _iso(moment: datetime | None) -> str:
-    """An instant as the screens' moment() reads it (ISO 8601), '' for none."""
-    return moment.isoformat() if moment else ""
-
-
 def _safe_back(path: str) -> str:
     """A back link only when it is one of our signed-in routes (never an outside URL)."""
     if not path or not path.startswith("/") or path.startswith("//"):
@@ -105,42 +96,7 @@ def _safe_back(path: str) -> str:
     return path if name is not None and name not in routes.PUBLIC else ""
 
 
-@dataclasses.dataclass
-class UserRow:
-    id: int = 0
-    name: str = ""
-    initials: str = ""
-    email: str = ""
-    role: str = ""
-    role_title: str = ""
-    firm: str = ""
-    adviser: str = ""
-    status: str = ""
-    status_title: str = ""
-    created_at: str = ""
-    logined_at: str = ""
-    photo_url: str = ""
-    open_url: str = ""
-    view_url: str = ""
-    edit_url: str = ""
-    clients_url: str = ""
-    portfolios_url: str = ""  # View Portfolios (only when the user has portfolios)
-    add_portfolio_url: str = ""  # Add Portfolio (clients and advisers)
-    can_edit: bool = False
-    can_delete: bool = False
-
-
 # ---- the list -------------------------------------------------------------------------------------
-@dataclasses.dataclass
-class UserAccount:
-    """The user form's Account card: when the user was created and last signed in, and whether
-    they have activated the account yet."""
-
-    activated: bool = True
-    created_at: str = ""
-    logined_at: str = ""
-
-
 class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
     ADDRESS_CHOICES: ClassVar[Mapping[str, str]] = {"status_filter": "status_options", "role_filter": "role_options"}
     ADDRESS_FILTERS: ClassVar[Mapping[str, Callable[[str], Any]]] = {key: _iso_day_or_none for key in DATE_FILTERS}
@@ -224,11 +180,11 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
             open_url = view_url
         can_edit, can_delete = _rights(actor, user)
         return UserRow(
-            id=user.id, name=user.name, initials=_initials(user.first_name, user.last_name),
+            id=user.id, name=user.name, initials=initials_of(user.first_name, user.last_name),
             email=user.email, role=role.value, role_title=user.role_title,
             firm=user.firm.name if user.firm else "", adviser=user.adviser.name if user.adviser else "",
             status=user.status.value, status_title=user.status_title,
-            created_at=_iso(user.created_at), logined_at=_iso(user.logined_at), photo_url=user.photo_url or "",
+            created_at=iso_text(user.created_at), logined_at=iso_text(user.logined_at), photo_url=user.photo_url or "",
             open_url=open_url, view_url=view_url, edit_url=routes.url(f"{row_kind}.edit", id=user.id),
             clients_url=clients_url, portfolios_url=portfolios_url, add_portfolio_url=add_portfolio_url,
             can_edit=can_edit, can_delete=can_delete,
@@ -458,8 +414,8 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
         self.ar_number = user.ar_number or ""
         self.status_title = user.status_title
         self.display_name = user.name
-        self.account = UserAccount(activated=user.activated, created_at=_iso(user.created_at),
-                                   logined_at=_iso(user.logined_at))
+        self.account = UserAccount(activated=user.activated, created_at=iso_text(user.created_at),
+                                   logined_at=iso_text(user.logined_at))
         self._load_images({"photo": user.photo_url, "signature": user.signature_url})
         self.can_edit, self.can_delete = _rights(actor, user)
         self.has_portfolios = bool(portfolios.portfolio_counts(actor=actor, user_ids=[user.id])[user.id])
@@ -695,5 +651,5 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
 
     @rx.var
     def initials_of_user(self) -> str:
-        return _initials(self.first_name, self.last_name)
+        return initials_of(self.first_name, self.last_name)
 
