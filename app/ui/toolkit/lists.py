@@ -65,7 +65,7 @@ class Paged(rx.State, mixin=True):
     # from the address is read into it (as the screen reads its own choice; None refuses it)
     ADDRESS_FILTERS: ClassVar[Mapping[str, Callable[[str], Any]]] = {}
     # select filters kept in the address: a var's name -> the name of the var holding its options (a
-    # value is taken once the options are loaded, if they offer it)
+    # value is taken once the options are loaded, if they offer it); `set_choice(name, value)` picks one
     ADDRESS_CHOICES: ClassVar[Mapping[str, str]] = {}
 
     page: int = 1
@@ -156,6 +156,24 @@ class Paged(rx.State, mixin=True):
             self._clamp_page()
             rows, self.total = fetch()
         return rows
+
+    def _chosen(self) -> Any:
+        """A select filter took a new value: the list from its first page (a screen that does more
+        on a choice says so here)."""
+        return self._reload_first_page()
+
+    @rx.event
+    def set_choice(self, name: str, value: str):
+        """A select filter of ADDRESS_CHOICES: a value its select offers, or the filter's default
+        (the all choice), is taken and the list reloaded; anything else is ignored."""
+        options = self.ADDRESS_CHOICES.get(name)
+        field = type(self).get_fields().get(name)
+        if options is None or field is None:
+            return None
+        if not (offers(getattr(self, options), value) or value == field.default):
+            return None
+        setattr(self, name, value)
+        return self._chosen()
 
     @rx.event
     def go_page(self, page: Any):
