@@ -221,10 +221,8 @@ class DashboardState(Confirm, FirmChoice, ListControls, AppState):
         return [DashboardState.load_queues, DashboardState.load_drift(True)]
 
     # ---- filters, sorting, paging ------------------------------------------------------------------
-    @rx.event
-    def set_firm_filter(self, value: str):
-        if not self._pick_firm(value):
-            return None
+    def _firm_chosen(self):
+        """The firm select (FirmChoice): its models and advisers, and its queues."""
         self.model_filter = self.adviser_filter = ALL
         self.queues_loading = True
         return [self._refilter(), DashboardState.load_queues]

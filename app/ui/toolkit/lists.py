@@ -351,7 +351,7 @@ class FirmChoice(rx.State, mixin=True):
     ALL_FIRMS_LABEL) as the specification gives it: ('-2', 'All Firms') on the trade file, orders
     and bulk screens (the default), ('-1', 'All firms') on the reports and the dashboard. It calls
     `_load_firms(actor)` on load; a choice (`set_firm_filter`) reloads a Paged list from its first
-    page, and a screen that does more on a choice answers it itself with `_pick_firm(value)`."""
+    page, or does what the screen's `_firm_chosen()` says."""
 
     ALL_FIRMS: ClassVar[str] = str(ALL_FIRMS)
     ALL_FIRMS_LABEL: ClassVar[str] = "All Firms"
@@ -385,6 +385,15 @@ class FirmChoice(rx.State, mixin=True):
         self.firm_filter = value
         return True
 
+    def _firm_chosen(self) -> Any:
+        """Another firm was chosen: the events to send (a Paged list, its first page again)."""
+        return self._reload_first_page()
+
     @rx.event
     def set_firm_filter(self, value: str):
-        return self._reload_first_page() if self._pick_firm(str(value or self.ALL_FIRMS)) else None
+        if not self._pick_firm(str(value or self.ALL_FIRMS)):
+            return None
+        try:
+            return self._firm_chosen()
+        except (AuthenticationError, DomainError) as exc:
+            return self._fail(exc)
