@@ -6,6 +6,7 @@ commit, so a failing build or send never blocks or undoes the action)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from sqlmodel import Session, select
 
@@ -136,15 +137,30 @@ def notify_target(s: Session, *, p: Portfolio, tp: TargetPortfolio, event: Event
     return _send(s, p, event, facts, stored_id(tp), _reader(actor_id, p), f"{p.name} - Record of Advice v{tp.version}.pdf")
 
 
-def _target_preview(s: Session, actor: Actor, tp_id: int) -> tuple[Portfolio, TargetPortfolio, SendAgainPreview]:
-    require_staff(actor)
-    p, tp = load_tp(s, actor, tp_id)
-    event = rules.send_again_event(Document.RECORD_OF_ADVICE, tp.status)
+def _preview(s: Session, p: Portfolio, document: Document,
+             row: TargetPortfolio | TradeInstruction) -> SendAgainPreview:
+    """Who sending `row` (a `document` of portfolio `p`) again would reach: the notice of its current
+    state, to the people the portfolio's switches name; refused before any notice was sent."""
+    event = rules.send_again_event(document, row.status)
     if event is None:
         raise ValidationError(rules.SEND_AGAIN_NOT_SENT)
     found = rules.receivers(event, approval_settings(p), people_of(s, p))
-    return p, tp, SendAgainPreview(event=event, document=Document.RECORD_OF_ADVICE, object_id=stored_id(tp),
-                                   version=tp.version, receivers=found)
+    return SendAgainPreview(event=event, document=document, object_id=stored_id(row), version=row.version,
+                            receivers=found)
+
+
+def _sent_again(preview: SendAgainPreview, notify: Callable[[], Notice]) -> SentAgain:
+    """The preview's notice sent again by `notify()`; refused when the switches name nobody."""
+    if not preview.receivers:
+        raise ValidationError(rules.SEND_AGAIN_NOBODY)
+    notice = notify()
+    return SentAgain(event=notice.event, receivers=notice.receivers)
+
+
+def _target_preview(s: Session, actor: Actor, tp_id: int) -> tuple[Portfolio, TargetPortfolio, SendAgainPreview]:
+    require_staff(actor)
+    p, tp = load_tp(s, actor, tp_id)
+    return p, tp, _preview(s, p, Document.RECORD_OF_ADVICE, tp)
 
 
 def send_again_target_preview(*, actor: Actor, tp_id: int) -> SendAgainPreview:
@@ -158,10 +174,8 @@ def send_again_target(*, actor: Actor, tp_id: int) -> SentAgain:
     switches name; refused when they name nobody."""
     with session_scope() as s:
         p, tp, preview = _target_preview(s, actor, tp_id)
-        if not preview.receivers:
-            raise ValidationError(rules.SEND_AGAIN_NOBODY)
-        notice = notify_target(s, p=p, tp=tp, event=preview.event, actor_id=actor.id, again=True)
-        return SentAgain(event=notice.event, receivers=notice.receivers)
+        return _sent_again(preview, lambda: notify_target(s, p=p, tp=tp, event=preview.event, actor_id=actor.id,
+                                                          again=True))
 
 
 # ---- trade recommendations --------------------------------------------------------------------------
@@ -203,12 +217,7 @@ def _trades_preview(s: Session, actor: Actor, ti_id: int) -> tuple[Portfolio, Tr
     if ti is None:
         raise NotFound(TI_NOT_FOUND)
     p = load_portfolio(s, actor, ti.investment_id)
-    event = rules.send_again_event(Document.TRADE_RECOMMENDATIONS, ti.status)
-    if event is None:
-        raise ValidationError(rules.SEND_AGAIN_NOT_SENT)
-    found = rules.receivers(event, approval_settings(p), people_of(s, p))
-    return p, ti, SendAgainPreview(event=event, document=Document.TRADE_RECOMMENDATIONS, object_id=stored_id(ti),
-                                   version=ti.version, receivers=found)
+    return p, ti, _preview(s, p, Document.TRADE_RECOMMENDATIONS, ti)
 
 
 def send_again_trades_preview(*, actor: Actor, ti_id: int) -> SendAgainPreview:
@@ -221,10 +230,8 @@ def send_again_trades(*, actor: Actor, ti_id: int) -> SentAgain:
     the switches name; refused when they name nobody."""
     with session_scope() as s:
         p, ti, preview = _trades_preview(s, actor, ti_id)
-        if not preview.receivers:
-            raise ValidationError(rules.SEND_AGAIN_NOBODY)
-        notice = notify_trades(s, p=p, ti=ti, event=preview.event, actor_id=actor.id, again=True)
-        return SentAgain(event=notice.event, receivers=notice.receivers)
+        return _sent_again(preview, lambda: notify_trades(s, p=p, ti=ti, event=preview.event, actor_id=actor.id,
+                                                          again=True))
 
 
 __all__ = ["Audience", "Document", "Event", "Notice", "SendAgainPreview", "SentAgain", "notify_target",

@@ -9,7 +9,7 @@ analyst_recommendations_date (the engine reads it to know the recommendations ch
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Mapping, Sequence
+from typing import Callable, Iterable, Mapping, Sequence, TypeVar
 
 from sqlalchemy import delete, func, update
 from sqlalchemy.exc import IntegrityError
@@ -150,6 +150,7 @@ def _model_summary(actor: Actor, model: Model) -> RecommendationsModel:
 
 # ---- helpers -------------------------------------------------------------------------------------
 Recommendation = LongTermRecommendation | ShortTermRecommendation
+RecommendationT = TypeVar("RecommendationT", LongTermRecommendation, ShortTermRecommendation)
 
 
 def _model_for_write(s: Session, actor: Actor, model_id: int | None) -> Model:
@@ -228,23 +229,18 @@ def list_long_terms(*, actor: Actor, model_id: int | None) -> listing.Page[LongT
         return listing.Page(rows=tuple(rows), total=len(rows))
 
 
-def _load_recommendation(s: Session, actor: Actor, rec: Recommendation | None) -> Model:
-    """The model of a long- or short-term recommendation, for a change by a staff member who may
-    edit the model; 404 otherwise (and for a short-term one no longer active)."""
+def _load_recommendation(s: Session, actor: Actor, table: type[RecommendationT],
+                         rec_id: int) -> tuple[RecommendationT, Model]:
+    """A long- or short-term recommendation (`table`) and its model, for a change by a staff member
+    who may edit the model; 404 otherwise (and for a short-term one no longer active)."""
+    require_staff(actor)
+    rec = s.get(table, rec_id) if rec_id else None
     if rec is None or getattr(rec, "status", ACTIVE) != ACTIVE:
         raise NotFound(rules.RECOMMENDATION_NOT_FOUND)
     try:
-        return _model_for_write(s, actor, rec.model_id)
+        return rec, _model_for_write(s, actor, rec.model_id)
     except NotFound:
         raise NotFound(rules.RECOMMENDATION_NOT_FOUND) from None
-
-
-def _load_long_term(s: Session, actor: Actor, rec_id: int) -> tuple[LongTermRecommendation, Model]:
-    require_staff(actor)
-    rec = s.get(LongTermRecommendation, rec_id) if rec_id else None
-    model = _load_recommendation(s, actor, rec)
-    assert rec is not None  # (not found above)
-    return rec, model
 
 
 def create_long_term(*, actor: Actor, form: RecommendationForm) -> LongTermView:
@@ -273,7 +269,7 @@ def update_long_term(*, actor: Actor, rec_id: int, form: RecommendationForm) -> 
     """Action and comment (what is not sent stays). A hold is kept only with a comment: the screen
     asks whether to delete instead (spec 000 s4)."""
     with session_scope() as s:
-        rec, model = _load_long_term(s, actor, rec_id)
+        rec, model = _load_recommendation(s, actor, LongTermRecommendation, rec_id)
         saved = RecommendationForm(action=rec.action, comment=rec.comment)
         values, errors = _clean_form(Kind.LONG_TERM, form.over(saved))
         _refuse(errors)
@@ -288,7 +284,7 @@ def update_long_term(*, actor: Actor, rec_id: int, form: RecommendationForm) -> 
 
 def delete_long_term(*, actor: Actor, rec_id: int) -> None:
     with session_scope() as s:
-        rec, _ = _load_long_term(s, actor, rec_id)
+        rec, _ = _load_recommendation(s, actor, LongTermRecommendation, rec_id)
         s.delete(rec)
 
 
@@ -320,14 +316,6 @@ def list_short_terms(*, actor: Actor, model_id: int | None) -> listing.Page[Shor
         model = tenancy.load_model(s, actor, model_id)
         rows = _short_terms(s, model)
         return listing.Page(rows=tuple(rows), total=len(rows))
-
-
-def _load_short_term(s: Session, actor: Actor, rec_id: int) -> tuple[ShortTermRecommendation, Model]:
-    require_staff(actor)
-    rec = s.get(ShortTermRecommendation, rec_id) if rec_id else None
-    model = _load_recommendation(s, actor, rec)
-    assert rec is not None  # (not found above)
-    return rec, model
 
 
 def _in_model(s: Session, model: Model, asset_id: int) -> bool:
@@ -362,7 +350,7 @@ def update_short_term(*, actor: Actor, rec_id: int, form: RecommendationForm) ->
     """Action, comment, price, yield (what is not sent stays). An update to hold without a comment
     deletes the recommendation (spec 001 s4): the answer then has deleted true."""
     with session_scope() as s:
-        rec, model = _load_short_term(s, actor, rec_id)
+        rec, model = _load_recommendation(s, actor, ShortTermRecommendation, rec_id)
         saved = RecommendationForm(action=rec.action, comment=rec.comment, price=number_json(rec.price),
                                    yield_=number_json(rec.yield_))
         values, errors = rules.clean_recommendation(Kind.SHORT_TERM, form.over(saved))
@@ -397,7 +385,7 @@ def mark_short_terms_deleted(*, actor: Actor, ids: Iterable[int]) -> int:
         models: dict[int, Model] = {}
         recs = []
         for number in numbers:
-            rec, model = _load_short_term(s, actor, number)
+            rec, model = _load_recommendation(s, actor, ShortTermRecommendation, number)
             models[stored_id(model)] = model
             recs.append(rec)
         now = utcnow()

@@ -87,10 +87,10 @@ def test_a_from_date_after_the_to_date_is_said(w):
     handlers = type(state).event_handlers
     handlers["on_load"].fn(state)
     assert state.total >= 1 and state.date_error == ""  # the sign-in above
-    handlers["set_date_to"].fn(state, "2026-03-01")
-    handlers["set_date_from"].fn(state, "2026-03-10")
+    handlers["set_filter"].fn(state, "date_to", "2026-03-01")
+    handlers["set_filter"].fn(state, "date_from", "2026-03-10")
     assert state.date_error == audit.DATES_REVERSED and state.rows == [] and state.total == 0
-    handlers["set_date_from"].fn(state, "2026-02-10")
+    handlers["set_filter"].fn(state, "date_from", "2026-02-10")
     assert state.date_error == ""
     handlers["clear_filters"].fn(state)
     assert state.date_error == "" and state.total >= 1
@@ -109,7 +109,7 @@ def test_the_trails_filters_are_kept_in_its_address(w):
     handlers = type(state).event_handlers
     handlers["on_load"].fn(state)
     action = state.actions[1].value
-    sent = handlers["set_action"].fn(state, action)
+    sent = handlers["set_filter"].fn(state, "action", action)
     assert any("replaceState" in str(e) for e in sent)  # the browser's address follows
     handlers["set_who"].fn(state, w.admin.email[:5])
     address = state._address()

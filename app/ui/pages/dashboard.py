@@ -121,8 +121,8 @@ def _toolbar() -> rx.Component:
         rx.cond(S.show_firm,
                 rx.box(option_select(S.firm_filter, S.firm_options, S.set_firm_filter, id="firm-filter"),
                        min_width="180px")),
-        rx.box(option_select(S.model_filter, S.model_options, S.set_model_filter, id="model-filter"), min_width="180px"),
-        rx.box(option_select(S.adviser_filter, S.adviser_options, S.set_adviser_filter, id="adviser-filter"),
+        rx.box(option_select(S.model_filter, S.model_options, lambda v: S.set_choice("model_filter", v), id="model-filter"), min_width="180px"),
+        rx.box(option_select(S.adviser_filter, S.adviser_options, lambda v: S.set_choice("adviser_filter", v), id="adviser-filter"),
                min_width="180px"),
         rx.vstack(
             rx.input(placeholder="Min. breach (pp)", default_value=S.min_breach, on_blur=S.set_min_breach,

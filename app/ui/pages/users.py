@@ -122,9 +122,9 @@ def _toolbar(route_name: str) -> rx.Component:
     return rx.flex(
         search_input("Search by name or e-mail", UsersState.search, UsersState.set_search, "search",
                      debounce_timeout=350, name="search", width=["100%", "100%", "260px"]),
-        rx.box(option_select(UsersState.status_filter, UsersState.status_options, UsersState.set_status_filter,
+        rx.box(option_select(UsersState.status_filter, UsersState.status_options, lambda v: UsersState.set_choice("status_filter", v),
                              id="status-filter"), min_width="140px"),
-        rx.box(option_select(UsersState.role_filter, UsersState.role_options, UsersState.set_role_filter,
+        rx.box(option_select(UsersState.role_filter, UsersState.role_options, lambda v: UsersState.set_choice("role_filter", v),
                              id="role-filter"), min_width="140px") if route_name == "users.list" else rx.fragment(),
         rx.cond(UsersState.show_firm,
                 rx.box(option_select(UsersState.firm_filter, UsersState.firm_options, UsersState.set_firm_filter,

@@ -162,17 +162,7 @@ class ReportControls(FirmChoice, ListControls, ExportLinks, mixin=True):
         """The list's address keeps the status filter too (?status=<key>), with the firm and the page."""
         return {**super()._address_fields(), STATUS_KEY: ("status_filter", self._status_of)}
 
-    # ---- toolbar ----------------------------------------------------------------------------------
-    def _firm_changed(self) -> Any:
-        """A screen's own follow-up of a new firm choice (the events to send)."""
-        return None
-
-    @rx.event
-    def set_firm_filter(self, value: str):
-        if not self._pick_firm(value):
-            return None
-        return events(self._reload_first_page(), self._firm_changed())
-
+    # ---- toolbar (the firm select: FirmChoice) ----------------------------------------------------
     @rx.event
     def set_status_filter(self, value: str):
         if value != ALL_STATUSES and value not in TP_KEY_LABELS:
@@ -280,10 +270,10 @@ class PendingReportState(ReportControls, AppState):
         self.not_enough_cash = bool(value)
         return self._reload_first_page()
 
-    def _firm_changed(self):
+    def _firm_chosen(self):
         self._watch += 1  # follow the topics of the firm now shown
         self._watching = False
-        return PendingReportState.follow
+        return events(self._reload_first_page(), PendingReportState.follow)
 
     # ---- live reloads ---------------------------------------------------------------------------------
     @rx.event

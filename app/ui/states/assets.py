@@ -108,20 +108,7 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
         self.group_options, self.firm_options = colour_options(opts.industry_groups), firm_colour_options(opts.firms)
         return self._reload()
 
-    # ---- filters ----------------------------------------------------------------------------------
-    def _filter_by(self, attr: str, value: str):
-        """A class or industry group filter: all, or one id (anything else is all)."""
-        setattr(self, attr, value if value == ALL or _int(value) is not None else ALL)
-        return self._reload_first_page()
-
-    @rx.event
-    def set_class_filter(self, value: str):
-        return self._filter_by("class_filter", value)
-
-    @rx.event
-    def set_group_filter(self, value: str):
-        return self._filter_by("group_filter", value)
-
+    # ---- filters (the class and industry group selects: ListControls.set_choice) ------------------------
     @rx.event
     def clear_filters(self):
         self.search = ""

@@ -123,31 +123,14 @@ class AuditState(AuditList, AppState):
     def set_who(self, value: str):
         return self._filter(who=str(value or "")[:200])
 
-    def _choose(self, attr: str, value: str, choices: list[Option]):
-        """A select filter: only one of its offered values is taken."""
-        if not offers(choices, value):
-            return None
-        return self._filter(**{attr: value})
-
     @rx.event
-    def set_action(self, value: str):
-        return self._choose("action", value, self.actions)
-
-    @rx.event
-    def set_object_type(self, value: str):
-        return self._choose("object_type", value, self.object_types)
-
-    @rx.event
-    def set_firm(self, value: str):
-        return self._choose("firm", value, self.firms)
-
-    @rx.event
-    def set_date_from(self, value: str):
-        return self._filter(date_from=str(value or "")[:10])
-
-    @rx.event
-    def set_date_to(self, value: str):
-        return self._filter(date_to=str(value or "")[:10])
+    def set_filter(self, key: str, value: str):
+        """A select filter (only a value it offers) or a date (as typed) of FILTER_KEYS."""
+        text = str(value or "")
+        if key in ("date_from", "date_to"):
+            return self._filter(**{key: text[:10]})
+        taken = self._address_filter(key, text) if key in FILTER_KEYS and key != "who" else None
+        return None if taken is None else self._filter(**{key: taken})
 
     @rx.event
     def clear_filters(self):

@@ -27,6 +27,11 @@ def toast_error(text: str):
     return rx.toast.error(text, position="top-right", duration=6000)
 
 
+def toast_sorry(text: str):
+    """The transaction areas' failure notice: 'Sorry!' with the server's message (spec 002 s8)."""
+    return rx.toast.error("Sorry!", description=text, position="top-right", duration=6000)
+
+
 def toast_warning(text: str):
     return rx.toast.warning(text, position="top-right", duration=5000)
 

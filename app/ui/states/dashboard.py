@@ -36,7 +36,7 @@ from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.bulk_progress import BulkProgressState
 from app.ui.states.trade_recommendations import APPROVAL_STATUS_KEY, APPROVAL_VIEW, VIEW_KEY
 from app.ui.toolkit.lists import FIRM_KEY, FirmChoice, ListControls
-from app.ui.toolkit.rows import Option, label_of, offers
+from app.ui.toolkit.rows import Option, label_of
 from app.ui.toolkit.screen import Confirm, guarded, screen_load
 
 log = logging.getLogger("app.ui.dashboard")
@@ -221,28 +221,15 @@ class DashboardState(Confirm, FirmChoice, ListControls, AppState):
         return [DashboardState.load_queues, DashboardState.load_drift(True)]
 
     # ---- filters, sorting, paging ------------------------------------------------------------------
-    @rx.event
-    def set_firm_filter(self, value: str):
-        if not self._pick_firm(value):
-            return None
+    def _firm_chosen(self):
+        """The firm select (FirmChoice): its models and advisers, and its queues."""
         self.model_filter = self.adviser_filter = ALL
         self.queues_loading = True
         return [self._refilter(), DashboardState.load_queues]
 
-    def _choose(self, attr: str, value: str, options: list[Option]):
-        """A select filter: only one of its offered values is taken."""
-        if not offers(options, value):
-            return None
-        setattr(self, attr, value)
+    def _chosen(self):
+        """The model and adviser selects (ListControls.set_choice) clear the selection too."""
         return self._refilter()
-
-    @rx.event
-    def set_model_filter(self, value: str):
-        return self._choose("model_filter", value, self.model_options)
-
-    @rx.event
-    def set_adviser_filter(self, value: str):
-        return self._choose("adviser_filter", value, self.adviser_options)
 
     @rx.event
     def set_min_breach(self, value: str):

@@ -27,7 +27,7 @@ from typing import Any, Callable, ClassVar, Mapping
 import reflex as rx
 
 from app.domain import deposits as rules
-from app.domain.errors import AuthenticationError, DomainError
+from app.domain.errors import DomainError
 from app.domain.permissions import NOT_ALLOWED
 from app.domain.transactions import (
     AT_CALL_ACCOUNT, EFFECTS, KIND_LABELS, PRODUCT_TYPES, PROVIDER_TYPES, TERM_DEPOSITS, Kind, Status,
@@ -37,9 +37,9 @@ from app.services import reference_data
 from app.services.reference_data import InstitutionOption
 from app.ui import routes
 from app.ui.display import day, input_number, money
-from app.ui.states.base import AppState, toast_success
+from app.ui.states.base import AppState, toast_sorry, toast_success
 from app.ui.toolkit.rows import Option, offers
-from app.ui.toolkit.screen import events, guarded, screen_load
+from app.ui.toolkit.screen import SorryFailures, events, guarded, screen_load
 from app.ui.toolkit.typed_form import TypedFormDialog
 from app.ui.parse import positive_int as _int
 from app.ui.rows.deposits import (
@@ -47,7 +47,6 @@ from app.ui.rows.deposits import (
 )
 
 NONE = "none"  # a select's "nothing chosen" (Radix items cannot be "")
-SORRY = "Sorry!"
 # The form's text inputs by the specification's names (the page's fields, their marks and the domain's
 # errors go by these) -> the typed form's attribute. Auto matured is a switch with its own handler.
 INPUT_NAMES = {
@@ -60,12 +59,7 @@ INPUT_NAMES = {
 IDENTITY_INPUTS = frozenset(INPUT_NAMES[key] for key in rules.IDENTITY_KEYS)
 
 
-def sorry(message: str):
-    """The transaction areas' failure notice: 'Sorry!' with the server's message (spec 002 s8)."""
-    return rx.toast.error(SORRY, description=message, position="top-right", duration=6000)
-
-
-class DepositState(TypedFormDialog, AppState):
+class DepositState(SorryFailures, TypedFormDialog, AppState):
     FORM_FIELDS: ClassVar[tuple[str, ...]] = tuple(INPUT_NAMES)
     FORM_TYPE: ClassVar[type] = DepositInputs
     INPUT_NAMES: ClassVar[Mapping[str, str]] = INPUT_NAMES
@@ -101,12 +95,6 @@ class DepositState(TypedFormDialog, AppState):
     amm: DepositSheet = DepositSheet()
     reprocessing: bool = False
     _amm_deposit_id: int = 0
-
-    def _fail(self, exc: Exception):
-        """The transaction areas' failures: 'Sorry!' with the server's message (spec 002 s8)."""
-        if isinstance(exc, DomainError) and not isinstance(exc, AuthenticationError):
-            return sorry(exc.message)
-        return super()._fail(exc)
 
     # ---- loading -----------------------------------------------------------------------------------
     def _load(self, portfolio_id: int | None):
@@ -159,7 +147,7 @@ class DepositState(TypedFormDialog, AppState):
 
     def _open(self, form: rules.Form, deposit_id: int):
         if not self.can_edit:
-            return sorry(NOT_ALLOWED)
+            return toast_sorry(NOT_ALLOWED)
         self._reset_form("new")
         self._switch(form)
         if deposit_id and form is not rules.Form.BUY and offers(self.deposit_options, str(deposit_id)):
@@ -299,9 +287,9 @@ class DepositState(TypedFormDialog, AppState):
             return None
         d = self._fresh(did)
         if d is None:
-            return sorry(rules.DEPOSIT_NOT_FOUND)
+            return toast_sorry(rules.DEPOSIT_NOT_FOUND)
         if not self.can_edit:
-            return sorry(NOT_ALLOWED)
+            return toast_sorry(NOT_ALLOWED)
         placement = next((t for t in d.transactions if t.form == rules.Form.BUY.value), None)
         self._deposits[did] = d
         self._open_edit(rules.Form.BUY, did, 0, dict(
@@ -322,13 +310,13 @@ class DepositState(TypedFormDialog, AppState):
         d = self._fresh(did)
         t = next((t for t in d.transactions if t.id == tid), None) if d is not None else None
         if d is None or t is None:
-            return sorry(rules.TRANSACTION_NOT_FOUND)
+            return toast_sorry(rules.TRANSACTION_NOT_FOUND)
         if not self.can_edit:
-            return sorry(NOT_ALLOWED)
+            return toast_sorry(NOT_ALLOWED)
         if t.form == rules.Form.BUY.value:
             return DepositState.edit_deposit(did)
         if not t.can_edit:
-            return sorry(rules.NOT_EDITABLE.format(status=t.status_label.lower()))
+            return toast_sorry(rules.NOT_EDITABLE.format(status=t.status_label.lower()))
         self._deposits[did] = d
         self._open_edit(rules.Form(t.form), did, tid, dict(start_date=t.date.isoformat() if t.date else "",
                                                             amount=input_number(t.amount),
@@ -392,7 +380,7 @@ class DepositState(TypedFormDialog, AppState):
     def save_form(self):
         if not self.form_open:
             return None
-        return self._save_form(lambda errors: sorry(rules.failure_message(errors)), self._saved)
+        return self._save_form(lambda errors: toast_sorry(rules.failure_message(errors)), self._saved)
 
     def _saved(self) -> list[Any]:
         result = self._write()

@@ -57,12 +57,9 @@ class ModelSelection(FirmChoice, mixin=True):
         if model_ids:
             self.select_error = ""
 
-    @rx.event
-    @guarded
-    def set_firm_filter(self, value: str):
-        if self._pick_firm(str(value or "")):
-            return self._load_models(self._actor())
-        return None
+    def _firm_chosen(self):
+        """Another firm was chosen (FirmChoice): its models."""
+        return self._load_models(self._actor())
 
     @rx.event
     def toggle(self, model_id: Any, checked: bool):

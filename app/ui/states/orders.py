@@ -84,9 +84,6 @@ class FirmLoad(FirmChoice, mixin=True):
     def _clear(self) -> None:  # pragma: no cover - each screen empties its own rows
         raise NotImplementedError
 
-    def _firm_picked(self) -> None:
-        """Another firm was chosen (a paged list goes back to its first page)."""
-
     def _load(self, actor: Actor | None = None):
         self.loading = True
         try:
@@ -110,11 +107,8 @@ class FirmLoad(FirmChoice, mixin=True):
         self._load_firms(actor)
         return self._load(actor)
 
-    @rx.event
-    def set_firm_filter(self, value: str):
-        if not self._pick_firm(str(value or "")):
-            return None
-        self._firm_picked()
+    def _firm_chosen(self):
+        """Another firm was chosen (FirmChoice): its rows."""
         return self._load()
 
     @rx.event
@@ -136,8 +130,9 @@ class FirmReport(FirmLoad, Paged, mixin=True):
     def _clear(self) -> None:
         self.rows, self.total = [], 0
 
-    def _firm_picked(self) -> None:
+    def _firm_chosen(self):
         self.page = 1
+        return self._load()
 
     def _reload(self):
         """Paged: the page changed; read it."""

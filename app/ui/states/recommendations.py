@@ -34,7 +34,7 @@ from app.ui.rows.recommendations import (
 )
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.model_selection import ModelSelection
-from app.ui.toolkit.screen import Confirm, UploadDialog, guarded, screen_load
+from app.ui.toolkit.screen import Confirm, UploadDialog, UploadFailure, guarded, screen_load
 
 PAGE_ROUTES = {"models.long-terms": Kind.LONG_TERM, "models.short-terms": Kind.SHORT_TERM}
 BULK_ROUTES = {"bulk-upload.long-terms": Kind.LONG_TERM, "bulk-upload.short-terms": Kind.SHORT_TERM}
@@ -46,14 +46,12 @@ TEXT_MAX = 40
 LONG_TERM_OPTIONS = [("buy", "Buy"), ("sell", "Sell"), ("hold", "Hold")]
 
 
-class RecommendationUpload(UploadDialog, mixin=True):
+class RecommendationUpload(UploadFailure, UploadDialog, mixin=True):
     """The upload modal of both screens: amend or replace, and the failure dialog of a refused file."""
 
     SELECT_FILE: ClassVar[str] = SELECT_FILE
 
     upload_type: str = "amend"
-    failure_open: bool = False
-    failure_message: str = ""
 
     def _open_upload(self):
         self.upload_type = "amend"
@@ -64,11 +62,6 @@ class RecommendationUpload(UploadDialog, mixin=True):
     @rx.event
     def set_upload_type(self, value: str):
         self.upload_type = value if value in ("amend", "replace") else "amend"
-
-    @rx.event
-    def close_failure(self):
-        self.failure_open = False
-        self.failure_message = ""
 
     async def _send(self, actor: Actor, kind: Kind, model_ids: list[int], upload: rx.UploadFile):
         """The service's result, or None when the file was refused (the failure dialog says why)."""
@@ -81,8 +74,7 @@ class RecommendationUpload(UploadDialog, mixin=True):
             raise
         except DomainError as exc:
             self.upload_open = False
-            self.failure_message = exc.message
-            self.failure_open = True
+            self._show_failure(exc.message)
             return None
         finally:
             self.uploading = False

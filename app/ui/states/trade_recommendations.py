@@ -71,6 +71,14 @@ EXPIRY_ERROR = "The expiry date must be today or later"   # key earlier_than_tod
 EXPORT_LABELS = {order_rules.TRADE_FILE: "Trade file", order_rules.DESKTOP_BROKER: "Desktop Broker",
                  order_rules.AUSIEX: "AUSIEX"}
 GAP_LABELS = {rules.GAP_PERCENTAGE: "Percentage", rules.GAP_VALUE: "Value"}
+# the adjustments' choices (apply to, price gap by, rounding, multiple): each one's values
+ADJ_CHOICES: dict[str, frozenset[str]] = {
+    "action": frozenset(rules.ADJUSTMENT_ACTIONS), "gap_type": frozenset(rules.GAP_TYPES),
+    "rounding": frozenset({NO_ROUNDING, *rules.ROUNDING_METHODS}),
+    "multiple": frozenset(str(m) for m in rules.ROUNDING_MULTIPLES)}
+# the adjustments' text boxes: each one's error (cleared as it changes) and longest text
+ADJ_TEXTS = {"limit_percentage": ("limit_vs_last_percentage", 20), "limit_value": ("limit_vs_last_value", 20),
+             "expiry": ("expiry", 10)}
 APPROVAL_EXPORT = "/api/reports/trade-instructions-export"  # -excel | -pdf
 APPROVAL_ORDERS = (("investment_name", "Portfolio name"), ("status", "Status"), ("created_at", "Newest first"))
 DECISIONS = ("approved", "declined")
@@ -226,9 +234,9 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         self.file_status = value
         return self._reload_first_page()
 
-    @rx.event
-    def set_firm_filter(self, value: str):
-        self._pick_firm(str(value or ""))
+    def _firm_chosen(self):
+        """Another firm was chosen (FirmChoice): the superuser loads it with Load."""
+        return None
 
     @rx.event
     @guarded
@@ -277,14 +285,17 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
         self._clear(error_key)
 
     @rx.event
-    def set_adj_action(self, value: str | list[str]):
-        if value in rules.ADJUSTMENT_ACTIONS:
-            self._adjust(action=value)
+    def set_adj_choice(self, key: str, value: str | list[str]):
+        """One of ADJ_CHOICES: only a value it offers is taken."""
+        if isinstance(value, str) and value in ADJ_CHOICES.get(key, ()):
+            self._adjust(**{key: value})
 
     @rx.event
-    def set_adj_gap_type(self, value: str | list[str]):
-        if value in rules.GAP_TYPES:
-            self._adjust(gap_type=value)
+    def set_adj_text(self, key: str, value: str):
+        """One of ADJ_TEXTS' boxes typed."""
+        if key in ADJ_TEXTS:
+            error_key, cap = ADJ_TEXTS[key]
+            self._set_text(key, value, error_key, cap)
 
     @rx.event
     def set_adj_gap(self, value: str):
@@ -300,30 +311,8 @@ class TradeFileState(Confirm, FirmChoice, ListControls, AppState):
             self._clear("limit_vs_last_percentage", "limit_vs_last_value")
 
     @rx.event
-    def set_adj_limit_percentage(self, value: str):
-        self._set_text("limit_percentage", value, "limit_vs_last_percentage")
-
-    @rx.event
-    def set_adj_limit_value(self, value: str):
-        self._set_text("limit_value", value, "limit_vs_last_value")
-
-    @rx.event
-    def set_adj_rounding(self, value: str):
-        if value == NO_ROUNDING or value in rules.ROUNDING_METHODS:
-            self._adjust(rounding=value)
-
-    @rx.event
-    def set_adj_multiple(self, value: str):
-        if value in {str(m) for m in rules.ROUNDING_MULTIPLES}:
-            self._adjust(multiple=value)
-
-    @rx.event
     def set_adj_use_pending(self, value: bool):
         self._adjust(use_pending=bool(value))
-
-    @rx.event
-    def set_adj_expiry(self, value: str):
-        self._set_text("expiry", value, "expiry", 10)
 
     def _show_errors(self, errors: dict[str, str]) -> None:
         self.adj_errors = AdjustmentErrors(**field_errors(errors, ADJUSTMENT_ERROR_FIELDS))

@@ -27,12 +27,12 @@ import dataclasses
 import functools
 from datetime import datetime
 from decimal import InvalidOperation
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, cast
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping
 
 import reflex as rx
 
 from app.domain import transaction_rules as rules
-from app.domain.errors import AuthenticationError, Conflict, DomainError, NotFound, ValidationError
+from app.domain.errors import Conflict, DomainError, NotFound, ValidationError
 from app.domain.ledger import NOT_ENOUGH_ASSETS
 from app.domain.permissions import Actor, is_staff
 from app.domain.roles import Role
@@ -48,11 +48,13 @@ from app.services.transactions import AssetPosition, AssetTotals, CashTransactio
 from app.ui import routes
 from app.ui.components.asset_picker import AssetPickerState, take_pick
 from app.ui.display import count_of, input_day, input_number, money, sign_of
-from app.ui.states.base import AppState
+from app.ui.states.base import AppState, toast_sorry
 from app.ui.toolkit.lists import ListControls
 from app.ui.states.portfolio_header import PortfolioHeader
 from app.ui.toolkit.rows import Detail, Option, label_of, refused_lines
-from app.ui.toolkit.screen import Confirm, UploadDialog, guarded, screen_load
+from app.ui.toolkit.screen import (
+    Confirm, SorryFailures, UploadDialog, UploadFailure, guarded, screen_load,
+)
 from app.ui.toolkit.typed_form import TypedFormDialog
 from app.ui.parse import decimal_or_none as _dec, positive_int as _int
 from app.ui.rows.transactions import (
@@ -62,7 +64,6 @@ from app.ui.rows.transactions import (
 PAGE_SIZES = [str(n) for n in rules.PAGE_SIZES]
 SUCCESS = "Success!"
 WARNING = "Warning!"
-SORRY = "Sorry!"
 UPLOAD_ID = "transactions-upload"
 UPLOAD_FAILED = "The file upload was unsuccessful"
 PICK_TARGET = "transactions.asset"
@@ -116,7 +117,7 @@ def warning_toast(text: str):
 
 def sorry_toast(text: str):
     """Failures in the transaction areas: 'Sorry!' with the server's message."""
-    return rx.toast.error(SORRY, description=text or rules.DELETE_FAILED, position="top-right", duration=6000)
+    return toast_sorry(text or rules.DELETE_FAILED)
 
 
 def feedback(notice: str, message: str | None = None) -> list[Any]:
@@ -156,7 +157,8 @@ def _beside_code(errors: dict[str, str]) -> dict[str, str]:
 
 
 # ---- what both screens share --------------------------------------------------------------------
-class TransactionForms(TypedFormDialog, Confirm, UploadDialog, ListControls, mixin=True):
+class TransactionForms(SorryFailures, TypedFormDialog, Confirm, UploadDialog, UploadFailure, ListControls,
+                       mixin=True):
     """The form dialog (the asset transaction modal here; the cash screen adds its cash and opening
     balance modals), the re-creation and delete confirmations, the upload and the paging of both
     screens. The screen implements `_reload_screen(actor)` (reload what it shows after a write).
@@ -167,6 +169,7 @@ class TransactionForms(TypedFormDialog, Confirm, UploadDialog, ListControls, mix
     PAGE_SIZES: ClassVar[tuple[int, ...]] = rules.PAGE_SIZES
     DEFAULT_SIZE: ClassVar[int] = rules.DEFAULT_PAGE_SIZE
     FORM_TYPE: ClassVar[type] = TransactionInputs
+    SORRY_DEFAULT: ClassVar[str] = rules.DELETE_FAILED
 
     loading: bool = True
     can_act: bool = False
@@ -188,11 +191,6 @@ class TransactionForms(TypedFormDialog, Confirm, UploadDialog, ListControls, mix
     _af_asset_id: int = 0
     _af_recreate: bool = False
 
-    # the upload's refused lines
-    failure_open: bool = False
-    failure_message: str = ""
-    failure_lines: list[Detail] = []
-
     if TYPE_CHECKING:  # what the screens' other bases (PortfolioHeader, AppState) give this mixin
         rows: list[Any]
         _portfolio_firm_id: int
@@ -212,11 +210,6 @@ class TransactionForms(TypedFormDialog, Confirm, UploadDialog, ListControls, mix
         except DomainError as exc:
             shown.append(sorry_toast(exc.message))
         return shown
-
-    def _fail(self, exc: Exception):
-        if isinstance(exc, DomainError) and not isinstance(exc, AuthenticationError):
-            return sorry_toast(exc.message)
-        return AppState._fail(cast(AppState, self), exc)  # every screen mixing this in is an AppState
 
     def _open_screen(self, actor: Actor) -> Any:
         """on_load after the screen's own resets: no rows and no head while loading, then the
@@ -479,12 +472,6 @@ class TransactionForms(TypedFormDialog, Confirm, UploadDialog, ListControls, mix
 
     # ---- upload -----------------------------------------------------------------------------------
     @rx.event
-    def close_failure(self):
-        self.failure_open = False
-        self.failure_message = ""
-        self.failure_lines = []
-
-    @rx.event
     @guarded
     async def upload(self, files: list[rx.UploadFile]):
         ledger = functools.partial(transaction_upload.upload_transactions, investment_id=self.portfolio_id)
@@ -494,9 +481,7 @@ class TransactionForms(TypedFormDialog, Confirm, UploadDialog, ListControls, mix
     def _upload_refused(self, exc: ValidationError):
         if set(exc.fields) == {"file"}:  # the file itself: say so in the modal
             return self._upload_done(exc.message)
-        self.failure_message = exc.message
-        self.failure_lines = refused_lines(exc.fields)
-        self.failure_open = True
+        self._show_failure(exc.message, refused_lines(exc.fields))
         return self._upload_done()
 
     def _uploaded(self, actor: Actor, result: transaction_upload.UploadedTransactions):

@@ -274,16 +274,7 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
     def _reload(self):
         self._load(self._actor())
 
-    # ---- toolbar (sort, search and page size: ListControls) ---------------------------------------
-    @rx.event
-    def set_status_filter(self, value: str):
-        self.status_filter = value if offers(self.status_options, value) else ALL
-        return self._reload_first_page()
-
-    @rx.event
-    def set_role_filter(self, value: str):
-        self.role_filter = value if offers(self.role_options, value) else ALL
-        return self._reload_first_page()
+    # ---- toolbar (sort, search, page size and the status and role selects: ListControls) ----------
 
     @rx.event
     def set_date_filter(self, key: str, value: str):

@@ -65,7 +65,7 @@ class Paged(rx.State, mixin=True):
     # from the address is read into it (as the screen reads its own choice; None refuses it)
     ADDRESS_FILTERS: ClassVar[Mapping[str, Callable[[str], Any]]] = {}
     # select filters kept in the address: a var's name -> the name of the var holding its options (a
-    # value is taken once the options are loaded, if they offer it)
+    # value is taken once the options are loaded, if they offer it); `set_choice(name, value)` picks one
     ADDRESS_CHOICES: ClassVar[Mapping[str, str]] = {}
 
     page: int = 1
@@ -156,6 +156,24 @@ class Paged(rx.State, mixin=True):
             self._clamp_page()
             rows, self.total = fetch()
         return rows
+
+    def _chosen(self) -> Any:
+        """A select filter took a new value: the list from its first page (a screen that does more
+        on a choice says so here)."""
+        return self._reload_first_page()
+
+    @rx.event
+    def set_choice(self, name: str, value: str):
+        """A select filter of ADDRESS_CHOICES: a value its select offers, or the filter's default
+        (the all choice), is taken and the list reloaded; anything else is ignored."""
+        options = self.ADDRESS_CHOICES.get(name)
+        field = type(self).get_fields().get(name)
+        if options is None or field is None:
+            return None
+        if not (offers(getattr(self, options), value) or value == field.default):
+            return None
+        setattr(self, name, value)
+        return self._chosen()
 
     @rx.event
     def go_page(self, page: Any):
@@ -333,7 +351,7 @@ class FirmChoice(rx.State, mixin=True):
     ALL_FIRMS_LABEL) as the specification gives it: ('-2', 'All Firms') on the trade file, orders
     and bulk screens (the default), ('-1', 'All firms') on the reports and the dashboard. It calls
     `_load_firms(actor)` on load; a choice (`set_firm_filter`) reloads a Paged list from its first
-    page, and a screen that does more on a choice answers it itself with `_pick_firm(value)`."""
+    page, or does what the screen's `_firm_chosen()` says."""
 
     ALL_FIRMS: ClassVar[str] = str(ALL_FIRMS)
     ALL_FIRMS_LABEL: ClassVar[str] = "All Firms"
@@ -367,6 +385,15 @@ class FirmChoice(rx.State, mixin=True):
         self.firm_filter = value
         return True
 
+    def _firm_chosen(self) -> Any:
+        """Another firm was chosen: the events to send (a Paged list, its first page again)."""
+        return self._reload_first_page()
+
     @rx.event
     def set_firm_filter(self, value: str):
-        return self._reload_first_page() if self._pick_firm(str(value or self.ALL_FIRMS)) else None
+        if not self._pick_firm(str(value or self.ALL_FIRMS)):
+            return None
+        try:
+            return self._firm_chosen()
+        except (AuthenticationError, DomainError) as exc:
+            return self._fail(exc)

@@ -10,7 +10,8 @@
   where the screen names one, goes back to its list.
 - `Confirm`: one confirmation dialog per screen; what is confirmed (action and id) is held on the
   server, so a browser cannot confirm something it was never asked about.
-- `UploadDialog`: the upload modal's open / close / error / busy mechanics.
+- `UploadDialog`: the upload modal's open / close / error / busy mechanics; `UploadFailure`: the
+  dialog of a refused file.
 - `FormDialog`: a modal form of text fields with per-field errors, checked as it changes once saved.
 - `SavingForm`: a form page's Save and the unsaved-changes dialog's Save.
 - `ExportLinks`: a screen's Excel and PDF download links.
@@ -22,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, cast
 
 import reflex as rx
 
@@ -30,7 +31,8 @@ from app.domain.errors import AuthenticationError, DomainError, GENERIC, Validat
 from app.domain.permissions import Actor
 from app.domain.roles import Role
 from app.domain.uploads import MAX_UPLOAD_BYTES
-from app.ui.states.base import toast_error
+from app.ui.states.base import AppState, toast_error, toast_sorry
+from app.ui.toolkit.rows import Detail
 
 
 def events(*items: Any) -> list[Any]:
@@ -82,6 +84,18 @@ def guarded(handler: Callable) -> Callable:
         except (AuthenticationError, DomainError) as exc:
             return self._fail(exc)
     return wrapper
+
+
+class SorryFailures(rx.State, mixin=True):
+    """The transaction areas (spec 002 s8): a refusal is 'Sorry!' with the server's message (or the
+    screen's SORRY_DEFAULT when it has none); a sign-in failure goes to sign in as anywhere."""
+
+    SORRY_DEFAULT: ClassVar[str] = ""
+
+    def _fail(self, exc: Exception):
+        if isinstance(exc, DomainError) and not isinstance(exc, AuthenticationError):
+            return toast_sorry(exc.message or self.SORRY_DEFAULT)
+        return AppState._fail(cast(AppState, self), exc)  # every screen mixing this in is an AppState
 
 
 # ---- who is looking --------------------------------------------------------------------------------
@@ -315,6 +329,24 @@ class UploadDialog(rx.State, mixin=True):
     @rx.event
     def no_file(self):
         self.upload_error = self.SELECT_FILE
+
+
+class UploadFailure(rx.State, mixin=True):
+    """The dialog of a refused upload: why, and each refused line where the service names them."""
+
+    failure_open: bool = False
+    failure_message: str = ""
+    failure_lines: list[Detail] = []
+
+    def _show_failure(self, message: str, lines: list[Detail] | None = None) -> None:
+        self.failure_message, self.failure_lines = message, lines or []
+        self.failure_open = True
+
+    @rx.event
+    def close_failure(self):
+        self.failure_open = False
+        self.failure_message = ""
+        self.failure_lines = []
 
 
 # ---- a modal form -----------------------------------------------------------------------------------
