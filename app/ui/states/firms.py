@@ -28,7 +28,8 @@ from app.ui.rows.firms import (
 )
 from app.ui.toolkit.lists import LoadMore, RowPages
 from app.ui.toolkit.rows import Option, field_errors
-from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, screen_load
+from app.ui.toolkit.saving import RecordForm
+from app.ui.toolkit.screen import Confirm, Viewer, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.firms")
 
@@ -94,7 +95,7 @@ DOC_KEYS = tuple(DOC_LIMITS)
 SAVE_FIRM_FIRST = "Save the firm first: the preview shows its newest record of advice."
 
 
-class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
+class FirmFormState(RecordForm, AddressForm, ImageStaging, AppState):
     """firms.new, firms.view and firms.edit. `mode` is taken from the route on every load."""
 
     IMAGE_SLOTS: ClassVar[dict[str, str]] = {"logo": "logo", "licensee": "logo"}  # the firm's and the licensee's
@@ -189,12 +190,6 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
     def _editable(self) -> bool:
         return self.mode in ("new", "edit") and self.can_edit and not self.loading and not self._saved
 
-    def _address_editable(self) -> bool:
-        return self._editable()
-
-    def _address_changed(self) -> None:
-        self._changed()
-
     @rx.event
     def set_doc_field(self, key: str, value: str):
         """A field of the record of advice card (layout, colour, disclaimer, footer, template)."""
@@ -255,30 +250,27 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
         return True
 
     # ---- saving ---------------------------------------------------------------------------------
+    def _refused(self, exc: DomainError) -> None:
+        if isinstance(exc, ValidationError):
+            self._show_errors(exc.fields)
+
+    @guarded
     def _save(self, actor: Actor, then: str | None):
         form = self._sent_form()
         documents, found = parse_document_settings(self.docs)
         self._show_doc_errors(found)
         if documents is None:
             return self._fail(ValidationError(next(iter(found.values())), found))
-        try:
-            if self.mode == "new":
-                firm = firms.create_firm(actor=actor, form=form)
-                done = firms.CREATED
-            else:
-                firm = firms.update_firm(actor=actor, firm_id=self._firm_id, form=form)
-                done = firms.UPDATED
-        except ValidationError as exc:
-            self._show_errors(exc.fields)
-            return self._fail(exc)
-        except DomainError as exc:  # a Conflict (changed by someone else), NotFound, PermissionDenied
-            return self._fail(exc)
+        firm = self._write_record(lambda: firms.create_firm(actor=actor, form=form),
+                                  lambda: firms.update_firm(actor=actor, firm_id=self._firm_id, form=form))
+        done = firms.CREATED if self.mode == "new" else firms.UPDATED
         self._show_errors({})
         firm_id = firm.id
         try:  # the record of advice settings: after the firm (whose version they move on)
             firms.update_documents(actor=actor, firm_id=firm_id, settings=documents)
         except ValidationError as exc:  # an asset code the universe does not know
             self._show_doc_errors(exc.fields)
+            self.form_dirty = True  # the firm is saved, its record of advice settings are not
             if self.mode == "new":  # the firm exists now: its form goes on from its edit screen
                 self._saved = True
                 return [toast_error(exc.message), rx.redirect(routes.url("firms.edit", id=firm_id))]
@@ -293,8 +285,6 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
             except DomainError as exc:
                 events.append(toast_error(exc.message))
         self._forget_staged_images()
-        self.form_dirty = False
-        self.leave_open = False
         events.insert(0, toast_success(done))
         events.append(rx.redirect(then or routes.url("firms.view", id=firm_id)))
         return events

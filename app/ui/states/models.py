@@ -40,7 +40,8 @@ from app.ui.rows.models import (
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import FirmChoice, LoadMore, Paged, RowPages
 from app.ui.toolkit.rows import Option, TotalBar, label_of, total_bar
-from app.ui.toolkit.screen import Confirm, SavingForm, events, guarded, screen_load
+from app.ui.toolkit.saving import RecordForm
+from app.ui.toolkit.screen import Confirm, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.models")
 
@@ -158,7 +159,7 @@ class ModelsListState(Confirm, RowPages, FirmChoice, LoadMore, AppState):
 
 
 # ---- the form ---------------------------------------------------------------------------------------
-class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
+class ModelFormState(Confirm, RecordForm, IndustryGroupPicker, AppState):
     """models.createModel, models.changeModel (preview with ?preview=1) and models.version."""
 
     mode: str = "new"  # new | edit | preview | version
@@ -321,9 +322,6 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     def _editable(self) -> bool:
         return self.mode in ("new", "edit") and self.can_edit and not self.loading and not self._saved
 
-    def _ig_editable(self) -> bool:
-        return self._editable()
-
     # ---- top of the form --------------------------------------------------------------------------
     @rx.event
     def set_name(self, value: str):
@@ -385,18 +383,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         self._changed()
         return None
 
-    # ---- rows of the form -----------------------------------------------------------------------------
-    def _at(self, index: Any, lines: list[Any]) -> int | None:
-        """The index of one of `lines` to change: None when the form is read-only or there is no such row."""
-        i = _int(index)
-        return i if self._editable() and i is not None and 0 <= i < len(lines) else None
-
-    def _replace(self, name: str, i: int, **changes: Any) -> None:
-        """Row i of the list var `name`, changed (a new list, so the change is sent)."""
-        lines = list(getattr(self, name))
-        lines[i] = dataclasses.replace(lines[i], **changes)
-        setattr(self, name, lines)
-
+    # ---- rows of the form (RecordForm: _at, _replace, _remove_line) ----------------------------------
     def _set_field(self, name: str, index: Any, key: str, value: str, keys: tuple[str, ...]) -> None:
         i = self._at(index, getattr(self, name))
         if i is not None and key in keys:
@@ -481,10 +468,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
     @rx.event
     def remove_group(self, index: Any):
-        i = self._at(index, self.groups)
-        if i is not None:
-            self.groups = without(self.groups, i)
-            self._changed()
+        self._remove_line("groups", index)
 
     @rx.event
     def set_group_field(self, index: Any, key: str, value: str):
@@ -499,10 +483,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
     @rx.event
     def remove_equivalent(self, index: Any):
-        i = self._at(index, self.equivalents)
-        if i is not None:
-            self.equivalents = without(self.equivalents, i)
-            self._changed()
+        self._remove_line("equivalents", index)
 
     # ---- percentages ---------------------------------------------------------------------------------
     def _sync_percentages(self, saved: dict[int, str] | None = None) -> None:
@@ -721,26 +702,19 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
             self.tab = "availability"
             return toast_error(SELECT_SHARING_FIRM)
         form = self._form(status)
-        try:
-            if self.mode == "new":
-                saved = model_service.create_model(actor=actor, form=form)
-            else:
-                saved = model_service.update_model(actor=actor, model_id=self._model_id, form=form)
-        except ValidationError as exc:
-            self.errors = self._remap(dict(exc.fields or {}))
-            self.message = exc.message
-            self._show_error_tab()
-            return self._fail(exc)
-        except DomainError as exc:  # Conflict (saved by someone else meanwhile), NotFound, PermissionDenied
-            self.message = exc.message
-            return self._fail(exc)
+        saved = self._write_record(lambda: model_service.create_model(actor=actor, form=form),
+                                   lambda: model_service.update_model(actor=actor, model_id=self._model_id, form=form))
         self.errors, self.message = {}, ""
         self._saved = True
-        self.form_dirty = False
-        self.leave_open = False
         model_id = saved.id or self._model_id
         return [toast_success(saved.message),
                 rx.redirect(then or routes.url("models.details", id=model_id))]
+
+    def _refused(self, exc: DomainError) -> None:
+        self.message = exc.message
+        if isinstance(exc, ValidationError):
+            self.errors = self._remap(dict(exc.fields or {}))
+            self._show_error_tab()
 
     def _show_error_tab(self) -> None:
         """Open the first tab with a field error when the current one has none."""

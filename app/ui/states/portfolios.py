@@ -40,7 +40,8 @@ from app.ui.components.industry_allocations import IndustryAllocationsMixin
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.display import text as _text
 from app.ui.toolkit.lists import RECORD_PAGES, InRecord, ListControls, LoadMore
-from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, guarded, screen_load
+from app.ui.toolkit.saving import RecordForm
+from app.ui.toolkit.screen import Confirm, Viewer, events, guarded, screen_load
 from app.ui.parse import to_int as _int
 from app.ui.rows.portfolios import (
     AwaitingRow, ExceptionLine, HolderLine, ModelChoice, PortfolioRow, awaiting_rows, class_band, exception_line,
@@ -275,7 +276,7 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
 
 
 # ---- the form -------------------------------------------------------------------------------------
-class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard, IndustryAllocationsMixin, AppState):
+class PortfolioFormState(Confirm, RecordForm, AddressForm, BrokerCredentialsCard, IndustryAllocationsMixin, AppState):
     """clients.new-portfolio, advisers.new-portfolio, portfolios.edit and portfolios.view."""
 
     mode: str = "view"  # new | edit | view
@@ -474,18 +475,6 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
     def _editable(self) -> bool:
         return self.mode in ("new", "edit") and self.can_edit and self.loaded
 
-    def _ig_editable(self) -> bool:
-        return self._editable()
-
-    def _ig_changed(self) -> None:
-        self._changed()
-
-    def _address_editable(self) -> bool:
-        return self._editable()
-
-    def _address_changed(self) -> None:
-        self._changed()
-
     def _cred_portfolio_id(self) -> int:
         return self._portfolio_id if self.mode != "new" else 0
 
@@ -642,10 +631,6 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
             self._edit(classes=[dataclasses.replace(c, **typed) if c.class_id == cid else c for c in self.classes])
 
     # exceptions
-    def _exception_at(self, index: Any) -> int | None:
-        i = _int(index)
-        return i if i is not None and 0 <= i < len(self.exceptions) else None
-
     @rx.event
     def add_holding_exception(self, holding_id: str):
         hid = _int(holding_id)
@@ -657,20 +642,16 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
 
     @rx.event
     def remove_exception(self, index: Any):
-        i = self._exception_at(index)
-        if i is not None:
-            self._edit(exceptions=[e for k, e in enumerate(self.exceptions) if k != i])
+        self._remove_line("exceptions", index)
 
     @rx.event
     def set_exception_action(self, index: Any, action: str):
-        i = self._exception_at(index)
-        if not self._editable() or i is None or action not in rules.EXCEPTION_TITLES:
+        i = self._at(index, self.exceptions)
+        if i is None or action not in rules.EXCEPTION_TITLES:
             return
-        lines = list(self.exceptions)
         keep = action == rules.ExceptionAction.SUBSTITUTE.value
         cleared: dict[str, Any] = {} if keep else {"substitute_id": 0, "substitute_code": "", "substitute_name": ""}
-        lines[i] = dataclasses.replace(lines[i], action=action, **cleared)
-        self.exceptions = lines
+        self._replace("exceptions", i, action=action, **cleared)
         self._changed()
 
     @rx.event
@@ -681,7 +662,7 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
             return None
         if target != "exception":
             kind, _, index = target.partition(":")
-            if kind != "substitute" or self._exception_at(index) is None:
+            if kind != "substitute" or self._at(index, self.exceptions) is None:
                 return None
         self._pick_target = target
         title = "Exception asset" if target == "exception" else "Substitution"
@@ -701,13 +682,11 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
                                                                label=asset["name"],
                                                                action=rules.ExceptionAction.DONT_HOLD.value)]
         else:
-            i = self._exception_at(target.partition(":")[2])
+            i = self._at(target.partition(":")[2], self.exceptions)
             if i is None:
                 return None
-            lines = list(self.exceptions)
-            lines[i] = dataclasses.replace(lines[i], substitute_id=asset["id"], substitute_code=asset["code"],
-                                           substitute_name=asset["name"])
-            self.exceptions = lines
+            self._replace("exceptions", i, substitute_id=asset["id"], substitute_code=asset["code"],
+                          substitute_name=asset["name"])
         self._changed()
         return None
 
@@ -728,29 +707,25 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
             self._edit(receivers={**self.receivers, key: str(value or "")[:rules.RECEIVERS_MAX]})
 
     # ---- saving -------------------------------------------------------------------------------------------
+    @guarded
     def _save(self, actor: Actor, then: str | None):
         self._validate()
         if self.errors:
             return toast_error(self.message or rules.INVALID_FORM)
-        try:
-            if self.mode == "new":
-                saved = portfolio_service.create_portfolio(actor=actor, form=self._form())
-            else:
-                saved = portfolio_service.update_portfolio(actor=actor, portfolio_id=self._portfolio_id,
-                                                           form=self._form())
-        except ValidationError as exc:
-            self._show(dict(exc.fields or {}), exc.message)
-            return self._fail(exc)
-        except DomainError as exc:  # Conflict (saved by someone else meanwhile), NotFound, PermissionDenied
-            self.message = exc.message
-            return self._fail(exc)
-        self.form_dirty = False
-        self.leave_open = False
+        saved = self._write_record(
+            lambda: portfolio_service.create_portfolio(actor=actor, form=self._form()),
+            lambda: portfolio_service.update_portfolio(actor=actor, portfolio_id=self._portfolio_id, form=self._form()))
         self._portfolio_id = saved.id
         # a new portfolio opens its details (it starts inactive: the default list filter would hide it)
         target = then or (routes.url("portfolios.view", id=self._portfolio_id) if self.mode == "new" else "") \
             or self.back_url or routes.url("portfolios.view", id=self._portfolio_id)
         return [toast_success(rules.SAVED), rx.redirect(target)]
+
+    def _refused(self, exc: DomainError) -> None:
+        if isinstance(exc, ValidationError):
+            self._show(dict(exc.fields or {}), exc.message)
+        else:
+            self.message = exc.message
 
     @rx.event
     def cancel(self):
