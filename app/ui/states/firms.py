@@ -35,6 +35,7 @@ log = logging.getLogger("app.ui.firms")
 
 LOAD_ONE_FAILED = "Opps, something went wrong"
 ROW_ROUTES = frozenset({"firms.view", "firms.edit", "firms.advisers", "firms.clients", "firms.portfolios"})
+FORM_MODES = {"firms.new": "new", "firms.edit": "edit"}  # the form's mode by route, else view
 
 
 class FirmsListState(Viewer, Confirm, RowPages, LoadMore, AppState):
@@ -118,24 +119,6 @@ class FirmFormState(RecordForm, AddressForm, ImageStaging, AppState):
     _saved: bool = False  # a second click on Save after success must not create the firm twice
 
     # ---- loading --------------------------------------------------------------------------------
-    def _reset(self, mode: str) -> None:
-        self.mode = mode
-        self.form = firm_form(None)
-        self.errors = field_errors(None, FIELD_NAMES.values())
-        self.submitted = False
-        self.saving = False
-        self.firm_name = ""
-        self.view_url = ""
-        self.can_edit = False
-        self._load_images({})
-        self._fill_address()
-        self.docs = blank_document_form()
-        self.doc_errors = field_errors(None, DOC_KEYS)
-        self.previewing = False
-        self._firm_id = 0
-        self._version = 0
-        self._saved = False
-
     def _fill(self, firm: FirmDetail) -> None:
         self.form = firm_form(firm)
         self.firm_name = firm.name or ""
@@ -148,10 +131,11 @@ class FirmFormState(RecordForm, AddressForm, ImageStaging, AppState):
     @rx.event
     @screen_load(clients=False, failed=LOAD_ONE_FAILED, back=lambda self, actor: routes.url("firms.list"))
     def on_load(self, actor: Actor):
-        name, _ = routes.match(self.router.url.path)
-        mode = name.removeprefix("firms.") if name in ("firms.new", "firms.edit") else "view"
-        self._reset(mode)
-        self.loading = True
+        mode = routes.page_value(self.router.url.path, FORM_MODES, "view")
+        self.reset()  # every field to its default, each image slot and the address shown empty
+        self._load_images({})
+        self._fill_address()
+        self.mode = mode
         if mode == "new":
             if not can_create_firm(actor):
                 raise PermissionDenied(NOT_ALLOWED)

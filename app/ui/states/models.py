@@ -27,7 +27,7 @@ from app.domain.timezones import iso_json
 from app.services import models as model_service
 from app.services.models import ModelDetail
 from app.ui import routes
-from app.ui.components.asset_picker import AssetPickerState, take_pick
+from app.ui.components.asset_picker import PickerSlot
 from app.ui.components.industry_allocations import IndustryGroupPicker
 from app.ui.display import NA, input_number as _num_text, percent_1dp, text as _text
 from app.ui.parse import to_int as _int
@@ -159,7 +159,7 @@ class ModelsListState(Confirm, RowPages, FirmChoice, LoadMore, AppState):
 
 
 # ---- the form ---------------------------------------------------------------------------------------
-class ModelFormState(Confirm, RecordForm, IndustryGroupPicker, AppState):
+class ModelFormState(Confirm, RecordForm, PickerSlot, IndustryGroupPicker, AppState):
     """models.createModel, models.changeModel (preview with ?preview=1) and models.version."""
 
     mode: str = "new"  # new | edit | preview | version
@@ -215,7 +215,6 @@ class ModelFormState(Confirm, RecordForm, IndustryGroupPicker, AppState):
     _owner_id: int = 0
     _saved: bool = False
     _last_status: str = ModelStatus.ACTIVE.value
-    _pick_target: str = ""
     _owner_required: bool = False
 
     # ---- loading --------------------------------------------------------------------------------
@@ -614,17 +613,13 @@ class ModelFormState(Confirm, RecordForm, IndustryGroupPicker, AppState):
         slot = self._slot(target) if self._editable() else None
         if slot is None:
             return None
-        self._pick_target = target
-        return AssetPickerState.open_for(target, _int(self.firm_id), self._picker_class(*slot), self._picker_title(*slot))
+        return self._open_picker(target, _int(self.firm_id), self._picker_class(*slot), self._picker_title(*slot))
 
     @rx.event
     async def asset_picked(self, target: str):
         """The picker's choice for `target`: taken from the picker's own search results (take_pick)."""
-        picker = await self.get_state(AssetPickerState)
-        asset = take_pick(picker, str(target or ""))
-        if asset is None or target != self._pick_target:
-            return None
-        return self._apply_pick(asset["id"], asset["code"], asset["name"])
+        asset = await self._pick_for_slot(target)
+        return None if asset is None else self._apply_pick(asset["id"], asset["code"], asset["name"])
 
     # ---- payload and validation ----------------------------------------------------------------------
     def _form(self, status: str) -> model_rules.ModelForm:

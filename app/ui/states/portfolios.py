@@ -35,7 +35,7 @@ from app.services import users as user_service
 from app.ui.states.address import AddressForm
 from app.ui.states.broker_credentials import BrokerCredentialsCard
 from app.ui import routes
-from app.ui.components.asset_picker import AssetPickerState, take_pick
+from app.ui.components.asset_picker import PickerSlot
 from app.ui.components.industry_allocations import IndustryAllocationsMixin
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.display import text as _text
@@ -276,7 +276,7 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
 
 
 # ---- the form -------------------------------------------------------------------------------------
-class PortfolioFormState(Confirm, RecordForm, AddressForm, BrokerCredentialsCard, IndustryAllocationsMixin, AppState):
+class PortfolioFormState(Confirm, RecordForm, PickerSlot, AddressForm, BrokerCredentialsCard, IndustryAllocationsMixin, AppState):
     """clients.new-portfolio, advisers.new-portfolio, portfolios.edit and portfolios.view."""
 
     mode: str = "view"  # new | edit | view
@@ -347,7 +347,6 @@ class PortfolioFormState(Confirm, RecordForm, AddressForm, BrokerCredentialsCard
     _firm_id: int = 0
     _model_id: int = 0
     _names: dict[int, str] = {}
-    _pick_target: str = ""
 
     # ---- loading --------------------------------------------------------------------------------
     def _fill_approval(self, settings: Mapping[str, bool | str]) -> None:
@@ -664,15 +663,13 @@ class PortfolioFormState(Confirm, RecordForm, AddressForm, BrokerCredentialsCard
             kind, _, index = target.partition(":")
             if kind != "substitute" or self._at(index, self.exceptions) is None:
                 return None
-        self._pick_target = target
         title = "Exception asset" if target == "exception" else "Substitution"
-        return AssetPickerState.open_for(target, self._firm_id, None, title)
+        return self._open_picker(target, self._firm_id, None, title)
 
     @rx.event
     async def asset_picked(self, target: str):
-        picker = await self.get_state(AssetPickerState)
-        asset = take_pick(picker, str(target or ""))
-        if asset is None or target != self._pick_target or not self._editable():
+        asset = await self._pick_for_slot(target)
+        if asset is None or not self._editable():
             return None
         self._pick_target = ""
         if target == "exception":
