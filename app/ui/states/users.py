@@ -473,9 +473,6 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
     def _editable(self) -> bool:
         return self.mode in ("new", "edit") and self.can_edit
 
-    def _person_editable(self) -> bool:
-        return self._editable()
-
     def _address_editable(self) -> bool:
         return self._editable()
 
@@ -518,10 +515,6 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
         if self._editable() and value in (UserStatus.ACTIVE.value, UserStatus.DISABLED.value):
             self.status = value
             self._changed()
-
-    # ---- photo and signature (staged by ImageStaging, written on save) -------------------------------
-    def _image_editable(self, slot: str, actor: Actor) -> bool:
-        return self._editable()
 
     # ---- delete -----------------------------------------------------------------------------------
     @rx.event
