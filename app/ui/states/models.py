@@ -40,7 +40,7 @@ from app.ui.rows.models import (
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import FirmChoice, LoadMore, Paged, RowPages
 from app.ui.toolkit.rows import Option, TotalBar, label_of, total_bar
-from app.ui.toolkit.saving import RecordForm
+from app.ui.toolkit.saving import RecordForm, not_added
 from app.ui.toolkit.screen import Confirm, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.models")
@@ -786,20 +786,20 @@ class ModelFormState(Confirm, RecordForm, PickerSlot, IndustryGroupPicker, AppSt
 
     @rx.var
     def addable_classes(self) -> list[ClassOption]:
-        added = {c.class_id for c in self.classes}
-        return [c for c in self.class_options if c.id not in added]
+        return not_added(self.class_options, "id", (c.class_id for c in self.classes))
 
     @rx.var
     def addable_groups(self) -> list[GroupOption]:
         """The picker's groups: not yet added, matching its search."""
-        added = {g.industry_group_id for g in self.groups}
         needle = self.ig_picker_search.strip().casefold()
-        return [g for g in self.group_options if g.id not in added and needle in g.title.casefold()]
+        return [g for g in self._groups_not_added() if needle in g.title.casefold()]
+
+    def _groups_not_added(self) -> list[GroupOption]:
+        return not_added(self.group_options, "id", (g.industry_group_id for g in self.groups))
 
     @rx.var
     def all_groups_added(self) -> bool:
-        added = {g.industry_group_id for g in self.groups}
-        return all(g.id in added for g in self.group_options)
+        return not self._groups_not_added()
 
     @rx.var
     def share_options(self) -> list[Option]:

@@ -40,7 +40,7 @@ from app.ui.components.industry_allocations import IndustryAllocationsMixin
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.display import text as _text
 from app.ui.toolkit.lists import RECORD_PAGES, InRecord, ListControls, LoadMore
-from app.ui.toolkit.saving import RecordForm
+from app.ui.toolkit.saving import RecordForm, not_added
 from app.ui.toolkit.screen import Confirm, Viewer, events, guarded, screen_load
 from app.ui.parse import to_int as _int
 from app.ui.rows.portfolios import (
@@ -770,18 +770,15 @@ class PortfolioFormState(Confirm, RecordForm, PickerSlot, AddressForm, BrokerCre
 
     @rx.var
     def addable_clients(self) -> list[Option]:
-        held = {str(h.id) for h in self.holders}
-        return [o for o in self.client_options if o.value not in held]
+        return not_added(self.client_options, "value", (str(h.id) for h in self.holders))
 
     @rx.var
     def addable_classes(self) -> list[ClassBand]:
-        added = {c.class_id for c in self.classes}
-        return [c for c in self.class_options if c.class_id not in added]
+        return not_added(self.class_options, "class_id", (c.class_id for c in self.classes))
 
     @rx.var
     def addable_holdings(self) -> list[Option]:
-        used = {str(e.custom_holding_id) for e in self.exceptions if e.custom_holding_id}
-        return [o for o in self.holding_options if o.value not in used]
+        return not_added(self.holding_options, "value", (str(e.custom_holding_id) for e in self.exceptions))
 
     @rx.var
     def class_bar(self) -> TotalBar:

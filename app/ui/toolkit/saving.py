@@ -7,20 +7,27 @@ these forms share beyond SavingForm's Save, written once.
   on the form what it says and the error goes on to the error funnel (`guarded` on `_save`), which
   toasts it. Once written, the form no longer holds navigation.
 - The form's lines (list vars of dataclass rows): `_at` finds one by its index while the form may
-  change, `_replace` changes it, `_remove_line` takes it out.
+  change, `_replace` changes it, `_remove_line` takes it out; `not_added` offers what no line holds yet.
 - The hooks of the form's parts (AddressForm, the industry group allocations): a part changes while
   the form may (`_editable`) and a change is the form's (`_changed`: dirty, and checked again once
   submitted). A form lists RecordForm before those parts, so that its answers are the ones taken."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Iterable, TypeVar
 
 from app.domain.errors import DomainError
 from app.ui.parse import to_int
 from app.ui.toolkit.screen import SavingForm
 
 Saved = TypeVar("Saved")
+Choice = TypeVar("Choice")
+
+
+def not_added(options: list[Choice], key: str, added: Iterable[Any]) -> list[Choice]:
+    """The options whose `key` is none of `added` (what the form's lines hold): what may still be added."""
+    taken = set(added)
+    return [option for option in options if getattr(option, key) not in taken]
 
 
 class RecordForm(SavingForm, mixin=True):
