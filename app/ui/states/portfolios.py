@@ -372,14 +372,12 @@ class PortfolioFormState(Confirm, RecordForm, PickerSlot, AddressForm, BrokerCre
         self._portfolio_id, self._version, self._firm_id = p.id, p.version, p.firm_id
         self._model_id = p.model_id or 0
         self.name, self.type = p.name, p.type
-        self.trustee_name, self.trustee_abn = _text(p.trustee_name), _text(p.trustee_abn)
-        self.company_name, self.company_abn = _text(p.company_name), _text(p.company_abn)
-        self.bank_bsb, self.bank_account = _text(p.bank_bsb), _text(p.bank_account)
-        self.broker_account, self.hin, self.facility_id = _text(p.broker_account), _text(p.hin), _text(p.facility_id)
+        for key in ("trustee_name", "trustee_abn", "company_name", "company_abn", "bank_bsb", "bank_account",
+                    "broker_account", "hin", "facility_id", "sell_look_back_period"):
+            setattr(self, key, _text(getattr(p, key)))
         for key in rules.FEE_FIELDS:
             setattr(self, key, _text(p.limit(key)))
         self.soa_date = _text(p.soa_date)[:10]
-        self.sell_look_back_period = _text(p.sell_look_back_period)
         self.tax_treatment = p.tax_treatment or rules.DEFAULT_TAX_TREATMENT
         self.firm_label = _text(p.firm.name)
         self.inactive = p.inactive
@@ -483,32 +481,15 @@ class PortfolioFormState(Confirm, RecordForm, PickerSlot, AddressForm, BrokerCre
         def choice(value: str) -> int | None:
             return _int(value) if value not in (NO_CHOICE, NO_ADVISER, "") else None
 
-        def typed(key: str) -> str | None:
-            text: str = getattr(self, key)
-            return text.strip() or None
-
-        def limit(key: str) -> str | None:
-            return self.limits[key].strip() or None
-
+        # each text as typed (blank: none), each limit likewise, each switch
+        texts: dict[str, Any] = {key: getattr(self, key).strip() or None for key in FORM_TEXTS}
+        limits: dict[str, Any] = {key: self.limits[key].strip() or None for key in rules.LIMIT_FIELDS}
         adviser = choice(self.adviser_id)
         new = self.mode == "new"
         return rules.PortfolioForm(
-            name=typed("name"), type=self.type or None, trustee_name=typed("trustee_name"),
-            trustee_abn=typed("trustee_abn"), company_name=typed("company_name"), company_abn=typed("company_abn"),
-            soa_date=typed("soa_date"), tax_treatment=self.tax_treatment or None,
-            sell_look_back_period=typed("sell_look_back_period"), institution_id=choice(self.institution_id),
-            bank_bsb=typed("bank_bsb"), bank_account=typed("bank_account"), broker_id=choice(self.broker_id),
-            broker_account=typed("broker_account"), hin=typed("hin"), facility_id=typed("facility_id"),
-            fee_percent=typed("fee_percent"), fee_limit_min=typed("fee_limit_min"), fee_limit_max=typed("fee_limit_max"),
-            min_asset_allocation=limit("min_asset_allocation"), max_exposure=limit("max_exposure"),
-            min_cash_allocation=limit("min_cash_allocation"), percentages_max_exposure=limit("percentages_max_exposure"),
-            percentages_min_cash_balance=limit("percentages_min_cash_balance"),
-            min_asset_allocation_value=limit("min_asset_allocation_value"),
-            max_asset_allocation_value=limit("max_asset_allocation_value"), min_trade_amount=limit("min_trade_amount"),
-            min_cash_allocation_value=limit("min_cash_allocation_value"),
-            percentages_min_trade_amount=limit("percentages_min_trade_amount"),
-            percentages_min_cash_balance_value=limit("percentages_min_cash_balance_value"),
-            **{key: getattr(self, key) for key in FORM_SWITCHES},
+            **texts, **limits, **{key: getattr(self, key) for key in FORM_SWITCHES},
+            type=self.type or None, tax_treatment=self.tax_treatment or None,
+            institution_id=choice(self.institution_id), broker_id=choice(self.broker_id),
             inactive=self.inactive if self.can_edit_inactive else True,
             allocation_classes=tuple(rules.ClassRowForm(class_id=c.class_id, allocation=c.allocation.strip() or None,
                                                         min=c.min.strip() or None, max=c.max.strip() or None)
