@@ -177,13 +177,11 @@ class FirmFormState(RecordForm, AddressForm, ImageStaging, AppState):
     @rx.event
     def set_doc_field(self, key: str, value: str):
         """A field of the record of advice card (layout, colour, disclaimer, footer, template)."""
-        if key not in DOC_LIMITS or not self._editable():
+        if key not in DOC_LIMITS:
             return
         text = str(value if value is not None else "")[:DOC_LIMITS[key]]
-        if key == "layout" and text not in LAYOUTS:
-            return
-        self.docs = {**self.docs, key: text}
-        self._changed()
+        if key != "layout" or text in LAYOUTS:
+            self._edit(docs={**self.docs, key: text})
 
     @rx.event
     def preview(self):
@@ -207,23 +205,18 @@ class FirmFormState(RecordForm, AddressForm, ImageStaging, AppState):
     @rx.event
     def set_order_gtc(self, value: bool):
         """The firm's orders without an expiry of their own are good till cancelled (a checkbox)."""
-        if not self._editable():
-            return
-        self.form = dataclasses.replace(self.form, order_good_till_cancelled=value is True)
-        self._changed()
+        self._edit(form=dataclasses.replace(self.form, order_good_till_cancelled=value is True))
 
     @rx.event
     def set_field(self, path: str, value: str):
         """A text field, by its path in FIELD_NAMES ('name', 'licensee.afsl')."""
-        if path not in FIELD_NAMES or not self._editable():
+        if path not in FIELD_NAMES:
             return
         group, _, name = path.rpartition(".")
         changed: dict[str, Any] = {name: str(value if value is not None else "")[:1000]}
         if group:
-            self.form = dataclasses.replace(self.form, licensee=dataclasses.replace(self.form.licensee, **changed))
-        else:
-            self.form = dataclasses.replace(self.form, **changed)
-        self._changed()
+            changed = {"licensee": dataclasses.replace(self.form.licensee, **changed)}
+        self._edit(form=dataclasses.replace(self.form, **changed))
 
     # ---- logos (staged by ImageStaging, written on save) -----------------------------------------
     def _image_editable(self, slot: str, actor: Actor) -> bool:

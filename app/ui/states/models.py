@@ -39,7 +39,7 @@ from app.ui.rows.models import (
 )
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import FirmChoice, LoadMore, Paged, RowPages
-from app.ui.toolkit.rows import Option, TotalBar, label_of, total_bar
+from app.ui.toolkit.rows import Option, TotalBar, label_of, offers, total_bar
 from app.ui.toolkit.saving import RecordForm, not_added
 from app.ui.toolkit.screen import Confirm, events, guarded, screen_load
 
@@ -324,10 +324,7 @@ class ModelFormState(Confirm, RecordForm, PickerSlot, IndustryGroupPicker, AppSt
     # ---- top of the form --------------------------------------------------------------------------
     @rx.event
     def set_name(self, value: str):
-        if not self._editable():
-            return
-        self.name = str(value or "")[:NAME_MAX]
-        self._changed()
+        self._edit(name=str(value or "")[:NAME_MAX])
 
     @rx.event
     def set_method(self, value: str):
@@ -340,10 +337,8 @@ class ModelFormState(Confirm, RecordForm, PickerSlot, IndustryGroupPicker, AppSt
 
     @rx.event
     def set_switch(self, key: str, value: bool):
-        if not self._editable() or key not in SWITCHES:
-            return
-        setattr(self, key, bool(value))
-        self._changed()
+        if key in SWITCHES:
+            self._edit(**{key: bool(value)})
 
     @rx.event
     def set_tab(self, value: str):
@@ -526,19 +521,13 @@ class ModelFormState(Confirm, RecordForm, PickerSlot, IndustryGroupPicker, AppSt
 
     @rx.event
     def add_shared_firm(self, firm_id: str):
-        if not self._editable() or _int(firm_id) is None or firm_id == self.firm_id:
-            return
-        if firm_id in self.shared_firm_ids or not any(o.value == firm_id for o in self.firm_options):
-            return
-        self.shared_firm_ids = self.shared_firm_ids + [firm_id]
-        self._changed()
+        if offers(self._share_options(), firm_id):
+            self._edit(shared_firm_ids=self.shared_firm_ids + [firm_id])
 
     @rx.event
     def remove_shared_firm(self, firm_id: str):
-        if not self._editable() or firm_id not in self.shared_firm_ids:
-            return
-        self.shared_firm_ids = [f for f in self.shared_firm_ids if f != firm_id]
-        self._changed()
+        if firm_id in self.shared_firm_ids:
+            self._edit(shared_firm_ids=[f for f in self.shared_firm_ids if f != firm_id])
 
     # ---- the asset picker ----------------------------------------------------------------------------
     def _slot(self, target: str) -> tuple[str, list[int]] | None:
@@ -803,8 +792,11 @@ class ModelFormState(Confirm, RecordForm, PickerSlot, IndustryGroupPicker, AppSt
 
     @rx.var
     def share_options(self) -> list[Option]:
+        return self._share_options()
+
+    def _share_options(self) -> list[Option]:
         """Firms to share with: every offered firm but the owner and those already chosen."""
-        return [o for o in self.firm_options if o.value != self.firm_id and o.value not in self.shared_firm_ids]
+        return not_added(self.firm_options, "value", [self.firm_id, *self.shared_firm_ids])
 
     @rx.var
     def shared_firms(self) -> list[Option]:

@@ -526,16 +526,7 @@ class PortfolioFormState(Confirm, RecordForm, PickerSlot, AddressForm, BrokerCre
         except Exception as exc:  # live feedback must never break typing
             log.exception("live portfolio validation failed", exc_info=exc)
 
-    # ---- setters ---------------------------------------------------------------------------------------
-    def _edit(self, **values: Any) -> None:
-        """Fields of the form changed by the user: taken (and the form checked again) only while it
-        may be edited."""
-        if not self._editable():
-            return
-        for key, value in values.items():
-            setattr(self, key, value)
-        self._changed()
-
+    # ---- setters (RecordForm._edit) -------------------------------------------------------------------
     @rx.event
     def set_field(self, key: str, value: str):
         if key not in FORM_TEXTS:
