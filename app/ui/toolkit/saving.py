@@ -6,8 +6,8 @@ these forms share beyond SavingForm's Save, written once.
   someone else saved meanwhile, NotFound, PermissionDenied), the screen's `_refused(exc)` shows
   on the form what it says and the error goes on to the error funnel (`guarded` on `_save`), which
   toasts it. Once written, the form no longer holds navigation.
-- `_edit(**values)`: fields the user changed, taken (and the form checked again) only while the
-  form may change.
+- `_edit(**values)` (EditingForm, which the user form mixes in too): fields the user changed, taken
+  (and the form checked again) only while the form may change.
 - The form's lines (list vars of dataclass rows): `_at` finds one by its index while the form may
   change, `_replace` changes it, `_remove_line` takes it out; `not_added` offers what no line holds yet.
 - The hooks of the form's parts (AddressForm, the industry group allocations): a part changes while
@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 from typing import Any, Callable, Iterable, TypeVar
+
+import reflex as rx
 
 from app.domain.errors import DomainError
 from app.ui.parse import to_int
@@ -32,7 +34,20 @@ def not_added(options: list[Choice], key: str, added: Iterable[Any]) -> list[Cho
     return [option for option in options if getattr(option, key) not in taken]
 
 
-class RecordForm(SavingForm, mixin=True):
+class EditingForm(rx.State, mixin=True):
+    """A form whose `_editable()` says when it may change and whose `_changed()` follows a change."""
+
+    def _edit(self, **values: Any) -> None:
+        """Fields of the form changed by the user: taken (and the form checked again) only while it
+        may be edited."""
+        if not self._editable():
+            return
+        for key, value in values.items():
+            setattr(self, key, value)
+        self._changed()
+
+
+class RecordForm(SavingForm, EditingForm, mixin=True):
     """SavingForm for a page whose `mode` is "new" for a record not yet created."""
 
     def _refused(self, exc: DomainError) -> None:
@@ -47,15 +62,6 @@ class RecordForm(SavingForm, mixin=True):
         self.form_dirty = False
         self.leave_open = False
         return saved
-
-    def _edit(self, **values: Any) -> None:
-        """Fields of the form changed by the user: taken (and the form checked again) only while it
-        may be edited."""
-        if not self._editable():
-            return
-        for key, value in values.items():
-            setattr(self, key, value)
-        self._changed()
 
     # ---- the form's lines --------------------------------------------------------------------------
     def _at(self, index: Any, lines: list[Any]) -> int | None:
