@@ -268,9 +268,7 @@ class FirmFormState(RecordForm, AddressForm, ImageStaging, AppState):
 
     @rx.event
     def edit(self):
-        if not self._firm_id or not self.can_edit:
-            return None
-        return rx.redirect(routes.url("firms.edit", id=self._firm_id))
+        return self._to_edit("firms.edit", self._firm_id)
 
     @rx.event
     def cancel(self):

@@ -737,9 +737,7 @@ class ModelFormState(Confirm, RecordForm, PickerSlot, IndustryGroupPicker, AppSt
 
     @rx.event
     def edit(self):
-        if not self._model_id or not self.can_edit:
-            return None
-        return rx.redirect(routes.url("models.changeModel", id=self._model_id))
+        return self._to_edit("models.changeModel", self._model_id)
 
     @rx.event
     def go(self, route_name: str):

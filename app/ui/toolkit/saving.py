@@ -21,6 +21,7 @@ from typing import Any, Callable, Iterable, TypeVar
 import reflex as rx
 
 from app.domain.errors import DomainError
+from app.ui import routes
 from app.ui.parse import to_int
 from app.ui.toolkit.screen import SavingForm
 
@@ -62,6 +63,10 @@ class RecordForm(SavingForm, EditingForm, mixin=True):
         self.form_dirty = False
         self.leave_open = False
         return saved
+
+    def _to_edit(self, route_name: str, record_id: int) -> Any:
+        """To the record's edit page, for one who may edit it (else nothing)."""
+        return rx.redirect(routes.url(route_name, id=record_id)) if record_id and self.can_edit else None
 
     # ---- the form's lines --------------------------------------------------------------------------
     def _at(self, index: Any, lines: list[Any]) -> int | None:
