@@ -131,11 +131,9 @@ class FirmFormState(RecordForm, AddressForm, ImageStaging, AppState):
     @rx.event
     @screen_load(clients=False, failed=LOAD_ONE_FAILED, back=lambda self, actor: routes.url("firms.list"))
     def on_load(self, actor: Actor):
-        mode = routes.page_value(self.router.url.path, FORM_MODES, "view")
-        self.reset()  # every field to its default, each image slot and the address shown empty
-        self._load_images({})
+        mode = self._start(FORM_MODES, "view")
+        self._load_images({})  # each image slot and the address shown empty
         self._fill_address()
-        self.mode = mode
         if mode == "new":
             if not can_create_firm(actor):
                 raise PermissionDenied(NOT_ALLOWED)

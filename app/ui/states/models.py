@@ -279,9 +279,8 @@ class ModelFormState(Confirm, RecordForm, PickerSlot, IndustryGroupPicker, AppSt
     @screen_load(clients=False, failed=LOAD_ONE_FAILED, back=_back_to_list)
     def on_load(self, actor: Actor):
         preview = self._query_text("preview") in ("1", "true")
-        mode = routes.page_value(self.router.url.path, FORM_MODES, "preview" if preview else "edit")
-        self.reset()  # every field to its default: spec 000 s4 starts a model with the four switches on
-        self.mode = mode
+        # every field to its default: spec 000 s4 starts a model with the four switches on
+        mode = self._start(FORM_MODES, "preview" if preview else "edit")
         self.can_choose_firm = actor.is_superuser
         try:
             return self._open(actor, mode)

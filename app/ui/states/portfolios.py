@@ -414,9 +414,8 @@ class PortfolioFormState(Confirm, RecordForm, PickerSlot, AddressForm, BrokerCre
     @rx.event
     @screen_load(failed=rules.LOAD_FAILED, back=_back)
     def on_load(self, actor: Actor):
-        mode = routes.page_value(self.router.url.path, FORM_MODES, "view")
-        self.reset()  # every field to its default: a new portfolio starts from them
-        self.mode = mode
+        # every field to its default: a new portfolio starts from them
+        mode = self._start(FORM_MODES, "view")
         self.back_url = _referer(self)
         if mode == "new":
             if not is_staff(actor):

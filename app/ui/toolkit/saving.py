@@ -16,7 +16,7 @@ these forms share beyond SavingForm's Save, written once.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, Callable, Iterable, Mapping, TypeVar
 
 import reflex as rx
 
@@ -50,6 +50,14 @@ class EditingForm(rx.State, mixin=True):
 
 class RecordForm(SavingForm, EditingForm, mixin=True):
     """SavingForm for a page whose `mode` is "new" for a record not yet created."""
+
+    def _start(self, modes: Mapping[str, str], default: str) -> str:
+        """A load starts from every field's default, in the mode of the page the browser is on
+        (`modes`: route name -> mode; `default` on the form's other routes)."""
+        mode = routes.page_value(self.router.url.path, modes, default)
+        self.reset()
+        self.mode = mode
+        return mode
 
     def _refused(self, exc: DomainError) -> None:
         """The service refused the form: what the form shows of it (the toast follows)."""
