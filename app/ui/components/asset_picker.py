@@ -147,6 +147,25 @@ def take_pick(picker: AssetPickerState, target: str) -> dict[str, Any] | None:
     return dict(picked["asset"])
 
 
+class PickerSlot(rx.State, mixin=True):
+    """A form whose slots the picker fills (the model and portfolio forms): `_open_picker` opens it for
+    one slot and remembers which; `_pick_for_slot(target)` hands out a pick only for that slot, so
+    that a browser cannot fill a slot the picker was not opened for. The form forgets the slot
+    (`_pick_target = ""`) once it has taken the pick."""
+
+    _pick_target: str = ""
+
+    def _open_picker(self, target: str, firm_id: Any, class_id: Any, title: str) -> Any:
+        self._pick_target = target
+        return AssetPickerState.open_for(target, firm_id, class_id, title)
+
+    async def _pick_for_slot(self, target: str) -> dict[str, Any] | None:
+        """The asset picked for `target` (once) when it is the slot the picker was opened for, else None."""
+        picker = await self.get_state(AssetPickerState)
+        asset = take_pick(picker, str(target or ""))
+        return asset if asset is not None and target == self._pick_target else None
+
+
 def _result_row(row: PickerRow, on_pick: Any) -> rx.Component:
     return rx.table.row(
         rx.table.cell(rx.text(row.code, weight="bold"), white_space="nowrap"),

@@ -28,12 +28,14 @@ from app.ui.rows.firms import (
 )
 from app.ui.toolkit.lists import LoadMore, RowPages
 from app.ui.toolkit.rows import Option, field_errors
-from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, screen_load
+from app.ui.toolkit.saving import RecordForm
+from app.ui.toolkit.screen import Confirm, Viewer, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.firms")
 
 LOAD_ONE_FAILED = "Opps, something went wrong"
 ROW_ROUTES = frozenset({"firms.view", "firms.edit", "firms.advisers", "firms.clients", "firms.portfolios"})
+FORM_MODES = {"firms.new": "new", "firms.edit": "edit"}  # the form's mode by route, else view
 
 
 class FirmsListState(Viewer, Confirm, RowPages, LoadMore, AppState):
@@ -94,7 +96,7 @@ DOC_KEYS = tuple(DOC_LIMITS)
 SAVE_FIRM_FIRST = "Save the firm first: the preview shows its newest record of advice."
 
 
-class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
+class FirmFormState(RecordForm, AddressForm, ImageStaging, AppState):
     """firms.new, firms.view and firms.edit. `mode` is taken from the route on every load."""
 
     IMAGE_SLOTS: ClassVar[dict[str, str]] = {"logo": "logo", "licensee": "logo"}  # the firm's and the licensee's
@@ -117,24 +119,6 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
     _saved: bool = False  # a second click on Save after success must not create the firm twice
 
     # ---- loading --------------------------------------------------------------------------------
-    def _reset(self, mode: str) -> None:
-        self.mode = mode
-        self.form = firm_form(None)
-        self.errors = field_errors(None, FIELD_NAMES.values())
-        self.submitted = False
-        self.saving = False
-        self.firm_name = ""
-        self.view_url = ""
-        self.can_edit = False
-        self._load_images({})
-        self._fill_address()
-        self.docs = blank_document_form()
-        self.doc_errors = field_errors(None, DOC_KEYS)
-        self.previewing = False
-        self._firm_id = 0
-        self._version = 0
-        self._saved = False
-
     def _fill(self, firm: FirmDetail) -> None:
         self.form = firm_form(firm)
         self.firm_name = firm.name or ""
@@ -147,10 +131,9 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
     @rx.event
     @screen_load(clients=False, failed=LOAD_ONE_FAILED, back=lambda self, actor: routes.url("firms.list"))
     def on_load(self, actor: Actor):
-        name, _ = routes.match(self.router.url.path)
-        mode = name.removeprefix("firms.") if name in ("firms.new", "firms.edit") else "view"
-        self._reset(mode)
-        self.loading = True
+        mode = self._start(FORM_MODES, "view")
+        self._load_images({})  # each image slot and the address shown empty
+        self._fill_address()
         if mode == "new":
             if not can_create_firm(actor):
                 raise PermissionDenied(NOT_ALLOWED)
@@ -189,22 +172,14 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
     def _editable(self) -> bool:
         return self.mode in ("new", "edit") and self.can_edit and not self.loading and not self._saved
 
-    def _address_editable(self) -> bool:
-        return self._editable()
-
-    def _address_changed(self) -> None:
-        self._changed()
-
     @rx.event
     def set_doc_field(self, key: str, value: str):
         """A field of the record of advice card (layout, colour, disclaimer, footer, template)."""
-        if key not in DOC_LIMITS or not self._editable():
+        if key not in DOC_LIMITS:
             return
         text = str(value if value is not None else "")[:DOC_LIMITS[key]]
-        if key == "layout" and text not in LAYOUTS:
-            return
-        self.docs = {**self.docs, key: text}
-        self._changed()
+        if key != "layout" or text in LAYOUTS:
+            self._edit(docs={**self.docs, key: text})
 
     @rx.event
     def preview(self):
@@ -228,23 +203,18 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
     @rx.event
     def set_order_gtc(self, value: bool):
         """The firm's orders without an expiry of their own are good till cancelled (a checkbox)."""
-        if not self._editable():
-            return
-        self.form = dataclasses.replace(self.form, order_good_till_cancelled=value is True)
-        self._changed()
+        self._edit(form=dataclasses.replace(self.form, order_good_till_cancelled=value is True))
 
     @rx.event
     def set_field(self, path: str, value: str):
         """A text field, by its path in FIELD_NAMES ('name', 'licensee.afsl')."""
-        if path not in FIELD_NAMES or not self._editable():
+        if path not in FIELD_NAMES:
             return
         group, _, name = path.rpartition(".")
         changed: dict[str, Any] = {name: str(value if value is not None else "")[:1000]}
         if group:
-            self.form = dataclasses.replace(self.form, licensee=dataclasses.replace(self.form.licensee, **changed))
-        else:
-            self.form = dataclasses.replace(self.form, **changed)
-        self._changed()
+            changed = {"licensee": dataclasses.replace(self.form.licensee, **changed)}
+        self._edit(form=dataclasses.replace(self.form, **changed))
 
     # ---- logos (staged by ImageStaging, written on save) -----------------------------------------
     def _image_editable(self, slot: str, actor: Actor) -> bool:
@@ -255,30 +225,27 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
         return True
 
     # ---- saving ---------------------------------------------------------------------------------
+    def _refused(self, exc: DomainError) -> None:
+        if isinstance(exc, ValidationError):
+            self._show_errors(exc.fields)
+
+    @guarded
     def _save(self, actor: Actor, then: str | None):
         form = self._sent_form()
         documents, found = parse_document_settings(self.docs)
         self._show_doc_errors(found)
         if documents is None:
             return self._fail(ValidationError(next(iter(found.values())), found))
-        try:
-            if self.mode == "new":
-                firm = firms.create_firm(actor=actor, form=form)
-                done = firms.CREATED
-            else:
-                firm = firms.update_firm(actor=actor, firm_id=self._firm_id, form=form)
-                done = firms.UPDATED
-        except ValidationError as exc:
-            self._show_errors(exc.fields)
-            return self._fail(exc)
-        except DomainError as exc:  # a Conflict (changed by someone else), NotFound, PermissionDenied
-            return self._fail(exc)
+        firm = self._write_record(lambda: firms.create_firm(actor=actor, form=form),
+                                  lambda: firms.update_firm(actor=actor, firm_id=self._firm_id, form=form))
+        done = firms.CREATED if self.mode == "new" else firms.UPDATED
         self._show_errors({})
         firm_id = firm.id
         try:  # the record of advice settings: after the firm (whose version they move on)
             firms.update_documents(actor=actor, firm_id=firm_id, settings=documents)
         except ValidationError as exc:  # an asset code the universe does not know
             self._show_doc_errors(exc.fields)
+            self.form_dirty = True  # the firm is saved, its record of advice settings are not
             if self.mode == "new":  # the firm exists now: its form goes on from its edit screen
                 self._saved = True
                 return [toast_error(exc.message), rx.redirect(routes.url("firms.edit", id=firm_id))]
@@ -293,17 +260,13 @@ class FirmFormState(SavingForm, AddressForm, ImageStaging, AppState):
             except DomainError as exc:
                 events.append(toast_error(exc.message))
         self._forget_staged_images()
-        self.form_dirty = False
-        self.leave_open = False
         events.insert(0, toast_success(done))
         events.append(rx.redirect(then or routes.url("firms.view", id=firm_id)))
         return events
 
     @rx.event
     def edit(self):
-        if not self._firm_id or not self.can_edit:
-            return None
-        return rx.redirect(routes.url("firms.edit", id=self._firm_id))
+        return self._to_edit("firms.edit", self._firm_id)
 
     @rx.event
     def cancel(self):

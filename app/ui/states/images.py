@@ -4,7 +4,8 @@ the profile's photo, signature and default logo).
 A chosen file is checked with the shared validator at once, kept in backend-only vars and shown
 as a `data:` preview; nothing is stored until the screen saves. Removal is asked first, then
 remembered until the save. A screen state mixes this in (`class X(ImageStaging, AppState)`), names
-its slots in IMAGE_SLOTS and decides in `_image_editable` who may change which slot; on save it
+its slots in IMAGE_SLOTS and decides in `_image_editable` who may change which slot (by default,
+anyone while its form may change: `_editable()`); on save it
 writes `_staged_images()` and the `_image_removed(slot)` flags through its own service."""
 from __future__ import annotations
 
@@ -35,9 +36,9 @@ class ImageStaging(rx.State, mixin=True):
     _removed: list[str] = []  # slots whose saved image goes on save
 
     # ---- hooks -------------------------------------------------------------------------------
-    def _image_editable(self, slot: str, actor: Actor) -> bool:  # pragma: no cover - each screen decides
+    def _image_editable(self, slot: str, actor: Actor) -> bool:
         """May the actor change this slot now? False ignores the request; a DomainError is shown."""
-        raise NotImplementedError
+        return self._editable()
 
     # ---- for the screen state ---------------------------------------------------------------
     def _load_images(self, saved: dict[str, str | None]) -> None:

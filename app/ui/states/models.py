@@ -27,7 +27,7 @@ from app.domain.timezones import iso_json
 from app.services import models as model_service
 from app.services.models import ModelDetail
 from app.ui import routes
-from app.ui.components.asset_picker import AssetPickerState, take_pick
+from app.ui.components.asset_picker import PickerSlot
 from app.ui.components.industry_allocations import IndustryGroupPicker
 from app.ui.display import NA, input_number as _num_text, percent_1dp, text as _text
 from app.ui.parse import to_int as _int
@@ -39,8 +39,9 @@ from app.ui.rows.models import (
 )
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.toolkit.lists import FirmChoice, LoadMore, Paged, RowPages
-from app.ui.toolkit.rows import Option, TotalBar, label_of, total_bar
-from app.ui.toolkit.screen import Confirm, SavingForm, events, guarded, screen_load
+from app.ui.toolkit.rows import Option, TotalBar, label_of, offers, total_bar
+from app.ui.toolkit.saving import RecordForm, not_added
+from app.ui.toolkit.screen import Confirm, events, guarded, screen_load
 
 log = logging.getLogger("app.ui.models")
 
@@ -158,7 +159,7 @@ class ModelsListState(Confirm, RowPages, FirmChoice, LoadMore, AppState):
 
 
 # ---- the form ---------------------------------------------------------------------------------------
-class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
+class ModelFormState(Confirm, RecordForm, PickerSlot, IndustryGroupPicker, AppState):
     """models.createModel, models.changeModel (preview with ?preview=1) and models.version."""
 
     mode: str = "new"  # new | edit | preview | version
@@ -214,7 +215,6 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     _owner_id: int = 0
     _saved: bool = False
     _last_status: str = ModelStatus.ACTIVE.value
-    _pick_target: str = ""
     _owner_required: bool = False
 
     # ---- loading --------------------------------------------------------------------------------
@@ -279,9 +279,8 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     @screen_load(clients=False, failed=LOAD_ONE_FAILED, back=_back_to_list)
     def on_load(self, actor: Actor):
         preview = self._query_text("preview") in ("1", "true")
-        mode = routes.page_value(self.router.url.path, FORM_MODES, "preview" if preview else "edit")
-        self.reset()  # every field to its default: spec 000 s4 starts a model with the four switches on
-        self.mode = mode
+        # every field to its default: spec 000 s4 starts a model with the four switches on
+        mode = self._start(FORM_MODES, "preview" if preview else "edit")
         self.can_choose_firm = actor.is_superuser
         try:
             return self._open(actor, mode)
@@ -321,16 +320,10 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
     def _editable(self) -> bool:
         return self.mode in ("new", "edit") and self.can_edit and not self.loading and not self._saved
 
-    def _ig_editable(self) -> bool:
-        return self._editable()
-
     # ---- top of the form --------------------------------------------------------------------------
     @rx.event
     def set_name(self, value: str):
-        if not self._editable():
-            return
-        self.name = str(value or "")[:NAME_MAX]
-        self._changed()
+        self._edit(name=str(value or "")[:NAME_MAX])
 
     @rx.event
     def set_method(self, value: str):
@@ -343,10 +336,8 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
     @rx.event
     def set_switch(self, key: str, value: bool):
-        if not self._editable() or key not in SWITCHES:
-            return
-        setattr(self, key, bool(value))
-        self._changed()
+        if key in SWITCHES:
+            self._edit(**{key: bool(value)})
 
     @rx.event
     def set_tab(self, value: str):
@@ -385,18 +376,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         self._changed()
         return None
 
-    # ---- rows of the form -----------------------------------------------------------------------------
-    def _at(self, index: Any, lines: list[Any]) -> int | None:
-        """The index of one of `lines` to change: None when the form is read-only or there is no such row."""
-        i = _int(index)
-        return i if self._editable() and i is not None and 0 <= i < len(lines) else None
-
-    def _replace(self, name: str, i: int, **changes: Any) -> None:
-        """Row i of the list var `name`, changed (a new list, so the change is sent)."""
-        lines = list(getattr(self, name))
-        lines[i] = dataclasses.replace(lines[i], **changes)
-        setattr(self, name, lines)
-
+    # ---- rows of the form (RecordForm: _at, _replace, _remove_line) ----------------------------------
     def _set_field(self, name: str, index: Any, key: str, value: str, keys: tuple[str, ...]) -> None:
         i = self._at(index, getattr(self, name))
         if i is not None and key in keys:
@@ -481,10 +461,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
     @rx.event
     def remove_group(self, index: Any):
-        i = self._at(index, self.groups)
-        if i is not None:
-            self.groups = without(self.groups, i)
-            self._changed()
+        self._remove_line("groups", index)
 
     @rx.event
     def set_group_field(self, index: Any, key: str, value: str):
@@ -499,10 +476,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
     @rx.event
     def remove_equivalent(self, index: Any):
-        i = self._at(index, self.equivalents)
-        if i is not None:
-            self.equivalents = without(self.equivalents, i)
-            self._changed()
+        self._remove_line("equivalents", index)
 
     # ---- percentages ---------------------------------------------------------------------------------
     def _sync_percentages(self, saved: dict[int, str] | None = None) -> None:
@@ -546,19 +520,13 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
     @rx.event
     def add_shared_firm(self, firm_id: str):
-        if not self._editable() or _int(firm_id) is None or firm_id == self.firm_id:
-            return
-        if firm_id in self.shared_firm_ids or not any(o.value == firm_id for o in self.firm_options):
-            return
-        self.shared_firm_ids = self.shared_firm_ids + [firm_id]
-        self._changed()
+        if offers(self._share_options(), firm_id):
+            self._edit(shared_firm_ids=self.shared_firm_ids + [firm_id])
 
     @rx.event
     def remove_shared_firm(self, firm_id: str):
-        if not self._editable() or firm_id not in self.shared_firm_ids:
-            return
-        self.shared_firm_ids = [f for f in self.shared_firm_ids if f != firm_id]
-        self._changed()
+        if firm_id in self.shared_firm_ids:
+            self._edit(shared_firm_ids=[f for f in self.shared_firm_ids if f != firm_id])
 
     # ---- the asset picker ----------------------------------------------------------------------------
     def _slot(self, target: str) -> tuple[str, list[int]] | None:
@@ -633,17 +601,13 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
         slot = self._slot(target) if self._editable() else None
         if slot is None:
             return None
-        self._pick_target = target
-        return AssetPickerState.open_for(target, _int(self.firm_id), self._picker_class(*slot), self._picker_title(*slot))
+        return self._open_picker(target, _int(self.firm_id), self._picker_class(*slot), self._picker_title(*slot))
 
     @rx.event
     async def asset_picked(self, target: str):
         """The picker's choice for `target`: taken from the picker's own search results (take_pick)."""
-        picker = await self.get_state(AssetPickerState)
-        asset = take_pick(picker, str(target or ""))
-        if asset is None or target != self._pick_target:
-            return None
-        return self._apply_pick(asset["id"], asset["code"], asset["name"])
+        asset = await self._pick_for_slot(target)
+        return None if asset is None else self._apply_pick(asset["id"], asset["code"], asset["name"])
 
     # ---- payload and validation ----------------------------------------------------------------------
     def _form(self, status: str) -> model_rules.ModelForm:
@@ -721,26 +685,19 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
             self.tab = "availability"
             return toast_error(SELECT_SHARING_FIRM)
         form = self._form(status)
-        try:
-            if self.mode == "new":
-                saved = model_service.create_model(actor=actor, form=form)
-            else:
-                saved = model_service.update_model(actor=actor, model_id=self._model_id, form=form)
-        except ValidationError as exc:
-            self.errors = self._remap(dict(exc.fields or {}))
-            self.message = exc.message
-            self._show_error_tab()
-            return self._fail(exc)
-        except DomainError as exc:  # Conflict (saved by someone else meanwhile), NotFound, PermissionDenied
-            self.message = exc.message
-            return self._fail(exc)
+        saved = self._write_record(lambda: model_service.create_model(actor=actor, form=form),
+                                   lambda: model_service.update_model(actor=actor, model_id=self._model_id, form=form))
         self.errors, self.message = {}, ""
         self._saved = True
-        self.form_dirty = False
-        self.leave_open = False
         model_id = saved.id or self._model_id
         return [toast_success(saved.message),
                 rx.redirect(then or routes.url("models.details", id=model_id))]
+
+    def _refused(self, exc: DomainError) -> None:
+        self.message = exc.message
+        if isinstance(exc, ValidationError):
+            self.errors = self._remap(dict(exc.fields or {}))
+            self._show_error_tab()
 
     def _show_error_tab(self) -> None:
         """Open the first tab with a field error when the current one has none."""
@@ -779,9 +736,7 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
     @rx.event
     def edit(self):
-        if not self._model_id or not self.can_edit:
-            return None
-        return rx.redirect(routes.url("models.changeModel", id=self._model_id))
+        return self._to_edit("models.changeModel", self._model_id)
 
     @rx.event
     def go(self, route_name: str):
@@ -817,25 +772,28 @@ class ModelFormState(Confirm, IndustryGroupPicker, SavingForm, AppState):
 
     @rx.var
     def addable_classes(self) -> list[ClassOption]:
-        added = {c.class_id for c in self.classes}
-        return [c for c in self.class_options if c.id not in added]
+        return not_added(self.class_options, "id", (c.class_id for c in self.classes))
 
     @rx.var
     def addable_groups(self) -> list[GroupOption]:
         """The picker's groups: not yet added, matching its search."""
-        added = {g.industry_group_id for g in self.groups}
         needle = self.ig_picker_search.strip().casefold()
-        return [g for g in self.group_options if g.id not in added and needle in g.title.casefold()]
+        return [g for g in self._groups_not_added() if needle in g.title.casefold()]
+
+    def _groups_not_added(self) -> list[GroupOption]:
+        return not_added(self.group_options, "id", (g.industry_group_id for g in self.groups))
 
     @rx.var
     def all_groups_added(self) -> bool:
-        added = {g.industry_group_id for g in self.groups}
-        return all(g.id in added for g in self.group_options)
+        return not self._groups_not_added()
 
     @rx.var
     def share_options(self) -> list[Option]:
+        return self._share_options()
+
+    def _share_options(self) -> list[Option]:
         """Firms to share with: every offered firm but the owner and those already chosen."""
-        return [o for o in self.firm_options if o.value != self.firm_id and o.value not in self.shared_firm_ids]
+        return not_added(self.firm_options, "value", [self.firm_id, *self.shared_firm_ids])
 
     @rx.var
     def shared_firms(self) -> list[Option]:

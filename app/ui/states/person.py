@@ -2,7 +2,7 @@
 preferred name, e-mail and phone (checked by app.domain.users.clean_person, the service's own
 validation), the validate-after-the-first-submit cycle and "save, then leave".
 
-A screen state mixes this in (`class X(PersonForm, AppState)`) and implements
+A screen state mixes this in (`class X(PersonForm, AppState)`) and implements `_editable()` or
 `_person_editable()` (may the details change now?), `_validate()` (all its field errors),
 `_show_errors(errors)`, `_write(actor)` (send the form to the service; the saved result, or None
 when there is nothing to save), `_saved(result)` (the events once it is saved) and
@@ -34,8 +34,8 @@ class PersonForm(rx.State, mixin=True):
     submitted: bool = False  # after the first submit every change validates again
 
     # ---- hooks (pragma: each screen implements them) -------------------------------------------
-    def _person_editable(self) -> bool:  # pragma: no cover
-        raise NotImplementedError
+    def _person_editable(self) -> bool:
+        return self._editable()
 
     def _validate(self) -> validators.FieldErrors:  # pragma: no cover
         raise NotImplementedError

@@ -35,12 +35,13 @@ from app.services import users as user_service
 from app.ui.states.address import AddressForm
 from app.ui.states.broker_credentials import BrokerCredentialsCard
 from app.ui import routes
-from app.ui.components.asset_picker import AssetPickerState, take_pick
+from app.ui.components.asset_picker import PickerSlot
 from app.ui.components.industry_allocations import IndustryAllocationsMixin
 from app.ui.states.base import AppState, toast_error, toast_success, toast_warning
 from app.ui.display import text as _text
 from app.ui.toolkit.lists import RECORD_PAGES, InRecord, ListControls, LoadMore
-from app.ui.toolkit.screen import Confirm, SavingForm, Viewer, events, guarded, screen_load
+from app.ui.toolkit.saving import RecordForm, not_added
+from app.ui.toolkit.screen import Confirm, Viewer, events, guarded, screen_load
 from app.ui.parse import to_int as _int
 from app.ui.rows.portfolios import (
     AwaitingRow, ExceptionLine, HolderLine, ModelChoice, PortfolioRow, awaiting_rows, class_band, exception_line,
@@ -275,7 +276,7 @@ class PortfoliosListState(Viewer, Confirm, InRecord, ListControls, AppState):
 
 
 # ---- the form -------------------------------------------------------------------------------------
-class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard, IndustryAllocationsMixin, AppState):
+class PortfolioFormState(Confirm, RecordForm, PickerSlot, AddressForm, BrokerCredentialsCard, IndustryAllocationsMixin, AppState):
     """clients.new-portfolio, advisers.new-portfolio, portfolios.edit and portfolios.view."""
 
     mode: str = "view"  # new | edit | view
@@ -346,7 +347,6 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
     _firm_id: int = 0
     _model_id: int = 0
     _names: dict[int, str] = {}
-    _pick_target: str = ""
 
     # ---- loading --------------------------------------------------------------------------------
     def _fill_approval(self, settings: Mapping[str, bool | str]) -> None:
@@ -372,14 +372,12 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
         self._portfolio_id, self._version, self._firm_id = p.id, p.version, p.firm_id
         self._model_id = p.model_id or 0
         self.name, self.type = p.name, p.type
-        self.trustee_name, self.trustee_abn = _text(p.trustee_name), _text(p.trustee_abn)
-        self.company_name, self.company_abn = _text(p.company_name), _text(p.company_abn)
-        self.bank_bsb, self.bank_account = _text(p.bank_bsb), _text(p.bank_account)
-        self.broker_account, self.hin, self.facility_id = _text(p.broker_account), _text(p.hin), _text(p.facility_id)
+        for key in ("trustee_name", "trustee_abn", "company_name", "company_abn", "bank_bsb", "bank_account",
+                    "broker_account", "hin", "facility_id", "sell_look_back_period"):
+            setattr(self, key, _text(getattr(p, key)))
         for key in rules.FEE_FIELDS:
             setattr(self, key, _text(p.limit(key)))
         self.soa_date = _text(p.soa_date)[:10]
-        self.sell_look_back_period = _text(p.sell_look_back_period)
         self.tax_treatment = p.tax_treatment or rules.DEFAULT_TAX_TREATMENT
         self.firm_label = _text(p.firm.name)
         self.inactive = p.inactive
@@ -416,9 +414,8 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
     @rx.event
     @screen_load(failed=rules.LOAD_FAILED, back=_back)
     def on_load(self, actor: Actor):
-        mode = routes.page_value(self.router.url.path, FORM_MODES, "view")
-        self.reset()  # every field to its default: a new portfolio starts from them
-        self.mode = mode
+        # every field to its default: a new portfolio starts from them
+        mode = self._start(FORM_MODES, "view")
         self.back_url = _referer(self)
         if mode == "new":
             if not is_staff(actor):
@@ -474,18 +471,6 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
     def _editable(self) -> bool:
         return self.mode in ("new", "edit") and self.can_edit and self.loaded
 
-    def _ig_editable(self) -> bool:
-        return self._editable()
-
-    def _ig_changed(self) -> None:
-        self._changed()
-
-    def _address_editable(self) -> bool:
-        return self._editable()
-
-    def _address_changed(self) -> None:
-        self._changed()
-
     def _cred_portfolio_id(self) -> int:
         return self._portfolio_id if self.mode != "new" else 0
 
@@ -495,32 +480,15 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
         def choice(value: str) -> int | None:
             return _int(value) if value not in (NO_CHOICE, NO_ADVISER, "") else None
 
-        def typed(key: str) -> str | None:
-            text: str = getattr(self, key)
-            return text.strip() or None
-
-        def limit(key: str) -> str | None:
-            return self.limits[key].strip() or None
-
+        # each text as typed (blank: none), each limit likewise, each switch
+        texts: dict[str, Any] = {key: getattr(self, key).strip() or None for key in FORM_TEXTS}
+        limits: dict[str, Any] = {key: self.limits[key].strip() or None for key in rules.LIMIT_FIELDS}
         adviser = choice(self.adviser_id)
         new = self.mode == "new"
         return rules.PortfolioForm(
-            name=typed("name"), type=self.type or None, trustee_name=typed("trustee_name"),
-            trustee_abn=typed("trustee_abn"), company_name=typed("company_name"), company_abn=typed("company_abn"),
-            soa_date=typed("soa_date"), tax_treatment=self.tax_treatment or None,
-            sell_look_back_period=typed("sell_look_back_period"), institution_id=choice(self.institution_id),
-            bank_bsb=typed("bank_bsb"), bank_account=typed("bank_account"), broker_id=choice(self.broker_id),
-            broker_account=typed("broker_account"), hin=typed("hin"), facility_id=typed("facility_id"),
-            fee_percent=typed("fee_percent"), fee_limit_min=typed("fee_limit_min"), fee_limit_max=typed("fee_limit_max"),
-            min_asset_allocation=limit("min_asset_allocation"), max_exposure=limit("max_exposure"),
-            min_cash_allocation=limit("min_cash_allocation"), percentages_max_exposure=limit("percentages_max_exposure"),
-            percentages_min_cash_balance=limit("percentages_min_cash_balance"),
-            min_asset_allocation_value=limit("min_asset_allocation_value"),
-            max_asset_allocation_value=limit("max_asset_allocation_value"), min_trade_amount=limit("min_trade_amount"),
-            min_cash_allocation_value=limit("min_cash_allocation_value"),
-            percentages_min_trade_amount=limit("percentages_min_trade_amount"),
-            percentages_min_cash_balance_value=limit("percentages_min_cash_balance_value"),
-            **{key: getattr(self, key) for key in FORM_SWITCHES},
+            **texts, **limits, **{key: getattr(self, key) for key in FORM_SWITCHES},
+            type=self.type or None, tax_treatment=self.tax_treatment or None,
+            institution_id=choice(self.institution_id), broker_id=choice(self.broker_id),
             inactive=self.inactive if self.can_edit_inactive else True,
             allocation_classes=tuple(rules.ClassRowForm(class_id=c.class_id, allocation=c.allocation.strip() or None,
                                                         min=c.min.strip() or None, max=c.max.strip() or None)
@@ -557,16 +525,7 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
         except Exception as exc:  # live feedback must never break typing
             log.exception("live portfolio validation failed", exc_info=exc)
 
-    # ---- setters ---------------------------------------------------------------------------------------
-    def _edit(self, **values: Any) -> None:
-        """Fields of the form changed by the user: taken (and the form checked again) only while it
-        may be edited."""
-        if not self._editable():
-            return
-        for key, value in values.items():
-            setattr(self, key, value)
-        self._changed()
-
+    # ---- setters (RecordForm._edit) -------------------------------------------------------------------
     @rx.event
     def set_field(self, key: str, value: str):
         if key not in FORM_TEXTS:
@@ -642,10 +601,6 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
             self._edit(classes=[dataclasses.replace(c, **typed) if c.class_id == cid else c for c in self.classes])
 
     # exceptions
-    def _exception_at(self, index: Any) -> int | None:
-        i = _int(index)
-        return i if i is not None and 0 <= i < len(self.exceptions) else None
-
     @rx.event
     def add_holding_exception(self, holding_id: str):
         hid = _int(holding_id)
@@ -657,20 +612,16 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
 
     @rx.event
     def remove_exception(self, index: Any):
-        i = self._exception_at(index)
-        if i is not None:
-            self._edit(exceptions=[e for k, e in enumerate(self.exceptions) if k != i])
+        self._remove_line("exceptions", index)
 
     @rx.event
     def set_exception_action(self, index: Any, action: str):
-        i = self._exception_at(index)
-        if not self._editable() or i is None or action not in rules.EXCEPTION_TITLES:
+        i = self._at(index, self.exceptions)
+        if i is None or action not in rules.EXCEPTION_TITLES:
             return
-        lines = list(self.exceptions)
         keep = action == rules.ExceptionAction.SUBSTITUTE.value
         cleared: dict[str, Any] = {} if keep else {"substitute_id": 0, "substitute_code": "", "substitute_name": ""}
-        lines[i] = dataclasses.replace(lines[i], action=action, **cleared)
-        self.exceptions = lines
+        self._replace("exceptions", i, action=action, **cleared)
         self._changed()
 
     @rx.event
@@ -681,17 +632,15 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
             return None
         if target != "exception":
             kind, _, index = target.partition(":")
-            if kind != "substitute" or self._exception_at(index) is None:
+            if kind != "substitute" or self._at(index, self.exceptions) is None:
                 return None
-        self._pick_target = target
         title = "Exception asset" if target == "exception" else "Substitution"
-        return AssetPickerState.open_for(target, self._firm_id, None, title)
+        return self._open_picker(target, self._firm_id, None, title)
 
     @rx.event
     async def asset_picked(self, target: str):
-        picker = await self.get_state(AssetPickerState)
-        asset = take_pick(picker, str(target or ""))
-        if asset is None or target != self._pick_target or not self._editable():
+        asset = await self._pick_for_slot(target)
+        if asset is None or not self._editable():
             return None
         self._pick_target = ""
         if target == "exception":
@@ -701,13 +650,11 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
                                                                label=asset["name"],
                                                                action=rules.ExceptionAction.DONT_HOLD.value)]
         else:
-            i = self._exception_at(target.partition(":")[2])
+            i = self._at(target.partition(":")[2], self.exceptions)
             if i is None:
                 return None
-            lines = list(self.exceptions)
-            lines[i] = dataclasses.replace(lines[i], substitute_id=asset["id"], substitute_code=asset["code"],
-                                           substitute_name=asset["name"])
-            self.exceptions = lines
+            self._replace("exceptions", i, substitute_id=asset["id"], substitute_code=asset["code"],
+                          substitute_name=asset["name"])
         self._changed()
         return None
 
@@ -728,29 +675,25 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
             self._edit(receivers={**self.receivers, key: str(value or "")[:rules.RECEIVERS_MAX]})
 
     # ---- saving -------------------------------------------------------------------------------------------
+    @guarded
     def _save(self, actor: Actor, then: str | None):
         self._validate()
         if self.errors:
             return toast_error(self.message or rules.INVALID_FORM)
-        try:
-            if self.mode == "new":
-                saved = portfolio_service.create_portfolio(actor=actor, form=self._form())
-            else:
-                saved = portfolio_service.update_portfolio(actor=actor, portfolio_id=self._portfolio_id,
-                                                           form=self._form())
-        except ValidationError as exc:
-            self._show(dict(exc.fields or {}), exc.message)
-            return self._fail(exc)
-        except DomainError as exc:  # Conflict (saved by someone else meanwhile), NotFound, PermissionDenied
-            self.message = exc.message
-            return self._fail(exc)
-        self.form_dirty = False
-        self.leave_open = False
+        saved = self._write_record(
+            lambda: portfolio_service.create_portfolio(actor=actor, form=self._form()),
+            lambda: portfolio_service.update_portfolio(actor=actor, portfolio_id=self._portfolio_id, form=self._form()))
         self._portfolio_id = saved.id
         # a new portfolio opens its details (it starts inactive: the default list filter would hide it)
         target = then or (routes.url("portfolios.view", id=self._portfolio_id) if self.mode == "new" else "") \
             or self.back_url or routes.url("portfolios.view", id=self._portfolio_id)
         return [toast_success(rules.SAVED), rx.redirect(target)]
+
+    def _refused(self, exc: DomainError) -> None:
+        if isinstance(exc, ValidationError):
+            self._show(dict(exc.fields or {}), exc.message)
+        else:
+            self.message = exc.message
 
     @rx.event
     def cancel(self):
@@ -798,18 +741,15 @@ class PortfolioFormState(Confirm, SavingForm, AddressForm, BrokerCredentialsCard
 
     @rx.var
     def addable_clients(self) -> list[Option]:
-        held = {str(h.id) for h in self.holders}
-        return [o for o in self.client_options if o.value not in held]
+        return not_added(self.client_options, "value", (str(h.id) for h in self.holders))
 
     @rx.var
     def addable_classes(self) -> list[ClassBand]:
-        added = {c.class_id for c in self.classes}
-        return [c for c in self.class_options if c.class_id not in added]
+        return not_added(self.class_options, "class_id", (c.class_id for c in self.classes))
 
     @rx.var
     def addable_holdings(self) -> list[Option]:
-        used = {str(e.custom_holding_id) for e in self.exceptions if e.custom_holding_id}
-        return [o for o in self.holding_options if o.value not in used]
+        return not_added(self.holding_options, "value", (str(e.custom_holding_id) for e in self.exceptions))
 
     @rx.var
     def class_bar(self) -> TotalBar:

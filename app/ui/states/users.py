@@ -25,6 +25,7 @@ from app.ui import routes
 from app.ui.states.base import AppState, toast_error, toast_success
 from app.ui.states.images import ImageStaging
 from app.ui.toolkit.lists import FirmChoice, InRecord, ListControls
+from app.ui.toolkit.saving import EditingForm
 from app.ui.toolkit.screen import Confirm, Viewer, events, guarded, screen_load
 from app.ui.states.person import PersonForm
 from app.ui.states.address import AddressForm
@@ -320,7 +321,7 @@ class UsersState(Viewer, Confirm, InRecord, FirmChoice, ListControls, AppState):
 
 
 # ---- the form -------------------------------------------------------------------------------------
-class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppState):
+class UserFormState(Viewer, Confirm, EditingForm, PersonForm, AddressForm, ImageStaging, AppState):
     IMAGE_SLOTS: ClassVar[dict[str, str]] = {"photo": "photo", "signature": "signature"}
 
     route_name: str = ""
@@ -464,9 +465,6 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
     def _editable(self) -> bool:
         return self.mode in ("new", "edit") and self.can_edit
 
-    def _person_editable(self) -> bool:
-        return self._editable()
-
     def _address_editable(self) -> bool:
         return self._editable()
 
@@ -494,25 +492,17 @@ class UserFormState(Viewer, Confirm, PersonForm, AddressForm, ImageStaging, AppS
 
     @rx.event
     def set_adviser(self, value: str):
-        if self._editable() and offers(self.adviser_options, value):
-            self.adviser_id = value
-            self._changed()
+        if offers(self.adviser_options, value):
+            self._edit(adviser_id=value)
 
     @rx.event
     def set_ar_number(self, value: str):
-        if self._editable():
-            self.ar_number = str(value)[:40]
-            self._changed()
+        self._edit(ar_number=str(value)[:40])
 
     @rx.event
     def set_status(self, value: str):
-        if self._editable() and value in (UserStatus.ACTIVE.value, UserStatus.DISABLED.value):
-            self.status = value
-            self._changed()
-
-    # ---- photo and signature (staged by ImageStaging, written on save) -------------------------------
-    def _image_editable(self, slot: str, actor: Actor) -> bool:
-        return self._editable()
+        if value in (UserStatus.ACTIVE.value, UserStatus.DISABLED.value):
+            self._edit(status=value)
 
     # ---- delete -----------------------------------------------------------------------------------
     @rx.event
