@@ -8,7 +8,7 @@ from typing import Any
 from app.domain.assets import AssetForm, read_asset_form
 from app.services import assets
 from app.services.industry_groups import IndustryGroupOption
-from app.ui.display import NA, close_price, day, percent_1dp
+from app.ui.display import NA, close_price, percent_1dp
 from app.ui.toolkit.rows import Option, Performance, performance_of
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from app.domain import deposits as rules
-from app.domain.transactions import AT_CALL_ACCOUNT, Status
+from app.domain.transactions import AT_CALL_ACCOUNT
 from app.services import deposits as service
 from app.ui.display import day, money
 from app.ui.parse import positive_int as _int

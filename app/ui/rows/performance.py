@@ -6,7 +6,6 @@ import dataclasses
 
 from app.domain.performance import PerformanceReport
 from app.domain.timezones import day_text
-from app.ui.display import money
 from app.ui.toolkit.rows import Performance, performance_of
 
 

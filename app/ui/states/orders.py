@@ -31,7 +31,7 @@ from app.domain.uploads import SELECT_FILE
 from app.domain.parsing import firm_choice
 from app.services import orders as order_service
 from app.services import trade_file as trade_file_service
-from app.ui.display import count_of, day, whole_units
+from app.ui.display import count_of, whole_units
 from app.ui.parse import positive_int
 from app.ui.rows.orders import (
     BrokerRow, BrokerTotalView, ExecutionInputs, OrderView, ReconciliationLineView, RejectDialog, broker_row,

@@ -41,7 +41,7 @@ from app.ui.states.base import AppState, toast_error, toast_success, toast_warni
 from app.ui.toolkit.screen import Confirm, guarded
 from app.ui.parse import form_id, form_text, positive_int as _int
 from app.domain.advice.target_portfolios import ResultNames, TargetEdit, TargetPortfolioView, stored_edits
-from app.domain.engine.results import AssetTarget, Target
+from app.domain.engine.results import AssetTarget
 from app.ui.rows.target_portfolio import (
     CommentBox, GroupRow, Step, TPClass, TPFigures, VersionRow, build_classes, build_figures, build_groups,
     build_steps, reason_texts, status_color, version_row, whole,
