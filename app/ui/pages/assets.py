@@ -125,7 +125,7 @@ def _actions() -> rx.Component:
     return rx.cond(
         AppState.is_superuser,
         rx.hstack(
-            rx.button(rx.icon("upload", size=16), "Import prices", variant="soft", on_click=AssetsState.open_upload,
+            rx.button(rx.icon("upload", size=16), "Import prices", variant="soft", on_click=[rx.clear_selected_files(UPLOAD_ID), AssetsState.open_upload],
                       id="import-prices"),
             rx.button(rx.icon("plus", size=16), "New asset", on_click=AssetsState.new_asset, id="new-asset"),
             spacing="2", wrap="wrap",
@@ -270,7 +270,7 @@ def _import_dialog() -> rx.Component:
             ),
         ),
         rx.hstack(
-            rx.button("Import another file", variant="soft", on_click=s.import_again, id="import-again"),
+            rx.button("Import another file", variant="soft", on_click=[rx.clear_selected_files(UPLOAD_ID), s.import_again], id="import-again"),
             rx.button("Done", on_click=s.close_upload, id="import-done"),
             justify="end", spacing="3", width="100%",
         ),

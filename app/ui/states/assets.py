@@ -175,18 +175,18 @@ class AssetsState(FormDialog, UploadDialog, ListControls, AppState):
         self.upload_error = ""
         self.price_import = PriceImport()
 
+    # The page clears the file chosen before it calls these (in the browser, at the click): a
+    # clear sent back by the server could arrive after the user has already chosen the next file.
     @rx.event
     def open_upload(self):
         if not self.is_superuser:
-            return None
+            return
         self._reset_import()
         self.upload_open = True
-        return rx.clear_selected_files(UPLOAD_ID)
 
     @rx.event
     def import_again(self):
         self._reset_import()
-        return rx.clear_selected_files(UPLOAD_ID)
 
     @rx.event
     async def import_prices(self, files: list[rx.UploadFile]):
