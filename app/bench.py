@@ -208,7 +208,11 @@ def _stop(procs: list[subprocess.Popen]) -> None:
         if p.poll() is None:
             p.terminate()
     for p in procs:
-        p.wait(timeout=60)
+        try:
+            p.wait(timeout=60)
+        except subprocess.TimeoutExpired:  # a worker stuck in its job: not left running after the benchmark
+            p.kill()
+            p.wait()
 
 
 def _run(kind: str, g: Generated, workers: int, chunk_size: int) -> dict:
