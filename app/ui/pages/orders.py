@@ -9,6 +9,7 @@ import reflex as rx
 
 from app.domain.orders import CONFIRMATION_COLUMNS
 from app.ui import routes
+from app.ui.toolkit.screen import open_upload_events
 from app.ui.components.layout import page
 from app.ui.components.widgets import (
     cancel_button, date_input, download_button, empty_row, field, field_error, list_count, list_footer, modal, page_controls,
@@ -315,7 +316,7 @@ def orders_page() -> rx.Component:
         actions=rx.hstack(
             rx.button(rx.icon("calendar-check", size=14), "Day's reconciliation", variant="soft",
                       on_click=AppState.navigate(routes.url("reports.order-reconciliation")), id="orders-reconciliation"),
-            rx.button(rx.icon("upload", size=14), "Upload execution file", on_click=S.open_upload, id="orders-upload"),
+            rx.button(rx.icon("upload", size=14), "Upload execution file", on_click=open_upload_events(S), id="orders-upload"),
             _refresh(S),
             spacing="2", align="center",
         ),

@@ -9,6 +9,7 @@ import reflex as rx
 from app.domain.models import SHORT_TERM_ACTIONS
 from app.domain.recommendations import UPLOAD_FAILED
 from app.ui import routes
+from app.ui.toolkit.screen import open_upload_events
 from app.ui.components.asset_picker import AssetPickerState, asset_picker
 from app.ui.components.layout import page
 from app.ui.components.model_selection import model_selection_header, model_selection_row, model_selection_toolbar
@@ -262,7 +263,7 @@ def _toolbar() -> rx.Component:
             S.can_edit,
             rx.fragment(
                 rx.button(rx.icon("plus", size=16), "Add", on_click=S.add_row, id="rec-add"),
-                rx.button(rx.icon("upload", size=14), "Upload", variant="soft", on_click=S.open_upload, id="rec-upload-open"),
+                rx.button(rx.icon("upload", size=14), "Upload", variant="soft", on_click=open_upload_events(S), id="rec-upload-open"),
             ),
         ),
         _download_button(),
@@ -331,7 +332,7 @@ def _results_dialog() -> rx.Component:
 
 def _bulk_page() -> rx.Component:
     toolbar = model_selection_toolbar(
-        B, rx.button(rx.icon("upload", size=14), "Upload", on_click=B.open_upload, id="bulk-upload"))
+        B, rx.button(rx.icon("upload", size=14), "Upload", on_click=open_upload_events(B), id="bulk-upload"))
     header = model_selection_header(B, plain_header("Status"))
     body = table_rows(B.models, _bulk_row, 3, loading=B.loading,
                       empty=empty_row(4, "There are no models you may upload recommendations to."), id="bulk-table")

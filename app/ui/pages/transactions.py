@@ -9,6 +9,7 @@ from typing import Any
 import reflex as rx
 
 from app.ui import routes
+from app.ui.toolkit.screen import open_upload_events
 from app.ui.components.asset_picker import asset_picker
 from app.ui.components.layout import page
 from app.ui.components.portfolio_crumbs import portfolio_crumbs
@@ -82,7 +83,7 @@ def _ledger_actions(state: Any, prefix: str, links: list[tuple[str, str, Any, st
               for icon, label, url, id_ in links],
             rx.cond(can_upload, rx.fragment(
                 rx.menu.separator(),
-                item(rx.icon("upload", size=14), "Upload transactions", on_click=state.open_upload,
+                item(rx.icon("upload", size=14), "Upload transactions", on_click=open_upload_events(state),
                      id=f"{prefix}-upload"),
             )),
             align="end",

@@ -57,7 +57,6 @@ class RecommendationUpload(UploadFailure, UploadDialog, mixin=True):
         self.upload_type = "amend"
         self.upload_error = ""
         self.upload_open = True
-        return rx.clear_selected_files(self.UPLOAD_ID)
 
     @rx.event
     def set_upload_type(self, value: str):

@@ -305,11 +305,12 @@ class UploadDialog(rx.State, mixin=True):
     def _uploaded(self, actor: Actor, result: Any) -> Any:  # pragma: no cover - each screen says what follows
         raise NotImplementedError
 
+    # The page clears the file chosen at the click that calls this (`open_upload_events`): a clear
+    # sent back by the server could arrive after the user has already chosen the file.
     @rx.event
     def open_upload(self):
         self.upload_error = ""
         self.upload_open = True
-        return rx.clear_selected_files(self.UPLOAD_ID)
 
     @rx.event
     def close_upload(self):
@@ -531,3 +532,9 @@ class ExportLinks(rx.State, mixin=True):
     @rx.var
     def pdf_path(self) -> str:
         return self._export_path("pdf")
+
+
+def open_upload_events(state: Any) -> list[Any]:
+    """What a page's "Upload" button sends: the file chosen before cleared in the browser at once,
+    then the state's `open_upload` (which opens the modal)."""
+    return [rx.clear_selected_files(state.UPLOAD_ID), state.open_upload]
