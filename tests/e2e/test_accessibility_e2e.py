@@ -305,6 +305,8 @@ def test_the_frame_keyboard_and_reflow(page: Page, login: Callable[..., None]) -
     # a row opens its record from the keyboard
     row = page.locator("tr.wa-row-open").first
     expect(row).to_be_visible(timeout=TIMEOUT)
+    # (the advisers' rows, not the users' list still drawn while the new screen loads)
+    expect(row.locator("a").first).to_have_attribute("href", re.compile(r"/advisers/\d+"), timeout=TIMEOUT)
     row.focus()
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(r"/advisers/\d+"), timeout=TIMEOUT)  # the row's record (its clients)
